@@ -1,0 +1,123 @@
+# Kohaku: kernel driver, runtime and device model for KohakuAccel cards.
+#
+#   make run      build, then run the saxpy example on the simulated card
+#   make test     build everything (userspace, sanitizer and static builds,
+#                 kernel modules) and run the whole suite, VM tests included
+#
+# Both install missing Debian packages first (scripts/install-deps.sh).
+# Userspace objects go to $(BUILD); the kernel modules build in place (Kbuild).
+
+BUILD ?= build
+SAN ?= 0
+STATIC ?= 0
+
+KVER ?= $(shell ls /lib/modules 2>/dev/null | grep 'deb12-amd64$$' | sort -V | tail -n 1)
+KDIR ?= /lib/modules/$(KVER)/build
+
+CC ?= gcc
+AR ?= ar
+PKG_CONFIG ?= pkg-config
+DRM_CFLAGS := $(shell $(PKG_CONFIG) --cflags libdrm 2>/dev/null || echo -I/usr/include/libdrm)
+DRM_LIBS := $(shell $(PKG_CONFIG) --libs libdrm 2>/dev/null || echo -ldrm)
+
+CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter \
+	-Wmissing-prototypes -Wstrict-prototypes -fno-strict-aliasing \
+	-Iuapi -Isim-backend -Idriver/core -Ilibruntime -Itests $(DRM_CFLAGS)
+LDLIBS := $(DRM_LIBS) -lpthread -lm
+ifeq ($(SAN),1)
+CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+LDFLAGS += -fsanitize=address,undefined
+endif
+ifeq ($(STATIC),1)
+LDFLAGS += -static
+endif
+PIC_CFLAGS := -fPIC
+
+.PHONY: all deps deps-run run test modules modules-clean clean userspace
+.DEFAULT_GOAL := all
+
+# Component fragments add their sources and binaries to these.
+SIM_SRCS :=
+CORE_SRCS :=
+RT_SRCS :=
+CLI_SRCS :=
+TEST_BINS :=
+BENCH_BINS :=
+
+include sim-backend/sim.mk
+include driver/core/core.mk
+include libruntime/runtime.mk
+include tests/tests.mk
+-include bench/bench.mk
+
+obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
+picobj = $(patsubst %.c,$(BUILD)/pic/%.o,$(1))
+
+LIB_SRCS := $(SIM_SRCS) $(CORE_SRCS) $(RT_SRCS)
+LIBKOHAKU_A := $(BUILD)/libkohaku.a
+LIBKOHAKU_SO := $(BUILD)/libkohaku.so.0
+KOHAKU_CLI := $(BUILD)/kohaku
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+$(BUILD)/pic/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(PIC_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(LIBKOHAKU_A): $(call obj,$(LIB_SRCS))
+	@mkdir -p $(dir $@)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(LIBKOHAKU_SO): $(call picobj,$(LIB_SRCS))
+	$(CC) -shared -Wl,-soname,libkohaku.so.0 -Wl,--version-script=libruntime/libkohaku.map \
+		$(LDFLAGS) -o $@ $^ $(LDLIBS)
+	ln -sf libkohaku.so.0 $(BUILD)/libkohaku.so
+
+$(KOHAKU_CLI): $(call obj,$(CLI_SRCS)) $(LIBKOHAKU_A)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+userspace: $(LIBKOHAKU_A) $(KOHAKU_CLI) $(TEST_BINS) $(BENCH_BINS)
+ifneq ($(SAN),1)
+ifneq ($(STATIC),1)
+userspace: $(LIBKOHAKU_SO) $(BUILD)/kohaku.pc
+endif
+endif
+
+$(BUILD)/kohaku.pc: libruntime/kohaku.pc.in
+	@mkdir -p $(dir $@)
+	sed -e 's|@PREFIX@|/usr/local|' $< > $@
+
+all: userspace
+
+deps:
+	scripts/install-deps.sh all
+
+deps-run:
+	scripts/install-deps.sh run
+
+run: deps-run
+	$(MAKE) userspace
+	$(KOHAKU_CLI) --backend sim --map saxpy nodes
+	$(KOHAKU_CLI) --backend sim --map saxpy run saxpy
+
+modules:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+modules-clean:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) clean
+
+test: deps
+	$(MAKE) userspace
+	$(MAKE) BUILD=build/asan SAN=1 userspace
+	$(MAKE) BUILD=build/static STATIC=1 userspace
+	$(MAKE) modules
+	tests/run-all.sh
+
+clean:
+	rm -rf build
+	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean >/dev/null 2>&1
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

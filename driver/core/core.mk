@@ -1,0 +1,1 @@
+CORE_SRCS += $(wildcard driver/core/*.c)

@@ -1,0 +1,2 @@
+RT_SRCS +=
+CLI_SRCS +=

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * The device model's platform shim: the only place the model touches its
+ * host.  The model is built into libkohaku (userspace) and into
+ * kohaku_sim.ko (kernel), so it uses integer types, memory allocation,
+ * string/memory helpers and logging from here and nothing else.
+ */
+#ifndef KH_PLAT_H
+#define KH_PLAT_H
+
+#ifdef __KERNEL__
+#include <linux/types.h>
+#include <linux/errno.h>
+#include <linux/string.h>
+#include <linux/kernel.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+
+static inline void *kh_plat_zalloc(size_t n)
+{
+	return kvzalloc(n, GFP_KERNEL);
+}
+
+static inline void kh_plat_free(void *p)
+{
+	kvfree(p);
+}
+
+#define kh_plat_log(fmt, ...)	pr_info("kohaku_sim: " fmt, ##__VA_ARGS__)
+
+#else /* userspace */
+#include <stdint.h>
+#include <stddef.h>
+#include <stdbool.h>
+#include <string.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <errno.h>
+
+typedef uint8_t u8;
+typedef uint16_t u16;
+typedef uint32_t u32;
+typedef uint64_t u64;
+typedef int8_t s8;
+typedef int16_t s16;
+typedef int32_t s32;
+typedef int64_t s64;
+
+static inline void *kh_plat_zalloc(size_t n)
+{
+	return calloc(1, n ? n : 1);
+}
+
+static inline void kh_plat_free(void *p)
+{
+	free(p);
+}
+
+/* Model diagnostics go to stderr when KOHAKU_SIM_LOG is set. */
+void kh_plat_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif /* __KERNEL__ */
+
+#endif /* KH_PLAT_H */

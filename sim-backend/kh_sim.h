@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * The KohakuAccel device model: its whole public interface.
+ *
+ * A simulated card presents exactly what a real card presents to a host:
+ * BAR0 register reads and writes, and DMA into mesh memory through the XDMA
+ * path at KH_CARD_ADDR(mesh, offset).  Nothing else is visible: hosts (the
+ * in-process runtime backend, kohaku_sim.ko) adapt these calls to the
+ * driver's register-access ops table.
+ *
+ * Time: the model is cycle-stepped at the card's mesh clock.  It runs only
+ * when the host touches it: every register access and every DMA first runs
+ * the card forward by that access's cost in cycles, as a real card runs
+ * while the host is away.  A run is therefore deterministic, and a host that
+ * polls a hung card still sees time pass.
+ *
+ * The model is not thread-safe; a host serialises calls on one card.
+ * Portable C, integer arithmetic only, no libc beyond what the kernel has.
+ */
+#ifndef KH_SIM_H
+#define KH_SIM_H
+
+#include "kh_plat.h"
+
+struct kh_sim_card;
+
+/*
+ * Create a card from a card description: a mesh map in the KohakuTPU map
+ * format, optionally with directives (docs/spec/card-description.md).  On
+ * failure returns a negative errno and writes a message naming the line and
+ * the problem into err.
+ */
+int kh_sim_card_create(const char *desc, struct kh_sim_card **out,
+		       char *err, size_t errlen);
+void kh_sim_card_destroy(struct kh_sim_card *card);
+
+/* BAR0 access at a byte offset; 8-aligned (unaligned reads return ~0). */
+u64 kh_sim_read64(struct kh_sim_card *card, u32 offset);
+void kh_sim_write64(struct kh_sim_card *card, u32 offset, u64 value);
+
+/*
+ * Host DMA through the XDMA engine.  card_addr is a card bus address
+ * (KH_CARD_ADDR).  Writes reach memory as whole 32-byte words, as on the
+ * card: bytes of a partly covered word outside [addr, addr+len) are written
+ * with zeros.  Returns 0 or a negative errno (-EINVAL for an address no
+ * window decodes; the card would hang there).
+ */
+int kh_sim_dma_write(struct kh_sim_card *card, u64 card_addr,
+		     const void *buf, size_t len);
+int kh_sim_dma_read(struct kh_sim_card *card, u64 card_addr, void *buf,
+		    size_t len);
+
+/* Simulated time. */
+u64 kh_sim_cycles(const struct kh_sim_card *card);
+u32 kh_sim_clock_mhz(const struct kh_sim_card *card);
+void kh_sim_run(struct kh_sim_card *card, u64 cycles);
+
+/* Card-wide facts a host needs to describe the card to the driver. */
+unsigned int kh_sim_mesh_count(const struct kh_sim_card *card);
+u64 kh_sim_mesh_dram_size(const struct kh_sim_card *card, unsigned int mesh);
+
+/* Built-in card descriptions by name ("saxpy", "sx_null_2x2", ...); NULL if none. */
+const char *kh_sim_builtin_desc(const char *name);
+/* Names of the built-in descriptions, NULL-terminated. */
+const char *const *kh_sim_builtin_names(void);
+
+#endif /* KH_SIM_H */

@@ -1,0 +1,1 @@
+SIM_SRCS += $(wildcard sim-backend/*.c)

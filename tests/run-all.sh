@@ -1,0 +1,71 @@
+#!/bin/sh
+# Run the whole suite and print one summary line: "N passed, N failed".
+#
+#   1. model and core unit tests              build/tests/{model,unit}/*
+#   2. runtime + uapi tests, sim backend      build/tests/runtime/*
+#   3. the same under ASan/UBSan              build/asan/tests/...
+#   4. runtime tests under valgrind           build/tests/runtime/*
+#   5. runtime tests in a QEMU VM on kohaku.ko + kohaku_sim.ko
+#
+# Each test binary prints TAP; every "ok" line is a pass, every "not ok" a
+# failure, and a binary that exits nonzero without a "not ok" line (a crash,
+# a sanitizer report) counts as one failure.
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top" || exit 1
+log=build/test-logs
+mkdir -p "$log"
+pass=0
+fail=0
+failed_names=
+
+record() { # name logfile status
+	p=$(grep -c '^ok ' "$2")
+	f=$(grep -c '^not ok ' "$2")
+	if [ "$3" -ne 0 ] && [ "$f" -eq 0 ]; then
+		f=1
+		echo "# $1 exited with status $3 without a failing test line" >>"$2"
+	fi
+	pass=$((pass + p))
+	fail=$((fail + f))
+	[ "$f" -gt 0 ] && failed_names="$failed_names $1"
+	printf '%-46s %4d passed %4d failed\n' "$1" "$p" "$f"
+	if [ "$f" -gt 0 ]; then
+		grep -E '^(not ok|#)' "$2" | grep -v '^# SKIP' | head -n 40 | sed 's/^/    /'
+	fi
+}
+
+run_suite() { # label runner-prefix binaries...
+	label=$1
+	prefix=$2
+	shift 2
+	for b in "$@"; do
+		[ -x "$b" ] || continue
+		name="$label/$(basename "$b")"
+		out="$log/$(echo "$name" | tr '/' '_').tap"
+		# shellcheck disable=SC2086
+		$prefix "$b" >"$out" 2>&1
+		record "$name" "$out" $?
+	done
+}
+
+run_suite model "" build/tests/model/*
+run_suite unit "" build/tests/unit/*
+KOHAKU_BACKEND=sim run_suite runtime-sim "" build/tests/runtime/*
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+run_suite asan-model "" build/asan/tests/model/*
+run_suite asan-unit "" build/asan/tests/unit/*
+KOHAKU_BACKEND=sim run_suite asan-runtime "" build/asan/tests/runtime/*
+KOHAKU_BACKEND=sim run_suite valgrind-runtime \
+	"valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect" \
+	build/tests/runtime/*
+
+out="$log/vm.tap"
+tests/vm/run-vm.sh >"$out" 2>&1
+record vm/kohaku.ko+kohaku_sim.ko "$out" $?
+
+echo
+[ -n "$failed_names" ] && echo "failed:$failed_names"
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

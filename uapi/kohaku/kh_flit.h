@@ -1,0 +1,199 @@
+/* SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR MIT */
+/*
+ * KohakuAccel flit format: the one definition shared by the device model,
+ * the driver, the firmware and the runtime.
+ *
+ * A flit is 288 bits: a 32-bit header [287:256] and a 256-bit payload
+ * [255:0].  In memory it is five little-endian 64-bit words in the order the
+ * orchestrator's TX_FLIT/RX_FLIT/STAGE registers use: word k holds flit bits
+ * [64k+63:64k], so word 4 bits [31:0] hold the header.
+ *
+ * Field positions are given as "hi, lo" pairs in Verilog [hi:lo] numbering of
+ * the whole 288-bit flit, and are read and written with kh_flit_get() and
+ * kh_flit_set().  Sources: ../shared/reference/kohakutpu.md sections 2-3.
+ */
+#ifndef _UAPI_KOHAKU_KH_FLIT_H
+#define _UAPI_KOHAKU_KH_FLIT_H
+
+#include <linux/types.h>
+
+#define KH_FLIT_WIDTH		288
+#define KH_POS_WIDTH		4
+#define KH_FLIT_WORDS		5	/* 64-bit words per flit */
+#define KH_FLIT_BYTES		40
+#define KH_PAYLOAD_BYTES	32	/* one payload = one 32-byte memory word */
+
+struct kh_flit {
+	__u64 w[KH_FLIT_WORDS];
+};
+
+/* ---- header [287:256] ---- */
+#define KH_HDR_DST_X		287, 284
+#define KH_HDR_DST_Y		283, 280
+#define KH_HDR_SRC_X		279, 276
+#define KH_HDR_SRC_Y		275, 272
+#define KH_HDR_TYPE		271, 268
+#define KH_HDR_TXN		267, 260
+#define KH_HDR_LAST		259, 259
+#define KH_HDR_RSVD		258, 256
+#define KH_HDR_REMOTE		258, 258	/* rsvd[2]: remote-mesh marker */
+#define KH_HDR_RSVD_LO		257, 256	/* rsvd[1:0]: mesh id or word index */
+
+/* ---- type codes [271:268] ---- */
+#define KH_T_MEM_RD_REQ		0x0
+#define KH_T_MEM_WR_REQ		0x1
+#define KH_T_MEM_RD_RESP	0x2
+#define KH_T_MEM_WR_ACK		0x3
+#define KH_T_MEM_WR_DATA	0x4
+#define KH_T_CU_INST		0x5
+#define KH_T_CU_SIGNAL		0x6
+#define KH_T_CU_CTRL		0x7
+#define KH_T_CU_DATA		0x8
+#define KH_T_ERROR		0xf	/* declared only; nothing produces it */
+#define KH_T_IS_MEM(t)		((t) <= KH_T_MEM_WR_DATA)
+
+/* ---- CU_SIGNAL payload and codes ---- */
+#define KH_SIG_CODE		255, 248
+#define KH_SIG_ARG		247, 216
+
+#define KH_SIG_INST_COMPLETE	0x00	/* framework: retired, arg = exec_result */
+#define KH_SIG_BATCH_COMPLETE	0x01	/* framework: retired with last, arg = txn */
+#define KH_SIG_BARRIER_REACHED	0x02	/* allocated, produced by nothing */
+#define KH_SIG_DATA_RECEIVED	0x03	/* unit: CU_DATA burst landed */
+#define KH_SIG_FAULT		0x04	/* framework: exec_fault, arg = fault code */
+#define KH_SIG_UNIT_FIRST	0x40	/* 0x40-0xff are unit-defined */
+
+/* ---- CU_CTRL request / reply payload ---- */
+#define KH_CTRL_OP		255, 248
+#define KH_CTRL_INDEX		247, 240
+#define KH_CTRL_VALUE		239, 176
+
+#define KH_CTRL_OP_READ		0x00
+#define KH_CTRL_OP_WRITE	0x01	/* addon windows only (0xe0-0xe7) */
+#define KH_CTRL_OP_REPLY	0x02
+
+#define KH_CTRL_IDX_CAPS	0
+#define KH_CTRL_IDX_STATUS	1
+#define KH_CTRL_IDX_COUNTERS	2
+#define KH_CTRL_IDX_DBG		3
+#define KH_CTRL_IDX_ADDON_BASE	0xe0	/* 0xe0-0xe7: endpoint L2 staging */
+
+/* CU_CAPS (index 0), bit positions within the 64-bit value */
+#define KH_CAPS_CU_TYPE_SHIFT	48
+#define KH_CAPS_CU_TYPE_MASK	0xffffULL
+#define KH_CAPS_VERSION_SHIFT	40
+#define KH_CAPS_VERSION_MASK	0xffULL
+#define KH_CAPS_NBUF_SHIFT	36
+#define KH_CAPS_NBUF_MASK	0xfULL
+#define KH_CAPS_DEPTH_SHIFT	20
+#define KH_CAPS_DEPTH_MASK	0xffffULL
+
+/* CU_STATUS (index 1) */
+#define KH_STATUS_BUSY		(1ULL << 63)
+#define KH_STATUS_ERROR		(1ULL << 62)	/* tied 0 on every build */
+#define KH_STATUS_SPACE_SHIFT	32
+#define KH_STATUS_SPACE_MASK	0xffffULL
+
+/* CU_COUNTERS (index 2): [63:32] retired, [31:0] busy cycles; reset only */
+#define KH_CTR_RETIRED_SHIFT	32
+#define KH_CTR_BUSY_MASK	0xffffffffULL
+
+/* ---- MEM_RD_REQ / MEM_WR_REQ descriptor (RTL HEAD, 40-bit address) ---- */
+#define KH_MEM_ADDR		255, 216
+#define KH_MEM_LEN		215, 208	/* beats - 1 */
+#define KH_MEM_FLAGS		207, 200
+#define KH_MEM_COUNT		199, 192	/* STREAM entries, 0 means 1 */
+#define KH_MEM_PEER		191, 168	/* 3 x {y,x}, lowest byte first */
+#define KH_MEM_NPEER		167, 166
+#define KH_MEM_ENTRY_WORDS	165, 158	/* 0 or >4 means 4 */
+
+#define KH_MEMF_CACHEABLE	(1u << 0)
+#define KH_MEMF_INVALIDATE	(1u << 1)
+#define KH_MEMF_FLUSH		(1u << 2)
+#define KH_MEMF_QUANT		(1u << 4)
+#define KH_MEMF_BLAYOUT		(1u << 5)
+#define KH_MEMF_STREAM		(1u << 6)
+
+#define KH_MEM_WBURST		8	/* max beats per write: len <= 7 */
+
+/* 40-bit mesh address as units and MAG see it */
+#define KH_MADDR_SPECIAL	(1ULL << 39)
+#define KH_MADDR_MESH_SHIFT	36
+#define KH_MADDR_MESH_MASK	0x3ULL
+#define KH_MADDR_LOCAL_MASK	((1ULL << 36) - 1)
+#define KH_MADDR_APERTURE_SHIFT	32
+#define KH_MADDR_APERTURE_MASK	0xfULL
+#define KH_MADDR(mesh, local) \
+	(((__u64)(mesh) << KH_MADDR_MESH_SHIFT) | ((__u64)(local) & KH_MADDR_LOCAL_MASK))
+
+/* ---- CU_DATA descriptor ---- */
+#define KH_DATA_BUF_ID		255, 248
+#define KH_DATA_OFFSET		247, 232	/* 32-byte granules */
+#define KH_DATA_LEN		231, 224	/* data flits - 1 */
+#define KH_DATA_FLAGS		223, 216
+#define KH_DATA_ACK_Y		215, 212
+#define KH_DATA_ACK_X		211, 208
+#define KH_DATAF_SIGNAL		(1u << 0)
+
+/* ---- CU_INST: the payload belongs to the unit; opcode by convention ---- */
+#define KH_INST_OPCODE4		255, 252
+
+/*
+ * Bit access.  Positions are absolute flit bits (0..287); a field is at most
+ * 64 bits wide and may straddle two words.
+ */
+static inline __u64 kh_flit_bits(const struct kh_flit *f, unsigned int hi,
+				 unsigned int lo)
+{
+	unsigned int width = hi - lo + 1;
+	unsigned int word = lo / 64, shift = lo % 64;
+	__u64 v = f->w[word] >> shift;
+
+	if (shift && shift + width > 64)
+		v |= f->w[word + 1] << (64 - shift);
+	if (width < 64)
+		v &= (1ULL << width) - 1;
+	return v;
+}
+
+static inline void kh_flit_set_bits(struct kh_flit *f, unsigned int hi,
+				    unsigned int lo, __u64 v)
+{
+	unsigned int width = hi - lo + 1;
+	unsigned int word = lo / 64, shift = lo % 64;
+	__u64 mask = width < 64 ? (1ULL << width) - 1 : ~0ULL;
+
+	v &= mask;
+	f->w[word] = (f->w[word] & ~(mask << shift)) | (v << shift);
+	if (shift && shift + width > 64) {
+		unsigned int spill = 64 - shift;
+
+		f->w[word + 1] = (f->w[word + 1] & ~(mask >> spill)) |
+				 (v >> spill);
+	}
+}
+
+/* kh_flit_get(f, KH_HDR_TYPE): the field macros expand to "hi, lo". */
+#define kh_flit_get(f, ...)	kh_flit_bits((f), __VA_ARGS__)
+#define kh_flit_set(f, ...)	kh_flit_set_bits((f), __VA_ARGS__)
+
+/* Coordinates are packed {y,x} in one byte wherever the hardware does so. */
+#define KH_YX(x, y)		((((y) & 0xf) << 4) | ((x) & 0xf))
+#define KH_YX_X(yx)		((yx) & 0xf)
+#define KH_YX_Y(yx)		(((yx) >> 4) & 0xf)
+
+/* The header constructor: {dx,dy,sx,sy,type,txn,last,rsvd}. */
+static inline void kh_flit_hdr(struct kh_flit *f, unsigned int dx,
+			       unsigned int dy, unsigned int sx,
+			       unsigned int sy, unsigned int type,
+			       unsigned int txn, unsigned int last)
+{
+	__u64 h = ((__u64)(dx & 0xf) << 28) | ((__u64)(dy & 0xf) << 24) |
+		  ((__u64)(sx & 0xf) << 20) | ((__u64)(sy & 0xf) << 16) |
+		  ((__u64)(type & 0xf) << 12) | ((__u64)(txn & 0xff) << 4) |
+		  ((__u64)(last & 1) << 3);
+
+	f->w[4] = h;	/* bits [63:32] of word 4 lie past bit 287 */
+}
+
+#endif /* _UAPI_KOHAKU_KH_FLIT_H */
