@@ -1,1 +1,2 @@
-SIM_SRCS += $(wildcard sim-backend/*.c)
+include sim-backend/sources.mk
+SIM_SRCS += $(addprefix sim-backend/,$(KH_SIM_SOURCES))

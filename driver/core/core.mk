@@ -1,1 +1,2 @@
-CORE_SRCS += $(wildcard driver/core/*.c)
+include driver/core/sources.mk
+CORE_SRCS += $(addprefix driver/core/,$(KH_CORE_SOURCES))
