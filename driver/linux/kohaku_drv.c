@@ -1,0 +1,294 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * kohaku.ko: DRM accel driver for KohakuAccel cards.
+ *
+ * The driver logic lives in driver/core (kh_core.h), compiled into this
+ * module.  This file hosts it: the DRM accel device and its file
+ * operations, the ioctl entry (the core owns the driver-private range and
+ * validates each command itself), progress without waiters, and the
+ * platform binding for simulated cards made by kohaku_sim.ko.  The PCI
+ * binding is in kohaku_pci.c, sysfs in kohaku_sysfs.c.
+ */
+
+#include <linux/compat.h>
+#include <linux/jiffies.h>
+#include <linux/module.h>
+#include <linux/pci.h>
+#include <linux/platform_device.h>
+#include <linux/slab.h>
+#include <drm/drm_accel.h>
+#include <drm/drm_drv.h>
+#include <drm/drm_file.h>
+#include <drm/drm_ioctl.h>
+#include <drm/drm_managed.h>
+
+#include "kohaku_drv.h"
+
+/* The poll worker's budget per run on a simulated card, before it yields. */
+#define KOHAKU_POLL_SIM_BUDGET_US	1000
+
+static void kohaku_kick(struct kohaku_device *kdev)
+{
+	queue_delayed_work(system_wq, &kdev->poll_work, 0);
+}
+
+/*
+ * Jobs advance with nobody waiting.  A simulated card only runs when it is
+ * accessed, so poll it for a while; a card runs by itself, so one look per
+ * tick is enough.  Cancelled (synchronously) on remove.
+ */
+static void kohaku_poll_work(struct work_struct *work)
+{
+	struct kohaku_device *kdev =
+		container_of(to_delayed_work(work), struct kohaku_device,
+			     poll_work);
+	u64 end = ktime_get_ns() + KOHAKU_POLL_SIM_BUDGET_US * NSEC_PER_USEC;
+
+	while (kh_device_poll(kdev->kd)) {
+		if (!kdev->simulated || ktime_get_ns() > end) {
+			queue_delayed_work(system_wq, &kdev->poll_work, 1);
+			return;
+		}
+		cond_resched();
+	}
+}
+
+static int kohaku_open(struct drm_device *drm, struct drm_file *file)
+{
+	struct kohaku_device *kdev = to_kohaku_device(drm);
+	struct kohaku_file *kfile;
+	int ret;
+
+	kfile = kzalloc(sizeof(*kfile), GFP_KERNEL);
+	if (!kfile)
+		return -ENOMEM;
+
+	mutex_lock(&kdev->files_lock);
+	if (kdev->gone)
+		ret = -ENODEV;
+	else
+		ret = kh_file_open(kdev->kd, &kfile->kf);
+	if (!ret)
+		list_add_tail(&kfile->link, &kdev->files);
+	mutex_unlock(&kdev->files_lock);
+
+	if (ret) {
+		kfree(kfile);
+		return ret;
+	}
+	file->driver_priv = kfile;
+	return 0;
+}
+
+static void kohaku_postclose(struct drm_device *drm, struct drm_file *file)
+{
+	struct kohaku_device *kdev = to_kohaku_device(drm);
+	struct kohaku_file *kfile = file->driver_priv;
+
+	mutex_lock(&kdev->files_lock);
+	list_del(&kfile->link);
+	if (kfile->kf)
+		kh_file_close(kfile->kf);
+	mutex_unlock(&kdev->files_lock);
+	kfree(kfile);
+	file->driver_priv = NULL;
+}
+
+static long kohaku_core_ioctl(struct file *filp, unsigned int cmd,
+			      void __user *uarg)
+{
+	struct drm_file *file = filp->private_data;
+	struct kohaku_device *kdev = to_kohaku_device(file->minor->dev);
+	struct kohaku_file *kfile = file->driver_priv;
+	long ret;
+	int idx;
+
+	/* after unplug every kh_file is closed: nothing to talk to */
+	if (!drm_dev_enter(&kdev->drm, &idx))
+		return -ENODEV;
+	ret = kh_ioctl(kfile->kf, cmd, uarg);
+	if (!ret && cmd == DRM_IOCTL_KOHAKU_SUBMIT)
+		kohaku_kick(kdev);
+	drm_dev_exit(idx);
+	return ret;
+}
+
+static long kohaku_ioctl(struct file *filp, unsigned int cmd,
+			 unsigned long arg)
+{
+	if (kh_ioctl_is_ours(cmd))
+		return kohaku_core_ioctl(filp, cmd, (void __user *)arg);
+	return drm_ioctl(filp, cmd, arg);
+}
+
+#ifdef CONFIG_COMPAT
+/* The ABI structs carry pointers as __u64 and are padded alike on both. */
+static long kohaku_compat_ioctl(struct file *filp, unsigned int cmd,
+				unsigned long arg)
+{
+	if (kh_ioctl_is_ours(cmd))
+		return kohaku_core_ioctl(filp, cmd, compat_ptr(arg));
+	return drm_compat_ioctl(filp, cmd, arg);
+}
+#else
+#define kohaku_compat_ioctl	NULL
+#endif
+
+/* DEFINE_DRM_ACCEL_FOPS without GEM mmap, with our ioctl entry */
+static const struct file_operations kohaku_fops = {
+	.owner		= THIS_MODULE,
+	.open		= accel_open,
+	.release	= drm_release,
+	.unlocked_ioctl	= kohaku_ioctl,
+	.compat_ioctl	= kohaku_compat_ioctl,
+	.poll		= drm_poll,
+	.read		= drm_read,
+	.llseek		= noop_llseek,
+	.fop_flags	= FOP_UNSIGNED_OFFSET,
+};
+
+static const struct drm_driver kohaku_drm_driver = {
+	.driver_features	= DRIVER_COMPUTE_ACCEL,
+	.open			= kohaku_open,
+	.postclose		= kohaku_postclose,
+	.fops			= &kohaku_fops,
+	.name			= KOHAKU_DRIVER_NAME,
+	.desc			= KOHAKU_DRV_DESC,
+	.major			= KOHAKU_DRV_MAJOR,
+	.minor			= KOHAKU_DRV_MINOR,
+	.patchlevel		= KOHAKU_DRV_PATCH,
+};
+
+int kohaku_probe(struct device *dev, const struct kh_hw *hw, const char *name)
+{
+	struct kohaku_device *kdev;
+	struct kh_device *kd;
+	int ret;
+
+	ret = kh_device_probe(hw, (struct kh_os_dev *)dev, name, &kd);
+	if (ret)
+		return ret;
+
+	kdev = devm_drm_dev_alloc(dev, &kohaku_drm_driver,
+				  struct kohaku_device, drm);
+	if (IS_ERR(kdev)) {
+		ret = PTR_ERR(kdev);
+		goto err_core;
+	}
+	kdev->dev = dev;
+	kdev->kd = kd;
+	kdev->simulated = hw->flags & KH_HW_SIMULATED;
+	INIT_LIST_HEAD(&kdev->files);
+	INIT_DELAYED_WORK(&kdev->poll_work, kohaku_poll_work);
+	ret = drmm_mutex_init(&kdev->drm, &kdev->files_lock);
+	if (ret)
+		goto err_core;
+	dev_set_drvdata(dev, kdev);
+
+	/* sysfs first: it is complete once the accel node appears */
+	ret = kohaku_sysfs_init(kdev);
+	if (ret)
+		goto err_core;
+
+	ret = drm_dev_register(&kdev->drm, 0);
+	if (ret)
+		goto err_sysfs;
+
+	dev_info(dev, "%s: %u mesh(es), %u node(s), accel%d\n",
+		 kh_device_name(kd), kh_device_mesh_count(kd),
+		 kh_device_node_count(kd), kdev->drm.accel->index);
+	return 0;
+
+err_sysfs:
+	kohaku_sysfs_fini(kdev);
+err_core:
+	/* the DRM device, if any, is released by devres */
+	kh_device_remove(kd);
+	return ret;
+}
+
+void kohaku_remove(struct device *dev)
+{
+	struct kohaku_device *kdev = dev_get_drvdata(dev);
+	struct kohaku_file *kfile;
+
+	/* no new opens or ioctls; waits for the ioctls still running */
+	drm_dev_unplug(&kdev->drm);
+	kohaku_sysfs_fini(kdev);
+	/* only SUBMIT kicks the worker, and no ioctl runs any more */
+	cancel_delayed_work_sync(&kdev->poll_work);
+
+	/*
+	 * The core is torn down after every file is closed; files still
+	 * open are closed here and their DRM files live on, empty, until
+	 * userspace lets go of them.
+	 */
+	mutex_lock(&kdev->files_lock);
+	kdev->gone = true;
+	list_for_each_entry(kfile, &kdev->files, link) {
+		kh_file_close(kfile->kf);
+		kfile->kf = NULL;
+	}
+	mutex_unlock(&kdev->files_lock);
+
+	kh_device_remove(kdev->kd);
+	kdev->kd = NULL;
+}
+
+/* ---- simulated cards: platform devices made by kohaku_sim.ko ---- */
+
+static int kohaku_platform_probe(struct platform_device *pdev)
+{
+	const struct kh_hw *hw = dev_get_platdata(&pdev->dev);
+
+	if (!hw || !hw->ops) {
+		dev_err(&pdev->dev, "no register-access ops\n");
+		return -EINVAL;
+	}
+	return kohaku_probe(&pdev->dev, hw, dev_name(&pdev->dev));
+}
+
+static void kohaku_platform_remove(struct platform_device *pdev)
+{
+	kohaku_remove(&pdev->dev);
+}
+
+static const struct platform_device_id kohaku_platform_ids[] = {
+	{ .name = "kohaku_sim" },
+	{ }
+};
+MODULE_DEVICE_TABLE(platform, kohaku_platform_ids);
+
+static struct platform_driver kohaku_platform_driver = {
+	.driver = {
+		.name = "kohaku",
+	},
+	.probe = kohaku_platform_probe,
+	.remove = kohaku_platform_remove,
+	.id_table = kohaku_platform_ids,
+};
+
+static int __init kohaku_init(void)
+{
+	int ret;
+
+	ret = platform_driver_register(&kohaku_platform_driver);
+	if (ret)
+		return ret;
+	ret = pci_register_driver(&kohaku_pci_driver);
+	if (ret)
+		platform_driver_unregister(&kohaku_platform_driver);
+	return ret;
+}
+
+static void __exit kohaku_exit(void)
+{
+	pci_unregister_driver(&kohaku_pci_driver);
+	platform_driver_unregister(&kohaku_platform_driver);
+}
+
+module_init(kohaku_init);
+module_exit(kohaku_exit);
+
+MODULE_DESCRIPTION("KohakuAccel mesh accelerator (DRM accel)");
+MODULE_LICENSE("Dual MIT/GPL");

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * kohaku.ko: the Linux host of driver/core.  One struct kohaku_device per
+ * bound card (a PCI function or a kohaku_sim platform device); both
+ * bindings end in kohaku_probe() / kohaku_remove().
+ */
+#ifndef KOHAKU_DRV_H
+#define KOHAKU_DRV_H
+
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/workqueue.h>
+#include <drm/drm_device.h>
+
+#include "kh_core.h"
+
+#define KOHAKU_DRV_DESC		"KohakuAccel mesh accelerator"
+#define KOHAKU_DRV_MAJOR	0
+#define KOHAKU_DRV_MINOR	1
+#define KOHAKU_DRV_PATCH	0
+
+struct kohaku_sysfs;
+
+struct kohaku_device {
+	struct drm_device drm;
+	struct device *dev;		/* the platform or PCI device */
+	struct kh_device *kd;
+	bool simulated;			/* KH_HW_SIMULATED */
+
+	/*
+	 * Open files.  files_lock orders file open/close against remove:
+	 * after remove has closed every kh_file, gone is set and a late
+	 * postclose finds nothing to do.
+	 */
+	struct mutex files_lock;
+	struct list_head files;
+	bool gone;
+
+	/* jobs advance with nobody waiting: kicked after every SUBMIT */
+	struct delayed_work poll_work;
+
+	struct kohaku_sysfs *sysfs;
+};
+
+struct kohaku_file {
+	struct list_head link;		/* in kohaku_device.files */
+	struct kh_file *kf;		/* NULL once remove closed it */
+};
+
+static inline struct kohaku_device *to_kohaku_device(struct drm_device *drm)
+{
+	return container_of(drm, struct kohaku_device, drm);
+}
+
+/* kohaku_drv.c: the common probe/remove both bindings call */
+int kohaku_probe(struct device *dev, const struct kh_hw *hw, const char *name);
+void kohaku_remove(struct device *dev);
+
+/* kohaku_pci.c */
+extern struct pci_driver kohaku_pci_driver;
+
+/* kohaku_sysfs.c: the kohaku/ tree under the card's device directory */
+int kohaku_sysfs_init(struct kohaku_device *kdev);
+void kohaku_sysfs_fini(struct kohaku_device *kdev);
+
+#endif /* KOHAKU_DRV_H */

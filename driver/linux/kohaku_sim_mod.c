@@ -1,0 +1,410 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * kohaku_sim.ko: simulated KohakuAccel cards in the kernel, netdevsim
+ * style.  The device model (sim-backend/, kh_sim.h) is compiled into this
+ * module; each card is a platform device "kohaku_sim".<id> under the root
+ * device /sys/devices/kohaku_sim/, whose platform_data is the struct
+ * kh_hw kohaku.ko binds with, exactly as to a PCI card.
+ *
+ * Control files (docs/linux.md):
+ *   /sys/devices/kohaku_sim/new_card   "ID NAME"          built-in NAME
+ *                                      "ID\n<description>" a card description
+ *   /sys/devices/kohaku_sim/del_card   "ID"
+ * Module parameter cards= lists built-in names created at load, ids 0, 1, ...
+ */
+
+#include <linux/device.h>
+#include <linux/list.h>
+#include <linux/math64.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/platform_device.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "kh_hw.h"
+#include "kh_sim.h"
+
+#define KH_SIM_DEV_NAME		"kohaku_sim"
+#define KH_SIM_MAX_ID		65535
+#define KH_SIM_ERRLEN		256
+
+static char *cards = "saxpy";
+module_param(cards, charp, 0444);
+MODULE_PARM_DESC(cards,
+		 "comma-separated built-in card descriptions created at load (ids 0, 1, ...)");
+
+struct kh_simcard {
+	struct list_head link;		/* in kh_sim_cards */
+	unsigned int id;
+	struct mutex lock;		/* the model is not thread-safe */
+	struct kh_sim_card *sim;
+	struct platform_device *pdev;
+};
+
+static struct device *kh_sim_root;
+static LIST_HEAD(kh_sim_cards);
+static DEFINE_MUTEX(kh_sim_cards_lock);	/* the list; create and delete */
+
+/* ---- the register-access ops kohaku.ko drives the card through ---- */
+
+static u64 kh_simcard_read64(void *ctx, u32 offset)
+{
+	struct kh_simcard *c = ctx;
+	u64 v;
+
+	mutex_lock(&c->lock);
+	v = kh_sim_read64(c->sim, offset);
+	mutex_unlock(&c->lock);
+	return v;
+}
+
+static void kh_simcard_write64(void *ctx, u32 offset, u64 value)
+{
+	struct kh_simcard *c = ctx;
+
+	mutex_lock(&c->lock);
+	kh_sim_write64(c->sim, offset, value);
+	mutex_unlock(&c->lock);
+}
+
+static int kh_simcard_dma_write(void *ctx, u64 card_addr, const void *buf,
+				size_t len)
+{
+	struct kh_simcard *c = ctx;
+	int ret;
+
+	mutex_lock(&c->lock);
+	ret = kh_sim_dma_write(c->sim, card_addr, buf, len);
+	mutex_unlock(&c->lock);
+	return ret;
+}
+
+static int kh_simcard_dma_read(void *ctx, u64 card_addr, void *buf,
+			       size_t len)
+{
+	struct kh_simcard *c = ctx;
+	int ret;
+
+	mutex_lock(&c->lock);
+	ret = kh_sim_dma_read(c->sim, card_addr, buf, len);
+	mutex_unlock(&c->lock);
+	return ret;
+}
+
+/* simulated time: cycles at the mesh clock */
+static u64 kh_simcard_now_ns(void *ctx)
+{
+	struct kh_simcard *c = ctx;
+	u64 cycles;
+	u32 mhz;
+
+	mutex_lock(&c->lock);
+	cycles = kh_sim_cycles(c->sim);
+	mhz = kh_sim_clock_mhz(c->sim);
+	mutex_unlock(&c->lock);
+	return mul_u64_u32_div(cycles, 1000, mhz ? mhz : 1);
+}
+
+static const struct kh_hw_ops kh_simcard_ops = {
+	.read64		= kh_simcard_read64,
+	.write64	= kh_simcard_write64,
+	.dma_write	= kh_simcard_dma_write,
+	.dma_read	= kh_simcard_dma_read,
+	.now_ns		= kh_simcard_now_ns,
+};
+
+/* ---- cards ---- */
+
+static struct kh_simcard *kh_simcard_find(unsigned int id)
+{
+	struct kh_simcard *c;
+
+	list_for_each_entry(c, &kh_sim_cards, link)
+		if (c->id == id)
+			return c;
+	return NULL;
+}
+
+/* Create card id from a description; what: how the user named it, for logs. */
+static int kh_simcard_new(unsigned int id, const char *desc, const char *what)
+{
+	struct platform_device_info pdevinfo = { };
+	struct kh_hw hw = { };
+	struct kh_simcard *c;
+	unsigned int m, n_meshes;
+	char *err;
+	int ret;
+
+	if (id > KH_SIM_MAX_ID) {
+		pr_err("kohaku_sim: card id %u out of range (0..%u)\n",
+		       id, KH_SIM_MAX_ID);
+		return -EINVAL;
+	}
+
+	c = kzalloc(sizeof(*c), GFP_KERNEL);
+	err = kzalloc(KH_SIM_ERRLEN, GFP_KERNEL);
+	if (!c || !err) {
+		ret = -ENOMEM;
+		goto out_free;
+	}
+	c->id = id;
+	mutex_init(&c->lock);
+
+	mutex_lock(&kh_sim_cards_lock);
+	if (kh_simcard_find(id)) {
+		pr_err("kohaku_sim: card %u already exists\n", id);
+		ret = -EEXIST;
+		goto out_unlock;
+	}
+
+	ret = kh_sim_card_create(desc, &c->sim, err, KH_SIM_ERRLEN);
+	if (ret) {
+		pr_err("kohaku_sim: card %u (%s): %s\n", id, what,
+		       err[0] ? err : "bad description");
+		goto out_unlock;
+	}
+
+	hw.ops = &kh_simcard_ops;
+	hw.ctx = c;
+	hw.flags = KH_HW_SIMULATED;
+	n_meshes = min_t(unsigned int, kh_sim_mesh_count(c->sim),
+			 ARRAY_SIZE(hw.mesh_mem_size));
+	for (m = 0; m < n_meshes; m++)
+		hw.mesh_mem_size[m] = kh_sim_mesh_dram_size(c->sim, m);
+
+	/* binds kohaku.ko, when loaded, before returning */
+	pdevinfo.parent = kh_sim_root;
+	pdevinfo.name = KH_SIM_DEV_NAME;
+	pdevinfo.id = id;
+	pdevinfo.data = &hw;
+	pdevinfo.size_data = sizeof(hw);
+	c->pdev = platform_device_register_full(&pdevinfo);
+	if (IS_ERR(c->pdev)) {
+		ret = PTR_ERR(c->pdev);
+		pr_err("kohaku_sim: card %u: platform device: %d\n", id, ret);
+		kh_sim_card_destroy(c->sim);
+		goto out_unlock;
+	}
+
+	list_add_tail(&c->link, &kh_sim_cards);
+	mutex_unlock(&kh_sim_cards_lock);
+	pr_info("kohaku_sim: card %u (%s): %u mesh(es)\n", id, what,
+		kh_sim_mesh_count(c->sim));
+	kfree(err);
+	return 0;
+
+out_unlock:
+	mutex_unlock(&kh_sim_cards_lock);
+	mutex_destroy(&c->lock);
+out_free:
+	kfree(err);
+	kfree(c);
+	return ret;
+}
+
+/* Called with kh_sim_cards_lock held; c is off the list already. */
+static void kh_simcard_destroy(struct kh_simcard *c)
+{
+	/* unbinds kohaku.ko, which may still touch the card on the way out */
+	platform_device_unregister(c->pdev);
+	kh_sim_card_destroy(c->sim);
+	mutex_destroy(&c->lock);
+	pr_info("kohaku_sim: card %u deleted\n", c->id);
+	kfree(c);
+}
+
+static int kh_simcard_del(unsigned int id)
+{
+	struct kh_simcard *c;
+
+	mutex_lock(&kh_sim_cards_lock);
+	c = kh_simcard_find(id);
+	if (c)
+		list_del(&c->link);
+	if (c)
+		kh_simcard_destroy(c);
+	mutex_unlock(&kh_sim_cards_lock);
+	if (!c) {
+		pr_err("kohaku_sim: del_card: no card %u\n", id);
+		return -ENOENT;
+	}
+	return 0;
+}
+
+static void kh_simcard_del_all(void)
+{
+	struct kh_simcard *c, *tmp;
+
+	mutex_lock(&kh_sim_cards_lock);
+	list_for_each_entry_safe_reverse(c, tmp, &kh_sim_cards, link) {
+		list_del(&c->link);
+		kh_simcard_destroy(c);
+	}
+	mutex_unlock(&kh_sim_cards_lock);
+}
+
+/* ---- control files ---- */
+
+static bool kh_blank(const char *s)
+{
+	return !s || !*skip_spaces(s);
+}
+
+/*
+ * "ID NAME"             card ID from the built-in description NAME
+ * "ID\n<description>"   card ID from the description text that follows
+ */
+static ssize_t new_card_store(struct device *dev,
+			      struct device_attribute *attr,
+			      const char *buf, size_t count)
+{
+	char *text, *line, *rest, *tok, *tokens[2] = { };
+	unsigned int id, n = 0;
+	const char *desc;
+	int ret = -EINVAL;
+
+	text = kmemdup_nul(buf, count, GFP_KERNEL);
+	if (!text)
+		return -ENOMEM;
+
+	/* the first line holds ID and maybe NAME; the rest is a description */
+	line = text;
+	rest = strchr(text, '\n');
+	if (rest)
+		*rest++ = '\0';
+	while ((tok = strsep(&line, " \t\r")) != NULL) {
+		if (!*tok)
+			continue;
+		if (n < ARRAY_SIZE(tokens))
+			tokens[n] = tok;
+		n++;
+	}
+
+	if (n < 1 || n > 2 || kstrtouint(tokens[0], 10, &id)) {
+		pr_err("kohaku_sim: new_card: expected \"ID NAME\", or \"ID\" and a description on the next lines\n");
+		goto out;
+	}
+
+	if (n == 2) {
+		if (!kh_blank(rest)) {
+			pr_err("kohaku_sim: new_card %u: both a name and a description given\n",
+			       id);
+			goto out;
+		}
+		desc = kh_sim_builtin_desc(tokens[1]);
+		if (!desc) {
+			pr_err("kohaku_sim: new_card %u: no built-in description '%s'\n",
+			       id, tokens[1]);
+			goto out;
+		}
+		ret = kh_simcard_new(id, desc, tokens[1]);
+	} else {
+		if (kh_blank(rest)) {
+			pr_err("kohaku_sim: new_card %u: no description after the id line\n",
+			       id);
+			goto out;
+		}
+		ret = kh_simcard_new(id, rest, "description");
+	}
+out:
+	kfree(text);
+	return ret ? ret : count;
+}
+static DEVICE_ATTR_WO(new_card);
+
+static ssize_t del_card_store(struct device *dev,
+			      struct device_attribute *attr,
+			      const char *buf, size_t count)
+{
+	unsigned int id;
+	int ret;
+
+	ret = kstrtouint(buf, 10, &id);
+	if (ret) {
+		pr_err("kohaku_sim: del_card: expected a card id\n");
+		return -EINVAL;
+	}
+	ret = kh_simcard_del(id);
+	return ret ? ret : count;
+}
+static DEVICE_ATTR_WO(del_card);
+
+static struct attribute *kh_sim_root_attrs[] = {
+	&dev_attr_new_card.attr,
+	&dev_attr_del_card.attr,
+	NULL
+};
+
+static const struct attribute_group kh_sim_root_group = {
+	.attrs = kh_sim_root_attrs,
+};
+
+/* ---- module ---- */
+
+static int kh_sim_create_param_cards(void)
+{
+	char *list, *p, *name;
+	unsigned int id = 0;
+	const char *desc;
+	int ret = 0;
+
+	list = kstrdup(cards ? cards : "", GFP_KERNEL);
+	if (!list)
+		return -ENOMEM;
+	p = list;
+	while ((name = strsep(&p, ",")) != NULL) {
+		name = strim(name);
+		if (!*name)
+			continue;
+		desc = kh_sim_builtin_desc(name);
+		if (!desc) {
+			pr_err("kohaku_sim: cards=: no built-in description '%s'\n",
+			       name);
+			ret = -EINVAL;
+			break;
+		}
+		ret = kh_simcard_new(id++, desc, name);
+		if (ret)
+			break;
+	}
+	kfree(list);
+	return ret;
+}
+
+static int __init kh_sim_init(void)
+{
+	int ret;
+
+	kh_sim_root = root_device_register(KH_SIM_DEV_NAME);
+	if (IS_ERR(kh_sim_root))
+		return PTR_ERR(kh_sim_root);
+
+	ret = kh_sim_create_param_cards();
+	if (ret)
+		goto err;
+
+	ret = sysfs_create_group(&kh_sim_root->kobj, &kh_sim_root_group);
+	if (ret)
+		goto err;
+	return 0;
+
+err:
+	kh_simcard_del_all();
+	root_device_unregister(kh_sim_root);
+	return ret;
+}
+
+static void __exit kh_sim_exit(void)
+{
+	/* waits for writers still in new_card/del_card */
+	sysfs_remove_group(&kh_sim_root->kobj, &kh_sim_root_group);
+	kh_simcard_del_all();
+	root_device_unregister(kh_sim_root);
+}
+
+module_init(kh_sim_init);
+module_exit(kh_sim_exit);
+
+MODULE_DESCRIPTION("Simulated KohakuAccel cards (the Kohaku device model)");
+MODULE_LICENSE("Dual MIT/GPL");

@@ -1,0 +1,321 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * kohaku.ko: sysfs under the card's device directory (docs/linux.md):
+ *
+ *   kohaku/abi_version meshes nodes name
+ *   kohaku/mesh<M>/node_<x>_<y>/coord type version inst_depth
+ *                               inst_space busy retired busy_cycles
+ *
+ * The last four are read live through the card's mailbox.  Every
+ * directory is a kobject of its own; removing them (kobject_del) waits for
+ * readers, so no show runs once kohaku_sysfs_fini() returns.
+ */
+
+#include <linux/ctype.h>
+#include <linux/kobject.h>
+#include <linux/slab.h>
+#include <linux/sysfs.h>
+
+#include "kohaku_drv.h"
+
+struct kohaku_kobj {
+	struct kobject kobj;
+	struct kohaku_device *kdev;
+	unsigned int index;		/* node index, or mesh number */
+};
+
+struct kohaku_sysfs {
+	struct kohaku_kobj *top;
+	struct kohaku_kobj *mesh[KOHAKU_MAX_MESHES];
+	unsigned int n_nodes;
+	struct kohaku_kobj **nodes;
+};
+
+struct kohaku_attr {
+	struct attribute attr;
+	ssize_t (*show)(struct kohaku_kobj *ko, char *buf);
+};
+
+#define to_kohaku_kobj(k)	container_of(k, struct kohaku_kobj, kobj)
+#define to_kohaku_attr(a)	container_of(a, struct kohaku_attr, attr)
+
+static ssize_t kohaku_attr_show(struct kobject *kobj, struct attribute *attr,
+				char *buf)
+{
+	struct kohaku_attr *ka = to_kohaku_attr(attr);
+
+	return ka->show(to_kohaku_kobj(kobj), buf);
+}
+
+static const struct sysfs_ops kohaku_sysfs_ops = {
+	.show = kohaku_attr_show,
+};
+
+static void kohaku_kobj_release(struct kobject *kobj)
+{
+	kfree(to_kohaku_kobj(kobj));
+}
+
+#define KOHAKU_ATTR_RO(prefix, _name)					\
+	static struct kohaku_attr prefix##_attr_##_name = {		\
+		.attr = { .name = __stringify(_name), .mode = 0444 },	\
+		.show = prefix##_##_name##_show,			\
+	}
+
+/* ---- kohaku/ ---- */
+
+static ssize_t top_abi_version_show(struct kohaku_kobj *ko, char *buf)
+{
+	return sysfs_emit(buf, "%u.%u\n", KOHAKU_ABI_MAJOR, KOHAKU_ABI_MINOR);
+}
+
+static ssize_t top_meshes_show(struct kohaku_kobj *ko, char *buf)
+{
+	return sysfs_emit(buf, "%u\n", kh_device_mesh_count(ko->kdev->kd));
+}
+
+static ssize_t top_nodes_show(struct kohaku_kobj *ko, char *buf)
+{
+	return sysfs_emit(buf, "%u\n", kh_device_node_count(ko->kdev->kd));
+}
+
+static ssize_t top_name_show(struct kohaku_kobj *ko, char *buf)
+{
+	return sysfs_emit(buf, "%s\n", kh_device_name(ko->kdev->kd));
+}
+
+KOHAKU_ATTR_RO(top, abi_version);
+KOHAKU_ATTR_RO(top, meshes);
+KOHAKU_ATTR_RO(top, nodes);
+KOHAKU_ATTR_RO(top, name);
+
+static struct attribute *kohaku_top_attrs[] = {
+	&top_attr_abi_version.attr,
+	&top_attr_meshes.attr,
+	&top_attr_nodes.attr,
+	&top_attr_name.attr,
+	NULL
+};
+ATTRIBUTE_GROUPS(kohaku_top);
+
+static const struct kobj_type kohaku_top_ktype = {
+	.release	= kohaku_kobj_release,
+	.sysfs_ops	= &kohaku_sysfs_ops,
+	.default_groups	= kohaku_top_groups,
+};
+
+/* ---- kohaku/mesh<M>/: a directory of nodes ---- */
+
+static const struct kobj_type kohaku_mesh_ktype = {
+	.release	= kohaku_kobj_release,
+	.sysfs_ops	= &kohaku_sysfs_ops,
+};
+
+/* ---- kohaku/mesh<M>/node_<x>_<y>/ ---- */
+
+static int node_get(struct kohaku_kobj *ko, bool live,
+		    struct drm_kohaku_node *node)
+{
+	memset(node, 0, sizeof(*node));
+	return kh_device_node(ko->kdev->kd, ko->index, live, node);
+}
+
+#define NODE_SHOW(_name, live, fmt, expr)				\
+static ssize_t node_##_name##_show(struct kohaku_kobj *ko, char *buf)	\
+{									\
+	struct drm_kohaku_node n;					\
+	int ret = node_get(ko, live, &n);				\
+									\
+	if (ret)							\
+		return ret;						\
+	return sysfs_emit(buf, fmt "\n", expr);				\
+}									\
+KOHAKU_ATTR_RO(node, _name)
+
+NODE_SHOW(version, false, "%u", n.cu_version);
+NODE_SHOW(inst_depth, false, "%u", n.inst_depth);
+NODE_SHOW(inst_space, true, "%u", n.inst_space);
+NODE_SHOW(busy, true, "%u", n.busy);
+NODE_SHOW(retired, true, "%u", n.retired);
+NODE_SHOW(busy_cycles, true, "%u", n.busy_cycles);
+
+static ssize_t node_coord_show(struct kohaku_kobj *ko, char *buf)
+{
+	struct drm_kohaku_node n;
+	int ret = node_get(ko, false, &n);
+
+	if (ret)
+		return ret;
+	return sysfs_emit(buf, "%u,%u\n", n.x, n.y);
+}
+KOHAKU_ATTR_RO(node, coord);
+
+/* cu_type as hex, then its two ASCII characters when both are printable */
+static ssize_t node_type_show(struct kohaku_kobj *ko, char *buf)
+{
+	struct drm_kohaku_node n;
+	int ret = node_get(ko, false, &n);
+	char hi, lo;
+
+	if (ret)
+		return ret;
+	hi = n.cu_type >> 8;
+	lo = n.cu_type & 0xff;
+	if (isgraph(hi) && isgraph(lo))
+		return sysfs_emit(buf, "0x%04x %c%c\n", n.cu_type, hi, lo);
+	return sysfs_emit(buf, "0x%04x\n", n.cu_type);
+}
+KOHAKU_ATTR_RO(node, type);
+
+static struct attribute *kohaku_node_attrs[] = {
+	&node_attr_coord.attr,
+	&node_attr_type.attr,
+	&node_attr_version.attr,
+	&node_attr_inst_depth.attr,
+	&node_attr_inst_space.attr,
+	&node_attr_busy.attr,
+	&node_attr_retired.attr,
+	&node_attr_busy_cycles.attr,
+	NULL
+};
+ATTRIBUTE_GROUPS(kohaku_node);
+
+static const struct kobj_type kohaku_node_ktype = {
+	.release	= kohaku_kobj_release,
+	.sysfs_ops	= &kohaku_sysfs_ops,
+	.default_groups	= kohaku_node_groups,
+};
+
+/* ---- building and tearing down the tree ---- */
+
+static struct kohaku_kobj *
+kohaku_kobj_add(struct kohaku_device *kdev, const struct kobj_type *ktype,
+		struct kobject *parent, unsigned int index, const char *name)
+{
+	struct kohaku_kobj *ko;
+	int ret;
+
+	ko = kzalloc(sizeof(*ko), GFP_KERNEL);
+	if (!ko)
+		return ERR_PTR(-ENOMEM);
+	ko->kdev = kdev;
+	ko->index = index;
+	ret = kobject_init_and_add(&ko->kobj, ktype, parent, "%s", name);
+	if (ret) {
+		kobject_put(&ko->kobj);
+		return ERR_PTR(ret);
+	}
+	return ko;
+}
+
+static void kohaku_kobj_del(struct kohaku_kobj *ko)
+{
+	if (!ko)
+		return;
+	kobject_del(&ko->kobj);
+	kobject_put(&ko->kobj);
+}
+
+static int kohaku_sysfs_mesh(struct kohaku_device *kdev,
+			     struct kohaku_sysfs *s, unsigned int m)
+{
+	struct kohaku_kobj *ko;
+	char name[16];
+
+	if (m >= KOHAKU_MAX_MESHES)
+		return -EINVAL;
+	if (s->mesh[m])
+		return 0;
+	snprintf(name, sizeof(name), "mesh%u", m);
+	ko = kohaku_kobj_add(kdev, &kohaku_mesh_ktype, &s->top->kobj, m, name);
+	if (IS_ERR(ko))
+		return PTR_ERR(ko);
+	s->mesh[m] = ko;
+	return 0;
+}
+
+void kohaku_sysfs_fini(struct kohaku_device *kdev)
+{
+	struct kohaku_sysfs *s = kdev->sysfs;
+	unsigned int i;
+
+	if (!s)
+		return;
+	for (i = 0; i < s->n_nodes; i++)
+		kohaku_kobj_del(s->nodes[i]);
+	for (i = 0; i < KOHAKU_MAX_MESHES; i++)
+		kohaku_kobj_del(s->mesh[i]);
+	kohaku_kobj_del(s->top);
+	kfree(s->nodes);
+	kfree(s);
+	kdev->sysfs = NULL;
+}
+
+int kohaku_sysfs_init(struct kohaku_device *kdev)
+{
+	struct kh_device *kd = kdev->kd;
+	struct drm_kohaku_get_info *info;
+	struct drm_kohaku_node node;
+	struct kohaku_sysfs *s;
+	struct kohaku_kobj *ko;
+	char name[32];
+	unsigned int i;
+	int ret;
+
+	s = kzalloc(sizeof(*s), GFP_KERNEL);
+	if (!s)
+		return -ENOMEM;
+	kdev->sysfs = s;
+
+	s->top = kohaku_kobj_add(kdev, &kohaku_top_ktype, &kdev->dev->kobj, 0,
+				 "kohaku");
+	if (IS_ERR(s->top)) {
+		ret = PTR_ERR(s->top);
+		s->top = NULL;
+		goto err;
+	}
+
+	/* a directory for every mesh present, nodes or not */
+	info = kzalloc(sizeof(*info), GFP_KERNEL);
+	if (!info) {
+		ret = -ENOMEM;
+		goto err;
+	}
+	ret = kh_device_info(kd, info);
+	for (i = 0; !ret && i < KOHAKU_MAX_MESHES; i++)
+		if (info->mesh[i].flags & KOHAKU_MESH_PRESENT)
+			ret = kohaku_sysfs_mesh(kdev, s, i);
+	kfree(info);
+	if (ret)
+		goto err;
+
+	s->nodes = kcalloc(kh_device_node_count(kd), sizeof(*s->nodes),
+			   GFP_KERNEL);
+	if (!s->nodes && kh_device_node_count(kd)) {
+		ret = -ENOMEM;
+		goto err;
+	}
+	for (i = 0; i < kh_device_node_count(kd); i++) {
+		memset(&node, 0, sizeof(node));
+		ret = kh_device_node(kd, i, false, &node);
+		if (!ret)
+			ret = kohaku_sysfs_mesh(kdev, s, node.mesh);
+		if (ret)
+			goto err;
+		snprintf(name, sizeof(name), "node_%u_%u", node.x, node.y);
+		ko = kohaku_kobj_add(kdev, &kohaku_node_ktype,
+				     &s->mesh[node.mesh]->kobj, i, name);
+		if (IS_ERR(ko)) {
+			ret = PTR_ERR(ko);
+			goto err;
+		}
+		s->nodes[i] = ko;
+		s->n_nodes = i + 1;
+	}
+	return 0;
+
+err:
+	dev_err(kdev->dev, "sysfs: %d\n", ret);
+	kohaku_sysfs_fini(kdev);
+	return ret;
+}
