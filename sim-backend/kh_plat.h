@@ -37,14 +37,15 @@ static inline void kh_plat_free(void *p)
 #include <stdlib.h>
 #include <errno.h>
 
-typedef uint8_t u8;
-typedef uint16_t u16;
-typedef uint32_t u32;
-typedef uint64_t u64;
-typedef int8_t s8;
-typedef int16_t s16;
-typedef int32_t s32;
-typedef int64_t s64;
+/* the kernel's own definitions, so that printk formats are the same */
+typedef unsigned char u8;
+typedef unsigned short u16;
+typedef unsigned int u32;
+typedef unsigned long long u64;
+typedef signed char s8;
+typedef short s16;
+typedef int s32;
+typedef long long s64;
 
 static inline void *kh_plat_zalloc(size_t n)
 {

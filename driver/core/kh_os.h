@@ -22,6 +22,8 @@
 #include <linux/sched/signal.h>
 #include <linux/device.h>
 #include <linux/ktime.h>
+#include <linux/list.h>
+#include <linux/minmax.h>
 
 typedef struct mutex kh_mutex;
 #define kh_mutex_init(m)	mutex_init(m)
@@ -83,17 +85,20 @@ struct kh_os_dev;
 #include <stddef.h>
 #include <stdbool.h>
 #include <string.h>
+#include <stdio.h>
 #include <errno.h>
 #include <pthread.h>
+#include <sys/ioctl.h>
 
-typedef uint8_t u8;
-typedef uint16_t u16;
-typedef uint32_t u32;
-typedef uint64_t u64;
-typedef int8_t s8;
-typedef int16_t s16;
-typedef int32_t s32;
-typedef int64_t s64;
+/* the kernel's own definitions, so that printk formats are the same */
+typedef unsigned char u8;
+typedef unsigned short u16;
+typedef unsigned int u32;
+typedef unsigned long long u64;
+typedef signed char s8;
+typedef short s16;
+typedef int s32;
+typedef long long s64;
 
 #define __user
 
@@ -133,6 +138,53 @@ void kh_os_log(struct kh_os_dev *od, int level, const char *fmt, ...)
 #define kh_os_warn(od, fmt, ...) kh_os_log((od), KH_LOG_WARN, fmt, ##__VA_ARGS__)
 #define kh_os_info(od, fmt, ...) kh_os_log((od), KH_LOG_INFO, fmt, ##__VA_ARGS__)
 #define kh_os_dbg(od, fmt, ...)	 kh_os_log((od), KH_LOG_DBG, fmt, ##__VA_ARGS__)
+
+/* The few list primitives the core uses, with the kernel's names. */
+struct list_head {
+	struct list_head *next, *prev;
+};
+
+#define container_of(ptr, type, member) \
+	((type *)((char *)(ptr) - offsetof(type, member)))
+
+static inline void INIT_LIST_HEAD(struct list_head *h)
+{
+	h->next = h;
+	h->prev = h;
+}
+
+static inline bool list_empty(const struct list_head *h)
+{
+	return h->next == h;
+}
+
+static inline void list_add_tail(struct list_head *n, struct list_head *h)
+{
+	n->prev = h->prev;
+	n->next = h;
+	h->prev->next = n;
+	h->prev = n;
+}
+
+static inline void list_del(struct list_head *n)
+{
+	n->prev->next = n->next;
+	n->next->prev = n->prev;
+	n->next = n;
+	n->prev = n;
+}
+
+#define list_entry(ptr, type, member)	container_of(ptr, type, member)
+#define list_first_entry(h, type, member) list_entry((h)->next, type, member)
+#define list_for_each_entry(pos, h, member)				\
+	for (pos = list_entry((h)->next, __typeof__(*pos), member);	\
+	     &pos->member != (h);					\
+	     pos = list_entry(pos->member.next, __typeof__(*pos), member))
+#define list_for_each_entry_safe(pos, n, h, member)			\
+	for (pos = list_entry((h)->next, __typeof__(*pos), member),	\
+	     n = list_entry(pos->member.next, __typeof__(*pos), member); \
+	     &pos->member != (h);					\
+	     pos = n, n = list_entry(n->member.next, __typeof__(*n), member))
 
 #define min_t(type, a, b)	((type)(a) < (type)(b) ? (type)(a) : (type)(b))
 #define max_t(type, a, b)	((type)(a) > (type)(b) ? (type)(a) : (type)(b))

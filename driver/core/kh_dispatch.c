@@ -1,0 +1,443 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * The job engine of one mesh: dispatch through the orchestrator's staging
+ * RAM and PROG_* registers, credit accounting, completion through
+ * NODE_STATUS, the read-after-write guard, and recovery from a job that ran
+ * out of time.  docs/driver-core.md explains the algorithm; the hardware
+ * rules it rests on are kohakutpu.md 4.3-4.5 and 12.2:
+ *
+ *  - one 16-bit credit counter per mesh: -1 per CU_INST pushed, +1 per
+ *    SIG_INST_COMPLETE from any node; SIG_BATCH_COMPLETE and SIG_FAULT
+ *    return nothing, so a program of n returns at most n-1;
+ *  - the seed never exceeds the smallest inst_depth of the job's targets,
+ *    or a full instruction FIFO backpressures the link that also carries
+ *    that unit's memory responses;
+ *  - the staging RAM is not written where the dispatcher is reading;
+ *  - completion is NODE_STATUS count == baseline + n, with the code checked.
+ *
+ * Each call of kh_mesh_step() does what it can without waiting and returns.
+ */
+#include "kh_priv.h"
+
+static struct kh_job *kh_mesh_job(struct kh_mesh *m)
+{
+	return m->job;
+}
+
+static void kh_job_finish(struct kh_mesh *m, struct kh_job *job)
+{
+	m->job = NULL;
+	m->run = KH_RUN_IDLE;
+	job->on_mesh = false;
+	kh_job_put(job);
+	kh_deferred_reap(m->kd);
+}
+
+void kh_mesh_abort_queue(struct kh_mesh *m, const char *why)
+{
+	struct kh_job *job, *tmp;
+
+	list_for_each_entry_safe(job, tmp, &m->queue, mesh_link) {
+		list_del(&job->mesh_link);
+		job->status = KOHAKU_JOB_ABORTED;
+		job->why = why;
+		job->on_mesh = false;
+		kh_job_put(job);
+	}
+	kh_deferred_reap(m->kd);
+}
+
+static void kh_mesh_wedge(struct kh_mesh *m, const char *why)
+{
+	m->flags |= KOHAKU_MESH_WEDGED;
+	m->flags &= ~KOHAKU_MESH_READY;
+	kh_err(m->kd, "mesh %u is wedged: %s; queued jobs are aborted and the card must be reprogrammed (it has no soft reset)\n",
+	       m->id, why);
+	kh_mesh_abort_queue(m, why);
+}
+
+static u16 kh_ns_count(struct kh_mesh *m, const struct kh_node *n, u64 *raw)
+{
+	*raw = kh_rd(m, KH_ORC_NODE_STATUS(KH_YX(n->x, n->y)));
+	return KH_NS_COUNT(*raw);
+}
+
+/* The credit a job starts with, and gets back when it runs dry. */
+static u16 kh_job_seed(struct kh_mesh *m, struct kh_job *job)
+{
+	u32 c = 0xffff;
+	unsigned int i;
+
+	for (i = 0; i < job->n_progs; i++)
+		c = min_t(u32, c, job->progs[i].node->inst_depth);
+	/* credit that hung nodes may still return must fit in the FIFOs too */
+	return c > m->late_credit ? c - m->late_credit : 0;
+}
+
+static void kh_job_start(struct kh_mesh *m, struct kh_job *job)
+{
+	struct kh_device *kd = m->kd;
+	unsigned int i;
+	u64 ps, raw;
+
+	ps = kh_rd(m, KH_ORC_PROG_STAT);
+	if (ps & KH_PROG_STAT_RUN) {
+		kh_mesh_wedge(m, "the dispatcher is running with no job of ours");
+		return;
+	}
+	job->seed = kh_job_seed(m, job);
+	if (!job->seed) {
+		kh_mesh_wedge(m, "hung nodes may still return more credit than the FIFOs hold");
+		return;
+	}
+	list_del(&job->mesh_link);
+	m->job = job;
+	job->status = KOHAKU_JOB_RUNNING;
+	job->t_start = kh_now(kd);
+	job->deadline = job->t_start + job->timeout_ns;
+	for (i = 0; i < job->n_progs; i++)
+		job->progs[i].baseline = kh_ns_count(m, job->progs[i].node, &raw);
+	kh_wr(m, KH_ORC_PROG_CRED, job->seed);
+	job->pushed_at_seed = 0;
+	job->lasts_at_seed = 0;
+	m->run = KH_RUN_DISPATCH;
+	kh_dbg(kd, "mesh %u: job %llu: %u programs, credit %u\n",
+	       m->id, job->id, job->n_progs, job->seed);
+}
+
+/* The next piece of the job, at most half the staging RAM. */
+static bool kh_next_chunk(struct kh_job *job, struct kh_chunk *c, u32 slot)
+{
+	struct kh_prog *p;
+
+	while (job->next_prog < job->n_progs &&
+	       job->progs[job->next_prog].sent == job->progs[job->next_prog].n)
+		job->next_prog++;
+	if (job->next_prog >= job->n_progs)
+		return false;
+	p = &job->progs[job->next_prog];
+	c->prog = p;
+	c->first = p->sent;
+	c->len = min_t(u32, p->n - p->sent, KH_CHUNK_FLITS);
+	c->slot = slot;
+	c->valid = true;
+	p->sent += c->len;
+	return true;
+}
+
+static void kh_stage(struct kh_mesh *m, const struct kh_chunk *c)
+{
+	const struct kh_prog *p = c->prog;
+	struct kh_flit f;
+	unsigned int i, w;
+
+	for (i = 0; i < c->len; i++) {
+		u32 k = c->first + i;
+
+		/* the dispatcher rewrites dst and src; the rest passes through */
+		for (w = 0; w < 4; w++)
+			f.w[w] = p->insts[k].w[w];
+		kh_flit_hdr(&f, p->node->x, p->node->y, m->agent_x, m->agent_y,
+			    KH_T_CU_INST, p->txn, k == p->n - 1);
+		for (w = 0; w < KH_FLIT_WORDS; w++)
+			kh_wr(m, KH_ORC_STAGE(c->slot + i) + w * 8, f.w[w]);
+	}
+}
+
+static void kh_kick(struct kh_mesh *m, struct kh_job *job)
+{
+	struct kh_chunk *c = &job->staged;
+
+	kh_wr(m, KH_ORC_PROG_DST, KH_YX(c->prog->node->x, c->prog->node->y));
+	kh_wr(m, KH_ORC_PROG_BASE, c->slot);
+	kh_wr(m, KH_ORC_PROG_LEN, c->len);
+	kh_wr(m, KH_ORC_PROG_KICK, 1);
+	job->kicked = *c;
+	c->valid = false;
+}
+
+/* Instructions the dispatcher has sent, given PROG_STAT's flits-left. */
+static void kh_account_kick(struct kh_job *job, u32 left)
+{
+	struct kh_chunk *k = &job->kicked;
+
+	if (!k->valid)
+		return;
+	job->kick_pushed = k->len - left;
+	job->pushed = job->pushed_done + job->kick_pushed;
+	job->lasts = job->lasts_done +
+		     (!left && k->first + k->len == k->prog->n ? 1 : 0);
+	if (!left) {
+		k->prog->pushed += k->len;
+		job->pushed_done = job->pushed;
+		job->lasts_done = job->lasts;
+		job->kick_pushed = 0;
+		k->valid = false;
+	}
+}
+
+static u32 kh_prog_pushed(const struct kh_job *job, const struct kh_prog *p)
+{
+	if (job->kicked.valid && job->kicked.prog == p)
+		return p->pushed + job->kick_pushed;
+	return p->pushed;
+}
+
+/* Signals counted for every program; true when all pushed have signalled. */
+static bool kh_collect(struct kh_mesh *m, struct kh_job *job, bool all)
+{
+	struct kh_device *kd = m->kd;
+	u32 pushed_seen = 0;
+	unsigned int i;
+
+	for (i = 0; i < job->n_progs; i++) {
+		struct kh_prog *p = &job->progs[i];
+		unsigned int code;
+		u64 raw;
+		u16 diff;
+
+		if (!p->finished && (all || kh_prog_pushed(job, p))) {
+			diff = kh_ns_count(m, p->node, &raw) - p->baseline;
+			p->seen = min_t(u32, diff, p->n);
+			code = KH_NS_CODE(raw);
+			if (code == KH_SIG_FAULT && !job->fault_seen) {
+				job->fault_seen = true;
+				job->fault_x = p->node->x;
+				job->fault_y = p->node->y;
+				job->fault_code = KH_NS_ARG(raw);
+			}
+			if (diff > p->n)
+				kh_warn(kd, "mesh %u: node (%u,%u) sent %u signals for %u instructions\n",
+					m->id, p->node->x, p->node->y, diff, p->n);
+			if (diff >= p->n) {
+				p->finished = true;
+				if (code == KH_SIG_BATCH_COMPLETE &&
+				    KH_NS_ARG(raw) != p->txn)
+					job->why = "SIG_BATCH_COMPLETE with another program's txn";
+				else if (code != KH_SIG_BATCH_COMPLETE &&
+					 code != KH_SIG_FAULT)
+					job->why = "the last signal of a program was not a completion";
+			}
+		}
+		pushed_seen += p->seen;
+	}
+	return pushed_seen >= job->pushed;
+}
+
+/*
+ * The dispatcher holds flits but has no credit.  Once everything it pushed
+ * has signalled, the counter is exactly seed - lasts - faults (faults on
+ * non-last instructions return nothing either), so the lost count is known
+ * and a fresh seed cannot overcommit any FIFO.  PROG_STAT is read again to
+ * prove nothing moved while the counts were read.
+ */
+static void kh_stall(struct kh_mesh *m, struct kh_job *job, u64 ps)
+{
+	u32 credit = KH_PROG_STAT_CRED(ps);
+	s64 lost;
+
+	if (!kh_collect(m, job, false))
+		return;
+	if (kh_rd(m, KH_ORC_PROG_STAT) != ps)
+		return;
+	lost = (s64)job->seed - (job->lasts - job->lasts_at_seed) - credit;
+	if (lost > 0)
+		job->lost_faults += lost;
+	kh_wr(m, KH_ORC_PROG_CRED, job->seed);
+	job->pushed_at_seed = job->pushed;
+	job->lasts_at_seed = job->lasts;
+}
+
+static void kh_dispatch(struct kh_mesh *m, struct kh_job *job)
+{
+	u64 ps = kh_rd(m, KH_ORC_PROG_STAT);
+	bool running = ps & KH_PROG_STAT_RUN;
+	u32 other;
+
+	kh_account_kick(job, running ? KH_PROG_STAT_LEFT(ps) : 0);
+	other = job->kicked.valid && job->kicked.slot == 0 ? KH_CHUNK_FLITS : 0;
+	if (!job->staged.valid && m->run == KH_RUN_DISPATCH)
+		if (kh_next_chunk(job, &job->staged, other))
+			kh_stage(m, &job->staged);
+	if (running) {
+		if (!KH_PROG_STAT_CRED(ps) && KH_PROG_STAT_LEFT(ps))
+			kh_stall(m, job, ps);
+		return;
+	}
+	if (job->staged.valid && m->run == KH_RUN_DISPATCH) {
+		kh_kick(m, job);
+		return;
+	}
+	if (m->run == KH_RUN_DISPATCH)
+		m->run = KH_RUN_COLLECT;
+}
+
+/* Everything signalled: settle the books on credit and faults. */
+static void kh_close_books(struct kh_mesh *m, struct kh_job *job)
+{
+	u64 ps = kh_rd(m, KH_ORC_PROG_STAT);
+	s64 lost = (s64)job->seed - (job->lasts - job->lasts_at_seed) -
+		   KH_PROG_STAT_CRED(ps);
+
+	if (lost > 0)
+		job->lost_faults += lost;
+	else if (lost < 0)
+		kh_warn(m->kd, "mesh %u: job %llu ended with %lld more credit than it was given\n",
+			m->id, job->id, -lost);
+	job->aux_wr = KH_AUX_WR_COUNT(kh_rd(m, KH_ORC_AUX_STAT));
+	job->aux_since = kh_now(m->kd);
+	m->run = KH_RUN_SETTLE;
+}
+
+/*
+ * Read after write: a unit retires when its last write has left it, not
+ * when it lands, and the host's DMA path is not ordered against the mesh.
+ * There is no fence, so wait until MAG's landed-write counter has been
+ * still for KH_SETTLE_NS.
+ */
+static bool kh_settled(struct kh_mesh *m, struct kh_job *job)
+{
+	u16 wr = KH_AUX_WR_COUNT(kh_rd(m, KH_ORC_AUX_STAT));
+	u64 now = kh_now(m->kd);
+
+	if (wr != job->aux_wr) {
+		job->aux_wr = wr;
+		job->aux_since = now;
+		return false;
+	}
+	return now - job->aux_since >= KH_SETTLE_NS;
+}
+
+static void kh_job_verdict(struct kh_mesh *m, struct kh_job *job)
+{
+	struct kh_device *kd = m->kd;
+
+	job->t_end = kh_now(kd);
+	if (job->why) {
+		job->status = KOHAKU_JOB_ERROR;
+		kh_err(kd, "mesh %u: job %llu: %s\n", m->id, job->id, job->why);
+	} else if (job->fault_seen || job->lost_faults) {
+		job->status = KOHAKU_JOB_FAULT;
+		if (!job->fault_seen && job->n_progs == 1) {
+			job->fault_seen = true;
+			job->fault_x = job->progs[0].node->x;
+			job->fault_y = job->progs[0].node->y;
+		}
+		kh_info(kd, "mesh %u: job %llu faulted at (%d,%d), code %u\n",
+			m->id, job->id, job->fault_seen ? job->fault_x : -1,
+			job->fault_seen ? job->fault_y : -1, job->fault_code);
+	} else {
+		job->status = KOHAKU_JOB_DONE;
+	}
+}
+
+static void kh_job_timeout(struct kh_mesh *m, struct kh_job *job)
+{
+	unsigned int i;
+
+	job->status = KOHAKU_JOB_TIMEOUT;
+	job->t_end = kh_now(m->kd);
+	for (i = 0; i < job->n_progs; i++) {
+		struct kh_prog *p = &job->progs[i];
+
+		if (!p->finished)
+			kh_err(m->kd, "mesh %u: job %llu timed out: node (%u,%u) retired %u of %u instructions\n",
+			       m->id, job->id, p->node->x, p->node->y, p->seen, p->n);
+	}
+	job->staged.valid = false;
+	job->recover_deadline = job->t_end + KH_RECOVER_NS;
+	m->run = KH_RUN_RECOVER;
+}
+
+/*
+ * After a timeout nothing new is kicked; the dispatcher may still finish
+ * the chunk it holds.  If everything it pushed signals in time the mesh
+ * carries on; otherwise the nodes still owing signals are marked hung and
+ * their outstanding instructions are kept out of every later seed.
+ */
+static void kh_recover(struct kh_mesh *m, struct kh_job *job)
+{
+	u64 ps = kh_rd(m, KH_ORC_PROG_STAT);
+	bool running = ps & KH_PROG_STAT_RUN;
+	unsigned int i;
+
+	kh_account_kick(job, running ? KH_PROG_STAT_LEFT(ps) : 0);
+	if (!running && kh_collect(m, job, false)) {
+		kh_info(m->kd, "mesh %u: job %llu drained after its timeout; mesh usable\n",
+			m->id, job->id);
+		kh_job_finish(m, job);
+		return;
+	}
+	if (kh_now(m->kd) < job->recover_deadline)
+		return;
+	if (running) {
+		kh_mesh_wedge(m, "the dispatcher still holds flits for a hung node");
+		kh_job_finish(m, job);
+		return;
+	}
+	for (i = 0; i < job->n_progs; i++) {
+		struct kh_prog *p = &job->progs[i];
+
+		if (p->seen < p->pushed) {
+			p->node->flags |= KOHAKU_NODE_HUNG;
+			m->late_credit += p->pushed - p->seen;
+			kh_err(m->kd, "mesh %u: node (%u,%u) is hung with %u instructions outstanding; it takes no more jobs\n",
+			       m->id, p->node->x, p->node->y, p->pushed - p->seen);
+		}
+	}
+	kh_job_finish(m, job);
+}
+
+void kh_mesh_step(struct kh_mesh *m)
+{
+	struct kh_job *job;
+
+	for (;;) {
+		job = kh_mesh_job(m);
+		if (!job) {
+			if (list_empty(&m->queue) || (m->flags & KOHAKU_MESH_WEDGED))
+				return;
+			kh_job_start(m, list_first_entry(&m->queue, struct kh_job,
+							 mesh_link));
+			if (!m->job)
+				return;
+			continue;
+		}
+		if (m->run == KH_RUN_RECOVER) {
+			kh_recover(m, job);
+			if (m->job)
+				return;
+			continue;
+		}
+		if (kh_now(m->kd) >= job->deadline && m->run != KH_RUN_SETTLE) {
+			kh_job_timeout(m, job);
+			continue;
+		}
+		if (m->run == KH_RUN_DISPATCH) {
+			kh_dispatch(m, job);
+			if (m->run == KH_RUN_DISPATCH)
+				return;
+		}
+		if (m->run == KH_RUN_COLLECT) {
+			u64 ps = kh_rd(m, KH_ORC_PROG_STAT);
+
+			kh_account_kick(job, ps & KH_PROG_STAT_RUN ?
+					KH_PROG_STAT_LEFT(ps) : 0);
+			if (ps & KH_PROG_STAT_RUN) {
+				if (!KH_PROG_STAT_CRED(ps) && KH_PROG_STAT_LEFT(ps))
+					kh_stall(m, job, ps);
+				return;
+			}
+			if (!kh_collect(m, job, true))
+				return;
+			kh_close_books(m, job);
+		}
+		if (m->run == KH_RUN_SETTLE) {
+			/* a unit that never stops writing must not hold the job */
+			if (!kh_settled(m, job) && kh_now(m->kd) < job->deadline)
+				return;
+			kh_job_verdict(m, job);
+			kh_job_finish(m, job);
+		}
+	}
+}

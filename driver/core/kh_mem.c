@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * Device memory of one mesh: a first-fit allocator over a sorted, coalesced
+ * list of free extents, in KOHAKU_BO_ALIGN granules.  Mesh DRAM is not host
+ * memory; the allocator only hands out ranges of card addresses.
+ */
+#include "kh_priv.h"
+
+static struct kh_extent *kh_extent_new(u64 start, u64 len)
+{
+	struct kh_extent *e = kh_zalloc(sizeof(*e));
+
+	if (e) {
+		e->start = start;
+		e->len = len;
+	}
+	return e;
+}
+
+int kh_mem_init(struct kh_mem *mem, u64 size)
+{
+	struct kh_extent *e;
+
+	INIT_LIST_HEAD(&mem->free);
+	mem->size = size & ~((u64)KOHAKU_BO_ALIGN - 1);
+	mem->free_bytes = 0;
+	if (!mem->size)
+		return 0;
+	e = kh_extent_new(0, mem->size);
+	if (!e)
+		return -ENOMEM;
+	list_add_tail(&e->link, &mem->free);
+	mem->free_bytes = mem->size;
+	return 0;
+}
+
+void kh_mem_fini(struct kh_mem *mem)
+{
+	struct kh_extent *e, *tmp;
+
+	list_for_each_entry_safe(e, tmp, &mem->free, link) {
+		list_del(&e->link);
+		kh_free(e);
+	}
+	mem->free_bytes = 0;
+}
+
+/* len must already be a multiple of KOHAKU_BO_ALIGN. */
+int kh_mem_alloc(struct kh_mem *mem, u64 len, u64 *start)
+{
+	struct kh_extent *e;
+
+	list_for_each_entry(e, &mem->free, link) {
+		if (e->len < len)
+			continue;
+		*start = e->start;
+		e->start += len;
+		e->len -= len;
+		if (!e->len) {
+			list_del(&e->link);
+			kh_free(e);
+		}
+		mem->free_bytes -= len;
+		return 0;
+	}
+	return -ENOMEM;
+}
+
+/*
+ * Put [start, start+len) back, merging with its neighbours.  The only
+ * allocation is a new extent when the range touches neither neighbour; if
+ * that fails the range stays unusable rather than corrupting the
+ * list.
+ */
+void kh_mem_release(struct kh_mem *mem, u64 start, u64 len)
+{
+	struct kh_extent *e, *prev = NULL, *n;
+	struct list_head *before = &mem->free;
+
+	list_for_each_entry(e, &mem->free, link) {
+		if (e->start > start) {
+			before = &e->link;
+			break;
+		}
+		prev = e;
+	}
+	mem->free_bytes += len;
+	if (prev && prev->start + prev->len == start) {
+		prev->len += len;
+		if (before != &mem->free) {
+			n = list_entry(before, struct kh_extent, link);
+			if (prev->start + prev->len == n->start) {
+				prev->len += n->len;
+				list_del(&n->link);
+				kh_free(n);
+			}
+		}
+		return;
+	}
+	if (before != &mem->free) {
+		n = list_entry(before, struct kh_extent, link);
+		if (start + len == n->start) {
+			n->start = start;
+			n->len += len;
+			return;
+		}
+	}
+	n = kh_extent_new(start, len);
+	if (!n) {
+		mem->free_bytes -= len;
+		return;
+	}
+	list_add_tail(&n->link, before);
+}
