@@ -1,0 +1,436 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * The kernel backend: ioctl(2) on a kohaku device node, /dev/accel/accelN.
+ *
+ * A node is accepted only when its DRM driver (drmGetVersion) is "kohaku";
+ * anything else is refused with the driver's name.  Listing walks
+ * /dev/accel and reports every node, kohaku or not, with the reason it is
+ * or is not usable, so that "no device" always says why.
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <xf86drm.h>
+
+#include "rt_internal.h"
+
+#define KH_ACCEL_DIR	"/dev/accel"
+
+static int kernel_ioctl(struct kohaku_device *dev, unsigned long cmd,
+			void *arg)
+{
+	int r;
+
+	do {
+		r = ioctl(dev->fd, cmd, arg);
+	} while (r == -1 && (errno == EINTR || errno == EAGAIN));
+	return r == -1 ? -errno : 0;
+}
+
+static void kernel_close(struct kohaku_device *dev)
+{
+	if (dev->fd >= 0)
+		close(dev->fd);
+	dev->fd = -1;
+}
+
+static int open_node(const char *path, int *fdp, char *err, size_t errlen);
+static int check_driver(int fd, const char *path, char *drv, size_t drvlen,
+			char *err, size_t errlen);
+
+static int kernel_reopen(struct kohaku_device *src, struct kohaku_device *dst)
+{
+	char err[KOHAKU_ERRMSG_MAX];
+	int r;
+
+	r = open_node(src->path, &dst->fd, err, sizeof(err));
+	if (r < 0) {
+		kh_rt_seterr(dst, "%s", err);
+		return r;
+	}
+	return 0;
+}
+
+static void kernel_reason(struct kohaku_device *dev, unsigned long since,
+			  char *buf, size_t len)
+{
+	snprintf(buf, len, "The kohaku driver logs its reason to the kernel "
+		 "log (dmesg; argument refusals are debug messages: echo "
+		 "'module kohaku +p' > /sys/kernel/debug/dynamic_debug/control).");
+}
+
+static const struct kh_rt_backend_ops kernel_ops = {
+	.ioctl = kernel_ioctl,
+	.reopen = kernel_reopen,
+	.close = kernel_close,
+	.reason = kernel_reason,
+	.log_pos = NULL,
+};
+
+/* "rw-rw---- root:render" for permission messages */
+static void describe_perms(const char *path, char *buf, size_t len)
+{
+	struct stat st;
+	struct passwd *pw;
+	struct group *gr;
+	char mode[10];
+	int i;
+
+	if (stat(path, &st) < 0) {
+		snprintf(buf, len, "?");
+		return;
+	}
+	for (i = 0; i < 9; i++)
+		mode[i] = (st.st_mode & (0400 >> i)) ? "rwxrwxrwx"[i] : '-';
+	mode[9] = '\0';
+	pw = getpwuid(st.st_uid);
+	gr = getgrgid(st.st_gid);
+	if (pw && gr)
+		snprintf(buf, len, "%s %s:%s", mode, pw->pw_name, gr->gr_name);
+	else
+		snprintf(buf, len, "%s uid %u gid %u", mode,
+			 (unsigned int)st.st_uid, (unsigned int)st.st_gid);
+}
+
+static int open_node(const char *path, int *fdp, char *err, size_t errlen)
+{
+	int fd = open(path, O_RDWR | O_CLOEXEC);
+	int e;
+
+	*fdp = -1;
+	if (fd >= 0) {
+		*fdp = fd;
+		return 0;
+	}
+	e = errno;
+	if (e == ENOENT) {
+		struct stat st;
+
+		if (stat(KH_ACCEL_DIR, &st) < 0)
+			kh_rt_errbuf(err, errlen,
+				     "%s does not exist, and neither does "
+				     KH_ACCEL_DIR ": no accelerator driver is "
+				     "loaded (modprobe kohaku; with no card, "
+				     "modprobe kohaku_sim and create a simulated "
+				     "card, or use KOHAKU_BACKEND=sim)", path);
+		else
+			kh_rt_errbuf(err, errlen,
+				     "%s does not exist (`kohaku list` shows the "
+				     "nodes under " KH_ACCEL_DIR ")", path);
+	} else if (e == EACCES || e == EPERM) {
+		char perms[128];
+
+		describe_perms(path, perms, sizeof(perms));
+		kh_rt_errbuf(err, errlen,
+			     "permission denied opening %s (%s): it needs read "
+			     "and write access; join the node's group, add a "
+			     "udev rule, or run as root", path, perms);
+	} else if (e == ENXIO || e == ENODEV) {
+		kh_rt_errbuf(err, errlen,
+			     "%s has no device behind it (the card was removed "
+			     "or its driver unbound): %s", path, strerror(e));
+		e = ENODEV;
+	} else {
+		kh_rt_errbuf(err, errlen, "cannot open %s: %s", path,
+			     strerror(e));
+	}
+	return -e;
+}
+
+static int check_driver(int fd, const char *path, char *drv, size_t drvlen,
+			char *err, size_t errlen)
+{
+	drmVersionPtr v = drmGetVersion(fd);
+
+	if (drv && drvlen)
+		drv[0] = '\0';
+	if (!v) {
+		kh_rt_errbuf(err, errlen,
+			     "%s is not a DRM/accel device (DRM_IOCTL_VERSION "
+			     "failed: %s); a kohaku device is /dev/accel/accelN "
+			     "of the kohaku driver", path, strerror(errno));
+		return -ENODEV;
+	}
+	if (drv)
+		snprintf(drv, drvlen, "%.*s", v->name_len, v->name ? v->name : "");
+	if (!v->name || strcmp(v->name, KOHAKU_DRIVER_NAME)) {
+		kh_rt_errbuf(err, errlen,
+			     "%s belongs to the '%s' driver, not '"
+			     KOHAKU_DRIVER_NAME "': it is another kind of "
+			     "accelerator; pick a kohaku node (`kohaku list` shows "
+			     "them) with KOHAKU_DEVICE or --device", path,
+			     v->name ? v->name : "?");
+		drmFreeVersion(v);
+		return -ENODEV;
+	}
+	drmFreeVersion(v);
+	return 0;
+}
+
+/* "3", "accel3" or a path */
+static int resolve_path(const char *device, char *path, size_t len,
+			char *err, size_t errlen)
+{
+	const char *p;
+
+	for (p = device; *p && isdigit((unsigned char)*p); p++)
+		;
+	if (*device && !*p) {
+		snprintf(path, len, KH_ACCEL_DIR "/accel%s", device);
+		return 0;
+	}
+	if (!strncmp(device, "accel", 5) && device[5] && !strchr(device, '/')) {
+		snprintf(path, len, KH_ACCEL_DIR "/%s", device);
+		return 0;
+	}
+	if (strchr(device, '/')) {
+		kh_rt_strlcpy(path, device, len);
+		return 0;
+	}
+	kh_rt_errbuf(err, errlen,
+		     "'%s' is not a kernel device: give a node path "
+		     "(/dev/accel/accel0) or an index (0); a name like this is "
+		     "a simulated card description: use the sim backend "
+		     "(KOHAKU_BACKEND=sim or --backend sim)", device);
+	return -EINVAL;
+}
+
+static int open_path(const char *path, struct kohaku_device **out, char *err,
+		     size_t errlen)
+{
+	struct kohaku_device *dev;
+	int fd, r;
+
+	r = open_node(path, &fd, err, errlen);
+	if (r < 0)
+		return r;
+	r = check_driver(fd, path, NULL, 0, err, errlen);
+	if (r < 0) {
+		close(fd);
+		return r;
+	}
+	dev = kh_rt_dev_alloc(KOHAKU_BACKEND_KERNEL);
+	if (!dev) {
+		close(fd);
+		kh_rt_errbuf(err, errlen, "out of host memory");
+		return -ENOMEM;
+	}
+	dev->fd = fd;
+	dev->ops = &kernel_ops;
+	kh_rt_strlcpy(dev->path, path, sizeof(dev->path));
+	r = kh_rt_dev_handshake(dev, err, errlen, path);
+	if (r < 0) {
+		kohaku_close(dev);
+		return r;
+	}
+	*out = dev;
+	return 0;
+}
+
+int kh_rt_kernel_open(const char *device, struct kohaku_device **out,
+		      char *err, size_t errlen)
+{
+	struct kohaku_device_entry *l;
+	unsigned int n, i;
+	char path[256], why[KOHAKU_ERRMSG_MAX];
+	size_t off;
+	int r;
+
+	*out = NULL;
+	if (device) {
+		r = resolve_path(device, path, sizeof(path), err, errlen);
+		if (r < 0)
+			return r;
+		return open_path(path, out, err, errlen);
+	}
+	/* no device named: the first usable kohaku node */
+	why[0] = '\0';
+	r = kh_rt_kernel_list(&l, &n, why, sizeof(why));
+	if (r < 0) {
+		kh_rt_errbuf(err, errlen, "%s", why);
+		return r;
+	}
+	for (i = 0; i < n; i++) {
+		if (l[i].status == 0) {
+			kh_rt_strlcpy(path, l[i].path, sizeof(path));
+			free(l);
+			return open_path(path, out, err, errlen);
+		}
+	}
+	off = (size_t)snprintf(why, sizeof(why), "no usable kohaku device");
+	if (!n) {
+		struct stat st;
+
+		snprintf(why + off, sizeof(why) - off, ": %s",
+			 stat(KH_ACCEL_DIR, &st) < 0 ?
+			 KH_ACCEL_DIR " does not exist, so no accelerator "
+			 "driver is loaded (modprobe kohaku; with no card, "
+			 "modprobe kohaku_sim, or use KOHAKU_BACKEND=sim "
+			 "for the in-process simulated card)" :
+			 KH_ACCEL_DIR " has no accel nodes (is kohaku.ko "
+			 "loaded and bound to a card? see dmesg)");
+	}
+	for (i = 0; i < n && off < sizeof(why); i++) {
+		int k = snprintf(why + off, sizeof(why) - off, "%s %s",
+				 i ? ";" : ":", l[i].message);
+
+		if (k < 0)
+			break;
+		off += (size_t)k;
+	}
+	free(l);
+	kh_rt_errbuf(err, errlen, "%s", why);
+	return -ENODEV;
+}
+
+static int accel_index(const char *name)
+{
+	const char *p;
+
+	if (strncmp(name, "accel", 5) || !name[5])
+		return -1;
+	for (p = name + 5; *p; p++)
+		if (!isdigit((unsigned char)*p))
+			return -1;
+	return atoi(name + 5);
+}
+
+static int cmp_entry(const void *a, const void *b)
+{
+	const struct kohaku_device_entry *x = a, *y = b;
+
+	return x->index - y->index;
+}
+
+int kh_rt_kernel_list(struct kohaku_device_entry **list, unsigned int *count,
+		      char *err, size_t errlen)
+{
+	struct kohaku_device_entry *l = NULL;
+	unsigned int n = 0, cap = 0, i, usable = 0;
+	struct dirent *de;
+	DIR *d;
+
+	*list = NULL;
+	*count = 0;
+	d = opendir(KH_ACCEL_DIR);
+	if (!d) {
+		int e = errno;
+
+		l = calloc(1, sizeof(*l));
+		if (!l)
+			return -ENOMEM;
+		*list = l;
+		if (e == ENOENT)
+			kh_rt_errbuf(err, errlen,
+				     "no kohaku device: " KH_ACCEL_DIR " does "
+				     "not exist, so no accelerator driver is "
+				     "loaded (modprobe kohaku; with no card, "
+				     "modprobe kohaku_sim, or use "
+				     "KOHAKU_BACKEND=sim for the in-process "
+				     "simulated card)");
+		else
+			kh_rt_errbuf(err, errlen, "no kohaku device: cannot read "
+				     KH_ACCEL_DIR ": %s", strerror(e));
+		return 0;
+	}
+	while ((de = readdir(d))) {
+		int idx = accel_index(de->d_name);
+
+		if (idx < 0)
+			continue;
+		if (n == cap) {
+			struct kohaku_device_entry *nl;
+
+			cap = cap ? cap * 2 : 8;
+			nl = realloc(l, cap * sizeof(*l));
+			if (!nl) {
+				free(l);
+				closedir(d);
+				kh_rt_errbuf(err, errlen, "out of host memory");
+				return -ENOMEM;
+			}
+			l = nl;
+		}
+		memset(&l[n], 0, sizeof(l[n]));
+		l[n].backend = KOHAKU_BACKEND_KERNEL;
+		l[n].index = idx;
+		snprintf(l[n].path, sizeof(l[n].path), KH_ACCEL_DIR "/accel%d",
+			 idx);
+		n++;
+	}
+	closedir(d);
+	if (!l)
+		l = calloc(1, sizeof(*l));
+	if (!l)
+		return -ENOMEM;
+	qsort(l, n, sizeof(*l), cmp_entry);
+
+	for (i = 0; i < n; i++) {
+		struct kohaku_device_entry *e = &l[i];
+		struct kohaku_device *dev;
+		char msg[KOHAKU_ERRMSG_MAX];
+		int fd, r;
+
+		r = open_node(e->path, &fd, msg, sizeof(msg));
+		if (r == -EACCES || r == -EPERM) {
+			/* read the driver name read-only if we may */
+			int rfd = open(e->path, O_RDONLY | O_CLOEXEC);
+
+			if (rfd >= 0) {
+				char m2[KOHAKU_ERRMSG_MAX];
+
+				check_driver(rfd, e->path, e->driver,
+					     sizeof(e->driver), m2, sizeof(m2));
+				close(rfd);
+			}
+		}
+		if (r < 0) {
+			e->status = r;
+			kh_rt_strlcpy(e->message, msg, sizeof(e->message));
+			continue;
+		}
+		r = check_driver(fd, e->path, e->driver, sizeof(e->driver),
+				 msg, sizeof(msg));
+		close(fd);
+		if (r < 0) {
+			e->status = r;
+			kh_rt_strlcpy(e->message, msg, sizeof(e->message));
+			continue;
+		}
+		r = open_path(e->path, &dev, msg, sizeof(msg));
+		if (r < 0) {
+			e->status = r;
+			kh_rt_strlcpy(e->message, msg, sizeof(e->message));
+			continue;
+		}
+		kh_rt_strlcpy(e->name, dev->info.name, sizeof(e->name));
+		e->n_meshes = dev->info.n_meshes;
+		e->n_nodes = dev->info.n_nodes;
+		kohaku_close(dev);
+		usable++;
+	}
+	if (!usable) {
+		if (!n)
+			kh_rt_errbuf(err, errlen,
+				     "no kohaku device: " KH_ACCEL_DIR " has no "
+				     "accel nodes (is kohaku.ko loaded and bound "
+				     "to a card? see dmesg)");
+		else
+			kh_rt_errbuf(err, errlen,
+				     "no usable kohaku device among the %u node%s "
+				     "under " KH_ACCEL_DIR " (reasons per node "
+				     "above)", n, n == 1 ? "" : "s");
+	}
+	*list = l;
+	*count = n;
+	return 0;
+}

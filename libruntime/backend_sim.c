@@ -1,0 +1,458 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * The sim backend: the device model and driver/core, in this process.
+ *
+ * A sim device is a model card (kh_sim_card_create from a card
+ * description), a struct kh_hw whose ops call the model, the core's
+ * kh_device on top (kh_device_probe), and one kh_file per kohaku_device
+ * (kh_file_open); kohaku_ioctl goes straight to kh_ioctl.  kohaku_reopen
+ * opens another kh_file on the same card.  Every sim device has its own
+ * card; a process may hold many.
+ *
+ * The model is not thread-safe, so every register access and DMA takes the
+ * card's lock; the core serialises its own state.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "rt_internal.h"
+#include "kh_os_user.h"
+#include "kh_core.h"
+#include "kh_sim.h"
+#include "kohaku/kh_regs.h"
+
+#define KH_EXPORT __attribute__((visibility("default")))
+#define KH_DESC_MAX	(1u << 20)
+
+struct kh_rt_sim {
+	pthread_mutex_t lock;	/* the model's lock */
+	pthread_mutex_t ref_lock;
+	unsigned int refs;	/* open kohaku_devices */
+	struct kh_sim_card *card;
+	struct kh_os_dev *od;
+	struct kh_device *kd;
+	struct kh_hw hw;
+};
+
+/* ---- the register-access ops table, onto the model ---- */
+
+static u64 sim_read64(void *ctx, u32 offset)
+{
+	struct kh_rt_sim *s = ctx;
+	u64 v;
+
+	pthread_mutex_lock(&s->lock);
+	v = kh_sim_read64(s->card, offset);
+	pthread_mutex_unlock(&s->lock);
+	return v;
+}
+
+static void sim_write64(void *ctx, u32 offset, u64 value)
+{
+	struct kh_rt_sim *s = ctx;
+
+	pthread_mutex_lock(&s->lock);
+	kh_sim_write64(s->card, offset, value);
+	pthread_mutex_unlock(&s->lock);
+}
+
+static int sim_dma_write(void *ctx, u64 card_addr, const void *buf,
+			 size_t len)
+{
+	struct kh_rt_sim *s = ctx;
+	int r;
+
+	pthread_mutex_lock(&s->lock);
+	r = kh_sim_dma_write(s->card, card_addr, buf, len);
+	pthread_mutex_unlock(&s->lock);
+	return r;
+}
+
+static int sim_dma_read(void *ctx, u64 card_addr, void *buf, size_t len)
+{
+	struct kh_rt_sim *s = ctx;
+	int r;
+
+	pthread_mutex_lock(&s->lock);
+	r = kh_sim_dma_read(s->card, card_addr, buf, len);
+	pthread_mutex_unlock(&s->lock);
+	return r;
+}
+
+static u64 sim_now_ns(void *ctx)
+{
+	struct kh_rt_sim *s = ctx;
+	u64 cycles;
+	u32 mhz;
+
+	pthread_mutex_lock(&s->lock);
+	cycles = kh_sim_cycles(s->card);
+	mhz = kh_sim_clock_mhz(s->card);
+	pthread_mutex_unlock(&s->lock);
+	if (!mhz)
+		mhz = 1;
+	return cycles * 1000 / mhz;
+}
+
+static const struct kh_hw_ops sim_hw_ops = {
+	.read64 = sim_read64,
+	.write64 = sim_write64,
+	.dma_write = sim_dma_write,
+	.dma_read = sim_dma_read,
+	.now_ns = sim_now_ns,
+};
+
+/* ---- backend ops ---- */
+
+static int sim_ioctl(struct kohaku_device *dev, unsigned long cmd, void *arg)
+{
+	long r;
+
+	if (cmd > 0xffffffffUL)
+		return -ENOTTY;	/* the kernel truncates to unsigned int too */
+	r = kh_ioctl(dev->kf, (unsigned int)cmd, arg);
+	return r < 0 ? (int)r : 0;
+}
+
+static void sim_put(struct kh_rt_sim *s)
+{
+	unsigned int refs;
+
+	pthread_mutex_lock(&s->ref_lock);
+	refs = --s->refs;
+	pthread_mutex_unlock(&s->ref_lock);
+	if (refs)
+		return;
+	if (s->kd)
+		kh_device_remove(s->kd);
+	if (s->card)
+		kh_sim_card_destroy(s->card);
+	kh_os_dev_destroy(s->od);
+	pthread_mutex_destroy(&s->lock);
+	pthread_mutex_destroy(&s->ref_lock);
+	free(s);
+}
+
+static void sim_close(struct kohaku_device *dev)
+{
+	if (dev->kf)
+		kh_file_close(dev->kf);
+	dev->kf = NULL;
+	if (dev->sim)
+		sim_put(dev->sim);
+	dev->sim = NULL;
+}
+
+static int sim_reopen(struct kohaku_device *src, struct kohaku_device *dst)
+{
+	struct kh_rt_sim *s = src->sim;
+	unsigned long pos = kh_os_log_pos(s->od);
+	char reason[512];
+	int r;
+
+	r = kh_file_open(s->kd, &dst->kf);
+	if (r < 0) {
+		kh_os_log_since(s->od, pos, reason, sizeof(reason));
+		kh_rt_seterr(dst, "opening another file on simulated card %s: "
+			     "%s (%s)%s%s", src->path, kohaku_strerror(r),
+			     kh_rt_errno_name(r), reason[0] ? ": " : "", reason);
+		return r;
+	}
+	pthread_mutex_lock(&s->ref_lock);
+	s->refs++;
+	pthread_mutex_unlock(&s->ref_lock);
+	dst->sim = s;
+	return 0;
+}
+
+static unsigned long sim_log_pos(struct kohaku_device *dev)
+{
+	return kh_os_log_pos(dev->sim->od);
+}
+
+static void sim_reason(struct kohaku_device *dev, unsigned long since,
+		       char *buf, size_t len)
+{
+	char tmp[512];
+
+	if (kh_os_log_since(dev->sim->od, since, tmp, sizeof(tmp)))
+		snprintf(buf, len, "Driver: %s", tmp);
+	else if (len)
+		buf[0] = '\0';
+}
+
+static const struct kh_rt_backend_ops sim_ops = {
+	.ioctl = sim_ioctl,
+	.reopen = sim_reopen,
+	.close = sim_close,
+	.reason = sim_reason,
+	.log_pos = sim_log_pos,
+};
+
+/* ---- resolving a sim device string to description text ---- */
+
+static void builtins(char *buf, size_t len)
+{
+	const char *const *n = kh_sim_builtin_names();
+	size_t off = 0;
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; n && n[i]; i++) {
+		int k = snprintf(buf + off, len - off, "%s%s", i ? ", " : "",
+				 n[i]);
+
+		if (k < 0 || (size_t)k >= len - off)
+			break;
+		off += (size_t)k;
+	}
+}
+
+static const char *base_name(const char *path)
+{
+	const char *b = strrchr(path, '/');
+
+	return b ? b + 1 : path;
+}
+
+/*
+ * desc text for device: a built-in name, a file, or the text itself.  On
+ * success *text is the text and *owned the malloc'ed copy to free (or NULL).
+ */
+static int resolve_desc(const char *device, const char **text, char **owned,
+			char *name, size_t namelen, char *err, size_t errlen)
+{
+	const char *b = kh_sim_builtin_desc(device);
+	struct stat st;
+	FILE *f;
+	char *buf;
+	size_t n;
+
+	*owned = NULL;
+	if (b) {
+		*text = b;
+		snprintf(name, namelen, "sim:%s", device);
+		return 0;
+	}
+	if (strchr(device, '\n')) {
+		*text = device;
+		snprintf(name, namelen, "sim:inline");
+		return 0;
+	}
+	if (stat(device, &st) < 0) {
+		char names[256];
+		int e = errno;
+
+		builtins(names, sizeof(names));
+		if (e == ENOENT)
+			kh_rt_errbuf(err, errlen,
+				     "sim device '%s' is neither a built-in card "
+				     "description (%s) nor an existing "
+				     "description file", device, names);
+		else
+			kh_rt_errbuf(err, errlen,
+				     "sim device '%s': cannot read the description "
+				     "file: %s (built-in descriptions: %s)",
+				     device, strerror(e), names);
+		return -e;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		kh_rt_errbuf(err, errlen, "sim device '%s' is a directory, not a "
+			     "card description file", device);
+		return -EISDIR;
+	}
+	f = fopen(device, "r");
+	if (!f) {
+		int e = errno;
+
+		kh_rt_errbuf(err, errlen,
+			     "sim device '%s': cannot open the description file: "
+			     "%s", device, strerror(e));
+		return -e;
+	}
+	buf = malloc(KH_DESC_MAX + 1);
+	if (!buf) {
+		fclose(f);
+		kh_rt_errbuf(err, errlen, "out of host memory");
+		return -ENOMEM;
+	}
+	n = fread(buf, 1, KH_DESC_MAX + 1, f);
+	if (ferror(f)) {
+		int e = errno ? errno : EIO;
+
+		fclose(f);
+		free(buf);
+		kh_rt_errbuf(err, errlen, "sim device '%s': reading the "
+			     "description file failed: %s", device, strerror(e));
+		return -e;
+	}
+	fclose(f);
+	if (n > KH_DESC_MAX) {
+		free(buf);
+		kh_rt_errbuf(err, errlen, "sim device '%s': the description file "
+			     "is larger than %u bytes; is it a card description?",
+			     device, KH_DESC_MAX);
+		return -EFBIG;
+	}
+	buf[n] = '\0';
+	*text = buf;
+	*owned = buf;
+	snprintf(name, namelen, "sim:%s", base_name(device));
+	return 0;
+}
+
+int kh_rt_sim_open(const char *device, struct kohaku_device **out, char *err,
+		   size_t errlen)
+{
+	struct kohaku_device *dev = NULL;
+	struct kh_rt_sim *s = NULL;
+	char name[64], perr[512], reason[512];
+	const char *text = NULL;
+	char *owned = NULL;
+	unsigned int m, nm;
+	unsigned long pos;
+	int r;
+
+	*out = NULL;
+	r = resolve_desc(device, &text, &owned, name, sizeof(name), err,
+			 errlen);
+	if (r < 0)
+		return r;
+
+	s = calloc(1, sizeof(*s));
+	dev = kh_rt_dev_alloc(KOHAKU_BACKEND_SIM);
+	if (!s || !dev) {
+		free(s);
+		kh_rt_dev_free(dev);
+		free(owned);
+		kh_rt_errbuf(err, errlen, "out of host memory");
+		return -ENOMEM;
+	}
+	pthread_mutex_init(&s->lock, NULL);
+	pthread_mutex_init(&s->ref_lock, NULL);
+	s->refs = 1;
+	s->od = kh_os_dev_create(name);
+	dev->ops = &sim_ops;
+	dev->sim = s;
+	kh_rt_strlcpy(dev->path, name, sizeof(dev->path));
+	if (!s->od) {
+		r = -ENOMEM;
+		kh_rt_errbuf(err, errlen, "out of host memory");
+		goto fail;
+	}
+
+	perr[0] = '\0';
+	r = kh_sim_card_create(text, &s->card, perr, sizeof(perr));
+	free(owned);
+	owned = NULL;
+	if (r < 0 || !s->card) {
+		if (r >= 0)
+			r = -EINVAL;
+		kh_rt_errbuf(err, errlen,
+			     "card description '%s' does not describe a card: "
+			     "%s", strchr(device, '\n') ? "(inline text)" : device,
+			     perr[0] ? perr : kohaku_strerror(r));
+		s->card = NULL;
+		goto fail;
+	}
+
+	s->hw.ops = &sim_hw_ops;
+	s->hw.ctx = s;
+	s->hw.flags = KH_HW_SIMULATED;
+	nm = kh_sim_mesh_count(s->card);
+	for (m = 0; m < nm && m < KH_MAX_MESHES; m++)
+		s->hw.mesh_mem_size[m] = kh_sim_mesh_dram_size(s->card, m);
+
+	pos = kh_os_log_pos(s->od);
+	r = kh_device_probe(&s->hw, s->od, name, &s->kd);
+	if (r < 0 || !s->kd) {
+		if (r >= 0)
+			r = -ENODEV;
+		kh_os_log_since(s->od, pos, reason, sizeof(reason));
+		kh_rt_errbuf(err, errlen,
+			     "the driver core could not bring up simulated card "
+			     "%s: %s (%s)%s%s", name, kohaku_strerror(r),
+			     kh_rt_errno_name(r), reason[0] ? ": " : "", reason);
+		s->kd = NULL;
+		goto fail;
+	}
+	pos = kh_os_log_pos(s->od);
+	r = kh_file_open(s->kd, &dev->kf);
+	if (r < 0) {
+		kh_os_log_since(s->od, pos, reason, sizeof(reason));
+		kh_rt_errbuf(err, errlen, "opening simulated card %s: %s (%s)%s%s",
+			     name, kohaku_strerror(r), kh_rt_errno_name(r),
+			     reason[0] ? ": " : "", reason);
+		dev->kf = NULL;
+		goto fail;
+	}
+	r = kh_rt_dev_handshake(dev, err, errlen, name);
+	if (r < 0)
+		goto fail;
+	*out = dev;
+	return 0;
+
+fail:
+	free(owned);
+	sim_close(dev);
+	kh_rt_dev_free(dev);
+	return r;
+}
+
+int kh_rt_sim_list(const char *device, struct kohaku_device_entry **list,
+		   unsigned int *count, char *err, size_t errlen)
+{
+	const char *const *names = kh_sim_builtin_names();
+	struct kohaku_device_entry *l;
+	unsigned int n = 0, i;
+
+	if (device) {
+		n = 1;
+	} else {
+		while (names && names[n])
+			n++;
+	}
+	l = calloc(n ? n : 1, sizeof(*l));
+	if (!l) {
+		kh_rt_errbuf(err, errlen, "out of host memory");
+		return -ENOMEM;
+	}
+	for (i = 0; i < n; i++) {
+		struct kohaku_device_entry *e = &l[i];
+		const char *what = device ? device : names[i];
+		struct kohaku_device *dev;
+		char msg[KOHAKU_ERRMSG_MAX];
+
+		e->backend = KOHAKU_BACKEND_SIM;
+		e->index = -1;
+		kh_rt_strlcpy(e->driver, "kohaku (in-process)", sizeof(e->driver));
+		e->status = kh_rt_sim_open(what, &dev, msg, sizeof(msg));
+		if (e->status == 0) {
+			kh_rt_strlcpy(e->path, dev->path, sizeof(e->path));
+			kh_rt_strlcpy(e->name, dev->info.name, sizeof(e->name));
+			e->n_meshes = dev->info.n_meshes;
+			e->n_nodes = dev->info.n_nodes;
+			kohaku_close(dev);
+		} else {
+			snprintf(e->path, sizeof(e->path), "sim:%s",
+				 strchr(what, '\n') ? "inline" : base_name(what));
+			kh_rt_strlcpy(e->message, msg, sizeof(e->message));
+		}
+	}
+	*list = l;
+	*count = n;
+	return 0;
+}
+
+KH_EXPORT const char *const *kohaku_sim_builtin_names(void)
+{
+	return kh_sim_builtin_names();
+}
+
+KH_EXPORT const char *kohaku_sim_builtin_desc(const char *name)
+{
+	return name ? kh_sim_builtin_desc(name) : NULL;
+}

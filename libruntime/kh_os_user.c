@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * The userspace half of driver/core's OS boundary (driver/core/kh_os.h):
+ * what the core needs from its host when libkohaku runs it in-process.
+ *
+ * struct kh_os_dev is the host's device: here it keeps the core's recent
+ * log messages (the text a kernel user would read in dmesg), so that a
+ * failed call's message can carry the core's reason, and prints them to
+ * stderr when KOHAKU_LOG is set.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sched.h>
+
+#include "kh_os.h"
+#include "kh_os_user.h"
+
+void *kh_zalloc(size_t n)
+{
+	return calloc(1, n ? n : 1);
+}
+
+void kh_free(void *p)
+{
+	free(p);
+}
+
+int kh_copy_from_user(void *dst, const void *src, size_t n)
+{
+	if (!n)
+		return 0;
+	if (!src || !dst)
+		return -EFAULT;
+	memcpy(dst, src, n);
+	return 0;
+}
+
+int kh_copy_to_user(void *dst, const void *src, size_t n)
+{
+	if (!n)
+		return 0;
+	if (!dst || !src)
+		return -EFAULT;
+	memcpy(dst, src, n);
+	return 0;
+}
+
+void kh_relax(bool simulated)
+{
+	/* a simulated card advances only with accesses: nothing to wait for */
+	if (!simulated)
+		sched_yield();
+}
+
+int kh_os_log_level_from_env(void)
+{
+	const char *v = getenv("KOHAKU_LOG");
+
+	if (!v || !*v)
+		return -1;
+	if (!strcmp(v, "debug") || !strcmp(v, "all") || !strcmp(v, "7"))
+		return KH_LOG_DBG;
+	if (!strcmp(v, "err") || !strcmp(v, "error") || !strcmp(v, "3"))
+		return KH_LOG_ERR;
+	if (!strcmp(v, "warn") || !strcmp(v, "4"))
+		return KH_LOG_WARN;
+	return KH_LOG_INFO;
+}
+
+struct kh_os_dev *kh_os_dev_create(const char *name)
+{
+	struct kh_os_dev *od = calloc(1, sizeof(*od));
+
+	if (!od)
+		return NULL;
+	pthread_mutex_init(&od->lock, NULL);
+	snprintf(od->name, sizeof(od->name), "%s", name);
+	od->print_level = kh_os_log_level_from_env();
+	return od;
+}
+
+void kh_os_dev_destroy(struct kh_os_dev *od)
+{
+	if (!od)
+		return;
+	pthread_mutex_destroy(&od->lock);
+	free(od);
+}
+
+static const char *level_name(int level)
+{
+	switch (level) {
+	case KH_LOG_ERR:
+		return "error";
+	case KH_LOG_WARN:
+		return "warning";
+	case KH_LOG_INFO:
+		return "info";
+	default:
+		return "debug";
+	}
+}
+
+void kh_os_log(struct kh_os_dev *od, int level, const char *fmt, ...)
+{
+	char msg[KH_OS_LOG_MSG];
+	size_t n;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	n = strlen(msg);
+	while (n && (msg[n - 1] == '\n' || msg[n - 1] == ' '))
+		msg[--n] = '\0';
+
+	if (!od) {
+		int pl = kh_os_log_level_from_env();
+
+		if (pl >= 0 && level <= pl)
+			fprintf(stderr, "kohaku: %s: %s\n", level_name(level),
+				msg);
+		return;
+	}
+	pthread_mutex_lock(&od->lock);
+	{
+		/* kept at every level: the core explains refusals at debug */
+		struct kh_os_log_entry *e =
+			&od->ring[od->seq % KH_OS_LOG_RING];
+
+		od->seq++;
+		e->seq = od->seq;
+		e->thread = pthread_self();
+		e->level = level;
+		memcpy(e->msg, msg, n + 1);
+	}
+	if (od->print_level >= 0 && level <= od->print_level)
+		fprintf(stderr, "kohaku %s: %s: %s\n", od->name,
+			level_name(level), msg);
+	pthread_mutex_unlock(&od->lock);
+}
+
+unsigned long kh_os_log_pos(struct kh_os_dev *od)
+{
+	unsigned long s;
+
+	pthread_mutex_lock(&od->lock);
+	s = od->seq;
+	pthread_mutex_unlock(&od->lock);
+	return s;
+}
+
+static void append(char *buf, size_t len, size_t *off, const char *s)
+{
+	int n;
+
+	if (*off + 1 >= len)
+		return;
+	n = snprintf(buf + *off, len - *off, "%s", s);
+	if (n > 0)
+		*off += (size_t)n < len - *off ? (size_t)n : len - *off - 1;
+}
+
+/*
+ * The messages this thread logged since pos at err/warn level (else at any
+ * level: the core gives its refusals at debug level), joined: the core's
+ * reason for a failure.
+ */
+size_t kh_os_log_since(struct kh_os_dev *od, unsigned long pos, char *buf,
+		       size_t len)
+{
+	pthread_t self = pthread_self();
+	size_t off = 0;
+	unsigned long s, first;
+	int pass, found = 0;
+
+	if (!len)
+		return 0;
+	buf[0] = '\0';
+	pthread_mutex_lock(&od->lock);
+	first = od->seq > KH_OS_LOG_RING ? od->seq - KH_OS_LOG_RING + 1 : 1;
+	if (pos + 1 > first)
+		first = pos + 1;
+	for (pass = 0; pass < 2 && !found; pass++) {
+		int max_level = pass ? KH_LOG_DBG : KH_LOG_WARN;
+
+		for (s = first; s <= od->seq; s++) {
+			struct kh_os_log_entry *e =
+				&od->ring[(s - 1) % KH_OS_LOG_RING];
+
+			if (e->seq != s || !pthread_equal(e->thread, self) ||
+			    e->level > max_level)
+				continue;
+			append(buf, len, &off, found ? "; " : "");
+			append(buf, len, &off, e->msg);
+			found++;
+		}
+	}
+	pthread_mutex_unlock(&od->lock);
+	return off;
+}

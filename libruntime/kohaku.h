@@ -1,0 +1,267 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * libkohaku: the userspace runtime for KohakuAccel cards.
+ *
+ * One API, two backends that speak the same ioctl ABI
+ * (uapi/drm/kohaku_accel.h):
+ *
+ *   kernel  ioctl(2) on a kohaku device node, /dev/accel/accelN
+ *   sim     the device model and the driver core, in this process
+ *
+ * Conventions (docs/runtime.md):
+ *  - every call that can fail returns 0 or a negative errno;
+ *  - after a failed call on a device, kohaku_last_error(dev) says what
+ *    failed, why, and what to do, in words (the driver's own reason
+ *    included when the backend can see it);
+ *  - calls that have no device yet (open, list) write that message into a
+ *    caller buffer instead;
+ *  - handles are opaque; the library keeps no global state besides the
+ *    read-only tables of built-in card descriptions;
+ *  - a device may be used from several threads at once; the last-error
+ *    message is kept per device and per thread.
+ *
+ * Environment (read by kohaku_open() with KOHAKU_BACKEND_ENV, and by the
+ * CLI): KOHAKU_BACKEND=sim|kernel, KOHAKU_DEVICE (kernel: node path or
+ * index; sim: built-in description name or description file), KOHAKU_LOG
+ * (print the driver core's messages to stderr; "debug" for everything).
+ */
+#ifndef KOHAKU_H
+#define KOHAKU_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "drm/kohaku_accel.h"
+
+#if defined(__cplusplus)
+extern "C" {
+#endif
+
+#define KOHAKU_LIB_VERSION_MAJOR	0
+#define KOHAKU_LIB_VERSION_MINOR	1
+
+/* Size of a buffer that holds any message the library produces. */
+#define KOHAKU_ERRMSG_MAX	1024
+
+typedef struct kohaku_device kohaku_device;
+
+enum kohaku_backend {
+	KOHAKU_BACKEND_ENV = 0,	/* from KOHAKU_BACKEND; kernel when unset */
+	KOHAKU_BACKEND_KERNEL = 1,
+	KOHAKU_BACKEND_SIM = 2,
+};
+
+/* "kernel", "sim" or "env". */
+const char *kohaku_backend_name(enum kohaku_backend backend);
+/* Parse "kernel" / "sim"; returns -EINVAL for anything else. */
+int kohaku_backend_parse(const char *s, enum kohaku_backend *out);
+
+/* ---- open and close ---- */
+
+/*
+ * Open a device.
+ *
+ * backend KOHAKU_BACKEND_ENV reads KOHAKU_BACKEND ("kernel" or "sim");
+ * unset means kernel.  device NULL reads KOHAKU_DEVICE.  Then:
+ *
+ *  kernel: device is a node path ("/dev/accel/accel0") or an index ("0");
+ *          NULL/unset means the first kohaku node under /dev/accel.  The
+ *          node must belong to the "kohaku" DRM driver (drmGetVersion).
+ *  sim:    device is a built-in card description name ("saxpy",
+ *          "sx_null_2x2"), a path to a description file, or description
+ *          text itself (anything containing a newline).  Required.
+ *
+ * Every open ends with GET_INFO: a driver whose ABI major differs from
+ * KOHAKU_ABI_MAJOR is refused (-EPROTO).  There is never a fallback from one
+ * backend to the other.  On failure *out is NULL and, when err is not NULL,
+ * err holds the reason (errlen bytes at most, NUL-terminated).
+ *
+ * Errors: -EINVAL bad backend or device string, -ENOENT no such node or
+ * description, -ENODEV not a kohaku device / no kohaku device, -EACCES
+ * permission, -EPROTO ABI mismatch, other negative errnos from the backend.
+ */
+int kohaku_open(enum kohaku_backend backend, const char *device,
+		kohaku_device **out, char *err, size_t errlen);
+
+/*
+ * Open another, independent file on the same device (the same node, the
+ * same simulated card): its buffer objects and jobs are its own and are
+ * invisible to the first one's.
+ */
+int kohaku_reopen(kohaku_device *dev, kohaku_device **out);
+
+/* Close; frees the file's buffer objects and forgets its jobs.  NULL is ok. */
+void kohaku_close(kohaku_device *dev);
+
+/*
+ * The reason for the last failed call on dev by the calling thread ("" when
+ * none).  Valid until that thread's next call on dev.
+ */
+const char *kohaku_last_error(const kohaku_device *dev);
+
+/* A short description of a (positive or negative) errno, kohaku's words. */
+const char *kohaku_strerror(int err);
+/* Name of a KOHAKU_JOB_* status ("DONE", "FAULT", ...). */
+const char *kohaku_job_status_name(unsigned int status);
+
+/* Which backend dev uses, and what it was opened as (path or description). */
+enum kohaku_backend kohaku_device_backend(const kohaku_device *dev);
+const char *kohaku_device_path(const kohaku_device *dev);
+/* The kernel backend's file descriptor; -1 on the sim backend. */
+int kohaku_device_fd(const kohaku_device *dev);
+
+/* ---- listing ---- */
+
+struct kohaku_device_entry {
+	enum kohaku_backend backend;
+	int index;		/* N of /dev/accel/accelN; -1 for sim */
+	int status;		/* 0: a usable kohaku device; else -errno */
+	char path[64];		/* node path, or "sim:NAME" */
+	char driver[32];	/* DRM driver name ("kohaku", "ivpu", ...) */
+	char name[32];		/* GET_INFO name when usable */
+	unsigned int n_meshes;	/* when usable */
+	unsigned int n_nodes;
+	char message[256];	/* why status != 0, in words */
+};
+
+/*
+ * List devices.  kernel: every node under /dev/accel, kohaku or not, each
+ * with its status and reason (so "0 devices" always comes with a why).
+ * sim: the device named by KOHAKU_DEVICE when set, else every built-in card
+ * description.  KOHAKU_BACKEND_ENV lists what KOHAKU_BACKEND selects.
+ * *list is malloc'ed (free with kohaku_free_device_list); *count entries.
+ * Returns 0 even when nothing usable was found; a negative errno only when
+ * listing itself failed (err says why).
+ */
+int kohaku_list_devices(enum kohaku_backend backend,
+			struct kohaku_device_entry **list, unsigned int *count,
+			char *err, size_t errlen);
+void kohaku_free_device_list(struct kohaku_device_entry *list);
+
+/* Built-in simulated card descriptions: NULL-terminated names, and text. */
+const char *const *kohaku_sim_builtin_names(void);
+const char *kohaku_sim_builtin_desc(const char *name);
+
+/* ---- capabilities and nodes ---- */
+
+/* GET_INFO as read at open (copied).  Never fails on an open device. */
+int kohaku_get_info(kohaku_device *dev, struct drm_kohaku_get_info *out);
+
+/*
+ * The enumerated node table.  flags: KOHAKU_NODES_LIVE re-reads status and
+ * counters.  Copies min(count, capacity) entries; *count gets the total.
+ * nodes may be NULL with capacity 0 to ask for the count.
+ */
+int kohaku_nodes(kohaku_device *dev, unsigned int flags,
+		 struct drm_kohaku_node *nodes, unsigned int capacity,
+		 unsigned int *count);
+/* Convenience: a malloc'ed copy of the whole table (free()). */
+int kohaku_nodes_alloc(kohaku_device *dev, unsigned int flags,
+		       struct drm_kohaku_node **nodes, unsigned int *count);
+
+/* cu_type as text: "SX", "null" for 0, else the ASCII or "0xNNNN". */
+const char *kohaku_cu_type_name(uint16_t cu_type, char *buf, size_t len);
+
+/* ---- device memory ---- */
+
+struct kohaku_bo_info {
+	uint32_t handle;
+	uint32_t mesh;
+	uint64_t size;		/* rounded up to KOHAKU_BO_ALIGN */
+	uint64_t dev_addr;	/* the address units use */
+};
+
+int kohaku_bo_create(kohaku_device *dev, unsigned int mesh, uint64_t size,
+		     uint32_t *handle, uint64_t *dev_addr);
+int kohaku_bo_free(kohaku_device *dev, uint32_t handle);
+int kohaku_bo_info(kohaku_device *dev, uint32_t handle,
+		   struct kohaku_bo_info *out);
+/* Any offset and size inside the BO; partial 32-byte words are merged. */
+int kohaku_bo_write(kohaku_device *dev, uint32_t handle, uint64_t offset,
+		    const void *data, uint64_t size);
+int kohaku_bo_read(kohaku_device *dev, uint32_t handle, uint64_t offset,
+		   void *data, uint64_t size);
+
+/* ---- instruction builders ---- */
+
+/*
+ * SX unit, raw: any opcode, any addresses (to provoke faults).  a_bits is
+ * the binary32 bit pattern.  Returns -EINVAL when n > KH_SX_N_MAX.
+ */
+int kohaku_inst_sx(struct kohaku_inst *inst, unsigned int opcode, uint32_t n,
+		   uint32_t a_bits, uint64_t x_addr, uint64_t y_addr);
+/*
+ * SX saxpy, checked: y[0:n] = a * x[0:n] + y[0:n] (fused, one rounding).
+ * Returns -EINVAL when n > KH_SX_N_MAX or an address is not 32-byte aligned.
+ */
+int kohaku_inst_saxpy(struct kohaku_inst *inst, uint32_t n, float a,
+		      uint64_t x_addr, uint64_t y_addr);
+/* Decode an SX instruction (any field pointer may be NULL). */
+void kohaku_inst_sx_decode(const struct kohaku_inst *inst,
+			   unsigned int *opcode, uint32_t *n,
+			   uint32_t *a_bits, uint64_t *x_addr,
+			   uint64_t *y_addr);
+
+/* null unit: payload = eight 32-bit words, word k = payload [32k+31:32k]. */
+void kohaku_inst_null(struct kohaku_inst *inst, const uint32_t words[8]);
+/* The null unit's exec_result for inst: XOR of the eight words. */
+uint32_t kohaku_inst_null_result(const struct kohaku_inst *inst);
+
+/* ---- jobs ---- */
+
+struct kohaku_program {
+	uint8_t mesh, x, y;	/* target node */
+	uint8_t txn;		/* program id, echoed by SIG_BATCH_COMPLETE */
+	uint32_t n_insts;
+	const struct kohaku_inst *insts;
+};
+
+struct kohaku_job_status {
+	uint32_t status;	/* KOHAKU_JOB_* */
+	uint32_t fault_code;	/* SIG_FAULT argument */
+	uint8_t fault_mesh, fault_x, fault_y;	/* KOHAKU_COORD_NONE: unknown */
+	uint64_t device_ns;	/* device time from dispatch to the end */
+};
+
+/*
+ * Submit one job: one program per target node.  timeout_ms is the job's
+ * limit in device time (0 = KOHAKU_JOB_TIMEOUT_DEFAULT_MS).
+ */
+int kohaku_submit(kohaku_device *dev, const struct kohaku_program *programs,
+		  unsigned int n_programs, uint32_t timeout_ms,
+		  uint64_t *job_id);
+/*
+ * Wait up to timeout_ms of device time (0 = just look).  Returns 0 with the
+ * job's final status in *st (DONE, FAULT, TIMEOUT, ABORTED, ERROR; the job
+ * is then forgotten), or -ETIMEDOUT while it is still queued or running.
+ * A final status other than DONE also sets kohaku_last_error(dev) to a
+ * description of what went wrong (kohaku_job_describe's text).
+ */
+int kohaku_wait(kohaku_device *dev, uint64_t job_id, uint32_t timeout_ms,
+		struct kohaku_job_status *st);
+/*
+ * Submit and wait for a final status (the job's own limit ends it);
+ * returns 0 only when the job finished DONE, -EIO for FAULT/ERROR,
+ * -ETIMEDOUT for TIMEOUT, -ECANCELED for ABORTED (st filled in each case).
+ */
+int kohaku_run(kohaku_device *dev, const struct kohaku_program *programs,
+	       unsigned int n_programs, uint32_t timeout_ms,
+	       struct kohaku_job_status *st);
+/* A job status in words ("FAULT at mesh 0 (1,2): code 2 (...)"). */
+const char *kohaku_job_describe(const struct kohaku_job_status *st,
+				char *buf, size_t len);
+
+/* ---- raw access ---- */
+
+/*
+ * The ioctl itself: cmd is a DRM_IOCTL_KOHAKU_* (or anything else, to test
+ * the driver's refusal), arg the struct.  Returns 0 or a negative errno;
+ * on the kernel backend EINTR/EAGAIN are retried.
+ */
+int kohaku_ioctl(kohaku_device *dev, unsigned long cmd, void *arg);
+
+#if defined(__cplusplus)
+}
+#endif
+
+#endif /* KOHAKU_H */

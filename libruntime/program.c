@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * Instruction builders for the units' CU_INST encodings.  Every field is
+ * placed with kh_flit_set() and the field macros of uapi/kohaku/kh_units.h:
+ * the flit's payload [255:0] is words 0..3 of a struct kh_flit, which is
+ * exactly struct kohaku_inst (w[k] = payload bits [64k+63:64k]).
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "rt_internal.h"
+#include "kohaku/kh_flit.h"
+#include "kohaku/kh_units.h"
+
+#define KH_EXPORT __attribute__((visibility("default")))
+
+_Static_assert(sizeof(struct kohaku_inst) == KH_PAYLOAD_BYTES,
+	       "an instruction is one flit payload");
+
+static void inst_from_flit(struct kohaku_inst *inst, const struct kh_flit *f)
+{
+	unsigned int k;
+
+	for (k = 0; k < 4; k++)
+		inst->w[k] = f->w[k];
+}
+
+static void flit_from_inst(struct kh_flit *f, const struct kohaku_inst *inst)
+{
+	unsigned int k;
+
+	memset(f, 0, sizeof(*f));
+	for (k = 0; k < 4; k++)
+		f->w[k] = inst->w[k];
+}
+
+KH_EXPORT int kohaku_inst_sx(struct kohaku_inst *inst, unsigned int opcode,
+			     uint32_t n, uint32_t a_bits, uint64_t x_addr,
+			     uint64_t y_addr)
+{
+	struct kh_flit f;
+
+	if (!inst)
+		return -EINVAL;
+	if (n > KH_SX_N_MAX || opcode > 0xff)
+		return -EINVAL;
+	memset(&f, 0, sizeof(f));
+	kh_flit_set(&f, KH_SX_OPCODE, opcode);
+	kh_flit_set(&f, KH_SX_N, n);
+	kh_flit_set(&f, KH_SX_A, a_bits);
+	kh_flit_set(&f, KH_SX_X_ADDR, x_addr);
+	kh_flit_set(&f, KH_SX_Y_ADDR, y_addr);
+	inst_from_flit(inst, &f);
+	return 0;
+}
+
+KH_EXPORT int kohaku_inst_saxpy(struct kohaku_inst *inst, uint32_t n, float a,
+				uint64_t x_addr, uint64_t y_addr)
+{
+	uint32_t bits;
+
+	if (x_addr % KH_SX_LINE_BYTES || y_addr % KH_SX_LINE_BYTES)
+		return -EINVAL;
+	memcpy(&bits, &a, sizeof(bits));
+	return kohaku_inst_sx(inst, KH_SX_OP_SAXPY, n, bits, x_addr, y_addr);
+}
+
+KH_EXPORT void kohaku_inst_sx_decode(const struct kohaku_inst *inst,
+				     unsigned int *opcode, uint32_t *n,
+				     uint32_t *a_bits, uint64_t *x_addr,
+				     uint64_t *y_addr)
+{
+	struct kh_flit f;
+
+	flit_from_inst(&f, inst);
+	if (opcode)
+		*opcode = (unsigned int)kh_flit_get(&f, KH_SX_OPCODE);
+	if (n)
+		*n = (uint32_t)kh_flit_get(&f, KH_SX_N);
+	if (a_bits)
+		*a_bits = (uint32_t)kh_flit_get(&f, KH_SX_A);
+	if (x_addr)
+		*x_addr = kh_flit_get(&f, KH_SX_X_ADDR);
+	if (y_addr)
+		*y_addr = kh_flit_get(&f, KH_SX_Y_ADDR);
+}
+
+KH_EXPORT void kohaku_inst_null(struct kohaku_inst *inst,
+				const uint32_t words[8])
+{
+	unsigned int k;
+
+	for (k = 0; k < 4; k++)
+		inst->w[k] = (uint64_t)words[2 * k] |
+			     ((uint64_t)words[2 * k + 1] << 32);
+}
+
+KH_EXPORT uint32_t kohaku_inst_null_result(const struct kohaku_inst *inst)
+{
+	uint32_t r = 0;
+	unsigned int k;
+
+	for (k = 0; k < 4; k++)
+		r ^= (uint32_t)inst->w[k] ^ (uint32_t)(inst->w[k] >> 32);
+	return r;
+}

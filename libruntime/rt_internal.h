@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/* libkohaku internals: the device object and the backend seam. */
+#ifndef KOHAKU_RT_INTERNAL_H
+#define KOHAKU_RT_INTERNAL_H
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdbool.h>
+
+#include "kohaku.h"
+
+#define KH_RT_HIDDEN __attribute__((visibility("hidden")))
+
+struct kohaku_device;
+
+struct kh_rt_backend_ops {
+	/* the ioctl; 0 or -errno */
+	int (*ioctl)(struct kohaku_device *dev, unsigned long cmd, void *arg);
+	/* open a second file on the same device into dst (already zeroed) */
+	int (*reopen)(struct kohaku_device *src, struct kohaku_device *dst);
+	void (*close)(struct kohaku_device *dev);
+	/*
+	 * After a failed ioctl started at log position since: the driver's
+	 * reason in words, or a hint where to find it.  May write "".
+	 */
+	void (*reason)(struct kohaku_device *dev, unsigned long since,
+		       char *buf, size_t len);
+	/* current log position (for reason) */
+	unsigned long (*log_pos)(struct kohaku_device *dev);
+};
+
+struct kh_rt_err_slot {
+	pthread_t thread;
+	struct kh_rt_err_slot *next;
+	char msg[KOHAKU_ERRMSG_MAX];
+};
+
+struct kh_rt_sim;
+
+struct kohaku_device {
+	enum kohaku_backend backend;
+	const struct kh_rt_backend_ops *ops;
+	char path[256];		/* node path, or the sim description's name */
+	/* kernel */
+	int fd;
+	/* sim */
+	struct kh_rt_sim *sim;
+	struct kh_file *kf;
+
+	struct drm_kohaku_get_info info;	/* read at open */
+
+	pthread_mutex_t err_lock;
+	struct kh_rt_err_slot *err_slots;
+};
+
+/* errors */
+KH_RT_HIDDEN void kh_rt_seterr(struct kohaku_device *dev, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+KH_RT_HIDDEN void kh_rt_vseterr(struct kohaku_device *dev, const char *fmt,
+				va_list ap);
+KH_RT_HIDDEN void kh_rt_errbuf(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+KH_RT_HIDDEN const char *kh_rt_errno_name(int err);
+KH_RT_HIDDEN const char *kh_rt_cmd_name(unsigned long cmd);
+
+/* the device object, shared by both backends */
+KH_RT_HIDDEN struct kohaku_device *kh_rt_dev_alloc(enum kohaku_backend b);
+KH_RT_HIDDEN void kh_rt_dev_free(struct kohaku_device *dev);
+/* GET_INFO and the ABI check; on failure writes err and returns -errno */
+KH_RT_HIDDEN int kh_rt_dev_handshake(struct kohaku_device *dev, char *err,
+				     size_t errlen, const char *what);
+
+/* backends */
+KH_RT_HIDDEN int kh_rt_kernel_open(const char *device, struct kohaku_device **out,
+				   char *err, size_t errlen);
+KH_RT_HIDDEN int kh_rt_kernel_list(struct kohaku_device_entry **list,
+				   unsigned int *count, char *err, size_t errlen);
+KH_RT_HIDDEN int kh_rt_sim_open(const char *device, struct kohaku_device **out,
+				char *err, size_t errlen);
+KH_RT_HIDDEN int kh_rt_sim_list(const char *device,
+				struct kohaku_device_entry **list,
+				unsigned int *count, char *err, size_t errlen);
+
+/* snprintf that never warns about truncation and always terminates */
+KH_RT_HIDDEN void kh_rt_strlcpy(char *dst, const char *src, size_t len);
+
+#endif /* KOHAKU_RT_INTERNAL_H */
