@@ -8,9 +8,8 @@
  * orchestrator's TX_FLIT/RX_FLIT/STAGE registers use: word k holds flit bits
  * [64k+63:64k], so word 4 bits [31:0] hold the header.
  *
- * Field positions are given as "hi, lo" pairs in Verilog [hi:lo] numbering of
- * the whole 288-bit flit, and are read and written with kh_flit_get() and
- * kh_flit_set().  Sources: ../shared/reference/kohakutpu.md sections 2-3.
+ * A field is KH_FIELD(hi, lo) in Verilog [hi:lo] numbering of the whole
+ * 288-bit flit, read and written with kh_flit_get() and kh_flit_set().  Sources: ../shared/reference/kohakutpu.md sections 2-3.
  */
 #ifndef _UAPI_KOHAKU_KH_FLIT_H
 #define _UAPI_KOHAKU_KH_FLIT_H
@@ -27,17 +26,22 @@ struct kh_flit {
 	__u64 w[KH_FLIT_WORDS];
 };
 
+/* a field of at most 64 bits: its top and bottom bit positions */
+#define KH_FIELD(hi, lo)	(((hi) << 16) | (lo))
+#define KH_FIELD_HI(f)		((unsigned int)(f) >> 16)
+#define KH_FIELD_LO(f)		((unsigned int)(f) & 0xffff)
+
 /* ---- header [287:256] ---- */
-#define KH_HDR_DST_X		287, 284
-#define KH_HDR_DST_Y		283, 280
-#define KH_HDR_SRC_X		279, 276
-#define KH_HDR_SRC_Y		275, 272
-#define KH_HDR_TYPE		271, 268
-#define KH_HDR_TXN		267, 260
-#define KH_HDR_LAST		259, 259
-#define KH_HDR_RSVD		258, 256
-#define KH_HDR_REMOTE		258, 258	/* rsvd[2]: remote-mesh marker */
-#define KH_HDR_RSVD_LO		257, 256	/* rsvd[1:0]: mesh id or word index */
+#define KH_HDR_DST_X		KH_FIELD(287, 284)
+#define KH_HDR_DST_Y		KH_FIELD(283, 280)
+#define KH_HDR_SRC_X		KH_FIELD(279, 276)
+#define KH_HDR_SRC_Y		KH_FIELD(275, 272)
+#define KH_HDR_TYPE		KH_FIELD(271, 268)
+#define KH_HDR_TXN		KH_FIELD(267, 260)
+#define KH_HDR_LAST		KH_FIELD(259, 259)
+#define KH_HDR_RSVD		KH_FIELD(258, 256)
+#define KH_HDR_REMOTE		KH_FIELD(258, 258)	/* rsvd[2]: remote-mesh marker */
+#define KH_HDR_RSVD_LO		KH_FIELD(257, 256)	/* rsvd[1:0]: mesh id or word index */
 
 /* ---- type codes [271:268] ---- */
 #define KH_T_MEM_RD_REQ		0x0
@@ -53,8 +57,8 @@ struct kh_flit {
 #define KH_T_IS_MEM(t)		((t) <= KH_T_MEM_WR_DATA)
 
 /* ---- CU_SIGNAL payload and codes ---- */
-#define KH_SIG_CODE		255, 248
-#define KH_SIG_ARG		247, 216
+#define KH_SIG_CODE		KH_FIELD(255, 248)
+#define KH_SIG_ARG		KH_FIELD(247, 216)
 
 #define KH_SIG_INST_COMPLETE	0x00	/* framework: retired, arg = exec_result */
 #define KH_SIG_BATCH_COMPLETE	0x01	/* framework: retired with last, arg = txn */
@@ -64,9 +68,9 @@ struct kh_flit {
 #define KH_SIG_UNIT_FIRST	0x40	/* 0x40-0xff are unit-defined */
 
 /* ---- CU_CTRL request / reply payload ---- */
-#define KH_CTRL_OP		255, 248
-#define KH_CTRL_INDEX		247, 240
-#define KH_CTRL_VALUE		239, 176
+#define KH_CTRL_OP		KH_FIELD(255, 248)
+#define KH_CTRL_INDEX		KH_FIELD(247, 240)
+#define KH_CTRL_VALUE		KH_FIELD(239, 176)
 
 #define KH_CTRL_OP_READ		0x00
 #define KH_CTRL_OP_WRITE	0x01	/* addon windows only (0xe0-0xe7) */
@@ -99,13 +103,13 @@ struct kh_flit {
 #define KH_CTR_BUSY_MASK	0xffffffffULL
 
 /* ---- MEM_RD_REQ / MEM_WR_REQ descriptor (RTL HEAD, 40-bit address) ---- */
-#define KH_MEM_ADDR		255, 216
-#define KH_MEM_LEN		215, 208	/* beats - 1 */
-#define KH_MEM_FLAGS		207, 200
-#define KH_MEM_COUNT		199, 192	/* STREAM entries, 0 means 1 */
-#define KH_MEM_PEER		191, 168	/* 3 x {y,x}, lowest byte first */
-#define KH_MEM_NPEER		167, 166
-#define KH_MEM_ENTRY_WORDS	165, 158	/* 0 or >4 means 4 */
+#define KH_MEM_ADDR		KH_FIELD(255, 216)
+#define KH_MEM_LEN		KH_FIELD(215, 208)	/* beats - 1 */
+#define KH_MEM_FLAGS		KH_FIELD(207, 200)
+#define KH_MEM_COUNT		KH_FIELD(199, 192)	/* STREAM entries, 0 means 1 */
+#define KH_MEM_PEER		KH_FIELD(191, 168)	/* 3 x {y,x}, lowest byte first */
+#define KH_MEM_NPEER		KH_FIELD(167, 166)
+#define KH_MEM_ENTRY_WORDS	KH_FIELD(165, 158)	/* 0 or >4 means 4 */
 
 #define KH_MEMF_CACHEABLE	(1u << 0)
 #define KH_MEMF_INVALIDATE	(1u << 1)
@@ -127,16 +131,16 @@ struct kh_flit {
 	(((__u64)(mesh) << KH_MADDR_MESH_SHIFT) | ((__u64)(local) & KH_MADDR_LOCAL_MASK))
 
 /* ---- CU_DATA descriptor ---- */
-#define KH_DATA_BUF_ID		255, 248
-#define KH_DATA_OFFSET		247, 232	/* 32-byte granules */
-#define KH_DATA_LEN		231, 224	/* data flits - 1 */
-#define KH_DATA_FLAGS		223, 216
-#define KH_DATA_ACK_Y		215, 212
-#define KH_DATA_ACK_X		211, 208
+#define KH_DATA_BUF_ID		KH_FIELD(255, 248)
+#define KH_DATA_OFFSET		KH_FIELD(247, 232)	/* 32-byte granules */
+#define KH_DATA_LEN		KH_FIELD(231, 224)	/* data flits - 1 */
+#define KH_DATA_FLAGS		KH_FIELD(223, 216)
+#define KH_DATA_ACK_Y		KH_FIELD(215, 212)
+#define KH_DATA_ACK_X		KH_FIELD(211, 208)
 #define KH_DATAF_SIGNAL		(1u << 0)
 
 /* ---- CU_INST: the payload belongs to the unit; opcode by convention ---- */
-#define KH_INST_OPCODE4		255, 252
+#define KH_INST_OPCODE4		KH_FIELD(255, 252)
 
 /*
  * Bit access.  Positions are absolute flit bits (0..287); a field is at most
@@ -173,9 +177,16 @@ static inline void kh_flit_set_bits(struct kh_flit *f, unsigned int hi,
 	}
 }
 
-/* kh_flit_get(f, KH_HDR_TYPE): the field macros expand to "hi, lo". */
-#define kh_flit_get(f, ...)	kh_flit_bits((f), __VA_ARGS__)
-#define kh_flit_set(f, ...)	kh_flit_set_bits((f), __VA_ARGS__)
+/* kh_flit_get(f, KH_HDR_TYPE), kh_flit_set(f, KH_SX_N, n) */
+static inline __u64 kh_flit_get(const struct kh_flit *f, unsigned int field)
+{
+	return kh_flit_bits(f, KH_FIELD_HI(field), KH_FIELD_LO(field));
+}
+
+static inline void kh_flit_set(struct kh_flit *f, unsigned int field, __u64 v)
+{
+	kh_flit_set_bits(f, KH_FIELD_HI(field), KH_FIELD_LO(field), v);
+}
 
 /* Coordinates are packed {y,x} in one byte wherever the hardware does so. */
 #define KH_YX(x, y)		((((y) & 0xf) << 4) | ((x) & 0xf))

@@ -3,7 +3,7 @@
  * Compute-unit identities and instruction encodings.  A CU_INST payload
  * belongs to the unit it is sent to: the same bits mean different things at
  * different cu_types, so an encoder must know the destination's type.
- * Field positions are "hi, lo" pairs of the whole flit, for kh_flit_get().
+ * Field positions are KH_FIELD(hi, lo) of the whole flit, for kh_flit_get().
  * SX and null encodings: docs/spec/units.md.
  */
 #ifndef _UAPI_KOHAKU_KH_UNITS_H
@@ -24,11 +24,11 @@
 #define KH_CU_SIG_DEPTH		16
 
 /* ---- SX saxpy unit: one instruction, y[0:n] = a * x[0:n] + y[0:n] ---- */
-#define KH_SX_OPCODE		255, 248
-#define KH_SX_N			247, 224	/* element count, 24 bits */
-#define KH_SX_A			223, 192	/* binary32 bit pattern */
-#define KH_SX_X_ADDR		191, 128	/* 40-bit mesh address, 32 B aligned */
-#define KH_SX_Y_ADDR		127, 64
+#define KH_SX_OPCODE		KH_FIELD(255, 248)
+#define KH_SX_N			KH_FIELD(247, 224)	/* element count, 24 bits */
+#define KH_SX_A			KH_FIELD(223, 192)	/* binary32 bit pattern */
+#define KH_SX_X_ADDR		KH_FIELD(191, 128)	/* 40-bit mesh address, 32 B aligned */
+#define KH_SX_Y_ADDR		KH_FIELD(127, 64)
 #define KH_SX_OP_SAXPY		0x01
 #define KH_SX_N_MAX		0xffffff
 #define KH_SX_NBUF		1
