@@ -1,0 +1,270 @@
+#!/bin/sh
+# /init of the Kohaku test VM; tests/vm/run-vm.sh packs it into the
+# initramfs with busybox, the modules and the static test binaries.
+#
+# Every result is one console line "KHVM: ok - ..." or "KHVM: not ok - ...";
+# the host numbers them into one TAP stream.  Other lines it relays are
+# "KHVM: # ..." diagnostics.  The last line is "KHVM-END pass=N fail=N", so
+# the host can tell a finished run from a guest that died.
+export PATH=/bin
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+mount -t debugfs debugfs /sys/kernel/debug
+mkdir -p /tmp
+mount -t tmpfs tmpfs /tmp
+
+# run-vm.sh's KVM probe only wants to see a guest get this far
+if grep -q 'kohaku.probe' /proc/cmdline; then
+	echo KHVM-PROBE-OK
+	poweroff -f
+fi
+
+echo "KHVM-BEGIN uptime=$(cut -d' ' -f1 /proc/uptime)"
+
+npass=0
+nfail=0
+say() { echo "KHVM: $*"; }
+diag() { say "# $*"; }
+ok() { npass=$((npass + 1)); say "ok - $*"; }
+notok() { nfail=$((nfail + 1)); say "not ok - $*"; }
+# check DESC CMD...: CMD's status is the result
+check() {
+	_d=$1
+	shift
+	if "$@"; then ok "$_d"; else notok "$_d"; fi
+}
+# expect DESC ACTUAL WANTED
+expect() {
+	if [ "$2" = "$3" ]; then
+		ok "$1"
+	else
+		notok "$1 (got '$2', want '$3')"
+	fi
+}
+
+S=/sys/devices/kohaku_sim
+TEST_TIMEOUT=$(sed -n 's/.*kohaku.test_timeout=\([0-9]*\).*/\1/p' /proc/cmdline)
+TEST_TIMEOUT=${TEST_TIMEOUT:-300}
+
+# sysfs_write FILE TEXT: one write(2) of TEXT; fails when the store fails
+sysfs_write() {
+	printf '%b' "$2" >/tmp/sysfs_write.txt
+	dd if=/tmp/sysfs_write.txt of="$1" bs=4096 count=1 2>/dev/null
+}
+
+# the accel node (accelN) of simulated card ID, empty when it has none
+accel_of() {
+	ls "$S/kohaku_sim.$1/accel" 2>/dev/null | head -n 1
+}
+
+# ---- modules ----
+
+while read -r m; do
+	check "insmod $(basename "$m")" insmod "$m"
+done </modules.list
+check "insmod kohaku_sim.ko cards=saxpy,sx_null_2x2" \
+	insmod /kohaku_sim.ko cards=saxpy,sx_null_2x2
+check "insmod kohaku.ko" insmod /kohaku.ko
+check "/dev/accel/accel0 exists" test -c /dev/accel/accel0
+check "/dev/accel/accel1 exists" test -c /dev/accel/accel1
+expect "card 0 is accel0" "$(accel_of 0)" accel0
+expect "card 1 is accel1" "$(accel_of 1)" accel1
+
+# ---- sysfs ----
+
+NODE_ATTRS="coord type version inst_depth inst_space busy retired busy_cycles"
+
+# sysfs_card ID: print every attribute, check what holds for every card
+sysfs_card() {
+	_k=$S/kohaku_sim.$1/kohaku
+	if [ ! -d "$_k" ]; then
+		notok "card $1: $_k exists"
+		return
+	fi
+	for _a in abi_version meshes nodes name; do
+		diag "card $1 kohaku/$_a: $(cat "$_k/$_a")"
+	done
+	expect "card $1: abi_version" "$(cat "$_k/abi_version")" 0.1
+	_bad=0
+	_n=0
+	for _d in "$_k"/mesh*/node_*; do
+		[ -d "$_d" ] || continue
+		_n=$((_n + 1))
+		_line=
+		for _a in $NODE_ATTRS; do
+			_v=$(cat "$_d/$_a") || { _v=ERROR; _bad=$((_bad + 1)); }
+			_line="$_line $_a=$(echo "$_v" | tr ' ' '_')"
+		done
+		diag "card $1 ${_d#"$_k"/}:$_line"
+		# node_X_Y holds coord "X,Y"
+		_xy=$(basename "$_d" | sed 's/^node_\([0-9]*\)_\([0-9]*\)$/\1,\2/')
+		[ "$(cat "$_d/coord")" = "$_xy" ] || _bad=$((_bad + 1))
+	done
+	expect "card $1: every node attribute reads, coord matches directory" \
+		"$_bad" 0
+	expect "card $1: kohaku/nodes counts the node directories" \
+		"$(cat "$_k/nodes")" "$_n"
+}
+
+# count_type ID TYPE: nodes of card ID whose type reads TYPE
+count_type() {
+	cat "$S/kohaku_sim.$1"/kohaku/mesh*/node_*/type 2>/dev/null |
+		grep -cx "$2"
+}
+
+sysfs_card 0
+sysfs_card 1
+
+K0=$S/kohaku_sim.0/kohaku
+expect "saxpy: 2 nodes" "$(cat $K0/nodes)" 2
+expect "saxpy: 1 mesh" "$(cat $K0/meshes)" 1
+for xy in 1_0 1_2; do
+	d=$K0/mesh0/node_$xy
+	expect "saxpy: node ($xy) type" "$(cat $d/type)" "0x5358 SX"
+	expect "saxpy: node ($xy) inst_depth" "$(cat $d/inst_depth)" 32
+	expect "saxpy: node ($xy) busy" "$(cat $d/busy)" 0
+done
+
+K1=$S/kohaku_sim.1/kohaku
+expect "sx_null_2x2: 10 nodes" "$(cat $K1/nodes)" 10
+expect "sx_null_2x2: 5 SX units" "$(count_type 1 "0x5358 SX")" 5
+expect "sx_null_2x2: 5 null units" "$(count_type 1 0x0000)" 5
+
+# ---- kohaku_sim control files ----
+
+check "new_card: card 5 from a description text" sysfs_write $S/new_card \
+	'5\nparam inst_depth 8\nxxx sax xxx\nmag nul nul\nxxx sax xxx\n'
+expect "card 5: 2 nodes" "$(cat $S/kohaku_sim.5/kohaku/nodes 2>&1)" 2
+expect "card 5: param inst_depth 8 took" \
+	"$(cat $S/kohaku_sim.5/kohaku/mesh0/node_1_0/inst_depth 2>&1)" 8
+acc5=$(accel_of 5)
+check "card 5 has an accel node ($acc5)" test -n "$acc5" -a -c "/dev/accel/$acc5"
+
+check "new_card: a bad description is refused" \
+	eval '! sysfs_write $S/new_card "6\nxxx sax xxx\nmag nul nul nul\nxxx sax xxx\n"'
+msg=$(dmesg | grep 'kohaku_sim: card 6' | tail -n 1)
+diag "dmesg: $msg"
+check "new_card: dmesg names the bad line" eval 'echo "$msg" | grep -q "line 2"'
+check "new_card: no card 6" test ! -e $S/kohaku_sim.6
+check "new_card: duplicate id refused" eval '! sysfs_write $S/new_card "0 saxpy\n"'
+check "new_card: unknown name refused" eval '! sysfs_write $S/new_card "7 no_such_card\n"'
+check "new_card: bad id refused" eval '! sysfs_write $S/new_card "x saxpy\n"'
+check "new_card: empty description refused" eval '! sysfs_write $S/new_card "7\n\n"'
+check "del_card: unknown id refused" eval '! sysfs_write $S/del_card "99\n"'
+
+# delete a card whose device node is held open (by a background sleep)
+if [ -n "$acc5" ] && [ -c "/dev/accel/$acc5" ]; then
+	sleep 600 <"/dev/accel/$acc5" &
+	holder=$!
+	for _i in $(seq 50); do
+		[ "$(readlink /proc/$holder/fd/0)" = "/dev/accel/$acc5" ] && break
+		usleep 100000
+	done
+	check "del_card 5 while /dev/accel/$acc5 is open" sysfs_write $S/del_card '5\n'
+	kill "$holder"
+	wait "$holder" 2>/dev/null
+else
+	notok "card 5 has a device node to hold open"
+fi
+check "del_card: card 5 gone" test ! -e $S/kohaku_sim.5
+check "del_card: /dev/accel/$acc5 gone" test ! -e "/dev/accel/$acc5"
+
+# unbind and rebind a card
+P=/sys/bus/platform/drivers/kohaku
+check "unbind kohaku_sim.1" sysfs_write $P/unbind kohaku_sim.1
+check "unbound: no kohaku/ directory" test ! -e $K1
+check "bind kohaku_sim.1" sysfs_write $P/bind kohaku_sim.1
+expect "rebound: 10 nodes" "$(cat $K1/nodes 2>&1)" 10
+
+# ---- runtime tests, once per card ----
+
+# relay LABEL FILE STATUS: a test binary's TAP, results prefixed with LABEL
+relay() {
+	awk -v label="$1" '
+	/^(not )?ok( |$)/ {
+		r = ($0 ~ /^not /) ? "not ok" : "ok"
+		s = $0
+		sub(/^(not )?ok( [0-9]+)?( -)? ?/, "", s)
+		print "KHVM: " r " - " label ": " s
+		next
+	}
+	/^#/ { print "KHVM: " $0; next }
+	/^1\.\.[0-9]+/ { print "KHVM: # " label ": plan " $0; next }
+	{ print "KHVM: # " label ": " $0 }' "$2"
+	_p=$(grep -cE '^ok( |$)' "$2")
+	_f=$(grep -cE '^not ok( |$)' "$2")
+	npass=$((npass + _p))
+	nfail=$((nfail + _f))
+	if [ "$3" -ne 0 ] && [ "$_f" -eq 0 ]; then
+		notok "$1: exited with status $3 without a failing test line"
+	elif [ $((_p + _f)) -eq 0 ]; then
+		notok "$1: printed no test results"
+	fi
+}
+
+for card in 0:saxpy 1:sx_null_2x2; do
+	id=${card%%:*}
+	map=${card#*:}
+	acc=$(accel_of "$id")
+	for t in /tests/*; do
+		[ -x "$t" ] || continue
+		name=$(basename "$t")
+		diag "running $name on card $id ($map, /dev/accel/$acc)"
+		KOHAKU_BACKEND=kernel KOHAKU_DEVICE=/dev/accel/$acc \
+			KOHAKU_TEST_MAP=$map timeout "$TEST_TIMEOUT" "$t" \
+			>/tmp/test.out 2>&1 </dev/null
+		relay "vm/$map/$name" /tmp/test.out $?
+	done
+done
+
+# ---- the CLI ----
+
+cli() { # DESC ARGS...
+	_d=$1
+	shift
+	KOHAKU_BACKEND=kernel timeout "$TEST_TIMEOUT" /bin/kohaku "$@" \
+		>/tmp/cli.out 2>&1 </dev/null
+	_rc=$?
+	sed 's/^/KHVM: # /' /tmp/cli.out
+	expect "$_d" "$_rc" 0
+}
+if [ -x /bin/kohaku ]; then
+	cli "kohaku --backend kernel list" --backend kernel list
+	cli "kohaku --backend kernel nodes" --backend kernel nodes
+	cli "kohaku --backend kernel run saxpy" --backend kernel run saxpy
+else
+	notok "CLI /bin/kohaku present"
+fi
+
+# ---- unload, both orders ----
+
+check "rmmod kohaku" rmmod kohaku
+check "rmmod kohaku_sim" rmmod kohaku_sim
+check "kohaku_sim root device gone" test ! -e $S
+check "insmod kohaku_sim.ko again" insmod /kohaku_sim.ko cards=saxpy
+check "insmod kohaku.ko again" insmod /kohaku.ko
+check "accel0 is back" test -c /dev/accel/accel0
+check "rmmod kohaku_sim with kohaku bound" rmmod kohaku_sim
+check "accel0 gone with its card" test ! -e /dev/accel/accel0
+check "rmmod kohaku" rmmod kohaku
+
+# ---- the kernel log ----
+
+dmesg >/tmp/dmesg.txt
+sed 's/^/KHVM: # dmesg: /' /tmp/dmesg.txt
+splat='WARNING:|BUG:|Oops|Call Trace|general protection|KASAN|UBSAN|list_del corruption|refcount_t|hung task'
+if grep -Eq "$splat" /tmp/dmesg.txt; then
+	grep -E "$splat" /tmp/dmesg.txt | head -n 20 | sed 's/^/KHVM: # splat: /'
+	notok "no kernel warnings or splats in dmesg"
+else
+	ok "no kernel warnings or splats in dmesg"
+fi
+taint=$(cat /proc/sys/kernel/tainted)
+# 4096 = O (out-of-tree module), 8192 = E (unsigned module): expected
+diag "taint $taint"
+expect "kernel taint is at most O+E (4096+8192)" $((taint & ~12288)) 0
+
+echo "KHVM-END pass=$npass fail=$nfail uptime=$(cut -d' ' -f1 /proc/uptime)"
+sync
+poweroff -f

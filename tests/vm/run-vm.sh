@@ -1,0 +1,229 @@
+#!/bin/sh
+# Boot Debian's packaged kernel in QEMU with kohaku.ko + kohaku_sim.ko and
+# run the VM tests in the guest (tests/vm/guest-init.sh is its /init).
+# Prints one TAP stream on stdout; exits nonzero on any failure.
+# docs/linux.md describes it.
+#
+# Needs, built beforehand:
+#   kohaku.ko kohaku_sim.ko            make modules
+#   build/static/kohaku                make BUILD=build/static STATIC=1 userspace
+#   build/static/tests/runtime/*       (the same)
+#
+# Environment (all optional):
+#   KVER                  kernel release (newest /lib/modules/*deb12-amd64)
+#   KERNEL                kernel image (/boot/vmlinuz-$KVER)
+#   KOHAKU_MODDIR         where the two .ko files are (the top of the tree)
+#   KOHAKU_STATIC         static userspace build (build/static)
+#   KOHAKU_VM_DIR         work directory: initramfs, serial log (build/vm)
+#   KOHAKU_VM_ACCEL       auto (probe KVM, else TCG), kvm or tcg
+#   KOHAKU_VM_TIMEOUT     seconds for the whole boot + test run (1800)
+#   KOHAKU_VM_TEST_TIMEOUT  seconds per test binary in the guest (300)
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+KVER=${KVER:-$(ls /lib/modules 2>/dev/null | grep 'deb12-amd64$' | sort -V | tail -n 1)}
+KERNEL=${KERNEL:-/boot/vmlinuz-$KVER}
+MODDIR=${KOHAKU_MODDIR:-$top}
+STATIC=${KOHAKU_STATIC:-$top/build/static}
+WORK=${KOHAKU_VM_DIR:-$top/build/vm}
+ACCEL=${KOHAKU_VM_ACCEL:-auto}
+VM_TIMEOUT=${KOHAKU_VM_TIMEOUT:-1800}
+TEST_TIMEOUT=${KOHAKU_VM_TEST_TIMEOUT:-300}
+QEMU=${QEMU:-qemu-system-x86_64}
+BUSYBOX=${BUSYBOX:-/bin/busybox}
+PATH=$PATH:/sbin:/usr/sbin
+
+n=0
+failed=0
+ok() { n=$((n + 1)); echo "ok $n - $*"; }
+notok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $*"; }
+finish() {
+	echo "1..$n"
+	echo "# vm: $((n - failed)) passed, $failed failed"
+	[ "$failed" -eq 0 ]
+	exit $?
+}
+now() { date +%s.%N; }
+elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
+
+# ---- prerequisites ----
+
+missing=
+[ -n "$KVER" ] && [ -d "/lib/modules/$KVER" ] ||
+	missing="$missing /lib/modules/*deb12-amd64 (install linux-image-6.12-amd64)"
+[ -r "$KERNEL" ] || missing="$missing $KERNEL"
+command -v "$QEMU" >/dev/null || missing="$missing $QEMU (qemu-system-x86)"
+[ -x "$BUSYBOX" ] || missing="$missing $BUSYBOX (busybox-static)"
+for m in kohaku.ko kohaku_sim.ko; do
+	[ -f "$MODDIR/$m" ] || missing="$missing $MODDIR/$m (make modules)"
+done
+[ -x "$STATIC/kohaku" ] ||
+	missing="$missing $STATIC/kohaku (make BUILD=build/static STATIC=1 userspace)"
+tests=
+for t in "$STATIC"/tests/runtime/*; do
+	[ -f "$t" ] && [ -x "$t" ] && tests="$tests $t"
+done
+[ -n "$tests" ] ||
+	missing="$missing $STATIC/tests/runtime/* (make BUILD=build/static STATIC=1 userspace)"
+command -v file >/dev/null &&
+for t in $tests "$STATIC/kohaku"; do
+	[ -x "$t" ] || continue
+	file -L "$t" 2>/dev/null | grep -q 'statically linked' ||
+		missing="$missing $t-is-not-static"
+done
+if [ -n "$missing" ]; then
+	notok "VM test prerequisites: missing$missing"
+	finish
+fi
+ok "VM test prerequisites (kernel $KVER)"
+
+# ---- initramfs ----
+
+t0=$(now)
+root=$WORK/root
+rm -rf "$root"
+mkdir -p "$root/bin" "$root/tests" "$root/proc" "$root/sys" "$root/dev" \
+	"$root/tmp" || { notok "initramfs: work directory $WORK"; finish; }
+cp "$BUSYBOX" "$root/bin/busybox"
+for a in $("$BUSYBOX" --list); do
+	[ "$a" = busybox ] || ln -sf busybox "$root/bin/$a"
+done
+
+# in-tree modules kohaku.ko and kohaku_sim.ko need, in load order
+: >"$root/modules.list"
+deps_ok=1
+for dep in $(modinfo -F depends "$MODDIR/kohaku.ko" "$MODDIR/kohaku_sim.ko" |
+	tr ',' '\n' | sort -u); do
+	files=$(modprobe -S "$KVER" --show-depends "$dep" 2>/dev/null |
+		awk '$1 == "insmod" { print $2 }')
+	if [ -z "$files" ]; then
+		deps_ok=0
+		echo "# module dependency $dep not found for $KVER"
+	fi
+	for f in $files; do
+		# decompressed: busybox insmod would try the .xz as ELF first
+		g=${f%.xz}
+		grep -qx "$g" "$root/modules.list" && continue
+		mkdir -p "$root$(dirname "$g")"
+		case $f in
+		*.xz) xz -dc "$f" >"$root$g" || deps_ok=0 ;;
+		*) cp "$f" "$root$g" || deps_ok=0 ;;
+		esac
+		echo "$g" >>"$root/modules.list"
+	done
+done
+cp "$MODDIR/kohaku.ko" "$MODDIR/kohaku_sim.ko" "$root/"
+for t in $tests; do
+	cp "$t" "$root/tests/"
+done
+cp "$STATIC/kohaku" "$root/bin/kohaku"
+cp "$top/tests/vm/guest-init.sh" "$root/init"
+chmod 755 "$root/init"
+initrd=$WORK/initrd.cpio.gz
+(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) >"$initrd"
+t1=$(now)
+if [ $deps_ok -eq 1 ] && [ -s "$initrd" ]; then
+	ok "initramfs built: $(du -k "$initrd" | cut -f1) KiB," \
+		"modules $(tr '\n' ' ' <"$root/modules.list")($(elapsed "$t0" "$t1") s)"
+else
+	notok "initramfs built"
+	finish
+fi
+
+# ---- accelerator: KVM when a guest really boots with it, else TCG ----
+
+qemu_base="-smp 2 -m 1024 -nographic -no-reboot -serial stdio -monitor none \
+-display none -nodefaults -kernel $KERNEL -initrd $initrd"
+
+kvm_works() {
+	[ -r /dev/kvm ] && [ -w /dev/kvm ] || return 1
+	# shellcheck disable=SC2086
+	timeout 60 "$QEMU" -accel kvm -cpu host $qemu_base \
+		-append "console=ttyS0 quiet panic=-1 kohaku.probe" \
+		</dev/null >"$WORK/kvm-probe.log" 2>&1
+	grep -q KHVM-PROBE-OK "$WORK/kvm-probe.log"
+}
+
+case $ACCEL in
+kvm) accel_args="-accel kvm -cpu host" ;;
+tcg) accel_args="-accel tcg -cpu max" ;;
+*)
+	tp=$(now)
+	if kvm_works; then
+		ACCEL=kvm
+		accel_args="-accel kvm -cpu host"
+	else
+		ACCEL=tcg
+		accel_args="-accel tcg -cpu max"
+	fi
+	echo "# KVM probe: $ACCEL ($(elapsed "$tp" "$(now)") s, $WORK/kvm-probe.log)"
+	;;
+esac
+
+# ---- boot and test ----
+
+serial=$WORK/serial.log
+tb=$(now)
+# shellcheck disable=SC2086
+timeout "$VM_TIMEOUT" "$QEMU" $accel_args $qemu_base \
+	-append "console=ttyS0 quiet panic=-1 kohaku.test_timeout=$TEST_TIMEOUT" \
+	</dev/null >"$serial" 2>&1
+qrc=$?
+te=$(now)
+boot_s=$(elapsed "$tb" "$te")
+
+# the guest's results, numbered into this stream
+tr -d '\r' <"$serial" >"$serial.txt"
+# (a marker is found anywhere in a line: the console may prefix it)
+awk -v n="$n" '
+{ i = index($0, "KHVM: ") }
+i == 0 { next }
+{ l = substr($0, i + 6) }
+l ~ /^(not )?ok( |$)/ {
+	r = (l ~ /^not /) ? "not ok" : "ok"
+	sub(/^(not )?ok( [0-9]+)?( -)? ?/, "", l)
+	print r " " ++n " - " l
+	next
+}
+{ if (l !~ /^#/) l = "# " l; print l }
+' "$serial.txt" >"$WORK/guest.tap"
+cat "$WORK/guest.tap"
+gp=$(grep -c '^ok ' "$WORK/guest.tap")
+gf=$(grep -c '^not ok ' "$WORK/guest.tap")
+n=$((n + gp + gf))
+failed=$((failed + gf))
+
+end=$(grep -o 'KHVM-END .*' "$serial.txt" | tail -n 1)
+begin=$(grep -o 'KHVM-BEGIN .*' "$serial.txt" | head -n 1)
+if [ -n "$begin" ]; then
+	ok "guest booted and ran /init ($begin)"
+else
+	notok "guest booted and ran /init"
+fi
+if [ -n "$end" ]; then
+	ok "guest finished: $end"
+	want_p=$(echo "$end" | sed 's/.*pass=\([0-9]*\).*/\1/')
+	want_f=$(echo "$end" | sed 's/.*fail=\([0-9]*\).*/\1/')
+	if [ "$want_p" = "$gp" ] && [ "$want_f" = "$gf" ]; then
+		ok "every guest result reached the host ($gp passed, $gf failed)"
+	else
+		notok "guest results lost on the console: host saw $gp/$gf, guest counted $want_p/$want_f"
+	fi
+else
+	notok "guest finished (no KHVM-END: the guest died or hung; $serial)"
+	echo "# last lines of the serial log:"
+	tail -n 60 "$serial.txt" | sed 's/^/#   /'
+fi
+if grep -Eq 'Kernel panic|BUG:|Oops|general protection' "$serial.txt"; then
+	notok "no panic or oops on the console"
+	grep -E -A20 'Kernel panic|BUG:|Oops|general protection' "$serial.txt" |
+		head -n 60 | sed 's/^/#   /'
+else
+	ok "no panic or oops on the console"
+fi
+case $qrc in
+0) ok "qemu exited normally ($ACCEL, ${boot_s} s)" ;;
+124) notok "qemu killed after ${VM_TIMEOUT} s (KOHAKU_VM_TIMEOUT)" ;;
+*) notok "qemu exited with status $qrc" ;;
+esac
+echo "# boot+test: ${boot_s} s under $ACCEL; serial log $serial"
+finish
