@@ -194,9 +194,8 @@ int kohaku_probe(struct device *dev, const struct kh_hw *hw, const char *name)
 	if (ret)
 		goto err_sysfs;
 
-	dev_info(dev, "%s: %u mesh(es), %u node(s), accel%d\n",
-		 kh_device_name(kd), kh_device_mesh_count(kd),
-		 kh_device_node_count(kd), kdev->drm.accel->index);
+	dev_info(dev, "%s is /dev/accel/accel%d\n", kh_device_name(kd),
+		 kdev->drm.accel->index);
 	return 0;
 
 err_sysfs:

@@ -34,6 +34,10 @@ check() {
 	shift
 	if "$@"; then ok "$_d"; else notok "$_d"; fi
 }
+# fails CMD...: true when CMD fails
+fails() { ! "$@"; }
+# contains TEXT PATTERN
+contains() { echo "$1" | grep -q -- "$2"; }
 # expect DESC ACTUAL WANTED
 expect() {
 	if [ "$2" = "$3" ]; then
@@ -55,7 +59,10 @@ sysfs_write() {
 
 # the accel node (accelN) of simulated card ID, empty when it has none
 accel_of() {
-	ls "$S/kohaku_sim.$1/accel" 2>/dev/null | head -n 1
+	for _a in "$S/kohaku_sim.$1"/accel/accel*; do
+		[ -e "$_a" ] && basename "$_a"
+		return
+	done
 }
 
 # ---- modules ----
@@ -141,20 +148,21 @@ expect "card 5: param inst_depth 8 took" \
 acc5=$(accel_of 5)
 check "card 5 has an accel node ($acc5)" test -n "$acc5" -a -c "/dev/accel/$acc5"
 
-check "new_card: a bad description is refused" \
-	eval '! sysfs_write $S/new_card "6\nxxx sax xxx\nmag nul nul nul\nxxx sax xxx\n"'
+check "new_card: a bad description is refused" fails sysfs_write $S/new_card \
+	'6\nxxx sax xxx\nmag nul nul nul\nxxx sax xxx\n'
 msg=$(dmesg | grep 'kohaku_sim: card 6' | tail -n 1)
 diag "dmesg: $msg"
-check "new_card: dmesg names the bad line" eval 'echo "$msg" | grep -q "line 2"'
+check "new_card: dmesg names the bad line" contains "$msg" "line 2"
 check "new_card: no card 6" test ! -e $S/kohaku_sim.6
-check "new_card: duplicate id refused" eval '! sysfs_write $S/new_card "0 saxpy\n"'
-check "new_card: unknown name refused" eval '! sysfs_write $S/new_card "7 no_such_card\n"'
-check "new_card: bad id refused" eval '! sysfs_write $S/new_card "x saxpy\n"'
-check "new_card: empty description refused" eval '! sysfs_write $S/new_card "7\n\n"'
-check "del_card: unknown id refused" eval '! sysfs_write $S/del_card "99\n"'
+check "new_card: duplicate id refused" fails sysfs_write $S/new_card "0 saxpy\n"
+check "new_card: unknown name refused" fails sysfs_write $S/new_card "7 no_such_card\n"
+check "new_card: bad id refused" fails sysfs_write $S/new_card "x saxpy\n"
+check "new_card: empty description refused" fails sysfs_write $S/new_card "7\n\n"
+check "del_card: unknown id refused" fails sysfs_write $S/del_card "99\n"
 
 # delete a card whose device node is held open (by a background sleep)
 if [ -n "$acc5" ] && [ -c "/dev/accel/$acc5" ]; then
+	# shellcheck disable=SC2217
 	sleep 600 <"/dev/accel/$acc5" &
 	holder=$!
 	for _i in $(seq 50); do
@@ -176,6 +184,37 @@ check "unbind kohaku_sim.1" sysfs_write $P/unbind kohaku_sim.1
 check "unbound: no kohaku/ directory" test ! -e $K1
 check "bind kohaku_sim.1" sysfs_write $P/bind kohaku_sim.1
 expect "rebound: 10 nodes" "$(cat $K1/nodes 2>&1)" 10
+
+# ---- the PCI binding, on stand-in functions QEMU provides ----
+
+# pci_dev VENDOR DEVICE: the first function with these ids
+pci_dev() {
+	for _p in /sys/bus/pci/devices/*; do
+		if [ "$(cat "$_p/vendor")" = "0x$1" ] &&
+			[ "$(cat "$_p/device")" = "0x$2" ]; then
+			basename "$_p"
+			return
+		fi
+	done
+}
+
+# pci_try VENDOR DEVICE WHAT DMESG: bind kohaku.ko by new_id; expect a refusal
+pci_try() {
+	_bdf=$(pci_dev "$1" "$2")
+	if [ -z "$_bdf" ]; then
+		notok "PCI $3: $1:$2 present"
+		return
+	fi
+	check "PCI $3: new_id $1 $2" sysfs_write $PCI/new_id "$1 $2\n"
+	sysfs_write $PCI/remove_id "$1 $2\n"
+	_m=$(dmesg | grep "kohaku $_bdf" | tail -n 1)
+	diag "dmesg: $_m"
+	check "PCI $3: refused, as dmesg says" contains "$_m" "$4"
+	check "PCI $3: left unbound" test ! -e "/sys/bus/pci/devices/$_bdf/driver"
+}
+PCI=/sys/bus/pci/drivers/kohaku
+pci_try 1234 11e8 "edu (1 MiB BAR0)" "BAR0 is not a 16 MiB memory BAR"
+pci_try 1234 1111 "std VGA (16 MiB BAR0, no mesh)" "no KohakuAccel mesh"
 
 # ---- runtime tests, once per card ----
 

@@ -20,7 +20,11 @@
 #   KOHAKU_VM_TEST_TIMEOUT  seconds per test binary in the guest (300)
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
-KVER=${KVER:-$(ls /lib/modules 2>/dev/null | grep 'deb12-amd64$' | sort -V | tail -n 1)}
+if [ -z "${KVER:-}" ]; then
+	KVER=$(for d in /lib/modules/*deb12-amd64; do
+		[ -d "$d" ] && basename "$d"
+	done | sort -V | tail -n 1)
+fi
 KERNEL=${KERNEL:-/boot/vmlinuz-$KVER}
 MODDIR=${KOHAKU_MODDIR:-$top}
 STATIC=${KOHAKU_STATIC:-$top/build/static}
@@ -131,8 +135,12 @@ fi
 
 # ---- accelerator: KVM when a guest really boots with it, else TCG ----
 
+# Two stand-in PCI functions for kohaku.ko's PCI binding (bound by new_id in
+# the guest): edu (1234:11e8, a 1 MiB BAR0: refused) and the std VGA
+# (1234:1111, a 16 MiB RAM BAR0: mapped, then no mesh CAPS: refused).
 qemu_base="-smp 2 -m 1024 -nographic -no-reboot -serial stdio -monitor none \
--display none -nodefaults -kernel $KERNEL -initrd $initrd"
+-display none -nodefaults -device edu -device VGA \
+-kernel $KERNEL -initrd $initrd"
 
 kvm_works() {
 	[ -r /dev/kvm ] && [ -w /dev/kvm ] || return 1
