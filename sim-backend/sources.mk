@@ -1,3 +1,22 @@
 # Portable model sources, shared by the Makefile (libkohaku) and Kbuild
 # (kohaku_sim.ko).  Userspace-only files are listed in sim.mk.
-KH_SIM_SOURCES :=
+KH_SIM_SOURCES := \
+	sim_bar.c \
+	sim_base.c \
+	sim_builtin.c \
+	sim_card.c \
+	sim_desc.c \
+	sim_dma.c \
+	sim_dram.c \
+	sim_fifo.c \
+	sim_fp32.c \
+	sim_link.c \
+	sim_mag.c \
+	sim_mesh.c \
+	sim_orch.c \
+	sim_params.c \
+	sim_router.c \
+	sim_sched.c \
+	sim_unit_null.c \
+	sim_unit_sx.c \
+	sim_units.c

@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * The userspace half of the platform shim: model diagnostics go to stderr,
+ * and only when KOHAKU_SIM_LOG is set in the environment.  (The kernel
+ * build maps kh_plat_log to pr_info in kh_plat.h.)
+ */
+#include <stdarg.h>
+#include "kh_plat.h"
+
+void kh_plat_log(const char *fmt, ...)
+{
+	static int enabled = -1;
+	va_list ap;
+
+	if (enabled < 0)
+		enabled = getenv("KOHAKU_SIM_LOG") != NULL;
+	if (!enabled)
+		return;
+	fputs("kohaku_sim: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+}

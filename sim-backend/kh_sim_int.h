@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * The model's internal interface: what tests, checkers and the issue-3
+ * work use beyond the register interface of kh_sim.h.  Hosts that only
+ * present a card (libkohaku's sim backend, kohaku_sim.ko) need kh_sim.h
+ * alone.
+ */
+#ifndef KH_SIM_INT_H
+#define KH_SIM_INT_H
+
+#include "kh_sim.h"
+#include "kh_unit.h"
+#include "sim_link.h"
+
+struct kh_sim_opts {
+	/* extra unit types, looked up before the built-in table */
+	const struct kh_unit_type *const *extra_types;
+	unsigned int n_extra;
+};
+
+int kh_sim_card_create_opts(const char *desc, const struct kh_sim_opts *opts,
+			    struct kh_sim_card **out, char *err,
+			    size_t errlen);
+
+/* What each host access costs in mesh cycles (run before the access). */
+struct kh_sim_timing {
+	u32 read_cycles;	/* per read64, default 150 */
+	u32 write_cycles;	/* per write64, default 30; the write lands
+				 * in the last of them */
+	u32 dma_cycles;		/* per DMA, default 150, plus one per 32 B */
+};
+
+void kh_sim_get_timing(const struct kh_sim_card *card,
+		       struct kh_sim_timing *t);
+void kh_sim_set_timing(struct kh_sim_card *card,
+		       const struct kh_sim_timing *t);
+
+/* The unit at (x, y) of a mesh, or NULL. */
+struct kh_unit *kh_sim_unit_at(struct kh_sim_card *card, unsigned int mesh,
+			       unsigned int x, unsigned int y);
+
+/*
+ * Links, named by their sender: router (x, y)'s output port (KH_PORT_*
+ * from sim_router.h), or the endpoint at (x, y) (a unit or a MAG port).
+ */
+struct kh_link *kh_sim_router_link(struct kh_sim_card *card,
+				   unsigned int mesh, unsigned int x,
+				   unsigned int y, unsigned int port);
+struct kh_link *kh_sim_endpoint_link(struct kh_sim_card *card,
+				     unsigned int mesh, unsigned int x,
+				     unsigned int y);
+/* Install one checker hook on every link of the card (NULL removes). */
+void kh_sim_set_link_hook(struct kh_sim_card *card,
+			  const struct kh_link_hook *hook, void *ctx);
+
+struct kh_sim_stats {
+	u64 cycles_stepped;	/* card-wide: cycles simulated one by one */
+	u64 cycles_skipped;	/* card-wide: cycles jumped over idle */
+	u64 link_flits;		/* sums over the mesh's links */
+	u64 link_stalls;
+	u64 tieoff_dropped;	/* flits swallowed by tied-off ports */
+	u64 ctrl_dropped;	/* CU_CTRL lost to a pending reply */
+	u64 unit_dropped;	/* flits units dropped on their receive path */
+	u64 lost_completions;	/* exec_done with nothing in flight */
+	u64 mag_reads;
+	u64 mag_writes;
+	u64 mag_data_dropped;	/* MEM_WR_DATA with no open slot */
+	u64 mag_slot_stalls;	/* cycles a descriptor waited for a slot */
+	u64 mag_out_of_range;	/* beats past the DRAM size */
+	u64 mag_remote_alias;	/* addresses naming another mesh */
+	u64 agent_rx_dropped;	/* flits dropped at a full RX FIFO */
+	u64 signals;		/* CU_SIGNALs absorbed */
+	u64 dispatched;		/* flits pushed by the dispatcher */
+	u64 dram_pages;		/* 4 KiB pages allocated */
+};
+
+int kh_sim_get_stats(struct kh_sim_card *card, unsigned int mesh,
+		     struct kh_sim_stats *st);
+
+/*
+ * Reset one mesh as its resetn would (a clock-wizard relock on a card):
+ * routers, units, MAG and the orchestrator registers are cleared; DRAM,
+ * the staging RAM and NODE_STATUS are not (they have no reset clause).
+ */
+int kh_sim_mesh_reset(struct kh_sim_card *card, unsigned int mesh);
+
+#endif /* KH_SIM_INT_H */

@@ -1,0 +1,464 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * noc_cu_base, seed 001 §3-§6 to the letter:
+ *
+ * - inbound: CU_INST -> instruction FIFO, CU_CTRL -> answered here,
+ *   everything else -> receive FIFO; noc_in_busy = either FIFO full;
+ * - CU_CTRL outside that backpressure, one pending reply, a request that
+ *   arrives while one is pending is taken and discarded;
+ * - outbound register shared in strict priority: CU_SIGNAL from the
+ *   16-deep completion queue > CU_CTRL reply > the unit's send path;
+ * - one instruction in flight: inst_valid = !inst_empty && !in_flight &&
+ *   !sig_full; exec_done queues the completion addressed to the
+ *   instruction's src, with the code chosen here (fault > batch > inst).
+ */
+#include "sim_base.h"
+#include "sim_mesh.h"
+#include "sim_mag.h"
+#include "sim_util.h"
+
+static struct kh_unit *sink_unit(const struct kh_sink *s)
+{
+	return kh_container_of(s, struct kh_unit, sink);
+}
+
+static struct kh_unit *node_unit(struct kh_node *n)
+{
+	return kh_container_of(n, struct kh_unit, node);
+}
+
+static u64 kh_unit_now_(const struct kh_unit *u)
+{
+	return u->node.sched->now;
+}
+
+u64 kh_unit_busy_cycles(const struct kh_unit *u)
+{
+	u64 c = u->busy_acc;
+
+	if (u->busy)
+		c += kh_unit_now_(u) - u->busy_since;
+	return c;
+}
+
+u64 kh_unit_ctrl_value(const struct kh_unit *u, unsigned int idx)
+{
+	const struct kh_sim_params *p = u->mesh->p;
+
+	switch (idx) {
+	case KH_CTRL_IDX_CAPS:
+		return ((u64)u->type->cu_type << KH_CAPS_CU_TYPE_SHIFT) |
+		       ((u64)(p->cu_version & KH_CAPS_VERSION_MASK) <<
+			KH_CAPS_VERSION_SHIFT) |
+		       ((u64)(u->type->n_buffers & KH_CAPS_NBUF_MASK) <<
+			KH_CAPS_NBUF_SHIFT) |
+		       ((u64)(p->inst_depth & KH_CAPS_DEPTH_MASK) <<
+			KH_CAPS_DEPTH_SHIFT);
+	case KH_CTRL_IDX_STATUS:
+		/* [62] error is tied 0 on every build */
+		return (u->busy ? KH_STATUS_BUSY : 0) |
+		       ((u64)(kh_fifo_space(&u->inst) & KH_STATUS_SPACE_MASK)
+			<< KH_STATUS_SPACE_SHIFT);
+	case KH_CTRL_IDX_COUNTERS:
+		return ((u64)u->retired << KH_CTR_RETIRED_SHIFT) |
+		       (kh_unit_busy_cycles(u) & KH_CTR_BUSY_MASK);
+	case KH_CTRL_IDX_DBG:
+		return u->dbg;
+	default:
+		return 0;
+	}
+}
+
+/* ---- inbound: the mesh-facing port ---- */
+
+static bool kh_base_busy(const struct kh_sink *s)
+{
+	const struct kh_unit *u = sink_unit(s);
+
+	/* either FIFO full, whatever the offered flit is (§3.1) */
+	return kh_fifo_full(&u->inst) || kh_fifo_full(&u->recv);
+}
+
+static void kh_base_ctrl(struct kh_unit *u, const struct kh_flit *req)
+{
+	unsigned int idx = kh_flit_get(req, KH_CTRL_INDEX);
+	struct kh_flit *r = &u->ctrl_reply;
+
+	if (u->ctrl_pend) {
+		/* §3.1.1: taken off the link, discarded, never answered */
+		u->ctrl_dropped++;
+		kh_mesh_log(u->mesh,
+			    "(%u,%u): CU_CTRL index %u dropped, a reply is pending",
+			    u->x, u->y, idx);
+		return;
+	}
+	memset(r, 0, sizeof(*r));
+	kh_flit_hdr(r, kh_flit_get(req, KH_HDR_SRC_X),
+		    kh_flit_get(req, KH_HDR_SRC_Y), u->x, u->y, KH_T_CU_CTRL,
+		    kh_flit_get(req, KH_HDR_TXN), 1);
+	kh_flit_set(r, KH_CTRL_OP, KH_CTRL_OP_REPLY);
+	kh_flit_set(r, KH_CTRL_INDEX, idx);
+	/* the value as it stands when the request is captured */
+	kh_flit_set(r, KH_CTRL_VALUE, kh_unit_ctrl_value(u, idx));
+	u->ctrl_pend = true;
+	u->ctrl_at = kh_unit_now_(u);
+}
+
+static void kh_base_take(struct kh_sink *s, const struct kh_flit *f)
+{
+	struct kh_unit *u = sink_unit(s);
+	bool ok = true;
+
+	switch (kh_flit_get(f, KH_HDR_TYPE)) {
+	case KH_T_CU_INST:
+		ok = kh_fifo_push(&u->inst, f);
+		break;
+	case KH_T_CU_CTRL:
+		kh_base_ctrl(u, f);
+		break;
+	default:
+		ok = kh_fifo_push(&u->recv, f);
+		break;
+	}
+	if (!ok)
+		kh_mesh_log(u->mesh, "(%u,%u): out of memory, flit lost",
+			    u->x, u->y);
+}
+
+static const struct kh_sink_ops kh_base_sink_ops = {
+	.busy = kh_base_busy,
+	.take = kh_base_take,
+};
+
+/* ---- the unit-facing handshake ---- */
+
+static bool kh_base_inst_valid(const struct kh_unit *u)
+{
+	return !kh_fifo_empty(&u->inst) && !u->in_flight &&
+	       u->sig_count < KH_CU_SIG_DEPTH;
+}
+
+const struct kh_flit *kh_unit_inst(struct kh_unit *u)
+{
+	if (u->p_accept || !kh_base_inst_valid(u))
+		return NULL;
+	return kh_fifo_head(&u->inst);
+}
+
+void kh_unit_inst_accept(struct kh_unit *u)
+{
+	const struct kh_flit *f;
+
+	if (u->p_accept || !kh_base_inst_valid(u))
+		return;	/* inst_ready without inst_valid does nothing */
+	f = kh_fifo_head(&u->inst);
+	u->p_accept = true;
+	u->cur_sx = kh_flit_get(f, KH_HDR_SRC_X);
+	u->cur_sy = kh_flit_get(f, KH_HDR_SRC_Y);
+	u->cur_txn = kh_flit_get(f, KH_HDR_TXN);
+	u->cur_last = kh_flit_get(f, KH_HDR_LAST);
+	kh_fifo_pop(&u->inst);
+}
+
+void kh_unit_retire(struct kh_unit *u, u32 result, bool fault)
+{
+	u->p_done = true;
+	u->p_result = result;
+	u->p_fault = fault;
+}
+
+const struct kh_flit *kh_unit_recv(struct kh_unit *u)
+{
+	if (u->p_pop)
+		return NULL;
+	return kh_fifo_head(&u->recv);
+}
+
+void kh_unit_recv_pop(struct kh_unit *u)
+{
+	if (u->p_pop || kh_fifo_empty(&u->recv))
+		return;
+	kh_fifo_pop(&u->recv);
+	u->p_pop = true;
+}
+
+void kh_unit_drop(struct kh_unit *u, const struct kh_flit *f,
+		  const char *why)
+{
+	u->dropped++;
+	kh_mesh_log(u->mesh, "(%u,%u) %s: dropped a type 0x%x flit from (%u,%u): %s",
+		    u->x, u->y, u->type->token,
+		    (unsigned int)kh_flit_get(f, KH_HDR_TYPE),
+		    (unsigned int)kh_flit_get(f, KH_HDR_SRC_X),
+		    (unsigned int)kh_flit_get(f, KH_HDR_SRC_Y), why);
+}
+
+bool kh_unit_send_ready(const struct kh_unit *u)
+{
+	return u->p_ready && !u->p_sent;
+}
+
+bool kh_unit_send(struct kh_unit *u, const struct kh_flit *f)
+{
+	if (!kh_unit_send_ready(u))
+		return false;
+	kh_link_load(&u->out, f);
+	u->p_sent = true;
+	return true;
+}
+
+void kh_unit_set_dbg(struct kh_unit *u, u64 dbg)
+{
+	u->dbg = dbg;
+}
+
+void *kh_unit_priv(struct kh_unit *u)
+{
+	return u->priv;
+}
+
+const struct kh_unit_type *kh_unit_type_of(const struct kh_unit *u)
+{
+	return u->type;
+}
+
+unsigned int kh_unit_x(const struct kh_unit *u)
+{
+	return u->x;
+}
+
+unsigned int kh_unit_y(const struct kh_unit *u)
+{
+	return u->y;
+}
+
+unsigned int kh_unit_mesh(const struct kh_unit *u)
+{
+	return u->mesh->id;
+}
+
+const struct kh_sim_params *kh_unit_params(const struct kh_unit *u)
+{
+	return u->mesh->p;
+}
+
+u64 kh_unit_now(const struct kh_unit *u)
+{
+	return kh_unit_now_(u);
+}
+
+void kh_unit_timer(struct kh_unit *u, u64 at)
+{
+	kh_node_timer(&u->node, at);
+}
+
+void kh_unit_mag_port(const struct kh_unit *u, unsigned int *x,
+		      unsigned int *y)
+{
+	const struct kh_mag_port *mp =
+		&u->mesh->mag->port[kh_mesh_unit_mag_port(u->mesh, u->y)];
+
+	*x = mp->x;
+	*y = mp->y;
+}
+
+void kh_unit_hdr(const struct kh_unit *u, struct kh_flit *f, unsigned int dx,
+		 unsigned int dy, unsigned int type, unsigned int txn,
+		 unsigned int last)
+{
+	kh_flit_hdr(f, dx, dy, u->x, u->y, type, txn, last);
+}
+
+/* ---- the cycle ---- */
+
+static void kh_base_send_sig(struct kh_unit *u)
+{
+	const struct kh_sig *s = &u->sigq[u->sig_head];
+	struct kh_flit f;
+
+	memset(&f, 0, sizeof(f));
+	kh_flit_hdr(&f, s->dx, s->dy, u->x, u->y, KH_T_CU_SIGNAL, s->txn, 1);
+	kh_flit_set(&f, KH_SIG_CODE, s->code);
+	kh_flit_set(&f, KH_SIG_ARG, s->arg);
+	kh_link_load(&u->out, &f);
+	u->sig_head = (u->sig_head + 1) % KH_CU_SIG_DEPTH;
+	u->sig_count--;
+}
+
+static void kh_base_queue_sig(struct kh_unit *u)
+{
+	struct kh_sig *s;
+
+	if (u->sig_count >= KH_CU_SIG_DEPTH) {
+		/* cannot happen: inst_valid waits for a free entry */
+		kh_mesh_log(u->mesh, "(%u,%u): completion queue overflow",
+			    u->x, u->y);
+		return;
+	}
+	s = &u->sigq[(u->sig_head + u->sig_count) % KH_CU_SIG_DEPTH];
+	u->sig_count++;
+	s->dx = u->cur_sx;
+	s->dy = u->cur_sy;
+	s->txn = u->cur_txn;
+	if (u->p_fault) {
+		s->code = KH_SIG_FAULT;
+		s->arg = u->p_result;
+	} else if (u->cur_last) {
+		s->code = KH_SIG_BATCH_COMPLETE;
+		s->arg = u->cur_txn;
+	} else {
+		s->code = KH_SIG_INST_COMPLETE;
+		s->arg = u->p_result;
+	}
+}
+
+static unsigned int kh_base_tick(struct kh_node *n)
+{
+	struct kh_unit *u = node_unit(n);
+	bool progress = false, busy;
+	u64 now = kh_unit_now_(u);
+
+	/* the outbound register: signal > CU_CTRL reply > unit */
+	if (kh_link_free(&u->out)) {
+		if (u->sig_count) {
+			kh_base_send_sig(u);
+			progress = true;
+		} else if (u->ctrl_pend && u->ctrl_at < now) {
+			/* a reply leaves at the earliest the cycle after capture */
+			kh_link_load(&u->out, &u->ctrl_reply);
+			u->ctrl_pend = false;
+			progress = true;
+		}
+	}
+
+	u->p_accept = u->p_done = u->p_fault = u->p_pop = u->p_sent = false;
+	u->p_ready = kh_link_free(&u->out) && !u->sig_count && !u->ctrl_pend;
+	if (u->type->tick(u))
+		progress = true;
+	if (u->p_accept || u->p_done || u->p_pop || u->p_sent)
+		progress = true;
+
+	/*
+	 * exec_done: counted always; queued only if an instruction was in
+	 * flight before this cycle.  The done arm clears in_flight after the
+	 * accept arm set it, so a same-cycle accept + done loses the
+	 * completion (§4).
+	 */
+	if (u->p_done) {
+		u->retired++;
+		if (u->in_flight)
+			kh_base_queue_sig(u);
+		else
+			u->lost_completions++;
+	}
+	if (u->p_accept)
+		u->in_flight = true;
+	if (u->p_done)
+		u->in_flight = false;
+
+	busy = u->in_flight || !kh_fifo_empty(&u->inst) || u->sig_count;
+	if (busy != u->busy) {
+		/* the new state holds from the next cycle on */
+		if (busy)
+			u->busy_since = now + 1;
+		else
+			u->busy_acc += now + 1 - u->busy_since;
+		u->busy = busy;
+	}
+
+	if (progress)
+		return KH_TICK_AWAKE | KH_TICK_PROGRESS;
+	return u->ctrl_pend || u->sig_count ? KH_TICK_AWAKE : 0;
+}
+
+static const struct kh_node_ops kh_base_node_ops = {
+	.tick = kh_base_tick,
+};
+
+/* ---- life cycle ---- */
+
+struct kh_unit *kh_unit_create(struct kh_mesh *m,
+			       const struct kh_unit_type *type,
+			       unsigned int x, unsigned int y, int *err)
+{
+	struct kh_unit *u = kh_plat_zalloc(sizeof(*u));
+	int e;
+
+	if (!u) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	u->mesh = m;
+	u->type = type;
+	u->x = x;
+	u->y = y;
+	e = kh_sched_add(m->sched, &u->node, &kh_base_node_ops);
+	if (!e)
+		e = kh_fifo_init(&u->inst, m->p->inst_depth);
+	if (!e)
+		e = kh_fifo_init(&u->recv, m->p->recv_depth);
+	if (!e && type->priv_size) {
+		u->priv = kh_plat_zalloc(type->priv_size);
+		if (!u->priv)
+			e = -ENOMEM;
+	}
+	if (e)
+		goto fail;
+	u->sink.ops = &kh_base_sink_ops;
+	u->sink.node = &u->node;
+	if (type->init) {
+		e = type->init(u);
+		if (e)
+			goto fail;
+	}
+	/* a unit starts awake once, to settle its initial state */
+	kh_node_wake(&u->node);
+	return u;
+fail:
+	kh_fifo_fini(&u->inst);
+	kh_fifo_fini(&u->recv);
+	kh_plat_free(u->priv);
+	kh_plat_free(u);
+	*err = e;
+	return NULL;
+}
+
+void kh_unit_destroy(struct kh_unit *u)
+{
+	if (!u)
+		return;
+	if (u->type->fini)
+		u->type->fini(u);
+	kh_fifo_fini(&u->inst);
+	kh_fifo_fini(&u->recv);
+	kh_plat_free(u->priv);
+	kh_plat_free(u);
+}
+
+void kh_unit_reset(struct kh_unit *u)
+{
+	kh_fifo_clear(&u->inst);
+	kh_fifo_clear(&u->recv);
+	u->out.valid = false;
+	u->sig_head = u->sig_count = 0;
+	u->ctrl_pend = false;
+	u->in_flight = false;
+	u->retired = 0;
+	u->busy = false;
+	u->busy_acc = 0;
+	u->busy_since = 0;
+	u->dbg = 0;
+	if (u->type->reset) {
+		u->type->reset(u);
+	} else {
+		if (u->type->fini)
+			u->type->fini(u);
+		if (u->priv)
+			memset(u->priv, 0, u->type->priv_size);
+		if (u->type->init && u->type->init(u))
+			kh_mesh_log(u->mesh, "(%u,%u): unit init failed in reset",
+				    u->x, u->y);
+	}
+	kh_node_timer(&u->node, KH_NEVER);
+	kh_node_wake(&u->node);
+}

@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * noc_cu_base: the endpoint every compute unit sits behind (seed 001
+ * §3-§6).  struct kh_unit is the base plus the unit's private state; unit
+ * models see it only through kh_unit.h.
+ */
+#ifndef KH_SIM_BASE_H
+#define KH_SIM_BASE_H
+
+#include "kh_unit.h"
+#include "sim_fifo.h"
+#include "sim_link.h"
+#include "sim_sched.h"
+#include <kohaku/kh_units.h>
+
+struct kh_mesh;
+
+/* One queued completion (CU_SIGNAL), built into a flit when it leaves. */
+struct kh_sig {
+	u8 code;
+	u8 dx, dy;
+	u8 txn;
+	u32 arg;
+};
+
+struct kh_unit {
+	struct kh_node node;
+	struct kh_sink sink;		/* noc_in_* */
+	struct kh_link out;		/* noc_out_*: the one outbound register */
+	struct kh_mesh *mesh;
+	const struct kh_unit_type *type;
+	u8 x, y;
+
+	struct kh_fifo inst;		/* INST_DEPTH */
+	struct kh_fifo recv;		/* RECV_DEPTH */
+
+	/* completion queue, KH_CU_SIG_DEPTH deep */
+	struct kh_sig sigq[KH_CU_SIG_DEPTH];
+	u8 sig_head, sig_count;
+
+	/* CU_CTRL: exactly one pending reply */
+	bool ctrl_pend;
+	u64 ctrl_at;			/* capture cycle */
+	struct kh_flit ctrl_reply;
+	u64 ctrl_dropped;		/* requests lost to a pending reply */
+
+	/* the one instruction in flight */
+	bool in_flight;
+	u8 cur_sx, cur_sy, cur_txn;
+	bool cur_last;
+
+	/* CU_COUNTERS, cleared only by reset; busy cycles kept lazily */
+	u32 retired;
+	bool busy;
+	u64 busy_acc;			/* busy cycles before busy_since */
+	u64 busy_since;
+	u64 dbg;
+
+	/* this cycle's handshake pulses */
+	bool p_accept, p_done, p_fault, p_pop, p_sent, p_ready;
+	u32 p_result;
+
+	/* model-only statistics */
+	u64 dropped;			/* flits the unit dropped */
+	u64 lost_completions;		/* exec_done with nothing in flight */
+
+	void *priv;
+};
+
+struct kh_unit *kh_unit_create(struct kh_mesh *m,
+			       const struct kh_unit_type *type,
+			       unsigned int x, unsigned int y, int *err);
+void kh_unit_destroy(struct kh_unit *u);
+void kh_unit_reset(struct kh_unit *u);
+/* CU_CTRL register value at index idx, as the base would answer now. */
+u64 kh_unit_ctrl_value(const struct kh_unit *u, unsigned int idx);
+u64 kh_unit_busy_cycles(const struct kh_unit *u);
+
+#endif /* KH_SIM_BASE_H */

@@ -1,0 +1,289 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/* Card life cycle, simulated time, and the internal interface. */
+#include "sim_card.h"
+#include "sim_base.h"
+#include "sim_desc.h"
+#include "sim_mag.h"
+#include "sim_router.h"
+
+const struct kh_sim_params *kh_sim_card_params(const struct kh_sim_card *c)
+{
+	return &c->p;
+}
+
+struct kh_sched *kh_sim_card_sched(struct kh_sim_card *c)
+{
+	return &c->sched;
+}
+
+struct kh_mesh *kh_sim_card_mesh(struct kh_sim_card *c, unsigned int n)
+{
+	return n < c->n_mesh ? c->mesh[n] : NULL;
+}
+
+bool kh_sim_log_ok(struct kh_sim_card *card)
+{
+	if (!card->log_left)
+		return false;
+	if (--card->log_left == 0)
+		kh_plat_log("further model diagnostics suppressed\n");
+	return true;
+}
+
+int kh_sim_card_create_opts(const char *desc, const struct kh_sim_opts *opts,
+			    struct kh_sim_card **out, char *err,
+			    size_t errlen)
+{
+	struct kh_unit_types types = { NULL, 0 };
+	struct kh_sim_card *c;
+	struct kh_desc *d;
+	unsigned int i;
+	int e;
+
+	*out = NULL;
+	if (!desc) {
+		if (err && errlen)
+			snprintf(err, errlen, "no card description");
+		return -EINVAL;
+	}
+	if (opts) {
+		types.extra = opts->extra_types;
+		types.n_extra = opts->n_extra;
+	}
+	d = kh_plat_zalloc(sizeof(*d));
+	c = kh_plat_zalloc(sizeof(*c));
+	if (!d || !c) {
+		e = -ENOMEM;
+		goto fail;
+	}
+	e = kh_desc_parse(desc, &types, d, err, errlen);
+	if (e)
+		goto fail;
+	c->p = d->p;
+	c->clock_mhz = KH_SIM_CLOCK_MHZ;
+	c->timing.read_cycles = 150;
+	c->timing.write_cycles = 30;
+	c->timing.dma_cycles = 150;
+	c->log_left = KH_SIM_LOG_BUDGET;
+	kh_sched_init(&c->sched);
+	for (i = 0; i < d->n_mesh; i++) {
+		c->mesh[i] = kh_mesh_create(c, i, &d->mesh[i], &e);
+		if (!c->mesh[i])
+			goto fail_sched;
+		c->n_mesh++;
+	}
+	e = kh_sched_finalize(&c->sched);
+	if (e)
+		goto fail_sched;
+	/* nodes that asked to be woken before the list existed */
+	for (i = 0; i < c->sched.n_all; i++)
+		if (c->sched.all[i]->active) {
+			c->sched.all[i]->active = false;
+			kh_node_wake(c->sched.all[i]);
+		}
+	kh_plat_free(d);
+	*out = c;
+	return 0;
+fail_sched:
+	if (err && errlen && !err[0])
+		snprintf(err, errlen, "cannot build the card: error %d", e);
+	kh_plat_free(d);
+	kh_sim_card_destroy(c);
+	return e;
+fail:
+	if (err && errlen && e == -ENOMEM)
+		snprintf(err, errlen, "out of memory");
+	kh_plat_free(d);
+	kh_plat_free(c);
+	return e;
+}
+
+int kh_sim_card_create(const char *desc, struct kh_sim_card **out, char *err,
+		       size_t errlen)
+{
+	return kh_sim_card_create_opts(desc, NULL, out, err, errlen);
+}
+
+void kh_sim_card_destroy(struct kh_sim_card *card)
+{
+	unsigned int i;
+
+	if (!card)
+		return;
+	for (i = 0; i < KH_MAX_MESHES; i++)
+		kh_mesh_destroy(card->mesh[i]);
+	kh_sched_fini(&card->sched);
+	kh_plat_free(card);
+}
+
+u64 kh_sim_cycles(const struct kh_sim_card *card)
+{
+	return card->sched.now;
+}
+
+u32 kh_sim_clock_mhz(const struct kh_sim_card *card)
+{
+	return card->clock_mhz;
+}
+
+void kh_sim_run(struct kh_sim_card *card, u64 cycles)
+{
+	kh_sched_run(&card->sched, cycles);
+}
+
+unsigned int kh_sim_mesh_count(const struct kh_sim_card *card)
+{
+	return card->n_mesh;
+}
+
+u64 kh_sim_mesh_dram_size(const struct kh_sim_card *card, unsigned int mesh)
+{
+	return mesh < card->n_mesh ? card->mesh[mesh]->dram.size : 0;
+}
+
+void kh_sim_get_timing(const struct kh_sim_card *card,
+		       struct kh_sim_timing *t)
+{
+	*t = card->timing;
+}
+
+void kh_sim_set_timing(struct kh_sim_card *card,
+		       const struct kh_sim_timing *t)
+{
+	card->timing = *t;
+}
+
+struct kh_unit *kh_sim_unit_at(struct kh_sim_card *card, unsigned int mesh,
+			       unsigned int x, unsigned int y)
+{
+	struct kh_mesh *m = kh_sim_card_mesh(card, mesh);
+
+	if (!m || x >= m->w || y >= m->h)
+		return NULL;
+	return m->unit[y][x];
+}
+
+struct kh_link *kh_sim_router_link(struct kh_sim_card *card,
+				   unsigned int mesh, unsigned int x,
+				   unsigned int y, unsigned int port)
+{
+	struct kh_mesh *m = kh_sim_card_mesh(card, mesh);
+	struct kh_router *r = m ? kh_mesh_router(m, x, y) : NULL;
+
+	return r && port < KH_PORTS ? &r->out[port] : NULL;
+}
+
+struct kh_link *kh_sim_endpoint_link(struct kh_sim_card *card,
+				     unsigned int mesh, unsigned int x,
+				     unsigned int y)
+{
+	struct kh_mesh *m = kh_sim_card_mesh(card, mesh);
+	unsigned int i;
+
+	if (!m || x >= m->w || y >= m->h)
+		return NULL;
+	if (m->unit[y][x])
+		return &m->unit[y][x]->out;
+	for (i = 0; x == 0 && i < m->mag->n_ports; i++)
+		if (m->mag->port[i].y == y)
+			return &m->mag->port[i].out;
+	return NULL;
+}
+
+static void kh_mesh_for_links(struct kh_mesh *m,
+			      void (*fn)(struct kh_link *l, void *arg),
+			      void *arg)
+{
+	unsigned int x, y, d;
+
+	for (y = 0; y < m->nrx * m->nry; y++)
+		for (d = 0; d < KH_PORTS; d++)
+			fn(&m->routers[y].out[d], arg);
+	for (y = 0; y < m->h; y++)
+		for (x = 0; x < m->w; x++)
+			if (m->unit[y][x])
+				fn(&m->unit[y][x]->out, arg);
+	for (x = 0; x < m->mag->n_ports; x++)
+		fn(&m->mag->port[x].out, arg);
+}
+
+struct kh_hook_arg {
+	const struct kh_link_hook *hook;
+	void *ctx;
+};
+
+static void kh_set_hook(struct kh_link *l, void *arg)
+{
+	struct kh_hook_arg *a = arg;
+
+	l->hook = a->hook;
+	l->hook_ctx = a->ctx;
+}
+
+void kh_sim_set_link_hook(struct kh_sim_card *card,
+			  const struct kh_link_hook *hook, void *ctx)
+{
+	struct kh_hook_arg a = { hook, ctx };
+	unsigned int i;
+
+	for (i = 0; i < card->n_mesh; i++)
+		kh_mesh_for_links(card->mesh[i], kh_set_hook, &a);
+}
+
+static void kh_sum_link(struct kh_link *l, void *arg)
+{
+	struct kh_sim_stats *st = arg;
+
+	st->link_flits += l->flits;
+	st->link_stalls += l->stalls;
+}
+
+int kh_sim_get_stats(struct kh_sim_card *card, unsigned int mesh,
+		     struct kh_sim_stats *st)
+{
+	struct kh_mesh *m = kh_sim_card_mesh(card, mesh);
+	unsigned int x, y;
+
+	memset(st, 0, sizeof(*st));
+	if (!m)
+		return -EINVAL;
+	st->cycles_stepped = card->sched.cycles_stepped;
+	st->cycles_skipped = card->sched.cycles_skipped;
+	kh_mesh_for_links(m, kh_sum_link, st);
+	st->tieoff_dropped = m->tieoff.dropped;
+	for (y = 0; y < m->h; y++)
+		for (x = 0; x < m->w; x++) {
+			struct kh_unit *u = m->unit[y][x];
+
+			if (!u)
+				continue;
+			st->ctrl_dropped += u->ctrl_dropped;
+			st->unit_dropped += u->dropped;
+			st->lost_completions += u->lost_completions;
+		}
+	for (x = 0; x < m->mag->n_ports; x++) {
+		struct kh_mag_port *mp = &m->mag->port[x];
+
+		st->mag_reads += mp->reads;
+		st->mag_writes += mp->writes;
+		st->mag_data_dropped += mp->data_dropped;
+		st->mag_slot_stalls += mp->slot_stall_cycles;
+		st->mag_out_of_range += mp->out_of_range;
+		st->mag_remote_alias += mp->remote_alias;
+	}
+	st->agent_rx_dropped = m->mag->orch.rx_dropped;
+	st->signals = m->mag->orch.signals;
+	st->dispatched = m->mag->orch.dispatched;
+	st->dram_pages = m->dram.pages;
+	return 0;
+}
+
+int kh_sim_mesh_reset(struct kh_sim_card *card, unsigned int mesh)
+{
+	struct kh_mesh *m = kh_sim_card_mesh(card, mesh);
+
+	if (!m)
+		return -EINVAL;
+	kh_mesh_reset(m);
+	return 0;
+}

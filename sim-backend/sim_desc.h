@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * Card descriptions (docs/spec/card-description.md): mesh maps in the
+ * KohakuTPU map format, with `param` directives.  The parser checks
+ * everything the mesh builder relies on, and names the line and the
+ * problem in its error message.
+ */
+#ifndef KH_SIM_DESC_H
+#define KH_SIM_DESC_H
+
+#include "kh_plat.h"
+#include "kh_unit.h"
+#include "sim_mesh.h"
+#include "sim_params.h"
+#include <kohaku/kh_regs.h>
+
+enum kh_cell_kind {
+	KH_CELL_EMPTY,		/* xxx */
+	KH_CELL_TIEOFF,		/* nul */
+	KH_CELL_MAG,		/* mag */
+	KH_CELL_UNIT,		/* a unit type's token */
+};
+
+struct kh_desc_mesh {
+	unsigned int w, h;
+	u8 kind[KH_MAP_MAX][KH_MAP_MAX];			/* [y][x] */
+	const struct kh_unit_type *type[KH_MAP_MAX][KH_MAP_MAX];
+	unsigned int n_mag;
+};
+
+struct kh_desc {
+	struct kh_sim_params p;
+	unsigned int n_mesh;
+	struct kh_desc_mesh mesh[KH_MAX_MESHES];
+};
+
+/* Extra unit types (tests) are looked up before the built-in table. */
+struct kh_unit_types {
+	const struct kh_unit_type *const *extra;
+	unsigned int n_extra;
+};
+
+int kh_desc_parse(const char *text, const struct kh_unit_types *types,
+		  struct kh_desc *d, char *err, size_t errlen);
+
+/* The unit table (sim_units.c). */
+const struct kh_unit_type *kh_unit_lookup(const struct kh_unit_types *types,
+					  const char *tok, size_t len);
+
+#endif /* KH_SIM_DESC_H */

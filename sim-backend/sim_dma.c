@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * Host DMA through the XDMA path.  MAG's host channel is its own AXI
+ * requester with no ordering against the port engines, so an access goes
+ * straight to DRAM: it does not wait for mesh writes in flight (that race
+ * is a real hazard the driver handles).  Writes are whole 32-byte words:
+ * the bytes of a partly covered word outside the range are written as 0,
+ * since the host path forces every strobe on.
+ */
+#include "sim_card.h"
+
+/* Decode a card bus address to a mesh and a local offset. */
+static int kh_dma_decode(struct kh_sim_card *c, u64 addr, size_t len,
+			 struct kh_mesh **out, u64 *local)
+{
+	unsigned int win = (addr >> 40) & 7;
+	struct kh_mesh *m;
+	u64 l;
+
+	/* [42:40] = N + 1 selects mesh N; bits above decode nothing */
+	if (addr >> 43 || win < 1 || win > KH_MAX_MESHES)
+		return -EINVAL;
+	m = kh_sim_card_mesh(c, win - 1);
+	if (!m)
+		return -EINVAL;
+	/* [37:36] naming another mesh hangs the card */
+	if (((addr >> KH_MADDR_MESH_SHIFT) & KH_MADDR_MESH_MASK) != win - 1)
+		return -EINVAL;
+	/* the apertures ([39], [38]) are not modelled on the host path */
+	if (addr & (3ULL << 38))
+		return -EINVAL;
+	l = addr & KH_MADDR_LOCAL_MASK;
+	if (!kh_dram_in_range(&m->dram, l, len))
+		return -EINVAL;
+	*out = m;
+	*local = l;
+	return 0;
+}
+
+static void kh_dma_time(struct kh_sim_card *c, size_t len)
+{
+	u64 beats = ((u64)len + KH_HOST_GRANULE - 1) / KH_HOST_GRANULE;
+
+	kh_sim_run(c, c->timing.dma_cycles + beats);
+}
+
+int kh_sim_dma_write(struct kh_sim_card *card, u64 card_addr,
+		     const void *buf, size_t len)
+{
+	const u8 *in = buf;
+	struct kh_mesh *m;
+	u64 local, w, end;
+	int e;
+
+	kh_dma_time(card, len);
+	e = kh_dma_decode(card, card_addr, len, &m, &local);
+	if (e || !len)
+		return e;
+	end = local + len;
+	for (w = local & ~(u64)(KH_HOST_GRANULE - 1); w < end;
+	     w += KH_HOST_GRANULE) {
+		u8 word[KH_HOST_GRANULE];
+		u64 b = w < local ? local : w;
+		u64 t = w + KH_HOST_GRANULE < end ? w + KH_HOST_GRANULE : end;
+
+		memset(word, 0, sizeof(word));
+		memcpy(word + (b - w), in + (b - local), (size_t)(t - b));
+		/* a whole word past the DRAM end cannot occur: sizes are MiB */
+		e = kh_dram_write(&m->dram, w, word, sizeof(word));
+		if (e)
+			return e;
+	}
+	return 0;
+}
+
+int kh_sim_dma_read(struct kh_sim_card *card, u64 card_addr, void *buf,
+		    size_t len)
+{
+	struct kh_mesh *m;
+	u64 local;
+	int e;
+
+	kh_dma_time(card, len);
+	e = kh_dma_decode(card, card_addr, len, &m, &local);
+	if (e || !len)
+		return e;
+	kh_dram_read(&m->dram, local, buf, len);
+	return 0;
+}

@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * Building a mesh from a parsed map: routers on the inner grid, each of
+ * their five ports wired to a neighbour router, the endpoint on that side
+ * (a unit, a MAG port), or the mesh's tie-off.
+ */
+#include "sim_mesh.h"
+#include "sim_base.h"
+#include "sim_card.h"
+#include "sim_desc.h"
+#include "sim_mag.h"
+#include "sim_router.h"
+#include "sim_util.h"
+
+struct kh_router *kh_mesh_router(struct kh_mesh *m, unsigned int x,
+				 unsigned int y)
+{
+	if (x < m->lo || x > m->hi_x || y < m->lo || y > m->hi_y)
+		return NULL;
+	return &m->routers[(y - m->lo) * m->nrx + (x - m->lo)];
+}
+
+unsigned int kh_mesh_unit_mag_port(const struct kh_mesh *m, unsigned int y)
+{
+	unsigned int i, best = 0, bd = ~0u;
+
+	for (i = 0; i < m->mag->n_ports; i++) {
+		unsigned int py = m->mag->port[i].y;
+		unsigned int d = py > y ? py - y : y - py;
+
+		/* ports are sorted by row: the first at the least distance */
+		if (d < bd) {
+			bd = d;
+			best = i;
+		}
+	}
+	return best;
+}
+
+static const int kh_dx[KH_PORTS] = { 0, 1, 0, -1, 0 };
+static const int kh_dy[KH_PORTS] = { -1, 0, 1, 0, 0 };
+static const unsigned int kh_opposite[KH_PORTS] = {
+	KH_PORT_S, KH_PORT_W, KH_PORT_N, KH_PORT_E, KH_PORT_L
+};
+
+static struct kh_mag_port *kh_mesh_mag_port_at(struct kh_mesh *m,
+					       unsigned int y)
+{
+	unsigned int i;
+
+	for (i = 0; i < m->mag->n_ports; i++)
+		if (m->mag->port[i].y == y)
+			return &m->mag->port[i];
+	return NULL;
+}
+
+/* Wire router r's port d to whatever is on that side. */
+static void kh_mesh_wire(struct kh_mesh *m, struct kh_router *r,
+			 unsigned int d)
+{
+	unsigned int nx = (unsigned int)((int)r->x + kh_dx[d]);
+	unsigned int ny = (unsigned int)((int)r->y + kh_dy[d]);
+	struct kh_router *nb = d == KH_PORT_L ? NULL : kh_mesh_router(m, nx, ny);
+	struct kh_sink *rx = &m->tieoff.sink;
+	struct kh_unit *u = m->unit[ny][nx];
+	struct kh_mag_port *mp;
+
+	if (nb) {
+		kh_link_init(&r->out[d], &nb->in[kh_opposite[d]].sink, m->id,
+			     KH_LINK_ROUTER, r->x, r->y, d);
+		return;
+	}
+	if (u) {
+		rx = &u->sink;
+		kh_link_init(&u->out, &r->in[d].sink, m->id, KH_LINK_ENDPOINT,
+			     nx, ny, KH_PORT_L);
+	} else if (nx == 0 && (mp = kh_mesh_mag_port_at(m, ny)) != NULL) {
+		rx = &mp->sink;
+		kh_link_init(&mp->out, &r->in[d].sink, m->id, KH_LINK_ENDPOINT,
+			     nx, ny, KH_PORT_L);
+	}
+	kh_link_init(&r->out[d], rx, m->id, KH_LINK_ROUTER, r->x, r->y, d);
+}
+
+struct kh_mesh *kh_mesh_create(struct kh_sim_card *card, unsigned int id,
+			       const struct kh_desc_mesh *dm, int *err)
+{
+	const struct kh_sim_params *p = kh_sim_card_params(card);
+	struct kh_mesh *m = kh_plat_zalloc(sizeof(*m));
+	u8 rows[KH_MAG_PORTS_MAX];
+	unsigned int x, y, d, n_mag = 0;
+	int e;
+
+	if (!m) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	m->card = card;
+	m->sched = kh_sim_card_sched(card);
+	m->p = p;
+	m->id = id;
+	m->w = dm->w;
+	m->h = dm->h;
+	m->lo = 1;
+	m->hi_x = dm->w - 2;
+	m->hi_y = dm->h - 2;
+	m->nrx = dm->w - 2;
+	m->nry = dm->h - 2;
+	kh_tieoff_init(&m->tieoff);
+	e = kh_dram_init(&m->dram, p->dram_bytes);
+	if (e)
+		goto fail;
+
+	m->routers = kh_plat_zalloc(sizeof(*m->routers) * m->nrx * m->nry);
+	if (!m->routers) {
+		e = -ENOMEM;
+		goto fail;
+	}
+	for (y = m->lo; y <= m->hi_y; y++)
+		for (x = m->lo; x <= m->hi_x; x++) {
+			e = kh_router_init(kh_mesh_router(m, x, y), m->sched,
+					   x, y, m->lo, m->hi_x, m->hi_y,
+					   p->router_fifo);
+			if (e)
+				goto fail;
+		}
+
+	for (y = 0; y < m->h; y++)
+		if (dm->kind[y][0] == KH_CELL_MAG && n_mag < KH_MAG_PORTS_MAX)
+			rows[n_mag++] = (u8)y;
+	if (!n_mag) {
+		e = -EINVAL;
+		goto fail;
+	}
+	m->mag = kh_mag_create(m, rows, n_mag, &e);
+	if (!m->mag)
+		goto fail;
+
+	for (y = 0; y < m->h; y++)
+		for (x = 0; x < m->w; x++) {
+			if (dm->kind[y][x] != KH_CELL_UNIT)
+				continue;
+			m->unit[y][x] = kh_unit_create(m, dm->type[y][x], x, y,
+						       &e);
+			if (!m->unit[y][x])
+				goto fail;
+		}
+
+	for (y = m->lo; y <= m->hi_y; y++)
+		for (x = m->lo; x <= m->hi_x; x++)
+			for (d = 0; d < KH_PORTS; d++)
+				kh_mesh_wire(m, kh_mesh_router(m, x, y), d);
+	return m;
+fail:
+	kh_mesh_destroy(m);
+	*err = e;
+	return NULL;
+}
+
+void kh_mesh_destroy(struct kh_mesh *m)
+{
+	unsigned int x, y;
+
+	if (!m)
+		return;
+	for (y = 0; y < KH_MAP_MAX; y++)
+		for (x = 0; x < KH_MAP_MAX; x++)
+			kh_unit_destroy(m->unit[y][x]);
+	kh_mag_destroy(m->mag);
+	if (m->routers) {
+		for (y = 0; y < m->nrx * m->nry; y++)
+			kh_router_fini(&m->routers[y]);
+		kh_plat_free(m->routers);
+	}
+	kh_dram_fini(&m->dram);
+	kh_plat_free(m);
+}
+
+void kh_mesh_reset(struct kh_mesh *m)
+{
+	unsigned int x, y;
+
+	for (y = 0; y < m->nrx * m->nry; y++)
+		kh_router_reset(&m->routers[y]);
+	kh_mag_reset(m->mag);
+	for (y = 0; y < m->h; y++)
+		for (x = 0; x < m->w; x++)
+			if (m->unit[y][x])
+				kh_unit_reset(m->unit[y][x]);
+}

@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * noc_orchestrator: the mesh control window (kohakutpu.md §4.2-4.5).  It
+ * lives inside MAG and answers at memory port 0's coordinate; MAG hands it
+ * every non-memory flit that reaches any port, and drains its TX FIFO into
+ * the mesh.
+ */
+#ifndef KH_SIM_ORCH_H
+#define KH_SIM_ORCH_H
+
+#include "kh_plat.h"
+#include "sim_fifo.h"
+#include "sim_params.h"
+#include <kohaku/kh_regs.h>
+
+struct kh_mag;
+
+struct kh_orch {
+	struct kh_mag *mag;
+	const struct kh_sim_params *p;
+	u8 x, y;			/* ORC_X/ORC_Y = memory port 0 */
+	u8 grid_hi;
+
+	u64 ctrl;
+	u64 irq_en;
+	u8 prog_dst;			/* {y,x} */
+	u16 prog_len;
+	u16 prog_base;
+	u16 credit;			/* one counter shared by all targets */
+	u16 left;
+	u32 slot;			/* next staging slot to dispatch */
+	bool prog_run;
+	u16 sig_done;
+	u32 cred_inc;			/* SIG_INST_COMPLETEs absorbed this cycle */
+
+	u64 tx_flit[KH_FLIT_WORDS];
+	struct kh_fifo tx;
+	struct kh_fifo rx;
+	bool rx_overflow;		/* sticky until reset */
+
+	u64 (*stage)[KH_FLIT_WORDS];	/* staging RAM, stage_flits slots */
+	u64 node_status[KH_ORC_NODE_ENTRIES];
+
+	/* the host write that lands in the next cycle */
+	bool wr_pending;
+	u32 wr_off;
+	u64 wr_val;
+
+	/* model statistics */
+	u64 signals;
+	u64 dispatched;
+	u64 rx_dropped;
+};
+
+int kh_orch_init(struct kh_orch *o, struct kh_mag *mag,
+		 const struct kh_sim_params *p, unsigned int x, unsigned int y,
+		 unsigned int grid_hi);
+void kh_orch_fini(struct kh_orch *o);
+/* resetn: everything but the LUTRAMs (NODE_STATUS, staging) */
+void kh_orch_reset(struct kh_orch *o);
+
+/* AXI read of a window offset (8-aligned, low 16 bits). */
+u64 kh_orch_read(const struct kh_orch *o, u32 off);
+/* AXI write: latched, applied in the orchestrator's next tick. */
+void kh_orch_host_write(struct kh_orch *o, u32 off, u64 val);
+
+/* A non-memory flit from any MAG port: absorb a signal, or RX (or drop). */
+void kh_orch_agent_take(struct kh_orch *o, const struct kh_flit *f);
+/* Phase B; tx_count0 is the TX FIFO fill at the start of the cycle. */
+bool kh_orch_tick(struct kh_orch *o, u32 tx_count0);
+bool kh_orch_pending(const struct kh_orch *o);
+
+#endif /* KH_SIM_ORCH_H */

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * Build parameters of one simulated card, in one struct so that a profile
+ * (the RTL defaults, a shipped top) is one initialiser.  The card
+ * description's `param` directives override single fields
+ * (docs/spec/card-description.md).
+ */
+#ifndef KH_SIM_PARAMS_H
+#define KH_SIM_PARAMS_H
+
+#include "kh_plat.h"
+
+struct kh_sim_params {
+	/* noc_cu_base */
+	u32 inst_depth;		/* instruction FIFO, CU_CAPS inst_depth */
+	u32 recv_depth;		/* receive FIFO */
+	u32 cu_version;		/* mesh-wide build number */
+	/* NoCRouter */
+	u32 router_fifo;	/* input FIFO depth per port */
+	/* noc_orchestrator */
+	u32 tx_depth;
+	u32 rx_depth;
+	u32 stage_flits;
+	/* mag_mem_port */
+	u32 wr_slots;
+	u32 q_depth;
+	u32 q_margin;
+	u32 mem_rd_latency;	/* cycles from AR to the first R beat */
+	u32 mem_wr_latency;	/* cycles from the last W beat to BVALID */
+	/* DRAM populated per mesh */
+	u64 dram_bytes;
+};
+
+/* The RTL defaults (kohakutpu.md section 9): the v0 profile. */
+void kh_sim_params_rtl(struct kh_sim_params *p);
+
+#endif /* KH_SIM_PARAMS_H */

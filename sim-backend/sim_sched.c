@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * The cycle scheduler: two-phase cycles over the awake nodes, timers, and
+ * the fixed-point idle skip (see sim_sched.h).
+ */
+#include "sim_sched.h"
+#include "sim_link.h"
+#include "sim_util.h"
+
+void kh_sched_init(struct kh_sched *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->next_timer = KH_NEVER;
+}
+
+void kh_sched_fini(struct kh_sched *s)
+{
+	kh_plat_free(s->all);
+	kh_plat_free(s->active);
+	s->all = NULL;
+	s->active = NULL;
+}
+
+int kh_sched_add(struct kh_sched *s, struct kh_node *n,
+		 const struct kh_node_ops *ops)
+{
+	if (s->n_all == s->cap_all) {
+		unsigned int ncap = s->cap_all ? s->cap_all * 2 : 64;
+		struct kh_node **na = kh_plat_zalloc(sizeof(*na) * ncap);
+
+		if (!na)
+			return -ENOMEM;
+		if (s->n_all)
+			memcpy(na, s->all, sizeof(*na) * s->n_all);
+		kh_plat_free(s->all);
+		s->all = na;
+		s->cap_all = ncap;
+	}
+	memset(n, 0, sizeof(*n));
+	n->ops = ops;
+	n->sched = s;
+	n->timer = KH_NEVER;
+	s->all[s->n_all++] = n;
+	return 0;
+}
+
+int kh_sched_finalize(struct kh_sched *s)
+{
+	s->active = kh_plat_zalloc(sizeof(*s->active) * (s->n_all + 1));
+	return s->active ? 0 : -ENOMEM;
+}
+
+int kh_node_add_out(struct kh_node *n, struct kh_link *l)
+{
+	if (n->n_out >= KH_NODE_OUT_MAX)
+		return -EINVAL;
+	n->out[n->n_out++] = l;
+	return 0;
+}
+
+void kh_node_wake(struct kh_node *n)
+{
+	struct kh_sched *s = n->sched;
+
+	n->active = true;
+	if (n->listed || !s->active)
+		return;	/* before finalize the card lists awake nodes itself */
+	n->listed = true;
+	s->active[s->n_active++] = n;
+}
+
+void kh_node_timer(struct kh_node *n, u64 at)
+{
+	n->timer = at;
+	if (at < n->sched->next_timer)
+		n->sched->next_timer = at;
+}
+
+/* Wake every node whose timer is due and find the next one. */
+static void kh_sched_fire_timers(struct kh_sched *s)
+{
+	u64 next = KH_NEVER;
+	unsigned int i;
+
+	for (i = 0; i < s->n_all; i++) {
+		struct kh_node *n = s->all[i];
+
+		if (n->timer <= s->now) {
+			n->timer = KH_NEVER;
+			kh_node_wake(n);
+		} else if (n->timer < next) {
+			next = n->timer;
+		}
+	}
+	s->next_timer = next;
+}
+
+static bool kh_node_holds(const struct kh_node *n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n->n_out; i++)
+		if (n->out[i]->valid)
+			return true;
+	return false;
+}
+
+/* One cycle; returns whether anything on the card changed. */
+static bool kh_sched_step(struct kh_sched *s)
+{
+	bool progress = false;
+	unsigned int i, j, n;
+
+	if (s->now >= s->next_timer)
+		kh_sched_fire_timers(s);
+
+	/* phase A: transfers (receivers woken here join the list) */
+	n = s->n_active;
+	for (i = 0; i < n; i++) {
+		struct kh_node *nd = s->active[i];
+
+		for (j = 0; j < nd->n_out; j++)
+			if (kh_link_step(nd->out[j], s->now))
+				progress = true;
+	}
+
+	/* phase B: ticks */
+	n = s->n_active;
+	for (i = 0; i < n; i++) {
+		struct kh_node *nd = s->active[i];
+		unsigned int r = nd->ops->tick(nd);
+
+		if (r & KH_TICK_PROGRESS)
+			progress = true;
+		if (!r && !kh_node_holds(nd))
+			nd->active = false;
+	}
+
+	/* compact the awake list, keeping order (determinism) */
+	for (i = 0, j = 0; i < s->n_active; i++) {
+		if (s->active[i]->active)
+			s->active[j++] = s->active[i];
+		else
+			s->active[i]->listed = false;
+	}
+	s->n_active = j;
+
+	s->now++;
+	s->cycles_stepped++;
+	return progress;
+}
+
+static void kh_sched_skip(struct kh_sched *s, u64 span)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < s->n_active; i++) {
+		struct kh_node *nd = s->active[i];
+
+		for (j = 0; j < nd->n_out; j++)
+			kh_link_stall_span(nd->out[j], s->now, span);
+	}
+	s->now += span;
+	s->cycles_skipped += span;
+}
+
+void kh_sched_run(struct kh_sched *s, u64 cycles)
+{
+	u64 end = s->now + cycles;
+
+	if (end < s->now)
+		end = KH_NEVER;
+	while (s->now < end) {
+		if (kh_sched_step(s))
+			continue;
+		/*
+		 * Nothing changed: the card is at a fixed point until a timer
+		 * fires.
+		 */
+		if (s->now < end) {
+			u64 to = kh_min_u64(s->next_timer, end);
+
+			if (to > s->now)
+				kh_sched_skip(s, to - s->now);
+		}
+	}
+}

@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * The cycle scheduler.  Everything that holds state on a card is a node
+ * (a router, an endpoint, the memory agent).  A cycle has two phases:
+ *
+ *   A. every link whose sender holds a flit transfers it if the receiver's
+ *      busy, a function of the receiver's own state, is low (seed 001 §2);
+ *      a receiver that takes a flit is woken;
+ *   B. every awake node ticks: it updates its own state and may load its
+ *      output registers.  A node touches no other node's state in a tick.
+ *
+ * Only awake nodes are visited, so a cycle costs what is active.  A node
+ * sleeps when its tick reports nothing pending; a node holding a flit in an
+ * output register stays awake.  A node whose future depends on time alone
+ * (a memory latency, a unit's timer) sets a timer.
+ *
+ * Idle skipping: a cycle in which no link transferred and no node made
+ * progress leaves the whole card as it found it, so every following cycle
+ * is the same until a timer fires; the scheduler jumps there (or to the end
+ * of the run) and adds the skipped span to the stall count of every link
+ * still offering a flit.  Per-node time counters (busy cycles) are computed
+ * lazily from timestamps, so they accrue over skipped spans too.
+ */
+#ifndef KH_SIM_SCHED_H
+#define KH_SIM_SCHED_H
+
+#include "kh_plat.h"
+
+#define KH_NEVER		(~0ULL)
+#define KH_NODE_OUT_MAX		5
+
+/* tick() result bits */
+#define KH_TICK_AWAKE		1u	/* something pending: tick me next cycle */
+#define KH_TICK_PROGRESS	2u	/* I changed state this cycle */
+
+struct kh_node;
+struct kh_link;
+struct kh_sched;
+
+struct kh_node_ops {
+	unsigned int (*tick)(struct kh_node *n);
+};
+
+struct kh_node {
+	const struct kh_node_ops *ops;
+	struct kh_sched *sched;
+	struct kh_link *out[KH_NODE_OUT_MAX];
+	unsigned int n_out;
+	bool active;		/* awake: ticked every cycle */
+	bool listed;		/* on the scheduler's awake list */
+	u64 timer;		/* wake at this cycle; KH_NEVER for none */
+};
+
+struct kh_sched {
+	u64 now;
+	u64 next_timer;		/* <= every node's timer */
+	struct kh_node **all;
+	unsigned int n_all;
+	unsigned int cap_all;
+	struct kh_node **active;
+	unsigned int n_active;
+	u64 cycles_stepped;	/* cycles actually simulated (not skipped) */
+	u64 cycles_skipped;
+};
+
+void kh_sched_init(struct kh_sched *s);
+void kh_sched_fini(struct kh_sched *s);
+/* Register a node; all nodes are added before kh_sched_finalize(). */
+int kh_sched_add(struct kh_sched *s, struct kh_node *n,
+		 const struct kh_node_ops *ops);
+int kh_sched_finalize(struct kh_sched *s);
+/* Run the card forward by exactly `cycles` cycles. */
+void kh_sched_run(struct kh_sched *s, u64 cycles);
+
+void kh_node_wake(struct kh_node *n);
+/* Wake n at cycle `at` (replacing an earlier request); KH_NEVER cancels. */
+void kh_node_timer(struct kh_node *n, u64 at);
+int kh_node_add_out(struct kh_node *n, struct kh_link *l);
+
+static inline u64 kh_node_now(const struct kh_node *n)
+{
+	return n->sched->now;
+}
+
+#endif /* KH_SIM_SCHED_H */

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/* Small helpers shared by the model's files. */
+#ifndef KH_SIM_UTIL_H
+#define KH_SIM_UTIL_H
+
+#include "kh_plat.h"
+
+#define kh_container_of(ptr, type, member) \
+	((type *)((char *)(ptr) - offsetof(type, member)))
+
+#define KH_ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+static inline u64 kh_min_u64(u64 a, u64 b)
+{
+	return a < b ? a : b;
+}
+
+static inline u32 kh_min_u32(u32 a, u32 b)
+{
+	return a < b ? a : b;
+}
+
+/* Little-endian 32-bit word i of a 32-byte payload held in w[0..3]. */
+static inline u32 kh_payload_u32(const u64 *w, unsigned int i)
+{
+	return (u32)(w[i / 2] >> ((i & 1) * 32));
+}
+
+static inline void kh_payload_set_u32(u64 *w, unsigned int i, u32 v)
+{
+	unsigned int sh = (i & 1) * 32;
+
+	w[i / 2] = (w[i / 2] & ~(0xffffffffULL << sh)) | ((u64)v << sh);
+}
+
+/* A 32-byte memory word <-> payload words (little-endian bytes). */
+static inline void kh_bytes_to_payload(u64 *w, const u8 *b)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < 4; i++) {
+		u64 v = 0;
+
+		for (j = 0; j < 8; j++)
+			v |= (u64)b[i * 8 + j] << (8 * j);
+		w[i] = v;
+	}
+}
+
+static inline void kh_payload_to_bytes(u8 *b, const u64 *w)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < 4; i++)
+		for (j = 0; j < 8; j++)
+			b[i * 8 + j] = (u8)(w[i] >> (8 * j));
+}
+
+#endif /* KH_SIM_UTIL_H */
