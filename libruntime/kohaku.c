@@ -386,7 +386,12 @@ KH_EXPORT int kohaku_open(enum kohaku_backend backend, const char *device,
 	if (r < 0) {
 		char ctx[256];
 
-		if (dsrc)
+		if (dsrc && strchr(device, '\n'))
+			snprintf(ctx, sizeof(ctx),
+				 " [backend %s chosen by %s; a description text "
+				 "of %zu bytes from %s]", kohaku_backend_name(backend),
+				 bsrc, strlen(device), dsrc);
+		else if (dsrc)
 			snprintf(ctx, sizeof(ctx),
 				 " [backend %s chosen by %s; device '%s' from %s]",
 				 kohaku_backend_name(backend), bsrc, device, dsrc);

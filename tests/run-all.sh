@@ -51,15 +51,24 @@ run_suite() { # label runner-prefix binaries...
 
 run_suite model "" build/tests/model/*
 run_suite unit "" build/tests/unit/*
-KOHAKU_BACKEND=sim run_suite runtime-sim "" build/tests/runtime/*
+# the runtime suite once per built-in card (tests/runtime/README.md)
+for map in saxpy sx_null_2x2; do
+	KOHAKU_BACKEND=sim KOHAKU_TEST_MAP=$map \
+		run_suite runtime-sim/$map "" build/tests/runtime/*
+done
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 run_suite asan-model "" build/asan/tests/model/*
 run_suite asan-unit "" build/asan/tests/unit/*
-KOHAKU_BACKEND=sim run_suite asan-runtime "" build/asan/tests/runtime/*
-KOHAKU_BACKEND=sim run_suite valgrind-runtime \
-	"valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect" \
-	build/tests/runtime/*
+for map in saxpy sx_null_2x2; do
+	KOHAKU_BACKEND=sim KOHAKU_TEST_MAP=$map \
+		run_suite asan-runtime/$map "" build/asan/tests/runtime/*
+done
+for map in saxpy sx_null_2x2; do
+	KOHAKU_BACKEND=sim KOHAKU_TEST_MAP=$map run_suite valgrind-runtime/$map \
+		"valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect" \
+		build/tests/runtime/*
+done
 
 out="$log/vm.tap"
 tests/vm/run-vm.sh >"$out" 2>&1

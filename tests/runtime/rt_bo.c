@@ -1,0 +1,445 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/* Buffer objects: create/info/free, read/write at any offset, refusals, ownership. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "rt_common.h"
+
+#define ALIGN_UP(x, a) (((x) + (a) - 1) / (a) * (a))
+
+static int bo_create_raw(kohaku_device *dev, struct drm_kohaku_bo_create *c,
+			 unsigned int mesh, uint64_t size)
+{
+	memset(c, 0, sizeof(*c));
+	c->mesh = mesh;
+	c->size = size;
+	return rt_ioctl(dev, DRM_IOCTL_KOHAKU_BO_CREATE, c);
+}
+
+static int bo_info_raw(kohaku_device *dev, uint32_t h,
+		       struct drm_kohaku_bo_info *i)
+{
+	memset(i, 0, sizeof(*i));
+	i->handle = h;
+	return rt_ioctl(dev, DRM_IOCTL_KOHAKU_BO_INFO, i);
+}
+
+static int bo_rw_raw(kohaku_device *dev, unsigned long cmd, uint32_t h,
+		     uint64_t off, uint64_t size, void *p)
+{
+	struct drm_kohaku_bo_rw rw;
+
+	memset(&rw, 0, sizeof(rw));
+	rw.handle = h;
+	rw.offset = off;
+	rw.size = size;
+	rw.data_ptr = (uintptr_t)p;
+	return rt_ioctl(dev, cmd, &rw);
+}
+
+static uint64_t mem_free(kohaku_device *dev)
+{
+	struct drm_kohaku_get_info in;
+
+	memset(&in, 0, sizeof(in));
+	if (rt_ioctl(dev, DRM_IOCTL_KOHAKU_GET_INFO, &in))
+		return 0;
+	return in.mesh[0].mem_free;
+}
+
+TEST(bo_create_info_free)
+{
+	uint64_t sizes[] = { 1, 31, 32, 4095, 4096, 4097, 65536, 1 << 20 };
+	struct drm_kohaku_bo_create c;
+	struct drm_kohaku_bo_info bi;
+	struct drm_kohaku_bo_free f;
+	uint32_t handles[8];
+	uint64_t addrs[8], lens[8];
+	unsigned int i, j;
+	uint64_t free0;
+	RT_OPEN(dev);
+
+	free0 = mem_free(dev);
+	for (i = 0; i < 8; i++) {
+		memset(&c, 0x11, sizeof(c));	/* out fields garbage on input */
+		c.flags = 0;
+		c.pad = 0;
+		c.reserved[0] = c.reserved[1] = 0;
+		c.mesh = 0;
+		c.size = sizes[i];
+		CHECK_OK(dev, rt_ioctl(dev, DRM_IOCTL_KOHAKU_BO_CREATE, &c));
+		CHECK(c.handle != 0);
+		CHECK_EQ(c.dev_addr % KOHAKU_BO_ALIGN, 0);
+		CHECK_EQ(c.dev_addr >> KH_MADDR_MESH_SHIFT, 0);	/* mesh 0 */
+		CHECK_EQ(c.pad, 0);
+		handles[i] = c.handle;
+		addrs[i] = c.dev_addr;
+		lens[i] = ALIGN_UP(sizes[i], KOHAKU_BO_ALIGN);
+
+		CHECK_OK(dev, bo_info_raw(dev, c.handle, &bi));
+		CHECK_EQ(bi.dev_addr, c.dev_addr);
+		CHECK_EQ(bi.mesh, 0);
+		/*
+		 * The ABI says the size is rounded up to KOHAKU_BO_ALIGN; a
+		 * driver may report the rounded or the requested size.
+		 */
+		CHECK_MSG(bi.size == sizes[i] || bi.size == lens[i],
+			  "BO_INFO size %llu for a BO of %llu bytes",
+			  (unsigned long long)bi.size,
+			  (unsigned long long)sizes[i]);
+		CHECK_EQ(bi.pad, 0);
+	}
+	/* distinct handles, disjoint ranges */
+	for (i = 0; i < 8; i++)
+		for (j = 0; j < i; j++) {
+			CHECK(handles[i] != handles[j]);
+			CHECK_MSG(addrs[i] + lens[i] <= addrs[j] ||
+				  addrs[j] + lens[j] <= addrs[i],
+				  "BOs %u and %u overlap", i, j);
+		}
+	{
+		uint64_t used = 0;
+
+		for (i = 0; i < 8; i++)
+			used += lens[i];
+		CHECK_EQ(free0 - mem_free(dev), used);
+	}
+	for (i = 0; i < 8; i++) {
+		memset(&f, 0, sizeof(f));
+		f.handle = handles[i];
+		CHECK_OK(dev, rt_ioctl(dev, DRM_IOCTL_KOHAKU_BO_FREE, &f));
+		/* freed: gone */
+		CHECK_ERR(bo_info_raw(dev, handles[i], &bi), -ENOENT);
+		CHECK_ERR(rt_ioctl(dev, DRM_IOCTL_KOHAKU_BO_FREE, &f), -ENOENT);
+		CHECK_ERR(bo_rw_raw(dev, DRM_IOCTL_KOHAKU_BO_READ, handles[i], 0, 1,
+				    &f), -ENOENT);
+		CHECK_ERR(bo_rw_raw(dev, DRM_IOCTL_KOHAKU_BO_WRITE, handles[i], 0, 1,
+				    &f), -ENOENT);
+	}
+	CHECK_EQ(mem_free(dev), free0);
+	/* a freed handle is not handed out again for a new BO */
+	CHECK_OK(dev, bo_create_raw(dev, &c, 0, 4096));
+	for (i = 0; i < 8; i++)
+		CHECK(c.handle != handles[i]);
+	CHECK_OK(dev, kohaku_bo_free(dev, c.handle));
+	kohaku_close(dev);
+}
+
+TEST(bo_library_calls)
+{
+	struct kohaku_bo_info bi;
+	uint32_t h;
+	uint64_t a;
+	char buf[100], back[100];
+	RT_OPEN(dev);
+
+	CHECK_OK(dev, kohaku_bo_create(dev, 0, 100, &h, &a));
+	CHECK_OK(dev, kohaku_bo_info(dev, h, &bi));
+	CHECK_EQ(bi.handle, h);
+	CHECK_EQ(bi.dev_addr, a);
+	CHECK_EQ(bi.mesh, 0);
+	memset(buf, 'k', sizeof(buf));
+	CHECK_OK(dev, kohaku_bo_write(dev, h, 0, buf, sizeof(buf)));
+	CHECK_OK(dev, kohaku_bo_read(dev, h, 0, back, sizeof(back)));
+	CHECK(!memcmp(buf, back, sizeof(buf)));
+	CHECK_OK(dev, kohaku_bo_free(dev, h));
+	CHECK_ERR(kohaku_bo_free(dev, h), -ENOENT);
+	/* the message says what and why */
+	CHECK(strstr(kohaku_last_error(dev), "ENOENT") != NULL);
+	CHECK(strstr(kohaku_last_error(dev), "buffer object") != NULL);
+	kohaku_close(dev);
+}
+
+static void pattern(unsigned char *p, size_t n, unsigned int seed)
+{
+	size_t i;
+	uint32_t s = seed * 2654435761u + 1;
+
+	for (i = 0; i < n; i++) {
+		s = s * 1103515245u + 12345u;
+		p[i] = (unsigned char)(s >> 16);
+	}
+}
+
+TEST(bo_rw_any_offset_and_size)
+{
+	enum { SZ = 3 * 4096 };
+	static const struct { uint64_t off, len; } cases[] = {
+		{ 0, 32 }, { 0, 4096 }, { 32, 64 }, { 0, SZ },
+		{ 1, 1 }, { 31, 1 }, { 31, 2 }, { 5, 27 }, { 5, 28 },
+		{ 33, 100 }, { 63, 66 }, { 4095, 2 }, { 100, 8000 },
+		{ SZ - 1, 1 }, { SZ - 33, 33 }, { 17, SZ - 17 }, { 1, SZ - 2 },
+		{ 64, 1 }, { 2000, 4096 + 7 },
+	};
+	unsigned char *model = malloc(SZ), *buf = malloc(SZ), *back = malloc(SZ);
+	unsigned int i;
+	uint32_t h;
+	RT_OPEN(dev);
+
+	REQUIRE(model && buf && back);
+	CHECK_OK(dev, kohaku_bo_create(dev, 0, SZ, &h, NULL));
+	pattern(model, SZ, 99);
+	CHECK_OK(dev, kohaku_bo_write(dev, h, 0, model, SZ));
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		uint64_t off = cases[i].off, len = cases[i].len;
+
+		pattern(buf, len, i + 1);
+		CHECK_OK(dev, kohaku_bo_write(dev, h, off, buf, len));
+		memcpy(model + off, buf, len);
+		/* read back the whole BO: neighbours undisturbed */
+		memset(back, 0, SZ);
+		CHECK_OK(dev, kohaku_bo_read(dev, h, 0, back, SZ));
+		if (memcmp(back, model, SZ)) {
+			size_t k;
+
+			for (k = 0; k < SZ && back[k] == model[k]; k++)
+				;
+			tap_fail_at(__FILE__, __LINE__,
+				    "write [%llu, +%llu): byte %zu is 0x%02x, "
+				    "expected 0x%02x", (unsigned long long)off,
+				    (unsigned long long)len, k, back[k], model[k]);
+		}
+		/* and the unaligned read of just that range */
+		memset(back, 0, SZ);
+		CHECK_OK(dev, kohaku_bo_read(dev, h, off, back, len));
+		CHECK_MSG(!memcmp(back, buf, len), "read [%llu, +%llu) differs",
+			  (unsigned long long)off, (unsigned long long)len);
+	}
+	/* unaligned reads of known data, every small offset and size */
+	{
+		unsigned int o, n, bad = 0;
+
+		for (o = 0; o < 40; o++)
+			for (n = 1; n < 70; n += 3) {
+				memset(back, 0, 80);
+				if (kohaku_bo_read(dev, h, o, back, n) ||
+				    memcmp(back, model + o, n))
+					bad++;
+			}
+		CHECK_EQ(bad, 0);
+	}
+	CHECK_OK(dev, kohaku_bo_free(dev, h));
+	free(model);
+	free(buf);
+	free(back);
+	kohaku_close(dev);
+}
+
+TEST(bo_rw_out_of_range)
+{
+	struct drm_kohaku_bo_info bi;
+	unsigned char buf[64];
+	uint64_t sz;
+	uint32_t h;
+	RT_OPEN(dev);
+
+	CHECK_OK(dev, kohaku_bo_create(dev, 0, 4096, &h, NULL));
+	CHECK_OK(dev, bo_info_raw(dev, h, &bi));
+	sz = bi.size;
+	memset(buf, 1, sizeof(buf));
+	/* the last byte is in range */
+	CHECK_OK(dev, kohaku_bo_write(dev, h, sz - 1, buf, 1));
+	CHECK_OK(dev, kohaku_bo_read(dev, h, sz - 1, buf, 1));
+	CHECK_ERR(bo_rw_raw(dev, DRM_IOCTL_KOHAKU_BO_WRITE, h, sz, 1, buf), -EINVAL);
+	CHECK_ERR(bo_rw_raw(dev, DRM_IOCTL_KOHAKU_BO_READ, h, sz, 1, buf), -EINVAL);
+	CHECK_ERR(bo_rw_raw(dev, DRM_IOCTL_KOHAKU_BO_WRITE, h, sz - 1, 2, buf), -EINVAL);
+	CHECK_ERR(bo_rw_raw(dev, DRM_IOCTL_KOHAKU_BO_READ, h, sz - 1, 2, buf), -EINVAL);
+	CHECK_ERR(bo_rw_raw(dev, DRM_IOCTL_KOHAKU_BO_READ, h, 0, sz + 1, buf), -EINVAL);
+	CHECK_ERR(bo_rw_raw(dev, DRM_IOCTL_KOHAKU_BO_READ, h, sz + 4096, 1, buf), -EINVAL);
+	/* offset + size wrapping around 2^64 */
+	CHECK_ERR(bo_rw_raw(dev, DRM_IOCTL_KOHAKU_BO_READ, h, ~0ULL - 2, 8, buf), -EINVAL);
+	CHECK_ERR(bo_rw_raw(dev, DRM_IOCTL_KOHAKU_BO_WRITE, h, 8, ~0ULL - 2, buf), -EINVAL);
+	CHECK_ERR(bo_rw_raw(dev, DRM_IOCTL_KOHAKU_BO_READ, h, ~0ULL, ~0ULL, buf), -EINVAL);
+	/* handle 0 and a never-made handle */
+	CHECK_ERR(bo_rw_raw(dev, DRM_IOCTL_KOHAKU_BO_READ, 0, 0, 1, buf), -ENOENT);
+	CHECK_ERR(bo_rw_raw(dev, DRM_IOCTL_KOHAKU_BO_READ, 0xdeadbeef, 0, 1, buf), -ENOENT);
+	CHECK_OK(dev, kohaku_bo_free(dev, h));
+	CHECK(rt_good_saxpy(dev));
+	kohaku_close(dev);
+}
+
+TEST(bo_create_bad_size_and_mesh)
+{
+	struct drm_kohaku_bo_create c;
+	struct drm_kohaku_get_info in;
+	int r;
+	RT_OPEN(dev);
+
+	CHECK_OK(dev, kohaku_get_info(dev, &in));
+	CHECK_ERR(bo_create_raw(dev, &c, 0, 0), -EINVAL);
+	r = bo_create_raw(dev, &c, 0, 1ULL << 62);
+	CHECK_MSG(r == -EINVAL || r == -ENOMEM, "2^62 bytes: %d", r);
+	r = bo_create_raw(dev, &c, 0, ~0ULL);
+	CHECK_MSG(r == -EINVAL || r == -ENOMEM, "2^64-1 bytes: %d", r);
+	r = bo_create_raw(dev, &c, 0, ~0ULL - 4094);	/* wraps when rounded */
+	CHECK_MSG(r == -EINVAL || r == -ENOMEM, "2^64-4095 bytes: %d", r);
+	r = bo_create_raw(dev, &c, 0, in.mesh[0].mem_size + 1);
+	CHECK_MSG(r == -EINVAL || r == -ENOMEM, "mem_size+1 bytes: %d", r);
+	/* meshes that are not there */
+	CHECK_ERR(bo_create_raw(dev, &c, 1, 4096), -EINVAL);
+	CHECK_ERR(bo_create_raw(dev, &c, 3, 4096), -EINVAL);
+	CHECK_ERR(bo_create_raw(dev, &c, KOHAKU_MAX_MESHES, 4096), -EINVAL);
+	CHECK_ERR(bo_create_raw(dev, &c, 0xffffffffu, 4096), -EINVAL);
+	CHECK(rt_good_saxpy(dev));
+	kohaku_close(dev);
+}
+
+TEST(bo_exhaust_and_recover)
+{
+	struct drm_kohaku_get_info in;
+	struct drm_kohaku_bo_create c;
+	uint32_t big = 0, h2 = 0;
+	uint64_t free0;
+	int r;
+	RT_OPEN(dev);
+
+	memset(&in, 0, sizeof(in));
+	CHECK_OK(dev, rt_ioctl(dev, DRM_IOCTL_KOHAKU_GET_INFO, &in));
+	free0 = in.mesh[0].mem_free;
+	/* all the free memory in one BO, then nothing more fits */
+	r = bo_create_raw(dev, &c, 0, free0);
+	if (r == 0) {
+		big = c.handle;
+		CHECK_EQ(mem_free(dev), 0);
+		r = bo_create_raw(dev, &c, 0, 4096);
+		CHECK_MSG(r == -ENOMEM || r == -ENOSPC, "a full mesh: %d", r);
+		CHECK(strlen(kohaku_last_error(dev)) > 0);
+		CHECK_OK(dev, kohaku_bo_free(dev, big));
+	} else {
+		tap_diag("one BO of all %llu free bytes: %d (fragmented?)",
+			 (unsigned long long)free0, r);
+	}
+	CHECK_EQ(mem_free(dev), free0);
+	CHECK_OK(dev, kohaku_bo_create(dev, 0, 4096, &h2, NULL));
+	CHECK_OK(dev, kohaku_bo_free(dev, h2));
+	CHECK(rt_good_saxpy(dev));
+	kohaku_close(dev);
+}
+
+TEST(bo_another_file_gets_enoent)
+{
+	struct drm_kohaku_bo_info bi;
+	struct drm_kohaku_bo_free f;
+	kohaku_device *dev2 = NULL;
+	unsigned char buf[32];
+	uint32_t h, h2;
+	uint64_t free0;
+	RT_OPEN(dev);
+
+	CHECK_OK(dev, kohaku_bo_create(dev, 0, 4096, &h, NULL));
+	memset(buf, 0x42, sizeof(buf));
+	CHECK_OK(dev, kohaku_bo_write(dev, h, 0, buf, sizeof(buf)));
+	CHECK_OK(dev, kohaku_reopen(dev, &dev2));
+	REQUIRE(dev2 != NULL);
+	/* the second file cannot see, touch or free the first's BO */
+	CHECK_ERR(bo_info_raw(dev2, h, &bi), -ENOENT);
+	CHECK_ERR(bo_rw_raw(dev2, DRM_IOCTL_KOHAKU_BO_READ, h, 0, 32, buf), -ENOENT);
+	CHECK_ERR(bo_rw_raw(dev2, DRM_IOCTL_KOHAKU_BO_WRITE, h, 0, 32, buf), -ENOENT);
+	memset(&f, 0, sizeof(f));
+	f.handle = h;
+	CHECK_ERR(rt_ioctl(dev2, DRM_IOCTL_KOHAKU_BO_FREE, &f), -ENOENT);
+	/* the second file's own BO is equally invisible to the first */
+	CHECK_OK(dev2, kohaku_bo_create(dev2, 0, 8192, &h2, NULL));
+	if (h2 != h)
+		CHECK_ERR(bo_info_raw(dev, h2, &bi), -ENOENT);
+	/* the first file's BO still holds its data */
+	memset(buf, 0, sizeof(buf));
+	CHECK_OK(dev, kohaku_bo_read(dev, h, 0, buf, sizeof(buf)));
+	CHECK_EQ(buf[0], 0x42);
+	CHECK_EQ(buf[31], 0x42);
+	/* closing a file frees its BOs */
+	free0 = mem_free(dev);
+	kohaku_close(dev2);
+	CHECK_EQ(mem_free(dev) - free0, 8192);
+	CHECK_OK(dev, kohaku_bo_free(dev, h));
+	kohaku_close(dev);
+}
+
+TEST(bo_nonzero_flags_pad_reserved)
+{
+	struct drm_kohaku_bo_create c;
+	struct drm_kohaku_bo_free f;
+	struct drm_kohaku_bo_info bi;
+	struct drm_kohaku_bo_rw rw;
+	unsigned char buf[32] = { 0 };
+	uint32_t h;
+	RT_OPEN(dev);
+
+	CHECK_OK(dev, kohaku_bo_create(dev, 0, 4096, &h, NULL));
+
+	memset(&c, 0, sizeof(c));
+	c.size = 4096;
+	c.flags = 1;
+	CHECK_ERR(rt_ioctl(dev, DRM_IOCTL_KOHAKU_BO_CREATE, &c), -EINVAL);
+	c.flags = 0x80000000u;
+	CHECK_ERR(rt_ioctl(dev, DRM_IOCTL_KOHAKU_BO_CREATE, &c), -EINVAL);
+	c.flags = 0;
+	c.pad = 1;
+	CHECK_ERR(rt_ioctl(dev, DRM_IOCTL_KOHAKU_BO_CREATE, &c), -EINVAL);
+	c.pad = 0;
+	c.reserved[1] = 1;
+	CHECK_ERR(rt_ioctl(dev, DRM_IOCTL_KOHAKU_BO_CREATE, &c), -EINVAL);
+
+	memset(&bi, 0, sizeof(bi));
+	bi.handle = h;
+	bi.flags = 2;
+	CHECK_ERR(rt_ioctl(dev, DRM_IOCTL_KOHAKU_BO_INFO, &bi), -EINVAL);
+	bi.flags = 0;
+	bi.pad = 1;
+	CHECK_ERR(rt_ioctl(dev, DRM_IOCTL_KOHAKU_BO_INFO, &bi), -EINVAL);
+	bi.pad = 0;
+	bi.reserved[0] = 1;
+	CHECK_ERR(rt_ioctl(dev, DRM_IOCTL_KOHAKU_BO_INFO, &bi), -EINVAL);
+
+	memset(&rw, 0, sizeof(rw));
+	rw.handle = h;
+	rw.size = 32;
+	rw.data_ptr = (uintptr_t)buf;
+	rw.flags = 1;
+	CHECK_ERR(rt_ioctl(dev, DRM_IOCTL_KOHAKU_BO_WRITE, &rw), -EINVAL);
+	CHECK_ERR(rt_ioctl(dev, DRM_IOCTL_KOHAKU_BO_READ, &rw), -EINVAL);
+	rw.flags = 0;
+	rw.reserved[1] = 7;
+	CHECK_ERR(rt_ioctl(dev, DRM_IOCTL_KOHAKU_BO_WRITE, &rw), -EINVAL);
+	CHECK_ERR(rt_ioctl(dev, DRM_IOCTL_KOHAKU_BO_READ, &rw), -EINVAL);
+
+	memset(&f, 0, sizeof(f));
+	f.handle = h;
+	f.flags = 1;
+	CHECK_ERR(rt_ioctl(dev, DRM_IOCTL_KOHAKU_BO_FREE, &f), -EINVAL);
+	f.flags = 0;
+	f.reserved[0] = 1;
+	CHECK_ERR(rt_ioctl(dev, DRM_IOCTL_KOHAKU_BO_FREE, &f), -EINVAL);
+	/* none of that freed it */
+	CHECK_OK(dev, bo_info_raw(dev, h, &bi));
+	CHECK_OK(dev, kohaku_bo_free(dev, h));
+	CHECK(rt_good_saxpy(dev));
+	kohaku_close(dev);
+}
+
+TEST(bo_null_pointers_efault)
+{
+	struct drm_kohaku_bo_rw rw;
+	uint32_t h;
+	RT_OPEN(dev);
+
+	CHECK_OK(dev, kohaku_bo_create(dev, 0, 4096, &h, NULL));
+	memset(&rw, 0, sizeof(rw));
+	rw.handle = h;
+	rw.size = 64;
+	rw.data_ptr = 0;
+	CHECK_ERR(rt_ioctl(dev, DRM_IOCTL_KOHAKU_BO_WRITE, &rw), -EFAULT);
+	CHECK_ERR(rt_ioctl(dev, DRM_IOCTL_KOHAKU_BO_READ, &rw), -EFAULT);
+	rw.offset = 5;
+	rw.size = 3;
+	CHECK_ERR(rt_ioctl(dev, DRM_IOCTL_KOHAKU_BO_WRITE, &rw), -EFAULT);
+	CHECK_ERR(rt_ioctl(dev, DRM_IOCTL_KOHAKU_BO_READ, &rw), -EFAULT);
+	CHECK_OK(dev, kohaku_bo_free(dev, h));
+	CHECK(rt_good_saxpy(dev));
+	kohaku_close(dev);
+}
+
+int main(int argc, char **argv)
+{
+	return tap_main(argc, argv);
+}

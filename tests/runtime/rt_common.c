@@ -1,0 +1,360 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/* The runtime tests' shared fixture: device from the environment, maps, data. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rt_common.h"
+
+/* ---- the maps (docs/spec/card-description.md) ---- */
+
+#define SX KH_CU_SX
+#define NUL KH_CU_NULL
+
+/* xxx sax xxx / mag nul nul / xxx sax xxx */
+static const struct rt_exp_node saxpy_nodes[] = {
+	{ 1, 0, SX },
+	{ 1, 2, SX },
+};
+
+/*
+ * sim-backend's built-in sx_null_2x2:
+ *   xxx  sax  null xxx
+ *   mag  sax  null sax
+ *   mag  null sax  null
+ *   xxx  null sax  xxx
+ */
+static const struct rt_exp_node sx_null_2x2_nodes[] = {
+	{ 1, 0, SX }, { 2, 0, NUL },
+	{ 1, 1, SX }, { 2, 1, NUL }, { 3, 1, SX },
+	{ 1, 2, NUL }, { 2, 2, SX }, { 3, 2, NUL },
+	{ 1, 3, NUL }, { 2, 3, SX },
+};
+
+static const struct rt_map maps[] = {
+	{
+		.name = "saxpy", .n_nodes = 2, .nodes = saxpy_nodes,
+		.agent_x = 0, .agent_y = 1, .grid_lo = 1, .grid_hi = 1,
+		.n_mag = 1, .inst_depth = 32, .cu_version = 4,
+	},
+	{
+		.name = "sx_null_2x2", .n_nodes = 10, .nodes = sx_null_2x2_nodes,
+		.agent_x = 0, .agent_y = 1, .grid_lo = 1, .grid_hi = 2,
+		.n_mag = 2, .inst_depth = 32, .cu_version = 4,
+	},
+};
+
+const struct rt_map *rt_map(void)
+{
+	static const struct rt_map *cached;
+	const char *m, *d;
+	unsigned int i;
+
+	if (cached)
+		return cached;
+	m = getenv("KOHAKU_TEST_MAP");
+	if (!m || !*m) {
+		d = getenv("KOHAKU_DEVICE");
+		m = "saxpy";
+		for (i = 0; d && i < sizeof(maps) / sizeof(maps[0]); i++)
+			if (!strcmp(d, maps[i].name))
+				m = d;
+	}
+	for (i = 0; i < sizeof(maps) / sizeof(maps[0]); i++)
+		if (!strcmp(m, maps[i].name))
+			cached = &maps[i];
+	if (!cached) {
+		printf("Bail out! KOHAKU_TEST_MAP='%s' is not a map these tests "
+		       "know (saxpy, sx_null_2x2)\n", m);
+		exit(1);
+	}
+	return cached;
+}
+
+kohaku_device *rt_open(void)
+{
+	char err[KOHAKU_ERRMSG_MAX];
+	const char *b = getenv("KOHAKU_BACKEND");
+	const char *d = getenv("KOHAKU_DEVICE");
+	kohaku_device *dev = NULL;
+	int r;
+
+	if (!b || !*b) {
+		printf("Bail out! KOHAKU_BACKEND is not set: run with "
+		       "KOHAKU_BACKEND=sim [KOHAKU_TEST_MAP=saxpy|sx_null_2x2] or "
+		       "KOHAKU_BACKEND=kernel KOHAKU_DEVICE=/dev/accel/accelN "
+		       "KOHAKU_TEST_MAP=... (tests/runtime/README.md)\n");
+		exit(1);
+	}
+	/* NULL device: the library reads KOHAKU_DEVICE itself */
+	r = kohaku_open(KOHAKU_BACKEND_ENV,
+			(!d || !*d) && !strcmp(b, "sim") ? rt_map()->name : NULL,
+			&dev, err, sizeof(err));
+	if (r < 0) {
+		tap_fail_at(__FILE__, __LINE__, "opening the device under test: "
+			    "%d: %s", r, err);
+		return NULL;
+	}
+	return dev;
+}
+
+unsigned int rt_nodes_of(kohaku_device *dev, uint16_t cu_type,
+			 struct drm_kohaku_node *out, unsigned int cap)
+{
+	struct drm_kohaku_node *nd;
+	unsigned int n, i, k = 0;
+
+	if (kohaku_nodes_alloc(dev, 0, &nd, &n) < 0) {
+		tap_fail_at(__FILE__, __LINE__, "node table: %s",
+			    kohaku_last_error(dev));
+		return 0;
+	}
+	for (i = 0; i < n; i++)
+		if (nd[i].cu_type == cu_type && k < cap)
+			out[k++] = nd[i];
+	free(nd);
+	return k;
+}
+
+/* ---- data ---- */
+
+uint32_t rt_fbits(float f)
+{
+	uint32_t b;
+
+	memcpy(&b, &f, sizeof(b));
+	return b;
+}
+
+static float from_bits(uint32_t b)
+{
+	float f;
+
+	memcpy(&f, &b, sizeof(f));
+	return f;
+}
+
+float rt_x(unsigned long i, unsigned int salt)
+{
+	switch ((i + salt) % 101) {
+	case 7:
+		return from_bits(0x00000321);	/* subnormal */
+	case 19:
+		return -0.0f;
+	case 41:
+		return from_bits(0x7f000000);	/* huge: overflow to inf */
+	default:
+		return (float)((long)((i * 7 + salt) % 193) - 96) * 0.37f +
+		       (float)i * 1.0e-3f;
+	}
+}
+
+float rt_y(unsigned long i, unsigned int salt)
+{
+	switch ((i + 3 * salt) % 89) {
+	case 13:
+		return from_bits(0x7fa00001);	/* signalling NaN, payload */
+	case 29:
+		return from_bits(0xff800000);	/* -inf */
+	case 31:
+		return from_bits(0x80000005);	/* negative subnormal */
+	default:
+		return (float)((long)((i * 5 + salt) % 131) - 60) * 0.77f -
+		       3.1f / (float)(1 + (i % 7));
+	}
+}
+
+uint32_t rt_saxpy_bits(float a, float x, float y)
+{
+	float r = fmaf(a, x, y);
+
+	return isnan(r) ? 0x7fc00000u : rt_fbits(r);
+}
+
+/* ---- vectors ---- */
+
+int rt_vec_setup(kohaku_device *dev, unsigned int mesh, unsigned long n,
+		 unsigned int salt, struct rt_vec *v)
+{
+	size_t vb = n * sizeof(float);
+	float *hx = malloc(vb + 4), *hy = malloc(vb + RT_GUARD);
+	unsigned long i;
+	int r;
+
+	memset(v, 0, sizeof(*v));
+	v->n = n;
+	v->salt = salt;
+	if (!hx || !hy) {
+		free(hx);
+		free(hy);
+		tap_fail_at(__FILE__, __LINE__, "out of memory");
+		return -ENOMEM;
+	}
+	for (i = 0; i < n; i++) {
+		hx[i] = rt_x(i, salt);
+		hy[i] = rt_y(i, salt);
+	}
+	memset((char *)hy + vb, RT_GUARD_BYTE, RT_GUARD);
+	r = kohaku_bo_create(dev, mesh, vb ? vb : 4, &v->hx, &v->ax);
+	if (!r)
+		r = kohaku_bo_create(dev, mesh, vb + RT_GUARD, &v->hy, &v->ay);
+	if (!r && vb)
+		r = kohaku_bo_write(dev, v->hx, 0, hx, vb);
+	if (!r)
+		r = kohaku_bo_write(dev, v->hy, 0, hy, vb + RT_GUARD);
+	if (r)
+		tap_fail_at(__FILE__, __LINE__, "setting up vectors of %lu: %s",
+			    n, kohaku_last_error(dev));
+	free(hx);
+	free(hy);
+	return r;
+}
+
+unsigned long rt_vec_check(kohaku_device *dev, const struct rt_vec *v,
+			   float a, unsigned int times)
+{
+	size_t vb = v->n * sizeof(float);
+	uint32_t *gy = malloc(vb + RT_GUARD), *gx = malloc(vb + 4);
+	unsigned char *guard;
+	unsigned long i, bad = 0;
+	unsigned int t;
+	int r;
+
+	if (!gy || !gx) {
+		free(gy);
+		free(gx);
+		tap_fail_at(__FILE__, __LINE__, "out of memory");
+		return 1;
+	}
+	r = kohaku_bo_read(dev, v->hy, 0, gy, vb + RT_GUARD);
+	if (!r && vb)
+		r = kohaku_bo_read(dev, v->hx, 0, gx, vb);
+	if (r) {
+		tap_fail_at(__FILE__, __LINE__, "reading back: %s",
+			    kohaku_last_error(dev));
+		free(gy);
+		free(gx);
+		return 1;
+	}
+	for (i = 0; i < v->n; i++) {
+		float x = rt_x(i, v->salt), y = rt_y(i, v->salt);
+		uint32_t want = rt_fbits(y);
+
+		for (t = 0; t < times; t++) {
+			want = rt_saxpy_bits(a, x, y);
+			memcpy(&y, &want, sizeof(y));
+		}
+		if (gy[i] != want) {
+			if (bad < 5)
+				tap_diag("n=%lu salt=%u: y[%lu] = 0x%08x, expected "
+					 "0x%08x (a=%a x=%a y0=%a, %u time%s)",
+					 v->n, v->salt, i, gy[i], want, (double)a,
+					 (double)x, (double)rt_y(i, v->salt),
+					 times, times == 1 ? "" : "s");
+			bad++;
+		}
+		if (gx[i] != rt_fbits(x)) {
+			if (bad < 5)
+				tap_diag("n=%lu: x[%lu] changed: 0x%08x, was 0x%08x",
+					 v->n, i, gx[i], rt_fbits(x));
+			bad++;
+		}
+	}
+	guard = (unsigned char *)gy + vb;
+	for (i = 0; i < RT_GUARD; i++) {
+		if (guard[i] != RT_GUARD_BYTE) {
+			tap_diag("n=%lu: byte %lu past y[n-1] changed to 0x%02x",
+				 v->n, i, guard[i]);
+			bad++;
+			break;
+		}
+	}
+	free(gy);
+	free(gx);
+	return bad;
+}
+
+void rt_vec_free(kohaku_device *dev, struct rt_vec *v)
+{
+	if (v->hx)
+		CHECK_OK(dev, kohaku_bo_free(dev, v->hx));
+	if (v->hy)
+		CHECK_OK(dev, kohaku_bo_free(dev, v->hy));
+	v->hx = v->hy = 0;
+}
+
+void rt_prog_saxpy(struct kohaku_program *p, struct kohaku_inst *insts,
+		   unsigned int n_insts, const struct drm_kohaku_node *nd,
+		   const struct rt_vec *v, float a)
+{
+	unsigned int i;
+
+	for (i = 0; i < n_insts; i++)
+		if (kohaku_inst_saxpy(&insts[i], (uint32_t)v->n, a, v->ax, v->ay))
+			tap_fail_at(__FILE__, __LINE__, "kohaku_inst_saxpy refused "
+				    "n=%lu ax=0x%llx ay=0x%llx", v->n,
+				    (unsigned long long)v->ax,
+				    (unsigned long long)v->ay);
+	memset(p, 0, sizeof(*p));
+	p->mesh = nd->mesh;
+	p->x = nd->x;
+	p->y = nd->y;
+	p->n_insts = n_insts;
+	p->insts = insts;
+}
+
+int rt_run(kohaku_device *dev, const struct kohaku_program *p, unsigned int n,
+	   struct kohaku_job_status *st)
+{
+	uint64_t job;
+	int r, i;
+
+	memset(st, 0, sizeof(*st));
+	r = kohaku_submit(dev, p, n, 0, &job);
+	if (r < 0)
+		return r;
+	for (i = 0; i < 3; i++) {
+		r = kohaku_wait(dev, job, KOHAKU_JOB_TIMEOUT_DEFAULT_MS + 2000, st);
+		if (r != -ETIMEDOUT)
+			break;
+	}
+	return r;
+}
+
+bool rt_good_saxpy(kohaku_device *dev)
+{
+	struct drm_kohaku_node sx[16];
+	struct kohaku_program p;
+	struct kohaku_inst inst;
+	struct kohaku_job_status st;
+	struct rt_vec v;
+	unsigned long bad;
+	int r;
+
+	if (!rt_nodes_of(dev, KH_CU_SX, sx, 16)) {
+		tap_fail_at(__FILE__, __LINE__, "no SX unit for a good saxpy");
+		return false;
+	}
+	if (rt_vec_setup(dev, sx[0].mesh, 77, 3, &v))
+		return false;
+	rt_prog_saxpy(&p, &inst, 1, &sx[0], &v, 2.5f);
+	r = rt_run(dev, &p, 1, &st);
+	if (r || st.status != KOHAKU_JOB_DONE) {
+		tap_fail_at(__FILE__, __LINE__, "a good saxpy did not run: %d "
+			    "status %s: %s", r, kohaku_job_status_name(st.status),
+			    kohaku_last_error(dev));
+		rt_vec_free(dev, &v);
+		return false;
+	}
+	bad = rt_vec_check(dev, &v, 2.5f, 1);
+	rt_vec_free(dev, &v);
+	if (bad)
+		tap_fail_at(__FILE__, __LINE__, "a good saxpy: %lu wrong", bad);
+	return bad == 0;
+}
+
+int rt_ioctl(kohaku_device *dev, unsigned long cmd, void *arg)
+{
+	return kohaku_ioctl(dev, cmd, arg);
+}

@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * Shared fixture of the runtime + uapi tests.  The tests run unchanged on
+ * the sim backend (in-process) and on the kernel backend (kohaku.ko bound
+ * to kohaku_sim.ko in a VM); they take their device from the environment
+ * (tests/runtime/README.md):
+ *
+ *   KOHAKU_BACKEND   sim | kernel  (required)
+ *   KOHAKU_DEVICE    kernel: node path or index; sim: built-in name or
+ *                    description file (default: KOHAKU_TEST_MAP's built-in)
+ *   KOHAKU_TEST_MAP  saxpy | sx_null_2x2: which card this is, so the node
+ *                    table can be checked exactly (default: KOHAKU_DEVICE
+ *                    when it is a built-in name, else saxpy)
+ */
+#ifndef KH_RT_COMMON_H
+#define KH_RT_COMMON_H
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "tap.h"
+#include "kohaku.h"
+#include "kohaku/kh_flit.h"
+#include "kohaku/kh_units.h"
+
+/* one expected node of a map */
+struct rt_exp_node {
+	uint8_t x, y;
+	uint16_t cu_type;
+};
+
+struct rt_map {
+	const char *name;
+	unsigned int n_nodes;
+	const struct rt_exp_node *nodes;	/* mesh 0, y then x order */
+	uint8_t agent_x, agent_y;
+	uint8_t grid_lo, grid_hi;
+	unsigned int n_mag;
+	uint16_t inst_depth;
+	uint8_t cu_version;
+};
+
+/* the map under test (from KOHAKU_TEST_MAP) */
+const struct rt_map *rt_map(void);
+
+/*
+ * Open the device under test (a fresh open file each call).  On failure
+ * the test fails with the library's message and NULL is returned.
+ */
+kohaku_device *rt_open(void);
+#define RT_OPEN(dev)					\
+	kohaku_device *dev = rt_open();			\
+	REQUIRE(dev != NULL)
+
+/* the nodes of the map of a cu_type, from the device's table */
+unsigned int rt_nodes_of(kohaku_device *dev, uint16_t cu_type,
+			 struct drm_kohaku_node *out, unsigned int cap);
+
+/* deterministic test data */
+float rt_x(unsigned long i, unsigned int salt);
+float rt_y(unsigned long i, unsigned int salt);
+uint32_t rt_fbits(float f);
+/* the SX unit's answer for one element: fmaf, canonical NaN */
+uint32_t rt_saxpy_bits(float a, float x, float y);
+
+/* vectors for one saxpy on one unit; y has a guard area past n */
+#define RT_GUARD	96
+#define RT_GUARD_BYTE	0x5a
+struct rt_vec {
+	uint32_t hx, hy;
+	uint64_t ax, ay;
+	unsigned long n;
+	unsigned int salt;
+};
+/* create and fill; returns 0 or fails the test */
+int rt_vec_setup(kohaku_device *dev, unsigned int mesh, unsigned long n,
+		 unsigned int salt, struct rt_vec *v);
+/*
+ * Check y = a*x+y applied `times` times, every element, and the guard
+ * past y[n-1].  Returns the number of bad elements (guard damage counts as
+ * one); reports the first few.
+ */
+unsigned long rt_vec_check(kohaku_device *dev, const struct rt_vec *v,
+			   float a, unsigned int times);
+void rt_vec_free(kohaku_device *dev, struct rt_vec *v);
+
+/* one saxpy program on node nd with vectors v (insts must hold n_insts) */
+void rt_prog_saxpy(struct kohaku_program *p, struct kohaku_inst *insts,
+		   unsigned int n_insts, const struct drm_kohaku_node *nd,
+		   const struct rt_vec *v, float a);
+
+/*
+ * Submit and wait to a final status; returns the wait's return code
+ * (0 with st filled, or a negative errno from submit/wait).
+ */
+int rt_run(kohaku_device *dev, const struct kohaku_program *p,
+	   unsigned int n, struct kohaku_job_status *st);
+
+/* A good saxpy on the first SX unit; true when it ran and checked out. */
+bool rt_good_saxpy(kohaku_device *dev);
+
+/* raw ioctl returning -errno, without the library's typed layer */
+int rt_ioctl(kohaku_device *dev, unsigned long cmd, void *arg);
+
+#define CHECK_ERR(expr, err)						\
+	do {								\
+		int _r = (expr);					\
+		if (_r != (err))					\
+			tap_fail_at(__FILE__, __LINE__,			\
+				    "%s: got %d (%s), expected %d (%s)",	\
+				    #expr, _r, kohaku_strerror(_r), (err),	\
+				    kohaku_strerror(err));		\
+	} while (0)
+
+#define CHECK_OK(dev, expr)						\
+	do {								\
+		int _r = (expr);					\
+		if (_r != 0)						\
+			tap_fail_at(__FILE__, __LINE__,			\
+				    "%s: %d: %s", #expr, _r,		\
+				    kohaku_last_error(dev));		\
+	} while (0)
+
+#endif /* KH_RT_COMMON_H */

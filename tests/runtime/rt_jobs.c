@@ -1,0 +1,413 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/* Jobs: saxpy on every SX unit, multi-unit jobs, the null unit, faults. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "rt_common.h"
+
+#define MAX_UNITS 16
+
+static const unsigned long sizes[] = { 0, 1, 7, 8, 9, 63, 64, 65, 1000, 4097 };
+
+TEST(saxpy_every_sx_unit_every_size)
+{
+	struct drm_kohaku_node sx[MAX_UNITS];
+	unsigned int n_sx, u, k;
+	RT_OPEN(dev);
+
+	n_sx = rt_nodes_of(dev, KH_CU_SX, sx, MAX_UNITS);
+	REQUIRE(n_sx > 0);
+	for (u = 0; u < n_sx; u++) {
+		for (k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+			struct kohaku_program p;
+			struct kohaku_inst inst;
+			struct kohaku_job_status st;
+			struct rt_vec v;
+			float a = k & 1 ? -1.375f : 3.0999999f;
+			int r;
+
+			if (rt_vec_setup(dev, sx[u].mesh, sizes[k], u * 16 + k, &v))
+				continue;
+			rt_prog_saxpy(&p, &inst, 1, &sx[u], &v, a);
+			p.txn = (uint8_t)(k * 17 + u);
+			r = rt_run(dev, &p, 1, &st);
+			CHECK_MSG(r == 0 && st.status == KOHAKU_JOB_DONE,
+				  "SX (%u,%u) n=%lu: %d status %s: %s", sx[u].x,
+				  sx[u].y, sizes[k], r,
+				  kohaku_job_status_name(st.status),
+				  kohaku_last_error(dev));
+			if (r == 0 && st.status == KOHAKU_JOB_DONE) {
+				CHECK_MSG(rt_vec_check(dev, &v, a, 1) == 0,
+					  "SX (%u,%u) n=%lu: wrong answer",
+					  sx[u].x, sx[u].y, sizes[k]);
+				CHECK_EQ(st.fault_mesh, KOHAKU_COORD_NONE);
+				if (sizes[k])
+					CHECK(st.device_ns > 0);
+			}
+			rt_vec_free(dev, &v);
+		}
+	}
+	kohaku_close(dev);
+}
+
+TEST(saxpy_all_sx_units_in_one_job)
+{
+	struct drm_kohaku_node sx[MAX_UNITS];
+	struct kohaku_program p[MAX_UNITS];
+	struct kohaku_inst inst[MAX_UNITS];
+	struct rt_vec v[MAX_UNITS];
+	struct kohaku_job_status st;
+	unsigned int n_sx, u;
+	RT_OPEN(dev);
+
+	n_sx = rt_nodes_of(dev, KH_CU_SX, sx, MAX_UNITS);
+	REQUIRE(n_sx > 0);
+	for (u = 0; u < n_sx; u++) {
+		REQUIRE(rt_vec_setup(dev, sx[u].mesh, 1000 + 8 * u + u, 40 + u,
+				     &v[u]) == 0);
+		rt_prog_saxpy(&p[u], &inst[u], 1, &sx[u], &v[u], 0.75f + u);
+		p[u].txn = (uint8_t)(0xf0 + u);
+	}
+	CHECK_OK(dev, rt_run(dev, p, n_sx, &st));
+	CHECK_EQ(st.status, KOHAKU_JOB_DONE);
+	for (u = 0; u < n_sx; u++) {
+		CHECK_MSG(rt_vec_check(dev, &v[u], 0.75f + u, 1) == 0,
+			  "unit %u (%u,%u)", u, sx[u].x, sx[u].y);
+		rt_vec_free(dev, &v[u]);
+	}
+	kohaku_close(dev);
+}
+
+TEST(saxpy_program_of_many_instructions)
+{
+	/* more instructions than the FIFO holds: credits must come back */
+	static const unsigned int counts[] = { 2, 31, 32, 33, 70 };
+	struct drm_kohaku_node sx[MAX_UNITS];
+	struct kohaku_inst *inst = calloc(70, sizeof(*inst));
+	unsigned int k;
+	RT_OPEN(dev);
+
+	REQUIRE(inst);
+	REQUIRE(rt_nodes_of(dev, KH_CU_SX, sx, MAX_UNITS) > 0);
+	for (k = 0; k < sizeof(counts) / sizeof(counts[0]); k++) {
+		struct kohaku_program p;
+		struct kohaku_job_status st;
+		struct rt_vec v;
+
+		REQUIRE(rt_vec_setup(dev, sx[0].mesh, 41, k, &v) == 0);
+		rt_prog_saxpy(&p, inst, counts[k], &sx[0], &v, 1.0009765625f);
+		CHECK_OK(dev, rt_run(dev, &p, 1, &st));
+		CHECK_EQ(st.status, KOHAKU_JOB_DONE);
+		CHECK_MSG(rt_vec_check(dev, &v, 1.0009765625f, counts[k]) == 0,
+			  "%u instructions", counts[k]);
+		rt_vec_free(dev, &v);
+	}
+	free(inst);
+	kohaku_close(dev);
+}
+
+TEST(saxpy_many_jobs_in_flight)
+{
+	struct drm_kohaku_node sx[MAX_UNITS];
+	struct rt_vec v[6];
+	struct kohaku_inst inst[6];
+	uint64_t job[6];
+	unsigned int n_sx, i;
+	int k;
+	RT_OPEN(dev);
+
+	n_sx = rt_nodes_of(dev, KH_CU_SX, sx, MAX_UNITS);
+	REQUIRE(n_sx > 0);
+	for (i = 0; i < 6; i++) {
+		struct kohaku_program p;
+
+		REQUIRE(rt_vec_setup(dev, sx[i % n_sx].mesh, 200 + i, 60 + i, &v[i]) == 0);
+		rt_prog_saxpy(&p, &inst[i], 1, &sx[i % n_sx], &v[i], -2.0f);
+		CHECK_OK(dev, kohaku_submit(dev, &p, 1, 0, &job[i]));
+		CHECK(job[i] != 0);
+		if (i)
+			CHECK(job[i] != job[i - 1]);
+	}
+	/* wait in reverse order */
+	for (k = 5; k >= 0; k--) {
+		struct kohaku_job_status st;
+
+		CHECK_OK(dev, kohaku_wait(dev, job[k], KOHAKU_JOB_TIMEOUT_DEFAULT_MS * 2, &st));
+		CHECK_EQ(st.status, KOHAKU_JOB_DONE);
+		CHECK_EQ(rt_vec_check(dev, &v[k], -2.0f, 1), 0);
+		rt_vec_free(dev, &v[k]);
+	}
+	kohaku_close(dev);
+}
+
+TEST(saxpy_library_run_and_describe)
+{
+	struct drm_kohaku_node sx[MAX_UNITS];
+	struct kohaku_program p;
+	struct kohaku_inst inst;
+	struct kohaku_job_status st;
+	struct rt_vec v;
+	char buf[256];
+	RT_OPEN(dev);
+
+	REQUIRE(rt_nodes_of(dev, KH_CU_SX, sx, MAX_UNITS) > 0);
+	REQUIRE(rt_vec_setup(dev, sx[0].mesh, 9, 5, &v) == 0);
+	rt_prog_saxpy(&p, &inst, 1, &sx[0], &v, 4.0f);
+	CHECK_OK(dev, kohaku_run(dev, &p, 1, 1000, &st));
+	CHECK_EQ(st.status, KOHAKU_JOB_DONE);
+	CHECK(strstr(kohaku_job_describe(&st, buf, sizeof(buf)), "DONE") != NULL);
+	CHECK_EQ(rt_vec_check(dev, &v, 4.0f, 1), 0);
+	rt_vec_free(dev, &v);
+	kohaku_close(dev);
+}
+
+static void null_words(uint32_t w[8], unsigned int seed)
+{
+	unsigned int k;
+
+	for (k = 0; k < 8; k++)
+		w[k] = (seed + 1) * 0x9e3779b9u ^ (k * 0x85ebca6bu);
+}
+
+TEST(null_unit_programs)
+{
+	static const unsigned int counts[] = { 1, 2, 31, 32, 33, 100, 1000 };
+	struct drm_kohaku_node nu[MAX_UNITS];
+	struct kohaku_inst *inst = calloc(1000, sizeof(*inst));
+	unsigned int n_null, u, k, i;
+	RT_OPEN(dev);
+
+	REQUIRE(inst);
+	n_null = rt_nodes_of(dev, KH_CU_NULL, nu, MAX_UNITS);
+	if (!n_null) {
+		free(inst);
+		kohaku_close(dev);
+		SKIP("this map has no null unit");
+	}
+	for (u = 0; u < n_null; u++) {
+		for (k = 0; k < sizeof(counts) / sizeof(counts[0]); k++) {
+			struct kohaku_program p;
+			struct kohaku_job_status st;
+			uint32_t w[8];
+
+			for (i = 0; i < counts[k]; i++) {
+				null_words(w, i + k);
+				kohaku_inst_null(&inst[i], w);
+			}
+			memset(&p, 0, sizeof(p));
+			p.mesh = nu[u].mesh;
+			p.x = nu[u].x;
+			p.y = nu[u].y;
+			p.txn = (uint8_t)(0x80 + k * 13 + u);	/* checked by the driver */
+			p.n_insts = counts[k];
+			p.insts = inst;
+			CHECK_OK(dev, rt_run(dev, &p, 1, &st));
+			CHECK_MSG(st.status == KOHAKU_JOB_DONE,
+				  "null (%u,%u), %u insts: %s: %s", nu[u].x,
+				  nu[u].y, counts[k],
+				  kohaku_job_status_name(st.status),
+				  kohaku_last_error(dev));
+		}
+	}
+	free(inst);
+	kohaku_close(dev);
+}
+
+TEST(null_and_sx_units_in_one_job)
+{
+	struct drm_kohaku_node nu[MAX_UNITS], sx[MAX_UNITS];
+	struct kohaku_program p[2 * MAX_UNITS];
+	struct kohaku_inst ninst[MAX_UNITS][5], sinst[MAX_UNITS];
+	struct rt_vec v[MAX_UNITS];
+	struct kohaku_job_status st;
+	unsigned int n_null, n_sx, i, k, np = 0;
+	RT_OPEN(dev);
+
+	n_null = rt_nodes_of(dev, KH_CU_NULL, nu, MAX_UNITS);
+	n_sx = rt_nodes_of(dev, KH_CU_SX, sx, MAX_UNITS);
+	if (!n_null) {
+		kohaku_close(dev);
+		SKIP("this map has no null unit");
+	}
+	for (i = 0; i < n_sx; i++) {
+		REQUIRE(rt_vec_setup(dev, sx[i].mesh, 333, 70 + i, &v[i]) == 0);
+		rt_prog_saxpy(&p[np], &sinst[i], 1, &sx[i], &v[i], 1.5f);
+		p[np++].txn = (uint8_t)i;
+	}
+	for (i = 0; i < n_null; i++) {
+		for (k = 0; k < 5; k++) {
+			uint32_t w[8];
+
+			null_words(w, 100 + i * 5 + k);
+			kohaku_inst_null(&ninst[i][k], w);
+		}
+		memset(&p[np], 0, sizeof(p[np]));
+		p[np].mesh = nu[i].mesh;
+		p[np].x = nu[i].x;
+		p[np].y = nu[i].y;
+		p[np].txn = (uint8_t)(200 + i);
+		p[np].n_insts = 5;
+		p[np].insts = ninst[i];
+		np++;
+	}
+	CHECK_OK(dev, rt_run(dev, p, np, &st));
+	CHECK_EQ(st.status, KOHAKU_JOB_DONE);
+	for (i = 0; i < n_sx; i++) {
+		CHECK_EQ(rt_vec_check(dev, &v[i], 1.5f, 1), 0);
+		rt_vec_free(dev, &v[i]);
+	}
+	kohaku_close(dev);
+}
+
+static void check_fault(kohaku_device *dev, const struct drm_kohaku_node *nd,
+			const struct kohaku_inst *inst, uint32_t code,
+			const char *what)
+{
+	struct kohaku_program p;
+	struct kohaku_job_status st;
+	int r;
+
+	memset(&p, 0, sizeof(p));
+	p.mesh = nd->mesh;
+	p.x = nd->x;
+	p.y = nd->y;
+	p.n_insts = 1;
+	p.insts = inst;
+	r = rt_run(dev, &p, 1, &st);
+	CHECK_MSG(r == 0, "%s: %d: %s", what, r, kohaku_last_error(dev));
+	CHECK_MSG(st.status == KOHAKU_JOB_FAULT, "%s: status %s, expected FAULT",
+		  what, kohaku_job_status_name(st.status));
+	CHECK_MSG(st.fault_code == code, "%s: fault code %u, expected %u", what,
+		  st.fault_code, code);
+	CHECK_MSG(st.fault_mesh == nd->mesh && st.fault_x == nd->x &&
+		  st.fault_y == nd->y,
+		  "%s: fault at mesh %u (%u,%u), expected mesh %u (%u,%u)", what,
+		  st.fault_mesh, st.fault_x, st.fault_y, nd->mesh, nd->x, nd->y);
+	/* the library's message names the fault */
+	CHECK(strstr(kohaku_last_error(dev), "FAULT") != NULL);
+}
+
+TEST(sx_fault_bad_opcode)
+{
+	static const unsigned int ops[] = { 0x00, 0x02, 0x7f, 0xff };
+	struct drm_kohaku_node sx[MAX_UNITS];
+	struct kohaku_inst inst;
+	struct rt_vec v;
+	unsigned int n_sx, u, k;
+	RT_OPEN(dev);
+
+	n_sx = rt_nodes_of(dev, KH_CU_SX, sx, MAX_UNITS);
+	REQUIRE(n_sx > 0);
+	for (u = 0; u < n_sx; u++) {
+		REQUIRE(rt_vec_setup(dev, sx[u].mesh, 16, u, &v) == 0);
+		for (k = 0; k < sizeof(ops) / sizeof(ops[0]); k++) {
+			char what[64];
+
+			CHECK_OK(dev, kohaku_inst_sx(&inst, ops[k], 16,
+						     rt_fbits(2.0f), v.ax, v.ay));
+			snprintf(what, sizeof(what), "SX (%u,%u) opcode 0x%02x",
+				 sx[u].x, sx[u].y, ops[k]);
+			check_fault(dev, &sx[u], &inst, KH_SX_FAULT_OPCODE, what);
+		}
+		/* nothing was computed */
+		CHECK_EQ(rt_vec_check(dev, &v, 2.0f, 0), 0);
+		rt_vec_free(dev, &v);
+	}
+	/* the device still runs a good job */
+	CHECK(rt_good_saxpy(dev));
+	kohaku_close(dev);
+}
+
+TEST(sx_fault_misaligned)
+{
+	struct drm_kohaku_node sx[MAX_UNITS];
+	struct kohaku_inst inst;
+	struct rt_vec v;
+	unsigned int n_sx, u;
+	RT_OPEN(dev);
+
+	n_sx = rt_nodes_of(dev, KH_CU_SX, sx, MAX_UNITS);
+	REQUIRE(n_sx > 0);
+	for (u = 0; u < n_sx; u++) {
+		REQUIRE(rt_vec_setup(dev, sx[u].mesh, 64, u, &v) == 0);
+		/* the checked builder refuses; the raw one encodes it */
+		CHECK_ERR(kohaku_inst_saxpy(&inst, 8, 1.0f, v.ax + 4, v.ay), -EINVAL);
+		CHECK_OK(dev, kohaku_inst_sx(&inst, KH_SX_OP_SAXPY, 8,
+					     rt_fbits(1.0f), v.ax + 4, v.ay));
+		check_fault(dev, &sx[u], &inst, KH_SX_FAULT_ALIGN, "x + 4");
+		CHECK_OK(dev, kohaku_inst_sx(&inst, KH_SX_OP_SAXPY, 8,
+					     rt_fbits(1.0f), v.ax, v.ay + 16));
+		check_fault(dev, &sx[u], &inst, KH_SX_FAULT_ALIGN, "y + 16");
+		CHECK_OK(dev, kohaku_inst_sx(&inst, KH_SX_OP_SAXPY, 8,
+					     rt_fbits(1.0f), v.ax + 1, v.ay + 31));
+		check_fault(dev, &sx[u], &inst, KH_SX_FAULT_ALIGN, "both");
+		CHECK_EQ(rt_vec_check(dev, &v, 1.0f, 0), 0);
+		rt_vec_free(dev, &v);
+	}
+	CHECK(rt_good_saxpy(dev));
+	kohaku_close(dev);
+}
+
+TEST(sx_fault_in_a_multi_unit_job)
+{
+	struct drm_kohaku_node sx[MAX_UNITS];
+	struct kohaku_program p[2];
+	struct kohaku_inst good, bad;
+	struct kohaku_job_status st;
+	struct rt_vec v0, v1;
+	unsigned int n_sx;
+	RT_OPEN(dev);
+
+	n_sx = rt_nodes_of(dev, KH_CU_SX, sx, MAX_UNITS);
+	if (n_sx < 2) {
+		kohaku_close(dev);
+		SKIP("needs two SX units");
+	}
+	REQUIRE(rt_vec_setup(dev, sx[0].mesh, 100, 1, &v0) == 0);
+	REQUIRE(rt_vec_setup(dev, sx[1].mesh, 100, 2, &v1) == 0);
+	rt_prog_saxpy(&p[0], &good, 1, &sx[0], &v0, 2.0f);
+	CHECK_OK(dev, kohaku_inst_sx(&bad, 0x55, 100, rt_fbits(2.0f), v1.ax, v1.ay));
+	memset(&p[1], 0, sizeof(p[1]));
+	p[1].mesh = sx[1].mesh;
+	p[1].x = sx[1].x;
+	p[1].y = sx[1].y;
+	p[1].txn = 1;
+	p[1].n_insts = 1;
+	p[1].insts = &bad;
+	CHECK_OK(dev, rt_run(dev, p, 2, &st));
+	CHECK_EQ(st.status, KOHAKU_JOB_FAULT);
+	CHECK_EQ(st.fault_code, KH_SX_FAULT_OPCODE);
+	CHECK_EQ(st.fault_x, sx[1].x);
+	CHECK_EQ(st.fault_y, sx[1].y);
+	rt_vec_free(dev, &v0);
+	rt_vec_free(dev, &v1);
+	CHECK(rt_good_saxpy(dev));
+	kohaku_close(dev);
+}
+
+TEST(sx_fault_mid_program_then_good_job)
+{
+	struct drm_kohaku_node sx[MAX_UNITS];
+	struct kohaku_program p;
+	struct kohaku_inst inst[3];
+	struct kohaku_job_status st;
+	struct rt_vec v;
+	RT_OPEN(dev);
+
+	REQUIRE(rt_nodes_of(dev, KH_CU_SX, sx, MAX_UNITS) > 0);
+	REQUIRE(rt_vec_setup(dev, sx[0].mesh, 24, 9, &v) == 0);
+	rt_prog_saxpy(&p, inst, 3, &sx[0], &v, 1.0f);
+	CHECK_OK(dev, kohaku_inst_sx(&inst[1], 0x09, 24, rt_fbits(1.0f), v.ax, v.ay));
+	CHECK_OK(dev, rt_run(dev, &p, 1, &st));
+	CHECK_EQ(st.status, KOHAKU_JOB_FAULT);
+	CHECK_EQ(st.fault_code, KH_SX_FAULT_OPCODE);
+	rt_vec_free(dev, &v);
+	CHECK(rt_good_saxpy(dev));
+	CHECK(rt_good_saxpy(dev));
+	kohaku_close(dev);
+}
+
+int main(int argc, char **argv)
+{
+	return tap_main(argc, argv);
+}

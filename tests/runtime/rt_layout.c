@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * uapi struct layout: every ioctl struct has no implicit padding (each
+ * member starts where the previous one ends, the last one ends at sizeof),
+ * a size that is a multiple of 8, and the size its command number carries.
+ * The checks are static asserts; the TAP lines restate them at run time so
+ * the suite reports them (and a 32-bit build would check them again).
+ */
+#include <stddef.h>
+#include <sys/ioctl.h>
+
+#include "rt_common.h"
+#include "kohaku/kh_flit.h"
+#include "kohaku/kh_regs.h"
+
+#define MSZ(s, m)	sizeof(((struct s *)0)->m)
+#define END(s, m)	(offsetof(struct s, m) + MSZ(s, m))
+/* member m starts right where member prev ends */
+#define NEXT(s, prev, m) \
+	_Static_assert(offsetof(struct s, m) == END(s, prev), \
+		       #s ": implicit padding before " #m)
+#define FIRST(s, m) \
+	_Static_assert(offsetof(struct s, m) == 0, #s ": " #m " is not first")
+#define LAST(s, m, size) \
+	_Static_assert(END(s, m) == sizeof(struct s), \
+		       #s ": implicit padding after " #m); \
+	_Static_assert(sizeof(struct s) == (size), #s ": size changed"); \
+	_Static_assert(sizeof(struct s) % 8 == 0, #s ": size not a multiple of 8")
+
+FIRST(drm_kohaku_mesh_info, flags);
+NEXT(drm_kohaku_mesh_info, flags, n_nodes);
+NEXT(drm_kohaku_mesh_info, n_nodes, grid_lo);
+NEXT(drm_kohaku_mesh_info, grid_lo, grid_hi);
+NEXT(drm_kohaku_mesh_info, grid_hi, pos_width);
+NEXT(drm_kohaku_mesh_info, pos_width, agent_x);
+NEXT(drm_kohaku_mesh_info, agent_x, agent_y);
+NEXT(drm_kohaku_mesh_info, agent_y, cu_version);
+NEXT(drm_kohaku_mesh_info, cu_version, flit_width);
+NEXT(drm_kohaku_mesh_info, flit_width, min_inst_depth);
+NEXT(drm_kohaku_mesh_info, min_inst_depth, caps_reg);
+NEXT(drm_kohaku_mesh_info, caps_reg, mem_size);
+NEXT(drm_kohaku_mesh_info, mem_size, mem_free);
+NEXT(drm_kohaku_mesh_info, mem_free, reserved);
+LAST(drm_kohaku_mesh_info, reserved, 56);
+
+FIRST(drm_kohaku_get_info, flags);
+NEXT(drm_kohaku_get_info, flags, abi_version);
+NEXT(drm_kohaku_get_info, abi_version, caps);
+NEXT(drm_kohaku_get_info, caps, n_meshes);
+NEXT(drm_kohaku_get_info, n_meshes, n_nodes);
+NEXT(drm_kohaku_get_info, n_nodes, name);
+NEXT(drm_kohaku_get_info, name, mesh);
+NEXT(drm_kohaku_get_info, mesh, reserved);
+LAST(drm_kohaku_get_info, reserved, 312);
+
+FIRST(drm_kohaku_node, mesh);
+NEXT(drm_kohaku_node, mesh, x);
+NEXT(drm_kohaku_node, x, y);
+NEXT(drm_kohaku_node, y, n_buffers);
+NEXT(drm_kohaku_node, n_buffers, cu_type);
+NEXT(drm_kohaku_node, cu_type, cu_version);
+NEXT(drm_kohaku_node, cu_version, flags);
+NEXT(drm_kohaku_node, flags, inst_depth);
+NEXT(drm_kohaku_node, inst_depth, inst_space);
+NEXT(drm_kohaku_node, inst_space, retired);
+NEXT(drm_kohaku_node, retired, busy_cycles);
+NEXT(drm_kohaku_node, busy_cycles, busy);
+NEXT(drm_kohaku_node, busy, caps_reg);
+NEXT(drm_kohaku_node, caps_reg, dbg);
+LAST(drm_kohaku_node, dbg, 40);
+
+FIRST(drm_kohaku_nodes, flags);
+NEXT(drm_kohaku_nodes, flags, capacity);
+NEXT(drm_kohaku_nodes, capacity, count);
+NEXT(drm_kohaku_nodes, count, node_size);
+NEXT(drm_kohaku_nodes, node_size, nodes_ptr);
+NEXT(drm_kohaku_nodes, nodes_ptr, reserved);
+LAST(drm_kohaku_nodes, reserved, 40);
+
+FIRST(drm_kohaku_bo_create, flags);
+NEXT(drm_kohaku_bo_create, flags, mesh);
+NEXT(drm_kohaku_bo_create, mesh, size);
+NEXT(drm_kohaku_bo_create, size, handle);
+NEXT(drm_kohaku_bo_create, handle, pad);
+NEXT(drm_kohaku_bo_create, pad, dev_addr);
+NEXT(drm_kohaku_bo_create, dev_addr, reserved);
+LAST(drm_kohaku_bo_create, reserved, 48);
+
+FIRST(drm_kohaku_bo_free, handle);
+NEXT(drm_kohaku_bo_free, handle, flags);
+NEXT(drm_kohaku_bo_free, flags, reserved);
+LAST(drm_kohaku_bo_free, reserved, 24);
+
+FIRST(drm_kohaku_bo_info, handle);
+NEXT(drm_kohaku_bo_info, handle, flags);
+NEXT(drm_kohaku_bo_info, flags, size);
+NEXT(drm_kohaku_bo_info, size, dev_addr);
+NEXT(drm_kohaku_bo_info, dev_addr, mesh);
+NEXT(drm_kohaku_bo_info, mesh, pad);
+NEXT(drm_kohaku_bo_info, pad, reserved);
+LAST(drm_kohaku_bo_info, reserved, 48);
+
+FIRST(drm_kohaku_bo_rw, handle);
+NEXT(drm_kohaku_bo_rw, handle, flags);
+NEXT(drm_kohaku_bo_rw, flags, offset);
+NEXT(drm_kohaku_bo_rw, offset, size);
+NEXT(drm_kohaku_bo_rw, size, data_ptr);
+NEXT(drm_kohaku_bo_rw, data_ptr, reserved);
+LAST(drm_kohaku_bo_rw, reserved, 48);
+
+FIRST(kohaku_inst, w);
+LAST(kohaku_inst, w, 32);
+
+FIRST(drm_kohaku_program, mesh);
+NEXT(drm_kohaku_program, mesh, x);
+NEXT(drm_kohaku_program, x, y);
+NEXT(drm_kohaku_program, y, txn);
+NEXT(drm_kohaku_program, txn, n_insts);
+NEXT(drm_kohaku_program, n_insts, insts_ptr);
+NEXT(drm_kohaku_program, insts_ptr, flags);
+NEXT(drm_kohaku_program, flags, pad);
+NEXT(drm_kohaku_program, pad, reserved);
+LAST(drm_kohaku_program, reserved, 32);
+
+FIRST(drm_kohaku_submit, flags);
+NEXT(drm_kohaku_submit, flags, n_programs);
+NEXT(drm_kohaku_submit, n_programs, programs_ptr);
+NEXT(drm_kohaku_submit, programs_ptr, program_size);
+NEXT(drm_kohaku_submit, program_size, timeout_ms);
+NEXT(drm_kohaku_submit, timeout_ms, job_id);
+NEXT(drm_kohaku_submit, job_id, reserved);
+LAST(drm_kohaku_submit, reserved, 48);
+
+FIRST(drm_kohaku_wait, job_id);
+NEXT(drm_kohaku_wait, job_id, timeout_ms);
+NEXT(drm_kohaku_wait, timeout_ms, flags);
+NEXT(drm_kohaku_wait, flags, status);
+NEXT(drm_kohaku_wait, status, fault_code);
+NEXT(drm_kohaku_wait, fault_code, fault_mesh);
+NEXT(drm_kohaku_wait, fault_mesh, fault_x);
+NEXT(drm_kohaku_wait, fault_x, fault_y);
+NEXT(drm_kohaku_wait, fault_y, pad);
+NEXT(drm_kohaku_wait, pad, device_ns);
+NEXT(drm_kohaku_wait, device_ns, reserved);
+LAST(drm_kohaku_wait, reserved, 56);
+
+/* 64-bit members are 8-aligned in the struct (same layout on i386) */
+#define A8(s, m) _Static_assert(offsetof(struct s, m) % 8 == 0, #s "." #m " not 8-aligned")
+A8(drm_kohaku_mesh_info, caps_reg);
+A8(drm_kohaku_get_info, caps);
+A8(drm_kohaku_get_info, mesh);
+A8(drm_kohaku_node, caps_reg);
+A8(drm_kohaku_nodes, nodes_ptr);
+A8(drm_kohaku_bo_create, size);
+A8(drm_kohaku_bo_create, dev_addr);
+A8(drm_kohaku_bo_info, size);
+A8(drm_kohaku_bo_rw, offset);
+A8(drm_kohaku_bo_rw, data_ptr);
+A8(drm_kohaku_program, insts_ptr);
+A8(drm_kohaku_program, reserved);
+A8(drm_kohaku_submit, programs_ptr);
+A8(drm_kohaku_submit, job_id);
+A8(drm_kohaku_wait, device_ns);
+
+/* the command numbers carry the struct sizes */
+#define CMD(name, s) \
+	_Static_assert(_IOC_SIZE(DRM_IOCTL_KOHAKU_##name) == sizeof(struct s), \
+		       #name " size"); \
+	_Static_assert(_IOC_DIR(DRM_IOCTL_KOHAKU_##name) == (_IOC_READ | _IOC_WRITE), \
+		       #name " direction"); \
+	_Static_assert(_IOC_NR(DRM_IOCTL_KOHAKU_##name) == DRM_COMMAND_BASE + DRM_KOHAKU_##name, \
+		       #name " number")
+CMD(GET_INFO, drm_kohaku_get_info);
+CMD(NODES, drm_kohaku_nodes);
+CMD(BO_CREATE, drm_kohaku_bo_create);
+CMD(BO_FREE, drm_kohaku_bo_free);
+CMD(BO_INFO, drm_kohaku_bo_info);
+CMD(BO_WRITE, drm_kohaku_bo_rw);
+CMD(BO_READ, drm_kohaku_bo_rw);
+CMD(SUBMIT, drm_kohaku_submit);
+CMD(WAIT, drm_kohaku_wait);
+
+static void check_struct(const char *name, size_t size, size_t end_of_last,
+			 size_t expect)
+{
+	CHECK_MSG(size == expect, "%s: sizeof %zu, expected %zu", name, size, expect);
+	CHECK_MSG(end_of_last == size, "%s: last member ends at %zu of %zu",
+		  name, end_of_last, size);
+	CHECK_MSG(size % 8 == 0, "%s: size %zu not a multiple of 8", name, size);
+}
+
+#define CHECK_STRUCT(s, last, size) check_struct(#s, sizeof(struct s), END(s, last), size)
+
+TEST(layout_no_implicit_padding)
+{
+	CHECK_STRUCT(drm_kohaku_mesh_info, reserved, 56);
+	CHECK_STRUCT(drm_kohaku_get_info, reserved, 312);
+	CHECK_STRUCT(drm_kohaku_node, dbg, 40);
+	CHECK_STRUCT(drm_kohaku_nodes, reserved, 40);
+	CHECK_STRUCT(drm_kohaku_bo_create, reserved, 48);
+	CHECK_STRUCT(drm_kohaku_bo_free, reserved, 24);
+	CHECK_STRUCT(drm_kohaku_bo_info, reserved, 48);
+	CHECK_STRUCT(drm_kohaku_bo_rw, reserved, 48);
+	CHECK_STRUCT(kohaku_inst, w, 32);
+	CHECK_STRUCT(drm_kohaku_program, reserved, 32);
+	CHECK_STRUCT(drm_kohaku_submit, reserved, 48);
+	CHECK_STRUCT(drm_kohaku_wait, reserved, 56);
+}
+
+TEST(layout_command_numbers)
+{
+	CHECK_EQ(_IOC_TYPE(DRM_IOCTL_KOHAKU_GET_INFO), DRM_IOCTL_BASE);
+	CHECK_EQ(_IOC_SIZE(DRM_IOCTL_KOHAKU_GET_INFO), sizeof(struct drm_kohaku_get_info));
+	CHECK_EQ(_IOC_SIZE(DRM_IOCTL_KOHAKU_WAIT), sizeof(struct drm_kohaku_wait));
+	CHECK_EQ(_IOC_NR(DRM_IOCTL_KOHAKU_WAIT), DRM_COMMAND_BASE + 8);
+	CHECK(DRM_COMMAND_BASE + DRM_KOHAKU_NUM_IOCTLS <= DRM_COMMAND_END);
+}
+
+TEST(layout_constants)
+{
+	CHECK_EQ(KOHAKU_ABI_VERSION_MAJOR(KOHAKU_ABI_VERSION), KOHAKU_ABI_MAJOR);
+	CHECK_EQ(sizeof(struct kohaku_inst), KH_PAYLOAD_BYTES);
+	CHECK_EQ(KOHAKU_BO_ALIGN % KH_HOST_GRANULE, 0);
+}
+
+int main(int argc, char **argv)
+{
+	return tap_main(argc, argv);
+}

@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * A job that outlives its time limit ends TIMEOUT, its node is marked hung
+ * and refused from then on, and the rest of the device goes on working.
+ *
+ * Destructive: the card has no soft reset, so the hung node stays hung.  On
+ * the sim backend every test has a fresh card; on the kernel backend it
+ * runs only with KOHAKU_TEST_DESTRUCTIVE=1 (run it last).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "rt_common.h"
+
+TEST(job_time_limit)
+{
+	enum { N = 1 << 20 };
+	struct drm_kohaku_node sx[16], nd[32];
+	struct kohaku_program p;
+	struct kohaku_inst inst;
+	struct kohaku_job_status st;
+	struct rt_vec v;
+	unsigned int n_sx, n, i;
+	uint64_t job;
+	const char *d = getenv("KOHAKU_TEST_DESTRUCTIVE");
+	int r;
+	RT_OPEN(dev);
+
+	if (kohaku_device_backend(dev) == KOHAKU_BACKEND_KERNEL && !(d && *d == '1')) {
+		kohaku_close(dev);
+		SKIP("destructive on a shared device; set KOHAKU_TEST_DESTRUCTIVE=1");
+	}
+	n_sx = rt_nodes_of(dev, KH_CU_SX, sx, 16);
+	REQUIRE(n_sx > 0);
+	REQUIRE(rt_vec_setup(dev, sx[0].mesh, N, 2, &v) == 0);
+	rt_prog_saxpy(&p, &inst, 1, &sx[0], &v, 3.0f);
+	/* 1 ms of device time is far too little for 2^20 elements */
+	CHECK_OK(dev, kohaku_submit(dev, &p, 1, 1, &job));
+	r = kohaku_wait(dev, job, 5000, &st);
+	CHECK_MSG(r == 0, "WAIT: %d: %s", r, kohaku_last_error(dev));
+	CHECK_MSG(st.status == KOHAKU_JOB_TIMEOUT, "status %s, expected TIMEOUT",
+		  kohaku_job_status_name(st.status));
+	CHECK(strstr(kohaku_last_error(dev), "TIMEOUT") != NULL);
+	/* the node is marked hung */
+	CHECK_OK(dev, kohaku_nodes(dev, 0, nd, 32, &n));
+	for (i = 0; i < n; i++)
+		if (nd[i].x == sx[0].x && nd[i].y == sx[0].y)
+			CHECK(nd[i].flags & KOHAKU_NODE_HUNG);
+	/* and refused, with a reason */
+	r = kohaku_submit(dev, &p, 1, 0, &job);
+	CHECK_MSG(r < 0, "a job for the hung node was accepted");
+	if (r == 0)
+		kohaku_wait(dev, job, 5000, &st);
+	else
+		tap_diag("%s", kohaku_last_error(dev));
+	/*
+	 * Another unit: it runs, unless the driver declared the mesh wedged,
+	 * in which case it is refused with a reason (never left hanging).
+	 */
+	if (n_sx > 1) {
+		struct drm_kohaku_get_info in;
+		struct rt_vec w;
+		struct kohaku_program q;
+		struct kohaku_inst qi;
+		bool wedged;
+
+		memset(&in, 0, sizeof(in));
+		CHECK_OK(dev, kohaku_ioctl(dev, DRM_IOCTL_KOHAKU_GET_INFO, &in));
+		wedged = in.mesh[sx[1].mesh].flags & KOHAKU_MESH_WEDGED;
+		tap_diag("after the timeout the mesh is %s",
+			 wedged ? "wedged" : "not wedged");
+		REQUIRE(rt_vec_setup(dev, sx[1].mesh, 50, 3, &w) == 0);
+		rt_prog_saxpy(&q, &qi, 1, &sx[1], &w, 2.0f);
+		r = rt_run(dev, &q, 1, &st);
+		if (wedged) {
+			CHECK_MSG(r < 0 || st.status == KOHAKU_JOB_ABORTED,
+				  "a wedged mesh took a job: %d %s", r,
+				  kohaku_job_status_name(st.status));
+		} else {
+			CHECK_MSG(r == 0 && st.status == KOHAKU_JOB_DONE,
+				  "after a hang, SX (%u,%u): %d %s: %s", sx[1].x,
+				  sx[1].y, r, kohaku_job_status_name(st.status),
+				  kohaku_last_error(dev));
+			if (r == 0 && st.status == KOHAKU_JOB_DONE)
+				CHECK_EQ(rt_vec_check(dev, &w, 2.0f, 1), 0);
+		}
+		rt_vec_free(dev, &w);
+	}
+	rt_vec_free(dev, &v);
+	kohaku_close(dev);
+}
+
+int main(int argc, char **argv)
+{
+	return tap_main(argc, argv);
+}
