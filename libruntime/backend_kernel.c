@@ -9,10 +9,9 @@
  */
 #include <ctype.h>
 #include <dirent.h>
+#include <stdbool.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <grp.h>
-#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,13 +75,37 @@ static const struct kh_rt_backend_ops kernel_ops = {
 	.log_pos = NULL,
 };
 
+/*
+ * The name of id in /etc/passwd or /etc/group (field 3), read directly:
+ * getpwuid() would pull NSS into static builds, which have no NSS.
+ */
+static bool id_name(const char *file, unsigned int id, char *buf, size_t len)
+{
+	char line[512];
+	bool found = false;
+	FILE *f = fopen(file, "r");
+
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f)) {
+		char *name = strtok(line, ":"), *pw, *num;
+
+		pw = name ? strtok(NULL, ":") : NULL;
+		num = pw ? strtok(NULL, ":") : NULL;
+		if (num && (unsigned int)strtoul(num, NULL, 10) == id) {
+			kh_rt_strlcpy(buf, name, len);
+			found = true;
+		}
+	}
+	fclose(f);
+	return found;
+}
+
 /* "rw-rw---- root:render" for permission messages */
 static void describe_perms(const char *path, char *buf, size_t len)
 {
+	char mode[10], user[64], group[64];
 	struct stat st;
-	struct passwd *pw;
-	struct group *gr;
-	char mode[10];
 	int i;
 
 	if (stat(path, &st) < 0) {
@@ -92,13 +115,11 @@ static void describe_perms(const char *path, char *buf, size_t len)
 	for (i = 0; i < 9; i++)
 		mode[i] = (st.st_mode & (0400 >> i)) ? "rwxrwxrwx"[i] : '-';
 	mode[9] = '\0';
-	pw = getpwuid(st.st_uid);
-	gr = getgrgid(st.st_gid);
-	if (pw && gr)
-		snprintf(buf, len, "%s %s:%s", mode, pw->pw_name, gr->gr_name);
-	else
-		snprintf(buf, len, "%s uid %u gid %u", mode,
-			 (unsigned int)st.st_uid, (unsigned int)st.st_gid);
+	if (!id_name("/etc/passwd", st.st_uid, user, sizeof(user)))
+		snprintf(user, sizeof(user), "uid %u", (unsigned int)st.st_uid);
+	if (!id_name("/etc/group", st.st_gid, group, sizeof(group)))
+		snprintf(group, sizeof(group), "gid %u", (unsigned int)st.st_gid);
+	snprintf(buf, len, "%s %s:%s", mode, user, group);
 }
 
 static int open_node(const char *path, int *fdp, char *err, size_t errlen)
@@ -127,7 +148,7 @@ static int open_node(const char *path, int *fdp, char *err, size_t errlen)
 				     "%s does not exist (`kohaku list` shows the "
 				     "nodes under " KH_ACCEL_DIR ")", path);
 	} else if (e == EACCES || e == EPERM) {
-		char perms[128];
+		char perms[192];
 
 		describe_perms(path, perms, sizeof(perms));
 		kh_rt_errbuf(err, errlen,

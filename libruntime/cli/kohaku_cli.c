@@ -717,11 +717,13 @@ static int cmd_run(const struct opts *o, const char *what)
 			       "bit-exact, memory past y[n-1] untouched; wall %.3f "
 			       "ms, device %.3f us\n", q->mesh, q->x, q->y, o->n,
 			       o->n, wall_ms, dev_us);
+		else if (u->submitted)
+			printf("SX mesh %u (%u,%u): FAILED: %s; wall %.3f ms, device "
+			       "%.3f us\n", q->mesh, q->x, q->y, u->why, wall_ms,
+			       dev_us);
 		else
-			printf("SX mesh %u (%u,%u): FAILED: %s%s", q->mesh, q->x,
-			       q->y, u->why, u->submitted ? "" : "\n");
-		if (u->exit && u->submitted)
-			printf("; wall %.3f ms, device %.3f us\n", wall_ms, dev_us);
+			printf("SX mesh %u (%u,%u): FAILED: %s\n", q->mesh, q->x,
+			       q->y, u->why);
 	}
 	if (o->json)
 		printf("], \"ok\": %s}\n", ret ? "false" : "true");
