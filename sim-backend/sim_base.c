@@ -394,6 +394,8 @@ struct kh_unit *kh_unit_create(struct kh_mesh *m,
 	u->y = y;
 	e = kh_sched_add(m->sched, &u->node, &kh_base_node_ops);
 	if (!e)
+		e = kh_node_add_out(&u->node, &u->out);
+	if (!e)
 		e = kh_fifo_init(&u->inst, m->p->inst_depth);
 	if (!e)
 		e = kh_fifo_init(&u->recv, m->p->recv_depth);

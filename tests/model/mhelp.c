@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/* Model test helpers. */
+#include "mhelp.h"
+
+struct kh_sim_card *mh_card_types(const char *desc,
+				  const struct kh_unit_type *const *types,
+				  unsigned int n)
+{
+	const char *b = kh_sim_builtin_desc(desc);
+	struct kh_sim_opts o = { types, n };
+	struct kh_sim_card *c = NULL;
+	char err[256];
+	int e;
+
+	e = kh_sim_card_create_opts(b ? b : desc, &o, &c, err, sizeof(err));
+	if (e) {
+		tap_fail_at(__FILE__, __LINE__, "card create: %d: %s", e, err);
+		return NULL;
+	}
+	return c;
+}
+
+struct kh_sim_card *mh_card(const char *desc)
+{
+	return mh_card_types(desc, mh_test_types, mh_n_test_types);
+}
+
+void mh_fast_host(struct kh_sim_card *c)
+{
+	struct kh_sim_timing t = { 1, 1, 1 };
+
+	kh_sim_set_timing(c, &t);
+}
+
+u64 mh_rd(struct kh_sim_card *c, u32 off)
+{
+	return kh_sim_read64(c, KH_MESH_BASE(0) + off);
+}
+
+void mh_wr(struct kh_sim_card *c, u32 off, u64 v)
+{
+	kh_sim_write64(c, KH_MESH_BASE(0) + off, v);
+}
+
+void mh_mb_load(struct kh_sim_card *c, const struct kh_flit *f)
+{
+	unsigned int i;
+
+	for (i = 0; i < KH_FLIT_WORDS; i++)
+		mh_wr(c, KH_ORC_TX_FLIT(i), f->w[i]);
+}
+
+void mh_mb_kick(struct kh_sim_card *c)
+{
+	mh_wr(c, KH_ORC_TX_KICK, 1);
+}
+
+void mh_mb_send(struct kh_sim_card *c, const struct kh_flit *f)
+{
+	mh_mb_load(c, f);
+	mh_mb_kick(c);
+}
+
+int mh_mb_recv(struct kh_sim_card *c, struct kh_flit *f, unsigned int polls)
+{
+	unsigned int i;
+
+	while (polls--) {
+		if (mh_rd(c, KH_ORC_RX_STATUS) & KH_RX_STATUS_EMPTY)
+			continue;
+		for (i = 0; i < KH_FLIT_WORDS; i++)
+			f->w[i] = mh_rd(c, KH_ORC_RX_FLIT(i));
+		mh_wr(c, KH_ORC_RX_POP, 1);
+		return 1;
+	}
+	return 0;
+}
+
+unsigned int mh_mb_count(struct kh_sim_card *c)
+{
+	struct kh_flit f;
+	unsigned int n = 0;
+
+	while (mh_mb_recv(c, &f, 1))
+		n++;
+	return n;
+}
+
+void mh_ctrl_req(struct kh_flit *f, unsigned int x, unsigned int y,
+		 unsigned int idx, unsigned int txn)
+{
+	memset(f, 0, sizeof(*f));
+	/* src (0,0): the corner routes back to the agent */
+	kh_flit_hdr(f, x, y, 0, 0, KH_T_CU_CTRL, txn, 1);
+	kh_flit_set(f, KH_CTRL_OP, KH_CTRL_OP_READ);
+	kh_flit_set(f, KH_CTRL_INDEX, idx);
+}
+
+int mh_ctrl_read(struct kh_sim_card *c, unsigned int x, unsigned int y,
+		 unsigned int idx, unsigned int txn, struct kh_flit *reply)
+{
+	struct kh_flit f;
+
+	mh_ctrl_req(&f, x, y, idx, txn);
+	mh_mb_send(c, &f);
+	return mh_mb_recv(c, reply, 20);
+}
+
+u64 mh_ctrl_value(const struct kh_flit *reply)
+{
+	return kh_flit_get(reply, KH_CTRL_VALUE);
+}
+
+void mh_stage(struct kh_sim_card *c, unsigned int slot,
+	      const struct kh_flit *f)
+{
+	unsigned int i;
+
+	for (i = 0; i < KH_FLIT_WORDS; i++)
+		mh_wr(c, KH_ORC_STAGE(slot) + i * 8, f->w[i]);
+}
+
+void mh_prog(struct kh_sim_card *c, unsigned int x, unsigned int y,
+	     unsigned int base, unsigned int len)
+{
+	mh_wr(c, KH_ORC_PROG_DST, KH_YX(x, y));
+	mh_wr(c, KH_ORC_PROG_BASE, base);
+	mh_wr(c, KH_ORC_PROG_LEN, len);
+	mh_wr(c, KH_ORC_PROG_KICK, 1);
+}
+
+u64 mh_ns(struct kh_sim_card *c, unsigned int x, unsigned int y)
+{
+	return mh_rd(c, KH_ORC_NODE_STATUS(KH_YX(x, y)));
+}
+
+bool mh_wait_count(struct kh_sim_card *c, unsigned int x, unsigned int y,
+		   unsigned int want, unsigned int polls)
+{
+	while (polls--)
+		if (KH_NS_COUNT(mh_ns(c, x, y)) == (want & 0xffff))
+			return true;
+	return false;
+}

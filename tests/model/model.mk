@@ -1,0 +1,13 @@
+# Model tests: each binary links the model objects, the TAP harness and the
+# model test helpers directly (not libkohaku.a), so they build and run while
+# other components are mid-edit.
+MODEL_TESTS := model_routing model_flow model_ctrl model_credits \
+	model_fp32 model_sx model_desc model_card model_mag
+MODEL_HELP_SRCS := tests/model/mhelp.c tests/model/tunits.c
+MODEL_LINK_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(SIM_SRCS) $(TAP_SRCS) $(MODEL_HELP_SRCS))
+
+$(BUILD)/tests/model/%: $(BUILD)/obj/tests/model/%.o $(MODEL_LINK_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ -lm
+
+TEST_BINS += $(addprefix $(BUILD)/tests/model/,$(MODEL_TESTS))
