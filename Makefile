@@ -36,6 +36,13 @@ PIC_CFLAGS := -fPIC
 .PHONY: all deps deps-run run test modules modules-clean clean userspace
 .DEFAULT_GOAL := all
 
+obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
+picobj = $(patsubst %.c,$(BUILD)/pic/%.o,$(1))
+
+LIBKOHAKU_A := $(BUILD)/libkohaku.a
+LIBKOHAKU_SO := $(BUILD)/libkohaku.so.0
+KOHAKU_CLI := $(BUILD)/kohaku
+
 # Component fragments add their sources and binaries to these.
 SIM_SRCS :=
 CORE_SRCS :=
@@ -50,14 +57,7 @@ include libruntime/runtime.mk
 include tests/tests.mk
 -include bench/bench.mk
 
-obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
-picobj = $(patsubst %.c,$(BUILD)/pic/%.o,$(1))
-
 LIB_SRCS := $(SIM_SRCS) $(CORE_SRCS) $(RT_SRCS)
-LIBKOHAKU_A := $(BUILD)/libkohaku.a
-LIBKOHAKU_SO := $(BUILD)/libkohaku.so.0
-KOHAKU_CLI := $(BUILD)/kohaku
-
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
