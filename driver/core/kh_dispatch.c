@@ -200,8 +200,10 @@ static bool kh_collect(struct kh_mesh *m, struct kh_job *job, bool all)
 			diff = kh_ns_count(m, p->node, &raw) - p->baseline;
 			p->seen = min_t(u32, diff, p->n);
 			code = KH_NS_CODE(raw);
-			if (code == KH_SIG_FAULT && !job->fault_seen) {
-				job->fault_seen = true;
+			if (code == KH_SIG_FAULT &&
+			    !(job->fault_flags & KOHAKU_FAULT_CODE_KNOWN)) {
+				job->fault_flags = KOHAKU_FAULT_NODE_KNOWN |
+						   KOHAKU_FAULT_CODE_KNOWN;
 				job->fault_x = p->node->x;
 				job->fault_y = p->node->y;
 				job->fault_code = KH_NS_ARG(raw);
@@ -211,6 +213,8 @@ static bool kh_collect(struct kh_mesh *m, struct kh_job *job, bool all)
 					m->id, p->node->x, p->node->y, diff, p->n);
 			if (diff >= p->n) {
 				p->finished = true;
+				if (code == KH_SIG_FAULT)
+					job->n_faults++;
 				if (code == KH_SIG_BATCH_COMPLETE &&
 				    KH_NS_ARG(raw) != p->txn)
 					job->why = "SIG_BATCH_COMPLETE with another program's txn";
@@ -241,8 +245,10 @@ static void kh_stall(struct kh_mesh *m, struct kh_job *job, u64 ps)
 	if (kh_rd(m, KH_ORC_PROG_STAT) != ps)
 		return;
 	lost = (s64)job->seed - (job->lasts - job->lasts_at_seed) - credit;
-	if (lost > 0)
+	if (lost > 0) {
 		job->lost_faults += lost;
+		job->n_faults += lost;
+	}
 	kh_wr(m, KH_ORC_PROG_CRED, job->seed);
 	job->pushed_at_seed = job->pushed;
 	job->lasts_at_seed = job->lasts;
@@ -279,11 +285,13 @@ static void kh_close_books(struct kh_mesh *m, struct kh_job *job)
 	s64 lost = (s64)job->seed - (job->lasts - job->lasts_at_seed) -
 		   KH_PROG_STAT_CRED(ps);
 
-	if (lost > 0)
+	if (lost > 0) {
 		job->lost_faults += lost;
-	else if (lost < 0)
+		job->n_faults += lost;
+	} else if (lost < 0) {
 		kh_warn(m->kd, "mesh %u: job %llu ended with %lld more credit than it was given\n",
 			m->id, job->id, -lost);
+	}
 	job->aux_wr = KH_AUX_WR_COUNT(kh_rd(m, KH_ORC_AUX_STAT));
 	job->aux_since = kh_now(m->kd);
 	m->run = KH_RUN_SETTLE;
@@ -316,16 +324,22 @@ static void kh_job_verdict(struct kh_mesh *m, struct kh_job *job)
 	if (job->why) {
 		job->status = KOHAKU_JOB_ERROR;
 		kh_err(kd, "mesh %u: job %llu: %s\n", m->id, job->id, job->why);
-	} else if (job->fault_seen || job->lost_faults) {
+	} else if (job->n_faults || job->fault_flags) {
 		job->status = KOHAKU_JOB_FAULT;
-		if (!job->fault_seen && job->n_progs == 1) {
-			job->fault_seen = true;
+		if (!(job->fault_flags & KOHAKU_FAULT_NODE_KNOWN) &&
+		    job->n_progs == 1) {
+			job->fault_flags |= KOHAKU_FAULT_NODE_KNOWN;
 			job->fault_x = job->progs[0].node->x;
 			job->fault_y = job->progs[0].node->y;
 		}
-		kh_info(kd, "mesh %u: job %llu faulted at (%d,%d), code %u\n",
-			m->id, job->id, job->fault_seen ? job->fault_x : -1,
-			job->fault_seen ? job->fault_y : -1, job->fault_code);
+		if (job->fault_flags & KOHAKU_FAULT_NODE_KNOWN)
+			kh_info(kd, "mesh %u: job %llu: %u instruction(s) faulted, at (%u,%u)%s\n",
+				m->id, job->id, job->n_faults, job->fault_x,
+				job->fault_y, job->fault_flags & KOHAKU_FAULT_CODE_KNOWN ?
+				"" : " (code overwritten by later signals)");
+		else
+			kh_info(kd, "mesh %u: job %llu: %u instruction(s) faulted on nodes their later signals hide\n",
+				m->id, job->id, job->n_faults);
 	} else {
 		job->status = KOHAKU_JOB_DONE;
 	}

@@ -231,11 +231,16 @@ static struct kh_job *kh_job_lookup(struct kh_file *kf, u64 id)
 
 static void kh_job_report(const struct kh_job *job, struct drm_kohaku_wait *a)
 {
+	bool node = job->fault_flags & KOHAKU_FAULT_NODE_KNOWN;
+
 	a->status = job->status;
-	a->fault_code = job->fault_seen ? job->fault_code : 0;
-	a->fault_mesh = job->fault_seen ? job->mesh->id : KOHAKU_COORD_NONE;
-	a->fault_x = job->fault_seen ? job->fault_x : KOHAKU_COORD_NONE;
-	a->fault_y = job->fault_seen ? job->fault_y : KOHAKU_COORD_NONE;
+	a->fault_flags = job->fault_flags;
+	a->n_faults = job->n_faults;
+	a->fault_code = job->fault_flags & KOHAKU_FAULT_CODE_KNOWN ?
+			job->fault_code : 0;
+	a->fault_mesh = node ? job->mesh->id : KOHAKU_COORD_NONE;
+	a->fault_x = node ? job->fault_x : KOHAKU_COORD_NONE;
+	a->fault_y = node ? job->fault_y : KOHAKU_COORD_NONE;
 	a->device_ns = job->t_end > job->t_start ? job->t_end - job->t_start : 0;
 }
 
@@ -257,8 +262,7 @@ int kh_job_wait(struct kh_file *kf, struct drm_kohaku_wait *a)
 	u64 deadline;
 	int ret;
 
-	if (a->flags || !kh_all_zero(a->pad, sizeof(a->pad)) ||
-	    !kh_all_zero(a->reserved, sizeof(a->reserved)))
+	if (a->flags || !kh_all_zero(a->reserved, sizeof(a->reserved)))
 		return -EINVAL;
 	job = kh_job_lookup(kf, a->job_id);
 	if (!job)

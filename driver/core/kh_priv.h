@@ -150,9 +150,10 @@ struct kh_job {
 	u64 aux_since;
 
 	/* outcome */
-	bool fault_seen;
+	u8 fault_flags;		/* KOHAKU_FAULT_* */
 	u8 fault_x, fault_y;
 	u32 fault_code;
+	u32 n_faults;		/* faulting last instructions + lost_faults */
 	const char *why;	/* for ERROR/ABORTED/TIMEOUT logs */
 };
 

@@ -194,16 +194,25 @@ struct drm_kohaku_submit {
 #define KOHAKU_JOB_ABORTED	6	/* never ran: its mesh is unusable */
 #define KOHAKU_JOB_ERROR	7	/* the device answered out of protocol */
 
+/*
+ * NODE_STATUS keeps only each node's last signal, so the driver always
+ * knows how many instructions faulted (they return no credit) but knows
+ * which node and which code only when it saw the SIG_FAULT itself.
+ */
+#define KOHAKU_FAULT_NODE_KNOWN	(1u << 0)
+#define KOHAKU_FAULT_CODE_KNOWN	(1u << 1)
+
 struct drm_kohaku_wait {
 	__u64 job_id;		/* in */
 	__u32 timeout_ms;	/* in: device time to wait; 0 = just look */
 	__u32 flags;		/* in: must be 0 */
 	__u32 status;		/* out: KOHAKU_JOB_* */
-	__u32 fault_code;	/* out: SIG_FAULT argument (unit-defined) */
-	__u8 fault_mesh;	/* out: faulting node, KOHAKU_COORD_NONE */
-	__u8 fault_x;		/*      when the node is not known */
+	__u32 fault_code;	/* out: SIG_FAULT argument, if FAULT_CODE_KNOWN */
+	__u8 fault_mesh;	/* out: faulting node if FAULT_NODE_KNOWN, */
+	__u8 fault_x;		/*      else KOHAKU_COORD_NONE */
 	__u8 fault_y;
-	__u8 pad[5];
+	__u8 fault_flags;	/* out: KOHAKU_FAULT_* */
+	__u32 n_faults;		/* out: instructions that raised SIG_FAULT */
 	__u64 device_ns;	/* out: device time from dispatch to the end */
 	__u64 reserved[2];
 };
