@@ -824,7 +824,9 @@ KH_EXPORT const char *kohaku_job_describe(const struct kohaku_job_status *st,
 		kh_rt_strlcpy(buf, "no status", len);
 		return buf;
 	}
-	if (st->fault_mesh == KOHAKU_COORD_NONE)
+	if (st->fault_mesh == KOHAKU_COORD_NONE ||
+	    (st->status == KOHAKU_JOB_FAULT &&
+	     !(st->fault_flags & KOHAKU_FAULT_NODE_KNOWN)))
 		snprintf(where, sizeof(where), "an unknown node");
 	else
 		snprintf(where, sizeof(where), "mesh %u node (%u,%u)",
@@ -836,10 +838,19 @@ KH_EXPORT const char *kohaku_job_describe(const struct kohaku_job_status *st,
 			 (unsigned long long)st->device_ns);
 		break;
 	case KOHAKU_JOB_FAULT:
-		snprintf(buf, len, "FAULT: the unit at %s raised SIG_FAULT with "
-			 "code %u (unit-defined; for an SX unit 1 = unknown "
-			 "opcode, 2 = x or y not 32-byte aligned)",
-			 where, st->fault_code);
+		if (st->fault_flags & KOHAKU_FAULT_CODE_KNOWN)
+			snprintf(buf, len, "FAULT: %u instruction%s raised "
+				 "SIG_FAULT; the unit at %s with code %u "
+				 "(unit-defined; for an SX unit 1 = unknown opcode, "
+				 "2 = x or y not 32-byte aligned)", st->n_faults,
+				 st->n_faults == 1 ? "" : "s", where,
+				 st->fault_code);
+		else
+			snprintf(buf, len, "FAULT: %u instruction%s raised "
+				 "SIG_FAULT, on %s; the fault code is not known "
+				 "(later signals of the node overwrote it: the "
+				 "card keeps only each node's last signal)",
+				 st->n_faults, st->n_faults == 1 ? "" : "s", where);
 		break;
 	case KOHAKU_JOB_TIMEOUT:
 		snprintf(buf, len, "TIMEOUT: the job did not finish within its "
@@ -888,13 +899,16 @@ KH_EXPORT int kohaku_wait(kohaku_device *dev, uint64_t job_id,
 		st->fault_mesh = req.fault_mesh;
 		st->fault_x = req.fault_x;
 		st->fault_y = req.fault_y;
+		st->fault_flags = req.fault_flags;
+		st->n_faults = req.n_faults;
 		st->device_ns = req.device_ns;
 	}
 	if (req.status != KOHAKU_JOB_DONE) {
 		struct kohaku_job_status s = {
 			.status = req.status, .fault_code = req.fault_code,
 			.fault_mesh = req.fault_mesh, .fault_x = req.fault_x,
-			.fault_y = req.fault_y, .device_ns = req.device_ns,
+			.fault_y = req.fault_y, .fault_flags = req.fault_flags,
+			.n_faults = req.n_faults, .device_ns = req.device_ns,
 		};
 		char d[512];
 

@@ -218,8 +218,10 @@ struct kohaku_program {
 
 struct kohaku_job_status {
 	uint32_t status;	/* KOHAKU_JOB_* */
-	uint32_t fault_code;	/* SIG_FAULT argument */
+	uint32_t fault_code;	/* SIG_FAULT argument, if FAULT_CODE_KNOWN */
 	uint8_t fault_mesh, fault_x, fault_y;	/* KOHAKU_COORD_NONE: unknown */
+	uint8_t fault_flags;	/* KOHAKU_FAULT_NODE_KNOWN, _CODE_KNOWN */
+	uint32_t n_faults;	/* instructions that raised SIG_FAULT */
 	uint64_t device_ns;	/* device time from dispatch to the end */
 };
 

@@ -211,13 +211,13 @@ static int cmd_list(const struct opts *o)
 	} else {
 		for (i = 0; i < n; i++) {
 			if (l[i].status == 0)
-				printf("%-20s %-8s %-24s %u mesh%s, %u node%s\n",
+				printf("%-20s %-20s %-20s %u mesh%s, %u node%s\n",
 				       l[i].path, l[i].driver, l[i].name,
 				       l[i].n_meshes,
 				       l[i].n_meshes == 1 ? "" : "es",
 				       l[i].n_nodes, l[i].n_nodes == 1 ? "" : "s");
 			else
-				printf("%-20s %-8s not usable: %s\n", l[i].path,
+				printf("%-20s %-20s not usable: %s\n", l[i].path,
 				       l[i].driver[0] ? l[i].driver : "-",
 				       l[i].message);
 		}

@@ -385,6 +385,7 @@ TEST(wait_bad_arguments)
 	kohaku_device *dev2 = NULL;
 	uint64_t job;
 	unsigned int k;
+	int r;
 	RT_OPEN(dev);
 
 	REQUIRE(b);
@@ -408,17 +409,32 @@ TEST(wait_bad_arguments)
 	w.job_id = job;
 	w.flags = 1;
 	CHECK_ERR(rt_ioctl(dev, DRM_IOCTL_KOHAKU_WAIT, &w), -EINVAL);
-	for (k = 0; k < 5; k++) {
+	w.flags = 0x80000000u;
+	CHECK_ERR(rt_ioctl(dev, DRM_IOCTL_KOHAKU_WAIT, &w), -EINVAL);
+	for (k = 0; k < 2; k++) {
 		memset(&w, 0, sizeof(w));
 		w.job_id = job;
-		w.pad[k] = 1;
+		w.reserved[k] = 1ULL << (k * 40);
 		CHECK_ERR(rt_ioctl(dev, DRM_IOCTL_KOHAKU_WAIT, &w), -EINVAL);
 	}
+	/* out fields are outputs: garbage in them is not refused */
 	memset(&w, 0, sizeof(w));
 	w.job_id = job;
-	w.reserved[1] = 1;
-	CHECK_ERR(rt_ioctl(dev, DRM_IOCTL_KOHAKU_WAIT, &w), -EINVAL);
+	w.status = 77;
+	w.fault_flags = 0xff;
+	w.n_faults = 5;
+	w.device_ns = ~0ULL;
+	w.timeout_ms = 0;
+	r = rt_ioctl(dev, DRM_IOCTL_KOHAKU_WAIT, &w);
+	CHECK_MSG(r == 0 || r == -ETIMEDOUT, "WAIT with garbage outputs: %d", r);
+	if (r == 0)
+		job = 0;	/* it finished and is gone */
 
+	if (!job) {
+		sub_reset(b);
+		CHECK_OK(dev, submit(dev, b));
+		job = b->s.job_id;
+	}
 	/* another file's job */
 	CHECK_OK(dev, kohaku_reopen(dev, &dev2));
 	if (dev2) {

@@ -41,6 +41,8 @@ TEST(saxpy_every_sx_unit_every_size)
 					  "SX (%u,%u) n=%lu: wrong answer",
 					  sx[u].x, sx[u].y, sizes[k]);
 				CHECK_EQ(st.fault_mesh, KOHAKU_COORD_NONE);
+				CHECK_EQ(st.fault_flags, 0);
+				CHECK_EQ(st.n_faults, 0);
 				if (sizes[k])
 					CHECK(st.device_ns > 0);
 			}
@@ -279,6 +281,9 @@ static void check_fault(kohaku_device *dev, const struct drm_kohaku_node *nd,
 		  what, kohaku_job_status_name(st.status));
 	CHECK_MSG(st.fault_code == code, "%s: fault code %u, expected %u", what,
 		  st.fault_code, code);
+	CHECK_MSG(st.fault_flags == (KOHAKU_FAULT_NODE_KNOWN | KOHAKU_FAULT_CODE_KNOWN),
+		  "%s: fault_flags 0x%x", what, st.fault_flags);
+	CHECK_MSG(st.n_faults == 1, "%s: n_faults %u", what, st.n_faults);
 	CHECK_MSG(st.fault_mesh == nd->mesh && st.fault_x == nd->x &&
 		  st.fault_y == nd->y,
 		  "%s: fault at mesh %u (%u,%u), expected mesh %u (%u,%u)", what,
@@ -376,6 +381,10 @@ TEST(sx_fault_in_a_multi_unit_job)
 	p[1].insts = &bad;
 	CHECK_OK(dev, rt_run(dev, p, 2, &st));
 	CHECK_EQ(st.status, KOHAKU_JOB_FAULT);
+	CHECK_EQ(st.n_faults, 1);
+	/* a one-instruction program: its only signal is the fault */
+	CHECK(st.fault_flags & KOHAKU_FAULT_CODE_KNOWN);
+	CHECK(st.fault_flags & KOHAKU_FAULT_NODE_KNOWN);
 	CHECK_EQ(st.fault_code, KH_SX_FAULT_OPCODE);
 	CHECK_EQ(st.fault_x, sx[1].x);
 	CHECK_EQ(st.fault_y, sx[1].y);
@@ -403,16 +412,20 @@ TEST(sx_fault_mid_program_then_good_job)
 	CHECK_EQ(st.fault_mesh, sx[0].mesh);
 	CHECK_EQ(st.fault_x, sx[0].x);
 	CHECK_EQ(st.fault_y, sx[0].y);
+	CHECK_EQ(st.n_faults, 1);
+	CHECK(st.fault_flags & KOHAKU_FAULT_NODE_KNOWN);	/* one program */
 	/*
 	 * NODE_STATUS keeps only a node's last signal: the third instruction's
-	 * SIG_BATCH_COMPLETE overwrites the second one's SIG_FAULT, so the
-	 * driver knows a fault happened (credit) but may not know its code.
+	 * SIG_BATCH_COMPLETE may overwrite the second one's SIG_FAULT, so the
+	 * code is reported only when the driver saw it.
 	 */
-	if (st.fault_code != KH_SX_FAULT_OPCODE)
-		tap_diag("mid-program fault reported with code %u (the unit raised %u; "
-			 "the ABI has no 'code unknown' value)", st.fault_code,
-			 KH_SX_FAULT_OPCODE);
-	/* the first instruction ran, the third too (the unit goes on) */
+	if (st.fault_flags & KOHAKU_FAULT_CODE_KNOWN)
+		CHECK_EQ(st.fault_code, KH_SX_FAULT_OPCODE);
+	else
+		CHECK_EQ(st.fault_code, 0);
+	tap_diag("mid-program fault: code %s", st.fault_flags & KOHAKU_FAULT_CODE_KNOWN ?
+		 "known" : "not known (overwritten by the last signal)");
+	CHECK(strstr(kohaku_last_error(dev), "FAULT") != NULL);
 	rt_vec_free(dev, &v);
 	CHECK(rt_good_saxpy(dev));
 	CHECK(rt_good_saxpy(dev));

@@ -139,8 +139,9 @@ NEXT(drm_kohaku_wait, status, fault_code);
 NEXT(drm_kohaku_wait, fault_code, fault_mesh);
 NEXT(drm_kohaku_wait, fault_mesh, fault_x);
 NEXT(drm_kohaku_wait, fault_x, fault_y);
-NEXT(drm_kohaku_wait, fault_y, pad);
-NEXT(drm_kohaku_wait, pad, device_ns);
+NEXT(drm_kohaku_wait, fault_y, fault_flags);
+NEXT(drm_kohaku_wait, fault_flags, n_faults);
+NEXT(drm_kohaku_wait, n_faults, device_ns);
 NEXT(drm_kohaku_wait, device_ns, reserved);
 LAST(drm_kohaku_wait, reserved, 56);
 
