@@ -293,8 +293,11 @@ TEST(builder_null)
 TEST(error_strings)
 {
 	char buf[256];
-	struct kohaku_job_status st = { .status = KOHAKU_JOB_FAULT, .fault_code = 2,
-					.fault_mesh = 0, .fault_x = 1, .fault_y = 2 };
+	struct kohaku_job_status st = {
+		.status = KOHAKU_JOB_FAULT, .fault_code = 2, .fault_mesh = 0,
+		.fault_x = 1, .fault_y = 2, .n_faults = 1,
+		.fault_flags = KOHAKU_FAULT_NODE_KNOWN | KOHAKU_FAULT_CODE_KNOWN,
+	};
 
 	CHECK(strlen(kohaku_strerror(-EINVAL)) > 0);
 	CHECK(strcmp(kohaku_strerror(-ENOENT), kohaku_strerror(-EINVAL)));
@@ -306,6 +309,11 @@ TEST(error_strings)
 	HAS(buf, "FAULT");
 	HAS(buf, "(1,2)");
 	HAS(buf, "code 2");
+	st.fault_flags = KOHAKU_FAULT_NODE_KNOWN;
+	kohaku_job_describe(&st, buf, sizeof(buf));
+	HAS(buf, "(1,2)");
+	HAS(buf, "not known");
+	st.fault_flags = 0;
 	st.fault_mesh = KOHAKU_COORD_NONE;
 	kohaku_job_describe(&st, buf, sizeof(buf));
 	HAS(buf, "unknown node");
