@@ -268,6 +268,9 @@ int kh_sim_get_stats(struct kh_sim_card *card, unsigned int mesh,
 		st->mag_writes += mp->writes;
 		st->mag_data_dropped += mp->data_dropped;
 		st->mag_slot_stalls += mp->slot_stall_cycles;
+		if (mp->slot_stall_since != KH_NEVER)
+			st->mag_slot_stalls += card->sched.now -
+					       mp->slot_stall_since;
 		st->mag_out_of_range += mp->out_of_range;
 		st->mag_remote_alias += mp->remote_alias;
 	}

@@ -125,8 +125,14 @@ static bool kh_port_intake(struct kh_mag_port *mp)
 		i = kh_port_free_slot(mp);
 		if (i < 0) {
 			/* no free slot: the write path stalls (a hang) */
-			mp->slot_stall_cycles++;
+			if (mp->slot_stall_since == KH_NEVER)
+				mp->slot_stall_since = kh_node_now(&mp->mag->node);
 			return false;
+		}
+		if (mp->slot_stall_since != KH_NEVER) {
+			mp->slot_stall_cycles += kh_node_now(&mp->mag->node) -
+						 mp->slot_stall_since;
+			mp->slot_stall_since = KH_NEVER;
 		}
 		sl = &mp->slots[i];
 		sl->state = KH_SLOT_FILL;
@@ -401,6 +407,7 @@ static int kh_port_init(struct kh_mag_port *mp, struct kh_mag *g,
 	mp->y = y;
 	mp->sink.ops = &kh_port_sink_ops;
 	mp->sink.node = &g->node;
+	mp->slot_stall_since = KH_NEVER;
 	e = kh_fifo_init(&mp->rdq, p->q_depth);
 	if (!e)
 		e = kh_fifo_init(&mp->wrq, p->q_depth);
@@ -481,6 +488,7 @@ void kh_mag_reset(struct kh_mag *g)
 		mp->fsm = KH_FSM_IDLE;
 		mp->prefer_write = false;
 		mp->out.valid = false;
+		mp->slot_stall_since = KH_NEVER;
 	}
 	g->rd_count = 0;
 	g->wr_count = 0;

@@ -77,6 +77,7 @@ struct kh_mag_port {
 	u64 reads, writes;
 	u64 data_dropped;		/* MEM_WR_DATA with no open slot */
 	u64 slot_stall_cycles;		/* descriptor waiting for a slot */
+	u64 slot_stall_since;		/* KH_NEVER when not waiting */
 	u64 out_of_range;		/* beats past the DRAM size */
 	u64 remote_alias;		/* addr[37:36] != this mesh */
 };
