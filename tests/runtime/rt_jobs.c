@@ -323,6 +323,45 @@ TEST(sx_fault_bad_opcode)
 	kohaku_close(dev);
 }
 
+/*
+ * NODE_STATUS keeps a node's last signal across jobs: a good job on a unit
+ * whose previous job faulted must not inherit that fault while its own
+ * signal is still on its way (a long saxpy keeps it on its way).
+ */
+TEST(sx_good_job_after_fault_on_same_unit)
+{
+	static const unsigned long ns[] = { 8, 4096, 65536 };
+	struct drm_kohaku_node sx[MAX_UNITS];
+	struct kohaku_inst bad, good;
+	struct kohaku_program p;
+	struct kohaku_job_status st;
+	struct rt_vec v;
+	unsigned int n_sx, u, k;
+	int r;
+	RT_OPEN(dev);
+
+	n_sx = rt_nodes_of(dev, KH_CU_SX, sx, MAX_UNITS);
+	REQUIRE(n_sx > 0);
+	for (u = 0; u < n_sx; u++) {
+		for (k = 0; k < sizeof(ns) / sizeof(ns[0]); k++) {
+			REQUIRE(rt_vec_setup(dev, sx[u].mesh, ns[k], 7 + k, &v) == 0);
+			CHECK_OK(dev, kohaku_inst_sx(&bad, 0xee, 8, rt_fbits(1.0f),
+						     v.ax, v.ay));
+			check_fault(dev, &sx[u], &bad, KH_SX_FAULT_OPCODE, "bad opcode");
+			rt_prog_saxpy(&p, &good, 1, &sx[u], &v, 1.5f);
+			r = rt_run(dev, &p, 1, &st);
+			CHECK_MSG(r == 0 && st.status == KOHAKU_JOB_DONE,
+				  "SX (%u,%u) n=%lu after a fault: %d %s (n_faults %u, "
+				  "flags 0x%x, code %u): %s", sx[u].x, sx[u].y, ns[k],
+				  r, kohaku_job_status_name(st.status), st.n_faults,
+				  st.fault_flags, st.fault_code, kohaku_last_error(dev));
+			CHECK_EQ(rt_vec_check(dev, &v, 1.5f, 1), 0);
+			rt_vec_free(dev, &v);
+		}
+	}
+	kohaku_close(dev);
+}
+
 TEST(sx_fault_misaligned)
 {
 	struct drm_kohaku_node sx[MAX_UNITS];
