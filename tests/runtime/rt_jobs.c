@@ -163,6 +163,91 @@ TEST(saxpy_library_run_and_describe)
 	kohaku_close(dev);
 }
 
+TEST(saxpy_two_files_interleaved)
+{
+	struct drm_kohaku_node sx[MAX_UNITS];
+	kohaku_device *d[2];
+	struct rt_vec v[2][3];
+	struct kohaku_inst inst[2][3];
+	uint64_t job[2][3];
+	unsigned int n_sx, f, i;
+	RT_OPEN(dev);
+
+	d[0] = dev;
+	CHECK_OK(dev, kohaku_reopen(dev, &d[1]));
+	REQUIRE(d[1]);
+	n_sx = rt_nodes_of(dev, KH_CU_SX, sx, MAX_UNITS);
+	REQUIRE(n_sx > 0);
+	for (i = 0; i < 3; i++)
+		for (f = 0; f < 2; f++) {
+			struct kohaku_program p;
+			const struct drm_kohaku_node *nd = &sx[(i + f) % n_sx];
+
+			REQUIRE(rt_vec_setup(d[f], nd->mesh, 500 + 10 * i + f,
+					     20 + 3 * i + f, &v[f][i]) == 0);
+			rt_prog_saxpy(&p, &inst[f][i], 1, nd, &v[f][i], 0.25f + f);
+			CHECK_OK(d[f], kohaku_submit(d[f], &p, 1, 0, &job[f][i]));
+		}
+	/* each file waits its own jobs; the other's ids are not its own */
+	for (f = 0; f < 2; f++)
+		for (i = 0; i < 3; i++) {
+			struct kohaku_job_status st;
+
+			CHECK(job[1 - f][i] != job[f][i]);
+			CHECK_ERR(kohaku_wait(d[f], job[1 - f][i], 0, &st), -ENOENT);
+		}
+	for (f = 0; f < 2; f++)
+		for (i = 0; i < 3; i++) {
+			struct kohaku_job_status st;
+
+			CHECK_OK(d[f], kohaku_wait(d[f], job[f][i],
+						   KOHAKU_JOB_TIMEOUT_DEFAULT_MS * 2, &st));
+			CHECK_EQ(st.status, KOHAKU_JOB_DONE);
+			CHECK_EQ(rt_vec_check(d[f], &v[f][i], 0.25f + f, 1), 0);
+			rt_vec_free(d[f], &v[f][i]);
+		}
+	kohaku_close(d[1]);
+	kohaku_close(dev);
+}
+
+/*
+ * A BO freed while a job that may write it is unfinished: its memory is not
+ * handed out again until the job is final (docs/abi.md, device memory).
+ */
+TEST(bo_freed_under_a_running_job_is_not_reused)
+{
+	enum { N = 1 << 17 };
+	struct drm_kohaku_node sx[MAX_UNITS];
+	struct kohaku_program p;
+	struct kohaku_inst inst;
+	struct kohaku_job_status st;
+	struct rt_vec v;
+	uint64_t job, addr, size;
+	uint32_t h, y;
+	RT_OPEN(dev);
+
+	REQUIRE(rt_nodes_of(dev, KH_CU_SX, sx, MAX_UNITS) > 0);
+	REQUIRE(rt_vec_setup(dev, sx[0].mesh, N, 5, &v) == 0);
+	rt_prog_saxpy(&p, &inst, 1, &sx[0], &v, 2.0f);
+	CHECK_OK(dev, kohaku_submit(dev, &p, 1, 0, &job));
+	/* free y while the unit works on it, then ask for the same size */
+	y = v.hy;
+	size = (uint64_t)N * 4 + RT_GUARD;
+	CHECK_OK(dev, kohaku_bo_free(dev, y));
+	v.hy = 0;
+	CHECK_OK(dev, kohaku_bo_create(dev, sx[0].mesh, size, &h, &addr));
+	CHECK_MSG(addr + size <= v.ay || v.ay + size <= addr,
+		  "a BO freed under a running job was handed out again "
+		  "(0x%llx, the job writes 0x%llx..)", (unsigned long long)addr,
+		  (unsigned long long)v.ay);
+	CHECK_OK(dev, kohaku_wait(dev, job, KOHAKU_JOB_TIMEOUT_DEFAULT_MS * 2, &st));
+	CHECK_EQ(st.status, KOHAKU_JOB_DONE);
+	CHECK_OK(dev, kohaku_bo_free(dev, h));
+	rt_vec_free(dev, &v);
+	CHECK(rt_good_saxpy(dev));
+	kohaku_close(dev);
+}
+
 static void null_words(uint32_t w[8], unsigned int seed)
 {
 	unsigned int k;
