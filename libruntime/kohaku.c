@@ -891,9 +891,10 @@ KH_EXPORT int kohaku_wait(kohaku_device *dev, uint64_t job_id,
 	r = do_ioctl(dev, DRM_IOCTL_KOHAKU_WAIT, &req,
 		     "waiting %u ms for job %llu", timeout_ms,
 		     (unsigned long long)job_id);
-	if (r < 0)
+	if (r < 0 && r != -ETIMEDOUT)
 		return r;
 	if (st) {
+		/* on ETIMEDOUT: where the job is (QUEUED or RUNNING) */
 		st->status = req.status;
 		st->fault_code = req.fault_code;
 		st->fault_mesh = req.fault_mesh;
@@ -903,6 +904,8 @@ KH_EXPORT int kohaku_wait(kohaku_device *dev, uint64_t job_id,
 		st->n_faults = req.n_faults;
 		st->device_ns = req.device_ns;
 	}
+	if (r < 0)
+		return r;
 	if (req.status != KOHAKU_JOB_DONE) {
 		struct kohaku_job_status s = {
 			.status = req.status, .fault_code = req.fault_code,

@@ -235,7 +235,8 @@ int kohaku_submit(kohaku_device *dev, const struct kohaku_program *programs,
 /*
  * Wait up to timeout_ms of device time (0 = just look).  Returns 0 with the
  * job's final status in *st (DONE, FAULT, TIMEOUT, ABORTED, ERROR; the job
- * is then forgotten), or -ETIMEDOUT while it is still queued or running.
+ * is then forgotten), or -ETIMEDOUT while it is still queued or running
+ * (*st then says which).
  * A final status other than DONE also sets kohaku_last_error(dev) to a
  * description of what went wrong (kohaku_job_describe's text).
  */
