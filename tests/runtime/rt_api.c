@@ -164,6 +164,73 @@ TEST(open_sim_from_file_and_text)
 	}
 }
 
+/*
+ * A card described in text with directives (docs/spec/card-description.md):
+ * small FIFOs and a small DRAM, opened in-process whatever the backend under
+ * test, and checked through the same ioctls.
+ */
+TEST(sim_card_with_params)
+{
+	static const char *desc =
+		"# small FIFOs, 16 MiB of DRAM\n"
+		"param inst_depth 4\n"
+		"param recv_depth 4\n"
+		"param router_fifo 2\n"
+		"param dram_mib 16\n"
+		"param cu_version 9\n"
+		"xxx sax xxx\n"
+		"mag nul nul\n"
+		"xxx sax xxx\n";
+	struct drm_kohaku_node nd[4];
+	struct drm_kohaku_get_info in;
+	struct kohaku_inst inst[10];
+	struct kohaku_program p;
+	struct kohaku_job_status st;
+	struct drm_kohaku_bo_create c;
+	char err[KOHAKU_ERRMSG_MAX];
+	kohaku_device *dev = NULL;
+	struct rt_vec v;
+	unsigned int n = 0, i;
+	int r;
+
+	CHECK_OK(NULL, kohaku_open(KOHAKU_BACKEND_SIM, desc, &dev, err, sizeof(err)));
+	if (!dev) {
+		tap_diag("%s", err);
+		return;
+	}
+	kohaku_get_info(dev, &in);
+	CHECK_EQ(in.n_nodes, 2);
+	CHECK_EQ(in.mesh[0].min_inst_depth, 4);
+	CHECK_EQ(in.mesh[0].cu_version, 9);
+	CHECK_EQ(in.mesh[0].mem_size, 16 << 20);
+	CHECK_OK(dev, kohaku_nodes(dev, 0, nd, 4, &n));
+	for (i = 0; i < n && i < 4; i++) {
+		CHECK_EQ(nd[i].inst_depth, 4);
+		CHECK_EQ(nd[i].cu_version, 9);
+	}
+	/* a program longer than the FIFO, chunks shrunk by recv_depth */
+	REQUIRE(rt_vec_setup(dev, 0, 1000, 11, &v) == 0);
+	rt_prog_saxpy(&p, inst, 10, &nd[0], &v, 1.125f);
+	r = rt_run(dev, &p, 1, &st);
+	CHECK_MSG(r == 0 && st.status == KOHAKU_JOB_DONE, "%d %s: %s", r,
+		  kohaku_job_status_name(st.status), kohaku_last_error(dev));
+	CHECK_EQ(rt_vec_check(dev, &v, 1.125f, 10), 0);
+	rt_vec_free(dev, &v);
+	/* the DRAM is 16 MiB */
+	memset(&c, 0, sizeof(c));
+	c.size = (16 << 20) + 1;
+	r = kohaku_ioctl(dev, DRM_IOCTL_KOHAKU_BO_CREATE, &c);
+	CHECK_MSG(r == -ENOMEM || r == -EINVAL, "16 MiB + 1 on a 16 MiB mesh: %d", r);
+	kohaku_close(dev);
+
+	/* a parameter out of range is the parser's line-numbered refusal */
+	r = kohaku_open(KOHAKU_BACKEND_SIM, "param inst_depth 0\nxxx sax xxx\n"
+			"mag nul nul\nxxx sax xxx\n", &dev, err, sizeof(err));
+	CHECK(r < 0);
+	HAS(err, "line 1");
+	HAS(err, "inst_depth");
+}
+
 TEST(open_kernel_errors_are_loud_never_fall_back)
 {
 	struct env_save s;
