@@ -25,8 +25,7 @@ int kh_sim_card_create_opts(const char *desc, const struct kh_sim_opts *opts,
 /* What each host access costs in mesh cycles (run before the access). */
 struct kh_sim_timing {
 	u32 read_cycles;	/* per read64, default 150 */
-	u32 write_cycles;	/* per write64, default 30; the write lands
-				 * in the last of them */
+	u32 write_cycles;	/* per write64, default 30, landing last */
 	u32 dma_cycles;		/* per DMA, default 150, plus one per 32 B */
 };
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /* Built-in card descriptions (docs/spec/card-description.md). */
 #include "kh_sim.h"
+#include "sim_util.h"
 
 struct kh_builtin {
 	const char *name;
@@ -34,7 +35,7 @@ const char *kh_sim_builtin_desc(const char *name)
 
 	if (!name)
 		return NULL;
-	for (i = 0; i < sizeof(kh_builtins) / sizeof(kh_builtins[0]); i++)
+	for (i = 0; i < KH_ARRAY_SIZE(kh_builtins); i++)
 		if (!strcmp(name, kh_builtins[i].name))
 			return kh_builtins[i].text;
 	return NULL;

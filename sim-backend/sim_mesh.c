@@ -74,10 +74,13 @@ static void kh_mesh_wire(struct kh_mesh *m, struct kh_router *r,
 		rx = &u->sink;
 		kh_link_init(&u->out, &r->in[d].sink, m->id, KH_LINK_ENDPOINT,
 			     nx, ny, KH_PORT_L);
-	} else if (nx == 0 && (mp = kh_mesh_mag_port_at(m, ny)) != NULL) {
-		rx = &mp->sink;
-		kh_link_init(&mp->out, &r->in[d].sink, m->id, KH_LINK_ENDPOINT,
-			     nx, ny, KH_PORT_L);
+	} else if (nx == 0) {
+		mp = kh_mesh_mag_port_at(m, ny);
+		if (mp) {
+			rx = &mp->sink;
+			kh_link_init(&mp->out, &r->in[d].sink, m->id,
+				     KH_LINK_ENDPOINT, nx, ny, KH_PORT_L);
+		}
 	}
 	kh_link_init(&r->out[d], rx, m->id, KH_LINK_ROUTER, r->x, r->y, d);
 }

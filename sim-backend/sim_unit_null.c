@@ -7,6 +7,7 @@
  * which would lose every completion; this model follows the contract.)
  */
 #include "kh_unit.h"
+#include "sim_units.h"
 #include "sim_util.h"
 #include <kohaku/kh_units.h>
 
@@ -25,16 +26,19 @@ static bool kh_null_tick(struct kh_unit *u)
 		kh_unit_retire(u, s->result, false);
 		s->pending = false;
 		did = true;
-	} else if ((f = kh_unit_inst(u)) != NULL) {
-		u32 x = 0;
-		unsigned int i;
+	} else {
+		f = kh_unit_inst(u);
+		if (f) {
+			u32 x = 0;
+			unsigned int i;
 
-		for (i = 0; i < 8; i++)
-			x ^= kh_payload_u32(f->w, i);
-		s->result = x;
-		s->pending = true;
-		kh_unit_inst_accept(u);
-		did = true;
+			for (i = 0; i < 8; i++)
+				x ^= kh_payload_u32(f->w, i);
+			s->result = x;
+			s->pending = true;
+			kh_unit_inst_accept(u);
+			did = true;
+		}
 	}
 	f = kh_unit_recv(u);
 	if (f) {

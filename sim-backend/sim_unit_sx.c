@@ -14,6 +14,7 @@
 #include "kh_unit.h"
 #include "sim_fp32.h"
 #include "sim_params.h"
+#include "sim_units.h"
 #include "sim_util.h"
 #include <kohaku/kh_units.h>
 

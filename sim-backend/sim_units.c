@@ -6,10 +6,9 @@
  * have not landed; the parser refuses them by name.
  */
 #include "sim_desc.h"
+#include "sim_units.h"
+#include "sim_util.h"
 #include <kohaku/kh_units.h>
-
-extern const struct kh_unit_type kh_unit_sx;
-extern const struct kh_unit_type kh_unit_null;
 
 static const struct kh_unit_type kh_unit_mat = {
 	.token = "mat", .name = "matmul cluster", .cu_type = KH_CU_MG,
@@ -43,7 +42,7 @@ const struct kh_unit_type *kh_unit_lookup(const struct kh_unit_types *types,
 		for (i = 0; i < types->n_extra; i++)
 			if (kh_tok_eq(tok, len, types->extra[i]->token))
 				return types->extra[i];
-	for (i = 0; i < sizeof(kh_unit_table) / sizeof(kh_unit_table[0]); i++)
+	for (i = 0; i < KH_ARRAY_SIZE(kh_unit_table); i++)
 		if (kh_tok_eq(tok, len, kh_unit_table[i]->token))
 			return kh_unit_table[i];
 	return NULL;
