@@ -216,6 +216,25 @@ PCI=/sys/bus/pci/drivers/kohaku
 pci_try 1234 11e8 "edu (1 MiB BAR0)" "BAR0 is not a 16 MiB memory BAR"
 pci_try 1234 1111 "std VGA (16 MiB BAR0, no mesh)" "no KohakuAccel mesh"
 
+# ---- the CLI, on fresh cards ----
+
+cli() { # DESC ARGS...
+	_d=$1
+	shift
+	KOHAKU_BACKEND=kernel timeout "$TEST_TIMEOUT" /bin/kohaku "$@" \
+		>/tmp/cli.out 2>&1 </dev/null
+	_rc=$?
+	sed 's/^/KHVM: # /' /tmp/cli.out
+	expect "$_d" "$_rc" 0
+}
+if [ -x /bin/kohaku ]; then
+	cli "kohaku --backend kernel list" --backend kernel list
+	cli "kohaku --backend kernel nodes" --backend kernel nodes
+	cli "kohaku --backend kernel run saxpy" --backend kernel run saxpy
+else
+	notok "CLI /bin/kohaku present"
+fi
+
 # ---- runtime tests, once per card ----
 
 # relay LABEL FILE STATUS: a test binary's TAP, results prefixed with LABEL
@@ -257,23 +276,33 @@ for card in 0:saxpy 1:sx_null_2x2; do
 	done
 done
 
-# ---- the CLI ----
+# ---- destructive runtime tests, on cards of their own ----
 
-cli() { # DESC ARGS...
-	_d=$1
-	shift
-	KOHAKU_BACKEND=kernel timeout "$TEST_TIMEOUT" /bin/kohaku "$@" \
-		>/tmp/cli.out 2>&1 </dev/null
-	_rc=$?
-	sed 's/^/KHVM: # /' /tmp/cli.out
-	expect "$_d" "$_rc" 0
-}
+# rt_timeout hangs a node for good (the card has no soft reset): give it
+# throwaway cards, then delete them, hung node and all
+for card in 8:saxpy 9:sx_null_2x2; do
+	id=${card%%:*}
+	map=${card#*:}
+	check "new_card $id $map for the destructive tests" \
+		sysfs_write $S/new_card "$id $map\n"
+	acc=$(accel_of "$id")
+	t=/tests/rt_timeout
+	if [ -x $t ]; then
+		diag "running rt_timeout on card $id ($map, /dev/accel/$acc), destructive"
+		KOHAKU_BACKEND=kernel KOHAKU_DEVICE=/dev/accel/$acc \
+			KOHAKU_TEST_MAP=$map KOHAKU_TEST_DESTRUCTIVE=1 \
+			timeout "$TEST_TIMEOUT" $t >/tmp/test.out 2>&1 </dev/null
+		relay "vm/$map/rt_timeout(destructive)" /tmp/test.out $?
+	fi
+	check "del_card $id after the destructive tests" \
+		sysfs_write $S/del_card "$id\n"
+done
+
+# ---- the CLI again, on a card the runtime tests have been through ----
+
 if [ -x /bin/kohaku ]; then
-	cli "kohaku --backend kernel list" --backend kernel list
-	cli "kohaku --backend kernel nodes" --backend kernel nodes
-	cli "kohaku --backend kernel run saxpy" --backend kernel run saxpy
-else
-	notok "CLI /bin/kohaku present"
+	cli "kohaku --backend kernel run saxpy, after the runtime tests" \
+		--backend kernel run saxpy
 fi
 
 # ---- unload, both orders ----

@@ -68,6 +68,11 @@ for t in "$STATIC"/tests/runtime/*; do
 done
 [ -n "$tests" ] ||
 	missing="$missing $STATIC/tests/runtime/* (make BUILD=build/static STATIC=1 userspace)"
+# tests/vm/vm_kernel.c links against the same static build
+vm_objs="$STATIC/obj/tests/runtime/rt_common.o $STATIC/obj/tests/tap.o $STATIC/libkohaku.a"
+for o in $vm_objs; do
+	[ -f "$o" ] || missing="$missing $o (make BUILD=build/static STATIC=1 userspace)"
+done
 command -v file >/dev/null &&
 for t in $tests "$STATIC/kohaku"; do
 	[ -x "$t" ] || continue
@@ -79,6 +84,24 @@ if [ -n "$missing" ]; then
 	finish
 fi
 ok "VM test prerequisites (kernel $KVER)"
+
+# ---- the kernel-host tests (tests/vm/vm_kernel.c) ----
+
+mkdir -p "$WORK/bin"
+CC=${CC:-gcc}
+# shellcheck disable=SC2046,SC2086
+if "$CC" -static -std=gnu11 -O2 -Wall -Wextra -Werror -Wno-unused-parameter \
+	-I"$top/uapi" -I"$top/libruntime" -I"$top/tests" -I"$top/tests/runtime" \
+	$(pkg-config --cflags libdrm 2>/dev/null || echo -I/usr/include/libdrm) \
+	-o "$WORK/bin/vm_kernel" "$top/tests/vm/vm_kernel.c" $vm_objs \
+	$(pkg-config --libs libdrm 2>/dev/null || echo -ldrm) -lpthread -lm \
+	>"$WORK/vm_kernel.build.log" 2>&1; then
+	ok "build tests/vm/vm_kernel.c (static)"
+	tests="$tests $WORK/bin/vm_kernel"
+else
+	notok "build tests/vm/vm_kernel.c (static)"
+	sed 's/^/# /' "$WORK/vm_kernel.build.log"
+fi
 
 # ---- initramfs ----
 

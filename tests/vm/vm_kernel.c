@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * Kernel-host tests: what only kohaku.ko adds around driver/core.  Run in
+ * the VM by tests/vm/run-vm.sh against each simulated card, with the
+ * runtime tests' environment (KOHAKU_BACKEND=kernel, KOHAKU_DEVICE,
+ * KOHAKU_TEST_MAP).  run-vm.sh builds it against the static libkohaku.
+ *
+ *  - jobs finish with nobody waiting (the poll worker);
+ *  - closing a file with a job on the device leaves the card usable;
+ *  - a waiter killed in WAIT goes at once, the card stays usable;
+ *  - unbinding the card with a file open and a job running: the file's
+ *    ioctls fail with ENODEV, close is clean, a rebound card works.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "rt_common.h"
+
+#define LONG_N		(1ul << 20)	/* about a second of polling */
+#define WORKER_N	65536
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Submit a saxpy of n elements on the first SX unit; 0 or fails the test. */
+static int submit_saxpy(kohaku_device *dev, unsigned long n, struct rt_vec *v,
+			uint64_t *id)
+{
+	struct drm_kohaku_node sx[16];
+	struct kohaku_program p;
+	struct kohaku_inst inst;
+	int r;
+
+	if (!rt_nodes_of(dev, KH_CU_SX, sx, 16)) {
+		tap_fail_at(__FILE__, __LINE__, "no SX unit");
+		return -1;
+	}
+	if (rt_vec_setup(dev, sx[0].mesh, n, 9, v))
+		return -1;
+	rt_prog_saxpy(&p, &inst, 1, &sx[0], v, 1.5f);
+	r = kohaku_submit(dev, &p, 1, 0, id);
+	if (r) {
+		tap_fail_at(__FILE__, __LINE__, "submit: %d: %s", r,
+			    kohaku_last_error(dev));
+		return -1;
+	}
+	return 0;
+}
+
+TEST(job_finishes_with_nobody_waiting)
+{
+	struct kohaku_job_status st;
+	struct rt_vec v;
+	unsigned int looks;
+	uint64_t id;
+	int r = -ETIMEDOUT;
+	RT_OPEN(dev);
+
+	REQUIRE(submit_saxpy(dev, WORKER_N, &v, &id) == 0);
+	/*
+	 * Only look (WAIT with timeout 0), four times a second: a look moves
+	 * a simulated card on by a few cycles only, far from enough to run
+	 * the job; the driver's poll worker must do it.
+	 */
+	for (looks = 1; looks <= 40; looks++) {
+		usleep(250000);
+		r = kohaku_wait(dev, id, 0, &st);
+		if (r != -ETIMEDOUT)
+			break;
+	}
+	tap_diag("final after %u look(s), %.2f s", looks, looks * 0.25);
+	CHECK_MSG(r == 0 && st.status == KOHAKU_JOB_DONE,
+		  "wait: %d status %s: %s", r, kohaku_job_status_name(st.status),
+		  kohaku_last_error(dev));
+	if (r == 0)
+		CHECK(rt_vec_check(dev, &v, 1.5f, 1) == 0);
+	rt_vec_free(dev, &v);
+	kohaku_close(dev);
+}
+
+TEST(close_with_a_job_on_the_device)
+{
+	struct rt_vec v;
+	kohaku_device *other;
+	uint64_t id;
+	RT_OPEN(dev);
+
+	REQUIRE(kohaku_reopen(dev, &other) == 0);
+	REQUIRE(submit_saxpy(other, LONG_N, &v, &id) == 0);
+	kohaku_close(other);
+	CHECK(rt_good_saxpy(dev));
+	kohaku_close(dev);
+}
+
+TEST(killed_waiter_goes_at_once)
+{
+	int pfd[2], status;
+	double t0, dt;
+	pid_t pid;
+	char c;
+	RT_OPEN(dev);
+
+	REQUIRE(pipe(pfd) == 0);
+	pid = fork();
+	REQUIRE(pid >= 0);
+	if (pid == 0) {
+		struct kohaku_job_status st;
+		struct rt_vec v;
+		kohaku_device *mine;
+		uint64_t id;
+
+		if (kohaku_reopen(dev, &mine) ||
+		    submit_saxpy(mine, LONG_N, &v, &id))
+			_exit(2);
+		if (write(pfd[1], "w", 1) != 1)
+			_exit(2);
+		kohaku_wait(mine, id, 600000, &st);
+		_exit(3);
+	}
+	close(pfd[1]);
+	REQUIRE(read(pfd[0], &c, 1) == 1);
+	close(pfd[0]);
+	usleep(100000);
+	t0 = now_s();
+	kill(pid, SIGKILL);
+	REQUIRE(waitpid(pid, &status, 0) == pid);
+	dt = now_s() - t0;
+	tap_diag("the killed waiter was gone after %.3f s", dt);
+	CHECK_MSG(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL,
+		  "child status 0x%x", status);
+	CHECK_MSG(dt < 5.0, "a killed waiter took %.1f s to go", dt);
+	CHECK(rt_good_saxpy(dev));
+	kohaku_close(dev);
+}
+
+/* kohaku_sim.N of an accel node, from sysfs; 0 or -1 */
+static int card_of(const char *node, char *card, size_t len)
+{
+	char path[PATH_MAX], real[PATH_MAX];
+	const char *base = strrchr(node, '/');
+
+	snprintf(path, sizeof(path), "/sys/class/accel/%s/device",
+		 base ? base + 1 : node);
+	if (!realpath(path, real))
+		return -1;
+	base = strrchr(real, '/');
+	if (!base || strncmp(base + 1, "kohaku_sim.", 11))
+		return -1;
+	snprintf(card, len, "%s", base + 1);
+	return 0;
+}
+
+static int sysfs_write(const char *file, const char *text)
+{
+	int fd = open(file, O_WRONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, text, strlen(text));
+	close(fd);
+	return n == (ssize_t)strlen(text) ? 0 : -errno;
+}
+
+/* the accel node of a bound card, /dev/accel/accelN */
+static int accel_of(const char *card, char *node, size_t len)
+{
+	char path[PATH_MAX];
+	unsigned int i;
+
+	for (i = 0; i < 64; i++) {
+		snprintf(path, sizeof(path),
+			 "/sys/devices/kohaku_sim/%s/accel/accel%u", card, i);
+		if (access(path, F_OK) == 0) {
+			snprintf(node, len, "/dev/accel/accel%u", i);
+			return 0;
+		}
+	}
+	return -1;
+}
+
+TEST(unbind_with_a_file_open_and_a_job_running)
+{
+	const char *drv = "/sys/bus/platform/drivers/kohaku";
+	char card[64], file[PATH_MAX], node[PATH_MAX], err[256];
+	struct drm_kohaku_get_info info;
+	struct kohaku_job_status st;
+	struct rt_vec v;
+	uint64_t id;
+	int r;
+	RT_OPEN(dev);
+
+	if (card_of(kohaku_device_path(dev), card, sizeof(card))) {
+		tap_skip_reason = "not a kohaku_sim card";
+		kohaku_close(dev);
+		return;
+	}
+	REQUIRE(submit_saxpy(dev, LONG_N, &v, &id) == 0);
+
+	snprintf(file, sizeof(file), "%s/unbind", drv);
+	r = sysfs_write(file, card);
+	CHECK_MSG(r == 0, "unbind %s: %s", card, strerror(-r));
+	/* the file stays open, emptied: its ioctls find no device */
+	r = kohaku_wait(dev, id, 0, &st);
+	CHECK_MSG(r == -ENODEV, "WAIT after unbind: %d (%s)", r,
+		  kohaku_strerror(r));
+	memset(&info, 0, sizeof(info));
+	r = rt_ioctl(dev, DRM_IOCTL_KOHAKU_GET_INFO, &info);
+	CHECK_MSG(r == -ENODEV, "GET_INFO after unbind: %d (%s)", r,
+		  kohaku_strerror(r));
+	kohaku_close(dev);
+
+	snprintf(file, sizeof(file), "%s/bind", drv);
+	r = sysfs_write(file, card);
+	REQUIRE(r == 0);
+	REQUIRE(accel_of(card, node, sizeof(node)) == 0);
+	r = kohaku_open(KOHAKU_BACKEND_KERNEL, node, &dev, err, sizeof(err));
+	CHECK_MSG(r == 0, "open %s after rebind: %s", node, err);
+	if (r == 0) {
+		CHECK(rt_good_saxpy(dev));
+		kohaku_close(dev);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	return tap_main(argc, argv);
+}
