@@ -200,7 +200,8 @@ static bool kh_collect(struct kh_mesh *m, struct kh_job *job, bool all)
 			diff = kh_ns_count(m, p->node, &raw) - p->baseline;
 			p->seen = min_t(u32, diff, p->n);
 			code = KH_NS_CODE(raw);
-			if (code == KH_SIG_FAULT &&
+			/* until it moves, the mirror shows an earlier job's signal */
+			if (diff && code == KH_SIG_FAULT &&
 			    !(job->fault_flags & KOHAKU_FAULT_CODE_KNOWN)) {
 				job->fault_flags = KOHAKU_FAULT_NODE_KNOWN |
 						   KOHAKU_FAULT_CODE_KNOWN;
