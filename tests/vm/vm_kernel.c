@@ -23,7 +23,7 @@
 
 #include "rt_common.h"
 
-#define LONG_N		(1ul << 20)	/* about a second of polling */
+#define LONG_N		(1ul << 18)	/* some 0.5 s of polling under TCG */
 #define WORKER_N	65536
 
 static double now_s(void)
