@@ -15,7 +15,7 @@ mkdir -p /tmp
 mount -t tmpfs tmpfs /tmp
 
 # run-vm.sh's KVM probe only wants to see a guest get this far
-if grep -q 'kohaku.probe' /proc/cmdline; then
+if grep -q 'khvm.probe' /proc/cmdline; then
 	echo KHVM-PROBE-OK
 	poweroff -f
 fi
@@ -48,7 +48,7 @@ expect() {
 }
 
 S=/sys/devices/kohaku_sim
-TEST_TIMEOUT=$(sed -n 's/.*kohaku.test_timeout=\([0-9]*\).*/\1/p' /proc/cmdline)
+TEST_TIMEOUT=$(sed -n 's/.*khvm.test_timeout=\([0-9]*\).*/\1/p' /proc/cmdline)
 TEST_TIMEOUT=${TEST_TIMEOUT:-300}
 
 # sysfs_write FILE TEXT: one write(2) of TEXT; fails when the store fails

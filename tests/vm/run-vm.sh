@@ -169,7 +169,7 @@ kvm_works() {
 	[ -r /dev/kvm ] && [ -w /dev/kvm ] || return 1
 	# shellcheck disable=SC2086
 	timeout 60 "$QEMU" -accel kvm -cpu host $qemu_base \
-		-append "console=ttyS0 quiet panic=-1 kohaku.probe" \
+		-append "console=ttyS0 quiet panic=-1 khvm.probe" \
 		</dev/null >"$WORK/kvm-probe.log" 2>&1
 	grep -q KHVM-PROBE-OK "$WORK/kvm-probe.log"
 }
@@ -196,7 +196,7 @@ serial=$WORK/serial.log
 tb=$(now)
 # shellcheck disable=SC2086
 timeout "$VM_TIMEOUT" "$QEMU" $accel_args $qemu_base \
-	-append "console=ttyS0 quiet panic=-1 kohaku.test_timeout=$TEST_TIMEOUT" \
+	-append "console=ttyS0 quiet panic=-1 khvm.test_timeout=$TEST_TIMEOUT" \
 	</dev/null >"$serial" 2>&1
 qrc=$?
 te=$(now)
