@@ -24,6 +24,12 @@ struct kh_file;
  */
 int kh_device_probe(const struct kh_hw *hw, struct kh_os_dev *osdev,
 		    const char *name, struct kh_device **out);
+/*
+ * The host's device is going away: from now on every ioctl fails with
+ * ENODEV and waits in progress end at their next poll.  Call it before
+ * waiting for running ioctls to drain, then close the files, then remove.
+ */
+void kh_device_unplug(struct kh_device *kd);
 /* Tear down: jobs still queued are aborted; call after every file closed. */
 void kh_device_remove(struct kh_device *kd);
 

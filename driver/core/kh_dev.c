@@ -112,6 +112,13 @@ fail:
 	return ret;
 }
 
+void kh_device_unplug(struct kh_device *kd)
+{
+	kh_mutex_lock(&kd->lock);
+	kd->unplugged = true;
+	kh_mutex_unlock(&kd->lock);
+}
+
 void kh_device_remove(struct kh_device *kd)
 {
 	if (!kd)

@@ -75,7 +75,7 @@ long kh_ioctl(struct kh_file *kf, unsigned int cmd, void __user *uarg)
 		return ret;
 
 	kh_mutex_lock(&kd->lock);
-	ret = d->fn(kf, &arg);
+	ret = kd->unplugged ? -ENODEV : d->fn(kf, &arg);
 	kh_mutex_unlock(&kd->lock);
 
 	/* WAIT reports the job's state when the wait itself timed out */

@@ -283,6 +283,10 @@ int kh_job_wait(struct kh_file *kf, struct drm_kohaku_wait *a)
 		kh_mutex_unlock(&kd->lock);
 		kh_relax(kh_simulated(kd));
 		kh_mutex_lock(&kd->lock);
+		if (kd->unplugged) {
+			ret = -ENODEV;
+			goto out;
+		}
 		if (kh_interrupted()) {
 			ret = -EINTR;
 			goto out;

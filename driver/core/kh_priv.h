@@ -193,6 +193,7 @@ struct kh_device {
 	struct list_head files;
 	struct list_head deferred;
 	u64 next_job_id;
+	bool unplugged;		/* the host is tearing the device down */
 	u8 *bounce;		/* KH_BOUNCE_BYTES for BO transfers */
 };
 

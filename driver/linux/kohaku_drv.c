@@ -211,7 +211,8 @@ void kohaku_remove(struct device *dev)
 	struct kohaku_device *kdev = dev_get_drvdata(dev);
 	struct kohaku_file *kfile;
 
-	/* no new opens or ioctls; waits for the ioctls still running */
+	/* running WAITs end now; then no new opens or ioctls, and drain */
+	kh_device_unplug(kdev->kd);
 	drm_dev_unplug(&kdev->drm);
 	kohaku_sysfs_fini(kdev);
 	/* only SUBMIT kicks the worker, and no ioctl runs any more */

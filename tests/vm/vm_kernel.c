@@ -9,11 +9,14 @@
  *  - closing a file with a job on the device leaves the card usable;
  *  - a waiter killed in WAIT goes at once, the card stays usable;
  *  - unbinding the card with a file open and a job running: the file's
- *    ioctls fail with ENODEV, close is clean, a rebound card works.
+ *    ioctls fail with ENODEV, close is clean, a rebound card works;
+ *  - unbinding while another thread sits in a long WAIT: the WAIT ends
+ *    at once with ENODEV instead of holding the unbind until it is done.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -225,6 +228,69 @@ TEST(unbind_with_a_file_open_and_a_job_running)
 	snprintf(file, sizeof(file), "%s/bind", drv);
 	r = sysfs_write(file, card);
 	REQUIRE(r == 0);
+	REQUIRE(accel_of(card, node, sizeof(node)) == 0);
+	r = kohaku_open(KOHAKU_BACKEND_KERNEL, node, &dev, err, sizeof(err));
+	CHECK_MSG(r == 0, "open %s after rebind: %s", node, err);
+	if (r == 0) {
+		CHECK(rt_good_saxpy(dev));
+		kohaku_close(dev);
+	}
+}
+
+struct waiter {
+	kohaku_device *dev;
+	uint64_t id;
+	int r;
+	double took;
+};
+
+static void *wait_long(void *arg)
+{
+	struct waiter *w = arg;
+	struct kohaku_job_status st;
+	double t0 = now_s();
+
+	w->r = kohaku_wait(w->dev, w->id, 600000, &st);
+	w->took = now_s() - t0;
+	return NULL;
+}
+
+TEST(unbind_ends_a_wait_in_progress)
+{
+	const char *drv = "/sys/bus/platform/drivers/kohaku";
+	char card[64], file[PATH_MAX], node[PATH_MAX], err[256];
+	struct waiter w = { 0 };
+	struct rt_vec v;
+	pthread_t th;
+	double t0;
+	int r;
+	RT_OPEN(dev);
+
+	if (card_of(kohaku_device_path(dev), card, sizeof(card))) {
+		tap_skip_reason = "not a kohaku_sim card";
+		kohaku_close(dev);
+		return;
+	}
+	/* some 15 s of polling under TCG: far longer than the test waits */
+	REQUIRE(submit_saxpy(dev, 32 * LONG_N, &v, &w.id) == 0);
+	w.dev = dev;
+	REQUIRE(pthread_create(&th, NULL, wait_long, &w) == 0);
+	usleep(300000);
+	t0 = now_s();
+	snprintf(file, sizeof(file), "%s/unbind", drv);
+	r = sysfs_write(file, card);
+	CHECK_MSG(r == 0, "unbind %s: %s", card, strerror(-r));
+	pthread_join(th, NULL);
+	tap_diag("unbind took %.2f s, the WAIT returned %d after %.2f s",
+		 now_s() - t0, w.r, w.took);
+	CHECK_MSG(w.r == -ENODEV, "WAIT across unbind: %d (%s)", w.r,
+		  kohaku_strerror(w.r));
+	CHECK_MSG(now_s() - t0 < 5.0, "unbind held for %.1f s by a WAIT",
+		  now_s() - t0);
+	kohaku_close(dev);
+
+	snprintf(file, sizeof(file), "%s/bind", drv);
+	REQUIRE(sysfs_write(file, card) == 0);
 	REQUIRE(accel_of(card, node, sizeof(node)) == 0);
 	r = kohaku_open(KOHAKU_BACKEND_KERNEL, node, &dev, err, sizeof(err));
 	CHECK_MSG(r == 0, "open %s after rebind: %s", node, err);
