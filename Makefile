@@ -100,7 +100,6 @@ deps-run:
 
 run: deps-run
 	$(MAKE) userspace
-	$(KOHAKU_CLI) --backend sim --map saxpy nodes
 	$(KOHAKU_CLI) --backend sim --map saxpy run saxpy
 
 modules:

@@ -235,9 +235,11 @@ static int kh_bo_read_chunk(struct kh_device *kd, struct kh_bo *bo, u64 off,
 /* Chunks leave room for the partial words at both ends. */
 #define KH_BO_CHUNK	(KH_BOUNCE_BYTES - 2 * KH_HOST_GRANULE)
 
-int kh_bo_write(struct kh_file *kf, struct drm_kohaku_bo_rw *a)
+/* BO_WRITE and BO_READ: the same walk over bounce-buffer chunks. */
+static int kh_bo_xfer(struct kh_file *kf, struct drm_kohaku_bo_rw *a,
+		      bool write)
 {
-	const u8 __user *src = kh_u64_to_user_ptr(a->data_ptr);
+	u8 __user *user = kh_u64_to_user_ptr(a->data_ptr);
 	struct kh_bo *bo;
 	u64 done;
 	int ret;
@@ -245,28 +247,23 @@ int kh_bo_write(struct kh_file *kf, struct drm_kohaku_bo_rw *a)
 	ret = kh_bo_rw_check(kf, a, &bo);
 	for (done = 0; !ret && done < a->size; done += KH_BO_CHUNK) {
 		size_t len = min_t(u64, a->size - done, KH_BO_CHUNK);
+		u64 off = a->offset + done;
 
-		ret = kh_bo_write_chunk(kf->kd, bo, a->offset + done, src + done, len);
+		ret = write ? kh_bo_write_chunk(kf->kd, bo, off, user + done, len) :
+			      kh_bo_read_chunk(kf->kd, bo, off, user + done, len);
 	}
 	if (ret && ret != -EFAULT && ret != -EINVAL && ret != -ENOENT)
-		kh_err(kf->kd, "BO %u: DMA write failed (%d)\n", a->handle, ret);
+		kh_err(kf->kd, "BO %u: DMA %s failed (%d)\n", a->handle,
+		       write ? "write" : "read", ret);
 	return ret;
+}
+
+int kh_bo_write(struct kh_file *kf, struct drm_kohaku_bo_rw *a)
+{
+	return kh_bo_xfer(kf, a, true);
 }
 
 int kh_bo_read(struct kh_file *kf, struct drm_kohaku_bo_rw *a)
 {
-	u8 __user *dst = kh_u64_to_user_ptr(a->data_ptr);
-	struct kh_bo *bo;
-	u64 done;
-	int ret;
-
-	ret = kh_bo_rw_check(kf, a, &bo);
-	for (done = 0; !ret && done < a->size; done += KH_BO_CHUNK) {
-		size_t len = min_t(u64, a->size - done, KH_BO_CHUNK);
-
-		ret = kh_bo_read_chunk(kf->kd, bo, a->offset + done, dst + done, len);
-	}
-	if (ret && ret != -EFAULT && ret != -EINVAL && ret != -ENOENT)
-		kh_err(kf->kd, "BO %u: DMA read failed (%d)\n", a->handle, ret);
-	return ret;
+	return kh_bo_xfer(kf, a, false);
 }

@@ -138,7 +138,7 @@ struct drm_kohaku_bo_free {
 struct drm_kohaku_bo_info {
 	__u32 handle;		/* in */
 	__u32 flags;		/* in: must be 0 */
-	__u64 size;		/* out */
+	__u64 size;		/* out: as created (allocated: rounded up to 4 KiB) */
 	__u64 dev_addr;		/* out */
 	__u32 mesh;		/* out */
 	__u32 pad;
