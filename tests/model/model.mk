@@ -2,7 +2,8 @@
 # model test helpers directly (not libkohaku.a), so they build and run while
 # other components are mid-edit.
 MODEL_TESTS := model_routing model_flow model_ctrl model_credits \
-	model_fp32 model_sx model_desc model_card model_mag
+	model_fp32 model_sx model_desc model_card model_mag \
+	model_mxfp7
 MODEL_HELP_SRCS := tests/model/mhelp.c tests/model/tunits.c
 MODEL_LINK_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(SIM_SRCS) $(TAP_SRCS) $(MODEL_HELP_SRCS))
 
