@@ -3,6 +3,7 @@
 #   make run      build, then run the saxpy example on the simulated card
 #   make test     build everything (userspace, sanitizer and static builds,
 #                 kernel modules) and run the whole suite, VM tests included
+#   make bench    the model benchmark (bench/kh_bench.c; not a test)
 #
 # Both install missing Debian packages first (scripts/install-deps.sh).
 # Userspace objects go to $(BUILD); the kernel modules build in place (Kbuild).
@@ -33,7 +34,7 @@ LDFLAGS += -static
 endif
 PIC_CFLAGS := -fPIC
 
-.PHONY: all deps deps-run run test modules modules-clean clean userspace
+.PHONY: all deps deps-run run test modules modules-clean clean userspace bench
 .DEFAULT_GOAL := all
 
 obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))

@@ -83,4 +83,10 @@ int kh_sim_get_stats(struct kh_sim_card *card, unsigned int mesh,
  */
 int kh_sim_mesh_reset(struct kh_sim_card *card, unsigned int mesh);
 
+/*
+ * Benchmark baseline only: every node ticks every cycle and idle cycles
+ * are stepped, not skipped (bench/kh_bench.c).  Behaviour is unchanged.
+ */
+void kh_sim_set_step_all(struct kh_sim_card *card, bool on);
+
 #endif /* KH_SIM_INT_H */

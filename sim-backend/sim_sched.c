@@ -132,7 +132,7 @@ static bool kh_sched_step(struct kh_sched *s)
 
 		if (r & KH_TICK_PROGRESS)
 			progress = true;
-		if (!r && !kh_node_holds(nd))
+		if (!r && !kh_node_holds(nd) && !s->step_all)
 			nd->active = false;
 	}
 
@@ -171,7 +171,7 @@ void kh_sched_run(struct kh_sched *s, u64 cycles)
 	if (end < s->now)
 		end = KH_NEVER;
 	while (s->now < end) {
-		if (kh_sched_step(s))
+		if (kh_sched_step(s) || s->step_all)
 			continue;
 		/*
 		 * Nothing changed: the card is at a fixed point until a timer

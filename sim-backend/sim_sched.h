@@ -61,6 +61,7 @@ struct kh_sched {
 	unsigned int n_active;
 	u64 cycles_stepped;	/* cycles actually simulated (not skipped) */
 	u64 cycles_skipped;
+	bool step_all;		/* benchmark baseline: all awake, no skip */
 };
 
 void kh_sched_init(struct kh_sched *s);

@@ -13,6 +13,7 @@ KH_SIM_SOURCES := \
 	sim_link.c \
 	sim_mag.c \
 	sim_mesh.c \
+	sim_obs.c \
 	sim_mxfp7.c \
 	sim_orch.c \
 	sim_params.c \
