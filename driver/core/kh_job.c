@@ -271,8 +271,11 @@ int kh_job_wait(struct kh_file *kf, struct drm_kohaku_wait *a)
 	/* a second thread of this file may wait on it (and forget it) too */
 	job->waiters++;
 	for (;;) {
-		if (job->on_mesh)
-			kh_mesh_step(job->mesh);
+		unsigned int i;
+
+		/* every mesh advances, not only this job's: nobody else may */
+		for (i = 0; i < kd->n_meshes; i++)
+			kh_mesh_step(&kd->mesh[i]);
 		if (kh_job_final(job))
 			break;
 		if (kh_now(kd) >= deadline) {
