@@ -59,7 +59,25 @@ void kh_sim_run(struct kh_sim_card *card, u64 cycles);
 unsigned int kh_sim_mesh_count(const struct kh_sim_card *card);
 u64 kh_sim_mesh_dram_size(const struct kh_sim_card *card, unsigned int mesh);
 
-/* Built-in card descriptions by name ("saxpy", "sx_null_2x2", ...); NULL if none. */
+/*
+ * The card's one XDMA user interrupt (usr_irq_req[0]) when a mesh has the
+ * interrupt addon (docs/spec/irq-addon.md): the level, the OR over meshes
+ * of IRQ_STAT & IRQ_EN.  It is low on cards without the addon.
+ *
+ * A host may register fn, called with ctx from inside stepping (any
+ * access or kh_sim_run) in the cycle the line rises; it must not call
+ * back into the model, only note the event.  NULL removes it.  The model
+ * steps only when it is accessed, so the line cannot rise while nobody
+ * touches the card: a host that wants interrupts without polling must
+ * keep stepping it (e.g. a kernel thread calling kh_sim_run), later
+ * driver work.
+ */
+bool kh_sim_irq_line(const struct kh_sim_card *card);
+typedef void (*kh_sim_irq_fn)(void *ctx);
+void kh_sim_set_irq_callback(struct kh_sim_card *card, kh_sim_irq_fn fn,
+			     void *ctx);
+
+/* Built-in card descriptions by name ("saxpy", "ship_2x2", ...); NULL if none. */
 const char *kh_sim_builtin_desc(const char *name);
 /* Names of the built-in descriptions, NULL-terminated. */
 const char *const *kh_sim_builtin_names(void);

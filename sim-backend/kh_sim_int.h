@@ -71,17 +71,36 @@ struct kh_sim_stats {
 	u64 signals;		/* CU_SIGNALs absorbed */
 	u64 dispatched;		/* flits pushed by the dispatcher */
 	u64 dram_pages;		/* 4 KiB pages allocated */
+	u64 l2_served;		/* L2 adapters: requests served from SRAM */
+	u64 l2_forwarded;	/* ... in the window but forwarded (disabled) */
+	u64 l2_ctrl;		/* ... CU_CTRL 0xe0-0xe7 they terminated */
+	u64 reset_dropped;	/* flits forced into endpoints in reset */
+	u64 reset_host_dropped;	/* host writes lost to a mesh reset */
+	u64 resets;		/* mesh resets (pulses and wizard relocks) */
+	u64 irq_rises;		/* card-wide: rising edges of the IRQ line */
 };
 
 int kh_sim_get_stats(struct kh_sim_card *card, unsigned int mesh,
 		     struct kh_sim_stats *st);
 
 /*
- * Reset one mesh as its resetn would (a clock-wizard relock on a card):
- * routers, units, MAG and the orchestrator registers are cleared; DRAM,
- * the staging RAM and NODE_STATUS are not (they have no reset clause).
+ * Pulse one mesh's resetn, as its clock wizard's relock does (the wizard
+ * itself holds it for the relock time first, sim_clkwiz.c): routers,
+ * units, L2 adapters, MAG and the orchestrator registers are cleared;
+ * DRAM, the staging RAM, NODE_STATUS and the L2 SRAMs are not (no reset
+ * clause).  The endpoints then hold noc_in_busy for
+ * KH_RST_RECOVERY_CYCLES, and host writes to the mesh are lost until then.
  */
 int kh_sim_mesh_reset(struct kh_sim_card *card, unsigned int mesh);
+/* The mesh is in reset or its endpoints are still recovering. */
+bool kh_sim_mesh_in_reset(struct kh_sim_card *card, unsigned int mesh);
+/*
+ * The output link of the L2 adapter on the unit at (x, y): to the unit
+ * (to_unit) or to the router; NULL without an adapter.  With an adapter,
+ * kh_sim_endpoint_link() is the unit's link into the adapter.
+ */
+struct kh_link *kh_sim_l2_link(struct kh_sim_card *card, unsigned int mesh,
+			       unsigned int x, unsigned int y, bool to_unit);
 
 /*
  * Benchmark baseline only: every node ticks every cycle and idle cycles

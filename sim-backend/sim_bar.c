@@ -1,16 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * BAR0 decode (kh_regs.h): per mesh N, the DDR controller window (reads
- * 0), the mesh control window (the orchestrator, low 16 bits decoded), the
- * clock wizard (32-bit registers, STATUS reads locked).  Absent meshes
- * read 0 and ignore writes.  Every access first runs the card forward by
- * its cost; a write lands in the last cycle of its cost.
+ * BAR0 decode (kh_regs.h), per mesh N: the DDR controller window (a
+ * MIG-style control/ECC register set), the mesh control window (the
+ * orchestrator, low 16 bits decoded) and the clock wizard (PG065; its
+ * lock drives the mesh's reset).  The DDR controller and wizard windows
+ * are 32-bit registers: a 64-bit access at an 8-aligned offset reaches
+ * {reg[off + 4], reg[off]}, low address in the low half, and a write
+ * writes both, the low one first.  Absent meshes read 0 and ignore
+ * writes.  Writes to a mesh control window are lost while that mesh is in
+ * reset or recovering from it.  Every access first runs the card forward
+ * by its cost; a write lands in the last cycle of its cost.
  */
 #include "sim_card.h"
 #include "sim_mag.h"
 
 enum kh_bar_target {
 	KH_BAR_NONE,
+	KH_BAR_DDRC,
 	KH_BAR_ORCH,
 	KH_BAR_CLKWIZ,
 };
@@ -19,47 +25,55 @@ static unsigned int kh_bar_decode(struct kh_sim_card *c, u32 off,
 				  struct kh_mesh **m, unsigned int *n,
 				  u32 *rel)
 {
-	if (off >= KH_MESH_BASE(0) && off < KH_MESH_BASE(KH_MAX_MESHES)) {
+	unsigned int t = KH_BAR_NONE;
+
+	if (off < KH_DDRC_BASE(KH_MAX_MESHES)) {
+		*n = off / KH_DDRC_SIZE;
+		*rel = off & (KH_DDRC_SIZE - 1);
+		t = KH_BAR_DDRC;
+	} else if (off >= KH_MESH_BASE(0) &&
+		   off < KH_MESH_BASE(KH_MAX_MESHES)) {
 		*n = (off - KH_MESH_BASE(0)) / KH_MESH_SIZE;
 		*rel = off & (KH_MESH_SIZE - 1);
-		*m = kh_sim_card_mesh(c, *n);
-		return *m ? KH_BAR_ORCH : KH_BAR_NONE;
-	}
-	if (off >= KH_CLKWIZ_BASE(0) && off < KH_CLKWIZ_BASE(KH_MAX_MESHES)) {
+		t = KH_BAR_ORCH;
+	} else if (off >= KH_CLKWIZ_BASE(0) &&
+		   off < KH_CLKWIZ_BASE(KH_MAX_MESHES)) {
 		*n = (off - KH_CLKWIZ_BASE(0)) / KH_CLKWIZ_SIZE;
 		*rel = off & (KH_CLKWIZ_SIZE - 1);
-		*m = kh_sim_card_mesh(c, *n);
-		return *m ? KH_BAR_CLKWIZ : KH_BAR_NONE;
+		t = KH_BAR_CLKWIZ;
 	}
-	/* DDR controller windows and unmapped space read 0 */
-	return KH_BAR_NONE;
+	if (t == KH_BAR_NONE)
+		return t;	/* unmapped space reads 0 */
+	*m = kh_sim_card_mesh(c, *n);
+	return *m ? t : KH_BAR_NONE;
 }
 
-static u32 kh_clkwiz_reg(const struct kh_sim_card *c, unsigned int n, u32 rel)
+static u32 kh_bar_reg32(struct kh_sim_card *c, unsigned int t,
+			unsigned int n, u32 rel)
 {
-	if (rel == KH_CLK_STATUS)
-		return KH_CLK_LOCKED;	/* always locked: no retune modelled */
-	if (rel / 4 >= KH_CLKWIZ_REGS)
-		return 0;
-	return c->clkwiz[n][rel / 4];
+	if (t == KH_BAR_DDRC)
+		return kh_ddrc_read(&c->ddrc[n], rel);
+	return kh_clkwiz_read(c, n, rel);
 }
 
 u64 kh_sim_read64(struct kh_sim_card *card, u32 offset)
 {
 	struct kh_mesh *m = NULL;
-	unsigned int n = 0;
+	unsigned int n = 0, t;
 	u32 rel = 0;
 
 	kh_sim_run(card, card->timing.read_cycles);
 	if (offset & 7 || offset >= KH_BAR0_SIZE)
 		return ~0ULL;
-	switch (kh_bar_decode(card, offset, &m, &n, &rel)) {
+	t = kh_bar_decode(card, offset, &m, &n, &rel);
+	switch (t) {
 	case KH_BAR_ORCH:
 		return kh_orch_read(&m->mag->orch, rel);
+	case KH_BAR_DDRC:
 	case KH_BAR_CLKWIZ:
 		/* a 64-bit read of two 32-bit registers, low address low */
-		return kh_clkwiz_reg(card, n, rel) |
-		       ((u64)kh_clkwiz_reg(card, n, rel + 4) << 32);
+		return kh_bar_reg32(card, t, n, rel) |
+		       ((u64)kh_bar_reg32(card, t, n, rel + 4) << 32);
 	default:
 		return 0;
 	}
@@ -76,13 +90,22 @@ void kh_sim_write64(struct kh_sim_card *card, u32 offset, u64 value)
 	if (!(offset & 7) && offset < KH_BAR0_SIZE) {
 		switch (kh_bar_decode(card, offset, &m, &n, &rel)) {
 		case KH_BAR_ORCH:
+			if (kh_mesh_recovering(m)) {
+				/* the orchestrator is in reset: the write is lost */
+				m->rst.host_dropped++;
+				kh_mesh_log(m, "host write 0x%x lost: the mesh is in reset",
+					    rel);
+				break;
+			}
 			kh_orch_host_write(&m->mag->orch, rel, value);
 			break;
 		case KH_BAR_CLKWIZ:
 			for (i = 0; i < 2; i++, rel += 4, value >>= 32)
-				if (rel / 4 < KH_CLKWIZ_REGS &&
-				    rel != KH_CLK_STATUS)
-					card->clkwiz[n][rel / 4] = (u32)value;
+				kh_clkwiz_write(card, n, rel, (u32)value);
+			break;
+		case KH_BAR_DDRC:
+			for (i = 0; i < 2; i++, rel += 4, value >>= 32)
+				kh_ddrc_write(&card->ddrc[n], rel, (u32)value);
 			break;
 		default:
 			break;

@@ -1,5 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* Built-in card descriptions (docs/spec/card-description.md). */
+/*
+ * Built-in card descriptions (docs/spec/card-description.md).  `saxpy`
+ * and `sx_null_2x2` say `profile rtl`: they are the v0 cards the existing
+ * tests were written against (32-deep instruction FIFOs and so on), and
+ * the saxpy example is not a shipped top.  `ship_2x2` is a shipped
+ * KohakuTPU mesh (the mesh_2x2_8+2 shape, ship parameters, an L2 adapter
+ * on every unit link) with SX units where the clusters sit and null units
+ * where the vector cores sit; `quad` is a 4-mesh card mixing maps.
+ */
 #include "kh_sim.h"
 #include "sim_util.h"
 
@@ -8,24 +16,63 @@ struct kh_builtin {
 	const char *text;
 };
 
+#define KH_SHIP_2X2_MAP			\
+	"xxx  sax  sax  xxx\n"		\
+	"mag  sax  sax  null\n"		\
+	"mag  sax  sax  null\n"		\
+	"xxx  sax  sax  xxx\n"
+
 static const struct kh_builtin kh_builtins[] = {
 	{ "saxpy",
 	  "# the reference saxpy map (src/examples/saxpy/saxpy_map.txt):\n"
-	  "# one router, one MAG port, two SX units\n"
+	  "# one router, one MAG port, two SX units; RTL parameters\n"
+	  "profile rtl\n"
 	  "xxx sax xxx\n"
 	  "mag nul nul\n"
 	  "xxx sax xxx\n" },
 	{ "sx_null_2x2",
-	  "# 2 x 2 routers, SX and null units on every port, two MAG ports\n"
+	  "# 2 x 2 routers, SX and null units on every port, two MAG ports;\n"
+	  "# RTL parameters\n"
+	  "profile rtl\n"
 	  "xxx  sax  null xxx\n"
 	  "mag  sax  null sax\n"
 	  "mag  null sax  null\n"
 	  "xxx  null sax  xxx\n" },
+	{ "ship_2x2",
+	  "# a shipped KohakuTPU mesh (mesh_2x2_8+2, ship parameters): SX\n"
+	  "# units at the matmul clusters, null units at the vector cores,\n"
+	  "# an L2 staging adapter on every unit link (kohakutpu.md 3.3)\n"
+	  "profile ship\n"
+	  "l2 all 0xf0000000\n"
+	  "l2 3 1 0xf1000000\n"
+	  "l2 3 2 0xf1000000\n"
+	  KH_SHIP_2X2_MAP },
+	{ "quad",
+	  "# four meshes, one per SLR, mixing maps; ship parameters\n"
+	  "profile ship\n"
+	  "mesh 0\n"
+	  "l2 all 0xf0000000\n"
+	  KH_SHIP_2X2_MAP
+	  "mesh 1\n"
+	  "xxx  sax  null xxx\n"
+	  "mag  sax  null sax\n"
+	  "mag  null sax  null\n"
+	  "xxx  null sax  xxx\n"
+	  "mesh 2\n"
+	  "xxx sax xxx\n"
+	  "mag nul nul\n"
+	  "xxx sax xxx\n"
+	  "mesh 3\n"
+	  "xxx  sax  null xxx\n"
+	  "mag  null sax  xxx\n"
+	  "xxx  sax  null xxx\n" },
 };
 
 static const char *const kh_builtin_names[] = {
 	"saxpy",
 	"sx_null_2x2",
+	"ship_2x2",
+	"quad",
 	NULL,
 };
 

@@ -3,8 +3,10 @@
 #include "sim_card.h"
 #include "sim_base.h"
 #include "sim_desc.h"
+#include "sim_l2.h"
 #include "sim_mag.h"
 #include "sim_router.h"
+#include "sim_util.h"
 
 const struct kh_sim_params *kh_sim_card_params(const struct kh_sim_card *c)
 {
@@ -19,6 +21,61 @@ struct kh_sched *kh_sim_card_sched(struct kh_sim_card *c)
 struct kh_mesh *kh_sim_card_mesh(struct kh_sim_card *c, unsigned int n)
 {
 	return n < c->n_mesh ? c->mesh[n] : NULL;
+}
+
+/* The reset node: nothing to do but be stepped when a window ends. */
+static unsigned int kh_rst_tick(struct kh_node *n)
+{
+	struct kh_sim_card *c = kh_container_of(n, struct kh_sim_card,
+						 rst_node);
+
+	kh_sim_card_rst_timer(c);
+	return 0;
+}
+
+static const struct kh_node_ops kh_rst_node_ops = {
+	.tick = kh_rst_tick,
+};
+
+void kh_sim_card_rst_timer(struct kh_sim_card *c)
+{
+	u64 next = KH_NEVER, now = c->sched.now;
+	unsigned int i;
+
+	for (i = 0; i < c->n_mesh; i++)
+		if (c->mesh[i]->rst.ready > now &&
+		    c->mesh[i]->rst.ready < next)
+			next = c->mesh[i]->rst.ready;
+	kh_node_timer(&c->rst_node, next);
+}
+
+void kh_sim_irq_eval(struct kh_sim_card *card)
+{
+	bool line = false;
+	unsigned int i;
+
+	for (i = 0; i < card->n_mesh; i++)
+		if (card->mesh[i]->mag->orch.irq_level)
+			line = true;
+	if (line && !card->irq_line) {
+		card->irq_line = true;
+		card->irq_rises++;
+		if (card->irq_fn)
+			card->irq_fn(card->irq_ctx);
+	}
+	card->irq_line = line;
+}
+
+bool kh_sim_irq_line(const struct kh_sim_card *card)
+{
+	return card->irq_line;
+}
+
+void kh_sim_set_irq_callback(struct kh_sim_card *card, kh_sim_irq_fn fn,
+			     void *ctx)
+{
+	card->irq_fn = fn;
+	card->irq_ctx = ctx;
 }
 
 bool kh_sim_log_ok(struct kh_sim_card *card)
@@ -66,6 +123,13 @@ int kh_sim_card_create_opts(const char *desc, const struct kh_sim_opts *opts,
 	c->timing.dma_cycles = 150;
 	c->log_left = KH_SIM_LOG_BUDGET;
 	kh_sched_init(&c->sched);
+	e = kh_sched_add(&c->sched, &c->rst_node, &kh_rst_node_ops);
+	if (e)
+		goto fail_sched;
+	for (i = 0; i < KH_MAX_MESHES; i++) {
+		kh_clkwiz_init(&c->clkwiz[i]);
+		kh_ddrc_init(&c->ddrc[i]);
+	}
 	for (i = 0; i < d->n_mesh; i++) {
 		c->mesh[i] = kh_mesh_create(c, i, &d->mesh[i], &e);
 		if (!c->mesh[i])
@@ -205,6 +269,12 @@ static void kh_mesh_for_links(struct kh_mesh *m,
 				fn(&m->unit[y][x]->out, arg);
 	for (x = 0; x < m->mag->n_ports; x++)
 		fn(&m->mag->port[x].out, arg);
+	for (y = 0; y < m->h; y++)
+		for (x = 0; x < m->w; x++)
+			if (m->l2[y][x]) {
+				fn(&m->l2[y][x]->rout, arg);
+				fn(&m->l2[y][x]->cout, arg);
+			}
 }
 
 struct kh_hook_arg {
@@ -278,6 +348,21 @@ int kh_sim_get_stats(struct kh_sim_card *card, unsigned int mesh,
 	st->signals = m->mag->orch.signals;
 	st->dispatched = m->mag->orch.dispatched;
 	st->dram_pages = m->dram.pages;
+	for (y = 0; y < m->h; y++)
+		for (x = 0; x < m->w; x++) {
+			struct kh_l2 *a = m->l2[y][x];
+
+			if (!a)
+				continue;
+			st->l2_served += a->n_served;
+			st->l2_forwarded += a->n_fwd;
+			st->l2_ctrl += a->ctrl_terminated;
+			st->ctrl_dropped += a->ctrl_dropped;
+		}
+	st->reset_dropped = m->rst.gate_dropped;
+	st->reset_host_dropped = m->rst.host_dropped;
+	st->resets = m->rst.resets;
+	st->irq_rises = card->irq_rises;
 	return 0;
 }
 
@@ -287,6 +372,28 @@ int kh_sim_mesh_reset(struct kh_sim_card *card, unsigned int mesh)
 
 	if (!m)
 		return -EINVAL;
-	kh_mesh_reset(m);
+	/* a resetn pulse: released at once, then the FIFOs recover */
+	kh_mesh_reset_hold(m, card->sched.now);
 	return 0;
+}
+
+bool kh_sim_mesh_in_reset(struct kh_sim_card *card, unsigned int mesh)
+{
+	struct kh_mesh *m = kh_sim_card_mesh(card, mesh);
+
+	return m && kh_mesh_recovering(m);
+}
+
+struct kh_link *kh_sim_l2_link(struct kh_sim_card *card, unsigned int mesh,
+			       unsigned int x, unsigned int y, bool to_unit)
+{
+	struct kh_mesh *m = kh_sim_card_mesh(card, mesh);
+	struct kh_l2 *a;
+
+	if (!m || x >= m->w || y >= m->h)
+		return NULL;
+	a = m->l2[y][x];
+	if (!a)
+		return NULL;
+	return to_unit ? &a->cout : &a->rout;
 }

@@ -2,17 +2,44 @@
 /*
  * The card-description parser (docs/spec/card-description.md).  It works
  * in place on the text, keeps nothing big on the stack, and reports the
- * first problem as "line N: ...".
+ * first problem as "line N: ...".  Directives (`profile`, `param`, `l2`)
+ * apply card-wide before the first `mesh` line and per mesh after it; a
+ * description without `mesh` lines is a one-mesh card.  A known unit token
+ * without a model is refused only once the whole description checked out,
+ * so a KohakuTPU map is proven valid before it is refused by name.
  */
 #include "sim_desc.h"
 #include "sim_util.h"
 
 #define KH_DESC_MAX_TOK		(KH_MAP_MAX + 1)	/* enough to see "too many" */
 #define KH_TOK_SHOW		32			/* token chars in messages */
+#define KH_L2_DIRS		64			/* `l2` lines per section */
 
 struct kh_tok {
 	const char *s;
 	size_t n;
+};
+
+enum kh_l2_kind {
+	KH_L2D_ALL,
+	KH_L2D_NONE,
+	KH_L2D_AT,
+};
+
+struct kh_l2_dir {
+	u8 kind;
+	u8 x, y;
+	u64 base;
+	unsigned int line;
+};
+
+/* What one scope (card-wide, or one mesh section) has said so far. */
+struct kh_scope {
+	struct kh_sim_params *p;
+	bool configured;		/* a param or l2 line was seen */
+	unsigned int mem_ports_line;
+	unsigned int n_l2;
+	struct kh_l2_dir l2[KH_L2_DIRS];
 };
 
 struct kh_parse {
@@ -21,8 +48,14 @@ struct kh_parse {
 	char *err;
 	size_t errlen;
 	unsigned int line;
-	unsigned int rows;
+	bool sections;			/* a `mesh` line was seen */
+	int cur;			/* the mesh being described, or -1 */
+	unsigned int rows;		/* of the current mesh */
 	unsigned int last_row_line;
+	struct kh_scope card, mesh;
+	/* the first known unit token without a model */
+	unsigned int nomodel_line;
+	const struct kh_unit_type *nomodel;
 	struct kh_tok tok[KH_DESC_MAX_TOK];
 	unsigned int ntok;
 };
@@ -74,7 +107,7 @@ static void kh_tokenize(struct kh_parse *ps, const char *s, const char *e)
 	}
 }
 
-static bool kh_parse_u32(const struct kh_tok *t, u32 *out)
+static bool kh_parse_u64(const struct kh_tok *t, u64 lim, u64 *out)
 {
 	u64 v = 0;
 	size_t i = 0;
@@ -99,24 +132,43 @@ static bool kh_parse_u32(const struct kh_tok *t, u32 *out)
 		else
 			return false;
 		v = v * base + dgt;
-		if (v > 0xffffffffULL)
+		if (v > lim)
 			return false;
 	}
+	*out = v;
+	return true;
+}
+
+static bool kh_parse_u32(const struct kh_tok *t, u32 *out)
+{
+	u64 v;
+
+	if (!kh_parse_u64(t, 0xffffffffULL, &v))
+		return false;
 	*out = (u32)v;
 	return true;
 }
 
-/* ---- param directives ---- */
+/* ---- profile and param directives ---- */
 
 enum {
 	KH_P_INST_DEPTH,
 	KH_P_RECV_DEPTH,
 	KH_P_ROUTER_FIFO,
+	KH_P_TX_DEPTH,
+	KH_P_RX_DEPTH,
+	KH_P_STAGE_FLITS,
+	KH_P_WR_SLOTS,
+	KH_P_Q_DEPTH,
+	KH_P_Q_MARGIN,
+	KH_P_MEM_PORTS,
 	KH_P_CU_VERSION,
 	KH_P_DRAM_MIB,
-	KH_P_WR_SLOTS,
 	KH_P_MEM_RD_LATENCY,
 	KH_P_MEM_WR_LATENCY,
+	KH_P_IRQ,
+	KH_P_L2_DEPTH,
+	KH_P_L2_BITS,
 };
 
 static const struct {
@@ -126,16 +178,52 @@ static const struct {
 	[KH_P_INST_DEPTH] = { "inst_depth", 1, 65535 },
 	[KH_P_RECV_DEPTH] = { "recv_depth", 1, 65535 },
 	[KH_P_ROUTER_FIFO] = { "router_fifo", 1, 65535 },
+	[KH_P_TX_DEPTH] = { "tx_depth", 1, 4096 },
+	[KH_P_RX_DEPTH] = { "rx_depth", 1, 4096 },
+	[KH_P_STAGE_FLITS] = { "stage_flits", 1, 1024 },
+	[KH_P_WR_SLOTS] = { "wr_slots", 1, 256 },
+	[KH_P_Q_DEPTH] = { "q_depth", 2, 4096 },
+	[KH_P_Q_MARGIN] = { "q_margin", 0, 4095 },
+	[KH_P_MEM_PORTS] = { "mem_ports", 1, KH_MAG_PORTS_MAX },
 	[KH_P_CU_VERSION] = { "cu_version", 0, 255 },
 	[KH_P_DRAM_MIB] = { "dram_mib", 1, 4096 },
-	[KH_P_WR_SLOTS] = { "wr_slots", 1, 256 },
 	[KH_P_MEM_RD_LATENCY] = { "mem_rd_latency", 1, 100000 },
 	[KH_P_MEM_WR_LATENCY] = { "mem_wr_latency", 1, 100000 },
+	[KH_P_IRQ] = { "irq", 0, 1 },
+	[KH_P_L2_DEPTH] = { "l2_depth", 1, 65536 },
+	[KH_P_L2_BITS] = { "l2_bits", 5, 40 },
 };
+
+static struct kh_scope *kh_scope_of(struct kh_parse *ps)
+{
+	return ps->cur < 0 ? &ps->card : &ps->mesh;
+}
+
+static int kh_parse_profile(struct kh_parse *ps)
+{
+	struct kh_scope *sc = kh_scope_of(ps);
+	const struct kh_tok *name = &ps->tok[1];
+
+	if (ps->ntok != 2)
+		return kh_perr(ps, "'profile' takes one name, got %u",
+			       ps->ntok - 1);
+	if (sc->configured)
+		return kh_perr(ps, "'profile' after 'param' or 'l2' lines in this section; put it first");
+	if (tok_is(name, "ship"))
+		kh_sim_params_ship(sc->p);
+	else if (tok_is(name, "rtl"))
+		kh_sim_params_rtl(sc->p);
+	else
+		return kh_perr(ps, "unknown profile '%.*s' (profiles: ship, rtl)",
+			       tok_len(name), name->s);
+	sc->mem_ports_line = 0;
+	return 0;
+}
 
 static int kh_parse_param(struct kh_parse *ps)
 {
-	struct kh_sim_params *p = &ps->d->p;
+	struct kh_scope *sc = kh_scope_of(ps);
+	struct kh_sim_params *p = sc->p;
 	const struct kh_tok *name = &ps->tok[1], *val = &ps->tok[2];
 	unsigned int i;
 	u32 v;
@@ -156,6 +244,7 @@ static int kh_parse_param(struct kh_parse *ps)
 		return kh_perr(ps, "parameter '%s' value '%.*s' is not a number in %u..%u",
 			       kh_params[i].name, tok_len(val), val->s,
 			       kh_params[i].min, kh_params[i].max);
+	sc->configured = true;
 	switch (i) {
 	case KH_P_INST_DEPTH:
 		p->inst_depth = v;
@@ -166,14 +255,38 @@ static int kh_parse_param(struct kh_parse *ps)
 	case KH_P_ROUTER_FIFO:
 		p->router_fifo = v;
 		break;
+	case KH_P_TX_DEPTH:
+		p->tx_depth = v;
+		break;
+	case KH_P_RX_DEPTH:
+		p->rx_depth = v;
+		break;
+	case KH_P_STAGE_FLITS:
+		p->stage_flits = v;
+		break;
+	case KH_P_WR_SLOTS:
+		p->wr_slots = v;
+		break;
+	case KH_P_Q_DEPTH:
+	case KH_P_Q_MARGIN:
+		if (i == KH_P_Q_DEPTH)
+			p->q_depth = v;
+		else
+			p->q_margin = v;
+		/* the port raises busy at q_depth - q_margin: at least 1 */
+		if (p->q_margin >= p->q_depth)
+			return kh_perr(ps, "q_margin %u leaves no room in q_depth %u",
+				       p->q_margin, p->q_depth);
+		break;
+	case KH_P_MEM_PORTS:
+		p->mem_ports = v;
+		sc->mem_ports_line = ps->line;
+		break;
 	case KH_P_CU_VERSION:
 		p->cu_version = v;
 		break;
 	case KH_P_DRAM_MIB:
 		p->dram_bytes = (u64)v << 20;
-		break;
-	case KH_P_WR_SLOTS:
-		p->wr_slots = v;
 		break;
 	case KH_P_MEM_RD_LATENCY:
 		p->mem_rd_latency = v;
@@ -181,7 +294,116 @@ static int kh_parse_param(struct kh_parse *ps)
 	case KH_P_MEM_WR_LATENCY:
 		p->mem_wr_latency = v;
 		break;
+	case KH_P_IRQ:
+		p->irq = v;
+		break;
+	case KH_P_L2_DEPTH:
+		if (v & (v - 1))
+			return kh_perr(ps, "parameter 'l2_depth' value '%.*s' is not a power of two",
+				       tok_len(val), val->s);
+		p->l2_depth = v;
+		break;
+	case KH_P_L2_BITS:
+		p->l2_bits = v;
+		break;
 	}
+	return 0;
+}
+
+/* l2 all [BASE] | l2 none | l2 X Y [BASE] */
+static int kh_parse_l2(struct kh_parse *ps)
+{
+	struct kh_scope *sc = kh_scope_of(ps);
+	struct kh_l2_dir *l;
+	unsigned int nb = 1;	/* index of the optional base token */
+	u32 x, y;
+	u64 base = 0;
+
+	if (sc->n_l2 == KH_L2_DIRS)
+		return kh_perr(ps, "more than %u 'l2' lines in one section",
+			       KH_L2_DIRS);
+	l = &sc->l2[sc->n_l2];
+	memset(l, 0, sizeof(*l));
+	l->line = ps->line;
+	if (ps->ntok >= 2 && tok_is(&ps->tok[1], "all")) {
+		l->kind = KH_L2D_ALL;
+		nb = 2;
+	} else if (ps->ntok == 2 && tok_is(&ps->tok[1], "none")) {
+		l->kind = KH_L2D_NONE;
+		nb = 2;
+	} else if (ps->ntok >= 3) {
+		if (!kh_parse_u32(&ps->tok[1], &x) || x >= KH_MAP_MAX)
+			return kh_perr(ps, "'l2' x '%.*s' is not a number in 0..15",
+				       tok_len(&ps->tok[1]), ps->tok[1].s);
+		if (!kh_parse_u32(&ps->tok[2], &y) || y >= KH_MAP_MAX)
+			return kh_perr(ps, "'l2' y '%.*s' is not a number in 0..15",
+				       tok_len(&ps->tok[2]), ps->tok[2].s);
+		l->kind = KH_L2D_AT;
+		l->x = (u8)x;
+		l->y = (u8)y;
+		nb = 3;
+	} else {
+		return kh_perr(ps, "'l2' needs 'all', 'none' or X Y, then an optional base");
+	}
+	if (ps->ntok > nb + 1)
+		return kh_perr(ps, "'l2' has %u words, at most %u",
+			       ps->ntok, nb + 1);
+	if (l->kind != KH_L2D_NONE && ps->ntok == nb + 1 &&
+	    !kh_parse_u64(&ps->tok[nb], KH_L2_BASE_MASK, &base))
+		return kh_perr(ps, "'l2' base '%.*s' is not a 40-bit number",
+			       tok_len(&ps->tok[nb]), ps->tok[nb].s);
+	l->base = base;
+	sc->configured = true;
+	sc->n_l2++;
+	return 0;
+}
+
+/* ---- mesh sections ---- */
+
+static void kh_scope_begin(struct kh_scope *sc, struct kh_sim_params *p)
+{
+	sc->p = p;
+	sc->configured = false;
+	sc->n_l2 = 0;
+}
+
+/* Mesh cur starts: its parameters start as the card-wide ones. */
+static void kh_mesh_begin(struct kh_parse *ps, int n)
+{
+	struct kh_desc_mesh *dm = &ps->d->mesh[n];
+
+	ps->cur = n;
+	ps->rows = 0;
+	dm->p = ps->d->p;
+	kh_scope_begin(&ps->mesh, &dm->p);
+	ps->mesh.mem_ports_line = ps->card.mem_ports_line;
+}
+
+static int kh_parse_end_mesh(struct kh_parse *ps);
+
+static int kh_parse_mesh(struct kh_parse *ps)
+{
+	u32 n;
+	int e;
+
+	if (ps->ntok != 2)
+		return kh_perr(ps, "'mesh' takes one number, got %u",
+			       ps->ntok - 1);
+	if (!ps->sections && ps->cur >= 0)
+		return kh_perr(ps, "'mesh' section after map rows that belong to no section");
+	if (!kh_parse_u32(&ps->tok[1], &n) || n >= KH_MAX_MESHES)
+		return kh_perr(ps, "mesh '%.*s' is not a number in 0..3",
+			       tok_len(&ps->tok[1]), ps->tok[1].s);
+	if (n != (u32)(ps->cur + 1))
+		return kh_perr(ps, "mesh %u out of order, expected mesh %d", n,
+			       ps->cur + 1);
+	if (ps->cur >= 0) {
+		e = kh_parse_end_mesh(ps);
+		if (e)
+			return e;
+	}
+	ps->sections = true;
+	kh_mesh_begin(ps, (int)n);
 	return 0;
 }
 
@@ -205,9 +427,13 @@ static const char *kh_cell_token(const struct kh_desc_mesh *dm,
 
 static int kh_parse_row(struct kh_parse *ps)
 {
-	struct kh_desc_mesh *dm = &ps->d->mesh[0];
-	unsigned int x, y = ps->rows;
+	struct kh_desc_mesh *dm;
+	unsigned int x, y;
 
+	if (ps->cur < 0)
+		kh_mesh_begin(ps, 0);	/* a plain map: one mesh */
+	dm = &ps->d->mesh[ps->cur];
+	y = ps->rows;
 	if (ps->rows == 0) {
 		if (ps->ntok < KH_MAP_MIN)
 			return kh_perr(ps, "row has %u tokens; a map is at least 3 x 3",
@@ -240,9 +466,11 @@ static int kh_parse_row(struct kh_parse *ps)
 			if (!ut)
 				return kh_perr(ps, "unknown token '%.*s'",
 					       tok_len(t), t->s);
-			if (!ut->tick)
-				return kh_perr(ps, "token '%s' (%s) has no model yet",
-					       ut->token, ut->name);
+			/* refused by name once the rest checked out */
+			if (!ut->tick && !ps->nomodel) {
+				ps->nomodel = ut;
+				ps->nomodel_line = ps->line;
+			}
 			kind = KH_CELL_UNIT;
 		}
 		if (corner && kind != KH_CELL_EMPTY)
@@ -264,16 +492,55 @@ static int kh_parse_row(struct kh_parse *ps)
 	return 0;
 }
 
-static int kh_parse_end(struct kh_parse *ps)
+/* Apply one scope's l2 lines to mesh n, whose map is complete. */
+static int kh_apply_l2(struct kh_parse *ps, const struct kh_scope *sc, int n)
 {
-	struct kh_desc_mesh *dm = &ps->d->mesh[0];
-	unsigned int y = ps->rows - 1, x;
+	struct kh_desc_mesh *dm = &ps->d->mesh[n];
+	unsigned int i, x, y;
 
-	if (!ps->rows) {
-		if (ps->line > 1)
-			ps->line--;	/* the last line there was */
-		return kh_perr(ps, "no map rows");
+	for (i = 0; i < sc->n_l2; i++) {
+		const struct kh_l2_dir *l = &sc->l2[i];
+
+		switch (l->kind) {
+		case KH_L2D_NONE:
+			memset(dm->l2, 0, sizeof(dm->l2));
+			break;
+		case KH_L2D_ALL:
+			for (y = 0; y < dm->h; y++)
+				for (x = 0; x < dm->w; x++)
+					if (dm->kind[y][x] == KH_CELL_UNIT) {
+						dm->l2[y][x] = 1;
+						dm->l2_base[y][x] = l->base;
+					}
+			break;
+		default:
+			x = l->x;
+			y = l->y;
+			if (x >= dm->w || y >= dm->h ||
+			    dm->kind[y][x] != KH_CELL_UNIT) {
+				ps->line = l->line;
+				if (ps->sections)
+					return kh_perr(ps, "'l2' at (%u,%u): mesh %d has no unit there",
+						       x, y, n);
+				return kh_perr(ps, "'l2' at (%u,%u): no unit there",
+					       x, y);
+			}
+			dm->l2[y][x] = 1;
+			dm->l2_base[y][x] = l->base;
+			break;
+		}
 	}
+	return 0;
+}
+
+static int kh_parse_end_mesh(struct kh_parse *ps)
+{
+	struct kh_desc_mesh *dm = &ps->d->mesh[ps->cur];
+	unsigned int y = ps->rows - 1, x;
+	int e;
+
+	if (!ps->rows)
+		return kh_perr(ps, "mesh %d has no map rows", ps->cur);
 	ps->line = ps->last_row_line;
 	if (ps->rows < KH_MAP_MIN)
 		return kh_perr(ps, "map has %u rows; a map is at least 3 x 3",
@@ -284,9 +551,60 @@ static int kh_parse_end(struct kh_parse *ps)
 				       x, y, kh_cell_token(dm, x, y));
 	if (!dm->n_mag)
 		return kh_perr(ps, "no 'mag' in the map; a mesh needs at least one memory port");
+	if (dm->p.mem_ports && dm->p.mem_ports != dm->n_mag)
+		return kh_perr(ps, "map has %u 'mag' port%s, but 'param mem_ports' (line %u) says %u",
+			       dm->n_mag, dm->n_mag == 1 ? "" : "s",
+			       ps->mesh.mem_ports_line, dm->p.mem_ports);
 	dm->h = ps->rows;
-	ps->d->n_mesh = 1;
+	e = kh_apply_l2(ps, &ps->card, ps->cur);
+	if (!e)
+		e = kh_apply_l2(ps, &ps->mesh, ps->cur);
+	if (e)
+		return e;
+	ps->d->n_mesh = ps->cur + 1;
 	return 0;
+}
+
+static int kh_parse_end(struct kh_parse *ps)
+{
+	int e;
+
+	if (ps->cur < 0) {
+		if (ps->line > 1)
+			ps->line--;	/* the last line there was */
+		return kh_perr(ps, "no map rows");
+	}
+	if (!ps->rows)
+		ps->line--;
+	e = kh_parse_end_mesh(ps);
+	if (e)
+		return e;
+	if (ps->nomodel) {
+		ps->line = ps->nomodel_line;
+		return kh_perr(ps, "token '%s' (%s) has no model yet",
+			       ps->nomodel->token, ps->nomodel->name);
+	}
+	return 0;
+}
+
+static int kh_parse_directive(struct kh_parse *ps, const struct kh_tok *w)
+{
+	if (tok_is(w, "mesh"))
+		return kh_parse_mesh(ps);
+	if (ps->rows)
+		return kh_perr(ps, "directive '%.*s' after the map rows",
+			       tok_len(w), w->s);
+	if (tok_is(w, "profile"))
+		return kh_parse_profile(ps);
+	if (tok_is(w, "param"))
+		return kh_parse_param(ps);
+	return kh_parse_l2(ps);
+}
+
+static bool kh_is_directive(const struct kh_tok *w)
+{
+	return tok_is(w, "param") || tok_is(w, "profile") ||
+	       tok_is(w, "mesh") || tok_is(w, "l2");
 }
 
 int kh_desc_parse(const char *text, const struct kh_unit_types *types,
@@ -300,11 +618,14 @@ int kh_desc_parse(const char *text, const struct kh_unit_types *types,
 	if (!ps)
 		return -ENOMEM;
 	memset(d, 0, sizeof(*d));
-	kh_sim_params_rtl(&d->p);
+	/* a description without a profile is a shipped top (issue 3) */
+	kh_sim_params_ship(&d->p);
 	ps->d = d;
 	ps->types = types;
 	ps->err = err;
 	ps->errlen = errlen;
+	ps->cur = -1;
+	kh_scope_begin(&ps->card, &d->p);
 	if (err && errlen)
 		err[0] = 0;
 
@@ -319,15 +640,10 @@ int kh_desc_parse(const char *text, const struct kh_unit_types *types,
 		s = *eol ? eol + 1 : eol;
 		if (!ps->ntok)
 			continue;
-		if (tok_is(&ps->tok[0], "param")) {
-			if (ps->rows) {
-				e = kh_perr(ps, "directive 'param' after the map rows");
-				break;
-			}
-			e = kh_parse_param(ps);
-		} else {
+		if (kh_is_directive(&ps->tok[0]))
+			e = kh_parse_directive(ps, &ps->tok[0]);
+		else
 			e = kh_parse_row(ps);
-		}
 		if (e)
 			break;
 	}

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * Card descriptions (docs/spec/card-description.md): mesh maps in the
- * KohakuTPU map format, with `param` directives.  The parser checks
+ * KohakuTPU map format, one per `mesh` section, with `profile`, `param`
+ * and `l2` directives card-wide or per mesh.  The parser checks
  * everything the mesh builder relies on, and names the line and the
  * problem in its error message.
  */
@@ -26,10 +27,14 @@ struct kh_desc_mesh {
 	u8 kind[KH_MAP_MAX][KH_MAP_MAX];			/* [y][x] */
 	const struct kh_unit_type *type[KH_MAP_MAX][KH_MAP_MAX];
 	unsigned int n_mag;
+	struct kh_sim_params p;		/* this mesh's parameters */
+	/* an endpoint L2 staging adapter on the unit's link, and its base */
+	u8 l2[KH_MAP_MAX][KH_MAP_MAX];
+	u64 l2_base[KH_MAP_MAX][KH_MAP_MAX];
 };
 
 struct kh_desc {
-	struct kh_sim_params p;
+	struct kh_sim_params p;		/* the card-wide parameters */
 	unsigned int n_mesh;
 	struct kh_desc_mesh mesh[KH_MAX_MESHES];
 };

@@ -23,6 +23,9 @@ static int kh_dma_decode(struct kh_sim_card *c, u64 addr, size_t len,
 	m = kh_sim_card_mesh(c, win - 1);
 	if (!m)
 		return -EINVAL;
+	/* MAG's host window is held in reset with its mesh: the card hangs */
+	if (kh_mesh_in_reset(m))
+		return -EIO;
 	/* [37:36] naming another mesh hangs the card */
 	if (((addr >> KH_MADDR_MESH_SHIFT) & KH_MADDR_MESH_MASK) != win - 1)
 		return -EINVAL;

@@ -45,6 +45,7 @@ struct kh_link_hook {
 /* Where a link runs, for diagnostics and checkers. */
 #define KH_LINK_ROUTER		0	/* from a router output port */
 #define KH_LINK_ENDPOINT	1	/* from an endpoint (unit, MAG port) */
+#define KH_LINK_L2		2	/* from an L2 adapter to its unit */
 
 struct kh_link {
 	struct kh_flit reg;	/* the sender's output register */

@@ -8,6 +8,7 @@
 #include "sim_base.h"
 #include "sim_card.h"
 #include "sim_desc.h"
+#include "sim_l2.h"
 #include "sim_mag.h"
 #include "sim_router.h"
 #include "sim_util.h"
@@ -63,6 +64,7 @@ static void kh_mesh_wire(struct kh_mesh *m, struct kh_router *r,
 	struct kh_router *nb = d == KH_PORT_L ? NULL : kh_mesh_router(m, nx, ny);
 	struct kh_sink *rx = &m->tieoff.sink;
 	struct kh_unit *u = m->unit[ny][nx];
+	struct kh_l2 *a = m->l2[ny][nx];
 	struct kh_mag_port *mp;
 
 	if (nb) {
@@ -70,14 +72,24 @@ static void kh_mesh_wire(struct kh_mesh *m, struct kh_router *r,
 			     KH_LINK_ROUTER, r->x, r->y, d);
 		return;
 	}
-	if (u) {
-		rx = &u->sink;
+	/* every endpoint's inbound port sits behind its reset gate */
+	if (u && a) {
+		/* router <-> adapter <-> unit */
+		rx = kh_mesh_gate(m, nx, ny, &a->rsink);
+		kh_link_init(&a->rout, &r->in[d].sink, m->id, KH_LINK_ENDPOINT,
+			     nx, ny, KH_PORT_L);
+		kh_link_init(&a->cout, &u->sink, m->id, KH_LINK_L2, nx, ny,
+			     KH_PORT_L);
+		kh_link_init(&u->out, &a->csink, m->id, KH_LINK_ENDPOINT,
+			     nx, ny, KH_PORT_L);
+	} else if (u) {
+		rx = kh_mesh_gate(m, nx, ny, &u->sink);
 		kh_link_init(&u->out, &r->in[d].sink, m->id, KH_LINK_ENDPOINT,
 			     nx, ny, KH_PORT_L);
 	} else if (nx == 0) {
 		mp = kh_mesh_mag_port_at(m, ny);
 		if (mp) {
-			rx = &mp->sink;
+			rx = kh_mesh_gate(m, nx, ny, &mp->sink);
 			kh_link_init(&mp->out, &r->in[d].sink, m->id,
 				     KH_LINK_ENDPOINT, nx, ny, KH_PORT_L);
 		}
@@ -88,7 +100,7 @@ static void kh_mesh_wire(struct kh_mesh *m, struct kh_router *r,
 struct kh_mesh *kh_mesh_create(struct kh_sim_card *card, unsigned int id,
 			       const struct kh_desc_mesh *dm, int *err)
 {
-	const struct kh_sim_params *p = kh_sim_card_params(card);
+	const struct kh_sim_params *p;
 	struct kh_mesh *m = kh_plat_zalloc(sizeof(*m));
 	u8 rows[KH_MAG_PORTS_MAX];
 	unsigned int x, y, d, n_mag = 0;
@@ -100,7 +112,8 @@ struct kh_mesh *kh_mesh_create(struct kh_sim_card *card, unsigned int id,
 	}
 	m->card = card;
 	m->sched = kh_sim_card_sched(card);
-	m->p = p;
+	m->params = dm->p;
+	m->p = p = &m->params;
 	m->id = id;
 	m->w = dm->w;
 	m->h = dm->h;
@@ -110,7 +123,9 @@ struct kh_mesh *kh_mesh_create(struct kh_sim_card *card, unsigned int id,
 	m->nrx = dm->w - 2;
 	m->nry = dm->h - 2;
 	kh_tieoff_init(&m->tieoff);
-	e = kh_dram_init(&m->dram, p->dram_bytes);
+	e = kh_mesh_rst_init(m);
+	if (!e)
+		e = kh_dram_init(&m->dram, p->dram_bytes);
 	if (e)
 		goto fail;
 
@@ -147,6 +162,12 @@ struct kh_mesh *kh_mesh_create(struct kh_sim_card *card, unsigned int id,
 						       &e);
 			if (!m->unit[y][x])
 				goto fail;
+			if (!dm->l2[y][x])
+				continue;
+			m->l2[y][x] = kh_l2_create(m, x, y, dm->l2_base[y][x],
+						   &e);
+			if (!m->l2[y][x])
+				goto fail;
 		}
 
 	for (y = m->lo; y <= m->hi_y; y++)
@@ -167,8 +188,10 @@ void kh_mesh_destroy(struct kh_mesh *m)
 	if (!m)
 		return;
 	for (y = 0; y < KH_MAP_MAX; y++)
-		for (x = 0; x < KH_MAP_MAX; x++)
+		for (x = 0; x < KH_MAP_MAX; x++) {
 			kh_unit_destroy(m->unit[y][x]);
+			kh_l2_destroy(m->l2[y][x]);
+		}
 	kh_mag_destroy(m->mag);
 	if (m->routers) {
 		for (y = 0; y < m->nrx * m->nry; y++)
@@ -176,6 +199,7 @@ void kh_mesh_destroy(struct kh_mesh *m)
 		kh_plat_free(m->routers);
 	}
 	kh_dram_fini(&m->dram);
+	kh_mesh_rst_fini(m);
 	kh_plat_free(m);
 }
 
@@ -187,7 +211,10 @@ void kh_mesh_reset(struct kh_mesh *m)
 		kh_router_reset(&m->routers[y]);
 	kh_mag_reset(m->mag);
 	for (y = 0; y < m->h; y++)
-		for (x = 0; x < m->w; x++)
+		for (x = 0; x < m->w; x++) {
 			if (m->unit[y][x])
 				kh_unit_reset(m->unit[y][x]);
+			if (m->l2[y][x])
+				kh_l2_reset(m->l2[y][x]);
+		}
 }

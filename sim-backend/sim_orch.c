@@ -14,6 +14,26 @@
 
 #define KH_ORC_STAGE_BASE	0x2000u
 
+/* An interrupt-addon event: IRQ_STAT bits set whatever IRQ_EN says. */
+static void kh_orch_irq_event(struct kh_orch *o, u64 bits)
+{
+	if (!o->p->irq)
+		return;		/* shipped RTL: nothing ever sets IRQ_STAT */
+	o->irq_stat |= bits;
+	o->irq_ev |= bits;
+}
+
+/* Re-evaluate this mesh's contribution to the card's IRQ line. */
+static void kh_orch_irq_update(struct kh_orch *o)
+{
+	bool level = (o->irq_stat & o->irq_en & KH_IRQ_ALL) != 0;
+
+	if (level != o->irq_level) {
+		o->irq_level = level;
+		kh_sim_irq_eval(o->mag->mesh->card);
+	}
+}
+
 int kh_orch_init(struct kh_orch *o, struct kh_mag *mag,
 		 const struct kh_sim_params *p, unsigned int x, unsigned int y,
 		 unsigned int grid_hi)
@@ -47,6 +67,8 @@ void kh_orch_reset(struct kh_orch *o)
 {
 	o->ctrl = 0;
 	o->irq_en = 0;
+	o->irq_stat = 0;
+	o->irq_ev = 0;
 	o->prog_dst = 0;
 	o->prog_len = 0;
 	o->prog_base = 0;
@@ -61,13 +83,14 @@ void kh_orch_reset(struct kh_orch *o)
 	kh_fifo_clear(&o->rx);
 	o->rx_overflow = false;
 	o->wr_pending = false;
+	kh_orch_irq_update(o);
 	/* NODE_STATUS and the staging RAM have no reset clause */
 }
 
 static u64 kh_orch_caps(const struct kh_orch *o)
 {
 	return KH_FLIT_WIDTH | ((u64)KH_POS_WIDTH << 16) | (1ULL << 24) |
-	       ((u64)o->grid_hi << 32);
+	       ((u64)o->grid_hi << 32) | (o->p->irq ? KH_CAPS_IRQ_ADDON : 0);
 }
 
 u64 kh_orch_read(const struct kh_orch *o, u32 off)
@@ -82,7 +105,7 @@ u64 kh_orch_read(const struct kh_orch *o, u32 off)
 	case KH_ORC_CAPS:
 		return kh_orch_caps(o);
 	case KH_ORC_IRQ_STAT:
-		return 0;	/* nothing ever sets it */
+		return o->irq_stat;	/* 0 without the addon */
 	case KH_ORC_IRQ_EN:
 		return o->irq_en;
 	case KH_ORC_PROG_DST:
@@ -158,12 +181,17 @@ void kh_orch_agent_take(struct kh_orch *o, const struct kh_flit *f)
 		o->signals++;
 		if (code == KH_SIG_INST_COMPLETE)
 			o->cred_inc++;
+		kh_orch_irq_event(o, KH_IRQ_SIGNAL |
+				  (code == KH_SIG_FAULT ? KH_IRQ_FAULT : 0));
 		return;
 	}
-	if (!kh_fifo_push(&o->rx, f)) {
+	if (kh_fifo_push(&o->rx, f)) {
+		kh_orch_irq_event(o, KH_IRQ_RX);
+	} else {
 		/* accepted and dropped: the agent never stalls memory */
 		o->rx_overflow = true;
 		o->rx_dropped++;
+		kh_orch_irq_event(o, KH_IRQ_RX_OVERFLOW);
 		kh_mesh_log(o->mag->mesh,
 			    "agent: RX full, dropped a type 0x%x flit from (%u,%u)",
 			    (unsigned int)kh_flit_get(f, KH_HDR_TYPE),
@@ -197,6 +225,10 @@ static bool kh_orch_apply_write(struct kh_orch *o, bool run0, bool tx_full0,
 		return false;
 	case KH_ORC_IRQ_EN:
 		o->irq_en = v;
+		return false;
+	case KH_ORC_IRQ_STAT:
+		/* W1C; an event in this cycle wins over its clear */
+		o->irq_stat &= ~(v & ~o->irq_ev);
 		return false;
 	case KH_ORC_PROG_DST:
 		o->prog_dst = (u8)v;
@@ -264,8 +296,10 @@ bool kh_orch_tick(struct kh_orch *o, u32 tx_count0)
 			pushed = true;
 			o->dispatched++;
 			o->slot++;
-			if (--o->left == 0)
+			if (--o->left == 0) {
 				o->prog_run = false;
+				kh_orch_irq_event(o, KH_IRQ_PROG_DONE);
+			}
 		}
 		progress = true;
 	}
@@ -282,6 +316,10 @@ bool kh_orch_tick(struct kh_orch *o, u32 tx_count0)
 	if (o->cred_inc)
 		progress = true;
 	o->cred_inc = 0;
+	if (o->irq_ev)
+		progress = true;
+	kh_orch_irq_update(o);
+	o->irq_ev = 0;
 	return progress;
 }
 

@@ -23,6 +23,10 @@ struct kh_orch {
 
 	u64 ctrl;
 	u64 irq_en;
+	/* the interrupt addon (docs/spec/irq-addon.md), when p->irq */
+	u64 irq_stat;
+	u64 irq_ev;			/* events of this cycle: beat a clear */
+	bool irq_level;			/* irq_stat & irq_en, as the line sees it */
 	u8 prog_dst;			/* {y,x} */
 	u16 prog_len;
 	u16 prog_base;

@@ -1,6 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* Parameter profiles. */
+/*
+ * Parameter profiles (kohakutpu.md section 9).  `rtl` is the RTL's
+ * defaults, the v0 model; `ship` is KohakuTPU's shipped tops, where they
+ * differ: block-RAM instruction, receive and router FIFOs of 512.  The
+ * orchestrator (TX/RX 16, STAGE_FLITS 128) and the memory port (WR_SLOTS
+ * 16, Q_DEPTH 64, Q_MARGIN 4) are the same in both.
+ */
 #include "sim_params.h"
+#include <kohaku/kh_flit.h>
 #include <kohaku/kh_regs.h>
 
 void kh_sim_params_rtl(struct kh_sim_params *p)
@@ -19,4 +26,26 @@ void kh_sim_params_rtl(struct kh_sim_params *p)
 	p->mem_rd_latency = 30;
 	p->mem_wr_latency = 20;
 	p->dram_bytes = KH_MESH_DRAM_SIZE;
+	p->l2_depth = KH_L2_SHIP_DEPTH;
+}
+
+void kh_sim_params_ship(struct kh_sim_params *p)
+{
+	kh_sim_params_rtl(p);
+	p->inst_depth = 512;
+	p->recv_depth = 512;
+	p->router_fifo = 512;
+}
+
+u32 kh_sim_params_l2_bits(const struct kh_sim_params *p)
+{
+	u32 b = 5, d = p->l2_depth;
+
+	if (p->l2_bits)
+		return p->l2_bits;
+	while (d > 1) {
+		d >>= 1;
+		b++;
+	}
+	return b;
 }

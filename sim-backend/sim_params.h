@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
- * Build parameters of one simulated card, in one struct so that a profile
+ * Build parameters of one simulated mesh, in one struct so that a profile
  * (the RTL defaults, a shipped top) is one initialiser.  The card
- * description's `param` directives override single fields
- * (docs/spec/card-description.md).
+ * description's `profile` and `param` directives set them card-wide or per
+ * mesh (docs/spec/card-description.md).
  */
 #ifndef KH_SIM_PARAMS_H
 #define KH_SIM_PARAMS_H
@@ -29,9 +29,20 @@ struct kh_sim_params {
 	u32 mem_wr_latency;	/* cycles from the last W beat to BVALID */
 	/* DRAM populated per mesh */
 	u64 dram_bytes;
+	/* MAG ports the description asserts; 0: whatever the map has */
+	u32 mem_ports;
+	/* the interrupt addon (docs/spec/irq-addon.md) */
+	u32 irq;
+	/* endpoint L2 staging adapters (docs/spec/l2-adapter.md) */
+	u32 l2_depth;		/* SRAM lines of 32 bytes, a power of two */
+	u32 l2_bits;		/* window bits L2_BITS; 0: 5 + log2(l2_depth) */
 };
 
-/* The RTL defaults (kohakutpu.md section 9): the v0 profile. */
+/* The RTL defaults (kohakutpu.md section 9): `profile rtl`. */
 void kh_sim_params_rtl(struct kh_sim_params *p);
+/* KohakuTPU's shipped tops (section 9): `profile ship`, the default. */
+void kh_sim_params_ship(struct kh_sim_params *p);
+/* L2_BITS as the adapters report it. */
+u32 kh_sim_params_l2_bits(const struct kh_sim_params *p);
 
 #endif /* KH_SIM_PARAMS_H */

@@ -5,11 +5,14 @@ KH_SIM_SOURCES := \
 	sim_base.c \
 	sim_builtin.c \
 	sim_card.c \
+	sim_clkwiz.c \
+	sim_ddrc.c \
 	sim_desc.c \
 	sim_dma.c \
 	sim_dram.c \
 	sim_fifo.c \
 	sim_fp32.c \
+	sim_l2.c \
 	sim_link.c \
 	sim_mag.c \
 	sim_mesh.c \
@@ -17,6 +20,7 @@ KH_SIM_SOURCES := \
 	sim_mxfp7.c \
 	sim_orch.c \
 	sim_params.c \
+	sim_reset.c \
 	sim_router.c \
 	sim_sched.c \
 	sim_unit_null.c \

@@ -10,7 +10,9 @@
 #include <time.h>
 #include "mhelp.h"
 
+/* RTL parameters: the layouts below expect a 32-deep instruction FIFO */
 static const char hng_map[] =
+	"profile rtl\n"
 	"xxx hng xxx\n"
 	"mag nul eqd\n"
 	"xxx spu xxx\n";

@@ -23,7 +23,7 @@ static void expect_err(const char *desc, const char *msg)
 TEST(builtins_load)
 {
 	const char *const *names = kh_sim_builtin_names();
-	unsigned int n = 0;
+	unsigned int n = 0, want;
 
 	for (; *names; names++, n++) {
 		struct kh_sim_card *c = NULL;
@@ -34,15 +34,19 @@ TEST(builtins_load)
 			  "%s: %s", *names, err);
 		if (!c)
 			continue;
-		CHECK_EQ(kh_sim_mesh_count(c), 1);
+		want = strcmp(*names, "quad") ? 1 : 4;
+		CHECK_EQ(kh_sim_mesh_count(c), want);
 		CHECK_EQ(kh_sim_mesh_dram_size(c, 0), 4096ULL << 20);
-		CHECK_EQ(kh_sim_mesh_dram_size(c, 1), 0);
+		CHECK_EQ(kh_sim_mesh_dram_size(c, want - 1), 4096ULL << 20);
+		CHECK_EQ(kh_sim_mesh_dram_size(c, want), 0);
 		CHECK_EQ(kh_sim_clock_mhz(c), 300);
 		kh_sim_card_destroy(c);
 	}
-	CHECK_EQ(n, 2);
+	CHECK_EQ(n, 4);
 	CHECK(kh_sim_builtin_desc("saxpy") != NULL);
 	CHECK(kh_sim_builtin_desc("sx_null_2x2") != NULL);
+	CHECK(kh_sim_builtin_desc("ship_2x2") != NULL);
+	CHECK(kh_sim_builtin_desc("quad") != NULL);
 	CHECK(kh_sim_builtin_desc("nope") == NULL);
 	CHECK(kh_sim_builtin_desc(NULL) == NULL);
 }

@@ -81,6 +81,32 @@ struct kh_flit {
 #define KH_CTRL_IDX_COUNTERS	2
 #define KH_CTRL_IDX_DBG		3
 #define KH_CTRL_IDX_ADDON_BASE	0xe0	/* 0xe0-0xe7: endpoint L2 staging */
+#define KH_CTRL_IDX_IS_ADDON(i)	((((i) & 0xff) >> 3) == (KH_CTRL_IDX_ADDON_BASE >> 3))
+
+/* ---- the endpoint L2 staging adapter (docs/spec/l2-adapter.md) ---- */
+#define KH_CTRL_IDX_L2_CAPS	0xe0	/* RO */
+#define KH_CTRL_IDX_L2_BASE	0xe1	/* RW [39:0] window base */
+#define KH_CTRL_IDX_L2_CTRL	0xe2	/* RW [0] enable, 0 at reset */
+#define KH_CTRL_IDX_L2_STAT	0xe3	/* RO {n_served, n_forwarded_in_window} */
+#define KH_L2_CTRL_ENABLE	1ULL
+#define KH_L2_SLOT_ID		0x0002	/* slot id: L2 staging */
+#define KH_L2_VERSION		1
+#define KH_L2_CAPS(bits, depth) \
+	(((__u64)KH_L2_SLOT_ID << 48) | ((__u64)KH_L2_VERSION << 40) | \
+	 ((__u64)((bits) & 0xff) << 32) | (__u64)(__u32)(depth))
+#define KH_L2_CAPS_SLOT(c)	((unsigned int)(((c) >> 48) & 0xffff))
+#define KH_L2_CAPS_VERSION(c)	((unsigned int)(((c) >> 40) & 0xff))
+#define KH_L2_CAPS_BITS(c)	((unsigned int)(((c) >> 32) & 0xff))
+#define KH_L2_CAPS_DEPTH(c)	((__u32)((c) & 0xffffffffULL))
+#define KH_L2_STAT_SERVED(s)	((__u32)((s) >> 32))
+#define KH_L2_STAT_FORWARDED(s)	((__u32)((s) & 0xffffffffULL))
+#define KH_L2_BASE_MASK		((1ULL << 40) - 1)
+#define KH_L2_LINE_BYTES	32
+/* ship tops (kohakutpu.md §3.3): 8192 lines, 18 window bits */
+#define KH_L2_SHIP_DEPTH	8192
+#define KH_L2_SHIP_BITS		18
+#define KH_L2_CU_BASE		0x00f0000000ULL	/* matmul clusters */
+#define KH_L2_VEC_BASE		0x00f1000000ULL	/* vector cores */
 
 /* CU_CAPS (index 0), bit positions within the 64-bit value */
 #define KH_CAPS_CU_TYPE_SHIFT	48

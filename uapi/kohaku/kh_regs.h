@@ -160,5 +160,33 @@
 #define KH_CLK_DUTY(n)		(0x210 + 0x0c * (n))
 #define KH_CLK_LOAD		0x25c	/* write 0x3 */
 #define KH_CLK_LOCKED		(1u << 0)
+#define KH_CLK_PHASE(n)		(0x20c + 0x0c * (n))
+#define KH_CLK_OUTPUTS		7	/* CLKOUT0..6 */
+#define KH_CLK_SW_RST_KEY	0xa	/* SW_RST: write 0xA resets the MMCM */
+#define KH_CLK_LOAD_SEN		(1u << 0)	/* LOAD: reconfigure */
+#define KH_CLK_LOAD_SADDR	(1u << 1)	/* ... from the registers (else the built values) */
+/* built configuration: VCO 1200 MHz (100 MHz in, D 4, M 48), 300/600/300/300 */
+#define KH_CLK_CFG0_BUILT	0x00003004u	/* [15:8] CLKFBOUT_MULT 48, [7:0] DIVCLK 4 */
+#define KH_CLK_DUTY_50		50000u		/* 50 %; duty reads 0 and rejects 0 */
+/* model timing (docs/model.md): lock time, reset release, FIFO recovery */
+#define KH_CLK_LOCK_CYCLES	30000	/* 100 us at 300 MHz: MMCM lock time */
+#define KH_RST_RELEASE_CYCLES	16	/* proc_sys_reset after dcm_locked */
+#define KH_RST_RECOVERY_CYCLES	8	/* XPM FIFO wr_rst_busy after release */
+
+/* ---- DDR controller window (MIG-style control/ECC, 32-bit registers) ---- */
+#define KH_DDRC_ECC_STATUS	0x000	/* W1C [1] CE [0] UE; the model never sets them */
+#define KH_DDRC_ECC_EN_IRQ	0x004	/* RW [1] CE [0] UE interrupt enables */
+#define KH_DDRC_ECC_ONOFF	0x008	/* RW [0] ECC on (reset 1) */
+#define KH_DDRC_CE_CNT		0x00c	/* RW [7:0] correctable error count */
+#define KH_DDRC_CE_FFD(i)	(0x100 + 4 * (i))	/* RO first-failing data, 0 */
+#define KH_DDRC_CE_FFE		0x180	/* RO first-failing ECC, 0 */
+#define KH_DDRC_CE_FFA(i)	(0x1c0 + 4 * (i))	/* RO first-failing address, 0 */
+#define KH_DDRC_UE_FFD(i)	(0x200 + 4 * (i))
+#define KH_DDRC_UE_FFE		0x280
+#define KH_DDRC_UE_FFA(i)	(0x2c0 + 4 * (i))
+#define KH_DDRC_FI_D(i)		(0x300 + 4 * (i))	/* W fault-injection data, ignored */
+#define KH_DDRC_FI_ECC		0x380	/* W fault-injection ECC, ignored */
+#define KH_DDRC_ECC_CE		(1u << 1)
+#define KH_DDRC_ECC_UE		(1u << 0)
 
 #endif /* _UAPI_KOHAKU_KH_REGS_H */
