@@ -169,6 +169,9 @@ enum {
 	KH_P_IRQ,
 	KH_P_L2_DEPTH,
 	KH_P_L2_BITS,
+	KH_P_MAG_L2_KIB,
+	KH_P_ILINK,
+	KH_P_IL_HOP_LATENCY,
 };
 
 static const struct {
@@ -192,6 +195,9 @@ static const struct {
 	[KH_P_IRQ] = { "irq", 0, 1 },
 	[KH_P_L2_DEPTH] = { "l2_depth", 1, 65536 },
 	[KH_P_L2_BITS] = { "l2_bits", 5, 40 },
+	[KH_P_MAG_L2_KIB] = { "mag_l2_kib", 0, 1048576 },
+	[KH_P_ILINK] = { "ilink", 0, 1 },
+	[KH_P_IL_HOP_LATENCY] = { "il_hop_latency", 1, 100000 },
 };
 
 static struct kh_scope *kh_scope_of(struct kh_parse *ps)
@@ -306,6 +312,15 @@ static int kh_parse_param(struct kh_parse *ps)
 	case KH_P_L2_BITS:
 		p->l2_bits = v;
 		break;
+	case KH_P_MAG_L2_KIB:
+		p->mag_l2_kib = v;
+		break;
+	case KH_P_ILINK:
+		p->ilink = v;
+		break;
+	case KH_P_IL_HOP_LATENCY:
+		p->il_hop_latency = v;
+		break;
 	}
 	return 0;
 }
@@ -398,9 +413,12 @@ static int kh_parse_mesh(struct kh_parse *ps)
 		return kh_perr(ps, "mesh %u out of order, expected mesh %d", n,
 			       ps->cur + 1);
 	if (ps->cur >= 0) {
+		unsigned int line = ps->line;
+
 		e = kh_parse_end_mesh(ps);
 		if (e)
 			return e;
+		ps->line = line;
 	}
 	ps->sections = true;
 	kh_mesh_begin(ps, (int)n);

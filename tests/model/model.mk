@@ -4,7 +4,7 @@
 MODEL_TESTS := model_routing model_flow model_ctrl model_credits \
 	model_fp32 model_sx model_desc model_card model_mag \
 	model_mxfp7
-MODEL_HELP_SRCS := tests/model/mhelp.c tests/model/tunits.c
+MODEL_HELP_SRCS := tests/model/mhelp.c tests/model/tunits.c tests/model/mmesh.c
 MODEL_LINK_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(SIM_SRCS) $(TAP_SRCS) $(MODEL_HELP_SRCS))
 
 $(BUILD)/tests/model/%: $(BUILD)/obj/tests/model/%.o $(MODEL_LINK_OBJS)

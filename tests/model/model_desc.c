@@ -4,7 +4,7 @@
  * every documented error names its line and problem
  * (docs/spec/card-description.md).
  */
-#include "mhelp.h"
+#include "mmesh.h"
 
 static void expect_err(const char *desc, const char *msg)
 {
@@ -170,6 +170,253 @@ TEST(extra_unit_types_and_null_desc)
 	kh_sim_card_destroy(c);
 	/* no err buffer at all is fine */
 	CHECK_EQ(kh_sim_card_create("junk", &c, NULL, 0), -EINVAL);
+}
+
+/* ---- KohakuTPU maps: valid, then refused by name ---- */
+
+static bool stand_in_tick(struct kh_unit *u)
+{
+	const struct kh_flit *f = kh_unit_recv(u);
+
+	if (f)
+		kh_unit_recv_pop(u);
+	return false;
+}
+
+static const struct kh_unit_type stand_mat = {
+	.token = "mat", .name = "stand-in", .cu_type = KH_CU_MG,
+	.n_buffers = 2, .tick = stand_in_tick,
+};
+static const struct kh_unit_type stand_vec = {
+	.token = "vec", .name = "stand-in", .cu_type = KH_CU_VC,
+	.n_buffers = 2, .tick = stand_in_tick,
+};
+static const struct kh_unit_type stand_cpu = {
+	.token = "cpu", .name = "stand-in", .cu_type = KH_CU_RV,
+	.n_buffers = 1, .tick = stand_in_tick,
+};
+static const struct kh_unit_type *const stand_ins[] = {
+	&stand_mat, &stand_vec, &stand_cpu,
+};
+
+static void tpu_map(const char *file, const char *msg, unsigned int n_mat,
+		    unsigned int n_vec, unsigned int n_cpu, unsigned int n_mag,
+		    u64 caps)
+{
+	const char *text = mm_fixture(file);
+	struct kh_sim_card *c;
+	unsigned int x, y, n[3] = { 0, 0, 0 }, mags = 0;
+
+	if (!text)
+		return;
+	mm_expect_err(text, msg);
+	/* with models behind the tokens the same text builds a card */
+	c = mh_card_types(text, stand_ins, 3);
+	REQUIRE(c);
+	for (y = 0; y < 16; y++)
+		for (x = 0; x < 16; x++) {
+			struct kh_unit *u = kh_sim_unit_at(c, 0, x, y);
+			u16 t = u ? kh_unit_type_of(u)->cu_type : 0;
+
+			n[0] += t == KH_CU_MG;
+			n[1] += t == KH_CU_VC;
+			n[2] += t == KH_CU_RV;
+			mags += x == 0 && kh_sim_endpoint_link(c, 0, x, y) &&
+				!u;
+		}
+	CHECK_EQ(n[0], n_mat);
+	CHECK_EQ(n[1], n_vec);
+	CHECK_EQ(n[2], n_cpu);
+	CHECK_EQ(mags, n_mag);
+	CHECK_EQ(mh_rd(c, KH_ORC_CAPS), caps);
+	kh_sim_card_destroy(c);
+}
+
+TEST(kohakutpu_maps_parse_then_refused)
+{
+	struct kh_sim_card *c;
+	struct kh_unit *u;
+
+	tpu_map("mesh_2x2_8+2.txt",
+		"line 3: token 'mat' (matmul cluster) has no model yet",
+		8, 2, 0, 2, KH_CAPS_SHIP);
+	tpu_map("mesh_2x2_6+2_pe.txt",
+		"line 2: token 'mat' (matmul cluster) has no model yet",
+		6, 2, 1, 2, KH_CAPS_SHIP);
+	tpu_map("mesh_1x1_ctrlpe.txt",
+		"line 3: token 'mat' (matmul cluster) has no model yet",
+		1, 1, 0, 1, 0x0000000101040120ULL);
+	tpu_map("mesh_2x2_6+2.txt",
+		"line 4: token 'mat' (matmul cluster) has no model yet",
+		6, 2, 0, 2, KH_CAPS_SHIP);
+	/* the shipping mesh's coordinates, kohakutpu.md 9.1 */
+	c = mh_card_types(mm_fixture("mesh_2x2_6+2.txt"), stand_ins, 3);
+	REQUIRE(c);
+	u = kh_sim_unit_at(c, 0, 2, 0);
+	CHECK(u && kh_unit_type_of(u)->cu_type == KH_CU_VC);
+	u = kh_sim_unit_at(c, 0, 2, 3);
+	CHECK(u && kh_unit_type_of(u)->cu_type == KH_CU_VC);
+	u = kh_sim_unit_at(c, 0, 1, 3);
+	CHECK(u && kh_unit_type_of(u)->cu_type == KH_CU_MG);
+	CHECK(kh_sim_unit_at(c, 0, 3, 1) == NULL);
+	kh_sim_card_destroy(c);
+	/* refused only after the rest checked out: a later error wins */
+	mm_expect_err("xxx mat xxx\nmag nul nul nul\nxxx sax xxx\n",
+		      "line 2: row has 4 tokens, expected 3");
+	mm_expect_err("xxx vec xxx\nmag nul nul\nxxx sax xxx\nparam irq 1\n",
+		      "line 4: directive 'param' after the map rows");
+	/* in a second mesh: the first unmodelled token names its line */
+	mm_expect_err("mesh 0\nxxx sax xxx\nmag nul nul\nxxx sax xxx\n"
+		      "mesh 1\nxxx sax xxx\nmag cpu nul\nxxx vec xxx\n",
+		      "line 7: token 'cpu' (control processor) has no model yet");
+}
+
+/* ---- the whole-card grammar: every message, with its line ---- */
+
+#define M3 "xxx sax xxx\nmag nul nul\nxxx sax xxx\n"
+
+TEST(card_grammar_errors)
+{
+	char many[4096];
+	unsigned int i;
+	int n;
+
+	/* profile */
+	mm_expect_err("profile\n" M3, "line 1: 'profile' takes one name, got 0");
+	mm_expect_err("profile ship rtl\n" M3,
+		      "line 1: 'profile' takes one name, got 2");
+	mm_expect_err("# x\nprofile tpu\n" M3,
+		      "line 2: unknown profile 'tpu' (profiles: ship, rtl)");
+	mm_expect_err("param inst_depth 4\nprofile rtl\n" M3,
+		      "line 2: 'profile' after 'param' or 'l2' lines in this section; put it first");
+	mm_expect_err("l2 all\nprofile rtl\n" M3,
+		      "line 2: 'profile' after 'param' or 'l2' lines in this section; put it first");
+	mm_expect_err("param inst_depth 4\nmesh 0\nprofile rtl\nparam recv_depth 4\n"
+		      M3 "mesh 1\nparam irq 1\nprofile ship\n" M3,
+		      "line 10: 'profile' after 'param' or 'l2' lines in this section; put it first");
+	mm_expect_err(M3 "profile ship\n",
+		      "line 4: directive 'profile' after the map rows");
+	/* the new parameters and their ranges */
+	mm_expect_err("param tx_depth 0\n" M3,
+		      "line 1: parameter 'tx_depth' value '0' is not a number in 1..4096");
+	mm_expect_err("param rx_depth 5000\n" M3,
+		      "line 1: parameter 'rx_depth' value '5000' is not a number in 1..4096");
+	mm_expect_err("param stage_flits 1025\n" M3,
+		      "line 1: parameter 'stage_flits' value '1025' is not a number in 1..1024");
+	mm_expect_err("param q_depth 1\n" M3,
+		      "line 1: parameter 'q_depth' value '1' is not a number in 2..4096");
+	mm_expect_err("param irq 2\n" M3,
+		      "line 1: parameter 'irq' value '2' is not a number in 0..1");
+	mm_expect_err("param mem_ports 5\n" M3,
+		      "line 1: parameter 'mem_ports' value '5' is not a number in 1..4");
+	mm_expect_err("param l2_bits 41\n" M3,
+		      "line 1: parameter 'l2_bits' value '41' is not a number in 5..40");
+	mm_expect_err("param l2_depth 0x20000\n" M3,
+		      "line 1: parameter 'l2_depth' value '0x20000' is not a number in 1..65536");
+	mm_expect_err("param l2_depth 100\n" M3,
+		      "line 1: parameter 'l2_depth' value '100' is not a power of two");
+	mm_expect_err("param q_margin 64\n" M3,
+		      "line 1: q_margin 64 leaves no room in q_depth 64");
+	mm_expect_err("param q_margin 8\nmesh 0\nparam q_depth 8\n" M3,
+		      "line 3: q_margin 8 leaves no room in q_depth 8");
+	mm_expect_err("param mem_ports 2\n" M3,
+		      "line 4: map has 1 'mag' port, but 'param mem_ports' (line 1) says 2");
+	mm_expect_err("mesh 0\nparam mem_ports 1\n"
+		      "xxx sax xxx\nmag nul nul\nmag nul nul\nxxx sax xxx\n",
+		      "line 6: map has 2 'mag' ports, but 'param mem_ports' (line 2) says 1");
+	/* l2 */
+	mm_expect_err("l2\n" M3,
+		      "line 1: 'l2' needs 'all', 'none' or X Y, then an optional base");
+	mm_expect_err("l2 1\n" M3,
+		      "line 1: 'l2' needs 'all', 'none' or X Y, then an optional base");
+	mm_expect_err("l2 q 1\n" M3, "line 1: 'l2' x 'q' is not a number in 0..15");
+	mm_expect_err("l2 1 16\n" M3, "line 1: 'l2' y '16' is not a number in 0..15");
+	mm_expect_err("l2 1 0 0x1000 5\n" M3, "line 1: 'l2' has 5 words, at most 4");
+	mm_expect_err("l2 all 0 1\n" M3, "line 1: 'l2' has 4 words, at most 3");
+	mm_expect_err("l2 1 0 zz\n" M3, "line 1: 'l2' base 'zz' is not a 40-bit number");
+	mm_expect_err("l2 all 0x10000000000\n" M3,
+		      "line 1: 'l2' base '0x10000000000' is not a 40-bit number");
+	mm_expect_err("\nl2 1 1\n" M3, "line 2: 'l2' at (1,1): no unit there");
+	mm_expect_err("l2 9 9\n" M3, "line 1: 'l2' at (9,9): no unit there");
+	mm_expect_err("l2 1 0\nmesh 0\n" M3 "mesh 1\nxxx nul xxx\nmag nul nul\nxxx sax xxx\n",
+		      "line 1: 'l2' at (1,0): mesh 1 has no unit there");
+	mm_expect_err("mesh 0\n" M3 "mesh 1\nl2 none\nl2 2 1\n" M3,
+		      "line 7: 'l2' at (2,1): mesh 1 has no unit there");
+	mm_expect_err(M3 "l2 all\n", "line 4: directive 'l2' after the map rows");
+	n = 0;
+	for (i = 0; i <= 64; i++)
+		n += snprintf(many + n, sizeof(many) - n, "l2 1 0\n");
+	snprintf(many + n, sizeof(many) - n, M3);
+	mm_expect_err(many, "line 65: more than 64 'l2' lines in one section");
+	/* mesh sections */
+	mm_expect_err("mesh\n" M3, "line 1: 'mesh' takes one number, got 0");
+	mm_expect_err("mesh 0 1\n" M3, "line 1: 'mesh' takes one number, got 2");
+	mm_expect_err("mesh 4\n" M3, "line 1: mesh '4' is not a number in 0..3");
+	mm_expect_err("mesh x\n" M3, "line 1: mesh 'x' is not a number in 0..3");
+	mm_expect_err("mesh 1\n" M3, "line 1: mesh 1 out of order, expected mesh 0");
+	mm_expect_err("mesh 0\n" M3 "mesh 2\n" M3,
+		      "line 5: mesh 2 out of order, expected mesh 1");
+	mm_expect_err("mesh 0\n" M3 "mesh 0\n" M3,
+		      "line 5: mesh 0 out of order, expected mesh 1");
+	mm_expect_err(M3 "mesh 0\n" M3,
+		      "line 4: 'mesh' section after map rows that belong to no section");
+	mm_expect_err("mesh 0\nparam irq 1\nmesh 1\n" M3,
+		      "line 3: mesh 0 has no map rows");
+	mm_expect_err("mesh 0\n" M3 "mesh 1\n# nothing\n",
+		      "line 6: mesh 1 has no map rows");
+	mm_expect_err("mesh 0\n" M3 "mesh 1\nxxx sax xxx\nmag nul nul\n",
+		      "line 7: map has 2 rows; a map is at least 3 x 3");
+	mm_expect_err("mesh 0\n" M3 "mesh 1\nxxx sax xxx\nnul nul nul\nxxx sax xxx\n",
+		      "line 8: no 'mag' in the map; a mesh needs at least one memory port");
+	mm_expect_err("mesh 0\n" M3 "param irq 1\n",
+		      "line 5: directive 'param' after the map rows");
+}
+
+TEST(sections_scopes_and_l2_placement)
+{
+	static const char desc[] =
+		"param inst_depth 100\n"
+		"l2 all 0x1000000\n"
+		"mesh 0\n"
+		"l2 1 2 0x2000000\n"
+		"xxx  sax  null xxx\n"
+		"mag  sax  null sax\n"
+		"mag  null sax  null\n"
+		"xxx  null sax  xxx\n"
+		"mesh 1\n"
+		"profile rtl\n"
+		"l2 none\n"
+		"l2 1 0\n"
+		"xxx sax xxx\n"
+		"mag nul nul\n"
+		"xxx sax xxx\n"
+		"mesh 2\n"
+		"param inst_depth 7\n"
+		"xxx sax xxx\n"
+		"mag nul nul\n"
+		"xxx sax xxx\n";
+	struct kh_sim_card *c = mh_card(desc);
+
+	REQUIRE(c);
+	CHECK_EQ(kh_sim_mesh_count(c), 3);
+	/* mesh 0: card-wide inst_depth; l2 on every unit, one other base */
+	CHECK_EQ((mm_ctrl_rd(c, 0, 1, 0, KH_CTRL_IDX_CAPS) >> 20) & 0xffff, 100);
+	CHECK_EQ(mm_ctrl_rd(c, 0, 1, 0, KH_CTRL_IDX_L2_BASE), 0x1000000);
+	CHECK_EQ(mm_ctrl_rd(c, 0, 1, 2, KH_CTRL_IDX_L2_BASE), 0x2000000);
+	CHECK_EQ(mm_ctrl_rd(c, 0, 3, 2, KH_CTRL_IDX_L2_CAPS),
+		 KH_L2_CAPS(18, 8192));
+	/* mesh 1: a profile drops the card-wide params; l2 none, then one */
+	CHECK_EQ((mm_ctrl_rd(c, 1, 1, 0, KH_CTRL_IDX_CAPS) >> 20) & 0xffff, 32);
+	CHECK_EQ(mm_ctrl_rd(c, 1, 1, 0, KH_CTRL_IDX_L2_CAPS),
+		 KH_L2_CAPS(18, 8192));
+	CHECK_EQ(mm_ctrl_rd(c, 1, 1, 0, KH_CTRL_IDX_L2_BASE), 0);
+	CHECK_EQ(mm_ctrl_rd(c, 1, 1, 2, KH_CTRL_IDX_L2_CAPS), 0);
+	/* mesh 2: its own param on top of the card-wide ones, card l2 */
+	CHECK_EQ((mm_ctrl_rd(c, 2, 1, 2, KH_CTRL_IDX_CAPS) >> 20) & 0xffff, 7);
+	CHECK_EQ(mm_ctrl_rd(c, 2, 1, 2, KH_CTRL_IDX_L2_BASE), 0x1000000);
+	CHECK(kh_sim_l2_link(c, 2, 1, 2, true) != NULL);
+	CHECK(kh_sim_l2_link(c, 1, 1, 2, true) == NULL);
+	kh_sim_card_destroy(c);
 }
 
 int main(int argc, char **argv)
