@@ -27,6 +27,7 @@ void kh_sim_params_rtl(struct kh_sim_params *p)
 	p->mem_wr_latency = 20;
 	p->dram_bytes = KH_MESH_DRAM_SIZE;
 	p->l2_depth = KH_L2_SHIP_DEPTH;
+	p->il_hop_latency = 20;
 }
 
 void kh_sim_params_ship(struct kh_sim_params *p)
@@ -35,6 +36,8 @@ void kh_sim_params_ship(struct kh_sim_params *p)
 	p->inst_depth = 512;
 	p->recv_depth = 512;
 	p->router_fifo = 512;
+	p->mag_l2_kib = 2048;	/* 4 banks x 16384 x 256 bits */
+	p->ilink = 1;
 }
 
 u32 kh_sim_params_l2_bits(const struct kh_sim_params *p)

@@ -36,6 +36,10 @@ struct kh_sim_params {
 	/* endpoint L2 staging adapters (docs/spec/l2-adapter.md) */
 	u32 l2_depth;		/* SRAM lines of 32 bytes, a power of two */
 	u32 l2_bits;		/* window bits L2_BITS; 0: 5 + log2(l2_depth) */
+	/* MAG: the L2 staging aperture and the interlink (docs/model.md) */
+	u32 mag_l2_kib;		/* aperture 0 staging RAM in KiB; 0: absent */
+	u32 ilink;		/* ILINK: this mesh has an interlink */
+	u32 il_hop_latency;	/* cycles per interlink hop, each way */
 };
 
 /* The RTL defaults (kohakutpu.md section 9): `profile rtl`. */
