@@ -127,7 +127,9 @@ u32 mm_ddrc_rd(struct kh_sim_card *c, unsigned int mesh, u32 off)
 
 void mm_clk_wr(struct kh_sim_card *c, unsigned int mesh, u32 off, u32 v)
 {
-	u64 w = off & 4 ? (u64)v << 32 : v;
+	/* the other half keeps what it reads (a duty half reads 0: ignored) */
+	u64 o = mm_clk_rd(c, mesh, off ^ 4);
+	u64 w = off & 4 ? (u64)v << 32 | o : o << 32 | v;
 
 	kh_sim_write64(c, KH_CLKWIZ_BASE(mesh) + (off & ~7u), w);
 }

@@ -34,7 +34,7 @@ u64 mm_ns(struct kh_sim_card *c, unsigned int mesh, unsigned int x,
 /* 32-bit registers of the clock wizard / DDR controller window of mesh. */
 u32 mm_clk_rd(struct kh_sim_card *c, unsigned int mesh, u32 off);
 u32 mm_ddrc_rd(struct kh_sim_card *c, unsigned int mesh, u32 off);
-/* Write one 32-bit register with a 64-bit access; the other half gets 0. */
+/* Write one 32-bit register with a 64-bit access, the other half as read. */
 void mm_clk_wr(struct kh_sim_card *c, unsigned int mesh, u32 off, u32 v);
 
 /* A fixture file under tests/model/maps; a static buffer, or NULL. */
