@@ -3,6 +3,7 @@
 #include "sim_card.h"
 #include "sim_base.h"
 #include "sim_desc.h"
+#include "sim_ilink.h"
 #include "sim_l2.h"
 #include "sim_mag.h"
 #include "sim_router.h"
@@ -136,6 +137,10 @@ int kh_sim_card_create_opts(const char *desc, const struct kh_sim_opts *opts,
 			goto fail_sched;
 		c->n_mesh++;
 	}
+	/* the interlink joins neighbouring meshes on the chain */
+	e = kh_ilink_connect_card(c);
+	if (e)
+		goto fail_sched;
 	e = kh_sched_finalize(&c->sched);
 	if (e)
 		goto fail_sched;

@@ -1,22 +1,38 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * MAG memory ports and the agent.
+ * MAG memory ports, the converged path, the host apertures and the agent.
  *
  * Inbound, every port demultiplexes by type: MEM_RD_REQ to the read queue,
- * MEM_WR_REQ/MEM_WR_DATA to the write queue, everything else to the agent
- * (the orchestrator), which never stalls memory.  A port's noc_in_busy is
- * either queue at Q_DEPTH - Q_MARGIN or more: its own state only.
+ * MEM_WR_REQ/MEM_WR_DATA to the write queue, a flit with rsvd[2] = 1 to
+ * the interlink, everything else to the agent (the orchestrator), which
+ * never stalls memory.  A port's noc_in_busy is either queue at Q_DEPTH -
+ * Q_MARGIN or more, or the interlink's egress full: MAG's own state only.
  *
  * Writes are reassembled per source coordinate in WR_SLOTS slots; a
  * descriptor finding no free slot stalls the write queue (the hardware
- * hangs there), data finding no open slot is dropped.  One engine per port
- * serves plain reads and write issue in turn (a plain read shares the
+ * hangs there), data finding no open slot is dropped.  The write engine
+ * serves write issue and plain reads in turn (a plain read shares the
  * write FSM): a read waits the DRAM latency and sends one MEM_RD_RESP per
  * beat; a write puts its beats on the bus, lands after the write latency,
- * and then sends MEM_WR_ACK.  Outbound, agent traffic goes first.
+ * and then sends MEM_WR_ACK.  Entry and stream reads (STREAM and/or QUANT)
+ * have their own engine, running concurrently with the write engine: one
+ * AXI burst per entry, converted once (QUANT: 8 beats of FP16 in, 4 words
+ * of MXFP7 out), sent to the requester and then to each peer.  Outbound,
+ * agent traffic goes first, then the interlink's injections, then acks,
+ * then read data (plain beats and entry words alternating).
+ *
+ * Every access decodes its 40-bit address on the converged path: [39] = 0
+ * is DRAM ([37:36] naming another mesh aliases locally and sets the
+ * interlink's RD_REMOTE), aperture 0 is the L2 staging RAM, and any other
+ * aperture is a fault on the unit path: the request gets no response (and
+ * a write no ack), counted.
  */
 #include "sim_mag.h"
+#include "sim_ilink.h"
+#include "sim_mxfp7.h"
 #include "sim_util.h"
+
+#define KH_MAG_ADDR_MASK	((1ULL << 40) - 1)
 
 static struct kh_mag_port *sink_port(const struct kh_sink *s)
 {
@@ -29,7 +45,8 @@ static bool kh_port_busy(const struct kh_sink *s)
 	const struct kh_sim_params *p = mp->mag->mesh->p;
 	u32 lim = p->q_depth - p->q_margin;
 
-	return mp->rdq.count >= lim || mp->wrq.count >= lim;
+	return mp->rdq.count >= lim || mp->wrq.count >= lim ||
+	       (mp->mag->il && kh_ilink_full(mp->mag->il));
 }
 
 static void kh_port_take(struct kh_sink *s, const struct kh_flit *f)
@@ -46,7 +63,10 @@ static void kh_port_take(struct kh_sink *s, const struct kh_flit *f)
 		ok = kh_fifo_push(&mp->wrq, f);
 		break;
 	default:
-		kh_orch_agent_take(&mp->mag->orch, f);
+		if (kh_flit_get(f, KH_HDR_REMOTE) && mp->mag->il)
+			kh_ilink_take(mp->mag->il, f);
+		else
+			kh_orch_agent_take(&mp->mag->orch, f);
 		break;
 	}
 	if (!ok)
@@ -61,23 +81,120 @@ static const struct kh_sink_ops kh_port_sink_ops = {
 
 u64 kh_mag_aux_stat(const struct kh_mag *g)
 {
-	/* [63:40] moves, [7:4] mover fault, [0] busy: no mover in v0 */
-	return ((u64)g->rd_count << 24) | ((u64)g->wr_count << 8);
+	return kh_mover_stat(&g->mv) | ((u64)g->rd_count << 24) |
+	       ((u64)g->wr_count << 8);
 }
 
-/* The local address a unit's 40-bit address decodes to. */
-static u64 kh_port_local(struct kh_mag_port *mp, u64 addr)
+void kh_mag_aux_cfg(struct kh_mag *g, u32 off, u64 v)
+{
+	off &= 0xff;
+	if (off < KH_IL_CTRL)
+		kh_mover_cfg(&g->mv, off, v);
+	else if (g->il)
+		kh_ilink_cfg(g->il, off, v);
+	/* no interlink: nothing decodes 0x80-0xff */
+}
+
+u64 kh_mag_aux_statw(const struct kh_mag *g, unsigned int i)
+{
+	/* reads 0 when the interlink is absent */
+	return g->il ? kh_ilink_statw(g->il, i & 15) : 0;
+}
+
+unsigned int kh_mag_mesh_id(const struct kh_mag *g)
+{
+	return g->il ? g->il->mesh_id : g->mesh->id;
+}
+
+void kh_mag_remote_alias(struct kh_mag *g, u64 addr, u64 *count)
 {
 	unsigned int mesh = (addr >> KH_MADDR_MESH_SHIFT) & KH_MADDR_MESH_MASK;
 
-	/*
-	 * [37:36] naming another mesh aliases to local memory (the RTL also
-	 * sets interlink fault RD_REMOTE); the special aperture [39] is
-	 * treated as local until apertures are modelled.
-	 */
-	if (mesh != mp->mag->mesh->id)
-		mp->remote_alias++;
-	return addr & KH_MADDR_LOCAL_MASK & ~(u64)(KH_PAYLOAD_BYTES - 1);
+	if (mesh == kh_mag_mesh_id(g))
+		return;
+	(*count)++;
+	if (g->il)
+		kh_ilink_fault(g->il, KH_IL_FAULT_RD_REMOTE);
+}
+
+/* ---- the converged path ---- */
+
+unsigned int kh_mag_cv_decode(const struct kh_mag *g, u64 addr, u64 *off)
+{
+	unsigned int ap;
+
+	addr &= KH_MAG_ADDR_MASK & ~(u64)(KH_PAYLOAD_BYTES - 1);
+	if (!(addr & KH_MADDR_SPECIAL)) {
+		*off = addr & KH_MADDR_LOCAL_MASK;
+		return KH_CV_DRAM;
+	}
+	ap = (addr >> KH_MADDR_APERTURE_SHIFT) & KH_MADDR_APERTURE_MASK;
+	if (ap == KH_AP_L2_STAGE && g->l2.size) {
+		*off = addr & KH_AP_OFFSET_MASK;
+		return KH_CV_L2;
+	}
+	*off = 0;
+	return KH_CV_NONE;
+}
+
+u64 kh_mag_cv_size(const struct kh_mag *g, unsigned int tgt)
+{
+	switch (tgt) {
+	case KH_CV_DRAM:
+		return g->mesh->dram.size;
+	case KH_CV_L2:
+		return g->l2.size;
+	default:
+		return 0;
+	}
+}
+
+bool kh_mag_cv_read(struct kh_mag *g, unsigned int tgt, u64 off, u8 *buf)
+{
+	struct kh_dram *d = tgt == KH_CV_L2 ? &g->l2 : &g->mesh->dram;
+
+	if (tgt == KH_CV_L2)
+		off %= d->size;		/* the RAM address is truncated */
+	if (tgt == KH_CV_NONE ||
+	    !kh_dram_in_range(d, off, KH_PAYLOAD_BYTES)) {
+		memset(buf, 0, KH_PAYLOAD_BYTES);
+		return false;
+	}
+	kh_dram_read(d, off, buf, KH_PAYLOAD_BYTES);
+	return true;
+}
+
+bool kh_mag_cv_write(struct kh_mag *g, unsigned int tgt, u64 off,
+		     const u8 *buf)
+{
+	struct kh_dram *d = tgt == KH_CV_L2 ? &g->l2 : &g->mesh->dram;
+
+	if (tgt == KH_CV_L2)
+		off %= d->size;
+	if (tgt == KH_CV_NONE ||
+	    !kh_dram_in_range(d, off, KH_PAYLOAD_BYTES))
+		return false;
+	kh_dram_write(d, off, buf, KH_PAYLOAD_BYTES);
+	return true;
+}
+
+/* A unit-path word read: zeros (counted) past the end of its target. */
+static void kh_port_read_word(struct kh_mag_port *mp, unsigned int tgt,
+			      u64 off, u8 *buf)
+{
+	if (!kh_mag_cv_read(mp->mag, tgt, off, buf))
+		mp->out_of_range++;
+}
+
+static void kh_port_ap_fault(struct kh_mag_port *mp, const char *what,
+			     unsigned int sx, unsigned int sy, u64 addr)
+{
+	mp->ap_faults++;
+	kh_mesh_log(mp->mag->mesh,
+		    "MAG port %u: %s from (%u,%u) at 0x%010llx: aperture %u is not served, no response",
+		    mp->idx, what, sx, sy, (unsigned long long)addr,
+		    (unsigned int)((addr >> KH_MADDR_APERTURE_SHIFT) &
+				   KH_MADDR_APERTURE_MASK));
 }
 
 /* ---- write intake: one flit per cycle from the write queue ---- */
@@ -166,7 +283,12 @@ static bool kh_port_intake(struct kh_mag_port *mp)
 	return true;
 }
 
-/* ---- the engine ---- */
+/* ---- the write engine (writes and plain reads) ---- */
+
+static bool kh_rd_is_entry(const struct kh_flit *f)
+{
+	return kh_flit_get(f, KH_MEM_FLAGS) & (KH_MEMF_STREAM | KH_MEMF_QUANT);
+}
 
 static bool kh_port_engine(struct kh_mag_port *mp, u64 now)
 {
@@ -175,24 +297,28 @@ static bool kh_port_engine(struct kh_mag_port *mp, u64 now)
 
 	switch (mp->fsm) {
 	case KH_FSM_IDLE: {
-		bool rd = !kh_fifo_empty(&mp->rdq), wr = mp->ready_count != 0;
+		const struct kh_flit *f = kh_fifo_head(&mp->rdq);
+		bool rd = f && !kh_rd_is_entry(f), wr = mp->ready_count != 0;
 
 		if (rd && (!wr || !mp->prefer_write)) {
-			const struct kh_flit *f = kh_fifo_head(&mp->rdq);
-			unsigned int flags = kh_flit_get(f, KH_MEM_FLAGS);
+			u64 addr = kh_flit_get(f, KH_MEM_ADDR), off;
+			unsigned int tgt;
 
-			if (flags & (KH_MEMF_STREAM | KH_MEMF_QUANT))
-				kh_mesh_log(mp->mag->mesh,
-					    "MAG port %u: entry/stream read not modelled, served as a plain read",
-					    mp->idx);
 			mp->rd_sx = kh_flit_get(f, KH_HDR_SRC_X);
 			mp->rd_sy = kh_flit_get(f, KH_HDR_SRC_Y);
 			mp->rd_txn = kh_flit_get(f, KH_HDR_TXN);
-			mp->rd_addr = kh_port_local(mp,
-						    kh_flit_get(f, KH_MEM_ADDR));
 			mp->rd_beats = kh_flit_get(f, KH_MEM_LEN) + 1;
 			mp->rd_sent = 0;
 			kh_fifo_pop(&mp->rdq);
+			kh_mag_remote_alias(mp->mag, addr, &mp->remote_alias);
+			tgt = kh_mag_cv_decode(mp->mag, addr, &off);
+			if (tgt == KH_CV_NONE) {
+				kh_port_ap_fault(mp, "read", mp->rd_sx,
+						 mp->rd_sy, addr);
+				return true;
+			}
+			mp->rd_tgt = tgt;
+			mp->rd_addr = off;
 			mp->reads++;
 			mp->mag->rd_count++;
 			mp->fsm = KH_FSM_RD_WAIT;
@@ -237,37 +363,175 @@ static bool kh_port_engine(struct kh_mag_port *mp, u64 now)
 	}
 }
 
-/* BVALID: the data is in DRAM, the ack may go. */
+/* BVALID: the data is in memory, the ack may go. */
 static bool kh_port_land(struct kh_mag_port *mp, u64 now)
 {
-	struct kh_mesh *m = mp->mag->mesh;
-	u32 nslots = m->p->wr_slots;
+	struct kh_mag *g = mp->mag;
+	u32 nslots = g->mesh->p->wr_slots;
 	bool progress = false;
 
 	while (mp->land_count && mp->land[mp->land_head].at <= now) {
 		u16 si = mp->land[mp->land_head].slot;
 		struct kh_mag_slot *sl = &mp->slots[si];
-		u64 a = kh_port_local(mp, sl->addr);
-		unsigned int b;
+		unsigned int tgt, b;
+		u64 off;
 
-		for (b = 0; b <= sl->len; b++, a += KH_PAYLOAD_BYTES) {
-			if (!kh_dram_in_range(&m->dram, a, KH_PAYLOAD_BYTES)) {
-				mp->out_of_range++;
-				continue;
-			}
-			kh_dram_write(&m->dram, a, sl->data[b],
-				      KH_PAYLOAD_BYTES);
-		}
-		mp->writes++;
-		mp->mag->wr_count++;
-		sl->state = KH_SLOT_ACK;
-		mp->ackq[(mp->ack_head + mp->ack_count) % nslots] = si;
-		mp->ack_count++;
 		mp->land_head = (mp->land_head + 1) % nslots;
 		mp->land_count--;
 		progress = true;
+		kh_mag_remote_alias(g, sl->addr, &mp->remote_alias);
+		tgt = kh_mag_cv_decode(g, sl->addr, &off);
+		if (tgt == KH_CV_NONE) {
+			/* nothing answers: no BVALID, no ack, the slot frees */
+			kh_port_ap_fault(mp, "write", sl->sx, sl->sy, sl->addr);
+			sl->state = KH_SLOT_FREE;
+			continue;
+		}
+		for (b = 0; b <= sl->len; b++, off += KH_PAYLOAD_BYTES)
+			if (!kh_mag_cv_write(g, tgt, off, sl->data[b]))
+				mp->out_of_range++;
+		mp->writes++;
+		g->wr_count++;
+		sl->state = KH_SLOT_ACK;
+		mp->ackq[(mp->ack_head + mp->ack_count) % nslots] = si;
+		mp->ack_count++;
 	}
 	return progress;
+}
+
+/* ---- the entry/stream read engine ---- */
+
+static void kh_er_start(struct kh_mag_port *mp, const struct kh_flit *f)
+{
+	struct kh_mag_rd *er = &mp->er;
+	unsigned int flags = kh_flit_get(f, KH_MEM_FLAGS);
+	unsigned int ew = kh_flit_get(f, KH_MEM_ENTRY_WORDS);
+	unsigned int np = kh_flit_get(f, KH_MEM_NPEER), i;
+	u64 peer = kh_flit_get(f, KH_MEM_PEER);
+
+	memset(er, 0, sizeof(*er));
+	er->active = true;
+	er->quant = flags & KH_MEMF_QUANT;
+	er->blayout = flags & KH_MEMF_BLAYOUT;
+	er->sx = kh_flit_get(f, KH_HDR_SRC_X);
+	er->sy = kh_flit_get(f, KH_HDR_SRC_Y);
+	er->txn = kh_flit_get(f, KH_HDR_TXN);
+	er->dx[0] = er->sx;
+	er->dy[0] = er->sy;
+	for (i = 0; i < np; i++) {
+		unsigned int yx = (peer >> (8 * i)) & 0xff;
+
+		er->dx[i + 1] = KH_YX_X(yx);
+		er->dy[i + 1] = KH_YX_Y(yx);
+	}
+	er->ndst = 1 + np;
+	if (!ew || ew > KH_MEM_ENTRY_WORDS_MAX)
+		ew = KH_MEM_ENTRY_WORDS_MAX;	/* 0 or > 4 means 4 */
+	er->in_beats = er->quant ? KH_MX_SRC_BEATS : ew;
+	er->out_words = er->quant ? KH_MX_OUT_WORDS : ew;
+	er->count = 1;
+	if (flags & KH_MEMF_STREAM) {
+		er->count = kh_flit_get(f, KH_MEM_COUNT);
+		if (!er->count)
+			er->count = 1;		/* 0 means 1 */
+	}
+	er->addr = kh_flit_get(f, KH_MEM_ADDR);
+	kh_mag_remote_alias(mp->mag, er->addr, &mp->remote_alias);
+}
+
+static u64 kh_er_entry_addr(const struct kh_mag_rd *er, u32 i)
+{
+	return (er->addr + (u64)i * er->in_beats * KH_PAYLOAD_BYTES) &
+	       KH_MAG_ADDR_MASK;
+}
+
+/* AR for the next entry that decodes; faulting entries get no response. */
+static void kh_er_issue(struct kh_mag_port *mp, u64 now)
+{
+	struct kh_mag_rd *er = &mp->er;
+	u64 off;
+
+	er->fetching = false;
+	while (er->fetch_i < er->count) {
+		u64 a = kh_er_entry_addr(er, er->fetch_i);
+
+		if (kh_mag_cv_decode(mp->mag, a, &off) != KH_CV_NONE) {
+			er->fetching = true;
+			er->fetch_at = now + mp->mag->mesh->p->mem_rd_latency +
+				       er->in_beats - 1;
+			mp->reads++;
+			mp->mag->rd_count++;
+			return;
+		}
+		kh_port_ap_fault(mp, "entry read", er->sx, er->sy, a);
+		er->fetch_i++;
+	}
+}
+
+/* The fetched entry into the send buffer, converted once. */
+static void kh_er_load(struct kh_mag_port *mp)
+{
+	struct kh_mag_rd *er = &mp->er;
+	u8 src[KH_MX_SRC_BYTES];
+	u64 a = kh_er_entry_addr(er, er->fetch_i), off;
+	unsigned int tgt = kh_mag_cv_decode(mp->mag, a, &off), b;
+
+	for (b = 0; b < er->in_beats; b++)
+		kh_port_read_word(mp, tgt,
+				  off + (u64)b * KH_PAYLOAD_BYTES,
+				  er->quant ? src + b * KH_PAYLOAD_BYTES :
+				  er->buf[b]);
+	if (er->quant)
+		kh_mxfp7_entry(src, er->blayout, &er->buf[0][0]);
+	er->have = true;
+	er->send_i = er->fetch_i;
+	er->pos = 0;
+	mp->entries++;
+}
+
+static bool kh_er_step(struct kh_mag_port *mp, u64 now)
+{
+	struct kh_mag_rd *er = &mp->er;
+	const struct kh_flit *f;
+
+	if (!er->active) {
+		f = kh_fifo_head(&mp->rdq);
+		if (!f || !kh_rd_is_entry(f))
+			return false;
+		kh_er_start(mp, f);
+		kh_fifo_pop(&mp->rdq);
+		kh_er_issue(mp, now);
+		if (!er->fetching)
+			er->active = false;	/* every entry faulted */
+		return true;
+	}
+	if (er->have || !er->fetching || now < er->fetch_at)
+		return false;
+	kh_er_load(mp);
+	er->fetch_i++;
+	kh_er_issue(mp, now);
+	return true;
+}
+
+/* One entry word into the output register. */
+static void kh_er_send(struct kh_mag_port *mp)
+{
+	struct kh_mag_rd *er = &mp->er;
+	unsigned int d = er->pos / er->out_words, w = er->pos % er->out_words;
+	struct kh_flit f;
+
+	memset(&f, 0, sizeof(f));
+	/* same txn and word indices for the requester and every peer */
+	kh_flit_hdr(&f, er->dx[d], er->dy[d], mp->x, mp->y, KH_T_MEM_RD_RESP,
+		    er->txn + er->send_i, w + 1 == er->out_words);
+	kh_flit_set(&f, KH_HDR_RSVD_LO, w);
+	kh_bytes_to_payload(f.w, er->buf[w]);
+	kh_link_load(&mp->out, &f);
+	if (++er->pos == (u32)er->ndst * er->out_words) {
+		er->have = false;
+		if (!er->fetching)
+			er->active = false;
+	}
 }
 
 /* Engine traffic into the port's output register (agent went first). */
@@ -275,6 +539,7 @@ static bool kh_port_output(struct kh_mag_port *mp)
 {
 	struct kh_mesh *m = mp->mag->mesh;
 	u32 nslots = m->p->wr_slots;
+	bool plain, entry;
 	struct kh_flit f;
 
 	if (!kh_link_free(&mp->out))
@@ -293,16 +558,18 @@ static bool kh_port_output(struct kh_mag_port *mp)
 		mp->ack_count--;
 		return true;
 	}
-	if (mp->fsm == KH_FSM_RD_SEND) {
+	plain = mp->fsm == KH_FSM_RD_SEND;
+	entry = mp->er.have;
+	if (entry && (!plain || mp->out_turn)) {
+		kh_er_send(mp);
+		mp->out_turn = false;
+		return true;
+	}
+	if (plain) {
 		u64 a = mp->rd_addr + (u64)mp->rd_sent * KH_PAYLOAD_BYTES;
 		u8 buf[KH_PAYLOAD_BYTES];
 
-		if (kh_dram_in_range(&m->dram, a, KH_PAYLOAD_BYTES)) {
-			kh_dram_read(&m->dram, a, buf, sizeof(buf));
-		} else {
-			memset(buf, 0, sizeof(buf));
-			mp->out_of_range++;
-		}
+		kh_port_read_word(mp, mp->rd_tgt, a, buf);
 		kh_flit_hdr(&f, mp->rd_sx, mp->rd_sy, mp->x, mp->y,
 			    KH_T_MEM_RD_RESP, mp->rd_txn,
 			    mp->rd_sent + 1 == mp->rd_beats);
@@ -310,16 +577,20 @@ static bool kh_port_output(struct kh_mag_port *mp)
 		kh_link_load(&mp->out, &f);
 		if (++mp->rd_sent == mp->rd_beats)
 			mp->fsm = KH_FSM_IDLE;
+		mp->out_turn = true;
 		return true;
 	}
 	return false;
 }
 
-static bool kh_port_pending(const struct kh_mag_port *mp)
+static bool kh_port_pending(const struct kh_mag_port *mp, u64 now)
 {
+	const struct kh_mag_rd *er = &mp->er;
+
 	return !kh_fifo_empty(&mp->rdq) || !kh_fifo_empty(&mp->wrq) ||
 	       mp->ready_count || mp->land_count || mp->ack_count ||
-	       mp->fsm != KH_FSM_IDLE;
+	       mp->fsm != KH_FSM_IDLE || er->have ||
+	       (er->fetching && er->fetch_at <= now);
 }
 
 static u64 kh_port_deadline(const struct kh_mag_port *mp)
@@ -330,6 +601,8 @@ static u64 kh_port_deadline(const struct kh_mag_port *mp)
 		t = mp->fsm_until;
 	if (mp->land_count)
 		t = kh_min_u64(t, mp->land[mp->land_head].at);
+	if (mp->er.fetching)
+		t = kh_min_u64(t, mp->er.fetch_at);
 	return t;
 }
 
@@ -344,6 +617,17 @@ static unsigned int kh_mag_agent_port(const struct kh_mag *g, unsigned int dy)
 	return 0;
 }
 
+bool kh_mag_inject(struct kh_mag *g, const struct kh_flit *f)
+{
+	struct kh_mag_port *mp =
+		&g->port[kh_mag_agent_port(g, kh_flit_get(f, KH_HDR_DST_Y))];
+
+	if (!kh_link_free(&mp->out))
+		return false;
+	kh_link_load(&mp->out, f);
+	return true;
+}
+
 static unsigned int kh_mag_tick(struct kh_node *n)
 {
 	struct kh_mag *g = kh_container_of(n, struct kh_mag, node);
@@ -354,18 +638,20 @@ static unsigned int kh_mag_tick(struct kh_node *n)
 	unsigned int i;
 
 	/* agent outbound first: it has priority at every port */
-	if (!kh_fifo_empty(&o->tx)) {
-		const struct kh_flit *h = kh_fifo_head(&o->tx);
-		struct kh_mag_port *mp =
-			&g->port[kh_mag_agent_port(g, kh_flit_get(h, KH_HDR_DST_Y))];
-
-		if (kh_link_free(&mp->out)) {
-			kh_link_load(&mp->out, h);
-			kh_fifo_pop(&o->tx);
-			progress = true;
-		}
+	if (!kh_fifo_empty(&o->tx) && kh_mag_inject(g, kh_fifo_head(&o->tx))) {
+		kh_fifo_pop(&o->tx);
+		progress = true;
 	}
 	if (kh_orch_tick(o, tx0))
+		progress = true;
+	/* then the interlink's injections; then the engines */
+	if (g->il) {
+		if (kh_ilink_tick(g->il, now, &t))
+			progress = true;
+		if (kh_ilink_pending(g->il))
+			pending = true;
+	}
+	if (kh_mover_tick(&g->mv, now, &t))
 		progress = true;
 
 	for (i = 0; i < g->n_ports; i++) {
@@ -379,7 +665,9 @@ static unsigned int kh_mag_tick(struct kh_node *n)
 			progress = true;
 		if (kh_port_output(mp))
 			progress = true;
-		if (kh_port_pending(mp))
+		if (kh_er_step(mp, now))
+			progress = true;
+		if (kh_port_pending(mp, now))
 			pending = true;
 		t = kh_min_u64(t, kh_port_deadline(mp));
 	}
@@ -394,6 +682,125 @@ static unsigned int kh_mag_tick(struct kh_node *n)
 static const struct kh_node_ops kh_mag_node_ops = {
 	.tick = kh_mag_tick,
 };
+
+/* ---- the host window's apertures ([39] = 1) ---- */
+
+static int kh_mag_host_hang(struct kh_mag *g, unsigned int dir, u64 addr,
+			    const char *why)
+{
+	g->host_hang |= dir;
+	g->host_hangs++;
+	kh_mesh_log(g->mesh,
+		    "host %s at 0x%010llx: %s; the card's host channel hangs (DMA fails with -EIO until the mesh is reset)",
+		    dir == KH_MAG_HANG_H2C ? "write" : "read",
+		    (unsigned long long)addr, why);
+	return -EIO;
+}
+
+/*
+ * Whole 32-byte words covering [addr, addr + len): word i of the range
+ * with the bytes outside it zero (the host path forces every strobe).
+ */
+static void kh_host_word(u64 addr, const u8 *in, size_t len, u64 w, u8 *word)
+{
+	u64 b = w < addr ? addr : w;
+	u64 e = w + KH_PAYLOAD_BYTES < addr + len ? w + KH_PAYLOAD_BYTES :
+		addr + len;
+
+	memset(word, 0, KH_PAYLOAD_BYTES);
+	if (e > b)
+		memcpy(word + (b - w), in + (b - addr), (size_t)(e - b));
+}
+
+/*
+ * The quantising upload: the source beats go out in AXI bursts that never
+ * cross a 4 KiB boundary; in each burst every 8 beats of FP16 become 4
+ * words written at the burst's destination (its address & ([37:36] | low
+ * 32 bits)) + 128 per entry.  A burst whose beats are not a multiple of 8
+ * leaves an entry waiting for beats that never come: the host AXI hangs.
+ */
+static int kh_mag_quant_upload(struct kh_mag *g, u64 addr, const u8 *in,
+			       size_t len)
+{
+	bool blayout = (addr >> KH_MADDR_APERTURE_SHIFT) & 1;
+	u64 w = addr & ~(u64)(KH_PAYLOAD_BYTES - 1), end = addr + len;
+	u8 src[KH_MX_SRC_BYTES], out[KH_MX_OUT_BYTES];
+
+	while (w < end) {
+		u64 bend = (w | (KH_HOST_BOUNDARY - 1)) + 1, dst, beats, e, i;
+
+		if (bend > end)
+			bend = (end + KH_PAYLOAD_BYTES - 1) &
+			       ~(u64)(KH_PAYLOAD_BYTES - 1);
+		beats = (bend - w) / KH_PAYLOAD_BYTES;
+		dst = w & KH_AP_QUANT_DST_MASK & KH_MADDR_LOCAL_MASK;
+		for (e = 0; e + KH_MX_SRC_BEATS <= beats; e += KH_MX_SRC_BEATS) {
+			for (i = 0; i < KH_MX_SRC_BEATS; i++)
+				kh_host_word(addr, in, len,
+					     w + (e + i) * KH_PAYLOAD_BYTES,
+					     src + i * KH_PAYLOAD_BYTES);
+			kh_mxfp7_entry(src, blayout, out);
+			g->quant_entries++;
+			for (i = 0; i < KH_MX_OUT_WORDS; i++) {
+				u64 o = dst + (e / 2 + i) * KH_PAYLOAD_BYTES;
+
+				/* past the DRAM: the AXI error is ignored */
+				kh_mag_cv_write(g, KH_CV_DRAM, o,
+						out + i * KH_PAYLOAD_BYTES);
+			}
+		}
+		if (beats % KH_MX_SRC_BEATS)
+			return kh_mag_host_hang(g, KH_MAG_HANG_H2C, w,
+						"a quantising-upload burst is not a multiple of 8 beats");
+		w = bend;
+	}
+	return 0;
+}
+
+int kh_mag_host_write(struct kh_mag *g, u64 addr, const void *buf,
+		      size_t len)
+{
+	unsigned int ap = (addr >> KH_MADDR_APERTURE_SHIFT) &
+			  KH_MADDR_APERTURE_MASK;
+	u64 w, end = addr + len, off;
+	u8 word[KH_PAYLOAD_BYTES];
+
+	if (ap == KH_AP_QUANT_A || ap == KH_AP_QUANT_B)
+		return kh_mag_quant_upload(g, addr, buf, len);
+	if (kh_mag_cv_decode(g, addr, &off) != KH_CV_L2)
+		return kh_mag_host_hang(g, KH_MAG_HANG_H2C, addr,
+					"no aperture answers");
+	for (w = addr & ~(u64)(KH_PAYLOAD_BYTES - 1); w < end;
+	     w += KH_PAYLOAD_BYTES) {
+		kh_host_word(addr, buf, len, w, word);
+		kh_mag_cv_decode(g, w, &off);
+		kh_mag_cv_write(g, KH_CV_L2, off, word);
+	}
+	return 0;
+}
+
+int kh_mag_host_read(struct kh_mag *g, u64 addr, void *buf, size_t len)
+{
+	u64 w, end = addr + len, off;
+	u8 word[KH_PAYLOAD_BYTES], *out = buf;
+
+	if (kh_mag_cv_decode(g, addr, &off) != KH_CV_L2)
+		return kh_mag_host_hang(g, KH_MAG_HANG_C2H, addr,
+					"no aperture answers");
+	for (w = addr & ~(u64)(KH_PAYLOAD_BYTES - 1); w < end;
+	     w += KH_PAYLOAD_BYTES) {
+		u64 b = w < addr ? addr : w;
+		u64 e = w + KH_PAYLOAD_BYTES < end ? w + KH_PAYLOAD_BYTES :
+			end;
+
+		kh_mag_cv_decode(g, w, &off);
+		kh_mag_cv_read(g, KH_CV_L2, off, word);
+		memcpy(out + (b - addr), word + (b - w), (size_t)(e - b));
+	}
+	return 0;
+}
+
+/* ---- life cycle ---- */
 
 static int kh_port_init(struct kh_mag_port *mp, struct kh_mag *g,
 			unsigned int idx, unsigned int y)
@@ -436,6 +843,7 @@ struct kh_mag *kh_mag_create(struct kh_mesh *m, const u8 *rows,
 			     unsigned int n_ports, int *err)
 {
 	struct kh_mag *g = kh_plat_zalloc(sizeof(*g));
+	u64 l2 = (u64)m->p->mag_l2_kib << 10;
 	unsigned int i;
 	int e;
 
@@ -445,12 +853,16 @@ struct kh_mag *kh_mag_create(struct kh_mesh *m, const u8 *rows,
 	}
 	g->mesh = m;
 	g->n_ports = n_ports;
+	kh_mover_init(&g->mv, g);
 	e = kh_sched_add(m->sched, &g->node, &kh_mag_node_ops);
 	for (i = 0; !e && i < n_ports; i++)
 		e = kh_port_init(&g->port[i], g, i, rows[i]);
 	if (!e)
 		e = kh_orch_init(&g->orch, g, m->p, 0, rows[0],
 				 m->hi_x > m->hi_y ? m->hi_x : m->hi_y);
+	/* the L2 staging RAM: sparse pages, like DRAM */
+	if (!e && l2)
+		e = kh_dram_init(&g->l2, l2);
 	if (e) {
 		*err = e;
 		kh_mag_destroy(g);
@@ -468,6 +880,8 @@ void kh_mag_destroy(struct kh_mag *g)
 	for (i = 0; i < g->n_ports; i++)
 		kh_port_fini(&g->port[i]);
 	kh_orch_fini(&g->orch);
+	kh_dram_fini(&g->l2);
+	kh_ilink_destroy(g->il);
 	kh_plat_free(g);
 }
 
@@ -487,11 +901,18 @@ void kh_mag_reset(struct kh_mag *g)
 		mp->ack_head = mp->ack_count = 0;
 		mp->fsm = KH_FSM_IDLE;
 		mp->prefer_write = false;
+		mp->out_turn = false;
+		memset(&mp->er, 0, sizeof(mp->er));
 		mp->out.valid = false;
 		mp->slot_stall_since = KH_NEVER;
 	}
 	g->rd_count = 0;
 	g->wr_count = 0;
+	/* a reset ends the hung host transaction; L2 contents survive */
+	g->host_hang = 0;
+	kh_mover_reset(&g->mv);
+	if (g->il)
+		kh_ilink_reset(g->il);
 	kh_orch_reset(&g->orch);
 	kh_node_timer(&g->node, KH_NEVER);
 }

@@ -2,15 +2,19 @@
 /*
  * MAG, the memory agent (kohakutpu.md §4.1, §5): 1-4 memory ports on the
  * west edge, each an endpoint with a read queue, a write queue, write
- * reassembly slots and one engine; and the agent, which hosts the
- * orchestrator at port 0's coordinate.
+ * reassembly slots, the write engine (which also serves plain reads) and
+ * the entry/stream read engine; the converged path with the L2 staging
+ * aperture; the host window's apertures; the memory mover; the interlink;
+ * and the agent, which hosts the orchestrator at port 0's coordinate.
  */
 #ifndef KH_SIM_MAG_H
 #define KH_SIM_MAG_H
 
 #include "sim_fifo.h"
 #include "sim_link.h"
+#include "sim_dram.h"
 #include "sim_mesh.h"
+#include "sim_mover.h"
 #include "sim_orch.h"
 #include "sim_sched.h"
 
@@ -47,6 +51,33 @@ enum kh_mag_fsm {
 	KH_FSM_WR_ISSUE,	/* W beats on the bus */
 };
 
+/*
+ * The entry/stream read engine of a port (kohakutpu.md §5.3): its own
+ * FSM, concurrent with the write engine.  One entry is fetched (AR, the
+ * DRAM latency, its beats) while the previous one goes out, once to each
+ * destination: the requester, then peers 1..3.
+ */
+struct kh_mag_rd {
+	bool active;
+	bool quant, blayout;
+	u8 sx, sy, txn;
+	u8 ndst;
+	u8 dx[4], dy[4];
+	u8 in_beats;		/* beats read per entry */
+	u8 out_words;		/* words answered per entry */
+	u32 count;		/* entries */
+	u64 addr;		/* the request's 40-bit address */
+	/* the entry on the bus */
+	bool fetching;
+	u32 fetch_i;
+	u64 fetch_at;		/* its last beat has arrived */
+	/* the entry going out */
+	bool have;
+	u32 send_i;
+	u32 pos;		/* destination * out_words + word */
+	u8 buf[4][KH_PAYLOAD_BYTES];
+};
+
 struct kh_mag_port {
 	struct kh_mag *mag;
 	u8 idx;
@@ -69,9 +100,12 @@ struct kh_mag_port {
 	bool prefer_write;		/* alternate reads and writes */
 	/* the plain read in progress */
 	u8 rd_sx, rd_sy, rd_txn;
-	u64 rd_addr;
+	u8 rd_tgt;			/* KH_CV_* */
+	u64 rd_addr;			/* offset in rd_tgt */
 	u32 rd_beats, rd_sent;
 	u16 wr_slot;
+	struct kh_mag_rd er;		/* entry/stream reads */
+	bool out_turn;			/* plain beats and entry words alternate */
 
 	/* model statistics */
 	u64 reads, writes;
@@ -80,7 +114,18 @@ struct kh_mag_port {
 	u64 slot_stall_since;		/* KH_NEVER when not waiting */
 	u64 out_of_range;		/* beats past the DRAM size */
 	u64 remote_alias;		/* addr[37:36] != this mesh */
+	u64 entries;			/* entries read by the entry engine */
+	u64 ap_faults;			/* requests to an aperture nobody serves */
 };
+
+/* Targets on the converged path (kh_mag_cv_decode). */
+#define KH_CV_DRAM	0
+#define KH_CV_L2	1
+#define KH_CV_NONE	2
+
+/* The host window hangs (kh_mag_host_*): per XDMA direction. */
+#define KH_MAG_HANG_H2C	1u
+#define KH_MAG_HANG_C2H	2u
 
 struct kh_mag {
 	struct kh_node node;
@@ -90,6 +135,13 @@ struct kh_mag {
 	struct kh_orch orch;
 	u16 rd_count;		/* AUX_STAT [39:24], all ports */
 	u16 wr_count;		/* AUX_STAT [23:8], counted when landed */
+	struct kh_dram l2;	/* MAG L2 staging, aperture 0; size 0: absent */
+	struct kh_mover mv;
+	struct kh_ilink *il;	/* NULL: no interlink (a one-mesh card) */
+	u8 host_hang;		/* KH_MAG_HANG_*: until the mesh is reset */
+	/* model statistics */
+	u64 host_hangs;
+	u64 quant_entries;	/* entries converted by the upload aperture */
 };
 
 /* Ports at the given rows (ascending), all at x = 0. */
@@ -98,5 +150,39 @@ struct kh_mag *kh_mag_create(struct kh_mesh *m, const u8 *rows,
 void kh_mag_destroy(struct kh_mag *g);
 void kh_mag_reset(struct kh_mag *g);
 u64 kh_mag_aux_stat(const struct kh_mag *g);
+/* AUX_CFG pulses (client offset 0x00-0xff) and AUX_STATW[i]. */
+void kh_mag_aux_cfg(struct kh_mag *g, u32 off, u64 v);
+u64 kh_mag_aux_statw(const struct kh_mag *g, unsigned int i);
+
+/* Load a flit into the output register of the port on its dst row. */
+bool kh_mag_inject(struct kh_mag *g, const struct kh_flit *f);
+
+/* This mesh's id as MAG compares it: the interlink's live id, if any. */
+unsigned int kh_mag_mesh_id(const struct kh_mag *g);
+/* [37:36] naming another mesh: counted, interlink fault RD_REMOTE. */
+void kh_mag_remote_alias(struct kh_mag *g, u64 addr, u64 *count);
+
+/*
+ * The converged path: decode a 40-bit address ([39] = 0: DRAM [35:0];
+ * aperture 0: L2 staging [31:0]; anything else: KH_CV_NONE), and access
+ * one 32-byte word at a decoded offset.  L2 offsets wrap at its size;
+ * kh_mag_cv_read/write return false past the DRAM end (read as zeros,
+ * writes dropped).
+ */
+unsigned int kh_mag_cv_decode(const struct kh_mag *g, u64 addr, u64 *off);
+u64 kh_mag_cv_size(const struct kh_mag *g, unsigned int tgt);
+bool kh_mag_cv_read(struct kh_mag *g, unsigned int tgt, u64 off, u8 *buf);
+bool kh_mag_cv_write(struct kh_mag *g, unsigned int tgt, u64 off,
+		     const u8 *buf);
+
+/*
+ * The host window at an address with [39] = 1 (40-bit, mesh already
+ * checked): L2 staging (aperture 0) and the quantising upload (4 and 5,
+ * writes).  Anything else: nothing answers, the channel hangs: returns
+ * -ETIMEDOUT and the direction stays hung until the mesh is reset.
+ */
+int kh_mag_host_write(struct kh_mag *g, u64 addr, const void *buf,
+		      size_t len);
+int kh_mag_host_read(struct kh_mag *g, u64 addr, void *buf, size_t len);
 
 #endif /* KH_SIM_MAG_H */

@@ -139,6 +139,8 @@ u64 kh_orch_read(const struct kh_orch *o, u32 off)
 	if (off >= KH_ORC_NODE_STATUS(0) && off < KH_ORC_STAGE_BASE)
 		/* 0x1800-0x1fff alias 0x1000-0x17ff: index = raddr[10:3] */
 		return o->node_status[(off >> 3) & 0xff];
+	if (off >= KH_ORC_AUX_STATW(0) && off < KH_ORC_AUX_STATW(16))
+		return kh_mag_aux_statw(o->mag, (off - KH_ORC_AUX_STATW(0)) / 8);
 	/* STAGE is write-only, AUX_CFG write-only, the rest reads 0 */
 	return 0;
 }
@@ -266,9 +268,8 @@ static bool kh_orch_apply_write(struct kh_orch *o, bool run0, bool tx_full0,
 	} else if (off >= KH_ORC_STAGE_BASE) {
 		kh_orch_stage_write(o, off, v);
 	} else if (off >= KH_ORC_AUX_CFG(0) && off < KH_ORC_AUX_CFG(0x100)) {
-		/* no mover or interlink client in this build */
-		kh_mesh_log(o->mag->mesh, "AUX_CFG 0x%02x write ignored",
-			    off - KH_ORC_AUX_CFG(0));
+		/* aux_cfg_addr = waddr[7:0]: 0x00-0x7f mover, 0x80-0xff interlink */
+		kh_mag_aux_cfg(o->mag, off - KH_ORC_AUX_CFG(0), v);
 	}
 	return false;
 }

@@ -12,10 +12,12 @@ KH_SIM_SOURCES := \
 	sim_dram.c \
 	sim_fifo.c \
 	sim_fp32.c \
+	sim_ilink.c \
 	sim_l2.c \
 	sim_link.c \
 	sim_mag.c \
 	sim_mesh.c \
+	sim_mover.c \
 	sim_obs.c \
 	sim_mxfp7.c \
 	sim_orch.c \

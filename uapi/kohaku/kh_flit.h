@@ -156,6 +156,27 @@ struct kh_flit {
 #define KH_MADDR(mesh, local) \
 	(((__u64)(mesh) << KH_MADDR_MESH_SHIFT) | ((__u64)(local) & KH_MADDR_LOCAL_MASK))
 
+/*
+ * Special apertures ([39] = 1, id [35:32]; docs/model.md "Apertures").
+ * AP_IMPL = 0x0037: 0, 1, 2, 4, 5 are defined; the model serves 0 on
+ * every path and 4/5 (the quantising upload) on the host path.
+ */
+#define KH_AP_IMPL		0x0037u
+#define KH_AP_L2_STAGE		0	/* MAG L2 staging */
+#define KH_AP_QUANT_A		4	/* host upload, FP16 -> MXFP7, A layout */
+#define KH_AP_QUANT_B		5	/* ... B layout ([32] = BLAYOUT) */
+#define KH_AP_OFFSET_MASK	0xffffffffULL	/* [31:0] inside an aperture */
+/* the quantising upload writes at addr & ([37:36] | low 32 bits) */
+#define KH_AP_QUANT_DST_MASK	((KH_MADDR_MESH_MASK << KH_MADDR_MESH_SHIFT) | \
+				 KH_AP_OFFSET_MASK)
+#define KH_MADDR_AP(mesh, ap, off) \
+	(KH_MADDR_SPECIAL | ((__u64)(mesh) << KH_MADDR_MESH_SHIFT) | \
+	 ((__u64)((ap) & KH_MADDR_APERTURE_MASK) << KH_MADDR_APERTURE_SHIFT) | \
+	 ((__u64)(off) & KH_AP_OFFSET_MASK))
+
+#define KH_MEM_ENTRY_WORDS_MAX	4	/* entry_words 0 or > 4 means 4 */
+#define KH_MEM_STREAM_MAX	255	/* entries per stream read */
+
 /* ---- CU_DATA descriptor ---- */
 #define KH_DATA_BUF_ID		KH_FIELD(255, 248)
 #define KH_DATA_OFFSET		KH_FIELD(247, 232)	/* 32-byte granules */

@@ -36,6 +36,11 @@
 #define KH_CARD_ADDR(n, l) \
 	((((__u64)(n) + 1) << 40) | ((__u64)(n) << 36) | ((__u64)(l) & ((1ULL << 36) - 1)))
 #define KH_CARD_WINDOW(a)	((unsigned int)(((a) >> 40) & 0x7) - 1)
+/* card bus address of aperture ap of mesh n (kh_flit.h KH_AP_*) */
+#define KH_CARD_AP(n, ap, off) \
+	((((__u64)(n) + 1) << 40) | (1ULL << 39) | ((__u64)(n) << 36) | \
+	 ((__u64)((ap) & 0xf) << 32) | ((__u64)(off) & 0xffffffffULL))
+#define KH_HOST_BOUNDARY	4096	/* host AXI bursts never cross it */
 
 /* ---- orchestrator register map (offsets inside KH_MESH_BASE(n)) ---- */
 #define KH_ORC_CTRL		0x0000	/* RW, stored only */
@@ -151,6 +156,28 @@
 #define KH_IL_FAULT_SWITCH	(1u << 2)
 #define KH_IL_FAULT_AXI		(1u << 3)
 #define KH_IL_FAULT_INJ		(1u << 4)
+#define KH_IL_CTRL_ENABLE	(1ULL << 0)
+#define KH_IL_CTRL_CLR_BELLS	(1ULL << 1)
+#define KH_IL_CTRL_CLR_FAULTS	(1ULL << 2)
+/* caps, AUX_STATW[0]: 'IL', [19:16] 2, [21:20] live mesh id, [27:24] 4, [31:28] 1 */
+#define KH_IL_CAPS(id)		((__u64)KH_IL_CAPS_MAGIC | (2ULL << 16) | \
+				 ((__u64)((id) & 3) << 20) | (4ULL << 24) | (1ULL << 28))
+#define KH_IL_CAPS_MESH(c)	((unsigned int)(((c) >> 20) & 3))
+/* AUX_STATW indices (mag_ilink.v; the doorbell words as the RTL has them) */
+#define KH_IL_W_CAPS		0
+#define KH_IL_W_FAULTS		1	/* [7:0] sticky KH_IL_FAULT_* */
+#define KH_IL_W_BELLS(src)	(2 + (src))	/* per source mesh */
+#define KH_IL_W_TX(link)	(6 + 2 * (link))	/* beats sent on link 0/1 */
+#define KH_IL_W_RX(link)	(7 + 2 * (link))	/* beats received */
+#define KH_IL_W_STALLS(link)	(10 + (link))	/* cycles waiting for credit */
+#define KH_IL_W_FORWARDED	12	/* beats passed through (one per packet) */
+#define KH_IL_W_CREDITS		13	/* [63:32] link 1, [31:0] link 0 */
+#define KH_IL_W_BELLS_SENT	14
+#define KH_IL_W_EG_BLOCKS	15	/* cycles the local egress head waited */
+#define KH_IL_BELLS_COUNT(v)	((__u32)(v))		/* [31:0] */
+#define KH_IL_BELLS_TAG(v)	((unsigned int)(((v) >> 32) & 0xff))	/* [47:32] = {0, tag} */
+/* the chain as built (mag_switch.v CH_SEQ): positions 0..3 = meshes 0, 1, 3, 2 */
+#define KH_IL_CH_SEQ		{ 0, 1, 3, 2 }
 
 /* ---- clock wizard (PG065), 32-bit single-beat registers ---- */
 #define KH_CLK_SW_RST		0x000
