@@ -78,6 +78,16 @@ struct kh_sim_stats {
 	u64 reset_host_dropped;	/* host writes lost to a mesh reset */
 	u64 resets;		/* mesh resets (pulses and wizard relocks) */
 	u64 irq_rises;		/* card-wide: rising edges of the IRQ line */
+	/* the memory side: MAG, the mover, the interlink */
+	u64 mag_entries;	/* entries served by the entry/stream engines */
+	u64 mag_ap_faults;	/* unit requests to an unserved aperture */
+	u64 mag_quant_uploads;	/* entries converted by the upload aperture */
+	u64 mag_host_hangs;	/* host transactions nothing answered */
+	u64 mover_words;	/* words the mover wrote (remote included) */
+	u64 mover_remote_words;	/* ... posted to the interlink */
+	u64 il_injected;	/* remote flits injected into this mesh */
+	u64 il_inj_dropped;	/* INJ: inbound beats dropped */
+	u64 il_switch_dropped;	/* SWITCH: beats with no link to go on */
 };
 
 int kh_sim_get_stats(struct kh_sim_card *card, unsigned int mesh,

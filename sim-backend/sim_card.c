@@ -368,6 +368,19 @@ int kh_sim_get_stats(struct kh_sim_card *card, unsigned int mesh,
 	st->reset_host_dropped = m->rst.host_dropped;
 	st->resets = m->rst.resets;
 	st->irq_rises = card->irq_rises;
+	for (x = 0; x < m->mag->n_ports; x++) {
+		st->mag_entries += m->mag->port[x].entries;
+		st->mag_ap_faults += m->mag->port[x].ap_faults;
+	}
+	st->mag_quant_uploads = m->mag->quant_entries;
+	st->mag_host_hangs = m->mag->host_hangs;
+	st->mover_words = m->mag->mv.words;
+	st->mover_remote_words = m->mag->mv.remote_words;
+	if (m->mag->il) {
+		st->il_injected = m->mag->il->injected;
+		st->il_inj_dropped = m->mag->il->inj_dropped;
+		st->il_switch_dropped = m->mag->il->switch_dropped;
+	}
 	return 0;
 }
 

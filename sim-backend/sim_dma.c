@@ -8,6 +8,22 @@
  * since the host path forces every strobe on.
  */
 #include "sim_card.h"
+#include "sim_mag.h"
+
+/*
+ * A hung host transaction (an aperture nobody answers, a quantising
+ * upload cut mid-entry) wedges that XDMA direction for every mesh until
+ * the hung mesh is reset: nothing more gets through.
+ */
+static bool kh_dma_hung(struct kh_sim_card *c, unsigned int dir)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->n_mesh; i++)
+		if (c->mesh[i]->mag->host_hang & dir)
+			return true;
+	return false;
+}
 
 /* Decode a card bus address to a mesh and a local offset. */
 static int kh_dma_decode(struct kh_sim_card *c, u64 addr, size_t len,
@@ -29,9 +45,14 @@ static int kh_dma_decode(struct kh_sim_card *c, u64 addr, size_t len,
 	/* [37:36] naming another mesh hangs the card */
 	if (((addr >> KH_MADDR_MESH_SHIFT) & KH_MADDR_MESH_MASK) != win - 1)
 		return -EINVAL;
-	/* the apertures ([39], [38]) are not modelled on the host path */
-	if (addr & (3ULL << 38))
+	/* [38] is reserved; [39] = 1 is an aperture: MAG decodes it */
+	if (addr & (1ULL << 38))
 		return -EINVAL;
+	if (addr & KH_MADDR_SPECIAL) {
+		*out = m;
+		*local = addr & ((1ULL << 40) - 1);
+		return 1;
+	}
 	l = addr & KH_MADDR_LOCAL_MASK;
 	if (!kh_dram_in_range(&m->dram, l, len))
 		return -EINVAL;
@@ -56,7 +77,11 @@ int kh_sim_dma_write(struct kh_sim_card *card, u64 card_addr,
 	int e;
 
 	kh_dma_time(card, len);
+	if (kh_dma_hung(card, KH_MAG_HANG_H2C))
+		return -EIO;
 	e = kh_dma_decode(card, card_addr, len, &m, &local);
+	if (e == 1)
+		return len ? kh_mag_host_write(m->mag, local, buf, len) : 0;
 	if (e || !len)
 		return e;
 	end = local + len;
@@ -84,7 +109,11 @@ int kh_sim_dma_read(struct kh_sim_card *card, u64 card_addr, void *buf,
 	int e;
 
 	kh_dma_time(card, len);
+	if (kh_dma_hung(card, KH_MAG_HANG_C2H))
+		return -EIO;
 	e = kh_dma_decode(card, card_addr, len, &m, &local);
+	if (e == 1)
+		return len ? kh_mag_host_read(m->mag, local, buf, len) : 0;
 	if (e || !len)
 		return e;
 	kh_dram_read(&m->dram, local, buf, len);

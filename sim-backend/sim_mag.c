@@ -445,35 +445,50 @@ static u64 kh_er_entry_addr(const struct kh_mag_rd *er, u32 i)
 	       KH_MAG_ADDR_MASK;
 }
 
-/* AR for the next entry that decodes; faulting entries get no response. */
-static void kh_er_issue(struct kh_mag_port *mp, u64 now)
+/*
+ * One AR per cycle while the read buffer has room for the entry: the
+ * entry's last beat arrives after the read latency, and after the beats
+ * of the entries before it on the R channel.  An entry in an aperture
+ * nobody serves gets no AR and no response.
+ */
+static bool kh_er_issue(struct kh_mag_port *mp, u64 now)
 {
 	struct kh_mag_rd *er = &mp->er;
-	u64 off;
+	u64 off, ready;
+	u32 k;
 
-	er->fetching = false;
-	while (er->fetch_i < er->count) {
+	while (er->fetch_i < er->count &&
+	       (er->q_count + 1) * er->in_beats <= KH_MAG_RD_BEATS) {
 		u64 a = kh_er_entry_addr(er, er->fetch_i);
 
-		if (kh_mag_cv_decode(mp->mag, a, &off) != KH_CV_NONE) {
-			er->fetching = true;
-			er->fetch_at = now + mp->mag->mesh->p->mem_rd_latency +
-				       er->in_beats - 1;
-			mp->reads++;
-			mp->mag->rd_count++;
-			return;
+		if (kh_mag_cv_decode(mp->mag, a, &off) == KH_CV_NONE) {
+			kh_port_ap_fault(mp, "entry read", er->sx, er->sy, a);
+			er->fetch_i++;
+			continue;
 		}
-		kh_port_ap_fault(mp, "entry read", er->sx, er->sy, a);
-		er->fetch_i++;
+		ready = now + mp->mag->mesh->p->mem_rd_latency +
+			er->in_beats - 1;
+		if (er->last_ready + er->in_beats > ready)
+			ready = er->last_ready + er->in_beats;
+		k = (er->q_head + er->q_count) % KH_MAG_RD_PIPE;
+		er->q_entry[k] = er->fetch_i++;
+		er->q_ready[k] = ready;
+		er->q_count++;
+		er->last_ready = ready;
+		mp->reads++;
+		mp->mag->rd_count++;
+		return true;
 	}
+	return false;
 }
 
-/* The fetched entry into the send buffer, converted once. */
+/* The head entry into the send buffer, converted once. */
 static void kh_er_load(struct kh_mag_port *mp)
 {
 	struct kh_mag_rd *er = &mp->er;
+	u32 i = er->q_entry[er->q_head];
 	u8 src[KH_MX_SRC_BYTES];
-	u64 a = kh_er_entry_addr(er, er->fetch_i), off;
+	u64 a = kh_er_entry_addr(er, i), off;
 	unsigned int tgt = kh_mag_cv_decode(mp->mag, a, &off), b;
 
 	for (b = 0; b < er->in_beats; b++)
@@ -484,15 +499,23 @@ static void kh_er_load(struct kh_mag_port *mp)
 	if (er->quant)
 		kh_mxfp7_entry(src, er->blayout, &er->buf[0][0]);
 	er->have = true;
-	er->send_i = er->fetch_i;
+	er->send_i = i;
 	er->pos = 0;
+	er->q_head = (er->q_head + 1) % KH_MAG_RD_PIPE;
+	er->q_count--;
 	mp->entries++;
+}
+
+static bool kh_er_done(const struct kh_mag_rd *er)
+{
+	return er->fetch_i >= er->count && !er->q_count && !er->have;
 }
 
 static bool kh_er_step(struct kh_mag_port *mp, u64 now)
 {
 	struct kh_mag_rd *er = &mp->er;
 	const struct kh_flit *f;
+	bool progress = false;
 
 	if (!er->active) {
 		f = kh_fifo_head(&mp->rdq);
@@ -500,17 +523,17 @@ static bool kh_er_step(struct kh_mag_port *mp, u64 now)
 			return false;
 		kh_er_start(mp, f);
 		kh_fifo_pop(&mp->rdq);
-		kh_er_issue(mp, now);
-		if (!er->fetching)
-			er->active = false;	/* every entry faulted */
-		return true;
+		progress = true;
 	}
-	if (er->have || !er->fetching || now < er->fetch_at)
-		return false;
-	kh_er_load(mp);
-	er->fetch_i++;
-	kh_er_issue(mp, now);
-	return true;
+	if (!er->have && er->q_count && er->q_ready[er->q_head] <= now) {
+		kh_er_load(mp);
+		progress = true;
+	}
+	if (kh_er_issue(mp, now))
+		progress = true;
+	if (kh_er_done(er))
+		er->active = false;	/* e.g. every entry faulted */
+	return progress;
 }
 
 /* One entry word into the output register. */
@@ -529,7 +552,7 @@ static void kh_er_send(struct kh_mag_port *mp)
 	kh_link_load(&mp->out, &f);
 	if (++er->pos == (u32)er->ndst * er->out_words) {
 		er->have = false;
-		if (!er->fetching)
+		if (kh_er_done(er))
 			er->active = false;
 	}
 }
@@ -590,7 +613,9 @@ static bool kh_port_pending(const struct kh_mag_port *mp, u64 now)
 	return !kh_fifo_empty(&mp->rdq) || !kh_fifo_empty(&mp->wrq) ||
 	       mp->ready_count || mp->land_count || mp->ack_count ||
 	       mp->fsm != KH_FSM_IDLE || er->have ||
-	       (er->fetching && er->fetch_at <= now);
+	       (er->active && er->fetch_i < er->count &&
+		(er->q_count + 1) * er->in_beats <= KH_MAG_RD_BEATS) ||
+	       (er->q_count && er->q_ready[er->q_head] <= now);
 }
 
 static u64 kh_port_deadline(const struct kh_mag_port *mp)
@@ -601,8 +626,8 @@ static u64 kh_port_deadline(const struct kh_mag_port *mp)
 		t = mp->fsm_until;
 	if (mp->land_count)
 		t = kh_min_u64(t, mp->land[mp->land_head].at);
-	if (mp->er.fetching)
-		t = kh_min_u64(t, mp->er.fetch_at);
+	if (mp->er.q_count)
+		t = kh_min_u64(t, mp->er.q_ready[mp->er.q_head]);
 	return t;
 }
 

@@ -53,10 +53,14 @@ enum kh_mag_fsm {
 
 /*
  * The entry/stream read engine of a port (kohakutpu.md §5.3): its own
- * FSM, concurrent with the write engine.  One entry is fetched (AR, the
- * DRAM latency, its beats) while the previous one goes out, once to each
- * destination: the requester, then peers 1..3.
+ * FSM, concurrent with the write engine.  One AR per entry, with up to
+ * KH_MAG_RD_BEATS beats outstanding (their beats share the R channel, one
+ * per cycle); each entry, once all its beats are in, is converted once
+ * and goes out to each destination: the requester, then peers 1..3.
  */
+#define KH_MAG_RD_BEATS	64	/* the read buffer, in beats */
+#define KH_MAG_RD_PIPE	KH_MAG_RD_BEATS	/* entries, at one beat each */
+
 struct kh_mag_rd {
 	bool active;
 	bool quant, blayout;
@@ -67,10 +71,12 @@ struct kh_mag_rd {
 	u8 out_words;		/* words answered per entry */
 	u32 count;		/* entries */
 	u64 addr;		/* the request's 40-bit address */
-	/* the entry on the bus */
-	bool fetching;
-	u32 fetch_i;
-	u64 fetch_at;		/* its last beat has arrived */
+	/* entries on the bus: AR issued, waiting for their last beat */
+	u32 fetch_i;		/* the next entry to issue */
+	u32 q_head, q_count;
+	u32 q_entry[KH_MAG_RD_PIPE];
+	u64 q_ready[KH_MAG_RD_PIPE];
+	u64 last_ready;		/* the R channel's last beat so far */
 	/* the entry going out */
 	bool have;
 	u32 send_i;
