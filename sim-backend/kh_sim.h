@@ -77,6 +77,40 @@ typedef void (*kh_sim_irq_fn)(void *ctx);
 void kh_sim_set_irq_callback(struct kh_sim_card *card, kh_sim_irq_fn fn,
 			     void *ctx);
 
+/*
+ * The model's knobs (docs/spec/fault-injection.md): fault injection, the
+ * protocol checker and the event trace.  Nothing a card has; hosts offer
+ * them to tests (libkohaku's kohaku_sim_*, kohaku_sim.ko's debugfs).
+ *
+ * kh_sim_card_create_flags() is kh_sim_card_create() with the checker
+ * (KH_SIM_CHECK) on from the start; a description's `check off` still
+ * wins.  kh_sim_command() takes one line as a description directive
+ * would: "inject ...", "check on|off ...", "trace on|off|clear ...";
+ * kh_sim_inject() the words after "inject".  Both return 0 or -EINVAL
+ * with a message in err.
+ *
+ * The text functions write at most len bytes, NUL-terminated, and return
+ * the length the whole text needs (like snprintf), so a host can size its
+ * buffer.  kh_sim_check_report() audits first and returns the number of
+ * violations.  kh_sim_trace_text() formats events from index *pos on, one
+ * line each, as many whole lines as fit, and moves *pos past them (start
+ * at 0: the first line is a header); it returns the bytes written.
+ */
+#define KH_SIM_CHECK	1u
+
+int kh_sim_card_create_flags(const char *desc, unsigned int flags,
+			     struct kh_sim_card **out, char *err,
+			     size_t errlen);
+int kh_sim_command(struct kh_sim_card *card, const char *line, char *err,
+		   size_t errlen);
+int kh_sim_inject(struct kh_sim_card *card, const char *spec, char *err,
+		  size_t errlen);
+size_t kh_sim_dump_knobs(struct kh_sim_card *card, char *buf, size_t len);
+size_t kh_sim_dump_stats(struct kh_sim_card *card, char *buf, size_t len);
+u64 kh_sim_check_report(struct kh_sim_card *card, char *buf, size_t len);
+size_t kh_sim_trace_text(struct kh_sim_card *card, u64 *pos, char *buf,
+			 size_t len);
+
 /* Built-in card descriptions by name ("saxpy", "ship_2x2", ...); NULL if none. */
 const char *kh_sim_builtin_desc(const char *name);
 /* Names of the built-in descriptions, NULL-terminated. */

@@ -16,6 +16,11 @@ struct kh_sim_opts {
 	/* extra unit types, looked up before the built-in table */
 	const struct kh_unit_type *const *extra_types;
 	unsigned int n_extra;
+	/* KH_SIM_CHECK...: as kh_sim_card_create_flags() */
+	unsigned int flags;
+	/* called with every protocol-checker violation message (tests) */
+	void (*violation)(void *ctx, const char *msg);
+	void *violation_ctx;
 };
 
 int kh_sim_card_create_opts(const char *desc, const struct kh_sim_opts *opts,
@@ -111,6 +116,73 @@ bool kh_sim_mesh_in_reset(struct kh_sim_card *card, unsigned int mesh);
  */
 struct kh_link *kh_sim_l2_link(struct kh_sim_card *card, unsigned int mesh,
 			       unsigned int x, unsigned int y, bool to_unit);
+
+/* ---- observability (docs/spec/fault-injection.md, docs/model.md) ---- */
+
+/* Per-unit counters; busy_cycles as CU_COUNTERS counts it, not wrapped. */
+struct kh_sim_unit_stats {
+	u64 accepted;		/* instructions taken (inst_ready) */
+	u64 retired;		/* exec_done pulses (CU_COUNTERS [63:32]) */
+	u64 lost_completions;	/* exec_done with nothing in flight */
+	u64 signals;		/* CU_SIGNALs the base sent */
+	u64 flits_out;		/* flits the unit sent on send_* */
+	u64 flits_in;		/* flits the base took off the link */
+	u64 dropped;		/* flits the unit dropped */
+	u64 ctrl_dropped;	/* CU_CTRL lost to a pending reply */
+	u64 busy_cycles;
+	u64 faults_injected, hangs_injected, ctrl_corrupted;
+	u64 busy_forced;	/* cycles a busy knob held noc_in_busy */
+};
+
+int kh_sim_unit_stats(struct kh_sim_card *card, unsigned int mesh,
+		      unsigned int x, unsigned int y,
+		      struct kh_sim_unit_stats *st);
+
+/* Checker counts: 1..9 are seed 001 §8.3's rules (sim_check.h). */
+#define KH_SIM_CHK_LOST		10
+#define KH_SIM_CHK_DUP		11
+#define KH_SIM_CHK_LOST_INJ	12
+#define KH_SIM_CHK_DUP_INJ	13
+#define KH_SIM_CHK_BORN		14
+#define KH_SIM_CHK_DELIVERED	15
+#define KH_SIM_CHK_TIEOFF	16
+#define KH_SIM_CHK_WITHDRAWN	17
+u64 kh_sim_check_count(struct kh_sim_card *card, unsigned int what);
+/* Run the audit now (lost flits, sleeping units); returns violations. */
+u64 kh_sim_check_audit(struct kh_sim_card *card);
+
+/* Trace events, as kept in the ring (their text form: docs/model.md). */
+enum kh_sim_trace_kind {
+	KH_TR_HOP,		/* x,y,c: the link (c = port, 0xff endpoint) */
+	KH_TR_ACCEPT,		/* x,y unit; c txn, d last */
+	KH_TR_RETIRE,		/* x,y unit; c code (0xff none, 0xfe hang), a arg, b txn */
+	KH_TR_CTRL_REQ,		/* x,y unit; c index, d txn, b requester {y,x} */
+	KH_TR_CTRL_LOST,	/* the same, a second request discarded */
+	KH_TR_CTRL_REPLY,	/* the same, v value; e 1 when a knob lost it */
+	KH_TR_DISPATCH,		/* x,y target; c txn, b flits left */
+	KH_TR_MBOX,		/* x,y target; c txn, d type */
+	KH_TR_SIGNAL,		/* x,y source; c code, a arg */
+	KH_TR_RX_DROP,		/* x,y source; d type */
+	KH_TR_UNIT_DROP,	/* x,y unit; d type, b source {y,x} */
+	KH_TR_MEM_NODATA,	/* x,y MAG port; b source {y,x} */
+	KH_TR_DMA,		/* v card address, a length, c write, d failed, e cycles */
+	KH_TR_INJECT,		/* x,y; c knob kind, a knob id, b detail, v detail */
+	KH_TR_VIOL,		/* x,y; c rule */
+	KH_TR_KINDS
+};
+
+struct kh_sim_trace_ev {
+	u64 cycle;
+	u64 v;
+	u32 a, e;
+	u16 b;
+	u8 kind, mesh, x, y, c, d;
+};
+
+/* Events [first, end) are in the ring; 0 with ev filled, or -ENOENT. */
+void kh_sim_trace_bounds(struct kh_sim_card *card, u64 *first, u64 *end);
+int kh_sim_trace_get(struct kh_sim_card *card, u64 idx,
+		     struct kh_sim_trace_ev *ev);
 
 /*
  * Benchmark baseline only: every node ticks every cycle and idle cycles

@@ -46,6 +46,12 @@ struct kh_unit_type {
 	bool (*tick)(struct kh_unit *u);
 	/* optional: mesh reset; default is fini, zeroed private state, init */
 	void (*reset)(struct kh_unit *u);
+	/*
+	 * optional, for the protocol checker (rule 5): the flit types the
+	 * unit handles on recv_*, bit per KH_T_*; 0 means MEM_RD_RESP,
+	 * MEM_WR_ACK, CU_SIGNAL and CU_DATA
+	 */
+	u16 recv_types;
 };
 
 /* inst_valid ? the head instruction : NULL.  Capture what you need now. */

@@ -14,6 +14,7 @@
  */
 #include "sim_base.h"
 #include "sim_mesh.h"
+#include "sim_obs.h"
 #include "sim_mag.h"
 #include "sim_util.h"
 
@@ -75,6 +76,8 @@ static bool kh_base_busy(const struct kh_sink *s)
 {
 	const struct kh_unit *u = sink_unit(s);
 
+	if (kh_unlikely(u->obs) && kh_obs_unit_busy(u))
+		return true;	/* a busy knob */
 	/* either FIFO full, whatever the offered flit is (§3.1) */
 	return kh_fifo_full(&u->inst) || kh_fifo_full(&u->recv);
 }
@@ -87,6 +90,8 @@ static void kh_base_ctrl(struct kh_unit *u, const struct kh_flit *req)
 	if (u->ctrl_pend) {
 		/* §3.1.1: taken off the link, discarded, never answered */
 		u->ctrl_dropped++;
+		if (kh_unlikely(u->obs))
+			kh_obs_unit_ctrl(u, req, true);
 		kh_mesh_log(u->mesh,
 			    "(%u,%u): CU_CTRL index %u dropped, a reply is pending",
 			    u->x, u->y, idx);
@@ -102,6 +107,8 @@ static void kh_base_ctrl(struct kh_unit *u, const struct kh_flit *req)
 	kh_flit_set(r, KH_CTRL_VALUE, kh_unit_ctrl_value(u, idx));
 	u->ctrl_pend = true;
 	u->ctrl_at = kh_unit_now_(u);
+	if (kh_unlikely(u->obs))
+		kh_obs_unit_ctrl(u, req, false);
 }
 
 static void kh_base_take(struct kh_sink *s, const struct kh_flit *f)
@@ -109,6 +116,7 @@ static void kh_base_take(struct kh_sink *s, const struct kh_flit *f)
 	struct kh_unit *u = sink_unit(s);
 	bool ok = true;
 
+	u->n_taken++;
 	switch (kh_flit_get(f, KH_HDR_TYPE)) {
 	case KH_T_CU_INST:
 		ok = kh_fifo_push(&u->inst, f);
@@ -158,6 +166,7 @@ void kh_unit_inst_accept(struct kh_unit *u)
 	u->cur_txn = kh_flit_get(f, KH_HDR_TXN);
 	u->cur_last = kh_flit_get(f, KH_HDR_LAST);
 	kh_fifo_pop(&u->inst);
+	u->n_accepted++;
 }
 
 void kh_unit_retire(struct kh_unit *u, u32 result, bool fault)
@@ -178,6 +187,8 @@ void kh_unit_recv_pop(struct kh_unit *u)
 {
 	if (u->p_pop || kh_fifo_empty(&u->recv))
 		return;
+	if (kh_unlikely(u->obs))
+		kh_obs_unit_pop(u, kh_fifo_head(&u->recv));
 	kh_fifo_pop(&u->recv);
 	u->p_pop = true;
 }
@@ -186,6 +197,8 @@ void kh_unit_drop(struct kh_unit *u, const struct kh_flit *f,
 		  const char *why)
 {
 	u->dropped++;
+	if (kh_unlikely(u->obs))
+		kh_obs_unit_drop(u, f);
 	kh_mesh_log(u->mesh, "(%u,%u) %s: dropped a type 0x%x flit from (%u,%u): %s",
 		    u->x, u->y, u->type->token,
 		    (unsigned int)kh_flit_get(f, KH_HDR_TYPE),
@@ -200,10 +213,13 @@ bool kh_unit_send_ready(const struct kh_unit *u)
 
 bool kh_unit_send(struct kh_unit *u, const struct kh_flit *f)
 {
+	if (kh_unlikely(u->obs))
+		kh_obs_unit_send(u, f, kh_unit_send_ready(u));
 	if (!kh_unit_send_ready(u))
 		return false;
 	kh_link_load(&u->out, f);
 	u->p_sent = true;
+	u->n_sent++;
 	return true;
 }
 
@@ -283,6 +299,7 @@ static void kh_base_send_sig(struct kh_unit *u)
 	kh_link_load(&u->out, &f);
 	u->sig_head = (u->sig_head + 1) % KH_CU_SIG_DEPTH;
 	u->sig_count--;
+	u->n_signals++;
 }
 
 static void kh_base_queue_sig(struct kh_unit *u)
@@ -315,7 +332,7 @@ static void kh_base_queue_sig(struct kh_unit *u)
 static unsigned int kh_base_tick(struct kh_node *n)
 {
 	struct kh_unit *u = node_unit(n);
-	bool progress = false, busy;
+	bool progress = false, busy, unit_progress;
 	u64 now = kh_unit_now_(u);
 
 	/* the outbound register: signal > CU_CTRL reply > unit */
@@ -325,7 +342,8 @@ static unsigned int kh_base_tick(struct kh_node *n)
 			progress = true;
 		} else if (u->ctrl_pend && u->ctrl_at < now) {
 			/* a reply leaves at the earliest the cycle after capture */
-			kh_link_load(&u->out, &u->ctrl_reply);
+			if (!kh_unlikely(u->obs) || !kh_obs_unit_ctrl_send(u))
+				kh_link_load(&u->out, &u->ctrl_reply);
 			u->ctrl_pend = false;
 			progress = true;
 		}
@@ -333,7 +351,10 @@ static unsigned int kh_base_tick(struct kh_node *n)
 
 	u->p_accept = u->p_done = u->p_fault = u->p_pop = u->p_sent = false;
 	u->p_ready = kh_link_free(&u->out) && !u->sig_count && !u->ctrl_pend;
-	if (u->type->tick(u))
+	if (kh_unlikely(u->obs))
+		kh_obs_unit_pre(u);
+	unit_progress = u->type->tick(u);
+	if (unit_progress)
 		progress = true;
 	if (u->p_accept || u->p_done || u->p_pop || u->p_sent)
 		progress = true;
@@ -344,8 +365,11 @@ static unsigned int kh_base_tick(struct kh_node *n)
 	 * accept arm set it, so a same-cycle accept + done loses the
 	 * completion (§4).
 	 */
+	if (u->p_done && kh_unlikely(u->obs))
+		kh_obs_unit_done(u);	/* the checker; fault and hang knobs */
 	if (u->p_done) {
 		u->retired++;
+		u->n_retired++;
 		if (u->in_flight)
 			kh_base_queue_sig(u);
 		else
@@ -365,6 +389,8 @@ static unsigned int kh_base_tick(struct kh_node *n)
 			u->busy_acc += now + 1 - u->busy_since;
 		u->busy = busy;
 	}
+	if (kh_unlikely(u->obs))
+		kh_obs_unit_post(u, unit_progress);
 
 	if (progress)
 		return KH_TICK_AWAKE | KH_TICK_PROGRESS;
@@ -463,4 +489,6 @@ void kh_unit_reset(struct kh_unit *u)
 	}
 	kh_node_timer(&u->node, KH_NEVER);
 	kh_node_wake(&u->node);
+	if (u->obs)
+		kh_obs_unit_reset(u);
 }

@@ -60,9 +60,15 @@ struct kh_unit {
 	bool p_accept, p_done, p_fault, p_pop, p_sent, p_ready;
 	u32 p_result;
 
-	/* model-only statistics */
+	/* model-only statistics, never reset */
 	u64 dropped;			/* flits the unit dropped */
 	u64 lost_completions;		/* exec_done with nothing in flight */
+	u64 n_accepted, n_retired, n_signals;
+	u64 n_sent;			/* send_* flits taken */
+	u64 n_taken;			/* flits taken off the link */
+
+	/* observers (sim_obs.h): NULL unless checked, traced or injected */
+	struct kh_obs_unit *obs;
 
 	void *priv;
 };

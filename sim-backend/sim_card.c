@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /* Card life cycle, simulated time, and the internal interface. */
 #include "sim_card.h"
+#include "sim_obs.h"
 #include "sim_base.h"
 #include "sim_desc.h"
 #include "sim_ilink.h"
@@ -141,6 +142,10 @@ int kh_sim_card_create_opts(const char *desc, const struct kh_sim_opts *opts,
 	e = kh_ilink_connect_card(c);
 	if (e)
 		goto fail_sched;
+	/* the observers' node: before the scheduler is finalized */
+	e = kh_obs_create(c);
+	if (e)
+		goto fail_sched;
 	e = kh_sched_finalize(&c->sched);
 	if (e)
 		goto fail_sched;
@@ -150,6 +155,10 @@ int kh_sim_card_create_opts(const char *desc, const struct kh_sim_opts *opts,
 			c->sched.all[i]->active = false;
 			kh_node_wake(c->sched.all[i]);
 		}
+	/* the checker, knobs and trace: opts, then the description's lines */
+	e = kh_obs_start(c, d, opts, err, errlen);
+	if (e)
+		goto fail_sched;
 	kh_plat_free(d);
 	*out = c;
 	return 0;
@@ -179,6 +188,7 @@ void kh_sim_card_destroy(struct kh_sim_card *card)
 
 	if (!card)
 		return;
+	kh_obs_destroy(card);	/* first: its last audit reads the mesh */
 	for (i = 0; i < KH_MAX_MESHES; i++)
 		kh_mesh_destroy(card->mesh[i]);
 	kh_sched_fini(&card->sched);

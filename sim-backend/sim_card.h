@@ -29,6 +29,7 @@ struct kh_sim_card {
 	void *irq_ctx;
 	u64 irq_rises;
 	u32 log_left;
+	struct kh_obs *obs;		/* checker, knobs, trace (sim_obs.h) */
 };
 
 const struct kh_sim_params *kh_sim_card_params(const struct kh_sim_card *c);

@@ -619,6 +619,29 @@ static int kh_parse_directive(struct kh_parse *ps, const struct kh_tok *w)
 	return kh_parse_l2(ps);
 }
 
+/*
+ * inject, check, trace (docs/spec/fault-injection.md): kept as text and
+ * applied once the card is built (sim_obs.c), wherever they stand.
+ */
+static bool kh_is_obs_directive(const struct kh_tok *w)
+{
+	return tok_is(w, "inject") || tok_is(w, "check") || tok_is(w, "trace");
+}
+
+static int kh_parse_obs(struct kh_parse *ps, const char *b, const char *e)
+{
+	struct kh_desc *d = ps->d;
+
+	if (d->n_obs == KH_DESC_OBS_MAX)
+		return kh_perr(ps, "more than %u inject/check/trace lines",
+			       KH_DESC_OBS_MAX);
+	d->obs[d->n_obs].s = b;
+	d->obs[d->n_obs].n = (u32)(e - b);
+	d->obs[d->n_obs].line = ps->line;
+	d->n_obs++;
+	return 0;
+}
+
 static bool kh_is_directive(const struct kh_tok *w)
 {
 	return tok_is(w, "param") || tok_is(w, "profile") ||
@@ -648,7 +671,7 @@ int kh_desc_parse(const char *text, const struct kh_unit_types *types,
 		err[0] = 0;
 
 	for (ps->line = 1; *s; ps->line++) {
-		const char *eol = s, *end;
+		const char *eol = s, *end, *bol = s;
 
 		while (*eol && *eol != '\n')
 			eol++;
@@ -658,7 +681,9 @@ int kh_desc_parse(const char *text, const struct kh_unit_types *types,
 		s = *eol ? eol + 1 : eol;
 		if (!ps->ntok)
 			continue;
-		if (kh_is_directive(&ps->tok[0]))
+		if (kh_is_obs_directive(&ps->tok[0]))
+			e = kh_parse_obs(ps, bol, end);
+		else if (kh_is_directive(&ps->tok[0]))
 			e = kh_parse_directive(ps, &ps->tok[0]);
 		else
 			e = kh_parse_row(ps);

@@ -33,10 +33,18 @@ struct kh_desc_mesh {
 	u64 l2_base[KH_MAP_MAX][KH_MAP_MAX];
 };
 
+#define KH_DESC_OBS_MAX	64
+
 struct kh_desc {
 	struct kh_sim_params p;		/* the card-wide parameters */
 	unsigned int n_mesh;
 	struct kh_desc_mesh mesh[KH_MAX_MESHES];
+	/* inject/check/trace lines (in the text), applied once built */
+	unsigned int n_obs;
+	struct kh_desc_obs {
+		const char *s;
+		u32 n, line;
+	} obs[KH_DESC_OBS_MAX];
 };
 
 /* Extra unit types (tests) are looked up before the built-in table. */

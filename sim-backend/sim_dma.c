@@ -8,6 +8,7 @@
  * since the host path forces every strobe on.
  */
 #include "sim_card.h"
+#include "sim_obs.h"
 #include "sim_mag.h"
 
 /*
@@ -76,6 +77,8 @@ int kh_sim_dma_write(struct kh_sim_card *card, u64 card_addr,
 	u64 local, w, end;
 	int e;
 
+	if (kh_unlikely(card->obs->trace_on))
+		kh_obs_dma(card, true, card_addr, len, 0);
 	kh_dma_time(card, len);
 	if (kh_dma_hung(card, KH_MAG_HANG_H2C))
 		return -EIO;
@@ -108,6 +111,8 @@ int kh_sim_dma_read(struct kh_sim_card *card, u64 card_addr, void *buf,
 	u64 local;
 	int e;
 
+	if (kh_unlikely(card->obs->trace_on))
+		kh_obs_dma(card, false, card_addr, len, 0);
 	kh_dma_time(card, len);
 	if (kh_dma_hung(card, KH_MAG_HANG_C2H))
 		return -EIO;

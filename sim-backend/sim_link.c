@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /* The hold-until-taken link handshake, and the tied-off port. */
 #include "sim_link.h"
+#include "sim_obs.h"
 #include "sim_sched.h"
 
 void kh_link_init(struct kh_link *l, struct kh_sink *rx, unsigned int mesh,
@@ -18,6 +19,10 @@ void kh_link_init(struct kh_link *l, struct kh_sink *rx, unsigned int mesh,
 
 bool kh_link_step(struct kh_link *l, u64 now)
 {
+	const struct kh_flit *f = &l->reg;
+	struct kh_flit copy;
+	unsigned int act = 0;
+
 	if (!l->valid)
 		return false;
 	/*
@@ -29,15 +34,29 @@ bool kh_link_step(struct kh_link *l, u64 now)
 		l->stalls++;
 		if (l->hook && l->hook->offer)
 			l->hook->offer(l->hook_ctx, l, now, 1);
+		if (kh_unlikely(l->obs))
+			kh_obs_link_refused(l, now);
 		return false;
 	}
 	if (l->hook && l->hook->transfer)
 		l->hook->transfer(l->hook_ctx, l, now);
-	l->rx->ops->take(l->rx, &l->reg);
+	if (kh_unlikely(l->obs)) {
+		/* the checker, drop/dup knobs, the trace (sim_obs.h) */
+		act = kh_obs_link_xfer(l, now, &copy);
+		if (act & KH_XFER_COPY)
+			f = &copy;
+	}
+	if (!(act & KH_XFER_DROP)) {
+		l->rx->ops->take(l->rx, f);
+		if (act & KH_XFER_TAKEN)
+			kh_obs_link_taken(l, now);
+		if (l->rx->node)
+			kh_node_wake(l->rx->node);
+	}
 	l->valid = false;
 	l->flits++;
-	if (l->rx->node)
-		kh_node_wake(l->rx->node);
+	if (act & KH_XFER_KEEP)
+		l->valid = true;	/* a dup knob: the sender still holds it */
 	return true;
 }
 

@@ -18,6 +18,7 @@
 struct kh_node;
 struct kh_sink;
 struct kh_link;
+struct kh_obs_link;
 
 struct kh_sink_ops {
 	/* noc_in_busy: the receiver's own state, never the offered flit */
@@ -59,6 +60,10 @@ struct kh_link {
 	u8 port;		/* router output port (KH_PORT_*) */
 	const struct kh_link_hook *hook;
 	void *hook_ctx;
+	/* observers (sim_obs.h): NULL unless checked, traced or injected */
+	struct kh_obs_link *obs;
+	u64 drops;		/* transfers a drop knob lost (in flits) */
+	u64 dups;		/* transfers a dup knob repeated */
 };
 
 static inline bool kh_link_free(const struct kh_link *l)

@@ -28,6 +28,7 @@
  * a write no ack), counted.
  */
 #include "sim_mag.h"
+#include "sim_obs.h"
 #include "sim_ilink.h"
 #include "sim_mxfp7.h"
 #include "sim_util.h"
@@ -184,6 +185,8 @@ static void kh_port_read_word(struct kh_mag_port *mp, unsigned int tgt,
 {
 	if (!kh_mag_cv_read(mp->mag, tgt, off, buf))
 		mp->out_of_range++;
+	else if (kh_unlikely(mp->mag->mesh->obs) && tgt == KH_CV_DRAM)
+		kh_obs_mem_read(mp, off, buf);	/* a dram knob */
 }
 
 static void kh_port_ap_fault(struct kh_mag_port *mp, const char *what,
@@ -265,6 +268,8 @@ static bool kh_port_intake(struct kh_mag_port *mp)
 		i = kh_port_open_slot(mp, sx, sy);
 		if (i < 0) {
 			mp->data_dropped++;
+			if (kh_unlikely(mp->mag->mesh->obs))
+				kh_obs_mem_nodata(mp, f);
 			kh_mesh_log(mp->mag->mesh,
 				    "MAG port %u: MEM_WR_DATA from (%u,%u) matches no open slot, dropped",
 				    mp->idx, sx, sy);
@@ -387,9 +392,14 @@ static bool kh_port_land(struct kh_mag_port *mp, u64 now)
 			sl->state = KH_SLOT_FREE;
 			continue;
 		}
-		for (b = 0; b <= sl->len; b++, off += KH_PAYLOAD_BYTES)
+		for (b = 0; b <= sl->len; b++, off += KH_PAYLOAD_BYTES) {
+			/* a dram knob loses the beat; MAG never knows */
+			if (kh_unlikely(g->mesh->obs) && tgt == KH_CV_DRAM &&
+			    kh_obs_mem_write(mp, off))
+				continue;
 			if (!kh_mag_cv_write(g, tgt, off, sl->data[b]))
 				mp->out_of_range++;
+		}
 		mp->writes++;
 		g->wr_count++;
 		sl->state = KH_SLOT_ACK;

@@ -5,6 +5,7 @@
  * (a unit, a MAG port), or the mesh's tie-off.
  */
 #include "sim_mesh.h"
+#include "sim_obs.h"
 #include "sim_base.h"
 #include "sim_card.h"
 #include "sim_desc.h"
@@ -207,6 +208,8 @@ void kh_mesh_reset(struct kh_mesh *m)
 {
 	unsigned int x, y;
 
+	/* what was in flight is gone: the checker forgets it */
+	kh_obs_mesh_reset(m->card, m->id);
 	for (y = 0; y < m->nrx * m->nry; y++)
 		kh_router_reset(&m->routers[y]);
 	kh_mag_reset(m->mag);

@@ -24,6 +24,7 @@ struct kh_unit;
 struct kh_mag;
 struct kh_l2;
 struct kh_desc_mesh;
+struct kh_obs;
 
 struct kh_mesh {
 	struct kh_sim_card *card;
@@ -41,6 +42,7 @@ struct kh_mesh {
 	struct kh_mag *mag;
 	struct kh_dram dram;
 	struct kh_tieoff tieoff;
+	struct kh_obs *obs;		/* set while traced or DRAM knobs exist */
 };
 
 struct kh_mesh *kh_mesh_create(struct kh_sim_card *card, unsigned int id,

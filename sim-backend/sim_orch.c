@@ -8,6 +8,7 @@
  * index past STAGE_FLITS wraps onto stale data.
  */
 #include "sim_orch.h"
+#include "sim_obs.h"
 #include "sim_mag.h"
 #include "sim_mesh.h"
 #include "sim_util.h"
@@ -181,6 +182,8 @@ void kh_orch_agent_take(struct kh_orch *o, const struct kh_flit *f)
 				      (count << 8) | KH_NS_VALID;
 		o->sig_done++;
 		o->signals++;
+		if (kh_unlikely(o->mag->mesh->obs))
+			kh_obs_orch(o, KH_OBS_SIGNAL, f);
 		if (code == KH_SIG_INST_COMPLETE)
 			o->cred_inc++;
 		kh_orch_irq_event(o, KH_IRQ_SIGNAL |
@@ -193,6 +196,8 @@ void kh_orch_agent_take(struct kh_orch *o, const struct kh_flit *f)
 		/* accepted and dropped: the agent never stalls memory */
 		o->rx_overflow = true;
 		o->rx_dropped++;
+		if (kh_unlikely(o->mag->mesh->obs))
+			kh_obs_orch(o, KH_OBS_RX_DROP, f);
 		kh_orch_irq_event(o, KH_IRQ_RX_OVERFLOW);
 		kh_mesh_log(o->mag->mesh,
 			    "agent: RX full, dropped a type 0x%x flit from (%u,%u)",
@@ -256,8 +261,10 @@ static bool kh_orch_apply_write(struct kh_orch *o, bool run0, bool tx_full0,
 		return false;
 	case KH_ORC_TX_KICK:
 		/* the mailbox and the dispatcher share the TX FIFO */
-		if (!run0 && !tx_full0)
-			kh_orch_push_tx(o, o->tx_flit);
+		if (!run0 && !tx_full0 && kh_orch_push_tx(o, o->tx_flit) &&
+		    kh_unlikely(o->mag->mesh->obs))
+			kh_obs_orch(o, KH_OBS_MBOX, kh_fifo_at(&o->tx,
+							       o->tx.count - 1));
 		return false;
 	case KH_ORC_RX_POP:
 		kh_fifo_pop(&o->rx);
@@ -297,6 +304,8 @@ bool kh_orch_tick(struct kh_orch *o, u32 tx_count0)
 			pushed = true;
 			o->dispatched++;
 			o->slot++;
+			if (kh_unlikely(o->mag->mesh->obs))
+				kh_obs_orch(o, KH_OBS_DISPATCH, &f);
 			if (--o->left == 0) {
 				o->prog_run = false;
 				kh_orch_irq_event(o, KH_IRQ_PROG_DONE);

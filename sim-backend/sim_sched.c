@@ -135,6 +135,8 @@ static bool kh_sched_step(struct kh_sched *s)
 		if (!r && !kh_node_holds(nd) && !s->step_all)
 			nd->active = false;
 	}
+	if (s->post_cycle)
+		s->post_cycle(s->post_ctx);
 
 	/* compact the awake list, keeping order (determinism) */
 	for (i = 0, j = 0; i < s->n_active; i++) {

@@ -62,6 +62,9 @@ struct kh_sched {
 	u64 cycles_stepped;	/* cycles actually simulated (not skipped) */
 	u64 cycles_skipped;
 	bool step_all;		/* benchmark baseline: all awake, no skip */
+	/* the protocol checker's end-of-cycle look (sim_check.c), or NULL */
+	void (*post_cycle)(void *ctx);
+	void *post_ctx;
 };
 
 void kh_sched_init(struct kh_sched *s);

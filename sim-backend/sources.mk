@@ -5,6 +5,7 @@ KH_SIM_SOURCES := \
 	sim_base.c \
 	sim_builtin.c \
 	sim_card.c \
+	sim_check.c \
 	sim_clkwiz.c \
 	sim_ddrc.c \
 	sim_desc.c \
@@ -12,6 +13,7 @@ KH_SIM_SOURCES := \
 	sim_dram.c \
 	sim_fifo.c \
 	sim_fp32.c \
+	sim_inject.c \
 	sim_ilink.c \
 	sim_l2.c \
 	sim_link.c \
@@ -25,6 +27,7 @@ KH_SIM_SOURCES := \
 	sim_reset.c \
 	sim_router.c \
 	sim_sched.c \
+	sim_trace.c \
 	sim_unit_null.c \
 	sim_unit_sx.c \
 	sim_units.c

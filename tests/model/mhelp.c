@@ -2,16 +2,41 @@
 /* Model test helpers. */
 #include "mhelp.h"
 
+/*
+ * Every model test runs with the protocol checker on (KOHAKU_SIM_CHECK=0
+ * turns it off); a violation fails the test that caused it, unless the
+ * test expects violations (mh_expect_violations) and counts them itself.
+ */
+bool mh_expect_violations;
+unsigned int mh_violations;
+char mh_last_violation[256];
+
+static void mh_violation(void *ctx, const char *msg)
+{
+	mh_violations++;
+	snprintf(mh_last_violation, sizeof(mh_last_violation), "%s", msg);
+	if (!mh_expect_violations)
+		tap_fail_at(__FILE__, __LINE__, "protocol checker: %s", msg);
+	else
+		tap_diag("protocol checker (expected): %s", msg);
+}
+
 struct kh_sim_card *mh_card_types(const char *desc,
 				  const struct kh_unit_type *const *types,
 				  unsigned int n)
 {
 	const char *b = kh_sim_builtin_desc(desc);
-	struct kh_sim_opts o = { types, n };
+	const char *env = getenv("KOHAKU_SIM_CHECK");
+	struct kh_sim_opts o;
 	struct kh_sim_card *c = NULL;
 	char err[256];
 	int e;
 
+	memset(&o, 0, sizeof(o));
+	o.extra_types = types;
+	o.n_extra = n;
+	o.flags = env && !strcmp(env, "0") ? 0 : KH_SIM_CHECK;
+	o.violation = mh_violation;
 	e = kh_sim_card_create_opts(b ? b : desc, &o, &c, err, sizeof(err));
 	if (e) {
 		tap_fail_at(__FILE__, __LINE__, "card create: %d: %s", e, err);

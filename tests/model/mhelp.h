@@ -16,6 +16,11 @@
 
 /* Create a card from a built-in name or a description; NULL on failure. */
 struct kh_sim_card *mh_card(const char *desc);
+/* the protocol checker's verdicts (mhelp.c): a test expecting some sets
+ * mh_expect_violations and reads mh_violations / mh_last_violation */
+extern bool mh_expect_violations;
+extern unsigned int mh_violations;
+extern char mh_last_violation[256];
 struct kh_sim_card *mh_card_types(const char *desc,
 				  const struct kh_unit_type *const *types,
 				  unsigned int n);

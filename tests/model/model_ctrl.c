@@ -124,6 +124,8 @@ TEST(busy_unit_answers_and_accrues_while_skipped)
 	double t0;
 
 	REQUIRE(c);
+	mh_expect_violations = true;	/* hng breaks rule 7 on purpose */
+	mh_violations = 0;
 	memset(&f, 0, sizeof(f));
 	kh_flit_hdr(&f, 1, 0, 0, 0, KH_T_CU_INST, 9, 1);
 	mh_mb_send(c, &f);
@@ -147,6 +149,8 @@ TEST(busy_unit_answers_and_accrues_while_skipped)
 	CHECK(st.cycles_skipped > 999000000ULL);
 	CHECK_EQ(KH_NS_COUNT(mh_ns(c, 1, 0)), 0);
 	kh_sim_card_destroy(c);
+	CHECK(mh_violations == 1 && strstr(mh_last_violation, "rule 7"));
+	mh_expect_violations = false;
 }
 
 TEST(full_instruction_fifo_blocks_ctrl)
@@ -180,6 +184,8 @@ TEST(same_cycle_retire_loses_the_completion)
 	struct kh_flit f, r;
 
 	REQUIRE(c);
+	mh_expect_violations = true;	/* eqd breaks rule 6 on purpose */
+	mh_violations = 0;
 	memset(&f, 0, sizeof(f));
 	kh_flit_hdr(&f, 2, 1, 0, 0, KH_T_CU_INST, 1, 0);
 	mh_mb_send(c, &f);
@@ -195,6 +201,8 @@ TEST(same_cycle_retire_loses_the_completion)
 	kh_sim_get_stats(c, 0, &st);
 	CHECK_EQ(st.lost_completions, 2);
 	kh_sim_card_destroy(c);
+	CHECK(mh_violations == 2 && strstr(mh_last_violation, "rule 6"));
+	mh_expect_violations = false;
 }
 
 TEST(spurious_retire_counted_not_signalled)
@@ -204,6 +212,8 @@ TEST(spurious_retire_counted_not_signalled)
 	u64 ns;
 
 	REQUIRE(c);
+	mh_expect_violations = true;	/* spu breaks rule 7 on purpose */
+	mh_violations = 0;
 	memset(&f, 0, sizeof(f));
 	kh_flit_hdr(&f, 1, 2, 0, 0, KH_T_CU_INST, 4, 0);
 	mh_mb_send(c, &f);
@@ -216,6 +226,8 @@ TEST(spurious_retire_counted_not_signalled)
 	REQUIRE(mh_ctrl_read(c, 1, 2, KH_CTRL_IDX_COUNTERS, 1, &r));
 	CHECK_EQ(mh_ctrl_value(&r) >> 32, 2);
 	kh_sim_card_destroy(c);
+	CHECK(mh_violations == 1 && strstr(mh_last_violation, "rule 7"));
+	mh_expect_violations = false;
 }
 
 int main(int argc, char **argv)
