@@ -33,6 +33,42 @@ cat <<'M'
 14~sim_orch.c~model_credits~dispatcher: the staging slot does not wrap at STAGE_FLITS~			f.w[i] = o->stage[o->slot % o->p->stage_flits][i];~			f.w[i] = o->slot < o->p->stage_flits ? o->stage[o->slot][i] : 0;
 15~sim_mag.c~model_mag~MAG: data binds to the newest open slot of its source~		if (best < 0 || (s32)(sl->seq - mp->slots[best].seq) < 0)~		if (best < 0 || (s32)(sl->seq - mp->slots[best].seq) > 0)
 16~sim_sched.c~model_mag~idle skip: jump to the end of the run past pending timers~			u64 to = kh_min_u64(s->next_timer, end);~			u64 to = end;
+101~sim_desc.c~model_params~profiles: a description without a profile gets the RTL values~	kh_sim_params_ship(&d->p);~	kh_sim_params_rtl(&d->p);
+102~sim_params.c~model_params~profiles: ship keeps the RTL router FIFO of 32~	p->router_fifo = 512;~	p->router_fifo = 32;
+103~sim_mesh.c~model_params~router_fifo: routers are built 32 deep whatever the description says~					   p->router_fifo);~					   32);
+104~sim_orch.c~model_params~tx_depth: the TX FIFO is 16 deep whatever the description says~	e = kh_fifo_init(&o->tx, p->tx_depth);~	e = kh_fifo_init(&o->tx, 16);
+105~sim_orch.c~model_params~rx_depth: the RX FIFO is 16 deep whatever the description says~		e = kh_fifo_init(&o->rx, p->rx_depth);~		e = kh_fifo_init(&o->rx, 16);
+106~sim_desc.c~model_params~stage_flits: the parameter is parsed and dropped~		p->stage_flits = v;~		(void)0;
+107~sim_desc.c~model_params~wr_slots: the parameter is parsed and dropped~		p->wr_slots = v;~		(void)0;
+108~sim_desc.c~model_params~q_margin: the parameter is parsed and dropped~			p->q_margin = v;~			(void)0;
+109~sim_desc.c~model_params~mem_rd_latency: the parameter is parsed and dropped~		p->mem_rd_latency = v;~		(void)0;
+110~sim_desc.c~model_desc~parser: an unmodelled token is refused at once, before the rest is checked~			if (!ut->tick && !ps->nomodel) {\n\t\t\t\tps->nomodel = ut;\n\t\t\t\tps->nomodel_line = ps->line;\n\t\t\t}~			if (!ut->tick)\n\t\t\t\treturn kh_perr(ps, "token '%s' (%s) has no model yet", ut->token, ut->name);
+111~sim_desc.c~model_desc~parser: a mesh section does not start from the card-wide parameters~	dm->p = ps->d->p;~	kh_sim_params_ship(&dm->p);
+112~sim_desc.c~model_desc~parser: card-wide l2 lines are not applied to the meshes~	e = kh_apply_l2(ps, &ps->card, ps->cur);~	e = 0;
+113~sim_bar.c~model_multi~BAR0: every window decodes to mesh 0~	*m = kh_sim_card_mesh(c, *n);~	*m = kh_sim_card_mesh(c, 0);
+114~sim_dma.c~model_multi~DMA: every window lands in mesh 0's DRAM~	m = kh_sim_card_mesh(c, win - 1);~	m = kh_sim_card_mesh(c, 0);
+115~sim_clkwiz.c~model_clk~clock wizard: losing lock does not reset the mesh~	kh_mesh_reset_hold(c->mesh[mesh], w->lock_at + KH_RST_RELEASE_CYCLES);~	(void)0;
+116~sim_clkwiz.c~model_clk~clock wizard: a duty of 0 is accepted~	if (kh_clk_is_duty(off) && !v)\n\t\treturn;~
+117~sim_reset.c~model_clk~reset: no recovery window after the release~	m->rst.ready = release + KH_RST_RECOVERY_CYCLES;~	m->rst.ready = release;
+118~sim_reset.c~model_clk~reset: a flit forced into an endpoint in recovery is kept~	if (kh_mesh_recovering(g->mesh)) {~	if (0) {
+119~sim_bar.c~model_clk~reset: host writes land while the mesh is in reset~			if (kh_mesh_recovering(m)) {~			if (0) {
+120~sim_orch.c~model_irq~IRQ addon: events set IRQ_STAT on a card without the addon~	if (!o->p->irq)\n\t\treturn;~
+121~sim_orch.c~model_irq~IRQ addon: a clear wins over an event in its cycle (the cycle's events are not remembered)~	o->irq_ev |= bits;~	(void)0;
+122~sim_orch.c~model_irq~IRQ addon: IRQ_EN does not gate the line~	bool level = (o->irq_stat & o->irq_en & KH_IRQ_ALL) != 0;~	bool level = (o->irq_stat & KH_IRQ_ALL) != 0;
+123~sim_card.c~model_irq~IRQ line: only mesh 0 drives it~	for (i = 0; i < card->n_mesh; i++)\n\t\tif (card->mesh[i]->mag->orch.irq_level)~	for (i = 0; i < 1; i++)\n\t\tif (card->mesh[i]->mag->orch.irq_level)
+124~sim_orch.c~model_irq~IRQ addon: CAPS[40] is never set~	       ((u64)o->grid_hi << 32) | (o->p->irq ? KH_CAPS_IRQ_ADDON : 0);~	       ((u64)o->grid_hi << 32);
+125~sim_l2.c~model_l2~L2: the addon window is index 0xe0 alone~	    KH_CTRL_IDX_IS_ADDON(kh_flit_get(h, KH_CTRL_INDEX))) {~	    kh_flit_get(h, KH_CTRL_INDEX) == KH_CTRL_IDX_L2_CAPS) {
+126~sim_l2.c~model_l2~L2: a write's reply carries the value after the write~		a->enable = v & KH_L2_CTRL_ENABLE;\n}~		a->enable = v & KH_L2_CTRL_ENABLE;\n\tkh_flit_set(r, KH_CTRL_VALUE, kh_l2_reg(a, idx));\n}
+127~sim_l2.c~model_l2~L2: enabled out of a mesh reset~	a->enable = false;~	a->enable = true;
+128~sim_l2.c~model_l2~L2: in-window reads are served while disabled~	if (t == KH_T_MEM_RD_REQ && in && a->enable) {~	if (t == KH_T_MEM_RD_REQ && in) {
+129~sim_l2.c~model_l2~L2: in-window writes go to the mesh while enabled~	if (t == KH_T_MEM_WR_REQ && in && a->enable) {~	if (t == KH_T_MEM_WR_REQ && in && a->enable && 0) {
+130~sim_l2.c~model_l2~L2: a mesh reset clears the SRAM~	a->rd_busy = false;\n}~	a->rd_busy = false;\n\tfor (u32 i = 0; i < a->n_chunks; i++)\n\t\tif (a->chunk[i])\n\t\t\tmemset(a->chunk[i], 0, KH_L2_CHUNK_LINES * KH_L2_LINE_BYTES);\n}
+131~sim_l2.c~model_l2~L2: a second addon request while a reply is pending is answered~	if (a->ctrl_pend) {\n\t\ta->ctrl_dropped++;~	if (0) {\n\t\ta->ctrl_dropped++;
+132~sim_builtin.c~model_params~built-ins: saxpy without profile rtl (ship values)~two SX units; RTL parameters\\n"\n\t  "profile rtl\\n"~two SX units; RTL parameters\\n"
+133~sim_reset.c~model_clk~reset: the gate does not hold noc_in_busy~	return kh_mesh_recovering(g->mesh) || g->inner->ops->busy(g->inner);~	return g->inner->ops->busy(g->inner);
+134~sim_ddrc.c~model_clk~DDR controller: ECC off at reset~	d->ecc_onoff = 1;~	d->ecc_onoff = 0;
+135~sim_clkwiz.c~model_clk~clock wizard: a LOAD that changes nothing drops lock~		if (!memcmp(next, w->run, sizeof(next)))\n\t\t\treturn;~
+136~sim_l2.c~model_multi~L2: the adapter replies from (0,0), not the unit's coordinate~		    kh_flit_get(req, KH_HDR_SRC_Y), a->x, a->y, KH_T_CU_CTRL,~		    kh_flit_get(req, KH_HDR_SRC_Y), 0, 0, KH_T_CU_CTRL,
 M
 }
 
