@@ -102,7 +102,7 @@
 /* IRQ_STAT / IRQ_EN bits of the interrupt addon (docs/spec/irq-addon.md) */
 #define KH_IRQ_SIGNAL		(1ULL << 0)	/* a CU_SIGNAL was absorbed */
 #define KH_IRQ_FAULT		(1ULL << 1)	/* ... and it was SIG_FAULT */
-#define KH_IRQ_RX		(1ULL << 2)	/* RX FIFO became non-empty */
+#define KH_IRQ_RX		(1ULL << 2)	/* a flit was pushed into RX */
 #define KH_IRQ_PROG_DONE	(1ULL << 3)	/* dispatcher finished a kick */
 #define KH_IRQ_RX_OVERFLOW	(1ULL << 4)	/* RX overflow latched */
 #define KH_IRQ_ALL		0x1fULL
