@@ -113,7 +113,7 @@ static struct kh_obs_link *kh_find_link(struct kh_obs *o, unsigned int mesh,
 {
 	struct kh_sim_card *card = o->card;
 	struct kh_word c = *w;
-	const struct kh_sink *sink = NULL;
+	const struct kh_mesh *m;
 	unsigned int x, y, i;
 	size_t dot;
 
@@ -138,21 +138,25 @@ static struct kh_obs_link *kh_find_link(struct kh_obs *o, unsigned int mesh,
 		return NULL;
 	if (dot == w->n)
 		return kh_obs_link_of(o, kh_sim_endpoint_link(card, mesh, x, y));
-	if (w->n - dot != 3 || memcmp(w->s + dot, ".in", 3))
+	if (w->n - dot != 3 || memcmp(w->s + dot, ".in", 3) ||
+	    mesh >= card->n_mesh)
 		return NULL;
-	if (kh_sim_unit_at(card, mesh, x, y)) {
-		sink = &kh_sim_unit_at(card, mesh, x, y)->sink;
-	} else if (x == 0 && mesh < card->n_mesh) {
-		struct kh_mag *g = card->mesh[mesh]->mag;
-
-		for (i = 0; i < g->n_ports; i++)
-			if (g->port[i].y == y)
-				sink = &g->port[i].sink;
-	}
-	for (i = 0; sink && i < o->n_links; i++)
-		if (o->links[i].l->rx == sink)
-			return &o->links[i];
-	return NULL;
+	/* the router port facing (x, y) (its endpoint may sit behind a gate) */
+	m = card->mesh[mesh];
+	if (x == 0)
+		return kh_obs_link_of(o, kh_sim_router_link(card, mesh, 1, y,
+							    KH_PORT_W));
+	if (x == m->w - 1)
+		return kh_obs_link_of(o, kh_sim_router_link(card, mesh, x - 1,
+							    y, KH_PORT_E));
+	if (y == 0)
+		return kh_obs_link_of(o, kh_sim_router_link(card, mesh, x, 1,
+							    KH_PORT_N));
+	if (y == m->h - 1)
+		return kh_obs_link_of(o, kh_sim_router_link(card, mesh, x,
+							    y - 1, KH_PORT_S));
+	return kh_obs_link_of(o, kh_sim_router_link(card, mesh, x, y,
+						    KH_PORT_L));
 }
 
 static bool kh_parse_type(const struct kh_word *v, s8 *type)

@@ -3,8 +3,11 @@
  * The null unit (noc_cu_null, token `null`; docs/spec/units.md): retires
  * every instruction one cycle after accepting it, with exec_result = XOR
  * of the eight 32-bit payload words, and drops everything it receives.
- * (The RTL retires in the accept cycle, which the contract forbids and
- * which would lose every completion; this model follows the contract.)
+ *
+ * The RTL retires in the accept cycle, which the contract forbids (seed
+ * 001 §4) and which loses every completion: that is the variant `null!`
+ * below, selectable to show the hazard (and the checker's rule 6).  The
+ * default `null` follows the contract.
  */
 #include "kh_unit.h"
 #include "sim_units.h"
@@ -15,6 +18,26 @@ struct kh_null {
 	bool pending;
 	u32 result;
 };
+
+static u32 kh_null_result(const struct kh_flit *f)
+{
+	u32 x = 0;
+	unsigned int i;
+
+	for (i = 0; i < 8; i++)
+		x ^= kh_payload_u32(f->w, i);
+	return x;
+}
+
+static void kh_null_drain(struct kh_unit *u)
+{
+	const struct kh_flit *f = kh_unit_recv(u);
+
+	if (f) {
+		kh_unit_drop(u, f, "the null unit drops everything");
+		kh_unit_recv_pop(u);
+	}
+}
 
 static bool kh_null_tick(struct kh_unit *u)
 {
@@ -29,22 +52,35 @@ static bool kh_null_tick(struct kh_unit *u)
 	} else {
 		f = kh_unit_inst(u);
 		if (f) {
-			u32 x = 0;
-			unsigned int i;
-
-			for (i = 0; i < 8; i++)
-				x ^= kh_payload_u32(f->w, i);
-			s->result = x;
+			s->result = kh_null_result(f);
 			s->pending = true;
 			kh_unit_inst_accept(u);
 			did = true;
 		}
 	}
-	f = kh_unit_recv(u);
+	kh_null_drain(u);
+	return did;
+}
+
+/*
+ * noc_cu_null.v as it is: exec_done in the cycle of inst_ready.  The base
+ * clears in_flight on the done arm after the accept arm set it, so the
+ * completion is never queued (no CU_SIGNAL, no credit), the retirement is
+ * still counted, and the unit takes the next instruction at once.
+ */
+static bool kh_null_rtl_tick(struct kh_unit *u)
+{
+	const struct kh_flit *f = kh_unit_inst(u);
+	bool did = false;
+
 	if (f) {
-		kh_unit_drop(u, f, "the null unit drops everything");
-		kh_unit_recv_pop(u);
+		u32 x = kh_null_result(f);
+
+		kh_unit_inst_accept(u);
+		kh_unit_retire(u, x, false);
+		did = true;
 	}
+	kh_null_drain(u);
 	return did;
 }
 
@@ -55,4 +91,12 @@ const struct kh_unit_type kh_unit_null = {
 	.n_buffers = KH_NULL_NBUF,
 	.priv_size = sizeof(struct kh_null),
 	.tick = kh_null_tick,
+};
+
+const struct kh_unit_type kh_unit_null_rtl = {
+	.token = "null!",
+	.name = "null unit as in the RTL (retires in the accept cycle)",
+	.cu_type = KH_CU_NULL,
+	.n_buffers = KH_NULL_NBUF,
+	.tick = kh_null_rtl_tick,
 };

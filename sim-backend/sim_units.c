@@ -23,6 +23,7 @@ static const struct kh_unit_type kh_unit_cpu = {
 static const struct kh_unit_type *const kh_unit_table[] = {
 	&kh_unit_sx,
 	&kh_unit_null,
+	&kh_unit_null_rtl,
 	&kh_unit_mat,
 	&kh_unit_vec,
 	&kh_unit_cpu,

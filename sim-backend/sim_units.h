@@ -7,5 +7,6 @@
 
 extern const struct kh_unit_type kh_unit_sx;
 extern const struct kh_unit_type kh_unit_null;
+extern const struct kh_unit_type kh_unit_null_rtl;
 
 #endif /* KH_SIM_UNITS_H */

@@ -69,6 +69,26 @@ cat <<'M'
 134~sim_ddrc.c~model_clk~DDR controller: ECC off at reset~	d->ecc_onoff = 1;~	d->ecc_onoff = 0;
 135~sim_clkwiz.c~model_clk~clock wizard: a LOAD that changes nothing drops lock~		if (!memcmp(next, w->run, sizeof(next)))\n\t\t\treturn;~
 136~sim_l2.c~model_multi~L2: the adapter replies from (0,0), not the unit's coordinate~		    kh_flit_get(req, KH_HDR_SRC_Y), a->x, a->y, KH_T_CU_CTRL,~		    kh_flit_get(req, KH_HDR_SRC_Y), 0, 0, KH_T_CU_CTRL,
+301~sim_check.c~model_check~checker rule 1: a refused link may lose its flit before it is taken~		if (l->valid && !memcmp(&l->reg, &ol->held, sizeof(l->reg)))\n\t\t\tcontinue;~		continue;
+302~sim_check.c~model_check~checker rule 1: a send_* offer may change after a refusal~	if (ou->send_prev && !ou->send_matched) {~	if (0) {
+303~sim_check.c~model_check~checker rule 1: a sender that holds is flagged~		if (l->valid && !memcmp(&l->reg, &ol->held, sizeof(l->reg)))~		if (l->valid && memcmp(&l->reg, &ol->held, sizeof(l->reg)))
+304~sim_check.c~model_check~checker rule 2: a flit taken twice from one register is a plain duplicate~	kh_viol(o, same_reg ? KH_CHK_R2 : KH_CHK_DUP, now, ol->l->mesh,~	kh_viol(o, KH_CHK_DUP, now, ol->l->mesh,
+305~sim_check.c~model_check~checker rule 3: busy not re-evaluated with the offered flit hidden~	if (!kh_busy_hidden(ol->l))\n\t\tkh_rule3(ol, now, true);~	if (0)\n\t\tkh_rule3(ol, now, true);
+306~sim_check.c~model_check~checker rule 4: a held receive head never counts as blocked~	if (recv && idle) {~	if (0) {
+307~sim_check.c~model_check~checker rule 5: every type counts as handled~	return known & (1u << type);~	return true;
+308~sim_check.c~model_check~checker rule 6: exec_done with inst_ready not flagged~	if (u->p_accept) {\n\t\tkh_obs_unit_name~	if (0) {\n\t\tkh_obs_unit_name
+309~sim_unit_null.c~model_check~null!: the RTL variant never retires (instead of retiring in the accept cycle)~		kh_unit_retire(u, x, false);~		(void)x;
+310~sim_check.c~model_check~checker rule 7: exec_done with nothing in flight not flagged~	} else if (!u->in_flight) {~	} else if (0) {
+311~sim_check.c~model_check~checker rule 7: the never-retires bound is 1000 times too long~	    now - ou->idle_since >= c->retire_bound) {~	    now - ou->idle_since >= c->retire_bound * 1000) {
+312~sim_check.c~model_check~checker rule 8: framework codes on send_* not flagged~	if (type == KH_T_CU_SIGNAL) {~	if (0) {
+313~sim_check.c~model_check~checker rule 9: one beat more than the receive FIFO allowed~		if (ou->outstanding > u->recv.depth && !ou->r9_over) {~		if (ou->outstanding > u->recv.depth + 1 && !ou->r9_over) {
+314~sim_check.c~model_check~checker: the audit never reports a vanished tag as lost~		if (!e->tag || e->seen == c->epoch) {~		if (1) {
+315~sim_check.c~model_check~checker: the audit takes a second copy of a tag for the first~	if (!e || e->seen == c->epoch) {~	if (!e) {
+316~sim_check.c~model_check~checker: a duplicate a dup knob made counts as a violation~	if (ol->inj_dup_tag && ol->inj_dup_tag == t) {~	if (0) {
+317~sim_inject.c~model_check~inject: a drop knob's loss is not marked injected~			if (ol->obs->check_on)\n\t\t\t\tkh_check_dropped(ol);~
+318~sim_check.c~model_check~checker: a flit to a tie-off stays in flight (reported lost)~		c->count_[KH_CHK_TIEOFF]++;\n\t\tkh_tab_del(c, e);~		c->count_[KH_CHK_TIEOFF]++;
+319~sim_obs.c~model_check~checker: tags are not stripped before an endpoint takes a flit~		*copy = l->reg;\n\t\tkh_flit_set_tag(copy, 0);~		*copy = l->reg;
+320~sim_unit_sx.c~model_check~SX: holds flits it does not expect instead of dropping them (rule 10 test)~		kh_unit_drop(u, f, "unexpected on the SX receive path");\n\t}\n\tkh_unit_recv_pop(u);~		return false;\n\t}\n\tkh_unit_recv_pop(u);
 M
 }
 
