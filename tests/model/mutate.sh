@@ -89,6 +89,80 @@ cat <<'M'
 318~sim_check.c~model_check~checker: a flit to a tie-off stays in flight (reported lost)~		c->count_[KH_CHK_TIEOFF]++;\n\t\tkh_tab_del(c, e);~		c->count_[KH_CHK_TIEOFF]++;
 319~sim_obs.c~model_check~checker: tags are not stripped before an endpoint takes a flit~		*copy = l->reg;\n\t\tkh_flit_set_tag(copy, 0);~		*copy = l->reg;
 320~sim_unit_sx.c~model_check~SX: holds flits it does not expect instead of dropping them (rule 10 test)~		kh_unit_drop(u, f, "unexpected on the SX receive path");\n\t}\n\tkh_unit_recv_pop(u);~		return false;\n\t}\n\tkh_unit_recv_pop(u);
+201~sim_mxfp7.c~model_mxfp7~MXFP7: ties round away from zero~	if (2 * r > d || (2 * r == d && (q & 1)))~	if (2 * r >= d)
+202~sim_mxfp7.c~model_mxfp7~MXFP7: the scale keeps |int| <= 62, one step too coarse~		if (kh_mx_quot(amax, mid) <= KH_MX_INT_MAX)~		if (kh_mx_quot(amax, mid) < KH_MX_INT_MAX)
+203~sim_mxfp7.c~model_mxfp7~MXFP7: Inf is taken as NaN (0) instead of saturating~		return KH_FP16_MAG_MAX;		/* Inf saturates */~		return 0;
+204~sim_mxfp7.c~model_mxfp7~MXFP7: the B layout packs like A~		if (blayout)\n\t\t\tblk[KH_MX_B_LANE(j)]~		if (0)\n\t\t\tblk[KH_MX_B_LANE(j)]
+205~sim_mxfp7.c~model_mxfp7~MXFP7: the scale byte one byte too high~		w[KH_MX_SCALE_BIT / 8] = s;~		w[KH_MX_SCALE_BIT / 8 + 1] = s;
+206~sim_mxfp7.c~model_mxfp7~MXFP7: subnormals read with exponent 0, not 1~	if (!e)\n\t\te = 1;~	if (!e)\n\t\te = 0;
+210~sim_mag.c~model_mem~MAG: entry words carry no word index in rsvd~	kh_flit_set(&f, KH_HDR_RSVD_LO, w);~	kh_flit_set(&f, KH_HDR_RSVD_LO, 0);
+211~sim_mag.c~model_mem~MAG: last on every entry word~		    er->txn + er->send_i, w + 1 == er->out_words);~		    er->txn + er->send_i, 1);
+212~sim_mag.c~model_mem~MAG: stream txn + i saturates at 255 instead of wrapping~		    er->txn + er->send_i, w + 1 == er->out_words);~		    er->txn + er->send_i > 255 ? 255 : er->txn + er->send_i,\n\t\t    w + 1 == er->out_words);
+213~sim_mag.c~model_mem~MAG: entry_words 0 or above 4 means 2, not 4~		ew = KH_MEM_ENTRY_WORDS_MAX;	/* 0 or > 4 means 4 */~		ew = 2;
+215~sim_mag.c~model_mem~MAG: multicast word by word across destinations, not entry by entry per destination~	unsigned int d = er->pos / er->out_words, w = er->pos % er->out_words;~	unsigned int d = er->pos % er->ndst, w = er->pos / er->ndst;
+217~sim_mag.c~model_mem~MAG: BLAYOUT ignored on the read path~	er->blayout = flags & KH_MEMF_BLAYOUT;~	er->blayout = false;
+218~sim_mag.c~model_mem~MAG: QUANT entries read 128 B apart (output size) instead of 256~	return (er->addr + (u64)i * er->in_beats * KH_PAYLOAD_BYTES) &~	return (er->addr + (u64)i * er->out_words * KH_PAYLOAD_BYTES) &
+219~sim_mag.c~model_mem~MAG: write issue waits for the entry engine (no concurrency)~	bool rd = f && !kh_rd_is_entry(f), wr = mp->ready_count != 0;~	bool rd = f && !kh_rd_is_entry(f), wr = mp->ready_count != 0 && !mp->er.active;
+220~sim_mag.c~model_mem~MAG: plain reads go to the entry engine instead of sharing the write FSM~	return kh_flit_get(f, KH_MEM_FLAGS) & (KH_MEMF_STREAM | KH_MEMF_QUANT);~	return f != NULL;
+221~sim_mag.c~model_mem~MAG: agent traffic always leaves by port 0~		if (g->port[i].y == dy)\n\t\t\treturn i;~		if (0)\n\t\t\treturn i;
+222~sim_mag.c~model_mem~MAG: an unserved aperture is served as DRAM~	*off = 0;\n\treturn KH_CV_NONE;~	*off = addr & KH_MADDR_LOCAL_MASK;\n\treturn KH_CV_DRAM;
+223~sim_mag.c~model_mem~MAG: aperture 0 reaches DRAM, not the L2 staging RAM~		*off = addr & KH_AP_OFFSET_MASK;\n\t\treturn KH_CV_L2;~		*off = addr & KH_AP_OFFSET_MASK;\n\t\treturn KH_CV_DRAM;
+224~sim_mag.c~model_mem~MAG: the L2 offset does not wrap at its size~		off %= d->size;		/* the RAM address is truncated */~		off += 0;
+230~sim_mag.c~model_hostap~upload: one burst for the whole DMA (no 4 KiB split)~		u64 bend = (w | (KH_HOST_BOUNDARY - 1)) + 1, dst, beats, e, i;~		u64 bend = end + KH_HOST_BOUNDARY, dst, beats, e, i;
+231~sim_mag.c~model_hostap~upload: a partial entry is dropped silently instead of hanging~		if (beats % KH_MX_SRC_BEATS)\n\t\t\treturn kh_mag_host_hang(~		if (0)\n\t\t\treturn kh_mag_host_hang(
+232~sim_mag.c~model_hostap~upload: aperture 5 converts with the A layout~	bool blayout = (addr >> KH_MADDR_APERTURE_SHIFT) & 1;~	bool blayout = false;
+233~sim_dma.c~model_hostap~host: a hang does not wedge the channel~		if (c->mesh[i]->mag->host_hang & dir)~		if (0 && (c->mesh[i]->mag->host_hang & dir))
+234~sim_mag.c~model_hostap~host: a mesh reset does not end the hang~	g->host_hang = 0;~	;
+235~sim_mag.c~model_hostap~upload: the destination keeps the aperture bits~		dst = w & KH_AP_QUANT_DST_MASK & KH_MADDR_LOCAL_MASK;~		dst = w & KH_MADDR_LOCAL_MASK;
+240~sim_mover.c~model_mover~mover: transpose runs (as a copy) instead of faulting~	if (r->mode == KH_MV_MODE_TRANSPOSE || r->mode > KH_MV_MODE_FILL)~	if (r->mode > KH_MV_MODE_FILL)
+241~sim_mover.c~model_mover~mover: element width 3 accepted~	if (r->ew > 2)\n\t\treturn KH_MV_FAULT_EW;~	if (0)\n\t\treturn KH_MV_FAULT_EW;
+242~sim_mover.c~model_mover~mover: strides need only 16-byte alignment~		if (dst->stride[d] & 31)~		if (dst->stride[d] & 15)
+243~sim_mover.c~model_mover~mover: copy walks of different lengths accepted~	if (r->mode == KH_MV_MODE_COPY && kh_mv_len(src) != kh_mv_len(dst))~	if (0)
+244~sim_mover.c~model_mover~mover: gather takes index j from lane j % 4 of the index word~	p = mv->idx_buf + (mv->gj % 8) * 4;~	p = mv->idx_buf + (mv->gj % 4) * 4;
+245~sim_mover.c~model_mover~mover: the outermost dim changes fastest~	for (d = 0; d < w->ndims; d++) {\n\t\tif (++idx[d] < w->count[d])~	for (d = w->ndims; d-- > 0;) {\n\t\tif (++idx[d] < w->count[d])
+246~sim_mover.c~model_mover~mover: the PRNG counter starts at 0, not 1~		u64 z = r->seed + ((pos * per + e) + 1) * 0x9e3779b97f4a7c15ULL;~		u64 z = r->seed + (pos * per + e) * 0x9e3779b97f4a7c15ULL;
+248~sim_mover.c~model_mover~mover: the axis windows are ignored~		if (!win->extent)\n\t\t\tcontinue;~		if (1)\n\t\t\tcontinue;
+249~sim_mover.c~model_mover~mover: a faulted move counts as done~	mv->faults++;\n\tmv->busy = false;~	mv->faults++;\n\tmv->moves++;\n\tmv->busy = false;
+250~sim_mover.c~model_mover~mover: GO while busy restarts the move~		kh_mesh_log(g->mesh, "mover: GO while busy, ignored");\n\t\treturn;~		kh_mesh_log(g->mesh, "mover: GO while busy, ignored");
+251~sim_mover.c~model_mover~mover: busy clears at the last word, before its BRESP~		mv->done_at = now + g->mesh->p->mem_wr_latency;\n\t*deadline~		mv->done_at = now;\n\t*deadline
+252~sim_mover.c~model_mover~mover: writes past the DRAM vanish instead of faulting~		return KH_MV_FAULT_RANGE;\n\tkh_mag_cv_write(g, tgt, off, buf);~		(void)0;\n\tkh_mag_cv_write(g, tgt, off, buf);
+253~sim_mover.c~model_mover~mover: an unserved aperture faults as range, not AXI~		return KH_MV_FAULT_AXI;\n\tif (off + KH_PAYLOAD_BYTES > kh_mag_cv_size(g, tgt))\n\t\treturn KH_MV_FAULT_RANGE;\n\tkh_mag_cv_write~		return KH_MV_FAULT_RANGE;\n\tif (off + KH_PAYLOAD_BYTES > kh_mag_cv_size(g, tgt))\n\t\treturn KH_MV_FAULT_RANGE;\n\tkh_mag_cv_write
+254~sim_mover.c~model_mover~mover: the immediate always replicated as 32 bits~		buf[i] = (u8)(r->imm >> (8 * (i % esz)));~		buf[i] = (u8)(r->imm >> (8 * (i % 4 % (esz * 4))));
+260~sim_ilink.c~model_ilink~interlink: chain in mesh order 0-1-2-3~static const u8 kh_ch_seq[KH_MAX_MESHES] = { 0, 1, 3, 2 };~static const u8 kh_ch_seq[KH_MAX_MESHES] = { 0, 1, 2, 3 };
+261~sim_ilink.c~model_ilink~interlink: the injected flit's src is rewritten to the MAG port~		kh_flit_set(&f, KH_HDR_RSVD, 0);~		kh_flit_set(&f, KH_HDR_RSVD, 0);\n\t\tkh_flit_set(&f, KH_HDR_SRC_X, 0);\n\t\tkh_flit_set(&f, KH_HDR_SRC_Y, 1);
+262~sim_ilink.c~model_ilink~interlink: a remote descriptor without an ack raises nothing~				kh_ilink_fault(il, KH_IL_FAULT_ACK0);~				(void)0;
+263~sim_ilink.c~model_ilink~interlink: a doorbell counts on arrival, before earlier writes land~		if (il->writes_landed < il->bell_snap[s])\n\t\t\treturn false;~		if (0)\n\t\t\treturn false;
+264~sim_ilink.c~model_ilink~interlink: caps read while disabled~		return il->enable ? KH_IL_CAPS(il->mesh_id) : 0;~		return KH_IL_CAPS(il->mesh_id);
+265~sim_ilink.c~model_ilink~interlink: 0x80 [2] does not clear the faults~		if (v & KH_IL_CTRL_CLR_FAULTS)\n\t\t\til->faults = 0;~		if (0)\n\t\t\til->faults = 0;
+266~sim_mag.c~model_ilink~MAG: aliasing another mesh's address sets no RD_REMOTE~		kh_ilink_fault(g->il, KH_IL_FAULT_RD_REMOTE);~		(void)0;
+267~sim_ilink.c~model_ilink~interlink: sending without a credit~		if (!l->credits[cls[i]]) {~		if (0) {
+268~sim_ilink.c~model_ilink~interlink: a hop takes one cycle, not il_hop_latency~	w->at = now + il->hop_latency;~	w->at = now + 1;
+269~sim_ilink.c~model_ilink~interlink: a disabled mesh still takes inbound beats~	if (!il->enable) {\n\t\tkh_il_inj_drop(il, "interlink disabled");~	if (0) {\n\t\tkh_il_inj_drop(il, "interlink disabled");
+270~sim_ilink.c~model_ilink~interlink: a beat with no link is dropped without SWITCH~	kh_ilink_fault(il, KH_IL_FAULT_SWITCH);~	(void)0;
+271~sim_ilink.c~model_ilink~interlink: one credit class (every beat stop class)~	return next == kh_il_pos_of(dst) ? KH_IL_STOP : KH_IL_FWD;~	return next > 7 ? KH_IL_FWD : KH_IL_STOP;
+272~sim_mover.c~model_ilink~mover: another mesh's destination written locally~	if (!(addr & KH_MADDR_SPECIAL) && mesh != kh_mag_mesh_id(g) && g->il) {~	if (!(addr & KH_MADDR_SPECIAL) && mesh > 4 && g->il) {
+321~sim_inject.c~model_inject~inject: after= lets one event too few pass~	if (k->passed < k->after) {~	if (k->passed + 1 < k->after) {
+322~sim_inject.c~model_inject~inject drop: the flit is delivered after all~			return KH_XFER_DROP;~			return 0;
+323~sim_inject.c~model_inject~inject dup: the kept copy counts as another event~		ol->kept = true;~		ol->kept = false;
+324~sim_inject.c~model_inject~inject busy: never ends~		if (k->kind == KH_KNOB_BUSY && now >= k->from && now < k->until)~		if (k->kind == KH_KNOB_BUSY && now >= k->from)
+325~sim_inject.c~model_inject~inject busy: no timer at the window's edges (the idle skip runs past them)~	kh_node_timer(&o->node, t);~	kh_node_timer(&o->node, KH_NEVER);
+326~sim_inject.c~model_inject~inject fault: the completion stays a normal one~			u->p_fault = true;~			u->p_fault = false;
+327~sim_inject.c~model_inject~inject hang: exec_done is not swallowed~			u->p_done = false;\n~
+328~sim_inject.c~model_inject~inject ctrl: the value is not changed~				    kh_flit_get(r, KH_CTRL_VALUE) ^ k->xor);~				    kh_flit_get(r, KH_CTRL_VALUE));
+329~sim_obs.c~model_inject~inject ctrl: field=drop loses nothing~	bool lost = ou->ctrl_drop;~	bool lost = false;
+330~sim_inject.c~model_inject~inject dram: the data pattern goes out byte-swapped~			buf[i] = (u8)(k->data >> (8 * (i & 3)));~			buf[i] = (u8)(k->data >> (8 * (3 - (i & 3))));
+331~sim_inject.c~model_inject~inject dram: a write beat is written after all~	kh_trace_inject(o, kh_now(o), k, 1, a);\n\treturn true;~	kh_trace_inject(o, kh_now(o), k, 1, a);\n\treturn false;
+332~sim_inject.c~model_inject~inject parser: an option may be given twice~		if (seen & B(opt))\n~		if (0)\n
+333~sim_obs.c~model_inject~description lines: the error names the next line~					 d->obs[i].line, msg);~					 d->obs[i].line + 1, msg);
+334~sim_inject.c~model_inject~inject: X,Y.in on the east edge names the router's south port~							    y, KH_PORT_E));~							    y, KH_PORT_S));
+335~sim_obs.c~model_trace~trace: hops into an endpoint not marked deliver~			(ol->cls == KH_LC_DELIVER ? 0x10 : 0) |~			0 |
+336~sim_trace.c~model_trace~trace: the ring's first event is always 0 (stale entries read)~	*first = t->head > (u64)t->mask + 1 ? t->head - t->mask - 1 : 0;~	*first = 0;
+337~sim_base.c~model_trace~counters: accepted instructions not counted~	u->n_accepted++;\n~
+338~sim_obs.c~model_trace~trace: a DMA's cycles leave out the beats~		(u32)((len + KH_HOST_GRANULE - 1) / KH_HOST_GRANULE);~		0;
+339~sim_obs.c~model_trace~trace: the accept of a same-cycle retire comes after it~	if (u->p_accept)\n\t\tkh_trace_accept(ou);~	if (0)\n\t\tkh_trace_accept(ou);
+340~sim_trace.h~model_trace~trace: events= selects nothing~	return o->trace_on && (o->trace_mask & cls);~	return o->trace_on;
+341~sim_obs.c~model_trace~stats dump: a link's flits column shows its stalls~			     l->mesh, ol->name, (unsigned long long)l->flits,~			     l->mesh, ol->name, (unsigned long long)l->stalls,
+342~sim_base.c~model_trace~counters: flits taken off the link not counted~	u->n_taken++;\n~
 M
 }
 
