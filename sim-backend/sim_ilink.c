@@ -722,7 +722,8 @@ bool kh_ilink_tick(struct kh_ilink *il, u64 now, u64 *deadline)
 			kh_ilq_pop(&in->wire);
 			progress = true;
 		}
-		if (in && (b = kh_ilq_head(&in->wire)))
+		b = in ? kh_ilq_head(&in->wire) : NULL;
+		if (b)
 			*deadline = kh_min_u64(*deadline, b->at);
 	}
 
@@ -742,7 +743,8 @@ bool kh_ilink_tick(struct kh_ilink *il, u64 now, u64 *deadline)
 	}
 	if (kh_il_land(il, now))
 		progress = true;
-	if ((b = kh_ilq_head(&il->land)))
+	b = kh_ilq_head(&il->land);
+	if (b)
 		*deadline = kh_min_u64(*deadline, b->at);
 
 	/* the switch: egress for nowhere or here, then each link's beat */
