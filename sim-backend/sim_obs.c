@@ -447,6 +447,7 @@ void kh_obs_unit_pre(struct kh_unit *u)
 	struct kh_obs_unit *ou = u->obs;
 
 	ou->retire_code = 0xff;
+	ou->accept_traced = false;
 	if (ou->obs->check_on)
 		kh_check_unit_pre(ou);
 }
@@ -477,23 +478,32 @@ static void kh_trace_accept(struct kh_obs_unit *ou)
 	ev->y = u->y;
 	ev->c = u->cur_txn;
 	ev->d = u->cur_last;
+	ou->accept_traced = true;
 }
+
+static void kh_trace_retire(struct kh_obs_unit *ou);
 
 void kh_obs_unit_done(struct kh_unit *u)
 {
 	struct kh_obs_unit *ou = u->obs;
 	struct kh_obs *o = ou->obs;
-	struct kh_sim_trace_ev *ev;
 
-	if (o->check_on)
-		kh_check_unit_done(ou);
 	if (ou->knobs && u->in_flight)
 		kh_inject_unit_done(ou);
-	if (!kh_trace_wants(o, KH_TRC_UNIT))
-		return;
+	if (kh_trace_wants(o, KH_TRC_UNIT))
+		kh_trace_retire(ou);
+	if (o->check_on)
+		kh_check_unit_done(ou);
+}
+
+static void kh_trace_retire(struct kh_obs_unit *ou)
+{
+	struct kh_unit *u = ou->u;
+	struct kh_sim_trace_ev *ev;
+
 	if (u->p_accept)
 		kh_trace_accept(ou);	/* the accept first, in one cycle */
-	ev = kh_trace_ev(o, KH_TR_RETIRE);
+	ev = kh_trace_ev(ou->obs, KH_TR_RETIRE);
 	ev->mesh = u->mesh->id;
 	ev->x = u->x;
 	ev->y = u->y;
@@ -520,7 +530,7 @@ void kh_obs_unit_post(struct kh_unit *u, bool unit_progress)
 
 	if (o->check_on)
 		kh_check_unit_post(ou, unit_progress);
-	if (u->p_accept && !u->p_done && kh_trace_wants(o, KH_TRC_UNIT))
+	if (u->p_accept && !ou->accept_traced && kh_trace_wants(o, KH_TRC_UNIT))
 		kh_trace_accept(ou);
 }
 

@@ -81,6 +81,7 @@ struct kh_obs_unit {
 	u32 outstanding;		/* rule 9: MEM_RD_RESP beats owed */
 	u8 retire_code;			/* this cycle's completion, for the trace */
 	u32 retire_arg;
+	bool accept_traced;		/* this cycle's accept is in the trace */
 	struct kh_flit send_held;	/* the refused send_* offer */
 	/* injection */
 	struct kh_knob *knobs;		/* busy/fault/hang/ctrl knobs */

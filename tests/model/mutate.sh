@@ -141,6 +141,28 @@ cat <<'M'
 270~sim_ilink.c~model_ilink~interlink: a beat with no link is dropped without SWITCH~	kh_ilink_fault(il, KH_IL_FAULT_SWITCH);~	(void)0;
 271~sim_ilink.c~model_ilink~interlink: one credit class (every beat stop class)~	return next == kh_il_pos_of(dst) ? KH_IL_STOP : KH_IL_FWD;~	return next > 7 ? KH_IL_FWD : KH_IL_STOP;
 272~sim_mover.c~model_ilink~mover: another mesh's destination written locally~	if (!(addr & KH_MADDR_SPECIAL) && mesh != kh_mag_mesh_id(g) && g->il) {~	if (!(addr & KH_MADDR_SPECIAL) && mesh > 4 && g->il) {
+321~sim_inject.c~model_inject~inject: after= lets one event too few pass~	if (k->passed < k->after) {~	if (k->passed + 1 < k->after) {
+322~sim_inject.c~model_inject~inject drop: the flit is delivered after all~			return KH_XFER_DROP;~			return 0;
+323~sim_inject.c~model_inject~inject dup: the kept copy counts as another event~		ol->kept = true;~		ol->kept = false;
+324~sim_inject.c~model_inject~inject busy: never ends~		if (k->kind == KH_KNOB_BUSY && now >= k->from && now < k->until)~		if (k->kind == KH_KNOB_BUSY && now >= k->from)
+325~sim_inject.c~model_inject~inject busy: no timer at the window's edges (the idle skip runs past them)~	kh_node_timer(&o->node, t);~	kh_node_timer(&o->node, KH_NEVER);
+326~sim_inject.c~model_inject~inject fault: the completion stays a normal one~			u->p_fault = true;~			u->p_fault = false;
+327~sim_inject.c~model_inject~inject hang: exec_done is not swallowed~			u->p_done = false;\n~
+328~sim_inject.c~model_inject~inject ctrl: the value is not changed~				    kh_flit_get(r, KH_CTRL_VALUE) ^ k->xor);~				    kh_flit_get(r, KH_CTRL_VALUE));
+329~sim_obs.c~model_inject~inject ctrl: field=drop loses nothing~	bool lost = ou->ctrl_drop;~	bool lost = false;
+330~sim_inject.c~model_inject~inject dram: the data pattern goes out byte-swapped~			buf[i] = (u8)(k->data >> (8 * (i & 3)));~			buf[i] = (u8)(k->data >> (8 * (3 - (i & 3))));
+331~sim_inject.c~model_inject~inject dram: a write beat is written after all~	kh_trace_inject(o, kh_now(o), k, 1, a);\n\treturn true;~	kh_trace_inject(o, kh_now(o), k, 1, a);\n\treturn false;
+332~sim_inject.c~model_inject~inject parser: an option may be given twice~		if (seen & B(opt))\n~		if (0)\n
+333~sim_obs.c~model_inject~description lines: the error names the next line~					 d->obs[i].line, msg);~					 d->obs[i].line + 1, msg);
+334~sim_inject.c~model_inject~inject: X,Y.in on the east edge names the router's south port~							    y, KH_PORT_E));~							    y, KH_PORT_S));
+335~sim_obs.c~model_trace~trace: hops into an endpoint not marked deliver~			(ol->cls == KH_LC_DELIVER ? 0x10 : 0) |~			0 |
+336~sim_trace.c~model_trace~trace: the ring's first event is always 0 (stale entries read)~	*first = t->head > (u64)t->mask + 1 ? t->head - t->mask - 1 : 0;~	*first = 0;
+337~sim_base.c~model_trace~counters: accepted instructions not counted~	u->n_accepted++;\n~
+338~sim_obs.c~model_trace~trace: a DMA's cycles leave out the beats~		(u32)((len + KH_HOST_GRANULE - 1) / KH_HOST_GRANULE);~		0;
+339~sim_obs.c~model_trace~trace: the accept of a same-cycle retire comes after it~	if (u->p_accept)\n\t\tkh_trace_accept(ou);~	if (0)\n\t\tkh_trace_accept(ou);
+340~sim_trace.h~model_trace~trace: events= selects nothing~	return o->trace_on && (o->trace_mask & cls);~	return o->trace_on;
+341~sim_obs.c~model_trace~stats dump: a link's flits column shows its stalls~			     l->mesh, ol->name, (unsigned long long)l->flits,~			     l->mesh, ol->name, (unsigned long long)l->stalls,
+342~sim_base.c~model_trace~counters: flits taken off the link not counted~	u->n_taken++;\n~
 M
 }
 
