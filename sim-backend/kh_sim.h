@@ -43,7 +43,11 @@ void kh_sim_write64(struct kh_sim_card *card, u32 offset, u64 value);
  * (KH_CARD_ADDR).  Writes reach memory as whole 32-byte words, as on the
  * card: bytes of a partly covered word outside [addr, addr+len) are written
  * with zeros.  Returns 0 or a negative errno (-EINVAL for an address no
- * window decodes; the card would hang there).
+ * window decodes; the card would hang there).  Addresses with [39] = 1 are
+ * MAG's apertures (docs/model.md "Host apertures"); one nothing answers,
+ * or a quantising upload cut mid-entry, hangs that XDMA direction on a
+ * card: -EIO, now and for every later transfer that way until the mesh
+ * is reset.
  */
 int kh_sim_dma_write(struct kh_sim_card *card, u64 card_addr,
 		     const void *buf, size_t len);
