@@ -51,12 +51,14 @@ RT_SRCS :=
 CLI_SRCS :=
 TEST_BINS :=
 BENCH_BINS :=
+TOOL_BINS :=
 
 include sim-backend/sim.mk
 include driver/core/core.mk
 include libruntime/runtime.mk
 include tests/tests.mk
 -include bench/bench.mk
+-include tools/tools.mk
 
 LIB_SRCS := $(SIM_SRCS) $(CORE_SRCS) $(RT_SRCS)
 $(BUILD)/obj/%.o: %.c
@@ -80,7 +82,7 @@ $(LIBKOHAKU_SO): $(call picobj,$(LIB_SRCS))
 $(KOHAKU_CLI): $(call obj,$(CLI_SRCS)) $(LIBKOHAKU_A)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-userspace: $(LIBKOHAKU_A) $(KOHAKU_CLI) $(TEST_BINS) $(BENCH_BINS)
+userspace: $(LIBKOHAKU_A) $(KOHAKU_CLI) $(TEST_BINS) $(BENCH_BINS) $(TOOL_BINS)
 ifneq ($(SAN),1)
 ifneq ($(STATIC),1)
 userspace: $(LIBKOHAKU_SO) $(BUILD)/kohaku.pc

@@ -1,0 +1,8 @@
+# Tools: kh-trace, the trace-to-timeline converter (tools/kh_trace.c).  It
+# links the model objects directly for its --demo mode.
+TOOL_BINS += $(BUILD)/kh-trace
+
+$(BUILD)/kh-trace: $(BUILD)/obj/tools/kh_trace.o \
+		$(patsubst %.c,$(BUILD)/obj/%.o,$(SIM_SRCS))
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ -lm
