@@ -85,7 +85,7 @@ static u64 kh_now(const struct kh_obs *o)
 
 static void kh_viol(struct kh_obs *o, unsigned int what, u64 cycle,
 		    unsigned int mesh, unsigned int x, unsigned int y,
-		    const char *fmt, ...) __attribute__((format(printf, 7, 8)));
+		    const char *fmt, ...) __printf(7, 8);
 
 static void kh_viol(struct kh_obs *o, unsigned int what, u64 cycle,
 		    unsigned int mesh, unsigned int x, unsigned int y,

@@ -127,8 +127,10 @@ struct kh_tbuf {
 };
 
 void kh_tb_init(struct kh_tbuf *t, char *b, size_t len);
-void kh_tb_printf(struct kh_tbuf *t, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+#ifndef __printf
+#define __printf(a, b)	__attribute__((format(printf, a, b)))
+#endif
+void kh_tb_printf(struct kh_tbuf *t, const char *fmt, ...) __printf(2, 3);
 
 /* command lines: words separated by blanks, `#` starts a comment */
 #define KH_CMD_WORDS	16

@@ -72,13 +72,47 @@ void kh_trace_free(struct kh_obs *o)
 	o->trace_on = false;
 }
 
+/* "hop,unit,..." -> KH_TRC_* */
+static int kh_trace_classes(const struct kh_word *val, u32 *mask, char *err,
+			    size_t errlen)
+{
+	struct kh_word one = { val->s, 0 };
+	unsigned int j;
+	size_t k;
+
+	*mask = 0;
+	for (k = 0; k <= val->n; k++) {
+		if (k < val->n && val->s[k] != ',') {
+			one.n++;
+			continue;
+		}
+		for (j = 0; j < KH_ARRAY_SIZE(kh_class_name); j++)
+			if (kh_word_is(&one, kh_class_name[j]))
+				break;
+		if (kh_word_is(&one, "all")) {
+			*mask = KH_TRC_ALL;
+		} else if (j < KH_ARRAY_SIZE(kh_class_name)) {
+			*mask |= 1u << j;
+		} else {
+			if (err && errlen)
+				snprintf(err, errlen,
+					 "trace on: unknown event class '%.*s' (hop, unit, ctrl, orch, dma, drop, inject, check, all)",
+					 kh_word_len(&one), one.s);
+			return -EINVAL;
+		}
+		one.s = val->s + k + 1;
+		one.n = 0;
+	}
+	return 0;
+}
+
 int kh_trace_command(struct kh_obs *o, const struct kh_words *w,
 		     unsigned int first, char *err, size_t errlen)
 {
 	struct kh_word key, val;
 	u64 size = o->tr ? o->tr->mask + 1 : KH_TRACE_DEFAULT;
 	u32 mask = KH_TRC_ALL;
-	unsigned int i, j;
+	unsigned int i;
 	int e;
 
 	if (first >= w->n)
@@ -104,33 +138,9 @@ int kh_trace_command(struct kh_obs *o, const struct kh_words *w,
 			    size > KH_TRACE_MAX)
 				return kh_terr(err, errlen, "trace on: size is 1..4194304 events");
 		} else if (kh_word_is(&key, "events")) {
-			struct kh_word one = { val.s, 0 };
-			size_t k;
-
-			mask = 0;
-			for (k = 0; k <= val.n; k++) {
-				if (k < val.n && val.s[k] != ',') {
-					one.n++;
-					continue;
-				}
-				if (kh_word_is(&one, "all")) {
-					mask = KH_TRC_ALL;
-				} else {
-					for (j = 0; j < KH_ARRAY_SIZE(kh_class_name); j++)
-						if (kh_word_is(&one, kh_class_name[j]))
-							break;
-					if (j == KH_ARRAY_SIZE(kh_class_name)) {
-						if (err && errlen)
-							snprintf(err, errlen,
-								 "trace on: unknown event class '%.*s' (hop, unit, ctrl, orch, dma, drop, inject, check, all)",
-								 kh_word_len(&one), one.s);
-						return -EINVAL;
-					}
-					mask |= 1u << j;
-				}
-				one.s = val.s + k + 1;
-				one.n = 0;
-			}
+			e = kh_trace_classes(&val, &mask, err, errlen);
+			if (e)
+				return e;
 		} else {
 			return kh_terr(err, errlen, "trace on: options are size=N and events=LIST");
 		}
