@@ -35,6 +35,7 @@ struct kh_rt_sim {
 	struct kh_os_dev *od;
 	struct kh_device *kd;
 	struct kh_hw hw;
+	char name[64];		/* "sim:NAME", for messages */
 };
 
 /* ---- the register-access ops table, onto the model ---- */
@@ -117,6 +118,40 @@ static int sim_ioctl(struct kohaku_device *dev, unsigned long cmd, void *arg)
 	return r < 0 ? (int)r : 0;
 }
 
+/*
+ * The protocol checker's verdict as the card goes (docs/runtime.md): on
+ * stderr when it found anything, so that no violation goes unseen.
+ */
+static void sim_check_report(struct kh_rt_sim *s)
+{
+	char *buf = malloc(16384);
+
+	if (buf && kh_sim_check_report(s->card, buf, 16384))
+		fprintf(stderr, "kohaku: simulated card %s: the protocol checker "
+			"found violations:\n%s", s->name, buf);
+	free(buf);
+}
+
+/* The card, locked, for the model's knobs (sim_knobs.c). */
+struct kh_sim_card *kh_rt_sim_lock(struct kohaku_device *dev)
+{
+	pthread_mutex_lock(&dev->sim->lock);
+	return dev->sim->card;
+}
+
+void kh_rt_sim_unlock(struct kohaku_device *dev)
+{
+	pthread_mutex_unlock(&dev->sim->lock);
+}
+
+/* KOHAKU_SIM_CHECK=1: the protocol checker on from the start */
+static unsigned int sim_card_flags(void)
+{
+	const char *e = getenv("KOHAKU_SIM_CHECK");
+
+	return e && *e && strcmp(e, "0") ? KH_SIM_CHECK : 0;
+}
+
 static void sim_put(struct kh_rt_sim *s)
 {
 	unsigned int refs;
@@ -128,6 +163,8 @@ static void sim_put(struct kh_rt_sim *s)
 		return;
 	if (s->kd)
 		kh_device_remove(s->kd);
+	if (s->card)
+		sim_check_report(s);
 	if (s->card)
 		kh_sim_card_destroy(s->card);
 	kh_os_dev_destroy(s->od);
@@ -334,6 +371,7 @@ int kh_rt_sim_open(const char *device, struct kohaku_device **out, char *err,
 	pthread_mutex_init(&s->lock, NULL);
 	pthread_mutex_init(&s->ref_lock, NULL);
 	s->refs = 1;
+	kh_rt_strlcpy(s->name, name, sizeof(s->name));
 	s->od = kh_os_dev_create(name);
 	dev->ops = &sim_ops;
 	dev->sim = s;
@@ -345,7 +383,8 @@ int kh_rt_sim_open(const char *device, struct kohaku_device **out, char *err,
 	}
 
 	perr[0] = '\0';
-	r = kh_sim_card_create(text, &s->card, perr, sizeof(perr));
+	r = kh_sim_card_create_flags(text, sim_card_flags(), &s->card, perr,
+				     sizeof(perr));
 	free(owned);
 	owned = NULL;
 	if (r < 0 || !s->card) {

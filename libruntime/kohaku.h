@@ -254,6 +254,37 @@ int kohaku_run(kohaku_device *dev, const struct kohaku_program *programs,
 const char *kohaku_job_describe(const struct kohaku_job_status *st,
 				char *buf, size_t len);
 
+/* ---- simulated cards: the model's knobs ---- */
+
+/*
+ * Fault injection, the protocol checker and the event trace of the device
+ * model (docs/spec/fault-injection.md), on a sim device or on a
+ * kohaku_sim.ko card (kernel backend, through its debugfs files: root and
+ * debugfs mounted).  On anything else they fail with -EOPNOTSUPP.
+ *
+ * kohaku_sim_command() takes one line as a card description would:
+ * "inject drop link=R1,1.E count=1", "check on", "trace on size=4096",
+ * "inject clear"; kohaku_sim_inject(dev, spec) is
+ * kohaku_sim_command(dev, "inject " spec).  A refused line is -EINVAL,
+ * with the model's message in kohaku_last_error() (the kernel backend
+ * points to dmesg).
+ *
+ * kohaku_sim_read() returns a malloc'ed text (free()): "stats" (counters
+ * per mesh, link and unit), "knobs" (the active knobs), "trace" (the event
+ * ring, one event per line; tools/kh-trace makes a timeline of it),
+ * "check" (the checker's report, "violations N" first).
+ * kohaku_sim_check() is that N: violations found so far, or -errno.
+ *
+ * In-process, KOHAKU_SIM_CHECK=1 in the environment turns the checker on
+ * for every sim card from its creation (a description's "check off"
+ * still wins), and a card that goes with violations prints the report on
+ * stderr.
+ */
+int kohaku_sim_command(kohaku_device *dev, const char *line);
+int kohaku_sim_inject(kohaku_device *dev, const char *spec);
+int kohaku_sim_read(kohaku_device *dev, const char *what, char **text);
+int kohaku_sim_check(kohaku_device *dev);
+
 /* ---- raw access ---- */
 
 /*

@@ -6,5 +6,6 @@ RT_SRCS += \
 	libruntime/program.c \
 	libruntime/backend_kernel.c \
 	libruntime/backend_sim.c \
+	libruntime/sim_knobs.c \
 	libruntime/kh_os_user.c
 CLI_SRCS += libruntime/cli/kohaku_cli.c

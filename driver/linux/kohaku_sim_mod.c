@@ -11,8 +11,19 @@
  *                                      "ID\n<description>" a card description
  *   /sys/devices/kohaku_sim/del_card   "ID"
  * Module parameter cards= lists built-in names created at load, ids 0, 1, ...
+ * and check=1 turns the model's protocol checker on in every new card.
+ *
+ * The model's knobs (docs/spec/fault-injection.md), per card in debugfs,
+ * netdevsim style, /sys/kernel/debug/kohaku_sim/cardN/:
+ *   inject  (w)   a knob, as after "inject": "drop link=R1,1.E count=1"
+ *   check   (rw)  the checker's report; "on [bounds]" / "off"
+ *   trace   (rw)  the event trace, one line per event; "on ..."/"off"/"clear"
+ *   knobs   (r)   the knobs set, one per line
+ *   stats   (r)   counters per mesh, link and unit
+ * A refused line fails the write with EINVAL and logs the model's message.
  */
 
+#include <linux/debugfs.h>
 #include <linux/device.h>
 #include <linux/list.h>
 #include <linux/math64.h>
@@ -34,15 +45,22 @@ module_param(cards, charp, 0444);
 MODULE_PARM_DESC(cards,
 		 "comma-separated built-in card descriptions created at load (ids 0, 1, ...)");
 
+static bool check;
+module_param(check, bool, 0644);
+MODULE_PARM_DESC(check,
+		 "turn the model's protocol checker on in cards created from now on");
+
 struct kh_simcard {
 	struct list_head link;		/* in kh_sim_cards */
 	unsigned int id;
 	struct mutex lock;		/* the model is not thread-safe */
 	struct kh_sim_card *sim;
 	struct platform_device *pdev;
+	struct dentry *dbg;		/* cardN/ in debugfs */
 };
 
 static struct device *kh_sim_root;
+static struct dentry *kh_sim_dbg_root;
 static LIST_HEAD(kh_sim_cards);
 static DEFINE_MUTEX(kh_sim_cards_lock);	/* the list; create and delete */
 
@@ -114,6 +132,265 @@ static const struct kh_hw_ops kh_simcard_ops = {
 	.now_ns		= kh_simcard_now_ns,
 };
 
+/* ---- debugfs: the model's knobs ---- */
+
+#define KH_DBG_LINE_MAX		512
+#define KH_DBG_TEXT		65536
+#define KH_DBG_TRACE_CHUNK	(4 * PAGE_SIZE)
+
+/* A command line: prefix ("inject", "check", "trace") and what was written. */
+static ssize_t kh_dbg_command(struct kh_simcard *c, const char *prefix,
+			      const char __user *ubuf, size_t count)
+{
+	char *text, *line, *err;
+	size_t n;
+	int ret;
+
+	if (count >= KH_DBG_LINE_MAX)
+		return -EINVAL;
+	text = memdup_user_nul(ubuf, count);
+	if (IS_ERR(text))
+		return PTR_ERR(text);
+	n = strcspn(text, "\n");
+	text[n] = 0;
+	line = kasprintf(GFP_KERNEL, "%s %s", prefix, text);
+	err = kzalloc(KH_SIM_ERRLEN, GFP_KERNEL);
+	if (!line || !err) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	mutex_lock(&c->lock);
+	ret = kh_sim_command(c->sim, line, err, KH_SIM_ERRLEN);
+	mutex_unlock(&c->lock);
+	if (ret)
+		pr_warn("kohaku_sim: card %u: %s: %s\n", c->id, line, err);
+out:
+	kfree(err);
+	kfree(line);
+	kfree(text);
+	return ret ? ret : count;
+}
+
+static ssize_t kh_dbg_inject_write(struct file *f, const char __user *ubuf,
+				   size_t count, loff_t *ppos)
+{
+	return kh_dbg_command(f->private_data, "inject", ubuf, count);
+}
+
+/* Texts made whole at open: stats, knobs, the checker's report. */
+struct kh_dbg_text {
+	size_t len;
+	char buf[];
+};
+
+enum { KH_DBG_STATS, KH_DBG_KNOBS, KH_DBG_CHECK };
+
+static size_t kh_dbg_gen(struct kh_simcard *c, int what, char *buf,
+			 size_t len)
+{
+	size_t n;
+
+	mutex_lock(&c->lock);
+	switch (what) {
+	case KH_DBG_STATS:
+		n = kh_sim_dump_stats(c->sim, buf, len);
+		break;
+	case KH_DBG_KNOBS:
+		n = kh_sim_dump_knobs(c->sim, buf, len);
+		break;
+	default:
+		kh_sim_check_report(c->sim, buf, len);
+		n = strlen(buf);
+		if (n + 1 >= len)
+			n = len * 2;	/* maybe cut: ask for more */
+		break;
+	}
+	mutex_unlock(&c->lock);
+	return n;
+}
+
+static int kh_dbg_text_open(struct inode *inode, struct file *f, int what)
+{
+	struct kh_simcard *c = inode->i_private;
+	size_t len = KH_DBG_TEXT, n;
+	struct kh_dbg_text *t;
+
+	for (;;) {
+		t = kvzalloc(sizeof(*t) + len, GFP_KERNEL);
+		if (!t)
+			return -ENOMEM;
+		n = kh_dbg_gen(c, what, t->buf, len);
+		if (n < len)
+			break;
+		kvfree(t);
+		len = n + 1;
+	}
+	t->len = n;
+	f->private_data = t;
+	return 0;
+}
+
+static int kh_dbg_stats_open(struct inode *inode, struct file *f)
+{
+	return kh_dbg_text_open(inode, f, KH_DBG_STATS);
+}
+
+static int kh_dbg_knobs_open(struct inode *inode, struct file *f)
+{
+	return kh_dbg_text_open(inode, f, KH_DBG_KNOBS);
+}
+
+static int kh_dbg_check_open(struct inode *inode, struct file *f)
+{
+	/* written only: the command, no report to make */
+	if (!(f->f_mode & FMODE_READ)) {
+		f->private_data = inode->i_private;
+		return 0;
+	}
+	return kh_dbg_text_open(inode, f, KH_DBG_CHECK);
+}
+
+static ssize_t kh_dbg_text_read(struct file *f, char __user *ubuf,
+				size_t count, loff_t *ppos)
+{
+	struct kh_dbg_text *t = f->private_data;
+
+	return simple_read_from_buffer(ubuf, count, ppos, t->buf, t->len);
+}
+
+static int kh_dbg_text_release(struct inode *inode, struct file *f)
+{
+	if (f->f_mode & FMODE_READ)
+		kvfree(f->private_data);
+	return 0;
+}
+
+static ssize_t kh_dbg_check_cmd(struct file *f, const char __user *ubuf,
+				size_t count, loff_t *ppos)
+{
+	struct kh_simcard *c = f->f_inode->i_private;
+
+	return kh_dbg_command(c, "check", ubuf, count);
+}
+
+static const struct file_operations kh_dbg_inject_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = kh_dbg_inject_write,
+	.llseek = noop_llseek,
+};
+
+static const struct file_operations kh_dbg_stats_fops = {
+	.owner = THIS_MODULE,
+	.open = kh_dbg_stats_open,
+	.read = kh_dbg_text_read,
+	.release = kh_dbg_text_release,
+	.llseek = default_llseek,
+};
+
+static const struct file_operations kh_dbg_knobs_fops = {
+	.owner = THIS_MODULE,
+	.open = kh_dbg_knobs_open,
+	.read = kh_dbg_text_read,
+	.release = kh_dbg_text_release,
+	.llseek = default_llseek,
+};
+
+static const struct file_operations kh_dbg_check_fops = {
+	.owner = THIS_MODULE,
+	.open = kh_dbg_check_open,
+	.read = kh_dbg_text_read,
+	.write = kh_dbg_check_cmd,
+	.release = kh_dbg_text_release,
+	.llseek = default_llseek,
+};
+
+/* The trace, streamed: whole lines, a chunk at a time, read in order. */
+struct kh_dbg_trace {
+	struct kh_simcard *c;
+	u64 pos;		/* kh_sim_trace_text()'s cursor */
+	size_t len, off;
+	char buf[KH_DBG_TRACE_CHUNK];
+};
+
+static int kh_dbg_trace_open(struct inode *inode, struct file *f)
+{
+	struct kh_dbg_trace *t;
+
+	if (!(f->f_mode & FMODE_READ)) {
+		f->private_data = NULL;
+		return 0;
+	}
+	t = kvzalloc(sizeof(*t), GFP_KERNEL);
+	if (!t)
+		return -ENOMEM;
+	t->c = inode->i_private;
+	f->private_data = t;
+	return 0;
+}
+
+static ssize_t kh_dbg_trace_read(struct file *f, char __user *ubuf,
+				 size_t count, loff_t *ppos)
+{
+	struct kh_dbg_trace *t = f->private_data;
+	size_t done = 0, n;
+
+	while (done < count) {
+		if (t->off == t->len) {
+			mutex_lock(&t->c->lock);
+			t->len = kh_sim_trace_text(t->c->sim, &t->pos, t->buf,
+						   sizeof(t->buf));
+			mutex_unlock(&t->c->lock);
+			t->off = 0;
+			if (!t->len)
+				break;
+		}
+		n = min(count - done, t->len - t->off);
+		if (copy_to_user(ubuf + done, t->buf + t->off, n))
+			return done ? done : -EFAULT;
+		t->off += n;
+		done += n;
+	}
+	*ppos += done;
+	return done;
+}
+
+static ssize_t kh_dbg_trace_write(struct file *f, const char __user *ubuf,
+				  size_t count, loff_t *ppos)
+{
+	return kh_dbg_command(f->f_inode->i_private, "trace", ubuf, count);
+}
+
+static int kh_dbg_trace_release(struct inode *inode, struct file *f)
+{
+	kvfree(f->private_data);
+	return 0;
+}
+
+static const struct file_operations kh_dbg_trace_fops = {
+	.owner = THIS_MODULE,
+	.open = kh_dbg_trace_open,
+	.read = kh_dbg_trace_read,
+	.write = kh_dbg_trace_write,
+	.release = kh_dbg_trace_release,
+	.llseek = noop_llseek,
+};
+
+static void kh_simcard_debugfs(struct kh_simcard *c)
+{
+	char name[24];
+
+	if (IS_ERR_OR_NULL(kh_sim_dbg_root))
+		return;
+	snprintf(name, sizeof(name), "card%u", c->id);
+	c->dbg = debugfs_create_dir(name, kh_sim_dbg_root);
+	debugfs_create_file("inject", 0200, c->dbg, c, &kh_dbg_inject_fops);
+	debugfs_create_file("check", 0600, c->dbg, c, &kh_dbg_check_fops);
+	debugfs_create_file("trace", 0600, c->dbg, c, &kh_dbg_trace_fops);
+	debugfs_create_file("knobs", 0400, c->dbg, c, &kh_dbg_knobs_fops);
+	debugfs_create_file("stats", 0400, c->dbg, c, &kh_dbg_stats_fops);
+}
+
 /* ---- cards ---- */
 
 static struct kh_simcard *kh_simcard_find(unsigned int id)
@@ -158,7 +435,8 @@ static int kh_simcard_new(unsigned int id, const char *desc, const char *what)
 		goto out_unlock;
 	}
 
-	ret = kh_sim_card_create(desc, &c->sim, err, KH_SIM_ERRLEN);
+	ret = kh_sim_card_create_flags(desc, check ? KH_SIM_CHECK : 0, &c->sim,
+				       err, KH_SIM_ERRLEN);
 	if (ret) {
 		pr_err("kohaku_sim: card %u (%s): %s\n", id, what,
 		       err[0] ? err : "bad description");
@@ -188,6 +466,7 @@ static int kh_simcard_new(unsigned int id, const char *desc, const char *what)
 	}
 
 	list_add_tail(&c->link, &kh_sim_cards);
+	kh_simcard_debugfs(c);
 	mutex_unlock(&kh_sim_cards_lock);
 	pr_info("kohaku_sim: card %u (%s): %u mesh(es)\n", id, what,
 		kh_sim_mesh_count(c->sim));
@@ -206,6 +485,8 @@ out_free:
 /* Called with kh_sim_cards_lock held; c is off the list already. */
 static void kh_simcard_destroy(struct kh_simcard *c)
 {
+	/* first the knobs: removal waits for readers and writers in them */
+	debugfs_remove_recursive(c->dbg);
 	/* unbinds kohaku.ko, which may still touch the card on the way out */
 	platform_device_unregister(c->pdev);
 	kh_sim_card_destroy(c->sim);
@@ -379,6 +660,8 @@ static int __init kh_sim_init(void)
 	kh_sim_root = root_device_register(KH_SIM_DEV_NAME);
 	if (IS_ERR(kh_sim_root))
 		return PTR_ERR(kh_sim_root);
+	/* debugfs may be absent: the cards work without their knobs */
+	kh_sim_dbg_root = debugfs_create_dir(KH_SIM_DEV_NAME, NULL);
 
 	ret = kh_sim_create_param_cards();
 	if (ret)
@@ -391,6 +674,7 @@ static int __init kh_sim_init(void)
 
 err:
 	kh_simcard_del_all();
+	debugfs_remove_recursive(kh_sim_dbg_root);
 	root_device_unregister(kh_sim_root);
 	return ret;
 }
@@ -400,6 +684,7 @@ static void __exit kh_sim_exit(void)
 	/* waits for writers still in new_card/del_card */
 	sysfs_remove_group(&kh_sim_root->kobj, &kh_sim_root_group);
 	kh_simcard_del_all();
+	debugfs_remove_recursive(kh_sim_dbg_root);
 	root_device_unregister(kh_sim_root);
 }
 

@@ -2,6 +2,7 @@
 /* The runtime tests' shared fixture: device from the environment, maps, data. */
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -72,6 +73,65 @@ const struct rt_map *rt_map(void)
 	return cached;
 }
 
+/*
+ * The protocol checker's count when a test opened its device (rt_open);
+ * rt_close fails the test for any violation found since.  On a shared
+ * kernel card the count is the card's, hence the baseline; where the
+ * knobs are not available (no debugfs, not root) nothing is checked.
+ */
+#define RT_CHECKED_MAX	64
+static struct {
+	kohaku_device *dev;
+	int base;
+} rt_checked[RT_CHECKED_MAX];
+static pthread_mutex_t rt_checked_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void rt_check_baseline(kohaku_device *dev)
+{
+	int n = kohaku_sim_check(dev);
+	unsigned int i;
+
+	if (n < 0)
+		return;
+	pthread_mutex_lock(&rt_checked_lock);
+	for (i = 0; i < RT_CHECKED_MAX; i++)
+		if (!rt_checked[i].dev) {
+			rt_checked[i].dev = dev;
+			rt_checked[i].base = n;
+			break;
+		}
+	pthread_mutex_unlock(&rt_checked_lock);
+}
+
+void rt_close(kohaku_device *dev)
+{
+	unsigned int i;
+	int base = -1, n;
+	char *report;
+
+	pthread_mutex_lock(&rt_checked_lock);
+	for (i = 0; dev && i < RT_CHECKED_MAX; i++)
+		if (rt_checked[i].dev == dev) {
+			base = rt_checked[i].base;
+			rt_checked[i].dev = NULL;
+			break;
+		}
+	pthread_mutex_unlock(&rt_checked_lock);
+	if (base >= 0) {
+		n = kohaku_sim_check(dev);
+		if (n > base) {
+			tap_fail_at(__FILE__, __LINE__, "the model's protocol checker "
+				    "found %d violation(s) during this test",
+				    n - base);
+			if (!kohaku_sim_read(dev, "check", &report)) {
+				tap_diag("%s", report);
+				free(report);
+			}
+		}
+	}
+	(kohaku_close)(dev);
+}
+
 kohaku_device *rt_open(void)
 {
 	char err[KOHAKU_ERRMSG_MAX];
@@ -87,6 +147,8 @@ kohaku_device *rt_open(void)
 		       "KOHAKU_TEST_MAP=... (tests/runtime/README.md)\n");
 		exit(1);
 	}
+	/* the model's protocol checker is on in the tests unless told off */
+	setenv("KOHAKU_SIM_CHECK", "1", 0);
 	/* NULL device: the library reads KOHAKU_DEVICE itself */
 	r = kohaku_open(KOHAKU_BACKEND_ENV,
 			(!d || !*d) && !strcmp(b, "sim") ? rt_map()->name : NULL,
@@ -96,6 +158,7 @@ kohaku_device *rt_open(void)
 			    "%d: %s", r, err);
 		return NULL;
 	}
+	rt_check_baseline(dev);
 	return dev;
 }
 

@@ -49,6 +49,14 @@ const struct rt_map *rt_map(void);
  * the test fails with the library's message and NULL is returned.
  */
 kohaku_device *rt_open(void);
+/*
+ * Close a device; when it is a simulated card (in-process, or a
+ * kohaku_sim.ko card with debugfs), first fail the test for every
+ * protocol-checker violation found since rt_open (docs/spec/
+ * fault-injection.md).  Tests call kohaku_close(), which is this.
+ */
+void rt_close(kohaku_device *dev);
+#define kohaku_close(dev)	rt_close(dev)
 #define RT_OPEN(dev)					\
 	kohaku_device *dev = rt_open();			\
 	REQUIRE(dev != NULL)

@@ -1,0 +1,310 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * The model's knobs through libkohaku (docs/runtime.md "Simulated cards:
+ * fault injection, checker, trace"; docs/spec/fault-injection.md).
+ *
+ * In-process (the sim backend) the calls go to the model under the card's
+ * lock.  On the kernel backend the device must be a card of kohaku_sim.ko:
+ * its accel node's device is /sys/devices/kohaku_sim/kohaku_sim.N, and the
+ * model's files are /sys/kernel/debug/kohaku_sim/cardN/{inject, check,
+ * trace, knobs, stats} (docs/linux.md).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "rt_internal.h"
+#include "kh_sim.h"
+
+#define KH_EXPORT __attribute__((visibility("default")))
+#define KH_DEBUGFS	"/sys/kernel/debug/kohaku_sim"
+
+static const char *const kh_files[] = { "inject", "check", "trace" };
+static const char *const kh_reads[] = { "stats", "knobs", "trace", "check" };
+
+/* ---- the kernel backend: kohaku_sim.ko's debugfs files ---- */
+
+static int kh_card_dir(struct kohaku_device *dev, char *dir, size_t len)
+{
+	const char *node = strrchr(dev->path, '/');
+	char link[PATH_MAX], real[PATH_MAX];
+	const char *b;
+	unsigned int id;
+
+	snprintf(link, sizeof(link), "/sys/class/accel/%s/device",
+		 node ? node + 1 : dev->path);
+	if (!realpath(link, real)) {
+		kh_rt_seterr(dev, "%s: cannot find its device (%s): %s", dev->path,
+			     link, strerror(errno));
+		return -ENODEV;
+	}
+	b = strrchr(real, '/');
+	b = b ? b + 1 : real;
+	if (sscanf(b, "kohaku_sim.%u", &id) != 1) {
+		kh_rt_seterr(dev, "%s is not a simulated card (its device is %s): "
+			     "the model's knobs exist only on kohaku_sim.ko cards",
+			     dev->path, real);
+		return -EOPNOTSUPP;
+	}
+	snprintf(dir, len, KH_DEBUGFS "/card%u", id);
+	if (access(dir, F_OK)) {
+		kh_rt_seterr(dev, "%s is kohaku_sim card %u, but %s is missing: "
+			     "mount debugfs (mount -t debugfs debugfs "
+			     "/sys/kernel/debug) and run as root", dev->path, id,
+			     dir);
+		return -ENOENT;
+	}
+	return 0;
+}
+
+static int kh_kernel_write(struct kohaku_device *dev, const char *file,
+			   const char *text)
+{
+	char dir[128], path[160];
+	ssize_t n;
+	int fd, r, e;
+
+	r = kh_card_dir(dev, dir, sizeof(dir));
+	if (r)
+		return r;
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	fd = open(path, O_WRONLY);
+	if (fd < 0) {
+		e = errno;
+		kh_rt_seterr(dev, "opening %s: %s", path, strerror(e));
+		return -e;
+	}
+	n = write(fd, text, strlen(text));
+	e = errno;
+	close(fd);
+	if (n < 0) {
+		kh_rt_seterr(dev, "%s refused '%s': %s (dmesg has the model's "
+			     "message)", path, text, strerror(e));
+		return -e;
+	}
+	return 0;
+}
+
+static int kh_kernel_read(struct kohaku_device *dev, const char *file,
+			  char **text)
+{
+	char dir[128], path[160];
+	size_t cap = 65536, len = 0;
+	char *buf;
+	ssize_t n;
+	int fd, r, e;
+
+	r = kh_card_dir(dev, dir, sizeof(dir));
+	if (r)
+		return r;
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	fd = open(path, O_RDONLY);
+	if (fd < 0) {
+		e = errno;
+		kh_rt_seterr(dev, "opening %s: %s", path, strerror(e));
+		return -e;
+	}
+	buf = malloc(cap + 1);
+	while (buf) {
+		n = read(fd, buf + len, cap - len);
+		if (n <= 0) {
+			e = n < 0 ? errno : 0;
+			break;
+		}
+		len += (size_t)n;
+		if (len == cap) {
+			char *nb = realloc(buf, cap * 2 + 1);
+
+			if (!nb) {
+				free(buf);
+				buf = NULL;
+				break;
+			}
+			buf = nb;
+			cap *= 2;
+		}
+	}
+	close(fd);
+	if (!buf) {
+		kh_rt_seterr(dev, "out of host memory");
+		return -ENOMEM;
+	}
+	if (e) {
+		free(buf);
+		kh_rt_seterr(dev, "reading %s: %s", path, strerror(e));
+		return -e;
+	}
+	buf[len] = 0;
+	*text = buf;
+	return 0;
+}
+
+/* ---- the in-process model ---- */
+
+static bool kh_grow(char **buf, size_t *cap, size_t want)
+{
+	char *nb;
+
+	if (want <= *cap && *buf)
+		return true;
+	nb = realloc(*buf, want);
+	if (!nb)
+		return false;
+	*buf = nb;
+	*cap = want;
+	return true;
+}
+
+/* stats 0, knobs 1, trace 2, check 3: the whole text, malloc'ed */
+static char *kh_model_text(struct kh_sim_card *card, unsigned int what)
+{
+	size_t cap = 0, len = 0, n;
+	char *buf = NULL;
+	u64 pos = 0;
+
+	if (!kh_grow(&buf, &cap, 65536))
+		return NULL;
+	for (;;) {
+		switch (what) {
+		case 0:
+			n = kh_sim_dump_stats(card, buf, cap);
+			break;
+		case 1:
+			n = kh_sim_dump_knobs(card, buf, cap);
+			break;
+		case 2:
+			/* whole lines, chunk after chunk */
+			if (cap - len < 4096 && !kh_grow(&buf, &cap, cap * 2))
+				goto oom;
+			n = kh_sim_trace_text(card, &pos, buf + len, cap - len);
+			if (!n)
+				return buf;
+			len += n;
+			continue;
+		default:
+			kh_sim_check_report(card, buf, cap);
+			n = strlen(buf) + 1 < cap ? strlen(buf) : cap * 2;
+			break;
+		}
+		if (n < cap)
+			return buf;
+		if (!kh_grow(&buf, &cap, n + 1))
+			goto oom;
+	}
+oom:
+	free(buf);
+	return NULL;
+}
+
+static int kh_model_read(struct kohaku_device *dev, unsigned int what,
+			 char **text)
+{
+	*text = kh_model_text(kh_rt_sim_lock(dev), what);
+	kh_rt_sim_unlock(dev);
+	if (!*text) {
+		kh_rt_seterr(dev, "out of host memory");
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* ---- the API ---- */
+
+static int kh_pick(const char *w, size_t n, const char *const *names,
+		   unsigned int count)
+{
+	unsigned int i;
+
+	for (i = 0; i < count; i++)
+		if (strlen(names[i]) == n && !strncmp(w, names[i], n))
+			return (int)i;
+	return -1;
+}
+
+KH_EXPORT int kohaku_sim_command(kohaku_device *dev, const char *line)
+{
+	char err[256];
+	const char *w, *rest;
+	size_t n;
+	int r, f;
+
+	if (!dev || !line)
+		return -EINVAL;
+	for (w = line; *w == ' ' || *w == '\t'; w++)
+		;
+	n = strcspn(w, " \t\n");
+	f = kh_pick(w, n, kh_files, 3);
+	if (f < 0) {
+		kh_rt_seterr(dev, "kohaku_sim_command: '%.*s' is not a command "
+			     "(inject, check or trace; docs/spec/"
+			     "fault-injection.md)", (int)(n < 40 ? n : 40), w);
+		return -EINVAL;
+	}
+	if (dev->backend == KOHAKU_BACKEND_KERNEL) {
+		for (rest = w + n; *rest == ' ' || *rest == '\t'; rest++)
+			;
+		return kh_kernel_write(dev, kh_files[f], rest);
+	}
+	err[0] = 0;
+	r = kh_sim_command(kh_rt_sim_lock(dev), line, err, sizeof(err));
+	kh_rt_sim_unlock(dev);
+	if (r)
+		kh_rt_seterr(dev, "%s: the model refused '%s': %s", dev->path,
+			     line, err);
+	return r;
+}
+
+KH_EXPORT int kohaku_sim_inject(kohaku_device *dev, const char *spec)
+{
+	char line[512];
+
+	if (!dev || !spec)
+		return -EINVAL;
+	if (strlen(spec) >= sizeof(line) - 8) {
+		kh_rt_seterr(dev, "kohaku_sim_inject: the spec is too long");
+		return -EINVAL;
+	}
+	snprintf(line, sizeof(line), "inject %s", spec);
+	return kohaku_sim_command(dev, line);
+}
+
+KH_EXPORT int kohaku_sim_read(kohaku_device *dev, const char *what,
+			      char **text)
+{
+	int i;
+
+	if (!dev || !what || !text)
+		return -EINVAL;
+	*text = NULL;
+	i = kh_pick(what, strlen(what), kh_reads, 4);
+	if (i < 0) {
+		kh_rt_seterr(dev, "kohaku_sim_read: '%s' is not stats, knobs, "
+			     "trace or check", what);
+		return -EINVAL;
+	}
+	if (dev->backend == KOHAKU_BACKEND_KERNEL)
+		return kh_kernel_read(dev, what, text);
+	return kh_model_read(dev, (unsigned int)i, text);
+}
+
+KH_EXPORT int kohaku_sim_check(kohaku_device *dev)
+{
+	unsigned long long n;
+	char *text;
+	int r;
+
+	r = kohaku_sim_read(dev, "check", &text);
+	if (r)
+		return r;
+	r = sscanf(text, "violations %llu", &n) == 1 ?
+		(n > INT_MAX ? INT_MAX : (int)n) : -EPROTO;
+	if (r < 0)
+		kh_rt_seterr(dev, "%s: the checker's report does not start "
+			     "'violations N'", dev->path);
+	free(text);
+	return r;
+}

@@ -1,0 +1,454 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * Timeouts, faults and recovery, proven with the model's knobs
+ * (docs/spec/fault-injection.md) through kohaku_sim_inject(): in-process
+ * they go to the model, on the kernel backend to the kohaku_sim.ko card's
+ * debugfs files.  What the driver must do is docs/driver-core.md's:
+ *
+ *  - busy held high for a while: the job still completes once it clears;
+ *  - a unit that faults: FAULT, with the node and the code;
+ *  - DRAM errors: DONE with wrong data (MAG reports nothing, so neither
+ *    can the driver; the model's DDR controller shows no ECC status);
+ *  - a corrupted CU_CTRL reply (src or txn): rejected, never taken for
+ *    another node's;
+ *  - a CU_CTRL reply lost at bring-up: the node is left out, and when it
+ *    was the confirming read the driver says so;
+ *  - a unit that never retires: TIMEOUT, the node HUNG (or the mesh
+ *    WEDGED), every other node still usable;
+ *  - the protocol checker's violations reach the test.
+ *
+ * Destructive on a shared kernel card (hung nodes, lost replies): like
+ * rt_timeout it runs there only with KOHAKU_TEST_DESTRUCTIVE=1, on the
+ * throwaway cards tests/vm/guest-init.sh makes.  Bring-up needs a card
+ * made with the knob in its description: in-process the test makes it; in
+ * the VM KOHAKU_TEST_BRINGUP_DEVICE names one.
+ */
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "rt_common.h"
+
+static bool destructive_ok(kohaku_device *dev)
+{
+	const char *d = getenv("KOHAKU_TEST_DESTRUCTIVE");
+
+	return kohaku_device_backend(dev) != KOHAKU_BACKEND_KERNEL ||
+	       (d && *d == '1');
+}
+
+#define RT_FAULTS_OPEN(dev)						\
+	RT_OPEN(dev);							\
+	if (!destructive_ok(dev)) {					\
+		kohaku_close(dev);					\
+		SKIP("destructive on a shared device; set KOHAKU_TEST_DESTRUCTIVE=1"); \
+	}
+
+static int inject(kohaku_device *dev, const char *fmt, unsigned int x,
+		  unsigned int y)
+{
+	char spec[256];
+	int r;
+
+	snprintf(spec, sizeof(spec), fmt, x, y);
+	r = kohaku_sim_inject(dev, spec);
+	if (r)
+		tap_fail_at(__FILE__, __LINE__, "inject %s: %d: %s", spec, r,
+			    kohaku_last_error(dev));
+	return r;
+}
+
+static void clear_knobs(kohaku_device *dev)
+{
+	CHECK_OK(dev, kohaku_sim_inject(dev, "clear"));
+}
+
+/* One saxpy of n on node nd; the status, with y checked when DONE. */
+static int saxpy_job(kohaku_device *dev, const struct drm_kohaku_node *nd,
+		     unsigned long n, uint32_t timeout_ms,
+		     struct kohaku_job_status *st, unsigned long *bad)
+{
+	struct kohaku_program p;
+	struct kohaku_inst inst;
+	struct rt_vec v;
+	uint64_t job;
+	int r;
+
+	*bad = 0;
+	if (rt_vec_setup(dev, nd->mesh, n, 5, &v))
+		return -EIO;
+	rt_prog_saxpy(&p, &inst, 1, nd, &v, 1.5f);
+	r = kohaku_submit(dev, &p, 1, timeout_ms, &job);
+	if (!r)
+		r = kohaku_wait(dev, job, timeout_ms + 5000, st);
+	if (!r && st->status == KOHAKU_JOB_DONE)
+		*bad = rt_vec_check(dev, &v, 1.5f, 1);
+	rt_vec_free(dev, &v);
+	return r;
+}
+
+TEST(busy_held_then_the_job_completes)
+{
+	struct drm_kohaku_node sx[16];
+	struct kohaku_job_status st;
+	unsigned long bad;
+	int r;
+	RT_FAULTS_OPEN(dev);
+
+	REQUIRE(rt_nodes_of(dev, KH_CU_SX, sx, 16) > 0);
+	/* 1 ms of the mesh clock: longer than the whole job takes */
+	REQUIRE(!inject(dev, "busy node=%u,%u cycles=300000", sx[0].x, sx[0].y));
+	r = saxpy_job(dev, &sx[0], 100, 0, &st, &bad);
+	CHECK_MSG(r == 0 && st.status == KOHAKU_JOB_DONE, "%d %s: %s", r,
+		  kohaku_job_status_name(st.status), kohaku_last_error(dev));
+	CHECK_EQ(bad, 0);
+	CHECK_MSG(st.device_ns >= 900000, "device_ns %llu: the job did not wait",
+		  (unsigned long long)st.device_ns);
+	clear_knobs(dev);
+	kohaku_close(dev);
+}
+
+TEST(faulting_unit_reports_node_and_code)
+{
+	struct drm_kohaku_node sx[16];
+	struct kohaku_job_status st;
+	unsigned long bad;
+	int r;
+	RT_FAULTS_OPEN(dev);
+
+	REQUIRE(rt_nodes_of(dev, KH_CU_SX, sx, 16) > 0);
+	REQUIRE(!inject(dev, "fault node=%u,%u code=0x1234", sx[0].x, sx[0].y));
+	r = saxpy_job(dev, &sx[0], 40, 0, &st, &bad);
+	CHECK_MSG(r == 0 && st.status == KOHAKU_JOB_FAULT, "%d %s", r,
+		  kohaku_job_status_name(st.status));
+	CHECK_EQ(st.fault_code, 0x1234);
+	CHECK_EQ(st.fault_flags, KOHAKU_FAULT_NODE_KNOWN | KOHAKU_FAULT_CODE_KNOWN);
+	CHECK_EQ(st.fault_x, sx[0].x);
+	CHECK_EQ(st.fault_y, sx[0].y);
+	CHECK_EQ(st.n_faults, 1);
+	CHECK(strstr(kohaku_last_error(dev), "FAULT") != NULL);
+	/* the knob is spent: the same unit is fine again */
+	r = saxpy_job(dev, &sx[0], 40, 0, &st, &bad);
+	CHECK_MSG(r == 0 && st.status == KOHAKU_JOB_DONE, "after: %d %s", r,
+		  kohaku_job_status_name(st.status));
+	CHECK_EQ(bad, 0);
+	clear_knobs(dev);
+	kohaku_close(dev);
+}
+
+TEST(dram_errors_are_not_reported)
+{
+	struct drm_kohaku_node sx[16];
+	struct kohaku_program p;
+	struct kohaku_inst inst;
+	struct kohaku_job_status st;
+	struct rt_vec v;
+	char spec[128];
+	uint32_t *gy;
+	unsigned long i;
+	int r;
+	RT_FAULTS_OPEN(dev);
+
+	REQUIRE(rt_nodes_of(dev, KH_CU_SX, sx, 16) > 0);
+	REQUIRE(rt_vec_setup(dev, sx[0].mesh, 64, 9, &v) == 0);
+	/* the first 32-byte word of y reads as zeros, once */
+	snprintf(spec, sizeof(spec), "dram mesh=%u op=read addr=0x%llx len=32",
+		 sx[0].mesh,
+		 (unsigned long long)(v.ay & ((1ULL << 36) - 1)));
+	CHECK_OK(dev, kohaku_sim_inject(dev, spec));
+	rt_prog_saxpy(&p, &inst, 1, &sx[0], &v, 1.5f);
+	r = rt_run(dev, &p, 1, &st);
+	/* MAG answers OKAY whatever DRAM says: the driver sees a good job */
+	CHECK_MSG(r == 0 && st.status == KOHAKU_JOB_DONE, "%d %s", r,
+		  kohaku_job_status_name(st.status));
+	gy = malloc(64 * 4);
+	REQUIRE(gy);
+	CHECK_OK(dev, kohaku_bo_read(dev, v.hy, 0, gy, 64 * 4));
+	for (i = 0; i < 64; i++) {
+		float x = rt_x(i, 9), y = i < 8 ? 0.0f : rt_y(i, 9);
+
+		CHECK_MSG(gy[i] == rt_saxpy_bits(1.5f, x, y),
+			  "y[%lu] = 0x%08x, expected 0x%08x (%s)", i, gy[i],
+			  rt_saxpy_bits(1.5f, x, y),
+			  i < 8 ? "y read as zeros" : "untouched by the error");
+	}
+	free(gy);
+	tap_diag("DONE with wrong data in y[0..7]: the card reports no DRAM "
+		 "error (no status in MEM_RD_RESP, AXI errors dropped in MAG); "
+		 "the model's DDR controller ECC status stays 0, so the driver "
+		 "cannot see it");
+	rt_vec_free(dev, &v);
+	clear_knobs(dev);
+	kohaku_close(dev);
+}
+
+static int live_nodes(kohaku_device *dev, struct drm_kohaku_node *nd,
+		      unsigned int cap, unsigned int *n)
+{
+	return kohaku_nodes(dev, KOHAKU_NODES_LIVE, nd, cap, n);
+}
+
+TEST(corrupted_ctrl_reply_is_rejected)
+{
+	struct drm_kohaku_node a[32], b[32];
+	unsigned int n, m, i;
+	int r;
+	RT_FAULTS_OPEN(dev);
+
+	/* both maps have nodes at (1,0) and (1,2) */
+	REQUIRE(!live_nodes(dev, a, 32, &n));
+	/* the reply from (1,0) claims to come from (1,2) */
+	REQUIRE(!inject(dev, "ctrl node=%u,%u field=src xor=0x20", 1, 0));
+	r = live_nodes(dev, b, 32, &m);
+	CHECK_MSG(r < 0, "a reply from the wrong src was taken (%d)", r);
+	tap_diag("src corrupted: %d (%s)", r, kohaku_last_error(dev));
+	/* spent: everything reads as before, (1,2) is still itself */
+	REQUIRE(!live_nodes(dev, b, 32, &m));
+	CHECK_EQ(m, n);
+	for (i = 0; i < n && i < 32; i++) {
+		CHECK_EQ(b[i].x, a[i].x);
+		CHECK_EQ(b[i].y, a[i].y);
+		CHECK_EQ(b[i].cu_type, a[i].cu_type);
+		CHECK_EQ(b[i].caps_reg, a[i].caps_reg);
+	}
+	/* a reply with another txn is no answer to our request */
+	REQUIRE(!inject(dev, "ctrl node=%u,%u field=txn xor=0x5a", 1, 2));
+	r = live_nodes(dev, b, 32, &m);
+	CHECK_MSG(r < 0, "a reply with the wrong txn was taken (%d)", r);
+	tap_diag("txn corrupted: %d (%s)", r, kohaku_last_error(dev));
+	r = live_nodes(dev, b, 32, &m);
+	tap_diag("the next live read: %d (%s)", r, r ? kohaku_last_error(dev) : "");
+	clear_knobs(dev);
+	kohaku_close(dev);
+}
+
+/* ---- bring-up: a card made with the knob in its description ---- */
+
+static const char bringup_desc[] =
+	"# the reply to the confirming CAPS read of (1,2) is lost\n"
+	"inject ctrl node=1,2 field=drop after=1\n"
+	"xxx sax xxx\n"
+	"mag nul nul\n"
+	"xxx sax xxx\n";
+
+static const char bringup_first_desc[] =
+	"# the reply to the first CAPS read of (1,2) is lost\n"
+	"inject ctrl node=1,2 field=drop\n"
+	"xxx sax xxx\n"
+	"mag nul nul\n"
+	"xxx sax xxx\n";
+
+/* Open a sim card from text with the driver's warnings caught. */
+static kohaku_device *open_logged(const char *desc, char *log, size_t len)
+{
+	char err[KOHAKU_ERRMSG_MAX], path[] = "/tmp/rt_faults.XXXXXX";
+	kohaku_device *dev = NULL;
+	int fd = mkstemp(path), save = dup(2), r;
+	ssize_t n;
+
+	log[0] = 0;
+	if (fd < 0 || save < 0)
+		return NULL;
+	unlink(path);
+	setenv("KOHAKU_LOG", "warn", 1);
+	fflush(stderr);
+	dup2(fd, 2);
+	r = kohaku_open(KOHAKU_BACKEND_SIM, desc, &dev, err, sizeof(err));
+	fflush(stderr);
+	dup2(save, 2);
+	close(save);
+	unsetenv("KOHAKU_LOG");
+	n = pread(fd, log, len - 1, 0);
+	log[n > 0 ? n : 0] = 0;
+	close(fd);
+	if (r)
+		tap_fail_at(__FILE__, __LINE__, "open: %d: %s", r, err);
+	return dev;
+}
+
+static bool has_node(kohaku_device *dev, unsigned int x, unsigned int y)
+{
+	struct drm_kohaku_node nd[16];
+	unsigned int n, i;
+
+	if (kohaku_nodes(dev, 0, nd, 16, &n))
+		return false;
+	for (i = 0; i < n && i < 16; i++)
+		if (nd[i].x == x && nd[i].y == y)
+			return true;
+	return false;
+}
+
+TEST(ctrl_reply_lost_at_bringup)
+{
+	const char *kdev = getenv("KOHAKU_TEST_BRINGUP_DEVICE");
+	kohaku_device *dev;
+	static char log[16384];
+	char err[KOHAKU_ERRMSG_MAX];
+	int r;
+
+	if (!strcmp(getenv("KOHAKU_BACKEND") ? getenv("KOHAKU_BACKEND") : "", "kernel")) {
+		FILE *f;
+
+		if (!kdev || !*kdev)
+			SKIP("kernel backend: set KOHAKU_TEST_BRINGUP_DEVICE to a card made from this test's bring-up description");
+		r = kohaku_open(KOHAKU_BACKEND_KERNEL, kdev, &dev, err, sizeof(err));
+		REQUIRE(r == 0);
+		CHECK(has_node(dev, 1, 0));
+		CHECK(!has_node(dev, 1, 2));
+		/* the driver said so, in the kernel log */
+		f = popen("dmesg", "r");
+		REQUIRE(f);
+		log[fread(log, 1, sizeof(log) - 1, f)] = 0;
+		pclose(f);
+		CHECK_MSG(strstr(log, "node (1,2) CU_CAPS") &&
+			  strstr(log, "not confirmed"), "no warning in dmesg");
+		(kohaku_close)(dev);
+		return;
+	}
+	dev = open_logged(bringup_desc, log, sizeof(log));
+	REQUIRE(dev);
+	CHECK(has_node(dev, 1, 0));
+	CHECK(!has_node(dev, 1, 2));
+	CHECK_MSG(strstr(log, "mesh 0: node (1,2) CU_CAPS 0x") &&
+		  strstr(log, "not confirmed (-110"), "driver log: %s", log);
+	/* the card still works */
+	CHECK(rt_good_saxpy(dev));
+	(kohaku_close)(dev);
+
+	/* the first read's reply lost: the node is left out without a word */
+	dev = open_logged(bringup_first_desc, log, sizeof(log));
+	REQUIRE(dev);
+	CHECK(has_node(dev, 1, 0));
+	CHECK(!has_node(dev, 1, 2));
+	tap_diag("first CAPS reply of (1,2) lost: the driver left it out%s",
+		 strstr(log, "(1,2)") ? ", and said so" :
+		 " and said nothing (it cannot tell it from an empty coordinate)");
+	(kohaku_close)(dev);
+}
+
+/* ---- the checker ---- */
+
+TEST(checker_violations_reach_the_test)
+{
+	static const char desc[] =
+		"xxx null! xxx\n"
+		"mag nul   nul\n"
+		"xxx nul   xxx\n";
+	struct kohaku_program p;
+	struct kohaku_inst inst;
+	struct kohaku_job_status st;
+	uint32_t words[8] = { 1 };
+	char err[KOHAKU_ERRMSG_MAX], *report;
+	kohaku_device *dev = NULL;
+	uint64_t job;
+
+	if (!strcmp(getenv("KOHAKU_BACKEND") ? getenv("KOHAKU_BACKEND") : "", "kernel"))
+		SKIP("in-process only: it makes its own card");
+	setenv("KOHAKU_SIM_CHECK", "1", 0);
+	REQUIRE(kohaku_open(KOHAKU_BACKEND_SIM, desc, &dev, err, sizeof(err)) == 0);
+	kohaku_inst_null(&inst, words);
+	memset(&p, 0, sizeof(p));
+	p.x = 1;
+	p.y = 0;
+	p.n_insts = 1;
+	p.insts = &inst;
+	CHECK_OK(dev, kohaku_submit(dev, &p, 1, 20, &job));
+	CHECK_OK(dev, kohaku_wait(dev, job, 5000, &st));
+	/* the RTL's null unit loses its completion: the job cannot end well */
+	CHECK_EQ(st.status, KOHAKU_JOB_TIMEOUT);
+	CHECK(kohaku_sim_check(dev) >= 1);
+	REQUIRE(!kohaku_sim_read(dev, "check", &report));
+	CHECK_MSG(strstr(report, "rule 6") && strstr(report, "unit (1,0) null!"),
+		  "%s", report);
+	free(report);
+	/* the real close: rt_close would (rightly) fail this test */
+	(kohaku_close)(dev);
+}
+
+/* ---- a unit that never retires, last: the node stays hung ---- */
+
+TEST(hung_unit_times_out_others_carry_on)
+{
+	struct drm_kohaku_node sx[16], nu[16], nd[32];
+	struct drm_kohaku_get_info in;
+	struct kohaku_job_status st;
+	unsigned int n_sx, n_null, n, i;
+	unsigned long bad;
+	bool hung = false, wedged;
+	int r;
+	RT_FAULTS_OPEN(dev);
+
+	n_sx = rt_nodes_of(dev, KH_CU_SX, sx, 16);
+	n_null = rt_nodes_of(dev, KH_CU_NULL, nu, 16);
+	REQUIRE(n_sx > 0);
+	REQUIRE(!inject(dev, "hang node=%u,%u", sx[0].x, sx[0].y));
+	r = saxpy_job(dev, &sx[0], 64, 20, &st, &bad);
+	CHECK_MSG(r == 0 && st.status == KOHAKU_JOB_TIMEOUT, "%d %s", r,
+		  kohaku_job_status_name(st.status));
+	CHECK(strstr(kohaku_last_error(dev), "TIMEOUT") != NULL);
+	/*
+	 * A job queued now, to the same node, before the mesh's recovery
+	 * window has decided anything: what becomes of it is reported.
+	 */
+	if (n_sx > 1) {
+		struct kohaku_program p;
+		struct kohaku_inst inst;
+		struct rt_vec v;
+
+		REQUIRE(rt_vec_setup(dev, sx[0].mesh, 16, 6, &v) == 0);
+		rt_prog_saxpy(&p, &inst, 1, &sx[0], &v, 1.5f);
+		r = rt_run(dev, &p, 1, &st);
+		tap_diag("a job queued to (%u,%u) before it was declared hung: %d %s (device %llu ms)",
+			 sx[0].x, sx[0].y, r, kohaku_job_status_name(st.status),
+			 (unsigned long long)(st.device_ns / 1000000));
+		rt_vec_free(dev, &v);
+	}
+	/* another unit on the mesh runs (after the recovery window) */
+	for (i = 1; i < n_sx && i < 3; i++) {
+		r = saxpy_job(dev, &sx[i], 500, 0, &st, &bad);
+		if (r == -ETIMEDOUT)	/* still queued behind recovery */
+			r = saxpy_job(dev, &sx[i], 500, 30000, &st, &bad);
+		CHECK_MSG(r == 0 && st.status == KOHAKU_JOB_DONE && !bad,
+			  "SX (%u,%u) after the hang: %d %s, %lu bad", sx[i].x,
+			  sx[i].y, r, kohaku_job_status_name(st.status), bad);
+	}
+	CHECK_OK(dev, kohaku_nodes(dev, 0, nd, 32, &n));
+	for (i = 0; i < n && i < 32; i++)
+		if (nd[i].x == sx[0].x && nd[i].y == sx[0].y)
+			hung = nd[i].flags & KOHAKU_NODE_HUNG;
+	memset(&in, 0, sizeof(in));
+	CHECK_OK(dev, kohaku_ioctl(dev, DRM_IOCTL_KOHAKU_GET_INFO, &in));
+	wedged = in.mesh[sx[0].mesh].flags & KOHAKU_MESH_WEDGED;
+	/* everything was pushed, the instruction owes its signal: HUNG */
+	CHECK_MSG(hung && !wedged, "node %s, mesh %s", hung ? "hung" : "not hung",
+		  wedged ? "wedged" : "not wedged");
+	r = saxpy_job(dev, &sx[0], 16, 0, &st, &bad);
+	CHECK_MSG(r == -EIO, "the hung node took a job: %d", r);
+	if (n_null) {
+		struct kohaku_program p;
+		struct kohaku_inst insts[4];
+		uint32_t w[8] = { 7, 1, 2 };
+
+		for (i = 0; i < 4; i++)
+			kohaku_inst_null(&insts[i], w);
+		memset(&p, 0, sizeof(p));
+		p.mesh = nu[0].mesh;
+		p.x = nu[0].x;
+		p.y = nu[0].y;
+		p.n_insts = 4;
+		p.insts = insts;
+		r = rt_run(dev, &p, 1, &st);
+		CHECK_MSG(r == 0 && st.status == KOHAKU_JOB_DONE,
+			  "null (%u,%u) after the hang: %d %s", nu[0].x, nu[0].y,
+			  r, kohaku_job_status_name(st.status));
+	}
+	clear_knobs(dev);
+	kohaku_close(dev);
+}
+
+int main(int argc, char **argv)
+{
+	return tap_main(argc, argv);
+}
