@@ -30,14 +30,17 @@ static bool kh_rx_empty(struct kh_mesh *m)
 	return st & KH_RX_STATUS_EMPTY;
 }
 
-/* A late reply clears the node's lost-request mark. */
+/*
+ * Any reply from a node proves its one reply slot has emptied, whatever
+ * txn it carries (a late reply, or one corrupted on the way): the node may
+ * be asked again.
+ */
 static void kh_mbox_note_late(struct kh_mesh *m, const struct kh_flit *f)
 {
 	u8 yx = KH_YX(kh_flit_get(f, KH_HDR_SRC_X), kh_flit_get(f, KH_HDR_SRC_Y));
 
 	if (kh_flit_get(f, KH_HDR_TYPE) == KH_T_CU_CTRL &&
-	    kh_flit_get(f, KH_CTRL_OP) == KH_CTRL_OP_REPLY &&
-	    m->ctrl_lost[yx] && m->ctrl_lost[yx] == kh_flit_get(f, KH_HDR_TXN))
+	    kh_flit_get(f, KH_CTRL_OP) == KH_CTRL_OP_REPLY)
 		m->ctrl_lost[yx] = 0;
 }
 
@@ -82,15 +85,25 @@ static u8 kh_next_txn(struct kh_mesh *m)
  * What a popped flit means for the exchange (x, y, index, txn):
  * 0 = the reply, -EADDRNOTAVAIL = our own request echoed (x, y is the agent
  * or a memory port), -ENXIO = answered by another node (the coordinate is
- * clamped onto it), 1 = unrelated.
+ * clamped onto it), -EBADMSG = the node's reply with a damaged txn or
+ * index, 1 = unrelated.
  */
 static int kh_ctrl_classify(const struct kh_flit *f, u8 x, u8 y, u8 index,
 			    u8 txn)
 {
 	u64 sx = kh_flit_get(f, KH_HDR_SRC_X), sy = kh_flit_get(f, KH_HDR_SRC_Y);
 
-	if (kh_flit_get(f, KH_HDR_TYPE) != KH_T_CU_CTRL ||
-	    kh_flit_get(f, KH_HDR_TXN) != txn ||
+	if (kh_flit_get(f, KH_HDR_TYPE) != KH_T_CU_CTRL)
+		return 1;
+	/*
+	 * The node asked holds one reply and had only our request: a reply
+	 * from it with another txn or index is ours, damaged.
+	 */
+	if (kh_flit_get(f, KH_CTRL_OP) == KH_CTRL_OP_REPLY && sx == x && sy == y &&
+	    (kh_flit_get(f, KH_HDR_TXN) != txn ||
+	     kh_flit_get(f, KH_CTRL_INDEX) != index))
+		return -EBADMSG;
+	if (kh_flit_get(f, KH_HDR_TXN) != txn ||
 	    kh_flit_get(f, KH_CTRL_INDEX) != index)
 		return 1;
 	if (kh_flit_get(f, KH_CTRL_OP) == KH_CTRL_OP_REPLY)
@@ -140,6 +153,11 @@ int kh_ctrl_read(struct kh_mesh *m, u8 x, u8 y, u8 index, u64 *value)
 				*value = kh_flit_get(&f, KH_CTRL_VALUE);
 				return 0;
 			}
+			if (ret == -EBADMSG)
+				kh_warn(kd, "mesh %u: node (%u,%u) answered CU_CTRL txn %u index %u with txn %llu index %llu; reply discarded\n",
+					m->id, x, y, txn, index,
+					kh_flit_get(&f, KH_HDR_TXN),
+					kh_flit_get(&f, KH_CTRL_INDEX));
 			if (ret < 0)
 				return ret;
 			kh_mbox_note_late(m, &f);
