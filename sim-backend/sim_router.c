@@ -58,10 +58,16 @@ static const struct kh_sink_ops kh_rin_ops = {
 	.take = kh_rin_take,
 };
 
+/* The destination byte {dst_x,dst_y} of a flit: header bits [287:280]. */
+static inline unsigned int kh_dst_yx(const struct kh_flit *f)
+{
+	return (unsigned int)(f->w[4] >> 24) & 0xff;
+}
+
 static unsigned int kh_router_tick(struct kh_node *n)
 {
 	struct kh_router *r = kh_container_of(n, struct kh_router, node);
-	u8 want[KH_PORTS];
+	u8 want[KH_PORTS] = { 0 };	/* per output: the inputs routed there */
 	bool progress = false;
 	unsigned int i, o;
 
@@ -70,17 +76,19 @@ static unsigned int kh_router_tick(struct kh_node *n)
 	for (i = 0; i < KH_PORTS; i++) {
 		const struct kh_flit *h = kh_fifo_head(&r->in[i].q);
 
-		want[i] = h ? kh_route(r, kh_flit_get(h, KH_HDR_DST_X),
-				       kh_flit_get(h, KH_HDR_DST_Y))
-			    : KH_PORTS;
+		if (h)
+			want[r->route[kh_dst_yx(h)]] |= 1u << i;
 	}
 	for (o = 0; o < KH_PORTS; o++) {
-		if (!kh_link_free(&r->out[o]))
+		if (!want[o] || !kh_link_free(&r->out[o]))
 			continue;
+		/* round robin: the first input after the last one granted */
 		for (i = 1; i <= KH_PORTS; i++) {
-			unsigned int c = (r->rr[o] + i) % KH_PORTS;
+			unsigned int c = r->rr[o] + i;
 
-			if (want[c] != o)
+			if (c >= KH_PORTS)
+				c -= KH_PORTS;
+			if (!(want[o] & (1u << c)))
 				continue;
 			kh_link_load(&r->out[o], kh_fifo_head(&r->in[c].q));
 			kh_fifo_pop(&r->in[c].q);
@@ -115,6 +123,8 @@ int kh_router_init(struct kh_router *r, struct kh_sched *s, unsigned int x,
 	r->lo = lo;
 	r->hi_x = hi_x;
 	r->hi_y = hi_y;
+	for (i = 0; i < 256; i++)
+		r->route[i] = kh_route(r, i >> 4, i & 15);
 	for (i = 0; i < KH_PORTS; i++) {
 		r->in[i].sink.ops = &kh_rin_ops;
 		r->in[i].sink.node = &r->node;

@@ -38,6 +38,8 @@ struct kh_router {
 	u8 rr[KH_PORTS];		/* last input granted, per output */
 	u32 held;			/* flits in the input FIFOs */
 	u64 grants;
+	/* kh_route() of every destination {dst_x,dst_y}, computed once */
+	u8 route[256];
 };
 
 int kh_router_init(struct kh_router *r, struct kh_sched *s, unsigned int x,

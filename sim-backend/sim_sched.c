@@ -120,7 +120,8 @@ static bool kh_sched_step(struct kh_sched *s)
 		struct kh_node *nd = s->active[i];
 
 		for (j = 0; j < nd->n_out; j++)
-			if (kh_link_step(nd->out[j], s->now))
+			if (nd->out[j]->valid &&
+			    kh_link_step(nd->out[j], s->now))
 				progress = true;
 	}
 
