@@ -70,8 +70,10 @@ accel_of() {
 while read -r m; do
 	check "insmod $(basename "$m")" insmod "$m"
 done </modules.list
-check "insmod kohaku_sim.ko cards=saxpy,sx_null_2x2" \
-	insmod /kohaku_sim.ko cards=saxpy,sx_null_2x2
+# check=1: the model's protocol checker runs in every card; the runtime
+# tests' rt_close fails a test for what it finds (debugfs, below)
+check "insmod kohaku_sim.ko cards=saxpy,sx_null_2x2 check=1" \
+	insmod /kohaku_sim.ko cards=saxpy,sx_null_2x2 check=1
 check "insmod kohaku.ko" insmod /kohaku.ko
 check "/dev/accel/accel0 exists" test -c /dev/accel/accel0
 check "/dev/accel/accel1 exists" test -c /dev/accel/accel1
@@ -297,6 +299,62 @@ for card in 8:saxpy 9:sx_null_2x2; do
 	check "del_card $id after the destructive tests" \
 		sysfs_write $S/del_card "$id\n"
 done
+
+# rt_faults injects faults through the cards' debugfs knobs (hung node,
+# lost CU_CTRL replies): cards of its own too
+for card in 11:saxpy 12:sx_null_2x2; do
+	id=${card%%:*}
+	map=${card#*:}
+	check "new_card $id $map for rt_faults" sysfs_write $S/new_card "$id $map\n"
+	acc=$(accel_of "$id")
+	t=/tests/rt_faults
+	if [ -x $t ]; then
+		diag "running rt_faults on card $id ($map, /dev/accel/$acc), destructive"
+		KOHAKU_BACKEND=kernel KOHAKU_DEVICE=/dev/accel/$acc \
+			KOHAKU_TEST_MAP=$map KOHAKU_TEST_DESTRUCTIVE=1 \
+			timeout "$TEST_TIMEOUT" $t >/tmp/test.out 2>&1 </dev/null
+		relay "vm/$map/rt_faults(destructive)" /tmp/test.out $?
+	fi
+	check "del_card $id after rt_faults" sysfs_write $S/del_card "$id\n"
+done
+
+# bring-up with a lost CU_CTRL reply: a card whose description sets the
+# knob, so that it acts while kohaku.ko enumerates
+check "new_card 10: saxpy with the confirming CAPS reply of (1,2) lost" \
+	sysfs_write $S/new_card \
+	'10\ninject ctrl node=1,2 field=drop after=1\nxxx sax xxx\nmag nul nul\nxxx sax xxx\n'
+acc=$(accel_of 10)
+if [ -x /tests/rt_faults ] && [ -n "$acc" ]; then
+	KOHAKU_BACKEND=kernel KOHAKU_DEVICE=/dev/accel/$acc KOHAKU_TEST_MAP=saxpy \
+		KOHAKU_TEST_BRINGUP_DEVICE=/dev/accel/$acc \
+		timeout "$TEST_TIMEOUT" /tests/rt_faults ctrl_reply_lost_at_bringup \
+		>/tmp/test.out 2>&1 </dev/null
+	relay "vm/bringup/rt_faults" /tmp/test.out $?
+fi
+check "del_card 10" sysfs_write $S/del_card "10\n"
+
+# ---- the model's knobs in debugfs ----
+
+D=/sys/kernel/debug/kohaku_sim/card0
+for f in inject check trace knobs stats; do
+	check "debugfs: card0/$f exists" test -e "$D/$f"
+done
+check "debugfs: a knob is taken" sysfs_write "$D/inject" "busy node=1,0 cycles=10\n"
+check "debugfs: the knob is listed" contains "$(cat $D/knobs)" "busy mesh=0 node=1,0"
+check "debugfs: a bad knob is refused" fails sysfs_write "$D/inject" "drop link=R9,9.E\n"
+msg=$(dmesg | grep 'kohaku_sim: card 0: inject' | tail -n 1)
+diag "dmesg: $msg"
+check "debugfs: dmesg says why" contains "$msg" "no link R9,9.E"
+check "debugfs: clear" sysfs_write "$D/inject" "clear\n"
+expect "debugfs: no knobs left" "$(cat $D/knobs)" ""
+check "debugfs: trace on" sysfs_write "$D/trace" "on size=1024\n"
+cli "kohaku run saxpy, traced" --backend kernel --device /dev/accel/accel0 run saxpy
+check "debugfs: the trace has the job's retire" contains "$(cat $D/trace)" " retire "
+check "debugfs: trace off" sysfs_write "$D/trace" "off\n"
+check "debugfs: stats name the links" contains "$(cat $D/stats)" "link 0 R1,1.N flits="
+rep=$(cat $D/check)
+diag "card0 checker: $(echo "$rep" | head -n 4 | tr '\n' ';')"
+expect "debugfs: card0's checker found no violations" "$(echo "$rep" | head -n 1)" "violations 0"
 
 # ---- the CLI again, on a card the runtime tests have been through ----
 
