@@ -16,7 +16,9 @@
  * Each scenario runs `reps` times (default 3); the median is reported.
  * Ratios are cycle costs relative to the baseline's empty cycle.
  *
- *   kh_bench [-c CYCLES] [-r REPS] [-s SCENARIO]
+ *   kh_bench [-c CYCLES] [-r REPS] [-s SCENARIO] [-k]
+ *
+ * -k turns the protocol checker on in every card (its cost).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,13 +43,16 @@ static double wall(void)
 	return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+static unsigned int card_flags;	/* -k: the protocol checker on */
+
 static struct kh_sim_card *card(const char *name)
 {
 	const char *d = kh_sim_builtin_desc(name);
 	struct kh_sim_card *c = NULL;
 	char err[256];
 
-	if (kh_sim_card_create(d ? d : name, &c, err, sizeof(err))) {
+	if (kh_sim_card_create_flags(d ? d : name, card_flags, &c, err,
+				     sizeof(err))) {
 		fprintf(stderr, "kh_bench: card %s: %s\n", name, err);
 		exit(2);
 	}
@@ -307,8 +312,11 @@ int main(int argc, char **argv)
 	double base_cost;
 	int s, o;
 
-	while ((o = getopt(argc, argv, "c:r:s:")) != -1) {
+	while ((o = getopt(argc, argv, "c:r:s:k")) != -1) {
 		switch (o) {
+		case 'k':
+			card_flags = KH_SIM_CHECK;
+			break;
 		case 'c':
 			cycles = strtoull(optarg, NULL, 0);
 			break;
@@ -319,14 +327,14 @@ int main(int argc, char **argv)
 			only = optarg;
 			break;
 		default:
-			fprintf(stderr, "usage: kh_bench [-c CYCLES] [-r REPS] [-s SCENARIO]\n");
+			fprintf(stderr, "usage: kh_bench [-c CYCLES] [-r REPS] [-s SCENARIO] [-k]\n");
 			return 2;
 		}
 	}
 	if (reps < 1 || reps > 9)
 		reps = 3;
-	printf("kh_bench: %llu cycles per saturated run, median of %u (wall time, one core; noisy machines vary)\n",
-	       (unsigned long long)cycles, reps);
+	printf("kh_bench: %llu cycles per saturated run, median of %u, checker %s (wall time, one core; noisy machines vary)\n",
+	       (unsigned long long)cycles, reps, card_flags ? "on" : "off");
 	for (s = 0; s < S_N; s++) {
 		if (only && s != S_BASE && strcmp(only, s_name[s]))
 			continue;
