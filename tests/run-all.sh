@@ -51,6 +51,9 @@ run_suite() { # label runner-prefix binaries...
 
 run_suite model "" build/tests/model/*
 run_suite unit "" build/tests/unit/*
+# the model's protocol checker on in every in-process card (a violation
+# fails the test that caused it: tests/runtime/README.md)
+export KOHAKU_SIM_CHECK=1
 # the runtime suite once per built-in card (tests/runtime/README.md)
 for map in saxpy sx_null_2x2; do
 	KOHAKU_BACKEND=sim KOHAKU_TEST_MAP=$map \
