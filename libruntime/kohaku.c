@@ -71,6 +71,7 @@ static const struct {
 	{ ETIMEDOUT, "ETIMEDOUT", "timed out" },
 	{ ECANCELED, "ECANCELED", "cancelled (the job never ran)" },
 	{ EOVERFLOW, "EOVERFLOW", "value too large" },
+	{ EBADMSG, "EBADMSG", "the device sent a damaged reply" },
 };
 
 const char *kh_rt_errno_name(int err)
@@ -532,9 +533,15 @@ static const char *hint(unsigned long cmd, int r)
 		return "No room left (device memory or the driver's tables).";
 	case EBUSY:
 	case EAGAIN:
-		return "Too much outstanding work in this open file "
-		       "(at most KOHAKU_MAX_JOBS unwaited jobs): wait for "
-		       "jobs first.";
+		if (cmd == DRM_IOCTL_KOHAKU_SUBMIT)
+			return "Too much outstanding work in this open file "
+			       "(at most KOHAKU_MAX_JOBS unwaited jobs): wait "
+			       "for jobs first.";
+		return "The device is busy (a job holds the dispatcher, or a "
+		       "node still owes an earlier reply): try again later.";
+	case EBADMSG:
+		return "A node's control reply arrived damaged and was "
+		       "discarded; asking again normally works.";
 	case ENODEV:
 		return "The device or its mesh is not usable (`kohaku info` "
 		       "shows the mesh state).";

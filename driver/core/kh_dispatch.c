@@ -74,6 +74,28 @@ static u16 kh_job_seed(struct kh_mesh *m, struct kh_job *job)
 	return c > m->late_credit ? c - m->late_credit : 0;
 }
 
+/* A job queued before one of its nodes was found hung never runs. */
+static bool kh_job_targets_hung(struct kh_mesh *m, struct kh_job *job)
+{
+	unsigned int i;
+
+	for (i = 0; i < job->n_progs; i++) {
+		struct kh_node *n = job->progs[i].node;
+
+		if (n->flags & KOHAKU_NODE_HUNG) {
+			kh_err(m->kd, "mesh %u: job %llu aborted: its node (%u,%u) hung in an earlier job\n",
+			       m->id, job->id, n->x, n->y);
+			list_del(&job->mesh_link);
+			job->status = KOHAKU_JOB_ABORTED;
+			job->why = "a target node is hung";
+			job->on_mesh = false;
+			kh_job_put(job);
+			return true;
+		}
+	}
+	return false;
+}
+
 static void kh_job_start(struct kh_mesh *m, struct kh_job *job)
 {
 	struct kh_device *kd = m->kd;
@@ -412,8 +434,11 @@ void kh_mesh_step(struct kh_mesh *m)
 		if (!job) {
 			if (list_empty(&m->queue) || (m->flags & KOHAKU_MESH_WEDGED))
 				return;
-			kh_job_start(m, list_first_entry(&m->queue, struct kh_job,
-							 mesh_link));
+			job = list_first_entry(&m->queue, struct kh_job, mesh_link);
+			/* (the job may be freed here: only loop on) */
+			if (kh_job_targets_hung(m, job))
+				continue;
+			kh_job_start(m, job);
 			if (!m->job)
 				return;
 			continue;

@@ -390,7 +390,8 @@ TEST(hung_unit_times_out_others_carry_on)
 	CHECK(strstr(kohaku_last_error(dev), "TIMEOUT") != NULL);
 	/*
 	 * A job queued now, to the same node, before the mesh's recovery
-	 * window has decided anything: what becomes of it is reported.
+	 * window has decided anything: once the node is declared hung it is
+	 * aborted without being dispatched (or the mesh is wedged).
 	 */
 	if (n_sx > 1) {
 		struct kohaku_program p;
@@ -403,6 +404,10 @@ TEST(hung_unit_times_out_others_carry_on)
 		tap_diag("a job queued to (%u,%u) before it was declared hung: %d %s (device %llu ms)",
 			 sx[0].x, sx[0].y, r, kohaku_job_status_name(st.status),
 			 (unsigned long long)(st.device_ns / 1000000));
+		/* it must not be dispatched into the hung unit and time out */
+		CHECK_MSG(r == 0 && st.status != KOHAKU_JOB_TIMEOUT &&
+			  st.status != KOHAKU_JOB_DONE, "%d %s", r,
+			  kohaku_job_status_name(st.status));
 		rt_vec_free(dev, &v);
 	}
 	/* another unit on the mesh runs (after the recovery window) */
