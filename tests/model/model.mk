@@ -1,7 +1,7 @@
 # Model tests: each binary links the model objects, the TAP harness and the
 # model test helpers directly (not libkohaku.a), so they build and run while
 # other components are mid-edit.
-MODEL_TESTS := model_routing model_flow model_ctrl model_credits \
+MODEL_TESTS := model_routing model_flow model_ctrl model_credits model_dispatch \
 	model_fp32 model_sx model_desc model_card model_mag \
 	model_mxfp7
 # the whole card (issue 3): descriptions, meshes, clocks, IRQ, L2

@@ -163,6 +163,8 @@ cat <<'M'
 340~sim_trace.h~model_trace~trace: events= selects nothing~	return o->trace_on && (o->trace_mask & cls);~	return o->trace_on;
 341~sim_obs.c~model_trace~stats dump: a link's flits column shows its stalls~			     l->mesh, ol->name, (unsigned long long)l->flits,~			     l->mesh, ol->name, (unsigned long long)l->stalls,
 342~sim_base.c~model_trace~counters: flits taken off the link not counted~	u->n_taken++;\n~
+150~sim_orch.c~model_dispatch~credits: SIG_FAULT returns a credit~		if (code == KH_SIG_INST_COMPLETE)\n\t\t\to->cred_inc++;~		if (code == KH_SIG_INST_COMPLETE || code == KH_SIG_FAULT)\n\t\t\to->cred_inc++;
+151~sim_orch.c~model_dispatch~dispatcher: the staged dst is kept, not rewritten from PROG_DST~		kh_flit_set(&f, KH_HDR_DST_X, KH_YX_X(o->prog_dst));\n\t\tkh_flit_set(&f, KH_HDR_DST_Y, KH_YX_Y(o->prog_dst));~
 M
 }
 
