@@ -318,6 +318,18 @@ for card in 11:saxpy 12:sx_null_2x2; do
 	check "del_card $id after rt_faults" sysfs_write $S/del_card "$id\n"
 done
 
+# a four-mesh card through kohaku.ko: enumeration, memory and jobs per mesh
+check "new_card 13 quad" sysfs_write $S/new_card "13 quad\n"
+acc=$(accel_of 13)
+if [ -x /tests/rt_multimesh ] && [ -n "$acc" ]; then
+	diag "running rt_multimesh on card 13 (quad, /dev/accel/$acc)"
+	KOHAKU_BACKEND=kernel KOHAKU_DEVICE=/dev/accel/$acc KOHAKU_TEST_MAP=saxpy \
+		KOHAKU_TEST_QUAD=/dev/accel/$acc \
+		timeout "$TEST_TIMEOUT" /tests/rt_multimesh >/tmp/test.out 2>&1 </dev/null
+	relay "vm/quad/rt_multimesh" /tmp/test.out $?
+fi
+check "del_card 13" sysfs_write $S/del_card "13\n"
+
 # bring-up with a lost CU_CTRL reply: a card whose description sets the
 # knob, so that it acts while kohaku.ko enumerates
 check "new_card 10: saxpy with the confirming CAPS reply of (1,2) lost" \
