@@ -97,14 +97,8 @@ static void kh_base_ctrl(struct kh_unit *u, const struct kh_flit *req)
 			    u->x, u->y, idx);
 		return;
 	}
-	memset(r, 0, sizeof(*r));
-	kh_flit_hdr(r, kh_flit_get(req, KH_HDR_SRC_X),
-		    kh_flit_get(req, KH_HDR_SRC_Y), u->x, u->y, KH_T_CU_CTRL,
-		    kh_flit_get(req, KH_HDR_TXN), 1);
-	kh_flit_set(r, KH_CTRL_OP, KH_CTRL_OP_REPLY);
-	kh_flit_set(r, KH_CTRL_INDEX, idx);
 	/* the value as it stands when the request is captured */
-	kh_flit_set(r, KH_CTRL_VALUE, kh_unit_ctrl_value(u, idx));
+	kh_ctrl_reply(r, req, u->x, u->y, idx, kh_unit_ctrl_value(u, idx));
 	u->ctrl_pend = true;
 	u->ctrl_at = kh_unit_now_(u);
 	if (kh_unlikely(u->obs))

@@ -130,14 +130,8 @@ static void kh_l2_ctrl(struct kh_l2 *a, const struct kh_flit *req)
 			    a->x, a->y, idx);
 		return;
 	}
-	memset(r, 0, sizeof(*r));
-	kh_flit_hdr(r, kh_flit_get(req, KH_HDR_SRC_X),
-		    kh_flit_get(req, KH_HDR_SRC_Y), a->x, a->y, KH_T_CU_CTRL,
-		    kh_flit_get(req, KH_HDR_TXN), 1);
-	kh_flit_set(r, KH_CTRL_OP, KH_CTRL_OP_REPLY);
-	kh_flit_set(r, KH_CTRL_INDEX, idx);
 	/* the value as it stood at capture: before the write */
-	kh_flit_set(r, KH_CTRL_VALUE, kh_l2_reg(a, idx));
+	kh_ctrl_reply(r, req, a->x, a->y, idx, kh_l2_reg(a, idx));
 	a->ctrl_pend = true;
 	a->ctrl_at = kh_l2_now(a);
 	if (kh_flit_get(req, KH_CTRL_OP) != KH_CTRL_OP_WRITE)

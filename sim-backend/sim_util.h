@@ -4,6 +4,7 @@
 #define KH_SIM_UTIL_H
 
 #include "kh_plat.h"
+#include <kohaku/kh_flit.h>
 
 #define kh_container_of(ptr, type, member) \
 	((type *)((char *)(ptr) - offsetof(type, member)))
@@ -18,6 +19,23 @@ static inline u64 kh_min_u64(u64 a, u64 b)
 static inline u32 kh_min_u32(u32 a, u32 b)
 {
 	return a < b ? a : b;
+}
+
+/*
+ * A CU_CTRL reply from (x, y) to request req: op 2, index and txn echoed,
+ * last set, the value as the responder had it when the request came in.
+ */
+static inline void kh_ctrl_reply(struct kh_flit *r, const struct kh_flit *req,
+				 unsigned int x, unsigned int y,
+				 unsigned int idx, u64 value)
+{
+	memset(r, 0, sizeof(*r));
+	kh_flit_hdr(r, kh_flit_get(req, KH_HDR_SRC_X),
+		    kh_flit_get(req, KH_HDR_SRC_Y), x, y, KH_T_CU_CTRL,
+		    kh_flit_get(req, KH_HDR_TXN), 1);
+	kh_flit_set(r, KH_CTRL_OP, KH_CTRL_OP_REPLY);
+	kh_flit_set(r, KH_CTRL_INDEX, idx);
+	kh_flit_set(r, KH_CTRL_VALUE, value);
 }
 
 /* Little-endian 32-bit word i of a 32-byte payload held in w[0..3]. */
