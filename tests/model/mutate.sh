@@ -68,7 +68,7 @@ cat <<'M'
 133~sim_reset.c~model_clk~reset: the gate does not hold noc_in_busy~	return kh_mesh_recovering(g->mesh) || g->inner->ops->busy(g->inner);~	return g->inner->ops->busy(g->inner);
 134~sim_ddrc.c~model_clk~DDR controller: ECC off at reset~	d->ecc_onoff = 1;~	d->ecc_onoff = 0;
 135~sim_clkwiz.c~model_clk~clock wizard: a LOAD that changes nothing drops lock~		if (!memcmp(next, w->run, sizeof(next)))\n\t\t\treturn;~
-136~sim_l2.c~model_multi~L2: the adapter replies from (0,0), not the unit's coordinate~		    kh_flit_get(req, KH_HDR_SRC_Y), a->x, a->y, KH_T_CU_CTRL,~		    kh_flit_get(req, KH_HDR_SRC_Y), 0, 0, KH_T_CU_CTRL,
+136~sim_l2.c~model_multi~L2: the adapter replies from (0,0), not the unit's coordinate~	kh_ctrl_reply(r, req, a->x, a->y, idx, kh_l2_reg(a, idx));~	kh_ctrl_reply(r, req, 0, 0, idx, kh_l2_reg(a, idx));
 301~sim_check.c~model_check~checker rule 1: a refused link may lose its flit before it is taken~		if (l->valid && !memcmp(&l->reg, &ol->held, sizeof(l->reg)))\n\t\t\tcontinue;~		continue;
 302~sim_check.c~model_check~checker rule 1: a send_* offer may change after a refusal~	if (ou->send_prev && !ou->send_matched) {~	if (0) {
 303~sim_check.c~model_check~checker rule 1: a sender that holds is flagged~		if (l->valid && !memcmp(&l->reg, &ol->held, sizeof(l->reg)))~		if (l->valid && memcmp(&l->reg, &ol->held, sizeof(l->reg)))
