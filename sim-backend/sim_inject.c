@@ -215,8 +215,8 @@ static int kh_inject_add(struct kh_obs *o, const struct kh_words *w,
 	struct kh_word link = { NULL, 0 }, key, val;
 	unsigned int i, seen = 0, x = 0, y = 0;
 	struct kh_knob kk, *k;
-	const char *kn;
-	int kind, opt;
+	const char *kn, *isnt;
+	int kind, opt, which;
 	u64 n;
 
 	kind = kh_word_pick(kw, kh_knob_name, KH_KNOB_KINDS);
@@ -244,6 +244,8 @@ static int kh_inject_add(struct kh_obs *o, const struct kh_words *w,
 			return kh_ierr(err, errlen, "inject %s: option '%s' given twice",
 				       kn, kh_opt_name[opt]);
 		seen |= B(opt);
+		which = opt;
+		isnt = NULL;
 		switch (opt) {
 		case O_MESH:
 			if (!kh_word_u64(&val, &n) || n >= card->n_mesh)
@@ -257,8 +259,7 @@ static int kh_inject_add(struct kh_obs *o, const struct kh_words *w,
 			break;
 		case O_NODE:
 			if (!kh_word_xy(&val, &x, &y))
-				return kh_ierr(err, errlen, "inject %s: node '%.*s' is not X,Y",
-					       kn, kh_word_len(&val), val.s);
+				isnt = "X,Y";
 			break;
 		case O_TYPE:
 			if (!kh_parse_type(&val, &kk.type))
@@ -267,52 +268,43 @@ static int kh_inject_add(struct kh_obs *o, const struct kh_words *w,
 			break;
 		case O_COUNT:
 			if (!kh_parse_count(&val, &kk.count, &kk.forever))
-				return kh_ierr(err, errlen, "inject %s: count '%.*s' is not a number or 'forever'",
-					       kn, kh_word_len(&val), val.s);
+				isnt = "a number or 'forever'";
 			break;
 		case O_CYCLES:
 			if (!kh_parse_count(&val, &kk.until, &kk.forever))
-				return kh_ierr(err, errlen, "inject %s: cycles '%.*s' is not a number or 'forever'",
-					       kn, kh_word_len(&val), val.s);
+				isnt = "a number or 'forever'";
 			break;
 		case O_AFTER:
 			if (!kh_word_u64(&val, &kk.after))
-				return kh_ierr(err, errlen, "inject %s: after '%.*s' is not a number",
-					       kn, kh_word_len(&val), val.s);
+				isnt = "a number";
 			break;
 		case O_CODE:
 			if (!kh_word_u64(&val, &kk.code) || kk.code > 0xffffffffULL)
-				return kh_ierr(err, errlen, "inject %s: code '%.*s' is not a 32-bit number",
-					       kn, kh_word_len(&val), val.s);
+				isnt = "a 32-bit number";
 			break;
 		case O_FIELD:
 			opt = kh_word_pick(&val, kh_field_name, 4);
 			if (opt < 0)
-				return kh_ierr(err, errlen, "inject %s: field '%.*s' is not value, txn, src or drop",
-					       kn, kh_word_len(&val), val.s);
+				isnt = "value, txn, src or drop";
 			kk.field = (u8)opt;
 			break;
 		case O_XOR:
 			if (!kh_word_u64(&val, &kk.xor))
-				return kh_ierr(err, errlen, "inject %s: xor '%.*s' is not a number",
-					       kn, kh_word_len(&val), val.s);
+				isnt = "a number";
 			break;
 		case O_OP:
 			opt = kh_word_pick(&val, kh_op_name, 3);
 			if (opt < 0)
-				return kh_ierr(err, errlen, "inject %s: op '%.*s' is not read, write or any",
-					       kn, kh_word_len(&val), val.s);
+				isnt = "read, write or any";
 			kk.op = (u8)opt;
 			break;
 		case O_ADDR:
 			if (!kh_word_u64(&val, &kk.addr))
-				return kh_ierr(err, errlen, "inject %s: addr '%.*s' is not a number",
-					       kn, kh_word_len(&val), val.s);
+				isnt = "a number";
 			break;
 		case O_LEN:
 			if (!kh_word_u64(&val, &kk.len) || !kk.len)
-				return kh_ierr(err, errlen, "inject %s: len '%.*s' is not a nonzero number",
-					       kn, kh_word_len(&val), val.s);
+				isnt = "a nonzero number";
 			break;
 		case O_DATA:
 			if (kh_word_is(&val, "zero")) {
@@ -323,11 +315,15 @@ static int kh_inject_add(struct kh_obs *o, const struct kh_words *w,
 				kk.data_mode = KH_DD_PATTERN;
 				kk.data = (u32)n;
 			} else {
-				return kh_ierr(err, errlen, "inject %s: data '%.*s' is not zero, ones or a 32-bit pattern",
-					       kn, kh_word_len(&val), val.s);
+				isnt = "zero, ones or a 32-bit pattern";
 			}
 			break;
 		}
+		/* one wording for every value that does not parse */
+		if (isnt)
+			return kh_ierr(err, errlen, "inject %s: %s '%.*s' is not %s",
+				       kn, kh_opt_name[which], kh_word_len(&val),
+				       val.s, isnt);
 	}
 	for (opt = 0; opt < O_N; opt++)
 		if ((kh_required[kind] & B(opt)) && !(seen & B(opt)))
