@@ -26,7 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "kh_sim_int.h"
+#include "ksim_int.h"
 #include <kohaku/kh_flit.h>
 #include <kohaku/kh_regs.h>
 #include <kohaku/kh_units.h>
@@ -45,13 +45,13 @@ static double wall(void)
 
 static unsigned int card_flags;	/* -k: the protocol checker on */
 
-static struct kh_sim_card *card(const char *name)
+static struct ksim_card *card(const char *name)
 {
-	const char *d = kh_sim_builtin_desc(name);
-	struct kh_sim_card *c = NULL;
+	const char *d = ksim_builtin_desc(name);
+	struct ksim_card *c = NULL;
 	char err[256];
 
-	if (kh_sim_card_create_flags(d ? d : name, card_flags, &c, err,
+	if (ksim_card_create_flags(d ? d : name, card_flags, &c, err,
 				     sizeof(err))) {
 		fprintf(stderr, "kh_bench: card %s: %s\n", name, err);
 		exit(2);
@@ -59,24 +59,24 @@ static struct kh_sim_card *card(const char *name)
 	return c;
 }
 
-static void fast_host(struct kh_sim_card *c)
+static void fast_host(struct ksim_card *c)
 {
-	struct kh_sim_timing t = { 1, 1, 1 };
+	struct ksim_timing t = { 1, 1, 1 };
 
-	kh_sim_set_timing(c, &t);
+	ksim_set_timing(c, &t);
 }
 
-static u64 rd(struct kh_sim_card *c, u32 off)
+static u64 rd(struct ksim_card *c, u32 off)
 {
-	return kh_sim_read64(c, KH_MESH_BASE(0) + off);
+	return ksim_read64(c, KH_MESH_BASE(0) + off);
 }
 
-static void wr(struct kh_sim_card *c, u32 off, u64 v)
+static void wr(struct ksim_card *c, u32 off, u64 v)
 {
-	kh_sim_write64(c, KH_MESH_BASE(0) + off, v);
+	ksim_write64(c, KH_MESH_BASE(0) + off, v);
 }
 
-static void stage(struct kh_sim_card *c, unsigned int slot,
+static void stage(struct ksim_card *c, unsigned int slot,
 		  const struct kh_flit *f)
 {
 	unsigned int i;
@@ -85,7 +85,7 @@ static void stage(struct kh_sim_card *c, unsigned int slot,
 		wr(c, KH_ORC_STAGE(slot) + i * 8, f->w[i]);
 }
 
-static void kick(struct kh_sim_card *c, unsigned int x, unsigned int y,
+static void kick(struct ksim_card *c, unsigned int x, unsigned int y,
 		 unsigned int base, unsigned int len)
 {
 	wr(c, KH_ORC_PROG_DST, KH_YX(x, y));
@@ -105,7 +105,7 @@ static u32 rnd(void)
 }
 
 /* Random binary32 values with exponents that keep products ordinary. */
-static void fill(struct kh_sim_card *c, u64 local, u32 n)
+static void fill(struct ksim_card *c, u64 local, u32 n)
 {
 	static u32 buf[4096];
 	u32 i, k;
@@ -114,7 +114,7 @@ static void fill(struct kh_sim_card *c, u64 local, u32 n)
 		k = n - i < 4096 ? n - i : 4096;
 		for (u32 j = 0; j < k; j++)
 			buf[j] = (rnd() & 0x807fffff) | ((110 + rnd() % 30) << 23);
-		kh_sim_dma_write(c, KH_CARD_ADDR(0, local + (u64)i * 4), buf,
+		ksim_dma_write(c, KH_CARD_ADDR(0, local + (u64)i * 4), buf,
 				 k * 4);
 	}
 }
@@ -124,7 +124,7 @@ struct sx_job {
 	unsigned int issued;
 };
 
-static void sx_stage(struct kh_sim_card *c, struct sx_job *j, unsigned int k)
+static void sx_stage(struct ksim_card *c, struct sx_job *j, unsigned int k)
 {
 	u64 xa = 0x1000000ULL + (u64)k * 0x1000000ULL;
 	u64 ya = xa + 0x800000ULL;
@@ -144,7 +144,7 @@ static void sx_stage(struct kh_sim_card *c, struct sx_job *j, unsigned int k)
 	stage(c, j->slot, &f);
 }
 
-static bool sx_idle(struct kh_sim_card *c, const struct sx_job *j)
+static bool sx_idle(struct ksim_card *c, const struct sx_job *j)
 {
 	u64 ns = rd(c, KH_ORC_NODE_STATUS(KH_YX(j->x, j->y)));
 
@@ -156,11 +156,11 @@ struct result {
 	double secs;
 };
 
-static void stats_of(struct kh_sim_card *c, struct result *r)
+static void stats_of(struct ksim_card *c, struct result *r)
 {
-	struct kh_sim_stats st;
+	struct ksim_stats st;
 
-	kh_sim_get_stats(c, 0, &st);
+	ksim_get_stats(c, 0, &st);
 	r->stepped = st.cycles_stepped;
 	r->flits = st.link_flits;
 	r->sigs = st.signals;
@@ -174,7 +174,7 @@ static void saturate(const char *map, const unsigned int (*sx)[2],
 		     unsigned int n_sx, const unsigned int (*nu)[2],
 		     unsigned int n_null, u64 cycles, struct result *r)
 {
-	struct kh_sim_card *c = card(map);
+	struct ksim_card *c = card(map);
 	struct sx_job jobs[8];
 	struct result r0;
 	unsigned int k, next_null = 0;
@@ -197,11 +197,11 @@ static void saturate(const char *map, const unsigned int (*sx)[2],
 	}
 	wr(c, KH_ORC_PROG_CRED, 32);
 	stats_of(c, &r0);
-	r0.cycles = kh_sim_cycles(c);
+	r0.cycles = ksim_cycles(c);
 	end = r0.cycles + cycles;
 	t0 = wall();
-	while (kh_sim_cycles(c) < end) {
-		kh_sim_run(c, 200);
+	while (ksim_cycles(c) < end) {
+		ksim_run(c, 200);
 		if (rd(c, KH_ORC_PROG_STAT) & KH_PROG_STAT_RUN)
 			continue;
 		for (k = 0; k < n_sx; k++)
@@ -218,47 +218,47 @@ static void saturate(const char *map, const unsigned int (*sx)[2],
 	}
 	r->secs = wall() - t0;
 	stats_of(c, r);
-	r->cycles = kh_sim_cycles(c) - r0.cycles;
+	r->cycles = ksim_cycles(c) - r0.cycles;
 	r->stepped -= r0.stepped;
 	r->flits -= r0.flits;
 	r->sigs -= r0.sigs;
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 }
 
 static void baseline(u64 cycles, struct result *r)
 {
-	struct kh_sim_card *c = card("saxpy");
+	struct ksim_card *c = card("saxpy");
 	struct result r0;
 	double t0;
 
-	kh_sim_set_step_all(c, true);
+	ksim_set_step_all(c, true);
 	stats_of(c, &r0);
 	t0 = wall();
-	kh_sim_run(c, cycles);
+	ksim_run(c, cycles);
 	r->secs = wall() - t0;
 	stats_of(c, r);
 	r->cycles = cycles;
 	r->stepped -= r0.stepped;
 	r->flits = 0;
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 }
 
 static void idle(const char *map, struct result *r)
 {
-	struct kh_sim_card *c = card(map);
+	struct ksim_card *c = card(map);
 	struct result r0;
 	double t0;
 
-	kh_sim_run(c, 1000);	/* settle the initial wake-ups */
+	ksim_run(c, 1000);	/* settle the initial wake-ups */
 	stats_of(c, &r0);
 	t0 = wall();
-	kh_sim_run(c, 1000000000ULL);
+	ksim_run(c, 1000000000ULL);
 	r->secs = wall() - t0;
 	stats_of(c, r);
 	r->cycles = 1000000000ULL;
 	r->stepped -= r0.stepped;
 	r->flits = 0;
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 }
 
 static const unsigned int saxpy_sx[][2] = { { 1, 0 }, { 1, 2 } };
@@ -315,7 +315,7 @@ int main(int argc, char **argv)
 	while ((o = getopt(argc, argv, "c:r:s:k")) != -1) {
 		switch (o) {
 		case 'k':
-			card_flags = KH_SIM_CHECK;
+			card_flags = KSIM_CHECK;
 			break;
 		case 'c':
 			cycles = strtoull(optarg, NULL, 0);

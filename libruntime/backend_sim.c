@@ -2,7 +2,7 @@
 /*
  * The sim backend: the device model and driver/core, in this process.
  *
- * A sim device is a model card (kh_sim_card_create from a card
+ * A sim device is a model card (ksim_card_create from a card
  * description), a struct kh_hw whose ops call the model, the core's
  * kh_device on top (kh_device_probe), and one kh_file per kohaku_device
  * (kh_file_open); kohaku_ioctl goes straight to kh_ioctl.  kohaku_reopen
@@ -21,7 +21,7 @@
 #include "rt_internal.h"
 #include "kh_os_user.h"
 #include "kh_core.h"
-#include "kh_sim.h"
+#include "ksim.h"
 #include "kohaku/kh_regs.h"
 
 #define KH_EXPORT __attribute__((visibility("default")))
@@ -31,7 +31,7 @@ struct kh_rt_sim {
 	pthread_mutex_t lock;	/* the model's lock */
 	pthread_mutex_t ref_lock;
 	unsigned int refs;	/* open kohaku_devices */
-	struct kh_sim_card *card;
+	struct ksim_card *card;
 	struct kh_os_dev *od;
 	struct kh_device *kd;
 	struct kh_hw hw;
@@ -46,7 +46,7 @@ static u64 sim_read64(void *ctx, u32 offset)
 	u64 v;
 
 	pthread_mutex_lock(&s->lock);
-	v = kh_sim_read64(s->card, offset);
+	v = ksim_read64(s->card, offset);
 	pthread_mutex_unlock(&s->lock);
 	return v;
 }
@@ -56,7 +56,7 @@ static void sim_write64(void *ctx, u32 offset, u64 value)
 	struct kh_rt_sim *s = ctx;
 
 	pthread_mutex_lock(&s->lock);
-	kh_sim_write64(s->card, offset, value);
+	ksim_write64(s->card, offset, value);
 	pthread_mutex_unlock(&s->lock);
 }
 
@@ -67,7 +67,7 @@ static int sim_dma_write(void *ctx, u64 card_addr, const void *buf,
 	int r;
 
 	pthread_mutex_lock(&s->lock);
-	r = kh_sim_dma_write(s->card, card_addr, buf, len);
+	r = ksim_dma_write(s->card, card_addr, buf, len);
 	pthread_mutex_unlock(&s->lock);
 	return r;
 }
@@ -78,7 +78,7 @@ static int sim_dma_read(void *ctx, u64 card_addr, void *buf, size_t len)
 	int r;
 
 	pthread_mutex_lock(&s->lock);
-	r = kh_sim_dma_read(s->card, card_addr, buf, len);
+	r = ksim_dma_read(s->card, card_addr, buf, len);
 	pthread_mutex_unlock(&s->lock);
 	return r;
 }
@@ -90,8 +90,8 @@ static u64 sim_now_ns(void *ctx)
 	u32 mhz;
 
 	pthread_mutex_lock(&s->lock);
-	cycles = kh_sim_cycles(s->card);
-	mhz = kh_sim_clock_mhz(s->card);
+	cycles = ksim_cycles(s->card);
+	mhz = ksim_clock_mhz(s->card);
 	pthread_mutex_unlock(&s->lock);
 	if (!mhz)
 		mhz = 1;
@@ -126,14 +126,14 @@ static void sim_check_report(struct kh_rt_sim *s)
 {
 	char *buf = malloc(16384);
 
-	if (buf && kh_sim_check_report(s->card, buf, 16384))
+	if (buf && ksim_check_report(s->card, buf, 16384))
 		fprintf(stderr, "kohaku: simulated card %s: the protocol checker "
 			"found violations:\n%s", s->name, buf);
 	free(buf);
 }
 
 /* The card, locked, for the model's knobs (sim_knobs.c). */
-struct kh_sim_card *kh_rt_sim_lock(struct kohaku_device *dev)
+struct ksim_card *kh_rt_sim_lock(struct kohaku_device *dev)
 {
 	pthread_mutex_lock(&dev->sim->lock);
 	return dev->sim->card;
@@ -149,7 +149,7 @@ static unsigned int sim_card_flags(void)
 {
 	const char *e = getenv("KOHAKU_SIM_CHECK");
 
-	return e && *e && strcmp(e, "0") ? KH_SIM_CHECK : 0;
+	return e && *e && strcmp(e, "0") ? KSIM_CHECK : 0;
 }
 
 static void sim_put(struct kh_rt_sim *s)
@@ -166,7 +166,7 @@ static void sim_put(struct kh_rt_sim *s)
 	if (s->card)
 		sim_check_report(s);
 	if (s->card)
-		kh_sim_card_destroy(s->card);
+		ksim_card_destroy(s->card);
 	kh_os_dev_destroy(s->od);
 	pthread_mutex_destroy(&s->lock);
 	pthread_mutex_destroy(&s->ref_lock);
@@ -233,7 +233,7 @@ static const struct kh_rt_backend_ops sim_ops = {
 
 static void builtins(char *buf, size_t len)
 {
-	const char *const *n = kh_sim_builtin_names();
+	const char *const *n = ksim_builtin_names();
 	size_t off = 0;
 	int i;
 
@@ -262,7 +262,7 @@ static const char *base_name(const char *path)
 static int resolve_desc(const char *device, const char **text, char **owned,
 			char *name, size_t namelen, char *err, size_t errlen)
 {
-	const char *b = kh_sim_builtin_desc(device);
+	const char *b = ksim_builtin_desc(device);
 	struct stat st;
 	FILE *f;
 	char *buf;
@@ -383,7 +383,7 @@ int kh_rt_sim_open(const char *device, struct kohaku_device **out, char *err,
 	}
 
 	perr[0] = '\0';
-	r = kh_sim_card_create_flags(text, sim_card_flags(), &s->card, perr,
+	r = ksim_card_create_flags(text, sim_card_flags(), &s->card, perr,
 				     sizeof(perr));
 	free(owned);
 	owned = NULL;
@@ -401,9 +401,9 @@ int kh_rt_sim_open(const char *device, struct kohaku_device **out, char *err,
 	s->hw.ops = &sim_hw_ops;
 	s->hw.ctx = s;
 	s->hw.flags = KH_HW_SIMULATED;
-	nm = kh_sim_mesh_count(s->card);
+	nm = ksim_mesh_count(s->card);
 	for (m = 0; m < nm && m < KH_MAX_MESHES; m++)
-		s->hw.mesh_mem_size[m] = kh_sim_mesh_dram_size(s->card, m);
+		s->hw.mesh_mem_size[m] = ksim_mesh_dram_size(s->card, m);
 
 	pos = kh_os_log_pos(s->od);
 	r = kh_device_probe(&s->hw, s->od, name, &s->kd);
@@ -444,7 +444,7 @@ fail:
 int kh_rt_sim_list(const char *device, struct kohaku_device_entry **list,
 		   unsigned int *count, char *err, size_t errlen)
 {
-	const char *const *names = kh_sim_builtin_names();
+	const char *const *names = ksim_builtin_names();
 	struct kohaku_device_entry *l;
 	unsigned int n = 0, i;
 
@@ -488,10 +488,10 @@ int kh_rt_sim_list(const char *device, struct kohaku_device_entry **list,
 
 KH_EXPORT const char *const *kohaku_sim_builtin_names(void)
 {
-	return kh_sim_builtin_names();
+	return ksim_builtin_names();
 }
 
 KH_EXPORT const char *kohaku_sim_builtin_desc(const char *name)
 {
-	return name ? kh_sim_builtin_desc(name) : NULL;
+	return name ? ksim_builtin_desc(name) : NULL;
 }

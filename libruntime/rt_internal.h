@@ -82,8 +82,8 @@ KH_RT_HIDDEN int kh_rt_sim_list(const char *device,
 				unsigned int *count, char *err, size_t errlen);
 
 /* the sim backend's card, locked, for the model's knobs (sim_knobs.c) */
-struct kh_sim_card;
-KH_RT_HIDDEN struct kh_sim_card *kh_rt_sim_lock(struct kohaku_device *dev);
+struct ksim_card;
+KH_RT_HIDDEN struct ksim_card *kh_rt_sim_lock(struct kohaku_device *dev);
 KH_RT_HIDDEN void kh_rt_sim_unlock(struct kohaku_device *dev);
 
 /* snprintf that never warns about truncation and always terminates */

@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "rt_internal.h"
-#include "kh_sim.h"
+#include "ksim.h"
 
 #define KH_EXPORT __attribute__((visibility("default")))
 #define KH_DEBUGFS	"/sys/kernel/debug/kohaku_sim"
@@ -160,7 +160,7 @@ static bool kh_grow(char **buf, size_t *cap, size_t want)
 }
 
 /* stats 0, knobs 1, trace 2, check 3: the whole text, malloc'ed */
-static char *kh_model_text(struct kh_sim_card *card, unsigned int what)
+static char *kh_model_text(struct ksim_card *card, unsigned int what)
 {
 	size_t cap = 0, len = 0, n;
 	char *buf = NULL;
@@ -171,22 +171,22 @@ static char *kh_model_text(struct kh_sim_card *card, unsigned int what)
 	for (;;) {
 		switch (what) {
 		case 0:
-			n = kh_sim_dump_stats(card, buf, cap);
+			n = ksim_dump_stats(card, buf, cap);
 			break;
 		case 1:
-			n = kh_sim_dump_knobs(card, buf, cap);
+			n = ksim_dump_knobs(card, buf, cap);
 			break;
 		case 2:
 			/* whole lines, chunk after chunk */
 			if (cap - len < 4096 && !kh_grow(&buf, &cap, cap * 2))
 				goto oom;
-			n = kh_sim_trace_text(card, &pos, buf + len, cap - len);
+			n = ksim_trace_text(card, &pos, buf + len, cap - len);
 			if (!n)
 				return buf;
 			len += n;
 			continue;
 		default:
-			kh_sim_check_report(card, buf, cap);
+			ksim_check_report(card, buf, cap);
 			n = strlen(buf) + 1 < cap ? strlen(buf) : cap * 2;
 			break;
 		}
@@ -250,7 +250,7 @@ KH_EXPORT int kohaku_sim_command(kohaku_device *dev, const char *line)
 		return kh_kernel_write(dev, kh_files[f], rest);
 	}
 	err[0] = 0;
-	r = kh_sim_command(kh_rt_sim_lock(dev), line, err, sizeof(err));
+	r = ksim_command(kh_rt_sim_lock(dev), line, err, sizeof(err));
 	kh_rt_sim_unlock(dev);
 	if (r)
 		kh_rt_seterr(dev, "%s: the model refused '%s': %s", dev->path,

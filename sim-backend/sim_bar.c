@@ -14,102 +14,102 @@
 #include "sim_card.h"
 #include "sim_mag.h"
 
-enum kh_bar_target {
-	KH_BAR_NONE,
-	KH_BAR_DDRC,
-	KH_BAR_ORCH,
-	KH_BAR_CLKWIZ,
+enum ksim_bar_target {
+	KSIM_BAR_NONE,
+	KSIM_BAR_DDRC,
+	KSIM_BAR_ORCH,
+	KSIM_BAR_CLKWIZ,
 };
 
-static unsigned int kh_bar_decode(struct kh_sim_card *c, u32 off,
-				  struct kh_mesh **m, unsigned int *n,
+static unsigned int ksim_bar_decode(struct ksim_card *c, u32 off,
+				  struct ksim_mesh **m, unsigned int *n,
 				  u32 *rel)
 {
-	unsigned int t = KH_BAR_NONE;
+	unsigned int t = KSIM_BAR_NONE;
 
 	if (off < KH_DDRC_BASE(KH_MAX_MESHES)) {
 		*n = off / KH_DDRC_SIZE;
 		*rel = off & (KH_DDRC_SIZE - 1);
-		t = KH_BAR_DDRC;
+		t = KSIM_BAR_DDRC;
 	} else if (off >= KH_MESH_BASE(0) &&
 		   off < KH_MESH_BASE(KH_MAX_MESHES)) {
 		*n = (off - KH_MESH_BASE(0)) / KH_MESH_SIZE;
 		*rel = off & (KH_MESH_SIZE - 1);
-		t = KH_BAR_ORCH;
+		t = KSIM_BAR_ORCH;
 	} else if (off >= KH_CLKWIZ_BASE(0) &&
 		   off < KH_CLKWIZ_BASE(KH_MAX_MESHES)) {
 		*n = (off - KH_CLKWIZ_BASE(0)) / KH_CLKWIZ_SIZE;
 		*rel = off & (KH_CLKWIZ_SIZE - 1);
-		t = KH_BAR_CLKWIZ;
+		t = KSIM_BAR_CLKWIZ;
 	}
-	if (t == KH_BAR_NONE)
+	if (t == KSIM_BAR_NONE)
 		return t;	/* unmapped space reads 0 */
-	*m = kh_sim_card_mesh(c, *n);
-	return *m ? t : KH_BAR_NONE;
+	*m = ksim_card_mesh(c, *n);
+	return *m ? t : KSIM_BAR_NONE;
 }
 
-static u32 kh_bar_reg32(struct kh_sim_card *c, unsigned int t,
+static u32 ksim_bar_reg32(struct ksim_card *c, unsigned int t,
 			unsigned int n, u32 rel)
 {
-	if (t == KH_BAR_DDRC)
-		return kh_ddrc_read(&c->ddrc[n], rel);
-	return kh_clkwiz_read(c, n, rel);
+	if (t == KSIM_BAR_DDRC)
+		return ksim_ddrc_read(&c->ddrc[n], rel);
+	return ksim_clkwiz_read(c, n, rel);
 }
 
-u64 kh_sim_read64(struct kh_sim_card *card, u32 offset)
+u64 ksim_read64(struct ksim_card *card, u32 offset)
 {
-	struct kh_mesh *m = NULL;
+	struct ksim_mesh *m = NULL;
 	unsigned int n = 0, t;
 	u32 rel = 0;
 
-	kh_sim_run(card, card->timing.read_cycles);
+	ksim_run(card, card->timing.read_cycles);
 	if (offset & 7 || offset >= KH_BAR0_SIZE)
 		return ~0ULL;
-	t = kh_bar_decode(card, offset, &m, &n, &rel);
+	t = ksim_bar_decode(card, offset, &m, &n, &rel);
 	switch (t) {
-	case KH_BAR_ORCH:
-		return kh_orch_read(&m->mag->orch, rel);
-	case KH_BAR_DDRC:
-	case KH_BAR_CLKWIZ:
+	case KSIM_BAR_ORCH:
+		return ksim_orch_read(&m->mag->orch, rel);
+	case KSIM_BAR_DDRC:
+	case KSIM_BAR_CLKWIZ:
 		/* a 64-bit read of two 32-bit registers, low address low */
-		return kh_bar_reg32(card, t, n, rel) |
-		       ((u64)kh_bar_reg32(card, t, n, rel + 4) << 32);
+		return ksim_bar_reg32(card, t, n, rel) |
+		       ((u64)ksim_bar_reg32(card, t, n, rel + 4) << 32);
 	default:
 		return 0;
 	}
 }
 
-void kh_sim_write64(struct kh_sim_card *card, u32 offset, u64 value)
+void ksim_write64(struct ksim_card *card, u32 offset, u64 value)
 {
-	struct kh_mesh *m = NULL;
+	struct ksim_mesh *m = NULL;
 	unsigned int n = 0, i;
 	u32 rel = 0;
 	u32 cost = card->timing.write_cycles;
 
-	kh_sim_run(card, cost ? cost - 1 : 0);
+	ksim_run(card, cost ? cost - 1 : 0);
 	if (!(offset & 7) && offset < KH_BAR0_SIZE) {
-		switch (kh_bar_decode(card, offset, &m, &n, &rel)) {
-		case KH_BAR_ORCH:
-			if (kh_mesh_recovering(m)) {
+		switch (ksim_bar_decode(card, offset, &m, &n, &rel)) {
+		case KSIM_BAR_ORCH:
+			if (ksim_mesh_recovering(m)) {
 				/* the orchestrator is in reset: the write is lost */
 				m->rst.host_dropped++;
-				kh_mesh_log(m, "host write 0x%x lost: the mesh is in reset",
+				ksim_mesh_log(m, "host write 0x%x lost: the mesh is in reset",
 					    rel);
 				break;
 			}
-			kh_orch_host_write(&m->mag->orch, rel, value);
+			ksim_orch_host_write(&m->mag->orch, rel, value);
 			break;
-		case KH_BAR_CLKWIZ:
+		case KSIM_BAR_CLKWIZ:
 			for (i = 0; i < 2; i++, rel += 4, value >>= 32)
-				kh_clkwiz_write(card, n, rel, (u32)value);
+				ksim_clkwiz_write(card, n, rel, (u32)value);
 			break;
-		case KH_BAR_DDRC:
+		case KSIM_BAR_DDRC:
 			for (i = 0; i < 2; i++, rel += 4, value >>= 32)
-				kh_ddrc_write(&card->ddrc[n], rel, (u32)value);
+				ksim_ddrc_write(&card->ddrc[n], rel, (u32)value);
 			break;
 		default:
 			break;
 		}
 	}
-	kh_sim_run(card, 1);
+	ksim_run(card, 1);
 }

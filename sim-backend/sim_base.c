@@ -18,33 +18,33 @@
 #include "sim_mag.h"
 #include "sim_util.h"
 
-static struct kh_unit *sink_unit(const struct kh_sink *s)
+static struct ksim_unit *sink_unit(const struct ksim_sink *s)
 {
-	return kh_container_of(s, struct kh_unit, sink);
+	return ksim_container_of(s, struct ksim_unit, sink);
 }
 
-static struct kh_unit *node_unit(struct kh_node *n)
+static struct ksim_unit *node_unit(struct ksim_node *n)
 {
-	return kh_container_of(n, struct kh_unit, node);
+	return ksim_container_of(n, struct ksim_unit, node);
 }
 
-static u64 kh_unit_now_(const struct kh_unit *u)
+static u64 ksim_unit_now_(const struct ksim_unit *u)
 {
 	return u->node.sched->now;
 }
 
-u64 kh_unit_busy_cycles(const struct kh_unit *u)
+u64 ksim_unit_busy_cycles(const struct ksim_unit *u)
 {
 	u64 c = u->busy_acc;
 
 	if (u->busy)
-		c += kh_unit_now_(u) - u->busy_since;
+		c += ksim_unit_now_(u) - u->busy_since;
 	return c;
 }
 
-u64 kh_unit_ctrl_value(const struct kh_unit *u, unsigned int idx)
+u64 ksim_unit_ctrl_value(const struct ksim_unit *u, unsigned int idx)
 {
-	const struct kh_sim_params *p = u->mesh->p;
+	const struct ksim_params *p = u->mesh->p;
 
 	switch (idx) {
 	case KH_CTRL_IDX_CAPS:
@@ -58,11 +58,11 @@ u64 kh_unit_ctrl_value(const struct kh_unit *u, unsigned int idx)
 	case KH_CTRL_IDX_STATUS:
 		/* [62] error is tied 0 on every build */
 		return (u->busy ? KH_STATUS_BUSY : 0) |
-		       ((u64)(kh_fifo_space(&u->inst) & KH_STATUS_SPACE_MASK)
+		       ((u64)(ksim_fifo_space(&u->inst) & KH_STATUS_SPACE_MASK)
 			<< KH_STATUS_SPACE_SHIFT);
 	case KH_CTRL_IDX_COUNTERS:
 		return ((u64)u->retired << KH_CTR_RETIRED_SHIFT) |
-		       (kh_unit_busy_cycles(u) & KH_CTR_BUSY_MASK);
+		       (ksim_unit_busy_cycles(u) & KH_CTR_BUSY_MASK);
 	case KH_CTRL_IDX_DBG:
 		return u->dbg;
 	default:
@@ -72,17 +72,17 @@ u64 kh_unit_ctrl_value(const struct kh_unit *u, unsigned int idx)
 
 /* ---- inbound: the mesh-facing port ---- */
 
-static bool kh_base_busy(const struct kh_sink *s)
+static bool ksim_base_busy(const struct ksim_sink *s)
 {
-	const struct kh_unit *u = sink_unit(s);
+	const struct ksim_unit *u = sink_unit(s);
 
-	if (kh_unlikely(u->obs) && kh_obs_unit_busy(u))
+	if (ksim_unlikely(u->obs) && ksim_obs_unit_busy(u))
 		return true;	/* a busy knob */
 	/* either FIFO full, whatever the offered flit is (§3.1) */
-	return kh_fifo_full(&u->inst) || kh_fifo_full(&u->recv);
+	return ksim_fifo_full(&u->inst) || ksim_fifo_full(&u->recv);
 }
 
-static void kh_base_ctrl(struct kh_unit *u, const struct kh_flit *req)
+static void ksim_base_ctrl(struct ksim_unit *u, const struct kh_flit *req)
 {
 	unsigned int idx = kh_flit_get(req, KH_CTRL_INDEX);
 	struct kh_flit *r = &u->ctrl_reply;
@@ -90,189 +90,189 @@ static void kh_base_ctrl(struct kh_unit *u, const struct kh_flit *req)
 	if (u->ctrl_pend) {
 		/* §3.1.1: taken off the link, discarded, never answered */
 		u->ctrl_dropped++;
-		if (kh_unlikely(u->obs))
-			kh_obs_unit_ctrl(u, req, true);
-		kh_mesh_log(u->mesh,
+		if (ksim_unlikely(u->obs))
+			ksim_obs_unit_ctrl(u, req, true);
+		ksim_mesh_log(u->mesh,
 			    "(%u,%u): CU_CTRL index %u dropped, a reply is pending",
 			    u->x, u->y, idx);
 		return;
 	}
 	/* the value as it stands when the request is captured */
-	kh_ctrl_reply(r, req, u->x, u->y, idx, kh_unit_ctrl_value(u, idx));
+	ksim_ctrl_reply(r, req, u->x, u->y, idx, ksim_unit_ctrl_value(u, idx));
 	u->ctrl_pend = true;
-	u->ctrl_at = kh_unit_now_(u);
-	if (kh_unlikely(u->obs))
-		kh_obs_unit_ctrl(u, req, false);
+	u->ctrl_at = ksim_unit_now_(u);
+	if (ksim_unlikely(u->obs))
+		ksim_obs_unit_ctrl(u, req, false);
 }
 
-static void kh_base_take(struct kh_sink *s, const struct kh_flit *f)
+static void ksim_base_take(struct ksim_sink *s, const struct kh_flit *f)
 {
-	struct kh_unit *u = sink_unit(s);
+	struct ksim_unit *u = sink_unit(s);
 	bool ok = true;
 
 	u->n_taken++;
 	switch (kh_flit_get(f, KH_HDR_TYPE)) {
 	case KH_T_CU_INST:
-		ok = kh_fifo_push(&u->inst, f);
+		ok = ksim_fifo_push(&u->inst, f);
 		break;
 	case KH_T_CU_CTRL:
-		kh_base_ctrl(u, f);
+		ksim_base_ctrl(u, f);
 		break;
 	default:
-		ok = kh_fifo_push(&u->recv, f);
+		ok = ksim_fifo_push(&u->recv, f);
 		break;
 	}
 	if (!ok)
-		kh_mesh_log(u->mesh, "(%u,%u): out of memory, flit lost",
+		ksim_mesh_log(u->mesh, "(%u,%u): out of memory, flit lost",
 			    u->x, u->y);
 }
 
-static const struct kh_sink_ops kh_base_sink_ops = {
-	.busy = kh_base_busy,
-	.take = kh_base_take,
+static const struct ksim_sink_ops ksim_base_sink_ops = {
+	.busy = ksim_base_busy,
+	.take = ksim_base_take,
 };
 
 /* ---- the unit-facing handshake ---- */
 
-static bool kh_base_inst_valid(const struct kh_unit *u)
+static bool ksim_base_inst_valid(const struct ksim_unit *u)
 {
-	return !kh_fifo_empty(&u->inst) && !u->in_flight &&
+	return !ksim_fifo_empty(&u->inst) && !u->in_flight &&
 	       u->sig_count < KH_CU_SIG_DEPTH;
 }
 
-const struct kh_flit *kh_unit_inst(struct kh_unit *u)
+const struct kh_flit *ksim_unit_inst(struct ksim_unit *u)
 {
-	if (u->p_accept || !kh_base_inst_valid(u))
+	if (u->p_accept || !ksim_base_inst_valid(u))
 		return NULL;
-	return kh_fifo_head(&u->inst);
+	return ksim_fifo_head(&u->inst);
 }
 
-void kh_unit_inst_accept(struct kh_unit *u)
+void ksim_unit_inst_accept(struct ksim_unit *u)
 {
 	const struct kh_flit *f;
 
-	if (u->p_accept || !kh_base_inst_valid(u))
+	if (u->p_accept || !ksim_base_inst_valid(u))
 		return;	/* inst_ready without inst_valid does nothing */
-	f = kh_fifo_head(&u->inst);
+	f = ksim_fifo_head(&u->inst);
 	u->p_accept = true;
 	u->cur_sx = kh_flit_get(f, KH_HDR_SRC_X);
 	u->cur_sy = kh_flit_get(f, KH_HDR_SRC_Y);
 	u->cur_txn = kh_flit_get(f, KH_HDR_TXN);
 	u->cur_last = kh_flit_get(f, KH_HDR_LAST);
-	kh_fifo_pop(&u->inst);
+	ksim_fifo_pop(&u->inst);
 	u->n_accepted++;
 }
 
-void kh_unit_retire(struct kh_unit *u, u32 result, bool fault)
+void ksim_unit_retire(struct ksim_unit *u, u32 result, bool fault)
 {
 	u->p_done = true;
 	u->p_result = result;
 	u->p_fault = fault;
 }
 
-const struct kh_flit *kh_unit_recv(struct kh_unit *u)
+const struct kh_flit *ksim_unit_recv(struct ksim_unit *u)
 {
 	if (u->p_pop)
 		return NULL;
-	return kh_fifo_head(&u->recv);
+	return ksim_fifo_head(&u->recv);
 }
 
-void kh_unit_recv_pop(struct kh_unit *u)
+void ksim_unit_recv_pop(struct ksim_unit *u)
 {
-	if (u->p_pop || kh_fifo_empty(&u->recv))
+	if (u->p_pop || ksim_fifo_empty(&u->recv))
 		return;
-	if (kh_unlikely(u->obs))
-		kh_obs_unit_pop(u, kh_fifo_head(&u->recv));
-	kh_fifo_pop(&u->recv);
+	if (ksim_unlikely(u->obs))
+		ksim_obs_unit_pop(u, ksim_fifo_head(&u->recv));
+	ksim_fifo_pop(&u->recv);
 	u->p_pop = true;
 }
 
-void kh_unit_drop(struct kh_unit *u, const struct kh_flit *f,
+void ksim_unit_drop(struct ksim_unit *u, const struct kh_flit *f,
 		  const char *why)
 {
 	u->dropped++;
-	if (kh_unlikely(u->obs))
-		kh_obs_unit_drop(u, f);
-	kh_mesh_log(u->mesh, "(%u,%u) %s: dropped a type 0x%x flit from (%u,%u): %s",
+	if (ksim_unlikely(u->obs))
+		ksim_obs_unit_drop(u, f);
+	ksim_mesh_log(u->mesh, "(%u,%u) %s: dropped a type 0x%x flit from (%u,%u): %s",
 		    u->x, u->y, u->type->token,
 		    (unsigned int)kh_flit_get(f, KH_HDR_TYPE),
 		    (unsigned int)kh_flit_get(f, KH_HDR_SRC_X),
 		    (unsigned int)kh_flit_get(f, KH_HDR_SRC_Y), why);
 }
 
-bool kh_unit_send_ready(const struct kh_unit *u)
+bool ksim_unit_send_ready(const struct ksim_unit *u)
 {
 	return u->p_ready && !u->p_sent;
 }
 
-bool kh_unit_send(struct kh_unit *u, const struct kh_flit *f)
+bool ksim_unit_send(struct ksim_unit *u, const struct kh_flit *f)
 {
-	if (kh_unlikely(u->obs))
-		kh_obs_unit_send(u, f, kh_unit_send_ready(u));
-	if (!kh_unit_send_ready(u))
+	if (ksim_unlikely(u->obs))
+		ksim_obs_unit_send(u, f, ksim_unit_send_ready(u));
+	if (!ksim_unit_send_ready(u))
 		return false;
-	kh_link_load(&u->out, f);
+	ksim_link_load(&u->out, f);
 	u->p_sent = true;
 	u->n_sent++;
 	return true;
 }
 
-void kh_unit_set_dbg(struct kh_unit *u, u64 dbg)
+void ksim_unit_set_dbg(struct ksim_unit *u, u64 dbg)
 {
 	u->dbg = dbg;
 }
 
-void *kh_unit_priv(struct kh_unit *u)
+void *ksim_unit_priv(struct ksim_unit *u)
 {
 	return u->priv;
 }
 
-const struct kh_unit_type *kh_unit_type_of(const struct kh_unit *u)
+const struct ksim_unit_type *ksim_unit_type_of(const struct ksim_unit *u)
 {
 	return u->type;
 }
 
-unsigned int kh_unit_x(const struct kh_unit *u)
+unsigned int ksim_unit_x(const struct ksim_unit *u)
 {
 	return u->x;
 }
 
-unsigned int kh_unit_y(const struct kh_unit *u)
+unsigned int ksim_unit_y(const struct ksim_unit *u)
 {
 	return u->y;
 }
 
-unsigned int kh_unit_mesh(const struct kh_unit *u)
+unsigned int ksim_unit_mesh(const struct ksim_unit *u)
 {
 	return u->mesh->id;
 }
 
-const struct kh_sim_params *kh_unit_params(const struct kh_unit *u)
+const struct ksim_params *ksim_unit_params(const struct ksim_unit *u)
 {
 	return u->mesh->p;
 }
 
-u64 kh_unit_now(const struct kh_unit *u)
+u64 ksim_unit_now(const struct ksim_unit *u)
 {
-	return kh_unit_now_(u);
+	return ksim_unit_now_(u);
 }
 
-void kh_unit_timer(struct kh_unit *u, u64 at)
+void ksim_unit_timer(struct ksim_unit *u, u64 at)
 {
-	kh_node_timer(&u->node, at);
+	ksim_node_timer(&u->node, at);
 }
 
-void kh_unit_mag_port(const struct kh_unit *u, unsigned int *x,
+void ksim_unit_mag_port(const struct ksim_unit *u, unsigned int *x,
 		      unsigned int *y)
 {
-	const struct kh_mag_port *mp =
-		&u->mesh->mag->port[kh_mesh_unit_mag_port(u->mesh, u->y)];
+	const struct ksim_mag_port *mp =
+		&u->mesh->mag->port[ksim_mesh_unit_mag_port(u->mesh, u->y)];
 
 	*x = mp->x;
 	*y = mp->y;
 }
 
-void kh_unit_hdr(const struct kh_unit *u, struct kh_flit *f, unsigned int dx,
+void ksim_unit_hdr(const struct ksim_unit *u, struct kh_flit *f, unsigned int dx,
 		 unsigned int dy, unsigned int type, unsigned int txn,
 		 unsigned int last)
 {
@@ -281,28 +281,28 @@ void kh_unit_hdr(const struct kh_unit *u, struct kh_flit *f, unsigned int dx,
 
 /* ---- the cycle ---- */
 
-static void kh_base_send_sig(struct kh_unit *u)
+static void ksim_base_send_sig(struct ksim_unit *u)
 {
-	const struct kh_sig *s = &u->sigq[u->sig_head];
+	const struct ksim_sig *s = &u->sigq[u->sig_head];
 	struct kh_flit f;
 
 	memset(&f, 0, sizeof(f));
 	kh_flit_hdr(&f, s->dx, s->dy, u->x, u->y, KH_T_CU_SIGNAL, s->txn, 1);
 	kh_flit_set(&f, KH_SIG_CODE, s->code);
 	kh_flit_set(&f, KH_SIG_ARG, s->arg);
-	kh_link_load(&u->out, &f);
+	ksim_link_load(&u->out, &f);
 	u->sig_head = (u->sig_head + 1) % KH_CU_SIG_DEPTH;
 	u->sig_count--;
 	u->n_signals++;
 }
 
-static void kh_base_queue_sig(struct kh_unit *u)
+static void ksim_base_queue_sig(struct ksim_unit *u)
 {
-	struct kh_sig *s;
+	struct ksim_sig *s;
 
 	if (u->sig_count >= KH_CU_SIG_DEPTH) {
 		/* cannot happen: inst_valid waits for a free entry */
-		kh_mesh_log(u->mesh, "(%u,%u): completion queue overflow",
+		ksim_mesh_log(u->mesh, "(%u,%u): completion queue overflow",
 			    u->x, u->y);
 		return;
 	}
@@ -323,30 +323,30 @@ static void kh_base_queue_sig(struct kh_unit *u)
 	}
 }
 
-static unsigned int kh_base_tick(struct kh_node *n)
+static unsigned int ksim_base_tick(struct ksim_node *n)
 {
-	struct kh_unit *u = node_unit(n);
+	struct ksim_unit *u = node_unit(n);
 	bool progress = false, busy, unit_progress;
-	u64 now = kh_unit_now_(u);
+	u64 now = ksim_unit_now_(u);
 
 	/* the outbound register: signal > CU_CTRL reply > unit */
-	if (kh_link_free(&u->out)) {
+	if (ksim_link_free(&u->out)) {
 		if (u->sig_count) {
-			kh_base_send_sig(u);
+			ksim_base_send_sig(u);
 			progress = true;
 		} else if (u->ctrl_pend && u->ctrl_at < now) {
 			/* a reply leaves at the earliest the cycle after capture */
-			if (!kh_unlikely(u->obs) || !kh_obs_unit_ctrl_send(u))
-				kh_link_load(&u->out, &u->ctrl_reply);
+			if (!ksim_unlikely(u->obs) || !ksim_obs_unit_ctrl_send(u))
+				ksim_link_load(&u->out, &u->ctrl_reply);
 			u->ctrl_pend = false;
 			progress = true;
 		}
 	}
 
 	u->p_accept = u->p_done = u->p_fault = u->p_pop = u->p_sent = false;
-	u->p_ready = kh_link_free(&u->out) && !u->sig_count && !u->ctrl_pend;
-	if (kh_unlikely(u->obs))
-		kh_obs_unit_pre(u);
+	u->p_ready = ksim_link_free(&u->out) && !u->sig_count && !u->ctrl_pend;
+	if (ksim_unlikely(u->obs))
+		ksim_obs_unit_pre(u);
 	unit_progress = u->type->tick(u);
 	if (unit_progress)
 		progress = true;
@@ -359,13 +359,13 @@ static unsigned int kh_base_tick(struct kh_node *n)
 	 * accept arm set it, so a same-cycle accept + done loses the
 	 * completion (§4).
 	 */
-	if (u->p_done && kh_unlikely(u->obs))
-		kh_obs_unit_done(u);	/* the checker; fault and hang knobs */
+	if (u->p_done && ksim_unlikely(u->obs))
+		ksim_obs_unit_done(u);	/* the checker; fault and hang knobs */
 	if (u->p_done) {
 		u->retired++;
 		u->n_retired++;
 		if (u->in_flight)
-			kh_base_queue_sig(u);
+			ksim_base_queue_sig(u);
 		else
 			u->lost_completions++;
 	}
@@ -374,7 +374,7 @@ static unsigned int kh_base_tick(struct kh_node *n)
 	if (u->p_done)
 		u->in_flight = false;
 
-	busy = u->in_flight || !kh_fifo_empty(&u->inst) || u->sig_count;
+	busy = u->in_flight || !ksim_fifo_empty(&u->inst) || u->sig_count;
 	if (busy != u->busy) {
 		/* the new state holds from the next cycle on */
 		if (busy)
@@ -383,25 +383,25 @@ static unsigned int kh_base_tick(struct kh_node *n)
 			u->busy_acc += now + 1 - u->busy_since;
 		u->busy = busy;
 	}
-	if (kh_unlikely(u->obs))
-		kh_obs_unit_post(u, unit_progress);
+	if (ksim_unlikely(u->obs))
+		ksim_obs_unit_post(u, unit_progress);
 
 	if (progress)
-		return KH_TICK_AWAKE | KH_TICK_PROGRESS;
-	return u->ctrl_pend || u->sig_count ? KH_TICK_AWAKE : 0;
+		return KSIM_TICK_AWAKE | KSIM_TICK_PROGRESS;
+	return u->ctrl_pend || u->sig_count ? KSIM_TICK_AWAKE : 0;
 }
 
-static const struct kh_node_ops kh_base_node_ops = {
-	.tick = kh_base_tick,
+static const struct ksim_node_ops ksim_base_node_ops = {
+	.tick = ksim_base_tick,
 };
 
 /* ---- life cycle ---- */
 
-struct kh_unit *kh_unit_create(struct kh_mesh *m,
-			       const struct kh_unit_type *type,
+struct ksim_unit *ksim_unit_create(struct ksim_mesh *m,
+			       const struct ksim_unit_type *type,
 			       unsigned int x, unsigned int y, int *err)
 {
-	struct kh_unit *u = kh_plat_zalloc(sizeof(*u));
+	struct ksim_unit *u = ksim_plat_zalloc(sizeof(*u));
 	int e;
 
 	if (!u) {
@@ -412,21 +412,21 @@ struct kh_unit *kh_unit_create(struct kh_mesh *m,
 	u->type = type;
 	u->x = x;
 	u->y = y;
-	e = kh_sched_add(m->sched, &u->node, &kh_base_node_ops);
+	e = ksim_sched_add(m->sched, &u->node, &ksim_base_node_ops);
 	if (!e)
-		e = kh_node_add_out(&u->node, &u->out);
+		e = ksim_node_add_out(&u->node, &u->out);
 	if (!e)
-		e = kh_fifo_init(&u->inst, m->p->inst_depth);
+		e = ksim_fifo_init(&u->inst, m->p->inst_depth);
 	if (!e)
-		e = kh_fifo_init(&u->recv, m->p->recv_depth);
+		e = ksim_fifo_init(&u->recv, m->p->recv_depth);
 	if (!e && type->priv_size) {
-		u->priv = kh_plat_zalloc(type->priv_size);
+		u->priv = ksim_plat_zalloc(type->priv_size);
 		if (!u->priv)
 			e = -ENOMEM;
 	}
 	if (e)
 		goto fail;
-	u->sink.ops = &kh_base_sink_ops;
+	u->sink.ops = &ksim_base_sink_ops;
 	u->sink.node = &u->node;
 	if (type->init) {
 		e = type->init(u);
@@ -434,33 +434,33 @@ struct kh_unit *kh_unit_create(struct kh_mesh *m,
 			goto fail;
 	}
 	/* a unit starts awake once, to settle its initial state */
-	kh_node_wake(&u->node);
+	ksim_node_wake(&u->node);
 	return u;
 fail:
-	kh_fifo_fini(&u->inst);
-	kh_fifo_fini(&u->recv);
-	kh_plat_free(u->priv);
-	kh_plat_free(u);
+	ksim_fifo_fini(&u->inst);
+	ksim_fifo_fini(&u->recv);
+	ksim_plat_free(u->priv);
+	ksim_plat_free(u);
 	*err = e;
 	return NULL;
 }
 
-void kh_unit_destroy(struct kh_unit *u)
+void ksim_unit_destroy(struct ksim_unit *u)
 {
 	if (!u)
 		return;
 	if (u->type->fini)
 		u->type->fini(u);
-	kh_fifo_fini(&u->inst);
-	kh_fifo_fini(&u->recv);
-	kh_plat_free(u->priv);
-	kh_plat_free(u);
+	ksim_fifo_fini(&u->inst);
+	ksim_fifo_fini(&u->recv);
+	ksim_plat_free(u->priv);
+	ksim_plat_free(u);
 }
 
-void kh_unit_reset(struct kh_unit *u)
+void ksim_unit_reset(struct ksim_unit *u)
 {
-	kh_fifo_clear(&u->inst);
-	kh_fifo_clear(&u->recv);
+	ksim_fifo_clear(&u->inst);
+	ksim_fifo_clear(&u->recv);
 	u->out.valid = false;
 	u->sig_head = u->sig_count = 0;
 	u->ctrl_pend = false;
@@ -478,11 +478,11 @@ void kh_unit_reset(struct kh_unit *u)
 		if (u->priv)
 			memset(u->priv, 0, u->type->priv_size);
 		if (u->type->init && u->type->init(u))
-			kh_mesh_log(u->mesh, "(%u,%u): unit init failed in reset",
+			ksim_mesh_log(u->mesh, "(%u,%u): unit init failed in reset",
 				    u->x, u->y);
 	}
-	kh_node_timer(&u->node, KH_NEVER);
-	kh_node_wake(&u->node);
+	ksim_node_timer(&u->node, KSIM_NEVER);
+	ksim_node_wake(&u->node);
 	if (u->obs)
-		kh_obs_unit_reset(u);
+		ksim_obs_unit_reset(u);
 }

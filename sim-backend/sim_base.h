@@ -1,41 +1,41 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * noc_cu_base: the endpoint every compute unit sits behind (seed 001
- * §3-§6).  struct kh_unit is the base plus the unit's private state; unit
- * models see it only through kh_unit.h.
+ * §3-§6).  struct ksim_unit is the base plus the unit's private state; unit
+ * models see it only through ksim_unit.h.
  */
-#ifndef KH_SIM_BASE_H
-#define KH_SIM_BASE_H
+#ifndef KSIM_BASE_H
+#define KSIM_BASE_H
 
-#include "kh_unit.h"
+#include "ksim_unit.h"
 #include "sim_fifo.h"
 #include "sim_link.h"
 #include "sim_sched.h"
 #include <kohaku/kh_units.h>
 
-struct kh_mesh;
+struct ksim_mesh;
 
 /* One queued completion (CU_SIGNAL), built into a flit when it leaves. */
-struct kh_sig {
+struct ksim_sig {
 	u8 code;
 	u8 dx, dy;
 	u8 txn;
 	u32 arg;
 };
 
-struct kh_unit {
-	struct kh_node node;
-	struct kh_sink sink;		/* noc_in_* */
-	struct kh_link out;		/* noc_out_*: the one outbound register */
-	struct kh_mesh *mesh;
-	const struct kh_unit_type *type;
+struct ksim_unit {
+	struct ksim_node node;
+	struct ksim_sink sink;		/* noc_in_* */
+	struct ksim_link out;		/* noc_out_*: the one outbound register */
+	struct ksim_mesh *mesh;
+	const struct ksim_unit_type *type;
 	u8 x, y;
 
-	struct kh_fifo inst;		/* INST_DEPTH */
-	struct kh_fifo recv;		/* RECV_DEPTH */
+	struct ksim_fifo inst;		/* INST_DEPTH */
+	struct ksim_fifo recv;		/* RECV_DEPTH */
 
 	/* completion queue, KH_CU_SIG_DEPTH deep */
-	struct kh_sig sigq[KH_CU_SIG_DEPTH];
+	struct ksim_sig sigq[KH_CU_SIG_DEPTH];
 	u8 sig_head, sig_count;
 
 	/* CU_CTRL: exactly one pending reply */
@@ -68,18 +68,18 @@ struct kh_unit {
 	u64 n_taken;			/* flits taken off the link */
 
 	/* observers (sim_obs.h): NULL unless checked, traced or injected */
-	struct kh_obs_unit *obs;
+	struct ksim_obs_unit *obs;
 
 	void *priv;
 };
 
-struct kh_unit *kh_unit_create(struct kh_mesh *m,
-			       const struct kh_unit_type *type,
+struct ksim_unit *ksim_unit_create(struct ksim_mesh *m,
+			       const struct ksim_unit_type *type,
 			       unsigned int x, unsigned int y, int *err);
-void kh_unit_destroy(struct kh_unit *u);
-void kh_unit_reset(struct kh_unit *u);
+void ksim_unit_destroy(struct ksim_unit *u);
+void ksim_unit_reset(struct ksim_unit *u);
 /* CU_CTRL register value at index idx, as the base would answer now. */
-u64 kh_unit_ctrl_value(const struct kh_unit *u, unsigned int idx);
-u64 kh_unit_busy_cycles(const struct kh_unit *u);
+u64 ksim_unit_ctrl_value(const struct ksim_unit *u, unsigned int idx);
+u64 ksim_unit_busy_cycles(const struct ksim_unit *u);
 
-#endif /* KH_SIM_BASE_H */
+#endif /* KSIM_BASE_H */

@@ -8,21 +8,21 @@
  * on every unit link) with SX units where the clusters sit and null units
  * where the vector cores sit; `quad` is a 4-mesh card mixing maps.
  */
-#include "kh_sim.h"
+#include "ksim.h"
 #include "sim_util.h"
 
-struct kh_builtin {
+struct ksim_builtin {
 	const char *name;
 	const char *text;
 };
 
-#define KH_SHIP_2X2_MAP			\
+#define KSIM_SHIP_2X2_MAP			\
 	"xxx  sax  sax  xxx\n"		\
 	"mag  sax  sax  null\n"		\
 	"mag  sax  sax  null\n"		\
 	"xxx  sax  sax  xxx\n"
 
-static const struct kh_builtin kh_builtins[] = {
+static const struct ksim_builtin ksim_builtins[] = {
 	{ "saxpy",
 	  "# the reference saxpy map (src/examples/saxpy/saxpy_map.txt):\n"
 	  "# one router, one MAG port, two SX units; RTL parameters\n"
@@ -46,13 +46,13 @@ static const struct kh_builtin kh_builtins[] = {
 	  "l2 all 0xf0000000\n"
 	  "l2 3 1 0xf1000000\n"
 	  "l2 3 2 0xf1000000\n"
-	  KH_SHIP_2X2_MAP },
+	  KSIM_SHIP_2X2_MAP },
 	{ "quad",
 	  "# four meshes, one per SLR, mixing maps; ship parameters\n"
 	  "profile ship\n"
 	  "mesh 0\n"
 	  "l2 all 0xf0000000\n"
-	  KH_SHIP_2X2_MAP
+	  KSIM_SHIP_2X2_MAP
 	  "mesh 1\n"
 	  "xxx  sax  null xxx\n"
 	  "mag  sax  null sax\n"
@@ -68,7 +68,7 @@ static const struct kh_builtin kh_builtins[] = {
 	  "xxx  sax  null xxx\n" },
 };
 
-static const char *const kh_builtin_names[] = {
+static const char *const ksim_builtin_list[] = {
 	"saxpy",
 	"sx_null_2x2",
 	"ship_2x2",
@@ -76,19 +76,19 @@ static const char *const kh_builtin_names[] = {
 	NULL,
 };
 
-const char *kh_sim_builtin_desc(const char *name)
+const char *ksim_builtin_desc(const char *name)
 {
 	unsigned int i;
 
 	if (!name)
 		return NULL;
-	for (i = 0; i < KH_ARRAY_SIZE(kh_builtins); i++)
-		if (!strcmp(name, kh_builtins[i].name))
-			return kh_builtins[i].text;
+	for (i = 0; i < KSIM_ARRAY_SIZE(ksim_builtins); i++)
+		if (!strcmp(name, ksim_builtins[i].name))
+			return ksim_builtins[i].text;
 	return NULL;
 }
 
-const char *const *kh_sim_builtin_names(void)
+const char *const *ksim_builtin_names(void)
 {
-	return kh_builtin_names;
+	return ksim_builtin_list;
 }

@@ -10,48 +10,48 @@
 #include "sim_router.h"
 #include "sim_util.h"
 
-const struct kh_sim_params *kh_sim_card_params(const struct kh_sim_card *c)
+const struct ksim_params *ksim_card_params(const struct ksim_card *c)
 {
 	return &c->p;
 }
 
-struct kh_sched *kh_sim_card_sched(struct kh_sim_card *c)
+struct ksim_sched *ksim_card_sched(struct ksim_card *c)
 {
 	return &c->sched;
 }
 
-struct kh_mesh *kh_sim_card_mesh(struct kh_sim_card *c, unsigned int n)
+struct ksim_mesh *ksim_card_mesh(struct ksim_card *c, unsigned int n)
 {
 	return n < c->n_mesh ? c->mesh[n] : NULL;
 }
 
 /* The reset node: nothing to do but be stepped when a window ends. */
-static unsigned int kh_rst_tick(struct kh_node *n)
+static unsigned int ksim_rst_tick(struct ksim_node *n)
 {
-	struct kh_sim_card *c = kh_container_of(n, struct kh_sim_card,
+	struct ksim_card *c = ksim_container_of(n, struct ksim_card,
 						 rst_node);
 
-	kh_sim_card_rst_timer(c);
+	ksim_card_rst_timer(c);
 	return 0;
 }
 
-static const struct kh_node_ops kh_rst_node_ops = {
-	.tick = kh_rst_tick,
+static const struct ksim_node_ops ksim_rst_node_ops = {
+	.tick = ksim_rst_tick,
 };
 
-void kh_sim_card_rst_timer(struct kh_sim_card *c)
+void ksim_card_rst_timer(struct ksim_card *c)
 {
-	u64 next = KH_NEVER, now = c->sched.now;
+	u64 next = KSIM_NEVER, now = c->sched.now;
 	unsigned int i;
 
 	for (i = 0; i < c->n_mesh; i++)
 		if (c->mesh[i]->rst.ready > now &&
 		    c->mesh[i]->rst.ready < next)
 			next = c->mesh[i]->rst.ready;
-	kh_node_timer(&c->rst_node, next);
+	ksim_node_timer(&c->rst_node, next);
 }
 
-void kh_sim_irq_eval(struct kh_sim_card *card)
+void ksim_irq_eval(struct ksim_card *card)
 {
 	bool line = false;
 	unsigned int i;
@@ -68,34 +68,34 @@ void kh_sim_irq_eval(struct kh_sim_card *card)
 	card->irq_line = line;
 }
 
-bool kh_sim_irq_line(const struct kh_sim_card *card)
+bool ksim_irq_line(const struct ksim_card *card)
 {
 	return card->irq_line;
 }
 
-void kh_sim_set_irq_callback(struct kh_sim_card *card, kh_sim_irq_fn fn,
+void ksim_set_irq_callback(struct ksim_card *card, ksim_irq_fn fn,
 			     void *ctx)
 {
 	card->irq_fn = fn;
 	card->irq_ctx = ctx;
 }
 
-bool kh_sim_log_ok(struct kh_sim_card *card)
+bool ksim_log_ok(struct ksim_card *card)
 {
 	if (!card->log_left)
 		return false;
 	if (--card->log_left == 0)
-		kh_plat_log("further model diagnostics suppressed\n");
+		ksim_plat_log("further model diagnostics suppressed\n");
 	return true;
 }
 
-int kh_sim_card_create_opts(const char *desc, const struct kh_sim_opts *opts,
-			    struct kh_sim_card **out, char *err,
+int ksim_card_create_opts(const char *desc, const struct ksim_opts *opts,
+			    struct ksim_card **out, char *err,
 			    size_t errlen)
 {
-	struct kh_unit_types types = { NULL, 0 };
-	struct kh_sim_card *c;
-	struct kh_desc *d;
+	struct ksim_unit_types types = { NULL, 0 };
+	struct ksim_card *c;
+	struct ksim_desc *d;
 	unsigned int i;
 	int e;
 
@@ -109,154 +109,154 @@ int kh_sim_card_create_opts(const char *desc, const struct kh_sim_opts *opts,
 		types.extra = opts->extra_types;
 		types.n_extra = opts->n_extra;
 	}
-	d = kh_plat_zalloc(sizeof(*d));
-	c = kh_plat_zalloc(sizeof(*c));
+	d = ksim_plat_zalloc(sizeof(*d));
+	c = ksim_plat_zalloc(sizeof(*c));
 	if (!d || !c) {
 		e = -ENOMEM;
 		goto fail;
 	}
-	e = kh_desc_parse(desc, &types, d, err, errlen);
+	e = ksim_desc_parse(desc, &types, d, err, errlen);
 	if (e)
 		goto fail;
 	c->p = d->p;
-	c->clock_mhz = KH_SIM_CLOCK_MHZ;
+	c->clock_mhz = KSIM_CLOCK_MHZ;
 	c->timing.read_cycles = 150;
 	c->timing.write_cycles = 30;
 	c->timing.dma_cycles = 150;
-	c->log_left = KH_SIM_LOG_BUDGET;
-	kh_sched_init(&c->sched);
-	e = kh_sched_add(&c->sched, &c->rst_node, &kh_rst_node_ops);
+	c->log_left = KSIM_LOG_BUDGET;
+	ksim_sched_init(&c->sched);
+	e = ksim_sched_add(&c->sched, &c->rst_node, &ksim_rst_node_ops);
 	if (e)
 		goto fail_sched;
 	for (i = 0; i < KH_MAX_MESHES; i++) {
-		kh_clkwiz_init(&c->clkwiz[i]);
-		kh_ddrc_init(&c->ddrc[i]);
+		ksim_clkwiz_init(&c->clkwiz[i]);
+		ksim_ddrc_init(&c->ddrc[i]);
 	}
 	for (i = 0; i < d->n_mesh; i++) {
-		c->mesh[i] = kh_mesh_create(c, i, &d->mesh[i], &e);
+		c->mesh[i] = ksim_mesh_create(c, i, &d->mesh[i], &e);
 		if (!c->mesh[i])
 			goto fail_sched;
 		c->n_mesh++;
 	}
 	/* the interlink joins neighbouring meshes on the chain */
-	e = kh_ilink_connect_card(c);
+	e = ksim_ilink_connect_card(c);
 	if (e)
 		goto fail_sched;
 	/* the observers' node: before the scheduler is finalized */
-	e = kh_obs_create(c);
+	e = ksim_obs_create(c);
 	if (e)
 		goto fail_sched;
-	e = kh_sched_finalize(&c->sched);
+	e = ksim_sched_finalize(&c->sched);
 	if (e)
 		goto fail_sched;
 	/* nodes that asked to be woken before the list existed */
 	for (i = 0; i < c->sched.n_all; i++)
 		if (c->sched.all[i]->active) {
 			c->sched.all[i]->active = false;
-			kh_node_wake(c->sched.all[i]);
+			ksim_node_wake(c->sched.all[i]);
 		}
 	/* the checker, knobs and trace: opts, then the description's lines */
-	e = kh_obs_start(c, d, opts, err, errlen);
+	e = ksim_obs_start(c, d, opts, err, errlen);
 	if (e)
 		goto fail_sched;
-	kh_plat_free(d);
+	ksim_plat_free(d);
 	*out = c;
 	return 0;
 fail_sched:
 	if (err && errlen && !err[0])
 		snprintf(err, errlen, "cannot build the card: error %d", e);
-	kh_plat_free(d);
-	kh_sim_card_destroy(c);
+	ksim_plat_free(d);
+	ksim_card_destroy(c);
 	return e;
 fail:
 	if (err && errlen && e == -ENOMEM)
 		snprintf(err, errlen, "out of memory");
-	kh_plat_free(d);
-	kh_plat_free(c);
+	ksim_plat_free(d);
+	ksim_plat_free(c);
 	return e;
 }
 
-int kh_sim_card_create(const char *desc, struct kh_sim_card **out, char *err,
+int ksim_card_create(const char *desc, struct ksim_card **out, char *err,
 		       size_t errlen)
 {
-	return kh_sim_card_create_opts(desc, NULL, out, err, errlen);
+	return ksim_card_create_opts(desc, NULL, out, err, errlen);
 }
 
-void kh_sim_card_destroy(struct kh_sim_card *card)
+void ksim_card_destroy(struct ksim_card *card)
 {
 	unsigned int i;
 
 	if (!card)
 		return;
-	kh_obs_destroy(card);	/* first: its last audit reads the mesh */
+	ksim_obs_destroy(card);	/* first: its last audit reads the mesh */
 	for (i = 0; i < KH_MAX_MESHES; i++)
-		kh_mesh_destroy(card->mesh[i]);
-	kh_sched_fini(&card->sched);
-	kh_plat_free(card);
+		ksim_mesh_destroy(card->mesh[i]);
+	ksim_sched_fini(&card->sched);
+	ksim_plat_free(card);
 }
 
-u64 kh_sim_cycles(const struct kh_sim_card *card)
+u64 ksim_cycles(const struct ksim_card *card)
 {
 	return card->sched.now;
 }
 
-u32 kh_sim_clock_mhz(const struct kh_sim_card *card)
+u32 ksim_clock_mhz(const struct ksim_card *card)
 {
 	return card->clock_mhz;
 }
 
-void kh_sim_run(struct kh_sim_card *card, u64 cycles)
+void ksim_run(struct ksim_card *card, u64 cycles)
 {
-	kh_sched_run(&card->sched, cycles);
+	ksim_sched_run(&card->sched, cycles);
 }
 
-unsigned int kh_sim_mesh_count(const struct kh_sim_card *card)
+unsigned int ksim_mesh_count(const struct ksim_card *card)
 {
 	return card->n_mesh;
 }
 
-u64 kh_sim_mesh_dram_size(const struct kh_sim_card *card, unsigned int mesh)
+u64 ksim_mesh_dram_size(const struct ksim_card *card, unsigned int mesh)
 {
 	return mesh < card->n_mesh ? card->mesh[mesh]->dram.size : 0;
 }
 
-void kh_sim_get_timing(const struct kh_sim_card *card,
-		       struct kh_sim_timing *t)
+void ksim_get_timing(const struct ksim_card *card,
+		       struct ksim_timing *t)
 {
 	*t = card->timing;
 }
 
-void kh_sim_set_timing(struct kh_sim_card *card,
-		       const struct kh_sim_timing *t)
+void ksim_set_timing(struct ksim_card *card,
+		       const struct ksim_timing *t)
 {
 	card->timing = *t;
 }
 
-struct kh_unit *kh_sim_unit_at(struct kh_sim_card *card, unsigned int mesh,
+struct ksim_unit *ksim_unit_at(struct ksim_card *card, unsigned int mesh,
 			       unsigned int x, unsigned int y)
 {
-	struct kh_mesh *m = kh_sim_card_mesh(card, mesh);
+	struct ksim_mesh *m = ksim_card_mesh(card, mesh);
 
 	if (!m || x >= m->w || y >= m->h)
 		return NULL;
 	return m->unit[y][x];
 }
 
-struct kh_link *kh_sim_router_link(struct kh_sim_card *card,
+struct ksim_link *ksim_router_link(struct ksim_card *card,
 				   unsigned int mesh, unsigned int x,
 				   unsigned int y, unsigned int port)
 {
-	struct kh_mesh *m = kh_sim_card_mesh(card, mesh);
-	struct kh_router *r = m ? kh_mesh_router(m, x, y) : NULL;
+	struct ksim_mesh *m = ksim_card_mesh(card, mesh);
+	struct ksim_router *r = m ? ksim_mesh_router(m, x, y) : NULL;
 
-	return r && port < KH_PORTS ? &r->out[port] : NULL;
+	return r && port < KSIM_PORTS ? &r->out[port] : NULL;
 }
 
-struct kh_link *kh_sim_endpoint_link(struct kh_sim_card *card,
+struct ksim_link *ksim_endpoint_link(struct ksim_card *card,
 				     unsigned int mesh, unsigned int x,
 				     unsigned int y)
 {
-	struct kh_mesh *m = kh_sim_card_mesh(card, mesh);
+	struct ksim_mesh *m = ksim_card_mesh(card, mesh);
 	unsigned int i;
 
 	if (!m || x >= m->w || y >= m->h)
@@ -269,14 +269,14 @@ struct kh_link *kh_sim_endpoint_link(struct kh_sim_card *card,
 	return NULL;
 }
 
-static void kh_mesh_for_links(struct kh_mesh *m,
-			      void (*fn)(struct kh_link *l, void *arg),
+static void ksim_mesh_for_links(struct ksim_mesh *m,
+			      void (*fn)(struct ksim_link *l, void *arg),
 			      void *arg)
 {
 	unsigned int x, y, d;
 
 	for (y = 0; y < m->nrx * m->nry; y++)
-		for (d = 0; d < KH_PORTS; d++)
+		for (d = 0; d < KSIM_PORTS; d++)
 			fn(&m->routers[y].out[d], arg);
 	for (y = 0; y < m->h; y++)
 		for (x = 0; x < m->w; x++)
@@ -292,41 +292,41 @@ static void kh_mesh_for_links(struct kh_mesh *m,
 			}
 }
 
-struct kh_hook_arg {
-	const struct kh_link_hook *hook;
+struct ksim_hook_arg {
+	const struct ksim_link_hook *hook;
 	void *ctx;
 };
 
-static void kh_set_hook(struct kh_link *l, void *arg)
+static void ksim_set_hook(struct ksim_link *l, void *arg)
 {
-	struct kh_hook_arg *a = arg;
+	struct ksim_hook_arg *a = arg;
 
 	l->hook = a->hook;
 	l->hook_ctx = a->ctx;
 }
 
-void kh_sim_set_link_hook(struct kh_sim_card *card,
-			  const struct kh_link_hook *hook, void *ctx)
+void ksim_set_link_hook(struct ksim_card *card,
+			  const struct ksim_link_hook *hook, void *ctx)
 {
-	struct kh_hook_arg a = { hook, ctx };
+	struct ksim_hook_arg a = { hook, ctx };
 	unsigned int i;
 
 	for (i = 0; i < card->n_mesh; i++)
-		kh_mesh_for_links(card->mesh[i], kh_set_hook, &a);
+		ksim_mesh_for_links(card->mesh[i], ksim_set_hook, &a);
 }
 
-static void kh_sum_link(struct kh_link *l, void *arg)
+static void ksim_sum_link(struct ksim_link *l, void *arg)
 {
-	struct kh_sim_stats *st = arg;
+	struct ksim_stats *st = arg;
 
 	st->link_flits += l->flits;
 	st->link_stalls += l->stalls;
 }
 
-int kh_sim_get_stats(struct kh_sim_card *card, unsigned int mesh,
-		     struct kh_sim_stats *st)
+int ksim_get_stats(struct ksim_card *card, unsigned int mesh,
+		     struct ksim_stats *st)
 {
-	struct kh_mesh *m = kh_sim_card_mesh(card, mesh);
+	struct ksim_mesh *m = ksim_card_mesh(card, mesh);
 	unsigned int x, y;
 
 	memset(st, 0, sizeof(*st));
@@ -334,11 +334,11 @@ int kh_sim_get_stats(struct kh_sim_card *card, unsigned int mesh,
 		return -EINVAL;
 	st->cycles_stepped = card->sched.cycles_stepped;
 	st->cycles_skipped = card->sched.cycles_skipped;
-	kh_mesh_for_links(m, kh_sum_link, st);
+	ksim_mesh_for_links(m, ksim_sum_link, st);
 	st->tieoff_dropped = m->tieoff.dropped;
 	for (y = 0; y < m->h; y++)
 		for (x = 0; x < m->w; x++) {
-			struct kh_unit *u = m->unit[y][x];
+			struct ksim_unit *u = m->unit[y][x];
 
 			if (!u)
 				continue;
@@ -347,13 +347,13 @@ int kh_sim_get_stats(struct kh_sim_card *card, unsigned int mesh,
 			st->lost_completions += u->lost_completions;
 		}
 	for (x = 0; x < m->mag->n_ports; x++) {
-		struct kh_mag_port *mp = &m->mag->port[x];
+		struct ksim_mag_port *mp = &m->mag->port[x];
 
 		st->mag_reads += mp->reads;
 		st->mag_writes += mp->writes;
 		st->mag_data_dropped += mp->data_dropped;
 		st->mag_slot_stalls += mp->slot_stall_cycles;
-		if (mp->slot_stall_since != KH_NEVER)
+		if (mp->slot_stall_since != KSIM_NEVER)
 			st->mag_slot_stalls += card->sched.now -
 					       mp->slot_stall_since;
 		st->mag_out_of_range += mp->out_of_range;
@@ -365,7 +365,7 @@ int kh_sim_get_stats(struct kh_sim_card *card, unsigned int mesh,
 	st->dram_pages = m->dram.pages;
 	for (y = 0; y < m->h; y++)
 		for (x = 0; x < m->w; x++) {
-			struct kh_l2 *a = m->l2[y][x];
+			struct ksim_l2 *a = m->l2[y][x];
 
 			if (!a)
 				continue;
@@ -394,29 +394,29 @@ int kh_sim_get_stats(struct kh_sim_card *card, unsigned int mesh,
 	return 0;
 }
 
-int kh_sim_mesh_reset(struct kh_sim_card *card, unsigned int mesh)
+int ksim_mesh_reset(struct ksim_card *card, unsigned int mesh)
 {
-	struct kh_mesh *m = kh_sim_card_mesh(card, mesh);
+	struct ksim_mesh *m = ksim_card_mesh(card, mesh);
 
 	if (!m)
 		return -EINVAL;
 	/* a resetn pulse: released at once, then the FIFOs recover */
-	kh_mesh_reset_hold(m, card->sched.now);
+	ksim_mesh_reset_hold(m, card->sched.now);
 	return 0;
 }
 
-bool kh_sim_mesh_in_reset(struct kh_sim_card *card, unsigned int mesh)
+bool ksim_mesh_in_reset(struct ksim_card *card, unsigned int mesh)
 {
-	struct kh_mesh *m = kh_sim_card_mesh(card, mesh);
+	struct ksim_mesh *m = ksim_card_mesh(card, mesh);
 
-	return m && kh_mesh_recovering(m);
+	return m && ksim_mesh_recovering(m);
 }
 
-struct kh_link *kh_sim_l2_link(struct kh_sim_card *card, unsigned int mesh,
+struct ksim_link *ksim_l2_link(struct ksim_card *card, unsigned int mesh,
 			       unsigned int x, unsigned int y, bool to_unit)
 {
-	struct kh_mesh *m = kh_sim_card_mesh(card, mesh);
-	struct kh_l2 *a;
+	struct ksim_mesh *m = ksim_card_mesh(card, mesh);
+	struct ksim_l2 *a;
 
 	if (!m || x >= m->w || y >= m->h)
 		return NULL;

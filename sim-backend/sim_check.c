@@ -23,114 +23,114 @@
 #include "sim_router.h"
 #include "sim_util.h"
 
-#define KH_CHK_MSGS	64
-#define KH_CHK_MSG_LEN	224
-#define KH_TAB_MIN	1024u
+#define KSIM_CHK_MSGS	64
+#define KSIM_CHK_MSG_LEN	224
+#define KSIM_TAB_MIN	1024u
 
-struct kh_tag_ent {
+struct ksim_tag_ent {
 	u32 tag;			/* 0: empty slot */
 	u32 seen;			/* audit epoch */
 	u8 mesh, type, src, dst;	/* {y,x} */
 	bool injected;			/* a drop knob ate it */
-	struct kh_node *at;		/* who holds it */
-	struct kh_obs_link *hop;	/* the last link it crossed */
+	struct ksim_node *at;		/* who holds it */
+	struct ksim_obs_link *hop;	/* the last link it crossed */
 	u64 hop_cycle;
 };
 
-struct kh_check {
+struct ksim_check {
 	u64 recv_bound, unknown_bound, retire_bound;
 	u32 next_tag;
 	u32 epoch;
 	bool no_track;			/* out of memory: flits not followed */
-	struct kh_tag_ent *tab;
+	struct ksim_tag_ent *tab;
 	u32 cap, count;
-	struct kh_obs_link **refused;
+	struct ksim_obs_link **refused;
 	u32 n_refused;
 	u64 steps;
-	u64 count_[KH_CHK_N];
+	u64 count_[KSIM_CHK_N];
 	u64 n_msgs;			/* messages ever; the last 64 kept */
-	char msg[KH_CHK_MSGS][KH_CHK_MSG_LEN];
+	char msg[KSIM_CHK_MSGS][KSIM_CHK_MSG_LEN];
 };
 
-static const char *const kh_rule_desc[KH_CHK_N_VIOL] = {
-	[KH_CHK_R1] = "withdrew an offered flit",
-	[KH_CHK_R2] = "accepted a flit outside valid && !busy",
-	[KH_CHK_R3] = "noc_in_busy depends on the offered flit",
-	[KH_CHK_R4] = "blocked on the receive path",
-	[KH_CHK_R5] = "held a flit of an unknown type",
-	[KH_CHK_R6] = "exec_done in the cycle of inst_ready",
-	[KH_CHK_R7] = "retired twice or never",
-	[KH_CHK_R8] = "sent a framework completion code",
-	[KH_CHK_R9] = "more requests outstanding than the receive path absorbs",
-	[KH_CHK_LOST] = "lost flit",
-	[KH_CHK_DUP] = "duplicated flit",
+static const char *const ksim_rule_desc[KSIM_CHK_N_VIOL] = {
+	[KSIM_CHK_R1] = "withdrew an offered flit",
+	[KSIM_CHK_R2] = "accepted a flit outside valid && !busy",
+	[KSIM_CHK_R3] = "noc_in_busy depends on the offered flit",
+	[KSIM_CHK_R4] = "blocked on the receive path",
+	[KSIM_CHK_R5] = "held a flit of an unknown type",
+	[KSIM_CHK_R6] = "exec_done in the cycle of inst_ready",
+	[KSIM_CHK_R7] = "retired twice or never",
+	[KSIM_CHK_R8] = "sent a framework completion code",
+	[KSIM_CHK_R9] = "more requests outstanding than the receive path absorbs",
+	[KSIM_CHK_LOST] = "lost flit",
+	[KSIM_CHK_DUP] = "duplicated flit",
 };
 
-static const char *const kh_count_name[KH_CHK_N] = {
-	[KH_CHK_R1] = "rule1", [KH_CHK_R2] = "rule2", [KH_CHK_R3] = "rule3",
-	[KH_CHK_R4] = "rule4", [KH_CHK_R5] = "rule5", [KH_CHK_R6] = "rule6",
-	[KH_CHK_R7] = "rule7", [KH_CHK_R8] = "rule8", [KH_CHK_R9] = "rule9",
-	[KH_CHK_LOST] = "lost", [KH_CHK_DUP] = "dup",
-	[KH_CHK_LOST_INJ] = "lost_injected", [KH_CHK_DUP_INJ] = "dup_injected",
-	[KH_CHK_BORN] = "born", [KH_CHK_DELIVERED] = "delivered",
-	[KH_CHK_TIEOFF] = "tieoff", [KH_CHK_WITHDRAWN] = "withdrawn",
+static const char *const ksim_count_name[KSIM_CHK_N] = {
+	[KSIM_CHK_R1] = "rule1", [KSIM_CHK_R2] = "rule2", [KSIM_CHK_R3] = "rule3",
+	[KSIM_CHK_R4] = "rule4", [KSIM_CHK_R5] = "rule5", [KSIM_CHK_R6] = "rule6",
+	[KSIM_CHK_R7] = "rule7", [KSIM_CHK_R8] = "rule8", [KSIM_CHK_R9] = "rule9",
+	[KSIM_CHK_LOST] = "lost", [KSIM_CHK_DUP] = "dup",
+	[KSIM_CHK_LOST_INJ] = "lost_injected", [KSIM_CHK_DUP_INJ] = "dup_injected",
+	[KSIM_CHK_BORN] = "born", [KSIM_CHK_DELIVERED] = "delivered",
+	[KSIM_CHK_TIEOFF] = "tieoff", [KSIM_CHK_WITHDRAWN] = "withdrawn",
 };
 
-static u64 kh_now(const struct kh_obs *o)
+static u64 ksim_now(const struct ksim_obs *o)
 {
 	return o->card->sched.now;
 }
 
 /* ---- reporting ---- */
 
-static void kh_viol(struct kh_obs *o, unsigned int what, u64 cycle,
+static void ksim_viol(struct ksim_obs *o, unsigned int what, u64 cycle,
 		    unsigned int mesh, unsigned int x, unsigned int y,
 		    const char *fmt, ...) __printf(7, 8);
 
-static void kh_viol(struct kh_obs *o, unsigned int what, u64 cycle,
+static void ksim_viol(struct ksim_obs *o, unsigned int what, u64 cycle,
 		    unsigned int mesh, unsigned int x, unsigned int y,
 		    const char *fmt, ...)
 {
-	struct kh_check *c = o->chk;
-	char *m = c->msg[c->n_msgs % KH_CHK_MSGS];
+	struct ksim_check *c = o->chk;
+	char *m = c->msg[c->n_msgs % KSIM_CHK_MSGS];
 	va_list ap;
 	int n;
 
 	c->count_[what]++;
 	c->n_msgs++;
-	if (what < KH_CHK_LOST)
-		n = snprintf(m, KH_CHK_MSG_LEN, "cycle %llu: rule %u (%s): ",
-			     (unsigned long long)cycle, what, kh_rule_desc[what]);
+	if (what < KSIM_CHK_LOST)
+		n = snprintf(m, KSIM_CHK_MSG_LEN, "cycle %llu: rule %u (%s): ",
+			     (unsigned long long)cycle, what, ksim_rule_desc[what]);
 	else
-		n = snprintf(m, KH_CHK_MSG_LEN, "cycle %llu: %s: ",
-			     (unsigned long long)cycle, kh_rule_desc[what]);
+		n = snprintf(m, KSIM_CHK_MSG_LEN, "cycle %llu: %s: ",
+			     (unsigned long long)cycle, ksim_rule_desc[what]);
 	if (n < 0)
 		n = 0;
-	if (n < KH_CHK_MSG_LEN) {
+	if (n < KSIM_CHK_MSG_LEN) {
 		va_start(ap, fmt);
-		vsnprintf(m + n, KH_CHK_MSG_LEN - n, fmt, ap);
+		vsnprintf(m + n, KSIM_CHK_MSG_LEN - n, fmt, ap);
 		va_end(ap);
 	}
-	kh_plat_log("checker: %s\n", m);
-	kh_obs_trace_viol(o, cycle, what, mesh, x, y);
+	ksim_plat_log("checker: %s\n", m);
+	ksim_obs_trace_viol(o, cycle, what, mesh, x, y);
 	if (o->violation)
 		o->violation(o->violation_ctx, m);
 }
 
 /* ---- the tag table: open addressing, linear probing ---- */
 
-static u32 kh_hash(u32 tag, u32 cap)
+static u32 ksim_hash(u32 tag, u32 cap)
 {
 	return (tag * 2654435761u) & (cap - 1);
 }
 
-static struct kh_tag_ent *kh_tab_find(struct kh_check *c, u32 tag)
+static struct ksim_tag_ent *ksim_tab_find(struct ksim_check *c, u32 tag)
 {
 	u32 i;
 
 	if (!tag || !c->tab)
 		return NULL;
-	for (i = kh_hash(tag, c->cap);; i = (i + 1) & (c->cap - 1)) {
+	for (i = ksim_hash(tag, c->cap);; i = (i + 1) & (c->cap - 1)) {
 		if (c->tab[i].tag == tag)
 			return &c->tab[i];
 		if (!c->tab[i].tag)
@@ -138,52 +138,52 @@ static struct kh_tag_ent *kh_tab_find(struct kh_check *c, u32 tag)
 	}
 }
 
-static void kh_tab_put(struct kh_tag_ent *tab, u32 cap,
-		       const struct kh_tag_ent *e)
+static void ksim_tab_put(struct ksim_tag_ent *tab, u32 cap,
+		       const struct ksim_tag_ent *e)
 {
 	u32 i;
 
-	for (i = kh_hash(e->tag, cap); tab[i].tag; i = (i + 1) & (cap - 1))
+	for (i = ksim_hash(e->tag, cap); tab[i].tag; i = (i + 1) & (cap - 1))
 		;
 	tab[i] = *e;
 }
 
-static bool kh_tab_grow(struct kh_check *c)
+static bool ksim_tab_grow(struct ksim_check *c)
 {
-	u32 ncap = c->cap ? c->cap * 2 : KH_TAB_MIN, i;
-	struct kh_tag_ent *nt = kh_plat_zalloc(sizeof(*nt) * ncap);
+	u32 ncap = c->cap ? c->cap * 2 : KSIM_TAB_MIN, i;
+	struct ksim_tag_ent *nt = ksim_plat_zalloc(sizeof(*nt) * ncap);
 
 	if (!nt)
 		return false;
 	for (i = 0; i < c->cap; i++)
 		if (c->tab[i].tag)
-			kh_tab_put(nt, ncap, &c->tab[i]);
-	kh_plat_free(c->tab);
+			ksim_tab_put(nt, ncap, &c->tab[i]);
+	ksim_plat_free(c->tab);
 	c->tab = nt;
 	c->cap = ncap;
 	return true;
 }
 
-static struct kh_tag_ent *kh_tab_add(struct kh_check *c, u32 tag)
+static struct ksim_tag_ent *ksim_tab_add(struct ksim_check *c, u32 tag)
 {
-	struct kh_tag_ent e;
+	struct ksim_tag_ent e;
 
 	if (c->no_track)
 		return NULL;
-	if ((c->count + 1) * 2 > c->cap && !kh_tab_grow(c)) {
+	if ((c->count + 1) * 2 > c->cap && !ksim_tab_grow(c)) {
 		c->no_track = true;
-		kh_plat_log("checker: out of memory, flits are no longer followed\n");
+		ksim_plat_log("checker: out of memory, flits are no longer followed\n");
 		return NULL;
 	}
 	memset(&e, 0, sizeof(e));
 	e.tag = tag;
-	kh_tab_put(c->tab, c->cap, &e);
+	ksim_tab_put(c->tab, c->cap, &e);
 	c->count++;
-	return kh_tab_find(c, tag);
+	return ksim_tab_find(c, tag);
 }
 
 /* Backward-shift deletion: the probe chains stay unbroken. */
-static void kh_tab_del(struct kh_check *c, struct kh_tag_ent *e)
+static void ksim_tab_del(struct ksim_check *c, struct ksim_tag_ent *e)
 {
 	u32 mask = c->cap - 1, i = (u32)(e - c->tab), j = i, k;
 
@@ -194,7 +194,7 @@ static void kh_tab_del(struct kh_check *c, struct kh_tag_ent *e)
 			j = (j + 1) & mask;
 			if (!c->tab[j].tag)
 				return;
-			k = kh_hash(c->tab[j].tag, c->cap);
+			k = ksim_hash(c->tab[j].tag, c->cap);
 			/* k cyclically in (i, j]: the entry stays */
 			if (i <= j ? (i < k && k <= j) : (i < k || k <= j))
 				continue;
@@ -205,17 +205,17 @@ static void kh_tab_del(struct kh_check *c, struct kh_tag_ent *e)
 	}
 }
 
-static u32 kh_new_tag(struct kh_check *c)
+static u32 ksim_new_tag(struct ksim_check *c)
 {
 	do {
 		c->next_tag++;
-	} while (!c->next_tag || kh_tab_find(c, c->next_tag));
+	} while (!c->next_tag || ksim_tab_find(c, c->next_tag));
 	return c->next_tag;
 }
 
 /* ---- enable, bounds ---- */
 
-void kh_check_bounds(struct kh_obs *o, u64 recv, u64 unknown, u64 retire)
+void ksim_check_bounds(struct ksim_obs *o, u64 recv, u64 unknown, u64 retire)
 {
 	if (!o->chk)
 		return;
@@ -225,52 +225,52 @@ void kh_check_bounds(struct kh_obs *o, u64 recv, u64 unknown, u64 retire)
 }
 
 /* Strip every tag from the mesh (the checker goes off). */
-static void kh_check_strip(struct kh_obs *o)
+static void ksim_check_strip(struct ksim_obs *o)
 {
-	struct kh_sim_card *card = o->card;
+	struct ksim_card *card = o->card;
 	unsigned int i, m, p;
 	u32 k;
 
 	for (i = 0; i < o->n_links; i++)
-		kh_flit_set_tag(&o->links[i].l->reg, 0);
+		ksim_flit_set_tag(&o->links[i].l->reg, 0);
 	for (m = 0; m < card->n_mesh; m++) {
-		struct kh_mesh *me = card->mesh[m];
+		struct ksim_mesh *me = card->mesh[m];
 
 		for (i = 0; i < me->nrx * me->nry; i++)
-			for (p = 0; p < KH_PORTS; p++) {
-				struct kh_fifo *q = &me->routers[i].in[p].q;
+			for (p = 0; p < KSIM_PORTS; p++) {
+				struct ksim_fifo *q = &me->routers[i].in[p].q;
 
 				for (k = 0; k < q->count; k++)
-					kh_flit_set_tag((struct kh_flit *)
-							kh_fifo_at(q, k), 0);
+					ksim_flit_set_tag((struct kh_flit *)
+							ksim_fifo_at(q, k), 0);
 			}
 	}
 }
 
-int kh_check_enable(struct kh_obs *o, bool on)
+int ksim_check_enable(struct ksim_obs *o, bool on)
 {
-	struct kh_check *c = o->chk;
+	struct ksim_check *c = o->chk;
 	unsigned int i;
 
 	if (on && !c) {
-		c = kh_plat_zalloc(sizeof(*c));
+		c = ksim_plat_zalloc(sizeof(*c));
 		if (!c)
 			return -ENOMEM;
-		c->refused = kh_plat_zalloc(sizeof(*c->refused) *
+		c->refused = ksim_plat_zalloc(sizeof(*c->refused) *
 					    (o->n_links + 1));
-		if (!c->refused || !kh_tab_grow(c)) {
-			kh_plat_free(c->refused);
-			kh_plat_free(c);
+		if (!c->refused || !ksim_tab_grow(c)) {
+			ksim_plat_free(c->refused);
+			ksim_plat_free(c);
 			return -ENOMEM;
 		}
-		c->recv_bound = KH_CHK_RECV_BOUND;
-		c->unknown_bound = KH_CHK_UNKNOWN_BOUND;
-		c->retire_bound = KH_CHK_RETIRE_BOUND;
+		c->recv_bound = KSIM_CHK_RECV_BOUND;
+		c->unknown_bound = KSIM_CHK_UNKNOWN_BOUND;
+		c->retire_bound = KSIM_CHK_RETIRE_BOUND;
 		o->chk = c;
 	}
 	if (on && !o->check_on) {
 		for (i = 0; i < o->n_units; i++)
-			kh_check_unit_reset(&o->units[i]);
+			ksim_check_unit_reset(&o->units[i]);
 		for (i = 0; i < o->n_links; i++) {
 			o->links[i].refused = false;
 			o->links[i].last_tag = 0;
@@ -278,23 +278,23 @@ int kh_check_enable(struct kh_obs *o, bool on)
 		}
 	}
 	if (!on && c && o->check_on) {
-		kh_check_audit(o);
-		kh_check_strip(o);
+		ksim_chk_audit(o);
+		ksim_check_strip(o);
 		/* keep the counts and messages; forget what is in flight */
-		kh_plat_free(c->tab);
+		ksim_plat_free(c->tab);
 		c->tab = NULL;
 		c->cap = c->count = 0;
-		kh_tab_grow(c);
+		ksim_tab_grow(c);
 	}
 	o->check_on = on;
-	o->card->sched.post_cycle = on ? kh_check_post_cycle : NULL;
+	o->card->sched.post_cycle = on ? ksim_check_post_cycle : NULL;
 	o->card->sched.post_ctx = on ? o : NULL;
 	return 0;
 }
 
 /* ---- links ---- */
 
-static bool kh_busy_hidden(struct kh_link *l)
+static bool ksim_busy_hidden(struct ksim_link *l)
 {
 	struct kh_flit save = l->reg;
 	bool v = l->valid, b;
@@ -309,23 +309,23 @@ static bool kh_busy_hidden(struct kh_link *l)
 	return b;
 }
 
-static void kh_rule3(struct kh_obs_link *ol, u64 now, bool busy)
+static void ksim_rule3(struct ksim_obs_link *ol, u64 now, bool busy)
 {
 	if (ol->r3_done)
 		return;
 	ol->r3_done = true;
-	kh_viol(ol->obs, KH_CHK_R3, now, ol->l->mesh, ol->l->x, ol->l->y,
+	ksim_viol(ol->obs, KSIM_CHK_R3, now, ol->l->mesh, ol->l->x, ol->l->y,
 		"mesh %u link %s: the receiver's busy is %u with a type 0x%x flit offered and %u with it hidden",
 		ol->l->mesh, ol->name, busy,
 		(unsigned int)kh_flit_get(&ol->l->reg, KH_HDR_TYPE), !busy);
 }
 
-void kh_check_refused(struct kh_obs_link *ol, u64 now)
+void ksim_check_refused(struct ksim_obs_link *ol, u64 now)
 {
-	struct kh_check *c = ol->obs->chk;
+	struct ksim_check *c = ol->obs->chk;
 
-	if (!kh_busy_hidden(ol->l))
-		kh_rule3(ol, now, true);
+	if (!ksim_busy_hidden(ol->l))
+		ksim_rule3(ol, now, true);
 	if (ol->refused)
 		return;
 	ol->refused = true;
@@ -333,7 +333,7 @@ void kh_check_refused(struct kh_obs_link *ol, u64 now)
 	c->refused[c->n_refused++] = ol;
 }
 
-static void kh_ent_fill(struct kh_tag_ent *e, struct kh_obs_link *ol,
+static void ksim_ent_fill(struct ksim_tag_ent *e, struct ksim_obs_link *ol,
 			const struct kh_flit *f, u64 now)
 {
 	e->mesh = ol->l->mesh;
@@ -348,31 +348,31 @@ static void kh_ent_fill(struct kh_tag_ent *e, struct kh_obs_link *ol,
 }
 
 /* Follow the flit in ol's register from here as a new one. */
-static u32 kh_follow(struct kh_check *c, struct kh_obs_link *ol, u64 now)
+static u32 ksim_follow(struct ksim_check *c, struct ksim_obs_link *ol, u64 now)
 {
-	u32 t = kh_new_tag(c);
-	struct kh_tag_ent *e;
+	u32 t = ksim_new_tag(c);
+	struct ksim_tag_ent *e;
 
-	kh_flit_set_tag(&ol->l->reg, t);
-	e = kh_tab_add(c, t);
+	ksim_flit_set_tag(&ol->l->reg, t);
+	e = ksim_tab_add(c, t);
 	if (!e)
 		return 0;
-	kh_ent_fill(e, ol, &ol->l->reg, now);
-	c->count_[KH_CHK_BORN]++;
+	ksim_ent_fill(e, ol, &ol->l->reg, now);
+	c->count_[KSIM_CHK_BORN]++;
 	return t;
 }
 
-static void kh_dup(struct kh_obs_link *ol, u64 now, u32 t, bool same_reg)
+static void ksim_dup(struct ksim_obs_link *ol, u64 now, u32 t, bool same_reg)
 {
-	struct kh_obs *o = ol->obs;
+	struct ksim_obs *o = ol->obs;
 	const struct kh_flit *f = &ol->l->reg;
 
 	if (ol->inj_dup_tag && ol->inj_dup_tag == t) {
-		o->chk->count_[KH_CHK_DUP_INJ]++;
+		o->chk->count_[KSIM_CHK_DUP_INJ]++;
 		ol->inj_dup_tag = 0;
 		return;
 	}
-	kh_viol(o, same_reg ? KH_CHK_R2 : KH_CHK_DUP, now, ol->l->mesh,
+	ksim_viol(o, same_reg ? KSIM_CHK_R2 : KSIM_CHK_DUP, now, ol->l->mesh,
 		ol->l->x, ol->l->y,
 		"mesh %u link %s: flit #%u (type 0x%x (%u,%u)->(%u,%u)) %s",
 		ol->l->mesh, ol->name, t,
@@ -385,58 +385,58 @@ static void kh_dup(struct kh_obs_link *ol, u64 now, u32 t, bool same_reg)
 			 : "sent again by a node it had already left: duplicated");
 }
 
-unsigned int kh_check_xfer(struct kh_obs_link *ol, u64 now)
+unsigned int ksim_check_xfer(struct ksim_obs_link *ol, u64 now)
 {
-	struct kh_check *c = ol->obs->chk;
-	struct kh_link *l = ol->l;
-	u32 t = kh_flit_tag(&l->reg);
-	struct kh_tag_ent *e;
+	struct ksim_check *c = ol->obs->chk;
+	struct ksim_link *l = ol->l;
+	u32 t = ksim_flit_tag(&l->reg);
+	struct ksim_tag_ent *e;
 	bool same = t && t == ol->last_tag;
 
-	if (kh_busy_hidden(l))
-		kh_rule3(ol, now, false);
+	if (ksim_busy_hidden(l))
+		ksim_rule3(ol, now, false);
 	ol->xfer_tag = 0;
-	if (ol->cls == KH_LC_DIRECT)
+	if (ol->cls == KSIM_LC_DIRECT)
 		return 0;
-	if (ol->cls == KH_LC_BIRTH) {
-		e = kh_tab_find(c, t);
+	if (ol->cls == KSIM_LC_BIRTH) {
+		e = ksim_tab_find(c, t);
 		if (same || e)
-			kh_dup(ol, now, t, same);
-		ol->xfer_tag = kh_follow(c, ol, now);
+			ksim_dup(ol, now, t, same);
+		ol->xfer_tag = ksim_follow(c, ol, now);
 		ol->last_tag = ol->xfer_tag;
-		return KH_XFER_TAKEN;
+		return KSIM_XFER_TAKEN;
 	}
 	if (!t)
 		return 0;	/* sent before the checker was on */
-	e = kh_tab_find(c, t);
+	e = ksim_tab_find(c, t);
 	if (!e || e->at != ol->sender) {
-		kh_dup(ol, now, t, same);
-		if (ol->cls != KH_LC_HOP) {
+		ksim_dup(ol, now, t, same);
+		if (ol->cls != KSIM_LC_HOP) {
 			ol->last_tag = t;
 			return 0;
 		}
-		t = kh_follow(c, ol, now);
+		t = ksim_follow(c, ol, now);
 	}
 	ol->xfer_tag = t;
 	ol->last_tag = t;
-	return KH_XFER_TAKEN;
+	return KSIM_XFER_TAKEN;
 }
 
-void kh_check_taken(struct kh_obs_link *ol, u64 now)
+void ksim_check_taken(struct ksim_obs_link *ol, u64 now)
 {
-	struct kh_check *c = ol->obs->chk;
-	struct kh_tag_ent *e = kh_tab_find(c, ol->xfer_tag);
+	struct ksim_check *c = ol->obs->chk;
+	struct ksim_tag_ent *e = ksim_tab_find(c, ol->xfer_tag);
 
 	if (!e)
 		return;
 	switch (ol->cls) {
-	case KH_LC_DELIVER:
-		c->count_[KH_CHK_DELIVERED]++;
-		kh_tab_del(c, e);
+	case KSIM_LC_DELIVER:
+		c->count_[KSIM_CHK_DELIVERED]++;
+		ksim_tab_del(c, e);
 		break;
-	case KH_LC_TIEOFF:
-		c->count_[KH_CHK_TIEOFF]++;
-		kh_tab_del(c, e);
+	case KSIM_LC_TIEOFF:
+		c->count_[KSIM_CHK_TIEOFF]++;
+		ksim_tab_del(c, e);
 		break;
 	default:
 		e->at = ol->rxnode;
@@ -446,31 +446,31 @@ void kh_check_taken(struct kh_obs_link *ol, u64 now)
 	}
 }
 
-void kh_check_dropped(struct kh_obs_link *ol)
+void ksim_check_dropped(struct ksim_obs_link *ol)
 {
-	struct kh_tag_ent *e = kh_tab_find(ol->obs->chk, ol->xfer_tag);
+	struct ksim_tag_ent *e = ksim_tab_find(ol->obs->chk, ol->xfer_tag);
 
 	if (e)
 		e->injected = true;
 }
 
-void kh_check_post_cycle(void *ctx)
+void ksim_check_post_cycle(void *ctx)
 {
-	struct kh_obs *o = ctx;
-	struct kh_check *c = o->chk;
-	u64 now = kh_now(o);
+	struct ksim_obs *o = ctx;
+	struct ksim_check *c = o->chk;
+	u64 now = ksim_now(o);
 	u32 i;
 
 	for (i = 0; i < c->n_refused; i++) {
-		struct kh_obs_link *ol = c->refused[i];
-		struct kh_link *l = ol->l;
-		u32 t = kh_flit_tag(&ol->held);
-		struct kh_tag_ent *e;
+		struct ksim_obs_link *ol = c->refused[i];
+		struct ksim_link *l = ol->l;
+		u32 t = ksim_flit_tag(&ol->held);
+		struct ksim_tag_ent *e;
 
 		ol->refused = false;
 		if (l->valid && !memcmp(&l->reg, &ol->held, sizeof(l->reg)))
 			continue;
-		kh_viol(o, KH_CHK_R1, now, l->mesh, l->x, l->y,
+		ksim_viol(o, KSIM_CHK_R1, now, l->mesh, l->x, l->y,
 			"mesh %u link %s: a type 0x%x flit (%u,%u)->(%u,%u) offered against busy was %s before it was taken",
 			l->mesh, ol->name,
 			(unsigned int)kh_flit_get(&ol->held, KH_HDR_TYPE),
@@ -479,25 +479,25 @@ void kh_check_post_cycle(void *ctx)
 			(unsigned int)kh_flit_get(&ol->held, KH_HDR_DST_X),
 			(unsigned int)kh_flit_get(&ol->held, KH_HDR_DST_Y),
 			l->valid ? "replaced" : "withdrawn");
-		e = kh_tab_find(c, t);
+		e = ksim_tab_find(c, t);
 		if (e) {
-			c->count_[KH_CHK_WITHDRAWN]++;
-			kh_tab_del(c, e);
+			c->count_[KSIM_CHK_WITHDRAWN]++;
+			ksim_tab_del(c, e);
 		}
 	}
 	c->n_refused = 0;
-	if (++c->steps % KH_CHK_AUDIT_PERIOD == 0)
-		kh_check_audit(o);
+	if (++c->steps % KSIM_CHK_AUDIT_PERIOD == 0)
+		ksim_chk_audit(o);
 }
 
 /* ---- units ---- */
 
-static bool kh_unit_timer_set(const struct kh_unit *u)
+static bool ksim_unit_timer_set(const struct ksim_unit *u)
 {
-	return u->node.timer != KH_NEVER && u->node.timer > u->node.sched->now;
+	return u->node.timer != KSIM_NEVER && u->node.timer > u->node.sched->now;
 }
 
-static bool kh_type_known(const struct kh_unit *u, unsigned int type)
+static bool ksim_type_known(const struct ksim_unit *u, unsigned int type)
 {
 	u16 known = u->type->recv_types;
 
@@ -507,18 +507,18 @@ static bool kh_type_known(const struct kh_unit *u, unsigned int type)
 	return known & (1u << type);
 }
 
-void kh_check_unit_reset(struct kh_obs_unit *ou)
+void ksim_check_unit_reset(struct ksim_obs_unit *ou)
 {
-	ou->stuck_since = KH_NEVER;
-	ou->head_since = KH_NEVER;
-	ou->idle_since = KH_NEVER;
+	ou->stuck_since = KSIM_NEVER;
+	ou->head_since = KSIM_NEVER;
+	ou->idle_since = KSIM_NEVER;
 	ou->r4_done = ou->r5_done = ou->r7_done = ou->r9_over = false;
 	ou->send_prev = ou->send_refused = false;
 	ou->send_matched = ou->send_offered = false;
 	ou->outstanding = 0;
 }
 
-void kh_check_unit_pre(struct kh_obs_unit *ou)
+void ksim_check_unit_pre(struct ksim_obs_unit *ou)
 {
 	ou->send_prev = ou->send_refused;
 	ou->send_refused = false;
@@ -527,7 +527,7 @@ void kh_check_unit_pre(struct kh_obs_unit *ou)
 }
 
 /* MEM_RD_RESP beats a read request brings back to its requester. */
-static u32 kh_rd_beats(const struct kh_flit *f)
+static u32 ksim_rd_beats(const struct kh_flit *f)
 {
 	unsigned int flags = kh_flit_get(f, KH_MEM_FLAGS);
 	u32 count, words;
@@ -543,12 +543,12 @@ static u32 kh_rd_beats(const struct kh_flit *f)
 	return count * words;
 }
 
-void kh_check_unit_send(struct kh_obs_unit *ou, const struct kh_flit *f,
+void ksim_check_unit_send(struct ksim_obs_unit *ou, const struct kh_flit *f,
 			bool ready)
 {
-	struct kh_obs *o = ou->obs;
-	struct kh_unit *u = ou->u;
-	u64 now = kh_now(o);
+	struct ksim_obs *o = ou->obs;
+	struct ksim_unit *u = ou->u;
+	u64 now = ksim_now(o);
 	unsigned int type = kh_flit_get(f, KH_HDR_TYPE);
 	char who[48];
 
@@ -567,25 +567,25 @@ void kh_check_unit_send(struct kh_obs_unit *ou, const struct kh_flit *f,
 
 		if (code == KH_SIG_INST_COMPLETE ||
 		    code == KH_SIG_BATCH_COMPLETE || code == KH_SIG_FAULT) {
-			kh_obs_unit_name(ou, who, sizeof(who));
-			kh_viol(o, KH_CHK_R8, now, u->mesh->id, u->x, u->y,
+			ksim_obs_unit_name(ou, who, sizeof(who));
+			ksim_viol(o, KSIM_CHK_R8, now, u->mesh->id, u->x, u->y,
 				"%s sent CU_SIGNAL code 0x%02x on send_* (only the base may)",
 				who, code);
 		}
 	}
 	if (type == KH_T_MEM_RD_REQ) {
-		ou->outstanding += kh_rd_beats(f);
+		ou->outstanding += ksim_rd_beats(f);
 		if (ou->outstanding > u->recv.depth && !ou->r9_over) {
 			ou->r9_over = true;
-			kh_obs_unit_name(ou, who, sizeof(who));
-			kh_viol(o, KH_CHK_R9, now, u->mesh->id, u->x, u->y,
+			ksim_obs_unit_name(ou, who, sizeof(who));
+			ksim_viol(o, KSIM_CHK_R9, now, u->mesh->id, u->x, u->y,
 				"%s has %u MEM_RD_RESP beats outstanding; its receive FIFO holds %u",
 				who, ou->outstanding, u->recv.depth);
 		}
 	}
 }
 
-void kh_check_unit_pop(struct kh_obs_unit *ou, const struct kh_flit *head)
+void ksim_check_unit_pop(struct ksim_obs_unit *ou, const struct kh_flit *head)
 {
 	if (kh_flit_get(head, KH_HDR_TYPE) == KH_T_MEM_RD_RESP &&
 	    ou->outstanding) {
@@ -595,82 +595,82 @@ void kh_check_unit_pop(struct kh_obs_unit *ou, const struct kh_flit *head)
 	}
 }
 
-void kh_check_unit_done(struct kh_obs_unit *ou)
+void ksim_check_unit_done(struct ksim_obs_unit *ou)
 {
-	struct kh_obs *o = ou->obs;
-	struct kh_unit *u = ou->u;
-	u64 now = kh_now(o);
+	struct ksim_obs *o = ou->obs;
+	struct ksim_unit *u = ou->u;
+	u64 now = ksim_now(o);
 	char who[48];
 
 	if (u->p_accept) {
-		kh_obs_unit_name(ou, who, sizeof(who));
-		kh_viol(o, KH_CHK_R6, now, u->mesh->id, u->x, u->y,
+		ksim_obs_unit_name(ou, who, sizeof(who));
+		ksim_viol(o, KSIM_CHK_R6, now, u->mesh->id, u->x, u->y,
 			"%s: the base loses this completion (txn 0x%02x)", who,
 			u->cur_txn);
 	} else if (!u->in_flight) {
-		kh_obs_unit_name(ou, who, sizeof(who));
-		kh_viol(o, KH_CHK_R7, now, u->mesh->id, u->x, u->y,
+		ksim_obs_unit_name(ou, who, sizeof(who));
+		ksim_viol(o, KSIM_CHK_R7, now, u->mesh->id, u->x, u->y,
 			"%s: exec_done with no instruction in flight (retired twice)",
 			who);
 	}
 }
 
 /* Rules 4, 5 and 7 (never) on the unit's state now. */
-static void kh_check_unit_bounds(struct kh_obs_unit *ou, u64 now)
+static void ksim_check_unit_bounds(struct ksim_obs_unit *ou, u64 now)
 {
-	struct kh_obs *o = ou->obs;
-	struct kh_check *c = o->chk;
-	struct kh_unit *u = ou->u;
+	struct ksim_obs *o = ou->obs;
+	struct ksim_check *c = o->chk;
+	struct ksim_unit *u = ou->u;
 	char who[48];
 
-	if (ou->stuck_since != KH_NEVER && !ou->r4_done &&
+	if (ou->stuck_since != KSIM_NEVER && !ou->r4_done &&
 	    now - ou->stuck_since >= c->recv_bound) {
-		const struct kh_flit *h = kh_fifo_head(&u->recv);
+		const struct kh_flit *h = ksim_fifo_head(&u->recv);
 
 		ou->r4_done = true;
-		kh_obs_unit_name(ou, who, sizeof(who));
-		kh_viol(o, KH_CHK_R4, ou->stuck_since + c->recv_bound,
+		ksim_obs_unit_name(ou, who, sizeof(who));
+		ksim_viol(o, KSIM_CHK_R4, ou->stuck_since + c->recv_bound,
 			u->mesh->id, u->x, u->y,
 			"%s has held a type 0x%x flit at its receive head since cycle %llu, idle, with nothing but an inbound flit to wake it",
 			who, h ? (unsigned int)kh_flit_get(h, KH_HDR_TYPE) : 0,
 			(unsigned long long)ou->stuck_since);
 	}
-	if (ou->head_since != KH_NEVER && !ou->r5_done &&
+	if (ou->head_since != KSIM_NEVER && !ou->r5_done &&
 	    now - ou->head_since >= c->unknown_bound) {
-		const struct kh_flit *h = kh_fifo_head(&u->recv);
+		const struct kh_flit *h = ksim_fifo_head(&u->recv);
 		unsigned int type = h ? kh_flit_get(h, KH_HDR_TYPE) : 0;
 
-		if (h && !kh_type_known(u, type)) {
+		if (h && !ksim_type_known(u, type)) {
 			ou->r5_done = true;
-			kh_obs_unit_name(ou, who, sizeof(who));
-			kh_viol(o, KH_CHK_R5, ou->head_since + c->unknown_bound,
+			ksim_obs_unit_name(ou, who, sizeof(who));
+			ksim_viol(o, KSIM_CHK_R5, ou->head_since + c->unknown_bound,
 				u->mesh->id, u->x, u->y,
 				"%s has held a flit of type 0x%x, which it does not handle, at its receive head since cycle %llu",
 				who, type, (unsigned long long)ou->head_since);
 		}
 	}
-	if (ou->idle_since != KH_NEVER && !ou->r7_done && !ou->hung &&
+	if (ou->idle_since != KSIM_NEVER && !ou->r7_done && !ou->hung &&
 	    now - ou->idle_since >= c->retire_bound) {
 		ou->r7_done = true;
-		kh_obs_unit_name(ou, who, sizeof(who));
-		kh_viol(o, KH_CHK_R7, ou->idle_since + c->retire_bound,
+		ksim_obs_unit_name(ou, who, sizeof(who));
+		ksim_viol(o, KSIM_CHK_R7, ou->idle_since + c->retire_bound,
 			u->mesh->id, u->x, u->y,
 			"%s has had an instruction (txn 0x%02x) in flight since cycle %llu while idle: it never retires",
 			who, u->cur_txn, (unsigned long long)ou->idle_since);
 	}
 }
 
-void kh_check_unit_post(struct kh_obs_unit *ou, bool unit_progress)
+void ksim_check_unit_post(struct ksim_obs_unit *ou, bool unit_progress)
 {
-	struct kh_obs *o = ou->obs;
-	struct kh_unit *u = ou->u;
-	u64 now = kh_now(o);
-	bool idle, recv = !kh_fifo_empty(&u->recv);
+	struct ksim_obs *o = ou->obs;
+	struct ksim_unit *u = ou->u;
+	u64 now = ksim_now(o);
+	bool idle, recv = !ksim_fifo_empty(&u->recv);
 	char who[48];
 
 	if (ou->send_prev && !ou->send_matched) {
-		kh_obs_unit_name(ou, who, sizeof(who));
-		kh_viol(o, KH_CHK_R1, now, u->mesh->id, u->x, u->y,
+		ksim_obs_unit_name(ou, who, sizeof(who));
+		ksim_viol(o, KSIM_CHK_R1, now, u->mesh->id, u->x, u->y,
 			"%s: the type 0x%x flit it offered on send_* and was refused is %s",
 			who,
 			(unsigned int)kh_flit_get(&ou->send_held, KH_HDR_TYPE),
@@ -678,48 +678,48 @@ void kh_check_unit_post(struct kh_obs_unit *ou, bool unit_progress)
 					 : "no longer offered");
 	}
 	idle = !unit_progress && !u->p_accept && !u->p_done && !u->p_pop &&
-	       !ou->send_offered && !kh_unit_timer_set(u);
+	       !ou->send_offered && !ksim_unit_timer_set(u);
 
 	/* rule 4: the receive head held while otherwise idle */
 	if (recv && idle) {
-		if (ou->stuck_since == KH_NEVER)
+		if (ou->stuck_since == KSIM_NEVER)
 			ou->stuck_since = now;
 	} else {
-		ou->stuck_since = KH_NEVER;
+		ou->stuck_since = KSIM_NEVER;
 		ou->r4_done = false;
 	}
 	/* rule 5: how long the current head has been the head */
 	if (!recv) {
-		ou->head_since = KH_NEVER;
+		ou->head_since = KSIM_NEVER;
 		ou->r5_done = false;
-	} else if (u->p_pop || ou->head_since == KH_NEVER) {
+	} else if (u->p_pop || ou->head_since == KSIM_NEVER) {
 		ou->head_since = now;
 		ou->r5_done = false;
 	}
 	/* rule 7: in flight while idle */
 	if (u->in_flight && idle) {
-		if (ou->idle_since == KH_NEVER)
+		if (ou->idle_since == KSIM_NEVER)
 			ou->idle_since = now;
 	} else {
-		ou->idle_since = KH_NEVER;
+		ou->idle_since = KSIM_NEVER;
 		ou->r7_done = false;
 	}
-	kh_check_unit_bounds(ou, now);
+	ksim_check_unit_bounds(ou, now);
 }
 
 /* ---- audit ---- */
 
-static void kh_mark(struct kh_obs *o, struct kh_flit *f, struct kh_node *at,
+static void ksim_mark(struct ksim_obs *o, struct kh_flit *f, struct ksim_node *at,
 		    const char *where)
 {
-	struct kh_check *c = o->chk;
-	u32 t = kh_flit_tag(f);
-	struct kh_tag_ent *e = kh_tab_find(c, t);
+	struct ksim_check *c = o->chk;
+	u32 t = ksim_flit_tag(f);
+	struct ksim_tag_ent *e = ksim_tab_find(c, t);
 
 	if (!t)
 		return;
 	if (!e || e->seen == c->epoch) {
-		kh_viol(o, KH_CHK_DUP, kh_now(o), 0, 0, 0,
+		ksim_viol(o, KSIM_CHK_DUP, ksim_now(o), 0, 0, 0,
 			"%s holds a copy of flit #%u (type 0x%x (%u,%u)->(%u,%u))%s",
 			where, t, (unsigned int)kh_flit_get(f, KH_HDR_TYPE),
 			(unsigned int)kh_flit_get(f, KH_HDR_SRC_X),
@@ -727,18 +727,18 @@ static void kh_mark(struct kh_obs *o, struct kh_flit *f, struct kh_node *at,
 			(unsigned int)kh_flit_get(f, KH_HDR_DST_X),
 			(unsigned int)kh_flit_get(f, KH_HDR_DST_Y),
 			e ? " already seen elsewhere" : " that had already left the mesh");
-		kh_flit_set_tag(f, 0);	/* followed no further */
+		ksim_flit_set_tag(f, 0);	/* followed no further */
 		return;
 	}
 	e->seen = c->epoch;
 	e->at = at;
 }
 
-void kh_check_audit(struct kh_obs *o)
+void ksim_chk_audit(struct ksim_obs *o)
 {
-	struct kh_sim_card *card = o->card;
-	struct kh_check *c = o->chk;
-	u64 now = kh_now(o);
+	struct ksim_card *card = o->card;
+	struct ksim_check *c = o->chk;
+	u64 now = ksim_now(o);
 	unsigned int i, m, p;
 	char where[48];
 	u32 k;
@@ -746,48 +746,48 @@ void kh_check_audit(struct kh_obs *o)
 	if (!c || !o->check_on)
 		return;
 	for (i = 0; i < o->n_units; i++)
-		kh_check_unit_bounds(&o->units[i], now);
+		ksim_check_unit_bounds(&o->units[i], now);
 	if (c->no_track)
 		return;
 	if (++c->epoch == 0)
 		c->epoch = 1;
 	for (i = 0; i < o->n_links; i++) {
-		struct kh_obs_link *ol = &o->links[i];
+		struct ksim_obs_link *ol = &o->links[i];
 
 		if (!ol->l->valid)
 			continue;
 		snprintf(where, sizeof(where), "mesh %u link %s", ol->l->mesh,
 			 ol->name);
-		kh_mark(o, &ol->l->reg, ol->sender, where);
+		ksim_mark(o, &ol->l->reg, ol->sender, where);
 	}
 	for (m = 0; m < card->n_mesh; m++) {
-		struct kh_mesh *me = card->mesh[m];
+		struct ksim_mesh *me = card->mesh[m];
 
 		for (i = 0; i < me->nrx * me->nry; i++) {
-			struct kh_router *r = &me->routers[i];
+			struct ksim_router *r = &me->routers[i];
 
-			for (p = 0; p < KH_PORTS; p++)
+			for (p = 0; p < KSIM_PORTS; p++)
 				for (k = 0; k < r->in[p].q.count; k++) {
 					snprintf(where, sizeof(where),
 						 "mesh %u router (%u,%u) input %u",
 						 m, r->x, r->y, p);
-					kh_mark(o, (struct kh_flit *)
-						kh_fifo_at(&r->in[p].q, k),
+					ksim_mark(o, (struct kh_flit *)
+						ksim_fifo_at(&r->in[p].q, k),
 						&r->node, where);
 				}
 		}
 	}
 	for (k = 0; k < c->cap;) {
-		struct kh_tag_ent *e = &c->tab[k];
+		struct ksim_tag_ent *e = &c->tab[k];
 
 		if (!e->tag || e->seen == c->epoch) {
 			k++;
 			continue;
 		}
 		if (e->injected) {
-			c->count_[KH_CHK_LOST_INJ]++;
+			c->count_[KSIM_CHK_LOST_INJ]++;
 		} else {
-			kh_viol(o, KH_CHK_LOST, now, e->mesh, KH_YX_X(e->src),
+			ksim_viol(o, KSIM_CHK_LOST, now, e->mesh, KH_YX_X(e->src),
 				KH_YX_Y(e->src),
 				"mesh %u: flit #%u (type 0x%x (%u,%u)->(%u,%u)) last crossed link %s at cycle %llu and is nowhere in the mesh",
 				e->mesh, e->tag, e->type, KH_YX_X(e->src),
@@ -795,88 +795,88 @@ void kh_check_audit(struct kh_obs *o)
 				KH_YX_Y(e->dst), e->hop ? e->hop->name : "?",
 				(unsigned long long)e->hop_cycle);
 		}
-		kh_tab_del(c, e);	/* slot k may now hold another entry */
+		ksim_tab_del(c, e);	/* slot k may now hold another entry */
 	}
 }
 
-void kh_check_mesh_reset(struct kh_obs *o, unsigned int mesh)
+void ksim_check_mesh_reset(struct ksim_obs *o, unsigned int mesh)
 {
-	struct kh_check *c = o->chk;
+	struct ksim_check *c = o->chk;
 	u32 k;
 
 	if (!c || !c->tab)
 		return;
 	for (k = 0; k < c->cap;) {
 		if (c->tab[k].tag && c->tab[k].mesh == mesh)
-			kh_tab_del(c, &c->tab[k]);
+			ksim_tab_del(c, &c->tab[k]);
 		else
 			k++;
 	}
 }
 
-u64 kh_check_count(const struct kh_obs *o, unsigned int what)
+u64 ksim_chk_count(const struct ksim_obs *o, unsigned int what)
 {
-	return o->chk && what < KH_CHK_N ? o->chk->count_[what] : 0;
+	return o->chk && what < KSIM_CHK_N ? o->chk->count_[what] : 0;
 }
 
-u64 kh_check_violations(const struct kh_obs *o)
+u64 ksim_check_violations(const struct ksim_obs *o)
 {
 	u64 n = 0;
 	unsigned int i;
 
-	for (i = 1; i < KH_CHK_N_VIOL; i++)
-		n += kh_check_count(o, i);
+	for (i = 1; i < KSIM_CHK_N_VIOL; i++)
+		n += ksim_chk_count(o, i);
 	return n;
 }
 
-void kh_check_report(struct kh_obs *o, struct kh_tbuf *tb)
+void ksim_chk_report(struct ksim_obs *o, struct ksim_tbuf *tb)
 {
-	struct kh_check *c = o->chk;
+	struct ksim_check *c = o->chk;
 	u64 i, first;
 
-	kh_check_audit(o);
-	kh_tb_printf(tb, "violations %llu\n",
-		     (unsigned long long)kh_check_violations(o));
-	kh_tb_printf(tb, "checker %s", o->check_on ? "on" : "off");
+	ksim_chk_audit(o);
+	ksim_tb_printf(tb, "violations %llu\n",
+		     (unsigned long long)ksim_check_violations(o));
+	ksim_tb_printf(tb, "checker %s", o->check_on ? "on" : "off");
 	if (c)
-		kh_tb_printf(tb, " recv_bound=%llu unknown_bound=%llu retire_bound=%llu",
+		ksim_tb_printf(tb, " recv_bound=%llu unknown_bound=%llu retire_bound=%llu",
 			     (unsigned long long)c->recv_bound,
 			     (unsigned long long)c->unknown_bound,
 			     (unsigned long long)c->retire_bound);
-	kh_tb_printf(tb, "\n");
+	ksim_tb_printf(tb, "\n");
 	if (!c)
 		return;
-	for (i = 1; i < KH_CHK_N_VIOL; i++)
+	for (i = 1; i < KSIM_CHK_N_VIOL; i++)
 		if (c->count_[i])
-			kh_tb_printf(tb, "%s %llu\n", kh_count_name[i],
+			ksim_tb_printf(tb, "%s %llu\n", ksim_count_name[i],
 				     (unsigned long long)c->count_[i]);
-	kh_tb_printf(tb, "flits born=%llu delivered=%llu in_flight=%u tieoff=%llu lost=%llu dup=%llu withdrawn=%llu lost_injected=%llu dup_injected=%llu%s\n",
-		     (unsigned long long)c->count_[KH_CHK_BORN],
-		     (unsigned long long)c->count_[KH_CHK_DELIVERED], c->count,
-		     (unsigned long long)c->count_[KH_CHK_TIEOFF],
-		     (unsigned long long)c->count_[KH_CHK_LOST],
-		     (unsigned long long)(c->count_[KH_CHK_DUP] +
-					  c->count_[KH_CHK_R2]),
-		     (unsigned long long)c->count_[KH_CHK_WITHDRAWN],
-		     (unsigned long long)c->count_[KH_CHK_LOST_INJ],
-		     (unsigned long long)c->count_[KH_CHK_DUP_INJ],
+	ksim_tb_printf(tb, "flits born=%llu delivered=%llu in_flight=%u tieoff=%llu lost=%llu dup=%llu withdrawn=%llu lost_injected=%llu dup_injected=%llu%s\n",
+		     (unsigned long long)c->count_[KSIM_CHK_BORN],
+		     (unsigned long long)c->count_[KSIM_CHK_DELIVERED], c->count,
+		     (unsigned long long)c->count_[KSIM_CHK_TIEOFF],
+		     (unsigned long long)c->count_[KSIM_CHK_LOST],
+		     (unsigned long long)(c->count_[KSIM_CHK_DUP] +
+					  c->count_[KSIM_CHK_R2]),
+		     (unsigned long long)c->count_[KSIM_CHK_WITHDRAWN],
+		     (unsigned long long)c->count_[KSIM_CHK_LOST_INJ],
+		     (unsigned long long)c->count_[KSIM_CHK_DUP_INJ],
 		     c->no_track ? " (not followed: out of memory)" : "");
-	first = c->n_msgs > KH_CHK_MSGS ? c->n_msgs - KH_CHK_MSGS : 0;
+	first = c->n_msgs > KSIM_CHK_MSGS ? c->n_msgs - KSIM_CHK_MSGS : 0;
 	if (first)
-		kh_tb_printf(tb, "(%llu earlier messages dropped)\n",
+		ksim_tb_printf(tb, "(%llu earlier messages dropped)\n",
 			     (unsigned long long)first);
 	for (i = first; i < c->n_msgs; i++)
-		kh_tb_printf(tb, "%s\n", c->msg[i % KH_CHK_MSGS]);
+		ksim_tb_printf(tb, "%s\n", c->msg[i % KSIM_CHK_MSGS]);
 }
 
-void kh_check_free(struct kh_obs *o)
+void ksim_check_free(struct ksim_obs *o)
 {
-	struct kh_check *c = o->chk;
+	struct ksim_check *c = o->chk;
 
 	if (!c)
 		return;
-	kh_plat_free(c->tab);
-	kh_plat_free(c->refused);
-	kh_plat_free(c);
+	ksim_plat_free(c->tab);
+	ksim_plat_free(c->refused);
+	ksim_plat_free(c);
 	o->chk = NULL;
 }

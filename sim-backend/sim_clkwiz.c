@@ -18,24 +18,24 @@
 #include "sim_card.h"
 #include "sim_reset.h"
 
-static bool kh_clk_is_duty(u32 off)
+static bool ksim_clk_is_duty(u32 off)
 {
 	return off >= KH_CLK_DUTY(0) && off <= KH_CLK_DUTY(KH_CLK_OUTPUTS - 1) &&
 	       (off - KH_CLK_DUTY(0)) % 0x0c == 0;
 }
 
-static bool kh_clk_is_cfg(u32 off)
+static bool ksim_clk_is_cfg(u32 off)
 {
 	return off >= KH_CLK_CFG0 && off < KH_CLK_LOAD;
 }
 
 /* The built configuration: 300/600/300/300 MHz, 50 % duty. */
-static void kh_clk_built(u32 *cfg)
+static void ksim_clk_built(u32 *cfg)
 {
 	unsigned int n;
 	static const u8 div[KH_CLK_OUTPUTS] = { 4, 2, 4, 4, 1, 1, 1 };
 
-	memset(cfg, 0, sizeof(u32) * KH_CLKWIZ_CFG);
+	memset(cfg, 0, sizeof(u32) * KSIM_CLKWIZ_CFG);
 	cfg[0] = KH_CLK_CFG0_BUILT;
 	for (n = 0; n < KH_CLK_OUTPUTS; n++) {
 		cfg[(KH_CLK_DIV(n) - KH_CLK_CFG0) / 4] = div[n];
@@ -43,50 +43,50 @@ static void kh_clk_built(u32 *cfg)
 	}
 }
 
-void kh_clkwiz_init(struct kh_clkwiz *w)
+void ksim_clkwiz_init(struct ksim_clkwiz *w)
 {
 	memset(w, 0, sizeof(*w));
-	kh_clk_built(&w->reg[KH_CLK_CFG0 / 4]);
-	kh_clk_built(w->run);
+	ksim_clk_built(&w->reg[KH_CLK_CFG0 / 4]);
+	ksim_clk_built(w->run);
 }
 
-bool kh_clkwiz_locked(const struct kh_sim_card *c, unsigned int mesh)
+bool ksim_clkwiz_locked(const struct ksim_card *c, unsigned int mesh)
 {
 	return c->sched.now >= c->clkwiz[mesh].lock_at;
 }
 
-u32 kh_clkwiz_read(struct kh_sim_card *c, unsigned int mesh, u32 off)
+u32 ksim_clkwiz_read(struct ksim_card *c, unsigned int mesh, u32 off)
 {
-	const struct kh_clkwiz *w = &c->clkwiz[mesh];
+	const struct ksim_clkwiz *w = &c->clkwiz[mesh];
 
 	if (off == KH_CLK_STATUS)
-		return kh_clkwiz_locked(c, mesh) ? KH_CLK_LOCKED : 0;
-	if (off == KH_CLK_SW_RST || off == KH_CLK_LOAD || kh_clk_is_duty(off))
+		return ksim_clkwiz_locked(c, mesh) ? KH_CLK_LOCKED : 0;
+	if (off == KH_CLK_SW_RST || off == KH_CLK_LOAD || ksim_clk_is_duty(off))
 		return 0;	/* duty reads back 0 (PG065) */
-	if (off / 4 >= KH_CLKWIZ_REGS)
+	if (off / 4 >= KSIM_CLKWIZ_REGS)
 		return 0;
 	return w->reg[off / 4];
 }
 
 /* Lose lock now: the mesh is held in reset until it relocks. */
-static void kh_clkwiz_unlock(struct kh_sim_card *c, unsigned int mesh)
+static void ksim_clkwiz_unlock(struct ksim_card *c, unsigned int mesh)
 {
-	struct kh_clkwiz *w = &c->clkwiz[mesh];
+	struct ksim_clkwiz *w = &c->clkwiz[mesh];
 	u64 now = c->sched.now;
 
 	w->lock_at = now + KH_CLK_LOCK_CYCLES;
 	w->relocks++;
-	kh_mesh_reset_hold(c->mesh[mesh], w->lock_at + KH_RST_RELEASE_CYCLES);
-	kh_mesh_log(c->mesh[mesh],
+	ksim_mesh_reset_hold(c->mesh[mesh], w->lock_at + KH_RST_RELEASE_CYCLES);
+	ksim_mesh_log(c->mesh[mesh],
 		    "clock wizard: lock lost at cycle %llu, mesh in reset until %llu",
 		    now, w->lock_at + KH_RST_RELEASE_CYCLES);
 }
 
-void kh_clkwiz_write(struct kh_sim_card *c, unsigned int mesh, u32 off,
+void ksim_clkwiz_write(struct ksim_card *c, unsigned int mesh, u32 off,
 		     u32 v)
 {
-	struct kh_clkwiz *w = &c->clkwiz[mesh];
-	u32 next[KH_CLKWIZ_CFG];
+	struct ksim_clkwiz *w = &c->clkwiz[mesh];
+	u32 next[KSIM_CLKWIZ_CFG];
 
 	switch (off) {
 	case KH_CLK_STATUS:
@@ -94,9 +94,9 @@ void kh_clkwiz_write(struct kh_sim_card *c, unsigned int mesh, u32 off,
 	case KH_CLK_SW_RST:
 		if (v != KH_CLK_SW_RST_KEY)
 			return;
-		kh_clk_built(&w->reg[KH_CLK_CFG0 / 4]);
-		kh_clk_built(w->run);
-		kh_clkwiz_unlock(c, mesh);
+		ksim_clk_built(&w->reg[KH_CLK_CFG0 / 4]);
+		ksim_clk_built(w->run);
+		ksim_clkwiz_unlock(c, mesh);
 		return;
 	case KH_CLK_LOAD:
 		if (!(v & KH_CLK_LOAD_SEN))
@@ -104,15 +104,15 @@ void kh_clkwiz_write(struct kh_sim_card *c, unsigned int mesh, u32 off,
 		if (v & KH_CLK_LOAD_SADDR)
 			memcpy(next, &w->reg[KH_CLK_CFG0 / 4], sizeof(next));
 		else
-			kh_clk_built(next);
+			ksim_clk_built(next);
 		if (!memcmp(next, w->run, sizeof(next)))
 			return;	/* nothing changed: the MMCM keeps lock */
 		memcpy(w->run, next, sizeof(next));
-		kh_clkwiz_unlock(c, mesh);
+		ksim_clkwiz_unlock(c, mesh);
 		return;
 	}
-	if (kh_clk_is_duty(off) && !v)
+	if (ksim_clk_is_duty(off) && !v)
 		return;		/* the IP rejects a duty of 0 */
-	if (kh_clk_is_cfg(off) || off / 4 < KH_CLKWIZ_REGS)
+	if (ksim_clk_is_cfg(off) || off / 4 < KSIM_CLKWIZ_REGS)
 		w->reg[off / 4] = v;
 }

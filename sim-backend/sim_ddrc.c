@@ -1,20 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * The DDR controller window of one mesh: a small MIG-style control/ECC
- * register set (kh_regs.h KH_DDRC_*).  The model's DRAM has no ECC
+ * register set (kh_regs.h KSIM_DDRC_*).  The model's DRAM has no ECC
  * errors, so the status and first-failing registers read 0 and fault
  * injection does nothing; the enables and the counter are stored.
  * Unknown offsets read 0 and ignore writes.
  */
 #include "sim_clkwiz.h"
 
-void kh_ddrc_init(struct kh_ddrc *d)
+void ksim_ddrc_init(struct ksim_ddrc *d)
 {
 	memset(d, 0, sizeof(*d));
 	d->ecc_onoff = 1;	/* ECC on out of reset */
 }
 
-u32 kh_ddrc_read(const struct kh_ddrc *d, u32 off)
+u32 ksim_ddrc_read(const struct ksim_ddrc *d, u32 off)
 {
 	switch (off) {
 	case KH_DDRC_ECC_EN_IRQ:
@@ -29,7 +29,7 @@ u32 kh_ddrc_read(const struct kh_ddrc *d, u32 off)
 	}
 }
 
-void kh_ddrc_write(struct kh_ddrc *d, u32 off, u32 v)
+void ksim_ddrc_write(struct ksim_ddrc *d, u32 off, u32 v)
 {
 	switch (off) {
 	case KH_DDRC_ECC_EN_IRQ:

@@ -11,22 +11,22 @@
 #include "sim_desc.h"
 #include "sim_util.h"
 
-#define KH_DESC_MAX_TOK		(KH_MAP_MAX + 1)	/* enough to see "too many" */
-#define KH_TOK_SHOW		32			/* token chars in messages */
-#define KH_L2_DIRS		64			/* `l2` lines per section */
+#define KSIM_DESC_MAX_TOK		(KSIM_MAP_MAX + 1)	/* enough to see "too many" */
+#define KSIM_TOK_SHOW		32			/* token chars in messages */
+#define KSIM_L2_DIRS		64			/* `l2` lines per section */
 
-struct kh_tok {
+struct ksim_tok {
 	const char *s;
 	size_t n;
 };
 
-enum kh_l2_kind {
-	KH_L2D_ALL,
-	KH_L2D_NONE,
-	KH_L2D_AT,
+enum ksim_l2_kind {
+	KSIM_L2D_ALL,
+	KSIM_L2D_NONE,
+	KSIM_L2D_AT,
 };
 
-struct kh_l2_dir {
+struct ksim_l2_dir {
 	u8 kind;
 	u8 x, y;
 	u64 base;
@@ -34,17 +34,17 @@ struct kh_l2_dir {
 };
 
 /* What one scope (card-wide, or one mesh section) has said so far. */
-struct kh_scope {
-	struct kh_sim_params *p;
+struct ksim_scope {
+	struct ksim_params *p;
 	bool configured;		/* a param or l2 line was seen */
 	unsigned int mem_ports_line;
 	unsigned int n_l2;
-	struct kh_l2_dir l2[KH_L2_DIRS];
+	struct ksim_l2_dir l2[KSIM_L2_DIRS];
 };
 
-struct kh_parse {
-	struct kh_desc *d;
-	const struct kh_unit_types *types;
+struct ksim_parse {
+	struct ksim_desc *d;
+	const struct ksim_unit_types *types;
 	char *err;
 	size_t errlen;
 	unsigned int line;
@@ -52,15 +52,15 @@ struct kh_parse {
 	int cur;			/* the mesh being described, or -1 */
 	unsigned int rows;		/* of the current mesh */
 	unsigned int last_row_line;
-	struct kh_scope card, mesh;
+	struct ksim_scope card, mesh;
 	/* the first known unit token without a model */
 	unsigned int nomodel_line;
-	const struct kh_unit_type *nomodel;
-	struct kh_tok tok[KH_DESC_MAX_TOK];
+	const struct ksim_unit_type *nomodel;
+	struct ksim_tok tok[KSIM_DESC_MAX_TOK];
 	unsigned int ntok;
 };
 
-#define kh_perr(ps, fmt, ...)						\
+#define ksim_perr(ps, fmt, ...)						\
 	({								\
 		if ((ps)->err && (ps)->errlen)				\
 			snprintf((ps)->err, (ps)->errlen, "line %u: " fmt, \
@@ -68,12 +68,12 @@ struct kh_parse {
 		-EINVAL;						\
 	})
 
-static int tok_len(const struct kh_tok *t)
+static int tok_len(const struct ksim_tok *t)
 {
-	return (int)(t->n < KH_TOK_SHOW ? t->n : KH_TOK_SHOW);
+	return (int)(t->n < KSIM_TOK_SHOW ? t->n : KSIM_TOK_SHOW);
 }
 
-static bool tok_is(const struct kh_tok *t, const char *s)
+static bool tok_is(const struct ksim_tok *t, const char *s)
 {
 	size_t n = strlen(s);
 
@@ -86,7 +86,7 @@ static bool is_space(char c)
 }
 
 /* Split [s, e) into tokens; counts all of them, stores the first few. */
-static void kh_tokenize(struct kh_parse *ps, const char *s, const char *e)
+static void ksim_tokenize(struct ksim_parse *ps, const char *s, const char *e)
 {
 	ps->ntok = 0;
 	while (s < e) {
@@ -99,7 +99,7 @@ static void kh_tokenize(struct kh_parse *ps, const char *s, const char *e)
 		b = s;
 		while (s < e && !is_space(*s))
 			s++;
-		if (ps->ntok < KH_DESC_MAX_TOK) {
+		if (ps->ntok < KSIM_DESC_MAX_TOK) {
 			ps->tok[ps->ntok].s = b;
 			ps->tok[ps->ntok].n = (size_t)(s - b);
 		}
@@ -107,7 +107,7 @@ static void kh_tokenize(struct kh_parse *ps, const char *s, const char *e)
 	}
 }
 
-static bool kh_parse_u64(const struct kh_tok *t, u64 lim, u64 *out)
+static bool ksim_parse_u64(const struct ksim_tok *t, u64 lim, u64 *out)
 {
 	u64 v = 0;
 	size_t i = 0;
@@ -139,11 +139,11 @@ static bool kh_parse_u64(const struct kh_tok *t, u64 lim, u64 *out)
 	return true;
 }
 
-static bool kh_parse_u32(const struct kh_tok *t, u32 *out)
+static bool ksim_parse_u32(const struct ksim_tok *t, u32 *out)
 {
 	u64 v;
 
-	if (!kh_parse_u64(t, 0xffffffffULL, &v))
+	if (!ksim_parse_u64(t, 0xffffffffULL, &v))
 		return false;
 	*out = (u32)v;
 	return true;
@@ -152,173 +152,173 @@ static bool kh_parse_u32(const struct kh_tok *t, u32 *out)
 /* ---- profile and param directives ---- */
 
 enum {
-	KH_P_INST_DEPTH,
-	KH_P_RECV_DEPTH,
-	KH_P_ROUTER_FIFO,
-	KH_P_TX_DEPTH,
-	KH_P_RX_DEPTH,
-	KH_P_STAGE_FLITS,
-	KH_P_WR_SLOTS,
-	KH_P_Q_DEPTH,
-	KH_P_Q_MARGIN,
-	KH_P_MEM_PORTS,
-	KH_P_CU_VERSION,
-	KH_P_DRAM_MIB,
-	KH_P_MEM_RD_LATENCY,
-	KH_P_MEM_WR_LATENCY,
-	KH_P_IRQ,
-	KH_P_L2_DEPTH,
-	KH_P_L2_BITS,
-	KH_P_MAG_L2_KIB,
-	KH_P_ILINK,
-	KH_P_IL_HOP_LATENCY,
+	KSIM_P_INST_DEPTH,
+	KSIM_P_RECV_DEPTH,
+	KSIM_P_ROUTER_FIFO,
+	KSIM_P_TX_DEPTH,
+	KSIM_P_RX_DEPTH,
+	KSIM_P_STAGE_FLITS,
+	KSIM_P_WR_SLOTS,
+	KSIM_P_Q_DEPTH,
+	KSIM_P_Q_MARGIN,
+	KSIM_P_MEM_PORTS,
+	KSIM_P_CU_VERSION,
+	KSIM_P_DRAM_MIB,
+	KSIM_P_MEM_RD_LATENCY,
+	KSIM_P_MEM_WR_LATENCY,
+	KSIM_P_IRQ,
+	KSIM_P_L2_DEPTH,
+	KSIM_P_L2_BITS,
+	KSIM_P_MAG_L2_KIB,
+	KSIM_P_ILINK,
+	KSIM_P_IL_HOP_LATENCY,
 };
 
 static const struct {
 	const char *name;
 	u32 min, max;
-} kh_params[] = {
-	[KH_P_INST_DEPTH] = { "inst_depth", 1, 65535 },
-	[KH_P_RECV_DEPTH] = { "recv_depth", 1, 65535 },
-	[KH_P_ROUTER_FIFO] = { "router_fifo", 1, 65535 },
-	[KH_P_TX_DEPTH] = { "tx_depth", 1, 4096 },
-	[KH_P_RX_DEPTH] = { "rx_depth", 1, 4096 },
-	[KH_P_STAGE_FLITS] = { "stage_flits", 1, 1024 },
-	[KH_P_WR_SLOTS] = { "wr_slots", 1, 256 },
-	[KH_P_Q_DEPTH] = { "q_depth", 2, 4096 },
-	[KH_P_Q_MARGIN] = { "q_margin", 0, 4095 },
-	[KH_P_MEM_PORTS] = { "mem_ports", 1, KH_MAG_PORTS_MAX },
-	[KH_P_CU_VERSION] = { "cu_version", 0, 255 },
-	[KH_P_DRAM_MIB] = { "dram_mib", 1, 4096 },
-	[KH_P_MEM_RD_LATENCY] = { "mem_rd_latency", 1, 100000 },
-	[KH_P_MEM_WR_LATENCY] = { "mem_wr_latency", 1, 100000 },
-	[KH_P_IRQ] = { "irq", 0, 1 },
-	[KH_P_L2_DEPTH] = { "l2_depth", 1, 65536 },
-	[KH_P_L2_BITS] = { "l2_bits", 5, 40 },
-	[KH_P_MAG_L2_KIB] = { "mag_l2_kib", 0, 1048576 },
-	[KH_P_ILINK] = { "ilink", 0, 1 },
-	[KH_P_IL_HOP_LATENCY] = { "il_hop_latency", 1, 100000 },
+} ksim_param_table[] = {
+	[KSIM_P_INST_DEPTH] = { "inst_depth", 1, 65535 },
+	[KSIM_P_RECV_DEPTH] = { "recv_depth", 1, 65535 },
+	[KSIM_P_ROUTER_FIFO] = { "router_fifo", 1, 65535 },
+	[KSIM_P_TX_DEPTH] = { "tx_depth", 1, 4096 },
+	[KSIM_P_RX_DEPTH] = { "rx_depth", 1, 4096 },
+	[KSIM_P_STAGE_FLITS] = { "stage_flits", 1, 1024 },
+	[KSIM_P_WR_SLOTS] = { "wr_slots", 1, 256 },
+	[KSIM_P_Q_DEPTH] = { "q_depth", 2, 4096 },
+	[KSIM_P_Q_MARGIN] = { "q_margin", 0, 4095 },
+	[KSIM_P_MEM_PORTS] = { "mem_ports", 1, KSIM_MAG_PORTS_MAX },
+	[KSIM_P_CU_VERSION] = { "cu_version", 0, 255 },
+	[KSIM_P_DRAM_MIB] = { "dram_mib", 1, 4096 },
+	[KSIM_P_MEM_RD_LATENCY] = { "mem_rd_latency", 1, 100000 },
+	[KSIM_P_MEM_WR_LATENCY] = { "mem_wr_latency", 1, 100000 },
+	[KSIM_P_IRQ] = { "irq", 0, 1 },
+	[KSIM_P_L2_DEPTH] = { "l2_depth", 1, 65536 },
+	[KSIM_P_L2_BITS] = { "l2_bits", 5, 40 },
+	[KSIM_P_MAG_L2_KIB] = { "mag_l2_kib", 0, 1048576 },
+	[KSIM_P_ILINK] = { "ilink", 0, 1 },
+	[KSIM_P_IL_HOP_LATENCY] = { "il_hop_latency", 1, 100000 },
 };
 
-static struct kh_scope *kh_scope_of(struct kh_parse *ps)
+static struct ksim_scope *ksim_scope_of(struct ksim_parse *ps)
 {
 	return ps->cur < 0 ? &ps->card : &ps->mesh;
 }
 
-static int kh_parse_profile(struct kh_parse *ps)
+static int ksim_parse_profile(struct ksim_parse *ps)
 {
-	struct kh_scope *sc = kh_scope_of(ps);
-	const struct kh_tok *name = &ps->tok[1];
+	struct ksim_scope *sc = ksim_scope_of(ps);
+	const struct ksim_tok *name = &ps->tok[1];
 
 	if (ps->ntok != 2)
-		return kh_perr(ps, "'profile' takes one name, got %u",
+		return ksim_perr(ps, "'profile' takes one name, got %u",
 			       ps->ntok - 1);
 	if (sc->configured)
-		return kh_perr(ps, "'profile' after 'param' or 'l2' lines in this section; put it first");
+		return ksim_perr(ps, "'profile' after 'param' or 'l2' lines in this section; put it first");
 	if (tok_is(name, "ship"))
-		kh_sim_params_ship(sc->p);
+		ksim_params_ship(sc->p);
 	else if (tok_is(name, "rtl"))
-		kh_sim_params_rtl(sc->p);
+		ksim_params_rtl(sc->p);
 	else
-		return kh_perr(ps, "unknown profile '%.*s' (profiles: ship, rtl)",
+		return ksim_perr(ps, "unknown profile '%.*s' (profiles: ship, rtl)",
 			       tok_len(name), name->s);
 	sc->mem_ports_line = 0;
 	return 0;
 }
 
-static int kh_parse_param(struct kh_parse *ps)
+static int ksim_parse_param(struct ksim_parse *ps)
 {
-	struct kh_scope *sc = kh_scope_of(ps);
-	struct kh_sim_params *p = sc->p;
-	const struct kh_tok *name = &ps->tok[1], *val = &ps->tok[2];
+	struct ksim_scope *sc = ksim_scope_of(ps);
+	struct ksim_params *p = sc->p;
+	const struct ksim_tok *name = &ps->tok[1], *val = &ps->tok[2];
 	unsigned int i;
 	u32 v;
 
 	if (ps->ntok < 3)
-		return kh_perr(ps, "'param' needs a name and a value");
+		return ksim_perr(ps, "'param' needs a name and a value");
 	if (ps->ntok > 3)
-		return kh_perr(ps, "'param %.*s' takes one value, got %u",
+		return ksim_perr(ps, "'param %.*s' takes one value, got %u",
 			       tok_len(name), name->s, ps->ntok - 2);
-	for (i = 0; i < KH_ARRAY_SIZE(kh_params); i++)
-		if (tok_is(name, kh_params[i].name))
+	for (i = 0; i < KSIM_ARRAY_SIZE(ksim_param_table); i++)
+		if (tok_is(name, ksim_param_table[i].name))
 			break;
-	if (i == KH_ARRAY_SIZE(kh_params))
-		return kh_perr(ps, "unknown parameter '%.*s'", tok_len(name),
+	if (i == KSIM_ARRAY_SIZE(ksim_param_table))
+		return ksim_perr(ps, "unknown parameter '%.*s'", tok_len(name),
 			       name->s);
-	if (!kh_parse_u32(val, &v) || v < kh_params[i].min ||
-	    v > kh_params[i].max)
-		return kh_perr(ps, "parameter '%s' value '%.*s' is not a number in %u..%u",
-			       kh_params[i].name, tok_len(val), val->s,
-			       kh_params[i].min, kh_params[i].max);
+	if (!ksim_parse_u32(val, &v) || v < ksim_param_table[i].min ||
+	    v > ksim_param_table[i].max)
+		return ksim_perr(ps, "parameter '%s' value '%.*s' is not a number in %u..%u",
+			       ksim_param_table[i].name, tok_len(val), val->s,
+			       ksim_param_table[i].min, ksim_param_table[i].max);
 	sc->configured = true;
 	switch (i) {
-	case KH_P_INST_DEPTH:
+	case KSIM_P_INST_DEPTH:
 		p->inst_depth = v;
 		break;
-	case KH_P_RECV_DEPTH:
+	case KSIM_P_RECV_DEPTH:
 		p->recv_depth = v;
 		break;
-	case KH_P_ROUTER_FIFO:
+	case KSIM_P_ROUTER_FIFO:
 		p->router_fifo = v;
 		break;
-	case KH_P_TX_DEPTH:
+	case KSIM_P_TX_DEPTH:
 		p->tx_depth = v;
 		break;
-	case KH_P_RX_DEPTH:
+	case KSIM_P_RX_DEPTH:
 		p->rx_depth = v;
 		break;
-	case KH_P_STAGE_FLITS:
+	case KSIM_P_STAGE_FLITS:
 		p->stage_flits = v;
 		break;
-	case KH_P_WR_SLOTS:
+	case KSIM_P_WR_SLOTS:
 		p->wr_slots = v;
 		break;
-	case KH_P_Q_DEPTH:
-	case KH_P_Q_MARGIN:
-		if (i == KH_P_Q_DEPTH)
+	case KSIM_P_Q_DEPTH:
+	case KSIM_P_Q_MARGIN:
+		if (i == KSIM_P_Q_DEPTH)
 			p->q_depth = v;
 		else
 			p->q_margin = v;
 		/* the port raises busy at q_depth - q_margin: at least 1 */
 		if (p->q_margin >= p->q_depth)
-			return kh_perr(ps, "q_margin %u leaves no room in q_depth %u",
+			return ksim_perr(ps, "q_margin %u leaves no room in q_depth %u",
 				       p->q_margin, p->q_depth);
 		break;
-	case KH_P_MEM_PORTS:
+	case KSIM_P_MEM_PORTS:
 		p->mem_ports = v;
 		sc->mem_ports_line = ps->line;
 		break;
-	case KH_P_CU_VERSION:
+	case KSIM_P_CU_VERSION:
 		p->cu_version = v;
 		break;
-	case KH_P_DRAM_MIB:
+	case KSIM_P_DRAM_MIB:
 		p->dram_bytes = (u64)v << 20;
 		break;
-	case KH_P_MEM_RD_LATENCY:
+	case KSIM_P_MEM_RD_LATENCY:
 		p->mem_rd_latency = v;
 		break;
-	case KH_P_MEM_WR_LATENCY:
+	case KSIM_P_MEM_WR_LATENCY:
 		p->mem_wr_latency = v;
 		break;
-	case KH_P_IRQ:
+	case KSIM_P_IRQ:
 		p->irq = v;
 		break;
-	case KH_P_L2_DEPTH:
+	case KSIM_P_L2_DEPTH:
 		if (v & (v - 1))
-			return kh_perr(ps, "parameter 'l2_depth' value '%.*s' is not a power of two",
+			return ksim_perr(ps, "parameter 'l2_depth' value '%.*s' is not a power of two",
 				       tok_len(val), val->s);
 		p->l2_depth = v;
 		break;
-	case KH_P_L2_BITS:
+	case KSIM_P_L2_BITS:
 		p->l2_bits = v;
 		break;
-	case KH_P_MAG_L2_KIB:
+	case KSIM_P_MAG_L2_KIB:
 		p->mag_l2_kib = v;
 		break;
-	case KH_P_ILINK:
+	case KSIM_P_ILINK:
 		p->ilink = v;
 		break;
-	case KH_P_IL_HOP_LATENCY:
+	case KSIM_P_IL_HOP_LATENCY:
 		p->il_hop_latency = v;
 		break;
 	}
@@ -326,46 +326,46 @@ static int kh_parse_param(struct kh_parse *ps)
 }
 
 /* l2 all [BASE] | l2 none | l2 X Y [BASE] */
-static int kh_parse_l2(struct kh_parse *ps)
+static int ksim_parse_l2(struct ksim_parse *ps)
 {
-	struct kh_scope *sc = kh_scope_of(ps);
-	struct kh_l2_dir *l;
+	struct ksim_scope *sc = ksim_scope_of(ps);
+	struct ksim_l2_dir *l;
 	unsigned int nb = 1;	/* index of the optional base token */
 	u32 x, y;
 	u64 base = 0;
 
-	if (sc->n_l2 == KH_L2_DIRS)
-		return kh_perr(ps, "more than %u 'l2' lines in one section",
-			       KH_L2_DIRS);
+	if (sc->n_l2 == KSIM_L2_DIRS)
+		return ksim_perr(ps, "more than %u 'l2' lines in one section",
+			       KSIM_L2_DIRS);
 	l = &sc->l2[sc->n_l2];
 	memset(l, 0, sizeof(*l));
 	l->line = ps->line;
 	if (ps->ntok >= 2 && tok_is(&ps->tok[1], "all")) {
-		l->kind = KH_L2D_ALL;
+		l->kind = KSIM_L2D_ALL;
 		nb = 2;
 	} else if (ps->ntok == 2 && tok_is(&ps->tok[1], "none")) {
-		l->kind = KH_L2D_NONE;
+		l->kind = KSIM_L2D_NONE;
 		nb = 2;
 	} else if (ps->ntok >= 3) {
-		if (!kh_parse_u32(&ps->tok[1], &x) || x >= KH_MAP_MAX)
-			return kh_perr(ps, "'l2' x '%.*s' is not a number in 0..15",
+		if (!ksim_parse_u32(&ps->tok[1], &x) || x >= KSIM_MAP_MAX)
+			return ksim_perr(ps, "'l2' x '%.*s' is not a number in 0..15",
 				       tok_len(&ps->tok[1]), ps->tok[1].s);
-		if (!kh_parse_u32(&ps->tok[2], &y) || y >= KH_MAP_MAX)
-			return kh_perr(ps, "'l2' y '%.*s' is not a number in 0..15",
+		if (!ksim_parse_u32(&ps->tok[2], &y) || y >= KSIM_MAP_MAX)
+			return ksim_perr(ps, "'l2' y '%.*s' is not a number in 0..15",
 				       tok_len(&ps->tok[2]), ps->tok[2].s);
-		l->kind = KH_L2D_AT;
+		l->kind = KSIM_L2D_AT;
 		l->x = (u8)x;
 		l->y = (u8)y;
 		nb = 3;
 	} else {
-		return kh_perr(ps, "'l2' needs 'all', 'none' or X Y, then an optional base");
+		return ksim_perr(ps, "'l2' needs 'all', 'none' or X Y, then an optional base");
 	}
 	if (ps->ntok > nb + 1)
-		return kh_perr(ps, "'l2' has %u words, at most %u",
+		return ksim_perr(ps, "'l2' has %u words, at most %u",
 			       ps->ntok, nb + 1);
-	if (l->kind != KH_L2D_NONE && ps->ntok == nb + 1 &&
-	    !kh_parse_u64(&ps->tok[nb], KH_L2_BASE_MASK, &base))
-		return kh_perr(ps, "'l2' base '%.*s' is not a 40-bit number",
+	if (l->kind != KSIM_L2D_NONE && ps->ntok == nb + 1 &&
+	    !ksim_parse_u64(&ps->tok[nb], KH_L2_BASE_MASK, &base))
+		return ksim_perr(ps, "'l2' base '%.*s' is not a 40-bit number",
 			       tok_len(&ps->tok[nb]), ps->tok[nb].s);
 	l->base = base;
 	sc->configured = true;
@@ -375,7 +375,7 @@ static int kh_parse_l2(struct kh_parse *ps)
 
 /* ---- mesh sections ---- */
 
-static void kh_scope_begin(struct kh_scope *sc, struct kh_sim_params *p)
+static void ksim_scope_begin(struct ksim_scope *sc, struct ksim_params *p)
 {
 	sc->p = p;
 	sc->configured = false;
@@ -383,123 +383,123 @@ static void kh_scope_begin(struct kh_scope *sc, struct kh_sim_params *p)
 }
 
 /* Mesh cur starts: its parameters start as the card-wide ones. */
-static void kh_mesh_begin(struct kh_parse *ps, int n)
+static void ksim_mesh_begin(struct ksim_parse *ps, int n)
 {
-	struct kh_desc_mesh *dm = &ps->d->mesh[n];
+	struct ksim_desc_mesh *dm = &ps->d->mesh[n];
 
 	ps->cur = n;
 	ps->rows = 0;
 	dm->p = ps->d->p;
-	kh_scope_begin(&ps->mesh, &dm->p);
+	ksim_scope_begin(&ps->mesh, &dm->p);
 	ps->mesh.mem_ports_line = ps->card.mem_ports_line;
 }
 
-static int kh_parse_end_mesh(struct kh_parse *ps);
+static int ksim_parse_end_mesh(struct ksim_parse *ps);
 
-static int kh_parse_mesh(struct kh_parse *ps)
+static int ksim_parse_mesh(struct ksim_parse *ps)
 {
 	u32 n;
 	int e;
 
 	if (ps->ntok != 2)
-		return kh_perr(ps, "'mesh' takes one number, got %u",
+		return ksim_perr(ps, "'mesh' takes one number, got %u",
 			       ps->ntok - 1);
 	if (!ps->sections && ps->cur >= 0)
-		return kh_perr(ps, "'mesh' section after map rows that belong to no section");
-	if (!kh_parse_u32(&ps->tok[1], &n) || n >= KH_MAX_MESHES)
-		return kh_perr(ps, "mesh '%.*s' is not a number in 0..3",
+		return ksim_perr(ps, "'mesh' section after map rows that belong to no section");
+	if (!ksim_parse_u32(&ps->tok[1], &n) || n >= KH_MAX_MESHES)
+		return ksim_perr(ps, "mesh '%.*s' is not a number in 0..3",
 			       tok_len(&ps->tok[1]), ps->tok[1].s);
 	if (n != (u32)(ps->cur + 1))
-		return kh_perr(ps, "mesh %u out of order, expected mesh %d", n,
+		return ksim_perr(ps, "mesh %u out of order, expected mesh %d", n,
 			       ps->cur + 1);
 	if (ps->cur >= 0) {
 		unsigned int line = ps->line;
 
-		e = kh_parse_end_mesh(ps);
+		e = ksim_parse_end_mesh(ps);
 		if (e)
 			return e;
 		ps->line = line;
 	}
 	ps->sections = true;
-	kh_mesh_begin(ps, (int)n);
+	ksim_mesh_begin(ps, (int)n);
 	return 0;
 }
 
 /* ---- map rows ---- */
 
 /* What a cell held, for messages about cells checked after the fact. */
-static const char *kh_cell_token(const struct kh_desc_mesh *dm,
+static const char *ksim_cell_token(const struct ksim_desc_mesh *dm,
 				 unsigned int x, unsigned int y)
 {
 	switch (dm->kind[y][x]) {
-	case KH_CELL_TIEOFF:
+	case KSIM_CELL_TIEOFF:
 		return "nul";
-	case KH_CELL_MAG:
+	case KSIM_CELL_MAG:
 		return "mag";
-	case KH_CELL_UNIT:
+	case KSIM_CELL_UNIT:
 		return dm->type[y][x]->token;
 	default:
 		return "xxx";
 	}
 }
 
-static int kh_parse_row(struct kh_parse *ps)
+static int ksim_parse_row(struct ksim_parse *ps)
 {
-	struct kh_desc_mesh *dm;
+	struct ksim_desc_mesh *dm;
 	unsigned int x, y;
 
 	if (ps->cur < 0)
-		kh_mesh_begin(ps, 0);	/* a plain map: one mesh */
+		ksim_mesh_begin(ps, 0);	/* a plain map: one mesh */
 	dm = &ps->d->mesh[ps->cur];
 	y = ps->rows;
 	if (ps->rows == 0) {
-		if (ps->ntok < KH_MAP_MIN)
-			return kh_perr(ps, "row has %u tokens; a map is at least 3 x 3",
+		if (ps->ntok < KSIM_MAP_MIN)
+			return ksim_perr(ps, "row has %u tokens; a map is at least 3 x 3",
 				       ps->ntok);
-		if (ps->ntok > KH_MAP_MAX)
-			return kh_perr(ps, "row has %u tokens; a map is at most 16 x 16",
+		if (ps->ntok > KSIM_MAP_MAX)
+			return ksim_perr(ps, "row has %u tokens; a map is at most 16 x 16",
 				       ps->ntok);
 		dm->w = ps->ntok;
 	} else if (ps->ntok != dm->w) {
-		return kh_perr(ps, "row has %u tokens, expected %u", ps->ntok,
+		return ksim_perr(ps, "row has %u tokens, expected %u", ps->ntok,
 			       dm->w);
 	}
-	if (ps->rows == KH_MAP_MAX)
-		return kh_perr(ps, "map has more than 16 rows; a map is at most 16 x 16");
+	if (ps->rows == KSIM_MAP_MAX)
+		return ksim_perr(ps, "map has more than 16 rows; a map is at most 16 x 16");
 
 	for (x = 0; x < dm->w; x++) {
-		const struct kh_tok *t = &ps->tok[x];
+		const struct ksim_tok *t = &ps->tok[x];
 		bool corner = (x == 0 || x == dm->w - 1) && y == 0;
-		const struct kh_unit_type *ut = NULL;
+		const struct ksim_unit_type *ut = NULL;
 		u8 kind;
 
 		if (tok_is(t, "xxx")) {
-			kind = KH_CELL_EMPTY;
+			kind = KSIM_CELL_EMPTY;
 		} else if (tok_is(t, "nul")) {
-			kind = KH_CELL_TIEOFF;
+			kind = KSIM_CELL_TIEOFF;
 		} else if (tok_is(t, "mag")) {
-			kind = KH_CELL_MAG;
+			kind = KSIM_CELL_MAG;
 		} else {
-			ut = kh_unit_lookup(ps->types, t->s, t->n);
+			ut = ksim_unit_lookup(ps->types, t->s, t->n);
 			if (!ut)
-				return kh_perr(ps, "unknown token '%.*s'",
+				return ksim_perr(ps, "unknown token '%.*s'",
 					       tok_len(t), t->s);
 			/* refused by name once the rest checked out */
 			if (!ut->tick && !ps->nomodel) {
 				ps->nomodel = ut;
 				ps->nomodel_line = ps->line;
 			}
-			kind = KH_CELL_UNIT;
+			kind = KSIM_CELL_UNIT;
 		}
-		if (corner && kind != KH_CELL_EMPTY)
-			return kh_perr(ps, "corner (%u,%u) must be 'xxx', not '%.*s'",
+		if (corner && kind != KSIM_CELL_EMPTY)
+			return ksim_perr(ps, "corner (%u,%u) must be 'xxx', not '%.*s'",
 				       x, y, tok_len(t), t->s);
-		if (kind == KH_CELL_MAG) {
+		if (kind == KSIM_CELL_MAG) {
 			if (x != 0)
-				return kh_perr(ps, "'mag' at (%u,%u) is not on the west edge (x = 0)",
+				return ksim_perr(ps, "'mag' at (%u,%u) is not on the west edge (x = 0)",
 					       x, y);
-			if (dm->n_mag == KH_MAG_PORTS_MAX)
-				return kh_perr(ps, "more than 4 'mag' ports");
+			if (dm->n_mag == KSIM_MAG_PORTS_MAX)
+				return ksim_perr(ps, "more than 4 'mag' ports");
 			dm->n_mag++;
 		}
 		dm->kind[y][x] = kind;
@@ -511,22 +511,22 @@ static int kh_parse_row(struct kh_parse *ps)
 }
 
 /* Apply one scope's l2 lines to mesh n, whose map is complete. */
-static int kh_apply_l2(struct kh_parse *ps, const struct kh_scope *sc, int n)
+static int ksim_apply_l2(struct ksim_parse *ps, const struct ksim_scope *sc, int n)
 {
-	struct kh_desc_mesh *dm = &ps->d->mesh[n];
+	struct ksim_desc_mesh *dm = &ps->d->mesh[n];
 	unsigned int i, x, y;
 
 	for (i = 0; i < sc->n_l2; i++) {
-		const struct kh_l2_dir *l = &sc->l2[i];
+		const struct ksim_l2_dir *l = &sc->l2[i];
 
 		switch (l->kind) {
-		case KH_L2D_NONE:
+		case KSIM_L2D_NONE:
 			memset(dm->l2, 0, sizeof(dm->l2));
 			break;
-		case KH_L2D_ALL:
+		case KSIM_L2D_ALL:
 			for (y = 0; y < dm->h; y++)
 				for (x = 0; x < dm->w; x++)
-					if (dm->kind[y][x] == KH_CELL_UNIT) {
+					if (dm->kind[y][x] == KSIM_CELL_UNIT) {
 						dm->l2[y][x] = 1;
 						dm->l2_base[y][x] = l->base;
 					}
@@ -535,12 +535,12 @@ static int kh_apply_l2(struct kh_parse *ps, const struct kh_scope *sc, int n)
 			x = l->x;
 			y = l->y;
 			if (x >= dm->w || y >= dm->h ||
-			    dm->kind[y][x] != KH_CELL_UNIT) {
+			    dm->kind[y][x] != KSIM_CELL_UNIT) {
 				ps->line = l->line;
 				if (ps->sections)
-					return kh_perr(ps, "'l2' at (%u,%u): mesh %d has no unit there",
+					return ksim_perr(ps, "'l2' at (%u,%u): mesh %d has no unit there",
 						       x, y, n);
-				return kh_perr(ps, "'l2' at (%u,%u): no unit there",
+				return ksim_perr(ps, "'l2' at (%u,%u): no unit there",
 					       x, y);
 			}
 			dm->l2[y][x] = 1;
@@ -551,90 +551,90 @@ static int kh_apply_l2(struct kh_parse *ps, const struct kh_scope *sc, int n)
 	return 0;
 }
 
-static int kh_parse_end_mesh(struct kh_parse *ps)
+static int ksim_parse_end_mesh(struct ksim_parse *ps)
 {
-	struct kh_desc_mesh *dm = &ps->d->mesh[ps->cur];
+	struct ksim_desc_mesh *dm = &ps->d->mesh[ps->cur];
 	unsigned int y = ps->rows - 1, x;
 	int e;
 
 	if (!ps->rows)
-		return kh_perr(ps, "mesh %d has no map rows", ps->cur);
+		return ksim_perr(ps, "mesh %d has no map rows", ps->cur);
 	ps->line = ps->last_row_line;
-	if (ps->rows < KH_MAP_MIN)
-		return kh_perr(ps, "map has %u rows; a map is at least 3 x 3",
+	if (ps->rows < KSIM_MAP_MIN)
+		return ksim_perr(ps, "map has %u rows; a map is at least 3 x 3",
 			       ps->rows);
 	for (x = 0; x < dm->w; x += dm->w - 1)
-		if (dm->kind[y][x] != KH_CELL_EMPTY)
-			return kh_perr(ps, "corner (%u,%u) must be 'xxx', not '%s'",
-				       x, y, kh_cell_token(dm, x, y));
+		if (dm->kind[y][x] != KSIM_CELL_EMPTY)
+			return ksim_perr(ps, "corner (%u,%u) must be 'xxx', not '%s'",
+				       x, y, ksim_cell_token(dm, x, y));
 	if (!dm->n_mag)
-		return kh_perr(ps, "no 'mag' in the map; a mesh needs at least one memory port");
+		return ksim_perr(ps, "no 'mag' in the map; a mesh needs at least one memory port");
 	if (dm->p.mem_ports && dm->p.mem_ports != dm->n_mag)
-		return kh_perr(ps, "map has %u 'mag' port%s, but 'param mem_ports' (line %u) says %u",
+		return ksim_perr(ps, "map has %u 'mag' port%s, but 'param mem_ports' (line %u) says %u",
 			       dm->n_mag, dm->n_mag == 1 ? "" : "s",
 			       ps->mesh.mem_ports_line, dm->p.mem_ports);
 	dm->h = ps->rows;
-	e = kh_apply_l2(ps, &ps->card, ps->cur);
+	e = ksim_apply_l2(ps, &ps->card, ps->cur);
 	if (!e)
-		e = kh_apply_l2(ps, &ps->mesh, ps->cur);
+		e = ksim_apply_l2(ps, &ps->mesh, ps->cur);
 	if (e)
 		return e;
 	ps->d->n_mesh = ps->cur + 1;
 	return 0;
 }
 
-static int kh_parse_end(struct kh_parse *ps)
+static int ksim_parse_end(struct ksim_parse *ps)
 {
 	int e;
 
 	if (ps->cur < 0) {
 		if (ps->line > 1)
 			ps->line--;	/* the last line there was */
-		return kh_perr(ps, "no map rows");
+		return ksim_perr(ps, "no map rows");
 	}
 	if (!ps->rows)
 		ps->line--;
-	e = kh_parse_end_mesh(ps);
+	e = ksim_parse_end_mesh(ps);
 	if (e)
 		return e;
 	if (ps->nomodel) {
 		ps->line = ps->nomodel_line;
-		return kh_perr(ps, "token '%s' (%s) has no model yet",
+		return ksim_perr(ps, "token '%s' (%s) has no model yet",
 			       ps->nomodel->token, ps->nomodel->name);
 	}
 	return 0;
 }
 
-static int kh_parse_directive(struct kh_parse *ps, const struct kh_tok *w)
+static int ksim_parse_directive(struct ksim_parse *ps, const struct ksim_tok *w)
 {
 	if (tok_is(w, "mesh"))
-		return kh_parse_mesh(ps);
+		return ksim_parse_mesh(ps);
 	if (ps->rows)
-		return kh_perr(ps, "directive '%.*s' after the map rows",
+		return ksim_perr(ps, "directive '%.*s' after the map rows",
 			       tok_len(w), w->s);
 	if (tok_is(w, "profile"))
-		return kh_parse_profile(ps);
+		return ksim_parse_profile(ps);
 	if (tok_is(w, "param"))
-		return kh_parse_param(ps);
-	return kh_parse_l2(ps);
+		return ksim_parse_param(ps);
+	return ksim_parse_l2(ps);
 }
 
 /*
  * inject, check, trace (docs/spec/fault-injection.md): kept as text and
  * applied once the card is built (sim_obs.c), wherever they stand.
  */
-static bool kh_is_obs_directive(const struct kh_tok *w)
+static bool ksim_is_obs_directive(const struct ksim_tok *w)
 {
 	return tok_is(w, "inject") || tok_is(w, "check") || tok_is(w, "trace");
 }
 
-static int kh_parse_obs(struct kh_parse *ps, const char *b, const char *e)
+static int ksim_parse_obs(struct ksim_parse *ps, const char *b, const char *e)
 {
-	struct kh_desc *d = ps->d;
+	struct ksim_desc *d = ps->d;
 
-	if (d->n_obs == KH_DESC_OBS_MAX)
-		return kh_perr(ps, "more than %u inject/check/trace lines",
-			       KH_DESC_OBS_MAX);
+	if (d->n_obs == KSIM_DESC_OBS_MAX)
+		return ksim_perr(ps, "more than %u inject/check/trace lines",
+			       KSIM_DESC_OBS_MAX);
 	d->obs[d->n_obs].s = b;
 	d->obs[d->n_obs].n = (u32)(e - b);
 	d->obs[d->n_obs].line = ps->line;
@@ -642,31 +642,31 @@ static int kh_parse_obs(struct kh_parse *ps, const char *b, const char *e)
 	return 0;
 }
 
-static bool kh_is_directive(const struct kh_tok *w)
+static bool ksim_is_directive(const struct ksim_tok *w)
 {
 	return tok_is(w, "param") || tok_is(w, "profile") ||
 	       tok_is(w, "mesh") || tok_is(w, "l2");
 }
 
-int kh_desc_parse(const char *text, const struct kh_unit_types *types,
-		  struct kh_desc *d, char *err, size_t errlen)
+int ksim_desc_parse(const char *text, const struct ksim_unit_types *types,
+		  struct ksim_desc *d, char *err, size_t errlen)
 {
-	struct kh_parse *ps;
+	struct ksim_parse *ps;
 	const char *s = text;
 	int e = 0;
 
-	ps = kh_plat_zalloc(sizeof(*ps));
+	ps = ksim_plat_zalloc(sizeof(*ps));
 	if (!ps)
 		return -ENOMEM;
 	memset(d, 0, sizeof(*d));
 	/* a description without a profile is a shipped top (issue 3) */
-	kh_sim_params_ship(&d->p);
+	ksim_params_ship(&d->p);
 	ps->d = d;
 	ps->types = types;
 	ps->err = err;
 	ps->errlen = errlen;
 	ps->cur = -1;
-	kh_scope_begin(&ps->card, &d->p);
+	ksim_scope_begin(&ps->card, &d->p);
 	if (err && errlen)
 		err[0] = 0;
 
@@ -677,21 +677,21 @@ int kh_desc_parse(const char *text, const struct kh_unit_types *types,
 			eol++;
 		for (end = s; end < eol && *end != '#'; end++)
 			;
-		kh_tokenize(ps, s, end);
+		ksim_tokenize(ps, s, end);
 		s = *eol ? eol + 1 : eol;
 		if (!ps->ntok)
 			continue;
-		if (kh_is_obs_directive(&ps->tok[0]))
-			e = kh_parse_obs(ps, bol, end);
-		else if (kh_is_directive(&ps->tok[0]))
-			e = kh_parse_directive(ps, &ps->tok[0]);
+		if (ksim_is_obs_directive(&ps->tok[0]))
+			e = ksim_parse_obs(ps, bol, end);
+		else if (ksim_is_directive(&ps->tok[0]))
+			e = ksim_parse_directive(ps, &ps->tok[0]);
 		else
-			e = kh_parse_row(ps);
+			e = ksim_parse_row(ps);
 		if (e)
 			break;
 	}
 	if (!e)
-		e = kh_parse_end(ps);
-	kh_plat_free(ps);
+		e = ksim_parse_end(ps);
+	ksim_plat_free(ps);
 	return e;
 }

@@ -16,7 +16,7 @@
  * upload cut mid-entry) wedges that XDMA direction for every mesh until
  * the hung mesh is reset: nothing more gets through.
  */
-static bool kh_dma_hung(struct kh_sim_card *c, unsigned int dir)
+static bool ksim_dma_hung(struct ksim_card *c, unsigned int dir)
 {
 	unsigned int i;
 
@@ -27,21 +27,21 @@ static bool kh_dma_hung(struct kh_sim_card *c, unsigned int dir)
 }
 
 /* Decode a card bus address to a mesh and a local offset. */
-static int kh_dma_decode(struct kh_sim_card *c, u64 addr, size_t len,
-			 struct kh_mesh **out, u64 *local)
+static int ksim_dma_decode(struct ksim_card *c, u64 addr, size_t len,
+			 struct ksim_mesh **out, u64 *local)
 {
 	unsigned int win = (addr >> 40) & 7;
-	struct kh_mesh *m;
+	struct ksim_mesh *m;
 	u64 l;
 
 	/* [42:40] = N + 1 selects mesh N; bits above decode nothing */
 	if (addr >> 43 || win < 1 || win > KH_MAX_MESHES)
 		return -EINVAL;
-	m = kh_sim_card_mesh(c, win - 1);
+	m = ksim_card_mesh(c, win - 1);
 	if (!m)
 		return -EINVAL;
 	/* MAG's host window is held in reset with its mesh: the card hangs */
-	if (kh_mesh_in_reset(m))
+	if (ksim_mesh_held_in_reset(m))
 		return -EIO;
 	/* [37:36] naming another mesh hangs the card */
 	if (((addr >> KH_MADDR_MESH_SHIFT) & KH_MADDR_MESH_MASK) != win - 1)
@@ -55,36 +55,36 @@ static int kh_dma_decode(struct kh_sim_card *c, u64 addr, size_t len,
 		return 1;
 	}
 	l = addr & KH_MADDR_LOCAL_MASK;
-	if (!kh_dram_in_range(&m->dram, l, len))
+	if (!ksim_dram_in_range(&m->dram, l, len))
 		return -EINVAL;
 	*out = m;
 	*local = l;
 	return 0;
 }
 
-static void kh_dma_time(struct kh_sim_card *c, size_t len)
+static void ksim_dma_time(struct ksim_card *c, size_t len)
 {
 	u64 beats = ((u64)len + KH_HOST_GRANULE - 1) / KH_HOST_GRANULE;
 
-	kh_sim_run(c, c->timing.dma_cycles + beats);
+	ksim_run(c, c->timing.dma_cycles + beats);
 }
 
-int kh_sim_dma_write(struct kh_sim_card *card, u64 card_addr,
+int ksim_dma_write(struct ksim_card *card, u64 card_addr,
 		     const void *buf, size_t len)
 {
 	const u8 *in = buf;
-	struct kh_mesh *m;
+	struct ksim_mesh *m;
 	u64 local, w, end;
 	int e;
 
-	if (kh_unlikely(card->obs->trace_on))
-		kh_obs_dma(card, true, card_addr, len, 0);
-	kh_dma_time(card, len);
-	if (kh_dma_hung(card, KH_MAG_HANG_H2C))
+	if (ksim_unlikely(card->obs->trace_on))
+		ksim_obs_dma(card, true, card_addr, len, 0);
+	ksim_dma_time(card, len);
+	if (ksim_dma_hung(card, KSIM_MAG_HANG_H2C))
 		return -EIO;
-	e = kh_dma_decode(card, card_addr, len, &m, &local);
+	e = ksim_dma_decode(card, card_addr, len, &m, &local);
 	if (e == 1)
-		return len ? kh_mag_host_write(m->mag, local, buf, len) : 0;
+		return len ? ksim_mag_host_write(m->mag, local, buf, len) : 0;
 	if (e || !len)
 		return e;
 	end = local + len;
@@ -97,30 +97,30 @@ int kh_sim_dma_write(struct kh_sim_card *card, u64 card_addr,
 		memset(word, 0, sizeof(word));
 		memcpy(word + (b - w), in + (b - local), (size_t)(t - b));
 		/* a whole word past the DRAM end cannot occur: sizes are MiB */
-		e = kh_dram_write(&m->dram, w, word, sizeof(word));
+		e = ksim_dram_write(&m->dram, w, word, sizeof(word));
 		if (e)
 			return e;
 	}
 	return 0;
 }
 
-int kh_sim_dma_read(struct kh_sim_card *card, u64 card_addr, void *buf,
+int ksim_dma_read(struct ksim_card *card, u64 card_addr, void *buf,
 		    size_t len)
 {
-	struct kh_mesh *m;
+	struct ksim_mesh *m;
 	u64 local;
 	int e;
 
-	if (kh_unlikely(card->obs->trace_on))
-		kh_obs_dma(card, false, card_addr, len, 0);
-	kh_dma_time(card, len);
-	if (kh_dma_hung(card, KH_MAG_HANG_C2H))
+	if (ksim_unlikely(card->obs->trace_on))
+		ksim_obs_dma(card, false, card_addr, len, 0);
+	ksim_dma_time(card, len);
+	if (ksim_dma_hung(card, KSIM_MAG_HANG_C2H))
 		return -EIO;
-	e = kh_dma_decode(card, card_addr, len, &m, &local);
+	e = ksim_dma_decode(card, card_addr, len, &m, &local);
 	if (e == 1)
-		return len ? kh_mag_host_read(m->mag, local, buf, len) : 0;
+		return len ? ksim_mag_host_read(m->mag, local, buf, len) : 0;
 	if (e || !len)
 		return e;
-	kh_dram_read(&m->dram, local, buf, len);
+	ksim_dram_read(&m->dram, local, buf, len);
 	return 0;
 }

@@ -3,28 +3,28 @@
 #include "sim_fifo.h"
 
 /* Storage allocated up front; deeper FIFOs grow when they fill. */
-#define KH_FIFO_INITIAL_CAP	32
+#define KSIM_FIFO_INITIAL_CAP	32
 
-int kh_fifo_init(struct kh_fifo *q, u32 depth)
+int ksim_fifo_init(struct ksim_fifo *q, u32 depth)
 {
 	memset(q, 0, sizeof(*q));
 	if (!depth)
 		return -EINVAL;
 	q->depth = depth;
-	q->cap = depth < KH_FIFO_INITIAL_CAP ? depth : KH_FIFO_INITIAL_CAP;
-	q->buf = kh_plat_zalloc(sizeof(*q->buf) * q->cap);
+	q->cap = depth < KSIM_FIFO_INITIAL_CAP ? depth : KSIM_FIFO_INITIAL_CAP;
+	q->buf = ksim_plat_zalloc(sizeof(*q->buf) * q->cap);
 	return q->buf ? 0 : -ENOMEM;
 }
 
-void kh_fifo_fini(struct kh_fifo *q)
+void ksim_fifo_fini(struct ksim_fifo *q)
 {
-	kh_plat_free(q->buf);
+	ksim_plat_free(q->buf);
 	q->buf = NULL;
 	q->cap = 0;
 	q->count = 0;
 }
 
-static bool kh_fifo_grow(struct kh_fifo *q)
+static bool ksim_fifo_grow(struct ksim_fifo *q)
 {
 	u32 ncap = q->cap * 2;
 	struct kh_flit *nb;
@@ -32,25 +32,25 @@ static bool kh_fifo_grow(struct kh_fifo *q)
 
 	if (ncap > q->depth || ncap < q->cap)
 		ncap = q->depth;
-	nb = kh_plat_zalloc(sizeof(*nb) * ncap);
+	nb = ksim_plat_zalloc(sizeof(*nb) * ncap);
 	if (!nb)
 		return false;
 	for (i = 0; i < q->count; i++)
-		nb[i] = *kh_fifo_at(q, i);
-	kh_plat_free(q->buf);
+		nb[i] = *ksim_fifo_at(q, i);
+	ksim_plat_free(q->buf);
 	q->buf = nb;
 	q->cap = ncap;
 	q->head = 0;
 	return true;
 }
 
-bool kh_fifo_push(struct kh_fifo *q, const struct kh_flit *f)
+bool ksim_fifo_push(struct ksim_fifo *q, const struct kh_flit *f)
 {
 	u32 tail;
 
 	if (q->count >= q->depth)
 		return false;
-	if (q->count == q->cap && !kh_fifo_grow(q))
+	if (q->count == q->cap && !ksim_fifo_grow(q))
 		return false;
 	tail = q->head + q->count;
 	if (tail >= q->cap)

@@ -21,7 +21,7 @@
 #define F32_INF		0x7f800000u
 #define F32_TOP		61	/* where both addends' top bits are aligned */
 
-static unsigned int kh_clz64(u64 v)
+static unsigned int ksim_clz64(u64 v)
 {
 	unsigned int n = 0;
 
@@ -51,7 +51,7 @@ static unsigned int kh_clz64(u64 v)
 }
 
 /* Shift right by n with every lost bit ORed into bit 0. */
-static u64 kh_shr_jam(u64 v, unsigned int n)
+static u64 ksim_shr_jam(u64 v, unsigned int n)
 {
 	if (!n)
 		return v;
@@ -61,7 +61,7 @@ static u64 kh_shr_jam(u64 v, unsigned int n)
 }
 
 /* Finite nonzero x -> significand and exponent, value = m * 2^e. */
-static void kh_unpack(u32 x, u64 *m, int *e)
+static void ksim_unpack(u32 x, u64 *m, int *e)
 {
 	u32 ex = (x >> 23) & 0xff, fr = x & 0x7fffff;
 
@@ -78,9 +78,9 @@ static void kh_unpack(u32 x, u64 *m, int *e)
  * Round sign * s * 2^e (s != 0, bit 63 clear) to binary32, nearest even,
  * with gradual underflow and overflow to infinity.
  */
-static u32 kh_round_pack(u32 sign, u64 s, int e)
+static u32 ksim_round_pack(u32 sign, u64 s, int e)
 {
-	int msb = 63 - (int)kh_clz64(s);
+	int msb = 63 - (int)ksim_clz64(s);
 	int shift = msb - 23;
 	u64 q, rem, half;
 	u32 bits;
@@ -130,19 +130,19 @@ static bool is_zero(u32 x)
 	return !(x & 0x7fffffffu);
 }
 
-u32 kh_fp32_fma(u32 a, u32 b, u32 c)
+u32 ksim_fp32_fma(u32 a, u32 b, u32 c)
 {
 	u32 sp = (a ^ b) & F32_SIGN, sc = c & F32_SIGN, sign;
 	u64 ma, mb, mc, mp;
 	int ea, eb, ec, ep, d;
 
 	if (is_nan(a) || is_nan(b) || is_nan(c))
-		return KH_FP32_QNAN;
+		return KSIM_FP32_QNAN;
 	if (is_inf(a) || is_inf(b)) {
 		if (is_zero(a) || is_zero(b))
-			return KH_FP32_QNAN;	/* inf * 0 */
+			return KSIM_FP32_QNAN;	/* inf * 0 */
 		if (is_inf(c) && sc != sp)
-			return KH_FP32_QNAN;	/* inf - inf */
+			return KSIM_FP32_QNAN;	/* inf - inf */
 		return sp | F32_INF;
 	}
 	if (is_inf(c))
@@ -154,27 +154,27 @@ u32 kh_fp32_fma(u32 a, u32 b, u32 c)
 		return c;
 	}
 
-	kh_unpack(a, &ma, &ea);
-	kh_unpack(b, &mb, &eb);
+	ksim_unpack(a, &ma, &ea);
+	ksim_unpack(b, &mb, &eb);
 	mp = ma * mb;
 	ep = ea + eb;
-	d = kh_clz64(mp) - (63 - F32_TOP);
+	d = ksim_clz64(mp) - (63 - F32_TOP);
 	mp <<= d;
 	ep -= d;
 	if (is_zero(c))
-		return kh_round_pack(sp, mp, ep);
+		return ksim_round_pack(sp, mp, ep);
 
-	kh_unpack(c, &mc, &ec);
-	d = kh_clz64(mc) - (63 - F32_TOP);
+	ksim_unpack(c, &mc, &ec);
+	d = ksim_clz64(mc) - (63 - F32_TOP);
 	mc <<= d;
 	ec -= d;
 
 	/* align to the larger exponent */
 	if (ep >= ec) {
-		mc = kh_shr_jam(mc, (unsigned int)(ep - ec > 64 ? 64 : ep - ec));
+		mc = ksim_shr_jam(mc, (unsigned int)(ep - ec > 64 ? 64 : ep - ec));
 		ec = ep;
 	} else {
-		mp = kh_shr_jam(mp, (unsigned int)(ec - ep > 64 ? 64 : ec - ep));
+		mp = ksim_shr_jam(mp, (unsigned int)(ec - ep > 64 ? 64 : ec - ep));
 		ep = ec;
 	}
 
@@ -190,5 +190,5 @@ u32 kh_fp32_fma(u32 a, u32 b, u32 c)
 	}
 	if (!mp)
 		return 0;	/* exact cancellation: +0 when rounding to nearest */
-	return kh_round_pack(sign, mp, ep);
+	return ksim_round_pack(sign, mp, ep);
 }

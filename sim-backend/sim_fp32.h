@@ -3,18 +3,18 @@
  * IEEE 754 binary32 arithmetic in integer code (the model is also built
  * into a kernel module, where the FPU is off limits).
  */
-#ifndef KH_SIM_FP32_H
-#define KH_SIM_FP32_H
+#ifndef KSIM_FP32_H
+#define KSIM_FP32_H
 
-#include "kh_plat.h"
+#include "ksim_plat.h"
 
-#define KH_FP32_QNAN	0x7fc00000u	/* every NaN result */
+#define KSIM_FP32_QNAN	0x7fc00000u	/* every NaN result */
 
 /*
  * a * b + c with one rounding, round to nearest even; subnormal inputs and
  * outputs are kept (no flush to zero); IEEE signed-zero and infinity
- * rules; any NaN result is KH_FP32_QNAN.
+ * rules; any NaN result is KSIM_FP32_QNAN.
  */
-u32 kh_fp32_fma(u32 a, u32 b, u32 c);
+u32 ksim_fp32_fma(u32 a, u32 b, u32 c);
 
-#endif /* KH_SIM_FP32_H */
+#endif /* KSIM_FP32_H */

@@ -22,51 +22,51 @@
 #include "sim_mesh.h"
 #include "sim_util.h"
 
-#define KH_IL_EG_CAP	(KH_IL_EG_DEPTH + 16)	/* room for doorbells */
-#define KH_IL_LOOP	2			/* stop source: loopback */
+#define KSIM_IL_EG_CAP	(KSIM_IL_EG_DEPTH + 16)	/* room for doorbells */
+#define KSIM_IL_LOOP	2			/* stop source: loopback */
 
-static const u8 kh_ch_seq[KH_MAX_MESHES] = { 0, 1, 3, 2 };
+static const u8 ksim_ch_seq[KH_MAX_MESHES] = { 0, 1, 3, 2 };
 
-unsigned int kh_il_mesh_at(unsigned int pos)
+unsigned int ksim_il_mesh_at(unsigned int pos)
 {
-	return kh_ch_seq[pos & 3];
+	return ksim_ch_seq[pos & 3];
 }
 
-unsigned int kh_il_pos_of(unsigned int mesh)
+unsigned int ksim_il_pos_of(unsigned int mesh)
 {
 	unsigned int i;
 
 	for (i = 0; i < KH_MAX_MESHES; i++)
-		if (kh_ch_seq[i] == (mesh & 3))
+		if (ksim_ch_seq[i] == (mesh & 3))
 			break;
 	return i;
 }
 
 /* ---- beat queues ---- */
 
-static int kh_ilq_init(struct kh_il_q *q, u32 cap)
+static int ksim_ilq_init(struct ksim_il_q *q, u32 cap)
 {
-	q->b = kh_plat_zalloc(sizeof(*q->b) * cap);
+	q->b = ksim_plat_zalloc(sizeof(*q->b) * cap);
 	q->cap = cap;
 	q->head = 0;
 	q->count = 0;
 	return q->b ? 0 : -ENOMEM;
 }
 
-static void kh_ilq_fini(struct kh_il_q *q)
+static void ksim_ilq_fini(struct ksim_il_q *q)
 {
-	kh_plat_free(q->b);
+	ksim_plat_free(q->b);
 	q->b = NULL;
 }
 
-static struct kh_il_beat *kh_ilq_head(struct kh_il_q *q)
+static struct ksim_il_beat *ksim_ilq_head(struct ksim_il_q *q)
 {
 	return q->count ? &q->b[q->head] : NULL;
 }
 
-static struct kh_il_beat *kh_ilq_push(struct kh_il_q *q)
+static struct ksim_il_beat *ksim_ilq_push(struct ksim_il_q *q)
 {
-	struct kh_il_beat *b;
+	struct ksim_il_beat *b;
 
 	if (q->count >= q->cap)
 		return NULL;
@@ -75,7 +75,7 @@ static struct kh_il_beat *kh_ilq_push(struct kh_il_q *q)
 	return b;
 }
 
-static void kh_ilq_pop(struct kh_il_q *q)
+static void ksim_ilq_pop(struct ksim_il_q *q)
 {
 	if (!q->count)
 		return;
@@ -83,7 +83,7 @@ static void kh_ilq_pop(struct kh_il_q *q)
 	q->count--;
 }
 
-static void kh_ilq_clear(struct kh_il_q *q)
+static void ksim_ilq_clear(struct ksim_il_q *q)
 {
 	q->head = 0;
 	q->count = 0;
@@ -91,26 +91,26 @@ static void kh_ilq_clear(struct kh_il_q *q)
 
 /* ---- lanes ---- */
 
-static void kh_lane_clear(struct kh_il_lane *l)
+static void ksim_lane_clear(struct ksim_il_lane *l)
 {
 	unsigned int c;
 
-	kh_ilq_clear(&l->wire);
-	for (c = 0; c < KH_IL_CLASSES; c++) {
-		kh_ilq_clear(&l->rxq[c]);
-		l->credits[c] = KH_IL_RX_BEATS;
+	ksim_ilq_clear(&l->wire);
+	for (c = 0; c < KSIM_IL_CLASSES; c++) {
+		ksim_ilq_clear(&l->rxq[c]);
+		l->credits[c] = KSIM_IL_RX_BEATS;
 		l->freed[c] = 0;
 	}
 	l->cret_head = 0;
 	l->cret_count = 0;
-	l->stall_since = KH_NEVER;
+	l->stall_since = KSIM_NEVER;
 	l->rr = false;
 }
 
-static struct kh_il_lane *kh_lane_create(struct kh_ilink *tx,
-					 struct kh_ilink *rx, unsigned int link)
+static struct ksim_il_lane *ksim_lane_create(struct ksim_ilink *tx,
+					 struct ksim_ilink *rx, unsigned int link)
 {
-	struct kh_il_lane *l = kh_plat_zalloc(sizeof(*l));
+	struct ksim_il_lane *l = ksim_plat_zalloc(sizeof(*l));
 	int e;
 
 	if (!l)
@@ -118,119 +118,119 @@ static struct kh_il_lane *kh_lane_create(struct kh_ilink *tx,
 	l->tx = tx;
 	l->rx = rx;
 	l->link = link;
-	e = kh_ilq_init(&l->wire, KH_IL_RING);
+	e = ksim_ilq_init(&l->wire, KSIM_IL_RING);
 	if (!e)
-		e = kh_ilq_init(&l->rxq[KH_IL_STOP], KH_IL_RX_BEATS);
+		e = ksim_ilq_init(&l->rxq[KSIM_IL_STOP], KSIM_IL_RX_BEATS);
 	if (!e)
-		e = kh_ilq_init(&l->rxq[KH_IL_FWD], KH_IL_RX_BEATS);
+		e = ksim_ilq_init(&l->rxq[KSIM_IL_FWD], KSIM_IL_RX_BEATS);
 	if (e) {
-		kh_ilq_fini(&l->wire);
-		kh_ilq_fini(&l->rxq[KH_IL_STOP]);
-		kh_plat_free(l);
+		ksim_ilq_fini(&l->wire);
+		ksim_ilq_fini(&l->rxq[KSIM_IL_STOP]);
+		ksim_plat_free(l);
 		return NULL;
 	}
-	kh_lane_clear(l);
+	ksim_lane_clear(l);
 	return l;
 }
 
-static void kh_lane_destroy(struct kh_il_lane *l)
+static void ksim_lane_destroy(struct ksim_il_lane *l)
 {
 	if (!l)
 		return;
-	kh_ilq_fini(&l->wire);
-	kh_ilq_fini(&l->rxq[KH_IL_STOP]);
-	kh_ilq_fini(&l->rxq[KH_IL_FWD]);
-	kh_plat_free(l);
+	ksim_ilq_fini(&l->wire);
+	ksim_ilq_fini(&l->rxq[KSIM_IL_STOP]);
+	ksim_ilq_fini(&l->rxq[KSIM_IL_FWD]);
+	ksim_plat_free(l);
 }
 
-static u64 kh_il_now(const struct kh_ilink *il)
+static u64 ksim_il_now(const struct ksim_ilink *il)
 {
-	return kh_node_now(&il->mag->node);
+	return ksim_node_now(&il->mag->node);
 }
 
-static u64 kh_lane_stalls(const struct kh_il_lane *l, u64 now)
+static u64 ksim_lane_stalls(const struct ksim_il_lane *l, u64 now)
 {
-	return l->stalls + (l->stall_since != KH_NEVER ?
+	return l->stalls + (l->stall_since != KSIM_NEVER ?
 			    now - l->stall_since : 0);
 }
 
 /* A receive slot freed at the receiver: credits go back in batches. */
-static void kh_lane_free(struct kh_il_lane *l, unsigned int cls, u64 now)
+static void ksim_lane_free(struct ksim_il_lane *l, unsigned int cls, u64 now)
 {
-	struct kh_il_cret *cr;
+	struct ksim_il_cret *cr;
 
-	if (++l->freed[cls] < KH_IL_CRED_BATCH)
+	if (++l->freed[cls] < KSIM_IL_CRED_BATCH)
 		return;
-	l->freed[cls] -= KH_IL_CRED_BATCH;
+	l->freed[cls] -= KSIM_IL_CRED_BATCH;
 	/* bounded: at most RING / CRED_BATCH batches are ever outstanding */
-	cr = &l->cret[(l->cret_head + l->cret_count) % KH_IL_CRET_RING];
+	cr = &l->cret[(l->cret_head + l->cret_count) % KSIM_IL_CRET_RING];
 	l->cret_count++;
 	cr->at = now + l->rx->hop_latency;
 	cr->cls = cls;
-	cr->n = KH_IL_CRED_BATCH;
-	kh_node_wake(&l->tx->mag->node);
+	cr->n = KSIM_IL_CRED_BATCH;
+	ksim_node_wake(&l->tx->mag->node);
 }
 
 /* ---- life cycle ---- */
 
-static struct kh_ilink *kh_ilink_create(struct kh_mag *g)
+static struct ksim_ilink *ksim_ilink_create(struct ksim_mag *g)
 {
-	struct kh_ilink *il = kh_plat_zalloc(sizeof(*il));
+	struct ksim_ilink *il = ksim_plat_zalloc(sizeof(*il));
 
 	if (!il)
 		return NULL;
 	il->mag = g;
 	il->param_id = g->mesh->id & 3;
-	il->pos = kh_il_pos_of(g->mesh->id);
+	il->pos = ksim_il_pos_of(g->mesh->id);
 	il->hop_latency = g->mesh->p->il_hop_latency ?
 			  g->mesh->p->il_hop_latency : 1;
-	if (kh_ilq_init(&il->eg, KH_IL_EG_CAP) ||
-	    kh_ilq_init(&il->loop, KH_IL_EG_DEPTH) ||
-	    kh_ilq_init(&il->land, KH_IL_LAND_DEPTH)) {
-		kh_ilink_destroy(il);
+	if (ksim_ilq_init(&il->eg, KSIM_IL_EG_CAP) ||
+	    ksim_ilq_init(&il->loop, KSIM_IL_EG_DEPTH) ||
+	    ksim_ilq_init(&il->land, KSIM_IL_LAND_DEPTH)) {
+		ksim_ilink_destroy(il);
 		return NULL;
 	}
 	il->enable = true;
 	il->mesh_id = il->param_id;
-	il->eg_block_since = KH_NEVER;
+	il->eg_block_since = KSIM_NEVER;
 	return il;
 }
 
-void kh_ilink_destroy(struct kh_ilink *il)
+void ksim_ilink_destroy(struct ksim_ilink *il)
 {
 	if (!il)
 		return;
-	kh_lane_destroy(il->out[0]);
-	kh_lane_destroy(il->out[1]);
-	kh_ilq_fini(&il->eg);
-	kh_ilq_fini(&il->loop);
-	kh_ilq_fini(&il->land);
-	kh_plat_free(il);
+	ksim_lane_destroy(il->out[0]);
+	ksim_lane_destroy(il->out[1]);
+	ksim_ilq_fini(&il->eg);
+	ksim_ilq_fini(&il->loop);
+	ksim_ilq_fini(&il->land);
+	ksim_plat_free(il);
 }
 
-int kh_ilink_connect_card(struct kh_sim_card *c)
+int ksim_ilink_connect_card(struct ksim_card *c)
 {
-	struct kh_ilink *at[KH_MAX_MESHES] = { NULL };
+	struct ksim_ilink *at[KH_MAX_MESHES] = { NULL };
 	unsigned int i, p;
 
 	for (i = 0; i < c->n_mesh; i++) {
-		struct kh_mesh *m = c->mesh[i];
+		struct ksim_mesh *m = c->mesh[i];
 
 		if (!m->p->ilink)
 			continue;
-		m->mag->il = kh_ilink_create(m->mag);
+		m->mag->il = ksim_ilink_create(m->mag);
 		if (!m->mag->il)
 			return -ENOMEM;
-		at[kh_il_pos_of(i)] = m->mag->il;
+		at[ksim_il_pos_of(i)] = m->mag->il;
 	}
 	/* neighbours on the chain are joined when both exist */
 	for (p = 0; p + 1 < KH_MAX_MESHES; p++) {
-		struct kh_ilink *a = at[p], *b = at[p + 1];
+		struct ksim_ilink *a = at[p], *b = at[p + 1];
 
 		if (!a || !b)
 			continue;
-		a->out[1] = kh_lane_create(a, b, 1);
-		b->out[0] = kh_lane_create(b, a, 0);
+		a->out[1] = ksim_lane_create(a, b, 1);
+		b->out[0] = ksim_lane_create(b, a, 0);
 		if (!a->out[1] || !b->out[0])
 			return -ENOMEM;
 		b->in[0] = a->out[1];
@@ -239,7 +239,7 @@ int kh_ilink_connect_card(struct kh_sim_card *c)
 	return 0;
 }
 
-void kh_ilink_reset(struct kh_ilink *il)
+void ksim_ilink_reset(struct ksim_ilink *il)
 {
 	unsigned int x;
 
@@ -251,10 +251,10 @@ void kh_ilink_reset(struct kh_ilink *il)
 	il->bells_sent = 0;
 	il->forwarded = 0;
 	il->eg_blocks = 0;
-	il->eg_block_since = KH_NEVER;
-	kh_ilq_clear(&il->eg);
-	kh_ilq_clear(&il->loop);
-	kh_ilq_clear(&il->land);
+	il->eg_block_since = KSIM_NEVER;
+	ksim_ilq_clear(&il->eg);
+	ksim_ilq_clear(&il->loop);
+	ksim_ilq_clear(&il->land);
 	il->writes_in = 0;
 	il->writes_landed = 0;
 	memset(il->bell_wait, 0, sizeof(il->bell_wait));
@@ -262,12 +262,12 @@ void kh_ilink_reset(struct kh_ilink *il)
 	/* both sides of this mesh's links: beats in flight are lost */
 	for (x = 0; x < 2; x++) {
 		if (il->out[x]) {
-			kh_lane_clear(il->out[x]);
+			ksim_lane_clear(il->out[x]);
 			il->out[x]->tx_beats = 0;
 			il->out[x]->stalls = 0;
 		}
 		if (il->in[x]) {
-			kh_lane_clear(il->in[x]);
+			ksim_lane_clear(il->in[x]);
 			il->in[x]->rx_beats = 0;
 		}
 	}
@@ -275,36 +275,36 @@ void kh_ilink_reset(struct kh_ilink *il)
 
 /* ---- registers ---- */
 
-void kh_ilink_fault(struct kh_ilink *il, unsigned int bit)
+void ksim_ilink_fault(struct ksim_ilink *il, unsigned int bit)
 {
 	il->faults |= bit;
 }
 
-static void kh_ilink_ring(struct kh_ilink *il, unsigned int dst,
+static void ksim_ilink_ring(struct ksim_ilink *il, unsigned int dst,
 			  unsigned int tag)
 {
-	struct kh_il_beat *b;
+	struct ksim_il_beat *b;
 
 	if (!il->enable) {
-		kh_mesh_log(il->mag->mesh, "interlink: disabled, doorbell to mesh %u not rung",
+		ksim_mesh_log(il->mag->mesh, "interlink: disabled, doorbell to mesh %u not rung",
 			    dst);
 		return;
 	}
-	b = kh_ilq_push(&il->eg);
+	b = ksim_ilq_push(&il->eg);
 	if (!b) {
-		kh_mesh_log(il->mag->mesh, "interlink: egress full, doorbell to mesh %u lost",
+		ksim_mesh_log(il->mag->mesh, "interlink: egress full, doorbell to mesh %u lost",
 			    dst);
 		return;
 	}
 	memset(b, 0, sizeof(*b));
-	b->kind = KH_ILB_BELL;
+	b->kind = KSIM_ILB_BELL;
 	b->src_mesh = il->mesh_id;
 	b->dst_mesh = dst;
 	b->tag = tag;
 	il->bells_sent++;
 }
 
-void kh_ilink_cfg(struct kh_ilink *il, u32 off, u64 v)
+void ksim_ilink_cfg(struct ksim_ilink *il, u32 off, u64 v)
 {
 	switch (off) {
 	case KH_IL_CTRL:
@@ -320,22 +320,22 @@ void kh_ilink_cfg(struct kh_ilink *il, u32 off, u64 v)
 		il->mesh_id = v & 3;
 		break;
 	case KH_IL_DOORBELL:
-		kh_ilink_ring(il, v & 3, (v >> 8) & 0xff);
+		ksim_ilink_ring(il, v & 3, (v >> 8) & 0xff);
 		break;
 	default:
 		break;
 	}
 }
 
-static u64 kh_lane_credits(const struct kh_il_lane *l)
+static u64 ksim_lane_credits(const struct ksim_il_lane *l)
 {
-	return l ? l->credits[KH_IL_STOP] + l->credits[KH_IL_FWD] : 0;
+	return l ? l->credits[KSIM_IL_STOP] + l->credits[KSIM_IL_FWD] : 0;
 }
 
-u64 kh_ilink_statw(const struct kh_ilink *il, unsigned int i)
+u64 ksim_ilink_statw(const struct ksim_ilink *il, unsigned int i)
 {
-	const struct kh_il_lane *o0 = il->out[0], *o1 = il->out[1];
-	u64 now = kh_il_now(il);
+	const struct ksim_il_lane *o0 = il->out[0], *o1 = il->out[1];
+	u64 now = ksim_il_now(il);
 
 	switch (i) {
 	case KH_IL_W_CAPS:
@@ -357,17 +357,17 @@ u64 kh_ilink_statw(const struct kh_ilink *il, unsigned int i)
 	case KH_IL_W_RX(1):
 		return il->in[1] ? il->in[1]->rx_beats : 0;
 	case KH_IL_W_STALLS(0):
-		return o0 ? kh_lane_stalls(o0, now) : 0;
+		return o0 ? ksim_lane_stalls(o0, now) : 0;
 	case KH_IL_W_STALLS(1):
-		return o1 ? kh_lane_stalls(o1, now) : 0;
+		return o1 ? ksim_lane_stalls(o1, now) : 0;
 	case KH_IL_W_FORWARDED:
 		return il->forwarded;
 	case KH_IL_W_CREDITS:
-		return (kh_lane_credits(o1) << 32) | kh_lane_credits(o0);
+		return (ksim_lane_credits(o1) << 32) | ksim_lane_credits(o0);
 	case KH_IL_W_BELLS_SENT:
 		return il->bells_sent;
 	case KH_IL_W_EG_BLOCKS:
-		return il->eg_blocks + (il->eg_block_since != KH_NEVER ?
+		return il->eg_blocks + (il->eg_block_since != KSIM_NEVER ?
 					now - il->eg_block_since : 0);
 	default:
 		return 0;
@@ -376,25 +376,25 @@ u64 kh_ilink_statw(const struct kh_ilink *il, unsigned int i)
 
 /* ---- egress from the mesh ---- */
 
-bool kh_ilink_full(const struct kh_ilink *il)
+bool ksim_ilink_full(const struct ksim_ilink *il)
 {
-	return il->eg.count >= KH_IL_EG_DEPTH;
+	return il->eg.count >= KSIM_IL_EG_DEPTH;
 }
 
-void kh_ilink_take(struct kh_ilink *il, const struct kh_flit *f)
+void ksim_ilink_take(struct ksim_ilink *il, const struct kh_flit *f)
 {
 	unsigned int sx = kh_flit_get(f, KH_HDR_SRC_X);
 	unsigned int sy = kh_flit_get(f, KH_HDR_SRC_Y);
 	unsigned int src = KH_YX(sx, sy);
-	struct kh_il_beat *b;
+	struct ksim_il_beat *b;
 
 	/* remote CU_DATA is framed per source: a descriptor, then len + 1 */
 	if (kh_flit_get(f, KH_HDR_TYPE) == KH_T_CU_DATA) {
 		if (!il->frame[src]) {
 			if (!kh_flit_get(f, KH_DATA_ACK_X) &&
 			    !kh_flit_get(f, KH_DATA_ACK_Y)) {
-				kh_ilink_fault(il, KH_IL_FAULT_ACK0);
-				kh_mesh_log(il->mag->mesh,
+				ksim_ilink_fault(il, KH_IL_FAULT_ACK0);
+				ksim_mesh_log(il->mag->mesh,
 					    "interlink: remote CU_DATA from (%u,%u) names no ack (ACK0)",
 					    sx, sy);
 			}
@@ -404,104 +404,104 @@ void kh_ilink_take(struct kh_ilink *il, const struct kh_flit *f)
 		}
 	}
 	if (!il->enable) {
-		kh_ilink_fault(il, KH_IL_FAULT_INJ);
+		ksim_ilink_fault(il, KH_IL_FAULT_INJ);
 		il->inj_dropped++;
-		kh_mesh_log(il->mag->mesh, "interlink: disabled, remote flit from (%u,%u) dropped",
+		ksim_mesh_log(il->mag->mesh, "interlink: disabled, remote flit from (%u,%u) dropped",
 			    sx, sy);
 		return;
 	}
 	/* the port held busy while the egress was full: there is room */
-	b = kh_ilq_push(&il->eg);
+	b = ksim_ilq_push(&il->eg);
 	if (!b)
 		return;
 	memset(b, 0, sizeof(*b));
-	b->kind = KH_ILB_DATA;
+	b->kind = KSIM_ILB_DATA;
 	b->src_mesh = il->mesh_id;
 	b->dst_mesh = kh_flit_get(f, KH_HDR_RSVD_LO);
 	b->f = *f;
 }
 
-int kh_ilink_post_write(struct kh_ilink *il, u64 addr, const u8 *data)
+int ksim_ilink_post_write(struct ksim_ilink *il, u64 addr, const u8 *data)
 {
-	struct kh_il_beat *b;
+	struct ksim_il_beat *b;
 
 	if (!il->enable) {
-		kh_ilink_fault(il, KH_IL_FAULT_AXI);
+		ksim_ilink_fault(il, KH_IL_FAULT_AXI);
 		return -EIO;
 	}
-	b = kh_ilink_full(il) ? NULL : kh_ilq_push(&il->eg);
+	b = ksim_ilink_full(il) ? NULL : ksim_ilq_push(&il->eg);
 	if (!b)
 		return -EAGAIN;
 	memset(b, 0, sizeof(*b));
-	b->kind = KH_ILB_WRITE;
+	b->kind = KSIM_ILB_WRITE;
 	b->src_mesh = il->mesh_id;
 	b->dst_mesh = (addr >> KH_MADDR_MESH_SHIFT) & KH_MADDR_MESH_MASK;
 	b->addr = addr;
-	kh_bytes_to_payload(b->f.w, data);
+	ksim_bytes_to_payload(b->f.w, data);
 	return 0;
 }
 
 /* ---- routing ---- */
 
-#define KH_IL_HERE	(-1)
-#define KH_IL_NOWHERE	2
+#define KSIM_IL_HERE	(-1)
+#define KSIM_IL_NOWHERE	2
 
 /* Here, the out lane (0 toward position - 1, 1 toward + 1), or nowhere. */
-static int kh_il_route(const struct kh_ilink *il, unsigned int dst)
+static int ksim_il_route(const struct ksim_ilink *il, unsigned int dst)
 {
-	unsigned int p = kh_il_pos_of(il->mesh_id), q = kh_il_pos_of(dst);
+	unsigned int p = ksim_il_pos_of(il->mesh_id), q = ksim_il_pos_of(dst);
 	int x;
 
 	if (q == p)
-		return KH_IL_HERE;
+		return KSIM_IL_HERE;
 	x = q > p ? 1 : 0;
-	return il->out[x] ? x : KH_IL_NOWHERE;
+	return il->out[x] ? x : KSIM_IL_NOWHERE;
 }
 
-static unsigned int kh_il_class(const struct kh_ilink *il, int x,
+static unsigned int ksim_il_class(const struct ksim_ilink *il, int x,
 				unsigned int dst)
 {
-	unsigned int p = kh_il_pos_of(il->mesh_id);
+	unsigned int p = ksim_il_pos_of(il->mesh_id);
 	unsigned int next = x ? p + 1 : p - 1;
 
-	return next == kh_il_pos_of(dst) ? KH_IL_STOP : KH_IL_FWD;
+	return next == ksim_il_pos_of(dst) ? KSIM_IL_STOP : KSIM_IL_FWD;
 }
 
-static void kh_il_switch_drop(struct kh_ilink *il, const struct kh_il_beat *b)
+static void ksim_il_switch_drop(struct ksim_ilink *il, const struct ksim_il_beat *b)
 {
-	kh_ilink_fault(il, KH_IL_FAULT_SWITCH);
+	ksim_ilink_fault(il, KH_IL_FAULT_SWITCH);
 	il->switch_dropped++;
-	kh_mesh_log(il->mag->mesh, "interlink: no link toward mesh %u, beat dropped (SWITCH)",
+	ksim_mesh_log(il->mag->mesh, "interlink: no link toward mesh %u, beat dropped (SWITCH)",
 		    b->dst_mesh);
 }
 
 /* ---- the destination side ---- */
 
-static void kh_il_inj_drop(struct kh_ilink *il, const char *why)
+static void ksim_il_inj_drop(struct ksim_ilink *il, const char *why)
 {
-	kh_ilink_fault(il, KH_IL_FAULT_INJ);
+	ksim_ilink_fault(il, KH_IL_FAULT_INJ);
 	il->inj_dropped++;
-	kh_mesh_log(il->mag->mesh, "interlink: inbound beat dropped: %s (INJ)",
+	ksim_mesh_log(il->mag->mesh, "interlink: inbound beat dropped: %s (INJ)",
 		    why);
 }
 
 /* Handle the head of one stop source; true when it was consumed. */
-static bool kh_il_stop(struct kh_ilink *il, unsigned int s,
-		       struct kh_il_beat *b, u64 now)
+static bool ksim_il_stop(struct ksim_ilink *il, unsigned int s,
+		       struct ksim_il_beat *b, u64 now)
 {
-	struct kh_il_beat *l;
+	struct ksim_il_beat *l;
 	struct kh_flit f;
 	unsigned int fin;
 
 	if (!il->enable) {
-		kh_il_inj_drop(il, "interlink disabled");
+		ksim_il_inj_drop(il, "interlink disabled");
 		return true;
 	}
 	switch (b->kind) {
-	case KH_ILB_DATA:
+	case KSIM_ILB_DATA:
 		fin = kh_flit_get(&b->f, KH_HDR_TXN);
 		if (!fin) {
-			kh_il_inj_drop(il, "final coordinate (txn) is 0");
+			ksim_il_inj_drop(il, "final coordinate (txn) is 0");
 			return true;
 		}
 		/* at {fin_y, fin_x}, src and everything else preserved */
@@ -509,12 +509,12 @@ static bool kh_il_stop(struct kh_ilink *il, unsigned int s,
 		kh_flit_set(&f, KH_HDR_DST_X, KH_YX_X(fin));
 		kh_flit_set(&f, KH_HDR_DST_Y, KH_YX_Y(fin));
 		kh_flit_set(&f, KH_HDR_RSVD, 0);
-		if (!kh_mag_inject(il->mag, &f))
+		if (!ksim_mag_inject(il->mag, &f))
 			return false;
 		il->injected++;
 		return true;
-	case KH_ILB_WRITE:
-		l = kh_ilq_push(&il->land);
+	case KSIM_ILB_WRITE:
+		l = ksim_ilq_push(&il->land);
 		if (!l)
 			return false;
 		*l = *b;
@@ -536,26 +536,26 @@ static bool kh_il_stop(struct kh_ilink *il, unsigned int s,
 	}
 }
 
-static bool kh_il_land(struct kh_ilink *il, u64 now)
+static bool ksim_il_land(struct ksim_ilink *il, u64 now)
 {
-	struct kh_mag *g = il->mag;
-	struct kh_il_beat *b;
+	struct ksim_mag *g = il->mag;
+	struct ksim_il_beat *b;
 	bool progress = false;
 
-	while ((b = kh_ilq_head(&il->land)) && b->at <= now) {
+	while ((b = ksim_ilq_head(&il->land)) && b->at <= now) {
 		u8 buf[KH_PAYLOAD_BYTES];
 		unsigned int tgt;
 		u64 off;
 
-		kh_payload_to_bytes(buf, b->f.w);
-		tgt = kh_mag_cv_decode(g, b->addr, &off);
-		if (tgt == KH_CV_NONE || !kh_mag_cv_write(g, tgt, off, buf)) {
-			kh_ilink_fault(il, KH_IL_FAULT_AXI);
-			kh_mesh_log(g->mesh, "interlink: inbound write at 0x%010llx failed (AXI)",
+		ksim_payload_to_bytes(buf, b->f.w);
+		tgt = ksim_mag_cv_decode(g, b->addr, &off);
+		if (tgt == KSIM_CV_NONE || !ksim_mag_cv_write(g, tgt, off, buf)) {
+			ksim_ilink_fault(il, KH_IL_FAULT_AXI);
+			ksim_mesh_log(g->mesh, "interlink: inbound write at 0x%010llx failed (AXI)",
 				    (unsigned long long)b->addr);
 		}
 		il->writes_landed++;
-		kh_ilq_pop(&il->land);
+		ksim_ilq_pop(&il->land);
 		progress = true;
 	}
 	return progress;
@@ -563,10 +563,10 @@ static bool kh_il_land(struct kh_ilink *il, u64 now)
 
 /* ---- the transmit side ---- */
 
-static void kh_il_send(struct kh_ilink *il, struct kh_il_lane *l,
-		       const struct kh_il_beat *b, unsigned int cls, u64 now)
+static void ksim_il_send(struct ksim_ilink *il, struct ksim_il_lane *l,
+		       const struct ksim_il_beat *b, unsigned int cls, u64 now)
 {
-	struct kh_il_beat *w = kh_ilq_push(&l->wire);
+	struct ksim_il_beat *w = ksim_ilq_push(&l->wire);
 
 	/* credits bound the wire: there is always room */
 	if (!w)
@@ -576,44 +576,44 @@ static void kh_il_send(struct kh_ilink *il, struct kh_il_lane *l,
 	w->at = now + il->hop_latency;
 	l->credits[cls]--;
 	l->tx_beats++;
-	kh_node_wake(&l->rx->mag->node);
+	ksim_node_wake(&l->rx->mag->node);
 }
 
-static void kh_il_lazy(u64 *acc, u64 *since, bool on, u64 now)
+static void ksim_il_lazy(u64 *acc, u64 *since, bool on, u64 now)
 {
-	if (on && *since == KH_NEVER)
+	if (on && *since == KSIM_NEVER)
 		*since = now;
-	else if (!on && *since != KH_NEVER) {
+	else if (!on && *since != KSIM_NEVER) {
 		*acc += now - *since;
-		*since = KH_NEVER;
+		*since = KSIM_NEVER;
 	}
 }
 
 /* One beat onto out lane x: local egress or a forward, round robin. */
-static bool kh_il_tx(struct kh_ilink *il, int x, u64 now, bool *eg_blocked)
+static bool ksim_il_tx(struct ksim_ilink *il, int x, u64 now, bool *eg_blocked)
 {
-	struct kh_il_lane *l = il->out[x];
-	struct kh_il_beat *cand[3];
-	struct kh_il_lane *from[3] = { NULL, NULL, NULL };
+	struct ksim_il_lane *l = il->out[x];
+	struct ksim_il_beat *cand[3];
+	struct ksim_il_lane *from[3] = { NULL, NULL, NULL };
 	unsigned int cls[3], n = 0, i, k;
 	bool want = false, local = false;
-	struct kh_il_beat *b;
+	struct ksim_il_beat *b;
 	int y;
 
-	b = kh_ilq_head(&il->eg);
-	if (b && kh_il_route(il, b->dst_mesh) == x) {
+	b = ksim_ilq_head(&il->eg);
+	if (b && ksim_il_route(il, b->dst_mesh) == x) {
 		cand[n] = b;
-		cls[n++] = kh_il_class(il, x, b->dst_mesh);
+		cls[n++] = ksim_il_class(il, x, b->dst_mesh);
 		local = true;
 	}
 	for (y = 1 - x, k = 0; k < 2; k++, y = 1 - y) {
-		struct kh_il_lane *in = il->in[y];
+		struct ksim_il_lane *in = il->in[y];
 
-		b = in ? kh_ilq_head(&in->rxq[KH_IL_FWD]) : NULL;
-		if (b && kh_il_route(il, b->dst_mesh) == x) {
+		b = in ? ksim_ilq_head(&in->rxq[KSIM_IL_FWD]) : NULL;
+		if (b && ksim_il_route(il, b->dst_mesh) == x) {
 			from[n] = in;
 			cand[n] = b;
-			cls[n++] = kh_il_class(il, x, b->dst_mesh);
+			cls[n++] = ksim_il_class(il, x, b->dst_mesh);
 		}
 	}
 	for (k = 0; k < n; k++) {
@@ -622,153 +622,153 @@ static bool kh_il_tx(struct kh_ilink *il, int x, u64 now, bool *eg_blocked)
 			want = true;
 			continue;
 		}
-		kh_il_send(il, l, cand[i], cls[i], now);
+		ksim_il_send(il, l, cand[i], cls[i], now);
 		if (from[i]) {
-			kh_ilq_pop(&from[i]->rxq[KH_IL_FWD]);
-			kh_lane_free(from[i], KH_IL_FWD, now);
+			ksim_ilq_pop(&from[i]->rxq[KSIM_IL_FWD]);
+			ksim_lane_free(from[i], KSIM_IL_FWD, now);
 			il->forwarded++;
 		} else {
-			kh_ilq_pop(&il->eg);
+			ksim_ilq_pop(&il->eg);
 			local = false;
 		}
 		l->rr = !l->rr;
-		kh_il_lazy(&l->stalls, &l->stall_since, false, now);
+		ksim_il_lazy(&l->stalls, &l->stall_since, false, now);
 		*eg_blocked |= local;
 		return true;
 	}
-	kh_il_lazy(&l->stalls, &l->stall_since, want, now);
+	ksim_il_lazy(&l->stalls, &l->stall_since, want, now);
 	*eg_blocked |= local;
 	return false;
 }
 
 /* The egress head that goes nowhere on a link: loopback or SWITCH. */
-static bool kh_il_eg_local(struct kh_ilink *il)
+static bool ksim_il_eg_local(struct ksim_ilink *il)
 {
-	struct kh_il_beat *b = kh_ilq_head(&il->eg), *lb;
+	struct ksim_il_beat *b = ksim_ilq_head(&il->eg), *lb;
 	int r;
 
 	if (!b)
 		return false;
-	r = kh_il_route(il, b->dst_mesh);
-	if (r == KH_IL_NOWHERE) {
-		kh_il_switch_drop(il, b);
-		kh_ilq_pop(&il->eg);
+	r = ksim_il_route(il, b->dst_mesh);
+	if (r == KSIM_IL_NOWHERE) {
+		ksim_il_switch_drop(il, b);
+		ksim_ilq_pop(&il->eg);
 		return true;
 	}
-	if (r != KH_IL_HERE)
+	if (r != KSIM_IL_HERE)
 		return false;
-	lb = kh_ilq_push(&il->loop);
+	lb = ksim_ilq_push(&il->loop);
 	if (!lb)
 		return false;
 	*lb = *b;
-	kh_ilq_pop(&il->eg);
+	ksim_ilq_pop(&il->eg);
 	return true;
 }
 
 /* A forward beat with nowhere to go (ids misconfigured): drop or stop. */
-static bool kh_il_fwd_fixup(struct kh_ilink *il, struct kh_il_lane *in,
+static bool ksim_il_fwd_fixup(struct ksim_ilink *il, struct ksim_il_lane *in,
 			    u64 now)
 {
-	struct kh_il_beat *b = kh_ilq_head(&in->rxq[KH_IL_FWD]), *lb;
+	struct ksim_il_beat *b = ksim_ilq_head(&in->rxq[KSIM_IL_FWD]), *lb;
 	int r;
 
 	if (!b)
 		return false;
-	r = kh_il_route(il, b->dst_mesh);
-	if (r == KH_IL_NOWHERE) {
-		kh_il_switch_drop(il, b);
-	} else if (r == KH_IL_HERE) {
-		lb = kh_ilq_push(&il->loop);
+	r = ksim_il_route(il, b->dst_mesh);
+	if (r == KSIM_IL_NOWHERE) {
+		ksim_il_switch_drop(il, b);
+	} else if (r == KSIM_IL_HERE) {
+		lb = ksim_ilq_push(&il->loop);
 		if (!lb)
 			return false;
 		*lb = *b;
 	} else {
 		return false;
 	}
-	kh_ilq_pop(&in->rxq[KH_IL_FWD]);
-	kh_lane_free(in, KH_IL_FWD, now);
+	ksim_ilq_pop(&in->rxq[KSIM_IL_FWD]);
+	ksim_lane_free(in, KSIM_IL_FWD, now);
 	return true;
 }
 
-bool kh_ilink_tick(struct kh_ilink *il, u64 now, u64 *deadline)
+bool ksim_ilink_tick(struct ksim_ilink *il, u64 now, u64 *deadline)
 {
 	bool progress = false, eg_blocked = false;
-	struct kh_il_beat *b;
+	struct ksim_il_beat *b;
 	unsigned int s;
 	int x;
 
 	for (x = 0; x < 2; x++) {
-		struct kh_il_lane *o = il->out[x], *in = il->in[x];
+		struct ksim_il_lane *o = il->out[x], *in = il->in[x];
 
 		/* credits coming back to my senders */
 		while (o && o->cret_count && o->cret[o->cret_head].at <= now) {
-			const struct kh_il_cret *cr = &o->cret[o->cret_head];
+			const struct ksim_il_cret *cr = &o->cret[o->cret_head];
 
 			o->credits[cr->cls] += cr->n;
-			o->cret_head = (o->cret_head + 1) % KH_IL_CRET_RING;
+			o->cret_head = (o->cret_head + 1) % KSIM_IL_CRET_RING;
 			o->cret_count--;
 			progress = true;
 		}
 		if (o && o->cret_count)
-			*deadline = kh_min_u64(*deadline,
+			*deadline = ksim_min_u64(*deadline,
 					       o->cret[o->cret_head].at);
 		/* beats arriving at my receivers */
-		while (in && (b = kh_ilq_head(&in->wire)) && b->at <= now) {
-			struct kh_il_beat *r = kh_ilq_push(&in->rxq[b->cls]);
+		while (in && (b = ksim_ilq_head(&in->wire)) && b->at <= now) {
+			struct ksim_il_beat *r = ksim_ilq_push(&in->rxq[b->cls]);
 
 			if (r)
 				*r = *b;
 			in->rx_beats++;
-			kh_ilq_pop(&in->wire);
+			ksim_ilq_pop(&in->wire);
 			progress = true;
 		}
-		b = in ? kh_ilq_head(&in->wire) : NULL;
+		b = in ? ksim_ilq_head(&in->wire) : NULL;
 		if (b)
-			*deadline = kh_min_u64(*deadline, b->at);
+			*deadline = ksim_min_u64(*deadline, b->at);
 	}
 
 	/* beats for this mesh: one per source per cycle, in order */
 	for (s = 0; s < 3; s++) {
-		struct kh_il_lane *in = s < 2 ? il->in[s] : NULL;
-		struct kh_il_q *q = s < 2 ? (in ? &in->rxq[KH_IL_STOP] : NULL) :
+		struct ksim_il_lane *in = s < 2 ? il->in[s] : NULL;
+		struct ksim_il_q *q = s < 2 ? (in ? &in->rxq[KSIM_IL_STOP] : NULL) :
 				    &il->loop;
 
-		b = q ? kh_ilq_head(q) : NULL;
-		if (!b || !kh_il_stop(il, s, b, now))
+		b = q ? ksim_ilq_head(q) : NULL;
+		if (!b || !ksim_il_stop(il, s, b, now))
 			continue;
-		kh_ilq_pop(q);
+		ksim_ilq_pop(q);
 		if (in)
-			kh_lane_free(in, KH_IL_STOP, now);
+			ksim_lane_free(in, KSIM_IL_STOP, now);
 		progress = true;
 	}
-	if (kh_il_land(il, now))
+	if (ksim_il_land(il, now))
 		progress = true;
-	b = kh_ilq_head(&il->land);
+	b = ksim_ilq_head(&il->land);
 	if (b)
-		*deadline = kh_min_u64(*deadline, b->at);
+		*deadline = ksim_min_u64(*deadline, b->at);
 
 	/* the switch: egress for nowhere or here, then each link's beat */
-	if (kh_il_eg_local(il))
+	if (ksim_il_eg_local(il))
 		progress = true;
 	for (x = 0; x < 2; x++)
-		if (il->in[x] && kh_il_fwd_fixup(il, il->in[x], now))
+		if (il->in[x] && ksim_il_fwd_fixup(il, il->in[x], now))
 			progress = true;
 	for (x = 0; x < 2; x++)
-		if (il->out[x] && kh_il_tx(il, x, now, &eg_blocked))
+		if (il->out[x] && ksim_il_tx(il, x, now, &eg_blocked))
 			progress = true;
-	kh_il_lazy(&il->eg_blocks, &il->eg_block_since, eg_blocked, now);
+	ksim_il_lazy(&il->eg_blocks, &il->eg_block_since, eg_blocked, now);
 	return progress;
 }
 
-bool kh_ilink_pending(const struct kh_ilink *il)
+bool ksim_ilink_pending(const struct ksim_ilink *il)
 {
 	unsigned int x;
 
 	if (il->eg.count || il->loop.count)
 		return true;
 	for (x = 0; x < 2; x++)
-		if (il->in[x] && (il->in[x]->rxq[KH_IL_STOP].count ||
-				  il->in[x]->rxq[KH_IL_FWD].count))
+		if (il->in[x] && (il->in[x]->rxq[KSIM_IL_STOP].count ||
+				  il->in[x]->rxq[KSIM_IL_FWD].count))
 			return true;
 	return false;
 }

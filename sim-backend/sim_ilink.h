@@ -9,34 +9,34 @@
  * flits, injected at the final coordinate with src preserved), posted
  * mover writes, and doorbells.
  */
-#ifndef KH_SIM_ILINK_H
-#define KH_SIM_ILINK_H
+#ifndef KSIM_ILINK_H
+#define KSIM_ILINK_H
 
-#include "kh_plat.h"
+#include "ksim_plat.h"
 #include <kohaku/kh_flit.h>
 #include <kohaku/kh_regs.h>
 
-struct kh_mag;
-struct kh_sim_card;
+struct ksim_mag;
+struct ksim_card;
 
-#define KH_IL_RX_BEATS		64	/* receive buffer per class, in beats */
-#define KH_IL_MAX_BEATS		32	/* RTL packet limit (not modelled) */
-#define KH_IL_CRED_BATCH	8	/* credits return in batches */
-#define KH_IL_CLASSES		2
-#define KH_IL_STOP		0	/* for the mesh at the far end */
-#define KH_IL_FWD		1	/* passing through it */
-#define KH_IL_EG_DEPTH		64	/* egress FIFO from the mesh */
-#define KH_IL_LAND_DEPTH	64	/* inbound writes waiting for BVALID */
-#define KH_IL_RING		(KH_IL_CLASSES * KH_IL_RX_BEATS)
-#define KH_IL_CRET_RING		(KH_IL_RING / KH_IL_CRED_BATCH + 4)
+#define KSIM_IL_RX_BEATS		64	/* receive buffer per class, in beats */
+#define KSIM_IL_MAX_BEATS		32	/* RTL packet limit (not modelled) */
+#define KSIM_IL_CRED_BATCH	8	/* credits return in batches */
+#define KSIM_IL_CLASSES		2
+#define KSIM_IL_STOP		0	/* for the mesh at the far end */
+#define KSIM_IL_FWD		1	/* passing through it */
+#define KSIM_IL_EG_DEPTH		64	/* egress FIFO from the mesh */
+#define KSIM_IL_LAND_DEPTH	64	/* inbound writes waiting for BVALID */
+#define KSIM_IL_RING		(KSIM_IL_CLASSES * KSIM_IL_RX_BEATS)
+#define KSIM_IL_CRET_RING		(KSIM_IL_RING / KSIM_IL_CRED_BATCH + 4)
 
-enum kh_il_kind {
-	KH_ILB_DATA,		/* an encapsulated flit (remote CU_DATA) */
-	KH_ILB_WRITE,		/* a posted 32-byte write */
-	KH_ILB_BELL,		/* a doorbell */
+enum ksim_il_kind {
+	KSIM_ILB_DATA,		/* an encapsulated flit (remote CU_DATA) */
+	KSIM_ILB_WRITE,		/* a posted 32-byte write */
+	KSIM_ILB_BELL,		/* a doorbell */
 };
 
-struct kh_il_beat {
+struct ksim_il_beat {
 	u8 kind;
 	u8 src_mesh;		/* the live id of the sending mesh */
 	u8 dst_mesh;
@@ -47,35 +47,35 @@ struct kh_il_beat {
 	struct kh_flit f;	/* the flit, or the write's data in w[0..3] */
 };
 
-struct kh_il_q {
-	struct kh_il_beat *b;
+struct ksim_il_q {
+	struct ksim_il_beat *b;
 	u32 cap, head, count;
 };
 
-struct kh_il_cret {
+struct ksim_il_cret {
 	u64 at;
 	u8 cls;
 	u8 n;
 };
 
 /* One direction of one link. */
-struct kh_il_lane {
-	struct kh_ilink *tx, *rx;
+struct ksim_il_lane {
+	struct ksim_ilink *tx, *rx;
 	u8 link;			/* the sender's link index (0 or 1) */
-	struct kh_il_q wire;		/* in flight, in arrival order */
-	struct kh_il_q rxq[KH_IL_CLASSES];	/* arrived, per class */
-	u32 credits[KH_IL_CLASSES];	/* held by the sender */
-	u32 freed[KH_IL_CLASSES];	/* freed at the receiver, unreturned */
-	struct kh_il_cret cret[KH_IL_CRET_RING];
+	struct ksim_il_q wire;		/* in flight, in arrival order */
+	struct ksim_il_q rxq[KSIM_IL_CLASSES];	/* arrived, per class */
+	u32 credits[KSIM_IL_CLASSES];	/* held by the sender */
+	u32 freed[KSIM_IL_CLASSES];	/* freed at the receiver, unreturned */
+	struct ksim_il_cret cret[KSIM_IL_CRET_RING];
 	u32 cret_head, cret_count;
 	u64 tx_beats, rx_beats;
 	u64 stalls;			/* cycles a beat waited for credit */
-	u64 stall_since;		/* KH_NEVER when not stalled */
+	u64 stall_since;		/* KSIM_NEVER when not stalled */
 	bool rr;			/* round robin: local egress vs forward */
 };
 
-struct kh_ilink {
-	struct kh_mag *mag;
+struct ksim_ilink {
+	struct ksim_mag *mag;
 	u8 pos;				/* physical chain position */
 	u8 param_id;			/* MESH_ID: the reset value of 0x88 */
 	bool enable;			/* 0x80 [0], reset 1 */
@@ -87,11 +87,11 @@ struct kh_ilink {
 	u64 forwarded;
 	u64 eg_blocks;			/* cycles the egress head waited */
 	u64 eg_block_since;
-	struct kh_il_lane *out[2];	/* owned: 0 toward position - 1 */
-	struct kh_il_lane *in[2];	/* the neighbours' lanes to me */
-	struct kh_il_q eg;		/* from the mesh: flits, writes, bells */
-	struct kh_il_q loop;		/* egress for this mesh itself */
-	struct kh_il_q land;		/* inbound writes until BVALID */
+	struct ksim_il_lane *out[2];	/* owned: 0 toward position - 1 */
+	struct ksim_il_lane *in[2];	/* the neighbours' lanes to me */
+	struct ksim_il_q eg;		/* from the mesh: flits, writes, bells */
+	struct ksim_il_q loop;		/* egress for this mesh itself */
+	struct ksim_il_q land;		/* inbound writes until BVALID */
 	u64 writes_in, writes_landed;	/* inbound writes accepted / landed */
 	bool bell_wait[3];
 	u64 bell_snap[3];
@@ -105,30 +105,30 @@ struct kh_ilink {
 };
 
 /* Chain positions: CH_SEQ = mesh 0, 1, 3, 2. */
-unsigned int kh_il_pos_of(unsigned int mesh);
-unsigned int kh_il_mesh_at(unsigned int pos);
+unsigned int ksim_il_pos_of(unsigned int mesh);
+unsigned int ksim_il_mesh_at(unsigned int pos);
 
 /* Give every mesh of a multi-mesh card an interlink and join neighbours. */
-int kh_ilink_connect_card(struct kh_sim_card *c);
-void kh_ilink_destroy(struct kh_ilink *il);
-void kh_ilink_reset(struct kh_ilink *il);
+int ksim_ilink_connect_card(struct ksim_card *c);
+void ksim_ilink_destroy(struct ksim_ilink *il);
+void ksim_ilink_reset(struct ksim_ilink *il);
 
 /* AUX_CFG pulse (0x80-0xff) and AUX_STATW[i]. */
-void kh_ilink_cfg(struct kh_ilink *il, u32 off, u64 v);
-u64 kh_ilink_statw(const struct kh_ilink *il, unsigned int i);
+void ksim_ilink_cfg(struct ksim_ilink *il, u32 off, u64 v);
+u64 ksim_ilink_statw(const struct ksim_ilink *il, unsigned int i);
 
 /* A flit with rsvd[2] = 1 from a MAG port. */
-bool kh_ilink_full(const struct kh_ilink *il);
-void kh_ilink_take(struct kh_ilink *il, const struct kh_flit *f);
+bool ksim_ilink_full(const struct ksim_ilink *il);
+void ksim_ilink_take(struct ksim_ilink *il, const struct kh_flit *f);
 /*
  * A posted remote write from the mover: 0 taken, -EAGAIN egress full,
  * -EIO refused (disabled: the mover faults AXI).
  */
-int kh_ilink_post_write(struct kh_ilink *il, u64 addr, const u8 *data);
-void kh_ilink_fault(struct kh_ilink *il, unsigned int bit);
+int ksim_ilink_post_write(struct ksim_ilink *il, u64 addr, const u8 *data);
+void ksim_ilink_fault(struct ksim_ilink *il, unsigned int bit);
 
 /* Phase B work, from MAG's tick: returns progress, lowers *deadline. */
-bool kh_ilink_tick(struct kh_ilink *il, u64 now, u64 *deadline);
-bool kh_ilink_pending(const struct kh_ilink *il);
+bool ksim_ilink_tick(struct ksim_ilink *il, u64 now, u64 *deadline);
+bool ksim_ilink_pending(const struct ksim_ilink *il);
 
-#endif /* KH_SIM_ILINK_H */
+#endif /* KSIM_ILINK_H */

@@ -6,35 +6,35 @@
  * unit; each face has a 2-deep input FIFO (busy = full) and one output
  * register (hold until taken).
  */
-#ifndef KH_SIM_L2_H
-#define KH_SIM_L2_H
+#ifndef KSIM_L2_H
+#define KSIM_L2_H
 
 #include "sim_fifo.h"
 #include "sim_link.h"
 #include "sim_sched.h"
 
-struct kh_mesh;
+struct ksim_mesh;
 
-#define KH_L2_FIFO_DEPTH	2
-#define KH_L2_CHUNK_LINES	128	/* SRAM allocated 4 KiB at a time */
+#define KSIM_L2_FIFO_DEPTH	2
+#define KSIM_L2_CHUNK_LINES	128	/* SRAM allocated 4 KiB at a time */
 
-enum kh_l2_wr {
-	KH_L2_WR_NONE,
-	KH_L2_WR_SERVED,	/* the open write goes to the SRAM */
-	KH_L2_WR_FORWARDED,	/* ... to the mesh */
+enum ksim_l2_wr {
+	KSIM_L2_WR_NONE,
+	KSIM_L2_WR_SERVED,	/* the open write goes to the SRAM */
+	KSIM_L2_WR_FORWARDED,	/* ... to the mesh */
 };
 
-struct kh_l2 {
-	struct kh_node node;
-	struct kh_mesh *mesh;
+struct ksim_l2 {
+	struct ksim_node node;
+	struct ksim_mesh *mesh;
 	u8 x, y;			/* the unit's coordinate */
 
-	struct kh_sink rsink;		/* router face, inbound */
-	struct kh_fifo rin;
-	struct kh_link rout;		/* router face, outbound */
-	struct kh_sink csink;		/* CU face, inbound (the unit sends) */
-	struct kh_fifo cin;
-	struct kh_link cout;		/* CU face, outbound (to the unit) */
+	struct ksim_sink rsink;		/* router face, inbound */
+	struct ksim_fifo rin;
+	struct ksim_link rout;		/* router face, outbound */
+	struct ksim_sink csink;		/* CU face, inbound (the unit sends) */
+	struct ksim_fifo cin;
+	struct ksim_link cout;		/* CU face, outbound (to the unit) */
 
 	/* registers 0xe0-0xe3 */
 	u32 depth, bits;
@@ -60,7 +60,7 @@ struct kh_l2 {
 	u64 rd_line, rd_at;
 	u32 rd_beats, rd_sent;
 
-	u8 **chunk;			/* depth / KH_L2_CHUNK_LINES pointers */
+	u8 **chunk;			/* depth / KSIM_L2_CHUNK_LINES pointers */
 	u32 n_chunks;
 
 	/* model statistics */
@@ -68,10 +68,10 @@ struct kh_l2 {
 	u64 ctrl_dropped;		/* ... lost to a pending reply */
 };
 
-struct kh_l2 *kh_l2_create(struct kh_mesh *m, unsigned int x, unsigned int y,
+struct ksim_l2 *ksim_l2_create(struct ksim_mesh *m, unsigned int x, unsigned int y,
 			   u64 base, int *err);
-void kh_l2_destroy(struct kh_l2 *a);
-void kh_l2_reset(struct kh_l2 *a);
-u64 kh_l2_reg(const struct kh_l2 *a, unsigned int idx);
+void ksim_l2_destroy(struct ksim_l2 *a);
+void ksim_l2_reset(struct ksim_l2 *a);
+u64 ksim_l2_reg(const struct ksim_l2 *a, unsigned int idx);
 
-#endif /* KH_SIM_L2_H */
+#endif /* KSIM_L2_H */

@@ -4,7 +4,7 @@
 #include "sim_obs.h"
 #include "sim_sched.h"
 
-void kh_link_init(struct kh_link *l, struct kh_sink *rx, unsigned int mesh,
+void ksim_link_init(struct ksim_link *l, struct ksim_sink *rx, unsigned int mesh,
 		  unsigned int kind, unsigned int x, unsigned int y,
 		  unsigned int port)
 {
@@ -17,7 +17,7 @@ void kh_link_init(struct kh_link *l, struct kh_sink *rx, unsigned int mesh,
 	l->port = port;
 }
 
-bool kh_link_step(struct kh_link *l, u64 now)
+bool ksim_link_step(struct ksim_link *l, u64 now)
 {
 	const struct kh_flit *f = &l->reg;
 	struct kh_flit copy;
@@ -34,33 +34,33 @@ bool kh_link_step(struct kh_link *l, u64 now)
 		l->stalls++;
 		if (l->hook && l->hook->offer)
 			l->hook->offer(l->hook_ctx, l, now, 1);
-		if (kh_unlikely(l->obs))
-			kh_obs_link_refused(l, now);
+		if (ksim_unlikely(l->obs))
+			ksim_obs_link_refused(l, now);
 		return false;
 	}
 	if (l->hook && l->hook->transfer)
 		l->hook->transfer(l->hook_ctx, l, now);
-	if (kh_unlikely(l->obs)) {
+	if (ksim_unlikely(l->obs)) {
 		/* the checker, drop/dup knobs, the trace (sim_obs.h) */
-		act = kh_obs_link_xfer(l, now, &copy);
-		if (act & KH_XFER_COPY)
+		act = ksim_obs_link_xfer(l, now, &copy);
+		if (act & KSIM_XFER_COPY)
 			f = &copy;
 	}
-	if (!(act & KH_XFER_DROP)) {
+	if (!(act & KSIM_XFER_DROP)) {
 		l->rx->ops->take(l->rx, f);
-		if (act & KH_XFER_TAKEN)
-			kh_obs_link_taken(l, now);
+		if (act & KSIM_XFER_TAKEN)
+			ksim_obs_link_taken(l, now);
 		if (l->rx->node)
-			kh_node_wake(l->rx->node);
+			ksim_node_wake(l->rx->node);
 	}
 	l->valid = false;
 	l->flits++;
-	if (act & KH_XFER_KEEP)
+	if (act & KSIM_XFER_KEEP)
 		l->valid = true;	/* a dup knob: the sender still holds it */
 	return true;
 }
 
-void kh_link_stall_span(struct kh_link *l, u64 now, u64 cycles)
+void ksim_link_stall_span(struct ksim_link *l, u64 now, u64 cycles)
 {
 	if (!l->valid || !cycles)
 		return;
@@ -69,25 +69,25 @@ void kh_link_stall_span(struct kh_link *l, u64 now, u64 cycles)
 		l->hook->offer(l->hook_ctx, l, now, cycles);
 }
 
-static bool kh_tieoff_busy(const struct kh_sink *s)
+static bool ksim_tieoff_busy(const struct ksim_sink *s)
 {
 	return false;
 }
 
-static void kh_tieoff_take(struct kh_sink *s, const struct kh_flit *f)
+static void ksim_tieoff_take(struct ksim_sink *s, const struct kh_flit *f)
 {
-	struct kh_tieoff *t = (struct kh_tieoff *)s;
+	struct ksim_tieoff *t = (struct ksim_tieoff *)s;
 
 	t->dropped++;
 }
 
-static const struct kh_sink_ops kh_tieoff_ops = {
-	.busy = kh_tieoff_busy,
-	.take = kh_tieoff_take,
+static const struct ksim_sink_ops ksim_tieoff_ops = {
+	.busy = ksim_tieoff_busy,
+	.take = ksim_tieoff_take,
 };
 
-void kh_tieoff_init(struct kh_tieoff *t)
+void ksim_tieoff_init(struct ksim_tieoff *t)
 {
 	memset(t, 0, sizeof(*t));
-	t->sink.ops = &kh_tieoff_ops;
+	t->sink.ops = &ksim_tieoff_ops;
 }

@@ -9,27 +9,27 @@
  * the cycles its sender was stalled, and lets a checker observe every
  * offer and every transfer through a hook.
  */
-#ifndef KH_SIM_LINK_H
-#define KH_SIM_LINK_H
+#ifndef KSIM_LINK_H
+#define KSIM_LINK_H
 
-#include "kh_plat.h"
+#include "ksim_plat.h"
 #include <kohaku/kh_flit.h>
 
-struct kh_node;
-struct kh_sink;
-struct kh_link;
-struct kh_obs_link;
+struct ksim_node;
+struct ksim_sink;
+struct ksim_link;
+struct ksim_obs_link;
 
-struct kh_sink_ops {
+struct ksim_sink_ops {
 	/* noc_in_busy: the receiver's own state, never the offered flit */
-	bool (*busy)(const struct kh_sink *s);
+	bool (*busy)(const struct ksim_sink *s);
 	/* called exactly in the cycles where valid && !busy */
-	void (*take)(struct kh_sink *s, const struct kh_flit *f);
+	void (*take)(struct ksim_sink *s, const struct kh_flit *f);
 };
 
-struct kh_sink {
-	const struct kh_sink_ops *ops;
-	struct kh_node *node;	/* woken when it takes a flit; may be NULL */
+struct ksim_sink {
+	const struct ksim_sink_ops *ops;
+	struct ksim_node *node;	/* woken when it takes a flit; may be NULL */
 };
 
 /*
@@ -38,64 +38,64 @@ struct kh_sink {
  * a skipped idle span); transfer() for the cycle in which it was taken,
  * before the sender may load the next flit.
  */
-struct kh_link_hook {
-	void (*offer)(void *ctx, const struct kh_link *l, u64 now, u64 cycles);
-	void (*transfer)(void *ctx, const struct kh_link *l, u64 now);
+struct ksim_link_hook {
+	void (*offer)(void *ctx, const struct ksim_link *l, u64 now, u64 cycles);
+	void (*transfer)(void *ctx, const struct ksim_link *l, u64 now);
 };
 
 /* Where a link runs, for diagnostics and checkers. */
-#define KH_LINK_ROUTER		0	/* from a router output port */
-#define KH_LINK_ENDPOINT	1	/* from an endpoint (unit, MAG port) */
-#define KH_LINK_L2		2	/* from an L2 adapter to its unit */
+#define KSIM_LINK_ROUTER		0	/* from a router output port */
+#define KSIM_LINK_ENDPOINT	1	/* from an endpoint (unit, MAG port) */
+#define KSIM_LINK_L2		2	/* from an L2 adapter to its unit */
 
-struct kh_link {
+struct ksim_link {
 	struct kh_flit reg;	/* the sender's output register */
 	bool valid;
-	struct kh_sink *rx;
+	struct ksim_sink *rx;
 	u64 flits;		/* transfers */
 	u64 stalls;		/* cycles valid was held against busy */
 	u8 mesh;
-	u8 kind;		/* KH_LINK_* */
+	u8 kind;		/* KSIM_LINK_* */
 	u8 x, y;		/* the sender's coordinate */
-	u8 port;		/* router output port (KH_PORT_*) */
-	const struct kh_link_hook *hook;
+	u8 port;		/* router output port (KSIM_PORT_*) */
+	const struct ksim_link_hook *hook;
 	void *hook_ctx;
 	/* observers (sim_obs.h): NULL unless checked, traced or injected */
-	struct kh_obs_link *obs;
+	struct ksim_obs_link *obs;
 	u64 drops;		/* transfers a drop knob lost (in flits) */
 	u64 dups;		/* transfers a dup knob repeated */
 };
 
-static inline bool kh_link_free(const struct kh_link *l)
+static inline bool ksim_link_free(const struct ksim_link *l)
 {
 	return !l->valid;
 }
 
-/* The sender loads its output register; only when kh_link_free(). */
-static inline void kh_link_load(struct kh_link *l, const struct kh_flit *f)
+/* The sender loads its output register; only when ksim_link_free(). */
+static inline void ksim_link_load(struct ksim_link *l, const struct kh_flit *f)
 {
 	l->reg = *f;
 	l->valid = true;
 }
 
-void kh_link_init(struct kh_link *l, struct kh_sink *rx, unsigned int mesh,
+void ksim_link_init(struct ksim_link *l, struct ksim_sink *rx, unsigned int mesh,
 		  unsigned int kind, unsigned int x, unsigned int y,
 		  unsigned int port);
 /* Phase A of a cycle: returns true when the flit was transferred. */
-bool kh_link_step(struct kh_link *l, u64 now);
+bool ksim_link_step(struct ksim_link *l, u64 now);
 /* A skipped idle span: a held flit stalled for `cycles` more cycles. */
-void kh_link_stall_span(struct kh_link *l, u64 now, u64 cycles);
+void ksim_link_stall_span(struct ksim_link *l, u64 now, u64 cycles);
 
 /*
  * A tied-off port (`xxx`, `nul`, an unpopulated ring position): busy is
  * always low and whatever it takes is dropped, as the hardware's tie-off
  * does.  One per mesh, counting what it swallowed.
  */
-struct kh_tieoff {
-	struct kh_sink sink;
+struct ksim_tieoff {
+	struct ksim_sink sink;
 	u64 dropped;
 };
 
-void kh_tieoff_init(struct kh_tieoff *t);
+void ksim_tieoff_init(struct ksim_tieoff *t);
 
-#endif /* KH_SIM_LINK_H */
+#endif /* KSIM_LINK_H */

@@ -33,167 +33,167 @@
 #include "sim_mxfp7.h"
 #include "sim_util.h"
 
-#define KH_MAG_ADDR_MASK	((1ULL << 40) - 1)
+#define KSIM_MAG_ADDR_MASK	((1ULL << 40) - 1)
 
-static struct kh_mag_port *sink_port(const struct kh_sink *s)
+static struct ksim_mag_port *sink_port(const struct ksim_sink *s)
 {
-	return kh_container_of(s, struct kh_mag_port, sink);
+	return ksim_container_of(s, struct ksim_mag_port, sink);
 }
 
-static bool kh_port_busy(const struct kh_sink *s)
+static bool ksim_port_busy(const struct ksim_sink *s)
 {
-	const struct kh_mag_port *mp = sink_port(s);
-	const struct kh_sim_params *p = mp->mag->mesh->p;
+	const struct ksim_mag_port *mp = sink_port(s);
+	const struct ksim_params *p = mp->mag->mesh->p;
 	u32 lim = p->q_depth - p->q_margin;
 
 	return mp->rdq.count >= lim || mp->wrq.count >= lim ||
-	       (mp->mag->il && kh_ilink_full(mp->mag->il));
+	       (mp->mag->il && ksim_ilink_full(mp->mag->il));
 }
 
-static void kh_port_take(struct kh_sink *s, const struct kh_flit *f)
+static void ksim_port_take(struct ksim_sink *s, const struct kh_flit *f)
 {
-	struct kh_mag_port *mp = sink_port(s);
+	struct ksim_mag_port *mp = sink_port(s);
 	bool ok = true;
 
 	switch (kh_flit_get(f, KH_HDR_TYPE)) {
 	case KH_T_MEM_RD_REQ:
-		ok = kh_fifo_push(&mp->rdq, f);
+		ok = ksim_fifo_push(&mp->rdq, f);
 		break;
 	case KH_T_MEM_WR_REQ:
 	case KH_T_MEM_WR_DATA:
-		ok = kh_fifo_push(&mp->wrq, f);
+		ok = ksim_fifo_push(&mp->wrq, f);
 		break;
 	default:
 		if (kh_flit_get(f, KH_HDR_REMOTE) && mp->mag->il)
-			kh_ilink_take(mp->mag->il, f);
+			ksim_ilink_take(mp->mag->il, f);
 		else
-			kh_orch_agent_take(&mp->mag->orch, f);
+			ksim_orch_agent_take(&mp->mag->orch, f);
 		break;
 	}
 	if (!ok)
-		kh_mesh_log(mp->mag->mesh, "MAG port %u: out of memory, flit lost",
+		ksim_mesh_log(mp->mag->mesh, "MAG port %u: out of memory, flit lost",
 			    mp->idx);
 }
 
-static const struct kh_sink_ops kh_port_sink_ops = {
-	.busy = kh_port_busy,
-	.take = kh_port_take,
+static const struct ksim_sink_ops ksim_port_sink_ops = {
+	.busy = ksim_port_busy,
+	.take = ksim_port_take,
 };
 
-u64 kh_mag_aux_stat(const struct kh_mag *g)
+u64 ksim_mag_aux_stat(const struct ksim_mag *g)
 {
-	return kh_mover_stat(&g->mv) | ((u64)g->rd_count << 24) |
+	return ksim_mover_stat(&g->mv) | ((u64)g->rd_count << 24) |
 	       ((u64)g->wr_count << 8);
 }
 
-void kh_mag_aux_cfg(struct kh_mag *g, u32 off, u64 v)
+void ksim_mag_aux_cfg(struct ksim_mag *g, u32 off, u64 v)
 {
 	off &= 0xff;
 	if (off < KH_IL_CTRL)
-		kh_mover_cfg(&g->mv, off, v);
+		ksim_mover_cfg(&g->mv, off, v);
 	else if (g->il)
-		kh_ilink_cfg(g->il, off, v);
+		ksim_ilink_cfg(g->il, off, v);
 	/* no interlink: nothing decodes 0x80-0xff */
 }
 
-u64 kh_mag_aux_statw(const struct kh_mag *g, unsigned int i)
+u64 ksim_mag_aux_statw(const struct ksim_mag *g, unsigned int i)
 {
 	/* reads 0 when the interlink is absent */
-	return g->il ? kh_ilink_statw(g->il, i & 15) : 0;
+	return g->il ? ksim_ilink_statw(g->il, i & 15) : 0;
 }
 
-unsigned int kh_mag_mesh_id(const struct kh_mag *g)
+unsigned int ksim_mag_mesh_id(const struct ksim_mag *g)
 {
 	return g->il ? g->il->mesh_id : g->mesh->id;
 }
 
-void kh_mag_remote_alias(struct kh_mag *g, u64 addr, u64 *count)
+void ksim_mag_remote_alias(struct ksim_mag *g, u64 addr, u64 *count)
 {
 	unsigned int mesh = (addr >> KH_MADDR_MESH_SHIFT) & KH_MADDR_MESH_MASK;
 
-	if (mesh == kh_mag_mesh_id(g))
+	if (mesh == ksim_mag_mesh_id(g))
 		return;
 	(*count)++;
 	if (g->il)
-		kh_ilink_fault(g->il, KH_IL_FAULT_RD_REMOTE);
+		ksim_ilink_fault(g->il, KH_IL_FAULT_RD_REMOTE);
 }
 
 /* ---- the converged path ---- */
 
-unsigned int kh_mag_cv_decode(const struct kh_mag *g, u64 addr, u64 *off)
+unsigned int ksim_mag_cv_decode(const struct ksim_mag *g, u64 addr, u64 *off)
 {
 	unsigned int ap;
 
-	addr &= KH_MAG_ADDR_MASK & ~(u64)(KH_PAYLOAD_BYTES - 1);
+	addr &= KSIM_MAG_ADDR_MASK & ~(u64)(KH_PAYLOAD_BYTES - 1);
 	if (!(addr & KH_MADDR_SPECIAL)) {
 		*off = addr & KH_MADDR_LOCAL_MASK;
-		return KH_CV_DRAM;
+		return KSIM_CV_DRAM;
 	}
 	ap = (addr >> KH_MADDR_APERTURE_SHIFT) & KH_MADDR_APERTURE_MASK;
 	if (ap == KH_AP_L2_STAGE && g->l2.size) {
 		*off = addr & KH_AP_OFFSET_MASK;
-		return KH_CV_L2;
+		return KSIM_CV_L2;
 	}
 	*off = 0;
-	return KH_CV_NONE;
+	return KSIM_CV_NONE;
 }
 
-u64 kh_mag_cv_size(const struct kh_mag *g, unsigned int tgt)
+u64 ksim_mag_cv_size(const struct ksim_mag *g, unsigned int tgt)
 {
 	switch (tgt) {
-	case KH_CV_DRAM:
+	case KSIM_CV_DRAM:
 		return g->mesh->dram.size;
-	case KH_CV_L2:
+	case KSIM_CV_L2:
 		return g->l2.size;
 	default:
 		return 0;
 	}
 }
 
-bool kh_mag_cv_read(struct kh_mag *g, unsigned int tgt, u64 off, u8 *buf)
+bool ksim_mag_cv_read(struct ksim_mag *g, unsigned int tgt, u64 off, u8 *buf)
 {
-	struct kh_dram *d = tgt == KH_CV_L2 ? &g->l2 : &g->mesh->dram;
+	struct ksim_dram *d = tgt == KSIM_CV_L2 ? &g->l2 : &g->mesh->dram;
 
-	if (tgt == KH_CV_L2)
+	if (tgt == KSIM_CV_L2)
 		off %= d->size;		/* the RAM address is truncated */
-	if (tgt == KH_CV_NONE ||
-	    !kh_dram_in_range(d, off, KH_PAYLOAD_BYTES)) {
+	if (tgt == KSIM_CV_NONE ||
+	    !ksim_dram_in_range(d, off, KH_PAYLOAD_BYTES)) {
 		memset(buf, 0, KH_PAYLOAD_BYTES);
 		return false;
 	}
-	kh_dram_read(d, off, buf, KH_PAYLOAD_BYTES);
+	ksim_dram_read(d, off, buf, KH_PAYLOAD_BYTES);
 	return true;
 }
 
-bool kh_mag_cv_write(struct kh_mag *g, unsigned int tgt, u64 off,
+bool ksim_mag_cv_write(struct ksim_mag *g, unsigned int tgt, u64 off,
 		     const u8 *buf)
 {
-	struct kh_dram *d = tgt == KH_CV_L2 ? &g->l2 : &g->mesh->dram;
+	struct ksim_dram *d = tgt == KSIM_CV_L2 ? &g->l2 : &g->mesh->dram;
 
-	if (tgt == KH_CV_L2)
+	if (tgt == KSIM_CV_L2)
 		off %= d->size;
-	if (tgt == KH_CV_NONE ||
-	    !kh_dram_in_range(d, off, KH_PAYLOAD_BYTES))
+	if (tgt == KSIM_CV_NONE ||
+	    !ksim_dram_in_range(d, off, KH_PAYLOAD_BYTES))
 		return false;
-	kh_dram_write(d, off, buf, KH_PAYLOAD_BYTES);
+	ksim_dram_write(d, off, buf, KH_PAYLOAD_BYTES);
 	return true;
 }
 
 /* A unit-path word read: zeros (counted) past the end of its target. */
-static void kh_port_read_word(struct kh_mag_port *mp, unsigned int tgt,
+static void ksim_port_read_word(struct ksim_mag_port *mp, unsigned int tgt,
 			      u64 off, u8 *buf)
 {
-	if (!kh_mag_cv_read(mp->mag, tgt, off, buf))
+	if (!ksim_mag_cv_read(mp->mag, tgt, off, buf))
 		mp->out_of_range++;
-	else if (kh_unlikely(mp->mag->mesh->obs) && tgt == KH_CV_DRAM)
-		kh_obs_mem_read(mp, off, buf);	/* a dram knob */
+	else if (ksim_unlikely(mp->mag->mesh->obs) && tgt == KSIM_CV_DRAM)
+		ksim_obs_mem_read(mp, off, buf);	/* a dram knob */
 }
 
-static void kh_port_ap_fault(struct kh_mag_port *mp, const char *what,
+static void ksim_port_ap_fault(struct ksim_mag_port *mp, const char *what,
 			     unsigned int sx, unsigned int sy, u64 addr)
 {
 	mp->ap_faults++;
-	kh_mesh_log(mp->mag->mesh,
+	ksim_mesh_log(mp->mag->mesh,
 		    "MAG port %u: %s from (%u,%u) at 0x%010llx: aperture %u is not served, no response",
 		    mp->idx, what, sx, sy, (unsigned long long)addr,
 		    (unsigned int)((addr >> KH_MADDR_APERTURE_SHIFT) &
@@ -202,26 +202,26 @@ static void kh_port_ap_fault(struct kh_mag_port *mp, const char *what,
 
 /* ---- write intake: one flit per cycle from the write queue ---- */
 
-static int kh_port_free_slot(const struct kh_mag_port *mp)
+static int ksim_port_free_slot(const struct ksim_mag_port *mp)
 {
 	u32 i;
 
 	for (i = 0; i < mp->mag->mesh->p->wr_slots; i++)
-		if (mp->slots[i].state == KH_SLOT_FREE)
+		if (mp->slots[i].state == KSIM_SLOT_FREE)
 			return (int)i;
 	return -1;
 }
 
-static int kh_port_open_slot(const struct kh_mag_port *mp, unsigned int sx,
+static int ksim_port_open_slot(const struct ksim_mag_port *mp, unsigned int sx,
 			     unsigned int sy)
 {
 	int best = -1;
 	u32 i;
 
 	for (i = 0; i < mp->mag->mesh->p->wr_slots; i++) {
-		const struct kh_mag_slot *sl = &mp->slots[i];
+		const struct ksim_mag_slot *sl = &mp->slots[i];
 
-		if (sl->state != KH_SLOT_FILL || sl->sx != sx || sl->sy != sy)
+		if (sl->state != KSIM_SLOT_FILL || sl->sx != sx || sl->sy != sy)
 			continue;
 		if (best < 0 || (s32)(sl->seq - mp->slots[best].seq) < 0)
 			best = (int)i;
@@ -229,12 +229,12 @@ static int kh_port_open_slot(const struct kh_mag_port *mp, unsigned int sx,
 	return best;
 }
 
-static bool kh_port_intake(struct kh_mag_port *mp)
+static bool ksim_port_intake(struct ksim_mag_port *mp)
 {
-	const struct kh_flit *f = kh_fifo_head(&mp->wrq);
+	const struct kh_flit *f = ksim_fifo_head(&mp->wrq);
 	u32 nslots = mp->mag->mesh->p->wr_slots;
 	unsigned int sx, sy;
-	struct kh_mag_slot *sl;
+	struct ksim_mag_slot *sl;
 	int i;
 
 	if (!f)
@@ -242,20 +242,20 @@ static bool kh_port_intake(struct kh_mag_port *mp)
 	sx = kh_flit_get(f, KH_HDR_SRC_X);
 	sy = kh_flit_get(f, KH_HDR_SRC_Y);
 	if (kh_flit_get(f, KH_HDR_TYPE) == KH_T_MEM_WR_REQ) {
-		i = kh_port_free_slot(mp);
+		i = ksim_port_free_slot(mp);
 		if (i < 0) {
 			/* no free slot: the write path stalls (a hang) */
-			if (mp->slot_stall_since == KH_NEVER)
-				mp->slot_stall_since = kh_node_now(&mp->mag->node);
+			if (mp->slot_stall_since == KSIM_NEVER)
+				mp->slot_stall_since = ksim_node_now(&mp->mag->node);
 			return false;
 		}
-		if (mp->slot_stall_since != KH_NEVER) {
-			mp->slot_stall_cycles += kh_node_now(&mp->mag->node) -
+		if (mp->slot_stall_since != KSIM_NEVER) {
+			mp->slot_stall_cycles += ksim_node_now(&mp->mag->node) -
 						 mp->slot_stall_since;
-			mp->slot_stall_since = KH_NEVER;
+			mp->slot_stall_since = KSIM_NEVER;
 		}
 		sl = &mp->slots[i];
-		sl->state = KH_SLOT_FILL;
+		sl->state = KSIM_SLOT_FILL;
 		sl->sx = sx;
 		sl->sy = sy;
 		sl->txn = kh_flit_get(f, KH_HDR_TXN);
@@ -265,45 +265,45 @@ static bool kh_port_intake(struct kh_mag_port *mp)
 		sl->seq = mp->seq++;
 		sl->addr = kh_flit_get(f, KH_MEM_ADDR);
 	} else {
-		i = kh_port_open_slot(mp, sx, sy);
+		i = ksim_port_open_slot(mp, sx, sy);
 		if (i < 0) {
 			mp->data_dropped++;
-			if (kh_unlikely(mp->mag->mesh->obs))
-				kh_obs_mem_nodata(mp, f);
-			kh_mesh_log(mp->mag->mesh,
+			if (ksim_unlikely(mp->mag->mesh->obs))
+				ksim_obs_mem_nodata(mp, f);
+			ksim_mesh_log(mp->mag->mesh,
 				    "MAG port %u: MEM_WR_DATA from (%u,%u) matches no open slot, dropped",
 				    mp->idx, sx, sy);
 		} else {
 			sl = &mp->slots[i];
-			kh_payload_to_bytes(sl->data[sl->got], f->w);
+			ksim_payload_to_bytes(sl->data[sl->got], f->w);
 			if (++sl->got == sl->len + 1u) {
-				sl->state = KH_SLOT_READY;
+				sl->state = KSIM_SLOT_READY;
 				mp->ready[(mp->ready_head + mp->ready_count) %
 					  nslots] = (u16)i;
 				mp->ready_count++;
 			}
 		}
 	}
-	kh_fifo_pop(&mp->wrq);
+	ksim_fifo_pop(&mp->wrq);
 	return true;
 }
 
 /* ---- the write engine (writes and plain reads) ---- */
 
-static bool kh_rd_is_entry(const struct kh_flit *f)
+static bool ksim_rd_is_entry(const struct kh_flit *f)
 {
 	return kh_flit_get(f, KH_MEM_FLAGS) & (KH_MEMF_STREAM | KH_MEMF_QUANT);
 }
 
-static bool kh_port_engine(struct kh_mag_port *mp, u64 now)
+static bool ksim_port_engine(struct ksim_mag_port *mp, u64 now)
 {
-	const struct kh_sim_params *p = mp->mag->mesh->p;
+	const struct ksim_params *p = mp->mag->mesh->p;
 	u32 nslots = p->wr_slots;
 
 	switch (mp->fsm) {
-	case KH_FSM_IDLE: {
-		const struct kh_flit *f = kh_fifo_head(&mp->rdq);
-		bool rd = f && !kh_rd_is_entry(f), wr = mp->ready_count != 0;
+	case KSIM_FSM_IDLE: {
+		const struct kh_flit *f = ksim_fifo_head(&mp->rdq);
+		bool rd = f && !ksim_rd_is_entry(f), wr = mp->ready_count != 0;
 
 		if (rd && (!wr || !mp->prefer_write)) {
 			u64 addr = kh_flit_get(f, KH_MEM_ADDR), off;
@@ -314,11 +314,11 @@ static bool kh_port_engine(struct kh_mag_port *mp, u64 now)
 			mp->rd_txn = kh_flit_get(f, KH_HDR_TXN);
 			mp->rd_beats = kh_flit_get(f, KH_MEM_LEN) + 1;
 			mp->rd_sent = 0;
-			kh_fifo_pop(&mp->rdq);
-			kh_mag_remote_alias(mp->mag, addr, &mp->remote_alias);
-			tgt = kh_mag_cv_decode(mp->mag, addr, &off);
-			if (tgt == KH_CV_NONE) {
-				kh_port_ap_fault(mp, "read", mp->rd_sx,
+			ksim_fifo_pop(&mp->rdq);
+			ksim_mag_remote_alias(mp->mag, addr, &mp->remote_alias);
+			tgt = ksim_mag_cv_decode(mp->mag, addr, &off);
+			if (tgt == KSIM_CV_NONE) {
+				ksim_port_ap_fault(mp, "read", mp->rd_sx,
 						 mp->rd_sy, addr);
 				return true;
 			}
@@ -326,33 +326,33 @@ static bool kh_port_engine(struct kh_mag_port *mp, u64 now)
 			mp->rd_addr = off;
 			mp->reads++;
 			mp->mag->rd_count++;
-			mp->fsm = KH_FSM_RD_WAIT;
+			mp->fsm = KSIM_FSM_RD_WAIT;
 			mp->fsm_until = now + p->mem_rd_latency;
 			mp->prefer_write = true;
 			return true;
 		}
 		if (wr) {
-			struct kh_mag_slot *sl;
+			struct ksim_mag_slot *sl;
 
 			mp->wr_slot = mp->ready[mp->ready_head];
 			mp->ready_head = (mp->ready_head + 1) % nslots;
 			mp->ready_count--;
 			sl = &mp->slots[mp->wr_slot];
-			sl->state = KH_SLOT_ISSUED;
-			mp->fsm = KH_FSM_WR_ISSUE;
+			sl->state = KSIM_SLOT_ISSUED;
+			mp->fsm = KSIM_FSM_WR_ISSUE;
 			mp->fsm_until = now + sl->len + 1;	/* W beats */
 			mp->prefer_write = false;
 			return true;
 		}
 		return false;
 	}
-	case KH_FSM_RD_WAIT:
+	case KSIM_FSM_RD_WAIT:
 		if (now < mp->fsm_until)
 			return false;
-		mp->fsm = KH_FSM_RD_SEND;
+		mp->fsm = KSIM_FSM_RD_SEND;
 		return true;
-	case KH_FSM_WR_ISSUE: {
-		struct kh_mag_land *l;
+	case KSIM_FSM_WR_ISSUE: {
+		struct ksim_mag_land *l;
 
 		if (now < mp->fsm_until)
 			return false;
@@ -360,7 +360,7 @@ static bool kh_port_engine(struct kh_mag_port *mp, u64 now)
 		l->slot = mp->wr_slot;
 		l->at = now + p->mem_wr_latency;
 		mp->land_count++;
-		mp->fsm = KH_FSM_IDLE;
+		mp->fsm = KSIM_FSM_IDLE;
 		return true;
 	}
 	default:
@@ -369,40 +369,40 @@ static bool kh_port_engine(struct kh_mag_port *mp, u64 now)
 }
 
 /* BVALID: the data is in memory, the ack may go. */
-static bool kh_port_land(struct kh_mag_port *mp, u64 now)
+static bool ksim_port_land(struct ksim_mag_port *mp, u64 now)
 {
-	struct kh_mag *g = mp->mag;
+	struct ksim_mag *g = mp->mag;
 	u32 nslots = g->mesh->p->wr_slots;
 	bool progress = false;
 
 	while (mp->land_count && mp->land[mp->land_head].at <= now) {
 		u16 si = mp->land[mp->land_head].slot;
-		struct kh_mag_slot *sl = &mp->slots[si];
+		struct ksim_mag_slot *sl = &mp->slots[si];
 		unsigned int tgt, b;
 		u64 off;
 
 		mp->land_head = (mp->land_head + 1) % nslots;
 		mp->land_count--;
 		progress = true;
-		kh_mag_remote_alias(g, sl->addr, &mp->remote_alias);
-		tgt = kh_mag_cv_decode(g, sl->addr, &off);
-		if (tgt == KH_CV_NONE) {
+		ksim_mag_remote_alias(g, sl->addr, &mp->remote_alias);
+		tgt = ksim_mag_cv_decode(g, sl->addr, &off);
+		if (tgt == KSIM_CV_NONE) {
 			/* nothing answers: no BVALID, no ack, the slot frees */
-			kh_port_ap_fault(mp, "write", sl->sx, sl->sy, sl->addr);
-			sl->state = KH_SLOT_FREE;
+			ksim_port_ap_fault(mp, "write", sl->sx, sl->sy, sl->addr);
+			sl->state = KSIM_SLOT_FREE;
 			continue;
 		}
 		for (b = 0; b <= sl->len; b++, off += KH_PAYLOAD_BYTES) {
 			/* a dram knob loses the beat; MAG never knows */
-			if (kh_unlikely(g->mesh->obs) && tgt == KH_CV_DRAM &&
-			    kh_obs_mem_write(mp, off))
+			if (ksim_unlikely(g->mesh->obs) && tgt == KSIM_CV_DRAM &&
+			    ksim_obs_mem_write(mp, off))
 				continue;
-			if (!kh_mag_cv_write(g, tgt, off, sl->data[b]))
+			if (!ksim_mag_cv_write(g, tgt, off, sl->data[b]))
 				mp->out_of_range++;
 		}
 		mp->writes++;
 		g->wr_count++;
-		sl->state = KH_SLOT_ACK;
+		sl->state = KSIM_SLOT_ACK;
 		mp->ackq[(mp->ack_head + mp->ack_count) % nslots] = si;
 		mp->ack_count++;
 	}
@@ -411,9 +411,9 @@ static bool kh_port_land(struct kh_mag_port *mp, u64 now)
 
 /* ---- the entry/stream read engine ---- */
 
-static void kh_er_start(struct kh_mag_port *mp, const struct kh_flit *f)
+static void ksim_er_start(struct ksim_mag_port *mp, const struct kh_flit *f)
 {
-	struct kh_mag_rd *er = &mp->er;
+	struct ksim_mag_rd *er = &mp->er;
 	unsigned int flags = kh_flit_get(f, KH_MEM_FLAGS);
 	unsigned int ew = kh_flit_get(f, KH_MEM_ENTRY_WORDS);
 	unsigned int np = kh_flit_get(f, KH_MEM_NPEER), i;
@@ -446,13 +446,13 @@ static void kh_er_start(struct kh_mag_port *mp, const struct kh_flit *f)
 			er->count = 1;		/* 0 means 1 */
 	}
 	er->addr = kh_flit_get(f, KH_MEM_ADDR);
-	kh_mag_remote_alias(mp->mag, er->addr, &mp->remote_alias);
+	ksim_mag_remote_alias(mp->mag, er->addr, &mp->remote_alias);
 }
 
-static u64 kh_er_entry_addr(const struct kh_mag_rd *er, u32 i)
+static u64 ksim_er_entry_addr(const struct ksim_mag_rd *er, u32 i)
 {
 	return (er->addr + (u64)i * er->in_beats * KH_PAYLOAD_BYTES) &
-	       KH_MAG_ADDR_MASK;
+	       KSIM_MAG_ADDR_MASK;
 }
 
 /*
@@ -461,18 +461,18 @@ static u64 kh_er_entry_addr(const struct kh_mag_rd *er, u32 i)
  * of the entries before it on the R channel.  An entry in an aperture
  * nobody serves gets no AR and no response.
  */
-static bool kh_er_issue(struct kh_mag_port *mp, u64 now)
+static bool ksim_er_issue(struct ksim_mag_port *mp, u64 now)
 {
-	struct kh_mag_rd *er = &mp->er;
+	struct ksim_mag_rd *er = &mp->er;
 	u64 off, ready;
 	u32 k;
 
 	while (er->fetch_i < er->count &&
-	       (er->q_count + 1) * er->in_beats <= KH_MAG_RD_BEATS) {
-		u64 a = kh_er_entry_addr(er, er->fetch_i);
+	       (er->q_count + 1) * er->in_beats <= KSIM_MAG_RD_BEATS) {
+		u64 a = ksim_er_entry_addr(er, er->fetch_i);
 
-		if (kh_mag_cv_decode(mp->mag, a, &off) == KH_CV_NONE) {
-			kh_port_ap_fault(mp, "entry read", er->sx, er->sy, a);
+		if (ksim_mag_cv_decode(mp->mag, a, &off) == KSIM_CV_NONE) {
+			ksim_port_ap_fault(mp, "entry read", er->sx, er->sy, a);
 			er->fetch_i++;
 			continue;
 		}
@@ -480,7 +480,7 @@ static bool kh_er_issue(struct kh_mag_port *mp, u64 now)
 			er->in_beats - 1;
 		if (er->last_ready + er->in_beats > ready)
 			ready = er->last_ready + er->in_beats;
-		k = (er->q_head + er->q_count) % KH_MAG_RD_PIPE;
+		k = (er->q_head + er->q_count) % KSIM_MAG_RD_PIPE;
 		er->q_entry[k] = er->fetch_i++;
 		er->q_ready[k] = ready;
 		er->q_count++;
@@ -493,63 +493,63 @@ static bool kh_er_issue(struct kh_mag_port *mp, u64 now)
 }
 
 /* The head entry into the send buffer, converted once. */
-static void kh_er_load(struct kh_mag_port *mp)
+static void ksim_er_load(struct ksim_mag_port *mp)
 {
-	struct kh_mag_rd *er = &mp->er;
+	struct ksim_mag_rd *er = &mp->er;
 	u32 i = er->q_entry[er->q_head];
 	u8 src[KH_MX_SRC_BYTES];
-	u64 a = kh_er_entry_addr(er, i), off;
-	unsigned int tgt = kh_mag_cv_decode(mp->mag, a, &off), b;
+	u64 a = ksim_er_entry_addr(er, i), off;
+	unsigned int tgt = ksim_mag_cv_decode(mp->mag, a, &off), b;
 
 	for (b = 0; b < er->in_beats; b++)
-		kh_port_read_word(mp, tgt,
+		ksim_port_read_word(mp, tgt,
 				  off + (u64)b * KH_PAYLOAD_BYTES,
 				  er->quant ? src + b * KH_PAYLOAD_BYTES :
 				  er->buf[b]);
 	if (er->quant)
-		kh_mxfp7_entry(src, er->blayout, &er->buf[0][0]);
+		ksim_mxfp7_entry(src, er->blayout, &er->buf[0][0]);
 	er->have = true;
 	er->send_i = i;
 	er->pos = 0;
-	er->q_head = (er->q_head + 1) % KH_MAG_RD_PIPE;
+	er->q_head = (er->q_head + 1) % KSIM_MAG_RD_PIPE;
 	er->q_count--;
 	mp->entries++;
 }
 
-static bool kh_er_done(const struct kh_mag_rd *er)
+static bool ksim_er_done(const struct ksim_mag_rd *er)
 {
 	return er->fetch_i >= er->count && !er->q_count && !er->have;
 }
 
-static bool kh_er_step(struct kh_mag_port *mp, u64 now)
+static bool ksim_er_step(struct ksim_mag_port *mp, u64 now)
 {
-	struct kh_mag_rd *er = &mp->er;
+	struct ksim_mag_rd *er = &mp->er;
 	const struct kh_flit *f;
 	bool progress = false;
 
 	if (!er->active) {
-		f = kh_fifo_head(&mp->rdq);
-		if (!f || !kh_rd_is_entry(f))
+		f = ksim_fifo_head(&mp->rdq);
+		if (!f || !ksim_rd_is_entry(f))
 			return false;
-		kh_er_start(mp, f);
-		kh_fifo_pop(&mp->rdq);
+		ksim_er_start(mp, f);
+		ksim_fifo_pop(&mp->rdq);
 		progress = true;
 	}
 	if (!er->have && er->q_count && er->q_ready[er->q_head] <= now) {
-		kh_er_load(mp);
+		ksim_er_load(mp);
 		progress = true;
 	}
-	if (kh_er_issue(mp, now))
+	if (ksim_er_issue(mp, now))
 		progress = true;
-	if (kh_er_done(er))
+	if (ksim_er_done(er))
 		er->active = false;	/* e.g. every entry faulted */
 	return progress;
 }
 
 /* One entry word into the output register. */
-static void kh_er_send(struct kh_mag_port *mp)
+static void ksim_er_send(struct ksim_mag_port *mp)
 {
-	struct kh_mag_rd *er = &mp->er;
+	struct ksim_mag_rd *er = &mp->er;
 	unsigned int d = er->pos / er->out_words, w = er->pos % er->out_words;
 	struct kh_flit f;
 
@@ -558,43 +558,43 @@ static void kh_er_send(struct kh_mag_port *mp)
 	kh_flit_hdr(&f, er->dx[d], er->dy[d], mp->x, mp->y, KH_T_MEM_RD_RESP,
 		    er->txn + er->send_i, w + 1 == er->out_words);
 	kh_flit_set(&f, KH_HDR_RSVD_LO, w);
-	kh_bytes_to_payload(f.w, er->buf[w]);
-	kh_link_load(&mp->out, &f);
+	ksim_bytes_to_payload(f.w, er->buf[w]);
+	ksim_link_load(&mp->out, &f);
 	if (++er->pos == (u32)er->ndst * er->out_words) {
 		er->have = false;
-		if (kh_er_done(er))
+		if (ksim_er_done(er))
 			er->active = false;
 	}
 }
 
 /* Engine traffic into the port's output register (agent went first). */
-static bool kh_port_output(struct kh_mag_port *mp)
+static bool ksim_port_output(struct ksim_mag_port *mp)
 {
-	struct kh_mesh *m = mp->mag->mesh;
+	struct ksim_mesh *m = mp->mag->mesh;
 	u32 nslots = m->p->wr_slots;
 	bool plain, entry;
 	struct kh_flit f;
 
-	if (!kh_link_free(&mp->out))
+	if (!ksim_link_free(&mp->out))
 		return false;
 	memset(&f, 0, sizeof(f));
 	if (mp->ack_count) {
 		u16 si = mp->ackq[mp->ack_head];
-		struct kh_mag_slot *sl = &mp->slots[si];
+		struct ksim_mag_slot *sl = &mp->slots[si];
 
 		/* payload zero: MEM_WR_ACK has no status */
 		kh_flit_hdr(&f, sl->sx, sl->sy, mp->x, mp->y, KH_T_MEM_WR_ACK,
 			    sl->txn, 1);
-		kh_link_load(&mp->out, &f);
-		sl->state = KH_SLOT_FREE;
+		ksim_link_load(&mp->out, &f);
+		sl->state = KSIM_SLOT_FREE;
 		mp->ack_head = (mp->ack_head + 1) % nslots;
 		mp->ack_count--;
 		return true;
 	}
-	plain = mp->fsm == KH_FSM_RD_SEND;
+	plain = mp->fsm == KSIM_FSM_RD_SEND;
 	entry = mp->er.have;
 	if (entry && (!plain || mp->out_turn)) {
-		kh_er_send(mp);
+		ksim_er_send(mp);
 		mp->out_turn = false;
 		return true;
 	}
@@ -602,47 +602,47 @@ static bool kh_port_output(struct kh_mag_port *mp)
 		u64 a = mp->rd_addr + (u64)mp->rd_sent * KH_PAYLOAD_BYTES;
 		u8 buf[KH_PAYLOAD_BYTES];
 
-		kh_port_read_word(mp, mp->rd_tgt, a, buf);
+		ksim_port_read_word(mp, mp->rd_tgt, a, buf);
 		kh_flit_hdr(&f, mp->rd_sx, mp->rd_sy, mp->x, mp->y,
 			    KH_T_MEM_RD_RESP, mp->rd_txn,
 			    mp->rd_sent + 1 == mp->rd_beats);
-		kh_bytes_to_payload(f.w, buf);
-		kh_link_load(&mp->out, &f);
+		ksim_bytes_to_payload(f.w, buf);
+		ksim_link_load(&mp->out, &f);
 		if (++mp->rd_sent == mp->rd_beats)
-			mp->fsm = KH_FSM_IDLE;
+			mp->fsm = KSIM_FSM_IDLE;
 		mp->out_turn = true;
 		return true;
 	}
 	return false;
 }
 
-static bool kh_port_pending(const struct kh_mag_port *mp, u64 now)
+static bool ksim_port_pending(const struct ksim_mag_port *mp, u64 now)
 {
-	const struct kh_mag_rd *er = &mp->er;
+	const struct ksim_mag_rd *er = &mp->er;
 
-	return !kh_fifo_empty(&mp->rdq) || !kh_fifo_empty(&mp->wrq) ||
+	return !ksim_fifo_empty(&mp->rdq) || !ksim_fifo_empty(&mp->wrq) ||
 	       mp->ready_count || mp->land_count || mp->ack_count ||
-	       mp->fsm != KH_FSM_IDLE || er->have ||
+	       mp->fsm != KSIM_FSM_IDLE || er->have ||
 	       (er->active && er->fetch_i < er->count &&
-		(er->q_count + 1) * er->in_beats <= KH_MAG_RD_BEATS) ||
+		(er->q_count + 1) * er->in_beats <= KSIM_MAG_RD_BEATS) ||
 	       (er->q_count && er->q_ready[er->q_head] <= now);
 }
 
-static u64 kh_port_deadline(const struct kh_mag_port *mp)
+static u64 ksim_port_deadline(const struct ksim_mag_port *mp)
 {
-	u64 t = KH_NEVER;
+	u64 t = KSIM_NEVER;
 
-	if (mp->fsm == KH_FSM_RD_WAIT || mp->fsm == KH_FSM_WR_ISSUE)
+	if (mp->fsm == KSIM_FSM_RD_WAIT || mp->fsm == KSIM_FSM_WR_ISSUE)
 		t = mp->fsm_until;
 	if (mp->land_count)
-		t = kh_min_u64(t, mp->land[mp->land_head].at);
+		t = ksim_min_u64(t, mp->land[mp->land_head].at);
 	if (mp->er.q_count)
-		t = kh_min_u64(t, mp->er.q_ready[mp->er.q_head]);
+		t = ksim_min_u64(t, mp->er.q_ready[mp->er.q_head]);
 	return t;
 }
 
 /* The port the agent sends a flit to row dy by: that row's, else port 0. */
-static unsigned int kh_mag_agent_port(const struct kh_mag *g, unsigned int dy)
+static unsigned int ksim_mag_agent_port(const struct ksim_mag *g, unsigned int dy)
 {
 	unsigned int i;
 
@@ -652,82 +652,82 @@ static unsigned int kh_mag_agent_port(const struct kh_mag *g, unsigned int dy)
 	return 0;
 }
 
-bool kh_mag_inject(struct kh_mag *g, const struct kh_flit *f)
+bool ksim_mag_inject(struct ksim_mag *g, const struct kh_flit *f)
 {
-	struct kh_mag_port *mp =
-		&g->port[kh_mag_agent_port(g, kh_flit_get(f, KH_HDR_DST_Y))];
+	struct ksim_mag_port *mp =
+		&g->port[ksim_mag_agent_port(g, kh_flit_get(f, KH_HDR_DST_Y))];
 
-	if (!kh_link_free(&mp->out))
+	if (!ksim_link_free(&mp->out))
 		return false;
-	kh_link_load(&mp->out, f);
+	ksim_link_load(&mp->out, f);
 	return true;
 }
 
-static unsigned int kh_mag_tick(struct kh_node *n)
+static unsigned int ksim_mag_tick(struct ksim_node *n)
 {
-	struct kh_mag *g = kh_container_of(n, struct kh_mag, node);
-	struct kh_orch *o = &g->orch;
-	u64 now = kh_node_now(n), t = KH_NEVER;
+	struct ksim_mag *g = ksim_container_of(n, struct ksim_mag, node);
+	struct ksim_orch *o = &g->orch;
+	u64 now = ksim_node_now(n), t = KSIM_NEVER;
 	u32 tx0 = o->tx.count;
 	bool progress = false, pending = false;
 	unsigned int i;
 
 	/* agent outbound first: it has priority at every port */
-	if (!kh_fifo_empty(&o->tx) && kh_mag_inject(g, kh_fifo_head(&o->tx))) {
-		kh_fifo_pop(&o->tx);
+	if (!ksim_fifo_empty(&o->tx) && ksim_mag_inject(g, ksim_fifo_head(&o->tx))) {
+		ksim_fifo_pop(&o->tx);
 		progress = true;
 	}
-	if (kh_orch_tick(o, tx0))
+	if (ksim_orch_tick(o, tx0))
 		progress = true;
 	/* then the interlink's injections; then the engines */
 	if (g->il) {
-		if (kh_ilink_tick(g->il, now, &t))
+		if (ksim_ilink_tick(g->il, now, &t))
 			progress = true;
-		if (kh_ilink_pending(g->il))
+		if (ksim_ilink_pending(g->il))
 			pending = true;
 	}
-	if (kh_mover_tick(&g->mv, now, &t))
+	if (ksim_mover_tick(&g->mv, now, &t))
 		progress = true;
 
 	for (i = 0; i < g->n_ports; i++) {
-		struct kh_mag_port *mp = &g->port[i];
+		struct ksim_mag_port *mp = &g->port[i];
 
-		if (kh_port_intake(mp))
+		if (ksim_port_intake(mp))
 			progress = true;
-		if (kh_port_engine(mp, now))
+		if (ksim_port_engine(mp, now))
 			progress = true;
-		if (kh_port_land(mp, now))
+		if (ksim_port_land(mp, now))
 			progress = true;
-		if (kh_port_output(mp))
+		if (ksim_port_output(mp))
 			progress = true;
-		if (kh_er_step(mp, now))
+		if (ksim_er_step(mp, now))
 			progress = true;
-		if (kh_port_pending(mp, now))
+		if (ksim_port_pending(mp, now))
 			pending = true;
-		t = kh_min_u64(t, kh_port_deadline(mp));
+		t = ksim_min_u64(t, ksim_port_deadline(mp));
 	}
-	kh_node_timer(n, t);
-	if (kh_orch_pending(o))
+	ksim_node_timer(n, t);
+	if (ksim_orch_pending(o))
 		pending = true;
 	if (progress)
-		return KH_TICK_AWAKE | KH_TICK_PROGRESS;
-	return pending ? KH_TICK_AWAKE : 0;
+		return KSIM_TICK_AWAKE | KSIM_TICK_PROGRESS;
+	return pending ? KSIM_TICK_AWAKE : 0;
 }
 
-static const struct kh_node_ops kh_mag_node_ops = {
-	.tick = kh_mag_tick,
+static const struct ksim_node_ops ksim_mag_node_ops = {
+	.tick = ksim_mag_tick,
 };
 
 /* ---- the host window's apertures ([39] = 1) ---- */
 
-static int kh_mag_host_hang(struct kh_mag *g, unsigned int dir, u64 addr,
+static int ksim_mag_host_hang(struct ksim_mag *g, unsigned int dir, u64 addr,
 			    const char *why)
 {
 	g->host_hang |= dir;
 	g->host_hangs++;
-	kh_mesh_log(g->mesh,
+	ksim_mesh_log(g->mesh,
 		    "host %s at 0x%010llx: %s; the card's host channel hangs (DMA fails with -EIO until the mesh is reset)",
-		    dir == KH_MAG_HANG_H2C ? "write" : "read",
+		    dir == KSIM_MAG_HANG_H2C ? "write" : "read",
 		    (unsigned long long)addr, why);
 	return -EIO;
 }
@@ -736,7 +736,7 @@ static int kh_mag_host_hang(struct kh_mag *g, unsigned int dir, u64 addr,
  * Whole 32-byte words covering [addr, addr + len): word i of the range
  * with the bytes outside it zero (the host path forces every strobe).
  */
-static void kh_host_word(u64 addr, const u8 *in, size_t len, u64 w, u8 *word)
+static void ksim_host_word(u64 addr, const u8 *in, size_t len, u64 w, u8 *word)
 {
 	u64 b = w < addr ? addr : w;
 	u64 e = w + KH_PAYLOAD_BYTES < addr + len ? w + KH_PAYLOAD_BYTES :
@@ -754,7 +754,7 @@ static void kh_host_word(u64 addr, const u8 *in, size_t len, u64 w, u8 *word)
  * 32 bits)) + 128 per entry.  A burst whose beats are not a multiple of 8
  * leaves an entry waiting for beats that never come: the host AXI hangs.
  */
-static int kh_mag_quant_upload(struct kh_mag *g, u64 addr, const u8 *in,
+static int ksim_mag_quant_upload(struct ksim_mag *g, u64 addr, const u8 *in,
 			       size_t len)
 {
 	bool blayout = (addr >> KH_MADDR_APERTURE_SHIFT) & 1;
@@ -771,28 +771,28 @@ static int kh_mag_quant_upload(struct kh_mag *g, u64 addr, const u8 *in,
 		dst = w & KH_AP_QUANT_DST_MASK & KH_MADDR_LOCAL_MASK;
 		for (e = 0; e + KH_MX_SRC_BEATS <= beats; e += KH_MX_SRC_BEATS) {
 			for (i = 0; i < KH_MX_SRC_BEATS; i++)
-				kh_host_word(addr, in, len,
+				ksim_host_word(addr, in, len,
 					     w + (e + i) * KH_PAYLOAD_BYTES,
 					     src + i * KH_PAYLOAD_BYTES);
-			kh_mxfp7_entry(src, blayout, out);
+			ksim_mxfp7_entry(src, blayout, out);
 			g->quant_entries++;
 			for (i = 0; i < KH_MX_OUT_WORDS; i++) {
 				u64 o = dst + (e / 2 + i) * KH_PAYLOAD_BYTES;
 
 				/* past the DRAM: the AXI error is ignored */
-				kh_mag_cv_write(g, KH_CV_DRAM, o,
+				ksim_mag_cv_write(g, KSIM_CV_DRAM, o,
 						out + i * KH_PAYLOAD_BYTES);
 			}
 		}
 		if (beats % KH_MX_SRC_BEATS)
-			return kh_mag_host_hang(g, KH_MAG_HANG_H2C, w,
+			return ksim_mag_host_hang(g, KSIM_MAG_HANG_H2C, w,
 						"a quantising-upload burst is not a multiple of 8 beats");
 		w = bend;
 	}
 	return 0;
 }
 
-int kh_mag_host_write(struct kh_mag *g, u64 addr, const void *buf,
+int ksim_mag_host_write(struct ksim_mag *g, u64 addr, const void *buf,
 		      size_t len)
 {
 	unsigned int ap = (addr >> KH_MADDR_APERTURE_SHIFT) &
@@ -801,26 +801,26 @@ int kh_mag_host_write(struct kh_mag *g, u64 addr, const void *buf,
 	u8 word[KH_PAYLOAD_BYTES];
 
 	if (ap == KH_AP_QUANT_A || ap == KH_AP_QUANT_B)
-		return kh_mag_quant_upload(g, addr, buf, len);
-	if (kh_mag_cv_decode(g, addr, &off) != KH_CV_L2)
-		return kh_mag_host_hang(g, KH_MAG_HANG_H2C, addr,
+		return ksim_mag_quant_upload(g, addr, buf, len);
+	if (ksim_mag_cv_decode(g, addr, &off) != KSIM_CV_L2)
+		return ksim_mag_host_hang(g, KSIM_MAG_HANG_H2C, addr,
 					"no aperture answers");
 	for (w = addr & ~(u64)(KH_PAYLOAD_BYTES - 1); w < end;
 	     w += KH_PAYLOAD_BYTES) {
-		kh_host_word(addr, buf, len, w, word);
-		kh_mag_cv_decode(g, w, &off);
-		kh_mag_cv_write(g, KH_CV_L2, off, word);
+		ksim_host_word(addr, buf, len, w, word);
+		ksim_mag_cv_decode(g, w, &off);
+		ksim_mag_cv_write(g, KSIM_CV_L2, off, word);
 	}
 	return 0;
 }
 
-int kh_mag_host_read(struct kh_mag *g, u64 addr, void *buf, size_t len)
+int ksim_mag_host_read(struct ksim_mag *g, u64 addr, void *buf, size_t len)
 {
 	u64 w, end = addr + len, off;
 	u8 word[KH_PAYLOAD_BYTES], *out = buf;
 
-	if (kh_mag_cv_decode(g, addr, &off) != KH_CV_L2)
-		return kh_mag_host_hang(g, KH_MAG_HANG_C2H, addr,
+	if (ksim_mag_cv_decode(g, addr, &off) != KSIM_CV_L2)
+		return ksim_mag_host_hang(g, KSIM_MAG_HANG_C2H, addr,
 					"no aperture answers");
 	for (w = addr & ~(u64)(KH_PAYLOAD_BYTES - 1); w < end;
 	     w += KH_PAYLOAD_BYTES) {
@@ -828,8 +828,8 @@ int kh_mag_host_read(struct kh_mag *g, u64 addr, void *buf, size_t len)
 		u64 e = w + KH_PAYLOAD_BYTES < end ? w + KH_PAYLOAD_BYTES :
 			end;
 
-		kh_mag_cv_decode(g, w, &off);
-		kh_mag_cv_read(g, KH_CV_L2, off, word);
+		ksim_mag_cv_decode(g, w, &off);
+		ksim_mag_cv_read(g, KSIM_CV_L2, off, word);
 		memcpy(out + (b - addr), word + (b - w), (size_t)(e - b));
 	}
 	return 0;
@@ -837,47 +837,47 @@ int kh_mag_host_read(struct kh_mag *g, u64 addr, void *buf, size_t len)
 
 /* ---- life cycle ---- */
 
-static int kh_port_init(struct kh_mag_port *mp, struct kh_mag *g,
+static int ksim_port_init(struct ksim_mag_port *mp, struct ksim_mag *g,
 			unsigned int idx, unsigned int y)
 {
-	const struct kh_sim_params *p = g->mesh->p;
+	const struct ksim_params *p = g->mesh->p;
 	int e;
 
 	mp->mag = g;
 	mp->idx = idx;
 	mp->x = 0;
 	mp->y = y;
-	mp->sink.ops = &kh_port_sink_ops;
+	mp->sink.ops = &ksim_port_sink_ops;
 	mp->sink.node = &g->node;
-	mp->slot_stall_since = KH_NEVER;
-	e = kh_fifo_init(&mp->rdq, p->q_depth);
+	mp->slot_stall_since = KSIM_NEVER;
+	e = ksim_fifo_init(&mp->rdq, p->q_depth);
 	if (!e)
-		e = kh_fifo_init(&mp->wrq, p->q_depth);
+		e = ksim_fifo_init(&mp->wrq, p->q_depth);
 	if (e)
 		return e;
-	mp->slots = kh_plat_zalloc(sizeof(*mp->slots) * p->wr_slots);
-	mp->ready = kh_plat_zalloc(sizeof(*mp->ready) * p->wr_slots);
-	mp->land = kh_plat_zalloc(sizeof(*mp->land) * p->wr_slots);
-	mp->ackq = kh_plat_zalloc(sizeof(*mp->ackq) * p->wr_slots);
+	mp->slots = ksim_plat_zalloc(sizeof(*mp->slots) * p->wr_slots);
+	mp->ready = ksim_plat_zalloc(sizeof(*mp->ready) * p->wr_slots);
+	mp->land = ksim_plat_zalloc(sizeof(*mp->land) * p->wr_slots);
+	mp->ackq = ksim_plat_zalloc(sizeof(*mp->ackq) * p->wr_slots);
 	if (!mp->slots || !mp->ready || !mp->land || !mp->ackq)
 		return -ENOMEM;
-	return kh_node_add_out(&g->node, &mp->out);
+	return ksim_node_add_out(&g->node, &mp->out);
 }
 
-static void kh_port_fini(struct kh_mag_port *mp)
+static void ksim_port_fini(struct ksim_mag_port *mp)
 {
-	kh_fifo_fini(&mp->rdq);
-	kh_fifo_fini(&mp->wrq);
-	kh_plat_free(mp->slots);
-	kh_plat_free(mp->ready);
-	kh_plat_free(mp->land);
-	kh_plat_free(mp->ackq);
+	ksim_fifo_fini(&mp->rdq);
+	ksim_fifo_fini(&mp->wrq);
+	ksim_plat_free(mp->slots);
+	ksim_plat_free(mp->ready);
+	ksim_plat_free(mp->land);
+	ksim_plat_free(mp->ackq);
 }
 
-struct kh_mag *kh_mag_create(struct kh_mesh *m, const u8 *rows,
+struct ksim_mag *ksim_mag_create(struct ksim_mesh *m, const u8 *rows,
 			     unsigned int n_ports, int *err)
 {
-	struct kh_mag *g = kh_plat_zalloc(sizeof(*g));
+	struct ksim_mag *g = ksim_plat_zalloc(sizeof(*g));
 	u64 l2 = (u64)m->p->mag_l2_kib << 10;
 	unsigned int i;
 	int e;
@@ -888,66 +888,66 @@ struct kh_mag *kh_mag_create(struct kh_mesh *m, const u8 *rows,
 	}
 	g->mesh = m;
 	g->n_ports = n_ports;
-	kh_mover_init(&g->mv, g);
-	e = kh_sched_add(m->sched, &g->node, &kh_mag_node_ops);
+	ksim_mover_init(&g->mv, g);
+	e = ksim_sched_add(m->sched, &g->node, &ksim_mag_node_ops);
 	for (i = 0; !e && i < n_ports; i++)
-		e = kh_port_init(&g->port[i], g, i, rows[i]);
+		e = ksim_port_init(&g->port[i], g, i, rows[i]);
 	if (!e)
-		e = kh_orch_init(&g->orch, g, m->p, 0, rows[0],
+		e = ksim_orch_init(&g->orch, g, m->p, 0, rows[0],
 				 m->hi_x > m->hi_y ? m->hi_x : m->hi_y);
 	/* the L2 staging RAM: sparse pages, like DRAM */
 	if (!e && l2)
-		e = kh_dram_init(&g->l2, l2);
+		e = ksim_dram_init(&g->l2, l2);
 	if (e) {
 		*err = e;
-		kh_mag_destroy(g);
+		ksim_mag_destroy(g);
 		return NULL;
 	}
 	return g;
 }
 
-void kh_mag_destroy(struct kh_mag *g)
+void ksim_mag_destroy(struct ksim_mag *g)
 {
 	unsigned int i;
 
 	if (!g)
 		return;
 	for (i = 0; i < g->n_ports; i++)
-		kh_port_fini(&g->port[i]);
-	kh_orch_fini(&g->orch);
-	kh_dram_fini(&g->l2);
-	kh_ilink_destroy(g->il);
-	kh_plat_free(g);
+		ksim_port_fini(&g->port[i]);
+	ksim_orch_fini(&g->orch);
+	ksim_dram_fini(&g->l2);
+	ksim_ilink_destroy(g->il);
+	ksim_plat_free(g);
 }
 
-void kh_mag_reset(struct kh_mag *g)
+void ksim_mag_reset(struct ksim_mag *g)
 {
-	const struct kh_sim_params *p = g->mesh->p;
+	const struct ksim_params *p = g->mesh->p;
 	unsigned int i;
 
 	for (i = 0; i < g->n_ports; i++) {
-		struct kh_mag_port *mp = &g->port[i];
+		struct ksim_mag_port *mp = &g->port[i];
 
-		kh_fifo_clear(&mp->rdq);
-		kh_fifo_clear(&mp->wrq);
+		ksim_fifo_clear(&mp->rdq);
+		ksim_fifo_clear(&mp->wrq);
 		memset(mp->slots, 0, sizeof(*mp->slots) * p->wr_slots);
 		mp->ready_head = mp->ready_count = 0;
 		mp->land_head = mp->land_count = 0;
 		mp->ack_head = mp->ack_count = 0;
-		mp->fsm = KH_FSM_IDLE;
+		mp->fsm = KSIM_FSM_IDLE;
 		mp->prefer_write = false;
 		mp->out_turn = false;
 		memset(&mp->er, 0, sizeof(mp->er));
 		mp->out.valid = false;
-		mp->slot_stall_since = KH_NEVER;
+		mp->slot_stall_since = KSIM_NEVER;
 	}
 	g->rd_count = 0;
 	g->wr_count = 0;
 	/* a reset ends the hung host transaction; L2 contents survive */
 	g->host_hang = 0;
-	kh_mover_reset(&g->mv);
+	ksim_mover_reset(&g->mv);
 	if (g->il)
-		kh_ilink_reset(g->il);
-	kh_orch_reset(&g->orch);
-	kh_node_timer(&g->node, KH_NEVER);
+		ksim_ilink_reset(g->il);
+	ksim_orch_reset(&g->orch);
+	ksim_node_timer(&g->node, KSIM_NEVER);
 }

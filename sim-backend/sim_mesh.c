@@ -14,7 +14,7 @@
 #include "sim_router.h"
 #include "sim_util.h"
 
-struct kh_router *kh_mesh_router(struct kh_mesh *m, unsigned int x,
+struct ksim_router *ksim_mesh_router(struct ksim_mesh *m, unsigned int x,
 				 unsigned int y)
 {
 	if (x < m->lo || x > m->hi_x || y < m->lo || y > m->hi_y)
@@ -22,7 +22,7 @@ struct kh_router *kh_mesh_router(struct kh_mesh *m, unsigned int x,
 	return &m->routers[(y - m->lo) * m->nrx + (x - m->lo)];
 }
 
-unsigned int kh_mesh_unit_mag_port(const struct kh_mesh *m, unsigned int y)
+unsigned int ksim_mesh_unit_mag_port(const struct ksim_mesh *m, unsigned int y)
 {
 	unsigned int i, best = 0, bd = ~0u;
 
@@ -39,13 +39,13 @@ unsigned int kh_mesh_unit_mag_port(const struct kh_mesh *m, unsigned int y)
 	return best;
 }
 
-static const int kh_dx[KH_PORTS] = { 0, 1, 0, -1, 0 };
-static const int kh_dy[KH_PORTS] = { -1, 0, 1, 0, 0 };
-static const unsigned int kh_opposite[KH_PORTS] = {
-	KH_PORT_S, KH_PORT_W, KH_PORT_N, KH_PORT_E, KH_PORT_L
+static const int ksim_dx[KSIM_PORTS] = { 0, 1, 0, -1, 0 };
+static const int ksim_dy[KSIM_PORTS] = { -1, 0, 1, 0, 0 };
+static const unsigned int ksim_opposite[KSIM_PORTS] = {
+	KSIM_PORT_S, KSIM_PORT_W, KSIM_PORT_N, KSIM_PORT_E, KSIM_PORT_L
 };
 
-static struct kh_mag_port *kh_mesh_mag_port_at(struct kh_mesh *m,
+static struct ksim_mag_port *ksim_mesh_mag_port_at(struct ksim_mesh *m,
 					       unsigned int y)
 {
 	unsigned int i;
@@ -57,53 +57,53 @@ static struct kh_mag_port *kh_mesh_mag_port_at(struct kh_mesh *m,
 }
 
 /* Wire router r's port d to whatever is on that side. */
-static void kh_mesh_wire(struct kh_mesh *m, struct kh_router *r,
+static void ksim_mesh_wire(struct ksim_mesh *m, struct ksim_router *r,
 			 unsigned int d)
 {
-	unsigned int nx = (unsigned int)((int)r->x + kh_dx[d]);
-	unsigned int ny = (unsigned int)((int)r->y + kh_dy[d]);
-	struct kh_router *nb = d == KH_PORT_L ? NULL : kh_mesh_router(m, nx, ny);
-	struct kh_sink *rx = &m->tieoff.sink;
-	struct kh_unit *u = m->unit[ny][nx];
-	struct kh_l2 *a = m->l2[ny][nx];
-	struct kh_mag_port *mp;
+	unsigned int nx = (unsigned int)((int)r->x + ksim_dx[d]);
+	unsigned int ny = (unsigned int)((int)r->y + ksim_dy[d]);
+	struct ksim_router *nb = d == KSIM_PORT_L ? NULL : ksim_mesh_router(m, nx, ny);
+	struct ksim_sink *rx = &m->tieoff.sink;
+	struct ksim_unit *u = m->unit[ny][nx];
+	struct ksim_l2 *a = m->l2[ny][nx];
+	struct ksim_mag_port *mp;
 
 	if (nb) {
-		kh_link_init(&r->out[d], &nb->in[kh_opposite[d]].sink, m->id,
-			     KH_LINK_ROUTER, r->x, r->y, d);
+		ksim_link_init(&r->out[d], &nb->in[ksim_opposite[d]].sink, m->id,
+			     KSIM_LINK_ROUTER, r->x, r->y, d);
 		return;
 	}
 	/* every endpoint's inbound port sits behind its reset gate */
 	if (u && a) {
 		/* router <-> adapter <-> unit */
-		rx = kh_mesh_gate(m, nx, ny, &a->rsink);
-		kh_link_init(&a->rout, &r->in[d].sink, m->id, KH_LINK_ENDPOINT,
-			     nx, ny, KH_PORT_L);
-		kh_link_init(&a->cout, &u->sink, m->id, KH_LINK_L2, nx, ny,
-			     KH_PORT_L);
-		kh_link_init(&u->out, &a->csink, m->id, KH_LINK_ENDPOINT,
-			     nx, ny, KH_PORT_L);
+		rx = ksim_mesh_gate(m, nx, ny, &a->rsink);
+		ksim_link_init(&a->rout, &r->in[d].sink, m->id, KSIM_LINK_ENDPOINT,
+			     nx, ny, KSIM_PORT_L);
+		ksim_link_init(&a->cout, &u->sink, m->id, KSIM_LINK_L2, nx, ny,
+			     KSIM_PORT_L);
+		ksim_link_init(&u->out, &a->csink, m->id, KSIM_LINK_ENDPOINT,
+			     nx, ny, KSIM_PORT_L);
 	} else if (u) {
-		rx = kh_mesh_gate(m, nx, ny, &u->sink);
-		kh_link_init(&u->out, &r->in[d].sink, m->id, KH_LINK_ENDPOINT,
-			     nx, ny, KH_PORT_L);
+		rx = ksim_mesh_gate(m, nx, ny, &u->sink);
+		ksim_link_init(&u->out, &r->in[d].sink, m->id, KSIM_LINK_ENDPOINT,
+			     nx, ny, KSIM_PORT_L);
 	} else if (nx == 0) {
-		mp = kh_mesh_mag_port_at(m, ny);
+		mp = ksim_mesh_mag_port_at(m, ny);
 		if (mp) {
-			rx = kh_mesh_gate(m, nx, ny, &mp->sink);
-			kh_link_init(&mp->out, &r->in[d].sink, m->id,
-				     KH_LINK_ENDPOINT, nx, ny, KH_PORT_L);
+			rx = ksim_mesh_gate(m, nx, ny, &mp->sink);
+			ksim_link_init(&mp->out, &r->in[d].sink, m->id,
+				     KSIM_LINK_ENDPOINT, nx, ny, KSIM_PORT_L);
 		}
 	}
-	kh_link_init(&r->out[d], rx, m->id, KH_LINK_ROUTER, r->x, r->y, d);
+	ksim_link_init(&r->out[d], rx, m->id, KSIM_LINK_ROUTER, r->x, r->y, d);
 }
 
-struct kh_mesh *kh_mesh_create(struct kh_sim_card *card, unsigned int id,
-			       const struct kh_desc_mesh *dm, int *err)
+struct ksim_mesh *ksim_mesh_create(struct ksim_card *card, unsigned int id,
+			       const struct ksim_desc_mesh *dm, int *err)
 {
-	const struct kh_sim_params *p;
-	struct kh_mesh *m = kh_plat_zalloc(sizeof(*m));
-	u8 rows[KH_MAG_PORTS_MAX];
+	const struct ksim_params *p;
+	struct ksim_mesh *m = ksim_plat_zalloc(sizeof(*m));
+	u8 rows[KSIM_MAG_PORTS_MAX];
 	unsigned int x, y, d, n_mag = 0;
 	int e;
 
@@ -112,7 +112,7 @@ struct kh_mesh *kh_mesh_create(struct kh_sim_card *card, unsigned int id,
 		return NULL;
 	}
 	m->card = card;
-	m->sched = kh_sim_card_sched(card);
+	m->sched = ksim_card_sched(card);
 	m->params = dm->p;
 	m->p = p = &m->params;
 	m->id = id;
@@ -123,21 +123,21 @@ struct kh_mesh *kh_mesh_create(struct kh_sim_card *card, unsigned int id,
 	m->hi_y = dm->h - 2;
 	m->nrx = dm->w - 2;
 	m->nry = dm->h - 2;
-	kh_tieoff_init(&m->tieoff);
-	e = kh_mesh_rst_init(m);
+	ksim_tieoff_init(&m->tieoff);
+	e = ksim_mesh_rst_init(m);
 	if (!e)
-		e = kh_dram_init(&m->dram, p->dram_bytes);
+		e = ksim_dram_init(&m->dram, p->dram_bytes);
 	if (e)
 		goto fail;
 
-	m->routers = kh_plat_zalloc(sizeof(*m->routers) * m->nrx * m->nry);
+	m->routers = ksim_plat_zalloc(sizeof(*m->routers) * m->nrx * m->nry);
 	if (!m->routers) {
 		e = -ENOMEM;
 		goto fail;
 	}
 	for (y = m->lo; y <= m->hi_y; y++)
 		for (x = m->lo; x <= m->hi_x; x++) {
-			e = kh_router_init(kh_mesh_router(m, x, y), m->sched,
+			e = ksim_router_init(ksim_mesh_router(m, x, y), m->sched,
 					   x, y, m->lo, m->hi_x, m->hi_y,
 					   p->router_fifo);
 			if (e)
@@ -145,27 +145,27 @@ struct kh_mesh *kh_mesh_create(struct kh_sim_card *card, unsigned int id,
 		}
 
 	for (y = 0; y < m->h; y++)
-		if (dm->kind[y][0] == KH_CELL_MAG && n_mag < KH_MAG_PORTS_MAX)
+		if (dm->kind[y][0] == KSIM_CELL_MAG && n_mag < KSIM_MAG_PORTS_MAX)
 			rows[n_mag++] = (u8)y;
 	if (!n_mag) {
 		e = -EINVAL;
 		goto fail;
 	}
-	m->mag = kh_mag_create(m, rows, n_mag, &e);
+	m->mag = ksim_mag_create(m, rows, n_mag, &e);
 	if (!m->mag)
 		goto fail;
 
 	for (y = 0; y < m->h; y++)
 		for (x = 0; x < m->w; x++) {
-			if (dm->kind[y][x] != KH_CELL_UNIT)
+			if (dm->kind[y][x] != KSIM_CELL_UNIT)
 				continue;
-			m->unit[y][x] = kh_unit_create(m, dm->type[y][x], x, y,
+			m->unit[y][x] = ksim_unit_create(m, dm->type[y][x], x, y,
 						       &e);
 			if (!m->unit[y][x])
 				goto fail;
 			if (!dm->l2[y][x])
 				continue;
-			m->l2[y][x] = kh_l2_create(m, x, y, dm->l2_base[y][x],
+			m->l2[y][x] = ksim_l2_create(m, x, y, dm->l2_base[y][x],
 						   &e);
 			if (!m->l2[y][x])
 				goto fail;
@@ -173,51 +173,51 @@ struct kh_mesh *kh_mesh_create(struct kh_sim_card *card, unsigned int id,
 
 	for (y = m->lo; y <= m->hi_y; y++)
 		for (x = m->lo; x <= m->hi_x; x++)
-			for (d = 0; d < KH_PORTS; d++)
-				kh_mesh_wire(m, kh_mesh_router(m, x, y), d);
+			for (d = 0; d < KSIM_PORTS; d++)
+				ksim_mesh_wire(m, ksim_mesh_router(m, x, y), d);
 	return m;
 fail:
-	kh_mesh_destroy(m);
+	ksim_mesh_destroy(m);
 	*err = e;
 	return NULL;
 }
 
-void kh_mesh_destroy(struct kh_mesh *m)
+void ksim_mesh_destroy(struct ksim_mesh *m)
 {
 	unsigned int x, y;
 
 	if (!m)
 		return;
-	for (y = 0; y < KH_MAP_MAX; y++)
-		for (x = 0; x < KH_MAP_MAX; x++) {
-			kh_unit_destroy(m->unit[y][x]);
-			kh_l2_destroy(m->l2[y][x]);
+	for (y = 0; y < KSIM_MAP_MAX; y++)
+		for (x = 0; x < KSIM_MAP_MAX; x++) {
+			ksim_unit_destroy(m->unit[y][x]);
+			ksim_l2_destroy(m->l2[y][x]);
 		}
-	kh_mag_destroy(m->mag);
+	ksim_mag_destroy(m->mag);
 	if (m->routers) {
 		for (y = 0; y < m->nrx * m->nry; y++)
-			kh_router_fini(&m->routers[y]);
-		kh_plat_free(m->routers);
+			ksim_router_fini(&m->routers[y]);
+		ksim_plat_free(m->routers);
 	}
-	kh_dram_fini(&m->dram);
-	kh_mesh_rst_fini(m);
-	kh_plat_free(m);
+	ksim_dram_fini(&m->dram);
+	ksim_mesh_rst_fini(m);
+	ksim_plat_free(m);
 }
 
-void kh_mesh_reset(struct kh_mesh *m)
+void ksim_mesh_reset_state(struct ksim_mesh *m)
 {
 	unsigned int x, y;
 
 	/* what was in flight is gone: the checker forgets it */
-	kh_obs_mesh_reset(m->card, m->id);
+	ksim_obs_mesh_reset(m->card, m->id);
 	for (y = 0; y < m->nrx * m->nry; y++)
-		kh_router_reset(&m->routers[y]);
-	kh_mag_reset(m->mag);
+		ksim_router_reset(&m->routers[y]);
+	ksim_mag_reset(m->mag);
 	for (y = 0; y < m->h; y++)
 		for (x = 0; x < m->w; x++) {
 			if (m->unit[y][x])
-				kh_unit_reset(m->unit[y][x]);
+				ksim_unit_reset(m->unit[y][x]);
 			if (m->l2[y][x])
-				kh_l2_reset(m->l2[y][x]);
+				ksim_l2_reset(m->l2[y][x]);
 		}
 }

@@ -17,56 +17,56 @@
 #include "sim_util.h"
 #include <kohaku/kh_regs.h>
 
-#define KH_MV_ADDR_MASK		((1ULL << 40) - 1)
-#define KH_MV_LEN_CAP		(1ULL << 62)
-#define KH_MV_STALL		0xff	/* the interlink's egress is full */
+#define KSIM_MV_ADDR_MASK		((1ULL << 40) - 1)
+#define KSIM_MV_LEN_CAP		(1ULL << 62)
+#define KSIM_MV_STALL		0xff	/* the interlink's egress is full */
 
-void kh_mover_init(struct kh_mover *mv, struct kh_mag *g)
+void ksim_mover_init(struct ksim_mover *mv, struct ksim_mag *g)
 {
 	memset(mv, 0, sizeof(*mv));
 	mv->mag = g;
-	mv->done_at = KH_NEVER;
+	mv->done_at = KSIM_NEVER;
 	mv->idx_word = ~0ULL;
 }
 
-void kh_mover_reset(struct kh_mover *mv)
+void ksim_mover_reset(struct ksim_mover *mv)
 {
 	u64 words = mv->words, remote = mv->remote_words, faults = mv->faults;
 
-	kh_mover_init(mv, mv->mag);
+	ksim_mover_init(mv, mv->mag);
 	mv->words = words;
 	mv->remote_words = remote;
 	mv->faults = faults;
 }
 
-u64 kh_mover_stat(const struct kh_mover *mv)
+u64 ksim_mover_stat(const struct ksim_mover *mv)
 {
 	return ((u64)(mv->moves & 0xffffff) << 40) |
 	       ((u64)(mv->fault & 0xf) << 4) | (mv->busy ? KH_AUX_BUSY : 0);
 }
 
-static u64 kh_mv_len(const struct kh_mv_walker *w)
+static u64 ksim_mv_len(const struct ksim_mv_walker *w)
 {
 	u64 n = 1;
 	unsigned int d;
 
-	for (d = 0; d < w->ndims && d < KH_MV_DIMS; d++) {
-		if (n > KH_MV_LEN_CAP / 65536)
-			return KH_MV_LEN_CAP;	/* longer than any run */
+	for (d = 0; d < w->ndims && d < KSIM_MV_DIMS; d++) {
+		if (n > KSIM_MV_LEN_CAP / 65536)
+			return KSIM_MV_LEN_CAP;	/* longer than any run */
 		n *= w->count[d];
 	}
 	return n;
 }
 
-static bool kh_mv_uses_src(unsigned int mode)
+static bool ksim_mv_uses_src(unsigned int mode)
 {
 	return mode == KH_MV_MODE_COPY || mode == KH_MV_MODE_GATHER;
 }
 
 /* The GO checks, in the order 4, 5, 6, 1. */
-static u8 kh_mv_check(const struct kh_mv_regs *r)
+static u8 ksim_mv_check(const struct ksim_mv_regs *r)
 {
-	const struct kh_mv_walker *src = &r->w[0], *dst = &r->w[1];
+	const struct ksim_mv_walker *src = &r->w[0], *dst = &r->w[1];
 	unsigned int d;
 
 	if (r->mode == KH_MV_MODE_TRANSPOSE || r->mode > KH_MV_MODE_FILL)
@@ -75,58 +75,58 @@ static u8 kh_mv_check(const struct kh_mv_regs *r)
 		return KH_MV_FAULT_EW;
 	if (dst->base & 31)
 		return KH_MV_FAULT_ALIGN;
-	for (d = 0; d < dst->ndims && d < KH_MV_DIMS; d++)
+	for (d = 0; d < dst->ndims && d < KSIM_MV_DIMS; d++)
 		if (dst->stride[d] & 31)
 			return KH_MV_FAULT_ALIGN;
-	if (kh_mv_uses_src(r->mode) && (src->base & 31))
+	if (ksim_mv_uses_src(r->mode) && (src->base & 31))
 		return KH_MV_FAULT_ALIGN;
 	if (r->mode == KH_MV_MODE_COPY)
-		for (d = 0; d < src->ndims && d < KH_MV_DIMS; d++)
+		for (d = 0; d < src->ndims && d < KSIM_MV_DIMS; d++)
 			if (src->stride[d] & 31)
 				return KH_MV_FAULT_ALIGN;
 	if (r->mode == KH_MV_MODE_GATHER && ((r->pitch & 31) ||
 					     (r->idx_base & 31)))
 		return KH_MV_FAULT_ALIGN;
-	if (dst->ndims > KH_MV_DIMS ||
-	    (r->mode == KH_MV_MODE_COPY && src->ndims > KH_MV_DIMS))
+	if (dst->ndims > KSIM_MV_DIMS ||
+	    (r->mode == KH_MV_MODE_COPY && src->ndims > KSIM_MV_DIMS))
 		return KH_MV_FAULT_INDEX_LEN;
-	if (r->mode == KH_MV_MODE_COPY && kh_mv_len(src) != kh_mv_len(dst))
+	if (r->mode == KH_MV_MODE_COPY && ksim_mv_len(src) != ksim_mv_len(dst))
 		return KH_MV_FAULT_INDEX_LEN;
 	if (r->mode == KH_MV_MODE_GATHER &&
 	    (!r->idx_count || !r->gwords ||
-	     (u64)r->idx_count * r->gwords != kh_mv_len(dst)))
+	     (u64)r->idx_count * r->gwords != ksim_mv_len(dst)))
 		return KH_MV_FAULT_INDEX_LEN;
 	return KH_MV_FAULT_NONE;
 }
 
-static void kh_mv_fault(struct kh_mover *mv, u8 code)
+static void ksim_mv_fault(struct ksim_mover *mv, u8 code)
 {
 	mv->fault = code;
 	mv->faults++;
 	mv->busy = false;
-	kh_mesh_log(mv->mag->mesh, "mover: fault %u (mode %u, position %llu)",
+	ksim_mesh_log(mv->mag->mesh, "mover: fault %u (mode %u, position %llu)",
 		    code, mv->run.mode, (unsigned long long)mv->pos);
 }
 
-static void kh_mover_go(struct kh_mover *mv)
+static void ksim_mover_go(struct ksim_mover *mv)
 {
-	struct kh_mag *g = mv->mag;
+	struct ksim_mag *g = mv->mag;
 	u8 f;
 
 	if (mv->busy) {
-		kh_mesh_log(g->mesh, "mover: GO while busy, ignored");
+		ksim_mesh_log(g->mesh, "mover: GO while busy, ignored");
 		return;
 	}
 	mv->fault = KH_MV_FAULT_NONE;
 	mv->run = mv->r;
-	f = kh_mv_check(&mv->run);
+	f = ksim_mv_check(&mv->run);
 	if (f) {
 		mv->pos = 0;
-		kh_mv_fault(mv, f);
+		ksim_mv_fault(mv, f);
 		return;
 	}
 	mv->busy = true;
-	mv->total = kh_mv_len(&mv->run.w[1]);
+	mv->total = ksim_mv_len(&mv->run.w[1]);
 	mv->pos = 0;
 	memset(mv->di, 0, sizeof(mv->di));
 	memset(mv->si, 0, sizeof(mv->si));
@@ -134,14 +134,14 @@ static void kh_mover_go(struct kh_mover *mv)
 	mv->gw = 0;
 	mv->gidx_ok = false;
 	mv->idx_word = ~0ULL;
-	mv->next_at = kh_node_now(&g->node) + 1 + g->mesh->p->mem_rd_latency;
-	mv->done_at = KH_NEVER;
-	kh_node_wake(&g->node);
+	mv->next_at = ksim_node_now(&g->node) + 1 + g->mesh->p->mem_rd_latency;
+	mv->done_at = KSIM_NEVER;
+	ksim_node_wake(&g->node);
 }
 
-void kh_mover_cfg(struct kh_mover *mv, u32 off, u64 v)
+void ksim_mover_cfg(struct ksim_mover *mv, u32 off, u64 v)
 {
-	struct kh_mv_regs *r = &mv->r;
+	struct ksim_mv_regs *r = &mv->r;
 	unsigned int w = v & 1, i;
 
 	switch (off) {
@@ -150,15 +150,15 @@ void kh_mover_cfg(struct kh_mover *mv, u32 off, u64 v)
 		r->ew = (v >> 3) & 3;
 		r->flags = (v >> 8) & 0xff;
 		if (v & KH_MV_GO)
-			kh_mover_go(mv);
+			ksim_mover_go(mv);
 		break;
 	case KH_MV_WALK_BASE:
-		r->w[w].base = (v >> 4) & KH_MV_ADDR_MASK;
+		r->w[w].base = (v >> 4) & KSIM_MV_ADDR_MASK;
 		r->w[w].ndims = (v >> 44) & 7;
 		break;
 	case KH_MV_WALK_DIM:
 		i = (v >> 1) & 7;
-		if (i >= KH_MV_DIMS)
+		if (i >= KSIM_MV_DIMS)
 			break;		/* no such dim */
 		r->w[w].count[i] = (v >> 4) & 0xffff;
 		r->w[w].stride[i] = (s32)(u32)(v >> 20);
@@ -171,7 +171,7 @@ void kh_mover_cfg(struct kh_mover *mv, u32 off, u64 v)
 		r->win[v & 3].extent = (v >> 18) & 0xffff;
 		break;
 	case KH_MV_INDEX:
-		r->idx_base = v & KH_MV_ADDR_MASK;
+		r->idx_base = v & KSIM_MV_ADDR_MASK;
 		r->idx_count = (v >> 40) & 0xffff;
 		break;
 	case KH_MV_SEED:
@@ -191,7 +191,7 @@ void kh_mover_cfg(struct kh_mover *mv, u32 off, u64 v)
 
 /* ---- the walk ---- */
 
-static void kh_mv_next(const struct kh_mv_walker *w, u16 *idx)
+static void ksim_mv_next(const struct ksim_mv_walker *w, u16 *idx)
 {
 	unsigned int d;
 
@@ -203,27 +203,27 @@ static void kh_mv_next(const struct kh_mv_walker *w, u16 *idx)
 }
 
 /* A position's address; false when it leaves the 40-bit space. */
-static bool kh_mv_addr(const struct kh_mv_walker *w, const u16 *idx, u64 *a)
+static bool ksim_mv_addr(const struct ksim_mv_walker *w, const u16 *idx, u64 *a)
 {
 	s64 v = (s64)w->base;
 	unsigned int d;
 
 	for (d = 0; d < w->ndims; d++)
 		v += (s64)idx[d] * w->stride[d];
-	if (v < 0 || (u64)v > KH_MV_ADDR_MASK)
+	if (v < 0 || (u64)v > KSIM_MV_ADDR_MASK)
 		return false;
 	*a = (u64)v;
 	return true;
 }
 
 /* Is the position inside every enabled window of walker w? */
-static bool kh_mv_inside(const struct kh_mv_regs *r, unsigned int w,
+static bool ksim_mv_inside(const struct ksim_mv_regs *r, unsigned int w,
 			 const u16 *idx)
 {
 	unsigned int s;
 
 	for (s = 0; s < 2; s++) {
-		const struct kh_mv_window *win = &r->win[s * 2 + w];
+		const struct ksim_mv_window *win = &r->win[s * 2 + w];
 		s32 c;
 
 		if (!win->extent)
@@ -236,7 +236,7 @@ static bool kh_mv_inside(const struct kh_mv_regs *r, unsigned int w,
 	return true;
 }
 
-static void kh_mv_imm_word(const struct kh_mv_regs *r, u8 *buf)
+static void ksim_mv_imm_word(const struct ksim_mv_regs *r, u8 *buf)
 {
 	unsigned int esz = 1u << r->ew, i;
 
@@ -245,7 +245,7 @@ static void kh_mv_imm_word(const struct kh_mv_regs *r, u8 *buf)
 }
 
 /* The counter-based PRNG: SplitMix64's output function of seed + (k+1)y. */
-static void kh_mv_prng_word(const struct kh_mv_regs *r, u64 pos, u8 *buf)
+static void ksim_mv_prng_word(const struct ksim_mv_regs *r, u64 pos, u8 *buf)
 {
 	unsigned int esz = 1u << r->ew, per = KH_PAYLOAD_BYTES / esz, e, b;
 
@@ -261,38 +261,38 @@ static void kh_mv_prng_word(const struct kh_mv_regs *r, u64 pos, u8 *buf)
 }
 
 /* A source-side word on the converged path: 0 or a fault code. */
-static u8 kh_mv_read(struct kh_mover *mv, u64 addr, u8 *buf)
+static u8 ksim_mv_read(struct ksim_mover *mv, u64 addr, u8 *buf)
 {
-	struct kh_mag *g = mv->mag;
+	struct ksim_mag *g = mv->mag;
 	unsigned int tgt;
 	u64 off, alias = 0;
 
-	kh_mag_remote_alias(g, addr, &alias);
-	tgt = kh_mag_cv_decode(g, addr, &off);
-	if (tgt == KH_CV_NONE)
+	ksim_mag_remote_alias(g, addr, &alias);
+	tgt = ksim_mag_cv_decode(g, addr, &off);
+	if (tgt == KSIM_CV_NONE)
 		return KH_MV_FAULT_AXI;
-	if (off + KH_PAYLOAD_BYTES > kh_mag_cv_size(g, tgt))
+	if (off + KH_PAYLOAD_BYTES > ksim_mag_cv_size(g, tgt))
 		return KH_MV_FAULT_RANGE;
-	kh_mag_cv_read(g, tgt, off, buf);
+	ksim_mag_cv_read(g, tgt, off, buf);
 	return 0;
 }
 
 /* A destination word: local, or posted to the interlink. */
-static u8 kh_mv_write(struct kh_mover *mv, u64 addr, const u8 *buf)
+static u8 ksim_mv_write(struct ksim_mover *mv, u64 addr, const u8 *buf)
 {
-	struct kh_mag *g = mv->mag;
+	struct ksim_mag *g = mv->mag;
 	unsigned int mesh = (addr >> KH_MADDR_MESH_SHIFT) & KH_MADDR_MESH_MASK;
 	unsigned int tgt;
 	u64 off;
 	int e;
 
-	if (!(addr & KH_MADDR_SPECIAL) && mesh != kh_mag_mesh_id(g) && g->il) {
+	if (!(addr & KH_MADDR_SPECIAL) && mesh != ksim_mag_mesh_id(g) && g->il) {
 		if ((addr & KH_MADDR_LOCAL_MASK) + KH_PAYLOAD_BYTES >
 		    g->mesh->dram.size)
 			return KH_MV_FAULT_RANGE;
-		e = kh_ilink_post_write(g->il, addr, buf);
+		e = ksim_ilink_post_write(g->il, addr, buf);
 		if (e == -EAGAIN)
-			return KH_MV_STALL;
+			return KSIM_MV_STALL;
 		if (e)
 			return KH_MV_FAULT_AXI;
 		mv->remote_words++;
@@ -300,20 +300,20 @@ static u8 kh_mv_write(struct kh_mover *mv, u64 addr, const u8 *buf)
 		return 0;
 	}
 	/* without an interlink another mesh's address aliases locally */
-	tgt = kh_mag_cv_decode(g, addr, &off);
-	if (tgt == KH_CV_NONE)
+	tgt = ksim_mag_cv_decode(g, addr, &off);
+	if (tgt == KSIM_CV_NONE)
 		return KH_MV_FAULT_AXI;
-	if (off + KH_PAYLOAD_BYTES > kh_mag_cv_size(g, tgt))
+	if (off + KH_PAYLOAD_BYTES > ksim_mag_cv_size(g, tgt))
 		return KH_MV_FAULT_RANGE;
-	kh_mag_cv_write(g, tgt, off, buf);
+	ksim_mag_cv_write(g, tgt, off, buf);
 	mv->words++;
 	return 0;
 }
 
 /* Gather: the current row's index, reading its word first if needed. */
-static u8 kh_mv_gather_index(struct kh_mover *mv, bool *spent)
+static u8 ksim_mv_gather_index(struct ksim_mover *mv, bool *spent)
 {
-	const struct kh_mv_regs *r = &mv->run;
+	const struct ksim_mv_regs *r = &mv->run;
 	u64 w = r->idx_base + (u64)(mv->gj / 8) * KH_PAYLOAD_BYTES;
 	const u8 *p;
 	u8 f;
@@ -322,9 +322,9 @@ static u8 kh_mv_gather_index(struct kh_mover *mv, bool *spent)
 	if (mv->gidx_ok)
 		return 0;
 	if (mv->idx_word != w) {
-		if (w > KH_MV_ADDR_MASK)
+		if (w > KSIM_MV_ADDR_MASK)
 			return KH_MV_FAULT_RANGE;
-		f = kh_mv_read(mv, w, mv->idx_buf);
+		f = ksim_mv_read(mv, w, mv->idx_buf);
 		if (f)
 			return f;
 		mv->idx_word = w;
@@ -338,57 +338,57 @@ static u8 kh_mv_gather_index(struct kh_mover *mv, bool *spent)
 	return 0;
 }
 
-/* One destination position; 0, a fault code, or KH_MV_STALL. */
-static u8 kh_mv_step(struct kh_mover *mv, bool *spent)
+/* One destination position; 0, a fault code, or KSIM_MV_STALL. */
+static u8 ksim_mv_step(struct ksim_mover *mv, bool *spent)
 {
-	const struct kh_mv_regs *r = &mv->run;
+	const struct ksim_mv_regs *r = &mv->run;
 	u8 buf[KH_PAYLOAD_BYTES], f;
 	u64 a;
 
 	*spent = false;
 	switch (r->mode) {
 	case KH_MV_MODE_COPY:
-		if (!kh_mv_inside(r, 0, mv->si)) {
-			kh_mv_imm_word(r, buf);		/* padding */
+		if (!ksim_mv_inside(r, 0, mv->si)) {
+			ksim_mv_imm_word(r, buf);		/* padding */
 			break;
 		}
-		if (!kh_mv_addr(&r->w[0], mv->si, &a))
+		if (!ksim_mv_addr(&r->w[0], mv->si, &a))
 			return KH_MV_FAULT_RANGE;
-		f = kh_mv_read(mv, a, buf);
+		f = ksim_mv_read(mv, a, buf);
 		if (f)
 			return f;
 		break;
 	case KH_MV_MODE_GATHER:
-		f = kh_mv_gather_index(mv, spent);
+		f = ksim_mv_gather_index(mv, spent);
 		if (f || *spent)
 			return f;
 		a = r->w[0].base + (u64)mv->gidx * r->pitch +
 		    (u64)mv->gw * KH_PAYLOAD_BYTES;
-		if (a > KH_MV_ADDR_MASK)
+		if (a > KSIM_MV_ADDR_MASK)
 			return KH_MV_FAULT_RANGE;
-		f = kh_mv_read(mv, a, buf);
+		f = ksim_mv_read(mv, a, buf);
 		if (f)
 			return f;
 		break;
 	case KH_MV_MODE_GENERATE:
-		kh_mv_prng_word(r, mv->pos, buf);
+		ksim_mv_prng_word(r, mv->pos, buf);
 		break;
 	default:
-		kh_mv_imm_word(r, buf);
+		ksim_mv_imm_word(r, buf);
 		break;
 	}
-	if (kh_mv_inside(r, 1, mv->di)) {
-		if (!kh_mv_addr(&r->w[1], mv->di, &a))
+	if (ksim_mv_inside(r, 1, mv->di)) {
+		if (!ksim_mv_addr(&r->w[1], mv->di, &a))
 			return KH_MV_FAULT_RANGE;
-		f = kh_mv_write(mv, a, buf);
+		f = ksim_mv_write(mv, a, buf);
 		if (f)
 			return f;
 	}
 	/* cropped positions are walked but not written */
 	mv->pos++;
-	kh_mv_next(&r->w[1], mv->di);
+	ksim_mv_next(&r->w[1], mv->di);
 	if (r->mode == KH_MV_MODE_COPY) {
-		kh_mv_next(&r->w[0], mv->si);
+		ksim_mv_next(&r->w[0], mv->si);
 	} else if (r->mode == KH_MV_MODE_GATHER && ++mv->gw == r->gwords) {
 		mv->gw = 0;
 		mv->gj++;
@@ -397,19 +397,19 @@ static u8 kh_mv_step(struct kh_mover *mv, bool *spent)
 	return 0;
 }
 
-bool kh_mover_tick(struct kh_mover *mv, u64 now, u64 *deadline)
+bool ksim_mover_tick(struct ksim_mover *mv, u64 now, u64 *deadline)
 {
-	struct kh_mag *g = mv->mag;
+	struct ksim_mag *g = mv->mag;
 	bool spent;
 	u8 f;
 
 	if (!mv->busy)
 		return false;
 	if (mv->pos >= mv->total) {
-		if (mv->done_at == KH_NEVER)
+		if (mv->done_at == KSIM_NEVER)
 			mv->done_at = now + g->mesh->p->mem_wr_latency;
 		if (now < mv->done_at) {
-			*deadline = kh_min_u64(*deadline, mv->done_at);
+			*deadline = ksim_min_u64(*deadline, mv->done_at);
 			return false;
 		}
 		mv->busy = false;
@@ -417,23 +417,23 @@ bool kh_mover_tick(struct kh_mover *mv, u64 now, u64 *deadline)
 		return true;
 	}
 	if (now < mv->next_at) {
-		*deadline = kh_min_u64(*deadline, mv->next_at);
+		*deadline = ksim_min_u64(*deadline, mv->next_at);
 		return false;
 	}
-	f = kh_mv_step(mv, &spent);
-	if (f == KH_MV_STALL) {
+	f = ksim_mv_step(mv, &spent);
+	if (f == KSIM_MV_STALL) {
 		/* the interlink takes it when it has room: retry */
-		*deadline = kh_min_u64(*deadline, now + 1);
+		*deadline = ksim_min_u64(*deadline, now + 1);
 		return false;
 	}
 	if (f) {
-		kh_mv_fault(mv, f);
+		ksim_mv_fault(mv, f);
 		return true;
 	}
 	mv->next_at = now + 1;
 	if (mv->pos >= mv->total)
 		mv->done_at = now + g->mesh->p->mem_wr_latency;
-	*deadline = kh_min_u64(*deadline, mv->pos >= mv->total ?
+	*deadline = ksim_min_u64(*deadline, mv->pos >= mv->total ?
 			       mv->done_at : mv->next_at);
 	return true;
 }

@@ -5,33 +5,33 @@
  * reads and writes through MAG's converged path, and writes another mesh's
  * DRAM through the interlink.
  */
-#ifndef KH_SIM_MOVER_H
-#define KH_SIM_MOVER_H
+#ifndef KSIM_MOVER_H
+#define KSIM_MOVER_H
 
-#include "kh_plat.h"
+#include "ksim_plat.h"
 
-struct kh_mag;
+struct ksim_mag;
 
-#define KH_MV_DIMS	6
-#define KH_MV_WINDOWS	4
+#define KSIM_MV_DIMS	6
+#define KSIM_MV_WINDOWS	4
 
-struct kh_mv_walker {
+struct ksim_mv_walker {
 	u64 base;
 	u8 ndims;
-	u16 count[KH_MV_DIMS];
-	s32 stride[KH_MV_DIMS];
+	u16 count[KSIM_MV_DIMS];
+	s32 stride[KSIM_MV_DIMS];
 };
 
-struct kh_mv_window {
+struct ksim_mv_window {
 	s16 base;
 	s16 step;
 	u16 extent;		/* 0: disabled */
 };
 
-struct kh_mv_regs {
+struct ksim_mv_regs {
 	u8 mode, ew, flags;
-	struct kh_mv_walker w[2];	/* 0 source, 1 destination */
-	struct kh_mv_window win[KH_MV_WINDOWS];	/* select * 2 + walker */
+	struct ksim_mv_walker w[2];	/* 0 source, 1 destination */
+	struct ksim_mv_window win[KSIM_MV_WINDOWS];	/* select * 2 + walker */
 	u64 idx_base;
 	u16 idx_count;
 	u64 seed;
@@ -40,10 +40,10 @@ struct kh_mv_regs {
 	u16 gwords;
 };
 
-struct kh_mover {
-	struct kh_mag *mag;
-	struct kh_mv_regs r;		/* as the host wrote them */
-	struct kh_mv_regs run;		/* the running move's copy, from GO */
+struct ksim_mover {
+	struct ksim_mag *mag;
+	struct ksim_mv_regs r;		/* as the host wrote them */
+	struct ksim_mv_regs run;		/* the running move's copy, from GO */
 
 	bool busy;
 	u8 fault;
@@ -51,15 +51,15 @@ struct kh_mover {
 
 	u64 total;			/* destination positions */
 	u64 pos;			/* the next one */
-	u16 di[KH_MV_DIMS];		/* destination walk indices */
-	u16 si[KH_MV_DIMS];		/* source walk indices */
+	u16 di[KSIM_MV_DIMS];		/* destination walk indices */
+	u16 si[KSIM_MV_DIMS];		/* source walk indices */
 	u32 gj, gw;			/* gather: row, word in row */
 	u32 gidx;			/* gather: the current row's index */
 	bool gidx_ok;
 	u64 idx_word;			/* the index word held, or ~0 */
 	u8 idx_buf[32];
 	u64 next_at;			/* the next step's cycle */
-	u64 done_at;			/* last BRESP; KH_NEVER while moving */
+	u64 done_at;			/* last BRESP; KSIM_NEVER while moving */
 
 	/* model statistics */
 	u64 words;			/* destination words written */
@@ -67,13 +67,13 @@ struct kh_mover {
 	u64 faults;
 };
 
-void kh_mover_init(struct kh_mover *mv, struct kh_mag *g);
-void kh_mover_reset(struct kh_mover *mv);
+void ksim_mover_init(struct ksim_mover *mv, struct ksim_mag *g);
+void ksim_mover_reset(struct ksim_mover *mv);
 /* An AUX_CFG pulse at client offset off (0x00-0x7f). */
-void kh_mover_cfg(struct kh_mover *mv, u32 off, u64 v);
+void ksim_mover_cfg(struct ksim_mover *mv, u32 off, u64 v);
 /* AUX_STAT [63:40] moves, [7:4] fault, [0] busy (MAG adds its counts). */
-u64 kh_mover_stat(const struct kh_mover *mv);
+u64 ksim_mover_stat(const struct ksim_mover *mv);
 /* One cycle; returns progress.  *deadline gets the next cycle it acts. */
-bool kh_mover_tick(struct kh_mover *mv, u64 now, u64 *deadline);
+bool ksim_mover_tick(struct ksim_mover *mv, u64 now, u64 *deadline);
 
-#endif /* KH_SIM_MOVER_H */
+#endif /* KSIM_MOVER_H */

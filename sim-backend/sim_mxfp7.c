@@ -12,23 +12,23 @@
  */
 #include "sim_mxfp7.h"
 
-#define KH_FP16_MAG_MAX		0x7bffu	/* 65504 */
-#define KH_FP16_INF		0x7c00u
+#define KSIM_FP16_MAG_MAX		0x7bffu	/* 65504 */
+#define KSIM_FP16_INF		0x7c00u
 
 /* A magnitude bit pattern after the special-value rules. */
-static u16 kh_mx_mag(u16 h)
+static u16 ksim_mx_mag(u16 h)
 {
 	u16 a = h & 0x7fff;
 
-	if (a > KH_FP16_INF)
+	if (a > KSIM_FP16_INF)
 		return 0;			/* NaN */
-	if (a == KH_FP16_INF)
-		return KH_FP16_MAG_MAX;		/* Inf saturates */
+	if (a == KSIM_FP16_INF)
+		return KSIM_FP16_MAG_MAX;		/* Inf saturates */
 	return a;
 }
 
 /* round(mag / scale(s)), nearest-even, saturating at 64 ("too big"). */
-static unsigned int kh_mx_quot(u16 mag, unsigned int s)
+static unsigned int ksim_mx_quot(u16 mag, unsigned int s)
 {
 	unsigned int e = mag >> 10;
 	u64 n = e ? (u64)((mag & 0x3ff) | 0x400) : (u64)(mag & 0x3ff);
@@ -57,13 +57,13 @@ static unsigned int kh_mx_quot(u16 mag, unsigned int s)
 	return q;
 }
 
-u8 kh_mxfp7_block(const u16 *h, s8 *q)
+u8 ksim_mxfp7_block(const u16 *h, s8 *q)
 {
 	unsigned int i, lo = 0, hi = 255;
 	u16 amax = 0;
 
 	for (i = 0; i < KH_MX_KBLOCK; i++) {
-		u16 a = kh_mx_mag(h[i]);
+		u16 a = ksim_mx_mag(h[i]);
 
 		if (a > amax)
 			amax = a;
@@ -72,20 +72,20 @@ u8 kh_mxfp7_block(const u16 *h, s8 *q)
 	while (lo < hi) {
 		unsigned int mid = (lo + hi) / 2;
 
-		if (kh_mx_quot(amax, mid) <= KH_MX_INT_MAX)
+		if (ksim_mx_quot(amax, mid) <= KH_MX_INT_MAX)
 			hi = mid;
 		else
 			lo = mid + 1;
 	}
 	for (i = 0; i < KH_MX_KBLOCK; i++) {
-		int v = (int)kh_mx_quot(kh_mx_mag(h[i]), lo);
+		int v = (int)ksim_mx_quot(ksim_mx_mag(h[i]), lo);
 
 		q[i] = (s8)((h[i] & 0x8000) ? -v : v);
 	}
 	return (u8)lo;
 }
 
-void kh_mxfp7_entry(const u8 *src, bool blayout, u8 *out)
+void ksim_mxfp7_entry(const u8 *src, bool blayout, u8 *out)
 {
 	u16 blk[KH_MX_LANES][KH_MX_KBLOCK];
 	s8 q[KH_MX_KBLOCK];
@@ -102,7 +102,7 @@ void kh_mxfp7_entry(const u8 *src, bool blayout, u8 *out)
 	memset(out, 0, KH_MX_OUT_BYTES);
 	for (lane = 0; lane < KH_MX_LANES; lane++) {
 		u8 *w = out + lane * KH_MX_WORD_BYTES;
-		u8 s = kh_mxfp7_block(blk[lane], q);
+		u8 s = ksim_mxfp7_block(blk[lane], q);
 
 		for (k = 0; k < KH_MX_KBLOCK; k++) {
 			unsigned int v = (u8)q[k] & 0x7f, bit = k * KH_MX_INT_BITS;

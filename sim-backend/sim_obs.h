@@ -6,16 +6,16 @@
  * docs/spec/fault-injection.md).
  *
  * They reach the model through per-object pointers that are NULL while
- * nothing observes that object: struct kh_link.obs, struct kh_unit.obs,
- * struct kh_mesh.obs.  Each hook site in the model is one test of such a
+ * nothing observes that object: struct ksim_link.obs, struct ksim_unit.obs,
+ * struct ksim_mesh.obs.  Each hook site in the model is one test of such a
  * pointer, so with everything off the model runs as if they did not
  * exist.  Observers never change what the model does, except where a knob
  * says so.
  */
-#ifndef KH_SIM_OBS_H
-#define KH_SIM_OBS_H
+#ifndef KSIM_OBS_H
+#define KSIM_OBS_H
 
-#include "kh_plat.h"
+#include "ksim_plat.h"
 #ifdef __KERNEL__
 #include <linux/stdarg.h>
 #else
@@ -26,38 +26,38 @@
 #include <kohaku/kh_flit.h>
 #include <kohaku/kh_regs.h>
 
-struct kh_sim_card;
-struct kh_unit;
-struct kh_mesh;
-struct kh_orch;
-struct kh_mag_port;
-struct kh_knob;
-struct kh_check;
-struct kh_trace;
-struct kh_desc;
-struct kh_sim_opts;
+struct ksim_card;
+struct ksim_unit;
+struct ksim_mesh;
+struct ksim_orch;
+struct ksim_mag_port;
+struct ksim_knob;
+struct ksim_check;
+struct ksim_trace;
+struct ksim_desc;
+struct ksim_opts;
 
-/* kh_obs_link_xfer() result bits, acted on by kh_link_step() */
-#define KH_XFER_DROP	1u	/* the receiver does not take the flit */
-#define KH_XFER_KEEP	2u	/* the sender keeps holding it (a duplicate) */
-#define KH_XFER_COPY	4u	/* the receiver takes the copy, tag stripped */
-#define KH_XFER_TAKEN	8u	/* call kh_obs_link_taken() after the take */
+/* ksim_obs_link_xfer() result bits, acted on by ksim_link_step() */
+#define KSIM_XFER_DROP	1u	/* the receiver does not take the flit */
+#define KSIM_XFER_KEEP	2u	/* the sender keeps holding it (a duplicate) */
+#define KSIM_XFER_COPY	4u	/* the receiver takes the copy, tag stripped */
+#define KSIM_XFER_TAKEN	8u	/* call ksim_obs_link_taken() after the take */
 
 /* what a link connects, from the checker's point of view */
-enum kh_lclass {
-	KH_LC_BIRTH,		/* an endpoint into a router: flits start here */
-	KH_LC_HOP,		/* router to router */
-	KH_LC_DELIVER,		/* router to an endpoint */
-	KH_LC_TIEOFF,		/* router to the tie-off: the hardware drops */
-	KH_LC_DIRECT,		/* anything else: not followed */
+enum ksim_lclass {
+	KSIM_LC_BIRTH,		/* an endpoint into a router: flits start here */
+	KSIM_LC_HOP,		/* router to router */
+	KSIM_LC_DELIVER,		/* router to an endpoint */
+	KSIM_LC_TIEOFF,		/* router to the tie-off: the hardware drops */
+	KSIM_LC_DIRECT,		/* anything else: not followed */
 };
 
-struct kh_obs_link {
-	struct kh_obs *obs;
-	struct kh_link *l;
-	struct kh_node *sender;		/* the node whose output this is */
-	struct kh_node *rxnode;		/* where a taken flit is next */
-	u8 cls;				/* enum kh_lclass */
+struct ksim_obs_link {
+	struct ksim_obs *obs;
+	struct ksim_link *l;
+	struct ksim_node *sender;		/* the node whose output this is */
+	struct ksim_node *rxnode;		/* where a taken flit is next */
+	u8 cls;				/* enum ksim_lclass */
 	bool refused;			/* busy this cycle: must still hold */
 	u32 last_tag;			/* the last tag taken from this register */
 	u32 xfer_tag;			/* the tag of the transfer in progress */
@@ -65,13 +65,13 @@ struct kh_obs_link {
 	bool kept;			/* the register holds a kept copy */
 	bool r3_done;			/* rule 3 reported for this link */
 	struct kh_flit held;		/* the refused flit (rule 1) */
-	struct kh_knob *knobs;		/* drop/dup knobs on this link */
+	struct ksim_knob *knobs;		/* drop/dup knobs on this link */
 	char name[16];			/* "R1,1.E", "2,1" */
 };
 
-struct kh_obs_unit {
-	struct kh_obs *obs;
-	struct kh_unit *u;
+struct ksim_obs_unit {
+	struct ksim_obs *obs;
+	struct ksim_unit *u;
 	/* checker */
 	u64 stuck_since;		/* rule 4: idle with the recv head held */
 	u64 head_since;			/* rule 5: the recv head's arrival */
@@ -84,142 +84,142 @@ struct kh_obs_unit {
 	bool accept_traced;		/* this cycle's accept is in the trace */
 	struct kh_flit send_held;	/* the refused send_* offer */
 	/* injection */
-	struct kh_knob *knobs;		/* busy/fault/hang/ctrl knobs */
+	struct ksim_knob *knobs;		/* busy/fault/hang/ctrl knobs */
 	bool hung;			/* a hang knob holds the instruction */
 	bool ctrl_drop;			/* the pending reply is to be lost */
-	u64 busy_from, busy_until;	/* the busy knobs' union, or KH_NEVER */
+	u64 busy_from, busy_until;	/* the busy knobs' union, or KSIM_NEVER */
 	u64 faults_injected, hangs_injected, ctrl_corrupted, busy_cycles;
 };
 
-struct kh_obs_mesh {
-	struct kh_knob *dram;		/* dram knobs */
+struct ksim_obs_mesh {
+	struct ksim_knob *dram;		/* dram knobs */
 	u64 dram_rd_errors, dram_wr_errors;
 };
 
-struct kh_obs {
-	struct kh_sim_card *card;
-	struct kh_node node;		/* a timer for time-driven knobs */
+struct ksim_obs {
+	struct ksim_card *card;
+	struct ksim_node node;		/* a timer for time-driven knobs */
 	bool check_on, trace_on;
-	u32 trace_mask;			/* KH_TRC_* */
+	u32 trace_mask;			/* KSIM_TRC_* */
 	bool attached;			/* links/units point at us */
 	unsigned int n_links;
-	struct kh_obs_link *links;
+	struct ksim_obs_link *links;
 	unsigned int n_units;
-	struct kh_obs_unit *units;
-	struct kh_obs_mesh mesh[KH_MAX_MESHES];
-	struct kh_check *chk;
-	struct kh_trace *tr;
-	struct kh_knob *knobs;		/* every knob, in id order */
+	struct ksim_obs_unit *units;
+	struct ksim_obs_mesh mesh[KH_MAX_MESHES];
+	struct ksim_check *chk;
+	struct ksim_trace *tr;
+	struct ksim_knob *knobs;		/* every knob, in id order */
 	u32 next_knob;
 	/* tests: called with every violation message */
 	void (*violation)(void *ctx, const char *msg);
 	void *violation_ctx;
 };
 
-#define kh_unlikely(x)	__builtin_expect(!!(x), 0)
+#define ksim_unlikely(x)	__builtin_expect(!!(x), 0)
 
 /* text output into a caller's buffer; need counts what did not fit too */
-struct kh_tbuf {
+struct ksim_tbuf {
 	char *b;
 	size_t len;
 	size_t pos;
 	size_t need;
 };
 
-void kh_tb_init(struct kh_tbuf *t, char *b, size_t len);
+void ksim_tb_init(struct ksim_tbuf *t, char *b, size_t len);
 #ifndef __printf
 #define __printf(a, b)	__attribute__((format(printf, a, b)))
 #endif
-void kh_tb_printf(struct kh_tbuf *t, const char *fmt, ...) __printf(2, 3);
+void ksim_tb_printf(struct ksim_tbuf *t, const char *fmt, ...) __printf(2, 3);
 
 /* command lines: words separated by blanks, `#` starts a comment */
-#define KH_CMD_WORDS	16
-struct kh_word {
+#define KSIM_CMD_WORDS	16
+struct ksim_word {
 	const char *s;
 	size_t n;
 };
 
-struct kh_words {
+struct ksim_words {
 	unsigned int n;
-	struct kh_word w[KH_CMD_WORDS];
+	struct ksim_word w[KSIM_CMD_WORDS];
 };
 
-int kh_cmd_split(const char *line, size_t len, struct kh_words *w);
-bool kh_word_is(const struct kh_word *w, const char *lit);
-bool kh_word_u64(const struct kh_word *w, u64 *v);
+int ksim_cmd_split(const char *line, size_t len, struct ksim_words *w);
+bool ksim_word_is(const struct ksim_word *w, const char *lit);
+bool ksim_word_u64(const struct ksim_word *w, u64 *v);
 /* "key=value" -> key, value; false when there is no '=' */
-bool kh_word_kv(const struct kh_word *w, struct kh_word *k,
-		struct kh_word *v);
+bool ksim_word_kv(const struct ksim_word *w, struct ksim_word *k,
+		struct ksim_word *v);
 /* "X,Y" */
-bool kh_word_xy(const struct kh_word *w, unsigned int *x, unsigned int *y);
-int kh_word_len(const struct kh_word *w);	/* for "%.*s", capped */
+bool ksim_word_xy(const struct ksim_word *w, unsigned int *x, unsigned int *y);
+int ksim_word_len(const struct ksim_word *w);	/* for "%.*s", capped */
 
 /* attach or detach the per-object pointers after a change */
-void kh_obs_attach(struct kh_obs *o);
+void ksim_obs_attach(struct ksim_obs *o);
 
 /* "mesh 0 unit (2,1) null!" */
-void kh_obs_unit_name(const struct kh_obs_unit *ou, char *buf, size_t len);
+void ksim_obs_unit_name(const struct ksim_obs_unit *ou, char *buf, size_t len);
 /* violations and injections also go to the trace */
-void kh_obs_trace_viol(struct kh_obs *o, u64 cycle, unsigned int rule,
+void ksim_obs_trace_viol(struct ksim_obs *o, u64 cycle, unsigned int rule,
 		       unsigned int mesh, unsigned int x, unsigned int y);
 
 /* tags: bits [319:288] of a flit, which the 288-bit flit does not have */
-static inline u32 kh_flit_tag(const struct kh_flit *f)
+static inline u32 ksim_flit_tag(const struct kh_flit *f)
 {
 	return (u32)(f->w[4] >> 32);
 }
 
-static inline void kh_flit_set_tag(struct kh_flit *f, u32 tag)
+static inline void ksim_flit_set_tag(struct kh_flit *f, u32 tag)
 {
 	f->w[4] = (f->w[4] & 0xffffffffULL) | ((u64)tag << 32);
 }
 
 /* ---- life cycle (sim_card.c) ---- */
-int kh_obs_create(struct kh_sim_card *card);
-int kh_obs_start(struct kh_sim_card *card, const struct kh_desc *d,
-		 const struct kh_sim_opts *opts, char *err, size_t errlen);
-void kh_obs_destroy(struct kh_sim_card *card);
+int ksim_obs_create(struct ksim_card *card);
+int ksim_obs_start(struct ksim_card *card, const struct ksim_desc *d,
+		 const struct ksim_opts *opts, char *err, size_t errlen);
+void ksim_obs_destroy(struct ksim_card *card);
 /* a mesh reset discards what is in flight there */
-void kh_obs_mesh_reset(struct kh_sim_card *card, unsigned int mesh);
+void ksim_obs_mesh_reset(struct ksim_card *card, unsigned int mesh);
 
 /* ---- links (sim_link.c) ---- */
-void kh_obs_link_refused(struct kh_link *l, u64 now);
-unsigned int kh_obs_link_xfer(struct kh_link *l, u64 now,
+void ksim_obs_link_refused(struct ksim_link *l, u64 now);
+unsigned int ksim_obs_link_xfer(struct ksim_link *l, u64 now,
 			      struct kh_flit *copy);
-void kh_obs_link_taken(struct kh_link *l, u64 now);
+void ksim_obs_link_taken(struct ksim_link *l, u64 now);
 
 /* ---- units (sim_base.c) ---- */
-bool kh_obs_unit_busy(const struct kh_unit *u);
-void kh_obs_unit_pre(struct kh_unit *u);
-void kh_obs_unit_send(struct kh_unit *u, const struct kh_flit *f, bool ready);
-void kh_obs_unit_pop(struct kh_unit *u, const struct kh_flit *head);
-void kh_obs_unit_done(struct kh_unit *u);
-void kh_obs_unit_post(struct kh_unit *u, bool unit_progress);
-void kh_obs_unit_ctrl(struct kh_unit *u, const struct kh_flit *req,
+bool ksim_obs_unit_busy(const struct ksim_unit *u);
+void ksim_obs_unit_pre(struct ksim_unit *u);
+void ksim_obs_unit_send(struct ksim_unit *u, const struct kh_flit *f, bool ready);
+void ksim_obs_unit_pop(struct ksim_unit *u, const struct kh_flit *head);
+void ksim_obs_unit_done(struct ksim_unit *u);
+void ksim_obs_unit_post(struct ksim_unit *u, bool unit_progress);
+void ksim_obs_unit_ctrl(struct ksim_unit *u, const struct kh_flit *req,
 		      bool dropped);
 /* the pending reply leaves: true when a knob loses it */
-bool kh_obs_unit_ctrl_send(struct kh_unit *u);
-void kh_obs_unit_drop(struct kh_unit *u, const struct kh_flit *f);
-void kh_obs_unit_reset(struct kh_unit *u);
+bool ksim_obs_unit_ctrl_send(struct ksim_unit *u);
+void ksim_obs_unit_drop(struct ksim_unit *u, const struct kh_flit *f);
+void ksim_obs_unit_reset(struct ksim_unit *u);
 
 /* ---- MAG and orchestrator (sim_mag.c, sim_orch.c) ---- */
 /* a unit-path DRAM read beat at offset a, data in buf (may be replaced) */
-void kh_obs_mem_read(struct kh_mag_port *mp, u64 a, u8 *buf);
+void ksim_obs_mem_read(struct ksim_mag_port *mp, u64 a, u8 *buf);
 /* a unit-path DRAM write beat at a about to land: true when a knob loses it */
-bool kh_obs_mem_write(struct kh_mag_port *mp, u64 a);
+bool ksim_obs_mem_write(struct ksim_mag_port *mp, u64 a);
 /* MEM_WR_DATA that matched no slot */
-void kh_obs_mem_nodata(struct kh_mag_port *mp, const struct kh_flit *f);
+void ksim_obs_mem_nodata(struct ksim_mag_port *mp, const struct kh_flit *f);
 
-enum kh_obs_orch_ev {
-	KH_OBS_DISPATCH,	/* the dispatcher pushed f */
-	KH_OBS_MBOX,		/* TX_KICK pushed f */
-	KH_OBS_SIGNAL,		/* a CU_SIGNAL absorbed */
-	KH_OBS_RX_DROP,		/* RX full: f dropped */
+enum ksim_obs_orch_ev {
+	KSIM_OBS_DISPATCH,	/* the dispatcher pushed f */
+	KSIM_OBS_MBOX,		/* TX_KICK pushed f */
+	KSIM_OBS_SIGNAL,		/* a CU_SIGNAL absorbed */
+	KSIM_OBS_RX_DROP,		/* RX full: f dropped */
 };
-void kh_obs_orch(struct kh_orch *o, unsigned int ev, const struct kh_flit *f);
+void ksim_obs_orch(struct ksim_orch *o, unsigned int ev, const struct kh_flit *f);
 
 /* host DMA (sim_dma.c) */
-void kh_obs_dma(struct kh_sim_card *card, bool write, u64 addr, size_t len,
+void ksim_obs_dma(struct ksim_card *card, bool write, u64 addr, size_t len,
 		int result);
 
-#endif /* KH_SIM_OBS_H */
+#endif /* KSIM_OBS_H */

@@ -13,10 +13,10 @@
 #include "sim_mesh.h"
 #include "sim_util.h"
 
-#define KH_ORC_STAGE_BASE	0x2000u
+#define KSIM_ORC_STAGE_BASE	0x2000u
 
 /* An interrupt-addon event: IRQ_STAT bits set whatever IRQ_EN says. */
-static void kh_orch_irq_event(struct kh_orch *o, u64 bits)
+static void ksim_orch_irq_event(struct ksim_orch *o, u64 bits)
 {
 	if (!o->p->irq)
 		return;		/* shipped RTL: nothing ever sets IRQ_STAT */
@@ -25,18 +25,18 @@ static void kh_orch_irq_event(struct kh_orch *o, u64 bits)
 }
 
 /* Re-evaluate this mesh's contribution to the card's IRQ line. */
-static void kh_orch_irq_update(struct kh_orch *o)
+static void ksim_orch_irq_update(struct ksim_orch *o)
 {
 	bool level = (o->irq_stat & o->irq_en & KH_IRQ_ALL) != 0;
 
 	if (level != o->irq_level) {
 		o->irq_level = level;
-		kh_sim_irq_eval(o->mag->mesh->card);
+		ksim_irq_eval(o->mag->mesh->card);
 	}
 }
 
-int kh_orch_init(struct kh_orch *o, struct kh_mag *mag,
-		 const struct kh_sim_params *p, unsigned int x, unsigned int y,
+int ksim_orch_init(struct ksim_orch *o, struct ksim_mag *mag,
+		 const struct ksim_params *p, unsigned int x, unsigned int y,
 		 unsigned int grid_hi)
 {
 	int e;
@@ -47,24 +47,24 @@ int kh_orch_init(struct kh_orch *o, struct kh_mag *mag,
 	o->x = x;
 	o->y = y;
 	o->grid_hi = grid_hi;
-	e = kh_fifo_init(&o->tx, p->tx_depth);
+	e = ksim_fifo_init(&o->tx, p->tx_depth);
 	if (!e)
-		e = kh_fifo_init(&o->rx, p->rx_depth);
+		e = ksim_fifo_init(&o->rx, p->rx_depth);
 	if (e)
 		return e;
-	o->stage = kh_plat_zalloc(sizeof(*o->stage) * p->stage_flits);
+	o->stage = ksim_plat_zalloc(sizeof(*o->stage) * p->stage_flits);
 	return o->stage ? 0 : -ENOMEM;
 }
 
-void kh_orch_fini(struct kh_orch *o)
+void ksim_orch_fini(struct ksim_orch *o)
 {
-	kh_fifo_fini(&o->tx);
-	kh_fifo_fini(&o->rx);
-	kh_plat_free(o->stage);
+	ksim_fifo_fini(&o->tx);
+	ksim_fifo_fini(&o->rx);
+	ksim_plat_free(o->stage);
 	o->stage = NULL;
 }
 
-void kh_orch_reset(struct kh_orch *o)
+void ksim_orch_reset(struct ksim_orch *o)
 {
 	o->ctrl = 0;
 	o->irq_en = 0;
@@ -80,31 +80,31 @@ void kh_orch_reset(struct kh_orch *o)
 	o->sig_done = 0;
 	o->cred_inc = 0;
 	memset(o->tx_flit, 0, sizeof(o->tx_flit));
-	kh_fifo_clear(&o->tx);
-	kh_fifo_clear(&o->rx);
+	ksim_fifo_clear(&o->tx);
+	ksim_fifo_clear(&o->rx);
 	o->rx_overflow = false;
 	o->wr_pending = false;
-	kh_orch_irq_update(o);
+	ksim_orch_irq_update(o);
 	/* NODE_STATUS and the staging RAM have no reset clause */
 }
 
-static u64 kh_orch_caps(const struct kh_orch *o)
+static u64 ksim_orch_caps(const struct ksim_orch *o)
 {
 	return KH_FLIT_WIDTH | ((u64)KH_POS_WIDTH << 16) | (1ULL << 24) |
 	       ((u64)o->grid_hi << 32) | (o->p->irq ? KH_CAPS_IRQ_ADDON : 0);
 }
 
-u64 kh_orch_read(const struct kh_orch *o, u32 off)
+u64 ksim_orch_read(const struct ksim_orch *o, u32 off)
 {
 	off &= KH_ORC_DECODE_MASK;
 	switch (off) {
 	case KH_ORC_CTRL:
 		return o->ctrl;
 	case KH_ORC_STATUS:
-		return (!kh_fifo_empty(&o->tx) || o->prog_run ?
+		return (!ksim_fifo_empty(&o->tx) || o->prog_run ?
 			KH_ORC_STATUS_BUSY : 0) | KH_ORC_STATUS_READY;
 	case KH_ORC_CAPS:
-		return kh_orch_caps(o);
+		return ksim_orch_caps(o);
 	case KH_ORC_IRQ_STAT:
 		return o->irq_stat;	/* 0 without the addon */
 	case KH_ORC_IRQ_EN:
@@ -123,43 +123,43 @@ u64 kh_orch_read(const struct kh_orch *o, u32 off)
 	case KH_ORC_SIG_DONE:
 		return o->sig_done;
 	case KH_ORC_AUX_STAT:
-		return kh_mag_aux_stat(o->mag);
+		return ksim_mag_aux_stat(o->mag);
 	case KH_ORC_TX_STATUS:
-		return kh_fifo_full(&o->tx) ? KH_TX_STATUS_FULL : 0;
+		return ksim_fifo_full(&o->tx) ? KH_TX_STATUS_FULL : 0;
 	case KH_ORC_RX_STATUS:
-		return (kh_fifo_empty(&o->rx) ? KH_RX_STATUS_EMPTY : 0) |
+		return (ksim_fifo_empty(&o->rx) ? KH_RX_STATUS_EMPTY : 0) |
 		       (o->rx_overflow ? KH_RX_STATUS_OVERFLOW : 0);
 	}
 	if (off >= KH_ORC_TX_FLIT(0) && off < KH_ORC_TX_FLIT(KH_FLIT_WORDS))
 		return o->tx_flit[(off - KH_ORC_TX_FLIT(0)) / 8];
 	if (off >= KH_ORC_RX_FLIT(0) && off < KH_ORC_RX_FLIT(KH_FLIT_WORDS)) {
-		const struct kh_flit *h = kh_fifo_head(&o->rx);
+		const struct kh_flit *h = ksim_fifo_head(&o->rx);
 
 		return h ? h->w[(off - KH_ORC_RX_FLIT(0)) / 8] : 0;
 	}
-	if (off >= KH_ORC_NODE_STATUS(0) && off < KH_ORC_STAGE_BASE)
+	if (off >= KH_ORC_NODE_STATUS(0) && off < KSIM_ORC_STAGE_BASE)
 		/* 0x1800-0x1fff alias 0x1000-0x17ff: index = raddr[10:3] */
 		return o->node_status[(off >> 3) & 0xff];
 	if (off >= KH_ORC_AUX_STATW(0) && off < KH_ORC_AUX_STATW(16))
-		return kh_mag_aux_statw(o->mag, (off - KH_ORC_AUX_STATW(0)) / 8);
+		return ksim_mag_aux_statw(o->mag, (off - KH_ORC_AUX_STATW(0)) / 8);
 	/* STAGE is write-only, AUX_CFG write-only, the rest reads 0 */
 	return 0;
 }
 
-void kh_orch_host_write(struct kh_orch *o, u32 off, u64 val)
+void ksim_orch_host_write(struct ksim_orch *o, u32 off, u64 val)
 {
 	if (o->wr_pending)
-		kh_mesh_log(o->mag->mesh, "orchestrator: write 0x%x overtaken",
+		ksim_mesh_log(o->mag->mesh, "orchestrator: write 0x%x overtaken",
 			    o->wr_off);
 	o->wr_pending = true;
 	o->wr_off = off & KH_ORC_DECODE_MASK;
 	o->wr_val = val;
-	kh_node_wake(&o->mag->node);
+	ksim_node_wake(&o->mag->node);
 }
 
-static void kh_orch_stage_write(struct kh_orch *o, u32 off, u64 val)
+static void ksim_orch_stage_write(struct ksim_orch *o, u32 off, u64 val)
 {
-	u32 rel = off - KH_ORC_STAGE_BASE;
+	u32 rel = off - KSIM_ORC_STAGE_BASE;
 	/* the RAM address is the slot number truncated: past the end wraps */
 	u32 slot = (rel / KH_FLIT_BYTES) % o->p->stage_flits;
 	u32 word = (rel % KH_FLIT_BYTES) / 8;
@@ -167,7 +167,7 @@ static void kh_orch_stage_write(struct kh_orch *o, u32 off, u64 val)
 	o->stage[slot][word] = val;
 }
 
-void kh_orch_agent_take(struct kh_orch *o, const struct kh_flit *f)
+void ksim_orch_agent_take(struct ksim_orch *o, const struct kh_flit *f)
 {
 	if (kh_flit_get(f, KH_HDR_TYPE) == KH_T_CU_SIGNAL) {
 		/* absorbed, never queued: the status mirror by {src_y,src_x} */
@@ -182,24 +182,24 @@ void kh_orch_agent_take(struct kh_orch *o, const struct kh_flit *f)
 				      (count << 8) | KH_NS_VALID;
 		o->sig_done++;
 		o->signals++;
-		if (kh_unlikely(o->mag->mesh->obs))
-			kh_obs_orch(o, KH_OBS_SIGNAL, f);
+		if (ksim_unlikely(o->mag->mesh->obs))
+			ksim_obs_orch(o, KSIM_OBS_SIGNAL, f);
 		if (code == KH_SIG_INST_COMPLETE)
 			o->cred_inc++;
-		kh_orch_irq_event(o, KH_IRQ_SIGNAL |
+		ksim_orch_irq_event(o, KH_IRQ_SIGNAL |
 				  (code == KH_SIG_FAULT ? KH_IRQ_FAULT : 0));
 		return;
 	}
-	if (kh_fifo_push(&o->rx, f)) {
-		kh_orch_irq_event(o, KH_IRQ_RX);
+	if (ksim_fifo_push(&o->rx, f)) {
+		ksim_orch_irq_event(o, KH_IRQ_RX);
 	} else {
 		/* accepted and dropped: the agent never stalls memory */
 		o->rx_overflow = true;
 		o->rx_dropped++;
-		if (kh_unlikely(o->mag->mesh->obs))
-			kh_obs_orch(o, KH_OBS_RX_DROP, f);
-		kh_orch_irq_event(o, KH_IRQ_RX_OVERFLOW);
-		kh_mesh_log(o->mag->mesh,
+		if (ksim_unlikely(o->mag->mesh->obs))
+			ksim_obs_orch(o, KSIM_OBS_RX_DROP, f);
+		ksim_orch_irq_event(o, KH_IRQ_RX_OVERFLOW);
+		ksim_mesh_log(o->mag->mesh,
 			    "agent: RX full, dropped a type 0x%x flit from (%u,%u)",
 			    (unsigned int)kh_flit_get(f, KH_HDR_TYPE),
 			    (unsigned int)kh_flit_get(f, KH_HDR_SRC_X),
@@ -207,7 +207,7 @@ void kh_orch_agent_take(struct kh_orch *o, const struct kh_flit *f)
 	}
 }
 
-static bool kh_orch_push_tx(struct kh_orch *o, const u64 *w)
+static bool ksim_orch_push_tx(struct ksim_orch *o, const u64 *w)
 {
 	struct kh_flit f;
 	unsigned int i;
@@ -215,11 +215,11 @@ static bool kh_orch_push_tx(struct kh_orch *o, const u64 *w)
 	for (i = 0; i < KH_FLIT_WORDS; i++)
 		f.w[i] = w[i];
 	f.w[4] &= 0xffffffffULL;	/* a flit is 288 bits */
-	return kh_fifo_push(&o->tx, &f);
+	return ksim_fifo_push(&o->tx, &f);
 }
 
 /* Apply the latched host write; returns whether it wrote the credit. */
-static bool kh_orch_apply_write(struct kh_orch *o, bool run0, bool tx_full0,
+static bool ksim_orch_apply_write(struct ksim_orch *o, bool run0, bool tx_full0,
 				u16 *cred)
 {
 	u32 off = o->wr_off;
@@ -261,27 +261,27 @@ static bool kh_orch_apply_write(struct kh_orch *o, bool run0, bool tx_full0,
 		return false;
 	case KH_ORC_TX_KICK:
 		/* the mailbox and the dispatcher share the TX FIFO */
-		if (!run0 && !tx_full0 && kh_orch_push_tx(o, o->tx_flit) &&
-		    kh_unlikely(o->mag->mesh->obs))
-			kh_obs_orch(o, KH_OBS_MBOX, kh_fifo_at(&o->tx,
+		if (!run0 && !tx_full0 && ksim_orch_push_tx(o, o->tx_flit) &&
+		    ksim_unlikely(o->mag->mesh->obs))
+			ksim_obs_orch(o, KSIM_OBS_MBOX, ksim_fifo_at(&o->tx,
 							       o->tx.count - 1));
 		return false;
 	case KH_ORC_RX_POP:
-		kh_fifo_pop(&o->rx);
+		ksim_fifo_pop(&o->rx);
 		return false;
 	}
 	if (off >= KH_ORC_TX_FLIT(0) && off < KH_ORC_TX_FLIT(KH_FLIT_WORDS)) {
 		o->tx_flit[(off - KH_ORC_TX_FLIT(0)) / 8] = v;
-	} else if (off >= KH_ORC_STAGE_BASE) {
-		kh_orch_stage_write(o, off, v);
+	} else if (off >= KSIM_ORC_STAGE_BASE) {
+		ksim_orch_stage_write(o, off, v);
 	} else if (off >= KH_ORC_AUX_CFG(0) && off < KH_ORC_AUX_CFG(0x100)) {
 		/* aux_cfg_addr = waddr[7:0]: 0x00-0x7f mover, 0x80-0xff interlink */
-		kh_mag_aux_cfg(o->mag, off - KH_ORC_AUX_CFG(0), v);
+		ksim_mag_aux_cfg(o->mag, off - KH_ORC_AUX_CFG(0), v);
 	}
 	return false;
 }
 
-bool kh_orch_tick(struct kh_orch *o, u32 tx_count0)
+bool ksim_orch_tick(struct ksim_orch *o, u32 tx_count0)
 {
 	bool run0 = o->prog_run;
 	bool tx_full0 = tx_count0 >= o->tx.depth;
@@ -300,22 +300,22 @@ bool kh_orch_tick(struct kh_orch *o, u32 tx_count0)
 		kh_flit_set(&f, KH_HDR_DST_Y, KH_YX_Y(o->prog_dst));
 		kh_flit_set(&f, KH_HDR_SRC_X, o->x);
 		kh_flit_set(&f, KH_HDR_SRC_Y, o->y);
-		if (kh_fifo_push(&o->tx, &f)) {
+		if (ksim_fifo_push(&o->tx, &f)) {
 			pushed = true;
 			o->dispatched++;
 			o->slot++;
-			if (kh_unlikely(o->mag->mesh->obs))
-				kh_obs_orch(o, KH_OBS_DISPATCH, &f);
+			if (ksim_unlikely(o->mag->mesh->obs))
+				ksim_obs_orch(o, KSIM_OBS_DISPATCH, &f);
 			if (--o->left == 0) {
 				o->prog_run = false;
-				kh_orch_irq_event(o, KH_IRQ_PROG_DONE);
+				ksim_orch_irq_event(o, KH_IRQ_PROG_DONE);
 			}
 		}
 		progress = true;
 	}
 
 	if (o->wr_pending) {
-		host_wrote = kh_orch_apply_write(o, run0, tx_full0, &host_cred);
+		host_wrote = ksim_orch_apply_write(o, run0, tx_full0, &host_cred);
 		progress = true;
 	}
 
@@ -328,13 +328,13 @@ bool kh_orch_tick(struct kh_orch *o, u32 tx_count0)
 	o->cred_inc = 0;
 	if (o->irq_ev)
 		progress = true;
-	kh_orch_irq_update(o);
+	ksim_orch_irq_update(o);
 	o->irq_ev = 0;
 	return progress;
 }
 
-bool kh_orch_pending(const struct kh_orch *o)
+bool ksim_orch_pending(const struct ksim_orch *o)
 {
-	return o->wr_pending || !kh_fifo_empty(&o->tx) || o->cred_inc ||
-	       (o->prog_run && o->credit && !kh_fifo_full(&o->tx));
+	return o->wr_pending || !ksim_fifo_empty(&o->tx) || o->cred_inc ||
+	       (o->prog_run && o->credit && !ksim_fifo_full(&o->tx));
 }

@@ -5,19 +5,19 @@
  * every non-memory flit that reaches any port, and drains its TX FIFO into
  * the mesh.
  */
-#ifndef KH_SIM_ORCH_H
-#define KH_SIM_ORCH_H
+#ifndef KSIM_ORCH_H
+#define KSIM_ORCH_H
 
-#include "kh_plat.h"
+#include "ksim_plat.h"
 #include "sim_fifo.h"
 #include "sim_params.h"
 #include <kohaku/kh_regs.h>
 
-struct kh_mag;
+struct ksim_mag;
 
-struct kh_orch {
-	struct kh_mag *mag;
-	const struct kh_sim_params *p;
+struct ksim_orch {
+	struct ksim_mag *mag;
+	const struct ksim_params *p;
 	u8 x, y;			/* ORC_X/ORC_Y = memory port 0 */
 	u8 grid_hi;
 
@@ -38,8 +38,8 @@ struct kh_orch {
 	u32 cred_inc;			/* SIG_INST_COMPLETEs absorbed this cycle */
 
 	u64 tx_flit[KH_FLIT_WORDS];
-	struct kh_fifo tx;
-	struct kh_fifo rx;
+	struct ksim_fifo tx;
+	struct ksim_fifo rx;
 	bool rx_overflow;		/* sticky until reset */
 
 	u64 (*stage)[KH_FLIT_WORDS];	/* staging RAM, stage_flits slots */
@@ -56,22 +56,22 @@ struct kh_orch {
 	u64 rx_dropped;
 };
 
-int kh_orch_init(struct kh_orch *o, struct kh_mag *mag,
-		 const struct kh_sim_params *p, unsigned int x, unsigned int y,
+int ksim_orch_init(struct ksim_orch *o, struct ksim_mag *mag,
+		 const struct ksim_params *p, unsigned int x, unsigned int y,
 		 unsigned int grid_hi);
-void kh_orch_fini(struct kh_orch *o);
+void ksim_orch_fini(struct ksim_orch *o);
 /* resetn: everything but the LUTRAMs (NODE_STATUS, staging) */
-void kh_orch_reset(struct kh_orch *o);
+void ksim_orch_reset(struct ksim_orch *o);
 
 /* AXI read of a window offset (8-aligned, low 16 bits). */
-u64 kh_orch_read(const struct kh_orch *o, u32 off);
+u64 ksim_orch_read(const struct ksim_orch *o, u32 off);
 /* AXI write: latched, applied in the orchestrator's next tick. */
-void kh_orch_host_write(struct kh_orch *o, u32 off, u64 val);
+void ksim_orch_host_write(struct ksim_orch *o, u32 off, u64 val);
 
 /* A non-memory flit from any MAG port: absorb a signal, or RX (or drop). */
-void kh_orch_agent_take(struct kh_orch *o, const struct kh_flit *f);
+void ksim_orch_agent_take(struct ksim_orch *o, const struct kh_flit *f);
 /* Phase B; tx_count0 is the TX FIFO fill at the start of the cycle. */
-bool kh_orch_tick(struct kh_orch *o, u32 tx_count0);
-bool kh_orch_pending(const struct kh_orch *o);
+bool ksim_orch_tick(struct ksim_orch *o, u32 tx_count0);
+bool ksim_orch_pending(const struct ksim_orch *o);
 
-#endif /* KH_SIM_ORCH_H */
+#endif /* KSIM_ORCH_H */

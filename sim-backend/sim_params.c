@@ -10,7 +10,7 @@
 #include <kohaku/kh_flit.h>
 #include <kohaku/kh_regs.h>
 
-void kh_sim_params_rtl(struct kh_sim_params *p)
+void ksim_params_rtl(struct ksim_params *p)
 {
 	memset(p, 0, sizeof(*p));
 	p->inst_depth = 32;
@@ -30,9 +30,9 @@ void kh_sim_params_rtl(struct kh_sim_params *p)
 	p->il_hop_latency = 20;
 }
 
-void kh_sim_params_ship(struct kh_sim_params *p)
+void ksim_params_ship(struct ksim_params *p)
 {
-	kh_sim_params_rtl(p);
+	ksim_params_rtl(p);
 	p->inst_depth = 512;
 	p->recv_depth = 512;
 	p->router_fifo = 512;
@@ -40,7 +40,7 @@ void kh_sim_params_ship(struct kh_sim_params *p)
 	p->ilink = 1;
 }
 
-u32 kh_sim_params_l2_bits(const struct kh_sim_params *p)
+u32 ksim_params_l2_bits(const struct ksim_params *p)
 {
 	u32 b = 5, d = p->l2_depth;
 

@@ -5,12 +5,12 @@
  * description's `profile` and `param` directives set them card-wide or per
  * mesh (docs/spec/card-description.md).
  */
-#ifndef KH_SIM_PARAMS_H
-#define KH_SIM_PARAMS_H
+#ifndef KSIM_PARAMS_H
+#define KSIM_PARAMS_H
 
-#include "kh_plat.h"
+#include "ksim_plat.h"
 
-struct kh_sim_params {
+struct ksim_params {
 	/* noc_cu_base */
 	u32 inst_depth;		/* instruction FIFO, CU_CAPS inst_depth */
 	u32 recv_depth;		/* receive FIFO */
@@ -43,10 +43,10 @@ struct kh_sim_params {
 };
 
 /* The RTL defaults (kohakutpu.md section 9): `profile rtl`. */
-void kh_sim_params_rtl(struct kh_sim_params *p);
+void ksim_params_rtl(struct ksim_params *p);
 /* KohakuTPU's shipped tops (section 9): `profile ship`, the default. */
-void kh_sim_params_ship(struct kh_sim_params *p);
+void ksim_params_ship(struct ksim_params *p);
 /* L2_BITS as the adapters report it. */
-u32 kh_sim_params_l2_bits(const struct kh_sim_params *p);
+u32 ksim_params_l2_bits(const struct ksim_params *p);
 
-#endif /* KH_SIM_PARAMS_H */
+#endif /* KSIM_PARAMS_H */

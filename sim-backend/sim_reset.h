@@ -11,44 +11,44 @@
  * sender pushes in anyway is lost (counted).  Host writes to the mesh
  * control window are lost over the same span.
  */
-#ifndef KH_SIM_RESET_H
-#define KH_SIM_RESET_H
+#ifndef KSIM_RESET_H
+#define KSIM_RESET_H
 
-#include "kh_plat.h"
+#include "ksim_plat.h"
 #include "sim_link.h"
 
-struct kh_mesh;
+struct ksim_mesh;
 
 /* An endpoint's inbound port behind the reset gate. */
-struct kh_gate {
-	struct kh_sink sink;		/* what the router's link delivers to */
-	struct kh_sink *inner;		/* the endpoint's own port */
-	struct kh_mesh *mesh;
+struct ksim_gate {
+	struct ksim_sink sink;		/* what the router's link delivers to */
+	struct ksim_sink *inner;		/* the endpoint's own port */
+	struct ksim_mesh *mesh;
 };
 
-struct kh_mesh_rst {
+struct ksim_mesh_rst {
 	u64 release;		/* resetn is high from this cycle on */
 	u64 ready;		/* and the FIFOs have recovered from this one */
-	struct kh_gate *gates;	/* one per map cell, [y * w + x] */
+	struct ksim_gate *gates;	/* one per map cell, [y * w + x] */
 	u64 gate_dropped;	/* flits forced in while busy was held */
 	u64 host_dropped;	/* host writes lost to the reset */
 	u32 resets;		/* times the mesh was reset */
 };
 
-int kh_mesh_rst_init(struct kh_mesh *m);
-void kh_mesh_rst_fini(struct kh_mesh *m);
+int ksim_mesh_rst_init(struct ksim_mesh *m);
+void ksim_mesh_rst_fini(struct ksim_mesh *m);
 /* The gate in front of the endpoint at (x, y), wrapping its port. */
-struct kh_sink *kh_mesh_gate(struct kh_mesh *m, unsigned int x,
-			     unsigned int y, struct kh_sink *inner);
+struct ksim_sink *ksim_mesh_gate(struct ksim_mesh *m, unsigned int x,
+			     unsigned int y, struct ksim_sink *inner);
 /* resetn is low now. */
-bool kh_mesh_in_reset(const struct kh_mesh *m);
+bool ksim_mesh_held_in_reset(const struct ksim_mesh *m);
 /* resetn is low, or the endpoints' FIFOs are still recovering. */
-bool kh_mesh_recovering(const struct kh_mesh *m);
+bool ksim_mesh_recovering(const struct ksim_mesh *m);
 /*
  * Assert resetn now (everything with a reset clause is cleared) and
  * release it at cycle `release`; the endpoints recover
  * KH_RST_RECOVERY_CYCLES later.
  */
-void kh_mesh_reset_hold(struct kh_mesh *m, u64 release);
+void ksim_mesh_reset_hold(struct ksim_mesh *m, u64 release);
 
-#endif /* KH_SIM_RESET_H */
+#endif /* KSIM_RESET_H */

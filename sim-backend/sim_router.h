@@ -5,50 +5,50 @@
  * arbitration among the inputs whose head routes there, and XY routing on
  * clamped coordinates (kohakutpu.md §6).
  */
-#ifndef KH_SIM_ROUTER_H
-#define KH_SIM_ROUTER_H
+#ifndef KSIM_ROUTER_H
+#define KSIM_ROUTER_H
 
 #include "sim_fifo.h"
 #include "sim_link.h"
 #include "sim_sched.h"
 
 enum {
-	KH_PORT_N,
-	KH_PORT_E,
-	KH_PORT_S,
-	KH_PORT_W,
-	KH_PORT_L,
-	KH_PORTS
+	KSIM_PORT_N,
+	KSIM_PORT_E,
+	KSIM_PORT_S,
+	KSIM_PORT_W,
+	KSIM_PORT_L,
+	KSIM_PORTS
 };
 
-struct kh_router;
+struct ksim_router;
 
-struct kh_router_in {
-	struct kh_sink sink;
-	struct kh_fifo q;
-	struct kh_router *r;
+struct ksim_router_in {
+	struct ksim_sink sink;
+	struct ksim_fifo q;
+	struct ksim_router *r;
 };
 
-struct kh_router {
-	struct kh_node node;
+struct ksim_router {
+	struct ksim_node node;
 	u8 x, y;
 	u8 lo, hi_x, hi_y;		/* GRID_LO, GRID_X_HI, GRID_Y_HI */
-	struct kh_router_in in[KH_PORTS];
-	struct kh_link out[KH_PORTS];	/* each output port's register */
-	u8 rr[KH_PORTS];		/* last input granted, per output */
+	struct ksim_router_in in[KSIM_PORTS];
+	struct ksim_link out[KSIM_PORTS];	/* each output port's register */
+	u8 rr[KSIM_PORTS];		/* last input granted, per output */
 	u32 held;			/* flits in the input FIFOs */
 	u64 grants;
-	/* kh_route() of every destination {dst_x,dst_y}, computed once */
+	/* ksim_route() of every destination {dst_x,dst_y}, computed once */
 	u8 route[256];
 };
 
-int kh_router_init(struct kh_router *r, struct kh_sched *s, unsigned int x,
+int ksim_router_init(struct ksim_router *r, struct ksim_sched *s, unsigned int x,
 		   unsigned int y, unsigned int lo, unsigned int hi_x,
 		   unsigned int hi_y, u32 fifo_depth);
-void kh_router_fini(struct kh_router *r);
-void kh_router_reset(struct kh_router *r);
+void ksim_router_fini(struct ksim_router *r);
+void ksim_router_reset(struct ksim_router *r);
 /* The output port a flit to (dx, dy) leaves router r by. */
-unsigned int kh_route(const struct kh_router *r, unsigned int dx,
+unsigned int ksim_route(const struct ksim_router *r, unsigned int dx,
 		      unsigned int dy);
 
-#endif /* KH_SIM_ROUTER_H */
+#endif /* KSIM_ROUTER_H */

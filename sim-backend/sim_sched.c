@@ -7,60 +7,60 @@
 #include "sim_link.h"
 #include "sim_util.h"
 
-void kh_sched_init(struct kh_sched *s)
+void ksim_sched_init(struct ksim_sched *s)
 {
 	memset(s, 0, sizeof(*s));
-	s->next_timer = KH_NEVER;
+	s->next_timer = KSIM_NEVER;
 }
 
-void kh_sched_fini(struct kh_sched *s)
+void ksim_sched_fini(struct ksim_sched *s)
 {
-	kh_plat_free(s->all);
-	kh_plat_free(s->active);
+	ksim_plat_free(s->all);
+	ksim_plat_free(s->active);
 	s->all = NULL;
 	s->active = NULL;
 }
 
-int kh_sched_add(struct kh_sched *s, struct kh_node *n,
-		 const struct kh_node_ops *ops)
+int ksim_sched_add(struct ksim_sched *s, struct ksim_node *n,
+		 const struct ksim_node_ops *ops)
 {
 	if (s->n_all == s->cap_all) {
 		unsigned int ncap = s->cap_all ? s->cap_all * 2 : 64;
-		struct kh_node **na = kh_plat_zalloc(sizeof(*na) * ncap);
+		struct ksim_node **na = ksim_plat_zalloc(sizeof(*na) * ncap);
 
 		if (!na)
 			return -ENOMEM;
 		if (s->n_all)
 			memcpy(na, s->all, sizeof(*na) * s->n_all);
-		kh_plat_free(s->all);
+		ksim_plat_free(s->all);
 		s->all = na;
 		s->cap_all = ncap;
 	}
 	memset(n, 0, sizeof(*n));
 	n->ops = ops;
 	n->sched = s;
-	n->timer = KH_NEVER;
+	n->timer = KSIM_NEVER;
 	s->all[s->n_all++] = n;
 	return 0;
 }
 
-int kh_sched_finalize(struct kh_sched *s)
+int ksim_sched_finalize(struct ksim_sched *s)
 {
-	s->active = kh_plat_zalloc(sizeof(*s->active) * (s->n_all + 1));
+	s->active = ksim_plat_zalloc(sizeof(*s->active) * (s->n_all + 1));
 	return s->active ? 0 : -ENOMEM;
 }
 
-int kh_node_add_out(struct kh_node *n, struct kh_link *l)
+int ksim_node_add_out(struct ksim_node *n, struct ksim_link *l)
 {
-	if (n->n_out >= KH_NODE_OUT_MAX)
+	if (n->n_out >= KSIM_NODE_OUT_MAX)
 		return -EINVAL;
 	n->out[n->n_out++] = l;
 	return 0;
 }
 
-void kh_node_wake(struct kh_node *n)
+void ksim_node_wake(struct ksim_node *n)
 {
-	struct kh_sched *s = n->sched;
+	struct ksim_sched *s = n->sched;
 
 	n->active = true;
 	if (n->listed || !s->active)
@@ -69,7 +69,7 @@ void kh_node_wake(struct kh_node *n)
 	s->active[s->n_active++] = n;
 }
 
-void kh_node_timer(struct kh_node *n, u64 at)
+void ksim_node_timer(struct ksim_node *n, u64 at)
 {
 	n->timer = at;
 	if (at < n->sched->next_timer)
@@ -77,17 +77,17 @@ void kh_node_timer(struct kh_node *n, u64 at)
 }
 
 /* Wake every node whose timer is due and find the next one. */
-static void kh_sched_fire_timers(struct kh_sched *s)
+static void ksim_sched_fire_timers(struct ksim_sched *s)
 {
-	u64 next = KH_NEVER;
+	u64 next = KSIM_NEVER;
 	unsigned int i;
 
 	for (i = 0; i < s->n_all; i++) {
-		struct kh_node *n = s->all[i];
+		struct ksim_node *n = s->all[i];
 
 		if (n->timer <= s->now) {
-			n->timer = KH_NEVER;
-			kh_node_wake(n);
+			n->timer = KSIM_NEVER;
+			ksim_node_wake(n);
 		} else if (n->timer < next) {
 			next = n->timer;
 		}
@@ -95,7 +95,7 @@ static void kh_sched_fire_timers(struct kh_sched *s)
 	s->next_timer = next;
 }
 
-static bool kh_node_holds(const struct kh_node *n)
+static bool ksim_node_holds(const struct ksim_node *n)
 {
 	unsigned int i;
 
@@ -106,34 +106,34 @@ static bool kh_node_holds(const struct kh_node *n)
 }
 
 /* One cycle; returns whether anything on the card changed. */
-static bool kh_sched_step(struct kh_sched *s)
+static bool ksim_sched_step(struct ksim_sched *s)
 {
 	bool progress = false;
 	unsigned int i, j, n;
 
 	if (s->now >= s->next_timer)
-		kh_sched_fire_timers(s);
+		ksim_sched_fire_timers(s);
 
 	/* phase A: transfers (receivers woken here join the list) */
 	n = s->n_active;
 	for (i = 0; i < n; i++) {
-		struct kh_node *nd = s->active[i];
+		struct ksim_node *nd = s->active[i];
 
 		for (j = 0; j < nd->n_out; j++)
 			if (nd->out[j]->valid &&
-			    kh_link_step(nd->out[j], s->now))
+			    ksim_link_step(nd->out[j], s->now))
 				progress = true;
 	}
 
 	/* phase B: ticks */
 	n = s->n_active;
 	for (i = 0; i < n; i++) {
-		struct kh_node *nd = s->active[i];
+		struct ksim_node *nd = s->active[i];
 		unsigned int r = nd->ops->tick(nd);
 
-		if (r & KH_TICK_PROGRESS)
+		if (r & KSIM_TICK_PROGRESS)
 			progress = true;
-		if (!r && !kh_node_holds(nd) && !s->step_all)
+		if (!r && !ksim_node_holds(nd) && !s->step_all)
 			nd->active = false;
 	}
 	if (s->post_cycle)
@@ -153,38 +153,38 @@ static bool kh_sched_step(struct kh_sched *s)
 	return progress;
 }
 
-static void kh_sched_skip(struct kh_sched *s, u64 span)
+static void ksim_sched_skip(struct ksim_sched *s, u64 span)
 {
 	unsigned int i, j;
 
 	for (i = 0; i < s->n_active; i++) {
-		struct kh_node *nd = s->active[i];
+		struct ksim_node *nd = s->active[i];
 
 		for (j = 0; j < nd->n_out; j++)
-			kh_link_stall_span(nd->out[j], s->now, span);
+			ksim_link_stall_span(nd->out[j], s->now, span);
 	}
 	s->now += span;
 	s->cycles_skipped += span;
 }
 
-void kh_sched_run(struct kh_sched *s, u64 cycles)
+void ksim_sched_run(struct ksim_sched *s, u64 cycles)
 {
 	u64 end = s->now + cycles;
 
 	if (end < s->now)
-		end = KH_NEVER;
+		end = KSIM_NEVER;
 	while (s->now < end) {
-		if (kh_sched_step(s) || s->step_all)
+		if (ksim_sched_step(s) || s->step_all)
 			continue;
 		/*
 		 * Nothing changed: the card is at a fixed point until a timer
 		 * fires.
 		 */
 		if (s->now < end) {
-			u64 to = kh_min_u64(s->next_timer, end);
+			u64 to = ksim_min_u64(s->next_timer, end);
 
 			if (to > s->now)
-				kh_sched_skip(s, to - s->now);
+				ksim_sched_skip(s, to - s->now);
 		}
 	}
 }

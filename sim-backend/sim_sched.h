@@ -21,43 +21,43 @@
  * still offering a flit.  Per-node time counters (busy cycles) are computed
  * lazily from timestamps, so they accrue over skipped spans too.
  */
-#ifndef KH_SIM_SCHED_H
-#define KH_SIM_SCHED_H
+#ifndef KSIM_SCHED_H
+#define KSIM_SCHED_H
 
-#include "kh_plat.h"
+#include "ksim_plat.h"
 
-#define KH_NEVER		(~0ULL)
-#define KH_NODE_OUT_MAX		5
+#define KSIM_NEVER		(~0ULL)
+#define KSIM_NODE_OUT_MAX		5
 
 /* tick() result bits */
-#define KH_TICK_AWAKE		1u	/* something pending: tick me next cycle */
-#define KH_TICK_PROGRESS	2u	/* I changed state this cycle */
+#define KSIM_TICK_AWAKE		1u	/* something pending: tick me next cycle */
+#define KSIM_TICK_PROGRESS	2u	/* I changed state this cycle */
 
-struct kh_node;
-struct kh_link;
-struct kh_sched;
+struct ksim_node;
+struct ksim_link;
+struct ksim_sched;
 
-struct kh_node_ops {
-	unsigned int (*tick)(struct kh_node *n);
+struct ksim_node_ops {
+	unsigned int (*tick)(struct ksim_node *n);
 };
 
-struct kh_node {
-	const struct kh_node_ops *ops;
-	struct kh_sched *sched;
-	struct kh_link *out[KH_NODE_OUT_MAX];
+struct ksim_node {
+	const struct ksim_node_ops *ops;
+	struct ksim_sched *sched;
+	struct ksim_link *out[KSIM_NODE_OUT_MAX];
 	unsigned int n_out;
 	bool active;		/* awake: ticked every cycle */
 	bool listed;		/* on the scheduler's awake list */
-	u64 timer;		/* wake at this cycle; KH_NEVER for none */
+	u64 timer;		/* wake at this cycle; KSIM_NEVER for none */
 };
 
-struct kh_sched {
+struct ksim_sched {
 	u64 now;
 	u64 next_timer;		/* <= every node's timer */
-	struct kh_node **all;
+	struct ksim_node **all;
 	unsigned int n_all;
 	unsigned int cap_all;
-	struct kh_node **active;
+	struct ksim_node **active;
 	unsigned int n_active;
 	u64 cycles_stepped;	/* cycles actually simulated (not skipped) */
 	u64 cycles_skipped;
@@ -67,23 +67,23 @@ struct kh_sched {
 	void *post_ctx;
 };
 
-void kh_sched_init(struct kh_sched *s);
-void kh_sched_fini(struct kh_sched *s);
-/* Register a node; all nodes are added before kh_sched_finalize(). */
-int kh_sched_add(struct kh_sched *s, struct kh_node *n,
-		 const struct kh_node_ops *ops);
-int kh_sched_finalize(struct kh_sched *s);
+void ksim_sched_init(struct ksim_sched *s);
+void ksim_sched_fini(struct ksim_sched *s);
+/* Register a node; all nodes are added before ksim_sched_finalize(). */
+int ksim_sched_add(struct ksim_sched *s, struct ksim_node *n,
+		 const struct ksim_node_ops *ops);
+int ksim_sched_finalize(struct ksim_sched *s);
 /* Run the card forward by exactly `cycles` cycles. */
-void kh_sched_run(struct kh_sched *s, u64 cycles);
+void ksim_sched_run(struct ksim_sched *s, u64 cycles);
 
-void kh_node_wake(struct kh_node *n);
-/* Wake n at cycle `at` (replacing an earlier request); KH_NEVER cancels. */
-void kh_node_timer(struct kh_node *n, u64 at);
-int kh_node_add_out(struct kh_node *n, struct kh_link *l);
+void ksim_node_wake(struct ksim_node *n);
+/* Wake n at cycle `at` (replacing an earlier request); KSIM_NEVER cancels. */
+void ksim_node_timer(struct ksim_node *n, u64 at);
+int ksim_node_add_out(struct ksim_node *n, struct ksim_link *l);
 
-static inline u64 kh_node_now(const struct kh_node *n)
+static inline u64 ksim_node_now(const struct ksim_node *n)
 {
 	return n->sched->now;
 }
 
-#endif /* KH_SIM_SCHED_H */
+#endif /* KSIM_SCHED_H */

@@ -9,56 +9,56 @@
  * below, selectable to show the hazard (and the checker's rule 6).  The
  * default `null` follows the contract.
  */
-#include "kh_unit.h"
+#include "ksim_unit.h"
 #include "sim_units.h"
 #include "sim_util.h"
 #include <kohaku/kh_units.h>
 
-struct kh_null {
+struct ksim_null {
 	bool pending;
 	u32 result;
 };
 
-static u32 kh_null_result(const struct kh_flit *f)
+static u32 ksim_null_result(const struct kh_flit *f)
 {
 	u32 x = 0;
 	unsigned int i;
 
 	for (i = 0; i < 8; i++)
-		x ^= kh_payload_u32(f->w, i);
+		x ^= ksim_payload_u32(f->w, i);
 	return x;
 }
 
-static void kh_null_drain(struct kh_unit *u)
+static void ksim_null_drain(struct ksim_unit *u)
 {
-	const struct kh_flit *f = kh_unit_recv(u);
+	const struct kh_flit *f = ksim_unit_recv(u);
 
 	if (f) {
-		kh_unit_drop(u, f, "the null unit drops everything");
-		kh_unit_recv_pop(u);
+		ksim_unit_drop(u, f, "the null unit drops everything");
+		ksim_unit_recv_pop(u);
 	}
 }
 
-static bool kh_null_tick(struct kh_unit *u)
+static bool ksim_null_tick(struct ksim_unit *u)
 {
-	struct kh_null *s = kh_unit_priv(u);
+	struct ksim_null *s = ksim_unit_priv(u);
 	const struct kh_flit *f;
 	bool did = false;
 
 	if (s->pending) {
-		kh_unit_retire(u, s->result, false);
+		ksim_unit_retire(u, s->result, false);
 		s->pending = false;
 		did = true;
 	} else {
-		f = kh_unit_inst(u);
+		f = ksim_unit_inst(u);
 		if (f) {
-			s->result = kh_null_result(f);
+			s->result = ksim_null_result(f);
 			s->pending = true;
-			kh_unit_inst_accept(u);
+			ksim_unit_inst_accept(u);
 			did = true;
 		}
 	}
-	kh_null_drain(u);
+	ksim_null_drain(u);
 	return did;
 }
 
@@ -68,35 +68,35 @@ static bool kh_null_tick(struct kh_unit *u)
  * completion is never queued (no CU_SIGNAL, no credit), the retirement is
  * still counted, and the unit takes the next instruction at once.
  */
-static bool kh_null_rtl_tick(struct kh_unit *u)
+static bool ksim_null_rtl_tick(struct ksim_unit *u)
 {
-	const struct kh_flit *f = kh_unit_inst(u);
+	const struct kh_flit *f = ksim_unit_inst(u);
 	bool did = false;
 
 	if (f) {
-		u32 x = kh_null_result(f);
+		u32 x = ksim_null_result(f);
 
-		kh_unit_inst_accept(u);
-		kh_unit_retire(u, x, false);
+		ksim_unit_inst_accept(u);
+		ksim_unit_retire(u, x, false);
 		did = true;
 	}
-	kh_null_drain(u);
+	ksim_null_drain(u);
 	return did;
 }
 
-const struct kh_unit_type kh_unit_null = {
+const struct ksim_unit_type ksim_unit_null = {
 	.token = "null",
 	.name = "null unit",
 	.cu_type = KH_CU_NULL,
 	.n_buffers = KH_NULL_NBUF,
-	.priv_size = sizeof(struct kh_null),
-	.tick = kh_null_tick,
+	.priv_size = sizeof(struct ksim_null),
+	.tick = ksim_null_tick,
 };
 
-const struct kh_unit_type kh_unit_null_rtl = {
+const struct ksim_unit_type ksim_unit_null_rtl = {
 	.token = "null!",
 	.name = "null unit as in the RTL (retires in the accept cycle)",
 	.cu_type = KH_CU_NULL,
 	.n_buffers = KH_NULL_NBUF,
-	.tick = kh_null_rtl_tick,
+	.tick = ksim_null_rtl_tick,
 };

@@ -11,7 +11,7 @@
  * unexpected flit are dropped.  The instruction retires when the last
  * MEM_WR_DATA has been taken by the send path, with exec_result = n.
  */
-#include "kh_unit.h"
+#include "ksim_unit.h"
 #include "sim_fp32.h"
 #include "sim_params.h"
 #include "sim_units.h"
@@ -34,7 +34,7 @@ enum sx_state {
 	SX_WR_DATA,
 };
 
-struct kh_sx {
+struct ksim_sx {
 	u8 state;
 	bool fault;
 	u32 result;
@@ -53,18 +53,18 @@ struct kh_sx {
 	u32 yb[SX_MAX_CHUNK][SX_LINE_ELEMS];
 };
 
-static int kh_sx_init(struct kh_unit *u)
+static int ksim_sx_init(struct ksim_unit *u)
 {
-	struct kh_sx *s = kh_unit_priv(u);
-	u32 half = kh_unit_params(u)->recv_depth / 2;
+	struct ksim_sx *s = ksim_unit_priv(u);
+	u32 half = ksim_unit_params(u)->recv_depth / 2;
 
 	/* outstanding responses (2 x chunk) must fit the receive FIFO */
 	s->maxchunk = half < 1 ? 1 : half > SX_MAX_CHUNK ? SX_MAX_CHUNK : half;
-	kh_unit_mag_port(u, &s->mx, &s->my);
+	ksim_unit_mag_port(u, &s->mx, &s->my);
 	return 0;
 }
 
-static void kh_sx_accept(struct kh_unit *u, struct kh_sx *s,
+static void ksim_sx_accept(struct ksim_unit *u, struct ksim_sx *s,
 			 const struct kh_flit *f)
 {
 	unsigned int op = kh_flit_get(f, KH_SX_OPCODE);
@@ -74,7 +74,7 @@ static void kh_sx_accept(struct kh_unit *u, struct kh_sx *s,
 	s->a = kh_flit_get(f, KH_SX_A);
 	s->x = kh_flit_get(f, KH_SX_X_ADDR) & amask;
 	s->y = kh_flit_get(f, KH_SX_Y_ADDR) & amask;
-	kh_unit_inst_accept(u);
+	ksim_unit_inst_accept(u);
 
 	/* order of checks: opcode, alignment, then n = 0 */
 	s->fault = false;
@@ -96,29 +96,29 @@ static void kh_sx_accept(struct kh_unit *u, struct kh_sx *s,
 	s->state = SX_REQ_X;
 }
 
-static void kh_sx_start_chunk(struct kh_sx *s)
+static void ksim_sx_start_chunk(struct ksim_sx *s)
 {
-	s->chunk = kh_min_u32(s->maxchunk, s->lines - s->line);
+	s->chunk = ksim_min_u32(s->maxchunk, s->lines - s->line);
 	s->got_x = s->got_y = 0;
 	s->sent = 0;
 }
 
-static bool kh_sx_send_rd(struct kh_unit *u, struct kh_sx *s, u64 base,
+static bool ksim_sx_send_rd(struct ksim_unit *u, struct ksim_sx *s, u64 base,
 			  unsigned int txn)
 {
 	struct kh_flit f;
 
 	memset(&f, 0, sizeof(f));
-	kh_unit_hdr(u, &f, s->mx, s->my, KH_T_MEM_RD_REQ, txn, 1);
+	ksim_unit_hdr(u, &f, s->mx, s->my, KH_T_MEM_RD_REQ, txn, 1);
 	kh_flit_set(&f, KH_MEM_ADDR, base + (u64)s->line * KH_SX_LINE_BYTES);
 	kh_flit_set(&f, KH_MEM_LEN, s->chunk - 1);
-	return kh_unit_send(u, &f);
+	return ksim_unit_send(u, &f);
 }
 
 /* Take one response off the receive path (or drop what is not one). */
-static bool kh_sx_receive(struct kh_unit *u, struct kh_sx *s)
+static bool ksim_sx_receive(struct ksim_unit *u, struct ksim_sx *s)
 {
-	const struct kh_flit *f = kh_unit_recv(u);
+	const struct kh_flit *f = ksim_unit_recv(u);
 	unsigned int type, txn, i;
 
 	if (!f)
@@ -128,23 +128,23 @@ static bool kh_sx_receive(struct kh_unit *u, struct kh_sx *s)
 	if (type == KH_T_MEM_RD_RESP && s->state == SX_WAIT &&
 	    txn == SX_TXN_X && s->got_x < s->chunk) {
 		for (i = 0; i < SX_LINE_ELEMS; i++)
-			s->xb[s->got_x][i] = kh_payload_u32(f->w, i);
+			s->xb[s->got_x][i] = ksim_payload_u32(f->w, i);
 		s->got_x++;
 	} else if (type == KH_T_MEM_RD_RESP && s->state == SX_WAIT &&
 		   txn == SX_TXN_Y && s->got_y < s->chunk) {
 		for (i = 0; i < SX_LINE_ELEMS; i++)
-			s->yb[s->got_y][i] = kh_payload_u32(f->w, i);
+			s->yb[s->got_y][i] = ksim_payload_u32(f->w, i);
 		s->got_y++;
 	} else if (type == KH_T_MEM_WR_ACK) {
 		/* nobody consumes acks; dropping them is the contract */
 	} else {
-		kh_unit_drop(u, f, "unexpected on the SX receive path");
+		ksim_unit_drop(u, f, "unexpected on the SX receive path");
 	}
-	kh_unit_recv_pop(u);
+	ksim_unit_recv_pop(u);
 	return true;
 }
 
-static void kh_sx_compute(struct kh_sx *s)
+static void ksim_sx_compute(struct ksim_sx *s)
 {
 	u32 l, i;
 
@@ -153,39 +153,39 @@ static void kh_sx_compute(struct kh_sx *s)
 			u32 e = (s->line + l) * SX_LINE_ELEMS + i;
 
 			if (e < s->n)
-				s->yb[l][i] = kh_fp32_fma(s->a, s->xb[l][i],
+				s->yb[l][i] = ksim_fp32_fma(s->a, s->xb[l][i],
 							  s->yb[l][i]);
 		}
 }
 
-static bool kh_sx_tick(struct kh_unit *u)
+static bool ksim_sx_tick(struct ksim_unit *u)
 {
-	struct kh_sx *s = kh_unit_priv(u);
-	bool did = kh_sx_receive(u, s);
+	struct ksim_sx *s = ksim_unit_priv(u);
+	bool did = ksim_sx_receive(u, s);
 	const struct kh_flit *f;
 	struct kh_flit w;
 
 	switch (s->state) {
 	case SX_IDLE:
-		f = kh_unit_inst(u);
+		f = ksim_unit_inst(u);
 		if (!f)
 			break;
-		kh_sx_accept(u, s, f);
+		ksim_sx_accept(u, s, f);
 		if (s->state == SX_REQ_X)
-			kh_sx_start_chunk(s);
+			ksim_sx_start_chunk(s);
 		return true;
 	case SX_RETIRE:
-		kh_unit_retire(u, s->result, s->fault);
+		ksim_unit_retire(u, s->result, s->fault);
 		s->state = SX_IDLE;
 		return true;
 	case SX_REQ_X:
-		if (kh_sx_send_rd(u, s, s->x, SX_TXN_X)) {
+		if (ksim_sx_send_rd(u, s, s->x, SX_TXN_X)) {
 			s->state = SX_REQ_Y;
 			did = true;
 		}
 		break;
 	case SX_REQ_Y:
-		if (kh_sx_send_rd(u, s, s->y, SX_TXN_Y)) {
+		if (ksim_sx_send_rd(u, s, s->y, SX_TXN_Y)) {
 			s->state = SX_WAIT;
 			did = true;
 		}
@@ -193,16 +193,16 @@ static bool kh_sx_tick(struct kh_unit *u)
 	case SX_WAIT:
 		if (s->got_x < s->chunk || s->got_y < s->chunk)
 			break;
-		kh_sx_compute(s);
+		ksim_sx_compute(s);
 		s->state = SX_WR_REQ;
 		return true;
 	case SX_WR_REQ:
 		memset(&w, 0, sizeof(w));
-		kh_unit_hdr(u, &w, s->mx, s->my, KH_T_MEM_WR_REQ, SX_TXN_W, 0);
+		ksim_unit_hdr(u, &w, s->mx, s->my, KH_T_MEM_WR_REQ, SX_TXN_W, 0);
 		kh_flit_set(&w, KH_MEM_ADDR,
 			    s->y + (u64)s->line * KH_SX_LINE_BYTES);
 		kh_flit_set(&w, KH_MEM_LEN, s->chunk - 1);
-		if (kh_unit_send(u, &w)) {
+		if (ksim_unit_send(u, &w)) {
 			s->state = SX_WR_DATA;
 			did = true;
 		}
@@ -212,27 +212,27 @@ static bool kh_sx_tick(struct kh_unit *u)
 		bool last = s->sent + 1 == s->chunk;
 
 		memset(&w, 0, sizeof(w));
-		kh_unit_hdr(u, &w, s->mx, s->my, KH_T_MEM_WR_DATA, SX_TXN_W,
+		ksim_unit_hdr(u, &w, s->mx, s->my, KH_T_MEM_WR_DATA, SX_TXN_W,
 			    last);
 		for (i = 0; i < SX_LINE_ELEMS; i++)
-			kh_payload_set_u32(w.w, i, s->yb[s->sent][i]);
-		if (!kh_unit_send(u, &w))
+			ksim_payload_set_u32(w.w, i, s->yb[s->sent][i]);
+		if (!ksim_unit_send(u, &w))
 			break;
 		did = true;
 		if (!last) {
 			s->sent++;
 			break;
 		}
-		s->elems += kh_min_u32(s->n - s->line * SX_LINE_ELEMS,
+		s->elems += ksim_min_u32(s->n - s->line * SX_LINE_ELEMS,
 				       s->chunk * SX_LINE_ELEMS);
-		kh_unit_set_dbg(u, s->elems);
+		ksim_unit_set_dbg(u, s->elems);
 		s->line += s->chunk;
 		if (s->line < s->lines) {
-			kh_sx_start_chunk(s);
+			ksim_sx_start_chunk(s);
 			s->state = SX_REQ_X;
 		} else {
 			/* the last beat has been taken: retire now */
-			kh_unit_retire(u, s->n, false);
+			ksim_unit_retire(u, s->n, false);
 			s->state = SX_IDLE;
 		}
 		break;
@@ -241,12 +241,12 @@ static bool kh_sx_tick(struct kh_unit *u)
 	return did;
 }
 
-const struct kh_unit_type kh_unit_sx = {
+const struct ksim_unit_type ksim_unit_sx = {
 	.token = "sax",
 	.name = "saxpy unit",
 	.cu_type = KH_CU_SX,
 	.n_buffers = KH_SX_NBUF,
-	.priv_size = sizeof(struct kh_sx),
-	.init = kh_sx_init,
-	.tick = kh_sx_tick,
+	.priv_size = sizeof(struct ksim_sx),
+	.init = ksim_sx_init,
+	.tick = ksim_sx_tick,
 };

@@ -1,22 +1,22 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /* Small helpers shared by the model's files. */
-#ifndef KH_SIM_UTIL_H
-#define KH_SIM_UTIL_H
+#ifndef KSIM_UTIL_H
+#define KSIM_UTIL_H
 
-#include "kh_plat.h"
+#include "ksim_plat.h"
 #include <kohaku/kh_flit.h>
 
-#define kh_container_of(ptr, type, member) \
+#define ksim_container_of(ptr, type, member) \
 	((type *)((char *)(ptr) - offsetof(type, member)))
 
-#define KH_ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#define KSIM_ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
-static inline u64 kh_min_u64(u64 a, u64 b)
+static inline u64 ksim_min_u64(u64 a, u64 b)
 {
 	return a < b ? a : b;
 }
 
-static inline u32 kh_min_u32(u32 a, u32 b)
+static inline u32 ksim_min_u32(u32 a, u32 b)
 {
 	return a < b ? a : b;
 }
@@ -25,7 +25,7 @@ static inline u32 kh_min_u32(u32 a, u32 b)
  * A CU_CTRL reply from (x, y) to request req: op 2, index and txn echoed,
  * last set, the value as the responder had it when the request came in.
  */
-static inline void kh_ctrl_reply(struct kh_flit *r, const struct kh_flit *req,
+static inline void ksim_ctrl_reply(struct kh_flit *r, const struct kh_flit *req,
 				 unsigned int x, unsigned int y,
 				 unsigned int idx, u64 value)
 {
@@ -39,12 +39,12 @@ static inline void kh_ctrl_reply(struct kh_flit *r, const struct kh_flit *req,
 }
 
 /* Little-endian 32-bit word i of a 32-byte payload held in w[0..3]. */
-static inline u32 kh_payload_u32(const u64 *w, unsigned int i)
+static inline u32 ksim_payload_u32(const u64 *w, unsigned int i)
 {
 	return (u32)(w[i / 2] >> ((i & 1) * 32));
 }
 
-static inline void kh_payload_set_u32(u64 *w, unsigned int i, u32 v)
+static inline void ksim_payload_set_u32(u64 *w, unsigned int i, u32 v)
 {
 	unsigned int sh = (i & 1) * 32;
 
@@ -52,7 +52,7 @@ static inline void kh_payload_set_u32(u64 *w, unsigned int i, u32 v)
 }
 
 /* A 32-byte memory word <-> payload words (little-endian bytes). */
-static inline void kh_bytes_to_payload(u64 *w, const u8 *b)
+static inline void ksim_bytes_to_payload(u64 *w, const u8 *b)
 {
 	unsigned int i, j;
 
@@ -65,7 +65,7 @@ static inline void kh_bytes_to_payload(u64 *w, const u8 *b)
 	}
 }
 
-static inline void kh_payload_to_bytes(u8 *b, const u64 *w)
+static inline void ksim_payload_to_bytes(u8 *b, const u64 *w)
 {
 	unsigned int i, j;
 
@@ -74,4 +74,4 @@ static inline void kh_payload_to_bytes(u8 *b, const u64 *w)
 			b[i * 8 + j] = (u8)(w[i] >> (8 * j));
 }
 
-#endif /* KH_SIM_UTIL_H */
+#endif /* KSIM_UTIL_H */

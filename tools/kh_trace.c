@@ -9,7 +9,7 @@
  *                                          every null unit of a built-in
  *                                          card, traced, and convert
  *
- * The text comes from kh_sim_trace_text(), libkohaku's
+ * The text comes from ksim_trace_text(), libkohaku's
  * kohaku_sim_read(dev, "trace", ...) or kohaku_sim.ko's debugfs file
  * /sys/kernel/debug/kohaku_sim/cardN/trace.  One process per mesh (and
  * one for the host), one track per unit, link and orchestrator: a unit's
@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kh_sim_int.h"
+#include "ksim_int.h"
 #include <kohaku/kh_flit.h>
 #include <kohaku/kh_regs.h>
 #include <kohaku/kh_units.h>
@@ -275,15 +275,15 @@ static int convert(FILE *in)
 
 /* ---- --demo ---- */
 
-static void wr(struct kh_sim_card *c, u32 off, u64 v)
+static void wr(struct ksim_card *c, u32 off, u64 v)
 {
-	kh_sim_write64(c, KH_MESH_BASE(0) + off, v);
+	ksim_write64(c, KH_MESH_BASE(0) + off, v);
 }
 
 static FILE *demo(const char *map)
 {
-	const char *d = kh_sim_builtin_desc(map);
-	struct kh_sim_card *c;
+	const char *d = ksim_builtin_desc(map);
+	struct ksim_card *c;
 	char err[256];
 	FILE *tf = tmpfile();
 	unsigned int x, y, k = 0, i;
@@ -295,20 +295,20 @@ static FILE *demo(const char *map)
 		fprintf(stderr, "kh-trace: no built-in card '%s'\n", map);
 		exit(2);
 	}
-	if (!tf || kh_sim_card_create(d, &c, err, sizeof(err)) ||
-	    kh_sim_command(c, "trace on size=1048576", err, sizeof(err))) {
+	if (!tf || ksim_card_create(d, &c, err, sizeof(err)) ||
+	    ksim_command(c, "trace on size=1048576", err, sizeof(err))) {
 		fprintf(stderr, "kh-trace: %s\n", err);
 		exit(2);
 	}
 	for (y = 0; y < 16; y++)
 		for (x = 0; x < 16; x++) {
-			struct kh_unit *u = kh_sim_unit_at(c, 0, x, y);
+			struct ksim_unit *u = ksim_unit_at(c, 0, x, y);
 			struct kh_flit f;
 			u16 t;
 
 			if (!u)
 				continue;
-			t = kh_unit_type_of(u)->cu_type;
+			t = ksim_unit_type_of(u)->cu_type;
 			memset(&f, 0, sizeof(f));
 			kh_flit_hdr(&f, x, y, 0, 0, KH_T_CU_INST, k, 1);
 			if (t == KH_CU_SX) {
@@ -323,10 +323,10 @@ static FILE *demo(const char *map)
 			wr(c, KH_ORC_TX_KICK, 1);
 			k++;
 		}
-	kh_sim_run(c, 20000);
-	while ((n = kh_sim_trace_text(c, &pos, buf, sizeof(buf))) > 0)
+	ksim_run(c, 20000);
+	while ((n = ksim_trace_text(c, &pos, buf, sizeof(buf))) > 0)
 		fwrite(buf, 1, n, tf);
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 	rewind(tf);
 	return tf;
 }

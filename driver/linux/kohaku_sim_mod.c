@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * kohaku_sim.ko: simulated KohakuAccel cards in the kernel, netdevsim
- * style.  The device model (sim-backend/, kh_sim.h) is compiled into this
+ * style.  The device model (sim-backend/, ksim.h) is compiled into this
  * module; each card is a platform device "kohaku_sim".<id> under the root
  * device /sys/devices/kohaku_sim/, whose platform_data is the struct
  * kh_hw kohaku.ko binds with, exactly as to a PCI card.
@@ -34,7 +34,7 @@
 #include <linux/string.h>
 
 #include "kh_hw.h"
-#include "kh_sim.h"
+#include "ksim.h"
 
 #define KH_SIM_DEV_NAME		"kohaku_sim"
 #define KH_SIM_MAX_ID		65535
@@ -54,7 +54,7 @@ struct kh_simcard {
 	struct list_head link;		/* in kh_sim_cards */
 	unsigned int id;
 	struct mutex lock;		/* the model is not thread-safe */
-	struct kh_sim_card *sim;
+	struct ksim_card *sim;
 	struct platform_device *pdev;
 	struct dentry *dbg;		/* cardN/ in debugfs */
 };
@@ -72,7 +72,7 @@ static u64 kh_simcard_read64(void *ctx, u32 offset)
 	u64 v;
 
 	mutex_lock(&c->lock);
-	v = kh_sim_read64(c->sim, offset);
+	v = ksim_read64(c->sim, offset);
 	mutex_unlock(&c->lock);
 	return v;
 }
@@ -82,7 +82,7 @@ static void kh_simcard_write64(void *ctx, u32 offset, u64 value)
 	struct kh_simcard *c = ctx;
 
 	mutex_lock(&c->lock);
-	kh_sim_write64(c->sim, offset, value);
+	ksim_write64(c->sim, offset, value);
 	mutex_unlock(&c->lock);
 }
 
@@ -93,7 +93,7 @@ static int kh_simcard_dma_write(void *ctx, u64 card_addr, const void *buf,
 	int ret;
 
 	mutex_lock(&c->lock);
-	ret = kh_sim_dma_write(c->sim, card_addr, buf, len);
+	ret = ksim_dma_write(c->sim, card_addr, buf, len);
 	mutex_unlock(&c->lock);
 	return ret;
 }
@@ -105,7 +105,7 @@ static int kh_simcard_dma_read(void *ctx, u64 card_addr, void *buf,
 	int ret;
 
 	mutex_lock(&c->lock);
-	ret = kh_sim_dma_read(c->sim, card_addr, buf, len);
+	ret = ksim_dma_read(c->sim, card_addr, buf, len);
 	mutex_unlock(&c->lock);
 	return ret;
 }
@@ -118,8 +118,8 @@ static u64 kh_simcard_now_ns(void *ctx)
 	u32 mhz;
 
 	mutex_lock(&c->lock);
-	cycles = kh_sim_cycles(c->sim);
-	mhz = kh_sim_clock_mhz(c->sim);
+	cycles = ksim_cycles(c->sim);
+	mhz = ksim_clock_mhz(c->sim);
 	mutex_unlock(&c->lock);
 	return mul_u64_u32_div(cycles, 1000, mhz ? mhz : 1);
 }
@@ -160,7 +160,7 @@ static ssize_t kh_dbg_command(struct kh_simcard *c, const char *prefix,
 		goto out;
 	}
 	mutex_lock(&c->lock);
-	ret = kh_sim_command(c->sim, line, err, KH_SIM_ERRLEN);
+	ret = ksim_command(c->sim, line, err, KH_SIM_ERRLEN);
 	mutex_unlock(&c->lock);
 	if (ret)
 		pr_warn("kohaku_sim: card %u: %s: %s\n", c->id, line, err);
@@ -193,13 +193,13 @@ static size_t kh_dbg_gen(struct kh_simcard *c, int what, char *buf,
 	mutex_lock(&c->lock);
 	switch (what) {
 	case KH_DBG_STATS:
-		n = kh_sim_dump_stats(c->sim, buf, len);
+		n = ksim_dump_stats(c->sim, buf, len);
 		break;
 	case KH_DBG_KNOBS:
-		n = kh_sim_dump_knobs(c->sim, buf, len);
+		n = ksim_dump_knobs(c->sim, buf, len);
 		break;
 	default:
-		kh_sim_check_report(c->sim, buf, len);
+		ksim_check_report(c->sim, buf, len);
 		n = strlen(buf);
 		if (n + 1 >= len)
 			n = len * 2;	/* maybe cut: ask for more */
@@ -308,7 +308,7 @@ static const struct file_operations kh_dbg_check_fops = {
 /* The trace, streamed: whole lines, a chunk at a time, read in order. */
 struct kh_dbg_trace {
 	struct kh_simcard *c;
-	u64 pos;		/* kh_sim_trace_text()'s cursor */
+	u64 pos;		/* ksim_trace_text()'s cursor */
 	size_t len, off;
 	char buf[KH_DBG_TRACE_CHUNK];
 };
@@ -338,7 +338,7 @@ static ssize_t kh_dbg_trace_read(struct file *f, char __user *ubuf,
 	while (done < count) {
 		if (t->off == t->len) {
 			mutex_lock(&t->c->lock);
-			t->len = kh_sim_trace_text(t->c->sim, &t->pos, t->buf,
+			t->len = ksim_trace_text(t->c->sim, &t->pos, t->buf,
 						   sizeof(t->buf));
 			mutex_unlock(&t->c->lock);
 			t->off = 0;
@@ -435,7 +435,7 @@ static int kh_simcard_new(unsigned int id, const char *desc, const char *what)
 		goto out_unlock;
 	}
 
-	ret = kh_sim_card_create_flags(desc, check ? KH_SIM_CHECK : 0, &c->sim,
+	ret = ksim_card_create_flags(desc, check ? KSIM_CHECK : 0, &c->sim,
 				       err, KH_SIM_ERRLEN);
 	if (ret) {
 		pr_err("kohaku_sim: card %u (%s): %s\n", id, what,
@@ -446,10 +446,10 @@ static int kh_simcard_new(unsigned int id, const char *desc, const char *what)
 	hw.ops = &kh_simcard_ops;
 	hw.ctx = c;
 	hw.flags = KH_HW_SIMULATED;
-	n_meshes = min_t(unsigned int, kh_sim_mesh_count(c->sim),
+	n_meshes = min_t(unsigned int, ksim_mesh_count(c->sim),
 			 ARRAY_SIZE(hw.mesh_mem_size));
 	for (m = 0; m < n_meshes; m++)
-		hw.mesh_mem_size[m] = kh_sim_mesh_dram_size(c->sim, m);
+		hw.mesh_mem_size[m] = ksim_mesh_dram_size(c->sim, m);
 
 	/* binds kohaku.ko, when loaded, before returning */
 	pdevinfo.parent = kh_sim_root;
@@ -461,7 +461,7 @@ static int kh_simcard_new(unsigned int id, const char *desc, const char *what)
 	if (IS_ERR(c->pdev)) {
 		ret = PTR_ERR(c->pdev);
 		pr_err("kohaku_sim: card %u: platform device: %d\n", id, ret);
-		kh_sim_card_destroy(c->sim);
+		ksim_card_destroy(c->sim);
 		goto out_unlock;
 	}
 
@@ -469,7 +469,7 @@ static int kh_simcard_new(unsigned int id, const char *desc, const char *what)
 	kh_simcard_debugfs(c);
 	mutex_unlock(&kh_sim_cards_lock);
 	pr_info("kohaku_sim: card %u (%s): %u mesh(es)\n", id, what,
-		kh_sim_mesh_count(c->sim));
+		ksim_mesh_count(c->sim));
 	kfree(err);
 	return 0;
 
@@ -489,7 +489,7 @@ static void kh_simcard_destroy(struct kh_simcard *c)
 	debugfs_remove_recursive(c->dbg);
 	/* unbinds kohaku.ko, which may still touch the card on the way out */
 	platform_device_unregister(c->pdev);
-	kh_sim_card_destroy(c->sim);
+	ksim_card_destroy(c->sim);
 	mutex_destroy(&c->lock);
 	pr_info("kohaku_sim: card %u deleted\n", c->id);
 	kfree(c);
@@ -573,7 +573,7 @@ static ssize_t new_card_store(struct device *dev,
 			       id);
 			goto out;
 		}
-		desc = kh_sim_builtin_desc(tokens[1]);
+		desc = ksim_builtin_desc(tokens[1]);
 		if (!desc) {
 			pr_err("kohaku_sim: new_card %u: no built-in description '%s'\n",
 			       id, tokens[1]);
@@ -638,7 +638,7 @@ static int kh_sim_create_param_cards(void)
 		name = strim(name);
 		if (!*name)
 			continue;
-		desc = kh_sim_builtin_desc(name);
+		desc = ksim_builtin_desc(name);
 		if (!desc) {
 			pr_err("kohaku_sim: cards=: no built-in description '%s'\n",
 			       name);

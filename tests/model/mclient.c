@@ -2,38 +2,38 @@
 /* The memory client test unit and the memory-side test helpers. */
 #include "mclient.h"
 
-static bool mcl_tick(struct kh_unit *u)
+static bool mcl_tick(struct ksim_unit *u)
 {
-	struct mc_client *c = kh_unit_priv(u);
-	const struct kh_flit *f = kh_unit_recv(u);
+	struct mc_client *c = ksim_unit_priv(u);
+	const struct kh_flit *f = ksim_unit_recv(u);
 	bool progress = false;
 
 	if (f && !c->hold) {
 		if (c->n < MC_LOG) {
-			c->rec[c->n].at = kh_unit_now(u);
+			c->rec[c->n].at = ksim_unit_now(u);
 			c->rec[c->n].f = *f;
 			c->n++;
 		}
-		kh_unit_recv_pop(u);
+		ksim_unit_recv_pop(u);
 		progress = true;
 	}
 	if (c->sent < c->n_script &&
-	    kh_unit_send(u, &c->script[c->sent])) {
-		c->sent_at[c->sent] = kh_unit_now(u);
+	    ksim_unit_send(u, &c->script[c->sent])) {
+		c->sent_at[c->sent] = ksim_unit_now(u);
 		c->sent++;
 		progress = true;
 	}
 	return progress;
 }
 
-const struct kh_unit_type mc_unit_mcl = {
+const struct ksim_unit_type mc_unit_mcl = {
 	.token = "mcl", .name = "memory client", .cu_type = KH_CU_TYPE('T', 'M'),
 	.n_buffers = 1, .priv_size = sizeof(struct mc_client), .tick = mcl_tick,
 };
 
-struct kh_sim_card *mc_card(const char *desc)
+struct ksim_card *mc_card(const char *desc)
 {
-	static const struct kh_unit_type *types[16];
+	static const struct ksim_unit_type *types[16];
 	unsigned int i;
 
 	for (i = 0; i < mh_n_test_types; i++)
@@ -42,20 +42,20 @@ struct kh_sim_card *mc_card(const char *desc)
 	return mh_card_types(desc, types, i);
 }
 
-struct mc_client *mc_at(struct kh_sim_card *c, unsigned int mesh,
+struct mc_client *mc_at(struct ksim_card *c, unsigned int mesh,
 			unsigned int x, unsigned int y)
 {
-	struct kh_unit *u = kh_sim_unit_at(c, mesh, x, y);
+	struct ksim_unit *u = ksim_unit_at(c, mesh, x, y);
 
-	if (!u || kh_unit_type_of(u) != &mc_unit_mcl)
+	if (!u || ksim_unit_type_of(u) != &mc_unit_mcl)
 		return NULL;
-	return kh_unit_priv(u);
+	return ksim_unit_priv(u);
 }
 
-void mc_send(struct kh_sim_card *c, unsigned int mesh, unsigned int x,
+void mc_send(struct ksim_card *c, unsigned int mesh, unsigned int x,
 	     unsigned int y, const struct kh_flit *f)
 {
-	struct kh_unit *u = kh_sim_unit_at(c, mesh, x, y);
+	struct ksim_unit *u = ksim_unit_at(c, mesh, x, y);
 	struct mc_client *cl = mc_at(c, mesh, x, y);
 
 	if (!cl || cl->n_script >= MC_SCRIPT) {
@@ -63,18 +63,18 @@ void mc_send(struct kh_sim_card *c, unsigned int mesh, unsigned int x,
 		return;
 	}
 	cl->script[cl->n_script++] = *f;
-	kh_unit_timer(u, kh_unit_now(u));
+	ksim_unit_timer(u, ksim_unit_now(u));
 }
 
-bool mc_wait(struct kh_sim_card *c, const struct mc_client *cl, u32 n,
+bool mc_wait(struct ksim_card *c, const struct mc_client *cl, u32 n,
 	     u64 max_cycles)
 {
-	u64 end = kh_sim_cycles(c) + max_cycles;
+	u64 end = ksim_cycles(c) + max_cycles;
 
 	while (cl->n < n) {
-		if (kh_sim_cycles(c) >= end)
+		if (ksim_cycles(c) >= end)
 			return false;
-		kh_sim_run(c, 16);
+		ksim_run(c, 16);
 	}
 	return true;
 }
@@ -119,17 +119,17 @@ void mc_data(struct kh_flit *f, unsigned int py, unsigned int sx,
 		f->w[i] = pat + i;
 }
 
-void mc_cfg(struct kh_sim_card *c, unsigned int mesh, u32 off, u64 v)
+void mc_cfg(struct ksim_card *c, unsigned int mesh, u32 off, u64 v)
 {
-	kh_sim_write64(c, KH_MESH_BASE(mesh) + KH_ORC_AUX_CFG(off), v);
+	ksim_write64(c, KH_MESH_BASE(mesh) + KH_ORC_AUX_CFG(off), v);
 }
 
-u64 mc_statw(struct kh_sim_card *c, unsigned int mesh, unsigned int i)
+u64 mc_statw(struct ksim_card *c, unsigned int mesh, unsigned int i)
 {
-	return kh_sim_read64(c, KH_MESH_BASE(mesh) + KH_ORC_AUX_STATW(i));
+	return ksim_read64(c, KH_MESH_BASE(mesh) + KH_ORC_AUX_STATW(i));
 }
 
-u64 mc_aux(struct kh_sim_card *c, unsigned int mesh)
+u64 mc_aux(struct ksim_card *c, unsigned int mesh)
 {
-	return kh_sim_read64(c, KH_MESH_BASE(mesh) + KH_ORC_AUX_STAT);
+	return ksim_read64(c, KH_MESH_BASE(mesh) + KH_ORC_AUX_STAT);
 }

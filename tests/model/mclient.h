@@ -28,17 +28,17 @@ struct mc_client {
 	struct mc_rec rec[MC_LOG];
 };
 
-extern const struct kh_unit_type mc_unit_mcl;
+extern const struct ksim_unit_type mc_unit_mcl;
 
 /* A card with the test unit types and mcl. */
-struct kh_sim_card *mc_card(const char *desc);
-struct mc_client *mc_at(struct kh_sim_card *c, unsigned int mesh,
+struct ksim_card *mc_card(const char *desc);
+struct mc_client *mc_at(struct ksim_card *c, unsigned int mesh,
 			unsigned int x, unsigned int y);
 /* Queue a flit for the client at (x, y) and wake it. */
-void mc_send(struct kh_sim_card *c, unsigned int mesh, unsigned int x,
+void mc_send(struct ksim_card *c, unsigned int mesh, unsigned int x,
 	     unsigned int y, const struct kh_flit *f);
 /* Run until the client has n records; false after max cycles. */
-bool mc_wait(struct kh_sim_card *c, const struct mc_client *cl, u32 n,
+bool mc_wait(struct ksim_card *c, const struct mc_client *cl, u32 n,
 	     u64 max_cycles);
 
 /* A MEM_RD_REQ/MEM_WR_REQ descriptor from (sx, sy) to the port (0, py). */
@@ -55,8 +55,8 @@ void mc_data(struct kh_flit *f, unsigned int py, unsigned int sx,
 	     unsigned int sy, u64 pat, unsigned int last);
 
 /* AUX_CFG and AUX_STATW of a mesh. */
-void mc_cfg(struct kh_sim_card *c, unsigned int mesh, u32 off, u64 v);
-u64 mc_statw(struct kh_sim_card *c, unsigned int mesh, unsigned int i);
-u64 mc_aux(struct kh_sim_card *c, unsigned int mesh);
+void mc_cfg(struct ksim_card *c, unsigned int mesh, u32 off, u64 v);
+u64 mc_statw(struct ksim_card *c, unsigned int mesh, unsigned int i);
+u64 mc_aux(struct ksim_card *c, unsigned int mesh);
 
 #endif /* KH_MCLIENT_H */

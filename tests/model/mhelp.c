@@ -21,23 +21,23 @@ static void mh_violation(void *ctx, const char *msg)
 		tap_diag("protocol checker (expected): %s", msg);
 }
 
-struct kh_sim_card *mh_card_types(const char *desc,
-				  const struct kh_unit_type *const *types,
+struct ksim_card *mh_card_types(const char *desc,
+				  const struct ksim_unit_type *const *types,
 				  unsigned int n)
 {
-	const char *b = kh_sim_builtin_desc(desc);
+	const char *b = ksim_builtin_desc(desc);
 	const char *env = getenv("KOHAKU_SIM_CHECK");
-	struct kh_sim_opts o;
-	struct kh_sim_card *c = NULL;
+	struct ksim_opts o;
+	struct ksim_card *c = NULL;
 	char err[256];
 	int e;
 
 	memset(&o, 0, sizeof(o));
 	o.extra_types = types;
 	o.n_extra = n;
-	o.flags = env && !strcmp(env, "0") ? 0 : KH_SIM_CHECK;
+	o.flags = env && !strcmp(env, "0") ? 0 : KSIM_CHECK;
 	o.violation = mh_violation;
-	e = kh_sim_card_create_opts(b ? b : desc, &o, &c, err, sizeof(err));
+	e = ksim_card_create_opts(b ? b : desc, &o, &c, err, sizeof(err));
 	if (e) {
 		tap_fail_at(__FILE__, __LINE__, "card create: %d: %s", e, err);
 		return NULL;
@@ -45,29 +45,29 @@ struct kh_sim_card *mh_card_types(const char *desc,
 	return c;
 }
 
-struct kh_sim_card *mh_card(const char *desc)
+struct ksim_card *mh_card(const char *desc)
 {
 	return mh_card_types(desc, mh_test_types, mh_n_test_types);
 }
 
-void mh_fast_host(struct kh_sim_card *c)
+void mh_fast_host(struct ksim_card *c)
 {
-	struct kh_sim_timing t = { 1, 1, 1 };
+	struct ksim_timing t = { 1, 1, 1 };
 
-	kh_sim_set_timing(c, &t);
+	ksim_set_timing(c, &t);
 }
 
-u64 mh_rd(struct kh_sim_card *c, u32 off)
+u64 mh_rd(struct ksim_card *c, u32 off)
 {
-	return kh_sim_read64(c, KH_MESH_BASE(0) + off);
+	return ksim_read64(c, KH_MESH_BASE(0) + off);
 }
 
-void mh_wr(struct kh_sim_card *c, u32 off, u64 v)
+void mh_wr(struct ksim_card *c, u32 off, u64 v)
 {
-	kh_sim_write64(c, KH_MESH_BASE(0) + off, v);
+	ksim_write64(c, KH_MESH_BASE(0) + off, v);
 }
 
-void mh_mb_load(struct kh_sim_card *c, const struct kh_flit *f)
+void mh_mb_load(struct ksim_card *c, const struct kh_flit *f)
 {
 	unsigned int i;
 
@@ -75,18 +75,18 @@ void mh_mb_load(struct kh_sim_card *c, const struct kh_flit *f)
 		mh_wr(c, KH_ORC_TX_FLIT(i), f->w[i]);
 }
 
-void mh_mb_kick(struct kh_sim_card *c)
+void mh_mb_kick(struct ksim_card *c)
 {
 	mh_wr(c, KH_ORC_TX_KICK, 1);
 }
 
-void mh_mb_send(struct kh_sim_card *c, const struct kh_flit *f)
+void mh_mb_send(struct ksim_card *c, const struct kh_flit *f)
 {
 	mh_mb_load(c, f);
 	mh_mb_kick(c);
 }
 
-int mh_mb_recv(struct kh_sim_card *c, struct kh_flit *f, unsigned int polls)
+int mh_mb_recv(struct ksim_card *c, struct kh_flit *f, unsigned int polls)
 {
 	unsigned int i;
 
@@ -101,7 +101,7 @@ int mh_mb_recv(struct kh_sim_card *c, struct kh_flit *f, unsigned int polls)
 	return 0;
 }
 
-unsigned int mh_mb_count(struct kh_sim_card *c)
+unsigned int mh_mb_count(struct ksim_card *c)
 {
 	struct kh_flit f;
 	unsigned int n = 0;
@@ -121,7 +121,7 @@ void mh_ctrl_req(struct kh_flit *f, unsigned int x, unsigned int y,
 	kh_flit_set(f, KH_CTRL_INDEX, idx);
 }
 
-int mh_ctrl_read(struct kh_sim_card *c, unsigned int x, unsigned int y,
+int mh_ctrl_read(struct ksim_card *c, unsigned int x, unsigned int y,
 		 unsigned int idx, unsigned int txn, struct kh_flit *reply)
 {
 	struct kh_flit f;
@@ -136,7 +136,7 @@ u64 mh_ctrl_value(const struct kh_flit *reply)
 	return kh_flit_get(reply, KH_CTRL_VALUE);
 }
 
-void mh_stage(struct kh_sim_card *c, unsigned int slot,
+void mh_stage(struct ksim_card *c, unsigned int slot,
 	      const struct kh_flit *f)
 {
 	unsigned int i;
@@ -145,7 +145,7 @@ void mh_stage(struct kh_sim_card *c, unsigned int slot,
 		mh_wr(c, KH_ORC_STAGE(slot) + i * 8, f->w[i]);
 }
 
-void mh_prog(struct kh_sim_card *c, unsigned int x, unsigned int y,
+void mh_prog(struct ksim_card *c, unsigned int x, unsigned int y,
 	     unsigned int base, unsigned int len)
 {
 	mh_wr(c, KH_ORC_PROG_DST, KH_YX(x, y));
@@ -154,12 +154,12 @@ void mh_prog(struct kh_sim_card *c, unsigned int x, unsigned int y,
 	mh_wr(c, KH_ORC_PROG_KICK, 1);
 }
 
-u64 mh_ns(struct kh_sim_card *c, unsigned int x, unsigned int y)
+u64 mh_ns(struct ksim_card *c, unsigned int x, unsigned int y)
 {
 	return mh_rd(c, KH_ORC_NODE_STATUS(KH_YX(x, y)));
 }
 
-bool mh_wait_count(struct kh_sim_card *c, unsigned int x, unsigned int y,
+bool mh_wait_count(struct ksim_card *c, unsigned int x, unsigned int y,
 		   unsigned int want, unsigned int polls)
 {
 	while (polls--)

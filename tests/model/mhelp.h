@@ -8,49 +8,49 @@
 #define KH_MHELP_H
 
 #include "tap.h"
-#include "kh_sim_int.h"
+#include "ksim_int.h"
 #include "sim_router.h"
 #include <kohaku/kh_flit.h>
 #include <kohaku/kh_regs.h>
 #include <kohaku/kh_units.h>
 
 /* Create a card from a built-in name or a description; NULL on failure. */
-struct kh_sim_card *mh_card(const char *desc);
+struct ksim_card *mh_card(const char *desc);
 /* the protocol checker's verdicts (mhelp.c): a test expecting some sets
  * mh_expect_violations and reads mh_violations / mh_last_violation */
 extern bool mh_expect_violations;
 extern unsigned int mh_violations;
 extern char mh_last_violation[256];
-struct kh_sim_card *mh_card_types(const char *desc,
-				  const struct kh_unit_type *const *types,
+struct ksim_card *mh_card_types(const char *desc,
+				  const struct ksim_unit_type *const *types,
 				  unsigned int n);
 /* Every access costs one cycle: for tests that need back-to-back flits. */
-void mh_fast_host(struct kh_sim_card *c);
+void mh_fast_host(struct ksim_card *c);
 
-u64 mh_rd(struct kh_sim_card *c, u32 off);		/* mesh 0 window */
-void mh_wr(struct kh_sim_card *c, u32 off, u64 v);
+u64 mh_rd(struct ksim_card *c, u32 off);		/* mesh 0 window */
+void mh_wr(struct ksim_card *c, u32 off, u64 v);
 
-void mh_mb_load(struct kh_sim_card *c, const struct kh_flit *f);
-void mh_mb_kick(struct kh_sim_card *c);
-void mh_mb_send(struct kh_sim_card *c, const struct kh_flit *f);
+void mh_mb_load(struct ksim_card *c, const struct kh_flit *f);
+void mh_mb_kick(struct ksim_card *c);
+void mh_mb_send(struct ksim_card *c, const struct kh_flit *f);
 /* Poll RX up to `polls` reads; 1 and the popped flit, or 0. */
-int mh_mb_recv(struct kh_sim_card *c, struct kh_flit *f, unsigned int polls);
-unsigned int mh_mb_count(struct kh_sim_card *c);	/* pops everything */
+int mh_mb_recv(struct ksim_card *c, struct kh_flit *f, unsigned int polls);
+unsigned int mh_mb_count(struct ksim_card *c);	/* pops everything */
 
 void mh_ctrl_req(struct kh_flit *f, unsigned int x, unsigned int y,
 		 unsigned int idx, unsigned int txn);
 /* A CU_CTRL read through the mailbox: 1 with the reply, or 0. */
-int mh_ctrl_read(struct kh_sim_card *c, unsigned int x, unsigned int y,
+int mh_ctrl_read(struct ksim_card *c, unsigned int x, unsigned int y,
 		 unsigned int idx, unsigned int txn, struct kh_flit *reply);
 u64 mh_ctrl_value(const struct kh_flit *reply);
 
-void mh_stage(struct kh_sim_card *c, unsigned int slot,
+void mh_stage(struct ksim_card *c, unsigned int slot,
 	      const struct kh_flit *f);
-void mh_prog(struct kh_sim_card *c, unsigned int x, unsigned int y,
+void mh_prog(struct ksim_card *c, unsigned int x, unsigned int y,
 	     unsigned int base, unsigned int len);
-u64 mh_ns(struct kh_sim_card *c, unsigned int x, unsigned int y);
+u64 mh_ns(struct ksim_card *c, unsigned int x, unsigned int y);
 /* Poll NODE_STATUS until its count reaches want; true on success. */
-bool mh_wait_count(struct kh_sim_card *c, unsigned int x, unsigned int y,
+bool mh_wait_count(struct ksim_card *c, unsigned int x, unsigned int y,
 		   unsigned int want, unsigned int polls);
 
 /* ---- test unit types (tunits.c) ---- */
@@ -75,9 +75,9 @@ struct mh_sink {
 };
 
 extern unsigned int mh_sink_period;
-extern const struct kh_unit_type mh_unit_snk, mh_unit_src, mh_unit_hng,
+extern const struct ksim_unit_type mh_unit_snk, mh_unit_src, mh_unit_hng,
 	mh_unit_eqd, mh_unit_spu;
-extern const struct kh_unit_type *const mh_test_types[];
+extern const struct ksim_unit_type *const mh_test_types[];
 extern const unsigned int mh_n_test_types;
 
 void mh_src_inst(struct kh_flit *f, unsigned int dx, unsigned int dy,

@@ -3,17 +3,17 @@
 #include "mmesh.h"
 #include <stdio.h>
 
-u64 mm_rd(struct kh_sim_card *c, unsigned int mesh, u32 off)
+u64 mm_rd(struct ksim_card *c, unsigned int mesh, u32 off)
 {
-	return kh_sim_read64(c, KH_MESH_BASE(mesh) + off);
+	return ksim_read64(c, KH_MESH_BASE(mesh) + off);
 }
 
-void mm_wr(struct kh_sim_card *c, unsigned int mesh, u32 off, u64 v)
+void mm_wr(struct ksim_card *c, unsigned int mesh, u32 off, u64 v)
 {
-	kh_sim_write64(c, KH_MESH_BASE(mesh) + off, v);
+	ksim_write64(c, KH_MESH_BASE(mesh) + off, v);
 }
 
-void mm_mb_send(struct kh_sim_card *c, unsigned int mesh,
+void mm_mb_send(struct ksim_card *c, unsigned int mesh,
 		const struct kh_flit *f)
 {
 	unsigned int i;
@@ -23,7 +23,7 @@ void mm_mb_send(struct kh_sim_card *c, unsigned int mesh,
 	mm_wr(c, mesh, KH_ORC_TX_KICK, 1);
 }
 
-int mm_mb_recv(struct kh_sim_card *c, unsigned int mesh, struct kh_flit *f,
+int mm_mb_recv(struct ksim_card *c, unsigned int mesh, struct kh_flit *f,
 	       unsigned int polls)
 {
 	unsigned int i;
@@ -39,7 +39,7 @@ int mm_mb_recv(struct kh_sim_card *c, unsigned int mesh, struct kh_flit *f,
 	return 0;
 }
 
-int mm_ctrl(struct kh_sim_card *c, unsigned int mesh, unsigned int x,
+int mm_ctrl(struct ksim_card *c, unsigned int mesh, unsigned int x,
 	    unsigned int y, unsigned int op, unsigned int idx, u64 value,
 	    unsigned int txn, struct kh_flit *reply)
 {
@@ -52,7 +52,7 @@ int mm_ctrl(struct kh_sim_card *c, unsigned int mesh, unsigned int x,
 	return mm_mb_recv(c, mesh, reply, 40);
 }
 
-static u64 mm_ctrl_checked(struct kh_sim_card *c, unsigned int mesh,
+static u64 mm_ctrl_checked(struct ksim_card *c, unsigned int mesh,
 			   unsigned int x, unsigned int y, unsigned int op,
 			   unsigned int idx, u64 value)
 {
@@ -69,19 +69,19 @@ static u64 mm_ctrl_checked(struct kh_sim_card *c, unsigned int mesh,
 	return mh_ctrl_value(&r);
 }
 
-u64 mm_ctrl_rd(struct kh_sim_card *c, unsigned int mesh, unsigned int x,
+u64 mm_ctrl_rd(struct ksim_card *c, unsigned int mesh, unsigned int x,
 	       unsigned int y, unsigned int idx)
 {
 	return mm_ctrl_checked(c, mesh, x, y, KH_CTRL_OP_READ, idx, 0);
 }
 
-u64 mm_ctrl_wr(struct kh_sim_card *c, unsigned int mesh, unsigned int x,
+u64 mm_ctrl_wr(struct ksim_card *c, unsigned int mesh, unsigned int x,
 	       unsigned int y, unsigned int idx, u64 value)
 {
 	return mm_ctrl_checked(c, mesh, x, y, KH_CTRL_OP_WRITE, idx, value);
 }
 
-void mm_null_prog(struct kh_sim_card *c, unsigned int mesh, unsigned int x,
+void mm_null_prog(struct ksim_card *c, unsigned int mesh, unsigned int x,
 		  unsigned int y, unsigned int n, unsigned int cred)
 {
 	struct kh_flit f;
@@ -102,36 +102,36 @@ void mm_null_prog(struct kh_sim_card *c, unsigned int mesh, unsigned int x,
 	mm_wr(c, mesh, KH_ORC_PROG_KICK, 1);
 }
 
-u64 mm_ns(struct kh_sim_card *c, unsigned int mesh, unsigned int x,
+u64 mm_ns(struct ksim_card *c, unsigned int mesh, unsigned int x,
 	  unsigned int y)
 {
 	return mm_rd(c, mesh, KH_ORC_NODE_STATUS(KH_YX(x, y)));
 }
 
-static u32 mm_reg32(struct kh_sim_card *c, u32 base, u32 off)
+static u32 mm_reg32(struct ksim_card *c, u32 base, u32 off)
 {
-	u64 v = kh_sim_read64(c, base + (off & ~7u));
+	u64 v = ksim_read64(c, base + (off & ~7u));
 
 	return (u32)(off & 4 ? v >> 32 : v);
 }
 
-u32 mm_clk_rd(struct kh_sim_card *c, unsigned int mesh, u32 off)
+u32 mm_clk_rd(struct ksim_card *c, unsigned int mesh, u32 off)
 {
 	return mm_reg32(c, KH_CLKWIZ_BASE(mesh), off);
 }
 
-u32 mm_ddrc_rd(struct kh_sim_card *c, unsigned int mesh, u32 off)
+u32 mm_ddrc_rd(struct ksim_card *c, unsigned int mesh, u32 off)
 {
 	return mm_reg32(c, KH_DDRC_BASE(mesh), off);
 }
 
-void mm_clk_wr(struct kh_sim_card *c, unsigned int mesh, u32 off, u32 v)
+void mm_clk_wr(struct ksim_card *c, unsigned int mesh, u32 off, u32 v)
 {
 	/* the other half keeps what it reads (a duty half reads 0: ignored) */
 	u64 o = mm_clk_rd(c, mesh, off ^ 4);
 	u64 w = off & 4 ? (u64)v << 32 | o : o << 32 | v;
 
-	kh_sim_write64(c, KH_CLKWIZ_BASE(mesh) + (off & ~7u), w);
+	ksim_write64(c, KH_CLKWIZ_BASE(mesh) + (off & ~7u), w);
 }
 
 const char *mm_fixture(const char *name)
@@ -156,14 +156,14 @@ const char *mm_fixture(const char *name)
 
 void mm_expect_err(const char *desc, const char *msg)
 {
-	struct kh_sim_card *c = NULL;
+	struct ksim_card *c = NULL;
 	char err[256];
 	int e;
 
 	err[0] = 0;
-	e = kh_sim_card_create(desc, &c, err, sizeof(err));
+	e = ksim_card_create(desc, &c, err, sizeof(err));
 	CHECK_MSG(e == -EINVAL, "expected -EINVAL, got %d for:\n%s", e, desc);
 	CHECK_MSG(!strcmp(err, msg), "message '%s', expected '%s'", err, msg);
 	CHECK(c == NULL);
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 }

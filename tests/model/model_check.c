@@ -16,10 +16,10 @@
 /* ---- misbehaving test units ---- */
 
 /* "wdl": the test source, but it withdraws a flit its link was refused */
-static struct kh_link *wdl_link;
+static struct ksim_link *wdl_link;
 static bool wdl_withdrew;
 
-static bool wdl_tick(struct kh_unit *u)
+static bool wdl_tick(struct ksim_unit *u)
 {
 	if (wdl_link && wdl_link->valid && wdl_link->stalls && !wdl_withdrew) {
 		wdl_link->valid = false;	/* gives up: rule 1 */
@@ -29,7 +29,7 @@ static bool wdl_tick(struct kh_unit *u)
 	return mh_unit_src.tick(u);
 }
 
-static const struct kh_unit_type t_wdl = {
+static const struct ksim_unit_type t_wdl = {
 	.token = "wdl", .name = "withdraws on the link",
 	.cu_type = KH_CU_TYPE('T', '1'), .n_buffers = 1, .priv_size = 128,
 	.tick = wdl_tick,
@@ -40,60 +40,60 @@ struct t_wds {
 	u32 left, attempt;
 };
 
-static bool wds_tick(struct kh_unit *u)
+static bool wds_tick(struct ksim_unit *u)
 {
-	struct t_wds *s = kh_unit_priv(u);
+	struct t_wds *s = ksim_unit_priv(u);
 	struct kh_flit f;
 
 	if (!s->left) {
-		if (!kh_unit_inst(u))
+		if (!ksim_unit_inst(u))
 			return false;
-		kh_unit_inst_accept(u);
+		ksim_unit_inst_accept(u);
 		s->left = 8;
 		return true;
 	}
 	memset(&f, 0, sizeof(f));
-	kh_unit_hdr(u, &f, 2, 1, KH_T_CU_DATA, 0, 1);
+	ksim_unit_hdr(u, &f, 2, 1, KH_T_CU_DATA, 0, 1);
 	f.w[0] = s->attempt++;		/* rule 1: not the same flit again */
-	if (kh_unit_send(u, &f) && !--s->left)
-		kh_unit_retire(u, 0, false);
+	if (ksim_unit_send(u, &f) && !--s->left)
+		ksim_unit_retire(u, 0, false);
 	return true;
 }
 
-static const struct kh_unit_type t_wds = {
+static const struct ksim_unit_type t_wds = {
 	.token = "wds", .name = "withdraws on send_*",
 	.cu_type = KH_CU_TYPE('T', '2'), .n_buffers = 1,
 	.priv_size = sizeof(struct t_wds), .tick = wds_tick,
 };
 
 /* "dbl": takes a flit, then makes its feeder hold it again (rule 2) */
-static struct kh_link *dbl_feed;
-static struct kh_node *dbl_feeder;
+static struct ksim_link *dbl_feed;
+static struct ksim_node *dbl_feeder;
 static unsigned int dbl_got;
 
-static bool dbl_tick(struct kh_unit *u)
+static bool dbl_tick(struct ksim_unit *u)
 {
-	if (!kh_unit_recv(u))
+	if (!ksim_unit_recv(u))
 		return false;
-	kh_unit_recv_pop(u);
+	ksim_unit_recv_pop(u);
 	if (dbl_feed && !dbl_got) {
 		dbl_feed->valid = true;	/* "accepted", but the sender holds */
-		kh_node_wake(dbl_feeder);
+		ksim_node_wake(dbl_feeder);
 	}
 	dbl_got++;
 	return true;
 }
 
-static const struct kh_unit_type t_dbl = {
+static const struct ksim_unit_type t_dbl = {
 	.token = "dbl", .name = "accepts outside valid && !busy",
 	.cu_type = KH_CU_TYPE('T', '3'), .n_buffers = 1, .tick = dbl_tick,
 };
 
 /* "bsf": busy computed from the offered flit (rule 3), installed by hand */
-static struct kh_link *bsf_feed;
-static const struct kh_sink_ops *bsf_inner;
+static struct ksim_link *bsf_feed;
+static const struct ksim_sink_ops *bsf_inner;
 
-static bool bsf_busy(const struct kh_sink *s)
+static bool bsf_busy(const struct ksim_sink *s)
 {
 	if (bsf_feed && bsf_feed->valid &&
 	    kh_flit_get(&bsf_feed->reg, KH_HDR_TYPE) == KH_T_CU_DATA)
@@ -101,38 +101,38 @@ static bool bsf_busy(const struct kh_sink *s)
 	return bsf_inner->busy(s);
 }
 
-static void bsf_take(struct kh_sink *s, const struct kh_flit *f)
+static void bsf_take(struct ksim_sink *s, const struct kh_flit *f)
 {
 	bsf_inner->take(s, f);
 }
 
-static const struct kh_sink_ops bsf_ops = {
+static const struct ksim_sink_ops bsf_ops = {
 	.busy = bsf_busy,
 	.take = bsf_take,
 };
 
 /* "hrx": holds whatever it receives and waits for nothing (rule 4) */
-static bool hrx_tick(struct kh_unit *u)
+static bool hrx_tick(struct ksim_unit *u)
 {
 	return false;
 }
 
-static const struct kh_unit_type t_hrx = {
+static const struct ksim_unit_type t_hrx = {
 	.token = "hrx", .name = "blocks on receive",
 	.cu_type = KH_CU_TYPE('T', '4'), .n_buffers = 1, .tick = hrx_tick,
 };
 
 /* "hlu": busy computing, pops only MEM_RD_RESP (rule 5) */
-static bool hlu_tick(struct kh_unit *u)
+static bool hlu_tick(struct ksim_unit *u)
 {
-	const struct kh_flit *f = kh_unit_recv(u);
+	const struct kh_flit *f = ksim_unit_recv(u);
 
 	if (f && kh_flit_get(f, KH_HDR_TYPE) == KH_T_MEM_RD_RESP)
-		kh_unit_recv_pop(u);
+		ksim_unit_recv_pop(u);
 	return true;	/* always something to do: never idle */
 }
 
-static const struct kh_unit_type t_hlu = {
+static const struct ksim_unit_type t_hlu = {
 	.token = "hlu", .name = "holds unknown types",
 	.cu_type = KH_CU_TYPE('T', '5'), .n_buffers = 1, .tick = hlu_tick,
 	.recv_types = 1u << KH_T_MEM_RD_RESP,
@@ -144,37 +144,37 @@ struct t_fcs {
 	u8 code;
 };
 
-static bool fcs_tick(struct kh_unit *u)
+static bool fcs_tick(struct ksim_unit *u)
 {
-	struct t_fcs *s = kh_unit_priv(u);
+	struct t_fcs *s = ksim_unit_priv(u);
 	const struct kh_flit *in;
 	struct kh_flit f;
 
 	switch (s->step) {
 	case 0:
-		in = kh_unit_inst(u);
+		in = ksim_unit_inst(u);
 		if (!in)
 			return false;
 		s->code = kh_flit_get(in, KH_FIELD(255, 248));
-		kh_unit_inst_accept(u);
+		ksim_unit_inst_accept(u);
 		s->step = 1;
 		return true;
 	case 1:
 		memset(&f, 0, sizeof(f));
-		kh_unit_hdr(u, &f, 0, 1, KH_T_CU_SIGNAL, 0, 1);
+		ksim_unit_hdr(u, &f, 0, 1, KH_T_CU_SIGNAL, 0, 1);
 		kh_flit_set(&f, KH_SIG_CODE, s->code);
-		if (!kh_unit_send(u, &f))
+		if (!ksim_unit_send(u, &f))
 			return false;
 		s->step = 2;
 		return true;
 	default:
-		kh_unit_retire(u, 0, false);
+		ksim_unit_retire(u, 0, false);
 		s->step = 0;
 		return true;
 	}
 }
 
-static const struct kh_unit_type t_fcs = {
+static const struct ksim_unit_type t_fcs = {
 	.token = "fcs", .name = "sends framework codes",
 	.cu_type = KH_CU_TYPE('T', '8'), .n_buffers = 1,
 	.priv_size = sizeof(struct t_fcs), .tick = fcs_tick,
@@ -186,67 +186,67 @@ struct t_ovr {
 	u32 beats, got;
 };
 
-static bool ovr_tick(struct kh_unit *u)
+static bool ovr_tick(struct ksim_unit *u)
 {
-	struct t_ovr *s = kh_unit_priv(u);
+	struct t_ovr *s = ksim_unit_priv(u);
 	const struct kh_flit *in;
 	struct kh_flit f;
 	unsigned int mx, my;
 
-	if (kh_unit_recv(u)) {
-		kh_unit_recv_pop(u);
+	if (ksim_unit_recv(u)) {
+		ksim_unit_recv_pop(u);
 		s->got++;
 	}
 	switch (s->step) {
 	case 0:
-		in = kh_unit_inst(u);
+		in = ksim_unit_inst(u);
 		if (!in)
 			return false;
 		s->beats = kh_flit_get(in, KH_FIELD(255, 248)) + 1;
 		s->got = 0;
-		kh_unit_inst_accept(u);
+		ksim_unit_inst_accept(u);
 		s->step = 1;
 		return true;
 	case 1:
-		kh_unit_mag_port(u, &mx, &my);
+		ksim_unit_mag_port(u, &mx, &my);
 		memset(&f, 0, sizeof(f));
-		kh_unit_hdr(u, &f, mx, my, KH_T_MEM_RD_REQ, 0, 1);
+		ksim_unit_hdr(u, &f, mx, my, KH_T_MEM_RD_REQ, 0, 1);
 		kh_flit_set(&f, KH_MEM_ADDR, 0x1000);
 		kh_flit_set(&f, KH_MEM_LEN, s->beats - 1);
-		if (!kh_unit_send(u, &f))
+		if (!ksim_unit_send(u, &f))
 			return false;
 		s->step = 2;
 		return true;
 	default:
 		if (s->got < s->beats)
 			return false;
-		kh_unit_retire(u, s->got, false);
+		ksim_unit_retire(u, s->got, false);
 		s->step = 0;
 		return true;
 	}
 }
 
-static const struct kh_unit_type t_ovr = {
+static const struct ksim_unit_type t_ovr = {
 	.token = "ovr", .name = "asks for more than it can absorb",
 	.cu_type = KH_CU_TYPE('T', '9'), .n_buffers = 1,
 	.priv_size = sizeof(struct t_ovr), .tick = ovr_tick,
 };
 
-static const struct kh_unit_type *const chk_types[] = {
+static const struct ksim_unit_type *const chk_types[] = {
 	&t_wdl, &t_wds, &t_dbl, &t_hrx, &t_hlu, &t_fcs, &t_ovr,
 	&mh_unit_snk, &mh_unit_src, &mh_unit_hng, &mh_unit_eqd, &mh_unit_spu,
 };
 
-static struct kh_sim_card *card_of(const char *desc)
+static struct ksim_card *card_of(const char *desc)
 {
 	return mh_card_types(desc, chk_types,
 			     sizeof(chk_types) / sizeof(chk_types[0]));
 }
 
 /* Violations of one rule so far. */
-static u64 nrule(struct kh_sim_card *c, unsigned int rule)
+static u64 nrule(struct ksim_card *c, unsigned int rule)
 {
-	return kh_sim_check_count(c, rule);
+	return ksim_check_count(c, rule);
 }
 
 static void expect_begin(void)
@@ -261,7 +261,7 @@ static void expect_end(void)
 }
 
 /* a CU_DATA from the mailbox to (x, y) */
-static void send_data(struct kh_sim_card *c, unsigned int x, unsigned int y,
+static void send_data(struct ksim_card *c, unsigned int x, unsigned int y,
 		      unsigned int type)
 {
 	struct kh_flit f;
@@ -272,7 +272,7 @@ static void send_data(struct kh_sim_card *c, unsigned int x, unsigned int y,
 	mh_mb_send(c, &f);
 }
 
-static void send_inst(struct kh_sim_card *c, unsigned int x, unsigned int y,
+static void send_inst(struct ksim_card *c, unsigned int x, unsigned int y,
 		      u64 payload_top)
 {
 	struct kh_flit f;
@@ -296,14 +296,14 @@ static const char corridor_fmt[] =
 TEST(rule1_link_withdrawal)
 {
 	char desc[256];
-	struct kh_sim_card *c;
+	struct ksim_card *c;
 	struct kh_flit f;
 
 	snprintf(desc, sizeof(desc), corridor_fmt, "wdl");
 	mh_sink_period = 100000;
 	c = card_of(desc);
 	REQUIRE(c);
-	wdl_link = kh_sim_endpoint_link(c, 0, 1, 0);
+	wdl_link = ksim_endpoint_link(c, 0, 1, 0);
 	wdl_withdrew = false;
 	REQUIRE(wdl_link);
 	expect_begin();
@@ -311,13 +311,13 @@ TEST(rule1_link_withdrawal)
 	kh_flit_set(&f, KH_HDR_DST_X, 1);
 	kh_flit_set(&f, KH_HDR_DST_Y, 0);
 	mh_mb_send(c, &f);
-	kh_sim_run(c, 2000);
+	ksim_run(c, 2000);
 	CHECK(wdl_withdrew);
 	CHECK_EQ(nrule(c, 1), 1);
 	CHECK(strstr(mh_last_violation, "rule 1") &&
 	      strstr(mh_last_violation, "link 1,0") &&
 	      strstr(mh_last_violation, "withdrawn"));
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 	expect_end();
 	wdl_link = NULL;
 	mh_sink_period = 7;
@@ -326,7 +326,7 @@ TEST(rule1_link_withdrawal)
 TEST(rule1_send_path_withdrawal)
 {
 	char desc[256];
-	struct kh_sim_card *c;
+	struct ksim_card *c;
 
 	snprintf(desc, sizeof(desc), corridor_fmt, "wds");
 	mh_sink_period = 100000;
@@ -334,12 +334,12 @@ TEST(rule1_send_path_withdrawal)
 	REQUIRE(c);
 	expect_begin();
 	send_inst(c, 1, 0, 0);
-	kh_sim_run(c, 2000);
+	ksim_run(c, 2000);
 	CHECK(nrule(c, 1) >= 1);
 	CHECK(strstr(mh_last_violation, "rule 1") &&
 	      strstr(mh_last_violation, "unit (1,0) wds") &&
 	      strstr(mh_last_violation, "send_*"));
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 	expect_end();
 	mh_sink_period = 7;
 }
@@ -348,9 +348,9 @@ TEST(rule1_send_path_withdrawal)
 TEST(rule1_holding_sender_not_flagged)
 {
 	char desc[256];
-	struct kh_sim_card *c;
+	struct ksim_card *c;
 	struct kh_flit f;
-	struct kh_link *l;
+	struct ksim_link *l;
 
 	snprintf(desc, sizeof(desc), corridor_fmt, "src");
 	mh_sink_period = 50;
@@ -361,13 +361,13 @@ TEST(rule1_holding_sender_not_flagged)
 	kh_flit_set(&f, KH_HDR_DST_X, 1);
 	kh_flit_set(&f, KH_HDR_DST_Y, 0);
 	mh_mb_send(c, &f);
-	kh_sim_run(c, 5000);
-	l = kh_sim_endpoint_link(c, 0, 1, 0);
+	ksim_run(c, 5000);
+	l = ksim_endpoint_link(c, 0, 1, 0);
 	REQUIRE(l);
 	CHECK(l->stalls > 100);		/* it was refused, and held */
-	CHECK_EQ(kh_sim_check_audit(c), 0);
+	CHECK_EQ(ksim_check_audit(c), 0);
 	CHECK_EQ(mh_violations, 0);
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 	mh_sink_period = 7;
 }
 
@@ -379,22 +379,22 @@ TEST(rule2_taken_twice)
 		"xxx nul xxx\n"
 		"mag nul dbl\n"
 		"xxx nul xxx\n";
-	struct kh_sim_card *c = card_of(map);
+	struct ksim_card *c = card_of(map);
 
 	REQUIRE(c);
-	dbl_feed = kh_sim_router_link(c, 0, 1, 1, KH_PORT_E);
-	dbl_feeder = &kh_container_of(dbl_feed, struct kh_router,
-				      out[KH_PORT_E])->node;
+	dbl_feed = ksim_router_link(c, 0, 1, 1, KSIM_PORT_E);
+	dbl_feeder = &ksim_container_of(dbl_feed, struct ksim_router,
+				      out[KSIM_PORT_E])->node;
 	dbl_got = 0;
 	expect_begin();
 	send_data(c, 2, 1, KH_T_CU_DATA);
-	kh_sim_run(c, 2000);
+	ksim_run(c, 2000);
 	CHECK_EQ(dbl_got, 2);		/* the flit arrived twice */
 	CHECK_EQ(nrule(c, 2), 1);
 	CHECK(strstr(mh_last_violation, "rule 2") &&
 	      strstr(mh_last_violation, "R1,1.E") &&
 	      strstr(mh_last_violation, "duplicated"));
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 	expect_end();
 	dbl_feed = NULL;
 }
@@ -407,27 +407,27 @@ TEST(rule3_busy_from_the_flit)
 		"xxx nul xxx\n"
 		"mag nul snk\n"
 		"xxx nul xxx\n";
-	struct kh_sim_card *c = card_of(map);
-	struct kh_unit *u;
+	struct ksim_card *c = card_of(map);
+	struct ksim_unit *u;
 
 	REQUIRE(c);
-	u = kh_sim_unit_at(c, 0, 2, 1);
+	u = ksim_unit_at(c, 0, 2, 1);
 	REQUIRE(u);
 	bsf_inner = u->sink.ops;
 	u->sink.ops = &bsf_ops;
-	bsf_feed = kh_sim_router_link(c, 0, 1, 1, KH_PORT_E);
+	bsf_feed = ksim_router_link(c, 0, 1, 1, KSIM_PORT_E);
 	expect_begin();
 	send_data(c, 2, 1, KH_T_MEM_WR_ACK);	/* not refused */
-	kh_sim_run(c, 500);
+	ksim_run(c, 500);
 	CHECK_EQ(nrule(c, 3), 0);
 	send_data(c, 2, 1, KH_T_CU_DATA);	/* refused for its type */
-	kh_sim_run(c, 500);
+	ksim_run(c, 500);
 	CHECK_EQ(nrule(c, 3), 1);
 	CHECK(strstr(mh_last_violation, "rule 3") &&
 	      strstr(mh_last_violation, "R1,1.E"));
 	u->sink.ops = bsf_inner;
-	kh_sim_run(c, 500);
-	kh_sim_card_destroy(c);
+	ksim_run(c, 500);
+	ksim_card_destroy(c);
 	expect_end();
 	bsf_feed = NULL;
 }
@@ -441,7 +441,7 @@ TEST(rule4_blocked_receive_path)
 		"xxx hrx xxx\n"
 		"mag nul snk\n"
 		"xxx nul xxx\n";
-	struct kh_sim_card *c;
+	struct ksim_card *c;
 
 	mh_sink_period = 100000;	/* holds too, but with a timer */
 	c = card_of(map);
@@ -450,14 +450,14 @@ TEST(rule4_blocked_receive_path)
 	send_data(c, 1, 0, KH_T_CU_DATA);
 	send_data(c, 2, 1, KH_T_CU_DATA);
 	send_data(c, 2, 1, KH_T_CU_DATA);
-	kh_sim_run(c, 1500);
-	CHECK_EQ(kh_sim_check_audit(c), 0);	/* not yet past the bound */
-	kh_sim_run(c, 10000);			/* skipped: judged lazily */
-	CHECK_EQ(kh_sim_check_audit(c), 1);
+	ksim_run(c, 1500);
+	CHECK_EQ(ksim_check_audit(c), 0);	/* not yet past the bound */
+	ksim_run(c, 10000);			/* skipped: judged lazily */
+	CHECK_EQ(ksim_check_audit(c), 1);
 	CHECK_EQ(nrule(c, 4), 1);
 	CHECK(strstr(mh_last_violation, "rule 4") &&
 	      strstr(mh_last_violation, "unit (1,0) hrx"));
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 	expect_end();
 	mh_sink_period = 7;
 }
@@ -469,19 +469,19 @@ TEST(rule5_unknown_type_held)
 		"xxx hlu xxx\n"
 		"mag nul nul\n"
 		"xxx nul xxx\n";
-	struct kh_sim_card *c = card_of(map);
+	struct ksim_card *c = card_of(map);
 
 	REQUIRE(c);
 	expect_begin();
 	send_data(c, 1, 0, 0x9);	/* a type it does not handle */
-	kh_sim_run(c, 400);
+	ksim_run(c, 400);
 	CHECK_EQ(nrule(c, 5), 0);
-	kh_sim_run(c, 400);
+	ksim_run(c, 400);
 	CHECK_EQ(nrule(c, 5), 1);
 	CHECK(strstr(mh_last_violation, "rule 5") &&
 	      strstr(mh_last_violation, "type 0x9"));
 	CHECK_EQ(nrule(c, 4), 0);	/* it was never idle */
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 	expect_end();
 }
 
@@ -493,27 +493,27 @@ TEST(rule6_null_rtl_variant)
 		"xxx null null! xxx\n"
 		"mag nul  nul   nul\n"
 		"xxx nul  nul   xxx\n";
-	struct kh_sim_card *c = card_of(map);
-	struct kh_sim_unit_stats us;
+	struct ksim_card *c = card_of(map);
+	struct ksim_unit_stats us;
 
 	REQUIRE(c);
 	expect_begin();
 	send_inst(c, 1, 0, 0);
 	send_inst(c, 2, 0, 0);
 	send_inst(c, 2, 0, 0);
-	kh_sim_run(c, 3000);
+	ksim_run(c, 3000);
 	/* the contract's null unit signals; the RTL's loses every completion */
 	CHECK_EQ(KH_NS_COUNT(mh_ns(c, 1, 0)), 1);
 	CHECK_EQ(KH_NS_COUNT(mh_ns(c, 2, 0)), 0);
-	kh_sim_unit_stats(c, 0, 2, 0, &us);
+	ksim_unit_stats(c, 0, 2, 0, &us);
 	CHECK_EQ(us.retired, 2);
 	CHECK_EQ(us.signals, 0);
 	CHECK_EQ(nrule(c, 6), 2);
 	CHECK(strstr(mh_last_violation, "rule 6") &&
 	      strstr(mh_last_violation, "unit (2,0) null!") &&
 	      strstr(mh_last_violation, "loses this completion"));
-	CHECK_EQ(kh_sim_check_audit(c), 2);	/* and nothing else */
-	kh_sim_card_destroy(c);
+	CHECK_EQ(ksim_check_audit(c), 2);	/* and nothing else */
+	ksim_card_destroy(c);
 	expect_end();
 }
 
@@ -524,23 +524,23 @@ TEST(rule7_twice_and_never)
 		"xxx hng xxx\n"
 		"mag nul spu\n"
 		"xxx nul xxx\n";
-	struct kh_sim_card *c = card_of(map);
+	struct ksim_card *c = card_of(map);
 
 	REQUIRE(c);
 	expect_begin();
 	send_inst(c, 2, 1, 0);
-	kh_sim_run(c, 1000);
+	ksim_run(c, 1000);
 	CHECK_EQ(nrule(c, 7), 1);
 	CHECK(strstr(mh_last_violation, "unit (2,1) spu") &&
 	      strstr(mh_last_violation, "retired twice"));
 	send_inst(c, 1, 0, 0);
-	kh_sim_run(c, 4000);
-	CHECK_EQ(kh_sim_check_audit(c), 1);
-	kh_sim_run(c, 2000);
-	CHECK_EQ(kh_sim_check_audit(c), 2);
+	ksim_run(c, 4000);
+	CHECK_EQ(ksim_check_audit(c), 1);
+	ksim_run(c, 2000);
+	CHECK_EQ(ksim_check_audit(c), 2);
 	CHECK(strstr(mh_last_violation, "unit (1,0) hng") &&
 	      strstr(mh_last_violation, "never retires"));
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 	expect_end();
 }
 
@@ -552,7 +552,7 @@ TEST(rule8_framework_codes)
 		"xxx fcs xxx\n"
 		"mag nul nul\n"
 		"xxx nul xxx\n";
-	struct kh_sim_card *c = card_of(map);
+	struct ksim_card *c = card_of(map);
 	static const unsigned int codes[] = { 0x03, 0x40, 0x00, 0x01, 0x04 };
 	unsigned int i;
 
@@ -560,13 +560,13 @@ TEST(rule8_framework_codes)
 	expect_begin();
 	for (i = 0; i < 5; i++) {
 		send_inst(c, 1, 0, codes[i]);
-		kh_sim_run(c, 500);
+		ksim_run(c, 500);
 		/* SIG_DATA_RECEIVED and unit codes are the unit's own */
 		CHECK_EQ(nrule(c, 8), i < 2 ? 0 : i - 1);
 	}
 	CHECK(strstr(mh_last_violation, "rule 8") &&
 	      strstr(mh_last_violation, "code 0x04"));
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 	expect_end();
 }
 
@@ -577,21 +577,21 @@ TEST(rule9_outstanding_requests)
 		"xxx ovr xxx\n"
 		"mag nul nul\n"
 		"xxx nul xxx\n";
-	struct kh_sim_card *c = card_of(map);
+	struct ksim_card *c = card_of(map);
 
 	REQUIRE(c);
 	expect_begin();
 	send_inst(c, 1, 0, 15);		/* 16 beats: exactly what fits */
-	kh_sim_run(c, 2000);
+	ksim_run(c, 2000);
 	CHECK_EQ(KH_NS_COUNT(mh_ns(c, 1, 0)), 1);
 	CHECK_EQ(nrule(c, 9), 0);
 	send_inst(c, 1, 0, 16);		/* 17 beats: one too many */
-	kh_sim_run(c, 2000);
+	ksim_run(c, 2000);
 	CHECK_EQ(KH_NS_COUNT(mh_ns(c, 1, 0)), 2);
 	CHECK_EQ(nrule(c, 9), 1);
 	CHECK(strstr(mh_last_violation, "rule 9") &&
 	      strstr(mh_last_violation, "17 MEM_RD_RESP beats"));
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 	expect_end();
 }
 
@@ -601,10 +601,10 @@ TEST(rule9_outstanding_requests)
  * Flits from (1,0) to a sink at (3,1): link 1,0 (an endpoint into router
  * (1,1)), R1,1.E (router to router), R2,1.E = 3,1.in (into the sink).
  */
-static struct kh_sim_card *stream_card(const char *extra, unsigned int n)
+static struct ksim_card *stream_card(const char *extra, unsigned int n)
 {
 	char desc[512];
-	struct kh_sim_card *c;
+	struct ksim_card *c;
 	struct kh_flit f;
 
 	snprintf(desc, sizeof(desc),
@@ -623,9 +623,9 @@ static struct kh_sim_card *stream_card(const char *extra, unsigned int n)
 	return c;
 }
 
-static u32 sink_count(struct kh_sim_card *c)
+static u32 sink_count(struct ksim_card *c)
 {
-	return ((struct mh_sink *)kh_unit_priv(kh_sim_unit_at(c, 0, 3, 1)))->n;
+	return ((struct mh_sink *)ksim_unit_priv(ksim_unit_at(c, 0, 3, 1)))->n;
 }
 
 TEST(lost_flits_under_drop_knobs)
@@ -635,7 +635,7 @@ TEST(lost_flits_under_drop_knobs)
 
 	for (i = 0; i < 3; i++) {
 		char extra[128];
-		struct kh_sim_card *c;
+		struct ksim_card *c;
 
 		snprintf(extra, sizeof(extra),
 			 "inject drop link=%s type=CU_DATA count=2 after=3\n",
@@ -643,16 +643,16 @@ TEST(lost_flits_under_drop_knobs)
 		c = stream_card(extra, 10);
 		REQUIRE(c);
 		mh_violations = 0;
-		kh_sim_run(c, 3000);
+		ksim_run(c, 3000);
 		CHECK_EQ(sink_count(c), 8);
 		/* found by the audit, and put down to the knob */
-		CHECK_EQ(kh_sim_check_audit(c), 0);
-		CHECK_MSG(kh_sim_check_count(c, KH_SIM_CHK_LOST_INJ) == 2,
+		CHECK_EQ(ksim_check_audit(c), 0);
+		CHECK_MSG(ksim_check_count(c, KSIM_CHK_LOST_INJ) == 2,
 			  "%s: lost_injected %llu", links[i],
-			  (unsigned long long)kh_sim_check_count(c, KH_SIM_CHK_LOST_INJ));
-		CHECK_EQ(kh_sim_check_count(c, KH_SIM_CHK_LOST), 0);
+			  (unsigned long long)ksim_check_count(c, KSIM_CHK_LOST_INJ));
+		CHECK_EQ(ksim_check_count(c, KSIM_CHK_LOST), 0);
 		CHECK_EQ(mh_violations, 0);
-		kh_sim_card_destroy(c);
+		ksim_card_destroy(c);
 	}
 	mh_sink_period = 7;
 }
@@ -664,21 +664,21 @@ TEST(duplicated_flits_under_dup_knobs)
 
 	for (i = 0; i < 3; i++) {
 		char extra[128];
-		struct kh_sim_card *c;
+		struct ksim_card *c;
 
 		snprintf(extra, sizeof(extra),
 			 "inject dup link=%s count=1 after=4\n", links[i]);
 		c = stream_card(extra, 10);
 		REQUIRE(c);
 		mh_violations = 0;
-		kh_sim_run(c, 3000);
+		ksim_run(c, 3000);
 		CHECK_EQ(sink_count(c), 11);
-		CHECK_EQ(kh_sim_check_audit(c), 0);
-		CHECK_MSG(kh_sim_check_count(c, KH_SIM_CHK_DUP_INJ) == 1,
+		CHECK_EQ(ksim_check_audit(c), 0);
+		CHECK_MSG(ksim_check_count(c, KSIM_CHK_DUP_INJ) == 1,
 			  "%s: dup_injected %llu", links[i],
-			  (unsigned long long)kh_sim_check_count(c, KH_SIM_CHK_DUP_INJ));
+			  (unsigned long long)ksim_check_count(c, KSIM_CHK_DUP_INJ));
 		CHECK_EQ(mh_violations, 0);
-		kh_sim_card_destroy(c);
+		ksim_card_destroy(c);
 	}
 	mh_sink_period = 7;
 }
@@ -686,41 +686,41 @@ TEST(duplicated_flits_under_dup_knobs)
 /* A router that loses or copies a flit of its own (broken by hand). */
 TEST(lost_and_duplicated_in_a_router)
 {
-	struct kh_sim_card *c;
-	struct kh_router *r;
-	struct kh_fifo *q;
+	struct ksim_card *c;
+	struct ksim_router *r;
+	struct ksim_fifo *q;
 	unsigned int p;
 
 	c = stream_card("param router_fifo 4\nparam recv_depth 1\n", 12);
 	REQUIRE(c);
 	mh_sink_period = 100000;
-	kh_sim_run(c, 200);		/* the corridor is full, R1,1 holds */
-	r = (struct kh_router *)kh_container_of(
-		kh_sim_router_link(c, 0, 1, 1, KH_PORT_E), struct kh_router,
-		out[KH_PORT_E]);
+	ksim_run(c, 200);		/* the corridor is full, R1,1 holds */
+	r = (struct ksim_router *)ksim_container_of(
+		ksim_router_link(c, 0, 1, 1, KSIM_PORT_E), struct ksim_router,
+		out[KSIM_PORT_E]);
 	q = NULL;
-	for (p = 0; p < KH_PORTS; p++)
+	for (p = 0; p < KSIM_PORTS; p++)
 		if (r->in[p].q.count >= 2)
 			q = &r->in[p].q;
 	REQUIRE(q);
 	expect_begin();
-	CHECK_EQ(kh_sim_check_audit(c), 0);
+	CHECK_EQ(ksim_check_audit(c), 0);
 	/* lose the head of an input FIFO */
-	kh_fifo_pop(q);
+	ksim_fifo_pop(q);
 	r->held--;
-	CHECK_EQ(kh_sim_check_audit(c), 1);
-	CHECK_EQ(kh_sim_check_count(c, KH_SIM_CHK_LOST), 1);
+	CHECK_EQ(ksim_check_audit(c), 1);
+	CHECK_EQ(ksim_check_count(c, KSIM_CHK_LOST), 1);
 	CHECK(strstr(mh_last_violation, "lost flit") &&
 	      strstr(mh_last_violation, "last crossed link 1,0") &&
 	      strstr(mh_last_violation, "nowhere in the mesh"));
 	/* and copy the new head behind itself */
-	kh_fifo_push(q, kh_fifo_head(q));
+	ksim_fifo_push(q, ksim_fifo_head(q));
 	r->held++;
-	CHECK_EQ(kh_sim_check_audit(c), 2);
-	CHECK_EQ(kh_sim_check_count(c, KH_SIM_CHK_DUP), 1);
+	CHECK_EQ(ksim_check_audit(c), 2);
+	CHECK_EQ(ksim_check_count(c, KSIM_CHK_DUP), 1);
 	CHECK(strstr(mh_last_violation, "duplicated flit") &&
 	      strstr(mh_last_violation, "router (1,1)"));
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 	expect_end();
 	mh_sink_period = 7;
 }
@@ -732,19 +732,19 @@ TEST(tieoff_drops_are_not_lost)
 		"xxx nul xxx\n"
 		"mag nul nul\n"
 		"xxx nul xxx\n";
-	struct kh_sim_card *c = card_of(map);
+	struct ksim_card *c = card_of(map);
 	unsigned int i;
 
 	REQUIRE(c);
 	mh_violations = 0;
 	for (i = 0; i < 5; i++)
 		send_data(c, 2, 1, KH_T_CU_DATA);
-	kh_sim_run(c, 1000);
-	CHECK_EQ(kh_sim_check_audit(c), 0);
-	CHECK_EQ(kh_sim_check_count(c, KH_SIM_CHK_TIEOFF), 5);
-	CHECK_EQ(kh_sim_check_count(c, KH_SIM_CHK_BORN), 5);
+	ksim_run(c, 1000);
+	CHECK_EQ(ksim_check_audit(c), 0);
+	CHECK_EQ(ksim_check_count(c, KSIM_CHK_TIEOFF), 5);
+	CHECK_EQ(ksim_check_count(c, KSIM_CHK_BORN), 5);
 	CHECK_EQ(mh_violations, 0);
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 }
 
 /* ---- rule 10: sources interleaved at a unit ---- */
@@ -760,8 +760,8 @@ TEST(rule10_interleaved_sources)
 		{ 1, 0 }, { 3, 0 }, { 1, 1 }, { 3, 1 }, { 4, 1 }, { 2, 2 },
 	};
 	enum { N = 700 };
-	struct kh_sim_card *c = card_of(map);
-	struct kh_sim_unit_stats us;
+	struct ksim_card *c = card_of(map);
+	struct ksim_unit_stats us;
 	u32 x[N], y[N], got[N];
 	struct kh_flit f;
 	unsigned int i;
@@ -773,8 +773,8 @@ TEST(rule10_interleaved_sources)
 		x[i] = 0x3f800000 + (i << 12);
 		y[i] = 0x40000000 + (i << 11);
 	}
-	kh_sim_dma_write(c, KH_CARD_ADDR(0, 0x10000), x, sizeof(x));
-	kh_sim_dma_write(c, KH_CARD_ADDR(0, 0x20000), y, sizeof(y));
+	ksim_dma_write(c, KH_CARD_ADDR(0, 0x10000), x, sizeof(x));
+	ksim_dma_write(c, KH_CARD_ADDR(0, 0x20000), y, sizeof(y));
 	/* every source sprays the SX unit and the null unit */
 	for (i = 0; i < 6; i++) {
 		mh_src_inst(&f, srcs[i][0], srcs[i][1], 40,
@@ -799,11 +799,11 @@ TEST(rule10_interleaved_sources)
 		f.w[0] = i;
 		mh_mb_send(c, &f);
 	}
-	kh_sim_run(c, 200000);
+	ksim_run(c, 200000);
 	CHECK_EQ(KH_NS_COUNT(mh_ns(c, 2, 0)), 1);
 	CHECK_EQ(KH_NS_CODE(mh_ns(c, 2, 0)), KH_SIG_BATCH_COMPLETE);
 	CHECK_EQ(KH_NS_COUNT(mh_ns(c, 2, 1)), 20);
-	kh_sim_dma_read(c, KH_CARD_ADDR(0, 0x20000), got, sizeof(got));
+	ksim_dma_read(c, KH_CARD_ADDR(0, 0x20000), got, sizeof(got));
 	for (i = 0; i < N; i++) {
 		float a = 1.5f, fx, fy, r;
 		u32 w;
@@ -819,13 +819,13 @@ TEST(rule10_interleaved_sources)
 		}
 	}
 	/* the junk was taken and dropped, in whatever order it came */
-	kh_sim_unit_stats(c, 0, 2, 0, &us);
+	ksim_unit_stats(c, 0, 2, 0, &us);
 	CHECK_EQ(us.dropped, 40);	/* the CU_DATA; acks are dropped silently */
-	kh_sim_unit_stats(c, 0, 2, 1, &us);
+	ksim_unit_stats(c, 0, 2, 1, &us);
 	CHECK_EQ(us.dropped, 120);
-	CHECK_EQ(kh_sim_check_audit(c), 0);
+	CHECK_EQ(ksim_check_audit(c), 0);
 	CHECK_EQ(mh_violations, 0);
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 }
 
 /* ---- the checker changes nothing ---- */
@@ -839,9 +839,9 @@ struct outcome {
 
 static void workload(unsigned int flags, struct outcome *o)
 {
-	struct kh_sim_opts opts;
-	struct kh_sim_card *c = NULL;
-	struct kh_sim_stats st;
+	struct ksim_opts opts;
+	struct ksim_card *c = NULL;
+	struct ksim_stats st;
 	struct kh_flit f, r;
 	char err[128];
 	u32 x[64];
@@ -850,16 +850,16 @@ static void workload(unsigned int flags, struct outcome *o)
 	memset(&opts, 0, sizeof(opts));
 	opts.extra_types = mh_test_types;
 	opts.n_extra = mh_n_test_types;
-	opts.flags = flags & KH_SIM_CHECK;
-	REQUIRE(!kh_sim_card_create_opts(kh_sim_builtin_desc("sx_null_2x2"),
+	opts.flags = flags & KSIM_CHECK;
+	REQUIRE(!ksim_card_create_opts(ksim_builtin_desc("sx_null_2x2"),
 					 &opts, &c, err, sizeof(err)));
 	if (flags & 2)
-		REQUIRE(!kh_sim_command(c, "trace on size=1024", err,
+		REQUIRE(!ksim_command(c, "trace on size=1024", err,
 					sizeof(err)));
 	for (i = 0; i < 64; i++)
 		x[i] = 0x3f000000 + i * 0x10000;
-	kh_sim_dma_write(c, KH_CARD_ADDR(0, 0x4000), x, sizeof(x));
-	kh_sim_dma_write(c, KH_CARD_ADDR(0, 0x8000), x, sizeof(x));
+	ksim_dma_write(c, KH_CARD_ADDR(0, 0x4000), x, sizeof(x));
+	ksim_dma_write(c, KH_CARD_ADDR(0, 0x8000), x, sizeof(x));
 	memset(&f, 0, sizeof(f));
 	kh_flit_hdr(&f, 1, 1, 0, 0, KH_T_CU_INST, 5, 1);
 	kh_flit_set(&f, KH_SX_OPCODE, KH_SX_OP_SAXPY);
@@ -875,7 +875,7 @@ static void workload(unsigned int flags, struct outcome *o)
 	}
 	mh_ctrl_read(c, 2, 1, KH_CTRL_IDX_COUNTERS, 3, &r);
 	o->ctr[0] = mh_ctrl_value(&r);
-	kh_sim_run(c, 20000);
+	ksim_run(c, 20000);
 	mh_ctrl_read(c, 1, 1, KH_CTRL_IDX_COUNTERS, 4, &r);
 	o->ctr[1] = mh_ctrl_value(&r);
 	mh_ctrl_read(c, 2, 1, KH_CTRL_IDX_COUNTERS, 5, &r);
@@ -885,15 +885,15 @@ static void workload(unsigned int flags, struct outcome *o)
 	o->ns[1] = mh_ns(c, 2, 1);
 	o->ns[2] = mh_rd(c, KH_ORC_SIG_DONE);
 	o->ns[3] = mh_rd(c, KH_ORC_RX_FLIT(4));
-	kh_sim_dma_read(c, KH_CARD_ADDR(0, 0x8000), o->y, sizeof(o->y));
-	if (flags & KH_SIM_CHECK)
-		CHECK_EQ(kh_sim_check_audit(c), 0);
-	kh_sim_get_stats(c, 0, &st);
-	o->cycles = kh_sim_cycles(c);
+	ksim_dma_read(c, KH_CARD_ADDR(0, 0x8000), o->y, sizeof(o->y));
+	if (flags & KSIM_CHECK)
+		CHECK_EQ(ksim_check_audit(c), 0);
+	ksim_get_stats(c, 0, &st);
+	o->cycles = ksim_cycles(c);
 	o->stepped = st.cycles_stepped;
 	o->flits = st.link_flits;
 	o->stalls = st.link_stalls;
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 }
 
 TEST(checker_and_trace_change_nothing)
@@ -901,8 +901,8 @@ TEST(checker_and_trace_change_nothing)
 	struct outcome a, b, t;
 
 	workload(0, &a);
-	workload(KH_SIM_CHECK, &b);
-	workload(KH_SIM_CHECK | 2, &t);
+	workload(KSIM_CHECK, &b);
+	workload(KSIM_CHECK | 2, &t);
 	CHECK(a.cycles > 10000);
 	CHECK_EQ(a.ns[0] & 0xffff00, 0x100);	/* one signal */
 	CHECK(!memcmp(&a, &b, sizeof(a)));

@@ -9,34 +9,34 @@ static const char two_null[] =
 	"mesh 0\nxxx null xxx\nmag nul nul\nxxx null xxx\n"
 	"mesh 1\nxxx null xxx\nmag nul nul\nxxx null xxx\n";
 
-static bool locked(struct kh_sim_card *c, unsigned int n)
+static bool locked(struct ksim_card *c, unsigned int n)
 {
 	return mm_clk_rd(c, n, KH_CLK_STATUS) & KH_CLK_LOCKED;
 }
 
 /* noc_in_busy of the endpoint router (1,1)'s port faces */
-static bool ep_busy(struct kh_sim_card *c, unsigned int n, unsigned int port)
+static bool ep_busy(struct ksim_card *c, unsigned int n, unsigned int port)
 {
-	struct kh_link *l = kh_sim_router_link(c, n, 1, 1, port);
+	struct ksim_link *l = ksim_router_link(c, n, 1, 1, port);
 
 	return l->rx->ops->busy(l->rx);
 }
 
-static void zero_cost_reads(struct kh_sim_card *c)
+static void zero_cost_reads(struct ksim_card *c)
 {
-	struct kh_sim_timing t = { 0, 1, 1 };
+	struct ksim_timing t = { 0, 1, 1 };
 
-	kh_sim_set_timing(c, &t);
+	ksim_set_timing(c, &t);
 }
 
 TEST(wizard_registers)
 {
-	struct kh_sim_card *c = mh_card(two_null);
+	struct ksim_card *c = mh_card(two_null);
 	unsigned int i;
 
 	REQUIRE(c);
 	/* the 32-in-64 convention: STATUS is bit 32 of the word at 0 */
-	CHECK_EQ(kh_sim_read64(c, KH_CLKWIZ_BASE(0)), (u64)KH_CLK_LOCKED << 32);
+	CHECK_EQ(ksim_read64(c, KH_CLKWIZ_BASE(0)), (u64)KH_CLK_LOCKED << 32);
 	/* the built configuration, 300/600/300/300 */
 	CHECK_EQ(mm_clk_rd(c, 0, KH_CLK_CFG0), KH_CLK_CFG0_BUILT);
 	CHECK_EQ(mm_clk_rd(c, 0, KH_CLK_DIV(0)), 4);
@@ -66,7 +66,7 @@ TEST(wizard_registers)
 	mm_clk_wr(c, 0, KH_CLK_LOAD, 3);
 	CHECK(!locked(c, 0));
 	CHECK(locked(c, 1));
-	kh_sim_run(c, KH_CLK_LOCK_CYCLES);
+	ksim_run(c, KH_CLK_LOCK_CYCLES);
 	CHECK(locked(c, 0));
 	/* LOAD without SEN, STATUS and a wrong SW_RST key do nothing */
 	mm_clk_wr(c, 0, KH_CLK_DIV(0), 8);
@@ -78,21 +78,21 @@ TEST(wizard_registers)
 	/* LOAD 0x1 loads the built values: a change from the 60 % duty */
 	mm_clk_wr(c, 0, KH_CLK_LOAD, 1);
 	CHECK(!locked(c, 0));
-	kh_sim_run(c, KH_CLK_LOCK_CYCLES);
+	ksim_run(c, KH_CLK_LOCK_CYCLES);
 	CHECK(locked(c, 0));
 	/* SW_RST 0xA: the registers return to the built values, lock drops */
 	mm_clk_wr(c, 0, KH_CLK_SW_RST, KH_CLK_SW_RST_KEY);
 	CHECK(!locked(c, 0));
 	CHECK_EQ(mm_clk_rd(c, 0, KH_CLK_DIV(0)), 4);
 	CHECK_EQ(mm_clk_rd(c, 0, KH_CLK_SW_RST), 0);
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 }
 
 TEST(retune_resets_that_mesh_only)
 {
-	struct kh_sim_card *c = mh_card(two_null);
-	struct kh_sim_stats st;
-	struct kh_link *l;
+	struct ksim_card *c = mh_card(two_null);
+	struct ksim_stats st;
+	struct ksim_link *l;
 	struct kh_flit f;
 	u64 ns0, ns1, t, v = 0x77;
 	unsigned int n;
@@ -100,7 +100,7 @@ TEST(retune_resets_that_mesh_only)
 	REQUIRE(c);
 	for (n = 0; n < 2; n++) {
 		mm_null_prog(c, n, 1, 0, 3, 8);
-		kh_sim_run(c, 2000);
+		ksim_run(c, 2000);
 		CHECK_EQ(KH_NS_COUNT(mm_ns(c, n, 1, 0)), 3);
 		CHECK_EQ(mm_rd(c, n, KH_ORC_SIG_DONE), 3);
 		CHECK_EQ(mm_ctrl_rd(c, n, 1, 0, KH_CTRL_IDX_COUNTERS) >> 32, 3);
@@ -114,17 +114,17 @@ TEST(retune_resets_that_mesh_only)
 	mm_clk_wr(c, 1, KH_CLK_DIV(0), 8);
 	CHECK(locked(c, 1));
 	mm_clk_wr(c, 1, KH_CLK_LOAD, KH_CLK_LOAD_SEN | KH_CLK_LOAD_SADDR);
-	t = kh_sim_cycles(c) - 1;	/* the cycle the LOAD landed in */
+	t = ksim_cycles(c) - 1;	/* the cycle the LOAD landed in */
 	CHECK(!locked(c, 1));
 	CHECK(locked(c, 0));
-	CHECK(kh_sim_mesh_in_reset(c, 1));
-	CHECK(!kh_sim_mesh_in_reset(c, 0));
+	CHECK(ksim_mesh_in_reset(c, 1));
+	CHECK(!ksim_mesh_in_reset(c, 0));
 	/* in reset: busy held on every endpoint, unit and MAG port */
-	CHECK(ep_busy(c, 1, KH_PORT_N));
-	CHECK(ep_busy(c, 1, KH_PORT_S));
-	CHECK(ep_busy(c, 1, KH_PORT_W));
-	CHECK(!ep_busy(c, 0, KH_PORT_N));
-	CHECK(!ep_busy(c, 0, KH_PORT_W));
+	CHECK(ep_busy(c, 1, KSIM_PORT_N));
+	CHECK(ep_busy(c, 1, KSIM_PORT_S));
+	CHECK(ep_busy(c, 1, KSIM_PORT_W));
+	CHECK(!ep_busy(c, 0, KSIM_PORT_N));
+	CHECK(!ep_busy(c, 0, KSIM_PORT_W));
 	/* what resets, what does not */
 	CHECK_EQ(mm_rd(c, 1, KH_ORC_SIG_DONE), 0);
 	CHECK_EQ(mm_rd(c, 1, KH_ORC_PROG_DST), 0);
@@ -139,79 +139,79 @@ TEST(retune_resets_that_mesh_only)
 	/* host writes are lost, DMA to the mesh hangs */
 	mm_wr(c, 1, KH_ORC_CTRL, 7);
 	CHECK_EQ(mm_rd(c, 1, KH_ORC_CTRL), 0);
-	CHECK_EQ(kh_sim_dma_write(c, KH_CARD_ADDR(1, 0x40), &v, 8), -EIO);
-	CHECK_EQ(kh_sim_dma_write(c, KH_CARD_ADDR(0, 0x40), &v, 8), 0);
+	CHECK_EQ(ksim_dma_write(c, KH_CARD_ADDR(1, 0x40), &v, 8), -EIO);
+	CHECK_EQ(ksim_dma_write(c, KH_CARD_ADDR(0, 0x40), &v, 8), 0);
 
 	/* lock returns after KH_CLK_LOCK_CYCLES ... */
-	kh_sim_run(c, t + KH_CLK_LOCK_CYCLES - 1 - kh_sim_cycles(c));
+	ksim_run(c, t + KH_CLK_LOCK_CYCLES - 1 - ksim_cycles(c));
 	CHECK(!locked(c, 1));
-	kh_sim_run(c, 1);
+	ksim_run(c, 1);
 	CHECK(locked(c, 1));
 	/* ... resetn KH_RST_RELEASE_CYCLES later ... */
-	kh_sim_run(c, KH_RST_RELEASE_CYCLES);
-	CHECK(kh_sim_mesh_in_reset(c, 1));	/* still recovering */
-	CHECK(ep_busy(c, 1, KH_PORT_N));
+	ksim_run(c, KH_RST_RELEASE_CYCLES);
+	CHECK(ksim_mesh_in_reset(c, 1));	/* still recovering */
+	CHECK(ep_busy(c, 1, KSIM_PORT_N));
 	/* a sender that ignores busy in the window loses its flit */
 	memset(&f, 0, sizeof(f));
 	kh_flit_hdr(&f, 1, 0, 0, 1, KH_T_CU_INST, 9, 1);
-	l = kh_sim_router_link(c, 1, 1, 1, KH_PORT_N);
+	l = ksim_router_link(c, 1, 1, 1, KSIM_PORT_N);
 	l->rx->ops->take(l->rx, &f);
 	/* ... and the endpoints recover KH_RST_RECOVERY_CYCLES after that */
-	kh_sim_run(c, KH_RST_RECOVERY_CYCLES - 1);
-	CHECK(ep_busy(c, 1, KH_PORT_N));
-	kh_sim_run(c, 1);
-	CHECK_EQ(kh_sim_cycles(c), t + KH_CLK_LOCK_CYCLES +
+	ksim_run(c, KH_RST_RECOVERY_CYCLES - 1);
+	CHECK(ep_busy(c, 1, KSIM_PORT_N));
+	ksim_run(c, 1);
+	CHECK_EQ(ksim_cycles(c), t + KH_CLK_LOCK_CYCLES +
 		 KH_RST_RELEASE_CYCLES + KH_RST_RECOVERY_CYCLES);
-	CHECK(!kh_sim_mesh_in_reset(c, 1));
-	CHECK(!ep_busy(c, 1, KH_PORT_N));
-	CHECK(!ep_busy(c, 1, KH_PORT_W));
-	kh_sim_get_stats(c, 1, &st);
+	CHECK(!ksim_mesh_in_reset(c, 1));
+	CHECK(!ep_busy(c, 1, KSIM_PORT_N));
+	CHECK(!ep_busy(c, 1, KSIM_PORT_W));
+	ksim_get_stats(c, 1, &st);
 	CHECK_EQ(st.reset_dropped, 1);
 	CHECK_EQ(st.reset_host_dropped, 1);
 	CHECK_EQ(st.resets, 1);
-	kh_sim_get_stats(c, 0, &st);
+	ksim_get_stats(c, 0, &st);
 	CHECK_EQ(st.resets, 0);
 
 	/* usable again: counters start from 0, NODE_STATUS from its count */
 	mh_fast_host(c);
-	kh_sim_run(c, 1000);
+	ksim_run(c, 1000);
 	CHECK_EQ(mm_ctrl_rd(c, 1, 1, 0, KH_CTRL_IDX_COUNTERS), 0);
 	CHECK_EQ(KH_NS_COUNT(mm_ns(c, 1, 1, 0)), 3);	/* the lost flit ran nowhere */
 	CHECK_EQ(mm_ctrl_rd(c, 1, 1, 2, KH_CTRL_IDX_COUNTERS), 0);
 	mm_null_prog(c, 1, 1, 2, 2, 8);
-	kh_sim_run(c, 2000);
+	ksim_run(c, 2000);
 	CHECK_EQ(KH_NS_COUNT(mm_ns(c, 1, 1, 2)), 2);
 	CHECK_EQ(mm_rd(c, 1, KH_ORC_SIG_DONE), 2);
 	CHECK_EQ(mm_ctrl_rd(c, 1, 1, 2, KH_CTRL_IDX_COUNTERS) >> 32, 2);
 	CHECK_EQ(mm_ctrl_rd(c, 0, 1, 0, KH_CTRL_IDX_COUNTERS) >> 32, 3);
-	CHECK_EQ(kh_sim_dma_write(c, KH_CARD_ADDR(1, 0x40), &v, 8), 0);
-	kh_sim_card_destroy(c);
+	CHECK_EQ(ksim_dma_write(c, KH_CARD_ADDR(1, 0x40), &v, 8), 0);
+	ksim_card_destroy(c);
 }
 
 TEST(a_flit_held_against_a_gate_moves_when_it_opens)
 {
-	struct kh_sim_card *c = mh_card(two_null);
+	struct ksim_card *c = mh_card(two_null);
 	u64 t;
 
 	REQUIRE(c);
 	mh_fast_host(c);
 	/* a reset pulse: released at once, the FIFOs recover for 8 cycles */
-	CHECK_EQ(kh_sim_mesh_reset(c, 1), 0);
-	t = kh_sim_cycles(c);
-	CHECK(kh_sim_mesh_in_reset(c, 1));
-	CHECK(ep_busy(c, 1, KH_PORT_N));
-	kh_sim_run(c, KH_RST_RECOVERY_CYCLES);
-	CHECK_EQ(kh_sim_cycles(c), t + KH_RST_RECOVERY_CYCLES);
-	CHECK(!kh_sim_mesh_in_reset(c, 1));
-	CHECK(!ep_busy(c, 1, KH_PORT_N));
+	CHECK_EQ(ksim_mesh_reset(c, 1), 0);
+	t = ksim_cycles(c);
+	CHECK(ksim_mesh_in_reset(c, 1));
+	CHECK(ep_busy(c, 1, KSIM_PORT_N));
+	ksim_run(c, KH_RST_RECOVERY_CYCLES);
+	CHECK_EQ(ksim_cycles(c), t + KH_RST_RECOVERY_CYCLES);
+	CHECK(!ksim_mesh_in_reset(c, 1));
+	CHECK(!ep_busy(c, 1, KSIM_PORT_N));
 	CHECK(locked(c, 1));	/* a pulse is not a relock */
-	CHECK_EQ(kh_sim_mesh_reset(c, 4), -EINVAL);
-	kh_sim_card_destroy(c);
+	CHECK_EQ(ksim_mesh_reset(c, 4), -EINVAL);
+	ksim_card_destroy(c);
 }
 
 TEST(ddr_controller_window)
 {
-	struct kh_sim_card *c = mh_card(two_null);
+	struct ksim_card *c = mh_card(two_null);
 	unsigned int i;
 
 	REQUIRE(c);
@@ -220,29 +220,29 @@ TEST(ddr_controller_window)
 	CHECK_EQ(mm_ddrc_rd(c, 0, KH_DDRC_ECC_ONOFF), 1);
 	CHECK_EQ(mm_ddrc_rd(c, 0, KH_DDRC_CE_CNT), 0);
 	/* {reg[off + 4], reg[off]}: ECC_ONOFF is the low half at 8 */
-	CHECK_EQ(kh_sim_read64(c, KH_DDRC_BASE(0) + 8), 1);
-	kh_sim_write64(c, KH_DDRC_BASE(1) + 0, 0xffffffffffffffffULL);
+	CHECK_EQ(ksim_read64(c, KH_DDRC_BASE(0) + 8), 1);
+	ksim_write64(c, KH_DDRC_BASE(1) + 0, 0xffffffffffffffffULL);
 	CHECK_EQ(mm_ddrc_rd(c, 1, KH_DDRC_ECC_STATUS), 0);
 	CHECK_EQ(mm_ddrc_rd(c, 1, KH_DDRC_ECC_EN_IRQ), 3);
 	CHECK_EQ(mm_ddrc_rd(c, 0, KH_DDRC_ECC_EN_IRQ), 0);
-	kh_sim_write64(c, KH_DDRC_BASE(1) + 8, 0x1ff00000000ULL);
+	ksim_write64(c, KH_DDRC_BASE(1) + 8, 0x1ff00000000ULL);
 	CHECK_EQ(mm_ddrc_rd(c, 1, KH_DDRC_ECC_ONOFF), 0);
 	CHECK_EQ(mm_ddrc_rd(c, 1, KH_DDRC_CE_CNT), 0xff);
 	/* first-failing words, fault injection and the rest read 0 */
 	for (i = 0; i < 4; i++)
-		kh_sim_write64(c, KH_DDRC_BASE(1) + KH_DDRC_FI_D(2 * i), ~0ULL);
-	kh_sim_write64(c, KH_DDRC_BASE(1) + KH_DDRC_FI_ECC, ~0ULL);
-	CHECK_EQ(kh_sim_read64(c, KH_DDRC_BASE(1) + KH_DDRC_FI_D(0)), 0);
-	CHECK_EQ(kh_sim_read64(c, KH_DDRC_BASE(1) + KH_DDRC_CE_FFD(0)), 0);
-	CHECK_EQ(kh_sim_read64(c, KH_DDRC_BASE(1) + KH_DDRC_CE_FFA(0)), 0);
-	CHECK_EQ(kh_sim_read64(c, KH_DDRC_BASE(1) + KH_DDRC_UE_FFA(0)), 0);
-	CHECK_EQ(kh_sim_read64(c, KH_DDRC_BASE(1) + 0x8000), 0);
+		ksim_write64(c, KH_DDRC_BASE(1) + KH_DDRC_FI_D(2 * i), ~0ULL);
+	ksim_write64(c, KH_DDRC_BASE(1) + KH_DDRC_FI_ECC, ~0ULL);
+	CHECK_EQ(ksim_read64(c, KH_DDRC_BASE(1) + KH_DDRC_FI_D(0)), 0);
+	CHECK_EQ(ksim_read64(c, KH_DDRC_BASE(1) + KH_DDRC_CE_FFD(0)), 0);
+	CHECK_EQ(ksim_read64(c, KH_DDRC_BASE(1) + KH_DDRC_CE_FFA(0)), 0);
+	CHECK_EQ(ksim_read64(c, KH_DDRC_BASE(1) + KH_DDRC_UE_FFA(0)), 0);
+	CHECK_EQ(ksim_read64(c, KH_DDRC_BASE(1) + 0x8000), 0);
 	/* a mesh reset leaves the controller alone */
-	kh_sim_mesh_reset(c, 1);
+	ksim_mesh_reset(c, 1);
 	CHECK_EQ(mm_ddrc_rd(c, 1, KH_DDRC_CE_CNT), 0xff);
 	/* absent mesh */
 	CHECK_EQ(mm_ddrc_rd(c, 2, KH_DDRC_ECC_ONOFF), 0);
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 }
 
 int main(int argc, char **argv)

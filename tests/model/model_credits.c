@@ -9,7 +9,7 @@
 #include "mhelp.h"
 
 /* Stage n null-unit instructions from slot base, last on the final one. */
-static void stage_null_prog(struct kh_sim_card *c, unsigned int base,
+static void stage_null_prog(struct ksim_card *c, unsigned int base,
 			    unsigned int n, unsigned int txn)
 {
 	unsigned int i;
@@ -28,7 +28,7 @@ static void stage_null_prog(struct kh_sim_card *c, unsigned int base,
 static void run_credit_case(const char *map, unsigned int ux, unsigned int uy,
 			    unsigned int n, unsigned int cred)
 {
-	struct kh_sim_card *c = mh_card(map);
+	struct ksim_card *c = mh_card(map);
 	unsigned int base;
 	u64 ns, st;
 
@@ -42,7 +42,7 @@ static void run_credit_case(const char *map, unsigned int ux, unsigned int uy,
 	CHECK_MSG(mh_wait_count(c, ux, uy, base + n, 2000),
 		  "n=%u c=%u: count %u", n, cred,
 		  KH_NS_COUNT(mh_ns(c, ux, uy)));
-	kh_sim_run(c, 1000);
+	ksim_run(c, 1000);
 	ns = mh_ns(c, ux, uy);
 	CHECK_EQ(KH_NS_COUNT(ns), base + n);
 	CHECK_EQ(KH_NS_CODE(ns), KH_SIG_BATCH_COMPLETE);
@@ -58,7 +58,7 @@ static void run_credit_case(const char *map, unsigned int ux, unsigned int uy,
 	CHECK_EQ(KH_PROG_STAT_LEFT(st), 0);
 	CHECK_EQ(KH_PROG_STAT_CRED(st), cred - 1);
 	CHECK_EQ(mh_rd(c, KH_ORC_STATUS), KH_ORC_STATUS_READY);
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 }
 
 TEST(null_program_returns_n_minus_1)
@@ -71,7 +71,7 @@ TEST(null_program_returns_n_minus_1)
 
 TEST(sx_program_returns_n_minus_1)
 {
-	struct kh_sim_card *c = mh_card("saxpy");
+	struct ksim_card *c = mh_card("saxpy");
 	unsigned int i, n = 3;
 	u64 ns;
 
@@ -96,12 +96,12 @@ TEST(sx_program_returns_n_minus_1)
 	CHECK_EQ(KH_NS_ARG(ns), 0x44);
 	CHECK_EQ(mh_rd(c, KH_ORC_PROG_CRED), 1);
 	CHECK_EQ(mh_rd(c, KH_ORC_SIG_DONE), n);
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 }
 
 TEST(kick_rules)
 {
-	struct kh_sim_card *c = mh_card("sx_null_2x2");
+	struct ksim_card *c = mh_card("sx_null_2x2");
 	struct kh_flit f;
 	u64 st;
 
@@ -125,7 +125,7 @@ TEST(kick_rules)
 	CHECK_EQ(KH_PROG_STAT_LEFT(mh_rd(c, KH_ORC_PROG_STAT)), 4);
 	mh_ctrl_req(&f, 1, 0, KH_CTRL_IDX_CAPS, 1);
 	mh_mb_send(c, &f);
-	kh_sim_run(c, 1000);
+	ksim_run(c, 1000);
 	CHECK_EQ(mh_mb_count(c), 0);
 	/* one credit: one instruction, whose completion returns it... */
 	mh_wr(c, KH_ORC_PROG_CRED, 1);
@@ -136,12 +136,12 @@ TEST(kick_rules)
 	/* the mailbox works again */
 	mh_mb_send(c, &f);
 	CHECK(mh_mb_recv(c, &f, 20));
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 }
 
 TEST(staging_wraps)
 {
-	struct kh_sim_card *c = mh_card("sx_null_2x2");
+	struct ksim_card *c = mh_card("sx_null_2x2");
 	struct kh_flit f;
 	u64 ns;
 
@@ -162,12 +162,12 @@ TEST(staging_wraps)
 	CHECK_EQ(KH_NS_ARG(ns), 0x77);
 	/* STAGE is write-only */
 	CHECK_EQ(mh_rd(c, KH_ORC_STAGE(0)), 0);
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 }
 
 TEST(sig_done_and_node_status_registers)
 {
-	struct kh_sim_card *c = mh_card("sx_null_2x2");
+	struct ksim_card *c = mh_card("sx_null_2x2");
 	struct kh_flit f, r;
 	u64 ns;
 
@@ -190,16 +190,16 @@ TEST(sig_done_and_node_status_registers)
 	/* a completion routed to a unit, not the agent, is not counted */
 	kh_flit_hdr(&f, 2, 0, 1, 1, KH_T_CU_INST, 0x67, 0);
 	mh_mb_send(c, &f);
-	kh_sim_run(c, 500);
+	ksim_run(c, 500);
 	CHECK_EQ(mh_rd(c, KH_ORC_SIG_DONE), 0);
 	CHECK(mh_ctrl_read(c, 2, 0, KH_CTRL_IDX_COUNTERS, 1, &r));
 	CHECK_EQ(mh_ctrl_value(&r) >> 32, 2);
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 }
 
 TEST(mesh_reset_keeps_node_status)
 {
-	struct kh_sim_card *c = mh_card("sx_null_2x2");
+	struct ksim_card *c = mh_card("sx_null_2x2");
 	struct kh_flit f, r;
 	u64 ns;
 
@@ -209,8 +209,8 @@ TEST(mesh_reset_keeps_node_status)
 	mh_prog(c, 2, 1, 0, 3);
 	REQUIRE(mh_wait_count(c, 2, 1, 3, 1000));
 	ns = mh_ns(c, 2, 1);
-	CHECK_EQ(kh_sim_mesh_reset(c, 0), 0);
-	CHECK_EQ(kh_sim_mesh_reset(c, 1), -EINVAL);
+	CHECK_EQ(ksim_mesh_reset(c, 0), 0);
+	CHECK_EQ(ksim_mesh_reset(c, 1), -EINVAL);
 	CHECK_EQ(mh_ns(c, 2, 1), ns);		/* survives */
 	CHECK_EQ(mh_rd(c, KH_ORC_SIG_DONE), 0);
 	CHECK_EQ(mh_rd(c, KH_ORC_PROG_CRED), 0);
@@ -222,7 +222,7 @@ TEST(mesh_reset_keeps_node_status)
 	mh_prog(c, 2, 1, 0, 3);
 	CHECK(mh_wait_count(c, 2, 1, 6, 1000));
 	(void)f;
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 }
 
 int main(int argc, char **argv)

@@ -19,7 +19,7 @@ static const char hng_map[] =
 
 TEST(ctrl_register_layouts)
 {
-	struct kh_sim_card *c = mh_card("saxpy");
+	struct ksim_card *c = mh_card("saxpy");
 	struct kh_flit r;
 	u64 v;
 
@@ -46,13 +46,13 @@ TEST(ctrl_register_layouts)
 	CHECK_EQ(mh_ctrl_value(&r), 0);
 	REQUIRE(mh_ctrl_read(c, 1, 0, 0xe0, 0x16, &r));
 	CHECK_EQ(mh_ctrl_value(&r), 0);
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 }
 
 TEST(second_ctrl_dropped_mailbox)
 {
-	struct kh_sim_card *c = mh_card("saxpy");
-	struct kh_sim_stats st;
+	struct ksim_card *c = mh_card("saxpy");
+	struct ksim_stats st;
 	struct kh_flit f, r;
 
 	REQUIRE(c);
@@ -61,9 +61,9 @@ TEST(second_ctrl_dropped_mailbox)
 	mh_mb_load(c, &f);
 	mh_mb_kick(c);
 	mh_mb_kick(c);
-	kh_sim_run(c, 1000);
+	ksim_run(c, 1000);
 	CHECK_EQ(mh_mb_count(c), 1);
-	kh_sim_get_stats(c, 0, &st);
+	ksim_get_stats(c, 0, &st);
 	CHECK_EQ(st.ctrl_dropped, 1);
 	/* after the reply a new request is answered */
 	REQUIRE(mh_ctrl_read(c, 1, 2, KH_CTRL_IDX_STATUS, 0x22, &r));
@@ -74,16 +74,16 @@ TEST(second_ctrl_dropped_mailbox)
 	mh_ctrl_req(&f, 1, 2, KH_CTRL_IDX_CAPS, 0x23);
 	mh_mb_load(c, &f);
 	mh_mb_kick(c);
-	kh_sim_run(c, 50);
+	ksim_run(c, 50);
 	mh_mb_kick(c);
-	kh_sim_run(c, 1000);
+	ksim_run(c, 1000);
 	CHECK_EQ(mh_mb_count(c), 2);
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 }
 
 TEST(second_ctrl_dropped_dispatcher)
 {
-	struct kh_sim_card *c = mh_card("saxpy");
+	struct ksim_card *c = mh_card("saxpy");
 	struct kh_flit f, r;
 
 	REQUIRE(c);
@@ -100,11 +100,11 @@ TEST(second_ctrl_dropped_dispatcher)
 	CHECK_EQ(kh_flit_get(&r, KH_HDR_DST_Y), 1);
 	CHECK_EQ(kh_flit_get(&r, KH_HDR_TXN), 0x31);
 	CHECK_EQ(kh_flit_get(&r, KH_CTRL_INDEX), KH_CTRL_IDX_CAPS);
-	kh_sim_run(c, 2000);
+	ksim_run(c, 2000);
 	CHECK_EQ(mh_mb_count(c), 0);
 	REQUIRE(mh_ctrl_read(c, 1, 0, KH_CTRL_IDX_DBG, 0x33, &r));
 	CHECK_EQ(kh_flit_get(&r, KH_HDR_TXN), 0x33);
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 }
 
 static double wall(void)
@@ -117,8 +117,8 @@ static double wall(void)
 
 TEST(busy_unit_answers_and_accrues_while_skipped)
 {
-	struct kh_sim_card *c = mh_card(hng_map);
-	struct kh_sim_stats st;
+	struct ksim_card *c = mh_card(hng_map);
+	struct ksim_stats st;
 	struct kh_flit f, r;
 	u64 busy0, busy1;
 	double t0;
@@ -136,7 +136,7 @@ TEST(busy_unit_answers_and_accrues_while_skipped)
 	busy0 = mh_ctrl_value(&r) & 0xffffffffULL;
 	CHECK_EQ(mh_ctrl_value(&r) >> 32, 0);
 	t0 = wall();
-	kh_sim_run(c, 1000000000ULL);
+	ksim_run(c, 1000000000ULL);
 	REQUIRE(mh_ctrl_read(c, 1, 0, KH_CTRL_IDX_COUNTERS, 3, &r));
 	busy1 = mh_ctrl_value(&r) & 0xffffffffULL;
 	CHECK_MSG(busy1 - busy0 >= 1000000000ULL && busy1 - busy0 < 1000010000ULL,
@@ -145,10 +145,10 @@ TEST(busy_unit_answers_and_accrues_while_skipped)
 	REQUIRE(mh_ctrl_read(c, 1, 0, KH_CTRL_IDX_DBG, 4, &r));
 	CHECK_EQ(mh_ctrl_value(&r), 0x4e4e);
 	CHECK_MSG(wall() - t0 < 1.0, "a hung second took %.2f s", wall() - t0);
-	kh_sim_get_stats(c, 0, &st);
+	ksim_get_stats(c, 0, &st);
 	CHECK(st.cycles_skipped > 999000000ULL);
 	CHECK_EQ(KH_NS_COUNT(mh_ns(c, 1, 0)), 0);
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 	CHECK(mh_violations == 1 && strstr(mh_last_violation, "rule 7"));
 	mh_expect_violations = false;
 }
@@ -160,7 +160,7 @@ TEST(full_instruction_fifo_blocks_ctrl)
 		"xxx hng xxx\n"
 		"mag nul nul\n"
 		"xxx nul xxx\n";
-	struct kh_sim_card *c = mh_card(map);
+	struct ksim_card *c = mh_card(map);
 	struct kh_flit f, r;
 	unsigned int i;
 
@@ -170,17 +170,17 @@ TEST(full_instruction_fifo_blocks_ctrl)
 	/* one in flight forever, then four fill the FIFO: busy for good */
 	for (i = 0; i < 5; i++)
 		mh_mb_send(c, &f);
-	kh_sim_run(c, 1000);
+	ksim_run(c, 1000);
 	REQUIRE(mh_ctrl_read(c, 1, 0, KH_CTRL_IDX_STATUS, 5, &r) == 0);
-	kh_sim_run(c, 100000);
+	ksim_run(c, 100000);
 	CHECK_EQ(mh_mb_count(c), 0);
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 }
 
 TEST(same_cycle_retire_loses_the_completion)
 {
-	struct kh_sim_card *c = mh_card(hng_map);
-	struct kh_sim_stats st;
+	struct ksim_card *c = mh_card(hng_map);
+	struct ksim_stats st;
 	struct kh_flit f, r;
 
 	REQUIRE(c);
@@ -190,7 +190,7 @@ TEST(same_cycle_retire_loses_the_completion)
 	kh_flit_hdr(&f, 2, 1, 0, 0, KH_T_CU_INST, 1, 0);
 	mh_mb_send(c, &f);
 	mh_mb_send(c, &f);
-	kh_sim_run(c, 1000);
+	ksim_run(c, 1000);
 	CHECK_EQ(KH_NS_COUNT(mh_ns(c, 2, 1)), 0);
 	CHECK_EQ(mh_rd(c, KH_ORC_SIG_DONE), 0);
 	REQUIRE(mh_ctrl_read(c, 2, 1, KH_CTRL_IDX_COUNTERS, 1, &r));
@@ -198,16 +198,16 @@ TEST(same_cycle_retire_loses_the_completion)
 	REQUIRE(mh_ctrl_read(c, 2, 1, KH_CTRL_IDX_STATUS, 2, &r));
 	/* in_flight was cleared by the done arm: the unit is idle */
 	CHECK_EQ(mh_ctrl_value(&r) & KH_STATUS_BUSY, 0);
-	kh_sim_get_stats(c, 0, &st);
+	ksim_get_stats(c, 0, &st);
 	CHECK_EQ(st.lost_completions, 2);
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 	CHECK(mh_violations == 2 && strstr(mh_last_violation, "rule 6"));
 	mh_expect_violations = false;
 }
 
 TEST(spurious_retire_counted_not_signalled)
 {
-	struct kh_sim_card *c = mh_card(hng_map);
+	struct ksim_card *c = mh_card(hng_map);
 	struct kh_flit f, r;
 	u64 ns;
 
@@ -217,7 +217,7 @@ TEST(spurious_retire_counted_not_signalled)
 	memset(&f, 0, sizeof(f));
 	kh_flit_hdr(&f, 1, 2, 0, 0, KH_T_CU_INST, 4, 0);
 	mh_mb_send(c, &f);
-	kh_sim_run(c, 1000);
+	ksim_run(c, 1000);
 	ns = mh_ns(c, 1, 2);
 	CHECK_EQ(KH_NS_COUNT(ns), 1);
 	CHECK_EQ(KH_NS_CODE(ns), KH_SIG_INST_COMPLETE);
@@ -225,7 +225,7 @@ TEST(spurious_retire_counted_not_signalled)
 	CHECK_EQ(mh_rd(c, KH_ORC_SIG_DONE), 1);
 	REQUIRE(mh_ctrl_read(c, 1, 2, KH_CTRL_IDX_COUNTERS, 1, &r));
 	CHECK_EQ(mh_ctrl_value(&r) >> 32, 2);
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 	CHECK(mh_violations == 1 && strstr(mh_last_violation, "rule 7"));
 	mh_expect_violations = false;
 }

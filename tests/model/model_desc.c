@@ -8,52 +8,52 @@
 
 static void expect_err(const char *desc, const char *msg)
 {
-	struct kh_sim_card *c = NULL;
+	struct ksim_card *c = NULL;
 	char err[256];
 	int e;
 
 	err[0] = 0;
-	e = kh_sim_card_create(desc, &c, err, sizeof(err));
+	e = ksim_card_create(desc, &c, err, sizeof(err));
 	CHECK_MSG(e == -EINVAL, "expected -EINVAL, got %d for:\n%s", e, desc);
 	CHECK_MSG(!strcmp(err, msg), "message '%s', expected '%s'", err, msg);
 	CHECK(c == NULL);
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 }
 
 TEST(builtins_load)
 {
-	const char *const *names = kh_sim_builtin_names();
+	const char *const *names = ksim_builtin_names();
 	unsigned int n = 0, want;
 
 	for (; *names; names++, n++) {
-		struct kh_sim_card *c = NULL;
+		struct ksim_card *c = NULL;
 		char err[128] = "";
 
-		CHECK_MSG(kh_sim_card_create(kh_sim_builtin_desc(*names), &c,
+		CHECK_MSG(ksim_card_create(ksim_builtin_desc(*names), &c,
 					     err, sizeof(err)) == 0,
 			  "%s: %s", *names, err);
 		if (!c)
 			continue;
 		want = strcmp(*names, "quad") ? 1 : 4;
-		CHECK_EQ(kh_sim_mesh_count(c), want);
-		CHECK_EQ(kh_sim_mesh_dram_size(c, 0), 4096ULL << 20);
-		CHECK_EQ(kh_sim_mesh_dram_size(c, want - 1), 4096ULL << 20);
-		CHECK_EQ(kh_sim_mesh_dram_size(c, want), 0);
-		CHECK_EQ(kh_sim_clock_mhz(c), 300);
-		kh_sim_card_destroy(c);
+		CHECK_EQ(ksim_mesh_count(c), want);
+		CHECK_EQ(ksim_mesh_dram_size(c, 0), 4096ULL << 20);
+		CHECK_EQ(ksim_mesh_dram_size(c, want - 1), 4096ULL << 20);
+		CHECK_EQ(ksim_mesh_dram_size(c, want), 0);
+		CHECK_EQ(ksim_clock_mhz(c), 300);
+		ksim_card_destroy(c);
 	}
 	CHECK_EQ(n, 4);
-	CHECK(kh_sim_builtin_desc("saxpy") != NULL);
-	CHECK(kh_sim_builtin_desc("sx_null_2x2") != NULL);
-	CHECK(kh_sim_builtin_desc("ship_2x2") != NULL);
-	CHECK(kh_sim_builtin_desc("quad") != NULL);
-	CHECK(kh_sim_builtin_desc("nope") == NULL);
-	CHECK(kh_sim_builtin_desc(NULL) == NULL);
+	CHECK(ksim_builtin_desc("saxpy") != NULL);
+	CHECK(ksim_builtin_desc("sx_null_2x2") != NULL);
+	CHECK(ksim_builtin_desc("ship_2x2") != NULL);
+	CHECK(ksim_builtin_desc("quad") != NULL);
+	CHECK(ksim_builtin_desc("nope") == NULL);
+	CHECK(ksim_builtin_desc(NULL) == NULL);
 }
 
 TEST(sx_null_2x2_shape)
 {
-	struct kh_sim_card *c = mh_card("sx_null_2x2");
+	struct ksim_card *c = mh_card("sx_null_2x2");
 	static const u16 want[4][4] = {
 		{ 0xffff, KH_CU_SX, KH_CU_NULL, 0xffff },
 		{ 0xffff, KH_CU_SX, KH_CU_NULL, KH_CU_SX },
@@ -65,16 +65,16 @@ TEST(sx_null_2x2_shape)
 	REQUIRE(c);
 	for (y = 0; y < 4; y++)
 		for (x = 0; x < 4; x++) {
-			struct kh_unit *u = kh_sim_unit_at(c, 0, x, y);
+			struct ksim_unit *u = ksim_unit_at(c, 0, x, y);
 
 			if (want[y][x] == 0xffff)
 				CHECK(u == NULL);
 			else
-				CHECK(u && kh_unit_type_of(u)->cu_type ==
+				CHECK(u && ksim_unit_type_of(u)->cu_type ==
 					   want[y][x]);
 		}
 	CHECK_EQ(mh_rd(c, KH_ORC_CAPS), 0x0000000201040120ULL);
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 }
 
 TEST(params_apply)
@@ -88,7 +88,7 @@ TEST(params_apply)
 		"xxx\tsax xxx\n"
 		"mag nul nul\n"
 		"xxx sax xxx\n";
-	struct kh_sim_card *c = mh_card(map);
+	struct ksim_card *c = mh_card(map);
 	struct kh_flit r;
 	u64 v;
 
@@ -97,8 +97,8 @@ TEST(params_apply)
 	v = mh_ctrl_value(&r);
 	CHECK_EQ((v >> 20) & 0xffff, 512);
 	CHECK_EQ((v >> 40) & 0xff, 7);
-	CHECK_EQ(kh_sim_mesh_dram_size(c, 0), 64ULL << 20);
-	kh_sim_card_destroy(c);
+	CHECK_EQ(ksim_mesh_dram_size(c, 0), 64ULL << 20);
+	ksim_card_destroy(c);
 }
 
 TEST(error_messages)
@@ -157,45 +157,45 @@ TEST(error_messages)
 
 TEST(extra_unit_types_and_null_desc)
 {
-	struct kh_sim_card *c = NULL;
+	struct ksim_card *c = NULL;
 	char err[64];
 
-	CHECK_EQ(kh_sim_card_create(NULL, &c, err, sizeof(err)), -EINVAL);
+	CHECK_EQ(ksim_card_create(NULL, &c, err, sizeof(err)), -EINVAL);
 	/* test tokens are unknown without the extra types */
-	CHECK_EQ(kh_sim_card_create("xxx snk xxx\nmag nul nul\nxxx nul xxx\n",
+	CHECK_EQ(ksim_card_create("xxx snk xxx\nmag nul nul\nxxx nul xxx\n",
 				    &c, err, sizeof(err)), -EINVAL);
 	CHECK(!strcmp(err, "line 1: unknown token 'snk'"));
 	c = mh_card("xxx snk xxx\nmag nul nul\nxxx nul xxx\n");
 	CHECK(c != NULL);
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 	/* no err buffer at all is fine */
-	CHECK_EQ(kh_sim_card_create("junk", &c, NULL, 0), -EINVAL);
+	CHECK_EQ(ksim_card_create("junk", &c, NULL, 0), -EINVAL);
 }
 
 /* ---- KohakuTPU maps: valid, then refused by name ---- */
 
-static bool stand_in_tick(struct kh_unit *u)
+static bool stand_in_tick(struct ksim_unit *u)
 {
-	const struct kh_flit *f = kh_unit_recv(u);
+	const struct kh_flit *f = ksim_unit_recv(u);
 
 	if (f)
-		kh_unit_recv_pop(u);
+		ksim_unit_recv_pop(u);
 	return false;
 }
 
-static const struct kh_unit_type stand_mat = {
+static const struct ksim_unit_type stand_mat = {
 	.token = "mat", .name = "stand-in", .cu_type = KH_CU_MG,
 	.n_buffers = 2, .tick = stand_in_tick,
 };
-static const struct kh_unit_type stand_vec = {
+static const struct ksim_unit_type stand_vec = {
 	.token = "vec", .name = "stand-in", .cu_type = KH_CU_VC,
 	.n_buffers = 2, .tick = stand_in_tick,
 };
-static const struct kh_unit_type stand_cpu = {
+static const struct ksim_unit_type stand_cpu = {
 	.token = "cpu", .name = "stand-in", .cu_type = KH_CU_RV,
 	.n_buffers = 1, .tick = stand_in_tick,
 };
-static const struct kh_unit_type *const stand_ins[] = {
+static const struct ksim_unit_type *const stand_ins[] = {
 	&stand_mat, &stand_vec, &stand_cpu,
 };
 
@@ -204,7 +204,7 @@ static void tpu_map(const char *file, const char *msg, unsigned int n_mat,
 		    u64 caps)
 {
 	const char *text = mm_fixture(file);
-	struct kh_sim_card *c;
+	struct ksim_card *c;
 	unsigned int x, y, n[3] = { 0, 0, 0 }, mags = 0;
 
 	if (!text)
@@ -215,13 +215,13 @@ static void tpu_map(const char *file, const char *msg, unsigned int n_mat,
 	REQUIRE(c);
 	for (y = 0; y < 16; y++)
 		for (x = 0; x < 16; x++) {
-			struct kh_unit *u = kh_sim_unit_at(c, 0, x, y);
-			u16 t = u ? kh_unit_type_of(u)->cu_type : 0;
+			struct ksim_unit *u = ksim_unit_at(c, 0, x, y);
+			u16 t = u ? ksim_unit_type_of(u)->cu_type : 0;
 
 			n[0] += t == KH_CU_MG;
 			n[1] += t == KH_CU_VC;
 			n[2] += t == KH_CU_RV;
-			mags += x == 0 && kh_sim_endpoint_link(c, 0, x, y) &&
+			mags += x == 0 && ksim_endpoint_link(c, 0, x, y) &&
 				!u;
 		}
 	CHECK_EQ(n[0], n_mat);
@@ -229,13 +229,13 @@ static void tpu_map(const char *file, const char *msg, unsigned int n_mat,
 	CHECK_EQ(n[2], n_cpu);
 	CHECK_EQ(mags, n_mag);
 	CHECK_EQ(mh_rd(c, KH_ORC_CAPS), caps);
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 }
 
 TEST(kohakutpu_maps_parse_then_refused)
 {
-	struct kh_sim_card *c;
-	struct kh_unit *u;
+	struct ksim_card *c;
+	struct ksim_unit *u;
 
 	tpu_map("mesh_2x2_8+2.txt",
 		"line 3: token 'mat' (matmul cluster) has no model yet",
@@ -252,14 +252,14 @@ TEST(kohakutpu_maps_parse_then_refused)
 	/* the shipping mesh's coordinates, kohakutpu.md 9.1 */
 	c = mh_card_types(mm_fixture("mesh_2x2_6+2.txt"), stand_ins, 3);
 	REQUIRE(c);
-	u = kh_sim_unit_at(c, 0, 2, 0);
-	CHECK(u && kh_unit_type_of(u)->cu_type == KH_CU_VC);
-	u = kh_sim_unit_at(c, 0, 2, 3);
-	CHECK(u && kh_unit_type_of(u)->cu_type == KH_CU_VC);
-	u = kh_sim_unit_at(c, 0, 1, 3);
-	CHECK(u && kh_unit_type_of(u)->cu_type == KH_CU_MG);
-	CHECK(kh_sim_unit_at(c, 0, 3, 1) == NULL);
-	kh_sim_card_destroy(c);
+	u = ksim_unit_at(c, 0, 2, 0);
+	CHECK(u && ksim_unit_type_of(u)->cu_type == KH_CU_VC);
+	u = ksim_unit_at(c, 0, 2, 3);
+	CHECK(u && ksim_unit_type_of(u)->cu_type == KH_CU_VC);
+	u = ksim_unit_at(c, 0, 1, 3);
+	CHECK(u && ksim_unit_type_of(u)->cu_type == KH_CU_MG);
+	CHECK(ksim_unit_at(c, 0, 3, 1) == NULL);
+	ksim_card_destroy(c);
 	/* refused only after the rest checked out: a later error wins */
 	mm_expect_err("xxx mat xxx\nmag nul nul nul\nxxx sax xxx\n",
 		      "line 2: row has 4 tokens, expected 3");
@@ -395,10 +395,10 @@ TEST(sections_scopes_and_l2_placement)
 		"xxx sax xxx\n"
 		"mag nul nul\n"
 		"xxx sax xxx\n";
-	struct kh_sim_card *c = mh_card(desc);
+	struct ksim_card *c = mh_card(desc);
 
 	REQUIRE(c);
-	CHECK_EQ(kh_sim_mesh_count(c), 3);
+	CHECK_EQ(ksim_mesh_count(c), 3);
 	/* mesh 0: card-wide inst_depth; l2 on every unit, one other base */
 	CHECK_EQ((mm_ctrl_rd(c, 0, 1, 0, KH_CTRL_IDX_CAPS) >> 20) & 0xffff, 100);
 	CHECK_EQ(mm_ctrl_rd(c, 0, 1, 0, KH_CTRL_IDX_L2_BASE), 0x1000000);
@@ -414,9 +414,9 @@ TEST(sections_scopes_and_l2_placement)
 	/* mesh 2: its own param on top of the card-wide ones, card l2 */
 	CHECK_EQ((mm_ctrl_rd(c, 2, 1, 2, KH_CTRL_IDX_CAPS) >> 20) & 0xffff, 7);
 	CHECK_EQ(mm_ctrl_rd(c, 2, 1, 2, KH_CTRL_IDX_L2_BASE), 0x1000000);
-	CHECK(kh_sim_l2_link(c, 2, 1, 2, true) != NULL);
-	CHECK(kh_sim_l2_link(c, 1, 1, 2, true) == NULL);
-	kh_sim_card_destroy(c);
+	CHECK(ksim_l2_link(c, 2, 1, 2, true) != NULL);
+	CHECK(ksim_l2_link(c, 1, 1, 2, true) == NULL);
+	ksim_card_destroy(c);
 }
 
 int main(int argc, char **argv)

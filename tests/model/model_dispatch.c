@@ -17,7 +17,7 @@
 #include "mhelp.h"
 
 /* Stage one null instruction at slot; staged dst/src are don't-care. */
-static void stage_null(struct kh_sim_card *c, unsigned int slot,
+static void stage_null(struct ksim_card *c, unsigned int slot,
 		       unsigned int txn, bool last, u64 word)
 {
 	struct kh_flit f;
@@ -28,7 +28,7 @@ static void stage_null(struct kh_sim_card *c, unsigned int slot,
 	mh_stage(c, slot, &f);
 }
 
-static void stage_null_prog(struct kh_sim_card *c, unsigned int base,
+static void stage_null_prog(struct ksim_card *c, unsigned int base,
 			    unsigned int n, unsigned int txn)
 {
 	unsigned int i;
@@ -38,7 +38,7 @@ static void stage_null_prog(struct kh_sim_card *c, unsigned int base,
 }
 
 /* inst_depth as CU_CAPS reports it, through the mailbox */
-static unsigned int inst_depth_of(struct kh_sim_card *c, unsigned int x,
+static unsigned int inst_depth_of(struct ksim_card *c, unsigned int x,
 				  unsigned int y)
 {
 	struct kh_flit r;
@@ -49,7 +49,7 @@ static unsigned int inst_depth_of(struct kh_sim_card *c, unsigned int x,
 }
 
 /* Step 3: wait for the dispatcher, then kick one node. */
-static void kick(struct kh_sim_card *c, unsigned int x, unsigned int y,
+static void kick(struct ksim_card *c, unsigned int x, unsigned int y,
 		 unsigned int base, unsigned int len)
 {
 	unsigned int polls = 0;
@@ -67,7 +67,7 @@ static void kick(struct kh_sim_card *c, unsigned int x, unsigned int y,
 static void one_round(const char *desc, unsigned int ax, unsigned int ay,
 		      unsigned int bx, unsigned int by)
 {
-	struct kh_sim_card *c = mh_card(desc);
+	struct ksim_card *c = mh_card(desc);
 	unsigned int da, db, cred, base_a, base_b;
 	u64 ns;
 
@@ -96,7 +96,7 @@ static void one_round(const char *desc, unsigned int ax, unsigned int ay,
 	/* 4 and 6: A awaited once, for 7; B for 3 */
 	CHECK(mh_wait_count(c, ax, ay, (base_a + 7) & 0xffff, 5000));
 	CHECK(mh_wait_count(c, bx, by, (base_b + 3) & 0xffff, 5000));
-	kh_sim_run(c, 2000);
+	ksim_run(c, 2000);
 	ns = mh_ns(c, ax, ay);
 	CHECK_EQ(KH_NS_COUNT(ns), (base_a + 7) & 0xffff);
 	CHECK_EQ(KH_NS_CODE(ns), KH_SIG_BATCH_COMPLETE);
@@ -110,7 +110,7 @@ static void one_round(const char *desc, unsigned int ax, unsigned int ay,
 	CHECK_EQ(mh_rd(c, KH_ORC_PROG_CRED), cred - 3);
 	CHECK_EQ(mh_rd(c, KH_ORC_PROG_STAT), (u64)(cred - 3) << 17);
 	CHECK_EQ(mh_rd(c, KH_ORC_STATUS), KH_ORC_STATUS_READY);
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 }
 
 TEST(a_round_on_the_rtl_card)
@@ -126,7 +126,7 @@ TEST(a_round_on_the_ship_card)
 
 TEST(sig_fault_is_caught_by_the_code)
 {
-	struct kh_sim_card *c = mh_card("saxpy");
+	struct ksim_card *c = mh_card("saxpy");
 	unsigned int base;
 	struct kh_flit f;
 	u64 ns;
@@ -146,12 +146,12 @@ TEST(sig_fault_is_caught_by_the_code)
 	CHECK_EQ(KH_NS_ARG(ns), KH_SX_FAULT_OPCODE);
 	/* a fault returns no credit either */
 	CHECK_EQ(mh_rd(c, KH_ORC_PROG_CRED), 0);
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 }
 
 TEST(staging_overwritten_while_running_is_what_goes_out)
 {
-	struct kh_sim_card *c = mh_card("sx_null_2x2");
+	struct ksim_card *c = mh_card("sx_null_2x2");
 	unsigned int base;
 	u64 st;
 
@@ -161,7 +161,7 @@ TEST(staging_overwritten_while_running_is_what_goes_out)
 	/* no credit: the dispatcher holds the program, prog_run = 1 */
 	mh_wr(c, KH_ORC_PROG_CRED, 0);
 	kick(c, 2, 1, 0, 2);
-	kh_sim_run(c, 100);
+	ksim_run(c, 100);
 	st = mh_rd(c, KH_ORC_PROG_STAT);
 	CHECK_EQ(st, KH_PROG_STAT_RUN | (2 << 1));
 	CHECK(mh_rd(c, KH_ORC_STATUS) & KH_ORC_STATUS_BUSY);
@@ -175,7 +175,7 @@ TEST(staging_overwritten_while_running_is_what_goes_out)
 	CHECK(mh_wait_count(c, 2, 1, base + 2, 5000));
 	CHECK_EQ(KH_NS_ARG(mh_ns(c, 2, 1)), 0x99);
 	CHECK_EQ(mh_rd(c, KH_ORC_PROG_STAT) & KH_PROG_STAT_RUN, 0);
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 }
 
 int main(int argc, char **argv)

@@ -20,7 +20,7 @@ static const char flow_map[] =
 	"xxx src src src xxx\n";
 
 struct held {
-	const struct kh_link *l;
+	const struct ksim_link *l;
 	struct kh_flit f;
 	bool valid;
 };
@@ -31,7 +31,7 @@ struct checker {
 	u64 offers, transfers, changed;
 };
 
-static struct held *chk_find(struct checker *c, const struct kh_link *l)
+static struct held *chk_find(struct checker *c, const struct ksim_link *l)
 {
 	unsigned int i;
 
@@ -44,7 +44,7 @@ static struct held *chk_find(struct checker *c, const struct kh_link *l)
 	return &c->h[c->n++];
 }
 
-static void chk_offer(void *ctx, const struct kh_link *l, u64 now, u64 cycles)
+static void chk_offer(void *ctx, const struct ksim_link *l, u64 now, u64 cycles)
 {
 	struct checker *c = ctx;
 	struct held *h = chk_find(c, l);
@@ -58,7 +58,7 @@ static void chk_offer(void *ctx, const struct kh_link *l, u64 now, u64 cycles)
 	h->valid = true;
 }
 
-static void chk_transfer(void *ctx, const struct kh_link *l, u64 now)
+static void chk_transfer(void *ctx, const struct ksim_link *l, u64 now)
 {
 	struct checker *c = ctx;
 	struct held *h = chk_find(c, l);
@@ -71,7 +71,7 @@ static void chk_transfer(void *ctx, const struct kh_link *l, u64 now)
 	h->valid = false;
 }
 
-static const struct kh_link_hook chk_hook = {
+static const struct ksim_link_hook chk_hook = {
 	.offer = chk_offer,
 	.transfer = chk_transfer,
 };
@@ -80,11 +80,11 @@ static struct checker chk;
 
 TEST(many_sources_one_slow_sink)
 {
-	struct kh_sim_card *c;
-	struct kh_unit *snk;
+	struct ksim_card *c;
+	struct ksim_unit *snk;
 	struct mh_sink *s;
-	struct kh_sim_stats st;
-	struct kh_link *into_sink;
+	struct ksim_stats st;
+	struct ksim_link *into_sink;
 	unsigned int x, y, nsrc = 0, i;
 	u64 next[16][16];
 	u32 got[16][16];
@@ -93,15 +93,15 @@ TEST(many_sources_one_slow_sink)
 	c = mh_card(flow_map);
 	REQUIRE(c);
 	memset(&chk, 0, sizeof(chk));
-	kh_sim_set_link_hook(c, &chk_hook, &chk);
+	ksim_set_link_hook(c, &chk_hook, &chk);
 	memset(next, 0, sizeof(next));
 	memset(got, 0, sizeof(got));
 	for (y = 0; y < 4; y++)
 		for (x = 0; x < 5; x++) {
-			struct kh_unit *u = kh_sim_unit_at(c, 0, x, y);
+			struct ksim_unit *u = ksim_unit_at(c, 0, x, y);
 			struct kh_flit f;
 
-			if (!u || kh_unit_type_of(u) != &mh_unit_src)
+			if (!u || ksim_unit_type_of(u) != &mh_unit_src)
 				continue;
 			mh_src_inst(&f, 2, 1, N_PER_SRC, KH_T_CU_DATA, 1);
 			kh_flit_set(&f, KH_HDR_DST_X, x);
@@ -110,10 +110,10 @@ TEST(many_sources_one_slow_sink)
 			nsrc++;
 		}
 	CHECK_EQ(nsrc, 13);
-	snk = kh_sim_unit_at(c, 0, 2, 1);
+	snk = ksim_unit_at(c, 0, 2, 1);
 	REQUIRE(snk);
-	s = kh_unit_priv(snk);
-	kh_sim_run(c, 100000);
+	s = ksim_unit_priv(snk);
+	ksim_run(c, 100000);
 
 	CHECK_EQ(s->n, nsrc * N_PER_SRC);
 	for (i = 0; i < s->n; i++) {
@@ -132,10 +132,10 @@ TEST(many_sources_one_slow_sink)
 	}
 	for (y = 0; y < 4; y++)
 		for (x = 0; x < 5; x++) {
-			struct kh_unit *u = kh_sim_unit_at(c, 0, x, y);
+			struct ksim_unit *u = ksim_unit_at(c, 0, x, y);
 			u64 ns;
 
-			if (!u || kh_unit_type_of(u) != &mh_unit_src)
+			if (!u || ksim_unit_type_of(u) != &mh_unit_src)
 				continue;
 			CHECK_MSG(got[y][x] == N_PER_SRC,
 				  "(%u,%u) delivered %u of %u", x, y, got[y][x],
@@ -145,8 +145,8 @@ TEST(many_sources_one_slow_sink)
 			CHECK_EQ(KH_NS_CODE(ns), KH_SIG_BATCH_COMPLETE);
 			CHECK_EQ(KH_NS_ARG(ns), 0x5a);
 		}
-	kh_sim_get_stats(c, 0, &st);
-	into_sink = kh_sim_router_link(c, 0, 2, 1, KH_PORT_L);
+	ksim_get_stats(c, 0, &st);
+	into_sink = ksim_router_link(c, 0, 2, 1, KSIM_PORT_L);
 	REQUIRE(into_sink);
 	CHECK_EQ(into_sink->flits, nsrc * N_PER_SRC);
 	CHECK_MSG(into_sink->stalls > 1000, "sink link stalls %llu",
@@ -159,9 +159,9 @@ TEST(many_sources_one_slow_sink)
 	CHECK_EQ(chk.offers, st.link_stalls);
 	tap_diag("%u flits, %llu link stalls, %llu cycles (%llu skipped)",
 		 s->n, (unsigned long long)st.link_stalls,
-		 (unsigned long long)kh_sim_cycles(c),
+		 (unsigned long long)ksim_cycles(c),
 		 (unsigned long long)st.cycles_skipped);
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 	mh_sink_period = 7;
 }
 
@@ -177,32 +177,32 @@ TEST(full_receive_fifo_blocks_instructions)
 		"xxx src xxx\n"
 		"mag nul snk\n"
 		"xxx nul xxx\n";
-	struct kh_sim_card *c;
-	struct kh_unit *snk;
+	struct ksim_card *c;
+	struct ksim_unit *snk;
 	struct mh_sink *s;
 	struct kh_flit f, r;
 
 	mh_sink_period = 100000;
 	c = mh_card(map);
 	REQUIRE(c);
-	snk = kh_sim_unit_at(c, 0, 2, 1);
-	s = kh_unit_priv(snk);
+	snk = ksim_unit_at(c, 0, 2, 1);
+	s = ksim_unit_priv(snk);
 	mh_src_inst(&f, 2, 1, 20, KH_T_CU_DATA, 1);
 	kh_flit_set(&f, KH_HDR_DST_X, 1);
 	kh_flit_set(&f, KH_HDR_DST_Y, 0);
 	mh_mb_send(c, &f);
-	kh_sim_run(c, 5000);
+	ksim_run(c, 5000);
 	/* the sink took one, holds two, and its port is busy: CU_CTRL waits */
 	CHECK_EQ(s->n, 1);
 	CHECK(!mh_ctrl_read(c, 2, 1, KH_CTRL_IDX_CAPS, 3, &r));
 	mh_sink_period = 1;
-	kh_sim_run(c, 200000);	/* the sink's timer fires, it drains */
+	ksim_run(c, 200000);	/* the sink's timer fires, it drains */
 	CHECK_EQ(s->n, 20);
 	/* the delayed CU_CTRL reply arrived meanwhile */
 	CHECK(mh_mb_recv(c, &r, 5));
 	CHECK_EQ(kh_flit_get(&r, KH_HDR_TXN), 3);
 	CHECK_EQ(mh_ctrl_value(&r) >> 48, KH_CU_TYPE('T', 'S'));
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 	mh_sink_period = 7;
 }
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * kh_fp32_fma against the host's fmaf, bit for bit (NaN results: both
+ * ksim_fp32_fma against the host's fmaf, bit for bit (NaN results: both
  * NaN, and the model's is the canonical 0x7fc00000): a cross product of
  * special values, then millions of random triples, uniform bit patterns
  * and ones biased to near-cancellation, the subnormal range and overflow.
@@ -40,8 +40,8 @@ static unsigned long fails;
 static void check1(u32 a, u32 b, u32 c)
 {
 	float h = fmaf(f_of(a), f_of(b), f_of(c));
-	u32 r = kh_fp32_fma(a, b, c);
-	bool ok = isnan(h) ? r == KH_FP32_QNAN : r == b_of(h);
+	u32 r = ksim_fp32_fma(a, b, c);
+	bool ok = isnan(h) ? r == KSIM_FP32_QNAN : r == b_of(h);
 
 	if (!ok && fails++ < 10)
 		tap_fail_at(__FILE__, __LINE__,
@@ -83,22 +83,22 @@ TEST(fma_special_values)
 TEST(fma_signed_zero_rules)
 {
 	/* exact cancellation gives +0 in round-to-nearest */
-	CHECK_EQ(kh_fp32_fma(0x3f800000, 0x40000000, 0xc0000000), 0);
-	CHECK_EQ(kh_fp32_fma(0xbf800000, 0x40000000, 0x40000000), 0);
+	CHECK_EQ(ksim_fp32_fma(0x3f800000, 0x40000000, 0xc0000000), 0);
+	CHECK_EQ(ksim_fp32_fma(0xbf800000, 0x40000000, 0x40000000), 0);
 	/* zero product plus zero: -0 only when both are -0 */
-	CHECK_EQ(kh_fp32_fma(0x80000000, 0x3f800000, 0x80000000), 0x80000000);
-	CHECK_EQ(kh_fp32_fma(0x80000000, 0x3f800000, 0x00000000), 0);
-	CHECK_EQ(kh_fp32_fma(0x80000000, 0x80000000, 0x80000000), 0);
+	CHECK_EQ(ksim_fp32_fma(0x80000000, 0x3f800000, 0x80000000), 0x80000000);
+	CHECK_EQ(ksim_fp32_fma(0x80000000, 0x3f800000, 0x00000000), 0);
+	CHECK_EQ(ksim_fp32_fma(0x80000000, 0x80000000, 0x80000000), 0);
 	/* a tiny product underflowing to zero keeps its sign */
-	CHECK_EQ(kh_fp32_fma(0x80000001, 0x00000001, 0x80000000), 0x80000000);
-	CHECK_EQ(kh_fp32_fma(0x80000001, 0x00000001, 0x00000000), 0x80000000);
+	CHECK_EQ(ksim_fp32_fma(0x80000001, 0x00000001, 0x80000000), 0x80000000);
+	CHECK_EQ(ksim_fp32_fma(0x80000001, 0x00000001, 0x00000000), 0x80000000);
 	/* inf * 0 and inf - inf are invalid: the canonical NaN */
-	CHECK_EQ(kh_fp32_fma(0x7f800000, 0, 0x3f800000), KH_FP32_QNAN);
-	CHECK_EQ(kh_fp32_fma(0x7f800000, 0x3f800000, 0xff800000), KH_FP32_QNAN);
-	CHECK_EQ(kh_fp32_fma(0xffc00001, 0x3f800000, 0), KH_FP32_QNAN);
+	CHECK_EQ(ksim_fp32_fma(0x7f800000, 0, 0x3f800000), KSIM_FP32_QNAN);
+	CHECK_EQ(ksim_fp32_fma(0x7f800000, 0x3f800000, 0xff800000), KSIM_FP32_QNAN);
+	CHECK_EQ(ksim_fp32_fma(0xffc00001, 0x3f800000, 0), KSIM_FP32_QNAN);
 	/* overflow to infinity */
-	CHECK_EQ(kh_fp32_fma(0x7f7fffff, 0x40000000, 0), 0x7f800000);
-	CHECK_EQ(kh_fp32_fma(0x7f7fffff, 0xc0000000, 0), 0xff800000);
+	CHECK_EQ(ksim_fp32_fma(0x7f7fffff, 0x40000000, 0), 0x7f800000);
+	CHECK_EQ(ksim_fp32_fma(0x7f7fffff, 0xc0000000, 0), 0xff800000);
 }
 
 static u32 rnd_exp(u32 sign_mant, int e)

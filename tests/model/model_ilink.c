@@ -38,7 +38,7 @@ static const char rtl_one[] = "profile rtl\n" MAP3;
  * data flits, all to the local MAG port (0,1) with rsvd = remote | dst
  * and txn = {fin_y, fin_x}; data word 0 = tag + i.
  */
-static void burst(struct kh_sim_card *c, unsigned int src, unsigned int ux,
+static void burst(struct ksim_card *c, unsigned int src, unsigned int ux,
 		  unsigned int uy, unsigned int dst, unsigned int fx,
 		  unsigned int fy, unsigned int n, unsigned int ax,
 		  unsigned int ay, u64 tag)
@@ -92,14 +92,14 @@ static void check_burst(const struct mc_client *cl, unsigned int from,
 	}
 }
 
-static u64 faults(struct kh_sim_card *c, unsigned int mesh)
+static u64 faults(struct ksim_card *c, unsigned int mesh)
 {
 	return mc_statw(c, mesh, KH_IL_W_FAULTS);
 }
 
 TEST(caps_mesh_id_and_enable)
 {
-	struct kh_sim_card *c = mc_card(quad);
+	struct ksim_card *c = mc_card(quad);
 	unsigned int m;
 
 	REQUIRE(c);
@@ -125,10 +125,10 @@ TEST(caps_mesh_id_and_enable)
 	/* a reset restores enable and the id */
 	mc_cfg(c, 2, KH_IL_CTRL, 0);
 	mc_cfg(c, 2, KH_IL_MESH_ID, 0);
-	CHECK_EQ(kh_sim_mesh_reset(c, 2), 0);
-	kh_sim_run(c, 100);
+	CHECK_EQ(ksim_mesh_reset(c, 2), 0);
+	ksim_run(c, 100);
 	CHECK_EQ(mc_statw(c, 2, KH_IL_W_CAPS), KH_IL_CAPS(2));
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 	/* no interlink at all (profile rtl): every word reads 0 */
 	c = mc_card(rtl_one);
 	REQUIRE(c);
@@ -136,13 +136,13 @@ TEST(caps_mesh_id_and_enable)
 		CHECK_EQ(mc_statw(c, 0, m), 0);
 	mc_cfg(c, 0, KH_IL_CTRL, 1);
 	CHECK_EQ(mc_statw(c, 0, 0), 0);
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 }
 
 TEST(remote_cu_data_one_hop)
 {
-	struct kh_sim_card *c = mc_card(quad);
-	struct kh_sim_stats st;
+	struct ksim_card *c = mc_card(quad);
+	struct ksim_stats st;
 	struct mc_client *rx;
 
 	REQUIRE(c);
@@ -154,7 +154,7 @@ TEST(remote_cu_data_one_hop)
 	CHECK_EQ(mc_statw(c, 0, KH_IL_W_TX(1)), 4);
 	CHECK_EQ(mc_statw(c, 1, KH_IL_W_RX(0)), 4);
 	CHECK_EQ(mc_statw(c, 1, KH_IL_W_FORWARDED), 0);
-	kh_sim_get_stats(c, 1, &st);
+	ksim_get_stats(c, 1, &st);
 	CHECK_EQ(st.il_injected, 4);
 	CHECK_EQ(faults(c, 0) | faults(c, 1), 0);
 	/* a hop costs il_hop_latency (20) */
@@ -162,12 +162,12 @@ TEST(remote_cu_data_one_hop)
 		  "one hop in %llu cycles",
 		  (unsigned long long)(rx->rec[0].at -
 				       mc_at(c, 0, 1, 1)->sent_at[0]));
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 }
 
 TEST(remote_cu_data_along_the_chain)
 {
-	struct kh_sim_card *c = mc_card(quad);
+	struct ksim_card *c = mc_card(quad);
 	struct mc_client *tx, *rx2, *rx3, *rx0;
 	u64 lat;
 
@@ -205,12 +205,12 @@ TEST(remote_cu_data_along_the_chain)
 	check_burst(rx0, 0, 1, 1, 1, 2, 4, 0x400);
 	CHECK_EQ(mc_statw(c, 2, KH_IL_W_TX(0)), 5);
 	CHECK_EQ(faults(c, 0) | faults(c, 1) | faults(c, 2) | faults(c, 3), 0);
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 }
 
 TEST(missing_ack_sets_ack0_and_faults_clear)
 {
-	struct kh_sim_card *c = mc_card(quad);
+	struct ksim_card *c = mc_card(quad);
 	struct mc_client *rx;
 
 	REQUIRE(c);
@@ -231,10 +231,10 @@ TEST(missing_ack_sets_ack0_and_faults_clear)
 	/* a clear without [0] also disables */
 	mc_cfg(c, 0, KH_IL_CTRL, KH_IL_CTRL_CLR_FAULTS);
 	CHECK_EQ(mc_statw(c, 0, KH_IL_W_CAPS), 0);
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 }
 
-static void mv_fill_remote(struct kh_sim_card *c, unsigned int mesh, u64 dst,
+static void mv_fill_remote(struct ksim_card *c, unsigned int mesh, u64 dst,
 			   unsigned int n, u32 imm)
 {
 	mc_cfg(c, mesh, KH_MV_IMM, imm);
@@ -243,14 +243,14 @@ static void mv_fill_remote(struct kh_sim_card *c, unsigned int mesh, u64 dst,
 	mc_cfg(c, mesh, KH_MV_CMD, KH_MV_MODE_FILL | (2 << 3) | KH_MV_GO);
 }
 
-static bool landed(struct kh_sim_card *c, unsigned int mesh, u64 addr,
+static bool landed(struct ksim_card *c, unsigned int mesh, u64 addr,
 		   unsigned int n, u32 imm)
 {
 	u32 w[8];
 	unsigned int k, j;
 
 	for (k = 0; k < n; k++) {
-		if (kh_sim_dma_read(c, KH_CARD_ADDR(mesh, addr + 32 * k), w, 32))
+		if (ksim_dma_read(c, KH_CARD_ADDR(mesh, addr + 32 * k), w, 32))
 			return false;
 		for (j = 0; j < 8; j++)
 			if (w[j] != imm)
@@ -261,8 +261,8 @@ static bool landed(struct kh_sim_card *c, unsigned int mesh, u64 addr,
 
 TEST(doorbell_counts_after_earlier_writes_land)
 {
-	struct kh_sim_card *c = mc_card(quad_slow2);
-	struct kh_sim_stats st;
+	struct ksim_card *c = mc_card(quad_slow2);
+	struct ksim_stats st;
 	unsigned int polls = 0;
 	u64 b;
 
@@ -276,7 +276,7 @@ TEST(doorbell_counts_after_earlier_writes_land)
 	/* answered locally: the move is done long before the words land */
 	CHECK(!landed(c, 2, 0x4000, 1, 0xfeedf00d));
 	CHECK(!landed(c, 0, 0x4000, 1, 0xfeedf00d));
-	kh_sim_get_stats(c, 0, &st);
+	ksim_get_stats(c, 0, &st);
 	CHECK_EQ(st.mover_remote_words, 16);
 	/* the doorbell is behind them; it counts once they have landed */
 	mc_cfg(c, 0, KH_IL_DOORBELL, 2 | (0x5a << 8));
@@ -293,19 +293,19 @@ TEST(doorbell_counts_after_earlier_writes_land)
 	CHECK_EQ(mc_statw(c, 2, KH_IL_W_BELLS(3)), 0);
 	/* a second ring, then clear the counters */
 	mc_cfg(c, 0, KH_IL_DOORBELL, 2 | (0x5b << 8));
-	kh_sim_run(c, 500);
+	ksim_run(c, 500);
 	b = mc_statw(c, 2, KH_IL_W_BELLS(0));
 	CHECK_EQ(KH_IL_BELLS_COUNT(b), 2);
 	CHECK_EQ(KH_IL_BELLS_TAG(b), 0x5b);
 	mc_cfg(c, 2, KH_IL_CTRL, KH_IL_CTRL_ENABLE | KH_IL_CTRL_CLR_BELLS);
 	CHECK_EQ(mc_statw(c, 2, KH_IL_W_BELLS(0)), 0);
 	CHECK_EQ(faults(c, 0) | faults(c, 2), 0);
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 }
 
 TEST(rd_remote_aliases_locally)
 {
-	struct kh_sim_card *c = mc_card(quad);
+	struct ksim_card *c = mc_card(quad);
 	u64 mine[4] = { 0x11, 0x12, 0x13, 0x14 }, theirs[4] = { 0x31 };
 	struct mc_client *a;
 	struct kh_flit f;
@@ -314,8 +314,8 @@ TEST(rd_remote_aliases_locally)
 	REQUIRE(c);
 	a = mc_at(c, 1, 1, 1);
 	REQUIRE(a);
-	CHECK_EQ(kh_sim_dma_write(c, KH_CARD_ADDR(1, 0x100), mine, 32), 0);
-	CHECK_EQ(kh_sim_dma_write(c, KH_CARD_ADDR(3, 0x100), theirs, 32), 0);
+	CHECK_EQ(ksim_dma_write(c, KH_CARD_ADDR(1, 0x100), mine, 32), 0);
+	CHECK_EQ(ksim_dma_write(c, KH_CARD_ADDR(3, 0x100), theirs, 32), 0);
 	/* a read naming mesh 3 is served from mesh 1's memory */
 	mc_req(&f, KH_T_MEM_RD_REQ, 1, 1, 1, KH_MADDR(3, 0x100), 0, 1);
 	mc_send(c, 1, 1, 1, &f);
@@ -330,9 +330,9 @@ TEST(rd_remote_aliases_locally)
 	mc_data(&f, 1, 1, 1, 0x77, 1);
 	mc_send(c, 1, 1, 1, &f);
 	REQUIRE(mc_wait(c, a, 2, 2000));
-	CHECK_EQ(kh_sim_dma_read(c, KH_CARD_ADDR(1, 0x200), w, 32), 0);
+	CHECK_EQ(ksim_dma_read(c, KH_CARD_ADDR(1, 0x200), w, 32), 0);
 	CHECK_EQ(w[0], 0x77);
-	CHECK_EQ(kh_sim_dma_read(c, KH_CARD_ADDR(0, 0x200), w, 32), 0);
+	CHECK_EQ(ksim_dma_read(c, KH_CARD_ADDR(0, 0x200), w, 32), 0);
 	CHECK_EQ(w[0], 0);
 	CHECK_EQ(faults(c, 1), KH_IL_FAULT_RD_REMOTE);
 	mc_cfg(c, 1, KH_IL_CTRL, KH_IL_CTRL_ENABLE | KH_IL_CTRL_CLR_FAULTS);
@@ -345,26 +345,26 @@ TEST(rd_remote_aliases_locally)
 	mc_cfg(c, 1, KH_MV_WALK_BASE, 0 | (KH_MADDR(2, 0x100) << 4));
 	mc_cfg(c, 1, KH_MV_WALK_BASE, 1 | (KH_MADDR(1, 0x300) << 4));
 	mc_cfg(c, 1, KH_MV_CMD, KH_MV_MODE_COPY | KH_MV_GO);
-	kh_sim_run(c, 200);
+	ksim_run(c, 200);
 	CHECK_EQ(mc_aux(c, 1) & 0xf1, 0);
 	CHECK_EQ(KH_AUX_MOVES(mc_aux(c, 1)), 1);
-	CHECK_EQ(kh_sim_dma_read(c, KH_CARD_ADDR(1, 0x300), w, 32), 0);
+	CHECK_EQ(ksim_dma_read(c, KH_CARD_ADDR(1, 0x300), w, 32), 0);
 	CHECK_EQ(w[3], 0x14);
 	CHECK_EQ(faults(c, 1), KH_IL_FAULT_RD_REMOTE);
 	/* but a bare destination names mesh 0: a remote write there */
 	mc_cfg(c, 1, KH_MV_WALK_BASE, 0 | (KH_MADDR(1, 0x100) << 4));
 	mc_cfg(c, 1, KH_MV_WALK_BASE, 1 | (0x300ULL << 4));
 	mc_cfg(c, 1, KH_MV_CMD, KH_MV_MODE_COPY | KH_MV_GO);
-	kh_sim_run(c, 500);
-	CHECK_EQ(kh_sim_dma_read(c, KH_CARD_ADDR(0, 0x300), w, 32), 0);
+	ksim_run(c, 500);
+	CHECK_EQ(ksim_dma_read(c, KH_CARD_ADDR(0, 0x300), w, 32), 0);
 	CHECK_EQ(w[0], 0x11);
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 }
 
 TEST(disabled_interlink)
 {
-	struct kh_sim_card *c = mc_card(quad);
-	struct kh_sim_stats st;
+	struct ksim_card *c = mc_card(quad);
+	struct ksim_stats st;
 	struct mc_client *rx1, *rx3;
 
 	REQUIRE(c);
@@ -374,10 +374,10 @@ TEST(disabled_interlink)
 	mc_cfg(c, 1, KH_IL_CTRL, 0);
 	/* for the disabled mesh: dropped there, INJ there */
 	burst(c, 0, 1, 1, 1, 1, 1, 2, 0, 1, 0x700);
-	kh_sim_run(c, 2000);
+	ksim_run(c, 2000);
 	CHECK_EQ(rx1->n, 0);
 	CHECK_EQ(faults(c, 1), KH_IL_FAULT_INJ);
-	kh_sim_get_stats(c, 1, &st);
+	ksim_get_stats(c, 1, &st);
 	CHECK_EQ(st.il_inj_dropped, 3);
 	/* through it: forwarded all the same */
 	burst(c, 0, 1, 1, 3, 1, 1, 2, 0, 1, 0x800);
@@ -385,32 +385,32 @@ TEST(disabled_interlink)
 	check_burst(rx3, 0, 1, 1, 1, 1, 2, 0x800);
 	/* from it: a unit's remote flits are dropped, the mover faults */
 	burst(c, 1, 1, 1, 3, 1, 1, 1, 0, 1, 0x900);
-	kh_sim_run(c, 2000);
+	ksim_run(c, 2000);
 	CHECK_EQ(rx3->n, 3);
 	mv_fill_remote(c, 1, KH_MADDR(0, 0x1000), 2, 1);
-	kh_sim_run(c, 500);
+	ksim_run(c, 500);
 	CHECK_EQ(KH_AUX_FAULT(mc_aux(c, 1)), KH_MV_FAULT_AXI);
 	CHECK_EQ(faults(c, 1), KH_IL_FAULT_INJ | KH_IL_FAULT_AXI);
 	/* doorbells are not rung */
 	mc_cfg(c, 1, KH_IL_DOORBELL, 0 | (1 << 8));
-	kh_sim_run(c, 500);
+	ksim_run(c, 500);
 	CHECK_EQ(mc_statw(c, 0, KH_IL_W_BELLS(1)), 0);
 	CHECK_EQ(mc_statw(c, 1, KH_IL_W_BELLS_SENT), 0);
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 }
 
 TEST(switch_fault_on_a_short_chain)
 {
-	struct kh_sim_card *c = mc_card(duo);
-	struct kh_sim_stats st;
+	struct ksim_card *c = mc_card(duo);
+	struct ksim_stats st;
 
 	REQUIRE(c);
 	/* mesh 2 is at position 3: past mesh 1, the chain's end here */
 	burst(c, 0, 1, 1, 2, 1, 1, 1, 0, 1, 0xa00);
-	kh_sim_run(c, 2000);
+	ksim_run(c, 2000);
 	CHECK_EQ(faults(c, 1), KH_IL_FAULT_SWITCH);
 	CHECK_EQ(faults(c, 0), 0);
-	kh_sim_get_stats(c, 1, &st);
+	ksim_get_stats(c, 1, &st);
 	CHECK_EQ(st.il_switch_dropped, 2);
 	/* mesh 0 has no link 0 at all */
 	CHECK_EQ(mc_statw(c, 0, KH_IL_W_TX(0)), 0);
@@ -418,12 +418,12 @@ TEST(switch_fault_on_a_short_chain)
 	burst(c, 0, 1, 1, 0, 1, 2, 1, 0, 1, 0xb00);
 	REQUIRE(mc_wait(c, mc_at(c, 0, 1, 2), 2, 2000));
 	check_burst(mc_at(c, 0, 1, 2), 0, 1, 1, 1, 2, 1, 0xb00);
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 }
 
 TEST(credits_hold_back_a_stalled_receiver)
 {
-	struct kh_sim_card *c = mc_card(quad_tight2);
+	struct ksim_card *c = mc_card(quad_tight2);
 	struct mc_client *rx;
 	u64 cr;
 
@@ -434,7 +434,7 @@ TEST(credits_hold_back_a_stalled_receiver)
 	/* 300 flits (two bursts) for a receiver that takes none */
 	burst(c, 0, 1, 1, 2, 1, 1, 256, 0, 1, 0);
 	burst(c, 0, 1, 1, 2, 1, 1, 42, 0, 1, 0x1000);
-	kh_sim_run(c, 20000);
+	ksim_run(c, 20000);
 	CHECK_EQ(rx->n, 0);
 	/* mesh 3's stop-class credits toward mesh 2 are used up */
 	cr = mc_statw(c, 3, KH_IL_W_CREDITS);
@@ -448,16 +448,16 @@ TEST(credits_hold_back_a_stalled_receiver)
 	 * in batches of 8: the last 300 % 8 freed slots wait for a batch.
 	 */
 	rx->hold = false;
-	kh_unit_timer(kh_sim_unit_at(c, 2, 1, 1), kh_sim_cycles(c));
+	ksim_unit_timer(ksim_unit_at(c, 2, 1, 1), ksim_cycles(c));
 	REQUIRE(mc_wait(c, rx, 300, 50000));
 	check_burst(rx, 0, 1, 1, 1, 1, 256, 0);
 	check_burst(rx, 257, 1, 1, 1, 1, 42, 0x1000);
-	kh_sim_run(c, 1000);
+	ksim_run(c, 1000);
 	CHECK_EQ(mc_statw(c, 3, KH_IL_W_CREDITS),
 		 ((128ULL - 300 % 8) << 32) | 128);
 	CHECK_EQ(mc_statw(c, 0, KH_IL_W_CREDITS), (128ULL - 300 % 8) << 32);
 	CHECK_EQ(mc_statw(c, 0, KH_IL_W_TX(1)), 300);
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 }
 
 int main(int argc, char **argv)

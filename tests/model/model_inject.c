@@ -7,26 +7,26 @@
 #include <math.h>
 #include "mhelp.h"
 
-static struct kh_sim_card *card(const char *desc)
+static struct ksim_card *card(const char *desc)
 {
-	struct kh_sim_card *c = mh_card(desc);
+	struct ksim_card *c = mh_card(desc);
 
 	if (c)
 		mh_fast_host(c);
 	return c;
 }
 
-static int inj(struct kh_sim_card *c, const char *spec)
+static int inj(struct ksim_card *c, const char *spec)
 {
 	char err[256];
-	int e = kh_sim_inject(c, spec, err, sizeof(err));
+	int e = ksim_inject(c, spec, err, sizeof(err));
 
 	if (e)
 		tap_diag("inject %s: %s", spec, err);
 	return e;
 }
 
-static void send_inst(struct kh_sim_card *c, unsigned int x, unsigned int y,
+static void send_inst(struct ksim_card *c, unsigned int x, unsigned int y,
 		      unsigned int txn, unsigned int last)
 {
 	struct kh_flit f;
@@ -67,33 +67,33 @@ TEST(syntax_refusals)
 		{ "clear 7", "no knob 7" },
 		{ "clear 1 2", "takes nothing or one knob id" },
 	};
-	struct kh_sim_card *c = card("saxpy");
+	struct ksim_card *c = card("saxpy");
 	char err[256];
 	unsigned int i;
 
 	REQUIRE(c);
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		err[0] = 0;
-		CHECK_MSG(kh_sim_inject(c, bad[i].spec, err, sizeof(err)) == -EINVAL,
+		CHECK_MSG(ksim_inject(c, bad[i].spec, err, sizeof(err)) == -EINVAL,
 			  "'%s' accepted", bad[i].spec);
 		CHECK_MSG(strstr(err, bad[i].msg), "'%s': message '%s', want '%s'",
 			  bad[i].spec, err, bad[i].msg);
 	}
-	CHECK_EQ(kh_sim_dump_knobs(c, err, sizeof(err)), 0);
+	CHECK_EQ(ksim_dump_knobs(c, err, sizeof(err)), 0);
 	/* the same words with their leading "inject", and as a command */
-	CHECK_EQ(kh_sim_inject(c, "inject drop link=1,0", err, sizeof(err)), 0);
-	CHECK_EQ(kh_sim_command(c, "inject dup link=R1,1.N  # a comment", err,
+	CHECK_EQ(ksim_inject(c, "inject drop link=1,0", err, sizeof(err)), 0);
+	CHECK_EQ(ksim_command(c, "inject dup link=R1,1.N  # a comment", err,
 				sizeof(err)), 0);
-	CHECK_EQ(kh_sim_command(c, "poke 1", err, sizeof(err)), -EINVAL);
+	CHECK_EQ(ksim_command(c, "poke 1", err, sizeof(err)), -EINVAL);
 	CHECK(strstr(err, "unknown command 'poke' (inject, check or trace)"));
-	CHECK_EQ(kh_sim_command(c, "check on retire_bound=0", err, sizeof(err)),
+	CHECK_EQ(ksim_command(c, "check on retire_bound=0", err, sizeof(err)),
 		 -EINVAL);
-	CHECK_EQ(kh_sim_command(c, "trace on size=0", err, sizeof(err)),
+	CHECK_EQ(ksim_command(c, "trace on size=0", err, sizeof(err)),
 		 -EINVAL);
-	CHECK_EQ(kh_sim_command(c, "trace on events=hop,foo", err, sizeof(err)),
+	CHECK_EQ(ksim_command(c, "trace on events=hop,foo", err, sizeof(err)),
 		 -EINVAL);
 	CHECK(strstr(err, "unknown event class 'foo'"));
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 }
 
 TEST(description_directives)
@@ -112,32 +112,32 @@ TEST(description_directives)
 		"xxx sax xxx\n"
 		"inject fault node=1,0 code=9 count=forever after=2\n"
 		"check on recv_bound=77\n";
-	struct kh_sim_opts o;
-	struct kh_sim_card *c = NULL;
+	struct ksim_opts o;
+	struct ksim_card *c = NULL;
 	char err[512];
 
 	memset(&o, 0, sizeof(o));
-	CHECK_EQ(kh_sim_card_create_opts(bad, &o, &c, err, sizeof(err)),
+	CHECK_EQ(ksim_card_create_opts(bad, &o, &c, err, sizeof(err)),
 		 -EINVAL);
 	CHECK_MSG(!strcmp(err, "line 4: inject drop: no link R2,1.E in mesh 0 (RX,Y.P, X,Y or X,Y.in)"),
 		  "%s", err);
 	CHECK(!c);
 	c = card(good);
 	REQUIRE(c);
-	kh_sim_dump_knobs(c, err, sizeof(err));
+	ksim_dump_knobs(c, err, sizeof(err));
 	CHECK_MSG(strstr(err, "1 busy mesh=0 node=1,2 from=0 until=forever active\n") &&
 		  strstr(err, "2 fault mesh=0 node=1,0 code=0x9 after=2 passed=0 hits=0 left=forever\n"),
 		  "%s", err);
-	kh_sim_check_report(c, err, sizeof(err));
+	ksim_check_report(c, err, sizeof(err));
 	CHECK_MSG(strstr(err, "checker on recv_bound=77 "), "%s", err);
-	kh_sim_dump_stats(c, err, sizeof(err));
+	ksim_dump_stats(c, err, sizeof(err));
 	CHECK(strstr(err, "checker=on trace=on knobs=2"));
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 }
 
 TEST(listing_and_clearing)
 {
-	struct kh_sim_card *c = card("sx_null_2x2");
+	struct ksim_card *c = card("sx_null_2x2");
 	char buf[1024];
 
 	REQUIRE(c);
@@ -146,7 +146,7 @@ TEST(listing_and_clearing)
 	CHECK_EQ(inj(c, "ctrl node=2,1 field=src"), 0);
 	CHECK_EQ(inj(c, "dram op=write addr=0x1000 len=0x20 data=0xdeadbeef count=forever"), 0);
 	CHECK_EQ(inj(c, "hang node=1,3 mesh=0"), 0);
-	kh_sim_dump_knobs(c, buf, sizeof(buf));
+	ksim_dump_knobs(c, buf, sizeof(buf));
 	CHECK_MSG(!strcmp(buf,
 		"1 drop mesh=0 link=R1,1.E type=CU_CTRL after=1 passed=0 hits=0 left=3\n"
 		"2 dup mesh=0 link=R2,1.L type=CU_INST after=0 passed=0 hits=0 left=1\n"
@@ -155,22 +155,22 @@ TEST(listing_and_clearing)
 		"5 hang mesh=0 node=1,3 after=0 passed=0 hits=0 left=1\n"),
 		"%s", buf);
 	CHECK_EQ(inj(c, "clear 3"), 0);
-	kh_sim_dump_knobs(c, buf, sizeof(buf));
+	ksim_dump_knobs(c, buf, sizeof(buf));
 	CHECK(!strstr(buf, "3 ctrl") && strstr(buf, "4 dram"));
 	CHECK_EQ(inj(c, "clear"), 0);
-	CHECK_EQ(kh_sim_dump_knobs(c, buf, sizeof(buf)), 0);
+	CHECK_EQ(ksim_dump_knobs(c, buf, sizeof(buf)), 0);
 	CHECK_EQ(inj(c, "drop link=1,0"), 0);
-	kh_sim_dump_knobs(c, buf, sizeof(buf));
+	ksim_dump_knobs(c, buf, sizeof(buf));
 	CHECK(!strncmp(buf, "6 drop", 6));	/* ids are never reused */
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 }
 
 /* ---- drop and dup ---- */
 
 /* n CU_DATA flits, seq 0..n-1, from (1,0) to the sink at (3,1) */
-static struct kh_sim_card *stream(unsigned int n)
+static struct ksim_card *stream(unsigned int n)
 {
-	struct kh_sim_card *c;
+	struct ksim_card *c;
 	struct kh_flit f;
 
 	mh_sink_period = 3;
@@ -186,15 +186,15 @@ static struct kh_sim_card *stream(unsigned int n)
 	return c;
 }
 
-static struct mh_sink *sink_of(struct kh_sim_card *c)
+static struct mh_sink *sink_of(struct ksim_card *c)
 {
-	return kh_unit_priv(kh_sim_unit_at(c, 0, 3, 1));
+	return ksim_unit_priv(ksim_unit_at(c, 0, 3, 1));
 }
 
 TEST(drop_knob)
 {
-	struct kh_sim_card *c = stream(10);
-	struct kh_link *l;
+	struct ksim_card *c = stream(10);
+	struct ksim_link *l;
 	struct mh_sink *s;
 	char buf[256];
 	unsigned int i, k;
@@ -202,7 +202,7 @@ TEST(drop_knob)
 	REQUIRE(c);
 	CHECK_EQ(inj(c, "drop link=R1,1.E type=CU_DATA count=2 after=3"), 0);
 	mh_mb_kick(c);
-	kh_sim_run(c, 3000);
+	ksim_run(c, 3000);
 	s = sink_of(c);
 	CHECK_EQ(s->n, 8);
 	for (i = 0, k = 0; i < s->n; i++, k++) {
@@ -210,29 +210,29 @@ TEST(drop_knob)
 			k = 5;		/* seq 3 and 4 are the ones lost */
 		CHECK_EQ(s->rec[i].seq, k);
 	}
-	l = kh_sim_router_link(c, 0, 1, 1, KH_PORT_E);
+	l = ksim_router_link(c, 0, 1, 1, KSIM_PORT_E);
 	CHECK_EQ(l->drops, 2);
 	CHECK_EQ(l->dups, 0);
 	CHECK_EQ(l->flits, 10);		/* every handshake, the lost ones too */
-	kh_sim_dump_knobs(c, buf, sizeof(buf));
+	ksim_dump_knobs(c, buf, sizeof(buf));
 	CHECK(strstr(buf, "after=3 passed=3 hits=2 left=0"));
 	/* the source's completion is not CU_DATA: it went through */
 	CHECK_EQ(KH_NS_COUNT(mh_ns(c, 1, 0)), 1);
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 	mh_sink_period = 7;
 }
 
 TEST(dup_knob)
 {
-	struct kh_sim_card *c = stream(10);
-	struct kh_link *l;
+	struct ksim_card *c = stream(10);
+	struct ksim_link *l;
 	struct mh_sink *s;
 	unsigned int i, k;
 
 	REQUIRE(c);
 	CHECK_EQ(inj(c, "dup link=3,1.in count=forever after=8"), 0);
 	mh_mb_kick(c);
-	kh_sim_run(c, 3000);
+	ksim_run(c, 3000);
 	s = sink_of(c);
 	CHECK_EQ(s->n, 12);		/* seq 8 and 9 twice each, once more each */
 	for (i = 0, k = 0; i < s->n; i++) {
@@ -240,10 +240,10 @@ TEST(dup_knob)
 		if (i != 8 && i != 10)
 			k++;
 	}
-	l = kh_sim_router_link(c, 0, 2, 1, KH_PORT_E);
+	l = ksim_router_link(c, 0, 2, 1, KSIM_PORT_E);
 	CHECK_EQ(l->dups, 2);
 	CHECK_EQ(l->flits, 12);
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 	mh_sink_period = 7;
 }
 
@@ -251,54 +251,54 @@ TEST(dup_knob)
 
 TEST(busy_knob)
 {
-	struct kh_sim_card *c = stream(6);
-	struct kh_sim_unit_stats us;
+	struct ksim_card *c = stream(6);
+	struct ksim_unit_stats us;
 	struct kh_flit r;
 	char buf[256];
 	u64 t0;
 
 	REQUIRE(c);
-	t0 = kh_sim_cycles(c);
+	t0 = ksim_cycles(c);
 	CHECK_EQ(inj(c, "busy node=3,1 cycles=5000 after=2"), 0);
 	mh_mb_kick(c);
-	kh_sim_run(c, 3000);
-	kh_sim_unit_stats(c, 0, 3, 1, &us);
+	ksim_run(c, 3000);
+	ksim_unit_stats(c, 0, 3, 1, &us);
 	CHECK_EQ(us.flits_in, 0);	/* held off by the knob */
-	kh_sim_dump_knobs(c, buf, sizeof(buf));
+	ksim_dump_knobs(c, buf, sizeof(buf));
 	CHECK(strstr(buf, " active\n"));
 	/* CU_CTRL waits behind the same busy */
 	CHECK(!mh_ctrl_read(c, 3, 1, KH_CTRL_IDX_CAPS, 9, &r));
-	kh_sim_run(c, t0 + 5002 - kh_sim_cycles(c) - 1);
-	kh_sim_unit_stats(c, 0, 3, 1, &us);
+	ksim_run(c, t0 + 5002 - ksim_cycles(c) - 1);
+	ksim_unit_stats(c, 0, 3, 1, &us);
 	CHECK_EQ(us.flits_in, 0);	/* the last cycle of the window */
-	kh_sim_run(c, 3000);
-	kh_sim_unit_stats(c, 0, 3, 1, &us);
+	ksim_run(c, 3000);
+	ksim_unit_stats(c, 0, 3, 1, &us);
 	CHECK_EQ(us.flits_in, 7);	/* six flits and the CU_CTRL */
 	CHECK_EQ(us.busy_forced, 5000);
 	CHECK_EQ(sink_of(c)->n, 6);
 	CHECK(mh_mb_recv(c, &r, 5));	/* the late reply */
 	CHECK_EQ(kh_flit_get(&r, KH_HDR_TXN), 9);
-	kh_sim_dump_knobs(c, buf, sizeof(buf));
+	ksim_dump_knobs(c, buf, sizeof(buf));
 	CHECK(strstr(buf, " over\n"));
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 	mh_sink_period = 7;
 }
 
 TEST(busy_forever_released_by_clear)
 {
-	struct kh_sim_card *c = stream(4);
-	struct kh_sim_unit_stats us;
+	struct ksim_card *c = stream(4);
+	struct ksim_unit_stats us;
 
 	REQUIRE(c);
 	CHECK_EQ(inj(c, "busy node=3,1 cycles=forever"), 0);
 	mh_mb_kick(c);
-	kh_sim_run(c, 1000000);
-	kh_sim_unit_stats(c, 0, 3, 1, &us);
+	ksim_run(c, 1000000);
+	ksim_unit_stats(c, 0, 3, 1, &us);
 	CHECK_EQ(us.flits_in, 0);
 	CHECK_EQ(inj(c, "clear 1"), 0);
-	kh_sim_run(c, 1000);
+	ksim_run(c, 1000);
 	CHECK_EQ(sink_of(c)->n, 4);
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 	mh_sink_period = 7;
 }
 
@@ -310,8 +310,8 @@ TEST(fault_knob)
 		"xxx nul xxx\n"
 		"mag nul null\n"
 		"xxx nul xxx\n";
-	struct kh_sim_card *c = card(map);
-	struct kh_sim_unit_stats us;
+	struct ksim_card *c = card(map);
+	struct ksim_unit_stats us;
 	unsigned int i;
 	u64 ns;
 
@@ -319,7 +319,7 @@ TEST(fault_knob)
 	CHECK_EQ(inj(c, "fault node=2,1 code=0x77 count=2 after=1"), 0);
 	for (i = 0; i < 4; i++) {
 		send_inst(c, 2, 1, 0x30 + i, 0);
-		kh_sim_run(c, 200);
+		ksim_run(c, 200);
 		ns = mh_ns(c, 2, 1);
 		CHECK_EQ(KH_NS_COUNT(ns), i + 1);
 		if (i == 1 || i == 2) {
@@ -330,16 +330,16 @@ TEST(fault_knob)
 			CHECK_EQ(KH_NS_ARG(ns), 0x11110000 + 0x30 + i);
 		}
 	}
-	kh_sim_unit_stats(c, 0, 2, 1, &us);
+	ksim_unit_stats(c, 0, 2, 1, &us);
 	CHECK_EQ(us.faults_injected, 2);
 	CHECK_EQ(us.retired, 4);
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 }
 
 /* A faulted SX instruction still did its work (its writes landed). */
 TEST(fault_knob_on_sx_keeps_the_work)
 {
-	struct kh_sim_card *c = card("saxpy");
+	struct ksim_card *c = card("saxpy");
 	u32 x[8], y[8], g[8];
 	struct kh_flit f;
 	unsigned int i;
@@ -350,8 +350,8 @@ TEST(fault_knob_on_sx_keeps_the_work)
 		x[i] = 0x3f800000;	/* 1 */
 		y[i] = 0x40000000;	/* 2 */
 	}
-	kh_sim_dma_write(c, KH_CARD_ADDR(0, 0x1000), x, sizeof(x));
-	kh_sim_dma_write(c, KH_CARD_ADDR(0, 0x2000), y, sizeof(y));
+	ksim_dma_write(c, KH_CARD_ADDR(0, 0x1000), x, sizeof(x));
+	ksim_dma_write(c, KH_CARD_ADDR(0, 0x2000), y, sizeof(y));
 	CHECK_EQ(inj(c, "fault node=1,0"), 0);
 	memset(&f, 0, sizeof(f));
 	kh_flit_hdr(&f, 1, 0, 0, 0, KH_T_CU_INST, 3, 1);
@@ -361,14 +361,14 @@ TEST(fault_knob_on_sx_keeps_the_work)
 	kh_flit_set(&f, KH_SX_X_ADDR, 0x1000);
 	kh_flit_set(&f, KH_SX_Y_ADDR, 0x2000);
 	mh_mb_send(c, &f);
-	kh_sim_run(c, 2000);
+	ksim_run(c, 2000);
 	ns = mh_ns(c, 1, 0);
 	CHECK_EQ(KH_NS_CODE(ns), KH_SIG_FAULT);
 	CHECK_EQ(KH_NS_ARG(ns), 0xfa17);	/* the default code */
-	kh_sim_dma_read(c, KH_CARD_ADDR(0, 0x2000), g, sizeof(g));
+	ksim_dma_read(c, KH_CARD_ADDR(0, 0x2000), g, sizeof(g));
 	for (i = 0; i < 8; i++)
 		CHECK_EQ(g[i], 0x40a00000);	/* 5 = 3 * 1 + 2 */
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 }
 
 TEST(hang_knob)
@@ -378,8 +378,8 @@ TEST(hang_knob)
 		"xxx nul xxx\n"
 		"mag nul null\n"
 		"xxx nul xxx\n";
-	struct kh_sim_card *c = card(map);
-	struct kh_sim_unit_stats us;
+	struct ksim_card *c = card(map);
+	struct ksim_unit_stats us;
 	struct kh_flit r;
 
 	REQUIRE(c);
@@ -387,7 +387,7 @@ TEST(hang_knob)
 	CHECK_EQ(inj(c, "hang node=2,1"), 0);
 	send_inst(c, 2, 1, 1, 0);
 	send_inst(c, 2, 1, 2, 0);
-	kh_sim_run(c, 100000);
+	ksim_run(c, 100000);
 	CHECK_EQ(KH_NS_COUNT(mh_ns(c, 2, 1)), 0);
 	REQUIRE(mh_ctrl_read(c, 2, 1, KH_CTRL_IDX_STATUS, 1, &r));
 	CHECK(mh_ctrl_value(&r) & KH_STATUS_BUSY);
@@ -395,20 +395,20 @@ TEST(hang_knob)
 	CHECK_EQ((mh_ctrl_value(&r) >> KH_STATUS_SPACE_SHIFT) & 0xffff, 511);
 	REQUIRE(mh_ctrl_read(c, 2, 1, KH_CTRL_IDX_COUNTERS, 2, &r));
 	CHECK_EQ(mh_ctrl_value(&r) >> 32, 0);	/* no retirement counted */
-	kh_sim_unit_stats(c, 0, 2, 1, &us);
+	ksim_unit_stats(c, 0, 2, 1, &us);
 	CHECK_EQ(us.hangs_injected, 1);
 	CHECK_EQ(us.accepted, 1);
 	/* an injected hang is not the unit's violation */
-	CHECK_EQ(kh_sim_check_audit(c), 0);
+	CHECK_EQ(ksim_check_audit(c), 0);
 	CHECK_EQ(mh_violations, 0);
 	/* a mesh reset ends it; the knob is spent */
-	CHECK_EQ(kh_sim_mesh_reset(c, 0), 0);
-	kh_sim_run(c, 20000);
+	CHECK_EQ(ksim_mesh_reset(c, 0), 0);
+	ksim_run(c, 20000);
 	send_inst(c, 2, 1, 3, 0);
-	kh_sim_run(c, 2000);
+	ksim_run(c, 2000);
 	CHECK_EQ(KH_NS_COUNT(mh_ns(c, 2, 1)), 1);
-	CHECK_EQ(kh_sim_check_audit(c), 0);
-	kh_sim_card_destroy(c);
+	CHECK_EQ(ksim_check_audit(c), 0);
+	ksim_card_destroy(c);
 }
 
 /* ---- ctrl ---- */
@@ -419,7 +419,7 @@ TEST(ctrl_knob)
 		"xxx nul xxx\n"
 		"mag nul null\n"
 		"xxx nul xxx\n";
-	struct kh_sim_card *c = card(map);
+	struct ksim_card *c = card(map);
 	struct kh_flit r;
 	u64 caps;
 
@@ -450,7 +450,7 @@ TEST(ctrl_knob)
 	/* the pending reply left the base: the next request is answered */
 	REQUIRE(mh_ctrl_read(c, 2, 1, KH_CTRL_IDX_CAPS, 8, &r));
 	CHECK_EQ(kh_flit_get(&r, KH_HDR_TXN), 8);
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 }
 
 /* ---- dram ---- */
@@ -464,9 +464,9 @@ static u32 fbits(float f)
 }
 
 /* saxpy a=3 over x[i] = i+1, y[i] = 100+i, 16 elements; returns y */
-static void sx16(const char *knob, u32 *got, struct kh_sim_card **keep)
+static void sx16(const char *knob, u32 *got, struct ksim_card **keep)
 {
-	struct kh_sim_card *c = card("saxpy");
+	struct ksim_card *c = card("saxpy");
 	u32 x[16], y[16];
 	struct kh_flit f;
 	unsigned int i;
@@ -476,8 +476,8 @@ static void sx16(const char *knob, u32 *got, struct kh_sim_card **keep)
 		x[i] = fbits((float)(i + 1));
 		y[i] = fbits((float)(100 + i));
 	}
-	kh_sim_dma_write(c, KH_CARD_ADDR(0, 0x10000), x, sizeof(x));
-	kh_sim_dma_write(c, KH_CARD_ADDR(0, 0x20000), y, sizeof(y));
+	ksim_dma_write(c, KH_CARD_ADDR(0, 0x10000), x, sizeof(x));
+	ksim_dma_write(c, KH_CARD_ADDR(0, 0x20000), y, sizeof(y));
 	if (knob)
 		CHECK_EQ(inj(c, knob), 0);
 	memset(&f, 0, sizeof(f));
@@ -488,19 +488,19 @@ static void sx16(const char *knob, u32 *got, struct kh_sim_card **keep)
 	kh_flit_set(&f, KH_SX_X_ADDR, 0x10000);
 	kh_flit_set(&f, KH_SX_Y_ADDR, 0x20000);
 	mh_mb_send(c, &f);
-	kh_sim_run(c, 3000);
+	ksim_run(c, 3000);
 	CHECK_EQ(KH_NS_CODE(mh_ns(c, 1, 0)), KH_SIG_BATCH_COMPLETE);
-	kh_sim_dma_read(c, KH_CARD_ADDR(0, 0x20000), got, 64);
+	ksim_dma_read(c, KH_CARD_ADDR(0, 0x20000), got, 64);
 	if (keep)
 		*keep = c;
 	else
-		kh_sim_card_destroy(c);
+		ksim_card_destroy(c);
 }
 
 TEST(dram_knob_reads)
 {
-	struct kh_sim_card *c;
-	struct kh_sim_stats st;
+	struct ksim_card *c;
+	struct ksim_stats st;
 	u32 g[16];
 	char buf[2048];
 	unsigned int i;
@@ -509,11 +509,11 @@ TEST(dram_knob_reads)
 	sx16("dram op=read addr=0x20000 len=0x20", g, &c);
 	for (i = 0; i < 16; i++)
 		CHECK_EQ(g[i], fbits(3.0f * (i + 1) + (i < 8 ? 0.0f : 100.0f + i)));
-	kh_sim_get_stats(c, 0, &st);
+	ksim_get_stats(c, 0, &st);
 	CHECK_EQ(st.mag_reads, 2);		/* reads counted as usual */
-	kh_sim_dump_stats(c, buf, sizeof(buf));
+	ksim_dump_stats(c, buf, sizeof(buf));
 	CHECK(strstr(buf, "dram_rd_errors=1 dram_wr_errors=0"));
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 	/* ones: NaN in, the canonical NaN out */
 	sx16("dram op=read addr=0x20020 len=0x20 data=ones", g, NULL);
 	CHECK_EQ(g[0], fbits(3.0f + 100.0f));
@@ -528,7 +528,7 @@ TEST(dram_knob_reads)
 
 TEST(dram_knob_writes)
 {
-	struct kh_sim_card *c;
+	struct ksim_card *c;
 	u32 g[16];
 	char buf[2048];
 	unsigned int i;
@@ -539,9 +539,9 @@ TEST(dram_knob_writes)
 		CHECK_EQ(g[i], i < 8 ? fbits(100.0f + i)
 				     : fbits(3.0f * (i + 1) + 100.0f + i));
 	CHECK_EQ(KH_AUX_WR_COUNT(mh_rd(c, KH_ORC_AUX_STAT)), 1);
-	kh_sim_dump_stats(c, buf, sizeof(buf));
+	ksim_dump_stats(c, buf, sizeof(buf));
 	CHECK(strstr(buf, "dram_rd_errors=0 dram_wr_errors=1"));
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 	/* count and after are in beats: the second beat only */
 	sx16("dram op=write after=1", g, NULL);
 	for (i = 0; i < 16; i++)
@@ -558,13 +558,13 @@ static void knob_run(bool from_desc, char *out, size_t len)
 		"inject busy node=1,2 cycles=300 after=10\n"
 		"inject ctrl node=1,0 field=value xor=0x3\n";
 	char desc[512];
-	struct kh_sim_card *c;
+	struct ksim_card *c;
 	struct kh_flit f, r;
 	unsigned int i;
 	size_t n;
 
 	snprintf(desc, sizeof(desc), "%s%s", from_desc ? knobs : "",
-		 kh_sim_builtin_desc("saxpy"));
+		 ksim_builtin_desc("saxpy"));
 	c = card(desc);
 	REQUIRE(c);
 	if (!from_desc) {
@@ -579,7 +579,7 @@ static void knob_run(bool from_desc, char *out, size_t len)
 				b = strchr(b, '\n') + 1;
 			e = strchr(b, '\n');
 			snprintf(line, sizeof(line), "%.*s", (int)(e - b), b);
-			CHECK_EQ(kh_sim_command(c, line, err, sizeof(err)), 0);
+			CHECK_EQ(ksim_command(c, line, err, sizeof(err)), 0);
 		}
 	}
 	mh_violations = 0;
@@ -594,14 +594,14 @@ static void knob_run(bool from_desc, char *out, size_t len)
 		mh_mb_send(c, &f);
 	}
 	mh_ctrl_read(c, 1, 0, KH_CTRL_IDX_CAPS, 1, &r);
-	kh_sim_run(c, 20000);
-	n = kh_sim_dump_stats(c, out, len);
+	ksim_run(c, 20000);
+	n = ksim_dump_stats(c, out, len);
 	snprintf(out + (n < len ? n : len - 1), len - (n < len ? n : len - 1),
 		 "caps 0x%llx ns 0x%llx 0x%llx\n",
 		 (unsigned long long)mh_ctrl_value(&r),
 		 (unsigned long long)mh_ns(c, 1, 0),
 		 (unsigned long long)mh_ns(c, 1, 2));
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 }
 
 TEST(deterministic)

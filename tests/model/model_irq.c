@@ -18,19 +18,19 @@ static void on_rise(void *ctx)
 	rise_ctx = ctx;
 }
 
-static u64 stat(struct kh_sim_card *c, unsigned int n)
+static u64 stat(struct ksim_card *c, unsigned int n)
 {
 	return mm_rd(c, n, KH_ORC_IRQ_STAT);
 }
 
-static void ack(struct kh_sim_card *c, unsigned int n, u64 bits)
+static void ack(struct ksim_card *c, unsigned int n, u64 bits)
 {
 	mm_wr(c, n, KH_ORC_IRQ_STAT, bits);
 }
 
 TEST(absent_addon_is_storage_only)
 {
-	struct kh_sim_card *c = mh_card("xxx null xxx\nmag nul nul\nxxx null xxx\n");
+	struct ksim_card *c = mh_card("xxx null xxx\nmag nul nul\nxxx null xxx\n");
 	struct kh_flit f;
 
 	REQUIRE(c);
@@ -40,17 +40,17 @@ TEST(absent_addon_is_storage_only)
 	mm_null_prog(c, 0, 1, 0, 2, 4);
 	mh_ctrl_req(&f, 1, 0, 0, 1);
 	mh_mb_send(c, &f);
-	kh_sim_run(c, 2000);
+	ksim_run(c, 2000);
 	CHECK_EQ(KH_NS_COUNT(mh_ns(c, 1, 0)), 2);
 	CHECK(!(mh_rd(c, KH_ORC_RX_STATUS) & KH_RX_STATUS_EMPTY));
 	CHECK_EQ(mh_rd(c, KH_ORC_IRQ_STAT), 0);
-	CHECK(!kh_sim_irq_line(c));
-	kh_sim_card_destroy(c);
+	CHECK(!ksim_irq_line(c));
+	ksim_card_destroy(c);
 }
 
 TEST(each_event_sets_its_bit)
 {
-	struct kh_sim_card *c = mh_card(one);
+	struct ksim_card *c = mh_card(one);
 	struct kh_flit f;
 
 	REQUIRE(c);
@@ -58,14 +58,14 @@ TEST(each_event_sets_its_bit)
 	CHECK_EQ(stat(c, 0), 0);
 	/* a program: its signals and the end of the kick */
 	mm_null_prog(c, 0, 1, 0, 2, 4);
-	kh_sim_run(c, 2000);
+	ksim_run(c, 2000);
 	CHECK_EQ(stat(c, 0), KH_IRQ_SIGNAL | KH_IRQ_PROG_DONE);
 	ack(c, 0, KH_IRQ_SIGNAL | KH_IRQ_PROG_DONE);
 	CHECK_EQ(stat(c, 0), 0);
 	/* a CU_CTRL reply pushed into RX */
 	mh_ctrl_req(&f, 1, 0, 0, 1);
 	mh_mb_send(c, &f);
-	kh_sim_run(c, 500);
+	ksim_run(c, 500);
 	CHECK_EQ(stat(c, 0), KH_IRQ_RX);
 	CHECK_EQ(mh_mb_count(c), 1);
 	ack(c, 0, ~0ULL);
@@ -74,7 +74,7 @@ TEST(each_event_sets_its_bit)
 	kh_flit_hdr(&f, 1, 2, 0, 1, KH_T_CU_INST, 3, 0);
 	kh_flit_set(&f, KH_FIELD(255, 248), 0x7e);
 	mh_mb_send(c, &f);
-	kh_sim_run(c, 500);
+	ksim_run(c, 500);
 	CHECK_EQ(KH_NS_CODE(mh_ns(c, 1, 2)), KH_SIG_FAULT);
 	CHECK_EQ(stat(c, 0), KH_IRQ_SIGNAL | KH_IRQ_FAULT);
 	ack(c, 0, KH_IRQ_FAULT);
@@ -87,62 +87,62 @@ TEST(each_event_sets_its_bit)
 	kh_flit_hdr(&f, 0, 1, 0, 0, KH_T_MEM_RD_REQ, 4, 0);
 	kh_flit_set(&f, KH_MEM_LEN, 31);
 	mh_mb_send(c, &f);
-	kh_sim_run(c, 1000);
+	ksim_run(c, 1000);
 	CHECK_EQ(stat(c, 0), KH_IRQ_RX | KH_IRQ_RX_OVERFLOW);
 	ack(c, 0, ~0ULL);
 	CHECK_EQ(stat(c, 0), 0);
 	/* a mesh reset clears both registers */
 	mh_wr(c, KH_ORC_IRQ_EN, 0x1f);
 	mm_null_prog(c, 0, 1, 0, 1, 4);
-	kh_sim_run(c, 1000);
+	ksim_run(c, 1000);
 	CHECK(stat(c, 0) != 0);
-	CHECK(kh_sim_irq_line(c));
-	kh_sim_mesh_reset(c, 0);
+	CHECK(ksim_irq_line(c));
+	ksim_mesh_reset(c, 0);
 	CHECK_EQ(stat(c, 0), 0);
 	CHECK_EQ(mh_rd(c, KH_ORC_IRQ_EN), 0);
-	CHECK(!kh_sim_irq_line(c));
-	kh_sim_card_destroy(c);
+	CHECK(!ksim_irq_line(c));
+	ksim_card_destroy(c);
 }
 
 TEST(enable_gates_the_line_and_the_callback)
 {
-	struct kh_sim_card *c = mh_card(one);
+	struct ksim_card *c = mh_card(one);
 	int tag;
 
 	REQUIRE(c);
 	rises = 0;
-	kh_sim_set_irq_callback(c, on_rise, &tag);
+	ksim_set_irq_callback(c, on_rise, &tag);
 	mm_null_prog(c, 0, 1, 0, 1, 4);
-	kh_sim_run(c, 1000);
+	ksim_run(c, 1000);
 	CHECK_EQ(stat(c, 0), KH_IRQ_SIGNAL | KH_IRQ_PROG_DONE);
-	CHECK(!kh_sim_irq_line(c));		/* IRQ_EN = 0 */
+	CHECK(!ksim_irq_line(c));		/* IRQ_EN = 0 */
 	CHECK_EQ(rises, 0);
 	mh_wr(c, KH_ORC_IRQ_EN, KH_IRQ_FAULT | (1ULL << 40));
-	CHECK(!kh_sim_irq_line(c));		/* not these bits */
+	CHECK(!ksim_irq_line(c));		/* not these bits */
 	mh_wr(c, KH_ORC_IRQ_EN, KH_IRQ_SIGNAL);
-	CHECK(kh_sim_irq_line(c));
+	CHECK(ksim_irq_line(c));
 	CHECK_EQ(rises, 1);
 	CHECK(rise_ctx == &tag);
 	ack(c, 0, KH_IRQ_PROG_DONE);
-	CHECK(kh_sim_irq_line(c));		/* still SIGNAL */
+	CHECK(ksim_irq_line(c));		/* still SIGNAL */
 	ack(c, 0, KH_IRQ_SIGNAL);
-	CHECK(!kh_sim_irq_line(c));
+	CHECK(!ksim_irq_line(c));
 	/* a new event raises it again: one more rise */
 	mm_null_prog(c, 0, 1, 0, 1, 4);
-	kh_sim_run(c, 1000);
-	CHECK(kh_sim_irq_line(c));
+	ksim_run(c, 1000);
+	CHECK(ksim_irq_line(c));
 	CHECK_EQ(rises, 2);
-	kh_sim_set_irq_callback(c, NULL, NULL);
+	ksim_set_irq_callback(c, NULL, NULL);
 	ack(c, 0, ~0ULL);
 	mm_null_prog(c, 0, 1, 0, 1, 4);
-	kh_sim_run(c, 1000);
+	ksim_run(c, 1000);
 	CHECK_EQ(rises, 2);
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 }
 
 TEST(the_line_is_the_or_over_meshes)
 {
-	struct kh_sim_card *c = mh_card(
+	struct ksim_card *c = mh_card(
 		"param irq 1\n"
 		"mesh 0\nxxx null xxx\nmag nul nul\nxxx null xxx\n"
 		"mesh 1\nxxx null xxx\nmag nul nul\nxxx null xxx\n"
@@ -156,71 +156,71 @@ TEST(the_line_is_the_or_over_meshes)
 		mm_wr(c, n, KH_ORC_IRQ_EN, KH_IRQ_ALL);
 		mm_null_prog(c, n, 1, 0, 1, 4);
 	}
-	kh_sim_run(c, 1000);
+	ksim_run(c, 1000);
 	CHECK(stat(c, 0) && stat(c, 1));
 	CHECK_EQ(stat(c, 2), 0);		/* no addon there */
-	CHECK(kh_sim_irq_line(c));
+	CHECK(ksim_irq_line(c));
 	ack(c, 0, ~0ULL);
-	CHECK(kh_sim_irq_line(c));		/* mesh 1 still asserts */
+	CHECK(ksim_irq_line(c));		/* mesh 1 still asserts */
 	ack(c, 1, ~0ULL);
-	CHECK(!kh_sim_irq_line(c));
+	CHECK(!ksim_irq_line(c));
 	mm_null_prog(c, 1, 1, 2, 1, 4);
-	kh_sim_run(c, 1000);
-	CHECK(kh_sim_irq_line(c));
+	ksim_run(c, 1000);
+	CHECK(ksim_irq_line(c));
 	mm_wr(c, 1, KH_ORC_IRQ_EN, 0);
-	CHECK(!kh_sim_irq_line(c));
-	kh_sim_card_destroy(c);
+	CHECK(!ksim_irq_line(c));
+	ksim_card_destroy(c);
 }
 
 /* The cycle a program's signal is absorbed, on a fresh card. */
-static struct kh_sim_card *race_card(void)
+static struct ksim_card *race_card(void)
 {
-	struct kh_sim_card *c = mh_card(one);
-	struct kh_sim_timing t = { 0, 1, 1 };
+	struct ksim_card *c = mh_card(one);
+	struct ksim_timing t = { 0, 1, 1 };
 
 	if (!c)
 		return NULL;
-	kh_sim_set_timing(c, &t);
+	ksim_set_timing(c, &t);
 	mm_null_prog(c, 0, 1, 0, 1, 4);
 	return c;
 }
 
 TEST(an_event_in_the_clears_cycle_wins)
 {
-	struct kh_sim_card *c = race_card();
+	struct ksim_card *c = race_card();
 	u64 t_ev = 0, i;
 
 	REQUIRE(c);
 	for (i = 0; i < 2000; i++) {
-		kh_sim_run(c, 1);
+		ksim_run(c, 1);
 		if (stat(c, 0) & KH_IRQ_SIGNAL) {
-			t_ev = kh_sim_cycles(c) - 1;
+			t_ev = ksim_cycles(c) - 1;
 			break;
 		}
 	}
 	REQUIRE(t_ev);
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 
 	/* the same history, and a clear landing in the event's cycle */
 	c = race_card();
 	REQUIRE(c);
-	kh_sim_run(c, t_ev - kh_sim_cycles(c));
+	ksim_run(c, t_ev - ksim_cycles(c));
 	CHECK_EQ(stat(c, 0) & KH_IRQ_SIGNAL, 0);
 	ack(c, 0, KH_IRQ_SIGNAL);		/* lands in cycle t_ev */
-	CHECK_EQ(kh_sim_cycles(c), t_ev + 1);
+	CHECK_EQ(ksim_cycles(c), t_ev + 1);
 	CHECK(stat(c, 0) & KH_IRQ_SIGNAL);	/* the event won */
 	ack(c, 0, KH_IRQ_SIGNAL);
 	CHECK_EQ(stat(c, 0) & KH_IRQ_SIGNAL, 0);
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 
 	/* a cycle later the clear takes it */
 	c = race_card();
 	REQUIRE(c);
-	kh_sim_run(c, t_ev + 1 - kh_sim_cycles(c));
+	ksim_run(c, t_ev + 1 - ksim_cycles(c));
 	CHECK(stat(c, 0) & KH_IRQ_SIGNAL);
 	ack(c, 0, KH_IRQ_SIGNAL);
 	CHECK_EQ(stat(c, 0) & KH_IRQ_SIGNAL, 0);
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 }
 
 int main(int argc, char **argv)

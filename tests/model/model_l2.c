@@ -13,19 +13,19 @@ static const char card[] =
 	"l2 1 0 0x40000\n"
 	"xxx sax xxx\nmag nul nul\nxxx sax xxx\n";
 
-static u64 rd(struct kh_sim_card *c, unsigned int idx)
+static u64 rd(struct ksim_card *c, unsigned int idx)
 {
 	return mm_ctrl_rd(c, 0, 1, 0, idx);
 }
 
-static u64 wr(struct kh_sim_card *c, unsigned int idx, u64 v)
+static u64 wr(struct ksim_card *c, unsigned int idx, u64 v)
 {
 	return mm_ctrl_wr(c, 0, 1, 0, idx, v);
 }
 
 TEST(registers_through_the_mailbox)
 {
-	struct kh_sim_card *c = mh_card(card);
+	struct ksim_card *c = mh_card(card);
 	unsigned int i;
 
 	REQUIRE(c);
@@ -56,29 +56,29 @@ TEST(registers_through_the_mailbox)
 	CHECK_EQ(mm_ctrl_wr(c, 0, 1, 2, KH_CTRL_IDX_L2_BASE, 5), 0);
 	/* a mesh reset: registers back to their reset values */
 	wr(c, KH_CTRL_IDX_L2_CTRL, 1);
-	kh_sim_mesh_reset(c, 0);
-	kh_sim_run(c, 100);
+	ksim_mesh_reset(c, 0);
+	ksim_run(c, 100);
 	CHECK_EQ(rd(c, KH_CTRL_IDX_L2_CTRL), 0);
 	CHECK_EQ(rd(c, KH_CTRL_IDX_L2_BASE), BASE);
 	/* a described depth and window */
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 	c = mh_card("param l2_depth 1024\nl2 all\nxxx sax xxx\nmag nul nul\nxxx sax xxx\n");
 	REQUIRE(c);
 	CHECK_EQ(rd(c, KH_CTRL_IDX_L2_CAPS), KH_L2_CAPS(15, 1024));
 	CHECK_EQ(mm_ctrl_rd(c, 0, 1, 2, KH_CTRL_IDX_L2_CAPS), KH_L2_CAPS(15, 1024));
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 }
 
 TEST(the_unit_never_sees_the_addon_window)
 {
-	struct kh_sim_card *c = mh_card(card);
-	struct kh_sim_stats st;
-	struct kh_link *to_unit;
+	struct ksim_card *c = mh_card(card);
+	struct ksim_stats st;
+	struct ksim_link *to_unit;
 	u64 n0;
 	unsigned int i;
 
 	REQUIRE(c);
-	to_unit = kh_sim_l2_link(c, 0, 1, 0, true);
+	to_unit = ksim_l2_link(c, 0, 1, 0, true);
 	REQUIRE(to_unit);
 	n0 = to_unit->flits;
 	for (i = 0xe0; i <= 0xe7; i++) {
@@ -86,21 +86,21 @@ TEST(the_unit_never_sees_the_addon_window)
 		CHECK(wr(c, i, 0) != ~0ULL);
 	}
 	CHECK_EQ(to_unit->flits, n0);
-	kh_sim_get_stats(c, 0, &st);
+	ksim_get_stats(c, 0, &st);
 	CHECK_EQ(st.l2_ctrl, 16);
 	/* 0xdf and 0xe8 are not the window: they reach the base */
 	CHECK_EQ(rd(c, 0xdf), 0);
 	CHECK_EQ(rd(c, 0xe8), 0);
 	CHECK_EQ(to_unit->flits, n0 + 2);
-	kh_sim_get_stats(c, 0, &st);
+	ksim_get_stats(c, 0, &st);
 	CHECK_EQ(st.l2_ctrl, 16);
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 }
 
 TEST(one_pending_reply)
 {
-	struct kh_sim_card *c = mh_card(card);
-	struct kh_sim_stats st;
+	struct ksim_card *c = mh_card(card);
+	struct ksim_stats st;
 	struct kh_flit f;
 	unsigned int n = 0;
 
@@ -117,23 +117,23 @@ TEST(one_pending_reply)
 	mh_stage(c, 3, &f);
 	mh_wr(c, KH_ORC_PROG_CRED, 8);
 	mh_prog(c, 1, 0, 0, 2);
-	kh_sim_run(c, 500);
+	ksim_run(c, 500);
 	while (mh_mb_recv(c, &f, 1)) {
 		CHECK_EQ(kh_flit_get(&f, KH_HDR_TXN), 1);
 		n++;
 	}
 	CHECK_EQ(n, 1);
-	kh_sim_get_stats(c, 0, &st);
+	ksim_get_stats(c, 0, &st);
 	CHECK_EQ(st.ctrl_dropped, 1);
 	mh_prog(c, 1, 0, 2, 2);
-	kh_sim_run(c, 500);
+	ksim_run(c, 500);
 	CHECK_EQ(mh_mb_count(c), 2);
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 }
 
 /* ---- memory traffic, driven by the SX unit behind the adapter ---- */
 
-static void saxpy(struct kh_sim_card *c, u32 n, float a, u64 x, u64 y)
+static void saxpy(struct ksim_card *c, u32 n, float a, u64 x, u64 y)
 {
 	struct kh_flit f;
 	u32 ab;
@@ -150,22 +150,22 @@ static void saxpy(struct kh_sim_card *c, u32 n, float a, u64 x, u64 y)
 	mh_mb_send(c, &f);
 	CHECK(mh_wait_count(c, 1, 0, count + 1, 200));
 	CHECK_EQ(KH_NS_CODE(mh_ns(c, 1, 0)), KH_SIG_INST_COMPLETE);
-	kh_sim_run(c, 500);	/* the last write lands */
+	ksim_run(c, 500);	/* the last write lands */
 }
 
-static void put(struct kh_sim_card *c, u64 addr, const float *v, unsigned int n)
+static void put(struct ksim_card *c, u64 addr, const float *v, unsigned int n)
 {
-	CHECK_EQ(kh_sim_dma_write(c, KH_CARD_ADDR(0, addr), v, n * 4), 0);
+	CHECK_EQ(ksim_dma_write(c, KH_CARD_ADDR(0, addr), v, n * 4), 0);
 }
 
-static void get(struct kh_sim_card *c, u64 addr, float *v, unsigned int n)
+static void get(struct ksim_card *c, u64 addr, float *v, unsigned int n)
 {
-	CHECK_EQ(kh_sim_dma_read(c, KH_CARD_ADDR(0, addr), v, n * 4), 0);
+	CHECK_EQ(ksim_dma_read(c, KH_CARD_ADDR(0, addr), v, n * 4), 0);
 }
 
 TEST(served_from_sram_or_forwarded)
 {
-	struct kh_sim_card *c = mh_card(card);
+	struct ksim_card *c = mh_card(card);
 	float x[8], y[8], v[8], w[8];
 	unsigned int i;
 	u64 s;
@@ -210,8 +210,8 @@ TEST(served_from_sram_or_forwarded)
 	CHECK_EQ(KH_L2_STAT_SERVED(rd(c, KH_CTRL_IDX_L2_STAT)), 3);
 
 	/* the SRAM has no reset clause; the registers do */
-	kh_sim_mesh_reset(c, 0);
-	kh_sim_run(c, 100);
+	ksim_mesh_reset(c, 0);
+	ksim_run(c, 100);
 	CHECK_EQ(rd(c, KH_CTRL_IDX_L2_STAT), 0);
 	wr(c, KH_CTRL_IDX_L2_CTRL, 1);
 	memset(w, 0, sizeof(w));
@@ -220,12 +220,12 @@ TEST(served_from_sram_or_forwarded)
 	get(c, 0x3000, w, 8);
 	for (i = 0; i < 8; i++)
 		CHECK(w[i] == 3.0f * x[i]);
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 }
 
 TEST(unaligned_base_and_wrong_bits)
 {
-	struct kh_sim_card *c = mh_card("l2 1 0 0x40010\n"
+	struct ksim_card *c = mh_card("l2 1 0 0x40010\n"
 					"xxx sax xxx\nmag nul nul\nxxx sax xxx\n");
 	float x[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
 
@@ -235,7 +235,7 @@ TEST(unaligned_base_and_wrong_bits)
 	CHECK_EQ(rd(c, KH_CTRL_IDX_L2_BASE), 0x40010);
 	saxpy(c, 8, 1.0f, BASE, BASE + 0x3fc00);
 	CHECK_EQ(KH_L2_STAT_FORWARDED(rd(c, KH_CTRL_IDX_L2_STAT)), 3);
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 	/* L2_BITS 10 on 8192 lines: a 1 KiB window, reported as given */
 	c = mh_card("param l2_bits 10\nl2 1 0 0x40000\n"
 		    "xxx sax xxx\nmag nul nul\nxxx sax xxx\n");
@@ -243,12 +243,12 @@ TEST(unaligned_base_and_wrong_bits)
 	CHECK_EQ(rd(c, KH_CTRL_IDX_L2_CAPS), KH_L2_CAPS(10, 8192));
 	saxpy(c, 8, 1.0f, BASE, BASE + 0x400);
 	CHECK_EQ(KH_L2_STAT_FORWARDED(rd(c, KH_CTRL_IDX_L2_STAT)), 1);
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 }
 
 TEST(ship_2x2_runs_with_adapters_enabled)
 {
-	struct kh_sim_card *c = mh_card("ship_2x2");
+	struct ksim_card *c = mh_card("ship_2x2");
 	float x[16], y[16], v[16];
 	unsigned int i;
 
@@ -266,7 +266,7 @@ TEST(ship_2x2_runs_with_adapters_enabled)
 	for (i = 0; i < 16; i++)
 		CHECK(v[i] == 0.5f * x[i] + 1.0f);
 	CHECK_EQ(rd(c, KH_CTRL_IDX_L2_STAT), 0);
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 }
 
 int main(int argc, char **argv)

@@ -31,7 +31,7 @@ static void mem_data(struct kh_flit *f, unsigned int sx, unsigned int sy,
 
 TEST(plain_read)
 {
-	struct kh_sim_card *c = mh_card("saxpy");
+	struct ksim_card *c = mh_card("saxpy");
 	u64 words[16], aux;
 	struct kh_flit f, r;
 	unsigned int i;
@@ -39,7 +39,7 @@ TEST(plain_read)
 	REQUIRE(c);
 	for (i = 0; i < 16; i++)
 		words[i] = 0x0101010101010101ULL * i + 0xabc;
-	CHECK_EQ(kh_sim_dma_write(c, KH_CARD_ADDR(0, 0x4000), words, 128), 0);
+	CHECK_EQ(ksim_dma_write(c, KH_CARD_ADDR(0, 0x4000), words, 128), 0);
 	aux = mh_rd(c, KH_ORC_AUX_STAT);
 	mem_req(&f, KH_T_MEM_RD_REQ, 0, 0, 0x4000, 3, 0x21);
 	mh_mb_send(c, &f);
@@ -57,14 +57,14 @@ TEST(plain_read)
 	CHECK_EQ(KH_AUX_RD_COUNT(mh_rd(c, KH_ORC_AUX_STAT)),
 		 KH_AUX_RD_COUNT(aux) + 1);
 	CHECK_EQ(KH_AUX_WR_COUNT(mh_rd(c, KH_ORC_AUX_STAT)), 0);
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 }
 
 /* The DRAM latency is modelled, and a long run skipping idle time stops
  * at the timer that ends it. */
 TEST(read_latency_and_timers)
 {
-	struct kh_sim_card *c = mh_card("saxpy");
+	struct ksim_card *c = mh_card("saxpy");
 	struct kh_flit f;
 	u64 t0, dt = 0;
 
@@ -72,9 +72,9 @@ TEST(read_latency_and_timers)
 	mh_fast_host(c);
 	mem_req(&f, KH_T_MEM_RD_REQ, 0, 0, 0x0, 0, 1);
 	mh_mb_send(c, &f);
-	t0 = kh_sim_cycles(c);
+	t0 = ksim_cycles(c);
 	while (mh_rd(c, KH_ORC_RX_STATUS) & KH_RX_STATUS_EMPTY) {
-		dt = kh_sim_cycles(c) - t0;
+		dt = ksim_cycles(c) - t0;
 		if (dt > 1000)
 			break;
 	}
@@ -82,14 +82,14 @@ TEST(read_latency_and_timers)
 		  (unsigned long long)dt);
 	CHECK_EQ(mh_mb_count(c), 1);
 	mh_mb_send(c, &f);
-	kh_sim_run(c, 1000000);
+	ksim_run(c, 1000000);
 	CHECK_EQ(mh_rd(c, KH_ORC_RX_STATUS) & KH_RX_STATUS_EMPTY, 0);
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 }
 
 TEST(write_ack_and_counters)
 {
-	struct kh_sim_card *c = mh_card("saxpy");
+	struct ksim_card *c = mh_card("saxpy");
 	struct kh_flit f, r;
 	u64 in[8];
 
@@ -106,18 +106,18 @@ TEST(write_ack_and_counters)
 	CHECK_EQ(kh_flit_get(&r, KH_HDR_LAST), 1);
 	CHECK_EQ(r.w[0] | r.w[1] | r.w[2] | r.w[3], 0);	/* no status */
 	CHECK_EQ(KH_AUX_WR_COUNT(mh_rd(c, KH_ORC_AUX_STAT)), 1);
-	CHECK_EQ(kh_sim_dma_read(c, KH_CARD_ADDR(0, 0x6000), in, 64), 0);
+	CHECK_EQ(ksim_dma_read(c, KH_CARD_ADDR(0, 0x6000), in, 64), 0);
 	CHECK_EQ(in[0], 0x100);
 	CHECK_EQ(in[3], 0x103);
 	CHECK_EQ(in[4], 0x200);
 	CHECK_EQ(in[7], 0x203);
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 }
 
 TEST(reassembly_by_source)
 {
-	struct kh_sim_card *c = mh_card("saxpy");
-	struct kh_sim_stats st;
+	struct ksim_card *c = mh_card("saxpy");
+	struct ksim_stats st;
 	struct kh_flit f;
 	u64 in[4];
 
@@ -134,16 +134,16 @@ TEST(reassembly_by_source)
 	/* data with no open slot is dropped */
 	mem_data(&f, 7, 7, 0x77, 1);
 	mh_mb_send(c, &f);
-	kh_sim_run(c, 500);
-	CHECK_EQ(kh_sim_dma_read(c, KH_CARD_ADDR(0, 0x7000), in, 32), 0);
+	ksim_run(c, 500);
+	CHECK_EQ(ksim_dma_read(c, KH_CARD_ADDR(0, 0x7000), in, 32), 0);
 	CHECK_EQ(in[1], 0x01);
-	CHECK_EQ(kh_sim_dma_read(c, KH_CARD_ADDR(0, 0x7100), in, 32), 0);
+	CHECK_EQ(ksim_dma_read(c, KH_CARD_ADDR(0, 0x7100), in, 32), 0);
 	CHECK_EQ(in[1], 0x5a);
-	kh_sim_get_stats(c, 0, &st);
+	ksim_get_stats(c, 0, &st);
 	CHECK_EQ(st.mag_data_dropped, 1);
 	CHECK_EQ(st.mag_writes, 2);
 	CHECK_EQ(mh_mb_count(c), 1);	/* the ack to (0,0) only */
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 }
 
 /*
@@ -154,8 +154,8 @@ TEST(reassembly_by_source)
  */
 TEST(short_write_binds_to_the_older_slot)
 {
-	struct kh_sim_card *c = mh_card("saxpy");
-	struct kh_sim_stats st;
+	struct ksim_card *c = mh_card("saxpy");
+	struct ksim_stats st;
 	struct kh_flit f, r;
 	u64 in[8];
 
@@ -171,36 +171,36 @@ TEST(short_write_binds_to_the_older_slot)
 	REQUIRE(mh_mb_recv(c, &r, 20));
 	CHECK_EQ(kh_flit_get(&r, KH_HDR_TXN), 0xa1);	/* the first write */
 	CHECK_EQ(mh_mb_count(c), 0);
-	CHECK_EQ(kh_sim_dma_read(c, KH_CARD_ADDR(0, 0x8000), in, 64), 0);
+	CHECK_EQ(ksim_dma_read(c, KH_CARD_ADDR(0, 0x8000), in, 64), 0);
 	CHECK_EQ(in[0], 0x10);
 	CHECK_EQ(in[4], 0x20);		/* the second write's data */
-	CHECK_EQ(kh_sim_dma_read(c, KH_CARD_ADDR(0, 0x9000), in, 32), 0);
+	CHECK_EQ(ksim_dma_read(c, KH_CARD_ADDR(0, 0x9000), in, 32), 0);
 	CHECK_EQ(in[0], 0);
-	kh_sim_get_stats(c, 0, &st);
+	ksim_get_stats(c, 0, &st);
 	CHECK_EQ(st.mag_writes, 1);
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 }
 
 TEST(rx_overflow_drops)
 {
-	struct kh_sim_card *c = mh_card("saxpy");
-	struct kh_sim_stats st;
+	struct ksim_card *c = mh_card("saxpy");
+	struct ksim_stats st;
 	struct kh_flit f;
 
 	REQUIRE(c);
 	mem_req(&f, KH_T_MEM_RD_REQ, 0, 0, 0x0, 31, 3);	/* 32 beats */
 	mh_mb_send(c, &f);
-	kh_sim_run(c, 1000);
+	ksim_run(c, 1000);
 	CHECK(mh_rd(c, KH_ORC_RX_STATUS) & KH_RX_STATUS_OVERFLOW);
 	CHECK_EQ(mh_mb_count(c), 16);
 	/* sticky: still set once drained */
 	CHECK_EQ(mh_rd(c, KH_ORC_RX_STATUS),
 		 KH_RX_STATUS_EMPTY | KH_RX_STATUS_OVERFLOW);
-	kh_sim_get_stats(c, 0, &st);
+	ksim_get_stats(c, 0, &st);
 	CHECK_EQ(st.agent_rx_dropped, 16);
-	kh_sim_mesh_reset(c, 0);
+	ksim_mesh_reset(c, 0);
 	CHECK_EQ(mh_rd(c, KH_ORC_RX_STATUS), KH_RX_STATUS_EMPTY);
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 }
 
 TEST(slot_exhaustion_hangs_writes)
@@ -210,8 +210,8 @@ TEST(slot_exhaustion_hangs_writes)
 		"xxx sax xxx\n"
 		"mag nul nul\n"
 		"xxx sax xxx\n";
-	struct kh_sim_card *c = mh_card(map);
-	struct kh_sim_stats st;
+	struct ksim_card *c = mh_card(map);
+	struct ksim_stats st;
 	struct kh_flit f, r;
 
 	REQUIRE(c);
@@ -224,22 +224,22 @@ TEST(slot_exhaustion_hangs_writes)
 	mh_mb_send(c, &f);
 	mem_data(&f, 0, 0, 0x33, 1);
 	mh_mb_send(c, &f);
-	kh_sim_run(c, 100000);
+	ksim_run(c, 100000);
 	CHECK_EQ(mh_mb_count(c), 0);	/* no ack: the write path hangs */
-	kh_sim_get_stats(c, 0, &st);
+	ksim_get_stats(c, 0, &st);
 	CHECK(st.mag_slot_stalls > 90000);
 	CHECK_EQ(st.mag_writes, 0);
 	/* even the data that would free a slot is stuck behind it */
 	mem_data(&f, 5, 9, 0x59, 1);
 	mh_mb_send(c, &f);
-	kh_sim_run(c, 1000);
+	ksim_run(c, 1000);
 	CHECK_EQ(mh_mb_count(c), 0);
 	/* reads have their own queue and still work */
 	mem_req(&f, KH_T_MEM_RD_REQ, 0, 0, 0x0, 0, 4);
 	mh_mb_send(c, &f);
 	CHECK(mh_mb_recv(c, &r, 20));
 	CHECK_EQ(kh_flit_get(&r, KH_HDR_TYPE), KH_T_MEM_RD_RESP);
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 }
 
 TEST(address_aliasing)
@@ -249,13 +249,13 @@ TEST(address_aliasing)
 		"xxx sax xxx\n"
 		"mag nul nul\n"
 		"xxx sax xxx\n";
-	struct kh_sim_card *c = mh_card(map);
-	struct kh_sim_stats st;
+	struct ksim_card *c = mh_card(map);
+	struct ksim_stats st;
 	struct kh_flit f, r;
 	u64 w[4] = { 1, 2, 3, 4 };
 
 	REQUIRE(c);
-	CHECK_EQ(kh_sim_dma_write(c, KH_CARD_ADDR(0, 0x40), w, 32), 0);
+	CHECK_EQ(ksim_dma_write(c, KH_CARD_ADDR(0, 0x40), w, 32), 0);
 	/* [37:36] = 2 names another mesh: aliases to local memory */
 	mem_req(&f, KH_T_MEM_RD_REQ, 0, 0, KH_MADDR(2, 0x40), 0, 1);
 	mh_mb_send(c, &f);
@@ -272,10 +272,10 @@ TEST(address_aliasing)
 	mh_mb_send(c, &f);
 	REQUIRE(mh_mb_recv(c, &r, 20));
 	CHECK_EQ(r.w[0] | r.w[1] | r.w[2] | r.w[3], 0);
-	kh_sim_get_stats(c, 0, &st);
+	ksim_get_stats(c, 0, &st);
 	CHECK_EQ(st.mag_remote_alias, 1);
 	CHECK_EQ(st.mag_out_of_range, 1);
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 }
 
 int main(int argc, char **argv)

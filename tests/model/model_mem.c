@@ -27,7 +27,7 @@ static const char mem_map_rtl[] =
 	"xxx  mcl  mcl  xxx\n";
 
 /* 64 words at addr: word k's u64 j = tag + k * 4 + j */
-static void fill_words(struct kh_sim_card *c, u64 addr, u64 tag,
+static void fill_words(struct ksim_card *c, u64 addr, u64 tag,
 		       unsigned int n)
 {
 	u64 w[4];
@@ -36,7 +36,7 @@ static void fill_words(struct kh_sim_card *c, u64 addr, u64 tag,
 	for (k = 0; k < n; k++) {
 		for (j = 0; j < 4; j++)
 			w[j] = tag + k * 4 + j;
-		CHECK_EQ(kh_sim_dma_write(c, KH_CARD_ADDR(0, addr + k * 32),
+		CHECK_EQ(ksim_dma_write(c, KH_CARD_ADDR(0, addr + k * 32),
 					  w, 32), 0);
 	}
 }
@@ -64,7 +64,7 @@ static void check_resp(const struct mc_rec *r, unsigned int txn,
 
 TEST(stream_read_tags_and_word_indices)
 {
-	struct kh_sim_card *c = mc_card(mem_map);
+	struct ksim_card *c = mc_card(mem_map);
 	struct mc_client *a;
 	struct kh_flit f;
 	unsigned int i, w, n;
@@ -92,7 +92,7 @@ TEST(stream_read_tags_and_word_indices)
 	mc_entry(&f, KH_MEMF_STREAM, 2, 7);
 	mc_send(c, 0, 1, 1, &f);
 	REQUIRE(mc_wait(c, a, 6 + 4 + 8, 5000));
-	kh_sim_run(c, 500);
+	ksim_run(c, 500);
 	CHECK_EQ(a->n, 18);
 	for (w = 0; w < 4; w++) {
 		check_resp(&a->rec[6 + w], 0x50, w, w == 3, 1);
@@ -103,12 +103,12 @@ TEST(stream_read_tags_and_word_indices)
 			check_resp(&a->rec[10 + i * 4 + w], 0x60 + i, w, w == 3, 1);
 			CHECK(is_word(&a->rec[10 + i * 4 + w].f, 0x1000, i * 4 + w));
 		}
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 }
 
 TEST(stream_txn_wraps_at_8_bits)
 {
-	struct kh_sim_card *c = mc_card(mem_map);
+	struct ksim_card *c = mc_card(mem_map);
 	struct mc_client *a;
 	struct kh_flit f;
 	unsigned int i;
@@ -126,7 +126,7 @@ TEST(stream_txn_wraps_at_8_bits)
 		CHECK(is_word(&a->rec[i].f, 0x77, i));
 	}
 	CHECK_EQ(kh_flit_get(&a->rec[2].f, KH_HDR_TXN), 0x00);
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 }
 
 /* ---- multicast ---- */
@@ -136,7 +136,7 @@ struct order_log {
 	u8 dyx[64], txn[64], w[64];
 };
 
-static void order_xfer(void *ctx, const struct kh_link *l, u64 now)
+static void order_xfer(void *ctx, const struct ksim_link *l, u64 now)
 {
 	struct order_log *o = ctx;
 
@@ -151,12 +151,12 @@ static void order_xfer(void *ctx, const struct kh_link *l, u64 now)
 
 TEST(multicast_order_and_identical_payloads)
 {
-	static const struct kh_link_hook hook = { NULL, order_xfer };
+	static const struct ksim_link_hook hook = { NULL, order_xfer };
 	static const u8 dst[4][2] = { { 1, 1 }, { 2, 1 }, { 3, 2 }, { 1, 3 } };
-	struct kh_sim_card *c = mc_card(mem_map);
+	struct ksim_card *c = mc_card(mem_map);
 	struct order_log o = { 0 };
 	struct mc_client *cl[4];
-	struct kh_link *pl;
+	struct ksim_link *pl;
 	struct kh_flit f;
 	unsigned int d, i, w, n;
 	u16 rd0;
@@ -166,7 +166,7 @@ TEST(multicast_order_and_identical_payloads)
 		cl[d] = mc_at(c, 0, dst[d][0], dst[d][1]);
 		REQUIRE(cl[d]);
 	}
-	pl = kh_sim_endpoint_link(c, 0, 0, 1);
+	pl = ksim_endpoint_link(c, 0, 0, 1);
 	REQUIRE(pl);
 	pl->hook = &hook;
 	pl->hook_ctx = &o;
@@ -199,7 +199,7 @@ TEST(multicast_order_and_identical_payloads)
 	/* read once per entry, not once per destination */
 	CHECK_EQ((u16)(KH_AUX_RD_COUNT(mc_aux(c, 0)) - rd0), 2);
 	pl->hook = NULL;
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 }
 
 /* ---- QUANT ---- */
@@ -231,7 +231,7 @@ static void rnd_fp16(u8 *buf, unsigned int n)
 
 static void quant_case(unsigned int flags, bool blayout)
 {
-	struct kh_sim_card *c = mc_card(mem_map);
+	struct ksim_card *c = mc_card(mem_map);
 	u8 src[3 * 256], want[3][128];
 	struct mc_client *a;
 	struct kh_flit f;
@@ -241,9 +241,9 @@ static void quant_case(unsigned int flags, bool blayout)
 	a = mc_at(c, 0, 1, 2);
 	REQUIRE(a);
 	rnd_fp16(src, sizeof(src) / 2);
-	CHECK_EQ(kh_sim_dma_write(c, KH_CARD_ADDR(0, 0x8000), src, sizeof(src)), 0);
+	CHECK_EQ(ksim_dma_write(c, KH_CARD_ADDR(0, 0x8000), src, sizeof(src)), 0);
 	for (i = 0; i < 3; i++)
-		kh_mxfp7_entry(src + 256 * i, blayout, want[i]);
+		ksim_mxfp7_entry(src + 256 * i, blayout, want[i]);
 	/* 3 entries of 8 FP16 beats at addr + i * 256, 4 words out each */
 	mc_req(&f, KH_T_MEM_RD_REQ, 2, 1, 2, 0x8000, 0, 0x20);
 	mc_entry(&f, flags, 3, 1);	/* entry_words is ignored with QUANT */
@@ -255,7 +255,7 @@ static void quant_case(unsigned int flags, bool blayout)
 			u8 got[32];
 
 			check_resp(r, 0x20 + i, w, w == 3, 2);
-			kh_payload_to_bytes(got, r->f.w);
+			ksim_payload_to_bytes(got, r->f.w);
 			CHECK_MSG(!memcmp(got, want[i] + 32 * w, 32),
 				  "%c entry %u word %u", blayout ? 'B' : 'A', i, w);
 		}
@@ -264,16 +264,16 @@ static void quant_case(unsigned int flags, bool blayout)
 	mc_entry(&f, flags & ~KH_MEMF_STREAM, 3, 0);
 	mc_send(c, 0, 1, 2, &f);
 	REQUIRE(mc_wait(c, a, 16, 5000));
-	kh_sim_run(c, 500);
+	ksim_run(c, 500);
 	CHECK_EQ(a->n, 16);
 	for (w = 0; w < 4; w++) {
 		u8 got[32];
 
 		check_resp(&a->rec[12 + w], 0x30, w, w == 3, 2);
-		kh_payload_to_bytes(got, a->rec[12 + w].f.w);
+		ksim_payload_to_bytes(got, a->rec[12 + w].f.w);
 		CHECK(!memcmp(got, want[1] + 32 * w, 32));
 	}
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 }
 
 TEST(quant_read_a_layout)
@@ -291,7 +291,7 @@ TEST(quant_read_b_layout)
 /* Cycle of the ack at the writer, and of the reader's last word. */
 static void race(bool entry, u64 *ack_at, u64 *last_at)
 {
-	struct kh_sim_card *c = mc_card(mem_map);
+	struct ksim_card *c = mc_card(mem_map);
 	struct mc_client *rd, *wr;
 	struct kh_flit f;
 	unsigned int i;
@@ -305,7 +305,7 @@ static void race(bool entry, u64 *ack_at, u64 *last_at)
 	if (entry)
 		mc_entry(&f, KH_MEMF_STREAM, 40, 4);	/* 160 words */
 	mc_send(c, 0, 1, 1, &f);
-	kh_sim_run(c, 40);	/* the read is on the bus */
+	ksim_run(c, 40);	/* the read is on the bus */
 	mc_req(&f, KH_T_MEM_WR_REQ, 1, 2, 1, 0x100000, 0, 9);
 	mc_send(c, 0, 2, 1, &f);
 	mc_data(&f, 1, 2, 1, 0x99, 1);
@@ -317,7 +317,7 @@ static void race(bool entry, u64 *ack_at, u64 *last_at)
 	*last_at = rd->rec[159].at;
 	for (i = 0; i < 160; i++)
 		CHECK_EQ(kh_flit_get(&rd->rec[i].f, KH_HDR_TYPE), KH_T_MEM_RD_RESP);
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 }
 
 TEST(entry_reads_run_concurrently_with_writes)
@@ -346,16 +346,16 @@ TEST(plain_read_blocks_write_issue)
 
 TEST(ports_answer_on_their_rows)
 {
-	struct kh_sim_card *c = mc_card(mem_map);
-	struct kh_link *p1, *p2;
+	struct ksim_card *c = mc_card(mem_map);
+	struct ksim_link *p1, *p2;
 	struct mc_client *a;
 	struct kh_flit f;
 	u64 n1, n2;
 
 	REQUIRE(c);
 	a = mc_at(c, 0, 1, 2);
-	p1 = kh_sim_endpoint_link(c, 0, 0, 1);
-	p2 = kh_sim_endpoint_link(c, 0, 0, 2);
+	p1 = ksim_endpoint_link(c, 0, 0, 1);
+	p2 = ksim_endpoint_link(c, 0, 0, 2);
 	REQUIRE(a && p1 && p2);
 	/* a read to the row-2 port is answered from (0,2) */
 	mc_req(&f, KH_T_MEM_RD_REQ, 2, 1, 2, 0x0, 0, 5);
@@ -377,7 +377,7 @@ TEST(ports_answer_on_their_rows)
 	mh_mb_send(c, &f);
 	REQUIRE(mc_wait(c, mc_at(c, 0, 1, 3), 1, 2000));
 	CHECK_EQ(p1->flits, n1 + 1);
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 }
 
 /* ---- apertures on the unit path ---- */
@@ -385,8 +385,8 @@ TEST(ports_answer_on_their_rows)
 TEST(unserved_apertures_fault_on_the_unit_path)
 {
 	static const unsigned int aps[] = { 1, 2, 3, 4, 5, 6, 15 };
-	struct kh_sim_card *c = mc_card(mem_map);
-	struct kh_sim_stats st;
+	struct ksim_card *c = mc_card(mem_map);
+	struct ksim_stats st;
 	struct mc_client *a;
 	struct kh_flit f;
 	unsigned int i;
@@ -394,7 +394,7 @@ TEST(unserved_apertures_fault_on_the_unit_path)
 	REQUIRE(c);
 	a = mc_at(c, 0, 1, 1);
 	REQUIRE(a);
-	for (i = 0; i < KH_ARRAY_SIZE(aps); i++) {
+	for (i = 0; i < KSIM_ARRAY_SIZE(aps); i++) {
 		/* plain and entry reads: no response at all */
 		mc_req(&f, KH_T_MEM_RD_REQ, 1, 1, 1, KH_MADDR_AP(0, aps[i], 0x40),
 		       0, i);
@@ -409,18 +409,18 @@ TEST(unserved_apertures_fault_on_the_unit_path)
 	mc_send(c, 0, 1, 1, &f);
 	mc_data(&f, 1, 1, 1, 0x4444, 1);
 	mc_send(c, 0, 1, 1, &f);
-	kh_sim_run(c, 5000);
+	ksim_run(c, 5000);
 	CHECK_EQ(a->n, 0);
-	kh_sim_get_stats(c, 0, &st);
+	ksim_get_stats(c, 0, &st);
 	/* per plain read, per entry, per write */
-	CHECK_EQ(st.mag_ap_faults, KH_ARRAY_SIZE(aps) * 3 + 1);
+	CHECK_EQ(st.mag_ap_faults, KSIM_ARRAY_SIZE(aps) * 3 + 1);
 	/* the port still serves everything else */
 	mc_req(&f, KH_T_MEM_RD_REQ, 1, 1, 1, 0x40, 0, 0x77);
 	mc_send(c, 0, 1, 1, &f);
 	REQUIRE(mc_wait(c, a, 1, 2000));
 	CHECK_EQ(kh_flit_get(&a->rec[0].f, KH_HDR_TXN), 0x77);
 	CHECK_EQ(a->rec[0].f.w[0], 0);
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 
 	/* without L2 staging (profile rtl) aperture 0 faults too */
 	c = mc_card(mem_map_rtl);
@@ -428,16 +428,16 @@ TEST(unserved_apertures_fault_on_the_unit_path)
 	a = mc_at(c, 0, 1, 1);
 	mc_req(&f, KH_T_MEM_RD_REQ, 1, 1, 1, KH_MADDR_AP(0, 0, 0), 0, 1);
 	mc_send(c, 0, 1, 1, &f);
-	kh_sim_run(c, 2000);
+	ksim_run(c, 2000);
 	CHECK_EQ(a->n, 0);
-	kh_sim_get_stats(c, 0, &st);
+	ksim_get_stats(c, 0, &st);
 	CHECK_EQ(st.mag_ap_faults, 1);
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 }
 
 TEST(l2_staging_from_a_unit)
 {
-	struct kh_sim_card *c = mc_card(mem_map);
+	struct ksim_card *c = mc_card(mem_map);
 	struct mc_client *a;
 	struct kh_flit f;
 	u64 dram[8];
@@ -469,9 +469,9 @@ TEST(l2_staging_from_a_unit)
 		CHECK_EQ(a->rec[n].f.w[1], (n % 2 ? 0x5100 : 0x5200) + 1);
 	CHECK_EQ(a->rec[5].f.w[3], 0x5203);
 	/* DRAM at the same offset is untouched */
-	CHECK_EQ(kh_sim_dma_read(c, KH_CARD_ADDR(0, 0x100), dram, 64), 0);
+	CHECK_EQ(ksim_dma_read(c, KH_CARD_ADDR(0, 0x100), dram, 64), 0);
 	CHECK_EQ(dram[0] | dram[4], 0);
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 }
 
 int main(int argc, char **argv)

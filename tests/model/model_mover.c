@@ -22,14 +22,14 @@ static const char rtl_map[] =
 	"mag  mcl  nul\n"
 	"xxx  mcl  xxx\n";
 
-static void walk(struct kh_sim_card *c, unsigned int w, u64 base,
+static void walk(struct ksim_card *c, unsigned int w, u64 base,
 		 unsigned int ndims)
 {
 	mc_cfg(c, 0, KH_MV_WALK_BASE,
 	       w | ((base & ((1ULL << 40) - 1)) << 4) | ((u64)ndims << 44));
 }
 
-static void dim(struct kh_sim_card *c, unsigned int w, unsigned int d,
+static void dim(struct ksim_card *c, unsigned int w, unsigned int d,
 		unsigned int count, s32 stride)
 {
 	mc_cfg(c, 0, KH_MV_WALK_DIM, w | (d << 1) | ((u64)count << 4) |
@@ -37,20 +37,20 @@ static void dim(struct kh_sim_card *c, unsigned int w, unsigned int d,
 }
 
 /* A 1-D walk of n words from base. */
-static void walk1(struct kh_sim_card *c, unsigned int w, u64 base,
+static void walk1(struct ksim_card *c, unsigned int w, u64 base,
 		  unsigned int n)
 {
 	walk(c, w, base, 1);
 	dim(c, w, 0, n, 32);
 }
 
-static void go(struct kh_sim_card *c, unsigned int mode, unsigned int ew)
+static void go(struct ksim_card *c, unsigned int mode, unsigned int ew)
 {
 	mc_cfg(c, 0, KH_MV_CMD, mode | (ew << 3) | KH_MV_GO);
 }
 
 /* Poll AUX_STAT until the mover is idle; the last value. */
-static u64 wait_idle(struct kh_sim_card *c)
+static u64 wait_idle(struct ksim_card *c)
 {
 	unsigned int i;
 	u64 s = 0;
@@ -63,7 +63,7 @@ static u64 wait_idle(struct kh_sim_card *c)
 	return s;
 }
 
-static void put_words(struct kh_sim_card *c, u64 addr, u64 tag,
+static void put_words(struct ksim_card *c, u64 addr, u64 tag,
 		      unsigned int n)
 {
 	u64 w[4];
@@ -72,18 +72,18 @@ static void put_words(struct kh_sim_card *c, u64 addr, u64 tag,
 	for (k = 0; k < n; k++) {
 		for (j = 0; j < 4; j++)
 			w[j] = tag + k * 4 + j;
-		CHECK_EQ(kh_sim_dma_write(c, KH_CARD_ADDR(0, addr + 32 * k), w,
+		CHECK_EQ(ksim_dma_write(c, KH_CARD_ADDR(0, addr + 32 * k), w,
 					  32), 0);
 	}
 }
 
 /* Word `k` of the tagged pattern is at addr? */
-static bool word_is(struct kh_sim_card *c, u64 addr, u64 tag, unsigned int k)
+static bool word_is(struct ksim_card *c, u64 addr, u64 tag, unsigned int k)
 {
 	u64 w[4];
 	unsigned int j;
 
-	if (kh_sim_dma_read(c, KH_CARD_ADDR(0, addr), w, 32))
+	if (ksim_dma_read(c, KH_CARD_ADDR(0, addr), w, 32))
 		return false;
 	for (j = 0; j < 4; j++)
 		if (w[j] != tag + k * 4 + j)
@@ -91,17 +91,17 @@ static bool word_is(struct kh_sim_card *c, u64 addr, u64 tag, unsigned int k)
 	return true;
 }
 
-static bool word_zero(struct kh_sim_card *c, u64 addr)
+static bool word_zero(struct ksim_card *c, u64 addr)
 {
 	u64 w[4];
 
-	kh_sim_dma_read(c, KH_CARD_ADDR(0, addr), w, 32);
+	ksim_dma_read(c, KH_CARD_ADDR(0, addr), w, 32);
 	return !(w[0] | w[1] | w[2] | w[3]);
 }
 
 TEST(copy_1d_and_status)
 {
-	struct kh_sim_card *c = mc_card(ship_map);
+	struct ksim_card *c = mc_card(ship_map);
 	u64 s0, s, t0, t1 = 0;
 	unsigned int k;
 
@@ -113,10 +113,10 @@ TEST(copy_1d_and_status)
 	walk1(c, 0, 0x1000, 16);
 	walk1(c, 1, 0x8000, 16);
 	go(c, KH_MV_MODE_COPY, 2);
-	t0 = kh_sim_cycles(c);
+	t0 = ksim_cycles(c);
 	CHECK(mc_aux(c, 0) & KH_AUX_BUSY);
 	while (mc_aux(c, 0) & KH_AUX_BUSY)
-		t1 = kh_sim_cycles(c);
+		t1 = ksim_cycles(c);
 	/* the read latency, a word a cycle, the last BRESP */
 	CHECK_MSG(t1 - t0 >= 30 + 16 + 20 - 2 && t1 - t0 <= 30 + 16 + 20 + 6,
 		  "busy for %llu cycles", (unsigned long long)(t1 - t0));
@@ -129,12 +129,12 @@ TEST(copy_1d_and_status)
 	for (k = 0; k < 16; k++)
 		CHECK_MSG(word_is(c, 0x8000 + 32 * k, 0x100, k), "word %u", k);
 	CHECK(word_zero(c, 0x8000 + 32 * 16));
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 }
 
 TEST(copy_walks_in_several_dims)
 {
-	struct kh_sim_card *c = mc_card(ship_map);
+	struct ksim_card *c = mc_card(ship_map);
 	unsigned int k, i, j, l;
 
 	REQUIRE(c);
@@ -182,18 +182,18 @@ TEST(copy_walks_in_several_dims)
 	CHECK(word_is(c, 0x50000, 0x200, 5));
 	CHECK(word_zero(c, 0x50020));
 	CHECK_EQ(KH_AUX_MOVES(mc_aux(c, 0)), 4);
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 }
 
 TEST(gather_through_the_index_buffer)
 {
 	static const u32 idx[5] = { 5, 0, 3, 3, 7 };
-	struct kh_sim_card *c = mc_card(ship_map);
+	struct ksim_card *c = mc_card(ship_map);
 	unsigned int j, w;
 
 	REQUIRE(c);
 	put_words(c, 0x30000, 0x300, 16);	/* rows of 2 words, pitch 64 */
-	CHECK_EQ(kh_sim_dma_write(c, KH_CARD_ADDR(0, 0x20000), idx, 20), 0);
+	CHECK_EQ(ksim_dma_write(c, KH_CARD_ADDR(0, 0x20000), idx, 20), 0);
 	walk(c, 0, 0x30000, 0);
 	walk1(c, 1, 0x60000, 10);
 	mc_cfg(c, 0, KH_MV_INDEX, 0x20000 | (5ULL << 40));
@@ -221,7 +221,7 @@ TEST(gather_through_the_index_buffer)
 	{
 		u32 bad[2] = { 1, 0x10000000 };
 
-		CHECK_EQ(kh_sim_dma_write(c, KH_CARD_ADDR(0, 0x21000), bad, 8), 0);
+		CHECK_EQ(ksim_dma_write(c, KH_CARD_ADDR(0, 0x21000), bad, 8), 0);
 	}
 	mc_cfg(c, 0, KH_MV_INDEX, 0x21000 | (2ULL << 40));
 	mc_cfg(c, 0, KH_MV_GATHER, 64 | (1ULL << 32));
@@ -231,7 +231,7 @@ TEST(gather_through_the_index_buffer)
 	CHECK(word_is(c, 0x70000, 0x300, 2));
 	CHECK(word_zero(c, 0x70020));
 	CHECK_EQ(KH_AUX_MOVES(mc_aux(c, 0)), 1);	/* faults do not count */
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 }
 
 /* The generator, written from the spec text. */
@@ -246,7 +246,7 @@ static u64 ref_mix(u64 seed, u64 k)
 
 TEST(generate_counter_based_prng)
 {
-	struct kh_sim_card *c = mc_card(ship_map);
+	struct ksim_card *c = mc_card(ship_map);
 	unsigned int ew, n, e, b;
 	u8 got[4 * 32];
 
@@ -258,7 +258,7 @@ TEST(generate_counter_based_prng)
 		walk1(c, 1, 0x80000 + 0x1000 * ew, 4);
 		go(c, KH_MV_MODE_GENERATE, ew);
 		CHECK_EQ(KH_AUX_FAULT(wait_idle(c)), 0);
-		CHECK_EQ(kh_sim_dma_read(c, KH_CARD_ADDR(0, 0x80000 + 0x1000 * ew),
+		CHECK_EQ(ksim_dma_read(c, KH_CARD_ADDR(0, 0x80000 + 0x1000 * ew),
 					 got, sizeof(got)), 0);
 		for (n = 0, e = 0; n < sizeof(got); n += esz, e++) {
 			u64 v = ref_mix(0x0123456789abcdefULL, e), g = 0;
@@ -275,7 +275,7 @@ TEST(generate_counter_based_prng)
 	walk1(c, 1, 0x90000, 4);
 	go(c, KH_MV_MODE_GENERATE, 2);
 	CHECK_EQ(KH_AUX_FAULT(wait_idle(c)), 0);
-	CHECK_EQ(kh_sim_dma_read(c, KH_CARD_ADDR(0, 0x90000), got, sizeof(got)), 0);
+	CHECK_EQ(ksim_dma_read(c, KH_CARD_ADDR(0, 0x90000), got, sizeof(got)), 0);
 	for (e = 0; e < 16; e++) {
 		u32 g;
 
@@ -284,7 +284,7 @@ TEST(generate_counter_based_prng)
 	}
 	for (e = 64; e < 128; e++)
 		CHECK_EQ(got[e], 0);
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 }
 
 TEST(fill_at_each_element_width)
@@ -294,7 +294,7 @@ TEST(fill_at_each_element_width)
 		{ 0xd4, 0xc3, 0xd4, 0xc3 },
 		{ 0xd4, 0xc3, 0xb2, 0xa1 },
 	};
-	struct kh_sim_card *c = mc_card(ship_map);
+	struct ksim_card *c = mc_card(ship_map);
 	unsigned int ew, i;
 	u8 got[64];
 
@@ -304,17 +304,17 @@ TEST(fill_at_each_element_width)
 		walk1(c, 1, 0xa0000 + 0x100 * ew, 2);
 		go(c, KH_MV_MODE_FILL, ew);
 		CHECK_EQ(KH_AUX_FAULT(wait_idle(c)), 0);
-		CHECK_EQ(kh_sim_dma_read(c, KH_CARD_ADDR(0, 0xa0000 + 0x100 * ew),
+		CHECK_EQ(ksim_dma_read(c, KH_CARD_ADDR(0, 0xa0000 + 0x100 * ew),
 					 got, 64), 0);
 		for (i = 0; i < 64; i++)
 			CHECK_EQ(got[i], want[ew][i % 4]);
 	}
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 }
 
 TEST(windows_pad_the_source_and_crop_the_destination)
 {
-	struct kh_sim_card *c = mc_card(ship_map);
+	struct ksim_card *c = mc_card(ship_map);
 	u64 w[4];
 	unsigned int k;
 
@@ -330,9 +330,9 @@ TEST(windows_pad_the_source_and_crop_the_destination)
 	CHECK_EQ(KH_AUX_FAULT(wait_idle(c)), 0);
 	for (k = 1; k <= 4; k++)
 		CHECK(word_is(c, 0x2000 + 32 * k, 0x400, k - 1));
-	CHECK_EQ(kh_sim_dma_read(c, KH_CARD_ADDR(0, 0x2000), w, 32), 0);
+	CHECK_EQ(ksim_dma_read(c, KH_CARD_ADDR(0, 0x2000), w, 32), 0);
 	CHECK_EQ(w[0], 0x7777777777777777ULL);
-	CHECK_EQ(kh_sim_dma_read(c, KH_CARD_ADDR(0, 0x20a0), w, 32), 0);
+	CHECK_EQ(ksim_dma_read(c, KH_CARD_ADDR(0, 0x20a0), w, 32), 0);
 	CHECK_EQ(w[3], 0x7777777777777777ULL);
 	/* a window on dim 1 of the source: whole rows of padding */
 	mc_cfg(c, 0, KH_MV_AXIS_WIN, 0 | (0ULL << 18));	/* window 0 off */
@@ -347,7 +347,7 @@ TEST(windows_pad_the_source_and_crop_the_destination)
 	/* rows 0 and 1 are coordinates 1, 2: row 0 in, row 1 out (extent 2) */
 	CHECK(word_is(c, 0x3000, 0x400, 0));
 	CHECK(word_is(c, 0x3020, 0x400, 1));
-	CHECK_EQ(kh_sim_dma_read(c, KH_CARD_ADDR(0, 0x3040), w, 32), 0);
+	CHECK_EQ(ksim_dma_read(c, KH_CARD_ADDR(0, 0x3040), w, 32), 0);
 	CHECK_EQ(w[0], 0x7777777777777777ULL);
 	mc_cfg(c, 0, KH_MV_AXIS_WIN, 2 | (0ULL << 18));	/* window 2 off */
 	/* a destination window: positions 5..7 cropped */
@@ -356,16 +356,16 @@ TEST(windows_pad_the_source_and_crop_the_destination)
 	walk1(c, 1, 0x1000, 8);
 	go(c, KH_MV_MODE_FILL, 2);
 	CHECK_EQ(KH_AUX_FAULT(wait_idle(c)), 0);
-	CHECK_EQ(kh_sim_dma_read(c, KH_CARD_ADDR(0, 0x1080), w, 32), 0);
+	CHECK_EQ(ksim_dma_read(c, KH_CARD_ADDR(0, 0x1080), w, 32), 0);
 	CHECK_EQ(w[0], 0x0000007700000077ULL);
 	for (k = 5; k < 8; k++)
 		CHECK(word_is(c, 0x1000 + 32 * k, 0x400, k));
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 }
 
 TEST(mode_and_element_width_faults)
 {
-	struct kh_sim_card *c = mc_card(ship_map);
+	struct ksim_card *c = mc_card(ship_map);
 	unsigned int m;
 	u64 s;
 
@@ -392,12 +392,12 @@ TEST(mode_and_element_width_faults)
 	/* without GO, CMD only stores */
 	mc_cfg(c, 0, KH_MV_CMD, KH_MV_MODE_TRANSPOSE);
 	CHECK_EQ(mc_aux(c, 0), s);
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 }
 
 TEST(alignment_and_length_faults)
 {
-	struct kh_sim_card *c = mc_card(ship_map);
+	struct ksim_card *c = mc_card(ship_map);
 
 	REQUIRE(c);
 	walk1(c, 1, 0x1010, 1);			/* destination base */
@@ -441,12 +441,12 @@ TEST(alignment_and_length_faults)
 	go(c, KH_MV_MODE_FILL, 0);
 	CHECK_EQ(KH_AUX_FAULT(mc_aux(c, 0)), KH_MV_FAULT_INDEX_LEN);
 	CHECK_EQ(KH_AUX_MOVES(mc_aux(c, 0)), 2);
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 }
 
 TEST(range_and_axi_faults)
 {
-	struct kh_sim_card *c = mc_card(ship_map);
+	struct ksim_card *c = mc_card(ship_map);
 	u64 s;
 
 	REQUIRE(c);
@@ -479,7 +479,7 @@ TEST(range_and_axi_faults)
 	go(c, KH_MV_MODE_COPY, 0);
 	CHECK_EQ(KH_AUX_FAULT(wait_idle(c)), KH_MV_FAULT_AXI);
 	CHECK_EQ(KH_AUX_MOVES(mc_aux(c, 0)), 0);
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 
 	/* no L2 staging (profile rtl): aperture 0 is AXI too */
 	c = mc_card(rtl_map);
@@ -487,12 +487,12 @@ TEST(range_and_axi_faults)
 	walk1(c, 1, KH_MADDR_AP(0, 0, 0), 1);
 	go(c, KH_MV_MODE_FILL, 0);
 	CHECK_EQ(KH_AUX_FAULT(wait_idle(c)), KH_MV_FAULT_AXI);
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 }
 
 TEST(go_while_busy_is_ignored)
 {
-	struct kh_sim_card *c = mc_card(ship_map);
+	struct ksim_card *c = mc_card(ship_map);
 	u64 s;
 
 	REQUIRE(c);
@@ -512,7 +512,7 @@ TEST(go_while_busy_is_ignored)
 	{
 		u8 b[32];
 
-		CHECK_EQ(kh_sim_dma_read(c, KH_CARD_ADDR(0, 0x1000 + 199 * 32), b,
+		CHECK_EQ(ksim_dma_read(c, KH_CARD_ADDR(0, 0x1000 + 199 * 32), b,
 					 32), 0);
 		CHECK_EQ(b[0], 0x11);
 	}
@@ -520,12 +520,12 @@ TEST(go_while_busy_is_ignored)
 	go(c, KH_MV_MODE_FILL, 0);
 	CHECK_EQ(KH_AUX_MOVES(wait_idle(c)), 2);
 	CHECK(!word_zero(c, 0x9000));
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 }
 
 TEST(to_and_from_l2_staging)
 {
-	struct kh_sim_card *c = mc_card(ship_map);
+	struct ksim_card *c = mc_card(ship_map);
 	unsigned int k;
 	u8 b[32];
 
@@ -535,7 +535,7 @@ TEST(to_and_from_l2_staging)
 	walk1(c, 1, KH_MADDR_AP(0, 0, 0x400), 8);
 	go(c, KH_MV_MODE_COPY, 0);
 	CHECK_EQ(KH_AUX_FAULT(wait_idle(c)), 0);
-	CHECK_EQ(kh_sim_dma_read(c, KH_CARD_AP(0, 0, 0x400 + 32 * 3), b, 32), 0);
+	CHECK_EQ(ksim_dma_read(c, KH_CARD_AP(0, 0, 0x400 + 32 * 3), b, 32), 0);
 	CHECK_EQ(b[0], (0x600 + 12) & 0xff);
 	walk1(c, 0, KH_MADDR_AP(0, 0, 0x400), 8);
 	walk1(c, 1, 0x7000, 8);
@@ -543,7 +543,7 @@ TEST(to_and_from_l2_staging)
 	CHECK_EQ(KH_AUX_FAULT(wait_idle(c)), 0);
 	for (k = 0; k < 8; k++)
 		CHECK(word_is(c, 0x7000 + 32 * k, 0x600, k));
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 }
 
 int main(int argc, char **argv)

@@ -10,19 +10,19 @@
 
 TEST(four_windows_own_caps_and_maps)
 {
-	struct kh_sim_card *c = mh_card("quad");
+	struct ksim_card *c = mh_card("quad");
 	static const u64 caps[4] = {
 		KH_CAPS_SHIP, KH_CAPS_SHIP, CAPS_3X3, KH_CAPS_SHIP
 	};
 	unsigned int n;
 
 	REQUIRE(c);
-	CHECK_EQ(kh_sim_mesh_count(c), 4);
+	CHECK_EQ(ksim_mesh_count(c), 4);
 	for (n = 0; n < 4; n++) {
 		CHECK_EQ(mm_rd(c, n, KH_ORC_CAPS), caps[n]);
 		CHECK_EQ(mm_rd(c, n, KH_ORC_STATUS), KH_ORC_STATUS_READY);
 		CHECK_EQ(mm_rd(c, n, KH_ORC_RX_STATUS), KH_RX_STATUS_EMPTY);
-		CHECK_EQ(kh_sim_read64(c, KH_CLKWIZ_BASE(n)) >> 32,
+		CHECK_EQ(ksim_read64(c, KH_CLKWIZ_BASE(n)) >> 32,
 			 KH_CLK_LOCKED);
 		CHECK_EQ(mm_ddrc_rd(c, n, KH_DDRC_ECC_ONOFF), 1);
 	}
@@ -43,34 +43,34 @@ TEST(four_windows_own_caps_and_maps)
 	mm_wr(c, 2, KH_ORC_CTRL, 0x2222);
 	for (n = 0; n < 4; n++)
 		CHECK_EQ(mm_rd(c, n, KH_ORC_CTRL), n == 2 ? 0x2222 : 0);
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 }
 
 TEST(absent_windows_read_zero)
 {
-	struct kh_sim_card *c = mh_card("mesh 0\nxxx sax xxx\nmag nul nul\nxxx sax xxx\n"
+	struct ksim_card *c = mh_card("mesh 0\nxxx sax xxx\nmag nul nul\nxxx sax xxx\n"
 					"mesh 1\nxxx sax xxx\nmag nul nul\nxxx sax xxx\n");
 	unsigned int n;
 
 	REQUIRE(c);
-	CHECK_EQ(kh_sim_mesh_count(c), 2);
+	CHECK_EQ(ksim_mesh_count(c), 2);
 	for (n = 0; n < 4; n++) {
 		u64 want = n < 2 ? CAPS_3X3 : 0;
 
 		CHECK_EQ(mm_rd(c, n, KH_ORC_CAPS), want);
 		mm_wr(c, n, KH_ORC_CTRL, 5);
 		CHECK_EQ(mm_rd(c, n, KH_ORC_CTRL), n < 2 ? 5 : 0);
-		CHECK_EQ(kh_sim_read64(c, KH_CLKWIZ_BASE(n)) >> 32,
+		CHECK_EQ(ksim_read64(c, KH_CLKWIZ_BASE(n)) >> 32,
 			 n < 2 ? KH_CLK_LOCKED : 0);
 		CHECK_EQ(mm_ddrc_rd(c, n, KH_DDRC_ECC_ONOFF), n < 2 ? 1 : 0);
-		CHECK_EQ(kh_sim_mesh_dram_size(c, n), n < 2 ? 4ULL << 30 : 0);
+		CHECK_EQ(ksim_mesh_dram_size(c, n), n < 2 ? 4ULL << 30 : 0);
 	}
 	/* v5's GPIO window is gone: unmapped space reads 0 */
-	CHECK_EQ(kh_sim_read64(c, 0x400000), 0);
-	kh_sim_card_destroy(c);
+	CHECK_EQ(ksim_read64(c, 0x400000), 0);
+	ksim_card_destroy(c);
 }
 
-static u64 agent_read_word(struct kh_sim_card *c, unsigned int n, u64 addr)
+static u64 agent_read_word(struct ksim_card *c, unsigned int n, u64 addr)
 {
 	struct kh_flit f;
 
@@ -85,33 +85,33 @@ static u64 agent_read_word(struct kh_sim_card *c, unsigned int n, u64 addr)
 
 TEST(dma_lands_in_its_mesh_only)
 {
-	struct kh_sim_card *c = mh_card("quad");
+	struct ksim_card *c = mh_card("quad");
 	u64 v, in;
 	unsigned int n, m;
 
 	REQUIRE(c);
 	for (n = 0; n < 4; n++) {
 		v = 0x1111111111111111ULL * (n + 1);
-		CHECK_EQ(kh_sim_dma_write(c, KH_CARD_ADDR(n, 0x1000), &v, 8), 0);
+		CHECK_EQ(ksim_dma_write(c, KH_CARD_ADDR(n, 0x1000), &v, 8), 0);
 	}
 	for (n = 0; n < 4; n++) {
-		CHECK_EQ(kh_sim_dma_read(c, KH_CARD_ADDR(n, 0x1000), &in, 8), 0);
+		CHECK_EQ(ksim_dma_read(c, KH_CARD_ADDR(n, 0x1000), &in, 8), 0);
 		CHECK_EQ(in, 0x1111111111111111ULL * (n + 1));
 		/* and the mesh's own MAG sees it there */
 		CHECK_EQ(agent_read_word(c, n, 0x1000),
 			 0x1111111111111111ULL * (n + 1));
 	}
 	v = 0xabcdefULL;
-	CHECK_EQ(kh_sim_dma_write(c, KH_CARD_ADDR(2, 0x20000), &v, 8), 0);
+	CHECK_EQ(ksim_dma_write(c, KH_CARD_ADDR(2, 0x20000), &v, 8), 0);
 	for (m = 0; m < 4; m++) {
-		CHECK_EQ(kh_sim_dma_read(c, KH_CARD_ADDR(m, 0x20000), &in, 8), 0);
+		CHECK_EQ(ksim_dma_read(c, KH_CARD_ADDR(m, 0x20000), &in, 8), 0);
 		CHECK_EQ(in, m == 2 ? 0xabcdefULL : 0);
 		CHECK_EQ(agent_read_word(c, m, 0x20000), m == 2 ? 0xabcdefULL : 0);
 	}
 	/* the mesh number appears twice; a mismatch would hang a card */
-	CHECK_EQ(kh_sim_dma_read(c, KH_CARD_ADDR(1, 0) ^ (3ULL << 36), &in, 8),
+	CHECK_EQ(ksim_dma_read(c, KH_CARD_ADDR(1, 0) ^ (3ULL << 36), &in, 8),
 		 -EINVAL);
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 }
 
 /* ---- discovery, kohakutpu.md 12.1, as a host does it ---- */
@@ -126,7 +126,7 @@ struct disc_node {
 };
 
 /* Steps 3.1-3.5 for one coordinate: the reply, or 0 when none counts. */
-static int disc_probe(struct kh_sim_card *c, unsigned int n, unsigned int x,
+static int disc_probe(struct ksim_card *c, unsigned int n, unsigned int x,
 		      unsigned int y, unsigned int txn, struct kh_flit *r)
 {
 	struct kh_flit f;
@@ -171,7 +171,7 @@ static int disc_probe(struct kh_sim_card *c, unsigned int n, unsigned int x,
  * Run discovery on window n.  want[y][x] is the cu_type a map holds
  * (0 for none); returns the number of nodes found.
  */
-static unsigned int discover(struct kh_sim_card *c, unsigned int n,
+static unsigned int discover(struct ksim_card *c, unsigned int n,
 			     const u32 want[16][16], unsigned int w,
 			     unsigned int h, u64 caps_want, u32 inst_depth)
 {
@@ -192,10 +192,10 @@ static unsigned int discover(struct kh_sim_card *c, unsigned int n,
 	hi = KH_CAPS_GRID_HI(caps);
 	/* 2. a write/read-back preflight in scratch DRAM (the last MiB) */
 	v = 0x5a5a0000 + n;
-	CHECK_EQ(kh_sim_dma_write(c, KH_CARD_ADDR(n, (4ULL << 30) - (1 << 20)),
+	CHECK_EQ(ksim_dma_write(c, KH_CARD_ADDR(n, (4ULL << 30) - (1 << 20)),
 				  &v, 8), 0);
 	v = 0;
-	CHECK_EQ(kh_sim_dma_read(c, KH_CARD_ADDR(n, (4ULL << 30) - (1 << 20)),
+	CHECK_EQ(ksim_dma_read(c, KH_CARD_ADDR(n, (4ULL << 30) - (1 << 20)),
 				 &v, 8), 0);
 	CHECK_EQ(v, 0x5a5a0000 + n);
 	/* 3. the span GRID_LO-1 .. GRID_HI+1 on both axes */
@@ -246,7 +246,7 @@ static unsigned int discover(struct kh_sim_card *c, unsigned int n,
 	return nodes;
 }
 
-static void fill_want(u32 want[16][16], struct kh_sim_card *c, unsigned int n,
+static void fill_want(u32 want[16][16], struct ksim_card *c, unsigned int n,
 		      unsigned int *w, unsigned int *h, const char *const *rows)
 {
 	unsigned int x = 0, y;
@@ -263,7 +263,7 @@ static void fill_want(u32 want[16][16], struct kh_sim_card *c, unsigned int n,
 TEST(discovery_on_a_ship_card)
 {
 	static const char *const rows[] = { ".SS.", ".SSN", ".SSN", ".SS.", NULL };
-	struct kh_sim_card *c = mh_card("ship_2x2");
+	struct ksim_card *c = mh_card("ship_2x2");
 	struct kh_flit r;
 	u32 want[16][16];
 	unsigned int w, h, x, y;
@@ -292,7 +292,7 @@ TEST(discovery_on_a_ship_card)
 			CHECK_EQ(mm_ctrl_rd(c, 0, x, y, KH_CTRL_IDX_L2_CTRL), 1);
 			CHECK_EQ(mm_ctrl_rd(c, 0, x, y, KH_CTRL_IDX_L2_STAT), 0);
 		}
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 }
 
 TEST(discovery_on_a_four_mesh_card)
@@ -306,7 +306,7 @@ TEST(discovery_on_a_four_mesh_card)
 	static const u64 caps[4] = {
 		KH_CAPS_SHIP, KH_CAPS_SHIP, CAPS_3X3, KH_CAPS_SHIP
 	};
-	struct kh_sim_card *c = mh_card("quad");
+	struct ksim_card *c = mh_card("quad");
 	u32 want[16][16];
 	unsigned int n, w, h, win;
 
@@ -324,7 +324,7 @@ TEST(discovery_on_a_four_mesh_card)
 		fill_want(want, c, n, &w, &h, maps[n]);
 		CHECK_EQ(discover(c, n, want, w, h, caps[n], 512), nodes[n]);
 	}
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 }
 
 int main(int argc, char **argv)

@@ -104,7 +104,7 @@ static void check_entry(const u16 *src, bool blayout, const char *what)
 		else
 			blk[j >> 5][j & 31] = src[j];
 	}
-	kh_mxfp7_entry(in, blayout, out);
+	ksim_mxfp7_entry(in, blayout, out);
 	for (lane = 0; lane < 4; lane++) {
 		const u8 *w = out + lane * 32;
 		unsigned int s = ref_block(blk[lane], q);
@@ -157,34 +157,34 @@ TEST(known_values)
 
 	memset(h, 0, sizeof(h));
 	h[0] = 0x3c00;			/* 1.0: 63 * 2^-6 * 1.0 > 1 */
-	CHECK_EQ(kh_mxfp7_block(h, q), KH_MX_SCALE(14, 1));
+	CHECK_EQ(ksim_mxfp7_block(h, q), KH_MX_SCALE(14, 1));
 	CHECK_EQ(q[0], 57);		/* 1 / (2^-6 * 9/8) = 56.9 */
 	h[0] = 0xfbff;			/* -65504 */
-	CHECK_EQ(kh_mxfp7_block(h, q), KH_MX_SCALE(30, 1));
+	CHECK_EQ(ksim_mxfp7_block(h, q), KH_MX_SCALE(30, 1));
 	CHECK_EQ(q[0], -57);
 	h[0] = 0x7c00;			/* +Inf saturates like 65504 */
-	CHECK_EQ(kh_mxfp7_block(h, q), KH_MX_SCALE(30, 1));
+	CHECK_EQ(ksim_mxfp7_block(h, q), KH_MX_SCALE(30, 1));
 	CHECK_EQ(q[0], 57);
 	h[0] = 0x7e00;			/* NaN: zero, no say in the scale */
 	h[1] = 0x3800;			/* 0.5 */
-	CHECK_EQ(kh_mxfp7_block(h, q), KH_MX_SCALE(13, 1));
+	CHECK_EQ(ksim_mxfp7_block(h, q), KH_MX_SCALE(13, 1));
 	CHECK_EQ(q[0], 0);
 	CHECK_EQ(q[1], 57);
 	memset(h, 0, sizeof(h));
 	h[5] = 0x8000;			/* -0 */
-	CHECK_EQ(kh_mxfp7_block(h, q), 0);
+	CHECK_EQ(ksim_mxfp7_block(h, q), 0);
 	CHECK_EQ(q[5], 0);
 	/* a tie: 63.5 * scale rounds to even 64, so the next scale up */
 	h[0] = 0x57f0;			/* 127 = 63.5 * 2 */
-	CHECK_EQ(kh_mxfp7_block(h, q), KH_MX_SCALE(21, 1));
+	CHECK_EQ(ksim_mxfp7_block(h, q), KH_MX_SCALE(21, 1));
 	CHECK_EQ(q[0], 56);		/* 127 / 2.25 = 56.4 */
 	h[0] = 0x57e0;			/* 126 = 63 * 2 */
-	CHECK_EQ(kh_mxfp7_block(h, q), KH_MX_SCALE(21, 0));
+	CHECK_EQ(ksim_mxfp7_block(h, q), KH_MX_SCALE(21, 0));
 	CHECK_EQ(q[0], 63);
 	h[1] = 0x3c00;			/* 1 / 2 = 0.5: ties to even 0 */
 	h[2] = 0x3e00;			/* 1.5 / 2 = 0.75 -> 1 */
 	h[3] = 0x4500;			/* 5 / 2 = 2.5 -> 2 */
-	CHECK_EQ(kh_mxfp7_block(h, q), KH_MX_SCALE(21, 0));
+	CHECK_EQ(ksim_mxfp7_block(h, q), KH_MX_SCALE(21, 0));
 	CHECK_EQ(q[1], 0);
 	CHECK_EQ(q[2], 1);
 	CHECK_EQ(q[3], 2);
@@ -245,7 +245,7 @@ TEST(blocks_with_specials)
 	for (n = 0; n < 20000; n++) {
 		for (j = 0; j < 128; j++) {
 			if (rnd() % 4 == 0)
-				src[j] = sp[rnd() % KH_ARRAY_SIZE(sp)];
+				src[j] = sp[rnd() % KSIM_ARRAY_SIZE(sp)];
 			else
 				src[j] = rnd_fp16(n % 30, n % 30 + 1);
 		}
@@ -274,7 +274,7 @@ TEST(layouts_a_and_b)
 		in[2 * j] = (u8)h;
 		in[2 * j + 1] = (u8)(h >> 8);
 	}
-	kh_mxfp7_entry(in, false, out);
+	ksim_mxfp7_entry(in, false, out);
 	for (lane = 0; lane < 4; lane++) {
 		/* 2^(3*lane) alone in its block: scale 2^(3l-6)*9/8, q 57 */
 		CHECK_EQ(field_scale(out + lane * 32), KH_MX_SCALE(14 + 3 * lane, 1));
@@ -286,13 +286,13 @@ TEST(layouts_a_and_b)
 		in[2 * j] = (u8)h;
 		in[2 * j + 1] = (u8)(h >> 8);
 	}
-	kh_mxfp7_entry(in, true, out);
+	ksim_mxfp7_entry(in, true, out);
 	for (lane = 0; lane < 4; lane++) {
 		CHECK_EQ(field_scale(out + lane * 32), KH_MX_SCALE(14 + 3 * lane, 1));
 		CHECK_EQ(field_int7(out + lane * 32, 0), 57);
 	}
 	/* the same data in the other layout mixes the lanes */
-	kh_mxfp7_entry(in, false, out);
+	ksim_mxfp7_entry(in, false, out);
 	CHECK_EQ(field_scale(out), KH_MX_SCALE(23, 1));
 }
 

@@ -6,7 +6,7 @@
  */
 #include "mmesh.h"
 
-static u64 caps_depth(struct kh_sim_card *c, unsigned int x, unsigned int y)
+static u64 caps_depth(struct ksim_card *c, unsigned int x, unsigned int y)
 {
 	return (mm_ctrl_rd(c, 0, x, y, KH_CTRL_IDX_CAPS) >> KH_CAPS_DEPTH_SHIFT) &
 	       KH_CAPS_DEPTH_MASK;
@@ -15,7 +15,7 @@ static u64 caps_depth(struct kh_sim_card *c, unsigned int x, unsigned int y)
 TEST(default_profile_is_ship)
 {
 	static const char plain[] = "xxx sax xxx\nmag nul nul\nxxx sax xxx\n";
-	struct kh_sim_card *c;
+	struct ksim_card *c;
 
 	c = mh_card(plain);
 	REQUIRE(c);
@@ -23,28 +23,28 @@ TEST(default_profile_is_ship)
 	CHECK_EQ((mm_ctrl_rd(c, 0, 1, 0, KH_CTRL_IDX_STATUS) >> 32) & 0xffff,
 		 512);
 	CHECK_EQ((mm_ctrl_rd(c, 0, 1, 0, KH_CTRL_IDX_CAPS) >> 40) & 0xff, 4);
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 	c = mh_card("profile ship\n# same\nxxx sax xxx\nmag nul nul\nxxx sax xxx\n");
 	REQUIRE(c);
 	CHECK_EQ(caps_depth(c, 1, 0), 512);
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 	c = mh_card("profile rtl\nxxx sax xxx\nmag nul nul\nxxx sax xxx\n");
 	REQUIRE(c);
 	CHECK_EQ(caps_depth(c, 1, 0), 32);
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 	/* the v0 built-ins keep the RTL values, the ship one does not */
 	c = mh_card("saxpy");
 	REQUIRE(c);
 	CHECK_EQ(caps_depth(c, 1, 2), 32);
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 	c = mh_card("sx_null_2x2");
 	REQUIRE(c);
 	CHECK_EQ(caps_depth(c, 2, 1), 32);
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 	c = mh_card("ship_2x2");
 	REQUIRE(c);
 	CHECK_EQ(caps_depth(c, 3, 1), 512);
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 }
 
 /*
@@ -56,7 +56,7 @@ TEST(default_profile_is_ship)
 static unsigned int capacity(const char *params)
 {
 	char desc[512];
-	struct kh_sim_card *c;
+	struct ksim_card *c;
 	struct kh_flit f;
 	unsigned int n = 0, i;
 
@@ -71,16 +71,16 @@ static unsigned int capacity(const char *params)
 	kh_flit_hdr(&f, 1, 0, 0, 1, KH_T_CU_DATA, 0, 1);
 	mh_mb_load(c, &f);
 	for (i = 0; i < 5000; i++) {
-		kh_sim_run(c, 20);
+		ksim_run(c, 20);
 		if (mh_rd(c, KH_ORC_TX_STATUS) & KH_TX_STATUS_FULL)
 			break;
 		mh_mb_kick(c);
 		n++;
 	}
-	kh_sim_run(c, 1000);
+	ksim_run(c, 1000);
 	/* nothing more leaves: the count is exact */
 	CHECK(mh_rd(c, KH_ORC_TX_STATUS) & KH_TX_STATUS_FULL);
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 	mh_sink_period = 7;
 	return n;
 }
@@ -113,7 +113,7 @@ static void mem_req(struct kh_flit *f, unsigned int type, unsigned int sx,
 static unsigned int rx_kept(const char *params, bool *overflow)
 {
 	char desc[256];
-	struct kh_sim_card *c;
+	struct ksim_card *c;
 	struct kh_flit f;
 	unsigned int n;
 
@@ -125,10 +125,10 @@ static unsigned int rx_kept(const char *params, bool *overflow)
 	/* 32 beats for the agent (src 0,0), nobody popping */
 	mem_req(&f, KH_T_MEM_RD_REQ, 0, 0, 0, 31, 3);
 	mh_mb_send(c, &f);
-	kh_sim_run(c, 2000);
+	ksim_run(c, 2000);
 	*overflow = mh_rd(c, KH_ORC_RX_STATUS) & KH_RX_STATUS_OVERFLOW;
 	n = mh_mb_count(c);
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 	return n;
 }
 
@@ -154,7 +154,7 @@ static u64 null_inst(struct kh_flit *f, u32 tag)
 
 TEST(stage_flits_through_the_slot_wrap)
 {
-	struct kh_sim_card *c = mh_card("param stage_flits 16\n"
+	struct ksim_card *c = mh_card("param stage_flits 16\n"
 					"xxx null xxx\nmag nul nul\nxxx nul xxx\n");
 	struct kh_flit f;
 
@@ -174,7 +174,7 @@ TEST(stage_flits_through_the_slot_wrap)
 	mh_prog(c, 1, 0, 15, 2);
 	REQUIRE(mh_wait_count(c, 1, 0, 3, 200));
 	CHECK_EQ(KH_NS_ARG(mh_ns(c, 1, 0)), 0x222);
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 
 	/*
 	 * At the default 128 slots, slot 19 is its own: slot 3 still holds
@@ -186,19 +186,19 @@ TEST(stage_flits_through_the_slot_wrap)
 	mh_stage(c, 16 + 3, &f);
 	mh_wr(c, KH_ORC_PROG_CRED, 4);
 	mh_prog(c, 1, 0, 3, 1);
-	kh_sim_run(c, 5000);
+	ksim_run(c, 5000);
 	CHECK_EQ(KH_NS_COUNT(mh_ns(c, 1, 0)), 0);
 	mh_prog(c, 1, 0, 19, 1);
 	REQUIRE(mh_wait_count(c, 1, 0, 1, 200));
 	CHECK_EQ(KH_NS_ARG(mh_ns(c, 1, 0)), 0xabc);
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 }
 
 /* Does a write from the agent get its ack with `slots` held open? */
 static bool write_acked(unsigned int wr_slots, unsigned int held)
 {
 	char desc[256];
-	struct kh_sim_card *c;
+	struct ksim_card *c;
 	struct kh_flit f;
 	unsigned int i;
 	bool acked;
@@ -221,10 +221,10 @@ static bool write_acked(unsigned int wr_slots, unsigned int held)
 	kh_flit_hdr(&f, 0, 1, 0, 0, KH_T_MEM_WR_DATA, 0, 1);
 	f.w[0] = 0x77;
 	mh_mb_send(c, &f);
-	kh_sim_run(c, 20000);
+	ksim_run(c, 20000);
 	acked = mh_mb_recv(c, &f, 1) &&
 		kh_flit_get(&f, KH_HDR_TYPE) == KH_T_MEM_WR_ACK;
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 	return acked;
 }
 
@@ -242,7 +242,7 @@ TEST(wr_slots_through_the_exhaustion_hang)
 static u64 port_intake(const char *params)
 {
 	char desc[256];
-	struct kh_sim_card *c;
+	struct ksim_card *c;
 	struct kh_flit f;
 	unsigned int i;
 	u64 n;
@@ -257,9 +257,9 @@ static u64 port_intake(const char *params)
 		mem_req(&f, KH_T_MEM_RD_REQ, 0, 0, 0x20 * i, 0, i);
 		mh_mb_send(c, &f);
 	}
-	kh_sim_run(c, 5000);
-	n = kh_sim_router_link(c, 0, 1, 1, KH_PORT_W)->flits;
-	kh_sim_card_destroy(c);
+	ksim_run(c, 5000);
+	n = ksim_router_link(c, 0, 1, 1, KSIM_PORT_W)->flits;
+	ksim_card_destroy(c);
 	return n;
 }
 
@@ -280,7 +280,7 @@ TEST(q_depth_and_margin_through_port_busy)
 static u64 first_reply_at(const char *params, unsigned int type)
 {
 	char desc[256];
-	struct kh_sim_card *c;
+	struct ksim_card *c;
 	struct kh_flit f;
 	u64 t0, t = 0;
 
@@ -298,14 +298,14 @@ static u64 first_reply_at(const char *params, unsigned int type)
 		kh_flit_hdr(&f, 0, 1, 0, 0, KH_T_MEM_WR_DATA, 0, 1);
 		mh_mb_load(c, &f);
 	}
-	t0 = kh_sim_cycles(c);
+	t0 = ksim_cycles(c);
 	mh_mb_kick(c);
-	while (kh_sim_cycles(c) - t0 < 1000000)
+	while (ksim_cycles(c) - t0 < 1000000)
 		if (!(mh_rd(c, KH_ORC_RX_STATUS) & KH_RX_STATUS_EMPTY)) {
-			t = kh_sim_cycles(c) - t0;
+			t = ksim_cycles(c) - t0;
 			break;
 		}
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 	return t;
 }
 
@@ -323,18 +323,18 @@ TEST(memory_latencies_take_effect)
 
 TEST(cu_version_dram_and_mem_ports)
 {
-	struct kh_sim_card *c = mh_card("param cu_version 0x33\nparam dram_mib 2\n"
+	struct ksim_card *c = mh_card("param cu_version 0x33\nparam dram_mib 2\n"
 					"param mem_ports 2\n"
 					"xxx sax xxx\nmag nul nul\nmag nul nul\nxxx sax xxx\n");
 	u8 b[64];
 
 	REQUIRE(c);
 	CHECK_EQ((mm_ctrl_rd(c, 0, 1, 0, KH_CTRL_IDX_CAPS) >> 40) & 0xff, 0x33);
-	CHECK_EQ(kh_sim_mesh_dram_size(c, 0), 2ULL << 20);
-	CHECK_EQ(kh_sim_dma_read(c, KH_CARD_ADDR(0, (2 << 20) - 64), b, 64), 0);
-	CHECK_EQ(kh_sim_dma_read(c, KH_CARD_ADDR(0, 2 << 20), b, 64), -EINVAL);
-	CHECK(kh_sim_endpoint_link(c, 0, 0, 2) != NULL);	/* port 1 */
-	kh_sim_card_destroy(c);
+	CHECK_EQ(ksim_mesh_dram_size(c, 0), 2ULL << 20);
+	CHECK_EQ(ksim_dma_read(c, KH_CARD_ADDR(0, (2 << 20) - 64), b, 64), 0);
+	CHECK_EQ(ksim_dma_read(c, KH_CARD_ADDR(0, 2 << 20), b, 64), -EINVAL);
+	CHECK(ksim_endpoint_link(c, 0, 0, 2) != NULL);	/* port 1 */
+	ksim_card_destroy(c);
 }
 
 int main(int argc, char **argv)

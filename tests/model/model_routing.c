@@ -14,18 +14,18 @@
 enum { ANS_NONE, ANS_UNIT, ANS_ECHO };
 
 /* Probe (dx,dy); expect an answer of kind ans from (ax,ay). */
-static void probe(struct kh_sim_card *c, unsigned int dx, unsigned int dy,
+static void probe(struct ksim_card *c, unsigned int dx, unsigned int dy,
 		  unsigned int ans, unsigned int ax, unsigned int ay,
 		  u16 cu_type)
 {
-	struct kh_sim_stats before, after;
+	struct ksim_stats before, after;
 	struct kh_flit r;
 	unsigned int txn = (dx * 16 + dy) & 0xff;
 	int got;
 
-	kh_sim_get_stats(c, 0, &before);
+	ksim_get_stats(c, 0, &before);
 	got = mh_ctrl_read(c, dx, dy, KH_CTRL_IDX_CAPS, txn, &r);
-	kh_sim_get_stats(c, 0, &after);
+	ksim_get_stats(c, 0, &after);
 	switch (ans) {
 	case ANS_NONE:
 		CHECK_MSG(!got, "(%u,%u): expected no answer", dx, dy);
@@ -66,7 +66,7 @@ static void probe(struct kh_sim_card *c, unsigned int dx, unsigned int dy,
 
 TEST(saxpy_every_coordinate)
 {
-	struct kh_sim_card *c = mh_card("saxpy");
+	struct ksim_card *c = mh_card("saxpy");
 
 	REQUIRE(c);
 	/* the map's units and ports */
@@ -84,12 +84,12 @@ TEST(saxpy_every_coordinate)
 	probe(c, 0, 2, ANS_ECHO, 0, 0, 0);	/* west */
 	probe(c, 2, 0, ANS_NONE, 0, 0, 0);	/* east: `nul` at (2,1) */
 	probe(c, 2, 2, ANS_NONE, 0, 0, 0);	/* east */
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 }
 
 TEST(sx_null_2x2_every_coordinate)
 {
-	struct kh_sim_card *c = mh_card("sx_null_2x2");
+	struct ksim_card *c = mh_card("sx_null_2x2");
 	static const char *map[4][4] = {
 		{ "xxx", "sax", "null", "xxx" },
 		{ "mag", "sax", "null", "sax" },
@@ -115,12 +115,12 @@ TEST(sx_null_2x2_every_coordinate)
 	probe(c, 3, 0, ANS_UNIT, 3, 1, KH_CU_SX);	/* (2,1) east, not north */
 	probe(c, 0, 3, ANS_ECHO, 0, 0, 0);	/* (1,2) west: MAG port 1 */
 	probe(c, 3, 3, ANS_UNIT, 3, 2, KH_CU_NULL);	/* (2,2) east, not south */
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 }
 
 TEST(clamped_coordinates)
 {
-	struct kh_sim_card *c = mh_card("sx_null_2x2");
+	struct ksim_card *c = mh_card("sx_null_2x2");
 
 	REQUIRE(c);
 	/* past the east edge: clamp x to 2, then east */
@@ -135,25 +135,25 @@ TEST(clamped_coordinates)
 	probe(c, 1, 0, ANS_UNIT, 1, 0, KH_CU_SX);
 	/* west of the grid on row 15: clamp (1,2), west to MAG port 1 */
 	probe(c, 0, 15, ANS_ECHO, 0, 0, 0);
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 
 	c = mh_card("saxpy");
 	REQUIRE(c);
 	probe(c, 1, 9, ANS_UNIT, 1, 2, KH_CU_SX);	/* south */
 	probe(c, 9, 9, ANS_NONE, 0, 0, 0);	/* east: `nul` at (2,1) */
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 }
 
 TEST(agent_leaves_by_the_destination_row)
 {
-	struct kh_sim_card *c = mh_card("sx_null_2x2");
-	struct kh_link *p0, *p1;
+	struct ksim_card *c = mh_card("sx_null_2x2");
+	struct ksim_link *p0, *p1;
 	struct kh_flit r;
 	u64 f0, f1;
 
 	REQUIRE(c);
-	p0 = kh_sim_endpoint_link(c, 0, 0, 1);
-	p1 = kh_sim_endpoint_link(c, 0, 0, 2);
+	p0 = ksim_endpoint_link(c, 0, 0, 1);
+	p1 = ksim_endpoint_link(c, 0, 0, 2);
 	REQUIRE(p0 && p1);
 	f0 = p0->flits;
 	f1 = p1->flits;
@@ -165,29 +165,29 @@ TEST(agent_leaves_by_the_destination_row)
 	CHECK(mh_ctrl_read(c, 1, 1, 0, 1, &r));	/* row 1: port 0 */
 	CHECK_EQ(p0->flits, f0 + 2);
 	CHECK_EQ(p1->flits, f1 + 1);
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 }
 
 TEST(route_function_priorities)
 {
-	struct kh_router r = { .x = 1, .y = 1, .lo = 1, .hi_x = 2, .hi_y = 2 };
+	struct ksim_router r = { .x = 1, .y = 1, .lo = 1, .hi_x = 2, .hi_y = 2 };
 
-	CHECK_EQ(kh_route(&r, 0, 0), KH_PORT_W);
-	CHECK_EQ(kh_route(&r, 1, 0), KH_PORT_N);
-	CHECK_EQ(kh_route(&r, 1, 1), KH_PORT_L);
-	CHECK_EQ(kh_route(&r, 2, 0), KH_PORT_E);	/* x first */
-	CHECK_EQ(kh_route(&r, 1, 3), KH_PORT_S);
-	CHECK_EQ(kh_route(&r, 0, 3), KH_PORT_S);	/* clamp y to 2 first */
+	CHECK_EQ(ksim_route(&r, 0, 0), KSIM_PORT_W);
+	CHECK_EQ(ksim_route(&r, 1, 0), KSIM_PORT_N);
+	CHECK_EQ(ksim_route(&r, 1, 1), KSIM_PORT_L);
+	CHECK_EQ(ksim_route(&r, 2, 0), KSIM_PORT_E);	/* x first */
+	CHECK_EQ(ksim_route(&r, 1, 3), KSIM_PORT_S);
+	CHECK_EQ(ksim_route(&r, 0, 3), KSIM_PORT_S);	/* clamp y to 2 first */
 	r.x = 2;
 	r.y = 2;
-	CHECK_EQ(kh_route(&r, 3, 3), KH_PORT_E);	/* east > south */
-	CHECK_EQ(kh_route(&r, 2, 3), KH_PORT_S);
+	CHECK_EQ(ksim_route(&r, 3, 3), KSIM_PORT_E);	/* east > south */
+	CHECK_EQ(ksim_route(&r, 2, 3), KSIM_PORT_S);
 	r.x = 1;
 	r.y = 2;
-	CHECK_EQ(kh_route(&r, 0, 3), KH_PORT_W);	/* west > south */
+	CHECK_EQ(ksim_route(&r, 0, 3), KSIM_PORT_W);	/* west > south */
 	r.x = 2;
 	r.y = 1;
-	CHECK_EQ(kh_route(&r, 3, 0), KH_PORT_E);	/* east > north */
+	CHECK_EQ(ksim_route(&r, 3, 0), KSIM_PORT_E);	/* east > north */
 }
 
 int main(int argc, char **argv)

@@ -76,7 +76,7 @@ static void sx_inst(struct kh_flit *f, unsigned int op, u32 n, u32 a, u64 x,
 }
 
 /* Issue one SAXPY at unit (ux,uy) and wait for its signal. */
-static u64 sx_run(struct kh_sim_card *c, unsigned int ux, unsigned int uy,
+static u64 sx_run(struct ksim_card *c, unsigned int ux, unsigned int uy,
 		  unsigned int op, u32 n, u32 a, u64 x, u64 y)
 {
 	unsigned int base = KH_NS_COUNT(mh_ns(c, ux, uy));
@@ -92,7 +92,7 @@ static u64 sx_run(struct kh_sim_card *c, unsigned int ux, unsigned int uy,
 }
 
 /* Wait for `writes` more writes to land in DRAM (AUX_STAT [23:8]). */
-static void wait_writes(struct kh_sim_card *c, unsigned int base,
+static void wait_writes(struct ksim_card *c, unsigned int base,
 			unsigned int writes)
 {
 	unsigned int i;
@@ -104,7 +104,7 @@ static void wait_writes(struct kh_sim_card *c, unsigned int base,
 	CHECK_MSG(0, "writes did not land");
 }
 
-static void saxpy_case(struct kh_sim_card *c, unsigned int ux,
+static void saxpy_case(struct ksim_card *c, unsigned int ux,
 		       unsigned int uy, u32 n, unsigned int chunk_lines)
 {
 	u32 tot = ((n + GUARD + 7) / 8) * 8;
@@ -120,15 +120,15 @@ static void saxpy_case(struct kh_sim_card *c, unsigned int ux,
 	}
 	if (rnd() & 1)
 		a = 0x3fc00000;	/* 1.5: mostly finite results */
-	CHECK_EQ(kh_sim_dma_write(c, KH_CARD_ADDR(0, X_BASE), x, tot * 4), 0);
-	CHECK_EQ(kh_sim_dma_write(c, KH_CARD_ADDR(0, Y_BASE), y, tot * 4), 0);
+	CHECK_EQ(ksim_dma_write(c, KH_CARD_ADDR(0, X_BASE), x, tot * 4), 0);
+	CHECK_EQ(ksim_dma_write(c, KH_CARD_ADDR(0, Y_BASE), y, tot * 4), 0);
 	w0 = KH_AUX_WR_COUNT(mh_rd(c, KH_ORC_AUX_STAT));
 	ns = sx_run(c, ux, uy, KH_SX_OP_SAXPY, n, a, X_BASE, Y_BASE);
 	CHECK_EQ(KH_NS_CODE(ns), KH_SIG_INST_COMPLETE);
 	CHECK_EQ(KH_NS_ARG(ns), n);
 	/* retirement does not order against the landing: wait for it */
 	wait_writes(c, w0, (lines + chunk_lines - 1) / chunk_lines);
-	CHECK_EQ(kh_sim_dma_read(c, KH_CARD_ADDR(0, Y_BASE), out, tot * 4), 0);
+	CHECK_EQ(ksim_dma_read(c, KH_CARD_ADDR(0, Y_BASE), out, tot * 4), 0);
 	for (i = 0; i < tot; i++) {
 		u32 want = i < n ? host_fma(a, x[i], y[i]) : y[i];
 
@@ -146,7 +146,7 @@ static const u32 sizes[] = { 0, 1, 7, 8, 9, 63, 64, 65, 1000 };
 
 TEST(saxpy_both_units)
 {
-	struct kh_sim_card *c = mh_card("saxpy");
+	struct ksim_card *c = mh_card("saxpy");
 	static const unsigned int units[2][2] = { { 1, 0 }, { 1, 2 } };
 	unsigned int u, i;
 	struct kh_flit r;
@@ -165,7 +165,7 @@ TEST(saxpy_both_units)
 				     KH_CTRL_IDX_COUNTERS, 2, &r));
 		CHECK_EQ(mh_ctrl_value(&r) >> 32, 9);
 	}
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 }
 
 TEST(saxpy_small_receive_fifo)
@@ -175,27 +175,27 @@ TEST(saxpy_small_receive_fifo)
 		"xxx sax xxx\n"
 		"mag nul nul\n"
 		"xxx sax xxx\n";
-	struct kh_sim_card *c = mh_card(map);
+	struct ksim_card *c = mh_card(map);
 
 	REQUIRE(c);
 	saxpy_case(c, 1, 2, 65, 2);	/* 2-line chunks */
 	saxpy_case(c, 1, 0, 1000, 2);
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 }
 
 TEST(saxpy_on_the_2x2_mesh)
 {
-	struct kh_sim_card *c = mh_card("sx_null_2x2");
+	struct ksim_card *c = mh_card("sx_null_2x2");
 
 	REQUIRE(c);
 	saxpy_case(c, 2, 3, 200, 8);	/* row 3: nearest port is row 2 */
 	saxpy_case(c, 3, 1, 77, 8);
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 }
 
 TEST(saxpy_faults)
 {
-	struct kh_sim_card *c = mh_card("saxpy");
+	struct ksim_card *c = mh_card("saxpy");
 	u64 aux, ns;
 
 	REQUIRE(c);
@@ -215,7 +215,7 @@ TEST(saxpy_faults)
 	CHECK_EQ(mh_rd(c, KH_ORC_AUX_STAT), aux);
 	/* and the unit still works afterwards */
 	saxpy_case(c, 1, 0, 9, 8);
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 }
 
 static double wall(void)
@@ -228,23 +228,23 @@ static double wall(void)
 
 TEST(saxpy_64k_speed)
 {
-	struct kh_sim_card *c = mh_card("saxpy");
-	struct kh_sim_stats st;
+	struct ksim_card *c = mh_card("saxpy");
+	struct ksim_stats st;
 	u64 c0, c1;
 	double t0, t1;
 
 	REQUIRE(c);
-	c0 = kh_sim_cycles(c);
+	c0 = ksim_cycles(c);
 	t0 = wall();
 	saxpy_case(c, 1, 0, 65536, 8);
 	t1 = wall();
-	c1 = kh_sim_cycles(c);
-	kh_sim_get_stats(c, 0, &st);
+	c1 = ksim_cycles(c);
+	ksim_get_stats(c, 0, &st);
 	tap_diag("saxpy 64K: %llu cycles (%llu stepped) in %.3f s incl. host checks: %.1f M cycles/s",
 		 (unsigned long long)(c1 - c0),
 		 (unsigned long long)st.cycles_stepped, t1 - t0,
 		 (c1 - c0) / (t1 - t0) / 1e6);
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 }
 
 int main(int argc, char **argv)

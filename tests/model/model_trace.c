@@ -14,9 +14,9 @@ static const char one_null_map[] =
 	"xxx nul  xxx\n";
 
 /* One instruction, one CU_CTRL read, one DMA, on a fast host. */
-static struct kh_sim_card *known_run(const char *desc)
+static struct ksim_card *known_run(const char *desc)
 {
-	struct kh_sim_card *c = mh_card(desc);
+	struct ksim_card *c = mh_card(desc);
 	struct kh_flit f, r;
 	u8 buf[64];
 
@@ -27,10 +27,10 @@ static struct kh_sim_card *known_run(const char *desc)
 	kh_flit_hdr(&f, 1, 0, 0, 0, KH_T_CU_INST, 0x21, 1);
 	f.w[0] = 0x55;
 	mh_mb_send(c, &f);
-	kh_sim_run(c, 100);
+	ksim_run(c, 100);
 	CHECK(mh_ctrl_read(c, 1, 0, KH_CTRL_IDX_CAPS, 7, &r));
 	memset(buf, 0, sizeof(buf));
-	kh_sim_dma_write(c, KH_CARD_ADDR(0, 0x1000), buf, sizeof(buf));
+	ksim_dma_write(c, KH_CARD_ADDR(0, 0x1000), buf, sizeof(buf));
 	return c;
 }
 
@@ -58,54 +58,54 @@ TEST(known_run_events)
 		"116 0 hop 1,0 type=0x7 txn=0x07 src=1,0 dst=0,0 tag=4\n"
 		"117 0 hop R1,1.W type=0x7 txn=0x07 src=1,0 dst=0,0 tag=4 deliver\n"
 		"124 - dma_write addr=0x10000001000 len=64 cycles=3\n";
-	struct kh_sim_card *c = known_run(one_null_map);
-	struct kh_sim_trace_ev ev;
+	struct ksim_card *c = known_run(one_null_map);
+	struct ksim_trace_ev ev;
 	static char buf[8192];
 	u64 pos = 0, first, end;
 	size_t n;
 
 	REQUIRE(c);
-	n = kh_sim_trace_text(c, &pos, buf, sizeof(buf));
+	n = ksim_trace_text(c, &pos, buf, sizeof(buf));
 	CHECK_EQ(n, strlen(buf));
 	CHECK_MSG(!strcmp(buf, want), "trace:\n%s", buf);
 	CHECK_EQ(pos, 17);
 	/* nothing new: nothing more */
-	CHECK_EQ(kh_sim_trace_text(c, &pos, buf, sizeof(buf)), 0);
-	kh_sim_trace_bounds(c, &first, &end);
+	CHECK_EQ(ksim_trace_text(c, &pos, buf, sizeof(buf)), 0);
+	ksim_trace_bounds(c, &first, &end);
 	CHECK_EQ(first, 0);
 	CHECK_EQ(end, 16);
-	REQUIRE(!kh_sim_trace_get(c, 3, &ev));
-	CHECK_EQ(ev.kind, KH_TR_ACCEPT);
+	REQUIRE(!ksim_trace_get(c, 3, &ev));
+	CHECK_EQ(ev.kind, KSIM_TR_ACCEPT);
 	CHECK_EQ(ev.cycle, 8);
 	CHECK_EQ(ev.c, 0x21);
-	CHECK_EQ(kh_sim_trace_get(c, 16, &ev), -ENOENT);
-	kh_sim_card_destroy(c);
+	CHECK_EQ(ksim_trace_get(c, 16, &ev), -ENOENT);
+	ksim_card_destroy(c);
 }
 
 TEST(text_in_pieces_is_the_same_text)
 {
-	struct kh_sim_card *c = known_run(one_null_map);
+	struct ksim_card *c = known_run(one_null_map);
 	static char all[8192], part[8192];
 	char small[100];
 	u64 pos = 0;
 	size_t n, at = 0;
 
 	REQUIRE(c);
-	kh_sim_trace_text(c, &pos, all, sizeof(all));
+	ksim_trace_text(c, &pos, all, sizeof(all));
 	pos = 0;
-	while ((n = kh_sim_trace_text(c, &pos, small, sizeof(small))) > 0) {
+	while ((n = ksim_trace_text(c, &pos, small, sizeof(small))) > 0) {
 		CHECK(small[n - 1] == '\n');	/* whole lines only */
 		memcpy(part + at, small, n);
 		at += n;
 	}
 	part[at] = 0;
 	CHECK(!strcmp(all, part));
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 }
 
 TEST(ring_bound_and_classes)
 {
-	struct kh_sim_card *c;
+	struct ksim_card *c;
 	static char buf[8192];
 	u64 pos = 0, first, end;
 	char err[128];
@@ -115,32 +115,32 @@ TEST(ring_bound_and_classes)
 		      "mag nul  nul\n"
 		      "xxx nul  xxx\n");
 	REQUIRE(c);
-	kh_sim_trace_bounds(c, &first, &end);
+	ksim_trace_bounds(c, &first, &end);
 	CHECK_EQ(end, 16);
 	CHECK_EQ(first, 0);		/* size rounds up to 16 */
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 
 	c = known_run("trace on size=4\n"
 		      "xxx null xxx\n"
 		      "mag nul  nul\n"
 		      "xxx nul  xxx\n");
 	REQUIRE(c);
-	kh_sim_trace_bounds(c, &first, &end);
+	ksim_trace_bounds(c, &first, &end);
 	CHECK_EQ(end - first, 4);
-	kh_sim_trace_text(c, &pos, buf, sizeof(buf));
+	ksim_trace_text(c, &pos, buf, sizeof(buf));
 	CHECK_MSG(strstr(buf, "# 12 events lost (overwritten)\n"
 			 "115 0 ctrl_reply 1,0"), "%s", buf);
 	CHECK(strstr(buf, "124 - dma_write"));
 	/* clear empties it; off stops it */
-	CHECK_EQ(kh_sim_command(c, "trace clear", err, sizeof(err)), 0);
-	kh_sim_trace_bounds(c, &first, &end);
+	CHECK_EQ(ksim_command(c, "trace clear", err, sizeof(err)), 0);
+	ksim_trace_bounds(c, &first, &end);
 	CHECK_EQ(end, 0);
-	CHECK_EQ(kh_sim_command(c, "trace off", err, sizeof(err)), 0);
-	kh_sim_run(c, 10);
-	kh_sim_dma_write(c, KH_CARD_ADDR(0, 0x1000), buf, 32);
-	kh_sim_trace_bounds(c, &first, &end);
+	CHECK_EQ(ksim_command(c, "trace off", err, sizeof(err)), 0);
+	ksim_run(c, 10);
+	ksim_dma_write(c, KH_CARD_ADDR(0, 0x1000), buf, 32);
+	ksim_trace_bounds(c, &first, &end);
 	CHECK_EQ(end, 0);
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 
 	c = known_run("trace on events=unit,ctrl\n"
 		      "xxx null xxx\n"
@@ -148,14 +148,14 @@ TEST(ring_bound_and_classes)
 		      "xxx nul  xxx\n");
 	REQUIRE(c);
 	pos = 1;	/* no header */
-	kh_sim_trace_text(c, &pos, buf, sizeof(buf));
+	ksim_trace_text(c, &pos, buf, sizeof(buf));
 	CHECK_MSG(!strcmp(buf,
 			  "8 0 accept 1,0 txn=0x21 last=1\n"
 			  "9 0 retire 1,0 code=0x01 arg=0x00000021 txn=0x21\n"
 			  "114 0 ctrl_req 1,0 idx=0 txn=0x07 from=0,0\n"
 			  "115 0 ctrl_reply 1,0 idx=0 txn=0x07 to=0,0 value=0x0000041020000000\n"),
 		  "%s", buf);
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 }
 
 /* Drops, injections and violations are events too. */
@@ -167,7 +167,7 @@ TEST(drop_inject_and_violation_events)
 		"xxx null! xxx\n"
 		"mag nul   nul\n"
 		"xxx nul   xxx\n";
-	struct kh_sim_card *c;
+	struct ksim_card *c;
 	static char buf[8192];
 	struct kh_flit f;
 	u64 pos = 1;
@@ -185,8 +185,8 @@ TEST(drop_inject_and_violation_events)
 	memset(&f, 0, sizeof(f));
 	kh_flit_hdr(&f, 2, 1, 0, 0, KH_T_CU_DATA, 0, 1);
 	mh_mb_send(c, &f);		/* to a tie-off */
-	kh_sim_run(c, 100);
-	kh_sim_trace_text(c, &pos, buf, sizeof(buf));
+	ksim_run(c, 100);
+	ksim_trace_text(c, &pos, buf, sizeof(buf));
 	CHECK_MSG(!strcmp(buf,
 			  "8 0 accept 1,0 txn=0x00 last=0\n"
 			  "8 0 retire 1,0 code=none arg=0x00000000 txn=0x00\n"
@@ -195,20 +195,20 @@ TEST(drop_inject_and_violation_events)
 			  "14 0 hop R1,1.N type=0x5 txn=0x01 src=0,0 dst=1,0 tag=2 deliver drop\n"
 			  "20 0 hop R1,1.E type=0x8 txn=0x00 src=0,0 dst=2,1 tag=3 tieoff\n"),
 		  "%s", buf);
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 	mh_expect_violations = false;
 }
 
 TEST(counters_and_stats_dump)
 {
-	struct kh_sim_card *c = known_run(one_null_map);
-	struct kh_sim_unit_stats us;
-	struct kh_link *l;
+	struct ksim_card *c = known_run(one_null_map);
+	struct ksim_unit_stats us;
+	struct ksim_link *l;
 	static char buf[8192];
 	size_t need;
 
 	REQUIRE(c);
-	REQUIRE(!kh_sim_unit_stats(c, 0, 1, 0, &us));
+	REQUIRE(!ksim_unit_stats(c, 0, 1, 0, &us));
 	CHECK_EQ(us.accepted, 1);
 	CHECK_EQ(us.retired, 1);
 	CHECK_EQ(us.signals, 1);
@@ -216,13 +216,13 @@ TEST(counters_and_stats_dump)
 	CHECK_EQ(us.flits_out, 0);	/* the base sent both replies */
 	CHECK_EQ(us.dropped, 0);
 	CHECK_EQ(us.busy_cycles, 2);
-	CHECK_EQ(kh_sim_unit_stats(c, 0, 2, 2, &us), -ENOENT);
-	l = kh_sim_router_link(c, 0, 1, 1, KH_PORT_N);
+	CHECK_EQ(ksim_unit_stats(c, 0, 2, 2, &us), -ENOENT);
+	l = ksim_router_link(c, 0, 1, 1, KSIM_PORT_N);
 	CHECK_EQ(l->flits, 2);
 	CHECK_EQ(l->stalls, 0);
 	CHECK_EQ(l->drops, 0);
 	CHECK_EQ(l->dups, 0);
-	need = kh_sim_dump_stats(c, buf, sizeof(buf));
+	need = ksim_dump_stats(c, buf, sizeof(buf));
 	CHECK_EQ(need, strlen(buf));
 	CHECK(strstr(buf, "card cycles=127 stepped=33 skipped=94 meshes=1 clock_mhz=300 checker=on trace=on knobs=0\n"));
 	CHECK(strstr(buf, "link 0 R1,1.N flits=2 stalls=0 drops=0 dups=0\n"));
@@ -231,9 +231,9 @@ TEST(counters_and_stats_dump)
 	CHECK(strstr(buf, "unit 0 1,0 null accepted=1 retired=1 lost_completions=0 signals=1 sent=0 received=2 dropped=0 ctrl_dropped=0 busy_cycles=2 faults_injected=0"));
 	CHECK(strstr(buf, "checker violations=0 born=4 delivered=4 "));
 	/* a short buffer: cut, terminated, and the full size still told */
-	CHECK_EQ(kh_sim_dump_stats(c, buf, 20), need);
+	CHECK_EQ(ksim_dump_stats(c, buf, 20), need);
 	CHECK_EQ(strlen(buf), 19);
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 }
 
 /* Stalls on a link under backpressure, in the counters and the dump. */
@@ -245,10 +245,10 @@ TEST(stall_counters)
 		"xxx src xxx\n"
 		"mag nul snk\n"
 		"xxx nul xxx\n";
-	struct kh_sim_card *c;
-	struct kh_sim_unit_stats us;
+	struct ksim_card *c;
+	struct ksim_unit_stats us;
 	struct kh_flit f;
-	struct kh_link *l;
+	struct ksim_link *l;
 
 	mh_sink_period = 100;
 	c = mh_card(map);
@@ -257,8 +257,8 @@ TEST(stall_counters)
 	kh_flit_set(&f, KH_HDR_DST_X, 1);
 	kh_flit_set(&f, KH_HDR_DST_Y, 0);
 	mh_mb_send(c, &f);
-	kh_sim_run(c, 5000);
-	l = kh_sim_router_link(c, 0, 1, 1, KH_PORT_E);
+	ksim_run(c, 5000);
+	l = ksim_router_link(c, 0, 1, 1, KSIM_PORT_E);
 	CHECK_EQ(l->flits, 5);
 	/*
 	 * The sink pops one per 100 cycles and holds one: flits 3, 4 and 5
@@ -266,12 +266,12 @@ TEST(stall_counters)
 	 */
 	CHECK_MSG(l->stalls == 297, "stalls %llu",
 		  (unsigned long long)l->stalls);
-	kh_sim_unit_stats(c, 0, 1, 0, &us);
+	ksim_unit_stats(c, 0, 1, 0, &us);
 	CHECK_EQ(us.flits_out, 5);
 	CHECK_EQ(us.accepted, 1);
-	kh_sim_unit_stats(c, 0, 2, 1, &us);
+	ksim_unit_stats(c, 0, 2, 1, &us);
 	CHECK_EQ(us.flits_in, 5);
-	kh_sim_card_destroy(c);
+	ksim_card_destroy(c);
 	mh_sink_period = 7;
 }
 

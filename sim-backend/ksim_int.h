@@ -1,63 +1,63 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * The model's internal interface: what tests, checkers and the issue-3
- * work use beyond the register interface of kh_sim.h.  Hosts that only
- * present a card (libkohaku's sim backend, kohaku_sim.ko) need kh_sim.h
+ * work use beyond the register interface of ksim.h.  Hosts that only
+ * present a card (libkohaku's sim backend, kohaku_sim.ko) need ksim.h
  * alone.
  */
-#ifndef KH_SIM_INT_H
-#define KH_SIM_INT_H
+#ifndef KSIM_INT_H
+#define KSIM_INT_H
 
-#include "kh_sim.h"
-#include "kh_unit.h"
+#include "ksim.h"
+#include "ksim_unit.h"
 #include "sim_link.h"
 
-struct kh_sim_opts {
+struct ksim_opts {
 	/* extra unit types, looked up before the built-in table */
-	const struct kh_unit_type *const *extra_types;
+	const struct ksim_unit_type *const *extra_types;
 	unsigned int n_extra;
-	/* KH_SIM_CHECK...: as kh_sim_card_create_flags() */
+	/* KSIM_CHECK...: as ksim_card_create_flags() */
 	unsigned int flags;
 	/* called with every protocol-checker violation message (tests) */
 	void (*violation)(void *ctx, const char *msg);
 	void *violation_ctx;
 };
 
-int kh_sim_card_create_opts(const char *desc, const struct kh_sim_opts *opts,
-			    struct kh_sim_card **out, char *err,
+int ksim_card_create_opts(const char *desc, const struct ksim_opts *opts,
+			    struct ksim_card **out, char *err,
 			    size_t errlen);
 
 /* What each host access costs in mesh cycles (run before the access). */
-struct kh_sim_timing {
+struct ksim_timing {
 	u32 read_cycles;	/* per read64, default 150 */
 	u32 write_cycles;	/* per write64, default 30, landing last */
 	u32 dma_cycles;		/* per DMA, default 150, plus one per 32 B */
 };
 
-void kh_sim_get_timing(const struct kh_sim_card *card,
-		       struct kh_sim_timing *t);
-void kh_sim_set_timing(struct kh_sim_card *card,
-		       const struct kh_sim_timing *t);
+void ksim_get_timing(const struct ksim_card *card,
+		       struct ksim_timing *t);
+void ksim_set_timing(struct ksim_card *card,
+		       const struct ksim_timing *t);
 
 /* The unit at (x, y) of a mesh, or NULL. */
-struct kh_unit *kh_sim_unit_at(struct kh_sim_card *card, unsigned int mesh,
+struct ksim_unit *ksim_unit_at(struct ksim_card *card, unsigned int mesh,
 			       unsigned int x, unsigned int y);
 
 /*
- * Links, named by their sender: router (x, y)'s output port (KH_PORT_*
+ * Links, named by their sender: router (x, y)'s output port (KSIM_PORT_*
  * from sim_router.h), or the endpoint at (x, y) (a unit or a MAG port).
  */
-struct kh_link *kh_sim_router_link(struct kh_sim_card *card,
+struct ksim_link *ksim_router_link(struct ksim_card *card,
 				   unsigned int mesh, unsigned int x,
 				   unsigned int y, unsigned int port);
-struct kh_link *kh_sim_endpoint_link(struct kh_sim_card *card,
+struct ksim_link *ksim_endpoint_link(struct ksim_card *card,
 				     unsigned int mesh, unsigned int x,
 				     unsigned int y);
 /* Install one checker hook on every link of the card (NULL removes). */
-void kh_sim_set_link_hook(struct kh_sim_card *card,
-			  const struct kh_link_hook *hook, void *ctx);
+void ksim_set_link_hook(struct ksim_card *card,
+			  const struct ksim_link_hook *hook, void *ctx);
 
-struct kh_sim_stats {
+struct ksim_stats {
 	u64 cycles_stepped;	/* card-wide: cycles simulated one by one */
 	u64 cycles_skipped;	/* card-wide: cycles jumped over idle */
 	u64 link_flits;		/* sums over the mesh's links */
@@ -95,8 +95,8 @@ struct kh_sim_stats {
 	u64 il_switch_dropped;	/* SWITCH: beats with no link to go on */
 };
 
-int kh_sim_get_stats(struct kh_sim_card *card, unsigned int mesh,
-		     struct kh_sim_stats *st);
+int ksim_get_stats(struct ksim_card *card, unsigned int mesh,
+		     struct ksim_stats *st);
 
 /*
  * Pulse one mesh's resetn, as its clock wizard's relock does (the wizard
@@ -106,21 +106,21 @@ int kh_sim_get_stats(struct kh_sim_card *card, unsigned int mesh,
  * clause).  The endpoints then hold noc_in_busy for
  * KH_RST_RECOVERY_CYCLES, and host writes to the mesh are lost until then.
  */
-int kh_sim_mesh_reset(struct kh_sim_card *card, unsigned int mesh);
+int ksim_mesh_reset(struct ksim_card *card, unsigned int mesh);
 /* The mesh is in reset or its endpoints are still recovering. */
-bool kh_sim_mesh_in_reset(struct kh_sim_card *card, unsigned int mesh);
+bool ksim_mesh_in_reset(struct ksim_card *card, unsigned int mesh);
 /*
  * The output link of the L2 adapter on the unit at (x, y): to the unit
  * (to_unit) or to the router; NULL without an adapter.  With an adapter,
- * kh_sim_endpoint_link() is the unit's link into the adapter.
+ * ksim_endpoint_link() is the unit's link into the adapter.
  */
-struct kh_link *kh_sim_l2_link(struct kh_sim_card *card, unsigned int mesh,
+struct ksim_link *ksim_l2_link(struct ksim_card *card, unsigned int mesh,
 			       unsigned int x, unsigned int y, bool to_unit);
 
 /* ---- observability (docs/spec/fault-injection.md, docs/model.md) ---- */
 
 /* Per-unit counters; busy_cycles as CU_COUNTERS counts it, not wrapped. */
-struct kh_sim_unit_stats {
+struct ksim_unit_stats {
 	u64 accepted;		/* instructions taken (inst_ready) */
 	u64 retired;		/* exec_done pulses (CU_COUNTERS [63:32]) */
 	u64 lost_completions;	/* exec_done with nothing in flight */
@@ -134,44 +134,57 @@ struct kh_sim_unit_stats {
 	u64 busy_forced;	/* cycles a busy knob held noc_in_busy */
 };
 
-int kh_sim_unit_stats(struct kh_sim_card *card, unsigned int mesh,
+int ksim_unit_stats(struct ksim_card *card, unsigned int mesh,
 		      unsigned int x, unsigned int y,
-		      struct kh_sim_unit_stats *st);
+		      struct ksim_unit_stats *st);
 
 /* Checker counts: 1..9 are seed 001 §8.3's rules (sim_check.h). */
-#define KH_SIM_CHK_LOST		10
-#define KH_SIM_CHK_DUP		11
-#define KH_SIM_CHK_LOST_INJ	12
-#define KH_SIM_CHK_DUP_INJ	13
-#define KH_SIM_CHK_BORN		14
-#define KH_SIM_CHK_DELIVERED	15
-#define KH_SIM_CHK_TIEOFF	16
-#define KH_SIM_CHK_WITHDRAWN	17
-u64 kh_sim_check_count(struct kh_sim_card *card, unsigned int what);
+enum ksim_chk_count {
+	KSIM_CHK_R1 = 1,		/* withdrew an offered flit */
+	KSIM_CHK_R2,		/* accepted outside valid && !busy */
+	KSIM_CHK_R3,		/* busy depends on the offered flit */
+	KSIM_CHK_R4,		/* blocked on the receive path */
+	KSIM_CHK_R5,		/* held a flit of an unknown type */
+	KSIM_CHK_R6,		/* exec_done in the inst_ready cycle */
+	KSIM_CHK_R7,		/* retired twice or never */
+	KSIM_CHK_R8,		/* sent a framework completion code */
+	KSIM_CHK_R9,		/* more requests out than recv can absorb */
+	KSIM_CHK_LOST,		/* a flit vanished */
+	KSIM_CHK_DUP,		/* a flit seen twice */
+	KSIM_CHK_N_VIOL,		/* the above are violations */
+	KSIM_CHK_LOST_INJ = KSIM_CHK_N_VIOL, /* losses a drop knob caused */
+	KSIM_CHK_DUP_INJ,		/* duplicates a dup knob caused */
+	KSIM_CHK_BORN,		/* flits followed */
+	KSIM_CHK_DELIVERED,
+	KSIM_CHK_TIEOFF,		/* dropped by a tied-off port */
+	KSIM_CHK_WITHDRAWN,	/* lost to a rule 1 withdrawal */
+	KSIM_CHK_N
+};
+u64 ksim_check_count(struct ksim_card *card, unsigned int what);
 /* Run the audit now (lost flits, sleeping units); returns violations. */
-u64 kh_sim_check_audit(struct kh_sim_card *card);
+u64 ksim_check_audit(struct ksim_card *card);
 
 /* Trace events, as kept in the ring (their text form: docs/model.md). */
-enum kh_sim_trace_kind {
-	KH_TR_HOP,		/* x,y,c: the link (c = port, 0xff endpoint) */
-	KH_TR_ACCEPT,		/* x,y unit; c txn, d last */
-	KH_TR_RETIRE,		/* x,y unit; c code (0xff none, 0xfe hang), a arg, b txn */
-	KH_TR_CTRL_REQ,		/* x,y unit; c index, d txn, b requester {y,x} */
-	KH_TR_CTRL_LOST,	/* the same, a second request discarded */
-	KH_TR_CTRL_REPLY,	/* the same, v value; e 1 when a knob lost it */
-	KH_TR_DISPATCH,		/* x,y target; c txn, b flits left */
-	KH_TR_MBOX,		/* x,y target; c txn, d type */
-	KH_TR_SIGNAL,		/* x,y source; c code, a arg */
-	KH_TR_RX_DROP,		/* x,y source; d type */
-	KH_TR_UNIT_DROP,	/* x,y unit; d type, b source {y,x} */
-	KH_TR_MEM_NODATA,	/* x,y MAG port; b source {y,x} */
-	KH_TR_DMA,		/* v card address, a length, c write, d failed, e cycles */
-	KH_TR_INJECT,		/* x,y; c knob kind, a knob id, b detail, v detail */
-	KH_TR_VIOL,		/* x,y; c rule */
-	KH_TR_KINDS
+enum ksim_trace_kind {
+	KSIM_TR_HOP,		/* x,y,c: the link (c = port, 0xff endpoint) */
+	KSIM_TR_ACCEPT,		/* x,y unit; c txn, d last */
+	KSIM_TR_RETIRE,		/* x,y unit; c code (0xff none, 0xfe hang), a arg, b txn */
+	KSIM_TR_CTRL_REQ,		/* x,y unit; c index, d txn, b requester {y,x} */
+	KSIM_TR_CTRL_LOST,	/* the same, a second request discarded */
+	KSIM_TR_CTRL_REPLY,	/* the same, v value; e 1 when a knob lost it */
+	KSIM_TR_DISPATCH,		/* x,y target; c txn, b flits left */
+	KSIM_TR_MBOX,		/* x,y target; c txn, d type */
+	KSIM_TR_SIGNAL,		/* x,y source; c code, a arg */
+	KSIM_TR_RX_DROP,		/* x,y source; d type */
+	KSIM_TR_UNIT_DROP,	/* x,y unit; d type, b source {y,x} */
+	KSIM_TR_MEM_NODATA,	/* x,y MAG port; b source {y,x} */
+	KSIM_TR_DMA,		/* v card address, a length, c write, d failed, e cycles */
+	KSIM_TR_INJECT,		/* x,y; c knob kind, a knob id, b detail, v detail */
+	KSIM_TR_VIOL,		/* x,y; c rule */
+	KSIM_TR_KINDS
 };
 
-struct kh_sim_trace_ev {
+struct ksim_trace_ev {
 	u64 cycle;
 	u64 v;
 	u32 a, e;
@@ -180,14 +193,14 @@ struct kh_sim_trace_ev {
 };
 
 /* Events [first, end) are in the ring; 0 with ev filled, or -ENOENT. */
-void kh_sim_trace_bounds(struct kh_sim_card *card, u64 *first, u64 *end);
-int kh_sim_trace_get(struct kh_sim_card *card, u64 idx,
-		     struct kh_sim_trace_ev *ev);
+void ksim_trace_bounds(struct ksim_card *card, u64 *first, u64 *end);
+int ksim_trace_get(struct ksim_card *card, u64 idx,
+		     struct ksim_trace_ev *ev);
 
 /*
  * Benchmark baseline only: every node ticks every cycle and idle cycles
  * are stepped, not skipped (bench/kh_bench.c).  Behaviour is unchanged.
  */
-void kh_sim_set_step_all(struct kh_sim_card *card, bool on);
+void ksim_set_step_all(struct ksim_card *card, bool on);
 
-#endif /* KH_SIM_INT_H */
+#endif /* KSIM_INT_H */

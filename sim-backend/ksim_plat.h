@@ -5,8 +5,8 @@
  * kohaku_sim.ko (kernel), so it uses integer types, memory allocation,
  * string/memory helpers and logging from here and nothing else.
  */
-#ifndef KH_PLAT_H
-#define KH_PLAT_H
+#ifndef KSIM_PLAT_H
+#define KSIM_PLAT_H
 
 #ifdef __KERNEL__
 #include <linux/types.h>
@@ -16,17 +16,17 @@
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 
-static inline void *kh_plat_zalloc(size_t n)
+static inline void *ksim_plat_zalloc(size_t n)
 {
 	return kvzalloc(n, GFP_KERNEL);
 }
 
-static inline void kh_plat_free(void *p)
+static inline void ksim_plat_free(void *p)
 {
 	kvfree(p);
 }
 
-#define kh_plat_log(fmt, ...)	pr_info("kohaku_sim: " fmt, ##__VA_ARGS__)
+#define ksim_plat_log(fmt, ...)	pr_info("kohaku_sim: " fmt, ##__VA_ARGS__)
 
 #else /* userspace */
 #include <stdint.h>
@@ -47,19 +47,19 @@ typedef short s16;
 typedef int s32;
 typedef long long s64;
 
-static inline void *kh_plat_zalloc(size_t n)
+static inline void *ksim_plat_zalloc(size_t n)
 {
 	return calloc(1, n ? n : 1);
 }
 
-static inline void kh_plat_free(void *p)
+static inline void ksim_plat_free(void *p)
 {
 	free(p);
 }
 
 /* Model diagnostics go to stderr when KOHAKU_SIM_LOG is set. */
-void kh_plat_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void ksim_plat_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif /* __KERNEL__ */
 
-#endif /* KH_PLAT_H */
+#endif /* KSIM_PLAT_H */

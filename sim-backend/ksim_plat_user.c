@@ -2,12 +2,12 @@
 /*
  * The userspace half of the platform shim: model diagnostics go to stderr,
  * and only when KOHAKU_SIM_LOG is set in the environment.  (The kernel
- * build maps kh_plat_log to pr_info in kh_plat.h.)
+ * build maps ksim_plat_log to pr_info in ksim_plat.h.)
  */
 #include <stdarg.h>
-#include "kh_plat.h"
+#include "ksim_plat.h"
 
-void kh_plat_log(const char *fmt, ...)
+void ksim_plat_log(const char *fmt, ...)
 {
 	static int enabled = -1;
 	va_list ap;

@@ -17,12 +17,12 @@
  * The model is not thread-safe; a host serialises calls on one card.
  * Portable C, integer arithmetic only, no libc beyond what the kernel has.
  */
-#ifndef KH_SIM_H
-#define KH_SIM_H
+#ifndef KSIM_H
+#define KSIM_H
 
-#include "kh_plat.h"
+#include "ksim_plat.h"
 
-struct kh_sim_card;
+struct ksim_card;
 
 /*
  * Create a card from a card description: a mesh map in the KohakuTPU map
@@ -30,13 +30,13 @@ struct kh_sim_card;
  * failure returns a negative errno and writes a message naming the line and
  * the problem into err.
  */
-int kh_sim_card_create(const char *desc, struct kh_sim_card **out,
+int ksim_card_create(const char *desc, struct ksim_card **out,
 		       char *err, size_t errlen);
-void kh_sim_card_destroy(struct kh_sim_card *card);
+void ksim_card_destroy(struct ksim_card *card);
 
 /* BAR0 access at a byte offset; 8-aligned (unaligned reads return ~0). */
-u64 kh_sim_read64(struct kh_sim_card *card, u32 offset);
-void kh_sim_write64(struct kh_sim_card *card, u32 offset, u64 value);
+u64 ksim_read64(struct ksim_card *card, u32 offset);
+void ksim_write64(struct ksim_card *card, u32 offset, u64 value);
 
 /*
  * Host DMA through the XDMA engine.  card_addr is a card bus address
@@ -49,19 +49,19 @@ void kh_sim_write64(struct kh_sim_card *card, u32 offset, u64 value);
  * card: -EIO, now and for every later transfer that way until the mesh
  * is reset.
  */
-int kh_sim_dma_write(struct kh_sim_card *card, u64 card_addr,
+int ksim_dma_write(struct ksim_card *card, u64 card_addr,
 		     const void *buf, size_t len);
-int kh_sim_dma_read(struct kh_sim_card *card, u64 card_addr, void *buf,
+int ksim_dma_read(struct ksim_card *card, u64 card_addr, void *buf,
 		    size_t len);
 
 /* Simulated time. */
-u64 kh_sim_cycles(const struct kh_sim_card *card);
-u32 kh_sim_clock_mhz(const struct kh_sim_card *card);
-void kh_sim_run(struct kh_sim_card *card, u64 cycles);
+u64 ksim_cycles(const struct ksim_card *card);
+u32 ksim_clock_mhz(const struct ksim_card *card);
+void ksim_run(struct ksim_card *card, u64 cycles);
 
 /* Card-wide facts a host needs to describe the card to the driver. */
-unsigned int kh_sim_mesh_count(const struct kh_sim_card *card);
-u64 kh_sim_mesh_dram_size(const struct kh_sim_card *card, unsigned int mesh);
+unsigned int ksim_mesh_count(const struct ksim_card *card);
+u64 ksim_mesh_dram_size(const struct ksim_card *card, unsigned int mesh);
 
 /*
  * The card's one XDMA user interrupt (usr_irq_req[0]) when a mesh has the
@@ -69,16 +69,16 @@ u64 kh_sim_mesh_dram_size(const struct kh_sim_card *card, unsigned int mesh);
  * of IRQ_STAT & IRQ_EN.  It is low on cards without the addon.
  *
  * A host may register fn, called with ctx from inside stepping (any
- * access or kh_sim_run) in the cycle the line rises; it must not call
+ * access or ksim_run) in the cycle the line rises; it must not call
  * back into the model, only note the event.  NULL removes it.  The model
  * steps only when it is accessed, so the line cannot rise while nobody
  * touches the card: a host that wants interrupts without polling must
- * keep stepping it (e.g. a kernel thread calling kh_sim_run), later
+ * keep stepping it (e.g. a kernel thread calling ksim_run), later
  * driver work.
  */
-bool kh_sim_irq_line(const struct kh_sim_card *card);
-typedef void (*kh_sim_irq_fn)(void *ctx);
-void kh_sim_set_irq_callback(struct kh_sim_card *card, kh_sim_irq_fn fn,
+bool ksim_irq_line(const struct ksim_card *card);
+typedef void (*ksim_irq_fn)(void *ctx);
+void ksim_set_irq_callback(struct ksim_card *card, ksim_irq_fn fn,
 			     void *ctx);
 
 /*
@@ -86,38 +86,38 @@ void kh_sim_set_irq_callback(struct kh_sim_card *card, kh_sim_irq_fn fn,
  * protocol checker and the event trace.  Nothing a card has; hosts offer
  * them to tests (libkohaku's kohaku_sim_*, kohaku_sim.ko's debugfs).
  *
- * kh_sim_card_create_flags() is kh_sim_card_create() with the checker
- * (KH_SIM_CHECK) on from the start; a description's `check off` still
- * wins.  kh_sim_command() takes one line as a description directive
+ * ksim_card_create_flags() is ksim_card_create() with the checker
+ * (KSIM_CHECK) on from the start; a description's `check off` still
+ * wins.  ksim_command() takes one line as a description directive
  * would: "inject ...", "check on|off ...", "trace on|off|clear ...";
- * kh_sim_inject() the words after "inject".  Both return 0 or -EINVAL
+ * ksim_inject() the words after "inject".  Both return 0 or -EINVAL
  * with a message in err.
  *
  * The text functions write at most len bytes, NUL-terminated, and return
  * the length the whole text needs (like snprintf), so a host can size its
- * buffer.  kh_sim_check_report() audits first and returns the number of
- * violations.  kh_sim_trace_text() formats events from index *pos on, one
+ * buffer.  ksim_check_report() audits first and returns the number of
+ * violations.  ksim_trace_text() formats events from index *pos on, one
  * line each, as many whole lines as fit, and moves *pos past them (start
  * at 0: the first line is a header); it returns the bytes written.
  */
-#define KH_SIM_CHECK	1u
+#define KSIM_CHECK	1u
 
-int kh_sim_card_create_flags(const char *desc, unsigned int flags,
-			     struct kh_sim_card **out, char *err,
+int ksim_card_create_flags(const char *desc, unsigned int flags,
+			     struct ksim_card **out, char *err,
 			     size_t errlen);
-int kh_sim_command(struct kh_sim_card *card, const char *line, char *err,
+int ksim_command(struct ksim_card *card, const char *line, char *err,
 		   size_t errlen);
-int kh_sim_inject(struct kh_sim_card *card, const char *spec, char *err,
+int ksim_inject(struct ksim_card *card, const char *spec, char *err,
 		  size_t errlen);
-size_t kh_sim_dump_knobs(struct kh_sim_card *card, char *buf, size_t len);
-size_t kh_sim_dump_stats(struct kh_sim_card *card, char *buf, size_t len);
-u64 kh_sim_check_report(struct kh_sim_card *card, char *buf, size_t len);
-size_t kh_sim_trace_text(struct kh_sim_card *card, u64 *pos, char *buf,
+size_t ksim_dump_knobs(struct ksim_card *card, char *buf, size_t len);
+size_t ksim_dump_stats(struct ksim_card *card, char *buf, size_t len);
+u64 ksim_check_report(struct ksim_card *card, char *buf, size_t len);
+size_t ksim_trace_text(struct ksim_card *card, u64 *pos, char *buf,
 			 size_t len);
 
 /* Built-in card descriptions by name ("saxpy", "ship_2x2", ...); NULL if none. */
-const char *kh_sim_builtin_desc(const char *name);
+const char *ksim_builtin_desc(const char *name);
 /* Names of the built-in descriptions, NULL-terminated. */
-const char *const *kh_sim_builtin_names(void);
+const char *const *ksim_builtin_names(void);
 
-#endif /* KH_SIM_H */
+#endif /* KSIM_H */
