@@ -23,7 +23,7 @@ DRM_LIBS := $(shell $(PKG_CONFIG) --libs libdrm 2>/dev/null || echo -ldrm)
 
 CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter \
 	-Wmissing-prototypes -Wstrict-prototypes -fno-strict-aliasing \
-	-Iuapi -Ihwif -Isim-backend -Idriver/core -Ilibruntime -Itests $(DRM_CFLAGS)
+	-Iuapi -Ihwif -Isim-backend -Idriver/core -Ilibruntime -Ilibruntime/inproc -Itests $(DRM_CFLAGS)
 LDLIBS := $(DRM_LIBS) -lpthread -lm
 ifeq ($(SAN),1)
 CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined

@@ -21,6 +21,8 @@
 #include "rt_internal.h"
 #include "kh_os_user.h"
 #include "kh_core.h"
+#include "inproc/kh_os_fence.h"
+#include "inproc/inproc_drm.h"
 #include "ksim.h"
 #include "kohaku/kh_regs.h"
 
@@ -114,7 +116,7 @@ static int sim_ioctl(struct kohaku_device *dev, unsigned long cmd, void *arg)
 
 	if (cmd > 0xffffffffUL)
 		return -ENOTTY;	/* the kernel truncates to unsigned int too */
-	r = kh_ioctl(dev->kf, (unsigned int)cmd, arg);
+	r = kh_inproc_ioctl(dev->kf, dev->of, (unsigned int)cmd, arg);
 	return r < 0 ? (int)r : 0;
 }
 
@@ -173,11 +175,35 @@ static void sim_put(struct kh_rt_sim *s)
 	free(s);
 }
 
+/* a new open file on the card: the core's, and the host's with its syncobjs */
+static int sim_file_open(struct kh_rt_sim *s, struct kohaku_device *dev)
+{
+	int r;
+
+	dev->of = calloc(1, sizeof(*dev->of));
+	if (!dev->of)
+		return -ENOMEM;
+	kh_os_file_init(dev->of);
+	r = kh_file_open(s->kd, dev->of, &dev->kf);
+	if (r < 0) {
+		kh_os_file_fini(dev->of);
+		free(dev->of);
+		dev->of = NULL;
+		dev->kf = NULL;
+	}
+	return r;
+}
+
 static void sim_close(struct kohaku_device *dev)
 {
 	if (dev->kf)
 		kh_file_close(dev->kf);
 	dev->kf = NULL;
+	if (dev->of) {
+		kh_os_file_fini(dev->of);
+		free(dev->of);
+	}
+	dev->of = NULL;
 	if (dev->sim)
 		sim_put(dev->sim);
 	dev->sim = NULL;
@@ -190,7 +216,7 @@ static int sim_reopen(struct kohaku_device *src, struct kohaku_device *dst)
 	char reason[512];
 	int r;
 
-	r = kh_file_open(s->kd, &dst->kf);
+	r = sim_file_open(s, dst);
 	if (r < 0) {
 		kh_os_log_since(s->od, pos, reason, sizeof(reason));
 		kh_rt_seterr(dst, "opening another file on simulated card %s: "
@@ -419,13 +445,12 @@ int kh_rt_sim_open(const char *device, struct kohaku_device **out, char *err,
 		goto fail;
 	}
 	pos = kh_os_log_pos(s->od);
-	r = kh_file_open(s->kd, &dev->kf);
+	r = sim_file_open(s, dev);
 	if (r < 0) {
 		kh_os_log_since(s->od, pos, reason, sizeof(reason));
 		kh_rt_errbuf(err, errlen, "opening simulated card %s: %s (%s)%s%s",
 			     name, kohaku_strerror(r), kh_rt_errno_name(r),
 			     reason[0] ? ": " : "", reason);
-		dev->kf = NULL;
 		goto fail;
 	}
 	r = kh_rt_dev_handshake(dev, err, errlen, name);

@@ -122,32 +122,6 @@ KH_EXPORT const char *kohaku_job_status_name(unsigned int status)
 	}
 }
 
-const char *kh_rt_cmd_name(unsigned long cmd)
-{
-	switch (cmd) {
-	case DRM_IOCTL_KOHAKU_GET_INFO:
-		return "GET_INFO";
-	case DRM_IOCTL_KOHAKU_NODES:
-		return "NODES";
-	case DRM_IOCTL_KOHAKU_BO_CREATE:
-		return "BO_CREATE";
-	case DRM_IOCTL_KOHAKU_BO_FREE:
-		return "BO_FREE";
-	case DRM_IOCTL_KOHAKU_BO_INFO:
-		return "BO_INFO";
-	case DRM_IOCTL_KOHAKU_BO_WRITE:
-		return "BO_WRITE";
-	case DRM_IOCTL_KOHAKU_BO_READ:
-		return "BO_READ";
-	case DRM_IOCTL_KOHAKU_SUBMIT:
-		return "SUBMIT";
-	case DRM_IOCTL_KOHAKU_WAIT:
-		return "WAIT";
-	default:
-		return NULL;
-	}
-}
-
 KH_EXPORT const char *kohaku_backend_name(enum kohaku_backend backend)
 {
 	switch (backend) {
@@ -548,17 +522,23 @@ static const char *hint(unsigned long cmd, int r)
 	case EIO:
 		return "The device did not answer as expected.";
 	case ETIMEDOUT:
+	case ETIME:
 		return "The device did not finish in time.";
+	case E2BIG:
+		if (cmd == DRM_IOCTL_KOHAKU_SUBMIT)
+			return "Too many instructions in one job, or a struct "
+			       "longer than the driver's with nonzero bytes "
+			       "past its end (built against a newer header?).";
+		return "The struct is longer than the driver's and has "
+		       "nonzero bytes past its end: built against a newer "
+		       "kohaku_accel.h than the driver knows?";
 	default:
 		return "";
 	}
 }
 
-static int do_ioctl(struct kohaku_device *dev, unsigned long cmd, void *arg,
-		    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-
-static int do_ioctl(struct kohaku_device *dev, unsigned long cmd, void *arg,
-		    const char *fmt, ...)
+int kh_rt_ioctl(struct kohaku_device *dev, unsigned long cmd, void *arg,
+		const char *fmt, ...)
 {
 	unsigned long pos = dev->ops->log_pos ? dev->ops->log_pos(dev) : 0;
 	char what[256], reason[640] = "";
@@ -589,8 +569,8 @@ KH_EXPORT int kohaku_ioctl(kohaku_device *dev, unsigned long cmd, void *arg)
 		return -EINVAL;
 	name = kh_rt_cmd_name(cmd);
 	if (name)
-		return do_ioctl(dev, cmd, arg, "%s ioctl on %s", name, dev->path);
-	return do_ioctl(dev, cmd, arg, "ioctl 0x%08lx on %s", cmd, dev->path);
+		return kh_rt_ioctl(dev, cmd, arg, "%s ioctl on %s", name, dev->path);
+	return kh_rt_ioctl(dev, cmd, arg, "ioctl 0x%08lx on %s", cmd, dev->path);
 }
 
 /* ---- capabilities and nodes ---- */
@@ -618,7 +598,7 @@ KH_EXPORT int kohaku_nodes(kohaku_device *dev, unsigned int flags,
 	req.capacity = capacity;
 	req.node_size = sizeof(struct drm_kohaku_node);
 	req.nodes_ptr = (uintptr_t)nodes;
-	r = do_ioctl(dev, DRM_IOCTL_KOHAKU_NODES, &req,
+	r = kh_rt_ioctl(dev, DRM_IOCTL_KOHAKU_NODES, &req,
 		     "reading the node table of %s", dev->path);
 	if (r == 0 && count)
 		*count = req.count;
@@ -692,7 +672,7 @@ KH_EXPORT int kohaku_bo_create(kohaku_device *dev, unsigned int mesh,
 	memset(&req, 0, sizeof(req));
 	req.mesh = mesh;
 	req.size = size;
-	r = do_ioctl(dev, DRM_IOCTL_KOHAKU_BO_CREATE, &req,
+	r = kh_rt_ioctl(dev, DRM_IOCTL_KOHAKU_BO_CREATE, &req,
 		     "allocating %llu bytes of device memory on mesh %u",
 		     (unsigned long long)size, mesh);
 	if (r == 0) {
@@ -712,7 +692,7 @@ KH_EXPORT int kohaku_bo_free(kohaku_device *dev, uint32_t handle)
 		return -EINVAL;
 	memset(&req, 0, sizeof(req));
 	req.handle = handle;
-	return do_ioctl(dev, DRM_IOCTL_KOHAKU_BO_FREE, &req,
+	return kh_rt_ioctl(dev, DRM_IOCTL_KOHAKU_BO_FREE, &req,
 			"freeing buffer object %u", handle);
 }
 
@@ -726,7 +706,7 @@ KH_EXPORT int kohaku_bo_info(kohaku_device *dev, uint32_t handle,
 		return -EINVAL;
 	memset(&req, 0, sizeof(req));
 	req.handle = handle;
-	r = do_ioctl(dev, DRM_IOCTL_KOHAKU_BO_INFO, &req,
+	r = kh_rt_ioctl(dev, DRM_IOCTL_KOHAKU_BO_INFO, &req,
 		     "querying buffer object %u", handle);
 	if (r == 0) {
 		out->handle = handle;
@@ -751,7 +731,7 @@ static int bo_rw(struct kohaku_device *dev, unsigned long cmd,
 	req.offset = offset;
 	req.size = size;
 	req.data_ptr = (uintptr_t)data;
-	return do_ioctl(dev, cmd, &req,
+	return kh_rt_ioctl(dev, cmd, &req,
 			"%s %llu bytes at offset %llu of buffer object %u",
 			w ? "writing" : "reading", (unsigned long long)size,
 			(unsigned long long)offset, handle);
@@ -773,18 +753,24 @@ KH_EXPORT int kohaku_bo_read(kohaku_device *dev, uint32_t handle,
 
 /* ---- jobs ---- */
 
-KH_EXPORT int kohaku_submit(kohaku_device *dev,
-			    const struct kohaku_program *programs,
-			    unsigned int n_programs, uint32_t timeout_ms,
-			    uint64_t *job_id)
+KH_EXPORT int kohaku_submit_ex(kohaku_device *dev,
+			       const struct kohaku_submit_args *args,
+			       uint64_t *job_id)
 {
 	struct drm_kohaku_program progs[KOHAKU_MAX_PROGRAMS];
+	const struct kohaku_program *programs;
 	struct drm_kohaku_submit req;
-	unsigned int i;
+	unsigned int i, n_programs;
 	int r;
 
 	if (!dev)
 		return -EINVAL;
+	if (!args) {
+		kh_rt_seterr(dev, "submitting a job: args is NULL");
+		return -EFAULT;
+	}
+	programs = args->programs;
+	n_programs = args->n_programs;
 	if (n_programs == 0 || n_programs > KOHAKU_MAX_PROGRAMS) {
 		kh_rt_seterr(dev, "submitting a job of %u programs: a job has "
 			     "1 to %u programs (one per target node)",
@@ -808,16 +794,34 @@ KH_EXPORT int kohaku_submit(kohaku_device *dev,
 	req.n_programs = n_programs;
 	req.programs_ptr = (uintptr_t)progs;
 	req.program_size = sizeof(progs[0]);
-	req.timeout_ms = timeout_ms;
-	r = do_ioctl(dev, DRM_IOCTL_KOHAKU_SUBMIT, &req,
-		     "submitting a job of %u program%s (first target mesh %u "
-		     "(%u,%u), %u instruction%s)", n_programs,
-		     n_programs == 1 ? "" : "s", programs[0].mesh,
-		     programs[0].x, programs[0].y, programs[0].n_insts,
-		     programs[0].n_insts == 1 ? "" : "s");
+	req.timeout_ms = args->timeout_ms;
+	req.in_syncobjs_ptr = (uintptr_t)args->in_syncobjs;
+	req.n_in_syncobjs = args->n_in_syncobjs;
+	req.out_syncobj = args->out_syncobj;
+	r = kh_rt_ioctl(dev, DRM_IOCTL_KOHAKU_SUBMIT, &req,
+			"submitting a job of %u program%s (first target mesh %u "
+			"(%u,%u), %u instruction%s%s)", n_programs,
+			n_programs == 1 ? "" : "s", programs[0].mesh,
+			programs[0].x, programs[0].y, programs[0].n_insts,
+			programs[0].n_insts == 1 ? "" : "s",
+			args->n_in_syncobjs || args->out_syncobj ? ", with fences" : "");
 	if (r == 0 && job_id)
 		*job_id = req.job_id;
 	return r;
+}
+
+KH_EXPORT int kohaku_submit(kohaku_device *dev,
+			    const struct kohaku_program *programs,
+			    unsigned int n_programs, uint32_t timeout_ms,
+			    uint64_t *job_id)
+{
+	struct kohaku_submit_args a = {
+		.programs = programs,
+		.n_programs = n_programs,
+		.timeout_ms = timeout_ms,
+	};
+
+	return kohaku_submit_ex(dev, &a, job_id);
 }
 
 KH_EXPORT const char *kohaku_job_describe(const struct kohaku_job_status *st,
@@ -895,7 +899,7 @@ KH_EXPORT int kohaku_wait(kohaku_device *dev, uint64_t job_id,
 	memset(&req, 0, sizeof(req));
 	req.job_id = job_id;
 	req.timeout_ms = timeout_ms;
-	r = do_ioctl(dev, DRM_IOCTL_KOHAKU_WAIT, &req,
+	r = kh_rt_ioctl(dev, DRM_IOCTL_KOHAKU_WAIT, &req,
 		     "waiting %u ms for job %llu", timeout_ms,
 		     (unsigned long long)job_id);
 	if (r < 0 && r != -ETIMEDOUT)

@@ -254,6 +254,54 @@ int kohaku_run(kohaku_device *dev, const struct kohaku_program *programs,
 const char *kohaku_job_describe(const struct kohaku_job_status *st,
 				char *buf, size_t len);
 
+/* ---- fences: waiting on many jobs, or on a file descriptor ---- */
+
+/*
+ * A job can signal a syncobj when it is final (its out-fence), and wait
+ * for syncobjs before it is dispatched (in-fences), as DRM drivers do.
+ * The kernel backend uses the DRM core's syncobjs (DRM_IOCTL_SYNCOBJ_*);
+ * the sim backend has the same commands in-process, so the same code runs
+ * on both.  A syncobj belongs to the open file (kohaku_device) that made
+ * it.  The fence of a job that ends other than DONE signals with an error,
+ * and a job waiting for it is ABORTED.
+ */
+struct kohaku_submit_args {
+	const struct kohaku_program *programs;
+	unsigned int n_programs;
+	uint32_t timeout_ms;		/* the job's limit; 0 = default */
+	const uint32_t *in_syncobjs;	/* dispatch after their fences */
+	unsigned int n_in_syncobjs;	/* 0..KOHAKU_MAX_IN_FENCES */
+	uint32_t out_syncobj;		/* gets the job's fence; 0 = none */
+};
+
+/* kohaku_submit() with fences. */
+int kohaku_submit_ex(kohaku_device *dev, const struct kohaku_submit_args *args,
+		     uint64_t *job_id);
+
+/* A new syncobj of dev's file, holding no fence yet. */
+int kohaku_syncobj_create(kohaku_device *dev, uint32_t *handle);
+int kohaku_syncobj_destroy(kohaku_device *dev, uint32_t handle);
+
+#define KOHAKU_SYNCOBJ_WAIT_ALL	(1u << 0)	/* all, not the first one */
+
+/*
+ * Wait until the fences the syncobjs hold have signalled: all of them with
+ * KOHAKU_SYNCOBJ_WAIT_ALL, else any one (its index in *first, may be
+ * NULL).  timeout_ms is host wall time (DRM's syncobj waits run on the
+ * host's clock; 0 = just look).  Returns 0, -ETIMEDOUT, -EINVAL for a
+ * syncobj no job was submitted on, -ENOENT for a bad handle.
+ */
+int kohaku_syncobj_wait(kohaku_device *dev, const uint32_t *handles,
+			unsigned int n, unsigned int flags, uint32_t timeout_ms,
+			unsigned int *first);
+
+/*
+ * A file descriptor that poll() reports readable (POLLIN) once the fence
+ * the syncobj holds now has signalled: a sync_file on the kernel backend,
+ * an eventfd in-process.  The caller closes it.
+ */
+int kohaku_syncobj_fd(kohaku_device *dev, uint32_t handle, int *fd);
+
 /* ---- simulated cards: the model's knobs ---- */
 
 /*

@@ -10,6 +10,7 @@
 #include "kohaku.h"
 
 #define KH_RT_HIDDEN __attribute__((visibility("hidden")))
+#define KH_RT_EXPORT __attribute__((visibility("default")))
 
 struct kohaku_device;
 
@@ -46,6 +47,7 @@ struct kohaku_device {
 	/* sim */
 	struct kh_rt_sim *sim;
 	struct kh_file *kf;
+	struct kh_os_file *of;	/* its syncobjs */
 
 	struct drm_kohaku_get_info info;	/* read at open */
 
@@ -61,7 +63,15 @@ KH_RT_HIDDEN void kh_rt_vseterr(struct kohaku_device *dev, const char *fmt,
 KH_RT_HIDDEN void kh_rt_errbuf(char *buf, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 KH_RT_HIDDEN const char *kh_rt_errno_name(int err);
+/* the ioctl's name ("SUBMIT", "SYNCOBJ_WAIT"), or NULL (inproc_drm.c) */
 KH_RT_HIDDEN const char *kh_rt_cmd_name(unsigned long cmd);
+/*
+ * The ioctl through dev's backend; on failure sets the last error to
+ * "<what> failed: <errno in words>. <hint> <the driver's reason>".
+ */
+KH_RT_HIDDEN int kh_rt_ioctl(struct kohaku_device *dev, unsigned long cmd,
+			     void *arg, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 
 /* the device object, shared by both backends */
 KH_RT_HIDDEN struct kohaku_device *kh_rt_dev_alloc(enum kohaku_backend b);

@@ -4,8 +4,13 @@
 RT_SRCS += \
 	libruntime/kohaku.c \
 	libruntime/program.c \
+	libruntime/fences.c \
 	libruntime/backend_kernel.c \
 	libruntime/backend_sim.c \
 	libruntime/sim_knobs.c \
-	libruntime/kh_os_user.c
+	libruntime/kh_os_user.c \
+	libruntime/inproc/kh_os_sync.c \
+	libruntime/inproc/kh_os_xa.c \
+	libruntime/inproc/kh_os_fence.c \
+	libruntime/inproc/inproc_drm.c
 CLI_SRCS += libruntime/cli/kohaku_cli.c

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
- * driver/core's interface to its hosts (kohaku.ko and libkohaku's sim
- * backend).  Everything a user can do goes through kh_ioctl(), with the
+ * driver/core's interface to its hosts (kohaku.ko and libkohaku's in-process
+ * backend).  Everything a user can do goes through the ioctl table, with the
  * command numbers and structs of uapi/drm/kohaku_accel.h; the rest is
- * lifetime (probe/remove, open/close), progress, and read-only views for
- * sysfs.
+ * lifetime (probe/remove, open/close) and read-only views for sysfs.  The
+ * device's progress engine runs by itself once probed.
  */
 #ifndef KH_CORE_H
 #define KH_CORE_H
@@ -16,54 +16,131 @@
 struct kh_device;
 struct kh_file;
 
-/*
- * Bring up a card: check CAPS of every mesh window, enumerate the nodes,
- * set up device memory.  hw is copied.  osdev is the host's device, used
- * for log messages; name is what GET_INFO reports.  Returns 0 or a negative
- * errno after logging why.
+/**
+ * kh_device_probe() - bring up a card
+ * @hw: the card's access ops (copied).
+ * @osdev: the host's device, for log messages.
+ * @name: what GET_INFO reports.
+ * @out: the new device.
+ *
+ * Checks CAPS of every mesh window, enumerates the nodes, sets up device
+ * memory and starts the device's progress engine.
+ *
+ * Return: 0 or a negative errno after logging why.
  */
 int kh_device_probe(const struct kh_hw *hw, struct kh_os_dev *osdev,
 		    const char *name, struct kh_device **out);
-/*
- * The host's device is going away: from now on every ioctl fails with
- * ENODEV and waits in progress end at their next poll.  Call it before
- * waiting for running ioctls to drain, then close the files, then remove.
+/**
+ * kh_device_unplug() - the host's device is going away
+ * @kd: the device.
+ *
+ * From now on every ioctl fails with ENODEV, waits in progress end at once
+ * and the engine stops.  Call it before waiting for running ioctls to
+ * drain, then close the files, then kh_device_remove().
  */
 void kh_device_unplug(struct kh_device *kd);
-/* Tear down: jobs still queued are aborted; call after every file closed. */
+/**
+ * kh_device_remove() - tear a device down
+ * @kd: the device, after every file was closed; jobs still queued are aborted.
+ */
 void kh_device_remove(struct kh_device *kd);
 
-int kh_file_open(struct kh_device *kd, struct kh_file **out);
-/* Frees the file's BOs and jobs; a job already on the device is left to run out. */
+/**
+ * kh_file_open() - a new open file on a device
+ * @kd: the device.
+ * @of: the host's file, whose syncobjs SUBMIT's in/out fences name.
+ * @out: the new file.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int kh_file_open(struct kh_device *kd, struct kh_os_file *of,
+		 struct kh_file **out);
+/**
+ * kh_file_close() - close a file
+ * @kf: the file; its BOs are freed, its queued jobs aborted; a job already
+ *	on the device is left to run out.
+ */
 void kh_file_close(struct kh_file *kf);
 
-/*
- * The ioctl entry point, for both hosts.  cmd must match a DRM_IOCTL_KOHAKU_*
- * exactly (size included); arg is the caller's pointer (a user pointer in
- * the kernel).  Returns 0 or a negative errno.
+/**
+ * struct kh_ioctl_desc - one command of the driver-private range
+ * @cmd: the DRM_IOCTL_KOHAKU_* number: direction, type, number and this
+ *	driver's struct size.
+ * @name: the command's name ("SUBMIT").
+ * @fn: the handler, given a kernel-space copy of the struct: zero-extended
+ *	when the caller's struct is shorter, the caller's tail already checked
+ *	to be zero when it is longer (kh_ioctl_check_tail()).
  */
-long kh_ioctl(struct kh_file *kf, unsigned int cmd, void __user *arg);
-/* True when cmd's number falls in the driver-private range the core owns. */
-bool kh_ioctl_is_ours(unsigned int cmd);
+struct kh_ioctl_desc {
+	unsigned int cmd;
+	const char *name;
+	int (*fn)(struct kh_file *kf, void *arg);
+};
 
-/*
- * Move the job engine forward once: collect completions, dispatch queued
- * jobs, enforce job time limits.  Every ioctl that waits does this; a host
- * may also call it from a worker so that jobs advance with nobody waiting.
- * Returns true while jobs are queued or running.
+/**
+ * kh_ioctl_desc() - the command at an index of the driver range
+ * @index: the ioctl number less DRM_COMMAND_BASE.
+ *
+ * Return: the descriptor, or NULL past the last command.
  */
-bool kh_device_poll(struct kh_device *kd);
+const struct kh_ioctl_desc *kh_ioctl_desc(unsigned int index);
+/**
+ * kh_ioctl_call() - run a command on a kernel-space copy of its struct
+ * @kf: the caller's file.
+ * @index: the ioctl number less DRM_COMMAND_BASE.
+ * @arg: the struct, this driver's size.
+ *
+ * Return: 0 or a negative errno.  On ETIMEDOUT from WAIT @arg holds the
+ * job's current status; the host copies it out as on success.
+ */
+int kh_ioctl_call(struct kh_file *kf, unsigned int index, void *arg);
+/**
+ * kh_ioctl_check_tail() - the size rule for a caller's longer struct
+ * @cmd: the caller's command number.
+ * @uarg: the caller's struct.
+ *
+ * Return: 0 when @cmd's size is at most this driver's or every byte past
+ * it is zero; -E2BIG when one is not; -EFAULT.
+ */
+int kh_ioctl_check_tail(unsigned int cmd, const void __user *uarg);
+/**
+ * kh_ioctl_is_ours() - whether a command number falls in the driver range
+ * @cmd: the command.
+ *
+ * Return: true for DRM_COMMAND_BASE .. DRM_COMMAND_END of the DRM type.
+ */
+bool kh_ioctl_is_ours(unsigned int cmd);
+/**
+ * kh_ioctl_name() - a command's name for messages
+ * @cmd: a command number of the driver range.
+ *
+ * Return: "SUBMIT" and the like, or NULL when no command has that number.
+ */
+const char *kh_ioctl_name(unsigned int cmd);
 
 /* Read-only views for sysfs and diagnostics. */
 const char *kh_device_name(const struct kh_device *kd);
 unsigned int kh_device_mesh_count(const struct kh_device *kd);
 unsigned int kh_device_node_count(const struct kh_device *kd);
-/*
- * Node i of the enumerated table (all meshes, in mesh then y then x order).
- * live: re-read CU_STATUS, CU_COUNTERS and CU_DBG through the mailbox now.
+/**
+ * kh_device_node() - node i of the enumerated table
+ * @kd: the device.
+ * @i: the index, in mesh then y then x order.
+ * @live: re-read CU_STATUS, CU_COUNTERS and CU_DBG through the mailbox now;
+ *	else they are as last read (zero when never read: bring-up does not).
+ * @out: the node as NODES reports it.
+ *
+ * Return: 0, -ENOENT past the last node, or the mailbox's error.
  */
 int kh_device_node(struct kh_device *kd, unsigned int i, bool live,
 		   struct drm_kohaku_node *out);
+/**
+ * kh_device_info() - GET_INFO's answer
+ * @kd: the device.
+ * @out: filled.
+ *
+ * Return: 0.
+ */
 int kh_device_info(struct kh_device *kd, struct drm_kohaku_get_info *out);
 
 #endif /* KH_CORE_H */

@@ -19,32 +19,28 @@
  */
 #include "kh_priv.h"
 
-static struct kh_job *kh_mesh_job(struct kh_mesh *m)
-{
-	return m->job;
-}
-
+/* The job leaves the device: the mesh takes the next one. */
 static void kh_job_finish(struct kh_mesh *m, struct kh_job *job)
 {
 	m->job = NULL;
 	m->run = KH_RUN_IDLE;
-	job->on_mesh = false;
-	kh_job_put(job);
-	kh_deferred_reap(m->kd);
+	kh_job_unlist(m->kd, job);
+	kh_job_put(job);	/* the mesh's */
 }
 
 void kh_mesh_abort_queue(struct kh_mesh *m, const char *why)
 {
 	struct kh_job *job, *tmp;
 
-	list_for_each_entry_safe(job, tmp, &m->queue, mesh_link) {
-		list_del(&job->mesh_link);
-		job->status = KOHAKU_JOB_ABORTED;
-		job->why = why;
-		job->on_mesh = false;
-		kh_job_put(job);
-	}
-	kh_deferred_reap(m->kd);
+	kh_lock_assert_held(&m->lock);
+	list_for_each_entry_safe(job, tmp, &m->queue, mesh_link)
+		kh_job_abort(job, why);
+}
+
+bool kh_mesh_busy(struct kh_mesh *m)
+{
+	kh_lock_assert_held(&m->lock);
+	return m->job != NULL;
 }
 
 static void kh_mesh_wedge(struct kh_mesh *m, const char *why)
@@ -85,15 +81,53 @@ static bool kh_job_targets_hung(struct kh_mesh *m, struct kh_job *job)
 		if (n->flags & KOHAKU_NODE_HUNG) {
 			kh_err(m->kd, "mesh %u: job %llu aborted: its node (%u,%u) hung in an earlier job\n",
 			       m->id, job->id, n->x, n->y);
-			list_del(&job->mesh_link);
-			job->status = KOHAKU_JOB_ABORTED;
-			job->why = "a target node is hung";
-			job->on_mesh = false;
-			kh_job_put(job);
+			kh_job_abort(job, "a target node is hung");
 			return true;
 		}
 	}
 	return false;
+}
+
+static void kh_job_in_fence_cb(struct kh_fence_cb *cb)
+{
+	struct kh_job *job = container_of(cb, struct kh_job, in_cb);
+
+	kh_engine_kick(job->mesh->kd);
+}
+
+enum kh_ready { KH_READY, KH_BLOCKED, KH_GONE };
+
+/*
+ * May the job at the head of the queue start: has every fence it waits
+ * for signalled, and cleanly?  While one has not, a callback kicks the
+ * engine when it does.  A fence that signalled an error aborts the job.
+ */
+static enum kh_ready kh_job_ready(struct kh_mesh *m, struct kh_job *job)
+{
+	while (job->in_next < job->n_in_fences) {
+		struct kh_fence *f = job->in_fences[job->in_next];
+		int err;
+
+		if (!kh_fence_is_signaled(f)) {
+			if (job->in_cb_armed)
+				return KH_BLOCKED;
+			if (!kh_fence_add_callback(f, &job->in_cb, kh_job_in_fence_cb)) {
+				job->in_cb_armed = true;
+				return KH_BLOCKED;
+			}
+			continue;	/* it signalled meanwhile */
+		}
+		job->in_cb_armed = false;
+		err = kh_fence_error(f);
+		if (err) {
+			kh_info(m->kd, "mesh %u: job %llu aborted: in-fence %u signalled error %d\n",
+				m->id, job->id, job->in_next, err);
+			kh_job_abort(job, "an in-fence signalled an error");
+			return KH_GONE;
+		}
+		job->in_next++;
+	}
+	return KH_READY;
 }
 
 static void kh_job_start(struct kh_mesh *m, struct kh_job *job)
@@ -114,13 +148,12 @@ static void kh_job_start(struct kh_mesh *m, struct kh_job *job)
 	}
 	list_del(&job->mesh_link);
 	m->job = job;
-	job->status = KOHAKU_JOB_RUNNING;
+	kh_write_once(job->status, KOHAKU_JOB_RUNNING);
 	job->t_start = kh_now(kd);
 	job->deadline = job->t_start + job->timeout_ns;
 	for (i = 0; i < job->n_progs; i++)
 		job->progs[i].baseline = kh_ns_count(m, job->progs[i].node, &raw);
 	kh_wr(m, KH_ORC_PROG_CRED, job->seed);
-	job->pushed_at_seed = 0;
 	job->lasts_at_seed = 0;
 	m->run = KH_RUN_DISPATCH;
 	kh_dbg(kd, "mesh %u: job %llu: %u programs, credit %u\n",
@@ -273,7 +306,6 @@ static void kh_stall(struct kh_mesh *m, struct kh_job *job, u64 ps)
 		job->n_faults += lost;
 	}
 	kh_wr(m, KH_ORC_PROG_CRED, job->seed);
-	job->pushed_at_seed = job->pushed;
 	job->lasts_at_seed = job->lasts;
 }
 
@@ -339,16 +371,16 @@ static bool kh_settled(struct kh_mesh *m, struct kh_job *job)
 	return now - job->aux_since >= KH_SETTLE_NS;
 }
 
-static void kh_job_verdict(struct kh_mesh *m, struct kh_job *job)
+static u32 kh_job_verdict(struct kh_mesh *m, struct kh_job *job)
 {
 	struct kh_device *kd = m->kd;
 
 	job->t_end = kh_now(kd);
 	if (job->why) {
-		job->status = KOHAKU_JOB_ERROR;
 		kh_err(kd, "mesh %u: job %llu: %s\n", m->id, job->id, job->why);
-	} else if (job->n_faults || job->fault_flags) {
-		job->status = KOHAKU_JOB_FAULT;
+		return KOHAKU_JOB_ERROR;
+	}
+	if (job->n_faults || job->fault_flags) {
 		if (!(job->fault_flags & KOHAKU_FAULT_NODE_KNOWN) &&
 		    job->n_progs == 1) {
 			job->fault_flags |= KOHAKU_FAULT_NODE_KNOWN;
@@ -363,16 +395,15 @@ static void kh_job_verdict(struct kh_mesh *m, struct kh_job *job)
 		else
 			kh_info(kd, "mesh %u: job %llu: %u instruction(s) faulted on nodes their later signals hide\n",
 				m->id, job->id, job->n_faults);
-	} else {
-		job->status = KOHAKU_JOB_DONE;
+		return KOHAKU_JOB_FAULT;
 	}
+	return KOHAKU_JOB_DONE;
 }
 
 static void kh_job_timeout(struct kh_mesh *m, struct kh_job *job)
 {
 	unsigned int i;
 
-	job->status = KOHAKU_JOB_TIMEOUT;
 	job->t_end = kh_now(m->kd);
 	for (i = 0; i < job->n_progs; i++) {
 		struct kh_prog *p = &job->progs[i];
@@ -384,6 +415,8 @@ static void kh_job_timeout(struct kh_mesh *m, struct kh_job *job)
 	job->staged.valid = false;
 	job->recover_deadline = job->t_end + KH_RECOVER_NS;
 	m->run = KH_RUN_RECOVER;
+	/* the caller hears now; the mesh stays the job's until it drains */
+	kh_job_finalize(job, KOHAKU_JOB_TIMEOUT);
 }
 
 /*
@@ -429,8 +462,9 @@ void kh_mesh_step(struct kh_mesh *m)
 {
 	struct kh_job *job;
 
+	kh_lock_assert_held(&m->lock);
 	for (;;) {
-		job = kh_mesh_job(m);
+		job = m->job;
 		if (!job) {
 			if (list_empty(&m->queue) || (m->flags & KOHAKU_MESH_WEDGED))
 				return;
@@ -438,6 +472,14 @@ void kh_mesh_step(struct kh_mesh *m)
 			/* (the job may be freed here: only loop on) */
 			if (kh_job_targets_hung(m, job))
 				continue;
+			switch (kh_job_ready(m, job)) {
+			case KH_BLOCKED:
+				return;
+			case KH_GONE:
+				continue;
+			case KH_READY:
+				break;
+			}
 			kh_job_start(m, job);
 			if (!m->job)
 				return;
@@ -476,7 +518,7 @@ void kh_mesh_step(struct kh_mesh *m)
 			/* a unit that never stops writing must not hold the job */
 			if (!kh_settled(m, job) && kh_now(m->kd) < job->deadline)
 				return;
-			kh_job_verdict(m, job);
+			kh_job_finalize(job, kh_job_verdict(m, job));
 			kh_job_finish(m, job);
 		}
 	}

@@ -57,21 +57,63 @@ struct kh_node *kh_mesh_node(struct kh_mesh *m, u8 x, u8 y)
 	return i < 0 ? NULL : &m->nodes[i];
 }
 
-int kh_node_refresh(struct kh_node *n)
+/*
+ * Re-read CU_STATUS, CU_COUNTERS and CU_DBG of nodes[first, first+count) of
+ * a mesh, pipelined: every node's three reads in flight with the others'.
+ */
+int kh_mesh_refresh_nodes(struct kh_mesh *m, unsigned int first,
+			  unsigned int count)
 {
-	struct kh_mesh *m = n->mesh;
+	static const u8 idx[] = { KH_CTRL_IDX_STATUS, KH_CTRL_IDX_COUNTERS,
+				  KH_CTRL_IDX_DBG };
+	struct kh_ctrl_req *req;
+	unsigned int i, k, n = count * ARRAY_SIZE(idx);
 	int ret;
 
-	ret = kh_ctrl_read(m, n->x, n->y, KH_CTRL_IDX_STATUS, &n->status_reg);
-	if (!ret)
-		ret = kh_ctrl_read(m, n->x, n->y, KH_CTRL_IDX_COUNTERS,
-				   &n->counters_reg);
-	if (!ret)
-		ret = kh_ctrl_read(m, n->x, n->y, KH_CTRL_IDX_DBG, &n->dbg_reg);
-	if (ret)
-		kh_warn(m->kd, "mesh %u: node (%u,%u) did not answer a status read (%d)\n",
-			m->id, n->x, n->y, ret);
+	kh_lock_assert_held(&m->lock);
+	if (!count)
+		return 0;
+	req = kh_zalloc(sizeof(*req) * n);
+	if (!req)
+		return -ENOMEM;
+	/* index-major, so that one node's reads do not queue behind each other */
+	for (k = 0; k < ARRAY_SIZE(idx); k++) {
+		for (i = 0; i < count; i++) {
+			struct kh_ctrl_req *r = &req[k * count + i];
+
+			r->x = m->nodes[first + i].x;
+			r->y = m->nodes[first + i].y;
+			r->index = idx[k];
+		}
+	}
+	ret = kh_ctrl_read_many(m, req, n);
+	for (i = 0; !ret && i < count; i++) {
+		struct kh_node *nd = &m->nodes[first + i];
+
+		for (k = 0; k < ARRAY_SIZE(idx); k++) {
+			struct kh_ctrl_req *r = &req[k * count + i];
+
+			if (r->result) {
+				kh_warn(m->kd, "mesh %u: node (%u,%u) did not answer a status read (%d)\n",
+					m->id, nd->x, nd->y, r->result);
+				ret = r->result;
+				break;
+			}
+		}
+		if (ret)
+			break;
+		nd->status_reg = req[i].value;
+		nd->counters_reg = req[count + i].value;
+		nd->dbg_reg = req[2 * count + i].value;
+		nd->regs_read = true;
+	}
+	kh_free(req);
 	return ret;
+}
+
+int kh_node_refresh(struct kh_node *n)
+{
+	return kh_mesh_refresh_nodes(n->mesh, n - n->mesh->nodes, 1);
 }
 
 static void kh_node_decode(struct kh_node *n, u64 caps)
@@ -81,29 +123,6 @@ static void kh_node_decode(struct kh_node *n, u64 caps)
 	n->cu_version = (caps >> KH_CAPS_VERSION_SHIFT) & KH_CAPS_VERSION_MASK;
 	n->n_buffers = (caps >> KH_CAPS_NBUF_SHIFT) & KH_CAPS_NBUF_MASK;
 	n->inst_depth = (caps >> KH_CAPS_DEPTH_SHIFT) & KH_CAPS_DEPTH_MASK;
-}
-
-/*
- * Probe one coordinate: 1 = a node (caps filled), 0 = nothing answers for
- * it, -EADDRNOTAVAIL = our request came back (the agent or a memory port).
- */
-static int kh_probe_coord(struct kh_mesh *m, u8 x, u8 y, u64 *caps)
-{
-	u64 again;
-	int ret;
-
-	ret = kh_ctrl_read(m, x, y, KH_CTRL_IDX_CAPS, caps);
-	if (ret == -EADDRNOTAVAIL)
-		return ret;
-	if (ret)
-		return 0;
-	ret = kh_ctrl_read(m, x, y, KH_CTRL_IDX_CAPS, &again);
-	if (ret || again != *caps) {
-		kh_warn(m->kd, "mesh %u: node (%u,%u) CU_CAPS 0x%016llx not confirmed (%d, 0x%016llx); left out\n",
-			m->id, x, y, *caps, ret, again);
-		return 0;
-	}
-	return 1;
 }
 
 static void kh_check_versions(struct kh_mesh *m)
@@ -127,52 +146,142 @@ static void kh_check_versions(struct kh_mesh *m)
 	}
 }
 
+/* Nodes in y then x order, the order NODES reports, and the index by {y,x}. */
+static void kh_mesh_sort_nodes(struct kh_mesh *m)
+{
+	unsigned int i, j;
+
+	for (i = 1; i < m->n_nodes; i++) {
+		struct kh_node t = m->nodes[i];
+
+		for (j = i; j && KH_YX(m->nodes[j - 1].x, m->nodes[j - 1].y) >
+			     KH_YX(t.x, t.y); j--)
+			m->nodes[j] = m->nodes[j - 1];
+		m->nodes[j] = t;
+	}
+	for (i = 0; i < m->n_nodes; i++)
+		m->node_at[KH_YX(m->nodes[i].x, m->nodes[i].y)] = i;
+}
+
+/* CAPS of every coordinate in req (distinct, none aliasing another), pipelined */
+static int kh_caps_batch(struct kh_mesh *m, struct kh_ctrl_req *req,
+			 unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		req[i].index = KH_CTRL_IDX_CAPS;
+	return kh_ctrl_read_many(m, req, n);
+}
+
+/*
+ * Probe the whole span for CU_CAPS.  Every coordinate but the four corners
+ * is a distinct endpoint (a router's local port, or an edge router's
+ * outward port), so their requests go out together.  A corner has no port:
+ * it is clamped onto an edge port that also has a coordinate of its own
+ * (kohakutpu.md 6), and two requests in flight to one node would lose one,
+ * so each corner is asked alone, after the rest.
+ */
+static int kh_probe_span(struct kh_mesh *m, unsigned int lo, unsigned int hi,
+			 struct kh_ctrl_req *req, unsigned int *n_out)
+{
+	unsigned int x, y, n = 0, c;
+	int ret;
+
+	for (y = lo; y <= hi; y++)
+		for (x = lo; x <= hi; x++)
+			if (!((x == lo || x == hi) && (y == lo || y == hi))) {
+				req[n].x = x;
+				req[n].y = y;
+				n++;
+			}
+	ret = kh_caps_batch(m, req, n);
+	for (c = 0; !ret && c < 4; c++) {
+		req[n].x = c & 1 ? hi : lo;
+		req[n].y = c & 2 ? hi : lo;
+		ret = kh_caps_batch(m, &req[n], 1);
+		n++;
+	}
+	*n_out = n;
+	return ret;
+}
+
 int kh_mesh_enumerate(struct kh_mesh *m)
 {
 	unsigned int lo = m->grid_lo - 1, hi = min_t(unsigned int, m->grid_hi + 1, 15);
-	unsigned int span = hi - lo + 1, x, y;
+	unsigned int span = hi - lo + 1, n, i, k;
+	struct kh_ctrl_req *req, *conf;
 	bool agent_seen = false;
+	int ret;
 
+	kh_lock_assert_held(&m->lock);
 	memset(m->node_at, 0xff, sizeof(m->node_at));
 	m->nodes = kh_zalloc(sizeof(*m->nodes) * span * span);
-	if (!m->nodes)
+	req = kh_zalloc(sizeof(*req) * span * span * 2);
+	if (!m->nodes || !req) {
+		kh_free(req);
 		return -ENOMEM;
+	}
+	conf = req + span * span;
 	m->n_nodes = 0;
+	m->tx_known = 0;
 	if (kh_mbox_wait_idle(m)) {
 		u64 ps = kh_rd(m, KH_ORC_PROG_STAT);
 
 		kh_err(m->kd, "mesh %u: a program is stuck in the dispatcher (%u flits left, credit %u) since before this driver; the mailbox cannot be used, mesh is wedged until the card is reprogrammed\n",
 		       m->id, KH_PROG_STAT_LEFT(ps), KH_PROG_STAT_CRED(ps));
 		m->flags |= KOHAKU_MESH_WEDGED;
+		kh_free(req);
 		return 0;
 	}
-	kh_mbox_drain(m);
 
-	for (y = lo; y <= hi; y++) {
-		for (x = lo; x <= hi; x++) {
-			bool corner = (x == lo || x == hi) && (y == lo || y == hi);
-			struct kh_node *n;
-			u64 caps;
-			int ret;
+	ret = kh_probe_span(m, lo, hi, req, &n);
+	/* the answers, confirmed by a second agreeing read */
+	for (i = 0, k = 0; !ret && i < n; i++) {
+		struct kh_ctrl_req *r = &req[i];
+		bool corner = (r->x == lo || r->x == hi) && (r->y == lo || r->y == hi);
 
-			ret = kh_probe_coord(m, x, y, &caps);
-			if (ret == -EADDRNOTAVAIL && !corner && x == lo && !agent_seen) {
-				/* the lowest echoing west-edge port hosts the agent */
-				m->agent_x = x;
-				m->agent_y = y;
-				agent_seen = true;
-			}
-			if (ret <= 0)
-				continue;
-			n = &m->nodes[m->n_nodes];
-			n->mesh = m;
-			n->x = x;
-			n->y = y;
-			kh_node_decode(n, caps);
-			m->node_at[KH_YX(x, y)] = m->n_nodes++;
-			kh_node_refresh(n);
+		if (r->result == -EADDRNOTAVAIL && !corner && r->x == lo &&
+		    (!agent_seen || KH_YX(r->x, r->y) < KH_YX(m->agent_x, m->agent_y))) {
+			/* the lowest echoing west-edge port hosts the agent */
+			m->agent_x = r->x;
+			m->agent_y = r->y;
+			agent_seen = true;
+		}
+		if (!r->result) {
+			conf[k].x = r->x;
+			conf[k].y = r->y;
+			k++;
 		}
 	}
+	if (!ret)
+		ret = kh_caps_batch(m, conf, k);
+	for (i = 0; !ret && i < n; i++) {
+		struct kh_ctrl_req *r = &req[i], *c = NULL;
+		struct kh_node *nd;
+		unsigned int j;
+
+		if (r->result)
+			continue;
+		for (j = 0; j < k && !c; j++)
+			if (conf[j].x == r->x && conf[j].y == r->y)
+				c = &conf[j];
+		if (!c || c->result || c->value != r->value) {
+			kh_warn(m->kd, "mesh %u: node (%u,%u) CU_CAPS 0x%016llx not confirmed (%d, 0x%016llx); left out\n",
+				m->id, r->x, r->y, r->value, c ? c->result : -ENOENT,
+				c ? c->value : 0);
+			continue;
+		}
+		nd = &m->nodes[m->n_nodes++];
+		nd->mesh = m;
+		nd->x = r->x;
+		nd->y = r->y;
+		kh_node_decode(nd, r->value);
+	}
+	kh_free(req);
+	if (ret)
+		return ret;
+	kh_mesh_sort_nodes(m);
 	if (!agent_seen)
 		kh_warn(m->kd, "mesh %u: no CU_CTRL self-echo seen; assuming the agent at (%u,%u)\n",
 			m->id, m->agent_x, m->agent_y);

@@ -1,53 +1,90 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * Jobs: SUBMIT validates and queues a job on its mesh, WAIT drives the job
- * engine until the job is final or the caller's time is up.  A job is owned
- * by its file and, while queued or on the device, by its mesh; it is freed
- * when both have let go (a job whose file closed runs out on the device).
+ * Jobs: SUBMIT validates a job, takes its in-fences and queues it on its
+ * mesh; WAIT sleeps until the device's progress engine makes it final.  A
+ * job is counted (kh_job.ref) by its file's table, by its mesh while queued
+ * or on the device, and by each waiter; it is freed when all have let go
+ * (a job whose file closed runs out on the device).
  */
 #include "kh_priv.h"
 
 bool kh_job_final(const struct kh_job *job)
 {
-	return job->status >= KOHAKU_JOB_DONE;
+	return kh_load_acquire(&job->status) >= KOHAKU_JOB_DONE;
 }
 
 void kh_job_put(struct kh_job *job)
 {
-	if (job->file || job->on_mesh || job->waiters)
+	u32 i;
+
+	if (!kh_refcount_dec(&job->ref))
 		return;
+	for (i = 0; i < job->n_in_fences; i++)
+		kh_fence_put(job->in_fences[i]);
+	if (job->fence)
+		kh_fence_put(job->fence);
+	kh_free(job->in_fences);
 	kh_free(job->insts);
 	kh_free(job->progs);
 	kh_free(job);
 }
 
-/* The smallest id of a job that is not final, or U64_MAX. */
-u64 kh_oldest_unfinished_job(struct kh_device *kd)
+/*
+ * Off the device's list of unfinished jobs; memory freed while it was
+ * unfinished goes back to its mesh once no older job is left.
+ */
+void kh_job_unlist(struct kh_device *kd, struct kh_job *job)
 {
-	u64 oldest = ~0ULL;
-	unsigned int i;
+	struct kh_deferred *d, *tmp;
+	u64 oldest;
 
-	for (i = 0; i < kd->n_meshes; i++) {
-		struct kh_mesh *m = &kd->mesh[i];
-
-		/* the mesh runs its jobs in order: the device's job is oldest */
-		if (m->job && m->job->id < oldest)
-			oldest = m->job->id;
-		else if (!list_empty(&m->queue)) {
-			struct kh_job *j = list_first_entry(&m->queue, struct kh_job,
-							    mesh_link);
-
-			if (j->id < oldest)
-				oldest = j->id;
-		}
+	kh_mutex_lock(&kd->jobs_lock);
+	list_del(&job->live_link);
+	oldest = list_empty(&kd->unfinished) ? ~0ULL :
+		 list_first_entry(&kd->unfinished, struct kh_job, live_link)->id;
+	list_for_each_entry_safe(d, tmp, &kd->deferred, link) {
+		if (d->after_job >= oldest)
+			continue;
+		kh_mem_release(&d->mesh->mem, d->start, d->len);
+		list_del(&d->link);
+		kh_free(d);
 	}
-	return oldest;
+	kh_mutex_unlock(&kd->jobs_lock);
 }
 
-static int kh_check_program(struct kh_file *kf, const struct drm_kohaku_program *p,
+void kh_job_finalize(struct kh_job *job, u32 status)
+{
+	struct kh_mesh *m = job->mesh;
+	struct kh_device *kd = m->kd;
+
+	kh_lock_assert_held(&m->lock);
+	m->jobs_pending--;
+	m->jobs_done++;
+	if (job->fence)
+		kh_fence_signal(job->fence, status == KOHAKU_JOB_DONE ? 0 : -EIO);
+	kh_store_release(&job->status, status);
+	kh_waitq_wake(&kd->waitq);
+}
+
+void kh_job_abort(struct kh_job *job, const char *why)
+{
+	struct kh_mesh *m = job->mesh;
+
+	kh_lock_assert_held(&m->lock);
+	list_del(&job->mesh_link);
+	if (job->in_cb_armed)
+		kh_fence_remove_callback(job->in_fences[job->in_next], &job->in_cb);
+	job->in_cb_armed = false;
+	job->why = why;
+	kh_dbg(m->kd, "mesh %u: job %llu aborted: %s\n", m->id, job->id, why);
+	kh_job_finalize(job, KOHAKU_JOB_ABORTED);
+	kh_job_unlist(m->kd, job);
+	kh_job_put(job);	/* the mesh's */
+}
+
+static int kh_check_program(struct kh_device *kd, const struct drm_kohaku_program *p,
 			    unsigned int i, struct kh_mesh **mesh)
 {
-	struct kh_device *kd = kf->kd;
 	struct kh_node *n;
 	struct kh_mesh *m;
 
@@ -55,7 +92,7 @@ static int kh_check_program(struct kh_file *kf, const struct drm_kohaku_program 
 		kh_dbg(kd, "SUBMIT: program %u has nonzero flags/pad/reserved\n", i);
 		return -EINVAL;
 	}
-	if (p->mesh >= kd->n_meshes || !(kd->mesh[p->mesh].flags & KOHAKU_MESH_PRESENT)) {
+	if (!kh_mesh_present(kd, p->mesh)) {
 		kh_dbg(kd, "SUBMIT: program %u names mesh %u, which is absent\n", i, p->mesh);
 		return -EINVAL;
 	}
@@ -81,27 +118,6 @@ static int kh_check_program(struct kh_file *kf, const struct drm_kohaku_program 
 		       p->x, p->y);
 		return -EINVAL;
 	}
-	if (n->flags & KOHAKU_NODE_HUNG) {
-		kh_err(kd, "mesh %u: node (%u,%u) hung in an earlier job; refusing new work for it\n",
-		       m->id, n->x, n->y);
-		return -EIO;
-	}
-	return 0;
-}
-
-static int kh_mesh_usable(struct kh_device *kd, struct kh_mesh *m)
-{
-	if (m->flags & KOHAKU_MESH_WEDGED) {
-		kh_err(kd, "mesh %u is wedged (a job hung the dispatcher); the card must be reprogrammed, it has no soft reset\n",
-		       m->id);
-		return -EIO;
-	}
-	if (!(m->flags & KOHAKU_MESH_READY)) {
-		kh_err(kd, "mesh %u was refused at bring-up (%s); it takes no jobs\n",
-		       m->id, m->flags & KOHAKU_MESH_MIXED_VERSION ?
-		       "mixed cu_version" : "not enumerated");
-		return -EIO;
-	}
 	return 0;
 }
 
@@ -109,11 +125,13 @@ static int kh_mesh_usable(struct kh_device *kd, struct kh_mesh *m)
 static int kh_job_build(struct kh_file *kf, const struct drm_kohaku_submit *a,
 			struct kh_job *job)
 {
+	const u8 __user *up = kh_u64_to_user_ptr(a->programs_ptr);
+	struct kh_device *kd = kf->kd;
 	struct drm_kohaku_program *p;
 	struct kh_mesh *m = NULL;
 	u64 total = 0, at = 0;
 	unsigned int i, j;
-	int ret;
+	int ret = 0;
 
 	p = kh_zalloc(sizeof(*p) * a->n_programs);
 	job->progs = kh_zalloc(sizeof(*job->progs) * a->n_programs);
@@ -121,17 +139,22 @@ static int kh_job_build(struct kh_file *kf, const struct drm_kohaku_submit *a,
 		ret = -ENOMEM;
 		goto out;
 	}
-	ret = kh_copy_from_user(p, kh_u64_to_user_ptr(a->programs_ptr),
-				sizeof(*p) * a->n_programs);
-	if (ret)
+	for (i = 0; i < a->n_programs && !ret; i++)
+		ret = kh_copy_elem_in(&p[i], sizeof(p[i]), up + (size_t)i * a->program_size,
+				      a->program_size);
+	if (ret) {
+		if (ret == -E2BIG)
+			kh_dbg(kd, "SUBMIT: program %u has nonzero bytes past this driver's struct\n",
+			       i - 1);
 		goto out;
+	}
 	for (i = 0; i < a->n_programs; i++) {
-		ret = kh_check_program(kf, &p[i], i, &m);
+		ret = kh_check_program(kd, &p[i], i, &m);
 		if (ret)
 			goto out;
 		for (j = 0; j < i; j++) {
 			if (p[j].x == p[i].x && p[j].y == p[i].y) {
-				kh_dbg(kf->kd, "SUBMIT: programs %u and %u both target (%u,%u); one program per node per job\n",
+				kh_dbg(kd, "SUBMIT: programs %u and %u both target (%u,%u); one program per node per job\n",
 				       j, i, p[i].x, p[i].y);
 				ret = -EINVAL;
 				goto out;
@@ -140,14 +163,11 @@ static int kh_job_build(struct kh_file *kf, const struct drm_kohaku_submit *a,
 		total += p[i].n_insts;
 	}
 	if (total > KOHAKU_MAX_JOB_INSTS) {
-		kh_dbg(kf->kd, "SUBMIT: %llu instructions, more than %u per job\n",
+		kh_dbg(kd, "SUBMIT: %llu instructions, more than %u per job\n",
 		       total, KOHAKU_MAX_JOB_INSTS);
 		ret = -E2BIG;
 		goto out;
 	}
-	ret = kh_mesh_usable(kf->kd, m);
-	if (ret)
-		goto out;
 	job->insts = kh_zalloc(sizeof(*job->insts) * total);
 	if (!job->insts) {
 		ret = -ENOMEM;
@@ -174,17 +194,82 @@ out:
 	return ret;
 }
 
-int kh_job_submit(struct kh_file *kf, struct drm_kohaku_submit *a)
+/* The fences every in-syncobj holds now: the job waits for them. */
+static int kh_job_in_fences(struct kh_file *kf, const struct drm_kohaku_submit *a,
+			    struct kh_job *job)
 {
 	struct kh_device *kd = kf->kd;
-	struct kh_job *job;
+	u32 *handles;
+	u32 i;
 	int ret;
 
+	if (!a->n_in_syncobjs)
+		return 0;
+	handles = kh_zalloc(sizeof(*handles) * a->n_in_syncobjs);
+	job->in_fences = kh_zalloc(sizeof(*job->in_fences) * a->n_in_syncobjs);
+	if (!handles || !job->in_fences) {
+		kh_free(handles);
+		return -ENOMEM;
+	}
+	ret = kh_copy_from_user(handles, kh_u64_to_user_ptr(a->in_syncobjs_ptr),
+				sizeof(*handles) * a->n_in_syncobjs);
+	for (i = 0; !ret && i < a->n_in_syncobjs; i++) {
+		ret = kh_syncobj_fence(kf->of, handles[i], &job->in_fences[i]);
+		if (ret)
+			kh_dbg(kd, "SUBMIT: in-syncobj %u (handle %u): %s\n", i,
+			       handles[i], ret == -ENOENT ? "no such syncobj" :
+			       "it holds no fence (nothing was submitted on it)");
+		else
+			job->n_in_fences++;
+	}
+	kh_free(handles);
+	return ret;
+}
+
+/* The job's mesh takes it, unless the mesh or a target is unusable. */
+static int kh_job_enqueue(struct kh_mesh *m, struct kh_job *job)
+{
+	struct kh_device *kd = m->kd;
+	unsigned int i;
+
+	kh_lock_assert_held(&m->lock);
+	if (m->flags & KOHAKU_MESH_WEDGED) {
+		kh_err(kd, "mesh %u is wedged (a job hung the dispatcher); the card must be reprogrammed, it has no soft reset\n",
+		       m->id);
+		return -EIO;
+	}
+	if (!(m->flags & KOHAKU_MESH_READY)) {
+		kh_err(kd, "mesh %u was refused at bring-up (%s); it takes no jobs\n",
+		       m->id, m->flags & KOHAKU_MESH_MIXED_VERSION ?
+		       "mixed cu_version" : "not enumerated");
+		return -EIO;
+	}
+	for (i = 0; i < job->n_progs; i++) {
+		struct kh_node *n = job->progs[i].node;
+
+		if (n->flags & KOHAKU_NODE_HUNG) {
+			kh_err(kd, "mesh %u: node (%u,%u) hung in an earlier job; refusing new work for it\n",
+			       m->id, n->x, n->y);
+			return -EIO;
+		}
+	}
+	job->fence = kh_fence_create(m->fence_context, m->fence_seqno + 1);
+	if (!job->fence)
+		return -ENOMEM;
+	m->fence_seqno++;
+	kh_refcount_inc(&job->ref);	/* the mesh's */
+	list_add_tail(&job->mesh_link, &m->queue);
+	m->jobs_pending++;
+	return 0;
+}
+
+static int kh_submit_check(struct kh_device *kd, const struct drm_kohaku_submit *a)
+{
 	if (a->flags || !kh_all_zero(a->reserved, sizeof(a->reserved)))
 		return -EINVAL;
-	if (a->program_size != sizeof(struct drm_kohaku_program)) {
-		kh_dbg(kd, "SUBMIT: program_size %u, this driver's is %zu\n",
-		       a->program_size, sizeof(struct drm_kohaku_program));
+	if (a->program_size < KOHAKU_PROGRAM_SIZE_MIN || a->program_size > 4096) {
+		kh_dbg(kd, "SUBMIT: program_size %u; this driver takes %u..4096\n",
+		       a->program_size, KOHAKU_PROGRAM_SIZE_MIN);
 		return -EINVAL;
 	}
 	if (!a->n_programs || a->n_programs > KOHAKU_MAX_PROGRAMS) {
@@ -192,48 +277,96 @@ int kh_job_submit(struct kh_file *kf, struct drm_kohaku_submit *a)
 		       a->n_programs, KOHAKU_MAX_PROGRAMS);
 		return -EINVAL;
 	}
-	if (kf->n_jobs >= KOHAKU_MAX_JOBS) {
-		kh_dbg(kd, "SUBMIT: this file has %u jobs nobody waited for\n", kf->n_jobs);
-		return -EBUSY;
+	if (a->n_in_syncobjs > KOHAKU_MAX_IN_FENCES) {
+		kh_dbg(kd, "SUBMIT: %u in-syncobjs; a job waits for at most %u\n",
+		       a->n_in_syncobjs, KOHAKU_MAX_IN_FENCES);
+		return -EINVAL;
 	}
-	job = kh_zalloc(sizeof(*job));
-	if (!job)
-		return -ENOMEM;
-	ret = kh_job_build(kf, a, job);
-	if (ret) {
-		kh_job_put(job);
-		return ret;
-	}
-	job->id = kd->next_job_id++;
-	job->file = kf;
-	job->status = KOHAKU_JOB_QUEUED;
-	job->timeout_ns = kh_ms_to_ns(a->timeout_ms ? a->timeout_ms :
-				      KOHAKU_JOB_TIMEOUT_DEFAULT_MS);
-	list_add_tail(&job->file_link, &kf->jobs);
-	kf->n_jobs++;
-	job->on_mesh = true;
-	list_add_tail(&job->mesh_link, &job->mesh->queue);
-	a->job_id = job->id;
-	/* start it now when the mesh is free */
-	kh_mesh_step(job->mesh);
 	return 0;
 }
 
-static struct kh_job *kh_job_lookup(struct kh_file *kf, u64 id)
+int kh_job_submit(struct kh_file *kf, void *arg)
 {
+	struct drm_kohaku_submit *a = arg;
+	struct kh_device *kd = kf->kd;
+	struct kh_syncobj *out = NULL;
 	struct kh_job *job;
+	struct kh_mesh *m;
+	int ret;
 
-	list_for_each_entry(job, &kf->jobs, file_link)
-		if (job->id == id)
-			return job;
-	return NULL;
+	ret = kh_submit_check(kd, a);
+	if (ret)
+		return ret;
+	job = kh_zalloc(sizeof(*job));
+	if (!job)
+		return -ENOMEM;
+	kh_refcount_set(&job->ref, 1);
+	job->status = KOHAKU_JOB_QUEUED;
+	job->timeout_ns = kh_ms_to_ns(a->timeout_ms ? a->timeout_ms :
+				      KOHAKU_JOB_TIMEOUT_DEFAULT_MS);
+	INIT_LIST_HEAD(&job->mesh_link);
+	INIT_LIST_HEAD(&job->live_link);
+	ret = kh_job_build(kf, a, job);
+	if (!ret)
+		ret = kh_job_in_fences(kf, a, job);
+	if (!ret && a->out_syncobj) {
+		out = kh_syncobj_find(kf->of, a->out_syncobj);
+		if (!out) {
+			kh_dbg(kd, "SUBMIT: out-syncobj %u: no such syncobj\n", a->out_syncobj);
+			ret = -ENOENT;
+		}
+	}
+	if (ret)
+		goto fail;
+	m = job->mesh;
+
+	kh_mutex_lock(&kf->lock);
+	if (kf->n_jobs >= KOHAKU_MAX_JOBS) {
+		kh_mutex_unlock(&kf->lock);
+		kh_dbg(kd, "SUBMIT: this file has %u jobs nobody waited for\n",
+		       kf->n_jobs);
+		ret = -EBUSY;
+		goto fail;
+	}
+	kh_mutex_lock(&kd->jobs_lock);
+	job->id = kd->next_job_id++;
+	list_add_tail(&job->live_link, &kd->unfinished);
+	kh_mutex_unlock(&kd->jobs_lock);
+	ret = kh_xa_insert(&kf->jobs, job->id, job);
+	if (!ret) {
+		kh_mutex_lock(&m->lock);
+		ret = kh_job_enqueue(m, job);
+		kh_mutex_unlock(&m->lock);
+		if (ret)
+			kh_xa_erase(&kf->jobs, job->id);
+	}
+	if (ret) {
+		kh_mutex_unlock(&kf->lock);
+		kh_job_unlist(kd, job);
+		goto fail;
+	}
+	kf->n_jobs++;		/* the file's reference is the submitter's */
+	kh_mutex_unlock(&kf->lock);
+
+	if (out) {
+		kh_syncobj_replace_fence(out, job->fence);
+		kh_syncobj_put(out);
+	}
+	a->job_id = job->id;
+	kh_engine_kick(kd);
+	return 0;
+fail:
+	if (out)
+		kh_syncobj_put(out);
+	kh_job_put(job);
+	return ret;
 }
 
 static void kh_job_report(const struct kh_job *job, struct drm_kohaku_wait *a)
 {
 	bool node = job->fault_flags & KOHAKU_FAULT_NODE_KNOWN;
 
-	a->status = job->status;
+	a->status = kh_load_acquire(&job->status);
 	a->fault_flags = job->fault_flags;
 	a->n_faults = job->n_faults;
 	a->fault_code = job->fault_flags & KOHAKU_FAULT_CODE_KNOWN ?
@@ -244,62 +377,40 @@ static void kh_job_report(const struct kh_job *job, struct drm_kohaku_wait *a)
 	a->device_ns = job->t_end > job->t_start ? job->t_end - job->t_start : 0;
 }
 
-static void kh_job_forget(struct kh_file *kf, struct kh_job *job)
+int kh_job_wait(struct kh_file *kf, void *arg)
 {
-	if (!job->file)
-		return;		/* another waiter on the same file got there first */
-	list_del(&job->file_link);
-	kf->n_jobs--;
-	job->file = NULL;
-	kh_job_put(job);
-}
-
-/* Called with kd->lock held; drops it between polls of the device. */
-int kh_job_wait(struct kh_file *kf, struct drm_kohaku_wait *a)
-{
+	struct drm_kohaku_wait *a = arg;
 	struct kh_device *kd = kf->kd;
 	struct kh_job *job;
-	u64 deadline;
 	int ret;
 
 	if (a->flags || !kh_all_zero(a->reserved, sizeof(a->reserved)))
 		return -EINVAL;
-	job = kh_job_lookup(kf, a->job_id);
+	kh_mutex_lock(&kf->lock);
+	job = kh_xa_load(&kf->jobs, a->job_id);
+	if (job)
+		kh_refcount_inc(&job->ref);	/* this waiter's */
+	kh_mutex_unlock(&kf->lock);
 	if (!job)
 		return -ENOENT;
-	deadline = kh_now(kd) + kh_ms_to_ns(a->timeout_ms);
-	/* a second thread of this file may wait on it (and forget it) too */
-	job->waiters++;
-	for (;;) {
-		unsigned int i;
 
-		/* every mesh advances, not only this job's: nobody else may */
-		for (i = 0; i < kd->n_meshes; i++)
-			kh_mesh_step(&kd->mesh[i]);
-		if (kh_job_final(job))
-			break;
-		if (kh_now(kd) >= deadline) {
-			kh_job_report(job, a);
-			ret = -ETIMEDOUT;
-			goto out;
+	ret = kh_engine_wait_job(kd, job, kh_now(kd) + kh_ms_to_ns(a->timeout_ms));
+	if (ret == -ETIMEDOUT) {
+		/* a consistent snapshot of a job still going */
+		kh_mutex_lock(&job->mesh->lock);
+		kh_job_report(job, a);
+		kh_mutex_unlock(&job->mesh->lock);
+	} else if (!ret) {
+		kh_job_report(job, a);
+		/* forget it, unless another thread of the file got there first */
+		kh_mutex_lock(&kf->lock);
+		if (kh_xa_load(&kf->jobs, job->id) == job) {
+			kh_xa_erase(&kf->jobs, job->id);
+			kf->n_jobs--;
+			kh_job_put(job);
 		}
-		kh_mutex_unlock(&kd->lock);
-		kh_relax(kh_simulated(kd));
-		kh_mutex_lock(&kd->lock);
-		if (kd->unplugged) {
-			ret = -ENODEV;
-			goto out;
-		}
-		if (kh_interrupted()) {
-			ret = -EINTR;
-			goto out;
-		}
+		kh_mutex_unlock(&kf->lock);
 	}
-	kh_job_report(job, a);
-	kh_job_forget(kf, job);
-	ret = 0;
-out:
-	job->waiters--;
 	kh_job_put(job);
 	return ret;
 }
@@ -307,14 +418,17 @@ out:
 /* File close: queued jobs never run; one on the device runs out. */
 void kh_job_release_all(struct kh_file *kf)
 {
-	struct kh_job *job, *tmp;
+	struct kh_job *job;
+	unsigned long id;
 
-	list_for_each_entry_safe(job, tmp, &kf->jobs, file_link) {
-		if (job->on_mesh && job->status == KOHAKU_JOB_QUEUED) {
-			list_del(&job->mesh_link);
-			job->on_mesh = false;
-			job->status = KOHAKU_JOB_ABORTED;
-		}
-		kh_job_forget(kf, job);
+	kh_lock_assert_held(&kf->lock);
+	kh_xa_for_each(&kf->jobs, id, job) {
+		kh_xa_erase(&kf->jobs, id);
+		kh_mutex_lock(&job->mesh->lock);
+		if (kh_read_once(job->status) == KOHAKU_JOB_QUEUED)
+			kh_job_abort(job, "its file was closed");
+		kh_mutex_unlock(&job->mesh->lock);
+		kh_job_put(job);
 	}
+	kf->n_jobs = 0;
 }

@@ -21,7 +21,6 @@ int kh_mem_init(struct kh_mem *mem, u64 size)
 {
 	struct kh_extent *e;
 
-	INIT_LIST_HEAD(&mem->free);
 	mem->size = size & ~((u64)KOHAKU_BO_ALIGN - 1);
 	mem->free_bytes = 0;
 	if (!mem->size)
@@ -32,6 +31,14 @@ int kh_mem_init(struct kh_mem *mem, u64 size)
 	list_add_tail(&e->link, &mem->free);
 	mem->free_bytes = mem->size;
 	return 0;
+}
+
+void kh_mem_usage(struct kh_mem *mem, u64 *size, u64 *free_bytes)
+{
+	kh_mutex_lock(&mem->lock);
+	*size = mem->size;
+	*free_bytes = mem->free_bytes;
+	kh_mutex_unlock(&mem->lock);
 }
 
 void kh_mem_fini(struct kh_mem *mem)
@@ -49,7 +56,9 @@ void kh_mem_fini(struct kh_mem *mem)
 int kh_mem_alloc(struct kh_mem *mem, u64 len, u64 *start)
 {
 	struct kh_extent *e;
+	int ret = -ENOMEM;
 
+	kh_mutex_lock(&mem->lock);
 	list_for_each_entry(e, &mem->free, link) {
 		if (e->len < len)
 			continue;
@@ -61,9 +70,11 @@ int kh_mem_alloc(struct kh_mem *mem, u64 len, u64 *start)
 			kh_free(e);
 		}
 		mem->free_bytes -= len;
-		return 0;
+		ret = 0;
+		break;
 	}
-	return -ENOMEM;
+	kh_mutex_unlock(&mem->lock);
+	return ret;
 }
 
 /*
@@ -72,7 +83,7 @@ int kh_mem_alloc(struct kh_mem *mem, u64 len, u64 *start)
  * that fails the range stays unusable rather than corrupting the
  * list.
  */
-void kh_mem_release(struct kh_mem *mem, u64 start, u64 len)
+static void kh_mem_release_locked(struct kh_mem *mem, u64 start, u64 len)
 {
 	struct kh_extent *e, *prev = NULL, *n;
 	struct list_head *before = &mem->free;
@@ -111,4 +122,11 @@ void kh_mem_release(struct kh_mem *mem, u64 start, u64 len)
 		return;
 	}
 	list_add_tail(&n->link, before);
+}
+
+void kh_mem_release(struct kh_mem *mem, u64 start, u64 len)
+{
+	kh_mutex_lock(&mem->lock);
+	kh_mem_release_locked(mem, start, len);
+	kh_mutex_unlock(&mem->lock);
 }

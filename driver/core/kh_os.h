@@ -1,12 +1,30 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * driver/core's only OS boundary.  The core is compiled into kohaku.ko and
- * into libkohaku's in-process sim backend; everything it needs from its host
- * is here: types, allocation, locks, time-bounded polling, logging and the
- * user-copy of ioctl arguments.
+ * into libkohaku's in-process backend; everything it needs from its host is
+ * declared here: types, allocation, locks and their assertions, sleeping
+ * waits, a worker, fences and the host file's syncobjs, ID maps, time-bounded
+ * polling, logging and the user copy of ioctl arguments.
+ *
+ * The kernel half is mostly the kernel's own helpers, inline; what is not
+ * lives in driver/linux/kohaku_os.c.  The userspace half is implemented by
+ * libkohaku's in-process host (libruntime/inproc/kh_os_*.c).
  */
 #ifndef KH_OS_H
 #define KH_OS_H
+
+/*
+ * Lock classes, in the only order they may nest (docs/driver-core.md
+ * "Locking").  The kernel's lockdep learns the order by itself; the
+ * userspace shim checks it on every lock.
+ */
+enum kh_lock_class {
+	KH_LOCK_FILE = 1,	/* struct kh_file: its BO and job tables */
+	KH_LOCK_MESH,		/* struct kh_mesh: queue, dispatch, mailbox, nodes */
+	KH_LOCK_JOBS,		/* struct kh_device: job ids, unfinished jobs, deferred frees */
+	KH_LOCK_MEM,		/* struct kh_mem: one mesh's allocator */
+	KH_LOCK_LEAF,		/* held alone: waiter lists, the engine's timers */
+};
 
 #ifdef __KERNEL__
 
@@ -16,6 +34,7 @@
 #include <linux/slab.h>
 #include <linux/mm.h>
 #include <linux/mutex.h>
+#include <linux/lockdep.h>
 #include <linux/uaccess.h>
 #include <linux/delay.h>
 #include <linux/sched.h>
@@ -24,12 +43,30 @@
 #include <linux/ktime.h>
 #include <linux/list.h>
 #include <linux/minmax.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
+#include <linux/xarray.h>
+#include <linux/refcount.h>
+#include <linux/compiler.h>
+#include <linux/dma-fence.h>
 
 typedef struct mutex kh_mutex;
-#define kh_mutex_init(m)	mutex_init(m)
+#define kh_mutex_init(m, cls)	mutex_init(m)
 #define kh_mutex_destroy(m)	mutex_destroy(m)
 #define kh_mutex_lock(m)	mutex_lock(m)
 #define kh_mutex_unlock(m)	mutex_unlock(m)
+#define kh_lock_assert_held(m)	lockdep_assert_held(m)
+
+#define kh_load_acquire(p)	smp_load_acquire(p)
+#define kh_store_release(p, v)	smp_store_release(p, v)
+#define kh_read_once(x)		READ_ONCE(x)
+#define kh_write_once(x, v)	WRITE_ONCE(x, v)
+
+typedef refcount_t kh_refcount;
+#define kh_refcount_set(r, n)	refcount_set(r, n)
+#define kh_refcount_inc(r)	refcount_inc(r)
+/* true when this put dropped the last reference */
+#define kh_refcount_dec(r)	refcount_dec_and_test(r)
 
 static inline void *kh_zalloc(size_t n)
 {
@@ -72,6 +109,70 @@ static inline bool kh_interrupted(void)
 	return signal_pending(current);
 }
 
+/* ---- sleeping waits ---- */
+
+struct kh_waitq {
+	wait_queue_head_t wq;
+};
+
+static inline void kh_waitq_init(struct kh_waitq *q)
+{
+	init_waitqueue_head(&q->wq);
+}
+
+static inline void kh_waitq_destroy(struct kh_waitq *q)
+{
+}
+
+static inline void kh_waitq_wake(struct kh_waitq *q)
+{
+	wake_up_all(&q->wq);
+}
+
+/*
+ * Sleep until cond holds, at most timeout_ns of wall time, or a signal:
+ * > 0 cond held, 0 timed out, -ERESTARTSYS interrupted.  cond is checked
+ * with the task not running: it must not sleep or take a mutex.
+ */
+#define kh_waitq_wait(q, done, timeout_ns)				\
+	({								\
+		long __t = nsecs_to_jiffies(timeout_ns);		\
+		__t = wait_event_interruptible_timeout((q)->wq, done,	\
+						       __t ? __t : 1);	\
+		__t > 0 ? 1 : (int)__t;					\
+	})
+
+/* ---- the engine's worker: runs fn once per kick, in its own context ---- */
+
+struct kh_worker {
+	struct work_struct work;
+	struct workqueue_struct *wq;
+	void (*fn)(struct kh_worker *w);
+};
+
+int kh_worker_init(struct kh_worker *w, const char *name,
+		   void (*fn)(struct kh_worker *w));
+void kh_worker_kick(struct kh_worker *w);
+/* Waits for a run in progress; no run starts after it. */
+void kh_worker_fini(struct kh_worker *w);
+
+/* ---- ID maps: the kernel's xarray ---- */
+
+typedef struct xarray kh_xa;
+#define kh_xa_init(xa)			xa_init_flags(xa, XA_FLAGS_ALLOC1)
+#define kh_xa_destroy(xa)		xa_destroy(xa)
+#define kh_xa_load(xa, id)		xa_load(xa, id)
+#define kh_xa_erase(xa, id)		xa_erase(xa, id)
+/* store at a caller-chosen id (job ids); 0 or -ENOMEM/-EBUSY */
+#define kh_xa_insert(xa, id, p)		xa_insert(xa, id, p, GFP_KERNEL)
+/*
+ * store at a free id in 1..max, the first at or after *next, wrapping, so
+ * that a freed id is not handed out again at once; 0 or -ENOMEM/-EBUSY
+ */
+#define kh_xa_alloc_cyclic(xa, id, p, max, next)			\
+	min(xa_alloc_cyclic(xa, id, p, XA_LIMIT(1, max), next, GFP_KERNEL), 0)
+#define kh_xa_for_each(xa, i, p)	xa_for_each(xa, i, p)
+
 /* The host's device, for log prefixes: a struct device in the kernel. */
 struct kh_os_dev;
 #define kh_os_err(od, fmt, ...)	 dev_err((struct device *)(od), fmt, ##__VA_ARGS__)
@@ -102,11 +203,40 @@ typedef long long s64;
 
 #define __user
 
-typedef pthread_mutex_t kh_mutex;
-#define kh_mutex_init(m)	pthread_mutex_init((m), NULL)
-#define kh_mutex_destroy(m)	pthread_mutex_destroy(m)
-#define kh_mutex_lock(m)	pthread_mutex_lock(m)
-#define kh_mutex_unlock(m)	pthread_mutex_unlock(m)
+/*
+ * A mutex that knows its owner and its class, so that kh_lock_assert_held()
+ * is a real check and the lock order of kh_lock_class is enforced: taking
+ * a lock while this thread holds one of the same or a later class aborts
+ * with both named (see kh_os_user.c).
+ */
+typedef struct {
+	pthread_mutex_t m;
+	pthread_t owner;
+	int held;
+	int cls;
+} kh_mutex;
+
+void kh_mutex_init(kh_mutex *m, int cls);
+void kh_mutex_destroy(kh_mutex *m);
+void kh_mutex_lock(kh_mutex *m);
+void kh_mutex_unlock(kh_mutex *m);
+void kh_os_lock_bug(const char *file, int line, const char *what);
+#define kh_lock_assert_held(mx)						\
+	do {								\
+		if (!(mx)->held ||					\
+		    !pthread_equal((mx)->owner, pthread_self()))	\
+			kh_os_lock_bug(__FILE__, __LINE__, #mx);	\
+	} while (0)
+
+#define kh_load_acquire(p)	__atomic_load_n(p, __ATOMIC_ACQUIRE)
+#define kh_store_release(p, v)	__atomic_store_n(p, v, __ATOMIC_RELEASE)
+#define kh_read_once(x)		__atomic_load_n(&(x), __ATOMIC_RELAXED)
+#define kh_write_once(x, v)	__atomic_store_n(&(x), v, __ATOMIC_RELAXED)
+
+typedef unsigned int kh_refcount;
+#define kh_refcount_set(r, n)	__atomic_store_n(r, n, __ATOMIC_RELAXED)
+#define kh_refcount_inc(r)	((void)__atomic_add_fetch(r, 1, __ATOMIC_RELAXED))
+#define kh_refcount_dec(r)	(__atomic_sub_fetch(r, 1, __ATOMIC_ACQ_REL) == 0)
 
 void *kh_zalloc(size_t n);
 void kh_free(void *p);
@@ -122,6 +252,71 @@ static inline bool kh_interrupted(void)
 {
 	return false;
 }
+
+/* ---- sleeping waits: a condition variable ---- */
+
+struct kh_waitq {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+};
+
+void kh_waitq_init(struct kh_waitq *q);
+void kh_waitq_destroy(struct kh_waitq *q);
+void kh_waitq_wake(struct kh_waitq *q);
+/* CLOCK_MONOTONIC deadline timeout_ns from now, for kh_waitq_wait */
+void kh_waitq_deadline(struct timespec *ts, u64 timeout_ns);
+
+/* As the kernel's: > 0 cond held, 0 timed out.  cond must not lock. */
+#define kh_waitq_wait(q, done, timeout_ns)				\
+	({								\
+		struct timespec __ts;					\
+		int __r = 1;						\
+		kh_waitq_deadline(&__ts, timeout_ns);			\
+		pthread_mutex_lock(&(q)->lock);				\
+		while (!(done)) {					\
+			if (pthread_cond_timedwait(&(q)->cond,		\
+						   &(q)->lock, &__ts)) {\
+				__r = (done) ? 1 : 0;			\
+				break;					\
+			}						\
+		}							\
+		pthread_mutex_unlock(&(q)->lock);			\
+		__r;							\
+	})
+
+/* ---- the engine's worker: a thread that runs fn once per kick ---- */
+
+struct kh_worker {
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	bool kicked, stop, started;
+	void (*fn)(struct kh_worker *w);
+};
+
+int kh_worker_init(struct kh_worker *w, const char *name,
+		   void (*fn)(struct kh_worker *w));
+void kh_worker_kick(struct kh_worker *w);
+void kh_worker_fini(struct kh_worker *w);
+
+/* ---- ID maps: the subset of the kernel's xarray the core uses ---- */
+
+typedef struct {
+	unsigned long *ids;	/* sorted */
+	void **ptrs;
+	unsigned int n, cap;
+} kh_xa;
+
+void kh_xa_init(kh_xa *xa);
+void kh_xa_destroy(kh_xa *xa);
+void *kh_xa_load(kh_xa *xa, unsigned long id);
+void *kh_xa_erase(kh_xa *xa, unsigned long id);
+int kh_xa_insert(kh_xa *xa, unsigned long id, void *p);
+int kh_xa_alloc_cyclic(kh_xa *xa, u32 *id, void *p, u32 max, u32 *next);
+/* the entry at the lowest id >= *i, or NULL; *i is set to its id */
+void *kh_xa_find(kh_xa *xa, unsigned long *i);
+#define kh_xa_for_each(xa, i, p)					\
+	for ((i) = 0; ((p) = kh_xa_find(xa, &(i))) != NULL; (i)++)
 
 /*
  * Userspace log sink: a struct kh_os_dev is supplied by the host (libkohaku)
@@ -166,7 +361,7 @@ static inline void list_add_tail(struct list_head *n, struct list_head *h)
 	h->prev = n;
 }
 
-static inline void list_del(struct list_head *n)
+static inline void list_del_init(struct list_head *n)
 {
 	n->prev->next = n->next;
 	n->next->prev = n->prev;
@@ -174,6 +369,7 @@ static inline void list_del(struct list_head *n)
 	n->prev = n;
 }
 
+#define list_del(n)	list_del_init(n)
 #define list_entry(ptr, type, member)	container_of(ptr, type, member)
 #define list_first_entry(h, type, member) list_entry((h)->next, type, member)
 #define list_for_each_entry(pos, h, member)				\
@@ -192,7 +388,64 @@ static inline void list_del(struct list_head *n)
 #define DIV_ROUND_UP(n, d)	(((n) + (d) - 1) / (d))
 #define ALIGN(x, a)		(((x) + ((a) - 1)) & ~((__typeof__(x))(a) - 1))
 #define IS_ALIGNED(x, a)	(((x) & ((__typeof__(x))(a) - 1)) == 0)
+#define offsetofend(t, m)	(offsetof(t, m) + sizeof(((t *)0)->m))
+#define U32_MAX			0xffffffffu
 
 #endif /* __KERNEL__ */
+
+/* ---- fences and the host file's syncobjs (both hosts) ---- */
+
+/*
+ * A fence: the kernel's struct dma_fence (any driver's, for in-fences), or
+ * the in-process host's own.  The core makes one per job and signals it
+ * when the job is final; applications wait on it through a syncobj of
+ * their open file (DRM_IOCTL_SYNCOBJ_*), which the host owns.
+ */
+struct kh_fence;
+struct kh_fence_cb;
+typedef void (*kh_fence_func)(struct kh_fence_cb *cb);
+
+/* one callback slot, embedded by the core where it waits for a fence */
+struct kh_fence_cb {
+#ifdef __KERNEL__
+	struct dma_fence_cb base;
+#else
+	struct kh_fence_cb *next;
+#endif
+	kh_fence_func func;
+};
+
+/* fence contexts: n consecutive timelines */
+u64 kh_fence_context_alloc(unsigned int n);
+/* a new unsignalled fence on a timeline; NULL without memory */
+struct kh_fence *kh_fence_create(u64 context, u64 seqno);
+struct kh_fence *kh_fence_get(struct kh_fence *f);
+void kh_fence_put(struct kh_fence *f);
+/* signal, with 0 or a negative errno the waiters see as the fence's error */
+void kh_fence_signal(struct kh_fence *f, int error);
+bool kh_fence_is_signaled(struct kh_fence *f);
+/* once signalled: 0 or the error it was signalled with */
+int kh_fence_error(struct kh_fence *f);
+/*
+ * Call func(cb) once f signals, from the signalling context (it may not
+ * sleep).  -ENOENT when f has signalled already (func is not called).
+ */
+int kh_fence_add_callback(struct kh_fence *f, struct kh_fence_cb *cb,
+			  kh_fence_func func);
+/* true when cb was still pending and is now removed */
+bool kh_fence_remove_callback(struct kh_fence *f, struct kh_fence_cb *cb);
+
+/* The host's open file: a struct drm_file in the kernel. */
+struct kh_os_file;
+struct kh_syncobj;
+/* the syncobj of a handle (a reference), or NULL */
+struct kh_syncobj *kh_syncobj_find(struct kh_os_file *of, u32 handle);
+void kh_syncobj_put(struct kh_syncobj *so);
+void kh_syncobj_replace_fence(struct kh_syncobj *so, struct kh_fence *f);
+/*
+ * The fence a syncobj holds now (a reference): -ENOENT no such handle,
+ * -EINVAL the syncobj holds no fence.
+ */
+int kh_syncobj_fence(struct kh_os_file *of, u32 handle, struct kh_fence **out);
 
 #endif /* KH_OS_H */

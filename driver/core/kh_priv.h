@@ -3,8 +3,15 @@
  * driver/core internals shared between its files.  Nothing here is seen by
  * the hosts (they use kh_core.h).
  *
- * Locking: one mutex per device (kd->lock) covers all hardware access and
- * every structure below.  Waits on the device drop it between polls.
+ * Locking (docs/driver-core.md "Locking"), in this order of nesting:
+ *   kf->lock       a file's BO and job tables
+ *   m->lock        one mesh: its job queue and the job on it, dispatch and
+ *                  credit state, the mailbox, its nodes' live registers
+ *   kd->jobs_lock  job ids, the unfinished-jobs list, deferred frees
+ *   mem->lock      one mesh's allocator
+ * Two locks of one class are never held together.  The waiter list and
+ * the engine's worker have leaf locks.  DMA and copies from user memory run
+ * with none of these held.
  */
 #ifndef KH_PRIV_H
 #define KH_PRIV_H
@@ -23,11 +30,15 @@
 #define KH_CTRL_TIMEOUT_NS	100000ULL	/* one CU_CTRL round trip */
 #define KH_MBOX_IDLE_TIMEOUT_NS	2000000ULL	/* dispatcher idle before a TX */
 #define KH_RX_DRAIN_MAX		32		/* stale RX flits popped per drain */
+#define KH_CTRL_INFLIGHT	8		/* CU_CTRL requests out at once */
 #define KH_SETTLE_NS		2000ULL		/* read-after-write guard window */
 #define KH_RECOVER_NS		1000000000ULL	/* a timed-out job gets this to drain */
 #define KH_CHUNK_FLITS		(KH_ORC_STAGE_FLITS / 2)	/* staging ping-pong */
 #define KH_BO_MAX_PER_FILE	4096
+#define KH_MAX_NODES_PER_MESH	256		/* a 16x16 span */
 #define KH_BOUNCE_BYTES		65536
+/* a waiter on a simulated card re-checks device time at least this often */
+#define KH_WAIT_SLICE_NS	100000000ULL
 
 struct kh_device;
 struct kh_file;
@@ -39,15 +50,19 @@ struct kh_node {
 	u8 cu_version;
 	u8 n_buffers;
 	u16 inst_depth;
-	u8 flags;		/* KOHAKU_NODE_* */
+	u8 flags;		/* KOHAKU_NODE_*; under mesh->lock */
 	u64 caps_reg;
-	/* CU_STATUS, CU_COUNTERS, CU_DBG as last read */
+	/*
+	 * CU_STATUS, CU_COUNTERS, CU_DBG as last read, under mesh->lock; not
+	 * read at bring-up (three exchanges a node) but when first asked for.
+	 */
+	bool regs_read;
 	u64 status_reg;
 	u64 counters_reg;
 	u64 dbg_reg;
 };
 
-/* A free or used extent of one mesh's device memory. */
+/* A free extent of one mesh's device memory. */
 struct kh_extent {
 	struct list_head link;
 	u64 start;
@@ -55,6 +70,7 @@ struct kh_extent {
 };
 
 struct kh_mem {
+	kh_mutex lock;
 	struct list_head free;	/* sorted by start, coalesced */
 	u64 size;
 	u64 free_bytes;
@@ -72,6 +88,9 @@ struct kh_mesh {
 	struct kh_device *kd;
 	unsigned int id;
 	u32 base;		/* BAR0 offset of the control window */
+	kh_mutex lock;
+
+	/* set at bring-up, then read-only except flags (under lock) */
 	u32 flags;		/* KOHAKU_MESH_* */
 	u64 caps;
 	u8 grid_lo, grid_hi, pos_width;
@@ -81,18 +100,25 @@ struct kh_mesh {
 	struct kh_node *nodes;
 	unsigned int n_nodes;
 	s16 node_at[256];	/* {y,x} -> index in nodes, -1 if none */
-	/* a CU_CTRL that never got its reply, per {y,x}: its txn, or 0 */
-	u8 ctrl_lost[256];
+
+	/* the mailbox (kh_mbox.c), under lock */
+	u8 ctrl_lost[256];	/* a CU_CTRL that never got its reply: its txn */
 	u8 txn;			/* last mailbox txn used */
 	bool rx_overflow_seen;	/* RX overflow is sticky: warn once */
+	u64 tx_word[KH_FLIT_WORDS];	/* TX_FLIT as last written */
+	u8 tx_known;		/* bit w: tx_word[w] is what the card holds */
+
 	struct kh_mem mem;
 
-	/* job engine */
-	struct list_head queue;	/* jobs waiting for the mesh */
+	/* the job engine, under lock */
+	struct list_head queue;	/* jobs waiting for the mesh, in id order */
 	struct kh_job *job;	/* the job on the device, if any */
 	enum kh_mesh_run run;
-	/* instructions hung nodes still hold: credit they may yet return */
-	u32 late_credit;
+	u32 late_credit;	/* instructions hung nodes still hold */
+	u64 fence_context;
+	u64 fence_seqno;
+	u32 jobs_pending;	/* queued + running */
+	u64 jobs_done;
 };
 
 struct kh_prog {
@@ -115,20 +141,33 @@ struct kh_chunk {
 	bool valid;
 };
 
+/*
+ * A job.  References: the file's table until WAIT reports it final or the
+ * file closes, the mesh while it is queued or on the device, and each
+ * waiter.  status is written under the mesh lock and published with
+ * release semantics once final: a reader that sees a final status sees the
+ * whole outcome.
+ */
 struct kh_job {
+	kh_refcount ref;
 	u64 id;
-	struct kh_file *file;	/* NULL once the file let go of it */
 	struct kh_mesh *mesh;
-	struct list_head file_link;
-	struct list_head mesh_link;
-	bool on_mesh;		/* queued or on the device */
-	unsigned int waiters;	/* WAITs in progress (they drop the lock) */
+	struct list_head mesh_link;	/* in mesh->queue while queued */
+	struct list_head live_link;	/* in kd->unfinished until final */
 	u32 status;		/* KOHAKU_JOB_* */
 	u32 n_progs;
 	struct kh_prog *progs;
 	struct kohaku_inst *insts;
 	u64 timeout_ns;
 	u64 t_start, t_end, deadline;
+
+	/* fences: the job's own, and what it waits for before dispatch */
+	struct kh_fence *fence;
+	struct kh_fence **in_fences;
+	u32 n_in_fences;
+	u32 in_next;		/* the first in-fence not seen signalled */
+	struct kh_fence_cb in_cb;
+	bool in_cb_armed;
 
 	/* dispatch state */
 	u32 next_prog;		/* first program with instructions left */
@@ -140,8 +179,7 @@ struct kh_job {
 	u32 pushed_done;	/* the same, counting finished kicks only */
 	u32 lasts_done;
 	u32 kick_pushed;	/* sent so far of the kick in progress */
-	u32 pushed_at_seed;	/* pushed and lasts when credit was seeded */
-	u32 lasts_at_seed;
+	u32 lasts_at_seed;	/* lasts when credit was last seeded */
 	u32 lost_faults;	/* non-last instructions that faulted */
 	u64 recover_deadline;
 
@@ -158,10 +196,10 @@ struct kh_job {
 };
 
 struct kh_bo {
-	struct list_head link;
+	kh_refcount ref;
 	u32 handle;
 	struct kh_mesh *mesh;
-	struct kh_extent ext;	/* start, len in mesh-local bytes */
+	u64 start, len;		/* mesh-local bytes, as allocated */
 	u64 size;		/* as asked, before rounding */
 };
 
@@ -175,29 +213,45 @@ struct kh_deferred {
 
 struct kh_file {
 	struct kh_device *kd;
-	struct list_head link;
-	struct list_head bos;
-	struct list_head jobs;
+	struct kh_os_file *of;	/* the host's file: its syncobjs */
+	kh_mutex lock;
+	kh_xa bos;		/* handle -> struct kh_bo */
 	u32 next_handle;
+	kh_xa jobs;		/* job id -> struct kh_job */
 	unsigned int n_bos;
 	unsigned int n_jobs;
+};
+
+/* A WAIT with a device-time deadline, so the engine can let time pass. */
+struct kh_timed_wait {
+	struct list_head link;
+	u64 deadline;
 };
 
 struct kh_device {
 	struct kh_hw hw;
 	struct kh_os_dev *osdev;
 	char name[32];
-	kh_mutex lock;
 	unsigned int n_meshes;
 	struct kh_mesh mesh[KH_MAX_MESHES];
-	struct list_head files;
-	struct list_head deferred;
-	u64 next_job_id;
 	bool unplugged;		/* the host is tearing the device down */
-	u8 *bounce;		/* KH_BOUNCE_BYTES for BO transfers */
+
+	/* jobs: ids, what is unfinished, memory waiting for them */
+	kh_mutex jobs_lock;
+	u64 next_job_id;
+	struct list_head unfinished;	/* struct kh_job, in id order */
+	struct list_head deferred;
+
+	/* the progress engine (kh_engine.c) and its waiters */
+	struct kh_worker engine;
+	struct kh_waitq waitq;		/* woken when a job turns final */
+	kh_mutex timed_lock;
+	struct list_head timed;		/* struct kh_timed_wait */
+	u64 next_deadline;		/* the nearest of timed, or ~0 */
+	u32 wake_gen;			/* bumped when a deadline passes */
 };
 
-/* register access (kh_dev.c) */
+/* register access */
 static inline u64 kh_rd(struct kh_mesh *m, u32 off)
 {
 	return m->kd->hw.ops->read64(m->kd->hw.ctx, m->base + off);
@@ -223,23 +277,48 @@ static inline bool kh_has_dma(struct kh_device *kd)
 	return kd->hw.ops->dma_read && kd->hw.ops->dma_write;
 }
 
-/* ioctl handlers that live with the state they report (kh_dev.c) */
-int kh_ioctl_get_info(struct kh_file *kf, void *arg);
-int kh_ioctl_nodes(struct kh_file *kf, void *arg);
+static inline bool kh_mesh_present(struct kh_device *kd, unsigned int i)
+{
+	return i < kd->n_meshes && (kd->mesh[i].flags & KOHAKU_MESH_PRESENT);
+}
 
 /* kh_util.c */
 bool kh_all_zero(const void *p, size_t n);
 u64 kh_ms_to_ns(u32 ms);
+/* copy one array element of the caller's size in, as the ABI's size rule says */
+int kh_user_zero(const u8 __user *src, size_t n);
+int kh_copy_elem_in(void *dst, size_t size, const void __user *src,
+		    size_t usize);
 
-/* kh_mbox.c: the mailbox path, one CU_CTRL exchange at a time */
+/* kh_ioctl.c: the handlers, each on a kernel-space copy of its struct */
+int kh_ioctl_get_info(struct kh_file *kf, void *arg);
+int kh_ioctl_get_param(struct kh_file *kf, void *arg);
+int kh_ioctl_nodes(struct kh_file *kf, void *arg);
+
+/* kh_mbox.c: the orchestrator mailbox */
 int kh_mbox_wait_idle(struct kh_mesh *m);
 void kh_mbox_drain(struct kh_mesh *m);
 int kh_ctrl_read(struct kh_mesh *m, u8 x, u8 y, u8 index, u64 *value);
+
+/*
+ * Many CU_CTRL reads in flight at once (kh_mbox.c): each request names a
+ * coordinate and an index; replies are matched by src and txn.
+ */
+struct kh_ctrl_req {
+	u8 x, y, index;
+	u8 txn;			/* 0: not sent yet */
+	int result;		/* 1 pending, 0 or a kh_ctrl_read() error */
+	u64 value;
+};
+int kh_ctrl_read_many(struct kh_mesh *m, struct kh_ctrl_req *req,
+		      unsigned int n);
 
 /* kh_enum.c */
 int kh_mesh_probe(struct kh_mesh *m);
 int kh_mesh_enumerate(struct kh_mesh *m);
 int kh_node_refresh(struct kh_node *n);
+int kh_mesh_refresh_nodes(struct kh_mesh *m, unsigned int first,
+			  unsigned int count);
 struct kh_node *kh_mesh_node(struct kh_mesh *m, u8 x, u8 y);
 void kh_node_to_uapi(const struct kh_node *n, struct drm_kohaku_node *out);
 
@@ -248,27 +327,43 @@ int kh_mem_init(struct kh_mem *mem, u64 size);
 void kh_mem_fini(struct kh_mem *mem);
 int kh_mem_alloc(struct kh_mem *mem, u64 len, u64 *start);
 void kh_mem_release(struct kh_mem *mem, u64 start, u64 len);
+void kh_mem_usage(struct kh_mem *mem, u64 *size, u64 *free_bytes);
 
 /* kh_bo.c */
-int kh_bo_create(struct kh_file *kf, struct drm_kohaku_bo_create *a);
-int kh_bo_free(struct kh_file *kf, struct drm_kohaku_bo_free *a);
-int kh_bo_info(struct kh_file *kf, struct drm_kohaku_bo_info *a);
-int kh_bo_write(struct kh_file *kf, struct drm_kohaku_bo_rw *a);
-int kh_bo_read(struct kh_file *kf, struct drm_kohaku_bo_rw *a);
+int kh_bo_create(struct kh_file *kf, void *arg);
+int kh_bo_free(struct kh_file *kf, void *arg);
+int kh_bo_info(struct kh_file *kf, void *arg);
+int kh_bo_write(struct kh_file *kf, void *arg);
+int kh_bo_read(struct kh_file *kf, void *arg);
 void kh_bo_release_all(struct kh_file *kf);
-void kh_deferred_reap(struct kh_device *kd);
 void kh_deferred_release_all(struct kh_device *kd);
 
-/* kh_job.c */
-int kh_job_submit(struct kh_file *kf, struct drm_kohaku_submit *a);
-int kh_job_wait(struct kh_file *kf, struct drm_kohaku_wait *a);
+/* kh_job.c: SUBMIT and WAIT, job lifetime */
+int kh_job_submit(struct kh_file *kf, void *arg);
+int kh_job_wait(struct kh_file *kf, void *arg);
 void kh_job_release_all(struct kh_file *kf);
 void kh_job_put(struct kh_job *job);
-u64 kh_oldest_unfinished_job(struct kh_device *kd);
 bool kh_job_final(const struct kh_job *job);
+/* a job's outcome is known: status published, fence signalled, waiters woken */
+void kh_job_finalize(struct kh_job *job, u32 status);
+/* the job is off the device for good: memory freed under it may be reused */
+void kh_job_unlist(struct kh_device *kd, struct kh_job *job);
+/* a queued job that never runs: off the queue, ABORTED, the mesh's ref put */
+void kh_job_abort(struct kh_job *job, const char *why);
 
-/* kh_dispatch.c: the job engine of one mesh */
+/* kh_engine.c: the device's progress engine */
+void kh_engine_prepare(struct kh_device *kd);
+int kh_engine_init(struct kh_device *kd);
+void kh_engine_fini(struct kh_device *kd);
+void kh_engine_destroy(struct kh_device *kd);
+void kh_engine_kick(struct kh_device *kd);
+/* Sleep until the job is final, its deadline in device time, or unplug. */
+int kh_engine_wait_job(struct kh_device *kd, struct kh_job *job,
+		       u64 deadline);
+
+/* kh_dispatch.c: the job engine of one mesh, called with m->lock held */
 void kh_mesh_step(struct kh_mesh *m);
 void kh_mesh_abort_queue(struct kh_mesh *m, const char *why);
+bool kh_mesh_busy(struct kh_mesh *m);
 
 #endif /* KH_PRIV_H */

@@ -18,3 +18,43 @@ u64 kh_ms_to_ns(u32 ms)
 {
 	return (u64)ms * 1000000ULL;
 }
+
+/* 0 when the n user bytes at src are all zero, -E2BIG when not, -EFAULT. */
+int kh_user_zero(const u8 __user *src, size_t n)
+{
+	u8 buf[64];
+	size_t k;
+	int ret;
+
+	while (n) {
+		k = min_t(size_t, n, sizeof(buf));
+		ret = kh_copy_from_user(buf, src, k);
+		if (ret)
+			return ret;
+		if (!kh_all_zero(buf, k))
+			return -E2BIG;
+		src += k;
+		n -= k;
+	}
+	return 0;
+}
+
+/*
+ * The ABI's size rule for one struct of the caller's usize bytes into dst
+ * of this driver's size: a shorter one is zero-extended, a longer one is
+ * taken when its tail is zero (-E2BIG otherwise).
+ */
+int kh_copy_elem_in(void *dst, size_t size, const void __user *src,
+		    size_t usize)
+{
+	int ret;
+
+	if (usize < size) {
+		memset((u8 *)dst + usize, 0, size - usize);
+		return kh_copy_from_user(dst, src, usize);
+	}
+	ret = kh_copy_from_user(dst, src, size);
+	if (!ret && usize > size)
+		ret = kh_user_zero((const u8 __user *)src + size, usize - size);
+	return ret;
+}

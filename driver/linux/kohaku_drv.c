@@ -4,14 +4,14 @@
  *
  * The driver logic lives in driver/core (kh_core.h), compiled into this
  * module.  This file hosts it: the DRM accel device and its file
- * operations, the ioctl entry (the core owns the driver-private range and
- * validates each command itself), progress without waiters, and the
- * platform binding for simulated cards made by kohaku_sim.ko.  The PCI
- * binding is in kohaku_pci.c, sysfs in kohaku_sysfs.c.
+ * operations, the DRM ioctl table over the core's handlers (DRM copies
+ * each struct in and out; the core validates it), syncobjs (DRM's own),
+ * and the platform binding for simulated cards made by kohaku_sim.ko.  The
+ * PCI binding is in kohaku_pci.c, sysfs in kohaku_sysfs.c, the kernel half
+ * of the core's OS shim in kohaku_os.c.
  */
 
 #include <linux/compat.h>
-#include <linux/jiffies.h>
 #include <linux/module.h>
 #include <linux/pci.h>
 #include <linux/platform_device.h>
@@ -24,38 +24,9 @@
 
 #include "kohaku_drv.h"
 
-/* The poll worker's budget per run on a simulated card, before it yields. */
-#define KOHAKU_POLL_SIM_BUDGET_US	1000
-
-static void kohaku_kick(struct kohaku_device *kdev)
-{
-	queue_delayed_work(system_wq, &kdev->poll_work, 0);
-}
-
-/*
- * Jobs advance with nobody waiting.  A simulated card only runs when it is
- * accessed, so poll it for a while; a card runs by itself, so one look per
- * tick is enough.  Cancelled (synchronously) on remove.
- */
-static void kohaku_poll_work(struct work_struct *work)
-{
-	struct kohaku_device *kdev =
-		container_of(to_delayed_work(work), struct kohaku_device,
-			     poll_work);
-	u64 end = ktime_get_ns() + KOHAKU_POLL_SIM_BUDGET_US * NSEC_PER_USEC;
-
-	while (kh_device_poll(kdev->kd)) {
-		if (!kdev->simulated || ktime_get_ns() > end) {
-			queue_delayed_work(system_wq, &kdev->poll_work, 1);
-			return;
-		}
-		cond_resched();
-	}
-}
-
 static int kohaku_open(struct drm_device *drm, struct drm_file *file)
 {
-	struct kohaku_device *kdev = to_kohaku_device(drm);
+	struct kohaku_accel *kdev = to_kohaku_accel(drm);
 	struct kohaku_file *kfile;
 	int ret;
 
@@ -67,7 +38,8 @@ static int kohaku_open(struct drm_device *drm, struct drm_file *file)
 	if (kdev->gone)
 		ret = -ENODEV;
 	else
-		ret = kh_file_open(kdev->kd, &kfile->kf);
+		ret = kh_file_open(kdev->kd, (struct kh_os_file *)file,
+				   &kfile->kf);
 	if (!ret)
 		list_add_tail(&kfile->link, &kdev->files);
 	mutex_unlock(&kdev->files_lock);
@@ -82,7 +54,7 @@ static int kohaku_open(struct drm_device *drm, struct drm_file *file)
 
 static void kohaku_postclose(struct drm_device *drm, struct drm_file *file)
 {
-	struct kohaku_device *kdev = to_kohaku_device(drm);
+	struct kohaku_accel *kdev = to_kohaku_accel(drm);
 	struct kohaku_file *kfile = file->driver_priv;
 
 	mutex_lock(&kdev->files_lock);
@@ -94,31 +66,80 @@ static void kohaku_postclose(struct drm_device *drm, struct drm_file *file)
 	file->driver_priv = NULL;
 }
 
-static long kohaku_core_ioctl(struct file *filp, unsigned int cmd,
-			      void __user *uarg)
+/*
+ * Every driver ioctl: DRM has copied the struct in under the ABI's size
+ * rule (drm_ioctl()); the core's handler takes it from here.
+ */
+static int kohaku_core_call(struct drm_device *drm, struct drm_file *file,
+			    unsigned int index, void *data)
 {
-	struct drm_file *file = filp->private_data;
-	struct kohaku_device *kdev = to_kohaku_device(file->minor->dev);
 	struct kohaku_file *kfile = file->driver_priv;
-	long ret;
-	int idx;
+	int ret, idx;
 
 	/* after unplug every kh_file is closed: nothing to talk to */
-	if (!drm_dev_enter(&kdev->drm, &idx))
+	if (!drm_dev_enter(drm, &idx))
 		return -ENODEV;
-	ret = kh_ioctl(kfile->kf, cmd, uarg);
-	if (!ret && cmd == DRM_IOCTL_KOHAKU_SUBMIT)
-		kohaku_kick(kdev);
+	ret = kfile->kf ? kh_ioctl_call(kfile->kf, index, data) : -ENODEV;
 	drm_dev_exit(idx);
 	return ret;
+}
+
+#define KOHAKU_IOCTL_FN(fn, NAME)					\
+static int kohaku_ioctl_##fn(struct drm_device *drm, void *data,	\
+			     struct drm_file *file)			\
+{									\
+	return kohaku_core_call(drm, file, DRM_KOHAKU_##NAME, data);	\
+}
+
+KOHAKU_IOCTL_FN(get_info, GET_INFO)
+KOHAKU_IOCTL_FN(nodes, NODES)
+KOHAKU_IOCTL_FN(bo_create, BO_CREATE)
+KOHAKU_IOCTL_FN(bo_free, BO_FREE)
+KOHAKU_IOCTL_FN(bo_info, BO_INFO)
+KOHAKU_IOCTL_FN(bo_write, BO_WRITE)
+KOHAKU_IOCTL_FN(bo_read, BO_READ)
+KOHAKU_IOCTL_FN(submit, SUBMIT)
+KOHAKU_IOCTL_FN(wait, WAIT)
+KOHAKU_IOCTL_FN(get_param, GET_PARAM)
+
+#define KOHAKU_IOCTL_DEF(NAME, fn)					\
+	DRM_IOCTL_DEF_DRV(KOHAKU_##NAME, kohaku_ioctl_##fn, 0)
+
+/* indexed like the core's table (kh_ioctl.c): one command per number */
+static const struct drm_ioctl_desc kohaku_drm_ioctls[] = {
+	KOHAKU_IOCTL_DEF(GET_INFO, get_info),
+	KOHAKU_IOCTL_DEF(NODES, nodes),
+	KOHAKU_IOCTL_DEF(BO_CREATE, bo_create),
+	KOHAKU_IOCTL_DEF(BO_FREE, bo_free),
+	KOHAKU_IOCTL_DEF(BO_INFO, bo_info),
+	KOHAKU_IOCTL_DEF(BO_WRITE, bo_write),
+	KOHAKU_IOCTL_DEF(BO_READ, bo_read),
+	KOHAKU_IOCTL_DEF(SUBMIT, submit),
+	KOHAKU_IOCTL_DEF(WAIT, wait),
+	KOHAKU_IOCTL_DEF(GET_PARAM, get_param),
+};
+static_assert(ARRAY_SIZE(kohaku_drm_ioctls) == DRM_KOHAKU_NUM_IOCTLS);
+
+/*
+ * Before DRM sees a driver command: a number with no command is ENOTTY
+ * (drm_ioctl() would say EINVAL), and a struct longer than ours must end
+ * in zeros (drm_ioctl() would ignore the tail).
+ */
+static long kohaku_ioctl_check(unsigned int cmd, void __user *uarg)
+{
+	if (!kh_ioctl_is_ours(cmd))
+		return 0;
+	if (!kh_ioctl_desc(_IOC_NR(cmd) - DRM_COMMAND_BASE))
+		return -ENOTTY;
+	return kh_ioctl_check_tail(cmd, uarg);
 }
 
 static long kohaku_ioctl(struct file *filp, unsigned int cmd,
 			 unsigned long arg)
 {
-	if (kh_ioctl_is_ours(cmd))
-		return kohaku_core_ioctl(filp, cmd, (void __user *)arg);
-	return drm_ioctl(filp, cmd, arg);
+	long ret = kohaku_ioctl_check(cmd, (void __user *)arg);
+
+	return ret ? ret : drm_ioctl(filp, cmd, arg);
 }
 
 #ifdef CONFIG_COMPAT
@@ -126,15 +147,15 @@ static long kohaku_ioctl(struct file *filp, unsigned int cmd,
 static long kohaku_compat_ioctl(struct file *filp, unsigned int cmd,
 				unsigned long arg)
 {
-	if (kh_ioctl_is_ours(cmd))
-		return kohaku_core_ioctl(filp, cmd, compat_ptr(arg));
-	return drm_compat_ioctl(filp, cmd, arg);
+	long ret = kohaku_ioctl_check(cmd, compat_ptr(arg));
+
+	return ret ? ret : drm_compat_ioctl(filp, cmd, arg);
 }
 #else
 #define kohaku_compat_ioctl	NULL
 #endif
 
-/* DEFINE_DRM_ACCEL_FOPS without GEM mmap, with our ioctl entry */
+/* DEFINE_DRM_ACCEL_FOPS without GEM mmap, with the size rule's checks */
 static const struct file_operations kohaku_fops = {
 	.owner		= THIS_MODULE,
 	.open		= accel_open,
@@ -148,9 +169,11 @@ static const struct file_operations kohaku_fops = {
 };
 
 static const struct drm_driver kohaku_drm_driver = {
-	.driver_features	= DRIVER_COMPUTE_ACCEL,
+	.driver_features	= DRIVER_COMPUTE_ACCEL | DRIVER_SYNCOBJ,
 	.open			= kohaku_open,
 	.postclose		= kohaku_postclose,
+	.ioctls			= kohaku_drm_ioctls,
+	.num_ioctls		= ARRAY_SIZE(kohaku_drm_ioctls),
 	.fops			= &kohaku_fops,
 	.name			= KOHAKU_DRIVER_NAME,
 	.desc			= KOHAKU_DRV_DESC,
@@ -161,7 +184,7 @@ static const struct drm_driver kohaku_drm_driver = {
 
 int kohaku_probe(struct device *dev, const struct kh_hw *hw, const char *name)
 {
-	struct kohaku_device *kdev;
+	struct kohaku_accel *kdev;
 	struct kh_device *kd;
 	int ret;
 
@@ -170,16 +193,14 @@ int kohaku_probe(struct device *dev, const struct kh_hw *hw, const char *name)
 		return ret;
 
 	kdev = devm_drm_dev_alloc(dev, &kohaku_drm_driver,
-				  struct kohaku_device, drm);
+				  struct kohaku_accel, drm);
 	if (IS_ERR(kdev)) {
 		ret = PTR_ERR(kdev);
 		goto err_core;
 	}
 	kdev->dev = dev;
 	kdev->kd = kd;
-	kdev->simulated = hw->flags & KH_HW_SIMULATED;
 	INIT_LIST_HEAD(&kdev->files);
-	INIT_DELAYED_WORK(&kdev->poll_work, kohaku_poll_work);
 	ret = drmm_mutex_init(&kdev->drm, &kdev->files_lock);
 	if (ret)
 		goto err_core;
@@ -208,15 +229,13 @@ err_core:
 
 void kohaku_remove(struct device *dev)
 {
-	struct kohaku_device *kdev = dev_get_drvdata(dev);
+	struct kohaku_accel *kdev = dev_get_drvdata(dev);
 	struct kohaku_file *kfile;
 
 	/* running WAITs end now; then no new opens or ioctls, and drain */
 	kh_device_unplug(kdev->kd);
 	drm_dev_unplug(&kdev->drm);
 	kohaku_sysfs_fini(kdev);
-	/* only SUBMIT kicks the worker, and no ioctl runs any more */
-	cancel_delayed_work_sync(&kdev->poll_work);
 
 	/*
 	 * The core is torn down after every file is closed; files still

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
- * kohaku.ko: the Linux host of driver/core.  One struct kohaku_device per
+ * kohaku.ko: the Linux host of driver/core.  One struct kohaku_accel per
  * bound card (a PCI function or a kohaku_sim platform device); both
  * bindings end in kohaku_probe() / kohaku_remove().
  */
@@ -9,23 +9,21 @@
 
 #include <linux/list.h>
 #include <linux/mutex.h>
-#include <linux/workqueue.h>
 #include <drm/drm_device.h>
 
 #include "kh_core.h"
 
 #define KOHAKU_DRV_DESC		"KohakuAccel mesh accelerator"
 #define KOHAKU_DRV_MAJOR	0
-#define KOHAKU_DRV_MINOR	1
+#define KOHAKU_DRV_MINOR	2
 #define KOHAKU_DRV_PATCH	0
 
 struct kohaku_sysfs;
 
-struct kohaku_device {
+struct kohaku_accel {
 	struct drm_device drm;
 	struct device *dev;		/* the platform or PCI device */
 	struct kh_device *kd;
-	bool simulated;			/* KH_HW_SIMULATED */
 
 	/*
 	 * Open files.  files_lock orders file open/close against remove:
@@ -36,20 +34,17 @@ struct kohaku_device {
 	struct list_head files;
 	bool gone;
 
-	/* jobs advance with nobody waiting: kicked after every SUBMIT */
-	struct delayed_work poll_work;
-
 	struct kohaku_sysfs *sysfs;
 };
 
 struct kohaku_file {
-	struct list_head link;		/* in kohaku_device.files */
+	struct list_head link;		/* in kohaku_accel.files */
 	struct kh_file *kf;		/* NULL once remove closed it */
 };
 
-static inline struct kohaku_device *to_kohaku_device(struct drm_device *drm)
+static inline struct kohaku_accel *to_kohaku_accel(struct drm_device *drm)
 {
-	return container_of(drm, struct kohaku_device, drm);
+	return container_of(drm, struct kohaku_accel, drm);
 }
 
 /* kohaku_drv.c: the common probe/remove both bindings call */
@@ -60,7 +55,7 @@ void kohaku_remove(struct device *dev);
 extern struct pci_driver kohaku_pci_driver;
 
 /* kohaku_sysfs.c: the kohaku/ tree under the card's device directory */
-int kohaku_sysfs_init(struct kohaku_device *kdev);
-void kohaku_sysfs_fini(struct kohaku_device *kdev);
+int kohaku_sysfs_init(struct kohaku_accel *kdev);
+void kohaku_sysfs_fini(struct kohaku_accel *kdev);
 
 #endif /* KOHAKU_DRV_H */

@@ -3,8 +3,9 @@
  * kohaku.ko: the PCI binding.  A KohakuAccel card is an XDMA function
  * whose BAR0 is the 16 MiB AXI-Lite control space (uapi/kohaku/kh_regs.h).
  * This fills the core's register-access ops with MMIO on BAR0.  Host DMA
- * through the XDMA engine is not programmed yet: dma_read/dma_write report
- * -EOPNOTSUPP and the core runs the card without a memory path.
+ * through the XDMA engine is not programmed yet, so the ops have no
+ * dma_read/dma_write: the core answers BO data transfers with EOPNOTSUPP
+ * and GET_INFO does not report KOHAKU_CAP_DMA.
  */
 
 #include <linux/io.h>
@@ -44,18 +45,6 @@ static void kohaku_pci_write64(void *ctx, u32 offset, u64 value)
 		writeq(value, kp->bar0 + offset);
 }
 
-static int kohaku_pci_dma_write(void *ctx, u64 card_addr, const void *buf,
-				size_t len)
-{
-	return -EOPNOTSUPP;
-}
-
-static int kohaku_pci_dma_read(void *ctx, u64 card_addr, void *buf,
-			       size_t len)
-{
-	return -EOPNOTSUPP;
-}
-
 static u64 kohaku_pci_now_ns(void *ctx)
 {
 	return ktime_get_ns();
@@ -64,8 +53,6 @@ static u64 kohaku_pci_now_ns(void *ctx)
 static const struct kh_hw_ops kohaku_pci_ops = {
 	.read64		= kohaku_pci_read64,
 	.write64	= kohaku_pci_write64,
-	.dma_write	= kohaku_pci_dma_write,
-	.dma_read	= kohaku_pci_dma_read,
 	.now_ns		= kohaku_pci_now_ns,
 };
 

@@ -20,7 +20,7 @@
 
 struct kohaku_kobj {
 	struct kobject kobj;
-	struct kohaku_device *kdev;
+	struct kohaku_accel *kdev;
 	unsigned int index;		/* node index, or mesh number */
 };
 
@@ -189,7 +189,7 @@ static const struct kobj_type kohaku_node_ktype = {
 /* ---- building and tearing down the tree ---- */
 
 static struct kohaku_kobj *
-kohaku_kobj_add(struct kohaku_device *kdev, const struct kobj_type *ktype,
+kohaku_kobj_add(struct kohaku_accel *kdev, const struct kobj_type *ktype,
 		struct kobject *parent, unsigned int index, const char *name)
 {
 	struct kohaku_kobj *ko;
@@ -216,7 +216,7 @@ static void kohaku_kobj_del(struct kohaku_kobj *ko)
 	kobject_put(&ko->kobj);
 }
 
-static int kohaku_sysfs_mesh(struct kohaku_device *kdev,
+static int kohaku_sysfs_mesh(struct kohaku_accel *kdev,
 			     struct kohaku_sysfs *s, unsigned int m)
 {
 	struct kohaku_kobj *ko;
@@ -234,7 +234,7 @@ static int kohaku_sysfs_mesh(struct kohaku_device *kdev,
 	return 0;
 }
 
-void kohaku_sysfs_fini(struct kohaku_device *kdev)
+void kohaku_sysfs_fini(struct kohaku_accel *kdev)
 {
 	struct kohaku_sysfs *s = kdev->sysfs;
 	unsigned int i;
@@ -251,7 +251,7 @@ void kohaku_sysfs_fini(struct kohaku_device *kdev)
 	kdev->sysfs = NULL;
 }
 
-int kohaku_sysfs_init(struct kohaku_device *kdev)
+int kohaku_sysfs_init(struct kohaku_accel *kdev)
 {
 	struct kh_device *kd = kdev->kd;
 	struct drm_kohaku_get_info *info;

@@ -19,7 +19,9 @@ TEST(get_info_abi_and_caps)
 	/* both backends run the device model here */
 	CHECK(in.caps & KOHAKU_CAP_SIMULATED);
 	CHECK(in.caps & KOHAKU_CAP_DMA);
-	CHECK_EQ(in.caps & ~(KOHAKU_CAP_SIMULATED | KOHAKU_CAP_DMA | KOHAKU_CAP_IRQ), 0);
+	CHECK(in.caps & KOHAKU_CAP_FENCES);
+	CHECK_EQ(in.caps & ~(KOHAKU_CAP_SIMULATED | KOHAKU_CAP_DMA | KOHAKU_CAP_IRQ |
+			     KOHAKU_CAP_FENCES), 0);
 	CHECK_EQ(in.n_meshes, 1);
 	CHECK_EQ(in.n_nodes, rt_map()->n_nodes);
 	CHECK(memchr(in.name, '\0', sizeof(in.name)) != NULL);
@@ -186,8 +188,9 @@ TEST(nodes_bad_node_size)
 {
 	struct drm_kohaku_node nd[32];
 	struct drm_kohaku_nodes req;
-	unsigned int sizes[] = { 0, 1, sizeof(nd[0]) - 1, sizeof(nd[0]) + 1,
-				 sizeof(nd[0]) + 8, sizeof(nd[0]) * 2 };
+	/* below ABI 0.1's entry, or far past any this driver could have */
+	unsigned int sizes[] = { 0, 1, KOHAKU_NODE_SIZE_MIN - 1,
+				 KOHAKU_NODE_SIZE_MIN - 8, 4096, 0xffffffffu };
 	unsigned int i;
 	RT_OPEN(dev);
 

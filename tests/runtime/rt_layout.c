@@ -129,7 +129,17 @@ NEXT(drm_kohaku_submit, programs_ptr, program_size);
 NEXT(drm_kohaku_submit, program_size, timeout_ms);
 NEXT(drm_kohaku_submit, timeout_ms, job_id);
 NEXT(drm_kohaku_submit, job_id, reserved);
-LAST(drm_kohaku_submit, reserved, 48);
+NEXT(drm_kohaku_submit, reserved, in_syncobjs_ptr);
+NEXT(drm_kohaku_submit, in_syncobjs_ptr, n_in_syncobjs);
+NEXT(drm_kohaku_submit, n_in_syncobjs, out_syncobj);
+LAST(drm_kohaku_submit, out_syncobj, 64);
+/* ABI 0.1's SUBMIT ended at reserved: 0.2 grew it at the end only */
+_Static_assert(END(drm_kohaku_submit, reserved) == 48, "SUBMIT 0.1 prefix moved");
+
+FIRST(drm_kohaku_get_param, param);
+NEXT(drm_kohaku_get_param, param, index);
+NEXT(drm_kohaku_get_param, index, value);
+LAST(drm_kohaku_get_param, value, 16);
 
 FIRST(drm_kohaku_wait, job_id);
 NEXT(drm_kohaku_wait, job_id, timeout_ms);
@@ -161,6 +171,8 @@ A8(drm_kohaku_program, insts_ptr);
 A8(drm_kohaku_program, reserved);
 A8(drm_kohaku_submit, programs_ptr);
 A8(drm_kohaku_submit, job_id);
+A8(drm_kohaku_submit, in_syncobjs_ptr);
+A8(drm_kohaku_get_param, value);
 A8(drm_kohaku_wait, device_ns);
 
 /* the command numbers carry the struct sizes */
@@ -180,6 +192,7 @@ CMD(BO_WRITE, drm_kohaku_bo_rw);
 CMD(BO_READ, drm_kohaku_bo_rw);
 CMD(SUBMIT, drm_kohaku_submit);
 CMD(WAIT, drm_kohaku_wait);
+CMD(GET_PARAM, drm_kohaku_get_param);
 
 static void check_struct(const char *name, size_t size, size_t end_of_last,
 			 size_t expect)
@@ -204,7 +217,8 @@ TEST(layout_no_implicit_padding)
 	CHECK_STRUCT(drm_kohaku_bo_rw, reserved, 48);
 	CHECK_STRUCT(kohaku_inst, w, 32);
 	CHECK_STRUCT(drm_kohaku_program, reserved, 32);
-	CHECK_STRUCT(drm_kohaku_submit, reserved, 48);
+	CHECK_STRUCT(drm_kohaku_submit, out_syncobj, 64);
+	CHECK_STRUCT(drm_kohaku_get_param, value, 16);
 	CHECK_STRUCT(drm_kohaku_wait, reserved, 56);
 }
 
@@ -222,6 +236,9 @@ TEST(layout_constants)
 	CHECK_EQ(KOHAKU_ABI_VERSION_MAJOR(KOHAKU_ABI_VERSION), KOHAKU_ABI_MAJOR);
 	CHECK_EQ(sizeof(struct kohaku_inst), KH_PAYLOAD_BYTES);
 	CHECK_EQ(KOHAKU_BO_ALIGN % KH_HOST_GRANULE, 0);
+	/* the oldest element sizes the driver takes are ABI 0.1's, today's */
+	CHECK_EQ(KOHAKU_NODE_SIZE_MIN, sizeof(struct drm_kohaku_node));
+	CHECK_EQ(KOHAKU_PROGRAM_SIZE_MIN, sizeof(struct drm_kohaku_program));
 }
 
 int main(int argc, char **argv)

@@ -3,14 +3,18 @@
  * Kohaku accel ioctl ABI (driver-private ioctls on /dev/accel/accelN).
  *
  * Rules every command follows (docs/abi.md):
- *  - the command number carries the struct size; a command whose size does
- *    not match this header exactly is refused with EINVAL;
+ *  - the command number carries the caller's struct size.  A shorter
+ *    struct (from a program built against an older header) is zero-extended
+ *    on input and truncated on output; a longer one (a newer header) is
+ *    accepted when every byte past this header's struct is zero, and
+ *    refused with E2BIG otherwise;
  *  - "flags" fields: unknown bits are refused with EINVAL;
  *  - "pad" and "reserved" fields must be zero on input (EINVAL otherwise)
  *    and are zero on output;
  *  - handles and job ids belong to the open file that made them; another
  *    file's get ENOENT;
- *  - GET_INFO comes first: check abi_version's major before anything else.
+ *  - GET_INFO or GET_PARAM comes first: check the ABI major and the
+ *    capability bits before anything else.
  *
  * Device time: timeouts are milliseconds of device time.  On a card that is
  * wall time; on the simulated card it is simulated time at the card's clock,
@@ -30,25 +34,28 @@ extern "C" {
 #endif
 
 #define KOHAKU_ABI_MAJOR	0
-#define KOHAKU_ABI_MINOR	1
+#define KOHAKU_ABI_MINOR	2
 #define KOHAKU_ABI_VERSION	((KOHAKU_ABI_MAJOR << 16) | KOHAKU_ABI_MINOR)
 #define KOHAKU_ABI_VERSION_MAJOR(v)	((v) >> 16)
+#define KOHAKU_ABI_VERSION_MINOR(v)	((v) & 0xffff)
 #define KOHAKU_DRIVER_NAME	"kohaku"
 
 #define KOHAKU_MAX_MESHES	4
 #define KOHAKU_MAX_PROGRAMS	64	/* targets per job */
 #define KOHAKU_MAX_JOB_INSTS	16384	/* instructions per job, all targets */
 #define KOHAKU_MAX_JOBS		64	/* unwaited jobs per open file */
+#define KOHAKU_MAX_IN_FENCES	16	/* in-syncobjs per job */
 #define KOHAKU_BO_ALIGN		4096	/* BO sizes and addresses */
 #define KOHAKU_JOB_TIMEOUT_DEFAULT_MS	10000
 #define KOHAKU_COORD_NONE	0xff	/* "no node" in fault reports */
 
 /* ---- GET_INFO ---- */
 
-/* device capability bits (drm_kohaku_get_info.caps) */
+/* device capability bits (drm_kohaku_get_info.caps, KOHAKU_PARAM_CAPS) */
 #define KOHAKU_CAP_SIMULATED	(1ULL << 0)	/* the card is the device model */
 #define KOHAKU_CAP_DMA		(1ULL << 1)	/* BO_WRITE/BO_READ reach memory */
 #define KOHAKU_CAP_IRQ		(1ULL << 2)	/* completion interrupts in use */
+#define KOHAKU_CAP_FENCES	(1ULL << 3)	/* SUBMIT takes in/out syncobjs */
 
 /* mesh state bits (drm_kohaku_mesh_info.flags) */
 #define KOHAKU_MESH_PRESENT	(1u << 0)	/* CAPS read valid twice */
@@ -56,133 +63,307 @@ extern "C" {
 #define KOHAKU_MESH_WEDGED	(1u << 2)	/* dispatcher hung; reprogram */
 #define KOHAKU_MESH_MIXED_VERSION (1u << 3)	/* cu_version differs: refused */
 
+/**
+ * struct drm_kohaku_mesh_info - one mesh as GET_INFO reports it
+ * @flags: KOHAKU_MESH_* state bits.
+ * @n_nodes: nodes enumerated on this mesh.
+ * @grid_lo: lowest router coordinate, from CAPS.
+ * @grid_hi: highest router coordinate, from CAPS.
+ * @pos_width: coordinate width in bits, from CAPS.
+ * @agent_x: x of the orchestrator (memory port 0) as discovery found it.
+ * @agent_y: y of the orchestrator.
+ * @cu_version: the mesh-wide build number; 0 when the mesh has no nodes.
+ * @flit_width: flit width in bits, from CAPS (288).
+ * @min_inst_depth: the credit a job on this mesh is seeded with at most.
+ * @caps_reg: the raw CAPS register.
+ * @mem_size: device memory the driver manages on this mesh, in bytes.
+ * @mem_free: of which free now.
+ * @reserved: zero.
+ */
 struct drm_kohaku_mesh_info {
-	__u32 flags;		/* KOHAKU_MESH_* */
-	__u16 n_nodes;		/* enumerated nodes */
-	__u8 grid_lo;		/* router grid, from CAPS */
+	__u32 flags;
+	__u16 n_nodes;
+	__u8 grid_lo;
 	__u8 grid_hi;
 	__u8 pos_width;
-	__u8 agent_x;		/* orchestrator / MAG port 0 coordinate */
+	__u8 agent_x;
 	__u8 agent_y;
-	__u8 cu_version;	/* mesh-wide build number; 0 with no nodes */
+	__u8 cu_version;
 	__u16 flit_width;
-	__u16 min_inst_depth;	/* credit a job on this mesh is seeded with */
-	__u64 caps_reg;		/* raw CAPS register */
-	__u64 mem_size;		/* device memory the driver manages, bytes */
+	__u16 min_inst_depth;
+	__u64 caps_reg;
+	__u64 mem_size;
 	__u64 mem_free;
 	__u64 reserved[2];
 };
 
+/**
+ * struct drm_kohaku_get_info - the device at a glance (DRM_IOCTL_KOHAKU_GET_INFO)
+ * @flags: in: must be 0.
+ * @abi_version: out: KOHAKU_ABI_VERSION of the driver.
+ * @caps: out: KOHAKU_CAP_* bits: what works on this device.
+ * @n_meshes: out: mesh windows present.
+ * @n_nodes: out: enumerated nodes, all meshes.
+ * @name: out: the device's name, NUL-terminated.
+ * @mesh: out: per mesh, KOHAKU_MAX_MESHES entries (absent ones zero).
+ * @reserved: zero.
+ */
 struct drm_kohaku_get_info {
-	__u32 flags;		/* in: must be 0 */
-	__u32 abi_version;	/* out: KOHAKU_ABI_VERSION */
-	__u64 caps;		/* out: KOHAKU_CAP_* */
-	__u32 n_meshes;		/* out: mesh windows present */
-	__u32 n_nodes;		/* out: enumerated nodes, all meshes */
-	char name[32];		/* out: device name, NUL-terminated */
-	struct drm_kohaku_mesh_info mesh[KOHAKU_MAX_MESHES];	/* out */
+	__u32 flags;
+	__u32 abi_version;
+	__u64 caps;
+	__u32 n_meshes;
+	__u32 n_nodes;
+	char name[32];
+	struct drm_kohaku_mesh_info mesh[KOHAKU_MAX_MESHES];
 	__u64 reserved[4];
+};
+
+/* ---- GET_PARAM: one value at a time ---- */
+
+#define KOHAKU_PARAM_ABI_VERSION	0	/* KOHAKU_ABI_VERSION */
+#define KOHAKU_PARAM_CAPS		1	/* KOHAKU_CAP_* */
+#define KOHAKU_PARAM_N_MESHES		2
+#define KOHAKU_PARAM_N_NODES		3
+#define KOHAKU_PARAM_DEVICE_TIME_NS	4	/* the device's clock now */
+#define KOHAKU_PARAM_MAX_JOBS		5	/* unwaited jobs per open file */
+#define KOHAKU_PARAM_MAX_PROGRAMS	6	/* programs per job */
+#define KOHAKU_PARAM_MAX_JOB_INSTS	7	/* instructions per job */
+#define KOHAKU_PARAM_MAX_IN_FENCES	8	/* in-syncobjs per job */
+#define KOHAKU_PARAM_JOB_TIMEOUT_MS	9	/* SUBMIT's default timeout_ms */
+/* per mesh: index is the mesh */
+#define KOHAKU_PARAM_MESH_FLAGS		16	/* KOHAKU_MESH_* */
+#define KOHAKU_PARAM_MESH_N_NODES	17
+#define KOHAKU_PARAM_MESH_CAPS_REG	18
+#define KOHAKU_PARAM_MESH_CU_VERSION	19
+#define KOHAKU_PARAM_MESH_MIN_INST_DEPTH 20
+#define KOHAKU_PARAM_MESH_MEM_SIZE	21
+#define KOHAKU_PARAM_MESH_MEM_FREE	22
+#define KOHAKU_PARAM_MESH_JOBS_PENDING	23	/* queued or running, all files */
+#define KOHAKU_PARAM_MESH_JOBS_DONE	24	/* final since bring-up, any status */
+
+/**
+ * struct drm_kohaku_get_param - one value (DRM_IOCTL_KOHAKU_GET_PARAM)
+ * @param: in: KOHAKU_PARAM_*; an unknown one gets EINVAL.
+ * @index: in: the mesh, for KOHAKU_PARAM_MESH_*; 0 otherwise.  A mesh that
+ *	is not present gets EINVAL.
+ * @value: out.
+ */
+struct drm_kohaku_get_param {
+	__u32 param;
+	__u32 index;
+	__u64 value;
 };
 
 /* ---- NODES: the enumerated node table ---- */
 
 #define KOHAKU_NODE_HUNG	(1u << 0)	/* a job on it timed out */
 
+/**
+ * struct drm_kohaku_node - one enumerated node
+ * @mesh: its mesh.
+ * @x: its coordinate.
+ * @y: its coordinate.
+ * @n_buffers: CU_CAPS n_buffers.
+ * @cu_type: CU_CAPS cu_type, two ASCII characters by convention.
+ * @cu_version: CU_CAPS cu_version (the mesh-wide build number).
+ * @flags: KOHAKU_NODE_* bits.
+ * @inst_depth: instruction FIFO entries (CU_CAPS).
+ * @inst_space: free entries, CU_STATUS as last read.
+ * @retired: CU_COUNTERS[63:32] as last read.
+ * @busy_cycles: CU_COUNTERS[31:0] as last read.
+ * @busy: the CU_STATUS busy bit as last read.
+ * @caps_reg: the raw CU_CAPS.
+ * @dbg: the raw CU_DBG (unit-defined) as last read.
+ */
 struct drm_kohaku_node {
 	__u8 mesh;
 	__u8 x;
 	__u8 y;
 	__u8 n_buffers;
-	__u16 cu_type;		/* two ASCII characters by convention */
+	__u16 cu_type;
 	__u8 cu_version;
-	__u8 flags;		/* KOHAKU_NODE_* */
-	__u16 inst_depth;	/* instruction FIFO entries */
-	__u16 inst_space;	/* free entries when read */
-	__u32 retired;		/* CU_COUNTERS[63:32] when read */
-	__u32 busy_cycles;	/* CU_COUNTERS[31:0] when read */
-	__u32 busy;		/* CU_STATUS busy bit when read */
-	__u64 caps_reg;		/* raw CU_CAPS */
-	__u64 dbg;		/* raw CU_DBG (unit-defined) when read */
+	__u8 flags;
+	__u16 inst_depth;
+	__u16 inst_space;
+	__u32 retired;
+	__u32 busy_cycles;
+	__u32 busy;
+	__u64 caps_reg;
+	__u64 dbg;
 };
 
-/* re-read CU_STATUS, CU_COUNTERS and CU_DBG now instead of at enumeration */
+/* the smallest node_size the driver takes: ABI 0.1's struct drm_kohaku_node */
+#define KOHAKU_NODE_SIZE_MIN	40
+
+/* re-read CU_STATUS, CU_COUNTERS and CU_DBG now instead of as last read */
 #define KOHAKU_NODES_LIVE	(1u << 0)
 
+/**
+ * struct drm_kohaku_nodes - the node table (DRM_IOCTL_KOHAKU_NODES)
+ * @flags: in: KOHAKU_NODES_* bits.
+ * @capacity: in: entries at @nodes_ptr.
+ * @count: out: nodes in total; min(@count, @capacity) entries are written.
+ * @node_size: in: the caller's sizeof(struct drm_kohaku_node), at least
+ *	KOHAKU_NODE_SIZE_MIN.  Each entry is written with that stride; bytes
+ *	past the driver's struct are zeroed.
+ * @nodes_ptr: in: user pointer to @capacity entries of @node_size bytes.
+ * @reserved: zero.
+ */
 struct drm_kohaku_nodes {
-	__u32 flags;		/* in: KOHAKU_NODES_* */
-	__u32 capacity;		/* in: entries at nodes_ptr */
-	__u32 count;		/* out: nodes in total; min(count, capacity) copied */
-	__u32 node_size;	/* in: sizeof(struct drm_kohaku_node) */
-	__u64 nodes_ptr;	/* in: struct drm_kohaku_node[capacity] */
+	__u32 flags;
+	__u32 capacity;
+	__u32 count;
+	__u32 node_size;
+	__u64 nodes_ptr;
 	__u64 reserved[2];
 };
 
 /* ---- device memory (buffer objects in one mesh's DRAM) ---- */
 
+/**
+ * struct drm_kohaku_bo_create - allocate device memory (DRM_IOCTL_KOHAKU_BO_CREATE)
+ * @flags: in: must be 0.
+ * @mesh: in: the mesh whose DRAM holds the BO.
+ * @size: in: bytes; the allocation is rounded up to KOHAKU_BO_ALIGN.
+ * @handle: out: nonzero, this open file's.
+ * @pad: zero.
+ * @dev_addr: out: the address units use (mesh << 36 | local offset).
+ * @reserved: zero.
+ */
 struct drm_kohaku_bo_create {
-	__u32 flags;		/* in: must be 0 */
-	__u32 mesh;		/* in */
-	__u64 size;		/* in: bytes, rounded up to KOHAKU_BO_ALIGN */
-	__u32 handle;		/* out: nonzero */
+	__u32 flags;
+	__u32 mesh;
+	__u64 size;
+	__u32 handle;
 	__u32 pad;
-	__u64 dev_addr;		/* out: the address units use (mesh << 36 | local) */
+	__u64 dev_addr;
 	__u64 reserved[2];
 };
 
+/**
+ * struct drm_kohaku_bo_free - free a BO (DRM_IOCTL_KOHAKU_BO_FREE)
+ * @handle: in.
+ * @flags: in: must be 0.
+ * @reserved: zero.
+ *
+ * The memory is reused only once every job submitted before the free is
+ * final: a unit may still be writing into it.
+ */
 struct drm_kohaku_bo_free {
 	__u32 handle;
-	__u32 flags;		/* must be 0 */
+	__u32 flags;
 	__u64 reserved[2];
 };
 
+/**
+ * struct drm_kohaku_bo_info - a BO's facts (DRM_IOCTL_KOHAKU_BO_INFO)
+ * @handle: in.
+ * @flags: in: must be 0.
+ * @size: out: as created (the allocation is rounded up to 4 KiB).
+ * @dev_addr: out: the address units use.
+ * @mesh: out.
+ * @pad: zero.
+ * @reserved: zero.
+ */
 struct drm_kohaku_bo_info {
-	__u32 handle;		/* in */
-	__u32 flags;		/* in: must be 0 */
-	__u64 size;		/* out: as created (allocated: rounded up to 4 KiB) */
-	__u64 dev_addr;		/* out */
-	__u32 mesh;		/* out */
+	__u32 handle;
+	__u32 flags;
+	__u64 size;
+	__u64 dev_addr;
+	__u32 mesh;
 	__u32 pad;
 	__u64 reserved[2];
 };
 
-/* BO_WRITE and BO_READ: any offset and size inside the BO */
+/**
+ * struct drm_kohaku_bo_rw - move data (DRM_IOCTL_KOHAKU_BO_WRITE, _BO_READ)
+ * @handle: in.
+ * @flags: in: must be 0.
+ * @offset: in: byte offset in the BO; any alignment.
+ * @size: in: bytes; @offset + @size within the BO's size.
+ * @data_ptr: in: user buffer of @size bytes.
+ * @reserved: zero.
+ */
 struct drm_kohaku_bo_rw {
 	__u32 handle;
-	__u32 flags;		/* must be 0 */
+	__u32 flags;
 	__u64 offset;
 	__u64 size;
-	__u64 data_ptr;		/* user buffer of size bytes */
+	__u64 data_ptr;
 	__u64 reserved[2];
 };
 
 /* ---- jobs ---- */
 
-/* one CU_INST payload: w[k] holds payload bits [64k+63:64k] */
+/**
+ * struct kohaku_inst - one CU_INST payload
+ * @w: w[k] holds payload bits [64k+63:64k]; the unit decides what they mean.
+ */
 struct kohaku_inst {
 	__u64 w[4];
 };
 
-/* one program: instructions for one target node */
+/**
+ * struct drm_kohaku_program - the instructions of one job for one node
+ * @mesh: the target's mesh; every program of a job is on one mesh.
+ * @x: the target's coordinate.
+ * @y: the target's coordinate.
+ * @txn: the program id, echoed by the unit's SIG_BATCH_COMPLETE.
+ * @n_insts: instructions, at least 1.
+ * @insts_ptr: user pointer to @n_insts struct kohaku_inst.
+ * @flags: must be 0.
+ * @pad: zero.
+ * @reserved: zero.
+ */
 struct drm_kohaku_program {
 	__u8 mesh;
 	__u8 x;
 	__u8 y;
-	__u8 txn;		/* program id, echoed by SIG_BATCH_COMPLETE */
-	__u32 n_insts;		/* >= 1 */
-	__u64 insts_ptr;	/* struct kohaku_inst[n_insts] */
-	__u32 flags;		/* must be 0 */
+	__u8 txn;
+	__u32 n_insts;
+	__u64 insts_ptr;
+	__u32 flags;
 	__u32 pad;
 	__u64 reserved;
 };
 
+/* the smallest program_size the driver takes: ABI 0.1's struct */
+#define KOHAKU_PROGRAM_SIZE_MIN	32
+
+/**
+ * struct drm_kohaku_submit - queue a job (DRM_IOCTL_KOHAKU_SUBMIT)
+ * @flags: in: must be 0.
+ * @n_programs: in: 1..KOHAKU_MAX_PROGRAMS, one per target node.
+ * @programs_ptr: in: user pointer to @n_programs entries of @program_size
+ *	bytes (struct drm_kohaku_program).
+ * @program_size: in: the caller's sizeof(struct drm_kohaku_program), at
+ *	least KOHAKU_PROGRAM_SIZE_MIN; bytes past the driver's struct must be 0.
+ * @timeout_ms: in: the job's limit in device time, counted from dispatch;
+ *	0 means KOHAKU_JOB_TIMEOUT_DEFAULT_MS.
+ * @job_id: out: nonzero, this open file's.
+ * @reserved: zero.
+ * @in_syncobjs_ptr: in (ABI 0.2): user pointer to @n_in_syncobjs __u32
+ *	syncobj handles of this file.  The job is not dispatched before every
+ *	fence they hold at SUBMIT time has signalled; a fence that signals
+ *	with an error aborts the job (ABORTED).  A syncobj with no fence is
+ *	refused (EINVAL).
+ * @n_in_syncobjs: in: 0..KOHAKU_MAX_IN_FENCES.
+ * @out_syncobj: in: a syncobj handle of this file that gets the job's
+ *	fence, or 0.  The fence signals when the job is final, with error
+ *	-EIO unless the job is DONE.
+ */
 struct drm_kohaku_submit {
-	__u32 flags;		/* must be 0 */
-	__u32 n_programs;	/* 1..KOHAKU_MAX_PROGRAMS, one per target */
-	__u64 programs_ptr;	/* struct drm_kohaku_program[n_programs] */
-	__u32 program_size;	/* sizeof(struct drm_kohaku_program) */
-	__u32 timeout_ms;	/* job limit in device time; 0 = default */
-	__u64 job_id;		/* out: nonzero */
+	__u32 flags;
+	__u32 n_programs;
+	__u64 programs_ptr;
+	__u32 program_size;
+	__u32 timeout_ms;
+	__u64 job_id;
 	__u64 reserved[2];
+	__u64 in_syncobjs_ptr;
+	__u32 n_in_syncobjs;
+	__u32 out_syncobj;
 };
 
 /* job status (drm_kohaku_wait.status) */
@@ -191,7 +372,7 @@ struct drm_kohaku_submit {
 #define KOHAKU_JOB_DONE		3	/* every program retired cleanly */
 #define KOHAKU_JOB_FAULT	4	/* a unit raised SIG_FAULT */
 #define KOHAKU_JOB_TIMEOUT	5	/* did not finish within its limit */
-#define KOHAKU_JOB_ABORTED	6	/* never ran: its mesh is unusable */
+#define KOHAKU_JOB_ABORTED	6	/* never ran: its mesh, a node or an in-fence failed */
 #define KOHAKU_JOB_ERROR	7	/* the device answered out of protocol */
 
 /*
@@ -202,26 +383,42 @@ struct drm_kohaku_submit {
 #define KOHAKU_FAULT_NODE_KNOWN	(1u << 0)
 #define KOHAKU_FAULT_CODE_KNOWN	(1u << 1)
 
-struct drm_kohaku_wait {
-	__u64 job_id;		/* in */
-	__u32 timeout_ms;	/* in: device time to wait; 0 = just look */
-	__u32 flags;		/* in: must be 0 */
-	__u32 status;		/* out: KOHAKU_JOB_* */
-	__u32 fault_code;	/* out: SIG_FAULT argument, if FAULT_CODE_KNOWN */
-	__u8 fault_mesh;	/* out: faulting node if FAULT_NODE_KNOWN, */
-	__u8 fault_x;		/*      else KOHAKU_COORD_NONE */
-	__u8 fault_y;
-	__u8 fault_flags;	/* out: KOHAKU_FAULT_* */
-	__u32 n_faults;		/* out: instructions that raised SIG_FAULT */
-	__u64 device_ns;	/* out: device time from dispatch to the end */
-	__u64 reserved[2];
-};
-
-/*
+/**
+ * struct drm_kohaku_wait - wait for a job (DRM_IOCTL_KOHAKU_WAIT)
+ * @job_id: in.
+ * @timeout_ms: in: device time to wait; 0 means just look.
+ * @flags: in: must be 0.
+ * @status: out: KOHAKU_JOB_*.
+ * @fault_code: out: the SIG_FAULT argument when FAULT_CODE_KNOWN.
+ * @fault_mesh: out: the faulting node when FAULT_NODE_KNOWN, else
+ *	KOHAKU_COORD_NONE.
+ * @fault_x: out: likewise.
+ * @fault_y: out: likewise.
+ * @fault_flags: out: KOHAKU_FAULT_* bits.
+ * @n_faults: out: instructions that raised SIG_FAULT.
+ * @device_ns: out: device time from dispatch to the job's end.
+ * @reserved: zero.
+ *
  * WAIT returns 0 once the job has a final status (DONE, FAULT, TIMEOUT,
  * ABORTED, ERROR) and forgets the job: a second WAIT on it gets ENOENT.  It
- * returns ETIMEDOUT when timeout_ms passed first; the job goes on.
+ * returns ETIMEDOUT when @timeout_ms passed first, with @status QUEUED or
+ * RUNNING; the job goes on.  Waiters sleep: the device's progress engine
+ * advances the job.
  */
+struct drm_kohaku_wait {
+	__u64 job_id;
+	__u32 timeout_ms;
+	__u32 flags;
+	__u32 status;
+	__u32 fault_code;
+	__u8 fault_mesh;
+	__u8 fault_x;
+	__u8 fault_y;
+	__u8 fault_flags;
+	__u32 n_faults;
+	__u64 device_ns;
+	__u64 reserved[2];
+};
 
 #define DRM_KOHAKU_GET_INFO	0x00
 #define DRM_KOHAKU_NODES	0x01
@@ -232,7 +429,8 @@ struct drm_kohaku_wait {
 #define DRM_KOHAKU_BO_READ	0x06
 #define DRM_KOHAKU_SUBMIT	0x07
 #define DRM_KOHAKU_WAIT		0x08
-#define DRM_KOHAKU_NUM_IOCTLS	0x09
+#define DRM_KOHAKU_GET_PARAM	0x09
+#define DRM_KOHAKU_NUM_IOCTLS	0x0a
 
 #define DRM_IOCTL_KOHAKU_GET_INFO \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_KOHAKU_GET_INFO, struct drm_kohaku_get_info)
@@ -252,6 +450,8 @@ struct drm_kohaku_wait {
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_KOHAKU_SUBMIT, struct drm_kohaku_submit)
 #define DRM_IOCTL_KOHAKU_WAIT \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_KOHAKU_WAIT, struct drm_kohaku_wait)
+#define DRM_IOCTL_KOHAKU_GET_PARAM \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_KOHAKU_GET_PARAM, struct drm_kohaku_get_param)
 
 #if defined(__cplusplus)
 }

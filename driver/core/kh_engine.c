@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * The device's progress engine: one worker per device advances every
+ * mesh's job engine, retires jobs and wakes their waiters.  Nothing else
+ * polls the card for jobs: SUBMIT and a signalled in-fence kick the worker,
+ * and it runs until no job is in flight.  Waiters sleep on the device's
+ * wait queue and never touch the card.
+ *
+ * Device time on a simulated card passes only when the card is accessed.
+ * While jobs are in flight the worker's polls make it pass; with nothing in
+ * flight but waiters whose WAIT has a deadline, the worker lets device time
+ * pass up to the nearest deadline (kh_hw_ops.idle_ns) and wakes them, so a
+ * WAIT on a job that cannot run yet still ends at its timeout.  On a card
+ * device time is wall time and waiters sleep until their own deadline.
+ */
+#include "kh_priv.h"
+
+/* One pass over the meshes; true while a job is on the device. */
+static bool kh_engine_pass(struct kh_device *kd)
+{
+	bool busy = false;
+	unsigned int i;
+
+	for (i = 0; i < kd->n_meshes; i++) {
+		struct kh_mesh *m = &kd->mesh[i];
+
+		if (!(m->flags & KOHAKU_MESH_PRESENT))
+			continue;
+		kh_mutex_lock(&m->lock);
+		kh_mesh_step(m);
+		busy |= kh_mesh_busy(m);
+		kh_mutex_unlock(&m->lock);
+	}
+	return busy;
+}
+
+/*
+ * Wake the waiters when a deadline has passed (they look at their own), and
+ * return the nearest deadline still ahead, ~0 when none is.
+ */
+static u64 kh_engine_expire(struct kh_device *kd, u64 now)
+{
+	struct kh_timed_wait *tw;
+	bool passed = false;
+	u64 next = ~0ULL;
+
+	kh_mutex_lock(&kd->timed_lock);
+	list_for_each_entry(tw, &kd->timed, link) {
+		if (tw->deadline <= now)
+			passed = true;
+		else if (tw->deadline < next)
+			next = tw->deadline;
+	}
+	kh_write_once(kd->next_deadline, next);
+	kh_mutex_unlock(&kd->timed_lock);
+	if (passed) {
+		kh_write_once(kd->wake_gen, kd->wake_gen + 1);
+		kh_waitq_wake(&kd->waitq);
+	}
+	return next;
+}
+
+/*
+ * Nothing in flight: let a simulated card's time pass to the nearest
+ * deadline of a waiter.  False when no waiter has a deadline still ahead
+ * (or the card is real: its waiters time themselves).
+ */
+static bool kh_engine_idle(struct kh_device *kd)
+{
+	u64 now, next;
+
+	if (!kh_simulated(kd))
+		return false;
+	now = kh_now(kd);
+	next = kh_engine_expire(kd, now);
+	if (next == ~0ULL)
+		return false;
+	if (kd->hw.ops->idle_ns)
+		kd->hw.ops->idle_ns(kd->hw.ctx, next - now);
+	else
+		kh_relax(true);
+	kh_engine_expire(kd, kh_now(kd));
+	return true;
+}
+
+static void kh_engine_run(struct kh_worker *w)
+{
+	struct kh_device *kd = container_of(w, struct kh_device, engine);
+	bool sim = kh_simulated(kd);
+
+	while (!kh_read_once(kd->unplugged)) {
+		if (kh_engine_pass(kd)) {
+			/* device time moves on under the polls: deadlines too */
+			if (sim && kh_now(kd) >= kh_read_once(kd->next_deadline))
+				kh_engine_expire(kd, kh_now(kd));
+			kh_relax(sim);
+			continue;
+		}
+		if (!kh_engine_idle(kd))
+			break;
+	}
+}
+
+void kh_engine_kick(struct kh_device *kd)
+{
+	kh_worker_kick(&kd->engine);
+}
+
+/* The waiters' side exists from the start; the worker once bring-up is done. */
+void kh_engine_prepare(struct kh_device *kd)
+{
+	kh_waitq_init(&kd->waitq);
+	kh_mutex_init(&kd->timed_lock, KH_LOCK_LEAF);
+	INIT_LIST_HEAD(&kd->timed);
+	kd->next_deadline = ~0ULL;
+}
+
+int kh_engine_init(struct kh_device *kd)
+{
+	return kh_worker_init(&kd->engine, kd->name, kh_engine_run);
+}
+
+/* Waits for the worker to stop; nothing kicks it afterwards. */
+void kh_engine_fini(struct kh_device *kd)
+{
+	kh_worker_fini(&kd->engine);
+}
+
+void kh_engine_destroy(struct kh_device *kd)
+{
+	kh_mutex_destroy(&kd->timed_lock);
+	kh_waitq_destroy(&kd->waitq);
+}
+
+int kh_engine_wait_job(struct kh_device *kd, struct kh_job *job, u64 deadline)
+{
+	struct kh_timed_wait tw = { .deadline = deadline };
+	bool sim = kh_simulated(kd);
+	int ret;
+
+	if (sim) {
+		kh_mutex_lock(&kd->timed_lock);
+		list_add_tail(&tw.link, &kd->timed);
+		if (deadline < kd->next_deadline)
+			kh_write_once(kd->next_deadline, deadline);
+		kh_mutex_unlock(&kd->timed_lock);
+		kh_engine_kick(kd);
+	}
+	for (;;) {
+		u64 now;
+		u32 gen;
+		int r;
+
+		if (kh_job_final(job)) {
+			ret = 0;
+			break;
+		}
+		if (kh_read_once(kd->unplugged)) {
+			ret = -ENODEV;
+			break;
+		}
+		now = kh_now(kd);
+		if (now >= deadline) {
+			ret = -ETIMEDOUT;
+			break;
+		}
+		gen = kh_read_once(kd->wake_gen);
+		r = kh_waitq_wait(&kd->waitq,
+				  kh_job_final(job) || kh_read_once(kd->unplugged) ||
+				  kh_read_once(kd->wake_gen) != gen,
+				  sim ? KH_WAIT_SLICE_NS : deadline - now);
+		if (r < 0) {
+			ret = -EINTR;
+			break;
+		}
+	}
+	if (sim) {
+		kh_mutex_lock(&kd->timed_lock);
+		list_del(&tw.link);
+		kh_mutex_unlock(&kd->timed_lock);
+	}
+	return ret;
+}

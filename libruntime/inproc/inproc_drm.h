@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/* The in-process host's ioctl entry: its drm_ioctl() (inproc_drm.c). */
+#ifndef KH_INPROC_DRM_H
+#define KH_INPROC_DRM_H
+
+struct kh_file;
+struct kh_os_file;
+
+/* cmd on kf (driver range) or of (the DRM core's syncobjs): 0 or -errno */
+__attribute__((visibility("hidden")))
+int kh_inproc_ioctl(struct kh_file *kf, struct kh_os_file *of,
+		    unsigned int cmd, void *uarg);
+
+#endif /* KH_INPROC_DRM_H */

@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * driver/core's OS shim in userspace (kh_os.h): locks that check their own
+ * use, condition-variable waits, and the engine's worker thread.
+ *
+ * Every kh_mutex knows its owner and its class (enum kh_lock_class), and
+ * each thread knows the classes it holds, so kh_lock_assert_held() is a
+ * real check and taking locks out of the documented order aborts at once,
+ * naming both, instead of deadlocking one run in a thousand.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "kh_os.h"
+
+/* the lock classes this thread holds, one bit each */
+static __thread unsigned int kh_held_classes;
+
+void kh_os_lock_bug(const char *file, int line, const char *what)
+{
+	fprintf(stderr, "kohaku: driver core lock bug at %s:%d: %s\n", file,
+		line, what);
+	abort();
+}
+
+void kh_mutex_init(kh_mutex *m, int cls)
+{
+	pthread_mutex_init(&m->m, NULL);
+	m->held = 0;
+	m->cls = cls;
+}
+
+void kh_mutex_destroy(kh_mutex *m)
+{
+	if (m->held)
+		kh_os_lock_bug(__FILE__, __LINE__, "destroying a held lock");
+	pthread_mutex_destroy(&m->m);
+}
+
+void kh_mutex_lock(kh_mutex *m)
+{
+	/* nothing of this class or an inner one may be held already */
+	if (m->cls && (kh_held_classes >> m->cls)) {
+		char msg[128];
+
+		snprintf(msg, sizeof(msg),
+			 "taking a class %d lock while holding classes 0x%x (order: file, mesh, jobs, mem)",
+			 m->cls, kh_held_classes);
+		kh_os_lock_bug(__FILE__, __LINE__, msg);
+	}
+	pthread_mutex_lock(&m->m);
+	m->owner = pthread_self();
+	m->held = 1;
+	if (m->cls)
+		kh_held_classes |= 1u << m->cls;
+}
+
+void kh_mutex_unlock(kh_mutex *m)
+{
+	if (!m->held || !pthread_equal(m->owner, pthread_self()))
+		kh_os_lock_bug(__FILE__, __LINE__, "unlocking a lock this thread does not hold");
+	m->held = 0;
+	if (m->cls)
+		kh_held_classes &= ~(1u << m->cls);
+	pthread_mutex_unlock(&m->m);
+}
+
+/* ---- waits ---- */
+
+void kh_waitq_init(struct kh_waitq *q)
+{
+	pthread_condattr_t a;
+
+	pthread_mutex_init(&q->lock, NULL);
+	pthread_condattr_init(&a);
+	pthread_condattr_setclock(&a, CLOCK_MONOTONIC);
+	pthread_cond_init(&q->cond, &a);
+	pthread_condattr_destroy(&a);
+}
+
+void kh_waitq_destroy(struct kh_waitq *q)
+{
+	pthread_cond_destroy(&q->cond);
+	pthread_mutex_destroy(&q->lock);
+}
+
+void kh_waitq_wake(struct kh_waitq *q)
+{
+	pthread_mutex_lock(&q->lock);
+	pthread_cond_broadcast(&q->cond);
+	pthread_mutex_unlock(&q->lock);
+}
+
+void kh_waitq_deadline(struct timespec *ts, u64 timeout_ns)
+{
+	clock_gettime(CLOCK_MONOTONIC, ts);
+	/* far enough is forever: keep tv_sec from overflowing */
+	if (timeout_ns > 1000000000ULL * 86400 * 365)
+		timeout_ns = 1000000000ULL * 86400 * 365;
+	ts->tv_sec += timeout_ns / 1000000000ULL;
+	ts->tv_nsec += timeout_ns % 1000000000ULL;
+	if (ts->tv_nsec >= 1000000000L) {
+		ts->tv_sec++;
+		ts->tv_nsec -= 1000000000L;
+	}
+}
+
+/* ---- the worker ---- */
+
+static void *kh_worker_thread(void *arg)
+{
+	struct kh_worker *w = arg;
+
+	pthread_mutex_lock(&w->lock);
+	for (;;) {
+		while (!w->kicked && !w->stop)
+			pthread_cond_wait(&w->cond, &w->lock);
+		if (w->stop)
+			break;
+		w->kicked = false;
+		pthread_mutex_unlock(&w->lock);
+		w->fn(w);
+		pthread_mutex_lock(&w->lock);
+	}
+	pthread_mutex_unlock(&w->lock);
+	return NULL;
+}
+
+int kh_worker_init(struct kh_worker *w, const char *name,
+		   void (*fn)(struct kh_worker *w))
+{
+	int ret;
+
+	(void)name;
+	pthread_mutex_init(&w->lock, NULL);
+	pthread_cond_init(&w->cond, NULL);
+	w->fn = fn;
+	w->kicked = false;
+	w->stop = false;
+	ret = pthread_create(&w->thread, NULL, kh_worker_thread, w);
+	if (ret) {
+		pthread_cond_destroy(&w->cond);
+		pthread_mutex_destroy(&w->lock);
+		return -ret;
+	}
+	w->started = true;
+	return 0;
+}
+
+void kh_worker_kick(struct kh_worker *w)
+{
+	if (!w->started)
+		return;
+	pthread_mutex_lock(&w->lock);
+	w->kicked = true;
+	pthread_cond_signal(&w->cond);
+	pthread_mutex_unlock(&w->lock);
+}
+
+void kh_worker_fini(struct kh_worker *w)
+{
+	if (!w->started)
+		return;
+	pthread_mutex_lock(&w->lock);
+	w->stop = true;
+	pthread_cond_signal(&w->cond);
+	pthread_mutex_unlock(&w->lock);
+	pthread_join(w->thread, NULL);
+	w->started = false;
+	pthread_cond_destroy(&w->cond);
+	pthread_mutex_destroy(&w->lock);
+}
