@@ -37,6 +37,8 @@ static void kh_mesh_fini(struct kh_mesh *m)
 	}
 	kh_mutex_unlock(&m->lock);
 	kh_mem_fini(&m->mem);
+	kh_free(m->stage);
+	kh_free(m->stage_known);
 	kh_free(m->nodes);
 	m->nodes = NULL;
 	m->n_nodes = 0;
@@ -62,6 +64,10 @@ static int kh_mesh_bringup(struct kh_device *kd, struct kh_mesh *m)
 		   KH_MESH_DRAM_SIZE;
 	int ret;
 
+	m->stage = kh_zalloc(sizeof(*m->stage) * KH_ORC_STAGE_FLITS);
+	m->stage_known = kh_zalloc(KH_ORC_STAGE_FLITS);
+	if (!m->stage || !m->stage_known)
+		return -ENOMEM;
 	kh_mutex_lock(&m->lock);
 	ret = kh_mesh_enumerate(m);
 	kh_mutex_unlock(&m->lock);

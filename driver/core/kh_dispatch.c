@@ -134,13 +134,14 @@ static void kh_job_start(struct kh_mesh *m, struct kh_job *job)
 {
 	struct kh_device *kd = m->kd;
 	unsigned int i;
-	u64 ps, raw;
+	u64 raw;
 
-	ps = kh_rd(m, KH_ORC_PROG_STAT);
-	if (ps & KH_PROG_STAT_RUN) {
+	/* after our own last job the dispatcher is known idle: no read */
+	if (!m->disp_idle && (kh_rd(m, KH_ORC_PROG_STAT) & KH_PROG_STAT_RUN)) {
 		kh_mesh_wedge(m, "the dispatcher is running with no job of ours");
 		return;
 	}
+	m->disp_idle = true;
 	job->seed = kh_job_seed(m, job);
 	if (!job->seed) {
 		kh_mesh_wedge(m, "hung nodes may still return more credit than the FIFOs hold");
@@ -180,6 +181,21 @@ static bool kh_next_chunk(struct kh_job *job, struct kh_chunk *c, u32 slot)
 	return true;
 }
 
+/*
+ * Write a staging word unless the RAM holds it already: the staging RAM has
+ * no reset clause (kohakutpu.md 4.2), so what the driver last wrote is
+ * there until it writes again, and a job repeating an instruction costs no
+ * register writes for it.
+ */
+static void kh_stage_word(struct kh_mesh *m, u32 slot, unsigned int w, u64 v)
+{
+	if ((m->stage_known[slot] & (1u << w)) && m->stage[slot][w] == v)
+		return;
+	kh_wr(m, KH_ORC_STAGE(slot) + w * 8, v);
+	m->stage[slot][w] = v;
+	m->stage_known[slot] |= 1u << w;
+}
+
 static void kh_stage(struct kh_mesh *m, const struct kh_chunk *c)
 {
 	const struct kh_prog *p = c->prog;
@@ -195,18 +211,32 @@ static void kh_stage(struct kh_mesh *m, const struct kh_chunk *c)
 		kh_flit_hdr(&f, p->node->x, p->node->y, m->agent_x, m->agent_y,
 			    KH_T_CU_INST, p->txn, k == p->n - 1);
 		for (w = 0; w < KH_FLIT_WORDS; w++)
-			kh_wr(m, KH_ORC_STAGE(c->slot + i) + w * 8, f.w[w]);
+			kh_stage_word(m, c->slot + i, w, f.w[w]);
 	}
+}
+
+/*
+ * PROG_DST, PROG_BASE, PROG_LEN: a mesh reset clears them unseen, so only a
+ * zero the driver last wrote is known to be there; anything else is written.
+ */
+static void kh_prog_reg(struct kh_mesh *m, unsigned int i, u32 off, u64 v)
+{
+	if (!v && !m->prog_reg[i])
+		return;
+	kh_wr(m, off, v);
+	m->prog_reg[i] = v;
 }
 
 static void kh_kick(struct kh_mesh *m, struct kh_job *job)
 {
 	struct kh_chunk *c = &job->staged;
 
-	kh_wr(m, KH_ORC_PROG_DST, KH_YX(c->prog->node->x, c->prog->node->y));
-	kh_wr(m, KH_ORC_PROG_BASE, c->slot);
-	kh_wr(m, KH_ORC_PROG_LEN, c->len);
+	kh_prog_reg(m, 0, KH_ORC_PROG_DST,
+		    KH_YX(c->prog->node->x, c->prog->node->y));
+	kh_prog_reg(m, 1, KH_ORC_PROG_BASE, c->slot);
+	kh_prog_reg(m, 2, KH_ORC_PROG_LEN, c->len);
 	kh_wr(m, KH_ORC_PROG_KICK, 1);
+	m->disp_idle = false;
 	job->kicked = *c;
 	c->valid = false;
 }
@@ -311,7 +341,8 @@ static void kh_stall(struct kh_mesh *m, struct kh_job *job, u64 ps)
 
 static void kh_dispatch(struct kh_mesh *m, struct kh_job *job)
 {
-	u64 ps = kh_rd(m, KH_ORC_PROG_STAT);
+	/* with no kick outstanding the dispatcher is idle: nothing to read */
+	u64 ps = job->kicked.valid ? kh_rd(m, KH_ORC_PROG_STAT) : 0;
 	bool running = ps & KH_PROG_STAT_RUN;
 	u32 other;
 
@@ -340,6 +371,8 @@ static void kh_close_books(struct kh_mesh *m, struct kh_job *job)
 	s64 lost = (s64)job->seed - (job->lasts - job->lasts_at_seed) -
 		   KH_PROG_STAT_CRED(ps);
 
+	/* every instruction signalled, so every flit left the dispatcher */
+	m->disp_idle = !(ps & KH_PROG_STAT_RUN);
 	if (lost > 0) {
 		job->lost_faults += lost;
 		job->n_faults += lost;
@@ -360,9 +393,25 @@ static void kh_close_books(struct kh_mesh *m, struct kh_job *job)
  */
 static bool kh_settled(struct kh_mesh *m, struct kh_job *job)
 {
-	u16 wr = KH_AUX_WR_COUNT(kh_rd(m, KH_ORC_AUX_STAT));
-	u64 now = kh_now(m->kd);
+	struct kh_device *kd = m->kd;
+	u64 now = kh_now(kd);
+	u16 wr;
 
+	/*
+	 * Nothing to learn before the window has passed.  A card's time
+	 * passes by itself; a simulated card's only when it runs: let it
+	 * run the rest of the window, or (with no way to) keep reading.
+	 */
+	if (now - job->aux_since < KH_SETTLE_NS) {
+		if (!kh_simulated(kd))
+			return false;
+		if (kd->hw.ops->idle_ns) {
+			kd->hw.ops->idle_ns(kd->hw.ctx,
+					    KH_SETTLE_NS - (now - job->aux_since));
+			now = kh_now(kd);
+		}
+	}
+	wr = KH_AUX_WR_COUNT(kh_rd(m, KH_ORC_AUX_STAT));
 	if (wr != job->aux_wr) {
 		job->aux_wr = wr;
 		job->aux_since = now;
@@ -431,6 +480,7 @@ static void kh_recover(struct kh_mesh *m, struct kh_job *job)
 	bool running = ps & KH_PROG_STAT_RUN;
 	unsigned int i;
 
+	m->disp_idle = !running;
 	kh_account_kick(job, running ? KH_PROG_STAT_LEFT(ps) : 0);
 	if (!running && kh_collect(m, job, false)) {
 		kh_info(m->kd, "mesh %u: job %llu drained after its timeout; mesh usable\n",
@@ -501,15 +551,10 @@ void kh_mesh_step(struct kh_mesh *m)
 				return;
 		}
 		if (m->run == KH_RUN_COLLECT) {
-			u64 ps = kh_rd(m, KH_ORC_PROG_STAT);
-
-			kh_account_kick(job, ps & KH_PROG_STAT_RUN ?
-					KH_PROG_STAT_LEFT(ps) : 0);
-			if (ps & KH_PROG_STAT_RUN) {
-				if (!KH_PROG_STAT_CRED(ps) && KH_PROG_STAT_LEFT(ps))
-					kh_stall(m, job, ps);
-				return;
-			}
+			/*
+			 * Every kick has finished (kh_dispatch saw to it): the
+			 * dispatcher is idle, only signals are left to count.
+			 */
 			if (!kh_collect(m, job, true))
 				return;
 			kh_close_books(m, job);

@@ -116,13 +116,18 @@ static u8 kh_next_txn(struct kh_mesh *m, const struct kh_ctrl_req *req,
 	return m->txn;
 }
 
-/* Write the words of f that the card's TX_FLIT does not hold already, and kick. */
+/*
+ * Write the words of f that TX_FLIT may not hold, and kick.  A mesh reset
+ * clears the registers without the driver seeing it, so only a zero word
+ * the driver itself last wrote as zero is known to be there still: the
+ * payload words of every CU_CTRL read.
+ */
 static void kh_mbox_send(struct kh_mesh *m, const struct kh_flit *f)
 {
 	unsigned int w;
 
 	for (w = 0; w < KH_FLIT_WORDS; w++) {
-		if ((m->tx_known & (1u << w)) && m->tx_word[w] == f->w[w])
+		if ((m->tx_known & (1u << w)) && !m->tx_word[w] && !f->w[w])
 			continue;
 		kh_wr(m, KH_ORC_TX_FLIT(w), f->w[w]);
 		m->tx_word[w] = f->w[w];

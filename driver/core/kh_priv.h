@@ -106,11 +106,15 @@ struct kh_mesh {
 	u8 txn;			/* last mailbox txn used */
 	bool rx_overflow_seen;	/* RX overflow is sticky: warn once */
 	u64 tx_word[KH_FLIT_WORDS];	/* TX_FLIT as last written */
-	u8 tx_known;		/* bit w: tx_word[w] is what the card holds */
+	u8 tx_known;		/* bit w: tx_word[w] was written */
 
 	struct kh_mem mem;
 
 	/* the job engine, under lock */
+	u64 (*stage)[KH_FLIT_WORDS];	/* the staging RAM as last written */
+	u8 *stage_known;	/* per slot, bit w: stage[slot][w] was written */
+	u64 prog_reg[3];	/* PROG_DST, _BASE, _LEN as last written */
+	bool disp_idle;		/* the dispatcher holds nothing of ours or anyone's */
 	struct list_head queue;	/* jobs waiting for the mesh, in id order */
 	struct kh_job *job;	/* the job on the device, if any */
 	enum kh_mesh_run run;
