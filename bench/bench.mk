@@ -10,3 +10,15 @@ $(BUILD)/bench/kh_bench: $(BUILD)/obj/bench/kh_bench.o \
 
 bench: $(BUILD)/bench/kh_bench
 	$(BUILD)/bench/kh_bench $(BENCH_ARGS)
+
+# The driver's benchmark: job latency, a null ioctl, 8 submitters, card
+# accesses per job, bring-up cycles per node, through libkohaku's public API
+# (in-process, and on kohaku.ko in the VM: tests/vm/run-vm.sh --bench).
+BENCH_BINS += $(BUILD)/bench/kh_bench_jobs
+
+$(BUILD)/bench/kh_bench_jobs: $(BUILD)/obj/bench/kh_bench_jobs.o $(LIBKOHAKU_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+bench-jobs: $(BUILD)/bench/kh_bench_jobs
+	$(BUILD)/bench/kh_bench_jobs $(BENCH_ARGS)

@@ -132,10 +132,43 @@ void kh_engine_destroy(struct kh_device *kd)
 	kh_waitq_destroy(&kd->waitq);
 }
 
+/*
+ * Inline stepping (in-process only, kh_worker_claim()): the waiter does
+ * the engine's passes itself until its job is final, its deadline passes
+ * or nothing is in flight, then gives the engine back.  True while jobs
+ * were still in flight when it stopped.
+ */
+static bool kh_engine_help(struct kh_device *kd, struct kh_job *job,
+			   u64 deadline)
+{
+	bool sim = kh_simulated(kd), busy = true;
+	u64 now;
+
+	while (busy && !kh_job_final(job) && !kh_read_once(kd->unplugged)) {
+		busy = kh_engine_pass(kd);
+		now = kh_now(kd);
+		if (sim && now >= kh_read_once(kd->next_deadline))
+			kh_engine_expire(kd, now);
+		if (now >= deadline)
+			break;
+		if (busy)
+			kh_relax(sim);
+	}
+	kh_worker_unclaim(&kd->engine);
+	/*
+	 * Others' jobs still in flight, or this waiter about to sleep on a
+	 * job that cannot run yet (device time must pass for its deadline):
+	 * the worker's again.
+	 */
+	if (busy || !kh_job_final(job))
+		kh_engine_kick(kd);
+	return busy;
+}
+
 int kh_engine_wait_job(struct kh_device *kd, struct kh_job *job, u64 deadline)
 {
 	struct kh_timed_wait tw = { .deadline = deadline };
-	bool sim = kh_simulated(kd);
+	bool sim = kh_simulated(kd), help = true;
 	int ret;
 
 	if (sim) {
@@ -164,6 +197,12 @@ int kh_engine_wait_job(struct kh_device *kd, struct kh_job *job, u64 deadline)
 			ret = -ETIMEDOUT;
 			break;
 		}
+		/* nothing to step for now: sleep until woken, then offer again */
+		if (help && kh_worker_claim(&kd->engine)) {
+			help = kh_engine_help(kd, job, deadline);
+			continue;
+		}
+		help = true;
 		gen = kh_read_once(kd->wake_gen);
 		r = kh_waitq_wait(&kd->waitq,
 				  kh_job_final(job) || kh_read_once(kd->unplugged) ||

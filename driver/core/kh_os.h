@@ -156,6 +156,20 @@ void kh_worker_kick(struct kh_worker *w);
 /* Waits for a run in progress; no run starts after it. */
 void kh_worker_fini(struct kh_worker *w);
 
+/*
+ * Inline stepping: may the calling thread do the worker's job itself for
+ * a while (no run in progress)?  In the kernel, never: waiters sleep and
+ * the worker alone touches the card.
+ */
+static inline bool kh_worker_claim(struct kh_worker *w)
+{
+	return false;
+}
+
+static inline void kh_worker_unclaim(struct kh_worker *w)
+{
+}
+
 /* ---- ID maps: the kernel's xarray ---- */
 
 typedef struct xarray kh_xa;
@@ -291,6 +305,7 @@ struct kh_worker {
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	bool kicked, stop, started;
+	bool busy;		/* fn runs, in the thread or inline */
 	void (*fn)(struct kh_worker *w);
 };
 
@@ -298,6 +313,15 @@ int kh_worker_init(struct kh_worker *w, const char *name,
 		   void (*fn)(struct kh_worker *w));
 void kh_worker_kick(struct kh_worker *w);
 void kh_worker_fini(struct kh_worker *w);
+/*
+ * Inline stepping, the in-process host's choice: a waiter whose card lives
+ * in its own process may do the worker's job itself while nobody else
+ * does (true: claimed), sparing two thread switches per job; the thread
+ * runs only when nobody waits.  unclaim hands a kick that came meanwhile
+ * back to the thread.
+ */
+bool kh_worker_claim(struct kh_worker *w);
+void kh_worker_unclaim(struct kh_worker *w);
 
 /* ---- ID maps: the subset of the kernel's xarray the core uses ---- */
 

@@ -114,14 +114,16 @@ static void *kh_worker_thread(void *arg)
 
 	pthread_mutex_lock(&w->lock);
 	for (;;) {
-		while (!w->kicked && !w->stop)
+		while ((!w->kicked || w->busy) && !w->stop)
 			pthread_cond_wait(&w->cond, &w->lock);
 		if (w->stop)
 			break;
 		w->kicked = false;
+		w->busy = true;
 		pthread_mutex_unlock(&w->lock);
 		w->fn(w);
 		pthread_mutex_lock(&w->lock);
+		w->busy = false;
 	}
 	pthread_mutex_unlock(&w->lock);
 	return NULL;
@@ -138,6 +140,7 @@ int kh_worker_init(struct kh_worker *w, const char *name,
 	w->fn = fn;
 	w->kicked = false;
 	w->stop = false;
+	w->busy = false;
 	ret = pthread_create(&w->thread, NULL, kh_worker_thread, w);
 	if (ret) {
 		pthread_cond_destroy(&w->cond);
@@ -154,7 +157,31 @@ void kh_worker_kick(struct kh_worker *w)
 		return;
 	pthread_mutex_lock(&w->lock);
 	w->kicked = true;
-	pthread_cond_signal(&w->cond);
+	if (!w->busy)
+		pthread_cond_signal(&w->cond);
+	pthread_mutex_unlock(&w->lock);
+}
+
+bool kh_worker_claim(struct kh_worker *w)
+{
+	bool ok;
+
+	pthread_mutex_lock(&w->lock);
+	ok = w->started && !w->busy && !w->stop;
+	if (ok) {
+		w->busy = true;
+		w->kicked = false;
+	}
+	pthread_mutex_unlock(&w->lock);
+	return ok;
+}
+
+void kh_worker_unclaim(struct kh_worker *w)
+{
+	pthread_mutex_lock(&w->lock);
+	w->busy = false;
+	if (w->kicked)
+		pthread_cond_signal(&w->cond);
 	pthread_mutex_unlock(&w->lock);
 }
 

@@ -1,0 +1,395 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * The driver's benchmark (not a test): what a job costs a user, through
+ * libkohaku's public API, on the in-process backend and on kohaku.ko when a
+ * kernel device is there (the VM: tests/vm/run-vm.sh --bench), side by side
+ * in one run:
+ *
+ *   syscall     getppid(2): the floor of any kernel round trip
+ *   ioctl       GET_PARAM ABI_VERSION: a null ioctl through the backend
+ *   job         submit + wait of one single-instruction job on a null unit
+ *               (an SX saxpy of 8 elements where the card has none)
+ *   8 threads   8 submitters, each submit + wait in a loop: jobs per second
+ *   accesses    card register reads and writes per single-instruction job
+ *               (simulated cards: the model's adapter counts them)
+ *   bring-up    simulated cycles per enumerated node, meshes of 2x2 .. 14x14
+ *
+ * Scenarios are interleaved, each rep runs them all in turn; the min and
+ * the median over reps are reported, wall time and CPU time, because these
+ * machines are shared and noisy.
+ *
+ *   kh_bench_jobs [-r REPS] [-n OPS] [-j JOBS] [-b sim|kernel|both]
+ *                 [-m MAP] [-d DEVICE] [-s SCENARIO]
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/resource.h>
+
+#include "kohaku.h"
+
+#define MAX_REPS	64
+
+static unsigned int reps = 5, n_ops = 2000, n_jobs = 400;
+static const char *map = "sx_null_2x2", *kdevice, *only;
+
+static double now_s(clockid_t c)
+{
+	struct timespec ts;
+
+	clock_gettime(c, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static int cmp_d(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+struct series {
+	double wall[MAX_REPS], cpu[MAX_REPS];
+	unsigned int n;
+};
+
+static void add(struct series *s, double wall, double cpu)
+{
+	s->wall[s->n] = wall;
+	s->cpu[s->n] = cpu;
+	s->n++;
+}
+
+static double median(double *v, unsigned int n)
+{
+	qsort(v, n, sizeof(*v), cmp_d);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static double minimum(double *v, unsigned int n)
+{
+	qsort(v, n, sizeof(*v), cmp_d);
+	return v[0];
+}
+
+static bool want(const char *s)
+{
+	return !only || !strcmp(only, s);
+}
+
+/* ---- one backend's device and its single-instruction job ---- */
+
+struct target {
+	const char *label;
+	kohaku_device *dev;
+	struct kohaku_program prog;
+	struct kohaku_inst inst;
+	uint32_t bo[2];
+	struct series syscall, ioctl, job, threads, acc_r, acc_w;
+};
+
+static int target_open(struct target *t, enum kohaku_backend b,
+		       const char *device)
+{
+	struct drm_kohaku_node nd[64];
+	unsigned int n, i, sx = ~0u, nul = ~0u;
+	char err[KOHAKU_ERRMSG_MAX];
+	uint64_t ax, ay;
+	int r;
+
+	r = kohaku_open(b, device, &t->dev, err, sizeof(err));
+	if (r) {
+		fprintf(stderr, "kh_bench_jobs: %s: %s\n", t->label, err);
+		return r;
+	}
+	if (kohaku_nodes(t->dev, 0, nd, 64, &n))
+		return -EIO;
+	for (i = 0; i < n && i < 64; i++) {
+		if (nd[i].cu_type == 0 && nul == ~0u)
+			nul = i;
+		if (nd[i].cu_type == 0x5358 && sx == ~0u)
+			sx = i;
+	}
+	memset(&t->prog, 0, sizeof(t->prog));
+	if (nul != ~0u) {
+		uint32_t w[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+
+		kohaku_inst_null(&t->inst, w);
+		i = nul;
+	} else if (sx != ~0u) {
+		if (kohaku_bo_create(t->dev, nd[sx].mesh, 4096, &t->bo[0], &ax) ||
+		    kohaku_bo_create(t->dev, nd[sx].mesh, 4096, &t->bo[1], &ay))
+			return -ENOMEM;
+		kohaku_inst_saxpy(&t->inst, 8, 1.0f, ax, ay);
+		i = sx;
+	} else {
+		fprintf(stderr, "kh_bench_jobs: %s: no null or SX unit\n", t->label);
+		return -ENODEV;
+	}
+	t->prog.mesh = nd[i].mesh;
+	t->prog.x = nd[i].x;
+	t->prog.y = nd[i].y;
+	t->prog.n_insts = 1;
+	t->prog.insts = &t->inst;
+	return 0;
+}
+
+static int run_job(kohaku_device *dev, const struct kohaku_program *p)
+{
+	struct kohaku_job_status st;
+	int r = kohaku_run(dev, p, 1, 0, &st);
+
+	if (r || st.status != KOHAKU_JOB_DONE) {
+		fprintf(stderr, "kh_bench_jobs: a job failed (%d, %s): %s\n", r,
+			kohaku_job_status_name(st.status), kohaku_last_error(dev));
+		exit(1);
+	}
+	return 0;
+}
+
+/* per-op wall and CPU seconds of n calls of fn */
+#define TIME_OPS(series, n, body)					\
+	do {								\
+		double w0 = now_s(CLOCK_MONOTONIC);			\
+		double c0 = now_s(CLOCK_PROCESS_CPUTIME_ID);		\
+		unsigned int _i;					\
+		for (_i = 0; _i < (n); _i++) {				\
+			body;						\
+		}							\
+		add(series, (now_s(CLOCK_MONOTONIC) - w0) / (n),	\
+		    (now_s(CLOCK_PROCESS_CPUTIME_ID) - c0) / (n));	\
+	} while (0)
+
+struct thr {
+	struct target *t;
+	kohaku_device *dev;
+	unsigned int jobs;
+};
+
+static void *thr_run(void *arg)
+{
+	struct thr *h = arg;
+	unsigned int i;
+
+	for (i = 0; i < h->jobs; i++)
+		run_job(h->dev, &h->t->prog);
+	return NULL;
+}
+
+/* 8 submitters on one device, each on a file of its own: jobs per second */
+static void eight_threads(struct target *t)
+{
+	struct thr h[8];
+	pthread_t th[8];
+	double w0, c0;
+	unsigned int i;
+
+	for (i = 0; i < 8; i++) {
+		h[i].t = t;
+		h[i].jobs = n_jobs / 8;
+		if (kohaku_reopen(t->dev, &h[i].dev)) {
+			fprintf(stderr, "kh_bench_jobs: reopen: %s\n",
+				kohaku_last_error(t->dev));
+			exit(1);
+		}
+	}
+	w0 = now_s(CLOCK_MONOTONIC);
+	c0 = now_s(CLOCK_PROCESS_CPUTIME_ID);
+	for (i = 0; i < 8; i++)
+		pthread_create(&th[i], NULL, thr_run, &h[i]);
+	for (i = 0; i < 8; i++)
+		pthread_join(th[i], NULL);
+	add(&t->threads, (now_s(CLOCK_MONOTONIC) - w0) / (8 * (n_jobs / 8)),
+	    (now_s(CLOCK_PROCESS_CPUTIME_ID) - c0) / (8 * (n_jobs / 8)));
+	for (i = 0; i < 8; i++)
+		kohaku_close(h[i].dev);
+}
+
+/* a counter of the model's adapter from the card's stats text, or -1 */
+static long long stat_field(kohaku_device *dev, const char *key)
+{
+	char *text, *p;
+	long long v = -1;
+
+	if (kohaku_sim_read(dev, "stats", &text))
+		return -1;
+	p = strstr(text, key);
+	if (p)
+		v = strtoll(p + strlen(key), NULL, 10);
+	free(text);
+	return v;
+}
+
+static void accesses(struct target *t)
+{
+	long long r0 = stat_field(t->dev, " host_reads="), w0;
+
+	if (r0 < 0)
+		return;
+	w0 = stat_field(t->dev, " host_writes=");
+	run_job(t->dev, &t->prog);
+	add(&t->acc_r, stat_field(t->dev, " host_reads=") - r0, 0);
+	add(&t->acc_w, stat_field(t->dev, " host_writes=") - w0, 0);
+}
+
+static void one_rep(struct target *t)
+{
+	struct drm_kohaku_get_param g = { .param = KOHAKU_PARAM_ABI_VERSION };
+
+	if (want("syscall"))
+		TIME_OPS(&t->syscall, n_ops, (void)getppid());
+	if (want("ioctl"))
+		TIME_OPS(&t->ioctl, n_ops,
+			 kohaku_ioctl(t->dev, DRM_IOCTL_KOHAKU_GET_PARAM, &g));
+	if (want("job"))
+		TIME_OPS(&t->job, n_jobs, run_job(t->dev, &t->prog));
+	if (want("threads"))
+		eight_threads(t);
+	if (want("accesses"))
+		accesses(t);
+}
+
+static void report_us(const char *label, const char *what, struct series *s)
+{
+	double wmin, wmed, cmed;
+
+	if (!s->n)
+		return;
+	wmin = minimum(s->wall, s->n) * 1e6;
+	wmed = median(s->wall, s->n) * 1e6;
+	cmed = median(s->cpu, s->n) * 1e6;
+	printf("%-8s %-10s %10.2f %10.2f %10.2f\n", label, what, wmin, wmed, cmed);
+}
+
+static void report(struct target *t)
+{
+	report_us(t->label, "syscall", &t->syscall);
+	report_us(t->label, "ioctl", &t->ioctl);
+	report_us(t->label, "job", &t->job);
+	report_us(t->label, "8threads", &t->threads);
+	if (t->acc_r.n)
+		printf("%-8s accesses per single-instruction job: %.0f reads + %.0f writes (median)\n",
+		       t->label, median(t->acc_r.wall, t->acc_r.n),
+		       median(t->acc_w.wall, t->acc_w.n));
+}
+
+/* ---- bring-up: simulated cycles per node on generated N x N meshes ---- */
+
+/*
+ * An N x N router grid: SX and null units alternating inside, null units
+ * on the north, south and east edges, two MAG ports on the west edge.
+ */
+static char *mesh_desc(unsigned int n)
+{
+	size_t len = (n + 2) * (n + 2) * 6 + 64;
+	char *d = malloc(len), *p = d;
+	unsigned int x, y;
+
+	p += sprintf(p, "profile rtl\n");
+	for (y = 0; y <= n + 1; y++) {
+		for (x = 0; x <= n + 1; x++) {
+			bool cx = x == 0 || x == n + 1, cy = y == 0 || y == n + 1;
+			const char *tok;
+
+			if (cx && cy)
+				tok = "xxx";
+			else if (x == 0)
+				tok = y <= 2 ? "mag" : "xxx";
+			else if (cx || cy)
+				tok = "null";
+			else
+				tok = (x + y) % 2 ? "null" : "sax";
+			p += sprintf(p, "%s%s", tok, x == n + 1 ? "\n" : " ");
+		}
+	}
+	return d;
+}
+
+static void bringup(void)
+{
+	static const unsigned int sizes[] = { 2, 4, 6, 8, 10, 12, 14 };
+	unsigned int i;
+
+	printf("\nbring-up (simulated cycles from power-on to a usable card)\n");
+	printf("%-6s %6s %12s %12s\n", "mesh", "nodes", "cycles", "per node");
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		char err[KOHAKU_ERRMSG_MAX], *d = mesh_desc(sizes[i]);
+		kohaku_device *dev;
+		struct drm_kohaku_get_info in;
+		long long cycles;
+
+		if (kohaku_open(KOHAKU_BACKEND_SIM, d, &dev, err, sizeof(err))) {
+			fprintf(stderr, "kh_bench_jobs: %ux%u: %s\n", sizes[i],
+				sizes[i], err);
+			free(d);
+			exit(1);
+		}
+		free(d);
+		kohaku_get_info(dev, &in);
+		cycles = stat_field(dev, "card cycles=");
+		printf("%2ux%-3u %6u %12lld %12.0f\n", sizes[i], sizes[i],
+		       in.n_nodes, cycles, (double)cycles / in.n_nodes);
+		kohaku_close(dev);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	struct target t[2] = { { .label = "sim" }, { .label = "kernel" } };
+	const char *backends = "both";
+	unsigned int i, k, nt = 0;
+	int c;
+
+	while ((c = getopt(argc, argv, "r:n:j:b:m:d:s:")) != -1) {
+		switch (c) {
+		case 'r': reps = atoi(optarg); break;
+		case 'n': n_ops = atoi(optarg); break;
+		case 'j': n_jobs = atoi(optarg); break;
+		case 'b': backends = optarg; break;
+		case 'm': map = optarg; break;
+		case 'd': kdevice = optarg; break;
+		case 's': only = optarg; break;
+		default:
+			fprintf(stderr, "usage: kh_bench_jobs [-r REPS] [-n OPS] [-j JOBS] [-b sim|kernel|both] [-m MAP] [-d DEVICE] [-s SCENARIO]\n");
+			return 2;
+		}
+	}
+	if (!reps || reps > MAX_REPS || !n_ops || n_jobs < 8) {
+		fprintf(stderr, "kh_bench_jobs: 1..%u reps, ops > 0, jobs >= 8\n",
+			MAX_REPS);
+		return 2;
+	}
+	if (strcmp(backends, "kernel") && !target_open(&t[nt], KOHAKU_BACKEND_SIM, map))
+		nt++;
+	if (strcmp(backends, "sim")) {
+		t[nt] = t[1];
+		if (!target_open(&t[nt], KOHAKU_BACKEND_KERNEL, kdevice))
+			nt++;
+		else if (!strcmp(backends, "kernel"))
+			return 1;
+	}
+	printf("kh_bench_jobs: %u reps of %u ops and %u jobs each, card %s\n",
+	       reps, n_ops, n_jobs, map);
+	/* interleaved: every rep runs every scenario on every backend */
+	for (i = 0; i < reps; i++)
+		for (k = 0; k < nt; k++)
+			one_rep(&t[k]);
+	printf("\n%-8s %-10s %10s %10s %10s\n", "backend", "scenario",
+	       "min us", "median us", "cpu us");
+	for (k = 0; k < nt; k++)
+		report(&t[k]);
+	if (nt == 2 && t[0].job.n && t[1].job.n)
+		printf("\nkernel / in-process, single job: %.2fx at the median, %.2fx at the min\n",
+		       median(t[1].job.wall, t[1].job.n) / median(t[0].job.wall, t[0].job.n),
+		       minimum(t[1].job.wall, t[1].job.n) / minimum(t[0].job.wall, t[0].job.n));
+	for (k = 0; k < nt; k++)
+		kohaku_close(t[k].dev);
+	if (want("bringup") && strcmp(backends, "kernel"))
+		bringup();
+	return 0;
+}
