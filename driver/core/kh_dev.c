@@ -13,9 +13,7 @@ static void kh_mesh_init(struct kh_device *kd, struct kh_mesh *m,
 	m->id = i;
 	m->base = KH_MESH_BASE(i);
 	kh_mutex_init(&m->lock, KH_LOCK_MESH);
-	kh_mutex_init(&m->mem.lock, KH_LOCK_MEM);
 	INIT_LIST_HEAD(&m->queue);
-	INIT_LIST_HEAD(&m->mem.free);
 	memset(m->node_at, 0xff, sizeof(m->node_at));
 }
 
@@ -36,13 +34,13 @@ static void kh_mesh_fini(struct kh_mesh *m)
 		kh_job_put(job);
 	}
 	kh_mutex_unlock(&m->lock);
-	kh_mem_fini(&m->mem);
+	if (m->mem_ready)
+		kh_mem_fini(&m->mem);
 	kh_free(m->stage);
 	kh_free(m->stage_known);
 	kh_free(m->nodes);
 	m->nodes = NULL;
 	m->n_nodes = 0;
-	kh_mutex_destroy(&m->mem.lock);
 	kh_mutex_destroy(&m->lock);
 }
 
@@ -74,7 +72,9 @@ static int kh_mesh_bringup(struct kh_device *kd, struct kh_mesh *m)
 	if (ret)
 		return ret;
 	m->fence_context = kh_fence_context_alloc(1);
-	return kh_mem_init(&m->mem, size);
+	ret = kh_mem_init(&m->mem, size);
+	m->mem_ready = !ret;
+	return ret;
 }
 
 int kh_device_probe(const struct kh_hw *hw, struct kh_os_dev *osdev,

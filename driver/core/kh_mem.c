@@ -21,6 +21,8 @@ int kh_mem_init(struct kh_mem *mem, u64 size)
 {
 	struct kh_extent *e;
 
+	kh_mutex_init(&mem->lock, KH_LOCK_MEM);
+	INIT_LIST_HEAD(&mem->free);
 	mem->size = size & ~((u64)KOHAKU_BO_ALIGN - 1);
 	mem->free_bytes = 0;
 	if (!mem->size)
@@ -50,6 +52,7 @@ void kh_mem_fini(struct kh_mem *mem)
 		kh_free(e);
 	}
 	mem->free_bytes = 0;
+	kh_mutex_destroy(&mem->lock);
 }
 
 /* len must already be a multiple of KOHAKU_BO_ALIGN. */

@@ -109,6 +109,7 @@ struct kh_mesh {
 	u8 tx_known;		/* bit w: tx_word[w] was written */
 
 	struct kh_mem mem;
+	bool mem_ready;		/* mem initialised (present meshes only) */
 
 	/* the job engine, under lock */
 	u64 (*stage)[KH_FLIT_WORDS];	/* the staging RAM as last written */
