@@ -46,6 +46,9 @@ static u64 kh_engine_expire(struct kh_device *kd, u64 now)
 
 	kh_mutex_lock(&kd->timed_lock);
 	list_for_each_entry(tw, &kd->timed, link) {
+		/* a waiter whose job is final is on its way out */
+		if (kh_job_final(tw->job))
+			continue;
 		if (tw->deadline <= now)
 			passed = true;
 		else if (tw->deadline < next)
@@ -77,8 +80,8 @@ static bool kh_engine_idle(struct kh_device *kd)
 		return false;
 	if (kd->hw.ops->idle_ns)
 		kd->hw.ops->idle_ns(kd->hw.ctx, next - now);
-	else
-		kh_relax(true);
+	else	/* the model's time passes with an access */
+		kh_rd(&kd->mesh[0], KH_ORC_CAPS);
 	kh_engine_expire(kd, kh_now(kd));
 	return true;
 }
@@ -167,7 +170,7 @@ static bool kh_engine_help(struct kh_device *kd, struct kh_job *job,
 
 int kh_engine_wait_job(struct kh_device *kd, struct kh_job *job, u64 deadline)
 {
-	struct kh_timed_wait tw = { .deadline = deadline };
+	struct kh_timed_wait tw = { .deadline = deadline, .job = job };
 	bool sim = kh_simulated(kd), help = true;
 	int ret;
 

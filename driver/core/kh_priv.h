@@ -231,6 +231,7 @@ struct kh_file {
 struct kh_timed_wait {
 	struct list_head link;
 	u64 deadline;
+	struct kh_job *job;	/* its deadline matters only while this runs */
 };
 
 struct kh_device {

@@ -27,8 +27,13 @@ static void kh_worker_work(struct work_struct *work)
 int kh_worker_init(struct kh_worker *w, const char *name,
 		   void (*fn)(struct kh_worker *w))
 {
-	/* ordered: one run at a time; a kick during a run queues one more */
-	w->wq = alloc_ordered_workqueue("kohaku-%s", WQ_HIGHPRI, name);
+	/*
+	 * Per-CPU and high priority: a kick runs the engine on the CPU that
+	 * kicked (the submitter's, which then sleeps in WAIT), so a job's
+	 * round trip needs no other CPU.  A work item never runs twice at
+	 * once, and a kick during a run queues one more.
+	 */
+	w->wq = alloc_workqueue("kohaku-%s", WQ_HIGHPRI, 0, name);
 	if (!w->wq)
 		return -ENOMEM;
 	INIT_WORK(&w->work, kh_worker_work);

@@ -80,6 +80,23 @@ check "/dev/accel/accel1 exists" test -c /dev/accel/accel1
 expect "card 0 is accel0" "$(accel_of 0)" accel0
 expect "card 1 is accel1" "$(accel_of 1)" accel1
 
+# ---- the driver's benchmark instead of the tests (run-vm.sh --bench) ----
+
+# in-process and through kohaku.ko on the same card shape, in one guest,
+# interleaved (bench/kh_bench_jobs.c); the checker off: it is not a test
+if grep -q 'khvm.bench' /proc/cmdline && [ -x /bin/kh_bench_jobs ]; then
+	echo 0 >/sys/module/kohaku_sim/parameters/check
+	check "new_card 2 sx_null_2x2 for the benchmark" \
+		sysfs_write $S/new_card "2 sx_null_2x2\n"
+	KOHAKU_SIM_CHECK=0 /bin/kh_bench_jobs -b both -m sx_null_2x2 \
+		-d /dev/accel/$(accel_of 2) $(sed -n 's/.*khvm.bench_args=\([^ ]*\).*/\1/p' /proc/cmdline | tr , ' ') \
+		>/tmp/bench.out 2>&1
+	check "kh_bench_jobs ran" test $? -eq 0
+	while IFS= read -r l; do diag "bench: $l"; done </tmp/bench.out
+	echo "KHVM-END pass=$npass fail=$nfail uptime=$(cut -d' ' -f1 /proc/uptime)"
+	poweroff -f
+fi
+
 # ---- sysfs ----
 
 NODE_ATTRS="coord type version inst_depth inst_space busy retired busy_cycles"
