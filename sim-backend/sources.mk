@@ -1,6 +1,8 @@
 # Portable model sources, shared by the Makefile (libkohaku) and Kbuild
 # (kohaku_sim.ko).  Userspace-only files are listed in sim.mk.
+# ksim_hw.c is the model's adapter to the register-access seam (hwif/).
 KH_SIM_SOURCES := \
+	ksim_hw.c \
 	sim_bar.c \
 	sim_base.c \
 	sim_builtin.c \

@@ -26,15 +26,13 @@
 #include <linux/debugfs.h>
 #include <linux/device.h>
 #include <linux/list.h>
-#include <linux/math64.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/platform_device.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
-#include "kh_hw.h"
-#include "ksim.h"
+#include "ksim_hw.h"
 
 #define KH_SIM_DEV_NAME		"kohaku_sim"
 #define KH_SIM_MAX_ID		65535
@@ -53,8 +51,7 @@ MODULE_PARM_DESC(check,
 struct kh_simcard {
 	struct list_head link;		/* in kh_sim_cards */
 	unsigned int id;
-	struct mutex lock;		/* the model is not thread-safe */
-	struct ksim_card *sim;
+	struct ksim_hw *sh;		/* the model card, its lock, its ops */
 	struct platform_device *pdev;
 	struct dentry *dbg;		/* cardN/ in debugfs */
 };
@@ -63,74 +60,6 @@ static struct device *kh_sim_root;
 static struct dentry *kh_sim_dbg_root;
 static LIST_HEAD(kh_sim_cards);
 static DEFINE_MUTEX(kh_sim_cards_lock);	/* the list; create and delete */
-
-/* ---- the register-access ops kohaku.ko drives the card through ---- */
-
-static u64 kh_simcard_read64(void *ctx, u32 offset)
-{
-	struct kh_simcard *c = ctx;
-	u64 v;
-
-	mutex_lock(&c->lock);
-	v = ksim_read64(c->sim, offset);
-	mutex_unlock(&c->lock);
-	return v;
-}
-
-static void kh_simcard_write64(void *ctx, u32 offset, u64 value)
-{
-	struct kh_simcard *c = ctx;
-
-	mutex_lock(&c->lock);
-	ksim_write64(c->sim, offset, value);
-	mutex_unlock(&c->lock);
-}
-
-static int kh_simcard_dma_write(void *ctx, u64 card_addr, const void *buf,
-				size_t len)
-{
-	struct kh_simcard *c = ctx;
-	int ret;
-
-	mutex_lock(&c->lock);
-	ret = ksim_dma_write(c->sim, card_addr, buf, len);
-	mutex_unlock(&c->lock);
-	return ret;
-}
-
-static int kh_simcard_dma_read(void *ctx, u64 card_addr, void *buf,
-			       size_t len)
-{
-	struct kh_simcard *c = ctx;
-	int ret;
-
-	mutex_lock(&c->lock);
-	ret = ksim_dma_read(c->sim, card_addr, buf, len);
-	mutex_unlock(&c->lock);
-	return ret;
-}
-
-/* simulated time: cycles at the mesh clock */
-static u64 kh_simcard_now_ns(void *ctx)
-{
-	struct kh_simcard *c = ctx;
-	u64 cycles;
-	u32 mhz;
-
-	mutex_lock(&c->lock);
-	cycles = ksim_cycles(c->sim);
-	mhz = ksim_clock_mhz(c->sim);
-	mutex_unlock(&c->lock);
-	return mul_u64_u32_div(cycles, 1000, mhz ? mhz : 1);
-}
-
-static const struct kh_hw_ops kh_simcard_ops = {
-	.read64		= kh_simcard_read64,
-	.write64	= kh_simcard_write64,
-	.dma_write	= kh_simcard_dma_write,
-	.dma_read	= kh_simcard_dma_read,
-	.now_ns		= kh_simcard_now_ns,
-};
 
 /* ---- debugfs: the model's knobs ---- */
 
@@ -159,9 +88,8 @@ static ssize_t kh_dbg_command(struct kh_simcard *c, const char *prefix,
 		ret = -ENOMEM;
 		goto out;
 	}
-	mutex_lock(&c->lock);
-	ret = ksim_command(c->sim, line, err, KH_SIM_ERRLEN);
-	mutex_unlock(&c->lock);
+	ret = ksim_command(ksim_hw_lock(c->sh), line, err, KH_SIM_ERRLEN);
+	ksim_hw_unlock(c->sh);
 	if (ret)
 		pr_warn("kohaku_sim: card %u: %s: %s\n", c->id, line, err);
 out:
@@ -188,24 +116,24 @@ enum { KH_DBG_STATS, KH_DBG_KNOBS, KH_DBG_CHECK };
 static size_t kh_dbg_gen(struct kh_simcard *c, int what, char *buf,
 			 size_t len)
 {
+	struct ksim_card *card = ksim_hw_lock(c->sh);
 	size_t n;
 
-	mutex_lock(&c->lock);
 	switch (what) {
 	case KH_DBG_STATS:
-		n = ksim_dump_stats(c->sim, buf, len);
+		n = ksim_dump_stats(card, buf, len);
 		break;
 	case KH_DBG_KNOBS:
-		n = ksim_dump_knobs(c->sim, buf, len);
+		n = ksim_dump_knobs(card, buf, len);
 		break;
 	default:
-		ksim_check_report(c->sim, buf, len);
+		ksim_check_report(card, buf, len);
 		n = strlen(buf);
 		if (n + 1 >= len)
 			n = len * 2;	/* maybe cut: ask for more */
 		break;
 	}
-	mutex_unlock(&c->lock);
+	ksim_hw_unlock(c->sh);
 	return n;
 }
 
@@ -337,10 +265,10 @@ static ssize_t kh_dbg_trace_read(struct file *f, char __user *ubuf,
 
 	while (done < count) {
 		if (t->off == t->len) {
-			mutex_lock(&t->c->lock);
-			t->len = ksim_trace_text(t->c->sim, &t->pos, t->buf,
-						   sizeof(t->buf));
-			mutex_unlock(&t->c->lock);
+			t->len = ksim_trace_text(ksim_hw_lock(t->c->sh),
+						 &t->pos, t->buf,
+						 sizeof(t->buf));
+			ksim_hw_unlock(t->c->sh);
 			t->off = 0;
 			if (!t->len)
 				break;
@@ -407,9 +335,9 @@ static struct kh_simcard *kh_simcard_find(unsigned int id)
 static int kh_simcard_new(unsigned int id, const char *desc, const char *what)
 {
 	struct platform_device_info pdevinfo = { };
-	struct kh_hw hw = { };
+	struct ksim_card *sim;
 	struct kh_simcard *c;
-	unsigned int m, n_meshes;
+	unsigned int n_mesh;
 	char *err;
 	int ret;
 
@@ -426,7 +354,6 @@ static int kh_simcard_new(unsigned int id, const char *desc, const char *what)
 		goto out_free;
 	}
 	c->id = id;
-	mutex_init(&c->lock);
 
 	mutex_lock(&kh_sim_cards_lock);
 	if (kh_simcard_find(id)) {
@@ -435,47 +362,45 @@ static int kh_simcard_new(unsigned int id, const char *desc, const char *what)
 		goto out_unlock;
 	}
 
-	ret = ksim_card_create_flags(desc, check ? KSIM_CHECK : 0, &c->sim,
+	ret = ksim_card_create_flags(desc, check ? KSIM_CHECK : 0, &sim,
 				       err, KH_SIM_ERRLEN);
 	if (ret) {
 		pr_err("kohaku_sim: card %u (%s): %s\n", id, what,
 		       err[0] ? err : "bad description");
 		goto out_unlock;
 	}
+	/* for the log line below, when another writer may delete the card */
+	n_mesh = ksim_mesh_count(sim);
+	c->sh = ksim_hw_create(sim);
+	if (!c->sh) {
+		ksim_card_destroy(sim);
+		ret = -ENOMEM;
+		goto out_unlock;
+	}
 
-	hw.ops = &kh_simcard_ops;
-	hw.ctx = c;
-	hw.flags = KH_HW_SIMULATED;
-	n_meshes = min_t(unsigned int, ksim_mesh_count(c->sim),
-			 ARRAY_SIZE(hw.mesh_mem_size));
-	for (m = 0; m < n_meshes; m++)
-		hw.mesh_mem_size[m] = ksim_mesh_dram_size(c->sim, m);
-
-	/* binds kohaku.ko, when loaded, before returning */
+	/* binds kohaku.ko, when loaded, before returning; it copies the data */
 	pdevinfo.parent = kh_sim_root;
 	pdevinfo.name = KH_SIM_DEV_NAME;
 	pdevinfo.id = id;
-	pdevinfo.data = &hw;
-	pdevinfo.size_data = sizeof(hw);
+	pdevinfo.data = ksim_hw_get(c->sh);
+	pdevinfo.size_data = sizeof(struct kh_hw);
 	c->pdev = platform_device_register_full(&pdevinfo);
 	if (IS_ERR(c->pdev)) {
 		ret = PTR_ERR(c->pdev);
 		pr_err("kohaku_sim: card %u: platform device: %d\n", id, ret);
-		ksim_card_destroy(c->sim);
+		ksim_hw_destroy(c->sh);
 		goto out_unlock;
 	}
 
 	list_add_tail(&c->link, &kh_sim_cards);
 	kh_simcard_debugfs(c);
 	mutex_unlock(&kh_sim_cards_lock);
-	pr_info("kohaku_sim: card %u (%s): %u mesh(es)\n", id, what,
-		ksim_mesh_count(c->sim));
+	pr_info("kohaku_sim: card %u (%s): %u mesh(es)\n", id, what, n_mesh);
 	kfree(err);
 	return 0;
 
 out_unlock:
 	mutex_unlock(&kh_sim_cards_lock);
-	mutex_destroy(&c->lock);
 out_free:
 	kfree(err);
 	kfree(c);
@@ -489,8 +414,7 @@ static void kh_simcard_destroy(struct kh_simcard *c)
 	debugfs_remove_recursive(c->dbg);
 	/* unbinds kohaku.ko, which may still touch the card on the way out */
 	platform_device_unregister(c->pdev);
-	ksim_card_destroy(c->sim);
-	mutex_destroy(&c->lock);
+	ksim_hw_destroy(c->sh);
 	pr_info("kohaku_sim: card %u deleted\n", c->id);
 	kfree(c);
 }
