@@ -173,7 +173,7 @@ BUILD ?= build
 CC ?= gcc
 CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter \
 	-Wmissing-prototypes -Wstrict-prototypes -fno-strict-aliasing \
-	-Iuapi -Isim-backend -Itests
+	-Iuapi -Ihwif -Isim-backend -Itests
 SIM_SRCS :=
 TEST_BINS :=
 include sim-backend/sim.mk
@@ -187,8 +187,9 @@ MK
 survived=0
 mutations | while IFS='~' read -r id file bin desc old new; do
 	[ -n "$only" ] && [ "$only" != "$id" ] && continue
-	rm -rf "$scratch/sim-backend" "$scratch/tests" "$scratch/uapi" "$scratch/build"
-	cp -r "$top/sim-backend" "$top/uapi" "$scratch/"
+	rm -rf "$scratch/sim-backend" "$scratch/tests" "$scratch/uapi" \
+		"$scratch/hwif" "$scratch/build"
+	cp -r "$top/sim-backend" "$top/uapi" "$top/hwif" "$scratch/"
 	mkdir -p "$scratch/tests"
 	cp -r "$top/tests/model" "$top/tests/tap.c" "$top/tests/tap.h" "$scratch/tests/"
 	if ! python3 - "$scratch/sim-backend/$file" "$old" "$new" <<'PY'
