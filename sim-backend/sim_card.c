@@ -10,11 +10,6 @@
 #include "sim_router.h"
 #include "sim_util.h"
 
-const struct ksim_params *ksim_card_params(const struct ksim_card *c)
-{
-	return &c->p;
-}
-
 struct ksim_sched *ksim_card_sched(struct ksim_card *c)
 {
 	return &c->sched;
