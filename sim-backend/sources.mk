@@ -9,6 +9,7 @@ KH_SIM_SOURCES := \
 	sim_card.c \
 	sim_check.c \
 	sim_clkwiz.c \
+	sim_command.c \
 	sim_ddrc.c \
 	sim_desc.c \
 	sim_dma.c \
@@ -18,6 +19,7 @@ KH_SIM_SOURCES := \
 	sim_inject.c \
 	sim_ilink.c \
 	sim_l2.c \
+	sim_lex.c \
 	sim_link.c \
 	sim_mag.c \
 	sim_mesh.c \
@@ -29,6 +31,8 @@ KH_SIM_SOURCES := \
 	sim_reset.c \
 	sim_router.c \
 	sim_sched.c \
+	sim_stats.c \
+	sim_tbuf.c \
 	sim_trace.c \
 	sim_unit_null.c \
 	sim_unit_sx.c \
