@@ -21,9 +21,10 @@ PKG_CONFIG ?= pkg-config
 DRM_CFLAGS := $(shell $(PKG_CONFIG) --cflags libdrm 2>/dev/null || echo -I/usr/include/libdrm)
 DRM_LIBS := $(shell $(PKG_CONFIG) --libs libdrm 2>/dev/null || echo -ldrm)
 
+# The project's include paths are per source directory (layers.mk): the
+# compile rules below add them, ahead of libdrm's.
 CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter \
-	-Wmissing-prototypes -Wstrict-prototypes -fno-strict-aliasing \
-	-Iuapi -Ihwif -Isim-backend -Idriver/core -Ilibruntime -Ilibruntime/inproc -Itests $(DRM_CFLAGS)
+	-Wmissing-prototypes -Wstrict-prototypes -fno-strict-aliasing
 LDLIBS := $(DRM_LIBS) -lpthread -lm
 ifeq ($(SAN),1)
 CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
@@ -39,6 +40,10 @@ PIC_CFLAGS := -fPIC
 
 obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 picobj = $(patsubst %.c,$(BUILD)/pic/%.o,$(1))
+
+include layers.mk
+# -I flags of the source file $(1): its directory's line in layers.mk
+src_includes = $(addprefix -I,$(call kh_incdirs,$(patsubst %/,%,$(dir $(1)))))
 
 LIBKOHAKU_A := $(BUILD)/libkohaku.a
 LIBKOHAKU_SO := $(BUILD)/libkohaku.so.0
@@ -63,11 +68,12 @@ include tests/tests.mk
 LIB_SRCS := $(SIM_SRCS) $(CORE_SRCS) $(RT_SRCS)
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+	$(CC) $(CFLAGS) $(call src_includes,$<) $(DRM_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(BUILD)/pic/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(PIC_CFLAGS) -MMD -MP -c -o $@ $<
+	$(CC) $(CFLAGS) $(PIC_CFLAGS) $(call src_includes,$<) $(DRM_CFLAGS) \
+		-MMD -MP -c -o $@ $<
 
 $(LIBKOHAKU_A): $(call obj,$(LIB_SRCS))
 	@mkdir -p $(dir $@)

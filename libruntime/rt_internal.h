@@ -91,7 +91,7 @@ KH_RT_HIDDEN int kh_rt_sim_list(const char *device,
 				struct kohaku_device_entry **list,
 				unsigned int *count, char *err, size_t errlen);
 
-/* the sim backend's card, locked, for the model's knobs (sim_knobs.c) */
+/* the sim backend's card, locked, for the model's knobs (inproc/sim_knobs.c) */
 struct ksim_card;
 KH_RT_HIDDEN struct ksim_card *kh_rt_sim_lock(struct kohaku_device *dev);
 KH_RT_HIDDEN void kh_rt_sim_unlock(struct kohaku_device *dev);

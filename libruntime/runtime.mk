@@ -1,14 +1,19 @@
 # libkohaku (the runtime, both backends, the driver core's userspace OS shim)
 # and the kohaku CLI.  The library also links the model (SIM_SRCS) and the
 # driver core (CORE_SRCS); see the top Makefile.
+#
+# libruntime/ itself sees only the ABI (uapi/); libruntime/inproc/ is the
+# in-process host of the driver core and the model (the sim backend, the
+# model's knobs, the core's OS shim), with their include paths (layers.mk).
 RT_SRCS += \
 	libruntime/kohaku.c \
 	libruntime/program.c \
 	libruntime/fences.c \
-	libruntime/backend_kernel.c \
-	libruntime/backend_sim.c \
-	libruntime/sim_knobs.c \
-	libruntime/kh_os_user.c \
+	libruntime/backend_kernel.c
+RT_SRCS += \
+	libruntime/inproc/backend_sim.c \
+	libruntime/inproc/sim_knobs.c \
+	libruntime/inproc/kh_os_user.c \
 	libruntime/inproc/kh_os_sync.c \
 	libruntime/inproc/kh_os_xa.c \
 	libruntime/inproc/kh_os_fence.c \

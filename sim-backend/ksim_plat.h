@@ -3,7 +3,11 @@
  * The device model's platform shim: the only place the model touches its
  * host.  The model is built into libkohaku (userspace) and into
  * kohaku_sim.ko (kernel), so it uses integer types, memory allocation,
- * string/memory helpers and logging from here and nothing else.
+ * string/memory helpers, 64-bit division, a sleeping lock and logging from
+ * here and nothing else.
+ *
+ * The model itself takes no lock (a card is driven by one caller at a
+ * time); the lock is for the adapter that hosts share (ksim_hw.c).
  */
 #ifndef KSIM_PLAT_H
 #define KSIM_PLAT_H
@@ -15,6 +19,8 @@
 #include <linux/kernel.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
+#include <linux/math64.h>
+#include <linux/mutex.h>
 
 static inline void *ksim_plat_zalloc(size_t n)
 {
@@ -24,6 +30,41 @@ static inline void *ksim_plat_zalloc(size_t n)
 static inline void ksim_plat_free(void *p)
 {
 	kvfree(p);
+}
+
+/* A 32-bit kernel has no libgcc: u64 by a variable goes through div_u64_rem. */
+static inline u64 ksim_plat_div_u64_rem(u64 dividend, u32 divisor, u32 *rem)
+{
+	return div_u64_rem(dividend, divisor, rem);
+}
+
+/*
+ * A sleeping lock: the model allocates with kvzalloc under it, so a
+ * spinlock won't do.  Every card's lock shares one lockdep class (one
+ * mutex_init site); no two are ever held together.
+ */
+struct ksim_plat_mutex {
+	struct mutex mutex;
+};
+
+static inline void ksim_plat_mutex_init(struct ksim_plat_mutex *l)
+{
+	mutex_init(&l->mutex);
+}
+
+static inline void ksim_plat_mutex_lock(struct ksim_plat_mutex *l)
+{
+	mutex_lock(&l->mutex);
+}
+
+static inline void ksim_plat_mutex_unlock(struct ksim_plat_mutex *l)
+{
+	mutex_unlock(&l->mutex);
+}
+
+static inline void ksim_plat_mutex_destroy(struct ksim_plat_mutex *l)
+{
+	mutex_destroy(&l->mutex);
 }
 
 #define ksim_plat_log(fmt, ...)	pr_info("kohaku_sim: " fmt, ##__VA_ARGS__)
@@ -36,6 +77,7 @@ static inline void ksim_plat_free(void *p)
 #include <stdio.h>
 #include <stdlib.h>
 #include <errno.h>
+#include <pthread.h>
 
 /* the kernel's own definitions, so that printk formats are the same */
 typedef unsigned char u8;
@@ -55,6 +97,40 @@ static inline void *ksim_plat_zalloc(size_t n)
 static inline void ksim_plat_free(void *p)
 {
 	free(p);
+}
+
+static inline u64 ksim_plat_div_u64_rem(u64 dividend, u32 divisor, u32 *rem)
+{
+	*rem = (u32)(dividend % divisor);
+	return dividend / divisor;
+}
+
+struct ksim_plat_mutex {
+	pthread_mutex_t mutex;
+};
+
+/*
+ * pthread_mutex_init cannot fail for a default mutex on Linux (glibc and
+ * musl both return 0), so the helpers return nothing, like the kernel's.
+ */
+static inline void ksim_plat_mutex_init(struct ksim_plat_mutex *l)
+{
+	pthread_mutex_init(&l->mutex, NULL);
+}
+
+static inline void ksim_plat_mutex_lock(struct ksim_plat_mutex *l)
+{
+	pthread_mutex_lock(&l->mutex);
+}
+
+static inline void ksim_plat_mutex_unlock(struct ksim_plat_mutex *l)
+{
+	pthread_mutex_unlock(&l->mutex);
+}
+
+static inline void ksim_plat_mutex_destroy(struct ksim_plat_mutex *l)
+{
+	pthread_mutex_destroy(&l->mutex);
 }
 
 /* Model diagnostics go to stderr when KOHAKU_SIM_LOG is set. */

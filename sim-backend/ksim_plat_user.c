@@ -9,12 +9,10 @@
 
 void ksim_plat_log(const char *fmt, ...)
 {
-	static int enabled = -1;
 	va_list ap;
 
-	if (enabled < 0)
-		enabled = getenv("KOHAKU_SIM_LOG") != NULL;
-	if (!enabled)
+	/* asked each time: no state to keep, and diagnostics are rare */
+	if (!getenv("KOHAKU_SIM_LOG"))
 		return;
 	fputs("kohaku_sim: ", stderr);
 	va_start(ap, fmt);

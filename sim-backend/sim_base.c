@@ -42,7 +42,8 @@ u64 ksim_unit_busy_cycles(const struct ksim_unit *u)
 	return c;
 }
 
-u64 ksim_unit_ctrl_value(const struct ksim_unit *u, unsigned int idx)
+/* CU_CTRL register value at index idx, as the base would answer now. */
+static u64 ksim_unit_ctrl_value(const struct ksim_unit *u, unsigned int idx)
 {
 	const struct ksim_params *p = u->mesh->p;
 

@@ -78,8 +78,6 @@ struct ksim_unit *ksim_unit_create(struct ksim_mesh *m,
 			       unsigned int x, unsigned int y, int *err);
 void ksim_unit_destroy(struct ksim_unit *u);
 void ksim_unit_reset(struct ksim_unit *u);
-/* CU_CTRL register value at index idx, as the base would answer now. */
-u64 ksim_unit_ctrl_value(const struct ksim_unit *u, unsigned int idx);
 u64 ksim_unit_busy_cycles(const struct ksim_unit *u);
 
 #endif /* KSIM_BASE_H */

@@ -10,11 +10,6 @@
 #include "sim_router.h"
 #include "sim_util.h"
 
-const struct ksim_params *ksim_card_params(const struct ksim_card *c)
-{
-	return &c->p;
-}
-
 struct ksim_sched *ksim_card_sched(struct ksim_card *c)
 {
 	return &c->sched;
@@ -180,6 +175,17 @@ int ksim_card_create(const char *desc, struct ksim_card **out, char *err,
 		       size_t errlen)
 {
 	return ksim_card_create_opts(desc, NULL, out, err, errlen);
+}
+
+int ksim_card_create_flags(const char *desc, unsigned int flags,
+			   struct ksim_card **out, char *err,
+			   size_t errlen)
+{
+	struct ksim_opts o;
+
+	memset(&o, 0, sizeof(o));
+	o.flags = flags;
+	return ksim_card_create_opts(desc, &o, out, err, errlen);
 }
 
 void ksim_card_destroy(struct ksim_card *card)
@@ -392,6 +398,16 @@ int ksim_get_stats(struct ksim_card *card, unsigned int mesh,
 		st->il_switch_dropped = m->mag->il->switch_dropped;
 	}
 	return 0;
+}
+
+void ksim_set_step_all(struct ksim_card *card, bool on)
+{
+	unsigned int i;
+
+	card->sched.step_all = on;
+	if (on)
+		for (i = 0; i < card->sched.n_all; i++)
+			ksim_node_wake(card->sched.all[i]);
 }
 
 int ksim_mesh_reset(struct ksim_card *card, unsigned int mesh)

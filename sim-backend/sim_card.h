@@ -32,7 +32,6 @@ struct ksim_card {
 	struct ksim_obs *obs;		/* checker, knobs, trace (sim_obs.h) */
 };
 
-const struct ksim_params *ksim_card_params(const struct ksim_card *c);
 struct ksim_sched *ksim_card_sched(struct ksim_card *c);
 /* Present meshes only. */
 struct ksim_mesh *ksim_card_mesh(struct ksim_card *c, unsigned int n);

@@ -21,6 +21,7 @@
 #include "sim_base.h"
 #include "sim_card.h"
 #include "sim_router.h"
+#include "sim_tbuf.h"
 #include "sim_util.h"
 
 #define KSIM_CHK_MSGS	64
@@ -215,7 +216,8 @@ static u32 ksim_new_tag(struct ksim_check *c)
 
 /* ---- enable, bounds ---- */
 
-void ksim_check_bounds(struct ksim_obs *o, u64 recv, u64 unknown, u64 retire)
+static void ksim_check_bounds(struct ksim_obs *o, u64 recv, u64 unknown,
+			      u64 retire)
 {
 	if (!o->chk)
 		return;
@@ -246,6 +248,8 @@ static void ksim_check_strip(struct ksim_obs *o)
 			}
 	}
 }
+
+static void ksim_check_post_cycle(void *ctx);
 
 int ksim_check_enable(struct ksim_obs *o, bool on)
 {
@@ -454,7 +458,7 @@ void ksim_check_dropped(struct ksim_obs_link *ol)
 		e->injected = true;
 }
 
-void ksim_check_post_cycle(void *ctx)
+static void ksim_check_post_cycle(void *ctx)
 {
 	struct ksim_obs *o = ctx;
 	struct ksim_check *c = o->chk;
@@ -829,7 +833,7 @@ u64 ksim_check_violations(const struct ksim_obs *o)
 	return n;
 }
 
-void ksim_chk_report(struct ksim_obs *o, struct ksim_tbuf *tb)
+static void ksim_chk_report(struct ksim_obs *o, struct ksim_tbuf *tb)
 {
 	struct ksim_check *c = o->chk;
 	u64 i, first;
@@ -879,4 +883,66 @@ void ksim_check_free(struct ksim_obs *o)
 	ksim_plat_free(c->refused);
 	ksim_plat_free(c);
 	o->chk = NULL;
+}
+
+/* ---- the check command and the public interface ---- */
+
+int ksim_check_command(struct ksim_obs *o, const struct ksim_words *w,
+		       unsigned int first, char *err, size_t errlen)
+{
+	u64 b[3] = { KSIM_CHK_RECV_BOUND, KSIM_CHK_UNKNOWN_BOUND,
+		     KSIM_CHK_RETIRE_BOUND };
+	static const char *const bn[3] = {
+		"recv_bound", "unknown_bound", "retire_bound",
+	};
+	struct ksim_word k, v;
+	unsigned int i, j;
+	int e;
+
+	if (first < w->n && ksim_word_is(&w->w[first], "off") &&
+	    w->n == first + 1) {
+		e = ksim_check_enable(o, false);
+		ksim_obs_attach(o);
+		return e;
+	}
+	if (first >= w->n || !ksim_word_is(&w->w[first], "on"))
+		return ksim_refuse(err, errlen, "check: on [recv_bound=C] [unknown_bound=C] [retire_bound=C], or off");
+	for (i = first + 1; i < w->n; i++) {
+		if (!ksim_word_kv(&w->w[i], &k, &v))
+			j = 3;
+		else
+			for (j = 0; j < 3 && !ksim_word_is(&k, bn[j]); j++)
+				;
+		if (j == 3 || !ksim_word_u64(&v, &b[j]) || !b[j])
+			return ksim_refuse(err, errlen, "check on: '%.*s' is not recv_bound=C, unknown_bound=C or retire_bound=C (C > 0)",
+					   ksim_cmd_quote(&w->w[i]), w->w[i].s);
+	}
+	e = ksim_check_enable(o, true);
+	if (e) {
+		ksim_refuse(err, errlen, "check on: out of memory");
+		return e;
+	}
+	ksim_check_bounds(o, b[0], b[1], b[2]);
+	ksim_obs_attach(o);
+	return 0;
+}
+
+u64 ksim_check_report(struct ksim_card *card, char *buf, size_t len)
+{
+	struct ksim_tbuf tb;
+
+	ksim_tb_init(&tb, buf, len);
+	ksim_chk_report(card->obs, &tb);
+	return ksim_check_violations(card->obs);
+}
+
+u64 ksim_check_count(struct ksim_card *card, unsigned int what)
+{
+	return ksim_chk_count(card->obs, what);
+}
+
+u64 ksim_check_audit(struct ksim_card *card)
+{
+	ksim_chk_audit(card->obs);
+	return ksim_check_violations(card->obs);
 }

@@ -8,17 +8,19 @@
 #define KSIM_CHECK_H
 
 #include "ksim_int.h"
+#include "sim_lex.h"
 #include "sim_obs.h"
-
 
 #define KSIM_CHK_RECV_BOUND	100000ULL
 #define KSIM_CHK_UNKNOWN_BOUND	1000ULL
 #define KSIM_CHK_RETIRE_BOUND	10000000ULL
 #define KSIM_CHK_AUDIT_PERIOD	65536ULL
 
+/* words w[first..] after "check" */
+int ksim_check_command(struct ksim_obs *o, const struct ksim_words *w,
+		       unsigned int first, char *err, size_t errlen);
 int ksim_check_enable(struct ksim_obs *o, bool on);
 void ksim_check_free(struct ksim_obs *o);
-void ksim_check_bounds(struct ksim_obs *o, u64 recv, u64 unknown, u64 retire);
 
 /* links */
 void ksim_check_refused(struct ksim_obs_link *ol, u64 now);
@@ -26,8 +28,6 @@ unsigned int ksim_check_xfer(struct ksim_obs_link *ol, u64 now);
 void ksim_check_taken(struct ksim_obs_link *ol, u64 now);
 /* a drop knob ate the transfer in progress */
 void ksim_check_dropped(struct ksim_obs_link *ol);
-/* the scheduler's end-of-cycle hook */
-void ksim_check_post_cycle(void *ctx);
 
 /* units */
 void ksim_check_unit_pre(struct ksim_obs_unit *ou);
@@ -43,8 +43,5 @@ void ksim_chk_audit(struct ksim_obs *o);
 void ksim_check_mesh_reset(struct ksim_obs *o, unsigned int mesh);
 u64 ksim_chk_count(const struct ksim_obs *o, unsigned int what);
 u64 ksim_check_violations(const struct ksim_obs *o);
-
-struct ksim_tbuf;
-void ksim_chk_report(struct ksim_obs *o, struct ksim_tbuf *tb);
 
 #endif /* KSIM_CHECK_H */

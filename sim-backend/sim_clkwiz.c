@@ -50,7 +50,7 @@ void ksim_clkwiz_init(struct ksim_clkwiz *w)
 	ksim_clk_built(w->run);
 }
 
-bool ksim_clkwiz_locked(const struct ksim_card *c, unsigned int mesh)
+static bool ksim_clkwiz_locked(const struct ksim_card *c, unsigned int mesh)
 {
 	return c->sched.now >= c->clkwiz[mesh].lock_at;
 }

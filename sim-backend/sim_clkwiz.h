@@ -28,7 +28,6 @@ void ksim_clkwiz_init(struct ksim_clkwiz *w);
 u32 ksim_clkwiz_read(struct ksim_card *c, unsigned int mesh, u32 off);
 void ksim_clkwiz_write(struct ksim_card *c, unsigned int mesh, u32 off,
 		     u32 v);
-bool ksim_clkwiz_locked(const struct ksim_card *c, unsigned int mesh);
 
 /* The DDR controller window: a MIG-style control/ECC register set. */
 struct ksim_ddrc {

@@ -6,19 +6,14 @@
  * apply card-wide before the first `mesh` line and per mesh after it; a
  * description without `mesh` lines is a one-mesh card.  A known unit token
  * without a model is refused only once the whole description checked out,
- * so a KohakuTPU map is proven valid before it is refused by name.
+ * so a KohakuTPU map is proven valid before it is refused by name.  Lines
+ * are split into words, and numbers read, by the lexer the commands use
+ * too (sim_lex.h).
  */
 #include "sim_desc.h"
 #include "sim_util.h"
 
-#define KSIM_DESC_MAX_TOK		(KSIM_MAP_MAX + 1)	/* enough to see "too many" */
-#define KSIM_TOK_SHOW		32			/* token chars in messages */
 #define KSIM_L2_DIRS		64			/* `l2` lines per section */
-
-struct ksim_tok {
-	const char *s;
-	size_t n;
-};
 
 enum ksim_l2_kind {
 	KSIM_L2D_ALL,
@@ -56,97 +51,20 @@ struct ksim_parse {
 	/* the first known unit token without a model */
 	unsigned int nomodel_line;
 	const struct ksim_unit_type *nomodel;
-	struct ksim_tok tok[KSIM_DESC_MAX_TOK];
+	/* the line's words: a row's worth stored, all of them counted */
+	struct ksim_word tok[KSIM_MAP_MAX];
 	unsigned int ntok;
 };
 
+/* a refusal of the current line: "line N: ..." */
 #define ksim_perr(ps, fmt, ...)						\
-	({								\
-		if ((ps)->err && (ps)->errlen)				\
-			snprintf((ps)->err, (ps)->errlen, "line %u: " fmt, \
-				 (ps)->line, ##__VA_ARGS__);		\
-		-EINVAL;						\
-	})
+	ksim_refuse((ps)->err, (ps)->errlen, "line %u: " fmt, (ps)->line, \
+		    ##__VA_ARGS__)
 
-static int tok_len(const struct ksim_tok *t)
+/* "%.*s" of a word in a message */
+static int ksim_desc_quote(const struct ksim_word *t)
 {
-	return (int)(t->n < KSIM_TOK_SHOW ? t->n : KSIM_TOK_SHOW);
-}
-
-static bool tok_is(const struct ksim_tok *t, const char *s)
-{
-	size_t n = strlen(s);
-
-	return t->n == n && !memcmp(t->s, s, n);
-}
-
-static bool is_space(char c)
-{
-	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
-}
-
-/* Split [s, e) into tokens; counts all of them, stores the first few. */
-static void ksim_tokenize(struct ksim_parse *ps, const char *s, const char *e)
-{
-	ps->ntok = 0;
-	while (s < e) {
-		const char *b;
-
-		while (s < e && is_space(*s))
-			s++;
-		if (s >= e)
-			break;
-		b = s;
-		while (s < e && !is_space(*s))
-			s++;
-		if (ps->ntok < KSIM_DESC_MAX_TOK) {
-			ps->tok[ps->ntok].s = b;
-			ps->tok[ps->ntok].n = (size_t)(s - b);
-		}
-		ps->ntok++;
-	}
-}
-
-static bool ksim_parse_u64(const struct ksim_tok *t, u64 lim, u64 *out)
-{
-	u64 v = 0;
-	size_t i = 0;
-	unsigned int base = 10;
-
-	if (t->n > 2 && t->s[0] == '0' && (t->s[1] == 'x' || t->s[1] == 'X')) {
-		base = 16;
-		i = 2;
-	}
-	if (i >= t->n)
-		return false;
-	for (; i < t->n; i++) {
-		char c = t->s[i];
-		unsigned int dgt;
-
-		if (c >= '0' && c <= '9')
-			dgt = c - '0';
-		else if (base == 16 && c >= 'a' && c <= 'f')
-			dgt = c - 'a' + 10;
-		else if (base == 16 && c >= 'A' && c <= 'F')
-			dgt = c - 'A' + 10;
-		else
-			return false;
-		v = v * base + dgt;
-		if (v > lim)
-			return false;
-	}
-	*out = v;
-	return true;
-}
-
-static bool ksim_parse_u32(const struct ksim_tok *t, u32 *out)
-{
-	u64 v;
-
-	if (!ksim_parse_u64(t, 0xffffffffULL, &v))
-		return false;
-	*out = (u32)v;
-	return true;
+	return ksim_word_quote(t, KSIM_DESC_QUOTE);
 }
 
 /* ---- profile and param directives ---- */
@@ -208,20 +126,20 @@ static struct ksim_scope *ksim_scope_of(struct ksim_parse *ps)
 static int ksim_parse_profile(struct ksim_parse *ps)
 {
 	struct ksim_scope *sc = ksim_scope_of(ps);
-	const struct ksim_tok *name = &ps->tok[1];
+	const struct ksim_word *name = &ps->tok[1];
 
 	if (ps->ntok != 2)
 		return ksim_perr(ps, "'profile' takes one name, got %u",
-			       ps->ntok - 1);
+				 ps->ntok - 1);
 	if (sc->configured)
 		return ksim_perr(ps, "'profile' after 'param' or 'l2' lines in this section; put it first");
-	if (tok_is(name, "ship"))
+	if (ksim_word_is(name, "ship"))
 		ksim_params_ship(sc->p);
-	else if (tok_is(name, "rtl"))
+	else if (ksim_word_is(name, "rtl"))
 		ksim_params_rtl(sc->p);
 	else
 		return ksim_perr(ps, "unknown profile '%.*s' (profiles: ship, rtl)",
-			       tok_len(name), name->s);
+				 ksim_desc_quote(name), name->s);
 	sc->mem_ports_line = 0;
 	return 0;
 }
@@ -230,26 +148,28 @@ static int ksim_parse_param(struct ksim_parse *ps)
 {
 	struct ksim_scope *sc = ksim_scope_of(ps);
 	struct ksim_params *p = sc->p;
-	const struct ksim_tok *name = &ps->tok[1], *val = &ps->tok[2];
+	const struct ksim_word *name = &ps->tok[1], *val = &ps->tok[2];
 	unsigned int i;
+	u64 n;
 	u32 v;
 
 	if (ps->ntok < 3)
 		return ksim_perr(ps, "'param' needs a name and a value");
 	if (ps->ntok > 3)
 		return ksim_perr(ps, "'param %.*s' takes one value, got %u",
-			       tok_len(name), name->s, ps->ntok - 2);
+				 ksim_desc_quote(name), name->s, ps->ntok - 2);
 	for (i = 0; i < KSIM_ARRAY_SIZE(ksim_param_table); i++)
-		if (tok_is(name, ksim_param_table[i].name))
+		if (ksim_word_is(name, ksim_param_table[i].name))
 			break;
 	if (i == KSIM_ARRAY_SIZE(ksim_param_table))
-		return ksim_perr(ps, "unknown parameter '%.*s'", tok_len(name),
-			       name->s);
-	if (!ksim_parse_u32(val, &v) || v < ksim_param_table[i].min ||
-	    v > ksim_param_table[i].max)
+		return ksim_perr(ps, "unknown parameter '%.*s'", ksim_desc_quote(name),
+				 name->s);
+	if (!ksim_word_num(val, ksim_param_table[i].max, &n) ||
+	    n < ksim_param_table[i].min)
 		return ksim_perr(ps, "parameter '%s' value '%.*s' is not a number in %u..%u",
-			       ksim_param_table[i].name, tok_len(val), val->s,
-			       ksim_param_table[i].min, ksim_param_table[i].max);
+				 ksim_param_table[i].name, ksim_desc_quote(val), val->s,
+				 ksim_param_table[i].min, ksim_param_table[i].max);
+	v = (u32)n;
 	sc->configured = true;
 	switch (i) {
 	case KSIM_P_INST_DEPTH:
@@ -282,7 +202,7 @@ static int ksim_parse_param(struct ksim_parse *ps)
 		/* the port raises busy at q_depth - q_margin: at least 1 */
 		if (p->q_margin >= p->q_depth)
 			return ksim_perr(ps, "q_margin %u leaves no room in q_depth %u",
-				       p->q_margin, p->q_depth);
+					 p->q_margin, p->q_depth);
 		break;
 	case KSIM_P_MEM_PORTS:
 		p->mem_ports = v;
@@ -306,7 +226,7 @@ static int ksim_parse_param(struct ksim_parse *ps)
 	case KSIM_P_L2_DEPTH:
 		if (v & (v - 1))
 			return ksim_perr(ps, "parameter 'l2_depth' value '%.*s' is not a power of two",
-				       tok_len(val), val->s);
+					 ksim_desc_quote(val), val->s);
 		p->l2_depth = v;
 		break;
 	case KSIM_P_L2_BITS:
@@ -331,28 +251,27 @@ static int ksim_parse_l2(struct ksim_parse *ps)
 	struct ksim_scope *sc = ksim_scope_of(ps);
 	struct ksim_l2_dir *l;
 	unsigned int nb = 1;	/* index of the optional base token */
-	u32 x, y;
-	u64 base = 0;
+	u64 x, y, base = 0;
 
 	if (sc->n_l2 == KSIM_L2_DIRS)
 		return ksim_perr(ps, "more than %u 'l2' lines in one section",
-			       KSIM_L2_DIRS);
+				 KSIM_L2_DIRS);
 	l = &sc->l2[sc->n_l2];
 	memset(l, 0, sizeof(*l));
 	l->line = ps->line;
-	if (ps->ntok >= 2 && tok_is(&ps->tok[1], "all")) {
+	if (ps->ntok >= 2 && ksim_word_is(&ps->tok[1], "all")) {
 		l->kind = KSIM_L2D_ALL;
 		nb = 2;
-	} else if (ps->ntok == 2 && tok_is(&ps->tok[1], "none")) {
+	} else if (ps->ntok == 2 && ksim_word_is(&ps->tok[1], "none")) {
 		l->kind = KSIM_L2D_NONE;
 		nb = 2;
 	} else if (ps->ntok >= 3) {
-		if (!ksim_parse_u32(&ps->tok[1], &x) || x >= KSIM_MAP_MAX)
+		if (!ksim_word_num(&ps->tok[1], KSIM_MAP_MAX - 1, &x))
 			return ksim_perr(ps, "'l2' x '%.*s' is not a number in 0..15",
-				       tok_len(&ps->tok[1]), ps->tok[1].s);
-		if (!ksim_parse_u32(&ps->tok[2], &y) || y >= KSIM_MAP_MAX)
+					 ksim_desc_quote(&ps->tok[1]), ps->tok[1].s);
+		if (!ksim_word_num(&ps->tok[2], KSIM_MAP_MAX - 1, &y))
 			return ksim_perr(ps, "'l2' y '%.*s' is not a number in 0..15",
-				       tok_len(&ps->tok[2]), ps->tok[2].s);
+					 ksim_desc_quote(&ps->tok[2]), ps->tok[2].s);
 		l->kind = KSIM_L2D_AT;
 		l->x = (u8)x;
 		l->y = (u8)y;
@@ -362,11 +281,11 @@ static int ksim_parse_l2(struct ksim_parse *ps)
 	}
 	if (ps->ntok > nb + 1)
 		return ksim_perr(ps, "'l2' has %u words, at most %u",
-			       ps->ntok, nb + 1);
+				 ps->ntok, nb + 1);
 	if (l->kind != KSIM_L2D_NONE && ps->ntok == nb + 1 &&
-	    !ksim_parse_u64(&ps->tok[nb], KH_L2_BASE_MASK, &base))
+	    !ksim_word_num(&ps->tok[nb], KH_L2_BASE_MASK, &base))
 		return ksim_perr(ps, "'l2' base '%.*s' is not a 40-bit number",
-			       tok_len(&ps->tok[nb]), ps->tok[nb].s);
+				 ksim_desc_quote(&ps->tok[nb]), ps->tok[nb].s);
 	l->base = base;
 	sc->configured = true;
 	sc->n_l2++;
@@ -398,20 +317,20 @@ static int ksim_parse_end_mesh(struct ksim_parse *ps);
 
 static int ksim_parse_mesh(struct ksim_parse *ps)
 {
-	u32 n;
+	u64 n;
 	int e;
 
 	if (ps->ntok != 2)
 		return ksim_perr(ps, "'mesh' takes one number, got %u",
-			       ps->ntok - 1);
+				 ps->ntok - 1);
 	if (!ps->sections && ps->cur >= 0)
 		return ksim_perr(ps, "'mesh' section after map rows that belong to no section");
-	if (!ksim_parse_u32(&ps->tok[1], &n) || n >= KH_MAX_MESHES)
+	if (!ksim_word_num(&ps->tok[1], KH_MAX_MESHES - 1, &n))
 		return ksim_perr(ps, "mesh '%.*s' is not a number in 0..3",
-			       tok_len(&ps->tok[1]), ps->tok[1].s);
-	if (n != (u32)(ps->cur + 1))
-		return ksim_perr(ps, "mesh %u out of order, expected mesh %d", n,
-			       ps->cur + 1);
+				 ksim_desc_quote(&ps->tok[1]), ps->tok[1].s);
+	if (n != (u64)(ps->cur + 1))
+		return ksim_perr(ps, "mesh %u out of order, expected mesh %d",
+				 (unsigned int)n, ps->cur + 1);
 	if (ps->cur >= 0) {
 		unsigned int line = ps->line;
 
@@ -455,35 +374,35 @@ static int ksim_parse_row(struct ksim_parse *ps)
 	if (ps->rows == 0) {
 		if (ps->ntok < KSIM_MAP_MIN)
 			return ksim_perr(ps, "row has %u tokens; a map is at least 3 x 3",
-				       ps->ntok);
+					 ps->ntok);
 		if (ps->ntok > KSIM_MAP_MAX)
 			return ksim_perr(ps, "row has %u tokens; a map is at most 16 x 16",
-				       ps->ntok);
+					 ps->ntok);
 		dm->w = ps->ntok;
 	} else if (ps->ntok != dm->w) {
 		return ksim_perr(ps, "row has %u tokens, expected %u", ps->ntok,
-			       dm->w);
+				 dm->w);
 	}
 	if (ps->rows == KSIM_MAP_MAX)
 		return ksim_perr(ps, "map has more than 16 rows; a map is at most 16 x 16");
 
 	for (x = 0; x < dm->w; x++) {
-		const struct ksim_tok *t = &ps->tok[x];
+		const struct ksim_word *t = &ps->tok[x];
 		bool corner = (x == 0 || x == dm->w - 1) && y == 0;
 		const struct ksim_unit_type *ut = NULL;
 		u8 kind;
 
-		if (tok_is(t, "xxx")) {
+		if (ksim_word_is(t, "xxx")) {
 			kind = KSIM_CELL_EMPTY;
-		} else if (tok_is(t, "nul")) {
+		} else if (ksim_word_is(t, "nul")) {
 			kind = KSIM_CELL_TIEOFF;
-		} else if (tok_is(t, "mag")) {
+		} else if (ksim_word_is(t, "mag")) {
 			kind = KSIM_CELL_MAG;
 		} else {
-			ut = ksim_unit_lookup(ps->types, t->s, t->n);
+			ut = ksim_unit_lookup(ps->types, t);
 			if (!ut)
 				return ksim_perr(ps, "unknown token '%.*s'",
-					       tok_len(t), t->s);
+						 ksim_desc_quote(t), t->s);
 			/* refused by name once the rest checked out */
 			if (!ut->tick && !ps->nomodel) {
 				ps->nomodel = ut;
@@ -493,11 +412,11 @@ static int ksim_parse_row(struct ksim_parse *ps)
 		}
 		if (corner && kind != KSIM_CELL_EMPTY)
 			return ksim_perr(ps, "corner (%u,%u) must be 'xxx', not '%.*s'",
-				       x, y, tok_len(t), t->s);
+					 x, y, ksim_desc_quote(t), t->s);
 		if (kind == KSIM_CELL_MAG) {
 			if (x != 0)
 				return ksim_perr(ps, "'mag' at (%u,%u) is not on the west edge (x = 0)",
-					       x, y);
+						 x, y);
 			if (dm->n_mag == KSIM_MAG_PORTS_MAX)
 				return ksim_perr(ps, "more than 4 'mag' ports");
 			dm->n_mag++;
@@ -539,9 +458,9 @@ static int ksim_apply_l2(struct ksim_parse *ps, const struct ksim_scope *sc, int
 				ps->line = l->line;
 				if (ps->sections)
 					return ksim_perr(ps, "'l2' at (%u,%u): mesh %d has no unit there",
-						       x, y, n);
+							 x, y, n);
 				return ksim_perr(ps, "'l2' at (%u,%u): no unit there",
-					       x, y);
+						 x, y);
 			}
 			dm->l2[y][x] = 1;
 			dm->l2_base[y][x] = l->base;
@@ -562,17 +481,17 @@ static int ksim_parse_end_mesh(struct ksim_parse *ps)
 	ps->line = ps->last_row_line;
 	if (ps->rows < KSIM_MAP_MIN)
 		return ksim_perr(ps, "map has %u rows; a map is at least 3 x 3",
-			       ps->rows);
+				 ps->rows);
 	for (x = 0; x < dm->w; x += dm->w - 1)
 		if (dm->kind[y][x] != KSIM_CELL_EMPTY)
 			return ksim_perr(ps, "corner (%u,%u) must be 'xxx', not '%s'",
-				       x, y, ksim_cell_token(dm, x, y));
+					 x, y, ksim_cell_token(dm, x, y));
 	if (!dm->n_mag)
 		return ksim_perr(ps, "no 'mag' in the map; a mesh needs at least one memory port");
 	if (dm->p.mem_ports && dm->p.mem_ports != dm->n_mag)
 		return ksim_perr(ps, "map has %u 'mag' port%s, but 'param mem_ports' (line %u) says %u",
-			       dm->n_mag, dm->n_mag == 1 ? "" : "s",
-			       ps->mesh.mem_ports_line, dm->p.mem_ports);
+				 dm->n_mag, dm->n_mag == 1 ? "" : "s",
+				 ps->mesh.mem_ports_line, dm->p.mem_ports);
 	dm->h = ps->rows;
 	e = ksim_apply_l2(ps, &ps->card, ps->cur);
 	if (!e)
@@ -600,32 +519,33 @@ static int ksim_parse_end(struct ksim_parse *ps)
 	if (ps->nomodel) {
 		ps->line = ps->nomodel_line;
 		return ksim_perr(ps, "token '%s' (%s) has no model yet",
-			       ps->nomodel->token, ps->nomodel->name);
+				 ps->nomodel->token, ps->nomodel->name);
 	}
 	return 0;
 }
 
-static int ksim_parse_directive(struct ksim_parse *ps, const struct ksim_tok *w)
+static int ksim_parse_directive(struct ksim_parse *ps, const struct ksim_word *w)
 {
-	if (tok_is(w, "mesh"))
+	if (ksim_word_is(w, "mesh"))
 		return ksim_parse_mesh(ps);
 	if (ps->rows)
 		return ksim_perr(ps, "directive '%.*s' after the map rows",
-			       tok_len(w), w->s);
-	if (tok_is(w, "profile"))
+				 ksim_desc_quote(w), w->s);
+	if (ksim_word_is(w, "profile"))
 		return ksim_parse_profile(ps);
-	if (tok_is(w, "param"))
+	if (ksim_word_is(w, "param"))
 		return ksim_parse_param(ps);
 	return ksim_parse_l2(ps);
 }
 
 /*
- * inject, check, trace (docs/spec/fault-injection.md): kept as text and
- * applied once the card is built (sim_obs.c), wherever they stand.
+ * inject, check, trace (docs/spec/fault-injection.md): kept as text, the
+ * whole line (the command lexer drops its comment), and applied once the
+ * card is built (sim_command.c), wherever they stand.
  */
-static bool ksim_is_obs_directive(const struct ksim_tok *w)
+static bool ksim_is_obs_directive(const struct ksim_word *w)
 {
-	return tok_is(w, "inject") || tok_is(w, "check") || tok_is(w, "trace");
+	return ksim_word_is(w, "inject") || ksim_word_is(w, "check") || ksim_word_is(w, "trace");
 }
 
 static int ksim_parse_obs(struct ksim_parse *ps, const char *b, const char *e)
@@ -634,7 +554,7 @@ static int ksim_parse_obs(struct ksim_parse *ps, const char *b, const char *e)
 
 	if (d->n_obs == KSIM_DESC_OBS_MAX)
 		return ksim_perr(ps, "more than %u inject/check/trace lines",
-			       KSIM_DESC_OBS_MAX);
+				 KSIM_DESC_OBS_MAX);
 	d->obs[d->n_obs].s = b;
 	d->obs[d->n_obs].n = (u32)(e - b);
 	d->obs[d->n_obs].line = ps->line;
@@ -642,10 +562,10 @@ static int ksim_parse_obs(struct ksim_parse *ps, const char *b, const char *e)
 	return 0;
 }
 
-static bool ksim_is_directive(const struct ksim_tok *w)
+static bool ksim_is_directive(const struct ksim_word *w)
 {
-	return tok_is(w, "param") || tok_is(w, "profile") ||
-	       tok_is(w, "mesh") || tok_is(w, "l2");
+	return ksim_word_is(w, "param") || ksim_word_is(w, "profile") ||
+	       ksim_word_is(w, "mesh") || ksim_word_is(w, "l2");
 }
 
 int ksim_desc_parse(const char *text, const struct ksim_unit_types *types,
@@ -671,18 +591,17 @@ int ksim_desc_parse(const char *text, const struct ksim_unit_types *types,
 		err[0] = 0;
 
 	for (ps->line = 1; *s; ps->line++) {
-		const char *eol = s, *end, *bol = s;
+		const char *eol = s, *bol = s;
 
 		while (*eol && *eol != '\n')
 			eol++;
-		for (end = s; end < eol && *end != '#'; end++)
-			;
-		ksim_tokenize(ps, s, end);
+		ps->ntok = ksim_lex_split(bol, eol - bol, ps->tok,
+					  KSIM_ARRAY_SIZE(ps->tok));
 		s = *eol ? eol + 1 : eol;
 		if (!ps->ntok)
 			continue;
 		if (ksim_is_obs_directive(&ps->tok[0]))
-			e = ksim_parse_obs(ps, bol, end);
+			e = ksim_parse_obs(ps, bol, eol);
 		else if (ksim_is_directive(&ps->tok[0]))
 			e = ksim_parse_directive(ps, &ps->tok[0]);
 		else

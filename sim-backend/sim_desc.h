@@ -11,6 +11,7 @@
 
 #include "ksim_plat.h"
 #include "ksim_unit.h"
+#include "sim_lex.h"
 #include "sim_mesh.h"
 #include "sim_params.h"
 #include <kohaku/kh_regs.h>
@@ -58,6 +59,6 @@ int ksim_desc_parse(const char *text, const struct ksim_unit_types *types,
 
 /* The unit table (sim_units.c). */
 const struct ksim_unit_type *ksim_unit_lookup(const struct ksim_unit_types *types,
-					  const char *tok, size_t len);
+					      const struct ksim_word *tok);
 
 #endif /* KSIM_DESC_H */

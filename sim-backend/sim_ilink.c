@@ -27,12 +27,8 @@
 
 static const u8 ksim_ch_seq[KH_MAX_MESHES] = { 0, 1, 3, 2 };
 
-unsigned int ksim_il_mesh_at(unsigned int pos)
-{
-	return ksim_ch_seq[pos & 3];
-}
-
-unsigned int ksim_il_pos_of(unsigned int mesh)
+/* A mesh's chain position: CH_SEQ = mesh 0, 1, 3, 2. */
+static unsigned int ksim_il_pos_of(unsigned int mesh)
 {
 	unsigned int i;
 
@@ -728,10 +724,11 @@ bool ksim_ilink_tick(struct ksim_ilink *il, u64 now, u64 *deadline)
 	}
 
 	/* beats for this mesh: one per source per cycle, in order */
-	for (s = 0; s < 3; s++) {
-		struct ksim_il_lane *in = s < 2 ? il->in[s] : NULL;
-		struct ksim_il_q *q = s < 2 ? (in ? &in->rxq[KSIM_IL_STOP] : NULL) :
-				    &il->loop;
+	for (s = 0; s <= KSIM_IL_LOOP; s++) {
+		struct ksim_il_lane *in = s < KSIM_IL_LOOP ? il->in[s] : NULL;
+		struct ksim_il_q *q = s < KSIM_IL_LOOP ?
+				      (in ? &in->rxq[KSIM_IL_STOP] : NULL) :
+				      &il->loop;
 
 		b = q ? ksim_ilq_head(q) : NULL;
 		if (!b || !ksim_il_stop(il, s, b, now))

@@ -20,7 +20,6 @@ struct ksim_mag;
 struct ksim_card;
 
 #define KSIM_IL_RX_BEATS		64	/* receive buffer per class, in beats */
-#define KSIM_IL_MAX_BEATS		32	/* RTL packet limit (not modelled) */
 #define KSIM_IL_CRED_BATCH	8	/* credits return in batches */
 #define KSIM_IL_CLASSES		2
 #define KSIM_IL_STOP		0	/* for the mesh at the far end */
@@ -103,10 +102,6 @@ struct ksim_ilink {
 	u64 injected;			/* flits injected into this mesh */
 	u64 hop_latency;
 };
-
-/* Chain positions: CH_SEQ = mesh 0, 1, 3, 2. */
-unsigned int ksim_il_pos_of(unsigned int mesh);
-unsigned int ksim_il_mesh_at(unsigned int pos);
 
 /* Give every mesh of a multi-mesh card an interlink and join neighbours. */
 int ksim_ilink_connect_card(struct ksim_card *c);

@@ -10,6 +10,7 @@
 #include "sim_check.h"
 #include "sim_mag.h"
 #include "sim_router.h"
+#include "sim_tbuf.h"
 #include "sim_trace.h"
 #include "sim_util.h"
 
@@ -28,7 +29,6 @@ static const char *const ksim_type_names[16] = {
 
 static const char *const ksim_field_name[] = { "value", "txn", "src", "drop" };
 static const char *const ksim_op_name[] = { "any", "read", "write" };
-static const char ksim_port_letter[KSIM_PORTS] = { 'N', 'E', 'S', 'W', 'L' };
 
 enum {
 	O_MESH, O_LINK, O_NODE, O_TYPE, O_COUNT, O_AFTER, O_CYCLES, O_CODE,
@@ -62,13 +62,6 @@ static const u32 ksim_required[KSIM_KNOB_KINDS] = {
 	[KSIM_KNOB_HANG] = B(O_NODE), [KSIM_KNOB_CTRL] = B(O_NODE) | B(O_FIELD),
 };
 
-#define ksim_ierr(err, errlen, fmt, ...)					\
-	({								\
-		if ((err) && (errlen))					\
-			snprintf((err), (errlen), fmt, ##__VA_ARGS__);	\
-		-EINVAL;						\
-	})
-
 static u64 ksim_now(const struct ksim_obs *o)
 {
 	return o->card->sched.now;
@@ -85,26 +78,9 @@ static int ksim_word_pick(const struct ksim_word *w, const char *const *names,
 	return -1;
 }
 
-static struct ksim_obs_link *ksim_obs_link_of(struct ksim_obs *o,
-					  const struct ksim_link *l)
+const char *ksim_knob_kind_name(unsigned int kind)
 {
-	unsigned int i;
-
-	for (i = 0; l && i < o->n_links; i++)
-		if (o->links[i].l == l)
-			return &o->links[i];
-	return NULL;
-}
-
-static struct ksim_obs_unit *ksim_obs_unit_of(struct ksim_obs *o,
-					  const struct ksim_unit *u)
-{
-	unsigned int i;
-
-	for (i = 0; u && i < o->n_units; i++)
-		if (o->units[i].u == u)
-			return &o->units[i];
-	return NULL;
+	return kind < KSIM_KNOB_KINDS ? ksim_knob_name[kind] : "?";
 }
 
 /* "RX,Y.P", "X,Y" (what the endpoint sends), "X,Y.in" (what it receives) */
@@ -112,34 +88,31 @@ static struct ksim_obs_link *ksim_find_link(struct ksim_obs *o, unsigned int mes
 					const struct ksim_word *w)
 {
 	struct ksim_card *card = o->card;
-	struct ksim_word c = *w;
+	struct ksim_word c, suffix;
 	const struct ksim_mesh *m;
 	unsigned int x, y, i;
-	size_t dot;
+	bool dot = ksim_word_cut(w, '.', &c, &suffix);
 
-	for (dot = 0; dot < c.n && c.s[dot] != '.'; dot++)
-		;
 	if (c.n && c.s[0] == 'R') {
-		struct ksim_word xy = { c.s + 1, dot - 1 };
+		struct ksim_word xy = { c.s + 1, c.n - 1 };
 		int port = -1;
 
-		if (dot + 2 != c.n || !ksim_word_xy(&xy, &x, &y))
+		if (!dot || suffix.n != 1 ||
+		    !ksim_word_xy(&xy, KSIM_MAP_MAX - 1, &x, &y))
 			return NULL;
 		for (i = 0; i < KSIM_PORTS; i++)
-			if (c.s[dot + 1] == ksim_port_letter[i])
+			if (suffix.s[0] == ksim_port_letter(i))
 				port = (int)i;
 		if (port < 0)
 			return NULL;
 		return ksim_obs_link_of(o, ksim_router_link(card, mesh, x, y,
 							    port));
 	}
-	c.n = dot;
-	if (!ksim_word_xy(&c, &x, &y))
+	if (!ksim_word_xy(&c, KSIM_MAP_MAX - 1, &x, &y))
 		return NULL;
-	if (dot == w->n)
+	if (!dot)
 		return ksim_obs_link_of(o, ksim_endpoint_link(card, mesh, x, y));
-	if (w->n - dot != 3 || memcmp(w->s + dot, ".in", 3) ||
-	    mesh >= card->n_mesh)
+	if (!ksim_word_is(&suffix, "in") || mesh >= card->n_mesh)
 		return NULL;
 	/* the router port facing (x, y) (its endpoint may sit behind a gate) */
 	m = card->mesh[mesh];
@@ -172,7 +145,7 @@ static bool ksim_parse_type(const struct ksim_word *v, s8 *type)
 		*type = -1;
 		return true;
 	}
-	if (!ksim_word_u64(v, &n) || n > 15)
+	if (!ksim_word_num(v, 15, &n))
 		return false;
 	*type = (s8)n;
 	return true;
@@ -221,8 +194,8 @@ static int ksim_inject_add(struct ksim_obs *o, const struct ksim_words *w,
 
 	kind = ksim_word_pick(kw, ksim_knob_name, KSIM_KNOB_KINDS);
 	if (kind < 0)
-		return ksim_ierr(err, errlen, "inject: unknown knob '%.*s' (drop, dup, busy, fault, hang, ctrl, dram, clear)",
-			       ksim_word_len(kw), kw->s);
+		return ksim_refuse(err, errlen, "inject: unknown knob '%.*s' (drop, dup, busy, fault, hang, ctrl, dram, clear)",
+				   ksim_cmd_quote(kw), kw->s);
 	kn = ksim_knob_name[kind];
 	memset(&kk, 0, sizeof(kk));
 	kk.kind = kind;
@@ -234,37 +207,37 @@ static int ksim_inject_add(struct ksim_obs *o, const struct ksim_words *w,
 	kk.until = 1000;	/* busy: cycles, until resolved below */
 	for (i = first + 1; i < w->n; i++) {
 		if (!ksim_word_kv(&w->w[i], &key, &val))
-			return ksim_ierr(err, errlen, "inject %s: '%.*s' is not name=value",
-				       kn, ksim_word_len(&w->w[i]), w->w[i].s);
+			return ksim_refuse(err, errlen, "inject %s: '%.*s' is not name=value",
+					   kn, ksim_cmd_quote(&w->w[i]), w->w[i].s);
 		opt = ksim_word_pick(&key, ksim_opt_name, O_N);
 		if (opt < 0 || !(ksim_allowed[kind] & B(opt)))
-			return ksim_ierr(err, errlen, "inject %s: unknown option '%.*s'",
-				       kn, ksim_word_len(&key), key.s);
+			return ksim_refuse(err, errlen, "inject %s: unknown option '%.*s'",
+					   kn, ksim_cmd_quote(&key), key.s);
 		if (seen & B(opt))
-			return ksim_ierr(err, errlen, "inject %s: option '%s' given twice",
-				       kn, ksim_opt_name[opt]);
+			return ksim_refuse(err, errlen, "inject %s: option '%s' given twice",
+					   kn, ksim_opt_name[opt]);
 		seen |= B(opt);
 		which = opt;
 		isnt = NULL;
 		switch (opt) {
 		case O_MESH:
 			if (!ksim_word_u64(&val, &n) || n >= card->n_mesh)
-				return ksim_ierr(err, errlen, "inject %s: no mesh '%.*s' (the card has %u)",
-					       kn, ksim_word_len(&val), val.s,
-					       card->n_mesh);
+				return ksim_refuse(err, errlen, "inject %s: no mesh '%.*s' (the card has %u)",
+						   kn, ksim_cmd_quote(&val), val.s,
+						   card->n_mesh);
 			kk.mesh = (u8)n;
 			break;
 		case O_LINK:
 			link = val;
 			break;
 		case O_NODE:
-			if (!ksim_word_xy(&val, &x, &y))
+			if (!ksim_word_xy(&val, KSIM_MAP_MAX - 1, &x, &y))
 				isnt = "X,Y";
 			break;
 		case O_TYPE:
 			if (!ksim_parse_type(&val, &kk.type))
-				return ksim_ierr(err, errlen, "inject %s: unknown flit type '%.*s'",
-					       kn, ksim_word_len(&val), val.s);
+				return ksim_refuse(err, errlen, "inject %s: unknown flit type '%.*s'",
+						   kn, ksim_cmd_quote(&val), val.s);
 			break;
 		case O_COUNT:
 			if (!ksim_parse_count(&val, &kk.count, &kk.forever))
@@ -279,7 +252,7 @@ static int ksim_inject_add(struct ksim_obs *o, const struct ksim_words *w,
 				isnt = "a number";
 			break;
 		case O_CODE:
-			if (!ksim_word_u64(&val, &kk.code) || kk.code > 0xffffffffULL)
+			if (!ksim_word_num(&val, 0xffffffffULL, &kk.code))
 				isnt = "a 32-bit number";
 			break;
 		case O_FIELD:
@@ -311,7 +284,7 @@ static int ksim_inject_add(struct ksim_obs *o, const struct ksim_words *w,
 				kk.data_mode = KSIM_DD_ZERO;
 			} else if (ksim_word_is(&val, "ones")) {
 				kk.data_mode = KSIM_DD_ONES;
-			} else if (ksim_word_u64(&val, &n) && n <= 0xffffffffULL) {
+			} else if (ksim_word_num(&val, 0xffffffffULL, &n)) {
 				kk.data_mode = KSIM_DD_PATTERN;
 				kk.data = (u32)n;
 			} else {
@@ -321,25 +294,25 @@ static int ksim_inject_add(struct ksim_obs *o, const struct ksim_words *w,
 		}
 		/* one wording for every value that does not parse */
 		if (isnt)
-			return ksim_ierr(err, errlen, "inject %s: %s '%.*s' is not %s",
-				       kn, ksim_opt_name[which], ksim_word_len(&val),
-				       val.s, isnt);
+			return ksim_refuse(err, errlen, "inject %s: %s '%.*s' is not %s",
+					   kn, ksim_opt_name[which], ksim_cmd_quote(&val),
+					   val.s, isnt);
 	}
 	for (opt = 0; opt < O_N; opt++)
 		if ((ksim_required[kind] & B(opt)) && !(seen & B(opt)))
-			return ksim_ierr(err, errlen, "inject %s: needs %s=", kn,
-				       ksim_opt_name[opt]);
+			return ksim_refuse(err, errlen, "inject %s: needs %s=", kn,
+					   ksim_opt_name[opt]);
 	if (seen & B(O_LINK)) {
 		kk.link = ksim_find_link(o, kk.mesh, &link);
 		if (!kk.link)
-			return ksim_ierr(err, errlen, "inject %s: no link %.*s in mesh %u (RX,Y.P, X,Y or X,Y.in)",
-				       kn, ksim_word_len(&link), link.s, kk.mesh);
+			return ksim_refuse(err, errlen, "inject %s: no link %.*s in mesh %u (RX,Y.P, X,Y or X,Y.in)",
+					   kn, ksim_cmd_quote(&link), link.s, kk.mesh);
 	}
 	if (seen & B(O_NODE)) {
 		kk.unit = ksim_obs_unit_of(o, ksim_unit_at(card, kk.mesh, x, y));
 		if (!kk.unit)
-			return ksim_ierr(err, errlen, "inject %s: no unit at (%u,%u) in mesh %u",
-				       kn, x, y, kk.mesh);
+			return ksim_refuse(err, errlen, "inject %s: no unit at (%u,%u) in mesh %u",
+					   kn, x, y, kk.mesh);
 		kk.x = x;
 		kk.y = y;
 	}
@@ -353,7 +326,7 @@ static int ksim_inject_add(struct ksim_obs *o, const struct ksim_words *w,
 	}
 	k = ksim_plat_zalloc(sizeof(*k));
 	if (!k)
-		return ksim_ierr(err, errlen, "inject %s: out of memory", kn);
+		return ksim_refuse(err, errlen, "inject %s: out of memory", kn);
 	*k = kk;
 	k->id = ++o->next_knob;
 	ksim_knob_link_in(o, k);
@@ -417,15 +390,15 @@ int ksim_inject_command(struct ksim_obs *o, const struct ksim_words *w,
 	u64 id = 0;
 
 	if (first >= w->n)
-		return ksim_ierr(err, errlen, "inject: which knob? (drop, dup, busy, fault, hang, ctrl, dram, clear)");
+		return ksim_refuse(err, errlen, "inject: which knob? (drop, dup, busy, fault, hang, ctrl, dram, clear)");
 	if (ksim_word_is(&w->w[first], "clear")) {
 		if (w->n > first + 2 ||
-		    (w->n == first + 2 && (!ksim_word_u64(&w->w[first + 1], &id) ||
-					   !id || id > 0xffffffffULL)))
-			return ksim_ierr(err, errlen, "inject clear: takes nothing or one knob id");
+		    (w->n == first + 2 &&
+		     (!ksim_word_num(&w->w[first + 1], 0xffffffffULL, &id) || !id)))
+			return ksim_refuse(err, errlen, "inject clear: takes nothing or one knob id");
 		if (ksim_inject_clear(o, (u32)id))
-			return ksim_ierr(err, errlen, "inject clear: no knob %llu",
-				       (unsigned long long)id);
+			return ksim_refuse(err, errlen, "inject clear: no knob %llu",
+					   (unsigned long long)id);
 		return 0;
 	}
 	return ksim_inject_add(o, w, first, err, errlen);
@@ -457,7 +430,7 @@ static void ksim_list_count(struct ksim_tbuf *tb, const struct ksim_knob *k)
 			     (k->count > k->hits ? k->count - k->hits : 0));
 }
 
-void ksim_inject_list(struct ksim_obs *o, struct ksim_tbuf *tb)
+static void ksim_inject_list(struct ksim_obs *o, struct ksim_tbuf *tb)
 {
 	const struct ksim_knob *k;
 	u64 now = ksim_now(o);
@@ -521,6 +494,15 @@ void ksim_inject_list(struct ksim_obs *o, struct ksim_tbuf *tb)
 		}
 		ksim_tb_printf(tb, "\n");
 	}
+}
+
+size_t ksim_dump_knobs(struct ksim_card *card, char *buf, size_t len)
+{
+	struct ksim_tbuf tb;
+
+	ksim_tb_init(&tb, buf, len);
+	ksim_inject_list(card->obs, &tb);
+	return tb.need;
 }
 
 /* ---- acting ---- */

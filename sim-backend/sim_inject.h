@@ -7,6 +7,7 @@
 #ifndef KSIM_INJECT_H
 #define KSIM_INJECT_H
 
+#include "sim_lex.h"
 #include "sim_obs.h"
 
 enum ksim_knob_kind {
@@ -43,7 +44,8 @@ struct ksim_knob {
 /* words w[first..] after "inject": a knob, or "clear [ID]" */
 int ksim_inject_command(struct ksim_obs *o, const struct ksim_words *w,
 		      unsigned int first, char *err, size_t errlen);
-void ksim_inject_list(struct ksim_obs *o, struct ksim_tbuf *tb);
+/* "drop", "dup", ... for enum ksim_knob_kind; "?" past it */
+const char *ksim_knob_kind_name(unsigned int kind);
 void ksim_inject_free(struct ksim_obs *o);
 /* the observer node's timer: the next busy knob edge */
 void ksim_inject_timer(struct ksim_obs *o);

@@ -23,7 +23,7 @@ static u64 ksim_l2_now(const struct ksim_l2 *a)
 	return a->node.sched->now;
 }
 
-u64 ksim_l2_reg(const struct ksim_l2 *a, unsigned int idx)
+static u64 ksim_l2_reg(const struct ksim_l2 *a, unsigned int idx)
 {
 	switch (idx) {
 	case KH_CTRL_IDX_L2_CAPS:

@@ -72,6 +72,5 @@ struct ksim_l2 *ksim_l2_create(struct ksim_mesh *m, unsigned int x, unsigned int
 			   u64 base, int *err);
 void ksim_l2_destroy(struct ksim_l2 *a);
 void ksim_l2_reset(struct ksim_l2 *a);
-u64 ksim_l2_reg(const struct ksim_l2 *a, unsigned int idx);
 
 #endif /* KSIM_L2_H */

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * The model's observers: the protocol checker (sim_check.c), fault
- * injection (sim_inject.c) and the event trace (sim_trace.c), with the
- * commands and dumps that drive them (sim_obs.c;
- * docs/spec/fault-injection.md).
+ * injection (sim_inject.c) and the event trace (sim_trace.c), the hooks
+ * the model calls (sim_obs.c) and the commands that drive them
+ * (sim_command.c; docs/spec/fault-injection.md).
  *
  * They reach the model through per-object pointers that are NULL while
  * nothing observes that object: struct ksim_link.obs, struct ksim_unit.obs,
@@ -16,11 +16,6 @@
 #define KSIM_OBS_H
 
 #include "ksim_plat.h"
-#ifdef __KERNEL__
-#include <linux/stdarg.h>
-#else
-#include <stdarg.h>
-#endif
 #include "sim_link.h"
 #include "sim_sched.h"
 #include <kohaku/kh_flit.h>
@@ -118,44 +113,13 @@ struct ksim_obs {
 
 #define ksim_unlikely(x)	__builtin_expect(!!(x), 0)
 
-/* text output into a caller's buffer; need counts what did not fit too */
-struct ksim_tbuf {
-	char *b;
-	size_t len;
-	size_t pos;
-	size_t need;
-};
-
-void ksim_tb_init(struct ksim_tbuf *t, char *b, size_t len);
-#ifndef __printf
-#define __printf(a, b)	__attribute__((format(printf, a, b)))
-#endif
-void ksim_tb_printf(struct ksim_tbuf *t, const char *fmt, ...) __printf(2, 3);
-
-/* command lines: words separated by blanks, `#` starts a comment */
-#define KSIM_CMD_WORDS	16
-struct ksim_word {
-	const char *s;
-	size_t n;
-};
-
-struct ksim_words {
-	unsigned int n;
-	struct ksim_word w[KSIM_CMD_WORDS];
-};
-
-int ksim_cmd_split(const char *line, size_t len, struct ksim_words *w);
-bool ksim_word_is(const struct ksim_word *w, const char *lit);
-bool ksim_word_u64(const struct ksim_word *w, u64 *v);
-/* "key=value" -> key, value; false when there is no '=' */
-bool ksim_word_kv(const struct ksim_word *w, struct ksim_word *k,
-		struct ksim_word *v);
-/* "X,Y" */
-bool ksim_word_xy(const struct ksim_word *w, unsigned int *x, unsigned int *y);
-int ksim_word_len(const struct ksim_word *w);	/* for "%.*s", capped */
-
 /* attach or detach the per-object pointers after a change */
 void ksim_obs_attach(struct ksim_obs *o);
+/* the record of a link or a unit; NULL for NULL or one not on the card */
+struct ksim_obs_link *ksim_obs_link_of(struct ksim_obs *o,
+				       const struct ksim_link *l);
+struct ksim_obs_unit *ksim_obs_unit_of(struct ksim_obs *o,
+				       const struct ksim_unit *u);
 
 /* "mesh 0 unit (2,1) null!" */
 void ksim_obs_unit_name(const struct ksim_obs_unit *ou, char *buf, size_t len);
@@ -181,6 +145,9 @@ int ksim_obs_start(struct ksim_card *card, const struct ksim_desc *d,
 void ksim_obs_destroy(struct ksim_card *card);
 /* a mesh reset discards what is in flight there */
 void ksim_obs_mesh_reset(struct ksim_card *card, unsigned int mesh);
+/* the description's inject/check/trace lines (sim_command.c) */
+int ksim_command_lines(struct ksim_obs *o, const struct ksim_desc *d,
+		       char *err, size_t errlen);
 
 /* ---- links (sim_link.c) ---- */
 void ksim_obs_link_refused(struct ksim_link *l, u64 now);

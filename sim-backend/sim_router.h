@@ -21,6 +21,12 @@ enum {
 	KSIM_PORTS
 };
 
+/* A port's letter in link names ("R1,1.E"): knobs, the trace, counters. */
+static inline char ksim_port_letter(unsigned int port)
+{
+	return "NESWL"[port];
+}
+
 struct ksim_router;
 
 struct ksim_router_in {

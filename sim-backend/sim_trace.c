@@ -8,6 +8,7 @@
 #include "sim_card.h"
 #include "sim_inject.h"
 #include "sim_router.h"
+#include "sim_tbuf.h"
 #include "sim_util.h"
 
 struct ksim_trace {
@@ -19,19 +20,6 @@ struct ksim_trace {
 static const char *const ksim_class_name[] = {
 	"hop", "unit", "ctrl", "orch", "dma", "drop", "inject", "check",
 };
-
-static const char *const ksim_knob_word[KSIM_KNOB_KINDS] = {
-	"drop", "dup", "busy", "fault", "hang", "ctrl", "dram",
-};
-
-static const char ksim_port_letter[KSIM_PORTS] = { 'N', 'E', 'S', 'W', 'L' };
-
-static int ksim_terr(char *err, size_t errlen, const char *msg)
-{
-	if (err && errlen)
-		snprintf(err, errlen, "%s", msg);
-	return -EINVAL;
-}
 
 static int ksim_trace_alloc(struct ksim_obs *o, u64 want)
 {
@@ -76,33 +64,25 @@ void ksim_trace_free(struct ksim_obs *o)
 static int ksim_trace_classes(const struct ksim_word *val, u32 *mask, char *err,
 			    size_t errlen)
 {
-	struct ksim_word one = { val->s, 0 };
+	struct ksim_word rest = *val, one;
 	unsigned int j;
-	size_t k;
+	bool more;
 
 	*mask = 0;
-	for (k = 0; k <= val->n; k++) {
-		if (k < val->n && val->s[k] != ',') {
-			one.n++;
-			continue;
-		}
+	do {
+		more = ksim_word_cut(&rest, ',', &one, &rest);
 		for (j = 0; j < KSIM_ARRAY_SIZE(ksim_class_name); j++)
 			if (ksim_word_is(&one, ksim_class_name[j]))
 				break;
-		if (ksim_word_is(&one, "all")) {
+		if (ksim_word_is(&one, "all"))
 			*mask = KSIM_TRC_ALL;
-		} else if (j < KSIM_ARRAY_SIZE(ksim_class_name)) {
+		else if (j < KSIM_ARRAY_SIZE(ksim_class_name))
 			*mask |= 1u << j;
-		} else {
-			if (err && errlen)
-				snprintf(err, errlen,
-					 "trace on: unknown event class '%.*s' (hop, unit, ctrl, orch, dma, drop, inject, check, all)",
-					 ksim_word_len(&one), one.s);
-			return -EINVAL;
-		}
-		one.s = val->s + k + 1;
-		one.n = 0;
-	}
+		else
+			return ksim_refuse(err, errlen,
+					   "trace on: unknown event class '%.*s' (hop, unit, ctrl, orch, dma, drop, inject, check, all)",
+					   ksim_cmd_quote(&one), one.s);
+	} while (more);
 	return 0;
 }
 
@@ -116,11 +96,11 @@ int ksim_trace_command(struct ksim_obs *o, const struct ksim_words *w,
 	int e;
 
 	if (first >= w->n)
-		return ksim_terr(err, errlen, "trace: on, off or clear?");
+		return ksim_refuse(err, errlen, "trace: on, off or clear?");
 	if (ksim_word_is(&w->w[first], "off") ||
 	    ksim_word_is(&w->w[first], "clear")) {
 		if (w->n != first + 1)
-			return ksim_terr(err, errlen, "trace off/clear: takes nothing more");
+			return ksim_refuse(err, errlen, "trace off/clear: takes nothing more");
 		if (ksim_word_is(&w->w[first], "off"))
 			o->trace_on = false;
 		else if (o->tr)
@@ -129,25 +109,24 @@ int ksim_trace_command(struct ksim_obs *o, const struct ksim_words *w,
 		return 0;
 	}
 	if (!ksim_word_is(&w->w[first], "on"))
-		return ksim_terr(err, errlen, "trace: on, off or clear?");
+		return ksim_refuse(err, errlen, "trace: on, off or clear?");
 	for (i = first + 1; i < w->n; i++) {
 		if (!ksim_word_kv(&w->w[i], &key, &val))
-			return ksim_terr(err, errlen, "trace on: options are size=N and events=LIST");
+			return ksim_refuse(err, errlen, "trace on: options are size=N and events=LIST");
 		if (ksim_word_is(&key, "size")) {
-			if (!ksim_word_u64(&val, &size) || !size ||
-			    size > KSIM_TRACE_MAX)
-				return ksim_terr(err, errlen, "trace on: size is 1..4194304 events");
+			if (!ksim_word_num(&val, KSIM_TRACE_MAX, &size) || !size)
+				return ksim_refuse(err, errlen, "trace on: size is 1..4194304 events");
 		} else if (ksim_word_is(&key, "events")) {
 			e = ksim_trace_classes(&val, &mask, err, errlen);
 			if (e)
 				return e;
 		} else {
-			return ksim_terr(err, errlen, "trace on: options are size=N and events=LIST");
+			return ksim_refuse(err, errlen, "trace on: options are size=N and events=LIST");
 		}
 	}
 	e = ksim_trace_alloc(o, size);
 	if (e)
-		return ksim_terr(err, errlen, "trace on: out of memory");
+		return ksim_refuse(err, errlen, "trace on: out of memory");
 	o->trace_mask = mask;
 	o->trace_on = true;
 	ksim_obs_attach(o);
@@ -227,7 +206,7 @@ static void ksim_link_name(const struct ksim_trace_ev *ev, char *b,
 			 size_t n)
 {
 	if (ev->c < KSIM_PORTS)
-		snprintf(b, n, "R%u,%u.%c", ev->x, ev->y, ksim_port_letter[ev->c]);
+		snprintf(b, n, "R%u,%u.%c", ev->x, ev->y, ksim_port_letter(ev->c));
 	else if (ev->c == 0xff)
 		snprintf(b, n, "%u,%u", ev->x, ev->y);
 	else
@@ -322,9 +301,7 @@ static int ksim_ev_line(const struct ksim_trace_ev *ev, char *b, size_t n)
 				    ev->d ? " failed" : "");
 	case KSIM_TR_INJECT:
 		return k + snprintf(b, n, " %u %s %u,%u a=0x%x v=0x%llx\n", ev->e,
-				    ev->c < KSIM_KNOB_KINDS ? ksim_knob_word[ev->c]
-							  : "?",
-				    ev->x, ev->y, ev->a,
+				    ksim_knob_kind_name(ev->c), ev->x, ev->y, ev->a,
 				    (unsigned long long)ev->v);
 	case KSIM_TR_VIOL:
 		return k + snprintf(b, n, " rule=%u %u,%u\n", ev->c, ev->x,
@@ -333,7 +310,8 @@ static int ksim_ev_line(const struct ksim_trace_ev *ev, char *b, size_t n)
 	return k + snprintf(b, n, "\n");
 }
 
-void ksim_trace_format(struct ksim_obs *o, u64 *pos, struct ksim_tbuf *tb)
+static void ksim_trace_format(struct ksim_obs *o, u64 *pos,
+			      struct ksim_tbuf *tb)
 {
 	struct ksim_card *card = o->card;
 	struct ksim_trace_ev ev;
@@ -372,4 +350,14 @@ void ksim_trace_format(struct ksim_obs *o, u64 *pos, struct ksim_tbuf *tb)
 		ksim_tb_printf(tb, "%s", line);
 		(*pos)++;
 	}
+}
+
+size_t ksim_trace_text(struct ksim_card *card, u64 *pos, char *buf,
+		       size_t len)
+{
+	struct ksim_tbuf tb;
+
+	ksim_tb_init(&tb, buf, len);
+	ksim_trace_format(card->obs, pos, &tb);
+	return tb.pos;
 }

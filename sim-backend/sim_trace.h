@@ -7,6 +7,7 @@
 #define KSIM_TRACE_H
 
 #include "ksim_int.h"
+#include "sim_lex.h"
 #include "sim_obs.h"
 
 /* event classes, for `trace on events=...` */
@@ -39,6 +40,5 @@ static inline bool ksim_trace_wants(const struct ksim_obs *o, u32 cls)
 struct ksim_trace_ev *ksim_trace_new_ev(struct ksim_obs *o, unsigned int kind);
 void ksim_trace_inject(struct ksim_obs *o, u64 now, const struct ksim_knob *k,
 		     u32 a, u64 v);
-void ksim_trace_format(struct ksim_obs *o, u64 *pos, struct ksim_tbuf *tb);
 
 #endif /* KSIM_TRACE_H */

@@ -29,22 +29,17 @@ static const struct ksim_unit_type *const ksim_unit_table[] = {
 	&ksim_unit_cpu,
 };
 
-static bool ksim_tok_eq(const char *tok, size_t len, const char *s)
-{
-	return strlen(s) == len && !memcmp(tok, s, len);
-}
-
 const struct ksim_unit_type *ksim_unit_lookup(const struct ksim_unit_types *types,
-					  const char *tok, size_t len)
+					      const struct ksim_word *tok)
 {
 	unsigned int i;
 
 	if (types)
 		for (i = 0; i < types->n_extra; i++)
-			if (ksim_tok_eq(tok, len, types->extra[i]->token))
+			if (ksim_word_is(tok, types->extra[i]->token))
 				return types->extra[i];
 	for (i = 0; i < KSIM_ARRAY_SIZE(ksim_unit_table); i++)
-		if (ksim_tok_eq(tok, len, ksim_unit_table[i]->token))
+		if (ksim_word_is(tok, ksim_unit_table[i]->token))
 			return ksim_unit_table[i];
 	return NULL;
 }

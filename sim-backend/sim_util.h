@@ -4,12 +4,22 @@
 #define KSIM_UTIL_H
 
 #include "ksim_plat.h"
+#ifdef __KERNEL__
+#include <linux/stdarg.h>
+#else
+#include <stdarg.h>
+#endif
 #include <kohaku/kh_flit.h>
 
 #define ksim_container_of(ptr, type, member) \
 	((type *)((char *)(ptr) - offsetof(type, member)))
 
 #define KSIM_ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+/* the kernel has it (compiler_attributes.h); userspace gets the same */
+#ifndef __printf
+#define __printf(a, b)	__attribute__((format(printf, a, b)))
+#endif
 
 static inline u64 ksim_min_u64(u64 a, u64 b)
 {

@@ -1,12 +1,15 @@
 # Portable model sources, shared by the Makefile (libkohaku) and Kbuild
 # (kohaku_sim.ko).  Userspace-only files are listed in sim.mk.
+# ksim_hw.c is the model's adapter to the register-access seam (hwif/).
 KH_SIM_SOURCES := \
+	ksim_hw.c \
 	sim_bar.c \
 	sim_base.c \
 	sim_builtin.c \
 	sim_card.c \
 	sim_check.c \
 	sim_clkwiz.c \
+	sim_command.c \
 	sim_ddrc.c \
 	sim_desc.c \
 	sim_dma.c \
@@ -16,6 +19,7 @@ KH_SIM_SOURCES := \
 	sim_inject.c \
 	sim_ilink.c \
 	sim_l2.c \
+	sim_lex.c \
 	sim_link.c \
 	sim_mag.c \
 	sim_mesh.c \
@@ -27,6 +31,8 @@ KH_SIM_SOURCES := \
 	sim_reset.c \
 	sim_router.c \
 	sim_sched.c \
+	sim_stats.c \
+	sim_tbuf.c \
 	sim_trace.c \
 	sim_unit_null.c \
 	sim_unit_sx.c \

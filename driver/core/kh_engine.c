@@ -78,8 +78,13 @@ static bool kh_engine_idle(struct kh_device *kd)
 	next = kh_engine_expire(kd, now);
 	if (next == ~0ULL)
 		return false;
+	/*
+	 * In steps, with a pass between: a job submitted after this pass
+	 * looked at its mesh must not see a whole deadline go by unrun.
+	 */
 	if (kd->hw.ops->idle_ns)
-		kd->hw.ops->idle_ns(kd->hw.ctx, next - now);
+		kd->hw.ops->idle_ns(kd->hw.ctx, min_t(u64, next - now,
+						      KH_IDLE_STEP_NS));
 	else	/* the model's time passes with an access */
 		kh_rd(&kd->mesh[0], KH_ORC_CAPS);
 	kh_engine_expire(kd, kh_now(kd));

@@ -39,6 +39,8 @@
 #define KH_BOUNCE_BYTES		65536
 /* a waiter on a simulated card re-checks device time at least this often */
 #define KH_WAIT_SLICE_NS	100000000ULL
+/* with nothing in flight, a simulated card's time is let pass this much at once */
+#define KH_IDLE_STEP_NS		1000000ULL
 
 struct kh_device;
 struct kh_file;

@@ -419,6 +419,51 @@ TEST(sections_scopes_and_l2_placement)
 	ksim_card_destroy(c);
 }
 
+/*
+ * The lexer descriptions share with the commands (sim_lex.c): blanks,
+ * CRLF, numbers in both bases at the edges of their ranges, how much of
+ * a word a message quotes.  model_inject's lexer_commands is the other
+ * half.
+ */
+TEST(lexer_descriptions)
+{
+	char text[256];
+	struct ksim_card *c;
+
+	c = mh_card("param cu_version 0XfF\r\n"
+		    "param dram_mib\v0x1000\f\r\n"
+		    "l2 all 0xFFFFFFFFFF # 40 bits\r\n"
+		    "xxx sax xxx\r\nmag nul nul\r\nxxx sax xxx\r\n");
+	REQUIRE(c);
+	CHECK_EQ((mm_ctrl_rd(c, 0, 1, 0, KH_CTRL_IDX_CAPS) >> 40) & 0xff, 255);
+	CHECK_EQ(ksim_mesh_dram_size(c, 0), 4096ULL << 20);
+	CHECK_EQ(mm_ctrl_rd(c, 0, 1, 2, KH_CTRL_IDX_L2_BASE), 0xffffffffffULL);
+	ksim_card_destroy(c);
+	mm_expect_err("param inst_depth 0x\n" M3,
+		      "line 1: parameter 'inst_depth' value '0x' is not a number in 1..65535");
+	mm_expect_err("param inst_depth +4\n" M3,
+		      "line 1: parameter 'inst_depth' value '+4' is not a number in 1..65535");
+	mm_expect_err("param inst_depth 0x1g\n" M3,
+		      "line 1: parameter 'inst_depth' value '0x1g' is not a number in 1..65535");
+	mm_expect_err("param mag_l2_kib 4294967296\n" M3,
+		      "line 1: parameter 'mag_l2_kib' value '4294967296' is not a number in 0..1048576");
+	mm_expect_err("param mag_l2_kib 18446744073709551617\n" M3,
+		      "line 1: parameter 'mag_l2_kib' value '18446744073709551617' is not a number in 0..1048576");
+	mm_expect_err("l2 all 0x10000000000\n" M3,
+		      "line 1: 'l2' base '0x10000000000' is not a 40-bit number");
+	mm_expect_err("l2 16 1\n" M3,
+		      "line 1: 'l2' x '16' is not a number in 0..15");
+	mm_expect_err("mesh 0x4\n" M3,
+		      "line 1: mesh '0x4' is not a number in 0..3");
+	/* a comment ends a word; messages quote 32 characters of one */
+	mm_expect_err("param inst_depth#4\n" M3,
+		      "line 1: 'param' needs a name and a value");
+	snprintf(text, sizeof(text), "param %s 1\n" M3,
+		 "p123456789012345678901234567890123456789");
+	mm_expect_err(text,
+		      "line 1: unknown parameter 'p1234567890123456789012345678901'");
+}
+
 int main(int argc, char **argv)
 {
 	return tap_main(argc, argv);

@@ -39,11 +39,34 @@ static void send_inst(struct ksim_card *c, unsigned int x, unsigned int y,
 
 /* ---- syntax ---- */
 
+struct refusal {
+	const char *line, *msg;
+};
+
+/*
+ * Each line is refused with a message containing msg: ksim_inject()'s
+ * words after "inject", or (whole) a line for ksim_command().
+ */
+static void expect_refused(struct ksim_card *c, bool whole,
+			   const struct refusal *bad, unsigned int n)
+{
+	char err[256];
+	unsigned int i;
+	int e;
+
+	for (i = 0; i < n; i++) {
+		err[0] = 0;
+		e = whole ? ksim_command(c, bad[i].line, err, sizeof(err)) :
+			    ksim_inject(c, bad[i].line, err, sizeof(err));
+		CHECK_MSG(e == -EINVAL, "'%s' accepted", bad[i].line);
+		CHECK_MSG(strstr(err, bad[i].msg), "'%s': message '%s', want '%s'",
+			  bad[i].line, err, bad[i].msg);
+	}
+}
+
 TEST(syntax_refusals)
 {
-	static const struct {
-		const char *spec, *msg;
-	} bad[] = {
+	static const struct refusal bad[] = {
 		{ "", "which knob" },
 		{ "zap link=1,0", "unknown knob 'zap'" },
 		{ "drop", "needs link=" },
@@ -69,16 +92,9 @@ TEST(syntax_refusals)
 	};
 	struct ksim_card *c = card("saxpy");
 	char err[256];
-	unsigned int i;
 
 	REQUIRE(c);
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		err[0] = 0;
-		CHECK_MSG(ksim_inject(c, bad[i].spec, err, sizeof(err)) == -EINVAL,
-			  "'%s' accepted", bad[i].spec);
-		CHECK_MSG(strstr(err, bad[i].msg), "'%s': message '%s', want '%s'",
-			  bad[i].spec, err, bad[i].msg);
-	}
+	expect_refused(c, false, bad, sizeof(bad) / sizeof(bad[0]));
 	CHECK_EQ(ksim_dump_knobs(c, err, sizeof(err)), 0);
 	/* the same words with their leading "inject", and as a command */
 	CHECK_EQ(ksim_inject(c, "inject drop link=1,0", err, sizeof(err)), 0);
@@ -93,6 +109,57 @@ TEST(syntax_refusals)
 	CHECK_EQ(ksim_command(c, "trace on events=hop,foo", err, sizeof(err)),
 		 -EINVAL);
 	CHECK(strstr(err, "unknown event class 'foo'"));
+	ksim_card_destroy(c);
+}
+
+/*
+ * The lexer commands share with descriptions (sim_lex.c; model_desc's
+ * lexer_descriptions is the other half): every blank, 16 words and no
+ * more, numbers at the edges of their ranges, key=value, X,Y, how much
+ * of a word a message quotes.
+ */
+TEST(lexer_commands)
+{
+	static const struct refusal bad[] = {
+		{ "inject drop link=1,0 after=18446744073709551616",
+		  "inject drop: after '18446744073709551616' is not a number" },
+		{ "inject drop link=1,0 after=0x10000000000000000",
+		  "inject drop: after '0x10000000000000000' is not a number" },
+		{ "inject drop link=1,0 after=-1",
+		  "inject drop: after '-1' is not a number" },
+		{ "inject drop link=1,0 type=16",
+		  "inject drop: unknown flit type '16'" },
+		{ "inject busy node=16,0", "inject busy: node '16,0' is not X,Y" },
+		{ "inject busy node=1,0,0", "inject busy: node '1,0,0' is not X,Y" },
+		{ "inject drop link=R1,16.E",
+		  "inject drop: no link R1,16.E in mesh 0 (RX,Y.P, X,Y or X,Y.in)" },
+		{ "inject drop link=1,0 =3", "inject drop: '=3' is not name=value" },
+		{ "inject clear 4294967296", "inject clear: takes nothing or one knob id" },
+		{ "check on recv_bound=0x", "check on: 'recv_bound=0x' is not recv_bound=C, unknown_bound=C or retire_bound=C (C > 0)" },
+		{ "trace on events=hop,", "trace on: unknown event class '' (hop, unit, ctrl, orch, dma, drop, inject, check, all)" },
+		{ "a b c d e f g h i j k l m n o p q", "too many words (at most 16)" },
+		{ "inject z123456789012345678901234567890123456789012345",
+		  "inject: unknown knob 'z123456789012345678901234567890123456789' (drop, dup, busy, fault, hang, ctrl, dram, clear)" },
+	};
+	struct ksim_card *c = card("saxpy");
+	char err[256];
+
+	REQUIRE(c);
+	/* the whole messages: contained is as good as equal here */
+	expect_refused(c, true, bad, sizeof(bad) / sizeof(bad[0]));
+	CHECK_EQ(ksim_dump_knobs(c, err, sizeof(err)), 0);
+	CHECK_EQ(ksim_command(c, "inject\tdrop\vlink=1,0\fafter=18446744073709551615\r\n",
+				err, sizeof(err)), 0);
+	CHECK_EQ(ksim_command(c, "inject fault node=0x1,0X2 code=0XFFFFFFFF count=1 after=0 # x",
+				err, sizeof(err)), 0);
+	CHECK_EQ(ksim_command(c, "inject drop link=1,0 after=1#count=2",
+				err, sizeof(err)), 0);
+	ksim_dump_knobs(c, err, sizeof(err));
+	CHECK_MSG(!strcmp(err,
+			  "1 drop mesh=0 link=1,0 type=any after=18446744073709551615 passed=0 hits=0 left=1\n"
+			  "2 fault mesh=0 node=1,2 code=0xffffffff after=0 passed=0 hits=0 left=1\n"
+			  "3 drop mesh=0 link=1,0 type=any after=1 passed=0 hits=0 left=1\n"),
+		  "%s", err);
 	ksim_card_destroy(c);
 }
 

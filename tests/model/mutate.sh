@@ -6,8 +6,9 @@
 #   tests/model/mutate.sh 3          # only mutation 3
 #
 # Each mutant is built in a scratch copy (never in the work tree) with a
-# minimal Makefile that builds only the model tests.  Prints one line per
-# mutation and exits nonzero if any mutant survived (its test passed).
+# minimal Makefile that builds only the model tests, with the real build's
+# include paths (layers.mk).  Prints one line per mutation and exits
+# nonzero if any mutant survived (its test passed).
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 scratch=$(mktemp -d /tmp/kh-mutate.XXXXXX)
@@ -153,7 +154,7 @@ cat <<'M'
 330~sim_inject.c~model_inject~inject dram: the data pattern goes out byte-swapped~			buf[i] = (u8)(k->data >> (8 * (i & 3)));~			buf[i] = (u8)(k->data >> (8 * (3 - (i & 3))));
 331~sim_inject.c~model_inject~inject dram: a write beat is written after all~	ksim_trace_inject(o, ksim_now(o), k, 1, a);\n\treturn true;~	ksim_trace_inject(o, ksim_now(o), k, 1, a);\n\treturn false;
 332~sim_inject.c~model_inject~inject parser: an option may be given twice~		if (seen & B(opt))\n~		if (0)\n
-333~sim_obs.c~model_inject~description lines: the error names the next line~					 d->obs[i].line, msg);~					 d->obs[i].line + 1, msg);
+333~sim_command.c~model_inject~description lines: the error names the next line~					 d->obs[i].line, msg);~					 d->obs[i].line + 1, msg);
 334~sim_inject.c~model_inject~inject: X,Y.in on the east edge names the router's south port~							    y, KSIM_PORT_E));~							    y, KSIM_PORT_S));
 335~sim_obs.c~model_trace~trace: hops into an endpoint not marked deliver~			(ol->cls == KSIM_LC_DELIVER ? 0x10 : 0) |~			0 |
 336~sim_trace.c~model_trace~trace: the ring's first event is always 0 (stale entries read)~	*first = t->head > (u64)t->mask + 1 ? t->head - t->mask - 1 : 0;~	*first = 0;
@@ -161,8 +162,14 @@ cat <<'M'
 338~sim_obs.c~model_trace~trace: a DMA's cycles leave out the beats~		(u32)((len + KH_HOST_GRANULE - 1) / KH_HOST_GRANULE);~		0;
 339~sim_obs.c~model_trace~trace: the accept of a same-cycle retire comes after it~	if (u->p_accept)\n\t\tksim_trace_accept(ou);~	if (0)\n\t\tksim_trace_accept(ou);
 340~sim_trace.h~model_trace~trace: events= selects nothing~	return o->trace_on && (o->trace_mask & cls);~	return o->trace_on;
-341~sim_obs.c~model_trace~stats dump: a link's flits column shows its stalls~			     l->mesh, ol->name, (unsigned long long)l->flits,~			     l->mesh, ol->name, (unsigned long long)l->stalls,
+341~sim_stats.c~model_trace~stats dump: a link's flits column shows its stalls~			     l->mesh, ol->name, (unsigned long long)l->flits,~			     l->mesh, ol->name, (unsigned long long)l->stalls,
 342~sim_base.c~model_trace~counters: flits taken off the link not counted~	u->n_taken++;\n~
+343~sim_lex.c~model_desc~lexer: `#` does not end a word (no comments mid-line)~	return i >= len || !s[i] || s[i] == '#';~	return i >= len || !s[i];
+344~sim_lex.c~model_desc~lexer: a number may pass its limit (and wrap past 64 bits)~		if (d > max || x > (max - d) / base)\n\t\t\treturn false;~		if (0)\n\t\t\treturn false;
+345~sim_lex.c~model_inject~lexer: words past the stored ones are not counted (a 17-word line taken as 16)~		n++;\n\t}~		n += n < max;\n\t}
+346~sim_lex.c~model_inject~lexer: "=V" is a key=value with an empty key~	return ksim_word_cut(w, '=', k, v) && k->n;~	return ksim_word_cut(w, '=', k, v);
+347~sim_lex.c~model_desc~lexer: upper-case hex digits refused~		else if (base == 16 && c >= 'A' && c <= 'F')~		else if (0)
+348~sim_lex.c~model_inject~lexer: X,Y coordinates without their range~	if (!ksim_word_cut(w, ',', &a, &b) || !ksim_word_num(&a, max, &vx) ||\n\t    !ksim_word_num(&b, max, &vy))~	if (!ksim_word_cut(w, ',', &a, &b) || !ksim_word_num(&a, -1ULL, &vx) ||\n\t    !ksim_word_num(&b, -1ULL, &vy))
 150~sim_orch.c~model_dispatch~credits: SIG_FAULT returns a credit~		if (code == KH_SIG_INST_COMPLETE)\n\t\t\to->cred_inc++;~		if (code == KH_SIG_INST_COMPLETE || code == KH_SIG_FAULT)\n\t\t\to->cred_inc++;
 151~sim_orch.c~model_dispatch~dispatcher: the staged dst is kept, not rewritten from PROG_DST~		kh_flit_set(&f, KH_HDR_DST_X, KH_YX_X(o->prog_dst));\n\t\tkh_flit_set(&f, KH_HDR_DST_Y, KH_YX_Y(o->prog_dst));~
 M
@@ -172,23 +179,25 @@ cat >"$scratch/Makefile" <<'MK'
 BUILD ?= build
 CC ?= gcc
 CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter \
-	-Wmissing-prototypes -Wstrict-prototypes -fno-strict-aliasing \
-	-Iuapi -Isim-backend -Itests
+	-Wmissing-prototypes -Wstrict-prototypes -fno-strict-aliasing
 SIM_SRCS :=
 TEST_BINS :=
+include layers.mk
 include sim-backend/sim.mk
 TAP_SRCS := tests/tap.c
 include tests/model/model.mk
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c -o $@ $<
+	$(CC) $(CFLAGS) $(addprefix -I,$(call kh_incdirs,$(patsubst %/,%,$(dir $<)))) -c -o $@ $<
 MK
 
 survived=0
 mutations | while IFS='~' read -r id file bin desc old new; do
 	[ -n "$only" ] && [ "$only" != "$id" ] && continue
-	rm -rf "$scratch/sim-backend" "$scratch/tests" "$scratch/uapi" "$scratch/build"
-	cp -r "$top/sim-backend" "$top/uapi" "$scratch/"
+	rm -rf "$scratch/sim-backend" "$scratch/tests" "$scratch/uapi" \
+		"$scratch/hwif" "$scratch/layers.mk" "$scratch/build"
+	cp -r "$top/sim-backend" "$top/uapi" "$top/hwif" "$top/layers.mk" \
+		"$scratch/"
 	mkdir -p "$scratch/tests"
 	cp -r "$top/tests/model" "$top/tests/tap.c" "$top/tests/tap.h" "$scratch/tests/"
 	if ! python3 - "$scratch/sim-backend/$file" "$old" "$new" <<'PY'

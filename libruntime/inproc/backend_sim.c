@@ -3,14 +3,16 @@
  * The sim backend: the device model and driver/core, in this process.
  *
  * A sim device is a model card (ksim_card_create from a card
- * description), a struct kh_hw whose ops call the model, the core's
- * kh_device on top (kh_device_probe), and one kh_file per kohaku_device
- * (kh_file_open); kohaku_ioctl goes straight to kh_ioctl.  kohaku_reopen
- * opens another kh_file on the same card.  Every sim device has its own
- * card; a process may hold many.
+ * description) behind the model's adapter to the register-access seam
+ * (ksim_hw.h, the same one kohaku_sim.ko uses), the core's kh_device on
+ * top (kh_device_probe), and one kh_file per kohaku_device (kh_file_open);
+ * kohaku_ioctl goes straight to kh_ioctl.  kohaku_reopen opens another
+ * kh_file on the same card.  Every sim device has its own card; a process
+ * may hold many.
  *
- * The model is not thread-safe, so every register access and DMA takes the
- * card's lock; the core serialises its own state.
+ * The model is not thread-safe: the adapter's ops take the card's lock,
+ * and so do the model's knobs here (kh_rt_sim_lock); the core serialises
+ * its own state.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -21,91 +23,20 @@
 #include "rt_internal.h"
 #include "kh_os_user.h"
 #include "kh_core.h"
-#include "inproc/kh_os_fence.h"
-#include "inproc/inproc_drm.h"
-#include "ksim.h"
-#include "kohaku/kh_regs.h"
+#include "kh_os_fence.h"
+#include "inproc_drm.h"
+#include "ksim_hw.h"
 
 #define KH_EXPORT __attribute__((visibility("default")))
 #define KH_DESC_MAX	(1u << 20)
 
 struct kh_rt_sim {
-	pthread_mutex_t lock;	/* the model's lock */
 	pthread_mutex_t ref_lock;
 	unsigned int refs;	/* open kohaku_devices */
-	struct ksim_card *card;
+	struct ksim_hw *sh;	/* the card, its lock and its ops */
 	struct kh_os_dev *od;
 	struct kh_device *kd;
-	struct kh_hw hw;
 	char name[64];		/* "sim:NAME", for messages */
-};
-
-/* ---- the register-access ops table, onto the model ---- */
-
-static u64 sim_read64(void *ctx, u32 offset)
-{
-	struct kh_rt_sim *s = ctx;
-	u64 v;
-
-	pthread_mutex_lock(&s->lock);
-	v = ksim_read64(s->card, offset);
-	pthread_mutex_unlock(&s->lock);
-	return v;
-}
-
-static void sim_write64(void *ctx, u32 offset, u64 value)
-{
-	struct kh_rt_sim *s = ctx;
-
-	pthread_mutex_lock(&s->lock);
-	ksim_write64(s->card, offset, value);
-	pthread_mutex_unlock(&s->lock);
-}
-
-static int sim_dma_write(void *ctx, u64 card_addr, const void *buf,
-			 size_t len)
-{
-	struct kh_rt_sim *s = ctx;
-	int r;
-
-	pthread_mutex_lock(&s->lock);
-	r = ksim_dma_write(s->card, card_addr, buf, len);
-	pthread_mutex_unlock(&s->lock);
-	return r;
-}
-
-static int sim_dma_read(void *ctx, u64 card_addr, void *buf, size_t len)
-{
-	struct kh_rt_sim *s = ctx;
-	int r;
-
-	pthread_mutex_lock(&s->lock);
-	r = ksim_dma_read(s->card, card_addr, buf, len);
-	pthread_mutex_unlock(&s->lock);
-	return r;
-}
-
-static u64 sim_now_ns(void *ctx)
-{
-	struct kh_rt_sim *s = ctx;
-	u64 cycles;
-	u32 mhz;
-
-	pthread_mutex_lock(&s->lock);
-	cycles = ksim_cycles(s->card);
-	mhz = ksim_clock_mhz(s->card);
-	pthread_mutex_unlock(&s->lock);
-	if (!mhz)
-		mhz = 1;
-	return cycles * 1000 / mhz;
-}
-
-static const struct kh_hw_ops sim_hw_ops = {
-	.read64 = sim_read64,
-	.write64 = sim_write64,
-	.dma_write = sim_dma_write,
-	.dma_read = sim_dma_read,
-	.now_ns = sim_now_ns,
 };
 
 /* ---- backend ops ---- */
@@ -127,8 +58,13 @@ static int sim_ioctl(struct kohaku_device *dev, unsigned long cmd, void *arg)
 static void sim_check_report(struct kh_rt_sim *s)
 {
 	char *buf = malloc(16384);
+	u64 n;
 
-	if (buf && ksim_check_report(s->card, buf, 16384))
+	if (!buf)
+		return;
+	n = ksim_check_report(ksim_hw_lock(s->sh), buf, 16384);
+	ksim_hw_unlock(s->sh);
+	if (n)
 		fprintf(stderr, "kohaku: simulated card %s: the protocol checker "
 			"found violations:\n%s", s->name, buf);
 	free(buf);
@@ -137,13 +73,12 @@ static void sim_check_report(struct kh_rt_sim *s)
 /* The card, locked, for the model's knobs (sim_knobs.c). */
 struct ksim_card *kh_rt_sim_lock(struct kohaku_device *dev)
 {
-	pthread_mutex_lock(&dev->sim->lock);
-	return dev->sim->card;
+	return ksim_hw_lock(dev->sim->sh);
 }
 
 void kh_rt_sim_unlock(struct kohaku_device *dev)
 {
-	pthread_mutex_unlock(&dev->sim->lock);
+	ksim_hw_unlock(dev->sim->sh);
 }
 
 /* KOHAKU_SIM_CHECK=1: the protocol checker on from the start */
@@ -165,12 +100,10 @@ static void sim_put(struct kh_rt_sim *s)
 		return;
 	if (s->kd)
 		kh_device_remove(s->kd);
-	if (s->card)
+	if (s->sh)
 		sim_check_report(s);
-	if (s->card)
-		ksim_card_destroy(s->card);
+	ksim_hw_destroy(s->sh);
 	kh_os_dev_destroy(s->od);
-	pthread_mutex_destroy(&s->lock);
 	pthread_mutex_destroy(&s->ref_lock);
 	free(s);
 }
@@ -372,10 +305,10 @@ int kh_rt_sim_open(const char *device, struct kohaku_device **out, char *err,
 {
 	struct kohaku_device *dev = NULL;
 	struct kh_rt_sim *s = NULL;
+	struct ksim_card *card = NULL;
 	char name[64], perr[512], reason[512];
 	const char *text = NULL;
 	char *owned = NULL;
-	unsigned int m, nm;
 	unsigned long pos;
 	int r;
 
@@ -394,7 +327,6 @@ int kh_rt_sim_open(const char *device, struct kohaku_device **out, char *err,
 		kh_rt_errbuf(err, errlen, "out of host memory");
 		return -ENOMEM;
 	}
-	pthread_mutex_init(&s->lock, NULL);
 	pthread_mutex_init(&s->ref_lock, NULL);
 	s->refs = 1;
 	kh_rt_strlcpy(s->name, name, sizeof(s->name));
@@ -409,30 +341,29 @@ int kh_rt_sim_open(const char *device, struct kohaku_device **out, char *err,
 	}
 
 	perr[0] = '\0';
-	r = ksim_card_create_flags(text, sim_card_flags(), &s->card, perr,
+	r = ksim_card_create_flags(text, sim_card_flags(), &card, perr,
 				     sizeof(perr));
 	free(owned);
 	owned = NULL;
-	if (r < 0 || !s->card) {
+	if (r < 0 || !card) {
 		if (r >= 0)
 			r = -EINVAL;
 		kh_rt_errbuf(err, errlen,
 			     "card description '%s' does not describe a card: "
 			     "%s", strchr(device, '\n') ? "(inline text)" : device,
 			     perr[0] ? perr : kohaku_strerror(r));
-		s->card = NULL;
+		goto fail;
+	}
+	s->sh = ksim_hw_create(card);
+	if (!s->sh) {
+		ksim_card_destroy(card);
+		r = -ENOMEM;
+		kh_rt_errbuf(err, errlen, "out of host memory");
 		goto fail;
 	}
 
-	s->hw.ops = &sim_hw_ops;
-	s->hw.ctx = s;
-	s->hw.flags = KH_HW_SIMULATED;
-	nm = ksim_mesh_count(s->card);
-	for (m = 0; m < nm && m < KH_MAX_MESHES; m++)
-		s->hw.mesh_mem_size[m] = ksim_mesh_dram_size(s->card, m);
-
 	pos = kh_os_log_pos(s->od);
-	r = kh_device_probe(&s->hw, s->od, name, &s->kd);
+	r = kh_device_probe(ksim_hw_get(s->sh), s->od, name, &s->kd);
 	if (r < 0 || !s->kd) {
 		if (r >= 0)
 			r = -ENODEV;

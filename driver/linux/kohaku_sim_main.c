@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * kohaku_sim.ko: simulated KohakuAccel cards in the kernel, netdevsim
+ * style.  The device model (sim-backend/, ksim.h) is compiled into this
+ * module; each card is a platform device "kohaku_sim".<id> under the root
+ * device /sys/devices/kohaku_sim/, whose platform_data is the struct
+ * kh_hw kohaku.ko binds with, exactly as to a PCI card.
+ *
+ * This file: the module, its parameters, and the cards (create, delete).
+ * Module parameter cards= lists built-in names created at load, ids 0, 1,
+ * ... and check=1 turns the model's protocol checker on in every new card.
+ * The control files are in kohaku_sim_ctl.c, the knobs in
+ * kohaku_sim_debugfs.c.
+ */
+
+#include <linux/device.h>
+#include <linux/list.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/platform_device.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "ksim_hw.h"
+#include "kohaku_sim.h"
+
+static char *cards = "saxpy";
+module_param(cards, charp, 0444);
+MODULE_PARM_DESC(cards,
+		 "comma-separated built-in card descriptions created at load (ids 0, 1, ...)");
+
+static bool check;
+module_param(check, bool, 0644);
+MODULE_PARM_DESC(check,
+		 "turn the model's protocol checker on in cards created from now on");
+
+static struct device *kohaku_sim_root;
+static LIST_HEAD(kohaku_sim_cards);
+static DEFINE_MUTEX(kohaku_sim_cards_lock);	/* the list; create and delete */
+
+static struct kohaku_sim_card *kohaku_sim_card_find(unsigned int id)
+{
+	struct kohaku_sim_card *c;
+
+	list_for_each_entry(c, &kohaku_sim_cards, link)
+		if (c->id == id)
+			return c;
+	return NULL;
+}
+
+/* Create card id from a description; what: how the user named it, for logs. */
+int kohaku_sim_card_new(unsigned int id, const char *desc, const char *what)
+{
+	struct platform_device_info pdevinfo = { };
+	struct kohaku_sim_card *c;
+	struct ksim_card *sim;
+	unsigned int n_mesh;
+	char *err;
+	int ret;
+
+	if (id > KOHAKU_SIM_MAX_ID) {
+		pr_err("kohaku_sim: card id %u out of range (0..%u)\n",
+		       id, KOHAKU_SIM_MAX_ID);
+		return -EINVAL;
+	}
+
+	c = kzalloc(sizeof(*c), GFP_KERNEL);
+	err = kzalloc(KOHAKU_SIM_ERRLEN, GFP_KERNEL);
+	if (!c || !err) {
+		ret = -ENOMEM;
+		goto out_free;
+	}
+	c->id = id;
+
+	mutex_lock(&kohaku_sim_cards_lock);
+	if (kohaku_sim_card_find(id)) {
+		pr_err("kohaku_sim: card %u already exists\n", id);
+		ret = -EEXIST;
+		goto out_unlock;
+	}
+
+	ret = ksim_card_create_flags(desc, check ? KSIM_CHECK : 0, &sim,
+				     err, KOHAKU_SIM_ERRLEN);
+	if (ret) {
+		pr_err("kohaku_sim: card %u (%s): %s\n", id, what,
+		       err[0] ? err : "bad description");
+		goto out_unlock;
+	}
+	/* for the log line below, when another writer may delete the card */
+	n_mesh = ksim_mesh_count(sim);
+	c->sh = ksim_hw_create(sim);
+	if (!c->sh) {
+		ksim_card_destroy(sim);
+		ret = -ENOMEM;
+		goto out_unlock;
+	}
+
+	/* binds kohaku.ko, when loaded, before returning; it copies the data */
+	pdevinfo.parent = kohaku_sim_root;
+	pdevinfo.name = KOHAKU_SIM_DEV_NAME;
+	pdevinfo.id = id;
+	pdevinfo.data = ksim_hw_get(c->sh);
+	pdevinfo.size_data = sizeof(struct kh_hw);
+	c->pdev = platform_device_register_full(&pdevinfo);
+	if (IS_ERR(c->pdev)) {
+		ret = PTR_ERR(c->pdev);
+		pr_err("kohaku_sim: card %u: platform device: %d\n", id, ret);
+		ksim_hw_destroy(c->sh);
+		goto out_unlock;
+	}
+
+	list_add_tail(&c->link, &kohaku_sim_cards);
+	kohaku_sim_debugfs_add_card(c);
+	mutex_unlock(&kohaku_sim_cards_lock);
+	pr_info("kohaku_sim: card %u (%s): %u mesh(es)\n", id, what, n_mesh);
+	kfree(err);
+	return 0;
+
+out_unlock:
+	mutex_unlock(&kohaku_sim_cards_lock);
+out_free:
+	kfree(err);
+	kfree(c);
+	return ret;
+}
+
+/* Called with kohaku_sim_cards_lock held; c is off the list already. */
+static void kohaku_sim_card_destroy(struct kohaku_sim_card *c)
+{
+	/* first the knobs: removal waits for readers and writers in them */
+	kohaku_sim_debugfs_remove_card(c);
+	/* unbinds kohaku.ko, which may still touch the card on the way out */
+	platform_device_unregister(c->pdev);
+	ksim_hw_destroy(c->sh);
+	pr_info("kohaku_sim: card %u deleted\n", c->id);
+	kfree(c);
+}
+
+int kohaku_sim_card_del(unsigned int id)
+{
+	struct kohaku_sim_card *c;
+
+	mutex_lock(&kohaku_sim_cards_lock);
+	c = kohaku_sim_card_find(id);
+	if (c) {
+		list_del(&c->link);
+		kohaku_sim_card_destroy(c);
+	}
+	mutex_unlock(&kohaku_sim_cards_lock);
+	if (!c) {
+		pr_err("kohaku_sim: del_card: no card %u\n", id);
+		return -ENOENT;
+	}
+	return 0;
+}
+
+static void kohaku_sim_card_del_all(void)
+{
+	struct kohaku_sim_card *c, *tmp;
+
+	mutex_lock(&kohaku_sim_cards_lock);
+	list_for_each_entry_safe_reverse(c, tmp, &kohaku_sim_cards, link) {
+		list_del(&c->link);
+		kohaku_sim_card_destroy(c);
+	}
+	mutex_unlock(&kohaku_sim_cards_lock);
+}
+
+static int kohaku_sim_create_param_cards(void)
+{
+	char *list, *p, *name;
+	unsigned int id = 0;
+	const char *desc;
+	int ret = 0;
+
+	list = kstrdup(cards ? cards : "", GFP_KERNEL);
+	if (!list)
+		return -ENOMEM;
+	p = list;
+	while ((name = strsep(&p, ",")) != NULL) {
+		name = strim(name);
+		if (!*name)
+			continue;
+		desc = ksim_builtin_desc(name);
+		if (!desc) {
+			pr_err("kohaku_sim: cards=: no built-in description '%s'\n",
+			       name);
+			ret = -EINVAL;
+			break;
+		}
+		ret = kohaku_sim_card_new(id++, desc, name);
+		if (ret)
+			break;
+	}
+	kfree(list);
+	return ret;
+}
+
+static int __init kohaku_sim_init(void)
+{
+	int ret;
+
+	kohaku_sim_root = root_device_register(KOHAKU_SIM_DEV_NAME);
+	if (IS_ERR(kohaku_sim_root))
+		return PTR_ERR(kohaku_sim_root);
+	kohaku_sim_debugfs_init();
+
+	ret = kohaku_sim_create_param_cards();
+	if (ret)
+		goto err;
+
+	ret = kohaku_sim_ctl_add(kohaku_sim_root);
+	if (ret)
+		goto err;
+	return 0;
+
+err:
+	kohaku_sim_card_del_all();
+	kohaku_sim_debugfs_exit();
+	root_device_unregister(kohaku_sim_root);
+	return ret;
+}
+
+static void __exit kohaku_sim_exit(void)
+{
+	/* waits for writers still in new_card/del_card */
+	kohaku_sim_ctl_remove(kohaku_sim_root);
+	kohaku_sim_card_del_all();
+	kohaku_sim_debugfs_exit();
+	root_device_unregister(kohaku_sim_root);
+}
+
+module_init(kohaku_sim_init);
+module_exit(kohaku_sim_exit);
+
+MODULE_DESCRIPTION("Simulated KohakuAccel cards (the Kohaku device model)");
+MODULE_LICENSE("Dual MIT/GPL");

@@ -1,0 +1,40 @@
+# Include paths per source directory: which layers each directory's sources
+# may see.  Shared by the Makefile (userspace), Kbuild (the modules) and
+# tests/model/mutate.sh, so the rules are written once.
+#
+# The model and the driver meet only at the register-access seam (hwif/):
+# a header across it is not on the path, so including one fails to build
+# (#include "..." still finds headers next to the source file).  Every
+# directory with sources has a line; a source in a directory without one
+# stops the build (kh_incdirs below) rather than building with no rules.
+#
+# INCDIRS.<dir> lists directories relative to the top of the tree.
+
+# the device model (sim-backend/) and the OS-neutral driver core
+INCDIRS.sim-backend := uapi hwif sim-backend
+INCDIRS.driver/core := uapi hwif driver/core
+
+# driver/linux holds two hosts: kohaku.ko's kohaku_*.c host the driver core,
+# kohaku_sim.ko's kohaku_sim*.c host the model (Kbuild tells them apart).
+INCDIRS.driver/linux := uapi hwif driver/core
+INCDIRS.driver/linux.sim := uapi hwif sim-backend
+
+# libkohaku and the CLI see only the ABI; libruntime/inproc/ is the
+# in-process host, which runs the driver core and the model side by side.
+INCDIRS.libruntime := uapi libruntime
+INCDIRS.libruntime/cli := uapi libruntime
+INCDIRS.libruntime/inproc := uapi hwif libruntime driver/core sim-backend
+
+# tests: each suite sees the layer it tests
+INCDIRS.tests := tests
+INCDIRS.tests/model := uapi hwif sim-backend tests
+INCDIRS.tests/unit := uapi hwif driver/core tests
+INCDIRS.tests/runtime := uapi libruntime tests
+
+# the model benchmark and kh-trace drive the model's internals directly;
+# the driver benchmark (kh_bench_jobs) uses libkohaku's public API
+INCDIRS.bench := uapi sim-backend libruntime
+INCDIRS.tools := uapi sim-backend
+
+# $(call kh_incdirs,DIR): DIR's include directories, or a build error.
+kh_incdirs = $(or $(INCDIRS.$(1)),$(error layers.mk: no include paths for $(1)/: add INCDIRS.$(1)))
