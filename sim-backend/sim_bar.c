@@ -62,6 +62,7 @@ u64 ksim_read64(struct ksim_card *card, u32 offset)
 	unsigned int n = 0, t;
 	u32 rel = 0;
 
+	card->host_reads++;
 	ksim_run(card, card->timing.read_cycles);
 	if (offset & 7 || offset >= KH_BAR0_SIZE)
 		return ~0ULL;
@@ -86,6 +87,7 @@ void ksim_write64(struct ksim_card *card, u32 offset, u64 value)
 	u32 rel = 0;
 	u32 cost = card->timing.write_cycles;
 
+	card->host_writes++;
 	ksim_run(card, cost ? cost - 1 : 0);
 	if (!(offset & 7) && offset < KH_BAR0_SIZE) {
 		switch (ksim_bar_decode(card, offset, &m, &n, &rel)) {

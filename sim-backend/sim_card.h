@@ -30,6 +30,8 @@ struct ksim_card {
 	u64 irq_rises;
 	u32 log_left;
 	struct ksim_obs *obs;		/* checker, knobs, trace (sim_obs.h) */
+	/* what the host asked of the card: its cost, counted */
+	u64 host_reads, host_writes, host_dmas, host_dma_bytes;
 };
 
 struct ksim_sched *ksim_card_sched(struct ksim_card *c);

@@ -79,6 +79,8 @@ int ksim_dma_write(struct ksim_card *card, u64 card_addr,
 
 	if (ksim_unlikely(card->obs->trace_on))
 		ksim_obs_dma(card, true, card_addr, len, 0);
+	card->host_dmas++;
+	card->host_dma_bytes += len;
 	ksim_dma_time(card, len);
 	if (ksim_dma_hung(card, KSIM_MAG_HANG_H2C))
 		return -EIO;
@@ -113,6 +115,8 @@ int ksim_dma_read(struct ksim_card *card, u64 card_addr, void *buf,
 
 	if (ksim_unlikely(card->obs->trace_on))
 		ksim_obs_dma(card, false, card_addr, len, 0);
+	card->host_dmas++;
+	card->host_dma_bytes += len;
 	ksim_dma_time(card, len);
 	if (ksim_dma_hung(card, KSIM_MAG_HANG_C2H))
 		return -EIO;

@@ -57,6 +57,11 @@ size_t ksim_dump_stats(struct ksim_card *card, char *buf, size_t len)
 		     card->n_mesh, card->clock_mhz,
 		     o->check_on ? "on" : "off", o->trace_on ? "on" : "off",
 		     o->next_knob);
+	ksim_tb_printf(&tb, "host reads=%llu writes=%llu dmas=%llu dma_bytes=%llu\n",
+		       (unsigned long long)card->host_reads,
+		       (unsigned long long)card->host_writes,
+		       (unsigned long long)card->host_dmas,
+		       (unsigned long long)card->host_dma_bytes);
 	for (m = 0; m < card->n_mesh; m++) {
 		ksim_get_stats(card, m, &st);
 		ksim_tb_printf(&tb, "mesh %u flits=%llu stalls=%llu tieoff_dropped=%llu ctrl_dropped=%llu unit_dropped=%llu lost_completions=%llu signals=%llu dispatched=%llu agent_rx_dropped=%llu\n",

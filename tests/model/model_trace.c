@@ -225,6 +225,12 @@ TEST(counters_and_stats_dump)
 	need = ksim_dump_stats(c, buf, sizeof(buf));
 	CHECK_EQ(need, strlen(buf));
 	CHECK(strstr(buf, "card cycles=127 stepped=33 skipped=94 meshes=1 clock_mhz=300 checker=on trace=on knobs=0\n"));
+	/*
+	 * what the host asked of the card: the mailbox push (5 words and the
+	 * kick), the CU_CTRL read (5 words, the kick, the RX status polls and
+	 * the 5 reply words, the pop), the DMA of 64 bytes
+	 */
+	CHECK(strstr(buf, "\nhost reads=11 writes=13 dmas=1 dma_bytes=64\n"));
 	CHECK(strstr(buf, "link 0 R1,1.N flits=2 stalls=0 drops=0 dups=0\n"));
 	CHECK(strstr(buf, "link 0 R1,1.E flits=0 stalls=0 drops=0 dups=0 tieoff\n"));
 	CHECK(strstr(buf, "link 0 0,1 flits=2 stalls=0 drops=0 dups=0\n"));
