@@ -175,35 +175,36 @@ static int kh_caps_batch(struct kh_mesh *m, struct kh_ctrl_req *req,
 }
 
 /*
- * Probe the whole span for CU_CAPS.  Every coordinate but the four corners
- * is a distinct endpoint (a router's local port, or an edge router's
- * outward port), so their requests go out together.  A corner has no port:
- * it is clamped onto an edge port that also has a coordinate of its own
- * (kohakutpu.md 6), and two requests in flight to one node would lose one,
- * so each corner is asked alone, after the rest.
+ * Probe the span for CU_CAPS, every request in one batch: every coordinate
+ * but the four corners is a distinct endpoint (a router's local port, or
+ * an edge router's outward port).  A corner has no port (a mesh's corners
+ * are always empty): XY routing clamps a request there onto an edge port
+ * (kohakutpu.md 6) that is asked at its own coordinate anyway, and a second
+ * request in flight to that node would be dropped, so corners are not
+ * asked.  The edge goes first: its empty ports are the coordinates that
+ * never answer, and their timeouts then run while the inside is asked.
  */
-static int kh_probe_span(struct kh_mesh *m, unsigned int lo, unsigned int hi,
-			 struct kh_ctrl_req *req, unsigned int *n_out)
+static unsigned int kh_probe_span(struct kh_mesh *m, unsigned int lo,
+				  unsigned int hi, struct kh_ctrl_req *req,
+				  int *ret)
 {
-	unsigned int x, y, n = 0, c;
-	int ret;
+	unsigned int x, y, n = 0, pass;
 
-	for (y = lo; y <= hi; y++)
-		for (x = lo; x <= hi; x++)
-			if (!((x == lo || x == hi) && (y == lo || y == hi))) {
+	for (pass = 0; pass < 2; pass++) {
+		for (y = lo; y <= hi; y++) {
+			for (x = lo; x <= hi; x++) {
+				bool ex = x == lo || x == hi, ey = y == lo || y == hi;
+
+				if ((ex && ey) || (ex || ey) != !pass)
+					continue;
 				req[n].x = x;
 				req[n].y = y;
 				n++;
 			}
-	ret = kh_caps_batch(m, req, n);
-	for (c = 0; !ret && c < 4; c++) {
-		req[n].x = c & 1 ? hi : lo;
-		req[n].y = c & 2 ? hi : lo;
-		ret = kh_caps_batch(m, &req[n], 1);
-		n++;
+		}
 	}
-	*n_out = n;
-	return ret;
+	*ret = kh_caps_batch(m, req, n);
+	return n;
 }
 
 int kh_mesh_enumerate(struct kh_mesh *m)
@@ -235,13 +236,11 @@ int kh_mesh_enumerate(struct kh_mesh *m)
 		return 0;
 	}
 
-	ret = kh_probe_span(m, lo, hi, req, &n);
+	n = kh_probe_span(m, lo, hi, req, &ret);
 	/* the answers, confirmed by a second agreeing read */
 	for (i = 0, k = 0; !ret && i < n; i++) {
 		struct kh_ctrl_req *r = &req[i];
-		bool corner = (r->x == lo || r->x == hi) && (r->y == lo || r->y == hi);
-
-		if (r->result == -EADDRNOTAVAIL && !corner && r->x == lo &&
+		if (r->result == -EADDRNOTAVAIL && r->x == lo &&
 		    (!agent_seen || KH_YX(r->x, r->y) < KH_YX(m->agent_x, m->agent_y))) {
 			/* the lowest echoing west-edge port hosts the agent */
 			m->agent_x = r->x;
