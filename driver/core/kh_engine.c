@@ -4,7 +4,10 @@
  * mesh's job engine, retires jobs and wakes their waiters.  Nothing else
  * polls the card for jobs: SUBMIT and a signalled in-fence kick the worker,
  * and it runs until no job is in flight.  Waiters sleep on the device's
- * wait queue and never touch the card.
+ * wait queue and never touch the card; the in-process host alone lets a
+ * waiter do the worker's passes itself while the worker is idle
+ * (kh_worker_claim(): inline stepping, two thread switches a job saved),
+ * one runner at a time either way.
  *
  * Device time on a simulated card passes only when the card is accessed.
  * While jobs are in flight the worker's polls make it pass; with nothing in
