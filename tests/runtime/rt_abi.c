@@ -15,22 +15,6 @@
 
 #include "rt_common.h"
 
-static const struct {
-	const char *name;
-	unsigned long cmd;
-} cmds[] = {
-	{ "GET_INFO", DRM_IOCTL_KOHAKU_GET_INFO },
-	{ "NODES", DRM_IOCTL_KOHAKU_NODES },
-	{ "BO_CREATE", DRM_IOCTL_KOHAKU_BO_CREATE },
-	{ "BO_FREE", DRM_IOCTL_KOHAKU_BO_FREE },
-	{ "BO_INFO", DRM_IOCTL_KOHAKU_BO_INFO },
-	{ "BO_WRITE", DRM_IOCTL_KOHAKU_BO_WRITE },
-	{ "BO_READ", DRM_IOCTL_KOHAKU_BO_READ },
-	{ "SUBMIT", DRM_IOCTL_KOHAKU_SUBMIT },
-	{ "WAIT", DRM_IOCTL_KOHAKU_WAIT },
-	{ "GET_PARAM", DRM_IOCTL_KOHAKU_GET_PARAM },
-};
-#define N_CMDS (sizeof(cmds) / sizeof(cmds[0]))
 
 static unsigned long resize(unsigned long c, unsigned int size)
 {
@@ -44,15 +28,15 @@ TEST(longer_struct_nonzero_tail)
 	unsigned int i;
 	RT_OPEN(dev);
 
-	for (i = 0; i < N_CMDS; i++) {
-		unsigned int sz = _IOC_SIZE(cmds[i].cmd);
+	for (i = 0; i < RT_N_CMDS; i++) {
+		unsigned int sz = _IOC_SIZE(rt_cmds[i].cmd);
 		int r;
 
 		memset(buf, 0, sizeof(buf));
 		buf[sz + 5] = 1;
-		r = rt_ioctl(dev, resize(cmds[i].cmd, sz + 8), buf);
+		r = rt_ioctl(dev, resize(rt_cmds[i].cmd, sz + 8), buf);
 		CHECK_MSG(r == -E2BIG, "%s with %u bytes, tail nonzero: %d, expected -E2BIG",
-			  cmds[i].name, sz + 8, r);
+			  rt_cmds[i].name, sz + 8, r);
 	}
 	CHECK(rt_good_saxpy(dev));
 	kohaku_close(dev);

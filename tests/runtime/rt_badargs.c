@@ -10,21 +10,6 @@
 
 #include "rt_common.h"
 
-static const struct {
-	const char *name;
-	unsigned long cmd;
-} cmds[] = {
-	{ "GET_INFO", DRM_IOCTL_KOHAKU_GET_INFO },
-	{ "NODES", DRM_IOCTL_KOHAKU_NODES },
-	{ "BO_CREATE", DRM_IOCTL_KOHAKU_BO_CREATE },
-	{ "BO_FREE", DRM_IOCTL_KOHAKU_BO_FREE },
-	{ "BO_INFO", DRM_IOCTL_KOHAKU_BO_INFO },
-	{ "BO_WRITE", DRM_IOCTL_KOHAKU_BO_WRITE },
-	{ "BO_READ", DRM_IOCTL_KOHAKU_BO_READ },
-	{ "SUBMIT", DRM_IOCTL_KOHAKU_SUBMIT },
-	{ "WAIT", DRM_IOCTL_KOHAKU_WAIT },
-};
-#define N_CMDS (sizeof(cmds) / sizeof(cmds[0]))
 
 TEST(ioctl_unknown_command)
 {
@@ -55,11 +40,11 @@ TEST(ioctl_null_argument)
 	unsigned int i;
 	RT_OPEN(dev);
 
-	for (i = 0; i < N_CMDS; i++) {
-		int r = rt_ioctl(dev, cmds[i].cmd, NULL);
+	for (i = 0; i < RT_N_CMDS; i++) {
+		int r = rt_ioctl(dev, rt_cmds[i].cmd, NULL);
 
 		CHECK_MSG(r == -EFAULT, "%s with a NULL argument: %d, expected -EFAULT",
-			  cmds[i].name, r);
+			  rt_cmds[i].name, r);
 	}
 	CHECK(rt_good_saxpy(dev));
 	kohaku_close(dev);

@@ -417,6 +417,19 @@ bool rt_good_saxpy(kohaku_device *dev)
 	return bad == 0;
 }
 
+const struct rt_cmd rt_cmds[RT_N_CMDS] = {
+	{ "GET_INFO", DRM_IOCTL_KOHAKU_GET_INFO },
+	{ "NODES", DRM_IOCTL_KOHAKU_NODES },
+	{ "BO_CREATE", DRM_IOCTL_KOHAKU_BO_CREATE },
+	{ "BO_FREE", DRM_IOCTL_KOHAKU_BO_FREE },
+	{ "BO_INFO", DRM_IOCTL_KOHAKU_BO_INFO },
+	{ "BO_WRITE", DRM_IOCTL_KOHAKU_BO_WRITE },
+	{ "BO_READ", DRM_IOCTL_KOHAKU_BO_READ },
+	{ "SUBMIT", DRM_IOCTL_KOHAKU_SUBMIT },
+	{ "WAIT", DRM_IOCTL_KOHAKU_WAIT },
+	{ "GET_PARAM", DRM_IOCTL_KOHAKU_GET_PARAM },
+};
+
 int rt_ioctl(kohaku_device *dev, unsigned long cmd, void *arg)
 {
 	return kohaku_ioctl(dev, cmd, arg);

@@ -108,6 +108,14 @@ int rt_run(kohaku_device *dev, const struct kohaku_program *p,
 /* A good saxpy on the first SX unit; true when it ran and checked out. */
 bool rt_good_saxpy(kohaku_device *dev);
 
+/* every command of the driver range, for tests that try them all */
+struct rt_cmd {
+	const char *name;
+	unsigned long cmd;
+};
+extern const struct rt_cmd rt_cmds[];
+#define RT_N_CMDS	DRM_KOHAKU_NUM_IOCTLS
+
 /* raw ioctl returning -errno, without the library's typed layer */
 int rt_ioctl(kohaku_device *dev, unsigned long cmd, void *arg);
 
