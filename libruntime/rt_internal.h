@@ -4,7 +4,6 @@
 #define KOHAKU_RT_INTERNAL_H
 
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdbool.h>
 
 #include "kohaku.h"
@@ -30,11 +29,8 @@ struct kh_rt_backend_ops {
 	unsigned long (*log_pos)(struct kohaku_device *dev);
 };
 
-struct kh_rt_err_slot {
-	pthread_t thread;
-	struct kh_rt_err_slot *next;
-	char msg[KOHAKU_ERRMSG_MAX];
-};
+/* one thread's last error on one device (errors.c) */
+struct kh_rt_err_slot;
 
 struct kh_rt_sim;
 
@@ -55,25 +51,29 @@ struct kohaku_device {
 	struct kh_rt_err_slot *err_slots;
 };
 
-/* errors */
+/* errors (errors.c) */
+/* the calling thread's last error on dev (kohaku_last_error) */
 KH_RT_HIDDEN void kh_rt_seterr(struct kohaku_device *dev, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-KH_RT_HIDDEN void kh_rt_vseterr(struct kohaku_device *dev, const char *fmt,
-				va_list ap);
+/* a device's last-error slots, set up by kh_rt_dev_alloc, freed by _free */
+KH_RT_HIDDEN void kh_rt_err_init(struct kohaku_device *dev);
+KH_RT_HIDDEN void kh_rt_err_fini(struct kohaku_device *dev);
+/* a message into a caller's buffer (calls without a device); NULL is fine */
 KH_RT_HIDDEN void kh_rt_errbuf(char *buf, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* "EINVAL" for -EINVAL or EINVAL; "E?" for one the library has no words for */
 KH_RT_HIDDEN const char *kh_rt_errno_name(int err);
 /* the ioctl's name ("SUBMIT", "SYNCOBJ_WAIT"), or NULL (inproc_drm.c) */
 KH_RT_HIDDEN const char *kh_rt_cmd_name(unsigned long cmd);
 /*
- * The ioctl through dev's backend; on failure sets the last error to
+ * The ioctl through dev's backend (ioctl.c); on failure sets the last error to
  * "<what> failed: <errno in words>. <hint> <the driver's reason>".
  */
 KH_RT_HIDDEN int kh_rt_ioctl(struct kohaku_device *dev, unsigned long cmd,
 			     void *arg, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
-/* the device object, shared by both backends */
+/* the device object, shared by both backends (device.c) */
 KH_RT_HIDDEN struct kohaku_device *kh_rt_dev_alloc(enum kohaku_backend b);
 KH_RT_HIDDEN void kh_rt_dev_free(struct kohaku_device *dev);
 /* GET_INFO and the ABI check; on failure writes err and returns -errno */
@@ -96,7 +96,7 @@ struct ksim_card;
 KH_RT_HIDDEN struct ksim_card *kh_rt_sim_lock(struct kohaku_device *dev);
 KH_RT_HIDDEN void kh_rt_sim_unlock(struct kohaku_device *dev);
 
-/* snprintf that never warns about truncation and always terminates */
+/* snprintf that never warns about truncation, always terminates (errors.c) */
 KH_RT_HIDDEN void kh_rt_strlcpy(char *dst, const char *src, size_t len);
 
 #endif /* KOHAKU_RT_INTERNAL_H */

@@ -6,8 +6,13 @@
 # in-process host of the driver core and the model (the sim backend, the
 # model's knobs, the core's OS shim), with their include paths (layers.mk).
 RT_SRCS += \
-	libruntime/kohaku.c \
+	libruntime/errors.c \
+	libruntime/device.c \
+	libruntime/ioctl.c \
+	libruntime/nodes.c \
+	libruntime/bo.c \
 	libruntime/program.c \
+	libruntime/jobs.c \
 	libruntime/fences.c \
 	libruntime/backend_kernel.c
 RT_SRCS += \

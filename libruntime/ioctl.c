@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * The ioctl every typed call goes through (kh_rt_ioctl), and kohaku_ioctl
+ * for any command: on failure the last-error message says what was
+ * attempted, the errno in words, what that errno usually means for the
+ * command (the hints), and the driver's own reason where the backend has
+ * it.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "rt_internal.h"
+
+/* what the errno r usually means for cmd, in a sentence, or "" */
+static const char *hint(unsigned long cmd, int r)
+{
+	switch (-r) {
+	case EINVAL:
+		return "The driver refused an argument (a nonzero flags, pad or "
+		       "reserved field, a size, an offset, a mesh or a target "
+		       "it does not accept).";
+	case ENOENT:
+		if (cmd == DRM_IOCTL_KOHAKU_WAIT)
+			return "No such job in this open file: never submitted, "
+			       "already waited for (a final status is reported "
+			       "once), or another file's.";
+		return "No such buffer object in this open file: never "
+		       "created, already freed, or another file's.";
+	case ENOTTY:
+		return "The driver does not know this command: are libkohaku "
+		       "and the driver from the same version?";
+	case EFAULT:
+		return "A pointer in the arguments does not point to memory "
+		       "of the right size.";
+	case ENOMEM:
+		if (cmd == DRM_IOCTL_KOHAKU_BO_CREATE)
+			return "The mesh has not that much free device memory "
+			       "(`kohaku info` shows mem_free).";
+		return "Out of memory.";
+	case ENOSPC:
+		return "No room left (device memory or the driver's tables).";
+	case EBUSY:
+	case EAGAIN:
+		if (cmd == DRM_IOCTL_KOHAKU_SUBMIT)
+			return "Too much outstanding work in this open file "
+			       "(at most KOHAKU_MAX_JOBS unwaited jobs): wait "
+			       "for jobs first.";
+		return "The device is busy (a job holds the dispatcher, or a "
+		       "node still owes an earlier reply): try again later.";
+	case EBADMSG:
+		return "A node's control reply arrived damaged and was "
+		       "discarded; asking again normally works.";
+	case ENODEV:
+		return "The device or its mesh is not usable (`kohaku info` "
+		       "shows the mesh state).";
+	case EIO:
+		return "The device did not answer as expected.";
+	case ETIMEDOUT:
+	case ETIME:
+		return "The device did not finish in time.";
+	case E2BIG:
+		if (cmd == DRM_IOCTL_KOHAKU_SUBMIT)
+			return "Too many instructions in one job, or a struct "
+			       "longer than the driver's with nonzero bytes "
+			       "past its end (built against a newer header?).";
+		return "The struct is longer than the driver's and has "
+		       "nonzero bytes past its end: built against a newer "
+		       "kohaku_accel.h than the driver knows?";
+	default:
+		return "";
+	}
+}
+
+int kh_rt_ioctl(struct kohaku_device *dev, unsigned long cmd, void *arg,
+		const char *fmt, ...)
+{
+	unsigned long pos = dev->ops->log_pos ? dev->ops->log_pos(dev) : 0;
+	char what[256], reason[640] = "";
+	va_list ap;
+	int r;
+
+	r = dev->ops->ioctl(dev, cmd, arg);
+	if (r >= 0)
+		return r;
+	if (r == -ETIMEDOUT && cmd == DRM_IOCTL_KOHAKU_WAIT)
+		reason[0] = '\0';	/* normal: the job goes on */
+	else if (dev->ops->reason)
+		dev->ops->reason(dev, pos, reason, sizeof(reason));
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	kh_rt_seterr(dev, "%s failed: %s (%s). %s%s%s", what,
+		     kohaku_strerror(r), kh_rt_errno_name(r), hint(cmd, r),
+		     reason[0] ? " " : "", reason);
+	return r;
+}
+
+KH_RT_EXPORT int kohaku_ioctl(kohaku_device *dev, unsigned long cmd, void *arg)
+{
+	const char *name;
+
+	if (!dev)
+		return -EINVAL;
+	name = kh_rt_cmd_name(cmd);
+	if (name)
+		return kh_rt_ioctl(dev, cmd, arg, "%s ioctl on %s", name, dev->path);
+	return kh_rt_ioctl(dev, cmd, arg, "ioctl 0x%08lx on %s", cmd, dev->path);
+}

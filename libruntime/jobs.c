@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * Jobs: submit (one program per target node, optionally with fences),
+ * wait for a final status, run (both), and a status in words.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "rt_internal.h"
+
+KH_RT_EXPORT int kohaku_submit_ex(kohaku_device *dev,
+				  const struct kohaku_submit_args *args,
+				  uint64_t *job_id)
+{
+	struct drm_kohaku_program progs[KOHAKU_MAX_PROGRAMS];
+	const struct kohaku_program *programs;
+	struct drm_kohaku_submit req;
+	unsigned int i, n_programs;
+	int r;
+
+	if (!dev)
+		return -EINVAL;
+	if (!args) {
+		kh_rt_seterr(dev, "submitting a job: args is NULL");
+		return -EFAULT;
+	}
+	programs = args->programs;
+	n_programs = args->n_programs;
+	if (n_programs == 0 || n_programs > KOHAKU_MAX_PROGRAMS) {
+		kh_rt_seterr(dev, "submitting a job of %u programs: a job has "
+			     "1 to %u programs (one per target node)",
+			     n_programs, KOHAKU_MAX_PROGRAMS);
+		return -EINVAL;
+	}
+	if (!programs) {
+		kh_rt_seterr(dev, "submitting a job: programs is NULL");
+		return -EFAULT;
+	}
+	memset(progs, 0, sizeof(progs));
+	for (i = 0; i < n_programs; i++) {
+		progs[i].mesh = programs[i].mesh;
+		progs[i].x = programs[i].x;
+		progs[i].y = programs[i].y;
+		progs[i].txn = programs[i].txn;
+		progs[i].n_insts = programs[i].n_insts;
+		progs[i].insts_ptr = (uintptr_t)programs[i].insts;
+	}
+	memset(&req, 0, sizeof(req));
+	req.n_programs = n_programs;
+	req.programs_ptr = (uintptr_t)progs;
+	req.program_size = sizeof(progs[0]);
+	req.timeout_ms = args->timeout_ms;
+	req.in_syncobjs_ptr = (uintptr_t)args->in_syncobjs;
+	req.n_in_syncobjs = args->n_in_syncobjs;
+	req.out_syncobj = args->out_syncobj;
+	r = kh_rt_ioctl(dev, DRM_IOCTL_KOHAKU_SUBMIT, &req,
+			"submitting a job of %u program%s (first target mesh %u "
+			"(%u,%u), %u instruction%s%s)", n_programs,
+			n_programs == 1 ? "" : "s", programs[0].mesh,
+			programs[0].x, programs[0].y, programs[0].n_insts,
+			programs[0].n_insts == 1 ? "" : "s",
+			args->n_in_syncobjs || args->out_syncobj ? ", with fences" : "");
+	if (r == 0 && job_id)
+		*job_id = req.job_id;
+	return r;
+}
+
+KH_RT_EXPORT int kohaku_submit(kohaku_device *dev,
+			       const struct kohaku_program *programs,
+			       unsigned int n_programs, uint32_t timeout_ms,
+			       uint64_t *job_id)
+{
+	struct kohaku_submit_args a = {
+		.programs = programs,
+		.n_programs = n_programs,
+		.timeout_ms = timeout_ms,
+	};
+
+	return kohaku_submit_ex(dev, &a, job_id);
+}
+
+KH_RT_EXPORT const char *kohaku_job_status_name(unsigned int status)
+{
+	switch (status) {
+	case KOHAKU_JOB_QUEUED:
+		return "QUEUED";
+	case KOHAKU_JOB_RUNNING:
+		return "RUNNING";
+	case KOHAKU_JOB_DONE:
+		return "DONE";
+	case KOHAKU_JOB_FAULT:
+		return "FAULT";
+	case KOHAKU_JOB_TIMEOUT:
+		return "TIMEOUT";
+	case KOHAKU_JOB_ABORTED:
+		return "ABORTED";
+	case KOHAKU_JOB_ERROR:
+		return "ERROR";
+	default:
+		return "UNKNOWN";
+	}
+}
+
+KH_RT_EXPORT const char *kohaku_job_describe(const struct kohaku_job_status *st,
+					     char *buf, size_t len)
+{
+	char where[64];
+
+	if (!buf || !len)
+		return "";
+	if (!st) {
+		kh_rt_strlcpy(buf, "no status", len);
+		return buf;
+	}
+	if (st->fault_mesh == KOHAKU_COORD_NONE ||
+	    (st->status == KOHAKU_JOB_FAULT &&
+	     !(st->fault_flags & KOHAKU_FAULT_NODE_KNOWN)))
+		snprintf(where, sizeof(where), "an unknown node");
+	else
+		snprintf(where, sizeof(where), "mesh %u node (%u,%u)",
+			 st->fault_mesh, st->fault_x, st->fault_y);
+	switch (st->status) {
+	case KOHAKU_JOB_DONE:
+		snprintf(buf, len, "DONE: every program retired cleanly in "
+			 "%llu ns of device time",
+			 (unsigned long long)st->device_ns);
+		break;
+	case KOHAKU_JOB_FAULT:
+		if (st->fault_flags & KOHAKU_FAULT_CODE_KNOWN)
+			snprintf(buf, len, "FAULT: %u instruction%s raised "
+				 "SIG_FAULT; the unit at %s with code %u "
+				 "(unit-defined; for an SX unit 1 = unknown opcode, "
+				 "2 = x or y not 32-byte aligned)", st->n_faults,
+				 st->n_faults == 1 ? "" : "s", where,
+				 st->fault_code);
+		else
+			snprintf(buf, len, "FAULT: %u instruction%s raised "
+				 "SIG_FAULT, on %s; the fault code is not known "
+				 "(later signals of the node overwrote it: the "
+				 "card keeps only each node's last signal)",
+				 st->n_faults, st->n_faults == 1 ? "" : "s", where);
+		break;
+	case KOHAKU_JOB_TIMEOUT:
+		snprintf(buf, len, "TIMEOUT: the job did not finish within its "
+			 "limit (device time); %s is marked hung (see "
+			 "`kohaku nodes`)", where);
+		break;
+	case KOHAKU_JOB_ABORTED:
+		snprintf(buf, len, "ABORTED: the job never ran because its mesh "
+			 "is not usable (see `kohaku info`)");
+		break;
+	case KOHAKU_JOB_ERROR:
+		snprintf(buf, len, "ERROR: the device answered out of protocol "
+			 "(at %s); the driver log has the details", where);
+		break;
+	case KOHAKU_JOB_QUEUED:
+	case KOHAKU_JOB_RUNNING:
+		snprintf(buf, len, "%s: not finished yet",
+			 kohaku_job_status_name(st->status));
+		break;
+	default:
+		snprintf(buf, len, "unknown job status %u", st->status);
+		break;
+	}
+	return buf;
+}
+
+/* WAIT's answer as the API's status */
+static void status_from_wait(struct kohaku_job_status *st,
+			     const struct drm_kohaku_wait *req)
+{
+	memset(st, 0, sizeof(*st));
+	st->status = req->status;
+	st->fault_code = req->fault_code;
+	st->fault_mesh = req->fault_mesh;
+	st->fault_x = req->fault_x;
+	st->fault_y = req->fault_y;
+	st->fault_flags = req->fault_flags;
+	st->n_faults = req->n_faults;
+	st->device_ns = req->device_ns;
+}
+
+KH_RT_EXPORT int kohaku_wait(kohaku_device *dev, uint64_t job_id,
+			     uint32_t timeout_ms, struct kohaku_job_status *st)
+{
+	struct drm_kohaku_wait req;
+	struct kohaku_job_status s;
+	int r;
+
+	if (!dev)
+		return -EINVAL;
+	memset(&req, 0, sizeof(req));
+	req.job_id = job_id;
+	req.timeout_ms = timeout_ms;
+	r = kh_rt_ioctl(dev, DRM_IOCTL_KOHAKU_WAIT, &req,
+		     "waiting %u ms for job %llu", timeout_ms,
+		     (unsigned long long)job_id);
+	if (r < 0 && r != -ETIMEDOUT)
+		return r;
+	status_from_wait(&s, &req);
+	if (st)
+		*st = s;	/* on ETIMEDOUT: where the job is (QUEUED or RUNNING) */
+	if (r < 0)
+		return r;
+	if (s.status != KOHAKU_JOB_DONE) {
+		char d[512];
+
+		kh_rt_seterr(dev, "job %llu: %s", (unsigned long long)job_id,
+			     kohaku_job_describe(&s, d, sizeof(d)));
+	}
+	return 0;
+}
+
+KH_RT_EXPORT int kohaku_run(kohaku_device *dev,
+			    const struct kohaku_program *programs,
+			    unsigned int n_programs, uint32_t timeout_ms,
+			    struct kohaku_job_status *st)
+{
+	struct kohaku_job_status s;
+	uint32_t limit = timeout_ms ? timeout_ms : KOHAKU_JOB_TIMEOUT_DEFAULT_MS;
+	uint64_t job;
+	int r, i;
+
+	memset(&s, 0, sizeof(s));
+	r = kohaku_submit(dev, programs, n_programs, timeout_ms, &job);
+	if (r < 0)
+		return r;
+	/* the job's own limit ends it; allow the driver a few rounds */
+	for (i = 0; i < 4; i++) {
+		r = kohaku_wait(dev, job, limit + 1000, &s);
+		if (r != -ETIMEDOUT)
+			break;
+	}
+	if (r == -ETIMEDOUT) {
+		kh_rt_seterr(dev, "job %llu: still not final after 4 waits past "
+			     "its %u ms limit; the driver did not end it",
+			     (unsigned long long)job, limit);
+		return r;
+	}
+	if (r < 0)
+		return r;
+	if (st)
+		*st = s;
+	switch (s.status) {
+	case KOHAKU_JOB_DONE:
+		return 0;
+	case KOHAKU_JOB_TIMEOUT:
+		return -ETIMEDOUT;
+	case KOHAKU_JOB_ABORTED:
+		return -ECANCELED;
+	default:
+		return -EIO;
+	}
+}
