@@ -12,8 +12,6 @@
 #include "kohaku/kh_flit.h"
 #include "kohaku/kh_units.h"
 
-#define KH_EXPORT __attribute__((visibility("default")))
-
 _Static_assert(sizeof(struct kohaku_inst) == KH_PAYLOAD_BYTES,
 	       "an instruction is one flit payload");
 
@@ -34,9 +32,9 @@ static void flit_from_inst(struct kh_flit *f, const struct kohaku_inst *inst)
 		f->w[k] = inst->w[k];
 }
 
-KH_EXPORT int kohaku_inst_sx(struct kohaku_inst *inst, unsigned int opcode,
-			     uint32_t n, uint32_t a_bits, uint64_t x_addr,
-			     uint64_t y_addr)
+KH_RT_EXPORT int kohaku_inst_sx(struct kohaku_inst *inst, unsigned int opcode,
+				uint32_t n, uint32_t a_bits, uint64_t x_addr,
+				uint64_t y_addr)
 {
 	struct kh_flit f;
 
@@ -54,8 +52,8 @@ KH_EXPORT int kohaku_inst_sx(struct kohaku_inst *inst, unsigned int opcode,
 	return 0;
 }
 
-KH_EXPORT int kohaku_inst_saxpy(struct kohaku_inst *inst, uint32_t n, float a,
-				uint64_t x_addr, uint64_t y_addr)
+KH_RT_EXPORT int kohaku_inst_saxpy(struct kohaku_inst *inst, uint32_t n,
+				   float a, uint64_t x_addr, uint64_t y_addr)
 {
 	uint32_t bits;
 
@@ -65,10 +63,10 @@ KH_EXPORT int kohaku_inst_saxpy(struct kohaku_inst *inst, uint32_t n, float a,
 	return kohaku_inst_sx(inst, KH_SX_OP_SAXPY, n, bits, x_addr, y_addr);
 }
 
-KH_EXPORT void kohaku_inst_sx_decode(const struct kohaku_inst *inst,
-				     unsigned int *opcode, uint32_t *n,
-				     uint32_t *a_bits, uint64_t *x_addr,
-				     uint64_t *y_addr)
+KH_RT_EXPORT void kohaku_inst_sx_decode(const struct kohaku_inst *inst,
+					unsigned int *opcode, uint32_t *n,
+					uint32_t *a_bits, uint64_t *x_addr,
+					uint64_t *y_addr)
 {
 	struct kh_flit f;
 
@@ -85,8 +83,8 @@ KH_EXPORT void kohaku_inst_sx_decode(const struct kohaku_inst *inst,
 		*y_addr = kh_flit_get(&f, KH_SX_Y_ADDR);
 }
 
-KH_EXPORT void kohaku_inst_null(struct kohaku_inst *inst,
-				const uint32_t words[8])
+KH_RT_EXPORT void kohaku_inst_null(struct kohaku_inst *inst,
+				   const uint32_t words[8])
 {
 	unsigned int k;
 
@@ -95,7 +93,7 @@ KH_EXPORT void kohaku_inst_null(struct kohaku_inst *inst,
 			     ((uint64_t)words[2 * k + 1] << 32);
 }
 
-KH_EXPORT uint32_t kohaku_inst_null_result(const struct kohaku_inst *inst)
+KH_RT_EXPORT uint32_t kohaku_inst_null_result(const struct kohaku_inst *inst)
 {
 	uint32_t r = 0;
 	unsigned int k;

@@ -27,7 +27,6 @@
 #include "inproc_drm.h"
 #include "ksim_hw.h"
 
-#define KH_EXPORT __attribute__((visibility("default")))
 #define KH_DESC_MAX	(1u << 20)
 
 struct kh_rt_sim {
@@ -442,12 +441,12 @@ int kh_rt_sim_list(const char *device, struct kohaku_device_entry **list,
 	return 0;
 }
 
-KH_EXPORT const char *const *kohaku_sim_builtin_names(void)
+KH_RT_EXPORT const char *const *kohaku_sim_builtin_names(void)
 {
 	return ksim_builtin_names();
 }
 
-KH_EXPORT const char *kohaku_sim_builtin_desc(const char *name)
+KH_RT_EXPORT const char *kohaku_sim_builtin_desc(const char *name)
 {
 	return name ? ksim_builtin_desc(name) : NULL;
 }

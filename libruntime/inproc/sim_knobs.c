@@ -20,7 +20,6 @@
 #include "rt_internal.h"
 #include "ksim.h"
 
-#define KH_EXPORT __attribute__((visibility("default")))
 #define KH_DEBUGFS	"/sys/kernel/debug/kohaku_sim"
 
 static const char *const kh_files[] = { "inject", "check", "trace" };
@@ -225,7 +224,7 @@ static int kh_pick(const char *w, size_t n, const char *const *names,
 	return -1;
 }
 
-KH_EXPORT int kohaku_sim_command(kohaku_device *dev, const char *line)
+KH_RT_EXPORT int kohaku_sim_command(kohaku_device *dev, const char *line)
 {
 	char err[256];
 	const char *w, *rest;
@@ -258,7 +257,7 @@ KH_EXPORT int kohaku_sim_command(kohaku_device *dev, const char *line)
 	return r;
 }
 
-KH_EXPORT int kohaku_sim_inject(kohaku_device *dev, const char *spec)
+KH_RT_EXPORT int kohaku_sim_inject(kohaku_device *dev, const char *spec)
 {
 	char line[512];
 
@@ -272,8 +271,8 @@ KH_EXPORT int kohaku_sim_inject(kohaku_device *dev, const char *spec)
 	return kohaku_sim_command(dev, line);
 }
 
-KH_EXPORT int kohaku_sim_read(kohaku_device *dev, const char *what,
-			      char **text)
+KH_RT_EXPORT int kohaku_sim_read(kohaku_device *dev, const char *what,
+				 char **text)
 {
 	int i;
 
@@ -291,7 +290,7 @@ KH_EXPORT int kohaku_sim_read(kohaku_device *dev, const char *what,
 	return kh_model_read(dev, (unsigned int)i, text);
 }
 
-KH_EXPORT int kohaku_sim_check(kohaku_device *dev)
+KH_RT_EXPORT int kohaku_sim_check(kohaku_device *dev)
 {
 	unsigned long long n;
 	char *text;
