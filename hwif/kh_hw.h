@@ -45,7 +45,11 @@ struct kh_hw_ops {
 };
 
 /* struct kh_hw.flags */
-/** KH_HW_SIMULATED - the card is the device model: time passes only when it is accessed */
+/**
+ * KH_HW_SIMULATED - the card is the device model
+ *
+ * Time passes on it only when it is accessed.
+ */
 #define KH_HW_SIMULATED		(1u << 0)
 
 /* the most meshes a card has (uapi KH_MAX_MESHES) */

@@ -24,60 +24,150 @@
 
 struct ksim_card;
 
-/*
- * Create a card from a card description: a mesh map in the KohakuTPU map
- * format, optionally with directives (docs/spec/card-description.md).  On
- * failure returns a negative errno and writes a message naming the line and
- * the problem into err.
+/**
+ * ksim_card_create() - create a card from a card description
+ * @desc: the description: a mesh map in the KohakuTPU map format, optionally
+ *	with directives (docs/spec/card-description.md).
+ * @out: the new card; NULL on failure.
+ * @err: on failure, a message naming the line and the problem; may be NULL.
+ * @errlen: the size of @err.
+ *
+ * Return: 0, or a negative errno on failure.
  */
 int ksim_card_create(const char *desc, struct ksim_card **out,
 		       char *err, size_t errlen);
+/**
+ * ksim_card_destroy() - destroy a card
+ * @card: the card, or NULL (nothing to do).
+ */
 void ksim_card_destroy(struct ksim_card *card);
 
-/* BAR0 access at a byte offset; 8-aligned (unaligned reads return ~0). */
+/**
+ * ksim_read64() - a host read of BAR0
+ * @card: the card.
+ * @offset: byte offset in BAR0; 8-aligned.
+ *
+ * Runs the card forward by a read's cost first.
+ *
+ * Return: the register's value; ~0 for an unaligned read.
+ */
 u64 ksim_read64(struct ksim_card *card, u32 offset);
+/**
+ * ksim_write64() - a host write to BAR0
+ * @card: the card.
+ * @offset: byte offset in BAR0; 8-aligned.
+ * @value: what is written.
+ *
+ * Runs the card forward by a write's cost first.
+ */
 void ksim_write64(struct ksim_card *card, u32 offset, u64 value);
 
-/*
- * Host DMA through the XDMA engine.  card_addr is a card bus address
- * (KH_CARD_ADDR).  Writes reach memory as whole 32-byte words, as on the
- * card: bytes of a partly covered word outside [addr, addr+len) are written
- * with zeros.  Returns 0 or a negative errno (-EINVAL for an address no
- * window decodes; the card would hang there).  Addresses with [39] = 1 are
- * MAG's apertures (docs/model.md "Host apertures"); one nothing answers,
- * or a quantising upload cut mid-entry, hangs that XDMA direction on a
- * card: -EIO, now and for every later transfer that way until the mesh
- * is reset.
+/**
+ * ksim_dma_write() - host DMA to the card through the XDMA engine
+ * @card: the card.
+ * @card_addr: a card bus address (KH_CARD_ADDR).
+ * @buf: the bytes to write.
+ * @len: how many.
+ *
+ * Writes reach memory as whole 32-byte words, as on the card: bytes of a
+ * partly covered word outside [addr, addr+len) are written with zeros.
+ * Addresses with [39] = 1 are MAG's apertures (docs/model.md "Host
+ * apertures"); one nothing answers, or a quantising upload cut mid-entry,
+ * hangs that XDMA direction on a card: -EIO, now and for every later
+ * transfer that way until the mesh is reset.
+ *
+ * Return: 0 or a negative errno (-EINVAL for an address no window decodes;
+ * the card would hang there).
  */
 int ksim_dma_write(struct ksim_card *card, u64 card_addr,
 		     const void *buf, size_t len);
+/**
+ * ksim_dma_read() - host DMA from the card through the XDMA engine
+ * @card: the card.
+ * @card_addr: a card bus address (KH_CARD_ADDR).
+ * @buf: where the bytes go.
+ * @len: how many.
+ *
+ * The other direction of ksim_dma_write(), with the same rules.
+ *
+ * Return: 0 or a negative errno, as ksim_dma_write().
+ */
 int ksim_dma_read(struct ksim_card *card, u64 card_addr, void *buf,
 		    size_t len);
 
-/* Simulated time. */
+/**
+ * ksim_cycles() - simulated time
+ * @card: the card.
+ *
+ * Return: mesh clock cycles since the card was created.
+ */
 u64 ksim_cycles(const struct ksim_card *card);
+/**
+ * ksim_clock_mhz() - the card's mesh clock
+ * @card: the card.
+ *
+ * Return: the clock in MHz.
+ */
 u32 ksim_clock_mhz(const struct ksim_card *card);
+/**
+ * ksim_run() - run the card forward with no access
+ * @card: the card.
+ * @cycles: how many mesh clock cycles.
+ */
 void ksim_run(struct ksim_card *card, u64 cycles);
 
-/* Card-wide facts a host needs to describe the card to the driver. */
+/**
+ * ksim_mesh_count() - how many meshes the card has
+ * @card: the card.
+ *
+ * A card-wide fact a host needs to describe the card to the driver.
+ *
+ * Return: the number of meshes, 1 to KH_MAX_MESHES.
+ */
 unsigned int ksim_mesh_count(const struct ksim_card *card);
+/**
+ * ksim_mesh_dram_size() - a mesh's memory
+ * @card: the card.
+ * @mesh: the mesh index.
+ *
+ * A card-wide fact a host needs to describe the card to the driver.
+ *
+ * Return: the mesh's DRAM in bytes; 0 past the last mesh.
+ */
 u64 ksim_mesh_dram_size(const struct ksim_card *card, unsigned int mesh);
 
-/*
- * The card's one XDMA user interrupt (usr_irq_req[0]) when a mesh has the
- * interrupt addon (docs/spec/irq-addon.md): the level, the OR over meshes
- * of IRQ_STAT & IRQ_EN.  It is low on cards without the addon.
+/**
+ * ksim_irq_line() - the card's one XDMA user interrupt (usr_irq_req[0])
+ * @card: the card.
  *
- * A host may register fn, called with ctx from inside stepping (any
- * access or ksim_run) in the cycle the line rises; it must not call
- * back into the model, only note the event.  NULL removes it.  The model
- * steps only when it is accessed, so the line cannot rise while nobody
- * touches the card: a host that wants interrupts without polling must
- * keep stepping it (e.g. a kernel thread calling ksim_run), later
- * driver work.
+ * For a card whose meshes have the interrupt addon
+ * (docs/spec/irq-addon.md).
+ *
+ * Return: the level, the OR over meshes of IRQ_STAT & IRQ_EN; low on cards
+ * without the addon.
  */
 bool ksim_irq_line(const struct ksim_card *card);
+/**
+ * typedef ksim_irq_fn - called in the cycle the interrupt line rises
+ * @ctx: what the host registered with ksim_set_irq_callback().
+ *
+ * Called from inside stepping; it must not call back into the model, only
+ * note the event.
+ */
 typedef void (*ksim_irq_fn)(void *ctx);
+/**
+ * ksim_set_irq_callback() - be told when the interrupt line rises
+ * @card: the card.
+ * @fn: called with @ctx from inside stepping (any access or ksim_run()) in
+ *	the cycle the line rises; it must not call back into the model, only
+ *	note the event.  NULL removes it.
+ * @ctx: passed to @fn.
+ *
+ * The model steps only when it is accessed, so the line cannot rise while
+ * nobody touches the card: a host that wants interrupts without polling
+ * must keep stepping it (e.g. a kernel thread calling ksim_run()), later
+ * driver work.
+ */
 void ksim_set_irq_callback(struct ksim_card *card, ksim_irq_fn fn,
 			     void *ctx);
 
@@ -86,38 +176,107 @@ void ksim_set_irq_callback(struct ksim_card *card, ksim_irq_fn fn,
  * protocol checker and the event trace.  Nothing a card has; hosts offer
  * them to tests (libkohaku's kohaku_sim_*, kohaku_sim.ko's debugfs).
  *
- * ksim_card_create_flags() is ksim_card_create() with the checker
- * (KSIM_CHECK) on from the start; a description's `check off` still
- * wins.  ksim_command() takes one line as a description directive
- * would: "inject ...", "check on|off ...", "trace on|off|clear ...";
- * ksim_inject() the words after "inject".  Both return 0 or -EINVAL
- * with a message in err.
- *
  * The text functions write at most len bytes, NUL-terminated, and return
  * the length the whole text needs (like snprintf), so a host can size its
- * buffer.  ksim_check_report() audits first and returns the number of
- * violations.  ksim_trace_text() formats events from index *pos on, one
- * line each, as many whole lines as fit, and moves *pos past them (start
- * at 0: the first line is a header); it returns the bytes written.
+ * buffer.
  */
+/* ksim_card_create_flags(): the protocol checker on from the start */
 #define KSIM_CHECK	1u
 
+/**
+ * ksim_card_create_flags() - ksim_card_create(), with flags
+ * @desc: the card description, as for ksim_card_create().
+ * @flags: KSIM_CHECK: the protocol checker on from the start; a
+ *	description's `check off` still wins.
+ * @out: the new card; NULL on failure.
+ * @err: on failure, a message naming the line and the problem; may be NULL.
+ * @errlen: the size of @err.
+ *
+ * Return: 0, or a negative errno on failure.
+ */
 int ksim_card_create_flags(const char *desc, unsigned int flags,
 			     struct ksim_card **out, char *err,
 			     size_t errlen);
+/**
+ * ksim_command() - one knob command
+ * @card: the card.
+ * @line: one line as a description directive would have it:
+ *	"inject ...", "check on|off ...", "trace on|off|clear ...".
+ * @err: the message when the command is refused; may be NULL.
+ * @errlen: the size of @err.
+ *
+ * Return: 0, or -EINVAL with a message in @err.
+ */
 int ksim_command(struct ksim_card *card, const char *line, char *err,
 		   size_t errlen);
+/**
+ * ksim_inject() - inject a fault
+ * @card: the card.
+ * @spec: the words after "inject" of an inject command.
+ * @err: the message when the spec is refused; may be NULL.
+ * @errlen: the size of @err.
+ *
+ * Return: 0, or -EINVAL with a message in @err.
+ */
 int ksim_inject(struct ksim_card *card, const char *spec, char *err,
 		  size_t errlen);
+/**
+ * ksim_dump_knobs() - the fault-injection knobs set on the card, as text
+ * @card: the card.
+ * @buf: where the text goes, NUL-terminated.
+ * @len: at most this many bytes are written.
+ *
+ * Return: the length the whole text needs (like snprintf).
+ */
 size_t ksim_dump_knobs(struct ksim_card *card, char *buf, size_t len);
+/**
+ * ksim_dump_stats() - the card's counters, as text
+ * @card: the card.
+ * @buf: where the text goes, NUL-terminated.
+ * @len: at most this many bytes are written.
+ *
+ * Return: the length the whole text needs (like snprintf).
+ */
 size_t ksim_dump_stats(struct ksim_card *card, char *buf, size_t len);
+/**
+ * ksim_check_report() - the protocol checker's report
+ * @card: the card.
+ * @buf: where the report goes, NUL-terminated.
+ * @len: at most this many bytes are written.
+ *
+ * Audits the card first.
+ *
+ * Return: the number of violations.
+ */
 u64 ksim_check_report(struct ksim_card *card, char *buf, size_t len);
+/**
+ * ksim_trace_text() - the event trace, as text
+ * @card: the card.
+ * @pos: the index of the first event to format; moved past the events
+ *	written.  Start at 0: the first line is a header.
+ * @buf: where the text goes, NUL-terminated.
+ * @len: at most this many bytes are written.
+ *
+ * Formats events from index *@pos on, one line each, as many whole lines
+ * as fit.
+ *
+ * Return: the bytes written.
+ */
 size_t ksim_trace_text(struct ksim_card *card, u64 *pos, char *buf,
 			 size_t len);
 
-/* Built-in card descriptions by name ("saxpy", "ship_2x2", ...); NULL if none. */
+/**
+ * ksim_builtin_desc() - a built-in card description by name
+ * @name: "saxpy", "ship_2x2", ...
+ *
+ * Return: the description, or NULL if none has that name.
+ */
 const char *ksim_builtin_desc(const char *name);
-/* Names of the built-in descriptions, NULL-terminated. */
+/**
+ * ksim_builtin_names() - the names of the built-in descriptions
+ *
+ * Return: the names, NULL-terminated.
+ */
 const char *const *ksim_builtin_names(void);
 
 #endif /* KSIM_H */

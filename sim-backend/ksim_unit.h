@@ -33,75 +33,195 @@
 struct ksim_unit;
 struct ksim_params;
 
+/**
+ * struct ksim_unit_type - a kind of compute unit: its facts and its model
+ * @token: the map token, e.g. "sax".
+ * @name: what it is, for messages.
+ * @cu_type: CU_CAPS [63:48].
+ * @n_buffers: CU_CAPS [39:36].
+ * @priv_size: bytes of private state per unit, zeroed at creation
+ *	(ksim_unit_priv()).
+ * @init: optional; returning nonzero fails card creation.
+ * @fini: optional; undoes @init.
+ * @tick: the unit's cycle, as the top of this file says.  NULL: the token
+ *	is known but has no model (refused by the parser).
+ * @reset: optional: mesh reset; the default is @fini, zeroed private state,
+ *	@init.
+ * @recv_types: optional, for the protocol checker (rule 5): the flit types
+ *	the unit handles on recv_*, bit 1u << KH_T_* (kh_flit.h) per type;
+ *	0 means MEM_RD_RESP, MEM_WR_ACK, CU_SIGNAL and CU_DATA.
+ */
 struct ksim_unit_type {
-	const char *token;	/* map token, e.g. "sax" */
-	const char *name;	/* what it is, for messages */
-	u16 cu_type;		/* CU_CAPS [63:48] */
-	u8 n_buffers;		/* CU_CAPS [39:36] */
-	size_t priv_size;	/* zeroed private state, ksim_unit_priv() */
-	/* optional; init() returning nonzero fails card creation */
+	const char *token;
+	const char *name;
+	u16 cu_type;
+	u8 n_buffers;
+	size_t priv_size;
 	int (*init)(struct ksim_unit *u);
 	void (*fini)(struct ksim_unit *u);
-	/* NULL: the token is known but has no model (refused by the parser) */
 	bool (*tick)(struct ksim_unit *u);
-	/* optional: mesh reset; default is fini, zeroed private state, init */
 	void (*reset)(struct ksim_unit *u);
-	/*
-	 * optional, for the protocol checker (rule 5): the flit types the
-	 * unit handles on recv_*, bit per KSIM_T_*; 0 means MEM_RD_RESP,
-	 * MEM_WR_ACK, CU_SIGNAL and CU_DATA
-	 */
 	u16 recv_types;
 };
 
-/* inst_valid ? the head instruction : NULL.  Capture what you need now. */
+/**
+ * ksim_unit_inst() - inst_flit, when inst_valid
+ * @u: the unit.
+ *
+ * Capture what you need now.
+ *
+ * Return: the head instruction when inst_valid, else NULL.
+ */
 const struct kh_flit *ksim_unit_inst(struct ksim_unit *u);
-/* inst_ready for this cycle: the head is consumed, in_flight set. */
+/**
+ * ksim_unit_inst_accept() - inst_ready for this cycle
+ * @u: the unit.
+ *
+ * The head instruction is consumed and in_flight set.  Without inst_valid
+ * it does nothing.
+ */
 void ksim_unit_inst_accept(struct ksim_unit *u);
-/*
- * exec_done with exec_result and exec_fault.  The base picks the
- * completion code (fault > batch > inst) and addresses it to the
- * instruction's sender.  Never in the cycle of ksim_unit_inst_accept(): the
- * base then loses the completion exactly as the RTL does.
+/**
+ * ksim_unit_retire() - exec_done, with exec_result and exec_fault
+ * @u: the unit.
+ * @result: exec_result.
+ * @fault: exec_fault.
+ *
+ * The base picks the completion code (fault > batch > inst) and addresses
+ * it to the instruction's sender.  Never in the cycle of
+ * ksim_unit_inst_accept(): the base then loses the completion exactly as
+ * the RTL does.
  */
 void ksim_unit_retire(struct ksim_unit *u, u32 result, bool fault);
 
-/* recv_valid ? the receive FIFO head : NULL. */
+/**
+ * ksim_unit_recv() - recv_flit, when recv_valid
+ * @u: the unit.
+ *
+ * Return: the receive FIFO's head when recv_valid, else NULL.
+ */
 const struct kh_flit *ksim_unit_recv(struct ksim_unit *u);
-/* recv_ready: the head is consumed (once per cycle). */
+/**
+ * ksim_unit_recv_pop() - recv_ready: the head is consumed
+ * @u: the unit.
+ *
+ * Once per cycle.
+ */
 void ksim_unit_recv_pop(struct ksim_unit *u);
-/* A received flit the unit drops: counted, and logged when enabled. */
+/**
+ * ksim_unit_drop() - a received flit the unit drops
+ * @u: the unit.
+ * @f: the flit.
+ * @why: for the log.
+ *
+ * Counted, and logged when enabled.
+ */
 void ksim_unit_drop(struct ksim_unit *u, const struct kh_flit *f,
 		  const char *why);
 
-/* send_ready this cycle (nothing of higher priority is waiting). */
+/**
+ * ksim_unit_send_ready() - send_ready this cycle
+ * @u: the unit.
+ *
+ * Return: true when nothing of higher priority is waiting and the unit has
+ * not sent this cycle.
+ */
 bool ksim_unit_send_ready(const struct ksim_unit *u);
-/*
- * send_valid with f; returns true when the base took it this cycle (the
- * flit is copied).  On false, offer it again next tick.  The base sends
- * the flit verbatim: the unit sets every header field, src included.
+/**
+ * ksim_unit_send() - send_valid with a flit
+ * @u: the unit.
+ * @f: the flit, copied.  The base sends it verbatim: the unit sets every
+ *	header field, src included.
+ *
+ * Return: true when the base took it this cycle; on false, offer it again
+ * next tick.
  */
 bool ksim_unit_send(struct ksim_unit *u, const struct kh_flit *f);
 
+/**
+ * ksim_unit_set_dbg() - dbg_ctr (CU_CTRL index 3)
+ * @u: the unit.
+ * @dbg: the value CU_DBG reads.
+ */
 void ksim_unit_set_dbg(struct ksim_unit *u, u64 dbg);
 
+/**
+ * ksim_unit_priv() - the unit's private state
+ * @u: the unit.
+ *
+ * Return: &ksim_unit_type.priv_size bytes, zeroed at creation.
+ */
 void *ksim_unit_priv(struct ksim_unit *u);
+/**
+ * ksim_unit_type_of() - what kind of unit this is
+ * @u: the unit.
+ *
+ * Return: its type.
+ */
 const struct ksim_unit_type *ksim_unit_type_of(const struct ksim_unit *u);
+/**
+ * ksim_unit_x() - the unit's column in its mesh
+ * @u: the unit.
+ *
+ * Return: x.
+ */
 unsigned int ksim_unit_x(const struct ksim_unit *u);
+/**
+ * ksim_unit_y() - the unit's row in its mesh
+ * @u: the unit.
+ *
+ * Return: y.
+ */
 unsigned int ksim_unit_y(const struct ksim_unit *u);
+/**
+ * ksim_unit_mesh() - the unit's mesh
+ * @u: the unit.
+ *
+ * Return: the mesh index on the card.
+ */
 unsigned int ksim_unit_mesh(const struct ksim_unit *u);
+/**
+ * ksim_unit_params() - the parameters of the unit's mesh
+ * @u: the unit.
+ *
+ * Return: the card description's parameters for the mesh.
+ */
 const struct ksim_params *ksim_unit_params(const struct ksim_unit *u);
+/**
+ * ksim_unit_now() - the current cycle
+ * @u: the unit.
+ *
+ * Return: the card's cycle count.
+ */
 u64 ksim_unit_now(const struct ksim_unit *u);
-/* Be ticked at cycle `at` even if no input changes. */
+/**
+ * ksim_unit_timer() - be ticked at a cycle even if no input changes
+ * @u: the unit.
+ * @at: the cycle.
+ */
 void ksim_unit_timer(struct ksim_unit *u, u64 at);
-/*
- * The MAG port a unit sends memory requests to: the port on the unit's
- * row, else the port on the nearest row (the lower row on a tie).
+/**
+ * ksim_unit_mag_port() - the MAG port a unit sends memory requests to
+ * @u: the unit.
+ * @x: the port's x.
+ * @y: the port's y.
+ *
+ * The port on the unit's row, else the port on the nearest row (the lower
+ * row on a tie).
  */
 void ksim_unit_mag_port(const struct ksim_unit *u, unsigned int *x,
 		      unsigned int *y);
 
-/* Build a header for a flit this unit sends (src = the unit). */
+/**
+ * ksim_unit_hdr() - build a header for a flit this unit sends
+ * @u: the unit, the flit's src.
+ * @f: the flit.
+ * @dx: destination x.
+ * @dy: destination y.
+ * @type: the flit type (KH_T_*).
+ * @txn: the transaction tag.
+ * @last: the last flag.
+ */
 void ksim_unit_hdr(const struct ksim_unit *u, struct kh_flit *f, unsigned int dx,
 		 unsigned int dy, unsigned int type, unsigned int txn,
 		 unsigned int last);

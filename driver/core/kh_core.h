@@ -119,8 +119,26 @@ bool kh_ioctl_is_ours(unsigned int cmd);
 const char *kh_ioctl_name(unsigned int cmd);
 
 /* Read-only views for sysfs and diagnostics. */
+/**
+ * kh_device_name() - the device's name
+ * @kd: the device.
+ *
+ * Return: the name given to kh_device_probe(), as GET_INFO reports it.
+ */
 const char *kh_device_name(const struct kh_device *kd);
+/**
+ * kh_device_mesh_count() - how many meshes the card has
+ * @kd: the device.
+ *
+ * Return: the number of meshes.
+ */
 unsigned int kh_device_mesh_count(const struct kh_device *kd);
+/**
+ * kh_device_node_count() - how many nodes were enumerated
+ * @kd: the device.
+ *
+ * Return: the nodes of every mesh, the size of kh_device_node()'s table.
+ */
 unsigned int kh_device_node_count(const struct kh_device *kd);
 /**
  * kh_device_node() - node i of the enumerated table
