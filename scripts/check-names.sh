@@ -1,0 +1,192 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0 OR MIT
+#
+# check-names.sh: one name per thing, and each name with its layer's prefix.
+#
+# Every struct, union and enum tag and every typedef name DEFINED (a tag with
+# its body, a typedef; not a forward declaration, not a use) in the sources
+# that are not tests: uapi/, hwif/, sim-backend/, driver/core/, driver/linux/,
+# libruntime/ (with inproc/ and cli/), bench/, tools/.  It fails when
+#
+#   - one name is defined in two files: the layers are built into one
+#     library (libkohaku holds the core, the model and the runtime) and one
+#     debugger, so two things of one name are one too many.  The two arms of
+#     an #ifdef __KERNEL__ in one file are one place;
+#     `typedef struct x x;` is the tag under its own name, not a second thing;
+#   - a name does not carry its layer's prefix, so that a name says where its
+#     thing lives and two layers cannot collide:
+#       uapi/                 kh_, KH_, kohaku_, drm_kohaku_
+#       hwif/                 kh_hw (kh_hw, kh_hw_*)
+#       sim-backend/          ksim_
+#       driver/core/          kh_, but not kh_hw* (hwif's) nor kh_rt_ (libruntime's)
+#       driver/linux/         kohaku_ (kohaku.ko), kohaku_sim (kohaku_sim*.[ch])
+#       libruntime/, cli/     kohaku_, kh_rt_
+#       libruntime/inproc/    kohaku_, kh_rt_, and the driver core's OS shim,
+#                             which is implemented there: kh_os_*, and the
+#                             tags driver/core/kh_os.h declares and leaves to
+#                             the host (struct kh_fence, struct kh_syncobj)
+#     bench/ and tools/ are programs of their own: no prefix, but no name of
+#     theirs may be another's.
+#
+# KERNEL below lists the kernel's own names that a userspace shim recreates
+# (u8 ... s64, list_head): the same thing as the kernel's, allowed where they
+# are.  KNOWN lists today's wrong prefixes in files whose owners are to rename
+# them: they are printed, not failed; a KNOWN entry that no longer matches
+# anything fails, so the list only shrinks.
+#
+# The definitions come from scripts/c-decls.pl (a lexer and brace matcher
+# over comment-stripped sources, not a compiler: what a macro expands to is
+# not seen).  Output is TAP, for tests/run-all.sh.
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top" || exit 1
+
+dirs="uapi hwif sim-backend driver/core driver/linux libruntime bench tools"
+
+# the kernel's names recreated by a userspace shim: NAME FILE
+KERNEL='
+u8 driver/core/kh_os.h
+u16 driver/core/kh_os.h
+u32 driver/core/kh_os.h
+u64 driver/core/kh_os.h
+s8 driver/core/kh_os.h
+s16 driver/core/kh_os.h
+s32 driver/core/kh_os.h
+s64 driver/core/kh_os.h
+list_head driver/core/kh_os.h
+u8 sim-backend/ksim_plat.h
+u16 sim-backend/ksim_plat.h
+u32 sim-backend/ksim_plat.h
+u64 sim-backend/ksim_plat.h
+s8 sim-backend/ksim_plat.h
+s16 sim-backend/ksim_plat.h
+s32 sim-backend/ksim_plat.h
+s64 sim-backend/ksim_plat.h
+'
+
+# wrong prefixes found when this check was written, to be renamed by the
+# files' owners: NAME FILE
+KNOWN='
+sx_state sim-backend/sim_unit_sx.c
+opts libruntime/cli/kohaku_cli.c
+unit_run libruntime/cli/kohaku_cli.c
+inproc_core_ioctl libruntime/inproc/inproc_drm.c
+inproc_ctx libruntime/inproc/inproc_drm.c
+'
+
+# shellcheck disable=SC2086
+files=$(find $dirs -name '*.[ch]' ! -name '*.mod.c' | LC_ALL=C sort)
+decls=$(mktemp)
+trap 'rm -f "$decls"' EXIT
+# shellcheck disable=SC2086
+if ! perl scripts/c-decls.pl $files >"$decls"; then
+	echo "not ok 1 - scripts/c-decls.pl failed"
+	exit 1
+fi
+
+KERNEL=$KERNEL KNOWN=$KNOWN perl -e '
+use strict;
+use warnings;
+
+my %kernel = map { $_ => 1 } grep { /\S/ } split /\n/, $ENV{KERNEL};
+my %known = map { $_ => 0 } grep { /\S/ } split /\n/, $ENV{KNOWN};
+my (%defs, %shim, $nfiles, %files);
+
+while (<STDIN>) {
+	my ($where, $kind, $name, $extra) = split;
+	my ($file, $line) = $where =~ /^(.*):(\d+)$/;
+	$files{$file} = 1;
+	if ($kind eq "struct-decl" && $file eq "driver/core/kh_os.h") {
+		$shim{$name} = 1;
+		next;
+	}
+	next unless $kind =~ /^(struct|union|enum|typedef)$/;
+	next if $kind eq "typedef" && defined $extra && $extra eq "alias";
+	push @{$defs{$name}}, { file => $file, line => $line, kind => $kind };
+}
+
+# the layer of a file, with the test of its prefix
+sub layer {
+	my ($f) = @_;
+	return ["uapi", "kh_, KH_, kohaku_, drm_kohaku_",
+		sub { $_[0] =~ /^(kh_|KH_|kohaku_|drm_kohaku_)/ }] if $f =~ m{^uapi/};
+	return ["hwif", "kh_hw, kh_hw_*", sub { $_[0] =~ /^kh_hw(_|$)/ }] if $f =~ m{^hwif/};
+	return ["sim-backend", "ksim_*", sub { $_[0] =~ /^ksim_/ }] if $f =~ m{^sim-backend/};
+	return ["driver/core", "kh_*, not kh_hw* nor kh_rt_*",
+		sub { $_[0] =~ /^kh_/ && $_[0] !~ /^kh_(hw(_|$)|rt_)/ }] if $f =~ m{^driver/core/};
+	return ["driver/linux kohaku_sim.ko", "kohaku_sim*",
+		sub { $_[0] =~ /^kohaku_sim(_|$)/ }] if $f =~ m{^driver/linux/kohaku_sim[^/]*$};
+	return ["driver/linux kohaku.ko", "kohaku_*, not kohaku_sim*",
+		sub { $_[0] =~ /^kohaku_/ && $_[0] !~ /^kohaku_sim(_|$)/ }] if $f =~ m{^driver/linux/};
+	return ["libruntime/inproc", "kohaku_*, kh_rt_*, kh_os_*, the core shim\x27s tags",
+		sub { $_[0] =~ /^(kohaku_|kh_rt_|kh_os_)/ || $shim{$_[0]} }] if $f =~ m{^libruntime/inproc/};
+	return ["libruntime", "kohaku_*, kh_rt_*",
+		sub { $_[0] =~ /^(kohaku_|kh_rt_)/ }] if $f =~ m{^libruntime/};
+	return ["bench, tools", "any", sub { 1 }];
+}
+
+my $n = 0;
+my $fail = 0;
+sub tap {
+	my ($ok, $what, @notes) = @_;
+	$n++;
+	$fail++ unless $ok;
+	print(($ok ? "ok" : "not ok"), " $n - $what\n");
+	print "# $_\n" for @notes;
+}
+
+my $nfile = keys %files;
+my $nname = keys %defs;
+tap($nfile > 0 && $nname > 0, "$nname names defined in $nfile files read");
+
+# one place per name: distinct files
+my @dups;
+for my $name (sort keys %defs) {
+	my %by_file;
+	for my $d (@{$defs{$name}}) {
+		$by_file{$d->{file}} //= $d;
+	}
+	next if keys %by_file < 2;
+	my @places = map { "$_->{kind} $name $_->{file}:$_->{line}" }
+		     map { $by_file{$_} } sort keys %by_file;
+	if (!grep { !$kernel{"$name $_"} } keys %by_file) {
+		next;	# the kernel name recreated by each userspace shim
+	}
+	push @dups, join("; ", @places);
+}
+tap(!@dups, "no name defined in two places", @dups);
+
+# prefixes, one line per layer
+my (%layer_names, %layer_bad, %layer_known, %layer_rule);
+for my $name (sort keys %defs) {
+	my %seen;
+	for my $d (@{$defs{$name}}) {
+		next if $seen{$d->{file}}++;
+		my ($lname, $rule, $test) = @{layer($d->{file})};
+		$layer_rule{$lname} = $rule;
+		$layer_names{$lname}++;
+		next if $test->($name);
+		my $where = "$d->{file}:$d->{line}: $d->{kind} $name";
+		if ($kernel{"$name $d->{file}"}) {
+			next;
+		} elsif (exists $known{"$name $d->{file}"}) {
+			$known{"$name $d->{file}"} = 1;
+			push @{$layer_known{$lname}}, "known, to rename: $where";
+		} else {
+			push @{$layer_bad{$lname}}, "$where: not $rule";
+		}
+	}
+}
+for my $l (sort keys %layer_names) {
+	my @bad = @{$layer_bad{$l} // []};
+	my @known = @{$layer_known{$l} // []};
+	tap(!@bad, "$l: $layer_names{$l} names, each $layer_rule{$l}", @bad, @known);
+}
+
+my @stale = map { "$_: no longer wrong here; remove it from KNOWN in scripts/check-names.sh" }
+	    grep { !$known{$_} } sort keys %known;
+tap(!@stale, "the KNOWN list of scripts/check-names.sh is current", @stale);
+
+print "1..$n\n";
+exit($fail ? 1 : 0);
+' <"$decls"
