@@ -1,6 +1,9 @@
 #!/bin/sh
 # Run the whole suite and print one summary line: "N passed, N failed".
 #
+#   0. source checks                          scripts/check-*.sh
+#      kernel-doc on the ABI and the seams, one name per thing with its
+#      layer's prefix (scripts/README.md)
 #   1. model and core unit tests              build/tests/{model,unit}/*
 #   2. runtime + uapi tests, sim backend      build/tests/runtime/*
 #   3. the same under ASan/UBSan              build/asan/tests/...
@@ -48,6 +51,15 @@ run_suite() { # label runner-prefix binaries...
 		record "$name" "$out" $?
 	done
 }
+
+# the source checks: scripts that print TAP, run from the top of the tree
+run_check() { # name script
+	out="$log/check_$1.tap"
+	sh "$2" >"$out" 2>&1
+	record "check/$1" "$out" $?
+}
+run_check kernel-doc scripts/check-kernel-doc.sh
+run_check names scripts/check-names.sh
 
 run_suite model "" build/tests/model/*
 run_suite unit "" build/tests/unit/*
