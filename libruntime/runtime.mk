@@ -23,4 +23,9 @@ RT_SRCS += \
 	libruntime/inproc/kh_os_xa.c \
 	libruntime/inproc/kh_os_fence.c \
 	libruntime/inproc/inproc_drm.c
-CLI_SRCS += libruntime/cli/kohaku_cli.c
+CLI_SRCS += \
+	libruntime/cli/main.c \
+	libruntime/cli/output.c \
+	libruntime/cli/cmd_list.c \
+	libruntime/cli/cmd_info.c \
+	libruntime/cli/cmd_run.c

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * The kohaku CLI's shared pieces: its options, exit codes, and the helpers
+ * more than one command uses.  main.c parses the arguments and dispatches;
+ * each cmd_*.c is one command group; output.c prints what several of them
+ * print.
+ */
+#ifndef KOHAKU_CLI_H
+#define KOHAKU_CLI_H
+
+#include <stdbool.h>
+
+#include "kohaku.h"
+
+/* the program's name, first in every message */
+#define CLI_PROG	"kohaku"
+
+/* exit codes (docs/runtime.md "The kohaku CLI") */
+#define EXIT_OK		0
+#define EXIT_WRONG	1
+#define EXIT_USAGE	2
+#define EXIT_NODEV	3
+#define EXIT_DEVICE	4
+
+/* --node given at most this often */
+#define MAX_SEL		64
+
+struct kohaku_cli_opts {
+	enum kohaku_backend backend;
+	const char *device;
+	const char *map;
+	bool json;
+	bool live;
+	/* run saxpy */
+	unsigned long n;
+	float a;
+	unsigned int timeout_ms;
+	unsigned int n_sel;
+	struct { int mesh, x, y; } sel[MAX_SEL];
+};
+
+/* main.c: a usage error on stderr, then exit(EXIT_USAGE) */
+void cli_die_usage(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2), noreturn));
+/* main.c: open the device the options name; 0 or an exit code (said) */
+int cli_open_dev(const struct kohaku_cli_opts *o, kohaku_device **dev);
+/*
+ * main.c: cli_open_dev, then the node table (kohaku_nodes_alloc with
+ * flags); 0 or an exit code, said on stderr (nothing is left open).
+ */
+int cli_open_nodes(const struct kohaku_cli_opts *o, unsigned int flags,
+		   kohaku_device **dev, struct drm_kohaku_node **nd,
+		   unsigned int *n);
+
+/* output.c: s as a JSON string, quoted and escaped */
+void cli_json_str(const char *s);
+/*
+ * output.c: the node table that `nodes` and `run` print first.  Text:
+ * "PATH: N nodes<note>" and the table.  JSON: the object opened with its
+ * "path" and "nodes" members and left open; more: a ", " follows for the
+ * caller's members.
+ */
+void cli_print_device_nodes(const struct kohaku_cli_opts *o,
+			    const kohaku_device *dev,
+			    const struct drm_kohaku_node *nd, unsigned int n,
+			    const char *note, bool more);
+
+/*
+ * The commands: list (cmd_list.c), info and nodes (cmd_info.c), run
+ * (cmd_run.c; what is the example's name, or NULL).  Each returns the exit
+ * code.
+ */
+int cli_cmd_list(const struct kohaku_cli_opts *o);
+int cli_cmd_info(const struct kohaku_cli_opts *o);
+int cli_cmd_nodes(const struct kohaku_cli_opts *o);
+int cli_cmd_run(const struct kohaku_cli_opts *o, const char *what);
+
+#endif /* KOHAKU_CLI_H */

@@ -1,0 +1,343 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * kohaku run saxpy: y = a*x + y on every SX unit (or the --node ones), each
+ * on its own vectors in its mesh, all submitted before the first wait so
+ * the units run side by side; every element checked bit-exact against the
+ * host's fmaf, and the memory past y[n-1] checked untouched.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+#include "kohaku/kh_units.h"
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+struct kohaku_cli_unit_run {
+	const struct drm_kohaku_node *node;
+	uint32_t hx, hy;
+	uint64_t ax, ay;
+	uint64_t job;
+	bool submitted;
+	double t0, t1;
+	struct kohaku_job_status st;
+	int wait_r;
+	unsigned long bad;
+	unsigned long first_bad;
+	bool guard_ok;
+	int exit;
+	char why[KOHAKU_ERRMSG_MAX];
+};
+
+#define GUARD_BYTES	64
+#define GUARD_BYTE	0xa5
+
+static float x_val(unsigned long i, unsigned int u)
+{
+	return (float)((long)(i % 97) - 48) * 0.3f + (float)i * 1e-3f +
+	       (float)u * 0.125f;
+}
+
+static float y_val(unsigned long i, unsigned int u)
+{
+	return (float)(i % 13) * 0.77f - 3.1f + (float)u;
+}
+
+static uint32_t fbits(float f)
+{
+	uint32_t b;
+
+	memcpy(&b, &f, sizeof(b));
+	return b;
+}
+
+static uint32_t expect_bits(float a, float x, float y)
+{
+	float r = fmaf(a, x, y);
+
+	return isnan(r) ? 0x7fc00000u : fbits(r);
+}
+
+static int run_setup(kohaku_device *dev, const struct kohaku_cli_opts *o,
+		     struct kohaku_cli_unit_run *u, unsigned int ui, float *hx,
+		     unsigned char *hyb)
+{
+	size_t vbytes = o->n * sizeof(float);
+	unsigned long i;
+	float *hy = (float *)hyb;
+	struct kohaku_inst inst;
+	struct kohaku_program p;
+	int r;
+
+	r = kohaku_bo_create(dev, u->node->mesh, vbytes ? vbytes : 4, &u->hx,
+			     &u->ax);
+	if (r == 0)
+		r = kohaku_bo_create(dev, u->node->mesh, vbytes + GUARD_BYTES,
+				     &u->hy, &u->ay);
+	if (r < 0)
+		goto fail;
+	for (i = 0; i < o->n; i++) {
+		hx[i] = x_val(i, ui);
+		hy[i] = y_val(i, ui);
+	}
+	memset(hyb + vbytes, GUARD_BYTE, GUARD_BYTES);
+	if (vbytes)
+		r = kohaku_bo_write(dev, u->hx, 0, hx, vbytes);
+	if (r == 0)
+		r = kohaku_bo_write(dev, u->hy, 0, hyb, vbytes + GUARD_BYTES);
+	if (r < 0)
+		goto fail;
+	r = kohaku_inst_saxpy(&inst, (uint32_t)o->n, o->a, u->ax, u->ay);
+	if (r < 0) {
+		snprintf(u->why, sizeof(u->why), "cannot encode saxpy n=%lu",
+			 o->n);
+		u->exit = EXIT_USAGE;
+		return r;
+	}
+	memset(&p, 0, sizeof(p));
+	p.mesh = u->node->mesh;
+	p.x = u->node->x;
+	p.y = u->node->y;
+	p.txn = (uint8_t)ui;
+	p.n_insts = 1;
+	p.insts = &inst;
+	u->t0 = now_s();
+	r = kohaku_submit(dev, &p, 1, o->timeout_ms, &u->job);
+	if (r < 0)
+		goto fail;
+	u->submitted = true;
+	return 0;
+fail:
+	snprintf(u->why, sizeof(u->why), "%s", kohaku_last_error(dev));
+	u->exit = r == -EINVAL ? EXIT_USAGE : EXIT_DEVICE;
+	return r;
+}
+
+static void run_finish(kohaku_device *dev, const struct kohaku_cli_opts *o,
+		       struct kohaku_cli_unit_run *u, unsigned int ui,
+		       unsigned char *hyb)
+{
+	uint32_t limit = o->timeout_ms ? o->timeout_ms :
+			 KOHAKU_JOB_TIMEOUT_DEFAULT_MS;
+	size_t vbytes = o->n * sizeof(float);
+	const uint32_t *got = (const uint32_t *)hyb;
+	unsigned long i;
+	int tries, r;
+
+	for (tries = 0; tries < 4; tries++) {
+		r = kohaku_wait(dev, u->job, limit + 1000, &u->st);
+		if (r != -ETIMEDOUT)
+			break;
+	}
+	u->t1 = now_s();
+	u->wait_r = r;
+	if (r < 0) {
+		snprintf(u->why, sizeof(u->why), "%s", kohaku_last_error(dev));
+		u->exit = EXIT_DEVICE;
+		return;
+	}
+	if (u->st.status != KOHAKU_JOB_DONE) {
+		kohaku_job_describe(&u->st, u->why, sizeof(u->why));
+		u->exit = EXIT_DEVICE;
+		return;
+	}
+	memset(hyb, 0, vbytes + GUARD_BYTES);
+	r = kohaku_bo_read(dev, u->hy, 0, hyb, vbytes + GUARD_BYTES);
+	if (r < 0) {
+		snprintf(u->why, sizeof(u->why), "%s", kohaku_last_error(dev));
+		u->exit = EXIT_DEVICE;
+		return;
+	}
+	for (i = 0; i < o->n; i++) {
+		uint32_t want = expect_bits(o->a, x_val(i, ui), y_val(i, ui));
+
+		if (got[i] != want) {
+			if (!u->bad)
+				u->first_bad = i;
+			u->bad++;
+		}
+	}
+	u->guard_ok = true;
+	for (i = 0; i < GUARD_BYTES; i++)
+		if (hyb[vbytes + i] != GUARD_BYTE)
+			u->guard_ok = false;
+	if (u->bad) {
+		i = u->first_bad;
+		snprintf(u->why, sizeof(u->why),
+			 "%lu of %lu elements differ from fmaf; first y[%lu] = "
+			 "0x%08x, expected 0x%08x (%a * %a + %a)", u->bad, o->n,
+			 i, got[i], expect_bits(o->a, x_val(i, ui), y_val(i, ui)),
+			 (double)o->a, (double)x_val(i, ui),
+			 (double)y_val(i, ui));
+		u->exit = EXIT_WRONG;
+	} else if (!u->guard_ok) {
+		snprintf(u->why, sizeof(u->why),
+			 "memory just past y[%lu] was changed", o->n - 1);
+		u->exit = EXIT_WRONG;
+	}
+}
+
+int cli_cmd_run(const struct kohaku_cli_opts *o, const char *what)
+{
+	struct drm_kohaku_node *nd = NULL;
+	struct kohaku_cli_unit_run *runs = NULL;
+	unsigned int n_nodes = 0, n_runs = 0, i, j;
+	kohaku_device *dev;
+	float *hx = NULL;
+	unsigned char *hyb = NULL;
+	int r, ret = EXIT_OK;
+
+	if (!what)
+		cli_die_usage("run: which example? (run saxpy)");
+	if (strcmp(what, "saxpy"))
+		cli_die_usage("run: unknown example '%s' (run saxpy)", what);
+	if (o->n > KH_SX_N_MAX)
+		cli_die_usage("run saxpy: --n %lu is more than the SX unit's "
+			      "%u elements", o->n, KH_SX_N_MAX);
+
+	r = cli_open_nodes(o, 0, &dev, &nd, &n_nodes);
+	if (r)
+		return r;
+	runs = calloc(n_nodes ? n_nodes : 1, sizeof(*runs));
+	if (!runs) {
+		fprintf(stderr, "%s: out of memory\n", CLI_PROG);
+		ret = EXIT_DEVICE;
+		goto out;
+	}
+	/* the units: every SX unit, or the named ones */
+	if (!o->n_sel) {
+		for (i = 0; i < n_nodes; i++)
+			if (nd[i].cu_type == KH_CU_SX)
+				runs[n_runs++].node = &nd[i];
+	} else {
+		for (j = 0; j < o->n_sel; j++) {
+			const struct drm_kohaku_node *hit = NULL;
+
+			for (i = 0; i < n_nodes; i++)
+				if (nd[i].x == o->sel[j].x && nd[i].y == o->sel[j].y &&
+				    nd[i].mesh == o->sel[j].mesh)
+					hit = &nd[i];
+			if (!hit || hit->cu_type != KH_CU_SX) {
+				char tn[16];
+
+				fprintf(stderr, "%s: run saxpy: mesh %d (%d,%d) is %s\n",
+					CLI_PROG, o->sel[j].mesh, o->sel[j].x,
+					o->sel[j].y, hit ? "not an SX unit" :
+					"not an enumerated node");
+				if (hit)
+					fprintf(stderr, "  (it is a %s unit)\n",
+						kohaku_cu_type_name(hit->cu_type,
+								    tn, sizeof(tn)));
+				fprintf(stderr, "  SX units:");
+				for (i = 0; i < n_nodes; i++)
+					if (nd[i].cu_type == KH_CU_SX)
+						fprintf(stderr, " %u:%u,%u",
+							nd[i].mesh, nd[i].x, nd[i].y);
+				fprintf(stderr, "\n");
+				ret = EXIT_USAGE;
+				goto out;
+			}
+			for (i = 0; i < n_runs; i++)
+				if (runs[i].node == hit)
+					break;
+			if (i == n_runs && n_runs < n_nodes)
+				runs[n_runs++].node = hit;
+		}
+	}
+
+	cli_print_device_nodes(o, dev, nd, n_nodes, "", true);
+	if (!o->json)
+		printf("\nsaxpy: y = a*x + y, n = %lu, a = %g, on %u SX unit%s\n",
+		       o->n, (double)o->a, n_runs, n_runs == 1 ? "" : "s");
+	if (!n_runs) {
+		if (o->json)
+			printf("\"units\": [], \"error\": \"no SX unit on this "
+			       "device\", \"ok\": false}\n");
+		fprintf(stderr, "%s: run saxpy: this device has no SX unit "
+			"(cu_type 0x%04x); try --map saxpy\n", CLI_PROG,
+			KH_CU_SX);
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	hx = malloc(o->n * sizeof(float) + 4);
+	hyb = malloc(o->n * sizeof(float) + GUARD_BYTES);
+	if (!hx || !hyb) {
+		fprintf(stderr, "%s: out of memory\n", CLI_PROG);
+		ret = EXIT_DEVICE;
+		goto out;
+	}
+	/* submit everything first, so the units run side by side */
+	for (i = 0; i < n_runs; i++)
+		run_setup(dev, o, &runs[i], i, hx, hyb);
+	for (i = 0; i < n_runs; i++)
+		if (runs[i].submitted)
+			run_finish(dev, o, &runs[i], i, hyb);
+
+	if (o->json)
+		printf("\"n\": %lu, \"a\": %.9g, \"units\": [", o->n, (double)o->a);
+	for (i = 0; i < n_runs; i++) {
+		struct kohaku_cli_unit_run *u = &runs[i];
+		const struct drm_kohaku_node *q = u->node;
+		double wall_ms = u->submitted ? (u->t1 - u->t0) * 1e3 : 0;
+		double dev_us = u->st.device_ns / 1e3;
+
+		if (u->exit > ret || (ret == EXIT_OK && u->exit))
+			ret = u->exit;
+		if (o->json) {
+			printf("%s{\"mesh\": %u, \"x\": %u, \"y\": %u, \"ok\": %s, "
+			       "\"status\": \"%s\", \"mismatches\": %lu, "
+			       "\"tail_untouched\": %s, \"wall_ms\": %.3f, "
+			       "\"device_ns\": %llu, \"error\": ",
+			       i ? ", " : "", q->mesh, q->x, q->y,
+			       u->exit ? "false" : "true",
+			       u->submitted ? kohaku_job_status_name(u->st.status) :
+			       "NOT_SUBMITTED", u->bad,
+			       u->guard_ok ? "true" : "false", wall_ms,
+			       (unsigned long long)u->st.device_ns);
+			cli_json_str(u->why);
+			printf("}");
+			continue;
+		}
+		if (!u->exit)
+			printf("SX mesh %u (%u,%u): ok, %lu/%lu elements match fmaf "
+			       "bit-exact, memory past y[n-1] untouched; wall %.3f "
+			       "ms, device %.3f us\n", q->mesh, q->x, q->y, o->n,
+			       o->n, wall_ms, dev_us);
+		else if (u->submitted)
+			printf("SX mesh %u (%u,%u): FAILED: %s; wall %.3f ms, device "
+			       "%.3f us\n", q->mesh, q->x, q->y, u->why, wall_ms,
+			       dev_us);
+		else
+			printf("SX mesh %u (%u,%u): FAILED: %s\n", q->mesh, q->x,
+			       q->y, u->why);
+	}
+	if (o->json)
+		printf("], \"ok\": %s}\n", ret ? "false" : "true");
+	else
+		printf("saxpy: %s\n", ret == EXIT_OK ? "PASS (every element matches)" :
+		       ret == EXIT_WRONG ? "FAIL (wrong answer)" :
+		       "FAIL (the device did not run it as expected)");
+	for (i = 0; i < n_runs; i++) {
+		if (runs[i].hx)
+			kohaku_bo_free(dev, runs[i].hx);
+		if (runs[i].hy)
+			kohaku_bo_free(dev, runs[i].hy);
+	}
+out:
+	free(hx);
+	free(hyb);
+	free(runs);
+	free(nd);
+	kohaku_close(dev);
+	return ret;
+}
