@@ -86,7 +86,8 @@ static int bo_rw(struct kohaku_device *dev, unsigned long cmd,
 }
 
 KH_RT_EXPORT int kohaku_bo_write(kohaku_device *dev, uint32_t handle,
-				 uint64_t offset, const void *data, uint64_t size)
+				 uint64_t offset, const void *data,
+				 uint64_t size)
 {
 	return bo_rw(dev, DRM_IOCTL_KOHAKU_BO_WRITE, handle, offset, data,
 		     size);

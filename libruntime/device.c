@@ -281,7 +281,8 @@ KH_RT_EXPORT int kohaku_device_fd(const kohaku_device *dev)
 
 KH_RT_EXPORT int kohaku_list_devices(enum kohaku_backend backend,
 				     struct kohaku_device_entry **list,
-				     unsigned int *count, char *err, size_t errlen)
+				     unsigned int *count, char *err,
+				     size_t errlen)
 {
 	if (err && errlen)
 		err[0] = '\0';

@@ -198,9 +198,10 @@ KH_RT_EXPORT int kohaku_wait(kohaku_device *dev, uint64_t job_id,
 		     (unsigned long long)job_id);
 	if (r < 0 && r != -ETIMEDOUT)
 		return r;
+	/* on ETIMEDOUT too: where the job is (QUEUED or RUNNING) */
 	status_from_wait(&s, &req);
 	if (st)
-		*st = s;	/* on ETIMEDOUT: where the job is (QUEUED or RUNNING) */
+		*st = s;
 	if (r < 0)
 		return r;
 	if (s.status != KOHAKU_JOB_DONE) {

@@ -21,8 +21,8 @@ KH_RT_EXPORT int kohaku_get_info(kohaku_device *dev,
 }
 
 KH_RT_EXPORT int kohaku_nodes(kohaku_device *dev, unsigned int flags,
-			      struct drm_kohaku_node *nodes, unsigned int capacity,
-			      unsigned int *count)
+			      struct drm_kohaku_node *nodes,
+			      unsigned int capacity, unsigned int *count)
 {
 	struct drm_kohaku_nodes req;
 	int r;
