@@ -23,6 +23,7 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+/* one SX unit's run: its vectors, its job, and what came of it */
 struct kohaku_cli_unit_run {
 	const struct drm_kohaku_node *node;
 	uint32_t hx, hy;
@@ -31,7 +32,6 @@ struct kohaku_cli_unit_run {
 	bool submitted;
 	double t0, t1;
 	struct kohaku_job_status st;
-	int wait_r;
 	unsigned long bad;
 	unsigned long first_bad;
 	bool guard_ok;
@@ -140,7 +140,6 @@ static void run_finish(kohaku_device *dev, const struct kohaku_cli_opts *o,
 			break;
 	}
 	u->t1 = now_s();
-	u->wait_r = r;
 	if (r < 0) {
 		snprintf(u->why, sizeof(u->why), "%s", kohaku_last_error(dev));
 		u->exit = EXIT_DEVICE;
