@@ -24,6 +24,15 @@
 
 #define KH_ACCEL_DIR	"/dev/accel"
 
+/* why there is no kohaku node at all, in the same words wherever it shows */
+#define KH_NO_ACCEL_DIR							\
+	KH_ACCEL_DIR " does not exist, so no accelerator driver is loaded "	\
+	"(modprobe kohaku; with no card, modprobe kohaku_sim, or use "	\
+	"KOHAKU_BACKEND=sim for the in-process simulated card)"
+#define KH_NO_ACCEL_NODES						\
+	KH_ACCEL_DIR " has no accel nodes (is kohaku.ko loaded and bound to " \
+	"a card? see dmesg)"
+
 static int kernel_ioctl(struct kohaku_device *dev, unsigned long cmd,
 			void *arg)
 {
@@ -292,13 +301,8 @@ int kh_rt_kernel_open(const char *device, struct kohaku_device **out,
 		struct stat st;
 
 		snprintf(why + off, sizeof(why) - off, ": %s",
-			 stat(KH_ACCEL_DIR, &st) < 0 ?
-			 KH_ACCEL_DIR " does not exist, so no accelerator "
-			 "driver is loaded (modprobe kohaku; with no card, "
-			 "modprobe kohaku_sim, or use KOHAKU_BACKEND=sim "
-			 "for the in-process simulated card)" :
-			 KH_ACCEL_DIR " has no accel nodes (is kohaku.ko "
-			 "loaded and bound to a card? see dmesg)");
+			 stat(KH_ACCEL_DIR, &st) < 0 ? KH_NO_ACCEL_DIR :
+			 KH_NO_ACCEL_NODES);
 	}
 	for (i = 0; i < n && off < sizeof(why); i++) {
 		int k = snprintf(why + off, sizeof(why) - off, "%s %s",
@@ -352,12 +356,7 @@ int kh_rt_kernel_list(struct kohaku_device_entry **list, unsigned int *count,
 		*list = l;
 		if (e == ENOENT)
 			kh_rt_errbuf(err, errlen,
-				     "no kohaku device: " KH_ACCEL_DIR " does "
-				     "not exist, so no accelerator driver is "
-				     "loaded (modprobe kohaku; with no card, "
-				     "modprobe kohaku_sim, or use "
-				     "KOHAKU_BACKEND=sim for the in-process "
-				     "simulated card)");
+				     "no kohaku device: " KH_NO_ACCEL_DIR);
 		else
 			kh_rt_errbuf(err, errlen, "no kohaku device: cannot read "
 				     KH_ACCEL_DIR ": %s", strerror(e));
@@ -442,9 +441,7 @@ int kh_rt_kernel_list(struct kohaku_device_entry **list, unsigned int *count,
 	if (!usable) {
 		if (!n)
 			kh_rt_errbuf(err, errlen,
-				     "no kohaku device: " KH_ACCEL_DIR " has no "
-				     "accel nodes (is kohaku.ko loaded and bound "
-				     "to a card? see dmesg)");
+				     "no kohaku device: " KH_NO_ACCEL_NODES);
 		else
 			kh_rt_errbuf(err, errlen,
 				     "no usable kohaku device among the %u node%s "
