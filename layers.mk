@@ -28,7 +28,7 @@ INCDIRS.libruntime/inproc := uapi hwif libruntime driver/core sim-backend
 # tests: each suite sees the layer it tests
 INCDIRS.tests := tests
 INCDIRS.tests/model := uapi hwif sim-backend tests
-INCDIRS.tests/unit := uapi hwif driver/core tests
+INCDIRS.tests/unit := uapi hwif driver/core libruntime/inproc tests
 INCDIRS.tests/runtime := uapi libruntime tests
 
 # the model benchmark and kh-trace drive the model's internals directly;

@@ -58,6 +58,45 @@ static u16 kh_ns_count(struct kh_mesh *m, const struct kh_node *n, u64 *raw)
 	return KH_NS_COUNT(*raw);
 }
 
+/*
+ * Credit hung nodes returned since they were last looked at: each signal
+ * they owed is a credit unless it was the program's last (BATCH_COMPLETE)
+ * or, when it came last, a SIG_FAULT.  A fault among earlier late signals
+ * is not visible (NODE_STATUS keeps one code) and counts as a return, so
+ * the job's own fault count errs high, never low.  With commit, the signals
+ * are no longer owed.  Reads nothing while no hung node owes a signal.
+ */
+static u32 kh_late_returned(struct kh_mesh *m, bool commit)
+{
+	u32 returned = 0, i;
+
+	for (i = 0; i < m->n_nodes; i++) {
+		struct kh_node *n = &m->nodes[i];
+		u16 count, delta;
+		u64 raw;
+
+		if (!n->hung_left)
+			continue;
+		count = kh_ns_count(m, n, &raw);
+		delta = min_t(u32, (u16)(count - n->hung_mark), n->hung_left);
+		if (!delta)
+			continue;
+		returned += delta;
+		if (delta == n->hung_left && n->hung_last)
+			returned--;
+		else if (KH_NS_CODE(raw) == KH_SIG_FAULT)
+			returned--;
+		if (!commit)
+			continue;
+		n->hung_left -= delta;
+		n->hung_mark = count;
+		m->late_credit -= delta;
+		kh_info(m->kd, "mesh %u: hung node (%u,%u) signalled %u late instruction(s); %u still owed\n",
+			m->id, n->x, n->y, delta, n->hung_left);
+	}
+	return returned;
+}
+
 /* The credit a job starts with, and gets back when it runs dry. */
 static u16 kh_job_seed(struct kh_mesh *m, struct kh_job *job)
 {
@@ -142,6 +181,12 @@ static void kh_job_start(struct kh_mesh *m, struct kh_job *job)
 		return;
 	}
 	m->disp_idle = true;
+	/*
+	 * Late signals so far are behind us: the seed below overwrites their
+	 * credit.  (Read before the seed is written, so that one landing in
+	 * between is counted as returned later: a fault count errs high.)
+	 */
+	kh_late_returned(m, true);
 	job->seed = kh_job_seed(m, job);
 	if (!job->seed) {
 		kh_mesh_wedge(m, "hung nodes may still return more credit than the FIFOs hold");
@@ -323,14 +368,17 @@ static bool kh_collect(struct kh_mesh *m, struct kh_job *job, bool all)
  */
 static void kh_stall(struct kh_mesh *m, struct kh_job *job, u64 ps)
 {
-	u32 credit = KH_PROG_STAT_CRED(ps);
+	u32 credit = KH_PROG_STAT_CRED(ps), late;
 	s64 lost;
 
 	if (!kh_collect(m, job, false))
 		return;
+	/* late credit a hung node returned is in the counter too */
+	late = kh_late_returned(m, false);
 	if (kh_rd(m, KH_ORC_PROG_STAT) != ps)
 		return;
-	lost = (s64)job->seed - (job->lasts - job->lasts_at_seed) - credit;
+	kh_late_returned(m, true);
+	lost = (s64)job->seed - (job->lasts - job->lasts_at_seed) - credit + late;
 	if (lost > 0) {
 		job->lost_faults += lost;
 		job->n_faults += lost;
@@ -367,9 +415,21 @@ static void kh_dispatch(struct kh_mesh *m, struct kh_job *job)
 /* Everything signalled: settle the books on credit and faults. */
 static void kh_close_books(struct kh_mesh *m, struct kh_job *job)
 {
-	u64 ps = kh_rd(m, KH_ORC_PROG_STAT);
-	s64 lost = (s64)job->seed - (job->lasts - job->lasts_at_seed) -
-		   KH_PROG_STAT_CRED(ps);
+	u32 late = kh_late_returned(m, false), again, tries = 0;
+	s64 lost;
+	u64 ps;
+
+	/* a late signal between the two looks would count once, not twice */
+	for (;;) {
+		ps = kh_rd(m, KH_ORC_PROG_STAT);
+		again = kh_late_returned(m, false);
+		if (again == late || ++tries == 4)
+			break;
+		late = again;
+	}
+	kh_late_returned(m, true);
+	lost = (s64)job->seed - (job->lasts - job->lasts_at_seed) -
+	       KH_PROG_STAT_CRED(ps) + late;
 
 	/* every instruction signalled, so every flit left the dispatcher */
 	m->disp_idle = !(ps & KH_PROG_STAT_RUN);
@@ -500,6 +560,9 @@ static void kh_recover(struct kh_mesh *m, struct kh_job *job)
 
 		if (p->seen < p->pushed) {
 			p->node->flags |= KOHAKU_NODE_HUNG;
+			p->node->hung_left += p->pushed - p->seen;
+			p->node->hung_mark = p->baseline + p->seen;
+			p->node->hung_last = p->pushed == p->n;
 			m->late_credit += p->pushed - p->seen;
 			kh_err(m->kd, "mesh %u: node (%u,%u) is hung with %u instructions outstanding; it takes no more jobs\n",
 			       m->id, p->node->x, p->node->y, p->pushed - p->seen);

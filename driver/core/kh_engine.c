@@ -37,6 +37,28 @@ static bool kh_engine_pass(struct kh_device *kd)
 	return busy;
 }
 
+/* Is a job queued that could start now (not waiting for an in-fence)? */
+static bool kh_engine_runnable(struct kh_device *kd)
+{
+	bool runnable = false;
+	unsigned int i;
+
+	for (i = 0; i < kd->n_meshes && !runnable; i++) {
+		struct kh_mesh *m = &kd->mesh[i];
+		struct kh_job *head;
+
+		if (!(m->flags & KOHAKU_MESH_PRESENT))
+			continue;
+		kh_mutex_lock(&m->lock);
+		if (!list_empty(&m->queue) && !(m->flags & KOHAKU_MESH_WEDGED)) {
+			head = list_first_entry(&m->queue, struct kh_job, mesh_link);
+			runnable = !head->in_cb_armed;
+		}
+		kh_mutex_unlock(&m->lock);
+	}
+	return runnable;
+}
+
 /*
  * Wake the waiters when a deadline has passed (they look at their own), and
  * return the nearest deadline still ahead, ~0 when none is.
@@ -77,6 +99,9 @@ static bool kh_engine_idle(struct kh_device *kd)
 
 	if (!kh_simulated(kd))
 		return false;
+	/* a job submitted since the pass looked: run it, do not skip time */
+	if (kh_engine_runnable(kd))
+		return true;
 	now = kh_now(kd);
 	next = kh_engine_expire(kd, now);
 	if (next == ~0ULL)
@@ -205,7 +230,8 @@ int kh_engine_wait_job(struct kh_device *kd, struct kh_job *job, u64 deadline)
 		}
 		now = kh_now(kd);
 		if (now >= deadline) {
-			ret = -ETIMEDOUT;
+			/* it may have turned final since it was looked at */
+			ret = kh_job_final(job) ? 0 : -ETIMEDOUT;
 			break;
 		}
 		/* nothing to step for now: sleep until woken, then offer again */

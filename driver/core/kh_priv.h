@@ -53,6 +53,16 @@ struct kh_node {
 	u8 n_buffers;
 	u16 inst_depth;
 	u8 flags;		/* KOHAKU_NODE_*; under mesh->lock */
+	/*
+	 * A hung node may wake and signal the instructions it still owes,
+	 * returning credit into a later job's counter: hung_left signals
+	 * owed, hung_mark its NODE_STATUS count when last looked at, and
+	 * hung_last when the last one owed is a program's last (its signal
+	 * returns no credit).  Under mesh->lock.
+	 */
+	u32 hung_left;
+	u16 hung_mark;
+	bool hung_last;
 	u64 caps_reg;
 	/*
 	 * CU_STATUS, CU_COUNTERS, CU_DBG as last read, under mesh->lock; not

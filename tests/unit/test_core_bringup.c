@@ -31,8 +31,9 @@ static void check_node(const struct drm_kohaku_node *n, unsigned int x,
 /*
  * Grid 1..2, span 0..3: nodes on the four routers and on the east edge
  * port (3,2); memory ports echoing at (0,1) and (0,2); the corners (0,0)
- * and (3,3) clamped onto the ports beside them.  Replies come back in the
- * reverse order of the requests.
+ * and (3,3) clamped onto the ports beside them (never asked: a corner has
+ * no port of its own).  Replies come back in the reverse order of the
+ * requests.
  */
 TEST(bringup_finds_the_declared_nodes)
 {
@@ -68,8 +69,8 @@ TEST(bringup_finds_the_declared_nodes)
 	REQUIRE(rig_up(&r, fc) == 0);
 
 	fake_observe(fc, &o);
-	/* 12 edge and inner coordinates together, 4 corners alone, 5 confirmations */
-	CHECK_EQ(o.ctrl_requests, 16 + 5);
+	/* 12 edge and inner coordinates together (corners have no port), 5 confirmations */
+	CHECK_EQ(o.ctrl_requests, 12 + 5);
 	CHECK_MSG(o.ctrl_max_inflight > 1 && o.ctrl_max_inflight <= KH_CTRL_INFLIGHT,
 		  "%u CU_CTRL in flight at most", o.ctrl_max_inflight);
 	/* a CAPS request is its header word and the kick; a reply, words 3 and 4 */
@@ -79,9 +80,9 @@ TEST(bringup_finds_the_declared_nodes)
 	CHECK_EQ(o.tx_flit_writes[4], o.ctrl_requests);
 	for (i = 0; i < 3; i++)
 		CHECK_EQ(o.rx_flit_reads[i], 0);
-	/* 7 + 2 corners answer or echo in the span, 5 confirm: each read once */
-	CHECK_EQ(o.rx_flit_reads[3], 14);
-	CHECK_EQ(o.rx_flit_reads[4], 14);
+	/* 7 answer or echo in the span, 5 confirm: each read once */
+	CHECK_EQ(o.rx_flit_reads[3], 12);
+	CHECK_EQ(o.rx_flit_reads[4], 12);
 
 	CHECK_EQ(rig_info(&r, &info), 0);
 	CHECK_EQ(info.n_meshes, 1);
@@ -112,7 +113,7 @@ TEST(bringup_finds_the_declared_nodes)
 		CHECK_EQ(nodes[i].dbg, 0xdb000000ULL + i);
 	}
 	fake_observe(fc, &o);
-	CHECK_EQ(o.ctrl_requests, 21 + 3 * 5);
+	CHECK_EQ(o.ctrl_requests, 17 + 3 * 5);
 	rig_down(&r);
 }
 
