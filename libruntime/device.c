@@ -85,8 +85,9 @@ int kh_rt_dev_handshake(struct kohaku_device *dev, char *err, size_t errlen,
 			     r == -EINVAL || r == -ENOTTY ?
 			     "The driver does not accept this library's GET_INFO: "
 			     "it probably speaks another kohaku ABI than "
-			     "libkohaku's " "(ABI 0.1); install matching versions. " : "",
-			     reason);
+			     "libkohaku's (ABI " KH_RT_STR(KOHAKU_ABI_MAJOR) "."
+			     KH_RT_STR(KOHAKU_ABI_MINOR) "); install matching "
+			     "versions. " : "", reason);
 		return r;
 	}
 	major = KOHAKU_ABI_VERSION_MAJOR(info.abi_version);
@@ -130,7 +131,8 @@ static int env_backend(enum kohaku_backend *backend, const char **how)
 	return kohaku_backend_parse(b, backend);
 }
 
-static void builtin_list(char *buf, size_t len)
+/* "saxpy, sx_null_2x2, ...": the built-in descriptions, for messages */
+void kh_rt_builtin_list(char *buf, size_t len)
 {
 	const char *const *names = kohaku_sim_builtin_names();
 	size_t off = 0;
@@ -187,7 +189,7 @@ KH_RT_EXPORT int kohaku_open(enum kohaku_backend backend, const char *device,
 		if (!device) {
 			char names[256];
 
-			builtin_list(names, sizeof(names));
+			kh_rt_builtin_list(names, sizeof(names));
 			kh_rt_errbuf(err, errlen,
 				     "the sim backend (chosen by %s) needs a card "
 				     "description and none was given: set "

@@ -10,6 +10,8 @@
 
 #define KH_RT_HIDDEN __attribute__((visibility("hidden")))
 #define KH_RT_EXPORT __attribute__((visibility("default")))
+#define KH_RT_XSTR(x)	#x
+#define KH_RT_STR(x)	KH_RT_XSTR(x)
 
 struct kohaku_device;
 
@@ -98,5 +100,8 @@ KH_RT_HIDDEN void kh_rt_sim_unlock(struct kohaku_device *dev);
 
 /* snprintf that never warns about truncation, always terminates (errors.c) */
 KH_RT_HIDDEN void kh_rt_strlcpy(char *dst, const char *src, size_t len);
+
+/* "saxpy, sx_null_2x2, ...": the built-in card descriptions, for messages */
+KH_RT_HIDDEN void kh_rt_builtin_list(char *buf, size_t len);
 
 #endif /* KOHAKU_RT_INTERNAL_H */

@@ -443,7 +443,6 @@ struct kh_fence_cb {
 u64 kh_fence_context_alloc(unsigned int n);
 /* a new unsignalled fence on a timeline; NULL without memory */
 struct kh_fence *kh_fence_create(u64 context, u64 seqno);
-struct kh_fence *kh_fence_get(struct kh_fence *f);
 void kh_fence_put(struct kh_fence *f);
 /* signal, with 0 or a negative errno the waiters see as the fence's error */
 void kh_fence_signal(struct kh_fence *f, int error);

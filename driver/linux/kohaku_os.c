@@ -96,12 +96,6 @@ struct kh_fence *kh_fence_create(u64 context, u64 seqno)
 	return (struct kh_fence *)&f->base;
 }
 
-struct kh_fence *kh_fence_get(struct kh_fence *f)
-{
-	dma_fence_get(to_dma(f));
-	return f;
-}
-
 void kh_fence_put(struct kh_fence *f)
 {
 	dma_fence_put(to_dma(f));

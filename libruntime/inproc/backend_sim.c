@@ -189,23 +189,6 @@ static const struct kh_rt_backend_ops sim_ops = {
 
 /* ---- resolving a sim device string to description text ---- */
 
-static void builtins(char *buf, size_t len)
-{
-	const char *const *n = ksim_builtin_names();
-	size_t off = 0;
-	int i;
-
-	buf[0] = '\0';
-	for (i = 0; n && n[i]; i++) {
-		int k = snprintf(buf + off, len - off, "%s%s", i ? ", " : "",
-				 n[i]);
-
-		if (k < 0 || (size_t)k >= len - off)
-			break;
-		off += (size_t)k;
-	}
-}
-
 static const char *base_name(const char *path)
 {
 	const char *b = strrchr(path, '/');
@@ -241,7 +224,7 @@ static int resolve_desc(const char *device, const char **text, char **owned,
 		char names[256];
 		int e = errno;
 
-		builtins(names, sizeof(names));
+		kh_rt_builtin_list(names, sizeof(names));
 		if (e == ENOENT)
 			kh_rt_errbuf(err, errlen,
 				     "sim device '%s' is neither a built-in card "

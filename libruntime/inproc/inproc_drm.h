@@ -3,11 +3,13 @@
 #ifndef KH_INPROC_DRM_H
 #define KH_INPROC_DRM_H
 
+#include "rt_internal.h"
+
 struct kh_file;
 struct kh_os_file;
 
 /* cmd on kf (driver range) or of (the DRM core's syncobjs): 0 or -errno */
-__attribute__((visibility("hidden")))
+KH_RT_HIDDEN
 int kh_inproc_ioctl(struct kh_file *kf, struct kh_os_file *of,
 		    unsigned int cmd, void *uarg);
 

@@ -62,7 +62,7 @@ struct kh_fence *kh_fence_create(u64 context, u64 seqno)
 	return f;
 }
 
-struct kh_fence *kh_fence_get(struct kh_fence *f)
+static struct kh_fence *kh_fence_get(struct kh_fence *f)
 {
 	__atomic_add_fetch(&f->ref, 1, __ATOMIC_RELAXED);
 	return f;

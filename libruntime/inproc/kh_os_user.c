@@ -54,7 +54,7 @@ void kh_relax(bool simulated)
 		sched_yield();
 }
 
-int kh_os_log_level_from_env(void)
+static int kh_os_log_level_from_env(void)
 {
 	const char *v = getenv("KOHAKU_LOG");
 

@@ -28,7 +28,6 @@ struct kh_os_dev {
 
 __attribute__((visibility("hidden"))) struct kh_os_dev *kh_os_dev_create(const char *name);
 __attribute__((visibility("hidden"))) void kh_os_dev_destroy(struct kh_os_dev *od);
-__attribute__((visibility("hidden"))) int kh_os_log_level_from_env(void);
 __attribute__((visibility("hidden"))) unsigned long kh_os_log_pos(struct kh_os_dev *od);
 __attribute__((visibility("hidden"))) size_t kh_os_log_since(struct kh_os_dev *od, unsigned long pos,
 							    char *buf, size_t len);
