@@ -60,23 +60,36 @@ static int kh_card_dir(struct kohaku_device *dev, char *dir, size_t len)
 	return 0;
 }
 
-static int kh_kernel_write(struct kohaku_device *dev, const char *file,
-			   const char *text)
+/* one of the card's debugfs files, opened; path gets its name */
+static int kh_card_file(struct kohaku_device *dev, const char *file,
+			int flags, char *path, size_t len)
 {
-	char dir[128], path[160];
-	ssize_t n;
+	char dir[128];
 	int fd, r, e;
 
 	r = kh_card_dir(dev, dir, sizeof(dir));
 	if (r)
 		return r;
-	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	fd = open(path, O_WRONLY);
+	snprintf(path, len, "%s/%s", dir, file);
+	fd = open(path, flags);
 	if (fd < 0) {
 		e = errno;
 		kh_rt_seterr(dev, "opening %s: %s", path, strerror(e));
 		return -e;
 	}
+	return fd;
+}
+
+static int kh_kernel_write(struct kohaku_device *dev, const char *file,
+			   const char *text)
+{
+	char path[160];
+	ssize_t n;
+	int fd, e;
+
+	fd = kh_card_file(dev, file, O_WRONLY, path, sizeof(path));
+	if (fd < 0)
+		return fd;
 	n = write(fd, text, strlen(text));
 	e = errno;
 	close(fd);
@@ -91,22 +104,15 @@ static int kh_kernel_write(struct kohaku_device *dev, const char *file,
 static int kh_kernel_read(struct kohaku_device *dev, const char *file,
 			  char **text)
 {
-	char dir[128], path[160];
 	size_t cap = 65536, len = 0;
+	char path[160];
 	char *buf;
 	ssize_t n;
-	int fd, r, e;
+	int fd, e = 0;
 
-	r = kh_card_dir(dev, dir, sizeof(dir));
-	if (r)
-		return r;
-	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	fd = open(path, O_RDONLY);
-	if (fd < 0) {
-		e = errno;
-		kh_rt_seterr(dev, "opening %s: %s", path, strerror(e));
-		return -e;
-	}
+	fd = kh_card_file(dev, file, O_RDONLY, path, sizeof(path));
+	if (fd < 0)
+		return fd;
 	buf = malloc(cap + 1);
 	while (buf) {
 		n = read(fd, buf + len, cap - len);
