@@ -68,9 +68,6 @@ s64 sim-backend/ksim_plat.h
 # wrong prefixes found when this check was written, to be renamed by the
 # files' owners: NAME FILE
 KNOWN='
-sx_state sim-backend/sim_unit_sx.c
-inproc_core_ioctl libruntime/inproc/inproc_drm.c
-inproc_ctx libruntime/inproc/inproc_drm.c
 '
 
 # shellcheck disable=SC2086

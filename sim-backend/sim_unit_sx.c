@@ -24,7 +24,7 @@
 #define SX_TXN_Y		0x01
 #define SX_TXN_W		0x02
 
-enum sx_state {
+enum ksim_sx_state {
 	SX_IDLE,
 	SX_RETIRE,		/* retire next cycle with result/fault */
 	SX_REQ_X,

@@ -123,11 +123,11 @@ static int inproc_syncobj_signal(struct kh_os_file *of, void *arg)
 	return inproc_syncobj_array(of, arg, true);
 }
 
-static const struct inproc_core_ioctl {
+static const struct kh_rt_inproc_ioctl {
 	unsigned int cmd;
 	const char *name;
 	int (*fn)(struct kh_os_file *of, void *arg);
-} inproc_core_ioctls[] = {
+} kh_rt_inproc_ioctls[] = {
 	{ DRM_IOCTL_SYNCOBJ_CREATE, "SYNCOBJ_CREATE", inproc_syncobj_create },
 	{ DRM_IOCTL_SYNCOBJ_DESTROY, "SYNCOBJ_DESTROY", inproc_syncobj_destroy },
 	{ DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD, "SYNCOBJ_HANDLE_TO_FD",
@@ -146,9 +146,9 @@ const char *kh_rt_cmd_name(unsigned long cmd)
 		return NULL;
 	if (kh_ioctl_is_ours(cmd))
 		return kh_ioctl_name(cmd);
-	for (i = 0; i < ARRAY_SIZE(inproc_core_ioctls); i++)
-		if (_IOC_NR(cmd) == _IOC_NR(inproc_core_ioctls[i].cmd))
-			return inproc_core_ioctls[i].name;
+	for (i = 0; i < ARRAY_SIZE(kh_rt_inproc_ioctls); i++)
+		if (_IOC_NR(cmd) == _IOC_NR(kh_rt_inproc_ioctls[i].cmd))
+			return kh_rt_inproc_ioctls[i].name;
 	return NULL;
 }
 
@@ -187,7 +187,7 @@ static int inproc_call(unsigned int cmd, unsigned int drv_cmd, void *uarg,
 	return ret;
 }
 
-struct inproc_ctx {
+struct kh_rt_inproc_ctx {
 	struct kh_file *kf;
 	struct kh_os_file *of;
 	unsigned int index;
@@ -196,14 +196,14 @@ struct inproc_ctx {
 
 static int inproc_driver_call(void *ctx, void *kdata)
 {
-	struct inproc_ctx *c = ctx;
+	struct kh_rt_inproc_ctx *c = ctx;
 
 	return kh_ioctl_call(c->kf, c->index, kdata);
 }
 
 static int inproc_core_call(void *ctx, void *kdata)
 {
-	struct inproc_ctx *c = ctx;
+	struct kh_rt_inproc_ctx *c = ctx;
 
 	return c->fn(c->of, kdata);
 }
@@ -211,7 +211,7 @@ static int inproc_core_call(void *ctx, void *kdata)
 int kh_inproc_ioctl(struct kh_file *kf, struct kh_os_file *of,
 		    unsigned int cmd, void *uarg)
 {
-	struct inproc_ctx c = { .kf = kf, .of = of };
+	struct kh_rt_inproc_ctx c = { .kf = kf, .of = of };
 	const struct kh_ioctl_desc *d;
 	unsigned int i;
 	int ret;
@@ -228,11 +228,11 @@ int kh_inproc_ioctl(struct kh_file *kf, struct kh_os_file *of,
 			return ret;
 		return inproc_call(cmd, d->cmd, uarg, inproc_driver_call, &c);
 	}
-	for (i = 0; i < ARRAY_SIZE(inproc_core_ioctls); i++) {
-		if (_IOC_NR(cmd) != _IOC_NR(inproc_core_ioctls[i].cmd))
+	for (i = 0; i < ARRAY_SIZE(kh_rt_inproc_ioctls); i++) {
+		if (_IOC_NR(cmd) != _IOC_NR(kh_rt_inproc_ioctls[i].cmd))
 			continue;
-		c.fn = inproc_core_ioctls[i].fn;
-		return inproc_call(cmd, inproc_core_ioctls[i].cmd, uarg,
+		c.fn = kh_rt_inproc_ioctls[i].fn;
+		return inproc_call(cmd, kh_rt_inproc_ioctls[i].cmd, uarg,
 				   inproc_core_call, &c);
 	}
 	return -ENOTTY;
