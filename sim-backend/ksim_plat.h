@@ -133,8 +133,13 @@ static inline void ksim_plat_mutex_destroy(struct ksim_plat_mutex *l)
 	pthread_mutex_destroy(&l->mutex);
 }
 
+/* the kernel has it (compiler_attributes.h); userspace gets the same */
+#ifndef __printf
+#define __printf(a, b)	__attribute__((format(printf, a, b)))
+#endif
+
 /* Model diagnostics go to stderr when KOHAKU_SIM_LOG is set. */
-void ksim_plat_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+__printf(1, 2) void ksim_plat_log(const char *fmt, ...);
 
 #endif /* __KERNEL__ */
 

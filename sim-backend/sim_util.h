@@ -16,11 +16,6 @@
 
 #define KSIM_ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
-/* the kernel has it (compiler_attributes.h); userspace gets the same */
-#ifndef __printf
-#define __printf(a, b)	__attribute__((format(printf, a, b)))
-#endif
-
 static inline u64 ksim_min_u64(u64 a, u64 b)
 {
 	return a < b ? a : b;

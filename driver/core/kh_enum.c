@@ -240,6 +240,7 @@ int kh_mesh_enumerate(struct kh_mesh *m)
 	/* the answers, confirmed by a second agreeing read */
 	for (i = 0, k = 0; !ret && i < n; i++) {
 		struct kh_ctrl_req *r = &req[i];
+
 		if (r->result == -EADDRNOTAVAIL && r->x == lo &&
 		    (!agent_seen || KH_YX(r->x, r->y) < KH_YX(m->agent_x, m->agent_y))) {
 			/* the lowest echoing west-edge port hosts the agent */

@@ -50,23 +50,40 @@ enum kh_lock_class {
 #include <linux/compiler.h>
 #include <linux/dma-fence.h>
 
-typedef struct mutex kh_mutex;
-#define kh_mutex_init(m, cls)	mutex_init(m)
-#define kh_mutex_destroy(m)	mutex_destroy(m)
-#define kh_mutex_lock(m)	mutex_lock(m)
-#define kh_mutex_unlock(m)	mutex_unlock(m)
-#define kh_lock_assert_held(m)	lockdep_assert_held(m)
+/*
+ * The kernel's mutex.  Init stays a macro: mutex_init() gives each call
+ * site its own lockdep class, so the file, mesh, jobs and allocator locks
+ * are four classes lockdep orders by itself (cls is the userspace shim's).
+ */
+struct kh_mutex {
+	struct mutex m;
+};
 
+#define kh_mutex_init(mx, cls)	do { mutex_init(&(mx)->m); (void)(cls); } while (0)
+#define kh_mutex_destroy(mx)	mutex_destroy(&(mx)->m)
+#define kh_mutex_lock(mx)	mutex_lock(&(mx)->m)
+#define kh_mutex_unlock(mx)	mutex_unlock(&(mx)->m)
+#define kh_lock_assert_held(mx)	lockdep_assert_held(&(mx)->m)
+
+/*
+ * A job's final status is stored with release semantics after the rest of
+ * its outcome, and a waiter loads it with acquire semantics: seeing it
+ * final, it sees the outcome (kh_job_finalize(), kh_job_final()).
+ */
 #define kh_load_acquire(p)	smp_load_acquire(p)
+/* pairs with kh_load_acquire(): the outcome is written before the status */
 #define kh_store_release(p, v)	smp_store_release(p, v)
 #define kh_read_once(x)		READ_ONCE(x)
 #define kh_write_once(x, v)	WRITE_ONCE(x, v)
 
-typedef refcount_t kh_refcount;
-#define kh_refcount_set(r, n)	refcount_set(r, n)
-#define kh_refcount_inc(r)	refcount_inc(r)
+struct kh_ref {
+	refcount_t r;
+};
+
+#define kh_refcount_set(ref, n)	refcount_set(&(ref)->r, n)
+#define kh_refcount_inc(ref)	refcount_inc(&(ref)->r)
 /* true when this put dropped the last reference */
-#define kh_refcount_dec(r)	refcount_dec_and_test(r)
+#define kh_refcount_dec(ref)	refcount_dec_and_test(&(ref)->r)
 
 static inline void *kh_zalloc(size_t n)
 {
@@ -172,20 +189,24 @@ static inline void kh_worker_unclaim(struct kh_worker *w)
 
 /* ---- ID maps: the kernel's xarray ---- */
 
-typedef struct xarray kh_xa;
-#define kh_xa_init(xa)			xa_init_flags(xa, XA_FLAGS_ALLOC1)
-#define kh_xa_destroy(xa)		xa_destroy(xa)
-#define kh_xa_load(xa, id)		xa_load(xa, id)
-#define kh_xa_erase(xa, id)		xa_erase(xa, id)
+struct kh_xa {
+	struct xarray xa;
+};
+
+#define kh_xa_init(x)			xa_init_flags(&(x)->xa, XA_FLAGS_ALLOC1)
+#define kh_xa_destroy(x)		xa_destroy(&(x)->xa)
+#define kh_xa_load(x, id)		xa_load(&(x)->xa, id)
+#define kh_xa_erase(x, id)		xa_erase(&(x)->xa, id)
 /* store at a caller-chosen id (job ids); 0 or -ENOMEM/-EBUSY */
-#define kh_xa_insert(xa, id, p)		xa_insert(xa, id, p, GFP_KERNEL)
+#define kh_xa_insert(x, id, p)		xa_insert(&(x)->xa, id, p, GFP_KERNEL)
 /*
  * store at a free id in 1..max, the first at or after *next, wrapping, so
  * that a freed id is not handed out again at once; 0 or -ENOMEM/-EBUSY
  */
-#define kh_xa_alloc_cyclic(xa, id, p, max, next)			\
-	min(xa_alloc_cyclic(xa, id, p, XA_LIMIT(1, max), next, GFP_KERNEL), 0)
-#define kh_xa_for_each(xa, i, p)	xa_for_each(xa, i, p)
+#define kh_xa_alloc_cyclic(x, id, p, max, next)				\
+	min(xa_alloc_cyclic(&(x)->xa, id, p, XA_LIMIT(1, max), next,	\
+			    GFP_KERNEL), 0)
+#define kh_xa_for_each(x, i, p)		xa_for_each(&(x)->xa, i, p)
 
 /* The host's device, for log prefixes: a struct device in the kernel. */
 struct kh_os_dev;
@@ -223,17 +244,17 @@ typedef long long s64;
  * a lock while this thread holds one of the same or a later class aborts
  * with both named (see kh_os_user.c).
  */
-typedef struct {
+struct kh_mutex {
 	pthread_mutex_t m;
 	pthread_t owner;
 	int held;
 	int cls;
-} kh_mutex;
+};
 
-void kh_mutex_init(kh_mutex *m, int cls);
-void kh_mutex_destroy(kh_mutex *m);
-void kh_mutex_lock(kh_mutex *m);
-void kh_mutex_unlock(kh_mutex *m);
+void kh_mutex_init(struct kh_mutex *m, int cls);
+void kh_mutex_destroy(struct kh_mutex *m);
+void kh_mutex_lock(struct kh_mutex *m);
+void kh_mutex_unlock(struct kh_mutex *m);
 void kh_os_lock_bug(const char *file, int line, const char *what);
 #define kh_lock_assert_held(mx)						\
 	do {								\
@@ -247,10 +268,13 @@ void kh_os_lock_bug(const char *file, int line, const char *what);
 #define kh_read_once(x)		__atomic_load_n(&(x), __ATOMIC_RELAXED)
 #define kh_write_once(x, v)	__atomic_store_n(&(x), v, __ATOMIC_RELAXED)
 
-typedef unsigned int kh_refcount;
-#define kh_refcount_set(r, n)	__atomic_store_n(r, n, __ATOMIC_RELAXED)
-#define kh_refcount_inc(r)	((void)__atomic_add_fetch(r, 1, __ATOMIC_RELAXED))
-#define kh_refcount_dec(r)	(__atomic_sub_fetch(r, 1, __ATOMIC_ACQ_REL) == 0)
+struct kh_ref {
+	unsigned int r;
+};
+
+#define kh_refcount_set(ref, n)	__atomic_store_n(&(ref)->r, n, __ATOMIC_RELAXED)
+#define kh_refcount_inc(ref)	((void)__atomic_add_fetch(&(ref)->r, 1, __ATOMIC_RELAXED))
+#define kh_refcount_dec(ref)	(__atomic_sub_fetch(&(ref)->r, 1, __ATOMIC_ACQ_REL) == 0)
 
 void *kh_zalloc(size_t n);
 void kh_free(void *p);
@@ -325,20 +349,20 @@ void kh_worker_unclaim(struct kh_worker *w);
 
 /* ---- ID maps: the subset of the kernel's xarray the core uses ---- */
 
-typedef struct {
+struct kh_xa {
 	unsigned long *ids;	/* sorted */
 	void **ptrs;
 	unsigned int n, cap;
-} kh_xa;
+};
 
-void kh_xa_init(kh_xa *xa);
-void kh_xa_destroy(kh_xa *xa);
-void *kh_xa_load(kh_xa *xa, unsigned long id);
-void *kh_xa_erase(kh_xa *xa, unsigned long id);
-int kh_xa_insert(kh_xa *xa, unsigned long id, void *p);
-int kh_xa_alloc_cyclic(kh_xa *xa, u32 *id, void *p, u32 max, u32 *next);
+void kh_xa_init(struct kh_xa *xa);
+void kh_xa_destroy(struct kh_xa *xa);
+void *kh_xa_load(struct kh_xa *xa, unsigned long id);
+void *kh_xa_erase(struct kh_xa *xa, unsigned long id);
+int kh_xa_insert(struct kh_xa *xa, unsigned long id, void *p);
+int kh_xa_alloc_cyclic(struct kh_xa *xa, u32 *id, void *p, u32 max, u32 *next);
 /* the entry at the lowest id >= *i, or NULL; *i is set to its id */
-void *kh_xa_find(kh_xa *xa, unsigned long *i);
+void *kh_xa_find(struct kh_xa *xa, unsigned long *i);
 #define kh_xa_for_each(xa, i, p)					\
 	for ((i) = 0; ((p) = kh_xa_find(xa, &(i))) != NULL; (i)++)
 
@@ -347,8 +371,11 @@ void *kh_xa_find(kh_xa *xa, unsigned long *i);
  * and collects the messages a kernel host would print to dmesg.
  */
 struct kh_os_dev;
-void kh_os_log(struct kh_os_dev *od, int level, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+/* the kernel has it (compiler_attributes.h); userspace gets the same */
+#ifndef __printf
+#define __printf(a, b)	__attribute__((format(printf, a, b)))
+#endif
+__printf(3, 4) void kh_os_log(struct kh_os_dev *od, int level, const char *fmt, ...);
 #define KH_LOG_ERR	3
 #define KH_LOG_WARN	4
 #define KH_LOG_INFO	6
@@ -427,8 +454,6 @@ static inline void list_del_init(struct list_head *n)
  */
 struct kh_fence;
 struct kh_fence_cb;
-typedef void (*kh_fence_func)(struct kh_fence_cb *cb);
-
 /* one callback slot, embedded by the core where it waits for a fence */
 struct kh_fence_cb {
 #ifdef __KERNEL__
@@ -436,7 +461,7 @@ struct kh_fence_cb {
 #else
 	struct kh_fence_cb *next;
 #endif
-	kh_fence_func func;
+	void (*func)(struct kh_fence_cb *cb);
 };
 
 /* fence contexts: n consecutive timelines */
@@ -454,7 +479,7 @@ int kh_fence_error(struct kh_fence *f);
  * sleep).  -ENOENT when f has signalled already (func is not called).
  */
 int kh_fence_add_callback(struct kh_fence *f, struct kh_fence_cb *cb,
-			  kh_fence_func func);
+			  void (*func)(struct kh_fence_cb *cb));
 /* true when cb was still pending and is now removed */
 bool kh_fence_remove_callback(struct kh_fence *f, struct kh_fence_cb *cb);
 

@@ -82,7 +82,7 @@ struct kh_extent {
 };
 
 struct kh_mem {
-	kh_mutex lock;
+	struct kh_mutex lock;
 	struct list_head free;	/* sorted by start, coalesced */
 	u64 size;
 	u64 free_bytes;
@@ -100,7 +100,7 @@ struct kh_mesh {
 	struct kh_device *kd;
 	unsigned int id;
 	u32 base;		/* BAR0 offset of the control window */
-	kh_mutex lock;
+	struct kh_mutex lock;
 
 	/* set at bring-up, then read-only except flags (under lock) */
 	u32 flags;		/* KOHAKU_MESH_* */
@@ -166,7 +166,7 @@ struct kh_chunk {
  * whole outcome.
  */
 struct kh_job {
-	kh_refcount ref;
+	struct kh_ref ref;
 	u64 id;
 	struct kh_mesh *mesh;
 	struct list_head mesh_link;	/* in mesh->queue while queued */
@@ -213,7 +213,7 @@ struct kh_job {
 };
 
 struct kh_bo {
-	kh_refcount ref;
+	struct kh_ref ref;
 	u32 handle;
 	struct kh_mesh *mesh;
 	u64 start, len;		/* mesh-local bytes, as allocated */
@@ -231,10 +231,10 @@ struct kh_deferred {
 struct kh_file {
 	struct kh_device *kd;
 	struct kh_os_file *of;	/* the host's file: its syncobjs */
-	kh_mutex lock;
-	kh_xa bos;		/* handle -> struct kh_bo */
+	struct kh_mutex lock;
+	struct kh_xa bos;		/* handle -> struct kh_bo */
 	u32 next_handle;
-	kh_xa jobs;		/* job id -> struct kh_job */
+	struct kh_xa jobs;		/* job id -> struct kh_job */
 	unsigned int n_bos;
 	unsigned int n_jobs;
 };
@@ -255,7 +255,7 @@ struct kh_device {
 	bool unplugged;		/* the host is tearing the device down */
 
 	/* jobs: ids, what is unfinished, memory waiting for them */
-	kh_mutex jobs_lock;
+	struct kh_mutex jobs_lock;
 	u64 next_job_id;
 	struct list_head unfinished;	/* struct kh_job, in id order */
 	struct list_head deferred;
@@ -263,7 +263,7 @@ struct kh_device {
 	/* the progress engine (kh_engine.c) and its waiters */
 	struct kh_worker engine;
 	struct kh_waitq waitq;		/* woken when a job turns final */
-	kh_mutex timed_lock;
+	struct kh_mutex timed_lock;
 	struct list_head timed;		/* struct kh_timed_wait */
 	u64 next_deadline;		/* the nearest of timed, or ~0 */
 	u32 wake_gen;			/* bumped when a deadline passes */

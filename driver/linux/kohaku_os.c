@@ -128,7 +128,7 @@ static void kohaku_fence_cb(struct dma_fence *f, struct dma_fence_cb *dcb)
 }
 
 int kh_fence_add_callback(struct kh_fence *f, struct kh_fence_cb *cb,
-			  kh_fence_func func)
+			  void (*func)(struct kh_fence_cb *cb))
 {
 	cb->func = func;
 	return dma_fence_add_callback(to_dma(f), &cb->base, kohaku_fence_cb);

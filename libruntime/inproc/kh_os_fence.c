@@ -129,7 +129,7 @@ int kh_fence_error(struct kh_fence *f)
 }
 
 int kh_fence_add_callback(struct kh_fence *f, struct kh_fence_cb *cb,
-			  kh_fence_func func)
+			  void (*func)(struct kh_fence_cb *cb))
 {
 	int ret = 0;
 

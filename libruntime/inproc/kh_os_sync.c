@@ -3,7 +3,7 @@
  * driver/core's OS shim in userspace (kh_os.h): locks that check their own
  * use, condition-variable waits, and the engine's worker thread.
  *
- * Every kh_mutex knows its owner and its class (enum kh_lock_class), and
+ * Every struct kh_mutex knows its owner and its class (enum kh_lock_class), and
  * each thread knows the classes it holds, so kh_lock_assert_held() is a
  * real check and taking locks out of the documented order aborts at once,
  * naming both, instead of deadlocking one run in a thousand.
@@ -24,21 +24,21 @@ void kh_os_lock_bug(const char *file, int line, const char *what)
 	abort();
 }
 
-void kh_mutex_init(kh_mutex *m, int cls)
+void kh_mutex_init(struct kh_mutex *m, int cls)
 {
 	pthread_mutex_init(&m->m, NULL);
 	m->held = 0;
 	m->cls = cls;
 }
 
-void kh_mutex_destroy(kh_mutex *m)
+void kh_mutex_destroy(struct kh_mutex *m)
 {
 	if (m->held)
 		kh_os_lock_bug(__FILE__, __LINE__, "destroying a held lock");
 	pthread_mutex_destroy(&m->m);
 }
 
-void kh_mutex_lock(kh_mutex *m)
+void kh_mutex_lock(struct kh_mutex *m)
 {
 	/* nothing of this class or an inner one may be held already */
 	if (m->cls && (kh_held_classes >> m->cls)) {
@@ -56,7 +56,7 @@ void kh_mutex_lock(kh_mutex *m)
 		kh_held_classes |= 1u << m->cls;
 }
 
-void kh_mutex_unlock(kh_mutex *m)
+void kh_mutex_unlock(struct kh_mutex *m)
 {
 	if (!m->held || !pthread_equal(m->owner, pthread_self()))
 		kh_os_lock_bug(__FILE__, __LINE__, "unlocking a lock this thread does not hold");

@@ -8,12 +8,12 @@
 
 #include "kh_os.h"
 
-void kh_xa_init(kh_xa *xa)
+void kh_xa_init(struct kh_xa *xa)
 {
 	memset(xa, 0, sizeof(*xa));
 }
 
-void kh_xa_destroy(kh_xa *xa)
+void kh_xa_destroy(struct kh_xa *xa)
 {
 	free(xa->ids);
 	free(xa->ptrs);
@@ -21,7 +21,7 @@ void kh_xa_destroy(kh_xa *xa)
 }
 
 /* the position of the first id >= id */
-static unsigned int kh_xa_pos(const kh_xa *xa, unsigned long id)
+static unsigned int kh_xa_pos(const struct kh_xa *xa, unsigned long id)
 {
 	unsigned int lo = 0, hi = xa->n;
 
@@ -36,14 +36,14 @@ static unsigned int kh_xa_pos(const kh_xa *xa, unsigned long id)
 	return lo;
 }
 
-void *kh_xa_load(kh_xa *xa, unsigned long id)
+void *kh_xa_load(struct kh_xa *xa, unsigned long id)
 {
 	unsigned int i = kh_xa_pos(xa, id);
 
 	return i < xa->n && xa->ids[i] == id ? xa->ptrs[i] : NULL;
 }
 
-void *kh_xa_erase(kh_xa *xa, unsigned long id)
+void *kh_xa_erase(struct kh_xa *xa, unsigned long id)
 {
 	unsigned int i = kh_xa_pos(xa, id);
 	void *p;
@@ -57,7 +57,7 @@ void *kh_xa_erase(kh_xa *xa, unsigned long id)
 	return p;
 }
 
-static int kh_xa_put_at(kh_xa *xa, unsigned int i, unsigned long id, void *p)
+static int kh_xa_put_at(struct kh_xa *xa, unsigned int i, unsigned long id, void *p)
 {
 	if (xa->n == xa->cap) {
 		unsigned int cap = xa->cap ? xa->cap * 2 : 16;
@@ -81,7 +81,7 @@ static int kh_xa_put_at(kh_xa *xa, unsigned int i, unsigned long id, void *p)
 	return 0;
 }
 
-int kh_xa_insert(kh_xa *xa, unsigned long id, void *p)
+int kh_xa_insert(struct kh_xa *xa, unsigned long id, void *p)
 {
 	unsigned int i = kh_xa_pos(xa, id);
 
@@ -91,7 +91,7 @@ int kh_xa_insert(kh_xa *xa, unsigned long id, void *p)
 }
 
 /* as xa_alloc_cyclic: a free id in 1..max from *next on, wrapping */
-int kh_xa_alloc_cyclic(kh_xa *xa, u32 *id, void *p, u32 max, u32 *next)
+int kh_xa_alloc_cyclic(struct kh_xa *xa, u32 *id, void *p, u32 max, u32 *next)
 {
 	unsigned long want = *next < 1 || *next > max ? 1 : *next;
 	unsigned int i, tries;
@@ -109,7 +109,7 @@ int kh_xa_alloc_cyclic(kh_xa *xa, u32 *id, void *p, u32 max, u32 *next)
 	return kh_xa_put_at(xa, i, want, p);
 }
 
-void *kh_xa_find(kh_xa *xa, unsigned long *id)
+void *kh_xa_find(struct kh_xa *xa, unsigned long *id)
 {
 	unsigned int i = kh_xa_pos(xa, *id);
 
