@@ -8,7 +8,8 @@
  *   syscall     getppid(2): the floor of any kernel round trip
  *   ioctl       GET_PARAM ABI_VERSION: a null ioctl through the backend
  *   job         submit + wait of one single-instruction job on a null unit
- *               (an SX saxpy of 8 elements where the card has none)
+ *               (an SX saxpy of 8 elements where the card has none); then
+ *               the same again with the SUBMIT and the WAIT timed apart
  *   8 threads   8 submitters, each submit + wait in a loop: jobs per second
  *   accesses    card register reads and writes per single-instruction job
  *               (simulated cards: the model counts them, "host" in its stats)
@@ -90,7 +91,7 @@ struct target {
 	struct kohaku_program prog;
 	struct kohaku_inst inst;
 	uint32_t bo[2];
-	struct series syscall, ioctl, job, threads, acc_r, acc_w;
+	struct series syscall, ioctl, job, submit, wait, threads, acc_r, acc_w;
 };
 
 static int target_open(struct target *t, enum kohaku_backend b,
@@ -252,6 +253,28 @@ static void accesses(struct target *t)
 	add(&t->acc_w, w1 - w0, 0);
 }
 
+/* the same job, its SUBMIT and its WAIT timed apart (wall time only) */
+static void split_job(struct target *t)
+{
+	struct kohaku_job_status st;
+	double ts = 0, tw = 0, t0, t1;
+	unsigned int i;
+	uint64_t id;
+
+	for (i = 0; i < n_jobs; i++) {
+		t0 = now_s(CLOCK_MONOTONIC);
+		if (kohaku_submit(t->dev, &t->prog, 1, 0, &id))
+			exit(1);
+		t1 = now_s(CLOCK_MONOTONIC);
+		if (kohaku_wait(t->dev, id, 60000, &st) || st.status != KOHAKU_JOB_DONE)
+			exit(1);
+		ts += t1 - t0;
+		tw += now_s(CLOCK_MONOTONIC) - t1;
+	}
+	add(&t->submit, ts / n_jobs, 0);
+	add(&t->wait, tw / n_jobs, 0);
+}
+
 static void one_rep(struct target *t)
 {
 	struct drm_kohaku_get_param g = { .param = KOHAKU_PARAM_ABI_VERSION };
@@ -263,6 +286,8 @@ static void one_rep(struct target *t)
 			 kohaku_ioctl(t->dev, DRM_IOCTL_KOHAKU_GET_PARAM, &g));
 	if (want("job"))
 		TIME_OPS(&t->job, n_jobs, run_job(t->dev, &t->prog));
+	if (want("job"))
+		split_job(t);
 	if (want("threads"))
 		eight_threads(t);
 	if (want("accesses"))
@@ -286,6 +311,8 @@ static void report(struct target *t)
 	report_us(t->label, "syscall", &t->syscall);
 	report_us(t->label, "ioctl", &t->ioctl);
 	report_us(t->label, "job", &t->job);
+	report_us(t->label, " submit", &t->submit);
+	report_us(t->label, " wait", &t->wait);
 	report_us(t->label, "8threads", &t->threads);
 	if (t->acc_r.n)
 		printf("%-8s accesses per single-instruction job: %.0f reads + %.0f writes (median)\n",

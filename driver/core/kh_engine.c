@@ -207,13 +207,21 @@ int kh_engine_wait_job(struct kh_device *kd, struct kh_job *job, u64 deadline)
 	bool sim = kh_simulated(kd), help = true;
 	int ret;
 
+	if (kh_job_final(job))
+		return 0;
 	if (sim) {
 		kh_mutex_lock(&kd->timed_lock);
 		list_add_tail(&tw.link, &kd->timed);
 		if (deadline < kd->next_deadline)
 			kh_write_once(kd->next_deadline, deadline);
 		kh_mutex_unlock(&kd->timed_lock);
-		kh_engine_kick(kd);
+		/*
+		 * A running job has the engine at work, which minds the
+		 * deadline; a queued one may be stuck behind an in-fence with
+		 * the engine asleep, and then device time must be let pass.
+		 */
+		if (kh_read_once(job->status) == KOHAKU_JOB_QUEUED)
+			kh_engine_kick(kd);
 	}
 	for (;;) {
 		u64 now;

@@ -10,6 +10,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <sched.h>
 #include <time.h>
 
 #include "kh_os.h"
@@ -118,6 +119,17 @@ static void *kh_worker_thread(void *arg)
 			pthread_cond_wait(&w->cond, &w->lock);
 		if (w->stop)
 			break;
+		/*
+		 * A kick usually comes from SUBMIT, and the submitter's WAIT
+		 * follows at once: let it claim the work inline first (two
+		 * thread switches a job saved); if it does, its unclaim kicks
+		 * again when anything is left.
+		 */
+		pthread_mutex_unlock(&w->lock);
+		sched_yield();
+		pthread_mutex_lock(&w->lock);
+		if (w->busy || w->stop)
+			continue;
 		w->kicked = false;
 		w->busy = true;
 		pthread_mutex_unlock(&w->lock);
