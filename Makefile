@@ -4,6 +4,7 @@
 #   make test     build everything (userspace, sanitizer and static builds,
 #                 kernel modules) and run the whole suite, VM tests included
 #   make bench    the model benchmark (bench/kh_bench.c; not a test)
+#   make bench-jobs  the driver benchmark (bench/kh_bench_jobs.c; not a test)
 #
 # Both install missing Debian packages first (scripts/install-deps.sh).
 # Userspace objects go to $(BUILD); the kernel modules build in place (Kbuild).
@@ -35,7 +36,7 @@ LDFLAGS += -static
 endif
 PIC_CFLAGS := -fPIC
 
-.PHONY: all deps deps-run run test modules modules-clean clean userspace bench
+.PHONY: all deps deps-run run test modules modules-clean clean userspace bench bench-jobs
 .DEFAULT_GOAL := all
 
 obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
