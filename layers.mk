@@ -33,8 +33,8 @@ INCDIRS.tests/runtime := uapi libruntime tests
 
 # the model benchmark and kh-trace drive the model's internals directly;
 # the driver benchmark (kh_bench_jobs) uses libkohaku's public API
-INCDIRS.bench := uapi sim-backend libruntime
-INCDIRS.tools := uapi sim-backend
+INCDIRS.bench := uapi hwif sim-backend libruntime
+INCDIRS.tools := uapi hwif sim-backend
 
 # $(call kh_incdirs,DIR): DIR's include directories, or a build error.
 kh_incdirs = $(or $(INCDIRS.$(1)),$(error layers.mk: no include paths for $(1)/: add INCDIRS.$(1)))

@@ -46,23 +46,15 @@ dirs="uapi hwif sim-backend driver/core driver/linux libruntime bench tools"
 
 # the kernel's names recreated by a userspace shim: NAME FILE
 KERNEL='
-u8 driver/core/kh_os.h
-u16 driver/core/kh_os.h
-u32 driver/core/kh_os.h
-u64 driver/core/kh_os.h
-s8 driver/core/kh_os.h
-s16 driver/core/kh_os.h
-s32 driver/core/kh_os.h
-s64 driver/core/kh_os.h
+u8 hwif/kh_ktypes.h
+u16 hwif/kh_ktypes.h
+u32 hwif/kh_ktypes.h
+u64 hwif/kh_ktypes.h
+s8 hwif/kh_ktypes.h
+s16 hwif/kh_ktypes.h
+s32 hwif/kh_ktypes.h
+s64 hwif/kh_ktypes.h
 list_head driver/core/kh_os.h
-u8 sim-backend/ksim_plat.h
-u16 sim-backend/ksim_plat.h
-u32 sim-backend/ksim_plat.h
-u64 sim-backend/ksim_plat.h
-s8 sim-backend/ksim_plat.h
-s16 sim-backend/ksim_plat.h
-s32 sim-backend/ksim_plat.h
-s64 sim-backend/ksim_plat.h
 '
 
 # wrong prefixes found when this check was written, to be renamed by the

@@ -79,15 +79,8 @@ static inline void ksim_plat_mutex_destroy(struct ksim_plat_mutex *l)
 #include <errno.h>
 #include <pthread.h>
 
-/* the kernel's own definitions, so that printk formats are the same */
-typedef unsigned char u8;
-typedef unsigned short u16;
-typedef unsigned int u32;
-typedef unsigned long long u64;
-typedef signed char s8;
-typedef short s16;
-typedef int s32;
-typedef long long s64;
+/* the kernel's type names, so that printk formats are the same */
+#include "kh_ktypes.h"
 
 static inline void *ksim_plat_zalloc(size_t n)
 {

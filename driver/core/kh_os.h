@@ -226,15 +226,8 @@ struct kh_os_dev;
 #include <pthread.h>
 #include <sys/ioctl.h>
 
-/* the kernel's own definitions, so that printk formats are the same */
-typedef unsigned char u8;
-typedef unsigned short u16;
-typedef unsigned int u32;
-typedef unsigned long long u64;
-typedef signed char s8;
-typedef short s16;
-typedef int s32;
-typedef long long s64;
+/* the kernel's type names, so that printk formats are the same */
+#include "kh_ktypes.h"
 
 #define __user
 
