@@ -26,7 +26,7 @@ DRM_LIBS := $(shell $(PKG_CONFIG) --libs libdrm 2>/dev/null || echo -ldrm)
 # compile rules below add them, ahead of libdrm's.
 CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter \
 	-Wmissing-prototypes -Wstrict-prototypes -fno-strict-aliasing
-LDLIBS := $(DRM_LIBS) -lpthread -lm
+LDLIBS := $(DRM_LIBS) -lz -lpthread -lm
 ifeq ($(SAN),1)
 CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 LDFLAGS += -fsanitize=address,undefined

@@ -76,12 +76,36 @@ static void kernel_reason(struct kohaku_device *dev, unsigned long since,
 		 "'module kohaku +p' > /sys/kernel/debug/dynamic_debug/control).");
 }
 
+/* kohaku.ko's word on the firmware it requested at bind (sysfs) */
+static void kernel_fw_status(struct kohaku_device *dev, char *buf, size_t len)
+{
+	const char *node = strrchr(dev->path, '/');
+	char path[320];
+	size_t n = 0;
+	FILE *f;
+
+	buf[0] = '\0';
+	if (!node || !len)
+		return;
+	snprintf(path, sizeof(path), "/sys/class/accel/%s/device/kohaku/firmware",
+		 node + 1);
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	n = fread(buf, 1, len - 1, f);
+	fclose(f);
+	while (n && (buf[n - 1] == '\n' || buf[n - 1] == '\0'))
+		n--;
+	buf[n] = '\0';
+}
+
 static const struct kh_rt_backend_ops kernel_ops = {
 	.ioctl = kernel_ioctl,
 	.reopen = kernel_reopen,
 	.close = kernel_close,
 	.reason = kernel_reason,
 	.log_pos = NULL,
+	.fw_status = kernel_fw_status,
 };
 
 /*

@@ -207,6 +207,79 @@ void kohaku_inst_null(struct kohaku_inst *inst, const uint32_t words[8]);
 /* The null unit's exec_result for inst: XOR of the eight words. */
 uint32_t kohaku_inst_null_result(const struct kohaku_inst *inst);
 
+/*
+ * POOL unit, firmware API 1.0 (docs/spec/pool.md "Jobs for the firmware";
+ * the KH_POOL_K_* kernels of uapi/kohaku/kh_pool.h).  Mesh addresses are
+ * BO dev_addrs plus offsets.  The checked builders return -EINVAL when an
+ * address is not 32-byte aligned or a length breaks the kernel's rule.
+ * args[k] is payload word k (w0..w6); the raw builder takes any kernel id.
+ */
+void kohaku_inst_pool(struct kohaku_inst *inst, unsigned int kernel,
+		      const uint32_t args[7]);
+/* PING: retires with value ^ KH_POOL_PING_XOR */
+int kohaku_inst_pool_ping(struct kohaku_inst *inst, uint32_t value);
+/* COPY: dst = src, bytes a multiple of 32 */
+int kohaku_inst_pool_copy(struct kohaku_inst *inst, uint64_t src,
+			  uint64_t dst, uint32_t bytes);
+/* FILL: dst = the 32-bit pattern repeated, bytes a multiple of 32 */
+int kohaku_inst_pool_fill(struct kohaku_inst *inst, uint64_t dst,
+			  uint32_t pattern, uint32_t bytes);
+/* CRC32 (zlib's) of bytes (any count) at src; the u32 lands at result */
+int kohaku_inst_pool_crc32(struct kohaku_inst *inst, uint64_t src,
+			   uint64_t result, uint32_t bytes);
+/* VADD_I32: c[i] = a[i] + b[i], n int32 elements, a multiple of 8 */
+int kohaku_inst_pool_vadd_i32(struct kohaku_inst *inst, uint64_t a,
+			      uint64_t b, uint64_t c, uint32_t n);
+/* SUM_I64: the int64 sum of n elements (a multiple of 4) at result */
+int kohaku_inst_pool_sum_i64(struct kohaku_inst *inst, uint64_t src,
+			     uint64_t result, uint32_t n);
+/* HIST256: 256 u32 counts of the byte values of bytes (any count) at src */
+int kohaku_inst_pool_hist256(struct kohaku_inst *inst, uint64_t src,
+			     uint64_t result, uint32_t bytes);
+/* DELAY: busy for that many cycles, then retires */
+int kohaku_inst_pool_delay(struct kohaku_inst *inst, uint32_t cycles);
+/* TRAP: core (0..7) traps on purpose, how = KH_POOL_TRAP_* */
+int kohaku_inst_pool_trap(struct kohaku_inst *inst, unsigned int core,
+			  unsigned int how);
+/* A POOL unit's SIG_FAULT code in words ("trap: core 3, illegal instruction") */
+const char *kohaku_pool_fault_describe(uint32_t code, char *buf, size_t len);
+
+/* ---- firmware: the POOL units' image ---- */
+
+struct kohaku_fw_info {
+	uint32_t units;		/* POOL units on the device */
+	uint32_t running;	/* ... running the firmware now */
+	uint32_t fw_version;	/* the loaded image's (KH_FW_VERSION), 0: none */
+	uint32_t fw_api;	/* its API, major << 16 | minor */
+	uint32_t driver_api;	/* the API the driver speaks */
+	/*
+	 * What the host's own load did (kohaku.ko's request_firmware at bind,
+	 * the sim backend's at open), e.g. "running: /lib/firmware/kohaku/
+	 * pool.fw" or "absent: kohaku/pool.fw not found in ..."; "" if none.
+	 */
+	char status[512];
+};
+
+/*
+ * Load and boot a firmware image (docs/spec/firmware-image.md) on every
+ * POOL unit of the device (FW_LOAD).  flags: KOHAKU_FW_LOAD_*.  out, when
+ * not NULL, gets FW_LOAD's report, on failure too (its reason says which
+ * rule the image broke).  The previous firmware keeps running on failure.
+ * Errors: -EINVAL malformed image, -E2BIG too large, -EPROTO API major,
+ * -ENODEV no POOL unit, -EBUSY a job on a POOL unit, -EIO / -ETIMEDOUT
+ * the boot failed, -EACCES not allowed (kohaku.ko: CAP_SYS_ADMIN).
+ */
+int kohaku_fw_load(kohaku_device *dev, const void *image, size_t size,
+		   unsigned int flags, struct drm_kohaku_fw_load *out);
+/* The same from a file. */
+int kohaku_fw_load_file(kohaku_device *dev, const char *path,
+			unsigned int flags, struct drm_kohaku_fw_load *out);
+/* What runs; per-unit state is in the node table (fw_* fields). */
+int kohaku_fw_info(kohaku_device *dev, struct kohaku_fw_info *out);
+/* A KOHAKU_FW_ERR_* reason, and a KOHAKU_FW_STATE_* state, in words. */
+const char *kohaku_fw_reason(unsigned int reason);
+const char *kohaku_fw_state_name(unsigned int state);
+
 /* ---- jobs ---- */
 
 struct kohaku_program {

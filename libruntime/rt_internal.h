@@ -29,6 +29,8 @@ struct kh_rt_backend_ops {
 		       char *buf, size_t len);
 	/* current log position (for reason) */
 	unsigned long (*log_pos)(struct kohaku_device *dev);
+	/* the host's own firmware load at open or bind, in a line; may be "" */
+	void (*fw_status)(struct kohaku_device *dev, char *buf, size_t len);
 };
 
 /* one thread's last error on one device (errors.c) */

@@ -14,6 +14,8 @@ RT_SRCS += \
 	libruntime/program.c \
 	libruntime/jobs.c \
 	libruntime/fences.c \
+	libruntime/fw.c \
+	libruntime/pool.c \
 	libruntime/backend_kernel.c
 RT_SRCS += \
 	libruntime/inproc/backend_sim.c \
@@ -22,7 +24,8 @@ RT_SRCS += \
 	libruntime/inproc/kh_os_sync.c \
 	libruntime/inproc/kh_os_xa.c \
 	libruntime/inproc/kh_os_fence.c \
-	libruntime/inproc/inproc_drm.c
+	libruntime/inproc/inproc_drm.c \
+	libruntime/inproc/fw_autoload.c
 CLI_SRCS += \
 	libruntime/cli/main.c \
 	libruntime/cli/output.c \

@@ -5,7 +5,7 @@
 #                         image for the VM tests, qemu, busybox, valgrind)
 set -eu
 what=${1:-all}
-pkgs="gcc make pkg-config libdrm-dev"
+pkgs="gcc make pkg-config libdrm-dev zlib1g-dev"
 if [ "$what" = all ]; then
 	pkgs="$pkgs linux-headers-6.12-amd64 linux-image-6.12-amd64 \
 qemu-system-x86 busybox-static cpio xz-utils zstd kmod valgrind"

@@ -120,6 +120,27 @@ const char *kh_ioctl_name(unsigned int cmd);
 
 /* Read-only views for sysfs and diagnostics. */
 /**
+ * kh_device_fw_load() - boot firmware on every POOL unit of the device
+ * @kd: the device.
+ * @data: the image (docs/spec/firmware-image.md), kept by the caller until
+ *	this returns.
+ * @len: its bytes.
+ *
+ * What FW_LOAD does, for a host's own load (request_firmware at bind, the
+ * in-process backend's search path).  The reason for a failure is logged.
+ *
+ * Return: 0, or FW_LOAD's errors.
+ */
+int kh_device_fw_load(struct kh_device *kd, const void *data, size_t len);
+/**
+ * kh_device_fw_units() - how many POOL units the device has
+ * @kd: the device.
+ *
+ * Return: the units that run firmware; 0 when there is nothing to load.
+ */
+unsigned int kh_device_fw_units(const struct kh_device *kd);
+
+/**
  * kh_device_name() - the device's name
  * @kd: the device.
  *

@@ -51,6 +51,7 @@ static void kh_device_free(struct kh_device *kd)
 	for (i = 0; i < KH_MAX_MESHES; i++)
 		kh_mesh_fini(&kd->mesh[i]);
 	kh_deferred_release_all(kd);
+	kh_fw_fini(kd);
 	kh_mutex_destroy(&kd->jobs_lock);
 	kh_engine_destroy(kd);
 	kh_free(kd);
@@ -94,6 +95,7 @@ int kh_device_probe(const struct kh_hw *hw, struct kh_os_dev *osdev,
 	kd->osdev = osdev;
 	snprintf(kd->name, sizeof(kd->name), "%s", name ? name : "kohaku");
 	kh_mutex_init(&kd->jobs_lock, KH_LOCK_JOBS);
+	kh_mutex_init(&kd->fw_lock, KH_LOCK_FW);
 	INIT_LIST_HEAD(&kd->unfinished);
 	INIT_LIST_HEAD(&kd->deferred);
 	kd->next_job_id = 1;
@@ -121,6 +123,7 @@ int kh_device_probe(const struct kh_hw *hw, struct kh_os_dev *osdev,
 			goto fail;
 		}
 	}
+	kh_fw_init(kd);
 	ret = kh_engine_init(kd);
 	if (ret) {
 		kh_err(kd, "cannot start the progress engine (%d)\n", ret);

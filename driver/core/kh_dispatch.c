@@ -582,6 +582,9 @@ void kh_mesh_step(struct kh_mesh *m)
 			if (list_empty(&m->queue) || (m->flags & KOHAKU_MESH_WEDGED))
 				return;
 			job = list_first_entry(&m->queue, struct kh_job, mesh_link);
+			/* the firmware loader has the mesh: only its own jobs run */
+			if (m->fw_hold && !job->internal)
+				return;
 			/* (the job may be freed here: only loop on) */
 			if (kh_job_targets_hung(m, job))
 				continue;

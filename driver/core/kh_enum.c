@@ -312,4 +312,9 @@ void kh_node_to_uapi(const struct kh_node *n, struct drm_kohaku_node *out)
 	out->busy_cycles = n->counters_reg & KH_CTR_BUSY_MASK;
 	out->caps_reg = n->caps_reg;
 	out->dbg = n->dbg_reg;
+	out->fw_state = n->fw_state;
+	out->fw_version = n->fw_version;
+	out->fw_api = n->fw_api;
+	out->fw_boot_ns = n->fw_boot_ns;
+	out->fw_trap = n->fw_trap;
 }

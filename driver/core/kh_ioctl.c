@@ -23,6 +23,7 @@ static const struct kh_ioctl_desc kh_ioctls[DRM_KOHAKU_NUM_IOCTLS] = {
 	KH_IOCTL(SUBMIT, kh_job_submit),
 	KH_IOCTL(WAIT, kh_job_wait),
 	KH_IOCTL(GET_PARAM, kh_ioctl_get_param),
+	KH_IOCTL(FW_LOAD, kh_ioctl_fw_load),
 };
 
 bool kh_ioctl_is_ours(unsigned int cmd)

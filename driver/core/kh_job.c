@@ -263,6 +263,60 @@ static int kh_job_enqueue(struct kh_mesh *m, struct kh_job *job)
 	return 0;
 }
 
+int kh_job_run_internal(struct kh_node *n, const struct kohaku_inst *insts,
+			u32 n_insts, u64 timeout_ns, u32 *status, u32 *fault)
+{
+	struct kh_mesh *m = n->mesh;
+	struct kh_device *kd = m->kd;
+	struct kh_job *job;
+	int ret;
+
+	job = kh_zalloc(sizeof(*job));
+	if (!job)
+		return -ENOMEM;
+	kh_refcount_set(&job->ref, 1);
+	INIT_LIST_HEAD(&job->mesh_link);
+	INIT_LIST_HEAD(&job->live_link);
+	job->progs = kh_zalloc(sizeof(*job->progs));
+	job->insts = kh_zalloc(sizeof(*insts) * n_insts);
+	if (!job->progs || !job->insts) {
+		kh_job_put(job);
+		return -ENOMEM;
+	}
+	memcpy(job->insts, insts, sizeof(*insts) * n_insts);
+	job->progs[0].node = n;
+	job->progs[0].n = n_insts;
+	job->progs[0].insts = job->insts;
+	job->n_progs = 1;
+	job->mesh = m;
+	job->internal = true;
+	job->status = KOHAKU_JOB_QUEUED;
+	job->timeout_ns = timeout_ns;
+
+	kh_mutex_lock(&kd->jobs_lock);
+	job->id = kd->next_job_id++;
+	list_add_tail(&job->live_link, &kd->unfinished);
+	kh_mutex_unlock(&kd->jobs_lock);
+	kh_mutex_lock(&m->lock);
+	ret = kh_job_enqueue(m, job);
+	if (!ret)	/* ahead of what the loader holds back */
+		list_move(&job->mesh_link, &m->queue);
+	kh_mutex_unlock(&m->lock);
+	if (ret) {
+		kh_job_unlist(kd, job);
+		kh_job_put(job);
+		return ret;
+	}
+	kh_engine_kick(kd);
+	ret = kh_engine_wait_job(kd, job, kh_now(kd) + timeout_ns + KH_RECOVER_NS);
+	if (!ret) {
+		*status = kh_load_acquire(&job->status);
+		*fault = job->fault_flags & KOHAKU_FAULT_CODE_KNOWN ? job->fault_code : 0;
+	}
+	kh_job_put(job);
+	return ret;
+}
+
 static int kh_submit_check(struct kh_device *kd, const struct drm_kohaku_submit *a)
 {
 	if (a->flags || !kh_all_zero(a->reserved, sizeof(a->reserved)))

@@ -122,7 +122,7 @@ static u8 kh_next_txn(struct kh_mesh *m, const struct kh_ctrl_req *req,
  * the driver itself last wrote as zero is known to be there still: the
  * payload words of every CU_CTRL read.
  */
-static void kh_mbox_send(struct kh_mesh *m, const struct kh_flit *f)
+void kh_mbox_send(struct kh_mesh *m, const struct kh_flit *f)
 {
 	unsigned int w;
 
@@ -141,8 +141,10 @@ static void kh_ctrl_send(struct kh_mesh *m, struct kh_ctrl_req *r, u8 txn)
 	struct kh_flit f = { { 0 } };
 
 	kh_flit_hdr(&f, r->x, r->y, 0, 0, KH_T_CU_CTRL, txn, 1);
-	kh_flit_set(&f, KH_CTRL_OP, KH_CTRL_OP_READ);
+	kh_flit_set(&f, KH_CTRL_OP, r->write ? KH_CTRL_OP_WRITE : KH_CTRL_OP_READ);
 	kh_flit_set(&f, KH_CTRL_INDEX, r->index);
+	if (r->write)
+		kh_flit_set(&f, KH_CTRL_VALUE, r->value);
 	r->txn = txn;
 	kh_mbox_send(m, &f);
 }
@@ -311,6 +313,25 @@ int kh_ctrl_read_many(struct kh_mesh *m, struct kh_ctrl_req *req,
 			kh_relax(kh_simulated(kd));
 	}
 	return 0;
+}
+
+/*
+ * An addon register write (op 1): the node answers with the register's new
+ * value, which the caller gets back.  The base registers take no writes.
+ */
+int kh_ctrl_write(struct kh_mesh *m, u8 x, u8 y, u8 index, u64 value,
+		  u64 *readback)
+{
+	struct kh_ctrl_req r = { .x = x, .y = y, .index = index, .write = true,
+				 .value = value };
+	int ret;
+
+	ret = kh_ctrl_read_many(m, &r, 1);
+	if (ret)
+		return ret;
+	if (!r.result && readback)
+		*readback = r.value;
+	return r.result;
 }
 
 int kh_ctrl_read(struct kh_mesh *m, u8 x, u8 y, u8 index, u64 *value)

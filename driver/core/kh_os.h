@@ -19,7 +19,8 @@
  * userspace shim checks it on every lock.
  */
 enum kh_lock_class {
-	KH_LOCK_FILE = 1,	/* struct kh_file: its BO and job tables */
+	KH_LOCK_FW = 1,		/* struct kh_device: one firmware load at a time */
+	KH_LOCK_FILE,		/* struct kh_file: its BO and job tables */
 	KH_LOCK_MESH,		/* struct kh_mesh: queue, dispatch, mailbox, nodes */
 	KH_LOCK_JOBS,		/* struct kh_device: job ids, unfinished jobs, deferred frees */
 	KH_LOCK_MEM,		/* struct kh_mem: one mesh's allocator */
@@ -49,6 +50,7 @@ enum kh_lock_class {
 #include <linux/refcount.h>
 #include <linux/compiler.h>
 #include <linux/dma-fence.h>
+#include <linux/crc32.h>
 
 /*
  * The kernel's mutex.  Init stays a macro: mutex_init() gives each call
@@ -118,6 +120,12 @@ static inline void kh_relax(bool simulated)
 		cond_resched();
 	else
 		usleep_range(2, 10);
+}
+
+/* CRC-32 (IEEE 802.3) as zlib's crc32(): start with 0, chain the result. */
+static inline u32 kh_crc32(u32 crc, const void *p, size_t n)
+{
+	return ~crc32_le(~crc, p, n);
 }
 
 /* A waiter gives up when its caller was signalled. */
@@ -217,6 +225,7 @@ struct kh_os_dev;
 
 #else /* userspace: libkohaku's in-process backend */
 
+#include <stdarg.h>
 #include <stdint.h>
 #include <stddef.h>
 #include <stdbool.h>
@@ -278,6 +287,9 @@ int kh_copy_to_user(void *dst, const void *src, size_t n);
 #define kh_u64_to_user_ptr(v)	((void *)(uintptr_t)(v))
 
 void kh_relax(bool simulated);
+
+/* CRC-32 (IEEE 802.3): zlib's crc32() */
+u32 kh_crc32(u32 crc, const void *p, size_t n);
 
 static inline bool kh_interrupted(void)
 {
@@ -414,6 +426,15 @@ static inline void list_del_init(struct list_head *n)
 }
 
 #define list_del(n)	list_del_init(n)
+
+static inline void list_move(struct list_head *n, struct list_head *h)
+{
+	list_del_init(n);
+	n->prev = h;
+	n->next = h->next;
+	h->next->prev = n;
+	h->next = n;
+}
 #define list_entry(ptr, type, member)	container_of(ptr, type, member)
 #define list_first_entry(h, type, member) list_entry((h)->next, type, member)
 #define list_for_each_entry(pos, h, member)				\

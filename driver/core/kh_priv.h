@@ -20,6 +20,8 @@
 #include "kohaku/kh_flit.h"
 #include "kohaku/kh_regs.h"
 #include "kohaku/kh_units.h"
+#include "kohaku/kh_fw.h"
+#include "kohaku/kh_pool.h"
 
 #define kh_err(kd, fmt, ...)	kh_os_err((kd)->osdev, fmt, ##__VA_ARGS__)
 #define kh_warn(kd, fmt, ...)	kh_os_warn((kd)->osdev, fmt, ##__VA_ARGS__)
@@ -72,6 +74,11 @@ struct kh_node {
 	u64 status_reg;
 	u64 counters_reg;
 	u64 dbg_reg;
+	/* a POOL unit's firmware (kh_fw.c), under mesh->lock */
+	u8 fw_state;		/* KOHAKU_FW_STATE_* */
+	u32 fw_version, fw_api;
+	u64 fw_boot_ns;
+	u64 fw_trap;
 };
 
 /* A free extent of one mesh's device memory. */
@@ -136,6 +143,11 @@ struct kh_mesh {
 	u64 fence_seqno;
 	u32 jobs_pending;	/* queued + running */
 	u64 jobs_done;
+	/*
+	 * The firmware loader has the mesh: no job but its own starts, and
+	 * it uses the mailbox between steps with the lock dropped.
+	 */
+	bool fw_hold;
 };
 
 struct kh_prog {
@@ -210,6 +222,7 @@ struct kh_job {
 	u32 fault_code;
 	u32 n_faults;		/* faulting last instructions + lost_faults */
 	const char *why;	/* for ERROR/ABORTED/TIMEOUT logs */
+	bool internal;		/* the driver's own (firmware LOAD), no file */
 };
 
 struct kh_bo {
@@ -267,6 +280,14 @@ struct kh_device {
 	struct list_head timed;		/* struct kh_timed_wait */
 	u64 next_deadline;		/* the nearest of timed, or ~0 */
 	u32 wake_gen;			/* bumped when a deadline passes */
+
+	/* firmware (kh_fw.c): the image the POOL units run, under fw_lock */
+	struct kh_mutex fw_lock;
+	unsigned int fw_units;		/* POOL units; set at bring-up */
+	u8 *fw_image;			/* a copy, to restore after a failed load */
+	size_t fw_len;
+	u32 fw_version, fw_api;
+	char fw_name[KH_FW_NAME_LEN + 1];
 };
 
 /* register access */
@@ -316,6 +337,8 @@ int kh_ioctl_nodes(struct kh_file *kf, void *arg);
 /* kh_mbox.c: the orchestrator mailbox */
 int kh_mbox_wait_idle(struct kh_mesh *m);
 void kh_mbox_drain(struct kh_mesh *m);
+/* write the TX_FLIT words that changed and kick; the TX FIFO has room */
+void kh_mbox_send(struct kh_mesh *m, const struct kh_flit *f);
 int kh_ctrl_read(struct kh_mesh *m, u8 x, u8 y, u8 index, u64 *value);
 
 /*
@@ -324,12 +347,22 @@ int kh_ctrl_read(struct kh_mesh *m, u8 x, u8 y, u8 index, u64 *value);
  */
 struct kh_ctrl_req {
 	u8 x, y, index;
+	bool write;		/* op 1 with @value; else a read */
 	u8 txn;			/* 0: not sent yet */
 	int result;		/* 1 pending, 0 or a kh_ctrl_read() error */
-	u64 value;
+	u64 value;		/* the write's value; the reply's */
 };
 int kh_ctrl_read_many(struct kh_mesh *m, struct kh_ctrl_req *req,
 		      unsigned int n);
+int kh_ctrl_write(struct kh_mesh *m, u8 x, u8 y, u8 index, u64 value,
+		  u64 *readback);
+
+/* kh_mbox_data.c: CU_DATA bursts from the mailbox */
+#define KH_DATA_MAX_FLITS	256	/* data flits per burst */
+int kh_data_burst(struct kh_mesh *m, const struct kh_node *n, u8 buf,
+		  u32 offset, const u8 *data, u32 n_flits);
+int kh_data_word(struct kh_mesh *m, const struct kh_node *n, u8 buf,
+		 u32 index, u32 value);
 
 /* kh_enum.c */
 int kh_mesh_probe(struct kh_mesh *m);
@@ -368,6 +401,21 @@ void kh_job_finalize(struct kh_job *job, u32 status);
 void kh_job_unlist(struct kh_device *kd, struct kh_job *job);
 /* a queued job that never runs: off the queue, ABORTED, the mesh's ref put */
 void kh_job_abort(struct kh_job *job, const char *why);
+/*
+ * The driver's own job of one program (the firmware loader's LOADs): runs
+ * ahead of the queue, even while the mesh is held for the loader, and is
+ * waited for here.  @fault gets the SIG_FAULT code, if any.
+ */
+int kh_job_run_internal(struct kh_node *n, const struct kohaku_inst *insts,
+			u32 n_insts, u64 timeout_ns, u32 *status, u32 *fault);
+
+/* kh_fw.c: firmware for the POOL units */
+void kh_fw_init(struct kh_device *kd);
+void kh_fw_fini(struct kh_device *kd);
+unsigned int kh_fw_running(struct kh_device *kd);
+int kh_fw_load(struct kh_device *kd, const void *data, size_t len, u32 flags,
+	       u32 timeout_ms, struct drm_kohaku_fw_load *out);
+int kh_ioctl_fw_load(struct kh_file *kf, void *arg);
 
 /* kh_engine.c: the device's progress engine */
 void kh_engine_prepare(struct kh_device *kd);

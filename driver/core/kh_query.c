@@ -11,7 +11,8 @@ static u64 kh_caps(struct kh_device *kd)
 {
 	/* what works, not what has a function pointer */
 	return (kh_simulated(kd) ? KOHAKU_CAP_SIMULATED : 0) |
-	       (kh_has_dma(kd) ? KOHAKU_CAP_DMA : 0) | KOHAKU_CAP_FENCES;
+	       (kh_has_dma(kd) ? KOHAKU_CAP_DMA : 0) | KOHAKU_CAP_FENCES |
+	       (kd->fw_units ? KOHAKU_CAP_FIRMWARE : 0);
 }
 
 const char *kh_device_name(const struct kh_device *kd)
@@ -229,6 +230,21 @@ int kh_ioctl_get_param(struct kh_file *kf, void *arg)
 		break;
 	case KOHAKU_PARAM_JOB_TIMEOUT_MS:
 		v = KOHAKU_JOB_TIMEOUT_DEFAULT_MS;
+		break;
+	case KOHAKU_PARAM_FW_UNITS:
+		v = kd->fw_units;
+		break;
+	case KOHAKU_PARAM_FW_RUNNING:
+		v = kh_fw_running(kd);
+		break;
+	case KOHAKU_PARAM_FW_VERSION:
+	case KOHAKU_PARAM_FW_API:
+		kh_mutex_lock(&kd->fw_lock);
+		v = a->param == KOHAKU_PARAM_FW_VERSION ? kd->fw_version : kd->fw_api;
+		kh_mutex_unlock(&kd->fw_lock);
+		break;
+	case KOHAKU_PARAM_FW_DRIVER_API:
+		v = KH_POOL_API(KH_POOL_API_MAJOR, KH_POOL_API_MINOR);
 		break;
 	default:
 		kh_dbg(kd, "GET_PARAM: no parameter %u\n", a->param);

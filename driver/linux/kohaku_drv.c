@@ -101,9 +101,13 @@ KOHAKU_IOCTL_FN(bo_read, BO_READ)
 KOHAKU_IOCTL_FN(submit, SUBMIT)
 KOHAKU_IOCTL_FN(wait, WAIT)
 KOHAKU_IOCTL_FN(get_param, GET_PARAM)
+KOHAKU_IOCTL_FN(fw_load, FW_LOAD)
 
 #define KOHAKU_IOCTL_DEF(NAME, fn)					\
 	DRM_IOCTL_DEF_DRV(KOHAKU_##NAME, kohaku_ioctl_##fn, 0)
+/* replacing the firmware changes the device for every user: CAP_SYS_ADMIN */
+#define KOHAKU_IOCTL_DEF_ADMIN(NAME, fn)				\
+	DRM_IOCTL_DEF_DRV(KOHAKU_##NAME, kohaku_ioctl_##fn, DRM_ROOT_ONLY)
 
 /* indexed like the core's table (kh_ioctl.c): one command per number */
 static const struct drm_ioctl_desc kohaku_drm_ioctls[] = {
@@ -117,6 +121,7 @@ static const struct drm_ioctl_desc kohaku_drm_ioctls[] = {
 	KOHAKU_IOCTL_DEF(SUBMIT, submit),
 	KOHAKU_IOCTL_DEF(WAIT, wait),
 	KOHAKU_IOCTL_DEF(GET_PARAM, get_param),
+	KOHAKU_IOCTL_DEF_ADMIN(FW_LOAD, fw_load),
 };
 static_assert(ARRAY_SIZE(kohaku_drm_ioctls) == DRM_KOHAKU_NUM_IOCTLS);
 
@@ -205,6 +210,7 @@ int kohaku_probe(struct device *dev, const struct kh_hw *hw, const char *name)
 	if (ret)
 		goto err_core;
 	dev_set_drvdata(dev, kdev);
+	kohaku_fw_init(kdev);
 
 	/* sysfs first: it is complete once the accel node appears */
 	ret = kohaku_sysfs_init(kdev);
@@ -217,6 +223,8 @@ int kohaku_probe(struct device *dev, const struct kh_hw *hw, const char *name)
 
 	dev_info(dev, "%s is /dev/accel/accel%d\n", kh_device_name(kd),
 		 kdev->drm.accel->index);
+	/* the card is usable now; its POOL firmware comes when it comes */
+	kohaku_fw_request(kdev);
 	return 0;
 
 err_sysfs:
@@ -236,6 +244,8 @@ void kohaku_remove(struct device *dev)
 	kh_device_unplug(kdev->kd);
 	drm_dev_unplug(&kdev->drm);
 	kohaku_sysfs_fini(kdev);
+	/* a firmware load under way ends soon: its waits see the unplug */
+	kohaku_fw_wait(kdev);
 
 	/*
 	 * The core is torn down after every file is closed; files still

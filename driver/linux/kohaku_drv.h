@@ -7,6 +7,7 @@
 #ifndef KOHAKU_DRV_H
 #define KOHAKU_DRV_H
 
+#include <linux/completion.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <drm/drm_device.h>
@@ -35,6 +36,11 @@ struct kohaku_accel {
 	bool gone;
 
 	struct kohaku_sysfs *sysfs;
+
+	/* the firmware request at bind (kohaku_fw.c) */
+	struct completion fw_done;	/* its callback has finished */
+	struct mutex fw_lock;		/* fw_status */
+	char fw_status[256];
 };
 
 struct kohaku_file {
@@ -53,6 +59,12 @@ void kohaku_remove(struct device *dev);
 
 /* kohaku_pci.c */
 extern struct pci_driver kohaku_pci_driver;
+
+/* kohaku_fw.c: request_firmware at bind, its outcome for sysfs */
+void kohaku_fw_init(struct kohaku_accel *kdev);
+void kohaku_fw_request(struct kohaku_accel *kdev);
+void kohaku_fw_wait(struct kohaku_accel *kdev);
+ssize_t kohaku_fw_status(struct kohaku_accel *kdev, char *buf);
 
 /* kohaku_sysfs.c: the kohaku/ tree under the card's device directory */
 int kohaku_sysfs_init(struct kohaku_accel *kdev);

@@ -2,11 +2,13 @@
 /*
  * kohaku.ko: sysfs under the card's device directory (docs/linux.md):
  *
- *   kohaku/abi_version meshes nodes name
+ *   kohaku/abi_version meshes nodes name firmware
  *   kohaku/mesh<M>/node_<x>_<y>/coord type version inst_depth
  *                               inst_space busy retired busy_cycles
+ *   ... and on a POOL unit:     fw_state fw_version fw_api fw_boot_ns
  *
- * The last four are read live through the card's mailbox.  Every
+ * inst_space..busy_cycles are read live through the card's mailbox;
+ * firmware says what the firmware request at bind came to.  Every
  * directory is a kobject of its own; removing them (kobject_del) waits for
  * readers, so no show runs once kohaku_sysfs_fini() returns.
  */
@@ -17,6 +19,8 @@
 #include <linux/sysfs.h>
 
 #include "kohaku_drv.h"
+#include "kohaku/kh_fw.h"
+#include "kohaku/kh_pool.h"
 
 struct kohaku_kobj {
 	struct kobject kobj;
@@ -87,13 +91,20 @@ static ssize_t top_name_show(struct kohaku_kobj *ko, char *buf)
 KOHAKU_ATTR_RO(top, abi_version);
 KOHAKU_ATTR_RO(top, meshes);
 KOHAKU_ATTR_RO(top, nodes);
+static ssize_t top_firmware_show(struct kohaku_kobj *ko, char *buf)
+{
+	return kohaku_fw_status(ko->kdev, buf);
+}
+
 KOHAKU_ATTR_RO(top, name);
+KOHAKU_ATTR_RO(top, firmware);
 
 static struct attribute *kohaku_top_attrs[] = {
 	&top_attr_abi_version.attr,
 	&top_attr_meshes.attr,
 	&top_attr_nodes.attr,
 	&top_attr_name.attr,
+	&top_attr_firmware.attr,
 	NULL
 };
 ATTRIBUTE_GROUPS(kohaku_top);
@@ -120,7 +131,7 @@ static int node_get(struct kohaku_kobj *ko, bool live,
 	return kh_device_node(ko->kdev->kd, ko->index, live, node);
 }
 
-#define NODE_SHOW(_name, live, fmt, expr)				\
+#define NODE_SHOW(_name, live, fmt, ...)				\
 static ssize_t node_##_name##_show(struct kohaku_kobj *ko, char *buf)	\
 {									\
 	struct drm_kohaku_node n;					\
@@ -128,7 +139,7 @@ static ssize_t node_##_name##_show(struct kohaku_kobj *ko, char *buf)	\
 									\
 	if (ret)							\
 		return ret;						\
-	return sysfs_emit(buf, fmt "\n", expr);				\
+	return sysfs_emit(buf, fmt "\n", __VA_ARGS__);			\
 }									\
 KOHAKU_ATTR_RO(node, _name)
 
@@ -184,6 +195,58 @@ static const struct kobj_type kohaku_node_ktype = {
 	.release	= kohaku_kobj_release,
 	.sysfs_ops	= &kohaku_sysfs_ops,
 	.default_groups	= kohaku_node_groups,
+};
+
+/* ---- ... and a POOL unit's firmware ---- */
+
+static const char *const kohaku_fw_states[] = {
+	[KOHAKU_FW_STATE_NONE] = "none",
+	[KOHAKU_FW_STATE_ABSENT] = "absent",
+	[KOHAKU_FW_STATE_BOOTING] = "booting",
+	[KOHAKU_FW_STATE_RUNNING] = "running",
+	[KOHAKU_FW_STATE_FAILED] = "failed",
+};
+
+static ssize_t node_fw_state_show(struct kohaku_kobj *ko, char *buf)
+{
+	struct drm_kohaku_node n;
+	int ret = node_get(ko, false, &n);
+
+	if (ret)
+		return ret;
+	if (n.fw_state >= ARRAY_SIZE(kohaku_fw_states))
+		return sysfs_emit(buf, "%u\n", n.fw_state);
+	return sysfs_emit(buf, "%s\n", kohaku_fw_states[n.fw_state]);
+}
+KOHAKU_ATTR_RO(node, fw_state);
+
+NODE_SHOW(fw_version, false, "%u.%u.%u", KH_FW_VERSION_MAJOR(n.fw_version),
+	  KH_FW_VERSION_MINOR(n.fw_version), KH_FW_VERSION_PATCH(n.fw_version));
+NODE_SHOW(fw_api, false, "%u.%u", n.fw_api >> 16, n.fw_api & 0xffff);
+NODE_SHOW(fw_boot_ns, false, "%llu", (unsigned long long)n.fw_boot_ns);
+
+static struct attribute *kohaku_pool_attrs[] = {
+	&node_attr_fw_state.attr,
+	&node_attr_fw_version.attr,
+	&node_attr_fw_api.attr,
+	&node_attr_fw_boot_ns.attr,
+	NULL
+};
+
+static const struct attribute_group kohaku_pool_group = {
+	.attrs = kohaku_pool_attrs,
+};
+
+static const struct attribute_group *kohaku_pool_node_groups[] = {
+	&kohaku_node_group,
+	&kohaku_pool_group,
+	NULL
+};
+
+static const struct kobj_type kohaku_pool_node_ktype = {
+	.release	= kohaku_kobj_release,
+	.sysfs_ops	= &kohaku_sysfs_ops,
+	.default_groups	= kohaku_pool_node_groups,
 };
 
 /* ---- building and tearing down the tree ---- */
@@ -303,7 +366,8 @@ int kohaku_sysfs_init(struct kohaku_accel *kdev)
 		if (ret)
 			goto err;
 		snprintf(name, sizeof(name), "node_%u_%u", node.x, node.y);
-		ko = kohaku_kobj_add(kdev, &kohaku_node_ktype,
+		ko = kohaku_kobj_add(kdev, node.cu_type == KH_CU_GP ?
+				     &kohaku_pool_node_ktype : &kohaku_node_ktype,
 				     &s->mesh[node.mesh]->kobj, i, name);
 		if (IS_ERR(ko)) {
 			ret = PTR_ERR(ko);

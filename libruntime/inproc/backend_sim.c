@@ -26,6 +26,7 @@
 #include "kh_os_fence.h"
 #include "inproc_drm.h"
 #include "ksim_hw.h"
+#include "fw_autoload.h"
 
 #define KH_DESC_MAX	(1u << 20)
 
@@ -36,6 +37,7 @@ struct kh_rt_sim {
 	struct kh_os_dev *od;
 	struct kh_device *kd;
 	char name[64];		/* "sim:NAME", for messages */
+	char fw_status[512];	/* what the firmware load at open did */
 };
 
 /* ---- backend ops ---- */
@@ -179,12 +181,18 @@ static void sim_reason(struct kohaku_device *dev, unsigned long since,
 		buf[0] = '\0';
 }
 
+static void sim_fw_status(struct kohaku_device *dev, char *buf, size_t len)
+{
+	kh_rt_strlcpy(buf, dev->sim->fw_status, len);
+}
+
 static const struct kh_rt_backend_ops sim_ops = {
 	.ioctl = sim_ioctl,
 	.reopen = sim_reopen,
 	.close = sim_close,
 	.reason = sim_reason,
 	.log_pos = sim_log_pos,
+	.fw_status = sim_fw_status,
 };
 
 /* ---- resolving a sim device string to description text ---- */
@@ -357,6 +365,7 @@ int kh_rt_sim_open(const char *device, struct kohaku_device **out, char *err,
 		s->kd = NULL;
 		goto fail;
 	}
+	kh_rt_fw_autoload(s->kd, s->fw_status, sizeof(s->fw_status));
 	pos = kh_os_log_pos(s->od);
 	r = sim_file_open(s, dev);
 	if (r < 0) {

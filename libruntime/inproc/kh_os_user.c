@@ -13,9 +13,25 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sched.h>
+#include <zlib.h>
 
 #include "kh_os.h"
 #include "kh_os_user.h"
+
+u32 kh_crc32(u32 crc, const void *p, size_t n)
+{
+	const unsigned char *b = p;
+
+	/* zlib takes uInt lengths */
+	while (n) {
+		uInt k = n > 0x40000000u ? 0x40000000u : (uInt)n;
+
+		crc = crc32(crc, b, k);
+		b += k;
+		n -= k;
+	}
+	return crc;
+}
 
 void *kh_zalloc(size_t n)
 {

@@ -67,7 +67,16 @@ NEXT(drm_kohaku_node, retired, busy_cycles);
 NEXT(drm_kohaku_node, busy_cycles, busy);
 NEXT(drm_kohaku_node, busy, caps_reg);
 NEXT(drm_kohaku_node, caps_reg, dbg);
-LAST(drm_kohaku_node, dbg, 40);
+NEXT(drm_kohaku_node, dbg, fw_state);
+NEXT(drm_kohaku_node, fw_state, fw_pad);
+NEXT(drm_kohaku_node, fw_pad, fw_version);
+NEXT(drm_kohaku_node, fw_version, fw_api);
+NEXT(drm_kohaku_node, fw_api, fw_reserved);
+NEXT(drm_kohaku_node, fw_reserved, fw_boot_ns);
+NEXT(drm_kohaku_node, fw_boot_ns, fw_trap);
+LAST(drm_kohaku_node, fw_trap, 72);
+/* ABI 0.1/0.2's node ended at dbg: 0.3 grew it at the end only */
+_Static_assert(END(drm_kohaku_node, dbg) == KOHAKU_NODE_SIZE_MIN, "node 0.2 prefix moved");
 
 FIRST(drm_kohaku_nodes, flags);
 NEXT(drm_kohaku_nodes, flags, capacity);
@@ -155,6 +164,24 @@ NEXT(drm_kohaku_wait, n_faults, device_ns);
 NEXT(drm_kohaku_wait, device_ns, reserved);
 LAST(drm_kohaku_wait, reserved, 56);
 
+FIRST(drm_kohaku_fw_load, image_ptr);
+NEXT(drm_kohaku_fw_load, image_ptr, image_size);
+NEXT(drm_kohaku_fw_load, image_size, flags);
+NEXT(drm_kohaku_fw_load, flags, timeout_ms);
+NEXT(drm_kohaku_fw_load, timeout_ms, n_units);
+NEXT(drm_kohaku_fw_load, n_units, reason);
+NEXT(drm_kohaku_fw_load, reason, detail);
+NEXT(drm_kohaku_fw_load, detail, fw_version);
+NEXT(drm_kohaku_fw_load, fw_version, fw_api);
+NEXT(drm_kohaku_fw_load, fw_api, fail_mesh);
+NEXT(drm_kohaku_fw_load, fail_mesh, fail_x);
+NEXT(drm_kohaku_fw_load, fail_x, fail_y);
+NEXT(drm_kohaku_fw_load, fail_y, pad);
+NEXT(drm_kohaku_fw_load, pad, pad2);
+NEXT(drm_kohaku_fw_load, pad2, boot_ns);
+NEXT(drm_kohaku_fw_load, boot_ns, reserved);
+LAST(drm_kohaku_fw_load, reserved, 72);
+
 /* 64-bit members are 8-aligned in the struct (same layout on i386) */
 #define A8(s, m) _Static_assert(offsetof(struct s, m) % 8 == 0, #s "." #m " not 8-aligned")
 A8(drm_kohaku_mesh_info, caps_reg);
@@ -174,6 +201,10 @@ A8(drm_kohaku_submit, job_id);
 A8(drm_kohaku_submit, in_syncobjs_ptr);
 A8(drm_kohaku_get_param, value);
 A8(drm_kohaku_wait, device_ns);
+A8(drm_kohaku_node, fw_boot_ns);
+A8(drm_kohaku_node, fw_trap);
+A8(drm_kohaku_fw_load, image_ptr);
+A8(drm_kohaku_fw_load, boot_ns);
 
 /* the command numbers carry the struct sizes */
 #define CMD(name, s) \
@@ -193,6 +224,7 @@ CMD(BO_READ, drm_kohaku_bo_rw);
 CMD(SUBMIT, drm_kohaku_submit);
 CMD(WAIT, drm_kohaku_wait);
 CMD(GET_PARAM, drm_kohaku_get_param);
+CMD(FW_LOAD, drm_kohaku_fw_load);
 
 static void check_struct(const char *name, size_t size, size_t end_of_last,
 			 size_t expect)
@@ -209,7 +241,7 @@ TEST(layout_no_implicit_padding)
 {
 	CHECK_STRUCT(drm_kohaku_mesh_info, reserved, 56);
 	CHECK_STRUCT(drm_kohaku_get_info, reserved, 312);
-	CHECK_STRUCT(drm_kohaku_node, dbg, 40);
+	CHECK_STRUCT(drm_kohaku_node, fw_trap, 72);
 	CHECK_STRUCT(drm_kohaku_nodes, reserved, 40);
 	CHECK_STRUCT(drm_kohaku_bo_create, reserved, 48);
 	CHECK_STRUCT(drm_kohaku_bo_free, reserved, 24);
@@ -220,6 +252,7 @@ TEST(layout_no_implicit_padding)
 	CHECK_STRUCT(drm_kohaku_submit, out_syncobj, 64);
 	CHECK_STRUCT(drm_kohaku_get_param, value, 16);
 	CHECK_STRUCT(drm_kohaku_wait, reserved, 56);
+	CHECK_STRUCT(drm_kohaku_fw_load, reserved, 72);
 }
 
 TEST(layout_command_numbers)

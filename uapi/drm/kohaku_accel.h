@@ -34,7 +34,7 @@ extern "C" {
 #endif
 
 #define KOHAKU_ABI_MAJOR	0
-#define KOHAKU_ABI_MINOR	2
+#define KOHAKU_ABI_MINOR	3
 #define KOHAKU_ABI_VERSION	((KOHAKU_ABI_MAJOR << 16) | KOHAKU_ABI_MINOR)
 #define KOHAKU_ABI_VERSION_MAJOR(v)	((v) >> 16)
 #define KOHAKU_ABI_VERSION_MINOR(v)	((v) & 0xffff)
@@ -56,6 +56,7 @@ extern "C" {
 #define KOHAKU_CAP_DMA		(1ULL << 1)	/* BO_WRITE/BO_READ reach memory */
 #define KOHAKU_CAP_IRQ		(1ULL << 2)	/* completion interrupts in use */
 #define KOHAKU_CAP_FENCES	(1ULL << 3)	/* SUBMIT takes in/out syncobjs */
+#define KOHAKU_CAP_FIRMWARE	(1ULL << 4)	/* POOL units present: FW_LOAD works */
 
 /* mesh state bits (drm_kohaku_mesh_info.flags) */
 #define KOHAKU_MESH_PRESENT	(1u << 0)	/* CAPS read valid twice */
@@ -131,6 +132,11 @@ struct drm_kohaku_get_info {
 #define KOHAKU_PARAM_MAX_JOB_INSTS	7	/* instructions per job */
 #define KOHAKU_PARAM_MAX_IN_FENCES	8	/* in-syncobjs per job */
 #define KOHAKU_PARAM_JOB_TIMEOUT_MS	9	/* SUBMIT's default timeout_ms */
+#define KOHAKU_PARAM_FW_UNITS		10	/* POOL units on the device */
+#define KOHAKU_PARAM_FW_RUNNING		11	/* ... running the firmware */
+#define KOHAKU_PARAM_FW_VERSION		12	/* the loaded image's, 0 if none */
+#define KOHAKU_PARAM_FW_API		13	/* its API, major << 16 | minor */
+#define KOHAKU_PARAM_FW_DRIVER_API	14	/* the API major.minor the driver speaks */
 /* per mesh: index is the mesh */
 #define KOHAKU_PARAM_MESH_FLAGS		16	/* KOHAKU_MESH_* */
 #define KOHAKU_PARAM_MESH_N_NODES	17
@@ -175,6 +181,14 @@ struct drm_kohaku_get_param {
  * @busy: the CU_STATUS busy bit as last read.
  * @caps_reg: the raw CU_CAPS.
  * @dbg: the raw CU_DBG (unit-defined) as last read.
+ * @fw_state: KOHAKU_FW_STATE_*: KOHAKU_FW_STATE_NONE for a unit that runs
+ *	no firmware (ABI 0.3).
+ * @fw_pad: zero.
+ * @fw_version: the firmware version the unit published at boot, 0 if none.
+ * @fw_api: the firmware's API, major << 16 | minor, as it published it.
+ * @fw_boot_ns: device time from releasing the cores to READY, last boot.
+ * @fw_trap: the unit's TRAP register (KH_POOL_TRAP_*, kohaku/kh_pool.h)
+ *	as last read: the first trap since its cores left reset.
  */
 struct drm_kohaku_node {
 	__u8 mesh;
@@ -191,7 +205,21 @@ struct drm_kohaku_node {
 	__u32 busy;
 	__u64 caps_reg;
 	__u64 dbg;
+	__u8 fw_state;
+	__u8 fw_pad[3];
+	__u32 fw_version;
+	__u32 fw_api;
+	__u32 fw_reserved;
+	__u64 fw_boot_ns;
+	__u64 fw_trap;
 };
+
+/* what a unit's firmware is doing (drm_kohaku_node.fw_state) */
+#define KOHAKU_FW_STATE_NONE	0	/* the unit runs no firmware */
+#define KOHAKU_FW_STATE_ABSENT	1	/* a POOL unit, nothing loaded yet */
+#define KOHAKU_FW_STATE_BOOTING	2	/* loading or waiting for READY */
+#define KOHAKU_FW_STATE_RUNNING	3	/* claimed: it takes jobs */
+#define KOHAKU_FW_STATE_FAILED	4	/* the last boot failed, none runs */
 
 /* the smallest node_size the driver takes: ABI 0.1's struct drm_kohaku_node */
 #define KOHAKU_NODE_SIZE_MIN	40
@@ -420,6 +448,84 @@ struct drm_kohaku_wait {
 	__u64 reserved[2];
 };
 
+/* ---- FW_LOAD: boot firmware on the POOL units ---- */
+
+/* why FW_LOAD failed (drm_kohaku_fw_load.reason) */
+#define KOHAKU_FW_OK		0
+#define KOHAKU_FW_ERR_TRUNCATED	1	/* shorter than its header says */
+#define KOHAKU_FW_ERR_TOO_BIG	2	/* over KH_FW_MAX_IMAGE bytes */
+#define KOHAKU_FW_ERR_MAGIC	3	/* not a Kohaku firmware image */
+#define KOHAKU_FW_ERR_FORMAT	4	/* a format version this driver lacks */
+#define KOHAKU_FW_ERR_CRC	5	/* the image's CRC-32 does not match */
+#define KOHAKU_FW_ERR_HEADER	6	/* a header field breaks a rule */
+#define KOHAKU_FW_ERR_API	7	/* API major differs from the driver's */
+#define KOHAKU_FW_ERR_SECTION	8	/* section @detail breaks a rule */
+#define KOHAKU_FW_ERR_RANGE	9	/* section @detail lies outside its memory */
+#define KOHAKU_FW_ERR_SECTION_CRC 10	/* section @detail's CRC-32 does not match */
+#define KOHAKU_FW_ERR_OVERLAP	11	/* section @detail overlaps an earlier one */
+#define KOHAKU_FW_ERR_ENTRY	12	/* the entry point is outside IRAM code */
+#define KOHAKU_FW_ERR_NO_UNITS	13	/* the device has no POOL unit */
+#define KOHAKU_FW_ERR_BUSY	14	/* a job is queued or running on a unit */
+#define KOHAKU_FW_ERR_LOAD	15	/* the unit refused or lost the load */
+#define KOHAKU_FW_ERR_TIMEOUT	16	/* no READY within the boot timeout */
+#define KOHAKU_FW_ERR_TRAP	17	/* a core trapped while booting */
+#define KOHAKU_FW_ERR_VERSION	18	/* it published another version/API */
+#define KOHAKU_FW_ERR_MAX	18
+
+/* force the CU_DATA mailbox path rather than LOAD from device memory */
+#define KOHAKU_FW_LOAD_MAILBOX	(1u << 0)
+#define KOHAKU_FW_LOAD_FLAGS	KOHAKU_FW_LOAD_MAILBOX
+#define KOHAKU_FW_BOOT_TIMEOUT_DEFAULT_MS	100
+
+/**
+ * struct drm_kohaku_fw_load - load and boot a firmware image (DRM_IOCTL_KOHAKU_FW_LOAD)
+ * @image_ptr: in: user pointer to the image (docs/spec/firmware-image.md).
+ * @image_size: in: its bytes.
+ * @flags: in: KOHAKU_FW_LOAD_* bits.
+ * @timeout_ms: in: device time each unit gets from release to READY; 0
+ *	means KOHAKU_FW_BOOT_TIMEOUT_DEFAULT_MS.
+ * @n_units: out: POOL units now running the image.
+ * @reason: out: KOHAKU_FW_OK, or why the load failed (KOHAKU_FW_ERR_*);
+ *	written on failure too.
+ * @detail: out: the section, for a section's reason; else 0.
+ * @fw_version: out: the version the firmware published.
+ * @fw_api: out: its API, major << 16 | minor.
+ * @fail_mesh: out: the unit a boot failed on, for LOAD, TIMEOUT, TRAP and
+ *	VERSION; else KOHAKU_COORD_NONE.
+ * @fail_x: out: likewise.
+ * @fail_y: out: likewise.
+ * @pad: zero.
+ * @pad2: zero.
+ * @boot_ns: out: device time from release to READY, the slowest unit.
+ * @reserved: zero.
+ *
+ * The whole image is checked before the device is touched.  Every POOL
+ * unit of the device is then loaded and booted; while a job is queued or
+ * running on any of them FW_LOAD fails with EBUSY.  On a failure the
+ * units are booted again with the image they ran before, if there was one.
+ * Errors: EINVAL (a malformed image: @reason says which rule), E2BIG (over
+ * KH_FW_MAX_IMAGE), EPROTO (API major mismatch), ENODEV (no POOL unit),
+ * EBUSY, EIO (the load failed on the device), ETIMEDOUT (no READY).
+ */
+struct drm_kohaku_fw_load {
+	__u64 image_ptr;
+	__u32 image_size;
+	__u32 flags;
+	__u32 timeout_ms;
+	__u32 n_units;
+	__u32 reason;
+	__u32 detail;
+	__u32 fw_version;
+	__u32 fw_api;
+	__u8 fail_mesh;
+	__u8 fail_x;
+	__u8 fail_y;
+	__u8 pad;
+	__u32 pad2;
+	__u64 boot_ns;
+	__u64 reserved[2];
+};
+
 #define DRM_KOHAKU_GET_INFO	0x00
 #define DRM_KOHAKU_NODES	0x01
 #define DRM_KOHAKU_BO_CREATE	0x02
@@ -430,7 +536,8 @@ struct drm_kohaku_wait {
 #define DRM_KOHAKU_SUBMIT	0x07
 #define DRM_KOHAKU_WAIT		0x08
 #define DRM_KOHAKU_GET_PARAM	0x09
-#define DRM_KOHAKU_NUM_IOCTLS	0x0a
+#define DRM_KOHAKU_FW_LOAD	0x0a
+#define DRM_KOHAKU_NUM_IOCTLS	0x0b
 
 #define DRM_IOCTL_KOHAKU_GET_INFO \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_KOHAKU_GET_INFO, struct drm_kohaku_get_info)
@@ -452,6 +559,8 @@ struct drm_kohaku_wait {
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_KOHAKU_WAIT, struct drm_kohaku_wait)
 #define DRM_IOCTL_KOHAKU_GET_PARAM \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_KOHAKU_GET_PARAM, struct drm_kohaku_get_param)
+#define DRM_IOCTL_KOHAKU_FW_LOAD \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_KOHAKU_FW_LOAD, struct drm_kohaku_fw_load)
 
 #if defined(__cplusplus)
 }

@@ -152,6 +152,22 @@ struct kh_pool_idma_desc {
 #define KH_POOL_W7_SEL(w)	(((w) >> 20) & 0xffu)
 #define KH_POOL_W7(op, sel)	((((__u32)(op) & 0xf) << 28) | \
 				 (((__u32)(sel) & 0xff) << 20))
+/*
+ * Payload word j (w0..w7) of an instruction held as four 64-bit words, the
+ * layout of struct kohaku_inst: word j is bits [32j+31:32j].
+ */
+static inline void kh_pool_set_w(__u64 *w4, unsigned int j, __u32 v)
+{
+	unsigned int sh = (j & 1) * 32;
+
+	w4[j / 2] = (w4[j / 2] & ~(0xffffffffull << sh)) | ((__u64)v << sh);
+}
+
+static inline __u32 kh_pool_get_w(const __u64 *w4, unsigned int j)
+{
+	return (__u32)(w4[j / 2] >> ((j & 1) * 32));
+}
+
 /* LOAD: w6 target byte offset, w5 bytes, w1:w0 source mesh address */
 #define KH_POOL_LOAD_W_OFFSET	6
 #define KH_POOL_LOAD_W_LEN	5

@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * Firmware for the POOL units: load an image (from memory or a file),
+ * what runs now, and why a load failed, in words.  FW_LOAD reports its
+ * reason code on failure too; the message names it and the driver's own
+ * text (the field and the values that broke the rule).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rt_internal.h"
+#include "kohaku/kh_fw.h"
+
+static const char *const reason_text[KOHAKU_FW_ERR_MAX + 1] = {
+	[KOHAKU_FW_OK] = "loaded",
+	[KOHAKU_FW_ERR_TRUNCATED] = "the image is truncated",
+	[KOHAKU_FW_ERR_TOO_BIG] = "the image is too large",
+	[KOHAKU_FW_ERR_MAGIC] = "not a Kohaku firmware image (bad magic)",
+	[KOHAKU_FW_ERR_FORMAT] = "an image format this driver cannot read",
+	[KOHAKU_FW_ERR_CRC] = "the image's CRC-32 does not match: the file is damaged",
+	[KOHAKU_FW_ERR_HEADER] = "a header field breaks a rule",
+	[KOHAKU_FW_ERR_API] = "the firmware speaks another API major than the driver",
+	[KOHAKU_FW_ERR_SECTION] = "a section breaks a rule",
+	[KOHAKU_FW_ERR_RANGE] = "a section lies outside its memory or the file",
+	[KOHAKU_FW_ERR_SECTION_CRC] = "a section's CRC-32 does not match",
+	[KOHAKU_FW_ERR_OVERLAP] = "two sections overlap, or one writes the boot mailbox",
+	[KOHAKU_FW_ERR_ENTRY] = "the entry point is not inside IRAM code",
+	[KOHAKU_FW_ERR_NO_UNITS] = "the device has no POOL unit",
+	[KOHAKU_FW_ERR_BUSY] = "a job is queued or running on a POOL unit",
+	[KOHAKU_FW_ERR_LOAD] = "the unit refused or lost the load",
+	[KOHAKU_FW_ERR_TIMEOUT] = "the firmware never reported READY",
+	[KOHAKU_FW_ERR_TRAP] = "a core trapped while booting",
+	[KOHAKU_FW_ERR_VERSION] = "the firmware published another version than its image",
+};
+
+KH_RT_EXPORT const char *kohaku_fw_reason(unsigned int reason)
+{
+	return reason <= KOHAKU_FW_ERR_MAX && reason_text[reason] ?
+	       reason_text[reason] : "unknown reason";
+}
+
+KH_RT_EXPORT const char *kohaku_fw_state_name(unsigned int state)
+{
+	switch (state) {
+	case KOHAKU_FW_STATE_NONE:
+		return "none";
+	case KOHAKU_FW_STATE_ABSENT:
+		return "absent";
+	case KOHAKU_FW_STATE_BOOTING:
+		return "booting";
+	case KOHAKU_FW_STATE_RUNNING:
+		return "running";
+	case KOHAKU_FW_STATE_FAILED:
+		return "failed";
+	}
+	return "?";
+}
+
+KH_RT_EXPORT int kohaku_fw_load(kohaku_device *dev, const void *image,
+				size_t size, unsigned int flags,
+				struct drm_kohaku_fw_load *out)
+{
+	struct drm_kohaku_fw_load a;
+	const char *saved;
+	char *msg;
+	int r;
+
+	if (!dev)
+		return -EINVAL;
+	if (!image && size) {
+		kh_rt_seterr(dev, "kohaku_fw_load: image is NULL");
+		return -EINVAL;
+	}
+	if (size > KH_FW_MAX_IMAGE) {
+		kh_rt_seterr(dev, "kohaku_fw_load: %zu bytes; a firmware image is at most %u",
+			     size, KH_FW_MAX_IMAGE);
+		return -E2BIG;
+	}
+	memset(&a, 0, sizeof(a));
+	a.image_ptr = (uintptr_t)image;
+	a.image_size = size;
+	a.flags = flags;
+	r = kh_rt_ioctl(dev, DRM_IOCTL_KOHAKU_FW_LOAD, &a,
+			"loading firmware (%zu bytes) on %s", size, dev->path);
+	if (out)
+		*out = a;
+	if (r < 0 && a.reason) {
+		/* put the reason in front of the generic message */
+		saved = kohaku_last_error(dev);
+		msg = strdup(saved ? saved : "");
+		if (msg) {
+			if (a.fail_mesh != KOHAKU_COORD_NONE)
+				kh_rt_seterr(dev, "firmware refused: %s (POOL unit %u:(%u,%u)). %s",
+					     kohaku_fw_reason(a.reason), a.fail_mesh,
+					     a.fail_x, a.fail_y, msg);
+			else
+				kh_rt_seterr(dev, "firmware refused: %s. %s",
+					     kohaku_fw_reason(a.reason), msg);
+			free(msg);
+		}
+	}
+	return r;
+}
+
+KH_RT_EXPORT int kohaku_fw_load_file(kohaku_device *dev, const char *path,
+				     unsigned int flags,
+				     struct drm_kohaku_fw_load *out)
+{
+	unsigned char *buf;
+	size_t n;
+	long len;
+	FILE *f;
+	int r;
+
+	if (!dev || !path)
+		return -EINVAL;
+	f = fopen(path, "rb");
+	if (!f) {
+		r = -errno;
+		kh_rt_seterr(dev, "cannot open firmware image %s: %s", path,
+			     strerror(-r));
+		return r;
+	}
+	if (fseek(f, 0, SEEK_END) || (len = ftell(f)) < 0 || fseek(f, 0, SEEK_SET)) {
+		r = -errno;
+		fclose(f);
+		kh_rt_seterr(dev, "cannot read firmware image %s: %s", path,
+			     strerror(-r));
+		return r;
+	}
+	if ((unsigned long)len > KH_FW_MAX_IMAGE) {
+		fclose(f);
+		kh_rt_seterr(dev, "%s: %ld bytes; a firmware image is at most %u",
+			     path, len, KH_FW_MAX_IMAGE);
+		return -E2BIG;
+	}
+	buf = malloc(len ? (size_t)len : 1);
+	if (!buf) {
+		fclose(f);
+		return -ENOMEM;
+	}
+	n = fread(buf, 1, (size_t)len, f);
+	fclose(f);
+	if (n != (size_t)len) {
+		free(buf);
+		kh_rt_seterr(dev, "cannot read firmware image %s: short read", path);
+		return -EIO;
+	}
+	r = kohaku_fw_load(dev, buf, n, flags, out);
+	free(buf);
+	return r;
+}
+
+static int get_param(kohaku_device *dev, uint32_t param, uint64_t *v)
+{
+	struct drm_kohaku_get_param p;
+	int r;
+
+	memset(&p, 0, sizeof(p));
+	p.param = param;
+	r = kh_rt_ioctl(dev, DRM_IOCTL_KOHAKU_GET_PARAM, &p,
+			"GET_PARAM %u on %s", param, dev->path);
+	if (!r)
+		*v = p.value;
+	return r;
+}
+
+KH_RT_EXPORT int kohaku_fw_info(kohaku_device *dev, struct kohaku_fw_info *out)
+{
+	uint64_t v[5];
+	static const uint32_t params[5] = {
+		KOHAKU_PARAM_FW_UNITS, KOHAKU_PARAM_FW_RUNNING,
+		KOHAKU_PARAM_FW_VERSION, KOHAKU_PARAM_FW_API,
+		KOHAKU_PARAM_FW_DRIVER_API,
+	};
+	unsigned int i;
+	int r;
+
+	if (!dev || !out)
+		return -EINVAL;
+	memset(out, 0, sizeof(*out));
+	for (i = 0; i < 5; i++) {
+		r = get_param(dev, params[i], &v[i]);
+		if (r)
+			return r;
+	}
+	out->units = v[0];
+	out->running = v[1];
+	out->fw_version = v[2];
+	out->fw_api = v[3];
+	out->driver_api = v[4];
+	if (dev->ops->fw_status)
+		dev->ops->fw_status(dev, out->status, sizeof(out->status));
+	return 0;
+}
