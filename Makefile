@@ -123,6 +123,7 @@ test: deps
 	$(MAKE) BUILD=build/asan SAN=1 userspace
 	$(MAKE) BUILD=build/static STATIC=1 userspace
 	$(MAKE) modules
+	$(MAKE) fuzz
 	tests/run-all.sh
 
 clean:

@@ -30,6 +30,8 @@ INCDIRS.tests := tests
 INCDIRS.tests/model := uapi hwif sim-backend tests
 INCDIRS.tests/unit := uapi hwif driver/core libruntime/inproc tests
 INCDIRS.tests/runtime := uapi libruntime tests
+# the fuzzer runs one driver/core file (the image parser) alone
+INCDIRS.tests/fuzz := uapi hwif driver/core tests
 
 # the model benchmark and kh-trace drive the model's internals directly;
 # the driver benchmark (kh_bench_jobs) uses libkohaku's public API

@@ -31,4 +31,7 @@ CLI_SRCS += \
 	libruntime/cli/output.c \
 	libruntime/cli/cmd_list.c \
 	libruntime/cli/cmd_info.c \
-	libruntime/cli/cmd_run.c
+	libruntime/cli/cmd_run.c \
+	libruntime/cli/cmd_pool.c \
+	libruntime/cli/cmd_fw.c \
+	libruntime/cli/select.c

@@ -5,3 +5,4 @@ TAP_SRCS := tests/tap.c
 -include tests/model/model.mk
 -include tests/unit/unit.mk
 -include tests/runtime/runtime.mk
+-include tests/fuzz/fuzz.mk

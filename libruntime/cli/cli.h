@@ -31,8 +31,11 @@ struct kohaku_cli_opts {
 	const char *map;
 	bool json;
 	bool live;
-	/* run saxpy */
+	/* run saxpy, run <pool kernel> */
 	unsigned long n;
+	bool n_given;
+	/* fw load */
+	bool mailbox;
 	float a;
 	unsigned int timeout_ms;
 	unsigned int n_sel;
@@ -51,6 +54,16 @@ int cli_open_dev(const struct kohaku_cli_opts *o, kohaku_device **dev);
 int cli_open_nodes(const struct kohaku_cli_opts *o, unsigned int flags,
 		   kohaku_device **dev, struct drm_kohaku_node **nd,
 		   unsigned int *n);
+
+/*
+ * select.c: the units of cu_type to run on: every one, or those --node
+ * names (each must be one; else a message and EXIT_USAGE).  out has room
+ * for n entries.
+ */
+int cli_select_units(const struct kohaku_cli_opts *o,
+		     const struct drm_kohaku_node *nd, unsigned int n,
+		     uint16_t cu_type, const char *what,
+		     const struct drm_kohaku_node **out, unsigned int *n_out);
 
 /* output.c: s as a JSON string, quoted and escaped */
 void cli_json_str(const char *s);
@@ -74,5 +87,11 @@ int cli_cmd_list(const struct kohaku_cli_opts *o);
 int cli_cmd_info(const struct kohaku_cli_opts *o);
 int cli_cmd_nodes(const struct kohaku_cli_opts *o);
 int cli_cmd_run(const struct kohaku_cli_opts *o, const char *what);
+/* cmd_pool.c: run a POOL firmware kernel; false when what names none */
+bool cli_is_pool_kernel(const char *what);
+int cli_cmd_run_pool(const struct kohaku_cli_opts *o, const char *what);
+/* cmd_fw.c: fw load FILE, fw info */
+int cli_cmd_fw(const struct kohaku_cli_opts *o, const char *sub,
+	       const char *arg);
 
 #endif /* KOHAKU_CLI_H */

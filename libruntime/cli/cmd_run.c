@@ -190,7 +190,7 @@ int cli_cmd_run(const struct kohaku_cli_opts *o, const char *what)
 {
 	struct drm_kohaku_node *nd = NULL;
 	struct kohaku_cli_unit_run *runs = NULL;
-	unsigned int n_nodes = 0, n_runs = 0, i, j;
+	unsigned int n_nodes = 0, n_runs = 0, i;
 	kohaku_device *dev;
 	float *hx = NULL;
 	unsigned char *hyb = NULL;
@@ -214,44 +214,21 @@ int cli_cmd_run(const struct kohaku_cli_opts *o, const char *what)
 		goto out;
 	}
 	/* the units: every SX unit, or the named ones */
-	if (!o->n_sel) {
-		for (i = 0; i < n_nodes; i++)
-			if (nd[i].cu_type == KH_CU_SX)
-				runs[n_runs++].node = &nd[i];
-	} else {
-		for (j = 0; j < o->n_sel; j++) {
-			const struct drm_kohaku_node *hit = NULL;
+	{
+		const struct drm_kohaku_node **sel = calloc(n_nodes ? n_nodes : 1,
+							    sizeof(*sel));
 
-			for (i = 0; i < n_nodes; i++)
-				if (nd[i].x == o->sel[j].x && nd[i].y == o->sel[j].y &&
-				    nd[i].mesh == o->sel[j].mesh)
-					hit = &nd[i];
-			if (!hit || hit->cu_type != KH_CU_SX) {
-				char tn[16];
-
-				fprintf(stderr, "%s: run saxpy: mesh %d (%d,%d) is %s\n",
-					CLI_PROG, o->sel[j].mesh, o->sel[j].x,
-					o->sel[j].y, hit ? "not an SX unit" :
-					"not an enumerated node");
-				if (hit)
-					fprintf(stderr, "  (it is a %s unit)\n",
-						kohaku_cu_type_name(hit->cu_type,
-								    tn, sizeof(tn)));
-				fprintf(stderr, "  SX units:");
-				for (i = 0; i < n_nodes; i++)
-					if (nd[i].cu_type == KH_CU_SX)
-						fprintf(stderr, " %u:%u,%u",
-							nd[i].mesh, nd[i].x, nd[i].y);
-				fprintf(stderr, "\n");
-				ret = EXIT_USAGE;
-				goto out;
-			}
-			for (i = 0; i < n_runs; i++)
-				if (runs[i].node == hit)
-					break;
-			if (i == n_runs && n_runs < n_nodes)
-				runs[n_runs++].node = hit;
+		if (!sel) {
+			ret = EXIT_DEVICE;
+			goto out;
 		}
+		ret = cli_select_units(o, nd, n_nodes, KH_CU_SX, "run saxpy", sel,
+				       &n_runs);
+		for (i = 0; i < n_runs; i++)
+			runs[i].node = sel[i];
+		free(sel);
+		if (ret)
+			goto out;
 	}
 
 	cli_print_device_nodes(o, dev, nd, n_nodes, "", true);

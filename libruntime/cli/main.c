@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * kohaku: list KohakuAccel cards, show their capabilities and node tables,
- * and run the saxpy example.  Usage: kohaku --help.
+ * load the POOL firmware, and run the saxpy example or a firmware kernel.
+ * Usage: kohaku --help.
  *
  * This file: the arguments, the usage text, dispatching to the commands
  * (cmd_*.c), and opening the device the arguments name.
@@ -32,6 +33,15 @@ static void usage(FILE *f)
 "  run saxpy [--n N] [--a A] [--node [M:]X,Y ...] [--timeout MS]\n"
 "                    y = a*x + y on every SX unit (or the named ones), each\n"
 "                    on its own vectors, checked bit-exact against fmaf\n"
+"  run KERNEL [--n N] [--node [M:]X,Y ...] [--timeout MS]\n"
+"                    a POOL firmware kernel on every POOL unit (or the named\n"
+"                    ones), checked against the host: ping, copy, fill,\n"
+"                    crc32, hist (N bytes), vadd (N int32), sum (N int64);\n"
+"                    N defaults to 65536\n"
+"  fw info           the POOL units' firmware: state, version, boot time\n"
+"  fw load FILE [--mailbox]\n"
+"                    boot a firmware image on every POOL unit (--mailbox:\n"
+"                    through CU_DATA bursts, not LOAD from device memory)\n"
 "  help              this text\n"
 "\n"
 "options:\n"
@@ -40,7 +50,8 @@ static void usage(FILE *f)
 "  --device DEV      kernel: /dev/accel/accelN or N; sim: as --map;\n"
 "                    default: $KOHAKU_DEVICE\n"
 "  --map NAME|PATH   sim card description: a built-in name (saxpy,\n"
-"                    sx_null_2x2) or a description file; implies --backend sim\n"
+"                    sx_null_2x2, pool, ...: `kohaku list --backend sim`) or\n"
+"                    a description file; implies --backend sim\n"
 "  --json            machine-readable output\n"
 "\n"
 "exit status: 0 ok, 1 wrong answer, 2 refused or bad usage, 3 no device or\n"
@@ -173,6 +184,7 @@ int main(int argc, char **argv)
 			o.live = true;
 		} else if (!strcmp(a, "--n")) {
 			o.n = parse_ulong("--n", need_arg(argc, argv, &i));
+			o.n_given = true;
 		} else if (!strcmp(a, "--a")) {
 			const char *v = need_arg(argc, argv, &i);
 			char *end;
@@ -180,6 +192,8 @@ int main(int argc, char **argv)
 			o.a = strtof(v, &end);
 			if (end == v || *end)
 				cli_die_usage("--a: '%s' is not a number", v);
+		} else if (!strcmp(a, "--mailbox")) {
+			o.mailbox = true;
 		} else if (!strcmp(a, "--node")) {
 			parse_node(&o, need_arg(argc, argv, &i));
 		} else if (!strcmp(a, "--timeout")) {
@@ -220,7 +234,12 @@ int main(int argc, char **argv)
 		return cli_cmd_info(&o);
 	if (!strcmp(pos[0], "nodes") && n_pos == 1)
 		return cli_cmd_nodes(&o);
+	if (!strcmp(pos[0], "run") && n_pos == 2 && cli_is_pool_kernel(pos[1]))
+		return cli_cmd_run_pool(&o, pos[1]);
 	if (!strcmp(pos[0], "run") && n_pos <= 2)
 		return cli_cmd_run(&o, n_pos > 1 ? pos[1] : NULL);
+	if (!strcmp(pos[0], "fw") && n_pos <= 3)
+		return cli_cmd_fw(&o, n_pos > 1 ? pos[1] : NULL,
+				  n_pos > 2 ? pos[2] : NULL);
 	cli_die_usage("unknown command '%s'", pos[0]);
 }

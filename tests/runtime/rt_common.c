@@ -428,6 +428,7 @@ const struct rt_cmd rt_cmds[RT_N_CMDS] = {
 	{ "SUBMIT", DRM_IOCTL_KOHAKU_SUBMIT },
 	{ "WAIT", DRM_IOCTL_KOHAKU_WAIT },
 	{ "GET_PARAM", DRM_IOCTL_KOHAKU_GET_PARAM },
+	{ "FW_LOAD", DRM_IOCTL_KOHAKU_FW_LOAD },
 };
 
 int rt_ioctl(kohaku_device *dev, unsigned long cmd, void *arg)

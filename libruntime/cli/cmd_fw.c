@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * kohaku fw info: the firmware the POOL units run, unit by unit, and what
+ * the host's own load at bind or open came to.
+ * kohaku fw load FILE [--mailbox]: boot FILE on every POOL unit; on a
+ * refusal, the rule the image broke (the previous firmware runs on).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "kohaku/kh_fw.h"
+#include "kohaku/kh_pool.h"
+
+static void print_version(uint32_t v)
+{
+	printf("%u.%u.%u", KH_FW_VERSION_MAJOR(v), KH_FW_VERSION_MINOR(v),
+	       KH_FW_VERSION_PATCH(v));
+}
+
+static void print_unit(const struct kohaku_cli_opts *o,
+		       const struct drm_kohaku_node *q, bool first)
+{
+	if (o->json) {
+		printf("%s{\"mesh\": %u, \"x\": %u, \"y\": %u, \"state\": \"%s\", "
+		       "\"fw_version\": %u, \"fw_api\": %u, \"boot_ns\": %llu, "
+		       "\"trap\": %llu}", first ? "" : ", ", q->mesh, q->x, q->y,
+		       kohaku_fw_state_name(q->fw_state), q->fw_version, q->fw_api,
+		       (unsigned long long)q->fw_boot_ns,
+		       (unsigned long long)q->fw_trap);
+		return;
+	}
+	printf("  POOL mesh %u (%u,%u): %-8s", q->mesh, q->x, q->y,
+	       kohaku_fw_state_name(q->fw_state));
+	if (q->fw_state == KOHAKU_FW_STATE_RUNNING) {
+		printf(" firmware ");
+		print_version(q->fw_version);
+		printf(", API %u.%u, booted in %.1f us", q->fw_api >> 16,
+		       q->fw_api & 0xffff, q->fw_boot_ns / 1e3);
+	}
+	if (q->fw_trap & KH_POOL_TRAP_VALID)
+		printf(" (core %u trapped: cause %u at pc 0x%08x)",
+		       KH_POOL_TRAP_CORE(q->fw_trap), KH_POOL_TRAP_CAUSE(q->fw_trap),
+		       KH_POOL_TRAP_PC(q->fw_trap));
+	printf("\n");
+}
+
+static int fw_info(const struct kohaku_cli_opts *o)
+{
+	struct drm_kohaku_node *nd = NULL;
+	struct kohaku_fw_info fi;
+	unsigned int n = 0, i, k = 0;
+	kohaku_device *dev;
+	int r;
+
+	r = cli_open_nodes(o, 0, &dev, &nd, &n);
+	if (r)
+		return r;
+	r = kohaku_fw_info(dev, &fi);
+	if (r < 0) {
+		fprintf(stderr, "%s: %s\n", CLI_PROG, kohaku_last_error(dev));
+		r = EXIT_DEVICE;
+		goto out;
+	}
+	if (o->json) {
+		printf("{\"path\": ");
+		cli_json_str(kohaku_device_path(dev));
+		printf(", \"units\": %u, \"running\": %u, \"fw_version\": %u, "
+		       "\"fw_api\": %u, \"driver_api\": %u, \"status\": ", fi.units,
+		       fi.running, fi.fw_version, fi.fw_api, fi.driver_api);
+		cli_json_str(fi.status);
+		printf(", \"pool\": [");
+		for (i = 0; i < n; i++)
+			if (nd[i].cu_type == KH_CU_GP)
+				print_unit(o, &nd[i], !k++);
+		printf("]}\n");
+		goto out;
+	}
+	printf("%s: %u POOL unit%s, %u running firmware", kohaku_device_path(dev),
+	       fi.units, fi.units == 1 ? "" : "s", fi.running);
+	if (fi.fw_version) {
+		printf(" ");
+		print_version(fi.fw_version);
+		printf(" (API %u.%u)", fi.fw_api >> 16, fi.fw_api & 0xffff);
+	}
+	printf("; the driver speaks firmware API %u.%u\n", fi.driver_api >> 16,
+	       fi.driver_api & 0xffff);
+	if (fi.status[0])
+		printf("  at open/bind: %s\n", fi.status);
+	for (i = 0; i < n; i++)
+		if (nd[i].cu_type == KH_CU_GP)
+			print_unit(o, &nd[i], false);
+	r = EXIT_OK;
+out:
+	free(nd);
+	kohaku_close(dev);
+	return r;
+}
+
+static int fw_load(const struct kohaku_cli_opts *o, const char *file)
+{
+	struct drm_kohaku_fw_load out;
+	kohaku_device *dev;
+	int r;
+
+	r = cli_open_dev(o, &dev);
+	if (r)
+		return r;
+	memset(&out, 0, sizeof(out));
+	r = kohaku_fw_load_file(dev, file, o->mailbox ? KOHAKU_FW_LOAD_MAILBOX : 0,
+				&out);
+	if (o->json) {
+		printf("{\"path\": ");
+		cli_json_str(kohaku_device_path(dev));
+		printf(", \"file\": ");
+		cli_json_str(file);
+		printf(", \"ok\": %s, \"reason\": %u, \"reason_text\": ",
+		       r ? "false" : "true", out.reason);
+		cli_json_str(kohaku_fw_reason(out.reason));
+		printf(", \"detail\": %u, \"units\": %u, \"fw_version\": %u, "
+		       "\"fw_api\": %u, \"boot_ns\": %llu, \"error\": ", out.detail,
+		       out.n_units, out.fw_version, out.fw_api,
+		       (unsigned long long)out.boot_ns);
+		cli_json_str(r ? kohaku_last_error(dev) : "");
+		printf("}\n");
+	} else if (r) {
+		fprintf(stderr, "%s: fw load %s: %s\n", CLI_PROG, file,
+			kohaku_last_error(dev));
+	} else {
+		printf("%s: firmware ", kohaku_device_path(dev));
+		print_version(out.fw_version);
+		printf(" (API %u.%u) from %s running on %u POOL unit%s, booted in %.1f us of device time\n",
+		       out.fw_api >> 16, out.fw_api & 0xffff, file, out.n_units,
+		       out.n_units == 1 ? "" : "s", out.boot_ns / 1e3);
+	}
+	kohaku_close(dev);
+	if (!r)
+		return EXIT_OK;
+	if (r == -EINVAL || r == -E2BIG || r == -EPROTO || r == -ENOENT ||
+	    r == -EACCES || r == -EBUSY || r == -ENODEV)
+		return EXIT_USAGE;
+	return EXIT_DEVICE;
+}
+
+int cli_cmd_fw(const struct kohaku_cli_opts *o, const char *sub,
+	       const char *arg)
+{
+	if (!sub)
+		cli_die_usage("fw: which? (fw info, fw load FILE)");
+	if (!strcmp(sub, "info") && !arg)
+		return fw_info(o);
+	if (!strcmp(sub, "load") && arg)
+		return fw_load(o, arg);
+	cli_die_usage("fw: use `fw info` or `fw load FILE`");
+}

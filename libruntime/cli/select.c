@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * The units a command runs on: every unit of one type, or the ones --node
+ * names (each checked to be of that type, with the right ones listed when
+ * it is not).
+ */
+#include <stdio.h>
+
+#include "cli.h"
+
+static void list_units(const struct drm_kohaku_node *nd, unsigned int n,
+		       uint16_t cu_type)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (nd[i].cu_type == cu_type)
+			fprintf(stderr, " %u:%u,%u", nd[i].mesh, nd[i].x, nd[i].y);
+	fprintf(stderr, "\n");
+}
+
+int cli_select_units(const struct kohaku_cli_opts *o,
+		     const struct drm_kohaku_node *nd, unsigned int n,
+		     uint16_t cu_type, const char *what,
+		     const struct drm_kohaku_node **out, unsigned int *n_out)
+{
+	char tn[16], want[16];
+	unsigned int i, j, k;
+
+	*n_out = 0;
+	kohaku_cu_type_name(cu_type, want, sizeof(want));
+	if (!o->n_sel) {
+		for (i = 0; i < n; i++)
+			if (nd[i].cu_type == cu_type)
+				out[(*n_out)++] = &nd[i];
+		return EXIT_OK;
+	}
+	for (j = 0; j < o->n_sel; j++) {
+		const struct drm_kohaku_node *hit = NULL;
+
+		for (i = 0; i < n; i++)
+			if (nd[i].x == o->sel[j].x && nd[i].y == o->sel[j].y &&
+			    nd[i].mesh == o->sel[j].mesh)
+				hit = &nd[i];
+		if (!hit || hit->cu_type != cu_type) {
+			fprintf(stderr, "%s: %s: mesh %d (%d,%d) is %s\n", CLI_PROG,
+				what, o->sel[j].mesh, o->sel[j].x, o->sel[j].y,
+				hit ? "not the right kind of unit" :
+				"not an enumerated node");
+			if (hit)
+				fprintf(stderr, "  (it is a %s unit, not %s)\n",
+					kohaku_cu_type_name(hit->cu_type, tn, sizeof(tn)),
+					want);
+			fprintf(stderr, "  %s units:", want);
+			list_units(nd, n, cu_type);
+			return EXIT_USAGE;
+		}
+		for (k = 0; k < *n_out; k++)
+			if (out[k] == hit)
+				break;
+		if (k == *n_out)
+			out[(*n_out)++] = hit;
+	}
+	return EXIT_OK;
+}
