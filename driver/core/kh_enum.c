@@ -107,6 +107,25 @@ int kh_mesh_refresh_nodes(struct kh_mesh *m, unsigned int first,
 		nd->dbg_reg = req[2 * count + i].value;
 		nd->regs_read = true;
 	}
+	/* a POOL unit's TRAP too: which core trapped, why and where */
+	for (i = 0, n = 0; !ret && i < count; i++) {
+		if (m->nodes[first + i].cu_type != KH_CU_GP)
+			continue;
+		req[n].x = m->nodes[first + i].x;
+		req[n].y = m->nodes[first + i].y;
+		req[n].index = KH_CTRL_IDX_POOL_TRAP;
+		req[n].write = false;
+		n++;
+	}
+	if (!ret && n)
+		ret = kh_ctrl_read_many(m, req, n);
+	for (k = 0; !ret && k < n; k++) {
+		if (req[k].result) {
+			ret = req[k].result;
+			break;
+		}
+		kh_mesh_node(m, req[k].x, req[k].y)->fw_trap = req[k].value;
+	}
 	kh_free(req);
 	return ret;
 }

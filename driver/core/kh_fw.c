@@ -217,6 +217,7 @@ static void kh_fw_stage(struct kh_mesh *m, const struct kh_fw_image *img,
 /* the outcome of one pass over the units */
 struct kh_fw_pass {
 	u32 reason;
+	u64 trap;
 	int err;
 	struct kh_node *failed;
 	u64 boot_ns;
@@ -272,6 +273,7 @@ static int kh_fw_boot_all(struct kh_device *kd, const struct kh_fw_image *img,
 			if (p->err) {
 				kh_fw_hold_unit(n);
 				p->reason = b.reason ? b.reason : KOHAKU_FW_ERR_LOAD;
+				p->trap = b.trap;
 				p->failed = n;
 				break;
 			}
@@ -340,6 +342,7 @@ static void kh_fw_result(struct drm_kohaku_fw_load *out, const struct kh_fw_pass
 	out->fw_version = p->fw_version;
 	out->fw_api = p->fw_api;
 	out->boot_ns = p->boot_ns;
+	out->fail_trap = p->reason == KOHAKU_FW_ERR_TRAP ? p->trap : 0;
 	if (p->failed) {
 		out->fail_mesh = p->failed->mesh->id;
 		out->fail_x = p->failed->x;

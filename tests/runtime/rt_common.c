@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -383,6 +384,53 @@ int rt_run(kohaku_device *dev, const struct kohaku_program *p, unsigned int n,
 			break;
 	}
 	return r;
+}
+
+const unsigned char *rt_fw_image(size_t *len)
+{
+	static unsigned char *img;
+	static size_t img_len;
+	const char *path = getenv("KOHAKU_TEST_FW");
+	FILE *f;
+	long n;
+
+	if (!path || !*path)
+		path = "/lib/firmware/kohaku/pool.fw";
+	if (!img) {
+		f = fopen(path, "rb");
+		if (!f || fseek(f, 0, SEEK_END) || (n = ftell(f)) <= 0 ||
+		    fseek(f, 0, SEEK_SET)) {
+			tap_fail_at(__FILE__, __LINE__, "no firmware image at %s "
+				    "(set KOHAKU_TEST_FW)", path);
+			if (f)
+				fclose(f);
+			return NULL;
+		}
+		img = malloc((size_t)n);
+		if (img && fread(img, 1, (size_t)n, f) != (size_t)n) {
+			free(img);
+			img = NULL;
+		}
+		fclose(f);
+		img_len = img ? (size_t)n : 0;
+	}
+	*len = img_len;
+	return img;
+}
+
+int rt_run_on(kohaku_device *dev, const struct drm_kohaku_node *nd,
+	      const struct kohaku_inst *insts, unsigned int n,
+	      struct kohaku_job_status *st)
+{
+	struct kohaku_program p;
+
+	memset(&p, 0, sizeof(p));
+	p.mesh = nd->mesh;
+	p.x = nd->x;
+	p.y = nd->y;
+	p.n_insts = n;
+	p.insts = insts;
+	return rt_run(dev, &p, 1, st);
 }
 
 bool rt_good_saxpy(kohaku_device *dev)

@@ -108,6 +108,17 @@ int rt_run(kohaku_device *dev, const struct kohaku_program *p,
 /* A good saxpy on the first SX unit; true when it ran and checked out. */
 bool rt_good_saxpy(kohaku_device *dev);
 
+/*
+ * The POOL firmware image under test: KOHAKU_TEST_FW, else the installed
+ * /lib/firmware/kohaku/pool.fw (what kohaku.ko and the sim backend load);
+ * read once, NULL (and a failed test) when there is none.
+ */
+const unsigned char *rt_fw_image(size_t *len);
+/* one program of n instructions on one node, run to a final status */
+int rt_run_on(kohaku_device *dev, const struct drm_kohaku_node *nd,
+	      const struct kohaku_inst *insts, unsigned int n,
+	      struct kohaku_job_status *st);
+
 /* every command of the driver range, for tests that try them all */
 struct rt_cmd {
 	const char *name;

@@ -179,8 +179,9 @@ NEXT(drm_kohaku_fw_load, fail_x, fail_y);
 NEXT(drm_kohaku_fw_load, fail_y, pad);
 NEXT(drm_kohaku_fw_load, pad, pad2);
 NEXT(drm_kohaku_fw_load, pad2, boot_ns);
-NEXT(drm_kohaku_fw_load, boot_ns, reserved);
-LAST(drm_kohaku_fw_load, reserved, 72);
+NEXT(drm_kohaku_fw_load, boot_ns, fail_trap);
+NEXT(drm_kohaku_fw_load, fail_trap, reserved);
+LAST(drm_kohaku_fw_load, reserved, 80);
 
 /* 64-bit members are 8-aligned in the struct (same layout on i386) */
 #define A8(s, m) _Static_assert(offsetof(struct s, m) % 8 == 0, #s "." #m " not 8-aligned")
@@ -252,7 +253,7 @@ TEST(layout_no_implicit_padding)
 	CHECK_STRUCT(drm_kohaku_submit, out_syncobj, 64);
 	CHECK_STRUCT(drm_kohaku_get_param, value, 16);
 	CHECK_STRUCT(drm_kohaku_wait, reserved, 56);
-	CHECK_STRUCT(drm_kohaku_fw_load, reserved, 72);
+	CHECK_STRUCT(drm_kohaku_fw_load, reserved, 80);
 }
 
 TEST(layout_command_numbers)

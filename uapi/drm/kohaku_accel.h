@@ -188,7 +188,8 @@ struct drm_kohaku_get_param {
  * @fw_api: the firmware's API, major << 16 | minor, as it published it.
  * @fw_boot_ns: device time from releasing the cores to READY, last boot.
  * @fw_trap: the unit's TRAP register (KH_POOL_TRAP_*, kohaku/kh_pool.h)
- *	as last read: the first trap since its cores left reset.
+ *	as last read (at boot, and with KOHAKU_NODES_LIVE): the first trap
+ *	since its cores left reset.
  */
 struct drm_kohaku_node {
 	__u8 mesh;
@@ -497,6 +498,8 @@ struct drm_kohaku_wait {
  * @pad: zero.
  * @pad2: zero.
  * @boot_ns: out: device time from release to READY, the slowest unit.
+ * @fail_trap: out: with KOHAKU_FW_ERR_TRAP, the failing unit's TRAP
+ *	register (KH_POOL_TRAP_*: core, cause, PC), else 0.
  * @reserved: zero.
  *
  * The whole image is checked before the device is touched.  Every POOL
@@ -523,6 +526,7 @@ struct drm_kohaku_fw_load {
 	__u8 pad;
 	__u32 pad2;
 	__u64 boot_ns;
+	__u64 fail_trap;
 	__u64 reserved[2];
 };
 

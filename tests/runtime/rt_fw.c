@@ -1,0 +1,441 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * Loading POOL firmware (FW_LOAD, docs/spec/firmware-image.md): reload of
+ * the image under test while idle, through device memory and through the
+ * mailbox; refused while a job runs or waits on a POOL unit; every
+ * malformed image refused with its reason while the running firmware runs
+ * on (a job proves it); a firmware that never writes READY times out and
+ * one that traps at boot reports core, cause and PC, both with the
+ * previous firmware restored.  The bad images are made here from the good
+ * one, and the two bad firmwares are a few hand-assembled words.  Skips on
+ * cards without POOL units.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "rt_common.h"
+#include "kohaku/kh_fw.h"
+#include "kohaku/kh_pool.h"
+
+#define MAX_POOL	16
+
+/* ---- images ---- */
+
+struct image {
+	unsigned char *b;
+	size_t len;
+};
+
+static uint32_t get32(const unsigned char *p)
+{
+	return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static void put32(unsigned char *p, uint32_t v)
+{
+	p[0] = v;
+	p[1] = v >> 8;
+	p[2] = v >> 16;
+	p[3] = v >> 24;
+}
+
+static void put16(unsigned char *p, uint16_t v)
+{
+	p[0] = v;
+	p[1] = v >> 8;
+}
+
+static unsigned char *section(struct image *im, unsigned int i)
+{
+	return im->b + KH_FW_HEADER_SIZE + i * KH_FW_SECTION_SIZE;
+}
+
+static unsigned int n_sections(const struct image *im)
+{
+	return im->b[0x18] | im->b[0x19] << 8;
+}
+
+/* a copy of the image under test, room for growth */
+static bool image_copy(struct image *im, size_t extra)
+{
+	const unsigned char *g;
+	size_t len;
+
+	g = rt_fw_image(&len);
+	if (!g)
+		return false;
+	im->b = calloc(1, len + extra);
+	if (!im->b)
+		return false;
+	memcpy(im->b, g, len);
+	im->len = len;
+	return true;
+}
+
+/* the whole-image CRC again, after a change */
+static void reseal(struct image *im)
+{
+	put32(im->b + 0x1c, 0);
+	put32(im->b + 0x1c, crc32(0, im->b, im->len));
+}
+
+/* a tiny firmware: one IRAM section of these words, entry 0 */
+static void tiny(struct image *im, const uint32_t *words, unsigned int n)
+{
+	size_t data = KH_FW_HEADER_SIZE + KH_FW_SECTION_SIZE;
+	unsigned char *s;
+	unsigned int i;
+
+	im->len = data + 32 * ((n * 4 + 31) / 32);
+	im->b = calloc(1, im->len);
+	REQUIRE(im->b);
+	put32(im->b + 0x00, KH_FW_MAGIC);
+	put16(im->b + 0x04, KH_FW_FORMAT);
+	put16(im->b + 0x06, KH_FW_HEADER_SIZE);
+	put32(im->b + 0x08, im->len);
+	put32(im->b + 0x0c, KH_FW_VERSION(0, 0, 1));
+	put16(im->b + 0x10, KH_POOL_API_MAJOR);
+	put16(im->b + 0x18, 1);
+	put16(im->b + 0x1a, KH_FW_HEADER_SIZE);
+	memcpy(im->b + 0x24, "rt-tiny", 7);
+	for (i = 0; i < n; i++)
+		put32(im->b + data + 4 * i, words[i]);
+	s = section(im, 0);
+	s[0] = KH_FW_T_IRAM;
+	put32(s + 0x08, im->len - data);
+	put32(s + 0x0c, data);
+	put32(s + 0x10, crc32(0, im->b + data, im->len - data));
+	reseal(im);
+}
+
+/* ---- the device ---- */
+
+static unsigned int pool_nodes(kohaku_device *dev, struct drm_kohaku_node *nd)
+{
+	return rt_nodes_of(dev, KH_CU_GP, nd, MAX_POOL);
+}
+
+#define NEED_POOL(dev, nd, n)						\
+	struct drm_kohaku_node nd[MAX_POOL];				\
+	unsigned int n = pool_nodes(dev, nd);				\
+	if (!n) {							\
+		kohaku_close(dev);					\
+		SKIP("no POOL unit on this card");			\
+	}
+
+/* the firmware runs: every unit RUNNING that version, and a CRC checks out */
+static void still_running(kohaku_device *dev, uint32_t version)
+{
+	struct drm_kohaku_node nd[MAX_POOL];
+	struct kohaku_job_status st;
+	struct kohaku_inst inst;
+	unsigned char data[96];
+	unsigned int n, i;
+	uint32_t h, hr, got = 0;
+	uint64_t a, ar;
+
+	n = pool_nodes(dev, nd);
+	for (i = 0; i < n; i++) {
+		CHECK_MSG(nd[i].fw_state == KOHAKU_FW_STATE_RUNNING,
+			  "unit (%u,%u) is %s", nd[i].x, nd[i].y,
+			  kohaku_fw_state_name(nd[i].fw_state));
+		CHECK_EQ(nd[i].fw_version, version);
+	}
+	for (i = 0; i < sizeof(data); i++)
+		data[i] = (unsigned char)(i * 13 + 5);
+	REQUIRE(kohaku_bo_create(dev, nd[n - 1].mesh, sizeof(data), &h, &a) == 0);
+	REQUIRE(kohaku_bo_create(dev, nd[n - 1].mesh, 32, &hr, &ar) == 0);
+	CHECK_EQ(kohaku_bo_write(dev, h, 0, data, sizeof(data)), 0);
+	CHECK_EQ(kohaku_inst_pool_crc32(&inst, a, ar, sizeof(data)), 0);
+	CHECK_EQ(rt_run_on(dev, &nd[n - 1], &inst, 1, &st), 0);
+	CHECK_EQ(st.status, KOHAKU_JOB_DONE);
+	CHECK_EQ(kohaku_bo_read(dev, hr, 0, &got, 4), 0);
+	CHECK_EQ(got, (uint32_t)crc32(0, data, sizeof(data)));
+	kohaku_bo_free(dev, h);
+	kohaku_bo_free(dev, hr);
+}
+
+static uint32_t good_version(void)
+{
+	const unsigned char *g;
+	size_t len;
+
+	g = rt_fw_image(&len);
+	return g ? get32(g + 0x0c) : 0;
+}
+
+/* FW_LOAD of im refused with err and reason; the firmware runs on */
+static void refused(kohaku_device *dev, struct image *im, int err,
+		    unsigned int reason, const char *what)
+{
+	struct drm_kohaku_fw_load out;
+	int r;
+
+	memset(&out, 0, sizeof(out));
+	r = kohaku_fw_load(dev, im->b, im->len, 0, &out);
+	CHECK_MSG(r == err, "%s: FW_LOAD returned %d, expected %d", what, r, err);
+	CHECK_MSG(out.reason == reason, "%s: reason %u (%s), expected %u (%s)",
+		  what, out.reason, kohaku_fw_reason(out.reason), reason,
+		  kohaku_fw_reason(reason));
+	CHECK(strstr(kohaku_last_error(dev), kohaku_fw_reason(reason)) != NULL);
+	tap_diag("%s: %s", what, kohaku_last_error(dev));
+	still_running(dev, good_version());
+	free(im->b);
+	im->b = NULL;
+}
+
+static uint64_t dev_caps(kohaku_device *dev)
+{
+	struct drm_kohaku_get_info info;
+
+	memset(&info, 0, sizeof(info));
+	if (kohaku_get_info(dev, &info))
+		return 0;
+	return info.caps;
+}
+
+/* ---- tests ---- */
+
+TEST(reload_while_idle)
+{
+	struct drm_kohaku_fw_load out;
+	struct kohaku_fw_info fi;
+	const unsigned char *g;
+	size_t len;
+
+	RT_OPEN(dev);
+	NEED_POOL(dev, nd, n);
+	g = rt_fw_image(&len);
+	REQUIRE(g);
+	/* through LOAD from device memory, then through the mailbox */
+	for (unsigned int flags = 0; flags <= KOHAKU_FW_LOAD_MAILBOX;
+	     flags += KOHAKU_FW_LOAD_MAILBOX) {
+		memset(&out, 0, sizeof(out));
+		CHECK_EQ(kohaku_fw_load(dev, g, len, flags, &out), 0);
+		CHECK_EQ(out.reason, KOHAKU_FW_OK);
+		CHECK_EQ(out.n_units, n);
+		CHECK_EQ(out.fw_version, get32(g + 0x0c));
+		CHECK_EQ(out.fw_api >> 16, KH_POOL_API_MAJOR);
+		CHECK(out.boot_ns > 0);
+		CHECK_EQ(out.fail_mesh, KOHAKU_COORD_NONE);
+		tap_diag("reload %s: %u units, boot %llu ns of device time",
+			 flags ? "through the mailbox" : "by LOAD", out.n_units,
+			 (unsigned long long)out.boot_ns);
+		still_running(dev, out.fw_version);
+	}
+	REQUIRE(kohaku_fw_info(dev, &fi) == 0);
+	CHECK_EQ(fi.running, n);
+	CHECK_EQ(fi.fw_version, get32(g + 0x0c));
+	kohaku_close(dev);
+}
+
+TEST(reload_refused_while_a_job_runs)
+{
+	struct drm_kohaku_fw_load out;
+	struct kohaku_job_status st;
+	struct kohaku_inst inst;
+	struct kohaku_program p;
+	const unsigned char *g;
+	uint64_t job[2];
+	size_t len;
+
+	RT_OPEN(dev);
+	NEED_POOL(dev, nd, n);
+	g = rt_fw_image(&len);
+	REQUIRE(g);
+	/* a long job, and one queued behind it */
+	CHECK_EQ(kohaku_inst_pool_delay(&inst, 20000000), 0);
+	memset(&p, 0, sizeof(p));
+	p.mesh = nd[0].mesh;
+	p.x = nd[0].x;
+	p.y = nd[0].y;
+	p.n_insts = 1;
+	p.insts = &inst;
+	REQUIRE(kohaku_submit(dev, &p, 1, 60000, &job[0]) == 0);
+	REQUIRE(kohaku_submit(dev, &p, 1, 60000, &job[1]) == 0);
+	memset(&out, 0, sizeof(out));
+	CHECK_EQ(kohaku_fw_load(dev, g, len, 0, &out), -EBUSY);
+	CHECK_EQ(out.reason, KOHAKU_FW_ERR_BUSY);
+	tap_diag("%s", kohaku_last_error(dev));
+	CHECK_EQ(kohaku_wait(dev, job[0], 120000, &st), 0);
+	CHECK_EQ(st.status, KOHAKU_JOB_DONE);
+	/* one still waits on the unit: still refused */
+	memset(&out, 0, sizeof(out));
+	CHECK_EQ(kohaku_fw_load(dev, g, len, 0, &out), -EBUSY);
+	CHECK_EQ(kohaku_wait(dev, job[1], 120000, &st), 0);
+	CHECK_EQ(st.status, KOHAKU_JOB_DONE);
+	/* idle: it loads */
+	CHECK_EQ(kohaku_fw_load(dev, g, len, 0, &out), 0);
+	still_running(dev, get32(g + 0x0c));
+	kohaku_close(dev);
+}
+
+TEST(malformed_images_refused_with_their_reason)
+{
+	struct image im;
+	unsigned int s;
+
+	RT_OPEN(dev);
+	NEED_POOL(dev, nd, n);
+	REQUIRE(image_copy(&im, 0));
+
+	im.len /= 2;
+	refused(dev, &im, -EINVAL, KOHAKU_FW_ERR_TRUNCATED, "truncated");
+
+	REQUIRE(image_copy(&im, 0));
+	im.b[1] ^= 0x20;
+	refused(dev, &im, -EINVAL, KOHAKU_FW_ERR_MAGIC, "bad magic");
+
+	REQUIRE(image_copy(&im, 0));
+	im.b[im.len - 3] ^= 0x01;
+	refused(dev, &im, -EINVAL, KOHAKU_FW_ERR_CRC, "bad CRC");
+
+	/* the last section moved past its memory */
+	REQUIRE(image_copy(&im, 0));
+	s = n_sections(&im) - 1;
+	put32(section(&im, s) + 0x04, KH_POOL_IRAM_SIZE);
+	reseal(&im);
+	refused(dev, &im, -EINVAL, KOHAKU_FW_ERR_RANGE, "section out of bounds");
+
+	/* section 1 onto section 0 */
+	REQUIRE(image_copy(&im, 0));
+	if (n_sections(&im) >= 2) {
+		section(&im, 1)[0] = section(&im, 0)[0];
+		put32(section(&im, 1) + 0x04, get32(section(&im, 0) + 0x04));
+		reseal(&im);
+		refused(dev, &im, -EINVAL, KOHAKU_FW_ERR_OVERLAP, "overlapping sections");
+	} else {
+		free(im.b);
+	}
+
+	REQUIRE(image_copy(&im, 0));
+	put32(im.b + 0x14, KH_POOL_DRAM_BASE);
+	reseal(&im);
+	refused(dev, &im, -EINVAL, KOHAKU_FW_ERR_ENTRY, "entry outside IRAM");
+
+	REQUIRE(image_copy(&im, 0));
+	put16(im.b + 0x10, KH_POOL_API_MAJOR + 1);
+	reseal(&im);
+	refused(dev, &im, -EPROTO, KOHAKU_FW_ERR_API, "API major mismatch");
+
+	/* 1 MiB and a word: too large for any POOL memory */
+	REQUIRE(image_copy(&im, KH_FW_MAX_IMAGE + 32));
+	im.len = KH_FW_MAX_IMAGE + 32;
+	put32(im.b + 0x08, im.len);
+	reseal(&im);
+	refused(dev, &im, -E2BIG, KOHAKU_FW_ERR_TOO_BIG, "oversize");
+
+	/* nothing at all, and a NULL pointer */
+	im.b = calloc(1, 1);
+	im.len = 0;
+	refused(dev, &im, -EINVAL, KOHAKU_FW_ERR_TRUNCATED, "empty");
+	{
+		struct drm_kohaku_fw_load a;
+
+		memset(&a, 0, sizeof(a));
+		a.image_size = 64;
+		CHECK_EQ(kohaku_ioctl(dev, DRM_IOCTL_KOHAKU_FW_LOAD, &a), -EFAULT);
+		memset(&a, 0, sizeof(a));
+		a.flags = 0x80;
+		CHECK_EQ(kohaku_ioctl(dev, DRM_IOCTL_KOHAKU_FW_LOAD, &a), -EINVAL);
+		memset(&a, 0, sizeof(a));
+		a.reserved[1] = 1;
+		CHECK_EQ(kohaku_ioctl(dev, DRM_IOCTL_KOHAKU_FW_LOAD, &a), -EINVAL);
+	}
+	still_running(dev, good_version());
+	kohaku_close(dev);
+}
+
+TEST(firmware_that_never_says_ready_times_out)
+{
+	static const uint32_t spin[] = { 0x0000006f };	/* j . */
+	struct drm_kohaku_fw_load a;
+	struct image im;
+	int r;
+
+	RT_OPEN(dev);
+	NEED_POOL(dev, nd, n);
+	tiny(&im, spin, 1);
+	memset(&a, 0, sizeof(a));
+	a.image_ptr = (uintptr_t)im.b;
+	a.image_size = im.len;
+	a.timeout_ms = 2;
+	r = kohaku_ioctl(dev, DRM_IOCTL_KOHAKU_FW_LOAD, &a);
+	CHECK_EQ(r, -ETIMEDOUT);
+	CHECK_EQ(a.reason, KOHAKU_FW_ERR_TIMEOUT);
+	CHECK_EQ(a.fail_mesh, nd[0].mesh);
+	CHECK_EQ(a.fail_x, nd[0].x);
+	CHECK_EQ(a.fail_y, nd[0].y);
+	tap_diag("%s", kohaku_last_error(dev));
+	free(im.b);
+	still_running(dev, good_version());
+	kohaku_close(dev);
+}
+
+TEST(firmware_that_traps_at_boot_reports_it)
+{
+	/* nop; nop; then an all-zero word: illegal, at pc 8 on every core */
+	static const uint32_t bad[] = { 0x00000013, 0x00000013, 0x00000000 };
+	struct drm_kohaku_fw_load a;
+	struct image im;
+	int r;
+
+	RT_OPEN(dev);
+	NEED_POOL(dev, nd, n);
+	tiny(&im, bad, 3);
+	memset(&a, 0, sizeof(a));
+	a.image_ptr = (uintptr_t)im.b;
+	a.image_size = im.len;
+	r = kohaku_ioctl(dev, DRM_IOCTL_KOHAKU_FW_LOAD, &a);
+	CHECK_EQ(r, -EIO);
+	CHECK_EQ(a.reason, KOHAKU_FW_ERR_TRAP);
+	CHECK_EQ(a.fail_x, nd[0].x);
+	CHECK(a.fail_trap & KH_POOL_TRAP_VALID);
+	CHECK(KH_POOL_TRAP_CORE(a.fail_trap) < KH_POOL_CORES);
+	CHECK_EQ(KH_POOL_TRAP_CAUSE(a.fail_trap), KH_POOL_CAUSE_ILLEGAL);
+	CHECK_EQ(KH_POOL_TRAP_PC(a.fail_trap), 8);
+	tap_diag("trap at boot: core %u cause %u pc 0x%x",
+		 KH_POOL_TRAP_CORE(a.fail_trap), KH_POOL_TRAP_CAUSE(a.fail_trap),
+		 KH_POOL_TRAP_PC(a.fail_trap));
+	free(im.b);
+	still_running(dev, good_version());
+	kohaku_close(dev);
+}
+
+/* a card without POOL units: nothing to load, said so */
+TEST(no_pool_unit_no_firmware)
+{
+	struct drm_kohaku_node nd[MAX_POOL];
+	struct drm_kohaku_fw_load out;
+	struct kohaku_fw_info fi;
+	struct image im;
+	static const uint32_t nop[] = { 0x00000013 };
+
+	RT_OPEN(dev);
+	if (pool_nodes(dev, nd)) {
+		kohaku_close(dev);
+		SKIP("this card has POOL units");
+	}
+	CHECK(!(dev_caps(dev) & KOHAKU_CAP_FIRMWARE));
+	REQUIRE(kohaku_fw_info(dev, &fi) == 0);
+	CHECK_EQ(fi.units, 0);
+	CHECK_EQ(fi.running, 0);
+	CHECK_EQ(fi.fw_version, 0);
+	tiny(&im, nop, 1);
+	memset(&out, 0, sizeof(out));
+	CHECK_EQ(kohaku_fw_load(dev, im.b, im.len, 0, &out), -ENODEV);
+	CHECK_EQ(out.reason, KOHAKU_FW_ERR_NO_UNITS);
+	/* a malformed image is refused for that first */
+	im.b[0] ^= 1;
+	CHECK_EQ(kohaku_fw_load(dev, im.b, im.len, 0, &out), -EINVAL);
+	CHECK_EQ(out.reason, KOHAKU_FW_ERR_MAGIC);
+	free(im.b);
+	kohaku_close(dev);
+}
+
+int main(int argc, char **argv)
+{
+	return tap_main(argc, argv);
+}
