@@ -16,7 +16,7 @@
 
 #define KOHAKU_DRV_DESC		"KohakuAccel mesh accelerator"
 #define KOHAKU_DRV_MAJOR	0
-#define KOHAKU_DRV_MINOR	2
+#define KOHAKU_DRV_MINOR	3
 #define KOHAKU_DRV_PATCH	0
 
 struct kohaku_sysfs;
