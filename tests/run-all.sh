@@ -9,6 +9,11 @@
 #   3. the same under ASan/UBSan              build/asan/tests/...
 #   4. runtime tests under valgrind           build/tests/runtime/*
 #   5. runtime tests in a QEMU VM on kohaku.ko + kohaku_sim.ko
+#   6. the firmware image parser's fuzzer, briefly   build/fuzz/*
+#
+# The POOL firmware under test is build/firmware/pool.fw: the in-process
+# backend finds it as kohaku.ko would (KOHAKU_FIRMWARE_PATH=build/firmware,
+# holding kohaku/pool.fw), and the tests compare against KOHAKU_TEST_FW.
 #
 # Each test binary prints TAP; every "ok" line is a pass, every "not ok" a
 # failure, and a binary that exits nonzero without a "not ok" line (a crash,
@@ -66,8 +71,11 @@ run_suite unit "" build/tests/unit/*
 # the model's protocol checker on in every in-process card (a violation
 # fails the test that caused it: tests/runtime/README.md)
 export KOHAKU_SIM_CHECK=1
+export KOHAKU_FIRMWARE_PATH="$top/build/firmware"
+export KOHAKU_TEST_FW="$top/build/firmware/pool.fw"
+maps="saxpy sx_null_2x2 pool pool_2x2"
 # the runtime suite once per built-in card (tests/runtime/README.md)
-for map in saxpy sx_null_2x2; do
+for map in $maps; do
 	KOHAKU_BACKEND=sim KOHAKU_TEST_MAP=$map \
 		run_suite runtime-sim/$map "" build/tests/runtime/*
 done
@@ -75,11 +83,11 @@ export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 run_suite asan-model "" build/asan/tests/model/*
 run_suite asan-unit "" build/asan/tests/unit/*
-for map in saxpy sx_null_2x2; do
+for map in $maps; do
 	KOHAKU_BACKEND=sim KOHAKU_TEST_MAP=$map \
 		run_suite asan-runtime/$map "" build/asan/tests/runtime/*
 done
-for map in saxpy sx_null_2x2; do
+for map in $maps; do
 	KOHAKU_BACKEND=sim KOHAKU_TEST_MAP=$map run_suite valgrind-runtime/$map \
 		"valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect" \
 		build/tests/runtime/*
@@ -88,6 +96,31 @@ done
 out="$log/vm.tap"
 tests/vm/run-vm.sh >"$out" 2>&1
 record vm/kohaku.ko+kohaku_sim.ko "$out" $?
+
+# the fuzzer: seeds are the built firmware and the test images; a crash
+# or a broken promise of the parser is a failure (tests/fuzz/)
+fuzz_run() { # seconds
+	f=build/fuzz/fuzz_fw_image
+	out="$log/fuzz_fw_image.tap"
+	if [ ! -x "$f" ]; then
+		echo "not ok 1 - $f is built (make fuzz)" >"$out"
+		record fuzz/fuzz_fw_image "$out" 1
+		return
+	fi
+	corpus=build/fuzz/corpus
+	mkdir -p "$corpus"
+	cp build/firmware/*.fw build/firmware/test/*.fw "$corpus/" 2>/dev/null
+	printf 'kw1="KHFW"\n' >build/fuzz/fw.dict
+	if "$f" -max_total_time="$1" -dict=build/fuzz/fw.dict -print_final_stats=1 \
+		"$corpus" >"$out.log" 2>&1; then
+		echo "ok 1 - fuzz_fw_image: $(grep -o 'Done [0-9]* runs in [0-9]* second' "$out.log")" >"$out"
+		record fuzz/fuzz_fw_image "$out" 0
+	else
+		{ echo "not ok 1 - fuzz_fw_image found a crash"; sed 's/^/# /' "$out.log" | tail -n 30; } >"$out"
+		record fuzz/fuzz_fw_image "$out" 1
+	fi
+}
+fuzz_run "${KOHAKU_FUZZ_SECONDS:-20}"
 
 echo
 [ -n "$failed_names" ] && echo "failed:$failed_names"

@@ -111,7 +111,7 @@ sysfs_card() {
 	for _a in abi_version meshes nodes name; do
 		diag "card $1 kohaku/$_a: $(cat "$_k/$_a")"
 	done
-	expect "card $1: abi_version" "$(cat "$_k/abi_version")" 0.2
+	expect "card $1: abi_version" "$(cat "$_k/abi_version")" 0.3
 	_bad=0
 	_n=0
 	for _d in "$_k"/mesh*/node_*; do
@@ -361,6 +361,82 @@ if [ -x /tests/rt_faults ] && [ -n "$acc" ]; then
 	relay "vm/bringup/rt_faults" /tmp/test.out $?
 fi
 check "del_card 10" sysfs_write $S/del_card "10\n"
+
+# ---- POOL firmware: request_firmware at bind, FW_LOAD, the kernels ----
+
+FWP=/lib/firmware/kohaku/pool.fw
+# fw_settle ID: the asynchronous request at bind has come to something
+fw_settle() {
+	_i=0
+	while [ $_i -lt 300 ]; do
+		_st=$(cat "$S/kohaku_sim.$1/kohaku/firmware" 2>/dev/null)
+		case $_st in running*|failed*|absent*|none*) break ;; esac
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	echo "$_st"
+}
+# fw_states ID: every POOL unit's fw_state, one line
+fw_states() {
+	cat "$S/kohaku_sim.$1"/kohaku/mesh*/node_*/fw_state 2>/dev/null | sort | uniq -c |
+		tr -s ' \n' ' '
+}
+check "the firmware image is in the guest's /lib/firmware" test -s $FWP
+check "new_card 20 pool" sysfs_write $S/new_card "20 pool\n"
+acc=$(accel_of 20)
+expect "card 20 (pool): request_firmware at bind booted it" "$(fw_settle 20)" \
+	"running: kohaku/pool.fw"
+npool=$(count_type 20 "0x4750 GP")
+check "card 20 has POOL units ($npool)" test "$npool" -gt 0
+expect "card 20: every POOL unit's fw_state is running" "$(fw_states 20)" \
+	" $npool running "
+for _d in "$S"/kohaku_sim.20/kohaku/mesh*/node_*; do
+	[ -f "$_d/fw_state" ] || continue
+	diag "card 20 ${_d#"$S"/kohaku_sim.20/kohaku/}: fw_state=$(cat "$_d/fw_state") fw_version=$(cat "$_d/fw_version") fw_api=$(cat "$_d/fw_api") fw_boot_ns=$(cat "$_d/fw_boot_ns")"
+done
+expect "card 20: SX units have no fw_state" \
+	"$(ls "$S"/kohaku_sim.20/kohaku/mesh*/node_*/fw_state | wc -l)" "$npool"
+diag "dmesg: $(dmesg | grep -i 'firmware' | tail -n 3 | tr '\n' ';')"
+if [ -n "$acc" ]; then
+	cli "kohaku fw info (card 20)" --device /dev/accel/$acc fw info
+	check "kohaku fw info shows the firmware running" contains "$(cat /tmp/cli.out)" \
+		"$npool running firmware"
+	cli "kohaku run crc32 (card 20)" --device /dev/accel/$acc run crc32
+	check "kohaku run crc32 agrees with the host" contains "$(cat /tmp/cli.out)" \
+		"crc32: PASS"
+	cli "kohaku fw load $FWP (card 20)" --device /dev/accel/$acc fw load $FWP
+	for t in /tests/rt_fw /tests/rt_pool /tests/rt_info; do
+		[ -x "$t" ] || continue
+		name=$(basename "$t")
+		diag "running $name on card 20 (pool, /dev/accel/$acc)"
+		KOHAKU_BACKEND=kernel KOHAKU_DEVICE=/dev/accel/$acc \
+			KOHAKU_TEST_MAP=pool KOHAKU_TEST_FW=$FWP timeout "$TEST_TIMEOUT" "$t" \
+			>/tmp/test.out 2>&1 </dev/null
+		relay "vm/pool/$name" /tmp/test.out $?
+	done
+fi
+check "del_card 20" sysfs_write $S/del_card "20\n"
+
+# no image: the bind goes on, the card works, the reason is in sysfs
+mv $FWP $FWP.away
+check "new_card 21 pool without /lib/firmware/kohaku/pool.fw" \
+	sysfs_write $S/new_card "21 pool\n"
+acc=$(accel_of 21)
+expect "card 21: firmware absent, and why" "$(fw_settle 21)" \
+	"absent: kohaku/pool.fw not found"
+check "card 21: its POOL units are absent" contains "$(fw_states 21)" " absent "
+if [ -n "$acc" ]; then
+	cli "card 21: saxpy runs without the firmware" --device /dev/accel/$acc run saxpy
+	KOHAKU_BACKEND=kernel timeout "$TEST_TIMEOUT" /bin/kohaku --device /dev/accel/$acc \
+		run crc32 --n 64 >/tmp/cli.out 2>&1 </dev/null
+	expect "card 21: a POOL job without firmware fails (exit 4)" "$?" 4
+	check "card 21: ... saying no firmware runs" contains "$(cat /tmp/cli.out)" \
+		"no firmware runs"
+	cli "card 21: kohaku fw load" --device /dev/accel/$acc fw load $FWP.away
+	cli "card 21: then crc32 runs" --device /dev/accel/$acc run crc32
+fi
+mv $FWP.away $FWP
+check "del_card 21" sysfs_write $S/del_card "21\n"
 
 # ---- the model's knobs in debugfs ----
 

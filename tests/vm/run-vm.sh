@@ -14,6 +14,8 @@
 #   KERNEL                kernel image (/boot/vmlinuz-$KVER)
 #   KOHAKU_MODDIR         where the two .ko files are (the top of the tree)
 #   KOHAKU_STATIC         static userspace build (build/static)
+#   KOHAKU_FW_IMAGE       the POOL firmware put in the guest's /lib/firmware
+#                         (build/firmware/pool.fw)
 #   KOHAKU_VM_DIR         work directory: initramfs, serial log (build/vm)
 #   KOHAKU_VM_ACCEL       auto (probe KVM, else TCG), kvm or tcg
 #   KOHAKU_VM_TIMEOUT     seconds for the whole boot + test run (1800)
@@ -32,6 +34,7 @@ KERNEL=${KERNEL:-/boot/vmlinuz-$KVER}
 MODDIR=${KOHAKU_MODDIR:-$top}
 STATIC=${KOHAKU_STATIC:-$top/build/static}
 WORK=${KOHAKU_VM_DIR:-$top/build/vm}
+FW_IMAGE=${KOHAKU_FW_IMAGE:-$top/build/firmware/pool.fw}
 ACCEL=${KOHAKU_VM_ACCEL:-auto}
 VM_TIMEOUT=${KOHAKU_VM_TIMEOUT:-1800}
 TEST_TIMEOUT=${KOHAKU_VM_TEST_TIMEOUT:-300}
@@ -63,6 +66,7 @@ command -v "$QEMU" >/dev/null || missing="$missing $QEMU (qemu-system-x86)"
 for m in kohaku.ko kohaku_sim.ko; do
 	[ -f "$MODDIR/$m" ] || missing="$missing $MODDIR/$m (make modules)"
 done
+[ -s "$FW_IMAGE" ] || missing="$missing $FW_IMAGE (make firmware)"
 [ -x "$STATIC/kohaku" ] ||
 	missing="$missing $STATIC/kohaku (make BUILD=build/static STATIC=1 userspace)"
 tests=
@@ -146,6 +150,9 @@ for t in $tests; do
 	cp "$t" "$root/tests/"
 done
 cp "$STATIC/kohaku" "$root/bin/kohaku"
+# where request_firmware("kohaku/pool.fw") finds it
+mkdir -p "$root/lib/firmware/kohaku"
+cp "$FW_IMAGE" "$root/lib/firmware/kohaku/pool.fw"
 bench_append=
 if [ "${KOHAKU_VM_BENCH:-0}" = 1 ]; then
 	cp "$STATIC/bench/kh_bench_jobs" "$root/bin/kh_bench_jobs" ||
