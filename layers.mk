@@ -31,6 +31,11 @@ INCDIRS.tests/model := uapi hwif sim-backend tests
 INCDIRS.tests/unit := uapi hwif driver/core libruntime/inproc tests
 INCDIRS.tests/runtime := uapi libruntime tests
 
+# the POOL firmware (RV32IM, freestanding: its own <linux/types.h>) and
+# the host tools that pack it
+INCDIRS.firmware := firmware/include uapi firmware
+INCDIRS.firmware/tools := uapi firmware/tools
+
 # the model benchmark and kh-trace drive the model's internals directly;
 # the driver benchmark (kh_bench_jobs) uses libkohaku's public API
 INCDIRS.bench := uapi hwif sim-backend libruntime
