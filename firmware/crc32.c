@@ -12,18 +12,32 @@
 
 #define FW_CRC_POLY	0xedb88320u
 
+/* table k's entry at byte offset off (an index times 4, precomputed) */
+#define FW_CRC_T(k, off) \
+	(*(const u32 *)((const u8 *)fw_crc_tab[k] + (off)))
+
+/* one word through slice-by-4: byte offsets straight out of shifts */
+static inline u32 fw_crc32_word(u32 crc)
+{
+	return FW_CRC_T(3, (crc << 2) & 0x3fc) ^
+	       FW_CRC_T(2, (crc >> 6) & 0x3fc) ^
+	       FW_CRC_T(1, (crc >> 14) & 0x3fc) ^
+	       FW_CRC_T(0, (crc >> 22) & 0x3fc);
+}
+
 u32 fw_crc32_raw(u32 crc, const u8 *p, u32 len)
 {
 	const u32 *w;
 
 	for (; len && ((u32)p & 3); len--)
 		crc = (crc >> 8) ^ fw_crc_tab[0][(crc ^ *p++) & 0xff];
-	for (w = (const u32 *)p; len >= 4; len -= 4) {
-		crc ^= *w++;
-		crc = fw_crc_tab[3][crc & 0xff] ^
-		      fw_crc_tab[2][(crc >> 8) & 0xff] ^
-		      fw_crc_tab[1][(crc >> 16) & 0xff] ^
-		      fw_crc_tab[0][crc >> 24];
+	for (w = (const u32 *)p; len >= 8; len -= 8, w += 2) {
+		crc = fw_crc32_word(crc ^ w[0]);
+		crc = fw_crc32_word(crc ^ w[1]);
+	}
+	if (len >= 4) {
+		crc = fw_crc32_word(crc ^ *w++);
+		len -= 4;
 	}
 	for (p = (const u8 *)w; len; len--)
 		crc = (crc >> 8) ^ fw_crc_tab[0][(crc ^ *p++) & 0xff];

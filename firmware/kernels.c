@@ -13,8 +13,10 @@
 #include "fw.h"
 
 /* a reduction kernel gives a core at least this much, or uses fewer */
-#define FW_SHARE_MIN	2048u
+#define FW_SHARE_MIN	1024u
 
+/* HIST256 under this many bytes: core 0 alone (8 rounds cost more) */
+#define FW_HIST_MIN	2048u
 #define FW_HIST_BINS	256
 #define FW_HIST_SLICE	(FW_HIST_BINS / KH_POOL_CORES)	/* bins per core */
 
@@ -250,21 +252,27 @@ static u32 k_sum(const struct fw_job *j, u32 *result)
 
 /* ---- HIST256: w1:w0 src, w3:w2 result (1 KiB), w6 bytes ---- */
 
+/* bin at byte offset off (a byte value times 4, precomputed) */
+#define FW_HIST(off)	(*(u32 *)((u8 *)fw_hist + (off)))
+
 static void hist_chunk(const u8 *p, u32 len, void *ctx)
 {
 	const u32 *w = (const u32 *)p;
-	u32 *h = fw_hist;
 
-	for (; len >= 4; len -= 4) {
-		u32 v = *w++;
+	for (; len >= 8; len -= 8, w += 2) {
+		u32 v = w[0], x = w[1];
 
-		h[v & 0xff]++;
-		h[(v >> 8) & 0xff]++;
-		h[(v >> 16) & 0xff]++;
-		h[v >> 24]++;
+		FW_HIST((v << 2) & 0x3fc)++;
+		FW_HIST((v >> 6) & 0x3fc)++;
+		FW_HIST((v >> 14) & 0x3fc)++;
+		FW_HIST((v >> 22) & 0x3fc)++;
+		FW_HIST((x << 2) & 0x3fc)++;
+		FW_HIST((x >> 6) & 0x3fc)++;
+		FW_HIST((x >> 14) & 0x3fc)++;
+		FW_HIST((x >> 22) & 0x3fc)++;
 	}
 	for (p = (const u8 *)w; len; len--)
-		h[*p++]++;
+		fw_hist[*p++]++;
 }
 
 /*
@@ -287,7 +295,7 @@ static u32 k_hist(const struct fw_job *j, u32 *result)
 	if (code)
 		return code;
 	memset(fw_hist, 0, sizeof(fw_hist));
-	if (n < (u64)FW_SHARE_MIN * KH_POOL_CORES) {
+	if (n < FW_HIST_MIN) {
 		if (fw_core)
 			return 0;
 		if (n)
