@@ -12,6 +12,8 @@
 
 # the device model (sim-backend/) and the OS-neutral driver core
 INCDIRS.sim-backend := uapi hwif sim-backend
+INCDIRS.sim-backend/units := uapi hwif sim-backend
+INCDIRS.sim-backend/units/pool := uapi hwif sim-backend
 INCDIRS.driver/core := uapi hwif driver/core
 
 # driver/linux holds two hosts: kohaku.ko's kohaku_*.c host the driver core,
