@@ -82,6 +82,8 @@ fw_kernel_fn fw_kernel(u32 id);
 #define FW_MIN_SLOTS	12		/* pool.ld asserts they fit */
 #define FW_MAX_SLOTS	14		/* an even number: VADD takes pairs */
 #define FW_STACK_SIZE	2048		/* at the top of each DataRAM */
+#define FW_HIST_BINS	256		/* HIST256's bins, before the slots */
+extern u32 fw_hist[FW_HIST_BINS];	/* placed by pool.ld.S */
 extern u32 fw_nslots;
 u8 *fw_slot(u32 i);
 

@@ -17,11 +17,9 @@
 
 /* HIST256 under this many bytes: core 0 alone (8 rounds cost more) */
 #define FW_HIST_MIN	2048u
-#define FW_HIST_BINS	256
 #define FW_HIST_SLICE	(FW_HIST_BINS / KH_POOL_CORES)	/* bins per core */
 
 static u32 fw_res[FW_WORD / 4] FW_ALIGNED(64);	/* a 32-byte result */
-static u32 fw_hist[FW_HIST_BINS] FW_ALIGNED(64);
 
 static u64 fw_round(u64 n)
 {

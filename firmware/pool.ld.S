@@ -4,8 +4,9 @@
  * fw_consts.h: code and constants in the shared IRAM, data, .bss and the
  * stack in DataRAM, which every core has its own of at the same address.
  * Core 0's DataRAM words 0..2 are the boot mailbox: DataRAM use starts 32
- * bytes in, on every core alike.  Past .bss, up to the stack, lie the
- * chunk slots (fw_slot()), neither loaded nor cleared.
+ * bytes in, on every core alike.  Past .bss, up to the stack, lie
+ * HIST256's bins and the chunk slots (fw_slot()), neither loaded nor
+ * cleared, so that booting clears only the small .bss.
  */
 #include "fw_consts.h"
 
@@ -50,7 +51,9 @@ SECTIONS
 	} > DRAM : data
 	__global_pointer$ = __data_start + 0x800;
 
-	__slots_start = ALIGN(__bss_end, 64);
+	/* not loaded, not cleared: HIST256's bins (the kernel clears them) */
+	fw_hist = ALIGN(__bss_end, 64);
+	__slots_start = fw_hist + FW_C_HIST_BYTES;
 	__slots_end = FW_C_DRAM_BASE + FW_C_DRAM_SIZE - FW_C_STACK_SIZE;
 	ASSERT(__slots_end >= __slots_start + FW_C_MIN_SLOTS * FW_C_SLOT,
 	       "DataRAM: too little room for the chunk slots")
