@@ -6,7 +6,12 @@
 #   make bench    the model benchmark (bench/kh_bench.c; not a test)
 #   make bench-jobs  the driver benchmark (bench/kh_bench_jobs.c; not a test)
 #
-# Both install missing Debian packages first (scripts/install-deps.sh).
+#   make firmware the POOL firmware and its test images (firmware/README.md;
+#                 needs the riscv64-unknown-elf toolchain, `make deps`)
+#   make install  the firmware image to $(DESTDIR)/lib/firmware/kohaku/
+#
+# run and test install missing Debian packages first
+# (scripts/install-deps.sh).
 # Userspace objects go to $(BUILD); the kernel modules build in place (Kbuild).
 
 BUILD ?= build
@@ -65,6 +70,7 @@ include libruntime/runtime.mk
 include tests/tests.mk
 -include bench/bench.mk
 -include tools/tools.mk
+include firmware/firmware.mk
 
 LIB_SRCS := $(SIM_SRCS) $(CORE_SRCS) $(RT_SRCS)
 $(BUILD)/obj/%.o: %.c
@@ -120,6 +126,7 @@ modules-clean:
 
 test: deps
 	$(MAKE) userspace
+	$(MAKE) firmware
 	$(MAKE) BUILD=build/asan SAN=1 userspace
 	$(MAKE) BUILD=build/static STATIC=1 userspace
 	$(MAKE) modules

@@ -12,6 +12,8 @@
 
 # the device model (sim-backend/) and the OS-neutral driver core
 INCDIRS.sim-backend := uapi hwif sim-backend
+INCDIRS.sim-backend/units := uapi hwif sim-backend
+INCDIRS.sim-backend/units/pool := uapi hwif sim-backend
 INCDIRS.driver/core := uapi hwif driver/core
 
 # driver/linux holds two hosts: kohaku.ko's kohaku_*.c host the driver core,
@@ -32,6 +34,11 @@ INCDIRS.tests/unit := uapi hwif driver/core libruntime/inproc tests
 INCDIRS.tests/runtime := uapi libruntime tests
 # the fuzzer runs one driver/core file (the image parser) alone
 INCDIRS.tests/fuzz := uapi hwif driver/core tests
+
+# the POOL firmware (RV32IM, freestanding: its own <linux/types.h>) and
+# the host tools that pack it
+INCDIRS.firmware := firmware/include uapi firmware
+INCDIRS.firmware/tools := uapi firmware/tools
 
 # the model benchmark and kh-trace drive the model's internals directly;
 # the driver benchmark (kh_bench_jobs) uses libkohaku's public API

@@ -3,14 +3,16 @@
 #   install-deps.sh run   what `make run` needs (compiler, libdrm)
 #   install-deps.sh all   everything `make test` needs (kernel headers and
 #                         image for the VM tests, qemu, busybox, valgrind,
-#                         clang and libFuzzer for the image-parser fuzzer)
+#                         the riscv64-unknown-elf toolchain for the POOL
+#                         firmware, clang and libFuzzer for the image-parser
+#                         fuzzer)
 set -eu
 what=${1:-all}
 pkgs="gcc make pkg-config libdrm-dev zlib1g-dev"
 if [ "$what" = all ]; then
 	pkgs="$pkgs linux-headers-6.12-amd64 linux-image-6.12-amd64 \
 qemu-system-x86 busybox-static cpio xz-utils zstd kmod valgrind \
-clang libclang-rt-14-dev"
+gcc-riscv64-unknown-elf clang libclang-rt-14-dev"
 fi
 
 missing=

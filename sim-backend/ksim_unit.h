@@ -3,8 +3,9 @@
  * The compute-unit API of the device model: what a unit model sees of
  * noc_cu_base, mirroring the datapath handshake of seed 001 §3-§6.
  *
- * A unit type is one file defining a `struct ksim_unit_type` plus one line in
- * the unit table (sim_units.c); the mesh never learns about it.  The base
+ * A unit type is one file (or a directory of files) under units/ defining a
+ * `struct ksim_unit_type` plus one line in the unit table (sim_units.c); the
+ * mesh never learns about it.  The base
  * (sim_base.c) owns the mesh-facing port, the instruction and receive
  * FIFOs, CU_CTRL, the completion queue and the counters; the unit owns
  * everything behind the handshake.
@@ -50,6 +51,16 @@ struct ksim_params;
  * @recv_types: optional, for the protocol checker (rule 5): the flit types
  *	the unit handles on recv_*, bit 1u << KH_T_* (kh_flit.h) per type;
  *	0 means MEM_RD_RESP, MEM_WR_ACK, CU_SIGNAL and CU_DATA.
+ * @ctrl_read: optional: a CU_CTRL addon window of the unit's own (the POOL
+ *	unit's 0xe8-0xef, KH_CTRL_IDX_IS_POOL).  The base calls it when it
+ *	captures a request for an index it does not answer itself (above
+ *	KH_CTRL_IDX_DBG); returning true with *val claims the index and the
+ *	reply carries *val, the register as it stands at capture.  Without
+ *	it, or on false, the index reads 0 as in noc_cu_base.
+ * @ctrl_write: optional: a request with op KH_CTRL_OP_WRITE to an index
+ *	@ctrl_read claimed, called right after it (so the reply carries the
+ *	value before the write, as the L2 adapter's window does) with the
+ *	request's value.  Any other op is a read.
  */
 struct ksim_unit_type {
 	const char *token;
@@ -62,6 +73,8 @@ struct ksim_unit_type {
 	bool (*tick)(struct ksim_unit *u);
 	void (*reset)(struct ksim_unit *u);
 	u16 recv_types;
+	bool (*ctrl_read)(struct ksim_unit *u, unsigned int idx, u64 *val);
+	void (*ctrl_write)(struct ksim_unit *u, unsigned int idx, u64 val);
 };
 
 /**

@@ -5,7 +5,9 @@
  * - inbound: CU_INST -> instruction FIFO, CU_CTRL -> answered here,
  *   everything else -> receive FIFO; noc_in_busy = either FIFO full;
  * - CU_CTRL outside that backpressure, one pending reply, a request that
- *   arrives while one is pending is taken and discarded;
+ *   arrives while one is pending is taken and discarded; indices above 3
+ *   read 0 unless the unit has an addon window (ksim_unit_type.ctrl_read,
+ *   the POOL unit's 0xe8-0xef), which also takes op 1 writes;
  * - outbound register shared in strict priority: CU_SIGNAL from the
  *   16-deep completion queue > CU_CTRL reply > the unit's send path;
  * - one instruction in flight: inst_valid = !inst_empty && !in_flight &&
@@ -87,6 +89,8 @@ static void ksim_base_ctrl(struct ksim_unit *u, const struct kh_flit *req)
 {
 	unsigned int idx = kh_flit_get(req, KH_CTRL_INDEX);
 	struct kh_flit *r = &u->ctrl_reply;
+	bool addon = false;
+	u64 v;
 
 	if (u->ctrl_pend) {
 		/* §3.1.1: taken off the link, discarded, never answered */
@@ -99,11 +103,18 @@ static void ksim_base_ctrl(struct ksim_unit *u, const struct kh_flit *req)
 		return;
 	}
 	/* the value as it stands when the request is captured */
-	ksim_ctrl_reply(r, req, u->x, u->y, idx, ksim_unit_ctrl_value(u, idx));
+	v = ksim_unit_ctrl_value(u, idx);
+	if (idx > KH_CTRL_IDX_DBG && u->type->ctrl_read)
+		addon = u->type->ctrl_read(u, idx, &v);
+	ksim_ctrl_reply(r, req, u->x, u->y, idx, v);
 	u->ctrl_pend = true;
 	u->ctrl_at = ksim_unit_now_(u);
 	if (ksim_unlikely(u->obs))
 		ksim_obs_unit_ctrl(u, req, false);
+	/* a unit's addon window takes op 1 writes; the base's four are RO */
+	if (addon && u->type->ctrl_write &&
+	    kh_flit_get(req, KH_CTRL_OP) == KH_CTRL_OP_WRITE)
+		u->type->ctrl_write(u, idx, kh_flit_get(req, KH_CTRL_VALUE));
 }
 
 static void ksim_base_take(struct ksim_sink *s, const struct kh_flit *f)

@@ -7,6 +7,8 @@
  * KohakuTPU mesh (the mesh_2x2_8+2 shape, ship parameters, an L2 adapter
  * on every unit link) with SX units where the clusters sit and null units
  * where the vector cores sit; `quad` is a 4-mesh card mixing maps.
+ * `pool` and `pool_2x2` carry POOL firmware clusters (`gp`) among SX and
+ * null units.
  */
 #include "ksim.h"
 #include "sim_util.h"
@@ -66,6 +68,21 @@ static const struct ksim_builtin ksim_builtins[] = {
 	  "xxx  sax  null xxx\n"
 	  "mag  null sax  xxx\n"
 	  "xxx  sax  null xxx\n" },
+	{ "pool",
+	  "# POOL firmware clusters (docs/spec/pool.md) next to SX and null\n"
+	  "# units: 2 x 1 routers, three gp units; ship parameters\n"
+	  "profile ship\n"
+	  "xxx  gp   sax  xxx\n"
+	  "mag  null gp   nul\n"
+	  "xxx  gp   sax  xxx\n" },
+	{ "pool_2x2",
+	  "# 2 x 2 routers, two MAG ports, seven gp units, two SX and two\n"
+	  "# null units; ship parameters\n"
+	  "profile ship\n"
+	  "xxx  gp   gp   xxx\n"
+	  "mag  gp   sax  gp\n"
+	  "mag  null gp   null\n"
+	  "xxx  gp   sax  xxx\n" },
 };
 
 static const char *const ksim_builtin_list[] = {
@@ -73,6 +90,8 @@ static const char *const ksim_builtin_list[] = {
 	"sx_null_2x2",
 	"ship_2x2",
 	"quad",
+	"pool",
+	"pool_2x2",
 	NULL,
 };
 

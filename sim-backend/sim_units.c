@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * The unit table: every map token that names a compute unit.  Adding a
- * unit model is one file defining its ksim_unit_type plus one line here.
+ * unit model is one file under units/ (or a directory, as units/pool/)
+ * defining its ksim_unit_type plus one line here.
  * Tokens listed without a tick() are known KohakuTPU units whose models
  * have not landed; the parser refuses them by name.
  */
@@ -24,6 +25,7 @@ static const struct ksim_unit_type *const ksim_unit_table[] = {
 	&ksim_unit_sx,
 	&ksim_unit_null,
 	&ksim_unit_null_rtl,
+	&ksim_unit_pool,
 	&ksim_unit_mat,
 	&ksim_unit_vec,
 	&ksim_unit_cpu,

@@ -1,6 +1,7 @@
 # Portable model sources, shared by the Makefile (libkohaku) and Kbuild
 # (kohaku_sim.ko).  Userspace-only files are listed in sim.mk.
 # ksim_hw.c is the model's adapter to the register-access seam (hwif/).
+# The unit models are in units/ (the POOL unit in units/pool/).
 KH_SIM_SOURCES := \
 	ksim_hw.c \
 	sim_bar.c \
@@ -34,6 +35,15 @@ KH_SIM_SOURCES := \
 	sim_stats.c \
 	sim_tbuf.c \
 	sim_trace.c \
-	sim_unit_null.c \
-	sim_unit_sx.c \
-	sim_units.c
+	sim_units.c \
+	units/null.c \
+	units/sx.c \
+	units/pool/cudata.c \
+	units/pool/iss_decode.c \
+	units/pool/iss_exec.c \
+	units/pool/idma.c \
+	units/pool/job.c \
+	units/pool/pool.c \
+	units/pool/port.c \
+	units/pool/sync.c \
+	units/pool/window.c

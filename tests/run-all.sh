@@ -5,6 +5,8 @@
 #      kernel-doc on the ABI and the seams, one name per thing with its
 #      layer's prefix (scripts/README.md)
 #   1. model and core unit tests              build/tests/{model,unit}/*
+#      (model_pool_fw boots build/firmware/pool.fw: KOHAKU_POOL_FW)
+#      the firmware images against the packer  tests/firmware/images.sh
 #   2. runtime + uapi tests, sim backend      build/tests/runtime/*
 #   3. the same under ASan/UBSan              build/asan/tests/...
 #   4. runtime tests under valgrind           build/tests/runtime/*
@@ -66,8 +68,20 @@ run_check() { # name script
 run_check kernel-doc scripts/check-kernel-doc.sh
 run_check names scripts/check-names.sh
 
+# the POOL firmware the model tests boot (make firmware)
+KOHAKU_POOL_FW=${KOHAKU_POOL_FW:-$top/build/firmware/pool.fw}
+export KOHAKU_POOL_FW
+# the firmware images against the packer's checker (TAP; skips without
+# the riscv toolchain), with the packer built plain or under ASan
+run_images() { # name packer
+	out="$log/firmware_$1.tap"
+	sh tests/firmware/images.sh "$2" >"$out" 2>&1
+	record "firmware/$1" "$out" $?
+}
+
 run_suite model "" build/tests/model/*
 run_suite unit "" build/tests/unit/*
+run_images images build/firmware/khfw-pack
 # the model's protocol checker on in every in-process card (a violation
 # fails the test that caused it: tests/runtime/README.md)
 export KOHAKU_SIM_CHECK=1
@@ -83,6 +97,7 @@ export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 run_suite asan-model "" build/asan/tests/model/*
 run_suite asan-unit "" build/asan/tests/unit/*
+run_images asan-images build/asan/firmware/khfw-pack
 for map in $maps; do
 	KOHAKU_BACKEND=sim KOHAKU_TEST_MAP=$map \
 		run_suite asan-runtime/$map "" build/asan/tests/runtime/*

@@ -10,8 +10,12 @@ MODEL_TESTS += model_params model_multi model_clk model_irq model_l2
 MODEL_TESTS += model_mem model_hostap model_mover model_ilink
 # the checker, fault injection, the trace and counters
 MODEL_TESTS += model_check model_inject model_trace
+# the POOL unit (docs/spec/pool.md): its instruction set, then the unit
+MODEL_TESTS += model_pool_iss
+# the POOL firmware (build/firmware/pool.fw) on the POOL unit
+MODEL_TESTS += model_pool_fw
 MODEL_HELP_SRCS := tests/model/mhelp.c tests/model/tunits.c tests/model/mmesh.c
-MODEL_HELP_SRCS += tests/model/mclient.c
+MODEL_HELP_SRCS += tests/model/mclient.c tests/model/mpool.c
 MODEL_LINK_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(SIM_SRCS) $(TAP_SRCS) $(MODEL_HELP_SRCS))
 
 $(BUILD)/tests/model/%: $(BUILD)/obj/tests/model/%.o $(MODEL_LINK_OBJS)

@@ -25,7 +25,7 @@ cat <<'M'
 5~sim_orch.c~model_credits~credits: SIG_BATCH_COMPLETE returns a credit~		if (code == KH_SIG_INST_COMPLETE)\n\t\t\to->cred_inc++;~		if (code <= KH_SIG_BATCH_COMPLETE)\n\t\t\to->cred_inc++;
 6~sim_base.c~model_ctrl~retirement: the accept arm wins over a same-cycle exec_done~	if (u->p_accept)\n\t\tu->in_flight = true;\n\tif (u->p_done)\n\t\tu->in_flight = false;~	if (u->p_done)\n\t\tu->in_flight = false;\n\tif (u->p_accept)\n\t\tu->in_flight = true;
 7~sim_base.c~model_ctrl~busy cycles stop accruing while the card skips idle time~		c += ksim_unit_now_(u) - u->busy_since;~		c += 0;
-8~sim_unit_sx.c~model_sx~SX: elements past n in the tail line are computed too~			if (e < s->n)\n~			if (e < s->n + 8)\n
+8~units/sx.c~model_sx~SX: elements past n in the tail line are computed too~			if (e < s->n)\n~			if (e < s->n + 8)\n
 9~sim_fp32.c~model_fp32~FMA: ties round away from zero~		if (rem > half || (rem == half && (q & 1)))~		if (rem >= half)
 10~sim_dma.c~model_card~DMA: a partial word keeps its other bytes (no zeroing)~		memset(word, 0, sizeof(word));~		ksim_dram_read(&m->dram, w, word, sizeof(word));
 11~sim_desc.c~model_desc~parser: line numbers start at 0~	for (ps->line = 1; *s; ps->line++) {~	for (ps->line = 0; *s; ps->line++) {
@@ -78,7 +78,7 @@ cat <<'M'
 306~sim_check.c~model_check~checker rule 4: a held receive head never counts as blocked~	if (recv && idle) {~	if (0) {
 307~sim_check.c~model_check~checker rule 5: every type counts as handled~	return known & (1u << type);~	return true;
 308~sim_check.c~model_check~checker rule 6: exec_done with inst_ready not flagged~	if (u->p_accept) {\n\t\tksim_obs_unit_name~	if (0) {\n\t\tksim_obs_unit_name
-309~sim_unit_null.c~model_check~null!: the RTL variant never retires (instead of retiring in the accept cycle)~		ksim_unit_retire(u, x, false);~		(void)x;
+309~units/null.c~model_check~null!: the RTL variant never retires (instead of retiring in the accept cycle)~		ksim_unit_retire(u, x, false);~		(void)x;
 310~sim_check.c~model_check~checker rule 7: exec_done with nothing in flight not flagged~	} else if (!u->in_flight) {~	} else if (0) {
 311~sim_check.c~model_check~checker rule 7: the never-retires bound is 1000 times too long~	    now - ou->idle_since >= c->retire_bound) {~	    now - ou->idle_since >= c->retire_bound * 1000) {
 312~sim_check.c~model_check~checker rule 8: framework codes on send_* not flagged~	if (type == KH_T_CU_SIGNAL) {~	if (0) {
@@ -89,7 +89,7 @@ cat <<'M'
 317~sim_inject.c~model_check~inject: a drop knob's loss is not marked injected~			if (ol->obs->check_on)\n\t\t\t\tksim_check_dropped(ol);~
 318~sim_check.c~model_check~checker: a flit to a tie-off stays in flight (reported lost)~		c->count_[KSIM_CHK_TIEOFF]++;\n\t\tksim_tab_del(c, e);~		c->count_[KSIM_CHK_TIEOFF]++;
 319~sim_obs.c~model_check~checker: tags are not stripped before an endpoint takes a flit~		*copy = l->reg;\n\t\tksim_flit_set_tag(copy, 0);~		*copy = l->reg;
-320~sim_unit_sx.c~model_check~SX: holds flits it does not expect instead of dropping them (rule 10 test)~		ksim_unit_drop(u, f, "unexpected on the SX receive path");\n\t}\n\tksim_unit_recv_pop(u);~		return false;\n\t}\n\tksim_unit_recv_pop(u);
+320~units/sx.c~model_check~SX: holds flits it does not expect instead of dropping them (rule 10 test)~		ksim_unit_drop(u, f, "unexpected on the SX receive path");\n\t}\n\tksim_unit_recv_pop(u);~		return false;\n\t}\n\tksim_unit_recv_pop(u);
 201~sim_mxfp7.c~model_mxfp7~MXFP7: ties round away from zero~	if (2 * r > d || (2 * r == d && (q & 1)))~	if (2 * r >= d)
 202~sim_mxfp7.c~model_mxfp7~MXFP7: the scale keeps |int| <= 62, one step too coarse~		if (ksim_mx_quot(amax, mid) <= KH_MX_INT_MAX)~		if (ksim_mx_quot(amax, mid) < KH_MX_INT_MAX)
 203~sim_mxfp7.c~model_mxfp7~MXFP7: Inf is taken as NaN (0) instead of saturating~		return KSIM_FP16_MAG_MAX;		/* Inf saturates */~		return 0;

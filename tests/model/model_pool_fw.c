@@ -1,0 +1,1089 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * The POOL firmware (firmware/) on the POOL unit model, through the mesh
+ * as the driver does it (docs/spec/firmware-image.md "How the driver
+ * boots it"): every core held in run-stall and reset, the image's
+ * sections loaded with CU_DATA bursts, the mailbox zeroed, RESET_PC =
+ * entry, released, BOOT polled for READY, CLAIM written as one CU_DATA
+ * word, the versions read back.  Then every kernel of firmware API 1.0
+ * (docs/spec/pool.md) with its results checked against the host's
+ * computation at small, odd and all-eight-core sizes, the argument
+ * faults, TRAP's reports, a queue of jobs, the two test firmwares, and
+ * the figures firmware/README.md quotes (tap_diag lines).
+ *
+ * The image: $KOHAKU_POOL_FW (tests/run-all.sh sets it), else
+ * build/firmware/pool.fw; the test images in test/ beside it.  Missing,
+ * it is a failure where the riscv toolchain is installed (make test
+ * builds the firmware), a loud skip where it is not.
+ */
+#include <unistd.h>
+#include "mmesh.h"
+#include <kohaku/kh_pool.h>
+#include <kohaku/kh_fw.h>
+
+#define UX	1
+#define UY	0
+#define DRAM_MIB 64
+#define GUARD	64		/* bytes past an output that must not change */
+
+/* DRAM areas (mesh 0 local addresses) */
+#define A_BASE	0x0100000ULL
+#define B_BASE	0x0900000ULL
+#define C_BASE	0x1100000ULL
+#define R_BASE	0x1900000ULL
+
+static const char pf_map[] =
+	"param dram_mib 64\n"
+	"xxx gp  xxx\n"
+	"mag nul nul\n"
+	"xxx nul xxx\n";
+
+struct pf_image {
+	u8 *buf;
+	size_t len;
+	char path[4096];
+};
+
+static u64 rng = 0x9e3779b97f4a7c15ULL;
+
+static u32 rnd(void)
+{
+	rng ^= rng >> 12;
+	rng ^= rng << 25;
+	rng ^= rng >> 27;
+	return (u32)((rng * 0x2545f4914f6cdd1dULL) >> 32);
+}
+
+static u32 get32(const u8 *p)
+{
+	return p[0] | p[1] << 8 | p[2] << 16 | (u32)p[3] << 24;
+}
+
+static u16 get16(const u8 *p)
+{
+	return p[0] | p[1] << 8;
+}
+
+/* ---- the image ---- */
+
+static const char *pf_fw_path(void)
+{
+	const char *e = getenv("KOHAKU_POOL_FW");
+
+	return e && *e ? e : "build/firmware/pool.fw";
+}
+
+static bool pf_have_toolchain(void)
+{
+	const char *path = getenv("PATH");
+	char buf[4096];
+
+	while (path && *path) {
+		const char *end = strchr(path, ':');
+		size_t n = end ? (size_t)(end - path) : strlen(path);
+
+		snprintf(buf, sizeof(buf), "%.*s/riscv64-unknown-elf-gcc",
+			 (int)n, path);
+		if (!access(buf, X_OK))
+			return true;
+		path = end ? end + 1 : NULL;
+	}
+	return false;
+}
+
+/* Read an image: 0, or 1 to skip (no toolchain), or -1 (a failure). */
+static int pf_load_file(struct pf_image *im, const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	long n;
+
+	snprintf(im->path, sizeof(im->path), "%s", path);
+	im->buf = NULL;
+	if (!f)
+		return pf_have_toolchain() ? -1 : 1;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	im->buf = malloc(n > 0 ? n : 1);
+	im->len = n > 0 && im->buf ? fread(im->buf, 1, n, f) : 0;
+	fclose(f);
+	if (im->len < KH_FW_HEADER_SIZE ||
+	    get32(im->buf + offsetof(struct kh_fw_header, magic)) !=
+	    KH_FW_MAGIC)
+		return -1;
+	return 0;
+}
+
+/* the image, or a skip / failure reported; true to go on */
+static bool pf_image(struct pf_image *im, const char *name)
+{
+	char path[4096];
+	const char *fw = pf_fw_path();
+	int r;
+
+	if (!name) {
+		snprintf(path, sizeof(path), "%s", fw);
+	} else {
+		const char *slash = strrchr(fw, '/');
+
+		snprintf(path, sizeof(path), "%.*stest/%s",
+			 slash ? (int)(slash - fw + 1) : 0, fw, name);
+	}
+	r = pf_load_file(im, path);
+	if (r > 0) {
+		tap_diag("no firmware image %s and no riscv64-unknown-elf-gcc: make deps && make firmware",
+			 path);
+		tap_skip_reason = "no POOL firmware image (no riscv toolchain)";
+		return false;
+	}
+	if (r < 0) {
+		CHECK_MSG(0, "%s: missing or not an image (make firmware)",
+			  path);
+		free(im->buf);
+		return false;
+	}
+	return true;
+}
+
+static u32 pf_hdr32(const struct pf_image *im, size_t off)
+{
+	return get32(im->buf + off);
+}
+
+/* the 32-bit word at IRAM address pc in the image, or ~0 */
+static u32 pf_iram_word(const struct pf_image *im, u32 pc)
+{
+	unsigned int n = get16(im->buf + offsetof(struct kh_fw_header,
+						  n_sections)), i;
+
+	for (i = 0; i < n; i++) {
+		const u8 *r = im->buf + KH_FW_HEADER_SIZE +
+			      i * KH_FW_SECTION_SIZE;
+		u32 dest = get32(r + offsetof(struct kh_fw_section, dest));
+		u32 size = get32(r + offsetof(struct kh_fw_section, size));
+		u32 foff = get32(r + offsetof(struct kh_fw_section,
+					      file_offset));
+
+		if (r[0] == KH_FW_T_IRAM && pc >= dest && pc - dest < size &&
+		    !(r[1] & KH_FW_S_ZERO))
+			return get32(im->buf + foff + pc - dest);
+	}
+	return ~0u;
+}
+
+/* ---- the unit through the mesh ---- */
+
+static void pf_send(struct ksim_card *c, const struct kh_flit *f)
+{
+	unsigned int i;
+
+	for (i = 0; i < 100000; i++)
+		if (!(mh_rd(c, KH_ORC_TX_STATUS) & KH_TX_STATUS_FULL))
+			break;
+	mh_mb_send(c, f);
+}
+
+static u64 pf_rd(struct ksim_card *c, unsigned int idx)
+{
+	return mm_ctrl_rd(c, 0, UX, UY, idx);
+}
+
+static u64 pf_wr(struct ksim_card *c, unsigned int idx, u64 v)
+{
+	return mm_ctrl_wr(c, 0, UX, UY, idx, v);
+}
+
+/* One CU_DATA burst of n data flits (1..256) from data. */
+static void pf_burst(struct ksim_card *c, unsigned int buf, u32 granule,
+		     const u8 *data, unsigned int n, bool signal)
+{
+	struct kh_flit f;
+	unsigned int i;
+
+	memset(&f, 0, sizeof(f));
+	kh_flit_hdr(&f, UX, UY, 0, 0, KH_T_CU_DATA, 0x21, 0);
+	kh_flit_set(&f, KH_DATA_BUF_ID, buf);
+	kh_flit_set(&f, KH_DATA_OFFSET, granule);
+	kh_flit_set(&f, KH_DATA_LEN, n - 1);
+	kh_flit_set(&f, KH_DATA_FLAGS, signal ? KH_DATAF_SIGNAL : 0);
+	pf_send(c, &f);
+	for (i = 0; i < n; i++) {
+		memset(&f, 0, sizeof(f));
+		kh_flit_hdr(&f, UX, UY, 0, 0, KH_T_CU_DATA, 0x21, i + 1 == n);
+		if (data)
+			memcpy(f.w, data + i * KH_FW_ALIGN, KH_FW_ALIGN);
+		pf_send(c, &f);
+	}
+}
+
+/* Write one 32-bit word of core `core`'s DataRAM (the mailbox path). */
+static void pf_word(struct ksim_card *c, unsigned int core, u32 word, u32 v)
+{
+	u8 d[KH_FW_ALIGN] = { 0 };
+
+	memcpy(d, &v, 4);
+	pf_burst(c, KH_POOL_BUF_WORD(core), word, d, 1, false);
+}
+
+/* Load `size` bytes (or zeros) at byte `dest` of a buffer, and wait. */
+static void pf_load(struct ksim_card *c, unsigned int buf, u32 dest,
+		    const u8 *data, u32 size)
+{
+	unsigned int base = KH_NS_COUNT(mh_ns(c, UX, UY)), bursts = 0;
+	u32 done = 0;
+	u64 ns;
+
+	while (done < size) {
+		u32 n = (size - done) / KH_FW_ALIGN;
+
+		if (n > 256)
+			n = 256;
+		bursts++;
+		pf_burst(c, buf, (dest + done) / KH_FW_ALIGN,
+			 data ? data + done : NULL, n, true);
+		done += n * KH_FW_ALIGN;
+	}
+	CHECK_MSG(mh_wait_count(c, UX, UY, base + bursts, 100000),
+		  "buffer %u: %u bursts not signalled", buf, bursts);
+	ns = mh_ns(c, UX, UY);
+	CHECK_EQ(KH_NS_CODE(ns), KH_SIG_DATA_RECEIVED);
+	CHECK_EQ(KH_NS_ARG(ns), buf);
+}
+
+struct pf_boot {
+	u64 cycles;		/* release to READY seen */
+	u32 fw_version, api;
+};
+
+/*
+ * Boot an image as the driver does; true when READY came and the
+ * versions agree with the header.  `expect_ready` false: check that
+ * READY does not come within a generous time instead.
+ */
+static bool pf_boot(struct ksim_card *c, const struct pf_image *im,
+		    struct pf_boot *b, bool expect_ready)
+{
+	unsigned int n = get16(im->buf + offsetof(struct kh_fw_header,
+						  n_sections)), i, k;
+	u64 t0, v = 0;
+
+	pf_wr(c, KH_CTRL_IDX_POOL_RUNSTALL,
+	      KH_POOL_STALL_ALL | KH_POOL_RESET_ALL);
+	for (i = 0; i < n; i++) {
+		const u8 *r = im->buf + KH_FW_HEADER_SIZE +
+			      i * KH_FW_SECTION_SIZE;
+		u32 dest = get32(r + offsetof(struct kh_fw_section, dest));
+		u32 size = get32(r + offsetof(struct kh_fw_section, size));
+		u32 foff = get32(r + offsetof(struct kh_fw_section,
+					      file_offset));
+		const u8 *data = r[1] & KH_FW_S_ZERO ? NULL : im->buf + foff;
+
+		if (r[0] == KH_FW_T_IRAM)
+			pf_load(c, KH_POOL_BUF_IRAM, dest, data, size);
+		for (k = 0; k < KH_POOL_CORES; k++)
+			if (r[0] == KH_FW_T_DATARAM_ALL ||
+			    r[0] == KH_FW_T_DATARAM(k))
+				pf_load(c, KH_POOL_BUF_DATARAM(k), dest, data,
+					size);
+	}
+	for (k = 0; k < 3; k++)
+		pf_word(c, 0, k, 0);
+	pf_wr(c, KH_CTRL_IDX_POOL_RESET_PC,
+	      pf_hdr32(im, offsetof(struct kh_fw_header, entry)));
+	CHECK_EQ(pf_rd(c, KH_CTRL_IDX_POOL_RESET_PC),
+		 pf_hdr32(im, offsetof(struct kh_fw_header, entry)));
+	CHECK_EQ(pf_rd(c, KH_CTRL_IDX_POOL_BOOT), 0);
+	pf_wr(c, KH_CTRL_IDX_POOL_RUNSTALL, KH_POOL_STALL_ALL);
+	pf_wr(c, KH_CTRL_IDX_POOL_RUNSTALL, 0);
+	t0 = ksim_cycles(c);
+	for (i = 0; i < 2000; i++) {
+		v = pf_rd(c, KH_CTRL_IDX_POOL_BOOT);
+		if (v == KH_POOL_BOOT_READY)
+			break;
+		ksim_run(c, 4);
+	}
+	b->cycles = ksim_cycles(c) - t0;
+	if (!expect_ready) {
+		CHECK_MSG(v != KH_POOL_BOOT_READY,
+			  "%s: READY after %llu cycles", im->path,
+			  (unsigned long long)b->cycles);
+		return false;
+	}
+	CHECK_MSG(v == KH_POOL_BOOT_READY, "%s: BOOT 0x%llx, no READY",
+		  im->path, (unsigned long long)v);
+	if (v != KH_POOL_BOOT_READY)
+		return false;
+	pf_word(c, 0, KH_POOL_MBOX_BOOT, KH_POOL_BOOT_CLAIM);
+	b->fw_version = (u32)pf_rd(c, KH_CTRL_IDX_POOL_FW_VERSION);
+	b->api = (u32)pf_rd(c, KH_CTRL_IDX_POOL_API_VERSION);
+	CHECK_EQ(b->fw_version,
+		 pf_hdr32(im, offsetof(struct kh_fw_header, fw_version)));
+	CHECK_EQ(b->api, KH_POOL_API(KH_POOL_API_MAJOR, KH_POOL_API_MINOR));
+	CHECK_EQ(pf_rd(c, KH_CTRL_IDX_POOL_BOOT), KH_POOL_BOOT_CLAIM);
+	return b->fw_version ==
+	       pf_hdr32(im, offsetof(struct kh_fw_header, fw_version));
+}
+
+/* A card with the firmware booted; NULL after a skip or a failure. */
+static struct ksim_card *pf_up(struct pf_image *im)
+{
+	struct ksim_card *c;
+	struct pf_boot b;
+
+	if (!pf_image(im, NULL))
+		return NULL;
+	c = mh_card(pf_map);
+	if (!c) {
+		CHECK_MSG(0, "no card from the POOL map");
+		free(im->buf);
+		return NULL;
+	}
+	mh_fast_host(c);
+	if (!pf_boot(c, im, &b, true)) {
+		ksim_card_destroy(c);
+		free(im->buf);
+		return NULL;
+	}
+	return c;
+}
+
+static void pf_down(struct ksim_card *c, struct pf_image *im)
+{
+	u64 st = pf_rd(c, KH_CTRL_IDX_POOL_STATE);
+
+	ksim_card_destroy(c);
+	free(im->buf);
+	(void)st;
+}
+
+struct pf_run {
+	u64 ns;		/* NODE_STATUS after the job */
+	u64 busy;	/* the unit's busy cycles for it */
+	u64 insts;	/* CU_DBG: instructions the cores executed for it */
+};
+
+static void pf_inst(struct kh_flit *f, const u32 w[8], unsigned int txn)
+{
+	unsigned int k;
+
+	memset(f, 0, sizeof(*f));
+	kh_flit_hdr(f, UX, UY, 0, 0, KH_T_CU_INST, txn, 0);
+	for (k = 0; k < 8; k++)
+		f->w[k / 2] |= (u64)w[k] << (32 * (k % 2));
+}
+
+/* Send one job and wait for its signal. */
+static u64 pf_job(struct ksim_card *c, const u32 w[8], struct pf_run *run)
+{
+	unsigned int base = KH_NS_COUNT(mh_ns(c, UX, UY));
+	struct ksim_unit_stats s0, s1;
+	u64 d0 = pf_rd(c, KH_CTRL_IDX_DBG);
+	struct kh_flit f;
+	unsigned int i;
+	bool done = false;
+
+	ksim_unit_stats(c, 0, UX, UY, &s0);
+	pf_inst(&f, w, 0x40);
+	pf_send(c, &f);
+	for (i = 0; i < 2000000 && !done; i++) {
+		ksim_run(c, 64);
+		done = KH_NS_COUNT(mh_ns(c, UX, UY)) == ((base + 1) & 0xffff);
+	}
+	CHECK_MSG(done, "job w7 0x%08x: no signal", w[7]);
+	ksim_unit_stats(c, 0, UX, UY, &s1);
+	if (run) {
+		run->ns = mh_ns(c, UX, UY);
+		run->busy = s1.busy_cycles - s0.busy_cycles;
+		run->insts = pf_rd(c, KH_CTRL_IDX_DBG) - d0;
+	}
+	return mh_ns(c, UX, UY);
+}
+
+static void pf_w(u32 w[8], unsigned int kernel)
+{
+	memset(w, 0, 8 * sizeof(u32));
+	w[7] = KH_POOL_W7(KH_POOL_OP_JOB, kernel);
+}
+
+static void pf_addr(u32 w[8], unsigned int lo, u64 local)
+{
+	u64 a = KH_MADDR(0, local);
+
+	w[lo] = (u32)a;
+	w[lo + 1] = (u32)(a >> 32);
+}
+
+/* expect success with result r (-1: any) */
+static void pf_ok(u64 ns, long long r, const char *what)
+{
+	CHECK_MSG(KH_NS_CODE(ns) == KH_SIG_INST_COMPLETE,
+		  "%s: signal 0x%x arg 0x%08x", what, KH_NS_CODE(ns),
+		  KH_NS_ARG(ns));
+	if (r >= 0)
+		CHECK_MSG(KH_NS_ARG(ns) == (u32)r, "%s: result 0x%08x, want 0x%08x",
+			  what, KH_NS_ARG(ns), (u32)r);
+}
+
+static void pf_fault(u64 ns, u32 code, const char *what)
+{
+	CHECK_MSG(KH_NS_CODE(ns) == KH_SIG_FAULT && KH_NS_ARG(ns) == code,
+		  "%s: signal 0x%x arg 0x%08x, want a fault 0x%08x", what,
+		  KH_NS_CODE(ns), KH_NS_ARG(ns), code);
+}
+
+#define FW_FAULT(code)	KH_POOL_FAULT(KH_POOL_CLASS_FW, code)
+
+static void put(struct ksim_card *c, u64 a, const void *p, size_t n)
+{
+	CHECK_EQ(ksim_dma_write(c, KH_CARD_ADDR(0, a), p, n), 0);
+}
+
+static void get(struct ksim_card *c, u64 a, void *p, size_t n)
+{
+	CHECK_EQ(ksim_dma_read(c, KH_CARD_ADDR(0, a), p, n), 0);
+}
+
+static u8 *rnd_bytes(size_t n)
+{
+	u8 *p = malloc(n + 64);
+	size_t i;
+
+	for (i = 0; p && i < n + 64; i++)
+		p[i] = (u8)rnd();
+	return p;
+}
+
+/* fill [a, a + n) with a byte pattern, 32-byte words */
+static void pf_paint(struct ksim_card *c, u64 a, size_t n, u8 v)
+{
+	u8 *p = malloc(n);
+
+	memset(p, v, n);
+	put(c, a, p, n);
+	free(p);
+}
+
+/* the bytes after an output are untouched */
+static void pf_guard(struct ksim_card *c, u64 a, u8 v, const char *what)
+{
+	u8 g[GUARD];
+	unsigned int i;
+
+	get(c, a, g, GUARD);
+	for (i = 0; i < GUARD; i++)
+		if (g[i] != v) {
+			CHECK_MSG(0, "%s: byte %u past the end is 0x%02x", what,
+				  i, g[i]);
+			return;
+		}
+}
+
+/* ---- host computations ---- */
+
+static u32 host_crc32(const u8 *p, size_t n)
+{
+	static u32 tab[256];
+	u32 crc = ~0u;
+	unsigned int i, k;
+
+	if (!tab[1])
+		for (i = 0; i < 256; i++) {
+			u32 v = i;
+
+			for (k = 0; k < 8; k++)
+				v = v & 1 ? (v >> 1) ^ 0xedb88320u : v >> 1;
+			tab[i] = v;
+		}
+	while (n--)
+		crc = (crc >> 8) ^ tab[(crc ^ *p++) & 0xff];
+	return ~crc;
+}
+
+/* ---- the tests ---- */
+
+TEST(boot_and_versions)
+{
+	struct pf_image im;
+	struct ksim_card *c;
+	struct pf_boot b;
+	u64 caps, st;
+
+	if (!pf_image(&im, NULL))
+		return;
+	c = mh_card(pf_map);
+	REQUIRE(c);
+	mh_fast_host(c);
+	caps = pf_rd(c, KH_CTRL_IDX_POOL_CAPS);
+	CHECK_EQ(KH_POOL_CAPS_SLOT(caps), KH_POOL_SLOT_ID);
+	CHECK_EQ(KH_POOL_CAPS_CORES(caps), KH_POOL_CORES);
+	CHECK(pf_boot(c, &im, &b, true));
+	st = pf_rd(c, KH_CTRL_IDX_POOL_STATE);
+	CHECK_EQ(KH_POOL_STATE_HALTED(st), 0);
+	CHECK_EQ(KH_POOL_STATE_STALLED(st), 0);
+	CHECK_EQ(KH_POOL_STATE_RESET(st), 0);
+	CHECK(!(pf_rd(c, KH_CTRL_IDX_POOL_TRAP) & KH_POOL_TRAP_VALID));
+	tap_diag("pool.fw: %zu bytes, fw %u.%u.%u, API %u.%u; READY seen %llu cycles after the release (cores run ahead of the mesh: firmware/README.md)",
+		 im.len, KH_FW_VERSION_MAJOR(b.fw_version),
+		 KH_FW_VERSION_MINOR(b.fw_version),
+		 KH_FW_VERSION_PATCH(b.fw_version), b.api >> 16,
+		 b.api & 0xffff, (unsigned long long)b.cycles);
+	/* and boots again over itself (a reload) */
+	CHECK(pf_boot(c, &im, &b, true));
+	pf_down(c, &im);
+}
+
+TEST(ping_opcode_and_kernel_faults)
+{
+	static const u32 vals[] = { 0, 1, 0x47500000, 0xdeadbeef };
+	struct pf_image im;
+	struct ksim_card *c = pf_up(&im);
+	unsigned int i;
+	u32 w[8];
+
+	if (!c)
+		return;
+	for (i = 0; i < 4; i++) {
+		pf_w(w, KH_POOL_K_PING);
+		w[6] = vals[i];
+		pf_ok(pf_job(c, w, NULL), vals[i] ^ KH_POOL_PING_XOR, "PING");
+	}
+	pf_w(w, 0x55);
+	pf_fault(pf_job(c, w, NULL), FW_FAULT(KH_POOL_FW_KERNEL), "kernel 0x55");
+	pf_w(w, KH_POOL_K_PING);
+	w[7] = KH_POOL_W7(0x3, KH_POOL_K_PING);
+	pf_fault(pf_job(c, w, NULL), FW_FAULT(KH_POOL_FW_OPCODE), "opcode 3");
+	/* the cluster runs on */
+	pf_w(w, KH_POOL_K_PING);
+	w[6] = 7;
+	pf_ok(pf_job(c, w, NULL), 7 ^ KH_POOL_PING_XOR, "PING after faults");
+	pf_down(c, &im);
+}
+
+static void copy_case(struct ksim_card *c, u32 n)
+{
+	u8 *src = rnd_bytes(n), *out = malloc(n + 32);
+	char what[64];
+	u32 w[8];
+
+	snprintf(what, sizeof(what), "COPY %u", n);
+	put(c, A_BASE, src, n);
+	pf_paint(c, B_BASE, n + GUARD, 0xa5);
+	pf_w(w, KH_POOL_K_COPY);
+	pf_addr(w, 0, A_BASE);
+	pf_addr(w, 2, B_BASE);
+	w[6] = n;
+	pf_ok(pf_job(c, w, NULL), 0, what);
+	get(c, B_BASE, out, n);
+	CHECK_MSG(!memcmp(out, src, n), "%s: data differs", what);
+	pf_guard(c, B_BASE + n, 0xa5, what);
+	free(src);
+	free(out);
+}
+
+TEST(copy)
+{
+	static const u32 sizes[] = { 0, 32, 96, 4128, 65536, 200032 };
+	struct pf_image im;
+	struct ksim_card *c = pf_up(&im);
+	unsigned int i;
+	u32 w[8];
+
+	if (!c)
+		return;
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
+		copy_case(c, sizes[i]);
+	pf_w(w, KH_POOL_K_COPY);
+	pf_addr(w, 0, A_BASE);
+	pf_addr(w, 2, B_BASE);
+	w[6] = 33;
+	pf_fault(pf_job(c, w, NULL), FW_FAULT(KH_POOL_FW_ARGS), "COPY 33 bytes");
+	w[6] = 64;
+	pf_addr(w, 0, A_BASE + 16);
+	pf_fault(pf_job(c, w, NULL), FW_FAULT(KH_POOL_FW_ARGS), "COPY src+16");
+	pf_addr(w, 0, A_BASE);
+	pf_addr(w, 2, A_BASE + 32);
+	pf_fault(pf_job(c, w, NULL), FW_FAULT(KH_POOL_FW_ARGS), "COPY overlap");
+	pf_addr(w, 2, (u64)DRAM_MIB << 20);
+	pf_fault(pf_job(c, w, NULL), FW_FAULT(KH_POOL_FW_IDMA), "COPY past DRAM");
+	w[1] = 0x80;	/* [39]: a special aperture */
+	pf_fault(pf_job(c, w, NULL), FW_FAULT(KH_POOL_FW_ARGS), "COPY aperture");
+	copy_case(c, 1024);	/* and it works afterwards */
+	pf_down(c, &im);
+}
+
+static void fill_case(struct ksim_card *c, u32 n, u32 pat)
+{
+	u32 *out = malloc(n + 32), i, bad = 0;
+	char what[64];
+	u32 w[8];
+
+	snprintf(what, sizeof(what), "FILL %u", n);
+	pf_paint(c, B_BASE, n + GUARD, 0x5a);
+	pf_w(w, KH_POOL_K_FILL);
+	pf_addr(w, 0, B_BASE);
+	w[2] = pat;
+	w[6] = n;
+	pf_ok(pf_job(c, w, NULL), 0, what);
+	get(c, B_BASE, out, n);
+	for (i = 0; i < n / 4; i++)
+		bad += out[i] != pat;
+	CHECK_MSG(!bad, "%s: %u words not the pattern", what, bad);
+	pf_guard(c, B_BASE + n, 0x5a, what);
+	free(out);
+}
+
+TEST(fill)
+{
+	struct pf_image im;
+	struct ksim_card *c = pf_up(&im);
+	u32 w[8];
+
+	if (!c)
+		return;
+	fill_case(c, 0, 1);
+	fill_case(c, 32, 0x01234567);
+	fill_case(c, 160, 0xffffffff);
+	fill_case(c, 65568, 0xcafef00d);
+	fill_case(c, 300032, 0x00000000);
+	pf_w(w, KH_POOL_K_FILL);
+	pf_addr(w, 0, B_BASE + 4);
+	w[6] = 32;
+	pf_fault(pf_job(c, w, NULL), FW_FAULT(KH_POOL_FW_ARGS), "FILL +4");
+	pf_addr(w, 0, ((u64)DRAM_MIB << 20) - 32);
+	w[6] = 64;
+	pf_fault(pf_job(c, w, NULL), FW_FAULT(KH_POOL_FW_IDMA), "FILL past DRAM");
+	pf_down(c, &im);
+}
+
+static u64 crc_case(struct ksim_card *c, u32 n, bool quiet)
+{
+	u8 *src = rnd_bytes(n), res[32];
+	struct pf_run run;
+	char what[64];
+	u32 w[8], want = host_crc32(src, n), i;
+
+	snprintf(what, sizeof(what), "CRC32 %u", n);
+	put(c, A_BASE, src, (n + 31) & ~31u);
+	pf_paint(c, R_BASE, 32 + GUARD, 0xee);
+	pf_w(w, KH_POOL_K_CRC32);
+	pf_addr(w, 0, A_BASE);
+	pf_addr(w, 2, R_BASE);
+	w[6] = n;
+	pf_job(c, w, &run);
+	pf_ok(run.ns, 0, what);
+	get(c, R_BASE, res, 32);
+	CHECK_MSG(get32(res) == want, "%s: 0x%08x, want 0x%08x", what,
+		  get32(res), want);
+	for (i = 4; i < 32; i++)
+		CHECK_MSG(!res[i], "%s: result byte %u is 0x%02x", what, i,
+			  res[i]);
+	pf_guard(c, R_BASE + 32, 0xee, what);
+	if (!quiet)
+		tap_diag("CRC32 %u bytes: %llu cycles, %llu instructions",
+			 n, (unsigned long long)run.busy,
+			 (unsigned long long)run.insts);
+	free(src);
+	return run.busy;
+}
+
+TEST(crc32)
+{
+	static const u32 sizes[] = { 0, 1, 3, 31, 32, 33, 1000, 4095,
+				     16391, 100003, 262147 };
+	struct pf_image im;
+	struct ksim_card *c = pf_up(&im);
+	unsigned int i;
+	u32 w[8];
+
+	if (!c)
+		return;
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
+		crc_case(c, sizes[i], true);
+	crc_case(c, 65536, false);
+	/* "123456789": the check value */
+	put(c, A_BASE, "123456789", 9);
+	pf_w(w, KH_POOL_K_CRC32);
+	pf_addr(w, 0, A_BASE);
+	pf_addr(w, 2, R_BASE);
+	w[6] = 9;
+	pf_ok(pf_job(c, w, NULL), 0, "CRC32 check");
+	{
+		u8 r[32];
+
+		get(c, R_BASE, r, 32);
+		CHECK_EQ(get32(r), 0xcbf43926);
+	}
+	pf_addr(w, 2, A_BASE);		/* the result over the source */
+	pf_fault(pf_job(c, w, NULL), FW_FAULT(KH_POOL_FW_ARGS), "CRC32 overlap");
+	pf_addr(w, 2, R_BASE + 8);
+	pf_fault(pf_job(c, w, NULL), FW_FAULT(KH_POOL_FW_ARGS), "CRC32 res+8");
+	pf_addr(w, 2, (u64)DRAM_MIB << 20);
+	pf_fault(pf_job(c, w, NULL), FW_FAULT(KH_POOL_FW_IDMA), "CRC32 res past DRAM");
+	pf_down(c, &im);
+}
+
+static void vadd_case(struct ksim_card *c, u32 n, bool inplace, bool quiet)
+{
+	u32 *a = (u32 *)rnd_bytes(n * 4), *b = (u32 *)rnd_bytes(n * 4);
+	u32 *out = malloc(n * 4 + 32), i, bad = 0, w[8];
+	u64 dst = inplace ? A_BASE : C_BASE;
+	struct pf_run run;
+	char what[64];
+
+	snprintf(what, sizeof(what), "VADD %u%s", n, inplace ? " in place" : "");
+	for (i = 0; i < n; i += 97)
+		a[i] = 0x7fffffff;	/* overflows wrap */
+	put(c, A_BASE, a, n * 4);
+	put(c, B_BASE, b, n * 4);
+	if (!inplace)
+		pf_paint(c, C_BASE, n * 4 + GUARD, 0x3c);
+	pf_w(w, KH_POOL_K_VADD_I32);
+	pf_addr(w, 0, A_BASE);
+	pf_addr(w, 2, B_BASE);
+	pf_addr(w, 4, dst);
+	w[6] = n;
+	pf_job(c, w, &run);
+	pf_ok(run.ns, 0, what);
+	get(c, dst, out, n * 4);
+	for (i = 0; i < n; i++)
+		if (out[i] != a[i] + b[i] && bad++ < 3)
+			CHECK_MSG(0, "%s: c[%u] = 0x%08x, want 0x%08x", what, i,
+				  out[i], a[i] + b[i]);
+	CHECK_EQ(bad, 0);
+	if (!inplace)
+		pf_guard(c, C_BASE + n * 4, 0x3c, what);
+	if (!quiet)
+		tap_diag("VADD_I32 %u elements (%u KiB a, b, c): %llu cycles, %llu instructions",
+			 n, n / 256, (unsigned long long)run.busy,
+			 (unsigned long long)run.insts);
+	free(a);
+	free(b);
+	free(out);
+}
+
+TEST(vadd_i32)
+{
+	struct pf_image im;
+	struct ksim_card *c = pf_up(&im);
+	u32 w[8];
+
+	if (!c)
+		return;
+	vadd_case(c, 0, false, true);
+	vadd_case(c, 8, false, true);
+	vadd_case(c, 24, false, true);
+	vadd_case(c, 1000, false, true);
+	vadd_case(c, 40000, false, true);
+	vadd_case(c, 4104, true, true);
+	vadd_case(c, 16384, false, false);
+	pf_w(w, KH_POOL_K_VADD_I32);
+	pf_addr(w, 0, A_BASE);
+	pf_addr(w, 2, B_BASE);
+	pf_addr(w, 4, C_BASE);
+	w[6] = 12;
+	pf_fault(pf_job(c, w, NULL), FW_FAULT(KH_POOL_FW_ARGS), "VADD 12");
+	w[6] = 64;
+	pf_addr(w, 4, A_BASE + 32);
+	pf_fault(pf_job(c, w, NULL), FW_FAULT(KH_POOL_FW_ARGS), "VADD c over a+32");
+	pf_down(c, &im);
+}
+
+static void sum_case(struct ksim_card *c, u32 n, bool quiet)
+{
+	u64 *src = (u64 *)rnd_bytes((size_t)n * 8), want = 0;
+	u8 res[32];
+	struct pf_run run;
+	char what[64];
+	u32 i, w[8];
+
+	snprintf(what, sizeof(what), "SUM %u", n);
+	for (i = 0; i < n; i++)
+		want += src[i];
+	put(c, A_BASE, src, (size_t)n * 8);
+	pf_paint(c, R_BASE, 32 + GUARD, 0x77);
+	pf_w(w, KH_POOL_K_SUM_I64);
+	pf_addr(w, 0, A_BASE);
+	pf_addr(w, 2, R_BASE);
+	w[6] = n;
+	pf_job(c, w, &run);
+	pf_ok(run.ns, 0, what);
+	get(c, R_BASE, res, 32);
+	CHECK_MSG(get32(res) == (u32)want && get32(res + 4) == (u32)(want >> 32),
+		  "%s: 0x%08x%08x, want 0x%016llx", what, get32(res + 4),
+		  get32(res), (unsigned long long)want);
+	pf_guard(c, R_BASE + 32, 0x77, what);
+	if (!quiet)
+		tap_diag("SUM_I64 %u elements (%u KiB): %llu cycles, %llu instructions",
+			 n, n / 128, (unsigned long long)run.busy,
+			 (unsigned long long)run.insts);
+	free(src);
+}
+
+TEST(sum_i64)
+{
+	struct pf_image im;
+	struct ksim_card *c = pf_up(&im);
+	u32 w[8];
+
+	if (!c)
+		return;
+	sum_case(c, 0, true);
+	sum_case(c, 4, true);
+	sum_case(c, 12, true);
+	sum_case(c, 1000, true);
+	sum_case(c, 50000, true);
+	sum_case(c, 8192, false);
+	pf_w(w, KH_POOL_K_SUM_I64);
+	pf_addr(w, 0, A_BASE);
+	pf_addr(w, 2, R_BASE);
+	w[6] = 6;
+	pf_fault(pf_job(c, w, NULL), FW_FAULT(KH_POOL_FW_ARGS), "SUM 6");
+	pf_down(c, &im);
+}
+
+static void hist_case(struct ksim_card *c, u32 n, bool quiet)
+{
+	u8 *src = rnd_bytes(n);
+	u32 want[256] = { 0 }, got[256], i, w[8];
+	struct pf_run run;
+	char what[64];
+
+	snprintf(what, sizeof(what), "HIST256 %u", n);
+	for (i = 0; i < n; i++) {
+		if (i % 3 == 0)
+			src[i] = (u8)(i % 7);	/* skewed */
+		want[src[i]]++;
+	}
+	put(c, A_BASE, src, (n + 31) & ~31u);
+	pf_paint(c, R_BASE, 1024 + GUARD, 0x99);
+	pf_w(w, KH_POOL_K_HIST256);
+	pf_addr(w, 0, A_BASE);
+	pf_addr(w, 2, R_BASE);
+	w[6] = n;
+	pf_job(c, w, &run);
+	pf_ok(run.ns, 0, what);
+	get(c, R_BASE, got, sizeof(got));
+	CHECK_MSG(!memcmp(got, want, sizeof(got)), "%s: bins differ", what);
+	pf_guard(c, R_BASE + 1024, 0x99, what);
+	if (!quiet)
+		tap_diag("HIST256 %u bytes: %llu cycles, %llu instructions",
+			 n, (unsigned long long)run.busy,
+			 (unsigned long long)run.insts);
+	free(src);
+}
+
+TEST(hist256)
+{
+	static const u32 sizes[] = { 0, 1, 5, 100, 16383, 16384, 100001 };
+	struct pf_image im;
+	struct ksim_card *c = pf_up(&im);
+	unsigned int i;
+	u32 w[8];
+
+	if (!c)
+		return;
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
+		hist_case(c, sizes[i], true);
+	hist_case(c, 65536, false);
+	pf_w(w, KH_POOL_K_HIST256);
+	pf_addr(w, 0, A_BASE);
+	pf_addr(w, 2, A_BASE + 512);
+	w[6] = 1000;
+	pf_fault(pf_job(c, w, NULL), FW_FAULT(KH_POOL_FW_ARGS), "HIST overlap");
+	pf_down(c, &im);
+}
+
+TEST(delay)
+{
+	struct pf_image im;
+	struct ksim_card *c = pf_up(&im);
+	struct pf_run run;
+	u32 w[8];
+
+	if (!c)
+		return;
+	/* a first job: core 0 may still be polling for CLAIM (model quirk:
+	 * firmware/README.md "Figures") */
+	pf_w(w, KH_POOL_K_PING);
+	pf_ok(pf_job(c, w, NULL), KH_POOL_PING_XOR, "PING before DELAY");
+	pf_w(w, KH_POOL_K_DELAY);
+	w[6] = 20000;
+	pf_job(c, w, &run);
+	pf_ok(run.ns, 0, "DELAY");
+	CHECK_MSG(run.busy >= 20000 && run.busy < 21000,
+		  "DELAY 20000: busy %llu cycles", (unsigned long long)run.busy);
+	pf_w(w, KH_POOL_K_PING);
+	w[6] = 3;
+	pf_ok(pf_job(c, w, NULL), 3 ^ KH_POOL_PING_XOR, "PING after DELAY");
+	pf_down(c, &im);
+}
+
+/* Queue jobs back to back: CRC32s into distinct words, PINGs between. */
+TEST(queued_jobs)
+{
+	struct pf_image im;
+	struct ksim_card *c = pf_up(&im);
+	unsigned int base, i, njobs = 14;
+	u8 *src;
+	u32 w[8];
+	struct kh_flit f;
+
+	if (!c)
+		return;
+	src = rnd_bytes(40000);
+	put(c, A_BASE, src, 40000);
+	base = KH_NS_COUNT(mh_ns(c, UX, UY));
+	for (i = 0; i < njobs; i++) {
+		if (i % 2) {
+			pf_w(w, KH_POOL_K_PING);
+			w[6] = i;
+		} else {
+			pf_w(w, KH_POOL_K_CRC32);
+			pf_addr(w, 0, A_BASE);
+			pf_addr(w, 2, R_BASE + 32 * i);
+			w[6] = 1000 * (i + 1) + i;
+		}
+		pf_inst(&f, w, 0x50 + i);
+		pf_send(c, &f);
+	}
+	CHECK(mh_wait_count(c, UX, UY, base + njobs, 2000000));
+	pf_ok(mh_ns(c, UX, UY), (njobs - 1) ^ KH_POOL_PING_XOR, "last PING");
+	for (i = 0; i < njobs; i += 2) {
+		u8 r[32];
+
+		get(c, R_BASE + 32 * i, r, 32);
+		CHECK_MSG(get32(r) == host_crc32(src, 1000 * (i + 1) + i),
+			  "queued CRC32 %u: 0x%08x", i, get32(r));
+	}
+	free(src);
+	pf_down(c, &im);
+}
+
+static const struct {
+	u32 how, cause;
+} pf_traps[] = {
+	{ KH_POOL_TRAP_ILLEGAL, KH_POOL_CAUSE_ILLEGAL },
+	{ KH_POOL_TRAP_MISALIGN, KH_POOL_CAUSE_LOAD_MISALIGNED },
+	{ KH_POOL_TRAP_ACCESS, KH_POOL_CAUSE_LOAD_FAULT },
+	{ KH_POOL_TRAP_EBREAK, KH_POOL_CAUSE_EBREAK },
+	{ KH_POOL_TRAP_ECALL, KH_POOL_CAUSE_ECALL },
+};
+
+/* the instruction a TRAP kind executes, at the PC TRAP reports */
+static bool pf_trap_insn(u32 how, u32 insn)
+{
+	switch (how) {
+	case KH_POOL_TRAP_ILLEGAL:
+		return insn == 0;
+	case KH_POOL_TRAP_MISALIGN:
+	case KH_POOL_TRAP_ACCESS:
+		return (insn & 0x707f) == 0x2003;	/* lw */
+	case KH_POOL_TRAP_EBREAK:
+		return insn == 0x00100073;
+	case KH_POOL_TRAP_ECALL:
+		return insn == 0x00000073;
+	}
+	return false;
+}
+
+TEST(trap)
+{
+	struct pf_image im;
+	struct ksim_card *c = pf_up(&im);
+	struct pf_boot b;
+	unsigned int i;
+	u32 w[8];
+
+	if (!c)
+		return;
+	pf_w(w, KH_POOL_K_TRAP);
+	w[6] = KH_POOL_CORES;
+	pf_fault(pf_job(c, w, NULL), FW_FAULT(KH_POOL_FW_ARGS), "TRAP core 8");
+	w[6] = 0;
+	w[5] = 9;
+	pf_fault(pf_job(c, w, NULL), FW_FAULT(KH_POOL_FW_ARGS), "TRAP how 9");
+	for (i = 0; i < sizeof(pf_traps) / sizeof(pf_traps[0]); i++) {
+		u32 core = (3 * i + 1) % KH_POOL_CORES, pc;
+		char what[64];
+		u64 t, st;
+
+		if (i)
+			CHECK(pf_boot(c, &im, &b, true));	/* reload */
+		snprintf(what, sizeof(what), "TRAP core %u how %u", core,
+			 pf_traps[i].how);
+		pf_w(w, KH_POOL_K_TRAP);
+		w[6] = core;
+		w[5] = pf_traps[i].how;
+		pf_fault(pf_job(c, w, NULL),
+			 KH_POOL_FAULT_TRAP(core, pf_traps[i].cause), what);
+		t = pf_rd(c, KH_CTRL_IDX_POOL_TRAP);
+		pc = KH_POOL_TRAP_PC(t);
+		CHECK_MSG((t & KH_POOL_TRAP_VALID) &&
+			  KH_POOL_TRAP_CORE(t) == core &&
+			  KH_POOL_TRAP_CAUSE(t) == pf_traps[i].cause,
+			  "%s: TRAP 0x%016llx", what, (unsigned long long)t);
+		CHECK_MSG(pf_trap_insn(pf_traps[i].how, pf_iram_word(&im, pc)),
+			  "%s: PC 0x%x holds 0x%08x", what, pc,
+			  pf_iram_word(&im, pc));
+		st = pf_rd(c, KH_CTRL_IDX_POOL_STATE);
+		CHECK_EQ(KH_POOL_STATE_HALTED(st), 1u << core);
+		/* every later job faults: the cluster is half dead */
+		pf_w(w, KH_POOL_K_PING);
+		pf_fault(pf_job(c, w, NULL),
+			 KH_POOL_FAULT(KH_POOL_CLASS_UNIT, KH_POOL_UNIT_HALTED),
+			 "PING after a trap");
+	}
+	/* a reload brings it back */
+	CHECK(pf_boot(c, &im, &b, true));
+	pf_w(w, KH_POOL_K_PING);
+	w[6] = 5;
+	pf_ok(pf_job(c, w, NULL), 5 ^ KH_POOL_PING_XOR, "PING after a reload");
+	pf_down(c, &im);
+}
+
+TEST(test_firmwares)
+{
+	struct pf_image im, good;
+	struct ksim_card *c;
+	struct pf_boot b;
+	u64 t, st;
+	u32 w[8];
+
+	if (!pf_image(&good, NULL))
+		return;
+	c = mh_card(pf_map);
+	REQUIRE(c);
+	mh_fast_host(c);
+	if (pf_image(&im, "never-ready.fw")) {
+		pf_boot(c, &im, &b, false);
+		st = pf_rd(c, KH_CTRL_IDX_POOL_STATE);
+		CHECK_EQ(KH_POOL_STATE_HALTED(st), 0);
+		free(im.buf);
+	}
+	if (pf_image(&im, "trap-boot.fw")) {
+		pf_boot(c, &im, &b, false);
+		t = pf_rd(c, KH_CTRL_IDX_POOL_TRAP);
+		CHECK(t & KH_POOL_TRAP_VALID);
+		CHECK_EQ(KH_POOL_TRAP_CAUSE(t), KH_POOL_CAUSE_ILLEGAL);
+		CHECK_EQ(KH_POOL_TRAP_PC(t),
+			 pf_hdr32(&im, offsetof(struct kh_fw_header, entry)));
+		st = pf_rd(c, KH_CTRL_IDX_POOL_STATE);
+		CHECK_EQ(KH_POOL_STATE_HALTED(st), 0xff);
+		pf_w(w, KH_POOL_K_PING);
+		pf_fault(pf_job(c, w, NULL),
+			 KH_POOL_FAULT(KH_POOL_CLASS_UNIT, KH_POOL_UNIT_HALTED),
+			 "PING to a halted cluster");
+		free(im.buf);
+	}
+	/* the good image over either */
+	CHECK(pf_boot(c, &good, &b, true));
+	pf_w(w, KH_POOL_K_PING);
+	pf_ok(pf_job(c, w, NULL), KH_POOL_PING_XOR, "PING after the test images");
+	ksim_card_destroy(c);
+	free(good.buf);
+}
+
+int main(int argc, char **argv)
+{
+	return tap_main(argc, argv);
+}
