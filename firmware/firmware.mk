@@ -66,7 +66,13 @@ FW_TEST_IMAGES := $(addprefix $(FW_DIR)/test/,$(addsuffix .fw,$(FW_TEST_ASM) $(F
 
 .PHONY: firmware install-firmware install fw-toolchain
 
-firmware: fw-toolchain $(FW_DIR)/pool.fw $(FW_TEST_IMAGES)
+firmware: fw-toolchain $(FW_DIR)/pool.fw $(FW_DIR)/$(FW_PATH) $(FW_TEST_IMAGES)
+
+# $(FW_DIR) laid out as a firmware directory (kohaku/pool.fw), for the sim
+# backend's KOHAKU_FIRMWARE_PATH search as for the kernel's /lib/firmware
+$(FW_DIR)/$(FW_PATH): $(FW_DIR)/pool.fw
+	@mkdir -p $(dir $@)
+	cp $< $@
 
 fw-toolchain:
 	@command -v $(FW_CC) >/dev/null 2>&1 || { \

@@ -74,8 +74,14 @@ KH_RT_EXPORT int kohaku_fw_load(kohaku_device *dev, const void *image,
 		return -EINVAL;
 	}
 	if (size > KH_FW_MAX_IMAGE) {
-		kh_rt_seterr(dev, "kohaku_fw_load: %zu bytes; a firmware image is at most %u",
-			     size, KH_FW_MAX_IMAGE);
+		kh_rt_seterr(dev, "firmware refused: %s: %zu bytes; a firmware image is at most %u",
+			     kohaku_fw_reason(KOHAKU_FW_ERR_TOO_BIG), size,
+			     KH_FW_MAX_IMAGE);
+		if (out) {
+			memset(out, 0, sizeof(*out));
+			out->reason = KOHAKU_FW_ERR_TOO_BIG;
+			out->fail_mesh = out->fail_x = out->fail_y = KOHAKU_COORD_NONE;
+		}
 		return -E2BIG;
 	}
 	memset(&a, 0, sizeof(a));

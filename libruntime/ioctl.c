@@ -12,9 +12,42 @@
 
 #include "rt_internal.h"
 
+/* FW_LOAD's errnos: the reason code says more (libruntime/fw.c) */
+static const char *fw_hint(int r)
+{
+	switch (-r) {
+	case EINVAL:
+		return "The image breaks a rule of the firmware image format "
+		       "(docs/spec/firmware-image.md); the previous firmware "
+		       "runs on.";
+	case EPROTO:
+		return "The firmware speaks another host-firmware API major "
+		       "than this driver; the previous firmware runs on.";
+	case EBUSY:
+		return "A job is queued or running on a POOL unit: wait for "
+		       "it, then load again.";
+	case ENODEV:
+		return "This device has no POOL unit to run firmware.";
+	case EACCES:
+	case EPERM:
+		return "Loading firmware changes the device for every user: "
+		       "it needs CAP_SYS_ADMIN (root).";
+	case ETIMEDOUT:
+		return "The firmware never reported READY; the previous "
+		       "firmware was booted again.";
+	case EIO:
+		return "The unit refused the load or a core trapped while "
+		       "booting; the previous firmware was booted again.";
+	default:
+		return "";
+	}
+}
+
 /* what the errno r usually means for cmd, in a sentence, or "" */
 static const char *hint(unsigned long cmd, int r)
 {
+	if (cmd == DRM_IOCTL_KOHAKU_FW_LOAD && *fw_hint(r))
+		return fw_hint(r);
 	switch (-r) {
 	case EINVAL:
 		return "The driver refused an argument (a nonzero flags, pad or "

@@ -16,13 +16,18 @@
 #include "kh_priv.h"
 #include "kh_fw_boot.h"
 
-/* An addon register write, checked by the value the unit answers with. */
+/*
+ * An addon register write, read back: the write's reply carries the value
+ * before it, so only a read says the unit took it.
+ */
 static int kh_pool_set(struct kh_mesh *m, struct kh_node *n, u8 index, u64 v)
 {
 	u64 rb = 0;
 	int ret;
 
-	ret = kh_ctrl_write(m, n->x, n->y, index, v, &rb);
+	ret = kh_ctrl_write(m, n->x, n->y, index, v, NULL);
+	if (!ret)
+		ret = kh_ctrl_read(m, n->x, n->y, index, &rb);
 	if (!ret && rb != v) {
 		kh_err(m->kd, "mesh %u: POOL unit (%u,%u) register 0x%02x reads 0x%llx after writing 0x%llx\n",
 		       m->id, n->x, n->y, index, rb, v);

@@ -316,8 +316,9 @@ int kh_ctrl_read_many(struct kh_mesh *m, struct kh_ctrl_req *req,
 }
 
 /*
- * An addon register write (op 1): the node answers with the register's new
- * value, which the caller gets back.  The base registers take no writes.
+ * An addon register write (op 1): the node answers with the register's
+ * value as the request found it, before the write (docs/spec/l2-adapter.md),
+ * which the caller gets back.  The base registers take no writes.
  */
 int kh_ctrl_write(struct kh_mesh *m, u8 x, u8 y, u8 index, u64 value,
 		  u64 *readback)

@@ -13,6 +13,7 @@
 
 #define SX KH_CU_SX
 #define NUL KH_CU_NULL
+#define GP KH_CU_GP
 
 /* xxx sax xxx / mag nul nul / xxx sax xxx */
 static const struct rt_exp_node saxpy_nodes[] = {
@@ -34,6 +35,26 @@ static const struct rt_exp_node sx_null_2x2_nodes[] = {
 	{ 1, 3, NUL }, { 2, 3, SX },
 };
 
+/*
+ * pool:             pool_2x2:
+ *   xxx gp  sax xxx    xxx  gp   gp   xxx
+ *   mag nul gp  nul    mag  gp   sax  gp
+ *   xxx gp  sax xxx    mag  null gp   null
+ *                      xxx  gp   sax  xxx
+ */
+static const struct rt_exp_node pool_nodes[] = {
+	{ 1, 0, GP }, { 2, 0, SX },
+	{ 1, 1, NUL }, { 2, 1, GP },
+	{ 1, 2, GP }, { 2, 2, SX },
+};
+
+static const struct rt_exp_node pool_2x2_nodes[] = {
+	{ 1, 0, GP }, { 2, 0, GP },
+	{ 1, 1, GP }, { 2, 1, SX }, { 3, 1, GP },
+	{ 1, 2, NUL }, { 2, 2, GP }, { 3, 2, NUL },
+	{ 1, 3, GP }, { 2, 3, SX },
+};
+
 static const struct rt_map maps[] = {
 	{
 		.name = "saxpy", .n_nodes = 2, .nodes = saxpy_nodes,
@@ -45,7 +66,26 @@ static const struct rt_map maps[] = {
 		.agent_x = 0, .agent_y = 1, .grid_lo = 1, .grid_hi = 2,
 		.n_mag = 2, .inst_depth = 32, .cu_version = 4,
 	},
+	{
+		.name = "pool", .n_nodes = 6, .nodes = pool_nodes,
+		.agent_x = 0, .agent_y = 1, .grid_lo = 1, .grid_hi = 2,
+		.n_mag = 1, .inst_depth = 512, .cu_version = 4,
+	},
+	{
+		.name = "pool_2x2", .n_nodes = 10, .nodes = pool_2x2_nodes,
+		.agent_x = 0, .agent_y = 1, .grid_lo = 1, .grid_hi = 2,
+		.n_mag = 2, .inst_depth = 512, .cu_version = 4,
+	},
 };
+
+unsigned int rt_map_count(const struct rt_map *m, uint16_t cu_type)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < m->n_nodes; i++)
+		n += m->nodes[i].cu_type == cu_type;
+	return n;
+}
 
 const struct rt_map *rt_map(void)
 {
@@ -68,7 +108,7 @@ const struct rt_map *rt_map(void)
 			cached = &maps[i];
 	if (!cached) {
 		printf("Bail out! KOHAKU_TEST_MAP='%s' is not a map these tests "
-		       "know (saxpy, sx_null_2x2)\n", m);
+		       "know (saxpy, sx_null_2x2, pool, pool_2x2)\n", m);
 		exit(1);
 	}
 	return cached;
@@ -143,7 +183,7 @@ kohaku_device *rt_open(void)
 
 	if (!b || !*b) {
 		printf("Bail out! KOHAKU_BACKEND is not set: run with "
-		       "KOHAKU_BACKEND=sim [KOHAKU_TEST_MAP=saxpy|sx_null_2x2] or "
+		       "KOHAKU_BACKEND=sim [KOHAKU_TEST_MAP=saxpy|sx_null_2x2|pool|pool_2x2] or "
 		       "KOHAKU_BACKEND=kernel KOHAKU_DEVICE=/dev/accel/accelN "
 		       "KOHAKU_TEST_MAP=... (tests/runtime/README.md)\n");
 		exit(1);

@@ -8,7 +8,7 @@
  *   KOHAKU_BACKEND   sim | kernel  (required)
  *   KOHAKU_DEVICE    kernel: node path or index; sim: built-in name or
  *                    description file (default: KOHAKU_TEST_MAP's built-in)
- *   KOHAKU_TEST_MAP  saxpy | sx_null_2x2: which card this is, so the node
+ *   KOHAKU_TEST_MAP  saxpy | sx_null_2x2 | pool | pool_2x2: which card this is, so the node
  *                    table can be checked exactly (default: KOHAKU_DEVICE
  *                    when it is a built-in name, else saxpy)
  */
@@ -23,6 +23,7 @@
 #include "kohaku.h"
 #include "kohaku/kh_flit.h"
 #include "kohaku/kh_units.h"
+#include "kohaku/kh_pool.h"
 
 /* one expected node of a map */
 struct rt_exp_node {
@@ -43,6 +44,8 @@ struct rt_map {
 
 /* the map under test (from KOHAKU_TEST_MAP) */
 const struct rt_map *rt_map(void);
+/* how many nodes of the map are of a cu_type */
+unsigned int rt_map_count(const struct rt_map *m, uint16_t cu_type);
 
 /*
  * Open the device under test (a fresh open file each call).  On failure

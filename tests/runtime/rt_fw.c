@@ -320,11 +320,20 @@ TEST(malformed_images_refused_with_their_reason)
 	reseal(&im);
 	refused(dev, &im, -EPROTO, KOHAKU_FW_ERR_API, "API major mismatch");
 
-	/* 1 MiB and a word: too large for any POOL memory */
+	/* 1 MiB and a word: too large for any POOL memory (the library and the driver) */
 	REQUIRE(image_copy(&im, KH_FW_MAX_IMAGE + 32));
 	im.len = KH_FW_MAX_IMAGE + 32;
 	put32(im.b + 0x08, im.len);
 	reseal(&im);
+	{
+		struct drm_kohaku_fw_load a;
+
+		memset(&a, 0, sizeof(a));
+		a.image_ptr = (uintptr_t)im.b;
+		a.image_size = im.len;
+		CHECK_EQ(kohaku_ioctl(dev, DRM_IOCTL_KOHAKU_FW_LOAD, &a), -E2BIG);
+		CHECK_EQ(a.reason, KOHAKU_FW_ERR_TOO_BIG);
+	}
 	refused(dev, &im, -E2BIG, KOHAKU_FW_ERR_TOO_BIG, "oversize");
 
 	/* nothing at all, and a NULL pointer */

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "rt_common.h"
+#include "kohaku/kh_pool.h"
 #include "kohaku/kh_regs.h"
 
 TEST(get_info_abi_and_caps)
@@ -20,8 +21,10 @@ TEST(get_info_abi_and_caps)
 	CHECK(in.caps & KOHAKU_CAP_SIMULATED);
 	CHECK(in.caps & KOHAKU_CAP_DMA);
 	CHECK(in.caps & KOHAKU_CAP_FENCES);
+	/* firmware: exactly when the card has POOL units */
+	CHECK_EQ(!!(in.caps & KOHAKU_CAP_FIRMWARE), rt_map_count(rt_map(), KH_CU_GP) > 0);
 	CHECK_EQ(in.caps & ~(KOHAKU_CAP_SIMULATED | KOHAKU_CAP_DMA | KOHAKU_CAP_IRQ |
-			     KOHAKU_CAP_FENCES), 0);
+			     KOHAKU_CAP_FENCES | KOHAKU_CAP_FIRMWARE), 0);
 	CHECK_EQ(in.n_meshes, 1);
 	CHECK_EQ(in.n_nodes, rt_map()->n_nodes);
 	CHECK(memchr(in.name, '\0', sizeof(in.name)) != NULL);
@@ -116,7 +119,7 @@ TEST(nodes_exact_table)
 			  "(%u,%u) type 0x%04x", i, q->mesh, q->x, q->y,
 			  q->cu_type, e->x, e->y, e->cu_type);
 		CHECK_EQ(q->cu_version, m->cu_version);
-		CHECK_EQ(q->n_buffers, 1);
+		CHECK_EQ(q->n_buffers, e->cu_type == KH_CU_GP ? KH_POOL_NBUF : 1);
 		CHECK_EQ(q->inst_depth, m->inst_depth);
 		CHECK_EQ(q->inst_space, m->inst_depth);	/* idle */
 		CHECK_EQ(q->busy, 0);
@@ -132,13 +135,8 @@ TEST(nodes_exact_table)
 		n_sx += q->cu_type == KH_CU_SX;
 		n_null += q->cu_type == KH_CU_NULL;
 	}
-	if (!strcmp(m->name, "saxpy")) {
-		CHECK_EQ(n_sx, 2);
-		CHECK_EQ(n_null, 0);
-	} else {
-		CHECK_EQ(n_sx, 5);
-		CHECK_EQ(n_null, 5);
-	}
+	CHECK_EQ(n_sx, rt_map_count(m, KH_CU_SX));
+	CHECK_EQ(n_null, rt_map_count(m, KH_CU_NULL));
 	/* entries past count are not touched */
 	for (i = m->n_nodes; i < 32; i++)
 		CHECK_EQ(nd[i].mesh, 0xee);
