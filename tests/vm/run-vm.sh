@@ -101,7 +101,7 @@ if "$CC" -static -std=gnu11 -O2 -Wall -Wextra -Werror -Wno-unused-parameter \
 	-I"$top/uapi" -I"$top/libruntime" -I"$top/tests" -I"$top/tests/runtime" \
 	$(pkg-config --cflags libdrm 2>/dev/null || echo -I/usr/include/libdrm) \
 	-o "$WORK/bin/vm_kernel" "$top/tests/vm/vm_kernel.c" $vm_objs \
-	$(pkg-config --libs libdrm 2>/dev/null || echo -ldrm) -lpthread -lm \
+	$(pkg-config --libs libdrm 2>/dev/null || echo -ldrm) -lz -lpthread -lm \
 	>"$WORK/vm_kernel.build.log" 2>&1; then
 	ok "build tests/vm/vm_kernel.c (static)"
 	tests="$tests $WORK/bin/vm_kernel"
