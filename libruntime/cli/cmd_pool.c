@@ -18,7 +18,7 @@
 #define POOL_DEFAULT_N	65536
 #define FILL_PATTERN	0x6b6f6861u	/* "ahok" */
 
-struct pool_kernel {
+struct kohaku_cli_pool_kernel {
 	const char *name;
 	const char *what;
 	unsigned int elem;	/* bytes per --n */
@@ -27,7 +27,7 @@ struct pool_kernel {
 	size_t out_fixed;	/* result bytes, or 0: n * elem */
 };
 
-static const struct pool_kernel kernels[] = {
+static const struct kohaku_cli_pool_kernel kernels[] = {
 	{ "ping", "the firmware answers", 1, 1, 0, 32 },
 	{ "copy", "dst = src", 1, 32, 1, 0 },
 	{ "fill", "dst = pattern", 1, 32, 0, 0 },
@@ -47,7 +47,7 @@ bool cli_is_pool_kernel(const char *what)
 	return false;
 }
 
-static const struct pool_kernel *find_kernel(const char *what)
+static const struct kohaku_cli_pool_kernel *find_kernel(const char *what)
 {
 	size_t i;
 
@@ -58,7 +58,7 @@ static const struct pool_kernel *find_kernel(const char *what)
 }
 
 /* one unit's run */
-struct pool_run {
+struct kohaku_cli_pool_run {
 	const struct drm_kohaku_node *node;
 	uint32_t bo[3];		/* inputs, then the output */
 	uint64_t addr[3];
@@ -79,12 +79,12 @@ static uint32_t xorshift(uint32_t *s)
 	return *s;
 }
 
-static size_t out_bytes(const struct pool_kernel *k, unsigned long n)
+static size_t out_bytes(const struct kohaku_cli_pool_kernel *k, unsigned long n)
 {
 	return k->out_fixed ? k->out_fixed : (size_t)n * k->elem;
 }
 
-static int build(const struct pool_kernel *k, struct pool_run *u,
+static int build(const struct kohaku_cli_pool_kernel *k, struct kohaku_cli_pool_run *u,
 		 unsigned long n, struct kohaku_inst *inst)
 {
 	const char *w = k->name;
@@ -105,9 +105,9 @@ static int build(const struct pool_kernel *k, struct pool_run *u,
 	return kohaku_inst_pool_hist256(inst, u->addr[0], u->addr[2], n);
 }
 
-static int setup(kohaku_device *dev, const struct pool_kernel *k,
+static int setup(kohaku_device *dev, const struct kohaku_cli_pool_kernel *k,
 		 unsigned long n, unsigned int ui, uint32_t timeout_ms,
-		 struct pool_run *u)
+		 struct kohaku_cli_pool_run *u)
 {
 	size_t in = (size_t)n * k->elem;
 	struct kohaku_inst inst;
@@ -162,7 +162,7 @@ fail:
 }
 
 /* the device's answer against the host's; 0 when they agree */
-static int check(const struct pool_kernel *k, struct pool_run *u,
+static int check(const struct kohaku_cli_pool_kernel *k, struct kohaku_cli_pool_run *u,
 		 unsigned long n, const unsigned char *got)
 {
 	const char *w = k->name;
@@ -251,8 +251,8 @@ static int check(const struct pool_kernel *k, struct pool_run *u,
 	}
 }
 
-static void finish(kohaku_device *dev, const struct pool_kernel *k,
-		   unsigned long n, uint32_t timeout_ms, struct pool_run *u)
+static void finish(kohaku_device *dev, const struct kohaku_cli_pool_kernel *k,
+		   unsigned long n, uint32_t timeout_ms, struct kohaku_cli_pool_run *u)
 {
 	size_t ob = out_bytes(k, n);
 	unsigned char *got;
@@ -290,8 +290,8 @@ static void finish(kohaku_device *dev, const struct pool_kernel *k,
 	free(got);
 }
 
-static void report(const struct kohaku_cli_opts *o, const struct pool_kernel *k,
-		   const struct pool_run *u, unsigned int i)
+static void report(const struct kohaku_cli_opts *o, const struct kohaku_cli_pool_kernel *k,
+		   const struct kohaku_cli_pool_run *u, unsigned int i)
 {
 	const struct drm_kohaku_node *q = u->node;
 
@@ -318,10 +318,10 @@ static void report(const struct kohaku_cli_opts *o, const struct pool_kernel *k,
 
 int cli_cmd_run_pool(const struct kohaku_cli_opts *o, const char *what)
 {
-	const struct pool_kernel *k = find_kernel(what);
+	const struct kohaku_cli_pool_kernel *k = find_kernel(what);
 	const struct drm_kohaku_node **sel = NULL;
 	struct drm_kohaku_node *nd = NULL;
-	struct pool_run *runs = NULL;
+	struct kohaku_cli_pool_run *runs = NULL;
 	unsigned long n = o->n_given ? o->n : POOL_DEFAULT_N;
 	unsigned int n_nodes = 0, n_runs = 0, i, b;
 	kohaku_device *dev;

@@ -186,6 +186,7 @@ struct drm_kohaku_get_param {
  * @fw_pad: zero.
  * @fw_version: the firmware version the unit published at boot, 0 if none.
  * @fw_api: the firmware's API, major << 16 | minor, as it published it.
+ * @fw_reserved: zero.
  * @fw_boot_ns: device time from releasing the cores to READY, last boot.
  * @fw_trap: the unit's TRAP register (KH_POOL_TRAP_*, kohaku/kh_pool.h)
  *	as last read (at boot, and with KOHAKU_NODES_LIVE): the first trap
