@@ -1096,6 +1096,8 @@ TEST(random_jobs)
 
 	if (!c)
 		return;
+	if (getenv("KOHAKU_TEST_SEED"))	/* another sequence, by hand */
+		rng ^= strtoull(getenv("KOHAKU_TEST_SEED"), NULL, 0) * 0x9e37;
 	for (i = 0; i < 60; i++) {
 		u32 r = rnd(), n = r & 0x1000000 ? rnd() % 300000 :
 				   rnd() % 5000;
