@@ -902,8 +902,7 @@ TEST(delay)
 
 	if (!c)
 		return;
-	/* a first job: core 0 may still be polling for CLAIM (model quirk:
-	 * firmware/README.md "Figures") */
+	/* first a job: core 0 may still poll for CLAIM (firmware/README.md) */
 	pf_w(w, KH_POOL_K_PING);
 	pf_ok(pf_job(c, w, NULL), KH_POOL_PING_XOR, "PING before DELAY");
 	pf_w(w, KH_POOL_K_DELAY);
