@@ -5,6 +5,7 @@
 #                 kernel modules) and run the whole suite, VM tests included
 #   make bench    the model benchmark (bench/kh_bench.c; not a test)
 #   make bench-jobs  the driver benchmark (bench/kh_bench_jobs.c; not a test)
+#   make bench-iss   the POOL unit's interpreter (bench/kh_bench_iss.c)
 #
 # Both install missing Debian packages first (scripts/install-deps.sh).
 # Userspace objects go to $(BUILD); the kernel modules build in place (Kbuild).
