@@ -467,6 +467,36 @@ TEST(nofw_and_halted)
 	mp_close(&m);
 }
 
+TEST(a_job_nobody_ends_retires_nofw_at_a_cluster_reset)
+{
+	struct mp_card m;
+	unsigned int base;
+	u32 w[8];
+	u64 ns;
+
+	REQUIRE(mp_open(&m, MP_MAP_ONE, 1, 0));
+	mp_init(&pg);
+	mp_emit(&pg, JAL(0, 0));		/* never looks at the job */
+	mp_start(&m, &pg, 1);
+	job(w, 1, 0);
+	base = KH_NS_COUNT(mm_ns(m.c, 0, m.x, m.y));
+	mp_inst(&m, w, 0x52, false);
+	CHECK_EQ(mp_wait_ns(&m, base + 1, 200000), 0);	/* hangs */
+	CHECK(KH_POOL_STATE_JOB & mp_reg(&m, KH_CTRL_IDX_POOL_STATE));
+	/* a run-stall only pauses it */
+	mp_reg_wr(&m, KH_CTRL_IDX_POOL_RUNSTALL, 0x00ff);
+	ksim_run(m.c, 10000);
+	CHECK(KH_POOL_STATE_JOB & mp_reg(&m, KH_CTRL_IDX_POOL_STATE));
+	/* the whole cluster in reset: NOFW, and the unit goes on */
+	mp_reg_wr(&m, KH_CTRL_IDX_POOL_RUNSTALL, 0xff00);
+	ns = mp_wait_ns(&m, base + 1, 100000);
+	REQUIRE(ns);
+	CHECK_EQ(KH_NS_CODE(ns), KH_SIG_FAULT);
+	CHECK_EQ(KH_NS_ARG(ns), unit_fault(KH_POOL_UNIT_NOFW));
+	CHECK_EQ(KH_NS_ARG(one(&m, w)), unit_fault(KH_POOL_UNIT_NOFW));
+	mp_close(&m);
+}
+
 /* iDMA: the test's descriptors at DataRAM 0x1000 + 64 i. */
 static void desc(struct mp_card *m, unsigned int core, unsigned int i,
 		 u64 dram, u32 dataram, u32 len, u32 flags, u32 pattern)
