@@ -5,6 +5,7 @@
 #                 kernel modules) and run the whole suite, VM tests included
 #   make bench    the model benchmark (bench/kh_bench.c; not a test)
 #   make bench-jobs  the driver benchmark (bench/kh_bench_jobs.c; not a test)
+#   make bench-iss   the POOL unit's interpreter (bench/kh_bench_iss.c)
 #
 #   make firmware the POOL firmware and its test images (firmware/README.md;
 #                 needs the riscv64-unknown-elf toolchain, `make deps`)

@@ -22,3 +22,17 @@ $(BUILD)/bench/kh_bench_jobs: $(BUILD)/obj/bench/kh_bench_jobs.o $(LIBKOHAKU_A)
 
 bench-jobs: $(BUILD)/bench/kh_bench_jobs
 	$(BUILD)/bench/kh_bench_jobs $(BENCH_ARGS)
+
+# The POOL unit's interpreter: simulated instructions per second, one core
+# on an ALU loop and eight on a DataRAM loop, against a native C loop and a
+# decode-every-time interpreter (bench/kh_bench_iss.c; docs/model.md).
+BENCH_BINS += $(BUILD)/bench/kh_bench_iss
+
+$(BUILD)/bench/kh_bench_iss: $(BUILD)/obj/bench/kh_bench_iss.o \
+		$(patsubst %.c,$(BUILD)/obj/%.o,$(SIM_SRCS))
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ -lm
+
+.PHONY: bench-iss
+bench-iss: $(BUILD)/bench/kh_bench_iss
+	$(BUILD)/bench/kh_bench_iss $(BENCH_ARGS)

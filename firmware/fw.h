@@ -73,11 +73,16 @@ static inline u64 fw_arg64(const struct fw_job *j, unsigned int lo)
  * dispatch loop adds none.
  */
 typedef u32 (*fw_kernel_fn)(const struct fw_job *j, u32 *result);
-#define FW_NO_RETIRE	(~0u)	/* a kernel's code: core 0 retires nothing
-				 * (TRAP: the unit retires the job) */
+/* a kernel's code: core 0 retires nothing (TRAP: the unit retires it) */
+#define FW_NO_RETIRE	(~0u)
 fw_kernel_fn fw_kernel(u32 id);
 
-/* ---- the DataRAM buffers (main.c, sized by pool.ld) ---- */
+/* ---- the boot spine (main.c): start.S's per-core reset table ---- */
+void FW_NORETURN fw_boot_core0(u32 core);
+void FW_NORETURN fw_boot_core(u32 core);
+
+/* ---- the DataRAM buffers (main.c, placed by pool.ld.S) ---- */
+extern u8 __slots_start[], __slots_end[];
 #define FW_SLOT		4096		/* one chunk */
 #define FW_MIN_SLOTS	12		/* pool.ld asserts they fit */
 #define FW_MAX_SLOTS	14		/* an even number: VADD takes pairs */

@@ -13,9 +13,6 @@ u32 fw_nslots;
 /* the boot mailbox: core 0's DataRAM words 0..2 (kh_pool.h) */
 #define FW_MBOX		((volatile u32 *)KH_POOL_DRAM_BASE)
 
-/* DataRAM past .bss (pool.ld.S) */
-extern u8 __slots_start[], __slots_end[];
-
 static struct kh_pool_idma_desc fw_desc FW_ALIGNED(64);
 static u16 fw_issued;		/* descriptors pushed, as the done counter */
 static u32 fw_scratch[16] FW_ALIGNED(64);	/* probes, chain words */
@@ -269,9 +266,6 @@ static void fw_boot_common(u32 core)
 	fw_core = core;
 	fw_nslots = n < FW_MAX_SLOTS ? n & ~1u : FW_MAX_SLOTS;
 }
-
-void FW_NORETURN fw_boot_core0(u32 core);
-void FW_NORETURN fw_boot_core(u32 core);
 
 /*
  * Core 0: publish the versions, then READY; wait for the host's CLAIM

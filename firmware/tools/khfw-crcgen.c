@@ -8,6 +8,8 @@
  *                     bytes through the raw (unconditioned) CRC register
  *   fw_crc_x2n[k]     x^(2^k) modulo the polynomial, reflected: zlib's
  *                     x2n_table, for shifting a CRC past n zero bytes
+ *   fw_crc_x4[n]      the nibble n times x^4 modulo the polynomial: one
+ *                     step of a 4-bit-at-a-time multiplication
  *
  *   khfw-crcgen > crc32_tab.h
  */
@@ -36,7 +38,7 @@ static uint32_t multmodp(uint32_t a, uint32_t b)
 
 int main(void)
 {
-	uint32_t x2n[32];
+	uint32_t x2n[32], v;
 	unsigned int k, n;
 
 	x2n[0] = 1u << 30;	/* x^1 */
@@ -55,6 +57,12 @@ int main(void)
 	printf("};\n\nstatic const u32 fw_crc_x2n[32] = {");
 	for (k = 0; k < 32; k++)
 		printf("%s0x%08x,", k % 6 ? " " : "\n\t", x2n[k]);
+	printf("\n};\n\nstatic const u32 fw_crc_x4[16] = {");
+	for (n = 0; n < 16; n++) {
+		for (v = n, k = 0; k < 4; k++)
+			v = v & 1 ? (v >> 1) ^ KHFW_POLY : v >> 1;
+		printf("%s0x%08x,", n % 6 ? " " : "\n\t", v);
+	}
 	printf("\n};\n");
 	return 0;
 }

@@ -11,7 +11,7 @@ MODEL_TESTS += model_mem model_hostap model_mover model_ilink
 # the checker, fault injection, the trace and counters
 MODEL_TESTS += model_check model_inject model_trace
 # the POOL unit (docs/spec/pool.md): its instruction set, then the unit
-MODEL_TESTS += model_pool_iss
+MODEL_TESTS += model_pool_iss model_pool
 # the POOL firmware (build/firmware/pool.fw) on the POOL unit
 MODEL_TESTS += model_pool_fw
 MODEL_HELP_SRCS := tests/model/mhelp.c tests/model/tunits.c tests/model/mmesh.c

@@ -21,8 +21,8 @@
 #include <kohaku/kh_pool.h>
 #include <kohaku/kh_fw.h>
 
-#define UX	1
-#define UY	0
+/* the unit under test: (1, 0) of pf_map; a test may move it */
+static unsigned int pf_ux = 1, pf_uy;
 #define DRAM_MIB 64
 #define GUARD	64		/* bytes past an output that must not change */
 
@@ -185,12 +185,12 @@ static void pf_send(struct ksim_card *c, const struct kh_flit *f)
 
 static u64 pf_rd(struct ksim_card *c, unsigned int idx)
 {
-	return mm_ctrl_rd(c, 0, UX, UY, idx);
+	return mm_ctrl_rd(c, 0, pf_ux, pf_uy, idx);
 }
 
 static u64 pf_wr(struct ksim_card *c, unsigned int idx, u64 v)
 {
-	return mm_ctrl_wr(c, 0, UX, UY, idx, v);
+	return mm_ctrl_wr(c, 0, pf_ux, pf_uy, idx, v);
 }
 
 /* One CU_DATA burst of n data flits (1..256) from data. */
@@ -201,7 +201,7 @@ static void pf_burst(struct ksim_card *c, unsigned int buf, u32 granule,
 	unsigned int i;
 
 	memset(&f, 0, sizeof(f));
-	kh_flit_hdr(&f, UX, UY, 0, 0, KH_T_CU_DATA, 0x21, 0);
+	kh_flit_hdr(&f, pf_ux, pf_uy, 0, 0, KH_T_CU_DATA, 0x21, 0);
 	kh_flit_set(&f, KH_DATA_BUF_ID, buf);
 	kh_flit_set(&f, KH_DATA_OFFSET, granule);
 	kh_flit_set(&f, KH_DATA_LEN, n - 1);
@@ -209,7 +209,7 @@ static void pf_burst(struct ksim_card *c, unsigned int buf, u32 granule,
 	pf_send(c, &f);
 	for (i = 0; i < n; i++) {
 		memset(&f, 0, sizeof(f));
-		kh_flit_hdr(&f, UX, UY, 0, 0, KH_T_CU_DATA, 0x21, i + 1 == n);
+		kh_flit_hdr(&f, pf_ux, pf_uy, 0, 0, KH_T_CU_DATA, 0x21, i + 1 == n);
 		if (data)
 			memcpy(f.w, data + i * KH_FW_ALIGN, KH_FW_ALIGN);
 		pf_send(c, &f);
@@ -229,7 +229,7 @@ static void pf_word(struct ksim_card *c, unsigned int core, u32 word, u32 v)
 static void pf_load(struct ksim_card *c, unsigned int buf, u32 dest,
 		    const u8 *data, u32 size)
 {
-	unsigned int base = KH_NS_COUNT(mh_ns(c, UX, UY)), bursts = 0;
+	unsigned int base = KH_NS_COUNT(mh_ns(c, pf_ux, pf_uy)), bursts = 0;
 	u32 done = 0;
 	u64 ns;
 
@@ -243,9 +243,9 @@ static void pf_load(struct ksim_card *c, unsigned int buf, u32 dest,
 			 data ? data + done : NULL, n, true);
 		done += n * KH_FW_ALIGN;
 	}
-	CHECK_MSG(mh_wait_count(c, UX, UY, base + bursts, 100000),
+	CHECK_MSG(mh_wait_count(c, pf_ux, pf_uy, base + bursts, 100000),
 		  "buffer %u: %u bursts not signalled", buf, bursts);
-	ns = mh_ns(c, UX, UY);
+	ns = mh_ns(c, pf_ux, pf_uy);
 	CHECK_EQ(KH_NS_CODE(ns), KH_SIG_DATA_RECEIVED);
 	CHECK_EQ(KH_NS_ARG(ns), buf);
 }
@@ -367,7 +367,7 @@ static void pf_inst(struct kh_flit *f, const u32 w[8], unsigned int txn)
 	unsigned int k;
 
 	memset(f, 0, sizeof(*f));
-	kh_flit_hdr(f, UX, UY, 0, 0, KH_T_CU_INST, txn, 0);
+	kh_flit_hdr(f, pf_ux, pf_uy, 0, 0, KH_T_CU_INST, txn, 0);
 	for (k = 0; k < 8; k++)
 		f->w[k / 2] |= (u64)w[k] << (32 * (k % 2));
 }
@@ -375,28 +375,28 @@ static void pf_inst(struct kh_flit *f, const u32 w[8], unsigned int txn)
 /* Send one job and wait for its signal. */
 static u64 pf_job(struct ksim_card *c, const u32 w[8], struct pf_run *run)
 {
-	unsigned int base = KH_NS_COUNT(mh_ns(c, UX, UY));
+	unsigned int base = KH_NS_COUNT(mh_ns(c, pf_ux, pf_uy));
 	struct ksim_unit_stats s0, s1;
 	u64 d0 = pf_rd(c, KH_CTRL_IDX_DBG);
 	struct kh_flit f;
 	unsigned int i;
 	bool done = false;
 
-	ksim_unit_stats(c, 0, UX, UY, &s0);
+	ksim_unit_stats(c, 0, pf_ux, pf_uy, &s0);
 	pf_inst(&f, w, 0x40);
 	pf_send(c, &f);
 	for (i = 0; i < 2000000 && !done; i++) {
 		ksim_run(c, 64);
-		done = KH_NS_COUNT(mh_ns(c, UX, UY)) == ((base + 1) & 0xffff);
+		done = KH_NS_COUNT(mh_ns(c, pf_ux, pf_uy)) == ((base + 1) & 0xffff);
 	}
 	CHECK_MSG(done, "job w7 0x%08x: no signal", w[7]);
-	ksim_unit_stats(c, 0, UX, UY, &s1);
+	ksim_unit_stats(c, 0, pf_ux, pf_uy, &s1);
 	if (run) {
-		run->ns = mh_ns(c, UX, UY);
+		run->ns = mh_ns(c, pf_ux, pf_uy);
 		run->busy = s1.busy_cycles - s0.busy_cycles;
 		run->insts = pf_rd(c, KH_CTRL_IDX_DBG) - d0;
 	}
-	return mh_ns(c, UX, UY);
+	return mh_ns(c, pf_ux, pf_uy);
 }
 
 static void pf_w(u32 w[8], unsigned int kernel)
@@ -902,8 +902,7 @@ TEST(delay)
 
 	if (!c)
 		return;
-	/* a first job: core 0 may still be polling for CLAIM (model quirk:
-	 * firmware/README.md "Figures") */
+	/* first a job: core 0 may still poll for CLAIM (firmware/README.md) */
 	pf_w(w, KH_POOL_K_PING);
 	pf_ok(pf_job(c, w, NULL), KH_POOL_PING_XOR, "PING before DELAY");
 	pf_w(w, KH_POOL_K_DELAY);
@@ -932,7 +931,7 @@ TEST(queued_jobs)
 		return;
 	src = rnd_bytes(40000);
 	put(c, A_BASE, src, 40000);
-	base = KH_NS_COUNT(mh_ns(c, UX, UY));
+	base = KH_NS_COUNT(mh_ns(c, pf_ux, pf_uy));
 	for (i = 0; i < njobs; i++) {
 		if (i % 2) {
 			pf_w(w, KH_POOL_K_PING);
@@ -946,8 +945,8 @@ TEST(queued_jobs)
 		pf_inst(&f, w, 0x50 + i);
 		pf_send(c, &f);
 	}
-	CHECK(mh_wait_count(c, UX, UY, base + njobs, 2000000));
-	pf_ok(mh_ns(c, UX, UY), (njobs - 1) ^ KH_POOL_PING_XOR, "last PING");
+	CHECK(mh_wait_count(c, pf_ux, pf_uy, base + njobs, 2000000));
+	pf_ok(mh_ns(c, pf_ux, pf_uy), (njobs - 1) ^ KH_POOL_PING_XOR, "last PING");
 	for (i = 0; i < njobs; i += 2) {
 		u8 r[32];
 
@@ -1081,6 +1080,109 @@ TEST(test_firmwares)
 	pf_ok(pf_job(c, w, NULL), KH_POOL_PING_XOR, "PING after the test images");
 	ksim_card_destroy(c);
 	free(good.buf);
+}
+
+/*
+ * Random jobs: every data kernel with random sizes (most small, some
+ * large), checked against the host; the same card throughout.
+ */
+TEST(random_jobs)
+{
+	struct pf_image im;
+	struct ksim_card *c = pf_up(&im);
+	unsigned int i, k;
+	char what[64];
+
+	if (!c)
+		return;
+	if (getenv("KOHAKU_TEST_SEED"))	/* another sequence, by hand */
+		rng ^= strtoull(getenv("KOHAKU_TEST_SEED"), NULL, 0) * 0x9e37;
+	for (i = 0; i < 60; i++) {
+		u32 r = rnd(), n = r & 0x1000000 ? rnd() % 300000 :
+				   rnd() % 5000;
+
+		k = rnd() % 6;
+		snprintf(what, sizeof(what), "random %u: kernel %u n %u", i, k, n);
+		switch (k) {
+		case 0:
+			copy_case(c, n & ~31u);
+			break;
+		case 1:
+			fill_case(c, n & ~31u, rnd());
+			break;
+		case 2:
+			crc_case(c, n, true);
+			break;
+		case 3:
+			vadd_case(c, (n / 4) & ~7u, rnd() & 1, true);
+			break;
+		case 4:
+			sum_case(c, (n / 8) & ~3u, true);
+			break;
+		default:
+			hist_case(c, n, true);
+			break;
+		}
+		if (tap_cur_failed) {
+			tap_diag("%s failed", what);
+			break;
+		}
+	}
+	pf_down(c, &im);
+}
+
+/*
+ * The built-in `pool` card (ship parameters): its three POOL units booted
+ * one after another, then a CRC32 on each at once, competing for MAG.
+ */
+TEST(three_units_of_the_pool_card)
+{
+	static const unsigned int at[3][2] = { { 1, 0 }, { 2, 1 }, { 1, 2 } };
+	struct pf_image im;
+	struct ksim_card *c;
+	struct pf_boot b;
+	unsigned int base[3], i;
+	const u32 n = 100000;
+	u8 *src;
+	u32 w[8];
+	struct kh_flit f;
+
+	if (!pf_image(&im, NULL))
+		return;
+	c = mh_card("pool");
+	REQUIRE(c);
+	mh_fast_host(c);
+	for (i = 0; i < 3; i++) {
+		pf_ux = at[i][0];
+		pf_uy = at[i][1];
+		CHECK(pf_boot(c, &im, &b, true));
+	}
+	src = rnd_bytes(3 * n);
+	put(c, A_BASE, src, 3 * n);
+	for (i = 0; i < 3; i++) {
+		pf_ux = at[i][0];
+		pf_uy = at[i][1];
+		base[i] = KH_NS_COUNT(mh_ns(c, pf_ux, pf_uy));
+		pf_w(w, KH_POOL_K_CRC32);
+		pf_addr(w, 0, A_BASE + i * n);
+		pf_addr(w, 2, R_BASE + 32 * i);
+		w[6] = n - i;
+		pf_inst(&f, w, 0x60 + i);
+		pf_send(c, &f);
+	}
+	for (i = 0; i < 3; i++) {
+		u8 r[32];
+
+		CHECK(mh_wait_count(c, at[i][0], at[i][1], base[i] + 1, 1000000));
+		pf_ok(mh_ns(c, at[i][0], at[i][1]), 0, "CRC32 on three units");
+		get(c, R_BASE + 32 * i, r, 32);
+		CHECK_EQ(get32(r), host_crc32(src + i * n, n - i));
+	}
+	pf_ux = 1;
+	pf_uy = 0;
+	free(src);
+	ksim_card_destroy(c);
+	free(im.buf);
 }
 
 int main(int argc, char **argv)

@@ -147,6 +147,20 @@ u32 mp_dword(struct mp_card *m, unsigned int core, u32 off)
 	return ksim_pool_rd32(m->p->core[core].dram + off);
 }
 
+bool mp_wait_word(struct mp_card *m, unsigned int core, u32 off,
+		  u64 max_cycles)
+{
+	u64 done = 0;
+
+	while (!mp_dword(m, core, off)) {
+		if (done >= max_cycles)
+			return false;
+		ksim_run(m->c, 100);
+		done += 100;
+	}
+	return true;
+}
+
 u64 mp_reg(struct mp_card *m, unsigned int idx)
 {
 	return mm_ctrl_rd(m->c, 0, m->x, m->y, idx);
@@ -204,4 +218,5 @@ void mp_cudata(struct mp_card *m, unsigned int buf, unsigned int off,
 		ksim_bytes_to_payload(f.w, data + i * KSIM_POOL_WORD);
 		mm_mb_send(m->c, 0, &f);
 	}
+	ksim_run(m->c, 500);	/* through the mesh and written */
 }

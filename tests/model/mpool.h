@@ -134,6 +134,9 @@ bool mp_settle(struct mp_card *m, unsigned int mask, u64 max_cycles);
 /* Run prog on core 0 alone until it settles; true if it did. */
 bool mp_exec(struct mp_card *m, const struct mp_prog *prog);
 u32 mp_dword(struct mp_card *m, unsigned int core, u32 off);
+/* Run until core's DataRAM word at off is nonzero; false on timeout. */
+bool mp_wait_word(struct mp_card *m, unsigned int core, u32 off,
+		  u64 max_cycles);
 
 /* CU_CTRL through the mailbox (real flits). */
 u64 mp_reg(struct mp_card *m, unsigned int idx);
@@ -143,7 +146,7 @@ u64 mp_reg_wr(struct mp_card *m, unsigned int idx, u64 v);
 void mp_inst(struct mp_card *m, const u32 *w, unsigned int txn, bool last);
 /* Wait for NODE_STATUS to count to want; the NODE_STATUS value, or 0. */
 u64 mp_wait_ns(struct mp_card *m, unsigned int want, u64 max_cycles);
-/* A CU_DATA burst from the mailbox: a descriptor, then n data flits. */
+/* A CU_DATA burst from the mailbox: a descriptor, n data flits, 500 cycles. */
 void mp_cudata(struct mp_card *m, unsigned int buf, unsigned int off,
 	       unsigned int n, unsigned int flags, const u8 *data);
 

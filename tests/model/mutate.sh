@@ -172,6 +172,12 @@ cat <<'M'
 348~sim_lex.c~model_inject~lexer: X,Y coordinates without their range~	if (!ksim_word_cut(w, ',', &a, &b) || !ksim_word_num(&a, max, &vx) ||\n\t    !ksim_word_num(&b, max, &vy))~	if (!ksim_word_cut(w, ',', &a, &b) || !ksim_word_num(&a, -1ULL, &vx) ||\n\t    !ksim_word_num(&b, -1ULL, &vy))
 150~sim_orch.c~model_dispatch~credits: SIG_FAULT returns a credit~		if (code == KH_SIG_INST_COMPLETE)\n\t\t\to->cred_inc++;~		if (code == KH_SIG_INST_COMPLETE || code == KH_SIG_FAULT)\n\t\t\to->cred_inc++;
 151~sim_orch.c~model_dispatch~dispatcher: the staged dst is kept, not rewritten from PROG_DST~		kh_flit_set(&f, KH_HDR_DST_X, KH_YX_X(o->prog_dst));\n\t\tkh_flit_set(&f, KH_HDR_DST_Y, KH_YX_Y(o->prog_dst));~
+401~units/pool/iss_exec.c~model_pool_iss~POOL: DIV divides unsigned~			x[o->rd] = (u32)((s32)a / (s32)v);~			x[o->rd] = a / v;
+402~units/pool/iss_decode.c~model_pool_iss~POOL: rd x0 decoded as x0 (writes to x0 stick)~	o->rd = rd ? rd : 32;~	o->rd = rd;
+403~units/pool/cudata.c~model_pool~POOL: a refused CU_DATA burst faults nothing~		if (cd->refused)\n\t\t\tp->load_fault = true;~		(void)0;
+404~units/pool/sync.c~model_pool_iss~POOL: WFI sleeps through a pending wake-up event~		if (c->ev) {~		if (0) {
+405~units/pool/job.c~model_pool~POOL: a job with no core running is presented (no NOFW)~	else if (!(ksim_pool_running(p) & KSIM_POOL_ALL))~	else if (0)
+406~units/pool/idma.c~model_pool~POOL iDMA: reserved words not checked~	if (q->reserved ||~	if (0 ||
 M
 }
 

@@ -9,7 +9,10 @@
  * included; FENCE's fields are ignored (the fence is full), FENCE.I is a
  * no-op (IRAM changes only with every core in reset).  Branch and JAL
  * targets, LUI and AUIPC values are resolved here, since IRAM is the only
- * place code runs from.  A CSR instruction is classified by its CSR:
+ * place code runs from: a branch or JAL holds its target's word index, or,
+ * when the target cannot be fetched (not 4-aligned, past IRAM), is
+ * K_BRBAD / K_JALBAD with the target's address, which trap when taken.  A
+ * CSR instruction is classified by its CSR:
  * the core's own (K_CSR), one that meets the outside (K_CSRX), or an
  * illegal instruction (an absent CSR, or a write to a read-only one: a
  * CSRRW always writes, CSRRS/CSRRC and the immediate forms only with a
@@ -104,7 +107,13 @@ static const u8 ksim_pool_op_l[8] = {
 	KSIM_POOL_K_LBU, KSIM_POOL_K_LHU, KSIM_POOL_K_ILLEGAL, KSIM_POOL_K_ILLEGAL,
 };
 
-/* The kind of word w at byte address pc; fills o's fields. */
+/* A jump target an instruction can be fetched from. */
+static bool ksim_pool_target_ok(u32 target)
+{
+	return !(target & 3) && target < KH_POOL_IRAM_SIZE;
+}
+
+/* The kind of word w at byte address pc; fills o's fields (rd first). */
 static u8 ksim_pool_kind_of(u32 w, u32 pc, struct ksim_pool_op *o)
 {
 	unsigned int f3 = (w >> 12) & 7, f7 = w >> 25;
@@ -119,12 +128,22 @@ static u8 ksim_pool_kind_of(u32 w, u32 pc, struct ksim_pool_op *o)
 		return KSIM_POOL_K_LI;
 	case 0x6f:	/* JAL */
 		o->imm = pc + ksim_pool_imm_j(w);
+		if (!ksim_pool_target_ok(o->imm))
+			return KSIM_POOL_K_JALBAD;
+		o->imm /= 4;
 		return KSIM_POOL_K_JAL;
 	case 0x67:	/* JALR */
 		o->imm = ksim_pool_imm_i(w);
 		return f3 ? KSIM_POOL_K_ILLEGAL : KSIM_POOL_K_JALR;
 	case 0x63:	/* BRANCH */
 		o->imm = pc + ksim_pool_imm_b(w);
+		if (ksim_pool_op_b[f3] == KSIM_POOL_K_ILLEGAL)
+			return KSIM_POOL_K_ILLEGAL;
+		if (!ksim_pool_target_ok(o->imm)) {
+			o->rd = f3;	/* the condition, for the slow path */
+			return KSIM_POOL_K_BRBAD;
+		}
+		o->imm /= 4;
 		return ksim_pool_op_b[f3];
 	case 0x03:	/* LOAD */
 		o->imm = ksim_pool_imm_i(w);

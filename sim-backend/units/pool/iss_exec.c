@@ -152,284 +152,372 @@ static void ksim_pool_csr_own(struct ksim_pool_core *c,
 	c->x[o->rd] = old;
 }
 
+/* Whether the branch of funct3 f3 is taken on a, b (the slow path). */
+static bool ksim_pool_taken(unsigned int f3, u32 a, u32 b)
+{
+	switch (f3) {
+	case 0:
+		return a == b;
+	case 1:
+		return a != b;
+	case 4:
+		return (s32)a < (s32)b;
+	case 5:
+		return (s32)a >= (s32)b;
+	case 6:
+		return a < b;
+	default:
+		return a >= b;
+	}
+}
+
+/*
+ * The handlers: threaded code (a jump through a table of label addresses
+ * at the end of each handler, GNU C's labels as values) in userspace; a
+ * switch in the kernel, where indirect jumps go through retpolines and
+ * objtool checks them.  The clock is tested at every taken jump: code runs
+ * straight for at most IRAM's 16 Ki words, so a run passes its limit by a
+ * bounded amount, the same every time.
+ */
+#if !defined(__KERNEL__) && !defined(KSIM_POOL_SWITCH)
+#define KSIM_POOL_THREADED	/* -DKSIM_POOL_SWITCH tests the kernel's */
+#endif
+
+#ifdef KSIM_POOL_THREADED
+#define KSIM_POOL_OP(k)		ksim_pool_l_##k:
+#define KSIM_POOL_OP_DEFAULT(k)	ksim_pool_l_##k:
+#define KSIM_POOL_DISPATCH()	goto *lbl[o->k]
+#define KSIM_POOL_L(k)		[KSIM_POOL_K_##k] = &&ksim_pool_l_##k
+#else
+#define KSIM_POOL_OP(k)		case KSIM_POOL_K_##k:
+#define KSIM_POOL_OP_DEFAULT(k)	default:
+#define KSIM_POOL_DISPATCH()	goto dispatch
+#endif
+
+/*
+ * The clock is t0 + n + e: n instructions retired in this run, e the
+ * cycles they took beyond one each, so a one-cycle instruction costs only
+ * its count.  The instruction retired after lat cycles; on to the next.
+ */
+#define KSIM_POOL_NEXT(lat)						\
+	do {								\
+		e += (lat) - 1;						\
+		n++;							\
+		o++;							\
+		KSIM_POOL_DISPATCH();					\
+	} while (0)
+
+/* a taken jump to word idx (checked at decode, or by the caller) */
+#define KSIM_POOL_JUMP(idx)						\
+	do {								\
+		o = dec + (idx);					\
+		e += KH_POOL_LAT_TAKEN - 1;				\
+		n++;							\
+		if (ksim_pool_unlikely(n + e >= budget))		\
+			goto out;					\
+		KSIM_POOL_DISPATCH();					\
+	} while (0)
+
+#define KSIM_POOL_PC()		((u32)(o - dec) * 4)
+
 void ksim_pool_iss_run(struct ksim_pool *p, struct ksim_pool_core *c,
 		       u64 limit)
 {
-	const struct ksim_pool_op *dec = p->dec;
-	u32 *x = c->x;
-	u8 *dm = c->dram;
-	u32 pc = c->pc, npc, a, v;
-	u64 t = c->t, n = 0;
+#ifdef KSIM_POOL_THREADED
+	static const void *const lbl[KSIM_POOL_K_N] = {
+		KSIM_POOL_L(UNDEC), KSIM_POOL_L(LI), KSIM_POOL_L(JAL),
+		KSIM_POOL_L(JALR), KSIM_POOL_L(BEQ), KSIM_POOL_L(BNE),
+		KSIM_POOL_L(BLT), KSIM_POOL_L(BGE), KSIM_POOL_L(BLTU),
+		KSIM_POOL_L(BGEU), KSIM_POOL_L(LB), KSIM_POOL_L(LH),
+		KSIM_POOL_L(LW), KSIM_POOL_L(LBU), KSIM_POOL_L(LHU),
+		KSIM_POOL_L(SB), KSIM_POOL_L(SH), KSIM_POOL_L(SW),
+		KSIM_POOL_L(ADDI), KSIM_POOL_L(SLTI), KSIM_POOL_L(SLTIU),
+		KSIM_POOL_L(XORI), KSIM_POOL_L(ORI), KSIM_POOL_L(ANDI),
+		KSIM_POOL_L(SLLI), KSIM_POOL_L(SRLI), KSIM_POOL_L(SRAI),
+		KSIM_POOL_L(ADD), KSIM_POOL_L(SUB), KSIM_POOL_L(SLL),
+		KSIM_POOL_L(SLT), KSIM_POOL_L(SLTU), KSIM_POOL_L(XOR),
+		KSIM_POOL_L(SRL), KSIM_POOL_L(SRA), KSIM_POOL_L(OR),
+		KSIM_POOL_L(AND), KSIM_POOL_L(MUL), KSIM_POOL_L(MULH),
+		KSIM_POOL_L(MULHSU), KSIM_POOL_L(MULHU), KSIM_POOL_L(DIV),
+		KSIM_POOL_L(DIVU), KSIM_POOL_L(REM), KSIM_POOL_L(REMU),
+		KSIM_POOL_L(NOP), KSIM_POOL_L(FENCE), KSIM_POOL_L(CSR),
+		KSIM_POOL_L(CSRX), KSIM_POOL_L(WFI), KSIM_POOL_L(ECALL),
+		KSIM_POOL_L(EBREAK), KSIM_POOL_L(ILLEGAL), KSIM_POOL_L(FETCHF),
+		KSIM_POOL_L(BRBAD), KSIM_POOL_L(JALBAD),
+	};
+#endif
+	const struct ksim_pool_op *const dec = p->dec;
+	const struct ksim_pool_op *o = dec + (c->pc >> 2);
+	u32 *const x = c->x;
+	u8 *const dm = c->dram;
+	const u64 t0 = c->t, budget = limit - t0;
+	u64 n = 0, e = 0;
+	u32 a, v, tpc = 0;
 	unsigned int cause = 0;
-	const struct ksim_pool_op *o;
 
-	while (t < limit) {
-		o = &dec[pc >> 2];
-		switch (o->k) {
-		case KSIM_POOL_K_UNDEC:
-			ksim_pool_decode(p, pc >> 2);
-			continue;
-		case KSIM_POOL_K_LI:
-			x[o->rd] = o->imm;
-			goto next;
-		case KSIM_POOL_K_ADDI:
-			x[o->rd] = x[o->rs1] + o->imm;
-			goto next;
-		case KSIM_POOL_K_SLTI:
-			x[o->rd] = (s32)x[o->rs1] < (s32)o->imm;
-			goto next;
-		case KSIM_POOL_K_SLTIU:
-			x[o->rd] = x[o->rs1] < o->imm;
-			goto next;
-		case KSIM_POOL_K_XORI:
-			x[o->rd] = x[o->rs1] ^ o->imm;
-			goto next;
-		case KSIM_POOL_K_ORI:
-			x[o->rd] = x[o->rs1] | o->imm;
-			goto next;
-		case KSIM_POOL_K_ANDI:
-			x[o->rd] = x[o->rs1] & o->imm;
-			goto next;
-		case KSIM_POOL_K_SLLI:
-			x[o->rd] = x[o->rs1] << o->imm;
-			goto next;
-		case KSIM_POOL_K_SRLI:
-			x[o->rd] = x[o->rs1] >> o->imm;
-			goto next;
-		case KSIM_POOL_K_SRAI:
-			x[o->rd] = (u32)((s32)x[o->rs1] >> o->imm);
-			goto next;
-		case KSIM_POOL_K_ADD:
-			x[o->rd] = x[o->rs1] + x[o->rs2];
-			goto next;
-		case KSIM_POOL_K_SUB:
-			x[o->rd] = x[o->rs1] - x[o->rs2];
-			goto next;
-		case KSIM_POOL_K_SLL:
-			x[o->rd] = x[o->rs1] << (x[o->rs2] & 31);
-			goto next;
-		case KSIM_POOL_K_SLT:
-			x[o->rd] = (s32)x[o->rs1] < (s32)x[o->rs2];
-			goto next;
-		case KSIM_POOL_K_SLTU:
-			x[o->rd] = x[o->rs1] < x[o->rs2];
-			goto next;
-		case KSIM_POOL_K_XOR:
-			x[o->rd] = x[o->rs1] ^ x[o->rs2];
-			goto next;
-		case KSIM_POOL_K_SRL:
-			x[o->rd] = x[o->rs1] >> (x[o->rs2] & 31);
-			goto next;
-		case KSIM_POOL_K_SRA:
-			x[o->rd] = (u32)((s32)x[o->rs1] >> (x[o->rs2] & 31));
-			goto next;
-		case KSIM_POOL_K_OR:
-			x[o->rd] = x[o->rs1] | x[o->rs2];
-			goto next;
-		case KSIM_POOL_K_AND:
-			x[o->rd] = x[o->rs1] & x[o->rs2];
-			goto next;
-		case KSIM_POOL_K_MUL:
-			x[o->rd] = x[o->rs1] * x[o->rs2];
-			t += KH_POOL_LAT_MUL - 1;
-			goto next;
-		case KSIM_POOL_K_MULH:
-			/* the exact product fits in 64 bits: its high word */
-			x[o->rd] = (u32)(((u64)(s64)(s32)x[o->rs1] *
-					  (u64)(s64)(s32)x[o->rs2]) >> 32);
-			t += KH_POOL_LAT_MUL - 1;
-			goto next;
-		case KSIM_POOL_K_MULHSU:
-			x[o->rd] = (u32)(((u64)(s64)(s32)x[o->rs1] *
-					  (u64)x[o->rs2]) >> 32);
-			t += KH_POOL_LAT_MUL - 1;
-			goto next;
-		case KSIM_POOL_K_MULHU:
-			x[o->rd] = (u32)(((u64)x[o->rs1] * x[o->rs2]) >> 32);
-			t += KH_POOL_LAT_MUL - 1;
-			goto next;
-		case KSIM_POOL_K_DIV:
-			a = x[o->rs1];
-			v = x[o->rs2];
-			if (!v)
-				x[o->rd] = ~0u;
-			else if (a == 0x80000000u && v == ~0u)
-				x[o->rd] = a;
-			else
-				x[o->rd] = (u32)((s32)a / (s32)v);
-			t += KH_POOL_LAT_DIV - 1;
-			goto next;
-		case KSIM_POOL_K_DIVU:
-			v = x[o->rs2];
-			x[o->rd] = v ? x[o->rs1] / v : ~0u;
-			t += KH_POOL_LAT_DIV - 1;
-			goto next;
-		case KSIM_POOL_K_REM:
-			a = x[o->rs1];
-			v = x[o->rs2];
-			if (!v)
-				x[o->rd] = a;
-			else if (a == 0x80000000u && v == ~0u)
-				x[o->rd] = 0;
-			else
-				x[o->rd] = (u32)((s32)a % (s32)v);
-			t += KH_POOL_LAT_DIV - 1;
-			goto next;
-		case KSIM_POOL_K_REMU:
-			a = x[o->rs1];
-			v = x[o->rs2];
-			x[o->rd] = v ? a % v : a;
-			t += KH_POOL_LAT_DIV - 1;
-			goto next;
-		case KSIM_POOL_K_BEQ:
-			if (x[o->rs1] == x[o->rs2])
-				goto branch;
-			goto next;
-		case KSIM_POOL_K_BNE:
-			if (x[o->rs1] != x[o->rs2])
-				goto branch;
-			goto next;
-		case KSIM_POOL_K_BLT:
-			if ((s32)x[o->rs1] < (s32)x[o->rs2])
-				goto branch;
-			goto next;
-		case KSIM_POOL_K_BGE:
-			if ((s32)x[o->rs1] >= (s32)x[o->rs2])
-				goto branch;
-			goto next;
-		case KSIM_POOL_K_BLTU:
-			if (x[o->rs1] < x[o->rs2])
-				goto branch;
-			goto next;
-		case KSIM_POOL_K_BGEU:
-			if (x[o->rs1] >= x[o->rs2])
-				goto branch;
-			goto next;
-		case KSIM_POOL_K_JAL:
-			npc = o->imm;
-			if (npc & 3)
-				goto misfetch;
-			x[o->rd] = pc + 4;
-			goto jump;
-		case KSIM_POOL_K_JALR:
-			npc = (x[o->rs1] + o->imm) & ~1u;
-			if (npc & 3)
-				goto misfetch;
-			x[o->rd] = pc + 4;
-			goto jump;
-		case KSIM_POOL_K_LW:
-			a = x[o->rs1] + o->imm;
-			v = a - KH_POOL_DRAM_BASE;
-			if (ksim_pool_likely(v < KH_POOL_DRAM_SIZE && !(a & 3))) {
-				x[o->rd] = ksim_pool_rd32(dm + v);
-				t += KH_POOL_LAT_LOAD - 1;
-				goto next;
-			}
-			goto mem;
-		case KSIM_POOL_K_LBU:
-			a = x[o->rs1] + o->imm;
-			v = a - KH_POOL_DRAM_BASE;
-			if (ksim_pool_likely(v < KH_POOL_DRAM_SIZE)) {
-				x[o->rd] = dm[v];
-				t += KH_POOL_LAT_LOAD - 1;
-				goto next;
-			}
-			goto mem;
-		case KSIM_POOL_K_SW:
-			a = x[o->rs1] + o->imm;
-			v = a - KH_POOL_DRAM_BASE;
-			if (ksim_pool_likely(v < KH_POOL_DRAM_SIZE && !(a & 3))) {
-				ksim_pool_wr32(dm + v, x[o->rs2]);
-				t += KH_POOL_LAT_STORE - 1;
-				goto next;
-			}
-			goto mem;
-		case KSIM_POOL_K_SB:
-			a = x[o->rs1] + o->imm;
-			v = a - KH_POOL_DRAM_BASE;
-			if (ksim_pool_likely(v < KH_POOL_DRAM_SIZE)) {
-				dm[v] = (u8)x[o->rs2];
-				t += KH_POOL_LAT_STORE - 1;
-				goto next;
-			}
-			goto mem;
-		case KSIM_POOL_K_LB:
-		case KSIM_POOL_K_LH:
-		case KSIM_POOL_K_LHU:
-		case KSIM_POOL_K_SH:
-			a = x[o->rs1] + o->imm;
-			goto mem;
-		case KSIM_POOL_K_NOP:
-			goto next;
-		case KSIM_POOL_K_FENCE:
-			if (c->wb_count)
-				goto ext;	/* posted writes: wait for acks */
-			goto next;
-		case KSIM_POOL_K_CSR:
-			ksim_pool_csr_own(c, o, t, n);
-			goto next;
-		case KSIM_POOL_K_CSRX:
-		case KSIM_POOL_K_WFI:
-			goto ext;
-		case KSIM_POOL_K_ECALL:
-			cause = KH_POOL_CAUSE_ECALL;
-			goto trap;
-		case KSIM_POOL_K_EBREAK:
-			cause = KH_POOL_CAUSE_EBREAK;
-			goto trap;
-		case KSIM_POOL_K_FETCHF:
-			cause = KH_POOL_CAUSE_FETCH_FAULT;
-			goto trap;
-		default:	/* KSIM_POOL_K_ILLEGAL */
-			cause = KH_POOL_CAUSE_ILLEGAL;
+#ifdef KSIM_POOL_THREADED
+	KSIM_POOL_DISPATCH();
+	{
+#else
+dispatch:
+	switch (o->k) {
+#endif
+	KSIM_POOL_OP(UNDEC)
+		ksim_pool_decode(p, (u32)(o - dec));
+		KSIM_POOL_DISPATCH();
+	KSIM_POOL_OP(LI)
+		x[o->rd] = o->imm;
+		KSIM_POOL_NEXT(KH_POOL_LAT_ALU);
+	KSIM_POOL_OP(ADDI)
+		x[o->rd] = x[o->rs1] + o->imm;
+		KSIM_POOL_NEXT(KH_POOL_LAT_ALU);
+	KSIM_POOL_OP(SLTI)
+		x[o->rd] = (s32)x[o->rs1] < (s32)o->imm;
+		KSIM_POOL_NEXT(KH_POOL_LAT_ALU);
+	KSIM_POOL_OP(SLTIU)
+		x[o->rd] = x[o->rs1] < o->imm;
+		KSIM_POOL_NEXT(KH_POOL_LAT_ALU);
+	KSIM_POOL_OP(XORI)
+		x[o->rd] = x[o->rs1] ^ o->imm;
+		KSIM_POOL_NEXT(KH_POOL_LAT_ALU);
+	KSIM_POOL_OP(ORI)
+		x[o->rd] = x[o->rs1] | o->imm;
+		KSIM_POOL_NEXT(KH_POOL_LAT_ALU);
+	KSIM_POOL_OP(ANDI)
+		x[o->rd] = x[o->rs1] & o->imm;
+		KSIM_POOL_NEXT(KH_POOL_LAT_ALU);
+	KSIM_POOL_OP(SLLI)
+		x[o->rd] = x[o->rs1] << o->imm;
+		KSIM_POOL_NEXT(KH_POOL_LAT_ALU);
+	KSIM_POOL_OP(SRLI)
+		x[o->rd] = x[o->rs1] >> o->imm;
+		KSIM_POOL_NEXT(KH_POOL_LAT_ALU);
+	KSIM_POOL_OP(SRAI)
+		x[o->rd] = (u32)((s32)x[o->rs1] >> o->imm);
+		KSIM_POOL_NEXT(KH_POOL_LAT_ALU);
+	KSIM_POOL_OP(ADD)
+		x[o->rd] = x[o->rs1] + x[o->rs2];
+		KSIM_POOL_NEXT(KH_POOL_LAT_ALU);
+	KSIM_POOL_OP(SUB)
+		x[o->rd] = x[o->rs1] - x[o->rs2];
+		KSIM_POOL_NEXT(KH_POOL_LAT_ALU);
+	KSIM_POOL_OP(SLL)
+		x[o->rd] = x[o->rs1] << (x[o->rs2] & 31);
+		KSIM_POOL_NEXT(KH_POOL_LAT_ALU);
+	KSIM_POOL_OP(SLT)
+		x[o->rd] = (s32)x[o->rs1] < (s32)x[o->rs2];
+		KSIM_POOL_NEXT(KH_POOL_LAT_ALU);
+	KSIM_POOL_OP(SLTU)
+		x[o->rd] = x[o->rs1] < x[o->rs2];
+		KSIM_POOL_NEXT(KH_POOL_LAT_ALU);
+	KSIM_POOL_OP(XOR)
+		x[o->rd] = x[o->rs1] ^ x[o->rs2];
+		KSIM_POOL_NEXT(KH_POOL_LAT_ALU);
+	KSIM_POOL_OP(SRL)
+		x[o->rd] = x[o->rs1] >> (x[o->rs2] & 31);
+		KSIM_POOL_NEXT(KH_POOL_LAT_ALU);
+	KSIM_POOL_OP(SRA)
+		x[o->rd] = (u32)((s32)x[o->rs1] >> (x[o->rs2] & 31));
+		KSIM_POOL_NEXT(KH_POOL_LAT_ALU);
+	KSIM_POOL_OP(OR)
+		x[o->rd] = x[o->rs1] | x[o->rs2];
+		KSIM_POOL_NEXT(KH_POOL_LAT_ALU);
+	KSIM_POOL_OP(AND)
+		x[o->rd] = x[o->rs1] & x[o->rs2];
+		KSIM_POOL_NEXT(KH_POOL_LAT_ALU);
+	KSIM_POOL_OP(MUL)
+		x[o->rd] = x[o->rs1] * x[o->rs2];
+		KSIM_POOL_NEXT(KH_POOL_LAT_MUL);
+	KSIM_POOL_OP(MULH)
+		/* the exact product fits in 64 bits: its high word */
+		x[o->rd] = (u32)(((u64)(s64)(s32)x[o->rs1] *
+				  (u64)(s64)(s32)x[o->rs2]) >> 32);
+		KSIM_POOL_NEXT(KH_POOL_LAT_MUL);
+	KSIM_POOL_OP(MULHSU)
+		x[o->rd] = (u32)(((u64)(s64)(s32)x[o->rs1] *
+				  (u64)x[o->rs2]) >> 32);
+		KSIM_POOL_NEXT(KH_POOL_LAT_MUL);
+	KSIM_POOL_OP(MULHU)
+		x[o->rd] = (u32)(((u64)x[o->rs1] * x[o->rs2]) >> 32);
+		KSIM_POOL_NEXT(KH_POOL_LAT_MUL);
+	KSIM_POOL_OP(DIV)
+		a = x[o->rs1];
+		v = x[o->rs2];
+		if (!v)
+			x[o->rd] = ~0u;
+		else if (a == 0x80000000u && v == ~0u)
+			x[o->rd] = a;
+		else
+			x[o->rd] = (u32)((s32)a / (s32)v);
+		KSIM_POOL_NEXT(KH_POOL_LAT_DIV);
+	KSIM_POOL_OP(DIVU)
+		v = x[o->rs2];
+		x[o->rd] = v ? x[o->rs1] / v : ~0u;
+		KSIM_POOL_NEXT(KH_POOL_LAT_DIV);
+	KSIM_POOL_OP(REM)
+		a = x[o->rs1];
+		v = x[o->rs2];
+		if (!v)
+			x[o->rd] = a;
+		else if (a == 0x80000000u && v == ~0u)
+			x[o->rd] = 0;
+		else
+			x[o->rd] = (u32)((s32)a % (s32)v);
+		KSIM_POOL_NEXT(KH_POOL_LAT_DIV);
+	KSIM_POOL_OP(REMU)
+		a = x[o->rs1];
+		v = x[o->rs2];
+		x[o->rd] = v ? a % v : a;
+		KSIM_POOL_NEXT(KH_POOL_LAT_DIV);
+	KSIM_POOL_OP(BEQ)
+		if (x[o->rs1] == x[o->rs2])
+			KSIM_POOL_JUMP(o->imm);
+		KSIM_POOL_NEXT(KH_POOL_LAT_BRANCH);
+	KSIM_POOL_OP(BNE)
+		if (x[o->rs1] != x[o->rs2])
+			KSIM_POOL_JUMP(o->imm);
+		KSIM_POOL_NEXT(KH_POOL_LAT_BRANCH);
+	KSIM_POOL_OP(BLT)
+		if ((s32)x[o->rs1] < (s32)x[o->rs2])
+			KSIM_POOL_JUMP(o->imm);
+		KSIM_POOL_NEXT(KH_POOL_LAT_BRANCH);
+	KSIM_POOL_OP(BGE)
+		if ((s32)x[o->rs1] >= (s32)x[o->rs2])
+			KSIM_POOL_JUMP(o->imm);
+		KSIM_POOL_NEXT(KH_POOL_LAT_BRANCH);
+	KSIM_POOL_OP(BLTU)
+		if (x[o->rs1] < x[o->rs2])
+			KSIM_POOL_JUMP(o->imm);
+		KSIM_POOL_NEXT(KH_POOL_LAT_BRANCH);
+	KSIM_POOL_OP(BGEU)
+		if (x[o->rs1] >= x[o->rs2])
+			KSIM_POOL_JUMP(o->imm);
+		KSIM_POOL_NEXT(KH_POOL_LAT_BRANCH);
+	KSIM_POOL_OP(JAL)
+		x[o->rd] = KSIM_POOL_PC() + 4;
+		KSIM_POOL_JUMP(o->imm);
+	KSIM_POOL_OP(JALR)
+		a = (x[o->rs1] + o->imm) & ~1u;
+		if (a & 3) {
+			cause = KH_POOL_CAUSE_FETCH_MISALIGNED;
+			goto trap;	/* on the jump, which does not retire */
+		}
+		x[o->rd] = KSIM_POOL_PC() + 4;
+		if (ksim_pool_unlikely(a >= KH_POOL_IRAM_SIZE)) {
+			tpc = a;
+			goto jump_fault;
+		}
+		KSIM_POOL_JUMP(a / 4);
+	KSIM_POOL_OP(BRBAD)
+		if (!ksim_pool_taken(o->rd, x[o->rs1], x[o->rs2]))
+			KSIM_POOL_NEXT(KH_POOL_LAT_BRANCH);
+		if (o->imm & 3) {
+			cause = KH_POOL_CAUSE_FETCH_MISALIGNED;
 			goto trap;
 		}
-mem:
-		switch (ksim_pool_mem_slow(p, c, o, a, &cause)) {
-		case KSIM_POOL_M_DONE:
-			t += ksim_pool_is_store(o->k) ? KH_POOL_LAT_STORE - 1 :
-							KH_POOL_LAT_LOAD - 1;
-			goto next;
-		case KSIM_POOL_M_EXT:
-			goto ext;
-		default:
+		tpc = o->imm;
+		goto jump_fault;
+	KSIM_POOL_OP(JALBAD)
+		if (o->imm & 3) {
+			cause = KH_POOL_CAUSE_FETCH_MISALIGNED;
 			goto trap;
 		}
-next:
-		pc += 4;
-		t += KH_POOL_LAT_ALU;
-		n++;
-		continue;
-branch:
-		npc = o->imm;
-		if (npc & 3)
-			goto misfetch;
-jump:
-		/* the jump retires; a target past IRAM faults on its fetch */
-		pc = npc;
-		t += KH_POOL_LAT_TAKEN;
-		n++;
-		if (ksim_pool_unlikely(pc >= KH_POOL_IRAM_SIZE)) {
-			cause = KH_POOL_CAUSE_FETCH_FAULT;
-			goto trap;
+		x[o->rd] = KSIM_POOL_PC() + 4;
+		tpc = o->imm;
+		goto jump_fault;
+	KSIM_POOL_OP(LW)
+		a = x[o->rs1] + o->imm;
+		v = a - KH_POOL_DRAM_BASE;
+		if (ksim_pool_likely(v < KH_POOL_DRAM_SIZE && !(a & 3))) {
+			x[o->rd] = ksim_pool_rd32(dm + v);
+			KSIM_POOL_NEXT(KH_POOL_LAT_LOAD);
 		}
-		continue;
-misfetch:
-		/* reported on the jump, which does not retire (RISC-V) */
-		cause = KH_POOL_CAUSE_FETCH_MISALIGNED;
+		goto mem;
+	KSIM_POOL_OP(LBU)
+		a = x[o->rs1] + o->imm;
+		v = a - KH_POOL_DRAM_BASE;
+		if (ksim_pool_likely(v < KH_POOL_DRAM_SIZE)) {
+			x[o->rd] = dm[v];
+			KSIM_POOL_NEXT(KH_POOL_LAT_LOAD);
+		}
+		goto mem;
+	KSIM_POOL_OP(SW)
+		a = x[o->rs1] + o->imm;
+		v = a - KH_POOL_DRAM_BASE;
+		if (ksim_pool_likely(v < KH_POOL_DRAM_SIZE && !(a & 3))) {
+			ksim_pool_wr32(dm + v, x[o->rs2]);
+			KSIM_POOL_NEXT(KH_POOL_LAT_STORE);
+		}
+		goto mem;
+	KSIM_POOL_OP(SB)
+		a = x[o->rs1] + o->imm;
+		v = a - KH_POOL_DRAM_BASE;
+		if (ksim_pool_likely(v < KH_POOL_DRAM_SIZE)) {
+			dm[v] = (u8)x[o->rs2];
+			KSIM_POOL_NEXT(KH_POOL_LAT_STORE);
+		}
+		goto mem;
+	KSIM_POOL_OP(LB)
+	KSIM_POOL_OP(LH)
+	KSIM_POOL_OP(LHU)
+	KSIM_POOL_OP(SH)
+		a = x[o->rs1] + o->imm;
+		goto mem;
+	KSIM_POOL_OP(NOP)
+		KSIM_POOL_NEXT(KH_POOL_LAT_ALU);
+	KSIM_POOL_OP(FENCE)
+		if (c->wb_count)
+			goto ext;	/* posted writes: wait for their acks */
+		KSIM_POOL_NEXT(KH_POOL_LAT_ALU);
+	KSIM_POOL_OP(CSR)
+		ksim_pool_csr_own(c, o, t0 + n + e, n);
+		KSIM_POOL_NEXT(KH_POOL_LAT_ALU);
+	KSIM_POOL_OP(CSRX)
+	KSIM_POOL_OP(WFI)
+		goto ext;
+	KSIM_POOL_OP(ECALL)
+		cause = KH_POOL_CAUSE_ECALL;
+		goto trap;
+	KSIM_POOL_OP(EBREAK)
+		cause = KH_POOL_CAUSE_EBREAK;
+		goto trap;
+	KSIM_POOL_OP(FETCHF)
+		cause = KH_POOL_CAUSE_FETCH_FAULT;
+		goto trap;
+	KSIM_POOL_OP_DEFAULT(ILLEGAL)
+		cause = KH_POOL_CAUSE_ILLEGAL;
 		goto trap;
 	}
-	goto out;
+mem:
+	switch (ksim_pool_mem_slow(p, c, o, a, &cause)) {
+	case KSIM_POOL_M_DONE:
+		KSIM_POOL_NEXT(ksim_pool_is_store(o->k) ? KH_POOL_LAT_STORE :
+							  KH_POOL_LAT_LOAD);
+	case KSIM_POOL_M_EXT:
+		goto ext;
+	default:
+		goto trap;
+	}
+jump_fault:
+	/* the jump retires; the fetch at its target faults */
+	e += KH_POOL_LAT_TAKEN - 1;
+	n++;
+	c->pend = KSIM_POOL_P_TRAP;
+	c->trap_cause = KH_POOL_CAUSE_FETCH_FAULT;
+	c->trap_pc = tpc;
+	c->pc = tpc;
+	goto done;
 ext:
 	c->pend = KSIM_POOL_P_EXT;
 	goto out;
 trap:
 	c->pend = KSIM_POOL_P_TRAP;
 	c->trap_cause = cause;
-	c->trap_pc = pc;
+	c->trap_pc = KSIM_POOL_PC();
 out:
-	c->pc = pc;
-	c->t = t;
+	c->pc = KSIM_POOL_PC();
+done:
+	c->t = t0 + n + e;
 	c->instret += n;
 	p->executed += n;
 }

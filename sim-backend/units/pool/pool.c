@@ -8,7 +8,8 @@
  * pool.h says which file holds the rest and how time works.
  *
  * A tick, at mesh cycle now: a LOAD/NOFW/HALTED retirement due; one
- * received flit; the barrier (run-stall may have changed who runs); every
+ * received flit; the barrier (run-stall may have changed who runs); a job
+ * present while all eight cores are in reset retires NOFW; every
  * core due runs (sync.c executes what meets the outside, iss_exec.c the
  * rest, up to KSIM_POOL_QUANTUM cycles ahead); the iDMA engines; one flit
  * out; the next instruction.  Then the timer for the earliest core or
@@ -242,6 +243,12 @@ static bool ksim_pool_tick(struct ksim_unit *u)
 	if (ksim_pool_recv(p))
 		busy = true;
 	ksim_pool_barrier_eval(p);
+	/* the whole cluster put in reset under a job: nobody can finish it */
+	if (p->job && p->rst == KSIM_POOL_ALL && p->now > p->accept_at) {
+		ksim_pool_job_end(p, KH_POOL_FAULT(KH_POOL_CLASS_UNIT,
+						   KH_POOL_UNIT_NOFW), true);
+		busy = true;
+	}
 	ksim_pool_run_cores(p);
 	for (i = 0; i < KH_POOL_CORES; i++)
 		ksim_pool_idma_tick(p, &p->core[i]);

@@ -62,9 +62,9 @@
 enum ksim_pool_kind {
 	KSIM_POOL_K_UNDEC = 0,
 	KSIM_POOL_K_LI,		/* LUI, AUIPC: rd = imm */
-	KSIM_POOL_K_JAL,	/* imm: the target */
+	KSIM_POOL_K_JAL,	/* imm: the target's word index */
 	KSIM_POOL_K_JALR,
-	KSIM_POOL_K_BEQ,	/* branches: imm the target */
+	KSIM_POOL_K_BEQ,	/* branches: imm the target's word index */
 	KSIM_POOL_K_BNE,
 	KSIM_POOL_K_BLT,
 	KSIM_POOL_K_BGE,
@@ -114,6 +114,8 @@ enum ksim_pool_kind {
 	KSIM_POOL_K_EBREAK,
 	KSIM_POOL_K_ILLEGAL,
 	KSIM_POOL_K_FETCHF,	/* the word past IRAM: a fetch fault */
+	KSIM_POOL_K_BRBAD,	/* a branch to a target that traps: rd = funct3 */
+	KSIM_POOL_K_JALBAD,	/* a JAL to a target that traps */
 	KSIM_POOL_K_N
 };
 
