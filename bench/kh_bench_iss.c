@@ -9,7 +9,8 @@
  *            addi, bne: 6 instructions an iteration), a gp unit on a card,
  *            the whole model (scheduler, base, quanta) included
  *   mem8     all eight cores on a DataRAM loop (lw, add, sw, addi, bne
- *            over 4 KiB, 40 % memory instructions), the same card
+ *            over 4 KiB past the boot mailbox, 40 % memory instructions),
+ *            the same card
  *   native   the alu1 loop's arithmetic as plain C (the machine's ceiling)
  *   naive    the alu1 program on a minimal interpreter that decodes the raw
  *            word with a switch at every instruction (no predecode, no
@@ -96,8 +97,12 @@ static unsigned int prog_mem(u32 *w, u32 n)
 
 	w[i++] = LUI(5, n + ((n & 0x800) << 1));
 	w[i++] = ADDI(5, 5, n & 0xfff);
-	w[i++] = LUI(7, KH_POOL_DRAM_BASE + 0x1000);	/* end */
-	w[i++] = LUI(6, KH_POOL_DRAM_BASE);		/* 12: outer */
+	/*
+	 * 4 KiB from DataRAM + 4 KiB: core 0's first 32 bytes are its boot
+	 * mailbox, whose accesses the model runs at their mesh cycle
+	 */
+	w[i++] = LUI(7, KH_POOL_DRAM_BASE + 0x2000);	/* end */
+	w[i++] = LUI(6, KH_POOL_DRAM_BASE + 0x1000);	/* 12: outer */
 	w[i++] = LW(10, 6, 0);				/* 16: inner */
 	w[i++] = ADD(11, 11, 10);
 	w[i++] = SW(11, 6, 0);

@@ -522,7 +522,7 @@ TEST(boot_and_versions)
 	CHECK_EQ(KH_POOL_STATE_STALLED(st), 0);
 	CHECK_EQ(KH_POOL_STATE_RESET(st), 0);
 	CHECK(!(pf_rd(c, KH_CTRL_IDX_POOL_TRAP) & KH_POOL_TRAP_VALID));
-	tap_diag("pool.fw: %zu bytes, fw %u.%u.%u, API %u.%u; READY seen %llu cycles after the release (cores run ahead of the mesh: firmware/README.md)",
+	tap_diag("pool.fw: %zu bytes, fw %u.%u.%u, API %u.%u; READY seen %llu cycles after the release",
 		 im.len, KH_FW_VERSION_MAJOR(b.fw_version),
 		 KH_FW_VERSION_MINOR(b.fw_version),
 		 KH_FW_VERSION_PATCH(b.fw_version), b.api >> 16,

@@ -5,8 +5,9 @@
  * ksim_pool_iss_run() executes a core's predecoded instructions on its own
  * clock (c->t, charged per docs/spec/pool.md "Timing", KH_POOL_LAT_*)
  * until the clock reaches limit or the next instruction meets the outside:
- * a window load or store, a CSR of the job/barrier/iDMA group, WFI, a
- * FENCE with posted writes (all KSIM_POOL_P_EXT: sync.c executes them at
+ * a window load or store, core 0's load or store in its boot mailbox
+ * (DataRAM bytes 0..31, which the host shares), a CSR of the
+ * job/barrier/iDMA group, WFI, a FENCE with posted writes (all KSIM_POOL_P_EXT: sync.c executes them at
  * their mesh cycle), or a trap (KSIM_POOL_P_TRAP: the unit publishes it at
  * its cycle).  What it runs touches only the core's registers, its
  * DataRAM, IRAM (read) and its own CSRs, which nothing else sees
@@ -63,6 +64,26 @@ enum {
 	KSIM_POOL_M_TRAP,	/* *cause */
 };
 
+/* A load or store in the core's DataRAM at a (aligned, in range). */
+void ksim_pool_dram_access(struct ksim_pool_core *c,
+			   const struct ksim_pool_op *o, u32 a)
+{
+	unsigned int size = ksim_pool_access_size(o->k);
+	u8 *b = c->dram + (a - KH_POOL_DRAM_BASE);
+	u32 v = c->x[o->rs2];
+
+	if (!ksim_pool_is_store(o->k)) {
+		c->x[o->rd] = ksim_pool_load_value(o->k, b);
+	} else if (size == 1) {
+		b[0] = (u8)v;
+	} else if (size == 2) {
+		b[0] = (u8)v;
+		b[1] = (u8)(v >> 8);
+	} else {
+		ksim_pool_wr32(b, v);
+	}
+}
+
 /*
  * Every load or store the DataRAM fast path did not take: any width, the
  * IRAM (loads only, 32-bit aligned), the window, misalignment (checked
@@ -74,8 +95,6 @@ static int ksim_pool_mem_slow(struct ksim_pool *p, struct ksim_pool_core *c,
 {
 	bool st = ksim_pool_is_store(o->k);
 	unsigned int size = ksim_pool_access_size(o->k);
-	u32 v = c->x[o->rs2];
-	u8 *b;
 
 	if (a & (size - 1)) {
 		*cause = st ? KH_POOL_CAUSE_STORE_MISALIGNED :
@@ -83,17 +102,10 @@ static int ksim_pool_mem_slow(struct ksim_pool *p, struct ksim_pool_core *c,
 		return KSIM_POOL_M_TRAP;
 	}
 	if (a - KH_POOL_DRAM_BASE < KH_POOL_DRAM_SIZE) {
-		b = c->dram + (a - KH_POOL_DRAM_BASE);
-		if (!st) {
-			c->x[o->rd] = ksim_pool_load_value(o->k, b);
-		} else if (size == 1) {
-			b[0] = (u8)v;
-		} else if (size == 2) {
-			b[0] = (u8)v;
-			b[1] = (u8)(v >> 8);
-		} else {
-			ksim_pool_wr32(b, v);
-		}
+		/* core 0's boot mailbox: the host's too, at its cycle */
+		if (a - KH_POOL_DRAM_BASE < ksim_pool_mbox_bytes(c))
+			return KSIM_POOL_M_EXT;
+		ksim_pool_dram_access(c, o, a);
 		return KSIM_POOL_M_DONE;
 	}
 	if (a - KH_POOL_WIN_BASE < KH_POOL_WIN_SIZE)
@@ -250,6 +262,8 @@ void ksim_pool_iss_run(struct ksim_pool *p, struct ksim_pool_core *c,
 	const struct ksim_pool_op *o = dec + (c->pc >> 2);
 	u32 *const x = c->x;
 	u8 *const dm = c->dram;
+	/* DataRAM below lo is the boot mailbox (core 0): the slow path's */
+	const u32 lo = ksim_pool_mbox_bytes(c), dsz = KH_POOL_DRAM_SIZE - lo;
 	const u64 t0 = c->t, budget = limit - t0;
 	u64 n = 0, e = 0;
 	u32 a, v, tpc = 0;
@@ -428,7 +442,7 @@ dispatch:
 	KSIM_POOL_OP(LW)
 		a = x[o->rs1] + o->imm;
 		v = a - KH_POOL_DRAM_BASE;
-		if (ksim_pool_likely(v < KH_POOL_DRAM_SIZE && !(a & 3))) {
+		if (ksim_pool_likely(v - lo < dsz && !(a & 3))) {
 			x[o->rd] = ksim_pool_rd32(dm + v);
 			KSIM_POOL_NEXT(KH_POOL_LAT_LOAD);
 		}
@@ -436,7 +450,7 @@ dispatch:
 	KSIM_POOL_OP(LBU)
 		a = x[o->rs1] + o->imm;
 		v = a - KH_POOL_DRAM_BASE;
-		if (ksim_pool_likely(v < KH_POOL_DRAM_SIZE)) {
+		if (ksim_pool_likely(v - lo < dsz)) {
 			x[o->rd] = dm[v];
 			KSIM_POOL_NEXT(KH_POOL_LAT_LOAD);
 		}
@@ -444,7 +458,7 @@ dispatch:
 	KSIM_POOL_OP(SW)
 		a = x[o->rs1] + o->imm;
 		v = a - KH_POOL_DRAM_BASE;
-		if (ksim_pool_likely(v < KH_POOL_DRAM_SIZE && !(a & 3))) {
+		if (ksim_pool_likely(v - lo < dsz && !(a & 3))) {
 			ksim_pool_wr32(dm + v, x[o->rs2]);
 			KSIM_POOL_NEXT(KH_POOL_LAT_STORE);
 		}
@@ -452,7 +466,7 @@ dispatch:
 	KSIM_POOL_OP(SB)
 		a = x[o->rs1] + o->imm;
 		v = a - KH_POOL_DRAM_BASE;
-		if (ksim_pool_likely(v < KH_POOL_DRAM_SIZE)) {
+		if (ksim_pool_likely(v - lo < dsz)) {
 			dm[v] = (u8)x[o->rs2];
 			KSIM_POOL_NEXT(KH_POOL_LAT_STORE);
 		}

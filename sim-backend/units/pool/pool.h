@@ -352,6 +352,18 @@ bool ksim_pool_load_beat(struct ksim_pool *p, unsigned int s,
 bool ksim_pool_cd_flit(struct ksim_pool *p, const struct kh_flit *f);
 
 /* ---- window.c ---- */
+/*
+ * Core 0's DataRAM bytes [0, 32): the boot mailbox the host reads through
+ * BOOT..API_VERSION and writes with CU_DATA, so the core's accesses there
+ * run at their mesh cycle, not ahead of it; 0 for the other cores.
+ */
+static inline u32 ksim_pool_mbox_bytes(const struct ksim_pool_core *c)
+{
+	return c->id ? 0 : KH_POOL_WORD_BYTES;
+}
+
+void ksim_pool_dram_access(struct ksim_pool_core *c,
+			   const struct ksim_pool_op *o, u32 a);
 void ksim_pool_win_access(struct ksim_pool *p, struct ksim_pool_core *c,
 			  const struct ksim_pool_op *o);
 bool ksim_pool_win_flit(struct ksim_pool *p, struct ksim_pool_core *c,

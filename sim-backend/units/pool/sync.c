@@ -2,8 +2,9 @@
 /*
  * The instructions that meet the outside, executed at their mesh cycle
  * (the interpreter stops in front of them, iss_exec.c): the job CSRs, the
- * barrier, the iDMA CSRs, WFI, FENCE and the window accesses (window.c);
- * and traps (docs/spec/pool.md "The cores", "The cluster barrier",
+ * barrier, the iDMA CSRs, WFI, FENCE, the window accesses (window.c) and
+ * core 0's accesses to its boot mailbox, which the host reads and writes
+ * too (BOOT/FW_VERSION/API_VERSION, the CLAIM word); and traps (docs/spec/pool.md "The cores", "The cluster barrier",
  * "Faults").
  *
  * WFI.  Each core keeps a wake-up event, set when a job is presented, when
@@ -152,6 +153,7 @@ static void ksim_pool_csrx(struct ksim_pool *p, struct ksim_pool_core *c,
 void ksim_pool_ext(struct ksim_pool *p, struct ksim_pool_core *c)
 {
 	const struct ksim_pool_op *o = &p->dec[c->pc >> 2];
+	u32 a;
 
 	if (c->t < p->now)
 		c->t = p->now;
@@ -173,8 +175,15 @@ void ksim_pool_ext(struct ksim_pool *p, struct ksim_pool_core *c)
 		else
 			ksim_pool_done(p, c, KH_POOL_LAT_ALU);
 		break;
-	default:	/* a load or store in the window */
-		ksim_pool_win_access(p, c, o);
+	default:	/* a load or store: the window, or core 0's mailbox */
+		a = c->x[o->rs1] + o->imm;
+		if (a - KH_POOL_DRAM_BASE < KH_POOL_DRAM_SIZE) {
+			ksim_pool_dram_access(c, o, a);
+			ksim_pool_done(p, c, ksim_pool_is_store(o->k) ?
+				       KH_POOL_LAT_STORE : KH_POOL_LAT_LOAD);
+		} else {
+			ksim_pool_win_access(p, c, o);
+		}
 		break;
 	}
 }
