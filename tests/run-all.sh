@@ -5,7 +5,7 @@
 #      kernel-doc on the ABI and the seams, one name per thing with its
 #      layer's prefix (scripts/README.md)
 #   1. model and core unit tests              build/tests/{model,unit}/*
-#      (model_pool_fw boots build/firmware/pool.fw: KOHAKU_POOL_FW)
+#      (model_pool_fw boots build/firmware/pool.fw: KOHAKU_TEST_FW)
 #      the firmware images against the packer  tests/firmware/images.sh
 #   2. runtime + uapi tests, sim backend      build/tests/runtime/*
 #   3. the same under ASan/UBSan              build/asan/tests/...
@@ -69,8 +69,8 @@ run_check kernel-doc scripts/check-kernel-doc.sh
 run_check names scripts/check-names.sh
 
 # the POOL firmware the model tests boot (make firmware)
-KOHAKU_POOL_FW=${KOHAKU_POOL_FW:-$top/build/firmware/pool.fw}
-export KOHAKU_POOL_FW
+KOHAKU_TEST_FW=${KOHAKU_TEST_FW:-$top/build/firmware/pool.fw}
+export KOHAKU_TEST_FW
 # the firmware images against the packer's checker (TAP; skips without
 # the riscv toolchain), with the packer built plain or under ASan
 run_images() { # name packer
@@ -86,7 +86,6 @@ run_images images build/firmware/khfw-pack
 # fails the test that caused it: tests/runtime/README.md)
 export KOHAKU_SIM_CHECK=1
 export KOHAKU_FIRMWARE_PATH="$top/build/firmware"
-export KOHAKU_TEST_FW="$top/build/firmware/pool.fw"
 maps="saxpy sx_null_2x2 pool pool_2x2"
 # the runtime suite once per built-in card (tests/runtime/README.md)
 for map in $maps; do

@@ -11,7 +11,7 @@
  * faults, TRAP's reports, a queue of jobs, the two test firmwares, and
  * the figures firmware/README.md quotes (tap_diag lines).
  *
- * The image: $KOHAKU_POOL_FW (tests/run-all.sh sets it), else
+ * The image: $KOHAKU_TEST_FW (tests/run-all.sh sets it), else
  * build/firmware/pool.fw; the test images in test/ beside it.  Missing,
  * it is a failure where the riscv toolchain is installed (make test
  * builds the firmware), a loud skip where it is not.
@@ -68,7 +68,7 @@ static u16 get16(const u8 *p)
 
 static const char *pf_fw_path(void)
 {
-	const char *e = getenv("KOHAKU_POOL_FW");
+	const char *e = getenv("KOHAKU_TEST_FW");
 
 	return e && *e ? e : "build/firmware/pool.fw";
 }
