@@ -15,7 +15,6 @@
 #define KH_CU_GP		0x4750	/* 'GP', as KH_CU_TYPE('G', 'P') */
 #define KH_POOL_CORES		8
 #define KH_POOL_NBUF		9	/* IRAM and eight DataRAMs */
-#define KH_POOL_INST_DEPTH	16
 
 /* ---- the core's memory map (identity mapped, per core) ---- */
 #define KH_POOL_IRAM_BASE	0x00000000u
