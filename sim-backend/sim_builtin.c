@@ -76,7 +76,7 @@ static const struct ksim_builtin ksim_builtins[] = {
 	  "mag  null gp   nul\n"
 	  "xxx  gp   sax  xxx\n" },
 	{ "pool_2x2",
-	  "# 2 x 2 routers, two MAG ports, seven gp units, two SX and two\n"
+	  "# 2 x 2 routers, two MAG ports, six gp units, two SX and two\n"
 	  "# null units; ship parameters\n"
 	  "profile ship\n"
 	  "xxx  gp   gp   xxx\n"

@@ -319,38 +319,114 @@ TEST(hist256)
 	kohaku_close(dev);
 }
 
-/* every unit at once, each on its own data, one job per unit in flight */
-TEST(all_units_at_once)
+/*
+ * Every unit at once, each on its own data: one job per unit in flight,
+ * each a program of every data kernel, every result checked.
+ */
+enum { K_CRC, K_COPY, K_FILL, K_VADD, K_SUM, K_HIST, K_N };
+
+struct unit_run {
+	struct buf a, b, out[K_N];
+	struct kohaku_inst inst[K_N];
+	uint64_t job;
+};
+
+static void unit_prepare(kohaku_device *dev, const struct drm_kohaku_node *nd,
+			 unsigned int u, size_t len, struct unit_run *r)
 {
-	struct kohaku_inst inst[MAX_POOL];
-	struct kohaku_program p;
-	struct buf src[MAX_POOL], res[MAX_POOL];
-	uint64_t job[MAX_POOL];
+	static const size_t out_len[K_N] = { 32, 0, 0, 0, 32, 1024 };
+	unsigned int k;
+
+	REQUIRE(buf_new(dev, nd, len, 0x8000 + u, &r->a) == 0);
+	REQUIRE(buf_new(dev, nd, len, 0x9000 + u, &r->b) == 0);
+	for (k = 0; k < K_N; k++)
+		REQUIRE(buf_new(dev, nd, out_len[k] ? out_len[k] : len, 0, &r->out[k]) == 0);
+	CHECK_EQ(kohaku_inst_pool_crc32(&r->inst[K_CRC], r->a.a, r->out[K_CRC].a, len), 0);
+	CHECK_EQ(kohaku_inst_pool_copy(&r->inst[K_COPY], r->a.a, r->out[K_COPY].a, len), 0);
+	CHECK_EQ(kohaku_inst_pool_fill(&r->inst[K_FILL], r->out[K_FILL].a, 0x1000 + u, len), 0);
+	CHECK_EQ(kohaku_inst_pool_vadd_i32(&r->inst[K_VADD], r->a.a, r->b.a,
+					   r->out[K_VADD].a, len / 4), 0);
+	CHECK_EQ(kohaku_inst_pool_sum_i64(&r->inst[K_SUM], r->a.a, r->out[K_SUM].a, len / 8), 0);
+	CHECK_EQ(kohaku_inst_pool_hist256(&r->inst[K_HIST], r->a.a, r->out[K_HIST].a, len), 0);
+}
+
+static void unit_check(kohaku_device *dev, unsigned int u, size_t len,
+		       struct unit_run *r)
+{
+	unsigned char *got = malloc(len);
+	uint32_t hist[256] = { 0 }, h[256];
+	uint64_t sum = 0, s;
+	size_t i;
+
+	REQUIRE(got);
+	CHECK_EQ(read_u32(dev, &r->out[K_CRC], 0), (uint32_t)crc32(0, r->a.host, len));
+	CHECK_EQ(kohaku_bo_read(dev, r->out[K_COPY].h, 0, got, len), 0);
+	CHECK_MSG(!memcmp(got, r->a.host, len), "unit %u: copy differs", u);
+	CHECK_EQ(kohaku_bo_read(dev, r->out[K_FILL].h, 0, got, len), 0);
+	for (i = 0; i < len; i += 4) {
+		uint32_t w;
+
+		memcpy(&w, got + i, 4);
+		if (w != 0x1000 + u) {
+			CHECK_MSG(0, "unit %u: fill word %zu is 0x%x", u, i, w);
+			break;
+		}
+	}
+	CHECK_EQ(kohaku_bo_read(dev, r->out[K_VADD].h, 0, got, len), 0);
+	for (i = 0; i < len; i += 4) {
+		uint32_t x, y, z;
+
+		memcpy(&x, r->a.host + i, 4);
+		memcpy(&y, r->b.host + i, 4);
+		memcpy(&z, got + i, 4);
+		if (z != x + y) {
+			CHECK_MSG(0, "unit %u: vadd element %zu", u, i / 4);
+			break;
+		}
+	}
+	for (i = 0; i < len; i += 8) {
+		memcpy(&s, r->a.host + i, 8);
+		sum += s;
+	}
+	CHECK_EQ(kohaku_bo_read(dev, r->out[K_SUM].h, 0, &s, 8), 0);
+	CHECK_EQ(s, sum);
+	for (i = 0; i < len; i++)
+		hist[r->a.host[i]]++;
+	CHECK_EQ(kohaku_bo_read(dev, r->out[K_HIST].h, 0, h, sizeof(h)), 0);
+	CHECK_MSG(!memcmp(h, hist, sizeof(h)), "unit %u: hist differs", u);
+	free(got);
+	buf_free(dev, &r->a);
+	buf_free(dev, &r->b);
+	for (i = 0; i < K_N; i++)
+		buf_free(dev, &r->out[i]);
+}
+
+TEST(all_units_at_once_every_kernel)
+{
+	static struct unit_run run[MAX_POOL];
 	struct kohaku_job_status st;
-	const size_t len = 20000;
+	struct kohaku_program p;
+	const size_t len = 16384;
 
 	RT_OPEN(dev);
 	NEED_POOL(dev, nd, n);
 	for (unsigned int i = 0; i < n; i++) {
-		REQUIRE(buf_new(dev, &nd[i], len, 0x8000 + i, &src[i]) == 0);
-		REQUIRE(buf_new(dev, &nd[i], 32, 0, &res[i]) == 0);
-		CHECK_EQ(kohaku_inst_pool_crc32(&inst[i], src[i].a, res[i].a, len), 0);
+		unit_prepare(dev, &nd[i], i, len, &run[i]);
 		memset(&p, 0, sizeof(p));
 		p.mesh = nd[i].mesh;
 		p.x = nd[i].x;
 		p.y = nd[i].y;
-		p.n_insts = 1;
-		p.insts = &inst[i];
-		REQUIRE(kohaku_submit(dev, &p, 1, 0, &job[i]) == 0);
+		p.n_insts = K_N;
+		p.insts = run[i].inst;
+		REQUIRE(kohaku_submit(dev, &p, 1, 0, &run[i].job) == 0);
 	}
 	for (unsigned int i = 0; i < n; i++) {
-		CHECK_EQ(kohaku_wait(dev, job[i], 30000, &st), 0);
+		CHECK_EQ(kohaku_wait(dev, run[i].job, 60000, &st), 0);
 		CHECK_EQ(st.status, KOHAKU_JOB_DONE);
-		CHECK_EQ(read_u32(dev, &res[i], 0), (uint32_t)crc32(0, src[i].host, len));
-		buf_free(dev, &src[i]);
-		buf_free(dev, &res[i]);
+		unit_check(dev, i, len, &run[i]);
 	}
-	tap_diag("crc32 of %zu bytes on %u units side by side", len, n);
+	tap_diag("crc32, copy, fill, vadd, sum and hist of %zu bytes on %u units side by side",
+		 len, n);
 	kohaku_close(dev);
 }
 
