@@ -166,8 +166,8 @@ static u32 kh_fw_zero_bytes(const struct kh_fw_image *img)
 }
 
 /*
- * The image (and zeros) into mesh memory for LOAD.  0 in *src when it
- * cannot be: the mailbox path then loads instead.
+ * The image (and zeros) into mesh memory for LOAD (b->by_dma).  When it
+ * cannot be, the mailbox path loads instead.
  */
 static void kh_fw_stage(struct kh_mesh *m, const struct kh_fw_image *img,
 			u64 *start, u64 *len, struct kh_boot *b)
@@ -210,6 +210,7 @@ static void kh_fw_stage(struct kh_mesh *m, const struct kh_fw_image *img,
 		*len = 0;
 		return;
 	}
+	b->by_dma = true;
 	b->src = KH_MADDR(m->id, *start);
 	b->zeros = b->src + img_len;
 }
@@ -217,6 +218,7 @@ static void kh_fw_stage(struct kh_mesh *m, const struct kh_fw_image *img,
 /* the outcome of one pass over the units */
 struct kh_fw_pass {
 	u32 reason;
+	u32 loaded_by;		/* KOHAKU_FW_BY_* of the last unit */
 	u64 trap;
 	int err;
 	struct kh_node *failed;
@@ -278,6 +280,7 @@ static int kh_fw_boot_all(struct kh_device *kd, const struct kh_fw_image *img,
 				break;
 			}
 			p->n_units++;
+			p->loaded_by = b.by_dma ? KOHAKU_FW_BY_LOAD : KOHAKU_FW_BY_MAILBOX;
 			p->boot_ns = max_t(u64, p->boot_ns, b.boot_ns);
 			p->fw_version = b.fw_version;
 			p->fw_api = b.fw_api;
@@ -338,6 +341,7 @@ static void kh_fw_restore(struct kh_device *kd)
 static void kh_fw_result(struct drm_kohaku_fw_load *out, const struct kh_fw_pass *p)
 {
 	out->n_units = p->n_units;
+	out->loaded_by = p->loaded_by;
 	out->reason = p->reason;
 	out->fw_version = p->fw_version;
 	out->fw_api = p->fw_api;
@@ -433,7 +437,7 @@ int kh_ioctl_fw_load(struct kh_file *kf, void *arg)
 	void *buf;
 	int ret;
 
-	if (a->flags & ~KOHAKU_FW_LOAD_FLAGS || a->pad || a->pad2 ||
+	if (a->flags & ~KOHAKU_FW_LOAD_FLAGS || a->pad ||
 	    !kh_all_zero(a->reserved, sizeof(a->reserved)))
 		return -EINVAL;
 	if (a->image_size > KH_FW_MAX_IMAGE) {

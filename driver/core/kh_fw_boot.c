@@ -234,7 +234,7 @@ int kh_fw_boot_unit(struct kh_boot *b)
 	kh_mutex_unlock(&m->lock);
 	if (ret)
 		return kh_boot_fail(b, KOHAKU_FW_ERR_LOAD, ret);
-	ret = b->src ? kh_fw_load_dram(b) : kh_fw_load_mbox(b);
+	ret = b->by_dma ? kh_fw_load_dram(b) : kh_fw_load_mbox(b);
 	if (ret)
 		return kh_boot_fail(b, KOHAKU_FW_ERR_LOAD, ret);
 	ret = kh_fw_release(b);

@@ -16,9 +16,9 @@
  * struct kh_boot - booting one POOL unit
  * @img: the image.
  * @node: the unit.
- * @src: the image's copy in the unit's mesh memory (a mesh address); 0 to
- *	load through the mailbox.
- * @zeros: with @src: zeros, as long as the largest zero-fill section.
+ * @by_dma: load with LOAD instructions from @src; else through the mailbox.
+ * @src: the image's copy in the unit's mesh memory (a mesh address).
+ * @zeros: zeros there, as long as the largest zero-fill section.
  * @timeout_ns: device time from release to READY.
  * @reason: out: KOHAKU_FW_ERR_* when it failed.
  * @t_release: out: device time the cores were released.
@@ -30,6 +30,7 @@
 struct kh_boot {
 	const struct kh_fw_image *img;
 	struct kh_node *node;
+	bool by_dma;
 	u64 src, zeros;
 	u64 timeout_ns;
 	u32 reason;

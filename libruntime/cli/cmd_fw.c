@@ -120,9 +120,11 @@ static int fw_load(const struct kohaku_cli_opts *o, const char *file)
 		       r ? "false" : "true", out.reason);
 		cli_json_str(kohaku_fw_reason(out.reason));
 		printf(", \"detail\": %u, \"units\": %u, \"fw_version\": %u, "
-		       "\"fw_api\": %u, \"boot_ns\": %llu, \"error\": ", out.detail,
-		       out.n_units, out.fw_version, out.fw_api,
-		       (unsigned long long)out.boot_ns);
+		       "\"fw_api\": %u, \"boot_ns\": %llu, \"loaded_by\": \"%s\", "
+		       "\"error\": ", out.detail, out.n_units, out.fw_version,
+		       out.fw_api, (unsigned long long)out.boot_ns,
+		       out.loaded_by == KOHAKU_FW_BY_LOAD ? "load" :
+		       out.loaded_by == KOHAKU_FW_BY_MAILBOX ? "mailbox" : "");
 		cli_json_str(r ? kohaku_last_error(dev) : "");
 		printf("}\n");
 	} else if (r) {
@@ -131,9 +133,11 @@ static int fw_load(const struct kohaku_cli_opts *o, const char *file)
 	} else {
 		printf("%s: firmware ", kohaku_device_path(dev));
 		print_version(out.fw_version);
-		printf(" (API %u.%u) from %s running on %u POOL unit%s, booted in %.1f us of device time\n",
+		printf(" (API %u.%u) from %s running on %u POOL unit%s (loaded %s), booted in %.1f us of device time\n",
 		       out.fw_api >> 16, out.fw_api & 0xffff, file, out.n_units,
-		       out.n_units == 1 ? "" : "s", out.boot_ns / 1e3);
+		       out.n_units == 1 ? "" : "s",
+		       out.loaded_by == KOHAKU_FW_BY_LOAD ? "by LOAD from device memory" :
+		       "through the mailbox", out.boot_ns / 1e3);
 	}
 	kohaku_close(dev);
 	if (!r)

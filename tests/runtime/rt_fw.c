@@ -198,11 +198,28 @@ static uint64_t dev_caps(kohaku_device *dev)
 
 /* ---- tests ---- */
 
+/* the simulated card's register writes so far (sim backend), else 0 */
+static unsigned long long card_writes(kohaku_device *dev)
+{
+	unsigned long long r = 0, w = 0;
+	char *text = NULL, *p;
+
+	if (kohaku_device_backend(dev) != KOHAKU_BACKEND_SIM ||
+	    kohaku_sim_read(dev, "stats", &text) || !text)
+		return 0;
+	p = strstr(text, "host reads=");
+	if (p && sscanf(p, "host reads=%llu writes=%llu", &r, &w) != 2)
+		w = 0;
+	free(text);
+	return w;
+}
+
 TEST(reload_while_idle)
 {
 	struct drm_kohaku_fw_load out;
 	struct kohaku_fw_info fi;
 	const unsigned char *g;
+	unsigned long long w[2];
 	size_t len;
 
 	RT_OPEN(dev);
@@ -212,8 +229,12 @@ TEST(reload_while_idle)
 	/* through LOAD from device memory, then through the mailbox */
 	for (unsigned int flags = 0; flags <= KOHAKU_FW_LOAD_MAILBOX;
 	     flags += KOHAKU_FW_LOAD_MAILBOX) {
+		unsigned long long w0 = card_writes(dev);
+
 		memset(&out, 0, sizeof(out));
 		CHECK_EQ(kohaku_fw_load(dev, g, len, flags, &out), 0);
+		w[flags != 0] = card_writes(dev) - w0;
+		CHECK_EQ(out.loaded_by, flags ? KOHAKU_FW_BY_MAILBOX : KOHAKU_FW_BY_LOAD);
 		CHECK_EQ(out.reason, KOHAKU_FW_OK);
 		CHECK_EQ(out.n_units, n);
 		CHECK_EQ(out.fw_version, get32(g + 0x0c));
@@ -224,6 +245,13 @@ TEST(reload_while_idle)
 			 flags ? "through the mailbox" : "by LOAD", out.n_units,
 			 (unsigned long long)out.boot_ns);
 		still_running(dev, out.fw_version);
+	}
+	/* what LOAD is for: the image does not cross the mailbox flit by flit */
+	if (kohaku_device_backend(dev) == KOHAKU_BACKEND_SIM) {
+		tap_diag("register writes for %zu bytes on %u units: %llu by LOAD, %llu through the mailbox",
+			 len, n, w[0], w[1]);
+		CHECK_MSG(w[0] * 4 < w[1], "LOAD took %llu writes, the mailbox %llu",
+			  w[0], w[1]);
 	}
 	REQUIRE(kohaku_fw_info(dev, &fi) == 0);
 	CHECK_EQ(fi.running, n);

@@ -477,6 +477,9 @@ struct drm_kohaku_wait {
 /* force the CU_DATA mailbox path rather than LOAD from device memory */
 #define KOHAKU_FW_LOAD_MAILBOX	(1u << 0)
 #define KOHAKU_FW_LOAD_FLAGS	KOHAKU_FW_LOAD_MAILBOX
+/* how the sections went (drm_kohaku_fw_load.loaded_by) */
+#define KOHAKU_FW_BY_LOAD	1
+#define KOHAKU_FW_BY_MAILBOX	2
 #define KOHAKU_FW_BOOT_TIMEOUT_DEFAULT_MS	100
 
 /**
@@ -497,7 +500,9 @@ struct drm_kohaku_wait {
  * @fail_x: out: likewise.
  * @fail_y: out: likewise.
  * @pad: zero.
- * @pad2: zero.
+ * @loaded_by: out: how the sections reached the units: KOHAKU_FW_BY_LOAD
+ *	(LOAD instructions from a copy in device memory) or
+ *	KOHAKU_FW_BY_MAILBOX (CU_DATA bursts); 0 when nothing was loaded.
  * @boot_ns: out: device time from release to READY, the slowest unit.
  * @fail_trap: out: with KOHAKU_FW_ERR_TRAP, the failing unit's TRAP
  *	register (KH_POOL_TRAP_*: core, cause, PC), else 0.
@@ -525,7 +530,7 @@ struct drm_kohaku_fw_load {
 	__u8 fail_x;
 	__u8 fail_y;
 	__u8 pad;
-	__u32 pad2;
+	__u32 loaded_by;
 	__u64 boot_ns;
 	__u64 fail_trap;
 	__u64 reserved[2];
