@@ -65,6 +65,11 @@ int cli_select_units(const struct kohaku_cli_opts *o,
 		     uint16_t cu_type, const char *what,
 		     const struct drm_kohaku_node **out, unsigned int *n_out);
 
+/* select.c: submit a job of one program, insts[0..n), to node nd */
+int cli_submit_on(kohaku_device *dev, const struct drm_kohaku_node *nd,
+		  uint8_t txn, const struct kohaku_inst *insts, unsigned int n,
+		  uint32_t timeout_ms, uint64_t *job);
+
 /* output.c: s as a JSON string, quoted and escaped */
 void cli_json_str(const char *s);
 /*

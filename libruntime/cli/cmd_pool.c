@@ -111,7 +111,6 @@ static int setup(kohaku_device *dev, const struct kohaku_cli_pool_kernel *k,
 {
 	size_t in = (size_t)n * k->elem;
 	struct kohaku_inst inst;
-	struct kohaku_program p;
 	uint32_t seed = 0x9e3779b9u ^ (ui * 2654435761u);
 	unsigned int b;
 	size_t i;
@@ -142,15 +141,7 @@ static int setup(kohaku_device *dev, const struct kohaku_cli_pool_kernel *k,
 		u->exit = EXIT_USAGE;
 		return r;
 	}
-	memset(&p, 0, sizeof(p));
-	p.mesh = u->node->mesh;
-	p.x = u->node->x;
-	p.y = u->node->y;
-	p.txn = (uint8_t)ui;
-	/* ping's result travels only on a non-last instruction's signal */
-	p.n_insts = 1;
-	p.insts = &inst;
-	r = kohaku_submit(dev, &p, 1, timeout_ms, &u->job);
+	r = cli_submit_on(dev, u->node, (uint8_t)ui, &inst, 1, timeout_ms, &u->job);
 	if (r < 0)
 		goto fail;
 	u->submitted = true;

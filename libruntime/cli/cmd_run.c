@@ -76,7 +76,6 @@ static int run_setup(kohaku_device *dev, const struct kohaku_cli_opts *o,
 	unsigned long i;
 	float *hy = (float *)hyb;
 	struct kohaku_inst inst;
-	struct kohaku_program p;
 	int r;
 
 	r = kohaku_bo_create(dev, u->node->mesh, vbytes ? vbytes : 4, &u->hx,
@@ -104,15 +103,9 @@ static int run_setup(kohaku_device *dev, const struct kohaku_cli_opts *o,
 		u->exit = EXIT_USAGE;
 		return r;
 	}
-	memset(&p, 0, sizeof(p));
-	p.mesh = u->node->mesh;
-	p.x = u->node->x;
-	p.y = u->node->y;
-	p.txn = (uint8_t)ui;
-	p.n_insts = 1;
-	p.insts = &inst;
 	u->t0 = now_s();
-	r = kohaku_submit(dev, &p, 1, o->timeout_ms, &u->job);
+	r = cli_submit_on(dev, u->node, (uint8_t)ui, &inst, 1, o->timeout_ms,
+			  &u->job);
 	if (r < 0)
 		goto fail;
 	u->submitted = true;

@@ -2,9 +2,10 @@
 /*
  * The units a command runs on: every unit of one type, or the ones --node
  * names (each checked to be of that type, with the right ones listed when
- * it is not).
+ * it is not); and a job of one program for one of them.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "cli.h"
 
@@ -62,4 +63,20 @@ int cli_select_units(const struct kohaku_cli_opts *o,
 			out[(*n_out)++] = hit;
 	}
 	return EXIT_OK;
+}
+
+int cli_submit_on(kohaku_device *dev, const struct drm_kohaku_node *nd,
+		  uint8_t txn, const struct kohaku_inst *insts, unsigned int n,
+		  uint32_t timeout_ms, uint64_t *job)
+{
+	struct kohaku_program p;
+
+	memset(&p, 0, sizeof(p));
+	p.mesh = nd->mesh;
+	p.x = nd->x;
+	p.y = nd->y;
+	p.txn = txn;
+	p.n_insts = n;
+	p.insts = insts;
+	return kohaku_submit(dev, &p, 1, timeout_ms, job);
 }

@@ -111,6 +111,16 @@ int rt_run(kohaku_device *dev, const struct kohaku_program *p,
 /* A good saxpy on the first SX unit; true when it ran and checked out. */
 bool rt_good_saxpy(kohaku_device *dev);
 
+/* a test that needs POOL units: their table in nd, n of them, or SKIP */
+#define RT_MAX_POOL	16
+#define RT_NEED_POOL(dev, nd, n)					\
+	struct drm_kohaku_node nd[RT_MAX_POOL];				\
+	unsigned int n = rt_nodes_of(dev, KH_CU_GP, nd, RT_MAX_POOL);	\
+	if (!n) {							\
+		kohaku_close(dev);					\
+		SKIP("no POOL unit on this card");			\
+	}
+
 /*
  * The POOL firmware image under test: KOHAKU_TEST_FW, else the installed
  * /lib/firmware/kohaku/pool.fw (what kohaku.ko and the sim backend load);

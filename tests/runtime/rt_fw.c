@@ -19,7 +19,6 @@
 #include "kohaku/kh_fw.h"
 #include "kohaku/kh_pool.h"
 
-#define MAX_POOL	16
 
 /* ---- images ---- */
 
@@ -112,23 +111,11 @@ static void tiny(struct image *im, const uint32_t *words, unsigned int n)
 
 /* ---- the device ---- */
 
-static unsigned int pool_nodes(kohaku_device *dev, struct drm_kohaku_node *nd)
-{
-	return rt_nodes_of(dev, KH_CU_GP, nd, MAX_POOL);
-}
-
-#define NEED_POOL(dev, nd, n)						\
-	struct drm_kohaku_node nd[MAX_POOL];				\
-	unsigned int n = pool_nodes(dev, nd);				\
-	if (!n) {							\
-		kohaku_close(dev);					\
-		SKIP("no POOL unit on this card");			\
-	}
 
 /* the firmware runs: every unit RUNNING that version, and a CRC checks out */
 static void still_running(kohaku_device *dev, uint32_t version)
 {
-	struct drm_kohaku_node nd[MAX_POOL];
+	struct drm_kohaku_node nd[RT_MAX_POOL];
 	struct kohaku_job_status st;
 	struct kohaku_inst inst;
 	unsigned char data[96];
@@ -136,7 +123,7 @@ static void still_running(kohaku_device *dev, uint32_t version)
 	uint32_t h, hr, got = 0;
 	uint64_t a, ar;
 
-	n = pool_nodes(dev, nd);
+	n = rt_nodes_of(dev, KH_CU_GP, nd, RT_MAX_POOL);
 	for (i = 0; i < n; i++) {
 		CHECK_MSG(nd[i].fw_state == KOHAKU_FW_STATE_RUNNING,
 			  "unit (%u,%u) is %s", nd[i].x, nd[i].y,
@@ -223,7 +210,7 @@ TEST(reload_while_idle)
 	size_t len;
 
 	RT_OPEN(dev);
-	NEED_POOL(dev, nd, n);
+	RT_NEED_POOL(dev, nd, n);
 	g = rt_fw_image(&len);
 	REQUIRE(g);
 	/* through LOAD from device memory, then through the mailbox */
@@ -270,7 +257,7 @@ TEST(reload_refused_while_a_job_runs)
 	size_t len;
 
 	RT_OPEN(dev);
-	NEED_POOL(dev, nd, n);
+	RT_NEED_POOL(dev, nd, n);
 	g = rt_fw_image(&len);
 	REQUIRE(g);
 	/* a long job, and one queued behind it */
@@ -306,7 +293,7 @@ TEST(malformed_images_refused_with_their_reason)
 	unsigned int s;
 
 	RT_OPEN(dev);
-	NEED_POOL(dev, nd, n);
+	RT_NEED_POOL(dev, nd, n);
 	REQUIRE(image_copy(&im, 0));
 
 	im.len /= 2;
@@ -393,7 +380,7 @@ TEST(firmware_that_never_says_ready_times_out)
 	int r;
 
 	RT_OPEN(dev);
-	NEED_POOL(dev, nd, n);
+	RT_NEED_POOL(dev, nd, n);
 	tiny(&im, spin, 1);
 	memset(&a, 0, sizeof(a));
 	a.image_ptr = (uintptr_t)im.b;
@@ -420,7 +407,7 @@ TEST(firmware_that_traps_at_boot_reports_it)
 	int r;
 
 	RT_OPEN(dev);
-	NEED_POOL(dev, nd, n);
+	RT_NEED_POOL(dev, nd, n);
 	tiny(&im, bad, 3);
 	memset(&a, 0, sizeof(a));
 	a.image_ptr = (uintptr_t)im.b;
@@ -444,14 +431,14 @@ TEST(firmware_that_traps_at_boot_reports_it)
 /* a card without POOL units: nothing to load, said so */
 TEST(no_pool_unit_no_firmware)
 {
-	struct drm_kohaku_node nd[MAX_POOL];
+	struct drm_kohaku_node nd[RT_MAX_POOL];
 	struct drm_kohaku_fw_load out;
 	struct kohaku_fw_info fi;
 	struct image im;
 	static const uint32_t nop[] = { 0x00000013 };
 
 	RT_OPEN(dev);
-	if (pool_nodes(dev, nd)) {
+	if (rt_nodes_of(dev, KH_CU_GP, nd, RT_MAX_POOL)) {
 		kohaku_close(dev);
 		SKIP("this card has POOL units");
 	}

@@ -16,20 +16,7 @@
 #include "rt_common.h"
 #include "kohaku/kh_pool.h"
 
-#define MAX_POOL	16
 
-static unsigned int pool_nodes(kohaku_device *dev, struct drm_kohaku_node *nd)
-{
-	return rt_nodes_of(dev, KH_CU_GP, nd, MAX_POOL);
-}
-
-#define NEED_POOL(dev, nd, n)						\
-	struct drm_kohaku_node nd[MAX_POOL];				\
-	unsigned int n = pool_nodes(dev, nd);				\
-	if (!n) {							\
-		kohaku_close(dev);					\
-		SKIP("no POOL unit on this card");			\
-	}
 
 static uint32_t rnd(uint32_t *s)
 {
@@ -103,7 +90,7 @@ TEST(every_unit_booted)
 	struct kohaku_fw_info fi;
 
 	RT_OPEN(dev);
-	NEED_POOL(dev, nd, n);
+	RT_NEED_POOL(dev, nd, n);
 	REQUIRE(kohaku_fw_info(dev, &fi) == 0);
 	CHECK_EQ(fi.units, n);
 	CHECK_EQ(fi.running, n);
@@ -129,7 +116,7 @@ TEST(ping)
 	struct kohaku_job_status st;
 
 	RT_OPEN(dev);
-	NEED_POOL(dev, nd, n);
+	RT_NEED_POOL(dev, nd, n);
 	/* two: the first's result travels on its SIG_INST_COMPLETE */
 	kohaku_inst_pool_ping(&inst[0], 0x1234);
 	kohaku_inst_pool_ping(&inst[1], 0x5678);
@@ -164,7 +151,7 @@ TEST(crc32_sizes)
 					4096, 65536 + 7, 300000 };
 
 	RT_OPEN(dev);
-	NEED_POOL(dev, nd, n);
+	RT_NEED_POOL(dev, nd, n);
 	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
 		crc_case(dev, &nd[0], sizes[i], 0x1000 + i);
 	kohaku_close(dev);
@@ -178,7 +165,7 @@ TEST(copy_and_fill)
 	unsigned char *back;
 
 	RT_OPEN(dev);
-	NEED_POOL(dev, nd, n);
+	RT_NEED_POOL(dev, nd, n);
 	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
 		size_t len = sizes[i];
 
@@ -222,7 +209,7 @@ TEST(vadd_i32)
 	struct buf a, b, c;
 
 	RT_OPEN(dev);
-	NEED_POOL(dev, nd, n);
+	RT_NEED_POOL(dev, nd, n);
 	for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
 		uint32_t cnt = counts[i], bad = 0;
 		int32_t *got;
@@ -268,7 +255,7 @@ TEST(sum_i64)
 	struct buf src, res;
 
 	RT_OPEN(dev);
-	NEED_POOL(dev, nd, n);
+	RT_NEED_POOL(dev, nd, n);
 	for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
 		uint32_t cnt = counts[i];
 		uint64_t want = 0, got = 0;
@@ -300,7 +287,7 @@ TEST(hist256)
 	uint32_t got[256], want[256];
 
 	RT_OPEN(dev);
-	NEED_POOL(dev, nd, n);
+	RT_NEED_POOL(dev, nd, n);
 	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
 		size_t len = sizes[i];
 
@@ -403,13 +390,13 @@ static void unit_check(kohaku_device *dev, unsigned int u, size_t len,
 
 TEST(all_units_at_once_every_kernel)
 {
-	static struct unit_run run[MAX_POOL];
+	static struct unit_run run[RT_MAX_POOL];
 	struct kohaku_job_status st;
 	struct kohaku_program p;
 	const size_t len = 16384;
 
 	RT_OPEN(dev);
-	NEED_POOL(dev, nd, n);
+	RT_NEED_POOL(dev, nd, n);
 	for (unsigned int i = 0; i < n; i++) {
 		unit_prepare(dev, &nd[i], i, len, &run[i]);
 		memset(&p, 0, sizeof(p));
@@ -440,7 +427,7 @@ TEST(bad_arguments_fault_with_the_firmwares_code)
 	char d[160];
 
 	RT_OPEN(dev);
-	NEED_POOL(dev, nd, n);
+	RT_NEED_POOL(dev, nd, n);
 	kohaku_inst_pool(&inst, KH_POOL_K_COPY, odd);
 	CHECK_EQ(run1(dev, &nd[0], &inst, &st), 0);
 	CHECK_EQ(st.status, KOHAKU_JOB_FAULT);
@@ -488,7 +475,7 @@ TEST(trap_reports_core_cause_pc)
 	char d[160];
 
 	RT_OPEN(dev);
-	NEED_POOL(dev, nd, n);
+	RT_NEED_POOL(dev, nd, n);
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		unsigned int core = (3 + i) % KH_POOL_CORES;
 
