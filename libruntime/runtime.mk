@@ -24,6 +24,7 @@ RT_SRCS += \
 	libruntime/inproc/kh_os_sync.c \
 	libruntime/inproc/kh_os_xa.c \
 	libruntime/inproc/kh_os_fence.c \
+	libruntime/inproc/kh_os_dma.c \
 	libruntime/inproc/inproc_drm.c \
 	libruntime/inproc/fw_autoload.c
 CLI_SRCS += \

@@ -180,66 +180,15 @@ static u64 kh_bo_card_addr(const struct kh_bo *bo, u64 off)
 }
 
 /*
- * One bounce-buffer chunk of a write: [off, off+len) of the BO, with the
- * whole 32-byte words around it.  The first and last words are read back
- * first when the range covers them only in part.
+ * BO_WRITE and BO_READ: the card's DMA engine moves the bytes straight
+ * between the caller's pages and the BO (kh_dma.c), with no lock of the
+ * core held: a reference keeps the BO.
  */
-static int kh_bo_write_chunk(struct kh_device *kd, struct kh_bo *bo, u8 *bounce,
-			     u64 off, const u8 __user *src, size_t len)
-{
-	const struct kh_hw_ops *ops = kd->hw.ops;
-	u64 w0 = off & ~(u64)(KH_HOST_GRANULE - 1);
-	u64 w1 = ALIGN(off + len, (u64)KH_HOST_GRANULE);
-	size_t span = w1 - w0, head = off - w0;
-	int ret;
-
-	if (head) {
-		ret = ops->dma_read(kd->hw.ctx, kh_bo_card_addr(bo, w0),
-				    bounce, KH_HOST_GRANULE);
-		if (ret)
-			return ret;
-	}
-	if ((off + len) & (KH_HOST_GRANULE - 1) &&
-	    (span > KH_HOST_GRANULE || !head)) {
-		ret = ops->dma_read(kd->hw.ctx,
-				    kh_bo_card_addr(bo, w1 - KH_HOST_GRANULE),
-				    bounce + span - KH_HOST_GRANULE,
-				    KH_HOST_GRANULE);
-		if (ret)
-			return ret;
-	}
-	ret = kh_copy_from_user(bounce + head, src, len);
-	if (ret)
-		return ret;
-	return ops->dma_write(kd->hw.ctx, kh_bo_card_addr(bo, w0), bounce, span);
-}
-
-static int kh_bo_read_chunk(struct kh_device *kd, struct kh_bo *bo, u8 *bounce,
-			    u64 off, u8 __user *dst, size_t len)
-{
-	u64 w0 = off & ~(u64)(KH_HOST_GRANULE - 1);
-	u64 w1 = ALIGN(off + len, (u64)KH_HOST_GRANULE);
-	int ret;
-
-	ret = kd->hw.ops->dma_read(kd->hw.ctx, kh_bo_card_addr(bo, w0), bounce,
-				   w1 - w0);
-	if (ret)
-		return ret;
-	return kh_copy_to_user(dst, bounce + (off - w0), len);
-}
-
-/* Chunks leave room for the partial words at both ends. */
-#define KH_BO_CHUNK	(KH_BOUNCE_BYTES - 2 * KH_HOST_GRANULE)
-
-/* BO_WRITE and BO_READ: the same walk over bounce-buffer chunks. */
 static int kh_bo_xfer(struct kh_file *kf, struct drm_kohaku_bo_rw *a,
 		      bool write)
 {
-	u8 __user *user = kh_u64_to_user_ptr(a->data_ptr);
 	struct kh_device *kd = kf->kd;
 	struct kh_bo *bo;
-	u8 *bounce;
-	u64 done;
 	int ret = 0;
 
 	if (a->flags || !kh_all_zero(a->reserved, sizeof(a->reserved)))
@@ -252,24 +201,16 @@ static int kh_bo_xfer(struct kh_file *kf, struct drm_kohaku_bo_rw *a,
 		       bo->handle, a->offset, a->size, bo->size);
 		ret = -EINVAL;
 	} else if (!kh_has_dma(kd)) {
-		kh_err(kd, "this card has no host DMA path yet; BO data cannot be moved\n");
+		kh_err(kd, "this card has no usable DMA engine; BO data cannot be moved\n");
 		ret = -EOPNOTSUPP;
+	} else if (a->size) {
+		ret = kh_dma_user(kd, kh_bo_card_addr(bo, a->offset),
+				  kh_u64_to_user_ptr(a->data_ptr), a->size, write);
+		if (ret && ret != -EFAULT && ret != -EINTR)
+			kh_err(kd, "BO %u: DMA %s of %llu bytes at %llu failed (%d)\n",
+			       a->handle, write ? "write" : "read", a->size,
+			       a->offset, ret);
 	}
-	bounce = ret || !a->size ? NULL :
-		 kh_zalloc(min_t(u64, KH_BOUNCE_BYTES, a->size + 2 * KH_HOST_GRANULE));
-	if (!ret && a->size && !bounce)
-		ret = -ENOMEM;
-	for (done = 0; !ret && done < a->size; done += KH_BO_CHUNK) {
-		size_t len = min_t(u64, a->size - done, KH_BO_CHUNK);
-		u64 off = a->offset + done;
-
-		ret = write ? kh_bo_write_chunk(kd, bo, bounce, off, user + done, len) :
-			      kh_bo_read_chunk(kd, bo, bounce, off, user + done, len);
-		if (ret && ret != -EFAULT)
-			kh_err(kd, "BO %u: DMA %s failed (%d)\n", a->handle,
-			       write ? "write" : "read", ret);
-	}
-	kh_free(bounce);
 	kh_bo_put(bo);
 	return ret;
 }

@@ -141,6 +141,28 @@ int kh_device_fw_load(struct kh_device *kd, const void *data, size_t len);
 unsigned int kh_device_fw_units(const struct kh_device *kd);
 
 /**
+ * kh_device_irq_enable() - the host has wired the card's interrupts
+ * @kd: the device.
+ *
+ * Called once the host delivers interrupts to kh_device_irq() (its MSI-X
+ * handlers requested, or its handler attached through &kh_hw_ops.irq_attach):
+ * the core programs the card's interrupt vectors and stops polling for what
+ * interrupts now tell.  Without it the core polls for everything.
+ *
+ * Return: 0, or -ENODEV when there is nothing to take interrupts for.
+ */
+int kh_device_irq_enable(struct kh_device *kd);
+/**
+ * kh_device_irq() - one of the card's interrupts arrived
+ * @kd: the device.
+ * @vector: the vector (0 .. &kh_hw.n_irqs - 1).
+ *
+ * From interrupt context, or with the card's lock held on a simulated card:
+ * it wakes who waits and does not touch the card.
+ */
+void kh_device_irq(struct kh_device *kd, unsigned int vector);
+
+/**
  * kh_device_name() - the device's name
  * @kd: the device.
  *

@@ -51,6 +51,7 @@ static void kh_device_free(struct kh_device *kd)
 	for (i = 0; i < KH_MAX_MESHES; i++)
 		kh_mesh_fini(&kd->mesh[i]);
 	kh_deferred_release_all(kd);
+	kh_xdma_fini(kd);
 	kh_fw_fini(kd);
 	kh_mutex_destroy(&kd->jobs_lock);
 	kh_engine_destroy(kd);
@@ -103,6 +104,9 @@ int kh_device_probe(const struct kh_hw *hw, struct kh_os_dev *osdev,
 	for (i = 0; i < KH_MAX_MESHES; i++)
 		kh_mesh_init(kd, &kd->mesh[i], i);
 
+	ret = kh_xdma_probe(kd);
+	if (ret)
+		goto fail;
 	for (i = 0; i < KH_MAX_MESHES; i++)
 		if (!kh_mesh_probe(&kd->mesh[i]))
 			kd->n_meshes = i + 1;

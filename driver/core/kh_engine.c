@@ -130,7 +130,7 @@ static void kh_engine_run(struct kh_worker *w)
 			/* device time moves on under the polls: deadlines too */
 			if (sim && kh_now(kd) >= kh_read_once(kd->next_deadline))
 				kh_engine_expire(kd, kh_now(kd));
-			kh_relax(sim);
+			kh_irq_rest(kd);
 			continue;
 		}
 		if (!kh_engine_idle(kd))
@@ -189,7 +189,7 @@ static bool kh_engine_help(struct kh_device *kd, struct kh_job *job,
 		if (now >= deadline)
 			break;
 		if (busy)
-			kh_relax(sim);
+			kh_irq_rest(kd);
 	}
 	kh_worker_unclaim(&kd->engine);
 	/*

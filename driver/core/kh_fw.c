@@ -185,22 +185,12 @@ static void kh_fw_stage(struct kh_mesh *m, const struct kh_fw_image *img,
 		*len = 0;
 		return;
 	}
-	ret = kd->hw.ops->dma_write(kd->hw.ctx, KH_CARD_ADDR(m->id, *start),
-				    img->data, img->len & ~(size_t)(KH_HOST_GRANULE - 1));
-	if (!ret && img->len % KH_HOST_GRANULE) {
-		u8 tail[KH_HOST_GRANULE] = { 0 };
-		size_t at = img->len & ~(size_t)(KH_HOST_GRANULE - 1);
-
-		memcpy(tail, img->data + at, img->len - at);
-		ret = kd->hw.ops->dma_write(kd->hw.ctx,
-					    KH_CARD_ADDR(m->id, *start + at),
-					    tail, sizeof(tail));
-	}
+	ret = kh_dma_kernel(kd, KH_CARD_ADDR(m->id, *start), (void *)img->data,
+			    img->len, true);
 	if (!ret && zeros) {
 		zbuf = kh_zalloc(zeros);
-		ret = zbuf ? kd->hw.ops->dma_write(kd->hw.ctx,
-						   KH_CARD_ADDR(m->id, *start + img_len),
-						   zbuf, zeros) : -ENOMEM;
+		ret = zbuf ? kh_dma_kernel(kd, KH_CARD_ADDR(m->id, *start + img_len),
+					   zbuf, zeros, true) : -ENOMEM;
 		kh_free(zbuf);
 	}
 	if (ret) {

@@ -24,6 +24,7 @@ enum kh_lock_class {
 	KH_LOCK_MESH,		/* struct kh_mesh: queue, dispatch, mailbox, nodes */
 	KH_LOCK_JOBS,		/* struct kh_device: job ids, unfinished jobs, deferred frees */
 	KH_LOCK_MEM,		/* struct kh_mem: one mesh's allocator */
+	KH_LOCK_DMA,		/* struct kh_xdma_chan: one transfer at a time */
 	KH_LOCK_LEAF,		/* held alone: waiter lists, the engine's timers */
 };
 
@@ -239,6 +240,7 @@ struct kh_os_dev;
 #include "kh_ktypes.h"
 
 #define __user
+#define __force
 
 /*
  * A mutex that knows its owner and its class, so that kh_lock_assert_held()
@@ -457,6 +459,43 @@ static inline void list_move(struct list_head *n, struct list_head *h)
 #define U32_MAX			0xffffffffu
 
 #endif /* __KERNEL__ */
+
+/* ---- host memory the card's DMA engine reaches (both hosts) ---- */
+
+/**
+ * struct kh_dma_mem - host memory allocated for the card's DMA engine
+ * @cpu: the host's view of it.
+ * @bus: the card's: the bus address descriptors name.
+ * @size: bytes.
+ * @os: the host's own handle.
+ *
+ * Coherent: what the CPU writes the card sees and the other way round,
+ * with no sync calls (descriptor rings, write-back words, bounce lines).
+ */
+struct kh_dma_mem {
+	void *cpu;
+	u64 bus;
+	size_t size;
+	void *os;
+};
+
+/* Zeroed, page aligned; 0 or -ENOMEM. */
+int kh_dma_alloc(struct kh_os_dev *od, size_t size, struct kh_dma_mem *m);
+void kh_dma_free(struct kh_os_dev *od, struct kh_dma_mem *m);
+
+/*
+ * A caller's buffer pinned and mapped for the card: its bus segments in
+ * order, each contiguous for the card (at least page by page, merged where
+ * the host's mapping merges them).  to_card: the card reads it (BO_WRITE);
+ * else the card writes it, and unmapping marks the pages dirty.
+ */
+struct kh_user_dma;
+int kh_user_dma_map(struct kh_os_dev *od, void __user *p, size_t len,
+		    bool to_card, struct kh_user_dma **out);
+unsigned int kh_user_dma_count(const struct kh_user_dma *u);
+void kh_user_dma_seg(const struct kh_user_dma *u, unsigned int i, u64 *bus,
+		     size_t *len);
+void kh_user_dma_unmap(struct kh_user_dma *u);
 
 /* ---- fences and the host file's syncobjs (both hosts) ---- */
 

@@ -22,6 +22,7 @@
 #include "kohaku/kh_units.h"
 #include "kohaku/kh_fw.h"
 #include "kohaku/kh_pool.h"
+#include "kh_xdma.h"
 
 #define kh_err(kd, fmt, ...)	kh_os_err((kd)->osdev, fmt, ##__VA_ARGS__)
 #define kh_warn(kd, fmt, ...)	kh_os_warn((kd)->osdev, fmt, ##__VA_ARGS__)
@@ -281,6 +282,10 @@ struct kh_device {
 	u64 next_deadline;		/* the nearest of timed, or ~0 */
 	u32 wake_gen;			/* bumped when a deadline passes */
 
+	/* the card's DMA engine (kh_xdma.c), its interrupts (kh_irq.c) */
+	struct kh_xdma xdma;
+	bool irq_jobs;			/* job events come by interrupt */
+
 	/* firmware (kh_fw.c): the image the POOL units run, under fw_lock */
 	struct kh_mutex fw_lock;
 	unsigned int fw_units;		/* POOL units; set at bring-up */
@@ -313,7 +318,7 @@ static inline bool kh_simulated(struct kh_device *kd)
 
 static inline bool kh_has_dma(struct kh_device *kd)
 {
-	return kd->hw.ops->dma_read && kd->hw.ops->dma_write;
+	return kh_xdma_usable(kd);
 }
 
 static inline bool kh_mesh_present(struct kh_device *kd, unsigned int i)
@@ -416,6 +421,12 @@ unsigned int kh_fw_running(struct kh_device *kd);
 int kh_fw_load(struct kh_device *kd, const void *data, size_t len, u32 flags,
 	       u32 timeout_ms, struct drm_kohaku_fw_load *out);
 int kh_ioctl_fw_load(struct kh_file *kf, void *arg);
+
+/* kh_irq.c: between two engine passes, until an interrupt or a pause */
+#define KH_IRQ_REST_NS		1000000ULL	/* a card: 1 ms at most */
+#define KH_IRQ_SIM_STEP_NS	500ULL		/* the model: in 0.5 us steps ... */
+#define KH_IRQ_SIM_STEPS	10		/* ... 5 us at most */
+void kh_irq_rest(struct kh_device *kd);
 
 /* kh_engine.c: the device's progress engine */
 void kh_engine_prepare(struct kh_device *kd);

@@ -12,6 +12,7 @@ static u64 kh_caps(struct kh_device *kd)
 	/* what works, not what has a function pointer */
 	return (kh_simulated(kd) ? KOHAKU_CAP_SIMULATED : 0) |
 	       (kh_has_dma(kd) ? KOHAKU_CAP_DMA : 0) | KOHAKU_CAP_FENCES |
+	       (kh_read_once(kd->irq_jobs) ? KOHAKU_CAP_IRQ : 0) |
 	       (kd->fw_units ? KOHAKU_CAP_FIRMWARE : 0);
 }
 
@@ -184,7 +185,7 @@ int kh_ioctl_get_param(struct kh_file *kf, void *arg)
 	struct kh_device *kd = kf->kd;
 	u64 v;
 
-	if (a->param >= KOHAKU_PARAM_MESH_FLAGS) {
+	if (a->param >= KOHAKU_PARAM_MESH_FIRST && a->param <= KOHAKU_PARAM_MESH_LAST) {
 		if (!kh_mesh_present(kd, a->index)) {
 			kh_dbg(kd, "GET_PARAM %u: no mesh %u\n", a->param, a->index);
 			return -EINVAL;
@@ -245,6 +246,14 @@ int kh_ioctl_get_param(struct kh_file *kf, void *arg)
 		break;
 	case KOHAKU_PARAM_FW_DRIVER_API:
 		v = KH_POOL_API(KH_POOL_API_MAJOR, KH_POOL_API_MINOR);
+		break;
+	case KOHAKU_PARAM_DMA_CHANNELS:
+	case KOHAKU_PARAM_DMA_BYTES_TO_CARD:
+	case KOHAKU_PARAM_DMA_BYTES_FROM_CARD:
+	case KOHAKU_PARAM_DMA_ERRORS:
+	case KOHAKU_PARAM_IRQ_VECTORS:
+	case KOHAKU_PARAM_IRQS:
+		v = kh_xdma_param(kd, a->param);
 		break;
 	default:
 		kh_dbg(kd, "GET_PARAM: no parameter %u\n", a->param);

@@ -187,6 +187,31 @@ static const struct drm_driver kohaku_drm_driver = {
 	.patchlevel		= KOHAKU_DRV_PATCH,
 };
 
+bool kohaku_poll_only;
+module_param_named(poll_only, kohaku_poll_only, bool, 0444);
+MODULE_PARM_DESC(poll_only, "never use the card's interrupts: poll for DMA and job completion");
+
+/* a simulated card's interrupt, called by the model with its lock held */
+static void kohaku_irq_fn(void *arg, unsigned int vector)
+{
+	struct kohaku_accel *kdev = arg;
+
+	kh_device_irq(kdev->kd, vector);
+}
+
+/* A card that delivers interrupts by calling (kh_hw_ops.irq_attach). */
+static void kohaku_attach_irq(struct kohaku_accel *kdev, const struct kh_hw *hw)
+{
+	if (!hw->ops->irq_attach || !hw->n_irqs || kohaku_poll_only)
+		return;
+	hw->ops->irq_attach(hw->ctx, kohaku_irq_fn, kdev);
+	kdev->irq_attached = true;
+	if (kh_device_irq_enable(kdev->kd)) {
+		hw->ops->irq_attach(hw->ctx, NULL, NULL);
+		kdev->irq_attached = false;
+	}
+}
+
 int kohaku_probe(struct device *dev, const struct kh_hw *hw, const char *name)
 {
 	struct kohaku_accel *kdev;
@@ -205,6 +230,8 @@ int kohaku_probe(struct device *dev, const struct kh_hw *hw, const char *name)
 	}
 	kdev->dev = dev;
 	kdev->kd = kd;
+	kdev->hw_ctx = hw->ctx;
+	kdev->hw_ops = hw->ops;
 	INIT_LIST_HEAD(&kdev->files);
 	ret = drmm_mutex_init(&kdev->drm, &kdev->files_lock);
 	if (ret)
@@ -223,6 +250,7 @@ int kohaku_probe(struct device *dev, const struct kh_hw *hw, const char *name)
 
 	dev_info(dev, "%s is /dev/accel/accel%d\n", kh_device_name(kd),
 		 kdev->drm.accel->index);
+	kohaku_attach_irq(kdev, hw);
 	/* the card is usable now; its POOL firmware comes when it comes */
 	kohaku_fw_request(kdev);
 	return 0;
@@ -242,6 +270,8 @@ void kohaku_remove(struct device *dev)
 
 	/* running WAITs end now; then no new opens or ioctls, and drain */
 	kh_device_unplug(kdev->kd);
+	if (kdev->irq_attached)
+		kdev->hw_ops->irq_attach(kdev->hw_ctx, NULL, NULL);
 	drm_dev_unplug(&kdev->drm);
 	kohaku_sysfs_fini(kdev);
 	/* a firmware load under way ends soon: its waits see the unplug */

@@ -25,6 +25,9 @@ struct kohaku_accel {
 	struct drm_device drm;
 	struct device *dev;		/* the platform or PCI device */
 	struct kh_device *kd;
+	void *hw_ctx;			/* the binding's: struct kh_hw ctx */
+	const struct kh_hw_ops *hw_ops;
+	bool irq_attached;		/* irq_attach'ed (simulated cards) */
 
 	/*
 	 * Open files.  files_lock orders file open/close against remove:
@@ -52,6 +55,9 @@ static inline struct kohaku_accel *to_kohaku_accel(struct drm_device *drm)
 {
 	return container_of(drm, struct kohaku_accel, drm);
 }
+
+/* kohaku_drv.c: module parameter poll_only: never use the card's interrupts */
+extern bool kohaku_poll_only;
 
 /* kohaku_drv.c: the common probe/remove both bindings call */
 int kohaku_probe(struct device *dev, const struct kh_hw *hw, const char *name);

@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * kohaku.ko: the PCI binding.  A KohakuAccel card is an XDMA function
- * whose BAR0 is the 16 MiB AXI-Lite control space (uapi/kohaku/kh_regs.h).
- * This fills the core's register-access ops with MMIO on BAR0.  Host DMA
- * through the XDMA engine is not programmed yet, so the ops have no
- * dma_read/dma_write: the core answers BO data transfers with EOPNOTSUPP
- * and GET_INFO does not report KOHAKU_CAP_DMA.
+ * kohaku.ko: the PCI binding.  A KohakuAccel card is an XDMA function: BAR0
+ * the 16 MiB AXI-Lite control space (uapi/kohaku/kh_regs.h), and the XDMA
+ * register space on another BAR, which the core finds by its identifiers
+ * (docs/spec/xdma.md).  This maps every memory BAR for the core's register
+ * ops, gives the card a 64-bit DMA mask (its engine reaches host memory by
+ * itself), and requests MSI-X (else MSI) vectors whose handlers hand the
+ * interrupt to the core, unless kohaku.poll_only is set.
  */
 
+#include <linux/dma-mapping.h>
+#include <linux/interrupt.h>
 #include <linux/io.h>
 #include <linux/io-64-nonatomic-lo-hi.h>
 #include <linux/ktime.h>
@@ -17,10 +20,14 @@
 #include "kohaku/kh_regs.h"
 #include "kohaku_drv.h"
 
-#define KOHAKU_PCI_BAR	0
+#define KOHAKU_PCI_BAR		0
+#define KOHAKU_PCI_MAX_IRQS	4	/* H2C, C2H, user; one to spare */
 
 struct kohaku_pci {
-	void __iomem *bar0;
+	struct pci_dev *pdev;
+	void __iomem *bar[KH_HW_MAX_BARS];
+	u32 bar_len[KH_HW_MAX_BARS];
+	int n_irqs;
 };
 
 static bool kohaku_pci_offset_ok(u32 offset)
@@ -34,7 +41,7 @@ static u64 kohaku_pci_read64(void *ctx, u32 offset)
 
 	if (!kohaku_pci_offset_ok(offset))
 		return ~0ULL;
-	return readq(kp->bar0 + offset);
+	return readq(kp->bar[KOHAKU_PCI_BAR] + offset);
 }
 
 static void kohaku_pci_write64(void *ctx, u32 offset, u64 value)
@@ -42,7 +49,30 @@ static void kohaku_pci_write64(void *ctx, u32 offset, u64 value)
 	struct kohaku_pci *kp = ctx;
 
 	if (kohaku_pci_offset_ok(offset))
-		writeq(value, kp->bar0 + offset);
+		writeq(value, kp->bar[KOHAKU_PCI_BAR] + offset);
+}
+
+static bool kohaku_pci_bar_ok(struct kohaku_pci *kp, unsigned int bar, u32 offset)
+{
+	return bar < KH_HW_MAX_BARS && kp->bar[bar] && IS_ALIGNED(offset, 4) &&
+	       offset <= kp->bar_len[bar] - 4;
+}
+
+static u32 kohaku_pci_bar_read32(void *ctx, unsigned int bar, u32 offset)
+{
+	struct kohaku_pci *kp = ctx;
+
+	if (!kohaku_pci_bar_ok(kp, bar, offset))
+		return ~0u;
+	return readl(kp->bar[bar] + offset);
+}
+
+static void kohaku_pci_bar_write32(void *ctx, unsigned int bar, u32 offset, u32 value)
+{
+	struct kohaku_pci *kp = ctx;
+
+	if (kohaku_pci_bar_ok(kp, bar, offset))
+		writel(value, kp->bar[bar] + offset);
 }
 
 static u64 kohaku_pci_now_ns(void *ctx)
@@ -53,8 +83,67 @@ static u64 kohaku_pci_now_ns(void *ctx)
 static const struct kh_hw_ops kohaku_pci_ops = {
 	.read64		= kohaku_pci_read64,
 	.write64	= kohaku_pci_write64,
+	.bar_read32	= kohaku_pci_bar_read32,
+	.bar_write32	= kohaku_pci_bar_write32,
 	.now_ns		= kohaku_pci_now_ns,
 };
+
+/* Every memory BAR, for the core to look at (BAR0 must be the control space). */
+static int kohaku_pci_map_bars(struct pci_dev *pdev, struct kohaku_pci *kp,
+			       struct kh_hw *hw)
+{
+	unsigned int i;
+
+	for (i = 0; i < KH_HW_MAX_BARS; i++) {
+		resource_size_t len = pci_resource_len(pdev, i);
+		void __iomem *p;
+
+		if (!(pci_resource_flags(pdev, i) & IORESOURCE_MEM) || !len ||
+		    len > U32_MAX)
+			continue;
+		p = pcim_iomap_region(pdev, i, "kohaku");
+		if (IS_ERR(p))
+			return PTR_ERR(p);
+		kp->bar[i] = p;
+		kp->bar_len[i] = len;
+		hw->bar_size[i] = len;
+	}
+	if (!kp->bar[KOHAKU_PCI_BAR] || kp->bar_len[KOHAKU_PCI_BAR] < KH_BAR0_SIZE) {
+		dev_err(&pdev->dev, "BAR0 is not a %u MiB memory BAR\n",
+			KH_BAR0_SIZE >> 20);
+		return -ENODEV;
+	}
+	return 0;
+}
+
+static irqreturn_t kohaku_pci_irq(int irq, void *arg)
+{
+	struct kohaku_pci *kp = arg;
+	struct kohaku_accel *kdev = pci_get_drvdata(kp->pdev);
+	int v = pci_irq_vector(kp->pdev, 0);
+
+	/* vectors are consecutive Linux irqs for MSI and for MSI-X alike */
+	kh_device_irq(kdev->kd, irq - v);
+	return IRQ_HANDLED;
+}
+
+/* The card's interrupts to the core; without them it polls. */
+static void kohaku_pci_irqs(struct pci_dev *pdev, struct kohaku_pci *kp)
+{
+	struct kohaku_accel *kdev = pci_get_drvdata(pdev);
+	int i, ret;
+
+	for (i = 0; i < kp->n_irqs; i++) {
+		ret = devm_request_irq(&pdev->dev, pci_irq_vector(pdev, i),
+				       kohaku_pci_irq, 0, "kohaku", kp);
+		if (ret) {
+			dev_warn(&pdev->dev, "interrupt %d: %d; polling\n", i, ret);
+			return;
+		}
+	}
+	if (kp->n_irqs && !kh_device_irq_enable(kdev->kd))
+		dev_info(&pdev->dev, "%d interrupt vectors in use\n", kp->n_irqs);
+}
 
 static int kohaku_pci_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 {
@@ -65,31 +154,55 @@ static int kohaku_pci_probe(struct pci_dev *pdev, const struct pci_device_id *id
 	kp = devm_kzalloc(&pdev->dev, sizeof(*kp), GFP_KERNEL);
 	if (!kp)
 		return -ENOMEM;
+	kp->pdev = pdev;
 
 	ret = pcim_enable_device(pdev);
 	if (ret)
 		return ret;
-
-	if (!(pci_resource_flags(pdev, KOHAKU_PCI_BAR) & IORESOURCE_MEM) ||
-	    pci_resource_len(pdev, KOHAKU_PCI_BAR) < KH_BAR0_SIZE) {
-		dev_err(&pdev->dev, "BAR0 is not a %u MiB memory BAR\n",
-			KH_BAR0_SIZE >> 20);
-		return -ENODEV;
+	ret = kohaku_pci_map_bars(pdev, kp, &hw);
+	if (ret)
+		return ret;
+	pci_set_master(pdev);
+	ret = dma_set_mask_and_coherent(&pdev->dev, DMA_BIT_MASK(64));
+	if (ret) {
+		dev_err(&pdev->dev, "no 64-bit DMA: %d\n", ret);
+		return ret;
 	}
-
-	kp->bar0 = pcim_iomap_region(pdev, KOHAKU_PCI_BAR, "kohaku");
-	if (IS_ERR(kp->bar0))
-		return PTR_ERR(kp->bar0);
+	if (!kohaku_poll_only) {
+		kp->n_irqs = pci_alloc_irq_vectors(pdev, 1, KOHAKU_PCI_MAX_IRQS,
+						   PCI_IRQ_MSIX | PCI_IRQ_MSI);
+		if (kp->n_irqs < 0) {
+			dev_info(&pdev->dev, "no MSI-X or MSI (%d): polling\n", kp->n_irqs);
+			kp->n_irqs = 0;
+		}
+	}
 
 	hw.ops = &kohaku_pci_ops;
 	hw.ctx = kp;
-	hw.flags = 0;		/* a card: wall time, polled */
+	hw.flags = 0;		/* a card: wall time */
+	hw.n_irqs = kp->n_irqs;
 
-	return kohaku_probe(&pdev->dev, &hw, pci_name(pdev));
+	ret = kohaku_probe(&pdev->dev, &hw, pci_name(pdev));
+	if (ret) {
+		if (kp->n_irqs)
+			pci_free_irq_vectors(pdev);
+		return ret;
+	}
+	kohaku_pci_irqs(pdev, kp);
+	return 0;
 }
 
 static void kohaku_pci_remove(struct pci_dev *pdev)
 {
+	struct kohaku_accel *kdev = pci_get_drvdata(pdev);
+	struct kohaku_pci *kp = kdev->hw_ctx;
+	int i;
+
+	/* no handler runs into a core being torn down */
+	for (i = 0; i < kp->n_irqs; i++)
+		devm_free_irq(&pdev->dev, pci_irq_vector(pdev, i), kp);
+	if (kp->n_irqs)
+		pci_free_irq_vectors(pdev);
 	kohaku_remove(&pdev->dev);
 }
 

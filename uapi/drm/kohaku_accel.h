@@ -34,7 +34,7 @@ extern "C" {
 #endif
 
 #define KOHAKU_ABI_MAJOR	0
-#define KOHAKU_ABI_MINOR	3
+#define KOHAKU_ABI_MINOR	4
 #define KOHAKU_ABI_VERSION	((KOHAKU_ABI_MAJOR << 16) | KOHAKU_ABI_MINOR)
 #define KOHAKU_ABI_VERSION_MAJOR(v)	((v) >> 16)
 #define KOHAKU_ABI_VERSION_MINOR(v)	((v) & 0xffff)
@@ -54,7 +54,7 @@ extern "C" {
 /* device capability bits (drm_kohaku_get_info.caps, KOHAKU_PARAM_CAPS) */
 #define KOHAKU_CAP_SIMULATED	(1ULL << 0)	/* the card is the device model */
 #define KOHAKU_CAP_DMA		(1ULL << 1)	/* BO_WRITE/BO_READ reach memory */
-#define KOHAKU_CAP_IRQ		(1ULL << 2)	/* completion interrupts in use */
+#define KOHAKU_CAP_IRQ		(1ULL << 2)	/* job completion by interrupt */
 #define KOHAKU_CAP_FENCES	(1ULL << 3)	/* SUBMIT takes in/out syncobjs */
 #define KOHAKU_CAP_FIRMWARE	(1ULL << 4)	/* POOL units present: FW_LOAD works */
 
@@ -137,7 +137,16 @@ struct drm_kohaku_get_info {
 #define KOHAKU_PARAM_FW_VERSION		12	/* the loaded image's, 0 if none */
 #define KOHAKU_PARAM_FW_API		13	/* its API, major << 16 | minor */
 #define KOHAKU_PARAM_FW_DRIVER_API	14	/* the API major.minor the driver speaks */
-/* per mesh: index is the mesh */
+/* the card's DMA engine and interrupts (ABI 0.4) */
+#define KOHAKU_PARAM_DMA_CHANNELS	64	/* XDMA channels in use: 2, or 0 */
+#define KOHAKU_PARAM_DMA_BYTES_TO_CARD	65	/* moved by H2C since bring-up */
+#define KOHAKU_PARAM_DMA_BYTES_FROM_CARD 66	/* moved by C2H */
+#define KOHAKU_PARAM_DMA_ERRORS		67	/* transfers that failed */
+#define KOHAKU_PARAM_IRQ_VECTORS	68	/* interrupt vectors in use, 0: polling */
+#define KOHAKU_PARAM_IRQS		69	/* interrupts taken, every vector */
+/* per mesh, KOHAKU_PARAM_MESH_FIRST..LAST: index is the mesh */
+#define KOHAKU_PARAM_MESH_FIRST		16
+#define KOHAKU_PARAM_MESH_LAST		63
 #define KOHAKU_PARAM_MESH_FLAGS		16	/* KOHAKU_MESH_* */
 #define KOHAKU_PARAM_MESH_N_NODES	17
 #define KOHAKU_PARAM_MESH_CAPS_REG	18

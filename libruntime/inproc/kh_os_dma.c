@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * The in-process half of the core's DMA shim (driver/core/kh_os.h).  A bus
+ * address is the process's own virtual address: the model's engine reaches
+ * it through the in-process host's memory callbacks (backend_sim.c).  A
+ * caller's buffer is cut at 4 KiB page boundaries as the kernel's pinned
+ * pages are (the kernel may merge adjacent pages, never split one), so the
+ * core builds the same descriptor lists, bounce lines included, on both
+ * hosts.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kh_os.h"
+
+#define KH_OS_PAGE	4096u
+
+int kh_dma_alloc(struct kh_os_dev *od, size_t size, struct kh_dma_mem *m)
+{
+	size_t sz = (size + KH_OS_PAGE - 1) & ~(size_t)(KH_OS_PAGE - 1);
+
+	m->cpu = aligned_alloc(KH_OS_PAGE, sz ? sz : KH_OS_PAGE);
+	if (!m->cpu)
+		return -ENOMEM;
+	memset(m->cpu, 0, sz);
+	m->bus = (uintptr_t)m->cpu;
+	m->size = size;
+	m->os = NULL;
+	return 0;
+}
+
+void kh_dma_free(struct kh_os_dev *od, struct kh_dma_mem *m)
+{
+	free(m->cpu);
+	m->cpu = NULL;
+}
+
+struct kh_user_dma {
+	uintptr_t start;
+	size_t len;
+	unsigned int n;
+};
+
+int kh_user_dma_map(struct kh_os_dev *od, void __user *p, size_t len,
+		    bool to_card, struct kh_user_dma **out)
+{
+	struct kh_user_dma *u;
+	uintptr_t s = (uintptr_t)p;
+
+	if (!len)
+		return -EINVAL;
+	if (!p)
+		return -EFAULT;
+	u = calloc(1, sizeof(*u));
+	if (!u)
+		return -ENOMEM;
+	u->start = s;
+	u->len = len;
+	u->n = (unsigned int)(((s % KH_OS_PAGE) + len + KH_OS_PAGE - 1) / KH_OS_PAGE);
+	*out = u;
+	return 0;
+}
+
+unsigned int kh_user_dma_count(const struct kh_user_dma *u)
+{
+	return u->n;
+}
+
+void kh_user_dma_seg(const struct kh_user_dma *u, unsigned int i, u64 *bus,
+		     size_t *len)
+{
+	uintptr_t page0 = u->start & ~(uintptr_t)(KH_OS_PAGE - 1);
+	uintptr_t a = i ? page0 + (uintptr_t)i * KH_OS_PAGE : u->start;
+	uintptr_t e = page0 + (uintptr_t)(i + 1) * KH_OS_PAGE;
+
+	if (e > u->start + u->len)
+		e = u->start + u->len;
+	*bus = a;
+	*len = e - a;
+}
+
+void kh_user_dma_unmap(struct kh_user_dma *u)
+{
+	free(u);
+}
