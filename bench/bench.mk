@@ -36,3 +36,15 @@ $(BUILD)/bench/kh_bench_iss: $(BUILD)/obj/bench/kh_bench_iss.o \
 .PHONY: bench-iss
 bench-iss: $(BUILD)/bench/kh_bench_iss
 	$(BUILD)/bench/kh_bench_iss $(BENCH_ARGS)
+
+# The data path: BO_WRITE and BO_READ bytes per second against memcpy of the
+# same bytes, in-process and on kohaku.ko (bench/kh_bench_dma.c).
+BENCH_BINS += $(BUILD)/bench/kh_bench_dma
+
+$(BUILD)/bench/kh_bench_dma: $(BUILD)/obj/bench/kh_bench_dma.o $(LIBKOHAKU_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+.PHONY: bench-dma
+bench-dma: $(BUILD)/bench/kh_bench_dma
+	$(BUILD)/bench/kh_bench_dma $(BENCH_ARGS)

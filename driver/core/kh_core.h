@@ -163,6 +163,15 @@ int kh_device_irq_enable(struct kh_device *kd);
 void kh_device_irq(struct kh_device *kd, unsigned int vector);
 
 /**
+ * kh_device_dma_param() - the DMA engine's and the interrupts' counters
+ * @kd: the device.
+ * @param: KOHAKU_PARAM_DMA_* or KOHAKU_PARAM_IRQ*, as GET_PARAM has them.
+ *
+ * Return: the value (sysfs shows them).
+ */
+u64 kh_device_dma_param(struct kh_device *kd, u32 param);
+
+/**
  * kh_device_name() - the device's name
  * @kd: the device.
  *

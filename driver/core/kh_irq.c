@@ -105,3 +105,8 @@ void kh_irq_rest(struct kh_device *kd)
 		kh_mutex_unlock(&m->lock);
 	}
 }
+
+u64 kh_device_dma_param(struct kh_device *kd, u32 param)
+{
+	return kh_xdma_param(kd, param);
+}

@@ -3,6 +3,8 @@
  * kohaku.ko: sysfs under the card's device directory (docs/linux.md):
  *
  *   kohaku/abi_version meshes nodes name firmware
+ *   kohaku/dma_channels dma_bytes_to_card dma_bytes_from_card dma_errors
+ *          irq_mode irqs
  *   kohaku/mesh<M>/node_<x>_<y>/coord type version inst_depth
  *                               inst_space busy retired busy_cycles
  *   ... and on a POOL unit:     fw_state fw_version fw_api fw_boot_ns
@@ -96,8 +98,31 @@ static ssize_t top_firmware_show(struct kohaku_kobj *ko, char *buf)
 	return kohaku_fw_status(ko->kdev, buf);
 }
 
+#define TOP_DMA_SHOW(_name, param)					\
+static ssize_t top_##_name##_show(struct kohaku_kobj *ko, char *buf)	\
+{									\
+	return sysfs_emit(buf, "%llu\n",				\
+			  kh_device_dma_param(ko->kdev->kd, param));	\
+}									\
+KOHAKU_ATTR_RO(top, _name)
+
+TOP_DMA_SHOW(dma_channels, KOHAKU_PARAM_DMA_CHANNELS);
+TOP_DMA_SHOW(dma_bytes_to_card, KOHAKU_PARAM_DMA_BYTES_TO_CARD);
+TOP_DMA_SHOW(dma_bytes_from_card, KOHAKU_PARAM_DMA_BYTES_FROM_CARD);
+TOP_DMA_SHOW(dma_errors, KOHAKU_PARAM_DMA_ERRORS);
+TOP_DMA_SHOW(irqs, KOHAKU_PARAM_IRQS);
+
+/* "irq N" with N vectors in use, or "poll" */
+static ssize_t top_irq_mode_show(struct kohaku_kobj *ko, char *buf)
+{
+	u64 n = kh_device_dma_param(ko->kdev->kd, KOHAKU_PARAM_IRQ_VECTORS);
+
+	return n ? sysfs_emit(buf, "irq %llu\n", n) : sysfs_emit(buf, "poll\n");
+}
+
 KOHAKU_ATTR_RO(top, name);
 KOHAKU_ATTR_RO(top, firmware);
+KOHAKU_ATTR_RO(top, irq_mode);
 
 static struct attribute *kohaku_top_attrs[] = {
 	&top_attr_abi_version.attr,
@@ -105,6 +130,12 @@ static struct attribute *kohaku_top_attrs[] = {
 	&top_attr_nodes.attr,
 	&top_attr_name.attr,
 	&top_attr_firmware.attr,
+	&top_attr_dma_channels.attr,
+	&top_attr_dma_bytes_to_card.attr,
+	&top_attr_dma_bytes_from_card.attr,
+	&top_attr_dma_errors.attr,
+	&top_attr_irq_mode.attr,
+	&top_attr_irqs.attr,
 	NULL
 };
 ATTRIBUTE_GROUPS(kohaku_top);
