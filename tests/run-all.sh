@@ -92,6 +92,8 @@ for map in $maps; do
 	KOHAKU_BACKEND=sim KOHAKU_TEST_MAP=$map \
 		run_suite runtime-sim/$map "" build/tests/runtime/*
 done
+# rt_dma's largest transfer under the sanitizers and valgrind (64 MiB plain)
+export KOHAKU_TEST_DMA_MAX=4194304
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 run_suite asan-model "" build/asan/tests/model/*

@@ -84,14 +84,15 @@ expect "card 1 is accel1" "$(accel_of 1)" accel1
 
 # in-process and through kohaku.ko on the same card shape, in one guest,
 # interleaved (bench/kh_bench_jobs.c); the checker off: it is not a test
-if grep -q 'khvm.bench' /proc/cmdline && [ -x /bin/kh_bench_jobs ]; then
+bench=$(sed -n 's/.*khvm.bench=\([^ ]*\).*/\1/p' /proc/cmdline)
+if [ -n "$bench" ] && [ -x "/bin/$bench" ]; then
 	echo 0 >/sys/module/kohaku_sim/parameters/check
 	check "new_card 2 sx_null_2x2 for the benchmark" \
 		sysfs_write $S/new_card "2 sx_null_2x2\n"
-	KOHAKU_SIM_CHECK=0 /bin/kh_bench_jobs -b both -m sx_null_2x2 \
+	KOHAKU_SIM_CHECK=0 "/bin/$bench" -b both -m sx_null_2x2 \
 		-d /dev/accel/$(accel_of 2) $(sed -n 's/.*khvm.bench_args=\([^ ]*\).*/\1/p' /proc/cmdline | tr , ' ') \
 		>/tmp/bench.out 2>&1
-	check "kh_bench_jobs ran" test $? -eq 0
+	check "$bench ran" test $? -eq 0
 	while IFS= read -r l; do diag "bench: $l"; done </tmp/bench.out
 	echo "KHVM-END pass=$npass fail=$nfail uptime=$(cut -d' ' -f1 /proc/uptime)"
 	poweroff -f
@@ -111,7 +112,7 @@ sysfs_card() {
 	for _a in abi_version meshes nodes name; do
 		diag "card $1 kohaku/$_a: $(cat "$_k/$_a")"
 	done
-	expect "card $1: abi_version" "$(cat "$_k/abi_version")" 0.3
+	expect "card $1: abi_version" "$(cat "$_k/abi_version")" 0.4
 	_bad=0
 	_n=0
 	for _d in "$_k"/mesh*/node_*; do
@@ -476,6 +477,26 @@ check "kohaku_sim root device gone" test ! -e $S
 check "insmod kohaku_sim.ko again" insmod /kohaku_sim.ko cards=saxpy
 check "insmod kohaku.ko again" insmod /kohaku.ko
 check "accel0 is back" test -c /dev/accel/accel0
+
+# ---- the same data path and jobs without interrupts (poll_only=1) ----
+
+expect "interrupts in use by default" \
+	"$(cut -d' ' -f1 $S/kohaku_sim.0/kohaku/irq_mode)" irq
+diag "irqs taken so far: $(cat $S/kohaku_sim.0/kohaku/irqs)"
+check "rmmod kohaku for poll_only" rmmod kohaku
+check "insmod kohaku.ko poll_only=1" insmod /kohaku.ko poll_only=1
+expect "poll_only=1: irq_mode" "$(cat $S/kohaku_sim.0/kohaku/irq_mode)" poll
+for t in /tests/rt_dma /tests/rt_jobs; do
+	[ -x "$t" ] || continue
+	name=$(basename "$t")
+	KOHAKU_BACKEND=kernel KOHAKU_DEVICE=/dev/accel/accel0 KOHAKU_TEST_MAP=saxpy \
+		KOHAKU_TEST_DMA_MAX=4194304 timeout "$TEST_TIMEOUT" "$t" \
+		>/tmp/test.out 2>&1 </dev/null
+	relay "vm/poll_only/$name" /tmp/test.out $?
+done
+expect "poll_only=1: no interrupt taken" "$(cat $S/kohaku_sim.0/kohaku/irqs)" 0
+check "rmmod kohaku after poll_only" rmmod kohaku
+check "insmod kohaku.ko (interrupts again)" insmod /kohaku.ko
 check "rmmod kohaku_sim with kohaku bound" rmmod kohaku_sim
 check "accel0 gone with its card" test ! -e /dev/accel/accel0
 check "rmmod kohaku" rmmod kohaku

@@ -20,9 +20,10 @@
 #   KOHAKU_VM_ACCEL       auto (probe KVM, else TCG), kvm or tcg
 #   KOHAKU_VM_TIMEOUT     seconds for the whole boot + test run (1800)
 #   KOHAKU_VM_TEST_TIMEOUT  seconds per test binary in the guest (300)
-#   KOHAKU_VM_BENCH       1: run bench/kh_bench_jobs in the guest instead of
-#                         the tests (build/static/bench/kh_bench_jobs);
-#                         KOHAKU_VM_BENCH_ARGS its options ("-r 7 -j 400")
+#   KOHAKU_VM_BENCH       1 or jobs: run bench/kh_bench_jobs in the guest
+#                         instead of the tests; dma: bench/kh_bench_dma
+#                         (build/static/bench/); KOHAKU_VM_BENCH_ARGS its
+#                         options ("-r 7 -j 400")
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 if [ -z "${KVER:-}" ]; then
@@ -154,11 +155,15 @@ cp "$STATIC/kohaku" "$root/bin/kohaku"
 mkdir -p "$root/lib/firmware/kohaku"
 cp "$FW_IMAGE" "$root/lib/firmware/kohaku/pool.fw"
 bench_append=
-if [ "${KOHAKU_VM_BENCH:-0}" = 1 ]; then
-	cp "$STATIC/bench/kh_bench_jobs" "$root/bin/kh_bench_jobs" ||
+case ${KOHAKU_VM_BENCH:-0} in
+1|jobs|dma)
+	bench=kh_bench_jobs
+	[ "${KOHAKU_VM_BENCH}" = dma ] && bench=kh_bench_dma
+	cp "$STATIC/bench/$bench" "$root/bin/$bench" ||
 		notok "the benchmark is built (make BUILD=build/static STATIC=1 userspace)"
-	bench_append="khvm.bench khvm.bench_args=$(echo "${KOHAKU_VM_BENCH_ARGS:-}" | tr ' ' ,)"
-fi
+	bench_append="khvm.bench=$bench khvm.bench_args=$(echo "${KOHAKU_VM_BENCH_ARGS:-}" | tr ' ' ,)"
+	;;
+esac
 cp "$top/tests/vm/guest-init.sh" "$root/init"
 chmod 755 "$root/init"
 initrd=$WORK/initrd.cpio.gz

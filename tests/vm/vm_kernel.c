@@ -11,7 +11,10 @@
  *  - unbinding the card with a file open and a job running: the file's
  *    ioctls fail with ENODEV, close is clean, a rebound card works;
  *  - unbinding while another thread sits in a long WAIT: the WAIT ends
- *    at once with ENODEV instead of holding the unbind until it is done.
+ *    at once with ENODEV instead of holding the unbind until it is done;
+ *  - unbinding while another thread moves 64 MiB chunks by DMA: the
+ *    transfer ends (ENODEV, or done), the unbind is not held, a rebound
+ *    card moves data again.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -296,6 +299,89 @@ TEST(unbind_ends_a_wait_in_progress)
 	CHECK_MSG(r == 0, "open %s after rebind: %s", node, err);
 	if (r == 0) {
 		CHECK(rt_good_saxpy(dev));
+		kohaku_close(dev);
+	}
+}
+
+struct mover {
+	kohaku_device *dev;
+	uint32_t h;
+	unsigned char *buf;
+	size_t n;
+	int r;
+	unsigned int rounds;
+	volatile int stop;
+};
+
+static void *move_data(void *arg)
+{
+	struct mover *m = arg;
+
+	while (!m->stop) {
+		m->r = (m->rounds & 1) ? kohaku_bo_read(m->dev, m->h, 0, m->buf, m->n) :
+					 kohaku_bo_write(m->dev, m->h, 0, m->buf, m->n);
+		if (m->r)
+			break;
+		m->rounds++;
+	}
+	return NULL;
+}
+
+TEST(unbind_with_a_dma_in_flight)
+{
+	const char *drv = "/sys/bus/platform/drivers/kohaku";
+	char card[64], file[PATH_MAX], node[PATH_MAX], err[256];
+	struct mover m = { 0 };
+	unsigned char small[4096];
+	uint64_t a;
+	pthread_t th;
+	double t0;
+	int r;
+	RT_OPEN(dev);
+
+	if (card_of(kohaku_device_path(dev), card, sizeof(card))) {
+		tap_skip_reason = "not a kohaku_sim card";
+		kohaku_close(dev);
+		return;
+	}
+	m.dev = dev;
+	m.n = 64u << 20;
+	m.buf = malloc(m.n);
+	REQUIRE(m.buf);
+	memset(m.buf, 0x3c, m.n);
+	REQUIRE(kohaku_bo_create(dev, 0, m.n, &m.h, &a) == 0);
+	REQUIRE(pthread_create(&th, NULL, move_data, &m) == 0);
+	usleep(200000);
+	t0 = now_s();
+	snprintf(file, sizeof(file), "%s/unbind", drv);
+	r = sysfs_write(file, card);
+	CHECK_MSG(r == 0, "unbind %s: %s", card, strerror(-r));
+	m.stop = 1;
+	pthread_join(th, NULL);
+	tap_diag("unbind took %.2f s after %u transfers of 64 MiB; the last returned %d",
+		 now_s() - t0, m.rounds, m.r);
+	CHECK_MSG(m.r == 0 || m.r == -ENODEV, "a transfer across unbind: %d (%s)",
+		  m.r, kohaku_strerror(m.r));
+	CHECK_MSG(now_s() - t0 < 10.0, "unbind held for %.1f s by a DMA",
+		  now_s() - t0);
+	kohaku_close(dev);
+	free(m.buf);
+
+	snprintf(file, sizeof(file), "%s/bind", drv);
+	REQUIRE(sysfs_write(file, card) == 0);
+	REQUIRE(accel_of(card, node, sizeof(node)) == 0);
+	r = kohaku_open(KOHAKU_BACKEND_KERNEL, node, &dev, err, sizeof(err));
+	CHECK_MSG(r == 0, "open %s after rebind: %s", node, err);
+	if (r == 0) {
+		uint32_t h;
+
+		REQUIRE(kohaku_bo_create(dev, 0, sizeof(small), &h, &a) == 0);
+		memset(small, 0x77, sizeof(small));
+		CHECK_EQ(kohaku_bo_write(dev, h, 0, small, sizeof(small)), 0);
+		memset(small, 0, sizeof(small));
+		CHECK_EQ(kohaku_bo_read(dev, h, 0, small, sizeof(small)), 0);
+		CHECK_EQ(small[4095], 0x77);
+		kohaku_bo_free(dev, h);
 		kohaku_close(dev);
 	}
 }
