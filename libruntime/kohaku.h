@@ -23,7 +23,8 @@
  * Environment (read by kohaku_open() with KOHAKU_BACKEND_ENV, and by the
  * CLI): KOHAKU_BACKEND=sim|kernel, KOHAKU_DEVICE (kernel: node path or
  * index; sim: built-in description name or description file), KOHAKU_LOG
- * (print the driver core's messages to stderr; "debug" for everything).
+ * (print the driver core's messages to stderr; "debug" for everything),
+ * KOHAKU_PCI_MATCH (ids kohaku_pci_list() lists besides KohakuAccel's).
  */
 #ifndef KOHAKU_H
 #define KOHAKU_H
@@ -141,6 +142,84 @@ void kohaku_free_device_list(struct kohaku_device_entry *list);
 /* Built-in simulated card descriptions: NULL-terminated names, and text. */
 const char *const *kohaku_sim_builtin_names(void);
 const char *kohaku_sim_builtin_desc(const char *name);
+
+/* ---- PCI functions: the cards on the bus, bound to a driver or not ---- */
+
+/* kohaku_pci_entry.bar[].flags */
+#define KOHAKU_PCI_BAR_IO		(1u << 0)	/* an I/O port BAR */
+#define KOHAKU_PCI_BAR_64		(1u << 1)	/* 64-bit memory BAR */
+#define KOHAKU_PCI_BAR_PREFETCH		(1u << 2)	/* prefetchable */
+
+/* ids kohaku_pci_list() takes from match or KOHAKU_PCI_MATCH, at most */
+#define KOHAKU_PCI_MATCH_MAX		16
+
+struct kohaku_pci_bar {
+	uint64_t size;		/* bytes; 0: not implemented or not assigned */
+	uint32_t flags;		/* KOHAKU_PCI_BAR_* */
+};
+
+struct kohaku_pci_entry {
+	char address[16];	/* domain:bus:dev.fn, "0000:01:00.0" */
+	uint32_t domain;
+	uint8_t bus, dev, func;
+	uint8_t revision;
+	uint16_t vendor, device;	/* 0x10ee, 0x903f for a KohakuAccel card */
+	uint16_t subvendor, subdevice;	/* 0x10ee, 0x0007 for one */
+	uint32_t class_code;	/* base class << 16 | subclass << 8 | prog-if */
+	int kohaku_ids;		/* 1: KohakuAccel's 10ee:903f; 0: an added id */
+	struct kohaku_pci_bar bar[6];
+	/*
+	 * The PCIe link as sysfs reports it (current_link_speed, ..._width,
+	 * max_link_speed, ..._width): "8.0 GT/s" and 16.  "" and 0 when the
+	 * function has no PCIe capability (conventional PCI).
+	 */
+	char link_speed[24];
+	unsigned int link_width;
+	char max_link_speed[24];
+	unsigned int max_link_width;
+	char driver[32];	/* the bound driver's name; "" when none */
+	int accel_index;	/* kohaku bound: N of /dev/accel/accelN; else -1 */
+	char accel[32];		/* "/dev/accel/accelN", or "" */
+	int status;		/* 0: kohaku bound, with an accel node; else -errno */
+	char message[320];	/* why status != 0, in words, with what to do */
+};
+
+/*
+ * List the PCI functions with KohakuAccel's ids, vendor:device 10ee:903f
+ * (any subsystem, as kohaku.ko binds them), bound to a driver or not,
+ * through libpciaccess and sysfs; nothing is opened or written.
+ *
+ * match adds ids (tests use stand-in functions): "VVVV:DDDD" or
+ * "VVVV:DDDD:SVVV:SDDD" (with the subsystem), hexadecimal, separated by
+ * commas, at most KOHAKU_PCI_MATCH_MAX; NULL reads KOHAKU_PCI_MATCH, "" adds
+ * none.  Per function: address, ids, revision, class, BAR sizes, the PCIe
+ * link, the bound driver, the accel node when kohaku.ko is bound, and in
+ * message why it is not usable ("no driver bound: modprobe kohaku", "bound
+ * to vfio-pci, not kohaku: ...").  status: -ENODEV no driver bound,
+ * -EBUSY another driver bound, -ENOENT kohaku bound without an accel node.
+ * *list is malloc'ed (kohaku_free_pci_list), sorted by address.
+ *
+ * Returns 0 with *count 0 when no function matches (err then says so);
+ * -EINVAL for a malformed id list (err names it), -ENOENT when there is no
+ * /sys/bus/pci (no PCI bus, or sysfs not mounted), other -errno when
+ * libpciaccess cannot read the bus; err says why.  libpciaccess keeps its
+ * state in a process-wide variable: the call sets it up and tears it down,
+ * serialised against itself, so it must not run while the caller uses
+ * libpciaccess itself.
+ */
+int kohaku_pci_list(const char *match, struct kohaku_pci_entry **list,
+		    unsigned int *count, char *err, size_t errlen);
+void kohaku_free_pci_list(struct kohaku_pci_entry *list);
+/*
+ * The link in words: "8.0 GT/s x16", "2.5 GT/s x1 (max 8.0 GT/s x16)" when
+ * it runs below the function's maximum (a narrower or slower slot), "-"
+ * with no PCIe link.
+ */
+const char *kohaku_pci_link_describe(const struct kohaku_pci_entry *e,
+				     char *buf, size_t len);
+/* The BARs in words: "BAR0 16 MiB, BAR2 64 KiB (64-bit, prefetchable)"; "-" */
+const char *kohaku_pci_bars_describe(const struct kohaku_pci_entry *e,
+				     char *buf, size_t len);
 
 /* ---- capabilities and nodes ---- */
 

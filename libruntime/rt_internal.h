@@ -100,6 +100,22 @@ struct ksim_card;
 KH_RT_HIDDEN struct ksim_card *kh_rt_sim_lock(struct kohaku_device *dev);
 KH_RT_HIDDEN void kh_rt_sim_unlock(struct kohaku_device *dev);
 
+/*
+ * The PCI listing's parts (pci.c), for its tests: an id to match (a field
+ * of KH_RT_PCI_ANY matches anything; libpciaccess's PCI_MATCH_ANY), the
+ * parser of KOHAKU_PCI_MATCH's syntax (what names the list in messages),
+ * and what sysfs under root ("/sys", or a test's tree) says of e->address:
+ * link, driver, accel node, status and message.
+ */
+#define KH_RT_PCI_ANY	(~0u)
+struct kh_rt_pci_id {
+	uint32_t vendor, device, subvendor, subdevice;
+};
+KH_RT_HIDDEN int kh_rt_pci_parse_match(const char *spec, const char *what,
+				       struct kh_rt_pci_id *ids, unsigned int max,
+				       unsigned int *n, char *err, size_t errlen);
+KH_RT_HIDDEN void kh_rt_pci_sysfs(const char *root, struct kohaku_pci_entry *e);
+
 /* snprintf that never warns about truncation, always terminates (errors.c) */
 KH_RT_HIDDEN void kh_rt_strlcpy(char *dst, const char *src, size_t len);
 

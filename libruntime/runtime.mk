@@ -16,7 +16,8 @@ RT_SRCS += \
 	libruntime/fences.c \
 	libruntime/fw.c \
 	libruntime/pool.c \
-	libruntime/backend_kernel.c
+	libruntime/backend_kernel.c \
+	libruntime/pci.c
 RT_SRCS += \
 	libruntime/inproc/backend_sim.c \
 	libruntime/inproc/sim_knobs.c \
@@ -36,3 +37,15 @@ CLI_SRCS += \
 	libruntime/cli/cmd_pool.c \
 	libruntime/cli/cmd_fw.c \
 	libruntime/cli/select.c
+
+# libpciaccess: only pci.c (kohaku_pci_list) uses it.  A program linked
+# with libkohaku.a pulls pci.o, and so needs RT_PCI_LIBS, only when it calls
+# kohaku_pci_*: the CLI does (`kohaku list`), as do the tests of the
+# listing; nothing else links libpciaccess.  libkohaku.so holds every
+# object, so it depends on libpciaccess.so.0.  Static builds take
+# pkg-config's --static list (libpciaccess.a needs -lz).
+RT_PCI_PC := $(if $(filter 1,$(STATIC)),--static)
+RT_PCI_CFLAGS := $(shell $(PKG_CONFIG) --cflags pciaccess 2>/dev/null)
+RT_PCI_LIBS := $(shell $(PKG_CONFIG) --libs $(RT_PCI_PC) pciaccess 2>/dev/null || echo -lpciaccess -lz)
+$(call obj,libruntime/pci.c) $(call picobj,libruntime/pci.c): CFLAGS += $(RT_PCI_CFLAGS)
+$(LIBKOHAKU_SO) $(KOHAKU_CLI): LDLIBS := $(RT_PCI_LIBS) $(LDLIBS)

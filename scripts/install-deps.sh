@@ -1,6 +1,7 @@
 #!/bin/sh
 # Install the Debian 12 packages a Kohaku build needs, when they are missing.
-#   install-deps.sh run   what `make run` needs (compiler, libdrm)
+#   install-deps.sh run   what `make run` needs (compiler, libdrm,
+#                         libpciaccess: libkohaku.so and the CLI link it)
 #   install-deps.sh all   everything `make test` needs (kernel headers and
 #                         image for the VM tests, qemu, busybox, valgrind,
 #                         the riscv64-unknown-elf toolchain for the POOL
@@ -8,7 +9,7 @@
 #                         fuzzer)
 set -eu
 what=${1:-all}
-pkgs="gcc make pkg-config libdrm-dev zlib1g-dev"
+pkgs="gcc make pkg-config libdrm-dev zlib1g-dev libpciaccess-dev"
 if [ "$what" = all ]; then
 	pkgs="$pkgs linux-headers-6.12-amd64 linux-image-6.12-amd64 \
 qemu-system-x86 busybox-static cpio xz-utils zstd kmod valgrind \

@@ -232,9 +232,59 @@ pci_try() {
 	check "PCI $3: refused, as dmesg says" contains "$_m" "$4"
 	check "PCI $3: left unbound" test ! -e "/sys/bus/pci/devices/$_bdf/driver"
 }
+# kohaku list's PCI functions, with the stand-ins' ids added: output in
+# /tmp/pci.out (relayed); pci_line BDF is the function's line
+pci_list() {
+	KOHAKU_BACKEND=kernel KOHAKU_PCI_MATCH=1234:1111,1234:11e8 \
+		timeout "$TEST_TIMEOUT" /bin/kohaku "$@" >/tmp/pci.out 2>&1 </dev/null
+	_rc=$?
+	sed 's/^/KHVM: # /' /tmp/pci.out
+	return $_rc
+}
+pci_line() { grep "^$1 " /tmp/pci.out; }
+VGA=$(pci_dev 1234 1111)
+EDU=$(pci_dev 1234 11e8)
+# pci_unbound WHEN: both stand-ins listed, at their addresses, no driver
+pci_unbound() {
+	check "kohaku list $1: exit 0" pci_list list
+	check "kohaku list $1: the PCI section has both stand-ins" contains \
+		"$(cat /tmp/pci.out)" \
+		"^PCI functions 10ee:903f and KOHAKU_PCI_MATCH 1234:1111,1234:11e8: 2$"
+	check "kohaku list $1: std VGA at $VGA, BAR0 16 MiB, no driver" contains \
+		"$(pci_line "$VGA")" "^$VGA 1234:1111 (subsystem .*BAR0 16 MiB.*, driver -$"
+	check "kohaku list $1: edu at $EDU, BAR0 1 MiB, no driver" contains \
+		"$(pci_line "$EDU")" "^$EDU 1234:11e8 (subsystem .*BAR0 1 MiB.*, driver -$"
+	check "kohaku list $1: why: kohaku.ko needs new_id for 1234:1111" contains \
+		"$(cat /tmp/pci.out)" \
+		"not usable: no driver bound, and kohaku.ko binds only 10ee:903f by itself: echo '1234 1111' > $PCI/new_id"
+}
 PCI=/sys/bus/pci/drivers/kohaku
+pci_unbound "(before binding)"
 pci_try 1234 11e8 "edu (1 MiB BAR0)" "BAR0 is not a 16 MiB memory BAR"
 pci_try 1234 1111 "std VGA (16 MiB BAR0, no mesh)" "no KohakuAccel mesh"
+pci_unbound "(kohaku.ko refused both)"
+
+# another driver bound: edu to pci-stub (run-vm.sh packs pci-stub.ko)
+STUB=/sys/bus/pci/drivers/pci-stub
+[ -d $STUB ] || check "insmod pci-stub.ko" insmod /pci-stub.ko
+if [ -d $STUB ] && [ -n "$EDU" ]; then
+	check "pci-stub: new_id 1234 11e8" sysfs_write $STUB/new_id "1234 11e8\n"
+	check "kohaku list (edu on pci-stub): exit 0" pci_list list
+	check "kohaku list: edu at $EDU bound to pci-stub" contains \
+		"$(pci_line "$EDU")" "^$EDU 1234:11e8 .*, driver pci-stub$"
+	check "kohaku list: why: bound to pci-stub, and how to rebind" contains \
+		"$(cat /tmp/pci.out)" \
+		"not usable: bound to pci-stub .*echo $EDU > $STUB/unbind"
+	check "kohaku list --json (edu on pci-stub): exit 0" pci_list --json list
+	check "kohaku list --json: edu's address, id, driver" contains \
+		"$(cat /tmp/pci.out)" \
+		"\"address\": \"$EDU\", \"id\": \"1234:11e8\", .*\"driver\": \"pci-stub\", \"accel\": \"\", \"usable\": false"
+	sysfs_write $STUB/remove_id "1234 11e8\n"
+	check "pci-stub: unbind edu" sysfs_write $STUB/unbind "$EDU"
+	check "rmmod pci_stub" rmmod pci_stub
+else
+	notok "pci-stub present to bind edu to"
+fi
 
 # ---- the CLI, on fresh cards ----
 

@@ -147,6 +147,15 @@ for dep in $(modinfo -F depends "$MODDIR/kohaku.ko" "$MODDIR/kohaku_sim.ko" |
 	done
 done
 cp "$MODDIR/kohaku.ko" "$MODDIR/kohaku_sim.ko" "$root/"
+# pci-stub.ko, a driver other than kohaku to bind a stand-in function to
+# (guest-init.sh: `kohaku list` says which driver holds it); absent when
+# built in
+stub=$(modprobe -S "$KVER" --show-depends pci-stub 2>/dev/null |
+	awk '$1 == "insmod" { print $2 }' | tail -n 1)
+case $stub in
+*.xz) xz -dc "$stub" >"$root/pci-stub.ko" ;;
+?*) cp "$stub" "$root/pci-stub.ko" ;;
+esac
 for t in $tests; do
 	cp "$t" "$root/tests/"
 done
