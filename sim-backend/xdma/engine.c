@@ -31,7 +31,9 @@
  * MAG until its mesh is reset, so the next transfer that way wedges again.
  *
  * Clearing RUN stops a busy channel once its current descriptor (or the
- * fetch in flight) is done; IDLE_STOPPED is logged then.  A data phase
+ * fetch in flight) is done, even when RUN is set again meanwhile (that
+ * starts a new run once it is idle); IDLE_STOPPED is logged when the
+ * channel is idle after RUN was cleared, at once for an idle one.  A data phase
  * into a mesh held in reset waits for the release.
  *
  * Time (mesh cycles): a fetch takes a host round trip
@@ -147,10 +149,11 @@ static void ksim_xdma_idle(struct ksim_xdma_chan *ch, u32 bits)
 	struct ksim_xdma *x = ch->x;
 	struct ksim_trace_ev *ev;
 
+	if (ch->stopping || !(ch->ctrl & KH_XDMA_CTRL_RUN))
+		bits |= KH_XDMA_CTRL_IDLE_STOPPED;
 	ch->state = KSIM_XS_IDLE;
 	ch->wedge = KSIM_XW_NONE;
-	if (!(ch->ctrl & KH_XDMA_CTRL_RUN))
-		bits |= KH_XDMA_CTRL_IDLE_STOPPED;
+	ch->stopping = false;
 	ksim_xdma_log(ch, bits);
 	ev = ksim_xdma_ev(x, KSIM_XT_STOP, ch->c2h);
 	if (ev) {
@@ -228,6 +231,7 @@ static void ksim_xdma_start(struct ksim_xdma_chan *ch)
 	ch->status = 0;
 	ch->completed = 0;
 	ch->restart = false;
+	ch->stopping = false;
 	ch->runs++;
 	ch->fetch_addr = ch->sg_desc;
 	ch->fetch_n = ch->sg_adj + 1;
@@ -270,7 +274,7 @@ static void ksim_xdma_fetched(struct ksim_xdma_chan *ch)
 	u32 n = ch->fetch_n, i;
 	size_t bytes = (size_t)n * sizeof(struct kh_xdma_desc);
 
-	if (!(ch->ctrl & KH_XDMA_CTRL_RUN)) {
+	if (ch->stopping) {
 		ksim_xdma_idle(ch, 0);
 		return;
 	}
@@ -431,7 +435,7 @@ static void ksim_xdma_desc_done(struct ksim_xdma_chan *ch)
 		ksim_xdma_log(ch, bits);
 		ksim_xdma_irq_eval(x);
 	}
-	if (!(ch->ctrl & KH_XDMA_CTRL_RUN)) {
+	if (ch->stopping) {
 		ksim_xdma_idle(ch, 0);
 		return;
 	}
@@ -491,11 +495,23 @@ void ksim_xdma_ctrl_changed(struct ksim_xdma_chan *ch, u32 old)
 	if (!(fell & KH_XDMA_CTRL_RUN))
 		return;
 	ch->restart = false;
-	if (ch->state == KSIM_XS_HALTED)
+	switch (ch->state) {
+	case KSIM_XS_IDLE:
+		/* the engine is idle after RUN was cleared */
+		ksim_xdma_log(ch, KH_XDMA_CTRL_IDLE_STOPPED);
+		ksim_xdma_irq_eval(ch->x);
+		break;
+	case KSIM_XS_HALTED:
 		ksim_xdma_idle(ch, 0);		/* nothing in flight */
-	else if (ch->state == KSIM_XS_WEDGED)
+		break;
+	case KSIM_XS_WEDGED:
 		ksim_xdma_status_cleared(ch);
-	/* a fetch or a descriptor in flight finishes first */
+		break;
+	default:
+		/* a fetch or a descriptor in flight finishes first */
+		ch->stopping = true;
+		break;
+	}
 }
 
 void ksim_xdma_halt_changed(struct ksim_xdma *x)

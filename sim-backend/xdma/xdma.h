@@ -104,6 +104,8 @@ struct ksim_xdma;
  * @state: enum ksim_xdma_state.
  * @wedge: enum ksim_xdma_wedge, while @state is KSIM_XS_WEDGED.
  * @restart: RUN rose again while the channel was still finishing.
+ * @stopping: RUN fell while a fetch or a descriptor was in flight: the
+ *	channel stops when it is done.
  * @ctrl: control [27:0].
  * @status: status, busy excluded ([0] is @state != IDLE).
  * @completed: completed descriptor count.
@@ -130,7 +132,7 @@ struct ksim_xdma_chan {
 	u8 c2h;
 	u8 state;
 	u8 wedge;
-	bool restart;
+	bool restart, stopping;
 	u32 ctrl, status, completed, irq_mask;
 	u64 wb;
 	u64 sg_desc;
