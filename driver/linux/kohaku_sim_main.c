@@ -20,6 +20,8 @@
 #include <linux/dma-direct.h>
 #include <linux/dma-mapping.h>
 #include <linux/highmem.h>
+#include <linux/ioport.h>
+#include <linux/mm.h>
 #include <linux/list.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
@@ -63,7 +65,7 @@ static struct kohaku_sim_card *kohaku_sim_card_find(unsigned int id)
  * The card's DMA engine reaches host memory by bus address: what dma-direct
  * gives kohaku.ko for the platform device (its DMA mask is 64 bits, so no
  * bounce buffer), mapped back to pages one page at a time.  An address
- * that is not RAM answers -EFAULT, and the engine logs the error a card
+ * that is not system RAM answers -EFAULT, and the engine logs the error a card
  * would.
  */
 static int kohaku_sim_mem(struct kohaku_sim_card *c, u64 bus, u8 *buf,
@@ -80,7 +82,8 @@ static int kohaku_sim_mem(struct kohaku_sim_card *c, u64 bus, u8 *buf,
 		struct page *page;
 		u8 *p;
 
-		if (!pfn_valid(PHYS_PFN(phys)))
+		/* RAM with a struct page: never a hole or MMIO */
+		if (!pfn_valid(PHYS_PFN(phys)) || !page_is_ram(PHYS_PFN(phys)))
 			return -EFAULT;
 		page = pfn_to_page(PHYS_PFN(phys));
 		p = kmap_local_page(page);
