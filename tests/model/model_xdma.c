@@ -992,6 +992,21 @@ TEST(knob_slverr_wedges_and_the_recovery_in_either_order)
 	ksim_card_destroy(c);
 }
 
+TEST(knob_from_the_description)
+{
+	struct ksim_card *c = xcard("inject xdma error=slverr dir=c2h count=forever\n"
+				    "xxx sax xxx\nmag nul nul\nxxx sax xxx\n");
+	u8 *buf = halloc(4096, 64);
+
+	REQUIRE(c);
+	CHECK_EQ(one(c, H2C, bus(buf), CARD(0), 64), DONE);
+	one(c, C2H, CARD(0), bus(buf), 64);
+	CHECK_EQ(st(c, C2H), KH_XDMA_STATUS_BUSY |
+		 KH_XDMA_READ_ERR(KH_XDMA_ERR_SLVERR));
+	CHECK_EQ(c->xdma->ch[C2H].wedges, 1);
+	ksim_card_destroy(c);
+}
+
 /* ---- completion count, poll-mode write-back ---- */
 
 TEST(poll_mode_writeback)
