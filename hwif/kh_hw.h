@@ -40,10 +40,10 @@
  *	calls @fn with its own lock held: @fn must not call back into the ops,
  *	sleep, or take a lock the ops take.  A PCI card's interrupts are MSI-X
  *	vectors its binding requests itself, so this is NULL there.
- * @dma_write: TRANSITION: the model's bulk copy into card memory, which no
- *	card has; nothing may use it, and it goes once the model's XDMA
- *	engine is in.
- * @dma_read: the same, the other way.
+ * @dma_write: TRANSITION (issue 8): the model-only bulk copy of @len bytes
+ *	from @buf to the card address @card_addr; goes away with the driver's
+ *	XDMA path (NULL on a PCI card).
+ * @dma_read: TRANSITION (issue 8): the same, from the card into @buf.
  *
  * Every op may be called from any thread and with the core's locks held; a
  * host serialises its own access to the card inside the ops.

@@ -63,6 +63,95 @@ u64 ksim_read64(struct ksim_card *card, u32 offset);
 void ksim_write64(struct ksim_card *card, u32 offset, u64 value);
 
 /**
+ * ksim_bar_read32() - a host 32-bit read of a BAR
+ * @card: the card.
+ * @bar: 0, the AXI-Lite control space, or 1, the XDMA register space
+ *	(uapi/kohaku/kh_xdma.h).
+ * @offset: byte offset in the BAR; 4-aligned.
+ *
+ * Runs the card forward by a read's cost first.  On BAR0 it reads the
+ * half of the 64-bit register at @offset & ~7 that @offset names (the
+ * low half at +0): what the card's 32-bit AXI-Lite master and the 32-to-64
+ * upsizer give (kohakutpu.md 8.4).
+ *
+ * Return: the value; ~0 for an unaligned offset, one past the BAR, or a
+ * BAR the card does not have.
+ */
+u32 ksim_bar_read32(struct ksim_card *card, unsigned int bar, u32 offset);
+/**
+ * ksim_bar_write32() - a host 32-bit write to a BAR
+ * @card: the card.
+ * @bar: 0 or 1, as for ksim_bar_read32().
+ * @offset: byte offset in the BAR; 4-aligned (anything else is ignored).
+ * @value: what is written.
+ *
+ * Runs the card forward by a write's cost first, landing in its last
+ * cycle.  On BAR0 the DDR controller and clock wizard windows take it as
+ * the 32-bit register it is; in a mesh control window, whose registers are
+ * 64-bit and ignore byte strobes, a write at +0 writes the register with
+ * the upper half 0 and a write at +4 is lost (kohakutpu.md 8.4).
+ */
+void ksim_bar_write32(struct ksim_card *card, unsigned int bar, u32 offset,
+		      u32 value);
+/**
+ * ksim_bar_size() - the size of one of the card's BARs
+ * @bar: the BAR.
+ *
+ * Return: 16 MiB for BAR0, 64 KiB for BAR1 (XDMA), 0 for the others.
+ */
+u32 ksim_bar_size(unsigned int bar);
+
+/**
+ * struct ksim_host_ops - how a simulated card reaches host memory
+ * @mem_read: copy @n bytes at the host bus address @bus (what the host's
+ *	DMA mapping gave the driver) to @dst.  Return 0, or a negative errno
+ *	for an address that is not host memory the card may reach: the
+ *	engine then logs the error a card would (docs/spec/xdma.md).
+ * @mem_write: copy @n bytes from @src to the host bus address @bus; 0 or a
+ *	negative errno as @mem_read.
+ *
+ * The card's DMA engine calls them from inside its stepping, with the
+ * host's lock on the card held (ksim_hw.c): they must not call back into
+ * the model.  @n is at most 64 KiB; a range may cross pages.
+ */
+struct ksim_host_ops {
+	int (*mem_read)(void *ctx, u64 bus, void *dst, size_t n);
+	int (*mem_write)(void *ctx, u64 bus, const void *src, size_t n);
+};
+/**
+ * ksim_set_host_ops() - give the card its host's memory
+ * @card: the card.
+ * @ops: the callbacks, or NULL: every access to host memory fails.
+ * @ctx: passed to them.
+ */
+void ksim_set_host_ops(struct ksim_card *card,
+		       const struct ksim_host_ops *ops, void *ctx);
+
+/* the MSI-X vectors the card's XDMA function offers (docs/spec/xdma.md) */
+#define KSIM_MSI_VECTORS	4
+
+/**
+ * typedef ksim_msi_fn - an MSI-X message of the card's XDMA function
+ * @arg: what the host registered with ksim_set_msi().
+ * @vector: the vector number the driver programmed into the IRQ block.
+ *
+ * Called from inside stepping; it must not call back into the model.
+ */
+typedef void (*ksim_msi_fn)(void *arg, unsigned int vector);
+/**
+ * ksim_set_msi() - the interrupt vectors the host takes, and its handler
+ * @card: the card.
+ * @n_vectors: MSI-X vectors the host enabled: a message to a vector
+ *	number past it is not delivered (counted); 0 for a host that polls
+ *	(the config block then reads MSI-X off).
+ * @fn: called with @arg and the vector number each time an XDMA interrupt
+ *	(a channel's or the user interrupt) becomes pending; NULL for none.
+ * @arg: passed to @fn.
+ */
+void ksim_set_msi(struct ksim_card *card, unsigned int n_vectors,
+		  ksim_msi_fn fn, void *arg);
+
+/**
  * ksim_dma_write() - host DMA to the card through the XDMA engine
  * @card: the card.
  * @card_addr: a card bus address (KH_CARD_ADDR).

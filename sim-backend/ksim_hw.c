@@ -118,6 +118,39 @@ static int ksim_hw_dma_read(void *ctx, __u64 card_addr, void *buf,
 	return ret;
 }
 
+static __u32 ksim_hw_bar_read32(void *ctx, unsigned int bar, __u32 offset)
+{
+	struct ksim_hw *sh = ctx;
+	u32 v;
+
+	ksim_plat_mutex_lock(&sh->lock);
+	v = ksim_bar_read32(sh->card, bar, offset);
+	ksim_plat_mutex_unlock(&sh->lock);
+	return v;
+}
+
+static void ksim_hw_bar_write32(void *ctx, unsigned int bar, __u32 offset,
+				__u32 value)
+{
+	struct ksim_hw *sh = ctx;
+
+	ksim_plat_mutex_lock(&sh->lock);
+	ksim_bar_write32(sh->card, bar, offset, value);
+	ksim_plat_mutex_unlock(&sh->lock);
+}
+
+/* The card calls fn with the lock held, from inside its stepping. */
+static void ksim_hw_irq_attach(void *ctx,
+			       void (*fn)(void *arg, unsigned int vector),
+			       void *arg)
+{
+	struct ksim_hw *sh = ctx;
+
+	ksim_plat_mutex_lock(&sh->lock);
+	ksim_set_msi(sh->card, sh->hw.n_irqs, fn, arg);
+	ksim_plat_mutex_unlock(&sh->lock);
+}
+
 static __u64 ksim_hw_now_ns(void *ctx)
 {
 	struct ksim_hw *sh = ctx;
@@ -144,10 +177,14 @@ static void ksim_hw_idle_ns(void *ctx, __u64 ns)
 static const struct kh_hw_ops ksim_hw_ops = {
 	.read64		= ksim_hw_read64,
 	.write64	= ksim_hw_write64,
-	.dma_write	= ksim_hw_dma_write,
-	.dma_read	= ksim_hw_dma_read,
+	.bar_read32	= ksim_hw_bar_read32,
+	.bar_write32	= ksim_hw_bar_write32,
 	.now_ns		= ksim_hw_now_ns,
 	.idle_ns	= ksim_hw_idle_ns,
+	.irq_attach	= ksim_hw_irq_attach,
+	/* TRANSITION (issue 8): the model-only bulk copy, going away */
+	.dma_write	= ksim_hw_dma_write,
+	.dma_read	= ksim_hw_dma_read,
 };
 
 /* ---- the host's side ---- */
@@ -155,21 +192,31 @@ static const struct kh_hw_ops ksim_hw_ops = {
 /**
  * ksim_hw_create() - offer a model card at the register-access seam
  * @card: a card from ksim_card_create() or ksim_card_create_flags().
+ * @host: the host's memory, for the card's DMA engine
+ *	(struct ksim_host_ops: bus addresses as the host's DMA mapping gives
+ *	them); NULL: the engine reaches no host memory.
+ * @host_ctx: passed to @host's callbacks.
+ * @flags: KSIM_HW_POLL: offer no interrupt vectors.
  *
  * On success the adapter owns @card: ksim_hw_destroy() destroys it, and
  * the host reaches it only through the ops or between ksim_hw_lock() and
  * ksim_hw_unlock().  On failure @card is still the caller's.
  *
  * The struct kh_hw (ksim_hw_get()) has all of struct kh_hw_ops, the flag
- * KH_HW_SIMULATED and each mesh's DRAM size from ksim_mesh_dram_size().
- * Device time (the now_ns op) is ksim_cycles() * 1000 / ksim_clock_mhz()
- * ns; the idle_ns op runs the card forward with ksim_run() by at least the
- * ns it is given.
+ * KH_HW_SIMULATED, each mesh's DRAM size from ksim_mesh_dram_size(), the
+ * BAR sizes (BAR0 the control space, BAR1 the XDMA registers) and n_irqs,
+ * the MSI-X vectors the card offers (4; 0 with KSIM_HW_POLL).  The
+ * irq_attach op registers the handler the card calls with a vector number
+ * from inside its stepping, under the adapter's lock.  Device time (the
+ * now_ns op) is ksim_cycles() * 1000 / ksim_clock_mhz() ns; the idle_ns
+ * op runs the card forward with ksim_run() by at least the ns it is given.
  *
  * Context: may sleep (allocates).
  * Return: the adapter, or NULL when out of memory.
  */
-struct ksim_hw *ksim_hw_create(struct ksim_card *card)
+struct ksim_hw *ksim_hw_create(struct ksim_card *card,
+			       const struct ksim_host_ops *host,
+			       void *host_ctx, unsigned int flags)
 {
 	struct ksim_hw *sh;
 	unsigned int m, n;
@@ -185,6 +232,11 @@ struct ksim_hw *ksim_hw_create(struct ksim_card *card)
 	n = ksim_mesh_count(card);
 	for (m = 0; m < n && m < KH_HW_MAX_MESHES; m++)
 		sh->hw.mesh_mem_size[m] = ksim_mesh_dram_size(card, m);
+	for (m = 0; m < KH_HW_MAX_BARS; m++)
+		sh->hw.bar_size[m] = ksim_bar_size(m);
+	sh->hw.n_irqs = flags & KSIM_HW_POLL ? 0 : KSIM_MSI_VECTORS;
+	ksim_set_host_ops(card, host, host_ctx);
+	ksim_set_msi(card, sh->hw.n_irqs, NULL, NULL);
 	return sh;
 }
 

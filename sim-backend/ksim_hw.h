@@ -21,7 +21,17 @@
 
 struct ksim_hw;
 
-struct ksim_hw *ksim_hw_create(struct ksim_card *card);
+/*
+ * ksim_hw_create() flags.  KSIM_HW_POLL: the host takes no interrupt
+ * vectors (struct kh_hw.n_irqs is 0, the core polls for everything; the
+ * card's XDMA config block reads MSI-X off).  Hosts select it from
+ * kohaku_sim.ko's irq=poll and the in-process KOHAKU_SIM_IRQ=poll.
+ */
+#define KSIM_HW_POLL	1u
+
+struct ksim_hw *ksim_hw_create(struct ksim_card *card,
+			       const struct ksim_host_ops *host,
+			       void *host_ctx, unsigned int flags);
 void ksim_hw_destroy(struct ksim_hw *sh);
 const struct kh_hw *ksim_hw_get(const struct ksim_hw *sh);
 struct ksim_card *ksim_hw_lock(struct ksim_hw *sh);

@@ -181,6 +181,7 @@ enum ksim_trace_kind {
 	KSIM_TR_DMA,		/* v card address, a length, c write, d failed, e cycles */
 	KSIM_TR_INJECT,		/* x,y; c knob kind, a knob id, b detail, v detail */
 	KSIM_TR_VIOL,		/* x,y; c rule */
+	KSIM_TR_XDMA,		/* the XDMA engine: c what, d channel (xdma/engine.c) */
 	KSIM_TR_KINDS
 };
 

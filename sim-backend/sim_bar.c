@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * BAR0 decode (kh_regs.h), per mesh N: the DDR controller window (a
- * MIG-style control/ECC register set), the mesh control window (the
+ * BAR0 decode (kh_regs.h), and the 32-bit access to BAR0 and BAR1 (the
+ * XDMA register space, xdma/regs.c).  BAR0, per mesh N: the DDR
+ * controller window (a MIG-style control/ECC register set), the mesh
+ * control window (the
  * orchestrator, low 16 bits decoded) and the clock wizard (PG065; its
  * lock drives the mesh's reset).  The DDR controller and wizard windows
  * are 32-bit registers: a 64-bit access at an 8-aligned offset reaches
@@ -13,6 +15,7 @@
  */
 #include "sim_card.h"
 #include "sim_mag.h"
+#include "xdma/xdma.h"
 
 enum ksim_bar_target {
 	KSIM_BAR_NONE,
@@ -56,16 +59,13 @@ static u32 ksim_bar_reg32(struct ksim_card *c, unsigned int t,
 	return ksim_clkwiz_read(c, n, rel);
 }
 
-u64 ksim_read64(struct ksim_card *card, u32 offset)
+/* A BAR0 read at an 8-aligned offset inside the BAR, time already run. */
+static u64 ksim_bar0_read(struct ksim_card *card, u32 offset)
 {
 	struct ksim_mesh *m = NULL;
 	unsigned int n = 0, t;
 	u32 rel = 0;
 
-	card->host_reads++;
-	ksim_run(card, card->timing.read_cycles);
-	if (offset & 7 || offset >= KH_BAR0_SIZE)
-		return ~0ULL;
 	t = ksim_bar_decode(card, offset, &m, &n, &rel);
 	switch (t) {
 	case KSIM_BAR_ORCH:
@@ -80,38 +80,95 @@ u64 ksim_read64(struct ksim_card *card, u32 offset)
 	}
 }
 
-void ksim_write64(struct ksim_card *card, u32 offset, u64 value)
+/*
+ * A BAR0 write at a 4-aligned offset inside the BAR: 64 bits (wide) or 32.
+ * The orchestrator's registers are 64-bit and ignore strobes: a 32-bit
+ * write at +0 writes the register with the upper half 0, one at +4 is
+ * lost.  The DDR controller and wizard windows are 32-bit registers.
+ */
+static void ksim_bar0_write(struct ksim_card *card, u32 offset, u64 value,
+			    bool wide)
 {
 	struct ksim_mesh *m = NULL;
 	unsigned int n = 0, i;
 	u32 rel = 0;
+
+	switch (ksim_bar_decode(card, offset, &m, &n, &rel)) {
+	case KSIM_BAR_ORCH:
+		if (rel & 4)
+			break;
+		if (ksim_mesh_recovering(m)) {
+			/* the orchestrator is in reset: the write is lost */
+			m->rst.host_dropped++;
+			ksim_mesh_log(m, "host write 0x%x lost: the mesh is in reset",
+				    rel);
+			break;
+		}
+		ksim_orch_host_write(&m->mag->orch, rel, value);
+		break;
+	case KSIM_BAR_CLKWIZ:
+		for (i = 0; i < (wide ? 2 : 1); i++, rel += 4, value >>= 32)
+			ksim_clkwiz_write(card, n, rel, (u32)value);
+		break;
+	case KSIM_BAR_DDRC:
+		for (i = 0; i < (wide ? 2 : 1); i++, rel += 4, value >>= 32)
+			ksim_ddrc_write(&card->ddrc[n], rel, (u32)value);
+		break;
+	default:
+		break;
+	}
+}
+
+u64 ksim_read64(struct ksim_card *card, u32 offset)
+{
+	card->host_reads++;
+	ksim_run(card, card->timing.read_cycles);
+	if (offset & 7 || offset >= KH_BAR0_SIZE)
+		return ~0ULL;
+	return ksim_bar0_read(card, offset);
+}
+
+void ksim_write64(struct ksim_card *card, u32 offset, u64 value)
+{
 	u32 cost = card->timing.write_cycles;
 
 	card->host_writes++;
 	ksim_run(card, cost ? cost - 1 : 0);
-	if (!(offset & 7) && offset < KH_BAR0_SIZE) {
-		switch (ksim_bar_decode(card, offset, &m, &n, &rel)) {
-		case KSIM_BAR_ORCH:
-			if (ksim_mesh_recovering(m)) {
-				/* the orchestrator is in reset: the write is lost */
-				m->rst.host_dropped++;
-				ksim_mesh_log(m, "host write 0x%x lost: the mesh is in reset",
-					    rel);
-				break;
-			}
-			ksim_orch_host_write(&m->mag->orch, rel, value);
-			break;
-		case KSIM_BAR_CLKWIZ:
-			for (i = 0; i < 2; i++, rel += 4, value >>= 32)
-				ksim_clkwiz_write(card, n, rel, (u32)value);
-			break;
-		case KSIM_BAR_DDRC:
-			for (i = 0; i < 2; i++, rel += 4, value >>= 32)
-				ksim_ddrc_write(&card->ddrc[n], rel, (u32)value);
-			break;
-		default:
-			break;
-		}
+	if (!(offset & 7) && offset < KH_BAR0_SIZE)
+		ksim_bar0_write(card, offset, value, true);
+	ksim_run(card, 1);
+}
+
+u32 ksim_bar_size(unsigned int bar)
+{
+	if (bar == 0)
+		return KH_BAR0_SIZE;
+	return bar == 1 ? KH_XDMA_BAR_SIZE : 0;
+}
+
+u32 ksim_bar_read32(struct ksim_card *card, unsigned int bar, u32 offset)
+{
+	card->host_reads++;
+	ksim_run(card, card->timing.read_cycles);
+	if (offset & 3 || offset >= ksim_bar_size(bar))
+		return ~0u;
+	if (bar == 1)
+		return ksim_xdma_read(card->xdma, offset);
+	return (u32)(ksim_bar0_read(card, offset & ~7u) >> (offset & 4 ? 32 : 0));
+}
+
+void ksim_bar_write32(struct ksim_card *card, unsigned int bar, u32 offset,
+		      u32 value)
+{
+	u32 cost = card->timing.write_cycles;
+
+	card->host_writes++;
+	ksim_run(card, cost ? cost - 1 : 0);
+	if (!(offset & 3) && offset < ksim_bar_size(bar)) {
+		if (bar == 1)
+			ksim_xdma_write(card->xdma, offset, value);
+		else
+			ksim_bar0_write(card, offset, value, false);
 	}
 	ksim_run(card, 1);
 }

@@ -9,6 +9,7 @@
 #include "sim_mag.h"
 #include "sim_router.h"
 #include "sim_util.h"
+#include "xdma/xdma.h"
 
 struct ksim_sched *ksim_card_sched(struct ksim_card *c)
 {
@@ -54,13 +55,17 @@ void ksim_irq_eval(struct ksim_card *card)
 	for (i = 0; i < card->n_mesh; i++)
 		if (card->mesh[i]->mag->orch.irq_level)
 			line = true;
-	if (line && !card->irq_line) {
-		card->irq_line = true;
+	if (line == card->irq_line)
+		return;
+	card->irq_line = line;
+	if (line) {
 		card->irq_rises++;
 		if (card->irq_fn)
 			card->irq_fn(card->irq_ctx);
 	}
-	card->irq_line = line;
+	/* the line is the XDMA user interrupt 0 */
+	if (card->xdma)
+		ksim_xdma_irq_eval(card->xdma);
 }
 
 bool ksim_irq_line(const struct ksim_card *card)
@@ -137,6 +142,10 @@ int ksim_card_create_opts(const char *desc, const struct ksim_opts *opts,
 	e = ksim_ilink_connect_card(c);
 	if (e)
 		goto fail_sched;
+	/* the DMA engine (BAR1) */
+	e = ksim_xdma_create(c);
+	if (e)
+		goto fail_sched;
 	/* the observers' node: before the scheduler is finalized */
 	e = ksim_obs_create(c);
 	if (e)
@@ -197,6 +206,7 @@ void ksim_card_destroy(struct ksim_card *card)
 	ksim_obs_destroy(card);	/* first: its last audit reads the mesh */
 	for (i = 0; i < KH_MAX_MESHES; i++)
 		ksim_mesh_destroy(card->mesh[i]);
+	ksim_xdma_destroy(card);
 	ksim_sched_fini(&card->sched);
 	ksim_plat_free(card);
 }

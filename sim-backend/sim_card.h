@@ -30,6 +30,7 @@ struct ksim_card {
 	u64 irq_rises;
 	u32 log_left;
 	struct ksim_obs *obs;		/* checker, knobs, trace (sim_obs.h) */
+	struct ksim_xdma *xdma;		/* the DMA engine, BAR1 (xdma/xdma.h) */
 	/* what the host asked of the card: its cost, counted */
 	u64 host_reads, host_writes, host_dmas, host_dma_bytes;
 };

@@ -13,12 +13,13 @@
 #include "sim_tbuf.h"
 #include "sim_trace.h"
 #include "sim_util.h"
+#include "xdma/xdma.h"
 
 static const char *const ksim_knob_name[KSIM_KNOB_KINDS] = {
 	[KSIM_KNOB_DROP] = "drop", [KSIM_KNOB_DUP] = "dup",
 	[KSIM_KNOB_BUSY] = "busy", [KSIM_KNOB_FAULT] = "fault",
 	[KSIM_KNOB_HANG] = "hang", [KSIM_KNOB_CTRL] = "ctrl",
-	[KSIM_KNOB_DRAM] = "dram",
+	[KSIM_KNOB_DRAM] = "dram", [KSIM_KNOB_XDMA] = "xdma",
 };
 
 static const char *const ksim_type_names[16] = {
@@ -29,15 +30,20 @@ static const char *const ksim_type_names[16] = {
 
 static const char *const ksim_field_name[] = { "value", "txn", "src", "drop" };
 static const char *const ksim_op_name[] = { "any", "read", "write" };
+static const char *const ksim_xerr_name[KSIM_XE_KINDS] = {
+	[KSIM_XE_MAGIC] = "magic", [KSIM_XE_FETCH] = "fetch",
+	[KSIM_XE_HOST] = "host", [KSIM_XE_SLVERR] = "slverr",
+};
+static const char *const ksim_xdir_name[] = { NULL, "h2c", "c2h", "any" };
 
 enum {
 	O_MESH, O_LINK, O_NODE, O_TYPE, O_COUNT, O_AFTER, O_CYCLES, O_CODE,
-	O_FIELD, O_XOR, O_OP, O_ADDR, O_LEN, O_DATA, O_N
+	O_FIELD, O_XOR, O_OP, O_ADDR, O_LEN, O_DATA, O_ERROR, O_DIR, O_N
 };
 
 static const char *const ksim_opt_name[O_N] = {
 	"mesh", "link", "node", "type", "count", "after", "cycles", "code",
-	"field", "xor", "op", "addr", "len", "data",
+	"field", "xor", "op", "addr", "len", "data", "error", "dir",
 };
 
 #define B(o)	(1u << (o))
@@ -54,12 +60,14 @@ static const u32 ksim_allowed[KSIM_KNOB_KINDS] = {
 			 B(O_COUNT) | B(O_AFTER),
 	[KSIM_KNOB_DRAM] = B(O_MESH) | B(O_OP) | B(O_ADDR) | B(O_LEN) |
 			 B(O_DATA) | B(O_COUNT) | B(O_AFTER),
+	[KSIM_KNOB_XDMA] = B(O_ERROR) | B(O_DIR) | B(O_COUNT) | B(O_AFTER),
 };
 
 static const u32 ksim_required[KSIM_KNOB_KINDS] = {
 	[KSIM_KNOB_DROP] = B(O_LINK), [KSIM_KNOB_DUP] = B(O_LINK),
 	[KSIM_KNOB_BUSY] = B(O_NODE), [KSIM_KNOB_FAULT] = B(O_NODE),
 	[KSIM_KNOB_HANG] = B(O_NODE), [KSIM_KNOB_CTRL] = B(O_NODE) | B(O_FIELD),
+	[KSIM_KNOB_XDMA] = B(O_ERROR),
 };
 
 static u64 ksim_now(const struct ksim_obs *o)
@@ -173,6 +181,8 @@ static void ksim_knob_link_in(struct ksim_obs *o, struct ksim_knob *k)
 		h = &k->link->knobs;
 	else if (k->unit)
 		h = &k->unit->knobs;
+	else if (k->kind == KSIM_KNOB_XDMA)
+		h = &o->xdma;
 	else
 		h = &o->mesh[k->mesh].dram;
 	while (*h)
@@ -194,7 +204,7 @@ static int ksim_inject_add(struct ksim_obs *o, const struct ksim_words *w,
 
 	kind = ksim_word_pick(kw, ksim_knob_name, KSIM_KNOB_KINDS);
 	if (kind < 0)
-		return ksim_refuse(err, errlen, "inject: unknown knob '%.*s' (drop, dup, busy, fault, hang, ctrl, dram, clear)",
+		return ksim_refuse(err, errlen, "inject: unknown knob '%.*s' (drop, dup, busy, fault, hang, ctrl, dram, xdma, clear)",
 				   ksim_cmd_quote(kw), kw->s);
 	kn = ksim_knob_name[kind];
 	memset(&kk, 0, sizeof(kk));
@@ -205,6 +215,7 @@ static int ksim_inject_add(struct ksim_obs *o, const struct ksim_words *w,
 	kk.xor = 1;
 	kk.len = ~0ULL;
 	kk.until = 1000;	/* busy: cycles, until resolved below */
+	kk.xdir = 3;		/* xdma: either channel */
 	for (i = first + 1; i < w->n; i++) {
 		if (!ksim_word_kv(&w->w[i], &key, &val))
 			return ksim_refuse(err, errlen, "inject %s: '%.*s' is not name=value",
@@ -291,6 +302,18 @@ static int ksim_inject_add(struct ksim_obs *o, const struct ksim_words *w,
 				isnt = "zero, ones or a 32-bit pattern";
 			}
 			break;
+		case O_ERROR:
+			opt = ksim_word_pick(&val, ksim_xerr_name, KSIM_XE_KINDS);
+			if (opt < 0)
+				isnt = "magic, fetch, host or slverr";
+			kk.xerr = (u8)opt;
+			break;
+		case O_DIR:
+			opt = ksim_word_pick(&val, ksim_xdir_name, 4);
+			if (opt < 0)
+				isnt = "h2c, c2h or any";
+			kk.xdir = (u8)opt;
+			break;
 		}
 		/* one wording for every value that does not parse */
 		if (isnt)
@@ -353,6 +376,8 @@ static void ksim_knob_unlink(struct ksim_obs *o, struct ksim_knob *k)
 		h = &k->link->knobs;
 	else if (k->unit)
 		h = &k->unit->knobs;
+	else if (k->kind == KSIM_KNOB_XDMA)
+		h = &o->xdma;
 	else
 		h = &o->mesh[k->mesh].dram;
 	while (*h && *h != k)
@@ -390,7 +415,7 @@ int ksim_inject_command(struct ksim_obs *o, const struct ksim_words *w,
 	u64 id = 0;
 
 	if (first >= w->n)
-		return ksim_refuse(err, errlen, "inject: which knob? (drop, dup, busy, fault, hang, ctrl, dram, clear)");
+		return ksim_refuse(err, errlen, "inject: which knob? (drop, dup, busy, fault, hang, ctrl, dram, xdma, clear)");
 	if (ksim_word_is(&w->w[first], "clear")) {
 		if (w->n > first + 2 ||
 		    (w->n == first + 2 &&
@@ -489,6 +514,12 @@ static void ksim_inject_list(struct ksim_obs *o, struct ksim_tbuf *tb)
 				ksim_tb_printf(tb, "ones");
 			else
 				ksim_tb_printf(tb, "0x%08x", k->data);
+			ksim_list_count(tb, k);
+			break;
+		case KSIM_KNOB_XDMA:
+			ksim_tb_printf(tb, " error=%s dir=%s",
+				     ksim_xerr_name[k->xerr],
+				     ksim_xdir_name[k->xdir]);
 			ksim_list_count(tb, k);
 			break;
 		}
@@ -682,6 +713,24 @@ bool ksim_inject_mem_write(struct ksim_obs *o, struct ksim_mag_port *mp, u64 a)
 	o->mesh[mp->mag->mesh->id].dram_wr_errors++;
 	ksim_trace_inject(o, ksim_now(o), k, 1, a);
 	return true;
+}
+
+int ksim_inject_xdma(struct ksim_obs *o, unsigned int c2h, unsigned int event)
+{
+	struct ksim_knob *k;
+
+	for (k = o->xdma; k; k = k->next_here) {
+		unsigned int ev = k->xerr == KSIM_XE_SLVERR ? KSIM_XE_HOST :
+				  k->xerr;
+
+		if (ev != event || !(k->xdir & (1u << c2h)))
+			continue;
+		if (!ksim_knob_fire(k))
+			continue;
+		ksim_trace_inject(o, ksim_now(o), k, c2h, k->xerr);
+		return k->xerr;
+	}
+	return -1;
 }
 
 void ksim_inject_timer(struct ksim_obs *o)

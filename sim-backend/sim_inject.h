@@ -18,6 +18,7 @@ enum ksim_knob_kind {
 	KSIM_KNOB_HANG,
 	KSIM_KNOB_CTRL,
 	KSIM_KNOB_DRAM,
+	KSIM_KNOB_XDMA,
 	KSIM_KNOB_KINDS
 };
 
@@ -32,6 +33,7 @@ struct ksim_knob {
 	u8 kind, mesh, x, y;
 	s8 type;			/* flit type, -1 any */
 	u8 field, op, data_mode;
+	u8 xerr, xdir;			/* xdma: enum ksim_xdma_err, 1 H2C 2 C2H 3 both */
 	bool forever;			/* count=forever (cycles=forever) */
 	u64 count, after, passed, hits;
 	u64 code, xor, addr, len;
@@ -58,5 +60,12 @@ void ksim_inject_mem_read(struct ksim_obs *o, struct ksim_mag_port *mp, u64 a,
 			u8 *buf);
 bool ksim_inject_mem_write(struct ksim_obs *o, struct ksim_mag_port *mp, u64 a);
 u64 ksim_inject_busy_cycles(const struct ksim_obs_unit *ou, u64 now);
+/*
+ * An event of the XDMA engine's channel (c2h 0 or 1): event is
+ * KSIM_XE_MAGIC (a descriptor fetched), KSIM_XE_FETCH (a descriptor block
+ * fetch) or KSIM_XE_HOST (a descriptor's data transfer, the event of host
+ * and slverr knobs).  Returns the error of the knob that acts on it, or -1.
+ */
+int ksim_inject_xdma(struct ksim_obs *o, unsigned int c2h, unsigned int event);
 
 #endif /* KSIM_INJECT_H */

@@ -105,6 +105,7 @@ struct ksim_obs {
 	struct ksim_check *chk;
 	struct ksim_trace *tr;
 	struct ksim_knob *knobs;		/* every knob, in id order */
+	struct ksim_knob *xdma;		/* xdma knobs (the card's engine) */
 	u32 next_knob;
 	/* tests: called with every violation message */
 	void (*violation)(void *ctx, const char *msg);

@@ -2,7 +2,7 @@
 /*
  * Counters (docs/model.md "Observability"): a unit's, from the base and
  * its knobs, and the whole card's as text, one `key=value` line per card,
- * mesh, link and unit (ksim_dump_stats()).  A mesh's own sums are
+ * XDMA channel, mesh, link and unit (ksim_dump_stats()).  A mesh's own sums are
  * ksim_get_stats() (sim_card.c).
  */
 #include "sim_obs.h"
@@ -11,6 +11,7 @@
 #include "sim_check.h"
 #include "sim_inject.h"
 #include "sim_tbuf.h"
+#include "xdma/xdma.h"
 
 int ksim_unit_stats(struct ksim_card *card, unsigned int mesh,
 		    unsigned int x, unsigned int y,
@@ -62,6 +63,24 @@ size_t ksim_dump_stats(struct ksim_card *card, char *buf, size_t len)
 		       (unsigned long long)card->host_writes,
 		       (unsigned long long)card->host_dmas,
 		       (unsigned long long)card->host_dma_bytes);
+	for (i = 0; i < KSIM_XDMA_CHANS; i++) {
+		const struct ksim_xdma_chan *ch = &card->xdma->ch[i];
+
+		ksim_tb_printf(&tb, "xdma %s runs=%llu descs=%llu bytes=%llu errors=%llu wedges=%llu stalls=%llu busy=%u\n",
+			     ch->c2h ? "c2h" : "h2c",
+			     (unsigned long long)ch->runs,
+			     (unsigned long long)ch->descs,
+			     (unsigned long long)ch->bytes,
+			     (unsigned long long)ch->errors,
+			     (unsigned long long)ch->wedges,
+			     (unsigned long long)ch->stalls,
+			     ksim_xdma_busy(ch));
+	}
+	ksim_tb_printf(&tb, "xdma irqs=%llu irqs_lost=%llu wb_faults=%llu vectors=%u\n",
+		     (unsigned long long)card->xdma->irqs,
+		     (unsigned long long)card->xdma->irqs_lost,
+		     (unsigned long long)card->xdma->wb_faults,
+		     card->xdma->n_vectors);
 	for (m = 0; m < card->n_mesh; m++) {
 		ksim_get_stats(card, m, &st);
 		ksim_tb_printf(&tb, "mesh %u flits=%llu stalls=%llu tieoff_dropped=%llu ctrl_dropped=%llu unit_dropped=%llu lost_completions=%llu signals=%llu dispatched=%llu agent_rx_dropped=%llu\n",

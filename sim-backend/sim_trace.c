@@ -10,6 +10,7 @@
 #include "sim_router.h"
 #include "sim_tbuf.h"
 #include "sim_util.h"
+#include "xdma/xdma.h"
 
 struct ksim_trace {
 	u32 mask;		/* size - 1 */
@@ -221,8 +222,31 @@ static const char *const ksim_tr_word[KSIM_TR_KINDS] = {
 	[KSIM_TR_SIGNAL] = "signal", [KSIM_TR_RX_DROP] = "drop",
 	[KSIM_TR_UNIT_DROP] = "drop", [KSIM_TR_MEM_NODATA] = "drop",
 	[KSIM_TR_DMA] = "dma", [KSIM_TR_INJECT] = "inject",
-	[KSIM_TR_VIOL] = "violation",
+	[KSIM_TR_VIOL] = "violation", [KSIM_TR_XDMA] = "xdma",
 };
+
+/* the rest of an XDMA engine event's line */
+static int ksim_xdma_ev_line(const struct ksim_trace_ev *ev, char *b, size_t n)
+{
+	switch (ev->c) {
+	case KSIM_XT_RUN:
+		return snprintf(b, n, " run desc=0x%llx adj=%u\n",
+				(unsigned long long)ev->v, ev->a);
+	case KSIM_XT_DESC:
+		return snprintf(b, n, " desc n=%u card=0x%llx len=%u cycles=%u\n",
+				ev->b, (unsigned long long)ev->v, ev->a, ev->e);
+	case KSIM_XT_STOP:
+		return snprintf(b, n, " stop status=0x%08x completed=%u\n",
+				ev->a, ev->b);
+	case KSIM_XT_WEDGE:
+		return snprintf(b, n, " wedge status=0x%08x card=0x%llx\n",
+				ev->a, (unsigned long long)ev->v);
+	case KSIM_XT_IRQ:
+		return snprintf(b, n, " vector=%u%s\n", ev->a,
+				ev->e ? " lost" : "");
+	}
+	return snprintf(b, n, "\n");
+}
 
 static int ksim_ev_line(const struct ksim_trace_ev *ev, char *b, size_t n)
 {
@@ -232,6 +256,9 @@ static int ksim_ev_line(const struct ksim_trace_ev *ev, char *b, size_t n)
 	if (ev->kind == KSIM_TR_DMA)
 		k = snprintf(b, n, "%llu - %s", (unsigned long long)ev->cycle,
 			     ev->c ? "dma_write" : "dma_read");
+	else if (ev->kind == KSIM_TR_XDMA)
+		k = snprintf(b, n, "%llu - xdma %s", (unsigned long long)ev->cycle,
+			     ev->c == KSIM_XT_IRQ ? "irq" : ev->d ? "c2h" : "h2c");
 	else if (ev->kind < KSIM_TR_KINDS)
 		k = snprintf(b, n, "%llu %u %s", (unsigned long long)ev->cycle,
 			     ev->mesh, ksim_tr_word[ev->kind]);
@@ -306,6 +333,8 @@ static int ksim_ev_line(const struct ksim_trace_ev *ev, char *b, size_t n)
 	case KSIM_TR_VIOL:
 		return k + snprintf(b, n, " rule=%u %u,%u\n", ev->c, ev->x,
 				    ev->y);
+	case KSIM_TR_XDMA:
+		return k + ksim_xdma_ev_line(ev, b, n);
 	}
 	return k + snprintf(b, n, "\n");
 }

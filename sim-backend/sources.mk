@@ -1,7 +1,8 @@
 # Portable model sources, shared by the Makefile (libkohaku) and Kbuild
 # (kohaku_sim.ko).  Userspace-only files are listed in sim.mk.
 # ksim_hw.c is the model's adapter to the register-access seam (hwif/).
-# The unit models are in units/ (the POOL unit in units/pool/).
+# The unit models are in units/ (the POOL unit in units/pool/), the XDMA
+# engine (BAR1) in xdma/.
 KH_SIM_SOURCES := \
 	ksim_hw.c \
 	sim_bar.c \
@@ -46,4 +47,7 @@ KH_SIM_SOURCES := \
 	units/pool/pool.c \
 	units/pool/port.c \
 	units/pool/sync.c \
-	units/pool/window.c
+	units/pool/window.c \
+	xdma/engine.c \
+	xdma/irq.c \
+	xdma/regs.c

@@ -201,6 +201,20 @@ static void line(char *l)
 	}
 	where[0] = 0;
 	sscanf(rest, "%39s", where);
+	if (!strcmp(ev, "xdma")) {
+		/* "h2c desc ... cycles=N": a span; the rest instants */
+		snprintf(name, sizeof(name), "xdma %s", where);
+		t = track(0, name);
+		name[0] = 0;
+		sscanf(rest + strlen(where), "%63s", name);
+		if (strstr(rest, "cycles="))
+			span(t, name, cyc,
+			     strtoull(field(rest, "cycles=", tmp, sizeof(tmp)),
+				      NULL, 0), rest);
+		else
+			instant(t, name, cyc, rest);
+		return;
+	}
 	if (!strcmp(ev, "hop")) {
 		unsigned int type = strtoul(field(rest, "type=", tmp, sizeof(tmp)),
 					    NULL, 0) & 15;

@@ -8,12 +8,20 @@
  *
  * This file: the module, its parameters, and the cards (create, delete).
  * Module parameter cards= lists built-in names created at load, ids 0, 1,
- * ... and check=1 turns the model's protocol checker on in every new card.
+ * ... and check=1 turns the model's protocol checker on in every new card;
+ * irq=poll makes new cards offer no interrupt vectors (irq=msix, the
+ * default: the card's four).  The cards' DMA engines reach host memory
+ * through dma-direct's bus addresses (kohaku_sim_mem()).
  * The control files are in kohaku_sim_ctl.c, the knobs in
  * kohaku_sim_debugfs.c.
  */
 
 #include <linux/device.h>
+#include <linux/dma-direct.h>
+#include <linux/dma-mapping.h>
+#include <linux/highmem.h>
+#include <linux/ioport.h>
+#include <linux/mm.h>
 #include <linux/list.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
@@ -34,6 +42,11 @@ module_param(check, bool, 0644);
 MODULE_PARM_DESC(check,
 		 "turn the model's protocol checker on in cards created from now on");
 
+static char *irq = "msix";
+module_param(irq, charp, 0644);
+MODULE_PARM_DESC(irq,
+		 "interrupts of cards created from now on: msix (the card offers its MSI-X vectors) or poll (none: the driver polls)");
+
 static struct device *kohaku_sim_root;
 static LIST_HEAD(kohaku_sim_cards);
 static DEFINE_MUTEX(kohaku_sim_cards_lock);	/* the list; create and delete */
@@ -48,21 +61,122 @@ static struct kohaku_sim_card *kohaku_sim_card_find(unsigned int id)
 	return NULL;
 }
 
+/*
+ * The card's DMA engine reaches host memory by bus address: what dma-direct
+ * gives kohaku.ko for the platform device (its DMA mask is 64 bits, so no
+ * bounce buffer), mapped back to pages one page at a time.  An address
+ * that is not system RAM answers -EFAULT, and the engine logs the error a card
+ * would.
+ */
+static int kohaku_sim_mem(struct kohaku_sim_card *c, u64 bus, u8 *buf,
+			  size_t n, bool write)
+{
+	struct device *dev = &c->pdev->dev;
+
+	if (bus + n < bus)
+		return -EFAULT;
+	while (n) {
+		phys_addr_t phys = dma_to_phys(dev, bus);
+		size_t off = offset_in_page(phys);
+		size_t k = min_t(size_t, n, PAGE_SIZE - off);
+		struct page *page;
+		u8 *p;
+
+		/* RAM with a struct page: never a hole or MMIO */
+		if (!pfn_valid(PHYS_PFN(phys)) || !page_is_ram(PHYS_PFN(phys)))
+			return -EFAULT;
+		page = pfn_to_page(PHYS_PFN(phys));
+		p = kmap_local_page(page);
+		if (write) {
+			memcpy(p + off, buf, k);
+			flush_dcache_page(page);
+		} else {
+			memcpy(buf, p + off, k);
+		}
+		kunmap_local(p);
+		bus += k;
+		buf += k;
+		n -= k;
+	}
+	return 0;
+}
+
+static int kohaku_sim_mem_read(void *ctx, u64 bus, void *dst, size_t n)
+{
+	return kohaku_sim_mem(ctx, bus, dst, n, false);
+}
+
+static int kohaku_sim_mem_write(void *ctx, u64 bus, const void *src, size_t n)
+{
+	return kohaku_sim_mem(ctx, bus, (u8 *)src, n, true);
+}
+
+static const struct ksim_host_ops kohaku_sim_host_ops = {
+	.mem_read = kohaku_sim_mem_read,
+	.mem_write = kohaku_sim_mem_write,
+};
+
+/* irq=: KSIM_HW_POLL or 0; -EINVAL for a value it does not know */
+static int kohaku_sim_irq_flags(void)
+{
+	if (!irq || !strcmp(irq, "msix"))
+		return 0;
+	if (!strcmp(irq, "poll"))
+		return KSIM_HW_POLL;
+	pr_err("kohaku_sim: irq=%s: expected msix or poll\n", irq);
+	return -EINVAL;
+}
+
+/*
+ * The platform device kohaku.ko binds to, registered with c->pdev already
+ * set: kohaku.ko's probe runs the card's DMA engine, whose host memory
+ * callbacks need the device.
+ */
+static int kohaku_sim_pdev_add(struct kohaku_sim_card *c)
+{
+	struct platform_device *pdev;
+	int ret;
+
+	pdev = platform_device_alloc(KOHAKU_SIM_DEV_NAME, c->id);
+	if (!pdev)
+		return -ENOMEM;
+	pdev->dev.parent = kohaku_sim_root;
+	/* kohaku.ko copies the data */
+	ret = platform_device_add_data(pdev, ksim_hw_get(c->sh),
+				       sizeof(struct kh_hw));
+	if (!ret)
+		ret = dma_set_mask_and_coherent(&pdev->dev, DMA_BIT_MASK(64));
+	if (ret) {
+		platform_device_put(pdev);
+		return ret;
+	}
+	c->pdev = pdev;
+	/* binds kohaku.ko, when loaded, before returning */
+	ret = platform_device_add(pdev);
+	if (ret) {
+		c->pdev = NULL;
+		platform_device_put(pdev);
+	}
+	return ret;
+}
+
 /* Create card id from a description; what: how the user named it, for logs. */
 int kohaku_sim_card_new(unsigned int id, const char *desc, const char *what)
 {
-	struct platform_device_info pdevinfo = { };
 	struct kohaku_sim_card *c;
 	struct ksim_card *sim;
 	unsigned int n_mesh;
+	int ret, flags;
 	char *err;
-	int ret;
 
 	if (id > KOHAKU_SIM_MAX_ID) {
 		pr_err("kohaku_sim: card id %u out of range (0..%u)\n",
 		       id, KOHAKU_SIM_MAX_ID);
 		return -EINVAL;
 	}
+	flags = kohaku_sim_irq_flags();
+	if (flags < 0)
+		return flags;
 
 	c = kzalloc(sizeof(*c), GFP_KERNEL);
 	err = kzalloc(KOHAKU_SIM_ERRLEN, GFP_KERNEL);
@@ -88,22 +202,15 @@ int kohaku_sim_card_new(unsigned int id, const char *desc, const char *what)
 	}
 	/* for the log line below, when another writer may delete the card */
 	n_mesh = ksim_mesh_count(sim);
-	c->sh = ksim_hw_create(sim);
+	c->sh = ksim_hw_create(sim, &kohaku_sim_host_ops, c, flags);
 	if (!c->sh) {
 		ksim_card_destroy(sim);
 		ret = -ENOMEM;
 		goto out_unlock;
 	}
 
-	/* binds kohaku.ko, when loaded, before returning; it copies the data */
-	pdevinfo.parent = kohaku_sim_root;
-	pdevinfo.name = KOHAKU_SIM_DEV_NAME;
-	pdevinfo.id = id;
-	pdevinfo.data = ksim_hw_get(c->sh);
-	pdevinfo.size_data = sizeof(struct kh_hw);
-	c->pdev = platform_device_register_full(&pdevinfo);
-	if (IS_ERR(c->pdev)) {
-		ret = PTR_ERR(c->pdev);
+	ret = kohaku_sim_pdev_add(c);
+	if (ret) {
 		pr_err("kohaku_sim: card %u: platform device: %d\n", id, ret);
 		ksim_hw_destroy(c->sh);
 		goto out_unlock;

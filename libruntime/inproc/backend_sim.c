@@ -15,6 +15,7 @@
  * its own state.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,6 +89,57 @@ static unsigned int sim_card_flags(void)
 	const char *e = getenv("KOHAKU_SIM_CHECK");
 
 	return e && *e && strcmp(e, "0") ? KSIM_CHECK : 0;
+}
+
+/*
+ * The card's DMA engine reaches this process's memory: in-process, a bus
+ * address is a virtual address.  One that cannot be (below 64 KiB, where
+ * nothing is mapped, or past any user address) answers -EFAULT, and the
+ * engine logs the error a card would; a wild pointer inside the address
+ * space is the caller's, as a bad DMA mapping is on a card.
+ */
+static int sim_host_range(u64 bus, size_t n)
+{
+	if (bus < 0x10000 || bus + n < bus || bus + n > (1ULL << 56) ||
+	    bus + n - 1 > (u64)UINTPTR_MAX)
+		return -EFAULT;
+	return 0;
+}
+
+static int sim_mem_read(void *ctx, u64 bus, void *dst, size_t n)
+{
+	int r = sim_host_range(bus, n);
+
+	if (!r)
+		memcpy(dst, (const void *)(uintptr_t)bus, n);
+	return r;
+}
+
+static int sim_mem_write(void *ctx, u64 bus, const void *src, size_t n)
+{
+	int r = sim_host_range(bus, n);
+
+	if (!r)
+		memcpy((void *)(uintptr_t)bus, src, n);
+	return r;
+}
+
+static const struct ksim_host_ops sim_host_ops = {
+	.mem_read = sim_mem_read,
+	.mem_write = sim_mem_write,
+};
+
+/* KOHAKU_SIM_IRQ=poll: the card offers no interrupt vectors; msix (unset) */
+static int sim_irq_flags(char *err, size_t errlen)
+{
+	const char *e = getenv("KOHAKU_SIM_IRQ");
+
+	if (!e || !*e || !strcmp(e, "msix"))
+		return 0;
+	if (!strcmp(e, "poll"))
+		return KSIM_HW_POLL;
+	kh_rt_errbuf(err, errlen, "KOHAKU_SIM_IRQ=%s: expected msix or poll", e);
+	return -EINVAL;
 }
 
 static void sim_put(struct kh_rt_sim *s)
@@ -300,7 +352,7 @@ int kh_rt_sim_open(const char *device, struct kohaku_device **out, char *err,
 	const char *text = NULL;
 	char *owned = NULL;
 	unsigned long pos;
-	int r;
+	int r, flags;
 
 	*out = NULL;
 	r = resolve_desc(device, &text, &owned, name, sizeof(name), err,
@@ -330,6 +382,11 @@ int kh_rt_sim_open(const char *device, struct kohaku_device **out, char *err,
 		goto fail;
 	}
 
+	flags = sim_irq_flags(err, errlen);
+	if (flags < 0) {
+		r = flags;
+		goto fail;
+	}
 	perr[0] = '\0';
 	r = ksim_card_create_flags(text, sim_card_flags(), &card, perr,
 				     sizeof(perr));
@@ -344,7 +401,7 @@ int kh_rt_sim_open(const char *device, struct kohaku_device **out, char *err,
 			     perr[0] ? perr : kohaku_strerror(r));
 		goto fail;
 	}
-	s->sh = ksim_hw_create(card);
+	s->sh = ksim_hw_create(card, &sim_host_ops, NULL, (unsigned int)flags);
 	if (!s->sh) {
 		ksim_card_destroy(card);
 		r = -ENOMEM;

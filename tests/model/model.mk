@@ -12,6 +12,8 @@ MODEL_TESTS += model_mem model_hostap model_mover model_ilink
 MODEL_TESTS += model_check model_inject model_trace
 # the POOL unit (docs/spec/pool.md): its instruction set, then the unit
 MODEL_TESTS += model_pool_iss model_pool
+# the card's DMA engine (docs/spec/xdma.md)
+MODEL_TESTS += model_xdma
 # the POOL firmware (build/firmware/pool.fw) on the POOL unit
 MODEL_TESTS += model_pool_fw
 MODEL_HELP_SRCS := tests/model/mhelp.c tests/model/tunits.c tests/model/mmesh.c

@@ -139,7 +139,7 @@ TEST(lexer_commands)
 		{ "trace on events=hop,", "trace on: unknown event class '' (hop, unit, ctrl, orch, dma, drop, inject, check, all)" },
 		{ "a b c d e f g h i j k l m n o p q", "too many words (at most 16)" },
 		{ "inject z123456789012345678901234567890123456789012345",
-		  "inject: unknown knob 'z123456789012345678901234567890123456789' (drop, dup, busy, fault, hang, ctrl, dram, clear)" },
+		  "inject: unknown knob 'z123456789012345678901234567890123456789' (drop, dup, busy, fault, hang, ctrl, dram, xdma, clear)" },
 	};
 	struct ksim_card *c = card("saxpy");
 	char err[256];

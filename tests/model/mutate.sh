@@ -27,7 +27,7 @@ cat <<'M'
 7~sim_base.c~model_ctrl~busy cycles stop accruing while the card skips idle time~		c += ksim_unit_now_(u) - u->busy_since;~		c += 0;
 8~units/sx.c~model_sx~SX: elements past n in the tail line are computed too~			if (e < s->n)\n~			if (e < s->n + 8)\n
 9~sim_fp32.c~model_fp32~FMA: ties round away from zero~		if (rem > half || (rem == half && (q & 1)))~		if (rem >= half)
-10~sim_dma.c~model_card~DMA: a partial word keeps its other bytes (no zeroing)~		memset(word, 0, sizeof(word));~		ksim_dram_read(&m->dram, w, word, sizeof(word));
+10~sim_dma.c~model_card~DMA: a partial word keeps its other bytes (no zeroing)~	u32 head = (u32)(local & (KH_HOST_GRANULE - 1));\n\tu32 tail = (u32)((local + len) & (KH_HOST_GRANULE - 1));~	u32 head = 0;\n\tu32 tail = 0;
 11~sim_desc.c~model_desc~parser: line numbers start at 0~	for (ps->line = 1; *s; ps->line++) {~	for (ps->line = 0; *s; ps->line++) {
 12~sim_mag.c~model_mag~MAG: last set on every read beat~			    mp->rd_sent + 1 == mp->rd_beats);~			    1);
 13~sim_link.c~model_routing~tie-off: a tied-off port raises busy~	return false;\n}\n\nstatic void ksim_tieoff_take~	return true;\n}\n\nstatic void ksim_tieoff_take
@@ -52,7 +52,7 @@ cat <<'M'
 116~sim_clkwiz.c~model_clk~clock wizard: a duty of 0 is accepted~	if (ksim_clk_is_duty(off) && !v)\n\t\treturn;~
 117~sim_reset.c~model_clk~reset: no recovery window after the release~	m->rst.ready = release + KH_RST_RECOVERY_CYCLES;~	m->rst.ready = release;
 118~sim_reset.c~model_clk~reset: a flit forced into an endpoint in recovery is kept~	if (ksim_mesh_recovering(g->mesh)) {~	if (0) {
-119~sim_bar.c~model_clk~reset: host writes land while the mesh is in reset~			if (ksim_mesh_recovering(m)) {~			if (0) {
+119~sim_bar.c~model_clk~reset: host writes land while the mesh is in reset~		if (ksim_mesh_recovering(m)) {~		if (0) {
 120~sim_orch.c~model_irq~IRQ addon: events set IRQ_STAT on a card without the addon~	if (!o->p->irq)\n\t\treturn;~
 121~sim_orch.c~model_irq~IRQ addon: a clear wins over an event in its cycle (the cycle's events are not remembered)~	o->irq_ev |= bits;~	(void)0;
 122~sim_orch.c~model_irq~IRQ addon: IRQ_EN does not gate the line~	bool level = (o->irq_stat & o->irq_en & KH_IRQ_ALL) != 0;~	bool level = (o->irq_stat & KH_IRQ_ALL) != 0;
@@ -178,6 +178,29 @@ cat <<'M'
 404~units/pool/sync.c~model_pool_iss~POOL: WFI sleeps through a pending wake-up event~		if (c->ev) {~		if (0) {
 405~units/pool/job.c~model_pool~POOL: a job with no core running is presented (no NOFW)~	else if (!(ksim_pool_running(p) & KSIM_POOL_ALL))~	else if (0)
 406~units/pool/idma.c~model_pool~POOL iDMA: reserved words not checked~	if (q->reserved ||~	if (0 ||
+501~xdma/engine.c~model_xdma~XDMA: the magic is not checked~	if ((d->control >> 16) != KH_XDMA_DESC_MAGIC) {~	if (0) {
+502~xdma/engine.c~model_xdma~XDMA: a block may cross 4 KiB~	    (a & (KH_XDMA_DESC_BOUNDARY - 1)) + bytes > KH_XDMA_DESC_BOUNDARY ||~	    0 ||
+503~xdma/engine.c~model_xdma~XDMA: status logged whatever control enables~	ch->status |= bits & ch->ctrl & KSIM_XDMA_STAT_MASK;~	ch->status |= bits & KSIM_XDMA_STAT_MASK;
+504~xdma/engine.c~model_xdma~XDMA: the next block is one descriptor (nxt_adj ignored)~	ch->fetch_n = ((d->control >> KH_XDMA_DESC_ADJ_SHIFT) &\n\t\t       KH_XDMA_DESC_ADJ_MAX) + 1;~	ch->fetch_n = 1;
+505~xdma/engine.c~model_xdma~XDMA: clearing RUN alone releases a wedge with errors logged~	    !(ch->status & KH_XDMA_ERRORS))~	    1)
+506~xdma/engine.c~model_xdma~XDMA: SLVERR stops the channel instead of wedging it~				ksim_xdma_card_err(ch, KH_XDMA_ERR_SLVERR), card);~				ksim_xdma_card_err(ch, KH_XDMA_ERR_SLVERR), card);\n\t\tksim_xdma_idle(ch, 0);
+507~xdma/engine.c~model_xdma~XDMA: the write-back after an error lacks [31]~	ksim_xdma_writeback(ch, true);~	ksim_xdma_writeback(ch, false);
+508~xdma/engine.c~model_xdma~XDMA: the RUN edge keeps the completed count~	ch->completed = 0;\n\tch->restart = false;~	ch->restart = false;
+509~xdma/engine.c~model_xdma~XDMA: H2C data without the host round trip~	if (!ch->c2h)\n\t\tcycles += ksim_xdma_round_trip(x);~	if (0)\n\t\tcycles += ksim_xdma_round_trip(x);
+510~xdma/engine.c~model_xdma~XDMA: clearing RUN does not stop a busy channel~		ch->stopping = true;~		(void)0;
+511~xdma/irq.c~model_xdma~XDMA IRQ: a message on every evaluation, not once per assertion~	x->user_pend = user;\n\tx->chan_pend = chan;~	x->user_pend = 0;\n\tx->chan_pend = 0;
+512~xdma/irq.c~model_xdma~XDMA IRQ: the channel enable is ignored~	u32 chan = ksim_xdma_chan_req(x) & x->chan_en;~	u32 chan = ksim_xdma_chan_req(x);
+513~xdma/irq.c~model_xdma~XDMA IRQ: C2H requests on H2C's bit~			       KH_XDMA_IRQ_BIT_C2H(KSIM_XDMA_N_H2C, 0);~			       KH_XDMA_IRQ_BIT_H2C(0);
+514~xdma/irq.c~model_xdma~XDMA IRQ: a vector past the host's count is delivered~	bool lost = vector >= x->n_vectors || !x->msi;~	bool lost = !x->msi;
+515~xdma/regs.c~model_xdma~XDMA: reading status-RC does not clear it~			ch->status = 0;\n			ksim_xdma_status_cleared(ch);~			ksim_xdma_status_cleared(ch);
+516~xdma/regs.c~model_xdma~XDMA: a status write clears every bit~		if (ch->status & v) {~		if (ch->status) {\n\t\t\tv = 0xffffffffu;
+517~xdma/regs.c~model_xdma~XDMA: absent channels answer as channel 0~	if (chan)\n\t\treturn NULL;~	if (0)\n\t\treturn NULL;
+518~xdma/engine.c~model_xdma~XDMA: data chunks not aligned on the card side~		n = KSIM_XDMA_CHUNK - ((card + o) & (KSIM_XDMA_CHUNK - 1));~		n = KSIM_XDMA_CHUNK - ((host + o) & 31);
+519~xdma/engine.c~model_xdma~XDMA: a mesh in reset hangs the channel instead of holding the data~	if (e == -EAGAIN)\n\t\treturn KSIM_XM_STALL;~	if (0)\n\t\treturn KSIM_XM_STALL;
+520~xdma/engine.c~model_xdma~XDMA: the SGDMA halt is ignored~	if (ksim_xdma_halted(ch)) {~	if (0) {
+521~xdma/irq.c~model_xdma~XDMA IRQ: the user interrupt is tied 0 even with the addon~	return ksim_irq_line(x->card) ? 1u : 0;~	return 0;
+522~sim_card.c~model_xdma~XDMA IRQ: the addon line's changes do not reach the IRQ block~	if (card->xdma)\n\t\tksim_xdma_irq_eval(card->xdma);~	(void)0;
+523~sim_inject.c~model_xdma~XDMA knob: dir= is ignored~		if (ev != event || !(k->xdir & (1u << c2h)))~		if (ev != event)
 M
 }
 

@@ -71,10 +71,19 @@
 #define KH_XDMA_ERRORS	(KH_XDMA_CTRL_ALIGN_MISMATCH | KH_XDMA_CTRL_MAGIC_STOPPED | \
 			 KH_XDMA_CTRL_INVALID_LEN | KH_XDMA_CTRL_READ_ERROR | \
 			 KH_XDMA_CTRL_WRITE_ERROR | KH_XDMA_CTRL_DESC_ERROR)
-/* the error sub-codes inside a 5-bit group */
-#define KH_XDMA_ERR_SLVERR	0x2	/* the AXI side answered SLVERR */
-#define KH_XDMA_ERR_DECERR	0x4	/* ... DECERR */
+/*
+ * The error sub-codes inside a 5-bit group (PG195 status 0x40).  The AXI
+ * side of a channel (H2C write_error, C2H read_error): [0] DECERR, [1]
+ * SLVERR.  The PCIe side (H2C read_error, desc_error, and the model's C2H
+ * write_error, docs/spec/xdma.md): [0] unsupported request, [1] completer
+ * abort, [2] parity, [3] poisoned, [4] unexpected completion.
+ */
+#define KH_XDMA_ERR_DECERR	0x1	/* the AXI side answered DECERR */
+#define KH_XDMA_ERR_SLVERR	0x2	/* ... SLVERR */
 #define KH_XDMA_ERR_UR		0x1	/* the PCIe side: unsupported request */
+#define KH_XDMA_READ_ERR(code)	(((__u32)(code) & 0x1f) << 9)
+#define KH_XDMA_WRITE_ERR(code)	(((__u32)(code) & 0x1f) << 14)
+#define KH_XDMA_DESC_ERR(code)	(((__u32)(code) & 0x1f) << 19)
 
 /* alignments: [23:16] address alignment, [15:8] length granularity, [7:0] address bits */
 #define KH_XDMA_ALIGN_ADDR(a)	(((a) >> 16) & 0xff)
@@ -123,9 +132,12 @@
 
 /* ---- SGDMA common (KH_XDMA_BLOCK(T_SGDMA_COMMON, 0)) ---- */
 #define KH_XDMA_SGC_ID			0x00
-#define KH_XDMA_SGC_CTRL		0x10	/* [0] H2C halt, [16] C2H halt (per channel bit) */
+#define KH_XDMA_SGC_CTRL		0x10	/* [3:0] H2C halt, [19:16] C2H halt (per channel bit) */
 #define KH_XDMA_SGC_CTRL_W1S		0x14
 #define KH_XDMA_SGC_CTRL_W1C		0x18
+/* halt descriptor fetches of H2C / C2H channel c */
+#define KH_XDMA_SGC_HALT_H2C(c)		(1u << (c))
+#define KH_XDMA_SGC_HALT_C2H(c)		(1u << (16 + (c)))
 
 /* ---- descriptors in host memory ---- */
 #define KH_XDMA_DESC_MAGIC		0xad4bu	/* control [31:16] */

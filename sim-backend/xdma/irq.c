@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * The XDMA IRQ block (PG195 "IRQ Block Registers (0x2)"): user and channel
+ * interrupt enables (each with W1S and W1C aliases, which read as the
+ * mask), the requests and what is pending (read only), and the vector
+ * number of every interrupt, 5 bits in each byte of 0x80-0x8c (user) and
+ * 0xa0-0xa4 (channels: H2C channels, then C2H).
+ *
+ * A channel requests an interrupt while its status has a bit its
+ * interrupt mask enables (the status bits themselves are logged only when
+ * control enables them, engine.c).  The user interrupt 0 is the card's
+ * usr_irq_req[0], the orchestrator's IRQ addon line (docs/spec/irq-addon.md)
+ * where the card has the addon, tied 0 otherwise (kohakutpu.md 8.2); the
+ * other user interrupts are tied 0.  A request whose enable bit is set is
+ * pending, and each time an interrupt becomes pending its vector is
+ * signalled once (MSI-X is edge signalled): the host's handler is called
+ * with the vector number, from inside the card's stepping, with the card's
+ * lock held.  A vector the host did not take (past its vector count) is
+ * not signalled, and counted.
+ */
+#include "xdma.h"
+#include "sim_card.h"
+#include "sim_trace.h"
+
+/* IRQ block masks: 16 user interrupts, 8 channels */
+#define KSIM_XDMA_USER_MASK	0xffffu
+#define KSIM_XDMA_CHAN_MASK	0xffu
+#define KSIM_XDMA_VEC_BYTES	0x1f1f1f1fu
+
+static u32 ksim_xdma_user_req(const struct ksim_xdma *x)
+{
+	return ksim_irq_line(x->card) ? 1u : 0;
+}
+
+static u32 ksim_xdma_chan_req(const struct ksim_xdma *x)
+{
+	u32 req = 0;
+	unsigned int i;
+
+	for (i = 0; i < KSIM_XDMA_CHANS; i++)
+		if (x->ch[i].status & x->ch[i].irq_mask)
+			req |= i == KSIM_XDMA_H2C ? KH_XDMA_IRQ_BIT_H2C(0) :
+			       KH_XDMA_IRQ_BIT_C2H(KSIM_XDMA_N_H2C, 0);
+	return req;
+}
+
+static unsigned int ksim_xdma_vec(const u32 *regs, unsigned int i)
+{
+	return (regs[i / 4] >> KH_XDMA_IRQ_VEC_SHIFT(i)) & KH_XDMA_IRQ_VEC_MASK;
+}
+
+static void ksim_xdma_signal(struct ksim_xdma *x, unsigned int vector)
+{
+	bool lost = vector >= x->n_vectors || !x->msi;
+	struct ksim_trace_ev *ev = ksim_xdma_ev(x, KSIM_XT_IRQ, 0);
+
+	if (ev) {
+		ev->a = vector;
+		ev->e = lost;
+	}
+	if (lost) {
+		x->irqs_lost++;
+		return;
+	}
+	x->irqs++;
+	x->msi(x->msi_arg, vector);
+}
+
+void ksim_xdma_irq_eval(struct ksim_xdma *x)
+{
+	u32 user = ksim_xdma_user_req(x) & x->user_en;
+	u32 chan = ksim_xdma_chan_req(x) & x->chan_en;
+	u32 rose_u = user & ~x->user_pend, rose_c = chan & ~x->chan_pend;
+	unsigned int i;
+
+	/* recorded first: a handler's view of the block is the new one */
+	x->user_pend = user;
+	x->chan_pend = chan;
+	for (i = 0; rose_c && i < 8; i++)
+		if (rose_c & (1u << i))
+			ksim_xdma_signal(x, ksim_xdma_vec(x->chan_vec, i));
+	for (i = 0; rose_u && i < 16; i++)
+		if (rose_u & (1u << i))
+			ksim_xdma_signal(x, ksim_xdma_vec(x->user_vec, i));
+}
+
+u32 ksim_xdma_irq_read(struct ksim_xdma *x, u32 reg)
+{
+	switch (reg) {
+	case KH_XDMA_IRQ_ID:
+		return KH_XDMA_ID(KH_XDMA_T_IRQ, 0, KSIM_XDMA_VERSION);
+	case KH_XDMA_IRQ_USER_EN:
+	case KH_XDMA_IRQ_USER_EN_W1S:
+	case KH_XDMA_IRQ_USER_EN_W1C:
+		return x->user_en;
+	case KH_XDMA_IRQ_CHAN_EN:
+	case KH_XDMA_IRQ_CHAN_EN_W1S:
+	case KH_XDMA_IRQ_CHAN_EN_W1C:
+		return x->chan_en;
+	case KH_XDMA_IRQ_USER_REQ:
+		return ksim_xdma_user_req(x);
+	case KH_XDMA_IRQ_CHAN_REQ:
+		return ksim_xdma_chan_req(x);
+	case KH_XDMA_IRQ_USER_PEND:
+		return ksim_xdma_user_req(x) & x->user_en;
+	case KH_XDMA_IRQ_CHAN_PEND:
+		return ksim_xdma_chan_req(x) & x->chan_en;
+	}
+	if (reg >= KH_XDMA_IRQ_USER_VEC(0) && reg < KH_XDMA_IRQ_USER_VEC(16))
+		return x->user_vec[(reg - KH_XDMA_IRQ_USER_VEC(0)) / 4];
+	if (reg >= KH_XDMA_IRQ_CHAN_VEC(0) && reg < KH_XDMA_IRQ_CHAN_VEC(8))
+		return x->chan_vec[(reg - KH_XDMA_IRQ_CHAN_VEC(0)) / 4];
+	return 0;
+}
+
+void ksim_xdma_irq_write(struct ksim_xdma *x, u32 reg, u32 v)
+{
+	switch (reg) {
+	case KH_XDMA_IRQ_USER_EN:
+		x->user_en = v & KSIM_XDMA_USER_MASK;
+		break;
+	case KH_XDMA_IRQ_USER_EN_W1S:
+		x->user_en |= v & KSIM_XDMA_USER_MASK;
+		break;
+	case KH_XDMA_IRQ_USER_EN_W1C:
+		x->user_en &= ~v;
+		break;
+	case KH_XDMA_IRQ_CHAN_EN:
+		x->chan_en = v & KSIM_XDMA_CHAN_MASK;
+		break;
+	case KH_XDMA_IRQ_CHAN_EN_W1S:
+		x->chan_en |= v & KSIM_XDMA_CHAN_MASK;
+		break;
+	case KH_XDMA_IRQ_CHAN_EN_W1C:
+		x->chan_en &= ~v;
+		break;
+	default:
+		if (reg >= KH_XDMA_IRQ_USER_VEC(0) &&
+		    reg < KH_XDMA_IRQ_USER_VEC(16))
+			x->user_vec[(reg - KH_XDMA_IRQ_USER_VEC(0)) / 4] =
+				v & KSIM_XDMA_VEC_BYTES;
+		else if (reg >= KH_XDMA_IRQ_CHAN_VEC(0) &&
+			 reg < KH_XDMA_IRQ_CHAN_VEC(8))
+			x->chan_vec[(reg - KH_XDMA_IRQ_CHAN_VEC(0)) / 4] =
+				v & KSIM_XDMA_VEC_BYTES;
+		return;	/* the vectors take effect at the next signal */
+	}
+	ksim_xdma_irq_eval(x);
+}
+
+void ksim_set_msi(struct ksim_card *card, unsigned int n_vectors,
+		  ksim_msi_fn fn, void *arg)
+{
+	struct ksim_xdma *x = card->xdma;
+
+	x->n_vectors = n_vectors;
+	x->msi = fn;
+	x->msi_arg = arg;
+}
