@@ -34,8 +34,9 @@ static const struct ksim_builtin ksim_builtins[] = {
 	  "xxx sax xxx\n" },
 	{ "sx_null_2x2",
 	  "# 2 x 2 routers, SX and null units on every port, two MAG ports;\n"
-	  "# RTL parameters\n"
+	  "# RTL parameters, and the interrupt addon (docs/spec/irq-addon.md)\n"
 	  "profile rtl\n"
+	  "param irq 1\n"
 	  "xxx  sax  null xxx\n"
 	  "mag  sax  null sax\n"
 	  "mag  null sax  null\n"
@@ -77,8 +78,9 @@ static const struct ksim_builtin ksim_builtins[] = {
 	  "xxx  gp   sax  xxx\n" },
 	{ "pool_2x2",
 	  "# 2 x 2 routers, two MAG ports, six gp units, two SX and two\n"
-	  "# null units; ship parameters\n"
+	  "# null units; ship parameters and the interrupt addon\n"
 	  "profile ship\n"
+	  "param irq 1\n"
 	  "xxx  gp   gp   xxx\n"
 	  "mag  gp   sax  gp\n"
 	  "mag  null gp   null\n"

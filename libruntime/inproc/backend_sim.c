@@ -39,6 +39,7 @@ struct kh_rt_sim {
 	struct kh_device *kd;
 	char name[64];		/* "sim:NAME", for messages */
 	char fw_status[512];	/* what the firmware load at open did */
+	bool irq_wired;		/* the card's interrupts go to the core */
 };
 
 /* ---- backend ops ---- */
@@ -142,6 +143,32 @@ static int sim_irq_flags(char *err, size_t errlen)
 	return -EINVAL;
 }
 
+/*
+ * The card's interrupts to the core, as kohaku.ko's platform binding does:
+ * the model calls this with its lock held, and the core only counts and
+ * wakes.
+ */
+static void sim_irq(void *arg, unsigned int vector)
+{
+	struct kh_rt_sim *s = arg;
+
+	kh_device_irq(s->kd, vector);
+}
+
+static void sim_irq_wire(struct kh_rt_sim *s)
+{
+	const struct kh_hw *hw = ksim_hw_get(s->sh);
+
+	if (!hw->n_irqs || !hw->ops->irq_attach)
+		return;
+	hw->ops->irq_attach(hw->ctx, sim_irq, s);
+	s->irq_wired = true;
+	if (kh_device_irq_enable(s->kd)) {
+		hw->ops->irq_attach(hw->ctx, NULL, NULL);
+		s->irq_wired = false;
+	}
+}
+
 static void sim_put(struct kh_rt_sim *s)
 {
 	unsigned int refs;
@@ -151,6 +178,11 @@ static void sim_put(struct kh_rt_sim *s)
 	pthread_mutex_unlock(&s->ref_lock);
 	if (refs)
 		return;
+	if (s->irq_wired) {
+		const struct kh_hw *hw = ksim_hw_get(s->sh);
+
+		hw->ops->irq_attach(hw->ctx, NULL, NULL);
+	}
 	if (s->kd)
 		kh_device_remove(s->kd);
 	if (s->sh)
@@ -422,6 +454,7 @@ int kh_rt_sim_open(const char *device, struct kohaku_device **out, char *err,
 		s->kd = NULL;
 		goto fail;
 	}
+	sim_irq_wire(s);
 	kh_rt_fw_autoload(s->kd, s->fw_status, sizeof(s->fw_status));
 	pos = kh_os_log_pos(s->od);
 	r = sim_file_open(s, dev);

@@ -58,7 +58,7 @@ static bool roundtrip(kohaku_device *dev, uint32_t h, size_t bo_size,
 {
 	size_t lo = off >= GUARD ? off - GUARD : 0;
 	size_t hi = off + n + GUARD <= bo_size ? off + n + GUARD : bo_size;
-	unsigned char *wb = malloc(n + 64), *rb = malloc(hi - lo + 64);
+	unsigned char *wb = malloc(n + 4160), *rb = malloc(hi - lo + 4160);
 	bool ok = false;
 
 	if (!wb || !rb)
