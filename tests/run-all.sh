@@ -94,6 +94,10 @@ for map in $maps; do
 done
 # rt_dma's largest transfer under the sanitizers and valgrind (64 MiB plain)
 export KOHAKU_TEST_DMA_MAX=4194304
+# the data path and jobs again on cards that offer no interrupt at all
+KOHAKU_BACKEND=sim KOHAKU_TEST_MAP=sx_null_2x2 KOHAKU_SIM_IRQ=poll \
+	run_suite runtime-sim-poll/sx_null_2x2 "" build/tests/runtime/rt_dma \
+	build/tests/runtime/rt_jobs build/tests/runtime/rt_fences
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 run_suite asan-model "" build/asan/tests/model/*

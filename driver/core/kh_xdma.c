@@ -290,14 +290,19 @@ static int kh_xdma_wait(struct kh_device *kd, struct kh_xdma_chan *ch,
 {
 	const volatile u32 *wb = ch->wb.cpu;
 	bool sim = kh_simulated(kd);
+	unsigned int round;
 	u32 w;
 
-	for (;;) {
+	for (round = 1;; round++) {
 		w = *wb;
 		if ((w & KH_XDMA_WB_ERROR) || KH_XDMA_WB_COUNT(w) >= n)
 			return 0;
 		if (kh_now(kd) >= deadline)
 			return -ETIMEDOUT;
+		/* a wedged channel logs its error but writes nothing back */
+		if (!(round % 16) &&
+		    (kh_xr(kd, ch->regs + KH_XDMA_CH_STATUS) & KH_XDMA_ERRORS))
+			return 0;
 		if (kh_read_once(kd->unplugged))
 			return -ENODEV;
 		if (sim && kd->hw.ops->idle_ns) {

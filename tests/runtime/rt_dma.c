@@ -226,6 +226,80 @@ TEST(the_card_agrees)
 	kohaku_close(dev);
 }
 
+/* with vectors in use a transfer completes by interrupt; without, none is taken */
+TEST(interrupts_or_polling)
+{
+	const char *irq = getenv("KOHAKU_SIM_IRQ");
+	uint64_t vec, before, after;
+	struct known_bo b;
+
+	RT_OPEN(dev);
+	vec = param(dev, KOHAKU_PARAM_IRQ_VECTORS);
+	if (kohaku_device_backend(dev) == KOHAKU_BACKEND_SIM && irq && !strcmp(irq, "poll"))
+		CHECK_EQ(vec, 0);
+	REQUIRE(known_bo(dev, 1 << 20, &b) == 0);
+	before = param(dev, KOHAKU_PARAM_IRQS);
+	CHECK(roundtrip(dev, b.h, b.size, b.mirror, 100, (1 << 20) - 200, 7, 9, 5));
+	after = param(dev, KOHAKU_PARAM_IRQS);
+	if (vec)
+		CHECK_MSG(after >= before + 2, "%llu interrupts for a write and a read",
+			  (unsigned long long)(after - before));
+	else
+		CHECK_EQ(after, before);
+	tap_diag("%llu vectors in use; %llu interrupts for a 1 MiB write and read",
+		 (unsigned long long)vec, (unsigned long long)(after - before));
+	known_free(dev, &b);
+	kohaku_close(dev);
+}
+
+/*
+ * The card side answers SLVERR (kohakutpu.md 5.6: uninitialised ECC DRAM):
+ * the channel wedges; the call fails with EIO and the driver recovers it,
+ * so the next call moves the data.
+ */
+TEST(wedged_channel_fails_one_call)
+{
+	static const char *const dirs[2] = { "h2c", "c2h" };
+	unsigned char *w = malloc(65536), *r = malloc(65536);
+	struct known_bo b;
+	char knob[96];
+	uint64_t err0;
+	unsigned int d;
+	int ret;
+
+	RT_OPEN(dev);
+	REQUIRE(w && r);
+	REQUIRE(known_bo(dev, 1 << 20, &b) == 0);
+	for (d = 0; d < 2; d++) {
+		snprintf(knob, sizeof(knob), "xdma error=slverr dir=%s count=1", dirs[d]);
+		ret = kohaku_sim_inject(dev, knob);
+		if (ret == -EOPNOTSUPP) {
+			free(w);
+			free(r);
+			known_free(dev, &b);
+			kohaku_close(dev);
+			SKIP("no fault injection on this device");
+		}
+		REQUIRE(ret == 0);
+		err0 = param(dev, KOHAKU_PARAM_DMA_ERRORS);
+		fill(w, 65536, 900 + d);
+		ret = d ? kohaku_bo_read(dev, b.h, 4096, r, 65536) :
+			  kohaku_bo_write(dev, b.h, 4096, w, 65536);
+		CHECK_MSG(ret == -EIO, "%s with SLVERR: %d, expected EIO", dirs[d], ret);
+		tap_diag("%s", kohaku_last_error(dev));
+		CHECK_EQ(param(dev, KOHAKU_PARAM_DMA_ERRORS), err0 + 1);
+		/* recovered: the same transfer again works */
+		CHECK_EQ(kohaku_bo_write(dev, b.h, 4096, w, 65536), 0);
+		CHECK_EQ(kohaku_bo_read(dev, b.h, 4096, r, 65536), 0);
+		CHECK(!memcmp(w, r, 65536));
+	}
+	kohaku_sim_inject(dev, "clear");
+	free(w);
+	free(r);
+	known_free(dev, &b);
+	kohaku_close(dev);
+}
+
 TEST(refusals)
 {
 	unsigned char buf[64];
