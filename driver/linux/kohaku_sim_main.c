@@ -24,6 +24,7 @@
 #include <linux/mm.h>
 #include <linux/list.h>
 #include <linux/module.h>
+#include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/platform_device.h>
 #include <linux/slab.h>
@@ -119,12 +120,18 @@ static const struct ksim_host_ops kohaku_sim_host_ops = {
 /* irq=: KSIM_HW_POLL or 0; -EINVAL for a value it does not know */
 static int kohaku_sim_irq_flags(void)
 {
+	int ret = -EINVAL;
+
+	/* the string may be replaced through sysfs meanwhile */
+	kernel_param_lock(THIS_MODULE);
 	if (!irq || !strcmp(irq, "msix"))
-		return 0;
-	if (!strcmp(irq, "poll"))
-		return KSIM_HW_POLL;
-	pr_err("kohaku_sim: irq=%s: expected msix or poll\n", irq);
-	return -EINVAL;
+		ret = 0;
+	else if (!strcmp(irq, "poll"))
+		ret = KSIM_HW_POLL;
+	else
+		pr_err("kohaku_sim: irq=%s: expected msix or poll\n", irq);
+	kernel_param_unlock(THIS_MODULE);
+	return ret;
 }
 
 /*

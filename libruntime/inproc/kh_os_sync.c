@@ -46,7 +46,7 @@ void kh_mutex_lock(struct kh_mutex *m)
 		char msg[128];
 
 		snprintf(msg, sizeof(msg),
-			 "taking a class %d lock while holding classes 0x%x (order: fw, file, mesh, jobs, mem)",
+			 "taking a class %d lock while holding classes 0x%x (order: fw, file, mesh, jobs, mem, dma)",
 			 m->cls, kh_held_classes);
 		kh_os_lock_bug(__FILE__, __LINE__, msg);
 	}

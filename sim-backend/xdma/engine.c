@@ -33,8 +33,8 @@
  * Clearing RUN stops a busy channel once its current descriptor (or the
  * fetch in flight) is done, even when RUN is set again meanwhile (that
  * starts a new run once it is idle); IDLE_STOPPED is logged when the
- * channel is idle after RUN was cleared, at once for an idle one.  A data phase
- * into a mesh held in reset waits for the release.
+ * channel is idle after RUN was cleared, at once for an idle one.  A data
+ * phase into a mesh held in reset waits for the release.
  *
  * Time (mesh cycles): a fetch takes a host round trip
  * (struct ksim_timing.dma_cycles, at least 1); a descriptor's data takes
@@ -45,7 +45,6 @@
 #include "sim_card.h"
 #include "sim_dma.h"
 #include "sim_inject.h"
-#include "sim_mag.h"
 #include "sim_trace.h"
 #include "sim_util.h"
 
