@@ -15,45 +15,22 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_stats.h"
 #include "kohaku.h"
-
-#define MAX_REPS	64
 
 static unsigned int reps = 7;
 static size_t max_size = 64u << 20;
 static const char *map = "saxpy", *kdevice, *backend = "sim";
 
-static double now_s(clockid_t c)
+static void stat2(struct bench_series *s, double *wmin, double *wmed, double *cmed)
 {
-	struct timespec ts;
-
-	clock_gettime(c, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static int cmp_d(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-struct series {
-	double wall[MAX_REPS], cpu[MAX_REPS];
-	unsigned int n;
-};
-
-static void stat2(struct series *s, double *wmin, double *wmed, double *cmed)
-{
-	double w[MAX_REPS], c[MAX_REPS];
+	double w[BENCH_MAX_REPS], c[BENCH_MAX_REPS];
 
 	memcpy(w, s->wall, sizeof(w));
 	memcpy(c, s->cpu, sizeof(c));
-	qsort(w, s->n, sizeof(*w), cmp_d);
-	qsort(c, s->n, sizeof(*c), cmp_d);
-	*wmin = w[0];
-	*wmed = s->n % 2 ? w[s->n / 2] : (w[s->n / 2 - 1] + w[s->n / 2]) / 2;
-	*cmed = s->n % 2 ? c[s->n / 2] : (c[s->n / 2 - 1] + c[s->n / 2]) / 2;
+	*wmin = bench_min(w, s->n);
+	*wmed = bench_median(w, s->n);
+	*cmed = bench_median(c, s->n);
 }
 
 enum { S_MEMCPY, S_WRITE, S_READ, S_N };
@@ -61,9 +38,9 @@ static const char *const names[S_N] = { "memcpy", "BO_WRITE", "BO_READ" };
 
 static int run_one(kohaku_device *dev, unsigned int sc, uint32_t h,
 		   unsigned char *src, unsigned char *dst, size_t n,
-		   struct series *s)
+		   struct bench_series *s)
 {
-	double w0 = now_s(CLOCK_MONOTONIC), c0 = now_s(CLOCK_PROCESS_CPUTIME_ID);
+	double w0 = bench_now(CLOCK_MONOTONIC), c0 = bench_now(CLOCK_PROCESS_CPUTIME_ID);
 	int r = 0;
 
 	if (sc == S_MEMCPY)
@@ -72,9 +49,8 @@ static int run_one(kohaku_device *dev, unsigned int sc, uint32_t h,
 		r = kohaku_bo_write(dev, h, 0, src, n);
 	else
 		r = kohaku_bo_read(dev, h, 0, dst, n);
-	s->wall[s->n] = now_s(CLOCK_MONOTONIC) - w0;
-	s->cpu[s->n] = now_s(CLOCK_PROCESS_CPUTIME_ID) - c0;
-	s->n++;
+	bench_add(s, bench_now(CLOCK_MONOTONIC) - w0,
+		  bench_now(CLOCK_PROCESS_CPUTIME_ID) - c0);
 	if (r)
 		fprintf(stderr, "kh_bench_dma: %s of %zu bytes: %s\n", names[sc], n,
 			kohaku_last_error(dev));
@@ -109,11 +85,11 @@ static int bench_backend(enum kohaku_backend b, const char *device)
 	printf("%-10s %-9s %10s %10s %10s %10s %8s\n", "size", "scenario", "wall min",
 	       "wall med", "cpu med", "MB/s", "/memcpy");
 	for (n = 4096; n <= max_size; n *= 4) {
-		struct series s[S_N] = { 0 };
+		struct bench_series s[S_N] = { 0 };
 		double wmin, wmed, cmed, mc_med = 0;
 		unsigned int i, sc;
 
-		for (i = 0; i < reps && i < MAX_REPS; i++)
+		for (i = 0; i < reps && i < BENCH_MAX_REPS; i++)
 			for (sc = 0; sc < S_N; sc++)
 				if (run_one(dev, sc, h, src, dst, n, &s[sc]))
 					return 1;
@@ -154,7 +130,7 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (!reps || reps > MAX_REPS)
+	if (!reps || reps > BENCH_MAX_REPS)
 		reps = 7;
 	if (strcmp(backend, "kernel"))
 		r |= bench_backend(KOHAKU_BACKEND_SIM, map);

@@ -32,51 +32,11 @@
 #include <unistd.h>
 #include <sys/resource.h>
 
+#include "bench_stats.h"
 #include "kohaku.h"
-
-#define MAX_REPS	64
 
 static unsigned int reps = 5, n_ops = 2000, n_jobs = 400;
 static const char *map = "sx_null_2x2", *kdevice, *only;
-
-static double now_s(clockid_t c)
-{
-	struct timespec ts;
-
-	clock_gettime(c, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static int cmp_d(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-struct series {
-	double wall[MAX_REPS], cpu[MAX_REPS];
-	unsigned int n;
-};
-
-static void add(struct series *s, double wall, double cpu)
-{
-	s->wall[s->n] = wall;
-	s->cpu[s->n] = cpu;
-	s->n++;
-}
-
-static double median(double *v, unsigned int n)
-{
-	qsort(v, n, sizeof(*v), cmp_d);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-static double minimum(double *v, unsigned int n)
-{
-	qsort(v, n, sizeof(*v), cmp_d);
-	return v[0];
-}
 
 static bool want(const char *s)
 {
@@ -91,7 +51,7 @@ struct target {
 	struct kohaku_program prog;
 	struct kohaku_inst inst;
 	uint32_t bo[2];
-	struct series syscall, ioctl, job, submit, wait, threads, acc_r, acc_w;
+	struct bench_series syscall, ioctl, job, submit, wait, threads, acc_r, acc_w;
 };
 
 static int target_open(struct target *t, enum kohaku_backend b,
@@ -156,14 +116,14 @@ static int run_job(kohaku_device *dev, const struct kohaku_program *p)
 /* per-op wall and CPU seconds of n calls of fn */
 #define TIME_OPS(series, n, body)					\
 	do {								\
-		double w0 = now_s(CLOCK_MONOTONIC);			\
-		double c0 = now_s(CLOCK_PROCESS_CPUTIME_ID);		\
+		double w0 = bench_now(CLOCK_MONOTONIC);			\
+		double c0 = bench_now(CLOCK_PROCESS_CPUTIME_ID);		\
 		unsigned int _i;					\
 		for (_i = 0; _i < (n); _i++) {				\
 			body;						\
 		}							\
-		add(series, (now_s(CLOCK_MONOTONIC) - w0) / (n),	\
-		    (now_s(CLOCK_PROCESS_CPUTIME_ID) - c0) / (n));	\
+		bench_add(series, (bench_now(CLOCK_MONOTONIC) - w0) / (n),	\
+		    (bench_now(CLOCK_PROCESS_CPUTIME_ID) - c0) / (n));	\
 	} while (0)
 
 struct thr {
@@ -199,14 +159,14 @@ static void eight_threads(struct target *t)
 			exit(1);
 		}
 	}
-	w0 = now_s(CLOCK_MONOTONIC);
-	c0 = now_s(CLOCK_PROCESS_CPUTIME_ID);
+	w0 = bench_now(CLOCK_MONOTONIC);
+	c0 = bench_now(CLOCK_PROCESS_CPUTIME_ID);
 	for (i = 0; i < 8; i++)
 		pthread_create(&th[i], NULL, thr_run, &h[i]);
 	for (i = 0; i < 8; i++)
 		pthread_join(th[i], NULL);
-	add(&t->threads, (now_s(CLOCK_MONOTONIC) - w0) / (8 * (n_jobs / 8)),
-	    (now_s(CLOCK_PROCESS_CPUTIME_ID) - c0) / (8 * (n_jobs / 8)));
+	bench_add(&t->threads, (bench_now(CLOCK_MONOTONIC) - w0) / (8 * (n_jobs / 8)),
+	    (bench_now(CLOCK_PROCESS_CPUTIME_ID) - c0) / (8 * (n_jobs / 8)));
 	for (i = 0; i < 8; i++)
 		kohaku_close(h[i].dev);
 }
@@ -249,8 +209,8 @@ static void accesses(struct target *t)
 	run_job(t->dev, &t->prog);
 	if (!host_accesses(t->dev, &r1, &w1))
 		return;
-	add(&t->acc_r, r1 - r0, 0);
-	add(&t->acc_w, w1 - w0, 0);
+	bench_add(&t->acc_r, r1 - r0, 0);
+	bench_add(&t->acc_w, w1 - w0, 0);
 }
 
 /* the same job, its SUBMIT and its WAIT timed apart (wall time only) */
@@ -262,17 +222,17 @@ static void split_job(struct target *t)
 	uint64_t id;
 
 	for (i = 0; i < n_jobs; i++) {
-		t0 = now_s(CLOCK_MONOTONIC);
+		t0 = bench_now(CLOCK_MONOTONIC);
 		if (kohaku_submit(t->dev, &t->prog, 1, 0, &id))
 			exit(1);
-		t1 = now_s(CLOCK_MONOTONIC);
+		t1 = bench_now(CLOCK_MONOTONIC);
 		if (kohaku_wait(t->dev, id, 60000, &st) || st.status != KOHAKU_JOB_DONE)
 			exit(1);
 		ts += t1 - t0;
-		tw += now_s(CLOCK_MONOTONIC) - t1;
+		tw += bench_now(CLOCK_MONOTONIC) - t1;
 	}
-	add(&t->submit, ts / n_jobs, 0);
-	add(&t->wait, tw / n_jobs, 0);
+	bench_add(&t->submit, ts / n_jobs, 0);
+	bench_add(&t->wait, tw / n_jobs, 0);
 }
 
 static void one_rep(struct target *t)
@@ -294,15 +254,15 @@ static void one_rep(struct target *t)
 		accesses(t);
 }
 
-static void report_us(const char *label, const char *what, struct series *s)
+static void report_us(const char *label, const char *what, struct bench_series *s)
 {
 	double wmin, wmed, cmed;
 
 	if (!s->n)
 		return;
-	wmin = minimum(s->wall, s->n) * 1e6;
-	wmed = median(s->wall, s->n) * 1e6;
-	cmed = median(s->cpu, s->n) * 1e6;
+	wmin = bench_min(s->wall, s->n) * 1e6;
+	wmed = bench_median(s->wall, s->n) * 1e6;
+	cmed = bench_median(s->cpu, s->n) * 1e6;
 	printf("%-8s %-10s %10.2f %10.2f %10.2f\n", label, what, wmin, wmed, cmed);
 }
 
@@ -316,8 +276,8 @@ static void report(struct target *t)
 	report_us(t->label, "8threads", &t->threads);
 	if (t->acc_r.n)
 		printf("%-8s accesses per single-instruction job: %.0f reads + %.0f writes (median)\n",
-		       t->label, median(t->acc_r.wall, t->acc_r.n),
-		       median(t->acc_w.wall, t->acc_w.n));
+		       t->label, bench_median(t->acc_r.wall, t->acc_r.n),
+		       bench_median(t->acc_w.wall, t->acc_w.n));
 }
 
 /* ---- bring-up: simulated cycles per node on generated N x N meshes ---- */
@@ -401,9 +361,9 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (!reps || reps > MAX_REPS || !n_ops || n_jobs < 8) {
+	if (!reps || reps > BENCH_MAX_REPS || !n_ops || n_jobs < 8) {
 		fprintf(stderr, "kh_bench_jobs: 1..%u reps, ops > 0, jobs >= 8\n",
-			MAX_REPS);
+			BENCH_MAX_REPS);
 		return 2;
 	}
 	if (strcmp(backends, "kernel") && !target_open(&t[nt], KOHAKU_BACKEND_SIM, map))
@@ -427,8 +387,8 @@ int main(int argc, char **argv)
 		report(&t[k]);
 	if (nt == 2 && t[0].job.n && t[1].job.n)
 		printf("\nkernel / in-process, single job: %.2fx at the median, %.2fx at the min\n",
-		       median(t[1].job.wall, t[1].job.n) / median(t[0].job.wall, t[0].job.n),
-		       minimum(t[1].job.wall, t[1].job.n) / minimum(t[0].job.wall, t[0].job.n));
+		       bench_median(t[1].job.wall, t[1].job.n) / bench_median(t[0].job.wall, t[0].job.n),
+		       bench_min(t[1].job.wall, t[1].job.n) / bench_min(t[0].job.wall, t[0].job.n));
 	for (k = 0; k < nt; k++)
 		kohaku_close(t[k].dev);
 	if (want("bringup") && strcmp(backends, "kernel"))

@@ -40,10 +40,6 @@
  *	calls @fn with its own lock held: @fn must not call back into the ops,
  *	sleep, or take a lock the ops take.  A PCI card's interrupts are MSI-X
  *	vectors its binding requests itself, so this is NULL there.
- * @dma_write: TRANSITION (issue 8): the model-only bulk copy of @len bytes
- *	from @buf to the card address @card_addr; goes away with the driver's
- *	XDMA path (NULL on a PCI card).
- * @dma_read: TRANSITION (issue 8): the same, from the card into @buf.
  *
  * Every op may be called from any thread and with the core's locks held; a
  * host serialises its own access to the card inside the ops.
@@ -62,9 +58,6 @@ struct kh_hw_ops {
 	void (*idle_ns)(void *ctx, __u64 ns);
 	void (*irq_attach)(void *ctx, void (*fn)(void *arg, unsigned int vector),
 			   void *arg);
-	/* TRANSITION (issue 8): the model-only bulk copy, going away */
-	int (*dma_write)(void *ctx, __u64 card_addr, const void *buf, size_t len);
-	int (*dma_read)(void *ctx, __u64 card_addr, void *buf, size_t len);
 };
 
 /* struct kh_hw.flags */

@@ -19,12 +19,18 @@
 #       hwif/                 kh_hw (kh_hw, kh_hw_*)
 #       sim-backend/          ksim_
 #       driver/core/          kh_, but not kh_hw* (hwif's) nor kh_rt_ (libruntime's)
-#       driver/linux/         kohaku_ (kohaku.ko), kohaku_sim (kohaku_sim*.[ch])
+#       driver/linux/         kohaku_ (kohaku.ko), kohaku_sim (kohaku_sim*.[ch]);
+#                             kohaku.ko implements the driver core's OS shim
+#                             too, so the tags kh_os.h leaves to the host
+#                             (below) may be defined there
 #       libruntime/, cli/     kohaku_, kh_rt_
 #       libruntime/inproc/    kohaku_, kh_rt_, and the driver core's OS shim,
 #                             which is implemented there: kh_os_*, and the
 #                             tags driver/core/kh_os.h declares and leaves to
-#                             the host (struct kh_fence, struct kh_syncobj)
+#                             the host (struct kh_fence, struct kh_syncobj,
+#                             struct kh_user_dma).  Such a tag is defined
+#                             once per host, never twice in one: the two
+#                             hosts are never linked into one binary.
 #     bench/ and tools/ are programs of their own: no prefix, but no name of
 #     theirs may be another's.
 #
@@ -104,8 +110,9 @@ sub layer {
 		sub { $_[0] =~ /^kh_/ && $_[0] !~ /^kh_(hw(_|$)|rt_)/ }] if $f =~ m{^driver/core/};
 	return ["driver/linux kohaku_sim.ko", "kohaku_sim*",
 		sub { $_[0] =~ /^kohaku_sim(_|$)/ }] if $f =~ m{^driver/linux/kohaku_sim[^/]*$};
-	return ["driver/linux kohaku.ko", "kohaku_*, not kohaku_sim*",
-		sub { $_[0] =~ /^kohaku_/ && $_[0] !~ /^kohaku_sim(_|$)/ }] if $f =~ m{^driver/linux/};
+	return ["driver/linux kohaku.ko", "kohaku_*, not kohaku_sim*, and the core shim\x27s tags",
+		sub { ($_[0] =~ /^kohaku_/ && $_[0] !~ /^kohaku_sim(_|$)/) || $shim{$_[0]} }]
+		if $f =~ m{^driver/linux/};
 	return ["libruntime/inproc", "kohaku_*, kh_rt_*, kh_os_*, the core shim\x27s tags",
 		sub { $_[0] =~ /^(kohaku_|kh_rt_|kh_os_)/ || $shim{$_[0]} }] if $f =~ m{^libruntime/inproc/};
 	return ["libruntime", "kohaku_*, kh_rt_*",
@@ -139,6 +146,17 @@ for my $name (sort keys %defs) {
 		     map { $by_file{$_} } sort keys %by_file;
 	if (!grep { !$kernel{"$name $_"} } keys %by_file) {
 		next;	# the kernel name recreated by each userspace shim
+	}
+	if ($shim{$name}) {
+		# the host own definition of a shim tag: one per host
+		my %host;
+		my $other = 0;
+		for (keys %by_file) {
+			if (m{^libruntime/inproc/}) { $host{inproc}++ }
+			elsif (m{^driver/linux/} && !m{^driver/linux/kohaku_sim[^/]*$}) { $host{kernel}++ }
+			else { $other++ }
+		}
+		next unless $other || grep { $_ > 1 } values %host;
 	}
 	push @dups, join("; ", @places);
 }

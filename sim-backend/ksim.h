@@ -152,7 +152,7 @@ void ksim_set_msi(struct ksim_card *card, unsigned int n_vectors,
 		  ksim_msi_fn fn, void *arg);
 
 /**
- * ksim_dma_write() - host DMA to the card through the XDMA engine
+ * ksim_dma_write() - a data phase of the XDMA engine, with no descriptor
  * @card: the card.
  * @card_addr: a card bus address (KH_CARD_ADDR).
  * @buf: the bytes to write.
@@ -167,11 +167,14 @@ void ksim_set_msi(struct ksim_card *card, unsigned int n_vectors,
  *
  * Return: 0 or a negative errno (-EINVAL for an address no window decodes;
  * the card would hang there).
+ *
+ * The test bench's backdoor into mesh memory (model tests, tools): no
+ * driver path uses it; the driver programs the engine (sim-backend/xdma/).
  */
 int ksim_dma_write(struct ksim_card *card, u64 card_addr,
 		     const void *buf, size_t len);
 /**
- * ksim_dma_read() - host DMA from the card through the XDMA engine
+ * ksim_dma_read() - a data phase of the XDMA engine, from the card
  * @card: the card.
  * @card_addr: a card bus address (KH_CARD_ADDR).
  * @buf: where the bytes go.

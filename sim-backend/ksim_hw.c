@@ -94,30 +94,6 @@ static void ksim_hw_write64(void *ctx, __u32 offset, __u64 value)
 	ksim_plat_mutex_unlock(&sh->lock);
 }
 
-static int ksim_hw_dma_write(void *ctx, __u64 card_addr, const void *buf,
-			     size_t len)
-{
-	struct ksim_hw *sh = ctx;
-	int ret;
-
-	ksim_plat_mutex_lock(&sh->lock);
-	ret = ksim_dma_write(sh->card, card_addr, buf, len);
-	ksim_plat_mutex_unlock(&sh->lock);
-	return ret;
-}
-
-static int ksim_hw_dma_read(void *ctx, __u64 card_addr, void *buf,
-			    size_t len)
-{
-	struct ksim_hw *sh = ctx;
-	int ret;
-
-	ksim_plat_mutex_lock(&sh->lock);
-	ret = ksim_dma_read(sh->card, card_addr, buf, len);
-	ksim_plat_mutex_unlock(&sh->lock);
-	return ret;
-}
-
 static __u32 ksim_hw_bar_read32(void *ctx, unsigned int bar, __u32 offset)
 {
 	struct ksim_hw *sh = ctx;
@@ -183,8 +159,6 @@ static const struct kh_hw_ops ksim_hw_ops = {
 	.idle_ns	= ksim_hw_idle_ns,
 	.irq_attach	= ksim_hw_irq_attach,
 	/* TRANSITION (issue 8): the model-only bulk copy, going away */
-	.dma_write	= ksim_hw_dma_write,
-	.dma_read	= ksim_hw_dma_read,
 };
 
 /* ---- the host's side ---- */

@@ -40,7 +40,7 @@ void kh_dma_free(struct kh_os_dev *od, struct kh_dma_mem *m)
 	m->cpu = NULL;
 }
 
-struct kh_user_dma_seg {
+struct kohaku_user_dma_seg {
 	u64 bus;
 	size_t len;
 };
@@ -52,7 +52,7 @@ struct kh_user_dma {
 	struct sg_table sgt;
 	enum dma_data_direction dir;
 	unsigned int n_segs;
-	struct kh_user_dma_seg *segs;
+	struct kohaku_user_dma_seg *segs;
 };
 
 static void kohaku_user_release(struct kh_user_dma *u, bool mapped)
