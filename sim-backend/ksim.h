@@ -109,6 +109,11 @@ u32 ksim_bar_size(unsigned int bar);
  *	engine then logs the error a card would (docs/spec/xdma.md).
  * @mem_write: copy @n bytes from @src to the host bus address @bus; 0 or a
  *	negative errno as @mem_read.
+ * @mem_map: optional: the host's own pointer to the @n bytes at @bus when
+ *	they are one contiguous piece of its memory, so the engine moves data
+ *	between them and mesh memory in one copy instead of two; NULL when
+ *	they are not (the engine then uses @mem_read/@mem_write, which also
+ *	say why).  What the card sees is the same either way.
  *
  * The card's DMA engine calls them from inside its stepping, with the
  * host's lock on the card held (ksim_hw.c): they must not call back into
@@ -117,6 +122,7 @@ u32 ksim_bar_size(unsigned int bar);
 struct ksim_host_ops {
 	int (*mem_read)(void *ctx, u64 bus, void *dst, size_t n);
 	int (*mem_write)(void *ctx, u64 bus, const void *src, size_t n);
+	void *(*mem_map)(void *ctx, u64 bus, size_t n);
 };
 /**
  * ksim_set_host_ops() - give the card its host's memory

@@ -15,8 +15,9 @@
 #include "kh_core.h"
 
 #define KOHAKU_DRV_DESC		"KohakuAccel mesh accelerator"
-#define KOHAKU_DRV_MAJOR	0
-#define KOHAKU_DRV_MINOR	3
+/* the DRM version (drmGetVersion) is the ABI's, so a user sees one number */
+#define KOHAKU_DRV_MAJOR	KOHAKU_ABI_MAJOR
+#define KOHAKU_DRV_MINOR	KOHAKU_ABI_MINOR
 #define KOHAKU_DRV_PATCH	0
 
 struct kohaku_sysfs;

@@ -112,9 +112,37 @@ static int kohaku_sim_mem_write(void *ctx, u64 bus, const void *src, size_t n)
 	return kohaku_sim_mem(ctx, bus, (u8 *)src, n, true);
 }
 
+/*
+ * The kernel's own pointer to [bus, bus + n) when it is physically
+ * contiguous RAM in the linear map (no highmem), so the engine copies once;
+ * NULL otherwise, and the engine goes through kohaku_sim_mem() page by page.
+ * Where the architecture needs flush_dcache_page() after a kernel write to
+ * a page user space maps, there is no pointer: kohaku_sim_mem() flushes.
+ */
+static void *kohaku_sim_mem_map(void *ctx, u64 bus, size_t n)
+{
+	struct kohaku_sim_card *c = ctx;
+	phys_addr_t phys = dma_to_phys(&c->pdev->dev, bus);
+	unsigned long pfn, last;
+
+	if (IS_ENABLED(ARCH_IMPLEMENTS_FLUSH_DCACHE_PAGE))
+		return NULL;
+	if (!n || bus + n < bus)
+		return NULL;
+	last = PHYS_PFN(dma_to_phys(&c->pdev->dev, bus + n - 1));
+	if (last - PHYS_PFN(phys) != (n - 1 + offset_in_page(phys)) >> PAGE_SHIFT)
+		return NULL;
+	for (pfn = PHYS_PFN(phys); pfn <= last; pfn++)
+		if (!pfn_valid(pfn) || !page_is_ram(pfn) ||
+		    PageHighMem(pfn_to_page(pfn)))
+			return NULL;
+	return page_address(pfn_to_page(PHYS_PFN(phys))) + offset_in_page(phys);
+}
+
 static const struct ksim_host_ops kohaku_sim_host_ops = {
 	.mem_read = kohaku_sim_mem_read,
 	.mem_write = kohaku_sim_mem_write,
+	.mem_map = kohaku_sim_mem_map,
 };
 
 /* irq=: KSIM_HW_POLL or 0; -EINVAL for a value it does not know */

@@ -125,9 +125,16 @@ static int sim_mem_write(void *ctx, u64 bus, const void *src, size_t n)
 	return r;
 }
 
+/* every valid bus address here is this process's own memory, contiguous */
+static void *sim_mem_map(void *ctx, u64 bus, size_t n)
+{
+	return sim_host_range(bus, n) ? NULL : (void *)(uintptr_t)bus;
+}
+
 static const struct ksim_host_ops sim_host_ops = {
 	.mem_read = sim_mem_read,
 	.mem_write = sim_mem_write,
+	.mem_map = sim_mem_map,
 };
 
 /* KOHAKU_SIM_IRQ=poll: the card offers no interrupt vectors; msix (unset) */

@@ -120,6 +120,14 @@ static int ksim_xdma_host_write(struct ksim_xdma *x, u64 bus,
 	return x->host->mem_write(x->host_ctx, bus, src, n);
 }
 
+/* the host's pointer to a contiguous range, where it offers one; else NULL */
+static void *ksim_xdma_host_map(struct ksim_xdma *x, u64 bus, size_t n)
+{
+	if (!x->host || !x->host->mem_map || bus + n < bus)
+		return NULL;
+	return x->host->mem_map(x->host_ctx, bus, n);
+}
+
 /* ---- status, stopping, the wedge ---- */
 
 static void ksim_xdma_log(struct ksim_xdma_chan *ch, u32 bits)
@@ -317,6 +325,7 @@ static unsigned int ksim_xdma_move(struct ksim_xdma_chan *ch, u64 host,
 				   u64 card, u64 len)
 {
 	struct ksim_xdma *x = ch->x;
+	void *p;
 	u64 o, n;
 	int e;
 
@@ -337,13 +346,15 @@ static unsigned int ksim_xdma_move(struct ksim_xdma_chan *ch, u64 host,
 		n = KSIM_XDMA_CHUNK - ((card + o) & (KSIM_XDMA_CHUNK - 1));
 		if (n > len - o)
 			n = len - o;
+		p = ksim_xdma_host_map(x, host + o, n);
 		if (!ch->c2h) {
-			if (ksim_xdma_host_read(x, host + o, x->bounce, n))
+			if (!p && ksim_xdma_host_read(x, host + o, x->bounce, n))
 				return KSIM_XM_HOST;
-			e = ksim_dma_card_write(x->card, card + o, x->bounce, n);
+			e = ksim_dma_card_write(x->card, card + o, p ?: x->bounce, n);
 		} else {
-			e = ksim_dma_card_read(x->card, card + o, x->bounce, n);
-			if (!e && ksim_xdma_host_write(x, host + o, x->bounce, n))
+			e = ksim_dma_card_read(x->card, card + o, p ?: x->bounce, n);
+			if (!e && !p &&
+			    ksim_xdma_host_write(x, host + o, x->bounce, n))
 				return KSIM_XM_HOST;
 		}
 		/* a page the model could not allocate is counted in DRAM */
