@@ -39,6 +39,7 @@ enum kh_lock_class {
 #include <linux/lockdep.h>
 #include <linux/uaccess.h>
 #include <linux/delay.h>
+#include <asm/barrier.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/device.h>
@@ -78,6 +79,11 @@ struct kh_mutex {
 #define kh_store_release(p, v)	smp_store_release(p, v)
 #define kh_read_once(x)		READ_ONCE(x)
 #define kh_write_once(x, v)	WRITE_ONCE(x, v)
+/*
+ * After the card's write-back word says a transfer is done, before the
+ * data it wrote to host memory is read (coherent DMA memory).
+ */
+#define kh_dma_rmb()		dma_rmb()
 
 struct kh_ref {
 	refcount_t r;
@@ -271,6 +277,7 @@ void kh_os_lock_bug(const char *file, int line, const char *what);
 #define kh_store_release(p, v)	__atomic_store_n(p, v, __ATOMIC_RELEASE)
 #define kh_read_once(x)		__atomic_load_n(&(x), __ATOMIC_RELAXED)
 #define kh_write_once(x, v)	__atomic_store_n(&(x), v, __ATOMIC_RELAXED)
+#define kh_dma_rmb()		__atomic_thread_fence(__ATOMIC_ACQUIRE)
 
 struct kh_ref {
 	unsigned int r;

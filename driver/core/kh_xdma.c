@@ -288,15 +288,17 @@ static bool kh_xdma_stop(struct kh_device *kd, struct kh_xdma_chan *ch)
 static int kh_xdma_wait(struct kh_device *kd, struct kh_xdma_chan *ch,
 			unsigned int n, u64 deadline)
 {
-	const volatile u32 *wb = ch->wb.cpu;
+	u32 *wb = ch->wb.cpu;
 	bool sim = kh_simulated(kd);
 	unsigned int round;
 	u32 w;
 
 	for (round = 1;; round++) {
-		w = *wb;
-		if ((w & KH_XDMA_WB_ERROR) || KH_XDMA_WB_COUNT(w) >= n)
+		w = kh_read_once(*wb);
+		if ((w & KH_XDMA_WB_ERROR) || KH_XDMA_WB_COUNT(w) >= n) {
+			kh_dma_rmb();	/* the data after the count */
 			return 0;
+		}
 		if (kh_now(kd) >= deadline)
 			return -ETIMEDOUT;
 		/* a wedged channel logs its error but writes nothing back */
@@ -360,7 +362,7 @@ int kh_xdma_run(struct kh_device *kd, struct kh_xdma_chan *ch,
 	for (i = 0; i < n; i++)
 		bytes += segs[i].len;
 	kh_xdma_fill_ring(ch, segs, n);
-	*(volatile u32 *)ch->wb.cpu = 0;
+	kh_write_once(*(u32 *)ch->wb.cpu, 0);
 
 	kh_xr(kd, ch->regs + KH_XDMA_CH_STATUS_RC);	/* nothing stale */
 	kh_xw(kd, ch->sg + KH_XDMA_SG_DESC_LO, (u32)ch->ring.bus);
@@ -388,7 +390,7 @@ int kh_xdma_run(struct kh_device *kd, struct kh_xdma_chan *ch,
 		ret = -EIO;
 	}
 	if (!ret && ((status & KH_XDMA_ERRORS) || done < n ||
-		     (*(volatile u32 *)ch->wb.cpu & KH_XDMA_WB_ERROR)))
+		     (kh_read_once(*(u32 *)ch->wb.cpu) & KH_XDMA_WB_ERROR)))
 		ret = -EIO;
 	if (ret) {
 		ch->errors++;

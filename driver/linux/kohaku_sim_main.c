@@ -125,8 +125,9 @@ static void *kohaku_sim_mem_map(void *ctx, u64 bus, size_t n)
 	phys_addr_t phys = dma_to_phys(&c->pdev->dev, bus);
 	unsigned long pfn, last;
 
-	if (IS_ENABLED(ARCH_IMPLEMENTS_FLUSH_DCACHE_PAGE))
-		return NULL;
+#ifdef ARCH_IMPLEMENTS_FLUSH_DCACHE_PAGE
+	return NULL;
+#endif
 	if (!n || bus + n < bus)
 		return NULL;
 	last = PHYS_PFN(dma_to_phys(&c->pdev->dev, bus + n - 1));

@@ -115,37 +115,20 @@ u32 ksim_xdma_irq_read(struct ksim_xdma *x, u32 reg)
 
 void ksim_xdma_irq_write(struct ksim_xdma *x, u32 reg, u32 v)
 {
-	switch (reg) {
-	case KH_XDMA_IRQ_USER_EN:
-		x->user_en = v & KSIM_XDMA_USER_MASK;
-		break;
-	case KH_XDMA_IRQ_USER_EN_W1S:
-		x->user_en |= v & KSIM_XDMA_USER_MASK;
-		break;
-	case KH_XDMA_IRQ_USER_EN_W1C:
-		x->user_en &= ~v;
-		break;
-	case KH_XDMA_IRQ_CHAN_EN:
-		x->chan_en = v & KSIM_XDMA_CHAN_MASK;
-		break;
-	case KH_XDMA_IRQ_CHAN_EN_W1S:
-		x->chan_en |= v & KSIM_XDMA_CHAN_MASK;
-		break;
-	case KH_XDMA_IRQ_CHAN_EN_W1C:
-		x->chan_en &= ~v;
-		break;
-	default:
-		if (reg >= KH_XDMA_IRQ_USER_VEC(0) &&
-		    reg < KH_XDMA_IRQ_USER_VEC(16))
-			x->user_vec[(reg - KH_XDMA_IRQ_USER_VEC(0)) / 4] =
-				v & KSIM_XDMA_VEC_BYTES;
-		else if (reg >= KH_XDMA_IRQ_CHAN_VEC(0) &&
-			 reg < KH_XDMA_IRQ_CHAN_VEC(8))
-			x->chan_vec[(reg - KH_XDMA_IRQ_CHAN_VEC(0)) / 4] =
-				v & KSIM_XDMA_VEC_BYTES;
-		return;	/* the vectors take effect at the next signal */
+	if (ksim_xdma_w1s_w1c(&x->user_en, reg, KH_XDMA_IRQ_USER_EN, v,
+			      KSIM_XDMA_USER_MASK) ||
+	    ksim_xdma_w1s_w1c(&x->chan_en, reg, KH_XDMA_IRQ_CHAN_EN, v,
+			      KSIM_XDMA_CHAN_MASK)) {
+		ksim_xdma_irq_eval(x);
+		return;
 	}
-	ksim_xdma_irq_eval(x);
+	/* the vectors take effect at the next signal */
+	if (reg >= KH_XDMA_IRQ_USER_VEC(0) && reg < KH_XDMA_IRQ_USER_VEC(16))
+		x->user_vec[(reg - KH_XDMA_IRQ_USER_VEC(0)) / 4] =
+			v & KSIM_XDMA_VEC_BYTES;
+	else if (reg >= KH_XDMA_IRQ_CHAN_VEC(0) && reg < KH_XDMA_IRQ_CHAN_VEC(8))
+		x->chan_vec[(reg - KH_XDMA_IRQ_CHAN_VEC(0)) / 4] =
+			v & KSIM_XDMA_VEC_BYTES;
 }
 
 void ksim_set_msi(struct ksim_card *card, unsigned int n_vectors,

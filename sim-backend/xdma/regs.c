@@ -67,16 +67,18 @@ static void ksim_xdma_chan_write(struct ksim_xdma_chan *ch, u32 reg, u32 v)
 {
 	u32 old = ch->ctrl;
 
+	if (ksim_xdma_w1s_w1c(&ch->ctrl, reg, KH_XDMA_CH_CTRL, v,
+			      KSIM_XDMA_CTRL_MASK)) {
+		if (ch->ctrl != old)
+			ksim_xdma_ctrl_changed(ch, old);
+		return;
+	}
+	if (ksim_xdma_w1s_w1c(&ch->irq_mask, reg, KH_XDMA_CH_IRQ_MASK, v,
+			      KSIM_XDMA_STAT_MASK)) {
+		ksim_xdma_irq_eval(ch->x);
+		return;
+	}
 	switch (reg) {
-	case KH_XDMA_CH_CTRL:
-		ch->ctrl = v & KSIM_XDMA_CTRL_MASK;
-		break;
-	case KH_XDMA_CH_CTRL_W1S:
-		ch->ctrl |= v & KSIM_XDMA_CTRL_MASK;
-		break;
-	case KH_XDMA_CH_CTRL_W1C:
-		ch->ctrl &= ~v;
-		break;
 	case KH_XDMA_CH_STATUS:
 		if (ch->status & v) {
 			ch->status &= ~v;
@@ -90,23 +92,9 @@ static void ksim_xdma_chan_write(struct ksim_xdma_chan *ch, u32 reg, u32 v)
 	case KH_XDMA_CH_WB_HI:
 		ch->wb = (ch->wb & 0xffffffffULL) | ((u64)v << 32);
 		return;
-	case KH_XDMA_CH_IRQ_MASK:
-		ch->irq_mask = v & KSIM_XDMA_STAT_MASK;
-		ksim_xdma_irq_eval(ch->x);
-		return;
-	case KH_XDMA_CH_IRQ_MASK_W1S:
-		ch->irq_mask |= v & KSIM_XDMA_STAT_MASK;
-		ksim_xdma_irq_eval(ch->x);
-		return;
-	case KH_XDMA_CH_IRQ_MASK_W1C:
-		ch->irq_mask &= ~v;
-		ksim_xdma_irq_eval(ch->x);
-		return;
 	default:
 		return;	/* read only, or nothing there */
 	}
-	if (ch->ctrl != old)
-		ksim_xdma_ctrl_changed(ch, old);
 }
 
 static u32 ksim_xdma_sg_read(const struct ksim_xdma_chan *ch,
@@ -184,18 +172,8 @@ static void ksim_xdma_sgc_write(struct ksim_xdma *x, u32 reg, u32 v)
 {
 	u32 old = x->sgc_ctrl;
 
-	switch (reg) {
-	case KH_XDMA_SGC_CTRL:
-		x->sgc_ctrl = v & KSIM_XDMA_SGC_MASK;
-		break;
-	case KH_XDMA_SGC_CTRL_W1S:
-		x->sgc_ctrl |= v & KSIM_XDMA_SGC_MASK;
-		break;
-	case KH_XDMA_SGC_CTRL_W1C:
-		x->sgc_ctrl &= ~v;
-		break;
-	}
-	if (x->sgc_ctrl != old)
+	if (ksim_xdma_w1s_w1c(&x->sgc_ctrl, reg, KH_XDMA_SGC_CTRL, v,
+			      KSIM_XDMA_SGC_MASK) && x->sgc_ctrl != old)
 		ksim_xdma_halt_changed(x);
 }
 

@@ -200,6 +200,25 @@ void ksim_xdma_status_cleared(struct ksim_xdma_chan *ch);
 /* the SGDMA common halt bits changed */
 void ksim_xdma_halt_changed(struct ksim_xdma *x);
 /* busy: the channel is not idle */
+/*
+ * A register with its write-1-to-set and write-1-to-clear aliases at +4
+ * and +8 (PG195): a write at offset reg to the register at base, keeping
+ * only the bits of mask; false when reg is none of the three.
+ */
+static inline bool ksim_xdma_w1s_w1c(u32 *r, u32 reg, u32 base, u32 v,
+				     u32 mask)
+{
+	if (reg == base)
+		*r = v & mask;
+	else if (reg == base + 4)
+		*r |= v & mask;
+	else if (reg == base + 8)
+		*r &= ~v;
+	else
+		return false;
+	return true;
+}
+
 static inline bool ksim_xdma_busy(const struct ksim_xdma_chan *ch)
 {
 	return ch->state != KSIM_XS_IDLE;
