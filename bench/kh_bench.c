@@ -6,10 +6,11 @@
  *
  *   baseline   the saxpy map (a 1x1 router mesh) with every node forced
  *              awake and idle skipping off: the cost of one empty cycle
- *   saxpy      the saxpy map, both SX units running long saxpys back to
- *              back (the one MAG port saturated)
+ *   saxpy      the saxpy map, both SX units running saxpys back to back
+ *              (8 instructions of 64 elements a kick; the one MAG port
+ *              busy)
  *   2x2        sx_null_2x2 (the shape of mesh_2x2_8+2 with SX and null
- *              units): five SX units running long saxpys back to back and
+ *              units): five SX units running saxpys back to back and
  *              the dispatcher kept busy flooding the five null units
  *   idle       10^9 cycles of an idle card (skipped)
  *
@@ -31,9 +32,10 @@
 #include <kohaku/kh_regs.h>
 #include <kohaku/kh_units.h>
 
-#define SX_N		(1u << 20)	/* elements per saxpy */
-#define NULL_SLOTS	120		/* staging slots 0..119: null flood */
-#define SX_SLOT0	120		/* 120..127: one SX instruction each */
+#define SX_INSTS	8		/* SX instructions per kick, per unit */
+#define SX_N		(SX_INSTS * KH_SX_N_MAX)	/* elements per kick */
+#define NULL_SLOTS	64		/* staging slots 0..63: null flood */
+#define SX_SLOT0	64		/* 64..127: 8 SX units x SX_INSTS */
 
 static double wall(void)
 {
@@ -129,19 +131,25 @@ static void sx_stage(struct ksim_card *c, struct sx_job *j, unsigned int k)
 	u64 xa = 0x1000000ULL + (u64)k * 0x1000000ULL;
 	u64 ya = xa + 0x800000ULL;
 	struct kh_flit f;
+	unsigned int i;
 
 	fill(c, xa, SX_N);
 	fill(c, ya, SX_N);
-	memset(&f, 0, sizeof(f));
-	/* last = 0: the completion returns its credit */
-	kh_flit_hdr(&f, 0, 0, 0, 0, KH_T_CU_INST, 0x10 + k, 0);
-	kh_flit_set(&f, KH_SX_OPCODE, KH_SX_OP_SAXPY);
-	kh_flit_set(&f, KH_SX_N, SX_N);
-	kh_flit_set(&f, KH_SX_A, 0x3fc00000);	/* 1.5 */
-	kh_flit_set(&f, KH_SX_X_ADDR, xa);
-	kh_flit_set(&f, KH_SX_Y_ADDR, ya);
-	j->slot = SX_SLOT0 + k;
-	stage(c, j->slot, &f);
+	j->slot = SX_SLOT0 + k * SX_INSTS;
+	/* 64 elements an instruction (N_MAX), SX_INSTS of them in a row */
+	for (i = 0; i < SX_INSTS; i++) {
+		u64 off = (u64)i * KH_SX_N_MAX * 4;
+
+		memset(&f, 0, sizeof(f));
+		/* last = 0: the completion returns its credit */
+		kh_flit_hdr(&f, 0, 0, 0, 0, KH_T_CU_INST, 0x10 + k, 0);
+		kh_flit_set(&f, KH_SX_OPCODE, KH_SX_OP_SAXPY);
+		kh_flit_set(&f, KH_SX_N, KH_SX_N_MAX);
+		kh_flit_set(&f, KH_SX_A, 0x40400000);	/* 3.0 */
+		kh_flit_set(&f, KH_SX_X_ADDR, xa + off);
+		kh_flit_set(&f, KH_SX_Y_ADDR, ya + off);
+		stage(c, j->slot + i, &f);
+	}
 }
 
 static bool sx_idle(struct ksim_card *c, const struct sx_job *j)
@@ -208,8 +216,8 @@ static void saturate(const char *map, const unsigned int (*sx)[2],
 			if (sx_idle(c, &jobs[k]))
 				break;
 		if (k < n_sx) {
-			kick(c, jobs[k].x, jobs[k].y, jobs[k].slot, 1);
-			jobs[k].issued++;
+			kick(c, jobs[k].x, jobs[k].y, jobs[k].slot, SX_INSTS);
+			jobs[k].issued += SX_INSTS;
 		} else if (n_null) {
 			kick(c, nu[next_null][0], nu[next_null][1], 0,
 			     NULL_SLOTS);

@@ -264,17 +264,40 @@ int kohaku_bo_read(kohaku_device *dev, uint32_t handle, uint64_t offset,
 /* ---- instruction builders ---- */
 
 /*
- * SX unit, raw: any opcode, any addresses (to provoke faults).  a_bits is
- * the binary32 bit pattern.  Returns -EINVAL when n > KH_SX_N_MAX.
+ * SX unit, raw: any opcode, any n that fits its 24 bits, any addresses (to
+ * provoke faults: n > KH_SX_N_MAX retires KH_SX_FAULT_TOO_BIG, another
+ * opcode KH_SX_FAULT_BAD_OP).  a_bits is the binary32 bit pattern.
+ * Returns -EINVAL when n or the opcode does not fit its field.
  */
 int kohaku_inst_sx(struct kohaku_inst *inst, unsigned int opcode, uint32_t n,
 		   uint32_t a_bits, uint64_t x_addr, uint64_t y_addr);
 /*
- * SX saxpy, checked: y[0:n] = a * x[0:n] + y[0:n] (fused, one rounding).
- * Returns -EINVAL when n > KH_SX_N_MAX or an address is not 32-byte aligned.
+ * SX saxpy, checked: y[0:n] = a * x[0:n] + y[0:n] as the unit computes it
+ * (kohaku_sx_element()).  Returns -EINVAL when n > KH_SX_N_MAX (64: a longer
+ * vector is one instruction per 64 elements) or an address is not 32-byte
+ * aligned (the unit does not check: memory is read and written in whole
+ * 32-byte words, so an unaligned address works on the word it falls in).
  */
 int kohaku_inst_saxpy(struct kohaku_inst *inst, uint32_t n, float a,
 		      uint64_t x_addr, uint64_t y_addr);
+
+/* What an SX unit computes per element (docs/spec/units.md). */
+enum kohaku_sx_datapath {
+	/* saxpy_cu on the card: i2f(f2i(a) * f2i(x) + f2i(y)), 32-bit integers */
+	KOHAKU_SX_DATAPATH_RTL = 0,
+	/* the model's declared variant (param sx_fma 1): binary32 fmaf */
+	KOHAKU_SX_DATAPATH_FMA = 1,
+};
+/* The datapath of an SX node, from its CU_DBG as NODES reported it. */
+enum kohaku_sx_datapath kohaku_sx_datapath_of(const struct drm_kohaku_node *nd);
+/* "integer datapath (saxpy_cu)" or "binary32 FMA (model variant)" */
+const char *kohaku_sx_datapath_name(enum kohaku_sx_datapath dp);
+/*
+ * One element's new y on the host, bit for bit what a unit with that
+ * datapath writes (NaN results of the FMA as 0x7fc00000, as the model).
+ */
+uint32_t kohaku_sx_element(enum kohaku_sx_datapath dp, uint32_t a_bits,
+			   uint32_t x_bits, uint32_t y_bits);
 /* Decode an SX instruction (any field pointer may be NULL). */
 void kohaku_inst_sx_decode(const struct kohaku_inst *inst,
 			   unsigned int *opcode, uint32_t *n,

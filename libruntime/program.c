@@ -6,6 +6,7 @@
  * exactly struct kohaku_inst (w[k] = payload bits [64k+63:64k]).
  */
 #include <errno.h>
+#include <math.h>
 #include <string.h>
 
 #include "rt_internal.h"
@@ -40,7 +41,7 @@ KH_RT_EXPORT int kohaku_inst_sx(struct kohaku_inst *inst, unsigned int opcode,
 
 	if (!inst)
 		return -EINVAL;
-	if (n > KH_SX_N_MAX || opcode > 0xff)
+	if (n > 0xffffff || opcode > 0xff)
 		return -EINVAL;
 	memset(&f, 0, sizeof(f));
 	kh_flit_set(&f, KH_SX_OPCODE, opcode);
@@ -57,10 +58,72 @@ KH_RT_EXPORT int kohaku_inst_saxpy(struct kohaku_inst *inst, uint32_t n,
 {
 	uint32_t bits;
 
-	if (x_addr % KH_SX_LINE_BYTES || y_addr % KH_SX_LINE_BYTES)
+	if (n > KH_SX_N_MAX || x_addr % KH_SX_LINE_BYTES ||
+	    y_addr % KH_SX_LINE_BYTES)
 		return -EINVAL;
 	memcpy(&bits, &a, sizeof(bits));
 	return kohaku_inst_sx(inst, KH_SX_OP_SAXPY, n, bits, x_addr, y_addr);
+}
+
+KH_RT_EXPORT enum kohaku_sx_datapath
+kohaku_sx_datapath_of(const struct drm_kohaku_node *nd)
+{
+	return nd && nd->cu_type == KH_CU_SX &&
+	       (uint32_t)(nd->dbg >> 32) == KH_SX_DBG_FMA ?
+	       KOHAKU_SX_DATAPATH_FMA : KOHAKU_SX_DATAPATH_RTL;
+}
+
+KH_RT_EXPORT const char *kohaku_sx_datapath_name(enum kohaku_sx_datapath dp)
+{
+	return dp == KOHAKU_SX_DATAPATH_FMA ?
+	       "binary32 FMA (the model's variant, not the card)" :
+	       "integer datapath (saxpy_cu, as the card computes)";
+}
+
+/* saxpy_cu's f2i: truncate toward zero; bits past 31 are lost */
+static uint32_t sx_f2i(uint32_t b)
+{
+	uint32_t e = (b >> 23) & 0xff, mag;
+	uint64_t m = 0x800000u | (b & 0x7fffff);
+
+	if (!e)
+		mag = 0;
+	else if (e >= 150)
+		mag = e - 150 >= 32 ? 0 : (uint32_t)(m << (e - 150));
+	else
+		mag = 150 - e >= 32 ? 0 : (uint32_t)(m >> (150 - e));
+	return b >> 31 ? 0u - mag : mag;
+}
+
+/* saxpy_cu's i2f: exponent from the top set bit of |v| in [23:0] only */
+static uint32_t sx_i2f(uint32_t v)
+{
+	uint32_t mag = v >> 31 ? 0u - v : v, low = mag & 0xffffff;
+	int p = low ? 31 - __builtin_clz(low) : 0;
+
+	if (!mag)
+		return 0;
+	return (v & 0x80000000u) | ((uint32_t)(127 + p) & 0xff) << 23 |
+	       ((mag << (23 - p)) & 0x7fffff);
+}
+
+KH_RT_EXPORT uint32_t kohaku_sx_element(enum kohaku_sx_datapath dp,
+					uint32_t a_bits, uint32_t x_bits,
+					uint32_t y_bits)
+{
+	float a, x, y, r;
+	uint32_t bits;
+
+	if (dp != KOHAKU_SX_DATAPATH_FMA)
+		return sx_i2f(sx_f2i(a_bits) * sx_f2i(x_bits) + sx_f2i(y_bits));
+	memcpy(&a, &a_bits, 4);
+	memcpy(&x, &x_bits, 4);
+	memcpy(&y, &y_bits, 4);
+	r = fmaf(a, x, y);
+	if (isnan(r))
+		return 0x7fc00000u;
+	memcpy(&bits, &r, 4);
+	return bits;
 }
 
 KH_RT_EXPORT void kohaku_inst_sx_decode(const struct kohaku_inst *inst,

@@ -39,6 +39,10 @@ struct ksim_params;
  * @token: the map token, e.g. "sax".
  * @name: what it is, for messages.
  * @cu_type: CU_CAPS [63:48].
+ * @cu_version: the module's own CU_VERSION parameter default, what CU_CAPS
+ *	[47:40] reads on a mesh built with the RTL's defaults (`profile rtl`,
+ *	`param cu_version module`); a generated top passes one build number
+ *	to every unit instead (`param cu_version N`, `profile ship`).
  * @n_buffers: CU_CAPS [39:36].
  * @priv_size: bytes of private state per unit, zeroed at creation
  *	(ksim_unit_priv()).
@@ -66,6 +70,7 @@ struct ksim_unit_type {
 	const char *token;
 	const char *name;
 	u16 cu_type;
+	u8 cu_version;
 	u8 n_buffers;
 	size_t priv_size;
 	int (*init)(struct ksim_unit *u);

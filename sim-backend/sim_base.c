@@ -48,11 +48,13 @@ u64 ksim_unit_busy_cycles(const struct ksim_unit *u)
 static u64 ksim_unit_ctrl_value(const struct ksim_unit *u, unsigned int idx)
 {
 	const struct ksim_params *p = u->mesh->p;
+	u32 version = p->cu_version == KSIM_CU_VERSION_MODULE ?
+		      u->type->cu_version : p->cu_version;
 
 	switch (idx) {
 	case KH_CTRL_IDX_CAPS:
 		return ((u64)u->type->cu_type << KH_CAPS_CU_TYPE_SHIFT) |
-		       ((u64)(p->cu_version & KH_CAPS_VERSION_MASK) <<
+		       ((u64)(version & KH_CAPS_VERSION_MASK) <<
 			KH_CAPS_VERSION_SHIFT) |
 		       ((u64)(u->type->n_buffers & KH_CAPS_NBUF_MASK) <<
 			KH_CAPS_NBUF_SHIFT) |

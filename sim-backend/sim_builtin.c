@@ -27,16 +27,23 @@ struct ksim_builtin {
 static const struct ksim_builtin ksim_builtins[] = {
 	{ "saxpy",
 	  "# the reference saxpy map (src/examples/saxpy/saxpy_map.txt):\n"
-	  "# one router, one MAG port, two SX units; RTL parameters\n"
+	  "# one router, one MAG port, two SX units; the parameters of the\n"
+	  "# generated top saxpy_mesh: RTL defaults, 512-deep instruction,\n"
+	  "# receive and router FIFOs; cu_version saxpy_cu's own (1)\n"
 	  "profile rtl\n"
+	  "param inst_depth 512\n"
+	  "param recv_depth 512\n"
+	  "param router_fifo 512\n"
 	  "xxx sax xxx\n"
 	  "mag nul nul\n"
 	  "xxx sax xxx\n" },
 	{ "sx_null_2x2",
 	  "# 2 x 2 routers, SX and null units on every port, two MAG ports;\n"
-	  "# RTL parameters, and the interrupt addon (docs/spec/irq-addon.md)\n"
+	  "# RTL parameters, and the interrupt addon (docs/spec/irq-addon.md);\n"
+	  "# one build number for every unit, as a generated top passes it\n"
 	  "profile rtl\n"
 	  "param irq 1\n"
+	  "param cu_version 1\n"
 	  "xxx  sax  null xxx\n"
 	  "mag  sax  null sax\n"
 	  "mag  null sax  null\n"

@@ -90,6 +90,7 @@ enum {
 	KSIM_P_MAG_L2_KIB,
 	KSIM_P_ILINK,
 	KSIM_P_IL_HOP_LATENCY,
+	KSIM_P_SX_FMA,
 };
 
 static const struct {
@@ -116,6 +117,7 @@ static const struct {
 	[KSIM_P_MAG_L2_KIB] = { "mag_l2_kib", 0, 1048576 },
 	[KSIM_P_ILINK] = { "ilink", 0, 1 },
 	[KSIM_P_IL_HOP_LATENCY] = { "il_hop_latency", 1, 100000 },
+	[KSIM_P_SX_FMA] = { "sx_fma", 0, 1 },
 };
 
 static struct ksim_scope *ksim_scope_of(struct ksim_parse *ps)
@@ -164,8 +166,10 @@ static int ksim_parse_param(struct ksim_parse *ps)
 	if (i == KSIM_ARRAY_SIZE(ksim_param_table))
 		return ksim_perr(ps, "unknown parameter '%.*s'", ksim_desc_quote(name),
 				 name->s);
-	if (!ksim_word_num(val, ksim_param_table[i].max, &n) ||
-	    n < ksim_param_table[i].min)
+	if (i == KSIM_P_CU_VERSION && ksim_word_is(val, "module"))
+		n = KSIM_CU_VERSION_MODULE;	/* each unit its module's own */
+	else if (!ksim_word_num(val, ksim_param_table[i].max, &n) ||
+		 n < ksim_param_table[i].min)
 		return ksim_perr(ps, "parameter '%s' value '%.*s' is not a number in %u..%u",
 				 ksim_param_table[i].name, ksim_desc_quote(val), val->s,
 				 ksim_param_table[i].min, ksim_param_table[i].max);
@@ -210,6 +214,9 @@ static int ksim_parse_param(struct ksim_parse *ps)
 		break;
 	case KSIM_P_CU_VERSION:
 		p->cu_version = v;
+		break;
+	case KSIM_P_SX_FMA:
+		p->sx_fma = v;
 		break;
 	case KSIM_P_DRAM_MIB:
 		p->dram_bytes = (u64)v << 20;

@@ -15,7 +15,8 @@ void ksim_params_rtl(struct ksim_params *p)
 	memset(p, 0, sizeof(*p));
 	p->inst_depth = 32;
 	p->recv_depth = 16;
-	p->cu_version = 4;
+	/* each module's own CU_VERSION default: saxpy_cu 1, the rest 4 */
+	p->cu_version = KSIM_CU_VERSION_MODULE;
 	p->router_fifo = 32;
 	p->tx_depth = KH_ORC_TX_DEPTH;
 	p->rx_depth = KH_ORC_RX_DEPTH;
@@ -36,6 +37,7 @@ void ksim_params_ship(struct ksim_params *p)
 	p->inst_depth = 512;
 	p->recv_depth = 512;
 	p->router_fifo = 512;
+	p->cu_version = 4;	/* HEAD's build number, every unit */
 	p->mag_l2_kib = 2048;	/* 4 banks x 16384 x 256 bits */
 	p->ilink = 1;
 }

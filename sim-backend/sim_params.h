@@ -14,7 +14,7 @@ struct ksim_params {
 	/* noc_cu_base */
 	u32 inst_depth;		/* instruction FIFO, CU_CAPS inst_depth */
 	u32 recv_depth;		/* receive FIFO */
-	u32 cu_version;		/* mesh-wide build number */
+	u32 cu_version;		/* mesh-wide build number, or KSIM_CU_VERSION_MODULE */
 	/* NoCRouter */
 	u32 router_fifo;	/* input FIFO depth per port */
 	/* noc_orchestrator */
@@ -40,7 +40,12 @@ struct ksim_params {
 	u32 mag_l2_kib;		/* aperture 0 staging RAM in KiB; 0: absent */
 	u32 ilink;		/* ILINK: this mesh has an interlink */
 	u32 il_hop_latency;	/* cycles per interlink hop, each way */
+	/* the SX unit's declared variant: a binary32 FMA datapath */
+	u32 sx_fma;
 };
+
+/* cu_version: each unit reports its own module's default (the RTL's) */
+#define KSIM_CU_VERSION_MODULE	0x100
 
 /* The RTL defaults (kohakutpu.md section 9): `profile rtl`. */
 void ksim_params_rtl(struct ksim_params *p);

@@ -2,11 +2,12 @@
 /*
  * kohaku run saxpy: y = a*x + y on every SX unit (or the --node ones), each
  * on its own vectors in its mesh, all submitted before the first wait so
- * the units run side by side; every element checked bit-exact against the
- * host's fmaf, and the memory past y[n-1] checked untouched.
+ * the units run side by side, 64 elements an instruction (KH_SX_N_MAX);
+ * every element checked bit-exact against the unit's own arithmetic
+ * (kohaku_sx_element() for the datapath its CU_DBG names), and the memory
+ * past y[n-1] checked untouched.
  */
 #include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,11 +62,18 @@ static uint32_t fbits(float f)
 	return b;
 }
 
-static uint32_t expect_bits(float a, float x, float y)
+/* what the unit writes: its own arithmetic (docs/spec/units.md) */
+static uint32_t expect_bits(const struct drm_kohaku_node *nd, float a, float x,
+			    float y)
 {
-	float r = fmaf(a, x, y);
+	return kohaku_sx_element(kohaku_sx_datapath_of(nd), fbits(a), fbits(x),
+				 fbits(y));
+}
 
-	return isnan(r) ? 0x7fc00000u : fbits(r);
+/* SX instructions for n elements: one per KH_SX_N_MAX */
+static unsigned int sx_insts(unsigned long n)
+{
+	return n ? (unsigned int)((n + KH_SX_N_MAX - 1) / KH_SX_N_MAX) : 1;
 }
 
 static int run_setup(kohaku_device *dev, const struct kohaku_cli_opts *o,
@@ -75,9 +83,16 @@ static int run_setup(kohaku_device *dev, const struct kohaku_cli_opts *o,
 	size_t vbytes = o->n * sizeof(float);
 	unsigned long i;
 	float *hy = (float *)hyb;
-	struct kohaku_inst inst;
+	unsigned int n_insts = sx_insts(o->n), k;
+	struct kohaku_inst *inst;
 	int r;
 
+	inst = calloc(n_insts, sizeof(*inst));
+	if (!inst) {
+		snprintf(u->why, sizeof(u->why), "out of memory");
+		u->exit = EXIT_DEVICE;
+		return -ENOMEM;
+	}
 	r = kohaku_bo_create(dev, u->node->mesh, vbytes ? vbytes : 4, &u->hx,
 			     &u->ax);
 	if (r == 0)
@@ -96,21 +111,32 @@ static int run_setup(kohaku_device *dev, const struct kohaku_cli_opts *o,
 		r = kohaku_bo_write(dev, u->hy, 0, hyb, vbytes + GUARD_BYTES);
 	if (r < 0)
 		goto fail;
-	r = kohaku_inst_saxpy(&inst, (uint32_t)o->n, o->a, u->ax, u->ay);
-	if (r < 0) {
-		snprintf(u->why, sizeof(u->why), "cannot encode saxpy n=%lu",
-			 o->n);
-		u->exit = EXIT_USAGE;
-		return r;
+	/* the unit takes 64 elements an instruction: one program of many */
+	for (k = 0; k < n_insts; k++) {
+		uint64_t off = (uint64_t)k * KH_SX_N_MAX * sizeof(float);
+		unsigned long left = o->n - (unsigned long)k * KH_SX_N_MAX;
+
+		r = kohaku_inst_saxpy(&inst[k], left > KH_SX_N_MAX ? KH_SX_N_MAX :
+				      (uint32_t)left, o->a, u->ax + off,
+				      u->ay + off);
+		if (r < 0) {
+			snprintf(u->why, sizeof(u->why),
+				 "cannot encode saxpy instruction %u", k);
+			u->exit = EXIT_USAGE;
+			free(inst);
+			return r;
+		}
 	}
 	u->t0 = now_s();
-	r = cli_submit_on(dev, u->node, (uint8_t)ui, &inst, 1, o->timeout_ms,
-			  &u->job);
+	r = cli_submit_on(dev, u->node, (uint8_t)ui, inst, n_insts,
+			  o->timeout_ms, &u->job);
 	if (r < 0)
 		goto fail;
+	free(inst);
 	u->submitted = true;
 	return 0;
 fail:
+	free(inst);
 	snprintf(u->why, sizeof(u->why), "%s", kohaku_last_error(dev));
 	u->exit = r == -EINVAL ? EXIT_USAGE : EXIT_DEVICE;
 	return r;
@@ -151,7 +177,8 @@ static void run_finish(kohaku_device *dev, const struct kohaku_cli_opts *o,
 		return;
 	}
 	for (i = 0; i < o->n; i++) {
-		uint32_t want = expect_bits(o->a, x_val(i, ui), y_val(i, ui));
+		uint32_t want = expect_bits(u->node, o->a, x_val(i, ui),
+					    y_val(i, ui));
 
 		if (got[i] != want) {
 			if (!u->bad)
@@ -166,9 +193,10 @@ static void run_finish(kohaku_device *dev, const struct kohaku_cli_opts *o,
 	if (u->bad) {
 		i = u->first_bad;
 		snprintf(u->why, sizeof(u->why),
-			 "%lu of %lu elements differ from fmaf; first y[%lu] = "
-			 "0x%08x, expected 0x%08x (%a * %a + %a)", u->bad, o->n,
-			 i, got[i], expect_bits(o->a, x_val(i, ui), y_val(i, ui)),
+			 "%lu of %lu elements differ from the unit's arithmetic; "
+			 "first y[%lu] = 0x%08x, expected 0x%08x (%a * %a + %a)",
+			 u->bad, o->n, i, got[i],
+			 expect_bits(u->node, o->a, x_val(i, ui), y_val(i, ui)),
 			 (double)o->a, (double)x_val(i, ui),
 			 (double)y_val(i, ui));
 		u->exit = EXIT_WRONG;
@@ -193,9 +221,10 @@ int cli_cmd_run(const struct kohaku_cli_opts *o, const char *what)
 		cli_die_usage("run: which example? (run saxpy)");
 	if (strcmp(what, "saxpy"))
 		cli_die_usage("run: unknown example '%s' (run saxpy)", what);
-	if (o->n > KH_SX_N_MAX)
-		cli_die_usage("run saxpy: --n %lu is more than the SX unit's "
-			      "%u elements", o->n, KH_SX_N_MAX);
+	if (o->n > (unsigned long)KH_SX_N_MAX * KOHAKU_MAX_JOB_INSTS)
+		cli_die_usage("run saxpy: --n %lu is more than one job holds: "
+			      "%u instructions of %u elements", o->n,
+			      KOHAKU_MAX_JOB_INSTS, KH_SX_N_MAX);
 
 	r = cli_open_nodes(o, 0, &dev, &nd, &n_nodes);
 	if (r)
@@ -226,8 +255,10 @@ int cli_cmd_run(const struct kohaku_cli_opts *o, const char *what)
 
 	cli_print_device_nodes(o, dev, nd, n_nodes, "", true);
 	if (!o->json)
-		printf("\nsaxpy: y = a*x + y, n = %lu, a = %g, on %u SX unit%s\n",
-		       o->n, (double)o->a, n_runs, n_runs == 1 ? "" : "s");
+		printf("\nsaxpy: y = a*x + y, n = %lu (%u instruction%s of up to %u), "
+		       "a = %g, on %u SX unit%s\n", o->n, sx_insts(o->n),
+		       sx_insts(o->n) == 1 ? "" : "s", KH_SX_N_MAX, (double)o->a,
+		       n_runs, n_runs == 1 ? "" : "s");
 	if (!n_runs) {
 		if (o->json)
 			printf("\"units\": [], \"error\": \"no SX unit on this "
@@ -264,11 +295,14 @@ int cli_cmd_run(const struct kohaku_cli_opts *o, const char *what)
 			ret = u->exit;
 		if (o->json) {
 			printf("%s{\"mesh\": %u, \"x\": %u, \"y\": %u, \"ok\": %s, "
+			       "\"datapath\": \"%s\", "
 			       "\"status\": \"%s\", \"mismatches\": %lu, "
 			       "\"tail_untouched\": %s, \"wall_ms\": %.3f, "
 			       "\"device_ns\": %llu, \"error\": ",
 			       i ? ", " : "", q->mesh, q->x, q->y,
 			       u->exit ? "false" : "true",
+			       kohaku_sx_datapath_of(q) == KOHAKU_SX_DATAPATH_FMA ?
+			       "fma" : "rtl",
 			       u->submitted ? kohaku_job_status_name(u->st.status) :
 			       "NOT_SUBMITTED", u->bad,
 			       u->guard_ok ? "true" : "false", wall_ms,
@@ -278,10 +312,12 @@ int cli_cmd_run(const struct kohaku_cli_opts *o, const char *what)
 			continue;
 		}
 		if (!u->exit)
-			printf("SX mesh %u (%u,%u): ok, %lu/%lu elements match fmaf "
-			       "bit-exact, memory past y[n-1] untouched; wall %.3f "
-			       "ms, device %.3f us\n", q->mesh, q->x, q->y, o->n,
-			       o->n, wall_ms, dev_us);
+			printf("SX mesh %u (%u,%u): ok, %lu/%lu elements bit-exact "
+			       "against the %s, memory past y[n-1] untouched; wall "
+			       "%.3f ms, device %.3f us\n", q->mesh, q->x, q->y,
+			       o->n, o->n,
+			       kohaku_sx_datapath_name(kohaku_sx_datapath_of(q)),
+			       wall_ms, dev_us);
 		else if (u->submitted)
 			printf("SX mesh %u (%u,%u): FAILED: %s; wall %.3f ms, device "
 			       "%.3f us\n", q->mesh, q->x, q->y, u->why, wall_ms,

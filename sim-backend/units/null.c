@@ -88,6 +88,7 @@ const struct ksim_unit_type ksim_unit_null = {
 	.token = "null",
 	.name = "null unit",
 	.cu_type = KH_CU_NULL,
+	.cu_version = KH_NULL_VERSION,
 	.n_buffers = KH_NULL_NBUF,
 	.priv_size = sizeof(struct ksim_null),
 	.tick = ksim_null_tick,
@@ -97,6 +98,7 @@ const struct ksim_unit_type ksim_unit_null_rtl = {
 	.token = "null!",
 	.name = "null unit as in the RTL (retires in the accept cycle)",
 	.cu_type = KH_CU_NULL,
+	.cu_version = KH_NULL_VERSION,
 	.n_buffers = KH_NULL_NBUF,
 	.tick = ksim_null_rtl_tick,
 };

@@ -1,15 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * The SX saxpy unit (token `sax`, cu_type 'SX'; docs/spec/units.md):
- * y[0:n] = a * x[0:n] + y[0:n] over binary32 in DRAM, one instruction.
+ * The SX saxpy unit (token `sax`, cu_type 'SX'): KohakuTPU's saxpy_cu
+ * (src/examples/saxpy/saxpy_cu.v) cycle by cycle; docs/spec/units.md and
+ * docs/model.md "Units" cite the RTL line behind each rule.
  *
- * Per chunk of up to 8 lines (recv_depth / 2 if smaller): a plain
- * MEM_RD_REQ for the x lines (txn 0) and one for the y lines (txn 1) to
- * the unit's MAG port; when every response is in, the fused multiply-adds;
- * then one MEM_WR_REQ and the chunk's MEM_WR_DATA beats.  Elements past n
- * in the last line keep the y value read.  MEM_WR_ACK and every other
- * unexpected flit are dropped.  The instruction retires when the last
- * MEM_WR_DATA has been taken by the send path, with exec_result = n.
+ * One instruction: y[0:n] = a * x[0:n] + y[0:n], n <= 64.  Accepted in
+ * IDLE; then one plain MEM_RD_REQ of ceil(n/8) lines for x (tag 0x10), one
+ * for y (tag 0x20); responses are taken whatever the state, sorted by type
+ * and tag into 8-line buffers; once both operands are in, one element per
+ * cycle; one MEM_WR_REQ (tag 0x30) and its beats, the tail of a partial
+ * last line written back as read; then exec_done, the cycle after the last
+ * beat was loaded into the send register (not when it was taken).  The
+ * unit's outputs are registers: a flit loaded in one cycle is offered from
+ * the next, and a new one is loaded only when the register is free or
+ * being taken, exactly as `!send_valid || send_ready` does.
+ *
+ * The arithmetic is the RTL's integer datapath, y = i2f(f2i(a) * f2i(x) +
+ * f2i(y)), in 32-bit two's complement; `param sx_fma 1` swaps in a
+ * binary32 fused multiply-add, the variant the RTL's author suggests and
+ * not what the card computes (it tags CU_DBG[63:32] so software can tell).
  */
 #include "ksim_unit.h"
 #include "sim_fp32.h"
@@ -19,232 +28,284 @@
 #include <kohaku/kh_units.h>
 
 #define SX_LINE_ELEMS		8
-#define SX_MAX_CHUNK		KH_MEM_WBURST	/* lines per chunk */
-#define SX_TXN_X		0x00
-#define SX_TXN_Y		0x01
-#define SX_TXN_W		0x02
+#define SX_LINES		(KH_SX_N_MAX / SX_LINE_ELEMS)	/* xbuf/ybuf */
+#define SX_ADDR_MASK		((1ULL << 40) - 1)	/* 40-bit registers */
+#define SX_ELEMS_PER_CYCLE	1	/* S_COMP: one element a cycle */
 
 enum ksim_sx_state {
 	SX_IDLE,
-	SX_RETIRE,		/* retire next cycle with result/fault */
-	SX_REQ_X,
-	SX_REQ_Y,
+	SX_RQX,
+	SX_RQY,
 	SX_WAIT,
-	SX_WR_REQ,
-	SX_WR_DATA,
+	SX_COMP,
+	SX_WREQ,
+	SX_WDATA,
+	SX_DONE,
 };
 
 struct ksim_sx {
 	u8 state;
 	bool fault;
-	u32 result;
-	u32 n;			/* elements */
+	u32 fault_code;
+	u32 n;			/* n_q: 24 bits */
 	u32 a;
-	u64 x, y;		/* 40-bit addresses */
-	u32 lines;		/* total lines */
-	u32 line;		/* first line of the current chunk */
-	u32 chunk;		/* lines in the current chunk */
-	u32 got_x, got_y;
-	u32 sent;		/* data beats sent */
-	u32 elems;		/* CU_DBG [31:0], cumulative */
-	u32 maxchunk;
-	unsigned int mx, my;	/* MAG port */
-	u32 xb[SX_MAX_CHUNK][SX_LINE_ELEMS];
-	u32 yb[SX_MAX_CHUNK][SX_LINE_ELEMS];
+	u64 x, y;		/* x_addr, y_addr: 40 bits */
+	u32 beats;		/* lines per operand, 1..8 */
+	u32 xw, yw, wb;		/* 4-bit counters */
+	u32 ei;			/* element being computed */
+	u32 elements;		/* CU_DBG [31:0], cumulative */
+	bool fma;		/* the declared variant */
+	/* the send register: send_flit/send_valid */
+	bool send_valid;
+	struct kh_flit send;
+	/* exec_done/exec_fault/exec_result, registered */
+	bool done;
+	bool done_fault;
+	u32 done_result;
+	unsigned int mx, my;	/* MEM_X, MEM_Y */
+	u32 xb[SX_LINES][SX_LINE_ELEMS];
+	u32 yb[SX_LINES][SX_LINE_ELEMS];
 };
+
+/*
+ * f2i: truncate toward zero into 32 bits.  A zero exponent is 0 (so are
+ * subnormals); from exponent 150 the significand shifts left and what
+ * passes bit 31 is lost (inf and NaN shift out to 0); below it shifts
+ * right.  The sign negates in two's complement.
+ */
+static u32 ksim_sx_f2i(u32 b)
+{
+	u32 e = (b >> 23) & 0xff, mag;
+	u64 m = 0x800000u | (b & 0x7fffff);
+
+	if (!e)
+		mag = 0;
+	else if (e >= 150)
+		mag = e - 150 >= 32 ? 0 : (u32)(m << (e - 150));
+	else
+		mag = 150 - e >= 32 ? 0 : (u32)(m >> (150 - e));
+	return b >> 31 ? 0u - mag : mag;
+}
+
+/*
+ * i2f: the sign of v; the exponent from the highest set bit among bits
+ * 0..23 of |v| only (bits above are ignored: 0 when none below is set);
+ * the significand truncated.  0 for v = 0.
+ */
+static u32 ksim_sx_i2f(u32 v)
+{
+	u32 mag = v >> 31 ? 0u - v : v, p = 0, i;
+
+	if (!mag)
+		return 0;
+	for (i = 0; i < 24; i++)
+		if (mag & (1u << i))
+			p = i;
+	return (v & 0x80000000u) | (((127 + p) & 0xff) << 23) |
+	       ((mag << (23 - p)) & 0x7fffff);
+}
+
+static u32 ksim_sx_element(const struct ksim_sx *s, u32 x, u32 y)
+{
+	if (s->fma)
+		return ksim_fp32_fma(s->a, x, y);
+	return ksim_sx_i2f(ksim_sx_f2i(s->a) * ksim_sx_f2i(x) +
+			   ksim_sx_f2i(y));
+}
 
 static int ksim_sx_init(struct ksim_unit *u)
 {
 	struct ksim_sx *s = ksim_unit_priv(u);
-	u32 half = ksim_unit_params(u)->recv_depth / 2;
 
-	/* outstanding responses (2 x chunk) must fit the receive FIFO */
-	s->maxchunk = half < 1 ? 1 : half > SX_MAX_CHUNK ? SX_MAX_CHUNK : half;
+	s->fma = ksim_unit_params(u)->sx_fma;
 	ksim_unit_mag_port(u, &s->mx, &s->my);
+	ksim_unit_set_dbg(u, s->fma ? (u64)KH_SX_DBG_FMA << 32 : 0);
 	return 0;
 }
 
+/* load the send register */
+static void ksim_sx_load(struct ksim_unit *u, struct ksim_sx *s,
+			 unsigned int type, unsigned int tag, bool last)
+{
+	memset(&s->send, 0, sizeof(s->send));
+	ksim_unit_hdr(u, &s->send, s->mx, s->my, type, tag, last);
+	s->send_valid = true;
+}
+
+static void ksim_sx_load_req(struct ksim_unit *u, struct ksim_sx *s,
+			     unsigned int type, unsigned int tag, u64 addr)
+{
+	ksim_sx_load(u, s, type, tag, type == KH_T_MEM_RD_REQ);
+	kh_flit_set(&s->send, KH_MEM_ADDR, addr);
+	kh_flit_set(&s->send, KH_MEM_LEN, s->beats - 1);
+}
+
 static void ksim_sx_accept(struct ksim_unit *u, struct ksim_sx *s,
-			 const struct kh_flit *f)
+			   const struct kh_flit *f)
 {
 	unsigned int op = kh_flit_get(f, KH_SX_OPCODE);
-	const u64 amask = (1ULL << 40) - 1;
 
 	s->n = kh_flit_get(f, KH_SX_N);
 	s->a = kh_flit_get(f, KH_SX_A);
-	s->x = kh_flit_get(f, KH_SX_X_ADDR) & amask;
-	s->y = kh_flit_get(f, KH_SX_Y_ADDR) & amask;
-	ksim_unit_inst_accept(u);
-
-	/* order of checks: opcode, alignment, then n = 0 */
+	s->x = kh_flit_get(f, KH_SX_X_ADDR) & SX_ADDR_MASK;
+	s->y = kh_flit_get(f, KH_SX_Y_ADDR) & SX_ADDR_MASK;
+	/* n[6:3] + |n[2:0]: 4 bits, as the register is */
+	s->beats = (((s->n >> 3) & 0xf) + !!(s->n & 7)) & 0xf;
+	s->xw = s->yw = s->wb = s->ei = 0;
 	s->fault = false;
-	s->result = s->n;
+	ksim_unit_inst_accept(u);
 	if (op != KH_SX_OP_SAXPY) {
 		s->fault = true;
-		s->result = KH_SX_FAULT_OPCODE;
-	} else if ((s->x | s->y) & (KH_SX_LINE_BYTES - 1)) {
+		s->fault_code = KH_SX_FAULT_BAD_OP;
+		s->state = SX_DONE;
+	} else if (s->n > KH_SX_N_MAX) {
 		s->fault = true;
-		s->result = KH_SX_FAULT_ALIGN;
+		s->fault_code = KH_SX_FAULT_TOO_BIG;
+		s->state = SX_DONE;
+	} else {
+		s->state = s->n ? SX_RQX : SX_DONE;
 	}
-	if (s->fault || !s->n) {
-		/* never retire in the accept cycle (seed 001 §4) */
-		s->state = SX_RETIRE;
-		return;
-	}
-	s->lines = (s->n + SX_LINE_ELEMS - 1) / SX_LINE_ELEMS;
-	s->line = 0;
-	s->state = SX_REQ_X;
 }
 
-static void ksim_sx_start_chunk(struct ksim_sx *s)
-{
-	s->chunk = ksim_min_u32(s->maxchunk, s->lines - s->line);
-	s->got_x = s->got_y = 0;
-	s->sent = 0;
-}
-
-static bool ksim_sx_send_rd(struct ksim_unit *u, struct ksim_sx *s, u64 base,
-			  unsigned int txn)
-{
-	struct kh_flit f;
-
-	memset(&f, 0, sizeof(f));
-	ksim_unit_hdr(u, &f, s->mx, s->my, KH_T_MEM_RD_REQ, txn, 1);
-	kh_flit_set(&f, KH_MEM_ADDR, base + (u64)s->line * KH_SX_LINE_BYTES);
-	kh_flit_set(&f, KH_MEM_LEN, s->chunk - 1);
-	return ksim_unit_send(u, &f);
-}
-
-/* Take one response off the receive path (or drop what is not one). */
+/* Responses by type and tag, whatever the state; recv_ready is always 1. */
 static bool ksim_sx_receive(struct ksim_unit *u, struct ksim_sx *s)
 {
 	const struct kh_flit *f = ksim_unit_recv(u);
 	unsigned int type, txn, i;
+	u32 *line = NULL;
 
 	if (!f)
 		return false;
 	type = kh_flit_get(f, KH_HDR_TYPE);
 	txn = kh_flit_get(f, KH_HDR_TXN);
-	if (type == KH_T_MEM_RD_RESP && s->state == SX_WAIT &&
-	    txn == SX_TXN_X && s->got_x < s->chunk) {
-		for (i = 0; i < SX_LINE_ELEMS; i++)
-			s->xb[s->got_x][i] = ksim_payload_u32(f->w, i);
-		s->got_x++;
-	} else if (type == KH_T_MEM_RD_RESP && s->state == SX_WAIT &&
-		   txn == SX_TXN_Y && s->got_y < s->chunk) {
-		for (i = 0; i < SX_LINE_ELEMS; i++)
-			s->yb[s->got_y][i] = ksim_payload_u32(f->w, i);
-		s->got_y++;
-	} else if (type == KH_T_MEM_WR_ACK) {
-		/* nobody consumes acks; dropping them is the contract */
-	} else {
+	if (type == KH_T_MEM_RD_RESP && txn == KH_SX_TAG_X) {
+		/* a 4-bit counter: a ninth line lands nowhere */
+		if (s->xw < SX_LINES)
+			line = s->xb[s->xw];
+		s->xw = (s->xw + 1) & 0xf;
+	} else if (type == KH_T_MEM_RD_RESP && txn == KH_SX_TAG_Y) {
+		if (s->yw < SX_LINES)
+			line = s->yb[s->yw];
+		s->yw = (s->yw + 1) & 0xf;
+	} else if (type != KH_T_MEM_WR_ACK) {
 		ksim_unit_drop(u, f, "unexpected on the SX receive path");
 	}
+	if (line)
+		for (i = 0; i < SX_LINE_ELEMS; i++)
+			line[i] = ksim_payload_u32(f->w, i);
 	ksim_unit_recv_pop(u);
 	return true;
 }
 
-static void ksim_sx_compute(struct ksim_sx *s)
+static u64 ksim_sx_dbg(const struct ksim_sx *s)
 {
-	u32 l, i;
-
-	for (l = 0; l < s->chunk; l++)
-		for (i = 0; i < SX_LINE_ELEMS; i++) {
-			u32 e = (s->line + l) * SX_LINE_ELEMS + i;
-
-			if (e < s->n)
-				s->yb[l][i] = ksim_fp32_fma(s->a, s->xb[l][i],
-							  s->yb[l][i]);
-		}
+	return (s->fma ? (u64)KH_SX_DBG_FMA << 32 : 0) | s->elements;
 }
 
-static bool ksim_sx_tick(struct ksim_unit *u)
+/* One clock edge of the state machine; true when it did something. */
+static bool ksim_sx_step(struct ksim_unit *u, struct ksim_sx *s)
 {
-	struct ksim_sx *s = ksim_unit_priv(u);
-	bool did = ksim_sx_receive(u, s);
+	bool free = !s->send_valid;
 	const struct kh_flit *f;
-	struct kh_flit w;
+	unsigned int k;
+	u32 *e;
 
 	switch (s->state) {
 	case SX_IDLE:
 		f = ksim_unit_inst(u);
 		if (!f)
-			break;
+			return false;
 		ksim_sx_accept(u, s, f);
-		if (s->state == SX_REQ_X)
-			ksim_sx_start_chunk(s);
 		return true;
-	case SX_RETIRE:
-		ksim_unit_retire(u, s->result, s->fault);
+	case SX_RQX:
+		if (!free)
+			return false;
+		ksim_sx_load_req(u, s, KH_T_MEM_RD_REQ, KH_SX_TAG_X, s->x);
+		s->state = SX_RQY;
+		return true;
+	case SX_RQY:
+		if (!free)
+			return false;
+		ksim_sx_load_req(u, s, KH_T_MEM_RD_REQ, KH_SX_TAG_Y, s->y);
+		s->state = SX_WAIT;
+		return true;
+	case SX_WAIT:
+		if (s->xw != s->beats || s->yw != s->beats)
+			return false;
+		s->state = SX_COMP;
+		return true;
+	case SX_COMP:
+		for (k = 0; k < SX_ELEMS_PER_CYCLE && s->state == SX_COMP; k++) {
+			e = &s->yb[s->ei / SX_LINE_ELEMS][s->ei % SX_LINE_ELEMS];
+			*e = ksim_sx_element(s, s->xb[s->ei / SX_LINE_ELEMS]
+						       [s->ei % SX_LINE_ELEMS], *e);
+			s->elements++;
+			if (s->ei == s->n - 1)
+				s->state = SX_WREQ;
+			else
+				s->ei++;
+		}
+		ksim_unit_set_dbg(u, ksim_sx_dbg(s));
+		return true;
+	case SX_WREQ:
+		if (!free)
+			return false;
+		ksim_sx_load_req(u, s, KH_T_MEM_WR_REQ, KH_SX_TAG_W, s->y);
+		s->state = SX_WDATA;
+		return true;
+	case SX_WDATA: {
+		bool last = s->wb == s->beats - 1;
+		unsigned int i;
+
+		if (!free)
+			return false;
+		ksim_sx_load(u, s, KH_T_MEM_WR_DATA, KH_SX_TAG_W, last);
+		for (i = 0; i < SX_LINE_ELEMS; i++)
+			ksim_payload_set_u32(s->send.w, i,
+					     s->yb[s->wb % SX_LINES][i]);
+		if (last)
+			s->state = SX_DONE;
+		else
+			s->wb++;
+		return true;
+	}
+	case SX_DONE:
+		s->done = true;
+		s->done_fault = s->fault;
+		s->done_result = s->fault ? s->fault_code : s->n;
 		s->state = SX_IDLE;
 		return true;
-	case SX_REQ_X:
-		if (ksim_sx_send_rd(u, s, s->x, SX_TXN_X)) {
-			s->state = SX_REQ_Y;
-			did = true;
-		}
-		break;
-	case SX_REQ_Y:
-		if (ksim_sx_send_rd(u, s, s->y, SX_TXN_Y)) {
-			s->state = SX_WAIT;
-			did = true;
-		}
-		break;
-	case SX_WAIT:
-		if (s->got_x < s->chunk || s->got_y < s->chunk)
-			break;
-		ksim_sx_compute(s);
-		s->state = SX_WR_REQ;
-		return true;
-	case SX_WR_REQ:
-		memset(&w, 0, sizeof(w));
-		ksim_unit_hdr(u, &w, s->mx, s->my, KH_T_MEM_WR_REQ, SX_TXN_W, 0);
-		kh_flit_set(&w, KH_MEM_ADDR,
-			    s->y + (u64)s->line * KH_SX_LINE_BYTES);
-		kh_flit_set(&w, KH_MEM_LEN, s->chunk - 1);
-		if (ksim_unit_send(u, &w)) {
-			s->state = SX_WR_DATA;
-			did = true;
-		}
-		break;
-	case SX_WR_DATA: {
-		unsigned int i;
-		bool last = s->sent + 1 == s->chunk;
+	}
+	return false;
+}
 
-		memset(&w, 0, sizeof(w));
-		ksim_unit_hdr(u, &w, s->mx, s->my, KH_T_MEM_WR_DATA, SX_TXN_W,
-			    last);
-		for (i = 0; i < SX_LINE_ELEMS; i++)
-			ksim_payload_set_u32(w.w, i, s->yb[s->sent][i]);
-		if (!ksim_unit_send(u, &w))
-			break;
+static bool ksim_sx_tick(struct ksim_unit *u)
+{
+	struct ksim_sx *s = ksim_unit_priv(u);
+	bool did = false;
+
+	/* last edge's exec_done is seen by the base in this cycle */
+	if (s->done) {
+		ksim_unit_retire(u, s->done_result, s->done_fault);
+		s->done = false;
 		did = true;
-		if (!last) {
-			s->sent++;
-			break;
-		}
-		s->elems += ksim_min_u32(s->n - s->line * SX_LINE_ELEMS,
-				       s->chunk * SX_LINE_ELEMS);
-		ksim_unit_set_dbg(u, s->elems);
-		s->line += s->chunk;
-		if (s->line < s->lines) {
-			ksim_sx_start_chunk(s);
-			s->state = SX_REQ_X;
-		} else {
-			/* the last beat has been taken: retire now */
-			ksim_unit_retire(u, s->n, false);
-			s->state = SX_IDLE;
-		}
-		break;
 	}
+	/* the send register is offered; taken means free for this edge */
+	if (s->send_valid && ksim_unit_send(u, &s->send)) {
+		s->send_valid = false;
+		did = true;
 	}
-	return did;
+	did |= ksim_sx_receive(u, s);
+	did |= ksim_sx_step(u, s);
+	/* a loaded flit is offered next cycle; exec_done likewise */
+	return did || s->send_valid || s->done;
 }
 
 const struct ksim_unit_type ksim_unit_sx = {
 	.token = "sax",
 	.name = "saxpy unit",
 	.cu_type = KH_CU_SX,
+	.cu_version = KH_SX_VERSION,
 	.n_buffers = KH_SX_NBUF,
 	.priv_size = sizeof(struct ksim_sx),
 	.init = ksim_sx_init,

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /* Model test helpers. */
+#include <math.h>
 #include "mhelp.h"
 
 /*
@@ -167,3 +168,48 @@ bool mh_wait_count(struct ksim_card *c, unsigned int x, unsigned int y,
 			return true;
 	return false;
 }
+
+/* ---- the SX unit's arithmetic, for tests that check its results ---- */
+
+/*
+ * saxpy_cu's f2i (saxpy_cu.v:48-62) by another road: the magnitude is
+ * 1.m * 2^(e-127), truncated toward zero, kept mod 2^32 (a shift past
+ * bit 31 loses the bits), then negated for a set sign; exponent 0 is 0.
+ */
+static u32 ref_f2i(u32 b)
+{
+	int e = (b >> 23) & 0xff;
+	double m = (double)(0x800000 | (b & 0x7fffff));
+	u32 mag;
+
+	if (!e)
+		return 0;
+	if (e - 150 >= 32)
+		mag = 0;
+	else
+		mag = (u32)(u64)ldexp(m, e - 150);	/* exact, then truncated */
+	return b >> 31 ? 0u - mag : mag;
+}
+
+/* saxpy_cu's i2f (saxpy_cu.v:64-80): only bits 23..0 of |v| find the exponent */
+static u32 ref_i2f(u32 v)
+{
+	u32 mag = v >> 31 ? 0u - v : v;
+	int p, i;
+
+	if (!mag)
+		return 0;
+	for (p = 0, i = 23; i >= 0; i--)
+		if ((mag >> i) & 1) {
+			p = i;
+			break;
+		}
+	return (v & 0x80000000u) | ((u32)(127 + p) << 23) |
+	       (u32)(((u64)mag << (23 - p)) & 0x7fffff);
+}
+
+u32 mh_sx_rtl(u32 a, u32 x, u32 y)
+{
+	return ref_i2f(ref_f2i(a) * ref_f2i(x) + ref_f2i(y));
+}
+

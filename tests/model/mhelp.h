@@ -53,6 +53,12 @@ u64 mh_ns(struct ksim_card *c, unsigned int x, unsigned int y);
 bool mh_wait_count(struct ksim_card *c, unsigned int x, unsigned int y,
 		   unsigned int want, unsigned int polls);
 
+/*
+ * What saxpy_cu writes for one element, y = i2f(f2i(a) * f2i(x) + f2i(y))
+ * (saxpy_cu.v), computed independently of the model (mhelp.c).
+ */
+u32 mh_sx_rtl(u32 a, u32 x, u32 y);
+
 /* ---- test unit types (tunits.c) ---- */
 
 /*

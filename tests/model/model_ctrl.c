@@ -33,10 +33,11 @@ TEST(ctrl_register_layouts)
 	CHECK_EQ(r.w[0] | r.w[1], 0);	/* [175:0] zero */
 	CHECK_EQ(r.w[2] & 0xffffffffffffULL, 0);
 	v = mh_ctrl_value(&r);
-	CHECK_EQ(v, ((u64)KH_CU_SX << 48) | (4ULL << 40) | (1ULL << 36) |
-		    (32ULL << 20));
+	/* the saxpy_mesh top: saxpy_cu's version 1, INST_DEPTH 512 */
+	CHECK_EQ(v, ((u64)KH_CU_SX << 48) | (1ULL << 40) | (1ULL << 36) |
+		    (512ULL << 20));
 	REQUIRE(mh_ctrl_read(c, 1, 0, KH_CTRL_IDX_STATUS, 0x12, &r));
-	CHECK_EQ(mh_ctrl_value(&r), 32ULL << 32);	/* idle, 32 free */
+	CHECK_EQ(mh_ctrl_value(&r), 512ULL << 32);	/* idle, 512 free */
 	REQUIRE(mh_ctrl_read(c, 1, 0, KH_CTRL_IDX_COUNTERS, 0x13, &r));
 	CHECK_EQ(mh_ctrl_value(&r), 0);
 	REQUIRE(mh_ctrl_read(c, 1, 0, KH_CTRL_IDX_DBG, 0x14, &r));

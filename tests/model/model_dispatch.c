@@ -143,7 +143,7 @@ TEST(sig_fault_is_caught_by_the_code)
 	ns = mh_ns(c, 1, 0);
 	/* the count alone would call this done: the code says otherwise */
 	CHECK_EQ(KH_NS_CODE(ns), KH_SIG_FAULT);
-	CHECK_EQ(KH_NS_ARG(ns), KH_SX_FAULT_OPCODE);
+	CHECK_EQ(KH_NS_ARG(ns), KH_SX_FAULT_BAD_OP);
 	/* a fault returns no credit either */
 	CHECK_EQ(mh_rd(c, KH_ORC_PROG_CRED), 0);
 	ksim_card_destroy(c);

@@ -25,7 +25,7 @@ cat <<'M'
 5~sim_orch.c~model_credits~credits: SIG_BATCH_COMPLETE returns a credit~		if (code == KH_SIG_INST_COMPLETE)\n\t\t\to->cred_inc++;~		if (code <= KH_SIG_BATCH_COMPLETE)\n\t\t\to->cred_inc++;
 6~sim_base.c~model_ctrl~retirement: the accept arm wins over a same-cycle exec_done~	if (u->p_accept)\n\t\tu->in_flight = true;\n\tif (u->p_done)\n\t\tu->in_flight = false;~	if (u->p_done)\n\t\tu->in_flight = false;\n\tif (u->p_accept)\n\t\tu->in_flight = true;
 7~sim_base.c~model_ctrl~busy cycles stop accruing while the card skips idle time~		c += ksim_unit_now_(u) - u->busy_since;~		c += 0;
-8~units/sx.c~model_sx~SX: elements past n in the tail line are computed too~			if (e < s->n)\n~			if (e < s->n + 8)\n
+8~units/sx.c~model_sx~SX: the tail of a partial last line is computed instead of written back as read~			if (s->ei == s->n - 1)~			if (s->ei == s->beats * SX_LINE_ELEMS - 1)
 9~sim_fp32.c~model_fp32~FMA: ties round away from zero~		if (rem > half || (rem == half && (q & 1)))~		if (rem >= half)
 10~sim_dma.c~model_card~DMA: a partial word keeps its other bytes (no zeroing)~	u32 head = (u32)(local & (KH_HOST_GRANULE - 1));\n\tu32 tail = (u32)((local + len) & (KH_HOST_GRANULE - 1));~	u32 head = 0;\n\tu32 tail = 0;
 11~sim_desc.c~model_desc~parser: line numbers start at 0~	for (ps->line = 1; *s; ps->line++) {~	for (ps->line = 0; *s; ps->line++) {
@@ -65,7 +65,7 @@ cat <<'M'
 129~sim_l2.c~model_l2~L2: in-window writes go to the mesh while enabled~	if (t == KH_T_MEM_WR_REQ && in && a->enable) {~	if (t == KH_T_MEM_WR_REQ && in && a->enable && 0) {
 130~sim_l2.c~model_l2~L2: a mesh reset clears the SRAM~	a->rd_busy = false;\n}~	a->rd_busy = false;\n\tfor (u32 i = 0; i < a->n_chunks; i++)\n\t\tif (a->chunk[i])\n\t\t\tmemset(a->chunk[i], 0, KSIM_L2_CHUNK_LINES * KH_L2_LINE_BYTES);\n}
 131~sim_l2.c~model_l2~L2: a second addon request while a reply is pending is answered~	if (a->ctrl_pend) {\n\t\ta->ctrl_dropped++;~	if (0) {\n\t\ta->ctrl_dropped++;
-132~sim_builtin.c~model_params~built-ins: saxpy without profile rtl (ship values)~two SX units; RTL parameters\\n"\n\t  "profile rtl\\n"~two SX units; RTL parameters\\n"
+132~sim_builtin.c~model_sx~built-ins: saxpy without profile rtl (ship values: every unit cu_version 4)~cu_version saxpy_cu's own (1)\\n"\n\t  "profile rtl\\n"~cu_version saxpy_cu's own (1)\\n"
 133~sim_reset.c~model_clk~reset: the gate does not hold noc_in_busy~	return ksim_mesh_recovering(g->mesh) || g->inner->ops->busy(g->inner);~	return g->inner->ops->busy(g->inner);
 134~sim_ddrc.c~model_clk~DDR controller: ECC off at reset~	d->ecc_onoff = 1;~	d->ecc_onoff = 0;
 135~sim_clkwiz.c~model_clk~clock wizard: a LOAD that changes nothing drops lock~		if (!memcmp(next, w->run, sizeof(next)))\n\t\t\treturn;~
@@ -89,7 +89,7 @@ cat <<'M'
 317~sim_inject.c~model_check~inject: a drop knob's loss is not marked injected~			if (ol->obs->check_on)\n\t\t\t\tksim_check_dropped(ol);~
 318~sim_check.c~model_check~checker: a flit to a tie-off stays in flight (reported lost)~		c->count_[KSIM_CHK_TIEOFF]++;\n\t\tksim_tab_del(c, e);~		c->count_[KSIM_CHK_TIEOFF]++;
 319~sim_obs.c~model_check~checker: tags are not stripped before an endpoint takes a flit~		*copy = l->reg;\n\t\tksim_flit_set_tag(copy, 0);~		*copy = l->reg;
-320~units/sx.c~model_check~SX: holds flits it does not expect instead of dropping them (rule 10 test)~		ksim_unit_drop(u, f, "unexpected on the SX receive path");\n\t}\n\tksim_unit_recv_pop(u);~		return false;\n\t}\n\tksim_unit_recv_pop(u);
+320~units/sx.c~model_check~SX: holds flits it does not expect instead of dropping them (rule 10 test)~		ksim_unit_drop(u, f, "unexpected on the SX receive path");\n\t}\n\tif (line)~		return false;\n\t}\n\tif (line)
 201~sim_mxfp7.c~model_mxfp7~MXFP7: ties round away from zero~	if (2 * r > d || (2 * r == d && (q & 1)))~	if (2 * r >= d)
 202~sim_mxfp7.c~model_mxfp7~MXFP7: the scale keeps |int| <= 62, one step too coarse~		if (ksim_mx_quot(amax, mid) <= KH_MX_INT_MAX)~		if (ksim_mx_quot(amax, mid) < KH_MX_INT_MAX)
 203~sim_mxfp7.c~model_mxfp7~MXFP7: Inf is taken as NaN (0) instead of saturating~		return KSIM_FP16_MAG_MAX;		/* Inf saturates */~		return 0;
@@ -203,6 +203,17 @@ cat <<'M'
 523~sim_inject.c~model_xdma~XDMA knob: dir= is ignored~		if (ev != event || !(k->xdir & (1u << c2h)))~		if (ev != event)
 524~xdma/xdma.h~model_xdma~XDMA: a W1S alias writes the register instead of setting bits~		*r |= v & mask;~		*r = v & mask;
 525~xdma/engine.c~model_xdma~XDMA: C2H data land in the bounce buffer though the host offered its pointer~			e = ksim_dma_card_read(x->card, card + o, p ?: x->bounce, n);~			e = ksim_dma_card_read(x->card, card + o, x->bounce, n);
+701~units/sx.c~model_sx~SX: a binary32 FMA instead of saxpy_cu's integer datapath~	if (s->fma)\n\t	return ksim_fp32_fma~	if (1)\n\t	return ksim_fp32_fma
+702~units/sx.c~model_sx~SX: no N_MAX: n > 64 runs instead of FAULT_TOO_BIG~	} else if (s->n > KH_SX_N_MAX) {~	} else if (0) {
+703~units/sx.c~model_sx~SX: an unknown opcode faults with code 1, not 0xBAD0_0001~		s->fault_code = KH_SX_FAULT_BAD_OP;~		s->fault_code = 1;
+704~units/sx.c~model_sx~SX: f2i keeps a subnormal's fraction~	if (!e)\n\t	mag = 0;~	if (!e)\n\t	mag = b & 0x7fffff;
+705~units/sx.c~model_sx~SX: i2f finds the exponent among all 32 bits, not bits 0..23~	for (i = 0; i < 24; i++)~	for (i = 0; i < 32; i++)
+706~units/sx.c~model_sx~SX: a line per cycle in S_COMP, not an element (2-4x optimistic)~#define SX_ELEMS_PER_CYCLE	1~#define SX_ELEMS_PER_CYCLE	8
+707~units/sx.c~model_sx~SX: y is requested with x's tag~		ksim_sx_load_req(u, s, KH_T_MEM_RD_REQ, KH_SX_TAG_Y, s->y);~		ksim_sx_load_req(u, s, KH_T_MEM_RD_REQ, KH_SX_TAG_X, s->y);
+708~units/sx.c~model_sx~SX: CU_DBG counts instructions, not elements~			s->elements++;~			s->elements += s->ei == s->n - 1;
+709~sim_mag.c~model_sx~MAG: a unit's unaligned address reads bytes from inside a word, not the whole word~	off = ksim_mag_word(off);\n\n\tif (tgt == KSIM_CV_L2)~\n\tif (tgt == KSIM_CV_L2)
+710~sim_base.c~model_sx~CU_CAPS: one version for every unit under the RTL's defaults, not each module's own~		      u->type->cu_version : p->cu_version;~		      4 : p->cu_version;
+711~units/sx.c~model_sx~SX: param sx_fma is ignored~	s->fma = ksim_unit_params(u)->sx_fma;~	s->fma = false;
 M
 }
 

@@ -117,7 +117,7 @@ TEST(old_and_new_element_sizes)
 	RT_OPEN(dev);
 
 	REQUIRE(rt_nodes_of(dev, KH_CU_SX, sx, 16) > 0);
-	REQUIRE(rt_vec_setup(dev, sx[0].mesh, 200, 5, &v) == 0);
+	REQUIRE(rt_vec_setup(dev, sx[0].mesh, 64, 5, &v) == 0);
 	rt_prog_saxpy(&kp, &inst, 1, &sx[0], &v, 3.0f);
 	memset(pn, 0, sizeof(pn));
 	pn[0].p.mesh = kp.mesh;

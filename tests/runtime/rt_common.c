@@ -57,14 +57,15 @@ static const struct rt_exp_node pool_2x2_nodes[] = {
 
 static const struct rt_map maps[] = {
 	{
+		/* saxpy_mesh: 512-deep FIFOs, saxpy_cu's CU_VERSION 1 */
 		.name = "saxpy", .n_nodes = 2, .nodes = saxpy_nodes,
 		.agent_x = 0, .agent_y = 1, .grid_lo = 1, .grid_hi = 1,
-		.n_mag = 1, .inst_depth = 32, .cu_version = 4,
+		.n_mag = 1, .inst_depth = 512, .cu_version = 1,
 	},
 	{
 		.name = "sx_null_2x2", .n_nodes = 10, .nodes = sx_null_2x2_nodes,
 		.agent_x = 0, .agent_y = 1, .grid_lo = 1, .grid_hi = 2,
-		.n_mag = 2, .inst_depth = 32, .cu_version = 4,
+		.n_mag = 2, .inst_depth = 32, .cu_version = 1,
 	},
 	{
 		.name = "pool", .n_nodes = 6, .nodes = pool_nodes,
@@ -269,12 +270,42 @@ float rt_y(unsigned long i, unsigned int salt)
 	}
 }
 
-uint32_t rt_saxpy_bits(float a, float x, float y)
+uint32_t rt_saxpy_bits(enum kohaku_sx_datapath dp, float a, float x, float y)
 {
-	float r = fmaf(a, x, y);
-
-	return isnan(r) ? 0x7fc00000u : rt_fbits(r);
+	return kohaku_sx_element(dp, rt_fbits(a), rt_fbits(x), rt_fbits(y));
 }
+
+enum kohaku_sx_datapath rt_sx_datapath(kohaku_device *dev)
+{
+	static bool told;
+	struct drm_kohaku_node nd[64];
+	enum kohaku_sx_datapath dp = KOHAKU_SX_DATAPATH_RTL;
+	unsigned int n, i;
+
+	if (!kohaku_nodes(dev, KOHAKU_NODES_LIVE, nd, 64, &n))
+		for (i = 0; i < n && i < 64; i++)
+			if (nd[i].cu_type == KH_CU_SX) {
+				dp = kohaku_sx_datapath_of(&nd[i]);
+				break;
+			}
+	if (!told) {
+		tap_diag("SX results checked against the %s",
+			 kohaku_sx_datapath_name(dp));
+		told = true;
+	}
+	return dp;
+}
+
+unsigned int rt_sx_insts(unsigned long n)
+{
+	return n ? (unsigned int)((n + KH_SX_N_MAX - 1) / KH_SX_N_MAX) : 1;
+}
+
+/* instructions built for a vector longer than one instruction takes */
+struct rt_insts {
+	struct rt_insts *next;
+	struct kohaku_inst inst[];
+};
 
 /* ---- vectors ---- */
 
@@ -289,6 +320,7 @@ int rt_vec_setup(kohaku_device *dev, unsigned int mesh, unsigned long n,
 	memset(v, 0, sizeof(*v));
 	v->n = n;
 	v->salt = salt;
+	v->dp = rt_sx_datapath(dev);
 	if (!hx || !hy) {
 		free(hx);
 		free(hy);
@@ -346,7 +378,7 @@ unsigned long rt_vec_check(kohaku_device *dev, const struct rt_vec *v,
 		uint32_t want = rt_fbits(y);
 
 		for (t = 0; t < times; t++) {
-			want = rt_saxpy_bits(a, x, y);
+			want = rt_saxpy_bits(v->dp, a, x, y);
 			memcpy(&y, &want, sizeof(y));
 		}
 		if (gy[i] != want) {
@@ -381,6 +413,12 @@ unsigned long rt_vec_check(kohaku_device *dev, const struct rt_vec *v,
 
 void rt_vec_free(kohaku_device *dev, struct rt_vec *v)
 {
+	while (v->insts) {
+		struct rt_insts *b = v->insts;
+
+		v->insts = b->next;
+		free(b);
+	}
 	if (v->hx)
 		CHECK_OK(dev, kohaku_bo_free(dev, v->hx));
 	if (v->hy)
@@ -390,21 +428,41 @@ void rt_vec_free(kohaku_device *dev, struct rt_vec *v)
 
 void rt_prog_saxpy(struct kohaku_program *p, struct kohaku_inst *insts,
 		   unsigned int n_insts, const struct drm_kohaku_node *nd,
-		   const struct rt_vec *v, float a)
+		   struct rt_vec *v, float a)
 {
-	unsigned int i;
+	unsigned int per = rt_sx_insts(v->n), i, k;
 
+	if (per > 1) {
+		struct rt_insts *b = malloc(sizeof(*b) +
+					    (size_t)n_insts * per * sizeof(b->inst[0]));
+
+		if (!b) {
+			tap_fail_at(__FILE__, __LINE__, "out of memory");
+			n_insts = 0;
+		} else {
+			b->next = v->insts;
+			v->insts = b;
+			insts = b->inst;
+		}
+	}
 	for (i = 0; i < n_insts; i++)
-		if (kohaku_inst_saxpy(&insts[i], (uint32_t)v->n, a, v->ax, v->ay))
-			tap_fail_at(__FILE__, __LINE__, "kohaku_inst_saxpy refused "
-				    "n=%lu ax=0x%llx ay=0x%llx", v->n,
-				    (unsigned long long)v->ax,
-				    (unsigned long long)v->ay);
+		for (k = 0; k < per; k++) {
+			uint64_t off = (uint64_t)k * KH_SX_N_MAX * sizeof(float);
+			unsigned long left = v->n - (unsigned long)k * KH_SX_N_MAX;
+			uint32_t n = left > KH_SX_N_MAX ? KH_SX_N_MAX : (uint32_t)left;
+
+			if (kohaku_inst_saxpy(&insts[i * per + k], n, a,
+					      v->ax + off, v->ay + off))
+				tap_fail_at(__FILE__, __LINE__, "kohaku_inst_saxpy refused "
+					    "n=%u ax=0x%llx ay=0x%llx", n,
+					    (unsigned long long)(v->ax + off),
+					    (unsigned long long)(v->ay + off));
+		}
 	memset(p, 0, sizeof(*p));
 	p->mesh = nd->mesh;
 	p->x = nd->x;
 	p->y = nd->y;
-	p->n_insts = n_insts;
+	p->n_insts = n_insts * per;
 	p->insts = insts;
 }
 

@@ -72,8 +72,12 @@ unsigned int rt_nodes_of(kohaku_device *dev, uint16_t cu_type,
 float rt_x(unsigned long i, unsigned int salt);
 float rt_y(unsigned long i, unsigned int salt);
 uint32_t rt_fbits(float f);
-/* the SX unit's answer for one element: fmaf, canonical NaN */
-uint32_t rt_saxpy_bits(float a, float x, float y);
+/* the SX unit's answer for one element, as its datapath computes it */
+uint32_t rt_saxpy_bits(enum kohaku_sx_datapath dp, float a, float x, float y);
+/* the datapath of the device's SX units (NODES, live), announced once */
+enum kohaku_sx_datapath rt_sx_datapath(kohaku_device *dev);
+/* SX instructions one saxpy of n elements takes: one per 64 */
+unsigned int rt_sx_insts(unsigned long n);
 
 /* vectors for one saxpy on one unit; y has a guard area past n */
 #define RT_GUARD	96
@@ -83,6 +87,8 @@ struct rt_vec {
 	uint64_t ax, ay;
 	unsigned long n;
 	unsigned int salt;
+	enum kohaku_sx_datapath dp;
+	struct rt_insts *insts;	/* programs of more than 64 elements */
 };
 /* create and fill; returns 0 or fails the test */
 int rt_vec_setup(kohaku_device *dev, unsigned int mesh, unsigned long n,
@@ -96,10 +102,16 @@ unsigned long rt_vec_check(kohaku_device *dev, const struct rt_vec *v,
 			   float a, unsigned int times);
 void rt_vec_free(kohaku_device *dev, struct rt_vec *v);
 
-/* one saxpy program on node nd with vectors v (insts must hold n_insts) */
+/*
+ * A program on node nd applying y = a*x+y to vectors v n_insts times.  Up
+ * to 64 elements that is n_insts instructions in insts (which must hold
+ * them); a longer vector takes rt_sx_insts(n) instructions per pass (64
+ * elements each, KH_SX_N_MAX), built in memory the vectors own (freed by
+ * rt_vec_free) and insts is not used.
+ */
 void rt_prog_saxpy(struct kohaku_program *p, struct kohaku_inst *insts,
 		   unsigned int n_insts, const struct drm_kohaku_node *nd,
-		   const struct rt_vec *v, float a);
+		   struct rt_vec *v, float a);
 
 /*
  * Submit and wait to a final status; returns the wait's return code

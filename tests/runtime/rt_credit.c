@@ -143,7 +143,7 @@ TEST(programs_far_longer_than_the_fifo)
 static void sx_prog_with_faults(struct kohaku_program *p,
 				struct kohaku_inst *inst, unsigned int k,
 				const struct drm_kohaku_node *nd,
-				const struct rt_vec *v, float a,
+				struct rt_vec *v, float a,
 				const unsigned int *bad, unsigned int n_bad)
 {
 	unsigned int i;
@@ -166,7 +166,7 @@ TEST(mid_program_faults_are_counted_exactly)
 	TINY_OPEN(dev);
 
 	REQUIRE(rt_nodes_of(dev, KH_CU_SX, sx, 8) == 5);
-	REQUIRE(rt_vec_setup(dev, 0, 100, 3, &v) == 0);
+	REQUIRE(rt_vec_setup(dev, 0, 60, 3, &v) == 0);	/* one instruction each */
 	sx_prog_with_faults(&p, inst, 10, &sx[0], &v, 1.25f, bad, 3);
 	r = rt_run(dev, &p, 1, &st);
 	CHECK_MSG(r == 0 || r == -EIO, "%d: %s", r, kohaku_last_error(dev));
@@ -177,7 +177,7 @@ TEST(mid_program_faults_are_counted_exactly)
 	CHECK_EQ(st.fault_x, sx[0].x);
 	CHECK_EQ(st.fault_y, sx[0].y);
 	if (st.fault_flags & KOHAKU_FAULT_CODE_KNOWN)
-		CHECK_EQ(st.fault_code, KH_SX_FAULT_OPCODE);
+		CHECK_EQ(st.fault_code, KH_SX_FAULT_BAD_OP);
 	/* the seven good instructions ran, in order */
 	CHECK_EQ(rt_vec_check(dev, &v, 1.25f, 7), 0);
 	rt_vec_free(dev, &v);
@@ -199,7 +199,7 @@ TEST(faults_across_programs_and_a_good_job_after)
 	REQUIRE(rt_nodes_of(dev, KH_CU_SX, sx, 8) == 5);
 	REQUIRE(rt_nodes_of(dev, KH_CU_NULL, nu, 8) == 5);
 	REQUIRE(rt_vec_setup(dev, 0, 64, 4, &va) == 0);
-	REQUIRE(rt_vec_setup(dev, 0, 65, 5, &vb) == 0);
+	REQUIRE(rt_vec_setup(dev, 0, 57, 5, &vb) == 0);
 	sx_prog_with_faults(&p[0], ia, 4, &sx[1], &va, 0.5f, bad_a, 1);
 	sx_prog_with_faults(&p[1], ib, 4, &sx[2], &vb, 2.0f, bad_b, 1);
 	p[1].txn = 1;
@@ -210,7 +210,7 @@ TEST(faults_across_programs_and_a_good_job_after)
 	CHECK_EQ(st.n_faults, 2);
 	/* B's fault was its last signal: the core saw it in NODE_STATUS */
 	CHECK(st.fault_flags & KOHAKU_FAULT_CODE_KNOWN);
-	CHECK_EQ(st.fault_code, KH_SX_FAULT_OPCODE);
+	CHECK_EQ(st.fault_code, KH_SX_FAULT_BAD_OP);
 	CHECK_EQ(rt_vec_check(dev, &va, 0.5f, 3), 0);
 	CHECK_EQ(rt_vec_check(dev, &vb, 2.0f, 3), 0);
 	rt_vec_free(dev, &va);

@@ -99,7 +99,7 @@ TEST(busy_held_then_the_job_completes)
 	REQUIRE(rt_nodes_of(dev, KH_CU_SX, sx, 16) > 0);
 	/* 1 ms of the mesh clock: longer than the whole job takes */
 	REQUIRE(!inject(dev, "busy node=%u,%u cycles=300000", sx[0].x, sx[0].y));
-	r = saxpy_job(dev, &sx[0], 100, 0, &st, &bad);
+	r = saxpy_job(dev, &sx[0], KH_SX_N_MAX, 0, &st, &bad);
 	CHECK_MSG(r == 0 && st.status == KOHAKU_JOB_DONE, "%d %s: %s", r,
 		  kohaku_job_status_name(st.status), kohaku_last_error(dev));
 	CHECK_EQ(bad, 0);
@@ -168,9 +168,9 @@ TEST(dram_errors_are_not_reported)
 	for (i = 0; i < 64; i++) {
 		float x = rt_x(i, 9), y = i < 8 ? 0.0f : rt_y(i, 9);
 
-		CHECK_MSG(gy[i] == rt_saxpy_bits(1.5f, x, y),
+		CHECK_MSG(gy[i] == rt_saxpy_bits(v.dp, 1.5f, x, y),
 			  "y[%lu] = 0x%08x, expected 0x%08x (%s)", i, gy[i],
-			  rt_saxpy_bits(1.5f, x, y),
+			  rt_saxpy_bits(v.dp, 1.5f, x, y),
 			  i < 8 ? "y read as zeros" : "untouched by the error");
 	}
 	free(gy);

@@ -149,7 +149,9 @@ expect "saxpy: 1 mesh" "$(cat $K0/meshes)" 1
 for xy in 1_0 1_2; do
 	d=$K0/mesh0/node_$xy
 	expect "saxpy: node ($xy) type" "$(cat $d/type)" "0x5358 SX"
-	expect "saxpy: node ($xy) inst_depth" "$(cat $d/inst_depth)" 32
+	# the generated saxpy_mesh top: INST_DEPTH 512, saxpy_cu's version 1
+	expect "saxpy: node ($xy) inst_depth" "$(cat $d/inst_depth)" 512
+	expect "saxpy: node ($xy) version" "$(cat $d/version)" 1
 	expect "saxpy: node ($xy) busy" "$(cat $d/busy)" 0
 done
 

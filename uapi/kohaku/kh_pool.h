@@ -13,6 +13,8 @@
 
 /* ---- identity ---- */
 #define KH_CU_GP		0x4750	/* 'GP', as KH_CU_TYPE('G', 'P') */
+/* its CU_VERSION: the build number of the ship image it extends (0x04) */
+#define KH_POOL_CU_VERSION	0x04
 #define KH_POOL_CORES		8
 #define KH_POOL_NBUF		9	/* IRAM and eight DataRAMs */
 

@@ -288,6 +288,7 @@ const struct ksim_unit_type ksim_unit_pool = {
 	.token = "gp",
 	.name = "POOL firmware cluster",
 	.cu_type = KH_CU_GP,
+	.cu_version = KH_POOL_CU_VERSION,
 	.n_buffers = KH_POOL_NBUF,
 	.priv_size = sizeof(struct ksim_pool),
 	.init = ksim_pool_init,
