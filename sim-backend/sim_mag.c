@@ -150,22 +150,9 @@ u64 ksim_mag_cv_size(const struct ksim_mag *g, unsigned int tgt)
 	}
 }
 
-/*
- * Memory behind MAG is 256 bits wide: AXI's araddr/awaddr carry what the
- * request said (mag_mem_port.v takes NOC_MEM_ADDR as is), and a burst that
- * starts inside a word moves whole words, the first one from its start
- * (the write strobes are all ones).  So a word address drops [4:0].
- */
-static u64 ksim_mag_word(u64 off)
-{
-	return off & ~(u64)(KH_PAYLOAD_BYTES - 1);
-}
-
 bool ksim_mag_cv_read(struct ksim_mag *g, unsigned int tgt, u64 off, u8 *buf)
 {
 	struct ksim_dram *d = tgt == KSIM_CV_L2 ? &g->l2 : &g->mesh->dram;
-
-	off = ksim_mag_word(off);
 
 	if (tgt == KSIM_CV_L2)
 		off %= d->size;		/* the RAM address is truncated */
@@ -182,8 +169,6 @@ bool ksim_mag_cv_write(struct ksim_mag *g, unsigned int tgt, u64 off,
 		     const u8 *buf)
 {
 	struct ksim_dram *d = tgt == KSIM_CV_L2 ? &g->l2 : &g->mesh->dram;
-
-	off = ksim_mag_word(off);
 	if (tgt == KSIM_CV_L2)
 		off %= d->size;
 	if (tgt == KSIM_CV_NONE ||
