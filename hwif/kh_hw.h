@@ -31,7 +31,8 @@
  * @idle_ns: optional.  The core has nothing to ask the card for @ns of device
  *	time (only waiters with a deadline are left, or a DMA is in flight).
  *	The model runs itself forward by that much, as a card runs while its
- *	host sleeps; NULL on a card, where the core simply sleeps.
+ *	host sleeps, or less when it interrupts the host first (the host
+ *	would wake then); NULL on a card, where the core simply sleeps.
  * @irq_attach: optional: how a host that delivers the card's interrupts by
  *	calling (a simulated card) learns whom to call.  Its host (kohaku.ko's
  *	platform binding, the in-process backend) registers @fn(@arg, vector)

@@ -213,6 +213,15 @@ u32 ksim_clock_mhz(const struct ksim_card *card);
  * @cycles: how many mesh clock cycles.
  */
 void ksim_run(struct ksim_card *card, u64 cycles);
+/**
+ * ksim_run_until_irq() - run the card forward until it interrupts its host
+ * @card: the card.
+ * @cycles: at most this many mesh clock cycles.
+ *
+ * As ksim_run(), but it returns at the end of the cycle in which the card
+ * sent an MSI-X message, as a host sleeping until an interrupt wakes then.
+ */
+void ksim_run_until_irq(struct ksim_card *card, u64 cycles);
 
 /**
  * ksim_mesh_count() - how many meshes the card has

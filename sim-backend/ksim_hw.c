@@ -146,7 +146,8 @@ static void ksim_hw_idle_ns(void *ctx, __u64 ns)
 	struct ksim_hw *sh = ctx;
 
 	ksim_plat_mutex_lock(&sh->lock);
-	ksim_run(sh->card, ksim_hw_ns_to_cycles(ns, ksim_hw_mhz(sh)));
+	/* a sleeping host wakes at the card's interrupt */
+	ksim_run_until_irq(sh->card, ksim_hw_ns_to_cycles(ns, ksim_hw_mhz(sh)));
 	ksim_plat_mutex_unlock(&sh->lock);
 }
 
@@ -158,7 +159,6 @@ static const struct kh_hw_ops ksim_hw_ops = {
 	.now_ns		= ksim_hw_now_ns,
 	.idle_ns	= ksim_hw_idle_ns,
 	.irq_attach	= ksim_hw_irq_attach,
-	/* TRANSITION (issue 8): the model-only bulk copy, going away */
 };
 
 /* ---- the host's side ---- */
@@ -183,7 +183,8 @@ static const struct kh_hw_ops ksim_hw_ops = {
  * irq_attach op registers the handler the card calls with a vector number
  * from inside its stepping, under the adapter's lock.  Device time (the
  * now_ns op) is ksim_cycles() * 1000 / ksim_clock_mhz() ns; the idle_ns
- * op runs the card forward with ksim_run() by at least the ns it is given.
+ * op runs the card forward by the ns it is given, or to the end of the
+ * cycle in which the card sends an interrupt (ksim_run_until_irq()).
  *
  * Context: may sleep (allocates).
  * Return: the adapter, or NULL when out of memory.

@@ -223,7 +223,15 @@ u32 ksim_clock_mhz(const struct ksim_card *card)
 
 void ksim_run(struct ksim_card *card, u64 cycles)
 {
+	card->stop_on_irq = false;
 	ksim_sched_run(&card->sched, cycles);
+}
+
+void ksim_run_until_irq(struct ksim_card *card, u64 cycles)
+{
+	card->stop_on_irq = true;
+	ksim_sched_run(&card->sched, cycles);
+	card->stop_on_irq = false;
 }
 
 unsigned int ksim_mesh_count(const struct ksim_card *card)

@@ -23,6 +23,8 @@ struct ksim_card {
 	struct ksim_clkwiz clkwiz[KH_MAX_MESHES];
 	struct ksim_ddrc ddrc[KH_MAX_MESHES];
 	struct ksim_node rst_node;	/* wakes the card when a reset ends */
+	/* ksim_run_until_irq(): an MSI-X message stops the run */
+	bool stop_on_irq;
 	/* the XDMA user interrupt: OR over meshes of IRQ_STAT & IRQ_EN */
 	bool irq_line;
 	ksim_irq_fn irq_fn;

@@ -173,14 +173,15 @@ void ksim_sched_run(struct ksim_sched *s, u64 cycles)
 
 	if (end < s->now)
 		end = KSIM_NEVER;
-	while (s->now < end) {
+	s->stop = false;
+	while (s->now < end && !s->stop) {
 		if (ksim_sched_step(s) || s->step_all)
 			continue;
 		/*
 		 * Nothing changed: the card is at a fixed point until a timer
 		 * fires.
 		 */
-		if (s->now < end) {
+		if (s->now < end && !s->stop) {
 			u64 to = ksim_min_u64(s->next_timer, end);
 
 			if (to > s->now)

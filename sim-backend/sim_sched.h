@@ -62,6 +62,7 @@ struct ksim_sched {
 	u64 cycles_stepped;	/* cycles actually simulated (not skipped) */
 	u64 cycles_skipped;
 	bool step_all;		/* benchmark baseline: all awake, no skip */
+	bool stop;		/* ksim_sched_run() returns at the next cycle */
 	/* the protocol checker's end-of-cycle look (sim_check.c), or NULL */
 	void (*post_cycle)(void *ctx);
 	void *post_ctx;
@@ -73,7 +74,7 @@ void ksim_sched_fini(struct ksim_sched *s);
 int ksim_sched_add(struct ksim_sched *s, struct ksim_node *n,
 		 const struct ksim_node_ops *ops);
 int ksim_sched_finalize(struct ksim_sched *s);
-/* Run the card forward by exactly `cycles` cycles. */
+/* Run the card forward by `cycles` cycles, or until something sets stop. */
 void ksim_sched_run(struct ksim_sched *s, u64 cycles);
 
 void ksim_node_wake(struct ksim_node *n);

@@ -226,6 +226,132 @@ static unsigned int kh_probe_span(struct kh_mesh *m, unsigned int lo,
 	return n;
 }
 
+/* how long bring-up waits for work left on the units from before it */
+#define KH_QUIESCE_NS		100000000ULL	/* 100 ms */
+/* and for the signals of that work still on their way to NODE_STATUS */
+#define KH_QUIESCE_SETTLE_NS	5000ULL
+
+static u16 kh_enum_ns_count(struct kh_mesh *m, const struct kh_node *nd)
+{
+	return KH_NS_COUNT(kh_rd(m, KH_ORC_NODE_STATUS(KH_YX(nd->x, nd->y))));
+}
+
+/*
+ * Signals of that work still on their way: NODE_STATUS counts that move
+ * again within KH_QUIESCE_SETTLE_NS of device time (up to the deadline),
+ * so that none lands after this driver takes a job's baseline.
+ */
+static void kh_mesh_settle_signals(struct kh_mesh *m, u64 deadline)
+{
+	u64 since = kh_now(m->kd);
+	unsigned int i, moved = 0;
+	u16 *count = kh_zalloc(sizeof(*count) * (m->n_nodes ? m->n_nodes : 1));
+
+	if (!count)
+		return;
+	for (i = 0; i < m->n_nodes; i++)
+		count[i] = kh_enum_ns_count(m, &m->nodes[i]);
+	while (kh_now(m->kd) - since < KH_QUIESCE_SETTLE_NS &&
+	       kh_now(m->kd) < deadline) {
+		for (i = 0; i < m->n_nodes; i++) {
+			u16 c = kh_enum_ns_count(m, &m->nodes[i]);
+
+			if (c != count[i]) {
+				moved += (u16)(c - count[i]);
+				count[i] = c;
+				since = kh_now(m->kd);
+			}
+		}
+		kh_relax(kh_simulated(m->kd));
+	}
+	kh_free(count);
+	if (moved)
+		kh_info(m->kd, "mesh %u: %u signal(s) from before this driver landed at bring-up\n",
+			m->id, moved);
+}
+
+/*
+ * Work left on the units from before this driver (a previous binding's
+ * job, a crashed host; the card has no soft reset): its late signals would
+ * land in this driver's jobs and its credit in this driver's counter.  Read
+ * every node's CU_STATUS, pipelined, until none is busy (in flight, queued
+ * or a completion unsent), for up to KH_QUIESCE_NS of device time; a node
+ * still busy then is hung, owing what it still holds, as after a timeout.
+ */
+static int kh_mesh_quiesce(struct kh_mesh *m)
+{
+	u64 deadline = kh_now(m->kd) + KH_QUIESCE_NS;
+	struct kh_ctrl_req *req;
+	unsigned int i, n, waited = 0;
+	int ret = 0;
+
+	kh_lock_assert_held(&m->lock);
+	req = kh_zalloc(sizeof(*req) * (m->n_nodes ? m->n_nodes : 1));
+	if (!req)
+		return -ENOMEM;
+	for (;;) {
+		for (i = 0, n = 0; i < m->n_nodes; i++) {
+			struct kh_node *nd = &m->nodes[i];
+
+			if (waited && !(nd->status_reg & KH_STATUS_BUSY))
+				continue;
+			memset(&req[n], 0, sizeof(req[n]));
+			req[n].x = nd->x;
+			req[n].y = nd->y;
+			req[n].index = KH_CTRL_IDX_STATUS;
+			n++;
+		}
+		if (!n)
+			break;
+		ret = kh_ctrl_read_many(m, req, n);
+		for (i = 0; !ret && i < n; i++) {
+			struct kh_node *nd = kh_mesh_node(m, req[i].x, req[i].y);
+
+			if (req[i].result) {
+				ret = req[i].result;
+				break;
+			}
+			nd->status_reg = req[i].value;
+		}
+		if (ret)
+			break;
+		for (i = 0, n = 0; i < m->n_nodes; i++)
+			n += !!(m->nodes[i].status_reg & KH_STATUS_BUSY);
+		if (!n)
+			break;
+		if (!waited++)
+			kh_warn(m->kd, "mesh %u: %u node(s) still busy with work from before this driver; waiting for them\n",
+				m->id, n);
+		if (kh_now(m->kd) >= deadline) {
+			for (i = 0; i < m->n_nodes; i++) {
+				struct kh_node *nd = &m->nodes[i];
+				u32 space = (nd->status_reg >> KH_STATUS_SPACE_SHIFT) &
+					    KH_STATUS_SPACE_MASK;
+
+				if (!(nd->status_reg & KH_STATUS_BUSY))
+					continue;
+				nd->flags |= KOHAKU_NODE_HUNG;
+				nd->hung_left = nd->inst_depth - min_t(u32, space,
+									nd->inst_depth) + 1;
+				nd->hung_mark = KH_NS_COUNT(kh_rd(m,
+					KH_ORC_NODE_STATUS(KH_YX(nd->x, nd->y))));
+				nd->hung_last = false;
+				kh_err(m->kd, "mesh %u: node (%u,%u) is still busy after %llu ms with work from before this driver; it is hung and takes no jobs\n",
+				       m->id, nd->x, nd->y, KH_QUIESCE_NS / 1000000);
+			}
+			break;
+		}
+		kh_relax(kh_simulated(m->kd));
+	}
+	if (!ret && waited)
+		kh_info(m->kd, "mesh %u: the nodes went idle after %u status round(s)\n",
+			m->id, waited);
+	if (!ret)
+		kh_mesh_settle_signals(m, deadline);
+	kh_free(req);
+	return ret;
+}
+
 int kh_mesh_enumerate(struct kh_mesh *m)
 {
 	unsigned int lo = m->grid_lo - 1, hi = min_t(unsigned int, m->grid_hi + 1, 15);
@@ -305,6 +431,10 @@ int kh_mesh_enumerate(struct kh_mesh *m)
 		kh_warn(m->kd, "mesh %u: no CU_CTRL self-echo seen; assuming the agent at (%u,%u)\n",
 			m->id, m->agent_x, m->agent_y);
 	kh_check_versions(m);
+	ret = kh_mesh_quiesce(m);
+	if (ret)
+		kh_warn(m->kd, "mesh %u: reading the nodes' status at bring-up failed (%d)\n",
+			m->id, ret);
 	if (!(m->flags & KOHAKU_MESH_MIXED_VERSION))
 		m->flags |= KOHAKU_MESH_READY;
 	kh_info(m->kd, "mesh %u: grid %u..%u, agent (%u,%u), %u nodes, cu_version %u\n",

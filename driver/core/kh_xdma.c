@@ -19,8 +19,13 @@
 /* a transfer's deadline: a fixed part and the bytes at a floor rate */
 #define KH_XDMA_TIMEOUT_NS	1000000000ULL
 #define KH_XDMA_FLOOR_BPS	50000000ULL	/* 50 MB/s */
-/* a simulated card is let run this much at once while a transfer is on */
+/*
+ * A simulated card is let run this much at once while a transfer is on: up
+ * to its interrupt when it has one (idle_ns stops there), else in short
+ * steps, as a polling host looks often.
+ */
 #define KH_XDMA_SIM_STEP_NS	20000ULL
+#define KH_XDMA_SIM_POLL_NS	1000ULL
 /* stopping a channel: it must go idle within this */
 #define KH_XDMA_STOP_NS		1000000ULL
 #define KH_XDMA_DESCS_PER_PAGE	(KH_XDMA_DESC_BOUNDARY / sizeof(struct kh_xdma_desc))
@@ -309,13 +314,16 @@ static int kh_xdma_wait(struct kh_device *kd, struct kh_xdma_chan *ch,
 			return -ENODEV;
 		if (sim && kd->hw.ops->idle_ns) {
 			/* the model's engine moves only while its time passes */
-			kd->hw.ops->idle_ns(kd->hw.ctx, KH_XDMA_SIM_STEP_NS);
+			kd->hw.ops->idle_ns(kd->hw.ctx,
+					    kh_read_once(kd->xdma.irq_on) ?
+					    KH_XDMA_SIM_STEP_NS : KH_XDMA_SIM_POLL_NS);
 		} else if (kh_read_once(kd->xdma.irq_on)) {
 			u32 seen = kh_read_once(ch->irqs);
 
 			kh_waitq_wait(&kd->xdma.wq, kh_read_once(ch->irqs) != seen ||
-				      (*wb & KH_XDMA_WB_ERROR) ||
-				      KH_XDMA_WB_COUNT(*wb) >= n, 1000000);
+				      (kh_read_once(*wb) & KH_XDMA_WB_ERROR) ||
+				      KH_XDMA_WB_COUNT(kh_read_once(*wb)) >= n,
+				      1000000);
 		} else {
 			kh_relax(sim);
 		}

@@ -64,6 +64,9 @@ static void ksim_xdma_signal(struct ksim_xdma *x, unsigned int vector)
 	}
 	x->irqs++;
 	x->msi(x->msi_arg, vector);
+	/* a host asleep until an interrupt is awake from here */
+	if (x->card->stop_on_irq)
+		x->card->sched.stop = true;
 }
 
 void ksim_xdma_irq_eval(struct ksim_xdma *x)

@@ -211,7 +211,7 @@ cat <<'M'
 706~units/sx.c~model_sx~SX: a line per cycle in S_COMP, not an element (2-4x optimistic)~#define SX_ELEMS_PER_CYCLE	1~#define SX_ELEMS_PER_CYCLE	8
 707~units/sx.c~model_sx~SX: y is requested with x's tag~		ksim_sx_load_req(u, s, KH_T_MEM_RD_REQ, KH_SX_TAG_Y, s->y);~		ksim_sx_load_req(u, s, KH_T_MEM_RD_REQ, KH_SX_TAG_X, s->y);
 708~units/sx.c~model_sx~SX: CU_DBG counts instructions, not elements~			s->elements++;~			s->elements += s->ei == s->n - 1;
-709~sim_mag.c~model_sx~MAG: a unit's unaligned address reads and writes bytes from inside a word, not the whole word~	addr &= KSIM_MAG_ADDR_MASK & ~	addr &= KSIM_MAG_ADDR_MASK | 0 & 
+709~sim_mag.c~model_sx~MAG: a unit's unaligned address reads and writes bytes from inside a word, not the whole word~(u64)(KH_PAYLOAD_BYTES - 1);\n\tif (!(addr & KH_MADDR_SPECIAL)) {~(u64)(KH_PAYLOAD_BYTES - KH_PAYLOAD_BYTES);\n\tif (!(addr & KH_MADDR_SPECIAL)) {
 710~sim_base.c~model_sx~CU_CAPS: one version for every unit under the RTL's defaults, not each module's own~		      u->type->cu_version : p->cu_version;~		      4 : p->cu_version;
 711~units/sx.c~model_sx~SX: param sx_fma is ignored~	s->fma = ksim_unit_params(u)->sx_fma;~	s->fma = false;
 M

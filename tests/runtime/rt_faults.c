@@ -64,6 +64,9 @@ static void clear_knobs(kohaku_device *dev)
 	CHECK_OK(dev, kohaku_sim_inject(dev, "clear"));
 }
 
+/* the knob saxpy_job() sets once its vectors are in place, or NULL */
+static const char *knob_at_submit;
+
 /* One saxpy of n on node nd; the status, with y checked when DONE. */
 static int saxpy_job(kohaku_device *dev, const struct drm_kohaku_node *nd,
 		     unsigned long n, uint32_t timeout_ms,
@@ -79,7 +82,11 @@ static int saxpy_job(kohaku_device *dev, const struct drm_kohaku_node *nd,
 	if (rt_vec_setup(dev, nd->mesh, n, 5, &v))
 		return -EIO;
 	rt_prog_saxpy(&p, &inst, 1, nd, &v, 1.5f);
-	r = kohaku_submit(dev, &p, 1, timeout_ms, &job);
+	/* the uploads took device time: a timed knob starts only now */
+	r = knob_at_submit ? inject(dev, knob_at_submit, nd->x, nd->y) : 0;
+	knob_at_submit = NULL;
+	if (!r)
+		r = kohaku_submit(dev, &p, 1, timeout_ms, &job);
 	if (!r)
 		r = kohaku_wait(dev, job, timeout_ms + 5000, st);
 	if (!r && st->status == KOHAKU_JOB_DONE)
@@ -98,7 +105,7 @@ TEST(busy_held_then_the_job_completes)
 
 	REQUIRE(rt_nodes_of(dev, KH_CU_SX, sx, 16) > 0);
 	/* 1 ms of the mesh clock: longer than the whole job takes */
-	REQUIRE(!inject(dev, "busy node=%u,%u cycles=300000", sx[0].x, sx[0].y));
+	knob_at_submit = "busy node=%u,%u cycles=300000";
 	r = saxpy_job(dev, &sx[0], KH_SX_N_MAX, 0, &st, &bad);
 	CHECK_MSG(r == 0 && st.status == KOHAKU_JOB_DONE, "%d %s: %s", r,
 		  kohaku_job_status_name(st.status), kohaku_last_error(dev));

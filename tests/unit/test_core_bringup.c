@@ -57,7 +57,7 @@ TEST(bringup_finds_the_declared_nodes)
 	for (i = 5; i-- > 0;) {
 		fake_node(fc, want[i].x, want[i].y, caps[i]);
 		fake_regs(fc, want[i].x, want[i].y,
-			  KH_STATUS_BUSY | ((u64)(10 + i) << KH_STATUS_SPACE_SHIFT),
+			  (u64)(10 + i) << KH_STATUS_SPACE_SHIFT,
 			  ((u64)(100 + i) << KH_CTR_RETIRED_SHIFT) | (1000 + i),
 			  0xdb000000ULL + i);
 		fake_reply_delay(fc, want[i].x, want[i].y, 5000 - 1000 * i);
@@ -69,20 +69,30 @@ TEST(bringup_finds_the_declared_nodes)
 	REQUIRE(rig_up(&r, fc) == 0);
 
 	fake_observe(fc, &o);
-	/* 12 edge and inner coordinates together (corners have no port), 5 confirmations */
-	CHECK_EQ(o.ctrl_requests, 12 + 5);
+	/*
+	 * 12 edge and inner coordinates together (corners have no port), 5
+	 * confirmations, 5 CU_STATUS reads (is anything left running?)
+	 */
+	CHECK_EQ(o.ctrl_requests, 12 + 5 + 5);
 	CHECK_MSG(o.ctrl_max_inflight > 1 && o.ctrl_max_inflight <= KH_CTRL_INFLIGHT,
 		  "%u CU_CTRL in flight at most", o.ctrl_max_inflight);
-	/* a CAPS request is its header word and the kick; a reply, words 3 and 4 */
-	for (i = 0; i < 4; i++)
+	/*
+	 * a CAPS request is its header word and the kick; a CU_STATUS one
+	 * word 3 too (its index); a CAPS reply is words 3 and 4, a STATUS
+	 * reply words 2 to 4
+	 */
+	for (i = 0; i < 3; i++)
 		CHECK_MSG(o.tx_flit_writes[i] <= 1, "TX_FLIT[%u] written %u times",
 			  i, o.tx_flit_writes[i]);
+	CHECK_MSG(o.tx_flit_writes[3] <= 1 + 5, "TX_FLIT[3] written %u times",
+		  o.tx_flit_writes[3]);
 	CHECK_EQ(o.tx_flit_writes[4], o.ctrl_requests);
-	for (i = 0; i < 3; i++)
+	for (i = 0; i < 2; i++)
 		CHECK_EQ(o.rx_flit_reads[i], 0);
-	/* 7 answer or echo in the span, 5 confirm: each read once */
-	CHECK_EQ(o.rx_flit_reads[3], 12);
-	CHECK_EQ(o.rx_flit_reads[4], 12);
+	CHECK_EQ(o.rx_flit_reads[2], 5);
+	/* 7 answer or echo in the span, 5 confirm, 5 status: each read once */
+	CHECK_EQ(o.rx_flit_reads[3], 17);
+	CHECK_EQ(o.rx_flit_reads[4], 17);
 
 	CHECK_EQ(rig_info(&r, &info), 0);
 	CHECK_EQ(info.n_meshes, 1);
@@ -106,14 +116,14 @@ TEST(bringup_finds_the_declared_nodes)
 	CHECK_EQ(rig_nodes(&r, nodes, 8), 5);
 	for (i = 0; i < 5; i++) {
 		check_node(&nodes[i], want[i].x, want[i].y, caps[i]);
-		CHECK_EQ(nodes[i].busy, 1);
+		CHECK_EQ(nodes[i].busy, 0);
 		CHECK_EQ(nodes[i].inst_space, 10 + i);
 		CHECK_EQ(nodes[i].retired, 100 + i);
 		CHECK_EQ(nodes[i].busy_cycles, 1000 + i);
 		CHECK_EQ(nodes[i].dbg, 0xdb000000ULL + i);
 	}
 	fake_observe(fc, &o);
-	CHECK_EQ(o.ctrl_requests, 17 + 3 * 5);
+	CHECK_EQ(o.ctrl_requests, 22 + 3 * 5);
 	rig_down(&r);
 }
 
@@ -219,7 +229,7 @@ TEST(mailbox_waits_for_a_late_reply_before_asking_again)
 	CHECK_EQ(n.dbg, 99);
 
 	/* a damaged reply frees the node's slot at once: the next read goes out */
-	fake_reply(fc, 1, 1, 6, FAKE_REPLY_BAD_TXN);
+	fake_reply(fc, 1, 1, 7, FAKE_REPLY_BAD_TXN);	/* bring-up's CU_STATUS counts */
 	CHECK_EQ(kh_ioctl_call(r.kf, DRM_KOHAKU_NODES, &a), -EBADMSG);
 	CHECK_EQ(kh_ioctl_call(r.kf, DRM_KOHAKU_NODES, &a), 0);
 	CHECK_EQ(n.inst_space, 7);
@@ -268,6 +278,35 @@ TEST(mailbox_keeps_the_txn_of_a_late_reply_out_of_use)
 	CHECK_EQ(kh_ioctl_call(r.kf, DRM_KOHAKU_NODES, &a), 0);
 	CHECK_EQ(n[0].inst_space, 3);
 	CHECK_EQ(n[1].inst_space, 4);
+	rig_down(&r);
+}
+
+/*
+ * Work left on a unit from before the driver (the card has no soft reset):
+ * bring-up waits for it, and a unit busy past the wait is hung, not handed
+ * to this driver's jobs.
+ */
+TEST(bringup_waits_out_work_left_from_before)
+{
+	struct fake_card *fc = fake_card_create(1, 1);
+	struct drm_kohaku_node nodes[4];
+	struct rig r;
+	unsigned int i, n;
+
+	REQUIRE(fc);
+	fake_node(fc, 1, 0, fake_caps(SX, 4, 1, 16));
+	fake_node(fc, 1, 2, fake_caps(SX, 4, 1, 16));
+	/* (1,2) is still busy, 3 instructions queued, and stays so */
+	fake_regs(fc, 1, 2, KH_STATUS_BUSY | (13ULL << KH_STATUS_SPACE_SHIFT), 0, 0);
+	fake_regs(fc, 1, 0, 16ULL << KH_STATUS_SPACE_SHIFT, 0, 0);
+	fake_echo(fc, 0, 1);
+	REQUIRE(rig_up(&r, fc) == 0);
+	CHECK(rig_logged(&r, "still busy with work from before this driver", NULL));
+	CHECK(rig_logged(&r, "node (1,2) is still busy after 100 ms", NULL));
+	n = rig_nodes(&r, nodes, 4);
+	REQUIRE(n == 2);
+	for (i = 0; i < n; i++)
+		CHECK_EQ(!!(nodes[i].flags & KOHAKU_NODE_HUNG), nodes[i].y == 2);
 	rig_down(&r);
 }
 

@@ -505,7 +505,7 @@ diag "dmesg: $msg"
 check "debugfs: dmesg says why" contains "$msg" "no link R9,9.E"
 check "debugfs: clear" sysfs_write "$D/inject" "clear\n"
 expect "debugfs: no knobs left" "$(cat $D/knobs)" ""
-check "debugfs: trace on" sysfs_write "$D/trace" "on size=1024\n"
+check "debugfs: trace on" sysfs_write "$D/trace" "on size=1024 events=unit,orch\n"
 cli "kohaku run saxpy, traced" --backend kernel --device /dev/accel/accel0 run saxpy
 check "debugfs: the trace has the job's retire" contains "$(cat $D/trace)" " retire "
 check "debugfs: trace off" sysfs_write "$D/trace" "off\n"

@@ -275,7 +275,7 @@ TEST(unbind_ends_a_wait_in_progress)
 		return;
 	}
 	/* some 15 s of polling under TCG: far longer than the test waits */
-	REQUIRE(submit_saxpy(dev, 32 * LONG_N, &v, &w.id) == 0);
+	REQUIRE(submit_saxpy(dev, KH_SX_N_MAX * KOHAKU_MAX_JOB_INSTS, &v, &w.id) == 0);
 	w.dev = dev;
 	REQUIRE(pthread_create(&th, NULL, wait_long, &w) == 0);
 	usleep(300000);

@@ -172,7 +172,7 @@ struct drm_kohaku_get_param {
 
 /* ---- NODES: the enumerated node table ---- */
 
-#define KOHAKU_NODE_HUNG	(1u << 0)	/* a job on it timed out */
+#define KOHAKU_NODE_HUNG	(1u << 0)	/* a job on it timed out, or work from before the driver outlasted bring-up */
 
 /**
  * struct drm_kohaku_node - one enumerated node
