@@ -525,10 +525,13 @@ TEST(branches_and_jumps)
 	mp_emit(&pg, ADDI(T0, ZERO, 0x19));	/* 0x0c */
 	mp_emit(&pg, JALR(S0, T0, 0));		/* 0x10 -> 0x18, s0 = 0x14 */
 	mp_emit(&pg, ECALL);			/* 0x14 */
-	mp_emit(&pg, SLLI(A0, RA, 8));		/* 0x18 */
+	mp_emit(&pg, SLLI(A0, RA, 8));		/* 0x18 (pc 0x18, not 0x19) */
 	mp_emit(&pg, OR(A0, A0, S0));
+	mp_emit(&pg, AUIPC(A1, 0));		/* 0x20 */
+	mp_emit(&pg, SLLI(A1, A1, 16));
+	mp_emit(&pg, OR(A0, A0, A1));
 	mp_emit(&pg, ECALL);
-	CHECK(done_ok(run(c, AX, AY, &pg), 0x0414));
+	CHECK(done_ok(run(c, AX, AY, &pg), 0x200414));
 	ksim_card_destroy(c);
 }
 
@@ -874,6 +877,9 @@ TEST(dram_fill_and_flush)
 	CHECK_EQ(dram_get(c, 0x2040), 0x5500);
 	CHECK_EQ(dram_get(c, 0x2004), 0x1001);	/* the rest of the line kept */
 	CHECK_EQ(unit(c, AX, AY)->writebacks, 2);
+	/* the lines are clean now: a second flush writes nothing */
+	CHECK(done_ok(run_at(c, AX, AY, KH_CPU_OP_KICK, 0, 0), 0));
+	CHECK_EQ(unit(c, AX, AY)->writebacks, 2);
 	ksim_card_destroy(c);
 }
 
@@ -922,10 +928,13 @@ TEST(dram_eviction_and_completion_order)
 {
 	struct ksim_card *c = open2();
 	u32 w[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+	unsigned int i, want;
+	u64 ns = 0;
 
 	REQUIRE(c);
 	dram_put(c, 0x10000, w, 8);
 	dram_put(c, 0x11000, w, 8);
+	mh_fast_host(c);
 	mp_init(&pg);
 	mp_li(&pg, S0, KH_CPU_DRAM_BASE + 0x10000);
 	mp_li(&pg, T1, 0x77665544);
@@ -933,12 +942,21 @@ TEST(dram_eviction_and_completion_order)
 	mp_emit(&pg, SW(T1, S0, 12));
 	mp_emit(&pg, LW(A0, S1, 28));		/* evicts the dirty line */
 	mp_emit(&pg, ECALL);
-	CHECK(done_ok(run(c, AX, AY, &pg), 8));
+	load(c, AX, AY, &pg);
+	want = KH_NS_COUNT(mm_ns(c, 0, AX, AY)) + 1;
+	kick(c, AX, AY, KH_CPU_OP_KICK, 0, 0);
+	for (i = 0; i < 100000; i++) {
+		ns = mm_ns(c, 0, AX, AY);	/* one cycle each */
+		if (KH_NS_COUNT(ns) == want)
+			break;
+	}
+	CHECK(done_ok(ns, 8));
+	/* in the cycle the completion is seen, the write is acknowledged */
+	CHECK_EQ(unit(c, AX, AY)->n_out, 0);
 	/* at the completion the evicted line is in DRAM */
 	CHECK_EQ(dram_get(c, 0x1000c), 0x77665544);
 	CHECK_EQ(dram_get(c, 0x10000), 1);
 	CHECK_EQ(unit(c, AX, AY)->writebacks, 1);
-	CHECK_EQ(unit(c, AX, AY)->n_out, 0);
 	ksim_card_destroy(c);
 }
 
@@ -1014,6 +1032,183 @@ TEST(kick_waits_for_rx_quiet)
 		ksim_run(c, 50);
 	}
 	CHECK(done_ok(ns, 2));
+	ksim_card_destroy(c);
+}
+
+/* one burst at a time: a second sender's CU_DATA meanwhile is dropped */
+TEST(cudata_one_burst_at_a_time)
+{
+	struct ksim_card *c = open2();
+	struct ksim_cpu *b;
+	struct kh_flit f;
+	unsigned int j;
+
+	REQUIRE(c);
+	b = unit(c, BX, BY);
+	/* A will push one word into B's scratchpad granule 40 */
+	mp_init(&pg);
+	mp_li(&pg, S0, KH_CPU_PEER_ADDR(BX, BY, 0, 40, 0));
+	mp_li(&pg, T0, 0xabcdef01);
+	mp_emit(&pg, SW(T0, S0, 0));
+	mp_emit(&pg, ECALL);
+	load(c, AX, AY, &pg);
+	/* the host opens a two-granule burst into B at granule 10 */
+	cd_desc(c, BX, BY, KH_CPU_BUF_SPAD, 10, 2);
+	for (j = 0; j < 2; j++) {
+		unsigned int k;
+
+		if (j == 1)	/* A's descriptor and word come in between */
+			CHECK(done_ok(run_at(c, AX, AY, KH_CPU_OP_KICK, 0, 0),
+				      0));
+		ksim_run(c, 200);
+		memset(&f, 0, sizeof(f));
+		kh_flit_hdr(&f, BX, BY, 0, 0, KH_T_CU_DATA, 0, j == 1);
+		for (k = 0; k < 8; k++)
+			ksim_payload_set_u32(f.w, k, 0x100 * (j + 1) + k);
+		mm_mb_send(c, 0, &f);
+	}
+	ksim_run(c, 300);
+	CHECK_EQ(b->spad[10 * 8 + 3], 0x103);
+	CHECK_EQ(b->spad[11 * 8 + 3], 0x203);
+	CHECK_EQ(b->spad[40 * 8], 0);
+	/* the burst closed by count: A's next push is a burst of its own */
+	CHECK(done_ok(run_at(c, AX, AY, KH_CPU_OP_KICK, 0, 0), 0));
+	ksim_run(c, 300);
+	CHECK_EQ(b->spad[40 * 8], 0xabcdef01);
+	ksim_card_destroy(c);
+}
+
+/* a granule holds the receive path for its eight word writes */
+TEST(granule_backpressure)
+{
+	struct ksim_card *c = open2();
+	u32 w[32 * 8];
+	unsigned int i, want;
+	u64 t0, ns = 0;
+
+	REQUIRE(c);
+	mh_fast_host(c);
+	for (i = 0; i < 32 * 8; i++)
+		w[i] = ECALL;
+	want = KH_NS_COUNT(mm_ns(c, 0, AX, AY)) + 1;
+	t0 = ksim_cycles(c);
+	cd_desc(c, AX, AY, KH_CPU_BUF_IMEM, 0, 32);
+	for (i = 0; i < 32; i++) {
+		struct kh_flit f;
+		unsigned int j;
+
+		memset(&f, 0, sizeof(f));
+		kh_flit_hdr(&f, AX, AY, 0, 0, KH_T_CU_DATA, 0, i == 31);
+		for (j = 0; j < 8; j++)
+			ksim_payload_set_u32(f.w, j, w[i * 8 + j]);
+		mm_mb_send(c, 0, &f);
+	}
+	kick(c, AX, AY, KH_CPU_OP_KICK, 0, 0);
+	for (i = 0; i < 100000; i++) {
+		ns = mm_ns(c, 0, AX, AY);
+		if (KH_NS_COUNT(ns) == want)
+			break;
+	}
+	CHECK(done_ok(ns, 0));
+	/* 32 granules at nine cycles each before the kick may start */
+	CHECK_MSG(ksim_cycles(c) - t0 >= 32 * 9, "%llu cycles",
+		  (unsigned long long)(ksim_cycles(c) - t0));
+	ksim_card_destroy(c);
+}
+
+/* ---- the flits the unit sends, field by field ---- */
+struct wire {
+	struct kh_flit f[64];
+	unsigned int n;
+};
+
+static void wire_xfer(void *ctx, const struct ksim_link *l, u64 now)
+{
+	struct wire *w = ctx;
+
+	(void)now;
+	if (l->kind == KSIM_LINK_ENDPOINT && l->x == AX && l->y == AY &&
+	    kh_flit_get(&l->reg, KH_HDR_TYPE) != KH_T_CU_SIGNAL &&
+	    kh_flit_get(&l->reg, KH_HDR_TYPE) != KH_T_CU_CTRL && w->n < 64)
+		w->f[w->n++] = l->reg;
+}
+
+static const struct ksim_link_hook wire_hook = { .transfer = wire_xfer };
+
+static bool hdr_is(const struct kh_flit *f, unsigned int dx, unsigned int dy,
+		   unsigned int type, unsigned int txn, unsigned int last)
+{
+	return kh_flit_get(f, KH_HDR_DST_X) == dx &&
+	       kh_flit_get(f, KH_HDR_DST_Y) == dy &&
+	       kh_flit_get(f, KH_HDR_SRC_X) == AX &&
+	       kh_flit_get(f, KH_HDR_SRC_Y) == AY &&
+	       kh_flit_get(f, KH_HDR_TYPE) == type &&
+	       kh_flit_get(f, KH_HDR_TXN) == txn &&
+	       kh_flit_get(f, KH_HDR_LAST) == last &&
+	       kh_flit_get(f, KH_HDR_RSVD) == 0;
+}
+
+TEST(wire_format)
+{
+	static struct wire wr;
+	struct ksim_card *c = open2();
+	const struct kh_flit *f;
+	u32 line[8] = { 0 };
+	unsigned int i;
+
+	REQUIRE(c);
+	mp_init(&pg);
+	mp_emit(&pg, ADDI(A0, ZERO, 0));
+	mp_li(&pg, S0, KH_CPU_DRAM_BASE + 0x3000);
+	mp_emit(&pg, LW(T0, S0, 0));		/* fill, tag 0 */
+	mp_emit(&pg, LW(T0, S0, 32));		/* fill, tag 1 */
+	mp_emit(&pg, ADDI(T1, ZERO, 0x66));
+	mp_emit(&pg, SW(T1, S0, 36));
+	mp_emit(&pg, LUI(T2, KH_CPU_CTL_BASE));
+	mp_emit(&pg, SW(ZERO, T2, KH_CPU_CTL_FLUSH));	/* one write-back */
+	mp_li(&pg, S1, KH_CPU_PEER_ADDR(BX, BY, 1, 0x123, 6));
+	mp_emit(&pg, SH(T1, S1, 2));		/* a push */
+	mp_emit(&pg, ECALL);
+	load(c, AX, AY, &pg);
+	memset(&wr, 0, sizeof(wr));
+	ksim_set_link_hook(c, &wire_hook, &wr);
+	CHECK(done_ok(run_at(c, AX, AY, KH_CPU_OP_KICK, 0, 0), 0));
+	ksim_set_link_hook(c, NULL, NULL);
+	REQUIRE(wr.n == 6);
+	for (i = 0; i < 2; i++) {
+		f = &wr.f[i];
+		CHECK(hdr_is(f, 0, 1, KH_T_MEM_RD_REQ, i, 0));
+		CHECK_EQ(kh_flit_get(f, KH_MEM_ADDR), 0x3000 + 32 * i);
+		CHECK_EQ(kh_flit_get(f, KH_MEM_LEN), 0);
+		CHECK_EQ(kh_flit_get(f, KH_MEM_FLAGS), KH_MEMF_STREAM);
+		CHECK_EQ(kh_flit_get(f, KH_MEM_COUNT), 1);
+		CHECK_EQ(kh_flit_get(f, KH_MEM_NPEER), 0);
+		CHECK_EQ(kh_flit_get(f, KH_MEM_ENTRY_WORDS), 1);
+	}
+	f = &wr.f[2];
+	CHECK(hdr_is(f, 0, 1, KH_T_MEM_WR_REQ, KH_CPU_TXN_WB, 0));
+	CHECK_EQ(kh_flit_get(f, KH_MEM_ADDR), 0x3020);
+	CHECK_EQ(kh_flit_get(f, KH_MEM_LEN), 0);
+	f = &wr.f[3];
+	CHECK(hdr_is(f, 0, 1, KH_T_MEM_WR_DATA, KH_CPU_TXN_WB, 1));
+	line[1] = 0x66;
+	for (i = 0; i < 8; i++)
+		CHECK_EQ(ksim_payload_u32(f->w, i), line[i]);
+	f = &wr.f[4];
+	CHECK(hdr_is(f, BX, BY, KH_T_CU_DATA, 0, 0));
+	CHECK_EQ(kh_flit_get(f, KH_DATA_BUF_ID), KH_CPU_BUF_IMEM_W);
+	CHECK_EQ(kh_flit_get(f, KH_DATA_OFFSET), 0x123);
+	CHECK_EQ(kh_flit_get(f, KH_DATA_LEN), 0);
+	CHECK_EQ(kh_flit_get(f, KH_DATA_FLAGS), 0);
+	CHECK_EQ(kh_flit_get(f, KH_DATA_ACK_X), 0);
+	CHECK_EQ(kh_flit_get(f, KH_DATA_ACK_Y), 0);
+	f = &wr.f[5];
+	CHECK(hdr_is(f, BX, BY, KH_T_CU_DATA, 0, 1));
+	CHECK_EQ(kh_flit_get(f, KH_CPU_WORD_SEL), 6);
+	CHECK_EQ(kh_flit_get(f, KH_CPU_WORD_BE), 0xc);
+	CHECK_EQ(kh_flit_get(f, KH_CPU_WORD_DATA), 0x00660066);
+	CHECK_EQ(kh_flit_bits(f, 255, 192) | kh_flit_bits(f, 191, 128) |
+		 kh_flit_bits(f, 127, 64) | kh_flit_bits(f, 63, 39), 0);
 	ksim_card_destroy(c);
 }
 
