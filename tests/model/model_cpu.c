@@ -926,10 +926,11 @@ TEST(dram_stale_until_invalidate)
  */
 TEST(dram_eviction_and_completion_order)
 {
-	struct ksim_card *c = open2();
+	/* writes land (and are acked) long after the fill's response */
+	struct ksim_card *c = mh_card("param mem_wr_latency 3000\n" MAP2);
 	u32 w[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
 	unsigned int i, want;
-	u64 ns = 0;
+	u64 ns = 0, t0;
 
 	REQUIRE(c);
 	dram_put(c, 0x10000, w, 8);
@@ -944,6 +945,7 @@ TEST(dram_eviction_and_completion_order)
 	mp_emit(&pg, ECALL);
 	load(c, AX, AY, &pg);
 	want = KH_NS_COUNT(mm_ns(c, 0, AX, AY)) + 1;
+	t0 = ksim_cycles(c);
 	kick(c, AX, AY, KH_CPU_OP_KICK, 0, 0);
 	for (i = 0; i < 100000; i++) {
 		ns = mm_ns(c, 0, AX, AY);	/* one cycle each */
@@ -953,6 +955,7 @@ TEST(dram_eviction_and_completion_order)
 	CHECK(done_ok(ns, 8));
 	/* in the cycle the completion is seen, the write is acknowledged */
 	CHECK_EQ(unit(c, AX, AY)->n_out, 0);
+	CHECK(ksim_cycles(c) - t0 > 3000);
 	/* at the completion the evicted line is in DRAM */
 	CHECK_EQ(dram_get(c, 0x1000c), 0x77665544);
 	CHECK_EQ(dram_get(c, 0x10000), 1);

@@ -210,7 +210,7 @@ cat <<'M'
 665~units/cpu/rx.c~model_cpu~cpu CU_DATA: a granule does not hold the receive path for its eight word writes~		s->gw_free = now + 1 + KH_CPU_GRANULE_WORDS;~		s->gw_free = now;
 666~units/cpu/rx.c~model_cpu~cpu CU_DATA: a word write ignores its word-in-granule select~		unsigned int a = base + kh_flit_get(f, KH_CPU_WORD_SEL);~		unsigned int a = base;
 667~units/cpu/cpu.c~model_cpu~cpu kick: does not wait for the receive path to be quiet~		if (!f || !quiet)\n~		if (!f)\n
-668~units/cpu/cpu.c~model_cpu~cpu kick: every opcode starts the core~		if (op != KH_CPU_OP_KICK) {~		if (0) {
+668~units/cpu/cpu.c~model_cpu~cpu kick: every opcode starts the core~		if (op != KH_CPU_OP_KICK) {~		if (op > 0xff) {
 669~units/cpu/cpu.c~model_cpu~cpu retirement: does not wait for the write acknowledgements~		    !ksim_cpu_req_idle(s) || s->n_out)~		    !ksim_cpu_req_idle(s))
 670~units/cpu/cpu.c~model_cpu~cpu retirement: EBREAK retires without exec_fault~				 s->cause == KH_CPU_CAUSE_EBREAK ||\n~				 0 ||\n
 671~units/cpu/cpu.c~model_cpu~cpu retirement: a fault reports a0, not the faulting PC~				 s->halt_pc : s->x[10],~				 s->x[10] : s->x[10],
