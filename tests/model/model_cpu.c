@@ -1215,6 +1215,40 @@ TEST(wire_format)
 	ksim_card_destroy(c);
 }
 
+/* the RTL profile's shallow FIFOs, under the protocol checker */
+TEST(rtl_profile)
+{
+	struct ksim_card *c = mh_card("profile rtl\n" MAP2);
+	u32 w[8] = { 5, 6, 7, 8, 9, 10, 11, 12 };
+	unsigned int i;
+
+	REQUIRE(c);
+	dram_put(c, 0x8000, w, 8);
+	mp_init(&pg);
+	mp_li(&pg, S0, KH_CPU_DRAM_BASE + 0x8000);
+	mp_li(&pg, S1, KH_CPU_PEER_ADDR(BX, BY, 0, 7, 0));
+	mp_li(&pg, A1, KH_CPU_DRAM_BASE + 0x9000);	/* the same L1 line */
+	mp_emit(&pg, ADDI(A0, ZERO, 0));
+	for (i = 0; i < 8; i++) {
+		mp_emit(&pg, LW(T0, S0, 4 * i));
+		mp_emit(&pg, ADD(A0, A0, T0));
+		mp_emit(&pg, SW(A0, A1, 4 * i));		/* evicts */
+		mp_emit(&pg, SW(A0, S1, 4 * i));		/* a push */
+	}
+	mp_emit(&pg, LUI(T2, KH_CPU_CTL_BASE));
+	mp_emit(&pg, SW(ZERO, T2, KH_CPU_CTL_FLUSH));
+	mp_emit(&pg, ECALL);
+	CHECK(done_ok(run(c, AX, AY, &pg), 68));
+	ksim_run(c, 300);
+	CHECK_EQ(dram_get(c, 0x901c), 68);
+	CHECK_EQ(dram_get(c, 0x9000), 5);
+	CHECK_EQ(dram_get(c, 0x8000), 5);
+	CHECK_EQ(unit(c, AX, AY)->fills, 16);
+	CHECK_EQ(unit(c, AX, AY)->writebacks, 8);
+	CHECK_EQ(unit(c, BX, BY)->spad[7 * 8 + 7], 68);
+	ksim_card_destroy(c);
+}
+
 /* busy while running; a PC past the window aliases */
 TEST(busy_and_fetch_alias)
 {
