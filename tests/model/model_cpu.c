@@ -793,6 +793,34 @@ TEST(timing_load_use)
 }
 
 /*
+ * The sweeps' lengths on a clean L1 (rv_l1.v:262-312, rv_mem.v:208-236):
+ * a FLUSH store in MEM at cycle m completes at m + 261 (two cycles per
+ * line, drain, reprobe, the handshake), an INVAL store at m + 132.
+ */
+TEST(timing_sweeps)
+{
+	struct ksim_card *c = open2();
+	struct ksim_cpu *s;
+
+	REQUIRE(c);
+	s = unit(c, AX, AY);
+	mp_init(&pg);
+	mp_emit(&pg, LUI(T0, KH_CPU_CTL_BASE));
+	mp_emit(&pg, LW(A1, T0, KH_CPU_CTL_CYCLE));	/* MEM at 4: reads 4 */
+	mp_emit(&pg, SW(ZERO, T0, KH_CPU_CTL_FLUSH));	/* MEM at 5 */
+	mp_emit(&pg, LW(A0, T0, KH_CPU_CTL_CYCLE));
+	mp_emit(&pg, SW(ZERO, T0, KH_CPU_CTL_INVAL));
+	mp_emit(&pg, LW(A2, T0, KH_CPU_CTL_CYCLE));
+	mp_emit(&pg, ECALL);
+	CHECK(run(c, AX, AY, &pg) != 0);
+	CHECK_EQ(s->x[A1], 4);
+	CHECK_EQ(s->x[A0], 5 + 261 + 1);
+	/* the INVAL store is in MEM the cycle after that load */
+	CHECK_EQ(s->x[A2], 5 + 261 + 2 + 132 + 1);
+	ksim_card_destroy(c);
+}
+
+/*
  * A counted loop: the first taken BNE is predicted not taken (3
  * bubbles), the later ones are predicted taken (none), the exit is
  * predicted taken and falls through (3).  N = 10: ECALL at EX 2N + 9.
