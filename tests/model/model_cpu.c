@@ -387,6 +387,8 @@ TEST(kick_other_opcode)
 	mp_emit(&pg, NOP);
 	mp_emit(&pg, 0xffffffffu);
 	CHECK(done_fault(run(c, AX, AY, &pg), 4));
+	/* the faulting instruction retires too: 2 retired, halted at EX 3 */
+	CHECK_EQ(dbg(c, AX, AY), (2ULL << 32) | 4);
 	CHECK(done_fault(run_at(c, AX, AY, 2, 0, 0), 4));
 	/* after EBREAK: SIG_FAULT with a0 */
 	mp_init(&pg);
