@@ -1111,6 +1111,42 @@ TEST(cudata_one_burst_at_a_time)
 	ksim_card_destroy(c);
 }
 
+/* a granule's words land one per cycle, in order */
+TEST(granule_walk_word_per_cycle)
+{
+	struct ksim_card *c = open2();
+	struct ksim_cpu *s;
+	u64 seen[8] = { 0 };
+	unsigned int i, k;
+	u32 w[8];
+
+	REQUIRE(c);
+	s = unit(c, AX, AY);
+	mh_fast_host(c);
+	for (i = 0; i < 8; i++)
+		w[i] = 0x70 + i;
+	cd_desc(c, AX, AY, KH_CPU_BUF_SPAD, 9, 1);
+	{
+		struct kh_flit f;
+
+		memset(&f, 0, sizeof(f));
+		kh_flit_hdr(&f, AX, AY, 0, 0, KH_T_CU_DATA, 0, 1);
+		for (i = 0; i < 8; i++)
+			ksim_payload_set_u32(f.w, i, w[i]);
+		mm_mb_send(c, 0, &f);
+	}
+	for (k = 0; k < 200; k++) {
+		for (i = 0; i < 8; i++)
+			if (!seen[i] && s->spad[9 * 8 + i] == w[i])
+				seen[i] = ksim_cycles(c);
+		ksim_run(c, 1);
+	}
+	for (i = 0; i < 8; i++)
+		CHECK_MSG(seen[i] && (i == 0 || seen[i] == seen[i - 1] + 1),
+			  "word %u at %llu", i, (unsigned long long)seen[i]);
+	ksim_card_destroy(c);
+}
+
 /* a granule holds the receive path for its eight word writes */
 TEST(granule_backpressure)
 {

@@ -68,6 +68,7 @@ static void ksim_cpu_power_on(struct ksim_unit *u, struct ksim_cpu *s)
 	s->pq_valid = false;
 	s->cd_open = false;
 	s->gw_free = 0;
+	s->gw_next = KH_CPU_GRANULE_WORDS;
 	ksim_cpu_btb_reset(s);
 	ksim_unit_mag_port(u, &s->mx, &s->my);
 	ksim_unit_set_dbg(u, 0);

@@ -192,6 +192,10 @@ struct ksim_cpu {
 	u8 cd_sx, cd_sy;
 	bool cd_drop;
 	u64 gw_free;		/* recv_ready again from this cycle */
+	u32 gw_buf[KH_CPU_GRANULE_WORDS];	/* the granule being walked */
+	u32 *gw_win;		/* ... into this window */
+	unsigned int gw_base;	/* ... at this word */
+	unsigned int gw_next;	/* its next word, written in cycle gw_free - 8 + gw_next */
 
 	/* ---- the predictor ---- */
 	struct ksim_cpu_btb_ent btb[KH_CPU_BTB_ENTRIES];

@@ -18,8 +18,8 @@
  * counted; a CU_DATA flit from another source meanwhile is taken and
  * dropped (rv_pe.v:218-219, 484-487), and `last` is not checked.  A
  * granule is written as eight words, so recv_ready is low for the eight
- * cycles after a granule flit (rv_pe.v:259-262, 276-283; the model
- * writes the words at once).  A word flit writes the word at
+ * cycles after a granule flit, while its words are written one a cycle
+ * (rv_pe.v:259-262, 276-283).  A word flit writes the word at
  * {offset, sel}: into the scratchpad with its byte enables, into the
  * instruction window whole (rv_pe.v:213-249).  Nothing the unit
  * receives raises SIG_DATA_RECEIVED, whatever the descriptor's flags.
@@ -77,8 +77,12 @@ static void ksim_cpu_cd_data(struct ksim_cpu *s, const struct kh_flit *f,
 	if (s->cd_drop) {
 		/* counted out */
 	} else if (s->cd_buf == KH_CPU_BUF_SPAD || s->cd_buf == KH_CPU_BUF_IMEM) {
+		/* word k lands in cycle now + 1 + k (ksim_cpu_gw()) */
 		for (i = 0; i < KH_CPU_GRANULE_WORDS; i++)
-			win[base + i] = ksim_payload_u32(f->w, i);
+			s->gw_buf[i] = ksim_payload_u32(f->w, i);
+		s->gw_win = win;
+		s->gw_base = base;
+		s->gw_next = 0;
 		s->gw_free = now + 1 + KH_CPU_GRANULE_WORDS;
 	} else {
 		unsigned int a = base + kh_flit_get(f, KH_CPU_WORD_SEL);
@@ -95,12 +99,32 @@ static void ksim_cpu_cd_data(struct ksim_cpu *s, const struct kh_flit *f,
 		s->cd_open = false;
 }
 
+/*
+ * The granule walk (rv_pe.v:228-240, 259-262): one word a cycle, word k
+ * in the (k + 1)th cycle after the flit was taken.  The unit ticks every
+ * cycle of the walk (ksim_cpu_busy()), so each lands in its own cycle,
+ * before the MEM stage of that cycle reads (the scratchpad's write-to-
+ * read bypass, rv_spad.v:98-113).
+ */
+static bool ksim_cpu_gw(struct ksim_cpu *s, u64 now)
+{
+	bool did = false;
+
+	while (s->gw_next < KH_CPU_GRANULE_WORDS &&
+	       s->gw_free - KH_CPU_GRANULE_WORDS + s->gw_next <= now) {
+		s->gw_win[s->gw_base + s->gw_next] = s->gw_buf[s->gw_next];
+		s->gw_next++;
+		did = true;
+	}
+	return did;
+}
+
 /* One flit off the receive FIFO, if recv_ready.  True when one was. */
 bool ksim_cpu_rx(struct ksim_unit *u, struct ksim_cpu *s, u64 now)
 {
 	const struct kh_flit *f;
 
-	if (now < s->gw_free)
+	if (ksim_cpu_gw(s, now) || now < s->gw_free)
 		return false;
 	f = ksim_unit_recv(u);
 	if (!f)
