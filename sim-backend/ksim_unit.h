@@ -43,6 +43,9 @@ struct ksim_params;
  *	[47:40] reads on a mesh built with the RTL's defaults (`profile rtl`,
  *	`param cu_version module`); a generated top passes one build number
  *	to every unit instead (`param cu_version N`, `profile ship`).
+ * @cu_version_fixed: the module wires @cu_version into its noc_cu_base
+ *	itself (rv_pe.v:133), so no top can give it another: CU_CAPS shows
+ *	@cu_version whatever the mesh's build number.
  * @n_buffers: CU_CAPS [39:36].
  * @priv_size: bytes of private state per unit, zeroed at creation
  *	(ksim_unit_priv()).
@@ -71,6 +74,7 @@ struct ksim_unit_type {
 	const char *name;
 	u16 cu_type;
 	u8 cu_version;
+	bool cu_version_fixed;
 	u8 n_buffers;
 	size_t priv_size;
 	int (*init)(struct ksim_unit *u);

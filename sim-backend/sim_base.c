@@ -48,8 +48,9 @@ u64 ksim_unit_busy_cycles(const struct ksim_unit *u)
 static u64 ksim_unit_ctrl_value(const struct ksim_unit *u, unsigned int idx)
 {
 	const struct ksim_params *p = u->mesh->p;
-	u32 version = p->cu_version == KSIM_CU_VERSION_MODULE ?
-		      u->type->cu_version : p->cu_version;
+	u32 version = p->cu_version == KSIM_CU_VERSION_MODULE ||
+		      u->type->cu_version_fixed ? u->type->cu_version :
+		      p->cu_version;
 
 	switch (idx) {
 	case KH_CTRL_IDX_CAPS:

@@ -17,9 +17,6 @@ static const struct ksim_unit_type ksim_unit_mat = {
 static const struct ksim_unit_type ksim_unit_vec = {
 	.token = "vec", .name = "vector core", .cu_type = KH_CU_VC,
 };
-static const struct ksim_unit_type ksim_unit_cpu = {
-	.token = "cpu", .name = "control processor", .cu_type = KH_CU_RV,
-};
 
 static const struct ksim_unit_type *const ksim_unit_table[] = {
 	&ksim_unit_sx,

@@ -1,7 +1,8 @@
 # Portable model sources, shared by the Makefile (libkohaku) and Kbuild
 # (kohaku_sim.ko).  Userspace-only files are listed in sim.mk.
 # ksim_hw.c is the model's adapter to the register-access seam (hwif/).
-# The unit models are in units/ (the POOL unit in units/pool/), the XDMA
+# The unit models are in units/ (the POOL unit in units/pool/, the cpu
+# unit in units/cpu/, their shared RV32I decoding in units/rv32i.h), the XDMA
 # engine (BAR1) in xdma/.
 KH_SIM_SOURCES := \
 	ksim_hw.c \
@@ -37,6 +38,13 @@ KH_SIM_SOURCES := \
 	sim_tbuf.c \
 	sim_trace.c \
 	sim_units.c \
+	units/cpu/btb.c \
+	units/cpu/core.c \
+	units/cpu/cpu.c \
+	units/cpu/l1.c \
+	units/cpu/mem.c \
+	units/cpu/req.c \
+	units/cpu/rx.c \
 	units/null.c \
 	units/sx.c \
 	units/pool/cudata.c \

@@ -112,8 +112,8 @@ TEST(error_messages)
 		   "line 2: token 'mat' (matmul cluster) has no model yet");
 	expect_err("xxx vec xxx\nmag nul nul\nxxx sax xxx\n",
 		   "line 1: token 'vec' (vector core) has no model yet");
-	expect_err("# c\nxxx sax xxx\nmag nul cpu\nxxx sax xxx\n",
-		   "line 3: token 'cpu' (control processor) has no model yet");
+	expect_err("# c\nxxx sax xxx\nmag nul mat\nxxx sax xxx\n",
+		   "line 3: token 'mat' (matmul cluster) has no model yet");
 	expect_err("xxx sax xxx\nmag foo nul\nxxx sax xxx\n",
 		   "line 2: unknown token 'foo'");
 	expect_err("sax sax xxx\nmag nul nul\nxxx sax xxx\n",
@@ -271,7 +271,7 @@ TEST(kohakutpu_maps_parse_then_refused)
 	/* in a second mesh: the first unmodelled token names its line */
 	mm_expect_err("mesh 0\nxxx sax xxx\nmag nul nul\nxxx sax xxx\n"
 		      "mesh 1\nxxx sax xxx\nmag cpu nul\nxxx vec xxx\n",
-		      "line 7: token 'cpu' (control processor) has no model yet");
+		      "line 8: token 'vec' (vector core) has no model yet");
 }
 
 /* ---- the whole-card grammar: every message, with its line ---- */

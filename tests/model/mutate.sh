@@ -212,8 +212,38 @@ cat <<'M'
 707~units/sx.c~model_sx~SX: y is requested with x's tag~		ksim_sx_load_req(u, s, KH_T_MEM_RD_REQ, KH_SX_TAG_Y, s->y);~		ksim_sx_load_req(u, s, KH_T_MEM_RD_REQ, KH_SX_TAG_X, s->y);
 708~units/sx.c~model_sx~SX: CU_DBG counts instructions, not elements~			s->elements++;~			s->elements += s->ei == s->n - 1;
 709~sim_mag.c~model_sx~MAG: a unit's unaligned address reads and writes bytes from inside a word, not the whole word~(u64)(KH_PAYLOAD_BYTES - 1);\n\tif (!(addr & KH_MADDR_SPECIAL)) {~(u64)(KH_PAYLOAD_BYTES - KH_PAYLOAD_BYTES);\n\tif (!(addr & KH_MADDR_SPECIAL)) {
-710~sim_base.c~model_sx~CU_CAPS: one version for every unit under the RTL's defaults, not each module's own~		      u->type->cu_version : p->cu_version;~		      4 : p->cu_version;
+710~sim_base.c~model_sx~CU_CAPS: one version for every unit under the RTL's defaults, not each module's own~		      u->type->cu_version_fixed ? u->type->cu_version :~		      u->type->cu_version_fixed ? 4 :
 711~units/sx.c~model_sx~SX: param sx_fma is ignored~	s->fma = ksim_unit_params(u)->sx_fma;~	s->fma = false;
+712~sim_base.c~model_cpu~CU_CAPS: rv_pe reports the mesh's build number, not its wired-in 0x01~		      u->type->cu_version_fixed ? u->type->cu_version :~		      0 ? u->type->cu_version :
+661~units/cpu/rx.c~model_cpu~cpu CU_DATA: offset + len = 256 accepted (wraps to granule 0)~		     off + len >= KH_CPU_WINDOW_GRANULES;~		     off + len > KH_CPU_WINDOW_GRANULES;
+662~units/cpu/rx.c~model_cpu~cpu CU_DATA: the framework's reserved buffer 3 is accepted~	return buf == KH_CPU_BUF_SPAD || buf == KH_CPU_BUF_IMEM ||~	return buf == KH_CPU_BUF_SPAD || buf == KH_CPU_BUF_IMEM || buf == 3 ||
+663~units/cpu/rx.c~model_cpu~cpu CU_DATA: a word write into the instruction window honours byte enables~		unsigned int be = imem ? 0xf : kh_flit_get(f, KH_CPU_WORD_BE);~		unsigned int be = kh_flit_get(f, KH_CPU_WORD_BE);
+664~units/cpu/rx.c~model_cpu~cpu CU_DATA: a second sender's flit counts as data of the open burst~		else if (kh_flit_get(f, KH_HDR_SRC_X) == s->cd_sx &&~		else if (1 || kh_flit_get(f, KH_HDR_SRC_X) == s->cd_sx ||
+665~units/cpu/rx.c~model_cpu~cpu CU_DATA: a granule does not hold the receive path for its eight word writes~		s->gw_free = now + 1 + KH_CPU_GRANULE_WORDS;~		s->gw_free = now;
+666~units/cpu/rx.c~model_cpu~cpu CU_DATA: a word write ignores its word-in-granule select~		unsigned int a = base + kh_flit_get(f, KH_CPU_WORD_SEL);~		unsigned int a = base;
+667~units/cpu/cpu.c~model_cpu~cpu kick: does not wait for the receive path to be quiet~		if (!f || !quiet)\n~		if (!f)\n
+668~units/cpu/cpu.c~model_cpu~cpu kick: every opcode starts the core~		if (op != KH_CPU_OP_KICK) {~		if (op > 0xff) {
+669~units/cpu/cpu.c~model_cpu~cpu retirement: does not wait for the write acknowledgements~		    !ksim_cpu_req_idle(s) || s->n_out)~		    !ksim_cpu_req_idle(s))
+670~units/cpu/cpu.c~model_cpu~cpu retirement: EBREAK retires without exec_fault~				 s->cause == KH_CPU_CAUSE_EBREAK ||\n~				 0 ||\n
+671~units/cpu/cpu.c~model_cpu~cpu retirement: a fault reports a0, not the faulting PC~				 s->halt_pc : s->x[10],~				 s->x[10] : s->x[10],
+672~units/cpu/cpu.c~model_cpu~cpu kick: the halt cause survives the kick~		s->halted = false;\n		s->cause = KH_CPU_CAUSE_NONE;~		s->halted = false;
+673~units/cpu/core.c~model_cpu~cpu decode: the M extension's funct7 1 executes as the base op~	if (f7 == 0)\n		return true;~	if (f7 == 0 || f7 == 1)\n		return true;
+674~units/cpu/core.c~model_cpu~cpu decode: MISC-MEM other than FENCE faults~		/* FENCE is a no-op: one core, one memory port, in order */\n		break;~		ok = ksim_rv32_f3(w) == 0;\n		break;
+675~units/cpu/core.c~model_cpu~cpu EX: a misaligned halfword access does not fault~	if (((f3 & 3) == 1 && (a & 1)) || ((f3 & 3) == 2 && (a & 3)))~	if ((f3 & 3) == 2 && (a & 3))
+676~units/cpu/core.c~model_cpu~cpu EX: a load from the peer window does not fault~		return load ? KSIM_CPU_M_NONE : KSIM_CPU_M_PEER;~		return KSIM_CPU_M_PEER;
+677~units/cpu/core.c~model_cpu~cpu EX: the DSP build's region 0x4 is mapped (as the scratchpad)~	case 1:\n		return KSIM_CPU_M_SPAD;~	case 1:\n	case 4:\n		return KSIM_CPU_M_SPAD;
+678~units/cpu/mem.c~model_cpu~cpu timing: a load's value is forwarded one cycle early (one bubble at distance 1)~		s->ready[m->rd] = now + 2;~		s->ready[m->rd] = now + 1;
+679~units/cpu/core.c~model_cpu~cpu timing: a redirect costs two cycles, not three~		s->t_next = now + 4;~		s->t_next = now + 3;
+680~units/cpu/core.c~model_cpu~cpu EX: JALR keeps bit 0 of its target~		res = pc + 4;\n		wen = ctl = taken = jump = true;\n		break;\n	case KSIM_RV_BRANCH:~		res = pc + 4;\n		target |= (s->x[ksim_rv32_rs1(w)] + ksim_rv32_imm_i(w)) & 1;\n		wen = ctl = taken = jump = true;\n		break;\n	case KSIM_RV_BRANCH:
+681~units/rv32i.h~model_cpu~RV32I ALU: SRA shifts in zeros~		return (a >> sh) | ((a & 0x80000000u) && sh ?~		return (a >> sh) | (0 && sh ?
+682~units/cpu/core.c~model_cpu~cpu decode: SYSTEM ignores instr[19:7] (EBREAK with rd set halts as EBREAK)~		if ((w >> 21) || ((w >> 7) & 0x1fff)) {~		if (w >> 21) {
+683~units/cpu/l1.c~model_cpu~cpu L1: flush-all leaves the lines it wrote back dirty~		s->line[s->scan].dirty = false;\n		s->scan++;\n		s->l1 = KSIM_CPU_L_S_SCAN;\n		return true;\n	case KSIM_CPU_L_S_DRAIN:~		s->scan++;\n		s->l1 = KSIM_CPU_L_S_SCAN;\n		return true;\n	case KSIM_CPU_L_S_DRAIN:
+684~units/cpu/l1.c~model_cpu~cpu L1: invalidate-all keeps dirty lines~			s->line[s->scan].valid = false;\n			s->line[s->scan].dirty = false;~			s->line[s->scan].valid = s->line[s->scan].dirty;
+685~units/cpu/l1.c~model_cpu~cpu L1: a dirty victim is dropped, not written back~		if (l->valid && l->dirty) {~		if (0 && l->valid && l->dirty) {
+686~units/cpu/cpu.h~model_cpu~cpu L1: the index taken from addr[12:6]~#define KSIM_CPU_L1_IDX(a)	(((a) >> 5) & (KH_CPU_L1_LINES - 1))~#define KSIM_CPU_L1_IDX(a)	(((a) >> 6) & (KH_CPU_L1_LINES - 1))
+687~units/cpu/req.c~model_cpu~cpu push: the window bit is ignored (always the scratchpad)~			    s->pq_win ? KH_CPU_BUF_IMEM_W : KH_CPU_BUF_SPAD_W);~			    KH_CPU_BUF_SPAD_W);
+688~units/cpu/req.c~model_cpu~cpu fills: the 4-bit tag does not rotate~	s->rd_tag = (s->rd_tag + 1) & KH_CPU_TXN_FILL_MASK;~	s->rd_tag = 0;
+689~units/cpu/mem.c~model_cpu~cpu control: a FLUSH store completes before the sweep is done~				return ksim_cpu_ct(s, idx == KH_CPU_CTL_INVAL,\n						   now);~				return ksim_cpu_ct(s, idx == KH_CPU_CTL_INVAL,\n						   now) || 1;
 M
 }
 

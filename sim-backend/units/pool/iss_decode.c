@@ -16,41 +16,11 @@
  * the core's own (K_CSR), one that meets the outside (K_CSRX), or an
  * illegal instruction (an absent CSR, or a write to a read-only one: a
  * CSRRW always writes, CSRRS/CSRRC and the immediate forms only with a
- * nonzero rs1/uimm, as Zicsr says).
+ * nonzero rs1/uimm, as Zicsr says).  The fields and immediates are
+ * units/rv32i.h's, shared with the cpu unit.
  */
 #include "pool.h"
-
-/* sign-extended immediates, in u32 arithmetic (no shift of a negative) */
-static u32 ksim_pool_sext(u32 v, unsigned int bits)
-{
-	u32 m = 1u << (bits - 1);
-
-	return (v ^ m) - m;
-}
-
-static u32 ksim_pool_imm_i(u32 w)
-{
-	return ksim_pool_sext(w >> 20, 12);
-}
-
-static u32 ksim_pool_imm_s(u32 w)
-{
-	return ksim_pool_sext(((w >> 25) << 5) | ((w >> 7) & 0x1f), 12);
-}
-
-static u32 ksim_pool_imm_b(u32 w)
-{
-	return ksim_pool_sext(((w >> 31) << 12) | (((w >> 7) & 1) << 11) |
-			      (((w >> 25) & 0x3f) << 5) |
-			      (((w >> 8) & 0xf) << 1), 13);
-}
-
-static u32 ksim_pool_imm_j(u32 w)
-{
-	return ksim_pool_sext(((w >> 31) << 20) | (w & 0xff000) |
-			      (((w >> 20) & 1) << 11) |
-			      (((w >> 21) & 0x3ff) << 1), 21);
-}
+#include "units/rv32i.h"
 
 /* The kind of a CSR instruction on csr, or K_ILLEGAL. */
 static u8 ksim_pool_csr_kind(unsigned int csr, bool write)
@@ -127,16 +97,16 @@ static u8 ksim_pool_kind_of(u32 w, u32 pc, struct ksim_pool_op *o)
 		o->imm = pc + (w & 0xfffff000u);
 		return KSIM_POOL_K_LI;
 	case 0x6f:	/* JAL */
-		o->imm = pc + ksim_pool_imm_j(w);
+		o->imm = pc + ksim_rv32_imm_j(w);
 		if (!ksim_pool_target_ok(o->imm))
 			return KSIM_POOL_K_JALBAD;
 		o->imm /= 4;
 		return KSIM_POOL_K_JAL;
 	case 0x67:	/* JALR */
-		o->imm = ksim_pool_imm_i(w);
+		o->imm = ksim_rv32_imm_i(w);
 		return f3 ? KSIM_POOL_K_ILLEGAL : KSIM_POOL_K_JALR;
 	case 0x63:	/* BRANCH */
-		o->imm = pc + ksim_pool_imm_b(w);
+		o->imm = pc + ksim_rv32_imm_b(w);
 		if (ksim_pool_op_b[f3] == KSIM_POOL_K_ILLEGAL)
 			return KSIM_POOL_K_ILLEGAL;
 		if (!ksim_pool_target_ok(o->imm)) {
@@ -146,13 +116,13 @@ static u8 ksim_pool_kind_of(u32 w, u32 pc, struct ksim_pool_op *o)
 		o->imm /= 4;
 		return ksim_pool_op_b[f3];
 	case 0x03:	/* LOAD */
-		o->imm = ksim_pool_imm_i(w);
+		o->imm = ksim_rv32_imm_i(w);
 		return ksim_pool_op_l[f3];
 	case 0x23:	/* STORE */
-		o->imm = ksim_pool_imm_s(w);
+		o->imm = ksim_rv32_imm_s(w);
 		return f3 <= 2 ? KSIM_POOL_K_SB + f3 : KSIM_POOL_K_ILLEGAL;
 	case 0x13:	/* OP-IMM */
-		o->imm = ksim_pool_imm_i(w);
+		o->imm = ksim_rv32_imm_i(w);
 		if (f3 == 1)	/* SLLI: shamt[5] must be 0 on RV32 */
 			return f7 ? KSIM_POOL_K_ILLEGAL : KSIM_POOL_K_SLLI;
 		if (f3 == 5) {
