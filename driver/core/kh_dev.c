@@ -62,12 +62,19 @@ static int kh_mesh_bringup(struct kh_device *kd, struct kh_mesh *m)
 {
 	u64 size = kd->hw.mesh_mem_size[m->id] ? kd->hw.mesh_mem_size[m->id] :
 		   KH_MESH_DRAM_SIZE;
+	unsigned int i;
 	int ret;
 
 	m->stage = kh_zalloc(sizeof(*m->stage) * KH_ORC_STAGE_FLITS);
 	m->stage_known = kh_zalloc(KH_ORC_STAGE_FLITS);
 	if (!m->stage || !m->stage_known)
 		return -ENOMEM;
+	/*
+	 * PROG_DST, _BASE and _LEN hold what the last host wrote (a driver
+	 * bound before this one): nothing is known of them until written.
+	 */
+	for (i = 0; i < ARRAY_SIZE(m->prog_reg); i++)
+		m->prog_reg[i] = KH_REG_UNKNOWN;
 	kh_mutex_lock(&m->lock);
 	ret = kh_mesh_enumerate(m);
 	kh_mutex_unlock(&m->lock);

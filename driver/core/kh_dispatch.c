@@ -263,6 +263,9 @@ static void kh_stage(struct kh_mesh *m, const struct kh_chunk *c)
 /*
  * PROG_DST, PROG_BASE, PROG_LEN: a mesh reset clears them unseen, so only a
  * zero the driver last wrote is known to be there; anything else is written.
+ * Until this driver has written one (KH_REG_UNKNOWN) it holds whatever a
+ * driver bound before wrote: a first chunk at slot 0 must write PROG_BASE,
+ * or the dispatcher sends that driver's leftover flits.
  */
 static void kh_prog_reg(struct kh_mesh *m, unsigned int i, u32 off, u64 v)
 {

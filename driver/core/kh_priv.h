@@ -104,6 +104,9 @@ enum kh_mesh_run {
 	KH_RUN_RECOVER,		/* the job timed out; waiting for it to drain */
 };
 
+/* a register this driver has not written since probe: it holds anything */
+#define KH_REG_UNKNOWN		(~0ULL)
+
 struct kh_mesh {
 	struct kh_device *kd;
 	unsigned int id;
@@ -134,7 +137,7 @@ struct kh_mesh {
 	/* the job engine, under lock */
 	u64 (*stage)[KH_FLIT_WORDS];	/* the staging RAM as last written */
 	u8 *stage_known;	/* per slot, bit w: stage[slot][w] was written */
-	u64 prog_reg[3];	/* PROG_DST, _BASE, _LEN as last written */
+	u64 prog_reg[3];	/* PROG_DST, _BASE, _LEN as last written, or KH_REG_UNKNOWN */
 	bool disp_idle;		/* the dispatcher holds nothing of ours or anyone's */
 	struct list_head queue;	/* jobs waiting for the mesh, in id order */
 	struct kh_job *job;	/* the job on the device, if any */

@@ -334,13 +334,13 @@ TEST(cudata_refusals)
 	struct ksim_card *c = open2();
 	struct ksim_cpu *s;
 	static const unsigned int bad[] = { 2, 3, 6, 7, 8, 255 };
-	u32 w[16];
+	u32 w[7 * 8];	/* the longest burst below: 7 granules */
 	unsigned int i;
 	u64 ns;
 
 	REQUIRE(c);
 	s = unit(c, AX, AY);
-	for (i = 0; i < 16; i++)
+	for (i = 0; i < KSIM_ARRAY_SIZE(w); i++)
 		w[i] = 0xbad00000 + i;
 	for (i = 0; i < KSIM_ARRAY_SIZE(bad); i++)
 		cd_granules(c, AX, AY, bad[i], 0, 2, w);

@@ -123,6 +123,8 @@ void fake_reply_delay(struct fake_card *fc, unsigned int x, unsigned int y,
 /* ---- the nodes' instructions (nth counts from 0 per node) ---- */
 /* time one instruction takes once the unit gets to it (default 200 ns) */
 void fake_exec_ns(struct fake_card *fc, unsigned int x, unsigned int y, __u64 ns);
+/* PROG_DST, _BASE and _LEN as a host bound before left them */
+void fake_prog_regs(struct fake_card *fc, __u32 dst, __u32 base, __u32 len);
 void fake_inst_ns(struct fake_card *fc, unsigned int x, unsigned int y,
 		  unsigned int nth, __u64 ns);
 /* the nth instruction signals code/arg instead of INST/BATCH_COMPLETE */

@@ -113,6 +113,15 @@ void fake_inst_sig(struct fake_card *fc, unsigned int x, unsigned int y,
 	pthread_mutex_unlock(&fc->lock);
 }
 
+void fake_prog_regs(struct fake_card *fc, u32 dst, u32 base, u32 len)
+{
+	pthread_mutex_lock(&fc->lock);
+	fc->prog_dst = dst;
+	fc->prog_base = base;
+	fc->prog_len = len;
+	pthread_mutex_unlock(&fc->lock);
+}
+
 void fake_hang(struct fake_card *fc, unsigned int x, unsigned int y,
 	       unsigned int nth)
 {

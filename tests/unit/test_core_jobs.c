@@ -84,6 +84,26 @@ TEST(job_reports_its_device_time)
 	rig_down(&r);
 }
 
+/*
+ * A driver bound before left PROG_BASE pointing at its own staged flits:
+ * the first chunk, at slot 0, must still write it (the registers hold what
+ * the last host wrote, not zero).
+ */
+TEST(the_first_kick_writes_every_prog_register)
+{
+	struct rig_prog p = { 2, 2, 0x12, 3 };
+	struct drm_kohaku_wait w;
+	struct rig r;
+	u64 j;
+
+	REQUIRE(rig_up(&r, rig_card(2, 16)) == 0);
+	fake_prog_regs(r.fc, KH_YX(1, 1), 64, 3);
+	REQUIRE(rig_submit(&r, &p, 1, 0, &j) == 0);
+	CHECK_EQ(rig_wait_final(&r, j, &w), 0);
+	rig_check_done(&w);
+	rig_down(&r);
+}
+
 /* The last instruction faults: the core saw it, so node and code are known. */
 TEST(fault_on_the_last_instruction_is_reported_with_node_and_code)
 {
