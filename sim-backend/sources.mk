@@ -37,6 +37,12 @@ KH_SIM_SOURCES := \
 	sim_tbuf.c \
 	sim_trace.c \
 	sim_units.c \
+	units/mat/acu.c \
+	units/mat/cudata.c \
+	units/mat/drain.c \
+	units/mat/l1.c \
+	units/mat/mat.c \
+	units/mat/sweep.c \
 	units/null.c \
 	units/sx.c \
 	units/pool/cudata.c \

@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * The GEMM sweep (mx_cluster_mgr.v): K outermost,
+ *
+ *	for kb < nk: for g < gm: for h < gn: one command
+ *
+ * (0 in gm, gn or nk means 1, L233-235), one command per cycle, paced when
+ * gm * gn < 5 and nk > 1 so that a tile address recurs no sooner than
+ * REUSE_MIN (L247-249: 4 idle cycles at 1x1, 2 at 1x2, 1 at the other
+ * small shapes).  A command reads L1 A entry {abank, (aoff + g*nk + kb) mod
+ * 256} and L1 B entry {bbank, (boff + h*nk + kb) mod 256} (L171-178) and
+ * LOADs (kb = 0 and not acc) or ADDs its 16 chain values into tile
+ * address g*gn + h (L266, L271).
+ *
+ * The model computes a command at its issue cycle, reading L1 as it is
+ * then (the RTL reads it one to two cycles later), and catches up on every
+ * tick: issues are a fixed schedule (no emit stall: emit is refused).  The
+ * accumulate order is the RTL's, which the reuse distance makes equivalent
+ * to the RTL's pipelined write-back.  Busy: the manager until its last
+ * command leaves the cascade (issue + 20), the accumulator until 12 cycles
+ * after its last command (7 stages and the REUSE_MIN tail, mx_acu_fp.v
+ * L581-589).
+ */
+#include "mat.h"
+
+/* A compute-busy interval [from, to) joins CU_DBG [63:32] (ctr_comp). */
+void ksim_mat_comp(struct ksim_mat *m, u64 from, u64 to)
+{
+	if (from > m->comp_to) {
+		m->ctr_comp += (u32)(m->comp_to - m->comp_from);
+		m->comp_from = from;
+	}
+	if (to > m->comp_to)
+		m->comp_to = to;
+}
+
+/* A drain or peer command reaches the accumulator next cycle. */
+void ksim_mat_acu_cmd(const struct ksim_unit *u, struct ksim_mat *m)
+{
+	u64 at = ksim_unit_now(u) + 1, end = at + KSIM_MAT_ACU_BUSY;
+
+	if (end > m->acu_busy_to)
+		m->acu_busy_to = end;
+	ksim_mat_comp(m, at, end);
+}
+
+bool ksim_mat_sweep_busy(const struct ksim_unit *u, const struct ksim_mat *m)
+{
+	return m->run || ksim_unit_now(u) < m->mgr_busy_to;
+}
+
+bool ksim_mat_gemm_busy(const struct ksim_unit *u, const struct ksim_mat *m)
+{
+	return ksim_mat_sweep_busy(u, m) || ksim_unit_now(u) < m->acu_busy_to;
+}
+
+void ksim_mat_sweep_start(struct ksim_unit *u, struct ksim_mat *m)
+{
+	struct ksim_mat_inst *s = &m->sw;
+	bool one, two, small;
+	u64 n, last;
+
+	*s = m->in;
+	if (!s->gm)
+		s->gm = 1;
+	if (!s->gn)
+		s->gn = 1;
+	if (!s->nk)
+		s->nk = 1;
+	one = s->gm == 1 && s->gn == 1;
+	two = (s->gm == 1 && s->gn == 2) || (s->gm == 2 && s->gn == 1);
+	small = (s->gm == 1 && s->gn <= 4) || (s->gn == 1 && s->gm <= 4) ||
+		(s->gm == 2 && s->gn == 2);
+	m->pace_n = (s->nk <= 1 || !small) ? 0 : one ? 4 : two ? 2 : 1;
+	m->kb = m->g = m->h = 0;
+	m->run = true;
+	/* gemm_start is seen a cycle later; run, and the first issue, after */
+	m->next_issue = ksim_unit_now(u) + 2;
+	n = (u64)s->gm * s->gn * s->nk;
+	last = m->next_issue + (n - 1) * (m->pace_n + 1u);
+	m->mgr_busy_to = last + KSIM_MAT_SWEEP_LAT + 1;
+	if (last + KSIM_MAT_SWEEP_LAT + KSIM_MAT_ACU_BUSY > m->acu_busy_to)
+		m->acu_busy_to = last + KSIM_MAT_SWEEP_LAT + KSIM_MAT_ACU_BUSY;
+}
+
+static void ksim_mat_issue(struct ksim_mat *m)
+{
+	const struct ksim_mat_inst *s = &m->sw;
+	unsigned int a = (s->abank ? KH_MAT_BANK : 0) +
+			 ((s->aoff + m->g * s->nk + m->kb) & 0xff);
+	unsigned int b = (s->bbank ? KH_MAT_BANK : 0) +
+			 ((s->boff + m->h * s->nk + m->kb) & 0xff);
+	unsigned int t = (m->g * s->gn + m->h) & KSIM_MAT_TAW_MASK, l;
+	bool load = m->kb == 0 && !s->acc;
+	u32 v[KSIM_MAT_LANES];
+
+	ksim_mat_chain(&m->l1[0][a % KH_MAT_GA], &m->l1[1][b % KH_MAT_GB],
+		       s->anchor, v);
+	for (l = 0; l < KSIM_MAT_LANES; l++)
+		m->tile[t][l] = ksim_mat_fp22_add(m->tile[t][l], v[l], load,
+						  false);
+	if (m->h + 1 == s->gn) {
+		m->h = 0;
+		if (m->g + 1 == s->gm) {
+			m->g = 0;
+			if (m->kb + 1 == s->nk)
+				m->run = false;
+			m->kb++;
+		} else {
+			m->g++;
+		}
+	} else {
+		m->h++;
+	}
+}
+
+bool ksim_mat_sweep_step(struct ksim_unit *u, struct ksim_mat *m)
+{
+	u64 now = ksim_unit_now(u);
+
+	while (m->run && m->next_issue <= now) {
+		ksim_mat_issue(m);
+		m->next_issue += m->pace_n + 1u;
+	}
+	return false;
+}
