@@ -717,6 +717,15 @@ TEST(cu_data_buffers_and_rejections)
 	fails = 0;
 	check_l1(m, 0, 300, &r, "cu_data A");
 	CHECK_EQ(fails, 0);
+	/* the scales come from word 0 only: other words' scale bytes differ */
+	for (i = 1; i < 4; i++)
+		data[i][0] ^= 0xffffffffULL;
+	send_burst(c, UY0, KH_MAT_BUF_L1A, 4 * 301, 3, 0, data);
+	CHECK_EQ(KH_NS_CODE(mat_run(c, UY0, &nop)), KH_SIG_INST_COMPLETE);
+	for (k = 0; k < 4; k++)
+		CHECK_EQ(m->l1[0][301].s[k], r.s[k]);
+	for (i = 1; i < 4; i++)
+		data[i][0] ^= 0xffffffffULL;
 	/* buffer 1: the same bytes placed in the B packing, no signal */
 	send_burst(c, UY0, KH_MAT_BUF_L1B, 4 * 511, 3, 0, data);
 	ns = mat_run(c, UY0, &nop);
@@ -727,7 +736,7 @@ TEST(cu_data_buffers_and_rejections)
 	/* rejections: past the end, unknown buffer, odd peer offset, peer
 	 * past the tile; each still acked, counted out, faults once */
 	send_burst(c, UY0, KH_MAT_BUF_L1A, 4 * 511 + 1, 3, KH_DATAF_SIGNAL, data);
-	CHECK(mh_wait_count(c, UX, UY0, base + 3, 10000));
+	CHECK(mh_wait_count(c, UX, UY0, base + 4, 10000));
 	CHECK_EQ(KH_NS_CODE(mh_ns(c, UX, UY0)), KH_SIG_DATA_RECEIVED);
 	CHECK_EQ(m->l1[0][511].s[0], 0);	/* not written */
 	ns = mat_run(c, UY0, &nop);
@@ -801,6 +810,32 @@ TEST(drain_to_node_peer_accumulate)
 	CHECK_EQ(bad, 0);
 	gemm_free(&g0);
 	gemm_free(&g1);
+	ksim_card_destroy(c);
+}
+
+/* addr_hi [68:63] is addr[39:34]: a DRAIN into the L2 staging aperture */
+TEST(drain_to_a_40_bit_address)
+{
+	struct ksim_card *c = mh_card(MAP);
+	struct matf d = { .op = KH_MAT_OP_DRAIN, .n = 2 };
+	struct ksim_mat *m = mat_of(c, UY0);
+	unsigned int l;
+	u8 b[64];
+
+	REQUIRE(c);
+	for (l = 0; l < 16; l++) {
+		m->tile[0][l] = (63u << 14) | (l << 10);	/* 1 + l/16 */
+		m->tile[1][l] = (64u << 14);			/* 2 */
+	}
+	d.addr = KH_MADDR_AP(0, KH_AP_L2_STAGE, 0x2000);
+	CHECK_EQ(KH_NS_CODE(mat_run(c, UY0, &d)), KH_SIG_INST_COMPLETE);
+	ksim_run(c, 2000);
+	CHECK_EQ(ksim_dma_read(c, KH_CARD_AP(0, KH_AP_L2_STAGE, 0x2000), b,
+			       sizeof(b)), 0);
+	for (l = 0; l < 16; l++) {
+		CHECK_EQ(b[2 * l] | b[2 * l + 1] << 8, 0x3c00 | (l << 6));
+		CHECK_EQ(b[32 + 2 * l] | b[32 + 2 * l + 1] << 8, 0x4000);
+	}
 	ksim_card_destroy(c);
 }
 
