@@ -203,6 +203,35 @@ cat <<'M'
 523~sim_inject.c~model_xdma~XDMA knob: dir= is ignored~		if (ev != event || !(k->xdir & (1u << c2h)))~		if (ev != event)
 524~xdma/xdma.h~model_xdma~XDMA: a W1S alias writes the register instead of setting bits~		*r |= v & mask;~		*r = v & mask;
 525~xdma/engine.c~model_xdma~XDMA: C2H data land in the bounce buffer though the host offered its pointer~			e = ksim_dma_card_read(x->card, card + o, p ?: x->bounce, n);~			e = ksim_dma_card_read(x->card, card + o, x->bounce, n);
+631~units/mat/l1.c~model_mat~mat FILL: QUANT set when preq, clear otherwise~(in->preq ? 0 : KH_MEMF_QUANT)~(in->preq ? KH_MEMF_QUANT : 0)
+632~units/mat/l1.c~model_mat~mat FILL: a B fill asks MAG for the A packing~(in->sel ? KH_MEMF_BLAYOUT : 0)~0
+633~units/mat/l1.c~model_mat~mat FILL: txn 0 instead of eoff~KH_T_MEM_RD_REQ, in->eoff, 1)~KH_T_MEM_RD_REQ, 0, 1)
+634~units/mat/l1.c~model_mat~mat L1: scales taken from word 3, not word 0~if (word == 0)\n\t\tfor~if (word == 3)\n\t\tfor
+635~units/mat/l1.c~model_mat~mat L1: A and B placements swapped~unsigned int lane = sel ? KH_MX_B_LANE(o) : KH_MX_A_LANE(o);~unsigned int lane = sel ? KH_MX_A_LANE(o) : KH_MX_B_LANE(o);
+636~units/mat/l1.c~model_mat~mat L1: the bank bit dropped at commit~m->l1[sel][ent % KH_MAT_GA] = *e;~m->l1[sel][ent % KH_MAT_BANK] = *e;
+637~units/mat/cudata.c~model_mat~mat FILL: fbank ignored when placing responses~(m->in.fbank ? KH_MAT_BANK : 0) +~0 +
+638~units/mat/cudata.c~model_mat~mat CU_DATA: a burst ending at the L1 A limit is accepted~return end < KH_MAT_GA * 4;~return end <= KH_MAT_GA * 4;
+639~units/mat/cudata.c~model_mat~mat CU_DATA: a peer burst at an odd granule is accepted~return end < KH_MAT_TILES * 2 && !(off & 1);~return end < KH_MAT_TILES * 2;
+640~units/mat/cudata.c~model_mat~mat CU_DATA: an unknown buffer is accepted~default:\n\t\treturn false;~default:\n\t\treturn true;
+641~units/mat/cudata.c~model_mat~mat CU_DATA: a rejected burst raises no fault~if (m->cd_bad)\n\t\tm->fault = true;~if (0)\n\t\tm->fault = true;
+642~units/mat/cudata.c~model_mat~mat CU_DATA: a rejected burst still writes~if (m->cd_bad)\n\t\treturn;~if (0)\n\t\treturn;
+643~units/mat/cudata.c~model_mat~mat CU_DATA: the signal ignores the ack coordinate~if (!ay && !ax) {~if (1) {
+644~units/mat/cudata.c~model_mat~mat CU_DATA: SIG_DATA_RECEIVED carries the offset, not the buffer~kh_flit_set(&m->sg, KH_SIG_ARG, m->cd_buf);~kh_flit_set(&m->sg, KH_SIG_ARG, m->cd_off);
+645~units/mat/cudata.c~model_mat~mat peer: sub-tile index is the granule, not granule / 2~m->pk_idx = off >> 1;~m->pk_idx = off;
+646~units/mat/mat.c~model_mat~mat: the CU_DATA fault is reported at every retirement after~m->fault = false;\n\tm->st = KSIM_MAT_IDLE;~m->st = KSIM_MAT_IDLE;
+647~units/mat/mat.c~model_mat~mat: exec_result leaves out the drains~u16 cnt = (u16)(m->nfill + m->ngemm + m->ndrain);~u16 cnt = (u16)(m->nfill + m->ngemm);
+648~units/mat/mat.c~model_mat~mat: an unknown opcode counts as a FILL~default:\n\t\tksim_mat_goto(m, KSIM_MAT_DONE, now + 1);~default:\n\t\tm->nfill++;\n\t\tksim_mat_goto(m, KSIM_MAT_DONE, now + 1);
+649~units/mat/mat.c~model_mat~mat: n = 0 is not 1~if (!in->n)\n\t\tin->n = 1;~if (0)\n\t\tin->n = 1;
+650~units/mat/mat.c~model_mat~mat: addr_hi [68:63] ignored (34-bit addresses)~kh_flit_get(f, KH_MAT_ADDR_HI) << KH_MAT_ADDR_LO_BITS;~0;
+651~units/mat/mat.c~model_mat~mat: GEMM with emit is run instead of refused~in->emit ? KSIM_MAT_REFUSE : KSIM_MAT_GEMM~KSIM_MAT_GEMM
+652~units/mat/mat.c~model_mat~mat DRAIN: retires before the write port has sent everything~if (ksim_mat_drain_busy(m) || !ksim_mat_w_idle(m))~if (ksim_mat_drain_busy(m))
+653~units/mat/sweep.c~model_mat~mat GEMM: acc ignored, the first K block always loads~bool load = m->kb == 0 && !s->acc;~bool load = m->kb == 0;
+654~units/mat/sweep.c~model_mat~mat GEMM: L1 A entries walked K-major~((s->aoff + m->g * s->nk + m->kb) & 0xff)~((s->aoff + m->g + m->kb * s->gm) & 0xff)
+655~units/mat/sweep.c~model_mat~mat GEMM: small tilings not paced~m->pace_n = (s->nk <= 1 || !small) ? 0 : one ? 4 : two ? 2 : 1;~m->pace_n = 0;
+656~units/mat/acu.c~model_mat~mat numerics: the chain value truncated, not rounded~up = guard & (sticky | (sig & 1));~up = 0;
+657~units/mat/acu.c~model_mat~mat numerics: FP22 add rounds ties away from zero~up = g & (st | (sig & 1));~up = g;
+658~units/mat/acu.c~model_mat~mat numerics: FP16 overflow gives Inf, not 0x7bff~return (u16)((s << 15) | (0x1e << 10) | 0x3ff);~return (u16)((s << 15) | (0x1f << 10));
+659~units/mat/drain.c~model_mat~mat DRAIN: every burst written at the base address~kh_flit_set(&f, KH_MEM_ADDR, d->addr +\n\t\t\t\t    (u64)m->w_sfirst * KH_MAT_GRANULE);~kh_flit_set(&f, KH_MEM_ADDR, d->addr);
 M
 }
 
