@@ -227,9 +227,9 @@ cat <<'M'
 652~units/mat/mat.c~model_mat~mat DRAIN: retires before the write port has sent everything~if (ksim_mat_drain_busy(m) || !ksim_mat_w_idle(m))~if (ksim_mat_drain_busy(m))
 653~units/mat/sweep.c~model_mat~mat GEMM: acc ignored, the first K block always loads~bool load = m->kb == 0 && !s->acc;~bool load = m->kb == 0;
 654~units/mat/sweep.c~model_mat~mat GEMM: L1 A entries walked K-major~((s->aoff + m->g * s->nk + m->kb) & 0xff)~((s->aoff + m->g + m->kb * s->gm) & 0xff)
-655~units/mat/sweep.c~model_mat~mat GEMM: small tilings not paced~m->pace_n = (s->nk <= 1 || !small) ? 0 : one ? 4 : two ? 2 : 1;~m->pace_n = 0;
-656~units/mat/acu.c~model_mat~mat numerics: the chain value truncated, not rounded~up = guard & (sticky | (sig & 1));~up = 0;
-657~units/mat/acu.c~model_mat~mat numerics: FP22 add rounds ties away from zero~up = g & (st | (sig & 1));~up = g;
+655~units/mat/sweep.c~model_mat~mat GEMM: small tilings not paced~m->pace_n = (s->nk <= 1 || !small) ? 0 : one ? 4 : two ? 2 : 1;~m->pace_n = (s->nk <= 1 || !small || one || two) ? 0 : 0;
+656~units/mat/acu.c~model_mat~mat numerics: the chain value truncated, not rounded~up = guard & (sticky | (sig & 1));~up = 0 & guard & sticky;
+657~units/mat/acu.c~model_mat~mat numerics: FP22 add rounds ties away from zero~up = g & (st | (sig & 1));~up = g | (st & 0);
 658~units/mat/acu.c~model_mat~mat numerics: FP16 overflow gives Inf, not 0x7bff~return (u16)((s << 15) | (0x1e << 10) | 0x3ff);~return (u16)((s << 15) | (0x1f << 10));
 659~units/mat/drain.c~model_mat~mat DRAIN: every burst written at the base address~kh_flit_set(&f, KH_MEM_ADDR, d->addr +\n\t\t\t\t    (u64)m->w_sfirst * KH_MAT_GRANULE);~kh_flit_set(&f, KH_MEM_ADDR, d->addr);
 M
