@@ -492,6 +492,34 @@ TEST(fill_preq_bank_and_tag_wrap)
 	ksim_card_destroy(c);
 }
 
+/* n >= 256: the descriptor carries n[7:0] entries, the sequencer waits
+ * for n with an 8-bit counter, so the FILL never retires (RTL L838). */
+TEST(fill_of_256_entries_hangs_as_the_rtl)
+{
+	struct ksim_card *c = mh_card(MAP);
+	struct ksim_unit *u = ksim_unit_at(c, 0, UX, UY0);
+	struct matf f = { .op = KH_MAT_OP_FILL, .addr = A_BASE, .n = 256,
+			  .eoff = 9 };
+	struct ksim_mat *m = mat_of(c, UY0);
+	u16 src[128];
+	struct kh_flit fl;
+	unsigned int i;
+
+	REQUIRE(c);
+	for (i = 0; i < 128; i++)
+		src[i] = 0x3c00;		/* 1.0 */
+	put_fp16(c, A_BASE, src, 128);
+	mat_flit(&fl, UX, UY0, &f, 1);
+	mh_mb_send(c, &fl);
+	ksim_run(c, 20000);
+	CHECK_EQ(u->n_accepted, 1);
+	CHECK_EQ(u->n_retired, 0);
+	CHECK_EQ(m->st, KSIM_MAT_FILL);
+	CHECK_EQ(m->rcv_ent, 1);		/* count 0 is one entry at MAG */
+	CHECK_EQ(m->l1[0][9].q[0], 57);
+	ksim_card_destroy(c);
+}
+
 /* One GEMM over gm x gn x nk, drained, every element bit-exact. */
 static void gemm_case(unsigned int gm, unsigned int gn, unsigned int nk,
 		      int elo, int ehi, unsigned int anchor)

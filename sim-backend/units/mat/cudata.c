@@ -78,6 +78,7 @@ static void ksim_mat_cd_data(struct ksim_unit *u, struct ksim_mat *m,
 			kh_flit_set(&m->sg, KH_SIG_CODE, KH_SIG_DATA_RECEIVED);
 			kh_flit_set(&m->sg, KH_SIG_ARG, m->cd_buf);
 			m->sg_pend = true;
+			m->sg_at = ksim_unit_now(u) + 1;
 		}
 	}
 	m->cd_off++;
@@ -146,16 +147,20 @@ u32 ksim_mat_peer_lane(const u64 *p, unsigned int l)
 	return (u32)(v & 0x3fffff);
 }
 
-bool ksim_mat_peer_step(struct ksim_unit *u, struct ksim_mat *m)
+/*
+ * The peer gate and OP_ADD_PEER, on the values registered at the start of
+ * the cycle: pk_was and open_next are pk_pend and the peer_open_r input
+ * as they stood before this cycle's receive.
+ */
+bool ksim_mat_peer_step(struct ksim_unit *u, struct ksim_mat *m, bool pk_was,
+			bool open_next)
 {
 	bool open_r = m->peer_open_r, p_open = m->p_open;
 	unsigned int l, t;
 
-	/* registered: this cycle's values come from the last cycle's */
 	m->p_open = open_r && (p_open || !ksim_mat_gemm_busy(u, m));
-	m->peer_open_r = (m->cd_run && m->cd_buf == KH_MAT_BUF_PEER) ||
-			 m->pk_pend;
-	if (m->pk_pend && p_open && !m->d_run && !m->d_out) {
+	m->peer_open_r = open_next;
+	if (pk_was && p_open && !m->d_run && !m->d_out) {
 		t = m->pk_idx & KSIM_MAT_TAW_MASK;
 		for (l = 0; l < KSIM_MAT_LANES; l++) {
 			u32 v = ksim_mat_peer_lane(m->pk, l);

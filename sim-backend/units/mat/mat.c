@@ -196,7 +196,7 @@ static bool ksim_mat_send(struct ksim_unit *u, struct ksim_mat *m)
 {
 	if (!ksim_unit_send_ready(u))
 		return false;
-	if (m->sg_pend) {
+	if (m->sg_pend && ksim_unit_now(u) >= m->sg_at) {
 		if (!ksim_unit_send(u, &m->sg))
 			return false;
 		m->sg_pend = false;
@@ -215,13 +215,15 @@ static bool ksim_mat_send(struct ksim_unit *u, struct ksim_mat *m)
 static bool ksim_mat_tick(struct ksim_unit *u)
 {
 	struct ksim_mat *m = ksim_unit_priv(u);
-	bool did = false, busy;
+	bool did = false, busy, pk_was, open_next;
 	u64 now = ksim_unit_now(u);
 
 	ksim_mat_sweep_step(u, m);
 	did |= ksim_mat_seq(u, m);
+	pk_was = m->pk_pend;
+	open_next = (m->cd_run && m->cd_buf == KH_MAT_BUF_PEER) || m->pk_pend;
 	did |= ksim_mat_recv(u, m);
-	did |= ksim_mat_peer_step(u, m);
+	did |= ksim_mat_peer_step(u, m, pk_was, open_next);
 	did |= ksim_mat_drain_step(u, m);
 	did |= ksim_mat_send(u, m);
 	ksim_mat_dbg(u, m);

@@ -104,6 +104,7 @@ struct ksim_mat {
 	u16 cd_off;
 	u16 cd_left;
 	bool sg_pend;		/* sg_valid */
+	u64 sg_at;		/* the cycle sg_valid rises */
 	struct kh_flit sg;
 	bool pk_pend;
 	u16 pk_idx;
@@ -146,7 +147,8 @@ void ksim_mat_place(struct ksim_mat *m, const struct kh_flit *f, bool sel,
 
 /* cudata.c */
 bool ksim_mat_recv(struct ksim_unit *u, struct ksim_mat *m);
-bool ksim_mat_peer_step(struct ksim_unit *u, struct ksim_mat *m);
+bool ksim_mat_peer_step(struct ksim_unit *u, struct ksim_mat *m, bool pk_was,
+			bool open_next);
 u32 ksim_mat_peer_lane(const u64 *p, unsigned int l);
 
 /* sweep.c */
