@@ -943,9 +943,9 @@ TEST(timing_gemm_retires_as_the_sweep_starts)
 	struct ksim_unit *u = ksim_unit_at(c, 0, UX, UY0);
 	struct ksim_mat *m = mat_of(c, UY0);
 	struct matf g = { .op = KH_MAT_OP_GEMM, .gm = 16, .gn = 16, .nk = 4 };
-	struct matf g1 = { .op = KH_MAT_OP_GEMM, .gm = 1, .gn = 1, .nk = 3 };
+	struct matf g1 = { .op = KH_MAT_OP_GEMM, .gm = 1, .gn = 1, .nk = 50 };
 	struct kh_flit f;
-	u64 acc_at, ret_at;
+	u64 acc_at, ret_at, busy_end;
 
 	REQUIRE(c);
 	mat_flit(&f, UX, UY0, &g, 1);
@@ -964,15 +964,28 @@ TEST(timing_gemm_retires_as_the_sweep_starts)
 	mh_mb_send(c, &f);
 	ksim_run(c, 1100);
 	CHECK_EQ(u->n_retired, 2);
-	/* paced: 1x1 with nk 3 issues every 5th cycle */
+	/* paced: 1x1 with nk 50 issues every 5th cycle */
 	ksim_run(c, 2000);
 	mat_flit(&f, UX, UY0, &g1, 3);
 	mh_mb_send(c, &f);
 	while (u->n_accepted < 3)
 		ksim_run(c, 1);
 	acc_at = ksim_cycles(c) - 1;
-	step_until_retired(c, u, 3, 1000);
-	CHECK_EQ(m->mgr_busy_to - acc_at, 1 + 2 + 2 * 5 + 20 + 1);
+	ret_at = step_until_retired(c, u, 3, 1000) - 1;
+	CHECK_EQ(m->mgr_busy_to - acc_at, 1 + 2 + 49 * 5 + 20 + 1);
+	/* retired 4 cycles on although its commands are 5 apart */
+	CHECK_EQ(ret_at - acc_at, 4);
+	/* a narrow GEMM behind it waits for the accumulator: it starts the
+	 * cycle gemm_busy falls and retires 3 cycles later */
+	busy_end = m->acu_busy_to;
+	g1.nk = 3;
+	mat_flit(&f, UX, UY0, &g1, 4);
+	mh_mb_send(c, &f);
+	while (u->n_accepted < 4)
+		ksim_run(c, 1);
+	CHECK(ksim_cycles(c) - 1 < busy_end - 20);
+	ret_at = step_until_retired(c, u, 4, 1000) - 1;
+	CHECK_EQ(ret_at, busy_end + 3);
 	ksim_card_destroy(c);
 }
 

@@ -216,7 +216,7 @@ static bool ksim_mat_tick(struct ksim_unit *u)
 {
 	struct ksim_mat *m = ksim_unit_priv(u);
 	bool did = false, busy, pk_was, open_next;
-	u64 now = ksim_unit_now(u);
+	u64 now = ksim_unit_now(u), wake;
 
 	ksim_mat_sweep_step(u, m);
 	did |= ksim_mat_seq(u, m);
@@ -227,16 +227,32 @@ static bool ksim_mat_tick(struct ksim_unit *u)
 	did |= ksim_mat_drain_step(u, m);
 	did |= ksim_mat_send(u, m);
 	ksim_mat_dbg(u, m);
-	/* wake when a state's start or a busy window ends */
+	/* wake at the earliest of: a state's start, the end of a busy window
+	 * something waits on, the sweep's next command (one timer: the
+	 * last ksim_unit_timer() wins) */
+	wake = KSIM_MAT_NEVER;
 	if (m->st_at > now)
-		ksim_unit_timer(u, m->st_at);
+		wake = m->st_at;
 	busy = m->st == KSIM_MAT_GEMM || m->st == KSIM_MAT_DRAIN ||
 	       m->pk_pend || m->peer_open_r || m->p_open;
-	if (busy && ksim_mat_gemm_busy(u, m))
-		ksim_unit_timer(u, m->acu_busy_to > m->mgr_busy_to ?
-				m->acu_busy_to : m->mgr_busy_to);
-	if (m->run)
-		ksim_unit_timer(u, m->next_issue);
+	if (busy && ksim_mat_gemm_busy(u, m)) {
+		u64 end = m->acu_busy_to > m->mgr_busy_to ? m->acu_busy_to :
+			  m->mgr_busy_to;
+
+		/* a wide GEMM waits for the manager only */
+		if (m->st == KSIM_MAT_GEMM && ksim_mat_wide(&m->in) &&
+		    m->mgr_busy_to > now)
+			end = m->mgr_busy_to;
+
+		if (end < wake)
+			wake = end;
+	}
+	if (m->run && m->next_issue < wake)
+		wake = m->next_issue;
+	if (m->sg_pend && m->sg_at > now && m->sg_at < wake)
+		wake = m->sg_at;
+	if (wake != KSIM_MAT_NEVER)
+		ksim_unit_timer(u, wake);
 	return did || m->sg_pend ||
 	       (m->st == KSIM_MAT_FILL && !m->req_done);
 }
