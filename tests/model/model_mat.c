@@ -906,23 +906,160 @@ TEST(noop_opcodes_and_exec_result)
 TEST(refused_features_fault_loudly)
 {
 	struct ksim_card *c = mh_card(MAP);
-	struct matf g = { .op = KH_MAT_OP_GEMM, .emit = 1 };
-	struct matf d = { .op = KH_MAT_OP_DRAIN, .fuse = 1, .n = 1 };
 	struct matf r = { .op = KH_MAT_OP_DRAIN, .dfin = 0x12, .n = 1 };
 	struct ksim_mat *m = mat_of(c, UY0);
 	u64 ns;
 
 	REQUIRE(c);
-	ns = mat_run(c, UY0, &g);
-	CHECK_EQ(KH_NS_CODE(ns), KH_SIG_FAULT);
-	CHECK_EQ(KH_NS_ARG(ns), KSIM_MAT_FAULT_UNMODELLED);
-	ns = mat_run(c, UY0, &d);
-	CHECK_EQ(KH_NS_CODE(ns), KH_SIG_FAULT);
-	CHECK_EQ(KH_NS_ARG(ns), KSIM_MAT_FAULT_UNMODELLED);
 	ns = mat_run(c, UY0, &r);
 	CHECK_EQ(KH_NS_CODE(ns), KH_SIG_FAULT);
 	CHECK_EQ(KH_NS_ARG(ns), KSIM_MAT_FAULT_UNMODELLED);
 	CHECK_EQ(m->ngemm + m->ndrain, 0);
+	CHECK_EQ(KH_NS_ARG(mat_run(c, UY0, &(struct matf){ .op = 0 })), 0);
+	ksim_card_destroy(c);
+}
+
+/* emit: the last K block hands each sub-tile out; a fused DRAIN waits. */
+TEST(gemm_emit_and_fused_drain)
+{
+	struct ksim_card *c = mh_card(MAP);
+	struct matf m = { .op = KH_MAT_OP_GEMM, .anchor = KH_MX_ANCHOR,
+			  .gm = 3, .gn = 4, .nk = 3, .emit = 1,
+			  .addr = C_BASE };
+	struct matf d = { .op = KH_MAT_OP_DRAIN, .fuse = 1, .n = 12,
+			  .addr = C_BASE };
+	unsigned int t, l, bad = 0, w0;
+	struct gemm g;
+	u16 out[12 * 16], again[12 * 16];
+	u8 b[12 * 32];
+
+	REQUIRE(c);
+	gemm_make(&g, 3, 4, 3, 10, 20);
+	gemm_fill(c, UY0, &g, 0, 0);
+	w0 = KH_AUX_WR_COUNT(mh_rd(c, KH_ORC_AUX_STAT));
+	CHECK_EQ(KH_NS_ARG(mat_run(c, UY0, &m)), 3);
+	CHECK_EQ(KH_NS_ARG(mat_run(c, UY0, &d)), 4);
+	CHECK_EQ(mat_of(c, UY0)->w_st, 0);	/* everything left */
+	wait_writes(c, w0, 2);			/* 8 + 4 */
+	CHECK_EQ(ksim_dma_read(c, KH_CARD_ADDR(0, C_BASE), b, sizeof(b)), 0);
+	for (t = 0; t < 12 * 16; t++)
+		out[t] = (u16)(b[2 * t] | (b[2 * t + 1] << 8));
+	for (t = 0; t < 12; t++)
+		for (l = 0; l < 16; l++) {
+			u16 want = to_fp16(ref_elem(&g, t / 4, t % 4, l / 4,
+						    l % 4, 0, 3, 0, true));
+
+			if (out[16 * t + l] != want && bad++ < 5)
+				CHECK_MSG(0, "emit: t %u l %u = %04x want %04x",
+					  t, l, out[16 * t + l], want);
+		}
+	CHECK_EQ(bad, 0);
+	/* the emitted values were written back to the tile too */
+	memset(again, 0, sizeof(again));
+	{
+		struct matf p = { .op = KH_MAT_OP_DRAIN, .n = 12,
+				  .addr = C_BASE + 0x10000 };
+		unsigned int w1 = KH_AUX_WR_COUNT(mh_rd(c, KH_ORC_AUX_STAT));
+
+		mat_run(c, UY0, &p);
+		wait_writes(c, w1, 2);
+		CHECK_EQ(ksim_dma_read(c, KH_CARD_ADDR(0, C_BASE + 0x10000), b,
+				       sizeof(b)), 0);
+		for (t = 0; t < 12 * 16; t++)
+			again[t] = (u16)(b[2 * t] | (b[2 * t + 1] << 8));
+	}
+	CHECK(!memcmp(out, again, sizeof(out)));
+	gemm_free(&g);
+	ksim_card_destroy(c);
+}
+
+/* 256 emitted sub-tiles against a write port of 8 per burst: the sweep
+ * holds at DQ_LIMIT outstanding and every value still arrives. */
+TEST(emit_stalls_the_sweep)
+{
+	struct ksim_card *c = mh_card(MAP);
+	struct ksim_unit *u = ksim_unit_at(c, 0, UX, UY0);
+	struct ksim_mat *mm = mat_of(c, UY0);
+	struct matf m = { .op = KH_MAT_OP_GEMM, .anchor = KH_MX_ANCHOR,
+			  .gm = 32, .gn = 32, .nk = 1, .acc = 1, .emit = 1,
+			  .addr = C_BASE };
+	struct matf d = { .op = KH_MAT_OP_DRAIN, .fuse = 1, .n = 1024,
+			  .addr = C_BASE };
+	unsigned int t, l, bad = 0, w0;
+	struct gemm g;
+	struct kh_flit f;
+	u8 *b = malloc(1024 * 32);
+	u64 acc_at;
+
+	REQUIRE(c && b);
+	gemm_make(&g, 32, 32, 1, 10, 20);
+	gemm_fill(c, UY0, &g, 0, 0);
+	w0 = KH_AUX_WR_COUNT(mh_rd(c, KH_ORC_AUX_STAT));
+	mat_flit(&f, UX, UY0, &m, 1);
+	mh_mb_send(c, &f);
+	while (u->n_accepted < 3)
+		ksim_run(c, 1);
+	acc_at = ksim_cycles(c) - 1;
+	while (!mm->run)
+		ksim_run(c, 1);
+	while (mm->run)
+		ksim_run(c, 1);
+	/* without the stall the last command would issue at +3 + 1023 */
+	CHECK(mm->mgr_busy_to - 21 > acc_at + 3 + 1023 + 50);
+	CHECK(mm->d_out <= KSIM_MAT_DQ);
+	CHECK_EQ(KH_NS_ARG(mat_run(c, UY0, &d)), 4);
+	wait_writes(c, w0, 128);
+	CHECK_EQ(ksim_dma_read(c, KH_CARD_ADDR(0, C_BASE), b, 1024 * 32), 0);
+	for (t = 0; t < 1024; t++)
+		for (l = 0; l < 16; l++) {
+			u16 got = (u16)(b[32 * t + 2 * l] | (b[32 * t + 2 * l + 1] << 8));
+			u16 want = to_fp16(ref_elem(&g, t / 32, t % 32, l / 4,
+						    l % 4, 0, 1, 0, false));
+
+			if (got != want && bad++ < 5)
+				CHECK_MSG(0, "stall: t %u l %u = %04x want %04x",
+					  t, l, got, want);
+		}
+	CHECK_EQ(bad, 0);
+	free(b);
+	gemm_free(&g);
+	ksim_card_destroy(c);
+}
+
+/* emit on a sweep whose last K block is also its LOAD: LOAD wins, nothing
+ * is handed out, the node still counts them (RTL, mgr L373-377); a plain
+ * DRAIN restarts the node and drains the tile. */
+TEST(emit_on_a_loading_sweep_hands_nothing_out)
+{
+	struct ksim_card *c = mh_card(MAP);
+	struct ksim_mat *mm = mat_of(c, UY0);
+	struct matf m = { .op = KH_MAT_OP_GEMM, .anchor = KH_MX_ANCHOR,
+			  .gm = 1, .gn = 2, .nk = 1, .emit = 1,
+			  .addr = C_BASE };
+	unsigned int t, l;
+	struct gemm g;
+	u16 out[2 * 16];
+	u8 b[64];
+
+	REQUIRE(c);
+	gemm_make(&g, 1, 2, 1, 10, 20);
+	gemm_fill(c, UY0, &g, 0, 0);
+	memset(b, 0xa5, sizeof(b));
+	CHECK_EQ(ksim_dma_write(c, KH_CARD_ADDR(0, C_BASE), b, sizeof(b)), 0);
+	CHECK_EQ(KH_NS_CODE(mat_run(c, UY0, &m)), KH_SIG_INST_COMPLETE);
+	ksim_run(c, 500);
+	CHECK_EQ(mm->d_out, 2);
+	CHECK(ksim_mat_drain_busy(mm));
+	CHECK_EQ(ksim_dma_read(c, KH_CARD_ADDR(0, C_BASE), b, sizeof(b)), 0);
+	CHECK_EQ(b[0], 0xa5);
+	CHECK_EQ(b[63], 0xa5);
+	drain_to(c, UY0, 2, out);
+	for (t = 0; t < 2; t++)
+		for (l = 0; l < 16; l++)
+			CHECK_EQ(out[16 * t + l],
+				 to_fp16(ref_elem(&g, 0, t, l / 4, l % 4, 0, 1,
+						  0, true)));
+	gemm_free(&g);
 	ksim_card_destroy(c);
 }
 

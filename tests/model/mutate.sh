@@ -223,7 +223,7 @@ cat <<'M'
 648~units/mat/mat.c~model_mat~mat: an unknown opcode counts as a FILL~default:\n\t\tksim_mat_goto(m, KSIM_MAT_DONE, now + 1);~default:\n\t\tm->nfill++;\n\t\tksim_mat_goto(m, KSIM_MAT_DONE, now + 1);
 649~units/mat/mat.c~model_mat~mat: n = 0 is not 1~if (!in->n)\n\t\tin->n = 1;~if (0)\n\t\tin->n = 1;
 650~units/mat/mat.c~model_mat~mat: addr_hi [68:63] ignored (34-bit addresses)~kh_flit_get(f, KH_MAT_ADDR_HI) << KH_MAT_ADDR_LO_BITS;~0;
-651~units/mat/mat.c~model_mat~mat: GEMM with emit is run instead of refused~in->emit ? KSIM_MAT_REFUSE : KSIM_MAT_GEMM~KSIM_MAT_GEMM
+651~units/mat/sweep.c~model_mat~mat GEMM: an emitting sweep never holds at DQ_LIMIT~if (m->d_out >= KSIM_MAT_DQ_LIMIT)\n\t\treturn;\n\tif (m->pace) {~if (0)\n\t\treturn;\n\tif (m->pace) {
 652~units/mat/mat.c~model_mat~mat DRAIN: retires before the write port has sent everything~if (ksim_mat_drain_busy(m) || !ksim_mat_w_idle(m))~if (ksim_mat_drain_busy(m))
 653~units/mat/sweep.c~model_mat~mat GEMM: acc ignored, the first K block always loads~bool load = m->kb == 0 && !s->acc;~bool load = m->kb == 0;
 654~units/mat/sweep.c~model_mat~mat GEMM: L1 A entries walked K-major~((s->aoff + m->g * s->nk + m->kb) & 0xff)~((s->aoff + m->g + m->kb * s->gm) & 0xff)

@@ -43,8 +43,8 @@
 #define KH_MAT_EOFF		KH_FIELD(140, 133)	/* FILL: first L1 entry (txn) */
 #define KH_MAT_AOFF		KH_FIELD(132, 125)	/* GEMM: base entry in L1 A */
 #define KH_MAT_BOFF		KH_FIELD(124, 117)	/* GEMM: base entry in L1 B */
-#define KH_MAT_EMIT		KH_FIELD(116, 116)	/* GEMM: fused drain (not modelled) */
-#define KH_MAT_FUSE		KH_FIELD(115, 115)	/* DRAIN: wait for emitted (not modelled) */
+#define KH_MAT_EMIT		KH_FIELD(116, 116)	/* GEMM: hand out the last K block */
+#define KH_MAT_FUSE		KH_FIELD(115, 115)	/* DRAIN: wait for the emitted */
 #define KH_MAT_ABANK		KH_FIELD(114, 114)	/* GEMM: L1 A bank */
 #define KH_MAT_BBANK		KH_FIELD(113, 113)	/* GEMM: L1 B bank */
 #define KH_MAT_FBANK		KH_FIELD(112, 112)	/* FILL: bank written */
@@ -56,7 +56,7 @@
 #define KH_MAT_DACK_Y		KH_FIELD(86, 83)
 #define KH_MAT_DACK_X		KH_FIELD(82, 79)
 #define KH_MAT_DMESH		KH_FIELD(78, 77)	/* DRAIN: far mesh when dfin != 0 */
-#define KH_MAT_DFIN		KH_FIELD(76, 69)	/* DRAIN: {fin_y, fin_x}; 0 = local */
+#define KH_MAT_DFIN		KH_FIELD(76, 69)	/* DRAIN: {fin_y, fin_x}; 0 = local (nonzero: not modelled) */
 #define KH_MAT_ADDR_HI		KH_FIELD(68, 63)	/* addr[39:34] */
 #define KH_MAT_ADDR_LO_BITS	34
 

@@ -160,7 +160,7 @@ bool ksim_mat_peer_step(struct ksim_unit *u, struct ksim_mat *m, bool pk_was,
 
 	m->p_open = open_r && (p_open || !ksim_mat_gemm_busy(u, m));
 	m->peer_open_r = open_next;
-	if (pk_was && p_open && !m->d_run && !m->d_out) {
+	if (pk_was && p_open && !m->d_run && !m->d_wait && !m->d_out) {
 		t = m->pk_idx & KSIM_MAT_TAW_MASK;
 		for (l = 0; l < KSIM_MAT_LANES; l++) {
 			u32 v = ksim_mat_peer_lane(m->pk, l);

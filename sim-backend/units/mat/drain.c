@@ -28,7 +28,7 @@
 
 bool ksim_mat_drain_busy(const struct ksim_mat *m)
 {
-	return m->d_run || m->d_out;
+	return m->d_run || m->d_out || m->d_wait;
 }
 
 bool ksim_mat_w_idle(const struct ksim_mat *m)
@@ -36,28 +36,78 @@ bool ksim_mat_w_idle(const struct ksim_mat *m)
 	return m->w_st == KSIM_MAT_W_IDLE && !m->w_fill;
 }
 
+/* Drop the emits the accumulator will never produce (LOAD won). */
+static void ksim_mat_dq_drop_phantoms(struct ksim_mat *m)
+{
+	unsigned int i, n = 0, inc = 0;
+
+	for (i = 0; i < m->dq_count; i++) {
+		struct ksim_mat_gran *g = &m->dq[(m->dq_head + i) % KSIM_MAT_DQ];
+
+		if (g->ready == KSIM_MAT_NEVER)
+			continue;
+		if (i < m->dq_inc)
+			inc++;
+		m->dq[(m->dq_head + n++) % KSIM_MAT_DQ] = *g;
+	}
+	m->dq_count = n;
+	m->dq_inc = inc;
+}
+
 void ksim_mat_drain_start(struct ksim_unit *u, struct ksim_mat *m)
 {
 	m->wdst = m->in;		/* w_base and the destination (L1037) */
+	m->d_n = m->in.n;
+	if (m->in.fuse) {
+		/* a barrier on the emitted sub-tiles (node L309-315) */
+		m->d_wait = m->d_pop < m->d_n;
+		return;
+	}
 	m->d_run = true;
 	m->d_send = m->in.dnode && m->in.dbuf == KH_MAT_BUF_PEER;
-	m->d_n = m->in.n;
-	m->d_iss = m->d_got = 0;
+	m->d_iss = m->d_got = m->d_pop = 0;
 	m->d_out = 0;
 	m->d_gap = false;
-	m->dq_head = m->dq_count = 0;
+	m->d_fused = false;
+	ksim_mat_dq_drop_phantoms(m);
+	m->dq_inc = m->dq_count;
 	m->d_next = ksim_unit_now(u) + 2;
 }
 
-static void ksim_mat_dq_push(struct ksim_mat *m, const u64 *w, u64 ready)
+/* An emitting sweep starts: the node's counters restart (L302-308). */
+void ksim_mat_fused_start(struct ksim_mat *m)
+{
+	m->wdst = m->in;		/* latched in S_GEMM with emit (L1037) */
+	m->d_iss = m->d_got = m->d_pop = 0;
+	m->d_out = 0;
+	m->d_fused = true;
+	m->d_send = false;
+	m->d_gap = false;
+	m->d_run = false;
+	m->dq_inc = m->dq_count;
+}
+
+void ksim_mat_dq_push(struct ksim_mat *m, const u64 *w, u64 ready,
+		      u64 inc_at)
 {
 	struct ksim_mat_gran *g =
 		&m->dq[(m->dq_head + m->dq_count) % KSIM_MAT_DQ];
 
 	memcpy(g->w, w, sizeof(g->w));
-	g->idx = m->d_got++;
+	g->idx = ready == KSIM_MAT_NEVER ? m->d_got : m->d_got++;
 	g->ready = ready;
+	g->inc_at = inc_at;
 	m->dq_count++;
+}
+
+/* d_out counts an issued granule from its inc_at on. */
+void ksim_mat_dq_account(struct ksim_mat *m, u64 now)
+{
+	while (m->dq_inc < m->dq_count &&
+	       m->dq[(m->dq_head + m->dq_inc) % KSIM_MAT_DQ].inc_at <= now) {
+		m->d_out++;
+		m->dq_inc++;
+	}
 }
 
 static void ksim_mat_drain_issue(struct ksim_unit *u, struct ksim_mat *m)
@@ -79,13 +129,11 @@ static void ksim_mat_drain_issue(struct ksim_unit *u, struct ksim_mat *m)
 		}
 	}
 	if (m->d_send) {
-		ksim_mat_dq_push(m, p, now + KSIM_MAT_SEND_LAT);
-		ksim_mat_dq_push(m, p + 4, now + KSIM_MAT_SEND_LAT + 1);
-		m->d_out += 2;
+		ksim_mat_dq_push(m, p, now + KSIM_MAT_SEND_LAT, now + 1);
+		ksim_mat_dq_push(m, p + 4, now + KSIM_MAT_SEND_LAT + 1, now + 1);
 		m->d_gap = true;
 	} else {
-		ksim_mat_dq_push(m, w, now + KSIM_MAT_EMIT_LAT);
-		m->d_out += 1;
+		ksim_mat_dq_push(m, w, now + KSIM_MAT_EMIT_LAT, now + 1);
 	}
 	ksim_mat_acu_cmd(u, m);
 	if (++m->d_iss == m->d_n)
@@ -97,6 +145,8 @@ bool ksim_mat_drain_step(struct ksim_unit *u, struct ksim_mat *m)
 	bool busy = ksim_mat_drain_busy(m);	/* as registered at the edge */
 	u64 now = ksim_unit_now(u);
 
+	if (m->d_wait && m->d_pop >= m->d_n)
+		m->d_wait = false;
 	if (m->d_run && now >= m->d_next) {
 		if (m->d_gap)
 			m->d_gap = false;
@@ -112,7 +162,10 @@ bool ksim_mat_drain_step(struct ksim_unit *u, struct ksim_mat *m)
 		m->wb[m->w_cb][m->w_fill++] = *g;
 		m->dq_head = (m->dq_head + 1) % KSIM_MAT_DQ;
 		m->dq_count--;
+		if (m->dq_inc)
+			m->dq_inc--;
 		m->d_out--;
+		m->d_pop++;
 	} else if (m->w_st == KSIM_MAT_W_IDLE && m->w_fill &&
 		   (m->w_fill == KH_MAT_WBURST || !busy)) {
 		m->w_sb = m->w_cb;
@@ -124,8 +177,9 @@ bool ksim_mat_drain_step(struct ksim_unit *u, struct ksim_mat *m)
 		m->w_fill = 0;
 		m->w_at = now + 2;	/* the descriptor leaves two cycles on */
 	}
-	return m->d_run || m->dq_count || m->w_fill ||
-	       m->w_st != KSIM_MAT_W_IDLE;
+	return m->d_run || m->d_wait || m->w_fill ||
+	       m->w_st != KSIM_MAT_W_IDLE ||
+	       (m->dq_count && m->dq[m->dq_head].ready != KSIM_MAT_NEVER);
 }
 
 bool ksim_mat_wb_send(struct ksim_unit *u, struct ksim_mat *m)

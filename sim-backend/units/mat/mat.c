@@ -14,9 +14,12 @@
  * {16'd0, fills + gemms + drains} and exec_fault = a CU_DATA burst was
  * rejected since the last retirement.
  *
+ * An emitting GEMM also waits for the drain path to be idle; a fused DRAIN
+ * does not wait for the GEMM path (its sub-tiles come out of the sweep).
+ *
  * Refused by the model (retired with exec_fault and exec_result
- * KSIM_MAT_FAULT_UNMODELLED, nothing else done): GEMM with emit, DRAIN
- * with fuse, DRAIN with dfin != 0 (a drain to another mesh).
+ * KSIM_MAT_FAULT_UNMODELLED, nothing else done): DRAIN with dfin != 0 (a
+ * drain to another mesh).
  */
 #include "mat.h"
 #include "sim_units.h"
@@ -107,12 +110,11 @@ static void ksim_mat_accept(struct ksim_unit *u, struct ksim_mat *m,
 		ksim_mat_goto(m, KSIM_MAT_FILL, now + 1);
 		break;
 	case KH_MAT_OP_GEMM:
-		ksim_mat_goto(m, in->emit ? KSIM_MAT_REFUSE : KSIM_MAT_GEMM,
-			      now + 1);
+		ksim_mat_goto(m, KSIM_MAT_GEMM, now + 1);
 		break;
 	case KH_MAT_OP_DRAIN:
-		ksim_mat_goto(m, in->fuse || in->dfin ? KSIM_MAT_REFUSE :
-			      KSIM_MAT_DRAIN, now + 1);
+		ksim_mat_goto(m, in->dfin ? KSIM_MAT_REFUSE : KSIM_MAT_DRAIN,
+			      now + 1);
 		break;
 	default:
 		ksim_mat_goto(m, KSIM_MAT_DONE, now + 1);
@@ -158,9 +160,13 @@ static bool ksim_mat_seq(struct ksim_unit *u, struct ksim_mat *m)
 		}
 		return false;
 	case KSIM_MAT_GEMM:
+		/* w_base and the destination follow S_GEMM with emit (L1037) */
+		if (m->in.emit)
+			m->wdst = m->in;
 		busy = ksim_mat_wide(&m->in) ? ksim_mat_sweep_busy(u, m) :
 					       ksim_mat_gemm_busy(u, m);
-		if (busy || m->peer_open_r)
+		if (busy || m->peer_open_r ||
+		    (m->in.emit && ksim_mat_drain_busy(m)))
 			return false;
 		ksim_mat_sweep_start(u, m);
 		ksim_mat_comp(m, now + 2, m->acu_busy_to);
@@ -171,7 +177,8 @@ static bool ksim_mat_seq(struct ksim_unit *u, struct ksim_mat *m)
 		ksim_mat_goto(m, KSIM_MAT_DONE, now + 1);
 		return true;
 	case KSIM_MAT_DRAIN:
-		if (ksim_mat_gemm_busy(u, m) || m->peer_open_r)
+		m->wdst = m->in;	/* latched from the first cycle (L1037) */
+		if ((!m->in.fuse && ksim_mat_gemm_busy(u, m)) || m->peer_open_r)
 			return false;
 		ksim_mat_drain_start(u, m);
 		ksim_mat_goto(m, KSIM_MAT_DWAIT, now + 2);
@@ -218,7 +225,8 @@ static bool ksim_mat_tick(struct ksim_unit *u)
 	bool did = false, busy, pk_was, open_next;
 	u64 now = ksim_unit_now(u), wake;
 
-	ksim_mat_sweep_step(u, m);
+	ksim_mat_dq_account(m, now);
+	did |= ksim_mat_sweep_step(u, m);
 	did |= ksim_mat_seq(u, m);
 	pk_was = m->pk_pend;
 	open_next = (m->cd_run && m->cd_buf == KH_MAT_BUF_PEER) || m->pk_pend;
@@ -251,6 +259,12 @@ static bool ksim_mat_tick(struct ksim_unit *u)
 		wake = m->next_issue;
 	if (m->sg_pend && m->sg_at > now && m->sg_at < wake)
 		wake = m->sg_at;
+	if (m->dq_inc < m->dq_count) {
+		u64 at = m->dq[(m->dq_head + m->dq_inc) % KSIM_MAT_DQ].inc_at;
+
+		if (at < wake)
+			wake = at > now ? at : now + 1;
+	}
 	if (wake != KSIM_MAT_NEVER)
 		ksim_unit_timer(u, wake);
 	return did || m->sg_pend ||

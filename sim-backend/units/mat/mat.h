@@ -40,6 +40,9 @@
 /* drain issue -> its granule at the head of the drain queue */
 #define KSIM_MAT_EMIT_LAT	10
 #define KSIM_MAT_SEND_LAT	9
+/* sweep issue -> emit_issue counted in d_out (s2, +1) / granule at the head */
+#define KSIM_MAT_FUSED_INC	4
+#define KSIM_MAT_FUSED_LAT	(KSIM_MAT_SWEEP_LAT - 1 + KSIM_MAT_EMIT_LAT)
 /* model refusal: a feature the model does not implement */
 #define KSIM_MAT_FAULT_UNMODELLED	0xbad04d47u
 #define KSIM_MAT_NEVER		(~0ULL)
@@ -65,7 +68,9 @@ struct ksim_mat_ent {
 struct ksim_mat_gran {
 	u64 w[4];
 	u16 idx;		/* drain_idx: granule index in the drain */
-	u64 ready;		/* cycle it reaches the queue's head */
+	u64 ready;		/* cycle it reaches the queue's head; NEVER for
+				 * an emit the accumulator never produces */
+	u64 inc_at;		/* first cycle d_out counts it */
 };
 
 /* The instruction registers (mx_cluster_cu.v L796-809). */
@@ -113,7 +118,7 @@ struct ksim_mat {
 
 	/* GEMM sweep (sweep.c) */
 	bool run;
-	u8 kb, g, h, pace, pace_n;
+	u8 kb, g, h, pace, pace_n;	/* pace: emit mode's countdown */
 	struct ksim_mat_inst sw;	/* the sweep's own copy */
 	u64 next_issue;		/* cycle of the next issue while run */
 	u64 mgr_busy_to;	/* sweep_busy through this cycle */
@@ -123,8 +128,12 @@ struct ksim_mat {
 	/* DRAIN (drain.c) */
 	bool d_run, d_send;
 	u16 d_iss, d_n, d_got;
-	u32 d_out;		/* granules issued and not yet collected */
+	u16 d_out;		/* granules issued and not yet collected */
+	u16 d_pop;		/* granules the write port has taken */
 	bool d_gap;
+	bool d_fused;		/* the drain queue is fed by an emitting sweep */
+	bool d_wait;		/* a fused DRAIN waits for d_pop >= d_n */
+	unsigned int dq_inc;	/* entries from the head d_out counts */
 	u64 d_next;		/* cycle of the next drain issue */
 	struct ksim_mat_gran dq[KSIM_MAT_DQ];
 	unsigned int dq_head, dq_count;
@@ -170,6 +179,10 @@ void ksim_mat_drain_start(struct ksim_unit *u, struct ksim_mat *m);
 bool ksim_mat_drain_step(struct ksim_unit *u, struct ksim_mat *m);
 bool ksim_mat_drain_busy(const struct ksim_mat *m);
 bool ksim_mat_w_idle(const struct ksim_mat *m);
+void ksim_mat_dq_push(struct ksim_mat *m, const u64 *w, u64 ready,
+		      u64 inc_at);
+void ksim_mat_dq_account(struct ksim_mat *m, u64 now);
+void ksim_mat_fused_start(struct ksim_mat *m);
 bool ksim_mat_wb_send(struct ksim_unit *u, struct ksim_mat *m);
 
 #endif /* KSIM_MAT_H */

@@ -12,9 +12,16 @@
  * LOADs (kb = 0 and not acc) or ADDs its 16 chain values into tile
  * address g*gn + h (L266, L271).
  *
+ * With emit (mgr L263-270, L326-329), every command of the last K block
+ * is OP_ADD_EMIT unless it is also the tile's LOAD (LOAD wins, L373-377:
+ * the value is never handed out, though the node counts it): the summed
+ * value goes to the drain queue as FP16, and the sweep holds while the
+ * queue has DQ_LIMIT outstanding (`emit_stall`, node L250).
+ *
  * The model computes a command at its issue cycle, reading L1 as it is
- * then (the RTL reads it one to two cycles later), and catches up on every
- * tick: issues are a fixed schedule (no emit stall: emit is refused).  The
+ * then (the RTL reads it one to two cycles later).  Without emit the
+ * issues are a fixed schedule, caught up on every tick; with emit the
+ * sweep is stepped cycle by cycle against the drain queue.  The
  * accumulate order is the RTL's, which the reuse distance makes equivalent
  * to the RTL's pipelined write-back.  Busy: the manager until its last
  * command leaves the cascade (issue + 20), the accumulator until 12 cycles
@@ -73,9 +80,15 @@ void ksim_mat_sweep_start(struct ksim_unit *u, struct ksim_mat *m)
 		(s->gm == 2 && s->gn == 2);
 	m->pace_n = (s->nk <= 1 || !small) ? 0 : one ? 4 : two ? 2 : 1;
 	m->kb = m->g = m->h = 0;
+	m->pace = 0;
 	m->run = true;
 	/* gemm_start is seen a cycle later; run, and the first issue, after */
 	m->next_issue = ksim_unit_now(u) + 2;
+	if (s->emit) {
+		/* stalls make the schedule unknown: busy follows the issues */
+		ksim_mat_fused_start(m);
+		return;
+	}
 	n = (u64)s->gm * s->gn * s->nk;
 	last = m->next_issue + (n - 1) * (m->pace_n + 1u);
 	m->mgr_busy_to = last + KSIM_MAT_SWEEP_LAT + 1;
@@ -83,7 +96,7 @@ void ksim_mat_sweep_start(struct ksim_unit *u, struct ksim_mat *m)
 		m->acu_busy_to = last + KSIM_MAT_SWEEP_LAT + KSIM_MAT_ACU_BUSY;
 }
 
-static void ksim_mat_issue(struct ksim_mat *m)
+static void ksim_mat_issue(struct ksim_mat *m, u64 at)
 {
 	const struct ksim_mat_inst *s = &m->sw;
 	unsigned int a = (s->abank ? KH_MAT_BANK : 0) +
@@ -92,13 +105,23 @@ static void ksim_mat_issue(struct ksim_mat *m)
 			 ((s->boff + m->h * s->nk + m->kb) & 0xff);
 	unsigned int t = (m->g * s->gn + m->h) & KSIM_MAT_TAW_MASK, l;
 	bool load = m->kb == 0 && !s->acc;
+	bool emit = s->emit && m->kb + 1 == s->nk;
 	u32 v[KSIM_MAT_LANES];
+	u64 w[4] = { 0 };
 
 	ksim_mat_chain(&m->l1[0][a % KH_MAT_GA], &m->l1[1][b % KH_MAT_GB],
 		       s->anchor, v);
-	for (l = 0; l < KSIM_MAT_LANES; l++)
+	for (l = 0; l < KSIM_MAT_LANES; l++) {
 		m->tile[t][l] = ksim_mat_fp22_add(m->tile[t][l], v[l], load,
 						  false);
+		if (emit)
+			w[l / 4] |= (u64)ksim_mat_fp22_to_fp16(m->tile[t][l]) <<
+				    (16 * (l % 4));
+	}
+	if (emit)
+		ksim_mat_dq_push(m, w, load ? KSIM_MAT_NEVER :
+				 at + KSIM_MAT_FUSED_LAT,
+				 at + KSIM_MAT_FUSED_INC);
 	if (m->h + 1 == s->gn) {
 		m->h = 0;
 		if (m->g + 1 == s->gm) {
@@ -114,12 +137,37 @@ static void ksim_mat_issue(struct ksim_mat *m)
 	}
 }
 
+/* Emit mode, one cycle (mgr L251-281): held while d_out >= DQ_LIMIT. */
+static void ksim_mat_emit_cycle(struct ksim_mat *m, u64 at)
+{
+	u64 end = at + KSIM_MAT_SWEEP_LAT + KSIM_MAT_ACU_BUSY;
+
+	if (m->d_out >= KSIM_MAT_DQ_LIMIT)
+		return;
+	if (m->pace) {
+		m->pace--;
+		return;
+	}
+	ksim_mat_issue(m, at);
+	m->pace = m->pace_n;
+	m->mgr_busy_to = at + KSIM_MAT_SWEEP_LAT + 1;
+	if (end > m->acu_busy_to)
+		m->acu_busy_to = end;
+	ksim_mat_comp(m, at, end);
+}
+
 bool ksim_mat_sweep_step(struct ksim_unit *u, struct ksim_mat *m)
 {
 	u64 now = ksim_unit_now(u);
 
+	if (m->sw.emit) {
+		/* ticked every cycle while it runs: d_out is this cycle's */
+		while (m->run && m->next_issue <= now)
+			ksim_mat_emit_cycle(m, m->next_issue++);
+		return m->run;
+	}
 	while (m->run && m->next_issue <= now) {
-		ksim_mat_issue(m);
+		ksim_mat_issue(m, m->next_issue);
 		m->next_issue += m->pace_n + 1u;
 	}
 	return false;
