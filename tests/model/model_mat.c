@@ -37,6 +37,8 @@ static u64 rnd(void)
 
 /* ---------------------------------------------------------- reference */
 
+static int anchor_shift;	/* 40 - anchor */
+
 static const long long recip_py[16] = {
 	[8] = 4096, [9] = 3641, [10] = 3277, [11] = 2979,
 	[12] = 2731, [13] = 2520, [14] = 2341, [15] = 2185,
@@ -94,11 +96,6 @@ static void ref_entry(const u16 *src, struct ref_ent *e)
 
 	for (l = 0; l < 4; l++)
 		e->s[l] = ref_block(src + 32 * l, e->q[l]);
-}
-
-static double scale_of(unsigned int s)
-{
-	return ldexp(8 + (s & 7), (int)(s >> 3) - 20 - 3);
 }
 
 /* round |x| to 15 significant bits, nearest even, `lost` as a sticky */
@@ -165,20 +162,42 @@ static u16 to_fp16(double v)
 	return (u16)(s | ((e + 15) << 10) | ((unsigned int)q & 0x3ff));
 }
 
-/* one partial: row i of A entry ea against column j of B entry eb */
-static int anchor_shift;	/* 40 - anchor */
-
-static double partial(const struct ref_ent *ea, const struct ref_ent *eb,
-		      unsigned int i, unsigned int j)
+/* K block: row i of A entry ea against column j of B entry eb, as the
+ * exact integer x = sum * (8 + Ma)(8 + Mb) at exponent e (anchor applied) */
+static void block_term(const struct ref_ent *ea, const struct ref_ent *eb,
+		       unsigned int i, unsigned int j, long long *x, int *e)
 {
 	long long c = 0;
 	unsigned int k;
 
 	for (k = 0; k < 32; k++)
 		c += ea->q[i][k] * eb->q[j][k];
-	/* scale_a * scale_b, the anchor 40 giving the true value */
-	return rnd15(ldexp((double)c * scale_of(ea->s[i]) * scale_of(eb->s[j]),
-			   anchor_shift), false);
+	*x = c * (8 + (ea->s[i] & 7)) * (8 + (eb->s[j] & 7));
+	*e = (int)(ea->s[i] >> 3) + (int)(eb->s[j] >> 3) - 40 + anchor_shift - 6;
+}
+
+/* One command of the double-pumped sweep: K blocks kb and kb + 1 merged
+ * in fixed point, the smaller exponent's term truncated toward zero
+ * (shift at most 30), then rounded to FP22; a lone block alone. */
+static double pair_partial(const struct ref_ent *a0, const struct ref_ent *b0,
+			   const struct ref_ent *a1, const struct ref_ent *b1,
+			   bool single, unsigned int i, unsigned int j)
+{
+	long long x0, x1, big, small, t;
+	int e0, e1, sh;
+
+	block_term(a0, b0, i, j, &x0, &e0);
+	if (single)
+		return rnd15(ldexp((double)x0, e0), false);
+	block_term(a1, b1, i, j, &x1, &e1);
+	big = e1 >= e0 ? x1 : x0;
+	small = e1 >= e0 ? x0 : x1;
+	sh = abs(e1 - e0);
+	if (sh > 30)
+		sh = 30;
+	t = llabs(small) >> sh;
+	t = small < 0 ? -t : t;
+	return rnd15(ldexp((double)(big + t), e1 >= e0 ? e1 : e0), false);
 }
 
 static u16 rnd_fp16(int elo, int ehi)
@@ -321,17 +340,21 @@ static void gemm_free(struct gemm *g)
 	free(g->rb);
 }
 
-/* The reference tile value of sub-tile (gi, hi), lane (i, j), K blocks
- * [k0, k1) accumulated onto `acc` (or opened when `load`). */
+/* The reference tile value of sub-tile (gi, hi), lane (i, j), after a
+ * GEMM over K blocks [k0, k1) (nk = k1 - k0) onto `acc` (or opened when
+ * `load`): one FP22 add per pair of K blocks. */
 static double ref_elem(const struct gemm *g, unsigned int gi, unsigned int hi,
 		       unsigned int i, unsigned int j, unsigned int k0,
 		       unsigned int k1, double acc, bool load)
 {
 	unsigned int kb;
 
-	for (kb = k0; kb < k1; kb++) {
-		double p = partial(&g->ra[gi * g->nk + kb],
-				   &g->rb[hi * g->nk + kb], i, j);
+	for (kb = k0; kb < k1; kb += 2) {
+		const struct ref_ent *a0 = &g->ra[gi * g->nk + kb];
+		const struct ref_ent *b0 = &g->rb[hi * g->nk + kb];
+		bool single = kb + 1 >= k1;
+		double p = pair_partial(a0, b0, single ? a0 : a0 + 1,
+					single ? b0 : b0 + 1, single, i, j);
 
 		acc = (kb == k0 && load) ? p : add22(acc, p);
 	}
@@ -1080,7 +1103,7 @@ TEST(timing_gemm_retires_as_the_sweep_starts)
 	struct ksim_unit *u = ksim_unit_at(c, 0, UX, UY0);
 	struct ksim_mat *m = mat_of(c, UY0);
 	struct matf g = { .op = KH_MAT_OP_GEMM, .gm = 16, .gn = 16, .nk = 4 };
-	struct matf g1 = { .op = KH_MAT_OP_GEMM, .gm = 1, .gn = 1, .nk = 50 };
+	struct matf g1 = { .op = KH_MAT_OP_GEMM, .gm = 1, .gn = 1, .nk = 200 };
 	struct kh_flit f;
 	u64 acc_at, ret_at, busy_end;
 
@@ -1094,14 +1117,15 @@ TEST(timing_gemm_retires_as_the_sweep_starts)
 	/* S_GEMM, the start, S_GWAIT two cycles, S_DONE: retired 4 on */
 	CHECK_EQ(ret_at - acc_at, 4);
 	CHECK(m->run);
-	/* the sweep: 1024 commands, one per cycle, + 31 of pipeline */
-	CHECK_EQ(m->acu_busy_to - acc_at, 1 + 2 + 1023 + 20 + 12);
+	/* the sweep: 16 x 16 x 4 / 2 K blocks a command = 512 commands, one
+	 * per cycle, + 31 of pipeline */
+	CHECK_EQ(m->acu_busy_to - acc_at, 1 + 2 + 511 + 20 + 12);
 	/* a second sweep waits for the manager, not for the cascade */
 	mat_flit(&f, UX, UY0, &g, 2);
 	mh_mb_send(c, &f);
 	ksim_run(c, 1100);
 	CHECK_EQ(u->n_retired, 2);
-	/* paced: 1x1 with nk 50 issues every 5th cycle */
+	/* paced: 1x1 with nk 200 (100 commands) issues every 5th cycle */
 	ksim_run(c, 2000);
 	mat_flit(&f, UX, UY0, &g1, 3);
 	mh_mb_send(c, &f);
@@ -1109,7 +1133,7 @@ TEST(timing_gemm_retires_as_the_sweep_starts)
 		ksim_run(c, 1);
 	acc_at = ksim_cycles(c) - 1;
 	ret_at = step_until_retired(c, u, 3, 1000) - 1;
-	CHECK_EQ(m->mgr_busy_to - acc_at, 1 + 2 + 49 * 5 + 20 + 1);
+	CHECK_EQ(m->mgr_busy_to - acc_at, 1 + 2 + 99 * 5 + 20 + 1);
 	/* retired 4 cycles on although its commands are 5 apart */
 	CHECK_EQ(ret_at - acc_at, 4);
 	/* a narrow GEMM behind it waits for the accumulator: it starts the

@@ -8,7 +8,12 @@
  * exact for |sum| <= 2^17), so the sum is plain integer arithmetic here.
  *
  * Stage 1 (mx_acu_fp.v L144-221): |sum| * (8 + Ma) * (8 + Mb), exponent
- * Ea + Eb - anchor - 6.  Stage 2 (mx_fpacc.v norm_a/norm_p/norm_b,
+ * Ea + Eb - anchor - 6.  The ship tops' double-pumped accumulator
+ * (mx_acu_fp_pump.v L283-395, "fix A") merges the two K blocks of a
+ * command here, in fixed point: the term with the smaller exponent is
+ * shifted right (truncated, no sticky, at most 30) and added to or
+ * subtracted from the other, the sign from the larger magnitude; a lone
+ * final block passes alone.  Stage 2 (mx_fpacc.v norm_a/norm_p/norm_b,
  * L169-264): the 30-bit magnitude left-justified, the top 15 bits rounded
  * to nearest even on the guard and sticky below, the FP22 exponent msb +
  * exp + 63 kept to 7 bits (no clamp: it wraps, as the RTL's e[6:0] does).
@@ -24,6 +29,7 @@
 
 #define KSIM_FP22_MW	KH_MAT_FP22_MW
 #define KSIM_FP22_SW	(KSIM_FP22_MW + 1 + 8)	/* 1.f + 8 guard bits: 23 */
+#define KSIM_MAT_VWM	30	/* the merged magnitude's width */
 
 static unsigned int ksim_mat_msb(u64 v)
 {
@@ -55,25 +61,80 @@ static u32 ksim_mat_norm(u32 mag, bool sign, int exp)
 	       (sig_r & 0x3fff);
 }
 
-void ksim_mat_chain(const struct ksim_mat_ent *a, const struct ksim_mat_ent *b,
-		    u8 anchor, u32 *out)
+/* One lane of one K block: |sum| * (8+Ma)(8+Mb), its sign bit as the
+ * unpack reads it (mx_acu_fp_pump.v L236-280), and its exponent. */
+static void ksim_mat_lane(const struct ksim_mat_ent *a,
+			  const struct ksim_mat_ent *b, unsigned int i,
+			  unsigned int j, u8 anchor, u32 *mag, bool *sgn,
+			  int *exp)
 {
-	unsigned int i, j, k;
+	int sum = 0, lo = 0;
+	unsigned int k;
+
+	for (k = 0; k < KH_MAT_KBLOCK; k++)
+		sum += a->q[i * KH_MAT_KBLOCK + k] * b->q[j * KH_MAT_KBLOCK + k];
+	/* an odd row is the packed high field: its sign bit is that of
+	 * sum - borrow, the borrow being the even row's sign (L250-258) */
+	if (i & 1)
+		for (k = 0; k < KH_MAT_KBLOCK; k++)
+			lo += a->q[(i - 1) * KH_MAT_KBLOCK + k] *
+			      b->q[j * KH_MAT_KBLOCK + k];
+	*sgn = (i & 1) ? sum - (lo < 0) < 0 : sum < 0;
+	*mag = (u32)(sum < 0 ? -sum : sum) * (8 + KH_MX_SCALE_M(a->s[i])) *
+	       (8 + KH_MX_SCALE_M(b->s[j]));
+	*exp = (int)KH_MX_SCALE_E(a->s[i]) + (int)KH_MX_SCALE_E(b->s[j]) -
+	       (int)anchor - 6;
+}
+
+void ksim_mat_chain_pair(const struct ksim_mat_ent *a0,
+			 const struct ksim_mat_ent *b0,
+			 const struct ksim_mat_ent *a1,
+			 const struct ksim_mat_ent *b1, bool single, u8 anchor,
+			 u32 *out)
+{
+	unsigned int i, j;
 
 	for (i = 0; i < KH_MAT_SUB; i++)
 		for (j = 0; j < KH_MAT_SUB; j++) {
-			int sum = 0, exp;
-			u32 mm, mag;
+			u32 m0, m1, bm, sm, sal, mag;
+			bool g0, g1, bs, ss, big2, same;
+			int e1, e2, me, d;
+			unsigned int sh;
 
-			for (k = 0; k < KH_MAT_KBLOCK; k++)
-				sum += a->q[i * KH_MAT_KBLOCK + k] *
-				       b->q[j * KH_MAT_KBLOCK + k];
-			mm = (8 + KH_MX_SCALE_M(a->s[i])) *
-			     (8 + KH_MX_SCALE_M(b->s[j]));
-			mag = (u32)(sum < 0 ? -sum : sum) * mm;
-			exp = (int)KH_MX_SCALE_E(a->s[i]) +
-			      (int)KH_MX_SCALE_E(b->s[j]) - (int)anchor - 6;
-			out[i * KH_MAT_SUB + j] = ksim_mat_norm(mag, sum < 0, exp);
+			/* m1/e2: phase 0 (kb), m0/e1: phase 1 (kb + 1) */
+			ksim_mat_lane(a0, b0, i, j, anchor, &m1, &g1, &e2);
+			ksim_mat_lane(a1, b1, i, j, anchor, &m0, &g0, &e1);
+			d = e1 - e2;
+			big2 = d < 0;
+			sh = (unsigned int)(d < 0 ? -d : d);
+			if (sh > KSIM_MAT_VWM)
+				sh = KSIM_MAT_VWM;
+			if (single) {
+				bm = m1;
+				sm = 0;
+				bs = ss = g1;
+				me = e2;
+			} else {
+				bm = big2 ? m1 : m0;
+				sm = big2 ? m0 : m1;
+				bs = big2 ? g1 : g0;
+				ss = big2 ? g0 : g1;
+				me = big2 ? e2 : e1;
+			}
+			/* the smaller exponent's term truncated (L320-372) */
+			sal = sh >= 32 ? 0 : sm >> sh;
+			same = bs == ss;
+			if (same)
+				mag = bm + sal;
+			else
+				mag = bm >= sal ? bm - sal : sal - bm;
+			if (!same && bm < sal)
+				bs = ss;
+			if (mag >> KSIM_MAT_VWM) {	/* never at K = 32 */
+				mag >>= 1;
+				me++;
+			}
+			out[i * KH_MAT_SUB + j] = ksim_mat_norm(mag, bs, me);
 		}
 }
 

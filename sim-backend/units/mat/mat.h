@@ -33,6 +33,7 @@
 #define KSIM_MAT_DQ		128	/* mx_cluster_node DQ_DEPTH */
 #define KSIM_MAT_DQ_LIMIT	(KSIM_MAT_DQ - 16)
 #define KSIM_MAT_REUSE_MIN	5	/* mx_acu_fp REUSE_MIN */
+#define KSIM_MAT_KSTEP		2	/* K blocks per command (PUMP=1) */
 /* issue (counters) -> part_valid: s1, s1b, s2 (3) + the cascade (17) */
 #define KSIM_MAT_SWEEP_LAT	20
 /* a command at the ACU input -> busy low: 7 stages + REUSE_MIN tail */
@@ -169,8 +170,11 @@ void ksim_mat_acu_cmd(const struct ksim_unit *u, struct ksim_mat *m);
 void ksim_mat_comp(struct ksim_mat *m, u64 from, u64 to);
 
 /* acu.c */
-void ksim_mat_chain(const struct ksim_mat_ent *a, const struct ksim_mat_ent *b,
-		    u8 anchor, u32 *out);
+void ksim_mat_chain_pair(const struct ksim_mat_ent *a0,
+			 const struct ksim_mat_ent *b0,
+			 const struct ksim_mat_ent *a1,
+			 const struct ksim_mat_ent *b1, bool single, u8 anchor,
+			 u32 *out);
 u32 ksim_mat_fp22_add(u32 a, u32 b, bool a_zero, bool b_zero);
 u16 ksim_mat_fp22_to_fp16(u32 v);
 

@@ -1,22 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * The GEMM sweep (mx_cluster_mgr.v): K outermost,
+ * The GEMM sweep as the ship tops build it: mx_cluster_mgr_pump.v (PUMP=1:
+ * L1 and the cascade at twice the unit clock, two K blocks per command).
+ * K outermost, in steps of two:
  *
- *	for kb < nk: for g < gm: for h < gn: one command
+ *	for kb = 0, 2, .. < nk: for g < gm: for h < gn: one command
  *
  * (0 in gm, gn or nk means 1, L233-235), one command per cycle, paced when
  * gm * gn < 5 and nk > 1 so that a tile address recurs no sooner than
- * REUSE_MIN (L247-249: 4 idle cycles at 1x1, 2 at 1x2, 1 at the other
- * small shapes).  A command reads L1 A entry {abank, (aoff + g*nk + kb) mod
- * 256} and L1 B entry {bbank, (boff + h*nk + kb) mod 256} (L171-178) and
- * LOADs (kb = 0 and not acc) or ADDs its 16 chain values into tile
- * address g*gn + h (L266, L271).
+ * REUSE_MIN (4 idle cycles at 1x1, 2 at 1x2, 1 at the other small shapes).
+ * A command reads L1 A entries {abank, (aoff + g*nk + kb) mod 256} and the
+ * next one in the bank (kb + 1), B likewise (L130-135, L236-241), is
+ * `single` when kb + 1 >= nk (odd nk: the phase-1 entry is read and
+ * discarded), and LOADs (kb = 0 and not acc) or ADDs its 16 merged values
+ * into tile address g*gn + h.
  *
- * With emit (mgr L263-270, L326-329), every command of the last K block
- * is OP_ADD_EMIT unless it is also the tile's LOAD (LOAD wins, L373-377:
- * the value is never handed out, though the node counts it): the summed
- * value goes to the drain queue as FP16, and the sweep holds while the
- * queue has DQ_LIMIT outstanding (`emit_stall`, node L250).
+ * With emit, every command of the last pair (kb + 2 >= nk) is OP_ADD_EMIT
+ * unless it is also the tile's LOAD (LOAD wins, mgr L373-377: the value is
+ * never handed out, though the node counts it): the summed value goes to
+ * the drain queue as FP16, and the sweep holds while the queue has
+ * DQ_LIMIT outstanding (`emit_stall`, node_pump L321).
  *
  * The model computes a command at its issue cycle, reading L1 as it is
  * then (the RTL reads it one to two cycles later).  Without emit the
@@ -25,8 +28,10 @@
  * accumulate order is the RTL's, which the reuse distance makes equivalent
  * to the RTL's pipelined write-back.  Busy: the manager until its last
  * command leaves the cascade (issue + 20), the accumulator until 12 cycles
- * after its last command (7 stages and the REUSE_MIN tail, mx_acu_fp.v
- * L581-589).
+ * after its last command (7 stages and the REUSE_MIN tail); these are the
+ * unpumped pipeline's depths (mx_cluster_core.v L50, mx_acu_fp.v L581-589),
+ * taken for the pump's, whose 2x stages and two extra merge stages were not
+ * counted cycle by cycle.
  */
 #include "mat.h"
 
@@ -89,28 +94,44 @@ void ksim_mat_sweep_start(struct ksim_unit *u, struct ksim_mat *m)
 		ksim_mat_fused_start(m);
 		return;
 	}
-	n = (u64)s->gm * s->gn * s->nk;
+	n = (u64)s->gm * s->gn * ((s->nk + 1u) / KSIM_MAT_KSTEP);
 	last = m->next_issue + (n - 1) * (m->pace_n + 1u);
 	m->mgr_busy_to = last + KSIM_MAT_SWEEP_LAT + 1;
 	if (last + KSIM_MAT_SWEEP_LAT + KSIM_MAT_ACU_BUSY > m->acu_busy_to)
 		m->acu_busy_to = last + KSIM_MAT_SWEEP_LAT + KSIM_MAT_ACU_BUSY;
 }
 
+/* L1 entry {bank, (base + idx) mod 256}: offsets wrap inside the bank */
+static const struct ksim_mat_ent *ksim_mat_l1(const struct ksim_mat *m,
+					      unsigned int side, bool bank,
+					      unsigned int off)
+{
+	return &m->l1[side][((bank ? KH_MAT_BANK : 0) + (off & 0xff)) %
+			     KH_MAT_GA];
+}
+
+/*
+ * One command of the double-pumped sweep (mx_cluster_mgr_pump.v): K blocks
+ * kb (phase 0) and kb + 1 (phase 1, the next entry in the bank), or kb
+ * alone when kb + 1 >= nk (`single`, L250-268).
+ */
 static void ksim_mat_issue(struct ksim_mat *m, u64 at)
 {
 	const struct ksim_mat_inst *s = &m->sw;
-	unsigned int a = (s->abank ? KH_MAT_BANK : 0) +
-			 ((s->aoff + m->g * s->nk + m->kb) & 0xff);
-	unsigned int b = (s->bbank ? KH_MAT_BANK : 0) +
-			 ((s->boff + m->h * s->nk + m->kb) & 0xff);
+	unsigned int a = s->aoff + m->g * s->nk + m->kb;
+	unsigned int b = s->boff + m->h * s->nk + m->kb;
 	unsigned int t = (m->g * s->gn + m->h) & KSIM_MAT_TAW_MASK, l;
 	bool load = m->kb == 0 && !s->acc;
-	bool emit = s->emit && m->kb + 1 == s->nk;
+	bool last = m->kb + KSIM_MAT_KSTEP >= s->nk;
+	bool emit = s->emit && last;
 	u32 v[KSIM_MAT_LANES];
 	u64 w[4] = { 0 };
 
-	ksim_mat_chain(&m->l1[0][a % KH_MAT_GA], &m->l1[1][b % KH_MAT_GB],
-		       s->anchor, v);
+	ksim_mat_chain_pair(ksim_mat_l1(m, 0, s->abank, a),
+			    ksim_mat_l1(m, 1, s->bbank, b),
+			    ksim_mat_l1(m, 0, s->abank, a + 1),
+			    ksim_mat_l1(m, 1, s->bbank, b + 1),
+			    m->kb + 1 >= s->nk, s->anchor, v);
 	for (l = 0; l < KSIM_MAT_LANES; l++) {
 		m->tile[t][l] = ksim_mat_fp22_add(m->tile[t][l], v[l], load,
 						  false);
@@ -126,9 +147,9 @@ static void ksim_mat_issue(struct ksim_mat *m, u64 at)
 		m->h = 0;
 		if (m->g + 1 == s->gm) {
 			m->g = 0;
-			if (m->kb + 1 == s->nk)
+			if (last)
 				m->run = false;
-			m->kb++;
+			m->kb += KSIM_MAT_KSTEP;
 		} else {
 			m->g++;
 		}
