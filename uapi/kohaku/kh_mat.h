@@ -2,7 +2,8 @@
 /*
  * The matmul cluster unit `mat` (cu_type 'MG', RTL mx_cluster_cu): its
  * CU_INST encoding, CU_DATA buffers, accumulator format and limits, as
- * KohakuTPU's RTL has them (src/kohakutpu/matmul/mx_cluster_cu.v; the ship
+ * KohakuTPU's RTL has them (src/kohakutpu/matmul/mx_cluster_cu.v, built
+ * with PUMP=1 in every ship top: two K blocks per sweep command; the ship
  * tops' parameters, kohakutpu.md §9).  docs/spec/mat.md is the unit as the
  * model implements it.  Field positions are KH_FIELD(hi, lo) of the whole
  * flit, for kh_flit_get() (kh_flit.h).
