@@ -34,13 +34,20 @@
 #define KSIM_MAT_DQ_LIMIT	(KSIM_MAT_DQ - 16)
 #define KSIM_MAT_REUSE_MIN	5	/* mx_acu_fp REUSE_MIN */
 #define KSIM_MAT_KSTEP		2	/* K blocks per command (PUMP=1) */
-/* issue (counters) -> part_valid: s1, s1b, s2 (3) + the cascade (17) */
-#define KSIM_MAT_SWEEP_LAT	20
-/* a command at the ACU input -> busy low: 7 stages + REUSE_MIN tail */
-#define KSIM_MAT_ACU_BUSY	(7 + KSIM_MAT_REUSE_MIN)
-/* drain issue -> its granule at the head of the drain queue */
-#define KSIM_MAT_EMIT_LAT	10
-#define KSIM_MAT_SEND_LAT	9
+/*
+ * Pipeline depths of the ship's pumped cluster, in unit cycles, estimated
+ * from its stages (docs/spec/mat.md "Timing"): a sweep command -> its pair
+ * at the accumulator (s1, s1b, s2, the cascade's 17 stages at 2x, the
+ * pairing: mx_cluster_mgr_pump.v, mx_cluster_node_pump.v L174-211);
+ * a command at the accumulator -> busy low (stage 0, the merge's 2,
+ * v1 .. v4 and the REUSE_MIN tail: mx_acu_fp_pump.v L815-829).
+ */
+#define KSIM_MAT_SWEEP_LAT	12
+#define KSIM_MAT_ACU_BUSY	(11 + KSIM_MAT_REUSE_MIN)
+/* drain issue -> its granule at the head of the drain queue (the pump's
+ * 10 accumulator stages, emit_pend, emit_valid, the queue write) */
+#define KSIM_MAT_EMIT_LAT	14
+#define KSIM_MAT_SEND_LAT	13
 /* sweep issue -> emit_issue counted in d_out (s2, +1) / granule at the head */
 #define KSIM_MAT_FUSED_INC	4
 #define KSIM_MAT_FUSED_LAT	(KSIM_MAT_SWEEP_LAT - 1 + KSIM_MAT_EMIT_LAT)

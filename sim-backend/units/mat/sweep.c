@@ -27,11 +27,9 @@
  * sweep is stepped cycle by cycle against the drain queue.  The
  * accumulate order is the RTL's, which the reuse distance makes equivalent
  * to the RTL's pipelined write-back.  Busy: the manager until its last
- * command leaves the cascade (issue + 20), the accumulator until 12 cycles
- * after its last command (7 stages and the REUSE_MIN tail); these are the
- * unpumped pipeline's depths (mx_cluster_core.v L50, mx_acu_fp.v L581-589),
- * taken for the pump's, whose 2x stages and two extra merge stages were not
- * counted cycle by cycle.
+ * command's pair reaches the accumulator (issue + 12), the accumulator 16
+ * cycles after that (its 10 pumped stages and the REUSE_MIN tail); both
+ * estimated from the pump's stages (mat.h KSIM_MAT_*).
  */
 #include "mat.h"
 
