@@ -11,9 +11,6 @@
 #include "sim_util.h"
 #include <kohaku/kh_units.h>
 
-static const struct ksim_unit_type ksim_unit_mat = {
-	.token = "mat", .name = "matmul cluster", .cu_type = KH_CU_MG,
-};
 static const struct ksim_unit_type ksim_unit_vec = {
 	.token = "vec", .name = "vector core", .cu_type = KH_CU_VC,
 };

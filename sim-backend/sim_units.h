@@ -10,5 +10,6 @@ extern const struct ksim_unit_type ksim_unit_null;
 extern const struct ksim_unit_type ksim_unit_null_rtl;
 extern const struct ksim_unit_type ksim_unit_pool;
 extern const struct ksim_unit_type ksim_unit_cpu;
+extern const struct ksim_unit_type ksim_unit_mat;
 
 #endif /* KSIM_UNITS_H */

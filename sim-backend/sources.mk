@@ -45,6 +45,12 @@ KH_SIM_SOURCES := \
 	units/cpu/mem.c \
 	units/cpu/req.c \
 	units/cpu/rx.c \
+	units/mat/acu.c \
+	units/mat/cudata.c \
+	units/mat/drain.c \
+	units/mat/l1.c \
+	units/mat/mat.c \
+	units/mat/sweep.c \
 	units/null.c \
 	units/sx.c \
 	units/pool/cudata.c \

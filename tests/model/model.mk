@@ -18,6 +18,8 @@ MODEL_TESTS += model_cpu
 MODEL_TESTS += model_xdma
 # the POOL firmware (build/firmware/pool.fw) on the POOL unit
 MODEL_TESTS += model_pool_fw
+# the matmul cluster (docs/spec/mat.md)
+MODEL_TESTS += model_mat
 MODEL_HELP_SRCS := tests/model/mhelp.c tests/model/tunits.c tests/model/mmesh.c
 MODEL_HELP_SRCS += tests/model/mclient.c tests/model/mpool.c
 MODEL_LINK_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(SIM_SRCS) $(TAP_SRCS) $(MODEL_HELP_SRCS))

@@ -108,12 +108,10 @@ TEST(error_messages)
 {
 	expect_err("xxx sax xxx\nmag nul nul\nxxx sax nul xxx\n",
 		   "line 3: row has 4 tokens, expected 3");
-	expect_err("xxx sax xxx\nmag mat nul\nxxx sax xxx\n",
-		   "line 2: token 'mat' (matmul cluster) has no model yet");
 	expect_err("xxx vec xxx\nmag nul nul\nxxx sax xxx\n",
 		   "line 1: token 'vec' (vector core) has no model yet");
-	expect_err("# c\nxxx sax xxx\nmag nul mat\nxxx sax xxx\n",
-		   "line 3: token 'mat' (matmul cluster) has no model yet");
+	expect_err("# c\nxxx sax xxx\nmag nul vec\nxxx sax xxx\n",
+		   "line 3: token 'vec' (vector core) has no model yet");
 	expect_err("xxx sax xxx\nmag foo nul\nxxx sax xxx\n",
 		   "line 2: unknown token 'foo'");
 	expect_err("sax sax xxx\nmag nul nul\nxxx sax xxx\n",
@@ -241,16 +239,16 @@ TEST(kohakutpu_maps_parse_then_refused)
 	struct ksim_unit *u;
 
 	tpu_map("mesh_2x2_8+2.txt",
-		"line 3: token 'mat' (matmul cluster) has no model yet",
+		"line 4: token 'vec' (vector core) has no model yet",
 		8, 2, 0, 2, KH_CAPS_SHIP);
 	tpu_map("mesh_2x2_6+2_pe.txt",
-		"line 2: token 'mat' (matmul cluster) has no model yet",
+		"line 2: token 'vec' (vector core) has no model yet",
 		6, 2, 1, 2, KH_CAPS_SHIP);
 	tpu_map("mesh_1x1_ctrlpe.txt",
-		"line 3: token 'mat' (matmul cluster) has no model yet",
+		"line 3: token 'vec' (vector core) has no model yet",
 		1, 1, 0, 1, 0x0000000101040120ULL);
 	tpu_map("mesh_2x2_6+2.txt",
-		"line 4: token 'mat' (matmul cluster) has no model yet",
+		"line 4: token 'vec' (vector core) has no model yet",
 		6, 2, 0, 2, KH_CAPS_SHIP);
 	/* the shipping mesh's coordinates, kohakutpu.md 9.1 */
 	c = mh_card_types(mm_fixture("mesh_2x2_6+2.txt"), stand_ins, 3);

@@ -244,6 +244,35 @@ cat <<'M'
 687~units/cpu/req.c~model_cpu~cpu push: the window bit is ignored (always the scratchpad)~			    s->pq_win ? KH_CPU_BUF_IMEM_W : KH_CPU_BUF_SPAD_W);~			    KH_CPU_BUF_SPAD_W);
 688~units/cpu/req.c~model_cpu~cpu fills: the 4-bit tag does not rotate~	s->rd_tag = (s->rd_tag + 1) & KH_CPU_TXN_FILL_MASK;~	s->rd_tag = 0;
 689~units/cpu/mem.c~model_cpu~cpu control: a FLUSH store completes before the sweep is done~				return ksim_cpu_ct(s, idx == KH_CPU_CTL_INVAL,\n						   now);~				return ksim_cpu_ct(s, idx == KH_CPU_CTL_INVAL,\n						   now) || 1;
+631~units/mat/l1.c~model_mat~mat FILL: QUANT set when preq, clear otherwise~(in->preq ? 0 : KH_MEMF_QUANT)~(in->preq ? KH_MEMF_QUANT : 0)
+632~units/mat/l1.c~model_mat~mat FILL: a B fill asks MAG for the A packing~(in->sel ? KH_MEMF_BLAYOUT : 0)~0
+633~units/mat/l1.c~model_mat~mat FILL: txn 0 instead of eoff~KH_T_MEM_RD_REQ, in->eoff, 1)~KH_T_MEM_RD_REQ, 0, 1)
+634~units/mat/l1.c~model_mat~mat L1: scales taken from word 3, not word 0~if (word == 0)\n\t\tfor~if (word == 3)\n\t\tfor
+635~units/mat/l1.c~model_mat~mat L1: A and B placements swapped~unsigned int lane = sel ? KH_MX_B_LANE(o) : KH_MX_A_LANE(o);~unsigned int lane = sel ? KH_MX_A_LANE(o) : KH_MX_B_LANE(o);
+636~units/mat/l1.c~model_mat~mat L1: the bank bit dropped at commit~m->l1[sel][ent % KH_MAT_GA] = *e;~m->l1[sel][ent % KH_MAT_BANK] = *e;
+637~units/mat/cudata.c~model_mat~mat FILL: fbank ignored when placing responses~(m->in.fbank ? KH_MAT_BANK : 0) +~0 +
+638~units/mat/cudata.c~model_mat~mat CU_DATA: a burst ending at the L1 A limit is accepted~return end < KH_MAT_GA * 4;~return end <= KH_MAT_GA * 4;
+639~units/mat/cudata.c~model_mat~mat CU_DATA: a peer burst at an odd granule is accepted~return end < KH_MAT_TILES * 2 && !(off & 1);~return end < KH_MAT_TILES * 2;
+640~units/mat/cudata.c~model_mat~mat CU_DATA: an unknown buffer is accepted~default:\n\t\treturn false;~default:\n\t\treturn true;
+641~units/mat/cudata.c~model_mat~mat CU_DATA: a rejected burst raises no fault~if (m->cd_bad)\n\t\tm->fault = true;~if (0)\n\t\tm->fault = true;
+642~units/mat/cudata.c~model_mat~mat CU_DATA: a rejected burst still writes~if (m->cd_bad)\n\t\treturn;~if (0)\n\t\treturn;
+643~units/mat/cudata.c~model_mat~mat CU_DATA: the signal ignores the ack coordinate~if (!ay && !ax) {~if (1) {
+644~units/mat/cudata.c~model_mat~mat CU_DATA: SIG_DATA_RECEIVED carries the offset, not the buffer~kh_flit_set(&m->sg, KH_SIG_ARG, m->cd_buf);~kh_flit_set(&m->sg, KH_SIG_ARG, m->cd_off);
+645~units/mat/cudata.c~model_mat~mat peer: sub-tile index is the granule, not granule / 2~m->pk_idx = off >> 1;~m->pk_idx = off;
+646~units/mat/mat.c~model_mat~mat: the CU_DATA fault is reported at every retirement after~m->fault = false;\n\tm->st = KSIM_MAT_IDLE;~m->st = KSIM_MAT_IDLE;
+647~units/mat/mat.c~model_mat~mat: exec_result leaves out the drains~u16 cnt = (u16)(m->nfill + m->ngemm + m->ndrain);~u16 cnt = (u16)(m->nfill + m->ngemm);
+648~units/mat/sweep.c~model_mat~mat GEMM (pump): an odd nk's lone last block merged with the entry after it~			    m->kb + 1 >= s->nk, s->anchor, v);~			    false, s->anchor, v);
+649~units/mat/mat.c~model_mat~mat: n = 0 is not 1~if (!in->n)\n\t\tin->n = 1;~if (0)\n\t\tin->n = 1;
+650~units/mat/mat.c~model_mat~mat: addr_hi [68:63] ignored (34-bit addresses)~kh_flit_get(f, KH_MAT_ADDR_HI) << KH_MAT_ADDR_LO_BITS;~0;
+651~units/mat/sweep.c~model_mat~mat GEMM: an emitting sweep never holds at DQ_LIMIT~if (m->d_out >= KSIM_MAT_DQ_LIMIT)\n\t\treturn;\n\tif (m->pace) {~if (0)\n\t\treturn;\n\tif (m->pace) {
+652~units/mat/mat.c~model_mat~mat DRAIN: retires before the write port has sent everything~if (ksim_mat_drain_busy(m) || !ksim_mat_w_idle(m))~if (ksim_mat_drain_busy(m))
+653~units/mat/sweep.c~model_mat~mat GEMM: acc ignored, the first K block always loads~bool load = m->kb == 0 && !s->acc;~bool load = m->kb == 0;
+654~units/mat/sweep.c~model_mat~mat GEMM: L1 A entries walked K-major~unsigned int a = s->aoff + m->g * s->nk + m->kb;~unsigned int a = s->aoff + m->g + m->kb * s->gm;
+655~units/mat/sweep.c~model_mat~mat GEMM: small tilings not paced~m->pace_n = (s->nk <= 1 || !small) ? 0 : one ? 4 : two ? 2 : 1;~m->pace_n = (s->nk <= 1 || !small || one || two) ? 0 : 0;
+656~units/mat/acu.c~model_mat~mat numerics: the chain value truncated, not rounded~up = guard & (sticky | (sig & 1));~up = 0 & guard & sticky;
+657~units/mat/acu.c~model_mat~mat numerics: FP22 add rounds ties away from zero~up = g & (st | (sig & 1));~up = g | (st & 0);
+658~units/mat/acu.c~model_mat~mat numerics: FP16 overflow gives Inf, not 0x7bff~return (u16)((s << 15) | (0x1e << 10) | 0x3ff);~return (u16)((s << 15) | (0x1f << 10));
+659~units/mat/drain.c~model_mat~mat DRAIN: every burst written at the base address~kh_flit_set(&f, KH_MEM_ADDR, d->addr +\n\t\t\t\t    (u64)m->w_sfirst * KH_MAT_GRANULE);~kh_flit_set(&f, KH_MEM_ADDR, d->addr);
 M
 }
 

@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR MIT */
 /*
  * MXFP7, the matmul cluster's operand format, and MAG's FP16 -> MXFP7
- * conversion (docs/spec/mxfp7.md; the packing, scale choice, rounding and
- * specials are this project's definition).
+ * conversion, as KohakuTPU's RTL has them (docs/spec/mxfp7.md; RTL
+ * src/kohakutpu/transform/mx_quant.v, the cluster's L1 placement in
+ * src/kohakutpu/matmul/mx_cluster_cu.v L727-752).
  *
  * An element is an int7 q in a block of KBLOCK elements sharing one E5M3
  * scale byte S = {E[4:0], M[2:0]}: value = 2^(E - SBIAS) * (1 + M/8) * q.
- * An entry is 4 lanes x 32 elements in four 256-bit words: word w = lane w,
- * element k at bits [7k+6:7k], the scale at [231:224], [255:232] = 0.
+ * A block is 32 consecutive source values (a lane).  An entry is 4 lanes x
+ * 32 elements in four 256-bit words: word w carries K-slice w (elements
+ * 8w..8w+7 of every lane), 32 elements packed MSB first from bit 255, and
+ * the four scale bytes in [31:0] (lane 0 at [31:24]), in every word.
  */
 #ifndef _UAPI_KOHAKU_KH_MXFP7_H
 #define _UAPI_KOHAKU_KH_MXFP7_H
@@ -21,7 +24,8 @@
 #define KH_MX_ENTRY_ELEMS	128	/* elements per entry */
 #define KH_MX_INT_BITS		7
 #define KH_MX_INT_MAX		63	/* the converter produces -63..63 */
-#define KH_MX_SCALE_BIT		224	/* the scale byte's position in a word */
+#define KH_MX_WORD_ELEMS	32	/* elements per word: 4 lanes x 8 */
+#define KH_MX_SLICE		8	/* K values per lane per word */
 #define KH_MX_WORD_BYTES	32
 #define KH_MX_SRC_BEATS		8	/* FP16 beats in per entry */
 #define KH_MX_SRC_BYTES		256	/* 128 binary16 values */
@@ -34,12 +38,16 @@
 #define KH_MX_SCALE(e, m)	((__u8)((((e) & 0x1f) << 3) | ((m) & 0x7)))
 
 /*
- * Source value j (0..127, bytes 2j..2j+1 of the 256) goes to lane, k:
- * A layout: lane j / 32, k j % 32; B layout: lane j % 4, k j / 4.
+ * Element o (0..31) of a word sits at bits [255 - 7o : 249 - 7o].  It is
+ * lane o / 8, K offset o % 8 in the A packing (BLAYOUT 0), and lane o % 4,
+ * K offset o / 4 in the B packing (BLAYOUT 1); the K index is 8w + offset
+ * in word w.  The scale byte of lane l is byte 3 - l of every word.
  */
-#define KH_MX_A_LANE(j)		((j) / KH_MX_KBLOCK)
-#define KH_MX_A_K(j)		((j) % KH_MX_KBLOCK)
-#define KH_MX_B_LANE(j)		((j) % KH_MX_LANES)
-#define KH_MX_B_K(j)		((j) / KH_MX_LANES)
+#define KH_MX_ELEM_LSB(o)	(249 - 7 * (o))
+#define KH_MX_A_LANE(o)		((o) / KH_MX_SLICE)
+#define KH_MX_A_KK(o)		((o) % KH_MX_SLICE)
+#define KH_MX_B_LANE(o)		((o) % KH_MX_LANES)
+#define KH_MX_B_KK(o)		((o) / KH_MX_LANES)
+#define KH_MX_SCALE_BYTE(l)	(3 - (l))
 
 #endif /* _UAPI_KOHAKU_KH_MXFP7_H */
