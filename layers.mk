@@ -14,6 +14,7 @@
 INCDIRS.sim-backend := uapi hwif sim-backend
 INCDIRS.sim-backend/units := uapi hwif sim-backend
 INCDIRS.sim-backend/units/pool := uapi hwif sim-backend
+INCDIRS.sim-backend/units/vec := uapi hwif sim-backend
 INCDIRS.sim-backend/xdma := uapi hwif sim-backend
 INCDIRS.driver/core := uapi hwif driver/core
 

@@ -14,9 +14,6 @@
 static const struct ksim_unit_type ksim_unit_mat = {
 	.token = "mat", .name = "matmul cluster", .cu_type = KH_CU_MG,
 };
-static const struct ksim_unit_type ksim_unit_vec = {
-	.token = "vec", .name = "vector core", .cu_type = KH_CU_VC,
-};
 static const struct ksim_unit_type ksim_unit_cpu = {
 	.token = "cpu", .name = "control processor", .cu_type = KH_CU_RV,
 };
