@@ -12,7 +12,9 @@
  *
  * Timing: the first beat waits until nothing is pending on the registers
  * named va, vb, vc and vd (whatever the sources are; vec_core.v:279), then
- * one beat a cycle; a write lands KSIM_VEC_WB_LAT after its beat.  The
+ * one beat a cycle; a write lands KSIM_VEC_WB_LAT after its beat, and
+ * the lanes read empty (what VLD/VST/VSETMODE/VHALT wait for)
+ * KSIM_VEC_DRAIN_LAT after the last.  The
  * scoreboard counts vector writes only, so a predicate is read at its
  * beat whether or not the compare that writes it has landed: the model
  * refuses such a read (KH_VEC_F_NM_PHAZ) rather than guess the bits.
@@ -118,7 +120,8 @@ u64 ksim_vec_alu_exec(struct ksim_vec *v, u32 w, u64 t, u32 *code)
 		v->vreg_free[vd] = ksim_vec_max(v->vreg_free[vd],
 						 b0 + n - 1 + KSIM_VEC_WB_LAT);
 	}
-	v->lanes_idle = ksim_vec_max(v->lanes_idle, b0 + n + KSIM_VEC_WB_LAT);
+	v->lanes_idle = ksim_vec_max(v->lanes_idle,
+				     b0 + n - 1 + KSIM_VEC_DRAIN_LAT);
 	/* n beats, then the S_ALU cycle that sees bcnt == nbeat */
 	return b0 + n + 1;
 }

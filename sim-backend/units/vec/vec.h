@@ -36,6 +36,12 @@
 #define KSIM_VEC_ALAT		15
 /* issue -> register written: iss_valid, d stage, ALAT, the wb register */
 #define KSIM_VEC_WB_LAT		(KSIM_VEC_ALAT + 3)
+/*
+ * issue -> pipe_empty: vec_lanes.v:530-535 ORs every stage of the
+ * 4*ALAT-deep metadata line and the 16-deep tail line whatever the mode,
+ * so the lanes read empty 2 + 60 + 16 + 1 cycles after the last beat
+ */
+#define KSIM_VEC_DRAIN_LAT	(2 + 4 * KSIM_VEC_ALAT + 16 + 1)
 /* cycles a predicate read must trail the write for the model to be sure */
 #define KSIM_VEC_PHAZ_MARGIN	4
 #define KSIM_VEC_SENDQ		4	/* a write pair plus slack */
