@@ -684,9 +684,9 @@ TEST(kernel_cycles_and_cu_dbg)
 }
 
 /* FP16 words of the RTL bench: a[i] = i+1, b[i] = 2(i+1), 128 each */
-static u16 f16i(int v)
+static u16 f16i(float v)
 {
-	return (u16)ksim_e8_to_f16(b_of((float)v) >> 8);
+	return (u16)ksim_e8_to_f16(b_of(v) >> 8);
 }
 
 #define A_SRC	0x1000
@@ -1092,6 +1092,178 @@ TEST(alu_ops_through_the_lanes)
 	alu_case(c, KH_VEC_VFMA, 128, KH_VEC_PM_TRUE, KH_VEC_SRC_V, 0);
 	alu_case(c, KH_VEC_VMUL, 100, KH_VEC_PM_FALSE, KH_VEC_SRC_V, 0);
 	alu_case(c, KH_VEC_VSUB, 16, 3, KH_VEC_SRC_K, 0x3fc000);
+	ksim_card_destroy(c);
+}
+
+TEST(vld_and_vst_at_fp32)
+{
+	struct ksim_card *c = vcard();
+	u32 x[32], pat[8], out[3 * 8];
+	u16 h[16];
+	const u32 k[] = {
+		W_SETI(1), 16, W_SETVL(1),
+		w_mem(KH_VEC_VFILL, 0, 0, 0, 0), W_BAR,
+		w_mem(KH_VEC_VLD, 0, 1, 0, KH_VEC_DT_FP32),
+		w_mem(KH_VEC_VST, 0, 1, 10, KH_VEC_DT_FP16),
+		w_mem(KH_VEC_VST, 0, 1, 20, KH_VEC_DT_FP32),
+		w_mem(KH_VEC_VDRAIN, 0, 2, 20, 0), W_HALT,
+	};
+	u32 i;
+
+	REQUIRE(c);
+	for (i = 0; i < 32; i++)
+		x[i] = (i < 16) ? b_of((float)rnd() / 7777.0f - 200000.0f) : 0x5a5a5a5a;
+	x[3] = 0x00400000;	/* FP32 subnormal: flushes */
+	x[4] = 0x3f800080;	/* a tie at bit 8: to even */
+	x[5] = 0x3f800180;	/* a tie, odd: up */
+	dram_w(c, 0x60000, x, sizeof(x));
+	desc(c, 0, 0, 0x60000);
+	desc(c, 0, 1, KH_VEC_DIM(32, 4));	/* L1 0..3; 2..3 hold the pattern */
+	desc(c, 1, 0, 0);
+	desc(c, 1, 1, KH_VEC_DIM(1, 8));
+	desc(c, 2, 0, 0x61000);
+	desc(c, 2, 1, KH_VEC_DIM(32, 3));	/* L1 20, 21, 22 */
+	/* L1 21, 22 get the pattern first, through the same fill */
+	memset(pat, 0x5a, sizeof(pat));
+	expect_ok(KRUN(c, w_mem(KH_VEC_VFILL, 0, 0, 20, 0), W_BAR, W_HALT), "prefill");
+	expect_ok(krun(c, k, KSIM_ARRAY_SIZE(k)), "fp32 kernel");
+	dram_r(c, 0x61000, out, sizeof(out));
+	/* both halves of the chunk went to word 20, the high one last */
+	for (i = 0; i < 8; i++)
+		CHECK_EQ(out[i], ksim_e8_to_f32(ksim_e8_from_f32(x[8 + i])));
+	CHECK(!memcmp(&out[8], &x[8], 32));	/* word 21: not written */
+	CHECK_EQ(out[16], pat[0]);
+	/* the FP16 store of the same register: elements 0..15 */
+	desc(c, 2, 0, 0x62000);
+	desc(c, 2, 1, KH_VEC_DIM(32, 1));
+	expect_ok(KRUN(c, w_mem(KH_VEC_VDRAIN, 0, 2, 10, 0), W_HALT), "drain 10");
+	dram_r(c, 0x62000, h, sizeof(h));
+	for (i = 0; i < 16; i++)
+		CHECK_EQ(h[i], ref_to_f16(ref_round(x[i] >> 31,
+			 (x[i] >> 23 & 0xff) ? 0x800000 | (x[i] & 0x7fffff) : 0,
+			 (int)(x[i] >> 23 & 0xff) - 150, false)));
+	ksim_card_destroy(c);
+}
+
+TEST(vshuf_vbcast_vcvt)
+{
+	struct ksim_card *c = vcard();
+	const u32 third = b_of(1.0f / 3.0f) >> 8, seven = 0x40f000;
+	const u32 k[] = {
+		W_SETI(2), 5, W_SETI(3), seven,
+		w_alu(KH_VEC_VSHUF, 4, 0, 2, 0, 0, 0, 0, 0, 0),
+		w_alu(KH_VEC_VBCAST, 5, 3, 0, 0, KH_VEC_SRC_S, 0, 0, 0, 0),
+		w_alu(KH_VEC_VBCAST, 6, 4, 0, 0, KH_VEC_SRC_V, 0, 0, 0, 0),
+		w_alu(KH_VEC_VBCAST, 6, 6, 0, 0, KH_VEC_SRC_S, 0, 0, 0, 0),
+		W_SETK, third,
+		w_alu(KH_VEC_VMUL, 8, 0, 3, 0, 0, KH_VEC_SRC_K, 0, 0, 0),
+		w_mem(KH_VEC_VCVT, 7, 0, 0, KH_VEC_DT_FP16) | KH_VEC_PUT(KH_VEC_VA, 8),
+		w_alu(KH_VEC_VSUB, 9, 8, 0, 7, 0, 0, 0, 0, 0),
+		w_mem(KH_VEC_VCVT, 10, 0, 0, KH_VEC_DT_FP32) | KH_VEC_PUT(KH_VEC_VA, 8),
+		w_alu(KH_VEC_VSUB, 11, 8, 0, 10, 0, 0, 0, 0, 0),
+		w_mem(KH_VEC_VST, 4, 3, 0, KH_VEC_DT_FP16),
+		w_mem(KH_VEC_VST, 5, 3, 8, KH_VEC_DT_FP16),
+		w_mem(KH_VEC_VST, 6, 3, 16, KH_VEC_DT_FP16),
+		w_mem(KH_VEC_VST, 9, 3, 24, KH_VEC_DT_FP16),
+		w_mem(KH_VEC_VST, 11, 3, 32, KH_VEC_DT_FP16),
+		w_mem(KH_VEC_VDRAIN, 0, 5, 100, 0), W_HALT,
+	};
+	u16 out[5][128];
+	u32 i;
+
+	REQUIRE(c);
+	bench_kernel1(c);
+	expect_ok(run(c, 0), "kernel 1");	/* v0 = 1..128, VL 128 */
+	desc(c, 3, 0, 100);
+	desc(c, 3, 1, KH_VEC_DIM(1, 8));
+	desc(c, 5, 0, 0x70000);
+	desc(c, 5, 1, KH_VEC_DIM(32, 40));
+	expect_ok(krun(c, k, KSIM_ARRAY_SIZE(k)), "shuffle kernel");
+	dram_r(c, 0x70000, out, sizeof(out));
+	for (i = 0; i < 128; i++) {
+		u32 v8 = ref_fma(b_of((float)(i + 1)) >> 8, third, 0);
+		u32 v7 = ksim_e8_from_f16(ref_to_f16(v8));
+
+		/* rotate by S2 = 5 within each chunk of 16 */
+		CHECK_EQ(out[0][i], f16i(i / 16 * 16 + (i % 16 + 5) % 16 + 1));
+		CHECK_EQ(out[1][i], f16i(7.5));	/* broadcast S3 */
+		/* S6 = element 0 of v4 = v0[5] = 6, broadcast */
+		CHECK_EQ(out[2][i], f16i(6));
+		/* VCVT.FP16 rounds through FP16; VCVT.FP32 is the identity */
+		CHECK_EQ(out[3][i], ref_to_f16(ref_fma(v8, KH_E8_ONE, v7 ^ KH_E8_SIGN)));
+		CHECK_EQ(out[4][i], 0);
+	}
+	ksim_card_destroy(c);
+}
+
+TEST(vloop_runs_its_body_count_times)
+{
+	struct ksim_card *c = vcard();
+	u16 out[16];
+	u32 n;
+
+	REQUIRE(c);
+	desc(c, 1, 0, 0);
+	desc(c, 1, 1, KH_VEC_DIM(1, 1));
+	desc(c, 2, 0, 0x80000);
+	desc(c, 2, 1, KH_VEC_DIM(32, 1));
+	for (n = 0; n <= 6; n += 3) {
+		/* v1 = 0; repeat S1 times { v1 = v1 + K1 }; store chunk 0 */
+		expect_ok(KRUN(c, W_SETI(2), 16, W_SETVL(2), W_SETI(1), n,
+			       w_alu(KH_VEC_VMOV, 1, 0, 0, 0, KH_VEC_SRC_K, 0, 0, 0, 0),
+			       W_LOOP(1, 1),
+			       w_alu(KH_VEC_VADD, 1, 1, 0, 1, 0, 0, KH_VEC_SRC_K, 0, 0),
+			       w_mem(KH_VEC_VST, 1, 1, 0, KH_VEC_DT_FP16),
+			       w_mem(KH_VEC_VDRAIN, 0, 2, 0, 0), W_HALT),
+			  "loop");
+		dram_r(c, 0x80000, out, sizeof(out));
+		/* a count of 0 or 1 runs the body once */
+		CHECK_EQ(out[0], f16i(n ? n : 1));
+		CHECK_EQ(out[15], f16i(n ? n : 1));
+	}
+	ksim_card_destroy(c);
+}
+
+TEST(strided_and_negative_walks)
+{
+	struct ksim_card *c = vcard();
+	u32 src[16 * 8], out[8 * 16];
+	u32 i, w;
+
+	REQUIRE(c);
+	for (i = 0; i < 16 * 8; i++)
+		src[i] = 0x1000 * (i / 8) + i % 8;	/* word n holds n in [15:12] */
+	dram_w(c, 0x90000, src, sizeof(src));
+	/* dim0: words 3, 2, 1, 0 (stride -32); dim1: + 8 words */
+	desc(c, 0, 0, 0x90000 + 3 * 32);
+	desc(c, 0, 1, KH_VEC_DIM(-32, 4));
+	desc(c, 0, 2, KH_VEC_DIM(256, 2));
+	/* drain L1 0..7 to every second word */
+	desc(c, 1, 0, 0xa0000);
+	desc(c, 1, 1, KH_VEC_DIM(64, 8));
+	memset(out, 0, sizeof(out));
+	dram_w(c, 0xa0000, out, sizeof(out));
+	/* two fills back to back: the second waits for the first's responses */
+	expect_ok(KRUN(c, w_mem(KH_VEC_VFILL, 0, 0, 0, 0),
+		       w_mem(KH_VEC_VFILL, 0, 0, 100, 0), W_BAR,
+		       w_mem(KH_VEC_VDRAIN, 0, 1, 0, 0), W_HALT), "walks");
+	dram_r(c, 0xa0000, out, sizeof(out));
+	for (w = 0; w < 8; w++) {
+		static const u32 order[8] = { 3, 2, 1, 0, 11, 10, 9, 8 };
+
+		CHECK_EQ(out[2 * w * 8], 0x1000 * order[w]);
+		CHECK_EQ(out[(2 * w + 1) * 8], 0);
+	}
+	/* and the second fill's copy at L1 100 */
+	desc(c, 1, 0, 0xa0000);
+	desc(c, 1, 1, KH_VEC_DIM(32, 8));
+	expect_ok(KRUN(c, w_mem(KH_VEC_VDRAIN, 0, 1, 100, 0), W_HALT), "drain 100");
+	dram_r(c, 0xa0000, out, 8 * 32);
+	for (w = 0; w < 8; w++) {
+		static const u32 order[8] = { 3, 2, 1, 0, 11, 10, 9, 8 };
+
+		CHECK_EQ(out[w * 8], 0x1000 * order[w]);
+	}
 	ksim_card_destroy(c);
 }
 
