@@ -613,6 +613,8 @@ TEST(e8_alu_corner_values)
 	CHECK(p);
 	ksim_e8_alu(KH_VEC_VCMPLT, 0x7fc000, KH_E8_ONE, 0, &p);
 	CHECK(!p);
+	ksim_e8_alu(KH_VEC_VCMPEQ, 0x7fc000, 0x7fc000, 0, &p);
+	CHECK(!p);
 	ksim_e8_alu(KH_VEC_VCMPGT, KH_E8_ONE, KH_E8_MINUS_ONE, 0, &p);
 	CHECK(p);
 	/* VSEL by c's magnitude: -0 selects b */
@@ -1264,6 +1266,77 @@ TEST(strided_and_negative_walks)
 
 		CHECK_EQ(out[w * 8], 0x1000 * order[w]);
 	}
+	ksim_card_destroy(c);
+}
+
+/* A walk shorter than the chunks re-reads its last word (vec_agu.v:148). */
+TEST(a_walk_past_its_end_repeats_the_last_word)
+{
+	struct ksim_card *c = vcard();
+	u16 in[2][16], out[4][16];
+	u32 i;
+
+	REQUIRE(c);
+	for (i = 0; i < 16; i++) {
+		in[0][i] = f16i(i);
+		in[1][i] = f16i(100 + i);
+	}
+	dram_w(c, 0xb0000, in, sizeof(in));
+	desc(c, 0, 0, 0xb0000);
+	desc(c, 0, 1, KH_VEC_DIM(32, 2));
+	desc(c, 1, 0, 300);
+	desc(c, 1, 1, KH_VEC_DIM(1, 1));	/* one word: L1 300 */
+	desc(c, 3, 0, 310);
+	desc(c, 3, 1, KH_VEC_DIM(1, 4));
+	desc(c, 2, 0, 0xb1000);
+	desc(c, 2, 1, KH_VEC_DIM(32, 4));
+	expect_ok(KRUN(c, W_SETI(1), 64, W_SETVL(1),
+		       w_mem(KH_VEC_VFILL, 0, 0, 300, 0), W_BAR,
+		       w_mem(KH_VEC_VLD, 2, 1, 0, KH_VEC_DT_FP16),
+		       w_mem(KH_VEC_VST, 2, 3, 0, KH_VEC_DT_FP16),
+		       w_mem(KH_VEC_VDRAIN, 0, 2, 310, 0), W_HALT), "short walk");
+	dram_r(c, 0xb1000, out, sizeof(out));
+	/* four chunks, all from L1 300: the walk ended after its one word */
+	for (i = 0; i < 4; i++)
+		CHECK(!memcmp(out[i], in[0], 32));
+	ksim_card_destroy(c);
+}
+
+/*
+ * VRED ANY/ALL reduce preg[g_pr], the pr the sequencer latched last
+ * (vec_core.v:241 p_rd_sel(g_pr), set in the same S_EXEC): the pr of the
+ * ALU or VRED word before, not the VRED's own.
+ */
+TEST(vred_any_reads_the_previous_words_predicate)
+{
+	struct ksim_card *c = vcard();
+	u16 out[16];
+
+	REQUIRE(c);
+	desc(c, 1, 0, 0);
+	desc(c, 1, 1, KH_VEC_DIM(1, 8));
+	desc(c, 2, 0, 0xc0000);
+	desc(c, 2, 1, KH_VEC_DIM(32, 1));
+	/* P2 = (1 < 0) = all false; P1 = (0 < 1) = all true */
+	expect_ok(KRUN(c, W_SETI(1), 128, W_SETVL(1),
+		       w_alu(KH_VEC_VCMPLT, 0, 1, 0, 0, KH_VEC_SRC_K, KH_VEC_SRC_K, 0, 2, 0),
+		       w_alu(KH_VEC_VCMPLT, 0, 0, 1, 0, KH_VEC_SRC_K, KH_VEC_SRC_K, 0, 1, 0),
+		       w_mem(KH_VEC_VST, 0, 1, 0, KH_VEC_DT_FP16),
+		       /* ANY P2 reads P1, latched by the compare */
+		       w_alu(KH_VEC_VRED, 5, 0, 0, KH_VEC_RED_ANY, 0, 0, 0, 2, 0),
+		       /* ANY P2 again: now it reads P2 */
+		       w_alu(KH_VEC_VRED, 6, 0, 0, KH_VEC_RED_ANY, 0, 0, 0, 2, 0),
+		       w_alu(KH_VEC_VBCAST, 7, 5, 0, 0, KH_VEC_SRC_S, 0, 0, 0, 0),
+		       w_mem(KH_VEC_VST, 7, 1, 20, KH_VEC_DT_FP16),
+		       w_alu(KH_VEC_VBCAST, 7, 6, 0, 0, KH_VEC_SRC_S, 0, 0, 0, 0),
+		       w_mem(KH_VEC_VST, 7, 1, 30, KH_VEC_DT_FP16),
+		       w_mem(KH_VEC_VDRAIN, 0, 2, 20, 0), W_HALT), "ANY");
+	dram_r(c, 0xc0000, out, sizeof(out));
+	CHECK_EQ(out[0], f16i(1));
+	desc(c, 2, 0, 0xc1000);
+	expect_ok(KRUN(c, w_mem(KH_VEC_VDRAIN, 0, 2, 30, 0), W_HALT), "drain");
+	dram_r(c, 0xc1000, out, sizeof(out));
+	CHECK_EQ(out[0], f16i(0));
 	ksim_card_destroy(c);
 }
 
