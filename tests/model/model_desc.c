@@ -110,8 +110,6 @@ TEST(error_messages)
 		   "line 3: row has 4 tokens, expected 3");
 	expect_err("xxx sax xxx\nmag mat nul\nxxx sax xxx\n",
 		   "line 2: token 'mat' (matmul cluster) has no model yet");
-	expect_err("xxx vec xxx\nmag nul nul\nxxx sax xxx\n",
-		   "line 1: token 'vec' (vector core) has no model yet");
 	expect_err("# c\nxxx sax xxx\nmag nul cpu\nxxx sax xxx\n",
 		   "line 3: token 'cpu' (control processor) has no model yet");
 	expect_err("xxx sax xxx\nmag foo nul\nxxx sax xxx\n",
