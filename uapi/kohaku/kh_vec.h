@@ -19,15 +19,23 @@
 #include <kohaku/kh_flit.h>
 
 /* ---- identity (CU_CAPS) ---- */
-/*
- * KH_VEC_NBUF - CU_CAPS n_buffers as vec_cu.v:137 reports it.  The unit
- * accepts CU_DATA into buffer 0 only (the flat L1); 2 is what the RTL's
- * parameter says, not how many buffers there are.
+/**
+ * define KH_VEC_NBUF - CU_CAPS n_buffers, as the RTL reports it
+ *
+ * vec_cu.v line 137.  The unit accepts CU_DATA into buffer 0 only (the flat L1,
+ * KH_VEC_CU_DATA_BUFS); 2 is what the RTL's parameter says, not how many
+ * buffers there are.
  */
 #define KH_VEC_NBUF		2
 #define KH_VEC_CU_DATA_BUFS	1	/* buffers actually accepted: 0 */
 
-/* ---- CU_INST payload (vec_cu.v:157-164) ---- */
+/**
+ * DOC: CU_INST payload
+ *
+ * vec_cu.v:157-164.  Opcode [255:252]: IMEM [251:243] address and [31:0]
+ * word; DESC [251:249] descriptor, [248:246] field, value [33:0] at
+ * [245:212] and [39:34] at [68:63]; RUN [251:243] start pc.
+ */
 #define KH_VEC_CU_OP		KH_FIELD(255, 252)
 #define KH_VEC_CU_ADDR		KH_FIELD(251, 243)	/* IMEM word / RUN start pc */
 #define KH_VEC_CU_WORD		KH_FIELD(31, 0)		/* IMEM: the kernel word */
@@ -46,10 +54,15 @@
 #define KH_VEC_FLD_BASE		0
 #define KH_VEC_FLD_DIM(k)	(1 + (k))
 #define KH_VEC_DIMS		4
-/* a dimension value: {stride[17:0] signed, bound[15:0]}; bound 0 reads 1 */
 #define KH_VEC_DIM_STRIDE_SHIFT	16
 #define KH_VEC_DIM_STRIDE_MASK	0x3ffffULL
 #define KH_VEC_DIM_BOUND_MASK	0xffffULL
+/**
+ * KH_VEC_DIM - a DESC dimension value
+ * @stride: signed, 18 bits, in the walk's units (bytes for VFILL/VDRAIN,
+ *	L1 words otherwise).
+ * @bound: entries, 16 bits; 0 reads as 1.
+ */
 #define KH_VEC_DIM(stride, bound) \
 	((((__u64)(stride) & KH_VEC_DIM_STRIDE_MASK) << KH_VEC_DIM_STRIDE_SHIFT) | \
 	 ((__u64)(bound) & KH_VEC_DIM_BOUND_MASK))
@@ -67,7 +80,12 @@
 #define KH_VEC_WALK_MAX		256	/* VFILL/VDRAIN entries; more is F_LEN */
 #define KH_VEC_WORD_BYTES	32
 
-/* ---- the kernel word (vec_core.v:247-263) ---- */
+/**
+ * DOC: the kernel word
+ *
+ * vec_core.v:247-263.  A field is KH_VEC_W(hi, lo) of the 32-bit word;
+ * KH_VEC_GET() reads one, KH_VEC_PUT() places a value in one.
+ */
 #define KH_VEC_W(hi, lo)	(((hi) << 8) | (lo))
 #define KH_VEC_GET(w, f) \
 	(((__u32)(w) >> ((f) & 0xff)) & \
@@ -163,7 +181,12 @@
 #define KH_VEC_VHALT		0x1f
 #define KH_VEC_IS_ALU(op)	((op) <= KH_VEC_VRSQRT)
 
-/* ---- E8M15, the lanes' 24-bit format: {s, e[7:0], m[14:0]} ---- */
+/**
+ * DOC: E8M15
+ *
+ * The lanes' 24-bit format {s, e[7:0], m[14:0]}: FP32's top 24 bits; e = 0
+ * is zero whatever m holds, e = 255 infinity or NaN; no subnormals.
+ */
 #define KH_E8_SIGN		0x800000u
 #define KH_E8_EXP_SHIFT		15
 #define KH_E8_EXP_MASK		0xffu
@@ -173,11 +196,13 @@
 #define KH_E8_NAN		0x7fc000u	/* every NaN an ALU produces */
 #define KH_E8_PINF		0x7f8000u
 
-/*
- * ---- fault codes: the SIG_FAULT arg of a RUN ----
- * 1-9 are vec_core.v:107-109's.  0x80 and up are the device model's own:
- * a kernel that needs something the model does not model faults with one
- * of them instead of computing a guess (docs/spec/vec.md "Not modelled").
+/**
+ * DOC: fault codes
+ *
+ * The SIG_FAULT arg of a RUN.  1-9 are vec_core.v:107-109's.  0x80 and up
+ * are the device model's own: a kernel that needs something the model does
+ * not model faults with one of them instead of computing a guess
+ * (docs/spec/vec.md "Not modelled").
  */
 #define KH_VEC_F_DTYPE		1	/* VLD/VST/VCVT dtype not FP16/FP32 */
 #define KH_VEC_F_VSRC		2	/* chained stage named a V source */

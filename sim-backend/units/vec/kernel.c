@@ -187,7 +187,9 @@ static u64 ksim_vec_fill_clear(const struct ksim_vec *v, u64 from)
  * @now: the cycle.
  *
  * Executes every word whose EXEC cycle has come, and arms a timer for the
- * next one.  Return: true when anything changed.
+ * next one.
+ *
+ * Return: true when anything changed.
  */
 bool ksim_vec_kernel_step(struct ksim_unit *u, struct ksim_vec *v, u64 now)
 {
