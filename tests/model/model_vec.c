@@ -19,8 +19,8 @@
 #include <kohaku/kh_vec.h>
 
 #define MAP	"xxx vec xxx\nmag vec src\nxxx vec xxx\n"
-#define VX	1
-#define VY	1
+/* the vec the helpers address */
+static unsigned int VX = 1, VY = 1;
 
 static u64 rng = 0x9e3779b97f4a7c15ULL;
 
@@ -989,9 +989,6 @@ TEST(not_modelled_is_refused_loudly)
 		     KH_VEC_F_NM_SEED, "VEXP2");
 	expect_fault(KRUN(c, w_op(KH_VEC_VRSQRT, 1, 0, 0), W_HALT),
 		     KH_VEC_F_NM_SEED, "VRSQRT");
-	expect_fault(KRUN(c, w_mem(KH_VEC_VDRAIN, 0, 1, 0, 0) |
-			  KH_VEC_PUT(KH_VEC_ND, 1), W_HALT),
-		     KH_VEC_F_NM_PEER, "peer drain");
 	/* a predicated op right behind the compare that writes its predicate */
 	expect_fault(KRUN(c, w_alu(KH_VEC_VCMPLT, 0, 0, 1, 0, 0, 0, 0, 2, 0),
 			  w_alu(KH_VEC_VMOV, 3, 0, 0, 0, 0, 0, 0, 2, 1), W_HALT),
@@ -1286,6 +1283,7 @@ TEST(a_walk_past_its_end_repeats_the_last_word)
 	desc(c, 0, 1, KH_VEC_DIM(32, 2));
 	desc(c, 1, 0, 300);
 	desc(c, 1, 1, KH_VEC_DIM(1, 1));	/* one word: L1 300 */
+	desc(c, 1, 4, KH_VEC_DIM(5, 1));	/* a stride the walk never takes */
 	desc(c, 3, 0, 310);
 	desc(c, 3, 1, KH_VEC_DIM(1, 4));
 	desc(c, 2, 0, 0xb1000);
@@ -1337,6 +1335,46 @@ TEST(vred_any_reads_the_previous_words_predicate)
 	expect_ok(KRUN(c, w_mem(KH_VEC_VDRAIN, 0, 2, 30, 0), W_HALT), "drain");
 	dram_r(c, 0xc1000, out, sizeof(out));
 	CHECK_EQ(out[0], f16i(0));
+	ksim_card_destroy(c);
+}
+
+/* vec_cu_tb.v section 8 and 11: (1,1) drains two L1 words to (1,0)'s L1 */
+TEST(peer_drain_to_a_node)
+{
+	struct ksim_card *c = vcard();
+	u16 in[2 * 16], out[2 * 16];
+	u32 n0, i;
+	u64 ns;
+
+	REQUIRE(c);
+	for (i = 0; i < 32; i++)
+		in[i] = f16i(1000 + i);
+	cudata(c, 0, 64, 2, 0, in);
+	/* base: ack to the orchestrator (0,1) at [23:16], peer L1 200 */
+	desc(c, 1, 0, (0x10 << 16) | 200);
+	desc(c, 1, 1, KH_VEC_DIM(1, 2));
+	n0 = KH_NS_COUNT(mh_ns(c, 1, 0));
+	expect_ok(KRUN(c, w_mem(KH_VEC_VDRAIN, 0, 1, 64, 0) |
+		       KH_VEC_PUT(KH_VEC_ND, 1) | KH_VEC_PUT(KH_VEC_ND_SIG, 1) |
+		       KH_VEC_PUT(KH_VEC_ND_X, 1) | KH_VEC_PUT(KH_VEC_ND_Y, 0),
+		       W_HALT), "peer drain");
+	ksim_run(c, 500);
+	ns = mh_ns(c, 1, 0);
+	CHECK_EQ(KH_NS_COUNT(ns), n0 + 1);
+	CHECK_EQ(KH_NS_CODE(ns), KH_SIG_DATA_RECEIVED);
+	CHECK_EQ(KH_NS_ARG(ns), 0);
+	/* (1,0) drains what landed at its L1 200 to DRAM */
+	VY = 0;
+	desc(c, 0, 0, A_DST3);
+	desc(c, 0, 1, KH_VEC_DIM(32, 2));
+	expect_ok(KRUN(c, w_mem(KH_VEC_VDRAIN, 0, 0, 200, 0), W_HALT), "back");
+	VY = 1;
+	dram_r(c, A_DST3, out, sizeof(out));
+	CHECK(!memcmp(in, out, sizeof(in)));
+	/* a walk over 256 is F_LEN to a node too */
+	desc(c, 1, 1, KH_VEC_DIM(1, 257));
+	expect_fault(KRUN(c, w_mem(KH_VEC_VDRAIN, 0, 1, 64, 0) |
+			  KH_VEC_PUT(KH_VEC_ND, 1), W_HALT), KH_VEC_F_LEN, "257");
 	ksim_card_destroy(c);
 }
 

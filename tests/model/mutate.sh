@@ -206,11 +206,11 @@ cat <<'M'
 601~units/vec/vec.c~model_vec~vec CAPS: N_BUFFERS reports the one buffer accepted, not vec_cu.v's 2~	.n_buffers = KH_VEC_NBUF,~	.n_buffers = KH_VEC_CU_DATA_BUFS,
 602~units/vec/vec.c~model_vec~vec: an unknown CU opcode faults instead of retiring as a no-op~	default:\n\t\tbreak;\t\t/* retires as a no-op */~	default:\n\t\tv->fault = true;\n\t\tbreak;
 603~units/vec/vec.c~model_vec~vec: a RUN retires with 0, not the kernel cycles~	v->result = fault ? code : v->cycles;~	v->result = fault ? code : 0;
-604~units/vec/vec.c~model_vec~vec: IMEM writes word 0 whatever its address~		v->imem[addr] = (u32)kh_flit_get(f, KH_VEC_CU_WORD);~		v->imem[0] = (u32)kh_flit_get(f, KH_VEC_CU_WORD);
-605~units/vec/e8.c~model_vec~E8M15 FMA: ties round away from zero, not to even~	up = ((nrm >> 31) & 1) && ((nrm & 0x7fffffffULL) || stk || (sig & 1));~	up = ((nrm >> 31) & 1);
+604~units/vec/mem.c~model_vec~peer VDRAIN: the descriptor's len is the entry count, not count - 1~		v->nd_len = (total - 1) & 0xff;~		v->nd_len = total & 0xff;
+605~units/vec/e8.c~model_vec~E8M15 FMA: ties round away from zero, not to even~	up = ((nrm >> 31) & 1) && ((nrm & 0x7fffffffULL) || stk || (sig & 1));~	up = ((nrm >> 31) & 1) && ((nrm & 0x7fffffffULL) || stk || 1);
 606~units/vec/e8.c~model_vec~E8M15 FMA: a zero addend leaves no sticky (correct rounding, not vec_alu.v)~	stk = s >= 33 && (gc & (s == 48 ? 0xffff : (1u << (s - 32)) - 1));~	stk = s >= 33 && s < 48 && (gc & ((1u << (s - 32)) - 1));
 607~units/vec/e8.c~model_vec~E8M15 FMA: a product far below the addend is added, not dropped~	m = (byp || pz) ? 0 : ga * gb;~	m = pz ? 0 : ga * gb;
-608~units/vec/e8.c~model_vec~E8M15 FMA: exact cancellation keeps the sign (x - x = -0)~	return (u32)(sign && !cancels) << 23;~	return (u32)sign << 23;
+608~units/vec/e8.c~model_vec~E8M15 FMA: exact cancellation keeps the sign (x - x = -0)~	bool cancels = neg && !pz && !cz;~	bool cancels = false;
 609~units/vec/e8.c~model_vec~E8M15: VADD adds b, not c~	if (op == KH_VEC_VADD || op == KH_VEC_VFMA || op == KH_VEC_VFNMA)\n\t\tvc = c;~	if (op == KH_VEC_VADD)\n\t\tvc = b;\n\telse if (op == KH_VEC_VFMA || op == KH_VEC_VFNMA)\n\t\tvc = c;
 610~units/vec/e8.c~model_vec~E8M15: VCMPEQ of a NaN with itself is true~		*pred = eq && !nan;~		*pred = eq;
 611~units/vec/e8.c~model_vec~E8M15 -> FP16: a finite overflow becomes infinity, not 65504~	if (e5 >= 31)\n\t\treturn (s << 15) | (0x1e << 10) | 0x3ff;~	if (e5 >= 31)\n\t\treturn (s << 15) | (0x1f << 10);

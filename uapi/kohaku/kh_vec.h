@@ -216,7 +216,7 @@
 #define KH_VEC_F_NM_CHAIN	0x80	/* ALU op in D2, D4 or TREE mode */
 #define KH_VEC_F_NM_SEED	0x81	/* VEXP2, VLOG2, VINV, VRSQRT */
 #define KH_VEC_F_NM_TREE	0x82	/* VRED SUM..EXPSUM in TREE mode */
-#define KH_VEC_F_NM_PEER	0x83	/* VDRAIN to a node (CU_DATA sink) */
+/* 0x83 unused */
 #define KH_VEC_F_NM_PHAZ	0x84	/* predicate read while a compare's write is in flight */
 #define KH_VEC_F_NM_VST32	0x85	/* FP32 VST while a fill or CU_DATA may land */
 

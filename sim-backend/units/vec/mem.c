@@ -17,6 +17,16 @@
  *           address and one MEM_WR_DATA (txn 1, last 1) with L1 word
  *           l1_cur.  The kernel goes on once the last word is issued:
  *           VHALT does not wait for the flits to leave, let alone land.
+ *   VDRAIN to a node ([24] set): the sink is node ([20:17], [16:13])'s
+ *           CU_DATA port.  One descriptor for the whole walk, then one data
+ *           flit per entry, `last` on the final one.  The descriptor's
+ *           fields come from the walk's first address (the descriptor's
+ *           base): offset [15:0], {ack_y, ack_x} [23:16], and for a sink in
+ *           another mesh the mesh [25:24] and the final coordinate [33:26]
+ *           (nonzero: every flit then carries it as txn and rsvd =
+ *           {1, mesh}); buffer [12:9] and signal_on_complete [25] are the
+ *           word's; len = total - 1.  The walk's other addresses are not
+ *           used: a strided descriptor still sends consecutive words.
  *
  * One request goes per three cycles at best: the core's request is
  * taken the cycle after it is sent, and the next one issues the cycle
@@ -39,10 +49,6 @@ u64 ksim_vec_mem_start(struct ksim_vec *v, u32 w, u64 t, u32 *code)
 	u32 op = KH_VEC_GET(w, KH_VEC_OP), total;
 	u64 mem0 = t + 5;	/* S_AGW, S_MEMW1-3, S_MEM0 */
 
-	if (op == KH_VEC_VDRAIN && KH_VEC_GET(w, KH_VEC_ND)) {
-		*code = KH_VEC_F_NM_PEER;
-		return t + 1;
-	}
 	ksim_vec_agu_start(&v->agu, KH_VEC_GET(w, KH_VEC_AD), 0);
 	total = ksim_vec_agu_total(&v->agu);
 	if (total > KH_VEC_WALK_MAX) {
@@ -51,6 +57,21 @@ u64 ksim_vec_mem_start(struct ksim_vec *v, u32 w, u64 t, u32 *code)
 	}
 	v->mem_left = total;
 	v->l1_cur = KH_VEC_GET(w, KH_VEC_OFF) & (KH_VEC_L1_WORDS - 1);
+	v->nd = op == KH_VEC_VDRAIN && KH_VEC_GET(w, KH_VEC_ND);
+	if (v->nd) {
+		u64 base = ksim_vec_agu_addr(&v->agu);
+
+		v->nd_x = KH_VEC_GET(w, KH_VEC_ND_X);
+		v->nd_y = KH_VEC_GET(w, KH_VEC_ND_Y);
+		v->nd_buf = KH_VEC_GET(w, KH_VEC_ND_BUF);
+		v->nd_sig = KH_VEC_GET(w, KH_VEC_ND_SIG);
+		v->nd_off = (u32)(base & 0xffff);
+		v->nd_ack = (u32)(base >> 16) & 0xff;
+		v->nd_mesh = (u32)(base >> 24) & 3;
+		v->nd_fin = (u32)(base >> 26) & 0xff;
+		v->nd_len = (total - 1) & 0xff;
+		v->nd_cnt = 0;
+	}
 	if (op == KH_VEC_VFILL) {
 		v->kst = KSIM_VEC_K_FILL;
 		v->mem_next = mem0 + 1;		/* S_FILL */
@@ -67,6 +88,38 @@ static void ksim_vec_mem_req(struct ksim_unit *u, struct ksim_vec *v,
 {
 	memset(f, 0, sizeof(*f));
 	ksim_unit_hdr(u, f, v->mx, v->my, type, txn, last);
+}
+
+/* A peer drain's flit: vec_cu.v:395-414 (txn and rsvd name a remote sink) */
+static void ksim_vec_nd_flit(struct ksim_unit *u, struct ksim_vec *v,
+			     struct kh_flit *f, u32 last)
+{
+	memset(f, 0, sizeof(*f));
+	ksim_unit_hdr(u, f, v->nd_x, v->nd_y, KH_T_CU_DATA, v->nd_fin, last);
+	if (v->nd_fin)
+		kh_flit_set(f, KH_HDR_RSVD, 4 | v->nd_mesh);
+}
+
+static void ksim_vec_nd_issue(struct ksim_unit *u, struct ksim_vec *v,
+			      u64 now, u32 word)
+{
+	struct kh_flit f;
+
+	if (!v->nd_cnt) {
+		/* the descriptor goes first and takes no request */
+		ksim_vec_nd_flit(u, v, &f, 0);
+		kh_flit_set(&f, KH_DATA_BUF_ID, v->nd_buf);
+		kh_flit_set(&f, KH_DATA_OFFSET, v->nd_off);
+		kh_flit_set(&f, KH_DATA_LEN, v->nd_len);
+		kh_flit_set(&f, KH_DATA_FLAGS, v->nd_sig);
+		kh_flit_set(&f, KH_DATA_ACK_Y, v->nd_ack >> 4);
+		kh_flit_set(&f, KH_DATA_ACK_X, v->nd_ack & 15);
+		ksim_vec_sendq_push(v, &f, now + 1, false);
+	}
+	ksim_vec_nd_flit(u, v, &f, (v->nd_cnt & 0xff) == v->nd_len);
+	memcpy(&f.w[0], v->l1[word], sizeof(v->l1[0]));
+	ksim_vec_sendq_push(v, &f, now + (v->nd_cnt ? 1 : 2), true);
+	v->nd_cnt++;
 }
 
 /**
@@ -95,14 +148,16 @@ bool ksim_vec_mem_step(struct ksim_unit *u, struct ksim_vec *v, u64 now,
 		kh_flit_set(&f, KH_MEM_ADDR, addr);
 		v->fill_bank[tag & 0xff] = (u8)(tag >> 8);
 		v->fill_out++;
-		ksim_vec_sendq_push(v, &f, now + 1);
+		ksim_vec_sendq_push(v, &f, now + 1, true);
+	} else if (v->nd) {
+		ksim_vec_nd_issue(u, v, now, tag);
 	} else {
 		ksim_vec_mem_req(u, v, &f, KH_T_MEM_WR_REQ, KH_VEC_WR_TXN, 0);
 		kh_flit_set(&f, KH_MEM_ADDR, addr);
-		ksim_vec_sendq_push(v, &f, now + 1);
+		ksim_vec_sendq_push(v, &f, now + 1, true);
 		ksim_vec_mem_req(u, v, &f, KH_T_MEM_WR_DATA, KH_VEC_WR_TXN, 1);
 		memcpy(&f.w[0], v->l1[tag], sizeof(v->l1[0]));
-		ksim_vec_sendq_push(v, &f, now + 2);
+		ksim_vec_sendq_push(v, &f, now + 2, false);
 	}
 	ksim_vec_agu_step(&v->agu);
 	v->l1_cur = (v->l1_cur + 1) & (KH_VEC_L1_WORDS - 1);

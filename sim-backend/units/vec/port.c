@@ -98,7 +98,8 @@ bool ksim_vec_receive(struct ksim_unit *u, struct ksim_vec *v)
 	return true;
 }
 
-bool ksim_vec_sendq_push(struct ksim_vec *v, const struct kh_flit *f, u64 at)
+bool ksim_vec_sendq_push(struct ksim_vec *v, const struct kh_flit *f, u64 at,
+			 bool ready)
 {
 	u32 i;
 
@@ -107,6 +108,7 @@ bool ksim_vec_sendq_push(struct ksim_vec *v, const struct kh_flit *f, u64 at)
 	i = (v->sq_head + v->sq_n) % KSIM_VEC_SENDQ;
 	v->sendq[i] = *f;
 	v->send_at[i] = at;
+	v->sq_ready[i] = ready;
 	v->sq_n++;
 	return true;
 }
@@ -141,9 +143,11 @@ bool ksim_vec_send(struct ksim_unit *u, struct ksim_vec *v, u64 now)
 		return false;
 	if (!ksim_unit_send(u, h))
 		return false;
-	/* rd/wr_req_ready pulse the cycle after: the core issues again at +2 */
-	if (kh_flit_get(h, KH_HDR_TYPE) == KH_T_MEM_RD_REQ ||
-	    kh_flit_get(h, KH_HDR_TYPE) == KH_T_MEM_WR_REQ)
+	/*
+	 * rd/wr_req_ready pulse the cycle after a request (or a peer drain's
+	 * data flit) goes: the core issues again at +2
+	 */
+	if (v->sq_ready[v->sq_head])
 		v->mem_next = now + 2;
 	v->sq_head = (v->sq_head + 1) % KSIM_VEC_SENDQ;
 	v->sq_n--;

@@ -112,6 +112,10 @@ struct ksim_vec {
 	u32 l1_cur;
 	u64 mem_next;		/* set when a request leaves: its cycle + 2 */
 	u64 mem_last;		/* the last issue */
+	/* a VDRAIN to a node (vec_core.v:586-590, 845-851) */
+	bool nd;
+	u32 nd_x, nd_y, nd_buf, nd_sig;
+	u32 nd_off, nd_ack, nd_mesh, nd_fin, nd_len, nd_cnt;
 	u64 fill_zero_at;	/* S_BAR/S_WAITP see fill_out == 0 from */
 
 	/* ---- timing of the lanes ---- */
@@ -124,6 +128,7 @@ struct ksim_vec {
 	/* ---- the send path (vec_cu.v:361-438) ---- */
 	struct kh_flit sendq[KSIM_VEC_SENDQ];
 	u64 send_at[KSIM_VEC_SENDQ];	/* earliest cycle for each */
+	bool sq_ready[KSIM_VEC_SENDQ];	/* its going pulses rd/wr_req_ready */
 	u32 sq_head, sq_n;
 	unsigned int mx, my;		/* MAG port */
 
@@ -160,7 +165,8 @@ bool ksim_vec_mem_step(struct ksim_unit *u, struct ksim_vec *v, u64 now,
 /* port.c */
 bool ksim_vec_receive(struct ksim_unit *u, struct ksim_vec *v);
 bool ksim_vec_send(struct ksim_unit *u, struct ksim_vec *v, u64 now);
-bool ksim_vec_sendq_push(struct ksim_vec *v, const struct kh_flit *f, u64 at);
+bool ksim_vec_sendq_push(struct ksim_vec *v, const struct kh_flit *f, u64 at,
+			 bool ready);
 u64 ksim_vec_sendq_next(const struct ksim_vec *v);
 
 /* agu.c */
