@@ -936,6 +936,13 @@ TEST(rtl_fault_codes)
 	expect_fault(KRUN(c, w_mem(KH_VEC_VCVT, 0, 0, 0, 7), W_HALT),
 		     KH_VEC_F_DTYPE, "VCVT dtype 7");
 	expect_fault(KRUN(c, vadd_c, W_HALT), KH_VEC_F_CHAIN, "C source");
+	/* a chained stage naming a V register; the head naming C */
+	expect_fault(KRUN(c, W_MODE(KH_VEC_MODE_D2), w_op(KH_VEC_VADD, 1, 0, 0),
+			  w_op(KH_VEC_VADD, 1, 0, 0), W_HALT), KH_VEC_F_VSRC,
+		     "V source in stage 1");
+	expect_fault(KRUN(c, W_MODE(KH_VEC_MODE_D4), vadd_c, W_HALT),
+		     KH_VEC_F_CHAIN, "C at a D4 head");
+	expect_ok(KRUN(c, W_MODE(KH_VEC_MODE_FLAT), W_HALT), "back to FLAT");
 	expect_fault(KRUN(c, W_SETI(1), 0, W_SETVL(1), W_HALT), KH_VEC_F_VL,
 		     "VSETVL 0");
 	expect_fault(KRUN(c, W_SETI(1), 129, W_SETVL(1), W_HALT), KH_VEC_F_VL,
@@ -978,10 +985,12 @@ TEST(not_modelled_is_refused_loudly)
 	struct ksim_card *c = vcard();
 
 	REQUIRE(c);
+	expect_fault(KRUN(c, W_MODE(KH_VEC_MODE_TREE), w_op(KH_VEC_VADD, 1, 0, 0),
+			  W_HALT), KH_VEC_F_NM_CHAIN, "ALU op in TREE");
+	/* a later chain stage that vec_alu sees as a table seed */
 	expect_fault(KRUN(c, W_MODE(KH_VEC_MODE_D2), w_op(KH_VEC_VADD, 1, 0, 0),
-			  W_HALT), KH_VEC_F_NM_CHAIN, "D2 chain");
-	expect_fault(KRUN(c, W_MODE(KH_VEC_MODE_D4), w_op(KH_VEC_VMUL, 1, 0, 0),
-			  W_HALT), KH_VEC_F_NM_CHAIN, "D4 chain");
+			  w_alu(KH_VEC_VRED, 1, 0, 0, 0, KH_VEC_SRC_C, 3, 3, 0, 0),
+			  W_HALT), KH_VEC_F_NM_SEED, "VRED as a stage");
 	expect_fault(KRUN(c, W_MODE(KH_VEC_MODE_TREE), W_SETI(1), 128, W_SETVL(1),
 			  w_alu(KH_VEC_VRED, 0, 0, 0, KH_VEC_RED_SUM, 0, 0, 0, 0, 0),
 			  W_HALT), KH_VEC_F_NM_TREE, "TREE reduction");
@@ -1375,6 +1384,55 @@ TEST(peer_drain_to_a_node)
 	desc(c, 1, 1, KH_VEC_DIM(1, 257));
 	expect_fault(KRUN(c, w_mem(KH_VEC_VDRAIN, 0, 1, 64, 0) |
 			  KH_VEC_PUT(KH_VEC_ND, 1), W_HALT), KH_VEC_F_LEN, "257");
+	ksim_card_destroy(c);
+}
+
+/*
+ * vec_cu_tb.v's kernel 2, first half: a D4 chain v3 = ((v0 * 1) + 1) * 1 + 1
+ * over v0 = 1..128; then a D2 chain against the reference.
+ */
+TEST(d4_and_d2_chains)
+{
+	struct ksim_card *c = vcard();
+	const u32 mul0 = w_alu(KH_VEC_VMUL, 3, 0, 1, 0, KH_VEC_SRC_V, 3, 3, 0, 0);
+	const u32 add1 = w_alu(KH_VEC_VADD, 3, 0, 1, 1, KH_VEC_SRC_C, 3, 3, 0, 0);
+	const u32 mul2 = w_alu(KH_VEC_VMUL, 3, 0, 1, 0, KH_VEC_SRC_C, 3, 3, 0, 0);
+	const u32 third = b_of(1.0f / 3.0f) >> 8;
+	u16 out[2][128];
+	u64 ns;
+	u32 i;
+
+	REQUIRE(c);
+	/* the bench's own words */
+	CHECK_EQ(mul0, 0x29E60200u);
+	CHECK_EQ(add1, 0x1DE60220u);
+	CHECK_EQ(mul2, 0x2DE60200u);
+	bench_kernel1(c);
+	expect_ok(run(c, 0), "kernel 1");	/* v0 = 1..128 */
+	desc(c, 5, 0, 24);
+	desc(c, 5, 1, KH_VEC_DIM(1, 8));
+	desc(c, 6, 0, 0x3000);
+	desc(c, 6, 1, KH_VEC_DIM(32, 16));
+	ns = KRUN(c, W_MODE(KH_VEC_MODE_D4), mul0, add1, mul2, add1,
+		  W_MODE(KH_VEC_MODE_FLAT),
+		  w_mem(KH_VEC_VST, 3, 5, 0, KH_VEC_DT_FP16),
+		  /* D2: v4 = v0 * S1 - K3, stage 0 VMUL, stage 1 VSUB */
+		  W_SETI(1), third, W_SETK, 0x3fc000,
+		  W_MODE(KH_VEC_MODE_D2),
+		  w_alu(KH_VEC_VMUL, 0, 0, 1, 0, KH_VEC_SRC_V, KH_VEC_SRC_S, 0, 0, 0),
+		  /* every source of a later stage is C, S or K, b's too */
+		  w_alu(KH_VEC_VSUB, 4, 0, 0, 3, KH_VEC_SRC_C, KH_VEC_SRC_K, KH_VEC_SRC_K, 0, 0),
+		  W_MODE(KH_VEC_MODE_FLAT),
+		  w_mem(KH_VEC_VST, 4, 5, 8, KH_VEC_DT_FP16),
+		  w_mem(KH_VEC_VDRAIN, 0, 6, 24, 0), W_HALT);
+	expect_ok(ns, "chains");
+	dram_r(c, 0x3000, out, sizeof(out));
+	for (i = 0; i < 128; i++) {
+		u32 x = ref_fma(b_of((float)(i + 1)) >> 8, third, 0);
+
+		CHECK_EQ(out[0][i], f16i(i + 3));
+		CHECK_EQ(out[1][i], ref_to_f16(ref_fma(x, KH_E8_ONE, 0xbfc000)));
+	}
 	ksim_card_destroy(c);
 }
 

@@ -225,7 +225,7 @@ cat <<'M'
 620~units/vec/ldst.c~model_vec~VSHUF rotates the other way~		tmp[i] = v->vreg[va][c * KH_VEC_LANES + (i + k) % KH_VEC_LANES];~		tmp[i] = v->vreg[va][c * KH_VEC_LANES + (i + KH_VEC_LANES - k) % KH_VEC_LANES];
 621~units/vec/ldst.c~model_vec~VBCAST: a V source broadcasts S[va] instead of taking element 0 into S[vd]~		if (KH_VEC_GET(w, KH_VEC_SA) != KH_VEC_SRC_S) {~		if (KH_VEC_GET(w, KH_VEC_SA) == KH_VEC_SRC_K) {
 622~units/vec/lanes.c~model_vec~lanes: predicate mode 2 writes every lane~				 (pm == KH_VEC_PM_TRUE) == !!v->preg[pr][i])~				 pm >= KH_VEC_PM_FALSE || v->preg[pr][i])
-623~units/vec/lanes.c~model_vec~lanes: elements past VL are written~			bool p, tail = c < (v->vl >> 4) || s < (v->vl & 15);~			bool p, tail = true;
+623~units/vec/lanes.c~model_vec~lanes: elements past VL are written~			bool p = false, tail = c < (v->vl >> 4) || s < (v->vl & 15);~			bool p = false, tail = true;
 624~units/vec/lanes.c~model_vec~lanes: a compare writes its vector result as well as the predicate~			if (cmp)\n\t\t\t\tv->preg[pr][i] = p;\n\t\t\telse if~			if (cmp)\n\t\t\t\tv->preg[pr][i] = p;\n\t\t\tif
 625~units/vec/vec.h~model_vec~timing: the lanes read empty one ALU latency after the last beat (not the 60-deep meta line)~#define KSIM_VEC_DRAIN_LAT	(2 + 4 * KSIM_VEC_ALAT + 16 + 1)~#define KSIM_VEC_DRAIN_LAT	(2 + KSIM_VEC_ALAT + 1)
 626~units/vec/kernel.c~model_vec~VRED ANY/ALL read their own pr, not the one latched before~	u32 kind = KH_VEC_GET(w, KH_VEC_VC) & 7, p = v->g_pr, i, hit = 0;~	u32 kind = KH_VEC_GET(w, KH_VEC_VC) & 7, p = KH_VEC_GET(w, KH_VEC_PR), i, hit = 0;

@@ -205,7 +205,7 @@
  * (docs/spec/vec.md "Not modelled").
  */
 #define KH_VEC_F_DTYPE		1	/* VLD/VST/VCVT dtype not FP16/FP32 */
-#define KH_VEC_F_VSRC		2	/* chained stage named a V source */
+#define KH_VEC_F_VSRC		2	/* a later chain stage named a V source */
 #define KH_VEC_F_CHAIN		3	/* an ALU op's source is C (the chain) */
 #define KH_VEC_F_OPCODE		4	/* VRED SUM..EXPSUM outside TREE */
 #define KH_VEC_F_LEN		5	/* VFILL/VDRAIN walk > 256 entries */
@@ -213,8 +213,8 @@
 #define KH_VEC_F_VL		7	/* VSETVL of 0 or > 128 */
 #define KH_VEC_F_REDVL		8	/* VRED SUM..EXPSUM with VL % 16 != 0 */
 #define KH_VEC_F_CUDATA		9	/* a CU_DATA burst was rejected */
-#define KH_VEC_F_NM_CHAIN	0x80	/* ALU op in D2, D4 or TREE mode */
-#define KH_VEC_F_NM_SEED	0x81	/* VEXP2, VLOG2, VINV, VRSQRT */
+#define KH_VEC_F_NM_CHAIN	0x80	/* ALU op in TREE mode */
+#define KH_VEC_F_NM_SEED	0x81	/* VEXP2, VLOG2, VINV, VRSQRT (or 0x12-0x13 as a chain stage) */
 #define KH_VEC_F_NM_TREE	0x82	/* VRED SUM..EXPSUM in TREE mode */
 /* 0x83 unused */
 #define KH_VEC_F_NM_PHAZ	0x84	/* predicate read while a compare's write is in flight */

@@ -56,7 +56,7 @@ static u64 ksim_vec_red(struct ksim_vec *v, u32 w, u64 t, u32 *code)
 	/* p_bits is preg[g_pr] as it stood: the pr of the word before */
 	v->g_pr = KH_VEC_GET(w, KH_VEC_PR);
 	if (kind >= KH_VEC_RED_ANY) {
-		if (ksim_vec_pred_stale(v, p, t, true)) {
+		if (ksim_vec_pred_stale(v, p, t, 0, 0)) {
 			*code = KH_VEC_F_NM_PHAZ;
 			return t + 1;
 		}
@@ -78,6 +78,38 @@ static u64 ksim_vec_red(struct ksim_vec *v, u32 w, u64 t, u32 *code)
 }
 
 /*
+ * An ALU word at its EXEC cycle t: in D2/D4 the next 1 or 3 words are
+ * gathered as the chain's later stages, one per S_GA..S_GD (4 cycles,
+ * vec_core.v:608-634), each latching its pr; a V source in one of them is
+ * F_VSRC at its S_GD.  A later stage whose opcode reaches vec_alu as a
+ * table seed (0x0e-0x13: VCVT and VRED map onto INV and RSQRT) is refused.
+ */
+static u64 ksim_vec_chain(struct ksim_vec *v, u32 w, u64 t, u32 *code)
+{
+	u32 d = v->vmode == KH_VEC_MODE_D2 ? 2 : v->vmode == KH_VEC_MODE_D4 ? 4 : 1;
+	u32 ws[4], j, op;
+
+	ws[0] = w;
+	for (j = 1; j < d; j++) {
+		ws[j] = v->imem[v->pc];
+		v->pc = (v->pc + 1) & (KH_VEC_IMEM_WORDS - 1);
+		v->g_pr = KH_VEC_GET(ws[j], KH_VEC_PR);
+		op = KH_VEC_GET(ws[j], KH_VEC_OP);
+		if (KH_VEC_GET(ws[j], KH_VEC_SA) == KH_VEC_SRC_V ||
+		    KH_VEC_GET(ws[j], KH_VEC_SB) == KH_VEC_SRC_V ||
+		    KH_VEC_GET(ws[j], KH_VEC_SC) == KH_VEC_SRC_V) {
+			*code = KH_VEC_F_VSRC;
+			return t + 4 * j + 1;
+		}
+		if (op >= KH_VEC_VEXP2 && op <= KH_VEC_VRED) {
+			*code = KH_VEC_F_NM_SEED;
+			return t + 4 * j + 1;
+		}
+	}
+	return ksim_vec_alu_exec(v, ws, d, t, code);
+}
+
+/*
  * The word at pc, at its EXEC cycle t.  Return: the S_F1 cycle after it
  * (*code 0), the S_FAULT cycle (*code set), or 0 when it left kst in a
  * waiting state.
@@ -95,13 +127,13 @@ static u64 ksim_vec_exec(struct ksim_vec *v, u32 w, u64 t, u32 *code)
 		    KH_VEC_GET(w, KH_VEC_SB) == KH_VEC_SRC_C ||
 		    KH_VEC_GET(w, KH_VEC_SC) == KH_VEC_SRC_C)
 			*code = KH_VEC_F_CHAIN;
-		else if (v->vmode != KH_VEC_MODE_FLAT)
+		else if (v->vmode == KH_VEC_MODE_TREE)
 			*code = KH_VEC_F_NM_CHAIN;
 		else if (op >= KH_VEC_VEXP2)
 			*code = KH_VEC_F_NM_SEED;
 		if (*code)
 			return t + 1;
-		return ksim_vec_alu_exec(v, w, t, code);
+		return ksim_vec_chain(v, w, t, code);
 	}
 	switch (op) {
 	case KH_VEC_VCVT:

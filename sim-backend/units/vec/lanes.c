@@ -1,23 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * The lanes in FLAT mode (vec_lanes.v, vec_core.v:495-512 and 636-661):
- * an ALU op issues one beat per register chunk of 16 elements, ceil(VL/16)
- * beats, element c*16+s in lane s.  A V source reads the register, S and K
- * the scalar or constant as it stood at issue (vec_core.v:290-297), C is
- * F_CHAIN at a chain head, which FLAT always is.
+ * The lanes (vec_lanes.v, vec_core.v:495-512, 608-661): an ALU op issues
+ * one beat per register chunk of 16 elements and chain stage, ceil(VL/16)
+ * x D beats (D = 1 FLAT, 2 D2, 4 D4), element c*16+s in lane s.  A V
+ * source reads the register, S and K the scalar or constant as it stood
+ * when the word was decoded (vec_core.v:290-297); C is the previous chain
+ * stage (F_CHAIN at the head, vec_core.v:504).
  *
  * Write-back per element: only below VL (the tail mask), and with pm 1
  * only where P[pr] is set, with pm 2 or 3 only where it is clear.  A
  * compare writes no vector: it writes P[pr] below VL and leaves the rest.
  *
  * Timing: the first beat waits until nothing is pending on the registers
- * named va, vb, vc and vd (whatever the sources are; vec_core.v:279), then
- * one beat a cycle; a write lands KSIM_VEC_WB_LAT after its beat, and
- * the lanes read empty (what VLD/VST/VSETMODE/VHALT wait for)
- * KSIM_VEC_DRAIN_LAT after the last.  The
- * scoreboard counts vector writes only, so a predicate is read at its
- * beat whether or not the compare that writes it has landed: the model
- * refuses such a read (KH_VEC_F_NM_PHAZ) rather than guess the bits.
+ * named va, vb, vc (the head's) and vd (the last word's) whatever the
+ * sources are (vec_core.v:279), then one beat a cycle; a write lands
+ * 3 + D * ALAT after its beat (vec_lanes.v:386-387), and the lanes read
+ * empty (what VLD/VST/VSETMODE/VHALT wait for) KSIM_VEC_DRAIN_LAT after the
+ * last.  The scoreboard counts vector writes only, so a predicate is read
+ * at its beat whether or not the compare that writes it has landed: the
+ * model refuses such a read (KH_VEC_F_NM_PHAZ) rather than guess the bits.
  */
 #include "vec.h"
 
@@ -32,26 +33,25 @@ static u64 ksim_vec_max(u64 a, u64 b)
 }
 
 /*
- * Whether predicate register p read at `read_at` (its chunk 0; or all of
- * it at once) may still see bits a compare has not written yet.
+ * Whether predicate register p, read chunk by chunk from `read_at` every
+ * `per` cycles (per 0: all of it at once), may still see bits the
+ * compare that writes it has not written: the write of chunk c lands at
+ * preg_bw + c * preg_dw + preg_wb.
  */
 bool ksim_vec_pred_stale(const struct ksim_vec *v, u32 p, u64 read_at,
-			 bool all_chunks)
+			 u32 per, u32 n)
 {
-	u64 land;
+	u32 nw = v->preg_nw[p], last;
+	u64 land0 = v->preg_bw[p] + v->preg_wb[p] + KSIM_VEC_PHAZ_MARGIN;
 
-	if (!v->preg_nw[p])
+	if (!nw)
 		return false;
-	land = v->preg_bw[p] + KSIM_VEC_WB_LAT + KSIM_VEC_PHAZ_MARGIN;
-	if (all_chunks)
-		land += v->preg_nw[p] - 1;
-	return read_at < land;
-}
-
-static u32 ksim_vec_src(const struct ksim_vec *v, u32 sel, u32 r, u32 i,
-			u32 scalar)
-{
-	return sel == KH_VEC_SRC_V ? v->vreg[r][i] : scalar;
+	if (!per)
+		return read_at < land0 + (u64)(nw - 1) * v->preg_dw[p];
+	/* both lines are straight: their ends decide */
+	last = (n < nw ? n : nw) - 1;
+	return read_at < land0 ||
+	       read_at + (u64)last * per < land0 + (u64)last * v->preg_dw[p];
 }
 
 static u32 ksim_vec_pick(const struct ksim_vec *v, u32 sel, u32 r)
@@ -64,64 +64,97 @@ static u32 ksim_vec_pick(const struct ksim_vec *v, u32 sel, u32 r)
 }
 
 /**
- * ksim_vec_alu_exec() - an ALU op (0x00-0x0d) in FLAT mode, at EXEC cycle t
+ * ksim_vec_alu_exec() - an ALU op, or a chain of them, at EXEC cycle t
  * @v: the core.
- * @w: the kernel word.
- * @t: its EXEC cycle.
+ * @w: the kernel words: the head, then the stages gathered after it.
+ * @d: how many: 1 (FLAT), 2 (D2) or 4 (D4).
+ * @t: the head's EXEC cycle.
  * @code: set to a fault code when the model refuses it.
+ *
+ * A chain (vec_lanes.v:8-21, 256-318) computes, per element, stage 0 on
+ * the head's sources, then each later stage with C as the stage before's
+ * result (its other sources S or K; a V source was refused as F_VSRC).
+ * The head names the registers read and waited on (g_ra, g_rb, g_rc), the
+ * last word the destination, pr, pm and whether it is a compare
+ * (vec_core.v:612-633).  Any opcode may be a later stage: 0x14-0x1f go
+ * through the ALU as a move of their a operand (vec_alu.v:183).
  *
  * Return: the cycle of the S_F1 that follows, or the S_FAULT cycle.
  */
-u64 ksim_vec_alu_exec(struct ksim_vec *v, u32 w, u64 t, u32 *code)
+u64 ksim_vec_alu_exec(struct ksim_vec *v, const u32 *w, u32 d, u64 t,
+		      u32 *code)
 {
-	u32 op = KH_VEC_GET(w, KH_VEC_OP);
-	u32 sa = KH_VEC_GET(w, KH_VEC_SA), sb = KH_VEC_GET(w, KH_VEC_SB);
-	u32 sc = KH_VEC_GET(w, KH_VEC_SC);
-	u32 vd = KH_VEC_GET(w, KH_VEC_VD), va = KH_VEC_GET(w, KH_VEC_VA);
-	u32 vb = KH_VEC_GET(w, KH_VEC_VB), vc = KH_VEC_GET(w, KH_VEC_VC);
-	u32 pr = KH_VEC_GET(w, KH_VEC_PR), pm = KH_VEC_GET(w, KH_VEC_PM);
-	u32 ka = ksim_vec_pick(v, sa, va), kb = ksim_vec_pick(v, sb, vb);
-	u32 kc = ksim_vec_pick(v, sc, vc);
-	u32 n = ksim_vec_nchunk(v), c, s;
-	bool cmp = op >= KH_VEC_VCMPLT && op <= KH_VEC_VCMPEQ;
-	u64 b0 = t + 1;
+	u32 h = w[0], l = w[d - 1];
+	u32 va = KH_VEC_GET(h, KH_VEC_VA), vb = KH_VEC_GET(h, KH_VEC_VB);
+	u32 vc = KH_VEC_GET(h, KH_VEC_VC), vd = KH_VEC_GET(l, KH_VEC_VD);
+	u32 pr = KH_VEC_GET(l, KH_VEC_PR), pm = KH_VEC_GET(l, KH_VEC_PM);
+	u32 lop = KH_VEC_GET(l, KH_VEC_OP), k[4][3];
+	u32 n = ksim_vec_nchunk(v), nb = n * d, c, s, j;
+	bool cmp = lop >= KH_VEC_VCMPLT && lop <= KH_VEC_VCMPEQ;
+	u32 wb = 3 + d * KSIM_VEC_ALAT;
+	/* S_GA..S_GD per gathered word, then S_ALU */
+	u64 b0 = t + 1 + 4 * (d - 1);
 
+	for (j = 0; j < d; j++) {
+		k[j][0] = ksim_vec_pick(v, KH_VEC_GET(w[j], KH_VEC_SA),
+					KH_VEC_GET(w[j], KH_VEC_VA));
+		k[j][1] = ksim_vec_pick(v, KH_VEC_GET(w[j], KH_VEC_SB),
+					KH_VEC_GET(w[j], KH_VEC_VB));
+		k[j][2] = ksim_vec_pick(v, KH_VEC_GET(w[j], KH_VEC_SC),
+					KH_VEC_GET(w[j], KH_VEC_VC));
+	}
 	b0 = ksim_vec_max(b0, v->vreg_free[va]);
 	b0 = ksim_vec_max(b0, v->vreg_free[vb]);
 	b0 = ksim_vec_max(b0, v->vreg_free[vc]);
 	b0 = ksim_vec_max(b0, v->vreg_free[vd]);
 	/* pmask is taken in the d stage, two cycles after the beat's issue */
-	if (pm != KH_VEC_PM_ALL && !cmp && ksim_vec_pred_stale(v, pr, b0 + 2, false)) {
+	if (pm != KH_VEC_PM_ALL && !cmp &&
+	    ksim_vec_pred_stale(v, pr, b0 + 2, d, n)) {
 		*code = KH_VEC_F_NM_PHAZ;
 		return t + 1;
 	}
 
 	for (c = 0; c < n; c++)
 		for (s = 0; s < KH_VEC_LANES; s++) {
-			u32 i = c * KH_VEC_LANES + s, r;
-			bool p, tail = c < (v->vl >> 4) || s < (v->vl & 15);
+			u32 i = c * KH_VEC_LANES + s, x = 0, src[3];
+			bool p = false, tail = c < (v->vl >> 4) || s < (v->vl & 15);
 
-			r = ksim_e8_alu(op, ksim_vec_src(v, sa, va, i, ka),
-					ksim_vec_src(v, sb, vb, i, kb),
-					ksim_vec_src(v, sc, vc, i, kc), &p);
+			for (j = 0; j < d; j++) {
+				static const u32 sel[3] = { KH_VEC_SA, KH_VEC_SB, KH_VEC_SC };
+				static const u32 reg[3] = { KH_VEC_VA, KH_VEC_VB, KH_VEC_VC };
+				u32 q;
+
+				for (q = 0; q < 3; q++) {
+					u32 sq = KH_VEC_GET(w[j], sel[q]);
+
+					src[q] = sq == KH_VEC_SRC_C ? x :
+						 sq == KH_VEC_SRC_V ?
+						 v->vreg[KH_VEC_GET(w[j], reg[q])][i] :
+						 k[j][q];
+				}
+				x = ksim_e8_alu(KH_VEC_GET(w[j], KH_VEC_OP), src[0],
+						src[1], src[2], &p);
+			}
 			if (!tail)
 				continue;
 			if (cmp)
 				v->preg[pr][i] = p;
 			else if (pm == KH_VEC_PM_ALL ||
 				 (pm == KH_VEC_PM_TRUE) == !!v->preg[pr][i])
-				v->vreg[vd][i] = r;
+				v->vreg[vd][i] = x;
 		}
 
 	if (cmp) {
 		v->preg_bw[pr] = b0;
 		v->preg_nw[pr] = n;
+		v->preg_dw[pr] = d;
+		v->preg_wb[pr] = wb;
 	} else {
 		v->vreg_free[vd] = ksim_vec_max(v->vreg_free[vd],
-						 b0 + n - 1 + KSIM_VEC_WB_LAT);
+						 b0 + nb - 1 + wb);
 	}
 	v->lanes_idle = ksim_vec_max(v->lanes_idle,
-				     b0 + n - 1 + KSIM_VEC_DRAIN_LAT);
-	/* n beats, then the S_ALU cycle that sees bcnt == nbeat */
-	return b0 + n + 1;
+				     b0 + nb - 1 + KSIM_VEC_DRAIN_LAT);
+	/* the beats, then the S_ALU cycle that sees bcnt == nbeat */
+	return b0 + nb + 1;
 }

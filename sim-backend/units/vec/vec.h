@@ -7,7 +7,8 @@
  *              retirement, reset, the tick
  *   kernel.c   the sequencer: one kernel word at its EXEC cycle, the
  *              per-instruction cycle costs of vec_core.v's state machine
- *   lanes.c    the lanes in FLAT mode: ALU beats, predicates, VL tails
+ *   lanes.c    the lanes in FLAT, D2 and D4: ALU beats and chains,
+ *              predicates, VL tails
  *   ldst.c     the register file's whole-chunk port: VLD, VST, VCVT,
  *              VSHUF, VBCAST
  *   mem.c      VFILL and VDRAIN: the walks, the MAG requests
@@ -34,8 +35,6 @@
 
 /* vec_alu.v:130 in vec_lanes: ALAT = 14 + PIPE_MUX (1 ships) */
 #define KSIM_VEC_ALAT		15
-/* issue -> register written: iss_valid, d stage, ALAT, the wb register */
-#define KSIM_VEC_WB_LAT		(KSIM_VEC_ALAT + 3)
 /*
  * issue -> pipe_empty: vec_lanes.v:530-535 ORs every stage of the
  * 4*ALAT-deep metadata line and the 16-deep tail line whatever the mode,
@@ -122,7 +121,9 @@ struct ksim_vec {
 	u64 vreg_free[KH_VEC_VREGS];	/* pend[] == 0 from this cycle */
 	u64 lanes_idle;			/* pipe_empty from this cycle */
 	u64 preg_bw[KH_VEC_PREGS];	/* the last compare's first beat */
-	u32 preg_nw[KH_VEC_PREGS];	/* and its beats */
+	u32 preg_nw[KH_VEC_PREGS];	/* its chunks */
+	u32 preg_dw[KH_VEC_PREGS];	/* beats per chunk (the chain depth) */
+	u32 preg_wb[KH_VEC_PREGS];	/* beat -> bits written */
 	bool from_f1;			/* the next EXEC follows an S_F1 */
 
 	/* ---- the send path (vec_cu.v:361-438) ---- */
@@ -149,9 +150,10 @@ bool ksim_vec_kernel_step(struct ksim_unit *u, struct ksim_vec *v, u64 now);
 void ksim_vec_kernel_start(struct ksim_vec *v, u32 pc, u64 t0);
 
 /* lanes.c */
-u64 ksim_vec_alu_exec(struct ksim_vec *v, u32 w, u64 t, u32 *code);
+u64 ksim_vec_alu_exec(struct ksim_vec *v, const u32 *w, u32 d, u64 t,
+		      u32 *code);
 bool ksim_vec_pred_stale(const struct ksim_vec *v, u32 p, u64 read_at,
-			 bool all_chunks);
+			 u32 per, u32 n);
 u32 ksim_vec_nchunk(const struct ksim_vec *v);
 
 /* ldst.c */
