@@ -1436,6 +1436,44 @@ TEST(d4_and_d2_chains)
 	ksim_card_destroy(c);
 }
 
+/* A D2 chain ending in a compare writes the predicate per element. */
+TEST(chain_ending_in_a_compare)
+{
+	struct ksim_card *c = vcard();
+	u16 out[3][128];
+	u32 i;
+
+	REQUIRE(c);
+	bench_kernel1(c);
+	expect_ok(run(c, 0), "kernel 1");	/* v0 = 1..128 */
+	desc(c, 5, 0, 24);
+	desc(c, 5, 1, KH_VEC_DIM(1, 24));
+	desc(c, 6, 0, 0xd0000);
+	desc(c, 6, 1, KH_VEC_DIM(32, 24));
+	expect_ok(KRUN(c, W_SETK, 0x428000,	/* K3 = 64 */
+		       W_MODE(KH_VEC_MODE_D2),
+		       w_alu(KH_VEC_VMUL, 0, 0, 1, 0, KH_VEC_SRC_V, KH_VEC_SRC_K, KH_VEC_SRC_K, 0, 0),
+		       w_alu(KH_VEC_VCMPGT, 0, 0, 3, 0, KH_VEC_SRC_C, KH_VEC_SRC_K, KH_VEC_SRC_K, 2, 0),
+		       W_MODE(KH_VEC_MODE_FLAT),
+		       w_alu(KH_VEC_VRED, 5, 0, 0, KH_VEC_RED_ANY, 0, 0, 0, 2, 0),
+		       w_alu(KH_VEC_VRED, 6, 0, 0, KH_VEC_RED_ALL, 0, 0, 0, 2, 0),
+		       w_alu(KH_VEC_VMOV, 9, 0, 0, 0, KH_VEC_SRC_K, 0, 0, 0, 0),
+		       w_alu(KH_VEC_VMOV, 9, 1, 0, 0, KH_VEC_SRC_K, 0, 0, 2, KH_VEC_PM_TRUE),
+		       w_alu(KH_VEC_VBCAST, 7, 5, 0, 0, KH_VEC_SRC_S, 0, 0, 0, 0),
+		       w_alu(KH_VEC_VBCAST, 8, 6, 0, 0, KH_VEC_SRC_S, 0, 0, 0, 0),
+		       w_mem(KH_VEC_VST, 7, 5, 0, KH_VEC_DT_FP16),
+		       w_mem(KH_VEC_VST, 8, 5, 8, KH_VEC_DT_FP16),
+		       w_mem(KH_VEC_VST, 9, 5, 16, KH_VEC_DT_FP16),
+		       w_mem(KH_VEC_VDRAIN, 0, 6, 24, 0), W_HALT), "chain compare");
+	dram_r(c, 0xd0000, out, sizeof(out));
+	for (i = 0; i < 128; i++) {
+		CHECK_EQ(out[0][i], f16i(1));	/* ANY(v0 > 64) */
+		CHECK_EQ(out[1][i], f16i(0));	/* ALL(v0 > 64) */
+		CHECK_EQ(out[2][i], f16i(i + 1 > 64 ? 1 : 0));
+	}
+	ksim_card_destroy(c);
+}
+
 int main(int argc, char **argv)
 {
 	return tap_main(argc, argv);
