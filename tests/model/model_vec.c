@@ -992,8 +992,8 @@ TEST(not_modelled_is_refused_loudly)
 			  w_alu(KH_VEC_VRED, 1, 0, 0, 0, KH_VEC_SRC_C, 3, 3, 0, 0),
 			  W_HALT), KH_VEC_F_NM_SEED, "VRED as a stage");
 	expect_fault(KRUN(c, W_MODE(KH_VEC_MODE_TREE), W_SETI(1), 128, W_SETVL(1),
-			  w_alu(KH_VEC_VRED, 0, 0, 0, KH_VEC_RED_SUM, 0, 0, 0, 0, 0),
-			  W_HALT), KH_VEC_F_NM_TREE, "TREE reduction");
+			  w_alu(KH_VEC_VRED, 0, 0, 0, KH_VEC_RED_EXPSUM, 0, 0, 0, 0, 0),
+			  W_HALT), KH_VEC_F_NM_TREE, "EXPSUM");
 	expect_fault(KRUN(c, W_MODE(0), w_op(KH_VEC_VEXP2, 1, 0, 0), W_HALT),
 		     KH_VEC_F_NM_SEED, "VEXP2");
 	expect_fault(KRUN(c, w_op(KH_VEC_VRSQRT, 1, 0, 0), W_HALT),
@@ -1471,6 +1471,118 @@ TEST(chain_ending_in_a_compare)
 		CHECK_EQ(out[1][i], f16i(0));	/* ALL(v0 > 64) */
 		CHECK_EQ(out[2][i], f16i(i + 1 > 64 ? 1 : 0));
 	}
+	ksim_card_destroy(c);
+}
+
+/* the reference's tree: pairs, pairs of pairs (ref_fma arithmetic) */
+static u32 ref_comb(u32 kind, u32 a, u32 b)
+{
+	bool p;
+
+	if (kind == KH_VEC_RED_MAX)
+		return ref_alu(KH_VEC_VMAX, a, b, b, &p);
+	if (kind == KH_VEC_RED_MIN)
+		return ref_alu(KH_VEC_VMIN, a, b, b, &p);
+	return ref_fma(a, KH_E8_ONE, b);
+}
+
+static u32 ref_tree(u32 kind, const u32 *x, unsigned int n)
+{
+	u32 y[16];
+	unsigned int i;
+
+	if (n == 1)
+		return x[0];
+	for (i = 0; i < n / 2; i++)
+		y[i] = ref_comb(kind, x[2 * i], x[2 * i + 1]);
+	return ref_tree(kind, y, n / 2);
+}
+
+/*
+ * VRED's tree kinds, vec_lanes.v:321-357: per beat a tree of eight
+ * leaves, one rotating accumulator per beat, a tree over the sixteen.
+ */
+static u32 ref_red(u32 kind, const u32 *a, const u32 *b, unsigned int vl)
+{
+	u32 acc[16], lv[8], id = kind == KH_VEC_RED_MAX ? 0xff8000 :
+		kind == KH_VEC_RED_MIN ? 0x7f8000 : 0;
+	bool half = kind == KH_VEC_RED_SUMSQ || kind == KH_VEC_RED_DOT;
+	unsigned int k, j, nb = half ? vl / 8 : vl / 16;
+
+	for (k = 0; k < 16; k++)
+		acc[k] = id;
+	for (k = 0; k < nb; k++) {
+		for (j = 0; j < 8; j++) {
+			unsigned int e = half ? k * 8 + j : k * 16 + 2 * j;
+
+			lv[j] = half ? ref_fma(a[e], b[e], 0)
+				     : ref_comb(kind, a[e], a[e + 1]);
+		}
+		acc[k] = ref_comb(kind, ref_tree(kind, lv, 8), acc[k]);
+	}
+	for (j = 0; j < 8; j++)
+		lv[j] = ref_comb(kind, acc[2 * j], acc[2 * j + 1]);
+	return ref_tree(kind, lv, 8);
+}
+
+TEST(tree_reductions)
+{
+	struct ksim_card *c = vcard();
+	u16 in[2][128], out[16];
+	u32 a[128], b[128], kind, vl, i;
+	u64 ns;
+
+	REQUIRE(c);
+	/* vec_cu_tb.v's kernel 2, second half: SUM(1..128) broadcast */
+	bench_kernel1(c);
+	expect_ok(run(c, 0), "kernel 1");
+	desc(c, 6, 0, 32);
+	desc(c, 6, 1, KH_VEC_DIM(1, 8));
+	desc(c, 7, 0, 0xe0000);
+	desc(c, 7, 1, KH_VEC_DIM(32, 1));
+	expect_ok(KRUN(c, W_MODE(KH_VEC_MODE_TREE),
+		       w_alu(KH_VEC_VRED, 1, 0, 0, KH_VEC_RED_SUM, 0, 0, 0, 0, 0),
+		       W_MODE(KH_VEC_MODE_FLAT),
+		       w_alu(KH_VEC_VBCAST, 4, 1, 0, 0, KH_VEC_SRC_S, 0, 0, 0, 0),
+		       w_mem(KH_VEC_VST, 4, 6, 0, KH_VEC_DT_FP16),
+		       w_mem(KH_VEC_VDRAIN, 0, 7, 32, 0), W_HALT), "SUM");
+	dram_r(c, 0xe0000, out, sizeof(out));
+	CHECK_EQ(out[0], f16i(128 * 129 / 2));
+	CHECK_EQ(out[15], f16i(128 * 129 / 2));
+
+	/* random FP16 data, every tree kind, VL 128 and 48 */
+	for (i = 0; i < 128; i++) {
+		in[0][i] = (u16)((rnd() & 0xbfff) | 0x0800);
+		in[1][i] = (u16)((rnd() & 0xbfff) | 0x0800);
+		a[i] = ksim_e8_from_f16(in[0][i]);
+		b[i] = ksim_e8_from_f16(in[1][i]);
+	}
+	dram_w(c, 0xe1000, in, sizeof(in));
+	desc(c, 0, 0, 0xe1000);
+	desc(c, 0, 1, KH_VEC_DIM(32, 16));
+	desc(c, 1, 0, 0);
+	desc(c, 1, 1, KH_VEC_DIM(1, 16));
+	expect_ok(KRUN(c, W_SETI(1), 128, W_SETVL(1),
+		       w_mem(KH_VEC_VFILL, 0, 0, 0, 0), W_BAR,
+		       w_mem(KH_VEC_VLD, 10, 1, 0, KH_VEC_DT_FP16),
+		       w_mem(KH_VEC_VLD, 11, 1, 8, KH_VEC_DT_FP16), W_HALT), "load");
+	for (vl = 48; vl <= 128; vl += 80)
+		for (kind = KH_VEC_RED_SUM; kind <= KH_VEC_RED_DOT; kind++) {
+			u32 want = ref_red(kind, a, b, vl);
+
+			ns = KRUN(c, W_SETI(1), vl, W_SETVL(1),
+				  W_MODE(KH_VEC_MODE_TREE),
+				  w_alu(KH_VEC_VRED, 2, 10, 11, kind, 0, 0, 0, 0, 0),
+				  W_MODE(KH_VEC_MODE_FLAT),
+				  w_alu(KH_VEC_VBCAST, 4, 2, 0, 0, KH_VEC_SRC_S, 0, 0, 0, 0),
+				  w_mem(KH_VEC_VST, 4, 6, 0, KH_VEC_DT_FP16),
+				  w_mem(KH_VEC_VDRAIN, 0, 7, 32, 0), W_HALT);
+			expect_ok(ns, "tree kind");
+			dram_r(c, 0xe0000, out, sizeof(out));
+			CHECK_MSG(out[0] == ref_to_f16(want),
+				  "VRED kind %u vl %u: %04x want %04x", kind, vl,
+				  out[0], ref_to_f16(want));
+		}
 	ksim_card_destroy(c);
 }
 

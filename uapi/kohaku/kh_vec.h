@@ -215,7 +215,7 @@
 #define KH_VEC_F_CUDATA		9	/* a CU_DATA burst was rejected */
 #define KH_VEC_F_NM_CHAIN	0x80	/* ALU op in TREE mode */
 #define KH_VEC_F_NM_SEED	0x81	/* VEXP2, VLOG2, VINV, VRSQRT (or 0x12-0x13 as a chain stage) */
-#define KH_VEC_F_NM_TREE	0x82	/* VRED SUM..EXPSUM in TREE mode */
+#define KH_VEC_F_NM_TREE	0x82	/* VRED EXPSUM in TREE mode */
 /* 0x83 unused */
 #define KH_VEC_F_NM_PHAZ	0x84	/* predicate read while a compare's write is in flight */
 #define KH_VEC_F_NM_VST32	0x85	/* FP32 VST while a fill or CU_DATA may land */

@@ -47,7 +47,7 @@ static bool ksim_vec_fault(struct ksim_unit *u, struct ksim_vec *v, u64 at,
 	return true;
 }
 
-/* VRED (vec_core.v:541-567): ANY/ALL here, the tree kinds are refused */
+/* VRED (vec_core.v:541-567): ANY/ALL here, the tree kinds in lanes.c */
 static u64 ksim_vec_red(struct ksim_vec *v, u32 w, u64 t, u32 *code)
 {
 	u32 kind = KH_VEC_GET(w, KH_VEC_VC) & 7, p = v->g_pr, i, hit = 0;
@@ -73,7 +73,7 @@ static u64 ksim_vec_red(struct ksim_vec *v, u32 w, u64 t, u32 *code)
 	else if (v->vmode != KH_VEC_MODE_TREE)
 		*code = KH_VEC_F_OPCODE;
 	else
-		*code = KH_VEC_F_NM_TREE;
+		return ksim_vec_tree_red(v, w, t, code);
 	return t + 1;
 }
 

@@ -158,3 +158,88 @@ u64 ksim_vec_alu_exec(struct ksim_vec *v, const u32 *w, u32 d, u64 t,
 	/* the beats, then the S_ALU cycle that sees bcnt == nbeat */
 	return b0 + nb + 1;
 }
+
+/* one node of the tree: ADD is a + c, MAX/MIN a against b; c = b */
+static u32 ksim_vec_comb(u32 op, u32 a, u32 b)
+{
+	bool p;
+
+	return ksim_e8_alu(op, a, b, b, &p);
+}
+
+/* ALUs 8-14 over the eight leaves: pairs, then pairs of pairs */
+static u32 ksim_vec_tree8(u32 op, const u32 *x)
+{
+	u32 l1[4], l2[2], i;
+
+	for (i = 0; i < 4; i++)
+		l1[i] = ksim_vec_comb(op, x[2 * i], x[2 * i + 1]);
+	for (i = 0; i < 2; i++)
+		l2[i] = ksim_vec_comb(op, l1[2 * i], l1[2 * i + 1]);
+	return ksim_vec_comb(op, l2[0], l2[1]);
+}
+
+/**
+ * ksim_vec_tree_red() - VRED SUM, MAX, MIN, SUMSQ, DOT in TREE mode
+ * @v: the core.
+ * @w: the kernel word.
+ * @t: its EXEC cycle.
+ * @code: set to a fault code when the model refuses it (EXPSUM).
+ *
+ * vec_lanes.v:321-357, 502-526.  One beat per chunk (SUM, MAX, MIN: the
+ * eight leaves combine element pairs 2j, 2j+1 of va) or two (SUMSQ, DOT:
+ * the leaves multiply va by vb over slices 8p..8p+7, so SUMSQ is a dot
+ * product too and means a sum of squares only with vb = va).  Each beat's
+ * tree result is combined by ALU 15 into its own one of sixteen rotating
+ * accumulators (reset to 0, -inf or +inf); the tail beat then runs the
+ * tree over the accumulators in pairs.  S[vd] gets the result.
+ *
+ * Return: the cycle of the S_F1 that follows, or the S_FAULT cycle.
+ */
+u64 ksim_vec_tree_red(struct ksim_vec *v, u32 w, u64 t, u32 *code)
+{
+	u32 kind = KH_VEC_GET(w, KH_VEC_VC) & 7;
+	u32 va = KH_VEC_GET(w, KH_VEC_VA), vb = KH_VEC_GET(w, KH_VEC_VB);
+	u32 op = kind == KH_VEC_RED_MAX ? KH_VEC_VMAX :
+		 kind == KH_VEC_RED_MIN ? KH_VEC_VMIN : KH_VEC_VADD;
+	u32 ident = kind == KH_VEC_RED_MAX ? (KH_E8_SIGN | KH_E8_PINF) :
+		    kind == KH_VEC_RED_MIN ? KH_E8_PINF : 0;
+	bool half = kind == KH_VEC_RED_SUMSQ || kind == KH_VEC_RED_DOT;
+	u32 n = ksim_vec_nchunk(v), nb = half ? 2 * n : n;
+	u32 acc[KH_VEC_LANES], x[8], k, j;
+	u64 r;
+
+	if (kind == KH_VEC_RED_EXPSUM) {
+		/* its leaves are the VEXP2 table seed */
+		*code = KH_VEC_F_NM_TREE;
+		return t + 1;
+	}
+	for (k = 0; k < KH_VEC_LANES; k++)
+		acc[k] = ident;
+	for (k = 0; k < nb; k++) {
+		const u32 *ea = &v->vreg[va][(half ? k / 2 : k) * KH_VEC_LANES];
+		const u32 *eb = &v->vreg[vb][(half ? k / 2 : k) * KH_VEC_LANES];
+
+		for (j = 0; j < 8; j++) {
+			if (half) {
+				bool p;
+				u32 s = (k & 1) * 8 + j;
+
+				x[j] = ksim_e8_alu(KH_VEC_VMUL, ea[s], eb[s], eb[s], &p);
+			} else {
+				x[j] = ksim_vec_comb(op, ea[2 * j], ea[2 * j + 1]);
+			}
+		}
+		acc[k] = ksim_vec_comb(op, ksim_vec_tree8(op, x), acc[k]);
+	}
+	for (j = 0; j < 8; j++)
+		x[j] = ksim_vec_comb(op, acc[2 * j], acc[2 * j + 1]);
+	v->sreg[KH_VEC_GET(w, KH_VEC_VD)] = ksim_vec_tree8(op, x);
+
+	/* beats t+1.., S_RDRAIN until the lanes are empty, the tail's 4 levels */
+	r = t + nb + 2;
+	if (r < t + nb + KSIM_VEC_DRAIN_LAT)
+		r = t + nb + KSIM_VEC_DRAIN_LAT;
+	v->lanes_idle = ksim_vec_max(v->lanes_idle, r + KSIM_VEC_DRAIN_LAT);
+	return r + 2 + 4 * KSIM_VEC_ALAT + 1;
+}

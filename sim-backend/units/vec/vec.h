@@ -155,6 +155,7 @@ u64 ksim_vec_alu_exec(struct ksim_vec *v, const u32 *w, u32 d, u64 t,
 bool ksim_vec_pred_stale(const struct ksim_vec *v, u32 p, u64 read_at,
 			 u32 per, u32 n);
 u32 ksim_vec_nchunk(const struct ksim_vec *v);
+u64 ksim_vec_tree_red(struct ksim_vec *v, u32 w, u64 t, u32 *code);
 
 /* ldst.c */
 u64 ksim_vec_ldst_exec(struct ksim_vec *v, u32 w, u64 t, u32 *code);
