@@ -3,17 +3,15 @@
  * The unit table: every map token that names a compute unit.  Adding a
  * unit model is one file under units/ (or a directory, as units/pool/)
  * defining its ksim_unit_type plus one line here.
- * Tokens listed without a tick() are known KohakuTPU units whose models
- * have not landed; the parser refuses them by name.
+ * A token listed without a tick() would be a known unit whose model has
+ * not landed, which the parser refuses by name (none at present: every
+ * KohakuTPU token has its model).
  */
 #include "sim_desc.h"
 #include "sim_units.h"
 #include "sim_util.h"
 #include <kohaku/kh_units.h>
 
-static const struct ksim_unit_type ksim_unit_vec = {
-	.token = "vec", .name = "vector core", .cu_type = KH_CU_VC,
-};
 
 static const struct ksim_unit_type *const ksim_unit_table[] = {
 	&ksim_unit_sx,

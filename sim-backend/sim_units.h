@@ -11,5 +11,6 @@ extern const struct ksim_unit_type ksim_unit_null_rtl;
 extern const struct ksim_unit_type ksim_unit_pool;
 extern const struct ksim_unit_type ksim_unit_cpu;
 extern const struct ksim_unit_type ksim_unit_mat;
+extern const struct ksim_unit_type ksim_unit_vec;
 
 #endif /* KSIM_UNITS_H */

@@ -62,6 +62,14 @@ KH_SIM_SOURCES := \
 	units/pool/port.c \
 	units/pool/sync.c \
 	units/pool/window.c \
+	units/vec/agu.c \
+	units/vec/e8.c \
+	units/vec/kernel.c \
+	units/vec/lanes.c \
+	units/vec/ldst.c \
+	units/vec/mem.c \
+	units/vec/port.c \
+	units/vec/vec.c \
 	xdma/engine.c \
 	xdma/irq.c \
 	xdma/regs.c

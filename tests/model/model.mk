@@ -3,7 +3,7 @@
 # other components are mid-edit.
 MODEL_TESTS := model_routing model_flow model_ctrl model_credits model_dispatch \
 	model_fp32 model_sx model_desc model_card model_mag \
-	model_mxfp7
+	model_mxfp7 model_vec
 # the whole card (issue 3): descriptions, meshes, clocks, IRQ, L2
 MODEL_TESTS += model_params model_multi model_clk model_irq model_l2
 # the memory side: MAG, apertures, the mover, the interlink

@@ -273,6 +273,35 @@ cat <<'M'
 657~units/mat/acu.c~model_mat~mat numerics: FP22 add rounds ties away from zero~up = g & (st | (sig & 1));~up = g | (st & 0);
 658~units/mat/acu.c~model_mat~mat numerics: FP16 overflow gives Inf, not 0x7bff~return (u16)((s << 15) | (0x1e << 10) | 0x3ff);~return (u16)((s << 15) | (0x1f << 10));
 659~units/mat/drain.c~model_mat~mat DRAIN: every burst written at the base address~kh_flit_set(&f, KH_MEM_ADDR, d->addr +\n\t\t\t\t    (u64)m->w_sfirst * KH_MAT_GRANULE);~kh_flit_set(&f, KH_MEM_ADDR, d->addr);
+601~units/vec/vec.c~model_vec~vec CAPS: N_BUFFERS reports the one buffer accepted, not vec_cu.v's 2~	.n_buffers = KH_VEC_NBUF,~	.n_buffers = KH_VEC_CU_DATA_BUFS,
+602~units/vec/vec.c~model_vec~vec: an unknown CU opcode faults instead of retiring as a no-op~	default:\n\t\tbreak;\t\t/* retires as a no-op */~	default:\n\t\tv->fault = true;\n\t\tbreak;
+603~units/vec/vec.c~model_vec~vec: a RUN retires with 0, not the kernel cycles~	v->result = fault ? code : v->cycles;~	v->result = fault ? code : 0;
+604~units/vec/mem.c~model_vec~peer VDRAIN: the descriptor's len is the entry count, not count - 1~		v->nd_len = (total - 1) & 0xff;~		v->nd_len = total & 0xff;
+605~units/vec/e8.c~model_vec~E8M15 FMA: ties round away from zero, not to even~	up = ((nrm >> 31) & 1) && ((nrm & 0x7fffffffULL) || stk || (sig & 1));~	up = ((nrm >> 31) & 1) && ((nrm & 0x7fffffffULL) || stk || 1);
+606~units/vec/e8.c~model_vec~E8M15 FMA: a zero addend leaves no sticky (correct rounding, not vec_alu.v)~	stk = s >= 33 && (gc & (s == 48 ? 0xffff : (1u << (s - 32)) - 1));~	stk = s >= 33 && s < 48 && (gc & ((1u << (s - 32)) - 1));
+607~units/vec/e8.c~model_vec~E8M15 FMA: a product far below the addend is added, not dropped~	m = (byp || pz) ? 0 : ga * gb;~	m = pz ? 0 : ga * gb;
+608~units/vec/e8.c~model_vec~E8M15 FMA: exact cancellation keeps the sign (x - x = -0)~	bool cancels = neg && !pz && !cz;~	bool cancels = false;
+609~units/vec/e8.c~model_vec~E8M15: VADD adds b, not c~	if (op == KH_VEC_VADD || op == KH_VEC_VFMA || op == KH_VEC_VFNMA)\n\t\tvc = c;~	if (op == KH_VEC_VADD)\n\t\tvc = b;\n\telse if (op == KH_VEC_VFMA || op == KH_VEC_VFNMA)\n\t\tvc = c;
+610~units/vec/e8.c~model_vec~E8M15: VCMPEQ of a NaN with itself is true~		*pred = eq && !nan;~		*pred = eq;
+611~units/vec/e8.c~model_vec~E8M15 -> FP16: a finite overflow becomes infinity, not 65504~	if (e5 >= 31)\n\t\treturn (s << 15) | (0x1e << 10) | 0x3ff;~	if (e5 >= 31)\n\t\treturn (s << 15) | (0x1f << 10);
+612~units/vec/e8.c~model_vec~E8M15 -> FP16: subnormals truncate instead of rounding~	rnd = keep + (((wide >> 31) & 1) & ((wide & 0x7fffffffULL) != 0 || (keep & 1)));~	rnd = keep;
+613~units/vec/e8.c~model_vec~FP16 -> E8M15: a subnormal's exponent is one too high~		return (s << 23) | ((103u + p) << 15) |~		return (s << 23) | ((104u + p) << 15) |
+614~units/vec/e8.c~model_vec~FP32 -> E8M15: the mantissa is truncated, not rounded~	rnd = keep + (((m >> 7) & 1) & ((m & 0x7f) || (keep & 1)));~	rnd = keep;
+615~units/vec/agu.c~model_vec~AGU: a bound of 0 is 0, not 1~		a->cb[k] = a->bnd[sel][k] ? a->bnd[sel][k] : 1;~		a->cb[k] = a->bnd[sel][k];
+616~units/vec/agu.c~model_vec~AGU: strides are unsigned (no negative walk)~		a->cs[k] = (st & 0x20000) ? (s64)st - 0x40000 : (s64)st;~		a->cs[k] = (s64)st;
+617~units/vec/agu.c~model_vec~AGU: the total's partial products wrap instead of saturating~	u32 s01 = t01 >> 16 ? 0xffff : t01, s23 = t23 >> 16 ? 0xffff : t23;~	u32 s01 = t01 & 0xffff, s23 = t23 & 0xffff;
+618~units/vec/agu.c~model_vec~AGU: a step at the last index goes on walking~	if (ksim_vec_agu_last(a)) {~	if (ksim_vec_agu_last(a) && 0) {
+619~units/vec/ldst.c~model_vec~VST FP32: the second half goes to the next word (not what vec_core.v does)~			/* the same address again: the walker has not moved yet */\n\t\t\tksim_vec_agu_step(&v->agu);~			a = ksim_vec_agu_addr(&v->agu);\n\t\t\tksim_vec_agu_step(&v->agu);
+620~units/vec/ldst.c~model_vec~VSHUF rotates the other way~		tmp[i] = v->vreg[va][c * KH_VEC_LANES + (i + k) % KH_VEC_LANES];~		tmp[i] = v->vreg[va][c * KH_VEC_LANES + (i + KH_VEC_LANES - k) % KH_VEC_LANES];
+621~units/vec/ldst.c~model_vec~VBCAST: a V source broadcasts S[va] instead of taking element 0 into S[vd]~		if (KH_VEC_GET(w, KH_VEC_SA) != KH_VEC_SRC_S) {~		if (KH_VEC_GET(w, KH_VEC_SA) == KH_VEC_SRC_K) {
+622~units/vec/lanes.c~model_vec~lanes: predicate mode 2 writes every lane~				 (pm == KH_VEC_PM_TRUE) == !!v->preg[pr][i])~				 pm >= KH_VEC_PM_FALSE || v->preg[pr][i])
+623~units/vec/lanes.c~model_vec~lanes: elements past VL are written~			bool p = false, tail = c < (v->vl >> 4) || s < (v->vl & 15);~			bool p = false, tail = true;
+624~units/vec/lanes.c~model_vec~lanes: a compare writes its vector result as well as the predicate~			if (cmp)\n\t\t\t\tv->preg[pr][i] = p;\n\t\t\telse if~			if (cmp)\n\t\t\t\tv->preg[pr][i] = p;\n\t\t\tif
+625~units/vec/vec.h~model_vec~timing: the lanes read empty one ALU latency after the last beat (not the 60-deep meta line)~#define KSIM_VEC_DRAIN_LAT	(2 + 4 * KSIM_VEC_ALAT + 16 + 1)~#define KSIM_VEC_DRAIN_LAT	(2 + KSIM_VEC_ALAT + 1)
+626~units/vec/kernel.c~model_vec~VRED ANY/ALL read their own pr, not the one latched before~	u32 kind = KH_VEC_GET(w, KH_VEC_VC) & 7, p = v->g_pr, i, hit = 0;~	u32 kind = KH_VEC_GET(w, KH_VEC_VC) & 7, p = KH_VEC_GET(w, KH_VEC_PR), i, hit = 0;
+627~units/vec/kernel.c~model_vec~VLOOP: the body runs count + 1 times~		if (v->lp_cnt > 1) {~		if (v->lp_cnt > 0) {
+628~units/vec/kernel.c~model_vec~VSETVL: a VL of 0 is accepted~		if (!s || s > KH_VEC_VLMAX) {~		if (s > KH_VEC_VLMAX) {
+629~units/vec/port.c~model_vec~CU_DATA: offset + len == 512 is accepted (range check off by one)~		bool bad = buf != 0 || off + len >= KH_VEC_L1_WORDS;~		bool bad = buf != 0 || off + len > KH_VEC_L1_WORDS;
 M
 }
 
