@@ -36,6 +36,10 @@ static void usage(FILE *f)
 "                    y = a*x + y on every SX unit (or the named ones), each\n"
 "                    on its own vectors, checked bit-exact against the\n"
 "                    unit's arithmetic (saxpy_cu's integer datapath)\n"
+"  run vec-demo [--node [M:]X,Y ...] [--timeout MS]\n"
+"                    on every vec unit (or the named ones): x + y and\n"
+"                    x*y + (x + y) over 128 FP16 elements by a kernel loaded\n"
+"                    with IMEM/DESC/RUN, checked bit-exact on the host\n"
 "  run KERNEL [--n N] [--node [M:]X,Y ...] [--timeout MS]\n"
 "                    a POOL firmware kernel on every POOL unit (or the named\n"
 "                    ones), checked against the host: ping, copy, fill,\n"
@@ -237,6 +241,8 @@ int main(int argc, char **argv)
 		return cli_cmd_info(&o);
 	if (!strcmp(pos[0], "nodes") && n_pos == 1)
 		return cli_cmd_nodes(&o);
+	if (!strcmp(pos[0], "run") && n_pos == 2 && !strcmp(pos[1], "vec-demo"))
+		return cli_cmd_run_vec(&o);
 	if (!strcmp(pos[0], "run") && n_pos == 2 && cli_is_pool_kernel(pos[1]))
 		return cli_cmd_run_pool(&o, pos[1]);
 	if (!strcmp(pos[0], "run") && n_pos <= 2)
