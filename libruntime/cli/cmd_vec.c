@@ -236,7 +236,7 @@ static void vd_finish(kohaku_device *dev, const struct kohaku_cli_opts *o,
 		return;
 	}
 	if (v->st.status != KOHAKU_JOB_DONE) {
-		char d[160], f[256];
+		char d[512], f[256];
 
 		kohaku_job_describe(&v->st, d, sizeof(d));
 		if (v->st.status == KOHAKU_JOB_FAULT &&
