@@ -295,29 +295,29 @@ TEST(kernel_words_match_the_spec_and_the_rtl_bench)
 
 	/* the other ops, field by field */
 	CHECK_EQ(kohaku_vec_vsub(&w, 4, 5, 6), 0);
-	CHECK_EQ(w, (KH_VEC_VSUB << 27) | (4u << 17) | (5u << 13) | (6u << 9) |
+	CHECK_EQ(w, ((uint32_t)KH_VEC_VSUB << 27) | (4u << 17) | (5u << 13) | (6u << 9) |
 		 (6u << 5));
 	CHECK_EQ(kohaku_vec_vmul(&w, 7, 8, 9), 0);
-	CHECK_EQ(w, (KH_VEC_VMUL << 27) | (7u << 17) | (8u << 13) | (9u << 9));
+	CHECK_EQ(w, ((uint32_t)KH_VEC_VMUL << 27) | (7u << 17) | (8u << 13) | (9u << 9));
 	CHECK_EQ(kohaku_vec_vfma(&w, 3, 0, 1, 2), 0);
-	CHECK_EQ(w, (KH_VEC_VFMA << 27) | (3u << 17) | (0u << 13) | (1u << 9) |
+	CHECK_EQ(w, ((uint32_t)KH_VEC_VFMA << 27) | (3u << 17) | (0u << 13) | (1u << 9) |
 		 (2u << 5));
 	CHECK_EQ(kohaku_vec_vmax(&w, 15, 14, 13), 0);
-	CHECK_EQ(w, (KH_VEC_VMAX << 27) | (15u << 17) | (14u << 13) | (13u << 9));
+	CHECK_EQ(w, ((uint32_t)KH_VEC_VMAX << 27) | (15u << 17) | (14u << 13) | (13u << 9));
 	CHECK_EQ(kohaku_vec_vmin(&w, 1, 2, 3), 0);
-	CHECK_EQ(w, (KH_VEC_VMIN << 27) | (1u << 17) | (2u << 13) | (3u << 9));
+	CHECK_EQ(w, ((uint32_t)KH_VEC_VMIN << 27) | (1u << 17) | (2u << 13) | (3u << 9));
 	CHECK_EQ(kohaku_vec_vld(&w, 5, 6, -3, KH_VEC_DT_FP32), 0);
-	CHECK_EQ(w, (KH_VEC_VLD << 27) | (2u << 24) | (6u << 21) | (5u << 17) |
+	CHECK_EQ(w, ((uint32_t)KH_VEC_VLD << 27) | (2u << 24) | (6u << 21) | (5u << 17) |
 		 0x3ffdu);
 	CHECK_EQ(kohaku_vec_vfill(&w, 7, 511), 0);
-	CHECK_EQ(w, (KH_VEC_VFILL << 27) | (7u << 21) | 511u);
+	CHECK_EQ(w, ((uint32_t)KH_VEC_VFILL << 27) | (7u << 21) | 511u);
 	CHECK_EQ(kohaku_vec_vloop(&w, 2, 15), 0);
-	CHECK_EQ(w, (KH_VEC_VLOOP << 27) | (2u << 13) | (15u << 9));
+	CHECK_EQ(w, ((uint32_t)KH_VEC_VLOOP << 27) | (2u << 13) | (15u << 9));
 	CHECK_EQ(kohaku_vec_vseti(w2, 15, 0xffffff), 0);
-	CHECK_EQ(w2[0], (KH_VEC_VSETI << 27) | (15u << 17));
+	CHECK_EQ(w2[0], ((uint32_t)KH_VEC_VSETI << 27) | (15u << 17));
 	CHECK_EQ(w2[1], 0xffffffu);
 	CHECK_EQ(kohaku_vec_vdrain_node(&w, 0, 0, 15, 15, 15, 0), 0);
-	CHECK_EQ(w, (KH_VEC_VDRAIN << 27) | (1u << 24) | (15u << 17) |
+	CHECK_EQ(w, ((uint32_t)KH_VEC_VDRAIN << 27) | (1u << 24) | (15u << 17) |
 		 (15u << 13) | (15u << 9));
 }
 
