@@ -400,6 +400,14 @@ if [ -x /tests/rt_multimesh ] && [ -n "$acc" ]; then
 fi
 check "del_card 13" sysfs_write $S/del_card "13\n"
 
+# the card that ships, KohakuTPU's own map: its mat and vec units through
+# kohaku.ko, enumerated and named in sysfs
+check "new_card 14 mesh_2x2_8+2" sysfs_write $S/new_card "14 mesh_2x2_8+2\n"
+expect "mesh_2x2_8+2: 10 nodes" "$(cat $S/kohaku_sim.14/kohaku/nodes)" 10
+expect "mesh_2x2_8+2: 8 matmul clusters" "$(count_type 14 "0x4d47 MG")" 8
+expect "mesh_2x2_8+2: 2 vector cores" "$(count_type 14 "0x5643 VC")" 2
+check "del_card 14" sysfs_write $S/del_card "14\n"
+
 # bring-up with a lost CU_CTRL reply: a card whose description sets the
 # knob, so that it acts while kohaku.ko enumerates
 check "new_card 10: saxpy with the confirming CAPS reply of (1,2) lost" \
