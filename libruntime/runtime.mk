@@ -16,6 +16,7 @@ RT_SRCS += \
 	libruntime/fences.c \
 	libruntime/fw.c \
 	libruntime/pool.c \
+	libruntime/mat.c \
 	libruntime/backend_kernel.c \
 	libruntime/pci.c
 RT_SRCS += \
