@@ -36,6 +36,7 @@ CLI_SRCS += \
 	libruntime/cli/cmd_info.c \
 	libruntime/cli/cmd_run.c \
 	libruntime/cli/cmd_pool.c \
+	libruntime/cli/cmd_mat.c \
 	libruntime/cli/cmd_fw.c \
 	libruntime/cli/select.c
 
