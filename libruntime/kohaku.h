@@ -376,8 +376,15 @@ struct kohaku_mat_fields {
 	uint8_t dmesh, dfin;	/* DRAIN: far mesh, {fin_y, fin_x} (0: local) */
 };
 
-/* FILL's entry limit: n >= 256 never retires on the card (mat.md "FILL") */
+/*
+ * FILL's entry limit: n >= 256 never retires on the card (mat.md "FILL").
+ * A FILL of n entries has 4n response beats outstanding at once, and the
+ * port contract (the model's checker, rule 9) wants them within the unit's
+ * receive FIFO: 512 on the shipped tops, so n <= KOHAKU_MAT_FILL_SHIP
+ * there; fewer on a card with a shallower one (recv_depth / 4).
+ */
 #define KOHAKU_MAT_FILL_MAX	255
+#define KOHAKU_MAT_FILL_SHIP	128
 
 /*
  * Raw: any opcode that fits 4 bits (others than KH_MAT_OP_* retire as
@@ -411,7 +418,7 @@ unsigned int kohaku_inst_mat_decode(const struct kohaku_inst *inst,
  * One GEMM block on one mat unit: C (m x n) = A (m x k) . B (k x n), FP16
  * (binary16 bit patterns), row-major.  m and n multiples of 4 (KH_MAT_SUB),
  * k of 32 (KH_MAT_KBLOCK), with (m/4)*(k/32) and (n/4)*(k/32) at most
- * KOHAKU_MAT_FILL_MAX (one FILL per operand) and (m/4)*(n/4) at most
+ * KH_MAT_BANK (each operand in one L1 bank) and (m/4)*(n/4) at most
  * KH_MAT_TILES; kohaku_mat_shape_check() says 0 or -EINVAL.
  *
  * Device layouts: A as m/4 x k/32 entries of 128 FP16 (entry g*(k/32)+kb:
@@ -428,15 +435,21 @@ int kohaku_mat_pack_b(const uint16_t *b, unsigned int k, unsigned int n,
 int kohaku_mat_unpack_c(const uint16_t *tiles, unsigned int m, unsigned int n,
 			uint16_t *c);
 /*
- * The program: FILL A (packed, at a_addr) into L1 A entries from 0 and B
- * (b_addr) into L1 B through MAG's QUANT path, one GEMM (anchor 40, LOAD),
- * DRAIN of the (m/4)*(n/4) sub-tiles as FP16 to c_addr.  Each retirement's
- * exec_result counts FILL, GEMM and DRAIN retired so far (1..4 on a fresh
- * unit).  Addresses 32-byte aligned.
+ * The program, into insts[0..cap): FILL A (packed, at a_addr) into L1 A
+ * entries from 0 of bank 0 and B (b_addr) into L1 B, through MAG's QUANT
+ * path, in FILLs of at most fill_max entries (0: KOHAKU_MAT_FILL_SHIP;
+ * at most KOHAKU_MAT_FILL_MAX); one GEMM (anchor 40, LOAD); a DRAIN of the
+ * (m/4)*(n/4) sub-tiles as FP16 to c_addr.  Returns the instruction count
+ * (4 when each operand fits one FILL; KOHAKU_MAT_PROGRAM_MAX at most),
+ * -EINVAL (shape, fill_max, an address not 32-byte aligned), -ENOSPC (cap).
+ * Each retirement's exec_result counts the FILLs, GEMMs and DRAINs the unit
+ * retired so far.
  */
-int kohaku_mat_gemm_program(struct kohaku_inst insts[4], uint64_t a_addr,
-			    uint64_t b_addr, uint64_t c_addr, unsigned int m,
-			    unsigned int n, unsigned int k);
+#define KOHAKU_MAT_PROGRAM_MAX	514	/* 2 x 256 FILLs of one entry, GEMM, DRAIN */
+int kohaku_mat_gemm_program(struct kohaku_inst *insts, unsigned int cap,
+			    uint64_t a_addr, uint64_t b_addr, uint64_t c_addr,
+			    unsigned int m, unsigned int n, unsigned int k,
+			    unsigned int fill_max);
 /*
  * The host reference of that program, bit for bit what the unit drains:
  * MAG's FP16 -> MXFP7 quantiser per 32-element K block of each row of A

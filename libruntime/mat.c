@@ -217,8 +217,8 @@ KH_RT_EXPORT int kohaku_mat_shape_check(unsigned int m, unsigned int n,
 	if (!m || !n || !k || m % KH_MAT_SUB || n % KH_MAT_SUB ||
 	    k % KH_MAT_KBLOCK)
 		return -EINVAL;
-	/* one FILL per operand (n <= 255 entries), one sweep, one drain */
-	if (gm * nk > KOHAKU_MAT_FILL_MAX || gn * nk > KOHAKU_MAT_FILL_MAX ||
+	/* each operand in one L1 bank, one sweep, one drain */
+	if (gm * nk > KH_MAT_BANK || gn * nk > KH_MAT_BANK ||
 	    gm > 255 || gn > 255 || nk > 255 || gm * gn > KH_MAT_TILES)
 		return -EINVAL;
 	return 0;
@@ -279,40 +279,67 @@ KH_RT_EXPORT int kohaku_mat_unpack_c(const uint16_t *tiles, unsigned int m,
 	return 0;
 }
 
-KH_RT_EXPORT int kohaku_mat_gemm_program(struct kohaku_inst insts[4],
-					 uint64_t a_addr, uint64_t b_addr,
-					 uint64_t c_addr, unsigned int m,
-					 unsigned int n, unsigned int k)
+/* FILLs of one operand, at most fill_max entries each: entry e of the
+ * operand (at addr + 256 e) into L1 entry e of bank 0 */
+static int fill_chunks(struct kohaku_inst *insts, unsigned int cap,
+		       unsigned int *at, uint64_t addr, unsigned int entries,
+		       unsigned int sel, unsigned int fill_max)
+{
+	struct kohaku_mat_fields f;
+	unsigned int e, chunk;
+	int r;
+
+	for (e = 0; e < entries; e += chunk) {
+		chunk = entries - e < fill_max ? entries - e : fill_max;
+		if (*at >= cap)
+			return -ENOSPC;
+		memset(&f, 0, sizeof(f));
+		f.addr = addr + (uint64_t)e * KH_MX_SRC_BYTES;
+		f.n = chunk;
+		f.sel = (uint8_t)sel;
+		f.eoff = (uint8_t)e;
+		r = kohaku_inst_mat_fill(&insts[(*at)++], &f);
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+KH_RT_EXPORT int kohaku_mat_gemm_program(struct kohaku_inst *insts,
+					 unsigned int cap, uint64_t a_addr,
+					 uint64_t b_addr, uint64_t c_addr,
+					 unsigned int m, unsigned int n,
+					 unsigned int k, unsigned int fill_max)
 {
 	unsigned int gm = m / KH_MAT_SUB, gn = n / KH_MAT_SUB,
-		     nk = k / KH_MAT_KBLOCK;
+		     nk = k / KH_MAT_KBLOCK, at = 0;
 	struct kohaku_mat_fields f;
 	int r;
 
-	if (!insts || kohaku_mat_shape_check(m, n, k))
+	if (!fill_max)
+		fill_max = KOHAKU_MAT_FILL_SHIP;
+	if (!insts || fill_max > KOHAKU_MAT_FILL_MAX ||
+	    kohaku_mat_shape_check(m, n, k))
 		return -EINVAL;
-	memset(&f, 0, sizeof(f));
-	f.addr = a_addr;
-	f.n = gm * nk;
-	r = kohaku_inst_mat_fill(&insts[0], &f);
-	f.addr = b_addr;
-	f.n = gn * nk;
-	f.sel = 1;
+	r = fill_chunks(insts, cap, &at, a_addr, gm * nk, 0, fill_max);
 	if (!r)
-		r = kohaku_inst_mat_fill(&insts[1], &f);
+		r = fill_chunks(insts, cap, &at, b_addr, gn * nk, 1, fill_max);
+	if (r)
+		return r;
+	if (at + 2 > cap)
+		return -ENOSPC;
 	memset(&f, 0, sizeof(f));
 	f.gm = (uint8_t)gm;
 	f.gn = (uint8_t)gn;
 	f.nk = (uint8_t)nk;
 	f.anchor = KH_MX_ANCHOR;
-	if (!r)
-		r = kohaku_inst_mat_gemm(&insts[2], &f);
+	r = kohaku_inst_mat_gemm(&insts[at++], &f);
 	memset(&f, 0, sizeof(f));
 	f.addr = c_addr;
 	f.n = gm * gn;
 	if (!r)
-		r = kohaku_inst_mat_drain(&insts[3], &f);
-	return r;
+		r = kohaku_inst_mat_drain(&insts[at++], &f);
+	return r ? r : (int)at;
 }
 
 /* ---- the reference ---- */

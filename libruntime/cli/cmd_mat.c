@@ -107,9 +107,9 @@ static int mat_setup(kohaku_device *dev, const struct kohaku_cli_opts *o,
 		r = kohaku_bo_write(dev, u->hc, 0, c, sizeof(c));
 	if (r < 0)
 		goto fail;
-	r = kohaku_mat_gemm_program(insts, u->aa, u->ab, u->ac, DEMO_M, DEMO_N,
-				    DEMO_K);
-	if (r < 0) {
+	r = kohaku_mat_gemm_program(insts, 4, u->aa, u->ab, u->ac, DEMO_M,
+				    DEMO_N, DEMO_K, 0);
+	if (r != 4) {
 		snprintf(u->why, sizeof(u->why), "cannot encode the program");
 		u->exit = EXIT_USAGE;
 		return r;

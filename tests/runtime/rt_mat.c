@@ -358,6 +358,52 @@ TEST(checked_builders_and_their_refusals)
 	CHECK_EQ(kohaku_mat_shape_check(4 * 85, 4, 96), 0);	/* 255 entries */
 	CHECK_EQ(kohaku_mat_shape_check(4 * 86, 4, 96), -EINVAL);
 	CHECK_EQ(kohaku_mat_shape_check(4 * 64, 4 * 65, 32), -EINVAL);
+	CHECK_EQ(kohaku_mat_shape_check(4 * 64, 4, 128), 0);	/* a whole bank */
+}
+
+TEST(gemm_program)
+{
+	struct kohaku_inst in[KOHAKU_MAT_PROGRAM_MAX];
+	struct kohaku_mat_fields d;
+	unsigned int i, e;
+
+	/* one FILL per operand: FILL A, FILL B, GEMM, DRAIN */
+	CHECK_EQ(kohaku_mat_gemm_program(in, 4, 0x1000, 0x2000, 0x3000, 8, 12,
+					 64, 0), 4);
+	CHECK_EQ(kohaku_inst_mat_decode(&in[0], &d), KH_MAT_OP_FILL);
+	CHECK(d.addr == 0x1000 && d.n == 4 && d.sel == 0 && d.eoff == 0);
+	CHECK_EQ(kohaku_inst_mat_decode(&in[1], &d), KH_MAT_OP_FILL);
+	CHECK(d.addr == 0x2000 && d.n == 6 && d.sel == 1 && d.eoff == 0);
+	CHECK_EQ(kohaku_inst_mat_decode(&in[2], &d), KH_MAT_OP_GEMM);
+	CHECK(d.gm == 2 && d.gn == 3 && d.nk == 2 && d.anchor == 40 &&
+	      !d.acc && !d.aoff && !d.boff && !d.emit);
+	CHECK_EQ(kohaku_inst_mat_decode(&in[3], &d), KH_MAT_OP_DRAIN);
+	CHECK(d.addr == 0x3000 && d.n == 6 && !d.dnode);
+	/* FILLs of at most 7 entries: 25 of A in 4, 15 of B in 3 */
+	CHECK_EQ(kohaku_mat_gemm_program(in, KOHAKU_MAT_PROGRAM_MAX, 0x1000,
+					 0x20000, 0x3000, 20, 12, 160, 7), 9);
+	for (i = 0, e = 0; i < 4; i++, e += 7) {
+		CHECK_EQ(kohaku_inst_mat_decode(&in[i], &d), KH_MAT_OP_FILL);
+		CHECK(d.addr == 0x1000 + 256 * e && d.eoff == e && !d.sel &&
+		      d.n == (i < 3 ? 7 : 4));
+	}
+	for (e = 0; i < 7; i++, e += 7) {
+		CHECK_EQ(kohaku_inst_mat_decode(&in[i], &d), KH_MAT_OP_FILL);
+		CHECK(d.addr == 0x20000 + 256 * e && d.eoff == e && d.sel &&
+		      d.n == (i < 6 ? 7 : 1));
+	}
+	/* the default: FILLs of 128 (the ship's receive FIFO of 512 beats) */
+	CHECK_EQ(kohaku_mat_gemm_program(in, KOHAKU_MAT_PROGRAM_MAX, 0, 0x40000,
+					 0x80000, 4 * 64, 4, 128, 0), 5);
+	CHECK_EQ(kohaku_inst_mat_decode(&in[1], &d), KH_MAT_OP_FILL);
+	CHECK(d.n == 128 && d.eoff == 128 && d.addr == 128 * 256);
+	/* refusals */
+	CHECK_EQ(kohaku_mat_gemm_program(in, 3, 0, 0, 0, 4, 4, 32, 0), -ENOSPC);
+	CHECK_EQ(kohaku_mat_gemm_program(in, 8, 0, 0, 0, 4, 4, 32, 256), -EINVAL);
+	CHECK_EQ(kohaku_mat_gemm_program(in, 8, 16, 0, 0, 4, 4, 32, 0), -EINVAL);
+	CHECK_EQ(kohaku_mat_gemm_program(in, 8, 0, 0, 8, 4, 4, 32, 0), -EINVAL);
+	CHECK_EQ(kohaku_mat_gemm_program(in, 8, 0, 0, 0, 4, 4, 40, 0), -EINVAL);
+	CHECK_EQ(kohaku_mat_gemm_program(NULL, 8, 0, 0, 0, 4, 4, 32, 0), -EINVAL);
 }
 
 /* the reference on cases whose answer follows from the rules alone */
@@ -419,13 +465,14 @@ struct mat_job {
 	uint16_t *a, *b, *pa, *pb, *want;
 	uint32_t ha, hb, hc;
 	uint64_t aa, ab, ac;
-	struct kohaku_inst insts[4];
+	struct kohaku_inst insts[KOHAKU_MAT_PROGRAM_MAX];
+	unsigned int n_insts;
 };
 
 static int job_setup(kohaku_device *dev, const struct drm_kohaku_node *nd,
 		     unsigned int m, unsigned int n, unsigned int k,
 		     unsigned int elo, unsigned int ehi, uint32_t seed,
-		     struct mat_job *j)
+		     unsigned int fill_max, struct mat_job *j)
 {
 	size_t cb = (size_t)m * n * 2;
 	unsigned char *fill;
@@ -475,7 +522,12 @@ static int job_setup(kohaku_device *dev, const struct drm_kohaku_node *nd,
 		r = kohaku_bo_write(dev, j->hc, 0, fill, cb + GUARD);
 	free(fill);
 	if (!r)
-		r = kohaku_mat_gemm_program(j->insts, j->aa, j->ab, j->ac, m, n, k);
+		r = kohaku_mat_gemm_program(j->insts, KOHAKU_MAT_PROGRAM_MAX, j->aa,
+					    j->ab, j->ac, m, n, k, fill_max);
+	if (r > 0) {
+		j->n_insts = (unsigned int)r;
+		r = 0;
+	}
 	return r;
 }
 
@@ -553,30 +605,38 @@ static long retired_of(kohaku_device *dev, const struct drm_kohaku_node *nd)
 	return -1;
 }
 
-/* one GEMM block on one unit, checked; the unit retires 4 */
-static void gemm_on(kohaku_device *dev, const struct drm_kohaku_node *nd,
-		    unsigned int m, unsigned int n, unsigned int k,
-		    unsigned int elo, unsigned int ehi, uint32_t seed)
+/* one GEMM block on one unit, checked; the unit retires every instruction */
+static void gemm_fill_on(kohaku_device *dev, const struct drm_kohaku_node *nd,
+			 unsigned int m, unsigned int n, unsigned int k,
+			 unsigned int elo, unsigned int ehi, uint32_t seed,
+			 unsigned int fill_max)
 {
 	struct kohaku_job_status st;
 	struct mat_job j;
 	long r0, r1;
 
-	if (job_setup(dev, nd, m, n, k, elo, ehi, seed, &j)) {
+	if (job_setup(dev, nd, m, n, k, elo, ehi, seed, fill_max, &j)) {
 		tap_fail_at(__FILE__, __LINE__, "setup %ux%ux%u: %s", m, n, k,
 			    kohaku_last_error(dev));
 		job_free(dev, &j);
 		return;
 	}
 	r0 = retired_of(dev, nd);
-	CHECK_OK(dev, rt_run_on(dev, nd, j.insts, 4, &st));
+	CHECK_OK(dev, rt_run_on(dev, nd, j.insts, j.n_insts, &st));
 	CHECK_MSG(st.status == KOHAKU_JOB_DONE, "(%u,%u) %ux%ux%u: %s",
 		  nd->x, nd->y, m, n, k, kohaku_job_status_name(st.status));
 	r1 = retired_of(dev, nd);
-	CHECK_EQ(r1 - r0, 4);
+	CHECK_EQ(r1 - r0, j.n_insts);
 	if (st.status == KOHAKU_JOB_DONE)
 		CHECK_EQ(job_check(dev, &j), 0);
 	job_free(dev, &j);
+}
+
+static void gemm_on(kohaku_device *dev, const struct drm_kohaku_node *nd,
+		    unsigned int m, unsigned int n, unsigned int k,
+		    unsigned int elo, unsigned int ehi, uint32_t seed)
+{
+	gemm_fill_on(dev, nd, m, n, k, elo, ehi, seed, 0);
 }
 
 TEST(gemm_bit_exact_against_the_reference)
@@ -589,6 +649,27 @@ TEST(gemm_bit_exact_against_the_reference)
 	gemm_on(dev, &nd[0], 20, 4, 32, 12, 18, 5);	/* 5 tiles: no pacing */
 	/* every binade: flush to zero and saturation on the way out */
 	gemm_on(dev, &nd[0], 8, 8, 128, 0, 30, 6);
+	mat_close(dev);
+}
+
+/* random shapes on random units, up to a FILL of 255 entries */
+TEST(random_shapes)
+{
+	uint32_t s = 0x5eed;
+	unsigned int t;
+
+	MAT_OPEN(dev, nd, n);
+	/* a whole L1 bank (64 row groups x 4 K blocks = 256 entries) in
+	 * FILLs of 128, the ship's receive FIFO; in FILLs of 7 (an odd tail) */
+	gemm_on(dev, &nd[0], 4 * 64, 8, 128, 10, 20, 500);
+	gemm_fill_on(dev, &nd[1 % n], 4 * 5, 4 * 3, 32 * 5, 10, 20, 501, 7);
+	for (t = 0; t < 24; t++) {
+		unsigned int nk = 1 + rnd(&s) % 9, gm = 1 + rnd(&s) % 6,
+			     gn = 1 + rnd(&s) % 6, elo = rnd(&s) % 20;
+
+		gemm_on(dev, &nd[rnd(&s) % n], 4 * gm, 4 * gn, 32 * nk, elo,
+			elo + 1 + rnd(&s) % (30 - elo), 600 + t);
+	}
 	mat_close(dev);
 }
 
@@ -612,7 +693,7 @@ TEST(every_unit_in_one_job)
 	MAT_OPEN(dev, nd, n);
 	memset(p, 0, sizeof(p));
 	for (i = 0; i < n; i++) {
-		if (job_setup(dev, &nd[i], 12, 8, 160, 9, 21, 200 + i, &j[i])) {
+		if (job_setup(dev, &nd[i], 12, 8, 160, 9, 21, 200 + i, 0, &j[i])) {
 			tap_fail_at(__FILE__, __LINE__, "setup: %s",
 				    kohaku_last_error(dev));
 			break;
@@ -621,7 +702,7 @@ TEST(every_unit_in_one_job)
 		p[i].x = nd[i].x;
 		p[i].y = nd[i].y;
 		p[i].txn = (uint8_t)i;
-		p[i].n_insts = 4;
+		p[i].n_insts = j[i].n_insts;
 		p[i].insts = j[i].insts;
 		ok++;
 	}
