@@ -15,6 +15,7 @@
  * null units where the vector cores sit); on the kernel backend the device
  * under test is used and the tests skip when it has no mat unit.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -451,6 +452,54 @@ TEST(reference_small_cases)
 			  "C[%u] = 0x%04x, -C 0x%04x", i, c[i], c2[i]);
 	CHECK_EQ(kohaku_mat_gemm_ref(a, b, 8, 4, 33, c), -EINVAL);
 	CHECK_EQ(kohaku_mat_gemm_ref(NULL, b, 8, 4, 64, c), -EINVAL);
+}
+
+static double h2d(uint16_t h)
+{
+	int e = (h >> 10) & 0x1f, f = h & 0x3ff;
+	double v = e ? ldexp(1024 + f, e - 25) : ldexp(f, -24);
+
+	return h & 0x8000 ? -v : v;
+}
+
+/* the layouts and the reference compute A . B, not a transpose of it:
+ * close to the exact product in doubles, within MXFP7's precision (an
+ * element is off by at most 1/2 of its block's step, 1/57 of its peak) */
+TEST(reference_is_the_matrix_product)
+{
+	enum { M = 12, N = 8, K = 96 };
+	static uint16_t a[M * K], b[K * N], c[M * N];
+	uint32_t seed = 99;
+	unsigned int i, j, k, bad = 0;
+
+	for (i = 0; i < M * K; i++)
+		a[i] = rnd_fp16(&seed, 12, 17);
+	for (i = 0; i < K * N; i++)
+		b[i] = rnd_fp16(&seed, 12, 17);
+	/* one distinctive row and column, so a transpose cannot agree */
+	for (k = 0; k < K; k++) {
+		a[5 * K + k] = 0x4800;		/* 8.0 */
+		b[k * N + 2] = k < 32 ? 0x3c00 : 0;
+	}
+	REQUIRE(kohaku_mat_gemm_ref(a, b, M, N, K, c) == 0);
+	for (i = 0; i < M; i++)
+		for (j = 0; j < N; j++) {
+			double exact = 0, mag = 0, got = h2d(c[i * N + j]);
+
+			for (k = 0; k < K; k++) {
+				exact += h2d(a[i * K + k]) * h2d(b[k * N + j]);
+				mag += fabs(h2d(a[i * K + k]) * h2d(b[k * N + j]));
+			}
+			if (fabs(got - exact) > 0.04 * mag + 1e-3 && bad++ < 3)
+				tap_fail_at(__FILE__, __LINE__,
+					    "C[%u][%u] = %g, exact %g (sum |ab| %g)",
+					    i, j, got, exact, mag);
+		}
+	CHECK_EQ(bad, 0);
+	/* row 5 x column 2: 32 x 8.0 x 1.0 = 256; MXFP7 holds 8.0 as 57 x
+	 * 2^-3 x 9/8 = 8.016 and 1.0 as 1.002, so about 257: within 1% */
+	CHECK_MSG(fabs(h2d(c[5 * N + 2]) - 256) < 2.6, "C[5][2] = %g",
+		  h2d(c[5 * N + 2]));
 }
 
 /* ---- through the driver ---- */
