@@ -303,6 +303,11 @@ if [ -x /bin/kohaku ]; then
 	cli "kohaku --backend kernel list" --backend kernel list
 	cli "kohaku --backend kernel nodes" --backend kernel nodes
 	cli "kohaku --backend kernel run saxpy" --backend kernel run saxpy
+	KOHAKU_BACKEND=kernel timeout "$TEST_TIMEOUT" /bin/kohaku --backend kernel \
+		run mat-demo >/tmp/cli.out 2>&1 </dev/null
+	expect "kohaku run mat-demo on a card without mat units (exit 2)" "$?" 2
+	check "... saying it has no mat unit" contains "$(cat /tmp/cli.out)" \
+		"this device has no mat unit"
 else
 	notok "CLI /bin/kohaku present"
 fi
