@@ -807,6 +807,46 @@ TEST(unmodelled_far_drain_faults_then_the_unit_runs_on)
 	mat_close(dev);
 }
 
+/*
+ * exec_result as the cumulative count (mat.md "S_DONE"): a DRAIN to the
+ * unit's own buffer 7 is a CU_DATA burst it rejects (its descriptor comes
+ * back through the router while the DRAIN still sends), so the DRAIN's
+ * own retirement faults, and a faulting retirement reports the count of
+ * FILL, GEMM and DRAIN retired so far as its argument (an RTL quirk the
+ * model reproduces): 4 after FILL, FILL, GEMM, DRAIN.  It is the node's
+ * last signal, so the code is known.
+ */
+TEST(exec_result_counts_in_a_rejected_burst_fault)
+{
+	struct kohaku_mat_fields f;
+	struct kohaku_job_status st;
+	struct kohaku_inst in[4];
+	static struct mat_job j;
+
+	MAT_OPEN(dev, nd, n);
+	REQUIRE(job_setup(dev, &nd[0], 4, 4, 32, 10, 20, 700, 0, &j) == 0);
+	REQUIRE(j.n_insts == 4);
+	memcpy(in, j.insts, 3 * sizeof(in[0]));		/* FILL, FILL, GEMM */
+	memset(&f, 0, sizeof(f));
+	f.n = 1;
+	f.dnode = 1;
+	f.dst_x = nd[0].x;
+	f.dst_y = nd[0].y;
+	f.dbuf = 7;					/* no such buffer */
+	CHECK_EQ(kohaku_inst_mat_drain(&in[3], &f), 0);
+	CHECK_EQ(rt_run_on(dev, &nd[0], in, 4, &st), 0);
+	CHECK_EQ(st.status, KOHAKU_JOB_FAULT);
+	CHECK_EQ(st.n_faults, 1);
+	CHECK(st.fault_flags & KOHAKU_FAULT_CODE_KNOWN);
+	CHECK_EQ(st.fault_code, 4);
+	CHECK_EQ(st.fault_x, nd[0].x);
+	CHECK_EQ(st.fault_y, nd[0].y);
+	/* the fault was cleared by that retirement: the unit runs on */
+	gemm_on(dev, &nd[0], 4, 4, 64, 10, 20, 701);
+	job_free(dev, &j);
+	mat_close(dev);
+}
+
 /* an unknown opcode retires as a no-op: the job is DONE */
 TEST(unknown_opcode_is_a_noop)
 {
