@@ -398,9 +398,9 @@ int kohaku_inst_mat(struct kohaku_inst *inst, unsigned int op,
  * -EINVAL.  Besides:
  *  FILL:  n <= KOHAKU_MAT_FILL_MAX, addr 32-byte aligned, no peer past
  *         npeer;
- *  GEMM:  gm*gn <= KH_MAT_TILES, gm*nk and gn*nk <= KH_MAT_BANK (no
- *         wrap in the tiles or inside an L1 bank); addr and the
- *         destination fields only with emit;
+ *  GEMM:  gm*gn <= KH_MAT_TILES, gm*nk and gn*nk <= KH_MAT_BANK (the
+ *         tile addresses and L1 entries wrap: none is used twice); addr
+ *         and the destination fields only with emit;
  *  DRAIN: n <= KH_MAT_TILES; addr 32-byte aligned; dmesh only with dfin.
  *  (GEMM with emit follows DRAIN's destination rules.)
  */
