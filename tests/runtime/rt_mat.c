@@ -10,10 +10,11 @@
  * past it; the retirement count; the model's refusal of a far-mesh DRAIN
  * as a FAULT with its code.
  *
- * The built-in test maps have no mat unit, so on the sim backend each
- * test makes its own card from a description (the mesh_2x2_8+2 shape with
- * null units where the vector cores sit); on the kernel backend the device
- * under test is used and the tests skip when it has no mat unit.
+ * The runtime tests' maps (KOHAKU_TEST_MAP) have no mat unit, so on the
+ * sim backend each test makes its own card from a description (the
+ * shipped map, mesh_2x2_8+2: eight clusters, two vector cores); on the
+ * kernel backend the device under test is used and the tests skip when it
+ * has no mat unit (tests/vm runs them on a mesh_2x2_8+2 card).
  */
 #include <math.h>
 #include <stdio.h>
@@ -24,11 +25,11 @@
 #include "kohaku/kh_mat.h"
 #include "kohaku/kh_mxfp7.h"
 
-/* mesh_2x2_8+2 (KohakuTPU's shipped map) with null units for vec */
+/* mesh_2x2_8+2, KohakuTPU's shipped map (the built-in of that name) */
 static const char mat_desc[] =
 	"xxx  mat  mat  xxx\n"
-	"mag  mat  mat  null\n"
-	"mag  mat  mat  null\n"
+	"mag  mat  mat  vec\n"
+	"mag  mat  mat  vec\n"
 	"xxx  mat  mat  xxx\n";
 
 #define MAX_MAT	16
@@ -46,7 +47,9 @@ static kohaku_device *open_mat_card(void)
 	kohaku_device *dev = NULL;
 	int r;
 
-	if (kernel_backend())
+	/* the device under test: the kernel's, or a sim card named by
+	 * KOHAKU_DEVICE (KOHAKU_DEVICE=mesh_2x2_8+2 KOHAKU_TEST_MAP=saxpy) */
+	if (kernel_backend() || getenv("KOHAKU_DEVICE"))
 		return rt_open();
 	r = kohaku_open(KOHAKU_BACKEND_SIM, mat_desc, &dev, err, sizeof(err));
 	if (r) {
@@ -62,7 +65,7 @@ static kohaku_device *open_mat_card(void)
 
 static void mat_close(kohaku_device *dev)
 {
-	if (!kernel_backend()) {
+	if (!kernel_backend() && !getenv("KOHAKU_DEVICE")) {
 		int n = kohaku_sim_check(dev);
 
 		CHECK_MSG(n == 0, "the model's protocol checker found %d "
@@ -791,6 +794,11 @@ TEST(unmodelled_far_drain_faults_then_the_unit_runs_on)
 	struct kohaku_inst in;
 
 	MAT_OPEN(dev, nd, n);
+	if (kohaku_sim_check(dev) < 0) {
+		/* a card would send it to another mesh through the interlink */
+		mat_close(dev);
+		SKIP("the model's refusal: needs a simulated card");
+	}
 	memset(&f, 0, sizeof(f));
 	f.n = 1;
 	f.dfin = 0x21;
