@@ -347,6 +347,121 @@ int kohaku_inst_pool_trap(struct kohaku_inst *inst, unsigned int core,
 const char *kohaku_pool_fault_describe(uint32_t code, char *buf, size_t len);
 
 /*
+ * mat unit, the matmul cluster (cu_type 'MG', docs/spec/mat.md; fields as
+ * uapi/kohaku/kh_mat.h places them).  Every CU_INST field, by the spec's
+ * name; counts where 0 means 1 (n, gm, gn, nk) are taken as written.
+ * addr is the 40-bit mesh address {addr_hi, addr_lo}; peers is 3 x {y,x},
+ * peer p in bits [8p+7:8p].
+ */
+struct kohaku_mat_fields {
+	uint64_t addr;		/* FILL source; DRAIN / emitting GEMM target */
+	uint32_t n;		/* FILL entries; DRAIN sub-tiles */
+	uint32_t peers;		/* FILL: 3 x {y,x} */
+	uint8_t sel;		/* FILL: 0 = L1 A, 1 = L1 B */
+	uint8_t fbank;		/* FILL: L1 bank written */
+	uint8_t eoff;		/* FILL: first L1 entry */
+	uint8_t preq;		/* FILL: already MXFP7, no QUANT */
+	uint8_t npeer;		/* FILL: peers present, 0..3 */
+	uint8_t acc;		/* GEMM: accumulate, no LOAD */
+	uint8_t gm, gn, nk;	/* GEMM: row groups, column groups, K blocks */
+	uint8_t anchor;		/* GEMM: output exponent anchor (40: true values) */
+	uint8_t aoff, boff;	/* GEMM: base entries in L1 A and B */
+	uint8_t abank, bbank;	/* GEMM: L1 banks */
+	uint8_t emit;		/* GEMM: hand the last K blocks out */
+	uint8_t fuse;		/* DRAIN: wait for the emitted sub-tiles */
+	uint8_t dnode;		/* DRAIN: CU_DATA to a node, not memory */
+	uint8_t dst_x, dst_y;	/* DRAIN: that node */
+	uint8_t dbuf, dflags;	/* DRAIN: its buffer id, descriptor flags */
+	uint8_t dack_y, dack_x;	/* DRAIN: where its SIG_DATA_RECEIVED goes */
+	uint8_t dmesh, dfin;	/* DRAIN: far mesh, {fin_y, fin_x} (0: local) */
+};
+
+/*
+ * FILL's entry limit: n >= 256 never retires on the card (mat.md "FILL").
+ * A FILL of n entries has 4n response beats outstanding at once, and the
+ * port contract (the model's checker, rule 9) wants them within the unit's
+ * receive FIFO: 512 on the shipped tops, so n <= KOHAKU_MAT_FILL_SHIP
+ * there; fewer on a card with a shallower one (recv_depth / 4).
+ */
+#define KOHAKU_MAT_FILL_MAX	255
+#define KOHAKU_MAT_FILL_SHIP	128
+
+/*
+ * Raw: any opcode that fits 4 bits (others than KH_MAT_OP_* retire as
+ * no-ops), every field only checked to fit its width.  -EINVAL otherwise.
+ */
+int kohaku_inst_mat(struct kohaku_inst *inst, unsigned int op,
+		    const struct kohaku_mat_fields *f);
+/*
+ * Checked builders: every field fits, and the fields the opcode does not
+ * read are 0 (a field meant for another opcode is a mistake), else
+ * -EINVAL.  Besides:
+ *  FILL:  n <= KOHAKU_MAT_FILL_MAX, addr 32-byte aligned, no peer past
+ *         npeer;
+ *  GEMM:  gm*gn <= KH_MAT_TILES, gm*nk and gn*nk <= KH_MAT_BANK (the
+ *         tile addresses and L1 entries wrap: none is used twice); addr
+ *         and the destination fields only with emit;
+ *  DRAIN: n <= KH_MAT_TILES; addr 32-byte aligned; dmesh only with dfin.
+ *  (GEMM with emit follows DRAIN's destination rules.)
+ */
+int kohaku_inst_mat_fill(struct kohaku_inst *inst,
+			 const struct kohaku_mat_fields *f);
+int kohaku_inst_mat_gemm(struct kohaku_inst *inst,
+			 const struct kohaku_mat_fields *f);
+int kohaku_inst_mat_drain(struct kohaku_inst *inst,
+			  const struct kohaku_mat_fields *f);
+/* Decode: returns the opcode, and every field in *f (may be NULL). */
+unsigned int kohaku_inst_mat_decode(const struct kohaku_inst *inst,
+				    struct kohaku_mat_fields *f);
+
+/*
+ * One GEMM block on one mat unit: C (m x n) = A (m x k) . B (k x n), FP16
+ * (binary16 bit patterns), row-major.  m and n multiples of 4 (KH_MAT_SUB),
+ * k of 32 (KH_MAT_KBLOCK), with (m/4)*(k/32) and (n/4)*(k/32) at most
+ * KH_MAT_BANK (each operand in one L1 bank) and (m/4)*(n/4) at most
+ * KH_MAT_TILES; kohaku_mat_shape_check() says 0 or -EINVAL.
+ *
+ * Device layouts: A as m/4 x k/32 entries of 128 FP16 (entry g*(k/32)+kb:
+ * rows 4g..4g+3, 32 K each, K-contiguous), B as n/4 x k/32 entries
+ * (columns 4h..4h+3, K-contiguous); the drained C is (m/4)*(n/4) row-major
+ * 4x4 sub-tiles of 32 bytes, sub-tile g*(n/4)+h.  pack_a / pack_b write
+ * m*k / k*n values, unpack_c reads m*n.
+ */
+int kohaku_mat_shape_check(unsigned int m, unsigned int n, unsigned int k);
+int kohaku_mat_pack_a(const uint16_t *a, unsigned int m, unsigned int k,
+		      uint16_t *out);
+int kohaku_mat_pack_b(const uint16_t *b, unsigned int k, unsigned int n,
+		      uint16_t *out);
+int kohaku_mat_unpack_c(const uint16_t *tiles, unsigned int m, unsigned int n,
+			uint16_t *c);
+/*
+ * The program, into insts[0..cap): FILL A (packed, at a_addr) into L1 A
+ * entries from 0 of bank 0 and B (b_addr) into L1 B, through MAG's QUANT
+ * path, in FILLs of at most fill_max entries (0: KOHAKU_MAT_FILL_SHIP;
+ * at most KOHAKU_MAT_FILL_MAX); one GEMM (anchor 40, LOAD); a DRAIN of the
+ * (m/4)*(n/4) sub-tiles as FP16 to c_addr.  Returns the instruction count
+ * (4 when each operand fits one FILL; KOHAKU_MAT_PROGRAM_MAX at most),
+ * -EINVAL (shape, fill_max, an address not 32-byte aligned), -ENOSPC (cap).
+ * Each retirement's exec_result counts the FILLs, GEMMs and DRAINs the unit
+ * retired so far.
+ */
+#define KOHAKU_MAT_PROGRAM_MAX	514	/* 2 x 256 FILLs of one entry, GEMM, DRAIN */
+int kohaku_mat_gemm_program(struct kohaku_inst *insts, unsigned int cap,
+			    uint64_t a_addr, uint64_t b_addr, uint64_t c_addr,
+			    unsigned int m, unsigned int n, unsigned int k,
+			    unsigned int fill_max);
+/*
+ * The host reference of that program, bit for bit what the unit drains:
+ * MAG's FP16 -> MXFP7 quantiser per 32-element K block of each row of A
+ * and column of B (docs/spec/mxfp7.md), exact integer dot products per
+ * block, the pumped merge of two K blocks, FP22 accumulation and FP16
+ * rounding (flush, saturation) as docs/spec/mat.md defines them.
+ * Returns 0, -EINVAL (shape, NULL), -ENOMEM.
+ */
+int kohaku_mat_gemm_ref(const uint16_t *a, const uint16_t *b, unsigned int m,
+			unsigned int n, unsigned int k, uint16_t *c);
+
+/*
  * vec unit, the vector core (cu_type 'VC', docs/spec/vec.md; every constant
  * in uapi/kohaku/kh_vec.h).  A kernel is loaded and started with three
  * CU_INST opcodes: IMEM writes one 32-bit kernel word at an IMEM address

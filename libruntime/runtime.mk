@@ -16,6 +16,7 @@ RT_SRCS += \
 	libruntime/fences.c \
 	libruntime/fw.c \
 	libruntime/pool.c \
+	libruntime/mat.c \
 	libruntime/backend_kernel.c \
 	libruntime/pci.c
 RT_SRCS += \
@@ -38,6 +39,7 @@ CLI_SRCS += \
 	libruntime/cli/cmd_info.c \
 	libruntime/cli/cmd_run.c \
 	libruntime/cli/cmd_pool.c \
+	libruntime/cli/cmd_mat.c \
 	libruntime/cli/cmd_fw.c \
 	libruntime/cli/select.c
 

@@ -8,7 +8,9 @@
  * on every unit link) with SX units where the clusters sit and null units
  * where the vector cores sit; `quad` is a 4-mesh card mixing maps.
  * `pool` and `pool_2x2` carry POOL firmware clusters (`gp`) among SX and
- * null units.
+ * null units.  `mesh_2x2_8+2`, `mesh_2x2_6+2_pe` and `mesh_1x1_ctrlpe` are
+ * KohakuTPU's own map files for the card that ships (ship parameters, the
+ * map rows as the files have them), with the mat, vec and cpu units.
  */
 #include "ksim.h"
 #include "sim_util.h"
@@ -25,6 +27,29 @@ struct ksim_builtin {
 	"xxx  sax  sax  xxx\n"
 
 static const struct ksim_builtin ksim_builtins[] = {
+	{ "mesh_2x2_8+2",
+	  "# KohakuTPU src/kohakutpu/top/maps/mesh_2x2_8+2.txt: 2 x 2 routers,\n"
+	  "# eight matmul clusters, two vector cores, two MAG ports; ship\n"
+	  "# parameters (the default profile)\n"
+	  "xxx mat mat xxx\n"
+	  "mag mat mat vec\n"
+	  "mag mat mat vec\n"
+	  "xxx mat mat xxx\n" },
+	{ "mesh_2x2_6+2_pe",
+	  "# KohakuTPU src/kohakutpu/top/maps/mesh_2x2_6+2_pe.txt (kohakutpu.md\n"
+	  "# 15): six clusters, two vector cores, an rv_pe controller; its\n"
+	  "# CU_VERSION is 0x01 against the others' 0x04, so the driver refuses\n"
+	  "# the mesh as mixed, as it would the card's\n"
+	  "xxx mat vec xxx\n"
+	  "mag mat mat cpu\n"
+	  "mag mat mat xxx\n"
+	  "xxx mat vec xxx\n" },
+	{ "mesh_1x1_ctrlpe",
+	  "# KohakuTPU src/kohakutpu/top/maps/mesh_1x1_ctrlpe.txt (kohakutpu.md\n"
+	  "# 15): one router, a cluster and a vector core\n"
+	  "xxx nul xxx\n"
+	  "mag mat vec\n"
+	  "xxx nul xxx\n" },
 	{ "saxpy",
 	  "# the reference saxpy map (src/examples/saxpy/saxpy_map.txt):\n"
 	  "# one router, one MAG port, two SX units; the parameters of the\n"
@@ -95,6 +120,9 @@ static const struct ksim_builtin ksim_builtins[] = {
 };
 
 static const char *const ksim_builtin_list[] = {
+	"mesh_2x2_8+2",
+	"mesh_2x2_6+2_pe",
+	"mesh_1x1_ctrlpe",
 	"saxpy",
 	"sx_null_2x2",
 	"ship_2x2",

@@ -9,10 +9,11 @@
  * the node; IMEM and DESC retiring with result 0 and RUN with the kernel's
  * cycle count (the model's trace and CU_DBG).
  *
- * The built-in maps have no vec unit: on sim each test makes its own card
- * (KohakuTPU's mesh_2x2_8+2 map, vec units at (3,1) and (3,2)); on the
- * kernel backend it uses the device under test and skips unless that has
- * vec units.
+ * The runtime tests' maps (KOHAKU_TEST_MAP) have no vec unit: on sim each
+ * test makes its own card (KohakuTPU's shipped map, mesh_2x2_8+2: vec
+ * units at (3,1) and (3,2)) unless KOHAKU_DEVICE names one; on the kernel
+ * backend it uses the device under test and skips unless that has vec
+ * units (tests/vm runs it on a mesh_2x2_8+2 card).
  */
 #include <math.h>
 #include <stdio.h>
@@ -42,12 +43,34 @@ static kohaku_device *vt_open(void)
 	char err[KOHAKU_ERRMSG_MAX];
 	kohaku_device *dev = NULL;
 
-	if (on_kernel())
+	/* the device under test: the kernel's, or a sim card named by
+	 * KOHAKU_DEVICE (KOHAKU_DEVICE=mesh_2x2_8+2 KOHAKU_TEST_MAP=saxpy) */
+	if (on_kernel() || getenv("KOHAKU_DEVICE"))
 		return rt_open();
-	setenv("KOHAKU_SIM_CHECK", "1", 0);
-	if (kohaku_open(KOHAKU_BACKEND_SIM, vec_desc, &dev, err, sizeof(err)))
+	if (kohaku_open(KOHAKU_BACKEND_SIM, vec_desc, &dev, err, sizeof(err))) {
 		tap_fail_at(__FILE__, __LINE__, "open the vec card: %s", err);
+		return NULL;
+	}
+	/* the protocol checker on, and no violation by the end (vt_close) */
+	if (kohaku_sim_command(dev, "check on"))
+		tap_fail_at(__FILE__, __LINE__, "check on: %s",
+			    kohaku_last_error(dev));
 	return dev;
+}
+
+/* close; on a card of our own, fail for any checker violation first
+ * (rt_close does that for the device under test) */
+static void vt_close(kohaku_device *dev)
+{
+	if (!on_kernel() && !getenv("KOHAKU_DEVICE")) {
+		int n = kohaku_sim_check(dev);
+
+		CHECK_MSG(n == 0, "the model's protocol checker found %d "
+			  "violation(s)", n);
+		(kohaku_close)(dev);
+		return;
+	}
+	kohaku_close(dev);
 }
 
 /* a device with vec units: their table in nd, n of them, or SKIP */
@@ -58,7 +81,7 @@ static kohaku_device *vt_open(void)
 	REQUIRE(dev != NULL);						\
 	n = rt_nodes_of(dev, KH_CU_VC, nd, MAX_VEC);			\
 	if (!n) {							\
-		kohaku_close(dev);					\
+		vt_close(dev);					\
 		SKIP("no vec unit on this device");			\
 	}
 
@@ -685,7 +708,7 @@ TEST(demo_kernel_on_every_unit_bit_exact)
 	}
 	tap_diag("%u vec unit%s, each alone and all in one job", nv,
 		 nv == 1 ? "" : "s");
-	kohaku_close(dev);
+	vt_close(dev);
 }
 
 TEST(elementwise_ops_bit_exact_with_signed_zeros)
@@ -729,7 +752,7 @@ TEST(elementwise_ops_bit_exact_with_signed_zeros)
 				  (const unsigned int (*)[3])args, 6), 0);
 		vt_bufs_free(dev, &b);
 	}
-	kohaku_close(dev);
+	vt_close(dev);
 }
 
 TEST(kernel_fault_is_a_job_fault_with_the_node)
@@ -791,7 +814,7 @@ TEST(kernel_fault_is_a_job_fault_with_the_node)
 		CHECK_EQ(rt_run_on(dev, &nd[u], inst, 2, &st), 0);
 		CHECK_EQ(st.status, KOHAKU_JOB_DONE);
 	}
-	kohaku_close(dev);
+	vt_close(dev);
 }
 
 /* the node's retired count and CU_DBG, live */
@@ -921,7 +944,7 @@ TEST(imem_desc_retire_0_and_run_reports_cycles)
 		}
 	if (traced)
 		kohaku_sim_command(dev, "trace off");
-	kohaku_close(dev);
+	vt_close(dev);
 }
 
 int main(int argc, char **argv)

@@ -303,6 +303,11 @@ if [ -x /bin/kohaku ]; then
 	cli "kohaku --backend kernel list" --backend kernel list
 	cli "kohaku --backend kernel nodes" --backend kernel nodes
 	cli "kohaku --backend kernel run saxpy" --backend kernel run saxpy
+	KOHAKU_BACKEND=kernel timeout "$TEST_TIMEOUT" /bin/kohaku --backend kernel \
+		run mat-demo >/tmp/cli.out 2>&1 </dev/null
+	expect "kohaku run mat-demo on a card without mat units (exit 2)" "$?" 2
+	check "... saying it has no mat unit" contains "$(cat /tmp/cli.out)" \
+		"this device has no mat unit"
 else
 	notok "CLI /bin/kohaku present"
 fi
@@ -399,6 +404,33 @@ if [ -x /tests/rt_multimesh ] && [ -n "$acc" ]; then
 	relay "vm/quad/rt_multimesh" /tmp/test.out $?
 fi
 check "del_card 13" sysfs_write $S/del_card "13\n"
+
+# the card that ships, KohakuTPU's own map: its mat and vec units through
+# kohaku.ko, enumerated and named in sysfs
+check "new_card 14 mesh_2x2_8+2" sysfs_write $S/new_card "14 mesh_2x2_8+2\n"
+expect "mesh_2x2_8+2: 10 nodes" "$(cat $S/kohaku_sim.14/kohaku/nodes)" 10
+expect "mesh_2x2_8+2: 8 matmul clusters" "$(count_type 14 "0x4d47 MG")" 8
+expect "mesh_2x2_8+2: 2 vector cores" "$(count_type 14 "0x5643 VC")" 2
+acc=$(accel_of 14)
+if [ -n "$acc" ] && [ -x /bin/kohaku ]; then
+	cli "mesh_2x2_8+2: kohaku run mat-demo on its 8 clusters" \
+		--device /dev/accel/$acc run mat-demo
+	cli "mesh_2x2_8+2: kohaku run vec-demo on its 2 vector cores" \
+		--device /dev/accel/$acc run vec-demo
+fi
+if [ -n "$acc" ] && [ -x /tests/rt_mat ]; then
+	diag "running rt_mat on card 14 (mesh_2x2_8+2, /dev/accel/$acc)"
+	KOHAKU_BACKEND=kernel KOHAKU_DEVICE=/dev/accel/$acc KOHAKU_TEST_MAP=saxpy \
+		timeout "$TEST_TIMEOUT" /tests/rt_mat >/tmp/test.out 2>&1 </dev/null
+	relay "vm/mesh_2x2_8+2/rt_mat" /tmp/test.out $?
+fi
+if [ -n "$acc" ] && [ -x /tests/rt_vec ]; then
+	diag "running rt_vec on card 14 (mesh_2x2_8+2, /dev/accel/$acc)"
+	KOHAKU_BACKEND=kernel KOHAKU_DEVICE=/dev/accel/$acc KOHAKU_TEST_MAP=saxpy \
+		timeout "$TEST_TIMEOUT" /tests/rt_vec >/tmp/test.out 2>&1 </dev/null
+	relay "vm/mesh_2x2_8+2/rt_vec" /tmp/test.out $?
+fi
+check "del_card 14" sysfs_write $S/del_card "14\n"
 
 # bring-up with a lost CU_CTRL reply: a card whose description sets the
 # knob, so that it acts while kohaku.ko enumerates
