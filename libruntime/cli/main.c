@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * kohaku: list KohakuAccel cards, show their capabilities and node tables,
- * load the POOL firmware, and run the saxpy example, the mat demo or a
- * firmware kernel.
+ * load the POOL firmware, and run the saxpy example, the mat and vec demos
+ * or a firmware kernel.
  * Usage: kohaku --help.
  *
  * This file: the arguments, the usage text, dispatching to the commands
