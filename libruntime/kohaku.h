@@ -461,6 +461,125 @@ int kohaku_mat_gemm_program(struct kohaku_inst *insts, unsigned int cap,
 int kohaku_mat_gemm_ref(const uint16_t *a, const uint16_t *b, unsigned int m,
 			unsigned int n, unsigned int k, uint16_t *c);
 
+/*
+ * vec unit, the vector core (cu_type 'VC', docs/spec/vec.md; every constant
+ * in uapi/kohaku/kh_vec.h).  A kernel is loaded and started with three
+ * CU_INST opcodes: IMEM writes one 32-bit kernel word at an IMEM address
+ * (0..511), DESC one field of a descriptor (0..7), RUN starts the kernel at
+ * a pc; IMEM and DESC retire with exec_result 0, RUN when the kernel halts
+ * with exec_result = its cycle count (also CU_DBG[31:0], NODES' dbg), or
+ * faults with the kernel's KH_VEC_F_* code.  Every builder checks that its
+ * fields fit and returns -EINVAL (nothing written) when one does not.
+ */
+/* IMEM: the kernel word at IMEM address addr (< KH_VEC_IMEM_WORDS) */
+int kohaku_inst_vec_imem(struct kohaku_inst *inst, unsigned int addr,
+			 uint32_t word);
+/*
+ * DESC: field fld (0..7: KH_VEC_FLD_BASE, KH_VEC_FLD_DIM(k); 5-7 write
+ * nothing) of descriptor ad (< KH_VEC_DESCS) = value (< 2^40; the unit
+ * takes value[33:0] from [245:212] and value[39:34] from [68:63]).
+ */
+int kohaku_inst_vec_desc(struct kohaku_inst *inst, unsigned int ad,
+			 unsigned int fld, uint64_t value);
+/* DESC of the 40-bit base (a DRAM address, or an L1 word for VLD/VST) */
+int kohaku_inst_vec_desc_base(struct kohaku_inst *inst, unsigned int ad,
+			      uint64_t base);
+/*
+ * DESC of dimension dim (0..3, 0 the fastest): stride (signed 18 bits,
+ * bytes for VFILL/VDRAIN, L1 words otherwise) and bound (entries, 0..65535;
+ * the unit reads 0 as 1).
+ */
+int kohaku_inst_vec_desc_dim(struct kohaku_inst *inst, unsigned int ad,
+			     unsigned int dim, int32_t stride, uint32_t bound);
+/* n IMEM instructions: words[i] at address at + i (at + n <= 512) */
+int kohaku_inst_vec_imem_words(struct kohaku_inst *insts, unsigned int at,
+			       const uint32_t *words, unsigned int n);
+/* RUN: start the kernel at pc (< KH_VEC_IMEM_WORDS) */
+int kohaku_inst_vec_run(struct kohaku_inst *inst, unsigned int pc);
+/*
+ * Any CU opcode (0..15) with the address field (9 bits): 0 and 4-15
+ * retire as no-ops with result 0.
+ */
+int kohaku_inst_vec_raw(struct kohaku_inst *inst, unsigned int opcode,
+			unsigned int addr);
+/* Decode a vec CU_INST (any field pointer may be NULL). */
+void kohaku_inst_vec_decode(const struct kohaku_inst *inst,
+			    unsigned int *opcode, unsigned int *addr,
+			    uint32_t *word, unsigned int *ad,
+			    unsigned int *fld, uint64_t *value);
+
+/*
+ * Kernel words (docs/spec/vec.md "The kernel word").  The ALU form, any
+ * opcode (0..31), every field checked against its width: sources sa, sb,
+ * sc are KH_VEC_SRC_*, registers 0..15, pr 0..3, pm KH_VEC_PM_* (0..3).
+ */
+struct kohaku_vec_alu {
+	uint8_t op;
+	uint8_t vd, va, vb, vc;
+	uint8_t sa, sb, sc;
+	uint8_t pr, pm;
+};
+int kohaku_vec_alu(uint32_t *w, const struct kohaku_vec_alu *f);
+/*
+ * The addressed form, any opcode: dtype (0..7), descriptor ad (0..7), vd,
+ * and the signed 14-bit offset (-8192..8191).
+ */
+int kohaku_vec_mem(uint32_t *w, unsigned int op, unsigned int dtype,
+		   unsigned int ad, unsigned int vd, int32_t off);
+/*
+ * Elementwise ops on vector registers, every lane below VL (FLAT mode):
+ * vd = va + vb, va - vb, va * vb, max, min, and va * vb + vc.  The unit
+ * reads VADD's and VSUB's second operand from the vc field (vec.md: VADD
+ * is a + c); these builders name vb there, and in vb as well.
+ */
+int kohaku_vec_vadd(uint32_t *w, unsigned int vd, unsigned int va,
+		    unsigned int vb);
+int kohaku_vec_vsub(uint32_t *w, unsigned int vd, unsigned int va,
+		    unsigned int vb);
+int kohaku_vec_vmul(uint32_t *w, unsigned int vd, unsigned int va,
+		    unsigned int vb);
+int kohaku_vec_vmax(uint32_t *w, unsigned int vd, unsigned int va,
+		    unsigned int vb);
+int kohaku_vec_vmin(uint32_t *w, unsigned int vd, unsigned int va,
+		    unsigned int vb);
+int kohaku_vec_vfma(uint32_t *w, unsigned int vd, unsigned int va,
+		    unsigned int vb, unsigned int vc);
+/*
+ * VLD / VST of vector register vd along descriptor ad at L1 offset off
+ * (signed 14 bits); dtype KH_VEC_DT_FP16 or KH_VEC_DT_FP32 (others are the
+ * unit's F_DTYPE: kohaku_vec_mem encodes them).
+ */
+int kohaku_vec_vld(uint32_t *w, unsigned int vd, unsigned int ad, int32_t off,
+		   unsigned int dtype);
+int kohaku_vec_vst(uint32_t *w, unsigned int vd, unsigned int ad, int32_t off,
+		   unsigned int dtype);
+/* VFILL (DRAM -> L1) / VDRAIN (L1 -> DRAM) along ad, from L1 word l1 */
+int kohaku_vec_vfill(uint32_t *w, unsigned int ad, unsigned int l1);
+int kohaku_vec_vdrain(uint32_t *w, unsigned int ad, unsigned int l1);
+/*
+ * VDRAIN to node (x, y)'s CU_DATA buffer buf (each 0..15), signal_on_
+ * complete when signal; the walk's first address gives offset and ack.
+ */
+int kohaku_vec_vdrain_node(uint32_t *w, unsigned int ad, unsigned int l1,
+			   unsigned int x, unsigned int y, unsigned int buf,
+			   int signal);
+/* VSETVL: VL = S[sreg]; VSETMODE: KH_VEC_MODE_* (0..3) */
+int kohaku_vec_vsetvl(uint32_t *w, unsigned int sreg);
+int kohaku_vec_vsetmode(uint32_t *w, unsigned int mode);
+/*
+ * VSETI: two words, S[sreg] = value (24 bits: an E8M15 pattern, or a
+ * count for VSETVL/VLOOP); _k3 sets the constant K3 instead.
+ */
+int kohaku_vec_vseti(uint32_t w[2], unsigned int sreg, uint32_t value);
+int kohaku_vec_vseti_k3(uint32_t w[2], uint32_t value);
+/* VLOOP: S[sreg] times the next body words (1..15) */
+int kohaku_vec_vloop(uint32_t *w, unsigned int sreg, unsigned int body);
+/* VBAR (wait for every fill) and VHALT */
+uint32_t kohaku_vec_vbar(void);
+uint32_t kohaku_vec_vhalt(void);
+/* A vec RUN's SIG_FAULT code in words ("F_VL: VSETVL of 0 or more than 128") */
+const char *kohaku_vec_fault_describe(uint32_t code, char *buf, size_t len);
+
 /* ---- firmware: the POOL units' image ---- */
 
 struct kohaku_fw_info {

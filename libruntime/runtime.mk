@@ -29,6 +29,9 @@ RT_SRCS += \
 	libruntime/inproc/kh_os_dma.c \
 	libruntime/inproc/inproc_drm.c \
 	libruntime/inproc/fw_autoload.c
+# the vec unit's builders and `kohaku run vec-demo`
+RT_SRCS += libruntime/vec.c
+CLI_SRCS += libruntime/cli/cmd_vec.c
 CLI_SRCS += \
 	libruntime/cli/main.c \
 	libruntime/cli/output.c \

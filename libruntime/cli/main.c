@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * kohaku: list KohakuAccel cards, show their capabilities and node tables,
- * load the POOL firmware, and run the saxpy example, the mat demo or a
- * firmware kernel.
+ * load the POOL firmware, and run the saxpy example, the mat and vec demos
+ * or a firmware kernel.
  * Usage: kohaku --help.
  *
  * This file: the arguments, the usage text, dispatching to the commands
@@ -41,6 +41,10 @@ static void usage(FILE *f)
 "                    one GEMM block (8x64 by 64x8, FP16) on every mat unit\n"
 "                    (or the named ones): FILL, GEMM, DRAIN, checked\n"
 "                    bit-exact against libkohaku's host reference\n"
+"  run vec-demo [--node [M:]X,Y ...] [--timeout MS]\n"
+"                    on every vec unit (or the named ones): x + y and\n"
+"                    x*y + (x + y) over 128 FP16 elements by a kernel loaded\n"
+"                    with IMEM/DESC/RUN, checked bit-exact on the host\n"
 "  run KERNEL [--n N] [--node [M:]X,Y ...] [--timeout MS]\n"
 "                    a POOL firmware kernel on every POOL unit (or the named\n"
 "                    ones), checked against the host: ping, copy, fill,\n"
@@ -244,6 +248,8 @@ int main(int argc, char **argv)
 		return cli_cmd_nodes(&o);
 	if (!strcmp(pos[0], "run") && n_pos == 2 && !strcmp(pos[1], "mat-demo"))
 		return cli_cmd_run_mat(&o);
+	if (!strcmp(pos[0], "run") && n_pos == 2 && !strcmp(pos[1], "vec-demo"))
+		return cli_cmd_run_vec(&o);
 	if (!strcmp(pos[0], "run") && n_pos == 2 && cli_is_pool_kernel(pos[1]))
 		return cli_cmd_run_pool(&o, pos[1]);
 	if (!strcmp(pos[0], "run") && n_pos <= 2)

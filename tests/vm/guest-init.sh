@@ -415,12 +415,20 @@ acc=$(accel_of 14)
 if [ -n "$acc" ] && [ -x /bin/kohaku ]; then
 	cli "mesh_2x2_8+2: kohaku run mat-demo on its 8 clusters" \
 		--device /dev/accel/$acc run mat-demo
+	cli "mesh_2x2_8+2: kohaku run vec-demo on its 2 vector cores" \
+		--device /dev/accel/$acc run vec-demo
 fi
 if [ -n "$acc" ] && [ -x /tests/rt_mat ]; then
 	diag "running rt_mat on card 14 (mesh_2x2_8+2, /dev/accel/$acc)"
 	KOHAKU_BACKEND=kernel KOHAKU_DEVICE=/dev/accel/$acc KOHAKU_TEST_MAP=saxpy \
 		timeout "$TEST_TIMEOUT" /tests/rt_mat >/tmp/test.out 2>&1 </dev/null
 	relay "vm/mesh_2x2_8+2/rt_mat" /tmp/test.out $?
+fi
+if [ -n "$acc" ] && [ -x /tests/rt_vec ]; then
+	diag "running rt_vec on card 14 (mesh_2x2_8+2, /dev/accel/$acc)"
+	KOHAKU_BACKEND=kernel KOHAKU_DEVICE=/dev/accel/$acc KOHAKU_TEST_MAP=saxpy \
+		timeout "$TEST_TIMEOUT" /tests/rt_vec >/tmp/test.out 2>&1 </dev/null
+	relay "vm/mesh_2x2_8+2/rt_vec" /tmp/test.out $?
 fi
 check "del_card 14" sysfs_write $S/del_card "14\n"
 
