@@ -129,11 +129,12 @@ KH_RT_EXPORT const char *kohaku_job_describe(const struct kohaku_job_status *st,
 	case KOHAKU_JOB_FAULT:
 		if (st->fault_flags & KOHAKU_FAULT_CODE_KNOWN)
 			snprintf(buf, len, "FAULT: %u instruction%s raised "
-				 "SIG_FAULT; the unit at %s with code %u "
-				 "(unit-defined; for an SX unit 1 = unknown opcode, "
-				 "2 = x or y not 32-byte aligned)", st->n_faults,
+				 "SIG_FAULT; the unit at %s with code %u (0x%x; "
+				 "unit-defined: the unit's spec says what it means, "
+				 "e.g. an SX unit's 0xbad00001 unknown opcode, "
+				 "0xbad00002 n > 64)", st->n_faults,
 				 st->n_faults == 1 ? "" : "s", where,
-				 st->fault_code);
+				 st->fault_code, st->fault_code);
 		else
 			snprintf(buf, len, "FAULT: %u instruction%s raised "
 				 "SIG_FAULT, on %s; the fault code is not known "
