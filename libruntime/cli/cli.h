@@ -69,6 +69,12 @@ int cli_select_units(const struct kohaku_cli_opts *o,
 int cli_submit_on(kohaku_device *dev, const struct drm_kohaku_node *nd,
 		  uint8_t txn, const struct kohaku_inst *insts, unsigned int n,
 		  uint32_t timeout_ms, uint64_t *job);
+/*
+ * select.c: wait for a job submitted with timeout_ms (0: the default) to
+ * be final; 0 with st filled, or the wait's negative errno
+ */
+int cli_wait_final(kohaku_device *dev, uint64_t job, uint32_t timeout_ms,
+		   struct kohaku_job_status *st);
 
 /* output.c: s as a JSON string, quoted and escaped */
 void cli_json_str(const char *s);

@@ -130,18 +130,12 @@ fail:
 static void mat_finish(kohaku_device *dev, const struct kohaku_cli_opts *o,
 		       struct kohaku_cli_mat_run *u)
 {
-	uint32_t limit = o->timeout_ms ? o->timeout_ms :
-			 KOHAKU_JOB_TIMEOUT_DEFAULT_MS;
 	unsigned char raw[C_BYTES + GUARD_BYTES];
 	uint16_t tiles[DEMO_M * DEMO_N], got[DEMO_M * DEMO_N];
 	unsigned int i, first = 0;
-	int tries, r;
+	int r;
 
-	for (tries = 0; tries < 4; tries++) {
-		r = kohaku_wait(dev, u->job, limit + 1000, &u->st);
-		if (r != -ETIMEDOUT)
-			break;
-	}
+	r = cli_wait_final(dev, u->job, o->timeout_ms, &u->st);
 	u->t1 = now_s();
 	if (r < 0) {
 		snprintf(u->why, sizeof(u->why), "%s", kohaku_last_error(dev));

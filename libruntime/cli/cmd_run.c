@@ -146,18 +146,12 @@ static void run_finish(kohaku_device *dev, const struct kohaku_cli_opts *o,
 		       struct kohaku_cli_unit_run *u, unsigned int ui,
 		       unsigned char *hyb)
 {
-	uint32_t limit = o->timeout_ms ? o->timeout_ms :
-			 KOHAKU_JOB_TIMEOUT_DEFAULT_MS;
 	size_t vbytes = o->n * sizeof(float);
 	const uint32_t *got = (const uint32_t *)hyb;
 	unsigned long i;
-	int tries, r;
+	int r;
 
-	for (tries = 0; tries < 4; tries++) {
-		r = kohaku_wait(dev, u->job, limit + 1000, &u->st);
-		if (r != -ETIMEDOUT)
-			break;
-	}
+	r = cli_wait_final(dev, u->job, o->timeout_ms, &u->st);
 	u->t1 = now_s();
 	if (r < 0) {
 		snprintf(u->why, sizeof(u->why), "%s", kohaku_last_error(dev));

@@ -217,18 +217,12 @@ static void vd_setup(kohaku_device *dev, const struct kohaku_cli_opts *o,
 static void vd_finish(kohaku_device *dev, const struct kohaku_cli_opts *o,
 		      struct kohaku_cli_vec_run *v, unsigned int ui)
 {
-	uint32_t limit = o->timeout_ms ? o->timeout_ms :
-			 KOHAKU_JOB_TIMEOUT_DEFAULT_MS;
 	unsigned char out[2 * VD_VBYTES + VD_GUARD];
 	uint16_t got[2 * VD_N];
 	unsigned int i;
-	int tries, r;
+	int r;
 
-	for (tries = 0; tries < 4; tries++) {
-		r = kohaku_wait(dev, v->job, limit + 1000, &v->st);
-		if (r != -ETIMEDOUT)
-			break;
-	}
+	r = cli_wait_final(dev, v->job, o->timeout_ms, &v->st);
 	v->t1 = vd_now();
 	if (r < 0) {
 		vd_fail(dev, v, r);

@@ -4,6 +4,7 @@
  * names (each checked to be of that type, with the right ones listed when
  * it is not); and a job of one program for one of them.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -79,4 +80,17 @@ int cli_submit_on(kohaku_device *dev, const struct drm_kohaku_node *nd,
 	p.n_insts = n;
 	p.insts = insts;
 	return kohaku_submit(dev, &p, 1, timeout_ms, job);
+}
+
+int cli_wait_final(kohaku_device *dev, uint64_t job, uint32_t timeout_ms,
+		   struct kohaku_job_status *st)
+{
+	uint32_t limit = timeout_ms ? timeout_ms : KOHAKU_JOB_TIMEOUT_DEFAULT_MS;
+	int tries, r = -ETIMEDOUT;
+
+	/* the job's own limit, and a second for the host; a slow host may
+	 * need the wait again before the device's time has passed */
+	for (tries = 0; tries < 4 && r == -ETIMEDOUT; tries++)
+		r = kohaku_wait(dev, job, limit + 1000, st);
+	return r;
 }
