@@ -228,47 +228,6 @@ static unsigned int kh_probe_span(struct kh_mesh *m, unsigned int lo,
 
 /* how long bring-up waits for work left on the units from before it */
 #define KH_QUIESCE_NS		100000000ULL	/* 100 ms */
-/* and for the signals of that work still on their way to NODE_STATUS */
-#define KH_QUIESCE_SETTLE_NS	5000ULL
-
-static u16 kh_enum_ns_count(struct kh_mesh *m, const struct kh_node *nd)
-{
-	return KH_NS_COUNT(kh_rd(m, KH_ORC_NODE_STATUS(KH_YX(nd->x, nd->y))));
-}
-
-/*
- * Signals of that work still on their way: NODE_STATUS counts that move
- * again within KH_QUIESCE_SETTLE_NS of device time (up to the deadline),
- * so that none lands after this driver takes a job's baseline.
- */
-static void kh_mesh_settle_signals(struct kh_mesh *m, u64 deadline)
-{
-	u64 since = kh_now(m->kd);
-	unsigned int i, moved = 0;
-	u16 *count = kh_zalloc(sizeof(*count) * (m->n_nodes ? m->n_nodes : 1));
-
-	if (!count)
-		return;
-	for (i = 0; i < m->n_nodes; i++)
-		count[i] = kh_enum_ns_count(m, &m->nodes[i]);
-	while (kh_now(m->kd) - since < KH_QUIESCE_SETTLE_NS &&
-	       kh_now(m->kd) < deadline) {
-		for (i = 0; i < m->n_nodes; i++) {
-			u16 c = kh_enum_ns_count(m, &m->nodes[i]);
-
-			if (c != count[i]) {
-				moved += (u16)(c - count[i]);
-				count[i] = c;
-				since = kh_now(m->kd);
-			}
-		}
-		kh_relax(kh_simulated(m->kd));
-	}
-	kh_free(count);
-	if (moved)
-		kh_info(m->kd, "mesh %u: %u signal(s) from before this driver landed at bring-up\n",
-			m->id, moved);
-}
 
 /*
  * Work left on the units from before this driver (a previous binding's
@@ -277,6 +236,8 @@ static void kh_mesh_settle_signals(struct kh_mesh *m, u64 deadline)
  * every node's CU_STATUS, pipelined, until none is busy (in flight, queued
  * or a completion unsent), for up to KH_QUIESCE_NS of device time; a node
  * still busy then is hung, owing what it still holds, as after a timeout.
+ * An idle node's last signal is already in NODE_STATUS: it left the node
+ * before the CU_STATUS reply did, on the same path to the agent.
  */
 static int kh_mesh_quiesce(struct kh_mesh *m)
 {
@@ -346,8 +307,6 @@ static int kh_mesh_quiesce(struct kh_mesh *m)
 	if (!ret && waited)
 		kh_info(m->kd, "mesh %u: the nodes went idle after %u status round(s)\n",
 			m->id, waited);
-	if (!ret)
-		kh_mesh_settle_signals(m, deadline);
 	kh_free(req);
 	return ret;
 }

@@ -76,6 +76,13 @@ int cli_submit_on(kohaku_device *dev, const struct drm_kohaku_node *nd,
 int cli_wait_final(kohaku_device *dev, uint64_t job, uint32_t timeout_ms,
 		   struct kohaku_job_status *st);
 
+/*
+ * output.c: a run's last line: the units' JSON array and object closed
+ * with "ok", or "NAME: PASS (pass)", "NAME: FAIL (wrong answer)" or
+ * "NAME: FAIL (the device did not run it as expected)" by the exit code
+ */
+void cli_print_verdict(const struct kohaku_cli_opts *o, const char *name,
+		       int ret, const char *pass);
 /* output.c: s as a JSON string, quoted and escaped */
 void cli_json_str(const char *s);
 /*

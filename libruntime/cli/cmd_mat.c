@@ -268,13 +268,7 @@ int cli_cmd_run_mat(const struct kohaku_cli_opts *o)
 			ret = runs[i].exit;
 		mat_print(o, &runs[i], i);
 	}
-	if (o->json)
-		printf("], \"ok\": %s}\n", ret ? "false" : "true");
-	else
-		printf("mat-demo: %s\n", ret == EXIT_OK ?
-		       "PASS (every element matches)" :
-		       ret == EXIT_WRONG ? "FAIL (wrong answer)" :
-		       "FAIL (the device did not run it as expected)");
+	cli_print_verdict(o, "mat-demo", ret, "every element matches");
 	for (i = 0; i < n_runs; i++) {
 		if (runs[i].ha)
 			kohaku_bo_free(dev, runs[i].ha);

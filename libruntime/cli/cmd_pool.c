@@ -359,12 +359,7 @@ int cli_cmd_run_pool(const struct kohaku_cli_opts *o, const char *what)
 		if (runs[i].exit > ret || (ret == EXIT_OK && runs[i].exit))
 			ret = runs[i].exit;
 	}
-	if (o->json)
-		printf("], \"ok\": %s}\n", ret ? "false" : "true");
-	else
-		printf("%s: %s\n", k->name, ret == EXIT_OK ? "PASS (the host agrees)" :
-		       ret == EXIT_WRONG ? "FAIL (wrong answer)" :
-		       "FAIL (the device did not run it as expected)");
+	cli_print_verdict(o, k->name, ret, "the host agrees");
 	for (i = 0; i < n_runs; i++)
 		for (b = 0; b < 3; b++) {
 			if (runs[i].bo[b])

@@ -322,12 +322,7 @@ int cli_cmd_run(const struct kohaku_cli_opts *o, const char *what)
 			printf("SX mesh %u (%u,%u): FAILED: %s\n", q->mesh, q->x,
 			       q->y, u->why);
 	}
-	if (o->json)
-		printf("], \"ok\": %s}\n", ret ? "false" : "true");
-	else
-		printf("saxpy: %s\n", ret == EXIT_OK ? "PASS (every element matches)" :
-		       ret == EXIT_WRONG ? "FAIL (wrong answer)" :
-		       "FAIL (the device did not run it as expected)");
+	cli_print_verdict(o, "saxpy", ret, "every element matches");
 	for (i = 0; i < n_runs; i++) {
 		if (runs[i].hx)
 			kohaku_bo_free(dev, runs[i].hx);

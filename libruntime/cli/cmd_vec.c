@@ -412,13 +412,7 @@ int cli_cmd_run_vec(const struct kohaku_cli_opts *o)
 			       q->y, v->why);
 		}
 	}
-	if (o->json)
-		printf("], \"ok\": %s}\n", ret ? "false" : "true");
-	else
-		printf("vec-demo: %s\n", ret == EXIT_OK ?
-		       "PASS (every element matches)" :
-		       ret == EXIT_WRONG ? "FAIL (wrong answer)" :
-		       "FAIL (the device did not run it as expected)");
+	cli_print_verdict(o, "vec-demo", ret, "every element matches");
 	for (i = 0; i < n_runs; i++) {
 		if (runs[i].hin)
 			kohaku_bo_free(dev, runs[i].hin);

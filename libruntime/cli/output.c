@@ -97,3 +97,16 @@ void cli_print_device_nodes(const struct kohaku_cli_opts *o,
 	       n == 1 ? "" : "s", note);
 	print_nodes(o, nd, n, false);
 }
+
+void cli_print_verdict(const struct kohaku_cli_opts *o, const char *name,
+		       int ret, const char *pass)
+{
+	if (o->json)
+		printf("], \"ok\": %s}\n", ret ? "false" : "true");
+	else
+		printf("%s: %s%s%s\n", name, ret == EXIT_OK ? "PASS (" : "",
+		       ret == EXIT_OK ? pass : ret == EXIT_WRONG ?
+		       "FAIL (wrong answer)" :
+		       "FAIL (the device did not run it as expected)",
+		       ret == EXIT_OK ? ")" : "");
+}

@@ -466,6 +466,45 @@ void rt_prog_saxpy(struct kohaku_program *p, struct kohaku_inst *insts,
 	p->insts = insts;
 }
 
+/* the test's device is not a card rt_open_card() makes itself */
+static bool rt_card_is_given(void)
+{
+	const char *b = getenv("KOHAKU_BACKEND");
+
+	return (b && !strcmp(b, "kernel")) || getenv("KOHAKU_DEVICE");
+}
+
+kohaku_device *rt_open_card(const char *card)
+{
+	char err[KOHAKU_ERRMSG_MAX];
+	kohaku_device *dev = NULL;
+
+	if (rt_card_is_given())
+		return rt_open();
+	if (kohaku_open(KOHAKU_BACKEND_SIM, card, &dev, err, sizeof(err))) {
+		tap_fail_at(__FILE__, __LINE__, "open %s: %s", card, err);
+		return NULL;
+	}
+	if (kohaku_sim_command(dev, "check on"))
+		tap_fail_at(__FILE__, __LINE__, "check on: %s",
+			    kohaku_last_error(dev));
+	return dev;
+}
+
+void rt_close_card(kohaku_device *dev)
+{
+	int n;
+
+	if (rt_card_is_given()) {
+		rt_close(dev);
+		return;
+	}
+	n = kohaku_sim_check(dev);
+	CHECK_MSG(n == 0, "the model's protocol checker found %d violation(s)",
+		  n);
+	(kohaku_close)(dev);
+}
+
 int rt_run(kohaku_device *dev, const struct kohaku_program *p, unsigned int n,
 	   struct kohaku_job_status *st)
 {

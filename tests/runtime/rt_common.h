@@ -60,6 +60,15 @@ kohaku_device *rt_open(void);
  */
 void rt_close(kohaku_device *dev);
 #define kohaku_close(dev)	rt_close(dev)
+/*
+ * A card with units the test maps lack (mat, vec): the device under test
+ * on the kernel backend or when KOHAKU_DEVICE names one; else, in-process,
+ * a card of the built-in name or description `card`, with the protocol
+ * checker on from the start.  rt_close_card() closes either, failing the
+ * test for any checker violation on a card of its own.
+ */
+kohaku_device *rt_open_card(const char *card);
+void rt_close_card(kohaku_device *dev);
 #define RT_OPEN(dev)					\
 	kohaku_device *dev = rt_open();			\
 	REQUIRE(dev != NULL)

@@ -64,12 +64,13 @@ static void clear_knobs(kohaku_device *dev)
 	CHECK_OK(dev, kohaku_sim_inject(dev, "clear"));
 }
 
-/* the knob saxpy_job() sets once its vectors are in place, or NULL */
-static const char *knob_at_submit;
-
-/* One saxpy of n on node nd; the status, with y checked when DONE. */
+/*
+ * One saxpy of n on node nd; the status, with y checked when DONE.  knob
+ * (a format with the node's x and y, or NULL) is set once the vectors are
+ * uploaded, so a timed one starts with the job, not before the uploads.
+ */
 static int saxpy_job(kohaku_device *dev, const struct drm_kohaku_node *nd,
-		     unsigned long n, uint32_t timeout_ms,
+		     unsigned long n, uint32_t timeout_ms, const char *knob,
 		     struct kohaku_job_status *st, unsigned long *bad)
 {
 	struct kohaku_program p;
@@ -82,9 +83,7 @@ static int saxpy_job(kohaku_device *dev, const struct drm_kohaku_node *nd,
 	if (rt_vec_setup(dev, nd->mesh, n, 5, &v))
 		return -EIO;
 	rt_prog_saxpy(&p, &inst, 1, nd, &v, 1.5f);
-	/* the uploads took device time: a timed knob starts only now */
-	r = knob_at_submit ? inject(dev, knob_at_submit, nd->x, nd->y) : 0;
-	knob_at_submit = NULL;
+	r = knob ? inject(dev, knob, nd->x, nd->y) : 0;
 	if (!r)
 		r = kohaku_submit(dev, &p, 1, timeout_ms, &job);
 	if (!r)
@@ -105,8 +104,8 @@ TEST(busy_held_then_the_job_completes)
 
 	REQUIRE(rt_nodes_of(dev, KH_CU_SX, sx, 16) > 0);
 	/* 1 ms of the mesh clock: longer than the whole job takes */
-	knob_at_submit = "busy node=%u,%u cycles=300000";
-	r = saxpy_job(dev, &sx[0], KH_SX_N_MAX, 0, &st, &bad);
+	r = saxpy_job(dev, &sx[0], KH_SX_N_MAX, 0,
+		      "busy node=%u,%u cycles=300000", &st, &bad);
 	CHECK_MSG(r == 0 && st.status == KOHAKU_JOB_DONE, "%d %s: %s", r,
 		  kohaku_job_status_name(st.status), kohaku_last_error(dev));
 	CHECK_EQ(bad, 0);
@@ -126,7 +125,7 @@ TEST(faulting_unit_reports_node_and_code)
 
 	REQUIRE(rt_nodes_of(dev, KH_CU_SX, sx, 16) > 0);
 	REQUIRE(!inject(dev, "fault node=%u,%u code=0x1234", sx[0].x, sx[0].y));
-	r = saxpy_job(dev, &sx[0], 40, 0, &st, &bad);
+	r = saxpy_job(dev, &sx[0], 40, 0, NULL, &st, &bad);
 	CHECK_MSG(r == 0 && st.status == KOHAKU_JOB_FAULT, "%d %s", r,
 		  kohaku_job_status_name(st.status));
 	CHECK_EQ(st.fault_code, 0x1234);
@@ -136,7 +135,7 @@ TEST(faulting_unit_reports_node_and_code)
 	CHECK_EQ(st.n_faults, 1);
 	CHECK(strstr(kohaku_last_error(dev), "FAULT") != NULL);
 	/* the knob is spent: the same unit is fine again */
-	r = saxpy_job(dev, &sx[0], 40, 0, &st, &bad);
+	r = saxpy_job(dev, &sx[0], 40, 0, NULL, &st, &bad);
 	CHECK_MSG(r == 0 && st.status == KOHAKU_JOB_DONE, "after: %d %s", r,
 		  kohaku_job_status_name(st.status));
 	CHECK_EQ(bad, 0);
@@ -392,7 +391,7 @@ TEST(hung_unit_times_out_others_carry_on)
 	n_null = rt_nodes_of(dev, KH_CU_NULL, nu, 16);
 	REQUIRE(n_sx > 0);
 	REQUIRE(!inject(dev, "hang node=%u,%u", sx[0].x, sx[0].y));
-	r = saxpy_job(dev, &sx[0], 64, 20, &st, &bad);
+	r = saxpy_job(dev, &sx[0], 64, 20, NULL, &st, &bad);
 	CHECK_MSG(r == 0 && st.status == KOHAKU_JOB_TIMEOUT, "%d %s", r,
 		  kohaku_job_status_name(st.status));
 	CHECK(strstr(kohaku_last_error(dev), "TIMEOUT") != NULL);
@@ -420,9 +419,9 @@ TEST(hung_unit_times_out_others_carry_on)
 	}
 	/* another unit on the mesh runs (after the recovery window) */
 	for (i = 1; i < n_sx && i < 3; i++) {
-		r = saxpy_job(dev, &sx[i], 500, 0, &st, &bad);
+		r = saxpy_job(dev, &sx[i], 500, 0, NULL, &st, &bad);
 		if (r == -ETIMEDOUT)	/* still queued behind recovery */
-			r = saxpy_job(dev, &sx[i], 500, 30000, &st, &bad);
+			r = saxpy_job(dev, &sx[i], 500, 30000, NULL, &st, &bad);
 		CHECK_MSG(r == 0 && st.status == KOHAKU_JOB_DONE && !bad,
 			  "SX (%u,%u) after the hang: %d %s, %lu bad", sx[i].x,
 			  sx[i].y, r, kohaku_job_status_name(st.status), bad);
@@ -437,7 +436,7 @@ TEST(hung_unit_times_out_others_carry_on)
 	/* everything was pushed, the instruction owes its signal: HUNG */
 	CHECK_MSG(hung && !wedged, "node %s, mesh %s", hung ? "hung" : "not hung",
 		  wedged ? "wedged" : "not wedged");
-	r = saxpy_job(dev, &sx[0], 16, 0, &st, &bad);
+	r = saxpy_job(dev, &sx[0], 16, 0, NULL, &st, &bad);
 	CHECK_MSG(r == -EIO, "the hung node took a job: %d", r);
 	if (n_null) {
 		struct kohaku_program p;

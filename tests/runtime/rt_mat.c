@@ -25,66 +25,18 @@
 #include "kohaku/kh_mat.h"
 #include "kohaku/kh_mxfp7.h"
 
-/* mesh_2x2_8+2, KohakuTPU's shipped map (the built-in of that name) */
-static const char mat_desc[] =
-	"xxx  mat  mat  xxx\n"
-	"mag  mat  mat  vec\n"
-	"mag  mat  mat  vec\n"
-	"xxx  mat  mat  xxx\n";
-
+/* on a card of its own: KohakuTPU's shipped map, the built-in mesh_2x2_8+2 */
 #define MAX_MAT	16
-
-static bool kernel_backend(void)
-{
-	const char *b = getenv("KOHAKU_BACKEND");
-
-	return b && !strcmp(b, "kernel");
-}
-
-static kohaku_device *open_mat_card(void)
-{
-	char err[KOHAKU_ERRMSG_MAX];
-	kohaku_device *dev = NULL;
-	int r;
-
-	/* the device under test: the kernel's, or a sim card named by
-	 * KOHAKU_DEVICE (KOHAKU_DEVICE=mesh_2x2_8+2 KOHAKU_TEST_MAP=saxpy) */
-	if (kernel_backend() || getenv("KOHAKU_DEVICE"))
-		return rt_open();
-	r = kohaku_open(KOHAKU_BACKEND_SIM, mat_desc, &dev, err, sizeof(err));
-	if (r) {
-		tap_fail_at(__FILE__, __LINE__, "open the mat card: %s", err);
-		return NULL;
-	}
-	/* the protocol checker on, and no violation by the end (mat_close) */
-	if (kohaku_sim_command(dev, "check on"))
-		tap_fail_at(__FILE__, __LINE__, "check on: %s",
-			    kohaku_last_error(dev));
-	return dev;
-}
-
-static void mat_close(kohaku_device *dev)
-{
-	if (!kernel_backend() && !getenv("KOHAKU_DEVICE")) {
-		int n = kohaku_sim_check(dev);
-
-		CHECK_MSG(n == 0, "the model's protocol checker found %d "
-			  "violation(s)", n);
-		(kohaku_close)(dev);
-		return;
-	}
-	kohaku_close(dev);
-}
 
 /* open, and the mat units in nd[0..n), or SKIP */
 #define MAT_OPEN(dev, nd, n)						\
 	struct drm_kohaku_node nd[MAX_MAT];				\
 	unsigned int n;							\
-	kohaku_device *dev = open_mat_card();				\
+	kohaku_device *dev = rt_open_card("mesh_2x2_8+2");	\
 	REQUIRE(dev != NULL);						\
 	n = rt_nodes_of(dev, KH_CU_MG, nd, MAX_MAT);			\
 	if (!n) {							\
-		mat_close(dev);						\
+		rt_close_card(dev);					\
 		SKIP("no mat unit on this card");			\
 	}
 
@@ -701,7 +653,7 @@ TEST(gemm_bit_exact_against_the_reference)
 	gemm_on(dev, &nd[0], 20, 4, 32, 12, 18, 5);	/* 5 tiles: no pacing */
 	/* every binade: flush to zero and saturation on the way out */
 	gemm_on(dev, &nd[0], 8, 8, 128, 0, 30, 6);
-	mat_close(dev);
+	rt_close_card(dev);
 }
 
 /* random shapes on random units, up to a FILL of 255 entries */
@@ -722,7 +674,7 @@ TEST(random_shapes)
 		gemm_on(dev, &nd[rnd(&s) % n], 4 * gm, 4 * gn, 32 * nk, elo,
 			elo + 1 + rnd(&s) % (30 - elo), 600 + t);
 	}
-	mat_close(dev);
+	rt_close_card(dev);
 }
 
 TEST(every_unit_on_its_own)
@@ -732,7 +684,7 @@ TEST(every_unit_on_its_own)
 	MAT_OPEN(dev, nd, n);
 	for (i = 0; i < n; i++)
 		gemm_on(dev, &nd[i], 8, 8, 64, 10, 20, 100 + i);
-	mat_close(dev);
+	rt_close_card(dev);
 }
 
 TEST(every_unit_in_one_job)
@@ -767,7 +719,7 @@ TEST(every_unit_in_one_job)
 	}
 	for (i = 0; i < ok + (ok < n); i++)
 		job_free(dev, &j[i]);
-	mat_close(dev);
+	rt_close_card(dev);
 }
 
 /* the same unit twice: a second program's GEMM LOADs over the first's
@@ -778,7 +730,7 @@ TEST(second_gemm_loads_over_the_first)
 	gemm_on(dev, &nd[n - 1], 8, 8, 64, 10, 20, 300);
 	gemm_on(dev, &nd[n - 1], 8, 8, 64, 5, 25, 301);
 	gemm_on(dev, &nd[n - 1], 4, 4, 32, 14, 16, 302);
-	mat_close(dev);
+	rt_close_card(dev);
 }
 
 /*
@@ -796,7 +748,7 @@ TEST(unmodelled_far_drain_faults_then_the_unit_runs_on)
 	MAT_OPEN(dev, nd, n);
 	if (kohaku_sim_check(dev) < 0) {
 		/* a card would send it to another mesh through the interlink */
-		mat_close(dev);
+		rt_close_card(dev);
 		SKIP("the model's refusal: needs a simulated card");
 	}
 	memset(&f, 0, sizeof(f));
@@ -812,7 +764,7 @@ TEST(unmodelled_far_drain_faults_then_the_unit_runs_on)
 	if (st.fault_flags & KOHAKU_FAULT_CODE_KNOWN)
 		CHECK_EQ(st.fault_code, 0xBAD04D47u);
 	gemm_on(dev, &nd[0], 4, 8, 64, 10, 20, 400);
-	mat_close(dev);
+	rt_close_card(dev);
 }
 
 /*
@@ -867,7 +819,7 @@ TEST(exec_result_counts_in_a_rejected_burst_fault)
 	/* the fault was cleared by that retirement: the unit runs on */
 	gemm_on(dev, &nd[0], 4, 4, 64, 10, 20, 701);
 	job_free(dev, &j);
-	mat_close(dev);
+	rt_close_card(dev);
 }
 
 /* an unknown opcode retires as a no-op: the job is DONE */
@@ -885,7 +837,7 @@ TEST(unknown_opcode_is_a_noop)
 	CHECK_EQ(rt_run_on(dev, &nd[0], &in, 1, &st), 0);
 	CHECK_EQ(st.status, KOHAKU_JOB_DONE);
 	CHECK_EQ(retired_of(dev, &nd[0]) - r0, 1);
-	mat_close(dev);
+	rt_close_card(dev);
 }
 
 int main(int argc, char **argv)

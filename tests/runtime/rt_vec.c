@@ -23,65 +23,18 @@
 #include "rt_common.h"
 #include "kohaku/kh_vec.h"
 
-static const char vec_desc[] =
-	"xxx mat mat xxx\n"
-	"mag mat mat vec\n"
-	"mag mat mat vec\n"
-	"xxx mat mat xxx\n";
-
+/* on a card of its own: KohakuTPU's shipped map, the built-in mesh_2x2_8+2 */
 #define MAX_VEC	16
-
-static bool on_kernel(void)
-{
-	const char *b = getenv("KOHAKU_BACKEND");
-
-	return b && !strcmp(b, "kernel");
-}
-
-static kohaku_device *vt_open(void)
-{
-	char err[KOHAKU_ERRMSG_MAX];
-	kohaku_device *dev = NULL;
-
-	/* the device under test: the kernel's, or a sim card named by
-	 * KOHAKU_DEVICE (KOHAKU_DEVICE=mesh_2x2_8+2 KOHAKU_TEST_MAP=saxpy) */
-	if (on_kernel() || getenv("KOHAKU_DEVICE"))
-		return rt_open();
-	if (kohaku_open(KOHAKU_BACKEND_SIM, vec_desc, &dev, err, sizeof(err))) {
-		tap_fail_at(__FILE__, __LINE__, "open the vec card: %s", err);
-		return NULL;
-	}
-	/* the protocol checker on, and no violation by the end (vt_close) */
-	if (kohaku_sim_command(dev, "check on"))
-		tap_fail_at(__FILE__, __LINE__, "check on: %s",
-			    kohaku_last_error(dev));
-	return dev;
-}
-
-/* close; on a card of our own, fail for any checker violation first
- * (rt_close does that for the device under test) */
-static void vt_close(kohaku_device *dev)
-{
-	if (!on_kernel() && !getenv("KOHAKU_DEVICE")) {
-		int n = kohaku_sim_check(dev);
-
-		CHECK_MSG(n == 0, "the model's protocol checker found %d "
-			  "violation(s)", n);
-		(kohaku_close)(dev);
-		return;
-	}
-	kohaku_close(dev);
-}
 
 /* a device with vec units: their table in nd, n of them, or SKIP */
 #define VT_OPEN(dev, nd, n)						\
 	struct drm_kohaku_node nd[MAX_VEC];				\
 	unsigned int n;							\
-	kohaku_device *dev = vt_open();					\
+	kohaku_device *dev = rt_open_card("mesh_2x2_8+2");	\
 	REQUIRE(dev != NULL);						\
 	n = rt_nodes_of(dev, KH_CU_VC, nd, MAX_VEC);			\
 	if (!n) {							\
-		vt_close(dev);					\
+		rt_close_card(dev);					\
 		SKIP("no vec unit on this device");			\
 	}
 
@@ -708,7 +661,7 @@ TEST(demo_kernel_on_every_unit_bit_exact)
 	}
 	tap_diag("%u vec unit%s, each alone and all in one job", nv,
 		 nv == 1 ? "" : "s");
-	vt_close(dev);
+	rt_close_card(dev);
 }
 
 TEST(elementwise_ops_bit_exact_with_signed_zeros)
@@ -752,7 +705,7 @@ TEST(elementwise_ops_bit_exact_with_signed_zeros)
 				  (const unsigned int (*)[3])args, 6), 0);
 		vt_bufs_free(dev, &b);
 	}
-	vt_close(dev);
+	rt_close_card(dev);
 }
 
 TEST(kernel_fault_is_a_job_fault_with_the_node)
@@ -814,7 +767,7 @@ TEST(kernel_fault_is_a_job_fault_with_the_node)
 		CHECK_EQ(rt_run_on(dev, &nd[u], inst, 2, &st), 0);
 		CHECK_EQ(st.status, KOHAKU_JOB_DONE);
 	}
-	vt_close(dev);
+	rt_close_card(dev);
 }
 
 /* the node's retired count and CU_DBG, live */
@@ -944,7 +897,7 @@ TEST(imem_desc_retire_0_and_run_reports_cycles)
 		}
 	if (traced)
 		kohaku_sim_command(dev, "trace off");
-	vt_close(dev);
+	rt_close_card(dev);
 }
 
 int main(int argc, char **argv)
