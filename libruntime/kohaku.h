@@ -618,11 +618,28 @@ const char *kohaku_fw_state_name(unsigned int state);
 
 /* ---- jobs ---- */
 
+/*
+ * Bytes a job writes into one CU_DATA buffer of a program's node before
+ * any of its instructions (ABI 0.5, KOHAKU_CAP_JOB_DATA; the rules are
+ * struct drm_kohaku_data's): size a multiple of KOHAKU_DATA_GRANULE (32),
+ * offset in granules.  A cpu unit's program image and arguments go this
+ * way (KH_CPU_BUF_IMEM, KH_CPU_BUF_SPAD).
+ */
+struct kohaku_data {
+	uint8_t buf_id;		/* the unit's buffer */
+	uint32_t offset;	/* first granule */
+	const void *data;
+	uint32_t size;		/* bytes */
+};
+
 struct kohaku_program {
 	uint8_t mesh, x, y;	/* target node */
 	uint8_t txn;		/* program id, echoed by SIG_BATCH_COMPLETE */
 	uint32_t n_insts;
 	const struct kohaku_inst *insts;
+	/* sent before the job's instructions; NULL/0: none (ABI 0.5) */
+	const struct kohaku_data *data;
+	unsigned int n_data;	/* 0..KOHAKU_MAX_PROGRAM_DATA */
 };
 
 struct kohaku_job_status {

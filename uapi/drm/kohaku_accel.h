@@ -34,7 +34,7 @@ extern "C" {
 #endif
 
 #define KOHAKU_ABI_MAJOR	0
-#define KOHAKU_ABI_MINOR	4
+#define KOHAKU_ABI_MINOR	5
 #define KOHAKU_ABI_VERSION	((KOHAKU_ABI_MAJOR << 16) | KOHAKU_ABI_MINOR)
 #define KOHAKU_ABI_VERSION_MAJOR(v)	((v) >> 16)
 #define KOHAKU_ABI_VERSION_MINOR(v)	((v) & 0xffff)
@@ -48,6 +48,9 @@ extern "C" {
 #define KOHAKU_BO_ALIGN		4096	/* BO sizes and addresses */
 #define KOHAKU_JOB_TIMEOUT_DEFAULT_MS	10000
 #define KOHAKU_COORD_NONE	0xff	/* "no node" in fault reports */
+#define KOHAKU_MAX_PROGRAM_DATA	16	/* data entries per program (ABI 0.5) */
+#define KOHAKU_MAX_JOB_DATA	(256 * 1024)	/* bytes of data per job, all programs */
+#define KOHAKU_DATA_GRANULE	32	/* bytes per CU_DATA data flit */
 
 /* ---- GET_INFO ---- */
 
@@ -57,6 +60,7 @@ extern "C" {
 #define KOHAKU_CAP_IRQ		(1ULL << 2)	/* job completion by interrupt */
 #define KOHAKU_CAP_FENCES	(1ULL << 3)	/* SUBMIT takes in/out syncobjs */
 #define KOHAKU_CAP_FIRMWARE	(1ULL << 4)	/* POOL units present: FW_LOAD works */
+#define KOHAKU_CAP_JOB_DATA	(1ULL << 5)	/* programs carry CU_DATA (ABI 0.5) */
 
 /* mesh state bits (drm_kohaku_mesh_info.flags) */
 #define KOHAKU_MESH_PRESENT	(1u << 0)	/* CAPS read valid twice */
@@ -344,7 +348,40 @@ struct kohaku_inst {
 };
 
 /**
- * struct drm_kohaku_program - the instructions of one job for one node
+ * struct drm_kohaku_data - bytes for one CU_DATA buffer of a program's node
+ * @data_ptr: user pointer to @size bytes.
+ * @size: bytes: a multiple of KOHAKU_DATA_GRANULE, at least one granule.
+ *	Granule k is data flit k; its bytes are the flit's payload, byte 0
+ *	in payload bits [7:0] (the unit's spec says what a flit means).
+ * @offset: the buffer offset of the first granule (the CU_DATA
+ *	descriptor's offset; 16 bits): the driver sends bursts of at most
+ *	256 granules, each at the offset where the previous one ended.
+ * @buf_id: the buffer, one the unit publishes (its spec lists them).
+ * @pad: zero.
+ * @flags: must be 0.
+ * @reserved: zero.
+ *
+ * Sent when the job is dispatched, before any instruction of the job, from
+ * the orchestrator's mailbox.  A unit that acknowledges CU_DATA is asked
+ * to, and each burst waits for its SIG_DATA_RECEIVED; a burst it does not
+ * acknowledge within 2 ms of device time ends the job ERROR before any
+ * instruction is sent.  The cpu unit (cu_type 'RV') never acknowledges:
+ * its bursts are sent without, and the unit itself takes no kick before
+ * it has taken every flit ahead of it; a burst it refuses is lost, as on
+ * the card (docs/spec/cpu.md).
+ */
+struct drm_kohaku_data {
+	__u64 data_ptr;
+	__u32 size;
+	__u32 offset;
+	__u8 buf_id;
+	__u8 pad[3];
+	__u32 flags;
+	__u64 reserved;
+};
+
+/**
+ * struct drm_kohaku_program - the work of one job for one node
  * @mesh: the target's mesh; every program of a job is on one mesh.
  * @x: the target's coordinate.
  * @y: the target's coordinate.
@@ -354,6 +391,12 @@ struct kohaku_inst {
  * @flags: must be 0.
  * @pad: zero.
  * @reserved: zero.
+ * @data_ptr: in (ABI 0.5): user pointer to @n_data struct drm_kohaku_data,
+ *	sent to the node before the job's instructions; 0 with @n_data 0.
+ * @n_data: in: 0..KOHAKU_MAX_PROGRAM_DATA; all programs' data together at
+ *	most KOHAKU_MAX_JOB_DATA bytes.  Refused (EINVAL) for a node that
+ *	publishes no buffer and for a POOL unit (its firmware owns them).
+ * @data_pad: zero.
  */
 struct drm_kohaku_program {
 	__u8 mesh;
@@ -365,6 +408,9 @@ struct drm_kohaku_program {
 	__u32 flags;
 	__u32 pad;
 	__u64 reserved;
+	__u64 data_ptr;
+	__u32 n_data;
+	__u32 data_pad;
 };
 
 /* the smallest program_size the driver takes: ABI 0.1's struct */
