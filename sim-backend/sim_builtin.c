@@ -10,7 +10,8 @@
  * `pool` and `pool_2x2` carry POOL firmware clusters (`gp`) among SX and
  * null units.  `mesh_2x2_8+2`, `mesh_2x2_6+2_pe` and `mesh_1x1_ctrlpe` are
  * KohakuTPU's own map files for the card that ships (ship parameters, the
- * map rows as the files have them), with the mat, vec and cpu units.
+ * map rows as the files have them), with the mat, vec and cpu units;
+ * `cpu_2x1` carries cpu units on a mesh the driver accepts.
  */
 #include "ksim.h"
 #include "sim_util.h"
@@ -50,6 +51,17 @@ static const struct ksim_builtin ksim_builtins[] = {
 	  "xxx nul xxx\n"
 	  "mag mat vec\n"
 	  "xxx nul xxx\n" },
+	{ "cpu_2x1",
+	  "# the project's card for control-processor software: rv_pe units\n"
+	  "# (cpu, whose cu_version is 0x01 whatever the build) beside SX and\n"
+	  "# null units built with the same number, so the driver takes the\n"
+	  "# mesh (the shipped mesh_2x2_6+2_pe mixes 0x01 and 0x04 and is\n"
+	  "# refused); 2 x 1 routers, ship parameters\n"
+	  "profile ship\n"
+	  "param cu_version 1\n"
+	  "xxx  cpu  cpu  xxx\n"
+	  "mag  sax  null cpu\n"
+	  "xxx  cpu  sax  xxx\n" },
 	{ "saxpy",
 	  "# the reference saxpy map (src/examples/saxpy/saxpy_map.txt):\n"
 	  "# one router, one MAG port, two SX units; the parameters of the\n"
@@ -123,6 +135,7 @@ static const char *const ksim_builtin_list[] = {
 	"mesh_2x2_8+2",
 	"mesh_2x2_6+2_pe",
 	"mesh_1x1_ctrlpe",
+	"cpu_2x1",
 	"saxpy",
 	"sx_null_2x2",
 	"ship_2x2",

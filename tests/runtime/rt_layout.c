@@ -129,7 +129,19 @@ NEXT(drm_kohaku_program, n_insts, insts_ptr);
 NEXT(drm_kohaku_program, insts_ptr, flags);
 NEXT(drm_kohaku_program, flags, pad);
 NEXT(drm_kohaku_program, pad, reserved);
-LAST(drm_kohaku_program, reserved, 32);
+NEXT(drm_kohaku_program, reserved, data_ptr);
+NEXT(drm_kohaku_program, data_ptr, n_data);
+NEXT(drm_kohaku_program, n_data, data_pad);
+LAST(drm_kohaku_program, data_pad, 48);
+_Static_assert(END(drm_kohaku_program, reserved) == KOHAKU_PROGRAM_SIZE_MIN, "program 0.1 prefix moved");
+FIRST(drm_kohaku_data, data_ptr);
+NEXT(drm_kohaku_data, data_ptr, size);
+NEXT(drm_kohaku_data, size, offset);
+NEXT(drm_kohaku_data, offset, buf_id);
+NEXT(drm_kohaku_data, buf_id, pad);
+NEXT(drm_kohaku_data, pad, flags);
+NEXT(drm_kohaku_data, flags, reserved);
+LAST(drm_kohaku_data, reserved, 32);
 
 FIRST(drm_kohaku_submit, flags);
 NEXT(drm_kohaku_submit, flags, n_programs);
@@ -197,6 +209,9 @@ A8(drm_kohaku_bo_rw, offset);
 A8(drm_kohaku_bo_rw, data_ptr);
 A8(drm_kohaku_program, insts_ptr);
 A8(drm_kohaku_program, reserved);
+A8(drm_kohaku_program, data_ptr);
+A8(drm_kohaku_data, data_ptr);
+A8(drm_kohaku_data, reserved);
 A8(drm_kohaku_submit, programs_ptr);
 A8(drm_kohaku_submit, job_id);
 A8(drm_kohaku_submit, in_syncobjs_ptr);
@@ -249,7 +264,8 @@ TEST(layout_no_implicit_padding)
 	CHECK_STRUCT(drm_kohaku_bo_info, reserved, 48);
 	CHECK_STRUCT(drm_kohaku_bo_rw, reserved, 48);
 	CHECK_STRUCT(kohaku_inst, w, 32);
-	CHECK_STRUCT(drm_kohaku_program, reserved, 32);
+	CHECK_STRUCT(drm_kohaku_program, data_pad, 48);
+	CHECK_STRUCT(drm_kohaku_data, reserved, 32);
 	CHECK_STRUCT(drm_kohaku_submit, out_syncobj, 64);
 	CHECK_STRUCT(drm_kohaku_get_param, value, 16);
 	CHECK_STRUCT(drm_kohaku_wait, reserved, 56);
@@ -273,7 +289,9 @@ TEST(layout_constants)
 	/* the oldest element sizes the driver takes are ABI 0.1's */
 	CHECK_EQ(KOHAKU_NODE_SIZE_MIN, 40);
 	CHECK(sizeof(struct drm_kohaku_node) > KOHAKU_NODE_SIZE_MIN);
-	CHECK_EQ(KOHAKU_PROGRAM_SIZE_MIN, sizeof(struct drm_kohaku_program));
+	CHECK_EQ(KOHAKU_PROGRAM_SIZE_MIN, 32);
+	CHECK(sizeof(struct drm_kohaku_program) > KOHAKU_PROGRAM_SIZE_MIN);
+	CHECK_EQ(KOHAKU_DATA_GRANULE, KH_PAYLOAD_BYTES);
 }
 
 int main(int argc, char **argv)
