@@ -25,6 +25,8 @@ void kh_job_put(struct kh_job *job)
 		kh_fence_put(job->fence);
 	kh_free(job->in_fences);
 	kh_free(job->insts);
+	kh_free(job->segs);
+	kh_free(job->data);
 	kh_free(job->progs);
 	kh_free(job);
 }
@@ -88,8 +90,13 @@ static int kh_check_program(struct kh_device *kd, const struct drm_kohaku_progra
 	struct kh_node *n;
 	struct kh_mesh *m;
 
-	if (p->flags || p->pad || p->reserved) {
+	if (p->flags || p->pad || p->reserved || p->data_pad) {
 		kh_dbg(kd, "SUBMIT: program %u has nonzero flags/pad/reserved\n", i);
+		return -EINVAL;
+	}
+	if (!p->n_data != !p->data_ptr) {
+		kh_dbg(kd, "SUBMIT: program %u: n_data %u with data_ptr %s\n", i,
+		       p->n_data, p->data_ptr ? "set" : "0");
 		return -EINVAL;
 	}
 	if (!kh_mesh_present(kd, p->mesh)) {
@@ -189,6 +196,7 @@ static int kh_job_build(struct kh_file *kf, const struct drm_kohaku_submit *a,
 	}
 	job->n_progs = a->n_programs;
 	job->mesh = m;
+	ret = kh_job_data_build(kd, job, p, a->n_programs);
 out:
 	kh_free(p);
 	return ret;

@@ -169,8 +169,13 @@ TEST(submit_bad_arguments)
 	CHECK_ERR(submit(dev, b), -EINVAL);
 	/* below ABI 0.1's struct; past ours with the next entry's bytes */
 	sub_reset(b);
-	b->s.program_size = sizeof(b->p[0]) - 8;
+	b->s.program_size = KOHAKU_PROGRAM_SIZE_MIN - 8;
 	CHECK_ERR(submit(dev, b), -EINVAL);
+	/* ABI 0.4's struct, without the data fields: taken */
+	sub_reset(b);
+	b->s.program_size = KOHAKU_PROGRAM_SIZE_MIN;
+	CHECK_OK(dev, submit(dev, b));
+	wait_done(dev, b->s.job_id);
 	sub_reset(b);
 	b->s.program_size = sizeof(b->p[0]) + 8;
 	CHECK_ERR(submit(dev, b), -E2BIG);
