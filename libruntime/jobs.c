@@ -157,6 +157,25 @@ KH_RT_EXPORT const char *kohaku_job_status_name(unsigned int status)
 	}
 }
 
+/* a KOHAKU_JOB_WHY_* in words */
+static const char *error_reason(uint32_t reason)
+{
+	switch (reason) {
+	case KOHAKU_JOB_WHY_DATA_REFUSED:
+		return "the node did not acknowledge the job's CU_DATA (a buffer "
+		       "the unit does not take, or past its end; no instruction "
+		       "was sent)";
+	case KOHAKU_JOB_WHY_DATA_PROTOCOL:
+		return "the node answered the job's CU_DATA with another signal";
+	case KOHAKU_JOB_WHY_BATCH_TXN:
+		return "a SIG_BATCH_COMPLETE named another program's txn";
+	case KOHAKU_JOB_WHY_NOT_COMPLETION:
+		return "a program's last signal was not a completion";
+	default:
+		return "the device answered out of protocol";
+	}
+}
+
 KH_RT_EXPORT const char *kohaku_job_describe(const struct kohaku_job_status *st,
 					     char *buf, size_t len)
 {
@@ -207,8 +226,8 @@ KH_RT_EXPORT const char *kohaku_job_describe(const struct kohaku_job_status *st,
 			 "is not usable (see `kohaku info`)");
 		break;
 	case KOHAKU_JOB_ERROR:
-		snprintf(buf, len, "ERROR: the device answered out of protocol "
-			 "(at %s); the driver log has the details", where);
+		snprintf(buf, len, "ERROR: %s (at %s); the driver log has the "
+			 "details", error_reason(st->reason), where);
 		break;
 	case KOHAKU_JOB_QUEUED:
 	case KOHAKU_JOB_RUNNING:
@@ -235,6 +254,7 @@ static void status_from_wait(struct kohaku_job_status *st,
 	st->fault_flags = req->fault_flags;
 	st->n_faults = req->n_faults;
 	st->device_ns = req->device_ns;
+	st->reason = req->reason;
 }
 
 KH_RT_EXPORT int kohaku_wait(kohaku_device *dev, uint64_t job_id,

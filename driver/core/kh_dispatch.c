@@ -364,10 +364,12 @@ static bool kh_collect(struct kh_mesh *m, struct kh_job *job, bool all)
 					job->n_faults++;
 				if (code == KH_SIG_BATCH_COMPLETE &&
 				    KH_NS_ARG(raw) != p->txn)
-					job->why = "SIG_BATCH_COMPLETE with another program's txn";
+					kh_job_error(job, p->node, KOHAKU_JOB_WHY_BATCH_TXN,
+						     "SIG_BATCH_COMPLETE with another program's txn");
 				else if (code != KH_SIG_BATCH_COMPLETE &&
 					 code != KH_SIG_FAULT)
-					job->why = "the last signal of a program was not a completion";
+					kh_job_error(job, p->node, KOHAKU_JOB_WHY_NOT_COMPLETION,
+						     "the last signal of a program was not a completion");
 			}
 		}
 		pushed_seen += p->seen;

@@ -68,6 +68,24 @@ void kh_job_finalize(struct kh_job *job, u32 status)
 	kh_waitq_wake(&kd->waitq);
 }
 
+/*
+ * The job is to end ERROR: why, in words for the log and as a code for
+ * WAIT, and the node it happened at.  The first error is the one kept.
+ */
+void kh_job_error(struct kh_job *job, const struct kh_node *n, u32 code,
+		  const char *why)
+{
+	if (job->why)
+		return;
+	job->why = why;
+	job->why_code = code;
+	if (!(job->fault_flags & KOHAKU_FAULT_NODE_KNOWN)) {
+		job->fault_flags |= KOHAKU_FAULT_NODE_KNOWN;
+		job->fault_x = n->x;
+		job->fault_y = n->y;
+	}
+}
+
 void kh_job_abort(struct kh_job *job, const char *why)
 {
 	struct kh_mesh *m = job->mesh;
@@ -437,6 +455,7 @@ static void kh_job_report(const struct kh_job *job, struct drm_kohaku_wait *a)
 	a->fault_x = node ? job->fault_x : KOHAKU_COORD_NONE;
 	a->fault_y = node ? job->fault_y : KOHAKU_COORD_NONE;
 	a->device_ns = job->t_end > job->t_start ? job->t_end - job->t_start : 0;
+	a->reason = a->status == KOHAKU_JOB_ERROR ? job->why_code : 0;
 }
 
 int kh_job_wait(struct kh_file *kf, void *arg)
@@ -446,7 +465,7 @@ int kh_job_wait(struct kh_file *kf, void *arg)
 	struct kh_job *job;
 	int ret;
 
-	if (a->flags || !kh_all_zero(a->reserved, sizeof(a->reserved)))
+	if (a->flags || a->reason_pad || a->reserved)
 		return -EINVAL;
 	kh_mutex_lock(&kf->lock);
 	job = kh_xa_load(&kf->jobs, a->job_id);

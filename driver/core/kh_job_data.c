@@ -205,7 +205,8 @@ static int kh_data_ack(struct kh_mesh *m, struct kh_job *job,
 		kh_err(m->kd, "mesh %u: job %llu: node (%u,%u) did not acknowledge CU_DATA into buffer %u (granules %u..%u): the unit refused it, or is not taking data\n",
 		       m->id, job->id, s->node->x, s->node->y, s->buf,
 		       s->offset + c->done, s->offset + c->done + c->burst - 1);
-		job->why = "a node did not acknowledge the job's CU_DATA";
+		kh_job_error(job, s->node, KOHAKU_JOB_WHY_DATA_REFUSED,
+			     "a node did not acknowledge the job's CU_DATA");
 		return -ETIMEDOUT;
 	}
 	if (KH_NS_CODE(ns) != KH_SIG_DATA_RECEIVED ||
@@ -213,7 +214,8 @@ static int kh_data_ack(struct kh_mesh *m, struct kh_job *job,
 		kh_err(m->kd, "mesh %u: job %llu: node (%u,%u) answered CU_DATA with signal 0x%x (count %u after %u)\n",
 		       m->id, job->id, s->node->x, s->node->y, KH_NS_CODE(ns),
 		       KH_NS_COUNT(ns), c->baseline);
-		job->why = "a node answered the job's CU_DATA out of protocol";
+		kh_job_error(job, s->node, KOHAKU_JOB_WHY_DATA_PROTOCOL,
+			     "a node answered the job's CU_DATA out of protocol");
 		return -EIO;
 	}
 	return 1;

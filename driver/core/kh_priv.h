@@ -256,6 +256,7 @@ struct kh_job {
 	u32 fault_code;
 	u32 n_faults;		/* faulting last instructions + lost_faults */
 	const char *why;	/* for ERROR/ABORTED/TIMEOUT logs */
+	u32 why_code;		/* KOHAKU_JOB_WHY_*, for ERROR */
 	bool internal;		/* the driver's own (firmware LOAD), no file */
 };
 
@@ -441,6 +442,8 @@ void kh_job_finalize(struct kh_job *job, u32 status);
 void kh_job_unlist(struct kh_device *kd, struct kh_job *job);
 /* a queued job that never runs: off the queue, ABORTED, the mesh's ref put */
 void kh_job_abort(struct kh_job *job, const char *why);
+void kh_job_error(struct kh_job *job, const struct kh_node *n, u32 code,
+		  const char *why);
 /* kh_job_data.c: the CU_DATA a job sends before its instructions */
 int kh_job_data_build(struct kh_device *kd, struct kh_job *job,
 		      const struct drm_kohaku_program *p, u32 n_progs);

@@ -368,7 +368,10 @@ TEST(wait_bad_arguments)
 	for (k = 0; k < 2; k++) {
 		memset(&w, 0, sizeof(w));
 		w.job_id = job;
-		w.reserved[k] = 1ULL << (k * 40);
+		if (k)
+			w.reserved = 1ULL << 40;
+		else
+			w.reason_pad = 1;
 		CHECK_ERR(rt_ioctl(dev, DRM_IOCTL_KOHAKU_WAIT, &w), -EINVAL);
 	}
 	/* out fields are outputs: garbage in them is not refused */
@@ -378,6 +381,7 @@ TEST(wait_bad_arguments)
 	w.fault_flags = 0xff;
 	w.n_faults = 5;
 	w.device_ns = ~0ULL;
+	w.reason = 9;
 	w.timeout_ms = 0;
 	r = rt_ioctl(dev, DRM_IOCTL_KOHAKU_WAIT, &w);
 	CHECK_MSG(r == 0 || r == -ETIMEDOUT, "WAIT with garbage outputs: %d", r);

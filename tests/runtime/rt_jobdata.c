@@ -355,7 +355,11 @@ TEST(a_burst_the_unit_refuses_ends_the_job_error_before_any_instruction)
 	retired = node_live(dev, &nd[0]).retired;
 	CHECK_EQ(rt_run(dev, &p, 1, &st), 0);
 	CHECK_EQ(st.status, KOHAKU_JOB_ERROR);
-	CHECK(strstr(kohaku_last_error(dev), "ERROR") != NULL);
+	CHECK_EQ(st.reason, KOHAKU_JOB_WHY_DATA_REFUSED);
+	CHECK(st.fault_flags & KOHAKU_FAULT_NODE_KNOWN);
+	CHECK_EQ(st.fault_x, nd[0].x);
+	CHECK_EQ(st.fault_y, nd[0].y);
+	CHECK(strstr(kohaku_last_error(dev), "did not acknowledge the job's CU_DATA") != NULL);
 	/* no instruction was sent: the unit retired nothing */
 	CHECK_EQ(node_live(dev, &nd[0]).retired, retired);
 	/*
