@@ -61,6 +61,7 @@ extern "C" {
 #define KOHAKU_CAP_FENCES	(1ULL << 3)	/* SUBMIT takes in/out syncobjs */
 #define KOHAKU_CAP_FIRMWARE	(1ULL << 4)	/* POOL units present: FW_LOAD works */
 #define KOHAKU_CAP_JOB_DATA	(1ULL << 5)	/* programs carry CU_DATA (ABI 0.5) */
+#define KOHAKU_CAP_DXA		(1ULL << 6)	/* DXA units present: DXA_* work (ABI 0.5) */
 
 /* mesh state bits (drm_kohaku_mesh_info.flags) */
 #define KOHAKU_MESH_PRESENT	(1u << 0)	/* CAPS read valid twice */
@@ -604,6 +605,88 @@ struct drm_kohaku_fw_load {
 	__u64 reserved[2];
 };
 
+/* ---- DXA descriptor slots (ABI 0.5; docs/spec/dxa.md, docs/abi.md "DXA") ---- */
+
+/* drm_kohaku_dxa_desc.flags */
+#define KOHAKU_DXA_KMAJOR	(1u << 0)	/* K-major destination, rank 1-2 */
+#define KOHAKU_DXA_DESC_FLAGS	KOHAKU_DXA_KMAJOR
+
+/**
+ * struct drm_kohaku_dxa_desc - what a DXA slot copies from, as a file sets it
+ * @bo_handle: a BO of this file: the tensor lives in it.
+ * @flags: KOHAKU_DXA_* bits.
+ * @bo_offset: byte offset of element (0, 0, 0, 0, 0) in the BO; a multiple
+ *	of @elem_bytes.
+ * @size: extent of dimensions 0..@rank-1 in elements (the out-of-bounds
+ *	limit); 0 at and above @rank.
+ * @stride: byte stride of dimensions 1..@rank-1 (dimension 0 is dense), a
+ *	multiple of @elem_bytes; 0 at and above @rank.
+ * @tile: the tile's extent, 1..65535 below @rank, 0 above; the tile is at
+ *	most KH_DXA_MAX_TILE_BYTES.
+ * @mstride: granules added to receiver r's offset, r = 0..3 (multicast).
+ * @rank: 1..5.
+ * @elem_bytes: 1, 2, 4 or 8.
+ * @pad: zero.
+ * @cfill: the value of an out-of-bounds element.
+ * @reserved: zero.
+ *
+ * Every element the descriptor can reach, (@size[d] - 1) in each
+ * dimension, must lie inside the BO: the unit reads nothing else.
+ */
+struct drm_kohaku_dxa_desc {
+	__u32 bo_handle;
+	__u32 flags;
+	__u64 bo_offset;
+	__u32 size[5];
+	__u32 stride[4];
+	__u16 tile[5];
+	__u16 mstride;
+	__u8 rank;
+	__u8 elem_bytes;
+	__u16 pad;
+	__u32 cfill;
+	__u64 reserved[2];
+};
+
+/**
+ * struct drm_kohaku_dxa_slot - one slot of one DXA unit
+ *	(DRM_IOCTL_KOHAKU_DXA_ALLOC, _FREE, _SET, _GET)
+ * @flags: in: 0, or for GET KOHAKU_DXA_GET_DEVICE.
+ * @mesh: in: the DXA unit's mesh.
+ * @x: in: its coordinate.
+ * @y: in: its coordinate.
+ * @slot: ALLOC: out, the slot this file now owns (0..15, what its copies
+ *	name); FREE, SET, GET: in.
+ * @state: out: KOHAKU_DXA_SLOT_* after the call.
+ * @pad: zero.
+ * @desc: SET: in, checked whole before it is kept; GET: out, as set.
+ * @table: GET: out: the slot's 64 bytes as the unit holds them (read
+ *	from the unit with KOHAKU_DXA_GET_DEVICE) or as the driver will write
+ *	them with the file's next copy through this slot.
+ *
+ * ALLOC takes a free slot of the unit for this file (EBUSY when all 16 are
+ * taken); SET, GET and FREE work on this file's slots only (ENOENT for
+ * another's or a free one).  A file's slots are freed when it closes.  The
+ * driver writes a slot to the unit as job data of each job with a copy
+ * through it, so what a job copies is what was set when it was submitted.
+ */
+struct drm_kohaku_dxa_slot {
+	__u32 flags;
+	__u8 mesh;
+	__u8 x;
+	__u8 y;
+	__u8 slot;
+	__u32 state;
+	__u32 pad;
+	struct drm_kohaku_dxa_desc desc;
+	__u8 table[64];
+};
+
+#define KOHAKU_DXA_GET_DEVICE	(1u << 0)	/* GET: read the unit's table */
+#define KOHAKU_DXA_SLOT_FREE	0
+#define KOHAKU_DXA_SLOT_OWNED	1	/* allocated, not set yet */
+#define KOHAKU_DXA_SLOT_SET	2	/* allocated and set: copies may name it */
+
 #define DRM_KOHAKU_GET_INFO	0x00
 #define DRM_KOHAKU_NODES	0x01
 #define DRM_KOHAKU_BO_CREATE	0x02
@@ -615,7 +698,11 @@ struct drm_kohaku_fw_load {
 #define DRM_KOHAKU_WAIT		0x08
 #define DRM_KOHAKU_GET_PARAM	0x09
 #define DRM_KOHAKU_FW_LOAD	0x0a
-#define DRM_KOHAKU_NUM_IOCTLS	0x0b
+#define DRM_KOHAKU_DXA_ALLOC	0x0b
+#define DRM_KOHAKU_DXA_FREE	0x0c
+#define DRM_KOHAKU_DXA_SET	0x0d
+#define DRM_KOHAKU_DXA_GET	0x0e
+#define DRM_KOHAKU_NUM_IOCTLS	0x0f
 
 #define DRM_IOCTL_KOHAKU_GET_INFO \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_KOHAKU_GET_INFO, struct drm_kohaku_get_info)
@@ -639,6 +726,14 @@ struct drm_kohaku_fw_load {
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_KOHAKU_GET_PARAM, struct drm_kohaku_get_param)
 #define DRM_IOCTL_KOHAKU_FW_LOAD \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_KOHAKU_FW_LOAD, struct drm_kohaku_fw_load)
+#define DRM_IOCTL_KOHAKU_DXA_ALLOC \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_KOHAKU_DXA_ALLOC, struct drm_kohaku_dxa_slot)
+#define DRM_IOCTL_KOHAKU_DXA_FREE \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_KOHAKU_DXA_FREE, struct drm_kohaku_dxa_slot)
+#define DRM_IOCTL_KOHAKU_DXA_SET \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_KOHAKU_DXA_SET, struct drm_kohaku_dxa_slot)
+#define DRM_IOCTL_KOHAKU_DXA_GET \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_KOHAKU_DXA_GET, struct drm_kohaku_dxa_slot)
 
 #if defined(__cplusplus)
 }
