@@ -13,11 +13,6 @@
  */
 #include "kh_priv.h"
 
-static u64 kh_bo_dev_addr(const struct kh_bo *bo)
-{
-	return KH_MADDR(bo->mesh->id, bo->start);
-}
-
 /* the BO of a handle, with a reference the caller puts */
 static struct kh_bo *kh_bo_get(struct kh_file *kf, u32 handle)
 {

@@ -38,6 +38,7 @@ static void kh_mesh_fini(struct kh_mesh *m)
 		kh_mem_fini(&m->mem);
 	kh_free(m->stage);
 	kh_free(m->stage_known);
+	kh_dxa_mesh_fini(m);
 	kh_free(m->nodes);
 	m->nodes = NULL;
 	m->n_nodes = 0;
@@ -78,6 +79,8 @@ static int kh_mesh_bringup(struct kh_device *kd, struct kh_mesh *m)
 	kh_mutex_lock(&m->lock);
 	ret = kh_mesh_enumerate(m);
 	kh_mutex_unlock(&m->lock);
+	if (!ret)
+		ret = kh_dxa_mesh_init(m);
 	if (ret)
 		return ret;
 	m->fence_context = kh_fence_context_alloc(1);

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* Open files: each owns its BOs and jobs, and cleans them up on close. */
+/*
+ * Open files: each owns its BOs, jobs and DXA slots, and cleans them up on
+ * close.
+ */
 #include "kh_priv.h"
 
 int kh_file_open(struct kh_device *kd, struct kh_os_file *of,
@@ -26,6 +29,7 @@ void kh_file_close(struct kh_file *kf)
 	/* jobs first: BO memory waits for the jobs that may still touch it */
 	kh_job_release_all(kf);
 	kh_bo_release_all(kf);
+	kh_dxa_release_all(kf);
 	kh_mutex_unlock(&kf->lock);
 	kh_xa_destroy(&kf->jobs);
 	kh_xa_destroy(&kf->bos);

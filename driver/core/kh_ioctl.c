@@ -24,6 +24,10 @@ static const struct kh_ioctl_desc kh_ioctls[DRM_KOHAKU_NUM_IOCTLS] = {
 	KH_IOCTL(WAIT, kh_job_wait),
 	KH_IOCTL(GET_PARAM, kh_ioctl_get_param),
 	KH_IOCTL(FW_LOAD, kh_ioctl_fw_load),
+	KH_IOCTL(DXA_ALLOC, kh_dxa_alloc),
+	KH_IOCTL(DXA_FREE, kh_dxa_free),
+	KH_IOCTL(DXA_SET, kh_dxa_set),
+	KH_IOCTL(DXA_GET, kh_dxa_get),
 };
 
 bool kh_ioctl_is_ours(unsigned int cmd)

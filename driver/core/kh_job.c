@@ -153,9 +153,11 @@ static int kh_job_build(struct kh_file *kf, const struct drm_kohaku_submit *a,
 	const u8 __user *up = kh_u64_to_user_ptr(a->programs_ptr);
 	struct kh_device *kd = kf->kd;
 	struct drm_kohaku_program *p;
+	struct kh_data_add *add = NULL;
 	struct kh_mesh *m = NULL;
 	u64 total = 0, at = 0;
 	unsigned int i, j;
+	u32 n_add = 0;
 	int ret = 0;
 
 	p = kh_zalloc(sizeof(*p) * a->n_programs);
@@ -214,7 +216,11 @@ static int kh_job_build(struct kh_file *kf, const struct drm_kohaku_submit *a,
 	}
 	job->n_progs = a->n_programs;
 	job->mesh = m;
-	ret = kh_job_data_build(kd, job, p, a->n_programs);
+	/* a DXA unit's copies take their slots with them, as job data */
+	ret = kh_dxa_job_data(kf, job, &add, &n_add);
+	if (!ret)
+		ret = kh_job_data_build(kd, job, p, a->n_programs, add, n_add);
+	kh_free(add);
 out:
 	kh_free(p);
 	return ret;

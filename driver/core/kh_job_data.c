@@ -25,6 +25,8 @@ static const char *kh_data_refused(const struct kh_node *n)
 {
 	if (n->cu_type == KH_CU_GP)
 		return "is a POOL unit: its firmware owns its buffers (FW_LOAD loads them)";
+	if (n->cu_type == KH_CU_DX)
+		return "is a DXA unit: its descriptor table is the driver's (DXA_SET sets a slot)";
 	if (!n->n_buffers)
 		return "publishes no CU_DATA buffer (CU_CAPS n_buffers 0)";
 	return NULL;
@@ -61,15 +63,19 @@ static int kh_data_check(struct kh_device *kd, const struct drm_kohaku_data *d,
 
 /*
  * Check and copy in every program's data entries (@p: the programs as the
- * caller gave them, already checked; job->progs filled).  On error the
- * job's partial copy is freed with the job.
+ * caller gave them, already checked; job->progs filled), and beside them
+ * the entries the driver adds (@add: kernel memory, already right, such as
+ * a DXA unit's slots): each program's own first, then the driver's for it.
+ * The job keeps a copy of both.  On error the job's partial copy is freed
+ * with the job.
  */
 int kh_job_data_build(struct kh_device *kd, struct kh_job *job,
-		      const struct drm_kohaku_program *p, u32 n_progs)
+		      const struct drm_kohaku_program *p, u32 n_progs,
+		      const struct kh_data_add *add, u32 n_add)
 {
 	struct drm_kohaku_data *d = NULL;
-	u64 bytes = 0, at = 0;
-	u32 i, j, n_segs = 0, k = 0;
+	u64 bytes = 0, added = 0, at = 0;
+	u32 i, j, n_user = 0, k = 0, n = 0;
 	int ret = 0;
 
 	for (i = 0; i < n_progs; i++) {
@@ -88,12 +94,12 @@ int kh_job_data_build(struct kh_device *kd, struct kh_job *job,
 			       i, p[i].x, p[i].y, why);
 			return -EINVAL;
 		}
-		n_segs += p[i].n_data;
+		n_user += p[i].n_data;
 	}
-	if (!n_segs)
+	if (!n_user && !n_add)
 		return 0;
-	job->segs = kh_zalloc(sizeof(*job->segs) * n_segs);
-	d = kh_zalloc(sizeof(*d) * n_segs);
+	job->segs = kh_zalloc(sizeof(*job->segs) * (n_user + n_add));
+	d = kh_zalloc(sizeof(*d) * (n_user ? n_user : 1));
 	if (!job->segs || !d) {
 		ret = -ENOMEM;
 		goto out;
@@ -110,7 +116,6 @@ int kh_job_data_build(struct kh_device *kd, struct kh_job *job,
 			if (ret)
 				goto out;
 			bytes += d[k].size;
-			job->segs[k].node = job->progs[i].node;
 		}
 	}
 	if (bytes > KOHAKU_MAX_JOB_DATA) {
@@ -119,23 +124,42 @@ int kh_job_data_build(struct kh_device *kd, struct kh_job *job,
 		ret = -E2BIG;
 		goto out;
 	}
-	job->data = kh_zalloc(bytes);
+	for (j = 0; j < n_add; j++)
+		added += add[j].size;
+	job->data = kh_zalloc(bytes + added);
 	if (!job->data) {
 		ret = -ENOMEM;
 		goto out;
 	}
-	for (k = 0; k < n_segs; k++) {
-		ret = kh_copy_from_user(job->data + at,
-					kh_u64_to_user_ptr(d[k].data_ptr), d[k].size);
-		if (ret)
-			goto out;
-		job->segs[k].buf = d[k].buf_id;
-		job->segs[k].offset = d[k].offset;
-		job->segs[k].n = d[k].size / KOHAKU_DATA_GRANULE;
-		job->segs[k].bytes = job->data + at;
-		at += d[k].size;
+	/* program by program: the caller's entries, then the driver's */
+	for (i = 0, k = 0; i < n_progs; i++) {
+		for (j = 0; j < p[i].n_data; j++, k++, n++) {
+			ret = kh_copy_from_user(job->data + at,
+						kh_u64_to_user_ptr(d[k].data_ptr),
+						d[k].size);
+			if (ret)
+				goto out;
+			job->segs[n].node = job->progs[i].node;
+			job->segs[n].buf = d[k].buf_id;
+			job->segs[n].offset = d[k].offset;
+			job->segs[n].n = d[k].size / KOHAKU_DATA_GRANULE;
+			job->segs[n].bytes = job->data + at;
+			at += d[k].size;
+		}
+		for (j = 0; j < n_add; j++) {
+			if (add[j].prog != i)
+				continue;
+			memcpy(job->data + at, add[j].bytes, add[j].size);
+			job->segs[n].node = job->progs[i].node;
+			job->segs[n].buf = add[j].buf;
+			job->segs[n].offset = add[j].offset;
+			job->segs[n].n = add[j].size / KOHAKU_DATA_GRANULE;
+			job->segs[n].bytes = job->data + at;
+			at += add[j].size;
+			n++;
+		}
 	}
-	job->n_segs = n_segs;
+	job->n_segs = n;
 out:
 	kh_free(d);
 	return ret;

@@ -6,7 +6,8 @@
  * Locking (docs/driver-core.md "Locking"), in this order of nesting:
  *   kf->lock       a file's BO and job tables
  *   m->lock        one mesh: its job queue and the job on it, dispatch and
- *                  credit state, the mailbox, its nodes' live registers
+ *                  credit state, the mailbox, its nodes' live registers,
+ *                  its DXA units' descriptor slots
  *   kd->jobs_lock  job ids, the unfinished-jobs list, deferred frees
  *   mem->lock      one mesh's allocator
  * Two locks of one class are never held together.  The waiter list and
@@ -22,6 +23,7 @@
 #include "kohaku/kh_units.h"
 #include "kohaku/kh_fw.h"
 #include "kohaku/kh_pool.h"
+#include "kohaku/kh_dxa.h"
 #include "kh_xdma.h"
 
 #define kh_err(kd, fmt, ...)	kh_os_err((kd)->osdev, fmt, ##__VA_ARGS__)
@@ -47,6 +49,7 @@
 
 struct kh_device;
 struct kh_file;
+struct kh_dxa_slot;
 
 struct kh_node {
 	struct kh_mesh *mesh;
@@ -80,6 +83,8 @@ struct kh_node {
 	u32 fw_version, fw_api;
 	u64 fw_boot_ns;
 	u64 fw_trap;
+	/* a DXA unit's KH_DXA_SLOTS descriptor slots (kh_dxa.c), under mesh->lock */
+	struct kh_dxa_slot *dxa;
 };
 
 /* A free extent of one mesh's device memory. */
@@ -179,6 +184,18 @@ struct kh_data_seg {
 	const u8 *bytes;	/* n * KOHAKU_DATA_GRANULE, in job->data */
 };
 
+/*
+ * An entry the driver adds to program @prog's data (a DXA unit's slots):
+ * @size bytes of kernel memory at @bytes, copied into the job.
+ */
+struct kh_data_add {
+	u32 prog;
+	u8 buf;
+	u32 offset;		/* granule */
+	u32 size;		/* bytes, whole granules */
+	const u8 *bytes;
+};
+
 /* Where the data phase is: a burst is open from its descriptor to its last flit. */
 struct kh_data_cursor {
 	u32 seg;		/* the entry being sent */
@@ -268,6 +285,12 @@ struct kh_bo {
 	u64 size;		/* as asked, before rounding */
 };
 
+/* the address units use for the BO's first byte */
+static inline u64 kh_bo_dev_addr(const struct kh_bo *bo)
+{
+	return KH_MADDR(bo->mesh->id, bo->start);
+}
+
 /* Memory freed while jobs that may use it were unfinished. */
 struct kh_deferred {
 	struct list_head link;
@@ -323,6 +346,7 @@ struct kh_device {
 	/* firmware (kh_fw.c): the image the POOL units run, under fw_lock */
 	struct kh_mutex fw_lock;
 	unsigned int fw_units;		/* POOL units; set at bring-up */
+	unsigned int dxa_units;		/* DXA units; set at bring-up */
 	u8 *fw_image;			/* a copy, to restore after a failed load */
 	size_t fw_len;
 	u32 fw_version, fw_api;
@@ -446,7 +470,8 @@ void kh_job_error(struct kh_job *job, const struct kh_node *n, u32 code,
 		  const char *why);
 /* kh_job_data.c: the CU_DATA a job sends before its instructions */
 int kh_job_data_build(struct kh_device *kd, struct kh_job *job,
-		      const struct drm_kohaku_program *p, u32 n_progs);
+		      const struct drm_kohaku_program *p, u32 n_progs,
+		      const struct kh_data_add *add, u32 n_add);
 int kh_job_data_step(struct kh_mesh *m, struct kh_job *job);
 void kh_job_data_cut(struct kh_mesh *m, struct kh_job *job);
 /*
@@ -456,6 +481,21 @@ void kh_job_data_cut(struct kh_mesh *m, struct kh_job *job);
  */
 int kh_job_run_internal(struct kh_node *n, const struct kohaku_inst *insts,
 			u32 n_insts, u64 timeout_ns, u32 *status, u32 *fault);
+
+/* kh_dxa.c: the DXA units' descriptor slots (ABI 0.5) */
+int kh_dxa_mesh_init(struct kh_mesh *m);
+void kh_dxa_mesh_fini(struct kh_mesh *m);
+int kh_dxa_alloc(struct kh_file *kf, void *arg);
+int kh_dxa_free(struct kh_file *kf, void *arg);
+int kh_dxa_set(struct kh_file *kf, void *arg);
+int kh_dxa_get(struct kh_file *kf, void *arg);
+void kh_dxa_release_all(struct kh_file *kf);
+/*
+ * SUBMIT: check the programs for DXA units (job->progs and insts filled)
+ * and give the slots they name as data entries (*add, kh_free() it).
+ */
+int kh_dxa_job_data(struct kh_file *kf, struct kh_job *job,
+		    struct kh_data_add **add, u32 *n_add);
 
 /* kh_fw.c: firmware for the POOL units */
 void kh_fw_init(struct kh_device *kd);

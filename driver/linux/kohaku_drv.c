@@ -102,6 +102,10 @@ KOHAKU_IOCTL_FN(submit, SUBMIT)
 KOHAKU_IOCTL_FN(wait, WAIT)
 KOHAKU_IOCTL_FN(get_param, GET_PARAM)
 KOHAKU_IOCTL_FN(fw_load, FW_LOAD)
+KOHAKU_IOCTL_FN(dxa_alloc, DXA_ALLOC)
+KOHAKU_IOCTL_FN(dxa_free, DXA_FREE)
+KOHAKU_IOCTL_FN(dxa_set, DXA_SET)
+KOHAKU_IOCTL_FN(dxa_get, DXA_GET)
 
 #define KOHAKU_IOCTL_DEF(NAME, fn)					\
 	DRM_IOCTL_DEF_DRV(KOHAKU_##NAME, kohaku_ioctl_##fn, 0)
@@ -122,6 +126,10 @@ static const struct drm_ioctl_desc kohaku_drm_ioctls[] = {
 	KOHAKU_IOCTL_DEF(WAIT, wait),
 	KOHAKU_IOCTL_DEF(GET_PARAM, get_param),
 	KOHAKU_IOCTL_DEF_ADMIN(FW_LOAD, fw_load),
+	KOHAKU_IOCTL_DEF(DXA_ALLOC, dxa_alloc),
+	KOHAKU_IOCTL_DEF(DXA_FREE, dxa_free),
+	KOHAKU_IOCTL_DEF(DXA_SET, dxa_set),
+	KOHAKU_IOCTL_DEF(DXA_GET, dxa_get),
 };
 static_assert(ARRAY_SIZE(kohaku_drm_ioctls) == DRM_KOHAKU_NUM_IOCTLS);
 

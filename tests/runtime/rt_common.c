@@ -614,6 +614,10 @@ const struct rt_cmd rt_cmds[RT_N_CMDS] = {
 	{ "WAIT", DRM_IOCTL_KOHAKU_WAIT },
 	{ "GET_PARAM", DRM_IOCTL_KOHAKU_GET_PARAM },
 	{ "FW_LOAD", DRM_IOCTL_KOHAKU_FW_LOAD },
+	{ "DXA_ALLOC", DRM_IOCTL_KOHAKU_DXA_ALLOC },
+	{ "DXA_FREE", DRM_IOCTL_KOHAKU_DXA_FREE },
+	{ "DXA_SET", DRM_IOCTL_KOHAKU_DXA_SET },
+	{ "DXA_GET", DRM_IOCTL_KOHAKU_DXA_GET },
 };
 
 int rt_ioctl(kohaku_device *dev, unsigned long cmd, void *arg)

@@ -12,6 +12,7 @@
 #include "rt_common.h"
 #include "kohaku/kh_flit.h"
 #include "kohaku/kh_regs.h"
+#include "kohaku/kh_dxa.h"
 
 #define MSZ(s, m)	sizeof(((struct s *)0)->m)
 #define END(s, m)	(offsetof(struct s, m) + MSZ(s, m))
@@ -197,6 +198,31 @@ NEXT(drm_kohaku_fw_load, boot_ns, fail_trap);
 NEXT(drm_kohaku_fw_load, fail_trap, reserved);
 LAST(drm_kohaku_fw_load, reserved, 80);
 
+/* ABI 0.5: DXA descriptor slots */
+FIRST(drm_kohaku_dxa_desc, bo_handle);
+NEXT(drm_kohaku_dxa_desc, bo_handle, flags);
+NEXT(drm_kohaku_dxa_desc, flags, bo_offset);
+NEXT(drm_kohaku_dxa_desc, bo_offset, size);
+NEXT(drm_kohaku_dxa_desc, size, stride);
+NEXT(drm_kohaku_dxa_desc, stride, tile);
+NEXT(drm_kohaku_dxa_desc, tile, mstride);
+NEXT(drm_kohaku_dxa_desc, mstride, rank);
+NEXT(drm_kohaku_dxa_desc, rank, elem_bytes);
+NEXT(drm_kohaku_dxa_desc, elem_bytes, pad);
+NEXT(drm_kohaku_dxa_desc, pad, cfill);
+NEXT(drm_kohaku_dxa_desc, cfill, reserved);
+LAST(drm_kohaku_dxa_desc, reserved, 88);
+FIRST(drm_kohaku_dxa_slot, flags);
+NEXT(drm_kohaku_dxa_slot, flags, mesh);
+NEXT(drm_kohaku_dxa_slot, mesh, x);
+NEXT(drm_kohaku_dxa_slot, x, y);
+NEXT(drm_kohaku_dxa_slot, y, slot);
+NEXT(drm_kohaku_dxa_slot, slot, state);
+NEXT(drm_kohaku_dxa_slot, state, pad);
+NEXT(drm_kohaku_dxa_slot, pad, desc);
+NEXT(drm_kohaku_dxa_slot, desc, table);
+LAST(drm_kohaku_dxa_slot, table, 168);
+
 /* 64-bit members are 8-aligned in the struct (same layout on i386) */
 #define A8(s, m) _Static_assert(offsetof(struct s, m) % 8 == 0, #s "." #m " not 8-aligned")
 A8(drm_kohaku_mesh_info, caps_reg);
@@ -223,6 +249,9 @@ A8(drm_kohaku_node, fw_boot_ns);
 A8(drm_kohaku_node, fw_trap);
 A8(drm_kohaku_fw_load, image_ptr);
 A8(drm_kohaku_fw_load, boot_ns);
+A8(drm_kohaku_dxa_desc, bo_offset);
+A8(drm_kohaku_dxa_desc, reserved);
+A8(drm_kohaku_dxa_slot, desc);
 
 /* the command numbers carry the struct sizes */
 #define CMD(name, s) \
@@ -243,6 +272,10 @@ CMD(SUBMIT, drm_kohaku_submit);
 CMD(WAIT, drm_kohaku_wait);
 CMD(GET_PARAM, drm_kohaku_get_param);
 CMD(FW_LOAD, drm_kohaku_fw_load);
+CMD(DXA_ALLOC, drm_kohaku_dxa_slot);
+CMD(DXA_FREE, drm_kohaku_dxa_slot);
+CMD(DXA_SET, drm_kohaku_dxa_slot);
+CMD(DXA_GET, drm_kohaku_dxa_slot);
 
 static void check_struct(const char *name, size_t size, size_t end_of_last,
 			 size_t expect)
@@ -272,6 +305,8 @@ TEST(layout_no_implicit_padding)
 	CHECK_STRUCT(drm_kohaku_get_param, value, 16);
 	CHECK_STRUCT(drm_kohaku_wait, reserved, 56);
 	CHECK_STRUCT(drm_kohaku_fw_load, reserved, 80);
+	CHECK_STRUCT(drm_kohaku_dxa_desc, reserved, 88);
+	CHECK_STRUCT(drm_kohaku_dxa_slot, table, 168);
 }
 
 TEST(layout_command_numbers)
@@ -294,6 +329,9 @@ TEST(layout_constants)
 	CHECK_EQ(KOHAKU_PROGRAM_SIZE_MIN, 32);
 	CHECK(sizeof(struct drm_kohaku_program) > KOHAKU_PROGRAM_SIZE_MIN);
 	CHECK_EQ(KOHAKU_DATA_GRANULE, KH_PAYLOAD_BYTES);
+	/* a slot's table is the unit's 64 bytes (docs/spec/dxa.md) */
+	CHECK_EQ(sizeof(((struct drm_kohaku_dxa_slot *)0)->table), KH_DXA_SLOT_BYTES);
+	CHECK_EQ(DRM_KOHAKU_DXA_GET, DRM_KOHAKU_NUM_IOCTLS - 1);
 }
 
 int main(int argc, char **argv)
