@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "rt_internal.h"
@@ -43,11 +44,44 @@ static const char *fw_hint(int r)
 	}
 }
 
+static bool is_dxa(unsigned long cmd)
+{
+	return cmd == DRM_IOCTL_KOHAKU_DXA_ALLOC ||
+	       cmd == DRM_IOCTL_KOHAKU_DXA_FREE ||
+	       cmd == DRM_IOCTL_KOHAKU_DXA_SET || cmd == DRM_IOCTL_KOHAKU_DXA_GET;
+}
+
+/* the DXA slot commands' errnos (docs/abi.md "DXA") */
+static const char *dxa_hint(unsigned long cmd, int r)
+{
+	switch (-r) {
+	case EINVAL:
+		if (cmd == DRM_IOCTL_KOHAKU_DXA_SET)
+			return "The descriptor breaks a rule (rank, element size, "
+			       "sizes, tiles, strides, the tile's 8 KiB) or the "
+			       "tensor does not lie inside the BO.";
+		return "The node is not a DXA unit, or the slot is past 15.";
+	case ENOENT:
+		if (cmd == DRM_IOCTL_KOHAKU_DXA_SET)
+			return "The slot is not this open file's (DXA_ALLOC one), "
+			       "or the descriptor's BO is not.";
+		return "The slot is not this open file's: free, or another "
+		       "file's (DXA_ALLOC one).";
+	case EBUSY:
+		return "All 16 slots of the DXA unit are taken, by this or "
+		       "other open files: free one.";
+	default:
+		return "";
+	}
+}
+
 /* what the errno r usually means for cmd, in a sentence, or "" */
 static const char *hint(unsigned long cmd, int r)
 {
 	if (cmd == DRM_IOCTL_KOHAKU_FW_LOAD && *fw_hint(r))
 		return fw_hint(r);
+	if (is_dxa(cmd) && *dxa_hint(cmd, r))
+		return dxa_hint(cmd, r);
 	switch (-r) {
 	case EINVAL:
 		return "The driver refused an argument (a nonzero flags, pad or "
@@ -58,6 +92,10 @@ static const char *hint(unsigned long cmd, int r)
 			return "No such job in this open file: never submitted, "
 			       "already waited for (a final status is reported "
 			       "once), or another file's.";
+		if (cmd == DRM_IOCTL_KOHAKU_SUBMIT)
+			return "A syncobj of the job is not this open file's, or "
+			       "a DXA copy names a slot that is not (free, or "
+			       "another file's).";
 		return "No such buffer object in this open file: never "
 		       "created, already freed, or another file's.";
 	case ENOTTY:

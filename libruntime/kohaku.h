@@ -580,6 +580,130 @@ uint32_t kohaku_vec_vhalt(void);
 /* A vec RUN's SIG_FAULT code in words ("F_VL: VSETVL of 0 or more than 128") */
 const char *kohaku_vec_fault_describe(uint32_t code, char *buf, size_t len);
 
+/* ---- DXA: the bulk-copy unit and the scratch unit ---- */
+
+/*
+ * The DXA unit (cu_type 'DX', docs/spec/dxa.md; every constant in
+ * uapi/kohaku/kh_dxa.h) copies a tile of a rank 1-5 tensor in DRAM into
+ * the CU_DATA buffers of 1-4 receivers, filling elements past the
+ * tensor's extent with a constant, optionally transposed (K-major).  What
+ * a tile is comes from one of the unit's 16 slots, which belong to the
+ * driver (ABI 0.5, KOHAKU_CAP_DXA; docs/abi.md "DXA"): a file allocates a
+ * slot, sets it from a BO of its own and an offset (the driver checks the
+ * whole tensor lies in the BO), and names it in COPY instructions of a
+ * program on the unit; the driver writes the slot to the unit with the
+ * job.  A file's slots are freed when it closes.
+ *
+ * The slot calls take the unit's coordinate.  kohaku_dxa_alloc() gives a
+ * slot (0..15) of this file (-EBUSY when all 16 are taken);
+ * kohaku_dxa_set() checks and keeps a descriptor (-ENOENT: not this
+ * file's slot, or not this file's BO; -EINVAL: a rule below broken, or
+ * the tensor not inside the BO); kohaku_dxa_get() the slot as set, the
+ * 64 bytes the driver writes (table), and with KOHAKU_DXA_GET_DEVICE the
+ * unit's own copy instead, which may be read at any slot of the unit.
+ */
+int kohaku_dxa_alloc(kohaku_device *dev, unsigned int mesh, unsigned int x,
+		     unsigned int y, unsigned int *slot);
+int kohaku_dxa_free(kohaku_device *dev, unsigned int mesh, unsigned int x,
+		    unsigned int y, unsigned int slot);
+int kohaku_dxa_set(kohaku_device *dev, unsigned int mesh, unsigned int x,
+		   unsigned int y, unsigned int slot,
+		   const struct drm_kohaku_dxa_desc *desc);
+int kohaku_dxa_get(kohaku_device *dev, unsigned int mesh, unsigned int x,
+		   unsigned int y, unsigned int slot, unsigned int flags,
+		   struct drm_kohaku_dxa_slot *out);
+
+/*
+ * Descriptors.  Dimension 0 is the fastest (its elements are adjacent);
+ * strides are bytes, strides[k] that of dimension k + 1 (rank - 1 of
+ * them).  Checked as DXA_SET checks them without the BO: rank 1..5,
+ * elem_bytes 1, 2, 4 or 8, every size >= 1, every tile 1..65535, strides
+ * and offset multiples of elem_bytes, the tile at most 8 KiB
+ * (KH_DXA_MAX_TILE_BYTES); -EINVAL otherwise, d untouched.  The builders
+ * clear flags, multicast stride and fill; the setters below add them.
+ */
+int kohaku_dxa_desc(struct drm_kohaku_dxa_desc *d, uint32_t bo,
+		    uint64_t offset, unsigned int elem_bytes, unsigned int rank,
+		    const uint32_t *sizes, const uint32_t *strides,
+		    const unsigned int *tiles);
+/* a packed tensor: each stride the size of the dimensions below it */
+int kohaku_dxa_desc_dense(struct drm_kohaku_dxa_desc *d, uint32_t bo,
+			  uint64_t offset, unsigned int elem_bytes,
+			  unsigned int rank, const uint32_t *sizes,
+			  const unsigned int *tiles);
+int kohaku_dxa_desc_1d(struct drm_kohaku_dxa_desc *d, uint32_t bo,
+		       uint64_t offset, unsigned int elem_bytes, uint32_t size,
+		       unsigned int tile);
+/* a matrix of rows x cols, row_stride bytes apart: a tile_rows x tile_cols tile */
+int kohaku_dxa_desc_2d(struct drm_kohaku_dxa_desc *d, uint32_t bo,
+		       uint64_t offset, unsigned int elem_bytes, uint32_t cols,
+		       uint32_t rows, uint32_t row_stride,
+		       unsigned int tile_cols, unsigned int tile_rows);
+/* K-major (transposed) destination: rank 1 or 2 only (-EINVAL) */
+int kohaku_dxa_set_kmajor(struct drm_kohaku_dxa_desc *d, int on);
+/* receiver r of a copy gets its burst at its offset + r * mstride granules */
+int kohaku_dxa_set_multicast(struct drm_kohaku_dxa_desc *d,
+			     unsigned int mstride);
+/* the value of an out-of-bounds element (zero-extended for 8-byte ones) */
+int kohaku_dxa_set_cfill(struct drm_kohaku_dxa_desc *d, uint32_t value);
+/* the tile's elements, and the 32-byte granules a receiver gets; 0: invalid */
+uint32_t kohaku_dxa_tile_elems(const struct drm_kohaku_dxa_desc *d);
+uint32_t kohaku_dxa_tile_granules(const struct drm_kohaku_dxa_desc *d);
+
+/*
+ * A slot's 64 bytes as docs/spec/dxa.md lays them out: what the driver
+ * writes for d when the BO is at dev_addr (base = dev_addr + bo_offset),
+ * and the fields of 64 bytes read back.  -EINVAL for an element size the
+ * table cannot say.
+ */
+struct kohaku_dxa_table {
+	uint64_t base;
+	uint32_t size[5];
+	uint32_t stride[4];
+	uint32_t meta;		/* as is; rank, elem_bytes, kmajor from it */
+	unsigned int rank, elem_bytes;
+	int kmajor;
+	uint16_t tile[5];
+	uint16_t mstride;
+	uint32_t cfill;
+};
+int kohaku_dxa_encode(uint8_t table[64], const struct drm_kohaku_dxa_desc *d,
+		      uint64_t dev_addr);
+void kohaku_dxa_decode(const uint8_t table[64], struct kohaku_dxa_table *out);
+/* "rank 2, 4-byte elements, base 0x..., size 100x37, tile 16x8, ..." */
+const char *kohaku_dxa_describe(const uint8_t table[64], char *buf,
+				size_t len);
+
+/*
+ * COPY through slot (0..15) of the tile whose first element is coords[d]
+ * (24 bits each; NULL: all 0; those at and above the rank are ignored) to
+ * receivers recv[0..n_recv) (1..4): node (x, y) of the unit's mesh (0..15
+ * each), its CU_DATA buffer buf (0..63) from granule offset.  -EINVAL when
+ * a value does not fit.  The driver refuses at SUBMIT a slot not this
+ * file's or not set, and receivers that are not nodes, POOL or DXA units.
+ * It retires when every receiver acknowledged, exec_result = the tile's
+ * elements; its faults are KH_DXA_FAULT_* (kohaku_dxa_fault_describe).
+ */
+struct kohaku_dxa_recv {
+	unsigned int x, y;
+	unsigned int buf;
+	unsigned int offset;	/* granules */
+};
+int kohaku_inst_dxa_copy(struct kohaku_inst *inst, unsigned int slot,
+			 const uint32_t coords[5],
+			 const struct kohaku_dxa_recv *recv,
+			 unsigned int n_recv);
+/*
+ * The scratch unit (cu_type 'SC'): its buffer 0 (KH_SCR_GRANULES = 256
+ * granules) keeps what CU_DATA brings; COPY_OUT writes granules
+ * [first, first + granules) to DRAM at addr (32-byte aligned, 40 bits).
+ * -EINVAL when the range passes granule 255 or addr is unaligned.
+ */
+int kohaku_inst_scr_copy_out(struct kohaku_inst *inst, unsigned int first,
+			     unsigned int granules, uint64_t addr);
+/* a DXA or scr SIG_FAULT code in words ("DXA NO_ACK: ...") */
+const char *kohaku_dxa_fault_describe(uint32_t code, char *buf, size_t len);
+
 /* ---- firmware: the POOL units' image ---- */
 
 struct kohaku_fw_info {

@@ -32,6 +32,9 @@ RT_SRCS += \
 # the vec unit's builders and `kohaku run vec-demo`
 RT_SRCS += libruntime/vec.c
 CLI_SRCS += libruntime/cli/cmd_vec.c
+# the DXA unit's slots and builders, `kohaku dxa` and `kohaku run dxa-copy`
+RT_SRCS += libruntime/dxa.c
+CLI_SRCS += libruntime/cli/cmd_dxa.c
 CLI_SRCS += \
 	libruntime/cli/main.c \
 	libruntime/cli/output.c \

@@ -112,6 +112,9 @@ int cli_cmd_run_pool(const struct kohaku_cli_opts *o, const char *what);
 int cli_cmd_run_mat(const struct kohaku_cli_opts *o);
 /* cmd_vec.c: run vec-demo, a small FP16 kernel on every vec unit */
 int cli_cmd_run_vec(const struct kohaku_cli_opts *o);
+/* cmd_dxa.c: dxa, the DXA units' slots; run dxa-copy, a checked copy */
+int cli_cmd_dxa(const struct kohaku_cli_opts *o);
+int cli_cmd_run_dxa(const struct kohaku_cli_opts *o);
 /* cmd_fw.c: fw load FILE, fw info */
 int cli_cmd_fw(const struct kohaku_cli_opts *o, const char *sub,
 	       const char *arg);

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * kohaku: list KohakuAccel cards, show their capabilities and node tables,
- * load the POOL firmware, and run the saxpy example, the mat and vec demos
- * or a firmware kernel.
+ * load the POOL firmware, show the DXA units' slots, and run the saxpy
+ * example, the mat, vec and DXA demos or a firmware kernel.
  * Usage: kohaku --help.
  *
  * This file: the arguments, the usage text, dispatching to the commands
@@ -45,11 +45,18 @@ static void usage(FILE *f)
 "                    on every vec unit (or the named ones): x + y and\n"
 "                    x*y + (x + y) over 128 FP16 elements by a kernel loaded\n"
 "                    with IMEM/DESC/RUN, checked bit-exact on the host\n"
+"  run dxa-copy [--node [M:]X,Y ...] [--timeout MS]\n"
+"                    on every DXA unit (or the named ones): one tile of a\n"
+"                    matrix, past its edges (filled), multicast to two\n"
+"                    scratch units, copied out and checked against a C loop\n"
 "  run KERNEL [--n N] [--node [M:]X,Y ...] [--timeout MS]\n"
 "                    a POOL firmware kernel on every POOL unit (or the named\n"
 "                    ones), checked against the host: ping, copy, fill,\n"
 "                    crc32, hist (N bytes), vadd (N int32), sum (N int64);\n"
 "                    N defaults to 65536\n"
+"  dxa [--node [M:]X,Y ...]\n"
+"                    every DXA unit's 16 descriptor slots: the driver's state\n"
+"                    and the 64 bytes the unit holds, decoded\n"
 "  fw info           the POOL units' firmware: state, version, boot time\n"
 "  fw load FILE [--mailbox]\n"
 "                    boot a firmware image on every POOL unit (--mailbox:\n"
@@ -250,6 +257,10 @@ int main(int argc, char **argv)
 		return cli_cmd_run_mat(&o);
 	if (!strcmp(pos[0], "run") && n_pos == 2 && !strcmp(pos[1], "vec-demo"))
 		return cli_cmd_run_vec(&o);
+	if (!strcmp(pos[0], "run") && n_pos == 2 && !strcmp(pos[1], "dxa-copy"))
+		return cli_cmd_run_dxa(&o);
+	if (!strcmp(pos[0], "dxa") && n_pos == 1)
+		return cli_cmd_dxa(&o);
 	if (!strcmp(pos[0], "run") && n_pos == 2 && cli_is_pool_kernel(pos[1]))
 		return cli_cmd_run_pool(&o, pos[1]);
 	if (!strcmp(pos[0], "run") && n_pos <= 2)

@@ -7,6 +7,8 @@ RT_TEST_NAMES := rt_api rt_bo rt_badargs rt_credit rt_multimesh rt_info rt_jobs 
 RT_TEST_NAMES += rt_vec
 # CU_DATA carried by jobs (ABI 0.5)
 RT_TEST_NAMES += rt_jobdata
+# the DXA unit's slots and copies (ABI 0.5)
+RT_TEST_NAMES += rt_dxa
 RT_TEST_BINS := $(addprefix $(BUILD)/tests/runtime/,$(RT_TEST_NAMES))
 RT_TEST_COMMON_OBJS := $(BUILD)/obj/tests/runtime/rt_common.o $(BUILD)/obj/tests/tap.o
 

@@ -618,7 +618,7 @@ struct drm_kohaku_fw_load {
  * @bo_offset: byte offset of element (0, 0, 0, 0, 0) in the BO; a multiple
  *	of @elem_bytes.
  * @size: extent of dimensions 0..@rank-1 in elements (the out-of-bounds
- *	limit); 0 at and above @rank.
+ *	limit), at least 1; 0 at and above @rank.
  * @stride: byte stride of dimensions 1..@rank-1 (dimension 0 is dense), a
  *	multiple of @elem_bytes; 0 at and above @rank.
  * @tile: the tile's extent, 1..65535 below @rank, 0 above; the tile is at
@@ -631,7 +631,9 @@ struct drm_kohaku_fw_load {
  * @reserved: zero.
  *
  * Every element the descriptor can reach, (@size[d] - 1) in each
- * dimension, must lie inside the BO: the unit reads nothing else.
+ * dimension, must lie inside the BO, and the BO must be on the unit's
+ * mesh: the unit reads nothing else.  Elements past @size are the unit's
+ * out-of-bounds fill and are never read.
  */
 struct drm_kohaku_dxa_desc {
 	__u32 bo_handle;
@@ -657,18 +659,27 @@ struct drm_kohaku_dxa_desc {
  * @y: in: its coordinate.
  * @slot: ALLOC: out, the slot this file now owns (0..15, what its copies
  *	name); FREE, SET, GET: in.
- * @state: out: KOHAKU_DXA_SLOT_* after the call.
+ * @state: out: KOHAKU_DXA_SLOT_* after the call; for GET the slot's state
+ *	as the driver knows it, whoever owns it.
  * @pad: zero.
- * @desc: SET: in, checked whole before it is kept; GET: out, as set.
- * @table: GET: out: the slot's 64 bytes as the unit holds them (read
- *	from the unit with KOHAKU_DXA_GET_DEVICE) or as the driver will write
- *	them with the file's next copy through this slot.
+ * @desc: SET: in, checked whole before it is kept; GET: out, as set (all
+ *	zero for a slot of another file, or one not set); ALLOC, FREE: out,
+ *	zero.
+ * @table: SET and GET: out: the slot's 64 bytes (docs/spec/dxa.md) as the
+ *	driver will write them with the file's next copy through this slot
+ *	(zero while it is not set); GET with KOHAKU_DXA_GET_DEVICE: as the
+ *	unit holds them now, read through CU_CTRL (DXA_SEL, DXA_DATA).
  *
  * ALLOC takes a free slot of the unit for this file (EBUSY when all 16 are
  * taken); SET, GET and FREE work on this file's slots only (ENOENT for
- * another's or a free one).  A file's slots are freed when it closes.  The
- * driver writes a slot to the unit as job data of each job with a copy
- * through it, so what a job copies is what was set when it was submitted.
+ * another's or a free one), except GET with KOHAKU_DXA_GET_DEVICE, which
+ * reads any slot of the unit (a tool's view of the unit: @table and
+ * @state, no @desc).  @flags is 0 but for GET's KOHAKU_DXA_GET_DEVICE;
+ * a node that is not a DXA unit, a slot past 15 or a nonzero @pad is
+ * EINVAL.  A file's slots are freed when it closes.  The driver writes a
+ * slot to the unit as job data of each job with a copy through it, so
+ * what a job copies is what was set when it was submitted; a program for
+ * a DXA unit carries no CU_DATA of its own.
  */
 struct drm_kohaku_dxa_slot {
 	__u32 flags;
