@@ -145,8 +145,8 @@ struct ksim_dxa {
 	/* model-only: refused table bursts, stale answers dropped */
 	u64 refused, stale;
 	/* model-only timestamps of the last copy, for the timing tests */
-	u64 t_accept, t_first_req, t_placed, t_first_send, t_last_send,
-	    t_done;
+	u64 t_accept, t_first_req, t_last_resp, t_placed, t_first_send,
+	    t_last_send, t_done;
 	u32 max_out;
 };
 

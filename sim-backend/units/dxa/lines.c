@@ -185,6 +185,7 @@ void ksim_dxa_read_resp(struct ksim_dxa *x, const struct kh_flit *f)
 	t->have = true;
 	x->gmem_lat += now - t->req_at;
 	x->last_progress = now;
+	x->t_last_resp = now;
 	x->pl_order[(x->pl_head + x->pl_count) % KH_DXA_MAX_INFLIGHT] =
 		txn & KSIM_DXA_TAG_MASK;
 	x->pl_count++;

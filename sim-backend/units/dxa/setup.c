@@ -72,12 +72,17 @@ void ksim_dxa_accept(struct ksim_dxa *x, const struct kh_flit *f)
 
 	ksim_unit_inst_accept(u);
 	x->t_accept = now;
-	x->t_first_req = x->t_placed = x->t_first_send = x->t_last_send = 0;
+	x->t_first_req = x->t_last_resp = x->t_placed = 0;
+	x->t_first_send = x->t_last_send = 0;
 	x->t_done = 0;
 	x->max_out = 0;
 	x->gen = (x->gen + 1) & (0xff >> KSIM_DXA_TAG_BITS);
 	x->fault = false;
 	x->last_progress = now;
+	/* no receiver of this copy has been sent to or answered yet */
+	for (i = 0; i < KH_DXA_MAX_RECV; i++)
+		x->b_sent[i] = x->acked[i] = false;
+	x->no_ack = false;
 	ksim_dxa_desc_decode(x->table[slot], &x->d);
 	x->nrecv = kh_flit_get(f, KH_DXA_INST_NRECV) + 1;
 	for (i = 0; i < KH_DXA_MAX_RECV; i++)
