@@ -15,6 +15,7 @@ INCDIRS.sim-backend := uapi hwif sim-backend
 INCDIRS.sim-backend/units := uapi hwif sim-backend
 INCDIRS.sim-backend/units/pool := uapi hwif sim-backend
 INCDIRS.sim-backend/units/cpu := uapi hwif sim-backend
+INCDIRS.sim-backend/units/dxa := uapi hwif sim-backend
 INCDIRS.sim-backend/units/mat := uapi hwif sim-backend
 INCDIRS.sim-backend/units/vec := uapi hwif sim-backend
 INCDIRS.sim-backend/xdma := uapi hwif sim-backend

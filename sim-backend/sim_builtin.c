@@ -11,7 +11,8 @@
  * null units.  `mesh_2x2_8+2`, `mesh_2x2_6+2_pe` and `mesh_1x1_ctrlpe` are
  * KohakuTPU's own map files for the card that ships (ship parameters, the
  * map rows as the files have them), with the mat, vec and cpu units;
- * `cpu_2x1` carries cpu units on a mesh the driver accepts.
+ * `cpu_2x1` carries cpu units on a mesh the driver accepts; `dxa_2x1` the
+ * DXA addon (docs/spec/dxa.md) with its scratch receivers.
  */
 #include "ksim.h"
 #include "sim_util.h"
@@ -62,6 +63,15 @@ static const struct ksim_builtin ksim_builtins[] = {
 	  "xxx  cpu  cpu  xxx\n"
 	  "mag  sax  null cpu\n"
 	  "xxx  cpu  sax  xxx\n" },
+	{ "dxa_2x1",
+	  "# the project's DXA addon (docs/spec/dxa.md): a dxa bulk-copy unit\n"
+	  "# and four scratch receivers (scr) beside an SX and a null unit,\n"
+	  "# one build number for every unit; 2 x 1 routers, ship parameters\n"
+	  "profile ship\n"
+	  "param cu_version 1\n"
+	  "xxx  dxa  scr  xxx\n"
+	  "mag  scr  sax  scr\n"
+	  "xxx  scr  null xxx\n" },
 	{ "saxpy",
 	  "# the reference saxpy map (src/examples/saxpy/saxpy_map.txt):\n"
 	  "# one router, one MAG port, two SX units; the parameters of the\n"
@@ -136,6 +146,7 @@ static const char *const ksim_builtin_list[] = {
 	"mesh_2x2_6+2_pe",
 	"mesh_1x1_ctrlpe",
 	"cpu_2x1",
+	"dxa_2x1",
 	"saxpy",
 	"sx_null_2x2",
 	"ship_2x2",

@@ -21,6 +21,8 @@ static const struct ksim_unit_type *const ksim_unit_table[] = {
 	&ksim_unit_mat,
 	&ksim_unit_vec,
 	&ksim_unit_cpu,
+	&ksim_unit_dxa,
+	&ksim_unit_scr,
 };
 
 const struct ksim_unit_type *ksim_unit_lookup(const struct ksim_unit_types *types,

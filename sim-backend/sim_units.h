@@ -12,5 +12,7 @@ extern const struct ksim_unit_type ksim_unit_pool;
 extern const struct ksim_unit_type ksim_unit_cpu;
 extern const struct ksim_unit_type ksim_unit_mat;
 extern const struct ksim_unit_type ksim_unit_vec;
+extern const struct ksim_unit_type ksim_unit_dxa;
+extern const struct ksim_unit_type ksim_unit_scr;
 
 #endif /* KSIM_UNITS_H */

@@ -2,7 +2,8 @@
 # (kohaku_sim.ko).  Userspace-only files are listed in sim.mk.
 # ksim_hw.c is the model's adapter to the register-access seam (hwif/).
 # The unit models are in units/ (the POOL unit in units/pool/, the cpu
-# unit in units/cpu/, their shared RV32I decoding in units/rv32i.h), the XDMA
+# unit in units/cpu/, their shared RV32I decoding in units/rv32i.h, the
+# DXA unit in units/dxa/ beside its scratch receiver units/scr.c), the XDMA
 # engine (BAR1) in xdma/.
 KH_SIM_SOURCES := \
 	ksim_hw.c \
@@ -45,6 +46,12 @@ KH_SIM_SOURCES := \
 	units/cpu/mem.c \
 	units/cpu/req.c \
 	units/cpu/rx.c \
+	units/dxa/burst.c \
+	units/dxa/dxa.c \
+	units/dxa/lines.c \
+	units/dxa/setup.c \
+	units/dxa/stage.c \
+	units/dxa/table.c \
 	units/mat/acu.c \
 	units/mat/cudata.c \
 	units/mat/drain.c \
@@ -52,6 +59,7 @@ KH_SIM_SOURCES := \
 	units/mat/mat.c \
 	units/mat/sweep.c \
 	units/null.c \
+	units/scr.c \
 	units/sx.c \
 	units/pool/cudata.c \
 	units/pool/iss_decode.c \

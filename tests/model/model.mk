@@ -20,6 +20,8 @@ MODEL_TESTS += model_xdma
 MODEL_TESTS += model_pool_fw
 # the matmul cluster (docs/spec/mat.md)
 MODEL_TESTS += model_mat
+# the DXA addon and its scratch receiver (docs/spec/dxa.md)
+MODEL_TESTS += model_dxa
 MODEL_HELP_SRCS := tests/model/mhelp.c tests/model/tunits.c tests/model/mmesh.c
 MODEL_HELP_SRCS += tests/model/mclient.c tests/model/mpool.c
 MODEL_LINK_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(SIM_SRCS) $(TAP_SRCS) $(MODEL_HELP_SRCS))

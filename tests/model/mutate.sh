@@ -302,6 +302,39 @@ cat <<'M'
 627~units/vec/kernel.c~model_vec~VLOOP: the body runs count + 1 times~		if (v->lp_cnt > 1) {~		if (v->lp_cnt > 0) {
 628~units/vec/kernel.c~model_vec~VSETVL: a VL of 0 is accepted~		if (!s || s > KH_VEC_VLMAX) {~		if (s > KH_VEC_VLMAX) {
 629~units/vec/port.c~model_vec~CU_DATA: offset + len == 512 is accepted (range check off by one)~		bool bad = buf != 0 || off + len >= KH_VEC_L1_WORDS;~		bool bad = buf != 0 || off + len > KH_VEC_L1_WORDS;
+801~units/dxa/lines.c~model_dxa~dxa OOB: a coordinate equal to the size (dims 1-4) is in bounds~			if (cd >= d->size[dim])~			if (cd > d->size[dim])
+802~units/dxa/lines.c~model_dxa~dxa OOB: dimension 0 is never out of bounds~			if (c0 >= d->size[0])\n\t\t\t\tbreak;~			if (0)\n\t\t\t\tbreak;
+803~units/dxa/lines.c~model_dxa~dxa address: every dimension uses stride[0]~			rb += (u64)cd * d->stride[dim - 1];~			rb += (u64)cd * d->stride[0];
+804~units/dxa/lines.c~model_dxa~dxa address: coordinate 0 is not added~			a = (rb + (u64)c0 * x->eb) & KSIM_DXA_ADDR_MASK;~			a = (rb + (u64)i0 * x->eb) & KSIM_DXA_ADDR_MASK;
+805~units/dxa/stage.c~model_dxa~dxa K-major: the row pitch is tile0, not tile1~		return ((lin % x->ext[0]) * x->ext[1] + lin / x->ext[0]) *~		return ((lin % x->ext[0]) * x->ext[0] + lin / x->ext[0]) *
+806~units/dxa/burst.c~model_dxa~dxa multicast: every receiver gets offset + mstride, not offset + r * mstride~			    (KH_DXA_RECV_OFF(rv) + x->b_r * x->d.mstride) &~			    (KH_DXA_RECV_OFF(rv) + x->d.mstride) &
+807~units/dxa/lines.c~model_dxa~dxa line dedup: a line shared by elements is read once per element~		if (x->line_addr[x->h_line[h]] == a)\n\t\t\treturn x->h_line[h];~		if (0)\n\t\t\treturn x->h_line[h];
+808~units/dxa/lines.c~model_dxa~dxa counters: reads saved count every receiver, not receivers - 1~	x->gmem_saved += x->nrecv - 1;~	x->gmem_saved += x->nrecv;
+809~units/dxa/stage.c~model_dxa~dxa cfill: 8-byte elements repeat cfill instead of zero-extending it~		fill[b] = b < 4 ? (u8)(x->d.cfill >> (8 * b)) : 0;~		fill[b] = (u8)(x->d.cfill >> (8 * (b & 3)));
+810~units/dxa/burst.c~model_dxa~dxa acks: the copy retires at its last flit without waiting for the acks~	if (++x->b_r == x->nrecv)\n\t\tx->state = KSIM_DXA_ACK;~	if (++x->b_r == x->nrecv)\n\t\tksim_dxa_finish(x);
+811~units/dxa/burst.c~model_dxa~dxa acks: the first ack after the last burst retires the copy~		if (x->state == KSIM_DXA_ACK && ksim_dxa_all_acked(x))~		if (x->state == KSIM_DXA_ACK)
+812~units/dxa/setup.c~model_dxa~dxa BAD_OP: [245:240] not checked~	if (op != KH_DXA_OP_COPY || zero)~	if (op != KH_DXA_OP_COPY)
+813~units/dxa/setup.c~model_dxa~dxa EMPTY_SLOT: a rank-0 slot copies~	if (!rank)\n\t\treturn KH_DXA_FAULT_EMPTY_SLOT;~	if (0)\n\t\treturn KH_DXA_FAULT_EMPTY_SLOT;
+814~units/dxa/setup.c~model_dxa~dxa BAD_META: only swizzle is reserved~	if (rank > KH_DXA_MAX_RANK || (d->meta & KH_DXA_META_RESERVED) ||~	if (rank > KH_DXA_MAX_RANK || (d->meta & KH_DXA_META_SWIZZLE) ||
+815~units/dxa/setup.c~model_dxa~dxa BAD_META: a base above 40 bits is taken~	    d->base > KSIM_DXA_ADDR_MASK)~	    0)
+816~units/dxa/setup.c~model_dxa~dxa KMAJOR_RANK: K-major rank 3 is taken~	if ((d->meta & KH_DXA_META_KMAJOR) && rank > 2)~	if ((d->meta & KH_DXA_META_KMAJOR) && rank > 3)
+817~units/dxa/setup.c~model_dxa~dxa ZERO_TILE: only dimension 0 is checked~		if (!d->tile[i])\n\t\t\treturn KH_DXA_FAULT_ZERO_TILE;~		if (!d->tile[0])\n\t\t\treturn KH_DXA_FAULT_ZERO_TILE;
+818~units/dxa/setup.c~model_dxa~dxa TILE_TOO_BIG: exactly 8 KiB faults~	if (elems * x->eb > KH_DXA_MAX_TILE_BYTES)~	if (elems * x->eb >= KH_DXA_MAX_TILE_BYTES)
+819~units/dxa/burst.c~model_dxa~dxa NO_ACK: twice the ack timeout~	x->ack_by[x->b_r] = now + KH_DXA_ACK_TIMEOUT;~	x->ack_by[x->b_r] = now + 2 * KH_DXA_ACK_TIMEOUT;
+820~units/dxa/burst.c~model_dxa~dxa STALL: twice the watchdog~	next = x->last_progress + KH_DXA_STALL_TIMEOUT;~	next = x->last_progress + 2 * KH_DXA_STALL_TIMEOUT;
+821~units/dxa/lines.c~model_dxa~dxa reads: at most 4 in flight, not KH_DXA_MAX_INFLIGHT~	return x->state == KSIM_DXA_READ && x->rd_next < x->n_lines &&~	return x->state == KSIM_DXA_READ && x->rd_next < x->n_lines && x->rd_out < 4 &&
+822~units/dxa/setup.c~model_dxa~dxa timing: one setup cycle short~	x->ready_at = now + 1 + KSIM_DXA_SETUP_CYCLES;~	x->ready_at = now + KSIM_DXA_SETUP_CYCLES;
+823~units/dxa/stage.c~model_dxa~dxa timing: K-major places a line a cycle~		return x->line_first[l + 1] - x->line_first[l];~		return 1;
+824~units/dxa/table.c~model_dxa~dxa table: a burst of several slots is taken~	       len + 1 == KH_DXA_SLOT_GRANULES;~	       len + 1 >= KH_DXA_SLOT_GRANULES;
+825~units/dxa/table.c~model_dxa~dxa table: an odd offset is taken~	return buf == KH_DXA_BUF_TABLE && !(off % KH_DXA_SLOT_GRANULES) &&~	return buf == KH_DXA_BUF_TABLE &&
+826~units/dxa/table.c~model_dxa~dxa DXA_DATA: words at 4-byte steps~	const u8 *p = &x->table[0][0] + (w % KH_DXA_TABLE_WORDS) * 8;~	const u8 *p = &x->table[0][0] + (w % KH_DXA_TABLE_WORDS) * 4;
+827~units/scr.c~model_dxa~scr COPY_OUT: bursts of 16 beats~		u32 n = ksim_min_u32(s->count - s->w_g, KH_MEM_WBURST);~		u32 n = ksim_min_u32(s->count - s->w_g, 16);
+828~units/scr.c~model_dxa~scr CU_DATA: a burst flush with the end is refused~			s->cd_off + s->cd_left > KH_SCR_GRANULES;~			s->cd_off + s->cd_left >= KH_SCR_GRANULES;
+829~units/scr.c~model_dxa~scr CU_DATA: a refused burst is acknowledged~	if (s->cd_signal && !s->cd_refused) {~	if (s->cd_signal) {
+830~units/scr.c~model_dxa~scr COPY_OUT: retires at the last beat, not the last ack~		if (s->w_g == s->count)\n\t\t\ts->state = KSIM_SCR_ACK;~		if (s->w_g == s->count)\n\t\t\ts->state = KSIM_SCR_DONE;
+831~units/scr.c~model_dxa~scr COPY_OUT: 8-byte alignment is enough~	else if (s->addr % KSIM_SCR_GRANULE)~	else if (s->addr % 8)
+832~units/dxa/table.c~model_dxa~dxa table: a refused burst is acknowledged too~	if (x->cd_refused)\n\t\treturn;\n\tmemcpy~	if (x->cd_refused) {\n\t\tx->sg_pend = x->cd_signal;\n\t\treturn;\n\t}\n\tmemcpy
+833~units/dxa/burst.c~model_dxa~dxa acks: matched to any receiver, not the one at the ack's source~		    KH_DXA_RECV_X(x->recv[r]) != sx ||\n\t\t    KH_DXA_RECV_Y(x->recv[r]) != sy)~		    0)
 M
 }
 
