@@ -552,13 +552,15 @@ static int kh_dxa_slot_bytes(struct kh_file *kf, const struct kh_node *n,
 	const struct kh_dxa_slot *sl = &n->dxa[s];
 	struct kh_device *kd = kf->kd;
 	struct kh_bo *bo;
-	int ret;
 
 	kh_lock_assert_held(&kf->lock);
 	kh_lock_assert_held(&n->mesh->lock);
-	ret = kh_dxa_mine(kf, "SUBMIT", n, s);
-	if (ret)
-		return ret;
+	if (sl->owner != kf) {
+		kh_dbg(kd, "SUBMIT: program %u copies through slot %u of DXA unit (%u,%u), which %s\n",
+		       prog, s, n->x, n->y, sl->owner ? "belongs to another file" :
+		       "is free (DXA_ALLOC takes one)");
+		return -ENOENT;
+	}
 	if (sl->state != KOHAKU_DXA_SLOT_SET) {
 		kh_dbg(kd, "SUBMIT: program %u copies through slot %u of DXA unit (%u,%u), which is allocated but not set (DXA_SET first)\n",
 		       prog, s, n->x, n->y);

@@ -296,7 +296,7 @@ BRK(kmajor3, d->rank = 3; d->size[2] = 1; d->tile[2] = 1;
     d->flags = KOHAKU_DXA_KMAJOR)
 BRK(past_bo, d->size[1] = 31)		/* one row too many */
 BRK(past_bo_col, d->size[0] = 65; d->stride[0] = 256) /* row 29 too long */
-BRK(offset_past, d->bo_offset = 4)	/* the last element one word out */
+BRK(offset_past, d->size[0] = 64; d->bo_offset = 4) /* the last element one word out */
 BRK(offset_huge, d->bo_offset = ~0ULL - 7)
 BRK(wrap, d->size[1] = 0xffffffffu; d->stride[0] = 0xfffffffcu)
 BRK(bo_none, d->bo_handle = 0)
