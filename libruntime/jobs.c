@@ -5,18 +5,56 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "rt_internal.h"
+
+/*
+ * Room for every program's data entries in the ABI's form (*out NULL when
+ * none carries data); a count over the limit or a NULL array is refused
+ * here with a message, before the driver sees it.
+ */
+static int kh_rt_job_data(kohaku_device *dev, const struct kohaku_program *programs,
+			  unsigned int n_programs, struct drm_kohaku_data **out)
+{
+	unsigned int i, total = 0;
+
+	*out = NULL;
+	for (i = 0; i < n_programs; i++) {
+		const struct kohaku_program *p = &programs[i];
+
+		if (!p->n_data)
+			continue;
+		if (p->n_data > KOHAKU_MAX_PROGRAM_DATA || !p->data) {
+			kh_rt_seterr(dev, "submitting a job: program %u carries %u "
+				     "data entries%s (at most %u)", i, p->n_data,
+				     p->data ? "" : " at NULL",
+				     KOHAKU_MAX_PROGRAM_DATA);
+			return p->data ? -EINVAL : -EFAULT;
+		}
+		total += p->n_data;
+	}
+	if (!total)
+		return 0;
+	*out = calloc(total, sizeof(**out));
+	if (!*out) {
+		kh_rt_seterr(dev, "submitting a job: out of memory for %u data entries",
+			     total);
+		return -ENOMEM;
+	}
+	return 0;
+}
 
 KH_RT_EXPORT int kohaku_submit_ex(kohaku_device *dev,
 				  const struct kohaku_submit_args *args,
 				  uint64_t *job_id)
 {
 	struct drm_kohaku_program progs[KOHAKU_MAX_PROGRAMS];
+	struct drm_kohaku_data *data = NULL, *d;
 	const struct kohaku_program *programs;
 	struct drm_kohaku_submit req;
-	unsigned int i, n_programs;
+	unsigned int i, j, n_programs;
 	int r;
 
 	if (!dev)
@@ -37,14 +75,30 @@ KH_RT_EXPORT int kohaku_submit_ex(kohaku_device *dev,
 		kh_rt_seterr(dev, "submitting a job: programs is NULL");
 		return -EFAULT;
 	}
+	r = kh_rt_job_data(dev, programs, n_programs, &data);
+	if (r)
+		return r;
 	memset(progs, 0, sizeof(progs));
-	for (i = 0; i < n_programs; i++) {
-		progs[i].mesh = programs[i].mesh;
-		progs[i].x = programs[i].x;
-		progs[i].y = programs[i].y;
-		progs[i].txn = programs[i].txn;
-		progs[i].n_insts = programs[i].n_insts;
-		progs[i].insts_ptr = (uintptr_t)programs[i].insts;
+	for (i = 0, d = data; i < n_programs; i++) {
+		const struct kohaku_program *p = &programs[i];
+
+		progs[i].mesh = p->mesh;
+		progs[i].x = p->x;
+		progs[i].y = p->y;
+		progs[i].txn = p->txn;
+		progs[i].n_insts = p->n_insts;
+		progs[i].insts_ptr = (uintptr_t)p->insts;
+		if (!p->n_data)
+			continue;
+		for (j = 0; j < p->n_data; j++) {
+			d[j].data_ptr = (uintptr_t)p->data[j].data;
+			d[j].size = p->data[j].size;
+			d[j].offset = p->data[j].offset;
+			d[j].buf_id = p->data[j].buf_id;
+		}
+		progs[i].data_ptr = (uintptr_t)d;
+		progs[i].n_data = p->n_data;
+		d += p->n_data;
 	}
 	memset(&req, 0, sizeof(req));
 	req.n_programs = n_programs;
@@ -61,6 +115,7 @@ KH_RT_EXPORT int kohaku_submit_ex(kohaku_device *dev,
 			programs[0].x, programs[0].y, programs[0].n_insts,
 			programs[0].n_insts == 1 ? "" : "s",
 			args->n_in_syncobjs || args->out_syncobj ? ", with fences" : "");
+	free(data);
 	if (r == 0 && job_id)
 		*job_id = req.job_id;
 	return r;
@@ -99,6 +154,25 @@ KH_RT_EXPORT const char *kohaku_job_status_name(unsigned int status)
 		return "ERROR";
 	default:
 		return "UNKNOWN";
+	}
+}
+
+/* a KOHAKU_JOB_WHY_* in words */
+static const char *error_reason(uint32_t reason)
+{
+	switch (reason) {
+	case KOHAKU_JOB_WHY_DATA_REFUSED:
+		return "the node did not acknowledge the job's CU_DATA (a buffer "
+		       "the unit does not take, or past its end; no instruction "
+		       "was sent)";
+	case KOHAKU_JOB_WHY_DATA_PROTOCOL:
+		return "the node answered the job's CU_DATA with another signal";
+	case KOHAKU_JOB_WHY_BATCH_TXN:
+		return "a SIG_BATCH_COMPLETE named another program's txn";
+	case KOHAKU_JOB_WHY_NOT_COMPLETION:
+		return "a program's last signal was not a completion";
+	default:
+		return "the device answered out of protocol";
 	}
 }
 
@@ -152,8 +226,8 @@ KH_RT_EXPORT const char *kohaku_job_describe(const struct kohaku_job_status *st,
 			 "is not usable (see `kohaku info`)");
 		break;
 	case KOHAKU_JOB_ERROR:
-		snprintf(buf, len, "ERROR: the device answered out of protocol "
-			 "(at %s); the driver log has the details", where);
+		snprintf(buf, len, "ERROR: %s (at %s); the driver log has the "
+			 "details", error_reason(st->reason), where);
 		break;
 	case KOHAKU_JOB_QUEUED:
 	case KOHAKU_JOB_RUNNING:
@@ -180,6 +254,7 @@ static void status_from_wait(struct kohaku_job_status *st,
 	st->fault_flags = req->fault_flags;
 	st->n_faults = req->n_faults;
 	st->device_ns = req->device_ns;
+	st->reason = req->reason;
 }
 
 KH_RT_EXPORT int kohaku_wait(kohaku_device *dev, uint64_t job_id,

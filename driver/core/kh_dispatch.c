@@ -169,11 +169,25 @@ static enum kh_ready kh_job_ready(struct kh_mesh *m, struct kh_job *job)
 	return KH_READY;
 }
 
+/*
+ * The job's instructions may go: the baselines its signals are counted
+ * from (after its data's acknowledgements) and its credit.
+ */
+static void kh_job_arm(struct kh_mesh *m, struct kh_job *job)
+{
+	unsigned int i;
+	u64 raw;
+
+	for (i = 0; i < job->n_progs; i++)
+		job->progs[i].baseline = kh_ns_count(m, job->progs[i].node, &raw);
+	kh_wr(m, KH_ORC_PROG_CRED, job->seed);
+	job->lasts_at_seed = 0;
+	m->run = KH_RUN_DISPATCH;
+}
+
 static void kh_job_start(struct kh_mesh *m, struct kh_job *job)
 {
 	struct kh_device *kd = m->kd;
-	unsigned int i;
-	u64 raw;
 
 	/* after our own last job the dispatcher is known idle: no read */
 	if (!m->disp_idle && (kh_rd(m, KH_ORC_PROG_STAT) & KH_PROG_STAT_RUN)) {
@@ -197,13 +211,12 @@ static void kh_job_start(struct kh_mesh *m, struct kh_job *job)
 	kh_write_once(job->status, KOHAKU_JOB_RUNNING);
 	job->t_start = kh_now(kd);
 	job->deadline = job->t_start + job->timeout_ns;
-	for (i = 0; i < job->n_progs; i++)
-		job->progs[i].baseline = kh_ns_count(m, job->progs[i].node, &raw);
-	kh_wr(m, KH_ORC_PROG_CRED, job->seed);
-	job->lasts_at_seed = 0;
-	m->run = KH_RUN_DISPATCH;
-	kh_dbg(kd, "mesh %u: job %llu: %u programs, credit %u\n",
-	       m->id, job->id, job->n_progs, job->seed);
+	kh_dbg(kd, "mesh %u: job %llu: %u programs, %u data entries, credit %u\n",
+	       m->id, job->id, job->n_progs, job->n_segs, job->seed);
+	if (job->n_segs)
+		m->run = KH_RUN_DATA;
+	else
+		kh_job_arm(m, job);
 }
 
 /* The next piece of the job, at most half the staging RAM. */
@@ -351,10 +364,12 @@ static bool kh_collect(struct kh_mesh *m, struct kh_job *job, bool all)
 					job->n_faults++;
 				if (code == KH_SIG_BATCH_COMPLETE &&
 				    KH_NS_ARG(raw) != p->txn)
-					job->why = "SIG_BATCH_COMPLETE with another program's txn";
+					kh_job_error(job, p->node, KOHAKU_JOB_WHY_BATCH_TXN,
+						     "SIG_BATCH_COMPLETE with another program's txn");
 				else if (code != KH_SIG_BATCH_COMPLETE &&
 					 code != KH_SIG_FAULT)
-					job->why = "the last signal of a program was not a completion";
+					kh_job_error(job, p->node, KOHAKU_JOB_WHY_NOT_COMPLETION,
+						     "the last signal of a program was not a completion");
 			}
 		}
 		pushed_seen += p->seen;
@@ -524,6 +539,11 @@ static void kh_job_timeout(struct kh_mesh *m, struct kh_job *job)
 			kh_err(m->kd, "mesh %u: job %llu timed out: node (%u,%u) retired %u of %u instructions\n",
 			       m->id, job->id, p->node->x, p->node->y, p->seen, p->n);
 	}
+	if (m->run == KH_RUN_DATA) {
+		kh_err(m->kd, "mesh %u: job %llu timed out sending its CU_DATA; no instruction was sent\n",
+		       m->id, job->id);
+		kh_job_data_cut(m, job);
+	}
 	job->staged.valid = false;
 	job->recover_deadline = job->t_end + KH_RECOVER_NS;
 	m->run = KH_RUN_RECOVER;
@@ -613,6 +633,19 @@ void kh_mesh_step(struct kh_mesh *m)
 		if (kh_now(m->kd) >= job->deadline && m->run != KH_RUN_SETTLE) {
 			kh_job_timeout(m, job);
 			continue;
+		}
+		if (m->run == KH_RUN_DATA) {
+			int r = kh_job_data_step(m, job);
+
+			if (!r)
+				return;
+			if (r < 0) {
+				kh_job_data_cut(m, job);
+				kh_job_finalize(job, kh_job_verdict(m, job));
+				kh_job_finish(m, job);
+				continue;
+			}
+			kh_job_arm(m, job);
 		}
 		if (m->run == KH_RUN_DISPATCH) {
 			kh_dispatch(m, job);

@@ -25,6 +25,8 @@ void kh_job_put(struct kh_job *job)
 		kh_fence_put(job->fence);
 	kh_free(job->in_fences);
 	kh_free(job->insts);
+	kh_free(job->segs);
+	kh_free(job->data);
 	kh_free(job->progs);
 	kh_free(job);
 }
@@ -66,6 +68,24 @@ void kh_job_finalize(struct kh_job *job, u32 status)
 	kh_waitq_wake(&kd->waitq);
 }
 
+/*
+ * The job is to end ERROR: why, in words for the log and as a code for
+ * WAIT, and the node it happened at.  The first error is the one kept.
+ */
+void kh_job_error(struct kh_job *job, const struct kh_node *n, u32 code,
+		  const char *why)
+{
+	if (job->why)
+		return;
+	job->why = why;
+	job->why_code = code;
+	if (!(job->fault_flags & KOHAKU_FAULT_NODE_KNOWN)) {
+		job->fault_flags |= KOHAKU_FAULT_NODE_KNOWN;
+		job->fault_x = n->x;
+		job->fault_y = n->y;
+	}
+}
+
 void kh_job_abort(struct kh_job *job, const char *why)
 {
 	struct kh_mesh *m = job->mesh;
@@ -88,8 +108,13 @@ static int kh_check_program(struct kh_device *kd, const struct drm_kohaku_progra
 	struct kh_node *n;
 	struct kh_mesh *m;
 
-	if (p->flags || p->pad || p->reserved) {
+	if (p->flags || p->pad || p->reserved || p->data_pad) {
 		kh_dbg(kd, "SUBMIT: program %u has nonzero flags/pad/reserved\n", i);
+		return -EINVAL;
+	}
+	if (!p->n_data != !p->data_ptr) {
+		kh_dbg(kd, "SUBMIT: program %u: n_data %u with data_ptr %s\n", i,
+		       p->n_data, p->data_ptr ? "set" : "0");
 		return -EINVAL;
 	}
 	if (!kh_mesh_present(kd, p->mesh)) {
@@ -189,6 +214,7 @@ static int kh_job_build(struct kh_file *kf, const struct drm_kohaku_submit *a,
 	}
 	job->n_progs = a->n_programs;
 	job->mesh = m;
+	ret = kh_job_data_build(kd, job, p, a->n_programs);
 out:
 	kh_free(p);
 	return ret;
@@ -429,6 +455,7 @@ static void kh_job_report(const struct kh_job *job, struct drm_kohaku_wait *a)
 	a->fault_x = node ? job->fault_x : KOHAKU_COORD_NONE;
 	a->fault_y = node ? job->fault_y : KOHAKU_COORD_NONE;
 	a->device_ns = job->t_end > job->t_start ? job->t_end - job->t_start : 0;
+	a->reason = a->status == KOHAKU_JOB_ERROR ? job->why_code : 0;
 }
 
 int kh_job_wait(struct kh_file *kf, void *arg)
@@ -438,7 +465,7 @@ int kh_job_wait(struct kh_file *kf, void *arg)
 	struct kh_job *job;
 	int ret;
 
-	if (a->flags || !kh_all_zero(a->reserved, sizeof(a->reserved)))
+	if (a->flags || a->reason_pad || a->reserved)
 		return -EINVAL;
 	kh_mutex_lock(&kf->lock);
 	job = kh_xa_load(&kf->jobs, a->job_id);

@@ -10,9 +10,6 @@
  */
 #include "kh_priv.h"
 
-/* a burst's data lands at the node's pace: this much device time at most */
-#define KH_DATA_TIMEOUT_NS	2000000ULL
-
 /* Room in the TX FIFO: TX_KICK is ignored while it is full. */
 static int kh_mbox_tx_room(struct kh_mesh *m, u64 deadline)
 {

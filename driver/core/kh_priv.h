@@ -98,6 +98,7 @@ struct kh_mem {
 
 enum kh_mesh_run {
 	KH_RUN_IDLE,		/* nothing on the device */
+	KH_RUN_DATA,		/* sending the programs' CU_DATA first */
 	KH_RUN_DISPATCH,	/* sending chunks */
 	KH_RUN_COLLECT,		/* everything sent, counting signals */
 	KH_RUN_SETTLE,		/* signals in; waiting for writes to land */
@@ -166,6 +167,29 @@ struct kh_prog {
 	bool finished;
 };
 
+/*
+ * One data entry of a program (struct drm_kohaku_data), in the job's own
+ * copy: sent as bursts of at most KH_DATA_MAX_FLITS granules.
+ */
+struct kh_data_seg {
+	struct kh_node *node;
+	u8 buf;
+	u32 offset;		/* granule of the first byte */
+	u32 n;			/* granules */
+	const u8 *bytes;	/* n * KOHAKU_DATA_GRANULE, in job->data */
+};
+
+/* Where the data phase is: a burst is open from its descriptor to its last flit. */
+struct kh_data_cursor {
+	u32 seg;		/* the entry being sent */
+	u32 done;		/* its granules sent in finished bursts */
+	u32 burst;		/* granules in the open burst, 0: none open */
+	u32 sent;		/* of which sent */
+	bool wait_ack;		/* the burst is out; its SIG_DATA_RECEIVED is due */
+	u16 baseline;		/* the node's NODE_STATUS count before the burst */
+	u64 deadline;		/* for the acknowledgement */
+};
+
 struct kh_chunk {
 	struct kh_prog *prog;
 	u32 first;		/* index of its first instruction */
@@ -202,6 +226,12 @@ struct kh_job {
 	struct kh_fence_cb in_cb;
 	bool in_cb_armed;
 
+	/* CU_DATA sent before the first instruction (KH_RUN_DATA) */
+	u8 *data;
+	struct kh_data_seg *segs;
+	u32 n_segs;
+	struct kh_data_cursor dc;
+
 	/* dispatch state */
 	u32 next_prog;		/* first program with instructions left */
 	struct kh_chunk kicked;	/* handed to the dispatcher last */
@@ -226,6 +256,7 @@ struct kh_job {
 	u32 fault_code;
 	u32 n_faults;		/* faulting last instructions + lost_faults */
 	const char *why;	/* for ERROR/ABORTED/TIMEOUT logs */
+	u32 why_code;		/* KOHAKU_JOB_WHY_*, for ERROR */
 	bool internal;		/* the driver's own (firmware LOAD), no file */
 };
 
@@ -367,6 +398,8 @@ int kh_ctrl_write(struct kh_mesh *m, u8 x, u8 y, u8 index, u64 value,
 
 /* kh_mbox_data.c: CU_DATA bursts from the mailbox */
 #define KH_DATA_MAX_FLITS	256	/* data flits per burst */
+/* a burst's data lands at the node's pace: this much device time at most */
+#define KH_DATA_TIMEOUT_NS	2000000ULL
 int kh_data_burst(struct kh_mesh *m, const struct kh_node *n, u8 buf,
 		  u32 offset, const u8 *data, u32 n_flits);
 int kh_data_word(struct kh_mesh *m, const struct kh_node *n, u8 buf,
@@ -409,6 +442,13 @@ void kh_job_finalize(struct kh_job *job, u32 status);
 void kh_job_unlist(struct kh_device *kd, struct kh_job *job);
 /* a queued job that never runs: off the queue, ABORTED, the mesh's ref put */
 void kh_job_abort(struct kh_job *job, const char *why);
+void kh_job_error(struct kh_job *job, const struct kh_node *n, u32 code,
+		  const char *why);
+/* kh_job_data.c: the CU_DATA a job sends before its instructions */
+int kh_job_data_build(struct kh_device *kd, struct kh_job *job,
+		      const struct drm_kohaku_program *p, u32 n_progs);
+int kh_job_data_step(struct kh_mesh *m, struct kh_job *job);
+void kh_job_data_cut(struct kh_mesh *m, struct kh_job *job);
 /*
  * The driver's own job of one program (the firmware loader's LOADs): runs
  * ahead of the queue, even while the mesh is held for the loader, and is

@@ -40,7 +40,7 @@ int cli_cmd_info(const struct kohaku_cli_opts *o)
 		cli_json_str(in.name);
 		printf(", \"abi_version\": \"%u.%u\", \"caps\": %llu, "
 		       "\"simulated\": %s, \"dma\": %s, \"irq\": %s, "
-		       "\"fences\": %s, \"firmware\": %s, "
+		       "\"fences\": %s, \"firmware\": %s, \"job_data\": %s, "
 		       "\"n_meshes\": %u, \"n_nodes\": %u, \"meshes\": [",
 		       KOHAKU_ABI_VERSION_MAJOR(in.abi_version),
 		       in.abi_version & 0xffff, (unsigned long long)in.caps,
@@ -49,6 +49,7 @@ int cli_cmd_info(const struct kohaku_cli_opts *o)
 		       in.caps & KOHAKU_CAP_IRQ ? "true" : "false",
 		       in.caps & KOHAKU_CAP_FENCES ? "true" : "false",
 		       in.caps & KOHAKU_CAP_FIRMWARE ? "true" : "false",
+		       in.caps & KOHAKU_CAP_JOB_DATA ? "true" : "false",
 		       in.n_meshes, in.n_nodes);
 		for (m = 0; m < in.n_meshes && m < KOHAKU_MAX_MESHES; m++) {
 			const struct drm_kohaku_mesh_info *mi = &in.mesh[m];
@@ -76,12 +77,13 @@ int cli_cmd_info(const struct kohaku_cli_opts *o)
 		       KOHAKU_ABI_VERSION_MAJOR(in.abi_version),
 		       in.abi_version & 0xffff, KOHAKU_ABI_MAJOR,
 		       KOHAKU_ABI_MINOR);
-		printf("caps        0x%llx%s%s%s%s%s\n", (unsigned long long)in.caps,
+		printf("caps        0x%llx%s%s%s%s%s%s\n", (unsigned long long)in.caps,
 		       in.caps & KOHAKU_CAP_SIMULATED ? " simulated" : "",
 		       in.caps & KOHAKU_CAP_DMA ? " dma" : "",
 		       in.caps & KOHAKU_CAP_IRQ ? " irq" : " polling",
 		       in.caps & KOHAKU_CAP_FENCES ? " fences" : "",
-		       in.caps & KOHAKU_CAP_FIRMWARE ? " firmware" : "");
+		       in.caps & KOHAKU_CAP_FIRMWARE ? " firmware" : "",
+		       in.caps & KOHAKU_CAP_JOB_DATA ? " job-data" : "");
 		printf("meshes      %u\n", in.n_meshes);
 		printf("nodes       %u\n", in.n_nodes);
 		for (m = 0; m < in.n_meshes && m < KOHAKU_MAX_MESHES; m++) {

@@ -42,12 +42,13 @@ TEST(builtins_load)
 		CHECK_EQ(ksim_clock_mhz(c), 300);
 		ksim_card_destroy(c);
 	}
-	CHECK_EQ(n, 9);
+	CHECK_EQ(n, 10);
 	CHECK(ksim_builtin_desc("saxpy") != NULL);
 	CHECK(ksim_builtin_desc("pool") != NULL);
 	CHECK(ksim_builtin_desc("pool_2x2") != NULL);
 	CHECK(ksim_builtin_desc("sx_null_2x2") != NULL);
 	CHECK(ksim_builtin_desc("ship_2x2") != NULL);
+	CHECK(ksim_builtin_desc("cpu_2x1") != NULL);
 	CHECK(ksim_builtin_desc("quad") != NULL);
 	CHECK(ksim_builtin_desc("nope") == NULL);
 	CHECK(ksim_builtin_desc(NULL) == NULL);

@@ -169,8 +169,13 @@ TEST(submit_bad_arguments)
 	CHECK_ERR(submit(dev, b), -EINVAL);
 	/* below ABI 0.1's struct; past ours with the next entry's bytes */
 	sub_reset(b);
-	b->s.program_size = sizeof(b->p[0]) - 8;
+	b->s.program_size = KOHAKU_PROGRAM_SIZE_MIN - 8;
 	CHECK_ERR(submit(dev, b), -EINVAL);
+	/* ABI 0.4's struct, without the data fields: taken */
+	sub_reset(b);
+	b->s.program_size = KOHAKU_PROGRAM_SIZE_MIN;
+	CHECK_OK(dev, submit(dev, b));
+	wait_done(dev, b->s.job_id);
 	sub_reset(b);
 	b->s.program_size = sizeof(b->p[0]) + 8;
 	CHECK_ERR(submit(dev, b), -E2BIG);
@@ -363,7 +368,10 @@ TEST(wait_bad_arguments)
 	for (k = 0; k < 2; k++) {
 		memset(&w, 0, sizeof(w));
 		w.job_id = job;
-		w.reserved[k] = 1ULL << (k * 40);
+		if (k)
+			w.reserved = 1ULL << 40;
+		else
+			w.reason_pad = 1;
 		CHECK_ERR(rt_ioctl(dev, DRM_IOCTL_KOHAKU_WAIT, &w), -EINVAL);
 	}
 	/* out fields are outputs: garbage in them is not refused */
@@ -373,6 +381,7 @@ TEST(wait_bad_arguments)
 	w.fault_flags = 0xff;
 	w.n_faults = 5;
 	w.device_ns = ~0ULL;
+	w.reason = 9;
 	w.timeout_ms = 0;
 	r = rt_ioctl(dev, DRM_IOCTL_KOHAKU_WAIT, &w);
 	CHECK_MSG(r == 0 || r == -ETIMEDOUT, "WAIT with garbage outputs: %d", r);

@@ -21,10 +21,12 @@ TEST(get_info_abi_and_caps)
 	CHECK(in.caps & KOHAKU_CAP_SIMULATED);
 	CHECK(in.caps & KOHAKU_CAP_DMA);
 	CHECK(in.caps & KOHAKU_CAP_FENCES);
+	CHECK(in.caps & KOHAKU_CAP_JOB_DATA);
 	/* firmware: exactly when the card has POOL units */
 	CHECK_EQ(!!(in.caps & KOHAKU_CAP_FIRMWARE), rt_map_count(rt_map(), KH_CU_GP) > 0);
 	CHECK_EQ(in.caps & ~(KOHAKU_CAP_SIMULATED | KOHAKU_CAP_DMA | KOHAKU_CAP_IRQ |
-			     KOHAKU_CAP_FENCES | KOHAKU_CAP_FIRMWARE), 0);
+			     KOHAKU_CAP_FENCES | KOHAKU_CAP_FIRMWARE |
+			     KOHAKU_CAP_JOB_DATA), 0);
 	CHECK_EQ(in.n_meshes, 1);
 	CHECK_EQ(in.n_nodes, rt_map()->n_nodes);
 	CHECK(memchr(in.name, '\0', sizeof(in.name)) != NULL);

@@ -173,7 +173,9 @@ NEXT(drm_kohaku_wait, fault_x, fault_y);
 NEXT(drm_kohaku_wait, fault_y, fault_flags);
 NEXT(drm_kohaku_wait, fault_flags, n_faults);
 NEXT(drm_kohaku_wait, n_faults, device_ns);
-NEXT(drm_kohaku_wait, device_ns, reserved);
+NEXT(drm_kohaku_wait, device_ns, reason);
+NEXT(drm_kohaku_wait, reason, reason_pad);
+NEXT(drm_kohaku_wait, reason_pad, reserved);
 LAST(drm_kohaku_wait, reserved, 56);
 
 FIRST(drm_kohaku_fw_load, image_ptr);

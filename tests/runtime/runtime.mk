@@ -5,6 +5,8 @@ RT_TEST_NAMES := rt_api rt_bo rt_badargs rt_credit rt_multimesh rt_info rt_jobs 
 	rt_faults rt_fences rt_abi rt_threads rt_fw rt_pool rt_dma rt_pci rt_mat
 # the vec unit through libkohaku
 RT_TEST_NAMES += rt_vec
+# CU_DATA carried by jobs (ABI 0.5)
+RT_TEST_NAMES += rt_jobdata
 # the cpu unit (rv_pe) through libkohaku
 RT_TEST_NAMES += rt_cpu
 RT_TEST_BINS := $(addprefix $(BUILD)/tests/runtime/,$(RT_TEST_NAMES))

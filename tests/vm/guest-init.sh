@@ -432,6 +432,24 @@ if [ -n "$acc" ] && [ -x /tests/rt_vec ]; then
 fi
 check "del_card 14" sysfs_write $S/del_card "14\n"
 
+# cpu units through kohaku.ko: job data (the image before the kick), the
+# cpu unit's builders and its demo, on the card made for them
+check "new_card 15 cpu_2x1" sysfs_write $S/new_card "15 cpu_2x1\n"
+expect "cpu_2x1: 4 cpu units" "$(count_type 15 "0x5256 RV")" 4
+acc=$(accel_of 15)
+if [ -n "$acc" ] && [ -x /bin/kohaku ] && /bin/kohaku run 2>&1 | grep -q cpu-demo; then
+	cli "cpu_2x1: kohaku run cpu-demo on its 4 cpu units" \
+		--device /dev/accel/$acc run cpu-demo
+fi
+for t in /tests/rt_jobdata /tests/rt_cpu; do
+	[ -n "$acc" ] && [ -x $t ] || continue
+	diag "running ${t#/tests/} on card 15 (cpu_2x1, /dev/accel/$acc)"
+	KOHAKU_BACKEND=kernel KOHAKU_DEVICE=/dev/accel/$acc KOHAKU_TEST_MAP=saxpy \
+		timeout "$TEST_TIMEOUT" $t >/tmp/test.out 2>&1 </dev/null
+	relay "vm/cpu_2x1/${t#/tests/}" /tmp/test.out $?
+done
+check "del_card 15" sysfs_write $S/del_card "15\n"
+
 # bring-up with a lost CU_CTRL reply: a card whose description sets the
 # knob, so that it acts while kohaku.ko enumerates
 check "new_card 10: saxpy with the confirming CAPS reply of (1,2) lost" \

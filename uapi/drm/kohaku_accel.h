@@ -460,6 +460,14 @@ struct drm_kohaku_submit {
 #define KOHAKU_JOB_ABORTED	6	/* never ran: its mesh, a node or an in-fence failed */
 #define KOHAKU_JOB_ERROR	7	/* the device answered out of protocol */
 
+/* why a job ended ERROR (drm_kohaku_wait.reason, ABI 0.5) */
+#define KOHAKU_JOB_WHY_NONE		0
+#define KOHAKU_JOB_WHY_DATA_REFUSED	1	/* the node did not acknowledge the job's CU_DATA: a buffer it does not take, or past its end */
+#define KOHAKU_JOB_WHY_DATA_PROTOCOL	2	/* the node answered CU_DATA with another signal */
+#define KOHAKU_JOB_WHY_BATCH_TXN	3	/* SIG_BATCH_COMPLETE named another program's txn */
+#define KOHAKU_JOB_WHY_NOT_COMPLETION	4	/* a program's last signal was not a completion */
+#define KOHAKU_JOB_WHY_MAX		4
+
 /*
  * NODE_STATUS keeps only each node's last signal, so the driver always
  * knows how many instructions faulted (they return no credit) but knows
@@ -482,6 +490,9 @@ struct drm_kohaku_submit {
  * @fault_flags: out: KOHAKU_FAULT_* bits.
  * @n_faults: out: instructions that raised SIG_FAULT.
  * @device_ns: out: device time from dispatch to the job's end.
+ * @reason: out (ABI 0.5): why a job ended ERROR, KOHAKU_JOB_WHY_*; 0
+ *	otherwise.
+ * @reason_pad: zero.
  * @reserved: zero.
  *
  * WAIT returns 0 once the job has a final status (DONE, FAULT, TIMEOUT,
@@ -502,7 +513,9 @@ struct drm_kohaku_wait {
 	__u8 fault_flags;
 	__u32 n_faults;
 	__u64 device_ns;
-	__u64 reserved[2];
+	__u32 reason;
+	__u32 reason_pad;
+	__u64 reserved;
 };
 
 /* ---- FW_LOAD: boot firmware on the POOL units ---- */
