@@ -861,6 +861,279 @@ TEST(prefix_sum_on_every_unit_matches_c)
 	rt_close_card(dev);
 }
 
+TEST(cpus_side_by_side_in_one_job)
+{
+	static struct ps_run runs[MAX_CPU];
+	struct kohaku_program p[MAX_CPU];
+	struct kohaku_job_status st;
+	unsigned int u;
+	uint64_t dbg;
+	CT_OPEN(dev, nd, nc);
+
+	if (nc < 2) {
+		rt_close_card(dev);
+		SKIP("fewer than two cpu units");
+	}
+	/* every cpu of the mesh, each its own image, data and kick */
+	for (u = 0; u < nc; u++)
+		REQUIRE(ps_setup(dev, &nd[u], &runs[u], 200 + 37 * u, 900 + u,
+				 0x400 + 0x100 * (u % 8), &p[u]));
+	CHECK_EQ(rt_run(dev, p, nc, &st), 0);
+	CHECK_MSG(st.status == KOHAKU_JOB_DONE, "%s: %s",
+		  kohaku_job_status_name(st.status), kohaku_last_error(dev));
+	CHECK_EQ(st.n_faults, 0);
+	for (u = 0; u < nc; u++) {
+		CHECK_EQ(ps_check(dev, &nd[u], &runs[u]), 0);
+		REQUIRE(ct_dbg(dev, &nd[u], &dbg));
+		CHECK_EQ(KH_CPU_DBG_RETIRED(dbg), ps_retired(&runs[u]));
+		ps_free(dev, &runs[u]);
+	}
+	tap_diag("%u cpus in one job", nc);
+	rt_close_card(dev);
+}
+
+/* a small program, run alone; its status */
+static int ct_run_asm(kohaku_device *dev, const struct drm_kohaku_node *nd,
+		      struct ct_prog *c, uint32_t arg, bool status,
+		      struct kohaku_job_status *st)
+{
+	struct kohaku_program p;
+
+	if (!ct_program(c, &p, nd, arg, status))
+		return -EINVAL;
+	return rt_run(dev, &p, 1, st);
+}
+
+TEST(ebreak_is_a_fault_with_a0)
+{
+	static struct ct_prog c;
+	struct kohaku_job_status st;
+	struct kohaku_inst q;
+	unsigned int u;
+	uint64_t dbg;
+	char d[256];
+	CT_OPEN(dev, nd, nc);
+
+	for (u = 0; u < nc; u++) {
+		ct_begin(&c, 0x600);
+		kohaku_rv_asm_li(&c.a, A0, 0x1234567 + u);
+		kohaku_rv_ebreak(&c.a);
+		kohaku_rv_ecall(&c.a);		/* never reached */
+		CHECK_EQ(ct_run_asm(dev, &nd[u], &c, 0, false, &st), 0);
+		CHECK_EQ(st.status, KOHAKU_JOB_FAULT);
+		CHECK_EQ(st.n_faults, 1);
+		CHECK(st.fault_flags & KOHAKU_FAULT_NODE_KNOWN);
+		CHECK_EQ(st.fault_x, nd[u].x);
+		CHECK_EQ(st.fault_y, nd[u].y);
+		/* EBREAK's exec_result is a0 (cpu.md, the halt table) */
+		CHECK(st.fault_flags & KOHAKU_FAULT_CODE_KNOWN);
+		CHECK_EQ(st.fault_code, 0x1234567 + u);
+		REQUIRE(ct_dbg(dev, &nd[u], &dbg));
+		CHECK_EQ(KH_CPU_DBG_RETIRED(dbg), 3);	/* lui, addi, ebreak */
+		if (!u) {
+			kohaku_job_describe(&st, d, sizeof(d));
+			tap_diag("%s", d);
+		}
+		/* another op runs nothing: the halt's fault and a0 again */
+		CHECK_EQ(kohaku_inst_cpu(&q, 0, 0, 0), 0);
+		CHECK_EQ(rt_run_on(dev, &nd[u], &q, 1, &st), 0);
+		CHECK_EQ(st.status, KOHAKU_JOB_FAULT);
+		CHECK_EQ(st.fault_code, 0x1234567 + u);
+		REQUIRE(ct_dbg(dev, &nd[u], &dbg));
+		CHECK_EQ(KH_CPU_DBG_RETIRED(dbg), 3);
+	}
+	rt_close_card(dev);
+}
+
+TEST(illegal_instruction_faults_at_its_pc)
+{
+	/* M extension words, from riscv64-unknown-elf-as -march=rv32im */
+	static const uint32_t m_words[] = {
+		0x02b50533,	/* mul a0, a0, a1 */
+		0x027342b3,	/* div t0, t1, t2 */
+	};
+	static struct ct_prog c;
+	struct kohaku_job_status st;
+	unsigned int u, k;
+	uint32_t pc;
+	uint64_t dbg;
+	CT_OPEN(dev, nd, nc);
+
+	for (u = 0; u < nc; u++)
+		for (k = 0; k < 2; k++) {
+			ct_begin(&c, 0x800 + 0x20 * k);
+			kohaku_rv_asm_li(&c.a, A0, 6);
+			kohaku_rv_asm_li(&c.a, KOHAKU_RV_A1, 7);
+			kohaku_rv_addi(&c.a, ZERO, ZERO, 0);
+			pc = kohaku_rv_asm_pc(&c.a);
+			kohaku_rv_asm_word(&c.a, m_words[k]);
+			kohaku_rv_ecall(&c.a);
+			CHECK_EQ(ct_run_asm(dev, &nd[u], &c, 0, false, &st), 0);
+			CHECK_EQ(st.status, KOHAKU_JOB_FAULT);
+			CHECK_EQ(st.n_faults, 1);
+			CHECK_EQ(st.fault_x, nd[u].x);
+			CHECK_EQ(st.fault_y, nd[u].y);
+			/* the faulting instruction's PC is the code */
+			CHECK(st.fault_flags & KOHAKU_FAULT_CODE_KNOWN);
+			CHECK_MSG(st.fault_code == pc, "(%u,%u) word 0x%08x: "
+				  "code 0x%x, its pc 0x%x", nd[u].x, nd[u].y,
+				  m_words[k], st.fault_code, pc);
+			/* and it retires, the three before it too */
+			REQUIRE(ct_dbg(dev, &nd[u], &dbg));
+			CHECK_EQ(KH_CPU_DBG_RETIRED(dbg), 4);
+		}
+	rt_close_card(dev);
+}
+
+/* sw v, off(base) for the words of a BO, then halt with or without a flush */
+static void st_asm(struct kohaku_rv_asm *a, bool flush)
+{
+	unsigned int k;
+
+	ct_prologue(a);
+	kohaku_rv_lw(a, KOHAKU_RV_A1, KOHAKU_RV_S1, 0);
+	kohaku_rv_asm_li(a, KOHAKU_RV_T0, 0x5eed0000);
+	for (k = 0; k < 16; k++) {
+		kohaku_rv_addi(a, KOHAKU_RV_T1, KOHAKU_RV_T0, (int32_t)k);
+		kohaku_rv_sw(a, KOHAKU_RV_T1, KOHAKU_RV_A1, (int32_t)(4 * k));
+	}
+	kohaku_rv_addi(a, A0, ZERO, 0);
+	if (flush)
+		ct_flush_ecall(a);
+	else
+		kohaku_rv_ecall(a);
+}
+
+/* the 16 words the stores write (stored) or the host's fill (not) */
+static unsigned int st_check(kohaku_device *dev, const struct ct_buf *b,
+			     bool stored, const char *when)
+{
+	uint32_t got[16];
+	unsigned int k, bad = 0;
+
+	if (kohaku_bo_read(dev, b->h, 0, got, sizeof(got)))
+		return 16;
+	for (k = 0; k < 16; k++) {
+		uint32_t want = stored ? 0x5eed0000 + k : PS_GUARD;
+
+		if (got[k] != want && bad++ < 2)
+			tap_diag("%s: word %u = 0x%08x, expected 0x%08x", when, k,
+				 got[k], want);
+	}
+	return bad;
+}
+
+TEST(stores_stay_in_the_l1_without_a_flush)
+{
+	static struct ct_prog c;
+	struct kohaku_job_status st;
+	struct ct_buf b;
+	CT_OPEN(dev, nd, nc);
+
+	(void)nc;
+	REQUIRE(ct_buf(dev, &nd[0], 4096, PS_GUARD, &b) == 0);
+	/* stores, ECALL, no flush: the job is DONE and DRAM unchanged,
+	 * the lines dirty in the L1 (cpu.md: a halt does not write back) */
+	ct_begin(&c, 0);
+	st_asm(&c.a, false);
+	c.spad[0] = b.cpu_addr;
+	CHECK_EQ(ct_run_asm(dev, &nd[0], &c, 0, false, &st), 0);
+	CHECK_EQ(st.status, KOHAKU_JOB_DONE);
+	CHECK_EQ(st_check(dev, &b, false, "after the stores, unflushed"), 0);
+	/* a later program's flush writes them back: they were in the L1 */
+	ct_begin(&c, 0x200);
+	kohaku_rv_asm_li(&c.a, KOHAKU_RV_S0, KH_CPU_CTL_BASE);
+	ct_flush_ecall(&c.a);
+	CHECK_EQ(ct_run_asm(dev, &nd[0], &c, 0, false, &st), 0);
+	CHECK_EQ(st.status, KOHAKU_JOB_DONE);
+	CHECK_EQ(st_check(dev, &b, true, "after a later flush"), 0);
+	/* the same stores with the flush: in DRAM at once */
+	CHECK_OK(dev, kohaku_bo_write(dev, b.h, 0, (uint32_t[16]){
+		PS_GUARD, PS_GUARD, PS_GUARD, PS_GUARD, PS_GUARD, PS_GUARD,
+		PS_GUARD, PS_GUARD, PS_GUARD, PS_GUARD, PS_GUARD, PS_GUARD,
+		PS_GUARD, PS_GUARD, PS_GUARD, PS_GUARD }, 64));
+	ct_begin(&c, 0);
+	st_asm(&c.a, true);
+	c.spad[0] = b.cpu_addr;
+	CHECK_EQ(ct_run_asm(dev, &nd[0], &c, 0, false, &st), 0);
+	CHECK_EQ(st.status, KOHAKU_JOB_DONE);
+	CHECK_EQ(st_check(dev, &b, true, "after the stores and a flush"), 0);
+	ct_buf_free(dev, &b);
+	rt_close_card(dev);
+}
+
+/* the scratchpad granule the peer pushes land in on the receiver */
+#define PEER_GRANULE	40
+#define PEER_WORDS	8
+
+TEST(peer_push_into_another_cpus_scratchpad)
+{
+	static struct ct_prog c;
+	struct kohaku_job_status st;
+	struct ct_buf b;
+	uint32_t got[PEER_WORDS + 1], sum = 0;
+	unsigned int k, from, to;
+	CT_OPEN(dev, nd, nc);
+
+	if (nc < 2) {
+		rt_close_card(dev);
+		SKIP("fewer than two cpu units");
+	}
+	REQUIRE(ct_buf(dev, &nd[0], 4096, PS_GUARD, &b) == 0);
+	for (from = 0; from < 2; from++) {
+		to = nc - 1 - from;
+		/* job 1, on `from`: eight words pushed into `to`'s
+		 * scratchpad granule PEER_GRANULE (the 0x3xxx_xxxx window) */
+		ct_begin(&c, 0x300);
+		kohaku_rv_asm_li(&c.a, KOHAKU_RV_S2,
+				 KH_CPU_PEER_ADDR(nd[to].x, nd[to].y, 0,
+						  PEER_GRANULE, 0));
+		for (k = 0; k < PEER_WORDS; k++) {
+			kohaku_rv_asm_li(&c.a, KOHAKU_RV_T0,
+					 0xc0de0000u + from * 0x100 + k);
+			kohaku_rv_sw(&c.a, KOHAKU_RV_T0, KOHAKU_RV_S2,
+				     (int32_t)(4 * k));
+		}
+		kohaku_rv_addi(&c.a, A0, ZERO, 0);
+		kohaku_rv_ecall(&c.a);
+		CHECK_EQ(ct_run_asm(dev, &nd[from], &c, 0, false, &st), 0);
+		CHECK_EQ(st.status, KOHAKU_JOB_DONE);
+		/* job 2, on `to`: copy them and their sum to DRAM; its data
+		 * is the image and arguments, not the pushed granule */
+		ct_begin(&c, 0x400);
+		ct_prologue(&c.a);
+		kohaku_rv_lw(&c.a, KOHAKU_RV_A1, KOHAKU_RV_S1, 0);
+		kohaku_rv_asm_li(&c.a, KOHAKU_RV_A2, KH_CPU_SPAD_BASE +
+				 PEER_GRANULE * KH_CPU_GRANULE_BYTES);
+		kohaku_rv_addi(&c.a, KOHAKU_RV_A3, ZERO, 0);
+		for (k = 0; k < PEER_WORDS; k++) {
+			kohaku_rv_lw(&c.a, KOHAKU_RV_T0, KOHAKU_RV_A2,
+				     (int32_t)(4 * k));
+			kohaku_rv_add(&c.a, KOHAKU_RV_A3, KOHAKU_RV_A3,
+				      KOHAKU_RV_T0);
+			kohaku_rv_sw(&c.a, KOHAKU_RV_T0, KOHAKU_RV_A1,
+				     (int32_t)(4 * k));
+		}
+		kohaku_rv_sw(&c.a, KOHAKU_RV_A3, KOHAKU_RV_A1, 4 * PEER_WORDS);
+		kohaku_rv_addi(&c.a, A0, KOHAKU_RV_A3, 0);
+		ct_flush_ecall(&c.a);
+		c.spad[0] = b.cpu_addr;
+		CHECK_EQ(ct_run_asm(dev, &nd[to], &c, 0, false, &st), 0);
+		CHECK_EQ(st.status, KOHAKU_JOB_DONE);
+		REQUIRE(kohaku_bo_read(dev, b.h, 0, got, sizeof(got)) == 0);
+		for (k = 0, sum = 0; k < PEER_WORDS; k++) {
+			sum += 0xc0de0000u + from * 0x100 + k;
+			CHECK_MSG(got[k] == 0xc0de0000u + from * 0x100 + k,
+				  "(%u,%u) -> (%u,%u): word %u = 0x%08x",
+				  nd[from].x, nd[from].y, nd[to].x, nd[to].y, k,
+				  got[k]);
+		}
+		CHECK_EQ(got[PEER_WORDS], sum);
+	}
+	ct_buf_free(dev, &b);
+	rt_close_card(dev);
+}
+
 int main(int argc, char **argv)
 {
 	return tap_main(argc, argv);
