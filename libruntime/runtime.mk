@@ -34,6 +34,7 @@ RT_SRCS += libruntime/vec.c
 CLI_SRCS += libruntime/cli/cmd_vec.c
 # the cpu unit's builders and assembler, and `kohaku run cpu-demo`
 RT_SRCS += libruntime/cpu.c
+CLI_SRCS += libruntime/cli/cmd_cpu.c
 CLI_SRCS += \
 	libruntime/cli/main.c \
 	libruntime/cli/output.c \

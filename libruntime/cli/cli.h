@@ -112,6 +112,8 @@ int cli_cmd_run_pool(const struct kohaku_cli_opts *o, const char *what);
 int cli_cmd_run_mat(const struct kohaku_cli_opts *o);
 /* cmd_vec.c: run vec-demo, a small FP16 kernel on every vec unit */
 int cli_cmd_run_vec(const struct kohaku_cli_opts *o);
+/* cmd_cpu.c: run cpu-demo, an RV32I prefix sum on every cpu unit */
+int cli_cmd_run_cpu(const struct kohaku_cli_opts *o);
 /* cmd_fw.c: fw load FILE, fw info */
 int cli_cmd_fw(const struct kohaku_cli_opts *o, const char *sub,
 	       const char *arg);

@@ -45,6 +45,11 @@ static void usage(FILE *f)
 "                    on every vec unit (or the named ones): x + y and\n"
 "                    x*y + (x + y) over 128 FP16 elements by a kernel loaded\n"
 "                    with IMEM/DESC/RUN, checked bit-exact on the host\n"
+"  run cpu-demo [--n N] [--node [M:]X,Y ...] [--timeout MS]\n"
+"                    on every cpu unit (rv_pe, or the named ones): an RV32I\n"
+"                    program loaded as the job's data computes the prefix\n"
+"                    sums and a checksum of N 32-bit words (default 1024),\n"
+"                    checked against C; instructions and cycles from CU_DBG\n"
 "  run KERNEL [--n N] [--node [M:]X,Y ...] [--timeout MS]\n"
 "                    a POOL firmware kernel on every POOL unit (or the named\n"
 "                    ones), checked against the host: ping, copy, fill,\n"
@@ -250,6 +255,8 @@ int main(int argc, char **argv)
 		return cli_cmd_run_mat(&o);
 	if (!strcmp(pos[0], "run") && n_pos == 2 && !strcmp(pos[1], "vec-demo"))
 		return cli_cmd_run_vec(&o);
+	if (!strcmp(pos[0], "run") && n_pos == 2 && !strcmp(pos[1], "cpu-demo"))
+		return cli_cmd_run_cpu(&o);
 	if (!strcmp(pos[0], "run") && n_pos == 2 && cli_is_pool_kernel(pos[1]))
 		return cli_cmd_run_pool(&o, pos[1]);
 	if (!strcmp(pos[0], "run") && n_pos <= 2)
