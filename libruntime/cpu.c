@@ -202,7 +202,7 @@ static uint32_t rv_bad(struct kohaku_rv_asm *a, int err, const char *what,
 	return rv_emit(a, KOHAKU_RV_INVALID);
 }
 
-/* registers in range; else the invalid word, recorded (0 when fine) */
+/* 1 when every register exists; else 0, with the error recorded */
 static int rv_regs_ok(struct kohaku_rv_asm *a, const char *name,
 		      unsigned int r1, unsigned int r2, unsigned int r3)
 {

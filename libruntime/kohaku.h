@@ -704,8 +704,9 @@ enum kohaku_rv_cond {
  * Start an assembler over words[0..cap) to be loaded at byte address
  * origin of the instruction window.  Returns 0, or -EINVAL for a NULL a,
  * a NULL words with cap > 0, or an origin not granule aligned (32 bytes:
- * the image is loaded by granules) or past the window; but for a NULL a
- * the error is recorded in a too, so a program built on goes on failing.
+ * the image is loaded by granules) or past the window.  Each error but
+ * the first is also recorded in a, so kohaku_rv_asm_finish() and
+ * kohaku_rv_asm_image() of a program built on it fail too.
  */
 int kohaku_rv_asm_init(struct kohaku_rv_asm *a, uint32_t *words,
 		       uint32_t cap, uint32_t origin);
