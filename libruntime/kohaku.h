@@ -590,9 +590,13 @@ const char *kohaku_vec_fault_describe(uint32_t code, char *buf, size_t len);
  * job's CU_INST.  The kick retires when the program halts: ECALL retires
  * with exec_result = a0; EBREAK with a0 and SIG_FAULT; a fault (an illegal
  * instruction, the M extension included; a misaligned or unmapped access)
- * with SIG_FAULT and the faulting PC as its code.  A halt does not write
- * the unit's L1 back: a program stores to KH_CPU_CTL_BASE + KH_CPU_CTL_FLUSH
- * before its ECALL for the host to see its DRAM writes.
+ * with SIG_FAULT and the faulting PC as its code (a job reports the
+ * code of a FAULT, not an ECALL's a0: results go to device memory).  A
+ * halt does not write the unit's L1 back: a program stores to
+ * KH_CPU_CTL_BASE + KH_CPU_CTL_FLUSH before its ECALL for the host to see
+ * its DRAM writes; and since the L1 is not coherent and outlives the job,
+ * one that reads what the host wrote since an earlier program stores to
+ * KH_CPU_CTL_INVAL first.
  */
 struct kohaku_data;	/* a job's data for a program's node: "jobs" below */
 /*
