@@ -35,6 +35,9 @@ CLI_SRCS += libruntime/cli/cmd_vec.c
 # the DXA unit's slots and builders, `kohaku dxa` and `kohaku run dxa-copy`
 RT_SRCS += libruntime/dxa.c
 CLI_SRCS += libruntime/cli/cmd_dxa.c
+# the cpu unit's builders and assembler, and `kohaku run cpu-demo`
+RT_SRCS += libruntime/cpu.c
+CLI_SRCS += libruntime/cli/cmd_cpu.c
 CLI_SRCS += \
 	libruntime/cli/main.c \
 	libruntime/cli/output.c \

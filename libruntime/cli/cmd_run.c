@@ -213,10 +213,11 @@ int cli_cmd_run(const struct kohaku_cli_opts *o, const char *what)
 
 	if (!what)
 		cli_die_usage("run: which example? (run saxpy, run mat-demo, "
-			      "run vec-demo, run KERNEL)");
+			      "run vec-demo, run cpu-demo, run KERNEL)");
 	if (strcmp(what, "saxpy"))
 		cli_die_usage("run: unknown example '%s' (run saxpy, run "
-			      "mat-demo, run vec-demo, run KERNEL)", what);
+			      "mat-demo, run vec-demo, run cpu-demo, run KERNEL)",
+			      what);
 	if (o->n > (unsigned long)KH_SX_N_MAX * KOHAKU_MAX_JOB_INSTS)
 		cli_die_usage("run saxpy: --n %lu is more than one job holds: "
 			      "%u instructions of %u elements", o->n,

@@ -49,6 +49,11 @@ static void usage(FILE *f)
 "                    on every DXA unit (or the named ones): one tile of a\n"
 "                    matrix, past its edges (filled), multicast to two\n"
 "                    scratch units, copied out and checked against a C loop\n"
+"  run cpu-demo [--n N] [--node [M:]X,Y ...] [--timeout MS]\n"
+"                    on every cpu unit (rv_pe, or the named ones): an RV32I\n"
+"                    program loaded as the job's data computes the prefix\n"
+"                    sums and a checksum of N 32-bit words (default 1024),\n"
+"                    checked against C; instructions and cycles from CU_DBG\n"
 "  run KERNEL [--n N] [--node [M:]X,Y ...] [--timeout MS]\n"
 "                    a POOL firmware kernel on every POOL unit (or the named\n"
 "                    ones), checked against the host: ping, copy, fill,\n"
@@ -261,6 +266,8 @@ int main(int argc, char **argv)
 		return cli_cmd_run_dxa(&o);
 	if (!strcmp(pos[0], "dxa") && n_pos == 1)
 		return cli_cmd_dxa(&o);
+	if (!strcmp(pos[0], "run") && n_pos == 2 && !strcmp(pos[1], "cpu-demo"))
+		return cli_cmd_run_cpu(&o);
 	if (!strcmp(pos[0], "run") && n_pos == 2 && cli_is_pool_kernel(pos[1]))
 		return cli_cmd_run_pool(&o, pos[1]);
 	if (!strcmp(pos[0], "run") && n_pos <= 2)

@@ -9,6 +9,8 @@ RT_TEST_NAMES += rt_vec
 RT_TEST_NAMES += rt_jobdata
 # the DXA unit's slots and copies (ABI 0.5)
 RT_TEST_NAMES += rt_dxa
+# the cpu unit (rv_pe) through libkohaku
+RT_TEST_NAMES += rt_cpu
 RT_TEST_BINS := $(addprefix $(BUILD)/tests/runtime/,$(RT_TEST_NAMES))
 RT_TEST_COMMON_OBJS := $(BUILD)/obj/tests/runtime/rt_common.o $(BUILD)/obj/tests/tap.o
 

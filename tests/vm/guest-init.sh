@@ -112,7 +112,7 @@ sysfs_card() {
 	for _a in abi_version meshes nodes name; do
 		diag "card $1 kohaku/$_a: $(cat "$_k/$_a")"
 	done
-	expect "card $1: abi_version" "$(cat "$_k/abi_version")" 0.4
+	expect "card $1: abi_version" "$(cat "$_k/abi_version")" 0.5
 	_bad=0
 	_n=0
 	for _d in "$_k"/mesh*/node_*; do
@@ -429,6 +429,12 @@ if [ -n "$acc" ] && [ -x /tests/rt_vec ]; then
 	KOHAKU_BACKEND=kernel KOHAKU_DEVICE=/dev/accel/$acc KOHAKU_TEST_MAP=saxpy \
 		timeout "$TEST_TIMEOUT" /tests/rt_vec >/tmp/test.out 2>&1 </dev/null
 	relay "vm/mesh_2x2_8+2/rt_vec" /tmp/test.out $?
+fi
+if [ -n "$acc" ] && [ -x /tests/rt_jobdata ]; then
+	diag "running rt_jobdata on card 14 (mesh_2x2_8+2: job data into vec units)"
+	KOHAKU_BACKEND=kernel KOHAKU_DEVICE=/dev/accel/$acc KOHAKU_TEST_MAP=saxpy \
+		timeout "$TEST_TIMEOUT" /tests/rt_jobdata >/tmp/test.out 2>&1 </dev/null
+	relay "vm/mesh_2x2_8+2/rt_jobdata" /tmp/test.out $?
 fi
 check "del_card 14" sysfs_write $S/del_card "14\n"
 
