@@ -308,6 +308,11 @@ if [ -x /bin/kohaku ]; then
 	expect "kohaku run mat-demo on a card without mat units (exit 2)" "$?" 2
 	check "... saying it has no mat unit" contains "$(cat /tmp/cli.out)" \
 		"this device has no mat unit"
+	KOHAKU_BACKEND=kernel timeout "$TEST_TIMEOUT" /bin/kohaku --backend kernel \
+		run dxa-copy >/tmp/cli.out 2>&1 </dev/null
+	expect "kohaku run dxa-copy on a card without a DXA unit (exit 2)" "$?" 2
+	check "... saying it has no DXA unit" contains "$(cat /tmp/cli.out)" \
+		"this device has no DXA unit"
 else
 	notok "CLI /bin/kohaku present"
 fi
@@ -455,6 +460,29 @@ for t in /tests/rt_jobdata /tests/rt_cpu; do
 	relay "vm/cpu_2x1/${t#/tests/}" /tmp/test.out $?
 done
 check "del_card 15" sysfs_write $S/del_card "15\n"
+
+# the DXA addon through kohaku.ko: descriptor slots, copies checked at
+# SUBMIT and their slots sent as job data, the unit's table read back, on
+# the card made for it (a dxa unit, four scr units, SX, null)
+check "new_card 16 dxa_2x1" sysfs_write $S/new_card "16 dxa_2x1\n"
+expect "dxa_2x1: 1 DXA unit" "$(count_type 16 "0x4458 DX")" 1
+expect "dxa_2x1: 4 scratch units" "$(count_type 16 "0x5343 SC")" 4
+acc=$(accel_of 16)
+if [ -n "$acc" ] && [ -x /bin/kohaku ]; then
+	cli "dxa_2x1: kohaku run dxa-copy" --device /dev/accel/$acc run dxa-copy
+	check "kohaku run dxa-copy agrees with the host" \
+		contains "$(cat /tmp/cli.out)" "dxa-copy: PASS"
+	cli "dxa_2x1: kohaku dxa" --device /dev/accel/$acc dxa
+	check "kohaku dxa shows the unit's 16 slots" \
+		contains "$(cat /tmp/cli.out)" "slot 15"
+fi
+if [ -n "$acc" ] && [ -x /tests/rt_dxa ]; then
+	diag "running rt_dxa on card 16 (dxa_2x1, /dev/accel/$acc)"
+	KOHAKU_BACKEND=kernel KOHAKU_DEVICE=/dev/accel/$acc KOHAKU_TEST_MAP=saxpy \
+		timeout "$TEST_TIMEOUT" /tests/rt_dxa >/tmp/test.out 2>&1 </dev/null
+	relay "vm/dxa_2x1/rt_dxa" /tmp/test.out $?
+fi
+check "del_card 16" sysfs_write $S/del_card "16\n"
 
 # bring-up with a lost CU_CTRL reply: a card whose description sets the
 # knob, so that it acts while kohaku.ko enumerates
