@@ -41,11 +41,9 @@ static int ksim_dxa_init(struct ksim_unit *u)
 static void ksim_dxa_reset(struct ksim_unit *u)
 {
 	struct ksim_dxa *x = ksim_unit_priv(u);
-	u8 table[KH_DXA_SLOTS][KH_DXA_SLOT_BYTES];
+	size_t keep = offsetof(struct ksim_dxa, u);
 
-	memcpy(table, x->table, sizeof(table));
-	memset(x, 0, sizeof(*x));
-	memcpy(x->table, table, sizeof(table));
+	memset((u8 *)x + keep, 0, sizeof(*x) - keep);
 	ksim_dxa_init(u);
 }
 

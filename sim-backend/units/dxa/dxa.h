@@ -75,11 +75,12 @@ struct ksim_dxa_tag {
 };
 
 struct ksim_dxa {
+	/* ---- the table (table.c): first, kept across a mesh reset ---- */
+	u8 table[KH_DXA_SLOTS][KH_DXA_SLOT_BYTES];
+
+	/* ---- everything below is cleared by a mesh reset ---- */
 	struct ksim_unit *u;
 	unsigned int mx, my;		/* the MAG port */
-
-	/* ---- the table (table.c) ---- */
-	u8 table[KH_DXA_SLOTS][KH_DXA_SLOT_BYTES];
 	u32 sel;			/* DXA_SEL */
 	/* the one open CU_DATA burst into the table */
 	bool cd_on, cd_refused, cd_signal;
