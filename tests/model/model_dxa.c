@@ -801,7 +801,7 @@ static void expect_fault(u64 ns, u32 code, const char *what)
 		  KH_NS_CODE(ns), KH_NS_ARG(ns), code);
 }
 
-/* The first five: decided before anything is read or sent. */
+/* The first six codes: decided before anything is read or sent. */
 TEST(faults_before_anything)
 {
 	struct ksim_card *c = dcard();

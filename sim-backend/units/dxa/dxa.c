@@ -15,7 +15,7 @@
  * A copy: accepted at cycle A, setup in A+1 and A+2, the first read
  * offered at A+3; the bursts from the cycle after the last line is
  * placed; exec_done the cycle after the last ack.  A fault of the first
- * five retires at A+1, having read and sent nothing.
+ * six codes retires at A+1, having read and sent nothing.
  *
  * The table survives a mesh reset (a RAM without reset, as the scratch
  * unit's buffer); the counters and DXA_SEL do not.
