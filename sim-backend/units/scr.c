@@ -43,9 +43,10 @@ enum ksim_scr_state {
 };
 
 struct ksim_scr {
+	/* first: kept across a mesh reset; everything below is cleared */
+	u8 buf[KH_SCR_GRANULES][KSIM_SCR_GRANULE];
 	struct ksim_unit *u;
 	unsigned int mx, my;
-	u8 buf[KH_SCR_GRANULES][KSIM_SCR_GRANULE];
 	u32 sel;
 
 	/* the open CU_DATA burst */
@@ -86,14 +87,9 @@ static int ksim_scr_init(struct ksim_unit *u)
 static void ksim_scr_reset(struct ksim_unit *u)
 {
 	struct ksim_scr *s = ksim_unit_priv(u);
-	u8 (*keep)[KSIM_SCR_GRANULE] = ksim_plat_zalloc(sizeof(s->buf));
+	size_t keep = offsetof(struct ksim_scr, u);
 
-	if (keep)
-		memcpy(keep, s->buf, sizeof(s->buf));
-	memset(s, 0, sizeof(*s));
-	if (keep)
-		memcpy(s->buf, keep, sizeof(s->buf));
-	ksim_plat_free(keep);
+	memset((u8 *)s + keep, 0, sizeof(*s) - keep);
 	ksim_scr_init(u);
 }
 

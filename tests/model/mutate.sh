@@ -312,7 +312,7 @@ cat <<'M'
 808~units/dxa/lines.c~model_dxa~dxa counters: reads saved count every receiver, not receivers - 1~	x->gmem_saved += x->nrecv - 1;~	x->gmem_saved += x->nrecv;
 809~units/dxa/stage.c~model_dxa~dxa cfill: 8-byte elements repeat cfill instead of zero-extending it~		fill[b] = b < 4 ? (u8)(x->d.cfill >> (8 * b)) : 0;~		fill[b] = (u8)(x->d.cfill >> (8 * (b & 3)));
 810~units/dxa/burst.c~model_dxa~dxa acks: the copy retires at its last flit without waiting for the acks~	if (++x->b_r == x->nrecv)\n\t\tx->state = KSIM_DXA_ACK;~	if (++x->b_r == x->nrecv)\n\t\tksim_dxa_finish(x);
-811~units/dxa/burst.c~model_dxa~dxa acks: the first ack after the last burst retires the copy~		if (x->state == KSIM_DXA_ACK && ksim_dxa_all_acked(x))~		if (x->state == KSIM_DXA_ACK)
+811~units/dxa/burst.c~model_dxa~dxa acks: the first ack after the last burst retires the copy~		if (x->state == KSIM_DXA_ACK && ksim_dxa_all_acked(x))~		if (x->state == KSIM_DXA_ACK && (ksim_dxa_all_acked(x) || 1))
 812~units/dxa/setup.c~model_dxa~dxa BAD_OP: [245:240] not checked~	if (op != KH_DXA_OP_COPY || zero)~	if (op != KH_DXA_OP_COPY)
 813~units/dxa/setup.c~model_dxa~dxa EMPTY_SLOT: a rank-0 slot copies~	if (!rank)\n\t\treturn KH_DXA_FAULT_EMPTY_SLOT;~	if (0)\n\t\treturn KH_DXA_FAULT_EMPTY_SLOT;
 814~units/dxa/setup.c~model_dxa~dxa BAD_META: only swizzle is reserved~	if (rank > KH_DXA_MAX_RANK || (d->meta & KH_DXA_META_RESERVED) ||~	if (rank > KH_DXA_MAX_RANK || (d->meta & KH_DXA_META_SWIZZLE) ||
@@ -334,7 +334,9 @@ cat <<'M'
 830~units/scr.c~model_dxa~scr COPY_OUT: retires at the last beat, not the last ack~		if (s->w_g == s->count)\n\t\t\ts->state = KSIM_SCR_ACK;~		if (s->w_g == s->count)\n\t\t\ts->state = KSIM_SCR_DONE;
 831~units/scr.c~model_dxa~scr COPY_OUT: 8-byte alignment is enough~	else if (s->addr % KSIM_SCR_GRANULE)~	else if (s->addr % 8)
 832~units/dxa/table.c~model_dxa~dxa table: a refused burst is acknowledged too~	if (x->cd_refused)\n\t\treturn;\n\tmemcpy~	if (x->cd_refused) {\n\t\tx->sg_pend = x->cd_signal;\n\t\treturn;\n\t}\n\tmemcpy
-833~units/dxa/burst.c~model_dxa~dxa acks: matched to any receiver, not the one at the ack's source~		    KH_DXA_RECV_X(x->recv[r]) != sx ||\n\t\t    KH_DXA_RECV_Y(x->recv[r]) != sy)~		    0)
+833~units/dxa/burst.c~model_dxa~dxa acks: matched to any receiver, not the one at the ack's source~		    KH_DXA_RECV_X(x->recv[r]) != sx ||\n\t\t    KH_DXA_RECV_Y(x->recv[r]) != sy)~		    (KH_DXA_RECV_X(x->recv[r]) != sx && 0) ||\n\t\t    (KH_DXA_RECV_Y(x->recv[r]) != sy && 0))
+834~units/dxa/dxa.c~model_dxa~dxa reset: the table is cleared by a mesh reset~	size_t keep = offsetof(struct ksim_dxa, u);~	size_t keep = 0;
+835~units/scr.c~model_dxa~scr reset: the buffer is cleared by a mesh reset~	size_t keep = offsetof(struct ksim_scr, u);~	size_t keep = 0;
 M
 }
 

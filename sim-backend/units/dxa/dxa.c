@@ -15,7 +15,7 @@
  * A copy: accepted at cycle A, setup in A+1 and A+2, the first read
  * offered at A+3; the bursts from the cycle after the last line is
  * placed; exec_done the cycle after the last ack.  A fault of the first
- * five retires at A+1, having read and sent nothing.
+ * six codes retires at A+1, having read and sent nothing.
  *
  * The table survives a mesh reset (a RAM without reset, as the scratch
  * unit's buffer); the counters and DXA_SEL do not.
@@ -41,11 +41,9 @@ static int ksim_dxa_init(struct ksim_unit *u)
 static void ksim_dxa_reset(struct ksim_unit *u)
 {
 	struct ksim_dxa *x = ksim_unit_priv(u);
-	u8 table[KH_DXA_SLOTS][KH_DXA_SLOT_BYTES];
+	size_t keep = offsetof(struct ksim_dxa, u);
 
-	memcpy(table, x->table, sizeof(table));
-	memset(x, 0, sizeof(*x));
-	memcpy(x->table, table, sizeof(table));
+	memset((u8 *)x + keep, 0, sizeof(*x) - keep);
 	ksim_dxa_init(u);
 }
 

@@ -4,7 +4,7 @@
  * seed 003): private state shared by its files, one concern each:
  *
  *   table.c   the 16-slot descriptor table (CU_DATA buffer 0), readback
- *   setup.c   a COPY instruction decoded and checked (the first 5 faults)
+ *   setup.c   a COPY decoded and checked (the first six faults)
  *   lines.c   address generation: the tile's DRAM lines, once each; reads
  *   stage.c   the 8 KiB staging buffer: cfill, row-major and K-major
  *   burst.c   one CU_DATA burst per receiver, the acks, NO_ACK and STALL
@@ -75,11 +75,12 @@ struct ksim_dxa_tag {
 };
 
 struct ksim_dxa {
+	/* ---- the table (table.c): first, kept across a mesh reset ---- */
+	u8 table[KH_DXA_SLOTS][KH_DXA_SLOT_BYTES];
+
+	/* ---- everything below is cleared by a mesh reset ---- */
 	struct ksim_unit *u;
 	unsigned int mx, my;		/* the MAG port */
-
-	/* ---- the table (table.c) ---- */
-	u8 table[KH_DXA_SLOTS][KH_DXA_SLOT_BYTES];
 	u32 sel;			/* DXA_SEL */
 	/* the one open CU_DATA burst into the table */
 	bool cd_on, cd_refused, cd_signal;

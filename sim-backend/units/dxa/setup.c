@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * A COPY instruction taken, its slot latched, and the first five faults
+ * A COPY instruction taken, its slot latched, and the first six faults
  * decided before anything is read or sent (docs/spec/dxa.md "Faults"), in
  * the order of their codes: the first that holds is the one reported.
  *
