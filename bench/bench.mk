@@ -48,3 +48,16 @@ $(BUILD)/bench/kh_bench_dma: $(BUILD)/obj/bench/kh_bench_dma.o $(LIBKOHAKU_A)
 .PHONY: bench-dma
 bench-dma: $(BUILD)/bench/kh_bench_dma
 	$(BUILD)/bench/kh_bench_dma $(BENCH_ARGS)
+
+# The DXA unit: tiles copied into scratch units by the model's dxa unit,
+# host bytes per second and simulated bytes per cycle, against memcpy of
+# the same bytes in the same run (bench/kh_bench_dxa.c).
+BENCH_BINS += $(BUILD)/bench/kh_bench_dxa
+
+$(BUILD)/bench/kh_bench_dxa: $(BUILD)/obj/bench/kh_bench_dxa.o $(LIBKOHAKU_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+.PHONY: bench-dxa
+bench-dxa: $(BUILD)/bench/kh_bench_dxa
+	$(BUILD)/bench/kh_bench_dxa $(BENCH_ARGS)
