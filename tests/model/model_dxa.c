@@ -791,6 +791,58 @@ TEST(back_to_back)
 	ksim_card_destroy(c);
 }
 
+/*
+ * Random descriptors: any rank, element size and layout, strides that
+ * overlap rows or are 0, coordinates in and out of bounds, 1-4 receivers
+ * at random offsets.
+ */
+TEST(random_descriptors)
+{
+	struct ksim_card *c = dcard();
+	unsigned int rep, k, bad = 0;
+	char what[64];
+
+	REQUIRE(c);
+	for (rep = 0; rep < 60; rep++) {
+		unsigned int R = 1 + rnd() % 5, lg = rnd() % 4, eb = 1u << lg;
+		unsigned int n = 1 + rnd() % 4, gran;
+		static const unsigned int rs[4] = { 0, 1, 2, 3 };
+		u32 coord[5] = { 0 }, off[4], elems = 1;
+		struct td d;
+
+		memset(&d, 0, sizeof(d));
+		d.base = SRC_BASE + (u64)(rnd() % 4096) * eb;
+		d.meta = KH_DXA_META(R, lg, R <= 2 && (rnd() & 1));
+		d.cfill = rnd();
+		for (k = 0; k < R; k++) {
+			d.size[k] = 1 + rnd() % (k ? 8 : 300);
+			d.tile[k] = 1 + rnd() % (k ? 4 : 64);
+			while (elems * d.tile[k] * eb > KH_DXA_MAX_TILE_BYTES)
+				d.tile[k] = d.tile[k] / 2 ? d.tile[k] / 2 : 1;
+			elems *= d.tile[k];
+			coord[k] = rnd() % d.size[k];
+			if (k)
+				d.stride[k - 1] = (rnd() % 3 ? rnd() % 2048 : 0) * eb;
+		}
+		/* one dimension in three cases on or past its edge */
+		if (!(rnd() % 3)) {
+			k = rnd() % R;
+			coord[k] = d.size[k] - 1 + rnd() % 2;
+		}
+		gran = (elems * eb + GR - 1) / GR;
+		for (k = 0; k < n; k++)
+			off[k] = rnd() % (KH_SCR_GRANULES - gran + 1);
+		snprintf(what, sizeof(what), "random #%u (rank %u eb %u%s, %u recv)",
+			 rep, R, eb, d.meta & KH_DXA_META_KMAJOR ? " K" : "", n);
+		bad += check_copy(c, &d, coord, n, rs, off, what);
+	}
+	tap_diag("60 random copies: %llu lines read, %llu cycles",
+		 (unsigned long long)dxa_of(c)->gmem_reads,
+		 (unsigned long long)ksim_cycles(c));
+	CHECK_EQ(bad, 0);
+	ksim_card_destroy(c);
+}
+
 /* ------------------------------------------------------------------ */
 /* faults                                                              */
 
