@@ -68,6 +68,9 @@ struct ksim_params;
  *	@ctrl_read claimed, called right after it (so the reply carries the
  *	value before the write, as the L2 adapter's window does) with the
  *	request's value.  Any other op is a read.
+ * @stats: optional: the unit's own counters as ` key=value` pairs, up to
+ *	@len bytes at @buf (NUL-terminated), appended to its line of
+ *	ksim_dump_stats().  Returns the length written.
  */
 struct ksim_unit_type {
 	const char *token;
@@ -84,6 +87,7 @@ struct ksim_unit_type {
 	u16 recv_types;
 	bool (*ctrl_read)(struct ksim_unit *u, unsigned int idx, u64 *val);
 	void (*ctrl_write)(struct ksim_unit *u, unsigned int idx, u64 val);
+	size_t (*stats)(struct ksim_unit *u, char *buf, size_t len);
 };
 
 /**

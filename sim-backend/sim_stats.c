@@ -118,8 +118,13 @@ size_t ksim_dump_stats(struct ksim_card *card, char *buf, size_t len)
 	for (i = 0; i < o->n_units; i++) {
 		const struct ksim_unit *u = o->units[i].u;
 
+		char own[256] = "";
+
 		ksim_unit_stats(card, u->mesh->id, u->x, u->y, &us);
-		ksim_tb_printf(&tb, "unit %u %u,%u %s accepted=%llu retired=%llu lost_completions=%llu signals=%llu sent=%llu received=%llu dropped=%llu ctrl_dropped=%llu busy_cycles=%llu faults_injected=%llu hangs_injected=%llu ctrl_corrupted=%llu busy_forced=%llu\n",
+		/* a unit type's own counters (the DXA unit's perf counters) */
+		if (u->type->stats)
+			u->type->stats((struct ksim_unit *)u, own, sizeof(own));
+		ksim_tb_printf(&tb, "unit %u %u,%u %s accepted=%llu retired=%llu lost_completions=%llu signals=%llu sent=%llu received=%llu dropped=%llu ctrl_dropped=%llu busy_cycles=%llu faults_injected=%llu hangs_injected=%llu ctrl_corrupted=%llu busy_forced=%llu%s\n",
 			     u->mesh->id, u->x, u->y, u->type->token,
 			     (unsigned long long)us.accepted,
 			     (unsigned long long)us.retired,
@@ -133,7 +138,7 @@ size_t ksim_dump_stats(struct ksim_card *card, char *buf, size_t len)
 			     (unsigned long long)us.faults_injected,
 			     (unsigned long long)us.hangs_injected,
 			     (unsigned long long)us.ctrl_corrupted,
-			     (unsigned long long)us.busy_forced);
+			     (unsigned long long)us.busy_forced, own);
 	}
 	if (o->chk)
 		ksim_tb_printf(&tb, "checker violations=%llu born=%llu delivered=%llu lost_injected=%llu dup_injected=%llu\n",

@@ -788,6 +788,16 @@ TEST(back_to_back)
 				bad++;
 	}
 	CHECK_EQ(bad, 0);
+	/* the perf counters are in the card's counter dump too */
+	{
+		static char dump[16384];
+		char want[64];
+
+		ksim_dump_stats(c, dump, sizeof(dump));
+		snprintf(want, sizeof(want), " dxa_transfers=4 dxa_gmem_reads=%llu",
+			 (unsigned long long)dxa_of(c)->gmem_reads);
+		CHECK(strstr(dump, want) != NULL);
+	}
 	ksim_card_destroy(c);
 }
 

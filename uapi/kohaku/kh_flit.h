@@ -73,7 +73,7 @@ struct kh_flit {
 #define KH_CTRL_VALUE		KH_FIELD(239, 176)
 
 #define KH_CTRL_OP_READ		0x00
-#define KH_CTRL_OP_WRITE	0x01	/* addon windows only (0xe0-0xef) */
+#define KH_CTRL_OP_WRITE	0x01	/* addon windows only (0xe0-0xef, 0xf0-0xf7) */
 #define KH_CTRL_OP_REPLY	0x02
 
 #define KH_CTRL_IDX_CAPS	0

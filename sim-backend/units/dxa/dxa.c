@@ -219,6 +219,20 @@ static void ksim_dxa_ctrl_write(struct ksim_unit *u, unsigned int idx, u64 val)
 		x->sel = (u32)(val % KH_DXA_TABLE_WORDS);
 }
 
+/* the perf counters of seed 003 in the card's counter dump */
+static size_t ksim_dxa_stats(struct ksim_unit *u, char *buf, size_t len)
+{
+	const struct ksim_dxa *s = ksim_unit_priv(u);
+	int n = snprintf(buf, len, " dxa_transfers=%llu dxa_gmem_reads=%llu dxa_gmem_saved=%llu dxa_local_writes=%llu dxa_gmem_lat=%llu",
+			 (unsigned long long)s->transfers,
+			 (unsigned long long)s->gmem_reads,
+			 (unsigned long long)s->gmem_saved,
+			 (unsigned long long)s->local_writes,
+			 (unsigned long long)s->gmem_lat);
+
+	return n < 0 ? 0 : ((size_t)n < len ? (size_t)n : len - 1);
+}
+
 const struct ksim_unit_type ksim_unit_dxa = {
 	.token = "dxa",
 	.name = "DXA bulk-copy unit",
@@ -231,4 +245,5 @@ const struct ksim_unit_type ksim_unit_dxa = {
 	.tick = ksim_dxa_tick,
 	.ctrl_read = ksim_dxa_ctrl_read,
 	.ctrl_write = ksim_dxa_ctrl_write,
+	.stats = ksim_dxa_stats,
 };
