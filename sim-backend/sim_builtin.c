@@ -72,6 +72,14 @@ static const struct ksim_builtin ksim_builtins[] = {
 	  "xxx  dxa  scr  xxx\n"
 	  "mag  scr  sax  scr\n"
 	  "xxx  scr  null xxx\n" },
+	{ "pool_dxa",
+	  "# the DXA addon next to a POOL firmware cluster: a dxa unit, a gp\n"
+	  "# unit, two scratch receivers, SX and null units; 2 x 1 routers,\n"
+	  "# ship parameters\n"
+	  "profile ship\n"
+	  "xxx  dxa  gp   xxx\n"
+	  "mag  scr  scr  null\n"
+	  "xxx  sax  null xxx\n" },
 	{ "saxpy",
 	  "# the reference saxpy map (src/examples/saxpy/saxpy_map.txt):\n"
 	  "# one router, one MAG port, two SX units; the parameters of the\n"
@@ -147,6 +155,7 @@ static const char *const ksim_builtin_list[] = {
 	"mesh_1x1_ctrlpe",
 	"cpu_2x1",
 	"dxa_2x1",
+	"pool_dxa",
 	"saxpy",
 	"sx_null_2x2",
 	"ship_2x2",

@@ -42,7 +42,7 @@ TEST(builtins_load)
 		CHECK_EQ(ksim_clock_mhz(c), 300);
 		ksim_card_destroy(c);
 	}
-	CHECK_EQ(n, 11);
+	CHECK_EQ(n, 12);
 	CHECK(ksim_builtin_desc("saxpy") != NULL);
 	CHECK(ksim_builtin_desc("pool") != NULL);
 	CHECK(ksim_builtin_desc("pool_2x2") != NULL);

@@ -1204,36 +1204,22 @@ TEST(submit_refuses_bad_copies_before_the_card_sees_them)
 	DX_CLOSE(c);
 }
 
-/* a card with a POOL unit and a DXA unit, when this process makes one */
-#define POOL_DXA_CARD							\
-	"profile ship\n"						\
-	"xxx  dxa  gp   xxx\n"						\
-	"mag  scr  scr  null\n"						\
-	"xxx  sax  null xxx\n"
-
 TEST(submit_refuses_a_pool_unit_as_receiver)
 {
 	struct drm_kohaku_node gp[4];
 	struct kohaku_inst in;
 	struct sub s;
-	const char *b = getenv("KOHAKU_BACKEND");
-	char err[KOHAKU_ERRMSG_MAX];
 	struct dx c;
 	int n;
 
 	memset(&c, 0, sizeof(c));
-	if ((b && !strcmp(b, "kernel")) || getenv("KOHAKU_DEVICE")) {
-		c.dev = rt_open_card("dxa_2x1");
-		REQUIRE(c.dev != NULL);
-	} else if (kohaku_open(KOHAKU_BACKEND_SIM, POOL_DXA_CARD, &c.dev, err,
-			       sizeof(err))) {
-		tap_diag("a card with a POOL and a DXA unit: %s", err);
-		SKIP("cannot make a card with a POOL and a DXA unit");
-	}
+	/* the built-in pool_dxa in-process; the device under test otherwise */
+	c.dev = rt_open_card("pool_dxa");
+	REQUIRE(c.dev != NULL);
 	n = (int)rt_nodes_of(c.dev, KH_CU_GP, gp, 4);
 	c.n_scr = rt_nodes_of(c.dev, KH_CU_SC, c.scr, MAX_SCR);
 	if (!n || !rt_nodes_of(c.dev, KH_CU_DX, &c.dx, 1) || !c.n_scr) {
-		(kohaku_close)(c.dev);
+		rt_close_card(c.dev);
 		SKIP("no card with both a POOL unit and a DXA unit");
 	}
 	REQUIRE(sub_setup(&c, c.dev, &s));
@@ -1242,7 +1228,7 @@ TEST(submit_refuses_a_pool_unit_as_receiver)
 	CHECK_ERR(submit_on_dx(&c, c.dev, &in, 1), -EINVAL);
 	CHECK_MSG(strstr(kohaku_last_error(c.dev), "SUBMIT"), "message: %s",
 		  kohaku_last_error(c.dev));
-	(kohaku_close)(c.dev);
+	rt_close_card(c.dev);
 }
 
 /* ---- what a job copies, and how it fails ---- */
