@@ -65,6 +65,31 @@ int cli_select_units(const struct kohaku_cli_opts *o,
 		     uint16_t cu_type, const char *what,
 		     const struct drm_kohaku_node **out, unsigned int *n_out);
 
+/*
+ * select.c: what every `kohaku run <unit>-demo` starts from: the device,
+ * its node table, and the units of one cu_type it runs on (all of them or
+ * the --node ones), with n_sel zeroed runs of the demo's own struct.
+ * cli_demo_open() returns EXIT_OK, or an exit code with what it got so far
+ * in d (cli_demo_close() frees any of it).
+ */
+struct cli_demo {
+	kohaku_device *dev;
+	struct drm_kohaku_node *nd;
+	unsigned int n_nodes;
+	const struct drm_kohaku_node **sel;
+	unsigned int n_sel;
+	void *runs;
+};
+int cli_demo_open(const struct kohaku_cli_opts *o, struct cli_demo *d,
+		  uint16_t cu_type, const char *what, size_t run_size);
+void cli_demo_close(struct cli_demo *d);
+/*
+ * The device has no unit the demo runs on: the JSON tail, a message naming
+ * the unit (cu_type) and a hint, EXIT_USAGE.
+ */
+int cli_demo_none(const struct kohaku_cli_opts *o, const char *demo,
+		  const char *unit, uint16_t cu_type, const char *hint);
+
 /* select.c: submit a job of one program, insts[0..n), to node nd */
 int cli_submit_on(kohaku_device *dev, const struct drm_kohaku_node *nd,
 		  uint8_t txn, const struct kohaku_inst *insts, unsigned int n,

@@ -392,42 +392,27 @@ static void cd_print_text(const struct kohaku_cli_cpu_run *v, unsigned long n)
 }
 
 /* no cpu unit: said on stderr (and as the JSON's error), EXIT_USAGE */
-static int cd_none(const struct kohaku_cli_opts *o)
-{
-	if (o->json)
-		printf("\"units\": [], \"error\": \"no cpu unit on this "
-		       "device\", \"ok\": false}\n");
-	fprintf(stderr, "%s: run cpu-demo: this device has no cpu unit "
-		"(cu_type 0x%04x 'RV', KohakuAccel's rv_pe); try --map cpu_2x1\n",
-		CLI_PROG, KH_CU_RV);
-	return EXIT_USAGE;
-}
-
 int cli_cmd_run_cpu(const struct kohaku_cli_opts *o)
 {
-	struct drm_kohaku_node *nd = NULL;
-	const struct drm_kohaku_node **sel = NULL;
-	struct kohaku_cli_cpu_run *runs = NULL;
+	struct cli_demo d;
+	const struct drm_kohaku_node *const *sel;
+	struct drm_kohaku_node *nd;
+	struct kohaku_cli_cpu_run *runs;
 	unsigned int n_nodes = 0, n_runs = 0, i;
 	unsigned long n = o->n_given ? o->n : CD_N_DEFAULT;
 	kohaku_device *dev;
-	int r, ret = EXIT_OK;
+	int ret;
 
 	if (n > CD_N_MAX)
 		cli_die_usage("run cpu-demo: --n %lu is more than %u words", n,
 			      CD_N_MAX);
-	r = cli_open_nodes(o, 0, &dev, &nd, &n_nodes);
-	if (r)
-		return r;
-	runs = calloc(n_nodes ? n_nodes : 1, sizeof(*runs));
-	sel = calloc(n_nodes ? n_nodes : 1, sizeof(*sel));
-	if (!runs || !sel) {
-		fprintf(stderr, "%s: out of memory\n", CLI_PROG);
-		ret = EXIT_DEVICE;
-		goto out;
-	}
-	ret = cli_select_units(o, nd, n_nodes, KH_CU_RV, "run cpu-demo", sel,
-			       &n_runs);
+	ret = cli_demo_open(o, &d, KH_CU_RV, "run cpu-demo", sizeof(*runs));
+	dev = d.dev;
+	nd = d.nd;
+	n_nodes = d.n_nodes;
+	sel = d.sel;
+	n_runs = d.n_sel;
+	runs = d.runs;
 	for (i = 0; i < n_runs; i++)
 		runs[i].node = sel[i];
 	if (ret)
@@ -441,7 +426,8 @@ int cli_cmd_run_cpu(const struct kohaku_cli_opts *o)
 		       "count as the kick's argument; checked against the same "
 		       "sums in C)\n", n, n_runs, n_runs == 1 ? "" : "s");
 	if (!n_runs) {
-		ret = cd_none(o);
+		ret = cli_demo_none(o, "cpu-demo", "cpu", KH_CU_RV,
+				    "try --map cpu_2x1 (the cpu unit is KohakuAccel's rv_pe)");
 		goto out;
 	}
 	/* submit everything first, so the units run side by side */
@@ -470,9 +456,6 @@ int cli_cmd_run_cpu(const struct kohaku_cli_opts *o)
 			kohaku_bo_free(dev, runs[i].hout);
 	}
 out:
-	free(sel);
-	free(runs);
-	free(nd);
-	kohaku_close(dev);
+	cli_demo_close(&d);
 	return ret;
 }

@@ -388,29 +388,25 @@ static unsigned int dc_scr_of(const struct drm_kohaku_node *nd, unsigned int n,
 
 int cli_cmd_run_dxa(const struct kohaku_cli_opts *o)
 {
-	struct drm_kohaku_node *nd = NULL;
-	const struct drm_kohaku_node **sel = NULL;
-	struct kohaku_cli_dxa_run *runs = NULL;
+	struct cli_demo d;
+	const struct drm_kohaku_node *const *sel;
+	struct drm_kohaku_node *nd;
+	struct kohaku_cli_dxa_run *runs;
 	unsigned int n_nodes = 0, n_runs = 0, i;
 	kohaku_device *dev;
-	int r, ret = EXIT_OK;
+	int ret;
 
 	if (o->n_given)
 		cli_die_usage("run dxa-copy: takes no --n (one %u x %u tile of a "
 			      "%u x %u matrix)", DC_TROWS, DC_TCOLS, DC_ROWS,
 			      DC_COLS);
-	r = cli_open_nodes(o, 0, &dev, &nd, &n_nodes);
-	if (r)
-		return r;
-	runs = calloc(n_nodes ? n_nodes : 1, sizeof(*runs));
-	sel = calloc(n_nodes ? n_nodes : 1, sizeof(*sel));
-	if (!runs || !sel) {
-		fprintf(stderr, "%s: out of memory\n", CLI_PROG);
-		ret = EXIT_DEVICE;
-		goto out;
-	}
-	ret = cli_select_units(o, nd, n_nodes, KH_CU_DX, "run dxa-copy", sel,
-			       &n_runs);
+	ret = cli_demo_open(o, &d, KH_CU_DX, "run dxa-copy", sizeof(*runs));
+	dev = d.dev;
+	nd = d.nd;
+	n_nodes = d.n_nodes;
+	sel = d.sel;
+	n_runs = d.n_sel;
+	runs = d.runs;
 	for (i = 0; i < n_runs; i++) {
 		runs[i].node = sel[i];
 		runs[i].n_scr = dc_scr_of(nd, n_nodes, sel[i], runs[i].scr);
@@ -429,13 +425,8 @@ int cli_cmd_run_dxa(const struct kohaku_cli_opts *o)
 		       DC_PITCH, DC_ROWS, DC_COLS, DC_FILL, n_runs,
 		       n_runs == 1 ? "" : "s");
 	if (!n_runs) {
-		if (o->json)
-			printf("\"units\": [], \"error\": \"no DXA unit on this "
-			       "device\", \"ok\": false}\n");
-		fprintf(stderr, "%s: run dxa-copy: this device has no DXA unit "
-			"(cu_type 0x%04x 'DX'); try a card with `dxa` and `scr` "
-			"tokens, e.g. --map dxa_2x1\n", CLI_PROG, KH_CU_DX);
-		ret = EXIT_USAGE;
+		ret = cli_demo_none(o, "dxa-copy", "DXA", KH_CU_DX,
+				    "try a card with `dxa` and `scr` tokens, e.g. --map dxa_2x1");
 		goto out;
 	}
 	for (i = 0; i < n_runs; i++) {
@@ -501,9 +492,6 @@ int cli_cmd_run_dxa(const struct kohaku_cli_opts *o)
 			kohaku_bo_free(dev, runs[i].hout);
 	}
 out:
-	free(sel);
-	free(runs);
-	free(nd);
-	kohaku_close(dev);
+	cli_demo_close(&d);
 	return ret;
 }

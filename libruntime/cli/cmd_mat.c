@@ -213,25 +213,21 @@ static void mat_print(const struct kohaku_cli_opts *o,
 
 int cli_cmd_run_mat(const struct kohaku_cli_opts *o)
 {
-	const struct drm_kohaku_node **sel = NULL;
-	struct drm_kohaku_node *nd = NULL;
-	struct kohaku_cli_mat_run *runs = NULL;
+	struct cli_demo d;
+	const struct drm_kohaku_node *const *sel;
+	struct drm_kohaku_node *nd;
+	struct kohaku_cli_mat_run *runs;
 	unsigned int n_nodes = 0, n_runs = 0, i;
 	kohaku_device *dev;
-	int r, ret = EXIT_OK;
+	int ret;
 
-	r = cli_open_nodes(o, 0, &dev, &nd, &n_nodes);
-	if (r)
-		return r;
-	runs = calloc(n_nodes ? n_nodes : 1, sizeof(*runs));
-	sel = calloc(n_nodes ? n_nodes : 1, sizeof(*sel));
-	if (!runs || !sel) {
-		fprintf(stderr, "%s: out of memory\n", CLI_PROG);
-		ret = EXIT_DEVICE;
-		goto out;
-	}
-	ret = cli_select_units(o, nd, n_nodes, KH_CU_MG, "run mat-demo", sel,
-			       &n_runs);
+	ret = cli_demo_open(o, &d, KH_CU_MG, "run mat-demo", sizeof(*runs));
+	dev = d.dev;
+	nd = d.nd;
+	n_nodes = d.n_nodes;
+	sel = d.sel;
+	n_runs = d.n_sel;
+	runs = d.runs;
 	for (i = 0; i < n_runs; i++)
 		runs[i].node = sel[i];
 	if (ret)
@@ -245,12 +241,8 @@ int cli_cmd_run_mat(const struct kohaku_cli_opts *o)
 		       DEMO_M, DEMO_K, DEMO_K, DEMO_N, n_runs,
 		       n_runs == 1 ? "" : "s");
 	if (!n_runs) {
-		if (o->json)
-			printf("\"units\": [], \"error\": \"no mat unit on this "
-			       "device\", \"ok\": false}\n");
-		fprintf(stderr, "%s: run mat-demo: this device has no mat unit "
-			"(cu_type 0x%04x)\n", CLI_PROG, KH_CU_MG);
-		ret = EXIT_USAGE;
+		ret = cli_demo_none(o, "mat-demo", "mat", KH_CU_MG,
+				    "try a map with `mat` tokens, e.g. --map mesh_2x2_8+2");
 		goto out;
 	}
 	/* submit everything first, so the units run side by side */
@@ -278,9 +270,6 @@ int cli_cmd_run_mat(const struct kohaku_cli_opts *o)
 			kohaku_bo_free(dev, runs[i].hc);
 	}
 out:
-	free(sel);
-	free(runs);
-	free(nd);
-	kohaku_close(dev);
+	cli_demo_close(&d);
 	return ret;
 }

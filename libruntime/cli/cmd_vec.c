@@ -307,28 +307,24 @@ static void vd_cycles(kohaku_device *dev, struct kohaku_cli_vec_run *runs,
 
 int cli_cmd_run_vec(const struct kohaku_cli_opts *o)
 {
-	struct drm_kohaku_node *nd = NULL;
-	const struct drm_kohaku_node **sel = NULL;
-	struct kohaku_cli_vec_run *runs = NULL;
+	struct cli_demo d;
+	const struct drm_kohaku_node *const *sel;
+	struct drm_kohaku_node *nd;
+	struct kohaku_cli_vec_run *runs;
 	unsigned int n_nodes = 0, n_runs = 0, i;
 	kohaku_device *dev;
-	int r, ret = EXIT_OK;
+	int ret;
 
 	if (o->n_given)
 		cli_die_usage("run vec-demo: takes no --n (%u elements, one "
 			      "vector register)", VD_N);
-	r = cli_open_nodes(o, 0, &dev, &nd, &n_nodes);
-	if (r)
-		return r;
-	runs = calloc(n_nodes ? n_nodes : 1, sizeof(*runs));
-	sel = calloc(n_nodes ? n_nodes : 1, sizeof(*sel));
-	if (!runs || !sel) {
-		fprintf(stderr, "%s: out of memory\n", CLI_PROG);
-		ret = EXIT_DEVICE;
-		goto out;
-	}
-	ret = cli_select_units(o, nd, n_nodes, KH_CU_VC, "run vec-demo", sel,
-			       &n_runs);
+	ret = cli_demo_open(o, &d, KH_CU_VC, "run vec-demo", sizeof(*runs));
+	dev = d.dev;
+	nd = d.nd;
+	n_nodes = d.n_nodes;
+	sel = d.sel;
+	n_runs = d.n_sel;
+	runs = d.runs;
 	for (i = 0; i < n_runs; i++)
 		runs[i].node = sel[i];
 	if (ret)
@@ -344,13 +340,8 @@ int cli_cmd_run_vec(const struct kohaku_cli_opts *o)
 		       "754's round to nearest even)\n", VD_N, n_runs,
 		       n_runs == 1 ? "" : "s");
 	if (!n_runs) {
-		if (o->json)
-			printf("\"units\": [], \"error\": \"no vec unit on this "
-			       "device\", \"ok\": false}\n");
-		fprintf(stderr, "%s: run vec-demo: this device has no vec unit "
-			"(cu_type 0x%04x 'VC'); try a map with `vec` tokens\n",
-			CLI_PROG, KH_CU_VC);
-		ret = EXIT_USAGE;
+		ret = cli_demo_none(o, "vec-demo", "vec", KH_CU_VC,
+				    "try a map with `vec` tokens, e.g. --map mesh_2x2_8+2");
 		goto out;
 	}
 	/* submit everything first, so the units run side by side */
@@ -420,9 +411,6 @@ int cli_cmd_run_vec(const struct kohaku_cli_opts *o)
 			kohaku_bo_free(dev, runs[i].hout);
 	}
 out:
-	free(sel);
-	free(runs);
-	free(nd);
-	kohaku_close(dev);
+	cli_demo_close(&d);
 	return ret;
 }

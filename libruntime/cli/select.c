@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -93,4 +94,48 @@ int cli_wait_final(kohaku_device *dev, uint64_t job, uint32_t timeout_ms,
 	for (tries = 0; tries < 4 && r == -ETIMEDOUT; tries++)
 		r = kohaku_wait(dev, job, limit + 1000, st);
 	return r;
+}
+
+int cli_demo_open(const struct kohaku_cli_opts *o, struct cli_demo *d,
+		  uint16_t cu_type, const char *what, size_t run_size)
+{
+	unsigned int room;
+	int r;
+
+	memset(d, 0, sizeof(*d));
+	r = cli_open_nodes(o, 0, &d->dev, &d->nd, &d->n_nodes);
+	if (r)
+		return r;
+	room = d->n_nodes ? d->n_nodes : 1;
+	d->runs = calloc(room, run_size);
+	d->sel = calloc(room, sizeof(*d->sel));
+	if (!d->runs || !d->sel) {
+		fprintf(stderr, "%s: out of memory\n", CLI_PROG);
+		return EXIT_DEVICE;
+	}
+	return cli_select_units(o, d->nd, d->n_nodes, cu_type, what, d->sel,
+				&d->n_sel);
+}
+
+void cli_demo_close(struct cli_demo *d)
+{
+	free(d->sel);
+	free(d->runs);
+	free(d->nd);
+	kohaku_close(d->dev);
+	memset(d, 0, sizeof(*d));
+}
+
+int cli_demo_none(const struct kohaku_cli_opts *o, const char *demo,
+		  const char *unit, uint16_t cu_type, const char *hint)
+{
+	char tn[16];
+
+	if (o->json)
+		printf("\"units\": [], \"error\": \"no %s unit on this device\", "
+		       "\"ok\": false}\n", unit);
+	fprintf(stderr, "%s: run %s: this device has no %s unit (cu_type 0x%04x "
+		"'%s'); %s\n", CLI_PROG, demo, unit, cu_type,
+		kohaku_cu_type_name(cu_type, tn, sizeof(tn)), hint);
+	return EXIT_USAGE;
 }
