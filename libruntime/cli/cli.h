@@ -72,7 +72,7 @@ int cli_select_units(const struct kohaku_cli_opts *o,
  * cli_demo_open() returns EXIT_OK, or an exit code with what it got so far
  * in d (cli_demo_close() frees any of it).
  */
-struct cli_demo {
+struct kohaku_cli_demo {
 	kohaku_device *dev;
 	struct drm_kohaku_node *nd;
 	unsigned int n_nodes;
@@ -80,9 +80,9 @@ struct cli_demo {
 	unsigned int n_sel;
 	void *runs;
 };
-int cli_demo_open(const struct kohaku_cli_opts *o, struct cli_demo *d,
+int cli_demo_open(const struct kohaku_cli_opts *o, struct kohaku_cli_demo *d,
 		  uint16_t cu_type, const char *what, size_t run_size);
-void cli_demo_close(struct cli_demo *d);
+void cli_demo_close(struct kohaku_cli_demo *d);
 /*
  * The device has no unit the demo runs on: the JSON tail, a message naming
  * the unit (cu_type) and a hint, EXIT_USAGE.

@@ -394,7 +394,7 @@ static void cd_print_text(const struct kohaku_cli_cpu_run *v, unsigned long n)
 /* no cpu unit: said on stderr (and as the JSON's error), EXIT_USAGE */
 int cli_cmd_run_cpu(const struct kohaku_cli_opts *o)
 {
-	struct cli_demo d;
+	struct kohaku_cli_demo d;
 	const struct drm_kohaku_node *const *sel;
 	struct drm_kohaku_node *nd;
 	struct kohaku_cli_cpu_run *runs;

@@ -388,7 +388,7 @@ static unsigned int dc_scr_of(const struct drm_kohaku_node *nd, unsigned int n,
 
 int cli_cmd_run_dxa(const struct kohaku_cli_opts *o)
 {
-	struct cli_demo d;
+	struct kohaku_cli_demo d;
 	const struct drm_kohaku_node *const *sel;
 	struct drm_kohaku_node *nd;
 	struct kohaku_cli_dxa_run *runs;

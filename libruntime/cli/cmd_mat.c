@@ -213,7 +213,7 @@ static void mat_print(const struct kohaku_cli_opts *o,
 
 int cli_cmd_run_mat(const struct kohaku_cli_opts *o)
 {
-	struct cli_demo d;
+	struct kohaku_cli_demo d;
 	const struct drm_kohaku_node *const *sel;
 	struct drm_kohaku_node *nd;
 	struct kohaku_cli_mat_run *runs;

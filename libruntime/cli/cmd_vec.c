@@ -307,7 +307,7 @@ static void vd_cycles(kohaku_device *dev, struct kohaku_cli_vec_run *runs,
 
 int cli_cmd_run_vec(const struct kohaku_cli_opts *o)
 {
-	struct cli_demo d;
+	struct kohaku_cli_demo d;
 	const struct drm_kohaku_node *const *sel;
 	struct drm_kohaku_node *nd;
 	struct kohaku_cli_vec_run *runs;

@@ -96,7 +96,7 @@ int cli_wait_final(kohaku_device *dev, uint64_t job, uint32_t timeout_ms,
 	return r;
 }
 
-int cli_demo_open(const struct kohaku_cli_opts *o, struct cli_demo *d,
+int cli_demo_open(const struct kohaku_cli_opts *o, struct kohaku_cli_demo *d,
 		  uint16_t cu_type, const char *what, size_t run_size)
 {
 	unsigned int room;
@@ -117,7 +117,7 @@ int cli_demo_open(const struct kohaku_cli_opts *o, struct cli_demo *d,
 				&d->n_sel);
 }
 
-void cli_demo_close(struct cli_demo *d)
+void cli_demo_close(struct kohaku_cli_demo *d)
 {
 	free(d->sel);
 	free(d->runs);
