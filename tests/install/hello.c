@@ -3,7 +3,8 @@
  * An external program built against an installed libkohaku with nothing but
  * `pkg-config --cflags --libs kohaku` (scripts/check-install.sh): opens the
  * simulated card "saxpy" in-process, prints its node count (and
- * how many are SX units: KH_CU_SX, from the installed uapi), closes.
+ * how many are SX units: KH_CU_SX, from the installed uapi) and how many
+ * KohakuAccel PCI functions libpciaccess finds, closes.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,8 +17,10 @@ int main(int argc, char **argv)
 	kohaku_device *dev;
 	struct drm_kohaku_node *nodes;
 	unsigned int count = 0, sx = 0, i;
+	struct kohaku_pci_entry *pci;
+	unsigned int pci_count = 0;
 	char err[256];
-	int ret;
+	int ret, pci_ret;
 
 	ret = kohaku_open(KOHAKU_BACKEND_SIM, map, &dev, err, sizeof(err));
 	if (ret) {
@@ -35,6 +38,17 @@ int main(int argc, char **argv)
 	printf("sim:%s: %u nodes, %u SX (ABI %d.%d)\n", map, count, sx,
 	       KOHAKU_ABI_MAJOR, KOHAKU_ABI_MINOR);
 	free(nodes);
+	/*
+	 * The PCI listing too, so that a static link needs all of kohaku.pc's
+	 * private dependencies (libpciaccess); its result does not matter here.
+	 */
+	pci_ret = kohaku_pci_list("", &pci, &pci_count, err, sizeof(err));
+	if (pci_ret == 0) {
+		printf("pci: %u KohakuAccel functions\n", pci_count);
+		kohaku_free_pci_list(pci);
+	} else {
+		printf("pci: not listed (%s)\n", err);
+	}
 	kohaku_close(dev);
 	return 0;
 }
