@@ -9,7 +9,12 @@
 #
 #   make firmware the POOL firmware and its test images (firmware/README.md;
 #                 needs the riscv64-unknown-elf toolchain, `make deps`)
-#   make install  the firmware image to $(DESTDIR)/lib/firmware/kohaku/
+#   make install  [PREFIX=/usr/local DESTDIR=] libkohaku (.a, .so.0), its
+#                 headers and kohaku.pc, kohaku, kh-trace, man pages, the
+#                 POOL firmware (to /lib/firmware/kohaku/), the udev rule and
+#                 the modprobe.d example; make uninstall removes them
+#   make modules_install  kohaku.ko and kohaku_sim.ko for $(KVER), depmod
+#                 (packaging/install.mk; dkms.conf for dkms)
 #
 # run and test install missing Debian packages first
 # (scripts/install-deps.sh).
@@ -72,13 +77,14 @@ include tests/tests.mk
 -include bench/bench.mk
 -include tools/tools.mk
 include firmware/firmware.mk
+include packaging/install.mk
 
 LIB_SRCS := $(SIM_SRCS) $(CORE_SRCS) $(RT_SRCS)
-$(BUILD)/obj/%.o: %.c
+$(BUILD)/obj/%.o: %.c | kh-check-headers
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(call src_includes,$<) $(DRM_CFLAGS) -MMD -MP -c -o $@ $<
 
-$(BUILD)/pic/%.o: %.c
+$(BUILD)/pic/%.o: %.c | kh-check-headers
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(PIC_CFLAGS) $(call src_includes,$<) $(DRM_CFLAGS) \
 		-MMD -MP -c -o $@ $<
@@ -103,9 +109,10 @@ userspace: $(LIBKOHAKU_SO) $(BUILD)/kohaku.pc
 endif
 endif
 
+# for the default PREFIX; make install writes the one for its PREFIX
 $(BUILD)/kohaku.pc: libruntime/kohaku.pc.in
 	@mkdir -p $(dir $@)
-	sed -e 's|@PREFIX@|/usr/local|' $< > $@
+	sed $(KH_PC_SED) $< > $@
 
 all: userspace
 
@@ -119,11 +126,27 @@ run: deps-run
 	$(MAKE) userspace
 	$(KOHAKU_CLI) --backend sim --map saxpy run saxpy
 
-modules:
+modules: kh-check-kdir
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
 
-modules-clean:
+modules-clean: kh-check-kdir
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean
+
+# Clear messages for the common build failures, checked only by the targets
+# that need them: the development headers userspace compiles against (once
+# per make, before the first object), the kernel headers modules build with.
+.PHONY: kh-check-headers kh-check-kdir
+kh-check-headers:
+	@for h in drm.h:libdrm-dev pciaccess.h:libpciaccess-dev zlib.h:zlib1g-dev; do \
+		echo "#include <$${h%%:*}>" | $(CC) $(DRM_CFLAGS) -E -x c - >/dev/null 2>&1 || { \
+		echo "build: <$${h%%:*}> not found: install $${h#*:} (or run scripts/install-deps.sh run, as root)" >&2; \
+		exit 1; }; done
+kh-check-kdir:
+	@test -f $(KDIR)/Makefile || { \
+		echo "modules: no kernel headers at KDIR=$(KDIR)$(if $(KVER),, (no */build under /lib/modules matches *deb12-amd64))." >&2; \
+		echo "modules: install linux-headers-$(or $(KVER),$$(uname -r)) (the running kernel's: linux-headers-$$(uname -r); make test's: linux-headers-6.12-amd64, scripts/install-deps.sh all)," >&2; \
+		echo "modules: or name a kernel: make modules KVER=<release> or KDIR=<configured kernel tree>" >&2; \
+		exit 1; }
 
 test: deps
 	$(MAKE) userspace

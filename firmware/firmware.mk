@@ -3,6 +3,8 @@
 #   make firmware          $(BUILD)/firmware/pool.elf, pool.fw and the test
 #                          images in $(BUILD)/firmware/test/
 #   make install-firmware  pool.fw to $(DESTDIR)/lib/firmware/kohaku/pool.fw
+#                          (`make install` installs it too when it is built
+#                          or the toolchain is there: packaging/install.mk)
 #
 # The firmware is RV32IM+Zicsr, built with Debian's riscv64-unknown-elf
 # toolchain (gcc-riscv64-unknown-elf: `make deps` installs it).  The host
@@ -64,7 +66,7 @@ FW_TEST_BAD := truncated bad-magic bad-crc bad-section-crc section-oob \
 	overlap entry-outside api-major oversize mailbox version-mismatch
 FW_TEST_IMAGES := $(addprefix $(FW_DIR)/test/,$(addsuffix .fw,$(FW_TEST_ASM) $(FW_TEST_BAD)))
 
-.PHONY: firmware install-firmware install fw-toolchain
+.PHONY: firmware install-firmware fw-toolchain
 
 firmware: fw-toolchain $(FW_DIR)/pool.fw $(FW_DIR)/$(FW_PATH) $(FW_TEST_IMAGES)
 
@@ -134,6 +136,4 @@ $(FW_DIR)/test/.bad-stamp: $(FW_DIR)/pool.fw $(KHFW_MKBAD)
 	touch $@
 
 install-firmware: firmware
-	install -D -m 0644 $(FW_DIR)/pool.fw $(DESTDIR)/lib/firmware/$(FW_PATH)
-
-install: install-firmware
+	install -D -m 0644 $(FW_DIR)/pool.fw $(DESTDIR)$(FIRMWAREDIR)/$(FW_PATH)

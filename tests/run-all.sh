@@ -3,7 +3,9 @@
 #
 #   0. source checks                          scripts/check-*.sh
 #      kernel-doc on the ABI and the seams, one name per thing with its
-#      layer's prefix (scripts/README.md)
+#      layer's prefix (scripts/README.md); make install and uninstall
+#      into a temporary DESTDIR, an external program built and run with
+#      `pkg-config --cflags --libs kohaku` alone (check-install.sh)
 #   1. model and core unit tests              build/tests/{model,unit}/*
 #      (model_pool_fw boots build/firmware/pool.fw: KOHAKU_TEST_FW)
 #      the firmware images against the packer  tests/firmware/images.sh
@@ -67,6 +69,9 @@ run_check() { # name script
 }
 run_check kernel-doc scripts/check-kernel-doc.sh
 run_check names scripts/check-names.sh
+# make install/uninstall into a temporary DESTDIR, an external program
+# built with pkg-config alone (scripts/check-install.sh)
+run_check install scripts/check-install.sh
 
 # the POOL firmware the model tests boot (make firmware)
 KOHAKU_TEST_FW=${KOHAKU_TEST_FW:-$top/build/firmware/pool.fw}

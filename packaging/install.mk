@@ -1,0 +1,135 @@
+# Installing and uninstalling (packaging/README.md):
+#
+#   make install    [PREFIX=/usr/local] [DESTDIR=]   libkohaku, headers,
+#                   kohaku.pc, kohaku and kh-trace, man pages, the POOL
+#                   firmware, the udev rule and the modprobe.d example
+#   make uninstall  the same PREFIX and DESTDIR: removes exactly those files
+#   make install-udev  the udev rule alone, and the group it needs
+#   make modules_install [KVER=] [INSTALL_MOD_PATH=|DESTDIR=]   kohaku.ko and
+#                   kohaku_sim.ko into /lib/modules/$(KVER)/updates, depmod
+#   make dkms-src   [DESTDIR=]   the module sources for dkms, in
+#                   $(DESTDIR)/usr/src/kohaku-$(KH_VERSION) (dkms.conf)
+#
+# Every directory can be overridden on the command line (BINDIR, LIBDIR,
+# INCLUDEDIR, PKGCONFIGDIR, MANDIR, FIRMWAREDIR, UDEVRULESDIR, MODPROBEDIR).
+# kohaku.pc is generated for the directories given, so that
+# `pkg-config --cflags --libs kohaku` finds what `make install` put.
+
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+LIBDIR ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+MANDIR ?= $(PREFIX)/share/man
+# the kernel's firmware search path: not under PREFIX (request_firmware
+# looks in /lib/firmware; KOHAKU_FIRMWARE_PATH's layout is the same)
+FIRMWAREDIR ?= /lib/firmware
+# systemd-udevd (252, Debian 12) reads /usr/lib/udev/rules.d and
+# /usr/local/lib/udev/rules.d; kmod reads /usr/lib/modprobe.d and
+# /usr/local/lib/modprobe.d: so PREFIX=/usr and /usr/local both work
+UDEVRULESDIR ?= $(PREFIX)/lib/udev/rules.d
+MODPROBEDIR ?= $(PREFIX)/lib/modprobe.d
+KH_GROUP ?= kohaku
+KH_VERSION := $(shell sed -n 's/^Version:[[:space:]]*//p' libruntime/kohaku.pc.in)
+
+# the headers: kohaku.h, and the uapi it includes ("drm/kohaku_accel.h")
+# or names (the KH_* constants of kohaku/kh_*.h), below
+# $(INCLUDEDIR)/kohaku, which is kohaku.pc's -I
+KH_INC := $(INCLUDEDIR)/kohaku
+KH_UAPI_KOHAKU := $(notdir $(wildcard uapi/kohaku/*.h))
+# man pages, wherever they are written or generated
+KH_MAN := $(sort $(notdir $(wildcard man/*.[1-8] $(BUILD)/man/*.[1-8])))
+kh_man_src = $(firstword $(wildcard man/$(1) $(BUILD)/man/$(1)))
+
+# kohaku.pc's directories relative to ${prefix} where they are below it
+kh_pcdir = $(patsubst $(PREFIX)/%,$${prefix}/%,$(1))
+KH_PC_SED := -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(call kh_pcdir,$(LIBDIR))|' \
+	-e 's|@INCLUDEDIR@|$(call kh_pcdir,$(INCLUDEDIR))|'
+
+.PHONY: install uninstall install-lib install-bin install-man install-fw-if-built \
+	install-udev install-modprobe uninstall-files modules_install dkms-src
+
+# the firmware goes in when it is built or can be (make firmware needs the
+# riscv toolchain); without either, install says so and goes on
+ifneq ($(shell command -v $(FW_CC) 2>/dev/null),)
+install-fw-if-built: firmware
+endif
+install-fw-if-built:
+	@if [ -f $(FW_DIR)/pool.fw ]; then \
+		echo "install -D -m 0644 $(FW_DIR)/pool.fw $(DESTDIR)$(FIRMWAREDIR)/$(FW_PATH)"; \
+		install -D -m 0644 $(FW_DIR)/pool.fw $(DESTDIR)$(FIRMWAREDIR)/$(FW_PATH); \
+	else \
+		echo "install: no $(FW_DIR)/pool.fw and no $(FW_CC): the POOL firmware is not installed ('make deps', then 'make firmware')"; \
+	fi
+
+install: install-lib install-bin install-man install-fw-if-built install-udev install-modprobe
+
+install-lib: $(LIBKOHAKU_A) $(LIBKOHAKU_SO) libruntime/kohaku.pc.in
+	install -D -m 0644 $(LIBKOHAKU_A) $(DESTDIR)$(LIBDIR)/libkohaku.a
+	install -D -m 0755 $(LIBKOHAKU_SO) $(DESTDIR)$(LIBDIR)/libkohaku.so.0
+	ln -sf libkohaku.so.0 $(DESTDIR)$(LIBDIR)/libkohaku.so
+	install -D -m 0644 libruntime/kohaku.h $(DESTDIR)$(KH_INC)/kohaku.h
+	install -D -m 0644 uapi/drm/kohaku_accel.h $(DESTDIR)$(KH_INC)/drm/kohaku_accel.h
+	install -d -m 0755 $(DESTDIR)$(KH_INC)/kohaku
+	install -m 0644 $(addprefix uapi/kohaku/,$(KH_UAPI_KOHAKU)) $(DESTDIR)$(KH_INC)/kohaku/
+	@mkdir -p $(BUILD)
+	sed $(KH_PC_SED) libruntime/kohaku.pc.in > $(BUILD)/kohaku.pc.install
+	install -D -m 0644 $(BUILD)/kohaku.pc.install $(DESTDIR)$(PKGCONFIGDIR)/kohaku.pc
+
+install-bin: $(KOHAKU_CLI) $(BUILD)/kh-trace
+	install -D -m 0755 $(KOHAKU_CLI) $(DESTDIR)$(BINDIR)/kohaku
+	install -D -m 0755 $(BUILD)/kh-trace $(DESTDIR)$(BINDIR)/kh-trace
+
+install-man:
+	$(foreach m,$(KH_MAN),install -D -m 0644 $(call kh_man_src,$(m)) \
+		$(DESTDIR)$(MANDIR)/man$(subst .,,$(suffix $(m)))/$(m);)
+
+# /dev/accel/accel* of kohaku devices to group $(KH_GROUP), mode 0660
+install-udev:
+	install -D -m 0644 packaging/udev/70-kohaku.rules $(DESTDIR)$(UDEVRULESDIR)/70-kohaku.rules
+	@getent group $(KH_GROUP) >/dev/null 2>&1 || \
+		echo "install-udev: the rule gives kohaku's accel nodes to group '$(KH_GROUP)', which does not exist here: run 'groupadd -r $(KH_GROUP)' and 'usermod -aG $(KH_GROUP) USER', then 'udevadm control --reload && udevadm trigger -s accel'"
+
+# every module parameter, commented out: copy it to /etc/modprobe.d to set one
+install-modprobe:
+	install -D -m 0644 packaging/modprobe.d/kohaku.conf $(DESTDIR)$(MODPROBEDIR)/kohaku.conf
+
+# what install put, file by file; then the directories that are ours alone
+# when they are empty
+KH_INSTALLED := $(LIBDIR)/libkohaku.a $(LIBDIR)/libkohaku.so.0 $(LIBDIR)/libkohaku.so \
+	$(KH_INC)/kohaku.h $(KH_INC)/drm/kohaku_accel.h \
+	$(addprefix $(KH_INC)/kohaku/,$(KH_UAPI_KOHAKU)) \
+	$(PKGCONFIGDIR)/kohaku.pc $(BINDIR)/kohaku $(BINDIR)/kh-trace \
+	$(foreach m,$(KH_MAN),$(MANDIR)/man$(subst .,,$(suffix $(m)))/$(m)) \
+	$(FIRMWAREDIR)/$(FW_PATH) $(UDEVRULESDIR)/70-kohaku.rules $(MODPROBEDIR)/kohaku.conf
+KH_OWN_DIRS := $(KH_INC)/drm $(KH_INC)/kohaku $(KH_INC) $(FIRMWAREDIR)/$(patsubst %/,%,$(dir $(FW_PATH)))
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR),$(KH_INSTALLED))
+	-rmdir $(addprefix $(DESTDIR),$(KH_OWN_DIRS)) 2>/dev/null || true
+
+# ---- kernel modules ----
+
+# the kernel's modules_install (to $(INSTALL_MOD_PATH)/lib/modules/$(KVER)/
+# updates), then depmod for $(KVER) when installing to this system's root
+# (make modules first: like the kernel's, this target does not build)
+INSTALL_MOD_PATH ?= $(DESTDIR)
+# the release KDIR is configured for (KVER unless KDIR names another tree)
+KH_KREL = $(or $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null),$(KVER))
+modules_install: kh-check-kdir
+	@test -f kohaku.ko -a -f kohaku_sim.ko || { \
+		echo "modules_install: kohaku.ko and kohaku_sim.ko are not built: run 'make modules' first (as your user)" >&2; exit 1; }
+	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_PATH=$(INSTALL_MOD_PATH) modules_install
+	$(if $(INSTALL_MOD_PATH),@echo "modules_install: installed below $(INSTALL_MOD_PATH): no depmod for this system",depmod -a $(KH_KREL))
+
+# the sources kohaku.ko and kohaku_sim.ko build from (Kbuild), laid out for
+# dkms: `make dkms-src`, then `dkms add kohaku/$(KH_VERSION)`,
+# `dkms build ...`, `dkms install ...` (or `dkms autoinstall`)
+KH_DKMS_SRC := $(DESTDIR)/usr/src/kohaku-$(KH_VERSION)
+dkms-src:
+	rm -rf $(KH_DKMS_SRC)
+	install -d $(KH_DKMS_SRC)
+	tar -cf - --exclude='*.o' --exclude='*.ko' --exclude='.*.cmd' --exclude='*.mod' \
+		--exclude='*.mod.c' Kbuild layers.mk dkms.conf uapi hwif driver/core driver/linux \
+		sim-backend | tar -xf - -C $(KH_DKMS_SRC)
+	sed -i 's/^PACKAGE_VERSION=.*/PACKAGE_VERSION="$(KH_VERSION)"/' $(KH_DKMS_SRC)/dkms.conf

@@ -1,0 +1,214 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0 OR MIT
+#
+# check-install.sh: `make install` and `make uninstall` into a temporary
+# DESTDIR (PREFIX=/usr), and an external program built against what was
+# installed with nothing but `pkg-config --cflags --libs kohaku`.  TAP; a
+# suite of `make test` (tests/run-all.sh).  No root, no network; it reuses
+# build/ (make builds what is missing: the library, the CLI, kh-trace).
+#
+#   - the files land where they should: the library with its soname and
+#     symlink, the headers below kohaku.pc's -I, kohaku.pc for PREFIX=/usr,
+#     the CLI, kh-trace, the firmware when built, the udev rule, the
+#     modprobe.d example; every installed header compiles on its own;
+#   - tests/install/hello.c builds shared and static (`pkg-config --static`,
+#     -static) with pkg-config's flags alone and runs (the sim card saxpy);
+#     pkg-config sees the install as a sysroot (PKG_CONFIG_SYSROOT_DIR), in
+#     which the system's libdrm and libpciaccess are linked, as they would
+#     be in a real root;
+#   - make install with another PREFIX writes kohaku.pc for that PREFIX;
+#   - the udev rule's syntax (udevadm verify is systemd 253+; Debian 12 has
+#     252, so a check of keys and operators here), the modprobe.d example
+#     against every module_param in driver/linux, dkms.conf against Kbuild,
+#     `make -n modules_install`'s shape with and without DESTDIR;
+#   - make uninstall leaves none of our files behind.
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top" || exit 1
+n=0
+failed=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+nok() { n=$((n + 1)); failed=1; echo "not ok $n - $1"; }
+check() { # description command...
+	desc=$1
+	shift
+	if "$@" >"$tmp/out" 2>&1; then ok "$desc"; else nok "$desc"; sed 's/^/# /' "$tmp/out" | tail -n 20; fi
+}
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/kh-install.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+d=$tmp/root
+mkdir -p "$d"
+MAKE=${MAKE:-make}
+mk() { $MAKE --no-print-directory "$@"; }
+
+check "make install DESTDIR=... PREFIX=/usr" mk install DESTDIR="$d" PREFIX=/usr
+
+files="usr/lib/libkohaku.a usr/lib/libkohaku.so.0 usr/lib/libkohaku.so
+usr/lib/pkgconfig/kohaku.pc usr/bin/kohaku usr/bin/kh-trace
+usr/include/kohaku/kohaku.h usr/include/kohaku/drm/kohaku_accel.h
+usr/lib/udev/rules.d/70-kohaku.rules usr/lib/modprobe.d/kohaku.conf"
+for h in uapi/kohaku/*.h; do files="$files usr/include/kohaku/kohaku/${h##*/}"; done
+[ -f build/firmware/pool.fw ] && files="$files lib/firmware/kohaku/pool.fw"
+missing=
+for f in $files; do [ -e "$d/$f" ] || missing="$missing $f"; done
+if [ -z "$missing" ]; then ok "installed: $(echo "$files" | wc -w) files"; else nok "installed: missing$missing"; fi
+
+if [ "$(readlink "$d/usr/lib/libkohaku.so")" = libkohaku.so.0 ] &&
+	readelf -d "$d/usr/lib/libkohaku.so.0" | grep -q 'SONAME.*\[libkohaku\.so\.0\]'; then
+	ok "libkohaku.so -> libkohaku.so.0, SONAME libkohaku.so.0"
+else
+	nok "libkohaku.so -> libkohaku.so.0, SONAME libkohaku.so.0"
+	readelf -d "$d/usr/lib/libkohaku.so.0" | grep SONAME | sed 's/^/# /'
+fi
+if [ -x "$d/usr/bin/kohaku" ] && [ -x "$d/usr/bin/kh-trace" ] &&
+	[ "$(stat -c %a "$d/usr/lib/pkgconfig/kohaku.pc")" = 644 ]; then
+	ok "modes: binaries executable, kohaku.pc 0644"
+else
+	nok "modes: binaries executable, kohaku.pc 0644"
+fi
+if grep -qx 'prefix=/usr' "$d/usr/lib/pkgconfig/kohaku.pc"; then
+	ok "kohaku.pc: prefix=/usr"
+else
+	nok "kohaku.pc: prefix=/usr"; sed 's/^/# /' "$d/usr/lib/pkgconfig/kohaku.pc"
+fi
+
+# the install as a sysroot, with the system's libdrm and libpciaccess in it
+# (their .pc files name /usr/include/libdrm, /usr/lib/<multiarch>, which
+# pkg-config moves into the sysroot like ours)
+ma=$(${CC:-cc} -print-multiarch 2>/dev/null)
+sys_links="usr/include/libdrm"
+[ -n "$ma" ] && sys_links="$sys_links usr/lib/$ma"
+for l in $sys_links; do
+	[ -e "/$l" ] && [ ! -e "$d/$l" ] && ln -s "/$l" "$d/$l"
+done
+export PKG_CONFIG_SYSROOT_DIR="$d"
+export PKG_CONFIG_PATH="$d/usr/lib/pkgconfig"
+PKG_CONFIG=${PKG_CONFIG:-pkg-config}
+v=$($PKG_CONFIG --modversion kohaku 2>&1)
+if [ "$v" = "$(sed -n 's/^Version:[[:space:]]*//p' libruntime/kohaku.pc.in)" ]; then
+	ok "pkg-config finds the installed kohaku.pc (version $v)"
+else
+	nok "pkg-config finds the installed kohaku.pc"; echo "# $v"
+fi
+cflags=$($PKG_CONFIG --cflags kohaku)
+libs=$($PKG_CONFIG --libs kohaku)
+slibs=$($PKG_CONFIG --static --libs kohaku)
+echo "# cflags: $cflags"
+echo "# libs: $libs"
+echo "# static libs: $slibs"
+
+# every installed header on its own, with kohaku.pc's flags only
+hdr_fail=
+for h in "$d"/usr/include/kohaku/kohaku.h "$d"/usr/include/kohaku/drm/*.h \
+	"$d"/usr/include/kohaku/kohaku/*.h; do
+	rel=${h#"$d"/usr/include/kohaku/}
+	# shellcheck disable=SC2086
+	echo "#include <$rel>" | ${CC:-cc} -std=gnu11 -Wall -Wextra -Werror $cflags \
+		-fsyntax-only -x c - >"$tmp/out" 2>&1 || {
+		hdr_fail="$hdr_fail $rel"; sed 's/^/# /' "$tmp/out" | head -n 5; }
+done
+if [ -z "$hdr_fail" ]; then ok "every installed header compiles alone"; else nok "headers that do not compile alone:$hdr_fail"; fi
+
+# shellcheck disable=SC2086
+check "hello.c builds shared: cc hello.c \$(pkg-config --cflags --libs kohaku)" \
+	${CC:-cc} -std=gnu11 -Wall -Wextra -Werror -o "$tmp/hello" tests/install/hello.c $cflags $libs
+out=$(LD_LIBRARY_PATH="$d/usr/lib" "$tmp/hello" saxpy 2>&1)
+echo "$out" | sed "s/^/# /"
+if echo "$out" | grep -q '^sim:saxpy: 2 nodes, 2 SX' &&
+	LD_LIBRARY_PATH="$d/usr/lib" ldd "$tmp/hello" | grep -q "libkohaku.so.0 => $d/usr/lib/libkohaku.so.0"; then
+	ok "hello (shared) runs on the installed libkohaku.so.0: saxpy has 2 nodes"
+else
+	nok "hello (shared) runs on the installed libkohaku.so.0: saxpy has 2 nodes"
+	LD_LIBRARY_PATH="$d/usr/lib" ldd "$tmp/hello" | sed 's/^/# /'
+fi
+# shellcheck disable=SC2086
+check "hello.c builds static: cc -static hello.c \$(pkg-config --static --cflags --libs kohaku)" \
+	${CC:-cc} -std=gnu11 -Wall -Wextra -Werror -static -o "$tmp/hello-static" \
+	tests/install/hello.c $cflags $slibs
+out=$(env -u LD_LIBRARY_PATH "$tmp/hello-static" saxpy 2>&1)
+echo "$out" | sed "s/^/# /"
+if echo "$out" | grep -q '^sim:saxpy: 2 nodes, 2 SX' && ! readelf -d "$tmp/hello-static" 2>/dev/null | grep -q NEEDED; then
+	ok "hello (static) runs: saxpy has 2 nodes, no shared library needed"
+else
+	nok "hello (static) runs: saxpy has 2 nodes, no shared library needed"
+fi
+unset PKG_CONFIG_SYSROOT_DIR PKG_CONFIG_PATH
+for l in $sys_links; do [ -L "$d/$l" ] && rm -f "$d/$l"; done
+
+# another PREFIX: kohaku.pc follows it
+d2=$tmp/opt
+if mk install-lib DESTDIR="$d2" PREFIX=/opt/kohaku >"$tmp/out" 2>&1 &&
+	grep -qx 'prefix=/opt/kohaku' "$d2/opt/kohaku/lib/pkgconfig/kohaku.pc" &&
+	[ -f "$d2/opt/kohaku/include/kohaku/kohaku.h" ]; then
+	ok "make install PREFIX=/opt/kohaku: kohaku.pc says prefix=/opt/kohaku"
+else
+	nok "make install PREFIX=/opt/kohaku: kohaku.pc says prefix=/opt/kohaku"; sed 's/^/# /' "$tmp/out" | tail -n 5
+fi
+rm -rf "$d2"
+
+# the udev rule: KEY=="v" / KEY="v" pairs of known keys, the group and mode
+rules=packaging/udev/70-kohaku.rules
+bad=$(grep -v '^[[:space:]]*\(#\|$\)' "$rules" | tr ',' '\n' | sed 's/^[[:space:]]*//;s/[[:space:]]*$//' |
+	grep -v -E '^(SUBSYSTEM|KERNEL|DRIVERS|DRIVER|SUBSYSTEMS|ACTION)(==|!=)"[^"]*"$|^(GROUP|MODE|OWNER|TAG)(=|\+=)"[^"]*"$')
+if [ -z "$bad" ] &&
+	grep -q '^SUBSYSTEM=="accel", KERNEL=="accel\[0-9\]\*", DRIVERS=="kohaku", GROUP="kohaku", MODE="0660"$' "$rules"; then
+	ok "udev rule: accel nodes of driver kohaku to group kohaku, 0660 (syntax: keys and operators)"
+else
+	nok "udev rule: accel nodes of driver kohaku to group kohaku, 0660"; echo "$bad" | sed 's/^/# bad: /'
+fi
+# the driver the rule matches is the one kohaku.ko registers
+if grep -q '\.name[[:space:]]*=[[:space:]]*"kohaku"' driver/linux/kohaku_pci.c &&
+	grep -q '\.name = "kohaku"' driver/linux/kohaku_drv.c; then
+	ok "udev rule: DRIVERS==\"kohaku\" is the name of kohaku.ko's PCI and platform drivers"
+else
+	nok "udev rule: DRIVERS==\"kohaku\" is the name of kohaku.ko's PCI and platform drivers"
+fi
+
+# the modprobe.d example documents every module parameter
+undoc=
+for f in driver/linux/*.c; do
+	case $f in *kohaku_sim*) mod=kohaku_sim ;; *) mod=kohaku ;; esac
+	for p in $(sed -n 's/^module_param(\([a-z_]*\),.*/\1/p; s/^module_param_named(\([a-z_]*\),.*/\1/p' "$f"); do
+		grep -q "^#options $mod $p=" packaging/modprobe.d/kohaku.conf || undoc="$undoc $mod.$p"
+	done
+done
+if [ -z "$undoc" ]; then ok "modprobe.d example: every module_param of driver/linux"; else nok "modprobe.d example lacks:$undoc"; fi
+if ! grep -q '^options' packaging/modprobe.d/kohaku.conf; then
+	ok "modprobe.d example: sets nothing as installed"
+else
+	nok "modprobe.d example: sets nothing as installed"
+fi
+
+# dkms.conf: bash syntax, the modules Kbuild builds
+dk=$(bash -c '. ./dkms.conf && echo "$PACKAGE_NAME ${BUILT_MODULE_NAME[*]} $AUTOINSTALL"' 2>&1)
+kb=$(sed -n 's/^obj-m[[:space:]]*+=[[:space:]]*//p' Kbuild | sed 's/\.o//g')
+if [ "$dk" = "kohaku $kb yes" ]; then
+	ok "dkms.conf: kohaku, modules $kb (as Kbuild), AUTOINSTALL"
+else
+	nok "dkms.conf: kohaku, modules $kb (as Kbuild), AUTOINSTALL"; echo "# $dk"
+fi
+
+# make modules_install's shape, without running it (MAKE=echo for the
+# kernel's make)
+s1=$(mk -n modules_install MAKE=echo 2>&1)
+s2=$(mk -n modules_install MAKE=echo DESTDIR=/tmp/kh-root 2>&1)
+if echo "$s1" | grep -q '^-C .* M=.* modules_install$' && echo "$s1" | grep -q '^depmod -a ' &&
+	echo "$s2" | grep -q 'INSTALL_MOD_PATH=/tmp/kh-root modules_install$' && ! echo "$s2" | grep -q '^depmod'; then
+	ok "make -n modules_install: the kernel's modules_install, then depmod -a; with DESTDIR: INSTALL_MOD_PATH and no depmod"
+else
+	nok "make -n modules_install shape"; echo "$s1" "$s2" | sed 's/^/# /'
+fi
+
+check "make uninstall DESTDIR=... PREFIX=/usr" mk uninstall DESTDIR="$d" PREFIX=/usr
+left=$(find "$d" ! -type d 2>&1 | sed "s|^$d/||")
+if [ -d "$d/usr" ] && [ -z "$left" ]; then
+	ok "make uninstall leaves no file behind"
+else
+	nok "make uninstall leaves files behind"; echo "$left" | sed 's/^/# /'
+fi
+leftd=$(find "$d" -depth -type d -path '*kohaku*' 2>&1 | sed "s|^$d/||")
+if [ -d "$d/usr" ] && [ -z "$leftd" ]; then ok "make uninstall removes its own directories"; else nok "directories left:"; echo "$leftd" | sed 's/^/# /'; fi
+
+echo "1..$n"
+exit $failed
