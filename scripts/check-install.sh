@@ -47,12 +47,21 @@ check "make install DESTDIR=... PREFIX=/usr" mk install DESTDIR="$d" PREFIX=/usr
 files="usr/lib/libkohaku.a usr/lib/libkohaku.so.0 usr/lib/libkohaku.so
 usr/lib/pkgconfig/kohaku.pc usr/bin/kohaku usr/bin/kh-trace
 usr/include/kohaku/kohaku.h usr/include/kohaku/drm/kohaku_accel.h
-usr/lib/udev/rules.d/70-kohaku.rules usr/lib/modprobe.d/kohaku.conf"
+usr/lib/udev/rules.d/70-kohaku.rules usr/lib/modprobe.d/kohaku.conf
+usr/share/man/man1/kohaku.1 usr/share/man/man1/kh-trace.1
+usr/share/man/man3/libkohaku.3"
 for h in uapi/kohaku/*.h; do files="$files usr/include/kohaku/kohaku/${h##*/}"; done
 [ -f build/firmware/pool.fw ] && files="$files lib/firmware/kohaku/pool.fw"
 missing=
 for f in $files; do [ -e "$d/$f" ] || missing="$missing $f"; done
 if [ -z "$missing" ]; then ok "installed: $(echo "$files" | wc -w) files"; else nok "installed: missing$missing"; fi
+
+# the man pages format without a warning
+if command -v groff >/dev/null 2>&1; then
+	warn=$(for m in "$d"/usr/share/man/man*/*; do groff -man -ww -z "$m" 2>&1; done)
+	if [ -z "$warn" ]; then ok "man pages: groff -man -ww finds nothing"; else
+		nok "man pages: groff -man -ww"; echo "$warn" | sed 's/^/# /'; fi
+fi
 
 if [ "$(readlink "$d/usr/lib/libkohaku.so")" = libkohaku.so.0 ] &&
 	readelf -d "$d/usr/lib/libkohaku.so.0" | grep -q 'SONAME.*\[libkohaku\.so\.0\]'; then
