@@ -684,6 +684,44 @@ rep=$(cat $D/check)
 diag "card0 checker: $(echo "$rep" | head -n 4 | tr '\n' ';')"
 expect "debugfs: card0's checker found no violations" "$(echo "$rep" | head -n 1)" "violations 0"
 
+# ---- kohaku.ko's tracepoints (events/kohaku in tracefs) ----
+
+T=/sys/kernel/tracing
+[ -d $T/events ] || mount -t tracefs nodev $T 2>/dev/null
+check "tracefs: events/kohaku exists" test -d $T/events/kohaku
+for e in submit dispatch retire fault timeout mailbox dma; do
+	check "tracefs: event kohaku_$e exists" test -d $T/events/kohaku/kohaku_$e
+done
+echo 0 >$T/tracing_on
+echo >$T/trace
+echo 1 >$T/events/kohaku/enable
+echo 1 >$T/tracing_on
+cli "kohaku run saxpy, under ftrace" --backend kernel --device /dev/accel/accel0 run saxpy
+echo 0 >$T/tracing_on
+echo 0 >$T/events/kohaku/enable
+cat $T/trace >/tmp/ftrace.txt
+grep -E 'kohaku_(submit|dispatch|retire|fault|timeout)' /tmp/ftrace.txt | head -n 12 |
+	sed 's/^ */KHVM: # ftrace: /'
+tj=$(sed -n 's/.*kohaku_submit: dev=kohaku_sim.0 .* job=\([0-9]*\) .*/\1/p' /tmp/ftrace.txt | head -n 1)
+check "ftrace: kohaku_submit of a job on kohaku_sim.0 (job $tj)" test -n "$tj"
+check "ftrace: kohaku_dispatch of job $tj" \
+	grep -q "kohaku_dispatch: dev=kohaku_sim.0 mesh=[0-9]* job=$tj " /tmp/ftrace.txt
+check "ftrace: kohaku_retire of job $tj, status=done" \
+	grep -q "kohaku_retire: dev=kohaku_sim.0 mesh=[0-9]* job=$tj status=done" /tmp/ftrace.txt
+check "ftrace: kohaku_dma transfers (BO data)" \
+	grep -q "kohaku_dma: dev=kohaku_sim.0 h2c bytes=[0-9]* descs=[0-9]* result=0" /tmp/ftrace.txt
+diag "ftrace: $(grep -c kohaku_ /tmp/ftrace.txt) kohaku events; $(grep -c kohaku_mailbox /tmp/ftrace.txt) mailbox, $(grep -c kohaku_dma /tmp/ftrace.txt) dma"
+# a CU_CTRL read through the mailbox: a live sysfs attribute
+echo 1 >$T/events/kohaku/kohaku_mailbox/enable
+echo 1 >$T/tracing_on
+cat $S/kohaku_sim.0/kohaku/mesh0/node_1_0/busy >/dev/null
+echo 0 >$T/tracing_on
+echo 0 >$T/events/kohaku/kohaku_mailbox/enable
+check "ftrace: kohaku_mailbox request and reply for a live sysfs read" \
+	grep -q "kohaku_mailbox: dev=kohaku_sim.0 mesh=0 node=1,0 read reply .*result=0" $T/trace
+grep kohaku_mailbox $T/trace | tail -n 2 | sed 's/^ */KHVM: # ftrace: /'
+echo >$T/trace
+
 # ---- the CLI again, on a card the runtime tests have been through ----
 
 if [ -x /bin/kohaku ]; then
