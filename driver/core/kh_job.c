@@ -498,6 +498,8 @@ int kh_job_wait(struct kh_file *kf, void *arg)
 		if (kh_xa_load(&kf->jobs, job->id) == job) {
 			kh_xa_erase(&kf->jobs, job->id);
 			kf->n_jobs--;
+			kf->reaped_ns += a->device_ns;
+			kf->reaped_jobs++;
 			kh_job_put(job);
 		}
 		kh_mutex_unlock(&kf->lock);

@@ -722,6 +722,20 @@ check "ftrace: kohaku_mailbox request and reply for a live sysfs read" \
 grep kohaku_mailbox $T/trace | tail -n 2 | sed 's/^ */KHVM: # ftrace: /'
 echo >$T/trace
 
+# ---- fdinfo: an open accel node's DRM client keys ----
+
+exec 3</dev/accel/accel0
+cat /proc/$$/fdinfo/3 >/tmp/fdinfo.txt
+exec 3<&-
+sed 's/^/KHVM: # fdinfo: /' /tmp/fdinfo.txt
+tab=$(printf '\t')
+check "fdinfo: drm-driver: kohaku" grep -qx "drm-driver:${tab}kohaku" /tmp/fdinfo.txt
+check "fdinfo: drm-client-id" grep -q "^drm-client-id:${tab}[0-9][0-9]*$" /tmp/fdinfo.txt
+check "fdinfo: drm-engine-mesh busy time (0 ns: no job)" \
+	grep -qx "drm-engine-mesh:${tab}0 ns" /tmp/fdinfo.txt
+check "fdinfo: drm-total-memory and drm-resident-memory" \
+	sh -c "grep -q '^drm-total-memory:' /tmp/fdinfo.txt && grep -q '^drm-resident-memory:' /tmp/fdinfo.txt"
+
 # ---- the CLI again, on a card the runtime tests have been through ----
 
 if [ -x /bin/kohaku ]; then
