@@ -63,6 +63,27 @@ int kh_file_open(struct kh_device *kd, struct kh_os_file *of,
 void kh_file_close(struct kh_file *kf);
 
 /**
+ * struct kh_file_usage - what an open file has used, for the host's fdinfo
+ * @busy_ns: device time of its jobs, each from dispatch to final (a job
+ *	still on the device counts up to now), all meshes together.
+ * @jobs: its jobs that are final.
+ * @bo_bytes: bytes of device memory its BOs hold now (as allocated).
+ * @n_bos: its BOs.
+ */
+struct kh_file_usage {
+	u64 busy_ns;
+	u64 jobs;
+	u64 bo_bytes;
+	u32 n_bos;
+};
+/**
+ * kh_file_usage() - an open file's use of the device
+ * @kf: the file.
+ * @u: filled in.
+ */
+void kh_file_usage(struct kh_file *kf, struct kh_file_usage *u);
+
+/**
  * struct kh_ioctl_desc - one command of the driver-private range
  * @cmd: the DRM_IOCTL_KOHAKU_* number: direction, type, number and this
  *	driver's struct size.

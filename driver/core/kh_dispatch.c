@@ -213,6 +213,7 @@ static void kh_job_start(struct kh_mesh *m, struct kh_job *job)
 	job->deadline = job->t_start + job->timeout_ns;
 	kh_dbg(kd, "mesh %u: job %llu: %u programs, %u data entries, credit %u\n",
 	       m->id, job->id, job->n_progs, job->n_segs, job->seed);
+	kh_trace_job(kd->osdev, KH_TRACE_DISPATCH, m->id, job->id, job->seed);
 	if (job->n_segs)
 		m->run = KH_RUN_DATA;
 	else
@@ -532,6 +533,8 @@ static void kh_job_timeout(struct kh_mesh *m, struct kh_job *job)
 	unsigned int i;
 
 	job->t_end = kh_now(m->kd);
+	kh_trace_job(m->kd->osdev, KH_TRACE_TIMEOUT, m->id, job->id,
+		     (u32)(job->timeout_ns / 1000000));
 	for (i = 0; i < job->n_progs; i++) {
 		struct kh_prog *p = &job->progs[i];
 

@@ -36,3 +36,34 @@ void kh_file_close(struct kh_file *kf)
 	kh_mutex_destroy(&kf->lock);
 	kh_free(kf);
 }
+
+void kh_file_usage(struct kh_file *kf, struct kh_file_usage *u)
+{
+	u64 now = kh_now(kf->kd), t0, t1;
+	struct kh_job *job;
+	struct kh_bo *bo;
+	unsigned long id;
+	u32 status;
+
+	memset(u, 0, sizeof(*u));
+	kh_mutex_lock(&kf->lock);
+	u->busy_ns = kf->reaped_ns;
+	u->jobs = kf->reaped_jobs;
+	/* jobs not reaped yet; the times are read without the mesh's lock */
+	kh_xa_for_each(&kf->jobs, id, job) {
+		status = kh_load_acquire(&job->status);
+		t0 = kh_read_once(job->t_start);
+		t1 = kh_read_once(job->t_end);
+		if (status == KOHAKU_JOB_RUNNING && t0 && now > t0)
+			u->busy_ns += now - t0;
+		else if (status >= KOHAKU_JOB_DONE && t1 > t0)
+			u->busy_ns += t1 - t0;
+		if (status >= KOHAKU_JOB_DONE)
+			u->jobs++;
+	}
+	kh_xa_for_each(&kf->bos, id, bo) {
+		u->bo_bytes += bo->len;
+		u->n_bos++;
+	}
+	kh_mutex_unlock(&kf->lock);
+}

@@ -65,6 +65,7 @@ void kh_job_finalize(struct kh_job *job, u32 status)
 	if (job->fence)
 		kh_fence_signal(job->fence, status == KOHAKU_JOB_DONE ? 0 : -EIO);
 	kh_store_release(&job->status, status);
+	kh_trace_job(kd->osdev, KH_TRACE_RETIRE, m->id, job->id, status);
 	kh_waitq_wake(&kd->waitq);
 }
 
@@ -84,6 +85,8 @@ void kh_job_error(struct kh_job *job, const struct kh_node *n, u32 code,
 		job->fault_x = n->x;
 		job->fault_y = n->y;
 	}
+	kh_trace_fault(job->mesh->kd->osdev, job->mesh->id, job->id,
+		       job->fault_x, job->fault_y, code);
 }
 
 void kh_job_abort(struct kh_job *job, const char *why)
@@ -292,6 +295,7 @@ static int kh_job_enqueue(struct kh_mesh *m, struct kh_job *job)
 	kh_refcount_inc(&job->ref);	/* the mesh's */
 	list_add_tail(&job->mesh_link, &m->queue);
 	m->jobs_pending++;
+	kh_trace_job(kd->osdev, KH_TRACE_SUBMIT, m->id, job->id, job->n_progs);
 	return 0;
 }
 
@@ -494,6 +498,8 @@ int kh_job_wait(struct kh_file *kf, void *arg)
 		if (kh_xa_load(&kf->jobs, job->id) == job) {
 			kh_xa_erase(&kf->jobs, job->id);
 			kf->n_jobs--;
+			kf->reaped_ns += a->device_ns;
+			kf->reaped_jobs++;
 			kh_job_put(job);
 		}
 		kh_mutex_unlock(&kf->lock);

@@ -556,4 +556,29 @@ void kh_syncobj_replace_fence(struct kh_syncobj *so, struct kh_fence *f);
  */
 int kh_syncobj_fence(struct kh_os_file *of, u32 handle, struct kh_fence **out);
 
+/* ---- the driver's timeline (both hosts) ---- */
+
+/*
+ * Trace hooks at the points of a job's life, the mailbox and DMA: the
+ * kernel's tracepoints (driver/linux/kohaku_trace.h, events/kohaku/ in
+ * tracefs); no-ops in the in-process host.
+ */
+enum kh_trace_what {
+	KH_TRACE_SUBMIT,	/* queued by SUBMIT; arg: programs */
+	KH_TRACE_DISPATCH,	/* on the device; arg: the credit seed */
+	KH_TRACE_RETIRE,	/* final; arg: KOHAKU_JOB_* status */
+	KH_TRACE_TIMEOUT,	/* out of time; arg: its limit in ms */
+};
+void kh_trace_job(struct kh_os_dev *od, enum kh_trace_what what, u32 mesh,
+		  u64 job, u32 arg);
+/* a job's first error: at node (x,y), with WAIT's fault code */
+void kh_trace_fault(struct kh_os_dev *od, u32 mesh, u64 job, u32 x, u32 y,
+		    u32 code);
+/* a CU_CTRL request (reply false), or its outcome (reply true) */
+void kh_trace_mbox(struct kh_os_dev *od, u32 mesh, u32 x, u32 y, u32 index,
+		   bool write, bool reply, u32 txn, u64 value, int result);
+/* one XDMA transfer and its result */
+void kh_trace_dma(struct kh_os_dev *od, bool to_card, u64 bytes, u32 descs,
+		  int result);
+
 #endif /* KH_OS_H */

@@ -308,6 +308,9 @@ struct kh_file {
 	struct kh_xa jobs;		/* job id -> struct kh_job */
 	unsigned int n_bos;
 	unsigned int n_jobs;
+	/* jobs WAIT has reaped from the table: their device time (fdinfo) */
+	u64 reaped_ns;
+	u64 reaped_jobs;
 };
 
 /* A WAIT with a device-time deadline, so the engine can let time pass. */

@@ -406,9 +406,12 @@ int kh_xdma_run(struct kh_device *kd, struct kh_xdma_chan *ch,
 		       ch->name, bytes, n, ret == -ETIMEDOUT ?
 		       "no completion within its deadline" :
 		       kh_xdma_why(status, ch->to_card), status, done);
-		return ret == -ENODEV ? ret : -EIO;
+		ret = ret == -ENODEV ? ret : -EIO;
+		kh_trace_dma(kd->osdev, ch->to_card, bytes, n, ret);
+		return ret;
 	}
 	ch->bytes += bytes;
+	kh_trace_dma(kd->osdev, ch->to_card, bytes, n, 0);
 	return 0;
 }
 

@@ -19,8 +19,10 @@
 #include <drm/drm_accel.h>
 #include <drm/drm_drv.h>
 #include <drm/drm_file.h>
+#include <drm/drm_gem.h>
 #include <drm/drm_ioctl.h>
 #include <drm/drm_managed.h>
+#include <drm/drm_print.h>
 
 #include "kohaku_drv.h"
 
@@ -64,6 +66,38 @@ static void kohaku_postclose(struct drm_device *drm, struct drm_file *file)
 	mutex_unlock(&kdev->files_lock);
 	kfree(kfile);
 	file->driver_priv = NULL;
+}
+
+/*
+ * /proc/<pid>/fdinfo of an open accel node: DRM prints drm-driver and
+ * drm-client-id (drm_show_fdinfo()); this adds the file's use, in the DRM
+ * client usage keys (Documentation/gpu/drm-usage-stats.rst): its jobs'
+ * device time on the meshes, and its BOs' device memory.
+ */
+static void kohaku_show_fdinfo(struct drm_printer *p, struct drm_file *file)
+{
+	struct kohaku_accel *kdev = to_kohaku_accel(file->minor->dev);
+	struct kohaku_file *kfile = file->driver_priv;
+	struct drm_memory_stats mem = { };
+	struct kh_file_usage u = { };
+	unsigned int meshes = 0;
+
+	mutex_lock(&kdev->files_lock);
+	if (kfile && kfile->kf) {
+		kh_file_usage(kfile->kf, &u);
+		meshes = kh_device_mesh_count(kdev->kd);
+	}
+	mutex_unlock(&kdev->files_lock);
+
+	drm_printf(p, "drm-engine-mesh:\t%llu ns\n", u.busy_ns);
+	if (meshes > 1)
+		drm_printf(p, "drm-engine-capacity-mesh:\t%u\n", meshes);
+	/* card DRAM a BO holds is the file's own and always resident */
+	mem.private = u.bo_bytes;
+	mem.resident = u.bo_bytes;
+	drm_print_memory_stats(p, &mem, DRM_GEM_OBJECT_RESIDENT, "memory");
+	drm_printf(p, "kohaku-jobs:\t%llu\n", u.jobs);
+	drm_printf(p, "kohaku-bos:\t%u\n", u.n_bos);
 }
 
 /*
@@ -178,6 +212,7 @@ static const struct file_operations kohaku_fops = {
 	.poll		= drm_poll,
 	.read		= drm_read,
 	.llseek		= noop_llseek,
+	.show_fdinfo	= drm_show_fdinfo,
 	.fop_flags	= FOP_UNSIGNED_OFFSET,
 };
 
@@ -185,6 +220,7 @@ static const struct drm_driver kohaku_drm_driver = {
 	.driver_features	= DRIVER_COMPUTE_ACCEL | DRIVER_SYNCOBJ,
 	.open			= kohaku_open,
 	.postclose		= kohaku_postclose,
+	.show_fdinfo		= kohaku_show_fdinfo,
 	.ioctls			= kohaku_drm_ioctls,
 	.num_ioctls		= ARRAY_SIZE(kohaku_drm_ioctls),
 	.fops			= &kohaku_fops,

@@ -4,15 +4,24 @@
  *
  *   kohaku/abi_version meshes nodes name firmware
  *   kohaku/dma_channels dma_bytes_to_card dma_bytes_from_card dma_errors
- *          irq_mode irqs
- *   kohaku/mesh<M>/node_<x>_<y>/coord type version inst_depth
+ *          irq_mode irq_vectors irqs
+ *   kohaku/mesh<M>/node_<x>_<y>/x y type type_name version inst_depth
  *                               inst_space busy retired busy_cycles
  *   ... and on a POOL unit:     fw_state fw_version fw_api fw_boot_ns
  *
+ * One value per file; Documentation/ABI/testing/sysfs-driver-kohaku says
+ * what each holds, and the VM test checks it against what the cards show.
  * inst_space..busy_cycles are read live through the card's mailbox;
  * firmware says what the firmware request at bind came to.  Every
- * directory is a kobject of its own; removing them (kobject_del) waits for
+ * directory is a kobject of its own, with its files in attribute groups
+ * (its kobj_type's default_groups); removing them (kobject_del) waits for
  * readers, so no show runs once kohaku_sysfs_fini() returns.
+ *
+ * Each directory announces itself with a uevent (KOBJ_ADD, and KOBJ_REMOVE
+ * before it goes): the device core's kset would drop the events of
+ * kobjects that are not devices, so they belong to a kset of the driver's
+ * own, never registered, whose only use is its uevent_ops (SUBSYSTEM
+ * "kohaku").
  */
 
 #include <linux/ctype.h>
@@ -31,6 +40,7 @@ struct kohaku_kobj {
 };
 
 struct kohaku_sysfs {
+	struct kset uevents;		/* the kset of every directory below */
 	struct kohaku_kobj *top;
 	struct kohaku_kobj *mesh[KOHAKU_MAX_MESHES];
 	unsigned int n_nodes;
@@ -112,12 +122,14 @@ TOP_DMA_SHOW(dma_bytes_from_card, KOHAKU_PARAM_DMA_BYTES_FROM_CARD);
 TOP_DMA_SHOW(dma_errors, KOHAKU_PARAM_DMA_ERRORS);
 TOP_DMA_SHOW(irqs, KOHAKU_PARAM_IRQS);
 
-/* "irq N" with N vectors in use, or "poll" */
+TOP_DMA_SHOW(irq_vectors, KOHAKU_PARAM_IRQ_VECTORS);
+
+/* "irq" with vectors in use (irq_vectors says how many), or "poll" */
 static ssize_t top_irq_mode_show(struct kohaku_kobj *ko, char *buf)
 {
 	u64 n = kh_device_dma_param(ko->kdev->kd, KOHAKU_PARAM_IRQ_VECTORS);
 
-	return n ? sysfs_emit(buf, "irq %llu\n", n) : sysfs_emit(buf, "poll\n");
+	return sysfs_emit(buf, "%s\n", n ? "irq" : "poll");
 }
 
 KOHAKU_ATTR_RO(top, name);
@@ -135,6 +147,7 @@ static struct attribute *kohaku_top_attrs[] = {
 	&top_attr_dma_bytes_from_card.attr,
 	&top_attr_dma_errors.attr,
 	&top_attr_irq_mode.attr,
+	&top_attr_irq_vectors.attr,
 	&top_attr_irqs.attr,
 	NULL
 };
@@ -181,19 +194,12 @@ NODE_SHOW(busy, true, "%u", n.busy);
 NODE_SHOW(retired, true, "%u", n.retired);
 NODE_SHOW(busy_cycles, true, "%u", n.busy_cycles);
 
-static ssize_t node_coord_show(struct kohaku_kobj *ko, char *buf)
-{
-	struct drm_kohaku_node n;
-	int ret = node_get(ko, false, &n);
+NODE_SHOW(x, false, "%u", n.x);
+NODE_SHOW(y, false, "%u", n.y);
+NODE_SHOW(type, false, "0x%04x", n.cu_type);
 
-	if (ret)
-		return ret;
-	return sysfs_emit(buf, "%u,%u\n", n.x, n.y);
-}
-KOHAKU_ATTR_RO(node, coord);
-
-/* cu_type as hex, then its two ASCII characters when both are printable */
-static ssize_t node_type_show(struct kohaku_kobj *ko, char *buf)
+/* cu_type's two ASCII characters when both are printable, else empty */
+static ssize_t node_type_name_show(struct kohaku_kobj *ko, char *buf)
 {
 	struct drm_kohaku_node n;
 	int ret = node_get(ko, false, &n);
@@ -204,14 +210,16 @@ static ssize_t node_type_show(struct kohaku_kobj *ko, char *buf)
 	hi = n.cu_type >> 8;
 	lo = n.cu_type & 0xff;
 	if (isgraph(hi) && isgraph(lo))
-		return sysfs_emit(buf, "0x%04x %c%c\n", n.cu_type, hi, lo);
-	return sysfs_emit(buf, "0x%04x\n", n.cu_type);
+		return sysfs_emit(buf, "%c%c\n", hi, lo);
+	return sysfs_emit(buf, "\n");
 }
-KOHAKU_ATTR_RO(node, type);
+KOHAKU_ATTR_RO(node, type_name);
 
 static struct attribute *kohaku_node_attrs[] = {
-	&node_attr_coord.attr,
+	&node_attr_x.attr,
+	&node_attr_y.attr,
 	&node_attr_type.attr,
+	&node_attr_type_name.attr,
 	&node_attr_version.attr,
 	&node_attr_inst_depth.attr,
 	&node_attr_inst_space.attr,
@@ -282,10 +290,29 @@ static const struct kobj_type kohaku_pool_node_ktype = {
 
 /* ---- building and tearing down the tree ---- */
 
+static const char *kohaku_uevent_name(const struct kobject *kobj)
+{
+	return "kohaku";
+}
+
+static const struct kset_uevent_ops kohaku_uevent_ops = {
+	.name	= kohaku_uevent_name,
+};
+
+/* the kset's kobject is never added: it is released with the tree */
+static void kohaku_kset_release(struct kobject *kobj)
+{
+}
+
+static const struct kobj_type kohaku_kset_ktype = {
+	.release	= kohaku_kset_release,
+};
+
 static struct kohaku_kobj *
 kohaku_kobj_add(struct kohaku_accel *kdev, const struct kobj_type *ktype,
 		struct kobject *parent, unsigned int index, const char *name)
 {
+	struct kohaku_sysfs *s = kdev->sysfs;
 	struct kohaku_kobj *ko;
 	int ret;
 
@@ -294,11 +321,13 @@ kohaku_kobj_add(struct kohaku_accel *kdev, const struct kobj_type *ktype,
 		return ERR_PTR(-ENOMEM);
 	ko->kdev = kdev;
 	ko->index = index;
+	ko->kobj.kset = &s->uevents;
 	ret = kobject_init_and_add(&ko->kobj, ktype, parent, "%s", name);
 	if (ret) {
 		kobject_put(&ko->kobj);
 		return ERR_PTR(ret);
 	}
+	kobject_uevent(&ko->kobj, KOBJ_ADD);
 	return ko;
 }
 
@@ -306,6 +335,7 @@ static void kohaku_kobj_del(struct kohaku_kobj *ko)
 {
 	if (!ko)
 		return;
+	kobject_uevent(&ko->kobj, KOBJ_REMOVE);
 	kobject_del(&ko->kobj);
 	kobject_put(&ko->kobj);
 }
@@ -340,6 +370,8 @@ void kohaku_sysfs_fini(struct kohaku_accel *kdev)
 	for (i = 0; i < KOHAKU_MAX_MESHES; i++)
 		kohaku_kobj_del(s->mesh[i]);
 	kohaku_kobj_del(s->top);
+	/* every directory has left the kset: its last reference */
+	kset_put(&s->uevents);
 	kfree(s->nodes);
 	kfree(s);
 	kdev->sysfs = NULL;
@@ -360,6 +392,11 @@ int kohaku_sysfs_init(struct kohaku_accel *kdev)
 	if (!s)
 		return -ENOMEM;
 	kdev->sysfs = s;
+	/* kset_init(), which modules cannot call */
+	kobject_init(&s->uevents.kobj, &kohaku_kset_ktype);
+	INIT_LIST_HEAD(&s->uevents.list);
+	spin_lock_init(&s->uevents.list_lock);
+	s->uevents.uevent_ops = &kohaku_uevent_ops;
 
 	s->top = kohaku_kobj_add(kdev, &kohaku_top_ktype, &kdev->dev->kobj, 0,
 				 "kohaku");

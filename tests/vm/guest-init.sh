@@ -100,7 +100,7 @@ fi
 
 # ---- sysfs ----
 
-NODE_ATTRS="coord type version inst_depth inst_space busy retired busy_cycles"
+NODE_ATTRS="x y type type_name version inst_depth inst_space busy retired busy_cycles"
 
 # sysfs_card ID: print every attribute, check what holds for every card
 sysfs_card() {
@@ -124,31 +124,97 @@ sysfs_card() {
 			_line="$_line $_a=$(echo "$_v" | tr ' ' '_')"
 		done
 		diag "card $1 ${_d#"$_k"/}:$_line"
-		# node_X_Y holds coord "X,Y"
+		# node_X_Y holds x X and y Y
 		_xy=$(basename "$_d" | sed 's/^node_\([0-9]*\)_\([0-9]*\)$/\1,\2/')
-		[ "$(cat "$_d/coord")" = "$_xy" ] || _bad=$((_bad + 1))
+		[ "$(cat "$_d/x"),$(cat "$_d/y")" = "$_xy" ] || _bad=$((_bad + 1))
 	done
-	expect "card $1: every node attribute reads, coord matches directory" \
+	expect "card $1: every node attribute reads, x and y match the directory" \
 		"$_bad" 0
 	expect "card $1: kohaku/nodes counts the node directories" \
 		"$(cat "$_k/nodes")" "$_n"
 }
 
-# count_type ID TYPE: nodes of card ID whose type reads TYPE
+# count_type ID TYPE: nodes of card ID whose type and type_name read TYPE
+# ("0x5358 SX", or "0x0000" when it has no name)
 count_type() {
-	cat "$S/kohaku_sim.$1"/kohaku/mesh*/node_*/type 2>/dev/null |
-		grep -cx "$2"
+	for _d in "$S/kohaku_sim.$1"/kohaku/mesh*/node_*; do
+		[ -d "$_d" ] && echo "$(cat "$_d/type") $(cat "$_d/type_name")"
+	done 2>/dev/null | sed 's/ $//' | grep -cx "$2"
 }
 
 sysfs_card 0
 sysfs_card 1
+
+# ---- sysfs against its ABI document (Documentation/ABI/testing) ----
+
+# Every file and directory the driver shows is documented, and every
+# documented What: exists on some card: abi_collect gathers what the cards
+# show, abi_check compares (run-vm.sh packs the documents in /abi).
+: >/tmp/abi.files
+# abi_collect ID: card ID's kohaku/ tree, by its /sys/bus/platform path
+abi_collect() {
+	find "/sys/bus/platform/devices/kohaku_sim.$1/kohaku" >>/tmp/abi.files
+}
+# the modules' own files: kohaku_sim's control files, both modules' parameters
+abi_collect_modules() {
+	find $S -maxdepth 1 -type f ! -name uevent >>/tmp/abi.files
+	find /sys/module/kohaku/parameters /sys/module/kohaku_sim/parameters \
+		-type f >>/tmp/abi.files
+}
+abi_check() {
+	if ! ls /abi/sysfs-driver-kohaku* >/dev/null 2>&1; then
+		notok "sysfs ABI: the documents are in the guest (/abi)"
+		return
+	fi
+	# What: lines; <...> is one path component; PCI paths need a PCI card
+	awk '/^What:/ && $2 !~ /^\/sys\/bus\/pci\// { print $2 }' \
+		/abi/sysfs-driver-kohaku* | sort -u >/tmp/abi.pat
+	sort -u /tmp/abi.files >/tmp/abi.found
+	awk 'NR == FNR {
+		p = $0
+		gsub(/\./, "\\.", p)
+		gsub(/<[^>]*>/, "[^/]*", p)
+		pat[++n] = $0
+		re[n] = "^" p "$"
+		next
+	}
+	{
+		m = 0
+		for (i = 1; i <= n; i++)
+			if ($0 ~ re[i]) {
+				used[i] = 1
+				m = 1
+			}
+		if (!m)
+			print "undocumented " $0
+	}
+	END {
+		for (i = 1; i <= n; i++)
+			if (!used[i])
+				print "absent " pat[i]
+	}' /tmp/abi.pat /tmp/abi.found >/tmp/abi.out
+	diag "sysfs ABI: $(wc -l </tmp/abi.found) paths shown, $(wc -l </tmp/abi.pat) What: patterns (PCI paths not checked: no PCI card)"
+	while read -r _w _p; do
+		case $_w in
+		undocumented) notok "sysfs ABI: $_p is documented in Documentation/ABI" ;;
+		absent) notok "sysfs ABI: documented $_p exists on a card" ;;
+		esac
+	done </tmp/abi.out
+	expect "sysfs ABI: every path documented, every What: present" \
+		"$(wc -l </tmp/abi.out)" 0
+}
+abi_collect 0
+abi_collect 1
+abi_collect_modules
+
 
 K0=$S/kohaku_sim.0/kohaku
 expect "saxpy: 2 nodes" "$(cat $K0/nodes)" 2
 expect "saxpy: 1 mesh" "$(cat $K0/meshes)" 1
 for xy in 1_0 1_2; do
 	d=$K0/mesh0/node_$xy
-	expect "saxpy: node ($xy) type" "$(cat $d/type)" "0x5358 SX"
+	expect "saxpy: node ($xy) type" "$(cat $d/type)" 0x5358
+	expect "saxpy: node ($xy) type_name" "$(cat $d/type_name)" SX
 	# the generated saxpy_mesh top: INST_DEPTH 512, saxpy_cu's version 1
 	expect "saxpy: node ($xy) inst_depth" "$(cat $d/inst_depth)" 512
 	expect "saxpy: node ($xy) version" "$(cat $d/version)" 1
@@ -162,12 +228,24 @@ expect "sx_null_2x2: 5 null units" "$(count_type 1 0x0000)" 5
 
 # ---- kohaku_sim control files ----
 
+# the uevents of the card's kohaku/ directories, through busybox uevent
+printf '#!/bin/sh\necho "$ACTION $SUBSYSTEM $DEVPATH" >>/tmp/uevents\n' >/tmp/uevlog
+chmod +x /tmp/uevlog
+: >/tmp/uevents
+uevent /tmp/uevlog &
+uev_pid=$!
+usleep 200000
 check "new_card: card 5 from a description text" sysfs_write $S/new_card \
 	'5\nparam inst_depth 8\nxxx sax xxx\nmag nul nul\nxxx sax xxx\n'
 expect "card 5: 2 nodes" "$(cat $S/kohaku_sim.5/kohaku/nodes 2>&1)" 2
 expect "card 5: param inst_depth 8 took" \
 	"$(cat $S/kohaku_sim.5/kohaku/mesh0/node_1_0/inst_depth 2>&1)" 8
 acc5=$(accel_of 5)
+usleep 500000
+K5=/devices/kohaku_sim/kohaku_sim.5/kohaku
+for _p in "" /mesh0 /mesh0/node_1_0 /mesh0/node_1_2; do
+	check "uevent: add kohaku $K5$_p" grep -qx "add kohaku $K5$_p" /tmp/uevents
+done
 check "card 5 has an accel node ($acc5)" test -n "$acc5" -a -c "/dev/accel/$acc5"
 
 check "new_card: a bad description is refused" fails sysfs_write $S/new_card \
@@ -198,6 +276,12 @@ else
 	notok "card 5 has a device node to hold open"
 fi
 check "del_card: card 5 gone" test ! -e $S/kohaku_sim.5
+usleep 500000
+for _p in /mesh0/node_1_0 /mesh0 ""; do
+	check "uevent: remove kohaku $K5$_p" grep -qx "remove kohaku $K5$_p" /tmp/uevents
+done
+kill "$uev_pid" 2>/dev/null
+grep kohaku /tmp/uevents | sed 's/^/KHVM: # uevent: /'
 check "del_card: /dev/accel/$acc5 gone" test ! -e "/dev/accel/$acc5"
 
 # unbind and rebind a card
@@ -552,6 +636,8 @@ if [ -n "$acc" ]; then
 		relay "vm/pool/$name" /tmp/test.out $?
 	done
 fi
+abi_collect 20
+abi_check
 check "del_card 20" sysfs_write $S/del_card "20\n"
 
 # no image: the bind goes on, the card works, the reason is in sysfs
@@ -598,6 +684,58 @@ rep=$(cat $D/check)
 diag "card0 checker: $(echo "$rep" | head -n 4 | tr '\n' ';')"
 expect "debugfs: card0's checker found no violations" "$(echo "$rep" | head -n 1)" "violations 0"
 
+# ---- kohaku.ko's tracepoints (events/kohaku in tracefs) ----
+
+T=/sys/kernel/tracing
+[ -d $T/events ] || mount -t tracefs nodev $T 2>/dev/null
+check "tracefs: events/kohaku exists" test -d $T/events/kohaku
+for e in submit dispatch retire fault timeout mailbox dma; do
+	check "tracefs: event kohaku_$e exists" test -d $T/events/kohaku/kohaku_$e
+done
+echo 0 >$T/tracing_on
+echo >$T/trace
+echo 1 >$T/events/kohaku/enable
+echo 1 >$T/tracing_on
+cli "kohaku run saxpy, under ftrace" --backend kernel --device /dev/accel/accel0 run saxpy
+echo 0 >$T/tracing_on
+echo 0 >$T/events/kohaku/enable
+cat $T/trace >/tmp/ftrace.txt
+grep -E 'kohaku_(submit|dispatch|retire|fault|timeout)' /tmp/ftrace.txt | head -n 12 |
+	sed 's/^ */KHVM: # ftrace: /'
+tj=$(sed -n 's/.*kohaku_submit: dev=kohaku_sim.0 .* job=\([0-9]*\) .*/\1/p' /tmp/ftrace.txt | head -n 1)
+check "ftrace: kohaku_submit of a job on kohaku_sim.0 (job $tj)" test -n "$tj"
+check "ftrace: kohaku_dispatch of job $tj" \
+	grep -q "kohaku_dispatch: dev=kohaku_sim.0 mesh=[0-9]* job=$tj " /tmp/ftrace.txt
+check "ftrace: kohaku_retire of job $tj, status=done" \
+	grep -q "kohaku_retire: dev=kohaku_sim.0 mesh=[0-9]* job=$tj status=done" /tmp/ftrace.txt
+check "ftrace: kohaku_dma transfers (BO data)" \
+	grep -q "kohaku_dma: dev=kohaku_sim.0 h2c bytes=[0-9]* descs=[0-9]* result=0" /tmp/ftrace.txt
+diag "ftrace: $(grep -c kohaku_ /tmp/ftrace.txt) kohaku events; $(grep -c kohaku_mailbox /tmp/ftrace.txt) mailbox, $(grep -c kohaku_dma /tmp/ftrace.txt) dma"
+# a CU_CTRL read through the mailbox: a live sysfs attribute
+echo 1 >$T/events/kohaku/kohaku_mailbox/enable
+echo 1 >$T/tracing_on
+cat $S/kohaku_sim.0/kohaku/mesh0/node_1_0/busy >/dev/null
+echo 0 >$T/tracing_on
+echo 0 >$T/events/kohaku/kohaku_mailbox/enable
+check "ftrace: kohaku_mailbox request and reply for a live sysfs read" \
+	grep -q "kohaku_mailbox: dev=kohaku_sim.0 mesh=0 node=1,0 read reply .*result=0" $T/trace
+grep kohaku_mailbox $T/trace | tail -n 2 | sed 's/^ */KHVM: # ftrace: /'
+echo >$T/trace
+
+# ---- fdinfo: an open accel node's DRM client keys ----
+
+exec 3</dev/accel/accel0
+cat /proc/$$/fdinfo/3 >/tmp/fdinfo.txt
+exec 3<&-
+sed 's/^/KHVM: # fdinfo: /' /tmp/fdinfo.txt
+tab=$(printf '\t')
+check "fdinfo: drm-driver: kohaku" grep -qx "drm-driver:${tab}kohaku" /tmp/fdinfo.txt
+check "fdinfo: drm-client-id" grep -q "^drm-client-id:${tab}[0-9][0-9]*$" /tmp/fdinfo.txt
+check "fdinfo: drm-engine-mesh busy time (0 ns: no job)" \
+	grep -qx "drm-engine-mesh:${tab}0 ns" /tmp/fdinfo.txt
+check "fdinfo: drm-total-memory and drm-resident-memory" \
+	sh -c "grep -q '^drm-total-memory:' /tmp/fdinfo.txt && grep -q '^drm-resident-memory:' /tmp/fdinfo.txt"
+
 # ---- the CLI again, on a card the runtime tests have been through ----
 
 if [ -x /bin/kohaku ]; then
@@ -616,12 +754,14 @@ check "accel0 is back" test -c /dev/accel/accel0
 
 # ---- the same data path and jobs without interrupts (poll_only=1) ----
 
-expect "interrupts in use by default" \
-	"$(cut -d' ' -f1 $S/kohaku_sim.0/kohaku/irq_mode)" irq
+expect "interrupts in use by default" "$(cat $S/kohaku_sim.0/kohaku/irq_mode)" irq
+check "irq_vectors counts the vectors in use ($(cat $S/kohaku_sim.0/kohaku/irq_vectors))" \
+	test "$(cat $S/kohaku_sim.0/kohaku/irq_vectors)" -gt 0
 diag "irqs taken so far: $(cat $S/kohaku_sim.0/kohaku/irqs)"
 check "rmmod kohaku for poll_only" rmmod kohaku
 check "insmod kohaku.ko poll_only=1" insmod /kohaku.ko poll_only=1
 expect "poll_only=1: irq_mode" "$(cat $S/kohaku_sim.0/kohaku/irq_mode)" poll
+expect "poll_only=1: irq_vectors" "$(cat $S/kohaku_sim.0/kohaku/irq_vectors)" 0
 for t in /tests/rt_dma /tests/rt_jobs; do
 	[ -x "$t" ] || continue
 	name=$(basename "$t")

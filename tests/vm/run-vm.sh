@@ -173,6 +173,9 @@ case ${KOHAKU_VM_BENCH:-0} in
 	bench_append="khvm.bench=$bench khvm.bench_args=$(echo "${KOHAKU_VM_BENCH_ARGS:-}" | tr ' ' ,)"
 	;;
 esac
+# the sysfs ABI documents, which the guest checks the driver's files against
+mkdir -p "$root/abi"
+cp "$top"/Documentation/ABI/testing/sysfs-driver-kohaku* "$root/abi/"
 cp "$top/tests/vm/guest-init.sh" "$root/init"
 chmod 755 "$root/init"
 initrd=$WORK/initrd.cpio.gz

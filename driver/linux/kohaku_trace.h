@@ -1,0 +1,197 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * kohaku.ko's tracepoints: the driver's timeline of jobs, mailbox requests
+ * and DMA, for ftrace and trace-cmd (events/kohaku/).  driver/core calls
+ * them through its OS shim (kh_trace_*() in kh_os.h, kohaku_trace.c);
+ * libkohaku's in-process host has no-ops for them.
+ */
+#undef TRACE_SYSTEM
+#define TRACE_SYSTEM kohaku
+
+#if !defined(KOHAKU_TRACE_H) || defined(TRACE_HEADER_MULTI_READ)
+#define KOHAKU_TRACE_H
+
+#include <linux/device.h>
+#include <linux/tracepoint.h>
+
+#define kohaku_show_job_status(s)					\
+	__print_symbolic(s, { 1, "queued" }, { 2, "running" },		\
+			 { 3, "done" }, { 5, "timeout" },		\
+			 { 6, "aborted" }, { 7, "error" })
+
+/* SUBMIT queued a job on its mesh, with this many programs */
+TRACE_EVENT(kohaku_submit,
+	TP_PROTO(struct device *dev, u32 mesh, u64 job, u32 arg),
+	TP_ARGS(dev, mesh, job, arg),
+	TP_STRUCT__entry(
+		__string(dev, dev_name(dev))
+		__field(u32, mesh)
+		__field(u64, job)
+		__field(u32, arg)
+	),
+	TP_fast_assign(
+		__assign_str(dev);
+		__entry->mesh = mesh;
+		__entry->job = job;
+		__entry->arg = arg;
+	),
+	TP_printk("dev=%s mesh=%u job=%llu programs=%u", __get_str(dev),
+		  __entry->mesh, __entry->job, __entry->arg)
+);
+
+/* the job went on the device; credit: the dispatcher's seed */
+TRACE_EVENT(kohaku_dispatch,
+	TP_PROTO(struct device *dev, u32 mesh, u64 job, u32 arg),
+	TP_ARGS(dev, mesh, job, arg),
+	TP_STRUCT__entry(
+		__string(dev, dev_name(dev))
+		__field(u32, mesh)
+		__field(u64, job)
+		__field(u32, arg)
+	),
+	TP_fast_assign(
+		__assign_str(dev);
+		__entry->mesh = mesh;
+		__entry->job = job;
+		__entry->arg = arg;
+	),
+	TP_printk("dev=%s mesh=%u job=%llu credit=%u", __get_str(dev),
+		  __entry->mesh, __entry->job, __entry->arg)
+);
+
+/* the job is final, with its status (KOHAKU_JOB_*) */
+TRACE_EVENT(kohaku_retire,
+	TP_PROTO(struct device *dev, u32 mesh, u64 job, u32 arg),
+	TP_ARGS(dev, mesh, job, arg),
+	TP_STRUCT__entry(
+		__string(dev, dev_name(dev))
+		__field(u32, mesh)
+		__field(u64, job)
+		__field(u32, arg)
+	),
+	TP_fast_assign(
+		__assign_str(dev);
+		__entry->mesh = mesh;
+		__entry->job = job;
+		__entry->arg = arg;
+	),
+	TP_printk("dev=%s mesh=%u job=%llu status=%s", __get_str(dev),
+		  __entry->mesh, __entry->job, kohaku_show_job_status(__entry->arg))
+);
+
+/* the job ran out of time: its limit in ms */
+TRACE_EVENT(kohaku_timeout,
+	TP_PROTO(struct device *dev, u32 mesh, u64 job, u32 arg),
+	TP_ARGS(dev, mesh, job, arg),
+	TP_STRUCT__entry(
+		__string(dev, dev_name(dev))
+		__field(u32, mesh)
+		__field(u64, job)
+		__field(u32, arg)
+	),
+	TP_fast_assign(
+		__assign_str(dev);
+		__entry->mesh = mesh;
+		__entry->job = job;
+		__entry->arg = arg;
+	),
+	TP_printk("dev=%s mesh=%u job=%llu limit_ms=%u", __get_str(dev),
+		  __entry->mesh, __entry->job, __entry->arg)
+);
+
+/* the job is to end in error: at node (x,y), with WAIT's fault code */
+TRACE_EVENT(kohaku_fault,
+	TP_PROTO(struct device *dev, u32 mesh, u64 job, u32 x, u32 y,
+		 u32 code),
+	TP_ARGS(dev, mesh, job, x, y, code),
+	TP_STRUCT__entry(
+		__string(dev, dev_name(dev))
+		__field(u32, mesh)
+		__field(u64, job)
+		__field(u32, x)
+		__field(u32, y)
+		__field(u32, code)
+	),
+	TP_fast_assign(
+		__assign_str(dev);
+		__entry->mesh = mesh;
+		__entry->job = job;
+		__entry->x = x;
+		__entry->y = y;
+		__entry->code = code;
+	),
+	TP_printk("dev=%s mesh=%u job=%llu node=%u,%u code=0x%x",
+		  __get_str(dev), __entry->mesh, __entry->job, __entry->x,
+		  __entry->y, __entry->code)
+);
+
+/*
+ * A CU_CTRL request through the orchestrator mailbox (reply=0), or what
+ * came of it (reply=1: result 0 and the value read, or an errno).
+ */
+TRACE_EVENT(kohaku_mailbox,
+	TP_PROTO(struct device *dev, u32 mesh, u32 x, u32 y, u32 index,
+		 bool write, bool reply, u32 txn, u64 value, int result),
+	TP_ARGS(dev, mesh, x, y, index, write, reply, txn, value, result),
+	TP_STRUCT__entry(
+		__string(dev, dev_name(dev))
+		__field(u32, mesh)
+		__field(u32, x)
+		__field(u32, y)
+		__field(u32, index)
+		__field(bool, write)
+		__field(bool, reply)
+		__field(u32, txn)
+		__field(u64, value)
+		__field(int, result)
+	),
+	TP_fast_assign(
+		__assign_str(dev);
+		__entry->mesh = mesh;
+		__entry->x = x;
+		__entry->y = y;
+		__entry->index = index;
+		__entry->write = write;
+		__entry->reply = reply;
+		__entry->txn = txn;
+		__entry->value = value;
+		__entry->result = result;
+	),
+	TP_printk("dev=%s mesh=%u node=%u,%u %s %s index=%u txn=%u value=0x%llx result=%d",
+		  __get_str(dev), __entry->mesh, __entry->x, __entry->y,
+		  __entry->write ? "write" : "read",
+		  __entry->reply ? "reply" : "request", __entry->index,
+		  __entry->txn, __entry->value, __entry->result)
+);
+
+/* one XDMA transfer: its direction, bytes, descriptors, and result */
+TRACE_EVENT(kohaku_dma,
+	TP_PROTO(struct device *dev, bool to_card, u64 bytes, u32 descs,
+		 int result),
+	TP_ARGS(dev, to_card, bytes, descs, result),
+	TP_STRUCT__entry(
+		__string(dev, dev_name(dev))
+		__field(bool, to_card)
+		__field(u64, bytes)
+		__field(u32, descs)
+		__field(int, result)
+	),
+	TP_fast_assign(
+		__assign_str(dev);
+		__entry->to_card = to_card;
+		__entry->bytes = bytes;
+		__entry->descs = descs;
+		__entry->result = result;
+	),
+	TP_printk("dev=%s %s bytes=%llu descs=%u result=%d", __get_str(dev),
+		  __entry->to_card ? "h2c" : "c2h", __entry->bytes,
+		  __entry->descs, __entry->result)
+);
+
+#endif /* KOHAKU_TRACE_H */
+
+#undef TRACE_INCLUDE_PATH
+#define TRACE_INCLUDE_PATH .
+#undef TRACE_INCLUDE_FILE
+#define TRACE_INCLUDE_FILE kohaku_trace
+#include <trace/define_trace.h>
