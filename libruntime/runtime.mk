@@ -40,6 +40,8 @@ RT_SRCS += libruntime/cpu.c
 CLI_SRCS += libruntime/cli/cmd_cpu.c
 CLI_SRCS += \
 	libruntime/cli/main.c \
+	libruntime/cli/args.c \
+	libruntime/cli/cmd_version.c \
 	libruntime/cli/output.c \
 	libruntime/cli/cmd_list.c \
 	libruntime/cli/cmd_info.c \

@@ -3,7 +3,8 @@
 #
 #   0. source checks                          scripts/check-*.sh
 #      kernel-doc on the ABI and the seams, one name per thing with its
-#      layer's prefix (scripts/README.md); make install and uninstall
+#      layer's prefix (scripts/README.md); the CLI's options, numbers and
+#      --version on the sim card (check-cli.sh); make install and uninstall
 #      into a temporary DESTDIR, an external program built and run with
 #      `pkg-config --cflags --libs kohaku` alone (check-install.sh)
 #   1. model and core unit tests              build/tests/{model,unit}/*
@@ -69,6 +70,9 @@ run_check() { # name script
 }
 run_check kernel-doc scripts/check-kernel-doc.sh
 run_check names scripts/check-names.sh
+# the kohaku CLI's arguments and --version on the sim card
+# (scripts/check-cli.sh)
+run_check cli scripts/check-cli.sh
 # make install/uninstall into a temporary DESTDIR, an external program
 # built with pkg-config alone (scripts/check-install.sh)
 run_check install scripts/check-install.sh

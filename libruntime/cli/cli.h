@@ -9,11 +9,14 @@
 #define KOHAKU_CLI_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "kohaku.h"
 
 /* the program's name, first in every message */
 #define CLI_PROG	"kohaku"
+/* the tool's version (kohaku --version); libkohaku's is kohaku.h's */
+#define CLI_VERSION	"0.1.0"
 
 /* exit codes (docs/runtime.md "The kohaku CLI") */
 #define EXIT_OK		0
@@ -25,11 +28,29 @@
 /* --node given at most this often */
 #define MAX_SEL		64
 
+/*
+ * The command options (args.c), a bit each: which were given
+ * (kohaku_cli_opts.given) and which a command takes (main.c's table).
+ * --backend, --device, --map and --json go with every command.
+ */
+#define CLI_TAKES_LIVE		(1u << 0)
+#define CLI_TAKES_N		(1u << 1)
+#define CLI_TAKES_A		(1u << 2)
+#define CLI_TAKES_NODE		(1u << 3)
+#define CLI_TAKES_TIMEOUT	(1u << 4)
+#define CLI_TAKES_MAILBOX	(1u << 5)
+
 struct kohaku_cli_opts {
 	enum kohaku_backend backend;
 	const char *device;
 	const char *map;
 	bool json;
+	bool version;
+	/* the words that are not options, in order (argc of them at most) */
+	const char **pos;
+	unsigned int n_pos;
+	/* CLI_TAKES_* of the command options given */
+	unsigned int given;
 	bool live;
 	/* run saxpy, run <pool kernel> */
 	unsigned long n;
@@ -42,6 +63,24 @@ struct kohaku_cli_opts {
 	struct { int mesh, x, y; } sel[MAX_SEL];
 };
 
+/*
+ * args.c: parse argv into o (defaults first); --help prints the usage and
+ * exits 0, a bad option or value exits EXIT_USAGE naming it
+ */
+void cli_parse_args(int argc, char **argv, struct kohaku_cli_opts *o);
+/* args.c: exit EXIT_USAGE naming the first option given cmd does not take */
+void cli_check_takes(const struct kohaku_cli_opts *o, const char *cmd,
+		     unsigned int takes);
+/*
+ * args.c: s as a number, decimal or 0x hex (never octal: "010" is ten), at
+ * most max; else exit EXIT_USAGE naming opt
+ */
+unsigned long cli_parse_number(const char *opt, const char *s,
+			       unsigned long max);
+/* main.c: the usage text */
+void cli_usage(FILE *f);
+/* cmd_version.c: --version: tool, library, ABI, driver, firmware */
+int cli_cmd_version(const struct kohaku_cli_opts *o);
 /* main.c: a usage error on stderr, then exit(EXIT_USAGE) */
 void cli_die_usage(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2), noreturn));

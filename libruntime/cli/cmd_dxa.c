@@ -396,10 +396,6 @@ int cli_cmd_run_dxa(const struct kohaku_cli_opts *o)
 	kohaku_device *dev;
 	int ret;
 
-	if (o->n_given)
-		cli_die_usage("run dxa-copy: takes no --n (one %u x %u tile of a "
-			      "%u x %u matrix)", DC_TROWS, DC_TCOLS, DC_ROWS,
-			      DC_COLS);
 	ret = cli_demo_open(o, &d, KH_CU_DX, "run dxa-copy", sizeof(*runs));
 	dev = d.dev;
 	nd = d.nd;

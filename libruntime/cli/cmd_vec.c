@@ -315,9 +315,6 @@ int cli_cmd_run_vec(const struct kohaku_cli_opts *o)
 	kohaku_device *dev;
 	int ret;
 
-	if (o->n_given)
-		cli_die_usage("run vec-demo: takes no --n (%u elements, one "
-			      "vector register)", VD_N);
 	ret = cli_demo_open(o, &d, KH_CU_VC, "run vec-demo", sizeof(*runs));
 	dev = d.dev;
 	nd = d.nd;

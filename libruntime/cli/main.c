@@ -5,8 +5,9 @@
  * example, the mat, vec and DXA demos or a firmware kernel.
  * Usage: kohaku --help.
  *
- * This file: the arguments, the usage text, dispatching to the commands
- * (cmd_*.c), and opening the device the arguments name.
+ * This file: the usage text, dispatching to the commands (cmd_*.c) with
+ * the check of what each takes, and opening the device the arguments name.
+ * The arguments are parsed in args.c.
  *
  * Exit codes: 0 ok, 1 wrong answer, 2 refused or bad usage, 3 no device or
  * backend, 4 the device did not answer as expected (timeout, fault).
@@ -19,11 +20,12 @@
 
 #include "cli.h"
 
-static void usage(FILE *f)
+void cli_usage(FILE *f)
 {
 	fprintf(f,
 "usage: %s [--backend sim|kernel] [--device DEV] [--map NAME|PATH] [--json]\n"
 "              COMMAND [ARGS]\n"
+"       %s [--backend B] [--device DEV] [--map M] [--json] --version\n"
 "\n"
 "commands:\n"
 "  list              kohaku devices: the nodes under /dev/accel (each with why\n"
@@ -77,10 +79,20 @@ static void usage(FILE *f)
 "                    sx_null_2x2, pool, ...: `kohaku list --backend sim`) or\n"
 "                    a description file; implies --backend sim\n"
 "  --json            machine-readable output\n"
+"  --version         the tool's and libkohaku's versions, the ABI it was\n"
+"                    built with, and the device's (when one opens): driver\n"
+"                    name, version and date, firmware on POOL units\n"
+"  -h, --help        this text\n"
+"\n"
+"Options go before or after the command, as --opt VALUE or --opt=VALUE;\n"
+"-- ends them.  A command refuses an option it does not take and any\n"
+"argument past its own.  Numbers (--n, --timeout) are decimal or 0x hex;\n"
+"a leading 0 is still decimal (--n 010 is ten).  --a is a finite number\n"
+"(no NaN or infinity).\n"
 "\n"
 "exit status: 0 ok, 1 wrong answer, 2 refused or bad usage, 3 no device or\n"
 "backend, 4 the device did not answer as expected (timeout, fault)\n",
-		CLI_PROG);
+		CLI_PROG, CLI_PROG);
 }
 
 void cli_die_usage(const char *fmt, ...)
@@ -93,53 +105,6 @@ void cli_die_usage(const char *fmt, ...)
 	va_end(ap);
 	fprintf(stderr, "\n(see %s --help)\n", CLI_PROG);
 	exit(EXIT_USAGE);
-}
-
-/* ---- arguments ---- */
-
-static const char *need_arg(int argc, char **argv, int *i)
-{
-	if (*i + 1 >= argc)
-		cli_die_usage("%s needs a value", argv[*i]);
-	return argv[++*i];
-}
-
-static unsigned long parse_ulong(const char *opt, const char *s)
-{
-	char *end;
-	unsigned long v;
-
-	errno = 0;
-	v = strtoul(s, &end, 0);
-	if (errno || end == s || *end || s[0] == '-')
-		cli_die_usage("%s: '%s' is not a non-negative integer", opt, s);
-	return v;
-}
-
-static void parse_backend(struct kohaku_cli_opts *o, const char *s)
-{
-	if (kohaku_backend_parse(s, &o->backend) < 0)
-		cli_die_usage("--backend '%s': use sim or kernel", s);
-}
-
-static void parse_node(struct kohaku_cli_opts *o, const char *s)
-{
-	int mesh = 0, x, y, k;
-	char tail;
-
-	if (o->n_sel >= MAX_SEL)
-		cli_die_usage("--node: at most %d nodes", MAX_SEL);
-	if (strchr(s, ':'))
-		k = sscanf(s, "%d:%d,%d%c", &mesh, &x, &y, &tail) == 3;
-	else
-		k = sscanf(s, "%d,%d%c", &x, &y, &tail) == 2;
-	if (!k || mesh < 0 || mesh > 3 || x < 0 || x > 15 || y < 0 || y > 15)
-		cli_die_usage("--node: '%s' is not a node coordinate X,Y or "
-			      "M:X,Y", s);
-	o->sel[o->n_sel].mesh = mesh;
-	o->sel[o->n_sel].x = x;
-	o->sel[o->n_sel].y = y;
-	o->n_sel++;
 }
 
 /* ---- the device the arguments name ---- */
@@ -182,98 +147,158 @@ int cli_open_nodes(const struct kohaku_cli_opts *o, unsigned int flags,
 	return 0;
 }
 
+/* ---- dispatch ---- */
+
+#define CLI_TAKES_RUN	(CLI_TAKES_N | CLI_TAKES_A | CLI_TAKES_NODE | \
+			 CLI_TAKES_TIMEOUT)
+#define CLI_TAKES_ALL	(CLI_TAKES_RUN | CLI_TAKES_LIVE | CLI_TAKES_MAILBOX)
+
+enum kohaku_cli_cmd_id {
+	CLI_CMD_LIST, CLI_CMD_INFO, CLI_CMD_NODES, CLI_CMD_DXA, CLI_CMD_HELP,
+	CLI_CMD_RUN_SAXPY, CLI_CMD_RUN_MAT, CLI_CMD_RUN_VEC, CLI_CMD_RUN_DXA,
+	CLI_CMD_RUN_CPU, CLI_CMD_RUN_POOL, CLI_CMD_RUN_OTHER,
+	CLI_CMD_FW_INFO, CLI_CMD_FW_LOAD, CLI_CMD_FW_OTHER,
+};
+
+/*
+ * A command: its first word, its second (NULL: any or none; "*" a POOL
+ * kernel), the words it takes (max_pos, the command's own counted) and
+ * its options.  The *_OTHER ones are what is left of a group: its
+ * function names what is wrong (which example, which fw subcommand).
+ */
+struct kohaku_cli_cmd {
+	const char *name, *sub;
+	enum kohaku_cli_cmd_id id;
+	unsigned int max_pos;
+	unsigned int takes;
+};
+
+static const struct kohaku_cli_cmd cli_cmds[] = {
+	{ "list", NULL, CLI_CMD_LIST, 1, 0 },
+	{ "info", NULL, CLI_CMD_INFO, 1, 0 },
+	{ "nodes", NULL, CLI_CMD_NODES, 1, CLI_TAKES_LIVE },
+	{ "dxa", NULL, CLI_CMD_DXA, 1, CLI_TAKES_NODE },
+	{ "help", NULL, CLI_CMD_HELP, 1, 0 },
+	{ "run", "saxpy", CLI_CMD_RUN_SAXPY, 2, CLI_TAKES_RUN },
+	{ "run", "mat-demo", CLI_CMD_RUN_MAT, 2,
+	  CLI_TAKES_NODE | CLI_TAKES_TIMEOUT },
+	{ "run", "vec-demo", CLI_CMD_RUN_VEC, 2,
+	  CLI_TAKES_NODE | CLI_TAKES_TIMEOUT },
+	{ "run", "dxa-copy", CLI_CMD_RUN_DXA, 2,
+	  CLI_TAKES_NODE | CLI_TAKES_TIMEOUT },
+	{ "run", "cpu-demo", CLI_CMD_RUN_CPU, 2,
+	  CLI_TAKES_N | CLI_TAKES_NODE | CLI_TAKES_TIMEOUT },
+	{ "run", "*", CLI_CMD_RUN_POOL, 2,
+	  CLI_TAKES_N | CLI_TAKES_NODE | CLI_TAKES_TIMEOUT },
+	{ "run", NULL, CLI_CMD_RUN_OTHER, ~0u, CLI_TAKES_ALL },
+	{ "fw", "info", CLI_CMD_FW_INFO, 2, 0 },
+	{ "fw", "load", CLI_CMD_FW_LOAD, 3, CLI_TAKES_MAILBOX },
+	{ "fw", NULL, CLI_CMD_FW_OTHER, ~0u, CLI_TAKES_ALL },
+};
+
+static bool cli_cmd_matches(const struct kohaku_cli_cmd *c,
+			    const struct kohaku_cli_opts *o)
+{
+	const char *sub = o->n_pos > 1 ? o->pos[1] : NULL;
+
+	if (strcmp(c->name, o->pos[0]))
+		return false;
+	if (!c->sub)
+		return true;
+	if (!sub)
+		return false;
+	if (!strcmp(c->sub, "*"))
+		return cli_is_pool_kernel(sub);
+	return !strcmp(c->sub, sub);
+}
+
+static const struct kohaku_cli_cmd *cli_find_cmd(const struct kohaku_cli_opts *o)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(cli_cmds) / sizeof(cli_cmds[0]); i++)
+		if (cli_cmd_matches(&cli_cmds[i], o))
+			return &cli_cmds[i];
+	cli_die_usage("unknown command '%s'", o->pos[0]);
+}
+
+/* refuse the words past the command's and the options it does not take */
+static void cli_check_cmd(const struct kohaku_cli_cmd *c,
+			  const struct kohaku_cli_opts *o)
+{
+	char label[128];
+
+	snprintf(label, sizeof(label), "%s%s%s", c->name, c->sub ? " " : "",
+		 c->sub ? o->pos[1] : "");
+	if (o->n_pos > c->max_pos)
+		cli_die_usage("%s: unexpected argument '%s'", label,
+			      o->pos[c->max_pos]);
+	cli_check_takes(o, label, c->takes);
+}
+
+static int cli_dispatch(const struct kohaku_cli_cmd *c,
+			const struct kohaku_cli_opts *o)
+{
+	const char *arg1 = o->n_pos > 1 ? o->pos[1] : NULL;
+	const char *arg2 = o->n_pos > 2 ? o->pos[2] : NULL;
+
+	switch (c->id) {
+	case CLI_CMD_LIST:
+		return cli_cmd_list(o);
+	case CLI_CMD_INFO:
+		return cli_cmd_info(o);
+	case CLI_CMD_NODES:
+		return cli_cmd_nodes(o);
+	case CLI_CMD_DXA:
+		return cli_cmd_dxa(o);
+	case CLI_CMD_HELP:
+		cli_usage(stdout);
+		return EXIT_OK;
+	case CLI_CMD_RUN_SAXPY:
+	case CLI_CMD_RUN_OTHER:
+		return cli_cmd_run(o, arg1);
+	case CLI_CMD_RUN_MAT:
+		return cli_cmd_run_mat(o);
+	case CLI_CMD_RUN_VEC:
+		return cli_cmd_run_vec(o);
+	case CLI_CMD_RUN_DXA:
+		return cli_cmd_run_dxa(o);
+	case CLI_CMD_RUN_CPU:
+		return cli_cmd_run_cpu(o);
+	case CLI_CMD_RUN_POOL:
+		return cli_cmd_run_pool(o, arg1);
+	case CLI_CMD_FW_INFO:
+	case CLI_CMD_FW_LOAD:
+	case CLI_CMD_FW_OTHER:
+		return cli_cmd_fw(o, arg1, arg2);
+	}
+	return EXIT_USAGE;
+}
+
 int main(int argc, char **argv)
 {
 	struct kohaku_cli_opts o;
-	const char *pos[4];
-	int n_pos = 0, i;
+	const struct kohaku_cli_cmd *c;
 
-	memset(&o, 0, sizeof(o));
-	o.n = 1000;
-	o.a = 1.7f;
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (!strcmp(a, "--backend")) {
-			parse_backend(&o, need_arg(argc, argv, &i));
-		} else if (!strncmp(a, "--backend=", 10)) {
-			parse_backend(&o, a + 10);
-		} else if (!strcmp(a, "--device")) {
-			o.device = need_arg(argc, argv, &i);
-		} else if (!strcmp(a, "--map")) {
-			o.map = need_arg(argc, argv, &i);
-		} else if (!strcmp(a, "--json")) {
-			o.json = true;
-		} else if (!strcmp(a, "--live")) {
-			o.live = true;
-		} else if (!strcmp(a, "--n")) {
-			o.n = parse_ulong("--n", need_arg(argc, argv, &i));
-			o.n_given = true;
-		} else if (!strcmp(a, "--a")) {
-			const char *v = need_arg(argc, argv, &i);
-			char *end;
-
-			o.a = strtof(v, &end);
-			if (end == v || *end)
-				cli_die_usage("--a: '%s' is not a number", v);
-		} else if (!strcmp(a, "--mailbox")) {
-			o.mailbox = true;
-		} else if (!strcmp(a, "--node")) {
-			parse_node(&o, need_arg(argc, argv, &i));
-		} else if (!strcmp(a, "--timeout")) {
-			unsigned long t = parse_ulong("--timeout",
-						      need_arg(argc, argv, &i));
-
-			if (t > 0xffffffffUL)
-				cli_die_usage("--timeout: too large");
-			o.timeout_ms = (unsigned int)t;
-		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			usage(stdout);
-			return EXIT_OK;
-		} else if (a[0] == '-' && a[1]) {
-			cli_die_usage("unknown option '%s'", a);
-		} else {
-			if (n_pos >= 4)
-				cli_die_usage("too many arguments");
-			pos[n_pos++] = a;
-		}
-	}
+	cli_parse_args(argc, argv, &o);
 	if (o.map && o.backend == KOHAKU_BACKEND_KERNEL)
 		cli_die_usage("--map describes a simulated card; it cannot be "
 			      "used with --backend kernel");
 	if (o.map && o.device)
 		cli_die_usage("--map and --device both name the simulated "
 			      "card; give one");
-	if (!n_pos) {
-		usage(stderr);
+	if (o.version) {
+		if (o.n_pos)
+			cli_die_usage("--version: unexpected argument '%s'",
+				      o.pos[0]);
+		cli_check_takes(&o, "--version", 0);
+		return cli_cmd_version(&o);
+	}
+	if (!o.n_pos) {
+		cli_usage(stderr);
 		return EXIT_USAGE;
 	}
-	if (!strcmp(pos[0], "help")) {
-		usage(stdout);
-		return EXIT_OK;
-	}
-	if (!strcmp(pos[0], "list") && n_pos == 1)
-		return cli_cmd_list(&o);
-	if (!strcmp(pos[0], "info") && n_pos == 1)
-		return cli_cmd_info(&o);
-	if (!strcmp(pos[0], "nodes") && n_pos == 1)
-		return cli_cmd_nodes(&o);
-	if (!strcmp(pos[0], "run") && n_pos == 2 && !strcmp(pos[1], "mat-demo"))
-		return cli_cmd_run_mat(&o);
-	if (!strcmp(pos[0], "run") && n_pos == 2 && !strcmp(pos[1], "vec-demo"))
-		return cli_cmd_run_vec(&o);
-	if (!strcmp(pos[0], "run") && n_pos == 2 && !strcmp(pos[1], "dxa-copy"))
-		return cli_cmd_run_dxa(&o);
-	if (!strcmp(pos[0], "dxa") && n_pos == 1)
-		return cli_cmd_dxa(&o);
-	if (!strcmp(pos[0], "run") && n_pos == 2 && !strcmp(pos[1], "cpu-demo"))
-		return cli_cmd_run_cpu(&o);
-	if (!strcmp(pos[0], "run") && n_pos == 2 && cli_is_pool_kernel(pos[1]))
-		return cli_cmd_run_pool(&o, pos[1]);
-	if (!strcmp(pos[0], "run") && n_pos <= 2)
-		return cli_cmd_run(&o, n_pos > 1 ? pos[1] : NULL);
-	if (!strcmp(pos[0], "fw") && n_pos <= 3)
-		return cli_cmd_fw(&o, n_pos > 1 ? pos[1] : NULL,
-				  n_pos > 2 ? pos[2] : NULL);
-	cli_die_usage("unknown command '%s'", pos[0]);
+	c = cli_find_cmd(&o);
+	cli_check_cmd(c, &o);
+	return cli_dispatch(c, &o);
 }

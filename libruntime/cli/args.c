@@ -1,0 +1,262 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * The kohaku CLI's arguments: getopt_long over the whole command line, so
+ * the global options and a command's own options may come before or after
+ * the command, as `--opt value` or `--opt=value`; `--` ends the options.
+ * What a command takes is checked by main.c's dispatch (cli_check_takes).
+ *
+ * Numbers (--n, --timeout) are decimal or 0x hexadecimal.  A leading zero
+ * never means octal: `--n 010` is ten.  Signs, spaces and trailing text are
+ * refused.  --a is a finite float (strtof's syntax): NaN and infinities are
+ * refused, negative values are fine (y = a*x + y).
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+enum {
+	CLI_OPT_BACKEND = 256,
+	CLI_OPT_DEVICE,
+	CLI_OPT_MAP,
+	CLI_OPT_JSON,
+	CLI_OPT_VERSION,
+	CLI_OPT_LIVE,
+	CLI_OPT_N,
+	CLI_OPT_A,
+	CLI_OPT_MAILBOX,
+	CLI_OPT_NODE,
+	CLI_OPT_TIMEOUT,
+};
+
+static const struct option cli_longopts[] = {
+	{ "backend", required_argument, NULL, CLI_OPT_BACKEND },
+	{ "device", required_argument, NULL, CLI_OPT_DEVICE },
+	{ "map", required_argument, NULL, CLI_OPT_MAP },
+	{ "json", no_argument, NULL, CLI_OPT_JSON },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, CLI_OPT_VERSION },
+	{ "live", no_argument, NULL, CLI_OPT_LIVE },
+	{ "n", required_argument, NULL, CLI_OPT_N },
+	{ "a", required_argument, NULL, CLI_OPT_A },
+	{ "mailbox", no_argument, NULL, CLI_OPT_MAILBOX },
+	{ "node", required_argument, NULL, CLI_OPT_NODE },
+	{ "timeout", required_argument, NULL, CLI_OPT_TIMEOUT },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* the command options, by their CLI_TAKES_* bit */
+static const struct {
+	unsigned int bit;
+	const char *name;
+} cli_cmd_opts[] = {
+	{ CLI_TAKES_LIVE, "--live" },
+	{ CLI_TAKES_N, "--n" },
+	{ CLI_TAKES_A, "--a" },
+	{ CLI_TAKES_NODE, "--node" },
+	{ CLI_TAKES_TIMEOUT, "--timeout" },
+	{ CLI_TAKES_MAILBOX, "--mailbox" },
+};
+
+void cli_check_takes(const struct kohaku_cli_opts *o, const char *cmd,
+		     unsigned int takes)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(cli_cmd_opts) / sizeof(cli_cmd_opts[0]); i++)
+		if ((o->given & cli_cmd_opts[i].bit) &&
+		    !(takes & cli_cmd_opts[i].bit))
+			cli_die_usage("%s does not take %s", cmd,
+				      cli_cmd_opts[i].name);
+}
+
+/*
+ * A number: decimal digits, or 0x and hex digits; never a sign, a space,
+ * octal or trailing text.  Dies naming opt unless it is at most max.
+ */
+unsigned long cli_parse_number(const char *opt, const char *s,
+			       unsigned long max)
+{
+	const char *digits = s;
+	int base = 10;
+	unsigned long v;
+	char *end;
+
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		digits = s + 2;
+		base = 16;
+	}
+	if (!isxdigit((unsigned char)digits[0]) ||
+	    (base == 10 && !isdigit((unsigned char)digits[0])))
+		cli_die_usage("%s: '%s' is not a non-negative integer (decimal "
+			      "or 0x hex)", opt, s);
+	errno = 0;
+	v = strtoul(digits, &end, base);
+	if (*end)
+		cli_die_usage("%s: '%s' is not a non-negative integer (decimal "
+			      "or 0x hex)", opt, s);
+	if (errno == ERANGE || v > max)
+		cli_die_usage("%s: '%s' is too large (at most %lu)", opt, s,
+			      max);
+	return v;
+}
+
+/* A finite float: strtof's syntax, all of s, neither NaN nor infinite. */
+static float cli_parse_float(const char *opt, const char *s)
+{
+	char *end;
+	float v;
+
+	errno = 0;
+	v = strtof(s, &end);
+	if (end == s || *end || isspace((unsigned char)s[0]))
+		cli_die_usage("%s: '%s' is not a number", opt, s);
+	if (!isfinite(v))
+		cli_die_usage("%s: '%s' is not a finite number (NaN and "
+			      "infinities make no sense here)", opt, s);
+	return v;
+}
+
+static void cli_parse_backend(struct kohaku_cli_opts *o, const char *s)
+{
+	if (kohaku_backend_parse(s, &o->backend) < 0)
+		cli_die_usage("--backend '%s': use sim or kernel", s);
+}
+
+static void cli_parse_node(struct kohaku_cli_opts *o, const char *s)
+{
+	int mesh = 0, x, y, k;
+	char tail;
+
+	if (o->n_sel >= MAX_SEL)
+		cli_die_usage("--node: at most %d nodes", MAX_SEL);
+	if (strchr(s, ':'))
+		k = sscanf(s, "%d:%d,%d%c", &mesh, &x, &y, &tail) == 3;
+	else
+		k = sscanf(s, "%d,%d%c", &x, &y, &tail) == 2;
+	if (!k || mesh < 0 || mesh > 3 || x < 0 || x > 15 || y < 0 || y > 15)
+		cli_die_usage("--node: '%s' is not a node coordinate X,Y or "
+			      "M:X,Y", s);
+	o->sel[o->n_sel].mesh = mesh;
+	o->sel[o->n_sel].x = x;
+	o->sel[o->n_sel].y = y;
+	o->n_sel++;
+}
+
+/*
+ * What getopt_long refused: a short option (opt, its letter), or the long
+ * one in word (unknown, ambiguous, a value missing or one too many).
+ */
+static void cli_die_bad_option(const char *word, int opt)
+{
+	const struct option *lo;
+	size_t len;
+	int prefixes = 0;
+
+	/* getopt's optopt: a letter for a short option; 0 or a val for long */
+	if ((opt > 0 && opt < 256 && opt != 'h') || strncmp(word, "--", 2))
+		cli_die_usage("unknown option '-%c'", opt > 0 ? opt : '?');
+	word += 2;
+	len = strcspn(word, "=");
+	for (lo = cli_longopts; lo->name; lo++) {
+		if (strlen(lo->name) == len && !strncmp(lo->name, word, len)) {
+			if (lo->has_arg == no_argument)
+				cli_die_usage("--%s takes no value", lo->name);
+			cli_die_usage("--%s needs a value", lo->name);
+		}
+		prefixes += !strncmp(lo->name, word, len);
+	}
+	if (prefixes > 1)
+		cli_die_usage("option '--%.*s' is ambiguous", (int)len, word);
+	cli_die_usage("unknown option '--%.*s'", (int)len, word);
+}
+
+/* one option getopt_long returned; false for one it did not know */
+static bool cli_take_option(struct kohaku_cli_opts *o, int c, const char *v)
+{
+	switch (c) {
+	case CLI_OPT_BACKEND:
+		cli_parse_backend(o, v);
+		break;
+	case CLI_OPT_DEVICE:
+		o->device = v;
+		break;
+	case CLI_OPT_MAP:
+		o->map = v;
+		break;
+	case CLI_OPT_JSON:
+		o->json = true;
+		break;
+	case CLI_OPT_VERSION:
+		o->version = true;
+		break;
+	case CLI_OPT_LIVE:
+		o->live = true;
+		o->given |= CLI_TAKES_LIVE;
+		break;
+	case CLI_OPT_N:
+		o->n = cli_parse_number("--n", v, ULONG_MAX);
+		o->n_given = true;
+		o->given |= CLI_TAKES_N;
+		break;
+	case CLI_OPT_A:
+		o->a = cli_parse_float("--a", v);
+		o->given |= CLI_TAKES_A;
+		break;
+	case CLI_OPT_MAILBOX:
+		o->mailbox = true;
+		o->given |= CLI_TAKES_MAILBOX;
+		break;
+	case CLI_OPT_NODE:
+		cli_parse_node(o, v);
+		o->given |= CLI_TAKES_NODE;
+		break;
+	case CLI_OPT_TIMEOUT:
+		o->timeout_ms = (unsigned int)cli_parse_number("--timeout", v,
+							       0xffffffffUL);
+		o->given |= CLI_TAKES_TIMEOUT;
+		break;
+	default:
+		return false;
+	}
+	return true;
+}
+
+void cli_parse_args(int argc, char **argv, struct kohaku_cli_opts *o)
+{
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->n = 1000;
+	o->a = 1.7f;
+	o->pos = calloc((size_t)argc + 1, sizeof(*o->pos));
+	if (!o->pos) {
+		fprintf(stderr, "%s: out of memory\n", CLI_PROG);
+		exit(EXIT_DEVICE);
+	}
+	opterr = 0;
+	/*
+	 * "-": every word in order, the commands as 1 (POSIXLY_CORRECT cannot
+	 * stop the options at the command); "h": -h.
+	 */
+	while ((c = getopt_long(argc, argv, "-h", cli_longopts, NULL)) != -1) {
+		if (c == 1) {
+			o->pos[o->n_pos++] = optarg;
+		} else if (c == 'h') {
+			cli_usage(stdout);
+			exit(EXIT_OK);
+		} else if (c == '?' || c == ':') {
+			cli_die_bad_option(argv[optind - 1], optopt);
+		} else if (!cli_take_option(o, c, optarg)) {
+			cli_die_usage("unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	while (optind < argc)
+		o->pos[o->n_pos++] = argv[optind++];
+}

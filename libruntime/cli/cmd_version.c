@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * kohaku --version: the tool's version, libkohaku's (the one it is linked
+ * with: libkohaku.a, so kohaku.h's), the ABI it was built with, and, when
+ * the device the options name opens, what it runs: the backend and path,
+ * GET_INFO's ABI and name, the DRM driver's name, version and date
+ * (drmGetVersion, kernel backend), and the POOL units' firmware.  When no
+ * device opens it says why and still exits 0.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <xf86drm.h>
+
+#include "cli.h"
+#include "kohaku/kh_fw.h"
+
+/* what drmGetVersion says of the node (the kernel backend only) */
+struct kohaku_cli_drv {
+	bool have;
+	char name[64], date[64], desc[128];
+	int major, minor, patch;
+};
+
+static void cli_drv_read(kohaku_device *dev, struct kohaku_cli_drv *d)
+{
+	int fd = kohaku_device_fd(dev);
+	drmVersionPtr v;
+
+	memset(d, 0, sizeof(*d));
+	if (fd < 0)
+		return;
+	v = drmGetVersion(fd);
+	if (!v)
+		return;
+	d->have = true;
+	snprintf(d->name, sizeof(d->name), "%.*s", v->name_len,
+		 v->name ? v->name : "");
+	snprintf(d->date, sizeof(d->date), "%.*s", v->date_len,
+		 v->date ? v->date : "");
+	snprintf(d->desc, sizeof(d->desc), "%.*s", v->desc_len,
+		 v->desc ? v->desc : "");
+	d->major = v->version_major;
+	d->minor = v->version_minor;
+	d->patch = v->version_patchlevel;
+	drmFreeVersion(v);
+}
+
+static void cli_version_text(kohaku_device *dev, const char *err)
+{
+	struct drm_kohaku_get_info in;
+	struct kohaku_cli_drv d;
+	struct kohaku_fw_info fw;
+
+	printf("kohaku     %s\n", CLI_VERSION);
+	printf("libkohaku  %u.%u\n", KOHAKU_LIB_VERSION_MAJOR,
+	       KOHAKU_LIB_VERSION_MINOR);
+	printf("abi        %u.%u (built with)\n", KOHAKU_ABI_MAJOR,
+	       KOHAKU_ABI_MINOR);
+	if (!dev) {
+		printf("device     none: %s\n", err);
+		return;
+	}
+	kohaku_get_info(dev, &in);
+	printf("device     %s (%s backend)\n", kohaku_device_path(dev),
+	       kohaku_backend_name(kohaku_device_backend(dev)));
+	printf("driver abi %u.%u, name %s\n",
+	       KOHAKU_ABI_VERSION_MAJOR(in.abi_version),
+	       KOHAKU_ABI_VERSION_MINOR(in.abi_version), in.name);
+	cli_drv_read(dev, &d);
+	if (d.have)
+		printf("driver     %s %d.%d.%d (%s)%s%s\n", d.name, d.major,
+		       d.minor, d.patch, d.date[0] ? d.date : "no date",
+		       d.desc[0] ? ": " : "", d.desc);
+	else
+		printf("driver     in-process (libkohaku's driver core and "
+		       "device model)\n");
+	if (kohaku_fw_info(dev, &fw) || !fw.units)
+		return;
+	printf("firmware   %s: version %u.%u.%u, api %u.%u (driver %u.%u), "
+	       "%u of %u POOL units running\n",
+	       fw.fw_version ? "loaded" : "none",
+	       KH_FW_VERSION_MAJOR(fw.fw_version),
+	       KH_FW_VERSION_MINOR(fw.fw_version),
+	       KH_FW_VERSION_PATCH(fw.fw_version), fw.fw_api >> 16, fw.fw_api & 0xffff, fw.driver_api >> 16,
+	       fw.driver_api & 0xffff, fw.running, fw.units);
+	if (fw.status[0])
+		printf("           %s\n", fw.status);
+}
+
+static void cli_version_json_dev(kohaku_device *dev)
+{
+	struct drm_kohaku_get_info in;
+	struct kohaku_cli_drv d;
+	struct kohaku_fw_info fw;
+
+	kohaku_get_info(dev, &in);
+	printf("{\"path\": ");
+	cli_json_str(kohaku_device_path(dev));
+	printf(", \"backend\": \"%s\", \"name\": ",
+	       kohaku_backend_name(kohaku_device_backend(dev)));
+	cli_json_str(in.name);
+	printf(", \"abi_version\": \"%u.%u\", \"driver\": ",
+	       KOHAKU_ABI_VERSION_MAJOR(in.abi_version),
+	       KOHAKU_ABI_VERSION_MINOR(in.abi_version));
+	cli_drv_read(dev, &d);
+	if (d.have) {
+		printf("{\"name\": ");
+		cli_json_str(d.name);
+		printf(", \"version\": \"%d.%d.%d\", \"date\": ", d.major,
+		       d.minor, d.patch);
+		cli_json_str(d.date);
+		printf(", \"desc\": ");
+		cli_json_str(d.desc);
+		printf("}");
+	} else {
+		printf("{\"name\": \"in-process\"}");
+	}
+	printf(", \"firmware\": ");
+	if (kohaku_fw_info(dev, &fw) || !fw.units) {
+		printf("null}");
+		return;
+	}
+	printf("{\"units\": %u, \"running\": %u, \"version\": \"%u.%u.%u\", "
+	       "\"api\": \"%u.%u\", \"driver_api\": \"%u.%u\", \"status\": ",
+	       fw.units, fw.running, KH_FW_VERSION_MAJOR(fw.fw_version),
+	       KH_FW_VERSION_MINOR(fw.fw_version),
+	       KH_FW_VERSION_PATCH(fw.fw_version), fw.fw_api >> 16,
+	       fw.fw_api & 0xffff, fw.driver_api >> 16, fw.driver_api & 0xffff);
+	cli_json_str(fw.status);
+	printf("}}");
+}
+
+static void cli_version_json(kohaku_device *dev, const char *err)
+{
+	printf("{\"kohaku\": \"%s\", \"libkohaku\": \"%u.%u\", "
+	       "\"abi\": \"%u.%u\", \"device\": ", CLI_VERSION,
+	       KOHAKU_LIB_VERSION_MAJOR, KOHAKU_LIB_VERSION_MINOR,
+	       KOHAKU_ABI_MAJOR, KOHAKU_ABI_MINOR);
+	if (dev) {
+		cli_version_json_dev(dev);
+	} else {
+		printf("null, \"device_error\": ");
+		cli_json_str(err);
+	}
+	printf("}\n");
+}
+
+int cli_cmd_version(const struct kohaku_cli_opts *o)
+{
+	char err[KOHAKU_ERRMSG_MAX] = "";
+	enum kohaku_backend b = o->map ? KOHAKU_BACKEND_SIM : o->backend;
+	kohaku_device *dev = NULL;
+
+	if (kohaku_open(b, o->map ? o->map : o->device, &dev, err,
+			sizeof(err)) < 0)
+		dev = NULL;
+	if (o->json)
+		cli_version_json(dev, err);
+	else
+		cli_version_text(dev, err);
+	kohaku_close(dev);
+	return EXIT_OK;
+}

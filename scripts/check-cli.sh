@@ -1,0 +1,134 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0 OR MIT
+#
+# check-cli.sh: the kohaku CLI's arguments and --version, on the in-process
+# simulated card (build/kohaku --backend sim --map saxpy; make builds the
+# CLI when it is missing).  TAP; a suite of `make test` (tests/run-all.sh).
+#
+#   - --version: exit 0 and the tool's, libkohaku's and the ABI's versions,
+#     the device's; --json is one JSON object; with no device it says so
+#     and still exits 0;
+#   - --n=64, --n 64, --n 0x40 run saxpy; --n 010 is ten (never octal);
+#     options before or after the command; -- ends the options;
+#   - refused with exit 2 and a message naming what: --n -1, --n 12abc,
+#     --a nan, --a inf, an unknown option, an option the command does not
+#     take (nodes --n 5), an extra argument (info extra), a missing value.
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top" || exit 1
+n=0
+failed=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+nok() { n=$((n + 1)); failed=1; echo "not ok $n - $1"; }
+
+K=build/kohaku
+if [ ! -x "$K" ]; then
+	${MAKE:-make} --no-print-directory "$K" >/dev/null 2>&1
+fi
+if [ ! -x "$K" ]; then
+	nok "build/kohaku built"
+	echo "1..$n"
+	exit 1
+fi
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/kh-cli.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+SIM="--backend sim --map saxpy"
+
+# run DESC WANT_RC ARGS...: the CLI's exit status, output in $tmp/out
+run() {
+	_d=$1 _want=$2
+	shift 2
+	timeout 20 "$K" "$@" >"$tmp/out" 2>&1 </dev/null
+	_rc=$?
+	if [ "$_rc" -eq "$_want" ]; then
+		ok "$_d (exit $_want)"
+		return 0
+	fi
+	nok "$_d: exit $_rc, expected $_want"
+	sed 's/^/# /' "$tmp/out" | tail -n 10
+	return 1
+}
+# has DESC TEXT: the last run's output contains TEXT
+has() {
+	if grep -qF -- "$2" "$tmp/out"; then
+		ok "$1"
+	else
+		nok "$1: no '$2' in the output"
+		sed 's/^/# /' "$tmp/out" | tail -n 10
+	fi
+}
+# refused DESC TEXT ARGS...: exit 2, the message naming TEXT
+refused() {
+	_d=$1 _t=$2
+	shift 2
+	run "$_d refused" 2 "$@" && has "... naming '$_t'" "$_t"
+}
+
+# ---- --version ----
+run "--version on the sim card" 0 $SIM --version
+has "... the tool's version" "kohaku     "
+has "... libkohaku's version" "libkohaku  "
+has "... the ABI it was built with" "abi        "
+has "... the device" "device     sim:saxpy (sim backend)"
+has "... the driver" "driver abi "
+run "--version --json" 0 $SIM --version --json
+if command -v python3 >/dev/null 2>&1; then
+	if python3 -c 'import json,sys; d=json.load(sys.stdin); assert isinstance(d, dict) and d["kohaku"] and d["libkohaku"] and d["abi"] and d["device"]["path"] == "sim:saxpy"' <"$tmp/out" 2>"$tmp/err"; then
+		ok "... one JSON object with kohaku, libkohaku, abi and the device"
+	else
+		nok "... not one JSON object"; sed 's/^/# /' "$tmp/out" "$tmp/err"
+	fi
+else
+	has "... a JSON object (no python3: grep)" '{"kohaku": "'
+fi
+run "--version with no device" 0 --backend sim --device no-such-card-here --version
+has "... saying there is none" "device     none: "
+run "--version --json with no device" 0 --backend sim --device no-such-card-here --version --json
+has "... device null and why" '"device": null, "device_error": '
+refused "--version with a command" "unexpected argument 'info'" $SIM --version info
+
+# ---- numbers and option forms ----
+run "run saxpy --n=64" 0 $SIM run saxpy --n=64
+has "... n = 64" "n = 64 "
+run "run saxpy --n 64" 0 $SIM run saxpy --n 64
+has "... n = 64" "n = 64 "
+run "run saxpy --n 0x40" 0 $SIM run saxpy --n 0x40
+has "... n = 64" "n = 64 "
+run "run saxpy --n 010 (decimal, never octal)" 0 $SIM run saxpy --n 010
+has "... n = 10" "n = 10 "
+run "options before the command" 0 --n 8 --a=-2.5 $SIM run saxpy
+has "... n = 8, a = -2.5" "n = 8 (1 instruction of up to 64), a = -2.5"
+run "-- ends the options" 0 $SIM --n 8 -- run saxpy
+has "... n = 8" "n = 8 "
+refused "an option after --" "unknown command '--json'" $SIM -- --json info
+refused "--n -1" "--n: '-1'" $SIM run saxpy --n -1
+refused "--n 12abc" "--n: '12abc'" $SIM run saxpy --n 12abc
+refused "--n 0x" "--n: '0x'" $SIM run saxpy --n 0x
+refused "--n ' 5'" "--n: ' 5'" $SIM run saxpy --n ' 5'
+refused "--n 99999999999999999999999" "too large" $SIM run saxpy --n 99999999999999999999999
+refused "--a nan" "--a: 'nan'" $SIM run saxpy --a nan
+refused "--a inf" "--a: 'inf'" $SIM run saxpy --a inf
+refused "--a 1x" "--a: '1x'" $SIM run saxpy --a 1x
+refused "--timeout -5" "--timeout: '-5'" $SIM run saxpy --timeout -5
+
+# ---- options and arguments refused by name ----
+refused "an unknown option" "unknown option '--bogus'" $SIM --bogus info
+refused "an unknown option with a value" "unknown option '--bogus'" $SIM info --bogus=3
+refused "an unknown short option" "unknown option '-x'" $SIM -x info
+refused "nodes --n 5 (an option nodes does not take)" "nodes does not take --n" $SIM nodes --n 5
+refused "info --live" "info does not take --live" $SIM info --live
+refused "run saxpy --mailbox" "run saxpy does not take --mailbox" $SIM run saxpy --mailbox
+refused "info extra" "info: unexpected argument 'extra'" $SIM info extra
+refused "run saxpy extra" "run saxpy: unexpected argument 'extra'" $SIM run saxpy extra
+refused "a missing value" "--n needs a value" $SIM run saxpy --n
+refused "a value for a flag" "--json takes no value" $SIM --json=yes info
+refused "an unknown command" "unknown command 'frobnicate'" $SIM frobnicate
+
+# ---- what worked before still does ----
+run "nodes --live --json" 0 $SIM nodes --live --json
+run "--backend=sim --device=saxpy info" 0 --backend=sim --device=saxpy info
+run "--help" 0 --help
+has "... the usage" "usage: kohaku"
+
+echo "1..$n"
+exit $failed
