@@ -185,4 +185,68 @@ int cli_cmd_run_cpu(const struct kohaku_cli_opts *o);
 int cli_cmd_fw(const struct kohaku_cli_opts *o, const char *sub,
 	       const char *arg);
 
+/*
+ * A progress report of a step over many units: done of total finished
+ * (validate prints it on stderr when the step takes long)
+ */
+typedef void cli_progress_fn(unsigned int done, unsigned int total, void *arg);
+
+/* one SX unit's saxpy run: its vectors, its job, and what came of it */
+struct kohaku_cli_unit_run {
+	const struct drm_kohaku_node *node;
+	uint32_t hx, hy;
+	uint64_t ax, ay;
+	uint64_t job;
+	bool submitted;
+	double t0, t1;
+	struct kohaku_job_status st;
+	unsigned long bad;
+	unsigned long first_bad;
+	bool guard_ok;
+	int exit;
+	char why[KOHAKU_ERRMSG_MAX];
+};
+/*
+ * cmd_run.c: saxpy (o->n elements, o->a, o->timeout_ms) on runs[i].node
+ * for each of n_runs, all submitted before the first wait; each run's exit
+ * (EXIT_*) and why filled; progress (may be NULL) after each unit.  0, or
+ * EXIT_DEVICE when out of memory.  cli_saxpy_free() frees the BOs.
+ */
+int cli_saxpy_units(kohaku_device *dev, const struct kohaku_cli_opts *o,
+		    struct kohaku_cli_unit_run *runs, unsigned int n_runs,
+		    cli_progress_fn *progress, void *arg);
+void cli_saxpy_free(kohaku_device *dev, struct kohaku_cli_unit_run *runs,
+		    unsigned int n_runs);
+
+/* one POOL unit's firmware kernel run */
+struct kohaku_cli_pool_run {
+	const struct drm_kohaku_node *node;
+	uint32_t bo[3];		/* inputs, then the output */
+	uint64_t addr[3];
+	unsigned char *in[2];
+	uint64_t job;
+	bool submitted;
+	struct kohaku_job_status st;
+	int exit;
+	char result[128];
+	char why[KOHAKU_ERRMSG_MAX];
+};
+/*
+ * cmd_pool.c: the POOL kernel what (cli_is_pool_kernel) with n on
+ * runs[i].node for each of n_runs, checked against the host; each run's
+ * exit, result and why filled; progress (may be NULL) after each unit.
+ * cli_pool_free() frees the BOs and the inputs.
+ */
+void cli_pool_units(kohaku_device *dev, const char *what, unsigned long n,
+		    uint32_t timeout_ms, struct kohaku_cli_pool_run *runs,
+		    unsigned int n_runs, cli_progress_fn *progress, void *arg);
+void cli_pool_free(kohaku_device *dev, struct kohaku_cli_pool_run *runs,
+		   unsigned int n_runs);
+
+/* cmd_validate.c, cmd_sim.c, cmd_top.c */
+int cli_cmd_validate(const struct kohaku_cli_opts *o);
+int cli_cmd_sim(const struct kohaku_cli_opts *o, const char *sub,
+		const char *arg);
+int cli_cmd_top(const struct kohaku_cli_opts *o);
+
 #endif /* KOHAKU_CLI_H */

@@ -57,20 +57,6 @@ static const struct kohaku_cli_pool_kernel *find_kernel(const char *what)
 	return NULL;
 }
 
-/* one unit's run */
-struct kohaku_cli_pool_run {
-	const struct drm_kohaku_node *node;
-	uint32_t bo[3];		/* inputs, then the output */
-	uint64_t addr[3];
-	unsigned char *in[2];
-	uint64_t job;
-	bool submitted;
-	struct kohaku_job_status st;
-	int exit;
-	char result[128];
-	char why[KOHAKU_ERRMSG_MAX];
-};
-
 static uint32_t xorshift(uint32_t *s)
 {
 	*s ^= *s << 13;
@@ -307,6 +293,37 @@ static void report(const struct kohaku_cli_opts *o, const struct kohaku_cli_pool
 	(void)k;
 }
 
+void cli_pool_units(kohaku_device *dev, const char *what, unsigned long n,
+		    uint32_t timeout_ms, struct kohaku_cli_pool_run *runs,
+		    unsigned int n_runs, cli_progress_fn *progress, void *arg)
+{
+	const struct kohaku_cli_pool_kernel *k = find_kernel(what);
+	unsigned int i;
+
+	for (i = 0; i < n_runs; i++)
+		setup(dev, k, n, i, timeout_ms, &runs[i]);
+	for (i = 0; i < n_runs; i++) {
+		if (runs[i].submitted)
+			finish(dev, k, n, timeout_ms, &runs[i]);
+		if (progress)
+			progress(i + 1, n_runs, arg);
+	}
+}
+
+void cli_pool_free(kohaku_device *dev, struct kohaku_cli_pool_run *runs,
+		   unsigned int n_runs)
+{
+	unsigned int i, b;
+
+	for (i = 0; i < n_runs; i++)
+		for (b = 0; b < 3; b++) {
+			if (runs[i].bo[b])
+				kohaku_bo_free(dev, runs[i].bo[b]);
+			if (b < 2)
+				free(runs[i].in[b]);
+		}
+}
+
 int cli_cmd_run_pool(const struct kohaku_cli_opts *o, const char *what)
 {
 	const struct kohaku_cli_pool_kernel *k = find_kernel(what);
@@ -314,7 +331,7 @@ int cli_cmd_run_pool(const struct kohaku_cli_opts *o, const char *what)
 	struct drm_kohaku_node *nd = NULL;
 	struct kohaku_cli_pool_run *runs = NULL;
 	unsigned long n = o->n_given ? o->n : POOL_DEFAULT_N;
-	unsigned int n_nodes = 0, n_runs = 0, i, b;
+	unsigned int n_nodes = 0, n_runs = 0, i;
 	kohaku_device *dev;
 	int ret;
 
@@ -345,13 +362,9 @@ int cli_cmd_run_pool(const struct kohaku_cli_opts *o, const char *what)
 		ret = EXIT_USAGE;
 		goto out;
 	}
-	for (i = 0; i < n_runs; i++) {
-		runs[i].node = sel[i];
-		setup(dev, k, n, i, o->timeout_ms, &runs[i]);
-	}
 	for (i = 0; i < n_runs; i++)
-		if (runs[i].submitted)
-			finish(dev, k, n, o->timeout_ms, &runs[i]);
+		runs[i].node = sel[i];
+	cli_pool_units(dev, what, n, o->timeout_ms, runs, n_runs, NULL, NULL);
 	if (o->json)
 		printf("\"kernel\": \"%s\", \"n\": %lu, \"units\": [", k->name, n);
 	for (i = 0; i < n_runs; i++) {
@@ -360,13 +373,7 @@ int cli_cmd_run_pool(const struct kohaku_cli_opts *o, const char *what)
 			ret = runs[i].exit;
 	}
 	cli_print_verdict(o, k->name, ret, "the host agrees");
-	for (i = 0; i < n_runs; i++)
-		for (b = 0; b < 3; b++) {
-			if (runs[i].bo[b])
-				kohaku_bo_free(dev, runs[i].bo[b]);
-			if (b < 2)
-				free(runs[i].in[b]);
-		}
+	cli_pool_free(dev, runs, n_runs);
 out:
 	free(sel);
 	free(runs);

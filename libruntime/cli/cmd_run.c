@@ -24,22 +24,6 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-/* one SX unit's run: its vectors, its job, and what came of it */
-struct kohaku_cli_unit_run {
-	const struct drm_kohaku_node *node;
-	uint32_t hx, hy;
-	uint64_t ax, ay;
-	uint64_t job;
-	bool submitted;
-	double t0, t1;
-	struct kohaku_job_status st;
-	unsigned long bad;
-	unsigned long first_bad;
-	bool guard_ok;
-	int exit;
-	char why[KOHAKU_ERRMSG_MAX];
-};
-
 #define GUARD_BYTES	64
 #define GUARD_BYTE	0xa5
 
@@ -201,14 +185,52 @@ static void run_finish(kohaku_device *dev, const struct kohaku_cli_opts *o,
 	}
 }
 
+int cli_saxpy_units(kohaku_device *dev, const struct kohaku_cli_opts *o,
+		    struct kohaku_cli_unit_run *runs, unsigned int n_runs,
+		    cli_progress_fn *progress, void *arg)
+{
+	float *hx = malloc(o->n * sizeof(float) + 4);
+	unsigned char *hyb = malloc(o->n * sizeof(float) + GUARD_BYTES);
+	unsigned int i;
+
+	if (!hx || !hyb) {
+		free(hx);
+		free(hyb);
+		return EXIT_DEVICE;
+	}
+	/* submit everything first, so the units run side by side */
+	for (i = 0; i < n_runs; i++)
+		run_setup(dev, o, &runs[i], i, hx, hyb);
+	for (i = 0; i < n_runs; i++) {
+		if (runs[i].submitted)
+			run_finish(dev, o, &runs[i], i, hyb);
+		if (progress)
+			progress(i + 1, n_runs, arg);
+	}
+	free(hx);
+	free(hyb);
+	return EXIT_OK;
+}
+
+void cli_saxpy_free(kohaku_device *dev, struct kohaku_cli_unit_run *runs,
+		    unsigned int n_runs)
+{
+	unsigned int i;
+
+	for (i = 0; i < n_runs; i++) {
+		if (runs[i].hx)
+			kohaku_bo_free(dev, runs[i].hx);
+		if (runs[i].hy)
+			kohaku_bo_free(dev, runs[i].hy);
+	}
+}
+
 int cli_cmd_run(const struct kohaku_cli_opts *o, const char *what)
 {
 	struct drm_kohaku_node *nd = NULL;
 	struct kohaku_cli_unit_run *runs = NULL;
 	unsigned int n_nodes = 0, n_runs = 0, i;
 	kohaku_device *dev;
-	float *hx = NULL;
-	unsigned char *hyb = NULL;
 	int r, ret = EXIT_OK;
 
 	if (!what)
@@ -266,20 +288,11 @@ int cli_cmd_run(const struct kohaku_cli_opts *o, const char *what)
 		ret = EXIT_USAGE;
 		goto out;
 	}
-	hx = malloc(o->n * sizeof(float) + 4);
-	hyb = malloc(o->n * sizeof(float) + GUARD_BYTES);
-	if (!hx || !hyb) {
+	if (cli_saxpy_units(dev, o, runs, n_runs, NULL, NULL)) {
 		fprintf(stderr, "%s: out of memory\n", CLI_PROG);
 		ret = EXIT_DEVICE;
 		goto out;
 	}
-	/* submit everything first, so the units run side by side */
-	for (i = 0; i < n_runs; i++)
-		run_setup(dev, o, &runs[i], i, hx, hyb);
-	for (i = 0; i < n_runs; i++)
-		if (runs[i].submitted)
-			run_finish(dev, o, &runs[i], i, hyb);
-
 	if (o->json)
 		printf("\"n\": %lu, \"a\": %.9g, \"units\": [", o->n, (double)o->a);
 	for (i = 0; i < n_runs; i++) {
@@ -324,15 +337,8 @@ int cli_cmd_run(const struct kohaku_cli_opts *o, const char *what)
 			       q->y, u->why);
 	}
 	cli_print_verdict(o, "saxpy", ret, "every element matches");
-	for (i = 0; i < n_runs; i++) {
-		if (runs[i].hx)
-			kohaku_bo_free(dev, runs[i].hx);
-		if (runs[i].hy)
-			kohaku_bo_free(dev, runs[i].hy);
-	}
+	cli_saxpy_free(dev, runs, n_runs);
 out:
-	free(hx);
-	free(hyb);
 	free(runs);
 	free(nd);
 	kohaku_close(dev);
