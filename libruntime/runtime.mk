@@ -49,6 +49,9 @@ CLI_SRCS += \
 	libruntime/cli/cmd_pool.c \
 	libruntime/cli/cmd_mat.c \
 	libruntime/cli/cmd_fw.c \
+	libruntime/cli/cmd_validate.c \
+	libruntime/cli/cmd_sim.c \
+	libruntime/cli/cmd_top.c \
 	libruntime/cli/select.c
 
 # libpciaccess: only pci.c (kohaku_pci_list) uses it.  A program linked

@@ -33,6 +33,9 @@ enum {
 	CLI_OPT_MAILBOX,
 	CLI_OPT_NODE,
 	CLI_OPT_TIMEOUT,
+	CLI_OPT_INTERVAL,
+	CLI_OPT_COUNT,
+	CLI_OPT_CSV,
 };
 
 static const struct option cli_longopts[] = {
@@ -48,6 +51,9 @@ static const struct option cli_longopts[] = {
 	{ "mailbox", no_argument, NULL, CLI_OPT_MAILBOX },
 	{ "node", required_argument, NULL, CLI_OPT_NODE },
 	{ "timeout", required_argument, NULL, CLI_OPT_TIMEOUT },
+	{ "interval", required_argument, NULL, CLI_OPT_INTERVAL },
+	{ "count", required_argument, NULL, CLI_OPT_COUNT },
+	{ "csv", no_argument, NULL, CLI_OPT_CSV },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -62,6 +68,9 @@ static const struct {
 	{ CLI_TAKES_NODE, "--node" },
 	{ CLI_TAKES_TIMEOUT, "--timeout" },
 	{ CLI_TAKES_MAILBOX, "--mailbox" },
+	{ CLI_TAKES_INTERVAL, "--interval" },
+	{ CLI_TAKES_COUNT, "--count" },
+	{ CLI_TAKES_CSV, "--csv" },
 };
 
 void cli_check_takes(const struct kohaku_cli_opts *o, const char *cmd,
@@ -221,6 +230,21 @@ static bool cli_take_option(struct kohaku_cli_opts *o, int c, const char *v)
 		o->timeout_ms = (unsigned int)cli_parse_number("--timeout", v,
 							       0xffffffffUL);
 		o->given |= CLI_TAKES_TIMEOUT;
+		break;
+	case CLI_OPT_INTERVAL:
+		o->interval_ms = (unsigned int)cli_parse_number("--interval", v,
+								3600000);
+		if (!o->interval_ms)
+			cli_die_usage("--interval: '%s': at least 1 ms", v);
+		o->given |= CLI_TAKES_INTERVAL;
+		break;
+	case CLI_OPT_COUNT:
+		o->count = cli_parse_number("--count", v, 0xffffffffUL);
+		o->given |= CLI_TAKES_COUNT;
+		break;
+	case CLI_OPT_CSV:
+		o->csv = true;
+		o->given |= CLI_TAKES_CSV;
 		break;
 	default:
 		return false;

@@ -39,6 +39,9 @@
 #define CLI_TAKES_NODE		(1u << 3)
 #define CLI_TAKES_TIMEOUT	(1u << 4)
 #define CLI_TAKES_MAILBOX	(1u << 5)
+#define CLI_TAKES_INTERVAL	(1u << 6)
+#define CLI_TAKES_COUNT		(1u << 7)
+#define CLI_TAKES_CSV		(1u << 8)
 
 struct kohaku_cli_opts {
 	enum kohaku_backend backend;
@@ -59,6 +62,10 @@ struct kohaku_cli_opts {
 	bool mailbox;
 	float a;
 	unsigned int timeout_ms;
+	/* top */
+	unsigned int interval_ms;
+	unsigned long count;
+	bool csv;
 	unsigned int n_sel;
 	struct { int mesh, x, y; } sel[MAX_SEL];
 };

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * kohaku: list KohakuAccel cards, show their capabilities and node tables,
- * load the POOL firmware, show the DXA units' slots, and run the saxpy
- * example, the mat, vec and DXA demos or a firmware kernel.
+ * load the POOL firmware, show the DXA units' slots, run the saxpy
+ * example, the mat, vec and DXA demos or a firmware kernel, validate a
+ * device, watch it (top), and use the device model's knobs (sim).
  * Usage: kohaku --help.
  *
  * This file: the usage text, dispatching to the commands (cmd_*.c) with
@@ -68,6 +69,21 @@ void cli_usage(FILE *f)
 "  fw load FILE [--mailbox]\n"
 "                    boot a firmware image on every POOL unit (--mailbox:\n"
 "                    through CU_DATA bursts, not LOAD from device memory)\n"
+"  validate          numbered checks, each PASS, FAIL or SKIP: open, ABI,\n"
+"                    enumerate, BO pattern, BO bandwidth, saxpy on every SX\n"
+"                    unit, null on every null unit, firmware (POOL units:\n"
+"                    RUNNING and ping), the model's checker (a simulated\n"
+"                    card); exit 0 only when no step fails\n"
+"  top [--interval MS] [--count N] [--csv]\n"
+"                    a live view every MS (default 1000): per node busy\n"
+"                    cycles and instructions retired in the interval, hung\n"
+"                    or not, jobs per second per mesh; --count N stops after\n"
+"                    N samples; --csv: a header line, then a row per node\n"
+"  sim trace|stats|knobs|check\n"
+"                    the device model's event trace, counters, active knobs,\n"
+"                    protocol checker report (exit 1 on violations)\n"
+"  sim inject SPEC   set a fault-injection knob (docs/spec/fault-injection.md)\n"
+"                    sim commands refuse a device that is not simulated\n"
 "  help              this text\n"
 "\n"
 "options:\n"
@@ -86,7 +102,8 @@ void cli_usage(FILE *f)
 "\n"
 "Options go before or after the command, as --opt VALUE or --opt=VALUE;\n"
 "-- ends them.  A command refuses an option it does not take and any\n"
-"argument past its own.  Numbers (--n, --timeout) are decimal or 0x hex;\n"
+"argument past its own.  Numbers (--n, --timeout, --interval, --count) are\n"
+"decimal or 0x hex;\n"
 "a leading 0 is still decimal (--n 010 is ten).  --a is a finite number\n"
 "(no NaN or infinity).\n"
 "\n"
@@ -151,13 +168,16 @@ int cli_open_nodes(const struct kohaku_cli_opts *o, unsigned int flags,
 
 #define CLI_TAKES_RUN	(CLI_TAKES_N | CLI_TAKES_A | CLI_TAKES_NODE | \
 			 CLI_TAKES_TIMEOUT)
-#define CLI_TAKES_ALL	(CLI_TAKES_RUN | CLI_TAKES_LIVE | CLI_TAKES_MAILBOX)
+#define CLI_TAKES_ALL	(CLI_TAKES_RUN | CLI_TAKES_LIVE | CLI_TAKES_MAILBOX | \
+			 CLI_TAKES_INTERVAL | CLI_TAKES_COUNT | CLI_TAKES_CSV)
 
 enum kohaku_cli_cmd_id {
 	CLI_CMD_LIST, CLI_CMD_INFO, CLI_CMD_NODES, CLI_CMD_DXA, CLI_CMD_HELP,
 	CLI_CMD_RUN_SAXPY, CLI_CMD_RUN_MAT, CLI_CMD_RUN_VEC, CLI_CMD_RUN_DXA,
 	CLI_CMD_RUN_CPU, CLI_CMD_RUN_POOL, CLI_CMD_RUN_OTHER,
 	CLI_CMD_FW_INFO, CLI_CMD_FW_LOAD, CLI_CMD_FW_OTHER,
+	CLI_CMD_VALIDATE, CLI_CMD_TOP, CLI_CMD_SIM_INJECT, CLI_CMD_SIM_READ,
+	CLI_CMD_SIM_OTHER,
 };
 
 /*
@@ -194,6 +214,16 @@ static const struct kohaku_cli_cmd cli_cmds[] = {
 	{ "fw", "info", CLI_CMD_FW_INFO, 2, 0 },
 	{ "fw", "load", CLI_CMD_FW_LOAD, 3, CLI_TAKES_MAILBOX },
 	{ "fw", NULL, CLI_CMD_FW_OTHER, ~0u, CLI_TAKES_ALL },
+	{ "validate", NULL, CLI_CMD_VALIDATE, 1, 0 },
+	{ "top", NULL, CLI_CMD_TOP, 1,
+	  CLI_TAKES_INTERVAL | CLI_TAKES_COUNT | CLI_TAKES_CSV },
+	/* sim inject SPEC: the spec's words, any number of them */
+	{ "sim", "inject", CLI_CMD_SIM_INJECT, ~0u, 0 },
+	{ "sim", "trace", CLI_CMD_SIM_READ, 2, 0 },
+	{ "sim", "stats", CLI_CMD_SIM_READ, 2, 0 },
+	{ "sim", "knobs", CLI_CMD_SIM_READ, 2, 0 },
+	{ "sim", "check", CLI_CMD_SIM_READ, 2, 0 },
+	{ "sim", NULL, CLI_CMD_SIM_OTHER, ~0u, CLI_TAKES_ALL },
 };
 
 static bool cli_cmd_matches(const struct kohaku_cli_cmd *c,
@@ -236,6 +266,24 @@ static void cli_check_cmd(const struct kohaku_cli_cmd *c,
 	cli_check_takes(o, label, c->takes);
 }
 
+/* sim inject SPEC...: the words after inject as one spec */
+static int cli_sim_inject_words(const struct kohaku_cli_opts *o)
+{
+	char spec[1024] = "";
+	size_t len = 0;
+	unsigned int i;
+
+	for (i = 2; i < o->n_pos; i++) {
+		int k = snprintf(spec + len, sizeof(spec) - len, "%s%s",
+				 i > 2 ? " " : "", o->pos[i]);
+
+		if (k < 0 || (size_t)k >= sizeof(spec) - len)
+			cli_die_usage("sim inject: the spec is too long");
+		len += (size_t)k;
+	}
+	return cli_cmd_sim(o, "inject", len ? spec : NULL);
+}
+
 static int cli_dispatch(const struct kohaku_cli_cmd *c,
 			const struct kohaku_cli_opts *o)
 {
@@ -271,6 +319,15 @@ static int cli_dispatch(const struct kohaku_cli_cmd *c,
 	case CLI_CMD_FW_LOAD:
 	case CLI_CMD_FW_OTHER:
 		return cli_cmd_fw(o, arg1, arg2);
+	case CLI_CMD_VALIDATE:
+		return cli_cmd_validate(o);
+	case CLI_CMD_TOP:
+		return cli_cmd_top(o);
+	case CLI_CMD_SIM_INJECT:
+		return cli_sim_inject_words(o);
+	case CLI_CMD_SIM_READ:
+	case CLI_CMD_SIM_OTHER:
+		return cli_cmd_sim(o, arg1, arg2);
 	}
 	return EXIT_USAGE;
 }

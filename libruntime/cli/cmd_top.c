@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * kohaku top [--interval MS] [--count N] [--csv]: a live view of the
+ * device, one sample every interval (default 1000 ms): per node the busy
+ * cycles and the instructions retired in the interval (the deltas of
+ * KOHAKU_NODES_LIVE's busy_cycles and retired), whether it is hung, and
+ * per mesh the jobs finished per second (GET_PARAM KOHAKU_PARAM_MESH_JOBS_DONE
+ * delta).  The node table carries no fault counter: faults show as a HUNG
+ * node and in each job's status (kohaku sim stats counts injected ones on
+ * a simulated card).  Plain text prints a block per sample; --csv a header
+ * line then one row per node per sample.  --count N stops after N samples
+ * (0, the default: until interrupted).  --json prints one object per
+ * sample, a line each.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void sleep_ms(unsigned int ms)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+/* jobs finished on each present mesh (0 for an absent one) */
+static void jobs_done(kohaku_device *dev, unsigned int n_meshes,
+		      uint64_t *out)
+{
+	unsigned int m;
+
+	for (m = 0; m < n_meshes; m++) {
+		struct drm_kohaku_get_param p;
+
+		memset(&p, 0, sizeof(p));
+		p.param = KOHAKU_PARAM_MESH_JOBS_DONE;
+		p.index = m;
+		out[m] = kohaku_ioctl(dev, DRM_IOCTL_KOHAKU_GET_PARAM, &p) ?
+			 0 : p.value;
+	}
+}
+
+int cli_cmd_top(const struct kohaku_cli_opts *o)
+{
+	struct drm_kohaku_get_info gi;
+	struct drm_kohaku_node *prev = NULL, *cur = NULL;
+	uint64_t jobs0[KOHAKU_MAX_MESHES], jobs1[KOHAKU_MAX_MESHES];
+	unsigned int interval = o->interval_ms ? o->interval_ms : 1000;
+	unsigned int n0 = 0, n1 = 0, n_meshes, sample, i, m;
+	kohaku_device *dev;
+	double t_start, t0, t1;
+	int r, ret = EXIT_OK;
+
+	r = cli_open_nodes(o, KOHAKU_NODES_LIVE, &dev, &prev, &n0);
+	if (r)
+		return r;
+	memset(&gi, 0, sizeof(gi));
+	kohaku_get_info(dev, &gi);
+	n_meshes = gi.n_meshes < KOHAKU_MAX_MESHES ? gi.n_meshes :
+		   KOHAKU_MAX_MESHES;
+	jobs_done(dev, n_meshes, jobs0);
+	t_start = t0 = now_s();
+	if (o->csv)
+		printf("sample,time_s,mesh,x,y,type,busy_cycles,retired,hung,"
+		       "mesh_jobs_per_s\n");
+	for (sample = 1; !o->count || sample <= o->count; sample++) {
+		double dt;
+
+		fflush(stdout);
+		sleep_ms(interval);
+		if (kohaku_nodes_alloc(dev, KOHAKU_NODES_LIVE, &cur, &n1) < 0) {
+			fprintf(stderr, "%s: top: %s\n", CLI_PROG,
+				kohaku_last_error(dev));
+			ret = EXIT_DEVICE;
+			break;
+		}
+		jobs_done(dev, n_meshes, jobs1);
+		t1 = now_s();
+		dt = t1 - t0 > 1e-9 ? t1 - t0 : 1e-9;
+		if (n1 != n0) {
+			fprintf(stderr, "%s: top: the node table changed (%u "
+				"nodes, then %u)\n", CLI_PROG, n0, n1);
+			ret = EXIT_DEVICE;
+			break;
+		}
+		if (o->json) {
+			printf("{\"schema\": 1, \"sample\": %u, \"time_s\": %.3f, "
+			       "\"interval_s\": %.3f, \"meshes\": [", sample,
+			       t1 - t_start, dt);
+			for (m = 0; m < n_meshes; m++)
+				printf("%s{\"mesh\": %u, \"jobs_per_s\": %.1f}",
+				       m ? ", " : "", m,
+				       (jobs1[m] - jobs0[m]) / dt);
+			printf("], \"nodes\": [");
+		} else if (!o->csv) {
+			printf("sample %u at %.3f s (%.0f ms):", sample,
+			       t1 - t_start, dt * 1e3);
+			for (m = 0; m < n_meshes; m++)
+				printf("  mesh %u %.1f jobs/s", m,
+				       (jobs1[m] - jobs0[m]) / dt);
+			printf("\n%-4s %-7s %-6s %12s %10s %s\n", "mesh", "node",
+			       "type", "busy_cycles", "retired", "state");
+		}
+		for (i = 0; i < n1; i++) {
+			const struct drm_kohaku_node *q = &cur[i];
+			uint32_t busy = q->busy_cycles - prev[i].busy_cycles;
+			uint32_t ret_d = q->retired - prev[i].retired;
+			bool hung = q->flags & KOHAKU_NODE_HUNG;
+			char tn[16], coord[16];
+			double jps = q->mesh < n_meshes ?
+				     (jobs1[q->mesh] - jobs0[q->mesh]) / dt : 0;
+
+			kohaku_cu_type_name(q->cu_type, tn, sizeof(tn));
+			if (o->json) {
+				printf("%s{\"mesh\": %u, \"x\": %u, \"y\": %u, "
+				       "\"type\": ", i ? ", " : "", q->mesh,
+				       q->x, q->y);
+				cli_json_str(tn);
+				printf(", \"busy_cycles\": %u, \"retired\": %u, "
+				       "\"hung\": %s}", busy, ret_d,
+				       hung ? "true" : "false");
+			} else if (o->csv) {
+				printf("%u,%.3f,%u,%u,%u,%s,%u,%u,%d,%.1f\n",
+				       sample, t1 - t_start, q->mesh, q->x, q->y,
+				       tn, busy, ret_d, hung, jps);
+			} else {
+				snprintf(coord, sizeof(coord), "(%u,%u)", q->x,
+					 q->y);
+				printf("%-4u %-7s %-6s %12u %10u %s\n", q->mesh,
+				       coord, tn, busy, ret_d,
+				       hung ? "HUNG" : q->busy ? "busy" : "idle");
+			}
+		}
+		if (o->json)
+			printf("]}\n");
+		else if (!o->csv)
+			printf("\n");
+		free(prev);
+		prev = cur;
+		cur = NULL;
+		memcpy(jobs0, jobs1, sizeof(jobs0));
+		t0 = t1;
+	}
+	free(prev);
+	free(cur);
+	kohaku_close(dev);
+	return ret;
+}
