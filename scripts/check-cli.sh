@@ -12,7 +12,13 @@
 #     options before or after the command; -- ends the options;
 #   - refused with exit 2 and a message naming what: --n -1, --n 12abc,
 #     --a nan, --a inf, an unknown option, an option the command does not
-#     take (nodes --n 5), an extra argument (info extra), a missing value.
+#     take (nodes --n 5), an extra argument (info extra), a missing value;
+#   - validate: every applicable step PASS, --json one object (schema 1);
+#     on the pool card (KOHAKU_FIRMWARE_PATH=build/firmware) the null and
+#     firmware steps; a card with an injected fault fails saxpy, exit != 0;
+#   - sim stats/check/trace, sim inject (a bad spec exit 2); top --count
+#     --csv a header and rows; the new commands refuse options they do not
+#     take.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
@@ -123,6 +129,62 @@ refused "run saxpy extra" "run saxpy: unexpected argument 'extra'" $SIM run saxp
 refused "a missing value" "--n needs a value" $SIM run saxpy --n
 refused "a value for a flag" "--json takes no value" $SIM --json=yes info
 refused "an unknown command" "unknown command 'frobnicate'" $SIM frobnicate
+
+# ---- validate, sim, top ----
+run "validate on the saxpy card" 0 $SIM validate
+for st in open abi enumerate bo bandwidth saxpy checker; do
+	if grep -Eq "^[0-9]+/[0-9]+ $st +PASS" "$tmp/out"; then
+		ok "... $st PASS"
+	else
+		nok "... $st not PASS"; sed 's/^/# /' "$tmp/out"
+	fi
+done
+has "... null SKIP (no null unit)" "null       SKIP"
+has "... the verdict" "validate: PASS"
+run "validate --json" 0 $SIM validate --json
+if command -v python3 >/dev/null 2>&1; then
+	if python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["schema"] == 1 and d["ok"] and len(d["steps"]) == 9 and all(s["result"] in ("PASS", "SKIP") for s in d["steps"])' <"$tmp/out" 2>"$tmp/err"; then
+		ok "... one JSON object, schema 1, nine steps, none FAIL"
+	else
+		nok "... not the JSON expected"; sed 's/^/# /' "$tmp/out" "$tmp/err"
+	fi
+else
+	has "... a JSON object (no python3: grep)" '{"schema": 1, '
+fi
+if [ -f build/firmware/pool.fw ]; then
+	KOHAKU_FIRMWARE_PATH="$top/build/firmware" run "validate on the pool card" 0 --map pool validate
+	has "... null PASS" "null       PASS"
+	has "... firmware PASS" "firmware   PASS"
+else
+	n=$((n + 1)); echo "ok $n # SKIP validate on the pool card: no build/firmware/pool.fw"
+fi
+# the saxpy card with every instruction of the unit at (1,2) faulting
+printf 'profile rtl\nxxx sax xxx\nmag nul nul\nxxx sax xxx\ninject fault node=1,2 count=forever\n' >"$tmp/fault.desc"
+timeout 20 "$K" --map "$tmp/fault.desc" validate >"$tmp/out" 2>&1 </dev/null
+rc=$?
+if [ "$rc" -ne 0 ]; then ok "validate with an injected fault exits $rc"; else nok "validate with an injected fault exits 0"; fi
+has "... saxpy FAIL" "saxpy      FAIL"
+has "... the verdict" "validate: FAIL"
+run "sim stats" 0 $SIM sim stats
+has "... the card's counters" "card cycles="
+refused "sim inject with a bad spec" "unknown knob 'bogus'" $SIM sim inject bogus
+run "sim inject fault node=1,2" 0 $SIM sim inject fault node=1,2
+run "sim check" 0 $SIM sim check
+has "... no violation" "violations 0"
+run "sim trace" 0 $SIM sim trace
+refused "sim with no subcommand" "sim: which?" $SIM sim
+run "top --count 2 --interval 10 --csv" 0 $SIM top --count 2 --interval 10 --csv
+has "... the header" "sample,time_s,mesh,x,y,type,busy_cycles,retired,hung,mesh_jobs_per_s"
+has "... a row of sample 2" "2,"
+if [ "$(grep -c '^[12],' "$tmp/out")" -eq 4 ]; then ok "... two samples of two nodes"; else nok "... not four rows"; sed 's/^/# /' "$tmp/out"; fi
+run "top --count 1 --interval 10" 0 $SIM top --count 1 --interval 10
+has "... a block" "sample 1 at "
+refused "validate --n 5" "validate does not take --n" $SIM validate --n 5
+refused "top --live" "top does not take --live" $SIM top --live
+refused "sim stats --csv" "sim stats does not take --csv" $SIM sim stats --csv
+refused "sim inject --count 3" "sim inject does not take --count" $SIM sim inject fault node=1,2 --count 3
+refused "nodes --interval 5" "nodes does not take --interval" $SIM nodes --interval 5
+refused "top --interval 0" "--interval: '0'" $SIM top --interval 0
 
 # ---- what worked before still does ----
 run "nodes --live --json" 0 $SIM nodes --live --json
