@@ -196,7 +196,7 @@ int cli_cmd_fw(const struct kohaku_cli_opts *o, const char *sub,
  * A progress report of a step over many units: done of total finished
  * (validate prints it on stderr when the step takes long)
  */
-typedef void cli_progress_fn(unsigned int done, unsigned int total, void *arg);
+typedef void kohaku_cli_progress_fn(unsigned int done, unsigned int total, void *arg);
 
 /* one SX unit's saxpy run: its vectors, its job, and what came of it */
 struct kohaku_cli_unit_run {
@@ -221,7 +221,7 @@ struct kohaku_cli_unit_run {
  */
 int cli_saxpy_units(kohaku_device *dev, const struct kohaku_cli_opts *o,
 		    struct kohaku_cli_unit_run *runs, unsigned int n_runs,
-		    cli_progress_fn *progress, void *arg);
+		    kohaku_cli_progress_fn *progress, void *arg);
 void cli_saxpy_free(kohaku_device *dev, struct kohaku_cli_unit_run *runs,
 		    unsigned int n_runs);
 
@@ -246,7 +246,7 @@ struct kohaku_cli_pool_run {
  */
 void cli_pool_units(kohaku_device *dev, const char *what, unsigned long n,
 		    uint32_t timeout_ms, struct kohaku_cli_pool_run *runs,
-		    unsigned int n_runs, cli_progress_fn *progress, void *arg);
+		    unsigned int n_runs, kohaku_cli_progress_fn *progress, void *arg);
 void cli_pool_free(kohaku_device *dev, struct kohaku_cli_pool_run *runs,
 		   unsigned int n_runs);
 

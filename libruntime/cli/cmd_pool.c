@@ -295,7 +295,7 @@ static void report(const struct kohaku_cli_opts *o, const struct kohaku_cli_pool
 
 void cli_pool_units(kohaku_device *dev, const char *what, unsigned long n,
 		    uint32_t timeout_ms, struct kohaku_cli_pool_run *runs,
-		    unsigned int n_runs, cli_progress_fn *progress, void *arg)
+		    unsigned int n_runs, kohaku_cli_progress_fn *progress, void *arg)
 {
 	const struct kohaku_cli_pool_kernel *k = find_kernel(what);
 	unsigned int i;

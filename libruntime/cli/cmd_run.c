@@ -187,7 +187,7 @@ static void run_finish(kohaku_device *dev, const struct kohaku_cli_opts *o,
 
 int cli_saxpy_units(kohaku_device *dev, const struct kohaku_cli_opts *o,
 		    struct kohaku_cli_unit_run *runs, unsigned int n_runs,
-		    cli_progress_fn *progress, void *arg)
+		    kohaku_cli_progress_fn *progress, void *arg)
 {
 	float *hx = malloc(o->n * sizeof(float) + 4);
 	unsigned char *hyb = malloc(o->n * sizeof(float) + GUARD_BYTES);

@@ -66,7 +66,7 @@ static void step_start(struct kohaku_cli_validate *v, const char *name)
 	v->progress_said = false;
 }
 
-/* cli_progress_fn: "... NAME: D/T units" once the step is past a second */
+/* kohaku_cli_progress_fn: "... NAME: D/T units" once the step is past a second */
 static void step_progress(unsigned int done, unsigned int total, void *arg)
 {
 	struct kohaku_cli_validate *v = arg;
