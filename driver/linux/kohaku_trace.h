@@ -15,52 +15,19 @@
 #include <linux/tracepoint.h>
 
 #define kohaku_show_job_status(s)					\
-	__print_symbolic(s, { 1, "queued" }, { 2, "running" },		\
-			 { 3, "done" }, { 5, "timeout" },		\
-			 { 6, "aborted" }, { 7, "error" })
+	__print_symbolic(s, { KOHAKU_JOB_QUEUED, "queued" },		\
+			 { KOHAKU_JOB_RUNNING, "running" },		\
+			 { KOHAKU_JOB_DONE, "done" },			\
+			 { KOHAKU_JOB_FAULT, "fault" },		\
+			 { KOHAKU_JOB_TIMEOUT, "timeout" },		\
+			 { KOHAKU_JOB_ABORTED, "aborted" },		\
+			 { KOHAKU_JOB_ERROR, "error" })
 
-/* SUBMIT queued a job on its mesh, with this many programs */
-TRACE_EVENT(kohaku_submit,
-	TP_PROTO(struct device *dev, u32 mesh, u64 job, u32 arg),
-	TP_ARGS(dev, mesh, job, arg),
-	TP_STRUCT__entry(
-		__string(dev, dev_name(dev))
-		__field(u32, mesh)
-		__field(u64, job)
-		__field(u32, arg)
-	),
-	TP_fast_assign(
-		__assign_str(dev);
-		__entry->mesh = mesh;
-		__entry->job = job;
-		__entry->arg = arg;
-	),
-	TP_printk("dev=%s mesh=%u job=%llu programs=%u", __get_str(dev),
-		  __entry->mesh, __entry->job, __entry->arg)
-);
-
-/* the job went on the device; credit: the dispatcher's seed */
-TRACE_EVENT(kohaku_dispatch,
-	TP_PROTO(struct device *dev, u32 mesh, u64 job, u32 arg),
-	TP_ARGS(dev, mesh, job, arg),
-	TP_STRUCT__entry(
-		__string(dev, dev_name(dev))
-		__field(u32, mesh)
-		__field(u64, job)
-		__field(u32, arg)
-	),
-	TP_fast_assign(
-		__assign_str(dev);
-		__entry->mesh = mesh;
-		__entry->job = job;
-		__entry->arg = arg;
-	),
-	TP_printk("dev=%s mesh=%u job=%llu credit=%u", __get_str(dev),
-		  __entry->mesh, __entry->job, __entry->arg)
-);
-
-/* the job is final, with its status (KOHAKU_JOB_*) */
-TRACE_EVENT(kohaku_retire,
+/*
+ * A job's step on its mesh: the events below differ in what arg is (the
+ * class prints it as kohaku_retire does, the others with their own names).
+ */
+DECLARE_EVENT_CLASS(kohaku_job,
 	TP_PROTO(struct device *dev, u32 mesh, u64 job, u32 arg),
 	TP_ARGS(dev, mesh, job, arg),
 	TP_STRUCT__entry(
@@ -76,25 +43,36 @@ TRACE_EVENT(kohaku_retire,
 		__entry->arg = arg;
 	),
 	TP_printk("dev=%s mesh=%u job=%llu status=%s", __get_str(dev),
-		  __entry->mesh, __entry->job, kohaku_show_job_status(__entry->arg))
+		  __entry->mesh, __entry->job,
+		  kohaku_show_job_status(__entry->arg))
+);
+
+/* SUBMIT queued a job on its mesh, with this many programs */
+DEFINE_EVENT_PRINT(kohaku_job, kohaku_submit,
+	TP_PROTO(struct device *dev, u32 mesh, u64 job, u32 arg),
+	TP_ARGS(dev, mesh, job, arg),
+	TP_printk("dev=%s mesh=%u job=%llu programs=%u", __get_str(dev),
+		  __entry->mesh, __entry->job, __entry->arg)
+);
+
+/* the job went on the device; credit: the dispatcher's seed */
+DEFINE_EVENT_PRINT(kohaku_job, kohaku_dispatch,
+	TP_PROTO(struct device *dev, u32 mesh, u64 job, u32 arg),
+	TP_ARGS(dev, mesh, job, arg),
+	TP_printk("dev=%s mesh=%u job=%llu credit=%u", __get_str(dev),
+		  __entry->mesh, __entry->job, __entry->arg)
+);
+
+/* the job is final, with its status (KOHAKU_JOB_*) */
+DEFINE_EVENT(kohaku_job, kohaku_retire,
+	TP_PROTO(struct device *dev, u32 mesh, u64 job, u32 arg),
+	TP_ARGS(dev, mesh, job, arg)
 );
 
 /* the job ran out of time: its limit in ms */
-TRACE_EVENT(kohaku_timeout,
+DEFINE_EVENT_PRINT(kohaku_job, kohaku_timeout,
 	TP_PROTO(struct device *dev, u32 mesh, u64 job, u32 arg),
 	TP_ARGS(dev, mesh, job, arg),
-	TP_STRUCT__entry(
-		__string(dev, dev_name(dev))
-		__field(u32, mesh)
-		__field(u64, job)
-		__field(u32, arg)
-	),
-	TP_fast_assign(
-		__assign_str(dev);
-		__entry->mesh = mesh;
-		__entry->job = job;
-		__entry->arg = arg;
-	),
 	TP_printk("dev=%s mesh=%u job=%llu limit_ms=%u", __get_str(dev),
 		  __entry->mesh, __entry->job, __entry->arg)
 );
