@@ -3,7 +3,9 @@
  * What several kohaku commands print, as text or as JSON (--json): JSON
  * strings, and the node table with the device line above it.
  */
+#include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "cli.h"
 #include "kohaku/kh_units.h"
@@ -24,6 +26,99 @@ void cli_json_str(const char *s)
 	putchar('"');
 }
 
+void cli_json_print(struct json_object *j)
+{
+	puts(json_object_to_json_string_ext(j, CLI_JSON_FLAGS));
+	json_object_put(j);
+}
+
+struct json_object *cli_json_hex64(uint64_t v)
+{
+	char b[24];
+
+	snprintf(b, sizeof(b), "0x%016llx", (unsigned long long)v);
+	return json_object_new_string(b);
+}
+
+struct json_object *cli_json_nodes(const struct drm_kohaku_node *nd,
+				   unsigned int n)
+{
+	struct json_object *a = json_object_new_array();
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		struct json_object *j = json_object_new_object();
+		char tn[16];
+
+		kohaku_cu_type_name(nd[i].cu_type, tn, sizeof(tn));
+		json_object_object_add(j, "mesh", json_object_new_int64(nd[i].mesh));
+		json_object_object_add(j, "x", json_object_new_int64(nd[i].x));
+		json_object_object_add(j, "y", json_object_new_int64(nd[i].y));
+		json_object_object_add(j, "cu_type",
+				       json_object_new_int64(nd[i].cu_type));
+		json_object_object_add(j, "type", json_object_new_string(tn));
+		json_object_object_add(j, "cu_version",
+				       json_object_new_int64(nd[i].cu_version));
+		json_object_object_add(j, "n_buffers",
+				       json_object_new_int64(nd[i].n_buffers));
+		json_object_object_add(j, "inst_depth",
+				       json_object_new_int64(nd[i].inst_depth));
+		json_object_object_add(j, "inst_space",
+				       json_object_new_int64(nd[i].inst_space));
+		json_object_object_add(j, "busy", json_object_new_int64(nd[i].busy));
+		json_object_object_add(j, "retired",
+				       json_object_new_int64(nd[i].retired));
+		json_object_object_add(j, "busy_cycles",
+				       json_object_new_int64(nd[i].busy_cycles));
+		json_object_object_add(j, "flags", json_object_new_int64(nd[i].flags));
+		json_object_object_add(j, "caps_reg", cli_json_hex64(nd[i].caps_reg));
+		json_object_object_add(j, "dbg", cli_json_hex64(nd[i].dbg));
+		json_object_array_add(a, j);
+	}
+	return a;
+}
+
+/* ---- errors ---- */
+
+static bool cli_err_json;
+static bool cli_err_done;
+static const char *cli_err_cmd = "";
+static char cli_err_msg[1024];
+
+void cli_json_errors(bool json, const char *cmd)
+{
+	cli_err_json = json;
+	if (cmd)
+		cli_err_cmd = cmd;
+}
+
+void cli_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(cli_err_msg, sizeof(cli_err_msg), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "%s: %s\n", CLI_PROG, cli_err_msg);
+}
+
+int cli_json_error_exit(int ret)
+{
+	struct json_object *j;
+
+	if (!cli_err_json || cli_err_done || ret == EXIT_OK || !cli_err_msg[0])
+		return ret;
+	cli_err_done = true;
+	j = json_object_new_object();
+	json_object_object_add(j, "error", json_object_new_string(cli_err_msg));
+	json_object_object_add(j, "exit", json_object_new_int(ret));
+	json_object_object_add(j, "command", cli_err_cmd[0] ?
+			       json_object_new_string(cli_err_cmd) : NULL);
+	cli_json_print(j);
+	fflush(stdout);
+	return ret;
+}
+
 static void type_str(uint16_t t, char *buf, size_t len)
 {
 	char n[16];
@@ -42,27 +137,12 @@ static void print_nodes(const struct kohaku_cli_opts *o,
 	unsigned int i;
 
 	if (o->json) {
-		printf("\"nodes\": [");
-		for (i = 0; i < n; i++) {
-			char tn[16];
+		struct json_object *a = cli_json_nodes(nd, n);
 
-			kohaku_cu_type_name(nd[i].cu_type, tn, sizeof(tn));
-			printf("%s{\"mesh\": %u, \"x\": %u, \"y\": %u, "
-			       "\"cu_type\": %u, \"type\": ", i ? ", " : "",
-			       nd[i].mesh, nd[i].x, nd[i].y, nd[i].cu_type);
-			cli_json_str(tn);
-			printf(", \"cu_version\": %u, \"n_buffers\": %u, "
-			       "\"inst_depth\": %u, \"inst_space\": %u, "
-			       "\"busy\": %u, \"retired\": %u, "
-			       "\"busy_cycles\": %u, \"flags\": %u, "
-			       "\"caps_reg\": \"0x%016llx\", \"dbg\": \"0x%016llx\"}",
-			       nd[i].cu_version, nd[i].n_buffers,
-			       nd[i].inst_depth, nd[i].inst_space, nd[i].busy,
-			       nd[i].retired, nd[i].busy_cycles, nd[i].flags,
-			       (unsigned long long)nd[i].caps_reg,
-			       (unsigned long long)nd[i].dbg);
-		}
-		printf("]%s", trailing_comma ? ", " : "");
+		printf("\"nodes\": %s%s",
+		       json_object_to_json_string_ext(a, CLI_JSON_FLAGS),
+		       trailing_comma ? ", " : "");
+		json_object_put(a);
 		return;
 	}
 	printf("%-4s %-7s %-12s %3s %4s %10s %10s %4s %10s %11s %s\n", "mesh",
