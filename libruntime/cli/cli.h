@@ -181,6 +181,9 @@ struct json_object *cli_json_hex64(uint64_t v);
  * returns ret.
  */
 void cli_json_errors(bool json, const char *cmd);
+/* output.c: the command prints its own JSON object from here on, failures
+ * included: no error object after it */
+void cli_json_started(void);
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int cli_json_error_exit(int ret);
 /*

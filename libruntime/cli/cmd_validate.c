@@ -516,9 +516,12 @@ int cli_cmd_validate(const struct kohaku_cli_opts *o)
 
 	memset(&v, 0, sizeof(v));
 	v.o = o;
-	if (o->json)
+	if (o->json) {
+		/* a device that does not open is validate's step 1 */
+		cli_json_started();
 		printf("{\"schema\": %d, \"command\": \"validate\", \"steps\": [",
 		       VALIDATE_SCHEMA);
+	}
 	else
 		printf("kohaku validate: %u steps\n", VALIDATE_STEPS);
 

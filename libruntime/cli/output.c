@@ -92,6 +92,11 @@ void cli_json_errors(bool json, const char *cmd)
 		cli_err_cmd = cmd;
 }
 
+void cli_json_started(void)
+{
+	cli_err_done = true;
+}
+
 void cli_error(const char *fmt, ...)
 {
 	va_list ap;
@@ -167,6 +172,7 @@ void cli_print_device_nodes(const struct kohaku_cli_opts *o,
 			    const char *note, bool more)
 {
 	if (o->json) {
+		cli_json_started();
 		printf("{\"path\": ");
 		cli_json_str(kohaku_device_path(dev));
 		printf(", ");
