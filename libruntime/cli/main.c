@@ -363,7 +363,7 @@ int main(int argc, char **argv)
 {
 	struct kohaku_cli_opts o;
 	const struct kohaku_cli_cmd *c;
-	int i;
+	int i, r;
 
 	/* --json before parsing, so that a refused argument says so in JSON */
 	for (i = 1; i < argc && strcmp(argv[i], "--"); i++)
@@ -385,7 +385,9 @@ int main(int argc, char **argv)
 				      o.pos[0]);
 		cli_check_takes(&o, "--version", 0);
 		cli_json_errors(o.json, "--version");
-		return cli_json_error_exit(cli_cmd_version(&o));
+		r = cli_json_error_exit(cli_cmd_version(&o));
+		free(o.pos);
+		return r;
 	}
 	if (!o.n_pos) {
 		cli_usage(stderr);
@@ -393,5 +395,7 @@ int main(int argc, char **argv)
 	}
 	c = cli_find_cmd(&o);
 	cli_check_cmd(c, &o);
-	return cli_json_error_exit(cli_dispatch(c, &o));
+	r = cli_json_error_exit(cli_dispatch(c, &o));
+	free(o.pos);
+	return r;
 }
