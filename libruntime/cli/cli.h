@@ -172,6 +172,8 @@ struct json_object *cli_json_nodes(const struct drm_kohaku_node *nd,
 				   unsigned int n);
 /* output.c: a 64-bit register as the string "0x%016llx" */
 struct json_object *cli_json_hex64(uint64_t v);
+/* output.c: a number printed with fmt ("%.3f"), as the CLI always has */
+struct json_object *cli_json_double(double v, const char *fmt);
 /*
  * output.c: errors.  cli_json_errors: under --json, a failure also
  * prints {"error": ..., "exit": N, "command": ...} on stdout (cmd: the

@@ -59,6 +59,7 @@ int cli_cmd_dxa(const struct kohaku_cli_opts *o)
 	struct drm_kohaku_node *nd = NULL;
 	const struct drm_kohaku_node **sel = NULL;
 	unsigned int n = 0, n_sel = 0, i, s;
+	struct json_object *j = NULL, *ja = NULL;
 	kohaku_device *dev;
 	char text[512];
 	int r, ret;
@@ -75,29 +76,37 @@ int cli_cmd_dxa(const struct kohaku_cli_opts *o)
 	ret = cli_select_units(o, nd, n, KH_CU_DX, "dxa", sel, &n_sel);
 	if (ret)
 		goto out;
+	if (o->json) {
+		j = json_object_new_object();
+		ja = json_object_new_array();
+		json_object_object_add(j, "path",
+				       json_object_new_string(kohaku_device_path(dev)));
+		json_object_object_add(j, "units", ja);
+	}
 	if (!n_sel) {
 		if (o->json) {
-			printf("{\"path\": ");
-			cli_json_str(kohaku_device_path(dev));
-			printf(", \"units\": [], \"ok\": true}\n");
+			json_object_object_add(j, "ok", json_object_new_boolean(1));
+			cli_json_print(j);
+			j = NULL;
 		} else {
 			printf("%s: no DXA unit (cu_type 0x%04x 'DX') on this "
 			       "device\n", kohaku_device_path(dev), KH_CU_DX);
 		}
 		goto out;
 	}
-	if (o->json) {
-		printf("{\"path\": ");
-		cli_json_str(kohaku_device_path(dev));
-		printf(", \"units\": [");
-	}
 	for (i = 0; i < n_sel; i++) {
 		const struct drm_kohaku_node *q = sel[i];
+		struct json_object *uj, *sa = NULL;
 
-		if (o->json)
-			printf("%s{\"mesh\": %u, \"x\": %u, \"y\": %u, \"slots\": [",
-			       i ? ", " : "", q->mesh, q->x, q->y);
-		else
+		if (o->json) {
+			uj = json_object_new_object();
+			sa = json_object_new_array();
+			json_object_object_add(uj, "mesh", json_object_new_int64(q->mesh));
+			json_object_object_add(uj, "x", json_object_new_int64(q->x));
+			json_object_object_add(uj, "y", json_object_new_int64(q->y));
+			json_object_object_add(uj, "slots", sa);
+			json_object_array_add(ja, uj);
+		} else
 			printf("%sDXA unit mesh %u (%u,%u): %u slots, as the unit "
 			       "holds them (read through CU_CTRL)\n", i ? "\n" : "",
 			       q->mesh, q->x, q->y, KH_DXA_SLOTS);
@@ -110,32 +119,44 @@ int cli_cmd_dxa(const struct kohaku_cli_opts *o)
 			if (r < 0) {
 				fprintf(stderr, "%s: %s\n", CLI_PROG,
 					kohaku_last_error(dev));
-				if (o->json)
-					printf("]}], \"ok\": false}\n");
+				if (j) {
+					json_object_object_add(j, "ok",
+						json_object_new_boolean(0));
+					cli_json_print(j);
+					j = NULL;
+				}
 				ret = EXIT_DEVICE;
 				goto out;
 			}
 			kohaku_dxa_describe(g.table, text, sizeof(text));
-			if (o->json) {
-				printf("%s{\"slot\": %u, \"state\": \"%s\", "
-				       "\"table\": \"", s ? ", " : "", s,
-				       dc_state(g.state));
+			if (sa) {
+				struct json_object *sj = json_object_new_object();
+				char hex[2 * sizeof(g.table) + 1];
+
 				for (b = 0; b < sizeof(g.table); b++)
-					printf("%02x", g.table[b]);
-				printf("\", \"decoded\": ");
-				cli_json_str(text);
-				printf("}");
+					snprintf(hex + 2 * b, 3, "%02x", g.table[b]);
+				json_object_object_add(sj, "slot",
+						       json_object_new_int64(s));
+				json_object_object_add(sj, "state",
+					json_object_new_string(dc_state(g.state)));
+				json_object_object_add(sj, "table",
+						       json_object_new_string(hex));
+				json_object_object_add(sj, "decoded",
+						       json_object_new_string(text));
+				json_object_array_add(sa, sj);
 			} else {
 				printf("  slot %2u  %-5s  %s\n", s, dc_state(g.state),
 				       text);
 			}
 		}
-		if (o->json)
-			printf("]}");
 	}
-	if (o->json)
-		printf("], \"ok\": true}\n");
+	if (j) {
+		json_object_object_add(j, "ok", json_object_new_boolean(1));
+		cli_json_print(j);
+		j = NULL;
+	}
 out:
+	json_object_put(j);
 	free(sel);
 	free(nd);
 	kohaku_close(dev);

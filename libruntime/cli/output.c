@@ -40,6 +40,14 @@ struct json_object *cli_json_hex64(uint64_t v)
 	return json_object_new_string(b);
 }
 
+struct json_object *cli_json_double(double v, const char *fmt)
+{
+	char b[64];
+
+	snprintf(b, sizeof(b), fmt, v);
+	return json_object_new_double_s(v, b);
+}
+
 struct json_object *cli_json_nodes(const struct drm_kohaku_node *nd,
 				   unsigned int n)
 {
