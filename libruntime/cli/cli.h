@@ -198,6 +198,24 @@ void cli_print_device_nodes(const struct kohaku_cli_opts *o,
 			    const kohaku_device *dev,
 			    const struct drm_kohaku_node *nd, unsigned int n,
 			    const char *note, bool more);
+/*
+ * output.c: the run commands' JSON report, built with json-c.
+ * cli_report_begin: {"path", "nodes"} (what cli_print_device_nodes
+ * printed); cli_report_set: a member after those; cli_report_unit: a unit
+ * appended to "units" (created by the first call, or by
+ * cli_report_set(o, "units", NULL)); cli_print_verdict and cli_demo_none
+ * add "ok" (and "error") and print it.  All do nothing without --json.
+ */
+void cli_report_begin(const struct kohaku_cli_opts *o, const kohaku_device *dev,
+		      const struct drm_kohaku_node *nd, unsigned int n);
+void cli_report_set(const struct kohaku_cli_opts *o, const char *key,
+		    struct json_object *v);
+void cli_report_unit(const struct kohaku_cli_opts *o, struct json_object *u);
+/* output.c: a unit's first members: mesh, x, y, ok */
+struct json_object *cli_json_unit(const struct drm_kohaku_node *q, bool ok);
+/* output.c: the report's end: "ok", then printed (no --json: nothing) */
+void cli_report_end(const struct kohaku_cli_opts *o, bool ok,
+		    const char *error);
 
 /*
  * The commands: list (cmd_list.c), info and nodes (cmd_info.c), run

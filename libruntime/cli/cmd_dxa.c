@@ -457,8 +457,14 @@ int cli_cmd_run_dxa(const struct kohaku_cli_opts *o)
 		dc_run(dev, o, &runs[i], i);
 	}
 
-	if (o->json)
-		printf("\"tile\": [%u, %u], \"units\": [", DC_TROWS, DC_TCOLS);
+	if (o->json) {
+		struct json_object *t = json_object_new_array();
+
+		json_object_array_add(t, json_object_new_int(DC_TROWS));
+		json_object_array_add(t, json_object_new_int(DC_TCOLS));
+		cli_report_set(o, "tile", t);
+		cli_report_set(o, "units", NULL);
+	}
 	for (i = 0; i < n_runs; i++) {
 		struct kohaku_cli_dxa_run *v = &runs[i];
 		const struct drm_kohaku_node *q = v->node;
@@ -467,19 +473,30 @@ int cli_cmd_run_dxa(const struct kohaku_cli_opts *o)
 		if (v->exit > ret || (ret == EXIT_OK && v->exit))
 			ret = v->exit;
 		if (o->json) {
-			printf("%s{\"mesh\": %u, \"x\": %u, \"y\": %u, \"ok\": %s, "
-			       "\"receivers\": [", i ? ", " : "", q->mesh, q->x,
-			       q->y, v->exit ? "false" : "true");
-			for (k = 0; k < v->n_scr; k++)
-				printf("%s[%u, %u]", k ? ", " : "", v->scr[k]->x,
-				       v->scr[k]->y);
-			printf("], \"mismatches\": %lu, \"tail_untouched\": %s, "
-			       "\"table_matches\": %s, \"device_ns\": %llu, "
-			       "\"error\": ", v->bad, v->guard_ok ? "true" : "false",
-			       v->table_ok ? "true" : "false",
-			       (unsigned long long)v->device_ns);
-			cli_json_str(v->why);
-			printf("}");
+			struct json_object *j = cli_json_unit(q, !v->exit);
+			struct json_object *ra = json_object_new_array();
+
+			for (k = 0; k < v->n_scr; k++) {
+				struct json_object *xy = json_object_new_array();
+
+				json_object_array_add(xy,
+					json_object_new_int64(v->scr[k]->x));
+				json_object_array_add(xy,
+					json_object_new_int64(v->scr[k]->y));
+				json_object_array_add(ra, xy);
+			}
+			json_object_object_add(j, "receivers", ra);
+			json_object_object_add(j, "mismatches",
+					       json_object_new_uint64(v->bad));
+			json_object_object_add(j, "tail_untouched",
+					       json_object_new_boolean(v->guard_ok));
+			json_object_object_add(j, "table_matches",
+					       json_object_new_boolean(v->table_ok));
+			json_object_object_add(j, "device_ns",
+					       json_object_new_uint64(v->device_ns));
+			json_object_object_add(j, "error",
+					       json_object_new_string(v->why));
+			cli_report_unit(o, j);
 			continue;
 		}
 		if (!v->exit) {

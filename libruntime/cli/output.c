@@ -143,21 +143,10 @@ static void type_str(uint16_t t, char *buf, size_t len)
 		snprintf(buf, len, "0x%04x '%s'", t, n);
 }
 
-static void print_nodes(const struct kohaku_cli_opts *o,
-			const struct drm_kohaku_node *nd, unsigned int n,
-			bool trailing_comma)
+static void print_nodes(const struct drm_kohaku_node *nd, unsigned int n)
 {
 	unsigned int i;
 
-	if (o->json) {
-		struct json_object *a = cli_json_nodes(nd, n);
-
-		printf("\"nodes\": %s%s",
-		       json_object_to_json_string_ext(a, CLI_JSON_FLAGS),
-		       trailing_comma ? ", " : "");
-		json_object_put(a);
-		return;
-	}
 	printf("%-4s %-7s %-12s %3s %4s %10s %10s %4s %10s %11s %s\n", "mesh",
 	       "node", "type", "ver", "nbuf", "inst_depth", "inst_space",
 	       "busy", "retired", "busy_cycles", "flags");
@@ -180,23 +169,92 @@ void cli_print_device_nodes(const struct kohaku_cli_opts *o,
 			    const char *note, bool more)
 {
 	if (o->json) {
-		cli_json_started();
-		printf("{\"path\": ");
-		cli_json_str(kohaku_device_path(dev));
-		printf(", ");
-		print_nodes(o, nd, n, more);
+		cli_report_begin(o, dev, nd, n);
 		return;
 	}
 	printf("%s: %u node%s%s\n", kohaku_device_path(dev), n,
 	       n == 1 ? "" : "s", note);
-	print_nodes(o, nd, n, false);
+	print_nodes(nd, n);
+}
+
+/* ---- the run commands' report ---- */
+
+static struct json_object *cli_report, *cli_report_units;
+
+void cli_report_begin(const struct kohaku_cli_opts *o, const kohaku_device *dev,
+		      const struct drm_kohaku_node *nd, unsigned int n)
+{
+	if (!o->json)
+		return;
+	cli_json_started();
+	json_object_put(cli_report);
+	cli_report = json_object_new_object();
+	cli_report_units = NULL;
+	json_object_object_add(cli_report, "path",
+			       json_object_new_string(kohaku_device_path(dev)));
+	json_object_object_add(cli_report, "nodes", cli_json_nodes(nd, n));
+}
+
+void cli_report_set(const struct kohaku_cli_opts *o, const char *key,
+		    struct json_object *v)
+{
+	if (!o->json || !cli_report) {
+		json_object_put(v);
+		return;
+	}
+	if (!strcmp(key, "units")) {
+		if (!cli_report_units) {
+			cli_report_units = json_object_new_array();
+			json_object_object_add(cli_report, "units",
+					       cli_report_units);
+		}
+		json_object_put(v);
+		return;
+	}
+	json_object_object_add(cli_report, key, v);
+}
+
+void cli_report_unit(const struct kohaku_cli_opts *o, struct json_object *u)
+{
+	if (!o->json || !cli_report) {
+		json_object_put(u);
+		return;
+	}
+	cli_report_set(o, "units", NULL);
+	json_object_array_add(cli_report_units, u);
+}
+
+struct json_object *cli_json_unit(const struct drm_kohaku_node *q, bool ok)
+{
+	struct json_object *u = json_object_new_object();
+
+	json_object_object_add(u, "mesh", json_object_new_int64(q->mesh));
+	json_object_object_add(u, "x", json_object_new_int64(q->x));
+	json_object_object_add(u, "y", json_object_new_int64(q->y));
+	json_object_object_add(u, "ok", json_object_new_boolean(ok));
+	return u;
+}
+
+void cli_report_end(const struct kohaku_cli_opts *o, bool ok,
+		    const char *error)
+{
+	if (!o->json || !cli_report)
+		return;
+	cli_report_set(o, "units", NULL);
+	if (error)
+		json_object_object_add(cli_report, "error",
+				       json_object_new_string(error));
+	json_object_object_add(cli_report, "ok", json_object_new_boolean(ok));
+	cli_json_print(cli_report);
+	cli_report = NULL;
+	cli_report_units = NULL;
 }
 
 void cli_print_verdict(const struct kohaku_cli_opts *o, const char *name,
 		       int ret, const char *pass)
 {
 	if (o->json)
-		printf("], \"ok\": %s}\n", ret ? "false" : "true");
+		cli_report_end(o, !ret, NULL);
 	else
 		printf("%s: %s%s%s\n", name, ret == EXIT_OK ? "PASS (" : "",
 		       ret == EXIT_OK ? pass : ret == EXIT_WRONG ?

@@ -131,9 +131,12 @@ int cli_demo_none(const struct kohaku_cli_opts *o, const char *demo,
 {
 	char tn[16];
 
-	if (o->json)
-		printf("\"units\": [], \"error\": \"no %s unit on this device\", "
-		       "\"ok\": false}\n", unit);
+	if (o->json) {
+		char e[64];
+
+		snprintf(e, sizeof(e), "no %s unit on this device", unit);
+		cli_report_end(o, false, e);
+	}
 	fprintf(stderr, "%s: run %s: this device has no %s unit (cu_type 0x%04x "
 		"'%s'); %s\n", CLI_PROG, demo, unit, cu_type,
 		kohaku_cu_type_name(cu_type, tn, sizeof(tn)), hint);
