@@ -158,8 +158,6 @@ int cli_wait_final(kohaku_device *dev, uint64_t job, uint32_t timeout_ms,
  */
 void cli_print_verdict(const struct kohaku_cli_opts *o, const char *name,
 		       int ret, const char *pass);
-/* output.c: s as a JSON string, quoted and escaped */
-void cli_json_str(const char *s);
 /*
  * output.c: JSON through json-c.  CLI_JSON_FLAGS: how every object is
  * printed (one line, ", " and ": " between members, '/' not escaped).

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * What several kohaku commands print, as text or as JSON (--json): JSON
- * strings, and the node table with the device line above it.
+ * What several kohaku commands print, as text or as JSON (--json, built
+ * with json-c): the node table with the device line above it, the run
+ * commands' report, and the error object of a failure under --json.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -9,22 +10,6 @@
 
 #include "cli.h"
 #include "kohaku/kh_units.h"
-
-void cli_json_str(const char *s)
-{
-	putchar('"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20)
-			printf("\\u%04x", c);
-		else
-			putchar(c);
-	}
-	putchar('"');
-}
 
 void cli_json_print(struct json_object *j)
 {
