@@ -137,7 +137,7 @@ modules-clean: kh-check-kdir
 # per make, before the first object), the kernel headers modules build with.
 .PHONY: kh-check-headers kh-check-kdir
 kh-check-headers:
-	@for h in drm.h:libdrm-dev pciaccess.h:libpciaccess-dev zlib.h:zlib1g-dev; do \
+	@for h in drm.h:libdrm-dev pciaccess.h:libpciaccess-dev zlib.h:zlib1g-dev json-c/json.h:libjson-c-dev; do \
 		echo "#include <$${h%%:*}>" | $(CC) $(DRM_CFLAGS) -E -x c - >/dev/null 2>&1 || { \
 		echo "build: <$${h%%:*}> not found: install $${h#*:} (or run scripts/install-deps.sh run, as root)" >&2; \
 		exit 1; }; done

@@ -65,3 +65,10 @@ RT_PCI_CFLAGS := $(shell $(PKG_CONFIG) --cflags pciaccess 2>/dev/null)
 RT_PCI_LIBS := $(shell $(PKG_CONFIG) --libs $(RT_PCI_PC) pciaccess 2>/dev/null || echo -lpciaccess -lz)
 $(call obj,libruntime/pci.c) $(call picobj,libruntime/pci.c): CFLAGS += $(RT_PCI_CFLAGS)
 $(LIBKOHAKU_SO) $(KOHAKU_CLI): LDLIBS := $(RT_PCI_LIBS) $(LDLIBS)
+
+# json-c: the CLI's --json output (and kh-trace's, tools/tools.mk); libkohaku
+# itself does not use it.  Static builds take pkg-config's --static list.
+KH_JSON_CFLAGS := $(shell $(PKG_CONFIG) --cflags json-c 2>/dev/null || echo -I/usr/include/json-c)
+KH_JSON_LIBS := $(shell $(PKG_CONFIG) --libs $(RT_PCI_PC) json-c 2>/dev/null || echo -ljson-c)
+$(call obj,$(CLI_SRCS)): CFLAGS += $(KH_JSON_CFLAGS)
+$(KOHAKU_CLI): LDLIBS := $(KH_JSON_LIBS) $(RT_PCI_LIBS) $(LDLIBS)

@@ -18,7 +18,14 @@
 #     firmware steps; a card with an injected fault fails saxpy, exit != 0;
 #   - sim stats/check/trace, sim inject (a bad spec exit 2); top --count
 #     --csv a header and rows; the new commands refuse options they do not
-#     take.
+#     take;
+#   - JSON (json-c): info, nodes, list, --version and examine --json parse
+#     (python3's json module; grep without it), info and examine carry
+#     "schema": 1; a failure under --json (no such device, a refused
+#     option) prints an object with "error" and exits as usual; examine's
+#     text has its schema line; -o FILE writes the output there and none
+#     on stdout, -o into a missing directory exits 2 naming it; kh-trace
+#     --demo writes Chrome trace JSON.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
@@ -85,7 +92,7 @@ if command -v python3 >/dev/null 2>&1; then
 		nok "... not one JSON object"; sed 's/^/# /' "$tmp/out" "$tmp/err"
 	fi
 else
-	has "... a JSON object (no python3: grep)" '{"kohaku": "'
+	has "... a JSON object (no python3: grep)" '"kohaku": "'
 fi
 run "--version with no device" 0 --backend sim --device no-such-card-here --version
 has "... saying there is none" "device     none: "
@@ -149,7 +156,7 @@ if command -v python3 >/dev/null 2>&1; then
 		nok "... not the JSON expected"; sed 's/^/# /' "$tmp/out" "$tmp/err"
 	fi
 else
-	has "... a JSON object (no python3: grep)" '{"schema": 1, '
+	has "... a JSON object (no python3: grep)" '"schema": 1, '
 fi
 if [ -f build/firmware/pool.fw ]; then
 	KOHAKU_FIRMWARE_PATH="$top/build/firmware" run "validate on the pool card" 0 --map pool validate
@@ -185,6 +192,70 @@ refused "sim stats --csv" "sim stats does not take --csv" $SIM sim stats --csv
 refused "sim inject --count 3" "sim inject does not take --count" $SIM sim inject fault node=1,2 --count 3
 refused "nodes --interval 5" "nodes does not take --interval" $SIM nodes --interval 5
 refused "top --interval 0" "--interval: '0'" $SIM top --interval 0
+
+# ---- JSON (json-c), errors as JSON, -o FILE, examine ----
+# json_ok DESC PYEXPR: the last run's output is one JSON object d with PYEXPR
+json_ok() {
+	if command -v python3 >/dev/null 2>&1; then
+		if python3 -c "import json,sys; d=json.load(sys.stdin); assert isinstance(d, dict); assert $2" <"$tmp/out" 2>"$tmp/err"; then
+			ok "$1"
+		else
+			nok "$1"; sed 's/^/# /' "$tmp/out" "$tmp/err" | tail -n 10
+		fi
+	else
+		has "$1 (no python3: grep)" '{ "'
+	fi
+}
+run "info --json" 0 $SIM info --json
+json_ok "... one JSON object, schema 1, the path and meshes" 'd["schema"] == 1 and d["path"] == "sim:saxpy" and d["meshes"][0]["n_nodes"] == 2'
+run "nodes --json" 0 $SIM nodes --json
+json_ok "... one JSON object with the path and two nodes" 'd["path"] == "sim:saxpy" and len(d["nodes"]) == 2 and d["nodes"][0]["type"] == "SX"'
+run "list --json (sim)" 0 $SIM list --json
+json_ok "... one JSON object with the device" 'd["backend"] == "sim" and d["usable"] == 1 and d["devices"][0]["path"] == "sim:saxpy"'
+run "--version --json (json-c)" 0 $SIM --version --json
+json_ok "... kohaku, libkohaku, abi and the device" 'd["kohaku"] and d["abi"] and d["device"]["path"] == "sim:saxpy"'
+run "examine" 0 $SIM examine
+has "... the schema line" "schema      1"
+has "... info" "device      sim:saxpy (sim backend)"
+has "... the node table" "sim:saxpy: 2 nodes"
+has "... firmware" "firmware    "
+run "examine --json" 0 $SIM examine --json
+json_ok "... schema 1, info, nodes, firmware, dxa" 'd["schema"] == 1 and d["info"]["path"] == "sim:saxpy" and len(d["nodes"]) == 2 and "firmware" in d and d["dxa"] == []'
+run "examine --json on dxa_2x1" 0 --map dxa_2x1 examine --json
+json_ok "... the DXA unit's 16 slots free" 'd["dxa"][0]["free"] == 16'
+refused "examine --n 5" "examine does not take --n" $SIM examine --n 5
+timeout 20 "$K" --backend kernel --device /dev/accel/accel99 info --json >"$tmp/out" 2>"$tmp/stderr" </dev/null
+rc=$?
+if [ "$rc" -eq 3 ]; then ok "info --json with no such device exits 3"; else nok "info --json with no such device exits $rc, expected 3"; fi
+json_ok "... stdout: one object with error, exit 3, the command" '"accel99" in d["error"] and d["exit"] == 3 and d["command"] == "info"'
+if grep -qF "cannot open a device" "$tmp/stderr"; then ok "... stderr keeps the message"; else nok "... no message on stderr"; fi
+timeout 20 "$K" $SIM --json --bogus info >"$tmp/out" 2>/dev/null </dev/null
+rc=$?
+if [ "$rc" -eq 2 ]; then ok "a refused option under --json exits 2"; else nok "a refused option under --json exits $rc, expected 2"; fi
+json_ok "... stdout: one object naming it" '"--bogus" in d["error"] and d["exit"] == 2'
+rm -f "$tmp/o.txt"
+timeout 20 "$K" $SIM -o "$tmp/o.txt" info >"$tmp/out" 2>&1 </dev/null
+rc=$?
+if [ "$rc" -eq 0 ] && [ ! -s "$tmp/out" ]; then ok "-o FILE info: exit 0, nothing on stdout"; else nok "-o FILE info: exit $rc, stdout: $(head -c 200 "$tmp/out")"; fi
+if grep -qF "device      sim:saxpy" "$tmp/o.txt" 2>/dev/null; then ok "... FILE holds info"; else nok "... FILE does not hold info"; fi
+timeout 20 "$K" $SIM --json --output="$tmp/o.json" nodes >"$tmp/out" 2>&1 </dev/null
+rc=$?
+if [ "$rc" -eq 0 ] && [ ! -s "$tmp/out" ]; then ok "--output=FILE --json nodes: exit 0, nothing on stdout"; else nok "--output=FILE: exit $rc"; fi
+cp "$tmp/o.json" "$tmp/out" 2>/dev/null
+json_ok "... FILE holds the JSON" 'len(d["nodes"]) == 2'
+refused "-o into a missing directory" "/nonexistent/dir/x" $SIM -o /nonexistent/dir/x info
+refused "-o with no value" "-o needs a value" $SIM info -o
+TR=build/kh-trace
+if [ ! -x "$TR" ]; then
+	${MAKE:-make} --no-print-directory "$TR" >/dev/null 2>&1
+fi
+if timeout 20 "$TR" --demo saxpy -o "$tmp/trace.json" >/dev/null 2>&1; then
+	ok "kh-trace --demo saxpy"
+	cp "$tmp/trace.json" "$tmp/out"
+	json_ok "... Chrome trace JSON: events, spans with ts and dur" 'd["displayTimeUnit"] == "ns" and any(e["ph"] == "X" and e["dur"] > 0 for e in d["traceEvents"]) and any(e["ph"] == "M" for e in d["traceEvents"])'
+else
+	nok "kh-trace --demo saxpy"
+fi
 
 # ---- what worked before still does ----
 run "nodes --live --json" 0 $SIM nodes --live --json

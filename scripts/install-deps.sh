@@ -1,7 +1,8 @@
 #!/bin/sh
 # Install the Debian 12 packages a Kohaku build needs, when they are missing.
 #   install-deps.sh run   what `make run` needs (compiler, libdrm,
-#                         libpciaccess: libkohaku.so and the CLI link it)
+#                         libpciaccess: libkohaku.so and the CLI link it;
+#                         libjson-c: the CLI's and kh-trace's --json)
 #   install-deps.sh all   everything `make test` needs (kernel headers and
 #                         image for the VM tests, qemu, busybox, valgrind,
 #                         the riscv64-unknown-elf toolchain for the POOL
@@ -9,7 +10,7 @@
 #                         fuzzer)
 set -eu
 what=${1:-all}
-pkgs="gcc make pkg-config libdrm-dev zlib1g-dev libpciaccess-dev"
+pkgs="gcc make pkg-config libdrm-dev zlib1g-dev libpciaccess-dev libjson-c-dev"
 if [ "$what" = all ]; then
 	pkgs="$pkgs linux-headers-6.12-amd64 linux-image-6.12-amd64 \
 qemu-system-x86 busybox-static cpio xz-utils zstd kmod valgrind \

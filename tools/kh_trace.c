@@ -20,6 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <json.h>
+
 #include "ksim_int.h"
 #include <kohaku/kh_flit.h>
 #include <kohaku/kh_regs.h>
@@ -41,7 +43,11 @@ static struct track tracks[MAX_TRACKS];
 static int n_tracks;
 static double mhz = 300.0;
 static FILE *out;
+static struct json_object *events;
 static int n_events;
+
+/* as the kohaku CLI prints JSON (libruntime/cli/cli.h's CLI_JSON_FLAGS) */
+#define KH_TRACE_JSON_FLAGS	(JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE)
 
 static const char *const type_names[16] = {
 	"MEM_RD_REQ", "MEM_WR_REQ", "MEM_RD_RESP", "MEM_WR_ACK",
@@ -50,9 +56,15 @@ static const char *const type_names[16] = {
 	"type 0xe", "ERROR",
 };
 
-static void emit_sep(void)
+/* an event: a new object appended to the traceEvents array */
+static struct json_object *emit(const char *ph)
 {
-	fputs(n_events++ ? ",\n" : "\n", out);
+	struct json_object *e = json_object_new_object();
+
+	json_object_object_add(e, "ph", json_object_new_string(ph));
+	json_object_array_add(events, e);
+	n_events++;
+	return e;
 }
 
 static double us(unsigned long long cycles)
@@ -60,20 +72,28 @@ static double us(unsigned long long cycles)
 	return cycles / mhz;
 }
 
-static void json_str(const char *s)
+/* microseconds, printed with 4 decimals as before */
+static struct json_object *us_json(double v)
 {
-	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fputc('\\', out);
-		if ((unsigned char)*s >= 0x20)
-			fputc(*s, out);
-	}
-	fputc('"', out);
+	char b[48];
+
+	snprintf(b, sizeof(b), "%.4f", v);
+	return json_object_new_double_s(v, b);
+}
+
+static void add_int(struct json_object *e, const char *k, int v)
+{
+	json_object_object_add(e, k, json_object_new_int(v));
+}
+
+static void add_str(struct json_object *e, const char *k, const char *v)
+{
+	json_object_object_add(e, k, json_object_new_string(v));
 }
 
 static struct track *track(int pid, const char *name)
 {
+	struct json_object *e, *args;
 	struct track *t;
 	int i, tid = 1;
 
@@ -91,71 +111,72 @@ static struct track *track(int pid, const char *name)
 	t->tid = tid;
 	snprintf(t->name, sizeof(t->name), "%s", name);
 	if (tid == 1) {
-		emit_sep();
-		fprintf(out, "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%d,\"args\":{\"name\":",
-			pid);
-		if (pid)
-			fprintf(out, "\"mesh %d\"}}", pid - 1);
-		else
-			fputs("\"host\"}}", out);
+		char pn[32];
+
+		e = emit("M");
+		add_str(e, "name", "process_name");
+		add_int(e, "pid", pid);
+		snprintf(pn, sizeof(pn), "mesh %d", pid - 1);
+		args = json_object_new_object();
+		add_str(args, "name", pid ? pn : "host");
+		json_object_object_add(e, "args", args);
 	}
-	emit_sep();
-	fprintf(out, "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%d,\"tid\":%d,\"args\":{\"name\":",
-		pid, tid);
-	json_str(name);
-	fputs("}}", out);
+	e = emit("M");
+	add_str(e, "name", "thread_name");
+	add_int(e, "pid", pid);
+	add_int(e, "tid", tid);
+	args = json_object_new_object();
+	add_str(args, "name", name);
+	json_object_object_add(e, "args", args);
 	return t;
 }
 
 /* args: the rest of the line's key=value words as strings */
-static void emit_args(char *rest)
+static void emit_args(struct json_object *e, char *rest)
 {
+	struct json_object *args = json_object_new_object();
 	char *w, *save = NULL;
-	int first = 1, k = 0;
+	int k = 0;
 
-	fputs(",\"args\":{", out);
 	for (w = strtok_r(rest, " \n", &save); w; w = strtok_r(NULL, " \n", &save)) {
 		char *eq = strchr(w, '=');
 		char key[16];
 
-		if (!first)
-			fputc(',', out);
-		first = 0;
 		if (eq) {
 			*eq = 0;
-			json_str(w);
-			fputc(':', out);
-			json_str(eq + 1);
+			add_str(args, w, eq + 1);
 		} else {
 			snprintf(key, sizeof(key), "w%d", k++);
-			json_str(key);
-			fputc(':', out);
-			json_str(w);
+			add_str(args, key, w);
 		}
 	}
-	fputc('}', out);
+	json_object_object_add(e, "args", args);
 }
 
 static void span(struct track *t, const char *name, unsigned long long at,
 		 unsigned long long cycles, char *rest)
 {
-	emit_sep();
-	fprintf(out, "{\"ph\":\"X\",\"pid\":%d,\"tid\":%d,\"ts\":%.4f,\"dur\":%.4f,\"name\":",
-		t->pid, t->tid, us(at), us(cycles ? cycles : 1));
-	json_str(name);
-	emit_args(rest);
-	fputc('}', out);
+	struct json_object *e = emit("X");
+
+	add_int(e, "pid", t->pid);
+	add_int(e, "tid", t->tid);
+	json_object_object_add(e, "ts", us_json(us(at)));
+	json_object_object_add(e, "dur", us_json(us(cycles ? cycles : 1)));
+	add_str(e, "name", name);
+	emit_args(e, rest);
 }
 
 static void instant(struct track *t, const char *name,
 		    unsigned long long at, char *rest)
 {
-	emit_sep();
-	fprintf(out, "{\"ph\":\"i\",\"s\":\"t\",\"pid\":%d,\"tid\":%d,\"ts\":%.4f,\"name\":",
-		t->pid, t->tid, us(at));
-	json_str(name);
-	emit_args(rest);
-	fputc('}', out);
+	struct json_object *e = emit("i");
+
+	add_str(e, "s", "t");
+	add_int(e, "pid", t->pid);
+	add_int(e, "tid", t->tid);
+	json_object_object_add(e, "ts", us_json(us(at)));
+	add_str(e, "name", name);
+	emit_args(e, rest);
 }
 
 static const char *field(const char *rest, const char *key, char *buf,
@@ -272,7 +293,11 @@ static int convert(FILE *in)
 	char buf[512];
 	int i;
 
-	fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[", out);
+	struct json_object *root = json_object_new_object();
+
+	events = json_object_new_array();
+	add_str(root, "displayTimeUnit", "ns");
+	json_object_object_add(root, "traceEvents", events);
 	while (fgets(buf, sizeof(buf), in))
 		line(buf);
 	/* spans still open: an instruction in flight at the end */
@@ -283,7 +308,9 @@ static int convert(FILE *in)
 			span(&tracks[i], "inst (in flight)", tracks[i].open_at, 1,
 			     rest);
 		}
-	fputs("\n]}\n", out);
+	fputs(json_object_to_json_string_ext(root, KH_TRACE_JSON_FLAGS), out);
+	fputc('\n', out);
+	json_object_put(root);
 	return 0;
 }
 

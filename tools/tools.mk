@@ -1,8 +1,11 @@
 # Tools: kh-trace, the trace-to-timeline converter (tools/kh_trace.c).  It
-# links the model objects directly for its --demo mode.
+# links the model objects directly for its --demo mode, and json-c.
 TOOL_BINS += $(BUILD)/kh-trace
 
 $(BUILD)/kh-trace: $(BUILD)/obj/tools/kh_trace.o \
 		$(patsubst %.c,$(BUILD)/obj/%.o,$(SIM_SRCS))
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ -lm
+	$(CC) $(LDFLAGS) -o $@ $^ $(KH_JSON_LIBS) -lm
+
+# its JSON through json-c, as the CLI's (KH_JSON_*: libruntime/runtime.mk)
+$(BUILD)/obj/tools/kh_trace.o: CFLAGS += $(KH_JSON_CFLAGS)

@@ -36,6 +36,7 @@ enum {
 	CLI_OPT_INTERVAL,
 	CLI_OPT_COUNT,
 	CLI_OPT_CSV,
+	CLI_OPT_OUTPUT,
 };
 
 static const struct option cli_longopts[] = {
@@ -54,6 +55,7 @@ static const struct option cli_longopts[] = {
 	{ "interval", required_argument, NULL, CLI_OPT_INTERVAL },
 	{ "count", required_argument, NULL, CLI_OPT_COUNT },
 	{ "csv", no_argument, NULL, CLI_OPT_CSV },
+	{ "output", required_argument, NULL, CLI_OPT_OUTPUT },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -169,6 +171,8 @@ static void cli_die_bad_option(const char *word, int opt)
 	int prefixes = 0;
 
 	/* getopt's optopt: a letter for a short option; 0 or a val for long */
+	if (opt == 'o' && !strcmp(word, "-o"))
+		cli_die_usage("-o needs a value");
 	if ((opt > 0 && opt < 256 && opt != 'h') || strncmp(word, "--", 2))
 		cli_die_usage("unknown option '-%c'", opt > 0 ? opt : '?');
 	word += 2;
@@ -246,6 +250,10 @@ static bool cli_take_option(struct kohaku_cli_opts *o, int c, const char *v)
 		o->csv = true;
 		o->given |= CLI_TAKES_CSV;
 		break;
+	case 'o':
+	case CLI_OPT_OUTPUT:
+		o->output = v;
+		break;
 	default:
 		return false;
 	}
@@ -267,9 +275,9 @@ void cli_parse_args(int argc, char **argv, struct kohaku_cli_opts *o)
 	opterr = 0;
 	/*
 	 * "-": every word in order, the commands as 1 (POSIXLY_CORRECT cannot
-	 * stop the options at the command); "h": -h.
+	 * stop the options at the command); "h": -h; "o:": -o FILE.
 	 */
-	while ((c = getopt_long(argc, argv, "-h", cli_longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "-ho:", cli_longopts, NULL)) != -1) {
 		if (c == 1) {
 			o->pos[o->n_pos++] = optarg;
 		} else if (c == 'h') {

@@ -11,6 +11,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include <json.h>
+
 #include "kohaku.h"
 
 /* the program's name, first in every message */
@@ -49,6 +51,8 @@ struct kohaku_cli_opts {
 	const char *map;
 	bool json;
 	bool version;
+	/* -o/--output FILE: stdout goes there (main.c opens it) */
+	const char *output;
 	/* the words that are not options, in order (argc of them at most) */
 	const char **pos;
 	unsigned int n_pos;
@@ -154,8 +158,34 @@ int cli_wait_final(kohaku_device *dev, uint64_t job, uint32_t timeout_ms,
  */
 void cli_print_verdict(const struct kohaku_cli_opts *o, const char *name,
 		       int ret, const char *pass);
-/* output.c: s as a JSON string, quoted and escaped */
-void cli_json_str(const char *s);
+/*
+ * output.c: JSON through json-c.  CLI_JSON_FLAGS: how every object is
+ * printed (one line, ", " and ": " between members, '/' not escaped).
+ * cli_json_print: j on a line of stdout, then j released.
+ */
+#define CLI_JSON_FLAGS	(JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE)
+void cli_json_print(struct json_object *j);
+/* output.c: the node table as a JSON array (the "nodes" member) */
+struct json_object *cli_json_nodes(const struct drm_kohaku_node *nd,
+				   unsigned int n);
+/* output.c: a 64-bit register as the string "0x%016llx" */
+struct json_object *cli_json_hex64(uint64_t v);
+/* output.c: a number printed with fmt ("%.3f"), as the CLI always has */
+struct json_object *cli_json_double(double v, const char *fmt);
+/*
+ * output.c: errors.  cli_json_errors: under --json, a failure also
+ * prints {"error": ..., "exit": N, "command": ...} on stdout (cmd: the
+ * command's words, "" before one is known).  cli_error: the message on
+ * stderr as "kohaku: ...", kept for that object.  cli_json_error_exit:
+ * print the object when --json and a message was kept (at most once);
+ * returns ret.
+ */
+void cli_json_errors(bool json, const char *cmd);
+/* output.c: the command prints its own JSON object from here on, failures
+ * included: no error object after it */
+void cli_json_started(void);
+void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int cli_json_error_exit(int ret);
 /*
  * output.c: the node table that `nodes` and `run` print first.  Text:
  * "PATH: N nodes<note>" and the table.  JSON: the object opened with its
@@ -166,6 +196,24 @@ void cli_print_device_nodes(const struct kohaku_cli_opts *o,
 			    const kohaku_device *dev,
 			    const struct drm_kohaku_node *nd, unsigned int n,
 			    const char *note, bool more);
+/*
+ * output.c: the run commands' JSON report, built with json-c.
+ * cli_report_begin: {"path", "nodes"} (what cli_print_device_nodes
+ * printed); cli_report_set: a member after those; cli_report_unit: a unit
+ * appended to "units" (created by the first call, or by
+ * cli_report_set(o, "units", NULL)); cli_print_verdict and cli_demo_none
+ * add "ok" (and "error") and print it.  All do nothing without --json.
+ */
+void cli_report_begin(const struct kohaku_cli_opts *o, const kohaku_device *dev,
+		      const struct drm_kohaku_node *nd, unsigned int n);
+void cli_report_set(const struct kohaku_cli_opts *o, const char *key,
+		    struct json_object *v);
+void cli_report_unit(const struct kohaku_cli_opts *o, struct json_object *u);
+/* output.c: a unit's first members: mesh, x, y, ok */
+struct json_object *cli_json_unit(const struct drm_kohaku_node *q, bool ok);
+/* output.c: the report's end: "ok", then printed (no --json: nothing) */
+void cli_report_end(const struct kohaku_cli_opts *o, bool ok,
+		    const char *error);
 
 /*
  * The commands: list (cmd_list.c), info and nodes (cmd_info.c), run
@@ -173,6 +221,9 @@ void cli_print_device_nodes(const struct kohaku_cli_opts *o,
  * code.
  */
 int cli_cmd_list(const struct kohaku_cli_opts *o);
+/* cmd_info.c: kohaku examine, the whole report (schema CLI_SCHEMA) */
+#define CLI_SCHEMA	1
+int cli_cmd_examine(const struct kohaku_cli_opts *o);
 int cli_cmd_info(const struct kohaku_cli_opts *o);
 int cli_cmd_nodes(const struct kohaku_cli_opts *o);
 int cli_cmd_run(const struct kohaku_cli_opts *o, const char *what);

@@ -344,26 +344,30 @@ static void cd_dbg(kohaku_device *dev, struct kohaku_cli_cpu_run *runs,
 	free(nd);
 }
 
-static void cd_print_json(const struct kohaku_cli_cpu_run *v, unsigned int i)
+static void cd_print_json(const struct kohaku_cli_opts *o,
+			  const struct kohaku_cli_cpu_run *v)
 {
-	const struct drm_kohaku_node *q = v->node;
+	struct json_object *j = cli_json_unit(v->node, !v->exit);
+	char chk[16];
 
-	printf("%s{\"mesh\": %u, \"x\": %u, \"y\": %u, \"ok\": %s, "
-	       "\"status\": \"%s\", \"mismatches\": %lu, \"tail_untouched\": "
-	       "%s, \"checksum\": \"0x%08x\", ", i ? ", " : "", q->mesh, q->x,
-	       q->y, v->exit ? "false" : "true",
-	       v->submitted ? kohaku_job_status_name(v->st.status) :
-	       "NOT_SUBMITTED", v->bad, v->guard_ok ? "true" : "false", v->chk);
-	if (v->dbg_known)
-		printf("\"instructions\": %u, \"cycles\": %u, ", v->retired,
-		       v->cycles);
-	else
-		printf("\"instructions\": null, \"cycles\": null, ");
-	printf("\"wall_ms\": %.3f, \"device_ns\": %llu, \"error\": ",
-	       v->submitted ? (v->t1 - v->t0) * 1e3 : 0.0,
-	       (unsigned long long)v->st.device_ns);
-	cli_json_str(v->why);
-	printf("}");
+	snprintf(chk, sizeof(chk), "0x%08x", v->chk);
+	json_object_object_add(j, "status", json_object_new_string(
+		v->submitted ? kohaku_job_status_name(v->st.status) :
+		"NOT_SUBMITTED"));
+	json_object_object_add(j, "mismatches", json_object_new_uint64(v->bad));
+	json_object_object_add(j, "tail_untouched",
+			       json_object_new_boolean(v->guard_ok));
+	json_object_object_add(j, "checksum", json_object_new_string(chk));
+	json_object_object_add(j, "instructions", v->dbg_known ?
+			       json_object_new_int64(v->retired) : NULL);
+	json_object_object_add(j, "cycles", v->dbg_known ?
+			       json_object_new_int64(v->cycles) : NULL);
+	json_object_object_add(j, "wall_ms", cli_json_double(
+		v->submitted ? (v->t1 - v->t0) * 1e3 : 0.0, "%.3f"));
+	json_object_object_add(j, "device_ns",
+			       json_object_new_uint64(v->st.device_ns));
+	json_object_object_add(j, "error", json_object_new_string(v->why));
+	cli_report_unit(o, j);
 }
 
 static void cd_print_text(const struct kohaku_cli_cpu_run *v, unsigned long n)
@@ -438,13 +442,13 @@ int cli_cmd_run_cpu(const struct kohaku_cli_opts *o)
 			cd_finish(dev, o, &runs[i], n, i);
 	cd_dbg(dev, runs, n_runs, n);
 
-	if (o->json)
-		printf("\"n\": %lu, \"units\": [", n);
+	cli_report_set(o, "n", json_object_new_uint64(n));
+	cli_report_set(o, "units", NULL);
 	for (i = 0; i < n_runs; i++) {
 		if (runs[i].exit > ret || (ret == EXIT_OK && runs[i].exit))
 			ret = runs[i].exit;
 		if (o->json)
-			cd_print_json(&runs[i], i);
+			cd_print_json(o, &runs[i]);
 		else
 			cd_print_text(&runs[i], n);
 	}

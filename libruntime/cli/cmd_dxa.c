@@ -59,6 +59,7 @@ int cli_cmd_dxa(const struct kohaku_cli_opts *o)
 	struct drm_kohaku_node *nd = NULL;
 	const struct drm_kohaku_node **sel = NULL;
 	unsigned int n = 0, n_sel = 0, i, s;
+	struct json_object *j = NULL, *ja = NULL;
 	kohaku_device *dev;
 	char text[512];
 	int r, ret;
@@ -75,29 +76,37 @@ int cli_cmd_dxa(const struct kohaku_cli_opts *o)
 	ret = cli_select_units(o, nd, n, KH_CU_DX, "dxa", sel, &n_sel);
 	if (ret)
 		goto out;
+	if (o->json) {
+		j = json_object_new_object();
+		ja = json_object_new_array();
+		json_object_object_add(j, "path",
+				       json_object_new_string(kohaku_device_path(dev)));
+		json_object_object_add(j, "units", ja);
+	}
 	if (!n_sel) {
 		if (o->json) {
-			printf("{\"path\": ");
-			cli_json_str(kohaku_device_path(dev));
-			printf(", \"units\": [], \"ok\": true}\n");
+			json_object_object_add(j, "ok", json_object_new_boolean(1));
+			cli_json_print(j);
+			j = NULL;
 		} else {
 			printf("%s: no DXA unit (cu_type 0x%04x 'DX') on this "
 			       "device\n", kohaku_device_path(dev), KH_CU_DX);
 		}
 		goto out;
 	}
-	if (o->json) {
-		printf("{\"path\": ");
-		cli_json_str(kohaku_device_path(dev));
-		printf(", \"units\": [");
-	}
 	for (i = 0; i < n_sel; i++) {
 		const struct drm_kohaku_node *q = sel[i];
+		struct json_object *uj, *sa = NULL;
 
-		if (o->json)
-			printf("%s{\"mesh\": %u, \"x\": %u, \"y\": %u, \"slots\": [",
-			       i ? ", " : "", q->mesh, q->x, q->y);
-		else
+		if (o->json) {
+			uj = json_object_new_object();
+			sa = json_object_new_array();
+			json_object_object_add(uj, "mesh", json_object_new_int64(q->mesh));
+			json_object_object_add(uj, "x", json_object_new_int64(q->x));
+			json_object_object_add(uj, "y", json_object_new_int64(q->y));
+			json_object_object_add(uj, "slots", sa);
+			json_object_array_add(ja, uj);
+		} else
 			printf("%sDXA unit mesh %u (%u,%u): %u slots, as the unit "
 			       "holds them (read through CU_CTRL)\n", i ? "\n" : "",
 			       q->mesh, q->x, q->y, KH_DXA_SLOTS);
@@ -110,32 +119,44 @@ int cli_cmd_dxa(const struct kohaku_cli_opts *o)
 			if (r < 0) {
 				fprintf(stderr, "%s: %s\n", CLI_PROG,
 					kohaku_last_error(dev));
-				if (o->json)
-					printf("]}], \"ok\": false}\n");
+				if (j) {
+					json_object_object_add(j, "ok",
+						json_object_new_boolean(0));
+					cli_json_print(j);
+					j = NULL;
+				}
 				ret = EXIT_DEVICE;
 				goto out;
 			}
 			kohaku_dxa_describe(g.table, text, sizeof(text));
-			if (o->json) {
-				printf("%s{\"slot\": %u, \"state\": \"%s\", "
-				       "\"table\": \"", s ? ", " : "", s,
-				       dc_state(g.state));
+			if (sa) {
+				struct json_object *sj = json_object_new_object();
+				char hex[2 * sizeof(g.table) + 1];
+
 				for (b = 0; b < sizeof(g.table); b++)
-					printf("%02x", g.table[b]);
-				printf("\", \"decoded\": ");
-				cli_json_str(text);
-				printf("}");
+					snprintf(hex + 2 * b, 3, "%02x", g.table[b]);
+				json_object_object_add(sj, "slot",
+						       json_object_new_int64(s));
+				json_object_object_add(sj, "state",
+					json_object_new_string(dc_state(g.state)));
+				json_object_object_add(sj, "table",
+						       json_object_new_string(hex));
+				json_object_object_add(sj, "decoded",
+						       json_object_new_string(text));
+				json_object_array_add(sa, sj);
 			} else {
 				printf("  slot %2u  %-5s  %s\n", s, dc_state(g.state),
 				       text);
 			}
 		}
-		if (o->json)
-			printf("]}");
 	}
-	if (o->json)
-		printf("], \"ok\": true}\n");
+	if (j) {
+		json_object_object_add(j, "ok", json_object_new_boolean(1));
+		cli_json_print(j);
+		j = NULL;
+	}
 out:
+	json_object_put(j);
 	free(sel);
 	free(nd);
 	kohaku_close(dev);
@@ -436,8 +457,14 @@ int cli_cmd_run_dxa(const struct kohaku_cli_opts *o)
 		dc_run(dev, o, &runs[i], i);
 	}
 
-	if (o->json)
-		printf("\"tile\": [%u, %u], \"units\": [", DC_TROWS, DC_TCOLS);
+	if (o->json) {
+		struct json_object *t = json_object_new_array();
+
+		json_object_array_add(t, json_object_new_int(DC_TROWS));
+		json_object_array_add(t, json_object_new_int(DC_TCOLS));
+		cli_report_set(o, "tile", t);
+		cli_report_set(o, "units", NULL);
+	}
 	for (i = 0; i < n_runs; i++) {
 		struct kohaku_cli_dxa_run *v = &runs[i];
 		const struct drm_kohaku_node *q = v->node;
@@ -446,19 +473,30 @@ int cli_cmd_run_dxa(const struct kohaku_cli_opts *o)
 		if (v->exit > ret || (ret == EXIT_OK && v->exit))
 			ret = v->exit;
 		if (o->json) {
-			printf("%s{\"mesh\": %u, \"x\": %u, \"y\": %u, \"ok\": %s, "
-			       "\"receivers\": [", i ? ", " : "", q->mesh, q->x,
-			       q->y, v->exit ? "false" : "true");
-			for (k = 0; k < v->n_scr; k++)
-				printf("%s[%u, %u]", k ? ", " : "", v->scr[k]->x,
-				       v->scr[k]->y);
-			printf("], \"mismatches\": %lu, \"tail_untouched\": %s, "
-			       "\"table_matches\": %s, \"device_ns\": %llu, "
-			       "\"error\": ", v->bad, v->guard_ok ? "true" : "false",
-			       v->table_ok ? "true" : "false",
-			       (unsigned long long)v->device_ns);
-			cli_json_str(v->why);
-			printf("}");
+			struct json_object *j = cli_json_unit(q, !v->exit);
+			struct json_object *ra = json_object_new_array();
+
+			for (k = 0; k < v->n_scr; k++) {
+				struct json_object *xy = json_object_new_array();
+
+				json_object_array_add(xy,
+					json_object_new_int64(v->scr[k]->x));
+				json_object_array_add(xy,
+					json_object_new_int64(v->scr[k]->y));
+				json_object_array_add(ra, xy);
+			}
+			json_object_object_add(j, "receivers", ra);
+			json_object_object_add(j, "mismatches",
+					       json_object_new_uint64(v->bad));
+			json_object_object_add(j, "tail_untouched",
+					       json_object_new_boolean(v->guard_ok));
+			json_object_object_add(j, "table_matches",
+					       json_object_new_boolean(v->table_ok));
+			json_object_object_add(j, "device_ns",
+					       json_object_new_uint64(v->device_ns));
+			json_object_object_add(j, "error",
+					       json_object_new_string(v->why));
+			cli_report_unit(o, j);
 			continue;
 		}
 		if (!v->exit) {

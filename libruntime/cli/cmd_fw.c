@@ -20,18 +20,27 @@ static void print_version(uint32_t v)
 	       KH_FW_VERSION_PATCH(v));
 }
 
-static void print_unit(const struct kohaku_cli_opts *o,
-		       const struct drm_kohaku_node *q, bool first)
+#define J_ADD(j, k, v)	json_object_object_add((j), (k), (v))
+#define J_INT(v)	json_object_new_int64((int64_t)(v))
+#define J_STR(v)	json_object_new_string(v)
+
+static struct json_object *unit_json(const struct drm_kohaku_node *q)
 {
-	if (o->json) {
-		printf("%s{\"mesh\": %u, \"x\": %u, \"y\": %u, \"state\": \"%s\", "
-		       "\"fw_version\": %u, \"fw_api\": %u, \"boot_ns\": %llu, "
-		       "\"trap\": %llu}", first ? "" : ", ", q->mesh, q->x, q->y,
-		       kohaku_fw_state_name(q->fw_state), q->fw_version, q->fw_api,
-		       (unsigned long long)q->fw_boot_ns,
-		       (unsigned long long)q->fw_trap);
-		return;
-	}
+	struct json_object *u = json_object_new_object();
+
+	J_ADD(u, "mesh", J_INT(q->mesh));
+	J_ADD(u, "x", J_INT(q->x));
+	J_ADD(u, "y", J_INT(q->y));
+	J_ADD(u, "state", J_STR(kohaku_fw_state_name(q->fw_state)));
+	J_ADD(u, "fw_version", J_INT(q->fw_version));
+	J_ADD(u, "fw_api", J_INT(q->fw_api));
+	J_ADD(u, "boot_ns", json_object_new_uint64(q->fw_boot_ns));
+	J_ADD(u, "trap", json_object_new_uint64(q->fw_trap));
+	return u;
+}
+
+static void print_unit(const struct drm_kohaku_node *q)
+{
 	printf("  POOL mesh %u (%u,%u): %-8s", q->mesh, q->x, q->y,
 	       kohaku_fw_state_name(q->fw_state));
 	if (q->fw_state == KOHAKU_FW_STATE_RUNNING) {
@@ -51,7 +60,7 @@ static int fw_info(const struct kohaku_cli_opts *o)
 {
 	struct drm_kohaku_node *nd = NULL;
 	struct kohaku_fw_info fi;
-	unsigned int n = 0, i, k = 0;
+	unsigned int n = 0, i;
 	kohaku_device *dev;
 	int r;
 
@@ -60,22 +69,27 @@ static int fw_info(const struct kohaku_cli_opts *o)
 		return r;
 	r = kohaku_fw_info(dev, &fi);
 	if (r < 0) {
-		fprintf(stderr, "%s: %s\n", CLI_PROG, kohaku_last_error(dev));
+		cli_error("%s", kohaku_last_error(dev));
 		r = EXIT_DEVICE;
 		goto out;
 	}
 	if (o->json) {
-		printf("{\"path\": ");
-		cli_json_str(kohaku_device_path(dev));
-		printf(", \"units\": %u, \"running\": %u, \"fw_version\": %u, "
-		       "\"fw_api\": %u, \"driver_api\": %u, \"status\": ", fi.units,
-		       fi.running, fi.fw_version, fi.fw_api, fi.driver_api);
-		cli_json_str(fi.status);
-		printf(", \"pool\": [");
+		struct json_object *j = json_object_new_object();
+		struct json_object *pa = json_object_new_array();
+
+		J_ADD(j, "path", J_STR(kohaku_device_path(dev)));
+		J_ADD(j, "units", J_INT(fi.units));
+		J_ADD(j, "running", J_INT(fi.running));
+		J_ADD(j, "fw_version", J_INT(fi.fw_version));
+		J_ADD(j, "fw_api", J_INT(fi.fw_api));
+		J_ADD(j, "driver_api", J_INT(fi.driver_api));
+		J_ADD(j, "status", J_STR(fi.status));
 		for (i = 0; i < n; i++)
 			if (nd[i].cu_type == KH_CU_GP)
-				print_unit(o, &nd[i], !k++);
-		printf("]}\n");
+				json_object_array_add(pa, unit_json(&nd[i]));
+		J_ADD(j, "pool", pa);
+		cli_json_print(j);
+		r = EXIT_OK;
 		goto out;
 	}
 	printf("%s: %u POOL unit%s, %u running firmware", kohaku_device_path(dev),
@@ -91,7 +105,7 @@ static int fw_info(const struct kohaku_cli_opts *o)
 		printf("  at open/bind: %s\n", fi.status);
 	for (i = 0; i < n; i++)
 		if (nd[i].cu_type == KH_CU_GP)
-			print_unit(o, &nd[i], false);
+			print_unit(&nd[i]);
 	r = EXIT_OK;
 out:
 	free(nd);
@@ -112,25 +126,28 @@ static int fw_load(const struct kohaku_cli_opts *o, const char *file)
 	r = kohaku_fw_load_file(dev, file, o->mailbox ? KOHAKU_FW_LOAD_MAILBOX : 0,
 				&out);
 	if (o->json) {
-		printf("{\"path\": ");
-		cli_json_str(kohaku_device_path(dev));
-		printf(", \"file\": ");
-		cli_json_str(file);
-		printf(", \"ok\": %s, \"reason\": %u, \"reason_text\": ",
-		       r ? "false" : "true", out.reason);
-		cli_json_str(kohaku_fw_reason(out.reason));
-		printf(", \"detail\": %u, \"units\": %u, \"fw_version\": %u, "
-		       "\"fw_api\": %u, \"boot_ns\": %llu, \"loaded_by\": \"%s\", "
-		       "\"error\": ", out.detail, out.n_units, out.fw_version,
-		       out.fw_api, (unsigned long long)out.boot_ns,
-		       out.loaded_by == KOHAKU_FW_BY_LOAD ? "load" :
-		       out.loaded_by == KOHAKU_FW_BY_MAILBOX ? "mailbox" : "");
-		cli_json_str(r ? kohaku_last_error(dev) : "");
-		printf("}\n");
-	} else if (r) {
+		struct json_object *j = json_object_new_object();
+
+		J_ADD(j, "path", J_STR(kohaku_device_path(dev)));
+		J_ADD(j, "file", J_STR(file));
+		J_ADD(j, "ok", json_object_new_boolean(!r));
+		J_ADD(j, "reason", J_INT(out.reason));
+		J_ADD(j, "reason_text", J_STR(kohaku_fw_reason(out.reason)));
+		J_ADD(j, "detail", J_INT(out.detail));
+		J_ADD(j, "units", J_INT(out.n_units));
+		J_ADD(j, "fw_version", J_INT(out.fw_version));
+		J_ADD(j, "fw_api", J_INT(out.fw_api));
+		J_ADD(j, "boot_ns", json_object_new_uint64(out.boot_ns));
+		J_ADD(j, "loaded_by", J_STR(out.loaded_by == KOHAKU_FW_BY_LOAD ?
+			"load" : out.loaded_by == KOHAKU_FW_BY_MAILBOX ?
+			"mailbox" : ""));
+		J_ADD(j, "error", J_STR(r ? kohaku_last_error(dev) : ""));
+		cli_json_print(j);
+	}
+	if (r) {
 		fprintf(stderr, "%s: fw load %s: %s\n", CLI_PROG, file,
 			kohaku_last_error(dev));
-	} else {
+	} else if (!o->json) {
 		printf("%s: firmware ", kohaku_device_path(dev));
 		print_version(out.fw_version);
 		printf(" (API %u.%u) from %s running on %u POOL unit%s (loaded %s), booted in %.1f us of device time\n",

@@ -21,62 +21,65 @@ struct kohaku_cli_pci {
 	const char *added;	/* KOHAKU_PCI_MATCH, or NULL */
 };
 
-static void pci_json(const struct kohaku_cli_pci *p)
+#define J_ADD(j, k, v)	json_object_object_add((j), (k), (v))
+#define J_STR(v)	json_object_new_string(v)
+#define J_INT(v)	json_object_new_int64((int64_t)(v))
+#define J_BOOL(v)	json_object_new_boolean(!!(v))
+
+static struct json_object *pci_json(const struct kohaku_cli_pci *p)
 {
-	char id[16];
+	struct json_object *j = json_object_new_object(), *fa;
+	char id[24];
 	unsigned int i;
-	bool first;
 	int b;
 
-	printf(", \"pci\": {\"ids\": \"%04x:%04x\", \"added\": ",
-	       KH_PCI_VENDOR, KH_PCI_DEVICE);
-	cli_json_str(p->added ? p->added : "");
-	printf(", \"functions\": [");
+	snprintf(id, sizeof(id), "%04x:%04x", KH_PCI_VENDOR, KH_PCI_DEVICE);
+	J_ADD(j, "ids", J_STR(id));
+	J_ADD(j, "added", J_STR(p->added ? p->added : ""));
+	fa = json_object_new_array();
 	for (i = 0; i < p->n; i++) {
 		const struct kohaku_pci_entry *e = &p->l[i];
+		struct json_object *f = json_object_new_object(), *ba;
 
-		printf("%s{\"address\": ", i ? ", " : "");
-		cli_json_str(e->address);
+		J_ADD(f, "address", J_STR(e->address));
 		snprintf(id, sizeof(id), "%04x:%04x", e->vendor, e->device);
-		printf(", \"id\": \"%s\", ", id);
+		J_ADD(f, "id", J_STR(id));
 		snprintf(id, sizeof(id), "%04x:%04x", e->subvendor, e->subdevice);
-		printf("\"subsystem\": \"%s\", \"revision\": %u, "
-		       "\"class\": \"0x%06x\", \"kohaku_ids\": %s, \"bars\": [",
-		       id, e->revision, e->class_code,
-		       e->kohaku_ids ? "true" : "false");
-		for (b = 0, first = true; b < 6; b++) {
+		J_ADD(f, "subsystem", J_STR(id));
+		J_ADD(f, "revision", J_INT(e->revision));
+		snprintf(id, sizeof(id), "0x%06x", e->class_code);
+		J_ADD(f, "class", J_STR(id));
+		J_ADD(f, "kohaku_ids", J_BOOL(e->kohaku_ids));
+		ba = json_object_new_array();
+		for (b = 0; b < 6; b++) {
+			struct json_object *bj;
+
 			if (!e->bar[b].size)
 				continue;
-			printf("%s{\"bar\": %d, \"size\": %llu, \"io\": %s, "
-			       "\"64bit\": %s, \"prefetchable\": %s}",
-			       first ? "" : ", ", b,
-			       (unsigned long long)e->bar[b].size,
-			       e->bar[b].flags & KOHAKU_PCI_BAR_IO ? "true" : "false",
-			       e->bar[b].flags & KOHAKU_PCI_BAR_64 ? "true" : "false",
-			       e->bar[b].flags & KOHAKU_PCI_BAR_PREFETCH ?
-			       "true" : "false");
-			first = false;
+			bj = json_object_new_object();
+			J_ADD(bj, "bar", J_INT(b));
+			J_ADD(bj, "size", json_object_new_uint64(e->bar[b].size));
+			J_ADD(bj, "io", J_BOOL(e->bar[b].flags & KOHAKU_PCI_BAR_IO));
+			J_ADD(bj, "64bit", J_BOOL(e->bar[b].flags & KOHAKU_PCI_BAR_64));
+			J_ADD(bj, "prefetchable",
+			      J_BOOL(e->bar[b].flags & KOHAKU_PCI_BAR_PREFETCH));
+			json_object_array_add(ba, bj);
 		}
-		printf("], \"link_speed\": ");
-		cli_json_str(e->link_speed);
-		printf(", \"link_width\": %u, \"max_link_speed\": ",
-		       e->link_width);
-		cli_json_str(e->max_link_speed);
-		printf(", \"max_link_width\": %u, \"driver\": ",
-		       e->max_link_width);
-		cli_json_str(e->driver);
-		printf(", \"accel\": ");
-		cli_json_str(e->accel);
-		printf(", \"usable\": %s, \"error\": ",
-		       e->status ? "false" : "true");
-		cli_json_str(e->message);
-		printf("}");
+		J_ADD(f, "bars", ba);
+		J_ADD(f, "link_speed", J_STR(e->link_speed));
+		J_ADD(f, "link_width", J_INT(e->link_width));
+		J_ADD(f, "max_link_speed", J_STR(e->max_link_speed));
+		J_ADD(f, "max_link_width", J_INT(e->max_link_width));
+		J_ADD(f, "driver", J_STR(e->driver));
+		J_ADD(f, "accel", J_STR(e->accel));
+		J_ADD(f, "usable", J_BOOL(!e->status));
+		J_ADD(f, "error", J_STR(e->message));
+		json_object_array_add(fa, f);
 	}
-	printf("], \"error\": ");
-	cli_json_str(p->r < 0 ? p->note : "");
-	printf(", \"note\": ");
-	cli_json_str(p->r < 0 ? "" : p->note);
-	printf("}");
+	J_ADD(j, "functions", fa);
+	J_ADD(j, "error", J_STR(p->r < 0 ? p->note : ""));
+	J_ADD(j, "note", J_STR(p->r < 0 ? "" : p->note));
+	return j;
 }
 
 static void pci_text(const struct kohaku_cli_pci *p, bool after)
@@ -162,8 +165,7 @@ int cli_cmd_list(const struct kohaku_cli_opts *o)
 	} else {
 		r = kohaku_list_devices(b, &l, &n, err, sizeof(err));
 		if (r < 0) {
-			fprintf(stderr, "%s: listing devices failed: %s\n",
-				CLI_PROG, err);
+			cli_error("listing devices failed: %s", err);
 			return EXIT_NODEV;
 		}
 	}
@@ -179,26 +181,35 @@ int cli_cmd_list(const struct kohaku_cli_opts *o)
 	}
 
 	if (o->json) {
-		printf("{\"backend\": \"%s\", \"devices\": [",
-		       kohaku_backend_name(b));
+		struct json_object *j = json_object_new_object();
+		struct json_object *da = json_object_new_array();
+
+		J_ADD(j, "backend", J_STR(kohaku_backend_name(b)));
 		for (i = 0; i < n; i++) {
-			printf("%s{\"path\": ", i ? ", " : "");
-			cli_json_str(l[i].path);
-			printf(", \"index\": %d, \"usable\": %s, \"driver\": ",
-			       l[i].index, l[i].status ? "false" : "true");
-			cli_json_str(l[i].driver);
-			printf(", \"name\": ");
-			cli_json_str(l[i].name);
-			printf(", \"meshes\": %u, \"nodes\": %u, \"error\": ",
-			       l[i].n_meshes, l[i].n_nodes);
-			cli_json_str(l[i].message);
-			printf("}");
+			struct json_object *d = json_object_new_object();
+
+			J_ADD(d, "path", J_STR(l[i].path));
+			J_ADD(d, "index", J_INT(l[i].index));
+			J_ADD(d, "usable", J_BOOL(!l[i].status));
+			J_ADD(d, "driver", J_STR(l[i].driver));
+			J_ADD(d, "name", J_STR(l[i].name));
+			J_ADD(d, "meshes", J_INT(l[i].n_meshes));
+			J_ADD(d, "nodes", J_INT(l[i].n_nodes));
+			J_ADD(d, "error", J_STR(l[i].message));
+			json_object_array_add(da, d);
 		}
-		printf("], \"usable\": %u, \"note\": ", usable);
-		cli_json_str(err);
+		J_ADD(j, "devices", da);
+		J_ADD(j, "usable", J_INT(usable));
+		J_ADD(j, "note", J_STR(err));
 		if (b == KOHAKU_BACKEND_KERNEL)
-			pci_json(&pci);
-		printf("}\n");
+			J_ADD(j, "pci", pci_json(&pci));
+		if (!usable) {
+			/* as every failure under --json: error and exit */
+			J_ADD(j, "error", J_STR(err[0] ? err :
+					       "no usable kohaku device"));
+			J_ADD(j, "exit", J_INT(EXIT_NODEV));
+		}
+		cli_json_print(j);
 	} else {
 		for (i = 0; i < n; i++) {
 			if (l[i].status == 0)

@@ -185,17 +185,21 @@ static void mat_print(const struct kohaku_cli_opts *o,
 	double dev_us = u->st.device_ns / 1e3;
 
 	if (o->json) {
-		printf("%s{\"mesh\": %u, \"x\": %u, \"y\": %u, \"ok\": %s, "
-		       "\"status\": \"%s\", \"mismatches\": %lu, "
-		       "\"tail_untouched\": %s, \"wall_ms\": %.3f, "
-		       "\"device_ns\": %llu, \"error\": ",
-		       i ? ", " : "", q->mesh, q->x, q->y,
-		       u->exit ? "false" : "true",
-		       u->submitted ? kohaku_job_status_name(u->st.status) :
-		       "NOT_SUBMITTED", u->bad, u->guard_ok ? "true" : "false",
-		       wall_ms, (unsigned long long)u->st.device_ns);
-		cli_json_str(u->why);
-		printf("}");
+		struct json_object *j = cli_json_unit(q, !u->exit);
+
+		json_object_object_add(j, "status", json_object_new_string(
+			u->submitted ? kohaku_job_status_name(u->st.status) :
+			"NOT_SUBMITTED"));
+		json_object_object_add(j, "mismatches",
+				       json_object_new_uint64(u->bad));
+		json_object_object_add(j, "tail_untouched",
+				       json_object_new_boolean(u->guard_ok));
+		json_object_object_add(j, "wall_ms",
+				       cli_json_double(wall_ms, "%.3f"));
+		json_object_object_add(j, "device_ns",
+				       json_object_new_uint64(u->st.device_ns));
+		json_object_object_add(j, "error", json_object_new_string(u->why));
+		cli_report_unit(o, j);
 		return;
 	}
 	if (!u->exit)
@@ -252,9 +256,10 @@ int cli_cmd_run_mat(const struct kohaku_cli_opts *o)
 		if (runs[i].submitted)
 			mat_finish(dev, o, &runs[i]);
 
-	if (o->json)
-		printf("\"m\": %u, \"n\": %u, \"k\": %u, \"units\": [", DEMO_M,
-		       DEMO_N, DEMO_K);
+	cli_report_set(o, "m", json_object_new_int(DEMO_M));
+	cli_report_set(o, "n", json_object_new_int(DEMO_N));
+	cli_report_set(o, "k", json_object_new_int(DEMO_K));
+	cli_report_set(o, "units", NULL);
 	for (i = 0; i < n_runs; i++) {
 		if (runs[i].exit > ret || (ret == EXIT_OK && runs[i].exit))
 			ret = runs[i].exit;

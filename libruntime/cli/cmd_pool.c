@@ -273,15 +273,17 @@ static void report(const struct kohaku_cli_opts *o, const struct kohaku_cli_pool
 	const struct drm_kohaku_node *q = u->node;
 
 	if (o->json) {
-		printf("%s{\"mesh\": %u, \"x\": %u, \"y\": %u, \"ok\": %s, "
-		       "\"status\": \"%s\", \"device_ns\": %llu, \"result\": ",
-		       i ? ", " : "", q->mesh, q->x, q->y, u->exit ? "false" : "true",
-		       u->submitted ? kohaku_job_status_name(u->st.status) :
-		       "NOT_SUBMITTED", (unsigned long long)u->st.device_ns);
-		cli_json_str(u->result);
-		printf(", \"error\": ");
-		cli_json_str(u->why);
-		printf("}");
+		struct json_object *j = cli_json_unit(q, !u->exit);
+
+		json_object_object_add(j, "status", json_object_new_string(
+			u->submitted ? kohaku_job_status_name(u->st.status) :
+			"NOT_SUBMITTED"));
+		json_object_object_add(j, "device_ns",
+				       json_object_new_uint64(u->st.device_ns));
+		json_object_object_add(j, "result",
+				       json_object_new_string(u->result));
+		json_object_object_add(j, "error", json_object_new_string(u->why));
+		cli_report_unit(o, j);
 		return;
 	}
 	if (!u->exit)
@@ -355,8 +357,7 @@ int cli_cmd_run_pool(const struct kohaku_cli_opts *o, const char *what)
 		printf("\n%s: %s, n = %lu, on %u POOL unit%s\n", k->name, k->what,
 		       n, n_runs, n_runs == 1 ? "" : "s");
 	if (!n_runs) {
-		if (o->json)
-			printf("\"units\": [], \"error\": \"no POOL unit on this device\", \"ok\": false}\n");
+		cli_report_end(o, false, "no POOL unit on this device");
 		fprintf(stderr, "%s: run %s: this device has no POOL unit (cu_type 0x%04x); try --map pool\n",
 			CLI_PROG, what, KH_CU_GP);
 		ret = EXIT_USAGE;
@@ -365,8 +366,9 @@ int cli_cmd_run_pool(const struct kohaku_cli_opts *o, const char *what)
 	for (i = 0; i < n_runs; i++)
 		runs[i].node = sel[i];
 	cli_pool_units(dev, what, n, o->timeout_ms, runs, n_runs, NULL, NULL);
-	if (o->json)
-		printf("\"kernel\": \"%s\", \"n\": %lu, \"units\": [", k->name, n);
+	cli_report_set(o, "kernel", json_object_new_string(k->name));
+	cli_report_set(o, "n", json_object_new_uint64(n));
+	cli_report_set(o, "units", NULL);
 	for (i = 0; i < n_runs; i++) {
 		report(o, k, &runs[i], i);
 		if (runs[i].exit > ret || (ret == EXIT_OK && runs[i].exit))

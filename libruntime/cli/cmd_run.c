@@ -279,9 +279,7 @@ int cli_cmd_run(const struct kohaku_cli_opts *o, const char *what)
 		       sx_insts(o->n) == 1 ? "" : "s", KH_SX_N_MAX, (double)o->a,
 		       n_runs, n_runs == 1 ? "" : "s");
 	if (!n_runs) {
-		if (o->json)
-			printf("\"units\": [], \"error\": \"no SX unit on this "
-			       "device\", \"ok\": false}\n");
+		cli_report_end(o, false, "no SX unit on this device");
 		fprintf(stderr, "%s: run saxpy: this device has no SX unit "
 			"(cu_type 0x%04x); try --map saxpy\n", CLI_PROG,
 			KH_CU_SX);
@@ -293,8 +291,9 @@ int cli_cmd_run(const struct kohaku_cli_opts *o, const char *what)
 		ret = EXIT_DEVICE;
 		goto out;
 	}
-	if (o->json)
-		printf("\"n\": %lu, \"a\": %.9g, \"units\": [", o->n, (double)o->a);
+	cli_report_set(o, "n", json_object_new_uint64(o->n));
+	cli_report_set(o, "a", cli_json_double(o->a, "%.9g"));
+	cli_report_set(o, "units", NULL);
 	for (i = 0; i < n_runs; i++) {
 		struct kohaku_cli_unit_run *u = &runs[i];
 		const struct drm_kohaku_node *q = u->node;
@@ -304,21 +303,25 @@ int cli_cmd_run(const struct kohaku_cli_opts *o, const char *what)
 		if (u->exit > ret || (ret == EXIT_OK && u->exit))
 			ret = u->exit;
 		if (o->json) {
-			printf("%s{\"mesh\": %u, \"x\": %u, \"y\": %u, \"ok\": %s, "
-			       "\"datapath\": \"%s\", "
-			       "\"status\": \"%s\", \"mismatches\": %lu, "
-			       "\"tail_untouched\": %s, \"wall_ms\": %.3f, "
-			       "\"device_ns\": %llu, \"error\": ",
-			       i ? ", " : "", q->mesh, q->x, q->y,
-			       u->exit ? "false" : "true",
-			       kohaku_sx_datapath_of(q) == KOHAKU_SX_DATAPATH_FMA ?
-			       "fma" : "rtl",
-			       u->submitted ? kohaku_job_status_name(u->st.status) :
-			       "NOT_SUBMITTED", u->bad,
-			       u->guard_ok ? "true" : "false", wall_ms,
-			       (unsigned long long)u->st.device_ns);
-			cli_json_str(u->why);
-			printf("}");
+			struct json_object *j = cli_json_unit(q, !u->exit);
+
+			json_object_object_add(j, "datapath", json_object_new_string(
+				kohaku_sx_datapath_of(q) == KOHAKU_SX_DATAPATH_FMA ?
+				"fma" : "rtl"));
+			json_object_object_add(j, "status", json_object_new_string(
+				u->submitted ? kohaku_job_status_name(u->st.status) :
+				"NOT_SUBMITTED"));
+			json_object_object_add(j, "mismatches",
+					       json_object_new_uint64(u->bad));
+			json_object_object_add(j, "tail_untouched",
+					       json_object_new_boolean(u->guard_ok));
+			json_object_object_add(j, "wall_ms",
+					       cli_json_double(wall_ms, "%.3f"));
+			json_object_object_add(j, "device_ns",
+					       json_object_new_uint64(u->st.device_ns));
+			json_object_object_add(j, "error",
+					       json_object_new_string(u->why));
+			cli_report_unit(o, j);
 			continue;
 		}
 		if (!u->exit)

@@ -21,6 +21,18 @@
 
 #include "cli.h"
 
+/* sim's JSON object: {"schema": 1, "command": "sim SUB", ...} */
+static struct json_object *sim_json(const char *sub)
+{
+	struct json_object *j = json_object_new_object();
+	char cmd[32];
+
+	snprintf(cmd, sizeof(cmd), "sim %s", sub);
+	json_object_object_add(j, "schema", json_object_new_int(1));
+	json_object_object_add(j, "command", json_object_new_string(cmd));
+	return j;
+}
+
 static int sim_refused(const struct kohaku_cli_opts *o, const char *sub,
 		       kohaku_device *dev, int r)
 {
@@ -29,26 +41,33 @@ static int sim_refused(const struct kohaku_cli_opts *o, const char *sub,
 		"kohaku_sim.ko card as root with debugfs mounted)" :
 		kohaku_last_error(dev);
 
+	int ret = r == -EOPNOTSUPP || r == -EINVAL ? EXIT_USAGE : EXIT_DEVICE;
+
 	if (o->json) {
-		printf("{\"schema\": 1, \"command\": \"sim %s\", \"ok\": false, "
-		       "\"error\": ", sub);
-		cli_json_str(why);
-		printf("}\n");
+		struct json_object *j = sim_json(sub);
+
+		json_object_object_add(j, "ok", json_object_new_boolean(0));
+		json_object_object_add(j, "error", json_object_new_string(why));
+		json_object_object_add(j, "exit", json_object_new_int(ret));
+		cli_json_print(j);
 	}
 	fprintf(stderr, "%s: sim %s: %s\n", CLI_PROG, sub, why);
-	return r == -EOPNOTSUPP || r == -EINVAL ? EXIT_USAGE : EXIT_DEVICE;
+	return ret;
 }
 
 static void sim_print_text(const struct kohaku_cli_opts *o, const char *sub,
 			   const char *text, int violations)
 {
 	if (o->json) {
-		printf("{\"schema\": 1, \"command\": \"sim %s\", ", sub);
+		struct json_object *j = sim_json(sub);
+
 		if (violations >= 0)
-			printf("\"violations\": %d, ", violations);
-		printf("\"text\": ");
-		cli_json_str(text);
-		printf(", \"ok\": %s}\n", violations > 0 ? "false" : "true");
+			json_object_object_add(j, "violations",
+					       json_object_new_int(violations));
+		json_object_object_add(j, "text", json_object_new_string(text));
+		json_object_object_add(j, "ok",
+				       json_object_new_boolean(violations <= 0));
+		cli_json_print(j);
 		return;
 	}
 	fputs(text, stdout);
@@ -92,10 +111,13 @@ int cli_cmd_sim(const struct kohaku_cli_opts *o, const char *sub,
 			goto out;
 		}
 		if (o->json) {
-			printf("{\"schema\": 1, \"command\": \"sim inject\", "
-			       "\"spec\": ");
-			cli_json_str(arg);
-			printf(", \"ok\": true}\n");
+			struct json_object *j = sim_json(sub);
+
+			json_object_object_add(j, "spec",
+					       json_object_new_string(arg));
+			json_object_object_add(j, "ok",
+					       json_object_new_boolean(1));
+			cli_json_print(j);
 		} else {
 			printf("sim inject: %s: taken\n", arg);
 		}

@@ -77,13 +77,13 @@ int cli_cmd_top(const struct kohaku_cli_opts *o)
 		printf("sample,time_s,mesh,x,y,type,busy_cycles,retired,hung,"
 		       "mesh_jobs_per_s\n");
 	for (sample = 1; !o->count || sample <= o->count; sample++) {
+		struct json_object *js = NULL, *jn = NULL;
 		double dt;
 
 		fflush(stdout);
 		sleep_ms(interval);
 		if (kohaku_nodes_alloc(dev, KOHAKU_NODES_LIVE, &cur, &n1) < 0) {
-			fprintf(stderr, "%s: top: %s\n", CLI_PROG,
-				kohaku_last_error(dev));
+			cli_error("top: %s", kohaku_last_error(dev));
 			ret = EXIT_DEVICE;
 			break;
 		}
@@ -91,20 +91,34 @@ int cli_cmd_top(const struct kohaku_cli_opts *o)
 		t1 = now_s();
 		dt = t1 - t0 > 1e-9 ? t1 - t0 : 1e-9;
 		if (n1 != n0) {
-			fprintf(stderr, "%s: top: the node table changed (%u "
-				"nodes, then %u)\n", CLI_PROG, n0, n1);
+			cli_error("top: the node table changed (%u nodes, "
+				  "then %u)", n0, n1);
 			ret = EXIT_DEVICE;
 			break;
 		}
 		if (o->json) {
-			printf("{\"schema\": 1, \"sample\": %u, \"time_s\": %.3f, "
-			       "\"interval_s\": %.3f, \"meshes\": [", sample,
-			       t1 - t_start, dt);
-			for (m = 0; m < n_meshes; m++)
-				printf("%s{\"mesh\": %u, \"jobs_per_s\": %.1f}",
-				       m ? ", " : "", m,
-				       (jobs1[m] - jobs0[m]) / dt);
-			printf("], \"nodes\": [");
+			struct json_object *ma = json_object_new_array();
+
+			js = json_object_new_object();
+			jn = json_object_new_array();
+			json_object_object_add(js, "schema", json_object_new_int(1));
+			json_object_object_add(js, "sample",
+					       json_object_new_int64(sample));
+			json_object_object_add(js, "time_s",
+					       cli_json_double(t1 - t_start, "%.3f"));
+			json_object_object_add(js, "interval_s",
+					       cli_json_double(dt, "%.3f"));
+			for (m = 0; m < n_meshes; m++) {
+				struct json_object *mj = json_object_new_object();
+
+				json_object_object_add(mj, "mesh",
+						       json_object_new_int64(m));
+				json_object_object_add(mj, "jobs_per_s",
+					cli_json_double((jobs1[m] - jobs0[m]) / dt,
+							"%.1f"));
+				json_object_array_add(ma, mj);
+			}
+			json_object_object_add(js, "meshes", ma);
 		} else if (!o->csv) {
 			printf("sample %u at %.3f s (%.0f ms):", sample,
 			       t1 - t_start, dt * 1e3);
@@ -125,13 +139,23 @@ int cli_cmd_top(const struct kohaku_cli_opts *o)
 
 			kohaku_cu_type_name(q->cu_type, tn, sizeof(tn));
 			if (o->json) {
-				printf("%s{\"mesh\": %u, \"x\": %u, \"y\": %u, "
-				       "\"type\": ", i ? ", " : "", q->mesh,
-				       q->x, q->y);
-				cli_json_str(tn);
-				printf(", \"busy_cycles\": %u, \"retired\": %u, "
-				       "\"hung\": %s}", busy, ret_d,
-				       hung ? "true" : "false");
+				struct json_object *nj = json_object_new_object();
+
+				json_object_object_add(nj, "mesh",
+						       json_object_new_int64(q->mesh));
+				json_object_object_add(nj, "x",
+						       json_object_new_int64(q->x));
+				json_object_object_add(nj, "y",
+						       json_object_new_int64(q->y));
+				json_object_object_add(nj, "type",
+						       json_object_new_string(tn));
+				json_object_object_add(nj, "busy_cycles",
+						       json_object_new_int64(busy));
+				json_object_object_add(nj, "retired",
+						       json_object_new_int64(ret_d));
+				json_object_object_add(nj, "hung",
+						       json_object_new_boolean(hung));
+				json_object_array_add(jn, nj);
 			} else if (o->csv) {
 				printf("%u,%.3f,%u,%u,%u,%s,%u,%u,%d,%.1f\n",
 				       sample, t1 - t_start, q->mesh, q->x, q->y,
@@ -144,9 +168,10 @@ int cli_cmd_top(const struct kohaku_cli_opts *o)
 				       hung ? "HUNG" : q->busy ? "busy" : "idle");
 			}
 		}
-		if (o->json)
-			printf("]}\n");
-		else if (!o->csv)
+		if (o->json) {
+			json_object_object_add(js, "nodes", jn);
+			cli_json_print(js);
+		} else if (!o->csv)
 			printf("\n");
 		free(prev);
 		prev = cur;

@@ -49,6 +49,8 @@ struct kohaku_cli_validate {
 	bool progress_said;
 	/* validate turned the model's checker on before step 2 */
 	bool checker_on;
+	/* --json: the steps' array, printed in one object at the end */
+	struct json_object *steps;
 };
 
 static double now_s(void)
@@ -104,14 +106,16 @@ static void step_end(struct kohaku_cli_validate *v, const char *result,
 		if (code > v->ret || v->ret == EXIT_OK)
 			v->ret = code ? code : EXIT_WRONG;
 	}
-	if (v->o->json) {
-		printf("%s{\"step\": %u, \"name\": ", v->step > 1 ? ", " : "",
-		       v->step);
-		cli_json_str(v->name);
-		printf(", \"result\": \"%s\", \"seconds\": %.3f, \"detail\": ",
-		       result, now_s() - v->t0);
-		cli_json_str(detail);
-		printf("}");
+	if (v->steps) {
+		struct json_object *j = json_object_new_object();
+
+		json_object_object_add(j, "step", json_object_new_int64(v->step));
+		json_object_object_add(j, "name", json_object_new_string(v->name));
+		json_object_object_add(j, "result", json_object_new_string(result));
+		json_object_object_add(j, "seconds",
+				       cli_json_double(now_s() - v->t0, "%.3f"));
+		json_object_object_add(j, "detail", json_object_new_string(detail));
+		json_object_array_add(v->steps, j);
 	} else {
 		printf("%u/%u %-10s %s  %s\n", v->step, VALIDATE_STEPS, v->name,
 		       result, detail);
@@ -516,9 +520,11 @@ int cli_cmd_validate(const struct kohaku_cli_opts *o)
 
 	memset(&v, 0, sizeof(v));
 	v.o = o;
-	if (o->json)
-		printf("{\"schema\": %d, \"command\": \"validate\", \"steps\": [",
-		       VALIDATE_SCHEMA);
+	if (o->json) {
+		/* a device that does not open is validate's step 1 */
+		cli_json_started();
+		v.steps = json_object_new_array();
+	}
 	else
 		printf("kohaku validate: %u steps\n", VALIDATE_STEPS);
 
@@ -566,9 +572,19 @@ int cli_cmd_validate(const struct kohaku_cli_opts *o)
 	step_checker(&v, dev, &gi);
 done:
 	if (o->json) {
-		printf("], \"passed\": %u, \"failed\": %u, \"skipped\": %u, "
-		       "\"ok\": %s}\n", v.passed, v.failed, v.skipped,
-		       v.failed ? "false" : "true");
+		struct json_object *j = json_object_new_object();
+
+		json_object_object_add(j, "schema",
+				       json_object_new_int(VALIDATE_SCHEMA));
+		json_object_object_add(j, "command",
+				       json_object_new_string("validate"));
+		json_object_object_add(j, "steps", v.steps);
+		json_object_object_add(j, "passed", json_object_new_int64(v.passed));
+		json_object_object_add(j, "failed", json_object_new_int64(v.failed));
+		json_object_object_add(j, "skipped",
+				       json_object_new_int64(v.skipped));
+		json_object_object_add(j, "ok", json_object_new_boolean(!v.failed));
+		cli_json_print(j);
 	} else if (v.failed) {
 		printf("validate: FAIL (%u of %u steps failed)\n", v.failed,
 		       VALIDATE_STEPS);

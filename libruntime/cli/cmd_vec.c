@@ -349,8 +349,8 @@ int cli_cmd_run_vec(const struct kohaku_cli_opts *o)
 			vd_finish(dev, o, &runs[i], i);
 	vd_cycles(dev, runs, n_runs);
 
-	if (o->json)
-		printf("\"n\": %u, \"units\": [", VD_N);
+	cli_report_set(o, "n", json_object_new_int(VD_N));
+	cli_report_set(o, "units", NULL);
 	for (i = 0; i < n_runs; i++) {
 		struct kohaku_cli_vec_run *v = &runs[i];
 		const struct drm_kohaku_node *q = v->node;
@@ -360,23 +360,24 @@ int cli_cmd_run_vec(const struct kohaku_cli_opts *o)
 		if (v->exit > ret || (ret == EXIT_OK && v->exit))
 			ret = v->exit;
 		if (o->json) {
-			printf("%s{\"mesh\": %u, \"x\": %u, \"y\": %u, \"ok\": %s, "
-			       "\"status\": \"%s\", \"mismatches\": %lu, "
-			       "\"tail_untouched\": %s, \"kernel_cycles\": ",
-			       i ? ", " : "", q->mesh, q->x, q->y,
-			       v->exit ? "false" : "true",
-			       v->submitted ? kohaku_job_status_name(v->st.status) :
-			       "NOT_SUBMITTED", v->bad,
-			       v->guard_ok ? "true" : "false");
-			if (v->cycles_known)
-				printf("%u", v->cycles);
-			else
-				printf("null");
-			printf(", \"wall_ms\": %.3f, \"device_ns\": %llu, "
-			       "\"error\": ", wall_ms,
-			       (unsigned long long)v->st.device_ns);
-			cli_json_str(v->why);
-			printf("}");
+			struct json_object *j = cli_json_unit(q, !v->exit);
+
+			json_object_object_add(j, "status", json_object_new_string(
+				v->submitted ? kohaku_job_status_name(v->st.status) :
+				"NOT_SUBMITTED"));
+			json_object_object_add(j, "mismatches",
+					       json_object_new_uint64(v->bad));
+			json_object_object_add(j, "tail_untouched",
+					       json_object_new_boolean(v->guard_ok));
+			json_object_object_add(j, "kernel_cycles", v->cycles_known ?
+					       json_object_new_int64(v->cycles) : NULL);
+			json_object_object_add(j, "wall_ms",
+					       cli_json_double(wall_ms, "%.3f"));
+			json_object_object_add(j, "device_ns",
+					       json_object_new_uint64(v->st.device_ns));
+			json_object_object_add(j, "error",
+					       json_object_new_string(v->why));
+			cli_report_unit(o, j);
 			continue;
 		}
 		if (!v->exit) {

@@ -88,62 +88,83 @@ static void cli_version_text(kohaku_device *dev, const char *err)
 		printf("           %s\n", fw.status);
 }
 
-static void cli_version_json_dev(kohaku_device *dev)
+/* a "%u.%u" or "%u.%u.%u" version string */
+static struct json_object *cli_version_str(const char *fmt, unsigned int a,
+					   unsigned int b, unsigned int c)
 {
+	char v[48];
+
+	snprintf(v, sizeof(v), fmt, a, b, c);
+	return json_object_new_string(v);
+}
+
+static struct json_object *cli_version_json_dev(kohaku_device *dev)
+{
+	struct json_object *j = json_object_new_object(), *dj, *fj;
 	struct drm_kohaku_get_info in;
 	struct kohaku_cli_drv d;
 	struct kohaku_fw_info fw;
 
 	kohaku_get_info(dev, &in);
-	printf("{\"path\": ");
-	cli_json_str(kohaku_device_path(dev));
-	printf(", \"backend\": \"%s\", \"name\": ",
-	       kohaku_backend_name(kohaku_device_backend(dev)));
-	cli_json_str(in.name);
-	printf(", \"abi_version\": \"%u.%u\", \"driver\": ",
-	       KOHAKU_ABI_VERSION_MAJOR(in.abi_version),
-	       KOHAKU_ABI_VERSION_MINOR(in.abi_version));
+	json_object_object_add(j, "path",
+			       json_object_new_string(kohaku_device_path(dev)));
+	json_object_object_add(j, "backend", json_object_new_string(
+		kohaku_backend_name(kohaku_device_backend(dev))));
+	json_object_object_add(j, "name", json_object_new_string(in.name));
+	json_object_object_add(j, "abi_version", cli_version_str("%u.%u",
+		KOHAKU_ABI_VERSION_MAJOR(in.abi_version),
+		KOHAKU_ABI_VERSION_MINOR(in.abi_version), 0));
 	cli_drv_read(dev, &d);
+	dj = json_object_new_object();
 	if (d.have) {
-		printf("{\"name\": ");
-		cli_json_str(d.name);
-		printf(", \"version\": \"%d.%d.%d\", \"date\": ", d.major,
-		       d.minor, d.patch);
-		cli_json_str(d.date);
-		printf(", \"desc\": ");
-		cli_json_str(d.desc);
-		printf("}");
+		json_object_object_add(dj, "name", json_object_new_string(d.name));
+		json_object_object_add(dj, "version", cli_version_str(
+			"%u.%u.%u", (unsigned int)d.major,
+			(unsigned int)d.minor, (unsigned int)d.patch));
+		json_object_object_add(dj, "date", json_object_new_string(d.date));
+		json_object_object_add(dj, "desc", json_object_new_string(d.desc));
 	} else {
-		printf("{\"name\": \"in-process\"}");
+		json_object_object_add(dj, "name",
+				       json_object_new_string("in-process"));
 	}
-	printf(", \"firmware\": ");
+	json_object_object_add(j, "driver", dj);
 	if (kohaku_fw_info(dev, &fw) || !fw.units) {
-		printf("null}");
-		return;
+		json_object_object_add(j, "firmware", NULL);
+		return j;
 	}
-	printf("{\"units\": %u, \"running\": %u, \"version\": \"%u.%u.%u\", "
-	       "\"api\": \"%u.%u\", \"driver_api\": \"%u.%u\", \"status\": ",
-	       fw.units, fw.running, KH_FW_VERSION_MAJOR(fw.fw_version),
-	       KH_FW_VERSION_MINOR(fw.fw_version),
-	       KH_FW_VERSION_PATCH(fw.fw_version), fw.fw_api >> 16,
-	       fw.fw_api & 0xffff, fw.driver_api >> 16, fw.driver_api & 0xffff);
-	cli_json_str(fw.status);
-	printf("}}");
+	fj = json_object_new_object();
+	json_object_object_add(fj, "units", json_object_new_int64(fw.units));
+	json_object_object_add(fj, "running", json_object_new_int64(fw.running));
+	json_object_object_add(fj, "version", cli_version_str("%u.%u.%u",
+		KH_FW_VERSION_MAJOR(fw.fw_version),
+		KH_FW_VERSION_MINOR(fw.fw_version),
+		KH_FW_VERSION_PATCH(fw.fw_version)));
+	json_object_object_add(fj, "api", cli_version_str("%u.%u",
+		fw.fw_api >> 16, fw.fw_api & 0xffff, 0));
+	json_object_object_add(fj, "driver_api", cli_version_str("%u.%u",
+		fw.driver_api >> 16, fw.driver_api & 0xffff, 0));
+	json_object_object_add(fj, "status", json_object_new_string(fw.status));
+	json_object_object_add(j, "firmware", fj);
+	return j;
 }
 
 static void cli_version_json(kohaku_device *dev, const char *err)
 {
-	printf("{\"kohaku\": \"%s\", \"libkohaku\": \"%u.%u\", "
-	       "\"abi\": \"%u.%u\", \"device\": ", CLI_VERSION,
-	       KOHAKU_LIB_VERSION_MAJOR, KOHAKU_LIB_VERSION_MINOR,
-	       KOHAKU_ABI_MAJOR, KOHAKU_ABI_MINOR);
+	struct json_object *j = json_object_new_object();
+
+	json_object_object_add(j, "kohaku", json_object_new_string(CLI_VERSION));
+	json_object_object_add(j, "libkohaku", cli_version_str("%u.%u",
+		KOHAKU_LIB_VERSION_MAJOR, KOHAKU_LIB_VERSION_MINOR, 0));
+	json_object_object_add(j, "abi", cli_version_str("%u.%u",
+		KOHAKU_ABI_MAJOR, KOHAKU_ABI_MINOR, 0));
 	if (dev) {
-		cli_version_json_dev(dev);
+		json_object_object_add(j, "device", cli_version_json_dev(dev));
 	} else {
-		printf("null, \"device_error\": ");
-		cli_json_str(err);
+		json_object_object_add(j, "device", NULL);
+		json_object_object_add(j, "device_error",
+				       json_object_new_string(err));
 	}
-	printf("}\n");
+	cli_json_print(j);
 }
 
 int cli_cmd_version(const struct kohaku_cli_opts *o)

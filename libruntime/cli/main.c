@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -25,7 +26,7 @@ void cli_usage(FILE *f)
 {
 	fprintf(f,
 "usage: %s [--backend sim|kernel] [--device DEV] [--map NAME|PATH] [--json]\n"
-"              COMMAND [ARGS]\n"
+"              [-o FILE] COMMAND [ARGS]\n"
 "       %s [--backend B] [--device DEV] [--map M] [--json] --version\n"
 "\n"
 "commands:\n"
@@ -34,6 +35,9 @@ void cli_usage(FILE *f)
 "                    bound or not ($KOHAKU_PCI_MATCH adds ids), or the\n"
 "                    simulated cards\n"
 "  info              capabilities, meshes and memory of the device\n"
+"  examine           one report of the device: info, the node table, the\n"
+"                    POOL firmware, the DXA units' slots (counts by state);\n"
+"                    runs no job; --json: one object with \"schema\": 1\n"
 "  nodes [--live]    the enumerated node table (--live re-reads status and\n"
 "                    counters)\n"
 "  run saxpy [--n N] [--a A] [--node [M:]X,Y ...] [--timeout MS]\n"
@@ -94,7 +98,9 @@ void cli_usage(FILE *f)
 "  --map NAME|PATH   sim card description: a built-in name (saxpy,\n"
 "                    sx_null_2x2, pool, ...: `kohaku list --backend sim`) or\n"
 "                    a description file; implies --backend sim\n"
-"  --json            machine-readable output\n"
+"  --json            machine-readable output: one JSON object; a failure\n"
+"                    prints {\"error\": ..., \"exit\": N, \"command\": ...}\n"
+"  -o, --output=FILE write what the command prints on stdout to FILE\n"
 "  --version         the tool's and libkohaku's versions, the ABI it was\n"
 "                    built with, and the device's (when one opens): driver\n"
 "                    name, version and date, firmware on POOL units\n"
@@ -114,14 +120,15 @@ void cli_usage(FILE *f)
 
 void cli_die_usage(const char *fmt, ...)
 {
+	char msg[1024];
 	va_list ap;
 
-	fprintf(stderr, "%s: ", CLI_PROG);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\n(see %s --help)\n", CLI_PROG);
-	exit(EXIT_USAGE);
+	cli_error("%s", msg);
+	fprintf(stderr, "(see %s --help)\n", CLI_PROG);
+	exit(cli_json_error_exit(EXIT_USAGE));
 }
 
 /* ---- the device the arguments name ---- */
@@ -139,8 +146,7 @@ int cli_open_dev(const struct kohaku_cli_opts *o, kohaku_device **dev)
 	}
 	r = kohaku_open(b, d, dev, err, sizeof(err));
 	if (r < 0) {
-		fprintf(stderr, "%s: cannot open a device: %s\n", CLI_PROG,
-			err);
+		cli_error("cannot open a device: %s", err);
 		return r == -EPROTO ? EXIT_USAGE : EXIT_NODEV;
 	}
 	return 0;
@@ -157,7 +163,7 @@ int cli_open_nodes(const struct kohaku_cli_opts *o, unsigned int flags,
 		return r;
 	r = kohaku_nodes_alloc(*dev, flags, nd, n);
 	if (r < 0) {
-		fprintf(stderr, "%s: %s\n", CLI_PROG, kohaku_last_error(*dev));
+		cli_error("%s", kohaku_last_error(*dev));
 		kohaku_close(*dev);
 		return EXIT_DEVICE;
 	}
@@ -172,7 +178,7 @@ int cli_open_nodes(const struct kohaku_cli_opts *o, unsigned int flags,
 			 CLI_TAKES_INTERVAL | CLI_TAKES_COUNT | CLI_TAKES_CSV)
 
 enum kohaku_cli_cmd_id {
-	CLI_CMD_LIST, CLI_CMD_INFO, CLI_CMD_NODES, CLI_CMD_DXA, CLI_CMD_HELP,
+	CLI_CMD_LIST, CLI_CMD_INFO, CLI_CMD_EXAMINE, CLI_CMD_NODES, CLI_CMD_DXA, CLI_CMD_HELP,
 	CLI_CMD_RUN_SAXPY, CLI_CMD_RUN_MAT, CLI_CMD_RUN_VEC, CLI_CMD_RUN_DXA,
 	CLI_CMD_RUN_CPU, CLI_CMD_RUN_POOL, CLI_CMD_RUN_OTHER,
 	CLI_CMD_FW_INFO, CLI_CMD_FW_LOAD, CLI_CMD_FW_OTHER,
@@ -196,6 +202,7 @@ struct kohaku_cli_cmd {
 static const struct kohaku_cli_cmd cli_cmds[] = {
 	{ "list", NULL, CLI_CMD_LIST, 1, 0 },
 	{ "info", NULL, CLI_CMD_INFO, 1, 0 },
+	{ "examine", NULL, CLI_CMD_EXAMINE, 1, 0 },
 	{ "nodes", NULL, CLI_CMD_NODES, 1, CLI_TAKES_LIVE },
 	{ "dxa", NULL, CLI_CMD_DXA, 1, CLI_TAKES_NODE },
 	{ "help", NULL, CLI_CMD_HELP, 1, 0 },
@@ -256,10 +263,11 @@ static const struct kohaku_cli_cmd *cli_find_cmd(const struct kohaku_cli_opts *o
 static void cli_check_cmd(const struct kohaku_cli_cmd *c,
 			  const struct kohaku_cli_opts *o)
 {
-	char label[128];
+	static char label[128];
 
 	snprintf(label, sizeof(label), "%s%s%s", c->name, c->sub ? " " : "",
 		 c->sub ? o->pos[1] : "");
+	cli_json_errors(o->json, label);
 	if (o->n_pos > c->max_pos)
 		cli_die_usage("%s: unexpected argument '%s'", label,
 			      o->pos[c->max_pos]);
@@ -295,6 +303,8 @@ static int cli_dispatch(const struct kohaku_cli_cmd *c,
 		return cli_cmd_list(o);
 	case CLI_CMD_INFO:
 		return cli_cmd_info(o);
+	case CLI_CMD_EXAMINE:
+		return cli_cmd_examine(o);
 	case CLI_CMD_NODES:
 		return cli_cmd_nodes(o);
 	case CLI_CMD_DXA:
@@ -332,12 +342,37 @@ static int cli_dispatch(const struct kohaku_cli_cmd *c,
 	return EXIT_USAGE;
 }
 
+/*
+ * -o FILE: stdout becomes FILE (created or truncated); one that cannot be
+ * opened is refused (exit 2) naming it.
+ */
+static void cli_open_output(const char *path)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		cli_die_usage("-o/--output: cannot open '%s': %s", path,
+			      strerror(errno));
+	fflush(stdout);
+	if (dup2(fileno(f), STDOUT_FILENO) < 0)
+		cli_die_usage("-o/--output: '%s': %s", path, strerror(errno));
+	fclose(f);
+}
+
 int main(int argc, char **argv)
 {
 	struct kohaku_cli_opts o;
 	const struct kohaku_cli_cmd *c;
+	int i, r;
 
+	/* --json before parsing, so that a refused argument says so in JSON */
+	for (i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--json"))
+			cli_json_errors(true, NULL);
 	cli_parse_args(argc, argv, &o);
+	cli_json_errors(o.json, NULL);
+	if (o.output)
+		cli_open_output(o.output);
 	if (o.map && o.backend == KOHAKU_BACKEND_KERNEL)
 		cli_die_usage("--map describes a simulated card; it cannot be "
 			      "used with --backend kernel");
@@ -349,7 +384,10 @@ int main(int argc, char **argv)
 			cli_die_usage("--version: unexpected argument '%s'",
 				      o.pos[0]);
 		cli_check_takes(&o, "--version", 0);
-		return cli_cmd_version(&o);
+		cli_json_errors(o.json, "--version");
+		r = cli_json_error_exit(cli_cmd_version(&o));
+		free(o.pos);
+		return r;
 	}
 	if (!o.n_pos) {
 		cli_usage(stderr);
@@ -357,5 +395,7 @@ int main(int argc, char **argv)
 	}
 	c = cli_find_cmd(&o);
 	cli_check_cmd(c, &o);
-	return cli_dispatch(c, &o);
+	r = cli_json_error_exit(cli_dispatch(c, &o));
+	free(o.pos);
+	return r;
 }

@@ -1,27 +1,120 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * What several kohaku commands print, as text or as JSON (--json): JSON
- * strings, and the node table with the device line above it.
+ * What several kohaku commands print, as text or as JSON (--json, built
+ * with json-c): the node table with the device line above it, the run
+ * commands' report, and the error object of a failure under --json.
  */
+#include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "cli.h"
 #include "kohaku/kh_units.h"
 
-void cli_json_str(const char *s)
+void cli_json_print(struct json_object *j)
 {
-	putchar('"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
+	puts(json_object_to_json_string_ext(j, CLI_JSON_FLAGS));
+	json_object_put(j);
+}
 
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20)
-			printf("\\u%04x", c);
-		else
-			putchar(c);
+struct json_object *cli_json_hex64(uint64_t v)
+{
+	char b[24];
+
+	snprintf(b, sizeof(b), "0x%016llx", (unsigned long long)v);
+	return json_object_new_string(b);
+}
+
+struct json_object *cli_json_double(double v, const char *fmt)
+{
+	char b[64];
+
+	snprintf(b, sizeof(b), fmt, v);
+	return json_object_new_double_s(v, b);
+}
+
+struct json_object *cli_json_nodes(const struct drm_kohaku_node *nd,
+				   unsigned int n)
+{
+	struct json_object *a = json_object_new_array();
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		struct json_object *j = json_object_new_object();
+		char tn[16];
+
+		kohaku_cu_type_name(nd[i].cu_type, tn, sizeof(tn));
+		json_object_object_add(j, "mesh", json_object_new_int64(nd[i].mesh));
+		json_object_object_add(j, "x", json_object_new_int64(nd[i].x));
+		json_object_object_add(j, "y", json_object_new_int64(nd[i].y));
+		json_object_object_add(j, "cu_type",
+				       json_object_new_int64(nd[i].cu_type));
+		json_object_object_add(j, "type", json_object_new_string(tn));
+		json_object_object_add(j, "cu_version",
+				       json_object_new_int64(nd[i].cu_version));
+		json_object_object_add(j, "n_buffers",
+				       json_object_new_int64(nd[i].n_buffers));
+		json_object_object_add(j, "inst_depth",
+				       json_object_new_int64(nd[i].inst_depth));
+		json_object_object_add(j, "inst_space",
+				       json_object_new_int64(nd[i].inst_space));
+		json_object_object_add(j, "busy", json_object_new_int64(nd[i].busy));
+		json_object_object_add(j, "retired",
+				       json_object_new_int64(nd[i].retired));
+		json_object_object_add(j, "busy_cycles",
+				       json_object_new_int64(nd[i].busy_cycles));
+		json_object_object_add(j, "flags", json_object_new_int64(nd[i].flags));
+		json_object_object_add(j, "caps_reg", cli_json_hex64(nd[i].caps_reg));
+		json_object_object_add(j, "dbg", cli_json_hex64(nd[i].dbg));
+		json_object_array_add(a, j);
 	}
-	putchar('"');
+	return a;
+}
+
+/* ---- errors ---- */
+
+static bool cli_err_json;
+static bool cli_err_done;
+static const char *cli_err_cmd = "";
+static char cli_err_msg[1024];
+
+void cli_json_errors(bool json, const char *cmd)
+{
+	cli_err_json = json;
+	if (cmd)
+		cli_err_cmd = cmd;
+}
+
+void cli_json_started(void)
+{
+	cli_err_done = true;
+}
+
+void cli_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(cli_err_msg, sizeof(cli_err_msg), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "%s: %s\n", CLI_PROG, cli_err_msg);
+}
+
+int cli_json_error_exit(int ret)
+{
+	struct json_object *j;
+
+	if (!cli_err_json || cli_err_done || ret == EXIT_OK || !cli_err_msg[0])
+		return ret;
+	cli_err_done = true;
+	j = json_object_new_object();
+	json_object_object_add(j, "error", json_object_new_string(cli_err_msg));
+	json_object_object_add(j, "exit", json_object_new_int(ret));
+	json_object_object_add(j, "command", cli_err_cmd[0] ?
+			       json_object_new_string(cli_err_cmd) : NULL);
+	cli_json_print(j);
+	fflush(stdout);
+	return ret;
 }
 
 static void type_str(uint16_t t, char *buf, size_t len)
@@ -35,36 +128,10 @@ static void type_str(uint16_t t, char *buf, size_t len)
 		snprintf(buf, len, "0x%04x '%s'", t, n);
 }
 
-static void print_nodes(const struct kohaku_cli_opts *o,
-			const struct drm_kohaku_node *nd, unsigned int n,
-			bool trailing_comma)
+static void print_nodes(const struct drm_kohaku_node *nd, unsigned int n)
 {
 	unsigned int i;
 
-	if (o->json) {
-		printf("\"nodes\": [");
-		for (i = 0; i < n; i++) {
-			char tn[16];
-
-			kohaku_cu_type_name(nd[i].cu_type, tn, sizeof(tn));
-			printf("%s{\"mesh\": %u, \"x\": %u, \"y\": %u, "
-			       "\"cu_type\": %u, \"type\": ", i ? ", " : "",
-			       nd[i].mesh, nd[i].x, nd[i].y, nd[i].cu_type);
-			cli_json_str(tn);
-			printf(", \"cu_version\": %u, \"n_buffers\": %u, "
-			       "\"inst_depth\": %u, \"inst_space\": %u, "
-			       "\"busy\": %u, \"retired\": %u, "
-			       "\"busy_cycles\": %u, \"flags\": %u, "
-			       "\"caps_reg\": \"0x%016llx\", \"dbg\": \"0x%016llx\"}",
-			       nd[i].cu_version, nd[i].n_buffers,
-			       nd[i].inst_depth, nd[i].inst_space, nd[i].busy,
-			       nd[i].retired, nd[i].busy_cycles, nd[i].flags,
-			       (unsigned long long)nd[i].caps_reg,
-			       (unsigned long long)nd[i].dbg);
-		}
-		printf("]%s", trailing_comma ? ", " : "");
-		return;
-	}
 	printf("%-4s %-7s %-12s %3s %4s %10s %10s %4s %10s %11s %s\n", "mesh",
 	       "node", "type", "ver", "nbuf", "inst_depth", "inst_space",
 	       "busy", "retired", "busy_cycles", "flags");
@@ -87,22 +154,92 @@ void cli_print_device_nodes(const struct kohaku_cli_opts *o,
 			    const char *note, bool more)
 {
 	if (o->json) {
-		printf("{\"path\": ");
-		cli_json_str(kohaku_device_path(dev));
-		printf(", ");
-		print_nodes(o, nd, n, more);
+		cli_report_begin(o, dev, nd, n);
 		return;
 	}
 	printf("%s: %u node%s%s\n", kohaku_device_path(dev), n,
 	       n == 1 ? "" : "s", note);
-	print_nodes(o, nd, n, false);
+	print_nodes(nd, n);
+}
+
+/* ---- the run commands' report ---- */
+
+static struct json_object *cli_report, *cli_report_units;
+
+void cli_report_begin(const struct kohaku_cli_opts *o, const kohaku_device *dev,
+		      const struct drm_kohaku_node *nd, unsigned int n)
+{
+	if (!o->json)
+		return;
+	cli_json_started();
+	json_object_put(cli_report);
+	cli_report = json_object_new_object();
+	cli_report_units = NULL;
+	json_object_object_add(cli_report, "path",
+			       json_object_new_string(kohaku_device_path(dev)));
+	json_object_object_add(cli_report, "nodes", cli_json_nodes(nd, n));
+}
+
+void cli_report_set(const struct kohaku_cli_opts *o, const char *key,
+		    struct json_object *v)
+{
+	if (!o->json || !cli_report) {
+		json_object_put(v);
+		return;
+	}
+	if (!strcmp(key, "units")) {
+		if (!cli_report_units) {
+			cli_report_units = json_object_new_array();
+			json_object_object_add(cli_report, "units",
+					       cli_report_units);
+		}
+		json_object_put(v);
+		return;
+	}
+	json_object_object_add(cli_report, key, v);
+}
+
+void cli_report_unit(const struct kohaku_cli_opts *o, struct json_object *u)
+{
+	if (!o->json || !cli_report) {
+		json_object_put(u);
+		return;
+	}
+	cli_report_set(o, "units", NULL);
+	json_object_array_add(cli_report_units, u);
+}
+
+struct json_object *cli_json_unit(const struct drm_kohaku_node *q, bool ok)
+{
+	struct json_object *u = json_object_new_object();
+
+	json_object_object_add(u, "mesh", json_object_new_int64(q->mesh));
+	json_object_object_add(u, "x", json_object_new_int64(q->x));
+	json_object_object_add(u, "y", json_object_new_int64(q->y));
+	json_object_object_add(u, "ok", json_object_new_boolean(ok));
+	return u;
+}
+
+void cli_report_end(const struct kohaku_cli_opts *o, bool ok,
+		    const char *error)
+{
+	if (!o->json || !cli_report)
+		return;
+	cli_report_set(o, "units", NULL);
+	if (error)
+		json_object_object_add(cli_report, "error",
+				       json_object_new_string(error));
+	json_object_object_add(cli_report, "ok", json_object_new_boolean(ok));
+	cli_json_print(cli_report);
+	cli_report = NULL;
+	cli_report_units = NULL;
 }
 
 void cli_print_verdict(const struct kohaku_cli_opts *o, const char *name,
 		       int ret, const char *pass)
 {
 	if (o->json)
-		printf("], \"ok\": %s}\n", ret ? "false" : "true");
+		cli_report_end(o, !ret, NULL);
 	else
 		printf("%s: %s%s%s\n", name, ret == EXIT_OK ? "PASS (" : "",
 		       ret == EXIT_OK ? pass : ret == EXIT_WRONG ?

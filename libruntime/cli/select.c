@@ -46,10 +46,10 @@ int cli_select_units(const struct kohaku_cli_opts *o,
 			    nd[i].mesh == o->sel[j].mesh)
 				hit = &nd[i];
 		if (!hit || hit->cu_type != cu_type) {
-			fprintf(stderr, "%s: %s: mesh %d (%d,%d) is %s\n", CLI_PROG,
-				what, o->sel[j].mesh, o->sel[j].x, o->sel[j].y,
-				hit ? "not the right kind of unit" :
-				"not an enumerated node");
+			cli_error("%s: mesh %d (%d,%d) is %s", what,
+				  o->sel[j].mesh, o->sel[j].x, o->sel[j].y,
+				  hit ? "not the right kind of unit" :
+				  "not an enumerated node");
 			if (hit)
 				fprintf(stderr, "  (it is a %s unit, not %s)\n",
 					kohaku_cu_type_name(hit->cu_type, tn, sizeof(tn)),
@@ -131,9 +131,12 @@ int cli_demo_none(const struct kohaku_cli_opts *o, const char *demo,
 {
 	char tn[16];
 
-	if (o->json)
-		printf("\"units\": [], \"error\": \"no %s unit on this device\", "
-		       "\"ok\": false}\n", unit);
+	if (o->json) {
+		char e[64];
+
+		snprintf(e, sizeof(e), "no %s unit on this device", unit);
+		cli_report_end(o, false, e);
+	}
 	fprintf(stderr, "%s: run %s: this device has no %s unit (cu_type 0x%04x "
 		"'%s'); %s\n", CLI_PROG, demo, unit, cu_type,
 		kohaku_cu_type_name(cu_type, tn, sizeof(tn)), hint);
