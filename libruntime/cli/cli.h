@@ -211,6 +211,13 @@ void cli_report_set(const struct kohaku_cli_opts *o, const char *key,
 void cli_report_unit(const struct kohaku_cli_opts *o, struct json_object *u);
 /* output.c: a unit's first members: mesh, x, y, ok */
 struct json_object *cli_json_unit(const struct drm_kohaku_node *q, bool ok);
+/*
+ * output.c: a checked run's members after the unit's: its job status (or
+ * NOT_SUBMITTED), the mismatches against the host, and whether the memory
+ * past the result is untouched
+ */
+void cli_json_checked(struct json_object *j, bool submitted,
+		      unsigned int status, uint64_t bad, bool guard_ok);
 /* output.c: the report's end: "ok", then printed (no --json: nothing) */
 void cli_report_end(const struct kohaku_cli_opts *o, bool ok,
 		    const char *error);

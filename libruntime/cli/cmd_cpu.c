@@ -351,12 +351,8 @@ static void cd_print_json(const struct kohaku_cli_opts *o,
 	char chk[16];
 
 	snprintf(chk, sizeof(chk), "0x%08x", v->chk);
-	json_object_object_add(j, "status", json_object_new_string(
-		v->submitted ? kohaku_job_status_name(v->st.status) :
-		"NOT_SUBMITTED"));
-	json_object_object_add(j, "mismatches", json_object_new_uint64(v->bad));
-	json_object_object_add(j, "tail_untouched",
-			       json_object_new_boolean(v->guard_ok));
+	cli_json_checked(j, v->submitted, v->st.status, v->bad,
+			 v->guard_ok);
 	json_object_object_add(j, "checksum", json_object_new_string(chk));
 	json_object_object_add(j, "instructions", v->dbg_known ?
 			       json_object_new_int64(v->retired) : NULL);

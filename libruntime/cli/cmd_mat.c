@@ -187,13 +187,8 @@ static void mat_print(const struct kohaku_cli_opts *o,
 	if (o->json) {
 		struct json_object *j = cli_json_unit(q, !u->exit);
 
-		json_object_object_add(j, "status", json_object_new_string(
-			u->submitted ? kohaku_job_status_name(u->st.status) :
-			"NOT_SUBMITTED"));
-		json_object_object_add(j, "mismatches",
-				       json_object_new_uint64(u->bad));
-		json_object_object_add(j, "tail_untouched",
-				       json_object_new_boolean(u->guard_ok));
+		cli_json_checked(j, u->submitted, u->st.status, u->bad,
+				 u->guard_ok);
 		json_object_object_add(j, "wall_ms",
 				       cli_json_double(wall_ms, "%.3f"));
 		json_object_object_add(j, "device_ns",

@@ -362,13 +362,8 @@ int cli_cmd_run_vec(const struct kohaku_cli_opts *o)
 		if (o->json) {
 			struct json_object *j = cli_json_unit(q, !v->exit);
 
-			json_object_object_add(j, "status", json_object_new_string(
-				v->submitted ? kohaku_job_status_name(v->st.status) :
-				"NOT_SUBMITTED"));
-			json_object_object_add(j, "mismatches",
-					       json_object_new_uint64(v->bad));
-			json_object_object_add(j, "tail_untouched",
-					       json_object_new_boolean(v->guard_ok));
+			cli_json_checked(j, v->submitted, v->st.status, v->bad,
+					 v->guard_ok);
 			json_object_object_add(j, "kernel_cycles", v->cycles_known ?
 					       json_object_new_int64(v->cycles) : NULL);
 			json_object_object_add(j, "wall_ms",

@@ -220,6 +220,16 @@ struct json_object *cli_json_unit(const struct drm_kohaku_node *q, bool ok)
 	return u;
 }
 
+void cli_json_checked(struct json_object *j, bool submitted,
+		      unsigned int status, uint64_t bad, bool guard_ok)
+{
+	json_object_object_add(j, "status", json_object_new_string(
+		submitted ? kohaku_job_status_name(status) : "NOT_SUBMITTED"));
+	json_object_object_add(j, "mismatches", json_object_new_uint64(bad));
+	json_object_object_add(j, "tail_untouched",
+			       json_object_new_boolean(guard_ok));
+}
+
 void cli_report_end(const struct kohaku_cli_opts *o, bool ok,
 		    const char *error)
 {
