@@ -118,7 +118,8 @@ int cli_select_units(const struct kohaku_cli_opts *o,
 /*
  * select.c: what every `kohaku run <unit>-demo` starts from: the device,
  * its node table, and the units of one cu_type it runs on (all of them or
- * the --node ones), with n_sel zeroed runs of the demo's own struct.
+ * the --node ones), with n_sel zeroed runs of the demo's own struct whose
+ * node pointer (at node_off) is set; the device's nodes are printed.
  * cli_demo_open() returns EXIT_OK, or an exit code with what it got so far
  * in d (cli_demo_close() frees any of it).
  */
@@ -131,7 +132,8 @@ struct kohaku_cli_demo {
 	void *runs;
 };
 int cli_demo_open(const struct kohaku_cli_opts *o, struct kohaku_cli_demo *d,
-		  uint16_t cu_type, const char *what, size_t run_size);
+		  uint16_t cu_type, const char *what, size_t run_size,
+		  size_t node_off);
 void cli_demo_close(struct kohaku_cli_demo *d);
 /*
  * The device has no unit the demo runs on: the JSON tail, a message naming

@@ -19,6 +19,7 @@
  * program's path takes) and the cycles.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -395,10 +396,8 @@ static void cd_print_text(const struct kohaku_cli_cpu_run *v, unsigned long n)
 int cli_cmd_run_cpu(const struct kohaku_cli_opts *o)
 {
 	struct kohaku_cli_demo d;
-	const struct drm_kohaku_node *const *sel;
-	struct drm_kohaku_node *nd;
 	struct kohaku_cli_cpu_run *runs;
-	unsigned int n_nodes = 0, n_runs = 0, i;
+	unsigned int n_runs, i;
 	unsigned long n = o->n_given ? o->n : CD_N_DEFAULT;
 	kohaku_device *dev;
 	int ret;
@@ -406,19 +405,13 @@ int cli_cmd_run_cpu(const struct kohaku_cli_opts *o)
 	if (n > CD_N_MAX)
 		cli_die_usage("run cpu-demo: --n %lu is more than %u words", n,
 			      CD_N_MAX);
-	ret = cli_demo_open(o, &d, KH_CU_RV, "run cpu-demo", sizeof(*runs));
+	ret = cli_demo_open(o, &d, KH_CU_RV, "run cpu-demo", sizeof(*runs),
+			    offsetof(struct kohaku_cli_cpu_run, node));
 	dev = d.dev;
-	nd = d.nd;
-	n_nodes = d.n_nodes;
-	sel = d.sel;
 	n_runs = d.n_sel;
 	runs = d.runs;
-	for (i = 0; i < n_runs; i++)
-		runs[i].node = sel[i];
 	if (ret)
 		goto out;
-
-	cli_print_device_nodes(o, dev, nd, n_nodes, "", true);
 	if (!o->json)
 		printf("\ncpu-demo: inclusive prefix sums and a checksum of %lu "
 		       "32-bit words, by an RV32I\n  program on %u cpu unit%s "

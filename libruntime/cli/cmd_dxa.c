@@ -17,6 +17,7 @@
  * the bytes past the result checked untouched.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -410,28 +411,20 @@ static unsigned int dc_scr_of(const struct drm_kohaku_node *nd, unsigned int n,
 int cli_cmd_run_dxa(const struct kohaku_cli_opts *o)
 {
 	struct kohaku_cli_demo d;
-	const struct drm_kohaku_node *const *sel;
-	struct drm_kohaku_node *nd;
 	struct kohaku_cli_dxa_run *runs;
-	unsigned int n_nodes = 0, n_runs = 0, i;
+	unsigned int n_runs, i;
 	kohaku_device *dev;
 	int ret;
 
-	ret = cli_demo_open(o, &d, KH_CU_DX, "run dxa-copy", sizeof(*runs));
+	ret = cli_demo_open(o, &d, KH_CU_DX, "run dxa-copy", sizeof(*runs),
+			    offsetof(struct kohaku_cli_dxa_run, node));
 	dev = d.dev;
-	nd = d.nd;
-	n_nodes = d.n_nodes;
-	sel = d.sel;
 	n_runs = d.n_sel;
 	runs = d.runs;
-	for (i = 0; i < n_runs; i++) {
-		runs[i].node = sel[i];
-		runs[i].n_scr = dc_scr_of(nd, n_nodes, sel[i], runs[i].scr);
-	}
+	for (i = 0; i < n_runs; i++)
+		runs[i].n_scr = dc_scr_of(d.nd, d.n_nodes, d.sel[i], runs[i].scr);
 	if (ret)
 		goto out;
-
-	cli_print_device_nodes(o, dev, nd, n_nodes, "", true);
 	if (!o->json)
 		printf("\ndxa-copy: the %u x %u tile at row %u, column %u of a "
 		       "%u x %u u32 matrix\n  (rows %u bytes apart; rows %u.. and "

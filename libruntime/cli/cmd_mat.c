@@ -9,6 +9,7 @@
  * checked untouched.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -213,26 +214,18 @@ static void mat_print(const struct kohaku_cli_opts *o,
 int cli_cmd_run_mat(const struct kohaku_cli_opts *o)
 {
 	struct kohaku_cli_demo d;
-	const struct drm_kohaku_node *const *sel;
-	struct drm_kohaku_node *nd;
 	struct kohaku_cli_mat_run *runs;
-	unsigned int n_nodes = 0, n_runs = 0, i;
+	unsigned int n_runs, i;
 	kohaku_device *dev;
 	int ret;
 
-	ret = cli_demo_open(o, &d, KH_CU_MG, "run mat-demo", sizeof(*runs));
+	ret = cli_demo_open(o, &d, KH_CU_MG, "run mat-demo", sizeof(*runs),
+			    offsetof(struct kohaku_cli_mat_run, node));
 	dev = d.dev;
-	nd = d.nd;
-	n_nodes = d.n_nodes;
-	sel = d.sel;
 	n_runs = d.n_sel;
 	runs = d.runs;
-	for (i = 0; i < n_runs; i++)
-		runs[i].node = sel[i];
 	if (ret)
 		goto out;
-
-	cli_print_device_nodes(o, dev, nd, n_nodes, "", true);
 	if (!o->json)
 		printf("\nmat-demo: C (%ux%u) = A (%ux%u) . B (%ux%u), FP16 in "
 		       "and out (MXFP7 through MAG's quantiser, FP22 "

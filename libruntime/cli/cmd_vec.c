@@ -23,6 +23,7 @@
  * CU_DBG (read live from NODES after the jobs).
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -308,26 +309,18 @@ static void vd_cycles(kohaku_device *dev, struct kohaku_cli_vec_run *runs,
 int cli_cmd_run_vec(const struct kohaku_cli_opts *o)
 {
 	struct kohaku_cli_demo d;
-	const struct drm_kohaku_node *const *sel;
-	struct drm_kohaku_node *nd;
 	struct kohaku_cli_vec_run *runs;
-	unsigned int n_nodes = 0, n_runs = 0, i;
+	unsigned int n_runs, i;
 	kohaku_device *dev;
 	int ret;
 
-	ret = cli_demo_open(o, &d, KH_CU_VC, "run vec-demo", sizeof(*runs));
+	ret = cli_demo_open(o, &d, KH_CU_VC, "run vec-demo", sizeof(*runs),
+			    offsetof(struct kohaku_cli_vec_run, node));
 	dev = d.dev;
-	nd = d.nd;
-	n_nodes = d.n_nodes;
-	sel = d.sel;
 	n_runs = d.n_sel;
 	runs = d.runs;
-	for (i = 0; i < n_runs; i++)
-		runs[i].node = sel[i];
 	if (ret)
 		goto out;
-
-	cli_print_device_nodes(o, dev, nd, n_nodes, "", true);
 	if (!o->json)
 		printf("\nvec-demo: s = x + y and f = x*y + s, %u FP16 elements "
 		       "each, on %u vec unit%s\n"

@@ -97,9 +97,10 @@ int cli_wait_final(kohaku_device *dev, uint64_t job, uint32_t timeout_ms,
 }
 
 int cli_demo_open(const struct kohaku_cli_opts *o, struct kohaku_cli_demo *d,
-		  uint16_t cu_type, const char *what, size_t run_size)
+		  uint16_t cu_type, const char *what, size_t run_size,
+		  size_t node_off)
 {
-	unsigned int room;
+	unsigned int room, i;
 	int r;
 
 	memset(d, 0, sizeof(*d));
@@ -113,8 +114,15 @@ int cli_demo_open(const struct kohaku_cli_opts *o, struct kohaku_cli_demo *d,
 		fprintf(stderr, "%s: out of memory\n", CLI_PROG);
 		return EXIT_DEVICE;
 	}
-	return cli_select_units(o, d->nd, d->n_nodes, cu_type, what, d->sel,
-				&d->n_sel);
+	r = cli_select_units(o, d->nd, d->n_nodes, cu_type, what, d->sel,
+			     &d->n_sel);
+	/* each run's node pointer, at node_off in the demo's own struct */
+	for (i = 0; i < d->n_sel; i++)
+		memcpy((char *)d->runs + i * run_size + node_off, &d->sel[i],
+		       sizeof(d->sel[i]));
+	if (!r)
+		cli_print_device_nodes(o, d->dev, d->nd, d->n_nodes, "", true);
+	return r;
 }
 
 void cli_demo_close(struct kohaku_cli_demo *d)
