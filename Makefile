@@ -122,8 +122,10 @@ deps:
 deps-run:
 	scripts/install-deps.sh run
 
+# only the CLI: the tests' kselftest harness comes with linux-source-6.12,
+# which make deps-run does not install
 run: deps-run
-	$(MAKE) userspace
+	$(MAKE) $(KOHAKU_CLI)
 	$(KOHAKU_CLI) --backend sim --map saxpy run saxpy
 
 modules: kh-check-kdir

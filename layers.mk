@@ -36,7 +36,7 @@ INCDIRS.libruntime/inproc := uapi hwif libruntime driver/core sim-backend
 INCDIRS.tests := tests
 INCDIRS.tests/model := uapi hwif sim-backend tests
 INCDIRS.tests/unit := uapi hwif driver/core libruntime/inproc tests
-INCDIRS.tests/runtime := uapi libruntime tests
+INCDIRS.tests/selftests/kohaku := uapi libruntime
 # the fuzzer runs one driver/core file (the image parser) alone
 INCDIRS.tests/fuzz := uapi hwif driver/core tests
 

@@ -10,9 +10,12 @@
 #   1. model and core unit tests              build/tests/{model,unit}/*
 #      (model_pool_fw boots build/firmware/pool.fw: KOHAKU_TEST_FW)
 #      the firmware images against the packer  tests/firmware/images.sh
-#   2. runtime + uapi tests, sim backend      build/tests/runtime/*
+#   2. runtime + uapi tests, sim backend      build/tests/selftests/kohaku/*
+#      (kselftest binaries, tests/selftests/kohaku/README.md), and once
+#      the kernel's way: make -C tools/testing/selftests TARGETS=kohaku
+#      run_tests in a skeleton kernel tree, against a DESTDIR install
 #   3. the same under ASan/UBSan              build/asan/tests/...
-#   4. runtime tests under valgrind           build/tests/runtime/*
+#   4. runtime tests under valgrind           build/tests/selftests/kohaku/*
 #   5. runtime tests in a QEMU VM on kohaku.ko + kohaku_sim.ko
 #   6. the firmware image parser's fuzzer, briefly   build/fuzz/*
 #
@@ -92,21 +95,27 @@ run_suite model "" build/tests/model/*
 run_suite unit "" build/tests/unit/*
 run_images images build/firmware/khfw-pack
 # the model's protocol checker on in every in-process card (a violation
-# fails the test that caused it: tests/runtime/README.md)
+# fails the test that caused it: tests/selftests/kohaku/README.md)
 export KOHAKU_SIM_CHECK=1
 export KOHAKU_FIRMWARE_PATH="$top/build/firmware"
 maps="saxpy sx_null_2x2 pool pool_2x2"
-# the runtime suite once per built-in card (tests/runtime/README.md)
+# the runtime suite once per built-in card (tests/selftests/kohaku/README.md)
 for map in $maps; do
 	KOHAKU_BACKEND=sim KOHAKU_TEST_MAP=$map \
-		run_suite runtime-sim/$map "" build/tests/runtime/*
+		run_suite runtime-sim/$map "" build/tests/selftests/kohaku/*
 done
+# the same tests the kernel's way: copied into a kernel tree's
+# tools/testing/selftests, built against a DESTDIR install through
+# pkg-config, run by the kernel's runner (scripts/check-kselftest.sh)
+run_check kselftest scripts/check-kselftest.sh
 # rt_dma's largest transfer under the sanitizers and valgrind (64 MiB plain)
 export KOHAKU_TEST_DMA_MAX=4194304
 # the data path and jobs again on cards that offer no interrupt at all
 KOHAKU_BACKEND=sim KOHAKU_TEST_MAP=sx_null_2x2 KOHAKU_SIM_IRQ=poll \
-	run_suite runtime-sim-poll/sx_null_2x2 "" build/tests/runtime/rt_dma \
-	build/tests/runtime/rt_jobs build/tests/runtime/rt_fences
+	run_suite runtime-sim-poll/sx_null_2x2 "" build/tests/selftests/kohaku/rt_dma \
+	build/tests/selftests/kohaku/rt_jobs build/tests/selftests/kohaku/rt_fences
+# the kselftest harness's per-test timeouts, stretched for the sanitizers
+export KOHAKU_TEST_TIMEOUT_SCALE=4
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 run_suite asan-model "" build/asan/tests/model/*
@@ -114,13 +123,16 @@ run_suite asan-unit "" build/asan/tests/unit/*
 run_images asan-images build/asan/firmware/khfw-pack
 for map in $maps; do
 	KOHAKU_BACKEND=sim KOHAKU_TEST_MAP=$map \
-		run_suite asan-runtime/$map "" build/asan/tests/runtime/*
+		run_suite asan-runtime/$map "" build/asan/tests/selftests/kohaku/*
 done
+export KOHAKU_TEST_TIMEOUT_SCALE=20
 for map in $maps; do
 	KOHAKU_BACKEND=sim KOHAKU_TEST_MAP=$map run_suite valgrind-runtime/$map \
 		"valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect" \
-		build/tests/runtime/*
+		build/tests/selftests/kohaku/*
 done
+
+unset KOHAKU_TEST_TIMEOUT_SCALE
 
 out="$log/vm.tap"
 tests/vm/run-vm.sh >"$out" 2>&1

@@ -4,5 +4,6 @@ TAP_SRCS := tests/tap.c
 
 -include tests/model/model.mk
 -include tests/unit/unit.mk
--include tests/runtime/runtime.mk
+include tests/selftests/kselftest.mk
+-include tests/selftests/kohaku/kohaku.mk
 -include tests/fuzz/fuzz.mk

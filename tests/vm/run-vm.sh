@@ -7,7 +7,7 @@
 # Needs, built beforehand:
 #   kohaku.ko kohaku_sim.ko            make modules
 #   build/static/kohaku                make BUILD=build/static STATIC=1 userspace
-#   build/static/tests/runtime/*       (the same)
+#   build/static/tests/selftests/kohaku/*  (the same)
 #
 # Environment (all optional):
 #   KVER                  kernel release (newest /lib/modules/*deb12-amd64)
@@ -71,13 +71,13 @@ done
 [ -x "$STATIC/kohaku" ] ||
 	missing="$missing $STATIC/kohaku (make BUILD=build/static STATIC=1 userspace)"
 tests=
-for t in "$STATIC"/tests/runtime/*; do
+for t in "$STATIC"/tests/selftests/kohaku/*; do
 	[ -f "$t" ] && [ -x "$t" ] && tests="$tests $t"
 done
 [ -n "$tests" ] ||
-	missing="$missing $STATIC/tests/runtime/* (make BUILD=build/static STATIC=1 userspace)"
+	missing="$missing $STATIC/tests/selftests/kohaku/* (make BUILD=build/static STATIC=1 userspace)"
 # tests/vm/vm_kernel.c links against the same static build
-vm_objs="$STATIC/obj/tests/runtime/rt_common.o $STATIC/obj/tests/tap.o $STATIC/libkohaku.a"
+vm_objs="$STATIC/obj/tests/selftests/kohaku/rt_common.o $STATIC/libkohaku.a"
 for o in $vm_objs; do
 	[ -f "$o" ] || missing="$missing $o (make BUILD=build/static STATIC=1 userspace)"
 done
@@ -99,7 +99,9 @@ mkdir -p "$WORK/bin"
 CC=${CC:-gcc}
 # shellcheck disable=SC2046,SC2086
 if "$CC" -static -std=gnu11 -O2 -Wall -Wextra -Werror -Wno-unused-parameter \
-	-I"$top/uapi" -I"$top/libruntime" -I"$top/tests" -I"$top/tests/runtime" \
+	-I"$top/uapi" -I"$top/libruntime" -I"$top/tests/selftests/kohaku" \
+	-isystem "$top/build/kselftest/tools/testing/selftests/kselftest" \
+	-Wno-missing-prototypes \
 	$(pkg-config --cflags libdrm 2>/dev/null || echo -I/usr/include/libdrm) \
 	-o "$WORK/bin/vm_kernel" "$top/tests/vm/vm_kernel.c" $vm_objs \
 	$(pkg-config --libs libdrm 2>/dev/null || echo -ldrm) -lz -lpthread -lm \

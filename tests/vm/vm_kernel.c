@@ -27,7 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "rt_common.h"
+#include "rt_test.h"
 
 #define LONG_N		(1ul << 18)	/* some 0.5 s of polling under TCG */
 #define WORKER_N	65536
@@ -50,7 +50,7 @@ static int submit_saxpy(kohaku_device *dev, unsigned long n, struct rt_vec *v,
 	int r;
 
 	if (!rt_nodes_of(dev, KH_CU_SX, sx, 16)) {
-		tap_fail_at(__FILE__, __LINE__, "no SX unit");
+		rt_fail_at(__FILE__, __LINE__, "no SX unit");
 		return -1;
 	}
 	if (rt_vec_setup(dev, sx[0].mesh, n, 9, v))
@@ -58,14 +58,14 @@ static int submit_saxpy(kohaku_device *dev, unsigned long n, struct rt_vec *v,
 	rt_prog_saxpy(&p, &inst, 1, &sx[0], v, 1.5f);
 	r = kohaku_submit(dev, &p, 1, 0, id);
 	if (r) {
-		tap_fail_at(__FILE__, __LINE__, "submit: %d: %s", r,
+		rt_fail_at(__FILE__, __LINE__, "submit: %d: %s", r,
 			    kohaku_last_error(dev));
 		return -1;
 	}
 	return 0;
 }
 
-TEST(job_finishes_with_nobody_waiting)
+TEST_F(rt, job_finishes_with_nobody_waiting)
 {
 	struct kohaku_job_status st;
 	struct rt_vec v;
@@ -86,7 +86,7 @@ TEST(job_finishes_with_nobody_waiting)
 		if (r != -ETIMEDOUT)
 			break;
 	}
-	tap_diag("final after %u look(s), %.2f s", looks, looks * 0.25);
+	rt_diag("final after %u look(s), %.2f s", looks, looks * 0.25);
 	CHECK_MSG(r == 0 && st.status == KOHAKU_JOB_DONE,
 		  "wait: %d status %s: %s", r, kohaku_job_status_name(st.status),
 		  kohaku_last_error(dev));
@@ -96,7 +96,7 @@ TEST(job_finishes_with_nobody_waiting)
 	kohaku_close(dev);
 }
 
-TEST(close_with_a_job_on_the_device)
+TEST_F(rt, close_with_a_job_on_the_device)
 {
 	struct rt_vec v;
 	kohaku_device *other;
@@ -110,7 +110,7 @@ TEST(close_with_a_job_on_the_device)
 	kohaku_close(dev);
 }
 
-TEST(killed_waiter_goes_at_once)
+TEST_F(rt, killed_waiter_goes_at_once)
 {
 	int pfd[2], status;
 	double t0, dt;
@@ -143,7 +143,7 @@ TEST(killed_waiter_goes_at_once)
 	kill(pid, SIGKILL);
 	REQUIRE(waitpid(pid, &status, 0) == pid);
 	dt = now_s() - t0;
-	tap_diag("the killed waiter was gone after %.3f s", dt);
+	rt_diag("the killed waiter was gone after %.3f s", dt);
 	CHECK_MSG(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL,
 		  "child status 0x%x", status);
 	CHECK_MSG(dt < 5.0, "a killed waiter took %.1f s to go", dt);
@@ -197,7 +197,7 @@ static int accel_of(const char *card, char *node, size_t len)
 	return -1;
 }
 
-TEST(unbind_with_a_file_open_and_a_job_running)
+TEST_F(rt, unbind_with_a_file_open_and_a_job_running)
 {
 	const char *drv = "/sys/bus/platform/drivers/kohaku";
 	char card[64], file[PATH_MAX], node[PATH_MAX], err[256];
@@ -209,9 +209,8 @@ TEST(unbind_with_a_file_open_and_a_job_running)
 	RT_OPEN(dev);
 
 	if (card_of(kohaku_device_path(dev), card, sizeof(card))) {
-		tap_skip_reason = "not a kohaku_sim card";
 		kohaku_close(dev);
-		return;
+		SKIP(return, "not a kohaku_sim card");
 	}
 	REQUIRE(submit_saxpy(dev, LONG_N, &v, &id) == 0);
 
@@ -258,7 +257,7 @@ static void *wait_long(void *arg)
 	return NULL;
 }
 
-TEST(unbind_ends_a_wait_in_progress)
+TEST_F(rt, unbind_ends_a_wait_in_progress)
 {
 	const char *drv = "/sys/bus/platform/drivers/kohaku";
 	char card[64], file[PATH_MAX], node[PATH_MAX], err[256];
@@ -270,9 +269,8 @@ TEST(unbind_ends_a_wait_in_progress)
 	RT_OPEN(dev);
 
 	if (card_of(kohaku_device_path(dev), card, sizeof(card))) {
-		tap_skip_reason = "not a kohaku_sim card";
 		kohaku_close(dev);
-		return;
+		SKIP(return, "not a kohaku_sim card");
 	}
 	/* some 15 s of polling under TCG: far longer than the test waits */
 	REQUIRE(submit_saxpy(dev, KH_SX_N_MAX * KOHAKU_MAX_JOB_INSTS, &v, &w.id) == 0);
@@ -284,7 +282,7 @@ TEST(unbind_ends_a_wait_in_progress)
 	r = sysfs_write(file, card);
 	CHECK_MSG(r == 0, "unbind %s: %s", card, strerror(-r));
 	pthread_join(th, NULL);
-	tap_diag("unbind took %.2f s, the WAIT returned %d after %.2f s",
+	rt_diag("unbind took %.2f s, the WAIT returned %d after %.2f s",
 		 now_s() - t0, w.r, w.took);
 	CHECK_MSG(w.r == -ENODEV, "WAIT across unbind: %d (%s)", w.r,
 		  kohaku_strerror(w.r));
@@ -327,7 +325,7 @@ static void *move_data(void *arg)
 	return NULL;
 }
 
-TEST(unbind_with_a_dma_in_flight)
+TEST_F(rt, unbind_with_a_dma_in_flight)
 {
 	const char *drv = "/sys/bus/platform/drivers/kohaku";
 	char card[64], file[PATH_MAX], node[PATH_MAX], err[256];
@@ -340,9 +338,8 @@ TEST(unbind_with_a_dma_in_flight)
 	RT_OPEN(dev);
 
 	if (card_of(kohaku_device_path(dev), card, sizeof(card))) {
-		tap_skip_reason = "not a kohaku_sim card";
 		kohaku_close(dev);
-		return;
+		SKIP(return, "not a kohaku_sim card");
 	}
 	m.dev = dev;
 	m.n = 64u << 20;
@@ -358,7 +355,7 @@ TEST(unbind_with_a_dma_in_flight)
 	CHECK_MSG(r == 0, "unbind %s: %s", card, strerror(-r));
 	m.stop = 1;
 	pthread_join(th, NULL);
-	tap_diag("unbind took %.2f s after %u transfers of 64 MiB; the last returned %d",
+	rt_diag("unbind took %.2f s after %u transfers of 64 MiB; the last returned %d",
 		 now_s() - t0, m.rounds, m.r);
 	CHECK_MSG(m.r == 0 || m.r == -ENODEV, "a transfer across unbind: %d (%s)",
 		  m.r, kohaku_strerror(m.r));
@@ -386,7 +383,4 @@ TEST(unbind_with_a_dma_in_flight)
 	}
 }
 
-int main(int argc, char **argv)
-{
-	return tap_main(argc, argv);
-}
+RT_TEST_MAIN

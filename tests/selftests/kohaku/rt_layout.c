@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <sys/ioctl.h>
 
-#include "rt_common.h"
+#include "rt_test.h"
 #include "kohaku/kh_flit.h"
 #include "kohaku/kh_regs.h"
 #include "kohaku/kh_dxa.h"
@@ -288,7 +288,7 @@ static void check_struct(const char *name, size_t size, size_t end_of_last,
 
 #define CHECK_STRUCT(s, last, size) check_struct(#s, sizeof(struct s), END(s, last), size)
 
-TEST(layout_no_implicit_padding)
+TEST_F(rt, layout_no_implicit_padding)
 {
 	CHECK_STRUCT(drm_kohaku_mesh_info, reserved, 56);
 	CHECK_STRUCT(drm_kohaku_get_info, reserved, 312);
@@ -309,7 +309,7 @@ TEST(layout_no_implicit_padding)
 	CHECK_STRUCT(drm_kohaku_dxa_slot, table, 168);
 }
 
-TEST(layout_command_numbers)
+TEST_F(rt, layout_command_numbers)
 {
 	CHECK_EQ(_IOC_TYPE(DRM_IOCTL_KOHAKU_GET_INFO), DRM_IOCTL_BASE);
 	CHECK_EQ(_IOC_SIZE(DRM_IOCTL_KOHAKU_GET_INFO), sizeof(struct drm_kohaku_get_info));
@@ -318,7 +318,7 @@ TEST(layout_command_numbers)
 	CHECK(DRM_COMMAND_BASE + DRM_KOHAKU_NUM_IOCTLS <= DRM_COMMAND_END);
 }
 
-TEST(layout_constants)
+TEST_F(rt, layout_constants)
 {
 	CHECK_EQ(KOHAKU_ABI_VERSION_MAJOR(KOHAKU_ABI_VERSION), KOHAKU_ABI_MAJOR);
 	CHECK_EQ(sizeof(struct kohaku_inst), KH_PAYLOAD_BYTES);
@@ -334,7 +334,4 @@ TEST(layout_constants)
 	CHECK_EQ(DRM_KOHAKU_DXA_GET, DRM_KOHAKU_NUM_IOCTLS - 1);
 }
 
-int main(int argc, char **argv)
-{
-	return tap_main(argc, argv);
-}
+RT_TEST_MAIN_NO_DEVICE

@@ -3,13 +3,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rt_common.h"
+#include "rt_test.h"
 
 #define MAX_UNITS 16
 
 static const unsigned long sizes[] = { 0, 1, 7, 8, 9, 63, 64, 65, 1000, 4097 };
 
-TEST(saxpy_every_sx_unit_every_size)
+TEST_F(rt, saxpy_every_sx_unit_every_size)
 {
 	struct drm_kohaku_node sx[MAX_UNITS];
 	unsigned int n_sx, u, k;
@@ -52,7 +52,7 @@ TEST(saxpy_every_sx_unit_every_size)
 	kohaku_close(dev);
 }
 
-TEST(saxpy_all_sx_units_in_one_job)
+TEST_F(rt, saxpy_all_sx_units_in_one_job)
 {
 	struct drm_kohaku_node sx[MAX_UNITS];
 	struct kohaku_program p[MAX_UNITS];
@@ -80,7 +80,7 @@ TEST(saxpy_all_sx_units_in_one_job)
 	kohaku_close(dev);
 }
 
-TEST(saxpy_program_of_many_instructions)
+TEST_F(rt, saxpy_program_of_many_instructions)
 {
 	/* more instructions than the FIFO holds: credits must come back */
 	static const unsigned int counts[] = { 2, 31, 32, 33, 70 };
@@ -108,7 +108,7 @@ TEST(saxpy_program_of_many_instructions)
 	kohaku_close(dev);
 }
 
-TEST(saxpy_many_jobs_in_flight)
+TEST_F(rt, saxpy_many_jobs_in_flight)
 {
 	struct drm_kohaku_node sx[MAX_UNITS];
 	struct rt_vec v[6];
@@ -142,7 +142,7 @@ TEST(saxpy_many_jobs_in_flight)
 	kohaku_close(dev);
 }
 
-TEST(saxpy_library_run_and_describe)
+TEST_F(rt, saxpy_library_run_and_describe)
 {
 	struct drm_kohaku_node sx[MAX_UNITS];
 	struct kohaku_program p;
@@ -163,7 +163,7 @@ TEST(saxpy_library_run_and_describe)
 	kohaku_close(dev);
 }
 
-TEST(saxpy_two_files_interleaved)
+TEST_F(rt, saxpy_two_files_interleaved)
 {
 	struct drm_kohaku_node sx[MAX_UNITS];
 	kohaku_device *d[2];
@@ -214,7 +214,7 @@ TEST(saxpy_two_files_interleaved)
  * A BO freed while a job that may write it is unfinished: its memory is not
  * handed out again until the job is final (docs/abi.md, device memory).
  */
-TEST(bo_freed_under_a_running_job_is_not_reused)
+TEST_F(rt, bo_freed_under_a_running_job_is_not_reused)
 {
 	enum { N = 1 << 17 };
 	struct drm_kohaku_node sx[MAX_UNITS];
@@ -256,7 +256,7 @@ static void null_words(uint32_t w[8], unsigned int seed)
 		w[k] = (seed + 1) * 0x9e3779b9u ^ (k * 0x85ebca6bu);
 }
 
-TEST(null_unit_programs)
+TEST_F(rt, null_unit_programs)
 {
 	static const unsigned int counts[] = { 1, 2, 31, 32, 33, 100, 1000 };
 	struct drm_kohaku_node nu[MAX_UNITS];
@@ -269,7 +269,7 @@ TEST(null_unit_programs)
 	if (!n_null) {
 		free(inst);
 		kohaku_close(dev);
-		SKIP("this map has no null unit");
+		SKIP(return, "this map has no null unit");
 	}
 	for (u = 0; u < n_null; u++) {
 		for (k = 0; k < sizeof(counts) / sizeof(counts[0]); k++) {
@@ -300,7 +300,7 @@ TEST(null_unit_programs)
 	kohaku_close(dev);
 }
 
-TEST(null_and_sx_units_in_one_job)
+TEST_F(rt, null_and_sx_units_in_one_job)
 {
 	struct drm_kohaku_node nu[MAX_UNITS], sx[MAX_UNITS];
 	struct kohaku_program p[2 * MAX_UNITS];
@@ -314,7 +314,7 @@ TEST(null_and_sx_units_in_one_job)
 	n_sx = rt_nodes_of(dev, KH_CU_SX, sx, MAX_UNITS);
 	if (!n_null) {
 		kohaku_close(dev);
-		SKIP("this map has no null unit");
+		SKIP(return, "this map has no null unit");
 	}
 	for (i = 0; i < n_sx; i++) {
 		REQUIRE(rt_vec_setup(dev, sx[i].mesh, 333, 70 + i, &v[i]) == 0);
@@ -377,7 +377,7 @@ static void check_fault(kohaku_device *dev, const struct drm_kohaku_node *nd,
 	CHECK(strstr(kohaku_last_error(dev), "FAULT") != NULL);
 }
 
-TEST(sx_fault_bad_opcode)
+TEST_F(rt, sx_fault_bad_opcode)
 {
 	static const unsigned int ops[] = { 0x00, 0x02, 0x7f, 0xff };
 	struct drm_kohaku_node sx[MAX_UNITS];
@@ -413,7 +413,7 @@ TEST(sx_fault_bad_opcode)
  * whose previous job faulted must not inherit that fault while its own
  * signal is still on its way (a long saxpy keeps it on its way).
  */
-TEST(sx_good_job_after_fault_on_same_unit)
+TEST_F(rt, sx_good_job_after_fault_on_same_unit)
 {
 	static const unsigned long ns[] = { 8, 4096, 65536 };
 	struct drm_kohaku_node sx[MAX_UNITS];
@@ -448,7 +448,7 @@ TEST(sx_good_job_after_fault_on_same_unit)
 }
 
 /* n > 64 (N_MAX): FAULT_TOO_BIG, nothing touched (saxpy_cu.v:40, :146) */
-TEST(sx_fault_too_big)
+TEST_F(rt, sx_fault_too_big)
 {
 	static const uint32_t big[] = { KH_SX_N_MAX + 1, 1000, 0xffffff };
 	struct drm_kohaku_node sx[MAX_UNITS];
@@ -483,7 +483,7 @@ TEST(sx_fault_too_big)
  * that word (memory moves whole words), so x + 4 and y + 16 compute what
  * x and y do.  The checked builder still refuses them.
  */
-TEST(sx_unaligned_addresses_are_no_fault)
+TEST_F(rt, sx_unaligned_addresses_are_no_fault)
 {
 	struct drm_kohaku_node sx[MAX_UNITS];
 	struct kohaku_program p;
@@ -515,7 +515,7 @@ TEST(sx_unaligned_addresses_are_no_fault)
 	kohaku_close(dev);
 }
 
-TEST(sx_fault_in_a_multi_unit_job)
+TEST_F(rt, sx_fault_in_a_multi_unit_job)
 {
 	struct drm_kohaku_node sx[MAX_UNITS];
 	struct kohaku_program p[2];
@@ -528,7 +528,7 @@ TEST(sx_fault_in_a_multi_unit_job)
 	n_sx = rt_nodes_of(dev, KH_CU_SX, sx, MAX_UNITS);
 	if (n_sx < 2) {
 		kohaku_close(dev);
-		SKIP("needs two SX units");
+		SKIP(return, "needs two SX units");
 	}
 	REQUIRE(rt_vec_setup(dev, sx[0].mesh, 100, 1, &v0) == 0);
 	REQUIRE(rt_vec_setup(dev, sx[1].mesh, 100, 2, &v1) == 0);
@@ -556,7 +556,7 @@ TEST(sx_fault_in_a_multi_unit_job)
 	kohaku_close(dev);
 }
 
-TEST(sx_fault_mid_program_then_good_job)
+TEST_F(rt, sx_fault_mid_program_then_good_job)
 {
 	struct drm_kohaku_node sx[MAX_UNITS];
 	struct kohaku_program p;
@@ -585,7 +585,7 @@ TEST(sx_fault_mid_program_then_good_job)
 		CHECK_EQ(st.fault_code, KH_SX_FAULT_BAD_OP);
 	else
 		CHECK_EQ(st.fault_code, 0);
-	tap_diag("mid-program fault: code %s", st.fault_flags & KOHAKU_FAULT_CODE_KNOWN ?
+	rt_diag("mid-program fault: code %s", st.fault_flags & KOHAKU_FAULT_CODE_KNOWN ?
 		 "known" : "not known (overwritten by the last signal)");
 	CHECK(strstr(kohaku_last_error(dev), "FAULT") != NULL);
 	rt_vec_free(dev, &v);
@@ -594,7 +594,4 @@ TEST(sx_fault_mid_program_then_good_job)
 	kohaku_close(dev);
 }
 
-int main(int argc, char **argv)
-{
-	return tap_main(argc, argv);
-}
+RT_TEST_MAIN

@@ -21,16 +21,15 @@
 #include <stdbool.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "kohaku.h"
 #include "rt_internal.h"
-#include "tap.h"
+#include "rt_test.h"
 
 /* ---- the id list ---- */
 
-TEST(match_syntax)
+TEST_F(rt, match_syntax)
 {
 	struct kh_rt_pci_id ids[KOHAKU_PCI_MATCH_MAX];
 	char err[KOHAKU_ERRMSG_MAX];
@@ -59,7 +58,7 @@ TEST(match_syntax)
 	CHECK_EQ(ids[2].device, 1);
 }
 
-TEST(match_refusals)
+TEST_F(rt, match_refusals)
 {
 	static const char *const bad[] = {
 		"1234", "1234:", ":1111", "12345:1111", "1234:11111",
@@ -82,7 +81,7 @@ TEST(match_refusals)
 			  strstr(err, "is not a PCI id") &&
 			  strstr(err, "VVVV:DDDD"), "'%s': %s", bad[i], err);
 	}
-	tap_diag("e.g. %s", err);
+	rt_diag("e.g. %s", err);
 	for (i = 0; i <= KOHAKU_PCI_MATCH_MAX; i++)
 		snprintf(many + strlen(many), sizeof(many) - strlen(many),
 			 "%s1234:%04x", i ? "," : "", i);
@@ -186,7 +185,7 @@ static void entry(struct kohaku_pci_entry *e, const char *addr,
 
 #define A "0000:41:00.0"
 
-TEST(sysfs_bound_to_kohaku)
+TEST_F(rt, sysfs_bound_to_kohaku)
 {
 	struct kohaku_pci_entry e;
 	char link[96], d[256];
@@ -223,7 +222,7 @@ TEST(sysfs_bound_to_kohaku)
 	tree_fini();
 }
 
-TEST(sysfs_no_driver)
+TEST_F(rt, sysfs_no_driver)
 {
 	struct kohaku_pci_entry e;
 	char link[96];
@@ -266,7 +265,7 @@ TEST(sysfs_no_driver)
 	tree_fini();
 }
 
-TEST(sysfs_other_driver)
+TEST_F(rt, sysfs_other_driver)
 {
 	static const char *const drv[] = {
 		"vfio-pci", "pci-stub", "xdma", "a-driver-with-a-long-name-30c",
@@ -289,12 +288,12 @@ TEST(sysfs_other_driver)
 			  strstr(e.message, "driver_override") &&
 			  strstr(e.message, "> /sys/bus/pci/drivers_probe"),
 			  "%s", e.message);
-		tap_diag("%s: %s", drv[i], e.message);
+		rt_diag("%s: %s", drv[i], e.message);
 		tree_fini();
 	}
 }
 
-TEST(sysfs_kohaku_without_node)
+TEST_F(rt, sysfs_kohaku_without_node)
 {
 	struct kohaku_pci_entry e;
 
@@ -308,7 +307,7 @@ TEST(sysfs_kohaku_without_node)
 	tree_fini();
 }
 
-TEST(bars_in_words)
+TEST_F(rt, bars_in_words)
 {
 	struct kohaku_pci_entry e;
 	char buf[256], small[12];
@@ -334,7 +333,7 @@ TEST(bars_in_words)
 
 /* ---- this machine's bus ---- */
 
-TEST(host_kohaku_ids)
+TEST_F(rt, host_kohaku_ids)
 {
 	struct kohaku_pci_entry *l = (void *)1;
 	char err[KOHAKU_ERRMSG_MAX];
@@ -344,13 +343,13 @@ TEST(host_kohaku_ids)
 	r = kohaku_pci_list("", &l, &n, err, sizeof(err));
 	if (r < 0) {
 		/* no PCI access here: a clean error, nothing listed */
-		tap_diag("no PCI access: %d %s", r, err);
+		rt_diag("no PCI access: %d %s", r, err);
 		CHECK(err[0]);
 		CHECK(l == NULL);
 		CHECK_EQ(n, 0);
 		return;
 	}
-	tap_diag("%u KohakuAccel function%s; %s", n, n == 1 ? "" : "s", err);
+	rt_diag("%u KohakuAccel function%s; %s", n, n == 1 ? "" : "s", err);
 	if (!n) {
 		CHECK(l == NULL);
 		CHECK_MSG(strstr(err, "no PCI function with KohakuAccel's ids "
@@ -360,7 +359,7 @@ TEST(host_kohaku_ids)
 		CHECK(l[i].kohaku_ids);
 		CHECK(l[i].vendor == 0x10ee && l[i].device == 0x903f);
 		CHECK(l[i].status == 0 || l[i].message[0]);
-		tap_diag("%s: driver '%s' %s", l[i].address, l[i].driver,
+		rt_diag("%s: driver '%s' %s", l[i].address, l[i].driver,
 			 l[i].message);
 	}
 	kohaku_free_pci_list(l);
@@ -448,7 +447,7 @@ static const struct kohaku_pci_entry *find(const struct kohaku_pci_entry *l,
 	return NULL;
 }
 
-TEST(host_function_by_id)
+TEST_F(rt, host_function_by_id)
 {
 	struct kohaku_pci_entry *l = NULL;
 	const struct kohaku_pci_entry *e;
@@ -458,14 +457,14 @@ TEST(host_function_by_id)
 	int r;
 
 	if (!host_first_fn(&h))
-		SKIP("no function under /sys/bus/pci/devices");
+		SKIP(return, "no function under /sys/bus/pci/devices");
 	snprintf(match, sizeof(match), "%04x:%04x", h.vendor, h.device);
 	r = kohaku_pci_list(match, &l, &n, err, sizeof(err));
 	REQUIRE(r == 0);
 	e = find(l, n, h.addr);
 	CHECK_MSG(e, "%s (%s) not listed", h.addr, match);
 	if (e) {
-		tap_diag("%s %04x:%04x sub %04x:%04x rev %02x class %06x link %s, "
+		rt_diag("%s %04x:%04x sub %04x:%04x rev %02x class %06x link %s, "
 			 "%s, driver '%s': %s", e->address, e->vendor, e->device,
 			 e->subvendor, e->subdevice, e->revision, e->class_code,
 			 kohaku_pci_link_describe(e, link, sizeof(link)),
@@ -518,7 +517,7 @@ TEST(host_function_by_id)
 	kohaku_free_pci_list(l);
 }
 
-TEST(bad_arguments)
+TEST_F(rt, bad_arguments)
 {
 	struct kohaku_pci_entry *l = (void *)1;
 	char err[KOHAKU_ERRMSG_MAX];
@@ -537,44 +536,30 @@ TEST(bad_arguments)
 }
 
 /*
- * No /sys/bus/pci: a child process in a mount namespace of its own, with
- * an empty tmpfs on /sys (root only; skipped where unshare is refused).
+ * No /sys/bus/pci: the test's own process (the harness forks one per test)
+ * in a mount namespace of its own, with an empty tmpfs on /sys (root only;
+ * skipped where unshare is refused).
  */
-TEST(no_pci_access)
+TEST_F(rt, no_pci_access)
 {
-	int st = 0;
-	pid_t pid;
+	struct kohaku_pci_entry *l = (void *)1;
+	char err[KOHAKU_ERRMSG_MAX];
+	unsigned int n = 99;
 
-	fflush(stdout);
-	pid = fork();
-	REQUIRE(pid >= 0);
-	if (pid == 0) {
-		struct kohaku_pci_entry *l = (void *)1;
-		char err[KOHAKU_ERRMSG_MAX];
-		unsigned int n = 99;
-
-		if (unshare(CLONE_NEWNS) < 0 ||
-		    mount("none", "/", "none", MS_REC | MS_PRIVATE, NULL) < 0 ||
-		    mount("none", "/sys", "tmpfs", 0, NULL) < 0)
-			_exit(77);
-		CHECK_EQ(kohaku_pci_list("", &l, &n, err, sizeof(err)), -ENOENT);
-		CHECK(l == NULL && n == 0);
-		CHECK_MSG(strstr(err, "sysfs is not mounted"), "%s", err);
-		tap_diag("no /sys/bus: %s", err);
-		CHECK(mkdir("/sys/bus", 0755) == 0);
-		CHECK_EQ(kohaku_pci_list("1234:1111", &l, &n, err, sizeof(err)),
-			 -ENOENT);
-		CHECK_MSG(strstr(err, "/sys/bus/pci/devices does not exist"),
-			  "%s", err);
-		tap_diag("no /sys/bus/pci: %s", err);
-		fflush(stdout);
-		_exit(tap_cur_failed ? 1 : 0);
-	}
-	REQUIRE(waitpid(pid, &st, 0) == pid);
-	REQUIRE(WIFEXITED(st));
-	if (WEXITSTATUS(st) == 77)
-		SKIP("no private mount namespace here (not root?)");
-	CHECK_EQ(WEXITSTATUS(st), 0);
+	if (unshare(CLONE_NEWNS) < 0 ||
+	    mount("none", "/", "none", MS_REC | MS_PRIVATE, NULL) < 0 ||
+	    mount("none", "/sys", "tmpfs", 0, NULL) < 0)
+		SKIP(return, "no private mount namespace here (not root?)");
+	CHECK_EQ(kohaku_pci_list("", &l, &n, err, sizeof(err)), -ENOENT);
+	CHECK(l == NULL && n == 0);
+	CHECK_MSG(strstr(err, "sysfs is not mounted"), "%s", err);
+	rt_diag("no /sys/bus: %s", err);
+	CHECK(mkdir("/sys/bus", 0755) == 0);
+	CHECK_EQ(kohaku_pci_list("1234:1111", &l, &n, err, sizeof(err)),
+		 -ENOENT);
+	CHECK_MSG(strstr(err, "/sys/bus/pci/devices does not exist"),
+		  "%s", err);
+	rt_diag("no /sys/bus/pci: %s", err);
 }
 
 /* libpciaccess's state is process-wide: concurrent calls are serialised */
@@ -601,7 +586,7 @@ static void *lister(void *arg)
 	return (void *)bad;
 }
 
-TEST(threads)
+TEST_F(rt, threads)
 {
 	struct host_fn h;
 	char match[32];
@@ -610,7 +595,7 @@ TEST(threads)
 	int i;
 
 	if (!host_first_fn(&h))
-		SKIP("no function under /sys/bus/pci/devices");
+		SKIP(return, "no function under /sys/bus/pci/devices");
 	snprintf(match, sizeof(match), "%04x:%04x", h.vendor, h.device);
 	for (i = 0; i < 4; i++)
 		REQUIRE(pthread_create(&t[i], NULL, lister, match) == 0);
@@ -620,10 +605,4 @@ TEST(threads)
 	}
 }
 
-int main(int argc, char **argv)
-{
-	int r = tap_main(argc, argv);
-
-	tree_fini();
-	return r;
-}
+RT_TEST_MAIN_NO_DEVICE

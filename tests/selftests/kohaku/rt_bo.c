@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rt_common.h"
+#include "rt_test.h"
 
 #define ALIGN_UP(x, a) (((x) + (a) - 1) / (a) * (a))
 
@@ -47,7 +47,7 @@ static uint64_t mem_free(kohaku_device *dev)
 	return in.mesh[0].mem_free;
 }
 
-TEST(bo_create_info_free)
+TEST_F(rt, bo_create_info_free)
 {
 	uint64_t sizes[] = { 1, 31, 32, 4095, 4096, 4097, 65536, 1 << 20 };
 	struct drm_kohaku_bo_create c;
@@ -125,7 +125,7 @@ TEST(bo_create_info_free)
 	kohaku_close(dev);
 }
 
-TEST(bo_library_calls)
+TEST_F(rt, bo_library_calls)
 {
 	struct kohaku_bo_info bi;
 	uint32_t h;
@@ -161,7 +161,7 @@ static void pattern(unsigned char *p, size_t n, unsigned int seed)
 	}
 }
 
-TEST(bo_rw_any_offset_and_size)
+TEST_F(rt, bo_rw_any_offset_and_size)
 {
 	enum { SZ = 3 * 4096 };
 	static const struct { uint64_t off, len; } cases[] = {
@@ -194,7 +194,7 @@ TEST(bo_rw_any_offset_and_size)
 
 			for (k = 0; k < SZ && back[k] == model[k]; k++)
 				;
-			tap_fail_at(__FILE__, __LINE__,
+			rt_fail_at(__FILE__, __LINE__,
 				    "write [%llu, +%llu): byte %zu is 0x%02x, "
 				    "expected 0x%02x", (unsigned long long)off,
 				    (unsigned long long)len, k, back[k], model[k]);
@@ -225,7 +225,7 @@ TEST(bo_rw_any_offset_and_size)
 	kohaku_close(dev);
 }
 
-TEST(bo_rw_out_of_range)
+TEST_F(rt, bo_rw_out_of_range)
 {
 	struct drm_kohaku_bo_info bi;
 	unsigned char buf[64];
@@ -258,7 +258,7 @@ TEST(bo_rw_out_of_range)
 	kohaku_close(dev);
 }
 
-TEST(bo_create_bad_size_and_mesh)
+TEST_F(rt, bo_create_bad_size_and_mesh)
 {
 	struct drm_kohaku_bo_create c;
 	struct drm_kohaku_get_info in;
@@ -284,7 +284,7 @@ TEST(bo_create_bad_size_and_mesh)
 	kohaku_close(dev);
 }
 
-TEST(bo_exhaust_and_recover)
+TEST_F(rt, bo_exhaust_and_recover)
 {
 	struct drm_kohaku_get_info in;
 	struct drm_kohaku_bo_create c;
@@ -306,7 +306,7 @@ TEST(bo_exhaust_and_recover)
 		CHECK(strlen(kohaku_last_error(dev)) > 0);
 		CHECK_OK(dev, kohaku_bo_free(dev, big));
 	} else {
-		tap_diag("one BO of all %llu free bytes: %d (fragmented?)",
+		rt_diag("one BO of all %llu free bytes: %d (fragmented?)",
 			 (unsigned long long)free0, r);
 	}
 	CHECK_EQ(mem_free(dev), free0);
@@ -316,7 +316,7 @@ TEST(bo_exhaust_and_recover)
 	kohaku_close(dev);
 }
 
-TEST(bo_another_file_gets_enoent)
+TEST_F(rt, bo_another_file_gets_enoent)
 {
 	struct drm_kohaku_bo_info bi;
 	struct drm_kohaku_bo_free f;
@@ -355,7 +355,7 @@ TEST(bo_another_file_gets_enoent)
 	kohaku_close(dev);
 }
 
-TEST(bo_nonzero_flags_pad_reserved)
+TEST_F(rt, bo_nonzero_flags_pad_reserved)
 {
 	struct drm_kohaku_bo_create c;
 	struct drm_kohaku_bo_free f;
@@ -417,7 +417,7 @@ TEST(bo_nonzero_flags_pad_reserved)
 	kohaku_close(dev);
 }
 
-TEST(bo_null_pointers_efault)
+TEST_F(rt, bo_null_pointers_efault)
 {
 	struct drm_kohaku_bo_rw rw;
 	uint32_t h;
@@ -439,7 +439,4 @@ TEST(bo_null_pointers_efault)
 	kohaku_close(dev);
 }
 
-int main(int argc, char **argv)
-{
-	return tap_main(argc, argv);
-}
+RT_TEST_MAIN

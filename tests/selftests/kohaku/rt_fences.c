@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "rt_common.h"
+#include "rt_test.h"
 
 #define N_JOBS	6
 
@@ -35,7 +35,7 @@ static bool fjob_submit(kohaku_device *dev, const struct drm_kohaku_node *nd,
 		return false;
 	rt_prog_saxpy(&j->p, &j->inst, 1, nd, &j->v, 1.5f);
 	if (kohaku_syncobj_create(dev, &j->so)) {
-		tap_fail_at(__FILE__, __LINE__, "syncobj: %s", kohaku_last_error(dev));
+		rt_fail_at(__FILE__, __LINE__, "syncobj: %s", kohaku_last_error(dev));
 		return false;
 	}
 	memset(&a, 0, sizeof(a));
@@ -45,7 +45,7 @@ static bool fjob_submit(kohaku_device *dev, const struct drm_kohaku_node *nd,
 	a.n_in_syncobjs = n_in;
 	a.out_syncobj = j->so;
 	if (kohaku_submit_ex(dev, &a, &j->id)) {
-		tap_fail_at(__FILE__, __LINE__, "submit: %s", kohaku_last_error(dev));
+		rt_fail_at(__FILE__, __LINE__, "submit: %s", kohaku_last_error(dev));
 		return false;
 	}
 	return true;
@@ -67,7 +67,7 @@ static void fjob_finish(kohaku_device *dev, struct fjob *j, uint32_t status)
 	rt_vec_free(dev, &j->v);
 }
 
-TEST(out_fences_wait_all)
+TEST_F(rt, out_fences_wait_all)
 {
 	struct drm_kohaku_node sx[16];
 	struct fjob *j = calloc(N_JOBS, sizeof(*j));
@@ -92,7 +92,7 @@ TEST(out_fences_wait_all)
 	kohaku_close(dev);
 }
 
-TEST(out_fences_wait_any)
+TEST_F(rt, out_fences_wait_any)
 {
 	struct drm_kohaku_node sx[16];
 	struct fjob j[2];
@@ -125,7 +125,7 @@ TEST(out_fences_wait_any)
 	kohaku_close(dev);
 }
 
-TEST(out_fence_poll_fd)
+TEST_F(rt, out_fence_poll_fd)
 {
 	struct drm_kohaku_node sx[16];
 	struct pollfd pfd;
@@ -166,7 +166,7 @@ TEST(out_fence_poll_fd)
 	kohaku_close(dev);
 }
 
-TEST(in_fences_order_jobs)
+TEST_F(rt, in_fences_order_jobs)
 {
 	struct drm_kohaku_node sx[16];
 	struct fjob a, b;
@@ -187,7 +187,7 @@ TEST(in_fences_order_jobs)
 }
 
 /* a job whose in-fence signals an error never runs: ABORTED */
-TEST(in_fence_error_aborts)
+TEST_F(rt, in_fence_error_aborts)
 {
 	struct drm_kohaku_node sx[16];
 	struct fjob a, b, c;
@@ -225,7 +225,7 @@ TEST(in_fence_error_aborts)
 	kohaku_close(dev);
 }
 
-TEST(in_fence_signalled_stub)
+TEST_F(rt, in_fence_signalled_stub)
 {
 	struct drm_kohaku_node sx[16];
 	struct drm_syncobj_create c = { .flags = DRM_SYNCOBJ_CREATE_SIGNALED };
@@ -242,7 +242,7 @@ TEST(in_fence_signalled_stub)
 }
 
 /* the refusals: each leaves the file usable */
-TEST(fence_refusals)
+TEST_F(rt, fence_refusals)
 {
 	struct drm_kohaku_node sx[16];
 	struct kohaku_submit_args a;
@@ -299,7 +299,7 @@ TEST(fence_refusals)
 }
 
 /* another open file's syncobjs are not this one's */
-TEST(fences_per_file)
+TEST_F(rt, fences_per_file)
 {
 	struct drm_kohaku_node sx[16];
 	kohaku_device *other = NULL;
@@ -321,7 +321,4 @@ TEST(fences_per_file)
 	kohaku_close(dev);
 }
 
-int main(int argc, char **argv)
-{
-	return tap_main(argc, argv);
-}
+RT_TEST_MAIN

@@ -28,7 +28,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "rt_common.h"
+#include "rt_test.h"
 
 static bool destructive_ok(kohaku_device *dev)
 {
@@ -42,7 +42,7 @@ static bool destructive_ok(kohaku_device *dev)
 	RT_OPEN(dev);							\
 	if (!destructive_ok(dev)) {					\
 		kohaku_close(dev);					\
-		SKIP("destructive on a shared device; set KOHAKU_TEST_DESTRUCTIVE=1"); \
+		SKIP(return, "destructive on a shared device; set KOHAKU_TEST_DESTRUCTIVE=1"); \
 	}
 
 static int inject(kohaku_device *dev, const char *fmt, unsigned int x,
@@ -54,7 +54,7 @@ static int inject(kohaku_device *dev, const char *fmt, unsigned int x,
 	snprintf(spec, sizeof(spec), fmt, x, y);
 	r = kohaku_sim_inject(dev, spec);
 	if (r)
-		tap_fail_at(__FILE__, __LINE__, "inject %s: %d: %s", spec, r,
+		rt_fail_at(__FILE__, __LINE__, "inject %s: %d: %s", spec, r,
 			    kohaku_last_error(dev));
 	return r;
 }
@@ -94,7 +94,7 @@ static int saxpy_job(kohaku_device *dev, const struct drm_kohaku_node *nd,
 	return r;
 }
 
-TEST(busy_held_then_the_job_completes)
+TEST_F(rt, busy_held_then_the_job_completes)
 {
 	struct drm_kohaku_node sx[16];
 	struct kohaku_job_status st;
@@ -115,7 +115,7 @@ TEST(busy_held_then_the_job_completes)
 	kohaku_close(dev);
 }
 
-TEST(faulting_unit_reports_node_and_code)
+TEST_F(rt, faulting_unit_reports_node_and_code)
 {
 	struct drm_kohaku_node sx[16];
 	struct kohaku_job_status st;
@@ -143,7 +143,7 @@ TEST(faulting_unit_reports_node_and_code)
 	kohaku_close(dev);
 }
 
-TEST(dram_errors_are_not_reported)
+TEST_F(rt, dram_errors_are_not_reported)
 {
 	struct drm_kohaku_node sx[16];
 	struct kohaku_program p;
@@ -180,7 +180,7 @@ TEST(dram_errors_are_not_reported)
 			  i < 8 ? "y read as zeros" : "untouched by the error");
 	}
 	free(gy);
-	tap_diag("DONE with wrong data in y[0..7]: the card reports no DRAM "
+	rt_diag("DONE with wrong data in y[0..7]: the card reports no DRAM "
 		 "error (no status in MEM_RD_RESP, AXI errors dropped in MAG); "
 		 "the model's DDR controller ECC status stays 0, so the driver "
 		 "cannot see it");
@@ -195,7 +195,7 @@ static int live_nodes(kohaku_device *dev, struct drm_kohaku_node *nd,
 	return kohaku_nodes(dev, KOHAKU_NODES_LIVE, nd, cap, n);
 }
 
-TEST(corrupted_ctrl_reply_is_rejected)
+TEST_F(rt, corrupted_ctrl_reply_is_rejected)
 {
 	struct drm_kohaku_node a[32], b[32];
 	unsigned int n, m, i;
@@ -208,7 +208,7 @@ TEST(corrupted_ctrl_reply_is_rejected)
 	REQUIRE(!inject(dev, "ctrl node=%u,%u field=src xor=0x20", 1, 0));
 	r = live_nodes(dev, b, 32, &m);
 	CHECK_MSG(r < 0, "a reply from the wrong src was taken (%d)", r);
-	tap_diag("src corrupted: %d (%s)", r, kohaku_last_error(dev));
+	rt_diag("src corrupted: %d (%s)", r, kohaku_last_error(dev));
 	/* spent: everything reads as before, (1,2) is still itself */
 	REQUIRE(!live_nodes(dev, b, 32, &m));
 	CHECK_EQ(m, n);
@@ -222,9 +222,9 @@ TEST(corrupted_ctrl_reply_is_rejected)
 	REQUIRE(!inject(dev, "ctrl node=%u,%u field=txn xor=0x5a", 1, 2));
 	r = live_nodes(dev, b, 32, &m);
 	CHECK_MSG(r < 0, "a reply with the wrong txn was taken (%d)", r);
-	tap_diag("txn corrupted: %d (%s)", r, kohaku_last_error(dev));
+	rt_diag("txn corrupted: %d (%s)", r, kohaku_last_error(dev));
 	r = live_nodes(dev, b, 32, &m);
-	tap_diag("the next live read: %d (%s)", r, r ? kohaku_last_error(dev) : "");
+	rt_diag("the next live read: %d (%s)", r, r ? kohaku_last_error(dev) : "");
 	clear_knobs(dev);
 	kohaku_close(dev);
 }
@@ -269,7 +269,7 @@ static kohaku_device *open_logged(const char *desc, char *log, size_t len)
 	log[n > 0 ? n : 0] = 0;
 	close(fd);
 	if (r)
-		tap_fail_at(__FILE__, __LINE__, "open: %d: %s", r, err);
+		rt_fail_at(__FILE__, __LINE__, "open: %d: %s", r, err);
 	return dev;
 }
 
@@ -286,7 +286,7 @@ static bool has_node(kohaku_device *dev, unsigned int x, unsigned int y)
 	return false;
 }
 
-TEST(ctrl_reply_lost_at_bringup)
+TEST_F(rt, ctrl_reply_lost_at_bringup)
 {
 	const char *kdev = getenv("KOHAKU_TEST_BRINGUP_DEVICE");
 	kohaku_device *dev;
@@ -298,7 +298,7 @@ TEST(ctrl_reply_lost_at_bringup)
 		FILE *f;
 
 		if (!kdev || !*kdev)
-			SKIP("kernel backend: set KOHAKU_TEST_BRINGUP_DEVICE to a card made from this test's bring-up description");
+			SKIP(return, "kernel backend: set KOHAKU_TEST_BRINGUP_DEVICE to a card made from this test's bring-up description");
 		r = kohaku_open(KOHAKU_BACKEND_KERNEL, kdev, &dev, err, sizeof(err));
 		REQUIRE(r == 0);
 		CHECK(has_node(dev, 1, 0));
@@ -329,7 +329,7 @@ TEST(ctrl_reply_lost_at_bringup)
 	REQUIRE(dev);
 	CHECK(has_node(dev, 1, 0));
 	CHECK(!has_node(dev, 1, 2));
-	tap_diag("first CAPS reply of (1,2) lost: the driver left it out%s",
+	rt_diag("first CAPS reply of (1,2) lost: the driver left it out%s",
 		 strstr(log, "(1,2)") ? ", and said so" :
 		 " and said nothing (it cannot tell it from an empty coordinate)");
 	(kohaku_close)(dev);
@@ -337,7 +337,7 @@ TEST(ctrl_reply_lost_at_bringup)
 
 /* ---- the checker ---- */
 
-TEST(checker_violations_reach_the_test)
+TEST_F(rt, checker_violations_reach_the_test)
 {
 	static const char desc[] =
 		"xxx null! xxx\n"
@@ -352,7 +352,7 @@ TEST(checker_violations_reach_the_test)
 	uint64_t job;
 
 	if (!strcmp(getenv("KOHAKU_BACKEND") ? getenv("KOHAKU_BACKEND") : "", "kernel"))
-		SKIP("in-process only: it makes its own card");
+		SKIP(return, "in-process only: it makes its own card");
 	setenv("KOHAKU_SIM_CHECK", "1", 0);
 	REQUIRE(kohaku_open(KOHAKU_BACKEND_SIM, desc, &dev, err, sizeof(err)) == 0);
 	kohaku_inst_null(&inst, words);
@@ -376,7 +376,7 @@ TEST(checker_violations_reach_the_test)
 
 /* ---- a unit that never retires, last: the node stays hung ---- */
 
-TEST(hung_unit_times_out_others_carry_on)
+TEST_F(rt, hung_unit_times_out_others_carry_on)
 {
 	struct drm_kohaku_node sx[16], nu[16], nd[32];
 	struct drm_kohaku_get_info in;
@@ -408,7 +408,7 @@ TEST(hung_unit_times_out_others_carry_on)
 		REQUIRE(rt_vec_setup(dev, sx[0].mesh, 16, 6, &v) == 0);
 		rt_prog_saxpy(&p, &inst, 1, &sx[0], &v, 1.5f);
 		r = rt_run(dev, &p, 1, &st);
-		tap_diag("a job queued to (%u,%u) before it was declared hung: %d %s (device %llu ms)",
+		rt_diag("a job queued to (%u,%u) before it was declared hung: %d %s (device %llu ms)",
 			 sx[0].x, sx[0].y, r, kohaku_job_status_name(st.status),
 			 (unsigned long long)(st.device_ns / 1000000));
 		/* it must not be dispatched into the hung unit and time out */
@@ -460,7 +460,4 @@ TEST(hung_unit_times_out_others_carry_on)
 	kohaku_close(dev);
 }
 
-int main(int argc, char **argv)
-{
-	return tap_main(argc, argv);
-}
+RT_TEST_MAIN

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rt_common.h"
+#include "rt_test.h"
 
 /* sx_null_2x2 with FIFOs of 2: a seed of 2 credits for any job */
 static const char tiny_desc[] =
@@ -33,7 +33,7 @@ static kohaku_device *open_tiny(void)
 
 	r = kohaku_open(KOHAKU_BACKEND_SIM, tiny_desc, &dev, err, sizeof(err));
 	if (r)
-		tap_fail_at(__FILE__, __LINE__, "open the tiny-FIFO card: %s", err);
+		rt_fail_at(__FILE__, __LINE__, "open the tiny-FIFO card: %s", err);
 	return dev;
 }
 
@@ -42,7 +42,7 @@ static kohaku_device *open_tiny(void)
 	do {								\
 		const char *b = getenv("KOHAKU_BACKEND");		\
 		if (b && !strcmp(b, "kernel"))				\
-			SKIP("makes its own simulated cards");		\
+			SKIP(return, "makes its own simulated cards");		\
 	} while (0);							\
 	dev = open_tiny();						\
 	REQUIRE(dev != NULL)
@@ -81,7 +81,7 @@ static void null_prog(struct kohaku_program *p, struct kohaku_inst *insts,
 	p->insts = insts;
 }
 
-TEST(more_programs_than_credit)
+TEST_F(rt, more_programs_than_credit)
 {
 	struct drm_kohaku_node nu[8];
 	struct kohaku_program p[8];
@@ -108,7 +108,7 @@ TEST(more_programs_than_credit)
 	kohaku_close(dev);
 }
 
-TEST(programs_far_longer_than_the_fifo)
+TEST_F(rt, programs_far_longer_than_the_fifo)
 {
 	enum { N = 300 };
 	struct drm_kohaku_node nu[8];
@@ -154,7 +154,7 @@ static void sx_prog_with_faults(struct kohaku_program *p,
 			       v->ax, v->ay);
 }
 
-TEST(mid_program_faults_are_counted_exactly)
+TEST_F(rt, mid_program_faults_are_counted_exactly)
 {
 	static const unsigned int bad[] = { 2, 5, 8 };
 	struct drm_kohaku_node sx[8];
@@ -184,7 +184,7 @@ TEST(mid_program_faults_are_counted_exactly)
 	kohaku_close(dev);
 }
 
-TEST(faults_across_programs_and_a_good_job_after)
+TEST_F(rt, faults_across_programs_and_a_good_job_after)
 {
 	static const unsigned int bad_a[] = { 1 };
 	static const unsigned int bad_b[] = { 3 };	/* its last instruction */
@@ -224,7 +224,4 @@ TEST(faults_across_programs_and_a_good_job_after)
 	kohaku_close(dev);
 }
 
-int main(int argc, char **argv)
-{
-	return tap_main(argc, argv);
-}
+RT_TEST_MAIN

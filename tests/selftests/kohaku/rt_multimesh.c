@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rt_common.h"
+#include "rt_test.h"
 #include "kohaku/kh_regs.h"
 
 static kohaku_device *open_quad(void)
@@ -29,7 +29,7 @@ static kohaku_device *open_quad(void)
 		r = kohaku_open(KOHAKU_BACKEND_SIM, "quad", &dev, err, sizeof(err));
 	}
 	if (r)
-		tap_fail_at(__FILE__, __LINE__, "open the quad card: %s", err);
+		rt_fail_at(__FILE__, __LINE__, "open the quad card: %s", err);
 	return dev;
 }
 
@@ -39,11 +39,11 @@ static kohaku_device *open_quad(void)
 		const char *b_ = getenv("KOHAKU_BACKEND");		\
 		if (!dev && b_ && !strcmp(b_, "kernel") &&		\
 		    !getenv("KOHAKU_TEST_QUAD"))			\
-			SKIP("no quad card (set KOHAKU_TEST_QUAD)");	\
+			SKIP(return, "no quad card (set KOHAKU_TEST_QUAD)");	\
 	} while (0);							\
 	REQUIRE(dev != NULL)
 
-TEST(four_meshes_enumerated)
+TEST_F(rt, four_meshes_enumerated)
 {
 	struct drm_kohaku_get_info in;
 	struct drm_kohaku_node *nd = NULL;
@@ -77,7 +77,7 @@ TEST(four_meshes_enumerated)
 	rt_close(dev);
 }
 
-TEST(device_memory_is_per_mesh)
+TEST_F(rt, device_memory_is_per_mesh)
 {
 	uint32_t h[4];
 	uint64_t a[4];
@@ -101,7 +101,7 @@ TEST(device_memory_is_per_mesh)
 	rt_close(dev);
 }
 
-TEST(jobs_on_every_mesh_at_once)
+TEST_F(rt, jobs_on_every_mesh_at_once)
 {
 	struct drm_kohaku_node sx[64];
 	struct kohaku_program p[4];
@@ -137,7 +137,7 @@ TEST(jobs_on_every_mesh_at_once)
 	rt_close(dev);
 }
 
-TEST(a_job_spanning_meshes_is_refused)
+TEST_F(rt, a_job_spanning_meshes_is_refused)
 {
 	struct drm_kohaku_node sx[64];
 	struct kohaku_program p[2];
@@ -161,7 +161,4 @@ TEST(a_job_spanning_meshes_is_refused)
 	rt_close(dev);
 }
 
-int main(int argc, char **argv)
-{
-	return tap_main(argc, argv);
-}
+RT_TEST_MAIN

@@ -2,11 +2,11 @@
 /* GET_INFO and NODES: the capability query and the exact node table. */
 #include <string.h>
 
-#include "rt_common.h"
+#include "rt_test.h"
 #include "kohaku/kh_pool.h"
 #include "kohaku/kh_regs.h"
 
-TEST(get_info_abi_and_caps)
+TEST_F(rt, get_info_abi_and_caps)
 {
 	struct drm_kohaku_get_info in;
 	RT_OPEN(dev);
@@ -37,7 +37,7 @@ TEST(get_info_abi_and_caps)
 	kohaku_close(dev);
 }
 
-TEST(get_info_mesh_geometry)
+TEST_F(rt, get_info_mesh_geometry)
 {
 	const struct rt_map *m = rt_map();
 	struct drm_kohaku_get_info in;
@@ -79,7 +79,7 @@ TEST(get_info_mesh_geometry)
 	kohaku_close(dev);
 }
 
-TEST(get_info_library_copy_matches)
+TEST_F(rt, get_info_library_copy_matches)
 {
 	struct drm_kohaku_get_info a, b;
 	RT_OPEN(dev);
@@ -93,7 +93,7 @@ TEST(get_info_library_copy_matches)
 	kohaku_close(dev);
 }
 
-TEST(nodes_exact_table)
+TEST_F(rt, nodes_exact_table)
 {
 	const struct rt_map *m = rt_map();
 	struct drm_kohaku_node nd[32];
@@ -146,7 +146,7 @@ TEST(nodes_exact_table)
 	kohaku_close(dev);
 }
 
-TEST(nodes_capacity_smaller_than_count)
+TEST_F(rt, nodes_capacity_smaller_than_count)
 {
 	const struct rt_map *m = rt_map();
 	struct drm_kohaku_node nd[4];
@@ -184,7 +184,7 @@ TEST(nodes_capacity_smaller_than_count)
 	kohaku_close(dev);
 }
 
-TEST(nodes_bad_node_size)
+TEST_F(rt, nodes_bad_node_size)
 {
 	struct drm_kohaku_node nd[32];
 	struct drm_kohaku_nodes req;
@@ -205,7 +205,7 @@ TEST(nodes_bad_node_size)
 	kohaku_close(dev);
 }
 
-TEST(nodes_live_counters_move)
+TEST_F(rt, nodes_live_counters_move)
 {
 	struct drm_kohaku_node before[32], after[32];
 	struct drm_kohaku_node sx[16];
@@ -242,7 +242,7 @@ TEST(nodes_live_counters_move)
 	kohaku_close(dev);
 }
 
-TEST(nodes_type_names)
+TEST_F(rt, nodes_type_names)
 {
 	char buf[16];
 
@@ -251,7 +251,4 @@ TEST(nodes_type_names)
 	CHECK(!strcmp(kohaku_cu_type_name(0x0102, buf, sizeof(buf)), "0x0102"));
 }
 
-int main(int argc, char **argv)
-{
-	return tap_main(argc, argv);
-}
+RT_TEST_MAIN

@@ -8,10 +8,10 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 
-#include "rt_common.h"
+#include "rt_test.h"
 
 
-TEST(ioctl_unknown_command)
+TEST_F(rt, ioctl_unknown_command)
 {
 	unsigned char buf[256];
 	unsigned long c[] = {
@@ -35,7 +35,7 @@ TEST(ioctl_unknown_command)
 	kohaku_close(dev);
 }
 
-TEST(ioctl_null_argument)
+TEST_F(rt, ioctl_null_argument)
 {
 	unsigned int i;
 	RT_OPEN(dev);
@@ -50,7 +50,7 @@ TEST(ioctl_null_argument)
 	kohaku_close(dev);
 }
 
-TEST(ioctl_nonzero_flags_pad_reserved)
+TEST_F(rt, ioctl_nonzero_flags_pad_reserved)
 {
 	struct drm_kohaku_get_info in;
 	struct drm_kohaku_nodes nr;
@@ -143,7 +143,7 @@ static void wait_done(kohaku_device *dev, uint64_t job)
 	CHECK_EQ(st.status, KOHAKU_JOB_DONE);
 }
 
-TEST(submit_bad_arguments)
+TEST_F(rt, submit_bad_arguments)
 {
 	struct sub *b = malloc(sizeof(*b));
 	int r;
@@ -290,7 +290,7 @@ TEST(submit_bad_arguments)
 	kohaku_close(dev);
 }
 
-TEST(submit_invalid_user_pointers_kernel)
+TEST_F(rt, submit_invalid_user_pointers_kernel)
 {
 	struct sub *b = malloc(sizeof(*b));
 	void *page;
@@ -300,7 +300,7 @@ TEST(submit_invalid_user_pointers_kernel)
 	if (kohaku_device_backend(dev) != KOHAKU_BACKEND_KERNEL) {
 		free(b);
 		kohaku_close(dev);
-		SKIP("in-process copies trust the pointer; only NULL faults");
+		SKIP(return, "in-process copies trust the pointer; only NULL faults");
 	}
 	REQUIRE(sub_init(dev, b));
 	page = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -332,7 +332,7 @@ TEST(submit_invalid_user_pointers_kernel)
 	kohaku_close(dev);
 }
 
-TEST(wait_bad_arguments)
+TEST_F(rt, wait_bad_arguments)
 {
 	struct sub *b = malloc(sizeof(*b));
 	struct drm_kohaku_wait w;
@@ -418,7 +418,7 @@ TEST(wait_bad_arguments)
 	kohaku_close(dev);
 }
 
-TEST(wait_timeout_zero_on_running_job)
+TEST_F(rt, wait_timeout_zero_on_running_job)
 {
 	enum { N = 1 << 18 };
 	struct drm_kohaku_node sx[16];
@@ -454,7 +454,7 @@ TEST(wait_timeout_zero_on_running_job)
 						  KOHAKU_JOB_TIMEOUT_DEFAULT_MS * 2, &st));
 		CHECK_EQ(st.status, KOHAKU_JOB_DONE);
 	} else {
-		tap_diag("WAIT 0 ms found the job final already (status %u)", w.status);
+		rt_diag("WAIT 0 ms found the job final already (status %u)", w.status);
 		CHECK(w.status >= KOHAKU_JOB_DONE);
 	}
 	CHECK_EQ(rt_vec_check(dev, &v, 1.25f, 1), 0);
@@ -463,7 +463,7 @@ TEST(wait_timeout_zero_on_running_job)
 	kohaku_close(dev);
 }
 
-TEST(too_many_unwaited_jobs)
+TEST_F(rt, too_many_unwaited_jobs)
 {
 	struct sub *b = malloc(sizeof(*b));
 	uint64_t jobs[KOHAKU_MAX_JOBS];
@@ -496,7 +496,7 @@ TEST(too_many_unwaited_jobs)
 	kohaku_close(dev);
 }
 
-TEST(close_with_jobs_outstanding)
+TEST_F(rt, close_with_jobs_outstanding)
 {
 	struct sub *b = malloc(sizeof(*b));
 	kohaku_device *dev2 = NULL;
@@ -519,7 +519,4 @@ TEST(close_with_jobs_outstanding)
 	kohaku_close(dev);
 }
 
-int main(int argc, char **argv)
-{
-	return tap_main(argc, argv);
-}
+RT_TEST_MAIN

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 
-#include "rt_common.h"
+#include "rt_test.h"
 
 
 static unsigned long resize(unsigned long c, unsigned int size)
@@ -22,7 +22,7 @@ static unsigned long resize(unsigned long c, unsigned int size)
 }
 
 /* a longer struct with a nonzero tail: E2BIG for every command */
-TEST(longer_struct_nonzero_tail)
+TEST_F(rt, longer_struct_nonzero_tail)
 {
 	unsigned char buf[512];
 	unsigned int i;
@@ -43,7 +43,7 @@ TEST(longer_struct_nonzero_tail)
 }
 
 /* a longer struct with a zero tail: the command works, the tail stays 0 */
-TEST(longer_struct_zero_tail)
+TEST_F(rt, longer_struct_zero_tail)
 {
 	struct {
 		struct drm_kohaku_get_info in;
@@ -67,7 +67,7 @@ TEST(longer_struct_zero_tail)
 }
 
 /* a shorter struct: zero-extended in, only its bytes written back */
-TEST(shorter_struct_truncated)
+TEST_F(rt, shorter_struct_truncated)
 {
 	uint8_t buf[sizeof(struct drm_kohaku_get_info)];
 	struct drm_kohaku_get_info *in = (void *)buf;
@@ -104,7 +104,7 @@ struct program_next {
 	uint64_t later_field;
 };
 
-TEST(old_and_new_element_sizes)
+TEST_F(rt, old_and_new_element_sizes)
 {
 	struct drm_kohaku_node sx[16];
 	struct program_next pn[2];
@@ -176,7 +176,7 @@ TEST(old_and_new_element_sizes)
 }
 
 /* drm_ioctl()'s directions: no IOC_IN reads nothing, no IOC_OUT writes nothing */
-TEST(directions)
+TEST_F(rt, directions)
 {
 	struct drm_kohaku_get_info in;
 	RT_OPEN(dev);
@@ -206,7 +206,7 @@ static uint64_t param(kohaku_device *dev, uint32_t p, uint32_t index)
 	return g.value;
 }
 
-TEST(get_param_agrees_with_get_info)
+TEST_F(rt, get_param_agrees_with_get_info)
 {
 	struct drm_kohaku_get_info in;
 	struct drm_kohaku_get_param g;
@@ -259,7 +259,4 @@ TEST(get_param_agrees_with_get_info)
 	kohaku_close(dev);
 }
 
-int main(int argc, char **argv)
-{
-	return tap_main(argc, argv);
-}
+RT_TEST_MAIN

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "rt_common.h"
+#include "rt_test.h"
 #include "kohaku/kh_fw.h"
 #include "kohaku/kh_pool.h"
 
@@ -167,7 +167,7 @@ static void refused(kohaku_device *dev, struct image *im, int err,
 		  what, out.reason, kohaku_fw_reason(out.reason), reason,
 		  kohaku_fw_reason(reason));
 	CHECK(strstr(kohaku_last_error(dev), kohaku_fw_reason(reason)) != NULL);
-	tap_diag("%s: %s", what, kohaku_last_error(dev));
+	rt_diag("%s: %s", what, kohaku_last_error(dev));
 	still_running(dev, good_version());
 	free(im->b);
 	im->b = NULL;
@@ -201,7 +201,7 @@ static unsigned long long card_writes(kohaku_device *dev)
 	return w;
 }
 
-TEST(reload_while_idle)
+TEST_F(rt, reload_while_idle)
 {
 	struct drm_kohaku_fw_load out;
 	struct kohaku_fw_info fi;
@@ -228,14 +228,14 @@ TEST(reload_while_idle)
 		CHECK_EQ(out.fw_api >> 16, KH_POOL_API_MAJOR);
 		CHECK(out.boot_ns > 0);
 		CHECK_EQ(out.fail_mesh, KOHAKU_COORD_NONE);
-		tap_diag("reload %s: %u units, boot %llu ns of device time",
+		rt_diag("reload %s: %u units, boot %llu ns of device time",
 			 flags ? "through the mailbox" : "by LOAD", out.n_units,
 			 (unsigned long long)out.boot_ns);
 		still_running(dev, out.fw_version);
 	}
 	/* what LOAD is for: the image does not cross the mailbox flit by flit */
 	if (kohaku_device_backend(dev) == KOHAKU_BACKEND_SIM) {
-		tap_diag("register writes for %zu bytes on %u units: %llu by LOAD, %llu through the mailbox",
+		rt_diag("register writes for %zu bytes on %u units: %llu by LOAD, %llu through the mailbox",
 			 len, n, w[0], w[1]);
 		CHECK_MSG(w[0] * 4 < w[1], "LOAD took %llu writes, the mailbox %llu",
 			  w[0], w[1]);
@@ -246,7 +246,7 @@ TEST(reload_while_idle)
 	kohaku_close(dev);
 }
 
-TEST(reload_refused_while_a_job_runs)
+TEST_F(rt, reload_refused_while_a_job_runs)
 {
 	struct drm_kohaku_fw_load out;
 	struct kohaku_job_status st;
@@ -274,7 +274,7 @@ TEST(reload_refused_while_a_job_runs)
 	memset(&out, 0, sizeof(out));
 	CHECK_EQ(kohaku_fw_load(dev, g, len, 0, &out), -EBUSY);
 	CHECK_EQ(out.reason, KOHAKU_FW_ERR_BUSY);
-	tap_diag("%s", kohaku_last_error(dev));
+	rt_diag("%s", kohaku_last_error(dev));
 	CHECK_EQ(kohaku_wait(dev, job[0], 120000, &st), 0);
 	CHECK_EQ(st.status, KOHAKU_JOB_DONE);
 	/*
@@ -289,7 +289,7 @@ TEST(reload_refused_while_a_job_runs)
 		CHECK_EQ(r, -EBUSY);
 		CHECK_EQ(out.reason, KOHAKU_FW_ERR_BUSY);
 	} else {
-		tap_diag("the second job had finished before the load");
+		rt_diag("the second job had finished before the load");
 	}
 	CHECK_EQ(kohaku_wait(dev, job[1], r ? 120000 : 0, &st), 0);
 	CHECK_EQ(st.status, KOHAKU_JOB_DONE);
@@ -299,7 +299,7 @@ TEST(reload_refused_while_a_job_runs)
 	kohaku_close(dev);
 }
 
-TEST(malformed_images_refused_with_their_reason)
+TEST_F(rt, malformed_images_refused_with_their_reason)
 {
 	struct image im;
 	unsigned int s;
@@ -384,7 +384,7 @@ TEST(malformed_images_refused_with_their_reason)
 	kohaku_close(dev);
 }
 
-TEST(firmware_that_never_says_ready_times_out)
+TEST_F(rt, firmware_that_never_says_ready_times_out)
 {
 	static const uint32_t spin[] = { 0x0000006f };	/* j . */
 	struct drm_kohaku_fw_load a;
@@ -404,13 +404,13 @@ TEST(firmware_that_never_says_ready_times_out)
 	CHECK_EQ(a.fail_mesh, nd[0].mesh);
 	CHECK_EQ(a.fail_x, nd[0].x);
 	CHECK_EQ(a.fail_y, nd[0].y);
-	tap_diag("%s", kohaku_last_error(dev));
+	rt_diag("%s", kohaku_last_error(dev));
 	free(im.b);
 	still_running(dev, good_version());
 	kohaku_close(dev);
 }
 
-TEST(firmware_that_traps_at_boot_reports_it)
+TEST_F(rt, firmware_that_traps_at_boot_reports_it)
 {
 	/* nop; nop; then an all-zero word: illegal, at pc 8 on every core */
 	static const uint32_t bad[] = { 0x00000013, 0x00000013, 0x00000000 };
@@ -432,7 +432,7 @@ TEST(firmware_that_traps_at_boot_reports_it)
 	CHECK(KH_POOL_TRAP_CORE(a.fail_trap) < KH_POOL_CORES);
 	CHECK_EQ(KH_POOL_TRAP_CAUSE(a.fail_trap), KH_POOL_CAUSE_ILLEGAL);
 	CHECK_EQ(KH_POOL_TRAP_PC(a.fail_trap), 8);
-	tap_diag("trap at boot: core %u cause %u pc 0x%x",
+	rt_diag("trap at boot: core %u cause %u pc 0x%x",
 		 KH_POOL_TRAP_CORE(a.fail_trap), KH_POOL_TRAP_CAUSE(a.fail_trap),
 		 KH_POOL_TRAP_PC(a.fail_trap));
 	free(im.b);
@@ -441,7 +441,7 @@ TEST(firmware_that_traps_at_boot_reports_it)
 }
 
 /* a card without POOL units: nothing to load, said so */
-TEST(no_pool_unit_no_firmware)
+TEST_F(rt, no_pool_unit_no_firmware)
 {
 	struct drm_kohaku_node nd[RT_MAX_POOL];
 	struct drm_kohaku_fw_load out;
@@ -452,7 +452,7 @@ TEST(no_pool_unit_no_firmware)
 	RT_OPEN(dev);
 	if (rt_nodes_of(dev, KH_CU_GP, nd, RT_MAX_POOL)) {
 		kohaku_close(dev);
-		SKIP("this card has POOL units");
+		SKIP(return, "this card has POOL units");
 	}
 	CHECK(!(dev_caps(dev) & KOHAKU_CAP_FIRMWARE));
 	REQUIRE(kohaku_fw_info(dev, &fi) == 0);
@@ -471,7 +471,4 @@ TEST(no_pool_unit_no_firmware)
 	kohaku_close(dev);
 }
 
-int main(int argc, char **argv)
-{
-	return tap_main(argc, argv);
-}
+RT_TEST_MAIN

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "rt_common.h"
+#include "rt_test.h"
 
 /* ---- environment save/restore ---- */
 
@@ -56,7 +56,7 @@ static int open_env(const char *b, const char *d, kohaku_device **dev,
 
 #define HAS(s, sub) CHECK_MSG(strstr((s), (sub)) != NULL, "'%s' lacks '%s'", (s), (sub))
 
-TEST(open_unknown_backend_is_loud)
+TEST_F(rt, open_unknown_backend_is_loud)
 {
 	struct env_save s;
 	kohaku_device *dev = (kohaku_device *)1;
@@ -73,7 +73,7 @@ TEST(open_unknown_backend_is_loud)
 	CHECK_ERR(kohaku_backend_parse("SIM", &(enum kohaku_backend){ 0 }), -EINVAL);
 }
 
-TEST(open_sim_without_device_is_loud)
+TEST_F(rt, open_sim_without_device_is_loud)
 {
 	struct env_save s;
 	kohaku_device *dev;
@@ -87,7 +87,7 @@ TEST(open_sim_without_device_is_loud)
 	env_restore(&s);
 }
 
-TEST(open_sim_bad_description_names_the_line)
+TEST_F(rt, open_sim_bad_description_names_the_line)
 {
 	kohaku_device *dev;
 	char err[KOHAKU_ERRMSG_MAX];
@@ -99,7 +99,7 @@ TEST(open_sim_bad_description_names_the_line)
 	CHECK(r < 0);
 	CHECK(dev == NULL);
 	HAS(err, "line 2");
-	tap_diag("parser says: %s", err);
+	rt_diag("parser says: %s", err);
 	/* an unknown token */
 	r = kohaku_open(KOHAKU_BACKEND_SIM, "xxx sax xxx\nmag bogus nul\nxxx sax xxx\n",
 			&dev, err, sizeof(err));
@@ -108,7 +108,7 @@ TEST(open_sim_bad_description_names_the_line)
 	HAS(err, "bogus");
 }
 
-TEST(open_sim_missing_file_or_name)
+TEST_F(rt, open_sim_missing_file_or_name)
 {
 	kohaku_device *dev;
 	char err[KOHAKU_ERRMSG_MAX];
@@ -126,7 +126,7 @@ TEST(open_sim_missing_file_or_name)
 	HAS(err, "directory");
 }
 
-TEST(open_sim_from_file_and_text)
+TEST_F(rt, open_sim_from_file_and_text)
 {
 	const char *text = kohaku_sim_builtin_desc("saxpy");
 	struct drm_kohaku_get_info in;
@@ -152,7 +152,7 @@ TEST(open_sim_from_file_and_text)
 		CHECK(rt_good_saxpy(dev));
 		kohaku_close(dev);
 	} else {
-		tap_diag("%s", err);
+		rt_diag("%s", err);
 	}
 	unlink(path);
 	/* the text itself */
@@ -169,7 +169,7 @@ TEST(open_sim_from_file_and_text)
  * small FIFOs and a small DRAM, opened in-process whatever the backend under
  * test, and checked through the same ioctls.
  */
-TEST(sim_card_with_params)
+TEST_F(rt, sim_card_with_params)
 {
 	static const char *desc =
 		"# small FIFOs, 16 MiB of DRAM\n"
@@ -195,7 +195,7 @@ TEST(sim_card_with_params)
 
 	CHECK_OK(NULL, kohaku_open(KOHAKU_BACKEND_SIM, desc, &dev, err, sizeof(err)));
 	if (!dev) {
-		tap_diag("%s", err);
+		rt_diag("%s", err);
 		return;
 	}
 	kohaku_get_info(dev, &in);
@@ -231,7 +231,7 @@ TEST(sim_card_with_params)
 	HAS(err, "inst_depth");
 }
 
-TEST(open_kernel_errors_are_loud_never_fall_back)
+TEST_F(rt, open_kernel_errors_are_loud_never_fall_back)
 {
 	struct env_save s;
 	kohaku_device *dev;
@@ -261,7 +261,7 @@ TEST(open_kernel_errors_are_loud_never_fall_back)
 	env_restore(&s);
 }
 
-TEST(open_kernel_default_explains_no_device)
+TEST_F(rt, open_kernel_default_explains_no_device)
 {
 	struct env_save s;
 	kohaku_device *dev;
@@ -271,19 +271,19 @@ TEST(open_kernel_default_explains_no_device)
 	env_save(&s);
 	r = open_env(NULL, NULL, &dev, err, sizeof(err));
 	if (r == 0) {
-		tap_diag("a kohaku device is present: %s", kohaku_device_path(dev));
+		rt_diag("a kohaku device is present: %s", kohaku_device_path(dev));
 		CHECK_EQ(kohaku_device_backend(dev), KOHAKU_BACKEND_KERNEL);
 		kohaku_close(dev);
 	} else {
 		/* says why, and how to get the simulated card */
 		CHECK(strlen(err) > 20);
 		HAS(err, "kernel");
-		tap_diag("%s", err);
+		rt_diag("%s", err);
 	}
 	env_restore(&s);
 }
 
-TEST(list_devices)
+TEST_F(rt, list_devices)
 {
 	struct kohaku_device_entry *l;
 	char err[KOHAKU_ERRMSG_MAX];
@@ -305,7 +305,7 @@ TEST(list_devices)
 	CHECK_OK(NULL, kohaku_list_devices(KOHAKU_BACKEND_KERNEL, &l, &n, err,
 					   sizeof(err)));
 	for (i = 0; i < n; i++) {
-		tap_diag("%s: %s %s", l[i].path, l[i].driver,
+		rt_diag("%s: %s %s", l[i].path, l[i].driver,
 			 l[i].status ? l[i].message : "usable");
 		CHECK(l[i].status == 0 || l[i].message[0]);
 	}
@@ -315,7 +315,7 @@ TEST(list_devices)
 	env_restore(&s);
 }
 
-TEST(builder_sx_matches_the_spec_table)
+TEST_F(rt, builder_sx_matches_the_spec_table)
 {
 	struct kohaku_inst in;
 	unsigned int op;
@@ -346,7 +346,7 @@ TEST(builder_sx_matches_the_spec_table)
 	CHECK_ERR(kohaku_inst_sx(&in, 0x100, 1, 0, 0, 0), -EINVAL);
 }
 
-TEST(builder_null)
+TEST_F(rt, builder_null)
 {
 	static const uint32_t w[8] = { 1, 2, 4, 8, 0x10, 0x20, 0x40, 0x80000000u };
 	struct kohaku_inst in;
@@ -357,7 +357,7 @@ TEST(builder_null)
 	CHECK_EQ(kohaku_inst_null_result(&in), 0x8000007fu);
 }
 
-TEST(error_strings)
+TEST_F(rt, error_strings)
 {
 	char buf[256];
 	struct kohaku_job_status st = {
@@ -388,7 +388,7 @@ TEST(error_strings)
 	CHECK(!strcmp(kohaku_last_error(NULL), "no device (NULL)"));
 }
 
-TEST(last_error_names_what_and_why)
+TEST_F(rt, last_error_names_what_and_why)
 {
 	struct drm_kohaku_bo_create c;
 	RT_OPEN(dev);
@@ -404,7 +404,7 @@ TEST(last_error_names_what_and_why)
 		HAS(kohaku_last_error(dev), "mesh 3");	/* the core's own reason */
 	else
 		HAS(kohaku_last_error(dev), "dmesg");
-	tap_diag("%s", kohaku_last_error(dev));
+	rt_diag("%s", kohaku_last_error(dev));
 	kohaku_close(dev);
 }
 
@@ -425,7 +425,7 @@ static void *err_thread(void *arg)
 	return NULL;
 }
 
-TEST(last_error_is_per_thread)
+TEST_F(rt, last_error_is_per_thread)
 {
 	struct thr t;
 	pthread_t th;
@@ -453,7 +453,7 @@ static void *saxpy_thread(void *arg)
 	return NULL;
 }
 
-TEST(threads_share_a_device)
+TEST_F(rt, threads_share_a_device)
 {
 	struct thr t[4];
 	pthread_t th[4];
@@ -473,7 +473,7 @@ TEST(threads_share_a_device)
 	kohaku_close(dev);
 }
 
-TEST(two_sim_devices_are_independent)
+TEST_F(rt, two_sim_devices_are_independent)
 {
 	kohaku_device *a = NULL, *b = NULL;
 	struct drm_kohaku_get_info ia, ib;
@@ -499,7 +499,7 @@ TEST(two_sim_devices_are_independent)
 	kohaku_close(a);
 }
 
-TEST(reopen_and_close_order)
+TEST_F(rt, reopen_and_close_order)
 {
 	kohaku_device *d2 = NULL, *d3 = NULL;
 	RT_OPEN(dev);
@@ -517,7 +517,4 @@ TEST(reopen_and_close_order)
 	kohaku_close(NULL);
 }
 
-int main(int argc, char **argv)
-{
-	return tap_main(argc, argv);
-}
+RT_TEST_MAIN

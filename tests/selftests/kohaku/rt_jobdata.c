@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rt_common.h"
+#include "rt_test.h"
 #include "kohaku/kh_cpu.h"
 #include "kohaku/kh_vec.h"
 
@@ -112,7 +112,7 @@ static void cpu_kick(struct kohaku_inst *in, uint32_t pc, uint32_t arg)
 	n = rt_nodes_of(dev, KH_CU_RV, nd, MAX_N);			\
 	if (!n) {							\
 		rt_close_card(dev);					\
-		SKIP("no cpu unit on this device");			\
+		SKIP(return, "no cpu unit on this device");			\
 	}
 
 /* a node's CU_DBG or retired count, read live */
@@ -124,7 +124,7 @@ static struct drm_kohaku_node node_live(kohaku_device *dev,
 
 	memset(&r, 0, sizeof(r));
 	if (kohaku_nodes_alloc(dev, KOHAKU_NODES_LIVE, &nd, &cnt) < 0) {
-		tap_fail_at(__FILE__, __LINE__, "nodes: %s", kohaku_last_error(dev));
+		rt_fail_at(__FILE__, __LINE__, "nodes: %s", kohaku_last_error(dev));
 		return r;
 	}
 	for (i = 0; i < cnt; i++)
@@ -142,7 +142,7 @@ static uint32_t bo_word(kohaku_device *dev, uint32_t h, unsigned int i)
 	return v;
 }
 
-TEST(device_reports_job_data)
+TEST_F(rt, device_reports_job_data)
 {
 	RT_OPEN(dev);
 	struct drm_kohaku_get_info in;
@@ -152,7 +152,7 @@ TEST(device_reports_job_data)
 	kohaku_close(dev);
 }
 
-TEST(cpu_image_and_kick_in_one_job)
+TEST_F(rt, cpu_image_and_kick_in_one_job)
 {
 	CPU_OPEN(dev, nd, n);
 	uint32_t img[32], h, zero = 0;
@@ -182,7 +182,7 @@ TEST(cpu_image_and_kick_in_one_job)
 	rt_close_card(dev);
 }
 
-TEST(two_cpu_units_each_get_their_own_image)
+TEST_F(rt, two_cpu_units_each_get_their_own_image)
 {
 	CPU_OPEN(dev, nd, n);
 	uint32_t img[2][32], h;
@@ -195,7 +195,7 @@ TEST(two_cpu_units_each_get_their_own_image)
 
 	if (n < 2) {
 		rt_close_card(dev);
-		SKIP("one cpu unit only");
+		SKIP(return, "one cpu unit only");
 	}
 	REQUIRE(kohaku_bo_create(dev, nd[0].mesh, 4096, &h, &a) == 0);
 	for (i = 0; i < 2; i++) {
@@ -216,7 +216,7 @@ TEST(two_cpu_units_each_get_their_own_image)
 	rt_close_card(dev);
 }
 
-TEST(a_later_job_kicks_the_image_an_earlier_one_loaded)
+TEST_F(rt, a_later_job_kicks_the_image_an_earlier_one_loaded)
 {
 	CPU_OPEN(dev, nd, n);
 	uint32_t img[32], h;
@@ -291,10 +291,10 @@ static unsigned int vec_drain_program(struct kohaku_inst *inst, uint64_t out)
 	n = rt_nodes_of(dev, KH_CU_VC, nd, MAX_N);			\
 	if (!n) {							\
 		rt_close_card(dev);					\
-		SKIP("no vec unit on this device");			\
+		SKIP(return, "no vec unit on this device");			\
 	}
 
-TEST(vec_l1_filled_by_two_acknowledged_bursts)
+TEST_F(rt, vec_l1_filled_by_two_acknowledged_bursts)
 {
 	VEC_OPEN(dev, nd, n);
 	size_t bytes = VEC_WORDS * KH_VEC_WORD_BYTES;
@@ -325,7 +325,7 @@ TEST(vec_l1_filled_by_two_acknowledged_bursts)
 	for (i = 0; i < bytes && in[i] == out[i]; i++)
 		;
 	if (i < bytes)
-		tap_fail_at(__FILE__, __LINE__, "L1 byte %zu (word %zu): drained 0x%02x, sent 0x%02x",
+		rt_fail_at(__FILE__, __LINE__, "L1 byte %zu (word %zu): drained 0x%02x, sent 0x%02x",
 			    i, i / KH_VEC_WORD_BYTES, out[i], in[i]);
 	kohaku_bo_free(dev, h);
 	free(in);
@@ -333,7 +333,7 @@ TEST(vec_l1_filled_by_two_acknowledged_bursts)
 	rt_close_card(dev);
 }
 
-TEST(a_burst_the_unit_refuses_ends_the_job_error_before_any_instruction)
+TEST_F(rt, a_burst_the_unit_refuses_ends_the_job_error_before_any_instruction)
 {
 	VEC_OPEN(dev, nd, n);
 	unsigned char g[KOHAKU_DATA_GRANULE] = { 1 };
@@ -400,7 +400,7 @@ static int raw_submit(kohaku_device *dev, struct drm_kohaku_program *p,
 	return r ? r : (int)w.status;
 }
 
-TEST(submit_refuses_bad_data_entries)
+TEST_F(rt, submit_refuses_bad_data_entries)
 {
 	CPU_OPEN(dev, nd, n);
 	static unsigned char big[KOHAKU_MAX_JOB_DATA + KOHAKU_DATA_GRANULE];
@@ -481,7 +481,7 @@ TEST(submit_refuses_bad_data_entries)
 #undef RESET
 }
 
-TEST(units_that_take_no_job_data_are_refused_at_submit)
+TEST_F(rt, units_that_take_no_job_data_are_refused_at_submit)
 {
 	kohaku_device *dev = rt_open_card("pool");
 	struct drm_kohaku_node gp[MAX_N];
@@ -494,7 +494,7 @@ TEST(units_that_take_no_job_data_are_refused_at_submit)
 	REQUIRE(dev != NULL);
 	if (!rt_nodes_of(dev, KH_CU_GP, gp, MAX_N)) {
 		rt_close_card(dev);
-		SKIP("no POOL unit on this device");
+		SKIP(return, "no POOL unit on this device");
 	}
 	memset(&noop, 0, sizeof(noop));
 	p = (struct kohaku_program){ .mesh = gp[0].mesh, .x = gp[0].x,
@@ -504,7 +504,4 @@ TEST(units_that_take_no_job_data_are_refused_at_submit)
 	rt_close_card(dev);
 }
 
-int main(int argc, char **argv)
-{
-	return tap_main(argc, argv);
-}
+RT_TEST_MAIN

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "rt_common.h"
+#include "rt_test.h"
 #include "kohaku/kh_pool.h"
 
 
@@ -85,7 +85,7 @@ static uint32_t read_u32(kohaku_device *dev, const struct buf *b, size_t off)
 	return v;
 }
 
-TEST(every_unit_booted)
+TEST_F(rt, every_unit_booted)
 {
 	struct kohaku_fw_info fi;
 
@@ -104,13 +104,13 @@ TEST(every_unit_booted)
 		CHECK(nd[i].fw_boot_ns > 0);
 		CHECK_EQ(nd[i].n_buffers, KH_POOL_NBUF);
 	}
-	tap_diag("%u POOL units, firmware 0x%06x API 0x%x, boot %llu ns: %s", n,
+	rt_diag("%u POOL units, firmware 0x%06x API 0x%x, boot %llu ns: %s", n,
 		 fi.fw_version, fi.fw_api, (unsigned long long)nd[0].fw_boot_ns,
 		 fi.status);
 	kohaku_close(dev);
 }
 
-TEST(ping)
+TEST_F(rt, ping)
 {
 	struct kohaku_inst inst[2];
 	struct kohaku_job_status st;
@@ -145,7 +145,7 @@ static void crc_case(kohaku_device *dev, const struct drm_kohaku_node *nd,
 	buf_free(dev, &res);
 }
 
-TEST(crc32_sizes)
+TEST_F(rt, crc32_sizes)
 {
 	static const size_t sizes[] = { 0, 1, 3, 31, 32, 33, 255, 256, 1000,
 					4096, 65536 + 7, 300000 };
@@ -157,7 +157,7 @@ TEST(crc32_sizes)
 	kohaku_close(dev);
 }
 
-TEST(copy_and_fill)
+TEST_F(rt, copy_and_fill)
 {
 	static const size_t sizes[] = { 32, 64, 96, 8192, 65536 + 32, 262144 };
 	struct kohaku_inst inst;
@@ -202,7 +202,7 @@ TEST(copy_and_fill)
 	kohaku_close(dev);
 }
 
-TEST(vadd_i32)
+TEST_F(rt, vadd_i32)
 {
 	static const uint32_t counts[] = { 0, 8, 64, 1000, 16384 + 8 };
 	struct kohaku_inst inst;
@@ -248,7 +248,7 @@ TEST(vadd_i32)
 	kohaku_close(dev);
 }
 
-TEST(sum_i64)
+TEST_F(rt, sum_i64)
 {
 	static const uint32_t counts[] = { 0, 4, 12, 1000, 32768 + 4 };
 	struct kohaku_inst inst;
@@ -279,7 +279,7 @@ TEST(sum_i64)
 	kohaku_close(dev);
 }
 
-TEST(hist256)
+TEST_F(rt, hist256)
 {
 	static const size_t sizes[] = { 0, 1, 33, 1000, 65536 + 5 };
 	struct kohaku_inst inst;
@@ -388,7 +388,7 @@ static void unit_check(kohaku_device *dev, unsigned int u, size_t len,
 		buf_free(dev, &r->out[i]);
 }
 
-TEST(all_units_at_once_every_kernel)
+TEST_F(rt, all_units_at_once_every_kernel)
 {
 	static struct unit_run run[RT_MAX_POOL];
 	struct kohaku_job_status st;
@@ -412,13 +412,13 @@ TEST(all_units_at_once_every_kernel)
 		CHECK_EQ(st.status, KOHAKU_JOB_DONE);
 		unit_check(dev, i, len, &run[i]);
 	}
-	tap_diag("crc32, copy, fill, vadd, sum and hist of %zu bytes on %u units side by side",
+	rt_diag("crc32, copy, fill, vadd, sum and hist of %zu bytes on %u units side by side",
 		 len, n);
 	kohaku_close(dev);
 }
 
 /* the firmware's own refusals: class firmware, the code named */
-TEST(bad_arguments_fault_with_the_firmwares_code)
+TEST_F(rt, bad_arguments_fault_with_the_firmwares_code)
 {
 	const uint32_t odd[7] = { 4, 0, 64, 0, 0, 0, 32 };	/* misaligned src */
 	const uint32_t unk[7] = { 0 };
@@ -432,7 +432,7 @@ TEST(bad_arguments_fault_with_the_firmwares_code)
 	CHECK_EQ(run1(dev, &nd[0], &inst, &st), 0);
 	CHECK_EQ(st.status, KOHAKU_JOB_FAULT);
 	CHECK_EQ(st.fault_code, KH_POOL_FAULT(KH_POOL_CLASS_FW, KH_POOL_FW_ARGS));
-	tap_diag("%s", kohaku_pool_fault_describe(st.fault_code, d, sizeof(d)));
+	rt_diag("%s", kohaku_pool_fault_describe(st.fault_code, d, sizeof(d)));
 	kohaku_inst_pool(&inst, 0x42, unk);
 	CHECK_EQ(run1(dev, &nd[0], &inst, &st), 0);
 	CHECK_EQ(st.status, KOHAKU_JOB_FAULT);
@@ -459,7 +459,7 @@ static void reload(kohaku_device *dev)
 }
 
 /* a core that traps: core, cause and PC reported; the unit halted until reload */
-TEST(trap_reports_core_cause_pc)
+TEST_F(rt, trap_reports_core_cause_pc)
 {
 	static const struct { unsigned int how, cause; } cases[] = {
 		{ KH_POOL_TRAP_ILLEGAL, KH_POOL_CAUSE_ILLEGAL },
@@ -487,7 +487,7 @@ TEST(trap_reports_core_cause_pc)
 		CHECK_EQ(st.fault_code & 0xff, cases[i].cause);
 		CHECK_EQ(st.fault_x, nd[0].x);
 		CHECK_EQ(st.fault_y, nd[0].y);
-		tap_diag("%s", kohaku_pool_fault_describe(st.fault_code, d, sizeof(d)));
+		rt_diag("%s", kohaku_pool_fault_describe(st.fault_code, d, sizeof(d)));
 		/* TRAP read live: the same core and cause, a PC in IRAM */
 		REQUIRE(kohaku_nodes_alloc(dev, KOHAKU_NODES_LIVE, &all, &cnt) == 0);
 		for (k = 0; k < cnt; k++) {
@@ -498,7 +498,7 @@ TEST(trap_reports_core_cause_pc)
 			CHECK_EQ(KH_POOL_TRAP_CORE(all[k].fw_trap), core);
 			CHECK_EQ(KH_POOL_TRAP_CAUSE(all[k].fw_trap), cases[i].cause);
 			CHECK(KH_POOL_TRAP_PC(all[k].fw_trap) < KH_POOL_IRAM_SIZE);
-			tap_diag("TRAP: core %u cause %u pc 0x%08x",
+			rt_diag("TRAP: core %u cause %u pc 0x%08x",
 				 KH_POOL_TRAP_CORE(all[k].fw_trap),
 				 KH_POOL_TRAP_CAUSE(all[k].fw_trap),
 				 KH_POOL_TRAP_PC(all[k].fw_trap));
@@ -516,7 +516,4 @@ TEST(trap_reports_core_cause_pc)
 	kohaku_close(dev);
 }
 
-int main(int argc, char **argv)
-{
-	return tap_main(argc, argv);
-}
+RT_TEST_MAIN

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "rt_common.h"
+#include "rt_test.h"
 
 #define GUARD	64
 
@@ -65,21 +65,21 @@ static bool roundtrip(kohaku_device *dev, uint32_t h, size_t bo_size,
 		goto out;
 	fill(wb + wmis, n, seed);
 	if (kohaku_bo_write(dev, h, off, wb + wmis, n)) {
-		tap_diag("BO_WRITE %zu at %zu: %s", n, off, kohaku_last_error(dev));
+		rt_diag("BO_WRITE %zu at %zu: %s", n, off, kohaku_last_error(dev));
 		goto out;
 	}
 	if (kohaku_bo_read(dev, h, lo, rb + rmis, hi - lo)) {
-		tap_diag("BO_READ %zu at %zu: %s", hi - lo, lo, kohaku_last_error(dev));
+		rt_diag("BO_READ %zu at %zu: %s", hi - lo, lo, kohaku_last_error(dev));
 		goto out;
 	}
 	if (memcmp(rb + rmis + (off - lo), wb + wmis, n)) {
-		tap_diag("%zu bytes at %zu (write +%u, read +%u): the data differs",
+		rt_diag("%zu bytes at %zu (write +%u, read +%u): the data differs",
 			 n, off, wmis, rmis);
 		goto out;
 	}
 	if (memcmp(rb + rmis, before + lo, off - lo) ||
 	    memcmp(rb + rmis + (off - lo) + n, before + off + n, hi - off - n)) {
-		tap_diag("%zu bytes at %zu (write +%u): a byte around the range changed",
+		rt_diag("%zu bytes at %zu (write +%u): a byte around the range changed",
 			 n, off, wmis);
 		goto out;
 	}
@@ -119,7 +119,7 @@ static void known_free(kohaku_device *dev, struct known_bo *b)
 	free(b->mirror);
 }
 
-TEST(small_sizes_every_offset)
+TEST_F(rt, small_sizes_every_offset)
 {
 	struct known_bo b;
 	unsigned int bad = 0, runs = 0;
@@ -140,12 +140,12 @@ TEST(small_sizes_every_offset)
 				break;
 		}
 	CHECK_MSG(!bad, "%u of %u transfers of 1..64 bytes went wrong", bad, runs);
-	tap_diag("%u transfers of 1..64 bytes at every offset in a word, across a page", runs);
+	rt_diag("%u transfers of 1..64 bytes at every offset in a word, across a page", runs);
 	known_free(dev, &b);
 	kohaku_close(dev);
 }
 
-TEST(sizes_to_the_maximum)
+TEST_F(rt, sizes_to_the_maximum)
 {
 	size_t max = dma_max(), bo_size = max + 8192, sz;
 	static const unsigned int mis[] = { 0, 1, 31, 33, 4095 };
@@ -177,7 +177,7 @@ TEST(sizes_to_the_maximum)
 	to1 = param(dev, KOHAKU_PARAM_DMA_BYTES_TO_CARD);
 	from1 = param(dev, KOHAKU_PARAM_DMA_BYTES_FROM_CARD);
 	CHECK(to1 > to0 && from1 > from0);
-	tap_diag("%u transfers from 63 bytes to %zu, pointers misaligned by up to 4095; engine moved %llu bytes in, %llu out",
+	rt_diag("%u transfers from 63 bytes to %zu, pointers misaligned by up to 4095; engine moved %llu bytes in, %llu out",
 		 runs, max, (unsigned long long)(to1 - to0),
 		 (unsigned long long)(from1 - from0));
 	known_free(dev, &b);
@@ -185,7 +185,7 @@ TEST(sizes_to_the_maximum)
 }
 
 /* the card's own view of what BO_WRITE wrote and of what BO_READ reads */
-TEST(the_card_agrees)
+TEST_F(rt, the_card_agrees)
 {
 	struct kohaku_job_status st;
 	struct kohaku_inst inst;
@@ -227,7 +227,7 @@ TEST(the_card_agrees)
 }
 
 /* with vectors in use a transfer completes by interrupt; without, none is taken */
-TEST(interrupts_or_polling)
+TEST_F(rt, interrupts_or_polling)
 {
 	const char *irq = getenv("KOHAKU_SIM_IRQ");
 	uint64_t vec, before, after;
@@ -246,7 +246,7 @@ TEST(interrupts_or_polling)
 			  (unsigned long long)(after - before));
 	else
 		CHECK_EQ(after, before);
-	tap_diag("%llu vectors in use; %llu interrupts for a 1 MiB write and read",
+	rt_diag("%llu vectors in use; %llu interrupts for a 1 MiB write and read",
 		 (unsigned long long)vec, (unsigned long long)(after - before));
 	known_free(dev, &b);
 	kohaku_close(dev);
@@ -257,7 +257,7 @@ TEST(interrupts_or_polling)
  * the channel wedges; the call fails with EIO and the driver recovers it,
  * so the next call moves the data.
  */
-TEST(wedged_channel_fails_one_call)
+TEST_F(rt, wedged_channel_fails_one_call)
 {
 	static const char *const dirs[2] = { "h2c", "c2h" };
 	unsigned char *w = malloc(65536), *r = malloc(65536);
@@ -278,7 +278,7 @@ TEST(wedged_channel_fails_one_call)
 			free(r);
 			known_free(dev, &b);
 			kohaku_close(dev);
-			SKIP("no fault injection on this device");
+			SKIP(return, "no fault injection on this device");
 		}
 		REQUIRE(ret == 0);
 		err0 = param(dev, KOHAKU_PARAM_DMA_ERRORS);
@@ -286,7 +286,7 @@ TEST(wedged_channel_fails_one_call)
 		ret = d ? kohaku_bo_read(dev, b.h, 4096, r, 65536) :
 			  kohaku_bo_write(dev, b.h, 4096, w, 65536);
 		CHECK_MSG(ret == -EIO, "%s with SLVERR: %d, expected EIO", dirs[d], ret);
-		tap_diag("%s", kohaku_last_error(dev));
+		rt_diag("%s", kohaku_last_error(dev));
 		CHECK_EQ(param(dev, KOHAKU_PARAM_DMA_ERRORS), err0 + 1);
 		/* recovered: the same transfer again works */
 		CHECK_EQ(kohaku_bo_write(dev, b.h, 4096, w, 65536), 0);
@@ -300,7 +300,7 @@ TEST(wedged_channel_fails_one_call)
 	kohaku_close(dev);
 }
 
-TEST(refusals)
+TEST_F(rt, refusals)
 {
 	unsigned char buf[64];
 	uint32_t h;
@@ -318,7 +318,4 @@ TEST(refusals)
 	kohaku_close(dev);
 }
 
-int main(int argc, char **argv)
-{
-	return tap_main(argc, argv);
-}
+RT_TEST_MAIN

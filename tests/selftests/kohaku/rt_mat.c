@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rt_common.h"
+#include "rt_test.h"
 #include "kohaku/kh_mat.h"
 #include "kohaku/kh_mxfp7.h"
 
@@ -37,7 +37,7 @@
 	n = rt_nodes_of(dev, KH_CU_MG, nd, MAX_MAT);			\
 	if (!n) {							\
 		rt_close_card(dev);					\
-		SKIP("no mat unit on this card");			\
+		SKIP(return, "no mat unit on this card");			\
 	}
 
 static uint32_t rnd(uint32_t *s)
@@ -140,7 +140,7 @@ static const struct field fields[] = {
 };
 #define N_FIELDS	(sizeof(fields) / sizeof(fields[0]))
 
-TEST(builders_against_the_bit_table)
+TEST_F(rt, builders_against_the_bit_table)
 {
 	struct kohaku_mat_fields f, d;
 	struct kohaku_inst in;
@@ -201,7 +201,7 @@ TEST(builders_against_the_bit_table)
 	CHECK_EQ(popcount_inst(&in), 256 - 63);
 }
 
-TEST(checked_builders_and_their_refusals)
+TEST_F(rt, checked_builders_and_their_refusals)
 {
 	struct kohaku_mat_fields f, d;
 	struct kohaku_inst in;
@@ -317,7 +317,7 @@ TEST(checked_builders_and_their_refusals)
 	CHECK_EQ(kohaku_mat_shape_check(4 * 64, 4, 128), 0);	/* a whole bank */
 }
 
-TEST(gemm_program)
+TEST_F(rt, gemm_program)
 {
 	struct kohaku_inst in[KOHAKU_MAT_PROGRAM_MAX];
 	struct kohaku_mat_fields d;
@@ -363,7 +363,7 @@ TEST(gemm_program)
 }
 
 /* the reference on cases whose answer follows from the rules alone */
-TEST(reference_small_cases)
+TEST_F(rt, reference_small_cases)
 {
 	uint16_t a[8 * 64], b[64 * 4], c[32], c2[32];
 	uint32_t seed = 77;
@@ -420,7 +420,7 @@ static double h2d(uint16_t h)
 /* the layouts and the reference compute A . B, not a transpose of it:
  * close to the exact product in doubles, within MXFP7's precision (an
  * element is off by at most 1/2 of its block's step, 1/57 of its peak) */
-TEST(reference_is_the_matrix_product)
+TEST_F(rt, reference_is_the_matrix_product)
 {
 	enum { M = 12, N = 8, K = 96 };
 	static uint16_t a[M * K], b[K * N], c[M * N];
@@ -446,7 +446,7 @@ TEST(reference_is_the_matrix_product)
 				mag += fabs(h2d(a[i * K + k]) * h2d(b[k * N + j]));
 			}
 			if (fabs(got - exact) > 0.04 * mag + 1e-3 && bad++ < 3)
-				tap_fail_at(__FILE__, __LINE__,
+				rt_fail_at(__FILE__, __LINE__,
 					    "C[%u][%u] = %g, exact %g (sum |ab| %g)",
 					    i, j, got, exact, mag);
 		}
@@ -545,12 +545,12 @@ static unsigned long job_check(kohaku_device *dev, struct mat_job *j)
 	unsigned int i;
 
 	if (!raw || !tiles || !c) {
-		tap_fail_at(__FILE__, __LINE__, "out of memory");
+		rt_fail_at(__FILE__, __LINE__, "out of memory");
 		bad = 1;
 		goto out;
 	}
 	if (kohaku_bo_read(dev, j->hc, 0, raw, cb + GUARD)) {
-		tap_fail_at(__FILE__, __LINE__, "read C: %s",
+		rt_fail_at(__FILE__, __LINE__, "read C: %s",
 			    kohaku_last_error(dev));
 		bad = 1;
 		goto out;
@@ -560,14 +560,14 @@ static unsigned long job_check(kohaku_device *dev, struct mat_job *j)
 	kohaku_mat_unpack_c(tiles, j->m, j->n, c);
 	for (i = 0; i < j->m * j->n; i++)
 		if (c[i] != j->want[i] && bad++ < 3)
-			tap_fail_at(__FILE__, __LINE__,
+			rt_fail_at(__FILE__, __LINE__,
 				    "(%u,%u) %ux%ux%u: C[%u][%u] = 0x%04x, "
 				    "reference 0x%04x", j->nd->x, j->nd->y,
 				    j->m, j->n, j->k, i / j->n, i % j->n, c[i],
 				    j->want[i]);
 	for (i = 0; i < GUARD; i++)
 		if (raw[cb + i] != GUARD_B) {
-			tap_fail_at(__FILE__, __LINE__,
+			rt_fail_at(__FILE__, __LINE__,
 				    "(%u,%u): byte %u past C changed", j->nd->x,
 				    j->nd->y, i);
 			bad++;
@@ -620,7 +620,7 @@ static void gemm_fill_on(kohaku_device *dev, const struct drm_kohaku_node *nd,
 	long r0, r1;
 
 	if (job_setup(dev, nd, m, n, k, elo, ehi, seed, fill_max, &j)) {
-		tap_fail_at(__FILE__, __LINE__, "setup %ux%ux%u: %s", m, n, k,
+		rt_fail_at(__FILE__, __LINE__, "setup %ux%ux%u: %s", m, n, k,
 			    kohaku_last_error(dev));
 		job_free(dev, &j);
 		return;
@@ -643,7 +643,7 @@ static void gemm_on(kohaku_device *dev, const struct drm_kohaku_node *nd,
 	gemm_fill_on(dev, nd, m, n, k, elo, ehi, seed, 0);
 }
 
-TEST(gemm_bit_exact_against_the_reference)
+TEST_F(rt, gemm_bit_exact_against_the_reference)
 {
 	MAT_OPEN(dev, nd, n);
 	gemm_on(dev, &nd[0], 4, 4, 32, 10, 20, 1);	/* one block, one K */
@@ -657,7 +657,7 @@ TEST(gemm_bit_exact_against_the_reference)
 }
 
 /* random shapes on random units, up to a FILL of 255 entries */
-TEST(random_shapes)
+TEST_F(rt, random_shapes)
 {
 	uint32_t s = 0x5eed;
 	unsigned int t;
@@ -677,7 +677,7 @@ TEST(random_shapes)
 	rt_close_card(dev);
 }
 
-TEST(every_unit_on_its_own)
+TEST_F(rt, every_unit_on_its_own)
 {
 	unsigned int i;
 
@@ -687,7 +687,7 @@ TEST(every_unit_on_its_own)
 	rt_close_card(dev);
 }
 
-TEST(every_unit_in_one_job)
+TEST_F(rt, every_unit_in_one_job)
 {
 	static struct mat_job j[MAX_MAT];
 	struct kohaku_program p[MAX_MAT];
@@ -698,7 +698,7 @@ TEST(every_unit_in_one_job)
 	memset(p, 0, sizeof(p));
 	for (i = 0; i < n; i++) {
 		if (job_setup(dev, &nd[i], 12, 8, 160, 9, 21, 200 + i, 0, &j[i])) {
-			tap_fail_at(__FILE__, __LINE__, "setup: %s",
+			rt_fail_at(__FILE__, __LINE__, "setup: %s",
 				    kohaku_last_error(dev));
 			break;
 		}
@@ -724,7 +724,7 @@ TEST(every_unit_in_one_job)
 
 /* the same unit twice: a second program's GEMM LOADs over the first's
  * tiles (no stale accumulation); exec_result counts on */
-TEST(second_gemm_loads_over_the_first)
+TEST_F(rt, second_gemm_loads_over_the_first)
 {
 	MAT_OPEN(dev, nd, n);
 	gemm_on(dev, &nd[n - 1], 8, 8, 64, 10, 20, 300);
@@ -739,7 +739,7 @@ TEST(second_gemm_loads_over_the_first)
  * exec_result KSIM_MAT_FAULT_UNMODELLED (docs/spec/mat.md "Not
  * modelled"); the unit then runs a good GEMM.
  */
-TEST(unmodelled_far_drain_faults_then_the_unit_runs_on)
+TEST_F(rt, unmodelled_far_drain_faults_then_the_unit_runs_on)
 {
 	struct kohaku_mat_fields f;
 	struct kohaku_job_status st;
@@ -749,7 +749,7 @@ TEST(unmodelled_far_drain_faults_then_the_unit_runs_on)
 	if (kohaku_sim_check(dev) < 0) {
 		/* a card would send it to another mesh through the interlink */
 		rt_close_card(dev);
-		SKIP("the model's refusal: needs a simulated card");
+		SKIP(return, "the model's refusal: needs a simulated card");
 	}
 	memset(&f, 0, sizeof(f));
 	f.n = 1;
@@ -776,7 +776,7 @@ TEST(unmodelled_far_drain_faults_then_the_unit_runs_on)
  * model reproduces): 4 after FILL, FILL, GEMM, DRAIN.  It is the node's
  * last signal, so the code is known.
  */
-TEST(exec_result_counts_in_a_rejected_burst_fault)
+TEST_F(rt, exec_result_counts_in_a_rejected_burst_fault)
 {
 	struct kohaku_mat_fields f;
 	struct kohaku_job_status st;
@@ -823,7 +823,7 @@ TEST(exec_result_counts_in_a_rejected_burst_fault)
 }
 
 /* an unknown opcode retires as a no-op: the job is DONE */
-TEST(unknown_opcode_is_a_noop)
+TEST_F(rt, unknown_opcode_is_a_noop)
 {
 	struct kohaku_mat_fields f;
 	struct kohaku_job_status st;
@@ -840,7 +840,4 @@ TEST(unknown_opcode_is_a_noop)
 	rt_close_card(dev);
 }
 
-int main(int argc, char **argv)
-{
-	return tap_main(argc, argv);
-}
+RT_TEST_MAIN

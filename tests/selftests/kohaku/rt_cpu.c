@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rt_common.h"
+#include "rt_test.h"
 #include "kohaku/kh_cpu.h"
 
 #define MAX_CPU		16
@@ -37,7 +37,7 @@ struct enc_case {
 
 #define E(expr, word, txt)	{ (expr), (word), (txt) }
 
-TEST(encoders_match_the_gnu_assembler)
+TEST_F(rt, encoders_match_the_gnu_assembler)
 {
 	/*
 	 * riscv64-unknown-elf-as -march=rv32i (binutils 2.43, .option
@@ -152,7 +152,7 @@ TEST(encoders_match_the_gnu_assembler)
 			  (what));					\
 	} while (0)
 
-TEST(encoders_refuse_what_does_not_fit)
+TEST_F(rt, encoders_refuse_what_does_not_fit)
 {
 	/* immediates one past each end */
 	REFUSED(kohaku_rv_addi(&ref, 1, 1, 2048), "immediate 2048");
@@ -219,7 +219,7 @@ TEST(encoders_refuse_what_does_not_fit)
 	CHECK(kohaku_rv_jal(NULL, 0, -1048576) != KOHAKU_RV_INVALID);
 }
 
-TEST(assembler_labels_match_the_gnu_assembler)
+TEST_F(rt, assembler_labels_match_the_gnu_assembler)
 {
 	/*
 	 * As assembled by riscv64-unknown-elf-as -march=rv32i:
@@ -280,7 +280,7 @@ TEST(assembler_labels_match_the_gnu_assembler)
 	CHECK_EQ(a.n, 9);
 }
 
-TEST(assembler_li_matches_the_gnu_assembler)
+TEST_F(rt, assembler_li_matches_the_gnu_assembler)
 {
 	/* riscv64-unknown-elf-as -march=rv32i, `li rd, value` */
 	static const struct {
@@ -320,7 +320,7 @@ TEST(assembler_li_matches_the_gnu_assembler)
 	CHECK_EQ(kohaku_rv_asm_finish(&a), -EINVAL);
 }
 
-TEST(assembler_errors)
+TEST_F(rt, assembler_errors)
 {
 	uint32_t w[1100];
 	struct kohaku_rv_asm a;
@@ -337,7 +337,7 @@ TEST(assembler_errors)
 	CHECK_EQ(kohaku_rv_asm_finish(&a), -EINVAL);
 	CHECK(strstr(kohaku_rv_asm_error(&a), "pc 0x24: addi: immediate 5000"));
 	CHECK_EQ(kohaku_rv_asm_image(&a, &d), -EINVAL);
-	tap_diag("e.g. %s", kohaku_rv_asm_error(&a));
+	rt_diag("e.g. %s", kohaku_rv_asm_error(&a));
 	/* a label never bound */
 	CHECK_EQ(kohaku_rv_asm_init(&a, w, 8, 0), 0);
 	l = kohaku_rv_asm_label(&a);
@@ -423,7 +423,7 @@ TEST(assembler_errors)
 
 /* ---- the kick, addresses and data ---- */
 
-TEST(kick_and_helpers)
+TEST_F(rt, kick_and_helpers)
 {
 	struct kohaku_inst in, was;
 	struct kh_flit f;
@@ -495,7 +495,7 @@ TEST(kick_and_helpers)
 	n = rt_nodes_of(dev, KH_CU_RV, nd, MAX_CPU);			\
 	if (!n) {							\
 		rt_close_card(dev);					\
-		SKIP("no cpu unit on this device");			\
+		SKIP(return, "no cpu unit on this device");			\
 	}
 
 /* one program for a cpu: its image, its arguments, the kick */
@@ -780,7 +780,7 @@ static unsigned int ps_check(kohaku_device *dev,
 			want = PS_GUARD;
 		}
 		if (got[i] != want && bad++ < 4)
-			tap_diag("(%u,%u) n=%u: word %u = 0x%08x, expected "
+			rt_diag("(%u,%u) n=%u: word %u = 0x%08x, expected "
 				 "0x%08x", nd->x, nd->y, r->n, i, got[i], want);
 	}
 	r->chk = chk;
@@ -802,7 +802,7 @@ static uint32_t ps_retired(const struct ps_run *r)
 	return r->loop + r->n * body + tail;
 }
 
-TEST(prefix_sum_on_every_unit_matches_c)
+TEST_F(rt, prefix_sum_on_every_unit_matches_c)
 {
 	static const unsigned int sizes[] = { 100, 0, 1, 7, 1000 };
 	static struct ps_run runs[MAX_CPU];
@@ -817,7 +817,7 @@ TEST(prefix_sum_on_every_unit_matches_c)
 
 	traced = kohaku_sim_command(dev, "trace on events=unit") == 0;
 	if (!traced)
-		tap_diag("no model trace here (%s): the ECALL result from DRAM "
+		rt_diag("no model trace here (%s): the ECALL result from DRAM "
 			 "only", kohaku_last_error(dev));
 	for (s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++)
 		for (u = 0; u < nc; u++) {
@@ -857,11 +857,11 @@ TEST(prefix_sum_on_every_unit_matches_c)
 		}
 	if (traced)
 		kohaku_sim_command(dev, "trace off");
-	tap_diag("%u cpu unit%s, n = 100, 0, 1, 7, 1000", nc, nc == 1 ? "" : "s");
+	rt_diag("%u cpu unit%s, n = 100, 0, 1, 7, 1000", nc, nc == 1 ? "" : "s");
 	rt_close_card(dev);
 }
 
-TEST(cpus_side_by_side_in_one_job)
+TEST_F(rt, cpus_side_by_side_in_one_job)
 {
 	static struct ps_run runs[MAX_CPU];
 	struct kohaku_program p[MAX_CPU];
@@ -872,7 +872,7 @@ TEST(cpus_side_by_side_in_one_job)
 
 	if (nc < 2) {
 		rt_close_card(dev);
-		SKIP("fewer than two cpu units");
+		SKIP(return, "fewer than two cpu units");
 	}
 	/* every cpu of the mesh, each its own image, data and kick */
 	for (u = 0; u < nc; u++)
@@ -888,7 +888,7 @@ TEST(cpus_side_by_side_in_one_job)
 		CHECK_EQ(KH_CPU_DBG_RETIRED(dbg), ps_retired(&runs[u]));
 		ps_free(dev, &runs[u]);
 	}
-	tap_diag("%u cpus in one job", nc);
+	rt_diag("%u cpus in one job", nc);
 	rt_close_card(dev);
 }
 
@@ -904,7 +904,7 @@ static int ct_run_asm(kohaku_device *dev, const struct drm_kohaku_node *nd,
 	return rt_run(dev, &p, 1, st);
 }
 
-TEST(ebreak_is_a_fault_with_a0)
+TEST_F(rt, ebreak_is_a_fault_with_a0)
 {
 	static struct ct_prog c;
 	struct kohaku_job_status st;
@@ -932,7 +932,7 @@ TEST(ebreak_is_a_fault_with_a0)
 		CHECK_EQ(KH_CPU_DBG_RETIRED(dbg), 3);	/* lui, addi, ebreak */
 		if (!u) {
 			kohaku_job_describe(&st, d, sizeof(d));
-			tap_diag("%s", d);
+			rt_diag("%s", d);
 		}
 		/* another op runs nothing: the halt's fault and a0 again */
 		CHECK_EQ(kohaku_inst_cpu(&q, 0, 0, 0), 0);
@@ -945,7 +945,7 @@ TEST(ebreak_is_a_fault_with_a0)
 	rt_close_card(dev);
 }
 
-TEST(illegal_instruction_faults_at_its_pc)
+TEST_F(rt, illegal_instruction_faults_at_its_pc)
 {
 	/* M extension words, from riscv64-unknown-elf-as -march=rv32im */
 	static const uint32_t m_words[] = {
@@ -1017,13 +1017,13 @@ static unsigned int st_check(kohaku_device *dev, const struct ct_buf *b,
 		uint32_t want = stored ? 0x5eed0000 + k : PS_GUARD;
 
 		if (got[k] != want && bad++ < 2)
-			tap_diag("%s: word %u = 0x%08x, expected 0x%08x", when, k,
+			rt_diag("%s: word %u = 0x%08x, expected 0x%08x", when, k,
 				 got[k], want);
 	}
 	return bad;
 }
 
-TEST(stores_stay_in_the_l1_without_a_flush)
+TEST_F(rt, stores_stay_in_the_l1_without_a_flush)
 {
 	static struct ct_prog c;
 	struct kohaku_job_status st;
@@ -1066,7 +1066,7 @@ TEST(stores_stay_in_the_l1_without_a_flush)
 #define PEER_GRANULE	40
 #define PEER_WORDS	8
 
-TEST(peer_push_into_another_cpus_scratchpad)
+TEST_F(rt, peer_push_into_another_cpus_scratchpad)
 {
 	static struct ct_prog c;
 	struct kohaku_job_status st;
@@ -1077,7 +1077,7 @@ TEST(peer_push_into_another_cpus_scratchpad)
 
 	if (nc < 2) {
 		rt_close_card(dev);
-		SKIP("fewer than two cpu units");
+		SKIP(return, "fewer than two cpu units");
 	}
 	REQUIRE(ct_buf(dev, &nd[0], 4096, PS_GUARD, &b) == 0);
 	for (from = 0; from < 2; from++) {
@@ -1134,7 +1134,4 @@ TEST(peer_push_into_another_cpus_scratchpad)
 	rt_close_card(dev);
 }
 
-int main(int argc, char **argv)
-{
-	return tap_main(argc, argv);
-}
+RT_TEST_MAIN

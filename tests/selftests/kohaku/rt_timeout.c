@@ -14,9 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rt_common.h"
+#include "rt_test.h"
 
-TEST(job_time_limit)
+TEST_F(rt, job_time_limit)
 {
 	enum { N = 1 << 20 };
 	struct drm_kohaku_node sx[16], nd[32];
@@ -32,7 +32,7 @@ TEST(job_time_limit)
 
 	if (kohaku_device_backend(dev) == KOHAKU_BACKEND_KERNEL && !(d && *d == '1')) {
 		kohaku_close(dev);
-		SKIP("destructive on a shared device; set KOHAKU_TEST_DESTRUCTIVE=1");
+		SKIP(return, "destructive on a shared device; set KOHAKU_TEST_DESTRUCTIVE=1");
 	}
 	n_sx = rt_nodes_of(dev, KH_CU_SX, sx, 16);
 	REQUIRE(n_sx > 0);
@@ -65,7 +65,7 @@ TEST(job_time_limit)
 		memset(&in, 0, sizeof(in));
 		CHECK_OK(dev, kohaku_ioctl(dev, DRM_IOCTL_KOHAKU_GET_INFO, &in));
 		wedged = in.mesh[sx[0].mesh].flags & KOHAKU_MESH_WEDGED;
-		tap_diag("after the timeout: node %s, mesh %s", hung ? "hung" : "not hung",
+		rt_diag("after the timeout: node %s, mesh %s", hung ? "hung" : "not hung",
 			 wedged ? "wedged" : "not wedged");
 		for (u = 0; u < n_sx && u < 2; u++) {
 			bool refused = wedged || (u == 0 && hung);
@@ -77,7 +77,7 @@ TEST(job_time_limit)
 				CHECK_MSG(r == -EIO, "SX (%u,%u) after the timeout: %d, "
 					  "expected -EIO", sx[u].x, sx[u].y, r);
 				if (r < 0)
-					tap_diag("%s", kohaku_last_error(dev));
+					rt_diag("%s", kohaku_last_error(dev));
 			} else {
 				CHECK_MSG(r == 0 && st.status == KOHAKU_JOB_DONE,
 					  "SX (%u,%u) after the timeout: %d %s: %s",
@@ -94,7 +94,4 @@ TEST(job_time_limit)
 	kohaku_close(dev);
 }
 
-int main(int argc, char **argv)
-{
-	return tap_main(argc, argv);
-}
+RT_TEST_MAIN

@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rt_common.h"
+#include "rt_test.h"
 #include "kohaku/kh_vec.h"
 
 /* on a card of its own: KohakuTPU's shipped map, the built-in mesh_2x2_8+2 */
@@ -35,7 +35,7 @@
 	n = rt_nodes_of(dev, KH_CU_VC, nd, MAX_VEC);			\
 	if (!n) {							\
 		rt_close_card(dev);					\
-		SKIP("no vec unit on this device");			\
+		SKIP(return, "no vec unit on this device");			\
 	}
 
 /* ---- builders ---- */
@@ -53,7 +53,7 @@ static bool same(const struct kohaku_inst *i, const uint64_t w[4])
 	       i->w[3] == w[3];
 }
 
-TEST(cu_inst_builders_match_the_spec_bit_table)
+TEST_F(rt, cu_inst_builders_match_the_spec_bit_table)
 {
 	struct kohaku_inst in;
 	uint64_t want[4];
@@ -155,7 +155,7 @@ TEST(cu_inst_builders_match_the_spec_bit_table)
 	}
 }
 
-TEST(cu_inst_builders_refuse_what_does_not_fit)
+TEST_F(rt, cu_inst_builders_refuse_what_does_not_fit)
 {
 	struct kohaku_inst in, was;
 	struct kohaku_inst many[4];
@@ -204,7 +204,7 @@ static uint32_t alu_w(unsigned int op, unsigned int vd, unsigned int va,
 	return w;
 }
 
-TEST(kernel_words_match_the_spec_and_the_rtl_bench)
+TEST_F(rt, kernel_words_match_the_spec_and_the_rtl_bench)
 {
 	uint32_t w, w2[2];
 
@@ -297,7 +297,7 @@ TEST(kernel_words_match_the_spec_and_the_rtl_bench)
 		 (15u << 13) | (15u << 9));
 }
 
-TEST(kernel_word_builders_refuse_what_does_not_fit)
+TEST_F(rt, kernel_word_builders_refuse_what_does_not_fit)
 {
 	struct kohaku_vec_alu f;
 	uint32_t w = 0x12345678u, w2[2] = { 1, 2 };
@@ -355,7 +355,7 @@ TEST(kernel_word_builders_refuse_what_does_not_fit)
 	CHECK(w2[0] == 1 && w2[1] == 2);
 }
 
-TEST(fault_codes_in_words)
+TEST_F(rt, fault_codes_in_words)
 {
 	char b[160];
 
@@ -617,7 +617,7 @@ static void demo_ops(uint32_t ops[2], unsigned int op_of[2],
 	args[1][0] = 0; args[1][1] = 1; args[1][2] = 2;	/* c: the sum */
 }
 
-TEST(demo_kernel_on_every_unit_bit_exact)
+TEST_F(rt, demo_kernel_on_every_unit_bit_exact)
 {
 	struct kohaku_inst inst[MAX_VEC][64];
 	struct kohaku_program p[MAX_VEC];
@@ -659,12 +659,12 @@ TEST(demo_kernel_on_every_unit_bit_exact)
 			vt_bufs_free(dev, &b[u]);
 		}
 	}
-	tap_diag("%u vec unit%s, each alone and all in one job", nv,
+	rt_diag("%u vec unit%s, each alone and all in one job", nv,
 		 nv == 1 ? "" : "s");
 	rt_close_card(dev);
 }
 
-TEST(elementwise_ops_bit_exact_with_signed_zeros)
+TEST_F(rt, elementwise_ops_bit_exact_with_signed_zeros)
 {
 	struct kohaku_inst inst[96];
 	struct kohaku_program p;
@@ -708,7 +708,7 @@ TEST(elementwise_ops_bit_exact_with_signed_zeros)
 	rt_close_card(dev);
 }
 
-TEST(kernel_fault_is_a_job_fault_with_the_node)
+TEST_F(rt, kernel_fault_is_a_job_fault_with_the_node)
 {
 	struct kohaku_inst inst[8];
 	struct kohaku_job_status st;
@@ -734,7 +734,7 @@ TEST(kernel_fault_is_a_job_fault_with_the_node)
 		CHECK_EQ(st.fault_y, nd[u].y);
 		CHECK_EQ(st.n_faults, 1);
 		kohaku_job_describe(&st, d, sizeof(d));
-		tap_diag("%s: %s", d,
+		rt_diag("%s: %s", d,
 			 kohaku_vec_fault_describe(st.fault_code, d2, sizeof(d2)));
 		/* a VLD of dtype 0 (the raw form): F_DTYPE */
 		CHECK_EQ(kohaku_vec_mem(&k[0], KH_VEC_VLD, 0, 0, 0, 0), 0);
@@ -820,7 +820,7 @@ static int trace_retires(kohaku_device *dev, const struct drm_kohaku_node *q,
 	return n;
 }
 
-TEST(imem_desc_retire_0_and_run_reports_cycles)
+TEST_F(rt, imem_desc_retire_0_and_run_reports_cycles)
 {
 	/*
 	 * Cycle counts from vec.md's timing (model_vec.c has the same): a
@@ -856,7 +856,7 @@ TEST(imem_desc_retire_0_and_run_reports_cycles)
 
 	traced = kohaku_sim_command(dev, "trace on events=unit") == 0;
 	if (!traced)
-		tap_diag("no model trace here (%s): exec_result from CU_DBG only",
+		rt_diag("no model trace here (%s): exec_result from CU_DBG only",
 			 kohaku_last_error(dev));
 	for (u = 0; u < nv; u++)
 		for (j = 0; j < 3; j++) {
@@ -900,7 +900,4 @@ TEST(imem_desc_retire_0_and_run_reports_cycles)
 	rt_close_card(dev);
 }
 
-int main(int argc, char **argv)
-{
-	return tap_main(argc, argv);
-}
+RT_TEST_MAIN

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rt_common.h"
+#include "rt_test.h"
 
 #define N_THREADS	8
 #define N_ELEMS		16
@@ -74,7 +74,7 @@ static unsigned int jobs_per_thread(void)
 	return e && atoi(e) > 0 ? (unsigned int)atoi(e) : 1000;
 }
 
-TEST(eight_submitters_one_device)
+TEST_F(rt, eight_submitters_one_device)
 {
 	struct drm_kohaku_node sx[16];
 	struct worker w[N_THREADS];
@@ -134,7 +134,4 @@ TEST(eight_submitters_one_device)
 	kohaku_close(dev);
 }
 
-int main(int argc, char **argv)
-{
-	return tap_main(argc, argv);
-}
+RT_TEST_MAIN

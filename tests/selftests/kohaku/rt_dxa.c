@@ -30,7 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rt_common.h"
+#include "rt_test.h"
 #include "kohaku/kh_dxa.h"
 
 #define MAX_SCR		8
@@ -53,7 +53,7 @@ struct dx {
 		c.n_scr = rt_nodes_of(c.dev, KH_CU_SC, c.scr, MAX_SCR);	\
 		if (!rt_nodes_of(c.dev, KH_CU_DX, _d, 4) || !c.n_scr) {	\
 			rt_close_card(c.dev);				\
-			SKIP("no DXA unit with scratch units on this device"); \
+			SKIP(return, "no DXA unit with scratch units on this device"); \
 		}							\
 		c.dx = _d[0];						\
 	} while (0)
@@ -159,7 +159,7 @@ static struct drm_kohaku_dxa_desc good_desc(uint32_t bo)
 
 /* ---- capabilities and allocation ---- */
 
-TEST(cap_dxa_says_dxa_units)
+TEST_F(rt, cap_dxa_says_dxa_units)
 {
 	struct drm_kohaku_get_info gi;
 	RT_OPEN(dev);
@@ -181,7 +181,7 @@ TEST(cap_dxa_says_dxa_units)
 	}
 }
 
-TEST(alloc_gives_16_slots_then_ebusy_and_free_gives_one_back)
+TEST_F(rt, alloc_gives_16_slots_then_ebusy_and_free_gives_one_back)
 {
 	struct drm_kohaku_dxa_slot a;
 	unsigned int s, got = 0, slot;
@@ -210,7 +210,7 @@ TEST(alloc_gives_16_slots_then_ebusy_and_free_gives_one_back)
 	DX_CLOSE(c);
 }
 
-TEST(slot_commands_refuse_what_is_not_a_dxa_slot)
+TEST_F(rt, slot_commands_refuse_what_is_not_a_dxa_slot)
 {
 	struct drm_kohaku_dxa_slot a;
 	static const unsigned long cmds[] = {
@@ -335,7 +335,7 @@ static const struct set_case set_cases[] = {
 	{ "an unknown bo_handle", brk_bo_unknown, -ENOENT },
 };
 
-TEST(set_refuses_every_broken_rule_with_its_errno)
+TEST_F(rt, set_refuses_every_broken_rule_with_its_errno)
 {
 	struct drm_kohaku_dxa_desc d;
 	struct drm_kohaku_dxa_slot a;
@@ -391,7 +391,7 @@ TEST(set_refuses_every_broken_rule_with_its_errno)
 	DX_CLOSE(c);
 }
 
-TEST(set_takes_only_this_files_bo)
+TEST_F(rt, set_takes_only_this_files_bo)
 {
 	struct drm_kohaku_dxa_desc d;
 	uint32_t bo, b2[3];
@@ -417,7 +417,7 @@ TEST(set_takes_only_this_files_bo)
 
 /* ---- ownership ---- */
 
-TEST(another_files_slot_is_refused_but_the_unit_may_be_read)
+TEST_F(rt, another_files_slot_is_refused_but_the_unit_may_be_read)
 {
 	struct drm_kohaku_dxa_desc d;
 	struct drm_kohaku_dxa_slot a;
@@ -471,7 +471,7 @@ TEST(another_files_slot_is_refused_but_the_unit_may_be_read)
 	DX_CLOSE(c);
 }
 
-TEST(a_files_slots_are_freed_when_it_closes)
+TEST_F(rt, a_files_slots_are_freed_when_it_closes)
 {
 	struct drm_kohaku_dxa_slot a;
 	unsigned int s, slot;
@@ -494,7 +494,7 @@ TEST(a_files_slots_are_freed_when_it_closes)
 
 /* ---- the builders ---- */
 
-TEST(builders_check_and_encode_as_the_spec_says)
+TEST_F(rt, builders_check_and_encode_as_the_spec_says)
 {
 	struct drm_kohaku_dxa_desc d, e;
 	struct kohaku_dxa_table t;
@@ -706,7 +706,7 @@ static unsigned long do_copy(struct dx *c, struct cp *p, const char *what)
 	uint64_t e;
 
 	if (p->n_recv > c->n_scr) {
-		tap_diag("%s: %u receivers, the card has %u scratch units: skipped",
+		rt_diag("%s: %u receivers, the card has %u scratch units: skipped",
 			 what, p->n_recv, c->n_scr);
 		return 0;
 	}
@@ -714,7 +714,7 @@ static unsigned long do_copy(struct dx *c, struct cp *p, const char *what)
 			    p->tile) || kohaku_dxa_set_kmajor(&d, p->kmajor) ||
 	    kohaku_dxa_set_cfill(&d, p->cfill) ||
 	    kohaku_dxa_set_multicast(&d, p->mstride)) {
-		tap_fail_at(__FILE__, __LINE__, "%s: the builders refused it", what);
+		rt_fail_at(__FILE__, __LINE__, "%s: the builders refused it", what);
 		return 1;
 	}
 	gran = kohaku_dxa_tile_granules(&d);
@@ -723,7 +723,7 @@ static unsigned long do_copy(struct dx *c, struct cp *p, const char *what)
 	want = calloc(1, bytes);
 	got = malloc((size_t)bytes * p->n_recv + 64);
 	if (!host || !want || !got) {
-		tap_fail_at(__FILE__, __LINE__, "out of memory");
+		rt_fail_at(__FILE__, __LINE__, "out of memory");
 		bad = 1;
 		goto out;
 	}
@@ -736,14 +736,14 @@ static unsigned long do_copy(struct dx *c, struct cp *p, const char *what)
 			     &obo, &oaddr) ||
 	    kohaku_bo_write(c->dev, obo, 0, got, (size_t)bytes * p->n_recv + 64) ||
 	    kohaku_dxa_alloc(c->dev, c->dx.mesh, c->dx.x, c->dx.y, &slot)) {
-		tap_fail_at(__FILE__, __LINE__, "%s: setting up: %s", what,
+		rt_fail_at(__FILE__, __LINE__, "%s: setting up: %s", what,
 			    kohaku_last_error(c->dev));
 		bad = 1;
 		goto out;
 	}
 	d.bo_handle = tbo;
 	if (kohaku_dxa_set(c->dev, c->dx.mesh, c->dx.x, c->dx.y, slot, &d)) {
-		tap_fail_at(__FILE__, __LINE__, "%s: SET: %s", what,
+		rt_fail_at(__FILE__, __LINE__, "%s: SET: %s", what,
 			    kohaku_last_error(c->dev));
 		bad = 1;
 		goto free_slot;
@@ -756,7 +756,7 @@ static unsigned long do_copy(struct dx *c, struct cp *p, const char *what)
 	}
 	CHECK_EQ(kohaku_inst_dxa_copy(&copy, slot, p->coord, r, p->n_recv), 0);
 	if (run_on(c, &c->dx, &copy, 1, &st) || st.status != KOHAKU_JOB_DONE) {
-		tap_fail_at(__FILE__, __LINE__, "%s: the copy: %s", what,
+		rt_fail_at(__FILE__, __LINE__, "%s: the copy: %s", what,
 			    kohaku_last_error(c->dev));
 		bad = 1;
 		goto free_slot;
@@ -766,7 +766,7 @@ static unsigned long do_copy(struct dx *c, struct cp *p, const char *what)
 	if (kohaku_dxa_get(c->dev, c->dx.mesh, c->dx.x, c->dx.y, slot, 0, &g) ||
 	    kohaku_dxa_get(c->dev, c->dx.mesh, c->dx.x, c->dx.y, slot,
 			   KOHAKU_DXA_GET_DEVICE, &gd)) {
-		tap_fail_at(__FILE__, __LINE__, "%s: GET: %s", what,
+		rt_fail_at(__FILE__, __LINE__, "%s: GET: %s", what,
 			    kohaku_last_error(c->dev));
 		bad++;
 	} else {
@@ -789,13 +789,13 @@ static unsigned long do_copy(struct dx *c, struct cp *p, const char *what)
 		pr[k].insts = &outs[k];
 	}
 	if (rt_run(c->dev, pr, p->n_recv, &st) || st.status != KOHAKU_JOB_DONE) {
-		tap_fail_at(__FILE__, __LINE__, "%s: COPY_OUT: %s", what,
+		rt_fail_at(__FILE__, __LINE__, "%s: COPY_OUT: %s", what,
 			    kohaku_last_error(c->dev));
 		bad = 1;
 		goto free_slot;
 	}
 	if (kohaku_bo_read(c->dev, obo, 0, got, (size_t)bytes * p->n_recv + 64)) {
-		tap_fail_at(__FILE__, __LINE__, "%s: read: %s", what,
+		rt_fail_at(__FILE__, __LINE__, "%s: read: %s", what,
 			    kohaku_last_error(c->dev));
 		bad = 1;
 		goto free_slot;
@@ -805,7 +805,7 @@ static unsigned long do_copy(struct dx *c, struct cp *p, const char *what)
 		for (b = 0; b < bytes; b++)
 			if (got[(size_t)k * bytes + b] != want[b]) {
 				if (bad < 4)
-					tap_diag("%s: receiver %u byte %u (element %u) = "
+					rt_diag("%s: receiver %u byte %u (element %u) = "
 						 "0x%02x, expected 0x%02x", what, k, b,
 						 b / p->eb, got[(size_t)k * bytes + b],
 						 want[b]);
@@ -813,7 +813,7 @@ static unsigned long do_copy(struct dx *c, struct cp *p, const char *what)
 			}
 	for (b = 0; b < 64; b++)
 		if (got[(size_t)p->n_recv * bytes + b] != 0x5a) {
-			tap_diag("%s: the bytes past the copied-out tiles changed", what);
+			rt_diag("%s: the bytes past the copied-out tiles changed", what);
 			bad++;
 			break;
 		}
@@ -849,7 +849,7 @@ static struct cp cp_1(unsigned int rank, unsigned int eb)
 	return p;
 }
 
-TEST(copies_of_every_rank_and_element_size)
+TEST_F(rt, copies_of_every_rank_and_element_size)
 {
 	static const unsigned int ebs[4] = { 1, 2, 4, 8 };
 	unsigned int rank, k;
@@ -883,7 +883,7 @@ TEST(copies_of_every_rank_and_element_size)
 	DX_CLOSE(c);
 }
 
-TEST(out_of_bounds_in_each_dimension_takes_the_fill)
+TEST_F(rt, out_of_bounds_in_each_dimension_takes_the_fill)
 {
 	static const uint32_t fills[4] = { 0xdeadbeef, 0x80000001, 0x7f, 0xffffffff };
 	static const unsigned int ebs[4] = { 1, 2, 4, 8 };
@@ -917,7 +917,7 @@ TEST(out_of_bounds_in_each_dimension_takes_the_fill)
 	DX_CLOSE(c);
 }
 
-TEST(tiles_at_every_edge_of_a_matrix)
+TEST_F(rt, tiles_at_every_edge_of_a_matrix)
 {
 	static const uint32_t rows[3] = { 0, 40, 56 };	/* top, inside, bottom */
 	static const uint32_t cols[3] = { 0, 16, 40 };
@@ -949,7 +949,7 @@ TEST(tiles_at_every_edge_of_a_matrix)
 	DX_CLOSE(c);
 }
 
-TEST(multicast_to_one_to_four_receivers)
+TEST_F(rt, multicast_to_one_to_four_receivers)
 {
 	unsigned int n;
 	char what[64];
@@ -977,7 +977,7 @@ TEST(multicast_to_one_to_four_receivers)
 	DX_CLOSE(c);
 }
 
-TEST(k_major_ranks_1_and_2)
+TEST_F(rt, k_major_ranks_1_and_2)
 {
 	static const unsigned int ebs[4] = { 1, 2, 4, 8 };
 	unsigned int k;
@@ -1009,7 +1009,7 @@ TEST(k_major_ranks_1_and_2)
 	DX_CLOSE(c);
 }
 
-TEST(coordinates_above_the_rank_are_ignored)
+TEST_F(rt, coordinates_above_the_rank_are_ignored)
 {
 	DX_OPEN(c);
 	{
@@ -1091,7 +1091,7 @@ static struct drm_kohaku_node dx_live(struct dx *c)
 	return r;
 }
 
-TEST(submit_refuses_bad_copies_before_the_card_sees_them)
+TEST_F(rt, submit_refuses_bad_copies_before_the_card_sees_them)
 {
 	struct kohaku_inst good, in[2];
 	struct drm_kohaku_node before, after;
@@ -1204,7 +1204,7 @@ TEST(submit_refuses_bad_copies_before_the_card_sees_them)
 	DX_CLOSE(c);
 }
 
-TEST(submit_refuses_a_pool_unit_as_receiver)
+TEST_F(rt, submit_refuses_a_pool_unit_as_receiver)
 {
 	struct drm_kohaku_node gp[4];
 	struct kohaku_inst in;
@@ -1220,7 +1220,7 @@ TEST(submit_refuses_a_pool_unit_as_receiver)
 	c.n_scr = rt_nodes_of(c.dev, KH_CU_SC, c.scr, MAX_SCR);
 	if (!n || !rt_nodes_of(c.dev, KH_CU_DX, &c.dx, 1) || !c.n_scr) {
 		rt_close_card(c.dev);
-		SKIP("no card with both a POOL unit and a DXA unit");
+		SKIP(return, "no card with both a POOL unit and a DXA unit");
 	}
 	REQUIRE(sub_setup(&c, c.dev, &s));
 	copy_to_scr(&c, &in, s.slot);
@@ -1233,7 +1233,7 @@ TEST(submit_refuses_a_pool_unit_as_receiver)
 
 /* ---- what a job copies, and how it fails ---- */
 
-TEST(a_job_copies_the_slot_as_it_was_at_submit)
+TEST_F(rt, a_job_copies_the_slot_as_it_was_at_submit)
 {
 	struct drm_kohaku_dxa_desc d;
 	struct drm_kohaku_node sx[1];
@@ -1308,7 +1308,7 @@ TEST(a_job_copies_the_slot_as_it_was_at_submit)
 	DX_CLOSE(c);
 }
 
-TEST(a_receiver_refusing_its_burst_is_the_units_no_ack_fault)
+TEST_F(rt, a_receiver_refusing_its_burst_is_the_units_no_ack_fault)
 {
 	struct drm_kohaku_dxa_desc d;
 	struct kohaku_inst copy;
@@ -1336,7 +1336,7 @@ TEST(a_receiver_refusing_its_burst_is_the_units_no_ack_fault)
 	CHECK(st.fault_flags & KOHAKU_FAULT_NODE_KNOWN);
 	CHECK_EQ(st.fault_x, c.dx.x);
 	CHECK_EQ(st.fault_y, c.dx.y);
-	tap_diag("%s", kohaku_dxa_fault_describe(st.fault_code, buf, sizeof(buf)));
+	rt_diag("%s", kohaku_dxa_fault_describe(st.fault_code, buf, sizeof(buf)));
 	/* past the end of buffer 0: 8 granules from 250 */
 	r.buf = 0;
 	r.offset = 250;
@@ -1352,7 +1352,4 @@ TEST(a_receiver_refusing_its_burst_is_the_units_no_ack_fault)
 	DX_CLOSE(c);
 }
 
-int main(int argc, char **argv)
-{
-	return tap_main(argc, argv);
-}
+RT_TEST_MAIN

@@ -1,0 +1,17 @@
+# The test binaries, one per source file, listed once for both builds:
+# the project's (kohaku.mk) and the kernel's selftests convention (Makefile).
+# the ABI, buffers, jobs, refusals, fences, firmware, DMA, POOL
+RT_TEST_NAMES := rt_api rt_bo rt_badargs rt_credit rt_multimesh rt_info rt_jobs \
+	rt_layout rt_timeout rt_faults rt_fences rt_abi rt_threads rt_fw rt_pool \
+	rt_dma rt_pci rt_mat
+# the vec unit through libkohaku
+RT_TEST_NAMES += rt_vec
+# CU_DATA carried by jobs (ABI 0.5)
+RT_TEST_NAMES += rt_jobdata
+# the DXA unit's slots and copies (ABI 0.5)
+RT_TEST_NAMES += rt_dxa
+# the cpu unit (rv_pe) through libkohaku
+RT_TEST_NAMES += rt_cpu
+# rt_pci tests the library's PCI discovery from inside (libruntime's
+# internal header, hidden symbols): the project's static build only
+RT_TEST_INTERNAL := rt_pci
