@@ -6,7 +6,8 @@
 #      layer's prefix (scripts/README.md); the CLI's options, numbers and
 #      --version on the sim card (check-cli.sh); make install and uninstall
 #      into a temporary DESTDIR, an external program built and run with
-#      `pkg-config --cflags --libs kohaku` alone (check-install.sh)
+#      `pkg-config --cflags --libs kohaku` alone (check-install.sh); the
+#      sysfs ABI documents' format (check-sysfs-doc.sh)
 #   1. model and core unit tests              build/tests/{model,unit}/*
 #      (model_pool_fw boots build/firmware/pool.fw: KOHAKU_TEST_FW)
 #      the firmware images against the packer  tests/firmware/images.sh
@@ -79,6 +80,9 @@ run_check cli scripts/check-cli.sh
 # make install/uninstall into a temporary DESTDIR, an external program
 # built with pkg-config alone (scripts/check-install.sh)
 run_check install scripts/check-install.sh
+# the sysfs ABI documents' format, PCI paths twinned with the platform
+# paths the VM checks (scripts/check-sysfs-doc.sh)
+run_check sysfs-doc scripts/check-sysfs-doc.sh
 
 # the POOL firmware the model tests boot (make firmware)
 KOHAKU_TEST_FW=${KOHAKU_TEST_FW:-$top/build/firmware/pool.fw}
