@@ -269,7 +269,7 @@ void cli_parse_args(int argc, char **argv, struct kohaku_cli_opts *o)
 	o->a = 1.7f;
 	o->pos = calloc((size_t)argc + 1, sizeof(*o->pos));
 	if (!o->pos) {
-		fprintf(stderr, "%s: out of memory\n", CLI_PROG);
+		cli_error("out of memory");
 		exit(EXIT_DEVICE);
 	}
 	opterr = 0;

@@ -70,7 +70,7 @@ int cli_cmd_dxa(const struct kohaku_cli_opts *o)
 		return r;
 	sel = calloc(n ? n : 1, sizeof(*sel));
 	if (!sel) {
-		fprintf(stderr, "%s: out of memory\n", CLI_PROG);
+		cli_error("out of memory");
 		ret = EXIT_DEVICE;
 		goto out;
 	}

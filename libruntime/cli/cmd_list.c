@@ -129,8 +129,8 @@ int cli_cmd_list(const struct kohaku_cli_opts *o)
 		const char *e = getenv("KOHAKU_BACKEND");
 
 		if (e && *e && kohaku_backend_parse(e, &b) < 0) {
-			fprintf(stderr, "%s: KOHAKU_BACKEND='%s' is not a backend: "
-				"use kernel or sim\n", CLI_PROG, e);
+			cli_error("KOHAKU_BACKEND='%s' is not a backend: "
+				  "use kernel or sim", e);
 			return EXIT_NODEV;
 		}
 		if (!e || !*e)

@@ -250,7 +250,7 @@ int cli_cmd_run(const struct kohaku_cli_opts *o, const char *what)
 		return r;
 	runs = calloc(n_nodes ? n_nodes : 1, sizeof(*runs));
 	if (!runs) {
-		fprintf(stderr, "%s: out of memory\n", CLI_PROG);
+		cli_error("out of memory");
 		ret = EXIT_DEVICE;
 		goto out;
 	}
@@ -287,7 +287,7 @@ int cli_cmd_run(const struct kohaku_cli_opts *o, const char *what)
 		goto out;
 	}
 	if (cli_saxpy_units(dev, o, runs, n_runs, NULL, NULL)) {
-		fprintf(stderr, "%s: out of memory\n", CLI_PROG);
+		cli_error("out of memory");
 		ret = EXIT_DEVICE;
 		goto out;
 	}

@@ -560,7 +560,7 @@ int cli_cmd_validate(const struct kohaku_cli_opts *o)
 	step_bandwidth(&v, dev);
 	sel = calloc(n ? n : 1, sizeof(*sel));
 	if (!sel) {
-		fprintf(stderr, "%s: out of memory\n", CLI_PROG);
+		cli_error("out of memory");
 		skip_rest(&v, step_names, "out of memory");
 		v.failed++;
 		v.ret = EXIT_DEVICE;

@@ -111,7 +111,7 @@ int cli_demo_open(const struct kohaku_cli_opts *o, struct kohaku_cli_demo *d,
 	d->runs = calloc(room, run_size);
 	d->sel = calloc(room, sizeof(*d->sel));
 	if (!d->runs || !d->sel) {
-		fprintf(stderr, "%s: out of memory\n", CLI_PROG);
+		cli_error("out of memory");
 		return EXIT_DEVICE;
 	}
 	r = cli_select_units(o, d->nd, d->n_nodes, cu_type, what, d->sel,

@@ -14,7 +14,10 @@
  *    at once with ENODEV instead of holding the unbind until it is done;
  *  - unbinding while another thread moves 64 MiB chunks by DMA: the
  *    transfer ends (ENODEV, or done), the unbind is not held, a rebound
- *    card moves data again.
+ *    card moves data again;
+ *  - fdinfo under load: a file's DRM client keys count its BOs, its
+ *    memory and its jobs, the engine time grows while its job runs, and
+ *    another file of the same process shows only its own use.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -381,6 +384,100 @@ TEST_F(rt, unbind_with_a_dma_in_flight)
 		kohaku_bo_free(dev, h);
 		kohaku_close(dev);
 	}
+}
+
+/* ---- fdinfo: the DRM client usage keys of a busy file ---- */
+
+struct fd_use {
+	unsigned long long engine_ns, total_kib, jobs, bos;
+	bool has_driver;
+};
+
+/* the keys of /proc/self/fdinfo/<fd> this driver prints; 0 or -1 */
+static int fdinfo_read(int fd, struct fd_use *u)
+{
+	char path[64], line[256];
+	FILE *f;
+
+	memset(u, 0, sizeof(*u));
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strcmp(line, "drm-driver:\tkohaku\n"))
+			u->has_driver = true;
+		sscanf(line, "drm-engine-mesh:\t%llu ns", &u->engine_ns);
+		sscanf(line, "drm-total-memory:\t%llu KiB", &u->total_kib);
+		sscanf(line, "kohaku-jobs:\t%llu", &u->jobs);
+		sscanf(line, "kohaku-bos:\t%llu", &u->bos);
+	}
+	fclose(f);
+	return 0;
+}
+
+TEST_F(rt, fdinfo_under_load)
+{
+	struct fd_use idle, busy, later, done, other_use;
+	struct kohaku_job_status st;
+	kohaku_device *other;
+	struct rt_vec v;
+	uint64_t id;
+	int r;
+	RT_OPEN(dev);
+
+	other = rt_open();
+	if (!other) {
+		kohaku_close(dev);
+		return;
+	}
+	REQUIRE(fdinfo_read(kohaku_device_fd(dev), &idle) == 0);
+	CHECK(idle.has_driver);
+	CHECK_EQ(idle.jobs, 0);
+	CHECK_EQ(idle.bos, 0);
+	CHECK_EQ(idle.engine_ns, 0);
+
+	/* two vectors of LONG_N floats: the file holds 2 MiB of card memory */
+	REQUIRE(submit_saxpy(dev, LONG_N, &v, &id) == 0);
+	REQUIRE(fdinfo_read(kohaku_device_fd(dev), &busy) == 0);
+	usleep(100000);
+	REQUIRE(fdinfo_read(kohaku_device_fd(dev), &later) == 0);
+	rt_diag("running: engine %llu ns, then %llu ns 0.1 s later; %llu KiB in %llu BOs",
+		busy.engine_ns, later.engine_ns, later.total_kib, later.bos);
+	CHECK_EQ(busy.bos, 2);
+	CHECK(busy.total_kib >= 2 * LONG_N * 4 / 1024);
+	/* kohaku-jobs counts the file's finished jobs */
+	r = kohaku_wait(dev, id, 0, &st);
+	if (r == -ETIMEDOUT) {	/* still running: its time grows as it runs */
+		CHECK_EQ(later.jobs, 0);
+		CHECK_MSG(later.engine_ns > busy.engine_ns,
+			  "engine time did not grow: %llu then %llu",
+			  busy.engine_ns, later.engine_ns);
+	} else {
+		rt_diag("the job was done within 0.1 s: no reading under load");
+	}
+	/* the other file of this process has used nothing */
+	REQUIRE(fdinfo_read(kohaku_device_fd(other), &other_use) == 0);
+	CHECK_EQ(other_use.jobs, 0);
+	CHECK_EQ(other_use.bos, 0);
+	CHECK_EQ(other_use.engine_ns, 0);
+	CHECK_EQ(other_use.total_kib, 0);
+
+	if (r == -ETIMEDOUT)
+		r = kohaku_wait(dev, id, 60000, &st);
+	CHECK_MSG(r == 0 && st.status == KOHAKU_JOB_DONE, "wait: %d: %s", r,
+		  kohaku_last_error(dev));
+	REQUIRE(fdinfo_read(kohaku_device_fd(dev), &done) == 0);
+	CHECK(done.engine_ns >= later.engine_ns);
+	CHECK(done.engine_ns > 0);
+	CHECK_EQ(done.jobs, 1);
+	rt_vec_free(dev, &v);
+	REQUIRE(fdinfo_read(kohaku_device_fd(dev), &done) == 0);
+	CHECK_EQ(done.bos, 0);
+	CHECK_EQ(done.total_kib, 0);
+	rt_diag("done: engine %llu ns over 1 job; BOs freed", done.engine_ns);
+	kohaku_close(other);
+	kohaku_close(dev);
 }
 
 RT_TEST_MAIN
