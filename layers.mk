@@ -33,9 +33,8 @@ INCDIRS.libruntime/cli := uapi libruntime
 INCDIRS.libruntime/inproc := uapi hwif libruntime driver/core sim-backend
 
 # tests: each suite sees the layer it tests
-INCDIRS.tests := tests
-INCDIRS.tests/model := uapi hwif sim-backend tests
-INCDIRS.tests/unit := uapi hwif driver/core libruntime/inproc tests
+INCDIRS.tests/model := uapi hwif sim-backend tests/selftests/kohaku
+INCDIRS.tests/unit := uapi hwif driver/core libruntime/inproc tests/selftests/kohaku
 INCDIRS.tests/selftests/kohaku := uapi libruntime
 # the fuzzer runs one driver/core file (the image parser) alone
 INCDIRS.tests/fuzz := uapi hwif driver/core tests

@@ -59,7 +59,7 @@ void mc_send(struct ksim_card *c, unsigned int mesh, unsigned int x,
 	struct mc_client *cl = mc_at(c, mesh, x, y);
 
 	if (!cl || cl->n_script >= MC_SCRIPT) {
-		tap_fail_at(__FILE__, __LINE__, "no room to script (%u,%u)", x, y);
+		check_fail_at(__FILE__, __LINE__, "no room to script (%u,%u)", x, y);
 		return;
 	}
 	cl->script[cl->n_script++] = *f;

@@ -17,9 +17,9 @@ static void mh_violation(void *ctx, const char *msg)
 	mh_violations++;
 	snprintf(mh_last_violation, sizeof(mh_last_violation), "%s", msg);
 	if (!mh_expect_violations)
-		tap_fail_at(__FILE__, __LINE__, "protocol checker: %s", msg);
+		check_fail_at(__FILE__, __LINE__, "protocol checker: %s", msg);
 	else
-		tap_diag("protocol checker (expected): %s", msg);
+		check_diag("protocol checker (expected): %s", msg);
 }
 
 struct ksim_card *mh_card_types(const char *desc,
@@ -40,7 +40,7 @@ struct ksim_card *mh_card_types(const char *desc,
 	o.violation = mh_violation;
 	e = ksim_card_create_opts(b ? b : desc, &o, &c, err, sizeof(err));
 	if (e) {
-		tap_fail_at(__FILE__, __LINE__, "card create: %d: %s", e, err);
+		check_fail_at(__FILE__, __LINE__, "card create: %d: %s", e, err);
 		return NULL;
 	}
 	return c;

@@ -7,7 +7,7 @@
 #ifndef KH_MHELP_H
 #define KH_MHELP_H
 
-#include "tap.h"
+#include "check.h"
 #include "ksim_int.h"
 #include "sim_router.h"
 #include <kohaku/kh_flit.h>

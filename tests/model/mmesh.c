@@ -144,7 +144,7 @@ const char *mm_fixture(const char *name)
 	snprintf(path, sizeof(path), "tests/model/maps/%s", name);
 	f = fopen(path, "r");
 	if (!f) {
-		tap_fail_at(__FILE__, __LINE__,
+		check_fail_at(__FILE__, __LINE__,
 			    "cannot open %s (run from the repo top)", path);
 		return NULL;
 	}

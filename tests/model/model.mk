@@ -1,4 +1,4 @@
-# Model tests: each binary links the model objects, the TAP harness and the
+# Model tests: each binary links the model objects, the checks (check.c) and the
 # model test helpers directly (not libkohaku.a), so they build and run while
 # other components are mid-edit.
 MODEL_TESTS := model_routing model_flow model_ctrl model_credits model_dispatch \
@@ -24,7 +24,7 @@ MODEL_TESTS += model_mat
 MODEL_TESTS += model_dxa
 MODEL_HELP_SRCS := tests/model/mhelp.c tests/model/tunits.c tests/model/mmesh.c
 MODEL_HELP_SRCS += tests/model/mclient.c tests/model/mpool.c
-MODEL_LINK_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(SIM_SRCS) $(TAP_SRCS) $(MODEL_HELP_SRCS))
+MODEL_LINK_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(SIM_SRCS) $(CHECK_SRCS) $(MODEL_HELP_SRCS))
 
 $(BUILD)/tests/model/%: $(BUILD)/obj/tests/model/%.o $(MODEL_LINK_OBJS)
 	@mkdir -p $(dir $@)

@@ -4,8 +4,11 @@
  * costs, and host DMA (window decode, round trip, whole-word writes).
  */
 #include "mhelp.h"
+#include "harness.h"
 
-TEST(caps_saxpy)
+CHECK_FIXTURE(model)
+
+TEST_F(model, caps_saxpy)
 {
 	struct ksim_card *c = mh_card("saxpy");
 
@@ -17,7 +20,7 @@ TEST(caps_saxpy)
 	ksim_card_destroy(c);
 }
 
-TEST(bar_decode)
+TEST_F(model, bar_decode)
 {
 	struct ksim_card *c = mh_card("saxpy");
 
@@ -54,7 +57,7 @@ TEST(bar_decode)
 	ksim_card_destroy(c);
 }
 
-TEST(access_costs)
+TEST_F(model, access_costs)
 {
 	struct ksim_card *c = mh_card("saxpy");
 	u8 buf[100];
@@ -79,7 +82,7 @@ TEST(access_costs)
 	ksim_card_destroy(c);
 }
 
-TEST(dma_round_trip)
+TEST_F(model, dma_round_trip)
 {
 	struct ksim_card *c = mh_card("saxpy");
 	static u8 out[8192], in[8192];
@@ -104,7 +107,7 @@ TEST(dma_round_trip)
 	ksim_card_destroy(c);
 }
 
-TEST(dma_partial_word_zeroes)
+TEST_F(model, dma_partial_word_zeroes)
 {
 	struct ksim_card *c = mh_card("saxpy");
 	u8 ones[96], in[96], x[3] = { 0xa1, 0xa2, 0xa3 };
@@ -136,7 +139,7 @@ TEST(dma_partial_word_zeroes)
 	ksim_card_destroy(c);
 }
 
-TEST(dma_decode_errors)
+TEST_F(model, dma_decode_errors)
 {
 	struct ksim_card *c = mh_card("saxpy");
 	u8 b[64] = { 0 };
@@ -159,7 +162,7 @@ TEST(dma_decode_errors)
 	ksim_card_destroy(c);
 }
 
-TEST(dma_does_not_wait_for_mesh_writes)
+TEST_F(model, dma_does_not_wait_for_mesh_writes)
 {
 	struct ksim_card *c = mh_card("saxpy");
 	struct kh_flit f;
@@ -187,7 +190,4 @@ TEST(dma_does_not_wait_for_mesh_writes)
 	ksim_card_destroy(c);
 }
 
-int main(int argc, char **argv)
-{
-	return tap_main(argc, argv);
-}
+CHECK_TEST_MAIN

@@ -12,6 +12,9 @@
 #include "sim_base.h"
 #include "sim_router.h"
 #include "sim_util.h"
+#include "harness.h"
+
+CHECK_FIXTURE(model)
 
 /* ---- misbehaving test units ---- */
 
@@ -293,7 +296,7 @@ static const char corridor_fmt[] =
 
 /* ---- rule 1 ---- */
 
-TEST(rule1_link_withdrawal)
+TEST_F(model, rule1_link_withdrawal)
 {
 	char desc[256];
 	struct ksim_card *c;
@@ -323,7 +326,7 @@ TEST(rule1_link_withdrawal)
 	mh_sink_period = 7;
 }
 
-TEST(rule1_send_path_withdrawal)
+TEST_F(model, rule1_send_path_withdrawal)
 {
 	char desc[256];
 	struct ksim_card *c;
@@ -345,7 +348,7 @@ TEST(rule1_send_path_withdrawal)
 }
 
 /* The real test source, same corridor: it holds, nothing is flagged. */
-TEST(rule1_holding_sender_not_flagged)
+TEST_F(model, rule1_holding_sender_not_flagged)
 {
 	char desc[256];
 	struct ksim_card *c;
@@ -373,7 +376,7 @@ TEST(rule1_holding_sender_not_flagged)
 
 /* ---- rule 2 ---- */
 
-TEST(rule2_taken_twice)
+TEST_F(model, rule2_taken_twice)
 {
 	static const char map[] =
 		"xxx nul xxx\n"
@@ -401,7 +404,7 @@ TEST(rule2_taken_twice)
 
 /* ---- rule 3 ---- */
 
-TEST(rule3_busy_from_the_flit)
+TEST_F(model, rule3_busy_from_the_flit)
 {
 	static const char map[] =
 		"xxx nul xxx\n"
@@ -434,7 +437,7 @@ TEST(rule3_busy_from_the_flit)
 
 /* ---- rules 4 and 5 ---- */
 
-TEST(rule4_blocked_receive_path)
+TEST_F(model, rule4_blocked_receive_path)
 {
 	static const char map[] =
 		"check on recv_bound=5000\n"
@@ -462,7 +465,7 @@ TEST(rule4_blocked_receive_path)
 	mh_sink_period = 7;
 }
 
-TEST(rule5_unknown_type_held)
+TEST_F(model, rule5_unknown_type_held)
 {
 	static const char map[] =
 		"check on unknown_bound=500\n"
@@ -487,7 +490,7 @@ TEST(rule5_unknown_type_held)
 
 /* ---- rules 6 and 7 ---- */
 
-TEST(rule6_null_rtl_variant)
+TEST_F(model, rule6_null_rtl_variant)
 {
 	static const char map[] =
 		"xxx null null! xxx\n"
@@ -517,7 +520,7 @@ TEST(rule6_null_rtl_variant)
 	expect_end();
 }
 
-TEST(rule7_twice_and_never)
+TEST_F(model, rule7_twice_and_never)
 {
 	static const char map[] =
 		"check on retire_bound=5000\n"
@@ -546,7 +549,7 @@ TEST(rule7_twice_and_never)
 
 /* ---- rules 8 and 9 ---- */
 
-TEST(rule8_framework_codes)
+TEST_F(model, rule8_framework_codes)
 {
 	static const char map[] =
 		"xxx fcs xxx\n"
@@ -570,7 +573,7 @@ TEST(rule8_framework_codes)
 	expect_end();
 }
 
-TEST(rule9_outstanding_requests)
+TEST_F(model, rule9_outstanding_requests)
 {
 	static const char map[] =
 		"param recv_depth 16\n"
@@ -628,7 +631,7 @@ static u32 sink_count(struct ksim_card *c)
 	return ((struct mh_sink *)ksim_unit_priv(ksim_unit_at(c, 0, 3, 1)))->n;
 }
 
-TEST(lost_flits_under_drop_knobs)
+TEST_F(model, lost_flits_under_drop_knobs)
 {
 	static const char *const links[] = { "1,0", "R1,1.E", "3,1.in" };
 	unsigned int i;
@@ -657,7 +660,7 @@ TEST(lost_flits_under_drop_knobs)
 	mh_sink_period = 7;
 }
 
-TEST(duplicated_flits_under_dup_knobs)
+TEST_F(model, duplicated_flits_under_dup_knobs)
 {
 	static const char *const links[] = { "1,0", "R1,1.E", "3,1.in" };
 	unsigned int i;
@@ -684,7 +687,7 @@ TEST(duplicated_flits_under_dup_knobs)
 }
 
 /* A router that loses or copies a flit of its own (broken by hand). */
-TEST(lost_and_duplicated_in_a_router)
+TEST_F(model, lost_and_duplicated_in_a_router)
 {
 	struct ksim_card *c;
 	struct ksim_router *r;
@@ -726,7 +729,7 @@ TEST(lost_and_duplicated_in_a_router)
 }
 
 /* Flits to tied-off ports are the hardware's drop, not lost ones. */
-TEST(tieoff_drops_are_not_lost)
+TEST_F(model, tieoff_drops_are_not_lost)
 {
 	static const char map[] =
 		"xxx nul xxx\n"
@@ -749,7 +752,7 @@ TEST(tieoff_drops_are_not_lost)
 
 /* ---- rule 10: sources interleaved at a unit ---- */
 
-TEST(rule10_interleaved_sources)
+TEST_F(model, rule10_interleaved_sources)
 {
 	static const char map[] =
 		"xxx src sax src xxx\n"
@@ -893,7 +896,7 @@ static void workload(unsigned int flags, struct outcome *o)
 	ksim_card_destroy(c);
 }
 
-TEST(checker_and_trace_change_nothing)
+TEST_F(model, checker_and_trace_change_nothing)
 {
 	struct outcome a, b, t;
 
@@ -908,7 +911,4 @@ TEST(checker_and_trace_change_nothing)
 	CHECK_EQ(a.ctr[3] >> 8, 0);
 }
 
-int main(int argc, char **argv)
-{
-	return tap_main(argc, argv);
-}
+CHECK_TEST_MAIN

@@ -4,6 +4,9 @@
  * §12.4; seed 001 §6), and the DDR controller window.
  */
 #include "mmesh.h"
+#include "harness.h"
+
+CHECK_FIXTURE(model)
 
 static const char two_null[] =
 	"mesh 0\nxxx null xxx\nmag nul nul\nxxx null xxx\n"
@@ -29,7 +32,7 @@ static void zero_cost_reads(struct ksim_card *c)
 	ksim_set_timing(c, &t);
 }
 
-TEST(wizard_registers)
+TEST_F(model, wizard_registers)
 {
 	struct ksim_card *c = mh_card(two_null);
 	unsigned int i;
@@ -88,7 +91,7 @@ TEST(wizard_registers)
 	ksim_card_destroy(c);
 }
 
-TEST(retune_resets_that_mesh_only)
+TEST_F(model, retune_resets_that_mesh_only)
 {
 	struct ksim_card *c = mh_card(two_null);
 	struct ksim_stats st;
@@ -188,7 +191,7 @@ TEST(retune_resets_that_mesh_only)
 	ksim_card_destroy(c);
 }
 
-TEST(a_flit_held_against_a_gate_moves_when_it_opens)
+TEST_F(model, a_flit_held_against_a_gate_moves_when_it_opens)
 {
 	struct ksim_card *c = mh_card(two_null);
 	u64 t;
@@ -209,7 +212,7 @@ TEST(a_flit_held_against_a_gate_moves_when_it_opens)
 	ksim_card_destroy(c);
 }
 
-TEST(ddr_controller_window)
+TEST_F(model, ddr_controller_window)
 {
 	struct ksim_card *c = mh_card(two_null);
 	unsigned int i;
@@ -245,7 +248,4 @@ TEST(ddr_controller_window)
 	ksim_card_destroy(c);
 }
 
-int main(int argc, char **argv)
-{
-	return tap_main(argc, argv);
-}
+CHECK_TEST_MAIN

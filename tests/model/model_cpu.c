@@ -13,6 +13,9 @@
 #include "mpool.h"
 #include "units/cpu/cpu.h"
 #include <kohaku/kh_cpu.h>
+#include "harness.h"
+
+CHECK_FIXTURE(model)
 
 #define MAP2 \
 	"xxx cpu xxx\n" \
@@ -194,7 +197,7 @@ static u32 ref_slt(u32 a, u32 b)
 	return (int32_t)a < (int32_t)b;
 }
 
-TEST(caps_and_identity)
+TEST_F(model, caps_and_identity)
 {
 	struct ksim_card *c = open2();
 	u64 caps;
@@ -225,7 +228,7 @@ TEST(caps_and_identity)
 }
 
 /* buffer 1 granules, then the kick: ECALL retires with a0 */
-TEST(boot_imem_granules_and_ecall)
+TEST_F(model, boot_imem_granules_and_ecall)
 {
 	struct ksim_card *c = open2();
 	u64 ns;
@@ -252,7 +255,7 @@ TEST(boot_imem_granules_and_ecall)
 }
 
 /* buffer 0 granules land in the scratchpad the program reads */
-TEST(boot_spad_granules)
+TEST_F(model, boot_spad_granules)
 {
 	struct ksim_card *c = open2();
 	u32 w[16];
@@ -284,7 +287,7 @@ TEST(boot_spad_granules)
 }
 
 /* buffers 4 and 5: one word, byte enables into the scratchpad only */
-TEST(boot_word_writes)
+TEST_F(model, boot_word_writes)
 {
 	struct ksim_card *c = open2();
 	struct ksim_cpu *s;
@@ -329,7 +332,7 @@ TEST(boot_word_writes)
 }
 
 /* every other buffer and every range overflow: counted out, no fault */
-TEST(cudata_refusals)
+TEST_F(model, cudata_refusals)
 {
 	struct ksim_card *c = open2();
 	struct ksim_cpu *s;
@@ -369,7 +372,7 @@ TEST(cudata_refusals)
 }
 
 /* opcode other than KICK: retires at once with what the last halt left */
-TEST(kick_other_opcode)
+TEST_F(model, kick_other_opcode)
 {
 	struct ksim_card *c = open2();
 	u64 ns;
@@ -402,7 +405,7 @@ TEST(kick_other_opcode)
 }
 
 /* the RV32I ALU against C, on several operand pairs */
-TEST(alu)
+TEST_F(model, alu)
 {
 	static const u32 pairs[][2] = {
 		{ 0x87654321, 0x00000013 }, { 0x00000005, 0xfffffffb },
@@ -483,7 +486,7 @@ TEST(alu)
 }
 
 /* every branch, both ways; JAL and JALR links and targets */
-TEST(branches_and_jumps)
+TEST_F(model, branches_and_jumps)
 {
 	static const u32 pairs[][2] = {
 		{ 1, 1 }, { 1, 2 }, { 0xffffffff, 1 }, { 1, 0xffffffff },
@@ -540,7 +543,7 @@ TEST(branches_and_jumps)
 }
 
 /* loads and stores of each size in the scratchpad, with its aliasing */
-TEST(loads_and_stores)
+TEST_F(model, loads_and_stores)
 {
 	struct ksim_card *c = open2();
 	struct ksim_cpu *s;
@@ -600,7 +603,7 @@ static void fault_case(struct ksim_card *c, u32 setup_addr, u32 insn,
 	CHECK_MSG(unit(c, AX, AY)->x[A1] == 0x5a5a5a5a, "%s wrote rd", what);
 }
 
-TEST(faults)
+TEST_F(model, faults)
 {
 	struct ksim_card *c = open2();
 
@@ -639,7 +642,7 @@ TEST(faults)
 }
 
 /* FENCE and any MISC-MEM word are no-ops; SYSTEM is ECALL/EBREAK only */
-TEST(misc_mem_is_nop)
+TEST_F(model, misc_mem_is_nop)
 {
 	struct ksim_card *c = open2();
 
@@ -660,7 +663,7 @@ TEST(misc_mem_is_nop)
 }
 
 /* the control words: COREID, ARG, CAUSE (cleared by the kick) */
-TEST(control_words)
+TEST_F(model, control_words)
 {
 	struct ksim_card *c = open2();
 	struct ksim_cpu *s;
@@ -707,7 +710,7 @@ TEST(control_words)
  * instruction is in EX two cycles after cyc_q reads 0, MEM one later, so
  * i reads 3 + i cycles; instructions 0..i-2 have left WB.
  */
-TEST(cycle_and_instret_reads)
+TEST_F(model, cycle_and_instret_reads)
 {
 	struct ksim_card *c = open2();
 	struct ksim_cpu *s;
@@ -736,7 +739,7 @@ TEST(cycle_and_instret_reads)
  * ECALL in EX at cycle N + 2 after cyc_q's 0 read N + 3 cycles, N + 1
  * retired (the ECALL included).
  */
-TEST(cu_dbg_counts)
+TEST_F(model, cu_dbg_counts)
 {
 	struct ksim_card *c = open2();
 	unsigned int i;
@@ -762,7 +765,7 @@ TEST(cu_dbg_counts)
 }
 
 /* load use: two bubbles at distance 1, one at distance 2, none at 3 */
-TEST(timing_load_use)
+TEST_F(model, timing_load_use)
 {
 	struct ksim_card *c = open2();
 	unsigned int d;
@@ -801,7 +804,7 @@ TEST(timing_load_use)
  * a FLUSH store in MEM at cycle m completes at m + 261 (two cycles per
  * line, drain, reprobe, the handshake), an INVAL store at m + 132.
  */
-TEST(timing_sweeps)
+TEST_F(model, timing_sweeps)
 {
 	struct ksim_card *c = open2();
 	struct ksim_cpu *s;
@@ -829,7 +832,7 @@ TEST(timing_sweeps)
  * bubbles), the later ones are predicted taken (none), the exit is
  * predicted taken and falls through (3).  N = 10: ECALL at EX 2N + 9.
  */
-TEST(timing_branch_prediction)
+TEST_F(model, timing_branch_prediction)
 {
 	struct ksim_card *c = open2();
 	u64 d;
@@ -869,7 +872,7 @@ TEST(timing_branch_prediction)
 }
 
 /* DRAM through the L1: a fill, hits, and write-back only on flush */
-TEST(dram_fill_and_flush)
+TEST_F(model, dram_fill_and_flush)
 {
 	struct ksim_card *c = open2();
 	u32 w[16], i;
@@ -916,7 +919,7 @@ TEST(dram_fill_and_flush)
 }
 
 /* a line read once is stale until invalidated */
-TEST(dram_stale_until_invalidate)
+TEST_F(model, dram_stale_until_invalidate)
 {
 	struct ksim_card *c = open2();
 	u32 w[8] = { 11 }, v[8] = { 22 };
@@ -956,7 +959,7 @@ TEST(dram_stale_until_invalidate)
  * Two addresses 4 KiB apart share a line: the second access evicts the
  * dirty first, and the completion waits for that write's ack.
  */
-TEST(dram_eviction_and_completion_order)
+TEST_F(model, dram_eviction_and_completion_order)
 {
 	/* writes land (and are acked) long after the fill's response */
 	struct ksim_card *c = mh_card("param mem_wr_latency 3000\n" MAP2);
@@ -996,7 +999,7 @@ TEST(dram_eviction_and_completion_order)
 }
 
 /* a push from A lands in B's windows; B then runs the pushed code */
-TEST(peer_push)
+TEST_F(model, peer_push)
 {
 	struct ksim_card *c = open2();
 	struct ksim_cpu *b;
@@ -1032,7 +1035,7 @@ TEST(peer_push)
 }
 
 /* the kick waits for the data queued ahead of it: no stale image runs */
-TEST(kick_waits_for_rx_quiet)
+TEST_F(model, kick_waits_for_rx_quiet)
 {
 	struct ksim_card *c = open2();
 	struct kh_flit f;
@@ -1071,7 +1074,7 @@ TEST(kick_waits_for_rx_quiet)
 }
 
 /* one burst at a time: a second sender's CU_DATA meanwhile is dropped */
-TEST(cudata_one_burst_at_a_time)
+TEST_F(model, cudata_one_burst_at_a_time)
 {
 	struct ksim_card *c = open2();
 	struct ksim_cpu *b;
@@ -1114,7 +1117,7 @@ TEST(cudata_one_burst_at_a_time)
 }
 
 /* a granule's words land one per cycle, in order */
-TEST(granule_walk_word_per_cycle)
+TEST_F(model, granule_walk_word_per_cycle)
 {
 	struct ksim_card *c = open2();
 	struct ksim_cpu *s;
@@ -1150,7 +1153,7 @@ TEST(granule_walk_word_per_cycle)
 }
 
 /* a granule holds the receive path for its eight word writes */
-TEST(granule_backpressure)
+TEST_F(model, granule_backpressure)
 {
 	struct ksim_card *c = open2();
 	u32 w[32 * 8];
@@ -1219,7 +1222,7 @@ static bool hdr_is(const struct kh_flit *f, unsigned int dx, unsigned int dy,
 	       kh_flit_get(f, KH_HDR_RSVD) == 0;
 }
 
-TEST(wire_format)
+TEST_F(model, wire_format)
 {
 	static struct wire wr;
 	struct ksim_card *c = open2();
@@ -1284,7 +1287,7 @@ TEST(wire_format)
 }
 
 /* the RTL profile's shallow FIFOs, under the protocol checker */
-TEST(rtl_profile)
+TEST_F(model, rtl_profile)
 {
 	struct ksim_card *c = mh_card("profile rtl\n" MAP2);
 	u32 w[8] = { 5, 6, 7, 8, 9, 10, 11, 12 };
@@ -1318,7 +1321,7 @@ TEST(rtl_profile)
 }
 
 /* busy while running; a PC past the window aliases */
-TEST(busy_and_fetch_alias)
+TEST_F(model, busy_and_fetch_alias)
 {
 	struct ksim_card *c = open2();
 	u64 st, d1, d2;
@@ -1352,7 +1355,7 @@ TEST(busy_and_fetch_alias)
 }
 
 /* a mesh reset keeps the windows and registers, clears the cause */
-TEST(mesh_reset_keeps_arrays)
+TEST_F(model, mesh_reset_keeps_arrays)
 {
 	struct ksim_card *c = open2();
 	struct ksim_cpu *s;
@@ -1373,7 +1376,4 @@ TEST(mesh_reset_keeps_arrays)
 	ksim_card_destroy(c);
 }
 
-int main(int argc, char **argv)
-{
-	return tap_main(argc, argv);
-}
+CHECK_TEST_MAIN

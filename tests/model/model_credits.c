@@ -7,6 +7,9 @@
  * rules, staging wrap, and what a mesh reset keeps.
  */
 #include "mhelp.h"
+#include "harness.h"
+
+CHECK_FIXTURE(model)
 
 /* Stage n null-unit instructions from slot base, last on the final one. */
 static void stage_null_prog(struct ksim_card *c, unsigned int base,
@@ -61,7 +64,7 @@ static void run_credit_case(const char *map, unsigned int ux, unsigned int uy,
 	ksim_card_destroy(c);
 }
 
-TEST(null_program_returns_n_minus_1)
+TEST_F(model, null_program_returns_n_minus_1)
 {
 	run_credit_case("sx_null_2x2", 2, 1, 10, 4);
 	run_credit_case("sx_null_2x2", 3, 2, 40, 32);
@@ -69,7 +72,7 @@ TEST(null_program_returns_n_minus_1)
 	run_credit_case("sx_null_2x2", 2, 0, 1, 3);	/* batch only */
 }
 
-TEST(sx_program_returns_n_minus_1)
+TEST_F(model, sx_program_returns_n_minus_1)
 {
 	struct ksim_card *c = mh_card("saxpy");
 	unsigned int i, n = 3;
@@ -99,7 +102,7 @@ TEST(sx_program_returns_n_minus_1)
 	ksim_card_destroy(c);
 }
 
-TEST(kick_rules)
+TEST_F(model, kick_rules)
 {
 	struct ksim_card *c = mh_card("sx_null_2x2");
 	struct kh_flit f;
@@ -139,7 +142,7 @@ TEST(kick_rules)
 	ksim_card_destroy(c);
 }
 
-TEST(staging_wraps)
+TEST_F(model, staging_wraps)
 {
 	struct ksim_card *c = mh_card("sx_null_2x2");
 	struct kh_flit f;
@@ -165,7 +168,7 @@ TEST(staging_wraps)
 	ksim_card_destroy(c);
 }
 
-TEST(sig_done_and_node_status_registers)
+TEST_F(model, sig_done_and_node_status_registers)
 {
 	struct ksim_card *c = mh_card("sx_null_2x2");
 	struct kh_flit f, r;
@@ -197,7 +200,7 @@ TEST(sig_done_and_node_status_registers)
 	ksim_card_destroy(c);
 }
 
-TEST(mesh_reset_keeps_node_status)
+TEST_F(model, mesh_reset_keeps_node_status)
 {
 	struct ksim_card *c = mh_card("sx_null_2x2");
 	struct kh_flit f, r;
@@ -225,7 +228,4 @@ TEST(mesh_reset_keeps_node_status)
 	ksim_card_destroy(c);
 }
 
-int main(int argc, char **argv)
-{
-	return tap_main(argc, argv);
-}
+CHECK_TEST_MAIN

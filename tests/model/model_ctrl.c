@@ -9,6 +9,9 @@
  */
 #include <time.h>
 #include "mhelp.h"
+#include "harness.h"
+
+CHECK_FIXTURE(model)
 
 /* RTL parameters: the layouts below expect a 32-deep instruction FIFO */
 static const char hng_map[] =
@@ -17,7 +20,7 @@ static const char hng_map[] =
 	"mag nul eqd\n"
 	"xxx spu xxx\n";
 
-TEST(ctrl_register_layouts)
+TEST_F(model, ctrl_register_layouts)
 {
 	struct ksim_card *c = mh_card("saxpy");
 	struct kh_flit r;
@@ -50,7 +53,7 @@ TEST(ctrl_register_layouts)
 	ksim_card_destroy(c);
 }
 
-TEST(second_ctrl_dropped_mailbox)
+TEST_F(model, second_ctrl_dropped_mailbox)
 {
 	struct ksim_card *c = mh_card("saxpy");
 	struct ksim_stats st;
@@ -82,7 +85,7 @@ TEST(second_ctrl_dropped_mailbox)
 	ksim_card_destroy(c);
 }
 
-TEST(second_ctrl_dropped_dispatcher)
+TEST_F(model, second_ctrl_dropped_dispatcher)
 {
 	struct ksim_card *c = mh_card("saxpy");
 	struct kh_flit f, r;
@@ -116,7 +119,7 @@ static double wall(void)
 	return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-TEST(busy_unit_answers_and_accrues_while_skipped)
+TEST_F(model, busy_unit_answers_and_accrues_while_skipped)
 {
 	struct ksim_card *c = mh_card(hng_map);
 	struct ksim_stats st;
@@ -154,7 +157,7 @@ TEST(busy_unit_answers_and_accrues_while_skipped)
 	mh_expect_violations = false;
 }
 
-TEST(full_instruction_fifo_blocks_ctrl)
+TEST_F(model, full_instruction_fifo_blocks_ctrl)
 {
 	static const char map[] =
 		"param inst_depth 4\n"
@@ -178,7 +181,7 @@ TEST(full_instruction_fifo_blocks_ctrl)
 	ksim_card_destroy(c);
 }
 
-TEST(same_cycle_retire_loses_the_completion)
+TEST_F(model, same_cycle_retire_loses_the_completion)
 {
 	struct ksim_card *c = mh_card(hng_map);
 	struct ksim_stats st;
@@ -206,7 +209,7 @@ TEST(same_cycle_retire_loses_the_completion)
 	mh_expect_violations = false;
 }
 
-TEST(spurious_retire_counted_not_signalled)
+TEST_F(model, spurious_retire_counted_not_signalled)
 {
 	struct ksim_card *c = mh_card(hng_map);
 	struct kh_flit f, r;
@@ -231,7 +234,4 @@ TEST(spurious_retire_counted_not_signalled)
 	mh_expect_violations = false;
 }
 
-int main(int argc, char **argv)
-{
-	return tap_main(argc, argv);
-}
+CHECK_TEST_MAIN

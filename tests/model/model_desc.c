@@ -5,6 +5,9 @@
  * (docs/spec/card-description.md).
  */
 #include "mmesh.h"
+#include "harness.h"
+
+CHECK_FIXTURE(model)
 
 static void expect_err(const char *desc, const char *msg)
 {
@@ -20,7 +23,7 @@ static void expect_err(const char *desc, const char *msg)
 	ksim_card_destroy(c);
 }
 
-TEST(builtins_load)
+TEST_F(model, builtins_load)
 {
 	const char *const *names = ksim_builtin_names();
 	unsigned int n = 0, want;
@@ -55,7 +58,7 @@ TEST(builtins_load)
 	CHECK(ksim_builtin_desc(NULL) == NULL);
 }
 
-TEST(sx_null_2x2_shape)
+TEST_F(model, sx_null_2x2_shape)
 {
 	struct ksim_card *c = mh_card("sx_null_2x2");
 	static const u16 want[4][4] = {
@@ -82,7 +85,7 @@ TEST(sx_null_2x2_shape)
 	ksim_card_destroy(c);
 }
 
-TEST(params_apply)
+TEST_F(model, params_apply)
 {
 	static const char map[] =
 		"# comment line\n"
@@ -106,7 +109,7 @@ TEST(params_apply)
 	ksim_card_destroy(c);
 }
 
-TEST(error_messages)
+TEST_F(model, error_messages)
 {
 	expect_err("xxx sax xxx\nmag nul nul\nxxx sax nul xxx\n",
 		   "line 3: row has 4 tokens, expected 3");
@@ -154,7 +157,7 @@ TEST(error_messages)
 	expect_err("", "line 1: no map rows");
 }
 
-TEST(extra_unit_types_and_null_desc)
+TEST_F(model, extra_unit_types_and_null_desc)
 {
 	struct ksim_card *c = NULL;
 	char err[64];
@@ -228,7 +231,7 @@ static void tpu_map(const char *file, unsigned int n_mat, unsigned int n_vec,
 	ksim_card_destroy(c);
 }
 
-TEST(kohakutpu_maps_load)
+TEST_F(model, kohakutpu_maps_load)
 {
 	struct ksim_card *c;
 	struct ksim_unit *u;
@@ -251,7 +254,7 @@ TEST(kohakutpu_maps_load)
 }
 
 /* a token known but without a model is refused by name, after the rest */
-TEST(a_unit_without_a_model_is_refused_by_name)
+TEST_F(model, a_unit_without_a_model_is_refused_by_name)
 {
 	expect_no_model("xxx zzz xxx\nmag nul nul\nxxx sax xxx\n",
 			"line 1: token 'zzz' (unit without a model) has no model yet");
@@ -272,7 +275,7 @@ TEST(a_unit_without_a_model_is_refused_by_name)
 
 #define M3 "xxx sax xxx\nmag nul nul\nxxx sax xxx\n"
 
-TEST(card_grammar_errors)
+TEST_F(model, card_grammar_errors)
 {
 	char many[4096];
 	unsigned int i;
@@ -369,7 +372,7 @@ TEST(card_grammar_errors)
 		      "line 5: directive 'param' after the map rows");
 }
 
-TEST(sections_scopes_and_l2_placement)
+TEST_F(model, sections_scopes_and_l2_placement)
 {
 	static const char desc[] =
 		"param inst_depth 100\n"
@@ -422,7 +425,7 @@ TEST(sections_scopes_and_l2_placement)
  * a word a message quotes.  model_inject's lexer_commands is the other
  * half.
  */
-TEST(lexer_descriptions)
+TEST_F(model, lexer_descriptions)
 {
 	char text[256];
 	struct ksim_card *c;
@@ -461,7 +464,4 @@ TEST(lexer_descriptions)
 		      "line 1: unknown parameter 'p1234567890123456789012345678901'");
 }
 
-int main(int argc, char **argv)
-{
-	return tap_main(argc, argv);
-}
+CHECK_TEST_MAIN

@@ -15,6 +15,9 @@
  *  6. a node kicked twice in a round is awaited once, for the total.
  */
 #include "mhelp.h"
+#include "harness.h"
+
+CHECK_FIXTURE(model)
 
 /* Stage one null instruction at slot; staged dst/src are don't-care. */
 static void stage_null(struct ksim_card *c, unsigned int slot,
@@ -113,18 +116,18 @@ static void one_round(const char *desc, unsigned int ax, unsigned int ay,
 	ksim_card_destroy(c);
 }
 
-TEST(a_round_on_the_rtl_card)
+TEST_F(model, a_round_on_the_rtl_card)
 {
 	one_round("sx_null_2x2", 2, 1, 3, 2);
 }
 
-TEST(a_round_on_the_ship_card)
+TEST_F(model, a_round_on_the_ship_card)
 {
 	/* the ship card's L2 adapters sit in every link: same procedure */
 	one_round("ship_2x2", 3, 1, 3, 2);
 }
 
-TEST(sig_fault_is_caught_by_the_code)
+TEST_F(model, sig_fault_is_caught_by_the_code)
 {
 	struct ksim_card *c = mh_card("saxpy");
 	unsigned int base;
@@ -149,7 +152,7 @@ TEST(sig_fault_is_caught_by_the_code)
 	ksim_card_destroy(c);
 }
 
-TEST(staging_overwritten_while_running_is_what_goes_out)
+TEST_F(model, staging_overwritten_while_running_is_what_goes_out)
 {
 	struct ksim_card *c = mh_card("sx_null_2x2");
 	unsigned int base;
@@ -178,7 +181,4 @@ TEST(staging_overwritten_while_running_is_what_goes_out)
 	ksim_card_destroy(c);
 }
 
-int main(int argc, char **argv)
-{
-	return tap_main(argc, argv);
-}
+CHECK_TEST_MAIN

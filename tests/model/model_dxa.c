@@ -23,6 +23,9 @@
 #include "sim_card.h"
 #include "sim_mesh.h"
 #include "units/dxa/dxa.h"
+#include "harness.h"
+
+CHECK_FIXTURE(model)
 
 #define DX		1
 #define DY		0
@@ -403,7 +406,7 @@ static void dense(struct td *d, unsigned int R, unsigned int lg,
 /* ------------------------------------------------------------------ */
 /* identity, the table                                                 */
 
-TEST(identity_and_caps)
+TEST_F(model, identity_and_caps)
 {
 	struct ksim_card *c = dcard();
 	u64 caps;
@@ -428,7 +431,7 @@ TEST(identity_and_caps)
 	ksim_card_destroy(c);
 }
 
-TEST(table_write_and_readback)
+TEST_F(model, table_write_and_readback)
 {
 	struct ksim_card *c = dcard();
 	static u8 t[KH_DXA_SLOTS][KH_DXA_SLOT_BYTES];
@@ -470,7 +473,7 @@ TEST(table_write_and_readback)
 	ksim_card_destroy(c);
 }
 
-TEST(table_refusals)
+TEST_F(model, table_refusals)
 {
 	struct ksim_card *c = dcard();
 	u8 b[4 * GR], z[KH_DXA_SLOT_BYTES];
@@ -526,7 +529,7 @@ TEST(table_refusals)
 /* copies                                                              */
 
 /* Ranks 1-5, every element size, random shapes with OOB somewhere. */
-TEST(rowmajor_ranks_and_sizes)
+TEST_F(model, rowmajor_ranks_and_sizes)
 {
 	struct ksim_card *c = dcard();
 	unsigned int R, lg, rep, k, bad = 0;
@@ -561,7 +564,7 @@ TEST(rowmajor_ranks_and_sizes)
 }
 
 /* A rank-5 tile straddling the edge of each dimension in turn. */
-TEST(oob_each_dimension)
+TEST_F(model, oob_each_dimension)
 {
 	struct ksim_card *c = dcard();
 	unsigned int dim, lg, bad = 0;
@@ -585,7 +588,7 @@ TEST(oob_each_dimension)
 }
 
 /* Coordinates at every edge: 0, flush with the end, one in, all out, max. */
-TEST(tile_edges)
+TEST_F(model, tile_edges)
 {
 	struct ksim_card *c = dcard();
 	u32 size[5] = { 40, 7, 1, 1, 1 };
@@ -612,7 +615,7 @@ TEST(tile_edges)
 }
 
 /* K-major: ranks 1 and 2, every element size, with OOB. */
-TEST(kmajor)
+TEST_F(model, kmajor)
 {
 	struct ksim_card *c = dcard();
 	unsigned int lg, R, rep, bad = 0;
@@ -639,7 +642,7 @@ TEST(kmajor)
 }
 
 /* 1-4 receivers at the four scratch units, and two at one unit. */
-TEST(multicast)
+TEST_F(model, multicast)
 {
 	struct ksim_card *c = dcard();
 	u32 size[5] = { 64, 32, 1, 1, 1 }, coord[5] = { 5, 30, 0, 0, 0 };
@@ -681,7 +684,7 @@ TEST(multicast)
  * bounds (lines with only OOB elements are not read), rows sharing lines,
  * rows at stride 0 (one line for all), the whole tile out (nothing read).
  */
-TEST(line_reads)
+TEST_F(model, line_reads)
 {
 	struct ksim_card *c = dcard();
 	struct ksim_dxa *x = dxa_of(c);
@@ -743,7 +746,7 @@ TEST(line_reads)
 }
 
 /* A queue of copies back to back, and a table write while one runs. */
-TEST(back_to_back)
+TEST_F(model, back_to_back)
 {
 	struct ksim_card *c = dcard();
 	u32 size[5] = { 100, 1, 1, 1, 1 };
@@ -806,7 +809,7 @@ TEST(back_to_back)
  * overlap rows or are 0, coordinates in and out of bounds, 1-4 receivers
  * at random offsets.
  */
-TEST(random_descriptors)
+TEST_F(model, random_descriptors)
 {
 	struct ksim_card *c = dcard();
 	unsigned int rep, k, bad = 0;
@@ -846,7 +849,7 @@ TEST(random_descriptors)
 			 rep, R, eb, d.meta & KH_DXA_META_KMAJOR ? " K" : "", n);
 		bad += check_copy(c, &d, coord, n, rs, off, what);
 	}
-	tap_diag("60 random copies: %llu lines read, %llu cycles",
+	check_diag("60 random copies: %llu lines read, %llu cycles",
 		 (unsigned long long)dxa_of(c)->gmem_reads,
 		 (unsigned long long)ksim_cycles(c));
 	CHECK_EQ(bad, 0);
@@ -864,7 +867,7 @@ static void expect_fault(u64 ns, u32 code, const char *what)
 }
 
 /* The first six codes: decided before anything is read or sent. */
-TEST(faults_before_anything)
+TEST_F(model, faults_before_anything)
 {
 	struct ksim_card *c = dcard();
 	u32 size[5] = { 64, 8, 4, 1, 1 };
@@ -967,7 +970,7 @@ TEST(faults_before_anything)
  * NO_ACK: a receiver that refuses (a buffer it does not take, a burst past
  * its end, a unit that drops everything); the others still got theirs.
  */
-TEST(no_ack)
+TEST_F(model, no_ack)
 {
 	struct ksim_card *c = dcard();
 	struct ksim_dxa *x = dxa_of(c);
@@ -1041,7 +1044,7 @@ TEST(no_ack)
 }
 
 /* STALL: reads nobody answers (an aperture MAG does not serve). */
-TEST(stall)
+TEST_F(model, stall)
 {
 	struct ksim_card *c = dcard();
 	struct ksim_dxa *x = dxa_of(c);
@@ -1076,7 +1079,7 @@ TEST(stall)
 /* ------------------------------------------------------------------ */
 /* timing                                                              */
 
-TEST(timing)
+TEST_F(model, timing)
 {
 	struct ksim_card *c = dcard();
 	struct ksim_dxa *x = dxa_of(c);
@@ -1131,7 +1134,7 @@ TEST(timing)
 /* ------------------------------------------------------------------ */
 /* the scratch unit                                                    */
 
-TEST(scr_copy_out)
+TEST_F(model, scr_copy_out)
 {
 	struct ksim_card *c = dcard();
 	static u8 in[KH_SCR_GRANULES * GR], out[KH_SCR_GRANULES * GR];
@@ -1172,7 +1175,7 @@ TEST(scr_copy_out)
 	ksim_card_destroy(c);
 }
 
-TEST(scr_refusals_and_faults)
+TEST_F(model, scr_refusals_and_faults)
 {
 	struct ksim_card *c = dcard();
 	static u8 in[16 * GR], out[16 * GR], z[16 * GR];
@@ -1219,7 +1222,7 @@ TEST(scr_refusals_and_faults)
 	ksim_card_destroy(c);
 }
 
-TEST(scr_ctrl_readback)
+TEST_F(model, scr_ctrl_readback)
 {
 	struct ksim_card *c = dcard();
 	static u8 in[KH_SCR_GRANULES * GR];
@@ -1249,7 +1252,7 @@ TEST(scr_ctrl_readback)
 }
 
 /* A mesh reset keeps the table and the scratch buffers, not the counters. */
-TEST(reset_keeps_table_and_buffers)
+TEST_F(model, reset_keeps_table_and_buffers)
 {
 	struct ksim_card *c = dcard();
 	u32 size[5] = { 64, 1, 1, 1, 1 }, coord[5] = { 0 };
@@ -1313,7 +1316,4 @@ TEST(reset_keeps_table_and_buffers)
 	ksim_card_destroy(c);
 }
 
-int main(int argc, char **argv)
-{
-	return tap_main(argc, argv);
-}
+CHECK_TEST_MAIN

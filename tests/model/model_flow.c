@@ -7,6 +7,9 @@
  * changes, and the flit taken is the flit that was offered.
  */
 #include "mhelp.h"
+#include "harness.h"
+
+CHECK_FIXTURE(model)
 
 #define N_PER_SRC	300
 
@@ -78,7 +81,7 @@ static const struct ksim_link_hook chk_hook = {
 
 static struct checker chk;
 
-TEST(many_sources_one_slow_sink)
+TEST_F(model, many_sources_one_slow_sink)
 {
 	struct ksim_card *c;
 	struct ksim_unit *snk;
@@ -157,7 +160,7 @@ TEST(many_sources_one_slow_sink)
 	CHECK_EQ(chk.changed, 0);
 	CHECK_EQ(chk.transfers, st.link_flits);
 	CHECK_EQ(chk.offers, st.link_stalls);
-	tap_diag("%u flits, %llu link stalls, %llu cycles (%llu skipped)",
+	check_diag("%u flits, %llu link stalls, %llu cycles (%llu skipped)",
 		 s->n, (unsigned long long)st.link_stalls,
 		 (unsigned long long)ksim_cycles(c),
 		 (unsigned long long)st.cycles_skipped);
@@ -170,7 +173,7 @@ TEST(many_sources_one_slow_sink)
  * (seed 001 §3.1), and the stall is bounded: it clears when the unit
  * drains.
  */
-TEST(full_receive_fifo_blocks_instructions)
+TEST_F(model, full_receive_fifo_blocks_instructions)
 {
 	static const char map[] =
 		"param recv_depth 2\n"
@@ -206,7 +209,4 @@ TEST(full_receive_fifo_blocks_instructions)
 	mh_sink_period = 7;
 }
 
-int main(int argc, char **argv)
-{
-	return tap_main(argc, argv);
-}
+CHECK_TEST_MAIN

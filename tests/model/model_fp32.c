@@ -8,6 +8,9 @@
 #include <math.h>
 #include "mhelp.h"
 #include "sim_fp32.h"
+#include "harness.h"
+
+CHECK_FIXTURE(model)
 
 static u64 rng = 0x9e3779b97f4a7c15ULL;
 
@@ -44,7 +47,7 @@ static void check1(u32 a, u32 b, u32 c)
 	bool ok = isnan(h) ? r == KSIM_FP32_QNAN : r == b_of(h);
 
 	if (!ok && fails++ < 10)
-		tap_fail_at(__FILE__, __LINE__,
+		check_fail_at(__FILE__, __LINE__,
 			    "fma(%08x, %08x, %08x) = %08x, host %08x", a, b, c,
 			    r, b_of(h));
 }
@@ -68,7 +71,7 @@ static const u32 specials[] = {
 	0x5e7fffff, 0x1f000001,
 };
 
-TEST(fma_special_values)
+TEST_F(model, fma_special_values)
 {
 	unsigned int n = sizeof(specials) / sizeof(specials[0]), i, j, k;
 
@@ -80,7 +83,7 @@ TEST(fma_special_values)
 	CHECK_EQ(fails, 0);
 }
 
-TEST(fma_signed_zero_rules)
+TEST_F(model, fma_signed_zero_rules)
 {
 	/* exact cancellation gives +0 in round-to-nearest */
 	CHECK_EQ(ksim_fp32_fma(0x3f800000, 0x40000000, 0xc0000000), 0);
@@ -110,7 +113,7 @@ static u32 rnd_exp(u32 sign_mant, int e)
 	return (sign_mant & 0x807fffff) | ((u32)e << 23);
 }
 
-TEST(fma_random_bits)
+TEST_F(model, fma_random_bits)
 {
 	unsigned long i;
 
@@ -123,7 +126,7 @@ TEST(fma_random_bits)
 	CHECK_EQ(fails, 0);
 }
 
-TEST(fma_near_cancellation)
+TEST_F(model, fma_near_cancellation)
 {
 	unsigned long i;
 
@@ -146,7 +149,7 @@ TEST(fma_near_cancellation)
 	CHECK_EQ(fails, 0);
 }
 
-TEST(fma_subnormal_and_overflow_ranges)
+TEST_F(model, fma_subnormal_and_overflow_ranges)
 {
 	unsigned long i;
 
@@ -174,7 +177,4 @@ TEST(fma_subnormal_and_overflow_ranges)
 	CHECK_EQ(fails, 0);
 }
 
-int main(int argc, char **argv)
-{
-	return tap_main(argc, argv);
-}
+CHECK_TEST_MAIN

@@ -9,6 +9,9 @@
 #include "mclient.h"
 #include "sim_mxfp7.h"
 #include "sim_util.h"
+#include "harness.h"
+
+CHECK_FIXTURE(model)
 
 static const char ship_map[] =
 	"profile ship\n"
@@ -52,7 +55,7 @@ static void reset_mesh(struct ksim_card *c)
 	ksim_run(c, 1000);
 }
 
-TEST(l2_staging_from_the_host)
+TEST_F(model, l2_staging_from_the_host)
 {
 	struct ksim_card *c = mc_card(ship_map);
 	u8 in[100], out[128], z[64];
@@ -117,18 +120,18 @@ static void upload_case(unsigned int ap, bool blayout)
 	ksim_card_destroy(c);
 }
 
-TEST(quant_upload_a_layout)
+TEST_F(model, quant_upload_a_layout)
 {
 	upload_case(KH_AP_QUANT_A, false);
 }
 
-TEST(quant_upload_b_layout)
+TEST_F(model, quant_upload_b_layout)
 {
 	upload_case(KH_AP_QUANT_B, true);
 }
 
 /* Each AXI burst stops at a 4 KiB boundary and restarts the destination. */
-TEST(quant_upload_bursts_split_at_4k)
+TEST_F(model, quant_upload_bursts_split_at_4k)
 {
 	static u8 src[8192], got[8192];
 	struct ksim_card *c = mc_card(ship_map);
@@ -153,7 +156,7 @@ TEST(quant_upload_bursts_split_at_4k)
 	ksim_card_destroy(c);
 }
 
-TEST(quant_upload_needs_multiples_of_8_beats)
+TEST_F(model, quant_upload_needs_multiples_of_8_beats)
 {
 	struct ksim_card *c = mc_card(ship_map);
 	u8 src[512], got[256], want[128];
@@ -187,7 +190,7 @@ TEST(quant_upload_needs_multiples_of_8_beats)
 	ksim_card_destroy(c);
 }
 
-TEST(unserved_apertures_hang_the_host)
+TEST_F(model, unserved_apertures_hang_the_host)
 {
 	struct ksim_card *c = mc_card(ship_map);
 	u8 b[64] = { 0 };
@@ -217,7 +220,4 @@ TEST(unserved_apertures_hang_the_host)
 	ksim_card_destroy(c);
 }
 
-int main(int argc, char **argv)
-{
-	return tap_main(argc, argv);
-}
+CHECK_TEST_MAIN

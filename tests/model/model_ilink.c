@@ -9,6 +9,9 @@
  * stalled receiver.
  */
 #include "mclient.h"
+#include "harness.h"
+
+CHECK_FIXTURE(model)
 
 #define MESH3(extra)				\
 	"mesh 0\n" MAP3				\
@@ -97,7 +100,7 @@ static u64 faults(struct ksim_card *c, unsigned int mesh)
 	return mc_statw(c, mesh, KH_IL_W_FAULTS);
 }
 
-TEST(caps_mesh_id_and_enable)
+TEST_F(model, caps_mesh_id_and_enable)
 {
 	struct ksim_card *c = mc_card(quad);
 	unsigned int m;
@@ -139,7 +142,7 @@ TEST(caps_mesh_id_and_enable)
 	ksim_card_destroy(c);
 }
 
-TEST(remote_cu_data_one_hop)
+TEST_F(model, remote_cu_data_one_hop)
 {
 	struct ksim_card *c = mc_card(quad);
 	struct ksim_stats st;
@@ -165,7 +168,7 @@ TEST(remote_cu_data_one_hop)
 	ksim_card_destroy(c);
 }
 
-TEST(remote_cu_data_along_the_chain)
+TEST_F(model, remote_cu_data_along_the_chain)
 {
 	struct ksim_card *c = mc_card(quad);
 	struct mc_client *tx, *rx2, *rx3, *rx0;
@@ -190,7 +193,7 @@ TEST(remote_cu_data_along_the_chain)
 	lat = rx2->rec[0].at - tx->sent_at[0];
 	CHECK_MSG(lat >= 3 * 20, "three hops in %llu cycles",
 		  (unsigned long long)lat);
-	tap_diag("mesh 0 -> mesh 2 (3 hops): first flit after %llu cycles",
+	check_diag("mesh 0 -> mesh 2 (3 hops): first flit after %llu cycles",
 		 (unsigned long long)lat);
 	/* mesh 0 -> mesh 3 is two hops: mesh 2 sees nothing */
 	burst(c, 0, 1, 0, 3, 1, 2, 2, 0, 1, 0x300);
@@ -208,7 +211,7 @@ TEST(remote_cu_data_along_the_chain)
 	ksim_card_destroy(c);
 }
 
-TEST(missing_ack_sets_ack0_and_faults_clear)
+TEST_F(model, missing_ack_sets_ack0_and_faults_clear)
 {
 	struct ksim_card *c = mc_card(quad);
 	struct mc_client *rx;
@@ -259,7 +262,7 @@ static bool landed(struct ksim_card *c, unsigned int mesh, u64 addr,
 	return true;
 }
 
-TEST(doorbell_counts_after_earlier_writes_land)
+TEST_F(model, doorbell_counts_after_earlier_writes_land)
 {
 	struct ksim_card *c = mc_card(quad_slow2);
 	struct ksim_stats st;
@@ -303,7 +306,7 @@ TEST(doorbell_counts_after_earlier_writes_land)
 	ksim_card_destroy(c);
 }
 
-TEST(rd_remote_aliases_locally)
+TEST_F(model, rd_remote_aliases_locally)
 {
 	struct ksim_card *c = mc_card(quad);
 	u64 mine[4] = { 0x11, 0x12, 0x13, 0x14 }, theirs[4] = { 0x31 };
@@ -361,7 +364,7 @@ TEST(rd_remote_aliases_locally)
 	ksim_card_destroy(c);
 }
 
-TEST(disabled_interlink)
+TEST_F(model, disabled_interlink)
 {
 	struct ksim_card *c = mc_card(quad);
 	struct ksim_stats st;
@@ -399,7 +402,7 @@ TEST(disabled_interlink)
 	ksim_card_destroy(c);
 }
 
-TEST(switch_fault_on_a_short_chain)
+TEST_F(model, switch_fault_on_a_short_chain)
 {
 	struct ksim_card *c = mc_card(duo);
 	struct ksim_stats st;
@@ -421,7 +424,7 @@ TEST(switch_fault_on_a_short_chain)
 	ksim_card_destroy(c);
 }
 
-TEST(credits_hold_back_a_stalled_receiver)
+TEST_F(model, credits_hold_back_a_stalled_receiver)
 {
 	struct ksim_card *c = mc_card(quad_tight2);
 	struct mc_client *rx;
@@ -460,7 +463,4 @@ TEST(credits_hold_back_a_stalled_receiver)
 	ksim_card_destroy(c);
 }
 
-int main(int argc, char **argv)
-{
-	return tap_main(argc, argv);
-}
+CHECK_TEST_MAIN

@@ -6,6 +6,9 @@
  */
 #include <math.h>
 #include "mhelp.h"
+#include "harness.h"
+
+CHECK_FIXTURE(model)
 
 static struct ksim_card *card(const char *desc)
 {
@@ -22,7 +25,7 @@ static int inj(struct ksim_card *c, const char *spec)
 	int e = ksim_inject(c, spec, err, sizeof(err));
 
 	if (e)
-		tap_diag("inject %s: %s", spec, err);
+		check_diag("inject %s: %s", spec, err);
 	return e;
 }
 
@@ -64,7 +67,7 @@ static void expect_refused(struct ksim_card *c, bool whole,
 	}
 }
 
-TEST(syntax_refusals)
+TEST_F(model, syntax_refusals)
 {
 	static const struct refusal bad[] = {
 		{ "", "which knob" },
@@ -118,7 +121,7 @@ TEST(syntax_refusals)
  * more, numbers at the edges of their ranges, key=value, X,Y, how much
  * of a word a message quotes.
  */
-TEST(lexer_commands)
+TEST_F(model, lexer_commands)
 {
 	static const struct refusal bad[] = {
 		{ "inject drop link=1,0 after=18446744073709551616",
@@ -163,7 +166,7 @@ TEST(lexer_commands)
 	ksim_card_destroy(c);
 }
 
-TEST(description_directives)
+TEST_F(model, description_directives)
 {
 	static const char bad[] =
 		"# a knob on a link that is not there\n"
@@ -202,7 +205,7 @@ TEST(description_directives)
 	ksim_card_destroy(c);
 }
 
-TEST(listing_and_clearing)
+TEST_F(model, listing_and_clearing)
 {
 	struct ksim_card *c = card("sx_null_2x2");
 	char buf[1024];
@@ -258,7 +261,7 @@ static struct mh_sink *sink_of(struct ksim_card *c)
 	return ksim_unit_priv(ksim_unit_at(c, 0, 3, 1));
 }
 
-TEST(drop_knob)
+TEST_F(model, drop_knob)
 {
 	struct ksim_card *c = stream(10);
 	struct ksim_link *l;
@@ -289,7 +292,7 @@ TEST(drop_knob)
 	mh_sink_period = 7;
 }
 
-TEST(dup_knob)
+TEST_F(model, dup_knob)
 {
 	struct ksim_card *c = stream(10);
 	struct ksim_link *l;
@@ -316,7 +319,7 @@ TEST(dup_knob)
 
 /* ---- busy ---- */
 
-TEST(busy_knob)
+TEST_F(model, busy_knob)
 {
 	struct ksim_card *c = stream(6);
 	struct ksim_unit_stats us;
@@ -351,7 +354,7 @@ TEST(busy_knob)
 	mh_sink_period = 7;
 }
 
-TEST(busy_forever_released_by_clear)
+TEST_F(model, busy_forever_released_by_clear)
 {
 	struct ksim_card *c = stream(4);
 	struct ksim_unit_stats us;
@@ -371,7 +374,7 @@ TEST(busy_forever_released_by_clear)
 
 /* ---- fault and hang ---- */
 
-TEST(fault_knob)
+TEST_F(model, fault_knob)
 {
 	static const char map[] =
 		"xxx nul xxx\n"
@@ -404,7 +407,7 @@ TEST(fault_knob)
 }
 
 /* A faulted SX instruction still did its work (its writes landed). */
-TEST(fault_knob_on_sx_keeps_the_work)
+TEST_F(model, fault_knob_on_sx_keeps_the_work)
 {
 	struct ksim_card *c = card("saxpy");
 	u32 x[8], y[8], g[8];
@@ -438,7 +441,7 @@ TEST(fault_knob_on_sx_keeps_the_work)
 	ksim_card_destroy(c);
 }
 
-TEST(hang_knob)
+TEST_F(model, hang_knob)
 {
 	static const char map[] =
 		"check on retire_bound=1000\n"
@@ -480,7 +483,7 @@ TEST(hang_knob)
 
 /* ---- ctrl ---- */
 
-TEST(ctrl_knob)
+TEST_F(model, ctrl_knob)
 {
 	static const char map[] =
 		"xxx nul xxx\n"
@@ -564,7 +567,7 @@ static void sx16(const char *knob, u32 *got, struct ksim_card **keep)
 		ksim_card_destroy(c);
 }
 
-TEST(dram_knob_reads)
+TEST_F(model, dram_knob_reads)
 {
 	struct ksim_card *c;
 	struct ksim_stats st;
@@ -593,7 +596,7 @@ TEST(dram_knob_reads)
 		CHECK_EQ(g[i], fbits(3.0f + 100.0f + i));
 }
 
-TEST(dram_knob_writes)
+TEST_F(model, dram_knob_writes)
 {
 	struct ksim_card *c;
 	u32 g[16];
@@ -671,7 +674,7 @@ static void knob_run(bool from_desc, char *out, size_t len)
 	ksim_card_destroy(c);
 }
 
-TEST(deterministic)
+TEST_F(model, deterministic)
 {
 	static char a[8192], b[8192], d[8192];
 
@@ -685,10 +688,7 @@ TEST(deterministic)
 	/* a knob in the description acts as one set at cycle 0 */
 	CHECK(!strcmp(a, d));
 	if (strcmp(a, d))
-		tap_diag("runtime:\n%s\ndescription:\n%s", a, d);
+		check_diag("runtime:\n%s\ndescription:\n%s", a, d);
 }
 
-int main(int argc, char **argv)
-{
-	return tap_main(argc, argv);
-}
+CHECK_TEST_MAIN

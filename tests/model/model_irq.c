@@ -5,6 +5,9 @@
  * a same-cycle clear, IRQ_EN gating the card's line, the OR over meshes.
  */
 #include "mmesh.h"
+#include "harness.h"
+
+CHECK_FIXTURE(model)
 
 static const char one[] =
 	"param irq 1\nxxx null xxx\nmag nul nul\nxxx sax xxx\n";
@@ -28,7 +31,7 @@ static void ack(struct ksim_card *c, unsigned int n, u64 bits)
 	mm_wr(c, n, KH_ORC_IRQ_STAT, bits);
 }
 
-TEST(absent_addon_is_storage_only)
+TEST_F(model, absent_addon_is_storage_only)
 {
 	struct ksim_card *c = mh_card("xxx null xxx\nmag nul nul\nxxx null xxx\n");
 	struct kh_flit f;
@@ -48,7 +51,7 @@ TEST(absent_addon_is_storage_only)
 	ksim_card_destroy(c);
 }
 
-TEST(each_event_sets_its_bit)
+TEST_F(model, each_event_sets_its_bit)
 {
 	struct ksim_card *c = mh_card(one);
 	struct kh_flit f;
@@ -104,7 +107,7 @@ TEST(each_event_sets_its_bit)
 	ksim_card_destroy(c);
 }
 
-TEST(enable_gates_the_line_and_the_callback)
+TEST_F(model, enable_gates_the_line_and_the_callback)
 {
 	struct ksim_card *c = mh_card(one);
 	int tag;
@@ -140,7 +143,7 @@ TEST(enable_gates_the_line_and_the_callback)
 	ksim_card_destroy(c);
 }
 
-TEST(the_line_is_the_or_over_meshes)
+TEST_F(model, the_line_is_the_or_over_meshes)
 {
 	struct ksim_card *c = mh_card(
 		"param irq 1\n"
@@ -185,7 +188,7 @@ static struct ksim_card *race_card(void)
 	return c;
 }
 
-TEST(an_event_in_the_clears_cycle_wins)
+TEST_F(model, an_event_in_the_clears_cycle_wins)
 {
 	struct ksim_card *c = race_card();
 	u64 t_ev = 0, i;
@@ -223,7 +226,4 @@ TEST(an_event_in_the_clears_cycle_wins)
 	ksim_card_destroy(c);
 }
 
-int main(int argc, char **argv)
-{
-	return tap_main(argc, argv);
-}
+CHECK_TEST_MAIN

@@ -6,6 +6,9 @@
  * enabled, forwarded (and counted) when not.
  */
 #include "mmesh.h"
+#include "harness.h"
+
+CHECK_FIXTURE(model)
 
 #define BASE	0x40000ULL
 
@@ -23,7 +26,7 @@ static u64 wr(struct ksim_card *c, unsigned int idx, u64 v)
 	return mm_ctrl_wr(c, 0, 1, 0, idx, v);
 }
 
-TEST(registers_through_the_mailbox)
+TEST_F(model, registers_through_the_mailbox)
 {
 	struct ksim_card *c = mh_card(card);
 	unsigned int i;
@@ -69,7 +72,7 @@ TEST(registers_through_the_mailbox)
 	ksim_card_destroy(c);
 }
 
-TEST(the_unit_never_sees_the_addon_window)
+TEST_F(model, the_unit_never_sees_the_addon_window)
 {
 	struct ksim_card *c = mh_card(card);
 	struct ksim_stats st;
@@ -97,7 +100,7 @@ TEST(the_unit_never_sees_the_addon_window)
 	ksim_card_destroy(c);
 }
 
-TEST(one_pending_reply)
+TEST_F(model, one_pending_reply)
 {
 	struct ksim_card *c = mh_card(card);
 	struct ksim_stats st;
@@ -163,7 +166,7 @@ static void get(struct ksim_card *c, u64 addr, float *v, unsigned int n)
 	CHECK_EQ(ksim_dma_read(c, KH_CARD_ADDR(0, addr), v, n * 4), 0);
 }
 
-TEST(served_from_sram_or_forwarded)
+TEST_F(model, served_from_sram_or_forwarded)
 {
 	struct ksim_card *c = mh_card(card);
 	float x[8], y[8], v[8], w[8];
@@ -223,7 +226,7 @@ TEST(served_from_sram_or_forwarded)
 	ksim_card_destroy(c);
 }
 
-TEST(unaligned_base_and_wrong_bits)
+TEST_F(model, unaligned_base_and_wrong_bits)
 {
 	struct ksim_card *c = mh_card("l2 1 0 0x40010\n"
 					"xxx sax xxx\nmag nul nul\nxxx sax xxx\n");
@@ -246,7 +249,7 @@ TEST(unaligned_base_and_wrong_bits)
 	ksim_card_destroy(c);
 }
 
-TEST(ship_2x2_runs_with_adapters_enabled)
+TEST_F(model, ship_2x2_runs_with_adapters_enabled)
 {
 	struct ksim_card *c = mh_card("ship_2x2");
 	float x[16], y[16], v[16];
@@ -269,7 +272,4 @@ TEST(ship_2x2_runs_with_adapters_enabled)
 	ksim_card_destroy(c);
 }
 
-int main(int argc, char **argv)
-{
-	return tap_main(argc, argv);
-}
+CHECK_TEST_MAIN

@@ -7,6 +7,9 @@
  * aliasing.
  */
 #include "mhelp.h"
+#include "harness.h"
+
+CHECK_FIXTURE(model)
 
 static void mem_req(struct kh_flit *f, unsigned int type, unsigned int sx,
 		    unsigned int sy, u64 addr, unsigned int len,
@@ -29,7 +32,7 @@ static void mem_data(struct kh_flit *f, unsigned int sx, unsigned int sy,
 		f->w[i] = pat + i;
 }
 
-TEST(plain_read)
+TEST_F(model, plain_read)
 {
 	struct ksim_card *c = mh_card("saxpy");
 	u64 words[16], aux;
@@ -62,7 +65,7 @@ TEST(plain_read)
 
 /* The DRAM latency is modelled, and a long run skipping idle time stops
  * at the timer that ends it. */
-TEST(read_latency_and_timers)
+TEST_F(model, read_latency_and_timers)
 {
 	struct ksim_card *c = mh_card("saxpy");
 	struct kh_flit f;
@@ -87,7 +90,7 @@ TEST(read_latency_and_timers)
 	ksim_card_destroy(c);
 }
 
-TEST(write_ack_and_counters)
+TEST_F(model, write_ack_and_counters)
 {
 	struct ksim_card *c = mh_card("saxpy");
 	struct kh_flit f, r;
@@ -114,7 +117,7 @@ TEST(write_ack_and_counters)
 	ksim_card_destroy(c);
 }
 
-TEST(reassembly_by_source)
+TEST_F(model, reassembly_by_source)
 {
 	struct ksim_card *c = mh_card("saxpy");
 	struct ksim_stats st;
@@ -152,7 +155,7 @@ TEST(reassembly_by_source)
  * one (seed 001 §2): the first write lands with the wrong beat, the
  * second never does.
  */
-TEST(short_write_binds_to_the_older_slot)
+TEST_F(model, short_write_binds_to_the_older_slot)
 {
 	struct ksim_card *c = mh_card("saxpy");
 	struct ksim_stats st;
@@ -181,7 +184,7 @@ TEST(short_write_binds_to_the_older_slot)
 	ksim_card_destroy(c);
 }
 
-TEST(rx_overflow_drops)
+TEST_F(model, rx_overflow_drops)
 {
 	struct ksim_card *c = mh_card("saxpy");
 	struct ksim_stats st;
@@ -203,7 +206,7 @@ TEST(rx_overflow_drops)
 	ksim_card_destroy(c);
 }
 
-TEST(slot_exhaustion_hangs_writes)
+TEST_F(model, slot_exhaustion_hangs_writes)
 {
 	static const char map[] =
 		"param wr_slots 2\n"
@@ -242,7 +245,7 @@ TEST(slot_exhaustion_hangs_writes)
 	ksim_card_destroy(c);
 }
 
-TEST(address_aliasing)
+TEST_F(model, address_aliasing)
 {
 	static const char map[] =
 		"param dram_mib 1\n"
@@ -278,7 +281,4 @@ TEST(address_aliasing)
 	ksim_card_destroy(c);
 }
 
-int main(int argc, char **argv)
-{
-	return tap_main(argc, argv);
-}
+CHECK_TEST_MAIN

@@ -16,6 +16,9 @@
 #include "sim_base.h"
 #include "sim_mxfp7.h"
 #include "units/mat/mat.h"
+#include "harness.h"
+
+CHECK_FIXTURE(model)
 
 #define MAP	"xxx mat xxx\nmag nul nul\nxxx mat xxx\n"
 #define UX	1
@@ -413,13 +416,13 @@ static void check_l1(struct ksim_mat *m, unsigned int sel, unsigned int idx,
 
 	for (l = 0; l < 4; l++) {
 		if (e->s[l] != r->s[l] && fails++ < 10)
-			tap_fail_at(__FILE__, __LINE__,
+			check_fail_at(__FILE__, __LINE__,
 				    "%s L1 %c[%u] lane %u: scale %02x, want %02x",
 				    what, sel ? 'B' : 'A', idx, l, e->s[l],
 				    r->s[l]);
 		for (k = 0; k < 32; k++)
 			if (e->q[l * 32 + k] != r->q[l][k] && fails++ < 10)
-				tap_fail_at(__FILE__, __LINE__,
+				check_fail_at(__FILE__, __LINE__,
 					    "%s L1 %c[%u] lane %u k %u: %d, want %d",
 					    what, sel ? 'B' : 'A', idx, l, k,
 					    e->q[l * 32 + k], r->q[l][k]);
@@ -428,7 +431,7 @@ static void check_l1(struct ksim_mat *m, unsigned int sel, unsigned int idx,
 
 /* ---------------------------------------------------------- tests */
 
-TEST(caps_and_identity)
+TEST_F(model, caps_and_identity)
 {
 	struct ksim_card *c = mh_card(MAP);
 	struct kh_flit r;
@@ -444,7 +447,7 @@ TEST(caps_and_identity)
 	ksim_card_destroy(c);
 }
 
-TEST(fill_from_dram_through_quant_into_l1)
+TEST_F(model, fill_from_dram_through_quant_into_l1)
 {
 	struct ksim_card *c = mh_card(MAP);
 	struct gemm g;
@@ -465,7 +468,7 @@ TEST(fill_from_dram_through_quant_into_l1)
 	ksim_card_destroy(c);
 }
 
-TEST(fill_preq_bank_and_tag_wrap)
+TEST_F(model, fill_preq_bank_and_tag_wrap)
 {
 	struct ksim_card *c = mh_card(MAP);
 	struct matf f = { .op = KH_MAT_OP_FILL };
@@ -517,7 +520,7 @@ TEST(fill_preq_bank_and_tag_wrap)
 
 /* n >= 256: the descriptor carries n[7:0] entries, the sequencer waits
  * for n with an 8-bit counter, so the FILL never retires (RTL L838). */
-TEST(fill_of_256_entries_hangs_as_the_rtl)
+TEST_F(model, fill_of_256_entries_hangs_as_the_rtl)
 {
 	struct ksim_card *c = mh_card(MAP);
 	struct ksim_unit *u = ksim_unit_at(c, 0, UX, UY0);
@@ -583,7 +586,7 @@ static void gemm_case(unsigned int gm, unsigned int gn, unsigned int nk,
 	ksim_card_destroy(c);
 }
 
-TEST(gemm_blocks_against_the_reference)
+TEST_F(model, gemm_blocks_against_the_reference)
 {
 	gemm_case(1, 1, 1, 10, 20, 40);
 	gemm_case(1, 1, 4, 10, 20, 40);	/* paced: 4 idle cycles per issue */
@@ -599,7 +602,7 @@ TEST(gemm_blocks_against_the_reference)
 }
 
 /* acc: K split over two GEMMs chained onto one resident tile; banks. */
-TEST(gemm_acc_chains_k_and_banks)
+TEST_F(model, gemm_acc_chains_k_and_banks)
 {
 	struct ksim_card *c = mh_card(MAP);
 	struct matf m = { .op = KH_MAT_OP_GEMM, .anchor = KH_MX_ANCHOR };
@@ -658,7 +661,7 @@ TEST(gemm_acc_chains_k_and_banks)
 }
 
 /* DRAIN: bursts of 8, the tail burst, sub-tile t at addr + 32 t. */
-TEST(drain_bursts_to_dram)
+TEST_F(model, drain_bursts_to_dram)
 {
 	struct ksim_card *c = mh_card(MAP);
 	struct matf m = { .op = KH_MAT_OP_DRAIN, .addr = C_BASE };
@@ -730,7 +733,7 @@ static void send_burst(struct ksim_card *c, unsigned int y, unsigned int buf,
 	}
 }
 
-TEST(cu_data_buffers_and_rejections)
+TEST_F(model, cu_data_buffers_and_rejections)
 {
 	struct ksim_card *c = mh_card(MAP);
 	struct matf nop = { .op = 0 };
@@ -811,7 +814,7 @@ TEST(cu_data_buffers_and_rejections)
 }
 
 /* DRAIN to a node's buffer 2: FP22 pairs accumulated into its tile. */
-TEST(drain_to_node_peer_accumulate)
+TEST_F(model, drain_to_node_peer_accumulate)
 {
 	struct ksim_card *c = mh_card(MAP);
 	struct matf m = { .op = KH_MAT_OP_GEMM, .anchor = KH_MX_ANCHOR };
@@ -865,7 +868,7 @@ TEST(drain_to_node_peer_accumulate)
 }
 
 /* addr_hi [68:63] is addr[39:34]: a DRAIN into the L2 staging aperture */
-TEST(drain_to_a_40_bit_address)
+TEST_F(model, drain_to_a_40_bit_address)
 {
 	struct ksim_card *c = mh_card(MAP);
 	struct matf d = { .op = KH_MAT_OP_DRAIN, .n = 2 };
@@ -890,7 +893,7 @@ TEST(drain_to_a_40_bit_address)
 	ksim_card_destroy(c);
 }
 
-TEST(noop_opcodes_and_exec_result)
+TEST_F(model, noop_opcodes_and_exec_result)
 {
 	struct ksim_card *c = mh_card(MAP);
 	struct matf f = { .op = KH_MAT_OP_FILL, .addr = A_BASE, .n = 1 };
@@ -926,7 +929,7 @@ TEST(noop_opcodes_and_exec_result)
 	ksim_card_destroy(c);
 }
 
-TEST(refused_features_fault_loudly)
+TEST_F(model, refused_features_fault_loudly)
 {
 	struct ksim_card *c = mh_card(MAP);
 	struct matf r = { .op = KH_MAT_OP_DRAIN, .dfin = 0x12, .n = 1 };
@@ -943,7 +946,7 @@ TEST(refused_features_fault_loudly)
 }
 
 /* emit: the last K block hands each sub-tile out; a fused DRAIN waits. */
-TEST(gemm_emit_and_fused_drain)
+TEST_F(model, gemm_emit_and_fused_drain)
 {
 	struct ksim_card *c = mh_card(MAP);
 	struct matf m = { .op = KH_MAT_OP_GEMM, .anchor = KH_MX_ANCHOR,
@@ -998,7 +1001,7 @@ TEST(gemm_emit_and_fused_drain)
 
 /* 256 emitted sub-tiles against a write port of 8 per burst: the sweep
  * holds at DQ_LIMIT outstanding and every value still arrives. */
-TEST(emit_stalls_the_sweep)
+TEST_F(model, emit_stalls_the_sweep)
 {
 	struct ksim_card *c = mh_card(MAP);
 	struct ksim_unit *u = ksim_unit_at(c, 0, UX, UY0);
@@ -1052,7 +1055,7 @@ TEST(emit_stalls_the_sweep)
 /* emit on a sweep whose last K block is also its LOAD: LOAD wins, nothing
  * is handed out, the node still counts them (RTL, mgr L373-377); a plain
  * DRAIN restarts the node and drains the tile. */
-TEST(emit_on_a_loading_sweep_hands_nothing_out)
+TEST_F(model, emit_on_a_loading_sweep_hands_nothing_out)
 {
 	struct ksim_card *c = mh_card(MAP);
 	struct ksim_mat *mm = mat_of(c, UY0);
@@ -1097,7 +1100,7 @@ static u64 step_until_retired(struct ksim_card *c, struct ksim_unit *u,
 	return ksim_cycles(c);
 }
 
-TEST(timing_gemm_retires_as_the_sweep_starts)
+TEST_F(model, timing_gemm_retires_as_the_sweep_starts)
 {
 	struct ksim_card *c = mh_card(MAP);
 	struct ksim_unit *u = ksim_unit_at(c, 0, UX, UY0);
@@ -1150,7 +1153,7 @@ TEST(timing_gemm_retires_as_the_sweep_starts)
 	ksim_card_destroy(c);
 }
 
-TEST(timing_drain_retires_when_the_last_write_left)
+TEST_F(model, timing_drain_retires_when_the_last_write_left)
 {
 	struct ksim_card *c = mh_card(MAP);
 	struct ksim_unit *u = ksim_unit_at(c, 0, UX, UY0);
@@ -1176,7 +1179,4 @@ TEST(timing_drain_retires_when_the_last_write_left)
 	ksim_card_destroy(c);
 }
 
-int main(int argc, char **argv)
-{
-	return tap_main(argc, argv);
-}
+CHECK_TEST_MAIN

@@ -10,6 +10,9 @@
 #include "mclient.h"
 #include "sim_mxfp7.h"
 #include "sim_util.h"
+#include "harness.h"
+
+CHECK_FIXTURE(model)
 
 /* 2 x 2 routers, two MAG ports (rows 1 and 2), memory clients around */
 static const char mem_map[] =
@@ -62,7 +65,7 @@ static void check_resp(const struct mc_rec *r, unsigned int txn,
 	CHECK_EQ(kh_flit_get(&r->f, KH_HDR_SRC_Y), py);
 }
 
-TEST(stream_read_tags_and_word_indices)
+TEST_F(model, stream_read_tags_and_word_indices)
 {
 	struct ksim_card *c = mc_card(mem_map);
 	struct mc_client *a;
@@ -106,7 +109,7 @@ TEST(stream_read_tags_and_word_indices)
 	ksim_card_destroy(c);
 }
 
-TEST(stream_txn_wraps_at_8_bits)
+TEST_F(model, stream_txn_wraps_at_8_bits)
 {
 	struct ksim_card *c = mc_card(mem_map);
 	struct mc_client *a;
@@ -149,7 +152,7 @@ static void order_xfer(void *ctx, const struct ksim_link *l, u64 now)
 	o->n++;
 }
 
-TEST(multicast_order_and_identical_payloads)
+TEST_F(model, multicast_order_and_identical_payloads)
 {
 	static const struct ksim_link_hook hook = { NULL, order_xfer };
 	static const u8 dst[4][2] = { { 1, 1 }, { 2, 1 }, { 3, 2 }, { 1, 3 } };
@@ -276,12 +279,12 @@ static void quant_case(unsigned int flags, bool blayout)
 	ksim_card_destroy(c);
 }
 
-TEST(quant_read_a_layout)
+TEST_F(model, quant_read_a_layout)
 {
 	quant_case(KH_MEMF_QUANT | KH_MEMF_STREAM, false);
 }
 
-TEST(quant_read_b_layout)
+TEST_F(model, quant_read_b_layout)
 {
 	quant_case(KH_MEMF_QUANT | KH_MEMF_BLAYOUT | KH_MEMF_STREAM, true);
 }
@@ -320,31 +323,31 @@ static void race(bool entry, u64 *ack_at, u64 *last_at)
 	ksim_card_destroy(c);
 }
 
-TEST(entry_reads_run_concurrently_with_writes)
+TEST_F(model, entry_reads_run_concurrently_with_writes)
 {
 	u64 ack, last;
 
 	race(true, &ack, &last);
 	CHECK_MSG(ack < last, "stream read: ack at %llu, last word at %llu",
 		  (unsigned long long)ack, (unsigned long long)last);
-	tap_diag("stream read of 160 words: write acked at %llu, last word %llu",
+	check_diag("stream read of 160 words: write acked at %llu, last word %llu",
 		 (unsigned long long)ack, (unsigned long long)last);
 }
 
-TEST(plain_read_blocks_write_issue)
+TEST_F(model, plain_read_blocks_write_issue)
 {
 	u64 ack, last;
 
 	race(false, &ack, &last);
 	CHECK_MSG(ack > last, "plain read: ack at %llu, last beat at %llu",
 		  (unsigned long long)ack, (unsigned long long)last);
-	tap_diag("plain read of 160 beats: write acked at %llu, last beat %llu",
+	check_diag("plain read of 160 beats: write acked at %llu, last beat %llu",
 		 (unsigned long long)ack, (unsigned long long)last);
 }
 
 /* ---- ports on rows ---- */
 
-TEST(ports_answer_on_their_rows)
+TEST_F(model, ports_answer_on_their_rows)
 {
 	struct ksim_card *c = mc_card(mem_map);
 	struct ksim_link *p1, *p2;
@@ -382,7 +385,7 @@ TEST(ports_answer_on_their_rows)
 
 /* ---- apertures on the unit path ---- */
 
-TEST(unserved_apertures_fault_on_the_unit_path)
+TEST_F(model, unserved_apertures_fault_on_the_unit_path)
 {
 	static const unsigned int aps[] = { 1, 2, 3, 4, 5, 6, 15 };
 	struct ksim_card *c = mc_card(mem_map);
@@ -435,7 +438,7 @@ TEST(unserved_apertures_fault_on_the_unit_path)
 	ksim_card_destroy(c);
 }
 
-TEST(l2_staging_from_a_unit)
+TEST_F(model, l2_staging_from_a_unit)
 {
 	struct ksim_card *c = mc_card(mem_map);
 	struct mc_client *a;
@@ -474,7 +477,4 @@ TEST(l2_staging_from_a_unit)
 	ksim_card_destroy(c);
 }
 
-int main(int argc, char **argv)
-{
-	return tap_main(argc, argv);
-}
+CHECK_TEST_MAIN

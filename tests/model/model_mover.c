@@ -8,6 +8,9 @@
  * while busy, timing, L2 staging, and the MAG counts it does not touch.
  */
 #include "mclient.h"
+#include "harness.h"
+
+CHECK_FIXTURE(model)
 
 static const char ship_map[] =
 	"profile ship\n"
@@ -99,7 +102,7 @@ static bool word_zero(struct ksim_card *c, u64 addr)
 	return !(w[0] | w[1] | w[2] | w[3]);
 }
 
-TEST(copy_1d_and_status)
+TEST_F(model, copy_1d_and_status)
 {
 	struct ksim_card *c = mc_card(ship_map);
 	u64 s0, s, t0, t1 = 0;
@@ -132,7 +135,7 @@ TEST(copy_1d_and_status)
 	ksim_card_destroy(c);
 }
 
-TEST(copy_walks_in_several_dims)
+TEST_F(model, copy_walks_in_several_dims)
 {
 	struct ksim_card *c = mc_card(ship_map);
 	unsigned int k, i, j, l;
@@ -185,7 +188,7 @@ TEST(copy_walks_in_several_dims)
 	ksim_card_destroy(c);
 }
 
-TEST(gather_through_the_index_buffer)
+TEST_F(model, gather_through_the_index_buffer)
 {
 	static const u32 idx[5] = { 5, 0, 3, 3, 7 };
 	struct ksim_card *c = mc_card(ship_map);
@@ -244,7 +247,7 @@ static u64 ref_mix(u64 seed, u64 k)
 	return z ^ (z >> 31);
 }
 
-TEST(generate_counter_based_prng)
+TEST_F(model, generate_counter_based_prng)
 {
 	struct ksim_card *c = mc_card(ship_map);
 	unsigned int ew, n, e, b;
@@ -287,7 +290,7 @@ TEST(generate_counter_based_prng)
 	ksim_card_destroy(c);
 }
 
-TEST(fill_at_each_element_width)
+TEST_F(model, fill_at_each_element_width)
 {
 	static const u8 want[3][4] = {
 		{ 0xd4, 0xd4, 0xd4, 0xd4 },
@@ -312,7 +315,7 @@ TEST(fill_at_each_element_width)
 	ksim_card_destroy(c);
 }
 
-TEST(windows_pad_the_source_and_crop_the_destination)
+TEST_F(model, windows_pad_the_source_and_crop_the_destination)
 {
 	struct ksim_card *c = mc_card(ship_map);
 	u64 w[4];
@@ -363,7 +366,7 @@ TEST(windows_pad_the_source_and_crop_the_destination)
 	ksim_card_destroy(c);
 }
 
-TEST(mode_and_element_width_faults)
+TEST_F(model, mode_and_element_width_faults)
 {
 	struct ksim_card *c = mc_card(ship_map);
 	unsigned int m;
@@ -395,7 +398,7 @@ TEST(mode_and_element_width_faults)
 	ksim_card_destroy(c);
 }
 
-TEST(alignment_and_length_faults)
+TEST_F(model, alignment_and_length_faults)
 {
 	struct ksim_card *c = mc_card(ship_map);
 
@@ -444,7 +447,7 @@ TEST(alignment_and_length_faults)
 	ksim_card_destroy(c);
 }
 
-TEST(range_and_axi_faults)
+TEST_F(model, range_and_axi_faults)
 {
 	struct ksim_card *c = mc_card(ship_map);
 	u64 s;
@@ -490,7 +493,7 @@ TEST(range_and_axi_faults)
 	ksim_card_destroy(c);
 }
 
-TEST(go_while_busy_is_ignored)
+TEST_F(model, go_while_busy_is_ignored)
 {
 	struct ksim_card *c = mc_card(ship_map);
 	u64 s;
@@ -523,7 +526,7 @@ TEST(go_while_busy_is_ignored)
 	ksim_card_destroy(c);
 }
 
-TEST(to_and_from_l2_staging)
+TEST_F(model, to_and_from_l2_staging)
 {
 	struct ksim_card *c = mc_card(ship_map);
 	unsigned int k;
@@ -546,7 +549,4 @@ TEST(to_and_from_l2_staging)
 	ksim_card_destroy(c);
 }
 
-int main(int argc, char **argv)
-{
-	return tap_main(argc, argv);
-}
+CHECK_TEST_MAIN

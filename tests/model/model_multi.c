@@ -5,10 +5,13 @@
  * expected at each step.
  */
 #include "mmesh.h"
+#include "harness.h"
+
+CHECK_FIXTURE(model)
 
 #define CAPS_3X3	0x0000000101040120ULL
 
-TEST(four_windows_own_caps_and_maps)
+TEST_F(model, four_windows_own_caps_and_maps)
 {
 	struct ksim_card *c = mh_card("quad");
 	static const u64 caps[4] = {
@@ -46,7 +49,7 @@ TEST(four_windows_own_caps_and_maps)
 	ksim_card_destroy(c);
 }
 
-TEST(absent_windows_read_zero)
+TEST_F(model, absent_windows_read_zero)
 {
 	struct ksim_card *c = mh_card("mesh 0\nxxx sax xxx\nmag nul nul\nxxx sax xxx\n"
 					"mesh 1\nxxx sax xxx\nmag nul nul\nxxx sax xxx\n");
@@ -83,7 +86,7 @@ static u64 agent_read_word(struct ksim_card *c, unsigned int n, u64 addr)
 	return f.w[0];
 }
 
-TEST(dma_lands_in_its_mesh_only)
+TEST_F(model, dma_lands_in_its_mesh_only)
 {
 	struct ksim_card *c = mh_card("quad");
 	u64 v, in;
@@ -260,7 +263,7 @@ static void fill_want(u32 want[16][16], struct ksim_card *c, unsigned int n,
 	*w = x;
 }
 
-TEST(discovery_on_a_ship_card)
+TEST_F(model, discovery_on_a_ship_card)
 {
 	static const char *const rows[] = { ".SS.", ".SSN", ".SSN", ".SS.", NULL };
 	struct ksim_card *c = mh_card("ship_2x2");
@@ -295,7 +298,7 @@ TEST(discovery_on_a_ship_card)
 	ksim_card_destroy(c);
 }
 
-TEST(discovery_on_a_four_mesh_card)
+TEST_F(model, discovery_on_a_four_mesh_card)
 {
 	static const char *const m0[] = { ".SS.", ".SSN", ".SSN", ".SS.", NULL };
 	static const char *const m1[] = { ".SN.", ".SNS", ".NSN", ".NS.", NULL };
@@ -327,7 +330,4 @@ TEST(discovery_on_a_four_mesh_card)
 	ksim_card_destroy(c);
 }
 
-int main(int argc, char **argv)
-{
-	return tap_main(argc, argv);
-}
+CHECK_TEST_MAIN

@@ -12,6 +12,9 @@
 #include "mhelp.h"
 #include "sim_mxfp7.h"
 #include "sim_util.h"
+#include "harness.h"
+
+CHECK_FIXTURE(model)
 
 static u64 rng = 0x243f6a8885a308d3ULL;
 
@@ -127,7 +130,7 @@ static void check_entry(const u16 *src, bool blayout, const char *what)
 
 		for (w = 0; w < 4; w++)
 			if (entry_s(out, w, lane) != s && fails++ < 10)
-				tap_fail_at(__FILE__, __LINE__,
+				check_fail_at(__FILE__, __LINE__,
 					    "%s %c lane %u word %u: scale %02x, reference %02x",
 					    what, blayout ? 'B' : 'A', lane, w,
 					    entry_s(out, w, lane), s);
@@ -135,17 +138,17 @@ static void check_entry(const u16 *src, bool blayout, const char *what)
 			int m = entry_q(out, blayout, lane, k);
 
 			if (m != q[k] && fails++ < 10)
-				tap_fail_at(__FILE__, __LINE__,
+				check_fail_at(__FILE__, __LINE__,
 					    "%s %c lane %u k %u (fp16 %04x): %d, reference %d",
 					    what, blayout ? 'B' : 'A', lane, k,
 					    src[32 * lane + k], m, q[k]);
 			if ((m < -63 || m > 63) && fails++ < 10)
-				tap_fail_at(__FILE__, __LINE__, "%d out of range", m);
+				check_fail_at(__FILE__, __LINE__, "%d out of range", m);
 		}
 	}
 }
 
-TEST(every_fp16_value_alone)
+TEST_F(model, every_fp16_value_alone)
 {
 	u16 src[128];
 	unsigned int h;
@@ -163,7 +166,7 @@ TEST(every_fp16_value_alone)
 }
 
 /* A lone value's scale and int, spelled out for a few values. */
-TEST(known_values)
+TEST_F(model, known_values)
 {
 	u16 h[32];
 	s8 q[32];
@@ -210,7 +213,7 @@ static u16 rnd_fp16(int elo, int ehi)
 		     (rnd() & 0x3ff));
 }
 
-TEST(random_blocks)
+TEST_F(model, random_blocks)
 {
 	u16 src[128];
 	unsigned int n, j;
@@ -244,7 +247,7 @@ TEST(random_blocks)
 	CHECK_EQ(fails, 0);
 }
 
-TEST(blocks_with_specials)
+TEST_F(model, blocks_with_specials)
 {
 	static const u16 sp[] = {
 		0x0000, 0x8000, 0x0001, 0x8001, 0x03ff, 0x0400, 0x7bff, 0xfbff,
@@ -274,7 +277,7 @@ TEST(blocks_with_specials)
 }
 
 /* A block is 32 consecutive values in both packings; B only reorders. */
-TEST(packings_a_and_b)
+TEST_F(model, packings_a_and_b)
 {
 	u8 in[256], outa[128], outb[128];
 	unsigned int j, lane, k;
@@ -300,7 +303,4 @@ TEST(packings_a_and_b)
 	CHECK(memcmp(outa, outb, 128) != 0);
 }
 
-int main(int argc, char **argv)
-{
-	return tap_main(argc, argv);
-}
+CHECK_TEST_MAIN

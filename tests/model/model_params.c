@@ -5,6 +5,9 @@
  * (kohakutpu.md section 9; docs/spec/card-description.md).
  */
 #include "mmesh.h"
+#include "harness.h"
+
+CHECK_FIXTURE(model)
 
 static u64 caps_depth(struct ksim_card *c, unsigned int x, unsigned int y)
 {
@@ -12,7 +15,7 @@ static u64 caps_depth(struct ksim_card *c, unsigned int x, unsigned int y)
 	       KH_CAPS_DEPTH_MASK;
 }
 
-TEST(default_profile_is_ship)
+TEST_F(model, default_profile_is_ship)
 {
 	static const char plain[] = "xxx sax xxx\nmag nul nul\nxxx sax xxx\n";
 	struct ksim_card *c;
@@ -85,7 +88,7 @@ static unsigned int capacity(const char *params)
 	return n;
 }
 
-TEST(fifo_depths_through_backpressure)
+TEST_F(model, fifo_depths_through_backpressure)
 {
 	/* router_fifo, recv_depth and tx_depth each add their depth */
 	CHECK_EQ(capacity("param tx_depth 16\nparam router_fifo 4\nparam recv_depth 4\n"),
@@ -132,7 +135,7 @@ static unsigned int rx_kept(const char *params, bool *overflow)
 	return n;
 }
 
-TEST(rx_depth_through_overflow)
+TEST_F(model, rx_depth_through_overflow)
 {
 	bool ov = false;
 
@@ -152,7 +155,7 @@ static u64 null_inst(struct kh_flit *f, u32 tag)
 	return tag;
 }
 
-TEST(stage_flits_through_the_slot_wrap)
+TEST_F(model, stage_flits_through_the_slot_wrap)
 {
 	struct ksim_card *c = mh_card("param stage_flits 16\n"
 					"xxx null xxx\nmag nul nul\nxxx nul xxx\n");
@@ -228,7 +231,7 @@ static bool write_acked(unsigned int wr_slots, unsigned int held)
 	return acked;
 }
 
-TEST(wr_slots_through_the_exhaustion_hang)
+TEST_F(model, wr_slots_through_the_exhaustion_hang)
 {
 	CHECK(write_acked(4, 3));
 	CHECK(!write_acked(4, 4));
@@ -263,7 +266,7 @@ static u64 port_intake(const char *params)
 	return n;
 }
 
-TEST(q_depth_and_margin_through_port_busy)
+TEST_F(model, q_depth_and_margin_through_port_busy)
 {
 	u64 n;
 
@@ -309,7 +312,7 @@ static u64 first_reply_at(const char *params, unsigned int type)
 	return t;
 }
 
-TEST(memory_latencies_take_effect)
+TEST_F(model, memory_latencies_take_effect)
 {
 	u64 a, b;
 
@@ -321,7 +324,7 @@ TEST(memory_latencies_take_effect)
 	CHECK_EQ(b - a, 500);
 }
 
-TEST(cu_version_dram_and_mem_ports)
+TEST_F(model, cu_version_dram_and_mem_ports)
 {
 	struct ksim_card *c = mh_card("param cu_version 0x33\nparam dram_mib 2\n"
 					"param mem_ports 2\n"
@@ -337,7 +340,4 @@ TEST(cu_version_dram_and_mem_ports)
 	ksim_card_destroy(c);
 }
 
-int main(int argc, char **argv)
-{
-	return tap_main(argc, argv);
-}
+CHECK_TEST_MAIN

@@ -11,6 +11,9 @@
  * and the RTL profile's shallow receive FIFO under the protocol checker.
  */
 #include "mpool.h"
+#include "harness.h"
+
+CHECK_FIXTURE(model)
 
 #define R_BASE	10
 
@@ -70,7 +73,7 @@ static u64 unit_fault(unsigned int code)
 	return KH_POOL_FAULT(KH_POOL_CLASS_UNIT, code);
 }
 
-TEST(registers_through_cu_ctrl)
+TEST_F(model, registers_through_cu_ctrl)
 {
 	struct mp_card m;
 	u64 caps, v;
@@ -128,7 +131,7 @@ TEST(registers_through_cu_ctrl)
 	mp_close(&m);
 }
 
-TEST(runstall_and_reset)
+TEST_F(model, runstall_and_reset)
 {
 	struct mp_card m;
 	u64 r1, r2;
@@ -176,7 +179,7 @@ TEST(runstall_and_reset)
 	mp_close(&m);
 }
 
-TEST(cu_data_into_iram_and_dataram)
+TEST_F(model, cu_data_into_iram_and_dataram)
 {
 	struct mp_card m;
 	u8 img[64 * KSIM_POOL_WORD];
@@ -244,7 +247,7 @@ TEST(cu_data_into_iram_and_dataram)
 	mp_close(&m);
 }
 
-TEST(cu_data_single_words_any_time)
+TEST_F(model, cu_data_single_words_any_time)
 {
 	struct mp_card m;
 	u8 d[2 * KSIM_POOL_WORD];
@@ -294,7 +297,7 @@ static void load_words(u32 *w, unsigned int tgt, u32 off, u32 len, u64 src)
 	w[1] = (u32)(src >> 32);
 }
 
-TEST(load_instruction)
+TEST_F(model, load_instruction)
 {
 	struct mp_card m;
 	static u8 img[8192];
@@ -387,7 +390,7 @@ static void dispatch(struct mp_card *m, u32 (*w)[8], unsigned int n,
 	mm_wr(m->c, 0, KH_ORC_PROG_KICK, 1);
 }
 
-TEST(jobs_retired_by_the_firmware_signals_and_credits)
+TEST_F(model, jobs_retired_by_the_firmware_signals_and_credits)
 {
 	struct mp_card m;
 	u32 w[4][8];
@@ -442,7 +445,7 @@ TEST(jobs_retired_by_the_firmware_signals_and_credits)
 	mp_close(&m);
 }
 
-TEST(nofw_and_halted)
+TEST_F(model, nofw_and_halted)
 {
 	struct mp_card m;
 	u32 w[8];
@@ -467,7 +470,7 @@ TEST(nofw_and_halted)
 	mp_close(&m);
 }
 
-TEST(a_job_nobody_ends_retires_nofw_at_a_cluster_reset)
+TEST_F(model, a_job_nobody_ends_retires_nofw_at_a_cluster_reset)
 {
 	struct mp_card m;
 	unsigned int base;
@@ -564,7 +567,7 @@ static void idma_run(struct mp_card *m, unsigned int core, u32 n)
 	mp_start(m, &pg, 1u << core);
 }
 
-TEST(idma_both_directions_and_fill)
+TEST_F(model, idma_both_directions_and_fill)
 {
 	struct mp_card m;
 	static u8 src[16384], out[16384];
@@ -606,7 +609,7 @@ TEST(idma_both_directions_and_fill)
 	mp_close(&m);
 }
 
-TEST(idma_queue_full_stalls_the_push)
+TEST_F(model, idma_queue_full_stalls_the_push)
 {
 	struct mp_card m;
 	unsigned int i;
@@ -643,7 +646,7 @@ static u32 idma_one(struct mp_card *m, u64 dram, u32 dataram, u32 len,
 	return mp_dword(m, 0, 4);
 }
 
-TEST(idma_errors)
+TEST_F(model, idma_errors)
 {
 	struct mp_card m;
 	u32 st;
@@ -708,7 +711,7 @@ TEST(idma_errors)
 	mp_close(&m);
 }
 
-TEST(window_loads_and_stores_through_mag)
+TEST_F(model, window_loads_and_stores_through_mag)
 {
 	struct mp_card m;
 	u8 pre[64], out[128];
@@ -766,7 +769,7 @@ TEST(window_loads_and_stores_through_mag)
 	mp_close(&m);
 }
 
-TEST(window_past_the_mesh_dram_faults)
+TEST_F(model, window_past_the_mesh_dram_faults)
 {
 	struct mp_card m;
 	u64 trap;
@@ -786,7 +789,7 @@ TEST(window_past_the_mesh_dram_faults)
 	mp_close(&m);
 }
 
-TEST(mesh_reset_is_power_on_memories_kept)
+TEST_F(model, mesh_reset_is_power_on_memories_kept)
 {
 	struct mp_card m;
 	u32 word = 0x12345678;
@@ -809,7 +812,7 @@ TEST(mesh_reset_is_power_on_memories_kept)
 	mp_close(&m);
 }
 
-TEST(cu_dbg_counts_every_core)
+TEST_F(model, cu_dbg_counts_every_core)
 {
 	struct mp_card m;
 	u64 sum = 0;
@@ -895,7 +898,7 @@ static void busy_run(const char *desc_text, u32 *cyc, u64 *sum)
 	mp_close(&m);
 }
 
-TEST(eight_cores_deterministic)
+TEST_F(model, eight_cores_deterministic)
 {
 	u32 c1[8], c2[8];
 	u64 s1, s2;
@@ -909,10 +912,10 @@ TEST(eight_cores_deterministic)
 	/* all leave the last barrier together */
 	for (i = 1; i < KH_POOL_CORES; i++)
 		CHECK_EQ(c1[i], c1[0]);
-	tap_diag("eight cores: done at core cycle %u", c1[0]);
+	check_diag("eight cores: done at core cycle %u", c1[0]);
 }
 
-TEST(rtl_profile_shallow_receive_fifo)
+TEST_F(model, rtl_profile_shallow_receive_fifo)
 {
 	u32 c[8];
 	u64 s;
@@ -922,7 +925,7 @@ TEST(rtl_profile_shallow_receive_fifo)
 	CHECK(s > 0);
 }
 
-TEST(builtin_cards)
+TEST_F(model, builtin_cards)
 {
 	struct mp_card m;
 	static const u8 pool_gp[3][2] = { { 1, 0 }, { 2, 1 }, { 1, 2 } };
@@ -962,7 +965,4 @@ TEST(builtin_cards)
 	mp_close(&m);
 }
 
-int main(int argc, char **argv)
-{
-	return tap_main(argc, argv);
-}
+CHECK_TEST_MAIN

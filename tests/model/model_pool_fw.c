@@ -9,7 +9,7 @@
  * (docs/spec/pool.md) with its results checked against the host's
  * computation at small, odd and all-eight-core sizes, the argument
  * faults, TRAP's reports, a queue of jobs, the two test firmwares, and
- * the figures firmware/README.md quotes (tap_diag lines).
+ * the figures firmware/README.md quotes (check_diag lines).
  *
  * The image: $KOHAKU_TEST_FW (tests/run-all.sh sets it), else
  * build/firmware/pool.fw; the test images in test/ beside it.  Missing,
@@ -20,6 +20,9 @@
 #include "mmesh.h"
 #include <kohaku/kh_pool.h>
 #include <kohaku/kh_fw.h>
+#include "harness.h"
+
+CHECK_FIXTURE(model)
 
 /* the unit under test: (1, 0) of pf_map; a test may move it */
 static unsigned int pf_ux = 1, pf_uy;
@@ -131,9 +134,9 @@ static bool pf_image(struct pf_image *im, const char *name)
 	}
 	r = pf_load_file(im, path);
 	if (r > 0) {
-		tap_diag("no firmware image %s and no riscv64-unknown-elf-gcc: make deps && make firmware",
+		check_diag("no firmware image %s and no riscv64-unknown-elf-gcc: make deps && make firmware",
 			 path);
-		tap_skip_reason = "no POOL firmware image (no riscv toolchain)";
+		check_skip("no POOL firmware image (no riscv toolchain)");
 		return false;
 	}
 	if (r < 0) {
@@ -501,7 +504,7 @@ static u32 host_crc32(const u8 *p, size_t n)
 
 /* ---- the tests ---- */
 
-TEST(boot_and_versions)
+TEST_F(model, boot_and_versions)
 {
 	struct pf_image im;
 	struct ksim_card *c;
@@ -522,7 +525,7 @@ TEST(boot_and_versions)
 	CHECK_EQ(KH_POOL_STATE_STALLED(st), 0);
 	CHECK_EQ(KH_POOL_STATE_RESET(st), 0);
 	CHECK(!(pf_rd(c, KH_CTRL_IDX_POOL_TRAP) & KH_POOL_TRAP_VALID));
-	tap_diag("pool.fw: %zu bytes, fw %u.%u.%u, API %u.%u; READY seen %llu cycles after the release",
+	check_diag("pool.fw: %zu bytes, fw %u.%u.%u, API %u.%u; READY seen %llu cycles after the release",
 		 im.len, KH_FW_VERSION_MAJOR(b.fw_version),
 		 KH_FW_VERSION_MINOR(b.fw_version),
 		 KH_FW_VERSION_PATCH(b.fw_version), b.api >> 16,
@@ -532,7 +535,7 @@ TEST(boot_and_versions)
 	pf_down(c, &im);
 }
 
-TEST(ping_opcode_and_kernel_faults)
+TEST_F(model, ping_opcode_and_kernel_faults)
 {
 	static const u32 vals[] = { 0, 1, 0x47500000, 0xdeadbeef };
 	struct pf_image im;
@@ -580,7 +583,7 @@ static void copy_case(struct ksim_card *c, u32 n)
 	free(out);
 }
 
-TEST(copy)
+TEST_F(model, copy)
 {
 	static const u32 sizes[] = { 0, 32, 96, 4128, 65536, 200032 };
 	struct pf_image im;
@@ -632,7 +635,7 @@ static void fill_case(struct ksim_card *c, u32 n, u32 pat)
 	free(out);
 }
 
-TEST(fill)
+TEST_F(model, fill)
 {
 	struct pf_image im;
 	struct ksim_card *c = pf_up(&im);
@@ -679,14 +682,14 @@ static u64 crc_case(struct ksim_card *c, u32 n, bool quiet)
 			  res[i]);
 	pf_guard(c, R_BASE + 32, 0xee, what);
 	if (!quiet)
-		tap_diag("CRC32 %u bytes: %llu cycles, %llu instructions",
+		check_diag("CRC32 %u bytes: %llu cycles, %llu instructions",
 			 n, (unsigned long long)run.busy,
 			 (unsigned long long)run.insts);
 	free(src);
 	return run.busy;
 }
 
-TEST(crc32)
+TEST_F(model, crc32)
 {
 	static const u32 sizes[] = { 0, 1, 3, 31, 32, 33, 1000, 4095,
 				     16391, 100003, 262147 };
@@ -753,7 +756,7 @@ static void vadd_case(struct ksim_card *c, u32 n, bool inplace, bool quiet)
 	if (!inplace)
 		pf_guard(c, C_BASE + n * 4, 0x3c, what);
 	if (!quiet)
-		tap_diag("VADD_I32 %u elements (%u KiB a, b, c): %llu cycles, %llu instructions",
+		check_diag("VADD_I32 %u elements (%u KiB a, b, c): %llu cycles, %llu instructions",
 			 n, n / 256, (unsigned long long)run.busy,
 			 (unsigned long long)run.insts);
 	free(a);
@@ -761,7 +764,7 @@ static void vadd_case(struct ksim_card *c, u32 n, bool inplace, bool quiet)
 	free(out);
 }
 
-TEST(vadd_i32)
+TEST_F(model, vadd_i32)
 {
 	struct pf_image im;
 	struct ksim_card *c = pf_up(&im);
@@ -813,13 +816,13 @@ static void sum_case(struct ksim_card *c, u32 n, bool quiet)
 		  get32(res), (unsigned long long)want);
 	pf_guard(c, R_BASE + 32, 0x77, what);
 	if (!quiet)
-		tap_diag("SUM_I64 %u elements (%u KiB): %llu cycles, %llu instructions",
+		check_diag("SUM_I64 %u elements (%u KiB): %llu cycles, %llu instructions",
 			 n, n / 128, (unsigned long long)run.busy,
 			 (unsigned long long)run.insts);
 	free(src);
 }
 
-TEST(sum_i64)
+TEST_F(model, sum_i64)
 {
 	struct pf_image im;
 	struct ksim_card *c = pf_up(&im);
@@ -866,13 +869,13 @@ static void hist_case(struct ksim_card *c, u32 n, bool quiet)
 	CHECK_MSG(!memcmp(got, want, sizeof(got)), "%s: bins differ", what);
 	pf_guard(c, R_BASE + 1024, 0x99, what);
 	if (!quiet)
-		tap_diag("HIST256 %u bytes: %llu cycles, %llu instructions",
+		check_diag("HIST256 %u bytes: %llu cycles, %llu instructions",
 			 n, (unsigned long long)run.busy,
 			 (unsigned long long)run.insts);
 	free(src);
 }
 
-TEST(hist256)
+TEST_F(model, hist256)
 {
 	static const u32 sizes[] = { 0, 1, 5, 100, 16383, 16384, 100001 };
 	struct pf_image im;
@@ -893,7 +896,7 @@ TEST(hist256)
 	pf_down(c, &im);
 }
 
-TEST(delay)
+TEST_F(model, delay)
 {
 	struct pf_image im;
 	struct ksim_card *c = pf_up(&im);
@@ -918,7 +921,7 @@ TEST(delay)
 }
 
 /* Queue jobs back to back: CRC32s into distinct words, PINGs between. */
-TEST(queued_jobs)
+TEST_F(model, queued_jobs)
 {
 	struct pf_image im;
 	struct ksim_card *c = pf_up(&im);
@@ -985,7 +988,7 @@ static bool pf_trap_insn(u32 how, u32 insn)
 	return false;
 }
 
-TEST(trap)
+TEST_F(model, trap)
 {
 	struct pf_image im;
 	struct ksim_card *c = pf_up(&im);
@@ -1040,7 +1043,7 @@ TEST(trap)
 	pf_down(c, &im);
 }
 
-TEST(test_firmwares)
+TEST_F(model, test_firmwares)
 {
 	struct pf_image im, good;
 	struct ksim_card *c;
@@ -1086,7 +1089,7 @@ TEST(test_firmwares)
  * Random jobs: every data kernel with random sizes (most small, some
  * large), checked against the host; the same card throughout.
  */
-TEST(random_jobs)
+TEST_F(model, random_jobs)
 {
 	struct pf_image im;
 	struct ksim_card *c = pf_up(&im);
@@ -1123,8 +1126,8 @@ TEST(random_jobs)
 			hist_case(c, n, true);
 			break;
 		}
-		if (tap_cur_failed) {
-			tap_diag("%s failed", what);
+		if (check_failed()) {
+			check_diag("%s failed", what);
 			break;
 		}
 	}
@@ -1135,7 +1138,7 @@ TEST(random_jobs)
  * The built-in `pool` card (ship parameters): its three POOL units booted
  * one after another, then a CRC32 on each at once, competing for MAG.
  */
-TEST(three_units_of_the_pool_card)
+TEST_F(model, three_units_of_the_pool_card)
 {
 	static const unsigned int at[3][2] = { { 1, 0 }, { 2, 1 }, { 1, 2 } };
 	struct pf_image im;
@@ -1185,7 +1188,4 @@ TEST(three_units_of_the_pool_card)
 	free(im.buf);
 }
 
-int main(int argc, char **argv)
-{
-	return tap_main(argc, argv);
-}
+CHECK_TEST_MAIN

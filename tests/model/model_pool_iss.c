@@ -9,6 +9,9 @@
  * SIG_FAULT class trap for a present job), WFI, the barrier and FENCE.
  */
 #include "mpool.h"
+#include "harness.h"
+
+CHECK_FIXTURE(model)
 
 #define R_BASE	10	/* x10: DataRAM, where results go */
 
@@ -133,7 +136,7 @@ static bool open_card(void)
 	return mp_open(&m, MP_MAP_ONE, 1, 0);
 }
 
-TEST(rtype_every_op_every_pair)
+TEST_F(model, rtype_every_op_every_pair)
 {
 	unsigned int o, i, j, k, bad;
 
@@ -165,7 +168,7 @@ TEST(rtype_every_op_every_pair)
 	}
 }
 
-TEST(rd_equal_to_a_source)
+TEST_F(model, rd_equal_to_a_source)
 {
 	REQUIRE(open_card());
 	prolog();
@@ -182,7 +185,7 @@ TEST(rd_equal_to_a_source)
 	CHECK_EQ(mp_dword(&m, 0, 4), 5);
 }
 
-TEST(itype_every_op)
+TEST_F(model, itype_every_op)
 {
 	static const unsigned int f3s[6] = { 0, 2, 3, 4, 6, 7 };
 	unsigned int f, i, j, k, bad = 0;
@@ -219,7 +222,7 @@ TEST(itype_every_op)
 	CHECK_EQ(bad, 0);
 }
 
-TEST(shift_immediates_and_register_shift_amounts)
+TEST_F(model, shift_immediates_and_register_shift_amounts)
 {
 	static const unsigned int sh[] = { 0, 1, 15, 31 };
 	unsigned int i, s, k, bad = 0;
@@ -264,7 +267,7 @@ TEST(shift_immediates_and_register_shift_amounts)
 	CHECK_EQ(mp_dword(&m, 0, 1032), 0x80000001u);
 }
 
-TEST(reserved_encodings_are_illegal)
+TEST_F(model, reserved_encodings_are_illegal)
 {
 	static const u32 bad[] = {
 		0x00000000u,			/* all zero */
@@ -308,7 +311,7 @@ TEST(reserved_encodings_are_illegal)
 	}
 }
 
-TEST(x0_is_never_written)
+TEST_F(model, x0_is_never_written)
 {
 	REQUIRE(open_card());
 	prolog();
@@ -332,7 +335,7 @@ TEST(x0_is_never_written)
 	CHECK_EQ(mp_dword(&m, 0, 8), 0);
 }
 
-TEST(lui_auipc)
+TEST_F(model, lui_auipc)
 {
 	u32 at;
 
@@ -355,7 +358,7 @@ TEST(lui_auipc)
 	CHECK_EQ(mp_dword(&m, 0, 12), at + 8 - 4096);
 }
 
-TEST(jal_jalr_links_and_low_bit)
+TEST_F(model, jal_jalr_links_and_low_bit)
 {
 	u32 j1, t1, j2, t2, j3;
 
@@ -400,7 +403,7 @@ TEST(jal_jalr_links_and_low_bit)
 	CHECK_EQ(mp_dword(&m, 0, 12), 15);
 }
 
-TEST(branches_both_ways)
+TEST_F(model, branches_both_ways)
 {
 	unsigned int f, i, j, k, bad = 0;
 	static const unsigned int f3s[6] = { 0, 1, 4, 5, 6, 7 };
@@ -442,7 +445,7 @@ TEST(branches_both_ways)
 	CHECK_EQ(bad, 0);
 }
 
-TEST(loads_stores_widths_and_sign_extension)
+TEST_F(model, loads_stores_widths_and_sign_extension)
 {
 	u32 data;
 
@@ -507,7 +510,7 @@ TEST(loads_stores_widths_and_sign_extension)
 	CHECK_EQ(mp_dword(&m, 0, 44), 0xa2b3);
 }
 
-TEST(csr_reads_and_writes)
+TEST_F(model, csr_reads_and_writes)
 {
 	REQUIRE(open_card());
 	prolog();
@@ -569,7 +572,7 @@ TEST(csr_reads_and_writes)
 	CHECK_EQ(m.p->core[0].win_base, 0);
 }
 
-TEST(csr_ids_on_every_core)
+TEST_F(model, csr_ids_on_every_core)
 {
 	unsigned int i;
 
@@ -612,7 +615,7 @@ static void trap_case(const char *what, unsigned int cause, u32 pc)
 	CHECK_EQ(m.p->core[0].instret, ret);
 }
 
-TEST(traps_every_cause)
+TEST_F(model, traps_every_cause)
 {
 	REQUIRE(open_card());
 	prolog();
@@ -724,7 +727,7 @@ TEST(traps_every_cause)
 	trap_case("csrrw job_w3", KH_POOL_CAUSE_ILLEGAL, 4);
 }
 
-TEST(first_trap_kept_until_the_cluster_is_reset)
+TEST_F(model, first_trap_kept_until_the_cluster_is_reset)
 {
 	u64 trap;
 
@@ -764,7 +767,7 @@ static void job_words(u32 *w, unsigned int kernel, u32 a6)
 	w[0] = 0x11110000u;
 }
 
-TEST(trap_with_a_job_present_faults_it)
+TEST_F(model, trap_with_a_job_present_faults_it)
 {
 	u32 w[8];
 	unsigned int base;
@@ -799,7 +802,7 @@ TEST(trap_with_a_job_present_faults_it)
 					      KH_POOL_UNIT_HALTED));
 }
 
-TEST(wfi_sleeps_until_a_job_and_costs_nothing)
+TEST_F(model, wfi_sleeps_until_a_job_and_costs_nothing)
 {
 	u32 w[8];
 	u64 ret, stepped0, ns;
@@ -851,7 +854,7 @@ TEST(wfi_sleeps_until_a_job_and_costs_nothing)
 	CHECK_EQ(m.p->core[0].wait, KSIM_POOL_W_WFI);
 }
 
-TEST(barrier_all_running_cores)
+TEST_F(model, barrier_all_running_cores)
 {
 	unsigned int i;
 
@@ -905,7 +908,7 @@ TEST(barrier_all_running_cores)
 	CHECK_EQ(m.p->core[3].wait, KSIM_POOL_W_WFI);
 }
 
-TEST(fence_waits_for_posted_window_writes)
+TEST_F(model, fence_waits_for_posted_window_writes)
 {
 	u8 buf[128];
 	u64 t_nofence, t_fence;
@@ -940,11 +943,4 @@ TEST(fence_waits_for_posted_window_writes)
 	CHECK_EQ(ksim_pool_rd32(buf + 0x40), 0xcafef00du);
 }
 
-int main(int argc, char **argv)
-{
-	int r = tap_main(argc, argv);
-
-	if (m.c)
-		mp_close(&m);
-	return r;
-}
+CHECK_TEST_MAIN

@@ -9,6 +9,9 @@
  */
 #include "mhelp.h"
 #include "sim_router.h"
+#include "harness.h"
+
+CHECK_FIXTURE(model)
 
 /* What answers a probe to a map cell. */
 enum { ANS_NONE, ANS_UNIT, ANS_ECHO };
@@ -64,7 +67,7 @@ static void probe(struct ksim_card *c, unsigned int dx, unsigned int dy,
 	}
 }
 
-TEST(saxpy_every_coordinate)
+TEST_F(model, saxpy_every_coordinate)
 {
 	struct ksim_card *c = mh_card("saxpy");
 
@@ -87,7 +90,7 @@ TEST(saxpy_every_coordinate)
 	ksim_card_destroy(c);
 }
 
-TEST(sx_null_2x2_every_coordinate)
+TEST_F(model, sx_null_2x2_every_coordinate)
 {
 	struct ksim_card *c = mh_card("sx_null_2x2");
 	static const char *map[4][4] = {
@@ -118,7 +121,7 @@ TEST(sx_null_2x2_every_coordinate)
 	ksim_card_destroy(c);
 }
 
-TEST(clamped_coordinates)
+TEST_F(model, clamped_coordinates)
 {
 	struct ksim_card *c = mh_card("sx_null_2x2");
 
@@ -144,7 +147,7 @@ TEST(clamped_coordinates)
 	ksim_card_destroy(c);
 }
 
-TEST(agent_leaves_by_the_destination_row)
+TEST_F(model, agent_leaves_by_the_destination_row)
 {
 	struct ksim_card *c = mh_card("sx_null_2x2");
 	struct ksim_link *p0, *p1;
@@ -168,7 +171,7 @@ TEST(agent_leaves_by_the_destination_row)
 	ksim_card_destroy(c);
 }
 
-TEST(route_function_priorities)
+TEST_F(model, route_function_priorities)
 {
 	struct ksim_router r = { .x = 1, .y = 1, .lo = 1, .hi_x = 2, .hi_y = 2 };
 
@@ -190,7 +193,4 @@ TEST(route_function_priorities)
 	CHECK_EQ(ksim_route(&r, 3, 0), KSIM_PORT_E);	/* east > north */
 }
 
-int main(int argc, char **argv)
-{
-	return tap_main(argc, argv);
-}
+CHECK_TEST_MAIN

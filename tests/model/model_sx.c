@@ -12,6 +12,9 @@
  */
 #include <math.h>
 #include "mhelp.h"
+#include "harness.h"
+
+CHECK_FIXTURE(model)
 
 #define X_BASE	0x100000ULL
 #define Y_BASE	0x900000ULL
@@ -165,7 +168,7 @@ static void saxpy_case(struct ksim_card *c, unsigned int ux,
 
 static const u32 sizes[] = { 0, 1, 7, 8, 9, 31, 63, 64 };
 
-TEST(saxpy_both_units_every_line_count)
+TEST_F(model, saxpy_both_units_every_line_count)
 {
 	struct ksim_card *c = mh_card("saxpy");
 	static const unsigned int units[2][2] = { { 1, 0 }, { 1, 2 } };
@@ -194,7 +197,7 @@ TEST(saxpy_both_units_every_line_count)
 }
 
 /* Exact where the RTL says it is: whole values whose results stay below 2^23. */
-TEST(whole_values_are_exact)
+TEST_F(model, whole_values_are_exact)
 {
 	struct ksim_card *c = mh_card("saxpy");
 	u32 x[64], y[64], out[64], i;
@@ -223,7 +226,7 @@ TEST(whole_values_are_exact)
  * against the reference: halves truncate, subnormals are 0, 2^31 and up
  * wrap, only 24 bits of a sum find the exponent, inf and NaN are 0.
  */
-TEST(rtl_formula_outside_whole_values)
+TEST_F(model, rtl_formula_outside_whole_values)
 {
 	static const struct { u32 a, x, y, want; } cases[] = {
 		{ 0x40200000, 0x3fc00000, 0x00000000, 0x40000000 }, /* 2.5*1.5 = 2*1 */
@@ -264,7 +267,7 @@ TEST(rtl_formula_outside_whole_values)
 }
 
 /* KohakuTPU's own host acceptance (a = 2.5, x = i/4-ish data) fails on the RTL. */
-TEST(an_fma_check_fails_on_the_card)
+TEST_F(model, an_fma_check_fails_on_the_card)
 {
 	struct ksim_card *c = mh_card("saxpy");
 	u32 x[64], y[64], out[64], i, fma_right = 0;
@@ -286,7 +289,7 @@ TEST(an_fma_check_fails_on_the_card)
 		CHECK_EQ(out[i], host_rtl(0x40200000, x[i], y[i]));
 		fma_right += out[i] == host_fma(0x40200000, x[i], y[i]);
 	}
-	tap_diag("a = 2.5: %u of 64 elements equal a*x+y", fma_right);
+	check_diag("a = 2.5: %u of 64 elements equal a*x+y", fma_right);
 	CHECK(fma_right < 64);
 	ksim_card_destroy(c);
 }
@@ -297,7 +300,7 @@ TEST(an_fma_check_fails_on_the_card)
  * breaks the port contract's rule 9 (the checker says so), and still
  * computes right, since nothing is ever held.
  */
-TEST(saxpy_small_receive_fifo)
+TEST_F(model, saxpy_small_receive_fifo)
 {
 	static const char map[] =
 		"param recv_depth 4\n"
@@ -317,7 +320,7 @@ TEST(saxpy_small_receive_fifo)
 	mh_expect_violations = false;
 }
 
-TEST(saxpy_on_the_2x2_mesh)
+TEST_F(model, saxpy_on_the_2x2_mesh)
 {
 	struct ksim_card *c = mh_card("sx_null_2x2");
 
@@ -327,7 +330,7 @@ TEST(saxpy_on_the_2x2_mesh)
 	ksim_card_destroy(c);
 }
 
-TEST(faults_too_big_and_bad_opcode)
+TEST_F(model, faults_too_big_and_bad_opcode)
 {
 	static const u32 big[] = { 65, 72, 128, 0xffffff };
 	struct ksim_card *c = mh_card("saxpy");
@@ -363,7 +366,7 @@ TEST(faults_too_big_and_bad_opcode)
 }
 
 /* One read request per operand, one write request, per instruction. */
-TEST(one_read_per_operand_one_write)
+TEST_F(model, one_read_per_operand_one_write)
 {
 	struct ksim_card *c = mh_card("saxpy");
 	u64 a0, a1;
@@ -382,7 +385,7 @@ TEST(one_read_per_operand_one_write)
  * (MAG's AXI burst from an address inside a word moves that word), so the
  * unit computes on the words the addresses fall in.
  */
-TEST(unaligned_addresses_are_no_fault)
+TEST_F(model, unaligned_addresses_are_no_fault)
 {
 	struct ksim_card *c = mh_card("saxpy");
 	u32 x[16], y[16], out[16], i;
@@ -408,7 +411,7 @@ TEST(unaligned_addresses_are_no_fault)
 }
 
 /* The declared variant: a binary32 FMA, tagged in CU_DBG[63:32]. */
-TEST(fma_variant)
+TEST_F(model, fma_variant)
 {
 	static const char map[] =
 		"profile rtl\n"
@@ -432,7 +435,7 @@ TEST(fma_variant)
 }
 
 /* CU_CAPS on the saxpy_mesh top: 0x5358_0110_2000_0000 (kohakutpu.md 16). */
-TEST(caps_of_the_generated_top)
+TEST_F(model, caps_of_the_generated_top)
 {
 	struct ksim_card *c = mh_card("saxpy");
 	struct kh_flit r;
@@ -456,7 +459,7 @@ TEST(caps_of_the_generated_top)
  * 64-element instruction took 136 cycles from PROG_KICK to NODE_STATUS
  * (kohakutpu.md 16); the same top, memory and dispatch here.
  */
-TEST(timing_one_element_per_cycle)
+TEST_F(model, timing_one_element_per_cycle)
 {
 	static const char map[] =
 		"profile rtl\n"
@@ -503,7 +506,7 @@ TEST(timing_one_element_per_cycle)
 	 * routers, MAG's read engine), not derived from the RTL here: the
 	 * model is 30 cycles quicker end to end (docs/model.md "Units").
 	 */
-	tap_diag("PROG_KICK to NODE_STATUS: n = 64 %llu cycles (RTL bench 136), n = 8 %llu",
+	check_diag("PROG_KICK to NODE_STATUS: n = 64 %llu cycles (RTL bench 136), n = 8 %llu",
 		 (unsigned long long)t[0], (unsigned long long)t[1]);
 	CHECK_MSG(t[0] - t[1] == 56 + 7 + 14,
 		  "64 vs 8 elements: %llu cycles apart, the RTL's schedule 77",
@@ -512,7 +515,4 @@ TEST(timing_one_element_per_cycle)
 	ksim_card_destroy(c);
 }
 
-int main(int argc, char **argv)
-{
-	return tap_main(argc, argv);
-}
+CHECK_TEST_MAIN

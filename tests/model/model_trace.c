@@ -6,6 +6,9 @@
  * per-unit counters and the stats dump.
  */
 #include "mhelp.h"
+#include "harness.h"
+
+CHECK_FIXTURE(model)
 
 static const char one_null_map[] =
 	"trace on\n"
@@ -34,7 +37,7 @@ static struct ksim_card *known_run(const char *desc)
 	return c;
 }
 
-TEST(known_run_events)
+TEST_F(model, known_run_events)
 {
 	static const char want[] =
 		"# kohaku-sim trace v1 clock_mhz=300 size=65536 events=16 first=0\n"
@@ -82,7 +85,7 @@ TEST(known_run_events)
 	ksim_card_destroy(c);
 }
 
-TEST(text_in_pieces_is_the_same_text)
+TEST_F(model, text_in_pieces_is_the_same_text)
 {
 	struct ksim_card *c = known_run(one_null_map);
 	static char all[8192], part[8192];
@@ -103,7 +106,7 @@ TEST(text_in_pieces_is_the_same_text)
 	ksim_card_destroy(c);
 }
 
-TEST(ring_bound_and_classes)
+TEST_F(model, ring_bound_and_classes)
 {
 	struct ksim_card *c;
 	static char buf[8192];
@@ -159,7 +162,7 @@ TEST(ring_bound_and_classes)
 }
 
 /* Drops, injections and violations are events too. */
-TEST(drop_inject_and_violation_events)
+TEST_F(model, drop_inject_and_violation_events)
 {
 	static const char map[] =
 		"trace on events=drop,inject,check,unit\n"
@@ -199,7 +202,7 @@ TEST(drop_inject_and_violation_events)
 	mh_expect_violations = false;
 }
 
-TEST(counters_and_stats_dump)
+TEST_F(model, counters_and_stats_dump)
 {
 	struct ksim_card *c = known_run(one_null_map);
 	struct ksim_unit_stats us;
@@ -243,7 +246,7 @@ TEST(counters_and_stats_dump)
 }
 
 /* Stalls on a link under backpressure, in the counters and the dump. */
-TEST(stall_counters)
+TEST_F(model, stall_counters)
 {
 	static const char map[] =
 		"param router_fifo 1\n"
@@ -281,7 +284,4 @@ TEST(stall_counters)
 	mh_sink_period = 7;
 }
 
-int main(int argc, char **argv)
-{
-	return tap_main(argc, argv);
-}
+CHECK_TEST_MAIN

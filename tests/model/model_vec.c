@@ -17,6 +17,9 @@
 #include "mhelp.h"
 #include "units/vec/vec.h"
 #include <kohaku/kh_vec.h>
+#include "harness.h"
+
+CHECK_FIXTURE(model)
 
 #define MAP	"xxx vec xxx\nmag vec src\nxxx vec xxx\n"
 /* the vec the helpers address */
@@ -403,7 +406,7 @@ static u32 rnd_e8(u32 base_e)
 /* ------------------------------------------------------------------ */
 /* encodings                                                          */
 
-TEST(encodings_match_the_rtl_bench_words)
+TEST_F(model, encodings_match_the_rtl_bench_words)
 {
 	/* the literal kernel words of tests/vector/vec_cu_tb.v */
 	CHECK_EQ(W_SETI(0), 0xD0000000u);
@@ -449,7 +452,7 @@ static double f16_val(u32 h)
 	return (h >> 15) ? -v : v;
 }
 
-TEST(e8_from_fp16_is_exact_for_all_65536)
+TEST_F(model, e8_from_fp16_is_exact_for_all_65536)
 {
 	u32 h, bad = 0;
 
@@ -492,7 +495,7 @@ static u32 ref_to_f16(u32 x)
 	return (s << 15) | (((b_of((float)r) >> 13) - (112 << 10)) & 0x7fff);
 }
 
-TEST(e8_to_fp16_rounds_saturates_and_goes_subnormal)
+TEST_F(model, e8_to_fp16_rounds_saturates_and_goes_subnormal)
 {
 	u32 i, bad = 0, x;
 
@@ -514,7 +517,7 @@ TEST(e8_to_fp16_rounds_saturates_and_goes_subnormal)
 	CHECK_EQ(ksim_e8_to_f16(0x330001), 0x0001);
 }
 
-TEST(e8_fp32_conversions)
+TEST_F(model, e8_fp32_conversions)
 {
 	u32 i, bad = 0, f, want;
 
@@ -552,7 +555,7 @@ static const char *const op_name[] = {
 	"VMAX", "VMIN", "VSEL", "VCMPLT", "VCMPGT", "VCMPEQ",
 };
 
-TEST(e8_alu_matches_the_reference)
+TEST_F(model, e8_alu_matches_the_reference)
 {
 	u32 op, i, bad = 0;
 
@@ -576,7 +579,7 @@ TEST(e8_alu_matches_the_reference)
 			}
 		}
 	CHECK_EQ(bad, 0);
-	tap_diag("departures taken from correct rounding: %u zero-addend ties, %u truncated-addend ties, %u dropped products, %u (+0)+(-0)",
+	check_diag("departures taken from correct rounding: %u zero-addend ties, %u truncated-addend ties, %u dropped products, %u (+0)+(-0)",
 		 dep_tie, dep_trunc, dep_byp, dep_zero);
 	/* each departure class was exercised */
 	CHECK(dep_tie > 0);
@@ -584,7 +587,7 @@ TEST(e8_alu_matches_the_reference)
 	CHECK(dep_zero > 0);
 }
 
-TEST(e8_alu_corner_values)
+TEST_F(model, e8_alu_corner_values)
 {
 	bool p;
 
@@ -625,7 +628,7 @@ TEST(e8_alu_corner_values)
 /* ------------------------------------------------------------------ */
 /* the unit on the mesh                                               */
 
-TEST(caps_noops_and_loads)
+TEST_F(model, caps_noops_and_loads)
 {
 	struct ksim_card *c = vcard();
 	struct kh_flit f;
@@ -660,7 +663,7 @@ TEST(caps_noops_and_loads)
  * S_HALT; an ALU op's beats start the cycle after S_EXEC and the lanes
  * read empty 79 cycles after the last beat.
  */
-TEST(kernel_cycles_and_cu_dbg)
+TEST_F(model, kernel_cycles_and_cu_dbg)
 {
 	struct ksim_card *c = vcard();
 	const u32 k1[] = { W_SETI(0), 64, W_SETVL(0), W_HALT };
@@ -729,7 +732,7 @@ static void bench_kernel1(struct ksim_card *c)
 	desc(c, 4, 1, KH_VEC_DIM(32, 24));
 }
 
-TEST(fill_load_add_store_drain_through_mag)
+TEST_F(model, fill_load_add_store_drain_through_mag)
 {
 	struct ksim_card *c = vcard();
 	u16 out[24 * 16];
@@ -740,7 +743,7 @@ TEST(fill_load_add_store_drain_through_mag)
 	bench_kernel1(c);
 	ns = run(c, 0);
 	expect_ok(ns, "kernel 1");
-	tap_diag("bench kernel 1: %u cycles", KH_NS_ARG(ns));
+	check_diag("bench kernel 1: %u cycles", KH_NS_ARG(ns));
 	dram_r(c, A_DST, out, sizeof(out));
 	for (w = 0; w < 24; w++)
 		for (i = 0; i < 16; i++) {
@@ -756,7 +759,7 @@ TEST(fill_load_add_store_drain_through_mag)
 }
 
 /* vec_cu_tb.v's kernel 3: VRED ANY/ALL under VL = 64, VSTs as barriers */
-TEST(vred_any_all_under_vl)
+TEST_F(model, vred_any_all_under_vl)
 {
 	struct ksim_card *c = vcard();
 	const u32 k[] = {
@@ -827,7 +830,7 @@ static const u32 k_drain64[] = {
 	w_mem(KH_VEC_VDRAIN, 0, 0, 64, 0), W_BAR, W_HALT,
 };
 
-TEST(cu_data_into_l1_buffer_0)
+TEST_F(model, cu_data_into_l1_buffer_0)
 {
 	struct ksim_card *c = vcard();
 	u16 in[2 * 16], out[2 * 16], ones[2 * 16];
@@ -879,7 +882,7 @@ TEST(cu_data_into_l1_buffer_0)
 	ksim_card_destroy(c);
 }
 
-TEST(cu_data_from_a_second_sender_faults)
+TEST_F(model, cu_data_from_a_second_sender_faults)
 {
 	struct ksim_card *c = vcard();
 	struct kh_flit f;
@@ -922,7 +925,7 @@ static u64 krun(struct ksim_card *c, const u32 *k, unsigned int n)
 #define KRUN(c, ...) ({ const u32 _k[] = { __VA_ARGS__ }; \
 			krun(c, _k, KSIM_ARRAY_SIZE(_k)); })
 
-TEST(rtl_fault_codes)
+TEST_F(model, rtl_fault_codes)
 {
 	struct ksim_card *c = vcard();
 	u32 vadd_c = w_alu(KH_VEC_VADD, 1, 0, 0, 0, KH_VEC_SRC_V, 0, KH_VEC_SRC_C, 0, 0);
@@ -980,7 +983,7 @@ TEST(rtl_fault_codes)
 	ksim_card_destroy(c);
 }
 
-TEST(not_modelled_is_refused_loudly)
+TEST_F(model, not_modelled_is_refused_loudly)
 {
 	struct ksim_card *c = vcard();
 
@@ -1087,7 +1090,7 @@ static void alu_case(struct ksim_card *c, u32 op, u32 vl, u32 pm, u32 sc,
 	CHECK_EQ(bad, 0);
 }
 
-TEST(alu_ops_through_the_lanes)
+TEST_F(model, alu_ops_through_the_lanes)
 {
 	struct ksim_card *c = vcard();
 	u32 op;
@@ -1103,7 +1106,7 @@ TEST(alu_ops_through_the_lanes)
 	ksim_card_destroy(c);
 }
 
-TEST(vld_and_vst_at_fp32)
+TEST_F(model, vld_and_vst_at_fp32)
 {
 	struct ksim_card *c = vcard();
 	u32 x[32], pat[8], out[3 * 8];
@@ -1153,7 +1156,7 @@ TEST(vld_and_vst_at_fp32)
 	ksim_card_destroy(c);
 }
 
-TEST(vshuf_vbcast_vcvt)
+TEST_F(model, vshuf_vbcast_vcvt)
 {
 	struct ksim_card *c = vcard();
 	const u32 third = b_of(1.0f / 3.0f) >> 8, seven = 0x40f000;
@@ -1204,7 +1207,7 @@ TEST(vshuf_vbcast_vcvt)
 	ksim_card_destroy(c);
 }
 
-TEST(vloop_runs_its_body_count_times)
+TEST_F(model, vloop_runs_its_body_count_times)
 {
 	struct ksim_card *c = vcard();
 	u16 out[16];
@@ -1232,7 +1235,7 @@ TEST(vloop_runs_its_body_count_times)
 	ksim_card_destroy(c);
 }
 
-TEST(strided_and_negative_walks)
+TEST_F(model, strided_and_negative_walks)
 {
 	struct ksim_card *c = vcard();
 	u32 src[16 * 8], out[8 * 16];
@@ -1276,7 +1279,7 @@ TEST(strided_and_negative_walks)
 }
 
 /* A walk shorter than the chunks re-reads its last word (vec_agu.v:148). */
-TEST(a_walk_past_its_end_repeats_the_last_word)
+TEST_F(model, a_walk_past_its_end_repeats_the_last_word)
 {
 	struct ksim_card *c = vcard();
 	u16 in[2][16], out[4][16];
@@ -1314,7 +1317,7 @@ TEST(a_walk_past_its_end_repeats_the_last_word)
  * (vec_core.v:241 p_rd_sel(g_pr), set in the same S_EXEC): the pr of the
  * ALU or VRED word before, not the VRED's own.
  */
-TEST(vred_any_reads_the_previous_words_predicate)
+TEST_F(model, vred_any_reads_the_previous_words_predicate)
 {
 	struct ksim_card *c = vcard();
 	u16 out[16];
@@ -1348,7 +1351,7 @@ TEST(vred_any_reads_the_previous_words_predicate)
 }
 
 /* vec_cu_tb.v section 8 and 11: (1,1) drains two L1 words to (1,0)'s L1 */
-TEST(peer_drain_to_a_node)
+TEST_F(model, peer_drain_to_a_node)
 {
 	struct ksim_card *c = vcard();
 	u16 in[2 * 16], out[2 * 16];
@@ -1391,7 +1394,7 @@ TEST(peer_drain_to_a_node)
  * vec_cu_tb.v's kernel 2, first half: a D4 chain v3 = ((v0 * 1) + 1) * 1 + 1
  * over v0 = 1..128; then a D2 chain against the reference.
  */
-TEST(d4_and_d2_chains)
+TEST_F(model, d4_and_d2_chains)
 {
 	struct ksim_card *c = vcard();
 	const u32 mul0 = w_alu(KH_VEC_VMUL, 3, 0, 1, 0, KH_VEC_SRC_V, 3, 3, 0, 0);
@@ -1437,7 +1440,7 @@ TEST(d4_and_d2_chains)
 }
 
 /* A D2 chain ending in a compare writes the predicate per element. */
-TEST(chain_ending_in_a_compare)
+TEST_F(model, chain_ending_in_a_compare)
 {
 	struct ksim_card *c = vcard();
 	u16 out[3][128];
@@ -1525,7 +1528,7 @@ static u32 ref_red(u32 kind, const u32 *a, const u32 *b, unsigned int vl)
 	return ref_tree(kind, lv, 8);
 }
 
-TEST(tree_reductions)
+TEST_F(model, tree_reductions)
 {
 	struct ksim_card *c = vcard();
 	u16 in[2][128], out[16];
@@ -1586,7 +1589,4 @@ TEST(tree_reductions)
 	ksim_card_destroy(c);
 }
 
-int main(int argc, char **argv)
-{
-	return tap_main(argc, argv);
-}
+CHECK_TEST_MAIN

@@ -19,6 +19,9 @@
 #include "sim_util.h"
 #include "xdma/xdma.h"
 #include <kohaku/kh_xdma.h>
+#include "harness.h"
+
+CHECK_FIXTURE(model)
 
 #define H2C	0
 #define C2H	1
@@ -38,7 +41,7 @@ static void *halloc(size_t n, size_t align)
 
 	arena_top = (arena_top + align - 1) & ~(align - 1);
 	if (arena_top + n > ARENA_SIZE) {
-		tap_fail_at(__FILE__, __LINE__, "arena exhausted");
+		check_fail_at(__FILE__, __LINE__, "arena exhausted");
 		arena_top = 0;
 	}
 	p = arena + arena_top;
@@ -228,7 +231,7 @@ static u32 one(struct ksim_card *c, int ch, u64 src, u64 dst, u32 len)
 
 /* ---- the register space ---- */
 
-TEST(identifiers_and_absent_blocks)
+TEST_F(model, identifiers_and_absent_blocks)
 {
 	struct ksim_card *c = xcard(NULL);
 	static const struct { u32 off, id; } ids[] = {
@@ -274,7 +277,7 @@ TEST(identifiers_and_absent_blocks)
 	ksim_card_destroy(c);
 }
 
-TEST(control_w1s_w1c_and_reserved_bits)
+TEST_F(model, control_w1s_w1c_and_reserved_bits)
 {
 	struct ksim_card *c = xcard(NULL);
 	int ch;
@@ -324,7 +327,7 @@ TEST(control_w1s_w1c_and_reserved_bits)
 	ksim_card_destroy(c);
 }
 
-TEST(sgdma_config_and_common_registers)
+TEST_F(model, sgdma_config_and_common_registers)
 {
 	struct ksim_card *c = xcard(NULL);
 	int ch;
@@ -366,7 +369,7 @@ TEST(sgdma_config_and_common_registers)
 	ksim_card_destroy(c);
 }
 
-TEST(irq_block_registers)
+TEST_F(model, irq_block_registers)
 {
 	struct ksim_card *c = xcard(NULL);
 	u32 b = KH_XDMA_BLOCK(KH_XDMA_T_IRQ, 0);
@@ -406,7 +409,7 @@ TEST(irq_block_registers)
 
 /* ---- status, RUN, the completed count ---- */
 
-TEST(status_rw1c_rc_and_the_run_edge)
+TEST_F(model, status_rw1c_rc_and_the_run_edge)
 {
 	struct ksim_card *c = xcard(NULL);
 	u8 *src = halloc(64, 64);
@@ -449,7 +452,7 @@ TEST(status_rw1c_rc_and_the_run_edge)
 	ksim_card_destroy(c);
 }
 
-TEST(status_is_logged_only_where_control_enables_it)
+TEST_F(model, status_is_logged_only_where_control_enables_it)
 {
 	struct ksim_card *c = xcard(NULL);
 	u8 *src = halloc(64, 64);
@@ -481,7 +484,7 @@ TEST(status_is_logged_only_where_control_enables_it)
 	ksim_card_destroy(c);
 }
 
-TEST(clearing_run_stops_after_the_current_descriptor)
+TEST_F(model, clearing_run_stops_after_the_current_descriptor)
 {
 	struct ksim_card *c = xcard(NULL);
 	u8 *src = halloc(1 << 20, 64);
@@ -511,7 +514,7 @@ TEST(clearing_run_stops_after_the_current_descriptor)
 	ksim_card_destroy(c);
 }
 
-TEST(sgdma_halt_holds_descriptor_fetches)
+TEST_F(model, sgdma_halt_holds_descriptor_fetches)
 {
 	struct ksim_card *c = xcard(NULL);
 	u8 *src = halloc(64, 64);
@@ -544,7 +547,7 @@ TEST(sgdma_halt_holds_descriptor_fetches)
 
 /* ---- descriptor chains ---- */
 
-TEST(chains_one_two_adjacent_and_63_adjacent)
+TEST_F(model, chains_one_two_adjacent_and_63_adjacent)
 {
 	struct ksim_card *c = xcard(NULL);
 	u8 *src = halloc(64 * 64, 64), *back = halloc(64 * 64, 64);
@@ -592,7 +595,7 @@ TEST(chains_one_two_adjacent_and_63_adjacent)
 	ksim_card_destroy(c);
 }
 
-TEST(blocks_chained_by_nxt_adj)
+TEST_F(model, blocks_chained_by_nxt_adj)
 {
 	struct ksim_card *c = xcard(NULL);
 	u8 *src = halloc(200 * 32, 64);
@@ -627,7 +630,7 @@ TEST(blocks_chained_by_nxt_adj)
 	ksim_card_destroy(c);
 }
 
-TEST(the_4k_rule_and_descriptor_alignment)
+TEST_F(model, the_4k_rule_and_descriptor_alignment)
 {
 	struct ksim_card *c = xcard(NULL);
 	u8 *src = halloc(64, 64);
@@ -667,7 +670,7 @@ TEST(the_4k_rule_and_descriptor_alignment)
 	ksim_card_destroy(c);
 }
 
-TEST(magic_and_the_28_bit_length)
+TEST_F(model, magic_and_the_28_bit_length)
 {
 	struct ksim_card *c = xcard(NULL);
 	u8 *src = halloc(128, 64);
@@ -757,18 +760,18 @@ static void data_exact(bool mapped)
 }
 
 /* a host that offers its pointers (in-process) */
-TEST(data_exact_at_assorted_sizes_and_alignments)
+TEST_F(model, data_exact_at_assorted_sizes_and_alignments)
 {
 	data_exact(true);
 }
 
 /* one that only copies (kohaku_sim.ko: pages, not one piece) */
-TEST(data_exact_through_the_hosts_copies)
+TEST_F(model, data_exact_through_the_hosts_copies)
 {
 	data_exact(false);
 }
 
-TEST(a_large_transfer_is_cheap_and_exact)
+TEST_F(model, a_large_transfer_is_cheap_and_exact)
 {
 	struct ksim_card *c = xcard(NULL);
 	u32 len = 32u << 20;
@@ -798,7 +801,7 @@ TEST(a_large_transfer_is_cheap_and_exact)
 
 /* ---- errors ---- */
 
-TEST(host_memory_errors_stop_the_channel)
+TEST_F(model, host_memory_errors_stop_the_channel)
 {
 	struct ksim_card *c = xcard(NULL);
 	u8 *buf = halloc(4096, 64);
@@ -831,7 +834,7 @@ static void recover(struct ksim_card *c, int ch, bool rc_first)
 	}
 }
 
-TEST(card_side_decerr_wedges_until_recovered)
+TEST_F(model, card_side_decerr_wedges_until_recovered)
 {
 	struct ksim_card *c = xcard(NULL);
 	u8 *buf = halloc(4096, 64);
@@ -866,7 +869,7 @@ TEST(card_side_decerr_wedges_until_recovered)
 	ksim_card_destroy(c);
 }
 
-TEST(card_side_hangs_wedge_with_nothing_logged)
+TEST_F(model, card_side_hangs_wedge_with_nothing_logged)
 {
 	struct ksim_card *c = xcard(NULL);
 	u8 *buf = halloc(4096, 64);
@@ -901,7 +904,7 @@ TEST(card_side_hangs_wedge_with_nothing_logged)
 	ksim_card_destroy(c);
 }
 
-TEST(a_mesh_in_reset_holds_the_data_until_released)
+TEST_F(model, a_mesh_in_reset_holds_the_data_until_released)
 {
 	struct ksim_card *c = xcard(NULL);
 	u8 *buf = halloc(4096, 64);
@@ -929,11 +932,11 @@ static int knob(struct ksim_card *c, const char *spec)
 	int e = ksim_inject(c, spec, err, sizeof(err));
 
 	if (e)
-		tap_diag("inject %s: %s", spec, err);
+		check_diag("inject %s: %s", spec, err);
 	return e;
 }
 
-TEST(knob_magic_fetch_and_host_errors)
+TEST_F(model, knob_magic_fetch_and_host_errors)
 {
 	struct ksim_card *c = xcard(NULL);
 	u8 *buf = halloc(4096, 64);
@@ -978,7 +981,7 @@ TEST(knob_magic_fetch_and_host_errors)
 	ksim_card_destroy(c);
 }
 
-TEST(knob_slverr_wedges_and_the_recovery_in_either_order)
+TEST_F(model, knob_slverr_wedges_and_the_recovery_in_either_order)
 {
 	struct ksim_card *c = xcard(NULL);
 	u8 *buf = halloc(4096, 64);
@@ -1025,7 +1028,7 @@ TEST(knob_slverr_wedges_and_the_recovery_in_either_order)
 	ksim_card_destroy(c);
 }
 
-TEST(knob_from_the_description)
+TEST_F(model, knob_from_the_description)
 {
 	struct ksim_card *c = xcard("inject xdma error=slverr dir=c2h count=forever\n"
 				    "xxx sax xxx\nmag nul nul\nxxx sax xxx\n");
@@ -1042,7 +1045,7 @@ TEST(knob_from_the_description)
 
 /* ---- completion count, poll-mode write-back ---- */
 
-TEST(poll_mode_writeback)
+TEST_F(model, poll_mode_writeback)
 {
 	struct ksim_card *c = xcard(NULL);
 	u8 *buf = halloc(4096, 64);
@@ -1099,7 +1102,7 @@ static void irq_setup(struct ksim_card *c, u32 chan_vec, u32 user_vec)
 	wr(c, b + KH_XDMA_IRQ_USER_VEC(0), user_vec);
 }
 
-TEST(interrupts_mask_enable_matrix_and_vectors)
+TEST_F(model, interrupts_mask_enable_matrix_and_vectors)
 {
 	struct ksim_card *c = xcard(NULL);
 	u8 *buf = halloc(4096, 64);
@@ -1174,7 +1177,7 @@ TEST(interrupts_mask_enable_matrix_and_vectors)
 	ksim_card_destroy(c);
 }
 
-TEST(the_user_interrupt_is_the_irq_addon_line)
+TEST_F(model, the_user_interrupt_is_the_irq_addon_line)
 {
 	static const char addon[] =
 		"param irq 1\nxxx null xxx\nmag nul nul\nxxx sax xxx\n";
@@ -1221,7 +1224,7 @@ TEST(the_user_interrupt_is_the_irq_addon_line)
 
 /* ---- time ---- */
 
-TEST(timing_fetch_round_trip_and_32_bytes_a_cycle)
+TEST_F(model, timing_fetch_round_trip_and_32_bytes_a_cycle)
 {
 	struct ksim_card *c = xcard(NULL);
 	struct ksim_timing t;
@@ -1288,7 +1291,7 @@ static void script(struct ksim_card *c, char *out, size_t len)
 	ksim_dump_stats(c, out + n, len - n);
 }
 
-TEST(determinism)
+TEST_F(model, determinism)
 {
 	static char a[65536], b[65536];
 	struct ksim_card *c1 = xcard(NULL), *c2;
@@ -1311,7 +1314,7 @@ TEST(determinism)
 	CHECK(strstr(a, "xdma h2c runs=3 descs=4 bytes=65710 errors=1 wedges=0 "));
 	CHECK(strstr(a, "xdma c2h runs=1 descs=1 bytes=4000 "));
 	if (getenv("XDMA_SHOW"))
-		tap_diag("first run:\n%s", a);
+		check_diag("first run:\n%s", a);
 	ksim_card_destroy(c2);
 }
 
@@ -1326,7 +1329,7 @@ static void hw_irq(void *arg, unsigned int vector)
 	hw_n++;
 }
 
-TEST(the_seam_adapter)
+TEST_F(model, the_seam_adapter)
 {
 	struct ksim_card *c = xcard(NULL);
 	struct ksim_hw *sh;
@@ -1390,7 +1393,7 @@ TEST(the_seam_adapter)
 	ksim_hw_destroy(sh);
 }
 
-TEST(bar0_in_32_bit_halves)
+TEST_F(model, bar0_in_32_bit_halves)
 {
 	struct ksim_card *c = xcard(NULL);
 	u64 caps;
@@ -1418,10 +1421,4 @@ TEST(bar0_in_32_bit_halves)
 	ksim_card_destroy(c);
 }
 
-int main(int argc, char **argv)
-{
-	int r = tap_main(argc, argv);
-
-	free(arena);
-	return r;
-}
+CHECK_TEST_MAIN

@@ -14,6 +14,10 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 scratch=$(mktemp -d /tmp/kh-mutate.XXXXXX)
 trap 'rm -rf "$scratch"' EXIT
 only=${1:-}
+# the kselftest harness the tests build on, extracted once into build/
+# (tests/selftests/kselftest.mk)
+KSFT_INC=build/kselftest/tools/testing/selftests/kselftest
+make -s -C "$top" build/kselftest/.extracted || exit 1
 
 # id~file~test binary~description~old text~new text (python escapes)
 mutations() {
@@ -349,11 +353,12 @@ SIM_SRCS :=
 TEST_BINS :=
 include layers.mk
 include sim-backend/sim.mk
-TAP_SRCS := tests/tap.c
+CHECK_SRCS := tests/selftests/kohaku/check.c
 include tests/model/model.mk
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(addprefix -I,$(call kh_incdirs,$(patsubst %/,%,$(dir $<)))) -c -o $@ $<
+	$(CC) $(CFLAGS) $(addprefix -I,$(call kh_incdirs,$(patsubst %/,%,$(dir $<)))) \
+		-isystem $(KSFT_INC) -Wno-missing-prototypes -c -o $@ $<
 MK
 
 survived=0
@@ -363,8 +368,10 @@ mutations | while IFS='~' read -r id file bin desc old new; do
 		"$scratch/hwif" "$scratch/layers.mk" "$scratch/build"
 	cp -r "$top/sim-backend" "$top/uapi" "$top/hwif" "$top/layers.mk" \
 		"$scratch/"
-	mkdir -p "$scratch/tests"
-	cp -r "$top/tests/model" "$top/tests/tap.c" "$top/tests/tap.h" "$scratch/tests/"
+	mkdir -p "$scratch/tests/selftests/kohaku"
+	cp -r "$top/tests/model" "$scratch/tests/"
+	cp "$top"/tests/selftests/kohaku/check.[ch] \
+		"$top/tests/selftests/kohaku/harness.h" "$scratch/tests/selftests/kohaku/"
 	if ! python3 - "$scratch/sim-backend/$file" "$old" "$new" <<'PY'
 import sys
 p, old, new = sys.argv[1], sys.argv[2], sys.argv[3]
@@ -380,7 +387,8 @@ PY
 		echo x >>"$scratch/survivors"
 		continue
 	fi
-	if ! make -s -C "$scratch" "build/tests/model/$bin" >"$scratch/build.log" 2>&1; then
+	if ! make -s -C "$scratch" KSFT_INC="$top/$KSFT_INC" "build/tests/model/$bin" \
+		>"$scratch/build.log" 2>&1; then
 		echo "mutation $id: build failed ($desc)"
 		sed 's/^/    /' "$scratch/build.log" | head -5
 		echo x >>"$scratch/survivors"

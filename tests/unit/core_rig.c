@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /* The driver core on a fake card: bring-up, one file, ioctls, teardown. */
+#include <stdlib.h>
 #include <time.h>
 
-#include "tap.h"
+#include "check.h"
 #include "core_rig.h"
 
 struct fake_card *rig_card(unsigned int grid_hi, u16 depth)

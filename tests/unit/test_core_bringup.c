@@ -5,8 +5,11 @@
  * its self-echo, and every way a coordinate can fail to be a node
  * (docs/driver-core.md "Bring-up", kohakutpu.md 3, 4.2 and 12.1).
  */
-#include "tap.h"
+#include "check.h"
 #include "core_rig.h"
+#include "harness.h"
+
+CHECK_FIXTURE(core)
 
 #define MG	0x4d47
 #define VC	0x5643
@@ -35,7 +38,7 @@ static void check_node(const struct drm_kohaku_node *n, unsigned int x,
  * no port of its own).  Replies come back in the reverse order of the
  * requests.
  */
-TEST(bringup_finds_the_declared_nodes)
+TEST_F(core, bringup_finds_the_declared_nodes)
 {
 	static const struct { u8 x, y; u64 caps; } want[] = {
 		{ 1, 1, 0 }, { 2, 1, 0 }, { 1, 2, 0 }, { 2, 2, 0 }, { 3, 2, 0 },
@@ -132,7 +135,7 @@ TEST(bringup_finds_the_declared_nodes)
  * answer as nodes should; the edge port (4,3) is a node too, with the
  * corner (4,4) clamped onto it.
  */
-TEST(bringup_leaves_out_what_does_not_answer_right)
+TEST_F(core, bringup_leaves_out_what_does_not_answer_right)
 {
 	struct fake_card *fc = fake_card_create(1, 3);
 	struct drm_kohaku_get_info info;
@@ -190,7 +193,7 @@ TEST(bringup_leaves_out_what_does_not_answer_right)
 }
 
 /* A late reply holds its node's slot: no second request until it is drained. */
-TEST(mailbox_waits_for_a_late_reply_before_asking_again)
+TEST_F(core, mailbox_waits_for_a_late_reply_before_asking_again)
 {
 	struct fake_card *fc = fake_card_create(1, 1);
 	struct drm_kohaku_nodes a = { 0 };
@@ -241,7 +244,7 @@ TEST(mailbox_waits_for_a_late_reply_before_asking_again)
  * other node wrap the 8-bit txn, and none of them may carry the txn the
  * late reply will come back with (the fake card checks every request).
  */
-TEST(mailbox_keeps_the_txn_of_a_late_reply_out_of_use)
+TEST_F(core, mailbox_keeps_the_txn_of_a_late_reply_out_of_use)
 {
 	struct fake_card *fc = fake_card_create(1, 1);
 	struct drm_kohaku_nodes a = { 0 };
@@ -286,7 +289,7 @@ TEST(mailbox_keeps_the_txn_of_a_late_reply_out_of_use)
  * bring-up waits for it, and a unit busy past the wait is hung, not handed
  * to this driver's jobs.
  */
-TEST(bringup_waits_out_work_left_from_before)
+TEST_F(core, bringup_waits_out_work_left_from_before)
 {
 	struct fake_card *fc = fake_card_create(1, 1);
 	struct drm_kohaku_node nodes[4];
@@ -310,7 +313,7 @@ TEST(bringup_waits_out_work_left_from_before)
 	rig_down(&r);
 }
 
-TEST(bringup_refuses_mixed_versions)
+TEST_F(core, bringup_refuses_mixed_versions)
 {
 	struct fake_card *fc = fake_card_create(1, 2);
 	struct drm_kohaku_get_info info;
@@ -331,7 +334,7 @@ TEST(bringup_refuses_mixed_versions)
 }
 
 /* A program still running from before the driver: the mailbox is unusable. */
-TEST(bringup_finds_the_dispatcher_stuck)
+TEST_F(core, bringup_finds_the_dispatcher_stuck)
 {
 	struct fake_card *fc = rig_card(1, 16);
 	struct drm_kohaku_get_info info;
@@ -350,7 +353,7 @@ TEST(bringup_finds_the_dispatcher_stuck)
 	rig_down(&r);
 }
 
-TEST(probe_refuses_a_card_without_mesh_0)
+TEST_F(core, probe_refuses_a_card_without_mesh_0)
 {
 	struct fake_card *fc = fake_card_create(0, 2);	/* GRID_LO 0: not valid */
 	struct kh_device *kd = NULL;
@@ -365,7 +368,4 @@ TEST(probe_refuses_a_card_without_mesh_0)
 	fake_card_destroy(fc);
 }
 
-int main(int argc, char **argv)
-{
-	return tap_main(argc, argv);
-}
+CHECK_TEST_MAIN

@@ -9,12 +9,15 @@
  * no node ever holds more instructions than its inst_depth and that no
  * staging slot is written while the dispatcher has yet to read it.
  */
-#include "tap.h"
+#include "check.h"
 #include "core_rig.h"
+#include "harness.h"
+
+CHECK_FIXTURE(core)
 
 
 /* Two targets of one job: the one dispatched first finishes last. */
-TEST(programs_finish_in_the_opposite_order)
+TEST_F(core, programs_finish_in_the_opposite_order)
 {
 	struct rig_prog p[2] = { { 1, 1, 0x11, 2 }, { 2, 1, 0x12, 2 } };
 	struct fake_node_obs slow, fast;
@@ -42,7 +45,7 @@ TEST(programs_finish_in_the_opposite_order)
 }
 
 /* Jobs queue in submission order and are reported whatever order they are waited in. */
-TEST(jobs_waited_in_reverse_order)
+TEST_F(core, jobs_waited_in_reverse_order)
 {
 	struct rig_prog p[4] = {
 		{ 1, 1, 0x21, 3 }, { 2, 1, 0x22, 2 }, { 1, 1, 0x23, 4 }, { 2, 2, 0x24, 1 },
@@ -82,7 +85,7 @@ TEST(jobs_waited_in_reverse_order)
  * below the 16-bit wrap, and (2,1)'s mirror still shows a SIG_FAULT from
  * before the driver: neither may fool the core.
  */
-TEST(signals_land_between_polls)
+TEST_F(core, signals_land_between_polls)
 {
 	struct rig_prog p[2] = { { 1, 1, 0x31, 10 }, { 2, 1, 0x32, 3 } };
 	struct fake_node_obs a, b;
@@ -118,7 +121,7 @@ TEST(signals_land_between_polls)
  * seed for good, the third waits at credit 0 until every pushed
  * instruction has signalled, and only then is credit written again.
  */
-TEST(credit_is_reseeded_only_when_every_push_has_signalled)
+TEST_F(core, credit_is_reseeded_only_when_every_push_has_signalled)
 {
 	struct rig_prog p[3] = { { 1, 1, 0x41, 1 }, { 2, 1, 0x42, 1 }, { 1, 2, 0x43, 1 } };
 	struct fake_card *fc = fake_card_create(1, 2);
@@ -158,7 +161,7 @@ TEST(credit_is_reseeded_only_when_every_push_has_signalled)
  * holds that many.  Then two faults in a row eat the seed: the core
  * counts them from the credit left and reseeds.
  */
-TEST(credit_never_exceeds_inst_depth)
+TEST_F(core, credit_never_exceeds_inst_depth)
 {
 	struct rig_prog many = { 1, 1, 0x51, 10 }, faulty = { 2, 1, 0x52, 4 };
 	struct drm_kohaku_wait w;
@@ -194,7 +197,7 @@ TEST(credit_never_exceeds_inst_depth)
 }
 
 /* Programs longer than half the staging RAM go out in alternating halves. */
-TEST(long_programs_ping_pong_through_the_staging_ram)
+TEST_F(core, long_programs_ping_pong_through_the_staging_ram)
 {
 	static const struct fake_kick want[] = {
 		{ KH_YX(1, 1), 0, 64, 0 }, { KH_YX(1, 1), 64, 64, 0 },
@@ -228,7 +231,7 @@ TEST(long_programs_ping_pong_through_the_staging_ram)
  * is reported only once AUX_STAT's counter has been still for the 2 us
  * settle window after the last of them.
  */
-TEST(verdict_waits_for_landed_writes_to_settle)
+TEST_F(core, verdict_waits_for_landed_writes_to_settle)
 {
 	struct rig_prog quiet = { 1, 1, 0x71, 1 }, busy = { 1, 1, 0x72, 1 };
 	struct drm_kohaku_wait w;
@@ -257,7 +260,4 @@ TEST(verdict_waits_for_landed_writes_to_settle)
 	rig_down(&r);
 }
 
-int main(int argc, char **argv)
-{
-	return tap_main(argc, argv);
-}
+CHECK_TEST_MAIN

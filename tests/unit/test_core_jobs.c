@@ -7,8 +7,11 @@
  * The card runs routers 1..2 with a node of inst_depth 16 on each and the
  * agent at (0,1); an instruction takes 200 ns unless a test says otherwise.
  */
-#include "tap.h"
+#include "check.h"
 #include "core_rig.h"
+#include "harness.h"
+
+CHECK_FIXTURE(core)
 
 #define LONG_MS		60000	/* a limit no test reaches */
 #define WALL_MS		10000	/* how long a test waits for the worker */
@@ -21,7 +24,7 @@ static u32 mesh_flags(struct rig *r)
 	return info.mesh[0].flags;
 }
 
-TEST(job_goes_queued_running_done)
+TEST_F(core, job_goes_queued_running_done)
 {
 	struct rig_prog a = { 1, 1, 0x11, 3 }, b = { 2, 1, 0x22, 2 };
 	struct drm_kohaku_wait w;
@@ -66,7 +69,7 @@ TEST(job_goes_queued_running_done)
 	rig_down(&r);
 }
 
-TEST(job_reports_its_device_time)
+TEST_F(core, job_reports_its_device_time)
 {
 	struct rig_prog p = { 2, 2, 0x12, 4 };
 	struct drm_kohaku_wait w;
@@ -89,7 +92,7 @@ TEST(job_reports_its_device_time)
  * the first chunk, at slot 0, must still write it (the registers hold what
  * the last host wrote, not zero).
  */
-TEST(the_first_kick_writes_every_prog_register)
+TEST_F(core, the_first_kick_writes_every_prog_register)
 {
 	struct rig_prog p = { 2, 2, 0x12, 3 };
 	struct drm_kohaku_wait w;
@@ -105,7 +108,7 @@ TEST(the_first_kick_writes_every_prog_register)
 }
 
 /* The last instruction faults: the core saw it, so node and code are known. */
-TEST(fault_on_the_last_instruction_is_reported_with_node_and_code)
+TEST_F(core, fault_on_the_last_instruction_is_reported_with_node_and_code)
 {
 	struct rig_prog p[2] = { { 1, 1, 0x21, 2 }, { 1, 2, 0x22, 3 } };
 	struct drm_kohaku_wait w;
@@ -131,7 +134,7 @@ TEST(fault_on_the_last_instruction_is_reported_with_node_and_code)
  * it from PROG_CRED at the end even when later signals overwrote the
  * SIG_FAULT in NODE_STATUS before any poll saw it.
  */
-TEST(fault_on_an_earlier_instruction_is_counted_from_credit)
+TEST_F(core, fault_on_an_earlier_instruction_is_counted_from_credit)
 {
 	struct rig_prog hidden = { 2, 2, 0x31, 3 }, seen = { 2, 1, 0x32, 3 };
 	struct rig_prog two[2] = { { 1, 1, 0x33, 2 }, { 1, 2, 0x34, 1 } };
@@ -186,7 +189,7 @@ TEST(fault_on_an_earlier_instruction_is_counted_from_credit)
  * while a slow job's first instruction runs, the core's polls see the
  * SIG_FAULT an earlier program left there, which is not this job's.
  */
-TEST(a_fault_left_in_the_mirror_is_not_the_jobs)
+TEST_F(core, a_fault_left_in_the_mirror_is_not_the_jobs)
 {
 	struct rig_prog p = { 2, 2, 0x35, 2 };
 	struct drm_kohaku_wait w;
@@ -201,7 +204,7 @@ TEST(a_fault_left_in_the_mirror_is_not_the_jobs)
 	rig_down(&r);
 }
 
-TEST(out_of_protocol_completion_is_an_error)
+TEST_F(core, out_of_protocol_completion_is_an_error)
 {
 	struct rig_prog wrong_txn = { 1, 1, 0x41, 2 }, no_batch = { 2, 1, 0x42, 1 };
 	struct drm_kohaku_wait w;
@@ -225,7 +228,7 @@ TEST(out_of_protocol_completion_is_an_error)
 }
 
 /* A slow job times out, drains within the recovery window: nobody is hung. */
-TEST(timeout_then_drain_keeps_the_node)
+TEST_F(core, timeout_then_drain_keeps_the_node)
 {
 	struct rig_prog slow = { 1, 1, 0x51, 2 }, next = { 1, 1, 0x52, 1 };
 	struct drm_kohaku_node nodes[4];
@@ -256,7 +259,7 @@ TEST(timeout_then_drain_keeps_the_node)
  * stay out of every later seed, so that when it wakes up after all, its
  * late credit overcommits nobody.
  */
-TEST(timeout_then_hung_node)
+TEST_F(core, timeout_then_hung_node)
 {
 	struct rig_prog a = { 1, 1, 0x61, 3 }, b = { 1, 1, 0x62, 1 };
 	struct rig_prog c = { 2, 1, 0x63, 1 }, e = { 2, 1, 0x64, 40 };
@@ -321,7 +324,7 @@ TEST(timeout_then_hung_node)
  * any fault was counted, and n_faults counts the instructions that raised
  * SIG_FAULT.
  */
-TEST(late_credit_from_a_woken_node_hides_no_fault)
+TEST_F(core, late_credit_from_a_woken_node_hides_no_fault)
 {
 	struct rig_prog a = { 1, 1, 0xa1, 3 }, b = { 2, 1, 0xa2, 1 };
 	struct rig_prog e0 = { 2, 2, 0xa3, 14 }, e = { 2, 1, 0xa4, 14 };
@@ -364,7 +367,7 @@ TEST(late_credit_from_a_woken_node_hides_no_fault)
 }
 
 /* The dispatcher holds flits for a node that never answers: the mesh is lost. */
-TEST(timeout_with_flits_in_the_dispatcher_wedges_the_mesh)
+TEST_F(core, timeout_with_flits_in_the_dispatcher_wedges_the_mesh)
 {
 	struct rig_prog a = { 1, 1, 0x71, 24 }, b = { 2, 1, 0x72, 1 };
 	struct fake_node_obs no;
@@ -391,7 +394,4 @@ TEST(timeout_with_flits_in_the_dispatcher_wedges_the_mesh)
 	rig_down(&r);
 }
 
-int main(int argc, char **argv)
-{
-	return tap_main(argc, argv);
-}
+CHECK_TEST_MAIN

@@ -3,8 +3,11 @@
  * The device-memory allocator of driver/core: first fit, 4 KiB granules,
  * coalescing on release, no overlap, exhaustion reported.
  */
-#include "tap.h"
+#include "check.h"
 #include "kh_priv.h"
+#include "harness.h"
+
+CHECK_FIXTURE(core)
 
 static u64 free_extents(struct kh_mem *mem)
 {
@@ -16,7 +19,7 @@ static u64 free_extents(struct kh_mem *mem)
 	return n;
 }
 
-TEST(alloc_is_first_fit_and_disjoint)
+TEST_F(core, alloc_is_first_fit_and_disjoint)
 {
 	struct kh_mem mem;
 	u64 a, b, c;
@@ -33,7 +36,7 @@ TEST(alloc_is_first_fit_and_disjoint)
 	kh_mem_fini(&mem);
 }
 
-TEST(release_coalesces_both_sides)
+TEST_F(core, release_coalesces_both_sides)
 {
 	struct kh_mem mem;
 	u64 a, b, c;
@@ -55,7 +58,7 @@ TEST(release_coalesces_both_sides)
 	kh_mem_fini(&mem);
 }
 
-TEST(hole_reused_first)
+TEST_F(core, hole_reused_first)
 {
 	struct kh_mem mem;
 	u64 a, b, c, d;
@@ -71,7 +74,7 @@ TEST(hole_reused_first)
 	kh_mem_fini(&mem);
 }
 
-TEST(exhaustion_is_enomem_and_loses_nothing)
+TEST_F(core, exhaustion_is_enomem_and_loses_nothing)
 {
 	struct kh_mem mem;
 	u64 a, b;
@@ -87,7 +90,7 @@ TEST(exhaustion_is_enomem_and_loses_nothing)
 	kh_mem_fini(&mem);
 }
 
-TEST(random_churn_keeps_books)
+TEST_F(core, random_churn_keeps_books)
 {
 	struct kh_mem mem;
 	u64 start[64] = { 0 }, len[64] = { 0 };
@@ -127,7 +130,4 @@ TEST(random_churn_keeps_books)
 	kh_mem_fini(&mem);
 }
 
-int main(int argc, char **argv)
-{
-	return tap_main(argc, argv);
-}
+CHECK_TEST_MAIN

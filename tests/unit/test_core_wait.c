@@ -9,13 +9,16 @@
 #include <pthread.h>
 #include <time.h>
 
-#include "tap.h"
+#include "check.h"
 #include "core_rig.h"
+#include "harness.h"
+
+CHECK_FIXTURE(core)
 
 #define LONG_MS		60000	/* a limit no test reaches */
 #define WALL_MS		10000	/* how long a test waits for the worker */
 
-TEST(wait_semantics)
+TEST_F(core, wait_semantics)
 {
 	struct rig_prog a = { 1, 1, 0x81, 2 };
 	struct drm_kohaku_wait w;
@@ -66,7 +69,7 @@ static void *waiter_run(void *arg)
 	return NULL;
 }
 
-TEST(unplug_ends_a_sleeping_wait)
+TEST_F(core, unplug_ends_a_sleeping_wait)
 {
 	struct rig_prog a = { 1, 1, 0x91, 1 };
 	struct timespec nap = { 0, 20 * 1000 * 1000 };
@@ -112,7 +115,7 @@ static bool jobs_done(struct rig *r, u64 n)
  * The fake card holds the waiter at the clock read right after that check
  * until the engine's worker has finished the job and gone to sleep.
  */
-TEST(wait_on_a_job_that_just_finished_reports_it)
+TEST_F(core, wait_on_a_job_that_just_finished_reports_it)
 {
 	struct rig_prog a = { 1, 1, 0xa1, 1 };
 	struct waiter wt = { .trap = true, .ret = 1 };
@@ -148,7 +151,7 @@ TEST(wait_on_a_job_that_just_finished_reports_it)
  * begins kh_engine_idle() while the test submits and starts the waiter,
  * and holds the job's node until well after the worker was let go.
  */
-TEST(idle_engine_does_not_skip_time_past_a_new_job)
+TEST_F(core, idle_engine_does_not_skip_time_past_a_new_job)
 {
 	struct rig_prog first = { 1, 1, 0xb1, 1 }, next = { 2, 1, 0xb2, 1 };
 	struct timespec nap = { 0, 50 * 1000 * 1000 };
@@ -191,7 +194,4 @@ TEST(idle_engine_does_not_skip_time_past_a_new_job)
 	rig_down(&r);
 }
 
-int main(int argc, char **argv)
-{
-	return tap_main(argc, argv);
-}
+CHECK_TEST_MAIN

@@ -8,9 +8,12 @@
 #include <stdlib.h>
 #include <zlib.h>
 
-#include "tap.h"
+#include "check.h"
 #include "kh_fw_image.h"
 #include "drm/kohaku_accel.h"
+#include "harness.h"
+
+CHECK_FIXTURE(core)
 
 #define IMG_MAX	(KH_FW_MAX_IMAGE + 64)
 
@@ -112,12 +115,12 @@ static int parse(struct img *im, struct kh_fw_image *out)
 	CHECK_EQ(_o.reason, reason_);					\
 	CHECK_EQ(_o.detail, detail_);					\
 	CHECK_MSG(_o.why[0], "no message for reason %u", _o.reason);	\
-	tap_diag("refused: %s", _o.why);				\
+	check_diag("refused: %s", _o.why);				\
 } while (0)
 
 static struct img im;
 
-TEST(good_image_parses)
+TEST_F(core, good_image_parses)
 {
 	struct kh_fw_image o;
 
@@ -132,7 +135,7 @@ TEST(good_image_parses)
 	CHECK_EQ(o.reason, KOHAKU_FW_OK);
 }
 
-TEST(truncated_and_oversize)
+TEST_F(core, truncated_and_oversize)
 {
 	good(&im);
 	im.len = 10;
@@ -148,7 +151,7 @@ TEST(truncated_and_oversize)
 	REFUSED(&im, -E2BIG, KOHAKU_FW_ERR_TOO_BIG, 0);
 }
 
-TEST(bad_magic_format_crc)
+TEST_F(core, bad_magic_format_crc)
 {
 	good(&im);
 	im.b[0] ^= 0xff;
@@ -162,7 +165,7 @@ TEST(bad_magic_format_crc)
 	REFUSED(&im, -EINVAL, KOHAKU_FW_ERR_CRC, 0);
 }
 
-TEST(header_rules)
+TEST_F(core, header_rules)
 {
 	good(&im);
 	put32(im.b + 0x20, 1);		/* flags */
@@ -186,7 +189,7 @@ TEST(header_rules)
 	REFUSED(&im, -EINVAL, KOHAKU_FW_ERR_HEADER, 0);
 }
 
-TEST(api_major_mismatch)
+TEST_F(core, api_major_mismatch)
 {
 	good(&im);
 	put16(im.b + 0x10, KH_POOL_API_MAJOR + 1);
@@ -202,7 +205,7 @@ TEST(api_major_mismatch)
 	}
 }
 
-TEST(section_rules)
+TEST_F(core, section_rules)
 {
 	/* unknown target, flags, misalignment, size zero, reserved */
 	good(&im);
@@ -231,7 +234,7 @@ TEST(section_rules)
 	REFUSED(&im, -EINVAL, KOHAKU_FW_ERR_SECTION, 2);
 }
 
-TEST(section_out_of_bounds)
+TEST_F(core, section_out_of_bounds)
 {
 	/* past its memory, and dest + size overflowing 32 bits */
 	good(&im);
@@ -262,7 +265,7 @@ TEST(section_out_of_bounds)
 	}
 }
 
-TEST(section_crc)
+TEST_F(core, section_crc)
 {
 	good(&im);
 	put32(sec(&im, 1) + 0x10, 0x12345678);
@@ -270,7 +273,7 @@ TEST(section_crc)
 	REFUSED(&im, -EINVAL, KOHAKU_FW_ERR_SECTION_CRC, 1);
 }
 
-TEST(overlapping_sections)
+TEST_F(core, overlapping_sections)
 {
 	/* two IRAM sections sharing bytes */
 	start(&im, 2);
@@ -308,7 +311,7 @@ TEST(overlapping_sections)
 	}
 }
 
-TEST(boot_mailbox_is_the_drivers)
+TEST_F(core, boot_mailbox_is_the_drivers)
 {
 	/* core 0's DataRAM bytes 0..31 hold the mailbox: data there is refused */
 	start(&im, 2);
@@ -334,7 +337,7 @@ TEST(boot_mailbox_is_the_drivers)
 	}
 }
 
-TEST(entry_point)
+TEST_F(core, entry_point)
 {
 	good(&im);
 	put32(im.b + 0x14, 0x42);	/* misaligned */
@@ -355,7 +358,7 @@ TEST(entry_point)
 	REFUSED(&im, -EINVAL, KOHAKU_FW_ERR_ENTRY, 0);
 }
 
-TEST(every_section_count_up_to_the_limit)
+TEST_F(core, every_section_count_up_to_the_limit)
 {
 	struct kh_fw_image o;
 	unsigned int i;
@@ -372,7 +375,4 @@ TEST(every_section_count_up_to_the_limit)
 	REFUSED(&im, -EINVAL, KOHAKU_FW_ERR_HEADER, 0);
 }
 
-int main(int argc, char **argv)
-{
-	return tap_main(argc, argv);
-}
+CHECK_TEST_MAIN

@@ -7,7 +7,7 @@ UNIT_TESTS := test_core_mem test_core_bringup test_core_jobs test_core_credit \
 UNIT_HELP_SRCS := tests/unit/fake_card.c tests/unit/fake_script.c tests/unit/core_rig.c
 TEST_BINS += $(addprefix $(BUILD)/tests/unit/,$(UNIT_TESTS))
 
-$(BUILD)/tests/unit/%: $(BUILD)/obj/tests/unit/%.o $(call obj,$(TAP_SRCS) $(UNIT_HELP_SRCS)) \
+$(BUILD)/tests/unit/%: $(BUILD)/obj/tests/unit/%.o $(call obj,$(CHECK_SRCS) $(UNIT_HELP_SRCS)) \
 		$(LIBKOHAKU_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)

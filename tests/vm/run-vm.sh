@@ -77,7 +77,7 @@ done
 [ -n "$tests" ] ||
 	missing="$missing $STATIC/tests/selftests/kohaku/* (make BUILD=build/static STATIC=1 userspace)"
 # tests/vm/vm_kernel.c links against the same static build
-vm_objs="$STATIC/obj/tests/selftests/kohaku/rt_common.o $STATIC/libkohaku.a"
+vm_objs="$STATIC/obj/tests/selftests/kohaku/rt_common.o $STATIC/obj/tests/selftests/kohaku/check.o $STATIC/libkohaku.a"
 for o in $vm_objs; do
 	[ -f "$o" ] || missing="$missing $o (make BUILD=build/static STATIC=1 userspace)"
 done

@@ -53,7 +53,7 @@ static int submit_saxpy(kohaku_device *dev, unsigned long n, struct rt_vec *v,
 	int r;
 
 	if (!rt_nodes_of(dev, KH_CU_SX, sx, 16)) {
-		rt_fail_at(__FILE__, __LINE__, "no SX unit");
+		check_fail_at(__FILE__, __LINE__, "no SX unit");
 		return -1;
 	}
 	if (rt_vec_setup(dev, sx[0].mesh, n, 9, v))
@@ -61,7 +61,7 @@ static int submit_saxpy(kohaku_device *dev, unsigned long n, struct rt_vec *v,
 	rt_prog_saxpy(&p, &inst, 1, &sx[0], v, 1.5f);
 	r = kohaku_submit(dev, &p, 1, 0, id);
 	if (r) {
-		rt_fail_at(__FILE__, __LINE__, "submit: %d: %s", r,
+		check_fail_at(__FILE__, __LINE__, "submit: %d: %s", r,
 			    kohaku_last_error(dev));
 		return -1;
 	}
@@ -89,7 +89,7 @@ TEST_F(rt, job_finishes_with_nobody_waiting)
 		if (r != -ETIMEDOUT)
 			break;
 	}
-	rt_diag("final after %u look(s), %.2f s", looks, looks * 0.25);
+	check_diag("final after %u look(s), %.2f s", looks, looks * 0.25);
 	CHECK_MSG(r == 0 && st.status == KOHAKU_JOB_DONE,
 		  "wait: %d status %s: %s", r, kohaku_job_status_name(st.status),
 		  kohaku_last_error(dev));
@@ -146,7 +146,7 @@ TEST_F(rt, killed_waiter_goes_at_once)
 	kill(pid, SIGKILL);
 	REQUIRE(waitpid(pid, &status, 0) == pid);
 	dt = now_s() - t0;
-	rt_diag("the killed waiter was gone after %.3f s", dt);
+	check_diag("the killed waiter was gone after %.3f s", dt);
 	CHECK_MSG(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL,
 		  "child status 0x%x", status);
 	CHECK_MSG(dt < 5.0, "a killed waiter took %.1f s to go", dt);
@@ -285,7 +285,7 @@ TEST_F(rt, unbind_ends_a_wait_in_progress)
 	r = sysfs_write(file, card);
 	CHECK_MSG(r == 0, "unbind %s: %s", card, strerror(-r));
 	pthread_join(th, NULL);
-	rt_diag("unbind took %.2f s, the WAIT returned %d after %.2f s",
+	check_diag("unbind took %.2f s, the WAIT returned %d after %.2f s",
 		 now_s() - t0, w.r, w.took);
 	CHECK_MSG(w.r == -ENODEV, "WAIT across unbind: %d (%s)", w.r,
 		  kohaku_strerror(w.r));
@@ -358,7 +358,7 @@ TEST_F(rt, unbind_with_a_dma_in_flight)
 	CHECK_MSG(r == 0, "unbind %s: %s", card, strerror(-r));
 	m.stop = 1;
 	pthread_join(th, NULL);
-	rt_diag("unbind took %.2f s after %u transfers of 64 MiB; the last returned %d",
+	check_diag("unbind took %.2f s after %u transfers of 64 MiB; the last returned %d",
 		 now_s() - t0, m.rounds, m.r);
 	CHECK_MSG(m.r == 0 || m.r == -ENODEV, "a transfer across unbind: %d (%s)",
 		  m.r, kohaku_strerror(m.r));
@@ -442,7 +442,7 @@ TEST_F(rt, fdinfo_under_load)
 	REQUIRE(fdinfo_read(kohaku_device_fd(dev), &busy) == 0);
 	usleep(100000);
 	REQUIRE(fdinfo_read(kohaku_device_fd(dev), &later) == 0);
-	rt_diag("running: engine %llu ns, then %llu ns 0.1 s later; %llu KiB in %llu BOs",
+	check_diag("running: engine %llu ns, then %llu ns 0.1 s later; %llu KiB in %llu BOs",
 		busy.engine_ns, later.engine_ns, later.total_kib, later.bos);
 	CHECK_EQ(busy.bos, 2);
 	CHECK(busy.total_kib >= 2 * LONG_N * 4 / 1024);
@@ -454,7 +454,7 @@ TEST_F(rt, fdinfo_under_load)
 			  "engine time did not grow: %llu then %llu",
 			  busy.engine_ns, later.engine_ns);
 	} else {
-		rt_diag("the job was done within 0.1 s: no reading under load");
+		check_diag("the job was done within 0.1 s: no reading under load");
 	}
 	/* the other file of this process has used nothing */
 	REQUIRE(fdinfo_read(kohaku_device_fd(other), &other_use) == 0);
@@ -475,7 +475,7 @@ TEST_F(rt, fdinfo_under_load)
 	REQUIRE(fdinfo_read(kohaku_device_fd(dev), &done) == 0);
 	CHECK_EQ(done.bos, 0);
 	CHECK_EQ(done.total_kib, 0);
-	rt_diag("done: engine %llu ns over 1 job; BOs freed", done.engine_ns);
+	check_diag("done: engine %llu ns over 1 job; BOs freed", done.engine_ns);
 	kohaku_close(other);
 	kohaku_close(dev);
 }

@@ -8,14 +8,7 @@ include tests/selftests/kohaku/progs.mk
 
 RT_TEST_DIR := $(BUILD)/tests/selftests/kohaku
 RT_TEST_BINS := $(addprefix $(RT_TEST_DIR)/,$(RT_TEST_NAMES))
-RT_TEST_SRCS := $(wildcard tests/selftests/kohaku/rt_*.c)
-RT_TEST_COMMON_OBJS := $(call obj,tests/selftests/kohaku/rt_common.c)
-
-# "../kselftest_harness.h", as in a kernel tree, from the extracted copy;
-# a system header, as its internals are not written for -Wextra; FIXTURE_SETUP
-# defines functions without prototypes
-$(call obj,$(RT_TEST_SRCS)): CFLAGS += -isystem $(KSFT_INC) -Wno-missing-prototypes
-$(call obj,$(RT_TEST_SRCS)): | $(KSFT_HDRS)
+RT_TEST_COMMON_OBJS := $(call obj,tests/selftests/kohaku/rt_common.c $(CHECK_SRCS))
 
 $(RT_TEST_BINS): $(RT_TEST_DIR)/%: $(call obj,tests/selftests/kohaku/%.c) \
 		$(RT_TEST_COMMON_OBJS) $(BUILD)/libkohaku.a

@@ -99,7 +99,7 @@ TEST_F(rt, open_sim_bad_description_names_the_line)
 	CHECK(r < 0);
 	CHECK(dev == NULL);
 	HAS(err, "line 2");
-	rt_diag("parser says: %s", err);
+	check_diag("parser says: %s", err);
 	/* an unknown token */
 	r = kohaku_open(KOHAKU_BACKEND_SIM, "xxx sax xxx\nmag bogus nul\nxxx sax xxx\n",
 			&dev, err, sizeof(err));
@@ -152,7 +152,7 @@ TEST_F(rt, open_sim_from_file_and_text)
 		CHECK(rt_good_saxpy(dev));
 		kohaku_close(dev);
 	} else {
-		rt_diag("%s", err);
+		check_diag("%s", err);
 	}
 	unlink(path);
 	/* the text itself */
@@ -195,7 +195,7 @@ TEST_F(rt, sim_card_with_params)
 
 	CHECK_OK(NULL, kohaku_open(KOHAKU_BACKEND_SIM, desc, &dev, err, sizeof(err)));
 	if (!dev) {
-		rt_diag("%s", err);
+		check_diag("%s", err);
 		return;
 	}
 	kohaku_get_info(dev, &in);
@@ -271,14 +271,14 @@ TEST_F(rt, open_kernel_default_explains_no_device)
 	env_save(&s);
 	r = open_env(NULL, NULL, &dev, err, sizeof(err));
 	if (r == 0) {
-		rt_diag("a kohaku device is present: %s", kohaku_device_path(dev));
+		check_diag("a kohaku device is present: %s", kohaku_device_path(dev));
 		CHECK_EQ(kohaku_device_backend(dev), KOHAKU_BACKEND_KERNEL);
 		kohaku_close(dev);
 	} else {
 		/* says why, and how to get the simulated card */
 		CHECK(strlen(err) > 20);
 		HAS(err, "kernel");
-		rt_diag("%s", err);
+		check_diag("%s", err);
 	}
 	env_restore(&s);
 }
@@ -305,7 +305,7 @@ TEST_F(rt, list_devices)
 	CHECK_OK(NULL, kohaku_list_devices(KOHAKU_BACKEND_KERNEL, &l, &n, err,
 					   sizeof(err)));
 	for (i = 0; i < n; i++) {
-		rt_diag("%s: %s %s", l[i].path, l[i].driver,
+		check_diag("%s: %s %s", l[i].path, l[i].driver,
 			 l[i].status ? l[i].message : "usable");
 		CHECK(l[i].status == 0 || l[i].message[0]);
 	}
@@ -404,7 +404,7 @@ TEST_F(rt, last_error_names_what_and_why)
 		HAS(kohaku_last_error(dev), "mesh 3");	/* the core's own reason */
 	else
 		HAS(kohaku_last_error(dev), "dmesg");
-	rt_diag("%s", kohaku_last_error(dev));
+	check_diag("%s", kohaku_last_error(dev));
 	kohaku_close(dev);
 }
 

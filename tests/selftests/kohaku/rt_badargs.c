@@ -454,7 +454,7 @@ TEST_F(rt, wait_timeout_zero_on_running_job)
 						  KOHAKU_JOB_TIMEOUT_DEFAULT_MS * 2, &st));
 		CHECK_EQ(st.status, KOHAKU_JOB_DONE);
 	} else {
-		rt_diag("WAIT 0 ms found the job final already (status %u)", w.status);
+		check_diag("WAIT 0 ms found the job final already (status %u)", w.status);
 		CHECK(w.status >= KOHAKU_JOB_DONE);
 	}
 	CHECK_EQ(rt_vec_check(dev, &v, 1.25f, 1), 0);

@@ -194,7 +194,7 @@ TEST_F(rt, bo_rw_any_offset_and_size)
 
 			for (k = 0; k < SZ && back[k] == model[k]; k++)
 				;
-			rt_fail_at(__FILE__, __LINE__,
+			check_fail_at(__FILE__, __LINE__,
 				    "write [%llu, +%llu): byte %zu is 0x%02x, "
 				    "expected 0x%02x", (unsigned long long)off,
 				    (unsigned long long)len, k, back[k], model[k]);
@@ -306,7 +306,7 @@ TEST_F(rt, bo_exhaust_and_recover)
 		CHECK(strlen(kohaku_last_error(dev)) > 0);
 		CHECK_OK(dev, kohaku_bo_free(dev, big));
 	} else {
-		rt_diag("one BO of all %llu free bytes: %d (fragmented?)",
+		check_diag("one BO of all %llu free bytes: %d (fragmented?)",
 			 (unsigned long long)free0, r);
 	}
 	CHECK_EQ(mem_free(dev), free0);

@@ -3,61 +3,11 @@
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../kselftest.h"
 #include "rt_common.h"
-
-/* ---- failing the running test ---- */
-
-/*
- * The harness forks each test; its exit code lives in memory the harness
- * shares between the processes, so a failure from a helper or a helper
- * thread reaches the report.  Before any test runs (main) there is none.
- */
-static int *rt_exit_code;
-
-void rt_set_test(int *exit_code)
-{
-	rt_exit_code = exit_code;
-}
-
-void rt_fail_at(const char *file, int line, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (rt_exit_code)
-		*rt_exit_code = KSFT_FAIL;
-	printf("#   FAILED %s:%d: ", file, line);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	fflush(stdout);
-}
-
-void rt_diag(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("# ", stdout);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	fflush(stdout);
-}
-
-unsigned int rt_timeout_scale(void)
-{
-	const char *s = getenv("KOHAKU_TEST_TIMEOUT_SCALE");
-	unsigned long v = s ? strtoul(s, NULL, 10) : 1;
-
-	return v >= 1 && v <= 100 ? v : 1;
-}
 
 /* ---- the maps (docs/spec/card-description.md) ---- */
 
@@ -212,11 +162,11 @@ void rt_close(kohaku_device *dev)
 	if (base >= 0) {
 		n = kohaku_sim_check(dev);
 		if (n > base) {
-			rt_fail_at(__FILE__, __LINE__, "the model's protocol checker "
+			check_fail_at(__FILE__, __LINE__, "the model's protocol checker "
 				    "found %d violation(s) during this test",
 				    n - base);
 			if (!kohaku_sim_read(dev, "check", &report)) {
-				rt_diag("%s", report);
+				check_diag("%s", report);
 				free(report);
 			}
 		}
@@ -246,7 +196,7 @@ kohaku_device *rt_open(void)
 			(!d || !*d) && !strcmp(b, "sim") ? rt_map()->name : NULL,
 			&dev, err, sizeof(err));
 	if (r < 0) {
-		rt_fail_at(__FILE__, __LINE__, "opening the device under test: "
+		check_fail_at(__FILE__, __LINE__, "opening the device under test: "
 			    "%d: %s", r, err);
 		return NULL;
 	}
@@ -261,7 +211,7 @@ unsigned int rt_nodes_of(kohaku_device *dev, uint16_t cu_type,
 	unsigned int n, i, k = 0;
 
 	if (kohaku_nodes_alloc(dev, 0, &nd, &n) < 0) {
-		rt_fail_at(__FILE__, __LINE__, "node table: %s",
+		check_fail_at(__FILE__, __LINE__, "node table: %s",
 			    kohaku_last_error(dev));
 		return 0;
 	}
@@ -339,7 +289,7 @@ enum kohaku_sx_datapath rt_sx_datapath(kohaku_device *dev)
 				break;
 			}
 	if (!told) {
-		rt_diag("SX results checked against the %s",
+		check_diag("SX results checked against the %s",
 			 kohaku_sx_datapath_name(dp));
 		told = true;
 	}
@@ -374,7 +324,7 @@ int rt_vec_setup(kohaku_device *dev, unsigned int mesh, unsigned long n,
 	if (!hx || !hy) {
 		free(hx);
 		free(hy);
-		rt_fail_at(__FILE__, __LINE__, "out of memory");
+		check_fail_at(__FILE__, __LINE__, "out of memory");
 		return -ENOMEM;
 	}
 	for (i = 0; i < n; i++) {
@@ -390,7 +340,7 @@ int rt_vec_setup(kohaku_device *dev, unsigned int mesh, unsigned long n,
 	if (!r)
 		r = kohaku_bo_write(dev, v->hy, 0, hy, vb + RT_GUARD);
 	if (r)
-		rt_fail_at(__FILE__, __LINE__, "setting up vectors of %lu: %s",
+		check_fail_at(__FILE__, __LINE__, "setting up vectors of %lu: %s",
 			    n, kohaku_last_error(dev));
 	free(hx);
 	free(hy);
@@ -410,14 +360,14 @@ unsigned long rt_vec_check(kohaku_device *dev, const struct rt_vec *v,
 	if (!gy || !gx) {
 		free(gy);
 		free(gx);
-		rt_fail_at(__FILE__, __LINE__, "out of memory");
+		check_fail_at(__FILE__, __LINE__, "out of memory");
 		return 1;
 	}
 	r = kohaku_bo_read(dev, v->hy, 0, gy, vb + RT_GUARD);
 	if (!r && vb)
 		r = kohaku_bo_read(dev, v->hx, 0, gx, vb);
 	if (r) {
-		rt_fail_at(__FILE__, __LINE__, "reading back: %s",
+		check_fail_at(__FILE__, __LINE__, "reading back: %s",
 			    kohaku_last_error(dev));
 		free(gy);
 		free(gx);
@@ -433,7 +383,7 @@ unsigned long rt_vec_check(kohaku_device *dev, const struct rt_vec *v,
 		}
 		if (gy[i] != want) {
 			if (bad < 5)
-				rt_diag("n=%lu salt=%u: y[%lu] = 0x%08x, expected "
+				check_diag("n=%lu salt=%u: y[%lu] = 0x%08x, expected "
 					 "0x%08x (a=%a x=%a y0=%a, %u time%s)",
 					 v->n, v->salt, i, gy[i], want, (double)a,
 					 (double)x, (double)rt_y(i, v->salt),
@@ -442,7 +392,7 @@ unsigned long rt_vec_check(kohaku_device *dev, const struct rt_vec *v,
 		}
 		if (gx[i] != rt_fbits(x)) {
 			if (bad < 5)
-				rt_diag("n=%lu: x[%lu] changed: 0x%08x, was 0x%08x",
+				check_diag("n=%lu: x[%lu] changed: 0x%08x, was 0x%08x",
 					 v->n, i, gx[i], rt_fbits(x));
 			bad++;
 		}
@@ -450,7 +400,7 @@ unsigned long rt_vec_check(kohaku_device *dev, const struct rt_vec *v,
 	guard = (unsigned char *)gy + vb;
 	for (i = 0; i < RT_GUARD; i++) {
 		if (guard[i] != RT_GUARD_BYTE) {
-			rt_diag("n=%lu: byte %lu past y[n-1] changed to 0x%02x",
+			check_diag("n=%lu: byte %lu past y[n-1] changed to 0x%02x",
 				 v->n, i, guard[i]);
 			bad++;
 			break;
@@ -487,7 +437,7 @@ void rt_prog_saxpy(struct kohaku_program *p, struct kohaku_inst *insts,
 					    (size_t)n_insts * per * sizeof(b->inst[0]));
 
 		if (!b) {
-			rt_fail_at(__FILE__, __LINE__, "out of memory");
+			check_fail_at(__FILE__, __LINE__, "out of memory");
 			n_insts = 0;
 		} else {
 			b->next = v->insts;
@@ -503,7 +453,7 @@ void rt_prog_saxpy(struct kohaku_program *p, struct kohaku_inst *insts,
 
 			if (kohaku_inst_saxpy(&insts[i * per + k], n, a,
 					      v->ax + off, v->ay + off))
-				rt_fail_at(__FILE__, __LINE__, "kohaku_inst_saxpy refused "
+				check_fail_at(__FILE__, __LINE__, "kohaku_inst_saxpy refused "
 					    "n=%u ax=0x%llx ay=0x%llx", n,
 					    (unsigned long long)(v->ax + off),
 					    (unsigned long long)(v->ay + off));
@@ -532,11 +482,11 @@ kohaku_device *rt_open_card(const char *card)
 	if (rt_card_is_given())
 		return rt_open();
 	if (kohaku_open(KOHAKU_BACKEND_SIM, card, &dev, err, sizeof(err))) {
-		rt_fail_at(__FILE__, __LINE__, "open %s: %s", card, err);
+		check_fail_at(__FILE__, __LINE__, "open %s: %s", card, err);
 		return NULL;
 	}
 	if (kohaku_sim_command(dev, "check on"))
-		rt_fail_at(__FILE__, __LINE__, "check on: %s",
+		check_fail_at(__FILE__, __LINE__, "check on: %s",
 			    kohaku_last_error(dev));
 	return dev;
 }
@@ -587,7 +537,7 @@ const unsigned char *rt_fw_image(size_t *len)
 		f = fopen(path, "rb");
 		if (!f || fseek(f, 0, SEEK_END) || (n = ftell(f)) <= 0 ||
 		    fseek(f, 0, SEEK_SET)) {
-			rt_fail_at(__FILE__, __LINE__, "no firmware image at %s "
+			check_fail_at(__FILE__, __LINE__, "no firmware image at %s "
 				    "(set KOHAKU_TEST_FW)", path);
 			if (f)
 				fclose(f);
@@ -631,7 +581,7 @@ bool rt_good_saxpy(kohaku_device *dev)
 	int r;
 
 	if (!rt_nodes_of(dev, KH_CU_SX, sx, 16)) {
-		rt_fail_at(__FILE__, __LINE__, "no SX unit for a good saxpy");
+		check_fail_at(__FILE__, __LINE__, "no SX unit for a good saxpy");
 		return false;
 	}
 	if (rt_vec_setup(dev, sx[0].mesh, 77, 3, &v))
@@ -639,7 +589,7 @@ bool rt_good_saxpy(kohaku_device *dev)
 	rt_prog_saxpy(&p, &inst, 1, &sx[0], &v, 2.5f);
 	r = rt_run(dev, &p, 1, &st);
 	if (r || st.status != KOHAKU_JOB_DONE) {
-		rt_fail_at(__FILE__, __LINE__, "a good saxpy did not run: %d "
+		check_fail_at(__FILE__, __LINE__, "a good saxpy did not run: %d "
 			    "status %s: %s", r, kohaku_job_status_name(st.status),
 			    kohaku_last_error(dev));
 		rt_vec_free(dev, &v);
@@ -648,7 +598,7 @@ bool rt_good_saxpy(kohaku_device *dev)
 	bad = rt_vec_check(dev, &v, 2.5f, 1);
 	rt_vec_free(dev, &v);
 	if (bad)
-		rt_fail_at(__FILE__, __LINE__, "a good saxpy: %lu wrong", bad);
+		check_fail_at(__FILE__, __LINE__, "a good saxpy: %lu wrong", bad);
 	return bad == 0;
 }
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
- * Shared helpers of the runtime + uapi tests (the harness, kselftest's, is
- * in rt_test.h: this header is also rt_common.c's, which has no tests).
+ * Shared helpers of the runtime + uapi tests (the checks are check.h's, the
+ * harness rt_test.h's: this header is also rt_common.c's, which has no tests).
  * The tests run unchanged on the sim backend (in-process) and on the kernel
  * backend (kohaku.ko bound to kohaku_sim.ko in a VM); they take their device
  * from the environment (tests/selftests/kohaku/README.md):
@@ -20,6 +20,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "check.h"
 #include "kohaku.h"
 #include "kohaku/kh_flit.h"
 #include "kohaku/kh_units.h"
@@ -41,55 +42,6 @@ struct rt_map {
 	uint16_t inst_depth;
 	uint8_t cu_version;
 };
-
-/*
- * Checks usable anywhere in a test's process, in the test body, in helpers
- * and in helper threads: a failure prints "#   FAILED file:line: why" and
- * fails the running test (the kselftest harness's exit code of the test,
- * which rt_test.h's fixture hands over), and the test goes on.  REQUIRE
- * fails and returns from the calling function.  In a test body kselftest's
- * own EXPECT_* and ASSERT_* work too.
- */
-void rt_fail_at(const char *file, int line, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-/* a "# " diagnostic line of the TAP output */
-void rt_diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* the running test's exit code (kselftest's KSFT_*), set by the fixture */
-void rt_set_test(int *exit_code);
-/* a multiplier of the per-test timeouts: KOHAKU_TEST_TIMEOUT_SCALE, 1 */
-unsigned int rt_timeout_scale(void);
-
-#define CHECK(cond)							\
-	do {								\
-		if (!(cond))						\
-			rt_fail_at(__FILE__, __LINE__, "%s", #cond);	\
-	} while (0)
-
-#define CHECK_MSG(cond, ...)						\
-	do {								\
-		if (!(cond))						\
-			rt_fail_at(__FILE__, __LINE__, __VA_ARGS__);	\
-	} while (0)
-
-/* compared as long long, so any two integer types compare as values */
-#define CHECK_EQ(a, b)							\
-	do {								\
-		long long _a = (long long)(a), _b = (long long)(b);	\
-		if (_a != _b)						\
-			rt_fail_at(__FILE__, __LINE__,			\
-				   "%s == %s: %lld != %lld (0x%llx != 0x%llx)", \
-				   #a, #b, _a, _b,			\
-				   (unsigned long long)_a,		\
-				   (unsigned long long)_b);		\
-	} while (0)
-
-#define REQUIRE(cond)							\
-	do {								\
-		if (!(cond)) {						\
-			rt_fail_at(__FILE__, __LINE__, "required: %s", #cond); \
-			return;						\
-		}							\
-	} while (0)
 
 /* the map under test (from KOHAKU_TEST_MAP) */
 const struct rt_map *rt_map(void);
@@ -217,7 +169,7 @@ int rt_ioctl(kohaku_device *dev, unsigned long cmd, void *arg);
 	do {								\
 		int _r = (expr);					\
 		if (_r != (err))					\
-			rt_fail_at(__FILE__, __LINE__,			\
+			check_fail_at(__FILE__, __LINE__,			\
 				    "%s: got %d (%s), expected %d (%s)",	\
 				    #expr, _r, kohaku_strerror(_r), (err),	\
 				    kohaku_strerror(err));		\
@@ -227,7 +179,7 @@ int rt_ioctl(kohaku_device *dev, unsigned long cmd, void *arg);
 	do {								\
 		int _r = (expr);					\
 		if (_r != 0)						\
-			rt_fail_at(__FILE__, __LINE__,			\
+			check_fail_at(__FILE__, __LINE__,			\
 				    "%s: %d: %s", #expr, _r,		\
 				    kohaku_last_error(dev));		\
 	} while (0)

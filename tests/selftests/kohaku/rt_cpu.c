@@ -337,7 +337,7 @@ TEST_F(rt, assembler_errors)
 	CHECK_EQ(kohaku_rv_asm_finish(&a), -EINVAL);
 	CHECK(strstr(kohaku_rv_asm_error(&a), "pc 0x24: addi: immediate 5000"));
 	CHECK_EQ(kohaku_rv_asm_image(&a, &d), -EINVAL);
-	rt_diag("e.g. %s", kohaku_rv_asm_error(&a));
+	check_diag("e.g. %s", kohaku_rv_asm_error(&a));
 	/* a label never bound */
 	CHECK_EQ(kohaku_rv_asm_init(&a, w, 8, 0), 0);
 	l = kohaku_rv_asm_label(&a);
@@ -780,7 +780,7 @@ static unsigned int ps_check(kohaku_device *dev,
 			want = PS_GUARD;
 		}
 		if (got[i] != want && bad++ < 4)
-			rt_diag("(%u,%u) n=%u: word %u = 0x%08x, expected "
+			check_diag("(%u,%u) n=%u: word %u = 0x%08x, expected "
 				 "0x%08x", nd->x, nd->y, r->n, i, got[i], want);
 	}
 	r->chk = chk;
@@ -817,7 +817,7 @@ TEST_F(rt, prefix_sum_on_every_unit_matches_c)
 
 	traced = kohaku_sim_command(dev, "trace on events=unit") == 0;
 	if (!traced)
-		rt_diag("no model trace here (%s): the ECALL result from DRAM "
+		check_diag("no model trace here (%s): the ECALL result from DRAM "
 			 "only", kohaku_last_error(dev));
 	for (s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++)
 		for (u = 0; u < nc; u++) {
@@ -857,7 +857,7 @@ TEST_F(rt, prefix_sum_on_every_unit_matches_c)
 		}
 	if (traced)
 		kohaku_sim_command(dev, "trace off");
-	rt_diag("%u cpu unit%s, n = 100, 0, 1, 7, 1000", nc, nc == 1 ? "" : "s");
+	check_diag("%u cpu unit%s, n = 100, 0, 1, 7, 1000", nc, nc == 1 ? "" : "s");
 	rt_close_card(dev);
 }
 
@@ -888,7 +888,7 @@ TEST_F(rt, cpus_side_by_side_in_one_job)
 		CHECK_EQ(KH_CPU_DBG_RETIRED(dbg), ps_retired(&runs[u]));
 		ps_free(dev, &runs[u]);
 	}
-	rt_diag("%u cpus in one job", nc);
+	check_diag("%u cpus in one job", nc);
 	rt_close_card(dev);
 }
 
@@ -932,7 +932,7 @@ TEST_F(rt, ebreak_is_a_fault_with_a0)
 		CHECK_EQ(KH_CPU_DBG_RETIRED(dbg), 3);	/* lui, addi, ebreak */
 		if (!u) {
 			kohaku_job_describe(&st, d, sizeof(d));
-			rt_diag("%s", d);
+			check_diag("%s", d);
 		}
 		/* another op runs nothing: the halt's fault and a0 again */
 		CHECK_EQ(kohaku_inst_cpu(&q, 0, 0, 0), 0);
@@ -1017,7 +1017,7 @@ static unsigned int st_check(kohaku_device *dev, const struct ct_buf *b,
 		uint32_t want = stored ? 0x5eed0000 + k : PS_GUARD;
 
 		if (got[k] != want && bad++ < 2)
-			rt_diag("%s: word %u = 0x%08x, expected 0x%08x", when, k,
+			check_diag("%s: word %u = 0x%08x, expected 0x%08x", when, k,
 				 got[k], want);
 	}
 	return bad;

@@ -33,7 +33,7 @@ static kohaku_device *open_tiny(void)
 
 	r = kohaku_open(KOHAKU_BACKEND_SIM, tiny_desc, &dev, err, sizeof(err));
 	if (r)
-		rt_fail_at(__FILE__, __LINE__, "open the tiny-FIFO card: %s", err);
+		check_fail_at(__FILE__, __LINE__, "open the tiny-FIFO card: %s", err);
 	return dev;
 }
 

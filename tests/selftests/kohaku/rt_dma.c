@@ -65,21 +65,21 @@ static bool roundtrip(kohaku_device *dev, uint32_t h, size_t bo_size,
 		goto out;
 	fill(wb + wmis, n, seed);
 	if (kohaku_bo_write(dev, h, off, wb + wmis, n)) {
-		rt_diag("BO_WRITE %zu at %zu: %s", n, off, kohaku_last_error(dev));
+		check_diag("BO_WRITE %zu at %zu: %s", n, off, kohaku_last_error(dev));
 		goto out;
 	}
 	if (kohaku_bo_read(dev, h, lo, rb + rmis, hi - lo)) {
-		rt_diag("BO_READ %zu at %zu: %s", hi - lo, lo, kohaku_last_error(dev));
+		check_diag("BO_READ %zu at %zu: %s", hi - lo, lo, kohaku_last_error(dev));
 		goto out;
 	}
 	if (memcmp(rb + rmis + (off - lo), wb + wmis, n)) {
-		rt_diag("%zu bytes at %zu (write +%u, read +%u): the data differs",
+		check_diag("%zu bytes at %zu (write +%u, read +%u): the data differs",
 			 n, off, wmis, rmis);
 		goto out;
 	}
 	if (memcmp(rb + rmis, before + lo, off - lo) ||
 	    memcmp(rb + rmis + (off - lo) + n, before + off + n, hi - off - n)) {
-		rt_diag("%zu bytes at %zu (write +%u): a byte around the range changed",
+		check_diag("%zu bytes at %zu (write +%u): a byte around the range changed",
 			 n, off, wmis);
 		goto out;
 	}
@@ -140,7 +140,7 @@ TEST_F(rt, small_sizes_every_offset)
 				break;
 		}
 	CHECK_MSG(!bad, "%u of %u transfers of 1..64 bytes went wrong", bad, runs);
-	rt_diag("%u transfers of 1..64 bytes at every offset in a word, across a page", runs);
+	check_diag("%u transfers of 1..64 bytes at every offset in a word, across a page", runs);
 	known_free(dev, &b);
 	kohaku_close(dev);
 }
@@ -177,7 +177,7 @@ TEST_F(rt, sizes_to_the_maximum)
 	to1 = param(dev, KOHAKU_PARAM_DMA_BYTES_TO_CARD);
 	from1 = param(dev, KOHAKU_PARAM_DMA_BYTES_FROM_CARD);
 	CHECK(to1 > to0 && from1 > from0);
-	rt_diag("%u transfers from 63 bytes to %zu, pointers misaligned by up to 4095; engine moved %llu bytes in, %llu out",
+	check_diag("%u transfers from 63 bytes to %zu, pointers misaligned by up to 4095; engine moved %llu bytes in, %llu out",
 		 runs, max, (unsigned long long)(to1 - to0),
 		 (unsigned long long)(from1 - from0));
 	known_free(dev, &b);
@@ -246,7 +246,7 @@ TEST_F(rt, interrupts_or_polling)
 			  (unsigned long long)(after - before));
 	else
 		CHECK_EQ(after, before);
-	rt_diag("%llu vectors in use; %llu interrupts for a 1 MiB write and read",
+	check_diag("%llu vectors in use; %llu interrupts for a 1 MiB write and read",
 		 (unsigned long long)vec, (unsigned long long)(after - before));
 	known_free(dev, &b);
 	kohaku_close(dev);
@@ -286,7 +286,7 @@ TEST_F(rt, wedged_channel_fails_one_call)
 		ret = d ? kohaku_bo_read(dev, b.h, 4096, r, 65536) :
 			  kohaku_bo_write(dev, b.h, 4096, w, 65536);
 		CHECK_MSG(ret == -EIO, "%s with SLVERR: %d, expected EIO", dirs[d], ret);
-		rt_diag("%s", kohaku_last_error(dev));
+		check_diag("%s", kohaku_last_error(dev));
 		CHECK_EQ(param(dev, KOHAKU_PARAM_DMA_ERRORS), err0 + 1);
 		/* recovered: the same transfer again works */
 		CHECK_EQ(kohaku_bo_write(dev, b.h, 4096, w, 65536), 0);

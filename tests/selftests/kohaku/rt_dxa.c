@@ -706,7 +706,7 @@ static unsigned long do_copy(struct dx *c, struct cp *p, const char *what)
 	uint64_t e;
 
 	if (p->n_recv > c->n_scr) {
-		rt_diag("%s: %u receivers, the card has %u scratch units: skipped",
+		check_diag("%s: %u receivers, the card has %u scratch units: skipped",
 			 what, p->n_recv, c->n_scr);
 		return 0;
 	}
@@ -714,7 +714,7 @@ static unsigned long do_copy(struct dx *c, struct cp *p, const char *what)
 			    p->tile) || kohaku_dxa_set_kmajor(&d, p->kmajor) ||
 	    kohaku_dxa_set_cfill(&d, p->cfill) ||
 	    kohaku_dxa_set_multicast(&d, p->mstride)) {
-		rt_fail_at(__FILE__, __LINE__, "%s: the builders refused it", what);
+		check_fail_at(__FILE__, __LINE__, "%s: the builders refused it", what);
 		return 1;
 	}
 	gran = kohaku_dxa_tile_granules(&d);
@@ -723,7 +723,7 @@ static unsigned long do_copy(struct dx *c, struct cp *p, const char *what)
 	want = calloc(1, bytes);
 	got = malloc((size_t)bytes * p->n_recv + 64);
 	if (!host || !want || !got) {
-		rt_fail_at(__FILE__, __LINE__, "out of memory");
+		check_fail_at(__FILE__, __LINE__, "out of memory");
 		bad = 1;
 		goto out;
 	}
@@ -736,14 +736,14 @@ static unsigned long do_copy(struct dx *c, struct cp *p, const char *what)
 			     &obo, &oaddr) ||
 	    kohaku_bo_write(c->dev, obo, 0, got, (size_t)bytes * p->n_recv + 64) ||
 	    kohaku_dxa_alloc(c->dev, c->dx.mesh, c->dx.x, c->dx.y, &slot)) {
-		rt_fail_at(__FILE__, __LINE__, "%s: setting up: %s", what,
+		check_fail_at(__FILE__, __LINE__, "%s: setting up: %s", what,
 			    kohaku_last_error(c->dev));
 		bad = 1;
 		goto out;
 	}
 	d.bo_handle = tbo;
 	if (kohaku_dxa_set(c->dev, c->dx.mesh, c->dx.x, c->dx.y, slot, &d)) {
-		rt_fail_at(__FILE__, __LINE__, "%s: SET: %s", what,
+		check_fail_at(__FILE__, __LINE__, "%s: SET: %s", what,
 			    kohaku_last_error(c->dev));
 		bad = 1;
 		goto free_slot;
@@ -756,7 +756,7 @@ static unsigned long do_copy(struct dx *c, struct cp *p, const char *what)
 	}
 	CHECK_EQ(kohaku_inst_dxa_copy(&copy, slot, p->coord, r, p->n_recv), 0);
 	if (run_on(c, &c->dx, &copy, 1, &st) || st.status != KOHAKU_JOB_DONE) {
-		rt_fail_at(__FILE__, __LINE__, "%s: the copy: %s", what,
+		check_fail_at(__FILE__, __LINE__, "%s: the copy: %s", what,
 			    kohaku_last_error(c->dev));
 		bad = 1;
 		goto free_slot;
@@ -766,7 +766,7 @@ static unsigned long do_copy(struct dx *c, struct cp *p, const char *what)
 	if (kohaku_dxa_get(c->dev, c->dx.mesh, c->dx.x, c->dx.y, slot, 0, &g) ||
 	    kohaku_dxa_get(c->dev, c->dx.mesh, c->dx.x, c->dx.y, slot,
 			   KOHAKU_DXA_GET_DEVICE, &gd)) {
-		rt_fail_at(__FILE__, __LINE__, "%s: GET: %s", what,
+		check_fail_at(__FILE__, __LINE__, "%s: GET: %s", what,
 			    kohaku_last_error(c->dev));
 		bad++;
 	} else {
@@ -789,13 +789,13 @@ static unsigned long do_copy(struct dx *c, struct cp *p, const char *what)
 		pr[k].insts = &outs[k];
 	}
 	if (rt_run(c->dev, pr, p->n_recv, &st) || st.status != KOHAKU_JOB_DONE) {
-		rt_fail_at(__FILE__, __LINE__, "%s: COPY_OUT: %s", what,
+		check_fail_at(__FILE__, __LINE__, "%s: COPY_OUT: %s", what,
 			    kohaku_last_error(c->dev));
 		bad = 1;
 		goto free_slot;
 	}
 	if (kohaku_bo_read(c->dev, obo, 0, got, (size_t)bytes * p->n_recv + 64)) {
-		rt_fail_at(__FILE__, __LINE__, "%s: read: %s", what,
+		check_fail_at(__FILE__, __LINE__, "%s: read: %s", what,
 			    kohaku_last_error(c->dev));
 		bad = 1;
 		goto free_slot;
@@ -805,7 +805,7 @@ static unsigned long do_copy(struct dx *c, struct cp *p, const char *what)
 		for (b = 0; b < bytes; b++)
 			if (got[(size_t)k * bytes + b] != want[b]) {
 				if (bad < 4)
-					rt_diag("%s: receiver %u byte %u (element %u) = "
+					check_diag("%s: receiver %u byte %u (element %u) = "
 						 "0x%02x, expected 0x%02x", what, k, b,
 						 b / p->eb, got[(size_t)k * bytes + b],
 						 want[b]);
@@ -813,7 +813,7 @@ static unsigned long do_copy(struct dx *c, struct cp *p, const char *what)
 			}
 	for (b = 0; b < 64; b++)
 		if (got[(size_t)p->n_recv * bytes + b] != 0x5a) {
-			rt_diag("%s: the bytes past the copied-out tiles changed", what);
+			check_diag("%s: the bytes past the copied-out tiles changed", what);
 			bad++;
 			break;
 		}
@@ -1336,7 +1336,7 @@ TEST_F(rt, a_receiver_refusing_its_burst_is_the_units_no_ack_fault)
 	CHECK(st.fault_flags & KOHAKU_FAULT_NODE_KNOWN);
 	CHECK_EQ(st.fault_x, c.dx.x);
 	CHECK_EQ(st.fault_y, c.dx.y);
-	rt_diag("%s", kohaku_dxa_fault_describe(st.fault_code, buf, sizeof(buf)));
+	check_diag("%s", kohaku_dxa_fault_describe(st.fault_code, buf, sizeof(buf)));
 	/* past the end of buffer 0: 8 granules from 250 */
 	r.buf = 0;
 	r.offset = 250;

@@ -54,7 +54,7 @@ static int inject(kohaku_device *dev, const char *fmt, unsigned int x,
 	snprintf(spec, sizeof(spec), fmt, x, y);
 	r = kohaku_sim_inject(dev, spec);
 	if (r)
-		rt_fail_at(__FILE__, __LINE__, "inject %s: %d: %s", spec, r,
+		check_fail_at(__FILE__, __LINE__, "inject %s: %d: %s", spec, r,
 			    kohaku_last_error(dev));
 	return r;
 }
@@ -180,7 +180,7 @@ TEST_F(rt, dram_errors_are_not_reported)
 			  i < 8 ? "y read as zeros" : "untouched by the error");
 	}
 	free(gy);
-	rt_diag("DONE with wrong data in y[0..7]: the card reports no DRAM "
+	check_diag("DONE with wrong data in y[0..7]: the card reports no DRAM "
 		 "error (no status in MEM_RD_RESP, AXI errors dropped in MAG); "
 		 "the model's DDR controller ECC status stays 0, so the driver "
 		 "cannot see it");
@@ -208,7 +208,7 @@ TEST_F(rt, corrupted_ctrl_reply_is_rejected)
 	REQUIRE(!inject(dev, "ctrl node=%u,%u field=src xor=0x20", 1, 0));
 	r = live_nodes(dev, b, 32, &m);
 	CHECK_MSG(r < 0, "a reply from the wrong src was taken (%d)", r);
-	rt_diag("src corrupted: %d (%s)", r, kohaku_last_error(dev));
+	check_diag("src corrupted: %d (%s)", r, kohaku_last_error(dev));
 	/* spent: everything reads as before, (1,2) is still itself */
 	REQUIRE(!live_nodes(dev, b, 32, &m));
 	CHECK_EQ(m, n);
@@ -222,9 +222,9 @@ TEST_F(rt, corrupted_ctrl_reply_is_rejected)
 	REQUIRE(!inject(dev, "ctrl node=%u,%u field=txn xor=0x5a", 1, 2));
 	r = live_nodes(dev, b, 32, &m);
 	CHECK_MSG(r < 0, "a reply with the wrong txn was taken (%d)", r);
-	rt_diag("txn corrupted: %d (%s)", r, kohaku_last_error(dev));
+	check_diag("txn corrupted: %d (%s)", r, kohaku_last_error(dev));
 	r = live_nodes(dev, b, 32, &m);
-	rt_diag("the next live read: %d (%s)", r, r ? kohaku_last_error(dev) : "");
+	check_diag("the next live read: %d (%s)", r, r ? kohaku_last_error(dev) : "");
 	clear_knobs(dev);
 	kohaku_close(dev);
 }
@@ -269,7 +269,7 @@ static kohaku_device *open_logged(const char *desc, char *log, size_t len)
 	log[n > 0 ? n : 0] = 0;
 	close(fd);
 	if (r)
-		rt_fail_at(__FILE__, __LINE__, "open: %d: %s", r, err);
+		check_fail_at(__FILE__, __LINE__, "open: %d: %s", r, err);
 	return dev;
 }
 
@@ -329,7 +329,7 @@ TEST_F(rt, ctrl_reply_lost_at_bringup)
 	REQUIRE(dev);
 	CHECK(has_node(dev, 1, 0));
 	CHECK(!has_node(dev, 1, 2));
-	rt_diag("first CAPS reply of (1,2) lost: the driver left it out%s",
+	check_diag("first CAPS reply of (1,2) lost: the driver left it out%s",
 		 strstr(log, "(1,2)") ? ", and said so" :
 		 " and said nothing (it cannot tell it from an empty coordinate)");
 	(kohaku_close)(dev);
@@ -408,7 +408,7 @@ TEST_F(rt, hung_unit_times_out_others_carry_on)
 		REQUIRE(rt_vec_setup(dev, sx[0].mesh, 16, 6, &v) == 0);
 		rt_prog_saxpy(&p, &inst, 1, &sx[0], &v, 1.5f);
 		r = rt_run(dev, &p, 1, &st);
-		rt_diag("a job queued to (%u,%u) before it was declared hung: %d %s (device %llu ms)",
+		check_diag("a job queued to (%u,%u) before it was declared hung: %d %s (device %llu ms)",
 			 sx[0].x, sx[0].y, r, kohaku_job_status_name(st.status),
 			 (unsigned long long)(st.device_ns / 1000000));
 		/* it must not be dispatched into the hung unit and time out */

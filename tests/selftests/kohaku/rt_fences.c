@@ -35,7 +35,7 @@ static bool fjob_submit(kohaku_device *dev, const struct drm_kohaku_node *nd,
 		return false;
 	rt_prog_saxpy(&j->p, &j->inst, 1, nd, &j->v, 1.5f);
 	if (kohaku_syncobj_create(dev, &j->so)) {
-		rt_fail_at(__FILE__, __LINE__, "syncobj: %s", kohaku_last_error(dev));
+		check_fail_at(__FILE__, __LINE__, "syncobj: %s", kohaku_last_error(dev));
 		return false;
 	}
 	memset(&a, 0, sizeof(a));
@@ -45,7 +45,7 @@ static bool fjob_submit(kohaku_device *dev, const struct drm_kohaku_node *nd,
 	a.n_in_syncobjs = n_in;
 	a.out_syncobj = j->so;
 	if (kohaku_submit_ex(dev, &a, &j->id)) {
-		rt_fail_at(__FILE__, __LINE__, "submit: %s", kohaku_last_error(dev));
+		check_fail_at(__FILE__, __LINE__, "submit: %s", kohaku_last_error(dev));
 		return false;
 	}
 	return true;

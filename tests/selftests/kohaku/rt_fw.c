@@ -167,7 +167,7 @@ static void refused(kohaku_device *dev, struct image *im, int err,
 		  what, out.reason, kohaku_fw_reason(out.reason), reason,
 		  kohaku_fw_reason(reason));
 	CHECK(strstr(kohaku_last_error(dev), kohaku_fw_reason(reason)) != NULL);
-	rt_diag("%s: %s", what, kohaku_last_error(dev));
+	check_diag("%s: %s", what, kohaku_last_error(dev));
 	still_running(dev, good_version());
 	free(im->b);
 	im->b = NULL;
@@ -228,14 +228,14 @@ TEST_F(rt, reload_while_idle)
 		CHECK_EQ(out.fw_api >> 16, KH_POOL_API_MAJOR);
 		CHECK(out.boot_ns > 0);
 		CHECK_EQ(out.fail_mesh, KOHAKU_COORD_NONE);
-		rt_diag("reload %s: %u units, boot %llu ns of device time",
+		check_diag("reload %s: %u units, boot %llu ns of device time",
 			 flags ? "through the mailbox" : "by LOAD", out.n_units,
 			 (unsigned long long)out.boot_ns);
 		still_running(dev, out.fw_version);
 	}
 	/* what LOAD is for: the image does not cross the mailbox flit by flit */
 	if (kohaku_device_backend(dev) == KOHAKU_BACKEND_SIM) {
-		rt_diag("register writes for %zu bytes on %u units: %llu by LOAD, %llu through the mailbox",
+		check_diag("register writes for %zu bytes on %u units: %llu by LOAD, %llu through the mailbox",
 			 len, n, w[0], w[1]);
 		CHECK_MSG(w[0] * 4 < w[1], "LOAD took %llu writes, the mailbox %llu",
 			  w[0], w[1]);
@@ -274,7 +274,7 @@ TEST_F(rt, reload_refused_while_a_job_runs)
 	memset(&out, 0, sizeof(out));
 	CHECK_EQ(kohaku_fw_load(dev, g, len, 0, &out), -EBUSY);
 	CHECK_EQ(out.reason, KOHAKU_FW_ERR_BUSY);
-	rt_diag("%s", kohaku_last_error(dev));
+	check_diag("%s", kohaku_last_error(dev));
 	CHECK_EQ(kohaku_wait(dev, job[0], 120000, &st), 0);
 	CHECK_EQ(st.status, KOHAKU_JOB_DONE);
 	/*
@@ -289,7 +289,7 @@ TEST_F(rt, reload_refused_while_a_job_runs)
 		CHECK_EQ(r, -EBUSY);
 		CHECK_EQ(out.reason, KOHAKU_FW_ERR_BUSY);
 	} else {
-		rt_diag("the second job had finished before the load");
+		check_diag("the second job had finished before the load");
 	}
 	CHECK_EQ(kohaku_wait(dev, job[1], r ? 120000 : 0, &st), 0);
 	CHECK_EQ(st.status, KOHAKU_JOB_DONE);
@@ -404,7 +404,7 @@ TEST_F(rt, firmware_that_never_says_ready_times_out)
 	CHECK_EQ(a.fail_mesh, nd[0].mesh);
 	CHECK_EQ(a.fail_x, nd[0].x);
 	CHECK_EQ(a.fail_y, nd[0].y);
-	rt_diag("%s", kohaku_last_error(dev));
+	check_diag("%s", kohaku_last_error(dev));
 	free(im.b);
 	still_running(dev, good_version());
 	kohaku_close(dev);
@@ -432,7 +432,7 @@ TEST_F(rt, firmware_that_traps_at_boot_reports_it)
 	CHECK(KH_POOL_TRAP_CORE(a.fail_trap) < KH_POOL_CORES);
 	CHECK_EQ(KH_POOL_TRAP_CAUSE(a.fail_trap), KH_POOL_CAUSE_ILLEGAL);
 	CHECK_EQ(KH_POOL_TRAP_PC(a.fail_trap), 8);
-	rt_diag("trap at boot: core %u cause %u pc 0x%x",
+	check_diag("trap at boot: core %u cause %u pc 0x%x",
 		 KH_POOL_TRAP_CORE(a.fail_trap), KH_POOL_TRAP_CAUSE(a.fail_trap),
 		 KH_POOL_TRAP_PC(a.fail_trap));
 	free(im.b);

@@ -124,7 +124,7 @@ static struct drm_kohaku_node node_live(kohaku_device *dev,
 
 	memset(&r, 0, sizeof(r));
 	if (kohaku_nodes_alloc(dev, KOHAKU_NODES_LIVE, &nd, &cnt) < 0) {
-		rt_fail_at(__FILE__, __LINE__, "nodes: %s", kohaku_last_error(dev));
+		check_fail_at(__FILE__, __LINE__, "nodes: %s", kohaku_last_error(dev));
 		return r;
 	}
 	for (i = 0; i < cnt; i++)
@@ -325,7 +325,7 @@ TEST_F(rt, vec_l1_filled_by_two_acknowledged_bursts)
 	for (i = 0; i < bytes && in[i] == out[i]; i++)
 		;
 	if (i < bytes)
-		rt_fail_at(__FILE__, __LINE__, "L1 byte %zu (word %zu): drained 0x%02x, sent 0x%02x",
+		check_fail_at(__FILE__, __LINE__, "L1 byte %zu (word %zu): drained 0x%02x, sent 0x%02x",
 			    i, i / KH_VEC_WORD_BYTES, out[i], in[i]);
 	kohaku_bo_free(dev, h);
 	free(in);

@@ -585,7 +585,7 @@ TEST_F(rt, sx_fault_mid_program_then_good_job)
 		CHECK_EQ(st.fault_code, KH_SX_FAULT_BAD_OP);
 	else
 		CHECK_EQ(st.fault_code, 0);
-	rt_diag("mid-program fault: code %s", st.fault_flags & KOHAKU_FAULT_CODE_KNOWN ?
+	check_diag("mid-program fault: code %s", st.fault_flags & KOHAKU_FAULT_CODE_KNOWN ?
 		 "known" : "not known (overwritten by the last signal)");
 	CHECK(strstr(kohaku_last_error(dev), "FAULT") != NULL);
 	rt_vec_free(dev, &v);

@@ -446,7 +446,7 @@ TEST_F(rt, reference_is_the_matrix_product)
 				mag += fabs(h2d(a[i * K + k]) * h2d(b[k * N + j]));
 			}
 			if (fabs(got - exact) > 0.04 * mag + 1e-3 && bad++ < 3)
-				rt_fail_at(__FILE__, __LINE__,
+				check_fail_at(__FILE__, __LINE__,
 					    "C[%u][%u] = %g, exact %g (sum |ab| %g)",
 					    i, j, got, exact, mag);
 		}
@@ -545,12 +545,12 @@ static unsigned long job_check(kohaku_device *dev, struct mat_job *j)
 	unsigned int i;
 
 	if (!raw || !tiles || !c) {
-		rt_fail_at(__FILE__, __LINE__, "out of memory");
+		check_fail_at(__FILE__, __LINE__, "out of memory");
 		bad = 1;
 		goto out;
 	}
 	if (kohaku_bo_read(dev, j->hc, 0, raw, cb + GUARD)) {
-		rt_fail_at(__FILE__, __LINE__, "read C: %s",
+		check_fail_at(__FILE__, __LINE__, "read C: %s",
 			    kohaku_last_error(dev));
 		bad = 1;
 		goto out;
@@ -560,14 +560,14 @@ static unsigned long job_check(kohaku_device *dev, struct mat_job *j)
 	kohaku_mat_unpack_c(tiles, j->m, j->n, c);
 	for (i = 0; i < j->m * j->n; i++)
 		if (c[i] != j->want[i] && bad++ < 3)
-			rt_fail_at(__FILE__, __LINE__,
+			check_fail_at(__FILE__, __LINE__,
 				    "(%u,%u) %ux%ux%u: C[%u][%u] = 0x%04x, "
 				    "reference 0x%04x", j->nd->x, j->nd->y,
 				    j->m, j->n, j->k, i / j->n, i % j->n, c[i],
 				    j->want[i]);
 	for (i = 0; i < GUARD; i++)
 		if (raw[cb + i] != GUARD_B) {
-			rt_fail_at(__FILE__, __LINE__,
+			check_fail_at(__FILE__, __LINE__,
 				    "(%u,%u): byte %u past C changed", j->nd->x,
 				    j->nd->y, i);
 			bad++;
@@ -620,7 +620,7 @@ static void gemm_fill_on(kohaku_device *dev, const struct drm_kohaku_node *nd,
 	long r0, r1;
 
 	if (job_setup(dev, nd, m, n, k, elo, ehi, seed, fill_max, &j)) {
-		rt_fail_at(__FILE__, __LINE__, "setup %ux%ux%u: %s", m, n, k,
+		check_fail_at(__FILE__, __LINE__, "setup %ux%ux%u: %s", m, n, k,
 			    kohaku_last_error(dev));
 		job_free(dev, &j);
 		return;
@@ -698,7 +698,7 @@ TEST_F(rt, every_unit_in_one_job)
 	memset(p, 0, sizeof(p));
 	for (i = 0; i < n; i++) {
 		if (job_setup(dev, &nd[i], 12, 8, 160, 9, 21, 200 + i, 0, &j[i])) {
-			rt_fail_at(__FILE__, __LINE__, "setup: %s",
+			check_fail_at(__FILE__, __LINE__, "setup: %s",
 				    kohaku_last_error(dev));
 			break;
 		}

@@ -29,7 +29,7 @@ static kohaku_device *open_quad(void)
 		r = kohaku_open(KOHAKU_BACKEND_SIM, "quad", &dev, err, sizeof(err));
 	}
 	if (r)
-		rt_fail_at(__FILE__, __LINE__, "open the quad card: %s", err);
+		check_fail_at(__FILE__, __LINE__, "open the quad card: %s", err);
 	return dev;
 }
 

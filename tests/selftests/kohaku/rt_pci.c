@@ -81,7 +81,7 @@ TEST_F(rt, match_refusals)
 			  strstr(err, "is not a PCI id") &&
 			  strstr(err, "VVVV:DDDD"), "'%s': %s", bad[i], err);
 	}
-	rt_diag("e.g. %s", err);
+	check_diag("e.g. %s", err);
 	for (i = 0; i <= KOHAKU_PCI_MATCH_MAX; i++)
 		snprintf(many + strlen(many), sizeof(many) - strlen(many),
 			 "%s1234:%04x", i ? "," : "", i);
@@ -288,7 +288,7 @@ TEST_F(rt, sysfs_other_driver)
 			  strstr(e.message, "driver_override") &&
 			  strstr(e.message, "> /sys/bus/pci/drivers_probe"),
 			  "%s", e.message);
-		rt_diag("%s: %s", drv[i], e.message);
+		check_diag("%s: %s", drv[i], e.message);
 		tree_fini();
 	}
 }
@@ -343,13 +343,13 @@ TEST_F(rt, host_kohaku_ids)
 	r = kohaku_pci_list("", &l, &n, err, sizeof(err));
 	if (r < 0) {
 		/* no PCI access here: a clean error, nothing listed */
-		rt_diag("no PCI access: %d %s", r, err);
+		check_diag("no PCI access: %d %s", r, err);
 		CHECK(err[0]);
 		CHECK(l == NULL);
 		CHECK_EQ(n, 0);
 		return;
 	}
-	rt_diag("%u KohakuAccel function%s; %s", n, n == 1 ? "" : "s", err);
+	check_diag("%u KohakuAccel function%s; %s", n, n == 1 ? "" : "s", err);
 	if (!n) {
 		CHECK(l == NULL);
 		CHECK_MSG(strstr(err, "no PCI function with KohakuAccel's ids "
@@ -359,7 +359,7 @@ TEST_F(rt, host_kohaku_ids)
 		CHECK(l[i].kohaku_ids);
 		CHECK(l[i].vendor == 0x10ee && l[i].device == 0x903f);
 		CHECK(l[i].status == 0 || l[i].message[0]);
-		rt_diag("%s: driver '%s' %s", l[i].address, l[i].driver,
+		check_diag("%s: driver '%s' %s", l[i].address, l[i].driver,
 			 l[i].message);
 	}
 	kohaku_free_pci_list(l);
@@ -464,7 +464,7 @@ TEST_F(rt, host_function_by_id)
 	e = find(l, n, h.addr);
 	CHECK_MSG(e, "%s (%s) not listed", h.addr, match);
 	if (e) {
-		rt_diag("%s %04x:%04x sub %04x:%04x rev %02x class %06x link %s, "
+		check_diag("%s %04x:%04x sub %04x:%04x rev %02x class %06x link %s, "
 			 "%s, driver '%s': %s", e->address, e->vendor, e->device,
 			 e->subvendor, e->subdevice, e->revision, e->class_code,
 			 kohaku_pci_link_describe(e, link, sizeof(link)),
@@ -553,13 +553,13 @@ TEST_F(rt, no_pci_access)
 	CHECK_EQ(kohaku_pci_list("", &l, &n, err, sizeof(err)), -ENOENT);
 	CHECK(l == NULL && n == 0);
 	CHECK_MSG(strstr(err, "sysfs is not mounted"), "%s", err);
-	rt_diag("no /sys/bus: %s", err);
+	check_diag("no /sys/bus: %s", err);
 	CHECK(mkdir("/sys/bus", 0755) == 0);
 	CHECK_EQ(kohaku_pci_list("1234:1111", &l, &n, err, sizeof(err)),
 		 -ENOENT);
 	CHECK_MSG(strstr(err, "/sys/bus/pci/devices does not exist"),
 		  "%s", err);
-	rt_diag("no /sys/bus/pci: %s", err);
+	check_diag("no /sys/bus/pci: %s", err);
 }
 
 /* libpciaccess's state is process-wide: concurrent calls are serialised */

@@ -104,7 +104,7 @@ TEST_F(rt, every_unit_booted)
 		CHECK(nd[i].fw_boot_ns > 0);
 		CHECK_EQ(nd[i].n_buffers, KH_POOL_NBUF);
 	}
-	rt_diag("%u POOL units, firmware 0x%06x API 0x%x, boot %llu ns: %s", n,
+	check_diag("%u POOL units, firmware 0x%06x API 0x%x, boot %llu ns: %s", n,
 		 fi.fw_version, fi.fw_api, (unsigned long long)nd[0].fw_boot_ns,
 		 fi.status);
 	kohaku_close(dev);
@@ -412,7 +412,7 @@ TEST_F(rt, all_units_at_once_every_kernel)
 		CHECK_EQ(st.status, KOHAKU_JOB_DONE);
 		unit_check(dev, i, len, &run[i]);
 	}
-	rt_diag("crc32, copy, fill, vadd, sum and hist of %zu bytes on %u units side by side",
+	check_diag("crc32, copy, fill, vadd, sum and hist of %zu bytes on %u units side by side",
 		 len, n);
 	kohaku_close(dev);
 }
@@ -432,7 +432,7 @@ TEST_F(rt, bad_arguments_fault_with_the_firmwares_code)
 	CHECK_EQ(run1(dev, &nd[0], &inst, &st), 0);
 	CHECK_EQ(st.status, KOHAKU_JOB_FAULT);
 	CHECK_EQ(st.fault_code, KH_POOL_FAULT(KH_POOL_CLASS_FW, KH_POOL_FW_ARGS));
-	rt_diag("%s", kohaku_pool_fault_describe(st.fault_code, d, sizeof(d)));
+	check_diag("%s", kohaku_pool_fault_describe(st.fault_code, d, sizeof(d)));
 	kohaku_inst_pool(&inst, 0x42, unk);
 	CHECK_EQ(run1(dev, &nd[0], &inst, &st), 0);
 	CHECK_EQ(st.status, KOHAKU_JOB_FAULT);
@@ -487,7 +487,7 @@ TEST_F(rt, trap_reports_core_cause_pc)
 		CHECK_EQ(st.fault_code & 0xff, cases[i].cause);
 		CHECK_EQ(st.fault_x, nd[0].x);
 		CHECK_EQ(st.fault_y, nd[0].y);
-		rt_diag("%s", kohaku_pool_fault_describe(st.fault_code, d, sizeof(d)));
+		check_diag("%s", kohaku_pool_fault_describe(st.fault_code, d, sizeof(d)));
 		/* TRAP read live: the same core and cause, a PC in IRAM */
 		REQUIRE(kohaku_nodes_alloc(dev, KOHAKU_NODES_LIVE, &all, &cnt) == 0);
 		for (k = 0; k < cnt; k++) {
@@ -498,7 +498,7 @@ TEST_F(rt, trap_reports_core_cause_pc)
 			CHECK_EQ(KH_POOL_TRAP_CORE(all[k].fw_trap), core);
 			CHECK_EQ(KH_POOL_TRAP_CAUSE(all[k].fw_trap), cases[i].cause);
 			CHECK(KH_POOL_TRAP_PC(all[k].fw_trap) < KH_POOL_IRAM_SIZE);
-			rt_diag("TRAP: core %u cause %u pc 0x%08x",
+			check_diag("TRAP: core %u cause %u pc 0x%08x",
 				 KH_POOL_TRAP_CORE(all[k].fw_trap),
 				 KH_POOL_TRAP_CAUSE(all[k].fw_trap),
 				 KH_POOL_TRAP_PC(all[k].fw_trap));

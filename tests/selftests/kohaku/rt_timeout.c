@@ -65,7 +65,7 @@ TEST_F(rt, job_time_limit)
 		memset(&in, 0, sizeof(in));
 		CHECK_OK(dev, kohaku_ioctl(dev, DRM_IOCTL_KOHAKU_GET_INFO, &in));
 		wedged = in.mesh[sx[0].mesh].flags & KOHAKU_MESH_WEDGED;
-		rt_diag("after the timeout: node %s, mesh %s", hung ? "hung" : "not hung",
+		check_diag("after the timeout: node %s, mesh %s", hung ? "hung" : "not hung",
 			 wedged ? "wedged" : "not wedged");
 		for (u = 0; u < n_sx && u < 2; u++) {
 			bool refused = wedged || (u == 0 && hung);
@@ -77,7 +77,7 @@ TEST_F(rt, job_time_limit)
 				CHECK_MSG(r == -EIO, "SX (%u,%u) after the timeout: %d, "
 					  "expected -EIO", sx[u].x, sx[u].y, r);
 				if (r < 0)
-					rt_diag("%s", kohaku_last_error(dev));
+					check_diag("%s", kohaku_last_error(dev));
 			} else {
 				CHECK_MSG(r == 0 && st.status == KOHAKU_JOB_DONE,
 					  "SX (%u,%u) after the timeout: %d %s: %s",

@@ -659,7 +659,7 @@ TEST_F(rt, demo_kernel_on_every_unit_bit_exact)
 			vt_bufs_free(dev, &b[u]);
 		}
 	}
-	rt_diag("%u vec unit%s, each alone and all in one job", nv,
+	check_diag("%u vec unit%s, each alone and all in one job", nv,
 		 nv == 1 ? "" : "s");
 	rt_close_card(dev);
 }
@@ -734,7 +734,7 @@ TEST_F(rt, kernel_fault_is_a_job_fault_with_the_node)
 		CHECK_EQ(st.fault_y, nd[u].y);
 		CHECK_EQ(st.n_faults, 1);
 		kohaku_job_describe(&st, d, sizeof(d));
-		rt_diag("%s: %s", d,
+		check_diag("%s: %s", d,
 			 kohaku_vec_fault_describe(st.fault_code, d2, sizeof(d2)));
 		/* a VLD of dtype 0 (the raw form): F_DTYPE */
 		CHECK_EQ(kohaku_vec_mem(&k[0], KH_VEC_VLD, 0, 0, 0, 0), 0);
@@ -856,7 +856,7 @@ TEST_F(rt, imem_desc_retire_0_and_run_reports_cycles)
 
 	traced = kohaku_sim_command(dev, "trace on events=unit") == 0;
 	if (!traced)
-		rt_diag("no model trace here (%s): exec_result from CU_DBG only",
+		check_diag("no model trace here (%s): exec_result from CU_DBG only",
 			 kohaku_last_error(dev));
 	for (u = 0; u < nv; u++)
 		for (j = 0; j < 3; j++) {
