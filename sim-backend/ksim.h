@@ -37,6 +37,21 @@ struct ksim_card;
 int ksim_card_create(const char *desc, struct ksim_card **out,
 		       char *err, size_t errlen);
 /**
+ * ksim_desc_text_check() - refuse a description that is not text
+ * @text: the bytes as read (a file, a sysfs write), which may hold a NUL.
+ * @len: their number.
+ * @err: on failure, the line and byte of the first bad byte; may be NULL.
+ * @errlen: the size of @err.
+ *
+ * A description is text: a NUL byte would end it silently (the rest
+ * ignored), a control byte other than tab, CR and LF is no part of one.
+ * Callers holding bytes of their own check them before ksim_card_create().
+ *
+ * Return: 0, or -EINVAL.
+ */
+int ksim_desc_text_check(const char *text, size_t len, char *err,
+			 size_t errlen);
+/**
  * ksim_card_destroy() - destroy a card
  * @card: the card, or NULL (nothing to do).
  */

@@ -3,6 +3,7 @@
  * The lexer shared by the description and command parsers (sim_lex.h):
  * nothing here knows a directive, a knob or a message's words.
  */
+#include "ksim.h"
 #include "sim_lex.h"
 
 static bool ksim_blank(char c)
@@ -135,6 +136,51 @@ bool ksim_word_xy(const struct ksim_word *w, unsigned int max, unsigned int *x,
 	return true;
 }
 
+/* a byte a terminal shows as itself */
+static bool ksim_printable(unsigned char c)
+{
+	return c >= 0x20 && c < 0x7f;
+}
+
+/*
+ * Messages quote the input's words; a byte that is not printable ASCII
+ * (an escape sequence, a C1 control, a stray UTF-8 byte) is written as
+ * \xHH, so a message never drives the terminal it is printed on.
+ */
+static void ksim_escape(char *err, size_t errlen)
+{
+	size_t i, n = strlen(err), extra = 0, o;
+	char *tmp;
+
+	for (i = 0; i < n; i++)
+		if (!ksim_printable(err[i]))
+			extra += 3;
+	if (!extra)
+		return;
+	tmp = ksim_plat_zalloc(n + 1);
+	if (!tmp) {
+		for (i = 0; i < n; i++)
+			if (!ksim_printable(err[i]))
+				err[i] = '?';
+		return;
+	}
+	memcpy(tmp, err, n + 1);
+	for (i = 0, o = 0; i < n && o + 1 < errlen; i++) {
+		unsigned char c = tmp[i];
+
+		if (ksim_printable(c)) {
+			err[o++] = c;
+		} else if (o + 4 < errlen) {
+			snprintf(err + o, 5, "\\x%02x", c);
+			o += 4;
+		} else {
+			break;
+		}
+	}
+	err[o] = '\0';
+	ksim_plat_free(tmp);
+}
+
 int ksim_refuse(char *err, size_t errlen, const char *fmt, ...)
 {
 	va_list ap;
@@ -143,6 +189,31 @@ int ksim_refuse(char *err, size_t errlen, const char *fmt, ...)
 		va_start(ap, fmt);
 		vsnprintf(err, errlen, fmt, ap);
 		va_end(ap);
+		ksim_escape(err, errlen);
 	}
 	return -EINVAL;
+}
+
+int ksim_desc_text_check(const char *text, size_t len, char *err,
+			 size_t errlen)
+{
+	unsigned int line = 1;
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		unsigned char c = text[i];
+
+		if (c == '\n')
+			line++;
+		if (!c)
+			return ksim_refuse(err, errlen, "line %u: a NUL byte (at "
+					   "byte %zu): a card description is "
+					   "text", line, i);
+		if ((c < 0x20 && c != '\t' && c != '\r' && c != '\n') ||
+		    c == 0x7f)
+			return ksim_refuse(err, errlen, "line %u: control byte "
+					   "0x%02x (at byte %zu): a card "
+					   "description is text", line, c, i);
+	}
+	return 0;
 }

@@ -198,6 +198,11 @@ static int kh_bo_xfer(struct kh_file *kf, struct drm_kohaku_bo_rw *a,
 	} else if (!kh_has_dma(kd)) {
 		kh_err(kd, "this card has no usable DMA engine; BO data cannot be moved\n");
 		ret = -EOPNOTSUPP;
+	} else if (a->size && !a->data_ptr) {
+		/* no arithmetic on a NULL pointer (undefined in C, in-process) */
+		kh_dbg(kd, "BO %u: data_ptr is 0 for %llu bytes\n", bo->handle,
+		       a->size);
+		ret = -EFAULT;
 	} else if (a->size) {
 		ret = kh_dma_user(kd, kh_bo_card_addr(bo, a->offset),
 				  kh_u64_to_user_ptr(a->data_ptr), a->size, write);

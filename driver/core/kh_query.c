@@ -284,6 +284,11 @@ int kh_ioctl_nodes(struct kh_file *kf, void *arg)
 		       usize, KOHAKU_NODE_SIZE_MIN, osize + sizeof(zero));
 		return -EINVAL;
 	}
+	/* no arithmetic on a NULL pointer (undefined in C, in-process) */
+	if (!a->nodes_ptr && a->capacity) {
+		kh_dbg(kd, "NODES: nodes_ptr is 0 with capacity %u\n", a->capacity);
+		return -EFAULT;
+	}
 	out = kh_zalloc(osize * KH_MAX_NODES_PER_MESH);
 	if (!out)
 		return -ENOMEM;

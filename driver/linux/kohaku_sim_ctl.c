@@ -31,11 +31,15 @@ static ssize_t new_card_store(struct device *dev,
 			      struct device_attribute *attr,
 			      const char *buf, size_t count)
 {
-	char *text, *line, *rest, *tok, *tokens[2] = { };
+	char *text, *line, *rest, *tok, *tokens[2] = { }, msg[128];
 	unsigned int id, n = 0;
 	const char *desc;
 	int ret = -EINVAL;
 
+	if (ksim_desc_text_check(buf, count, msg, sizeof(msg))) {
+		pr_err("kohaku_sim: new_card: %s\n", msg);
+		return -EINVAL;
+	}
 	text = kmemdup_nul(buf, count, GFP_KERNEL);
 	if (!text)
 		return -ENOMEM;

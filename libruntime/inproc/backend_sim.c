@@ -305,7 +305,7 @@ static int resolve_desc(const char *device, const char **text, char **owned,
 	const char *b = ksim_builtin_desc(device);
 	struct stat st;
 	FILE *f;
-	char *buf;
+	char *buf, msg[256];
 	size_t n;
 
 	*owned = NULL;
@@ -315,6 +315,11 @@ static int resolve_desc(const char *device, const char **text, char **owned,
 		return 0;
 	}
 	if (strchr(device, '\n')) {
+		if (ksim_desc_text_check(device, strlen(device), msg,
+					 sizeof(msg))) {
+			kh_rt_errbuf(err, errlen, "sim device: %s", msg);
+			return -EINVAL;
+		}
 		*text = device;
 		snprintf(name, namelen, "sim:inline");
 		return 0;
@@ -375,6 +380,11 @@ static int resolve_desc(const char *device, const char **text, char **owned,
 		return -EFBIG;
 	}
 	buf[n] = '\0';
+	if (ksim_desc_text_check(buf, n, msg, sizeof(msg))) {
+		free(buf);
+		kh_rt_errbuf(err, errlen, "sim device '%s': %s", device, msg);
+		return -EINVAL;
+	}
 	*text = buf;
 	*owned = buf;
 	snprintf(name, namelen, "sim:%s", base_name(device));

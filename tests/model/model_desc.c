@@ -174,6 +174,42 @@ TEST_F(model, extra_unit_types_and_null_desc)
 	CHECK_EQ(ksim_card_create("junk", &c, NULL, 0), -EINVAL);
 }
 
+/*
+ * A description is text: a NUL byte would end it silently, so the bytes
+ * as read are checked first; messages show no raw control byte.
+ */
+TEST_F(model, text_only_and_escaped_messages)
+{
+	static const char nul[] = "xxx sax xxx\nmag nul nul\0junk\nxxx sax xxx\n";
+	static const char esc[] = "xxx sax xxx\nmag \x1b[31mnul\n";
+	static const char ok[] = "xxx sax xxx\nmag nul nul\r\n\txxx sax xxx\n";
+	struct ksim_card *c = NULL;
+	char err[160];
+
+	CHECK_EQ(ksim_desc_text_check(nul, sizeof(nul) - 1, err, sizeof(err)),
+		 -EINVAL);
+	CHECK_MSG(!strcmp(err, "line 2: a NUL byte (at byte 23): a card "
+			  "description is text"), "%s", err);
+	CHECK_EQ(ksim_desc_text_check(esc, sizeof(esc) - 1, err, sizeof(err)),
+		 -EINVAL);
+	CHECK_MSG(!strcmp(err, "line 2: control byte 0x1b (at byte 16): a "
+			  "card description is text"), "%s", err);
+	CHECK_EQ(ksim_desc_text_check(ok, sizeof(ok) - 1, err, sizeof(err)), 0);
+	CHECK_EQ(ksim_desc_text_check(ok, sizeof(ok) - 1, NULL, 0), 0);
+	/* the parser's own messages: the unknown token's bytes escaped */
+	CHECK_EQ(ksim_card_create("xxx s\x1b[2Jx xxx\nmag nul nul\nxxx nul xxx\n",
+				  &c, err, sizeof(err)), -EINVAL);
+	CHECK_MSG(!strcmp(err, "line 1: unknown token 's\\x1b[2Jx'"), "%s", err);
+	CHECK_EQ(ksim_card_create("xxx \xc3\xa9 xxx\nmag nul nul\nxxx nul xxx\n",
+				  &c, err, sizeof(err)), -EINVAL);
+	CHECK_MSG(!strcmp(err, "line 1: unknown token '\\xc3\\xa9'"), "%s", err);
+	/* escaping never runs past a short buffer */
+	CHECK_EQ(ksim_card_create("xxx \x01\x02\x03\x04\x05 xxx\nmag\n",
+				  &c, err, 20), -EINVAL);
+	CHECK_EQ(strlen(err) < 20, 1);
+	check_diag("escaped: %s", err);
+}
+
 /* ---- KohakuTPU maps load; a unit without a model is refused ---- */
 
 /* a token the unit table knows with no model behind it: refused by name */

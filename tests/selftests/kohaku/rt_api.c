@@ -4,6 +4,7 @@
  * builders against the spec's bit table, error strings, per-thread
  * messages, several devices and several threads.
  */
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -162,6 +163,45 @@ TEST_F(rt, open_sim_from_file_and_text)
 		CHECK_EQ(in.n_nodes, 2);
 		kohaku_close(dev);
 	}
+}
+
+/*
+ * A description file is text: one with a NUL byte is refused by name (the
+ * parser would stop at it and take the rest as absent), and the refusal
+ * shows no raw control byte of the file.
+ */
+TEST_F(rt, open_sim_file_not_text)
+{
+	static const char nul[] = "xxx sax xxx\nmag nul nul\0xxx sax xxx\n";
+	static const char esc[] = "xxx sax xxx\nmag \x1b]0;owned\x07 nul\nxxx sax xxx\n";
+	char path[] = "/tmp/kohaku-rt-map-XXXXXX";
+	char err[KOHAKU_ERRMSG_MAX];
+	kohaku_device *dev;
+	int fd;
+
+	fd = mkstemp(path);
+	REQUIRE(fd >= 0);
+	REQUIRE(write(fd, nul, sizeof(nul) - 1) == (ssize_t)sizeof(nul) - 1);
+	close(fd);
+	CHECK_ERR(kohaku_open(KOHAKU_BACKEND_SIM, path, &dev, err, sizeof(err)),
+		  -EINVAL);
+	CHECK(dev == NULL);
+	HAS(err, path);
+	HAS(err, "line 2: a NUL byte (at byte 23)");
+	check_diag("%s", err);
+	fd = open(path, O_WRONLY | O_TRUNC);
+	REQUIRE(fd >= 0);
+	REQUIRE(write(fd, esc, sizeof(esc) - 1) == (ssize_t)sizeof(esc) - 1);
+	close(fd);
+	CHECK_ERR(kohaku_open(KOHAKU_BACKEND_SIM, path, &dev, err, sizeof(err)),
+		  -EINVAL);
+	HAS(err, "control byte 0x1b");
+	CHECK(!strchr(err, 0x1b) && !strchr(err, 0x07));
+	unlink(path);
+	/* inline text too */
+	CHECK_ERR(kohaku_open(KOHAKU_BACKEND_SIM, esc, &dev, err, sizeof(err)),
+		  -EINVAL);
+	HAS(err, "control byte 0x1b");
 }
 
 /*

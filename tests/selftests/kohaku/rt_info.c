@@ -168,6 +168,12 @@ TEST_F(rt, nodes_capacity_smaller_than_count)
 	CHECK_EQ(nd[1].x, 0xab);
 	CHECK_EQ(nd[1].caps_reg, 0xababababababababULL);
 
+	/* capacity without a buffer: EFAULT, never a write through NULL */
+	memset(&req, 0, sizeof(req));
+	req.capacity = 2;
+	req.node_size = sizeof(nd[0]);
+	CHECK_ERR(rt_ioctl(dev, DRM_IOCTL_KOHAKU_NODES, &req), -EFAULT);
+
 	/* capacity 0 and no buffer: just the count */
 	memset(&req, 0, sizeof(req));
 	req.node_size = sizeof(nd[0]);
