@@ -7,14 +7,15 @@
 #                         image for the VM tests, qemu, busybox, valgrind,
 #                         the riscv64-unknown-elf toolchain for the POOL
 #                         firmware, clang and libFuzzer for the image-parser
-#                         fuzzer)
+#                         fuzzer, udev for the VM's udev checks, dkms for
+#                         scripts/check-dkms.sh)
 set -eu
 what=${1:-all}
 pkgs="gcc make pkg-config libdrm-dev zlib1g-dev libpciaccess-dev libjson-c-dev"
 if [ "$what" = all ]; then
 	pkgs="$pkgs linux-headers-6.12-amd64 linux-image-6.12-amd64 \
 qemu-system-x86 busybox-static cpio xz-utils zstd kmod valgrind \
-gcc-riscv64-unknown-elf clang libclang-rt-14-dev"
+gcc-riscv64-unknown-elf clang libclang-rt-14-dev udev dkms"
 fi
 
 missing=

@@ -76,6 +76,7 @@ run_check cli scripts/check-cli.sh
 # make install/uninstall into a temporary DESTDIR, an external program
 # built with pkg-config alone (scripts/check-install.sh)
 run_check install scripts/check-install.sh
+run_check dkms scripts/check-dkms.sh
 
 # the POOL firmware the model tests boot (make firmware)
 KOHAKU_TEST_FW=${KOHAKU_TEST_FW:-$top/build/firmware/pool.fw}
