@@ -163,4 +163,6 @@ clean:
 	rm -rf build
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean >/dev/null 2>&1
 
--include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+# the compilers' dependency files (-MMD), not directories such as the VM
+# initramfs's udev/rules.d and modprobe.d (below build/vm/root)
+-include $(shell find $(BUILD) -name '*.d' -type f 2>/dev/null)

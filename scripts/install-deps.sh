@@ -8,14 +8,15 @@
 #                         the riscv64-unknown-elf toolchain for the POOL
 #                         firmware, clang and libFuzzer for the image-parser
 #                         fuzzer, linux-source-6.12 for the kselftest
-#                         harness the uapi and runtime tests build on)
+#                         harness the tests build on, udev for the VM's
+#                         udev checks, dkms for scripts/check-dkms.sh)
 set -eu
 what=${1:-all}
 pkgs="gcc make pkg-config libdrm-dev zlib1g-dev libpciaccess-dev libjson-c-dev"
 if [ "$what" = all ]; then
 	pkgs="$pkgs linux-headers-6.12-amd64 linux-image-6.12-amd64 \
 qemu-system-x86 busybox-static cpio xz-utils zstd kmod valgrind \
-gcc-riscv64-unknown-elf clang libclang-rt-14-dev linux-source-6.12"
+gcc-riscv64-unknown-elf clang libclang-rt-14-dev linux-source-6.12 udev dkms"
 fi
 
 missing=

@@ -83,6 +83,8 @@ run_check install scripts/check-install.sh
 # the sysfs ABI documents' format, PCI paths twinned with the platform
 # paths the VM checks (scripts/check-sysfs-doc.sh)
 run_check sysfs-doc scripts/check-sysfs-doc.sh
+# dkms.conf tried for real in temporary trees (scripts/check-dkms.sh)
+run_check dkms scripts/check-dkms.sh
 
 # the POOL firmware the model tests boot (make firmware)
 KOHAKU_TEST_FW=${KOHAKU_TEST_FW:-$top/build/firmware/pool.fw}

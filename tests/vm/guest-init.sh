@@ -11,8 +11,10 @@ mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
 mount -t debugfs debugfs /sys/kernel/debug
-mkdir -p /tmp
+mkdir -p /tmp /run
 mount -t tmpfs tmpfs /tmp
+# systemd-udevd's control socket and database (the udev checks)
+mount -t tmpfs -o mode=0755 tmpfs /run
 
 # run-vm.sh's KVM probe only wants to see a guest get this far
 if grep -q 'khvm.probe' /proc/cmdline; then
@@ -68,16 +70,38 @@ accel_of() {
 	done
 }
 
-# ---- modules ----
+# ---- modules: modprobe, from /lib/modules/$(uname -r) ----
 
+# run-vm.sh installed kohaku.ko and kohaku_sim.ko there with the project's
+# `make modules_install` (INSTALL_MOD_PATH: updates/, .ko.xz) next to the
+# kernel's modules they need (/modules.list), and ran depmod -b over the
+# tree; busybox modprobe reads its text modules.dep.  (It first offers the
+# .ko.xz to finit_module, which the kernel refuses with "Invalid ELF header
+# magic" in dmesg, then decompresses it itself.)  check=1: the model's
+# protocol checker runs in every card; the runtime tests' rt_close fails a
+# test for what it finds (debugfs, below).  Should modprobe fail, the
+# modules are insmod'ed from / so that the other tests still run.
+diag "modules.dep: $(grep '^updates/' "/lib/modules/$(uname -r)/modules.dep" | tr '\n' ';')"
+check "modprobe kohaku_sim cards=saxpy,sx_null_2x2 check=1" \
+	modprobe kohaku_sim cards=saxpy,sx_null_2x2 check=1
+expect "modprobe kohaku_sim: check=1 reached the module" \
+	"$(cat /sys/module/kohaku_sim/parameters/check 2>&1)" Y
+check "modprobe kohaku" modprobe kohaku
+check "modprobe kohaku: /sys/module/kohaku exists" test -d /sys/module/kohaku
 while read -r m; do
-	check "insmod $(basename "$m")" insmod "$m"
+	_n=$(basename "$m" .ko | tr - _)
+	check "modprobe kohaku loaded its dependency $_n (modules.dep)" \
+		test -d "/sys/module/$_n"
 done </modules.list
-# check=1: the model's protocol checker runs in every card; the runtime
-# tests' rt_close fails a test for what it finds (debugfs, below)
-check "insmod kohaku_sim.ko cards=saxpy,sx_null_2x2 check=1" \
+if [ ! -d /sys/module/kohaku_sim ]; then
+	diag "modprobe kohaku_sim failed: insmod /kohaku_sim.ko for the tests below"
 	insmod /kohaku_sim.ko cards=saxpy,sx_null_2x2 check=1
-check "insmod kohaku.ko" insmod /kohaku.ko
+fi
+if [ ! -d /sys/module/kohaku ]; then
+	diag "modprobe kohaku failed: insmod its dependencies and /kohaku.ko"
+	while read -r m; do insmod "$m"; done </modules.list
+	insmod /kohaku.ko
+fi
 check "/dev/accel/accel0 exists" test -c /dev/accel/accel0
 check "/dev/accel/accel1 exists" test -c /dev/accel/accel1
 expect "card 0 is accel0" "$(accel_of 0)" accel0
@@ -99,6 +123,118 @@ if [ -n "$bench" ] && [ -x "/bin/$bench" ]; then
 	while IFS= read -r l; do diag "bench: $l"; done </tmp/bench.out
 	echo "KHVM-END pass=$npass fail=$nfail uptime=$(cut -d' ' -f1 /proc/uptime)"
 	poweroff -f
+fi
+
+# ---- udev: the installed rule, its group, a user in it and one not ----
+
+# run-vm.sh packed the host's systemd-udevd and udevadm with their libraries,
+# 70-kohaku.rules and the modprobe.d example as `make install` installs them
+# (PREFIX /usr/local), the system's 80-drivers.rules, and an /etc/group
+# with the rule's group, khmember in it and khother not.  udevd runs for
+# this section only: the tests below expect the nodes and modules as they
+# leave them.  Every wait is bounded.
+UDEVD=/lib/systemd/systemd-udevd
+ufail=$nfail
+# alive PID: running, not a zombie
+alive() {
+	_s=$(cut -d' ' -f3 "/proc/$1/stat" 2>/dev/null)
+	[ -n "$_s" ] && [ "$_s" != Z ]
+}
+rule=
+for _d in /etc/udev/rules.d /run/udev/rules.d /usr/local/lib/udev/rules.d \
+	/usr/lib/udev/rules.d; do
+	[ -f "$_d/70-kohaku.rules" ] && rule=$_d/70-kohaku.rules && break
+done
+check "udev: 70-kohaku.rules is where systemd-udevd reads rules ($rule)" test -n "$rule"
+grp=$(sed -n 's/^[^#].*GROUP="\([^"]*\)".*/\1/p' "$rule" 2>/dev/null | head -n 1)
+diag "id khmember: $(id khmember 2>&1); id khother: $(id khother 2>&1)"
+check "udev: the rule's group '$grp' exists, khmember is in it, khother is not" \
+	sh -c "[ -n '$grp' ] && id -Gn khmember | grep -qw '$grp' && ! id -Gn khother | grep -qw '$grp'"
+udevd_pid=
+if [ -x $UDEVD ]; then
+	$UDEVD >/tmp/udevd.log 2>&1 </dev/null &
+	udevd_pid=$!
+	_i=0
+	while [ $_i -lt 100 ] && [ ! -S /run/udev/control ] && alive $udevd_pid; do
+		usleep 100000
+		_i=$((_i + 1))
+	done
+fi
+check "udev: systemd-udevd runs ($(udevadm --version 2>&1))" \
+	timeout 10 udevadm control --ping
+# the nodes already there, as docs/linux.md says to apply the rule to them
+check "udev: udevadm trigger -s accel" timeout 30 udevadm trigger -s accel
+check "udev: udevadm settle" timeout 60 udevadm settle --timeout=50
+for _a in accel0 accel1; do
+	expect "udev: /dev/accel/$_a is root:$grp, mode 0660" \
+		"$(stat -c '%U:%G %a' /dev/accel/$_a 2>&1)" "root:$grp 660"
+done
+
+# as_user USER ARGS...: id, then the CLI as USER (su from root asks for no
+# password; it sets USER's groups from /etc/group), in /tmp/user.out
+as_user() {
+	_u=$1
+	shift
+	timeout "$TEST_TIMEOUT" su -s /bin/sh "$_u" -c \
+		"id; KOHAKU_BACKEND=kernel exec /bin/kohaku $*" >/tmp/user.out 2>&1 </dev/null
+	_rc=$?
+	sed "s/^/KHVM: # $_u: /" /tmp/user.out
+	return $_rc
+}
+as_user khmember --device /dev/accel/accel0 validate
+expect "udev: khmember (group $grp) runs kohaku validate on accel0: exit 0" "$?" 0
+check "udev: ... as uid 1000 with $grp among its groups" \
+	contains "$(cat /tmp/user.out)" "^uid=1000(khmember) .*($grp)"
+check "udev: ... validate: PASS" contains "$(cat /tmp/user.out)" "^validate: PASS"
+as_user khother --device /dev/accel/accel0 validate
+expect "udev: khother (not in $grp): kohaku validate refused, exit 3 (no device)" "$?" 3
+check "udev: ... saying permission denied, with the node's mode and group" \
+	contains "$(cat /tmp/user.out)" \
+	"permission denied opening /dev/accel/accel0 (rw-rw---- root:$grp)"
+check "udev: ... validate: FAIL at step 1, open" \
+	contains "$(cat /tmp/user.out)" "^1/9 open *FAIL"
+timeout 10 su -s /bin/sh khother -c 'exec 3<>/dev/accel/accel0' >/tmp/user.out 2>&1 </dev/null
+_rc=$?
+diag "khother: $(cat /tmp/user.out)"
+check "udev: khother's open(2) of /dev/accel/accel0 fails with EACCES" \
+	sh -c "[ $_rc -ne 0 ] && grep -q 'Permission denied' /tmp/user.out"
+
+# hotplug, as the install instructions do it: with udevd running, modprobe
+# kohaku_sim alone; udev loads kohaku.ko by its alias platform:kohaku_sim
+# (80-drivers.rules' kmod builtin, from the depmod'ed tree), kohaku binds
+# the cards, and their new nodes get the rule at once
+check "udev: rmmod kohaku" rmmod kohaku
+check "udev: rmmod kohaku_sim" rmmod kohaku_sim
+check "udev: modprobe kohaku_sim cards=saxpy,sx_null_2x2 check=1 (kohaku.ko not loaded)" \
+	modprobe kohaku_sim cards=saxpy,sx_null_2x2 check=1
+check "udev: udevadm settle" timeout 60 udevadm settle --timeout=50
+check "udev: kohaku.ko loaded by its alias platform:kohaku_sim" test -d /sys/module/kohaku
+if [ ! -d /sys/module/kohaku ]; then
+	diag "udev did not load kohaku.ko: modprobe kohaku for the tests below"
+	modprobe kohaku || insmod /kohaku.ko
+fi
+expect "udev: card 0 is accel0 again" "$(accel_of 0)" accel0
+expect "udev: card 1 is accel1 again" "$(accel_of 1)" accel1
+for _a in accel0 accel1; do
+	expect "udev: hotplugged /dev/accel/$_a is root:$grp, mode 0660" \
+		"$(stat -c '%U:%G %a' /dev/accel/$_a 2>&1)" "root:$grp 660"
+done
+
+timeout 10 udevadm control --exit
+_i=0
+while [ $_i -lt 100 ] && [ -n "$udevd_pid" ] && alive $udevd_pid; do
+	usleep 100000
+	_i=$((_i + 1))
+done
+if [ -n "$udevd_pid" ] && ! alive $udevd_pid; then
+	ok "udev: systemd-udevd exited (udevadm control --exit)"
+else
+	notok "udev: systemd-udevd exited (udevadm control --exit)"
+	[ -n "$udevd_pid" ] && kill $udevd_pid
+fi
+[ -n "$udevd_pid" ] && wait $udevd_pid 2>/dev/null
+if [ $nfail -ne $ufail ]; then
+	tail -n 40 /tmp/udevd.log | sed 's/^/KHVM: # udevd: /'
 fi
 
 # ---- sysfs ----
@@ -775,6 +911,27 @@ for t in /tests/rt_dma /tests/rt_jobs; do
 done
 expect "poll_only=1: no interrupt taken" "$(cat $S/kohaku_sim.0/kohaku/irqs)" 0
 check "rmmod kohaku after poll_only" rmmod kohaku
+
+# ---- /etc/modprobe.d: the installed example, copied and one line set ----
+
+# as its header says: copy it to /etc/modprobe.d/kohaku.conf and uncomment
+# a line.  busybox modprobe reads /etc/modprobe.conf and /etc/modprobe.d
+# only; where `make install` puts the example ($(PREFIX)/lib/modprobe.d,
+# for kmod) it does not look, so only the copy is tried here.
+mpex=
+for _d in /usr/local/lib/modprobe.d /usr/lib/modprobe.d; do
+	[ -f "$_d/kohaku.conf" ] && mpex=$_d/kohaku.conf && break
+done
+mkdir -p /etc/modprobe.d
+sed 's/^#\(options kohaku poll_only=1\)$/\1/' "$mpex" >/etc/modprobe.d/kohaku.conf 2>/dev/null
+check "modprobe.d: $mpex copied to /etc/modprobe.d, 'options kohaku poll_only=1' uncommented" \
+	sh -c "grep -qx 'options kohaku poll_only=1' /etc/modprobe.d/kohaku.conf && [ \$(grep -c '^options' /etc/modprobe.d/kohaku.conf) -eq 1 ]"
+check "modprobe.d: modprobe kohaku (no options on the command line)" modprobe kohaku
+expect "modprobe.d: the option reached kohaku.ko (parameters/poll_only)" \
+	"$(cat /sys/module/kohaku/parameters/poll_only 2>&1)" Y
+expect "modprobe.d: card 0 polls (irq_mode)" "$(cat $S/kohaku_sim.0/kohaku/irq_mode 2>&1)" poll
+rm -f /etc/modprobe.d/kohaku.conf
+check "rmmod kohaku after the modprobe.d test" rmmod kohaku
 check "insmod kohaku.ko (interrupts again)" insmod /kohaku.ko
 check "rmmod kohaku_sim with kohaku bound" rmmod kohaku_sim
 check "accel0 gone with its card" test ! -e /dev/accel/accel0

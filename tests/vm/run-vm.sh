@@ -12,7 +12,8 @@
 # Environment (all optional):
 #   KVER                  kernel release (newest /lib/modules/*deb12-amd64)
 #   KERNEL                kernel image (/boot/vmlinuz-$KVER)
-#   KOHAKU_MODDIR         where the two .ko files are (the top of the tree)
+#   KOHAKU_MODDIR         where the two .ko files are (the top of the tree);
+#                         `make modules_install` runs there
 #   KOHAKU_STATIC         static userspace build (build/static)
 #   KOHAKU_FW_IMAGE       the POOL firmware put in the guest's /lib/firmware
 #                         (build/firmware/pool.fw)
@@ -149,6 +150,92 @@ for dep in $(modinfo -F depends "$MODDIR/kohaku.ko" "$MODDIR/kohaku_sim.ko" |
 	done
 done
 cp "$MODDIR/kohaku.ko" "$MODDIR/kohaku_sim.ko" "$root/"
+
+# kohaku.ko and kohaku_sim.ko installed as a user installs them: the
+# project's `make modules_install` (packaging/install.mk) with the initramfs
+# as INSTALL_MOD_PATH, to /lib/modules/$KVER/updates (compressed, as the
+# kernel's config says: .ko.xz on Debian's 6.12); then depmod over that
+# tree, which holds the kernel's modules they need (above, decompressed, at
+# their own paths), for the guest's modprobe (busybox's reads the text
+# modules.dep, and /etc/modprobe.d)
+mkdir -p "$root/lib/modules/$KVER"
+for f in modules.builtin modules.builtin.modinfo; do
+	[ -f "/lib/modules/$KVER/$f" ] && cp "/lib/modules/$KVER/$f" "$root/lib/modules/$KVER/"
+done
+mi=$(cd "$MODDIR" && make --no-print-directory modules_install KVER="$KVER" \
+	INSTALL_MOD_PATH="$root" 2>&1)
+mi_rc=$?
+echo "$mi" >"$WORK/modules_install.log"
+dep=
+if [ $mi_rc -eq 0 ] && depmod -b "$root" "$KVER" >>"$WORK/modules_install.log" 2>&1; then
+	dep=$(grep '^updates/' "$root/lib/modules/$KVER/modules.dep")
+fi
+if echo "$dep" | grep -q '^updates/kohaku\.ko[.a-z]*: .*drm\.ko' &&
+	echo "$dep" | grep -q '^updates/kohaku_sim\.ko[.a-z]*:'; then
+	ok "make modules_install INSTALL_MOD_PATH=<initramfs> KVER=$KVER, depmod -b:" \
+		"$(echo "$dep" | tr '\n' ' ')"
+else
+	notok "make modules_install INSTALL_MOD_PATH=<initramfs> KVER=$KVER, depmod -b: modules.dep lists updates/kohaku.ko (with drm) and updates/kohaku_sim.ko"
+	sed 's/^/# /' "$WORK/modules_install.log" | tail -n 30
+fi
+
+# udev in the guest (guest-init.sh's udev checks): the host's
+# systemd-udevd (a link to udevadm) and the libraries ldd names; the rule
+# and the modprobe.d example as `make install` installs them (its
+# install-udev and install-modprobe parts, the default PREFIX /usr/local);
+# the system's 80-drivers.rules (a device's modalias -> kmod load); an
+# /etc/passwd and /etc/group with the rule's group, khmember in it (a
+# supplementary group, as `usermod -aG` makes it) and khother not
+udev_ok=1
+udevadm=$(command -v udevadm)
+udevd=/lib/systemd/systemd-udevd
+if [ -n "$udevadm" ] && [ -x "$udevd" ]; then
+	mkdir -p "$root/lib/systemd"
+	cp -L "$udevadm" "$root/bin/udevadm"
+	ln -sf /bin/udevadm "$root/lib/systemd/systemd-udevd"
+	libs=$(ldd "$udevadm" | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }')
+	[ -n "$libs" ] || udev_ok=0
+	for l in $libs; do
+		mkdir -p "$root$(dirname "$l")"
+		cp -L "$l" "$root$l" || udev_ok=0
+	done
+else
+	udev_ok=0
+	echo "# no udevadm or $udevd on this host (install udev)"
+fi
+make -C "$top" --no-print-directory install-udev install-modprobe DESTDIR="$root" \
+	>"$WORK/install-udev.log" 2>&1 || udev_ok=0
+rule=$(cd "$root" && find . -name 70-kohaku.rules | sed 's/^\.//' | head -n 1)
+grp=$(sed -n 's/^[^#].*GROUP="\([^"]*\)".*/\1/p' "$root$rule" 2>/dev/null | head -n 1)
+[ -n "$grp" ] || udev_ok=0
+if [ -f /lib/udev/rules.d/80-drivers.rules ]; then
+	mkdir -p "$root/usr/lib/udev/rules.d"
+	cp /lib/udev/rules.d/80-drivers.rules "$root/usr/lib/udev/rules.d/"
+else
+	udev_ok=0
+fi
+mkdir -p "$root/etc" "$root/run"
+cat >"$root/etc/passwd" <<EOF
+root:x:0:0:root:/root:/bin/sh
+khmember:x:1000:1000:in group $grp:/tmp:/bin/sh
+khother:x:1001:1001:not in group $grp:/tmp:/bin/sh
+EOF
+cat >"$root/etc/group" <<EOF
+root:x:0:
+$grp:x:999:khmember
+khmember:x:1000:
+khother:x:1001:
+EOF
+printf 'passwd: files\ngroup: files\n' >"$root/etc/nsswitch.conf"
+if [ $udev_ok -eq 1 ]; then
+	ok "udev for the guest: $udevd ($("$udevadm" --version)), $(echo "$libs" | wc -l) libraries;" \
+		"make install-udev install-modprobe DESTDIR=<initramfs>: $rule (group $grp)," \
+		"$(cd "$root" && find . -name kohaku.conf | sed 's/^\.//'); 80-drivers.rules"
+else
+	notok "udev for the guest: systemd-udevd and its libraries, 70-kohaku.rules by make install-udev, 80-drivers.rules"
+	sed 's/^/# /' "$WORK/install-udev.log"
+fi
+
 # pci-stub.ko, a driver other than kohaku to bind a stand-in function to
 # (guest-init.sh: `kohaku list` says which driver holds it); absent when
 # built in
