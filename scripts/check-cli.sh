@@ -136,6 +136,20 @@ refused "run saxpy extra" "run saxpy: unexpected argument 'extra'" $SIM run saxp
 refused "a missing value" "--n needs a value" $SIM run saxpy --n
 refused "a value for a flag" "--json takes no value" $SIM --json=yes info
 refused "an unknown command" "unknown command 'frobnicate'" $SIM frobnicate
+# a usage error is one line: the message and where to read more
+run "a usage error" 2 $SIM --bogus info
+if [ "$(wc -l <"$tmp/out")" -eq 1 ]; then
+	ok "... one line: $(cat "$tmp/out")"
+else
+	nok "... on $(wc -l <"$tmp/out") lines"; sed 's/^/# /' "$tmp/out"
+fi
+has "... naming --help" "(see kohaku --help)"
+# a description that describes no card is refused (2), not absent (3)
+printf 'xxx sax xxx\nmag nul\n' >"$tmp/bad.map"
+refused "a description with a short row" "line 2: row has 2 tokens" --map "$tmp/bad.map" info
+printf 'xxx sax xxx\nmag nul nul\0xxx sax xxx\n' >"$tmp/nul.map"
+refused "a description with a NUL byte" "line 2: a NUL byte (at byte 23)" --map "$tmp/nul.map" info
+run "a description file that does not exist" 3 --map "$tmp/no-such.map" info
 
 # ---- validate, sim, top ----
 run "validate on the saxpy card" 0 $SIM validate

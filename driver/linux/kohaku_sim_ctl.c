@@ -32,12 +32,21 @@ static ssize_t new_card_store(struct device *dev,
 			      const char *buf, size_t count)
 {
 	char *text, *line, *rest, *tok, *tokens[2] = { }, msg[128];
+	const char *nl;
 	unsigned int id, n = 0;
+	size_t first;
 	const char *desc;
 	int ret = -EINVAL;
 
-	if (ksim_desc_text_check(buf, count, msg, sizeof(msg))) {
-		pr_err("kohaku_sim: new_card: %s\n", msg);
+	/* text only: the id line, then the description (its own line numbers) */
+	nl = memchr(buf, '\n', count);
+	first = nl ? nl - buf + 1 : count;
+	if (ksim_desc_text_check(buf, first, msg, sizeof(msg))) {
+		pr_err("kohaku_sim: new_card: the id line: %s\n", msg);
+		return -EINVAL;
+	}
+	if (ksim_desc_text_check(buf + first, count - first, msg, sizeof(msg))) {
+		pr_err("kohaku_sim: new_card: the description: %s\n", msg);
 		return -EINVAL;
 	}
 	text = kmemdup_nul(buf, count, GFP_KERNEL);

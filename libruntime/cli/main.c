@@ -126,8 +126,7 @@ void cli_die_usage(const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	cli_error("%s", msg);
-	fprintf(stderr, "(see %s --help)\n", CLI_PROG);
+	cli_error("%s (see %s --help)", msg, CLI_PROG);
 	exit(cli_json_error_exit(EXIT_USAGE));
 }
 
@@ -147,7 +146,11 @@ int cli_open_dev(const struct kohaku_cli_opts *o, kohaku_device **dev)
 	r = kohaku_open(b, d, dev, err, sizeof(err));
 	if (r < 0) {
 		cli_error("cannot open a device: %s", err);
-		return r == -EPROTO ? EXIT_USAGE : EXIT_NODEV;
+		/*
+		 * refused, not absent: a description that describes no card,
+		 * a device string that names none, another ABI
+		 */
+		return r == -EPROTO || r == -EINVAL ? EXIT_USAGE : EXIT_NODEV;
 	}
 	return 0;
 }

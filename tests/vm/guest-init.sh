@@ -393,6 +393,19 @@ msg=$(dmesg | grep 'kohaku_sim: card 6' | tail -n 1)
 diag "dmesg: $msg"
 check "new_card: dmesg names the bad line" contains "$msg" "line 2"
 check "new_card: no card 6" test ! -e $S/kohaku_sim.6
+# a description is text: a NUL byte (which would end the text early) or a
+# control byte is refused by line and byte, and dmesg shows no raw byte
+check "new_card: a description with a NUL byte is refused" fails sysfs_write \
+	$S/new_card '6\nxxx sax xxx\nmag nul nul\0\nxxx sax xxx\n'
+msg=$(dmesg | grep 'kohaku_sim: new_card:' | tail -n 1)
+diag "dmesg: $msg"
+check "new_card: dmesg names the NUL byte and its line" contains "$msg" \
+	"the description: line 2: a NUL byte (at byte 23): a card description is text"
+check "new_card: a description with an escape byte is refused" fails sysfs_write \
+	$S/new_card '6\nxxx sax xxx\nmag \033[2Jnul nul\nxxx sax xxx\n'
+check "new_card: dmesg names the control byte, never prints it" sh -c \
+	"dmesg | grep -q 'the description: line 2: control byte 0x1b (at byte 16)' && ! dmesg | grep -q \"\$(printf '\\033')\""
+check "new_card: still no card 6" test ! -e $S/kohaku_sim.6
 check "new_card: duplicate id refused" fails sysfs_write $S/new_card "0 saxpy\n"
 check "new_card: unknown name refused" fails sysfs_write $S/new_card "7 no_such_card\n"
 check "new_card: bad id refused" fails sysfs_write $S/new_card "x saxpy\n"
