@@ -218,7 +218,8 @@ KH_RT_EXPORT const char *kohaku_job_describe(const struct kohaku_job_status *st,
 		break;
 	case KOHAKU_JOB_TIMEOUT:
 		snprintf(buf, len, "TIMEOUT: the job did not finish within its "
-			 "limit (device time); %s is marked hung (see "
+			 "limit (device time): %s had not finished; a node "
+			 "that does not drain is marked hung (see "
 			 "`kohaku nodes`)", where);
 		break;
 	case KOHAKU_JOB_ABORTED:

@@ -538,9 +538,16 @@ static void kh_job_timeout(struct kh_mesh *m, struct kh_job *job)
 	for (i = 0; i < job->n_progs; i++) {
 		struct kh_prog *p = &job->progs[i];
 
-		if (!p->finished)
-			kh_err(m->kd, "mesh %u: job %llu timed out: node (%u,%u) retired %u of %u instructions\n",
-			       m->id, job->id, p->node->x, p->node->y, p->seen, p->n);
+		if (p->finished)
+			continue;
+		kh_err(m->kd, "mesh %u: job %llu timed out: node (%u,%u) retired %u of %u instructions\n",
+		       m->id, job->id, p->node->x, p->node->y, p->seen, p->n);
+		/* WAIT names the first node that had not finished */
+		if (!(job->fault_flags & KOHAKU_FAULT_NODE_KNOWN)) {
+			job->fault_x = p->node->x;
+			job->fault_y = p->node->y;
+			job->fault_flags |= KOHAKU_FAULT_NODE_KNOWN;
+		}
 	}
 	if (m->run == KH_RUN_DATA) {
 		kh_err(m->kd, "mesh %u: job %llu timed out sending its CU_DATA; no instruction was sent\n",

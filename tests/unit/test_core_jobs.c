@@ -281,6 +281,12 @@ TEST_F(core, timeout_then_hung_node)
 	CHECK_MSG(w.device_ns >= 1000000 && w.device_ns < 1000000 + 20000,
 		  "device_ns %llu", (unsigned long long)w.device_ns);
 	CHECK(rig_logged(&r, "timed out: node (1,1) retired 1 of 3", NULL));
+	/* WAIT names the node that had not finished */
+	CHECK_EQ(w.fault_flags, KOHAKU_FAULT_NODE_KNOWN);
+	CHECK_EQ(w.fault_mesh, 0);
+	CHECK_EQ(w.fault_x, 1);
+	CHECK_EQ(w.fault_y, 1);
+	CHECK_EQ(w.n_faults, 0);
 
 	/* the recovery window is a second of device time: let it pass quickly */
 	fake_set_step(r.fc, 1000000);

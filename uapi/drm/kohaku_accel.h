@@ -484,7 +484,8 @@ struct drm_kohaku_submit {
  * @flags: in: must be 0.
  * @status: out: KOHAKU_JOB_*.
  * @fault_code: out: the SIG_FAULT argument when FAULT_CODE_KNOWN.
- * @fault_mesh: out: the faulting node when FAULT_NODE_KNOWN, else
+ * @fault_mesh: out: when FAULT_NODE_KNOWN, the faulting node (FAULT), or
+ *	the first of the job's nodes that had not finished (TIMEOUT); else
  *	KOHAKU_COORD_NONE.
  * @fault_x: out: likewise.
  * @fault_y: out: likewise.

@@ -45,6 +45,22 @@ TEST_F(rt, job_time_limit)
 	CHECK_MSG(st.status == KOHAKU_JOB_TIMEOUT, "status %s, expected TIMEOUT",
 		  kohaku_job_status_name(st.status));
 	CHECK(strstr(kohaku_last_error(dev), "TIMEOUT") != NULL);
+	/* WAIT and the message name the node that had not finished */
+	CHECK(st.fault_flags & KOHAKU_FAULT_NODE_KNOWN);
+	CHECK_EQ(st.fault_mesh, sx[0].mesh);
+	CHECK_EQ(st.fault_x, sx[0].x);
+	CHECK_EQ(st.fault_y, sx[0].y);
+	CHECK_EQ(st.n_faults, 0);
+	{
+		char want[64], why[512];
+
+		snprintf(want, sizeof(want), "mesh %u node (%u,%u) had not finished",
+			 sx[0].mesh, sx[0].x, sx[0].y);
+		kohaku_job_describe(&st, why, sizeof(why));
+		CHECK_MSG(strstr(why, want) != NULL, "%s", why);
+		CHECK_MSG(strstr(kohaku_last_error(dev), want) != NULL, "%s",
+			  kohaku_last_error(dev));
+	}
 	CHECK_MSG(st.device_ns >= 1000000, "device_ns %llu for a 1 ms limit",
 		  (unsigned long long)st.device_ns);
 	CHECK(st.device_ns < 1000000000ULL);
