@@ -56,14 +56,18 @@ static void kh_bo_put(struct kh_bo *bo)
 	kh_free(bo);
 }
 
+/* at removal, every job ended: what still waits goes back to its mesh */
 void kh_deferred_release_all(struct kh_device *kd)
 {
 	struct kh_deferred *d, *tmp;
 
+	kh_mutex_lock(&kd->jobs_lock);
 	list_for_each_entry_safe(d, tmp, &kd->deferred, link) {
+		kh_mem_release(&d->mesh->mem, d->start, d->len);
 		list_del(&d->link);
 		kh_free(d);
 	}
+	kh_mutex_unlock(&kd->jobs_lock);
 }
 
 int kh_bo_create(struct kh_file *kf, void *arg)

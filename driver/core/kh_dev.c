@@ -17,7 +17,8 @@ static void kh_mesh_init(struct kh_device *kd, struct kh_mesh *m,
 	memset(m->node_at, 0xff, sizeof(m->node_at));
 }
 
-static void kh_mesh_fini(struct kh_mesh *m)
+/* the mesh's jobs end: queued ones and the running one, off every list */
+static void kh_mesh_stop(struct kh_mesh *m)
 {
 	struct kh_job *job;
 
@@ -34,6 +35,10 @@ static void kh_mesh_fini(struct kh_mesh *m)
 		kh_job_put(job);
 	}
 	kh_mutex_unlock(&m->lock);
+}
+
+static void kh_mesh_fini(struct kh_mesh *m)
+{
 	if (m->mem_ready)
 		kh_mem_fini(&m->mem);
 	kh_free(m->stage);
@@ -49,9 +54,16 @@ static void kh_device_free(struct kh_device *kd)
 {
 	unsigned int i;
 
+	/*
+	 * Every mesh's jobs end before any mesh's memory goes: memory freed
+	 * under a job waits for every job then unfinished, on any mesh, and
+	 * goes back to its own mesh's allocator when the last one ends.
+	 */
+	for (i = 0; i < KH_MAX_MESHES; i++)
+		kh_mesh_stop(&kd->mesh[i]);
+	kh_deferred_release_all(kd);
 	for (i = 0; i < KH_MAX_MESHES; i++)
 		kh_mesh_fini(&kd->mesh[i]);
-	kh_deferred_release_all(kd);
 	kh_xdma_fini(kd);
 	kh_fw_fini(kd);
 	kh_mutex_destroy(&kd->jobs_lock);
