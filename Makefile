@@ -47,6 +47,12 @@ LDFLAGS += -static
 endif
 PIC_CFLAGS := -fPIC
 
+.PHONY: fuzz-run
+# every fuzz target for FUZZ_SECONDS each (tests/fuzz/README.md)
+FUZZ_SECONDS ?= 60
+fuzz-run: fuzz
+	sh tests/fuzz/run.sh seconds $(FUZZ_SECONDS)
+
 .PHONY: all deps deps-run run test modules modules-clean clean userspace bench bench-jobs
 .DEFAULT_GOAL := all
 

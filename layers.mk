@@ -36,8 +36,8 @@ INCDIRS.libruntime/inproc := uapi hwif libruntime driver/core sim-backend
 INCDIRS.tests/model := uapi hwif sim-backend tests/selftests/kohaku
 INCDIRS.tests/unit := uapi hwif driver/core libruntime/inproc tests/selftests/kohaku
 INCDIRS.tests/selftests/kohaku := uapi libruntime
-# the fuzzer runs one driver/core file (the image parser) alone
-INCDIRS.tests/fuzz := uapi hwif driver/core tests
+# the fuzz targets: the image parser (a driver/core file) alone, the model
+INCDIRS.tests/fuzz := uapi hwif driver/core sim-backend
 
 # the POOL firmware (RV32IM, freestanding: its own <linux/types.h>) and
 # the host tools that pack it

@@ -18,7 +18,8 @@
 #   3. the same under ASan/UBSan              build/asan/tests/...
 #   4. runtime tests under valgrind           build/tests/selftests/kohaku/*
 #   5. runtime tests in a QEMU VM on kohaku.ko + kohaku_sim.ko
-#   6. the firmware image parser's fuzzer, briefly   build/fuzz/*
+#   6. the fuzz targets (image parser, descriptions, fault knobs), a fixed
+#      number of executions each, and every saved crash input  build/fuzz/*
 #
 # The POOL firmware under test is build/firmware/pool.fw: the in-process
 # backend finds it as kohaku.ko would (KOHAKU_FIRMWARE_PATH=build/firmware,
@@ -144,30 +145,11 @@ out="$log/vm.tap"
 tests/vm/run-vm.sh >"$out" 2>&1
 record vm/kohaku.ko+kohaku_sim.ko "$out" $?
 
-# the fuzzer: seeds are the built firmware and the test images; a crash
-# or a broken promise of the parser is a failure (tests/fuzz/)
-fuzz_run() { # seconds
-	f=build/fuzz/fuzz_fw_image
-	out="$log/fuzz_fw_image.tap"
-	if [ ! -x "$f" ]; then
-		echo "not ok 1 - $f is built (make fuzz)" >"$out"
-		record fuzz/fuzz_fw_image "$out" 1
-		return
-	fi
-	corpus=build/fuzz/corpus
-	mkdir -p "$corpus"
-	cp build/firmware/*.fw build/firmware/test/*.fw "$corpus/" 2>/dev/null
-	printf 'kw1="KHFW"\n' >build/fuzz/fw.dict
-	if "$f" -max_total_time="$1" -dict=build/fuzz/fw.dict -print_final_stats=1 \
-		"$corpus" >"$out.log" 2>&1; then
-		echo "ok 1 - fuzz_fw_image: $(grep -o 'Done [0-9]* runs in [0-9]* second' "$out.log")" >"$out"
-		record fuzz/fuzz_fw_image "$out" 0
-	else
-		{ echo "not ok 1 - fuzz_fw_image found a crash"; sed 's/^/# /' "$out.log" | tail -n 30; } >"$out"
-		record fuzz/fuzz_fw_image "$out" 1
-	fi
-}
-fuzz_run "${KOHAKU_FUZZ_SECONDS:-20}"
+# the fuzz targets, a fixed number of executions each, after replaying
+# every saved crash input (tests/fuzz/run.sh, tests/fuzz/README.md)
+out="$log/fuzz.tap"
+sh tests/fuzz/run.sh runs "${KOHAKU_FUZZ_RUNS:-50000}" >"$out" 2>&1
+record fuzz/libFuzzer "$out" $?
 
 echo
 [ -n "$failed_names" ] && echo "failed:$failed_names"

@@ -21,6 +21,7 @@
 #include <zlib.h>
 
 #include "kh_fw_image.h"
+#include "fuzz_promise.h"
 
 /* the userspace host's CRC, as libkohaku's (libruntime/inproc/kh_os_user.c) */
 u32 kh_crc32(u32 crc, const void *p, size_t n)
@@ -31,12 +32,6 @@ u32 kh_crc32(u32 crc, const void *p, size_t n)
 static u32 mem_size(u8 target)
 {
 	return target == KH_FW_T_IRAM ? KH_POOL_IRAM_SIZE : KH_POOL_DRAM_SIZE;
-}
-
-static void promise(bool ok)
-{
-	if (!ok)
-		abort();
 }
 
 static void put32(uint8_t *p, uint32_t v)
