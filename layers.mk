@@ -36,8 +36,9 @@ INCDIRS.libruntime/inproc := uapi hwif libruntime driver/core sim-backend
 INCDIRS.tests/model := uapi hwif sim-backend tests/selftests/kohaku
 INCDIRS.tests/unit := uapi hwif driver/core libruntime/inproc tests/selftests/kohaku
 INCDIRS.tests/selftests/kohaku := uapi libruntime
-# the fuzz targets: the image parser (a driver/core file) alone, the model
-INCDIRS.tests/fuzz := uapi hwif driver/core sim-backend
+# the fuzz targets: the image parser (a driver/core file) alone, the model,
+# libkohaku's API
+INCDIRS.tests/fuzz := uapi hwif driver/core sim-backend libruntime
 
 # the POOL firmware (RV32IM, freestanding: its own <linux/types.h>) and
 # the host tools that pack it

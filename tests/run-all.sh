@@ -148,7 +148,7 @@ record vm/kohaku.ko+kohaku_sim.ko "$out" $?
 # the fuzz targets, a fixed number of executions each, after replaying
 # every saved crash input (tests/fuzz/run.sh, tests/fuzz/README.md)
 out="$log/fuzz.tap"
-sh tests/fuzz/run.sh runs "${KOHAKU_FUZZ_RUNS:-50000}" >"$out" 2>&1
+sh tests/fuzz/run.sh runs ${KOHAKU_FUZZ_RUNS:-} >"$out" 2>&1
 record fuzz/libFuzzer "$out" $?
 
 echo

@@ -7,13 +7,20 @@
 #define KH_FUZZ_PROMISE_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static inline void promise(bool ok)
+/* the promise that broke, where, then abort() */
+#define promise(ok)	promise_at((ok), #ok, __FILE__, __LINE__)
+
+static inline void promise_at(bool ok, const char *what, const char *file,
+			      int line)
 {
-	if (!ok)
-		abort();
+	if (ok)
+		return;
+	fprintf(stderr, "%s:%d: broken promise: %s\n", file, line, what);
+	abort();
 }
 
 /* a refusal names its reason in printable ASCII (no byte of the input raw) */

@@ -1,9 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0 OR MIT
 #
-# run.sh runs|seconds N: every libFuzzer target of build/fuzz (make fuzz)
-# for N executions (make test: tests/run-all.sh) or N seconds each (make
-# fuzz-run FUZZ_SECONDS=N), from its seed corpus, after replaying every
+# run.sh runs [N] | seconds N: every libFuzzer target of build/fuzz (make
+# fuzz) for N executions (without N: each target's own count, make test's,
+# tests/run-all.sh) or N seconds each (make fuzz-run FUZZ_SECONDS=N), from
+# its seed corpus, after replaying every
 # saved crash input of tests/fuzz/regress/<target>/ (each a regression
 # test).  TAP, one line per target and one per saved input; a crash, a
 # leak, a sanitizer report or a broken promise of the code is a failure,
@@ -13,7 +14,17 @@ set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top" || exit 1
 mode=${1:-runs}
-amount=${2:-10000}
+amount=${2:-}
+# make test's executions per target: some seconds each on this machine kind
+# (fuzz_ioctl opens a card and runs up to 64 calls per input)
+runs_of() {
+	case $1 in
+	fuzz_fw_image) echo 200000 ;;
+	fuzz_desc) echo 50000 ;;
+	fuzz_knobs) echo 20000 ;;
+	fuzz_ioctl) echo 3000 ;;
+	esac
+}
 fz=build/fuzz
 n=0
 bad=0
@@ -32,10 +43,12 @@ seed() { # target dir
 		cp tests/model/maps/*.txt "$2/" ;;
 	fuzz_knobs)
 		cp tests/fuzz/seeds/knobs/* "$2/" ;;
+	fuzz_ioctl)
+		cp tests/fuzz/seeds/ioctl/* "$2/" ;;
 	esac
 }
 
-for t in fuzz_fw_image fuzz_desc fuzz_knobs; do
+for t in fuzz_fw_image fuzz_desc fuzz_knobs fuzz_ioctl; do
 	b=$fz/$t
 	if [ ! -x "$b" ]; then
 		nok "$t is built (make fuzz)"
@@ -58,9 +71,13 @@ for t in fuzz_fw_image fuzz_desc fuzz_knobs; do
 	if [ "$mode" = seconds ]; then
 		limit=-max_total_time=$amount
 	else
-		limit=-runs=$amount
+		limit=-runs=${amount:-$(runs_of "$t")}
 	fi
-	if (cd "$fz" && "./$t" "$limit" ${dict:+"-dict=$dict"} -print_final_stats=1 \
+	# a sequence of calls may take more bytes than the seeds hold
+	len=
+	[ "$t" = fuzz_ioctl ] && len=-max_len=2048
+	if (cd "$fz" && KOHAKU_FIRMWARE=none "./$t" "$limit" ${dict:+"-dict=$dict"} \
+		${len:+"$len"} -print_final_stats=1 \
 		"corpus/$t") >"$fz/$t.log" 2>&1; then
 		ok "$t: $(grep -o 'Done [0-9]* runs in [0-9]* second' "$fz/$t.log")s, $(grep -o 'cov: [0-9]*' "$fz/$t.log" | tail -n 1), corpus $(ls "$corpus" | wc -l)"
 	else
