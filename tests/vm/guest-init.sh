@@ -895,6 +895,45 @@ if [ -x /bin/kohaku ]; then
 		--backend kernel run saxpy
 fi
 
+# ---- load on one card from many processes (tests/vm/vm_load.c) ----
+
+# 8 processes x 1000 jobs with BO traffic on card 0, each checking its own
+# results, while one more is killed in the middle of a long job (its jobs
+# and buffers reclaimed: the card's free memory as before); then 8
+# processes running jobs until their card is unbound under them, and until
+# kohaku_sim.ko is unloaded under them: each sees ENODEV and exits cleanly.
+# A hung task or a warning is caught by the dmesg check at the end.
+if [ -x /bin/vm_load ]; then
+	acc=$(accel_of 0)
+	timeout "$TEST_TIMEOUT" /bin/vm_load "/dev/accel/$acc" 8 1000 \
+		>/tmp/load.out 2>&1 </dev/null
+	rc=$?
+	sed 's/^/KHVM: # /' /tmp/load.out
+	expect "load: 8 processes x 1000 jobs on card 0, one more killed mid-job" "$rc" 0
+	check "load: new_card 9 saxpy" sysfs_write $S/new_card "9 saxpy\n"
+	acc9=$(accel_of 9)
+	timeout 300 /bin/vm_load "/dev/accel/$acc9" 8 0 >/tmp/load.out 2>&1 </dev/null &
+	lp=$!
+	sleep 5
+	check "load: unbind card 9 under 8 processes' jobs" \
+		sysfs_write $P/unbind kohaku_sim.9
+	wait $lp
+	rc=$?
+	sed 's/^/KHVM: # /' /tmp/load.out
+	expect "load: each saw its device go (ENODEV) and exited cleanly" "$rc" 0
+	check "load: del_card 9" sysfs_write $S/del_card "9\n"
+	timeout 300 /bin/vm_load "/dev/accel/$acc" 8 0 >/tmp/load.out 2>&1 </dev/null &
+	lp=$!
+	sleep 5
+	check "load: rmmod kohaku_sim under 8 processes' jobs" rmmod kohaku_sim
+	wait $lp
+	rc=$?
+	sed 's/^/KHVM: # /' /tmp/load.out
+	expect "load: each saw its device go when kohaku_sim went, exited cleanly" "$rc" 0
+	check "load: insmod kohaku_sim.ko cards=saxpy again" \
+		insmod /kohaku_sim.ko cards=saxpy
+fi
+
 # ---- unload, both orders ----
 
 check "rmmod kohaku" rmmod kohaku

@@ -114,6 +114,20 @@ else
 	sed 's/^/# /' "$WORK/vm_kernel.build.log"
 fi
 
+# the load test (tests/vm/vm_load.c), run by guest-init on its own
+# shellcheck disable=SC2046,SC2086
+if "$CC" -static -std=gnu11 -O2 -Wall -Wextra -Werror -Wno-unused-parameter \
+	-I"$top/uapi" -I"$top/libruntime" \
+	$(pkg-config --cflags libdrm 2>/dev/null || echo -I/usr/include/libdrm) \
+	-o "$WORK/bin/vm_load" "$top/tests/vm/vm_load.c" "$STATIC/libkohaku.a" \
+	$(pkg-config --libs libdrm 2>/dev/null || echo -ldrm) -lz -lpthread -lm \
+	>"$WORK/vm_load.build.log" 2>&1; then
+	ok "build tests/vm/vm_load.c (static)"
+else
+	notok "build tests/vm/vm_load.c (static)"
+	sed 's/^/# /' "$WORK/vm_load.build.log"
+fi
+
 # ---- initramfs ----
 
 t0=$(now)
@@ -249,6 +263,7 @@ for t in $tests; do
 	cp "$t" "$root/tests/"
 done
 cp "$STATIC/kohaku" "$root/bin/kohaku"
+[ -x "$WORK/bin/vm_load" ] && cp "$WORK/bin/vm_load" "$root/bin/vm_load"
 # where request_firmware("kohaku/pool.fw") finds it
 mkdir -p "$root/lib/firmware/kohaku"
 cp "$FW_IMAGE" "$root/lib/firmware/kohaku/pool.fw"
