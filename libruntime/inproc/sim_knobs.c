@@ -51,6 +51,15 @@ static int kh_card_dir(struct kohaku_device *dev, char *dir, size_t len)
 	}
 	snprintf(dir, len, KH_DEBUGFS "/card%u", id);
 	if (access(dir, F_OK)) {
+		int e = errno;
+
+		/* debugfs is root's (mode 0700): not reachable is not missing */
+		if (e == EACCES) {
+			kh_rt_seterr(dev, "%s is kohaku_sim card %u, but %s is "
+				     "root's (debugfs): run as root", dev->path,
+				     id, dir);
+			return -EACCES;
+		}
 		kh_rt_seterr(dev, "%s is kohaku_sim card %u, but %s is missing: "
 			     "mount debugfs (mount -t debugfs debugfs "
 			     "/sys/kernel/debug) and run as root", dev->path, id,
