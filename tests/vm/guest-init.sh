@@ -895,6 +895,34 @@ if [ -x /bin/kohaku ]; then
 		--backend kernel run saxpy
 fi
 
+# ---- the ioctl fuzzer (tests/vm/vm_fuzz.c) ----
+
+# random sequences of calls over the real commands, sizes, pointers and
+# handles across files, from 4 threads with files closed and reopened under
+# them, on a card of its own; then the same until the card is unbound under
+# it.  Kernel reports (KASAN, lockdep, WARN) are the dmesg check's, at the
+# end.  khvm.fuzz_seqs= on the kernel command line sets the count.
+FUZZ_SEQS=$(sed -n 's/.*khvm.fuzz_seqs=\([0-9]*\).*/\1/p' /proc/cmdline)
+FUZZ_SEQS=${FUZZ_SEQS:-1000}
+if [ -x /bin/vm_fuzz ]; then
+	check "fuzz: new_card 11 saxpy" sysfs_write $S/new_card "11 saxpy\n"
+	acc11=$(accel_of 11)
+	timeout "$TEST_TIMEOUT" /bin/vm_fuzz "/dev/accel/$acc11" "$FUZZ_SEQS" 4 1 \
+		>/tmp/fuzz.out 2>&1 </dev/null
+	rc=$?
+	sed 's/^/KHVM: # /' /tmp/fuzz.out
+	expect "fuzz: $FUZZ_SEQS sequences of 32 calls from 4 threads, every answer an ABI errno, a saxpy after" "$rc" 0
+	timeout 300 /bin/vm_fuzz "/dev/accel/$acc11" 1000000 4 2 >/tmp/fuzz.out 2>&1 </dev/null &
+	fp=$!
+	sleep 5
+	check "fuzz: unbind card 11 under the fuzzer" sysfs_write $P/unbind kohaku_sim.11
+	wait $fp
+	rc=$?
+	sed 's/^/KHVM: # /' /tmp/fuzz.out
+	expect "fuzz: the fuzzer saw the device go and ended cleanly" "$rc" 0
+	check "fuzz: del_card 11" sysfs_write $S/del_card "11\n"
+fi
+
 # ---- load on one card from many processes (tests/vm/vm_load.c) ----
 
 # 8 processes x 1000 jobs with BO traffic on card 0, each checking its own

@@ -25,6 +25,8 @@
 #                         instead of the tests; dma: bench/kh_bench_dma
 #                         (build/static/bench/); KOHAKU_VM_BENCH_ARGS its
 #                         options ("-r 7 -j 400")
+#   KOHAKU_VM_FUZZ_SEQS   sequences the guest's ioctl fuzzer runs
+#                         (tests/vm/vm_fuzz.c; default 1000)
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 if [ -z "${KVER:-}" ]; then
@@ -114,19 +116,22 @@ else
 	sed 's/^/# /' "$WORK/vm_kernel.build.log"
 fi
 
-# the load test (tests/vm/vm_load.c), run by guest-init on its own
-# shellcheck disable=SC2046,SC2086
-if "$CC" -static -std=gnu11 -O2 -Wall -Wextra -Werror -Wno-unused-parameter \
-	-I"$top/uapi" -I"$top/libruntime" \
-	$(pkg-config --cflags libdrm 2>/dev/null || echo -I/usr/include/libdrm) \
-	-o "$WORK/bin/vm_load" "$top/tests/vm/vm_load.c" "$STATIC/libkohaku.a" \
-	$(pkg-config --libs libdrm 2>/dev/null || echo -ldrm) -lz -lpthread -lm \
-	>"$WORK/vm_load.build.log" 2>&1; then
-	ok "build tests/vm/vm_load.c (static)"
-else
-	notok "build tests/vm/vm_load.c (static)"
-	sed 's/^/# /' "$WORK/vm_load.build.log"
-fi
+# the load test and the ioctl fuzzer (tests/vm/vm_load.c, vm_fuzz.c), run
+# by guest-init on their own
+for t in vm_load vm_fuzz; do
+	# shellcheck disable=SC2046,SC2086
+	if "$CC" -static -std=gnu11 -O2 -Wall -Wextra -Werror -Wno-unused-parameter \
+		-I"$top/uapi" -I"$top/libruntime" \
+		$(pkg-config --cflags libdrm 2>/dev/null || echo -I/usr/include/libdrm) \
+		-o "$WORK/bin/$t" "$top/tests/vm/$t.c" "$STATIC/libkohaku.a" \
+		$(pkg-config --libs libdrm 2>/dev/null || echo -ldrm) -lz -lpthread -lm \
+		>"$WORK/$t.build.log" 2>&1; then
+		ok "build tests/vm/$t.c (static)"
+	else
+		notok "build tests/vm/$t.c (static)"
+		sed 's/^/# /' "$WORK/$t.build.log"
+	fi
+done
 
 # ---- initramfs ----
 
@@ -263,7 +268,9 @@ for t in $tests; do
 	cp "$t" "$root/tests/"
 done
 cp "$STATIC/kohaku" "$root/bin/kohaku"
-[ -x "$WORK/bin/vm_load" ] && cp "$WORK/bin/vm_load" "$root/bin/vm_load"
+for t in vm_load vm_fuzz; do
+	[ -x "$WORK/bin/$t" ] && cp "$WORK/bin/$t" "$root/bin/$t"
+done
 # where request_firmware("kohaku/pool.fw") finds it
 mkdir -p "$root/lib/firmware/kohaku"
 cp "$FW_IMAGE" "$root/lib/firmware/kohaku/pool.fw"
@@ -352,7 +359,7 @@ boot() {
 	tb=$(now)
 	# shellcheck disable=SC2086
 	timeout "$VM_TIMEOUT" "$QEMU" $accel_args $qemu_base \
-		-append "console=ttyS0 quiet panic=-1 khvm.test_timeout=$TEST_TIMEOUT $bench_append" \
+		-append "console=ttyS0 quiet panic=-1 khvm.test_timeout=$TEST_TIMEOUT ${KOHAKU_VM_FUZZ_SEQS:+khvm.fuzz_seqs=$KOHAKU_VM_FUZZ_SEQS} $bench_append" \
 		</dev/null >"$serial" 2>&1
 	qrc=$?
 	te=$(now)
