@@ -45,6 +45,7 @@
 static const char *path;
 static unsigned long sequences;
 static _Atomic unsigned long next_seq, n_calls, n_ok, n_bad, n_gone;
+static _Atomic bool device_gone;
 static _Atomic int files[N_FILES];
 static _Atomic uint64_t ids[N_IDS];	/* handles, job ids, syncobjs */
 static uint8_t *buf;			/* a valid buffer for pointer fields */
@@ -222,6 +223,8 @@ static void reopen(uint64_t *s)
 	unsigned int k = rnd(s) % N_FILES;
 	int fd = open(path, O_RDWR), old;
 
+	if (fd < 0 && access(path, F_OK))
+		atomic_store(&device_gone, true);	/* unbound: stop */
 	old = atomic_exchange(&files[k], fd);
 	if (old >= 0)
 		close(old);
@@ -233,7 +236,8 @@ static void *thread(void *arg)
 	unsigned long q;
 	unsigned int i;
 
-	while ((q = atomic_fetch_add(&next_seq, 1)) < sequences) {
+	while (!atomic_load(&device_gone) &&
+	       (q = atomic_fetch_add(&next_seq, 1)) < sequences) {
 		s ^= q * 0x9e3779b97f4a7c15ull;
 		for (i = 0; i < CALLS; i++) {
 			if (rnd(&s) % 40 == 0)
@@ -341,7 +345,8 @@ int main(int argc, char **argv)
 		if (files[i] >= 0)
 			close(files[i]);
 	printf("vm_fuzz: %lu sequences, %lu calls (%lu returned 0, %lu ENODEV), %lu unexpected\n",
-	       sequences, atomic_load(&n_calls), atomic_load(&n_ok),
+	       atomic_load(&next_seq) < sequences ? atomic_load(&next_seq) : sequences,
+	       atomic_load(&n_calls), atomic_load(&n_ok),
 	       atomic_load(&n_gone), atomic_load(&n_bad));
 	if (atomic_load(&n_gone) && access(path, F_OK))
 		return atomic_load(&n_bad) ? 1 : 0;	/* unbound under us */
