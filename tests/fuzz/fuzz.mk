@@ -8,6 +8,7 @@
 #   fuzz_fw_image  the POOL firmware image parser (driver/core)
 #   fuzz_desc      the card-description parser (the model)
 #   fuzz_knobs     the model's command and fault-knob parser
+#   fuzz_xdma      the card's XDMA engine (descriptors, registers)
 #   fuzz_ioctl     the driver core's ioctls in sequences, on two files of a
 #                  simulated card (libkohaku's in-process host)
 FUZZ_CC ?= clang
@@ -15,12 +16,13 @@ FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_CFLAGS := -std=gnu11 -g -O1 -Wall -Wextra -Werror -Wno-unused-parameter \
 	$(FUZZ_SAN) $(DRM_CFLAGS)
 FUZZ_DIR := $(BUILD)/fuzz
-FUZZ_TARGETS := fuzz_fw_image fuzz_desc fuzz_knobs fuzz_ioctl
+FUZZ_TARGETS := fuzz_fw_image fuzz_desc fuzz_knobs fuzz_xdma fuzz_ioctl
 FUZZ_BINS := $(addprefix $(FUZZ_DIR)/,$(FUZZ_TARGETS))
 FUZZ_SRCS.fuzz_fw_image := driver/core/kh_fw_image.c
 FUZZ_LIBS.fuzz_fw_image := -lz
 FUZZ_SRCS.fuzz_desc := $(SIM_SRCS)
 FUZZ_SRCS.fuzz_knobs := $(SIM_SRCS)
+FUZZ_SRCS.fuzz_xdma := $(SIM_SRCS)
 FUZZ_SRCS.fuzz_ioctl := $(SIM_SRCS) $(CORE_SRCS) $(RT_SRCS)
 FUZZ_LIBS.fuzz_ioctl := $(RT_PCI_LIBS) $(DRM_LIBS) -lz -lpthread
 fuzz_obj = $(patsubst %.c,$(FUZZ_DIR)/obj/%.o,$(1))

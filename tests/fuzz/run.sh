@@ -22,6 +22,7 @@ runs_of() {
 	fuzz_fw_image) echo 200000 ;;
 	fuzz_desc) echo 50000 ;;
 	fuzz_knobs) echo 20000 ;;
+	fuzz_xdma) echo 5000 ;;
 	fuzz_ioctl) echo 3000 ;;
 	esac
 }
@@ -43,12 +44,14 @@ seed() { # target dir
 		cp tests/model/maps/*.txt "$2/" ;;
 	fuzz_knobs)
 		cp tests/fuzz/seeds/knobs/* "$2/" ;;
+	fuzz_xdma)
+		FUZZ_WRITE_SEEDS="$2" "$fz/fuzz_xdma" >/dev/null 2>&1 ;;
 	fuzz_ioctl)
 		cp tests/fuzz/seeds/ioctl/* "$2/" ;;
 	esac
 }
 
-for t in fuzz_fw_image fuzz_desc fuzz_knobs fuzz_ioctl; do
+for t in fuzz_fw_image fuzz_desc fuzz_knobs fuzz_xdma fuzz_ioctl; do
 	b=$fz/$t
 	if [ ! -x "$b" ]; then
 		nok "$t is built (make fuzz)"
