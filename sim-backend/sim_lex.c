@@ -206,14 +206,14 @@ int ksim_desc_text_check(const char *text, size_t len, char *err,
 		if (c == '\n')
 			line++;
 		if (!c)
-			return ksim_refuse(err, errlen, "line %u: a NUL byte (at "
-					   "byte %zu): a card description is "
-					   "text", line, i);
+			return ksim_refuse(err, errlen,
+					   "line %u: a NUL byte (at byte %zu): a card description is text",
+					   line, i);
 		if ((c < 0x20 && c != '\t' && c != '\r' && c != '\n') ||
 		    c == 0x7f)
-			return ksim_refuse(err, errlen, "line %u: control byte "
-					   "0x%02x (at byte %zu): a card "
-					   "description is text", line, c, i);
+			return ksim_refuse(err, errlen,
+					   "line %u: control byte 0x%02x (at byte %zu): a card description is text",
+					   line, c, i);
 	}
 	return 0;
 }
