@@ -3,6 +3,10 @@
 #   make run      build, then run the saxpy example on the simulated card
 #   make test     build everything (userspace, sanitizer and static builds,
 #                 kernel modules) and run the whole suite, VM tests included
+#   make test-debug  the VM tests on a debug kernel built from
+#                 linux-source-6.12 (KASAN, lockdep, UBSAN, kmemleak, fault
+#                 injection; cached outside the clone, about 20 min to build
+#                 once on 2 cores): scripts/test-debug.sh, docs/linux.md
 #   make bench    the model benchmark (bench/kh_bench.c; not a test)
 #   make bench-jobs  the driver benchmark (bench/kh_bench_jobs.c; not a test)
 #   make bench-iss   the POOL unit's interpreter (bench/kh_bench_iss.c)
@@ -53,7 +57,7 @@ FUZZ_SECONDS ?= 60
 fuzz-run: fuzz
 	sh tests/fuzz/run.sh seconds $(FUZZ_SECONDS)
 
-.PHONY: all deps deps-run run test modules modules-clean clean userspace bench bench-jobs
+.PHONY: all deps deps-run deps-debug run test test-debug modules modules-clean clean userspace bench bench-jobs
 .DEFAULT_GOAL := all
 
 obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
@@ -164,6 +168,18 @@ test: deps
 	$(MAKE) modules
 	$(MAKE) fuzz
 	tests/run-all.sh
+
+# the debug kernel's packages too (flex, bison, bc, libelf-dev, libssl-dev)
+deps-debug:
+	scripts/install-deps.sh debug
+
+# make test's builds the VM needs; the kernel and the modules built for it
+# are scripts/test-debug.sh's (build/debug)
+test-debug: deps-debug
+	$(MAKE) userspace
+	$(MAKE) firmware
+	$(MAKE) BUILD=build/static STATIC=1 userspace
+	scripts/test-debug.sh
 
 clean:
 	rm -rf build

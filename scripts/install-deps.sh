@@ -10,13 +10,19 @@
 #                         fuzzer, linux-source-6.12 for the kselftest
 #                         harness the tests build on, udev for the VM's
 #                         udev checks, dkms for scripts/check-dkms.sh)
+#   install-deps.sh debug all's, and what building the debug kernel of
+#                         `make test-debug` needs (scripts/debug-kernel.sh:
+#                         flex, bison, bc, libelf-dev, libssl-dev)
 set -eu
 what=${1:-all}
 pkgs="gcc make pkg-config libdrm-dev zlib1g-dev libpciaccess-dev libjson-c-dev"
-if [ "$what" = all ]; then
+if [ "$what" = all ] || [ "$what" = debug ]; then
 	pkgs="$pkgs linux-headers-6.12-amd64 linux-image-6.12-amd64 \
 qemu-system-x86 busybox-static cpio xz-utils zstd kmod valgrind \
 gcc-riscv64-unknown-elf clang libclang-rt-14-dev linux-source-6.12 udev dkms"
+fi
+if [ "$what" = debug ]; then
+	pkgs="$pkgs flex bison bc libelf-dev libssl-dev"
 fi
 
 missing=

@@ -70,6 +70,16 @@ accel_of() {
 	done
 }
 
+# ---- a debug kernel's checks (run-vm.sh KOHAKU_VM_DEBUG=1) ----
+
+# tests/vm/guest-debug.sh: debug_start now, debug_end after the last check
+KHVM_DEBUG=
+if grep -q 'khvm.debug' /proc/cmdline && [ -f /guest-debug.sh ]; then
+	. /guest-debug.sh
+	KHVM_DEBUG=1
+	debug_start
+fi
+
 # ---- modules: modprobe, from /lib/modules/$(uname -r) ----
 
 # run-vm.sh installed kohaku.ko and kohaku_sim.ko there with the project's
@@ -1032,6 +1042,8 @@ taint=$(cat /proc/sys/kernel/tainted)
 # 4096 = O (out-of-tree module), 8192 = E (unsigned module): expected
 diag "taint $taint"
 expect "kernel taint is at most O+E (4096+8192)" $((taint & ~12288)) 0
+
+[ -n "$KHVM_DEBUG" ] && debug_end
 
 echo "KHVM-END pass=$npass fail=$nfail uptime=$(cut -d' ' -f1 /proc/uptime)"
 sync

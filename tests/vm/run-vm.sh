@@ -27,6 +27,18 @@
 #                         options ("-r 7 -j 400")
 #   KOHAKU_VM_FUZZ_SEQS   sequences the guest's ioctl fuzzer runs
 #                         (tests/vm/vm_fuzz.c; default 1000)
+# Another kernel than Debian's (make test-debug, scripts/test-debug.sh):
+#   KOHAKU_VM_KERNEL      its image (else KERNEL)
+#   KOHAKU_VM_MODDIR      its modules: the INSTALL_MOD_PATH they were
+#                         installed to, holding lib/modules/$KVER (else /)
+#   KOHAKU_VM_KOS         the tree kohaku.ko and kohaku_sim.ko were built
+#                         in for it (else KOHAKU_MODDIR); export KDIR too,
+#                         for its `make modules_install`
+#   KOHAKU_VM_DEBUG       1: a debug kernel's checks (tests/vm/guest-debug.sh:
+#                         kmemleak, allocation-failure sweeps, the log's
+#                         reports); boots with khvm.debug
+#   KOHAKU_VM_APPEND      more kernel command line
+#   KOHAKU_VM_MEM         guest memory, MiB (1024)
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 if [ -z "${KVER:-}" ]; then
@@ -34,8 +46,14 @@ if [ -z "${KVER:-}" ]; then
 		[ -d "$d" ] && basename "$d"
 	done | sort -V | tail -n 1)
 fi
-KERNEL=${KERNEL:-/boot/vmlinuz-$KVER}
-MODDIR=${KOHAKU_MODDIR:-$top}
+KERNEL=${KOHAKU_VM_KERNEL:-${KERNEL:-/boot/vmlinuz-$KVER}}
+MODDIR=${KOHAKU_VM_KOS:-${KOHAKU_MODDIR:-$top}}
+# the kernel's own modules (drm.ko, pci-stub.ko), and modprobe over them
+KMODROOT=${KOHAKU_VM_MODDIR:-}
+KMODS=$KMODROOT/lib/modules/$KVER
+kmodprobe() {
+	if [ -n "$KMODROOT" ]; then modprobe -d "$KMODROOT" "$@"; else modprobe "$@"; fi
+}
 STATIC=${KOHAKU_STATIC:-$top/build/static}
 WORK=${KOHAKU_VM_DIR:-$top/build/vm}
 FW_IMAGE=${KOHAKU_FW_IMAGE:-$top/build/firmware/pool.fw}
@@ -62,8 +80,8 @@ elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
 # ---- prerequisites ----
 
 missing=
-[ -n "$KVER" ] && [ -d "/lib/modules/$KVER" ] ||
-	missing="$missing /lib/modules/*deb12-amd64 (install linux-image-6.12-amd64)"
+[ -n "$KVER" ] && [ -d "$KMODS" ] ||
+	missing="$missing $KMODS (install linux-image-6.12-amd64)"
 [ -r "$KERNEL" ] || missing="$missing $KERNEL"
 command -v "$QEMU" >/dev/null || missing="$missing $QEMU (qemu-system-x86)"
 [ -x "$BUSYBOX" ] || missing="$missing $BUSYBOX (busybox-static)"
@@ -150,7 +168,7 @@ done
 deps_ok=1
 for dep in $(modinfo -F depends "$MODDIR/kohaku.ko" "$MODDIR/kohaku_sim.ko" |
 	tr ',' '\n' | sort -u); do
-	files=$(modprobe -S "$KVER" --show-depends "$dep" 2>/dev/null |
+	files=$(kmodprobe -S "$KVER" --show-depends "$dep" 2>/dev/null |
 		awk '$1 == "insmod" { print $2 }')
 	if [ -z "$files" ]; then
 		deps_ok=0
@@ -159,6 +177,7 @@ for dep in $(modinfo -F depends "$MODDIR/kohaku.ko" "$MODDIR/kohaku_sim.ko" |
 	for f in $files; do
 		# decompressed: busybox insmod would try the .xz as ELF first
 		g=${f%.xz}
+		g=${g#"$KMODROOT"}
 		grep -qx "$g" "$root/modules.list" && continue
 		mkdir -p "$root$(dirname "$g")"
 		case $f in
@@ -179,7 +198,7 @@ cp "$MODDIR/kohaku.ko" "$MODDIR/kohaku_sim.ko" "$root/"
 # modules.dep, and /etc/modprobe.d)
 mkdir -p "$root/lib/modules/$KVER"
 for f in modules.builtin modules.builtin.modinfo; do
-	[ -f "/lib/modules/$KVER/$f" ] && cp "/lib/modules/$KVER/$f" "$root/lib/modules/$KVER/"
+	[ -f "$KMODS/$f" ] && cp "$KMODS/$f" "$root/lib/modules/$KVER/"
 done
 mi=$(cd "$MODDIR" && make --no-print-directory modules_install KVER="$KVER" \
 	INSTALL_MOD_PATH="$root" 2>&1)
@@ -258,7 +277,7 @@ fi
 # pci-stub.ko, a driver other than kohaku to bind a stand-in function to
 # (guest-init.sh: `kohaku list` says which driver holds it); absent when
 # built in
-stub=$(modprobe -S "$KVER" --show-depends pci-stub 2>/dev/null |
+stub=$(kmodprobe -S "$KVER" --show-depends pci-stub 2>/dev/null |
 	awk '$1 == "insmod" { print $2 }' | tail -n 1)
 case $stub in
 *.xz) xz -dc "$stub" >"$root/pci-stub.ko" ;;
@@ -288,6 +307,26 @@ esac
 mkdir -p "$root/abi"
 cp "$top"/Documentation/ABI/testing/sysfs-driver-kohaku* "$root/abi/"
 cp "$top/tests/vm/guest-init.sh" "$root/init"
+# a debug kernel's checks (tests/vm/guest-debug.sh, tests/vm/vm_faultinj.c)
+debug_append=
+if [ "${KOHAKU_VM_DEBUG:-0}" = 1 ]; then
+	cp "$top/tests/vm/guest-debug.sh" "$root/guest-debug.sh"
+	# shellcheck disable=SC2046,SC2086
+	if "$CC" -static -std=gnu11 -O2 -Wall -Wextra -Werror -Wno-unused-parameter \
+		-I"$top/uapi" -I"$top/libruntime" \
+		$(pkg-config --cflags libdrm 2>/dev/null || echo -I/usr/include/libdrm) \
+		-o "$root/bin/vm_faultinj" "$top/tests/vm/vm_faultinj.c" "$STATIC/libkohaku.a" \
+		$(pkg-config --libs libdrm 2>/dev/null || echo -ldrm) -lz -lpthread -lm \
+		>"$WORK/vm_faultinj.build.log" 2>&1; then
+		ok "build tests/vm/vm_faultinj.c (static)"
+	else
+		notok "build tests/vm/vm_faultinj.c (static)"
+		sed 's/^/# /' "$WORK/vm_faultinj.build.log"
+	fi
+	# no5lvl: TCG's -cpu max offers LA57, and KASAN then reports a wild
+	# access in early identify_cpu; the fault sweeps' stacks want a big log
+	debug_append="khvm.debug no5lvl log_buf_len=16M"
+fi
 chmod 755 "$root/init"
 initrd=$WORK/initrd.cpio.gz
 (cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) >"$initrd"
@@ -305,7 +344,7 @@ fi
 # Two stand-in PCI functions for kohaku.ko's PCI binding (bound by new_id in
 # the guest): edu (1234:11e8, a 1 MiB BAR0: refused) and the std VGA
 # (1234:1111, a 16 MiB RAM BAR0: mapped, then no mesh CAPS: refused).
-qemu_base="-smp 2 -m 1024 -nographic -no-reboot -serial stdio -monitor none \
+qemu_base="-smp 2 -m ${KOHAKU_VM_MEM:-1024} -nographic -no-reboot -serial stdio -monitor none \
 -display none -nodefaults -device edu -device VGA \
 -kernel $KERNEL -initrd $initrd"
 
@@ -359,7 +398,7 @@ boot() {
 	tb=$(now)
 	# shellcheck disable=SC2086
 	timeout "$VM_TIMEOUT" "$QEMU" $accel_args $qemu_base \
-		-append "console=ttyS0 quiet panic=-1 khvm.test_timeout=$TEST_TIMEOUT ${KOHAKU_VM_FUZZ_SEQS:+khvm.fuzz_seqs=$KOHAKU_VM_FUZZ_SEQS} $bench_append" \
+		-append "console=ttyS0 quiet panic=-1 khvm.test_timeout=$TEST_TIMEOUT ${KOHAKU_VM_FUZZ_SEQS:+khvm.fuzz_seqs=$KOHAKU_VM_FUZZ_SEQS} $bench_append $debug_append ${KOHAKU_VM_APPEND:-}" \
 		</dev/null >"$serial" 2>&1
 	qrc=$?
 	te=$(now)
