@@ -100,7 +100,10 @@ int kh_user_dma_map(struct kh_os_dev *od, void __user *p, size_t len,
 		return pinned < 0 ? pinned : -EFAULT;
 	}
 	u->n_pages = n;
-	ret = sg_alloc_table_from_pages(&u->sgt, u->pages, n, off, len, GFP_KERNEL);
+	/* segments no longer than the device takes (DMA-API debug checks it) */
+	ret = sg_alloc_table_from_pages_segment(&u->sgt, u->pages, n, off, len,
+						dma_get_max_seg_size(u->dev),
+						GFP_KERNEL);
 	if (ret)
 		goto fail;
 	ret = dma_map_sgtable(u->dev, &u->sgt, u->dir, 0);

@@ -19,13 +19,15 @@
  * made inside kohaku.ko or kohaku_sim.ko, and a KASAN, lockdep, UBSAN,
  * DMA-API or WARN report fails the test.
  *
- *   vm_faultinj [-b BUDGET] [-m MODULE] [-x PATH] write LABEL FILE TEXT [UNDO_FILE UNDO_TEXT]
- *   vm_faultinj [-b BUDGET] [-m MODULE] open|bo|submit LABEL NODE
+ *   vm_faultinj [-b BUDGET] [-m MODULE] [-r FUNC] [-x PATH] write LABEL FILE TEXT [UNDO_FILE UNDO_TEXT]
+ *   vm_faultinj [-b BUDGET] [-m MODULE] [-r FUNC] open|bo|submit LABEL NODE
  *
  * -m MODULE aims the failures at one module: only allocation checks with a
  * frame of MODULE's code on the stack count (the stack filter,
  * require-start and require-end, which fail-nth honours), so N runs
  * through the module's own allocations and those of what it calls.
+ * -r FUNC leaves out the allocations made under the kernel function FUNC
+ * (the reject filter): for a bug of the kernel's own that a sweep reaches.
  * TEXT may hold \n.  -x PATH: must not exist after a failed run (the card
  * a failed new_card would have made, the driver link of a failed bind).
  * The device operations end with a saxpy checked element by element.
@@ -163,6 +165,48 @@ static int aim(const char *module)
 	return r;
 }
 
+/*
+ * The reject filter of both around the kernel function FUNC (its address
+ * to the next symbol's): a check with FUNC on the stack neither counts nor
+ * fails.  For a known bug of the kernel's own on a path the sweep reaches.
+ */
+static int reject(const char *func)
+{
+	unsigned long long at = 0, next = ~0ull, a;
+	char line[512], name[256], type, v[32];
+	FILE *f = fopen("/proc/kallsyms", "r");
+	size_t i;
+	int r = 0;
+
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%llx %c %255s", &a, &type, name) == 3 &&
+		    !strcmp(name, func)) {
+			at = a;
+			break;
+		}
+	if (at) {
+		rewind(f);
+		while (fgets(line, sizeof(line), f))
+			if (sscanf(line, "%llx", &a) == 1 && a > at && a < next)
+				next = a;
+	}
+	fclose(f);
+	if (!at || next == ~0ull)
+		return -ENOENT;
+	for (i = 0; i < sizeof(fi_dirs) / sizeof(fi_dirs[0]); i++) {
+		snprintf(v, sizeof(v), "0x%llx", at);
+		r = r ? r : fi_set(fi_dirs[i], "reject-start", v);
+		snprintf(v, sizeof(v), "0x%llx", next);
+		r = r ? r : fi_set(fi_dirs[i], "reject-end", v);
+		r = r ? r : fi_set(fi_dirs[i], "stacktrace-depth", "64");
+	}
+	out("# %s: not failing allocations under %s (0x%llx..0x%llx)", label,
+	    func, at, next);
+	return r;
+}
+
 static void unaim(void)
 {
 	size_t i;
@@ -170,6 +214,8 @@ static void unaim(void)
 	for (i = 0; i < sizeof(fi_dirs) / sizeof(fi_dirs[0]); i++) {
 		fi_set(fi_dirs[i], "require-start", "0");
 		fi_set(fi_dirs[i], "require-end", "0xffffffffffffffff");
+		fi_set(fi_dirs[i], "reject-start", "0");
+		fi_set(fi_dirs[i], "reject-end", "0");
 	}
 }
 
@@ -180,6 +226,7 @@ struct kmsg_look {
 	int in_module;		/* ... with a kohaku.ko / kohaku_sim.ko frame */
 	char where[96];		/* the first such frame */
 	char splat[256];	/* a report that fails the test */
+	char stack[2048];	/* the last injection's frames, one a line */
 };
 
 static const char *const splats[] = {
@@ -217,7 +264,13 @@ static void kmsg_look(struct kmsg_look *k)
 			k->injections++;
 			in_inj = 1;
 			got_frame = 0;
+			k->stack[0] = '\0';
 			continue;
+		}
+		if (in_inj && msg[0] == ' ' && strchr(msg, '+') &&
+		    strlen(k->stack) + strlen(msg) + 2 < sizeof(k->stack)) {
+			strcat(k->stack, msg);
+			strcat(k->stack, "\n");
 		}
 		if (in_inj && !got_frame &&
 		    (strstr(msg, " [kohaku]") || strstr(msg, " [kohaku_sim]"))) {
@@ -480,8 +533,8 @@ static void check_card_works(struct ctx *c)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: vm_faultinj [-b BUDGET] [-m MODULE] [-x PATH] write LABEL FILE TEXT [UNDO_FILE UNDO_TEXT]\n"
-		"       vm_faultinj [-b BUDGET] [-m MODULE] open|bo|submit LABEL NODE\n");
+	fprintf(stderr, "usage: vm_faultinj [-b BUDGET] [-m MODULE] [-r FUNC] [-x PATH] write LABEL FILE TEXT [UNDO_FILE UNDO_TEXT]\n"
+		"       vm_faultinj [-b BUDGET] [-m MODULE] [-r FUNC] open|bo|submit LABEL NODE\n");
 	exit(2);
 }
 
@@ -494,11 +547,14 @@ int main(int argc, char **argv)
 	unsigned int nwhere = 0;
 	struct ctx c = { .wfd = -1, .fd = -1 };
 	struct kmsg_look k;
-	const char *module = NULL;
+	const char *module = NULL, *rejected = NULL;
 	int opt, r;
 
-	while ((opt = getopt(argc, argv, "b:m:x:")) != -1) {
+	while ((opt = getopt(argc, argv, "b:m:r:x:")) != -1) {
 		switch (opt) {
+		case 'r':
+			rejected = optarg;
+			break;
 		case 'm':
 			module = optarg;
 			break;
@@ -545,8 +601,13 @@ int main(int argc, char **argv)
 		    label, strerror(errno));
 		return 1;
 	}
-	if (module)
+	if (module || rejected)
 		atexit(unaim);
+	if (rejected && (r = reject(rejected))) {
+		out("not ok - %s: leaving out %s (/proc/kallsyms, reject-start/end): %s",
+		    label, rejected, strerror(-r));
+		return 1;
+	}
 	if (module && (r = aim(module))) {
 		out("not ok - %s: aiming at %s.ko (/proc/kallsyms, require-start/end): %s",
 		    label, module, strerror(-r));
@@ -622,6 +683,13 @@ int main(int argc, char **argv)
 			other++;
 			bad("N=%u: the failed allocation came back as %s (%d), not ENOMEM",
 			    n, strerror(-r), -r);
+			if (k.stack[0]) {
+				char *l = k.stack, *e;
+
+				out("# %s: N=%u: the allocation failed:", label, n);
+				for (; (e = strchr(l, '\n')); l = e + 1)
+					out("# %s:   %.*s", label, (int)(e - l), l);
+			}
 		}
 	}
 	{
