@@ -176,6 +176,32 @@ static const char *error_reason(uint32_t reason)
 	}
 }
 
+/* a KOHAKU_JOB_WHY_* of an ABORTED job in words */
+static const char *aborted_reason(uint32_t reason)
+{
+	switch (reason) {
+	case KOHAKU_JOB_WHY_MESH_RESET:
+		return "its mesh was reset while the job was on it (a clock "
+		       "retune or a reset by another agent on the card); its "
+		       "instructions were lost, device memory was kept; the "
+		       "mesh takes jobs again";
+	case KOHAKU_JOB_WHY_MESH_WEDGED:
+		return "the job never ran: its mesh is wedged (see `kohaku "
+		       "info`; a mesh reset or reprogramming the card clears it)";
+	case KOHAKU_JOB_WHY_NODE_HUNG:
+		return "the job never ran: a target node hung in an earlier "
+		       "job (see `kohaku nodes`)";
+	case KOHAKU_JOB_WHY_IN_FENCE:
+		return "the job never ran: an in-fence it waited for "
+		       "signalled an error";
+	case KOHAKU_JOB_WHY_REMOVED:
+		return "the device was removed";
+	default:
+		return "the job never ran because its mesh is not usable "
+		       "(see `kohaku info`)";
+	}
+}
+
 KH_RT_EXPORT const char *kohaku_job_describe(const struct kohaku_job_status *st,
 					     char *buf, size_t len)
 {
@@ -223,8 +249,7 @@ KH_RT_EXPORT const char *kohaku_job_describe(const struct kohaku_job_status *st,
 			 "`kohaku nodes`)", where);
 		break;
 	case KOHAKU_JOB_ABORTED:
-		snprintf(buf, len, "ABORTED: the job never ran because its mesh "
-			 "is not usable (see `kohaku info`)");
+		snprintf(buf, len, "ABORTED: %s", aborted_reason(st->reason));
 		break;
 	case KOHAKU_JOB_ERROR:
 		snprintf(buf, len, "ERROR: %s (at %s); the driver log has the "

@@ -1038,7 +1038,7 @@ struct kohaku_job_status {
 	uint8_t fault_flags;	/* KOHAKU_FAULT_NODE_KNOWN, _CODE_KNOWN */
 	uint32_t n_faults;	/* instructions that raised SIG_FAULT */
 	uint64_t device_ns;	/* device time from dispatch to the end */
-	uint32_t reason;	/* ERROR: KOHAKU_JOB_WHY_* (ABI 0.5), else 0 */
+	uint32_t reason;	/* ERROR (ABI 0.5), ABORTED (0.6): KOHAKU_JOB_WHY_*, else 0 */
 };
 
 /*

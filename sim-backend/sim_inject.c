@@ -8,6 +8,7 @@
 #include "sim_base.h"
 #include "sim_card.h"
 #include "sim_check.h"
+#include "sim_clkwiz.h"
 #include "sim_mag.h"
 #include "sim_router.h"
 #include "sim_tbuf.h"
@@ -204,7 +205,7 @@ static int ksim_inject_add(struct ksim_obs *o, const struct ksim_words *w,
 
 	kind = ksim_word_pick(kw, ksim_knob_name, KSIM_KNOB_KINDS);
 	if (kind < 0)
-		return ksim_refuse(err, errlen, "inject: unknown knob '%.*s' (drop, dup, busy, fault, hang, ctrl, dram, xdma, clear)",
+		return ksim_refuse(err, errlen, "inject: unknown knob '%.*s' (drop, dup, busy, fault, hang, ctrl, dram, xdma, reset, clear)",
 				   ksim_cmd_quote(kw), kw->s);
 	kn = ksim_knob_name[kind];
 	memset(&kk, 0, sizeof(kk));
@@ -409,13 +410,47 @@ static int ksim_inject_clear(struct ksim_obs *o, u32 id)
 	return found || !id ? 0 : -ENOENT;
 }
 
+/*
+ * "inject reset [mesh=M]": now, the mesh's clock wizard takes an SW_RST
+ * write of 0xA, as from another agent on the card's bus (a management
+ * tool retuning the clock): lock drops and the mesh is held in reset and
+ * recovers exactly as docs/model.md "The clock wizard and mesh reset"
+ * says.  An event, not a knob: nothing is listed, nothing to clear.
+ */
+static int ksim_inject_reset(struct ksim_obs *o, const struct ksim_words *w,
+			     unsigned int first, char *err, size_t errlen)
+{
+	struct ksim_card *card = o->card;
+	struct ksim_word key, val;
+	u64 mesh = 0;
+
+	if (w->n > first + 2)
+		return ksim_refuse(err, errlen, "inject reset: takes only mesh=M");
+	if (w->n == first + 2) {
+		if (!ksim_word_kv(&w->w[first + 1], &key, &val) ||
+		    !ksim_word_is(&key, "mesh"))
+			return ksim_refuse(err, errlen, "inject reset: unknown option '%.*s' (only mesh=M)",
+					   ksim_cmd_quote(&w->w[first + 1]),
+					   w->w[first + 1].s);
+		if (!ksim_word_u64(&val, &mesh) || mesh >= card->n_mesh)
+			return ksim_refuse(err, errlen, "inject reset: no mesh '%.*s' (the card has %u)",
+					   ksim_cmd_quote(&val), val.s,
+					   card->n_mesh);
+	}
+	ksim_clkwiz_write(card, (unsigned int)mesh, KH_CLK_SW_RST,
+			  KH_CLK_SW_RST_KEY);
+	return 0;
+}
+
 int ksim_inject_command(struct ksim_obs *o, const struct ksim_words *w,
 		      unsigned int first, char *err, size_t errlen)
 {
 	u64 id = 0;
 
 	if (first >= w->n)
-		return ksim_refuse(err, errlen, "inject: which knob? (drop, dup, busy, fault, hang, ctrl, dram, xdma, clear)");
+		return ksim_refuse(err, errlen, "inject: which knob? (drop, dup, busy, fault, hang, ctrl, dram, xdma, reset, clear)");
+	if (ksim_word_is(&w->w[first], "reset"))
+		return ksim_inject_reset(o, w, first, err, errlen);
 	if (ksim_word_is(&w->w[first], "clear")) {
 		if (w->n > first + 2 ||
 		    (w->n == first + 2 &&

@@ -23,12 +23,13 @@ static void kh_mesh_stop(struct kh_mesh *m)
 	struct kh_job *job;
 
 	kh_mutex_lock(&m->lock);
-	kh_mesh_abort_queue(m, "device removed");
+	kh_mesh_abort_queue(m, KOHAKU_JOB_WHY_REMOVED, "device removed");
 	job = m->job;
 	if (job) {
 		m->job = NULL;
 		if (!kh_job_final(job)) {
 			job->why = "device removed";
+			job->why_code = KOHAKU_JOB_WHY_REMOVED;
 			kh_job_finalize(job, KOHAKU_JOB_ABORTED);
 		}
 		kh_job_unlist(m->kd, job);
@@ -90,6 +91,8 @@ static int kh_mesh_bringup(struct kh_device *kd, struct kh_mesh *m)
 		m->prog_reg[i] = KH_REG_UNKNOWN;
 	kh_mutex_lock(&m->lock);
 	ret = kh_mesh_enumerate(m);
+	if (!ret)
+		kh_mesh_canary_write(m);
 	kh_mutex_unlock(&m->lock);
 	if (!ret)
 		ret = kh_dxa_mesh_init(m);
@@ -185,7 +188,8 @@ void kh_device_remove(struct kh_device *kd)
 	 */
 	for (i = 0; i < kd->n_meshes; i++) {
 		kh_mutex_lock(&kd->mesh[i].lock);
-		kh_mesh_abort_queue(&kd->mesh[i], "device removed");
+		kh_mesh_abort_queue(&kd->mesh[i], KOHAKU_JOB_WHY_REMOVED,
+				    "device removed");
 		kh_mutex_unlock(&kd->mesh[i].lock);
 	}
 	kh_engine_fini(kd);

@@ -19,8 +19,7 @@
  */
 #include "kh_priv.h"
 
-/* The job leaves the device: the mesh takes the next one. */
-static void kh_job_finish(struct kh_mesh *m, struct kh_job *job)
+void kh_mesh_job_off(struct kh_mesh *m, struct kh_job *job)
 {
 	m->job = NULL;
 	m->run = KH_RUN_IDLE;
@@ -28,28 +27,30 @@ static void kh_job_finish(struct kh_mesh *m, struct kh_job *job)
 	kh_job_put(job);	/* the mesh's */
 }
 
-void kh_mesh_abort_queue(struct kh_mesh *m, const char *why)
+void kh_mesh_abort_queue(struct kh_mesh *m, u32 code, const char *why)
 {
 	struct kh_job *job, *tmp;
 
 	kh_lock_assert_held(&m->lock);
 	list_for_each_entry_safe(job, tmp, &m->queue, mesh_link)
-		kh_job_abort(job, why);
+		kh_job_abort(job, code, why);
 }
 
+/* a job on the mesh, or a reset to wait out: the engine keeps passing */
 bool kh_mesh_busy(struct kh_mesh *m)
 {
 	kh_lock_assert_held(&m->lock);
-	return m->job != NULL;
+	return m->job != NULL || m->resetting;
 }
 
-static void kh_mesh_wedge(struct kh_mesh *m, const char *why)
+void kh_mesh_wedge(struct kh_mesh *m, const char *why)
 {
+	kh_lock_assert_held(&m->lock);
 	m->flags |= KOHAKU_MESH_WEDGED;
 	m->flags &= ~KOHAKU_MESH_READY;
-	kh_err(m->kd, "mesh %u is wedged: %s; queued jobs are aborted and the card must be reprogrammed (it has no soft reset)\n",
+	kh_err(m->kd, "mesh %u is wedged: %s; queued jobs are aborted; a mesh reset (a clock wizard SW_RST) or reprogramming the card clears it\n",
 	       m->id, why);
-	kh_mesh_abort_queue(m, why);
+	kh_mesh_abort_queue(m, KOHAKU_JOB_WHY_MESH_WEDGED, why);
 }
 
 static u16 kh_ns_count(struct kh_mesh *m, const struct kh_node *n, u64 *raw)
@@ -120,7 +121,7 @@ static bool kh_job_targets_hung(struct kh_mesh *m, struct kh_job *job)
 		if (n->flags & KOHAKU_NODE_HUNG) {
 			kh_err(m->kd, "mesh %u: job %llu aborted: its node (%u,%u) hung in an earlier job\n",
 			       m->id, job->id, n->x, n->y);
-			kh_job_abort(job, "a target node is hung");
+			kh_job_abort(job, KOHAKU_JOB_WHY_NODE_HUNG, "a target node is hung");
 			return true;
 		}
 	}
@@ -161,7 +162,8 @@ static enum kh_ready kh_job_ready(struct kh_mesh *m, struct kh_job *job)
 		if (err) {
 			kh_info(m->kd, "mesh %u: job %llu aborted: in-fence %u signalled error %d\n",
 				m->id, job->id, job->in_next, err);
-			kh_job_abort(job, "an in-fence signalled an error");
+			kh_job_abort(job, KOHAKU_JOB_WHY_IN_FENCE,
+				     "an in-fence signalled an error");
 			return KH_GONE;
 		}
 		job->in_next++;
@@ -211,6 +213,7 @@ static void kh_job_start(struct kh_mesh *m, struct kh_job *job)
 	kh_write_once(job->status, KOHAKU_JOB_RUNNING);
 	job->t_start = kh_now(kd);
 	job->deadline = job->t_start + job->timeout_ns;
+	m->reset_check_ns = job->t_start + KH_RESET_CHECK_NS;
 	kh_dbg(kd, "mesh %u: job %llu: %u programs, %u data entries, credit %u\n",
 	       m->id, job->id, job->n_progs, job->n_segs, job->seed);
 	kh_trace_job(kd->osdev, KH_TRACE_DISPATCH, m->id, job->id, job->seed);
@@ -578,14 +581,17 @@ static void kh_recover(struct kh_mesh *m, struct kh_job *job)
 	if (!running && kh_collect(m, job, false)) {
 		kh_info(m->kd, "mesh %u: job %llu drained after its timeout; mesh usable\n",
 			m->id, job->id);
-		kh_job_finish(m, job);
+		kh_mesh_job_off(m, job);
 		return;
 	}
 	if (kh_now(m->kd) < job->recover_deadline)
 		return;
+	/* a reset took what it holds: nothing is hung (the job is off) */
+	if (kh_mesh_reset_check(m))
+		return;
 	if (running) {
 		kh_mesh_wedge(m, "the dispatcher still holds flits for a hung node");
-		kh_job_finish(m, job);
+		kh_mesh_job_off(m, job);
 		return;
 	}
 	for (i = 0; i < job->n_progs; i++) {
@@ -601,7 +607,7 @@ static void kh_recover(struct kh_mesh *m, struct kh_job *job)
 			       m->id, p->node->x, p->node->y, p->pushed - p->seen);
 		}
 	}
-	kh_job_finish(m, job);
+	kh_mesh_job_off(m, job);
 }
 
 void kh_mesh_step(struct kh_mesh *m)
@@ -610,6 +616,9 @@ void kh_mesh_step(struct kh_mesh *m)
 
 	kh_lock_assert_held(&m->lock);
 	for (;;) {
+		/* a reset seen: nothing is sent until the mesh is back */
+		if (kh_mesh_reset_wait(m))
+			return;
 		job = m->job;
 		if (!job) {
 			if (list_empty(&m->queue) || (m->flags & KOHAKU_MESH_WEDGED))
@@ -618,6 +627,13 @@ void kh_mesh_step(struct kh_mesh *m)
 			/* the firmware loader has the mesh: only its own jobs run */
 			if (m->fw_hold && !job->internal)
 				return;
+			/*
+			 * One read a job: a reset since the last one (it
+			 * cleared IRQ_EN, and writes in its window are lost)
+			 * is dealt with before anything is sent.
+			 */
+			if (kh_mesh_reset_check(m))
+				continue;
 			/* (the job may be freed here: only loop on) */
 			if (kh_job_targets_hung(m, job))
 				continue;
@@ -634,6 +650,12 @@ void kh_mesh_step(struct kh_mesh *m)
 				return;
 			continue;
 		}
+		/* a reset mid-job: the job is ABORTED now, not at its limit */
+		if (kh_now(m->kd) >= m->reset_check_ns) {
+			m->reset_check_ns = kh_now(m->kd) + KH_RESET_CHECK_NS;
+			if (kh_mesh_reset_check(m))
+				continue;
+		}
 		if (m->run == KH_RUN_RECOVER) {
 			kh_recover(m, job);
 			if (m->job)
@@ -641,6 +663,8 @@ void kh_mesh_step(struct kh_mesh *m)
 			continue;
 		}
 		if (kh_now(m->kd) >= job->deadline && m->run != KH_RUN_SETTLE) {
+			if (kh_mesh_reset_check(m))
+				continue;
 			kh_job_timeout(m, job);
 			continue;
 		}
@@ -652,7 +676,7 @@ void kh_mesh_step(struct kh_mesh *m)
 			if (r < 0) {
 				kh_job_data_cut(m, job);
 				kh_job_finalize(job, kh_job_verdict(m, job));
-				kh_job_finish(m, job);
+				kh_mesh_job_off(m, job);
 				continue;
 			}
 			kh_job_arm(m, job);
@@ -676,7 +700,7 @@ void kh_mesh_step(struct kh_mesh *m)
 			if (!kh_settled(m, job) && kh_now(m->kd) < job->deadline)
 				return;
 			kh_job_finalize(job, kh_job_verdict(m, job));
-			kh_job_finish(m, job);
+			kh_mesh_job_off(m, job);
 		}
 	}
 }

@@ -27,6 +27,20 @@ void kh_device_irq(struct kh_device *kd, unsigned int vector)
 /* the orchestrator events that move a job: a signal, a fault, a kick done */
 #define KH_IRQ_JOB_EVENTS	(KH_IRQ_SIGNAL | KH_IRQ_FAULT | KH_IRQ_PROG_DONE)
 
+static void kh_irq_mesh_enable(struct kh_mesh *m)
+{
+	kh_wr(m, KH_ORC_IRQ_STAT, KH_IRQ_ALL);
+	kh_wr(m, KH_ORC_IRQ_EN, KH_IRQ_JOB_EVENTS);
+}
+
+/* A mesh reset cleared IRQ_EN: the mesh raises its events again. */
+void kh_irq_mesh_rearm(struct kh_mesh *m)
+{
+	kh_lock_assert_held(&m->lock);
+	if (kh_read_once(m->kd->irq_jobs) && (m->caps & KH_CAPS_IRQ_ADDON))
+		kh_irq_mesh_enable(m);
+}
+
 /*
  * Job completion by interrupt: every mesh with the IRQ addon raises the
  * user interrupt for its job events, and the engine rests between passes
@@ -42,8 +56,7 @@ static void kh_irq_jobs_enable(struct kh_device *kd)
 		if (!kh_mesh_present(kd, i) || !(m->caps & KH_CAPS_IRQ_ADDON))
 			continue;
 		kh_mutex_lock(&m->lock);
-		kh_wr(m, KH_ORC_IRQ_STAT, KH_IRQ_ALL);
-		kh_wr(m, KH_ORC_IRQ_EN, KH_IRQ_JOB_EVENTS);
+		kh_irq_mesh_enable(m);
 		kh_mutex_unlock(&m->lock);
 		n++;
 	}

@@ -89,7 +89,7 @@ void kh_job_error(struct kh_job *job, const struct kh_node *n, u32 code,
 		       job->fault_x, job->fault_y, code);
 }
 
-void kh_job_abort(struct kh_job *job, const char *why)
+void kh_job_abort(struct kh_job *job, u32 code, const char *why)
 {
 	struct kh_mesh *m = job->mesh;
 
@@ -99,6 +99,7 @@ void kh_job_abort(struct kh_job *job, const char *why)
 		kh_fence_remove_callback(job->in_fences[job->in_next], &job->in_cb);
 	job->in_cb_armed = false;
 	job->why = why;
+	job->why_code = code;
 	kh_dbg(m->kd, "mesh %u: job %llu aborted: %s\n", m->id, job->id, why);
 	kh_job_finalize(job, KOHAKU_JOB_ABORTED);
 	kh_job_unlist(m->kd, job);
@@ -261,6 +262,17 @@ static int kh_job_in_fences(struct kh_file *kf, const struct drm_kohaku_submit *
 	return ret;
 }
 
+/* a target of the job is marked hung */
+static bool kh_job_targets_marked(const struct kh_job *job)
+{
+	unsigned int i;
+
+	for (i = 0; i < job->n_progs; i++)
+		if (job->progs[i].node->flags & KOHAKU_NODE_HUNG)
+			return true;
+	return false;
+}
+
 /* The job's mesh takes it, unless the mesh or a target is unusable. */
 static int kh_job_enqueue(struct kh_mesh *m, struct kh_job *job)
 {
@@ -268,8 +280,11 @@ static int kh_job_enqueue(struct kh_mesh *m, struct kh_job *job)
 	unsigned int i;
 
 	kh_lock_assert_held(&m->lock);
+	/* a reset since cures a wedge and hung nodes: look before refusing */
+	if ((m->flags & KOHAKU_MESH_WEDGED) || kh_job_targets_marked(job))
+		kh_mesh_reset_check(m);
 	if (m->flags & KOHAKU_MESH_WEDGED) {
-		kh_err(kd, "mesh %u is wedged (a job hung the dispatcher); the card must be reprogrammed, it has no soft reset\n",
+		kh_err(kd, "mesh %u is wedged (a job hung the dispatcher); a mesh reset (its clock wizard's SW_RST) or reprogramming the card clears it\n",
 		       m->id);
 		return -EIO;
 	}
@@ -465,7 +480,8 @@ static void kh_job_report(const struct kh_job *job, struct drm_kohaku_wait *a)
 	a->fault_x = node ? job->fault_x : KOHAKU_COORD_NONE;
 	a->fault_y = node ? job->fault_y : KOHAKU_COORD_NONE;
 	a->device_ns = job->t_end > job->t_start ? job->t_end - job->t_start : 0;
-	a->reason = a->status == KOHAKU_JOB_ERROR ? job->why_code : 0;
+	a->reason = a->status == KOHAKU_JOB_ERROR ||
+		    a->status == KOHAKU_JOB_ABORTED ? job->why_code : 0;
 }
 
 int kh_job_wait(struct kh_file *kf, void *arg)
@@ -519,7 +535,7 @@ void kh_job_release_all(struct kh_file *kf)
 		kh_xa_erase(&kf->jobs, id);
 		kh_mutex_lock(&job->mesh->lock);
 		if (kh_read_once(job->status) == KOHAKU_JOB_QUEUED)
-			kh_job_abort(job, "its file was closed");
+			kh_job_abort(job, KOHAKU_JOB_WHY_NONE, "its file was closed");
 		kh_mutex_unlock(&job->mesh->lock);
 		kh_job_put(job);
 	}

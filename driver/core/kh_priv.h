@@ -38,6 +38,13 @@
 #define KH_CTRL_INFLIGHT	8		/* CU_CTRL requests out at once */
 #define KH_SETTLE_NS		2000ULL		/* read-after-write guard window */
 #define KH_RECOVER_NS		1000000000ULL	/* a timed-out job gets this to drain */
+#define KH_RESET_CHECK_NS	1000000ULL	/* a running job's mesh: reset canary */
+#define KH_RESET_WAIT_NS	100000000ULL	/* a reset mesh gets this to relock */
+/*
+ * What the driver keeps in the orchestrator's CTRL (stored only, cleared by
+ * a mesh reset): "kohaku" and a version byte.  Not the reset value.
+ */
+#define KH_CTRL_CANARY		0x6b6f68616b750001ULL
 #define KH_CHUNK_FLITS		(KH_ORC_STAGE_FLITS / 2)	/* staging ping-pong */
 #define KH_BO_MAX_PER_FILE	4096
 #define KH_MAX_NODES_PER_MESH	256		/* a 16x16 span */
@@ -158,6 +165,12 @@ struct kh_mesh {
 	 * it uses the mailbox between steps with the lock dropped.
 	 */
 	bool fw_hold;
+
+	/* mesh reset (kh_reset.c), under lock */
+	bool resetting;		/* seen; waiting for it to relock */
+	u64 reset_seen_ns;	/* device time it was seen */
+	u64 reset_check_ns;	/* a running job: next canary read */
+	u32 resets;		/* resets seen since bring-up */
 };
 
 struct kh_prog {
@@ -467,8 +480,11 @@ bool kh_job_final(const struct kh_job *job);
 void kh_job_finalize(struct kh_job *job, u32 status);
 /* the job is off the device for good: memory freed under it may be reused */
 void kh_job_unlist(struct kh_device *kd, struct kh_job *job);
-/* a queued job that never runs: off the queue, ABORTED, the mesh's ref put */
-void kh_job_abort(struct kh_job *job, const char *why);
+/*
+ * a queued job that never runs: off the queue, ABORTED with why (code
+ * KOHAKU_JOB_WHY_*, for WAIT), the mesh's ref put
+ */
+void kh_job_abort(struct kh_job *job, u32 code, const char *why);
 void kh_job_error(struct kh_job *job, const struct kh_node *n, u32 code,
 		  const char *why);
 /* kh_job_data.c: the CU_DATA a job sends before its instructions */
@@ -513,6 +529,8 @@ int kh_ioctl_fw_load(struct kh_file *kf, void *arg);
 #define KH_IRQ_SIM_STEP_NS	500ULL		/* the model: in 0.5 us steps ... */
 #define KH_IRQ_SIM_STEPS	10		/* ... 5 us at most */
 void kh_irq_rest(struct kh_device *kd);
+/* a mesh's IRQ_EN as the driver set it, again (after a mesh reset) */
+void kh_irq_mesh_rearm(struct kh_mesh *m);
 
 /* kh_engine.c: the device's progress engine */
 void kh_engine_prepare(struct kh_device *kd);
@@ -526,7 +544,15 @@ int kh_engine_wait_job(struct kh_device *kd, struct kh_job *job,
 
 /* kh_dispatch.c: the job engine of one mesh, called with m->lock held */
 void kh_mesh_step(struct kh_mesh *m);
-void kh_mesh_abort_queue(struct kh_mesh *m, const char *why);
+void kh_mesh_abort_queue(struct kh_mesh *m, u32 code, const char *why);
 bool kh_mesh_busy(struct kh_mesh *m);
+void kh_mesh_wedge(struct kh_mesh *m, const char *why);
+/* the job on the mesh leaves it: the mesh takes the next one */
+void kh_mesh_job_off(struct kh_mesh *m, struct kh_job *job);
+
+/* kh_reset.c: mesh resets, seen through a canary in CTRL */
+void kh_mesh_canary_write(struct kh_mesh *m);
+bool kh_mesh_reset_check(struct kh_mesh *m);
+bool kh_mesh_reset_wait(struct kh_mesh *m);
 
 #endif /* KH_PRIV_H */

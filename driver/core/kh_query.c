@@ -173,6 +173,9 @@ static int kh_mesh_param(struct kh_mesh *m, u32 param, u64 *v)
 	case KOHAKU_PARAM_MESH_JOBS_DONE:
 		*v = m->jobs_done;
 		break;
+	case KOHAKU_PARAM_MESH_RESETS:
+		*v = m->resets;
+		break;
 	default:
 		kh_mutex_unlock(&m->lock);
 		return -EINVAL;

@@ -142,7 +142,7 @@ TEST_F(model, lexer_commands)
 		{ "trace on events=hop,", "trace on: unknown event class '' (hop, unit, ctrl, orch, dma, drop, inject, check, all)" },
 		{ "a b c d e f g h i j k l m n o p q", "too many words (at most 16)" },
 		{ "inject z123456789012345678901234567890123456789012345",
-		  "inject: unknown knob 'z123456789012345678901234567890123456789' (drop, dup, busy, fault, hang, ctrl, dram, xdma, clear)" },
+		  "inject: unknown knob 'z123456789012345678901234567890123456789' (drop, dup, busy, fault, hang, ctrl, dram, xdma, reset, clear)" },
 	};
 	struct ksim_card *c = card("saxpy");
 	char err[256];
@@ -478,6 +478,53 @@ TEST_F(model, hang_knob)
 	ksim_run(c, 2000);
 	CHECK_EQ(KH_NS_COUNT(mh_ns(c, 2, 1)), 1);
 	CHECK_EQ(ksim_check_audit(c), 0);
+	ksim_card_destroy(c);
+}
+
+/* "inject reset": the clock wizard's SW_RST, as another agent writes it */
+TEST_F(model, reset_event)
+{
+	static const char map[] =
+		"xxx nul xxx\n"
+		"mag nul null\n"
+		"xxx nul xxx\n";
+	struct ksim_card *c = card(map);
+	char err[200];
+	u64 t0;
+
+	REQUIRE(c);
+	ksim_write64(c, KH_MESH_BASE(0) + KH_ORC_CTRL, 0x1234);
+	CHECK_EQ(ksim_read64(c, KH_MESH_BASE(0) + KH_ORC_CTRL), 0x1234);
+	CHECK_EQ(inj(c, "hang node=2,1"), 0);
+	send_inst(c, 2, 1, 1, 0);
+	ksim_run(c, 2000);
+	CHECK_EQ(KH_NS_COUNT(mh_ns(c, 2, 1)), 0);
+	t0 = ksim_cycles(c);
+	CHECK_EQ(inj(c, "reset mesh=0"), 0);
+	/* lock drops, the orchestrator's registers are cleared */
+	CHECK_EQ((ksim_read64(c, KH_CLKWIZ_BASE(0)) >> 32) & KH_CLK_LOCKED, 0);
+	CHECK_EQ(ksim_read64(c, KH_MESH_BASE(0) + KH_ORC_CTRL), 0);
+	/* host writes are lost until the mesh is out of reset */
+	ksim_write64(c, KH_MESH_BASE(0) + KH_ORC_CTRL, 0x55);
+	CHECK_EQ(ksim_read64(c, KH_MESH_BASE(0) + KH_ORC_CTRL), 0);
+	ksim_run(c, t0 + KH_CLK_LOCK_CYCLES + KH_RST_RELEASE_CYCLES +
+		    KH_RST_RECOVERY_CYCLES - ksim_cycles(c));
+	CHECK((ksim_read64(c, KH_CLKWIZ_BASE(0)) >> 32) & KH_CLK_LOCKED);
+	ksim_write64(c, KH_MESH_BASE(0) + KH_ORC_CTRL, 0x55);
+	CHECK_EQ(ksim_read64(c, KH_MESH_BASE(0) + KH_ORC_CTRL), 0x55);
+	/* the hang ended with the reset: the node takes work again */
+	send_inst(c, 2, 1, 2, 0);
+	ksim_run(c, 2000);
+	CHECK_EQ(KH_NS_COUNT(mh_ns(c, 2, 1)), 1);
+	/* an event, not a knob: only the hang is listed */
+	ksim_dump_knobs(c, err, sizeof(err));
+	CHECK(!strncmp(err, "1 hang ", 7));
+	CHECK(!strchr(err, '\n') || !strchr(err, '\n')[1]);
+	CHECK_EQ(ksim_command(c, "inject reset mesh=1", err, sizeof(err)), -EINVAL);
+	CHECK(strstr(err, "inject reset: no mesh '1' (the card has 1)"));
+	CHECK_EQ(ksim_command(c, "inject reset node=1,1", err, sizeof(err)), -EINVAL);
+	CHECK(strstr(err, "inject reset: unknown option 'node=1,1' (only mesh=M)"));
+	CHECK_EQ(ksim_command(c, "inject reset mesh=0 mesh=0", err, sizeof(err)), -EINVAL);
 	ksim_card_destroy(c);
 }
 

@@ -339,6 +339,8 @@ static u64 fake_reg_read(struct fake_card *fc, u32 off)
 	unsigned int w;
 
 	switch (off) {
+	case KH_ORC_CTRL:
+		return fc->ctrl;
 	case KH_ORC_CAPS:
 		return fc->caps;
 	case KH_ORC_STATUS:
@@ -398,6 +400,9 @@ static void fake_reg_write(struct fake_card *fc, u32 off, u64 v)
 	struct fake_obs *o = &fc->obs;
 
 	switch (off) {
+	case KH_ORC_CTRL:
+		fc->ctrl = v;
+		break;
 	case KH_ORC_PROG_DST:
 		fc->prog_dst = v;
 		return;

@@ -87,6 +87,7 @@ struct fake_card {
 	/* dispatcher */
 	u64 stage[KH_ORC_STAGE_FLITS][KH_FLIT_WORDS];
 	u8 prog_dst, run_dst;
+	u64 ctrl;		/* CTRL: stored only, 0 at reset */
 	u16 prog_len, prog_base, credit, left, slot;
 	bool run;
 	u64 next_push;

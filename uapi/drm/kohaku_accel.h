@@ -34,7 +34,7 @@ extern "C" {
 #endif
 
 #define KOHAKU_ABI_MAJOR	0
-#define KOHAKU_ABI_MINOR	5
+#define KOHAKU_ABI_MINOR	6
 #define KOHAKU_ABI_VERSION	((KOHAKU_ABI_MAJOR << 16) | KOHAKU_ABI_MINOR)
 #define KOHAKU_ABI_VERSION_MAJOR(v)	((v) >> 16)
 #define KOHAKU_ABI_VERSION_MINOR(v)	((v) & 0xffff)
@@ -161,6 +161,7 @@ struct drm_kohaku_get_info {
 #define KOHAKU_PARAM_MESH_MEM_FREE	22
 #define KOHAKU_PARAM_MESH_JOBS_PENDING	23	/* queued or running, all files */
 #define KOHAKU_PARAM_MESH_JOBS_DONE	24	/* final since bring-up, any status */
+#define KOHAKU_PARAM_MESH_RESETS	25	/* mesh resets the driver saw (ABI 0.6) */
 
 /**
  * struct drm_kohaku_get_param - one value (DRM_IOCTL_KOHAKU_GET_PARAM)
@@ -458,16 +459,21 @@ struct drm_kohaku_submit {
 #define KOHAKU_JOB_DONE		3	/* every program retired cleanly */
 #define KOHAKU_JOB_FAULT	4	/* a unit raised SIG_FAULT */
 #define KOHAKU_JOB_TIMEOUT	5	/* did not finish within its limit */
-#define KOHAKU_JOB_ABORTED	6	/* never ran: its mesh, a node or an in-fence failed */
+#define KOHAKU_JOB_ABORTED	6	/* never ran, or its mesh was reset under it: see reason */
 #define KOHAKU_JOB_ERROR	7	/* the device answered out of protocol */
 
-/* why a job ended ERROR (drm_kohaku_wait.reason, ABI 0.5) */
+/* why a job ended ERROR (ABI 0.5) or ABORTED (ABI 0.6): drm_kohaku_wait.reason */
 #define KOHAKU_JOB_WHY_NONE		0
-#define KOHAKU_JOB_WHY_DATA_REFUSED	1	/* the node did not acknowledge the job's CU_DATA: a buffer it does not take, or past its end */
-#define KOHAKU_JOB_WHY_DATA_PROTOCOL	2	/* the node answered CU_DATA with another signal */
-#define KOHAKU_JOB_WHY_BATCH_TXN	3	/* SIG_BATCH_COMPLETE named another program's txn */
-#define KOHAKU_JOB_WHY_NOT_COMPLETION	4	/* a program's last signal was not a completion */
-#define KOHAKU_JOB_WHY_MAX		4
+#define KOHAKU_JOB_WHY_DATA_REFUSED	1	/* ERROR: the node did not acknowledge the job's CU_DATA: a buffer it does not take, or past its end */
+#define KOHAKU_JOB_WHY_DATA_PROTOCOL	2	/* ERROR: the node answered CU_DATA with another signal */
+#define KOHAKU_JOB_WHY_BATCH_TXN	3	/* ERROR: SIG_BATCH_COMPLETE named another program's txn */
+#define KOHAKU_JOB_WHY_NOT_COMPLETION	4	/* ERROR: a program's last signal was not a completion */
+#define KOHAKU_JOB_WHY_MESH_RESET	5	/* ABORTED: its mesh was reset while the job was on it (a clock retune or a reset by another agent); its instructions were lost */
+#define KOHAKU_JOB_WHY_MESH_WEDGED	6	/* ABORTED: its mesh is wedged (a dispatcher that never drains) */
+#define KOHAKU_JOB_WHY_NODE_HUNG	7	/* ABORTED: a target node hung in an earlier job */
+#define KOHAKU_JOB_WHY_IN_FENCE		8	/* ABORTED: an in-fence signalled an error */
+#define KOHAKU_JOB_WHY_REMOVED		9	/* ABORTED: the device was removed */
+#define KOHAKU_JOB_WHY_MAX		9
 
 /*
  * NODE_STATUS keeps only each node's last signal, so the driver always
@@ -492,8 +498,9 @@ struct drm_kohaku_submit {
  * @fault_flags: out: KOHAKU_FAULT_* bits.
  * @n_faults: out: instructions that raised SIG_FAULT.
  * @device_ns: out: device time from dispatch to the job's end.
- * @reason: out (ABI 0.5): why a job ended ERROR, KOHAKU_JOB_WHY_*; 0
- *	otherwise.
+ * @reason: out: why a job ended ERROR (ABI 0.5) or ABORTED (ABI 0.6),
+ *	KOHAKU_JOB_WHY_*; 0 otherwise (and for ABORTED from a driver older
+ *	than 0.6).
  * @reason_pad: zero.
  * @reserved: zero.
  *

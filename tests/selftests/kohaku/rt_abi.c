@@ -241,12 +241,15 @@ TEST_F(rt, get_param_agrees_with_get_info)
 			 mi->min_inst_depth);
 		CHECK_EQ(param(dev, KOHAKU_PARAM_MESH_MEM_SIZE, m), mi->mem_size);
 		CHECK_EQ(param(dev, KOHAKU_PARAM_MESH_JOBS_PENDING, m), 0);
+		CHECK_EQ(param(dev, KOHAKU_PARAM_MESH_RESETS, m), 0);
 	}
 	/* the saxpy above is counted on its mesh */
 	CHECK(param(dev, KOHAKU_PARAM_MESH_JOBS_DONE, 0) >= 1);
 	/* refusals: unknown parameter, absent mesh, an index where none is taken */
 	memset(&g, 0, sizeof(g));
 	g.param = 15;
+	CHECK_ERR(rt_ioctl(dev, DRM_IOCTL_KOHAKU_GET_PARAM, &g), -EINVAL);
+	g.param = KOHAKU_PARAM_MESH_RESETS + 1;
 	CHECK_ERR(rt_ioctl(dev, DRM_IOCTL_KOHAKU_GET_PARAM, &g), -EINVAL);
 	g.param = 0xffffffffu;
 	CHECK_ERR(rt_ioctl(dev, DRM_IOCTL_KOHAKU_GET_PARAM, &g), -EINVAL);

@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * Mesh reset, as the driver sees it (docs/driver-core.md "Mesh reset").
+ *
+ * A mesh's resetn follows its clock wizard's lock (kohakutpu.md 8.5,
+ * 12.4): a retune or an SW_RST write by anyone on the card's bus resets
+ * that mesh and only it, with no interrupt and no status bit that says so
+ * afterwards.  The orchestrator's CTRL register is stored only and has a
+ * reset clause, so the driver keeps a canary in it: CTRL not holding the
+ * canary means the mesh was reset since it was written.
+ *
+ * It is read where a reset matters: once per job before anything of it is
+ * sent, once per KH_RESET_CHECK_NS of device time while a job is on the
+ * mesh, before a job is declared TIMEOUT or its nodes hung, and before a
+ * job is refused for an earlier hang (a hung node, a wedged mesh), which a
+ * reset cures.
+ *
+ * What a reset did, the driver's books then say: the job on the mesh lost
+ * its instructions and ends ABORTED (KOHAKU_JOB_WHY_MESH_RESET); hung
+ * marks and the credit held back for them are stale; a wedge is gone; the
+ * POOL units' firmware stopped; IRQ_EN is clear; writes that landed in the
+ * reset window were lost, so the staging RAM's shadow is dropped (the RAM
+ * itself has no reset clause).  Device memory and NODE_STATUS are kept.
+ * Nothing is sent to the mesh until its wizard has relocked and a write
+ * sticks again; queued jobs wait for that and then run.
+ */
+#include "kh_priv.h"
+
+void kh_mesh_canary_write(struct kh_mesh *m)
+{
+	kh_lock_assert_held(&m->lock);
+	kh_wr(m, KH_ORC_CTRL, KH_CTRL_CANARY);
+}
+
+/* The driver's books after a reset: see the file's comment. */
+static void kh_mesh_forget(struct kh_mesh *m)
+{
+	unsigned int i, hung = 0, fw = 0;
+
+	m->run = KH_RUN_IDLE;
+	m->disp_idle = true;
+	m->late_credit = 0;
+	memset(m->stage_known, 0, KH_ORC_STAGE_FLITS);
+	m->tx_known = 0;
+	memset(m->ctrl_lost, 0, sizeof(m->ctrl_lost));
+	m->rx_overflow_seen = false;
+	for (i = 0; i < m->n_nodes; i++) {
+		struct kh_node *n = &m->nodes[i];
+
+		hung += !!(n->flags & KOHAKU_NODE_HUNG);
+		n->flags &= ~KOHAKU_NODE_HUNG;
+		n->hung_left = 0;
+		n->hung_last = false;
+		n->regs_read = false;
+		if (n->fw_state == KOHAKU_FW_STATE_RUNNING ||
+		    n->fw_state == KOHAKU_FW_STATE_BOOTING) {
+			n->fw_state = KOHAKU_FW_STATE_ABSENT;
+			fw++;
+		}
+	}
+	if (hung)
+		kh_info(m->kd, "mesh %u: the reset cleared %u hung node(s); they take jobs again\n",
+			m->id, hung);
+	if (fw)
+		kh_warn(m->kd, "mesh %u: the reset stopped the firmware on %u POOL unit(s); load it again (FW_LOAD, `kohaku fw load`)\n",
+			m->id, fw);
+	/* a wedge from bring-up (no nodes enumerated) needs a new probe */
+	if ((m->flags & KOHAKU_MESH_WEDGED) && m->n_nodes &&
+	    !(m->flags & KOHAKU_MESH_MIXED_VERSION)) {
+		m->flags &= ~KOHAKU_MESH_WEDGED;
+		m->flags |= KOHAKU_MESH_READY;
+		kh_info(m->kd, "mesh %u: the reset cleared its wedge; it takes jobs again\n",
+			m->id);
+	}
+}
+
+static void kh_mesh_was_reset(struct kh_mesh *m)
+{
+	struct kh_device *kd = m->kd;
+	struct kh_job *job = m->job;
+
+	m->resets++;
+	m->resetting = true;
+	m->reset_seen_ns = kh_now(kd);
+	if (job && !kh_job_final(job))
+		kh_err(kd, "mesh %u was reset (its clock wizard lost lock: a clock retune or an SW_RST by another agent); job %llu, on it, lost its instructions and is aborted\n",
+		       m->id, job->id);
+	else
+		kh_warn(kd, "mesh %u was reset (its clock wizard lost lock: a clock retune or an SW_RST by another agent)\n",
+			m->id);
+	if (job) {
+		/* a job that already timed out keeps its TIMEOUT */
+		if (!kh_job_final(job)) {
+			job->t_end = m->reset_seen_ns;
+			job->why = "its mesh was reset while it ran";
+			job->why_code = KOHAKU_JOB_WHY_MESH_RESET;
+			kh_job_finalize(job, KOHAKU_JOB_ABORTED);
+		}
+		kh_mesh_job_off(m, job);
+	}
+	kh_mesh_forget(m);
+}
+
+/*
+ * True when the mesh was reset since the canary was last written: the job
+ * on it has ended and the mesh waits for its relock (kh_mesh_reset_wait).
+ */
+bool kh_mesh_reset_check(struct kh_mesh *m)
+{
+	kh_lock_assert_held(&m->lock);
+	if (m->resetting)
+		return true;
+	if (kh_rd(m, KH_ORC_CTRL) == KH_CTRL_CANARY)
+		return false;
+	kh_mesh_was_reset(m);
+	return true;
+}
+
+static bool kh_mesh_locked(struct kh_mesh *m)
+{
+	const struct kh_hw *hw = &m->kd->hw;
+
+	if (!hw->ops->bar_read32)
+		return true;	/* no wizard to ask: the canary alone says */
+	return hw->ops->bar_read32(hw->ctx, 0, KH_CLKWIZ_BASE(m->id) +
+				   KH_CLK_STATUS) & KH_CLK_LOCKED;
+}
+
+/*
+ * A reset was seen: true while the mesh is still in it.  Once the wizard
+ * has relocked, the canary is written and read back (a write inside the
+ * recovery window after the release is lost, kohakutpu.md 12.4), IRQ_EN
+ * set again, and the mesh takes jobs.  A mesh not back within
+ * KH_RESET_WAIT_NS is wedged.
+ */
+bool kh_mesh_reset_wait(struct kh_mesh *m)
+{
+	struct kh_device *kd = m->kd;
+	u64 waited;
+
+	kh_lock_assert_held(&m->lock);
+	if (!m->resetting)
+		return false;
+	waited = kh_now(kd) - m->reset_seen_ns;
+	if (kh_mesh_locked(m)) {
+		kh_mesh_canary_write(m);
+		if (kh_rd(m, KH_ORC_CTRL) == KH_CTRL_CANARY) {
+			kh_irq_mesh_rearm(m);
+			m->resetting = false;
+			kh_info(kd, "mesh %u is out of reset after %llu us of device time; its jobs go on\n",
+				m->id, waited / 1000);
+			return false;
+		}
+	}
+	if (waited < KH_RESET_WAIT_NS)
+		return true;
+	m->resetting = false;
+	kh_mesh_wedge(m, "it did not come out of reset (its clock wizard does not relock)");
+	return false;
+}
