@@ -179,6 +179,68 @@ TEST_F(rt, jobs_on_every_mesh_at_once)
 	rt_close(dev);
 }
 
+/* a reset resets one mesh: its job ends ABORTED, the others' finish */
+TEST_F(rt, a_mesh_reset_leaves_the_other_meshes_alone)
+{
+	struct drm_kohaku_node sx[64];
+	struct drm_kohaku_get_param g;
+	struct kohaku_program p[4];
+	struct kohaku_inst inst[4];
+	struct kohaku_job_status st;
+	struct rt_vec v[4];
+	uint64_t job[4];
+	unsigned int n, i, mesh, used = 0, on[4];
+	char spec[64];
+	int r;
+	QUAD_OPEN(dev);
+
+	n = rt_nodes_of(dev, KH_CU_SX, sx, 64);
+	for (mesh = 0; mesh < 4; mesh++) {
+		for (i = 0; i < n && sx[i].mesh != mesh; i++)
+			;
+		if (i == n)
+			continue;
+		REQUIRE(rt_vec_setup(dev, mesh, 777, 30 + mesh, &v[used]) == 0);
+		rt_prog_saxpy(&p[used], &inst[used], 1, &sx[i], &v[used], 0.5f);
+		/* mesh 1's unit never retires: its job runs until the reset */
+		if (mesh == 1) {
+			snprintf(spec, sizeof(spec), "hang node=%u,%u mesh=1",
+				 sx[i].x, sx[i].y);
+			CHECK_OK(dev, kohaku_sim_inject(dev, spec));
+		}
+		CHECK_OK(dev, kohaku_submit(dev, &p[used], 1, 10000, &job[used]));
+		on[used++] = mesh;
+	}
+	REQUIRE(used >= 3 && on[1] == 1);
+	r = kohaku_wait(dev, job[1], 5, &st);
+	CHECK_MSG(r == -ETIMEDOUT, "mesh 1's job before the reset: %d %s", r,
+		  kohaku_job_status_name(st.status));
+	CHECK_OK(dev, kohaku_sim_inject(dev, "reset mesh=1"));
+	for (i = 0; i < used; i++) {
+		r = kohaku_wait(dev, job[i], 20000, &st);
+		if (on[i] == 1) {
+			CHECK_MSG(r == 0 && st.status == KOHAKU_JOB_ABORTED &&
+				  st.reason == KOHAKU_JOB_WHY_MESH_RESET,
+				  "mesh 1: %d %s reason %u", r,
+				  kohaku_job_status_name(st.status), st.reason);
+			CHECK(st.device_ns < 50000000ULL);
+		} else {
+			CHECK_MSG(r == 0 && st.status == KOHAKU_JOB_DONE,
+				  "mesh %u: %d %s", on[i], r,
+				  kohaku_job_status_name(st.status));
+			CHECK_EQ(rt_vec_check(dev, &v[i], 0.5f, 1), 0);
+		}
+		memset(&g, 0, sizeof(g));
+		g.param = KOHAKU_PARAM_MESH_RESETS;
+		g.index = on[i];
+		CHECK_OK(dev, kohaku_ioctl(dev, DRM_IOCTL_KOHAKU_GET_PARAM, &g));
+		CHECK_EQ(g.value, on[i] == 1);
+		rt_vec_free(dev, &v[i]);
+	}
+	CHECK_OK(dev, kohaku_sim_inject(dev, "clear"));
+	rt_close(dev);
+}
+
 TEST_F(rt, a_job_spanning_meshes_is_refused)
 {
 	struct drm_kohaku_node sx[64];
