@@ -552,9 +552,16 @@ TEST_F(rt, mesh_reset_aborts_the_running_job_at_once)
 		  "after the reset: %d %s: %s", r,
 		  kohaku_job_status_name(st.status), kohaku_last_error(dev));
 	CHECK_EQ(st.reason, KOHAKU_JOB_WHY_MESH_RESET);
-	/* at once: within a few of the driver's 1 ms looks, not at 10 s */
-	CHECK_MSG(st.device_ns < 50000000ULL, "ended after %llu ns of device time",
+	/*
+	 * At once, not at its 10 s limit.  The bound is loose: device time
+	 * also runs while this process gets to the inject (on a kernel card
+	 * under TCG the engine's polls moved it 148 ms in one run); the
+	 * driver itself looks every 1 ms.
+	 */
+	CHECK_MSG(st.device_ns < 1000000000ULL, "ended after %llu ns of device time",
 		  (unsigned long long)st.device_ns);
+	check_diag("the job ended %llu us of device time after it started",
+		   (unsigned long long)st.device_ns / 1000);
 	kohaku_job_describe(&st, why, sizeof(why));
 	CHECK_MSG(strstr(why, "ABORTED: its mesh was reset") != NULL, "%s", why);
 	CHECK_MSG(strstr(kohaku_last_error(dev), "mesh was reset") != NULL, "%s",

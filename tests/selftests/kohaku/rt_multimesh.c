@@ -223,7 +223,8 @@ TEST_F(rt, a_mesh_reset_leaves_the_other_meshes_alone)
 				  st.reason == KOHAKU_JOB_WHY_MESH_RESET,
 				  "mesh 1: %d %s reason %u", r,
 				  kohaku_job_status_name(st.status), st.reason);
-			CHECK(st.device_ns < 50000000ULL);
+			/* at once, not at its 10 s limit (see rt_faults) */
+			CHECK(st.device_ns < 1000000000ULL);
 		} else {
 			CHECK_MSG(r == 0 && st.status == KOHAKU_JOB_DONE,
 				  "mesh %u: %d %s", on[i], r,
