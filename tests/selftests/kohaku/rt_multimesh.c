@@ -143,6 +143,18 @@ TEST_F(rt, device_memory_is_per_mesh)
 	rt_close(dev);
 }
 
+/* the first SX unit of the mesh in sx[0..n), or NULL */
+static const struct drm_kohaku_node *first_sx(const struct drm_kohaku_node *sx,
+					      unsigned int n, unsigned int mesh)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (sx[i].mesh == mesh)
+			return &sx[i];
+	return NULL;
+}
+
 TEST_F(rt, jobs_on_every_mesh_at_once)
 {
 	struct drm_kohaku_node sx[64];
@@ -158,12 +170,12 @@ TEST_F(rt, jobs_on_every_mesh_at_once)
 	n = rt_nodes_of(dev, KH_CU_SX, sx, 64);
 	/* the first SX unit of each mesh */
 	for (mesh = 0; mesh < 4; mesh++) {
-		for (i = 0; i < n && sx[i].mesh != mesh; i++)
-			;
-		if (i == n)
+		const struct drm_kohaku_node *on = first_sx(sx, n, mesh);
+
+		if (!on)
 			continue;
 		REQUIRE(rt_vec_setup(dev, mesh, 777, 20 + mesh, &v[used]) == 0);
-		rt_prog_saxpy(&p[used], &inst[used], 1, &sx[i], &v[used], 0.75f);
+		rt_prog_saxpy(&p[used], &inst[used], 1, on, &v[used], 0.75f);
 		CHECK_OK(dev, kohaku_submit(dev, &p[used], 1, 0, &job[used]));
 		used++;
 	}
@@ -196,16 +208,16 @@ TEST_F(rt, a_mesh_reset_leaves_the_other_meshes_alone)
 
 	n = rt_nodes_of(dev, KH_CU_SX, sx, 64);
 	for (mesh = 0; mesh < 4; mesh++) {
-		for (i = 0; i < n && sx[i].mesh != mesh; i++)
-			;
-		if (i == n)
+		const struct drm_kohaku_node *nd = first_sx(sx, n, mesh);
+
+		if (!nd)
 			continue;
 		REQUIRE(rt_vec_setup(dev, mesh, 777, 30 + mesh, &v[used]) == 0);
-		rt_prog_saxpy(&p[used], &inst[used], 1, &sx[i], &v[used], 0.5f);
+		rt_prog_saxpy(&p[used], &inst[used], 1, nd, &v[used], 0.5f);
 		/* mesh 1's unit never retires: its job runs until the reset */
 		if (mesh == 1) {
 			snprintf(spec, sizeof(spec), "hang node=%u,%u mesh=1",
-				 sx[i].x, sx[i].y);
+				 nd->x, nd->y);
 			CHECK_OK(dev, kohaku_sim_inject(dev, spec));
 		}
 		CHECK_OK(dev, kohaku_submit(dev, &p[used], 1, 10000, &job[used]));
