@@ -937,7 +937,7 @@ void ksim_mag_reset(struct ksim_mag *g)
 		mp->prefer_write = false;
 		mp->out_turn = false;
 		memset(&mp->er, 0, sizeof(mp->er));
-		mp->out.valid = false;
+		ksim_link_clear(&mp->out);
 		mp->slot_stall_since = KSIM_NEVER;
 	}
 	g->rd_count = 0;

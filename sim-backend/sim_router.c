@@ -155,7 +155,7 @@ void ksim_router_reset(struct ksim_router *r)
 
 	for (i = 0; i < KSIM_PORTS; i++) {
 		ksim_fifo_clear(&r->in[i].q);
-		r->out[i].valid = false;
+		ksim_link_clear(&r->out[i]);
 		r->rr[i] = KSIM_PORTS - 1;
 	}
 	r->held = 0;
