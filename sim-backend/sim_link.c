@@ -54,7 +54,7 @@ bool ksim_link_step_obs(struct ksim_link *l, u64 now)
 		if (act & KSIM_XFER_TAKEN)
 			ksim_obs_link_taken(l, now);
 		if (l->rx->node)
-			ksim_node_wake(l->rx->node);
+			ksim_node_wake_fast(l->rx->node);
 	}
 	l->flits++;
 	/* a dup knob: the sender still holds it */

@@ -127,7 +127,7 @@ static inline bool ksim_link_step(struct ksim_link *l, u64 now)
 	}
 	rx->ops->take(rx, &l->reg);
 	if (rx->node)
-		ksim_node_wake(rx->node);
+		ksim_node_wake_fast(rx->node);
 	l->valid = false;
 	l->owner->held &= ~l->bit;
 	l->owner->dormant = false;

@@ -710,7 +710,15 @@ static unsigned int ksim_mag_tick(struct ksim_node *n)
 		pending = true;
 	if (progress)
 		return KSIM_TICK_AWAKE | KSIM_TICK_PROGRESS;
-	return pending ? KSIM_TICK_AWAKE : 0;
+	/*
+	 * Nothing moved: what is pending waits for a flit, the host (both
+	 * wake the node), an output register to empty or the deadline set
+	 * above.  The interlink looks at its peer mesh's state, which wakes
+	 * nobody here: with one, tick every cycle.
+	 */
+	if (g->il)
+		return pending ? KSIM_TICK_AWAKE : 0;
+	return (pending ? KSIM_TICK_AWAKE : 0) | KSIM_TICK_IDLE;
 }
 
 static const struct ksim_node_ops ksim_mag_node_ops = {

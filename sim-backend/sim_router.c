@@ -71,8 +71,12 @@ static unsigned int ksim_router_tick(struct ksim_node *n)
 	bool progress = false;
 	unsigned int i, o;
 
+	/*
+	 * Idle until a flit arrives or an output register empties: the
+	 * router's next tick depends on nothing else (no time, no timer).
+	 */
 	if (!r->held)
-		return 0;	/* output registers keep the node awake */
+		return KSIM_TICK_IDLE;	/* output registers keep it awake */
 	for (i = 0; i < KSIM_PORTS; i++) {
 		const struct kh_flit *h = ksim_fifo_head(&r->in[i].q);
 
@@ -101,7 +105,8 @@ static unsigned int ksim_router_tick(struct ksim_node *n)
 	}
 	if (progress)
 		return KSIM_TICK_AWAKE | KSIM_TICK_PROGRESS;
-	return r->held ? KSIM_TICK_AWAKE : 0;
+	/* blocked: every wanted output register is held */
+	return r->held ? KSIM_TICK_AWAKE | KSIM_TICK_IDLE : KSIM_TICK_IDLE;
 }
 
 static const struct ksim_node_ops ksim_router_ops = {

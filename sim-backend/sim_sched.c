@@ -75,6 +75,17 @@ int ksim_node_add_out(struct ksim_node *n, struct ksim_link *l)
 	return 0;
 }
 
+void ksim_node_wake(struct ksim_node *n)
+{
+	unsigned int i;
+
+	n->held = 0;
+	for (i = 0; i < n->n_out; i++)
+		if (n->out[i]->valid)
+			n->held |= 1u << i;
+	ksim_node_wake_fast(n);
+}
+
 void ksim_node_timer(struct ksim_node *n, u64 at)
 {
 	struct ksim_sched *s = n->sched;
@@ -113,7 +124,7 @@ static void ksim_sched_fire_timers(struct ksim_sched *s)
 			if (n->timer <= s->now) {
 				n->timer = KSIM_NEVER;
 				s->timed[i] &= ~(1UL << b);
-				ksim_node_wake(n);
+				ksim_node_wake_fast(n);
 			} else if (n->timer < next) {
 				next = n->timer;
 			}

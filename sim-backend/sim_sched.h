@@ -100,7 +100,8 @@ void ksim_sched_run(struct ksim_sched *s, u64 cycles);
 /* Wake n at cycle `at` (replacing an earlier request); KSIM_NEVER cancels. */
 void ksim_node_timer(struct ksim_node *n, u64 at);
 
-static inline void ksim_node_wake(struct ksim_node *n)
+/* The scheduler's own wake-ups: a flit taken, a timer. */
+static inline void ksim_node_wake_fast(struct ksim_node *n)
 {
 	struct ksim_sched *s = n->sched;
 
@@ -111,6 +112,14 @@ static inline void ksim_node_wake(struct ksim_node *n)
 	n->listed = true;
 	s->active[s->n_active++] = n;
 }
+
+/*
+ * Wake n: it is ticked from this cycle's phase B, or the next cycle's if
+ * that has run.  Whoever changed n's state from outside (the host, a
+ * test bench loading a link by hand) wakes it, so the held mask is read
+ * again from the links here.
+ */
+void ksim_node_wake(struct ksim_node *n);
 int ksim_node_add_out(struct ksim_node *n, struct ksim_link *l);
 
 static inline u64 ksim_node_now(const struct ksim_node *n)
