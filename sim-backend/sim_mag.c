@@ -627,6 +627,19 @@ static bool ksim_port_pending(const struct ksim_mag_port *mp, u64 now)
 	       (er->q_count && er->q_ready[er->q_head] <= now);
 }
 
+/*
+ * Nothing queued, nothing in either engine, nothing to send: every stage
+ * of the port would find nothing to do (and ksim_port_pending() would say
+ * false, ksim_port_deadline() never), so the tick skips the port.
+ */
+static bool ksim_port_quiet(const struct ksim_mag_port *mp)
+{
+	return ksim_fifo_empty(&mp->rdq) && ksim_fifo_empty(&mp->wrq) &&
+	       !mp->ready_count && !mp->land_count && !mp->ack_count &&
+	       mp->fsm == KSIM_FSM_IDLE && !mp->er.active && !mp->er.have &&
+	       !mp->er.q_count;
+}
+
 static u64 ksim_port_deadline(const struct ksim_mag_port *mp)
 {
 	u64 t = KSIM_NEVER;
@@ -691,6 +704,8 @@ static unsigned int ksim_mag_tick(struct ksim_node *n)
 	for (i = 0; i < g->n_ports; i++) {
 		struct ksim_mag_port *mp = &g->port[i];
 
+		if (ksim_port_quiet(mp))
+			continue;	/* no stage has anything: no deadline */
 		if (ksim_port_intake(mp))
 			progress = true;
 		if (ksim_port_engine(mp, now))
