@@ -28,7 +28,7 @@ static unsigned int ksim_rst_tick(struct ksim_node *n)
 						 rst_node);
 
 	ksim_card_rst_timer(c);
-	return 0;
+	return KSIM_TICK_IDLE;	/* until the timer */
 }
 
 static const struct ksim_node_ops ksim_rst_node_ops = {

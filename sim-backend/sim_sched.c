@@ -92,6 +92,8 @@ void ksim_node_timer(struct ksim_node *n, u64 at)
 	unsigned long *w = &s->timed[n->idx / KSIM_LONG_BITS];
 	unsigned long bit = 1UL << (n->idx % KSIM_LONG_BITS);
 
+	if (at == n->timer)
+		return;	/* bit and next_timer (<= every timer) already right */
 	n->timer = at;
 	if (at == KSIM_NEVER) {
 		*w &= ~bit;
