@@ -34,7 +34,7 @@ bool ksim_link_step_obs(struct ksim_link *l, u64 now)
 	if (!l->valid)
 		return false;
 	if (l->rx->ops->busy(l->rx)) {
-		l->stalls++;
+		ksim_link_refused(l);
 		if (l->hook && l->hook->offer)
 			l->hook->offer(l->hook_ctx, l, now, 1);
 		if (ksim_unlikely(l->obs))
@@ -56,10 +56,8 @@ bool ksim_link_step_obs(struct ksim_link *l, u64 now)
 		if (l->rx->node)
 			ksim_node_wake_fast(l->rx->node);
 	}
-	l->flits++;
 	/* a dup knob: the sender still holds it */
-	ksim_link_set_valid(l, act & KSIM_XFER_KEEP);
-	l->owner->dormant = false;
+	ksim_link_taken(l, act & KSIM_XFER_KEEP);
 	return true;
 }
 

@@ -109,6 +109,23 @@ void ksim_link_init(struct ksim_link *l, struct ksim_sink *rx, unsigned int mesh
 /* ksim_link_step() with a hook or an observer on the link */
 bool ksim_link_step_obs(struct ksim_link *l, u64 now);
 
+/* Both paths of ksim_link_step(): the sender holds against busy, */
+static inline void ksim_link_refused(struct ksim_link *l)
+{
+	l->stalls++;
+}
+
+/*
+ * or the receiver took the flit: the register empties (unless a dup knob
+ * keeps it) and a dormant sender looks again.
+ */
+static inline void ksim_link_taken(struct ksim_link *l, bool keep)
+{
+	l->flits++;
+	ksim_link_set_valid(l, keep);
+	l->owner->dormant = false;
+}
+
 /*
  * Phase A of a cycle, for a link that holds a flit: returns true when the
  * flit was transferred.  busy is sampled before the receiver has changed
@@ -122,16 +139,13 @@ static inline bool ksim_link_step(struct ksim_link *l, u64 now)
 	if (__builtin_expect(l->hook || l->obs, 0))
 		return ksim_link_step_obs(l, now);
 	if (rx->ops->busy(rx)) {
-		l->stalls++;
+		ksim_link_refused(l);
 		return false;
 	}
 	rx->ops->take(rx, &l->reg);
 	if (rx->node)
 		ksim_node_wake_fast(rx->node);
-	l->valid = false;
-	l->owner->held &= ~l->bit;
-	l->owner->dormant = false;
-	l->flits++;
+	ksim_link_taken(l, false);
 	return true;
 }
 /* A skipped idle span: a held flit stalled for `cycles` more cycles. */
