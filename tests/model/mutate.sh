@@ -211,7 +211,7 @@ cat <<'M'
 702~units/sx.c~model_sx~SX: no N_MAX: n > 64 runs instead of FAULT_TOO_BIG~	} else if (s->n > KH_SX_N_MAX) {~	} else if (0) {
 703~units/sx.c~model_sx~SX: an unknown opcode faults with code 1, not 0xBAD0_0001~		s->fault_code = KH_SX_FAULT_BAD_OP;~		s->fault_code = 1;
 704~units/sx.c~model_sx~SX: f2i keeps a subnormal's fraction~	if (!e)\n\t	mag = 0;~	if (!e)\n\t	mag = b & 0x7fffff;
-705~units/sx.c~model_sx~SX: i2f finds the exponent among all 32 bits, not bits 0..23~	p = low ? 31 - __builtin_clz(low) : 0;~	p = 31 - __builtin_clz(mag);
+705~units/sx.c~model_sx~SX: i2f finds the exponent among all 32 bits, not bits 0..23~	p = mag & 0xffffff ? 31 - __builtin_clz(mag & 0xffffff) : 0;~	p = 31 - __builtin_clz(mag);
 706~units/sx.c~model_sx~SX: a line per cycle in S_COMP, not an element (2-4x optimistic)~#define SX_ELEMS_PER_CYCLE	1~#define SX_ELEMS_PER_CYCLE	8
 707~units/sx.c~model_sx~SX: y is requested with x's tag~		ksim_sx_load_req(u, s, KH_T_MEM_RD_REQ, KH_SX_TAG_Y, s->y);~		ksim_sx_load_req(u, s, KH_T_MEM_RD_REQ, KH_SX_TAG_X, s->y);
 708~units/sx.c~model_sx~SX: CU_DBG counts instructions, not elements~			s->elements++;~			s->elements += s->ei == s->n - 1;
