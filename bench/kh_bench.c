@@ -46,6 +46,7 @@
 
 #include "ksim_int.h"
 #include "sim_card.h"
+#include "sim_util.h"
 #include <kohaku/kh_flit.h>
 #include <kohaku/kh_regs.h>
 #include <kohaku/kh_units.h>
@@ -371,68 +372,56 @@ static void idle(const char *map, struct result *r)
 	ksim_card_destroy(c);
 }
 
-enum {
-	S_BASE, S_SAXPY, S_SAXPY_STEP, S_SAT2, S_SAT4, S_SAT8,
-	S_AWAKE2, S_AWAKE4, S_AWAKE8, S_IDLE, S_IDLE2, S_N
-};
-static const char *const s_name[S_N] = {
-	"baseline", "saxpy", "saxpy-step", "sat-2x2", "sat-4x4", "sat-8x8",
-	"awake-2x2", "awake-4x4", "awake-8x8", "idle", "idle-2x2",
+/* The scenarios, in the table's order; S_* name the ones treated apart. */
+enum { K_AWAKE, K_SAT, K_IDLE };
+
+struct scenario {
+	const char *name;
+	unsigned int kind;	/* K_* */
+	const char *map;
+	unsigned int div;	/* cycles per run: -c / div */
+	unsigned int chunk;	/* K_SAT: cycles between the host's looks */
+	bool step_all;		/* K_SAT: every cycle stepped */
+	bool rotate;		/* K_SAT: poll the SX units in turn */
 };
 
-/* Cycles per run, relative to -c (the larger meshes cost more a cycle). */
-static u64 scen_cycles(int s, u64 cycles)
-{
-	switch (s) {
-	case S_SAT4:
-	case S_AWAKE4:
-		return cycles / 4;
-	case S_SAT8:
-	case S_AWAKE8:
-		return cycles / 16;
-	default:
-		return cycles;
-	}
-}
+#define AWAKE(n, m, d)	{ .name = n, .kind = K_AWAKE, .map = m, .div = d }
+#define SAT(n, m, d, c, st, rot) { .name = n, .kind = K_SAT, .map = m, \
+			   .div = d, .chunk = c, .step_all = st, .rotate = rot }
+#define IDLE(n, m)	{ .name = n, .kind = K_IDLE, .map = m, .div = 1 }
+
+static const struct scenario scen[] = {
+	AWAKE("baseline", "saxpy", 1),
+	SAT("saxpy", "saxpy", 1, 200, false, false),
+	SAT("saxpy-step", "saxpy", 1, 200, true, false),
+	SAT("sat-2x2", "sx_null_2x2", 1, 200, false, false),
+	SAT("sat-4x4", "gen4x4", 4, 20, false, true),
+	SAT("sat-8x8", "gen8x8", 16, 10, false, true),
+	AWAKE("awake-2x2", "sx_null_2x2", 1),
+	AWAKE("awake-4x4", "gen4x4", 4),
+	AWAKE("awake-8x8", "gen8x8", 16),
+	IDLE("idle", "saxpy"),
+	IDLE("idle-2x2", "sx_null_2x2"),
+};
+
+#define S_BASE	0
+#define S_N	((int)KSIM_ARRAY_SIZE(scen))
 
 static void run(int s, u64 cycles, struct result *r)
 {
+	const struct scenario *sc = &scen[s];
+
 	memset(r, 0, sizeof(*r));
-	cycles = scen_cycles(s, cycles);
-	switch (s) {
-	case S_BASE:
-		awake("saxpy", cycles, r);
-		r->flits = 0;
+	switch (sc->kind) {
+	case K_AWAKE:
+		awake(sc->map, cycles / sc->div, r);
 		break;
-	case S_SAXPY:
-		saturate("saxpy", cycles, 200, false, false, r);
+	case K_SAT:
+		saturate(sc->map, cycles / sc->div, sc->chunk, sc->step_all,
+			 sc->rotate, r);
 		break;
-	case S_SAXPY_STEP:
-		saturate("saxpy", cycles, 200, true, false, r);
-		break;
-	case S_SAT2:
-		saturate("sx_null_2x2", cycles, 200, false, false, r);
-		break;
-	case S_SAT4:
-		saturate("gen4x4", cycles, 20, false, true, r);
-		break;
-	case S_SAT8:
-		saturate("gen8x8", cycles, 10, false, true, r);
-		break;
-	case S_AWAKE2:
-		awake("sx_null_2x2", cycles, r);
-		break;
-	case S_AWAKE4:
-		awake("gen4x4", cycles, r);
-		break;
-	case S_AWAKE8:
-		awake("gen8x8", cycles, r);
-		break;
-	case S_IDLE:
-		idle("saxpy", r);
-		break;
-	case S_IDLE2:
-		idle("sx_null_2x2", r);
+	default:
+		idle(sc->map, r);
 		break;
 	}
 }
@@ -461,12 +450,12 @@ static void summarize(const struct result *r, unsigned int n, bool cpu,
 static bool wanted(const char *only, int s)
 {
 	const char *p = only;
-	size_t l = strlen(s_name[s]);
+	size_t l = strlen(scen[s].name);
 
 	if (!only || s == S_BASE)
 		return true;
 	while (p && *p) {
-		if (!strncmp(p, s_name[s], l) && (p[l] == ',' || !p[l]))
+		if (!strncmp(p, scen[s].name, l) && (p[l] == ',' || !p[l]))
 			return true;
 		p = strchr(p, ',');
 		if (p)
@@ -475,7 +464,7 @@ static bool wanted(const char *only, int s)
 	return false;
 }
 
-static void print_table(struct result res[S_N][REPS_MAX], unsigned int reps,
+static void print_table(struct result res[][REPS_MAX], unsigned int reps,
 			const char *only)
 {
 	double bmin, bmed, wmin, wmed, base_cpu;
@@ -495,16 +484,16 @@ static void print_table(struct result res[S_N][REPS_MAX], unsigned int reps,
 			continue;
 		summarize(res[s], reps, true, &bmin, &bmed);
 		summarize(res[s], reps, false, &wmin, &wmed);
-		if (s == S_IDLE || s == S_IDLE2) {
+		if (scen[s].kind == K_IDLE) {
 			printf("%-10s %11llu %9llu %6u  10^9 idle cycles: cpu %.2f us (min %.2f), wall %.2f us (min %.2f)\n",
-			       s_name[s], (unsigned long long)r->cycles,
+			       scen[s].name, (unsigned long long)r->cycles,
 			       (unsigned long long)r->stepped, r->nodes,
 			       bmed * 1e15, bmin * 1e15, wmed * 1e15,
 			       wmin * 1e15);
 			continue;
 		}
 		printf("%-10s %11llu %9.1f %6u %9.3f %9.1f %9.1f %9.1f %8.2f %7.2f %9.2f\n",
-		       s_name[s], (unsigned long long)r->cycles,
+		       scen[s].name, (unsigned long long)r->cycles,
 		       100.0 * r->stepped / r->cycles, r->nodes,
 		       1e-6 / bmed, bmin * 1e9, bmed * 1e9, wmed * 1e9,
 		       r->stepped ? (double)r->flits / r->stepped : 0.0,
@@ -514,7 +503,7 @@ static void print_table(struct result res[S_N][REPS_MAX], unsigned int reps,
 
 int main(int argc, char **argv)
 {
-	static struct result res[S_N][REPS_MAX];
+	static struct result res[KSIM_ARRAY_SIZE(scen)][REPS_MAX];
 	u64 cycles = 6000000;
 	unsigned int reps = 5, i;
 	const char *only = NULL;
@@ -546,13 +535,14 @@ int main(int argc, char **argv)
 		struct result r;
 
 		/* checker and trace on (the observers' paths), then off */
+		static const u64 len[] = { 300000, 30000, 300000, 400000, 480000 };
+		unsigned int k = 0;
+
 		for (tracing = 1; tracing >= 0; tracing--) {
 			card_flags = tracing ? KSIM_CHECK : 0;
-			saturate("saxpy", 300000, 200, false, false, &r);
-			saturate("saxpy", 30000, 200, true, false, &r);
-			saturate("sx_null_2x2", 300000, 200, false, false, &r);
-			saturate("gen4x4", 100000, 20, false, true, &r);
-			saturate("gen8x8", 30000, 10, false, true, &r);
+			for (s = 0, k = 0; s < S_N; s++)
+				if (scen[s].kind == K_SAT)
+					run(s, len[k++], &r);
 		}
 		return 0;
 	}
