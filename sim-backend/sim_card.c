@@ -423,9 +423,12 @@ void ksim_set_step_all(struct ksim_card *card, bool on)
 	unsigned int i;
 
 	card->sched.step_all = on;
-	if (on)
-		for (i = 0; i < card->sched.n_all; i++)
+	for (i = 0; i < card->sched.n_all; i++) {
+		if (on)
 			ksim_node_wake(card->sched.all[i]);
+		else	/* ticked again, to fall asleep where they would */
+			card->sched.all[i]->dormant = false;
+	}
 }
 
 int ksim_mesh_reset(struct ksim_card *card, unsigned int mesh)
