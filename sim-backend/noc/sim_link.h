@@ -148,6 +148,7 @@ static inline bool ksim_link_step(struct ksim_link *l, u64 now)
 	ksim_link_taken(l, false);
 	return true;
 }
+
 /* A skipped idle span: a held flit stalled for `cycles` more cycles. */
 void ksim_link_stall_span(struct ksim_link *l, u64 now, u64 cycles);
 

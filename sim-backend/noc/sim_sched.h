@@ -114,10 +114,9 @@ static inline void ksim_node_wake_fast(struct ksim_node *n)
 }
 
 /*
- * Wake n: it is ticked from this cycle's phase B, or the next cycle's if
- * that has run.  Whoever changed n's state from outside (the host, a
- * test bench loading a link by hand) wakes it, so the held mask is read
- * again from the links here.
+ * Wake n: it is ticked the next time phase B reaches it.  Whoever changed
+ * n's state from outside a tick (the host, a test bench loading a link by
+ * hand) wakes it, so the held mask is read again from the links here.
  */
 void ksim_node_wake(struct ksim_node *n);
 int ksim_node_add_out(struct ksim_node *n, struct ksim_link *l);
