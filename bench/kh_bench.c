@@ -1,25 +1,42 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * The device model's benchmark: simulated mesh cycles per second of wall
- * time, under saturating traffic and idle, against a baseline measured in
- * the same run.  Not a test: the numbers depend on the machine.
+ * The device model's benchmark: simulated mesh cycles per second, CPU time
+ * and wall time, saturated, all-awake-idle and idle meshes from 1x1 to 8x8,
+ * against a baseline measured in the same run.  Not a test: the numbers
+ * depend on the machine.
  *
  *   baseline   the saxpy map (a 1x1 router mesh) with every node forced
  *              awake and idle skipping off: the cost of one empty cycle
  *   saxpy      the saxpy map, both SX units running saxpys back to back
  *              (8 instructions of 64 elements a kick; the one MAG port
  *              busy)
- *   2x2        sx_null_2x2 (the shape of mesh_2x2_8+2 with SX and null
- *              units): five SX units running saxpys back to back and
- *              the dispatcher kept busy flooding the five null units
- *   idle       10^9 cycles of an idle card (skipped)
+ *   saxpy-step the same with every cycle stepped (no idle skipping), as
+ *              an RTL simulator runs it: the figure to set beside
+ *              Verilator's
+ *   sat-2x2    sx_null_2x2 (the shape of mesh_2x2_8+2 with SX and null
+ *              units): SX units running saxpys back to back and the
+ *              dispatcher flooding the null units (the former `2x2`)
+ *   sat-4x4, sat-8x8   the same on generated N x N router meshes (SX and
+ *              null units in a checkerboard on every port, MAG ports on
+ *              the first four rows; the host polls the SX units in turn)
+ *   awake-2x2, awake-4x4, awake-8x8   those meshes with every node forced
+ *              awake and no traffic: the cost of an awake node with
+ *              nothing to do (ns/node is per node per cycle)
+ *   idle, idle-2x2   10^9 cycles of an idle card (skipped)
  *
- * Each scenario runs `reps` times (default 3); the median is reported.
- * Ratios are cycle costs relative to the baseline's empty cycle.
+ * Every scenario runs `reps` times (default 5), the scenarios interleaved
+ * (rep 1 of each, then rep 2 of each, ...) so that a change in the
+ * machine's load hits them alike; min and median of CPU time
+ * (CLOCK_PROCESS_CPUTIME_ID) and wall time are reported.  x_base is a
+ * scenario's median CPU cost per simulated cycle over the baseline's.
  *
- *   kh_bench [-c CYCLES] [-r REPS] [-s SCENARIO] [-k]
+ *   kh_bench [-c CYCLES] [-r REPS] [-s SCENARIO[,SCENARIO...]] [-k] [-t]
  *
- * -k turns the protocol checker on in every card (its cost).
+ * -k turns the protocol checker on in every card (its cost).  -t runs
+ * each traffic scenario once, short, with the checker and the trace on,
+ * then once with both off, and prints the trace text, the card's counters
+ * and the checker's report instead of timings:
+ * the model's output to compare byte for byte before and after a change.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,24 +45,55 @@
 #include <unistd.h>
 
 #include "ksim_int.h"
+#include "sim_card.h"
+#include "sim_util.h"
 #include <kohaku/kh_flit.h>
 #include <kohaku/kh_regs.h>
 #include <kohaku/kh_units.h>
 
 #define SX_INSTS	8		/* SX instructions per kick, per unit */
+#define SX_SETS		8		/* staged instruction sets, shared */
 #define SX_N		(SX_INSTS * KH_SX_N_MAX)	/* elements per kick */
 #define NULL_SLOTS	64		/* staging slots 0..63: null flood */
-#define SX_SLOT0	64		/* 64..127: 8 SX units x SX_INSTS */
+#define SX_SLOT0	64		/* 64..127: SX_SETS x SX_INSTS */
+#define MAX_UNITS	128
+#define REPS_MAX	9
 
-static double wall(void)
+static double clock_s(clockid_t id)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(id, &ts);
 	return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
 static unsigned int card_flags;	/* -k: the protocol checker on */
+static int dump;		/* -t: print trace and counters */
+static int tracing;		/* -t: the trace on (first pass) */
+
+/* A generated N x N router mesh: a checkerboard of SX and null units. */
+static const char *gen_map(unsigned int n)
+{
+	static char buf[8][1024];
+	char *p = buf[n & 7];
+	unsigned int x, y, w = n + 2;
+	size_t o = 0;
+
+	o += snprintf(p + o, 1024 - o, "profile rtl\nparam cu_version 1\n");
+	for (y = 0; y < w; y++) {
+		for (x = 0; x < w; x++) {
+			const char *t = (x + y) & 1 ? "null" : "sax";
+
+			if ((y == 0 || y == w - 1) && (x == 0 || x == w - 1))
+				t = "xxx";
+			else if (x == 0 && y >= 1 && y <= 4 && y <= n)
+				t = "mag";
+			o += snprintf(p + o, 1024 - o, "%s ", t);
+		}
+		o += snprintf(p + o, 1024 - o, "\n");
+	}
+	return p;
+}
 
 static struct ksim_card *card(const char *name)
 {
@@ -53,9 +101,18 @@ static struct ksim_card *card(const char *name)
 	struct ksim_card *c = NULL;
 	char err[256];
 
+	if (!strcmp(name, "gen4x4"))
+		d = gen_map(4);
+	else if (!strcmp(name, "gen8x8"))
+		d = gen_map(8);
 	if (ksim_card_create_flags(d ? d : name, card_flags, &c, err,
-				     sizeof(err))) {
+				   sizeof(err))) {
 		fprintf(stderr, "kh_bench: card %s: %s\n", name, err);
+		exit(2);
+	}
+	if (tracing && ksim_command(c, "trace on size=4194304", err,
+				 sizeof(err))) {
+		fprintf(stderr, "kh_bench: trace: %s\n", err);
 		exit(2);
 	}
 	return c;
@@ -96,7 +153,7 @@ static void kick(struct ksim_card *c, unsigned int x, unsigned int y,
 	wr(c, KH_ORC_PROG_KICK, 1);
 }
 
-static u64 rng = 0x9e3779b97f4a7c15ULL;
+static u64 rng;
 
 static u32 rnd(void)
 {
@@ -117,7 +174,7 @@ static void fill(struct ksim_card *c, u64 local, u32 n)
 		for (u32 j = 0; j < k; j++)
 			buf[j] = (rnd() & 0x807fffff) | ((110 + rnd() % 30) << 23);
 		ksim_dma_write(c, KH_CARD_ADDR(0, local + (u64)i * 4), buf,
-				 k * 4);
+			       k * 4);
 	}
 }
 
@@ -126,7 +183,8 @@ struct sx_job {
 	unsigned int issued;
 };
 
-static void sx_stage(struct ksim_card *c, struct sx_job *j, unsigned int k)
+/* Instruction set k: SX_INSTS saxpys of N_MAX elements in a row. */
+static void sx_stage(struct ksim_card *c, unsigned int k)
 {
 	u64 xa = 0x1000000ULL + (u64)k * 0x1000000ULL;
 	u64 ya = xa + 0x800000ULL;
@@ -135,8 +193,6 @@ static void sx_stage(struct ksim_card *c, struct sx_job *j, unsigned int k)
 
 	fill(c, xa, SX_N);
 	fill(c, ya, SX_N);
-	j->slot = SX_SLOT0 + k * SX_INSTS;
-	/* 64 elements an instruction (N_MAX), SX_INSTS of them in a row */
 	for (i = 0; i < SX_INSTS; i++) {
 		u64 off = (u64)i * KH_SX_N_MAX * 4;
 
@@ -148,7 +204,7 @@ static void sx_stage(struct ksim_card *c, struct sx_job *j, unsigned int k)
 		kh_flit_set(&f, KH_SX_A, 0x40400000);	/* 3.0 */
 		kh_flit_set(&f, KH_SX_X_ADDR, xa + off);
 		kh_flit_set(&f, KH_SX_Y_ADDR, ya + off);
-		stage(c, j->slot + i, &f);
+		stage(c, SX_SLOT0 + k * SX_INSTS + i, &f);
 	}
 }
 
@@ -161,7 +217,8 @@ static bool sx_idle(struct ksim_card *c, const struct sx_job *j)
 
 struct result {
 	u64 cycles, stepped, flits, sigs;
-	double secs;
+	unsigned int nodes;
+	double cpu, wall;
 };
 
 static void stats_of(struct ksim_card *c, struct result *r)
@@ -172,31 +229,86 @@ static void stats_of(struct ksim_card *c, struct result *r)
 	r->stepped = st.cycles_stepped;
 	r->flits = st.link_flits;
 	r->sigs = st.signals;
+	r->nodes = c->sched.n_all;
+}
+
+static void t_start(struct ksim_card *c, struct result *r0)
+{
+	stats_of(c, r0);
+	r0->cycles = ksim_cycles(c);
+	r0->cpu = clock_s(CLOCK_PROCESS_CPUTIME_ID);
+	r0->wall = clock_s(CLOCK_MONOTONIC);
+}
+
+static void t_stop(struct ksim_card *c, const struct result *r0,
+		   struct result *r)
+{
+	r->cpu = clock_s(CLOCK_PROCESS_CPUTIME_ID) - r0->cpu;
+	r->wall = clock_s(CLOCK_MONOTONIC) - r0->wall;
+	stats_of(c, r);
+	r->cycles = ksim_cycles(c) - r0->cycles;
+	r->stepped -= r0->stepped;
+	r->flits -= r0->flits;
+	r->sigs -= r0->sigs;
+}
+
+/* -t: the trace and the counters of the run, as text. */
+static void dump_card(struct ksim_card *c, const char *name)
+{
+	static char buf[1 << 16];
+	u64 pos = 0;
+	size_t n;
+
+	printf("==== %s\n", name);
+	while ((n = ksim_trace_text(c, &pos, buf, sizeof(buf))) > 0)
+		fwrite(buf, 1, n, stdout);
+	n = ksim_dump_stats(c, buf, sizeof(buf));
+	fwrite(buf, 1, n < sizeof(buf) ? n : sizeof(buf) - 1, stdout);
+	ksim_check_report(c, buf, sizeof(buf));
+	fputs(buf, stdout);
+	printf("cycles %llu\n", (unsigned long long)ksim_cycles(c));
 }
 
 /*
- * Keep every SX unit running saxpys and, when the map has null units,
- * the dispatcher flooding them, for `cycles` cycles.
+ * Keep every SX unit of the map running saxpys and, when no SX unit is
+ * idle, the dispatcher flooding the null units, for `cycles` cycles.  The
+ * host looks every `chunk` cycles (one kick at a time: the dispatcher
+ * runs one program).
  */
-static void saturate(const char *map, const unsigned int (*sx)[2],
-		     unsigned int n_sx, const unsigned int (*nu)[2],
-		     unsigned int n_null, u64 cycles, struct result *r)
+static void saturate(const char *map, u64 cycles, unsigned int chunk,
+		     bool step_all, bool rotate, struct result *r)
 {
 	struct ksim_card *c = card(map);
-	struct sx_job jobs[8];
+	struct sx_job jobs[MAX_UNITS];
+	unsigned int nu[MAX_UNITS][2];
+	unsigned int k, n_sx = 0, n_null = 0, next_null = 0, x, y, i, k0 = 0;
 	struct result r0;
-	unsigned int k, next_null = 0;
 	struct kh_flit f;
 	u64 end;
-	double t0;
 
+	rng = 0x9e3779b97f4a7c15ULL;
 	fast_host(c);
-	for (k = 0; k < n_sx; k++) {
-		jobs[k].x = sx[k][0];
-		jobs[k].y = sx[k][1];
-		jobs[k].issued = 0;
-		sx_stage(c, &jobs[k], k);
-	}
+	for (y = 0; y < 16; y++)
+		for (x = 0; x < 16; x++) {
+			struct ksim_unit *u = ksim_unit_at(c, 0, x, y);
+			unsigned int t;
+
+			if (!u)
+				continue;
+			t = ksim_unit_type_of(u)->cu_type;
+			if (t == KH_CU_SX && n_sx < MAX_UNITS) {
+				jobs[n_sx].x = x;
+				jobs[n_sx].y = y;
+				jobs[n_sx].slot = SX_SLOT0 +
+						  (n_sx % SX_SETS) * SX_INSTS;
+				jobs[n_sx++].issued = 0;
+			} else if (t != KH_CU_SX && n_null < MAX_UNITS) {
+				nu[n_null][0] = x;
+				nu[n_null++][1] = y;
+			}
+		}
+	for (k = 0; k < SX_SETS && k < n_sx; k++)
+		sx_stage(c, k);
 	for (k = 0; k < NULL_SLOTS; k++) {
 		memset(&f, 0, sizeof(f));
 		kh_flit_hdr(&f, 0, 0, 0, 0, KH_T_CU_INST, k, 0);
@@ -204,50 +316,47 @@ static void saturate(const char *map, const unsigned int (*sx)[2],
 		stage(c, k, &f);
 	}
 	wr(c, KH_ORC_PROG_CRED, 32);
-	stats_of(c, &r0);
-	r0.cycles = ksim_cycles(c);
+	if (step_all)
+		ksim_set_step_all(c, true);
+	t_start(c, &r0);
 	end = r0.cycles + cycles;
-	t0 = wall();
 	while (ksim_cycles(c) < end) {
-		ksim_run(c, 200);
+		ksim_run(c, chunk);
 		if (rd(c, KH_ORC_PROG_STAT) & KH_PROG_STAT_RUN)
 			continue;
-		for (k = 0; k < n_sx; k++)
+		/* the first idle SX unit (from the last one kicked: rotate) */
+		for (i = 0; i < n_sx; i++) {
+			k = (k0 + i) % n_sx;
 			if (sx_idle(c, &jobs[k]))
 				break;
-		if (k < n_sx) {
+		}
+		if (i < n_sx) {
 			kick(c, jobs[k].x, jobs[k].y, jobs[k].slot, SX_INSTS);
 			jobs[k].issued += SX_INSTS;
+			if (rotate)
+				k0 = k + 1;
 		} else if (n_null) {
 			kick(c, nu[next_null][0], nu[next_null][1], 0,
 			     NULL_SLOTS);
 			next_null = (next_null + 1) % n_null;
 		}
 	}
-	r->secs = wall() - t0;
-	stats_of(c, r);
-	r->cycles = ksim_cycles(c) - r0.cycles;
-	r->stepped -= r0.stepped;
-	r->flits -= r0.flits;
-	r->sigs -= r0.sigs;
+	t_stop(c, &r0, r);
+	if (dump)
+		dump_card(c, map);
 	ksim_card_destroy(c);
 }
 
-static void baseline(u64 cycles, struct result *r)
+/* Every node forced awake, idle skipping off, no traffic. */
+static void awake(const char *map, u64 cycles, struct result *r)
 {
-	struct ksim_card *c = card("saxpy");
+	struct ksim_card *c = card(map);
 	struct result r0;
-	double t0;
 
 	ksim_set_step_all(c, true);
-	stats_of(c, &r0);
-	t0 = wall();
+	t_start(c, &r0);
 	ksim_run(c, cycles);
-	r->secs = wall() - t0;
-	stats_of(c, r);
-	r->cycles = cycles;
-	r->stepped -= r0.stepped;
-	r->flits = 0;
+	t_stop(c, &r0, r);
 	ksim_card_destroy(c);
 }
 
@@ -255,75 +364,158 @@ static void idle(const char *map, struct result *r)
 {
 	struct ksim_card *c = card(map);
 	struct result r0;
-	double t0;
 
 	ksim_run(c, 1000);	/* settle the initial wake-ups */
-	stats_of(c, &r0);
-	t0 = wall();
+	t_start(c, &r0);
 	ksim_run(c, 1000000000ULL);
-	r->secs = wall() - t0;
-	stats_of(c, r);
-	r->cycles = 1000000000ULL;
-	r->stepped -= r0.stepped;
-	r->flits = 0;
+	t_stop(c, &r0, r);
 	ksim_card_destroy(c);
 }
 
-static const unsigned int saxpy_sx[][2] = { { 1, 0 }, { 1, 2 } };
-static const unsigned int q_sx[][2] = {
-	{ 1, 0 }, { 1, 1 }, { 3, 1 }, { 2, 2 }, { 2, 3 },
-};
-static const unsigned int q_null[][2] = {
-	{ 2, 0 }, { 2, 1 }, { 1, 2 }, { 3, 2 }, { 1, 3 },
+/* The scenarios, in the table's order; S_* name the ones treated apart. */
+enum { K_AWAKE, K_SAT, K_IDLE };
+
+struct scenario {
+	const char *name;
+	unsigned int kind;	/* K_* */
+	const char *map;
+	unsigned int div;	/* cycles per run: -c / div */
+	unsigned int chunk;	/* K_SAT: cycles between the host's looks */
+	bool step_all;		/* K_SAT: every cycle stepped */
+	bool rotate;		/* K_SAT: poll the SX units in turn */
 };
 
-static int cmp_res(const void *a, const void *b)
-{
-	const struct result *x = a, *y = b;
-	double rx = x->cycles / x->secs, ry = y->cycles / y->secs;
+#define AWAKE(n, m, d)	{ .name = n, .kind = K_AWAKE, .map = m, .div = d }
+#define SAT(n, m, d, c, st, rot) { .name = n, .kind = K_SAT, .map = m, \
+			   .div = d, .chunk = c, .step_all = st, .rotate = rot }
+#define IDLE(n, m)	{ .name = n, .kind = K_IDLE, .map = m, .div = 1 }
 
-	return rx < ry ? -1 : rx > ry;
-}
-
-enum { S_BASE, S_SAXPY, S_2X2, S_IDLE, S_IDLE2, S_N };
-static const char *const s_name[S_N] = {
-	"baseline", "saxpy", "2x2", "idle", "idle-2x2",
+static const struct scenario scen[] = {
+	AWAKE("baseline", "saxpy", 1),
+	SAT("saxpy", "saxpy", 1, 200, false, false),
+	SAT("saxpy-step", "saxpy", 1, 200, true, false),
+	SAT("sat-2x2", "sx_null_2x2", 1, 200, false, false),
+	SAT("sat-4x4", "gen4x4", 4, 20, false, true),
+	SAT("sat-8x8", "gen8x8", 16, 10, false, true),
+	AWAKE("awake-2x2", "sx_null_2x2", 1),
+	AWAKE("awake-4x4", "gen4x4", 4),
+	AWAKE("awake-8x8", "gen8x8", 16),
+	IDLE("idle", "saxpy"),
+	IDLE("idle-2x2", "sx_null_2x2"),
 };
+
+#define S_BASE	0
+#define S_N	((int)KSIM_ARRAY_SIZE(scen))
 
 static void run(int s, u64 cycles, struct result *r)
 {
-	switch (s) {
-	case S_BASE:
-		baseline(cycles, r);
+	const struct scenario *sc = &scen[s];
+
+	memset(r, 0, sizeof(*r));
+	switch (sc->kind) {
+	case K_AWAKE:
+		awake(sc->map, cycles / sc->div, r);
 		break;
-	case S_SAXPY:
-		saturate("saxpy", saxpy_sx, 2, NULL, 0, cycles, r);
+	case K_SAT:
+		saturate(sc->map, cycles / sc->div, sc->chunk, sc->step_all,
+			 sc->rotate, r);
 		break;
-	case S_2X2:
-		saturate("sx_null_2x2", q_sx, 5, q_null, 5, cycles, r);
+	default:
+		idle(sc->map, r);
 		break;
-	case S_IDLE:
-		idle("saxpy", r);
-		break;
-	case S_IDLE2:
-		idle("sx_null_2x2", r);
-		break;
+	}
+}
+
+static int cmp_d(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* min and median of the per-cycle cost, in seconds */
+static void summarize(const struct result *r, unsigned int n, bool cpu,
+		      double *min, double *med)
+{
+	double v[REPS_MAX];
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		v[i] = (cpu ? r[i].cpu : r[i].wall) / r[i].cycles;
+	qsort(v, n, sizeof(v[0]), cmp_d);
+	*min = v[0];
+	*med = v[n / 2];
+}
+
+static bool wanted(const char *only, int s)
+{
+	const char *p = only;
+	size_t l = strlen(scen[s].name);
+
+	if (!only || s == S_BASE)
+		return true;
+	while (p && *p) {
+		if (!strncmp(p, scen[s].name, l) && (p[l] == ',' || !p[l]))
+			return true;
+		p = strchr(p, ',');
+		if (p)
+			p++;
+	}
+	return false;
+}
+
+static void print_table(struct result res[][REPS_MAX], unsigned int reps,
+			const char *only)
+{
+	double bmin, bmed, wmin, wmed, base_cpu;
+	int s;
+
+	summarize(res[S_BASE], reps, true, &bmin, &base_cpu);
+	printf("%-10s %11s %9s %6s %9s %9s %9s %9s %8s %7s %9s\n",
+	       "scenario", "cycles", "stepped", "nodes", "Mcyc/s", "ns/cyc",
+	       "ns/cyc", "wall", "flits", "x_base", "ns/node");
+	printf("%-10s %11s %9s %6s %9s %9s %9s %9s %8s %7s %9s\n",
+	       "", "(per run)", "(%)", "", "cpu,med", "cpu,min", "cpu,med",
+	       "ns,med", "/cyc", "cpu,med", "cpu,med");
+	for (s = 0; s < S_N; s++) {
+		const struct result *r = &res[s][0];
+
+		if (!wanted(only, s))
+			continue;
+		summarize(res[s], reps, true, &bmin, &bmed);
+		summarize(res[s], reps, false, &wmin, &wmed);
+		if (scen[s].kind == K_IDLE) {
+			printf("%-10s %11llu %9llu %6u  10^9 idle cycles: cpu %.2f us (min %.2f), wall %.2f us (min %.2f)\n",
+			       scen[s].name, (unsigned long long)r->cycles,
+			       (unsigned long long)r->stepped, r->nodes,
+			       bmed * 1e15, bmin * 1e15, wmed * 1e15,
+			       wmin * 1e15);
+			continue;
+		}
+		printf("%-10s %11llu %9.1f %6u %9.3f %9.1f %9.1f %9.1f %8.2f %7.2f %9.2f\n",
+		       scen[s].name, (unsigned long long)r->cycles,
+		       100.0 * r->stepped / r->cycles, r->nodes,
+		       1e-6 / bmed, bmin * 1e9, bmed * 1e9, wmed * 1e9,
+		       r->stepped ? (double)r->flits / r->stepped : 0.0,
+		       bmed / base_cpu, bmed * 1e9 / r->nodes);
 	}
 }
 
 int main(int argc, char **argv)
 {
-	struct result res[S_N][9], med[S_N];
+	static struct result res[KSIM_ARRAY_SIZE(scen)][REPS_MAX];
 	u64 cycles = 6000000;
-	unsigned int reps = 3, i;
+	unsigned int reps = 5, i;
 	const char *only = NULL;
-	double base_cost;
 	int s, o;
 
-	while ((o = getopt(argc, argv, "c:r:s:k")) != -1) {
+	while ((o = getopt(argc, argv, "c:r:s:kt")) != -1) {
 		switch (o) {
 		case 'k':
 			card_flags = KSIM_CHECK;
+			break;
+		case 't':
+			dump = 1;
 			break;
 		case 'c':
 			cycles = strtoull(optarg, NULL, 0);
@@ -335,48 +527,33 @@ int main(int argc, char **argv)
 			only = optarg;
 			break;
 		default:
-			fprintf(stderr, "usage: kh_bench [-c CYCLES] [-r REPS] [-s SCENARIO] [-k]\n");
+			fprintf(stderr, "usage: kh_bench [-c CYCLES] [-r REPS] [-s SCENARIO[,...]] [-k] [-t]\n");
 			return 2;
 		}
 	}
-	if (reps < 1 || reps > 9)
-		reps = 3;
-	printf("kh_bench: %llu cycles per saturated run, median of %u, checker %s (wall time, one core; noisy machines vary)\n",
-	       (unsigned long long)cycles, reps, card_flags ? "on" : "off");
-	for (s = 0; s < S_N; s++) {
-		if (only && s != S_BASE && strcmp(only, s_name[s]))
-			continue;
-		for (i = 0; i < reps; i++)
-			run(s, cycles, &res[s][i]);
-		qsort(res[s], reps, sizeof(res[s][0]), cmp_res);
-		med[s] = res[s][reps / 2];
-	}
-	base_cost = med[S_BASE].secs / med[S_BASE].cycles;
-	printf("%-10s %12s %12s %9s %14s %9s %9s %9s\n", "scenario", "cycles",
-	       "stepped", "wall_s", "cycles/s", "flits/cyc", "signals",
-	       "x_base");
-	for (s = 0; s < S_N; s++) {
-		const struct result *r = &med[s];
+	if (dump) {
+		struct result r;
 
-		if (only && s != S_BASE && strcmp(only, s_name[s]))
-			continue;
-		if (s == S_IDLE || s == S_IDLE2) {
-			printf("%-10s %12llu %12llu %9.6f %14.3g %9s %9s %9.2g\n",
-			       s_name[s], (unsigned long long)r->cycles,
-			       (unsigned long long)r->stepped, r->secs,
-			       r->cycles / r->secs, "-", "-",
-			       r->secs / r->cycles / base_cost);
-			printf("%-10s 10^9 idle cycles in %.2f us\n", "",
-			       r->secs * 1e6);
-			continue;
+		/* checker and trace on (the observers' paths), then off */
+		static const u64 len[] = { 300000, 30000, 300000, 400000, 480000 };
+		unsigned int k = 0;
+
+		for (tracing = 1; tracing >= 0; tracing--) {
+			card_flags = tracing ? KSIM_CHECK : 0;
+			for (s = 0, k = 0; s < S_N; s++)
+				if (scen[s].kind == K_SAT)
+					run(s, len[k++], &r);
 		}
-		printf("%-10s %12llu %12llu %9.4f %14.0f %9.2f %9llu %9.2f\n",
-		       s_name[s], (unsigned long long)r->cycles,
-		       (unsigned long long)r->stepped, r->secs,
-		       r->cycles / r->secs,
-		       r->stepped ? (double)r->flits / r->stepped : 0.0,
-		       (unsigned long long)r->sigs,
-		       r->secs / r->cycles / base_cost);
+		return 0;
 	}
+	if (reps < 1 || reps > REPS_MAX)
+		reps = 5;
+	printf("kh_bench: %llu cycles per 1x1/2x2 run (4x4: /4, 8x8: /16), %u runs interleaved, checker %s\n",
+	       (unsigned long long)cycles, reps, card_flags ? "on" : "off");
+	for (i = 0; i < reps; i++)
+		for (s = 0; s < S_N; s++)
+			if (wanted(only, s))
+				run(s, cycles, &res[s][i]);
+	print_table(res, reps, only);
 	return 0;
 }

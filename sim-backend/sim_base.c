@@ -403,7 +403,16 @@ static unsigned int ksim_base_tick(struct ksim_node *n)
 
 	if (progress)
 		return KSIM_TICK_AWAKE | KSIM_TICK_PROGRESS;
-	return u->ctrl_pend || u->sig_count ? KSIM_TICK_AWAKE : 0;
+	/*
+	 * Nothing changed and the unit waits for an instruction, a flit,
+	 * send_ready or a timer (ksim_unit.h): the next tick is the same
+	 * until one of those comes, all of which wake the node, unless a
+	 * CU_CTRL reply is due by time alone or an observer looks at every
+	 * tick.
+	 */
+	if (u->ctrl_pend || ksim_unlikely(u->obs))
+		return u->ctrl_pend || u->sig_count ? KSIM_TICK_AWAKE : 0;
+	return (u->sig_count ? KSIM_TICK_AWAKE : 0) | KSIM_TICK_IDLE;
 }
 
 static const struct ksim_node_ops ksim_base_node_ops = {
@@ -476,7 +485,7 @@ void ksim_unit_reset(struct ksim_unit *u)
 {
 	ksim_fifo_clear(&u->inst);
 	ksim_fifo_clear(&u->recv);
-	u->out.valid = false;
+	ksim_link_clear(&u->out);
 	u->sig_head = u->sig_count = 0;
 	u->ctrl_pend = false;
 	u->in_flight = false;

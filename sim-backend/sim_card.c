@@ -28,7 +28,7 @@ static unsigned int ksim_rst_tick(struct ksim_node *n)
 						 rst_node);
 
 	ksim_card_rst_timer(c);
-	return 0;
+	return KSIM_TICK_IDLE;	/* until the timer */
 }
 
 static const struct ksim_node_ops ksim_rst_node_ops = {
@@ -423,9 +423,12 @@ void ksim_set_step_all(struct ksim_card *card, bool on)
 	unsigned int i;
 
 	card->sched.step_all = on;
-	if (on)
-		for (i = 0; i < card->sched.n_all; i++)
+	for (i = 0; i < card->sched.n_all; i++) {
+		if (on)
 			ksim_node_wake(card->sched.all[i]);
+		else	/* ticked again, to fall asleep where they would */
+			card->sched.all[i]->dormant = false;
+	}
 }
 
 int ksim_mesh_reset(struct ksim_card *card, unsigned int mesh)

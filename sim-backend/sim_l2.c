@@ -371,8 +371,8 @@ void ksim_l2_reset(struct ksim_l2 *a)
 	/* registers and state; the SRAM has no reset clause */
 	ksim_fifo_clear(&a->rin);
 	ksim_fifo_clear(&a->cin);
-	a->rout.valid = false;
-	a->cout.valid = false;
+	ksim_link_clear(&a->rout);
+	ksim_link_clear(&a->cout);
 	a->base = a->base_reset;
 	a->enable = false;
 	a->n_served = 0;

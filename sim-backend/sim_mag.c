@@ -627,6 +627,19 @@ static bool ksim_port_pending(const struct ksim_mag_port *mp, u64 now)
 	       (er->q_count && er->q_ready[er->q_head] <= now);
 }
 
+/*
+ * Nothing queued, nothing in either engine, nothing to send: every stage
+ * of the port would find nothing to do (and ksim_port_pending() would say
+ * false, ksim_port_deadline() never), so the tick skips the port.
+ */
+static bool ksim_port_quiet(const struct ksim_mag_port *mp)
+{
+	return ksim_fifo_empty(&mp->rdq) && ksim_fifo_empty(&mp->wrq) &&
+	       !mp->ready_count && !mp->land_count && !mp->ack_count &&
+	       mp->fsm == KSIM_FSM_IDLE && !mp->er.active && !mp->er.have &&
+	       !mp->er.q_count;
+}
+
 static u64 ksim_port_deadline(const struct ksim_mag_port *mp)
 {
 	u64 t = KSIM_NEVER;
@@ -691,6 +704,8 @@ static unsigned int ksim_mag_tick(struct ksim_node *n)
 	for (i = 0; i < g->n_ports; i++) {
 		struct ksim_mag_port *mp = &g->port[i];
 
+		if (ksim_port_quiet(mp))
+			continue;	/* no stage has anything: no deadline */
 		if (ksim_port_intake(mp))
 			progress = true;
 		if (ksim_port_engine(mp, now))
@@ -710,7 +725,15 @@ static unsigned int ksim_mag_tick(struct ksim_node *n)
 		pending = true;
 	if (progress)
 		return KSIM_TICK_AWAKE | KSIM_TICK_PROGRESS;
-	return pending ? KSIM_TICK_AWAKE : 0;
+	/*
+	 * Nothing moved: what is pending waits for a flit, the host (both
+	 * wake the node), an output register to empty or the deadline set
+	 * above.  The interlink looks at its peer mesh's state, which wakes
+	 * nobody here: with one, tick every cycle.
+	 */
+	if (g->il)
+		return pending ? KSIM_TICK_AWAKE : 0;
+	return (pending ? KSIM_TICK_AWAKE : 0) | KSIM_TICK_IDLE;
 }
 
 static const struct ksim_node_ops ksim_mag_node_ops = {
@@ -937,7 +960,7 @@ void ksim_mag_reset(struct ksim_mag *g)
 		mp->prefer_write = false;
 		mp->out_turn = false;
 		memset(&mp->er, 0, sizeof(mp->er));
-		mp->out.valid = false;
+		ksim_link_clear(&mp->out);
 		mp->slot_stall_since = KSIM_NEVER;
 	}
 	g->rd_count = 0;

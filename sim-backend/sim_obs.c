@@ -28,7 +28,7 @@ static unsigned int ksim_obs_tick(struct ksim_node *n)
 
 	/* a busy knob's edge: re-arm for the next one */
 	ksim_inject_timer(o);
-	return 0;
+	return KSIM_TICK_IDLE;	/* until the timer */
 }
 
 static const struct ksim_node_ops ksim_obs_node_ops = {

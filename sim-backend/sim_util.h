@@ -56,9 +56,15 @@ static inline void ksim_payload_set_u32(u64 *w, unsigned int i, u32 v)
 	w[i / 2] = (w[i / 2] & ~(0xffffffffULL << sh)) | ((u64)v << sh);
 }
 
-/* A 32-byte memory word <-> payload words (little-endian bytes). */
+/*
+ * A 32-byte memory word <-> payload words (little-endian bytes).  On a
+ * little-endian host that is the bytes as they are: one copy.
+ */
 static inline void ksim_bytes_to_payload(u64 *w, const u8 *b)
 {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	memcpy(w, b, 4 * sizeof(u64));
+#else
 	unsigned int i, j;
 
 	for (i = 0; i < 4; i++) {
@@ -68,15 +74,20 @@ static inline void ksim_bytes_to_payload(u64 *w, const u8 *b)
 			v |= (u64)b[i * 8 + j] << (8 * j);
 		w[i] = v;
 	}
+#endif
 }
 
 static inline void ksim_payload_to_bytes(u8 *b, const u64 *w)
 {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	memcpy(b, w, 4 * sizeof(u64));
+#else
 	unsigned int i, j;
 
 	for (i = 0; i < 4; i++)
 		for (j = 0; j < 8; j++)
 			b[i * 8 + j] = (u8)(w[i] >> (8 * j));
+#endif
 }
 
 #endif /* KSIM_UTIL_H */

@@ -4,9 +4,14 @@
 # The unit models are in units/ (the POOL unit in units/pool/, the cpu
 # unit in units/cpu/, their shared RV32I decoding in units/rv32i.h, the
 # DXA unit in units/dxa/ beside its scratch receiver units/scr.c), the XDMA
-# engine (BAR1) in xdma/.
+# engine (BAR1) in xdma/, the network on chip (the scheduler, links, flit
+# FIFOs, routers) in noc/.
 KH_SIM_SOURCES := \
 	ksim_hw.c \
+	noc/sim_fifo.c \
+	noc/sim_link.c \
+	noc/sim_router.c \
+	noc/sim_sched.c \
 	sim_bar.c \
 	sim_base.c \
 	sim_builtin.c \
@@ -18,13 +23,11 @@ KH_SIM_SOURCES := \
 	sim_desc.c \
 	sim_dma.c \
 	sim_dram.c \
-	sim_fifo.c \
 	sim_fp32.c \
 	sim_inject.c \
 	sim_ilink.c \
 	sim_l2.c \
 	sim_lex.c \
-	sim_link.c \
 	sim_mag.c \
 	sim_mesh.c \
 	sim_mover.c \
@@ -33,8 +36,6 @@ KH_SIM_SOURCES := \
 	sim_orch.c \
 	sim_params.c \
 	sim_reset.c \
-	sim_router.c \
-	sim_sched.c \
 	sim_stats.c \
 	sim_tbuf.c \
 	sim_trace.c \

@@ -94,13 +94,12 @@ static u32 ksim_sx_f2i(u32 b)
  */
 static u32 ksim_sx_i2f(u32 v)
 {
-	u32 mag = v >> 31 ? 0u - v : v, p = 0, i;
+	u32 mag = v >> 31 ? 0u - v : v, p;
 
 	if (!mag)
 		return 0;
-	for (i = 0; i < 24; i++)
-		if (mag & (1u << i))
-			p = i;
+	/* the highest set bit among bits 0..23 */
+	p = mag & 0xffffff ? 31 - __builtin_clz(mag & 0xffffff) : 0;
 	return (v & 0x80000000u) | (((127 + p) & 0xff) << 23) |
 	       ((mag << (23 - p)) & 0x7fffff);
 }

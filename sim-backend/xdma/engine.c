@@ -482,7 +482,7 @@ static unsigned int ksim_xdma_tick(struct ksim_node *n)
 		}
 	}
 	ksim_xdma_arm(x);
-	return 0;
+	return KSIM_TICK_IDLE;	/* until the timer or the host */
 }
 
 static const struct ksim_node_ops ksim_xdma_node_ops = {

@@ -22,9 +22,9 @@ make -s -C "$top" build/kselftest/.extracted || exit 1
 # id~file~test binary~description~old text~new text (python escapes)
 mutations() {
 cat <<'M'
-1~sim_router.c~model_routing~routing: north before east on the outward hop~	if (dx > r->hi_x)\n\t\treturn KSIM_PORT_E;\n\tif (dy < r->lo)\n\t\treturn KSIM_PORT_N;~	if (dy < r->lo)\n\t\treturn KSIM_PORT_N;\n\tif (dx > r->hi_x)\n\t\treturn KSIM_PORT_E;
-2~sim_link.c~model_flow~handshake: receiver accepts on room, sender keeps holding~	l->valid = false;\n\tl->flits++;~	l->valid = l->rx->ops->busy(l->rx);\n\tl->flits++;
-3~sim_link.c~model_flow~handshake: sender withdraws a flit it offered against busy~		l->stalls++;~		l->stalls++;\n\t\tl->valid = false;
+1~noc/sim_router.c~model_routing~routing: north before east on the outward hop~	if (dx > r->hi_x)\n\t\treturn KSIM_PORT_E;\n\tif (dy < r->lo)\n\t\treturn KSIM_PORT_N;~	if (dy < r->lo)\n\t\treturn KSIM_PORT_N;\n\tif (dx > r->hi_x)\n\t\treturn KSIM_PORT_E;
+2~noc/sim_link.h~model_flow~handshake: receiver accepts on room, sender keeps holding~	ksim_link_set_valid(l, keep);~	ksim_link_set_valid(l, keep || l->rx->ops->busy(l->rx));
+3~noc/sim_link.h~model_flow~handshake: sender withdraws a flit it offered against busy~	l->stalls++;~	l->stalls++;\n\tksim_link_clear(l);
 4~sim_base.c~model_ctrl~CU_CTRL: a second request while one is pending is answered~	if (u->ctrl_pend) {~	if (0) {
 5~sim_orch.c~model_credits~credits: SIG_BATCH_COMPLETE returns a credit~		if (code == KH_SIG_INST_COMPLETE)\n\t\t\to->cred_inc++;~		if (code <= KH_SIG_BATCH_COMPLETE)\n\t\t\to->cred_inc++;
 6~sim_base.c~model_ctrl~retirement: the accept arm wins over a same-cycle exec_done~	if (u->p_accept)\n\t\tu->in_flight = true;\n\tif (u->p_done)\n\t\tu->in_flight = false;~	if (u->p_done)\n\t\tu->in_flight = false;\n\tif (u->p_accept)\n\t\tu->in_flight = true;
@@ -34,10 +34,10 @@ cat <<'M'
 10~sim_dma.c~model_card~DMA: a partial word keeps its other bytes (no zeroing)~	u32 head = (u32)(local & (KH_HOST_GRANULE - 1));\n\tu32 tail = (u32)((local + len) & (KH_HOST_GRANULE - 1));~	u32 head = 0;\n\tu32 tail = 0;
 11~sim_desc.c~model_desc~parser: line numbers start at 0~	for (ps->line = 1; *s; ps->line++) {~	for (ps->line = 0; *s; ps->line++) {
 12~sim_mag.c~model_mag~MAG: last set on every read beat~			    mp->rd_sent + 1 == mp->rd_beats);~			    1);
-13~sim_link.c~model_routing~tie-off: a tied-off port raises busy~	return false;\n}\n\nstatic void ksim_tieoff_take~	return true;\n}\n\nstatic void ksim_tieoff_take
+13~noc/sim_link.c~model_routing~tie-off: a tied-off port raises busy~	return false;\n}\n\nstatic void ksim_tieoff_take~	return true;\n}\n\nstatic void ksim_tieoff_take
 14~sim_orch.c~model_credits~dispatcher: the staging slot does not wrap at STAGE_FLITS~			f.w[i] = o->stage[o->slot % o->p->stage_flits][i];~			f.w[i] = o->slot < o->p->stage_flits ? o->stage[o->slot][i] : 0;
 15~sim_mag.c~model_mag~MAG: data binds to the newest open slot of its source~		if (best < 0 || (s32)(sl->seq - mp->slots[best].seq) < 0)~		if (best < 0 || (s32)(sl->seq - mp->slots[best].seq) > 0)
-16~sim_sched.c~model_mag~idle skip: jump to the end of the run past pending timers~			u64 to = ksim_min_u64(s->next_timer, end);~			u64 to = end;
+16~noc/sim_sched.c~model_mag~idle skip: jump to the end of the run past pending timers~			u64 to = ksim_min_u64(s->next_timer, end);~			u64 to = end;
 101~sim_desc.c~model_params~profiles: a description without a profile gets the RTL values~	ksim_params_ship(&d->p);~	ksim_params_rtl(&d->p);
 102~sim_params.c~model_params~profiles: ship keeps the RTL router FIFO of 32~	p->router_fifo = 512;~	p->router_fifo = 32;
 103~sim_mesh.c~model_params~router_fifo: routers are built 32 deep whatever the description says~					   p->router_fifo);~					   32);
@@ -211,7 +211,7 @@ cat <<'M'
 702~units/sx.c~model_sx~SX: no N_MAX: n > 64 runs instead of FAULT_TOO_BIG~	} else if (s->n > KH_SX_N_MAX) {~	} else if (0) {
 703~units/sx.c~model_sx~SX: an unknown opcode faults with code 1, not 0xBAD0_0001~		s->fault_code = KH_SX_FAULT_BAD_OP;~		s->fault_code = 1;
 704~units/sx.c~model_sx~SX: f2i keeps a subnormal's fraction~	if (!e)\n\t	mag = 0;~	if (!e)\n\t	mag = b & 0x7fffff;
-705~units/sx.c~model_sx~SX: i2f finds the exponent among all 32 bits, not bits 0..23~	for (i = 0; i < 24; i++)~	for (i = 0; i < 32; i++)
+705~units/sx.c~model_sx~SX: i2f finds the exponent among all 32 bits, not bits 0..23~	p = mag & 0xffffff ? 31 - __builtin_clz(mag & 0xffffff) : 0;~	p = 31 - __builtin_clz(mag);
 706~units/sx.c~model_sx~SX: a line per cycle in S_COMP, not an element (2-4x optimistic)~#define SX_ELEMS_PER_CYCLE	1~#define SX_ELEMS_PER_CYCLE	8
 707~units/sx.c~model_sx~SX: y is requested with x's tag~		ksim_sx_load_req(u, s, KH_T_MEM_RD_REQ, KH_SX_TAG_Y, s->y);~		ksim_sx_load_req(u, s, KH_T_MEM_RD_REQ, KH_SX_TAG_X, s->y);
 708~units/sx.c~model_sx~SX: CU_DBG counts instructions, not elements~			s->elements++;~			s->elements += s->ei == s->n - 1;

@@ -43,6 +43,12 @@ struct ksim_router {
 	struct ksim_link out[KSIM_PORTS];	/* each output port's register */
 	u8 rr[KSIM_PORTS];		/* last input granted, per output */
 	u32 held;			/* flits in the input FIFOs */
+	/*
+	 * The inputs whose head flit routes to each output: bit 5 * o + i.
+	 * Kept as heads change (a flit into an empty FIFO, a pop), so a
+	 * tick reads one word instead of routing five heads.
+	 */
+	u32 want;
 	u64 grants;
 	/* ksim_route() of every destination {dst_x,dst_y}, computed once */
 	u8 route[256];

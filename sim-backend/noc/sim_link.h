@@ -13,6 +13,7 @@
 #define KSIM_LINK_H
 
 #include "ksim_plat.h"
+#include "sim_sched.h"
 #include <kohaku/kh_flit.h>
 
 struct ksim_node;
@@ -51,6 +52,8 @@ struct ksim_link_hook {
 struct ksim_link {
 	struct kh_flit reg;	/* the sender's output register */
 	bool valid;
+	u8 bit;			/* this register's bit in owner->held */
+	struct ksim_node *owner;	/* the sender (ksim_node_add_out) */
 	struct ksim_sink *rx;
 	u64 flits;		/* transfers */
 	u64 stalls;		/* cycles valid was held against busy */
@@ -71,18 +74,81 @@ static inline bool ksim_link_free(const struct ksim_link *l)
 	return !l->valid;
 }
 
+/*
+ * valid and the owner's held bit change together: the scheduler visits
+ * only the registers whose bit is set.  A link not yet given an owner
+ * (ksim_node_add_out() sets the bit from valid) has none to keep.
+ */
+static inline void ksim_link_set_valid(struct ksim_link *l, bool v)
+{
+	l->valid = v;
+	if (!l->owner)
+		return;
+	if (v)
+		l->owner->held |= l->bit;
+	else
+		l->owner->held &= ~l->bit;
+}
+
 /* The sender loads its output register; only when ksim_link_free(). */
 static inline void ksim_link_load(struct ksim_link *l, const struct kh_flit *f)
 {
 	l->reg = *f;
-	l->valid = true;
+	ksim_link_set_valid(l, true);
+}
+
+/* The sender's register emptied by a reset. */
+static inline void ksim_link_clear(struct ksim_link *l)
+{
+	ksim_link_set_valid(l, false);
 }
 
 void ksim_link_init(struct ksim_link *l, struct ksim_sink *rx, unsigned int mesh,
 		  unsigned int kind, unsigned int x, unsigned int y,
 		  unsigned int port);
-/* Phase A of a cycle: returns true when the flit was transferred. */
-bool ksim_link_step(struct ksim_link *l, u64 now);
+/* ksim_link_step() with a hook or an observer on the link */
+bool ksim_link_step_obs(struct ksim_link *l, u64 now);
+
+/* Both paths of ksim_link_step(): the sender holds against busy, */
+static inline void ksim_link_refused(struct ksim_link *l)
+{
+	l->stalls++;
+}
+
+/*
+ * or the receiver took the flit: the register empties (unless a dup knob
+ * keeps it) and a dormant sender looks again.
+ */
+static inline void ksim_link_taken(struct ksim_link *l, bool keep)
+{
+	l->flits++;
+	ksim_link_set_valid(l, keep);
+	l->owner->dormant = false;
+}
+
+/*
+ * Phase A of a cycle, for a link that holds a flit: returns true when the
+ * flit was transferred.  busy is sampled before the receiver has changed
+ * this cycle: each sink has exactly one inbound link, and phase A runs
+ * before any node ticks.  Emptying the register wakes a dormant sender.
+ */
+static inline bool ksim_link_step(struct ksim_link *l, u64 now)
+{
+	struct ksim_sink *rx = l->rx;
+
+	if (__builtin_expect(l->hook || l->obs, 0))
+		return ksim_link_step_obs(l, now);
+	if (rx->ops->busy(rx)) {
+		ksim_link_refused(l);
+		return false;
+	}
+	rx->ops->take(rx, &l->reg);
+	if (rx->node)
+		ksim_node_wake_fast(rx->node);
+	ksim_link_taken(l, false);
+	return true;
+}
+
 /* A skipped idle span: a held flit stalled for `cycles` more cycles. */
 void ksim_link_stall_span(struct ksim_link *l, u64 now, u64 cycles);
 

@@ -44,18 +44,11 @@ static bool ksim_fifo_grow(struct ksim_fifo *q)
 	return true;
 }
 
-bool ksim_fifo_push(struct ksim_fifo *q, const struct kh_flit *f)
+bool ksim_fifo_push_grow(struct ksim_fifo *q, const struct kh_flit *f)
 {
-	u32 tail;
-
-	if (q->count >= q->depth)
+	if (!ksim_fifo_grow(q))
 		return false;
-	if (q->count == q->cap && !ksim_fifo_grow(q))
-		return false;
-	tail = q->head + q->count;
-	if (tail >= q->cap)
-		tail -= q->cap;
-	q->buf[tail] = *f;
-	q->count++;
+	/* after the grow the entries start at 0: the tail is count */
+	q->buf[q->count++] = *f;
 	return true;
 }

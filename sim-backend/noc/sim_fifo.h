@@ -20,8 +20,28 @@ struct ksim_fifo {
 
 int ksim_fifo_init(struct ksim_fifo *q, u32 depth);
 void ksim_fifo_fini(struct ksim_fifo *q);
-/* Returns false only when growing the storage failed (out of memory). */
-bool ksim_fifo_push(struct ksim_fifo *q, const struct kh_flit *f);
+/* Push when the storage is full but the FIFO is not: grow it first. */
+bool ksim_fifo_push_grow(struct ksim_fifo *q, const struct kh_flit *f);
+
+/*
+ * Push at the tail; false when the FIFO is full (at its logical depth) or
+ * growing the storage failed (out of memory).  The common case inline.
+ */
+static inline bool ksim_fifo_push(struct ksim_fifo *q, const struct kh_flit *f)
+{
+	u32 tail;
+
+	if (q->count >= q->depth)
+		return false;
+	if (q->count == q->cap)
+		return ksim_fifo_push_grow(q, f);
+	tail = q->head + q->count;
+	if (tail >= q->cap)
+		tail -= q->cap;
+	q->buf[tail] = *f;
+	q->count++;
+	return true;
+}
 
 static inline bool ksim_fifo_empty(const struct ksim_fifo *q)
 {

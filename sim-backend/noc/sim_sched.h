@@ -14,6 +14,16 @@
  * output register stays awake.  A node whose future depends on time alone
  * (a memory latency, a unit's timer) sets a timer.
  *
+ * Work proportional to activity: phase A visits only the output registers
+ * that hold a flit (a per-node mask the links keep), and a node whose tick
+ * said KSIM_TICK_IDLE is dormant: it keeps its place on the awake list (the
+ * list's order is the order of events within a cycle, which the trace
+ * records) but is not ticked until something it depends on changes: it is
+ * woken (a flit taken, the host, a timer) or one of its output registers
+ * is emptied.  Nodes with a timer are kept in a bitmap in registration
+ * order, so firing timers visits only them, in the order a scan of every
+ * node would.
+ *
  * Idle skipping: a cycle in which no link transferred and no node made
  * progress leaves the whole card as it found it, so every following cycle
  * is the same until a timer fires; the scheduler jumps there (or to the end
@@ -32,6 +42,12 @@
 /* tick() result bits */
 #define KSIM_TICK_AWAKE		1u	/* something pending: tick me next cycle */
 #define KSIM_TICK_PROGRESS	2u	/* I changed state this cycle */
+/*
+ * My next tick changes nothing and returns the same until I am woken, an
+ * output register of mine is emptied or my timer fires: skip it till then.
+ * Only without KSIM_TICK_PROGRESS.
+ */
+#define KSIM_TICK_IDLE		4u
 
 struct ksim_node;
 struct ksim_link;
@@ -44,11 +60,14 @@ struct ksim_node_ops {
 struct ksim_node {
 	const struct ksim_node_ops *ops;
 	struct ksim_sched *sched;
-	struct ksim_link *out[KSIM_NODE_OUT_MAX];
-	unsigned int n_out;
+	u8 held;		/* bit i: out[i] holds a flit (ksim_link_*) */
 	bool active;		/* awake: ticked every cycle */
 	bool listed;		/* on the scheduler's awake list */
+	bool dormant;		/* awake, but its tick is skipped (IDLE) */
+	u8 n_out;
+	u32 idx;		/* registration order */
 	u64 timer;		/* wake at this cycle; KSIM_NEVER for none */
+	struct ksim_link *out[KSIM_NODE_OUT_MAX];
 };
 
 struct ksim_sched {
@@ -59,6 +78,7 @@ struct ksim_sched {
 	unsigned int cap_all;
 	struct ksim_node **active;
 	unsigned int n_active;
+	unsigned long *timed;	/* bit idx: all[idx] has a timer */
 	u64 cycles_stepped;	/* cycles actually simulated (not skipped) */
 	u64 cycles_skipped;
 	bool step_all;		/* benchmark baseline: all awake, no skip */
@@ -77,9 +97,28 @@ int ksim_sched_finalize(struct ksim_sched *s);
 /* Run the card forward by `cycles` cycles, or until something sets stop. */
 void ksim_sched_run(struct ksim_sched *s, u64 cycles);
 
-void ksim_node_wake(struct ksim_node *n);
 /* Wake n at cycle `at` (replacing an earlier request); KSIM_NEVER cancels. */
 void ksim_node_timer(struct ksim_node *n, u64 at);
+
+/* The scheduler's own wake-ups: a flit taken, a timer. */
+static inline void ksim_node_wake_fast(struct ksim_node *n)
+{
+	struct ksim_sched *s = n->sched;
+
+	n->active = true;
+	n->dormant = false;
+	if (n->listed || !s->active)
+		return;	/* before finalize the card lists awake nodes itself */
+	n->listed = true;
+	s->active[s->n_active++] = n;
+}
+
+/*
+ * Wake n: it is ticked the next time phase B reaches it.  Whoever changed
+ * n's state from outside a tick (the host, a test bench loading a link by
+ * hand) wakes it, so the held mask is read again from the links here.
+ */
+void ksim_node_wake(struct ksim_node *n);
 int ksim_node_add_out(struct ksim_node *n, struct ksim_link *l);
 
 static inline u64 ksim_node_now(const struct ksim_node *n)

@@ -8,7 +8,15 @@ void ksim_link_init(struct ksim_link *l, struct ksim_sink *rx, unsigned int mesh
 		  unsigned int kind, unsigned int x, unsigned int y,
 		  unsigned int port)
 {
+	struct ksim_node *owner = l->owner;
+	u8 bit = l->bit;
+
+	/* the owner (ksim_node_add_out()) may come first: kept */
 	memset(l, 0, sizeof(*l));
+	l->owner = owner;
+	l->bit = bit;
+	if (owner)
+		owner->held &= ~bit;
 	l->rx = rx;
 	l->mesh = mesh;
 	l->kind = kind;
@@ -17,7 +25,7 @@ void ksim_link_init(struct ksim_link *l, struct ksim_sink *rx, unsigned int mesh
 	l->port = port;
 }
 
-bool ksim_link_step(struct ksim_link *l, u64 now)
+bool ksim_link_step_obs(struct ksim_link *l, u64 now)
 {
 	const struct kh_flit *f = &l->reg;
 	struct kh_flit copy;
@@ -25,13 +33,8 @@ bool ksim_link_step(struct ksim_link *l, u64 now)
 
 	if (!l->valid)
 		return false;
-	/*
-	 * busy is sampled before the receiver has changed this cycle: each
-	 * sink has exactly one inbound link, and phase A runs before any
-	 * node ticks.
-	 */
 	if (l->rx->ops->busy(l->rx)) {
-		l->stalls++;
+		ksim_link_refused(l);
 		if (l->hook && l->hook->offer)
 			l->hook->offer(l->hook_ctx, l, now, 1);
 		if (ksim_unlikely(l->obs))
@@ -51,12 +54,10 @@ bool ksim_link_step(struct ksim_link *l, u64 now)
 		if (act & KSIM_XFER_TAKEN)
 			ksim_obs_link_taken(l, now);
 		if (l->rx->node)
-			ksim_node_wake(l->rx->node);
+			ksim_node_wake_fast(l->rx->node);
 	}
-	l->valid = false;
-	l->flits++;
-	if (act & KSIM_XFER_KEEP)
-		l->valid = true;	/* a dup knob: the sender still holds it */
+	/* a dup knob: the sender still holds it */
+	ksim_link_taken(l, act & KSIM_XFER_KEEP);
 	return true;
 }
 

@@ -45,12 +45,27 @@ static bool ksim_rin_busy(const struct ksim_sink *s)
 	return ksim_fifo_full(&sink_in(s)->q);
 }
 
+/* The destination byte {dst_x,dst_y} of a flit: header bits [287:280]. */
+static inline unsigned int ksim_dst_yx(const struct kh_flit *f)
+{
+	return (unsigned int)(f->w[4] >> 24) & 0xff;
+}
+
+/* bit i of every output's 5-bit group of ksim_router.want */
+#define KSIM_WANT_INPUT(i)	(0x108421u << (i))
+
 static void ksim_rin_take(struct ksim_sink *s, const struct kh_flit *f)
 {
 	struct ksim_router_in *in = sink_in(s);
+	struct ksim_router *r = in->r;
+	bool was_empty = ksim_fifo_empty(&in->q);
+	unsigned int i = in - r->in;
 
-	if (ksim_fifo_push(&in->q, f))
-		in->r->held++;
+	if (!ksim_fifo_push(&in->q, f))
+		return;
+	r->held++;
+	if (was_empty)	/* a new head */
+		r->want |= 1u << (KSIM_PORTS * r->route[ksim_dst_yx(f)] + i);
 }
 
 static const struct ksim_sink_ops ksim_rin_ops = {
@@ -58,50 +73,65 @@ static const struct ksim_sink_ops ksim_rin_ops = {
 	.take = ksim_rin_take,
 };
 
-/* The destination byte {dst_x,dst_y} of a flit: header bits [287:280]. */
-static inline unsigned int ksim_dst_yx(const struct kh_flit *f)
+/*
+ * Round robin: among the inputs in mask m (5 bits), the first one after
+ * the last one granted (rr), cyclically.
+ */
+static inline unsigned int ksim_rr_pick(unsigned int m, unsigned int rr)
 {
-	return (unsigned int)(f->w[4] >> 24) & 0xff;
+	unsigned int k = rr + 1;	/* 1..5 */
+	unsigned int rot = ((m >> k) | (m << (KSIM_PORTS - k))) & 0x1f;
+	unsigned int c = k + __builtin_ctz(rot);
+
+	return c >= KSIM_PORTS ? c - KSIM_PORTS : c;
 }
 
 static unsigned int ksim_router_tick(struct ksim_node *n)
 {
 	struct ksim_router *r = ksim_container_of(n, struct ksim_router, node);
-	u8 want[KSIM_PORTS] = { 0 };	/* per output: the inputs routed there */
-	bool progress = false;
-	unsigned int i, o;
+	/* the heads' routes at the start of the cycle: one grant per input */
+	u32 want = r->want;
+	unsigned int popped = 0, i, o;
 
+	/*
+	 * Idle until a flit arrives or an output register empties: the
+	 * router's next tick depends on nothing else (no time, no timer).
+	 */
 	if (!r->held)
-		return 0;	/* output registers keep the node awake */
-	for (i = 0; i < KSIM_PORTS; i++) {
-		const struct kh_flit *h = ksim_fifo_head(&r->in[i].q);
+		return KSIM_TICK_IDLE;	/* output registers keep it awake */
+	for (o = 0; want >> (KSIM_PORTS * o); o++) {
+		unsigned int m = (want >> (KSIM_PORTS * o)) & 0x1f, c;
 
-		if (h)
-			want[r->route[ksim_dst_yx(h)]] |= 1u << i;
-	}
-	for (o = 0; o < KSIM_PORTS; o++) {
-		if (!want[o] || !ksim_link_free(&r->out[o]))
+		if (!m || !ksim_link_free(&r->out[o]))
 			continue;
-		/* round robin: the first input after the last one granted */
-		for (i = 1; i <= KSIM_PORTS; i++) {
-			unsigned int c = r->rr[o] + i;
-
-			if (c >= KSIM_PORTS)
-				c -= KSIM_PORTS;
-			if (!(want[o] & (1u << c)))
-				continue;
-			ksim_link_load(&r->out[o], ksim_fifo_head(&r->in[c].q));
-			ksim_fifo_pop(&r->in[c].q);
-			r->held--;
-			r->rr[o] = c;
-			r->grants++;
-			progress = true;
-			break;
-		}
+		c = ksim_rr_pick(m, r->rr[o]);
+		ksim_link_load(&r->out[o], ksim_fifo_head(&r->in[c].q));
+		ksim_fifo_pop(&r->in[c].q);
+		r->held--;
+		r->rr[o] = c;
+		r->grants++;
+		popped |= 1u << c;
 	}
-	if (progress)
+	if (popped) {
+		/* the popped inputs' new heads */
+		for (i = 0; popped; i++, popped >>= 1) {
+			const struct kh_flit *h;
+
+			if (!(popped & 1))
+				continue;
+			r->want &= ~KSIM_WANT_INPUT(i);
+			h = ksim_fifo_head(&r->in[i].q);
+			if (h)
+				r->want |= 1u << (KSIM_PORTS *
+						  r->route[ksim_dst_yx(h)] + i);
+		}
 		return KSIM_TICK_AWAKE | KSIM_TICK_PROGRESS;
-	return r->held ? KSIM_TICK_AWAKE : 0;
+	}
+	/*
+	 * Blocked (every wanted output register is held), or empty: the next
+	 * tick is the same until a flit arrives or an output empties.
+	 */
+	return r->held ? KSIM_TICK_AWAKE | KSIM_TICK_IDLE : KSIM_TICK_IDLE;
 }
 
 static const struct ksim_node_ops ksim_router_ops = {
@@ -155,8 +185,9 @@ void ksim_router_reset(struct ksim_router *r)
 
 	for (i = 0; i < KSIM_PORTS; i++) {
 		ksim_fifo_clear(&r->in[i].q);
-		r->out[i].valid = false;
+		ksim_link_clear(&r->out[i]);
 		r->rr[i] = KSIM_PORTS - 1;
 	}
 	r->held = 0;
+	r->want = 0;
 }
