@@ -501,6 +501,63 @@ static void print_table(struct result res[][REPS_MAX], unsigned int reps,
 	}
 }
 
+static int scen_index(const char *name)
+{
+	int s;
+
+	for (s = 0; s < S_N; s++)
+		if (!strcmp(scen[s].name, name))
+			return s;
+	return -1;
+}
+
+/* median CPU seconds per cycle of a scenario */
+static double med_cpu(struct result res[][REPS_MAX], unsigned int reps,
+		      const char *name)
+{
+	double min, med;
+
+	summarize(res[scen_index(name)], reps, true, &min, &med);
+	return med;
+}
+
+/*
+ * Issue 13's aims, against this run's medians.  Verilator's figure is a
+ * hand measurement (docs/model.md "Performance"), not run here.
+ */
+#define VERILATOR_CYC_S	3.9e5	/* the faster end of 3.4-3.9e5 */
+
+static void aim(const char *what, double v, double goal, bool at_least,
+		const char *unit, const char *gap)
+{
+	bool met = at_least ? v >= goal : v <= goal;
+
+	printf("  %-44s %9.2f %-9s %s %.2f: %s%s\n", what, v, unit,
+	       at_least ? ">=" : "<=", goal, met ? "met" : "NOT met",
+	       met ? "" : gap);
+}
+
+static void print_aims(struct result res[][REPS_MAX], unsigned int reps)
+{
+	const struct result *a8 = &res[scen_index("awake-8x8")][0];
+	double base = med_cpu(res, reps, "baseline");
+	double s22 = med_cpu(res, reps, "sat-2x2");
+
+	printf("aims (issue 13; CPU medians of this run):\n");
+	aim("sat-2x2, M cycles/s", 1e-6 / s22, 3, true, "", "");
+	aim("sat-8x8, M cycles/s", 1e-6 / med_cpu(res, reps, "sat-8x8"), 1,
+	    true, "", "");
+	aim("awake node with nothing to do, ns/cycle",
+	    med_cpu(res, reps, "awake-8x8") * 1e9 / a8->nodes, 5, false, "",
+	    "");
+	aim("saxpy-step over Verilator (3.9e5 cycles/s)",
+	    1 / med_cpu(res, reps, "saxpy-step") / VERILATOR_CYC_S, 50, true,
+	    "x", "");
+	aim("sat-2x2 cost per cycle over the baseline", s22 / base, 2.5,
+	    false, "x",
+	    " (the baseline, 7 dormant nodes, fell 8.5x; what is left of a saturated cycle is its ticks and transfers: docs/model.md \"Performance\")");
+}
+
 int main(int argc, char **argv)
 {
 	static struct result res[KSIM_ARRAY_SIZE(scen)][REPS_MAX];
@@ -555,5 +612,7 @@ int main(int argc, char **argv)
 			if (wanted(only, s))
 				run(s, cycles, &res[s][i]);
 	print_table(res, reps, only);
+	if (!only)
+		print_aims(res, reps);
 	return 0;
 }
