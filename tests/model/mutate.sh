@@ -4,6 +4,7 @@
 #
 #   tests/model/mutate.sh            # all mutations
 #   tests/model/mutate.sh 3          # only mutation 3
+#   tests/model/mutate.sh 3 5 701    # those
 #
 # Each mutant is built in a scratch copy (never in the work tree) with a
 # minimal Makefile that builds only the model tests, with the real build's
@@ -13,7 +14,7 @@ set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 scratch=$(mktemp -d /tmp/kh-mutate.XXXXXX)
 trap 'rm -rf "$scratch"' EXIT
-only=${1:-}
+only=" $* "
 # the kselftest harness the tests build on, extracted once into build/
 # (tests/selftests/kselftest.mk)
 KSFT_INC=build/kselftest/tools/testing/selftests/kselftest
@@ -361,17 +362,36 @@ $(BUILD)/obj/%.o: %.c
 		-isystem $(KSFT_INC) -Wno-missing-prototypes -c -o $@ $<
 MK
 
+# One pristine copy, built once; each mutant then rebuilds only what its
+# change touches: the mutated .c file's object (a mutated header: all of
+# them, the scratch Makefile tracks no header dependencies) and the test
+# binary.  The mutated file is restored, with its old time, before the
+# next mutant.
+cp -rp "$top/sim-backend" "$top/uapi" "$top/hwif" "$top/layers.mk" "$scratch/"
+mkdir -p "$scratch/tests/selftests/kohaku"
+cp -rp "$top/tests/model" "$scratch/tests/"
+cp -p "$top"/tests/selftests/kohaku/check.[ch] \
+	"$top/tests/selftests/kohaku/harness.h" "$scratch/tests/selftests/kohaku/"
+# the file a mutant changed: back to the original, its builds dropped
+restore() {
+	cp -p "$top/sim-backend/$1" "$scratch/sim-backend/$1"
+	case $1 in
+	*.h)	rm -rf "$scratch/build" ;;
+	*)	rm -f "$scratch/build/obj/sim-backend/${1%.c}.o" ;;
+	esac
+}
 survived=0
+prev=
 mutations | while IFS='~' read -r id file bin desc old new; do
-	[ -n "$only" ] && [ "$only" != "$id" ] && continue
-	rm -rf "$scratch/sim-backend" "$scratch/tests" "$scratch/uapi" \
-		"$scratch/hwif" "$scratch/layers.mk" "$scratch/build"
-	cp -r "$top/sim-backend" "$top/uapi" "$top/hwif" "$top/layers.mk" \
-		"$scratch/"
-	mkdir -p "$scratch/tests/selftests/kohaku"
-	cp -r "$top/tests/model" "$scratch/tests/"
-	cp "$top"/tests/selftests/kohaku/check.[ch] \
-		"$top/tests/selftests/kohaku/harness.h" "$scratch/tests/selftests/kohaku/"
+	case $only in
+	"  ") ;;
+	*" $id "*) ;;
+	*) continue ;;
+	esac
+	[ -n "$prev" ] && restore "$prev"
+	prev=$file
+	restore "$file"
+	rm -f "$scratch/build/tests/model/$bin"
 	if ! python3 - "$scratch/sim-backend/$file" "$old" "$new" <<'PY'
 import sys
 p, old, new = sys.argv[1], sys.argv[2], sys.argv[3]
