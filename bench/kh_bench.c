@@ -555,7 +555,7 @@ static void print_aims(struct result res[][REPS_MAX], unsigned int reps)
 	    "x", "");
 	aim("sat-2x2 cost per cycle over the baseline", s22 / base, 2.5,
 	    false, "x",
-	    " (the baseline, 7 dormant nodes, fell 8.5x; what is left of a saturated cycle is its ticks and transfers: docs/model.md \"Performance\")");
+	    " (the baseline's 7 nodes are dormant, a flag test each; a saturated cycle's cost is its ticks and transfers: docs/model.md \"Performance\")");
 }
 
 int main(int argc, char **argv)

@@ -27,11 +27,9 @@ static void kh_mesh_stop(struct kh_mesh *m)
 	job = m->job;
 	if (job) {
 		m->job = NULL;
-		if (!kh_job_final(job)) {
-			job->why = "device removed";
-			job->why_code = KOHAKU_JOB_WHY_REMOVED;
-			kh_job_finalize(job, KOHAKU_JOB_ABORTED);
-		}
+		if (!kh_job_final(job))
+			kh_job_end_aborted(job, KOHAKU_JOB_WHY_REMOVED,
+					   "device removed");
 		kh_job_unlist(m->kd, job);
 		kh_job_put(job);
 	}

@@ -113,19 +113,14 @@ static u16 kh_job_seed(struct kh_mesh *m, struct kh_job *job)
 /* A job queued before one of its nodes was found hung never runs. */
 static bool kh_job_targets_hung(struct kh_mesh *m, struct kh_job *job)
 {
-	unsigned int i;
+	struct kh_node *n = kh_job_hung_target(job);
 
-	for (i = 0; i < job->n_progs; i++) {
-		struct kh_node *n = job->progs[i].node;
-
-		if (n->flags & KOHAKU_NODE_HUNG) {
-			kh_err(m->kd, "mesh %u: job %llu aborted: its node (%u,%u) hung in an earlier job\n",
-			       m->id, job->id, n->x, n->y);
-			kh_job_abort(job, KOHAKU_JOB_WHY_NODE_HUNG, "a target node is hung");
-			return true;
-		}
-	}
-	return false;
+	if (!n)
+		return false;
+	kh_err(m->kd, "mesh %u: job %llu aborted: its node (%u,%u) hung in an earlier job\n",
+	       m->id, job->id, n->x, n->y);
+	kh_job_abort(job, KOHAKU_JOB_WHY_NODE_HUNG, "a target node is hung");
+	return true;
 }
 
 static void kh_job_in_fence_cb(struct kh_fence_cb *cb)

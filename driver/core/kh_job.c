@@ -89,6 +89,23 @@ void kh_job_error(struct kh_job *job, const struct kh_node *n, u32 code,
 		       job->fault_x, job->fault_y, code);
 }
 
+void kh_job_end_aborted(struct kh_job *job, u32 code, const char *why)
+{
+	job->why = why;
+	job->why_code = code;
+	kh_job_finalize(job, KOHAKU_JOB_ABORTED);
+}
+
+struct kh_node *kh_job_hung_target(const struct kh_job *job)
+{
+	unsigned int i;
+
+	for (i = 0; i < job->n_progs; i++)
+		if (job->progs[i].node->flags & KOHAKU_NODE_HUNG)
+			return job->progs[i].node;
+	return NULL;
+}
+
 void kh_job_abort(struct kh_job *job, u32 code, const char *why)
 {
 	struct kh_mesh *m = job->mesh;
@@ -98,10 +115,8 @@ void kh_job_abort(struct kh_job *job, u32 code, const char *why)
 	if (job->in_cb_armed)
 		kh_fence_remove_callback(job->in_fences[job->in_next], &job->in_cb);
 	job->in_cb_armed = false;
-	job->why = why;
-	job->why_code = code;
 	kh_dbg(m->kd, "mesh %u: job %llu aborted: %s\n", m->id, job->id, why);
-	kh_job_finalize(job, KOHAKU_JOB_ABORTED);
+	kh_job_end_aborted(job, code, why);
 	kh_job_unlist(m->kd, job);
 	kh_job_put(job);	/* the mesh's */
 }
@@ -262,26 +277,15 @@ static int kh_job_in_fences(struct kh_file *kf, const struct drm_kohaku_submit *
 	return ret;
 }
 
-/* a target of the job is marked hung */
-static bool kh_job_targets_marked(const struct kh_job *job)
-{
-	unsigned int i;
-
-	for (i = 0; i < job->n_progs; i++)
-		if (job->progs[i].node->flags & KOHAKU_NODE_HUNG)
-			return true;
-	return false;
-}
-
 /* The job's mesh takes it, unless the mesh or a target is unusable. */
 static int kh_job_enqueue(struct kh_mesh *m, struct kh_job *job)
 {
 	struct kh_device *kd = m->kd;
-	unsigned int i;
+	struct kh_node *n;
 
 	kh_lock_assert_held(&m->lock);
 	/* a reset since cures a wedge and hung nodes: look before refusing */
-	if ((m->flags & KOHAKU_MESH_WEDGED) || kh_job_targets_marked(job))
+	if ((m->flags & KOHAKU_MESH_WEDGED) || kh_job_hung_target(job))
 		kh_mesh_reset_check(m);
 	if (m->flags & KOHAKU_MESH_WEDGED) {
 		kh_err(kd, "mesh %u is wedged (a job hung the dispatcher); a mesh reset (its clock wizard's SW_RST) or reprogramming the card clears it\n",
@@ -294,14 +298,11 @@ static int kh_job_enqueue(struct kh_mesh *m, struct kh_job *job)
 		       "mixed cu_version" : "not enumerated");
 		return -EIO;
 	}
-	for (i = 0; i < job->n_progs; i++) {
-		struct kh_node *n = job->progs[i].node;
-
-		if (n->flags & KOHAKU_NODE_HUNG) {
-			kh_err(kd, "mesh %u: node (%u,%u) hung in an earlier job; refusing new work for it\n",
-			       m->id, n->x, n->y);
-			return -EIO;
-		}
+	n = kh_job_hung_target(job);
+	if (n) {
+		kh_err(kd, "mesh %u: node (%u,%u) hung in an earlier job; refusing new work for it\n",
+		       m->id, n->x, n->y);
+		return -EIO;
 	}
 	job->fence = kh_fence_create(m->fence_context, m->fence_seqno + 1);
 	if (!job->fence)

@@ -485,6 +485,10 @@ void kh_job_unlist(struct kh_device *kd, struct kh_job *job);
  * KOHAKU_JOB_WHY_*, for WAIT), the mesh's ref put
  */
 void kh_job_abort(struct kh_job *job, u32 code, const char *why);
+/* the job ends ABORTED with why (KOHAKU_JOB_WHY_* code), wherever it is */
+void kh_job_end_aborted(struct kh_job *job, u32 code, const char *why);
+/* the first of the job's targets marked hung, or NULL */
+struct kh_node *kh_job_hung_target(const struct kh_job *job);
 void kh_job_error(struct kh_job *job, const struct kh_node *n, u32 code,
 		  const char *why);
 /* kh_job_data.c: the CU_DATA a job sends before its instructions */

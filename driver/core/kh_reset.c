@@ -92,9 +92,8 @@ static void kh_mesh_was_reset(struct kh_mesh *m)
 		/* a job that already timed out keeps its TIMEOUT */
 		if (!kh_job_final(job)) {
 			job->t_end = m->reset_seen_ns;
-			job->why = "its mesh was reset while it ran";
-			job->why_code = KOHAKU_JOB_WHY_MESH_RESET;
-			kh_job_finalize(job, KOHAKU_JOB_ABORTED);
+			kh_job_end_aborted(job, KOHAKU_JOB_WHY_MESH_RESET,
+					   "its mesh was reset while it ran");
 		}
 		kh_mesh_job_off(m, job);
 	}

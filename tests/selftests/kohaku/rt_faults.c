@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "rt_test.h"
+#include "kohaku/kh_regs.h"
 
 static bool destructive_ok(kohaku_device *dev)
 {
@@ -623,11 +624,18 @@ TEST_F(rt, mesh_reset_between_jobs)
 	struct rt_vec v;
 	uint64_t irqs, resets;
 	unsigned int i;
+	bool irq_card;
 	int r;
 	RT_FAULTS_OPEN(dev);
 
 	REQUIRE(rt_nodes_of(dev, KH_CU_SX, sx, 16) > 0);
 	resets = clean_mesh(dev, &sx[0]);
+	/* jobs complete by interrupt on cards with the IRQ addon */
+	irq_card = (mesh_param(dev, KOHAKU_PARAM_MESH_CAPS_REG, sx[0].mesh) &
+		    KH_CAPS_IRQ_ADDON) &&
+		   mesh_param(dev, KOHAKU_PARAM_IRQ_VECTORS, 0);
+	check_diag("%s", irq_card ? "jobs complete by interrupt: checked after each reset" :
+		   "no interrupt addon on this card: the interrupt check is not made");
 	/*
 	 * A job submitted straight after the reset (its vectors are already
 	 * in place): its writes would land in the reset window and be lost;
@@ -643,12 +651,18 @@ TEST_F(rt, mesh_reset_between_jobs)
 		CHECK_MSG(r == 0 && st.status == KOHAKU_JOB_DONE,
 			  "a job straight after reset %u: %d %s: %s", i + 1, r,
 			  kohaku_job_status_name(st.status), kohaku_last_error(dev));
+		/*
+		 * The reset cleared IRQ_EN; the job completed by interrupt
+		 * again.  Read before the vectors are read back: their DMA
+		 * raises interrupts of its own.
+		 */
+		if (irq_card)
+			CHECK_MSG(mesh_param(dev, KOHAKU_PARAM_IRQS, 0) > irqs,
+				  "no interrupt during the job after reset %u",
+				  i + 1);
 		CHECK_EQ(rt_vec_check(dev, &v, 1.5f, i + 1), 0);
 		CHECK_EQ(mesh_param(dev, KOHAKU_PARAM_MESH_RESETS, sx[0].mesh),
 			 resets + i + 1);
-		/* the reset cleared IRQ_EN; jobs complete by interrupt again */
-		if (mesh_param(dev, KOHAKU_PARAM_IRQ_VECTORS, 0))
-			CHECK(mesh_param(dev, KOHAKU_PARAM_IRQS, 0) > irqs);
 	}
 	rt_vec_free(dev, &v);
 	kohaku_close(dev);
