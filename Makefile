@@ -65,7 +65,7 @@ picobj = $(patsubst %.c,$(BUILD)/pic/%.o,$(1))
 
 include layers.mk
 # -I flags of the source file $(1): its directory's line in layers.mk
-src_includes = $(addprefix -I,$(call kh_incdirs,$(patsubst %/,%,$(dir $(1)))))
+src_includes = $(call kh_incflags,$(patsubst %/,%,$(dir $(1))),)
 
 LIBKOHAKU_A := $(BUILD)/libkohaku.a
 LIBKOHAKU_SO := $(BUILD)/libkohaku.so.0

@@ -10,37 +10,59 @@
 #
 # INCDIRS.<dir> lists directories relative to the top of the tree.
 
-# the device model (sim-backend/, its network on chip in sim-backend/noc/)
-# and the OS-neutral driver core
-INCDIRS.sim-backend := uapi hwif sim-backend sim-backend/noc
-INCDIRS.sim-backend/units := uapi hwif sim-backend sim-backend/noc
-INCDIRS.sim-backend/units/pool := uapi hwif sim-backend sim-backend/noc
-INCDIRS.sim-backend/units/cpu := uapi hwif sim-backend sim-backend/noc
-INCDIRS.sim-backend/units/dxa := uapi hwif sim-backend sim-backend/noc
-INCDIRS.sim-backend/units/mat := uapi hwif sim-backend sim-backend/noc
-INCDIRS.sim-backend/units/vec := uapi hwif sim-backend sim-backend/noc
-INCDIRS.sim-backend/xdma := uapi hwif sim-backend sim-backend/noc
-INCDIRS.sim-backend/noc := uapi hwif sim-backend sim-backend/noc
+# the device model: a folder per concern (docs/model.md "Where things
+# live"), each seeing the floors below it:
+#   lib <- noc <- units <- mesh <- xdma <- obs <- card <- the faces
+# (ksim.h, ksim_int.h, ksim_hw.h, ksim_unit.h, ksim_plat.h at the top of
+# sim-backend/).  Model headers are included by their bare name ("link.h"),
+# from the folders on the path, which are given with -iquote (kh_incflags
+# below) so that a system header such as <sched.h> or <link.h> never finds
+# a model header of the same name.
+KSIM_FLOOR.lib := sim-backend sim-backend/lib
+KSIM_FLOOR.noc := $(KSIM_FLOOR.lib) sim-backend/noc
+KSIM_FLOOR.units := $(KSIM_FLOOR.noc) sim-backend/units
+KSIM_FLOOR.mesh := $(KSIM_FLOOR.units) sim-backend/mesh
+KSIM_FLOOR.xdma := $(KSIM_FLOOR.mesh) sim-backend/xdma
+KSIM_FLOOR.obs := $(KSIM_FLOOR.xdma) sim-backend/obs
+KSIM_FLOOR.card := $(KSIM_FLOOR.obs) sim-backend/card
+# the whole model, for its hosts and its tests
+KSIM_ALL := $(KSIM_FLOOR.card)
+
+INCDIRS.sim-backend := uapi hwif $(KSIM_ALL)
+INCDIRS.sim-backend/lib := uapi hwif $(KSIM_ALL)
+INCDIRS.sim-backend/noc := uapi hwif $(KSIM_ALL)
+INCDIRS.sim-backend/units := uapi hwif $(KSIM_ALL)
+INCDIRS.sim-backend/units/pool := uapi hwif $(KSIM_ALL)
+INCDIRS.sim-backend/units/cpu := uapi hwif $(KSIM_ALL)
+INCDIRS.sim-backend/units/dxa := uapi hwif $(KSIM_ALL)
+INCDIRS.sim-backend/units/mat := uapi hwif $(KSIM_ALL)
+INCDIRS.sim-backend/units/vec := uapi hwif $(KSIM_ALL)
+INCDIRS.sim-backend/mesh := uapi hwif $(KSIM_ALL)
+INCDIRS.sim-backend/xdma := uapi hwif $(KSIM_ALL)
+INCDIRS.sim-backend/obs := uapi hwif $(KSIM_ALL)
+INCDIRS.sim-backend/card := uapi hwif $(KSIM_ALL)
+
+# the OS-neutral driver core
 INCDIRS.driver/core := uapi hwif driver/core
 
-# driver/linux holds two hosts: kohaku.ko's kohaku_*.c host the driver core,
-# kohaku_sim.ko's kohaku_sim*.c host the model (Kbuild tells them apart).
+# the two kernel hosts: kohaku.ko (driver/linux) hosts the driver core,
+# kohaku_sim.ko (driver/sim) hosts the model
 INCDIRS.driver/linux := uapi hwif driver/core
-INCDIRS.driver/linux.sim := uapi hwif sim-backend sim-backend/noc
+INCDIRS.driver/sim := uapi hwif $(KSIM_ALL)
 
 # libkohaku and the CLI see only the ABI; libruntime/inproc/ is the
 # in-process host, which runs the driver core and the model side by side.
 INCDIRS.libruntime := uapi libruntime
 INCDIRS.libruntime/cli := uapi libruntime
-INCDIRS.libruntime/inproc := uapi hwif libruntime driver/core sim-backend sim-backend/noc
+INCDIRS.libruntime/inproc := uapi hwif libruntime driver/core $(KSIM_ALL)
 
 # tests: each suite sees the layer it tests
-INCDIRS.tests/model := uapi hwif sim-backend sim-backend/noc tests/selftests/kohaku
+INCDIRS.tests/model := uapi hwif $(KSIM_ALL) tests/selftests/kohaku
 INCDIRS.tests/unit := uapi hwif driver/core libruntime/inproc tests/selftests/kohaku
 INCDIRS.tests/selftests/kohaku := uapi libruntime
 # the fuzz targets: the image parser (a driver/core file) alone, the model,
 # libkohaku's API
-INCDIRS.tests/fuzz := uapi hwif driver/core sim-backend sim-backend/noc libruntime
+INCDIRS.tests/fuzz := uapi hwif driver/core $(KSIM_ALL) libruntime
 
 # the POOL firmware (RV32IM, freestanding: its own <linux/types.h>) and
 # the host tools that pack it
@@ -49,8 +71,12 @@ INCDIRS.firmware/tools := uapi firmware/tools
 
 # the model benchmark and kh-trace drive the model's internals directly;
 # the driver benchmark (kh_bench_jobs) uses libkohaku's public API
-INCDIRS.bench := uapi hwif sim-backend sim-backend/noc libruntime
-INCDIRS.tools := uapi hwif sim-backend sim-backend/noc
+INCDIRS.bench := uapi hwif $(KSIM_ALL) libruntime
+INCDIRS.tools := uapi hwif $(KSIM_ALL)
 
 # $(call kh_incdirs,DIR): DIR's include directories, or a build error.
 kh_incdirs = $(or $(INCDIRS.$(1)),$(error layers.mk: no include paths for $(1)/: add INCDIRS.$(1)))
+# $(call kh_incflags,DIR,PREFIX): the compiler flags for them, each
+# directory below PREFIX (the top of the tree, or Kbuild's $(src)/): the
+# model's folders by -iquote, the rest by -I.
+kh_incflags = $(foreach d,$(call kh_incdirs,$(1)),$(if $(filter sim-backend%,$(d)),-iquote $(2)$(d),-I$(2)$(d)))

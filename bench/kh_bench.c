@@ -45,8 +45,8 @@
 #include <unistd.h>
 
 #include "ksim_int.h"
-#include "sim_card.h"
-#include "sim_util.h"
+#include "card.h"
+#include "util.h"
 #include <kohaku/kh_flit.h>
 #include <kohaku/kh_regs.h>
 #include <kohaku/kh_units.h>

@@ -130,6 +130,6 @@ dkms-src:
 	rm -rf $(KH_DKMS_SRC)
 	install -d $(KH_DKMS_SRC)
 	tar -cf - --exclude='*.o' --exclude='*.ko' --exclude='.*.cmd' --exclude='*.mod' \
-		--exclude='*.mod.c' Kbuild layers.mk dkms.conf uapi hwif driver/core driver/linux \
+		--exclude='*.mod.c' Kbuild layers.mk dkms.conf uapi hwif driver/core driver/linux driver/sim \
 		sim-backend | tar -xf - -C $(KH_DKMS_SRC)
 	sed -i 's/^PACKAGE_VERSION=.*/PACKAGE_VERSION="$(KH_VERSION)"/' $(KH_DKMS_SRC)/dkms.conf

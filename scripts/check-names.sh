@@ -48,7 +48,7 @@ set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
 
-dirs="uapi hwif sim-backend driver/core driver/linux libruntime bench tools"
+dirs="uapi hwif sim-backend driver/core driver/linux driver/sim libruntime bench tools"
 
 # the kernel's names recreated by a userspace shim: NAME FILE
 KERNEL='
@@ -108,8 +108,8 @@ sub layer {
 	return ["sim-backend", "ksim_*", sub { $_[0] =~ /^ksim_/ }] if $f =~ m{^sim-backend/};
 	return ["driver/core", "kh_*, not kh_hw* nor kh_rt_*",
 		sub { $_[0] =~ /^kh_/ && $_[0] !~ /^kh_(hw(_|$)|rt_)/ }] if $f =~ m{^driver/core/};
-	return ["driver/linux kohaku_sim.ko", "kohaku_sim*",
-		sub { $_[0] =~ /^kohaku_sim(_|$)/ }] if $f =~ m{^driver/linux/kohaku_sim[^/]*$};
+	return ["driver/sim kohaku_sim.ko", "kohaku_sim*",
+		sub { $_[0] =~ /^kohaku_sim(_|$)/ }] if $f =~ m{^driver/sim/};
 	return ["driver/linux kohaku.ko", "kohaku_*, not kohaku_sim*, and the core shim\x27s tags",
 		sub { ($_[0] =~ /^kohaku_/ && $_[0] !~ /^kohaku_sim(_|$)/) || $shim{$_[0]} }]
 		if $f =~ m{^driver/linux/};
@@ -153,7 +153,7 @@ for my $name (sort keys %defs) {
 		my $other = 0;
 		for (keys %by_file) {
 			if (m{^libruntime/inproc/}) { $host{inproc}++ }
-			elsif (m{^driver/linux/} && !m{^driver/linux/kohaku_sim[^/]*$}) { $host{kernel}++ }
+			elsif (m{^driver/linux/}) { $host{kernel}++ }
 			else { $other++ }
 		}
 		next unless $other || grep { $_ > 1 } values %host;

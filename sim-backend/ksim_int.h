@@ -10,7 +10,7 @@
 
 #include "ksim.h"
 #include "ksim_unit.h"
-#include "sim_link.h"
+#include "link.h"
 
 struct ksim_opts {
 	/* extra unit types, looked up before the built-in table */
@@ -45,7 +45,7 @@ struct ksim_unit *ksim_unit_at(struct ksim_card *card, unsigned int mesh,
 
 /*
  * Links, named by their sender: router (x, y)'s output port (KSIM_PORT_*
- * from sim_router.h), or the endpoint at (x, y) (a unit or a MAG port).
+ * from noc/router.h), or the endpoint at (x, y) (a unit or a MAG port).
  */
 struct ksim_link *ksim_router_link(struct ksim_card *card,
 				   unsigned int mesh, unsigned int x,
@@ -100,7 +100,7 @@ int ksim_get_stats(struct ksim_card *card, unsigned int mesh,
 
 /*
  * Pulse one mesh's resetn, as its clock wizard's relock does (the wizard
- * itself holds it for the relock time first, sim_clkwiz.c): routers,
+ * itself holds it for the relock time first, card/clkwiz.c): routers,
  * units, L2 adapters, MAG and the orchestrator registers are cleared;
  * DRAM, the staging RAM, NODE_STATUS and the L2 SRAMs are not (no reset
  * clause).  The endpoints then hold noc_in_busy for
@@ -138,7 +138,7 @@ int ksim_unit_stats(struct ksim_card *card, unsigned int mesh,
 		      unsigned int x, unsigned int y,
 		      struct ksim_unit_stats *st);
 
-/* Checker counts: 1..9 are seed 001 §8.3's rules (sim_check.h). */
+/* Checker counts: 1..9 are seed 001 §8.3's rules (obs/checker.h). */
 enum ksim_chk_count {
 	KSIM_CHK_R1 = 1,		/* withdrew an offered flit */
 	KSIM_CHK_R2,		/* accepted outside valid && !busy */

@@ -4,9 +4,9 @@
  * noc_cu_base, mirroring the datapath handshake of seed 001 §3-§6.
  *
  * A unit type is one file (or a directory of files) under units/ defining a
- * `struct ksim_unit_type` plus one line in the unit table (sim_units.c); the
+ * `struct ksim_unit_type` plus one line in the unit table (units/table.c); the
  * mesh never learns about it.  The base
- * (sim_base.c) owns the mesh-facing port, the instruction and receive
+ * (units/base.c) owns the mesh-facing port, the instruction and receive
  * FIFOs, CU_CTRL, the completion queue and the counters; the unit owns
  * everything behind the handshake.
  *

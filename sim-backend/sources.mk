@@ -7,39 +7,38 @@
 # engine (BAR1) in xdma/, the network on chip (the scheduler, links, flit
 # FIFOs, routers) in noc/.
 KH_SIM_SOURCES := \
+	card/bar.c \
+	card/builtin.c \
+	card/card.c \
+	card/cardbus.c \
+	card/clkwiz.c \
+	card/ddrc.c \
+	card/desc.c \
 	ksim_hw.c \
-	noc/sim_fifo.c \
-	noc/sim_link.c \
-	noc/sim_router.c \
-	noc/sim_sched.c \
-	sim_bar.c \
-	sim_base.c \
-	sim_builtin.c \
-	sim_card.c \
-	sim_check.c \
-	sim_clkwiz.c \
-	sim_command.c \
-	sim_ddrc.c \
-	sim_desc.c \
-	sim_dma.c \
-	sim_dram.c \
-	sim_fp32.c \
-	sim_inject.c \
-	sim_ilink.c \
-	sim_l2.c \
-	sim_lex.c \
-	sim_mag.c \
-	sim_mesh.c \
-	sim_mover.c \
-	sim_obs.c \
-	sim_mxfp7.c \
-	sim_orch.c \
-	sim_params.c \
-	sim_reset.c \
-	sim_stats.c \
-	sim_tbuf.c \
-	sim_trace.c \
-	sim_units.c \
+	lib/fp32.c \
+	lib/lex.c \
+	lib/mxfp7.c \
+	lib/params.c \
+	lib/tbuf.c \
+	mesh/dram.c \
+	mesh/ilink.c \
+	mesh/l2.c \
+	mesh/mag.c \
+	mesh/mesh.c \
+	mesh/mover.c \
+	mesh/orch.c \
+	mesh/reset.c \
+	noc/fifo.c \
+	noc/link.c \
+	noc/router.c \
+	noc/sched.c \
+	obs/checker.c \
+	obs/command.c \
+	obs/inject.c \
+	obs/obs.c \
+	obs/stats.c \
+	obs/trace.c \
+	units/base.c \
 	units/cpu/btb.c \
 	units/cpu/core.c \
 	units/cpu/cpu.c \
@@ -60,17 +59,18 @@ KH_SIM_SOURCES := \
 	units/mat/mat.c \
 	units/mat/sweep.c \
 	units/null.c \
-	units/scr.c \
-	units/sx.c \
 	units/pool/cudata.c \
+	units/pool/idma.c \
 	units/pool/iss_decode.c \
 	units/pool/iss_exec.c \
-	units/pool/idma.c \
 	units/pool/job.c \
 	units/pool/pool.c \
 	units/pool/port.c \
 	units/pool/sync.c \
 	units/pool/window.c \
+	units/scr.c \
+	units/sx.c \
+	units/table.c \
 	units/vec/agu.c \
 	units/vec/e8.c \
 	units/vec/kernel.c \

@@ -10,8 +10,8 @@
  * default `null` follows the contract.
  */
 #include "ksim_unit.h"
-#include "sim_units.h"
-#include "sim_util.h"
+#include "table.h"
+#include "util.h"
 #include <kohaku/kh_units.h>
 
 struct ksim_null {

@@ -27,8 +27,8 @@
  * 0xf0 SCR_SEL (RW, a u64 word 0-1023 of buffer 0) and 0xf1 SCR_DATA.
  */
 #include "ksim_unit.h"
-#include "sim_units.h"
-#include "sim_util.h"
+#include "table.h"
+#include "util.h"
 #include <kohaku/kh_dxa.h>
 
 #define KSIM_SCR_GRANULE	KH_PAYLOAD_BYTES

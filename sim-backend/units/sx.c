@@ -21,10 +21,10 @@
  * not what the card computes (it tags CU_DBG[63:32] so software can tell).
  */
 #include "ksim_unit.h"
-#include "sim_fp32.h"
-#include "sim_params.h"
-#include "sim_units.h"
-#include "sim_util.h"
+#include "fp32.h"
+#include "params.h"
+#include "table.h"
+#include "util.h"
 #include <kohaku/kh_units.h>
 
 #define SX_LINE_ELEMS		8

@@ -8,7 +8,7 @@
  * block's descriptors in order; the block's last descriptor names the next
  * block (its next address and nxt_adj).  For each descriptor it checks the
  * magic (MAGIC_STOPPED), moves the data between host memory (the host's
- * callbacks, struct ksim_host_ops) and the card bus (sim_dma.h), counts it
+ * callbacks, struct ksim_host_ops) and the card bus (card/cardbus.h), counts it
  * in the completed count, logs DESC_COMPLETED and writes the count back
  * (poll mode) for one flagged COMPLETED, and stops at one flagged STOP
  * (DESC_STOPPED).  A status bit is logged only when control enables it
@@ -42,11 +42,11 @@
  * data moves, and the descriptor completes, in the phase's last cycle.
  */
 #include "xdma.h"
-#include "sim_card.h"
-#include "sim_dma.h"
-#include "sim_inject.h"
-#include "sim_trace.h"
-#include "sim_util.h"
+#include "card.h"
+#include "cardbus.h"
+#include "inject.h"
+#include "trace.h"
+#include "util.h"
 
 static u64 ksim_xdma_now(const struct ksim_xdma *x)
 {

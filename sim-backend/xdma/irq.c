@@ -19,8 +19,8 @@
  * not signalled, and counted.
  */
 #include "xdma.h"
-#include "sim_card.h"
-#include "sim_trace.h"
+#include "card.h"
+#include "trace.h"
 
 /* IRQ block masks: 16 user interrupts, 8 channels */
 #define KSIM_XDMA_USER_MASK	0xffffu

@@ -21,13 +21,13 @@
  * phases end (a descriptor fetch, a descriptor's data), so it runs forward
  * whenever the card does (a register access, ksim_run(), the host's idle
  * time), deterministically.  Data moves through the card-side path of
- * sim_dma.h in memcpy-sized chunks.
+ * card/cardbus.h in memcpy-sized chunks.
  */
 #ifndef KSIM_XDMA_H
 #define KSIM_XDMA_H
 
 #include "ksim.h"
-#include "sim_sched.h"
+#include "sched.h"
 #include <kohaku/kh_xdma.h>
 
 /* the channels the card has: H2C 0 and C2H 0 (kohakutpu.md 8.2) */
@@ -85,7 +85,7 @@ enum ksim_xdma_wedge {
 	KSIM_XW_HANG,		/* the card side never answered */
 };
 
-/* the knobs' errors (sim_inject.c: inject xdma error=...) */
+/* the knobs' errors (obs/inject.c: inject xdma error=...) */
 enum ksim_xdma_err {
 	KSIM_XE_MAGIC,		/* the next descriptor fetched has a bad magic */
 	KSIM_XE_FETCH,		/* the next descriptor fetch fails in host memory */

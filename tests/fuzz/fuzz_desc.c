@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * libFuzzer target: the card-description parser (sim-backend/sim_desc.c,
+ * libFuzzer target: the card-description parser (sim-backend/card/desc.c,
  * the lexer, the parameter and unit tables) on any bytes, as kohaku_sim's
  * new_card and the sim backend's description files take them: the text
  * check first (ksim_desc_text_check), then the card.  It must never crash,

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * libFuzzer target: the model's command and fault-knob parser
- * (sim-backend/sim_command.c, sim_inject.c: what `kohaku sim inject`,
+ * (sim-backend/obs/command.c, obs/inject.c: what `kohaku sim inject`,
  * description directives and kohaku_sim's debugfs take) on any lines,
  * each given to ksim_command() on a fresh built-in card (sx_null_2x2),
  * which then runs a few hundred cycles with the knobs set and dumps them.

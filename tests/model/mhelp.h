@@ -9,7 +9,7 @@
 
 #include "check.h"
 #include "ksim_int.h"
-#include "sim_router.h"
+#include "router.h"
 #include <kohaku/kh_flit.h>
 #include <kohaku/kh_regs.h>
 #include <kohaku/kh_units.h>

@@ -9,9 +9,9 @@
  * run as with it off.
  */
 #include "mhelp.h"
-#include "sim_base.h"
-#include "sim_router.h"
-#include "sim_util.h"
+#include "base.h"
+#include "router.h"
+#include "util.h"
 #include "harness.h"
 
 CHECK_FIXTURE(model)

@@ -456,7 +456,7 @@ TEST_F(model, sections_scopes_and_l2_placement)
 }
 
 /*
- * The lexer descriptions share with the commands (sim_lex.c): blanks,
+ * The lexer descriptions share with the commands (lib/lex.c): blanks,
  * CRLF, numbers in both bases at the edges of their ranges, how much of
  * a word a message quotes.  model_inject's lexer_commands is the other
  * half.

@@ -20,8 +20,8 @@
 #include "mhelp.h"
 #include "mmesh.h"
 #include "ksim_int.h"
-#include "sim_card.h"
-#include "sim_mesh.h"
+#include "card.h"
+#include "mesh.h"
 #include "units/dxa/dxa.h"
 #include "harness.h"
 

@@ -7,7 +7,7 @@
  */
 #include <math.h>
 #include "mhelp.h"
-#include "sim_fp32.h"
+#include "fp32.h"
 #include "harness.h"
 
 CHECK_FIXTURE(model)

@@ -7,8 +7,8 @@
  * answers, and a mesh reset ending the hang.
  */
 #include "mclient.h"
-#include "sim_mxfp7.h"
-#include "sim_util.h"
+#include "mxfp7.h"
+#include "util.h"
 #include "harness.h"
 
 CHECK_FIXTURE(model)

@@ -116,7 +116,7 @@ TEST_F(model, syntax_refusals)
 }
 
 /*
- * The lexer commands share with descriptions (sim_lex.c; model_desc's
+ * The lexer commands share with descriptions (lib/lex.c; model_desc's
  * lexer_descriptions is the other half): every blank, 16 words and no
  * more, numbers at the edges of their ranges, key=value, X,Y, how much
  * of a word a message quotes.

@@ -13,8 +13,8 @@
  */
 #include <math.h>
 #include "mhelp.h"
-#include "sim_base.h"
-#include "sim_mxfp7.h"
+#include "base.h"
+#include "mxfp7.h"
 #include "units/mat/mat.h"
 #include "harness.h"
 

@@ -8,8 +8,8 @@
  * and the L2 staging aperture from a unit.
  */
 #include "mclient.h"
-#include "sim_mxfp7.h"
-#include "sim_util.h"
+#include "mxfp7.h"
+#include "util.h"
 #include "harness.h"
 
 CHECK_FIXTURE(model)

@@ -10,8 +10,8 @@
  * specials, and the A/B packings.
  */
 #include "mhelp.h"
-#include "sim_mxfp7.h"
-#include "sim_util.h"
+#include "mxfp7.h"
+#include "util.h"
 #include "harness.h"
 
 CHECK_FIXTURE(model)

@@ -8,7 +8,7 @@
  * self-echo), a tie-off swallows it.
  */
 #include "mhelp.h"
-#include "sim_router.h"
+#include "router.h"
 #include "harness.h"
 
 CHECK_FIXTURE(model)

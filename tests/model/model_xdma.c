@@ -14,10 +14,10 @@
  */
 #include "mmesh.h"
 #include "ksim_hw.h"
-#include "sim_card.h"
-#include "sim_mag.h"
-#include "sim_util.h"
-#include "xdma/xdma.h"
+#include "card.h"
+#include "mag.h"
+#include "util.h"
+#include "xdma.h"
 #include <kohaku/kh_xdma.h>
 #include "harness.h"
 

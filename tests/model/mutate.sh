@@ -23,160 +23,160 @@ make -s -C "$top" build/kselftest/.extracted || exit 1
 # id~file~test binary~description~old text~new text (python escapes)
 mutations() {
 cat <<'M'
-1~noc/sim_router.c~model_routing~routing: north before east on the outward hop~	if (dx > r->hi_x)\n\t\treturn KSIM_PORT_E;\n\tif (dy < r->lo)\n\t\treturn KSIM_PORT_N;~	if (dy < r->lo)\n\t\treturn KSIM_PORT_N;\n\tif (dx > r->hi_x)\n\t\treturn KSIM_PORT_E;
-2~noc/sim_link.h~model_flow~handshake: receiver accepts on room, sender keeps holding~	ksim_link_set_valid(l, keep);~	ksim_link_set_valid(l, keep || l->rx->ops->busy(l->rx));
-3~noc/sim_link.h~model_flow~handshake: sender withdraws a flit it offered against busy~	l->stalls++;~	l->stalls++;\n\tksim_link_clear(l);
-4~sim_base.c~model_ctrl~CU_CTRL: a second request while one is pending is answered~	if (u->ctrl_pend) {~	if (0) {
-5~sim_orch.c~model_credits~credits: SIG_BATCH_COMPLETE returns a credit~		if (code == KH_SIG_INST_COMPLETE)\n\t\t\to->cred_inc++;~		if (code <= KH_SIG_BATCH_COMPLETE)\n\t\t\to->cred_inc++;
-6~sim_base.c~model_ctrl~retirement: the accept arm wins over a same-cycle exec_done~	if (u->p_accept)\n\t\tu->in_flight = true;\n\tif (u->p_done)\n\t\tu->in_flight = false;~	if (u->p_done)\n\t\tu->in_flight = false;\n\tif (u->p_accept)\n\t\tu->in_flight = true;
-7~sim_base.c~model_ctrl~busy cycles stop accruing while the card skips idle time~		c += ksim_unit_now_(u) - u->busy_since;~		c += 0;
+1~noc/router.c~model_routing~routing: north before east on the outward hop~	if (dx > r->hi_x)\n\t\treturn KSIM_PORT_E;\n\tif (dy < r->lo)\n\t\treturn KSIM_PORT_N;~	if (dy < r->lo)\n\t\treturn KSIM_PORT_N;\n\tif (dx > r->hi_x)\n\t\treturn KSIM_PORT_E;
+2~noc/link.h~model_flow~handshake: receiver accepts on room, sender keeps holding~	ksim_link_set_valid(l, keep);~	ksim_link_set_valid(l, keep || l->rx->ops->busy(l->rx));
+3~noc/link.h~model_flow~handshake: sender withdraws a flit it offered against busy~	l->stalls++;~	l->stalls++;\n\tksim_link_clear(l);
+4~units/base.c~model_ctrl~CU_CTRL: a second request while one is pending is answered~	if (u->ctrl_pend) {~	if (0) {
+5~mesh/orch.c~model_credits~credits: SIG_BATCH_COMPLETE returns a credit~		if (code == KH_SIG_INST_COMPLETE)\n\t\t\to->cred_inc++;~		if (code <= KH_SIG_BATCH_COMPLETE)\n\t\t\to->cred_inc++;
+6~units/base.c~model_ctrl~retirement: the accept arm wins over a same-cycle exec_done~	if (u->p_accept)\n\t\tu->in_flight = true;\n\tif (u->p_done)\n\t\tu->in_flight = false;~	if (u->p_done)\n\t\tu->in_flight = false;\n\tif (u->p_accept)\n\t\tu->in_flight = true;
+7~units/base.c~model_ctrl~busy cycles stop accruing while the card skips idle time~		c += ksim_unit_now_(u) - u->busy_since;~		c += 0;
 8~units/sx.c~model_sx~SX: the tail of a partial last line is computed instead of written back as read~			if (s->ei == s->n - 1)~			if (s->ei == s->beats * SX_LINE_ELEMS - 1)
-9~sim_fp32.c~model_fp32~FMA: ties round away from zero~		if (rem > half || (rem == half && (q & 1)))~		if (rem >= half)
-10~sim_dma.c~model_card~DMA: a partial word keeps its other bytes (no zeroing)~	u32 head = (u32)(local & (KH_HOST_GRANULE - 1));\n\tu32 tail = (u32)((local + len) & (KH_HOST_GRANULE - 1));~	u32 head = 0;\n\tu32 tail = 0;
-11~sim_desc.c~model_desc~parser: line numbers start at 0~	for (ps->line = 1; *s; ps->line++) {~	for (ps->line = 0; *s; ps->line++) {
-12~sim_mag.c~model_mag~MAG: last set on every read beat~			    mp->rd_sent + 1 == mp->rd_beats);~			    1);
-13~noc/sim_link.c~model_routing~tie-off: a tied-off port raises busy~	return false;\n}\n\nstatic void ksim_tieoff_take~	return true;\n}\n\nstatic void ksim_tieoff_take
-14~sim_orch.c~model_credits~dispatcher: the staging slot does not wrap at STAGE_FLITS~			f.w[i] = o->stage[o->slot % o->p->stage_flits][i];~			f.w[i] = o->slot < o->p->stage_flits ? o->stage[o->slot][i] : 0;
-15~sim_mag.c~model_mag~MAG: data binds to the newest open slot of its source~		if (best < 0 || (s32)(sl->seq - mp->slots[best].seq) < 0)~		if (best < 0 || (s32)(sl->seq - mp->slots[best].seq) > 0)
-16~noc/sim_sched.c~model_mag~idle skip: jump to the end of the run past pending timers~			u64 to = ksim_min_u64(s->next_timer, end);~			u64 to = end;
-101~sim_desc.c~model_params~profiles: a description without a profile gets the RTL values~	ksim_params_ship(&d->p);~	ksim_params_rtl(&d->p);
-102~sim_params.c~model_params~profiles: ship keeps the RTL router FIFO of 32~	p->router_fifo = 512;~	p->router_fifo = 32;
-103~sim_mesh.c~model_params~router_fifo: routers are built 32 deep whatever the description says~					   p->router_fifo);~					   32);
-104~sim_orch.c~model_params~tx_depth: the TX FIFO is 16 deep whatever the description says~	e = ksim_fifo_init(&o->tx, p->tx_depth);~	e = ksim_fifo_init(&o->tx, 16);
-105~sim_orch.c~model_params~rx_depth: the RX FIFO is 16 deep whatever the description says~		e = ksim_fifo_init(&o->rx, p->rx_depth);~		e = ksim_fifo_init(&o->rx, 16);
-106~sim_desc.c~model_params~stage_flits: the parameter is parsed and dropped~		p->stage_flits = v;~		(void)0;
-107~sim_desc.c~model_params~wr_slots: the parameter is parsed and dropped~		p->wr_slots = v;~		(void)0;
-108~sim_desc.c~model_params~q_margin: the parameter is parsed and dropped~			p->q_margin = v;~			(void)0;
-109~sim_desc.c~model_params~mem_rd_latency: the parameter is parsed and dropped~		p->mem_rd_latency = v;~		(void)0;
-110~sim_desc.c~model_desc~parser: an unmodelled token is refused at once, before the rest is checked~			if (!ut->tick && !ps->nomodel) {\n\t\t\t\tps->nomodel = ut;\n\t\t\t\tps->nomodel_line = ps->line;\n\t\t\t}~			if (!ut->tick)\n\t\t\t\treturn ksim_perr(ps, "token '%s' (%s) has no model yet", ut->token, ut->name);
-111~sim_desc.c~model_desc~parser: a mesh section does not start from the card-wide parameters~	dm->p = ps->d->p;~	ksim_params_ship(&dm->p);
-112~sim_desc.c~model_desc~parser: card-wide l2 lines are not applied to the meshes~	e = ksim_apply_l2(ps, &ps->card, ps->cur);~	e = 0;
-113~sim_bar.c~model_multi~BAR0: every window decodes to mesh 0~	*m = ksim_card_mesh(c, *n);~	*m = ksim_card_mesh(c, 0);
-114~sim_dma.c~model_multi~DMA: every window lands in mesh 0's DRAM~	m = ksim_card_mesh(c, win - 1);~	m = ksim_card_mesh(c, 0);
-115~sim_clkwiz.c~model_clk~clock wizard: losing lock does not reset the mesh~	ksim_mesh_reset_hold(c->mesh[mesh], w->lock_at + KH_RST_RELEASE_CYCLES);~	(void)0;
-116~sim_clkwiz.c~model_clk~clock wizard: a duty of 0 is accepted~	if (ksim_clk_is_duty(off) && !v)\n\t\treturn;~
-117~sim_reset.c~model_clk~reset: no recovery window after the release~	m->rst.ready = release + KH_RST_RECOVERY_CYCLES;~	m->rst.ready = release;
-118~sim_reset.c~model_clk~reset: a flit forced into an endpoint in recovery is kept~	if (ksim_mesh_recovering(g->mesh)) {~	if (0) {
-119~sim_bar.c~model_clk~reset: host writes land while the mesh is in reset~		if (ksim_mesh_recovering(m)) {~		if (0) {
-120~sim_orch.c~model_irq~IRQ addon: events set IRQ_STAT on a card without the addon~	if (!o->p->irq)\n\t\treturn;~
-121~sim_orch.c~model_irq~IRQ addon: a clear wins over an event in its cycle (the cycle's events are not remembered)~	o->irq_ev |= bits;~	(void)0;
-122~sim_orch.c~model_irq~IRQ addon: IRQ_EN does not gate the line~	bool level = (o->irq_stat & o->irq_en & KH_IRQ_ALL) != 0;~	bool level = (o->irq_stat & KH_IRQ_ALL) != 0;
-123~sim_card.c~model_irq~IRQ line: only mesh 0 drives it~	for (i = 0; i < card->n_mesh; i++)\n\t\tif (card->mesh[i]->mag->orch.irq_level)~	for (i = 0; i < 1; i++)\n\t\tif (card->mesh[i]->mag->orch.irq_level)
-124~sim_orch.c~model_irq~IRQ addon: CAPS[40] is never set~	       ((u64)o->grid_hi << 32) | (o->p->irq ? KH_CAPS_IRQ_ADDON : 0);~	       ((u64)o->grid_hi << 32);
-125~sim_l2.c~model_l2~L2: the addon window is index 0xe0 alone~	    KH_CTRL_IDX_IS_ADDON(kh_flit_get(h, KH_CTRL_INDEX))) {~	    kh_flit_get(h, KH_CTRL_INDEX) == KH_CTRL_IDX_L2_CAPS) {
-126~sim_l2.c~model_l2~L2: a write's reply carries the value after the write~		a->enable = v & KH_L2_CTRL_ENABLE;\n}~		a->enable = v & KH_L2_CTRL_ENABLE;\n\tkh_flit_set(r, KH_CTRL_VALUE, ksim_l2_reg(a, idx));\n}
-127~sim_l2.c~model_l2~L2: enabled out of a mesh reset~	a->enable = false;~	a->enable = true;
-128~sim_l2.c~model_l2~L2: in-window reads are served while disabled~	if (t == KH_T_MEM_RD_REQ && in && a->enable) {~	if (t == KH_T_MEM_RD_REQ && in) {
-129~sim_l2.c~model_l2~L2: in-window writes go to the mesh while enabled~	if (t == KH_T_MEM_WR_REQ && in && a->enable) {~	if (t == KH_T_MEM_WR_REQ && in && a->enable && 0) {
-130~sim_l2.c~model_l2~L2: a mesh reset clears the SRAM~	a->rd_busy = false;\n}~	a->rd_busy = false;\n\tfor (u32 i = 0; i < a->n_chunks; i++)\n\t\tif (a->chunk[i])\n\t\t\tmemset(a->chunk[i], 0, KSIM_L2_CHUNK_LINES * KH_L2_LINE_BYTES);\n}
-131~sim_l2.c~model_l2~L2: a second addon request while a reply is pending is answered~	if (a->ctrl_pend) {\n\t\ta->ctrl_dropped++;~	if (0) {\n\t\ta->ctrl_dropped++;
-132~sim_builtin.c~model_sx~built-ins: saxpy without profile rtl (ship values: every unit cu_version 4)~cu_version saxpy_cu's own (1)\\n"\n\t  "profile rtl\\n"~cu_version saxpy_cu's own (1)\\n"
-133~sim_reset.c~model_clk~reset: the gate does not hold noc_in_busy~	return ksim_mesh_recovering(g->mesh) || g->inner->ops->busy(g->inner);~	return g->inner->ops->busy(g->inner);
-134~sim_ddrc.c~model_clk~DDR controller: ECC off at reset~	d->ecc_onoff = 1;~	d->ecc_onoff = 0;
-135~sim_clkwiz.c~model_clk~clock wizard: a LOAD that changes nothing drops lock~		if (!memcmp(next, w->run, sizeof(next)))\n\t\t\treturn;~
-136~sim_l2.c~model_multi~L2: the adapter replies from (0,0), not the unit's coordinate~	ksim_ctrl_reply(r, req, a->x, a->y, idx, ksim_l2_reg(a, idx));~	ksim_ctrl_reply(r, req, 0, 0, idx, ksim_l2_reg(a, idx));
-301~sim_check.c~model_check~checker rule 1: a refused link may lose its flit before it is taken~		if (l->valid && !memcmp(&l->reg, &ol->held, sizeof(l->reg)))\n\t\t\tcontinue;~		continue;
-302~sim_check.c~model_check~checker rule 1: a send_* offer may change after a refusal~	if (ou->send_prev && !ou->send_matched) {~	if (0) {
-303~sim_check.c~model_check~checker rule 1: a sender that holds is flagged~		if (l->valid && !memcmp(&l->reg, &ol->held, sizeof(l->reg)))~		if (l->valid && memcmp(&l->reg, &ol->held, sizeof(l->reg)))
-304~sim_check.c~model_check~checker rule 2: a flit taken twice from one register is a plain duplicate~	ksim_viol(o, same_reg ? KSIM_CHK_R2 : KSIM_CHK_DUP, now, ol->l->mesh,~	ksim_viol(o, KSIM_CHK_DUP, now, ol->l->mesh,
-305~sim_check.c~model_check~checker rule 3: busy not re-evaluated with the offered flit hidden~	if (!ksim_busy_hidden(ol->l))\n\t\tksim_rule3(ol, now, true);~	if (0)\n\t\tksim_rule3(ol, now, true);
-306~sim_check.c~model_check~checker rule 4: a held receive head never counts as blocked~	if (recv && idle) {~	if (0) {
-307~sim_check.c~model_check~checker rule 5: every type counts as handled~	return known & (1u << type);~	return true;
-308~sim_check.c~model_check~checker rule 6: exec_done with inst_ready not flagged~	if (u->p_accept) {\n\t\tksim_obs_unit_name~	if (0) {\n\t\tksim_obs_unit_name
+9~lib/fp32.c~model_fp32~FMA: ties round away from zero~		if (rem > half || (rem == half && (q & 1)))~		if (rem >= half)
+10~card/cardbus.c~model_card~DMA: a partial word keeps its other bytes (no zeroing)~	u32 head = (u32)(local & (KH_HOST_GRANULE - 1));\n\tu32 tail = (u32)((local + len) & (KH_HOST_GRANULE - 1));~	u32 head = 0;\n\tu32 tail = 0;
+11~card/desc.c~model_desc~parser: line numbers start at 0~	for (ps->line = 1; *s; ps->line++) {~	for (ps->line = 0; *s; ps->line++) {
+12~mesh/mag.c~model_mag~MAG: last set on every read beat~			    mp->rd_sent + 1 == mp->rd_beats);~			    1);
+13~noc/link.c~model_routing~tie-off: a tied-off port raises busy~	return false;\n}\n\nstatic void ksim_tieoff_take~	return true;\n}\n\nstatic void ksim_tieoff_take
+14~mesh/orch.c~model_credits~dispatcher: the staging slot does not wrap at STAGE_FLITS~			f.w[i] = o->stage[o->slot % o->p->stage_flits][i];~			f.w[i] = o->slot < o->p->stage_flits ? o->stage[o->slot][i] : 0;
+15~mesh/mag.c~model_mag~MAG: data binds to the newest open slot of its source~		if (best < 0 || (s32)(sl->seq - mp->slots[best].seq) < 0)~		if (best < 0 || (s32)(sl->seq - mp->slots[best].seq) > 0)
+16~noc/sched.c~model_mag~idle skip: jump to the end of the run past pending timers~			u64 to = ksim_min_u64(s->next_timer, end);~			u64 to = end;
+101~card/desc.c~model_params~profiles: a description without a profile gets the RTL values~	ksim_params_ship(&d->p);~	ksim_params_rtl(&d->p);
+102~lib/params.c~model_params~profiles: ship keeps the RTL router FIFO of 32~	p->router_fifo = 512;~	p->router_fifo = 32;
+103~mesh/mesh.c~model_params~router_fifo: routers are built 32 deep whatever the description says~					   p->router_fifo);~					   32);
+104~mesh/orch.c~model_params~tx_depth: the TX FIFO is 16 deep whatever the description says~	e = ksim_fifo_init(&o->tx, p->tx_depth);~	e = ksim_fifo_init(&o->tx, 16);
+105~mesh/orch.c~model_params~rx_depth: the RX FIFO is 16 deep whatever the description says~		e = ksim_fifo_init(&o->rx, p->rx_depth);~		e = ksim_fifo_init(&o->rx, 16);
+106~card/desc.c~model_params~stage_flits: the parameter is parsed and dropped~		p->stage_flits = v;~		(void)0;
+107~card/desc.c~model_params~wr_slots: the parameter is parsed and dropped~		p->wr_slots = v;~		(void)0;
+108~card/desc.c~model_params~q_margin: the parameter is parsed and dropped~			p->q_margin = v;~			(void)0;
+109~card/desc.c~model_params~mem_rd_latency: the parameter is parsed and dropped~		p->mem_rd_latency = v;~		(void)0;
+110~card/desc.c~model_desc~parser: an unmodelled token is refused at once, before the rest is checked~			if (!ut->tick && !ps->nomodel) {\n\t\t\t\tps->nomodel = ut;\n\t\t\t\tps->nomodel_line = ps->line;\n\t\t\t}~			if (!ut->tick)\n\t\t\t\treturn ksim_perr(ps, "token '%s' (%s) has no model yet", ut->token, ut->name);
+111~card/desc.c~model_desc~parser: a mesh section does not start from the card-wide parameters~	dm->p = ps->d->p;~	ksim_params_ship(&dm->p);
+112~card/desc.c~model_desc~parser: card-wide l2 lines are not applied to the meshes~	e = ksim_apply_l2(ps, &ps->card, ps->cur);~	e = 0;
+113~card/bar.c~model_multi~BAR0: every window decodes to mesh 0~	*m = ksim_card_mesh(c, *n);~	*m = ksim_card_mesh(c, 0);
+114~card/cardbus.c~model_multi~DMA: every window lands in mesh 0's DRAM~	m = ksim_card_mesh(c, win - 1);~	m = ksim_card_mesh(c, 0);
+115~card/clkwiz.c~model_clk~clock wizard: losing lock does not reset the mesh~	ksim_mesh_reset_hold(c->mesh[mesh], w->lock_at + KH_RST_RELEASE_CYCLES);~	(void)0;
+116~card/clkwiz.c~model_clk~clock wizard: a duty of 0 is accepted~	if (ksim_clk_is_duty(off) && !v)\n\t\treturn;~
+117~mesh/reset.c~model_clk~reset: no recovery window after the release~	m->rst.ready = release + KH_RST_RECOVERY_CYCLES;~	m->rst.ready = release;
+118~mesh/reset.c~model_clk~reset: a flit forced into an endpoint in recovery is kept~	if (ksim_mesh_recovering(g->mesh)) {~	if (0) {
+119~card/bar.c~model_clk~reset: host writes land while the mesh is in reset~		if (ksim_mesh_recovering(m)) {~		if (0) {
+120~mesh/orch.c~model_irq~IRQ addon: events set IRQ_STAT on a card without the addon~	if (!o->p->irq)\n\t\treturn;~
+121~mesh/orch.c~model_irq~IRQ addon: a clear wins over an event in its cycle (the cycle's events are not remembered)~	o->irq_ev |= bits;~	(void)0;
+122~mesh/orch.c~model_irq~IRQ addon: IRQ_EN does not gate the line~	bool level = (o->irq_stat & o->irq_en & KH_IRQ_ALL) != 0;~	bool level = (o->irq_stat & KH_IRQ_ALL) != 0;
+123~card/card.c~model_irq~IRQ line: only mesh 0 drives it~	for (i = 0; i < card->n_mesh; i++)\n\t\tif (card->mesh[i]->mag->orch.irq_level)~	for (i = 0; i < 1; i++)\n\t\tif (card->mesh[i]->mag->orch.irq_level)
+124~mesh/orch.c~model_irq~IRQ addon: CAPS[40] is never set~	       ((u64)o->grid_hi << 32) | (o->p->irq ? KH_CAPS_IRQ_ADDON : 0);~	       ((u64)o->grid_hi << 32);
+125~mesh/l2.c~model_l2~L2: the addon window is index 0xe0 alone~	    KH_CTRL_IDX_IS_ADDON(kh_flit_get(h, KH_CTRL_INDEX))) {~	    kh_flit_get(h, KH_CTRL_INDEX) == KH_CTRL_IDX_L2_CAPS) {
+126~mesh/l2.c~model_l2~L2: a write's reply carries the value after the write~		a->enable = v & KH_L2_CTRL_ENABLE;\n}~		a->enable = v & KH_L2_CTRL_ENABLE;\n\tkh_flit_set(r, KH_CTRL_VALUE, ksim_l2_reg(a, idx));\n}
+127~mesh/l2.c~model_l2~L2: enabled out of a mesh reset~	a->enable = false;~	a->enable = true;
+128~mesh/l2.c~model_l2~L2: in-window reads are served while disabled~	if (t == KH_T_MEM_RD_REQ && in && a->enable) {~	if (t == KH_T_MEM_RD_REQ && in) {
+129~mesh/l2.c~model_l2~L2: in-window writes go to the mesh while enabled~	if (t == KH_T_MEM_WR_REQ && in && a->enable) {~	if (t == KH_T_MEM_WR_REQ && in && a->enable && 0) {
+130~mesh/l2.c~model_l2~L2: a mesh reset clears the SRAM~	a->rd_busy = false;\n}~	a->rd_busy = false;\n\tfor (u32 i = 0; i < a->n_chunks; i++)\n\t\tif (a->chunk[i])\n\t\t\tmemset(a->chunk[i], 0, KSIM_L2_CHUNK_LINES * KH_L2_LINE_BYTES);\n}
+131~mesh/l2.c~model_l2~L2: a second addon request while a reply is pending is answered~	if (a->ctrl_pend) {\n\t\ta->ctrl_dropped++;~	if (0) {\n\t\ta->ctrl_dropped++;
+132~card/builtin.c~model_sx~built-ins: saxpy without profile rtl (ship values: every unit cu_version 4)~cu_version saxpy_cu's own (1)\\n"\n\t  "profile rtl\\n"~cu_version saxpy_cu's own (1)\\n"
+133~mesh/reset.c~model_clk~reset: the gate does not hold noc_in_busy~	return ksim_mesh_recovering(g->mesh) || g->inner->ops->busy(g->inner);~	return g->inner->ops->busy(g->inner);
+134~card/ddrc.c~model_clk~DDR controller: ECC off at reset~	d->ecc_onoff = 1;~	d->ecc_onoff = 0;
+135~card/clkwiz.c~model_clk~clock wizard: a LOAD that changes nothing drops lock~		if (!memcmp(next, w->run, sizeof(next)))\n\t\t\treturn;~
+136~mesh/l2.c~model_multi~L2: the adapter replies from (0,0), not the unit's coordinate~	ksim_ctrl_reply(r, req, a->x, a->y, idx, ksim_l2_reg(a, idx));~	ksim_ctrl_reply(r, req, 0, 0, idx, ksim_l2_reg(a, idx));
+301~obs/checker.c~model_check~checker rule 1: a refused link may lose its flit before it is taken~		if (l->valid && !memcmp(&l->reg, &ol->held, sizeof(l->reg)))\n\t\t\tcontinue;~		continue;
+302~obs/checker.c~model_check~checker rule 1: a send_* offer may change after a refusal~	if (ou->send_prev && !ou->send_matched) {~	if (0) {
+303~obs/checker.c~model_check~checker rule 1: a sender that holds is flagged~		if (l->valid && !memcmp(&l->reg, &ol->held, sizeof(l->reg)))~		if (l->valid && memcmp(&l->reg, &ol->held, sizeof(l->reg)))
+304~obs/checker.c~model_check~checker rule 2: a flit taken twice from one register is a plain duplicate~	ksim_viol(o, same_reg ? KSIM_CHK_R2 : KSIM_CHK_DUP, now, ol->l->mesh,~	ksim_viol(o, KSIM_CHK_DUP, now, ol->l->mesh,
+305~obs/checker.c~model_check~checker rule 3: busy not re-evaluated with the offered flit hidden~	if (!ksim_busy_hidden(ol->l))\n\t\tksim_rule3(ol, now, true);~	if (0)\n\t\tksim_rule3(ol, now, true);
+306~obs/checker.c~model_check~checker rule 4: a held receive head never counts as blocked~	if (recv && idle) {~	if (0) {
+307~obs/checker.c~model_check~checker rule 5: every type counts as handled~	return known & (1u << type);~	return true;
+308~obs/checker.c~model_check~checker rule 6: exec_done with inst_ready not flagged~	if (u->p_accept) {\n\t\tksim_obs_unit_name~	if (0) {\n\t\tksim_obs_unit_name
 309~units/null.c~model_check~null!: the RTL variant never retires (instead of retiring in the accept cycle)~		ksim_unit_retire(u, x, false);~		(void)x;
-310~sim_check.c~model_check~checker rule 7: exec_done with nothing in flight not flagged~	} else if (!u->in_flight) {~	} else if (0) {
-311~sim_check.c~model_check~checker rule 7: the never-retires bound is 1000 times too long~	    now - ou->idle_since >= c->retire_bound) {~	    now - ou->idle_since >= c->retire_bound * 1000) {
-312~sim_check.c~model_check~checker rule 8: framework codes on send_* not flagged~	if (type == KH_T_CU_SIGNAL) {~	if (0) {
-313~sim_check.c~model_check~checker rule 9: one beat more than the receive FIFO allowed~		if (ou->outstanding > u->recv.depth && !ou->r9_over) {~		if (ou->outstanding > u->recv.depth + 1 && !ou->r9_over) {
-314~sim_check.c~model_check~checker: the audit never reports a vanished tag as lost~		if (!e->tag || e->seen == c->epoch) {~		if (1) {
-315~sim_check.c~model_check~checker: the audit takes a second copy of a tag for the first~	if (!e || e->seen == c->epoch) {~	if (!e) {
-316~sim_check.c~model_check~checker: a duplicate a dup knob made counts as a violation~	if (ol->inj_dup_tag && ol->inj_dup_tag == t) {~	if (0) {
-317~sim_inject.c~model_check~inject: a drop knob's loss is not marked injected~			if (ol->obs->check_on)\n\t\t\t\tksim_check_dropped(ol);~
-318~sim_check.c~model_check~checker: a flit to a tie-off stays in flight (reported lost)~		c->count_[KSIM_CHK_TIEOFF]++;\n\t\tksim_tab_del(c, e);~		c->count_[KSIM_CHK_TIEOFF]++;
-319~sim_obs.c~model_check~checker: tags are not stripped before an endpoint takes a flit~		*copy = l->reg;\n\t\tksim_flit_set_tag(copy, 0);~		*copy = l->reg;
+310~obs/checker.c~model_check~checker rule 7: exec_done with nothing in flight not flagged~	} else if (!u->in_flight) {~	} else if (0) {
+311~obs/checker.c~model_check~checker rule 7: the never-retires bound is 1000 times too long~	    now - ou->idle_since >= c->retire_bound) {~	    now - ou->idle_since >= c->retire_bound * 1000) {
+312~obs/checker.c~model_check~checker rule 8: framework codes on send_* not flagged~	if (type == KH_T_CU_SIGNAL) {~	if (0) {
+313~obs/checker.c~model_check~checker rule 9: one beat more than the receive FIFO allowed~		if (ou->outstanding > u->recv.depth && !ou->r9_over) {~		if (ou->outstanding > u->recv.depth + 1 && !ou->r9_over) {
+314~obs/checker.c~model_check~checker: the audit never reports a vanished tag as lost~		if (!e->tag || e->seen == c->epoch) {~		if (1) {
+315~obs/checker.c~model_check~checker: the audit takes a second copy of a tag for the first~	if (!e || e->seen == c->epoch) {~	if (!e) {
+316~obs/checker.c~model_check~checker: a duplicate a dup knob made counts as a violation~	if (ol->inj_dup_tag && ol->inj_dup_tag == t) {~	if (0) {
+317~obs/inject.c~model_check~inject: a drop knob's loss is not marked injected~			if (ol->obs->check_on)\n\t\t\t\tksim_check_dropped(ol);~
+318~obs/checker.c~model_check~checker: a flit to a tie-off stays in flight (reported lost)~		c->count_[KSIM_CHK_TIEOFF]++;\n\t\tksim_tab_del(c, e);~		c->count_[KSIM_CHK_TIEOFF]++;
+319~obs/obs.c~model_check~checker: tags are not stripped before an endpoint takes a flit~		*copy = l->reg;\n\t\tksim_flit_set_tag(copy, 0);~		*copy = l->reg;
 320~units/sx.c~model_check~SX: holds flits it does not expect instead of dropping them (rule 10 test)~		ksim_unit_drop(u, f, "unexpected on the SX receive path");\n\t}\n\tif (line)~		return false;\n\t}\n\tif (line)
-201~sim_mxfp7.c~model_mxfp7~MXFP7: ties round away from zero~	if (2 * r > d || (2 * r == d && (q & 1)))~	if (2 * r >= d)
-202~sim_mxfp7.c~model_mxfp7~MXFP7: the scale keeps |int| <= 62, one step too coarse~		if (ksim_mx_quot(amax, mid) <= KH_MX_INT_MAX)~		if (ksim_mx_quot(amax, mid) < KH_MX_INT_MAX)
-203~sim_mxfp7.c~model_mxfp7~MXFP7: Inf is taken as NaN (0) instead of saturating~		return KSIM_FP16_MAG_MAX;		/* Inf saturates */~		return 0;
-204~sim_mxfp7.c~model_mxfp7~MXFP7: the B layout packs like A~		if (blayout)\n\t\t\tblk[KH_MX_B_LANE(j)]~		if (0)\n\t\t\tblk[KH_MX_B_LANE(j)]
-205~sim_mxfp7.c~model_mxfp7~MXFP7: the scale byte one byte too high~		w[KH_MX_SCALE_BIT / 8] = s;~		w[KH_MX_SCALE_BIT / 8 + 1] = s;
-206~sim_mxfp7.c~model_mxfp7~MXFP7: subnormals read with exponent 0, not 1~	if (!e)\n\t\te = 1;~	if (!e)\n\t\te = 0;
-210~sim_mag.c~model_mem~MAG: entry words carry no word index in rsvd~	kh_flit_set(&f, KH_HDR_RSVD_LO, w);~	kh_flit_set(&f, KH_HDR_RSVD_LO, 0);
-211~sim_mag.c~model_mem~MAG: last on every entry word~		    er->txn + er->send_i, w + 1 == er->out_words);~		    er->txn + er->send_i, 1);
-212~sim_mag.c~model_mem~MAG: stream txn + i saturates at 255 instead of wrapping~		    er->txn + er->send_i, w + 1 == er->out_words);~		    er->txn + er->send_i > 255 ? 255 : er->txn + er->send_i,\n\t\t    w + 1 == er->out_words);
-213~sim_mag.c~model_mem~MAG: entry_words 0 or above 4 means 2, not 4~		ew = KH_MEM_ENTRY_WORDS_MAX;	/* 0 or > 4 means 4 */~		ew = 2;
-215~sim_mag.c~model_mem~MAG: multicast word by word across destinations, not entry by entry per destination~	unsigned int d = er->pos / er->out_words, w = er->pos % er->out_words;~	unsigned int d = er->pos % er->ndst, w = er->pos / er->ndst;
-217~sim_mag.c~model_mem~MAG: BLAYOUT ignored on the read path~	er->blayout = flags & KH_MEMF_BLAYOUT;~	er->blayout = false;
-218~sim_mag.c~model_mem~MAG: QUANT entries read 128 B apart (output size) instead of 256~	return (er->addr + (u64)i * er->in_beats * KH_PAYLOAD_BYTES) &~	return (er->addr + (u64)i * er->out_words * KH_PAYLOAD_BYTES) &
-219~sim_mag.c~model_mem~MAG: write issue waits for the entry engine (no concurrency)~	bool rd = f && !ksim_rd_is_entry(f), wr = mp->ready_count != 0;~	bool rd = f && !ksim_rd_is_entry(f), wr = mp->ready_count != 0 && !mp->er.active;
-220~sim_mag.c~model_mem~MAG: plain reads go to the entry engine instead of sharing the write FSM~	return kh_flit_get(f, KH_MEM_FLAGS) & (KH_MEMF_STREAM | KH_MEMF_QUANT);~	return f != NULL;
-221~sim_mag.c~model_mem~MAG: agent traffic always leaves by port 0~		if (g->port[i].y == dy)\n\t\t\treturn i;~		if (0)\n\t\t\treturn i;
-222~sim_mag.c~model_mem~MAG: an unserved aperture is served as DRAM~	*off = 0;\n\treturn KSIM_CV_NONE;~	*off = addr & KH_MADDR_LOCAL_MASK;\n\treturn KSIM_CV_DRAM;
-223~sim_mag.c~model_mem~MAG: aperture 0 reaches DRAM, not the L2 staging RAM~		*off = addr & KH_AP_OFFSET_MASK;\n\t\treturn KSIM_CV_L2;~		*off = addr & KH_AP_OFFSET_MASK;\n\t\treturn KSIM_CV_DRAM;
-224~sim_mag.c~model_mem~MAG: the L2 offset does not wrap at its size~		off %= d->size;		/* the RAM address is truncated */~		off += 0;
-230~sim_mag.c~model_hostap~upload: one burst for the whole DMA (no 4 KiB split)~		u64 bend = (w | (KH_HOST_BOUNDARY - 1)) + 1, dst, beats, e, i;~		u64 bend = end + KH_HOST_BOUNDARY, dst, beats, e, i;
-231~sim_mag.c~model_hostap~upload: a partial entry is dropped silently instead of hanging~		if (beats % KH_MX_SRC_BEATS)\n\t\t\treturn ksim_mag_host_hang(~		if (0)\n\t\t\treturn ksim_mag_host_hang(
-232~sim_mag.c~model_hostap~upload: aperture 5 converts with the A layout~	bool blayout = (addr >> KH_MADDR_APERTURE_SHIFT) & 1;~	bool blayout = false;
-233~sim_dma.c~model_hostap~host: a hang does not wedge the channel~		if (c->mesh[i]->mag->host_hang & dir)~		if (0 && (c->mesh[i]->mag->host_hang & dir))
-234~sim_mag.c~model_hostap~host: a mesh reset does not end the hang~	g->host_hang = 0;~	;
-235~sim_mag.c~model_hostap~upload: the destination keeps the aperture bits~		dst = w & KH_AP_QUANT_DST_MASK & KH_MADDR_LOCAL_MASK;~		dst = w & KH_MADDR_LOCAL_MASK;
-240~sim_mover.c~model_mover~mover: transpose runs (as a copy) instead of faulting~	if (r->mode == KH_MV_MODE_TRANSPOSE || r->mode > KH_MV_MODE_FILL)~	if (r->mode > KH_MV_MODE_FILL)
-241~sim_mover.c~model_mover~mover: element width 3 accepted~	if (r->ew > 2)\n\t\treturn KH_MV_FAULT_EW;~	if (0)\n\t\treturn KH_MV_FAULT_EW;
-242~sim_mover.c~model_mover~mover: strides need only 16-byte alignment~		if (dst->stride[d] & 31)~		if (dst->stride[d] & 15)
-243~sim_mover.c~model_mover~mover: copy walks of different lengths accepted~	if (r->mode == KH_MV_MODE_COPY && ksim_mv_len(src) != ksim_mv_len(dst))~	if (0)
-244~sim_mover.c~model_mover~mover: gather takes index j from lane j % 4 of the index word~	p = mv->idx_buf + (mv->gj % 8) * 4;~	p = mv->idx_buf + (mv->gj % 4) * 4;
-245~sim_mover.c~model_mover~mover: the outermost dim changes fastest~	for (d = 0; d < w->ndims; d++) {\n\t\tif (++idx[d] < w->count[d])~	for (d = w->ndims; d-- > 0;) {\n\t\tif (++idx[d] < w->count[d])
-246~sim_mover.c~model_mover~mover: the PRNG counter starts at 0, not 1~		u64 z = r->seed + ((pos * per + e) + 1) * 0x9e3779b97f4a7c15ULL;~		u64 z = r->seed + (pos * per + e) * 0x9e3779b97f4a7c15ULL;
-248~sim_mover.c~model_mover~mover: the axis windows are ignored~		if (!win->extent)\n\t\t\tcontinue;~		if (1)\n\t\t\tcontinue;
-249~sim_mover.c~model_mover~mover: a faulted move counts as done~	mv->faults++;\n\tmv->busy = false;~	mv->faults++;\n\tmv->moves++;\n\tmv->busy = false;
-250~sim_mover.c~model_mover~mover: GO while busy restarts the move~		ksim_mesh_log(g->mesh, "mover: GO while busy, ignored");\n\t\treturn;~		ksim_mesh_log(g->mesh, "mover: GO while busy, ignored");
-251~sim_mover.c~model_mover~mover: busy clears at the last word, before its BRESP~		mv->done_at = now + g->mesh->p->mem_wr_latency;\n\t*deadline~		mv->done_at = now;\n\t*deadline
-252~sim_mover.c~model_mover~mover: writes past the DRAM vanish instead of faulting~		return KH_MV_FAULT_RANGE;\n\tksim_mag_cv_write(g, tgt, off, buf);~		(void)0;\n\tksim_mag_cv_write(g, tgt, off, buf);
-253~sim_mover.c~model_mover~mover: an unserved aperture faults as range, not AXI~		return KH_MV_FAULT_AXI;\n\tif (off + KH_PAYLOAD_BYTES > ksim_mag_cv_size(g, tgt))\n\t\treturn KH_MV_FAULT_RANGE;\n\tksim_mag_cv_write~		return KH_MV_FAULT_RANGE;\n\tif (off + KH_PAYLOAD_BYTES > ksim_mag_cv_size(g, tgt))\n\t\treturn KH_MV_FAULT_RANGE;\n\tksim_mag_cv_write
-254~sim_mover.c~model_mover~mover: the immediate always replicated as 32 bits~		buf[i] = (u8)(r->imm >> (8 * (i % esz)));~		buf[i] = (u8)(r->imm >> (8 * (i % 4 % (esz * 4))));
-260~sim_ilink.c~model_ilink~interlink: chain in mesh order 0-1-2-3~static const u8 ksim_ch_seq[KH_MAX_MESHES] = { 0, 1, 3, 2 };~static const u8 ksim_ch_seq[KH_MAX_MESHES] = { 0, 1, 2, 3 };
-261~sim_ilink.c~model_ilink~interlink: the injected flit's src is rewritten to the MAG port~		kh_flit_set(&f, KH_HDR_RSVD, 0);~		kh_flit_set(&f, KH_HDR_RSVD, 0);\n\t\tkh_flit_set(&f, KH_HDR_SRC_X, 0);\n\t\tkh_flit_set(&f, KH_HDR_SRC_Y, 1);
-262~sim_ilink.c~model_ilink~interlink: a remote descriptor without an ack raises nothing~				ksim_ilink_fault(il, KH_IL_FAULT_ACK0);~				(void)0;
-263~sim_ilink.c~model_ilink~interlink: a doorbell counts on arrival, before earlier writes land~		if (il->writes_landed < il->bell_snap[s])\n\t\t\treturn false;~		if (0)\n\t\t\treturn false;
-264~sim_ilink.c~model_ilink~interlink: caps read while disabled~		return il->enable ? KH_IL_CAPS(il->mesh_id) : 0;~		return KH_IL_CAPS(il->mesh_id);
-265~sim_ilink.c~model_ilink~interlink: 0x80 [2] does not clear the faults~		if (v & KH_IL_CTRL_CLR_FAULTS)\n\t\t\til->faults = 0;~		if (0)\n\t\t\til->faults = 0;
-266~sim_mag.c~model_ilink~MAG: aliasing another mesh's address sets no RD_REMOTE~		ksim_ilink_fault(g->il, KH_IL_FAULT_RD_REMOTE);~		(void)0;
-267~sim_ilink.c~model_ilink~interlink: sending without a credit~		if (!l->credits[cls[i]]) {~		if (0) {
-268~sim_ilink.c~model_ilink~interlink: a hop takes one cycle, not il_hop_latency~	w->at = now + il->hop_latency;~	w->at = now + 1;
-269~sim_ilink.c~model_ilink~interlink: a disabled mesh still takes inbound beats~	if (!il->enable) {\n\t\tksim_il_inj_drop(il, "interlink disabled");~	if (0) {\n\t\tksim_il_inj_drop(il, "interlink disabled");
-270~sim_ilink.c~model_ilink~interlink: a beat with no link is dropped without SWITCH~	ksim_ilink_fault(il, KH_IL_FAULT_SWITCH);~	(void)0;
-271~sim_ilink.c~model_ilink~interlink: one credit class (every beat stop class)~	return next == ksim_il_pos_of(dst) ? KSIM_IL_STOP : KSIM_IL_FWD;~	return next > 7 ? KSIM_IL_FWD : KSIM_IL_STOP;
-272~sim_mover.c~model_ilink~mover: another mesh's destination written locally~	if (!(addr & KH_MADDR_SPECIAL) && mesh != ksim_mag_mesh_id(g) && g->il) {~	if (!(addr & KH_MADDR_SPECIAL) && mesh > 4 && g->il) {
-321~sim_inject.c~model_inject~inject: after= lets one event too few pass~	if (k->passed < k->after) {~	if (k->passed + 1 < k->after) {
-322~sim_inject.c~model_inject~inject drop: the flit is delivered after all~			return KSIM_XFER_DROP;~			return 0;
-323~sim_inject.c~model_inject~inject dup: the kept copy counts as another event~		ol->kept = true;~		ol->kept = false;
-324~sim_inject.c~model_inject~inject busy: never ends~		if (k->kind == KSIM_KNOB_BUSY && now >= k->from && now < k->until)~		if (k->kind == KSIM_KNOB_BUSY && now >= k->from)
-325~sim_inject.c~model_inject~inject busy: no timer at the window's edges (the idle skip runs past them)~	ksim_node_timer(&o->node, t);~	ksim_node_timer(&o->node, KSIM_NEVER);
-326~sim_inject.c~model_inject~inject fault: the completion stays a normal one~			u->p_fault = true;~			u->p_fault = false;
-327~sim_inject.c~model_inject~inject hang: exec_done is not swallowed~			u->p_done = false;\n~
-328~sim_inject.c~model_inject~inject ctrl: the value is not changed~				    kh_flit_get(r, KH_CTRL_VALUE) ^ k->xor);~				    kh_flit_get(r, KH_CTRL_VALUE));
-329~sim_obs.c~model_inject~inject ctrl: field=drop loses nothing~	bool lost = ou->ctrl_drop;~	bool lost = false;
-330~sim_inject.c~model_inject~inject dram: the data pattern goes out byte-swapped~			buf[i] = (u8)(k->data >> (8 * (i & 3)));~			buf[i] = (u8)(k->data >> (8 * (3 - (i & 3))));
-331~sim_inject.c~model_inject~inject dram: a write beat is written after all~	ksim_trace_inject(o, ksim_now(o), k, 1, a);\n\treturn true;~	ksim_trace_inject(o, ksim_now(o), k, 1, a);\n\treturn false;
-332~sim_inject.c~model_inject~inject parser: an option may be given twice~		if (seen & B(opt))\n~		if (0)\n
-333~sim_command.c~model_inject~description lines: the error names the next line~					 d->obs[i].line, msg);~					 d->obs[i].line + 1, msg);
-334~sim_inject.c~model_inject~inject: X,Y.in on the east edge names the router's south port~							    y, KSIM_PORT_E));~							    y, KSIM_PORT_S));
-335~sim_obs.c~model_trace~trace: hops into an endpoint not marked deliver~			(ol->cls == KSIM_LC_DELIVER ? 0x10 : 0) |~			0 |
-336~sim_trace.c~model_trace~trace: the ring's first event is always 0 (stale entries read)~	*first = t->head > (u64)t->mask + 1 ? t->head - t->mask - 1 : 0;~	*first = 0;
-337~sim_base.c~model_trace~counters: accepted instructions not counted~	u->n_accepted++;\n~
-338~sim_obs.c~model_trace~trace: a DMA's cycles leave out the beats~		(u32)((len + KH_HOST_GRANULE - 1) / KH_HOST_GRANULE);~		0;
-339~sim_obs.c~model_trace~trace: the accept of a same-cycle retire comes after it~	if (u->p_accept)\n\t\tksim_trace_accept(ou);~	if (0)\n\t\tksim_trace_accept(ou);
-340~sim_trace.h~model_trace~trace: events= selects nothing~	return o->trace_on && (o->trace_mask & cls);~	return o->trace_on;
-341~sim_stats.c~model_trace~stats dump: a link's flits column shows its stalls~			     l->mesh, ol->name, (unsigned long long)l->flits,~			     l->mesh, ol->name, (unsigned long long)l->stalls,
-342~sim_base.c~model_trace~counters: flits taken off the link not counted~	u->n_taken++;\n~
-343~sim_lex.c~model_desc~lexer: `#` does not end a word (no comments mid-line)~	return i >= len || !s[i] || s[i] == '#';~	return i >= len || !s[i];
-344~sim_lex.c~model_desc~lexer: a number may pass its limit (and wrap past 64 bits)~		if (d > max || x > (max - d) / base)\n\t\t\treturn false;~		if (0)\n\t\t\treturn false;
-345~sim_lex.c~model_inject~lexer: words past the stored ones are not counted (a 17-word line taken as 16)~		n++;\n\t}~		n += n < max;\n\t}
-346~sim_lex.c~model_inject~lexer: "=V" is a key=value with an empty key~	return ksim_word_cut(w, '=', k, v) && k->n;~	return ksim_word_cut(w, '=', k, v);
-347~sim_lex.c~model_desc~lexer: upper-case hex digits refused~		else if (base == 16 && c >= 'A' && c <= 'F')~		else if (0)
-348~sim_lex.c~model_inject~lexer: X,Y coordinates without their range~	if (!ksim_word_cut(w, ',', &a, &b) || !ksim_word_num(&a, max, &vx) ||\n\t    !ksim_word_num(&b, max, &vy))~	if (!ksim_word_cut(w, ',', &a, &b) || !ksim_word_num(&a, -1ULL, &vx) ||\n\t    !ksim_word_num(&b, -1ULL, &vy))
-150~sim_orch.c~model_dispatch~credits: SIG_FAULT returns a credit~		if (code == KH_SIG_INST_COMPLETE)\n\t\t\to->cred_inc++;~		if (code == KH_SIG_INST_COMPLETE || code == KH_SIG_FAULT)\n\t\t\to->cred_inc++;
-151~sim_orch.c~model_dispatch~dispatcher: the staged dst is kept, not rewritten from PROG_DST~		kh_flit_set(&f, KH_HDR_DST_X, KH_YX_X(o->prog_dst));\n\t\tkh_flit_set(&f, KH_HDR_DST_Y, KH_YX_Y(o->prog_dst));~
+201~lib/mxfp7.c~model_mxfp7~MXFP7: ties round away from zero~	if (2 * r > d || (2 * r == d && (q & 1)))~	if (2 * r >= d)
+202~lib/mxfp7.c~model_mxfp7~MXFP7: the scale keeps |int| <= 62, one step too coarse~		if (ksim_mx_quot(amax, mid) <= KH_MX_INT_MAX)~		if (ksim_mx_quot(amax, mid) < KH_MX_INT_MAX)
+203~lib/mxfp7.c~model_mxfp7~MXFP7: Inf is taken as NaN (0) instead of saturating~		return KSIM_FP16_MAG_MAX;		/* Inf saturates */~		return 0;
+204~lib/mxfp7.c~model_mxfp7~MXFP7: the B layout packs like A~		if (blayout)\n\t\t\tblk[KH_MX_B_LANE(j)]~		if (0)\n\t\t\tblk[KH_MX_B_LANE(j)]
+205~lib/mxfp7.c~model_mxfp7~MXFP7: the scale byte one byte too high~		w[KH_MX_SCALE_BIT / 8] = s;~		w[KH_MX_SCALE_BIT / 8 + 1] = s;
+206~lib/mxfp7.c~model_mxfp7~MXFP7: subnormals read with exponent 0, not 1~	if (!e)\n\t\te = 1;~	if (!e)\n\t\te = 0;
+210~mesh/mag.c~model_mem~MAG: entry words carry no word index in rsvd~	kh_flit_set(&f, KH_HDR_RSVD_LO, w);~	kh_flit_set(&f, KH_HDR_RSVD_LO, 0);
+211~mesh/mag.c~model_mem~MAG: last on every entry word~		    er->txn + er->send_i, w + 1 == er->out_words);~		    er->txn + er->send_i, 1);
+212~mesh/mag.c~model_mem~MAG: stream txn + i saturates at 255 instead of wrapping~		    er->txn + er->send_i, w + 1 == er->out_words);~		    er->txn + er->send_i > 255 ? 255 : er->txn + er->send_i,\n\t\t    w + 1 == er->out_words);
+213~mesh/mag.c~model_mem~MAG: entry_words 0 or above 4 means 2, not 4~		ew = KH_MEM_ENTRY_WORDS_MAX;	/* 0 or > 4 means 4 */~		ew = 2;
+215~mesh/mag.c~model_mem~MAG: multicast word by word across destinations, not entry by entry per destination~	unsigned int d = er->pos / er->out_words, w = er->pos % er->out_words;~	unsigned int d = er->pos % er->ndst, w = er->pos / er->ndst;
+217~mesh/mag.c~model_mem~MAG: BLAYOUT ignored on the read path~	er->blayout = flags & KH_MEMF_BLAYOUT;~	er->blayout = false;
+218~mesh/mag.c~model_mem~MAG: QUANT entries read 128 B apart (output size) instead of 256~	return (er->addr + (u64)i * er->in_beats * KH_PAYLOAD_BYTES) &~	return (er->addr + (u64)i * er->out_words * KH_PAYLOAD_BYTES) &
+219~mesh/mag.c~model_mem~MAG: write issue waits for the entry engine (no concurrency)~	bool rd = f && !ksim_rd_is_entry(f), wr = mp->ready_count != 0;~	bool rd = f && !ksim_rd_is_entry(f), wr = mp->ready_count != 0 && !mp->er.active;
+220~mesh/mag.c~model_mem~MAG: plain reads go to the entry engine instead of sharing the write FSM~	return kh_flit_get(f, KH_MEM_FLAGS) & (KH_MEMF_STREAM | KH_MEMF_QUANT);~	return f != NULL;
+221~mesh/mag.c~model_mem~MAG: agent traffic always leaves by port 0~		if (g->port[i].y == dy)\n\t\t\treturn i;~		if (0)\n\t\t\treturn i;
+222~mesh/mag.c~model_mem~MAG: an unserved aperture is served as DRAM~	*off = 0;\n\treturn KSIM_CV_NONE;~	*off = addr & KH_MADDR_LOCAL_MASK;\n\treturn KSIM_CV_DRAM;
+223~mesh/mag.c~model_mem~MAG: aperture 0 reaches DRAM, not the L2 staging RAM~		*off = addr & KH_AP_OFFSET_MASK;\n\t\treturn KSIM_CV_L2;~		*off = addr & KH_AP_OFFSET_MASK;\n\t\treturn KSIM_CV_DRAM;
+224~mesh/mag.c~model_mem~MAG: the L2 offset does not wrap at its size~		off %= d->size;		/* the RAM address is truncated */~		off += 0;
+230~mesh/mag.c~model_hostap~upload: one burst for the whole DMA (no 4 KiB split)~		u64 bend = (w | (KH_HOST_BOUNDARY - 1)) + 1, dst, beats, e, i;~		u64 bend = end + KH_HOST_BOUNDARY, dst, beats, e, i;
+231~mesh/mag.c~model_hostap~upload: a partial entry is dropped silently instead of hanging~		if (beats % KH_MX_SRC_BEATS)\n\t\t\treturn ksim_mag_host_hang(~		if (0)\n\t\t\treturn ksim_mag_host_hang(
+232~mesh/mag.c~model_hostap~upload: aperture 5 converts with the A layout~	bool blayout = (addr >> KH_MADDR_APERTURE_SHIFT) & 1;~	bool blayout = false;
+233~card/cardbus.c~model_hostap~host: a hang does not wedge the channel~		if (c->mesh[i]->mag->host_hang & dir)~		if (0 && (c->mesh[i]->mag->host_hang & dir))
+234~mesh/mag.c~model_hostap~host: a mesh reset does not end the hang~	g->host_hang = 0;~	;
+235~mesh/mag.c~model_hostap~upload: the destination keeps the aperture bits~		dst = w & KH_AP_QUANT_DST_MASK & KH_MADDR_LOCAL_MASK;~		dst = w & KH_MADDR_LOCAL_MASK;
+240~mesh/mover.c~model_mover~mover: transpose runs (as a copy) instead of faulting~	if (r->mode == KH_MV_MODE_TRANSPOSE || r->mode > KH_MV_MODE_FILL)~	if (r->mode > KH_MV_MODE_FILL)
+241~mesh/mover.c~model_mover~mover: element width 3 accepted~	if (r->ew > 2)\n\t\treturn KH_MV_FAULT_EW;~	if (0)\n\t\treturn KH_MV_FAULT_EW;
+242~mesh/mover.c~model_mover~mover: strides need only 16-byte alignment~		if (dst->stride[d] & 31)~		if (dst->stride[d] & 15)
+243~mesh/mover.c~model_mover~mover: copy walks of different lengths accepted~	if (r->mode == KH_MV_MODE_COPY && ksim_mv_len(src) != ksim_mv_len(dst))~	if (0)
+244~mesh/mover.c~model_mover~mover: gather takes index j from lane j % 4 of the index word~	p = mv->idx_buf + (mv->gj % 8) * 4;~	p = mv->idx_buf + (mv->gj % 4) * 4;
+245~mesh/mover.c~model_mover~mover: the outermost dim changes fastest~	for (d = 0; d < w->ndims; d++) {\n\t\tif (++idx[d] < w->count[d])~	for (d = w->ndims; d-- > 0;) {\n\t\tif (++idx[d] < w->count[d])
+246~mesh/mover.c~model_mover~mover: the PRNG counter starts at 0, not 1~		u64 z = r->seed + ((pos * per + e) + 1) * 0x9e3779b97f4a7c15ULL;~		u64 z = r->seed + (pos * per + e) * 0x9e3779b97f4a7c15ULL;
+248~mesh/mover.c~model_mover~mover: the axis windows are ignored~		if (!win->extent)\n\t\t\tcontinue;~		if (1)\n\t\t\tcontinue;
+249~mesh/mover.c~model_mover~mover: a faulted move counts as done~	mv->faults++;\n\tmv->busy = false;~	mv->faults++;\n\tmv->moves++;\n\tmv->busy = false;
+250~mesh/mover.c~model_mover~mover: GO while busy restarts the move~		ksim_mesh_log(g->mesh, "mover: GO while busy, ignored");\n\t\treturn;~		ksim_mesh_log(g->mesh, "mover: GO while busy, ignored");
+251~mesh/mover.c~model_mover~mover: busy clears at the last word, before its BRESP~		mv->done_at = now + g->mesh->p->mem_wr_latency;\n\t*deadline~		mv->done_at = now;\n\t*deadline
+252~mesh/mover.c~model_mover~mover: writes past the DRAM vanish instead of faulting~		return KH_MV_FAULT_RANGE;\n\tksim_mag_cv_write(g, tgt, off, buf);~		(void)0;\n\tksim_mag_cv_write(g, tgt, off, buf);
+253~mesh/mover.c~model_mover~mover: an unserved aperture faults as range, not AXI~		return KH_MV_FAULT_AXI;\n\tif (off + KH_PAYLOAD_BYTES > ksim_mag_cv_size(g, tgt))\n\t\treturn KH_MV_FAULT_RANGE;\n\tksim_mag_cv_write~		return KH_MV_FAULT_RANGE;\n\tif (off + KH_PAYLOAD_BYTES > ksim_mag_cv_size(g, tgt))\n\t\treturn KH_MV_FAULT_RANGE;\n\tksim_mag_cv_write
+254~mesh/mover.c~model_mover~mover: the immediate always replicated as 32 bits~		buf[i] = (u8)(r->imm >> (8 * (i % esz)));~		buf[i] = (u8)(r->imm >> (8 * (i % 4 % (esz * 4))));
+260~mesh/ilink.c~model_ilink~interlink: chain in mesh order 0-1-2-3~static const u8 ksim_ch_seq[KH_MAX_MESHES] = { 0, 1, 3, 2 };~static const u8 ksim_ch_seq[KH_MAX_MESHES] = { 0, 1, 2, 3 };
+261~mesh/ilink.c~model_ilink~interlink: the injected flit's src is rewritten to the MAG port~		kh_flit_set(&f, KH_HDR_RSVD, 0);~		kh_flit_set(&f, KH_HDR_RSVD, 0);\n\t\tkh_flit_set(&f, KH_HDR_SRC_X, 0);\n\t\tkh_flit_set(&f, KH_HDR_SRC_Y, 1);
+262~mesh/ilink.c~model_ilink~interlink: a remote descriptor without an ack raises nothing~				ksim_ilink_fault(il, KH_IL_FAULT_ACK0);~				(void)0;
+263~mesh/ilink.c~model_ilink~interlink: a doorbell counts on arrival, before earlier writes land~		if (il->writes_landed < il->bell_snap[s])\n\t\t\treturn false;~		if (0)\n\t\t\treturn false;
+264~mesh/ilink.c~model_ilink~interlink: caps read while disabled~		return il->enable ? KH_IL_CAPS(il->mesh_id) : 0;~		return KH_IL_CAPS(il->mesh_id);
+265~mesh/ilink.c~model_ilink~interlink: 0x80 [2] does not clear the faults~		if (v & KH_IL_CTRL_CLR_FAULTS)\n\t\t\til->faults = 0;~		if (0)\n\t\t\til->faults = 0;
+266~mesh/mag.c~model_ilink~MAG: aliasing another mesh's address sets no RD_REMOTE~		ksim_ilink_fault(g->il, KH_IL_FAULT_RD_REMOTE);~		(void)0;
+267~mesh/ilink.c~model_ilink~interlink: sending without a credit~		if (!l->credits[cls[i]]) {~		if (0) {
+268~mesh/ilink.c~model_ilink~interlink: a hop takes one cycle, not il_hop_latency~	w->at = now + il->hop_latency;~	w->at = now + 1;
+269~mesh/ilink.c~model_ilink~interlink: a disabled mesh still takes inbound beats~	if (!il->enable) {\n\t\tksim_il_inj_drop(il, "interlink disabled");~	if (0) {\n\t\tksim_il_inj_drop(il, "interlink disabled");
+270~mesh/ilink.c~model_ilink~interlink: a beat with no link is dropped without SWITCH~	ksim_ilink_fault(il, KH_IL_FAULT_SWITCH);~	(void)0;
+271~mesh/ilink.c~model_ilink~interlink: one credit class (every beat stop class)~	return next == ksim_il_pos_of(dst) ? KSIM_IL_STOP : KSIM_IL_FWD;~	return next > 7 ? KSIM_IL_FWD : KSIM_IL_STOP;
+272~mesh/mover.c~model_ilink~mover: another mesh's destination written locally~	if (!(addr & KH_MADDR_SPECIAL) && mesh != ksim_mag_mesh_id(g) && g->il) {~	if (!(addr & KH_MADDR_SPECIAL) && mesh > 4 && g->il) {
+321~obs/inject.c~model_inject~inject: after= lets one event too few pass~	if (k->passed < k->after) {~	if (k->passed + 1 < k->after) {
+322~obs/inject.c~model_inject~inject drop: the flit is delivered after all~			return KSIM_XFER_DROP;~			return 0;
+323~obs/inject.c~model_inject~inject dup: the kept copy counts as another event~		ol->kept = true;~		ol->kept = false;
+324~obs/inject.c~model_inject~inject busy: never ends~		if (k->kind == KSIM_KNOB_BUSY && now >= k->from && now < k->until)~		if (k->kind == KSIM_KNOB_BUSY && now >= k->from)
+325~obs/inject.c~model_inject~inject busy: no timer at the window's edges (the idle skip runs past them)~	ksim_node_timer(&o->node, t);~	ksim_node_timer(&o->node, KSIM_NEVER);
+326~obs/inject.c~model_inject~inject fault: the completion stays a normal one~			u->p_fault = true;~			u->p_fault = false;
+327~obs/inject.c~model_inject~inject hang: exec_done is not swallowed~			u->p_done = false;\n~
+328~obs/inject.c~model_inject~inject ctrl: the value is not changed~				    kh_flit_get(r, KH_CTRL_VALUE) ^ k->xor);~				    kh_flit_get(r, KH_CTRL_VALUE));
+329~obs/obs.c~model_inject~inject ctrl: field=drop loses nothing~	bool lost = ou->ctrl_drop;~	bool lost = false;
+330~obs/inject.c~model_inject~inject dram: the data pattern goes out byte-swapped~			buf[i] = (u8)(k->data >> (8 * (i & 3)));~			buf[i] = (u8)(k->data >> (8 * (3 - (i & 3))));
+331~obs/inject.c~model_inject~inject dram: a write beat is written after all~	ksim_trace_inject(o, ksim_now(o), k, 1, a);\n\treturn true;~	ksim_trace_inject(o, ksim_now(o), k, 1, a);\n\treturn false;
+332~obs/inject.c~model_inject~inject parser: an option may be given twice~		if (seen & B(opt))\n~		if (0)\n
+333~obs/command.c~model_inject~description lines: the error names the next line~					 d->obs[i].line, msg);~					 d->obs[i].line + 1, msg);
+334~obs/inject.c~model_inject~inject: X,Y.in on the east edge names the router's south port~							    y, KSIM_PORT_E));~							    y, KSIM_PORT_S));
+335~obs/obs.c~model_trace~trace: hops into an endpoint not marked deliver~			(ol->cls == KSIM_LC_DELIVER ? 0x10 : 0) |~			0 |
+336~obs/trace.c~model_trace~trace: the ring's first event is always 0 (stale entries read)~	*first = t->head > (u64)t->mask + 1 ? t->head - t->mask - 1 : 0;~	*first = 0;
+337~units/base.c~model_trace~counters: accepted instructions not counted~	u->n_accepted++;\n~
+338~obs/obs.c~model_trace~trace: a DMA's cycles leave out the beats~		(u32)((len + KH_HOST_GRANULE - 1) / KH_HOST_GRANULE);~		0;
+339~obs/obs.c~model_trace~trace: the accept of a same-cycle retire comes after it~	if (u->p_accept)\n\t\tksim_trace_accept(ou);~	if (0)\n\t\tksim_trace_accept(ou);
+340~obs/trace.h~model_trace~trace: events= selects nothing~	return o->trace_on && (o->trace_mask & cls);~	return o->trace_on;
+341~obs/stats.c~model_trace~stats dump: a link's flits column shows its stalls~			     l->mesh, ol->name, (unsigned long long)l->flits,~			     l->mesh, ol->name, (unsigned long long)l->stalls,
+342~units/base.c~model_trace~counters: flits taken off the link not counted~	u->n_taken++;\n~
+343~lib/lex.c~model_desc~lexer: `#` does not end a word (no comments mid-line)~	return i >= len || !s[i] || s[i] == '#';~	return i >= len || !s[i];
+344~lib/lex.c~model_desc~lexer: a number may pass its limit (and wrap past 64 bits)~		if (d > max || x > (max - d) / base)\n\t\t\treturn false;~		if (0)\n\t\t\treturn false;
+345~lib/lex.c~model_inject~lexer: words past the stored ones are not counted (a 17-word line taken as 16)~		n++;\n\t}~		n += n < max;\n\t}
+346~lib/lex.c~model_inject~lexer: "=V" is a key=value with an empty key~	return ksim_word_cut(w, '=', k, v) && k->n;~	return ksim_word_cut(w, '=', k, v);
+347~lib/lex.c~model_desc~lexer: upper-case hex digits refused~		else if (base == 16 && c >= 'A' && c <= 'F')~		else if (0)
+348~lib/lex.c~model_inject~lexer: X,Y coordinates without their range~	if (!ksim_word_cut(w, ',', &a, &b) || !ksim_word_num(&a, max, &vx) ||\n\t    !ksim_word_num(&b, max, &vy))~	if (!ksim_word_cut(w, ',', &a, &b) || !ksim_word_num(&a, -1ULL, &vx) ||\n\t    !ksim_word_num(&b, -1ULL, &vy))
+150~mesh/orch.c~model_dispatch~credits: SIG_FAULT returns a credit~		if (code == KH_SIG_INST_COMPLETE)\n\t\t\to->cred_inc++;~		if (code == KH_SIG_INST_COMPLETE || code == KH_SIG_FAULT)\n\t\t\to->cred_inc++;
+151~mesh/orch.c~model_dispatch~dispatcher: the staged dst is kept, not rewritten from PROG_DST~		kh_flit_set(&f, KH_HDR_DST_X, KH_YX_X(o->prog_dst));\n\t\tkh_flit_set(&f, KH_HDR_DST_Y, KH_YX_Y(o->prog_dst));~
 401~units/pool/iss_exec.c~model_pool_iss~POOL: DIV divides unsigned~			x[o->rd] = (u32)((s32)a / (s32)v);~			x[o->rd] = a / v;
 402~units/pool/iss_decode.c~model_pool_iss~POOL: rd x0 decoded as x0 (writes to x0 stick)~	o->rd = rd ? rd : 32;~	o->rd = rd;
 403~units/pool/cudata.c~model_pool~POOL: a refused CU_DATA burst faults nothing~		if (cd->refused)\n\t\t\tp->load_fault = true;~		(void)0;
@@ -204,8 +204,8 @@ cat <<'M'
 519~xdma/engine.c~model_xdma~XDMA: a mesh in reset hangs the channel instead of holding the data~	if (e == -EAGAIN)\n\t\treturn KSIM_XM_STALL;~	if (0)\n\t\treturn KSIM_XM_STALL;
 520~xdma/engine.c~model_xdma~XDMA: the SGDMA halt is ignored~	if (ksim_xdma_halted(ch)) {~	if (0) {
 521~xdma/irq.c~model_xdma~XDMA IRQ: the user interrupt is tied 0 even with the addon~	return ksim_irq_line(x->card) ? 1u : 0;~	return 0;
-522~sim_card.c~model_xdma~XDMA IRQ: the addon line's changes do not reach the IRQ block~	if (card->xdma)\n\t\tksim_xdma_irq_eval(card->xdma);~	(void)0;
-523~sim_inject.c~model_xdma~XDMA knob: dir= is ignored~		if (ev != event || !(k->xdir & (1u << c2h)))~		if (ev != event)
+522~card/card.c~model_xdma~XDMA IRQ: the addon line's changes do not reach the IRQ block~	if (card->xdma)\n\t\tksim_xdma_irq_eval(card->xdma);~	(void)0;
+523~obs/inject.c~model_xdma~XDMA knob: dir= is ignored~		if (ev != event || !(k->xdir & (1u << c2h)))~		if (ev != event)
 524~xdma/xdma.h~model_xdma~XDMA: a W1S alias writes the register instead of setting bits~		*r |= v & mask;~		*r = v & mask;
 525~xdma/engine.c~model_xdma~XDMA: C2H data land in the bounce buffer though the host offered its pointer~			e = ksim_dma_card_read(x->card, card + o, p ?: x->bounce, n);~			e = ksim_dma_card_read(x->card, card + o, x->bounce, n);
 701~units/sx.c~model_sx~SX: a binary32 FMA instead of saxpy_cu's integer datapath~	if (s->fma)\n\t	return ksim_fp32_fma~	if (1)\n\t	return ksim_fp32_fma
@@ -216,10 +216,10 @@ cat <<'M'
 706~units/sx.c~model_sx~SX: a line per cycle in S_COMP, not an element (2-4x optimistic)~#define SX_ELEMS_PER_CYCLE	1~#define SX_ELEMS_PER_CYCLE	8
 707~units/sx.c~model_sx~SX: y is requested with x's tag~		ksim_sx_load_req(u, s, KH_T_MEM_RD_REQ, KH_SX_TAG_Y, s->y);~		ksim_sx_load_req(u, s, KH_T_MEM_RD_REQ, KH_SX_TAG_X, s->y);
 708~units/sx.c~model_sx~SX: CU_DBG counts instructions, not elements~			s->elements++;~			s->elements += s->ei == s->n - 1;
-709~sim_mag.c~model_sx~MAG: a unit's unaligned address reads and writes bytes from inside a word, not the whole word~(u64)(KH_PAYLOAD_BYTES - 1);\n\tif (!(addr & KH_MADDR_SPECIAL)) {~(u64)(KH_PAYLOAD_BYTES - KH_PAYLOAD_BYTES);\n\tif (!(addr & KH_MADDR_SPECIAL)) {
-710~sim_base.c~model_sx~CU_CAPS: one version for every unit under the RTL's defaults, not each module's own~		      u->type->cu_version_fixed ? u->type->cu_version :~		      u->type->cu_version_fixed ? 4 :
+709~mesh/mag.c~model_sx~MAG: a unit's unaligned address reads and writes bytes from inside a word, not the whole word~(u64)(KH_PAYLOAD_BYTES - 1);\n\tif (!(addr & KH_MADDR_SPECIAL)) {~(u64)(KH_PAYLOAD_BYTES - KH_PAYLOAD_BYTES);\n\tif (!(addr & KH_MADDR_SPECIAL)) {
+710~units/base.c~model_sx~CU_CAPS: one version for every unit under the RTL's defaults, not each module's own~		      u->type->cu_version_fixed ? u->type->cu_version :~		      u->type->cu_version_fixed ? 4 :
 711~units/sx.c~model_sx~SX: param sx_fma is ignored~	s->fma = ksim_unit_params(u)->sx_fma;~	s->fma = false;
-712~sim_base.c~model_cpu~CU_CAPS: rv_pe reports the mesh's build number, not its wired-in 0x01~		      u->type->cu_version_fixed ? u->type->cu_version :~		      0 ? u->type->cu_version :
+712~units/base.c~model_cpu~CU_CAPS: rv_pe reports the mesh's build number, not its wired-in 0x01~		      u->type->cu_version_fixed ? u->type->cu_version :~		      0 ? u->type->cu_version :
 661~units/cpu/rx.c~model_cpu~cpu CU_DATA: offset + len = 256 accepted (wraps to granule 0)~		     off + len >= KH_CPU_WINDOW_GRANULES;~		     off + len > KH_CPU_WINDOW_GRANULES;
 662~units/cpu/rx.c~model_cpu~cpu CU_DATA: the framework's reserved buffer 3 is accepted~	return buf == KH_CPU_BUF_SPAD || buf == KH_CPU_BUF_IMEM ||~	return buf == KH_CPU_BUF_SPAD || buf == KH_CPU_BUF_IMEM || buf == 3 ||
 663~units/cpu/rx.c~model_cpu~cpu CU_DATA: a word write into the instruction window honours byte enables~		unsigned int be = imem ? 0xf : kh_flit_get(f, KH_CPU_WORD_BE);~		unsigned int be = kh_flit_get(f, KH_CPU_WORD_BE);
@@ -358,7 +358,7 @@ CHECK_SRCS := tests/selftests/kohaku/check.c
 include tests/model/model.mk
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(addprefix -I,$(call kh_incdirs,$(patsubst %/,%,$(dir $<)))) \
+	$(CC) $(CFLAGS) $(call kh_incflags,$(patsubst %/,%,$(dir $<)),) \
 		-isystem $(KSFT_INC) -Wno-missing-prototypes -c -o $@ $<
 MK
 

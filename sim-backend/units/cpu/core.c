@@ -32,7 +32,7 @@
  * faults (rv_if.v:77, 132-139); JALR clears bit 0.
  */
 #include "cpu.h"
-#include "units/rv32i.h"
+#include "rv32i.h"
 
 /* The region of a data address (rv_mem.v:130-142), or M_NONE: unmapped. */
 static u8 ksim_cpu_region(u32 a, bool load)

@@ -30,7 +30,7 @@
  * predictor.
  */
 #include "cpu.h"
-#include "sim_units.h"
+#include "table.h"
 #include <kohaku/kh_units.h>
 
 struct ksim_cpu *ksim_cpu_of(struct ksim_unit *u)

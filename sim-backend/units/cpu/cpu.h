@@ -34,7 +34,7 @@
 #define KSIM_CPU_H
 
 #include "ksim_unit.h"
-#include "sim_util.h"
+#include "util.h"
 #include <kohaku/kh_cpu.h>
 
 #define KSIM_CPU_NEVER		(~0ULL)

@@ -17,8 +17,8 @@
 #define KSIM_UNITS_DXA_H
 
 #include "ksim_unit.h"
-#include "sim_units.h"
-#include "sim_util.h"
+#include "table.h"
+#include "util.h"
 #include <kohaku/kh_dxa.h>
 
 #define KSIM_DXA_GRANULE	KH_PAYLOAD_BYTES	/* one flit, one line */

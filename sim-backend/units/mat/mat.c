@@ -22,7 +22,7 @@
  * drain to another mesh).
  */
 #include "mat.h"
-#include "sim_units.h"
+#include "table.h"
 
 static int ksim_mat_init(struct ksim_unit *u)
 {

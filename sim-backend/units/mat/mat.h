@@ -22,7 +22,7 @@
 #define KSIM_MAT_H
 
 #include "ksim_unit.h"
-#include "sim_util.h"
+#include "util.h"
 #include <kohaku/kh_mat.h>
 #include <kohaku/kh_mxfp7.h>
 #include <kohaku/kh_units.h>

@@ -20,7 +20,7 @@
  * units/rv32i.h's, shared with the cpu unit.
  */
 #include "pool.h"
-#include "units/rv32i.h"
+#include "rv32i.h"
 
 /* The kind of a CSR instruction on csr, or K_ILLEGAL. */
 static u8 ksim_pool_csr_kind(unsigned int csr, bool write)

@@ -23,8 +23,8 @@
  * they are zero when the card is created.
  */
 #include "pool.h"
-#include "sim_params.h"
-#include "sim_units.h"
+#include "params.h"
+#include "table.h"
 
 struct ksim_pool *ksim_pool_of(struct ksim_unit *u)
 {

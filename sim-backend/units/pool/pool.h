@@ -32,7 +32,7 @@
 #define KSIM_POOL_H
 
 #include "ksim_unit.h"
-#include "sim_util.h"
+#include "util.h"
 #include <kohaku/kh_pool.h>
 
 #define KSIM_POOL_IRAM_WORDS	(KH_POOL_IRAM_SIZE / 4)

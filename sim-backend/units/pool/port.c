@@ -21,7 +21,7 @@
  * else, and a response nobody waits for, is dropped and counted.
  */
 #include "pool.h"
-#include "sim_params.h"
+#include "params.h"
 
 bool ksim_pool_addr_ok(const struct ksim_pool *p, u64 addr, u64 len)
 {

@@ -16,7 +16,7 @@
  * as of the last word executed.
  */
 #include "vec.h"
-#include "sim_units.h"
+#include "table.h"
 #include <kohaku/kh_units.h>
 
 static int ksim_vec_init(struct ksim_unit *u)

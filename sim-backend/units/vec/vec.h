@@ -30,7 +30,7 @@
 #define KSIM_VEC_H
 
 #include "ksim_unit.h"
-#include "sim_util.h"
+#include "util.h"
 #include <kohaku/kh_vec.h>
 
 /* vec_alu.v:130 in vec_lanes: ALAT = 14 + PIPE_MUX (1 ships) */

@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * BAR0 decode (kh_regs.h), and the 32-bit access to BAR0 and BAR1 (the
+ * XDMA register space, xdma/regs.c).  BAR0, per mesh N: the DDR
+ * controller window (a MIG-style control/ECC register set), the mesh
+ * control window (the
+ * orchestrator, low 16 bits decoded) and the clock wizard (PG065; its
+ * lock drives the mesh's reset).  The DDR controller and wizard windows
+ * are 32-bit registers: a 64-bit access at an 8-aligned offset reaches
+ * {reg[off + 4], reg[off]}, low address in the low half, and a write
+ * writes both, the low one first.  Absent meshes read 0 and ignore
+ * writes.  Writes to a mesh control window are lost while that mesh is in
+ * reset or recovering from it.  Every access first runs the card forward
+ * by its cost; a write lands in the last cycle of its cost.
+ */
+#include "card.h"
+#include "mag.h"
+#include "xdma.h"
+
+enum ksim_bar_target {
+	KSIM_BAR_NONE,
+	KSIM_BAR_DDRC,
+	KSIM_BAR_ORCH,
+	KSIM_BAR_CLKWIZ,
+};
+
+static unsigned int ksim_bar_decode(struct ksim_card *c, u32 off,
+				  struct ksim_mesh **m, unsigned int *n,
+				  u32 *rel)
+{
+	unsigned int t = KSIM_BAR_NONE;
+
+	if (off < KH_DDRC_BASE(KH_MAX_MESHES)) {
+		*n = off / KH_DDRC_SIZE;
+		*rel = off & (KH_DDRC_SIZE - 1);
+		t = KSIM_BAR_DDRC;
+	} else if (off >= KH_MESH_BASE(0) &&
+		   off < KH_MESH_BASE(KH_MAX_MESHES)) {
+		*n = (off - KH_MESH_BASE(0)) / KH_MESH_SIZE;
+		*rel = off & (KH_MESH_SIZE - 1);
+		t = KSIM_BAR_ORCH;
+	} else if (off >= KH_CLKWIZ_BASE(0) &&
+		   off < KH_CLKWIZ_BASE(KH_MAX_MESHES)) {
+		*n = (off - KH_CLKWIZ_BASE(0)) / KH_CLKWIZ_SIZE;
+		*rel = off & (KH_CLKWIZ_SIZE - 1);
+		t = KSIM_BAR_CLKWIZ;
+	}
+	if (t == KSIM_BAR_NONE)
+		return t;	/* unmapped space reads 0 */
+	*m = ksim_card_mesh(c, *n);
+	return *m ? t : KSIM_BAR_NONE;
+}
+
+static u32 ksim_bar_reg32(struct ksim_card *c, unsigned int t,
+			unsigned int n, u32 rel)
+{
+	if (t == KSIM_BAR_DDRC)
+		return ksim_ddrc_read(&c->ddrc[n], rel);
+	return ksim_clkwiz_read(c, n, rel);
+}
+
+/* A BAR0 read at an 8-aligned offset inside the BAR, time already run. */
+static u64 ksim_bar0_read(struct ksim_card *card, u32 offset)
+{
+	struct ksim_mesh *m = NULL;
+	unsigned int n = 0, t;
+	u32 rel = 0;
+
+	t = ksim_bar_decode(card, offset, &m, &n, &rel);
+	switch (t) {
+	case KSIM_BAR_ORCH:
+		return ksim_orch_read(&m->mag->orch, rel);
+	case KSIM_BAR_DDRC:
+	case KSIM_BAR_CLKWIZ:
+		/* a 64-bit read of two 32-bit registers, low address low */
+		return ksim_bar_reg32(card, t, n, rel) |
+		       ((u64)ksim_bar_reg32(card, t, n, rel + 4) << 32);
+	default:
+		return 0;
+	}
+}
+
+/*
+ * A BAR0 write at a 4-aligned offset inside the BAR: 64 bits (wide) or 32.
+ * The orchestrator's registers are 64-bit and ignore strobes: a 32-bit
+ * write at +0 writes the register with the upper half 0, one at +4 is
+ * lost.  The DDR controller and wizard windows are 32-bit registers.
+ */
+static void ksim_bar0_write(struct ksim_card *card, u32 offset, u64 value,
+			    bool wide)
+{
+	struct ksim_mesh *m = NULL;
+	unsigned int n = 0, i;
+	u32 rel = 0;
+
+	switch (ksim_bar_decode(card, offset, &m, &n, &rel)) {
+	case KSIM_BAR_ORCH:
+		if (rel & 4)
+			break;
+		if (ksim_mesh_recovering(m)) {
+			/* the orchestrator is in reset: the write is lost */
+			m->rst.host_dropped++;
+			ksim_mesh_log(m, "host write 0x%x lost: the mesh is in reset",
+				    rel);
+			break;
+		}
+		ksim_orch_host_write(&m->mag->orch, rel, value);
+		break;
+	case KSIM_BAR_CLKWIZ:
+		for (i = 0; i < (wide ? 2 : 1); i++, rel += 4, value >>= 32)
+			ksim_clkwiz_write(card, n, rel, (u32)value);
+		break;
+	case KSIM_BAR_DDRC:
+		for (i = 0; i < (wide ? 2 : 1); i++, rel += 4, value >>= 32)
+			ksim_ddrc_write(&card->ddrc[n], rel, (u32)value);
+		break;
+	default:
+		break;
+	}
+}
+
+u64 ksim_read64(struct ksim_card *card, u32 offset)
+{
+	card->host_reads++;
+	ksim_run(card, card->timing.read_cycles);
+	if (offset & 7 || offset >= KH_BAR0_SIZE)
+		return ~0ULL;
+	return ksim_bar0_read(card, offset);
+}
+
+void ksim_write64(struct ksim_card *card, u32 offset, u64 value)
+{
+	u32 cost = card->timing.write_cycles;
+
+	card->host_writes++;
+	ksim_run(card, cost ? cost - 1 : 0);
+	if (!(offset & 7) && offset < KH_BAR0_SIZE)
+		ksim_bar0_write(card, offset, value, true);
+	ksim_run(card, 1);
+}
+
+u32 ksim_bar_size(unsigned int bar)
+{
+	if (bar == 0)
+		return KH_BAR0_SIZE;
+	return bar == 1 ? KH_XDMA_BAR_SIZE : 0;
+}
+
+u32 ksim_bar_read32(struct ksim_card *card, unsigned int bar, u32 offset)
+{
+	card->host_reads++;
+	ksim_run(card, card->timing.read_cycles);
+	if (offset & 3 || offset >= ksim_bar_size(bar))
+		return ~0u;
+	if (bar == 1)
+		return ksim_xdma_read(card->xdma, offset);
+	return (u32)(ksim_bar0_read(card, offset & ~7u) >> (offset & 4 ? 32 : 0));
+}
+
+void ksim_bar_write32(struct ksim_card *card, unsigned int bar, u32 offset,
+		      u32 value)
+{
+	u32 cost = card->timing.write_cycles;
+
+	card->host_writes++;
+	ksim_run(card, cost ? cost - 1 : 0);
+	if (!(offset & 3) && offset < ksim_bar_size(bar)) {
+		if (bar == 1)
+			ksim_xdma_write(card->xdma, offset, value);
+		else
+			ksim_bar0_write(card, offset, value, false);
+	}
+	ksim_run(card, 1);
+}

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * The per-mesh BAR0 windows beside the mesh control window: the clock
+ * wizard (PG065; its lock drives the mesh's resetn) and the DDR
+ * controller's control/ECC registers.  Both are 32-bit register files;
+ * BAR0's 64-bit accesses reach two registers at once (card/bar.c).
+ */
+#ifndef KSIM_CLKWIZ_H
+#define KSIM_CLKWIZ_H
+
+#include "ksim_plat.h"
+#include <kohaku/kh_regs.h>
+
+struct ksim_card;
+
+#define KSIM_CLKWIZ_REGS		(0x800 / 4)	/* stored clock-wizard space */
+/* the reconfiguration registers 0x200-0x258: CFG0/1, then per output */
+#define KSIM_CLKWIZ_CFG		((KH_CLK_LOAD - KH_CLK_CFG0) / 4)
+
+struct ksim_clkwiz {
+	u32 reg[KSIM_CLKWIZ_REGS];	/* what the registers hold */
+	u32 run[KSIM_CLKWIZ_CFG];		/* the configuration the MMCM runs */
+	u64 lock_at;			/* locked from this cycle on */
+	u32 relocks;			/* lock drops */
+};
+
+void ksim_clkwiz_init(struct ksim_clkwiz *w);
+u32 ksim_clkwiz_read(struct ksim_card *c, unsigned int mesh, u32 off);
+void ksim_clkwiz_write(struct ksim_card *c, unsigned int mesh, u32 off,
+		     u32 v);
+
+/* The DDR controller window: a MIG-style control/ECC register set. */
+struct ksim_ddrc {
+	u32 ecc_en_irq;
+	u32 ecc_onoff;
+	u32 ce_cnt;
+};
+
+void ksim_ddrc_init(struct ksim_ddrc *d);
+u32 ksim_ddrc_read(const struct ksim_ddrc *d, u32 off);
+void ksim_ddrc_write(struct ksim_ddrc *d, u32 off, u32 v);
+
+#endif /* KSIM_CLKWIZ_H */

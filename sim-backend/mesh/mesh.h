@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * One mesh: its routers, endpoints, memory agent and DRAM, built from a
+ * parsed map (card/desc.h).  Coordinates are the map's: x = token index,
+ * y = line index; routers sit at 1..w-2 x 1..h-2.
+ */
+#ifndef KSIM_MESH_H
+#define KSIM_MESH_H
+
+#include "ksim_plat.h"
+#include "dram.h"
+#include "link.h"
+#include "params.h"
+#include "reset.h"
+#include "sched.h"
+
+#define KSIM_MAP_MAX		16
+#define KSIM_MAP_MIN		3
+#define KSIM_MAG_PORTS_MAX	4
+
+struct ksim_card;
+struct ksim_router;
+struct ksim_unit;
+struct ksim_mag;
+struct ksim_l2;
+struct ksim_desc_mesh;
+struct ksim_obs;
+
+struct ksim_mesh {
+	struct ksim_card *card;
+	struct ksim_sched *sched;
+	const struct ksim_params *p;	/* = &params */
+	struct ksim_params params;	/* this mesh's, from the description */
+	unsigned int id;
+	unsigned int w, h;
+	unsigned int lo, hi_x, hi_y;	/* router grid bounds */
+	unsigned int nrx, nry;		/* routers per row / column */
+	struct ksim_router *routers;	/* nrx * nry, row-major from (1,1) */
+	struct ksim_unit *unit[KSIM_MAP_MAX][KSIM_MAP_MAX];	/* [y][x] */
+	struct ksim_l2 *l2[KSIM_MAP_MAX][KSIM_MAP_MAX];	/* adapter on a unit's link */
+	struct ksim_mesh_rst rst;		/* resetn and the endpoint gates */
+	struct ksim_mag *mag;
+	struct ksim_dram dram;
+	struct ksim_tieoff tieoff;
+	struct ksim_obs *obs;		/* set while traced or DRAM knobs exist */
+};
+
+struct ksim_mesh *ksim_mesh_create(struct ksim_card *card, unsigned int id,
+			       const struct ksim_desc_mesh *dm, int *err);
+void ksim_mesh_destroy(struct ksim_mesh *m);
+void ksim_mesh_reset_state(struct ksim_mesh *m);
+
+struct ksim_router *ksim_mesh_router(struct ksim_mesh *m, unsigned int x,
+				 unsigned int y);
+/* The MAG port index for a unit on row y (nearest row, lower on a tie). */
+unsigned int ksim_mesh_unit_mag_port(const struct ksim_mesh *m, unsigned int y);
+
+/* Rate-limited model diagnostics (card/card.c). */
+bool ksim_log_ok(struct ksim_card *card);
+/* A mesh's interrupt level may have changed: re-evaluate the line. */
+void ksim_irq_eval(struct ksim_card *card);
+#define ksim_mesh_log(m, fmt, ...)					\
+	do {								\
+		if (ksim_log_ok((m)->card))				\
+			ksim_plat_log("mesh%u: " fmt "\n", (m)->id,	\
+				    ##__VA_ARGS__);			\
+	} while (0)
+
+#endif /* KSIM_MESH_H */

@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * Mesh reset: the hold, the release, and the gate that holds every
+ * endpoint's noc_in_busy high until the recovery window is over.
+ */
+#include "reset.h"
+#include "card.h"
+#include "mesh.h"
+#include "util.h"
+
+static struct ksim_gate *sink_gate(const struct ksim_sink *s)
+{
+	return ksim_container_of(s, struct ksim_gate, sink);
+}
+
+static u64 ksim_mesh_now(const struct ksim_mesh *m)
+{
+	return m->sched->now;
+}
+
+bool ksim_mesh_held_in_reset(const struct ksim_mesh *m)
+{
+	return ksim_mesh_now(m) < m->rst.release;
+}
+
+bool ksim_mesh_recovering(const struct ksim_mesh *m)
+{
+	return ksim_mesh_now(m) < m->rst.ready;
+}
+
+static bool ksim_gate_busy(const struct ksim_sink *s)
+{
+	const struct ksim_gate *g = sink_gate(s);
+
+	/* the XPM FIFOs fold wr_rst_busy into busy: held for the window */
+	return ksim_mesh_recovering(g->mesh) || g->inner->ops->busy(g->inner);
+}
+
+static void ksim_gate_take(struct ksim_sink *s, const struct kh_flit *f)
+{
+	struct ksim_gate *g = sink_gate(s);
+
+	if (ksim_mesh_recovering(g->mesh)) {
+		/* a sender that ignored busy: the FIFO in reset loses it */
+		g->mesh->rst.gate_dropped++;
+		ksim_mesh_log(g->mesh,
+			    "a type 0x%x flit was pushed into an endpoint in reset and lost",
+			    (unsigned int)kh_flit_get(f, KH_HDR_TYPE));
+		return;
+	}
+	g->inner->ops->take(g->inner, f);
+}
+
+static const struct ksim_sink_ops ksim_gate_ops = {
+	.busy = ksim_gate_busy,
+	.take = ksim_gate_take,
+};
+
+int ksim_mesh_rst_init(struct ksim_mesh *m)
+{
+	m->rst.gates = ksim_plat_zalloc(sizeof(*m->rst.gates) * m->w * m->h);
+	return m->rst.gates ? 0 : -ENOMEM;
+}
+
+void ksim_mesh_rst_fini(struct ksim_mesh *m)
+{
+	ksim_plat_free(m->rst.gates);
+	m->rst.gates = NULL;
+}
+
+struct ksim_sink *ksim_mesh_gate(struct ksim_mesh *m, unsigned int x,
+			     unsigned int y, struct ksim_sink *inner)
+{
+	struct ksim_gate *g = &m->rst.gates[y * m->w + x];
+
+	g->inner = inner;
+	g->mesh = m;
+	g->sink.ops = &ksim_gate_ops;
+	g->sink.node = inner->node;
+	return &g->sink;
+}
+
+void ksim_mesh_reset_hold(struct ksim_mesh *m, u64 release)
+{
+	u64 now = ksim_mesh_now(m);
+
+	if (release < now)
+		release = now;
+	ksim_mesh_reset_state(m);
+	m->rst.release = release;
+	m->rst.ready = release + KH_RST_RECOVERY_CYCLES;
+	m->rst.resets++;
+	/* a step at the end of the window, for flits held against a gate */
+	ksim_card_rst_timer(m->card);
+}
