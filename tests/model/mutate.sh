@@ -95,12 +95,14 @@ cat <<'M'
 318~obs/checker.c~model_check~checker: a flit to a tie-off stays in flight (reported lost)~		c->count_[KSIM_CHK_TIEOFF]++;\n\t\tksim_tab_del(c, e);~		c->count_[KSIM_CHK_TIEOFF]++;
 319~obs/obs.c~model_check~checker: tags are not stripped before an endpoint takes a flit~		*copy = l->reg;\n\t\tksim_flit_set_tag(copy, 0);~		*copy = l->reg;
 320~units/sx.c~model_check~SX: holds flits it does not expect instead of dropping them (rule 10 test)~		ksim_unit_drop(u, f, "unexpected on the SX receive path");\n\t}\n\tif (line)~		return false;\n\t}\n\tif (line)
-201~lib/mxfp7.c~model_mxfp7~MXFP7: ties round away from zero~	if (2 * r > d || (2 * r == d && (q & 1)))~	if (2 * r >= d)
-202~lib/mxfp7.c~model_mxfp7~MXFP7: the scale keeps |int| <= 62, one step too coarse~		if (ksim_mx_quot(amax, mid) <= KH_MX_INT_MAX)~		if (ksim_mx_quot(amax, mid) < KH_MX_INT_MAX)
-203~lib/mxfp7.c~model_mxfp7~MXFP7: Inf is taken as NaN (0) instead of saturating~		return KSIM_FP16_MAG_MAX;		/* Inf saturates */~		return 0;
-204~lib/mxfp7.c~model_mxfp7~MXFP7: the B layout packs like A~		if (blayout)\n\t\t\tblk[KH_MX_B_LANE(j)]~		if (0)\n\t\t\tblk[KH_MX_B_LANE(j)]
-205~lib/mxfp7.c~model_mxfp7~MXFP7: the scale byte one byte too high~		w[KH_MX_SCALE_BIT / 8] = s;~		w[KH_MX_SCALE_BIT / 8 + 1] = s;
-206~lib/mxfp7.c~model_mxfp7~MXFP7: subnormals read with exponent 0, not 1~	if (!e)\n\t\te = 1;~	if (!e)\n\t\te = 0;
+201~lib/mxfp7.c~model_mxfp7~MXFP7: elements truncate instead of rounding half up~		sum = (x8 >> 1) + (x8 & 1);	/* round half up */~		sum = x8 >> 1;
+202~lib/mxfp7.c~model_mxfp7~MXFP7: the scale mantissa threshold one step off (sig > 1764 takes 14)~		m8 = sig > 1764 ? 15 : sig > 1638 ? 14 :~		m8 = sig > 1764 ? 14 : sig > 1638 ? 14 :
+203~lib/mxfp7.c~model_mxfp7~MXFP7: an element 8 or more binades below the scale is not flushed to zero~		if (!sig || t >= 8)~		if (!sig || t > 8)
+204~lib/mxfp7.c~model_mxfp7~MXFP7: the B layout packs like A~			unsigned int l = blayout ? KH_MX_B_LANE(o) : KH_MX_A_LANE(o);~			unsigned int l = KH_MX_A_LANE(o);
+205~lib/mxfp7.c~model_mxfp7~MXFP7: the scale byte of lane 0 goes to every lane~			wd[KH_MX_SCALE_BYTE(lane)] = s[lane];~			wd[KH_MX_SCALE_BYTE(lane)] = s[0];
+206~lib/mxfp7.c~model_mxfp7~MXFP7: subnormals read with exponent 0, not 1~	else\n\t\t*e = 1;~	else\n\t\t*e = 0;
+		*e = 1;~	else
+		*e = 0;
 210~mesh/mag.c~model_mem~MAG: entry words carry no word index in rsvd~	kh_flit_set(&f, KH_HDR_RSVD_LO, w);~	kh_flit_set(&f, KH_HDR_RSVD_LO, 0);
 211~mesh/mag.c~model_mem~MAG: last on every entry word~		    er->txn + er->send_i, w + 1 == er->out_words);~		    er->txn + er->send_i, 1);
 212~mesh/mag.c~model_mem~MAG: stream txn + i saturates at 255 instead of wrapping~		    er->txn + er->send_i, w + 1 == er->out_words);~		    er->txn + er->send_i > 255 ? 255 : er->txn + er->send_i,\n\t\t    w + 1 == er->out_words);
