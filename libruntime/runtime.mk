@@ -40,6 +40,7 @@ RT_SRCS += libruntime/cpu.c
 CLI_SRCS += libruntime/cli/cmd_cpu.c
 CLI_SRCS += \
 	libruntime/cli/main.c \
+	libruntime/cli/usage.c \
 	libruntime/cli/args.c \
 	libruntime/cli/cmd_version.c \
 	libruntime/cli/output.c \

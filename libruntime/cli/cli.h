@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * The kohaku CLI's shared pieces: its options, exit codes, and the helpers
- * more than one command uses.  main.c parses the arguments and dispatches;
- * each cmd_*.c is one command group; output.c prints what several of them
- * print.
+ * more than one command uses.  main.c dispatches the arguments args.c
+ * parses; each cmd_*.c is one command group; usage.c is the usage,
+ * select.c the device and units a command runs on, output.c what several
+ * commands print.
  */
 #ifndef KOHAKU_CLI_H
 #define KOHAKU_CLI_H
@@ -88,17 +89,17 @@ void cli_check_takes(const struct kohaku_cli_opts *o, const char *cmd,
  */
 unsigned long cli_parse_number(const char *opt, const char *s,
 			       unsigned long max);
-/* main.c: the usage text */
+/* usage.c: the usage text */
 void cli_usage(FILE *f);
 /* cmd_version.c: --version: tool, library, ABI, driver, firmware */
 int cli_cmd_version(const struct kohaku_cli_opts *o);
-/* main.c: a usage error on stderr, then exit(EXIT_USAGE) */
+/* usage.c: a usage error on stderr, then exit(EXIT_USAGE) */
 void cli_die_usage(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2), noreturn));
-/* main.c: open the device the options name; 0 or an exit code (said) */
+/* select.c: open the device the options name; 0 or an exit code (said) */
 int cli_open_dev(const struct kohaku_cli_opts *o, kohaku_device **dev);
 /*
- * main.c: cli_open_dev, then the node table (kohaku_nodes_alloc with
+ * select.c: cli_open_dev, then the node table (kohaku_nodes_alloc with
  * flags); 0 or an exit code, said on stderr (nothing is left open).
  */
 int cli_open_nodes(const struct kohaku_cli_opts *o, unsigned int flags,

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * The units a command runs on: every unit of one type, or the ones --node
- * names (each checked to be of that type, with the right ones listed when
- * it is not); and a job of one program for one of them.
+ * What a command runs on: the device the options name (--backend,
+ * --device, --map), with its node table, and the units: every unit of one
+ * type, or the ones --node names (each checked to be of that type, with
+ * the right ones listed when it is not); and a job of one program for one
+ * of them.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -10,6 +12,47 @@
 #include <string.h>
 
 #include "cli.h"
+
+int cli_open_dev(const struct kohaku_cli_opts *o, kohaku_device **dev)
+{
+	char err[KOHAKU_ERRMSG_MAX];
+	enum kohaku_backend b = o->backend;
+	const char *d = o->device;
+	int r;
+
+	if (o->map) {
+		d = o->map;
+		b = KOHAKU_BACKEND_SIM;
+	}
+	r = kohaku_open(b, d, dev, err, sizeof(err));
+	if (r < 0) {
+		cli_error("cannot open a device: %s", err);
+		/*
+		 * refused, not absent: a description that describes no card,
+		 * a device string that names none, another ABI
+		 */
+		return r == -EPROTO || r == -EINVAL ? EXIT_USAGE : EXIT_NODEV;
+	}
+	return 0;
+}
+
+int cli_open_nodes(const struct kohaku_cli_opts *o, unsigned int flags,
+		   kohaku_device **dev, struct drm_kohaku_node **nd,
+		   unsigned int *n)
+{
+	int r;
+
+	r = cli_open_dev(o, dev);
+	if (r)
+		return r;
+	r = kohaku_nodes_alloc(*dev, flags, nd, n);
+	if (r < 0) {
+		cli_error("%s", kohaku_last_error(*dev));
+		kohaku_close(*dev);
+		return EXIT_DEVICE;
+	}
+	return 0;
+}
 
 static void list_units(const struct drm_kohaku_node *nd, unsigned int n,
 		       uint16_t cu_type)
