@@ -46,7 +46,8 @@ CLI_SRCS += \
 	libruntime/cli/output.c \
 	libruntime/cli/cmd_list.c \
 	libruntime/cli/cmd_info.c \
-	libruntime/cli/cmd_run.c \
+	libruntime/cli/demo.c \
+	libruntime/cli/demo_saxpy.c \
 	libruntime/cli/cmd_pool.c \
 	libruntime/cli/cmd_mat.c \
 	libruntime/cli/cmd_fw.c \

@@ -60,7 +60,7 @@ struct kohaku_cli_opts {
 	/* CLI_TAKES_* of the command options given */
 	unsigned int given;
 	bool live;
-	/* run saxpy, run <pool kernel> */
+	/* --n: the run demos' (each has its default when not given) */
 	unsigned long n;
 	bool n_given;
 	/* fw load */
@@ -124,7 +124,7 @@ int cli_select_units(const struct kohaku_cli_opts *o,
  * cli_demo_open() returns EXIT_OK, or an exit code with what it got so far
  * in d (cli_demo_close() frees any of it).
  */
-struct kohaku_cli_demo {
+struct kohaku_cli_demo_units {
 	kohaku_device *dev;
 	struct drm_kohaku_node *nd;
 	unsigned int n_nodes;
@@ -132,10 +132,10 @@ struct kohaku_cli_demo {
 	unsigned int n_sel;
 	void *runs;
 };
-int cli_demo_open(const struct kohaku_cli_opts *o, struct kohaku_cli_demo *d,
+int cli_demo_open(const struct kohaku_cli_opts *o, struct kohaku_cli_demo_units *d,
 		  uint16_t cu_type, const char *what, size_t run_size,
 		  size_t node_off);
-void cli_demo_close(struct kohaku_cli_demo *d);
+void cli_demo_close(struct kohaku_cli_demo_units *d);
 /*
  * The device has no unit the demo runs on: the JSON tail, a message naming
  * the unit (cu_type) and a hint, EXIT_USAGE.
@@ -226,9 +226,8 @@ void cli_report_end(const struct kohaku_cli_opts *o, bool ok,
 		    const char *error);
 
 /*
- * The commands: list (cmd_list.c), info and nodes (cmd_info.c), run
- * (cmd_run.c; what is the example's name, or NULL).  Each returns the exit
- * code.
+ * The commands: list (cmd_list.c), info and nodes (cmd_info.c); the run
+ * demos are demo.h's.  Each returns the exit code.
  */
 int cli_cmd_list(const struct kohaku_cli_opts *o);
 /* cmd_info.c: kohaku examine, the whole report (schema CLI_SCHEMA) */
@@ -236,7 +235,6 @@ int cli_cmd_list(const struct kohaku_cli_opts *o);
 int cli_cmd_examine(const struct kohaku_cli_opts *o);
 int cli_cmd_info(const struct kohaku_cli_opts *o);
 int cli_cmd_nodes(const struct kohaku_cli_opts *o);
-int cli_cmd_run(const struct kohaku_cli_opts *o, const char *what);
 /* cmd_pool.c: run a POOL firmware kernel; false when what names none */
 bool cli_is_pool_kernel(const char *what);
 int cli_cmd_run_pool(const struct kohaku_cli_opts *o, const char *what);
@@ -258,33 +256,6 @@ int cli_cmd_fw(const struct kohaku_cli_opts *o, const char *sub,
  * (validate prints it on stderr when the step takes long)
  */
 typedef void kohaku_cli_progress_fn(unsigned int done, unsigned int total, void *arg);
-
-/* one SX unit's saxpy run: its vectors, its job, and what came of it */
-struct kohaku_cli_unit_run {
-	const struct drm_kohaku_node *node;
-	uint32_t hx, hy;
-	uint64_t ax, ay;
-	uint64_t job;
-	bool submitted;
-	double t0, t1;
-	struct kohaku_job_status st;
-	unsigned long bad;
-	unsigned long first_bad;
-	bool guard_ok;
-	int exit;
-	char why[KOHAKU_ERRMSG_MAX];
-};
-/*
- * cmd_run.c: saxpy (o->n elements, o->a, o->timeout_ms) on runs[i].node
- * for each of n_runs, all submitted before the first wait; each run's exit
- * (EXIT_*) and why filled; progress (may be NULL) after each unit.  0, or
- * EXIT_DEVICE when out of memory.  cli_saxpy_free() frees the BOs.
- */
-int cli_saxpy_units(kohaku_device *dev, const struct kohaku_cli_opts *o,
-		    struct kohaku_cli_unit_run *runs, unsigned int n_runs,
-		    kohaku_cli_progress_fn *progress, void *arg);
-void cli_saxpy_free(kohaku_device *dev, struct kohaku_cli_unit_run *runs,
-		    unsigned int n_runs);
 
 /* one POOL unit's firmware kernel run */
 struct kohaku_cli_pool_run {

@@ -395,7 +395,7 @@ static void cd_print_text(const struct kohaku_cli_cpu_run *v, unsigned long n)
 /* no cpu unit: said on stderr (and as the JSON's error), EXIT_USAGE */
 int cli_cmd_run_cpu(const struct kohaku_cli_opts *o)
 {
-	struct kohaku_cli_demo d;
+	struct kohaku_cli_demo_units d;
 	struct kohaku_cli_cpu_run *runs;
 	unsigned int n_runs, i;
 	unsigned long n = o->n_given ? o->n : CD_N_DEFAULT;

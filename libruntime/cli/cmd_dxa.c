@@ -410,7 +410,7 @@ static unsigned int dc_scr_of(const struct drm_kohaku_node *nd, unsigned int n,
 
 int cli_cmd_run_dxa(const struct kohaku_cli_opts *o)
 {
-	struct kohaku_cli_demo d;
+	struct kohaku_cli_demo_units d;
 	struct kohaku_cli_dxa_run *runs;
 	unsigned int n_runs, i;
 	kohaku_device *dev;

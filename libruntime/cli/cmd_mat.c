@@ -213,7 +213,7 @@ static void mat_print(const struct kohaku_cli_opts *o,
 
 int cli_cmd_run_mat(const struct kohaku_cli_opts *o)
 {
-	struct kohaku_cli_demo d;
+	struct kohaku_cli_demo_units d;
 	struct kohaku_cli_mat_run *runs;
 	unsigned int n_runs, i;
 	kohaku_device *dev;

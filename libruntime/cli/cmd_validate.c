@@ -9,7 +9,7 @@
  *   3 enumerate  every mesh READY, the node table listed
  *   4 bo         a pattern written to a BO on every mesh, read back, equal
  *   5 bandwidth  BO_WRITE and BO_READ of 4 MiB, MB/s (reported, no limit)
- *   6 saxpy      run saxpy's check on every SX unit (cmd_run.c)
+ *   6 saxpy      run saxpy's check on every SX unit (demo_saxpy.c)
  *   7 null       a null instruction job on every null unit
  *   8 firmware   POOL units: every one RUNNING, and the ping kernel on each
  *                (cmd_pool.c); SKIP without POOL units
@@ -29,7 +29,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "cli.h"
+#include "demo.h"
 #include "kohaku/kh_pool.h"
 #include "kohaku/kh_units.h"
 
@@ -294,11 +294,13 @@ static void step_saxpy(struct kohaku_cli_validate *v, kohaku_device *dev,
 		       const struct drm_kohaku_node *nd, unsigned int n,
 		       const struct drm_kohaku_node **sel)
 {
-	struct kohaku_cli_opts so = *v->o;
-	struct kohaku_cli_unit_run *runs;
+	struct kohaku_cli_demo_ctx c = {
+		dev, nd, n, &cli_demo_saxpy, { .n = 1000, .a = 1.7f },
+	};
+	struct kohaku_cli_run *runs;
 	unsigned int n_runs, i, bad = 0;
 	int worst = EXIT_OK;
-	const struct kohaku_cli_unit_run *first = NULL;
+	const struct kohaku_cli_run *first = NULL;
 
 	step_start(v, "saxpy");
 	n_runs = units_of(nd, n, KH_CU_SX, sel);
@@ -311,12 +313,9 @@ static void step_saxpy(struct kohaku_cli_validate *v, kohaku_device *dev,
 		step_end(v, "FAIL", EXIT_DEVICE, "out of memory");
 		return;
 	}
-	so.n = 1000;
-	so.a = 1.7f;
-	so.timeout_ms = 0;
 	for (i = 0; i < n_runs; i++)
 		runs[i].node = sel[i];
-	if (cli_saxpy_units(dev, &so, runs, n_runs, step_progress, v)) {
+	if (cli_demo_units(&c, runs, n_runs, step_progress, v)) {
 		step_end(v, "FAIL", EXIT_DEVICE, "out of memory");
 		goto out;
 	}
@@ -334,9 +333,9 @@ static void step_saxpy(struct kohaku_cli_validate *v, kohaku_device *dev,
 			 first->node->x, first->node->y, first->why);
 	else
 		step_end(v, "PASS", 0, "%u SX unit%s: %lu elements each, "
-			 "bit-exact", n_runs, n_runs == 1 ? "" : "s", so.n);
+			 "bit-exact", n_runs, n_runs == 1 ? "" : "s", c.p.n);
 out:
-	cli_saxpy_free(dev, runs, n_runs);
+	cli_demo_free(&c, runs, n_runs);
 	free(runs);
 }
 

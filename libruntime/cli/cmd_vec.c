@@ -308,7 +308,7 @@ static void vd_cycles(kohaku_device *dev, struct kohaku_cli_vec_run *runs,
 
 int cli_cmd_run_vec(const struct kohaku_cli_opts *o)
 {
-	struct kohaku_cli_demo d;
+	struct kohaku_cli_demo_units d;
 	struct kohaku_cli_vec_run *runs;
 	unsigned int n_runs, i;
 	kohaku_device *dev;

@@ -20,7 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "demo.h"
 
 /* ---- dispatch ---- */
 
@@ -31,7 +31,7 @@
 
 enum kohaku_cli_cmd_id {
 	CLI_CMD_LIST, CLI_CMD_INFO, CLI_CMD_EXAMINE, CLI_CMD_NODES, CLI_CMD_DXA, CLI_CMD_HELP,
-	CLI_CMD_RUN_SAXPY, CLI_CMD_RUN_MAT, CLI_CMD_RUN_VEC, CLI_CMD_RUN_DXA,
+	CLI_CMD_RUN_DEMO, CLI_CMD_RUN_MAT, CLI_CMD_RUN_VEC, CLI_CMD_RUN_DXA,
 	CLI_CMD_RUN_CPU, CLI_CMD_RUN_POOL, CLI_CMD_RUN_OTHER,
 	CLI_CMD_FW_INFO, CLI_CMD_FW_LOAD, CLI_CMD_FW_OTHER,
 	CLI_CMD_VALIDATE, CLI_CMD_TOP, CLI_CMD_SIM_INJECT, CLI_CMD_SIM_READ,
@@ -39,8 +39,8 @@ enum kohaku_cli_cmd_id {
 };
 
 /*
- * A command: its first word, its second (NULL: any or none; "*" a POOL
- * kernel), the words it takes (max_pos, the command's own counted) and
+ * A command: its first word, its second (NULL: any or none; "*" a demo,
+ * or for CLI_CMD_RUN_POOL a POOL kernel), the words it takes (max_pos, the command's own counted) and
  * its options.  The *_OTHER ones are what is left of a group: its
  * function names what is wrong (which example, which fw subcommand).
  */
@@ -58,7 +58,8 @@ static const struct kohaku_cli_cmd cli_cmds[] = {
 	{ "nodes", NULL, CLI_CMD_NODES, 1, CLI_TAKES_LIVE },
 	{ "dxa", NULL, CLI_CMD_DXA, 1, CLI_TAKES_NODE },
 	{ "help", NULL, CLI_CMD_HELP, 1, 0 },
-	{ "run", "saxpy", CLI_CMD_RUN_SAXPY, 2, CLI_TAKES_RUN },
+	/* run NAME: a demo (demo.h), taking the options it says */
+	{ "run", "*", CLI_CMD_RUN_DEMO, 2, 0 },
 	{ "run", "mat-demo", CLI_CMD_RUN_MAT, 2,
 	  CLI_TAKES_NODE | CLI_TAKES_TIMEOUT },
 	{ "run", "vec-demo", CLI_CMD_RUN_VEC, 2,
@@ -85,6 +86,21 @@ static const struct kohaku_cli_cmd cli_cmds[] = {
 	{ "sim", NULL, CLI_CMD_SIM_OTHER, ~0u, CLI_TAKES_ALL },
 };
 
+/* the demos `run NAME` runs */
+static const struct kohaku_cli_demo *const cli_demos[] = {
+	&cli_demo_saxpy,
+};
+
+static const struct kohaku_cli_demo *cli_find_demo(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(cli_demos) / sizeof(cli_demos[0]); i++)
+		if (!strcmp(name, cli_demos[i]->name))
+			return cli_demos[i];
+	return NULL;
+}
+
 static bool cli_cmd_matches(const struct kohaku_cli_cmd *c,
 			    const struct kohaku_cli_opts *o)
 {
@@ -97,7 +113,8 @@ static bool cli_cmd_matches(const struct kohaku_cli_cmd *c,
 	if (!sub)
 		return false;
 	if (!strcmp(c->sub, "*"))
-		return cli_is_pool_kernel(sub);
+		return c->id == CLI_CMD_RUN_DEMO ? cli_find_demo(sub) != NULL :
+		       cli_is_pool_kernel(sub);
 	return !strcmp(c->sub, sub);
 }
 
@@ -123,7 +140,19 @@ static void cli_check_cmd(const struct kohaku_cli_cmd *c,
 	if (o->n_pos > c->max_pos)
 		cli_die_usage("%s: unexpected argument '%s'", label,
 			      o->pos[c->max_pos]);
-	cli_check_takes(o, label, c->takes);
+	cli_check_takes(o, label, c->id == CLI_CMD_RUN_DEMO ?
+			cli_find_demo(o->pos[1])->takes : c->takes);
+}
+
+/* run with no demo, or one that is none: refused */
+static void __attribute__((noreturn)) cli_run_other(const char *what)
+{
+	if (!what)
+		cli_die_usage("run: which example? (run saxpy, run mat-demo, "
+			      "run vec-demo, run cpu-demo, run KERNEL)");
+	cli_die_usage("run: unknown example '%s' (run saxpy, run "
+		      "mat-demo, run vec-demo, run cpu-demo, run KERNEL)",
+		      what);
 }
 
 /* sim inject SPEC...: the words after inject as one spec */
@@ -164,9 +193,10 @@ static int cli_dispatch(const struct kohaku_cli_cmd *c,
 	case CLI_CMD_HELP:
 		cli_usage(stdout);
 		return EXIT_OK;
-	case CLI_CMD_RUN_SAXPY:
+	case CLI_CMD_RUN_DEMO:
+		return cli_demo_run(o, cli_find_demo(arg1));
 	case CLI_CMD_RUN_OTHER:
-		return cli_cmd_run(o, arg1);
+		cli_run_other(arg1);
 	case CLI_CMD_RUN_MAT:
 		return cli_cmd_run_mat(o);
 	case CLI_CMD_RUN_VEC:

@@ -139,7 +139,7 @@ int cli_wait_final(kohaku_device *dev, uint64_t job, uint32_t timeout_ms,
 	return r;
 }
 
-int cli_demo_open(const struct kohaku_cli_opts *o, struct kohaku_cli_demo *d,
+int cli_demo_open(const struct kohaku_cli_opts *o, struct kohaku_cli_demo_units *d,
 		  uint16_t cu_type, const char *what, size_t run_size,
 		  size_t node_off)
 {
@@ -168,7 +168,7 @@ int cli_demo_open(const struct kohaku_cli_opts *o, struct kohaku_cli_demo *d,
 	return r;
 }
 
-void cli_demo_close(struct kohaku_cli_demo *d)
+void cli_demo_close(struct kohaku_cli_demo_units *d)
 {
 	free(d->sel);
 	free(d->runs);
