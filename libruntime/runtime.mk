@@ -49,7 +49,7 @@ CLI_SRCS += \
 	libruntime/cli/demo.c \
 	libruntime/cli/demo_saxpy.c \
 	libruntime/cli/cmd_pool.c \
-	libruntime/cli/cmd_mat.c \
+	libruntime/cli/demo_mat.c \
 	libruntime/cli/cmd_fw.c \
 	libruntime/cli/cmd_validate.c \
 	libruntime/cli/cmd_sim.c \
