@@ -31,7 +31,7 @@ RT_SRCS += \
 	libruntime/inproc/fw_autoload.c
 # the vec unit's builders and `kohaku run vec-demo`
 RT_SRCS += libruntime/vec.c
-CLI_SRCS += libruntime/cli/cmd_vec.c
+CLI_SRCS += libruntime/cli/demo_vec.c
 # the DXA unit's slots and builders, `kohaku dxa` and `kohaku run dxa-copy`
 RT_SRCS += libruntime/dxa.c
 CLI_SRCS += libruntime/cli/cmd_dxa.c

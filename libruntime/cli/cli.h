@@ -238,8 +238,6 @@ int cli_cmd_nodes(const struct kohaku_cli_opts *o);
 /* cmd_pool.c: run a POOL firmware kernel; false when what names none */
 bool cli_is_pool_kernel(const char *what);
 int cli_cmd_run_pool(const struct kohaku_cli_opts *o, const char *what);
-/* cmd_vec.c: run vec-demo, a small FP16 kernel on every vec unit */
-int cli_cmd_run_vec(const struct kohaku_cli_opts *o);
 /* cmd_dxa.c: dxa, the DXA units' slots; run dxa-copy, a checked copy */
 int cli_cmd_dxa(const struct kohaku_cli_opts *o);
 int cli_cmd_run_dxa(const struct kohaku_cli_opts *o);

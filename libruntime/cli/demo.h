@@ -129,6 +129,7 @@ struct kohaku_cli_demo {
 /* the demos (demo_*.c); the POOL kernels by name, NULL for none */
 extern const struct kohaku_cli_demo cli_demo_saxpy;
 extern const struct kohaku_cli_demo cli_demo_mat;
+extern const struct kohaku_cli_demo cli_demo_vec;
 const struct kohaku_cli_demo *cli_pool_demo(const char *name);
 
 /* demo.c: `kohaku run NAME` for demo d; the exit code */
