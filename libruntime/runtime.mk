@@ -37,7 +37,7 @@ RT_SRCS += libruntime/dxa.c
 CLI_SRCS += libruntime/cli/cmd_dxa.c
 # the cpu unit's builders and assembler, and `kohaku run cpu-demo`
 RT_SRCS += libruntime/cpu.c
-CLI_SRCS += libruntime/cli/cmd_cpu.c
+CLI_SRCS += libruntime/cli/demo_cpu.c
 CLI_SRCS += \
 	libruntime/cli/main.c \
 	libruntime/cli/usage.c \

@@ -241,8 +241,6 @@ int cli_cmd_run_pool(const struct kohaku_cli_opts *o, const char *what);
 /* cmd_dxa.c: dxa, the DXA units' slots; run dxa-copy, a checked copy */
 int cli_cmd_dxa(const struct kohaku_cli_opts *o);
 int cli_cmd_run_dxa(const struct kohaku_cli_opts *o);
-/* cmd_cpu.c: run cpu-demo, an RV32I prefix sum on every cpu unit */
-int cli_cmd_run_cpu(const struct kohaku_cli_opts *o);
 /* cmd_fw.c: fw load FILE, fw info */
 int cli_cmd_fw(const struct kohaku_cli_opts *o, const char *sub,
 	       const char *arg);

@@ -130,6 +130,7 @@ struct kohaku_cli_demo {
 extern const struct kohaku_cli_demo cli_demo_saxpy;
 extern const struct kohaku_cli_demo cli_demo_mat;
 extern const struct kohaku_cli_demo cli_demo_vec;
+extern const struct kohaku_cli_demo cli_demo_cpu;
 const struct kohaku_cli_demo *cli_pool_demo(const char *name);
 
 /* demo.c: `kohaku run NAME` for demo d; the exit code */

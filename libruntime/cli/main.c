@@ -32,7 +32,7 @@
 enum kohaku_cli_cmd_id {
 	CLI_CMD_LIST, CLI_CMD_INFO, CLI_CMD_EXAMINE, CLI_CMD_NODES, CLI_CMD_DXA, CLI_CMD_HELP,
 	CLI_CMD_RUN_DEMO, CLI_CMD_RUN_DXA,
-	CLI_CMD_RUN_CPU, CLI_CMD_RUN_POOL, CLI_CMD_RUN_OTHER,
+	CLI_CMD_RUN_POOL, CLI_CMD_RUN_OTHER,
 	CLI_CMD_FW_INFO, CLI_CMD_FW_LOAD, CLI_CMD_FW_OTHER,
 	CLI_CMD_VALIDATE, CLI_CMD_TOP, CLI_CMD_SIM_INJECT, CLI_CMD_SIM_READ,
 	CLI_CMD_SIM_OTHER,
@@ -62,8 +62,6 @@ static const struct kohaku_cli_cmd cli_cmds[] = {
 	{ "run", "*", CLI_CMD_RUN_DEMO, 2, 0 },
 	{ "run", "dxa-copy", CLI_CMD_RUN_DXA, 2,
 	  CLI_TAKES_NODE | CLI_TAKES_TIMEOUT },
-	{ "run", "cpu-demo", CLI_CMD_RUN_CPU, 2,
-	  CLI_TAKES_N | CLI_TAKES_NODE | CLI_TAKES_TIMEOUT },
 	{ "run", "*", CLI_CMD_RUN_POOL, 2,
 	  CLI_TAKES_N | CLI_TAKES_NODE | CLI_TAKES_TIMEOUT },
 	{ "run", NULL, CLI_CMD_RUN_OTHER, ~0u, CLI_TAKES_ALL },
@@ -87,6 +85,7 @@ static const struct kohaku_cli_demo *const cli_demos[] = {
 	&cli_demo_saxpy,
 	&cli_demo_mat,
 	&cli_demo_vec,
+	&cli_demo_cpu,
 };
 
 static const struct kohaku_cli_demo *cli_find_demo(const char *name)
@@ -197,8 +196,6 @@ static int cli_dispatch(const struct kohaku_cli_cmd *c,
 		cli_run_other(arg1);
 	case CLI_CMD_RUN_DXA:
 		return cli_cmd_run_dxa(o);
-	case CLI_CMD_RUN_CPU:
-		return cli_cmd_run_cpu(o);
 	case CLI_CMD_RUN_POOL:
 		return cli_cmd_run_pool(o, arg1);
 	case CLI_CMD_FW_INFO:
