@@ -48,7 +48,7 @@ CLI_SRCS += \
 	libruntime/cli/cmd_info.c \
 	libruntime/cli/demo.c \
 	libruntime/cli/demo_saxpy.c \
-	libruntime/cli/cmd_pool.c \
+	libruntime/cli/demo_pool.c \
 	libruntime/cli/demo_mat.c \
 	libruntime/cli/cmd_fw.c \
 	libruntime/cli/cmd_validate.c \

@@ -235,9 +235,6 @@ int cli_cmd_list(const struct kohaku_cli_opts *o);
 int cli_cmd_examine(const struct kohaku_cli_opts *o);
 int cli_cmd_info(const struct kohaku_cli_opts *o);
 int cli_cmd_nodes(const struct kohaku_cli_opts *o);
-/* cmd_pool.c: run a POOL firmware kernel; false when what names none */
-bool cli_is_pool_kernel(const char *what);
-int cli_cmd_run_pool(const struct kohaku_cli_opts *o, const char *what);
 /* cmd_dxa.c: dxa, the DXA units' slots; run dxa-copy, a checked copy */
 int cli_cmd_dxa(const struct kohaku_cli_opts *o);
 int cli_cmd_run_dxa(const struct kohaku_cli_opts *o);
@@ -250,31 +247,6 @@ int cli_cmd_fw(const struct kohaku_cli_opts *o, const char *sub,
  * (validate prints it on stderr when the step takes long)
  */
 typedef void kohaku_cli_progress_fn(unsigned int done, unsigned int total, void *arg);
-
-/* one POOL unit's firmware kernel run */
-struct kohaku_cli_pool_run {
-	const struct drm_kohaku_node *node;
-	uint32_t bo[3];		/* inputs, then the output */
-	uint64_t addr[3];
-	unsigned char *in[2];
-	uint64_t job;
-	bool submitted;
-	struct kohaku_job_status st;
-	int exit;
-	char result[128];
-	char why[KOHAKU_ERRMSG_MAX];
-};
-/*
- * cmd_pool.c: the POOL kernel what (cli_is_pool_kernel) with n on
- * runs[i].node for each of n_runs, checked against the host; each run's
- * exit, result and why filled; progress (may be NULL) after each unit.
- * cli_pool_free() frees the BOs and the inputs.
- */
-void cli_pool_units(kohaku_device *dev, const char *what, unsigned long n,
-		    uint32_t timeout_ms, struct kohaku_cli_pool_run *runs,
-		    unsigned int n_runs, kohaku_cli_progress_fn *progress, void *arg);
-void cli_pool_free(kohaku_device *dev, struct kohaku_cli_pool_run *runs,
-		   unsigned int n_runs);
 
 /* cmd_validate.c, cmd_sim.c, cmd_top.c */
 int cli_cmd_validate(const struct kohaku_cli_opts *o);

@@ -12,7 +12,7 @@
  *   6 saxpy      run saxpy's check on every SX unit (demo_saxpy.c)
  *   7 null       a null instruction job on every null unit
  *   8 firmware   POOL units: every one RUNNING, and the ping kernel on each
- *                (cmd_pool.c); SKIP without POOL units
+ *                (demo_pool.c); SKIP without POOL units
  *   9 checker    a simulated card: the model's protocol checker (turned
  *                on right after open) found 0 violations; SKIP on a real
  *                card
@@ -421,10 +421,13 @@ static void step_firmware(struct kohaku_cli_validate *v, kohaku_device *dev,
 			  const struct drm_kohaku_node *nd, unsigned int n,
 			  const struct drm_kohaku_node **sel)
 {
+	struct kohaku_cli_demo_ctx c = {
+		dev, nd, n, cli_pool_demo("ping"), { .n = 1 },
+	};
 	struct kohaku_fw_info fi;
-	struct kohaku_cli_pool_run *runs;
+	struct kohaku_cli_run *runs;
 	unsigned int n_runs, i, bad = 0;
-	const struct kohaku_cli_pool_run *first = NULL;
+	const struct kohaku_cli_run *first = NULL;
 	int worst = EXIT_OK;
 
 	step_start(v, "firmware");
@@ -459,7 +462,10 @@ static void step_firmware(struct kohaku_cli_validate *v, kohaku_device *dev,
 	}
 	for (i = 0; i < n_runs; i++)
 		runs[i].node = sel[i];
-	cli_pool_units(dev, "ping", 1, 0, runs, n_runs, step_progress, v);
+	if (cli_demo_units(&c, runs, n_runs, step_progress, v)) {
+		step_end(v, "FAIL", EXIT_DEVICE, "out of memory");
+		goto out;
+	}
 	for (i = 0; i < n_runs; i++)
 		if (runs[i].exit) {
 			if (!first)
@@ -477,7 +483,8 @@ static void step_firmware(struct kohaku_cli_validate *v, kohaku_device *dev,
 			 "(version 0x%x), ping answered", n_runs,
 			 n_runs == 1 ? "" : "s", fi.fw_api >> 16,
 			 fi.fw_api & 0xffff, fi.fw_version);
-	cli_pool_free(dev, runs, n_runs);
+out:
+	cli_demo_free(&c, runs, n_runs);
 	free(runs);
 }
 

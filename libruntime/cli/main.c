@@ -32,16 +32,16 @@
 enum kohaku_cli_cmd_id {
 	CLI_CMD_LIST, CLI_CMD_INFO, CLI_CMD_EXAMINE, CLI_CMD_NODES, CLI_CMD_DXA, CLI_CMD_HELP,
 	CLI_CMD_RUN_DEMO, CLI_CMD_RUN_DXA,
-	CLI_CMD_RUN_POOL, CLI_CMD_RUN_OTHER,
+	CLI_CMD_RUN_OTHER,
 	CLI_CMD_FW_INFO, CLI_CMD_FW_LOAD, CLI_CMD_FW_OTHER,
 	CLI_CMD_VALIDATE, CLI_CMD_TOP, CLI_CMD_SIM_INJECT, CLI_CMD_SIM_READ,
 	CLI_CMD_SIM_OTHER,
 };
 
 /*
- * A command: its first word, its second (NULL: any or none; "*" a demo,
- * or for CLI_CMD_RUN_POOL a POOL kernel), the words it takes (max_pos, the command's own counted) and
- * its options.  The *_OTHER ones are what is left of a group: its
+ * A command: its first word, its second (NULL: any or none; "*" a demo's
+ * name), the words it takes (max_pos, the command's own counted) and its
+ * options (a demo's: the demo's own).  The *_OTHER ones are what is left of a group: its
  * function names what is wrong (which example, which fw subcommand).
  */
 struct kohaku_cli_cmd {
@@ -62,8 +62,6 @@ static const struct kohaku_cli_cmd cli_cmds[] = {
 	{ "run", "*", CLI_CMD_RUN_DEMO, 2, 0 },
 	{ "run", "dxa-copy", CLI_CMD_RUN_DXA, 2,
 	  CLI_TAKES_NODE | CLI_TAKES_TIMEOUT },
-	{ "run", "*", CLI_CMD_RUN_POOL, 2,
-	  CLI_TAKES_N | CLI_TAKES_NODE | CLI_TAKES_TIMEOUT },
 	{ "run", NULL, CLI_CMD_RUN_OTHER, ~0u, CLI_TAKES_ALL },
 	{ "fw", "info", CLI_CMD_FW_INFO, 2, 0 },
 	{ "fw", "load", CLI_CMD_FW_LOAD, 3, CLI_TAKES_MAILBOX },
@@ -80,7 +78,7 @@ static const struct kohaku_cli_cmd cli_cmds[] = {
 	{ "sim", NULL, CLI_CMD_SIM_OTHER, ~0u, CLI_TAKES_ALL },
 };
 
-/* the demos `run NAME` runs */
+/* the demos `run NAME` runs, and the POOL kernels */
 static const struct kohaku_cli_demo *const cli_demos[] = {
 	&cli_demo_saxpy,
 	&cli_demo_mat,
@@ -95,7 +93,7 @@ static const struct kohaku_cli_demo *cli_find_demo(const char *name)
 	for (i = 0; i < sizeof(cli_demos) / sizeof(cli_demos[0]); i++)
 		if (!strcmp(name, cli_demos[i]->name))
 			return cli_demos[i];
-	return NULL;
+	return cli_pool_demo(name);
 }
 
 static bool cli_cmd_matches(const struct kohaku_cli_cmd *c,
@@ -110,8 +108,7 @@ static bool cli_cmd_matches(const struct kohaku_cli_cmd *c,
 	if (!sub)
 		return false;
 	if (!strcmp(c->sub, "*"))
-		return c->id == CLI_CMD_RUN_DEMO ? cli_find_demo(sub) != NULL :
-		       cli_is_pool_kernel(sub);
+		return cli_find_demo(sub) != NULL;
 	return !strcmp(c->sub, sub);
 }
 
@@ -196,8 +193,6 @@ static int cli_dispatch(const struct kohaku_cli_cmd *c,
 		cli_run_other(arg1);
 	case CLI_CMD_RUN_DXA:
 		return cli_cmd_run_dxa(o);
-	case CLI_CMD_RUN_POOL:
-		return cli_cmd_run_pool(o, arg1);
 	case CLI_CMD_FW_INFO:
 	case CLI_CMD_FW_LOAD:
 	case CLI_CMD_FW_OTHER:
