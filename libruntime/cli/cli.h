@@ -235,9 +235,8 @@ int cli_cmd_list(const struct kohaku_cli_opts *o);
 int cli_cmd_examine(const struct kohaku_cli_opts *o);
 int cli_cmd_info(const struct kohaku_cli_opts *o);
 int cli_cmd_nodes(const struct kohaku_cli_opts *o);
-/* cmd_dxa.c: dxa, the DXA units' slots; run dxa-copy, a checked copy */
+/* cmd_dxa.c: dxa, the DXA units' slots */
 int cli_cmd_dxa(const struct kohaku_cli_opts *o);
-int cli_cmd_run_dxa(const struct kohaku_cli_opts *o);
 /* cmd_fw.c: fw load FILE, fw info */
 int cli_cmd_fw(const struct kohaku_cli_opts *o, const char *sub,
 	       const char *arg);

@@ -131,6 +131,7 @@ extern const struct kohaku_cli_demo cli_demo_saxpy;
 extern const struct kohaku_cli_demo cli_demo_mat;
 extern const struct kohaku_cli_demo cli_demo_vec;
 extern const struct kohaku_cli_demo cli_demo_cpu;
+extern const struct kohaku_cli_demo cli_demo_dxa_copy;
 const struct kohaku_cli_demo *cli_pool_demo(const char *name);
 
 /* demo.c: `kohaku run NAME` for demo d; the exit code */

@@ -31,8 +31,7 @@
 
 enum kohaku_cli_cmd_id {
 	CLI_CMD_LIST, CLI_CMD_INFO, CLI_CMD_EXAMINE, CLI_CMD_NODES, CLI_CMD_DXA, CLI_CMD_HELP,
-	CLI_CMD_RUN_DEMO, CLI_CMD_RUN_DXA,
-	CLI_CMD_RUN_OTHER,
+	CLI_CMD_RUN_DEMO, CLI_CMD_RUN_OTHER,
 	CLI_CMD_FW_INFO, CLI_CMD_FW_LOAD, CLI_CMD_FW_OTHER,
 	CLI_CMD_VALIDATE, CLI_CMD_TOP, CLI_CMD_SIM_INJECT, CLI_CMD_SIM_READ,
 	CLI_CMD_SIM_OTHER,
@@ -60,8 +59,6 @@ static const struct kohaku_cli_cmd cli_cmds[] = {
 	{ "help", NULL, CLI_CMD_HELP, 1, 0 },
 	/* run NAME: a demo (demo.h), taking the options it says */
 	{ "run", "*", CLI_CMD_RUN_DEMO, 2, 0 },
-	{ "run", "dxa-copy", CLI_CMD_RUN_DXA, 2,
-	  CLI_TAKES_NODE | CLI_TAKES_TIMEOUT },
 	{ "run", NULL, CLI_CMD_RUN_OTHER, ~0u, CLI_TAKES_ALL },
 	{ "fw", "info", CLI_CMD_FW_INFO, 2, 0 },
 	{ "fw", "load", CLI_CMD_FW_LOAD, 3, CLI_TAKES_MAILBOX },
@@ -84,6 +81,7 @@ static const struct kohaku_cli_demo *const cli_demos[] = {
 	&cli_demo_mat,
 	&cli_demo_vec,
 	&cli_demo_cpu,
+	&cli_demo_dxa_copy,
 };
 
 static const struct kohaku_cli_demo *cli_find_demo(const char *name)
@@ -191,8 +189,6 @@ static int cli_dispatch(const struct kohaku_cli_cmd *c,
 		return cli_demo_run(o, cli_find_demo(arg1));
 	case CLI_CMD_RUN_OTHER:
 		cli_run_other(arg1);
-	case CLI_CMD_RUN_DXA:
-		return cli_cmd_run_dxa(o);
 	case CLI_CMD_FW_INFO:
 	case CLI_CMD_FW_LOAD:
 	case CLI_CMD_FW_OTHER:
