@@ -117,44 +117,6 @@ int cli_select_units(const struct kohaku_cli_opts *o,
 		     const struct drm_kohaku_node **out, unsigned int *n_out);
 
 /*
- * select.c: what every `kohaku run <unit>-demo` starts from: the device,
- * its node table, and the units of one cu_type it runs on (all of them or
- * the --node ones), with n_sel zeroed runs of the demo's own struct whose
- * node pointer (at node_off) is set; the device's nodes are printed.
- * cli_demo_open() returns EXIT_OK, or an exit code with what it got so far
- * in d (cli_demo_close() frees any of it).
- */
-struct kohaku_cli_demo_units {
-	kohaku_device *dev;
-	struct drm_kohaku_node *nd;
-	unsigned int n_nodes;
-	const struct drm_kohaku_node **sel;
-	unsigned int n_sel;
-	void *runs;
-};
-int cli_demo_open(const struct kohaku_cli_opts *o, struct kohaku_cli_demo_units *d,
-		  uint16_t cu_type, const char *what, size_t run_size,
-		  size_t node_off);
-void cli_demo_close(struct kohaku_cli_demo_units *d);
-/*
- * The device has no unit the demo runs on: the JSON tail, a message naming
- * the unit (cu_type) and a hint, EXIT_USAGE.
- */
-int cli_demo_none(const struct kohaku_cli_opts *o, const char *demo,
-		  const char *unit, uint16_t cu_type, const char *hint);
-
-/* select.c: submit a job of one program, insts[0..n), to node nd */
-int cli_submit_on(kohaku_device *dev, const struct drm_kohaku_node *nd,
-		  uint8_t txn, const struct kohaku_inst *insts, unsigned int n,
-		  uint32_t timeout_ms, uint64_t *job);
-/*
- * select.c: wait for a job submitted with timeout_ms (0: the default) to
- * be final; 0 with st filled, or the wait's negative errno
- */
-int cli_wait_final(kohaku_device *dev, uint64_t job, uint32_t timeout_ms,
-		   struct kohaku_job_status *st);
-
-/*
  * output.c: a run's last line: the units' JSON array and object closed
  * with "ok", or "NAME: PASS (pass)", "NAME: FAIL (wrong answer)" or
  * "NAME: FAIL (the device did not run it as expected)" by the exit code
@@ -240,12 +202,6 @@ int cli_cmd_dxa(const struct kohaku_cli_opts *o);
 /* cmd_fw.c: fw load FILE, fw info */
 int cli_cmd_fw(const struct kohaku_cli_opts *o, const char *sub,
 	       const char *arg);
-
-/*
- * A progress report of a step over many units: done of total finished
- * (validate prints it on stderr when the step takes long)
- */
-typedef void kohaku_cli_progress_fn(unsigned int done, unsigned int total, void *arg);
 
 /* cmd_validate.c, cmd_sim.c, cmd_top.c */
 int cli_cmd_validate(const struct kohaku_cli_opts *o);

@@ -26,6 +26,37 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+/* ---- jobs ---- */
+
+int cli_submit_on(kohaku_device *dev, const struct drm_kohaku_node *nd,
+		  uint8_t txn, const struct kohaku_inst *insts, unsigned int n,
+		  uint32_t timeout_ms, uint64_t *job)
+{
+	struct kohaku_program p;
+
+	memset(&p, 0, sizeof(p));
+	p.mesh = nd->mesh;
+	p.x = nd->x;
+	p.y = nd->y;
+	p.txn = txn;
+	p.n_insts = n;
+	p.insts = insts;
+	return kohaku_submit(dev, &p, 1, timeout_ms, job);
+}
+
+int cli_wait_final(kohaku_device *dev, uint64_t job, uint32_t timeout_ms,
+		   struct kohaku_job_status *st)
+{
+	uint32_t limit = timeout_ms ? timeout_ms : KOHAKU_JOB_TIMEOUT_DEFAULT_MS;
+	int tries, r = -ETIMEDOUT;
+
+	/* the job's own limit, and a second for the host; a slow host may
+	 * need the wait again before the device's time has passed */
+	for (tries = 0; tries < 4 && r == -ETIMEDOUT; tries++)
+		r = kohaku_wait(dev, job, limit + 1000, st);
+	return r;
+}
+
 /* ---- for the hooks ---- */
 
 int cli_run_dev_error(const struct kohaku_cli_demo_ctx *c,

@@ -23,6 +23,13 @@ struct kohaku_cli_demo_params {
 	uint32_t timeout_ms;	/* --timeout; 0: the default */
 };
 
+/*
+ * A progress report of a step over many units: done of total finished
+ * (validate prints it on stderr when the step takes long)
+ */
+typedef void kohaku_cli_progress_fn(unsigned int done, unsigned int total,
+				    void *arg);
+
 /* device buffers a unit's run holds at most; the runner frees them */
 #define CLI_RUN_BOS	3
 
@@ -183,5 +190,16 @@ double cli_run_wall_ms(const struct kohaku_cli_run *r);
  */
 void cli_run_json_checked(struct json_object *j, const struct kohaku_cli_run *r);
 void cli_run_json_times(struct json_object *j, const struct kohaku_cli_run *r);
+
+/* demo.c: a job of one program, insts[0..n), on node nd */
+int cli_submit_on(kohaku_device *dev, const struct drm_kohaku_node *nd,
+		  uint8_t txn, const struct kohaku_inst *insts, unsigned int n,
+		  uint32_t timeout_ms, uint64_t *job);
+/*
+ * demo.c: wait for a job submitted with timeout_ms (0: the default) to
+ * be final; 0 with st filled, or the wait's negative errno
+ */
+int cli_wait_final(kohaku_device *dev, uint64_t job, uint32_t timeout_ms,
+		   struct kohaku_job_status *st);
 
 #endif /* KOHAKU_CLI_DEMO_H */
