@@ -2,9 +2,9 @@
 /*
  * The kohaku CLI's shared pieces: its options, exit codes, and the helpers
  * more than one command uses.  main.c dispatches the arguments args.c
- * parses; each cmd_*.c is one command group; usage.c is the usage,
- * select.c the device and units a command runs on, output.c what several
- * commands print.
+ * parses; each cmd_*.c is one command group, each demo_*.c one run demo
+ * (demo.h); usage.c is the usage, select.c the device and units a command
+ * runs on, output.c what several commands print.
  */
 #ifndef KOHAKU_CLI_H
 #define KOHAKU_CLI_H
@@ -117,13 +117,6 @@ int cli_select_units(const struct kohaku_cli_opts *o,
 		     const struct drm_kohaku_node **out, unsigned int *n_out);
 
 /*
- * output.c: a run's last line: the units' JSON array and object closed
- * with "ok", or "NAME: PASS (pass)", "NAME: FAIL (wrong answer)" or
- * "NAME: FAIL (the device did not run it as expected)" by the exit code
- */
-void cli_print_verdict(const struct kohaku_cli_opts *o, const char *name,
-		       int ret, const char *pass);
-/*
  * output.c: JSON through json-c.  CLI_JSON_FLAGS: how every object is
  * printed (one line, ", " and ": " between members, '/' not escaped).
  * cli_json_print: j on a line of stdout, then j released.
@@ -152,40 +145,12 @@ void cli_json_started(void);
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int cli_json_error_exit(int ret);
 /*
- * output.c: the node table that `nodes` and `run` print first.  Text:
- * "PATH: N nodes<note>" and the table.  JSON: the object opened with its
- * "path" and "nodes" members and left open; more: a ", " follows for the
- * caller's members.
+ * output.c: the node table as `nodes` and the run demos print it: the
+ * line "PATH: N nodes<note>", then the table
  */
-void cli_print_device_nodes(const struct kohaku_cli_opts *o,
-			    const kohaku_device *dev,
+void cli_print_device_nodes(const kohaku_device *dev,
 			    const struct drm_kohaku_node *nd, unsigned int n,
-			    const char *note, bool more);
-/*
- * output.c: the run commands' JSON report, built with json-c.
- * cli_report_begin: {"path", "nodes"} (what cli_print_device_nodes
- * printed); cli_report_set: a member after those; cli_report_unit: a unit
- * appended to "units" (created by the first call, or by
- * cli_report_set(o, "units", NULL)); cli_print_verdict and cli_demo_none
- * add "ok" (and "error") and print it.  All do nothing without --json.
- */
-void cli_report_begin(const struct kohaku_cli_opts *o, const kohaku_device *dev,
-		      const struct drm_kohaku_node *nd, unsigned int n);
-void cli_report_set(const struct kohaku_cli_opts *o, const char *key,
-		    struct json_object *v);
-void cli_report_unit(const struct kohaku_cli_opts *o, struct json_object *u);
-/* output.c: a unit's first members: mesh, x, y, ok */
-struct json_object *cli_json_unit(const struct drm_kohaku_node *q, bool ok);
-/*
- * output.c: a checked run's members after the unit's: its job status (or
- * NOT_SUBMITTED), the mismatches against the host, and whether the memory
- * past the result is untouched
- */
-void cli_json_checked(struct json_object *j, bool submitted,
-		      unsigned int status, uint64_t bad, bool guard_ok);
-/* output.c: the report's end: "ok", then printed (no --json: nothing) */
-void cli_report_end(const struct kohaku_cli_opts *o, bool ok,
-		    const char *error);
+			    const char *note);
 
 /*
  * The commands: list (cmd_list.c), info and nodes (cmd_info.c); the run

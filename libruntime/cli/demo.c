@@ -274,17 +274,36 @@ void cli_demo_free(const struct kohaku_cli_demo_ctx *c,
 
 /* ---- kohaku run NAME ---- */
 
+/*
+ * The JSON report: {"path", "nodes", the demo's members, "units": [...],
+ * "ok"}, or with no unit {"path", "nodes", "units": [], "error", "ok"}.
+ * Once it is begun the command's output is this object, failures
+ * included (cli_json_started).
+ */
+static struct json_object *demo_report(const struct kohaku_cli_demo_ctx *c)
+{
+	struct json_object *j = json_object_new_object();
+
+	cli_json_started();
+	json_object_object_add(j, "path",
+			       json_object_new_string(kohaku_device_path(c->dev)));
+	json_object_object_add(j, "nodes", cli_json_nodes(c->nd, c->n_nodes));
+	return j;
+}
+
 /* the device has no unit the demo runs on: said, and EXIT_USAGE */
-static int demo_none(const struct kohaku_cli_opts *o,
-		     const struct kohaku_cli_demo *d)
+static int demo_none(struct json_object *rep, const struct kohaku_cli_demo *d)
 {
 	char tn[16], named[24] = "";
 
-	if (o->json) {
+	if (rep) {
 		char e[64];
 
 		snprintf(e, sizeof(e), "no %s unit on this device", d->unit);
-		cli_report_end(o, false, e);
+		json_object_object_add(rep, "units", json_object_new_array());
+		json_object_object_add(rep, "error", json_object_new_string(e));
+		json_object_object_add(rep, "ok", json_object_new_boolean(false));
+		cli_json_print(rep);
 	}
 	if (d->type_named)
 		snprintf(named, sizeof(named), " '%s'",
@@ -295,22 +314,28 @@ static int demo_none(const struct kohaku_cli_opts *o,
 	return EXIT_USAGE;
 }
 
-/* a unit's line, or its member of the JSON report */
-static void demo_print(const struct kohaku_cli_opts *o,
-		       const struct kohaku_cli_demo_ctx *c,
-		       const struct kohaku_cli_run *r)
+/* a unit's member of the report's "units" */
+static struct json_object *demo_json(const struct kohaku_cli_demo_ctx *c,
+				     const struct kohaku_cli_run *r)
+{
+	struct json_object *j = json_object_new_object();
+
+	json_object_object_add(j, "mesh", json_object_new_int64(r->node->mesh));
+	json_object_object_add(j, "x", json_object_new_int64(r->node->x));
+	json_object_object_add(j, "y", json_object_new_int64(r->node->y));
+	json_object_object_add(j, "ok", json_object_new_boolean(!r->exit));
+	c->demo->json(c, r, j);
+	json_object_object_add(j, "error", json_object_new_string(r->why));
+	return j;
+}
+
+/* a unit's line */
+static void demo_line(const struct kohaku_cli_demo_ctx *c,
+		      const struct kohaku_cli_run *r)
 {
 	const struct kohaku_cli_demo *d = c->demo;
 	const struct drm_kohaku_node *q = r->node;
 
-	if (o->json) {
-		struct json_object *j = cli_json_unit(q, !r->exit);
-
-		d->json(c, r, j);
-		json_object_object_add(j, "error", json_object_new_string(r->why));
-		cli_report_unit(o, j);
-		return;
-	}
 	printf("%s mesh %u (%u,%u)", d->line, q->mesh, q->x, q->y);
 	if (!r->exit) {
 		d->print_ok(c, r);
@@ -329,6 +354,23 @@ static void demo_print(const struct kohaku_cli_opts *o,
 		printf("; device %.3f us\n", r->st.device_ns / 1e3);
 }
 
+/* the last line, "NAME: PASS (...)" or "NAME: FAIL (...)", or "ok" */
+static void demo_verdict(struct json_object *rep,
+			 const struct kohaku_cli_demo *d, int ret)
+{
+	if (rep) {
+		json_object_object_add(rep, "ok", json_object_new_boolean(!ret));
+		cli_json_print(rep);
+		return;
+	}
+	if (ret == EXIT_OK)
+		printf("%s: PASS (%s)\n", d->name, d->pass);
+	else
+		printf("%s: FAIL (%s)\n", d->name, ret == EXIT_WRONG ?
+		       "wrong answer" :
+		       "the device did not run it as expected");
+}
+
 int cli_demo_run(const struct kohaku_cli_opts *o,
 		 const struct kohaku_cli_demo *d)
 {
@@ -336,6 +378,7 @@ int cli_demo_run(const struct kohaku_cli_opts *o,
 	struct drm_kohaku_node *nd = NULL;
 	const struct drm_kohaku_node **sel = NULL;
 	struct kohaku_cli_run *runs = NULL;
+	struct json_object *rep = NULL, *units = NULL;
 	unsigned int n = 0, n_runs = 0, i;
 	int ret;
 
@@ -361,11 +404,15 @@ int cli_demo_run(const struct kohaku_cli_opts *o,
 	ret = cli_select_units(o, nd, n, d->cu_type, d->what, sel, &n_runs);
 	if (ret)
 		goto out;
-	cli_print_device_nodes(o, c.dev, nd, n, "", true);
-	if (!o->json)
+	if (o->json) {
+		rep = demo_report(&c);
+	} else {
+		cli_print_device_nodes(c.dev, nd, n, "");
 		d->intro(&c, n_runs);
+	}
 	if (!n_runs) {
-		ret = demo_none(o, d);
+		ret = demo_none(rep, d);
+		rep = NULL;
 		goto out;
 	}
 	for (i = 0; i < n_runs; i++)
@@ -375,18 +422,26 @@ int cli_demo_run(const struct kohaku_cli_opts *o,
 		ret = EXIT_DEVICE;
 		goto out_free;
 	}
-	if (d->report)
-		d->report(&c, o);
-	cli_report_set(o, "units", NULL);
+	if (rep) {
+		if (d->report)
+			d->report(&c, rep);
+		units = json_object_new_array();
+		json_object_object_add(rep, "units", units);
+	}
 	for (i = 0; i < n_runs; i++) {
 		if (runs[i].exit > ret)
 			ret = runs[i].exit;
-		demo_print(o, &c, &runs[i]);
+		if (rep)
+			json_object_array_add(units, demo_json(&c, &runs[i]));
+		else
+			demo_line(&c, &runs[i]);
 	}
-	cli_print_verdict(o, d->name, ret, d->pass);
+	demo_verdict(rep, d, ret);
+	rep = NULL;
 out_free:
 	cli_demo_free(&c, runs, n_runs);
 out:
+	json_object_put(rep);
 	free(runs);
 	free(sel);
 	free(nd);

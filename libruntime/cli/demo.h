@@ -119,9 +119,9 @@ struct kohaku_cli_demo {
 	/* optional: with demo->dbg, check a unit's CU_DBG (when known) */
 	void (*check_dbg)(const struct kohaku_cli_demo_ctx *c,
 			  struct kohaku_cli_run *r);
-	/* optional: the JSON report's members before "units" */
+	/* optional: the JSON report's members before "units" (in rep) */
 	void (*report)(const struct kohaku_cli_demo_ctx *c,
-		       const struct kohaku_cli_opts *o);
+		       struct json_object *rep);
 	/* a good unit's line after "LINE mesh M (X,Y)", before "; device" */
 	void (*print_ok)(const struct kohaku_cli_demo_ctx *c,
 			 const struct kohaku_cli_run *r);

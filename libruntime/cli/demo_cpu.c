@@ -271,9 +271,9 @@ static void cd_check_dbg(const struct kohaku_cli_demo_ctx *c,
 }
 
 static void cd_report(const struct kohaku_cli_demo_ctx *c,
-		      const struct kohaku_cli_opts *o)
+		      struct json_object *rep)
 {
-	cli_report_set(o, "n", json_object_new_uint64(c->p.n));
+	json_object_object_add(rep, "n", json_object_new_uint64(c->p.n));
 }
 
 static void cd_print_ok(const struct kohaku_cli_demo_ctx *c,

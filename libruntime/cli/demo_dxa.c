@@ -272,13 +272,13 @@ static void dc_check(const struct kohaku_cli_demo_ctx *c,
 }
 
 static void dc_report(const struct kohaku_cli_demo_ctx *c,
-		      const struct kohaku_cli_opts *o)
+		      struct json_object *rep)
 {
 	struct json_object *t = json_object_new_array();
 
 	json_object_array_add(t, json_object_new_int(DC_TROWS));
 	json_object_array_add(t, json_object_new_int(DC_TCOLS));
-	cli_report_set(o, "tile", t);
+	json_object_object_add(rep, "tile", t);
 }
 
 static void dc_print_ok(const struct kohaku_cli_demo_ctx *c,

@@ -132,11 +132,11 @@ static void mat_check(const struct kohaku_cli_demo_ctx *c,
 }
 
 static void mat_report(const struct kohaku_cli_demo_ctx *c,
-		       const struct kohaku_cli_opts *o)
+		       struct json_object *rep)
 {
-	cli_report_set(o, "m", json_object_new_int(DEMO_M));
-	cli_report_set(o, "n", json_object_new_int(DEMO_N));
-	cli_report_set(o, "k", json_object_new_int(DEMO_K));
+	json_object_object_add(rep, "m", json_object_new_int(DEMO_M));
+	json_object_object_add(rep, "n", json_object_new_int(DEMO_N));
+	json_object_object_add(rep, "k", json_object_new_int(DEMO_K));
 }
 
 static void mat_print_ok(const struct kohaku_cli_demo_ctx *c,

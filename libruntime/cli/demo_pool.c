@@ -314,10 +314,11 @@ static void pool_check(const struct kohaku_cli_demo_ctx *c,
 }
 
 static void pool_report(const struct kohaku_cli_demo_ctx *c,
-			const struct kohaku_cli_opts *o)
+			struct json_object *rep)
 {
-	cli_report_set(o, "kernel", json_object_new_string(c->demo->name));
-	cli_report_set(o, "n", json_object_new_uint64(c->p.n));
+	json_object_object_add(rep, "kernel",
+			       json_object_new_string(c->demo->name));
+	json_object_object_add(rep, "n", json_object_new_uint64(c->p.n));
 }
 
 static void pool_print_ok(const struct kohaku_cli_demo_ctx *c,

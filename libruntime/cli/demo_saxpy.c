@@ -163,10 +163,10 @@ static void saxpy_check(const struct kohaku_cli_demo_ctx *c,
 }
 
 static void saxpy_report(const struct kohaku_cli_demo_ctx *c,
-			 const struct kohaku_cli_opts *o)
+			 struct json_object *rep)
 {
-	cli_report_set(o, "n", json_object_new_uint64(c->p.n));
-	cli_report_set(o, "a", cli_json_double(c->p.a, "%.9g"));
+	json_object_object_add(rep, "n", json_object_new_uint64(c->p.n));
+	json_object_object_add(rep, "a", cli_json_double(c->p.a, "%.9g"));
 }
 
 static void saxpy_print_ok(const struct kohaku_cli_demo_ctx *c,

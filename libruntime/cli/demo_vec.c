@@ -238,9 +238,9 @@ static void vd_check(const struct kohaku_cli_demo_ctx *c,
 }
 
 static void vd_report(const struct kohaku_cli_demo_ctx *c,
-		      const struct kohaku_cli_opts *o)
+		      struct json_object *rep)
 {
-	cli_report_set(o, "n", json_object_new_int(VD_N));
+	json_object_object_add(rep, "n", json_object_new_int(VD_N));
 }
 
 /* the kernel's cycles: RUN's exec_result, CU_DBG[31:0] */
