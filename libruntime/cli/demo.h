@@ -8,8 +8,8 @@
  * line or a JSON member per unit, the verdict, and everything freed.
  * demo.c is that program; a struct kohaku_cli_demo is what a demo adds to
  * it: its names and words, and hooks for what only it knows (the data,
- * the job, the check).  validate runs two demos' units through the same
- * runner (cli_demo_units).
+ * the job, the check).  validate runs saxpy, ping and its own null
+ * instruction through the same runner (cli_demo_units).
  */
 #ifndef KOHAKU_CLI_DEMO_H
 #define KOHAKU_CLI_DEMO_H
@@ -74,7 +74,8 @@ struct kohaku_cli_demo_ctx {
 /*
  * A demo.  The words first (each exactly as the demo has always printed
  * them), then the hooks, in the order the runner calls them; those marked
- * optional may be NULL.
+ * optional may be NULL.  A demo that only validate runs (cli_demo_units)
+ * needs no words and only setup.
  */
 struct kohaku_cli_demo {
 	const char *name;	/* `run NAME`, and the verdict's "NAME: PASS" */
@@ -114,7 +115,7 @@ struct kohaku_cli_demo {
 	/* optional: why, for a job that ended not DONE (default: its words) */
 	void (*describe)(const struct kohaku_job_status *st, char *why,
 			 size_t len);
-	/* after a DONE job: read the result back and check it */
+	/* optional: after a DONE job, read the result back and check it */
 	void (*check)(const struct kohaku_cli_demo_ctx *c, struct kohaku_cli_run *r);
 	/* optional: with demo->dbg, check a unit's CU_DBG (when known) */
 	void (*check_dbg)(const struct kohaku_cli_demo_ctx *c,
@@ -191,10 +192,6 @@ double cli_run_wall_ms(const struct kohaku_cli_run *r);
 void cli_run_json_checked(struct json_object *j, const struct kohaku_cli_run *r);
 void cli_run_json_times(struct json_object *j, const struct kohaku_cli_run *r);
 
-/* demo.c: a job of one program, insts[0..n), on node nd */
-int cli_submit_on(kohaku_device *dev, const struct drm_kohaku_node *nd,
-		  uint8_t txn, const struct kohaku_inst *insts, unsigned int n,
-		  uint32_t timeout_ms, uint64_t *job);
 /*
  * demo.c: wait for a job submitted with timeout_ms (0: the default) to
  * be final; 0 with st filled, or the wait's negative errno
