@@ -128,8 +128,13 @@ struct json_object *cli_json_nodes(const struct drm_kohaku_node *nd,
 				   unsigned int n);
 /* output.c: a 64-bit register as the string "0x%016llx" */
 struct json_object *cli_json_hex64(uint64_t v);
-/* output.c: a number printed with fmt ("%.3f"), as the CLI always has */
-struct json_object *cli_json_double(double v, const char *fmt);
+/*
+ * output.c: a number as the CLI always printed it: with that many
+ * decimals ("%.3f"), or a float's nine significant digits ("%.9g", enough
+ * to read the same float back)
+ */
+struct json_object *cli_json_fixed(double v, int decimals);
+struct json_object *cli_json_float(float v);
 /*
  * output.c: errors.  cli_json_errors: under --json, a failure also
  * prints {"error": ..., "exit": N, "command": ...} on stdout (cmd: the

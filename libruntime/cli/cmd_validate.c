@@ -113,7 +113,7 @@ static void step_end(struct kohaku_cli_validate *v, const char *result,
 		json_object_object_add(j, "name", json_object_new_string(v->name));
 		json_object_object_add(j, "result", json_object_new_string(result));
 		json_object_object_add(j, "seconds",
-				       cli_json_double(now_s() - v->t0, "%.3f"));
+				       cli_json_fixed(now_s() - v->t0, 3));
 		json_object_object_add(j, "detail", json_object_new_string(detail));
 		json_object_array_add(v->steps, j);
 	} else {

@@ -139,7 +139,7 @@ void cli_run_json_checked(struct json_object *j, const struct kohaku_cli_run *r)
 void cli_run_json_times(struct json_object *j, const struct kohaku_cli_run *r)
 {
 	json_object_object_add(j, "wall_ms",
-			       cli_json_double(cli_run_wall_ms(r), "%.3f"));
+			       cli_json_fixed(cli_run_wall_ms(r), 3));
 	json_object_object_add(j, "device_ns",
 			       json_object_new_uint64(r->st.device_ns));
 }

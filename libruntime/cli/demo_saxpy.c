@@ -166,7 +166,7 @@ static void saxpy_report(const struct kohaku_cli_demo_ctx *c,
 			 struct json_object *rep)
 {
 	json_object_object_add(rep, "n", json_object_new_uint64(c->p.n));
-	json_object_object_add(rep, "a", cli_json_double(c->p.a, "%.9g"));
+	json_object_object_add(rep, "a", cli_json_float(c->p.a));
 }
 
 static void saxpy_print_ok(const struct kohaku_cli_demo_ctx *c,

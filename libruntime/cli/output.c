@@ -24,11 +24,19 @@ struct json_object *cli_json_hex64(uint64_t v)
 	return json_object_new_string(b);
 }
 
-struct json_object *cli_json_double(double v, const char *fmt)
+struct json_object *cli_json_fixed(double v, int decimals)
 {
 	char b[64];
 
-	snprintf(b, sizeof(b), fmt, v);
+	snprintf(b, sizeof(b), "%.*f", decimals, v);
+	return json_object_new_double_s(v, b);
+}
+
+struct json_object *cli_json_float(float v)
+{
+	char b[32];
+
+	snprintf(b, sizeof(b), "%.9g", (double)v);
 	return json_object_new_double_s(v, b);
 }
 
