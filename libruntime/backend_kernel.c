@@ -341,7 +341,7 @@ int kh_rt_kernel_open(const char *device, struct kohaku_device **out,
 	return -ENODEV;
 }
 
-static int accel_index(const char *name)
+int kh_rt_accel_index(const char *name)
 {
 	const char *p;
 
@@ -387,7 +387,7 @@ int kh_rt_kernel_list(struct kohaku_device_entry **list, unsigned int *count,
 		return 0;
 	}
 	while ((de = readdir(d))) {
-		int idx = accel_index(de->d_name);
+		int idx = kh_rt_accel_index(de->d_name);
 
 		if (idx < 0)
 			continue;

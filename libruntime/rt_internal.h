@@ -89,6 +89,8 @@ KH_RT_HIDDEN int kh_rt_kernel_open(const char *device, struct kohaku_device **ou
 				   char *err, size_t errlen);
 KH_RT_HIDDEN int kh_rt_kernel_list(struct kohaku_device_entry **list,
 				   unsigned int *count, char *err, size_t errlen);
+/* N of a DRM accel node's name "accelN", or -1 (backend_kernel.c) */
+KH_RT_HIDDEN int kh_rt_accel_index(const char *name);
 KH_RT_HIDDEN int kh_rt_sim_open(const char *device, struct kohaku_device **out,
 				char *err, size_t errlen);
 KH_RT_HIDDEN int kh_rt_sim_list(const char *device,
