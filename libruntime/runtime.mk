@@ -7,6 +7,7 @@
 # model's knobs, the core's OS shim), with their include paths (layers.mk).
 RT_SRCS += \
 	libruntime/errors.c \
+	libruntime/backend.c \
 	libruntime/device.c \
 	libruntime/ioctl.c \
 	libruntime/nodes.c \
