@@ -77,16 +77,17 @@ int cli_run_bo(const struct kohaku_cli_demo_ctx *c, struct kohaku_cli_run *r,
 	return (int)i;
 }
 
-int cli_run_write(const struct kohaku_cli_demo_ctx *c, struct kohaku_cli_run *r,
-		  unsigned int i, const void *data, size_t len)
+int cli_run_write(const struct kohaku_cli_demo_ctx *c,
+		  struct kohaku_cli_run *r, unsigned int i, const void *data,
+		  size_t len)
 {
 	int err = kohaku_bo_write(c->dev, r->bo[i], 0, data, len);
 
 	return err < 0 ? cli_run_dev_error(c, r, err) : 0;
 }
 
-void *cli_run_read(const struct kohaku_cli_demo_ctx *c, struct kohaku_cli_run *r,
-		   unsigned int i, size_t len)
+void *cli_run_read(const struct kohaku_cli_demo_ctx *c,
+		   struct kohaku_cli_run *r, unsigned int i, size_t len)
 {
 	void *buf = malloc(len ? len : 1);
 	int err;
@@ -126,7 +127,8 @@ double cli_run_wall_ms(const struct kohaku_cli_run *r)
 	return r->submitted ? (r->t1 - r->t0) * 1e3 : 0;
 }
 
-void cli_run_json_checked(struct json_object *j, const struct kohaku_cli_run *r)
+void cli_run_json_checked(struct json_object *j,
+			  const struct kohaku_cli_run *r)
 {
 	json_object_object_add(j, "status", json_object_new_string(
 		r->submitted ? kohaku_job_status_name(r->st.status) :
@@ -203,9 +205,9 @@ static void demo_dbg(const struct kohaku_cli_demo_ctx *c,
 	for (i = 0; i < n_runs; i++) {
 		struct kohaku_cli_run *r = &runs[i];
 
-		for (j = 0; j < n; j++)
-			if (nd[j].mesh == r->node->mesh && nd[j].x == r->node->x &&
-			    nd[j].y == r->node->y && !r->exit && r->submitted) {
+		for (j = 0; j < n && !r->exit && r->submitted; j++)
+			if (nd[j].mesh == r->node->mesh &&
+			    nd[j].x == r->node->x && nd[j].y == r->node->y) {
 				r->dbg = nd[j].dbg;
 				r->dbg_known = true;
 			}
@@ -270,8 +272,8 @@ static struct json_object *demo_report(const struct kohaku_cli_demo_ctx *c)
 	struct json_object *j = json_object_new_object();
 
 	cli_json_started();
-	json_object_object_add(j, "path",
-			       json_object_new_string(kohaku_device_path(c->dev)));
+	json_object_object_add(j, "path", json_object_new_string(
+		kohaku_device_path(c->dev)));
 	json_object_object_add(j, "nodes", cli_json_nodes(c->nd, c->n_nodes));
 	return j;
 }
@@ -287,7 +289,8 @@ static int demo_none(struct json_object *rep, const struct kohaku_cli_demo *d)
 		snprintf(e, sizeof(e), "no %s unit on this device", d->unit);
 		json_object_object_add(rep, "units", json_object_new_array());
 		json_object_object_add(rep, "error", json_object_new_string(e));
-		json_object_object_add(rep, "ok", json_object_new_boolean(false));
+		json_object_object_add(rep, "ok",
+				       json_object_new_boolean(false));
 		cli_json_print(rep);
 	}
 	if (d->type_named)

@@ -82,7 +82,7 @@ struct kohaku_cli_demo {
 	const char *what;	/* who refuses a wrong --node ("run saxpy") */
 	uint16_t cu_type;	/* the units it runs on */
 	const char *unit;	/* "this device has no UNIT unit" */
-	bool type_named;	/* ... "(cu_type 0x5358 'SX')": the type's name too */
+	bool type_named;	/* "(cu_type 0x5643 'VC')": with the name */
 	const char *hint;	/* then what to try ("try --map saxpy") */
 	const char *line;	/* each unit's line: "LINE mesh M (X,Y)..." */
 	const char *pass;	/* "NAME: PASS (PASS)" */
@@ -110,13 +110,14 @@ struct kohaku_cli_demo {
 	 * the runner sets its target and submits it.  Negative with why and
 	 * exit set (cli_run_failed, cli_run_dev_error) when it cannot.
 	 */
-	int (*setup)(const struct kohaku_cli_demo_ctx *c, struct kohaku_cli_run *r,
-		     struct kohaku_program *p);
+	int (*setup)(const struct kohaku_cli_demo_ctx *c,
+		     struct kohaku_cli_run *r, struct kohaku_program *p);
 	/* optional: why, for a job that ended not DONE (default: its words) */
 	void (*describe)(const struct kohaku_job_status *st, char *why,
 			 size_t len);
 	/* optional: after a DONE job, read the result back and check it */
-	void (*check)(const struct kohaku_cli_demo_ctx *c, struct kohaku_cli_run *r);
+	void (*check)(const struct kohaku_cli_demo_ctx *c,
+		      struct kohaku_cli_run *r);
 	/* optional: with demo->dbg, check a unit's CU_DBG (when known) */
 	void (*check_dbg)(const struct kohaku_cli_demo_ctx *c,
 			  struct kohaku_cli_run *r);
@@ -166,10 +167,11 @@ void cli_demo_free(const struct kohaku_cli_demo_ctx *c,
  */
 int cli_run_bo(const struct kohaku_cli_demo_ctx *c, struct kohaku_cli_run *r,
 	       size_t size);
-int cli_run_write(const struct kohaku_cli_demo_ctx *c, struct kohaku_cli_run *r,
-		  unsigned int i, const void *data, size_t len);
-void *cli_run_read(const struct kohaku_cli_demo_ctx *c, struct kohaku_cli_run *r,
-		   unsigned int i, size_t len);
+int cli_run_write(const struct kohaku_cli_demo_ctx *c,
+		  struct kohaku_cli_run *r, unsigned int i, const void *data,
+		  size_t len);
+void *cli_run_read(const struct kohaku_cli_demo_ctx *c,
+		   struct kohaku_cli_run *r, unsigned int i, size_t len);
 /*
  * demo.c: a failed device call err in r: the device's last error, exit 4
  * (or 2 for -EINVAL when the demo says so); returns err
@@ -189,7 +191,8 @@ double cli_run_wall_ms(const struct kohaku_cli_run *r);
  * demo.c: a unit's usual JSON members: status (or NOT_SUBMITTED),
  * mismatches, tail_untouched; and wall_ms, device_ns
  */
-void cli_run_json_checked(struct json_object *j, const struct kohaku_cli_run *r);
+void cli_run_json_checked(struct json_object *j,
+			  const struct kohaku_cli_run *r);
 void cli_run_json_times(struct json_object *j, const struct kohaku_cli_run *r);
 
 /*

@@ -6,10 +6,10 @@
  * device, watch it (top), and use the device model's knobs (sim).
  * Usage: kohaku --help.
  *
- * This file: dispatching to the commands (cmd_*.c) with the check of the
- * words and options each takes, and -o.  The arguments are parsed in
- * args.c, the usage is usage.c's, the device and units a command runs on
- * select.c's.
+ * This file: dispatching to the commands (cmd_*.c) and the run demos
+ * (demo.h) with the check of the words and options each takes, and -o.
+ * The arguments are parsed in args.c, the usage is usage.c's, the device
+ * and units a command runs on select.c's.
  *
  * Exit codes: 0 ok, 1 wrong answer, 2 refused or bad usage, 3 no device or
  * backend, 4 the device did not answer as expected (timeout, fault).
@@ -29,8 +29,8 @@
 			 CLI_TAKES_INTERVAL | CLI_TAKES_COUNT | CLI_TAKES_CSV)
 
 enum kohaku_cli_cmd_id {
-	CLI_CMD_LIST, CLI_CMD_INFO, CLI_CMD_EXAMINE, CLI_CMD_NODES, CLI_CMD_DXA, CLI_CMD_HELP,
-	CLI_CMD_RUN_DEMO, CLI_CMD_RUN_OTHER,
+	CLI_CMD_LIST, CLI_CMD_INFO, CLI_CMD_EXAMINE, CLI_CMD_NODES, CLI_CMD_DXA,
+	CLI_CMD_HELP, CLI_CMD_RUN_DEMO, CLI_CMD_RUN_OTHER,
 	CLI_CMD_FW_INFO, CLI_CMD_FW_LOAD, CLI_CMD_FW_OTHER,
 	CLI_CMD_VALIDATE, CLI_CMD_TOP, CLI_CMD_SIM_INJECT, CLI_CMD_SIM_READ,
 	CLI_CMD_SIM_OTHER,
@@ -39,8 +39,9 @@ enum kohaku_cli_cmd_id {
 /*
  * A command: its first word, its second (NULL: any or none; "*" a demo's
  * name), the words it takes (max_pos, the command's own counted) and its
- * options (a demo's: the demo's own).  The *_OTHER ones are what is left of a group: its
- * function names what is wrong (which example, which fw subcommand).
+ * options (a demo's are the demo's own).  The *_OTHER ones are what is
+ * left of a group: its function names what is wrong (which example, which
+ * fw subcommand).
  */
 struct kohaku_cli_cmd {
 	const char *name, *sub;
