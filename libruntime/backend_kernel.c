@@ -258,10 +258,10 @@ static int resolve_path(const char *device, char *path, size_t len,
 	return -EINVAL;
 }
 
-static int open_path(const char *path, struct kohaku_device **out, char *err,
+/* a node, checked to be kohaku's, into dev */
+static int open_path(const char *path, struct kohaku_device *dev, char *err,
 		     size_t errlen)
 {
-	struct kohaku_device *dev;
 	int fd, r;
 
 	r = open_node(path, &fd, err, errlen);
@@ -272,76 +272,13 @@ static int open_path(const char *path, struct kohaku_device **out, char *err,
 		close(fd);
 		return r;
 	}
-	dev = kh_rt_dev_alloc(KOHAKU_BACKEND_KERNEL);
-	if (!dev) {
-		close(fd);
-		kh_rt_errbuf(err, errlen, "out of host memory");
-		return -ENOMEM;
-	}
 	dev->fd = fd;
 	dev->ops = &kernel_ops;
 	kh_rt_strlcpy(dev->path, path, sizeof(dev->path));
-	r = kh_rt_dev_handshake(dev, err, errlen, path);
-	if (r < 0) {
-		kohaku_close(dev);
-		return r;
-	}
-	*out = dev;
 	return 0;
 }
 
-int kh_rt_kernel_open(const char *device, struct kohaku_device **out,
-		      char *err, size_t errlen)
-{
-	struct kohaku_device_entry *l;
-	unsigned int n, i;
-	char path[256], why[KOHAKU_ERRMSG_MAX];
-	size_t off;
-	int r;
-
-	*out = NULL;
-	if (device) {
-		r = resolve_path(device, path, sizeof(path), err, errlen);
-		if (r < 0)
-			return r;
-		return open_path(path, out, err, errlen);
-	}
-	/* no device named: the first usable kohaku node */
-	why[0] = '\0';
-	r = kh_rt_kernel_list(&l, &n, why, sizeof(why));
-	if (r < 0) {
-		kh_rt_errbuf(err, errlen, "%s", why);
-		return r;
-	}
-	for (i = 0; i < n; i++) {
-		if (l[i].status == 0) {
-			kh_rt_strlcpy(path, l[i].path, sizeof(path));
-			free(l);
-			return open_path(path, out, err, errlen);
-		}
-	}
-	off = (size_t)snprintf(why, sizeof(why), "no usable kohaku device");
-	if (!n) {
-		struct stat st;
-
-		snprintf(why + off, sizeof(why) - off, ": %s",
-			 stat(KH_ACCEL_DIR, &st) < 0 ? KH_NO_ACCEL_DIR :
-			 KH_NO_ACCEL_NODES);
-	}
-	for (i = 0; i < n && off < sizeof(why); i++) {
-		int k = snprintf(why + off, sizeof(why) - off, "%s %s",
-				 i ? ";" : ":", l[i].message);
-
-		if (k < 0)
-			break;
-		off += (size_t)k;
-	}
-	free(l);
-	kh_rt_errbuf(err, errlen, "%s", why);
-	return -ENODEV;
-}
-
-static int accel_index(const char *name)
+int kh_rt_accel_index(const char *name)
 {
 	const char *p;
 
@@ -360,8 +297,10 @@ static int cmp_entry(const void *a, const void *b)
 	return x->index - y->index;
 }
 
-int kh_rt_kernel_list(struct kohaku_device_entry **list, unsigned int *count,
-		      char *err, size_t errlen)
+/* every node under /dev/accel (device: unused, a kernel device is listed
+ * by walking them all) */
+static int kernel_list(const char *device, struct kohaku_device_entry **list,
+		       unsigned int *count, char *err, size_t errlen)
 {
 	struct kohaku_device_entry *l = NULL;
 	unsigned int n = 0, cap = 0, i, usable = 0;
@@ -387,7 +326,7 @@ int kh_rt_kernel_list(struct kohaku_device_entry **list, unsigned int *count,
 		return 0;
 	}
 	while ((de = readdir(d))) {
-		int idx = accel_index(de->d_name);
+		int idx = kh_rt_accel_index(de->d_name);
 
 		if (idx < 0)
 			continue;
@@ -450,7 +389,8 @@ int kh_rt_kernel_list(struct kohaku_device_entry **list, unsigned int *count,
 			kh_rt_strlcpy(e->message, msg, sizeof(e->message));
 			continue;
 		}
-		r = open_path(e->path, &dev, msg, sizeof(msg));
+		r = kh_rt_dev_open(&kh_rt_backend_kernel, e->path, &dev, msg,
+				   sizeof(msg));
 		if (r < 0) {
 			e->status = r;
 			kh_rt_strlcpy(e->message, msg, sizeof(e->message));
@@ -476,3 +416,60 @@ int kh_rt_kernel_list(struct kohaku_device_entry **list, unsigned int *count,
 	*count = n;
 	return 0;
 }
+
+static int kernel_open(const char *device, struct kohaku_device *dev,
+		       char *err, size_t errlen)
+{
+	struct kohaku_device_entry *l;
+	unsigned int n, i;
+	char path[256], why[KOHAKU_ERRMSG_MAX];
+	size_t off;
+	int r;
+
+	if (device) {
+		r = resolve_path(device, path, sizeof(path), err, errlen);
+		if (r < 0)
+			return r;
+		return open_path(path, dev, err, errlen);
+	}
+	/* no device named: the first usable kohaku node */
+	why[0] = '\0';
+	r = kernel_list(NULL, &l, &n, why, sizeof(why));
+	if (r < 0) {
+		kh_rt_errbuf(err, errlen, "%s", why);
+		return r;
+	}
+	for (i = 0; i < n; i++) {
+		if (l[i].status == 0) {
+			kh_rt_strlcpy(path, l[i].path, sizeof(path));
+			free(l);
+			return open_path(path, dev, err, errlen);
+		}
+	}
+	off = (size_t)snprintf(why, sizeof(why), "no usable kohaku device");
+	if (!n) {
+		struct stat st;
+
+		snprintf(why + off, sizeof(why) - off, ": %s",
+			 stat(KH_ACCEL_DIR, &st) < 0 ? KH_NO_ACCEL_DIR :
+			 KH_NO_ACCEL_NODES);
+	}
+	for (i = 0; i < n && off < sizeof(why); i++) {
+		int k = snprintf(why + off, sizeof(why) - off, "%s %s",
+				 i ? ";" : ":", l[i].message);
+
+		if (k < 0)
+			break;
+		off += (size_t)k;
+	}
+	free(l);
+	kh_rt_errbuf(err, errlen, "%s", why);
+	return -ENODEV;
+}
+
+const struct kh_rt_backend kh_rt_backend_kernel = {
+	.id = KOHAKU_BACKEND_KERNEL,
+	.name = "kernel",
+	.open = kernel_open,
+	.list = kernel_list,
+};

@@ -170,18 +170,6 @@ static unsigned int read_width(const char *root, const char *addr,
 	return (unsigned int)strtoul(buf[0] == 'x' ? buf + 1 : buf, NULL, 10);
 }
 
-static int accel_index(const char *name)
-{
-	const char *p;
-
-	if (strncmp(name, "accel", 5) || !name[5])
-		return -1;
-	for (p = name + 5; *p; p++)
-		if (!isdigit((unsigned char)*p))
-			return -1;
-	return atoi(name + 5);
-}
-
 void kh_rt_pci_sysfs(const char *root, struct kohaku_pci_entry *e)
 {
 	const char *a = e->address;
@@ -216,7 +204,7 @@ void kh_rt_pci_sysfs(const char *root, struct kohaku_pci_entry *e)
 	snprintf(path, sizeof(path), "%s" KH_RT_PCI_DEVICES "/%s/accel", root, a);
 	d = opendir(path);
 	while (d && (de = readdir(d))) {
-		int idx = accel_index(de->d_name);
+		int idx = kh_rt_accel_index(de->d_name);
 
 		if (idx >= 0 && (e->accel_index < 0 || idx < e->accel_index))
 			e->accel_index = idx;

@@ -59,7 +59,7 @@ struct kohaku_device {
 /* the calling thread's last error on dev (kohaku_last_error) */
 KH_RT_HIDDEN void kh_rt_seterr(struct kohaku_device *dev, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-/* a device's last-error slots, set up by kh_rt_dev_alloc, freed by _free */
+/* a device's last-error slots, set up and freed with it (device.c) */
 KH_RT_HIDDEN void kh_rt_err_init(struct kohaku_device *dev);
 KH_RT_HIDDEN void kh_rt_err_fini(struct kohaku_device *dev);
 /* a message into a caller's buffer (calls without a device); NULL is fine */
@@ -77,23 +77,37 @@ KH_RT_HIDDEN int kh_rt_ioctl(struct kohaku_device *dev, unsigned long cmd,
 			     void *arg, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
-/* the device object, shared by both backends (device.c) */
-KH_RT_HIDDEN struct kohaku_device *kh_rt_dev_alloc(enum kohaku_backend b);
-KH_RT_HIDDEN void kh_rt_dev_free(struct kohaku_device *dev);
-/* GET_INFO and the ABI check; on failure writes err and returns -errno */
-KH_RT_HIDDEN int kh_rt_dev_handshake(struct kohaku_device *dev, char *err,
-				     size_t errlen, const char *what);
+/*
+ * A backend, as backend.c's table holds it.  open: device (NULL: the
+ * backend's own choice) into dev, which device.c allocated and shakes
+ * hands with afterwards (kh_rt_dev_open): set ops, path and what the
+ * backend holds; on failure say why in err and return -errno (dev is then
+ * closed through its ops, when set, and freed).  list: every device there
+ * is (device: KOHAKU_DEVICE, which the sim backend lists alone), each with
+ * its status and reason.  needs_device: open(NULL) is refused before.
+ */
+struct kh_rt_backend {
+	enum kohaku_backend id;
+	const char *name;
+	bool needs_device;
+	int (*open)(const char *device, struct kohaku_device *dev, char *err,
+		    size_t errlen);
+	int (*list)(const char *device, struct kohaku_device_entry **list,
+		    unsigned int *count, char *err, size_t errlen);
+};
+KH_RT_HIDDEN extern const struct kh_rt_backend kh_rt_backend_kernel;
+KH_RT_HIDDEN extern const struct kh_rt_backend kh_rt_backend_sim;
 
-/* backends */
-KH_RT_HIDDEN int kh_rt_kernel_open(const char *device, struct kohaku_device **out,
-				   char *err, size_t errlen);
-KH_RT_HIDDEN int kh_rt_kernel_list(struct kohaku_device_entry **list,
-				   unsigned int *count, char *err, size_t errlen);
-KH_RT_HIDDEN int kh_rt_sim_open(const char *device, struct kohaku_device **out,
+/*
+ * The device object (device.c): allocated, opened through be, then
+ * GET_INFO and the ABI check; 0, or -errno with err said (nothing is
+ * left open).  Backends call it to open what they list.
+ */
+KH_RT_HIDDEN int kh_rt_dev_open(const struct kh_rt_backend *be,
+				const char *device, struct kohaku_device **out,
 				char *err, size_t errlen);
-KH_RT_HIDDEN int kh_rt_sim_list(const char *device,
-				struct kohaku_device_entry **list,
-				unsigned int *count, char *err, size_t errlen);
+/* N of a DRM accel node's name "accelN", or -1 (backend_kernel.c) */
+KH_RT_HIDDEN int kh_rt_accel_index(const char *name);
 
 /* the sim backend's card, locked, for the model's knobs (inproc/sim_knobs.c) */
 struct ksim_card;
@@ -119,7 +133,8 @@ KH_RT_HIDDEN void kh_rt_pci_sysfs(const char *root, struct kohaku_pci_entry *e);
 /* snprintf that never warns about truncation, always terminates (errors.c) */
 KH_RT_HIDDEN void kh_rt_strlcpy(char *dst, const char *src, size_t len);
 
-/* "saxpy, sx_null_2x2, ...": the built-in card descriptions, for messages */
+/* "saxpy, sx_null_2x2, ...": the built-in card descriptions, for messages
+ * (backend.c) */
 KH_RT_HIDDEN void kh_rt_builtin_list(char *buf, size_t len);
 
 #endif /* KOHAKU_RT_INTERNAL_H */

@@ -7,6 +7,7 @@
 # model's knobs, the core's OS shim), with their include paths (layers.mk).
 RT_SRCS += \
 	libruntime/errors.c \
+	libruntime/backend.c \
 	libruntime/device.c \
 	libruntime/ioctl.c \
 	libruntime/nodes.c \
@@ -31,23 +32,25 @@ RT_SRCS += \
 	libruntime/inproc/fw_autoload.c
 # the vec unit's builders and `kohaku run vec-demo`
 RT_SRCS += libruntime/vec.c
-CLI_SRCS += libruntime/cli/cmd_vec.c
+CLI_SRCS += libruntime/cli/demo_vec.c
 # the DXA unit's slots and builders, `kohaku dxa` and `kohaku run dxa-copy`
 RT_SRCS += libruntime/dxa.c
-CLI_SRCS += libruntime/cli/cmd_dxa.c
+CLI_SRCS += libruntime/cli/cmd_dxa.c libruntime/cli/demo_dxa.c
 # the cpu unit's builders and assembler, and `kohaku run cpu-demo`
 RT_SRCS += libruntime/cpu.c
-CLI_SRCS += libruntime/cli/cmd_cpu.c
+CLI_SRCS += libruntime/cli/demo_cpu.c
 CLI_SRCS += \
 	libruntime/cli/main.c \
+	libruntime/cli/usage.c \
 	libruntime/cli/args.c \
 	libruntime/cli/cmd_version.c \
 	libruntime/cli/output.c \
 	libruntime/cli/cmd_list.c \
 	libruntime/cli/cmd_info.c \
-	libruntime/cli/cmd_run.c \
-	libruntime/cli/cmd_pool.c \
-	libruntime/cli/cmd_mat.c \
+	libruntime/cli/demo.c \
+	libruntime/cli/demo_saxpy.c \
+	libruntime/cli/demo_pool.c \
+	libruntime/cli/demo_mat.c \
 	libruntime/cli/cmd_fw.c \
 	libruntime/cli/cmd_validate.c \
 	libruntime/cli/cmd_sim.c \

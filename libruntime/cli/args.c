@@ -265,7 +265,7 @@ void cli_parse_args(int argc, char **argv, struct kohaku_cli_opts *o)
 	int c;
 
 	memset(o, 0, sizeof(*o));
-	o->n = 1000;
+	/* saxpy's a; each demo has its own n (demo.h) */
 	o->a = 1.7f;
 	o->pos = calloc((size_t)argc + 1, sizeof(*o->pos));
 	if (!o->pos) {

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * The kohaku CLI's shared pieces: its options, exit codes, and the helpers
- * more than one command uses.  main.c parses the arguments and dispatches;
- * each cmd_*.c is one command group; output.c prints what several of them
- * print.
+ * more than one command uses.  main.c dispatches the arguments args.c
+ * parses; each cmd_*.c is one command group, each demo_*.c one run demo
+ * (demo.h); usage.c is the usage, select.c the device and units a command
+ * runs on, output.c what several commands print.
  */
 #ifndef KOHAKU_CLI_H
 #define KOHAKU_CLI_H
@@ -59,7 +60,7 @@ struct kohaku_cli_opts {
 	/* CLI_TAKES_* of the command options given */
 	unsigned int given;
 	bool live;
-	/* run saxpy, run <pool kernel> */
+	/* --n: the run demos' (each has its default when not given) */
 	unsigned long n;
 	bool n_given;
 	/* fw load */
@@ -88,17 +89,17 @@ void cli_check_takes(const struct kohaku_cli_opts *o, const char *cmd,
  */
 unsigned long cli_parse_number(const char *opt, const char *s,
 			       unsigned long max);
-/* main.c: the usage text */
+/* usage.c: the usage text */
 void cli_usage(FILE *f);
 /* cmd_version.c: --version: tool, library, ABI, driver, firmware */
 int cli_cmd_version(const struct kohaku_cli_opts *o);
-/* main.c: a usage error on stderr, then exit(EXIT_USAGE) */
+/* usage.c: a usage error on stderr, then exit(EXIT_USAGE) */
 void cli_die_usage(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2), noreturn));
-/* main.c: open the device the options name; 0 or an exit code (said) */
+/* select.c: open the device the options name; 0 or an exit code (said) */
 int cli_open_dev(const struct kohaku_cli_opts *o, kohaku_device **dev);
 /*
- * main.c: cli_open_dev, then the node table (kohaku_nodes_alloc with
+ * select.c: cli_open_dev, then the node table (kohaku_nodes_alloc with
  * flags); 0 or an exit code, said on stderr (nothing is left open).
  */
 int cli_open_nodes(const struct kohaku_cli_opts *o, unsigned int flags,
@@ -116,51 +117,6 @@ int cli_select_units(const struct kohaku_cli_opts *o,
 		     const struct drm_kohaku_node **out, unsigned int *n_out);
 
 /*
- * select.c: what every `kohaku run <unit>-demo` starts from: the device,
- * its node table, and the units of one cu_type it runs on (all of them or
- * the --node ones), with n_sel zeroed runs of the demo's own struct whose
- * node pointer (at node_off) is set; the device's nodes are printed.
- * cli_demo_open() returns EXIT_OK, or an exit code with what it got so far
- * in d (cli_demo_close() frees any of it).
- */
-struct kohaku_cli_demo {
-	kohaku_device *dev;
-	struct drm_kohaku_node *nd;
-	unsigned int n_nodes;
-	const struct drm_kohaku_node **sel;
-	unsigned int n_sel;
-	void *runs;
-};
-int cli_demo_open(const struct kohaku_cli_opts *o, struct kohaku_cli_demo *d,
-		  uint16_t cu_type, const char *what, size_t run_size,
-		  size_t node_off);
-void cli_demo_close(struct kohaku_cli_demo *d);
-/*
- * The device has no unit the demo runs on: the JSON tail, a message naming
- * the unit (cu_type) and a hint, EXIT_USAGE.
- */
-int cli_demo_none(const struct kohaku_cli_opts *o, const char *demo,
-		  const char *unit, uint16_t cu_type, const char *hint);
-
-/* select.c: submit a job of one program, insts[0..n), to node nd */
-int cli_submit_on(kohaku_device *dev, const struct drm_kohaku_node *nd,
-		  uint8_t txn, const struct kohaku_inst *insts, unsigned int n,
-		  uint32_t timeout_ms, uint64_t *job);
-/*
- * select.c: wait for a job submitted with timeout_ms (0: the default) to
- * be final; 0 with st filled, or the wait's negative errno
- */
-int cli_wait_final(kohaku_device *dev, uint64_t job, uint32_t timeout_ms,
-		   struct kohaku_job_status *st);
-
-/*
- * output.c: a run's last line: the units' JSON array and object closed
- * with "ok", or "NAME: PASS (pass)", "NAME: FAIL (wrong answer)" or
- * "NAME: FAIL (the device did not run it as expected)" by the exit code
- */
-void cli_print_verdict(const struct kohaku_cli_opts *o, const char *name,
-		       int ret, const char *pass);
-/*
  * output.c: JSON through json-c.  CLI_JSON_FLAGS: how every object is
  * printed (one line, ", " and ": " between members, '/' not escaped).
  * cli_json_print: j on a line of stdout, then j released.
@@ -172,8 +128,13 @@ struct json_object *cli_json_nodes(const struct drm_kohaku_node *nd,
 				   unsigned int n);
 /* output.c: a 64-bit register as the string "0x%016llx" */
 struct json_object *cli_json_hex64(uint64_t v);
-/* output.c: a number printed with fmt ("%.3f"), as the CLI always has */
-struct json_object *cli_json_double(double v, const char *fmt);
+/*
+ * output.c: a number as the CLI always printed it: with that many
+ * decimals ("%.3f"), or a float's nine significant digits ("%.9g", enough
+ * to read the same float back)
+ */
+struct json_object *cli_json_fixed(double v, int decimals);
+struct json_object *cli_json_float(float v);
 /*
  * output.c: errors.  cli_json_errors: under --json, a failure also
  * prints {"error": ..., "exit": N, "command": ...} on stdout (cmd: the
@@ -189,45 +150,16 @@ void cli_json_started(void);
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int cli_json_error_exit(int ret);
 /*
- * output.c: the node table that `nodes` and `run` print first.  Text:
- * "PATH: N nodes<note>" and the table.  JSON: the object opened with its
- * "path" and "nodes" members and left open; more: a ", " follows for the
- * caller's members.
+ * output.c: the node table as `nodes` and the run demos print it: the
+ * line "PATH: N nodes<note>", then the table
  */
-void cli_print_device_nodes(const struct kohaku_cli_opts *o,
-			    const kohaku_device *dev,
+void cli_print_device_nodes(const kohaku_device *dev,
 			    const struct drm_kohaku_node *nd, unsigned int n,
-			    const char *note, bool more);
-/*
- * output.c: the run commands' JSON report, built with json-c.
- * cli_report_begin: {"path", "nodes"} (what cli_print_device_nodes
- * printed); cli_report_set: a member after those; cli_report_unit: a unit
- * appended to "units" (created by the first call, or by
- * cli_report_set(o, "units", NULL)); cli_print_verdict and cli_demo_none
- * add "ok" (and "error") and print it.  All do nothing without --json.
- */
-void cli_report_begin(const struct kohaku_cli_opts *o, const kohaku_device *dev,
-		      const struct drm_kohaku_node *nd, unsigned int n);
-void cli_report_set(const struct kohaku_cli_opts *o, const char *key,
-		    struct json_object *v);
-void cli_report_unit(const struct kohaku_cli_opts *o, struct json_object *u);
-/* output.c: a unit's first members: mesh, x, y, ok */
-struct json_object *cli_json_unit(const struct drm_kohaku_node *q, bool ok);
-/*
- * output.c: a checked run's members after the unit's: its job status (or
- * NOT_SUBMITTED), the mismatches against the host, and whether the memory
- * past the result is untouched
- */
-void cli_json_checked(struct json_object *j, bool submitted,
-		      unsigned int status, uint64_t bad, bool guard_ok);
-/* output.c: the report's end: "ok", then printed (no --json: nothing) */
-void cli_report_end(const struct kohaku_cli_opts *o, bool ok,
-		    const char *error);
+			    const char *note);
 
 /*
- * The commands: list (cmd_list.c), info and nodes (cmd_info.c), run
- * (cmd_run.c; what is the example's name, or NULL).  Each returns the exit
- * code.
+ * The commands: list (cmd_list.c), info and nodes (cmd_info.c); the run
+ * demos are demo.h's.  Each returns the exit code.
  */
 int cli_cmd_list(const struct kohaku_cli_opts *o);
 /* cmd_info.c: kohaku examine, the whole report (schema CLI_SCHEMA) */
@@ -235,80 +167,11 @@ int cli_cmd_list(const struct kohaku_cli_opts *o);
 int cli_cmd_examine(const struct kohaku_cli_opts *o);
 int cli_cmd_info(const struct kohaku_cli_opts *o);
 int cli_cmd_nodes(const struct kohaku_cli_opts *o);
-int cli_cmd_run(const struct kohaku_cli_opts *o, const char *what);
-/* cmd_pool.c: run a POOL firmware kernel; false when what names none */
-bool cli_is_pool_kernel(const char *what);
-int cli_cmd_run_pool(const struct kohaku_cli_opts *o, const char *what);
-/* cmd_mat.c: run mat-demo, one GEMM block on every mat unit */
-int cli_cmd_run_mat(const struct kohaku_cli_opts *o);
-/* cmd_vec.c: run vec-demo, a small FP16 kernel on every vec unit */
-int cli_cmd_run_vec(const struct kohaku_cli_opts *o);
-/* cmd_dxa.c: dxa, the DXA units' slots; run dxa-copy, a checked copy */
+/* cmd_dxa.c: dxa, the DXA units' slots */
 int cli_cmd_dxa(const struct kohaku_cli_opts *o);
-int cli_cmd_run_dxa(const struct kohaku_cli_opts *o);
-/* cmd_cpu.c: run cpu-demo, an RV32I prefix sum on every cpu unit */
-int cli_cmd_run_cpu(const struct kohaku_cli_opts *o);
 /* cmd_fw.c: fw load FILE, fw info */
 int cli_cmd_fw(const struct kohaku_cli_opts *o, const char *sub,
 	       const char *arg);
-
-/*
- * A progress report of a step over many units: done of total finished
- * (validate prints it on stderr when the step takes long)
- */
-typedef void kohaku_cli_progress_fn(unsigned int done, unsigned int total, void *arg);
-
-/* one SX unit's saxpy run: its vectors, its job, and what came of it */
-struct kohaku_cli_unit_run {
-	const struct drm_kohaku_node *node;
-	uint32_t hx, hy;
-	uint64_t ax, ay;
-	uint64_t job;
-	bool submitted;
-	double t0, t1;
-	struct kohaku_job_status st;
-	unsigned long bad;
-	unsigned long first_bad;
-	bool guard_ok;
-	int exit;
-	char why[KOHAKU_ERRMSG_MAX];
-};
-/*
- * cmd_run.c: saxpy (o->n elements, o->a, o->timeout_ms) on runs[i].node
- * for each of n_runs, all submitted before the first wait; each run's exit
- * (EXIT_*) and why filled; progress (may be NULL) after each unit.  0, or
- * EXIT_DEVICE when out of memory.  cli_saxpy_free() frees the BOs.
- */
-int cli_saxpy_units(kohaku_device *dev, const struct kohaku_cli_opts *o,
-		    struct kohaku_cli_unit_run *runs, unsigned int n_runs,
-		    kohaku_cli_progress_fn *progress, void *arg);
-void cli_saxpy_free(kohaku_device *dev, struct kohaku_cli_unit_run *runs,
-		    unsigned int n_runs);
-
-/* one POOL unit's firmware kernel run */
-struct kohaku_cli_pool_run {
-	const struct drm_kohaku_node *node;
-	uint32_t bo[3];		/* inputs, then the output */
-	uint64_t addr[3];
-	unsigned char *in[2];
-	uint64_t job;
-	bool submitted;
-	struct kohaku_job_status st;
-	int exit;
-	char result[128];
-	char why[KOHAKU_ERRMSG_MAX];
-};
-/*
- * cmd_pool.c: the POOL kernel what (cli_is_pool_kernel) with n on
- * runs[i].node for each of n_runs, checked against the host; each run's
- * exit, result and why filled; progress (may be NULL) after each unit.
- * cli_pool_free() frees the BOs and the inputs.
- */
-void cli_pool_units(kohaku_device *dev, const char *what, unsigned long n,
-		    uint32_t timeout_ms, struct kohaku_cli_pool_run *runs,
-		    unsigned int n_runs, kohaku_cli_progress_fn *progress, void *arg);
-void cli_pool_free(kohaku_device *dev, struct kohaku_cli_pool_run *runs,
-		   unsigned int n_runs);
 
 /* cmd_validate.c, cmd_sim.c, cmd_top.c */
 int cli_cmd_validate(const struct kohaku_cli_opts *o);

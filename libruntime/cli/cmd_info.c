@@ -278,7 +278,7 @@ int cli_cmd_examine(const struct kohaku_cli_opts *o)
 		printf("schema      %d (kohaku examine)\n", CLI_SCHEMA);
 		info_text(dev, &in);
 		printf("\n");
-		cli_print_device_nodes(o, dev, nd, n, " (live)", false);
+		cli_print_device_nodes(dev, nd, n, " (live)");
 		printf("\n");
 	}
 	fw = examine_fw(o, dev, nd, n);
@@ -310,8 +310,7 @@ int cli_cmd_nodes(const struct kohaku_cli_opts *o)
 		J_ADD(j, "nodes", cli_json_nodes(nd, n));
 		cli_json_print(j);
 	} else {
-		cli_print_device_nodes(o, dev, nd, n, o->live ? " (live)" : "",
-				       false);
+		cli_print_device_nodes(dev, nd, n, o->live ? " (live)" : "");
 	}
 	free(nd);
 	kohaku_close(dev);

@@ -186,17 +186,17 @@ int cli_cmd_list(const struct kohaku_cli_opts *o)
 
 		J_ADD(j, "backend", J_STR(kohaku_backend_name(b)));
 		for (i = 0; i < n; i++) {
-			struct json_object *d = json_object_new_object();
+			struct json_object *dj = json_object_new_object();
 
-			J_ADD(d, "path", J_STR(l[i].path));
-			J_ADD(d, "index", J_INT(l[i].index));
-			J_ADD(d, "usable", J_BOOL(!l[i].status));
-			J_ADD(d, "driver", J_STR(l[i].driver));
-			J_ADD(d, "name", J_STR(l[i].name));
-			J_ADD(d, "meshes", J_INT(l[i].n_meshes));
-			J_ADD(d, "nodes", J_INT(l[i].n_nodes));
-			J_ADD(d, "error", J_STR(l[i].message));
-			json_object_array_add(da, d);
+			J_ADD(dj, "path", J_STR(l[i].path));
+			J_ADD(dj, "index", J_INT(l[i].index));
+			J_ADD(dj, "usable", J_BOOL(!l[i].status));
+			J_ADD(dj, "driver", J_STR(l[i].driver));
+			J_ADD(dj, "name", J_STR(l[i].name));
+			J_ADD(dj, "meshes", J_INT(l[i].n_meshes));
+			J_ADD(dj, "nodes", J_INT(l[i].n_nodes));
+			J_ADD(dj, "error", J_STR(l[i].message));
+			json_object_array_add(da, dj);
 		}
 		J_ADD(j, "devices", da);
 		J_ADD(j, "usable", J_INT(usable));

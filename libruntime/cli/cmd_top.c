@@ -105,17 +105,17 @@ int cli_cmd_top(const struct kohaku_cli_opts *o)
 			json_object_object_add(js, "sample",
 					       json_object_new_int64(sample));
 			json_object_object_add(js, "time_s",
-					       cli_json_double(t1 - t_start, "%.3f"));
+					       cli_json_fixed(t1 - t_start, 3));
 			json_object_object_add(js, "interval_s",
-					       cli_json_double(dt, "%.3f"));
+					       cli_json_fixed(dt, 3));
 			for (m = 0; m < n_meshes; m++) {
 				struct json_object *mj = json_object_new_object();
 
 				json_object_object_add(mj, "mesh",
 						       json_object_new_int64(m));
 				json_object_object_add(mj, "jobs_per_s",
-					cli_json_double((jobs1[m] - jobs0[m]) / dt,
-							"%.1f"));
+					cli_json_fixed((jobs1[m] - jobs0[m]) /
+						       dt, 1));
 				json_object_array_add(ma, mj);
 			}
 			json_object_object_add(js, "meshes", ma);

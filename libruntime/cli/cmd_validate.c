@@ -9,10 +9,10 @@
  *   3 enumerate  every mesh READY, the node table listed
  *   4 bo         a pattern written to a BO on every mesh, read back, equal
  *   5 bandwidth  BO_WRITE and BO_READ of 4 MiB, MB/s (reported, no limit)
- *   6 saxpy      run saxpy's check on every SX unit (cmd_run.c)
+ *   6 saxpy      run saxpy's check on every SX unit (demo_saxpy.c)
  *   7 null       a null instruction job on every null unit
  *   8 firmware   POOL units: every one RUNNING, and the ping kernel on each
- *                (cmd_pool.c); SKIP without POOL units
+ *                (demo_pool.c); SKIP without POOL units
  *   9 checker    a simulated card: the model's protocol checker (turned
  *                on right after open) found 0 violations; SKIP on a real
  *                card
@@ -29,7 +29,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "cli.h"
+#include "demo.h"
 #include "kohaku/kh_pool.h"
 #include "kohaku/kh_units.h"
 
@@ -113,7 +113,7 @@ static void step_end(struct kohaku_cli_validate *v, const char *result,
 		json_object_object_add(j, "name", json_object_new_string(v->name));
 		json_object_object_add(j, "result", json_object_new_string(result));
 		json_object_object_add(j, "seconds",
-				       cli_json_double(now_s() - v->t0, "%.3f"));
+				       cli_json_fixed(now_s() - v->t0, 3));
 		json_object_object_add(j, "detail", json_object_new_string(detail));
 		json_object_array_add(v->steps, j);
 	} else {
@@ -290,130 +290,106 @@ static unsigned int units_of(const struct drm_kohaku_node *nd, unsigned int n,
 	return k;
 }
 
+/*
+ * Demo d with p on the n_runs units in sel; true when every unit's run
+ * went well, else the step's FAIL said ("PREFIXK of N UNIT units failed;
+ * mesh M (X,Y): why" of the first, with the worst code)
+ */
+static bool step_demo(struct kohaku_cli_validate *v, kohaku_device *dev,
+		      const struct drm_kohaku_node *nd, unsigned int n,
+		      const struct drm_kohaku_node **sel, unsigned int n_runs,
+		      const struct kohaku_cli_demo *d,
+		      const struct kohaku_cli_demo_params *p,
+		      const char *prefix, const char *unit)
+{
+	struct kohaku_cli_demo_ctx c = { dev, nd, n, d, *p };
+	struct kohaku_cli_run *runs = calloc(n_runs, sizeof(*runs));
+	const struct kohaku_cli_run *first = NULL;
+	unsigned int i, bad = 0;
+	int worst = EXIT_OK;
+
+	if (!runs) {
+		step_end(v, "FAIL", EXIT_DEVICE, "out of memory");
+		return false;
+	}
+	for (i = 0; i < n_runs; i++)
+		runs[i].node = sel[i];
+	if (cli_demo_units(&c, runs, n_runs, step_progress, v)) {
+		step_end(v, "FAIL", EXIT_DEVICE, "out of memory");
+		bad = n_runs;
+	} else {
+		for (i = 0; i < n_runs; i++)
+			if (runs[i].exit) {
+				if (!first)
+					first = &runs[i];
+				if (runs[i].exit > worst)
+					worst = runs[i].exit;
+				bad++;
+			}
+	}
+	if (first)
+		step_end(v, "FAIL", worst, "%s%u of %u %s units failed; mesh %u "
+			 "(%u,%u): %s", prefix, bad, n_runs, unit,
+			 first->node->mesh, first->node->x, first->node->y,
+			 first->why);
+	cli_demo_free(&c, runs, n_runs);
+	free(runs);
+	return !bad;
+}
+
 static void step_saxpy(struct kohaku_cli_validate *v, kohaku_device *dev,
 		       const struct drm_kohaku_node *nd, unsigned int n,
 		       const struct drm_kohaku_node **sel)
 {
-	struct kohaku_cli_opts so = *v->o;
-	struct kohaku_cli_unit_run *runs;
-	unsigned int n_runs, i, bad = 0;
-	int worst = EXIT_OK;
-	const struct kohaku_cli_unit_run *first = NULL;
+	const struct kohaku_cli_demo_params p = { .n = 1000, .a = 1.7f };
+	unsigned int n_runs;
 
 	step_start(v, "saxpy");
 	n_runs = units_of(nd, n, KH_CU_SX, sel);
-	if (!n_runs) {
+	if (!n_runs)
 		step_end(v, "SKIP", 0, "no SX unit");
-		return;
-	}
-	runs = calloc(n_runs, sizeof(*runs));
-	if (!runs) {
-		step_end(v, "FAIL", EXIT_DEVICE, "out of memory");
-		return;
-	}
-	so.n = 1000;
-	so.a = 1.7f;
-	so.timeout_ms = 0;
-	for (i = 0; i < n_runs; i++)
-		runs[i].node = sel[i];
-	if (cli_saxpy_units(dev, &so, runs, n_runs, step_progress, v)) {
-		step_end(v, "FAIL", EXIT_DEVICE, "out of memory");
-		goto out;
-	}
-	for (i = 0; i < n_runs; i++)
-		if (runs[i].exit) {
-			if (!first)
-				first = &runs[i];
-			if (runs[i].exit > worst || worst == EXIT_OK)
-				worst = runs[i].exit;
-			bad++;
-		}
-	if (first)
-		step_end(v, "FAIL", worst, "%u of %u SX units failed; mesh %u "
-			 "(%u,%u): %s", bad, n_runs, first->node->mesh,
-			 first->node->x, first->node->y, first->why);
-	else
+	else if (step_demo(v, dev, nd, n, sel, n_runs, &cli_demo_saxpy, &p,
+			   "", "SX"))
 		step_end(v, "PASS", 0, "%u SX unit%s: %lu elements each, "
-			 "bit-exact", n_runs, n_runs == 1 ? "" : "s", so.n);
-out:
-	cli_saxpy_free(dev, runs, n_runs);
-	free(runs);
+			 "bit-exact", n_runs, n_runs == 1 ? "" : "s", p.n);
 }
+
+/* the null step as a demo: a null instruction, and DONE is the answer */
+static int null_setup(const struct kohaku_cli_demo_ctx *c,
+		      struct kohaku_cli_run *r, struct kohaku_program *p)
+{
+	struct kohaku_inst *inst = r->priv;
+	uint32_t words[8];
+	unsigned int k;
+
+	for (k = 0; k < 8; k++)
+		words[k] = 0x6e756c6cu ^ (r->index << 8) ^ k;
+	kohaku_inst_null(inst, words);
+	p->insts = inst;
+	p->n_insts = 1;
+	return 0;
+}
+
+static const struct kohaku_cli_demo null_demo = {
+	.name = "null",
+	.cu_type = KH_CU_NULL,
+	.priv_size = sizeof(struct kohaku_inst),
+	.setup = null_setup,
+};
 
 static void step_null(struct kohaku_cli_validate *v, kohaku_device *dev,
 		      const struct drm_kohaku_node *nd, unsigned int n,
 		      const struct drm_kohaku_node **sel)
 {
-	uint64_t *jobs;
-	bool *sent;
-	unsigned int n_units, i, bad = 0;
-	char why[KOHAKU_ERRMSG_MAX] = "";
-	int worst = EXIT_OK;
+	const struct kohaku_cli_demo_params p = { .n = 1 };
+	unsigned int n_units;
 
 	step_start(v, "null");
 	n_units = units_of(nd, n, KH_CU_NULL, sel);
-	if (!n_units) {
+	if (!n_units)
 		step_end(v, "SKIP", 0, "no null unit");
-		return;
-	}
-	jobs = calloc(n_units, sizeof(*jobs));
-	sent = calloc(n_units, sizeof(*sent));
-	if (!jobs || !sent) {
-		free(jobs);
-		free(sent);
-		step_end(v, "FAIL", EXIT_DEVICE, "out of memory");
-		return;
-	}
-	for (i = 0; i < n_units; i++) {
-		uint32_t words[8];
-		struct kohaku_inst inst;
-		unsigned int k;
-
-		for (k = 0; k < 8; k++)
-			words[k] = 0x6e756c6cu ^ (i << 8) ^ k;
-		kohaku_inst_null(&inst, words);
-		if (cli_submit_on(dev, sel[i], (uint8_t)i, &inst, 1, 0,
-				  &jobs[i]) < 0) {
-			if (!bad++)
-				snprintf(why, sizeof(why), "mesh %u (%u,%u): %s",
-					 sel[i]->mesh, sel[i]->x, sel[i]->y,
-					 kohaku_last_error(dev));
-			worst = EXIT_DEVICE;
-			continue;
-		}
-		sent[i] = true;
-	}
-	for (i = 0; i < n_units; i++) {
-		struct kohaku_job_status st;
-		int r;
-
-		if (!sent[i])
-			continue;
-		r = cli_wait_final(dev, jobs[i], 0, &st);
-		if (r < 0 || st.status != KOHAKU_JOB_DONE) {
-			if (!bad++) {
-				int len = snprintf(why, sizeof(why),
-						   "mesh %u (%u,%u): ",
-						   sel[i]->mesh, sel[i]->x,
-						   sel[i]->y);
-
-				if (r < 0)
-					snprintf(why + len, sizeof(why) - len,
-						 "%s", kohaku_last_error(dev));
-				else
-					kohaku_job_describe(&st, why + len,
-							    sizeof(why) - len);
-			}
-			worst = EXIT_DEVICE;
-		}
-		step_progress(i + 1, n_units, v);
-	}
-	free(jobs);
-	free(sent);
-	if (bad)
-		step_end(v, "FAIL", worst, "%u of %u null units failed; %s",
-			 bad, n_units, why);
-	else
+	else if (step_demo(v, dev, nd, n, sel, n_units, &null_demo, &p, "",
+			   "null"))
 		step_end(v, "PASS", 0, "%u null unit%s ran a null instruction",
 			 n_units, n_units == 1 ? "" : "s");
 }
@@ -422,11 +398,9 @@ static void step_firmware(struct kohaku_cli_validate *v, kohaku_device *dev,
 			  const struct drm_kohaku_node *nd, unsigned int n,
 			  const struct drm_kohaku_node **sel)
 {
+	const struct kohaku_cli_demo_params p = { .n = 1 };
 	struct kohaku_fw_info fi;
-	struct kohaku_cli_pool_run *runs;
-	unsigned int n_runs, i, bad = 0;
-	const struct kohaku_cli_pool_run *first = NULL;
-	int worst = EXIT_OK;
+	unsigned int n_runs, i;
 
 	step_start(v, "firmware");
 	n_runs = units_of(nd, n, KH_CU_GP, sel);
@@ -453,33 +427,12 @@ static void step_firmware(struct kohaku_cli_validate *v, kohaku_device *dev,
 				 sel[i]->y, kohaku_fw_state_name(sel[i]->fw_state));
 			return;
 		}
-	runs = calloc(n_runs, sizeof(*runs));
-	if (!runs) {
-		step_end(v, "FAIL", EXIT_DEVICE, "out of memory");
-		return;
-	}
-	for (i = 0; i < n_runs; i++)
-		runs[i].node = sel[i];
-	cli_pool_units(dev, "ping", 1, 0, runs, n_runs, step_progress, v);
-	for (i = 0; i < n_runs; i++)
-		if (runs[i].exit) {
-			if (!first)
-				first = &runs[i];
-			if (runs[i].exit > worst || worst == EXIT_OK)
-				worst = runs[i].exit;
-			bad++;
-		}
-	if (first)
-		step_end(v, "FAIL", worst, "ping: %u of %u POOL units failed; "
-			 "mesh %u (%u,%u): %s", bad, n_runs, first->node->mesh,
-			 first->node->x, first->node->y, first->why);
-	else
+	if (step_demo(v, dev, nd, n, sel, n_runs, cli_pool_demo("ping"), &p,
+		      "ping: ", "POOL"))
 		step_end(v, "PASS", 0, "%u POOL unit%s RUNNING firmware %u.%u "
 			 "(version 0x%x), ping answered", n_runs,
 			 n_runs == 1 ? "" : "s", fi.fw_api >> 16,
 			 fi.fw_api & 0xffff, fi.fw_version);
-	cli_pool_free(dev, runs, n_runs);
-	free(runs);
 }
 
 static void step_checker(struct kohaku_cli_validate *v, kohaku_device *dev,

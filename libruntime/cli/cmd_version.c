@@ -7,6 +7,7 @@
  * (drmGetVersion, kernel backend), and the POOL units' firmware.  When no
  * device opens it says why and still exits 0.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -88,13 +89,18 @@ static void cli_version_text(kohaku_device *dev, const char *err)
 		printf("           %s\n", fw.status);
 }
 
-/* a "%u.%u" or "%u.%u.%u" version string */
-static struct json_object *cli_version_str(const char *fmt, unsigned int a,
-					   unsigned int b, unsigned int c)
+/* a version string: "%u.%u" or "%u.%u.%u" */
+static struct json_object *cli_version_str(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
+
+static struct json_object *cli_version_str(const char *fmt, ...)
 {
 	char v[48];
+	va_list ap;
 
-	snprintf(v, sizeof(v), fmt, a, b, c);
+	va_start(ap, fmt);
+	vsnprintf(v, sizeof(v), fmt, ap);
+	va_end(ap);
 	return json_object_new_string(v);
 }
 
@@ -113,7 +119,7 @@ static struct json_object *cli_version_json_dev(kohaku_device *dev)
 	json_object_object_add(j, "name", json_object_new_string(in.name));
 	json_object_object_add(j, "abi_version", cli_version_str("%u.%u",
 		KOHAKU_ABI_VERSION_MAJOR(in.abi_version),
-		KOHAKU_ABI_VERSION_MINOR(in.abi_version), 0));
+		KOHAKU_ABI_VERSION_MINOR(in.abi_version)));
 	cli_drv_read(dev, &d);
 	dj = json_object_new_object();
 	if (d.have) {
@@ -140,9 +146,9 @@ static struct json_object *cli_version_json_dev(kohaku_device *dev)
 		KH_FW_VERSION_MINOR(fw.fw_version),
 		KH_FW_VERSION_PATCH(fw.fw_version)));
 	json_object_object_add(fj, "api", cli_version_str("%u.%u",
-		fw.fw_api >> 16, fw.fw_api & 0xffff, 0));
+		fw.fw_api >> 16, fw.fw_api & 0xffff));
 	json_object_object_add(fj, "driver_api", cli_version_str("%u.%u",
-		fw.driver_api >> 16, fw.driver_api & 0xffff, 0));
+		fw.driver_api >> 16, fw.driver_api & 0xffff));
 	json_object_object_add(fj, "status", json_object_new_string(fw.status));
 	json_object_object_add(j, "firmware", fj);
 	return j;
@@ -154,9 +160,9 @@ static void cli_version_json(kohaku_device *dev, const char *err)
 
 	json_object_object_add(j, "kohaku", json_object_new_string(CLI_VERSION));
 	json_object_object_add(j, "libkohaku", cli_version_str("%u.%u",
-		KOHAKU_LIB_VERSION_MAJOR, KOHAKU_LIB_VERSION_MINOR, 0));
+		KOHAKU_LIB_VERSION_MAJOR, KOHAKU_LIB_VERSION_MINOR));
 	json_object_object_add(j, "abi", cli_version_str("%u.%u",
-		KOHAKU_ABI_MAJOR, KOHAKU_ABI_MINOR, 0));
+		KOHAKU_ABI_MAJOR, KOHAKU_ABI_MINOR));
 	if (dev) {
 		json_object_object_add(j, "device", cli_version_json_dev(dev));
 	} else {

@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * What several kohaku commands print, as text or as JSON (--json, built
- * with json-c): the node table with the device line above it, the run
- * commands' report, and the error object of a failure under --json.
+ * with json-c): the node table, with the device line above it or as a
+ * JSON array, and the error object of a failure under --json.
  */
 #include <stdarg.h>
 #include <stdio.h>
-#include <string.h>
 
 #include "cli.h"
 #include "kohaku/kh_units.h"
@@ -25,11 +24,19 @@ struct json_object *cli_json_hex64(uint64_t v)
 	return json_object_new_string(b);
 }
 
-struct json_object *cli_json_double(double v, const char *fmt)
+struct json_object *cli_json_fixed(double v, int decimals)
 {
 	char b[64];
 
-	snprintf(b, sizeof(b), fmt, v);
+	snprintf(b, sizeof(b), "%.*f", decimals, v);
+	return json_object_new_double_s(v, b);
+}
+
+struct json_object *cli_json_float(float v)
+{
+	char b[32];
+
+	snprintf(b, sizeof(b), "%.9g", (double)v);
 	return json_object_new_double_s(v, b);
 }
 
@@ -148,112 +155,11 @@ static void print_nodes(const struct drm_kohaku_node *nd, unsigned int n)
 	}
 }
 
-void cli_print_device_nodes(const struct kohaku_cli_opts *o,
-			    const kohaku_device *dev,
+void cli_print_device_nodes(const kohaku_device *dev,
 			    const struct drm_kohaku_node *nd, unsigned int n,
-			    const char *note, bool more)
+			    const char *note)
 {
-	if (o->json) {
-		cli_report_begin(o, dev, nd, n);
-		return;
-	}
 	printf("%s: %u node%s%s\n", kohaku_device_path(dev), n,
 	       n == 1 ? "" : "s", note);
 	print_nodes(nd, n);
-}
-
-/* ---- the run commands' report ---- */
-
-static struct json_object *cli_report, *cli_report_units;
-
-void cli_report_begin(const struct kohaku_cli_opts *o, const kohaku_device *dev,
-		      const struct drm_kohaku_node *nd, unsigned int n)
-{
-	if (!o->json)
-		return;
-	cli_json_started();
-	json_object_put(cli_report);
-	cli_report = json_object_new_object();
-	cli_report_units = NULL;
-	json_object_object_add(cli_report, "path",
-			       json_object_new_string(kohaku_device_path(dev)));
-	json_object_object_add(cli_report, "nodes", cli_json_nodes(nd, n));
-}
-
-void cli_report_set(const struct kohaku_cli_opts *o, const char *key,
-		    struct json_object *v)
-{
-	if (!o->json || !cli_report) {
-		json_object_put(v);
-		return;
-	}
-	if (!strcmp(key, "units")) {
-		if (!cli_report_units) {
-			cli_report_units = json_object_new_array();
-			json_object_object_add(cli_report, "units",
-					       cli_report_units);
-		}
-		json_object_put(v);
-		return;
-	}
-	json_object_object_add(cli_report, key, v);
-}
-
-void cli_report_unit(const struct kohaku_cli_opts *o, struct json_object *u)
-{
-	if (!o->json || !cli_report) {
-		json_object_put(u);
-		return;
-	}
-	cli_report_set(o, "units", NULL);
-	json_object_array_add(cli_report_units, u);
-}
-
-struct json_object *cli_json_unit(const struct drm_kohaku_node *q, bool ok)
-{
-	struct json_object *u = json_object_new_object();
-
-	json_object_object_add(u, "mesh", json_object_new_int64(q->mesh));
-	json_object_object_add(u, "x", json_object_new_int64(q->x));
-	json_object_object_add(u, "y", json_object_new_int64(q->y));
-	json_object_object_add(u, "ok", json_object_new_boolean(ok));
-	return u;
-}
-
-void cli_json_checked(struct json_object *j, bool submitted,
-		      unsigned int status, uint64_t bad, bool guard_ok)
-{
-	json_object_object_add(j, "status", json_object_new_string(
-		submitted ? kohaku_job_status_name(status) : "NOT_SUBMITTED"));
-	json_object_object_add(j, "mismatches", json_object_new_uint64(bad));
-	json_object_object_add(j, "tail_untouched",
-			       json_object_new_boolean(guard_ok));
-}
-
-void cli_report_end(const struct kohaku_cli_opts *o, bool ok,
-		    const char *error)
-{
-	if (!o->json || !cli_report)
-		return;
-	cli_report_set(o, "units", NULL);
-	if (error)
-		json_object_object_add(cli_report, "error",
-				       json_object_new_string(error));
-	json_object_object_add(cli_report, "ok", json_object_new_boolean(ok));
-	cli_json_print(cli_report);
-	cli_report = NULL;
-	cli_report_units = NULL;
-}
-
-void cli_print_verdict(const struct kohaku_cli_opts *o, const char *name,
-		       int ret, const char *pass)
-{
-	if (o->json)
-		cli_report_end(o, !ret, NULL);
-	else
-		printf("%s: %s%s%s\n", name, ret == EXIT_OK ? "PASS (" : "",
-		       ret == EXIT_OK ? pass : ret == EXIT_WRONG ?
-		       "FAIL (wrong answer)" :
-		       "FAIL (the device did not run it as expected)",
-		       ret == EXIT_OK ? ")" : "");
 }

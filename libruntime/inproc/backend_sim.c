@@ -391,10 +391,9 @@ static int resolve_desc(const char *device, const char **text, char **owned,
 	return 0;
 }
 
-int kh_rt_sim_open(const char *device, struct kohaku_device **out, char *err,
-		   size_t errlen)
+static int sim_open(const char *device, struct kohaku_device *dev, char *err,
+		    size_t errlen)
 {
-	struct kohaku_device *dev = NULL;
 	struct kh_rt_sim *s = NULL;
 	struct ksim_card *card = NULL;
 	char name[64], perr[512], reason[512];
@@ -403,17 +402,13 @@ int kh_rt_sim_open(const char *device, struct kohaku_device **out, char *err,
 	unsigned long pos;
 	int r, flags;
 
-	*out = NULL;
 	r = resolve_desc(device, &text, &owned, name, sizeof(name), err,
 			 errlen);
 	if (r < 0)
 		return r;
 
 	s = calloc(1, sizeof(*s));
-	dev = kh_rt_dev_alloc(KOHAKU_BACKEND_SIM);
-	if (!s || !dev) {
-		free(s);
-		kh_rt_dev_free(dev);
+	if (!s) {
 		free(owned);
 		kh_rt_errbuf(err, errlen, "out of host memory");
 		return -ENOMEM;
@@ -482,21 +477,16 @@ int kh_rt_sim_open(const char *device, struct kohaku_device **out, char *err,
 			     reason[0] ? ": " : "", reason);
 		goto fail;
 	}
-	r = kh_rt_dev_handshake(dev, err, errlen, name);
-	if (r < 0)
-		goto fail;
-	*out = dev;
 	return 0;
 
 fail:
+	/* the device is closed (sim_close) by kh_rt_dev_open */
 	free(owned);
-	sim_close(dev);
-	kh_rt_dev_free(dev);
 	return r;
 }
 
-int kh_rt_sim_list(const char *device, struct kohaku_device_entry **list,
-		   unsigned int *count, char *err, size_t errlen)
+static int sim_list(const char *device, struct kohaku_device_entry **list,
+		    unsigned int *count, char *err, size_t errlen)
 {
 	const char *const *names = ksim_builtin_names();
 	struct kohaku_device_entry *l;
@@ -522,7 +512,8 @@ int kh_rt_sim_list(const char *device, struct kohaku_device_entry **list,
 		e->backend = KOHAKU_BACKEND_SIM;
 		e->index = -1;
 		kh_rt_strlcpy(e->driver, "kohaku (in-process)", sizeof(e->driver));
-		e->status = kh_rt_sim_open(what, &dev, msg, sizeof(msg));
+		e->status = kh_rt_dev_open(&kh_rt_backend_sim, what, &dev, msg,
+					   sizeof(msg));
 		if (e->status == 0) {
 			kh_rt_strlcpy(e->path, dev->path, sizeof(e->path));
 			kh_rt_strlcpy(e->name, dev->info.name, sizeof(e->name));
@@ -549,3 +540,11 @@ KH_RT_EXPORT const char *kohaku_sim_builtin_desc(const char *name)
 {
 	return name ? ksim_builtin_desc(name) : NULL;
 }
+
+const struct kh_rt_backend kh_rt_backend_sim = {
+	.id = KOHAKU_BACKEND_SIM,
+	.name = "sim",
+	.needs_device = true,
+	.open = sim_open,
+	.list = sim_list,
+};

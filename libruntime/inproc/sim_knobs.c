@@ -20,14 +20,14 @@
 #include "rt_internal.h"
 #include "ksim.h"
 
-#define KH_DEBUGFS	"/sys/kernel/debug/kohaku_sim"
+#define SIM_DEBUGFS	"/sys/kernel/debug/kohaku_sim"
 
-static const char *const kh_files[] = { "inject", "check", "trace" };
-static const char *const kh_reads[] = { "stats", "knobs", "trace", "check" };
+static const char *const knob_files[] = { "inject", "check", "trace" };
+static const char *const knob_reads[] = { "stats", "knobs", "trace", "check" };
 
 /* ---- the kernel backend: kohaku_sim.ko's debugfs files ---- */
 
-static int kh_card_dir(struct kohaku_device *dev, char *dir, size_t len)
+static int card_dir(struct kohaku_device *dev, char *dir, size_t len)
 {
 	const char *node = strrchr(dev->path, '/');
 	char link[PATH_MAX], real[PATH_MAX];
@@ -49,7 +49,7 @@ static int kh_card_dir(struct kohaku_device *dev, char *dir, size_t len)
 			     dev->path, real);
 		return -EOPNOTSUPP;
 	}
-	snprintf(dir, len, KH_DEBUGFS "/card%u", id);
+	snprintf(dir, len, SIM_DEBUGFS "/card%u", id);
 	if (access(dir, F_OK)) {
 		int e = errno;
 
@@ -70,13 +70,13 @@ static int kh_card_dir(struct kohaku_device *dev, char *dir, size_t len)
 }
 
 /* one of the card's debugfs files, opened; path gets its name */
-static int kh_card_file(struct kohaku_device *dev, const char *file,
-			int flags, char *path, size_t len)
+static int card_file(struct kohaku_device *dev, const char *file,
+		     int flags, char *path, size_t len)
 {
 	char dir[128];
 	int fd, r, e;
 
-	r = kh_card_dir(dev, dir, sizeof(dir));
+	r = card_dir(dev, dir, sizeof(dir));
 	if (r)
 		return r;
 	snprintf(path, len, "%s/%s", dir, file);
@@ -89,14 +89,14 @@ static int kh_card_file(struct kohaku_device *dev, const char *file,
 	return fd;
 }
 
-static int kh_kernel_write(struct kohaku_device *dev, const char *file,
-			   const char *text)
+static int kernel_write(struct kohaku_device *dev, const char *file,
+			const char *text)
 {
 	char path[160];
 	ssize_t n;
 	int fd, e;
 
-	fd = kh_card_file(dev, file, O_WRONLY, path, sizeof(path));
+	fd = card_file(dev, file, O_WRONLY, path, sizeof(path));
 	if (fd < 0)
 		return fd;
 	n = write(fd, text, strlen(text));
@@ -110,8 +110,8 @@ static int kh_kernel_write(struct kohaku_device *dev, const char *file,
 	return 0;
 }
 
-static int kh_kernel_read(struct kohaku_device *dev, const char *file,
-			  char **text)
+static int kernel_read(struct kohaku_device *dev, const char *file,
+		       char **text)
 {
 	size_t cap = 65536, len = 0;
 	char path[160];
@@ -119,7 +119,7 @@ static int kh_kernel_read(struct kohaku_device *dev, const char *file,
 	ssize_t n;
 	int fd, e = 0;
 
-	fd = kh_card_file(dev, file, O_RDONLY, path, sizeof(path));
+	fd = card_file(dev, file, O_RDONLY, path, sizeof(path));
 	if (fd < 0)
 		return fd;
 	buf = malloc(cap + 1);
@@ -159,7 +159,7 @@ static int kh_kernel_read(struct kohaku_device *dev, const char *file,
 
 /* ---- the in-process model ---- */
 
-static bool kh_grow(char **buf, size_t *cap, size_t want)
+static bool grow(char **buf, size_t *cap, size_t want)
 {
 	char *nb;
 
@@ -174,13 +174,13 @@ static bool kh_grow(char **buf, size_t *cap, size_t want)
 }
 
 /* stats 0, knobs 1, trace 2, check 3: the whole text, malloc'ed */
-static char *kh_model_text(struct ksim_card *card, unsigned int what)
+static char *model_text(struct ksim_card *card, unsigned int what)
 {
 	size_t cap = 0, len = 0, n;
 	char *buf = NULL;
 	u64 pos = 0;
 
-	if (!kh_grow(&buf, &cap, 65536))
+	if (!grow(&buf, &cap, 65536))
 		return NULL;
 	for (;;) {
 		switch (what) {
@@ -192,7 +192,7 @@ static char *kh_model_text(struct ksim_card *card, unsigned int what)
 			break;
 		case 2:
 			/* whole lines, chunk after chunk */
-			if (cap - len < 4096 && !kh_grow(&buf, &cap, cap * 2))
+			if (cap - len < 4096 && !grow(&buf, &cap, cap * 2))
 				goto oom;
 			n = ksim_trace_text(card, &pos, buf + len, cap - len);
 			if (!n)
@@ -206,7 +206,7 @@ static char *kh_model_text(struct ksim_card *card, unsigned int what)
 		}
 		if (n < cap)
 			return buf;
-		if (!kh_grow(&buf, &cap, n + 1))
+		if (!grow(&buf, &cap, n + 1))
 			goto oom;
 	}
 oom:
@@ -214,10 +214,10 @@ oom:
 	return NULL;
 }
 
-static int kh_model_read(struct kohaku_device *dev, unsigned int what,
-			 char **text)
+static int model_read(struct kohaku_device *dev, unsigned int what,
+		      char **text)
 {
-	*text = kh_model_text(kh_rt_sim_lock(dev), what);
+	*text = model_text(kh_rt_sim_lock(dev), what);
 	kh_rt_sim_unlock(dev);
 	if (!*text) {
 		kh_rt_seterr(dev, "out of host memory");
@@ -228,8 +228,8 @@ static int kh_model_read(struct kohaku_device *dev, unsigned int what,
 
 /* ---- the API ---- */
 
-static int kh_pick(const char *w, size_t n, const char *const *names,
-		   unsigned int count)
+static int pick(const char *w, size_t n, const char *const *names,
+		unsigned int count)
 {
 	unsigned int i;
 
@@ -251,7 +251,7 @@ KH_RT_EXPORT int kohaku_sim_command(kohaku_device *dev, const char *line)
 	for (w = line; *w == ' ' || *w == '\t'; w++)
 		;
 	n = strcspn(w, " \t\n");
-	f = kh_pick(w, n, kh_files, 3);
+	f = pick(w, n, knob_files, 3);
 	if (f < 0) {
 		kh_rt_seterr(dev, "kohaku_sim_command: '%.*s' is not a command "
 			     "(inject, check or trace; docs/spec/"
@@ -261,7 +261,7 @@ KH_RT_EXPORT int kohaku_sim_command(kohaku_device *dev, const char *line)
 	if (dev->backend == KOHAKU_BACKEND_KERNEL) {
 		for (rest = w + n; *rest == ' ' || *rest == '\t'; rest++)
 			;
-		return kh_kernel_write(dev, kh_files[f], rest);
+		return kernel_write(dev, knob_files[f], rest);
 	}
 	err[0] = 0;
 	r = ksim_command(kh_rt_sim_lock(dev), line, err, sizeof(err));
@@ -294,15 +294,15 @@ KH_RT_EXPORT int kohaku_sim_read(kohaku_device *dev, const char *what,
 	if (!dev || !what || !text)
 		return -EINVAL;
 	*text = NULL;
-	i = kh_pick(what, strlen(what), kh_reads, 4);
+	i = pick(what, strlen(what), knob_reads, 4);
 	if (i < 0) {
 		kh_rt_seterr(dev, "kohaku_sim_read: '%s' is not stats, knobs, "
 			     "trace or check", what);
 		return -EINVAL;
 	}
 	if (dev->backend == KOHAKU_BACKEND_KERNEL)
-		return kh_kernel_read(dev, what, text);
-	return kh_model_read(dev, (unsigned int)i, text);
+		return kernel_read(dev, what, text);
+	return model_read(dev, (unsigned int)i, text);
 }
 
 KH_RT_EXPORT int kohaku_sim_check(kohaku_device *dev)

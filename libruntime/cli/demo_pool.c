@@ -1,0 +1,396 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * kohaku run <kernel>: one of the POOL firmware's kernels (ping, copy,
+ * fill, crc32, vadd, sum, hist) on every POOL unit (or the --node ones),
+ * each on its own data in its mesh; every result checked against the same
+ * computation on the host.  --n is bytes (copy, fill, crc32, hist) or
+ * elements (vadd: int32, sum: int64).  Each kernel is a demo of its own
+ * (demo.h), all sharing the hooks below and differing in a struct
+ * kohaku_cli_pool_kernel: its inputs, its result's size, its instruction
+ * and its host check.  validate's firmware step runs ping.  The rest of
+ * the run is demo.c's.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "demo.h"
+#include "kohaku/kh_pool.h"
+
+#define POOL_DEFAULT_N	65536
+#define FILL_PATTERN	0x6b6f6861u	/* "ahok" */
+#define POOL_INPUTS	2
+
+/* a unit's inputs (kept for the check), program and result in words */
+struct kohaku_cli_pool {
+	unsigned char *in[POOL_INPUTS];
+	struct kohaku_inst inst;
+	char result[128];
+};
+
+struct kohaku_cli_pool_kernel {
+	const char *what;
+	unsigned int elem;	/* bytes per --n */
+	unsigned int multiple;	/* --n must be a multiple of this */
+	unsigned int inputs;	/* input buffers of n * elem bytes */
+	size_t out_fixed;	/* result bytes, or 0: n * elem */
+	/* the instruction: in[] the inputs' addresses, seed ping's value */
+	int (*build)(struct kohaku_inst *inst, const uint64_t *in, uint64_t out,
+		     uint32_t n, uint32_t seed);
+	/* the result got against the host's; a difference said in r */
+	void (*check)(struct kohaku_cli_run *r, unsigned long n,
+		      const unsigned char *got);
+};
+
+static uint32_t xorshift(uint32_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 17;
+	*s ^= *s << 5;
+	return *s;
+}
+
+static const struct kohaku_cli_pool_kernel *kernel_of(
+	const struct kohaku_cli_demo_ctx *c)
+{
+	return c->demo->arg;
+}
+
+static size_t out_bytes(const struct kohaku_cli_pool_kernel *k, unsigned long n)
+{
+	return k->out_fixed ? k->out_fixed : (size_t)n * k->elem;
+}
+
+/* ---- the kernels: the instruction and the host's check ---- */
+
+static int build_ping(struct kohaku_inst *inst, const uint64_t *in,
+		      uint64_t out, uint32_t n, uint32_t seed)
+{
+	return kohaku_inst_pool_ping(inst, seed);
+}
+
+static int build_copy(struct kohaku_inst *inst, const uint64_t *in,
+		      uint64_t out, uint32_t n, uint32_t seed)
+{
+	return kohaku_inst_pool_copy(inst, in[0], out, n);
+}
+
+static int build_fill(struct kohaku_inst *inst, const uint64_t *in,
+		      uint64_t out, uint32_t n, uint32_t seed)
+{
+	return kohaku_inst_pool_fill(inst, out, FILL_PATTERN, n);
+}
+
+static int build_crc32(struct kohaku_inst *inst, const uint64_t *in,
+		       uint64_t out, uint32_t n, uint32_t seed)
+{
+	return kohaku_inst_pool_crc32(inst, in[0], out, n);
+}
+
+static int build_vadd(struct kohaku_inst *inst, const uint64_t *in,
+		      uint64_t out, uint32_t n, uint32_t seed)
+{
+	return kohaku_inst_pool_vadd_i32(inst, in[0], in[1], out, n);
+}
+
+static int build_sum(struct kohaku_inst *inst, const uint64_t *in,
+		     uint64_t out, uint32_t n, uint32_t seed)
+{
+	return kohaku_inst_pool_sum_i64(inst, in[0], out, n);
+}
+
+static int build_hist(struct kohaku_inst *inst, const uint64_t *in,
+		      uint64_t out, uint32_t n, uint32_t seed)
+{
+	return kohaku_inst_pool_hist256(inst, in[0], out, n);
+}
+
+static void check_ping(struct kohaku_cli_run *r, unsigned long n,
+		       const unsigned char *got)
+{
+	struct kohaku_cli_pool *u = r->priv;
+
+	snprintf(u->result, sizeof(u->result), "answered");
+}
+
+/* copy and fill: every byte, copy's from the input, fill's the pattern */
+static void check_bytes(struct kohaku_cli_run *r, unsigned long n,
+			const unsigned char *got, const unsigned char *src)
+{
+	struct kohaku_cli_pool *u = r->priv;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		unsigned char want = src ? src[i] :
+				     (unsigned char)(FILL_PATTERN >> (8 * (i % 4)));
+
+		if (got[i] != want) {
+			cli_run_failed(r, EXIT_WRONG, "byte %zu is 0x%02x, "
+				       "expected 0x%02x", i, got[i], want);
+			return;
+		}
+	}
+	snprintf(u->result, sizeof(u->result), "%lu bytes match", n);
+}
+
+static void check_copy(struct kohaku_cli_run *r, unsigned long n,
+		       const unsigned char *got)
+{
+	struct kohaku_cli_pool *u = r->priv;
+
+	check_bytes(r, n, got, u->in[0]);
+}
+
+static void check_fill(struct kohaku_cli_run *r, unsigned long n,
+		       const unsigned char *got)
+{
+	check_bytes(r, n, got, NULL);
+}
+
+static void check_crc32(struct kohaku_cli_run *r, unsigned long n,
+			const unsigned char *got)
+{
+	struct kohaku_cli_pool *u = r->priv;
+	uint32_t want = crc32(0, u->in[0], n), have;
+
+	memcpy(&have, got, 4);
+	snprintf(u->result, sizeof(u->result), "crc32 0x%08x", have);
+	if (have != want)
+		cli_run_failed(r, EXIT_WRONG, "crc32 0x%08x, zlib says 0x%08x",
+			       have, want);
+}
+
+static void check_vadd(struct kohaku_cli_run *r, unsigned long n,
+		       const unsigned char *got)
+{
+	struct kohaku_cli_pool *u = r->priv;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		int32_t a, b, c;
+
+		memcpy(&a, u->in[0] + 4 * i, 4);
+		memcpy(&b, u->in[1] + 4 * i, 4);
+		memcpy(&c, got + 4 * i, 4);
+		if (c != (int32_t)((uint32_t)a + (uint32_t)b)) {
+			cli_run_failed(r, EXIT_WRONG, "c[%zu] = %d, expected %d",
+				       i, c, (int32_t)((uint32_t)a + (uint32_t)b));
+			return;
+		}
+	}
+	snprintf(u->result, sizeof(u->result), "%lu sums match", n);
+}
+
+static void check_sum(struct kohaku_cli_run *r, unsigned long n,
+		      const unsigned char *got)
+{
+	struct kohaku_cli_pool *u = r->priv;
+	uint64_t want = 0, have;
+	int64_t e;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		memcpy(&e, u->in[0] + 8 * i, 8);
+		want += (uint64_t)e;
+	}
+	memcpy(&have, got, 8);
+	snprintf(u->result, sizeof(u->result), "sum %lld", (long long)have);
+	if (have != want)
+		cli_run_failed(r, EXIT_WRONG, "sum %lld, expected %lld",
+			       (long long)have, (long long)want);
+}
+
+static void check_hist(struct kohaku_cli_run *r, unsigned long n,
+		       const unsigned char *got)
+{
+	struct kohaku_cli_pool *u = r->priv;
+	uint32_t want[256] = { 0 }, have;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		want[u->in[0][i]]++;
+	for (i = 0; i < 256; i++) {
+		memcpy(&have, got + 4 * i, 4);
+		if (have != want[i]) {
+			cli_run_failed(r, EXIT_WRONG, "bin %zu counts %u, "
+				       "expected %u", i, have, want[i]);
+			return;
+		}
+	}
+	snprintf(u->result, sizeof(u->result), "256 bins match");
+}
+
+static const struct kohaku_cli_pool_kernel
+	k_ping = { "the firmware answers", 1, 1, 0, 32, build_ping, check_ping },
+	k_copy = { "dst = src", 1, 32, 1, 0, build_copy, check_copy },
+	k_fill = { "dst = pattern", 1, 32, 0, 0, build_fill, check_fill },
+	k_crc32 = { "CRC-32 of src", 1, 1, 1, 32, build_crc32, check_crc32 },
+	k_vadd = { "c = a + b, int32", 4, 8, 2, 0, build_vadd, check_vadd },
+	k_sum = { "sum of src, int64", 8, 4, 1, 32, build_sum, check_sum },
+	k_hist = { "256-bin byte histogram", 1, 1, 1, 1024, build_hist,
+		   check_hist };
+
+/* ---- the hooks every kernel shares ---- */
+
+static void pool_check_params(const struct kohaku_cli_demo *d,
+			      const struct kohaku_cli_demo_params *p)
+{
+	const struct kohaku_cli_pool_kernel *k = d->arg;
+
+	if (p->n % k->multiple || (uint64_t)p->n * k->elem > 0x7fffffffu)
+		cli_die_usage("run %s: --n %lu must be a multiple of %u (and "
+			      "below 2 GiB)", d->name, p->n, k->multiple);
+}
+
+static void pool_intro(const struct kohaku_cli_demo_ctx *c,
+		       unsigned int n_units)
+{
+	printf("\n%s: %s, n = %lu, on %u POOL unit%s\n", c->demo->name,
+	       kernel_of(c)->what, c->p.n, n_units, n_units == 1 ? "" : "s");
+}
+
+/* random inputs, each written as its buffer is made, then the result's */
+static int pool_setup(const struct kohaku_cli_demo_ctx *c,
+		      struct kohaku_cli_run *r, struct kohaku_program *p)
+{
+	const struct kohaku_cli_pool_kernel *k = kernel_of(c);
+	struct kohaku_cli_pool *u = r->priv;
+	unsigned long n = c->p.n;
+	size_t in = (size_t)n * k->elem, i;
+	uint32_t seed = 0x9e3779b9u ^ (r->index * 2654435761u);
+	unsigned int b;
+	int err;
+
+	for (b = 0; b < k->inputs; b++) {
+		u->in[b] = malloc(in ? in : 1);
+		if (!u->in[b])
+			return cli_run_failed(r, EXIT_DEVICE, "out of memory");
+		for (i = 0; i < in; i++)
+			u->in[b][i] = (unsigned char)xorshift(&seed);
+		err = cli_run_bo(c, r, in ? in : 32);
+		if (err >= 0 && in)
+			err = cli_run_write(c, r, b, u->in[b], in);
+		if (err < 0)
+			return err;
+	}
+	err = cli_run_bo(c, r, out_bytes(k, n));
+	if (err < 0)
+		return err;
+	if (k->build(&u->inst, r->addr, r->addr[k->inputs], (uint32_t)n,
+		     seed) < 0)
+		return cli_run_failed(r, EXIT_USAGE, "%s: --n %lu breaks the "
+				      "kernel's rules", c->demo->name, n);
+	p->insts = &u->inst;
+	p->n_insts = 1;
+	return 0;
+}
+
+/* a fault's code in the firmware's words, when the unit gave one */
+static void pool_describe(const struct kohaku_job_status *st, char *why,
+			  size_t len)
+{
+	char fault[160];
+	size_t l;
+
+	kohaku_job_describe(st, why, len);
+	l = strlen(why);
+	if (st->fault_flags & KOHAKU_FAULT_CODE_KNOWN)
+		snprintf(why + l, len - l, " [%s]", kohaku_pool_fault_describe(
+			 st->fault_code, fault, sizeof(fault)));
+}
+
+static void pool_check(const struct kohaku_cli_demo_ctx *c,
+		       struct kohaku_cli_run *r)
+{
+	const struct kohaku_cli_pool_kernel *k = kernel_of(c);
+	unsigned char *got = cli_run_read(c, r, k->inputs,
+					  out_bytes(k, c->p.n));
+
+	if (!got)
+		return;
+	k->check(r, c->p.n, got);
+	free(got);
+}
+
+static void pool_report(const struct kohaku_cli_demo_ctx *c,
+			struct json_object *rep)
+{
+	json_object_object_add(rep, "kernel",
+			       json_object_new_string(c->demo->name));
+	json_object_object_add(rep, "n", json_object_new_uint64(c->p.n));
+}
+
+static void pool_print_ok(const struct kohaku_cli_demo_ctx *c,
+			  const struct kohaku_cli_run *r)
+{
+	const struct kohaku_cli_pool *u = r->priv;
+
+	printf(": ok, %s (host agrees)", u->result);
+}
+
+static void pool_json(const struct kohaku_cli_demo_ctx *c,
+		      const struct kohaku_cli_run *r, struct json_object *j)
+{
+	const struct kohaku_cli_pool *u = r->priv;
+
+	json_object_object_add(j, "status", json_object_new_string(
+		r->submitted ? kohaku_job_status_name(r->st.status) :
+		"NOT_SUBMITTED"));
+	json_object_object_add(j, "device_ns",
+			       json_object_new_uint64(r->st.device_ns));
+	json_object_object_add(j, "result", json_object_new_string(u->result));
+}
+
+static void pool_release(const struct kohaku_cli_demo_ctx *c,
+			 struct kohaku_cli_run *r)
+{
+	struct kohaku_cli_pool *u = r->priv;
+	unsigned int b;
+
+	for (b = 0; b < POOL_INPUTS; b++)
+		free(u->in[b]);
+}
+
+#define POOL_DEMO(n, k) {						\
+	.name = n,							\
+	.what = n,							\
+	.cu_type = KH_CU_GP,						\
+	.unit = "POOL",							\
+	.hint = "try --map pool",					\
+	.line = "POOL",							\
+	.pass = "the host agrees",					\
+	.takes = CLI_TAKES_N | CLI_TAKES_NODE | CLI_TAKES_TIMEOUT,	\
+	.n_default = POOL_DEFAULT_N,					\
+	.priv_size = sizeof(struct kohaku_cli_pool),			\
+	.arg = &k,							\
+	.check_params = pool_check_params,				\
+	.intro = pool_intro,						\
+	.setup = pool_setup,						\
+	.describe = pool_describe,					\
+	.check = pool_check,						\
+	.report = pool_report,						\
+	.print_ok = pool_print_ok,					\
+	.json = pool_json,						\
+	.release = pool_release,					\
+}
+
+static const struct kohaku_cli_demo pool_demos[] = {
+	POOL_DEMO("ping", k_ping),
+	POOL_DEMO("copy", k_copy),
+	POOL_DEMO("fill", k_fill),
+	POOL_DEMO("crc32", k_crc32),
+	POOL_DEMO("vadd", k_vadd),
+	POOL_DEMO("sum", k_sum),
+	POOL_DEMO("hist", k_hist),
+};
+
+const struct kohaku_cli_demo *cli_pool_demo(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(pool_demos) / sizeof(pool_demos[0]); i++)
+		if (!strcmp(name, pool_demos[i].name))
+			return &pool_demos[i];
+	return NULL;
+}

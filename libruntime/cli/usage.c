@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * The kohaku CLI's usage: the text --help and `kohaku help` print (and
+ * kohaku with no command, on stderr), and the way every refusal of the
+ * command line ends: the message, a pointer to --help, exit 2.  The text
+ * is the one place the commands and options are described for the user;
+ * man/kohaku.1 says the same at length.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cli.h"
+
+void cli_usage(FILE *f)
+{
+	fprintf(f,
+"usage: %s [--backend sim|kernel] [--device DEV] [--map NAME|PATH] [--json]\n"
+"              [-o FILE] COMMAND [ARGS]\n"
+"       %s [--backend B] [--device DEV] [--map M] [--json] --version\n"
+"\n"
+"commands:\n"
+"  list              kohaku devices: the nodes under /dev/accel (each with why\n"
+"                    it is or is not usable) and the PCI functions 10ee:903f,\n"
+"                    bound or not ($KOHAKU_PCI_MATCH adds ids), or the\n"
+"                    simulated cards\n"
+"  info              capabilities, meshes and memory of the device\n"
+"  examine           one report of the device: info, the node table, the\n"
+"                    POOL firmware, the DXA units' slots (counts by state);\n"
+"                    runs no job; --json: one object with \"schema\": 1\n"
+"  nodes [--live]    the enumerated node table (--live re-reads status and\n"
+"                    counters)\n"
+"  run saxpy [--n N] [--a A] [--node [M:]X,Y ...] [--timeout MS]\n"
+"                    y = a*x + y on every SX unit (or the named ones), each\n"
+"                    on its own vectors, checked bit-exact against the\n"
+"                    unit's arithmetic (saxpy_cu's integer datapath)\n"
+"  run mat-demo [--node [M:]X,Y ...] [--timeout MS]\n"
+"                    one GEMM block (8x64 by 64x8, FP16) on every mat unit\n"
+"                    (or the named ones): FILL, GEMM, DRAIN, checked\n"
+"                    bit-exact against libkohaku's host reference\n"
+"  run vec-demo [--node [M:]X,Y ...] [--timeout MS]\n"
+"                    on every vec unit (or the named ones): x + y and\n"
+"                    x*y + (x + y) over 128 FP16 elements by a kernel loaded\n"
+"                    with IMEM/DESC/RUN, checked bit-exact on the host\n"
+"  run dxa-copy [--node [M:]X,Y ...] [--timeout MS]\n"
+"                    on every DXA unit (or the named ones): one tile of a\n"
+"                    matrix, past its edges (filled), multicast to two\n"
+"                    scratch units, copied out and checked against a C loop\n"
+"  run cpu-demo [--n N] [--node [M:]X,Y ...] [--timeout MS]\n"
+"                    on every cpu unit (rv_pe, or the named ones): an RV32I\n"
+"                    program loaded as the job's data computes the prefix\n"
+"                    sums and a checksum of N 32-bit words (default 1024),\n"
+"                    checked against C; instructions and cycles from CU_DBG\n"
+"  run KERNEL [--n N] [--node [M:]X,Y ...] [--timeout MS]\n"
+"                    a POOL firmware kernel on every POOL unit (or the named\n"
+"                    ones), checked against the host: ping, copy, fill,\n"
+"                    crc32, hist (N bytes), vadd (N int32), sum (N int64);\n"
+"                    N defaults to 65536\n"
+"  dxa [--node [M:]X,Y ...]\n"
+"                    every DXA unit's 16 descriptor slots: the driver's state\n"
+"                    and the 64 bytes the unit holds, decoded\n"
+"  fw info           the POOL units' firmware: state, version, boot time\n"
+"  fw load FILE [--mailbox]\n"
+"                    boot a firmware image on every POOL unit (--mailbox:\n"
+"                    through CU_DATA bursts, not LOAD from device memory)\n"
+"  validate          numbered checks, each PASS, FAIL or SKIP: open, ABI,\n"
+"                    enumerate, BO pattern, BO bandwidth, saxpy on every SX\n"
+"                    unit, null on every null unit, firmware (POOL units:\n"
+"                    RUNNING and ping), the model's checker (a simulated\n"
+"                    card); exit 0 only when no step fails\n"
+"  top [--interval MS] [--count N] [--csv]\n"
+"                    a live view every MS (default 1000): per node busy\n"
+"                    cycles and instructions retired in the interval, hung\n"
+"                    or not, jobs per second per mesh; --count N stops after\n"
+"                    N samples; --csv: a header line, then a row per node\n"
+"  sim trace|stats|knobs|check\n"
+"                    the device model's event trace, counters, active knobs,\n"
+"                    protocol checker report (exit 1 on violations)\n"
+"  sim inject SPEC   set a fault-injection knob (docs/spec/fault-injection.md)\n"
+"                    sim commands refuse a device that is not simulated\n"
+"  help              this text\n"
+"\n"
+"options:\n"
+"  --backend B       kernel (a kohaku device node) or sim (the device model in\n"
+"                    this process); default: $KOHAKU_BACKEND, else kernel\n"
+"  --device DEV      kernel: /dev/accel/accelN or N; sim: as --map;\n"
+"                    default: $KOHAKU_DEVICE\n"
+"  --map NAME|PATH   sim card description: a built-in name (saxpy,\n"
+"                    sx_null_2x2, pool, ...: `kohaku list --backend sim`) or\n"
+"                    a description file; implies --backend sim\n"
+"  --json            machine-readable output: one JSON object; a failure\n"
+"                    prints {\"error\": ..., \"exit\": N, \"command\": ...}\n"
+"  -o, --output=FILE write what the command prints on stdout to FILE\n"
+"  --version         the tool's and libkohaku's versions, the ABI it was\n"
+"                    built with, and the device's (when one opens): driver\n"
+"                    name, version and date, firmware on POOL units\n"
+"  -h, --help        this text\n"
+"\n"
+"Options go before or after the command, as --opt VALUE or --opt=VALUE;\n"
+"-- ends them.  A command refuses an option it does not take and any\n"
+"argument past its own.  Numbers (--n, --timeout, --interval, --count) are\n"
+"decimal or 0x hex;\n"
+"a leading 0 is still decimal (--n 010 is ten).  --a is a finite number\n"
+"(no NaN or infinity).\n"
+"\n"
+"exit status: 0 ok, 1 wrong answer, 2 refused or bad usage, 3 no device or\n"
+"backend, 4 the device did not answer as expected (timeout, fault)\n",
+		CLI_PROG, CLI_PROG);
+}
+
+void cli_die_usage(const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	cli_error("%s (see %s --help)", msg, CLI_PROG);
+	exit(cli_json_error_exit(EXIT_USAGE));
+}
