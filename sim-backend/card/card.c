@@ -80,15 +80,6 @@ void ksim_set_irq_callback(struct ksim_card *card, ksim_irq_fn fn,
 	card->irq_ctx = ctx;
 }
 
-bool ksim_log_ok(struct ksim_card *card)
-{
-	if (!card->log_left)
-		return false;
-	if (--card->log_left == 0)
-		ksim_plat_log("further model diagnostics suppressed\n");
-	return true;
-}
-
 int ksim_card_create_opts(const char *desc, const struct ksim_opts *opts,
 			    struct ksim_card **out, char *err,
 			    size_t errlen)
@@ -123,7 +114,7 @@ int ksim_card_create_opts(const char *desc, const struct ksim_opts *opts,
 	c->timing.read_cycles = 150;
 	c->timing.write_cycles = 30;
 	c->timing.dma_cycles = 150;
-	c->log_left = KSIM_LOG_BUDGET;
+	ksim_log_init(&c->log, KSIM_LOG_BUDGET);
 	ksim_sched_init(&c->sched);
 	e = ksim_sched_add(&c->sched, &c->rst_node, &ksim_rst_node_ops);
 	if (e)

@@ -30,7 +30,7 @@ struct ksim_card {
 	ksim_irq_fn irq_fn;
 	void *irq_ctx;
 	u64 irq_rises;
-	u32 log_left;
+	struct ksim_log log;		/* diagnostics, KSIM_LOG_BUDGET lines */
 	struct ksim_obs *obs;		/* checker, knobs, trace (obs/obs.h) */
 	struct ksim_xdma *xdma;		/* the DMA engine, BAR1 (xdma/xdma.h) */
 	/* what the host asked of the card: its cost, counted */

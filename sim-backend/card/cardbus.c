@@ -15,6 +15,7 @@
 #include "cardbus.h"
 #include "obs.h"
 #include "mag.h"
+#include "util.h"
 
 static const u8 ksim_dma_zero[KH_HOST_GRANULE];
 

@@ -16,6 +16,9 @@
 
 #define KSIM_ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
+/* a hook site's test: false while nothing observes (obs/obs.h) */
+#define ksim_unlikely(x)	__builtin_expect(!!(x), 0)
+
 static inline u64 ksim_min_u64(u64 a, u64 b)
 {
 	return a < b ? a : b;

@@ -113,6 +113,7 @@ struct ksim_mesh *ksim_mesh_create(struct ksim_card *card, unsigned int id,
 	}
 	m->card = card;
 	m->sched = ksim_card_sched(card);
+	m->log = &card->log;
 	m->params = dm->p;
 	m->p = p = &m->params;
 	m->id = id;

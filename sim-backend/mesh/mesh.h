@@ -10,6 +10,7 @@
 #include "ksim_plat.h"
 #include "dram.h"
 #include "link.h"
+#include "log.h"
 #include "params.h"
 #include "reset.h"
 #include "sched.h"
@@ -29,6 +30,7 @@ struct ksim_obs;
 struct ksim_mesh {
 	struct ksim_card *card;
 	struct ksim_sched *sched;
+	struct ksim_log *log;		/* the card's diagnostics budget */
 	const struct ksim_params *p;	/* = &params */
 	struct ksim_params params;	/* this mesh's, from the description */
 	unsigned int id;
@@ -55,15 +57,7 @@ struct ksim_router *ksim_mesh_router(struct ksim_mesh *m, unsigned int x,
 /* The MAG port index for a unit on row y (nearest row, lower on a tie). */
 unsigned int ksim_mesh_unit_mag_port(const struct ksim_mesh *m, unsigned int y);
 
-/* Rate-limited model diagnostics (card/card.c). */
-bool ksim_log_ok(struct ksim_card *card);
 /* A mesh's interrupt level may have changed: re-evaluate the line. */
 void ksim_irq_eval(struct ksim_card *card);
-#define ksim_mesh_log(m, fmt, ...)					\
-	do {								\
-		if (ksim_log_ok((m)->card))				\
-			ksim_plat_log("mesh%u: " fmt "\n", (m)->id,	\
-				    ##__VA_ARGS__);			\
-	} while (0)
 
 #endif /* KSIM_MESH_H */

@@ -3,6 +3,7 @@
 #include "link.h"
 #include "obs.h"
 #include "sched.h"
+#include "util.h"
 
 void ksim_link_init(struct ksim_link *l, struct ksim_sink *rx, unsigned int mesh,
 		  unsigned int kind, unsigned int x, unsigned int y,

@@ -112,8 +112,6 @@ struct ksim_obs {
 	void *violation_ctx;
 };
 
-#define ksim_unlikely(x)	__builtin_expect(!!(x), 0)
-
 /* attach or detach the per-object pointers after a change */
 void ksim_obs_attach(struct ksim_obs *o);
 /* the record of a link or a unit; NULL for NULL or one not on the card */

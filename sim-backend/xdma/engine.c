@@ -195,7 +195,7 @@ static void ksim_xdma_wedge(struct ksim_xdma_chan *ch, unsigned int why,
 	ch->wedge = (u8)why;
 	ch->wedges++;
 	ksim_xdma_log(ch, bits);
-	if (ksim_log_ok(x->card))
+	if (ksim_log_ok(x->log))
 		ksim_plat_log("xdma %s: card address 0x%llx %s: the channel is wedged until RUN and its errors are cleared\n",
 			      ksim_xdma_name(ch), (unsigned long long)addr,
 			      why == KSIM_XW_ERROR ? "answered with an error" :
@@ -557,6 +557,7 @@ int ksim_xdma_create(struct ksim_card *card)
 		return -ENOMEM;
 	}
 	x->card = card;
+	x->log = &card->log;
 	for (i = 0; i < KSIM_XDMA_CHANS; i++) {
 		x->ch[i].x = x;
 		x->ch[i].c2h = i == KSIM_XDMA_C2H;

@@ -27,6 +27,7 @@
 #define KSIM_XDMA_H
 
 #include "ksim.h"
+#include "log.h"
 #include "sched.h"
 #include <kohaku/kh_xdma.h>
 
@@ -149,6 +150,7 @@ struct ksim_xdma_chan {
  * struct ksim_xdma - the card's XDMA function
  * @card: the card.
  * @node: the engine's node on the card's scheduler.
+ * @log: the card's diagnostics budget.
  * @ch: H2C 0 and C2H 0.
  * @sgc_ctrl: SGDMA common control (the halt bits).
  * @user_en: IRQ block user interrupt enable mask [15:0].
@@ -170,6 +172,7 @@ struct ksim_xdma_chan {
 struct ksim_xdma {
 	struct ksim_card *card;
 	struct ksim_node node;
+	struct ksim_log *log;
 	struct ksim_xdma_chan ch[KSIM_XDMA_CHANS];
 	u32 sgc_ctrl;
 	u32 user_en, chan_en;
