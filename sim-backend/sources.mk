@@ -14,6 +14,7 @@ KH_SIM_SOURCES := \
 	card/clkwiz.c \
 	card/ddrc.c \
 	card/desc.c \
+	card/irq.c \
 	ksim_hw.c \
 	lib/fp32.c \
 	lib/lex.c \

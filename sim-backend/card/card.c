@@ -47,39 +47,6 @@ void ksim_card_rst_timer(struct ksim_card *c)
 	ksim_node_timer(&c->rst_node, next);
 }
 
-void ksim_irq_eval(struct ksim_card *card)
-{
-	bool line = false;
-	unsigned int i;
-
-	for (i = 0; i < card->n_mesh; i++)
-		if (card->mesh[i]->mag->orch.irq_level)
-			line = true;
-	if (line == card->irq_line)
-		return;
-	card->irq_line = line;
-	if (line) {
-		card->irq_rises++;
-		if (card->irq_fn)
-			card->irq_fn(card->irq_ctx);
-	}
-	/* the line is the XDMA user interrupt 0 */
-	if (card->xdma)
-		ksim_xdma_irq_eval(card->xdma);
-}
-
-bool ksim_irq_line(const struct ksim_card *card)
-{
-	return card->irq_line;
-}
-
-void ksim_set_irq_callback(struct ksim_card *card, ksim_irq_fn fn,
-			     void *ctx)
-{
-	card->irq_fn = fn;
-	card->irq_ctx = ctx;
-}
-
 int ksim_card_create_opts(const char *desc, const struct ksim_opts *opts,
 			    struct ksim_card **out, char *err,
 			    size_t errlen)
@@ -124,7 +91,10 @@ int ksim_card_create_opts(const char *desc, const struct ksim_opts *opts,
 		ksim_ddrc_init(&c->ddrc[i]);
 	}
 	for (i = 0; i < d->n_mesh; i++) {
-		c->mesh[i] = ksim_mesh_create(c, i, &d->mesh[i], &e);
+		/* its orchestrator's addon line: the card's input i */
+		struct ksim_irq_pin irq = { ksim_card_irq_in, c, i };
+
+		c->mesh[i] = ksim_mesh_create(c, i, &d->mesh[i], &irq, &e);
 		if (!c->mesh[i])
 			goto fail_sched;
 		c->n_mesh++;
@@ -137,6 +107,9 @@ int ksim_card_create_opts(const char *desc, const struct ksim_opts *opts,
 	e = ksim_xdma_create(c);
 	if (e)
 		goto fail_sched;
+	/* the IRQ addon line is its user interrupt 0 */
+	c->irq_out.set = ksim_xdma_usr_irq;
+	c->irq_out.opaque = c->xdma;
 	/* the observers' node: before the scheduler is finalized */
 	e = ksim_obs_create(c);
 	if (e)
@@ -214,15 +187,15 @@ u32 ksim_clock_mhz(const struct ksim_card *card)
 
 void ksim_run(struct ksim_card *card, u64 cycles)
 {
-	card->stop_on_irq = false;
+	card->xdma->stop_on_msi = false;
 	ksim_sched_run(&card->sched, cycles);
 }
 
 void ksim_run_until_irq(struct ksim_card *card, u64 cycles)
 {
-	card->stop_on_irq = true;
+	card->xdma->stop_on_msi = true;
 	ksim_sched_run(&card->sched, cycles);
-	card->stop_on_irq = false;
+	card->xdma->stop_on_msi = false;
 }
 
 unsigned int ksim_mesh_count(const struct ksim_card *card)

@@ -23,10 +23,10 @@ struct ksim_card {
 	struct ksim_clkwiz clkwiz[KH_MAX_MESHES];
 	struct ksim_ddrc ddrc[KH_MAX_MESHES];
 	struct ksim_node rst_node;	/* wakes the card when a reset ends */
-	/* ksim_run_until_irq(): an MSI-X message stops the run */
-	bool stop_on_irq;
 	/* the XDMA user interrupt: OR over meshes of IRQ_STAT & IRQ_EN */
+	u32 irq_in;			/* bit n: mesh n's level (card/irq.c) */
 	bool irq_line;
+	struct ksim_irq_pin irq_out;	/* the line, into the XDMA engine */
 	ksim_irq_fn irq_fn;
 	void *irq_ctx;
 	u64 irq_rises;
@@ -42,5 +42,7 @@ struct ksim_sched *ksim_card_sched(struct ksim_card *c);
 struct ksim_mesh *ksim_card_mesh(struct ksim_card *c, unsigned int n);
 /* A mesh's reset window changed: be stepped when the next one ends. */
 void ksim_card_rst_timer(struct ksim_card *c);
+/* Mesh n's IRQ addon level (a struct ksim_irq_pin's handler, card/irq.c). */
+void ksim_card_irq_in(void *opaque, unsigned int mesh, bool level);
 
 #endif /* KSIM_CARD_H */

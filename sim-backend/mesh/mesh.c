@@ -99,7 +99,8 @@ static void ksim_mesh_wire(struct ksim_mesh *m, struct ksim_router *r,
 }
 
 struct ksim_mesh *ksim_mesh_create(struct ksim_card *card, unsigned int id,
-			       const struct ksim_desc_mesh *dm, int *err)
+			       const struct ksim_desc_mesh *dm,
+			       const struct ksim_irq_pin *irq, int *err)
 {
 	const struct ksim_params *p;
 	struct ksim_mesh *m = ksim_plat_zalloc(sizeof(*m));
@@ -114,6 +115,7 @@ struct ksim_mesh *ksim_mesh_create(struct ksim_card *card, unsigned int id,
 	m->card = card;
 	m->sched = ksim_card_sched(card);
 	m->log = &card->log;
+	m->irq = *irq;
 	m->params = dm->p;
 	m->p = p = &m->params;
 	m->id = id;

@@ -9,6 +9,7 @@
 
 #include "ksim_plat.h"
 #include "dram.h"
+#include "irq.h"
 #include "link.h"
 #include "log.h"
 #include "params.h"
@@ -31,6 +32,7 @@ struct ksim_mesh {
 	struct ksim_card *card;
 	struct ksim_sched *sched;
 	struct ksim_log *log;		/* the card's diagnostics budget */
+	struct ksim_irq_pin irq;	/* the orchestrator's addon line */
 	const struct ksim_params *p;	/* = &params */
 	struct ksim_params params;	/* this mesh's, from the description */
 	unsigned int id;
@@ -48,7 +50,8 @@ struct ksim_mesh {
 };
 
 struct ksim_mesh *ksim_mesh_create(struct ksim_card *card, unsigned int id,
-			       const struct ksim_desc_mesh *dm, int *err);
+			       const struct ksim_desc_mesh *dm,
+			       const struct ksim_irq_pin *irq, int *err);
 void ksim_mesh_destroy(struct ksim_mesh *m);
 void ksim_mesh_reset_state(struct ksim_mesh *m);
 
@@ -56,8 +59,5 @@ struct ksim_router *ksim_mesh_router(struct ksim_mesh *m, unsigned int x,
 				 unsigned int y);
 /* The MAG port index for a unit on row y (nearest row, lower on a tie). */
 unsigned int ksim_mesh_unit_mag_port(const struct ksim_mesh *m, unsigned int y);
-
-/* A mesh's interrupt level may have changed: re-evaluate the line. */
-void ksim_irq_eval(struct ksim_card *card);
 
 #endif /* KSIM_MESH_H */

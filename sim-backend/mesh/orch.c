@@ -31,7 +31,7 @@ static void ksim_orch_irq_update(struct ksim_orch *o)
 
 	if (level != o->irq_level) {
 		o->irq_level = level;
-		ksim_irq_eval(o->mag->mesh->card);
+		ksim_irq_set(&o->irq, level);
 	}
 }
 
@@ -47,6 +47,7 @@ int ksim_orch_init(struct ksim_orch *o, struct ksim_mag *mag,
 	o->x = x;
 	o->y = y;
 	o->grid_hi = grid_hi;
+	o->irq = mag->mesh->irq;
 	e = ksim_fifo_init(&o->tx, p->tx_depth);
 	if (!e)
 		e = ksim_fifo_init(&o->rx, p->rx_depth);

@@ -10,6 +10,7 @@
 
 #include "ksim_plat.h"
 #include "fifo.h"
+#include "irq.h"
 #include "params.h"
 #include <kohaku/kh_regs.h>
 
@@ -27,6 +28,7 @@ struct ksim_orch {
 	u64 irq_stat;
 	u64 irq_ev;			/* events of this cycle: beat a clear */
 	bool irq_level;			/* irq_stat & irq_en, as the line sees it */
+	struct ksim_irq_pin irq;	/* that level, into the card (card/irq.c) */
 	u8 prog_dst;			/* {y,x} */
 	u16 prog_len;
 	u16 prog_base;

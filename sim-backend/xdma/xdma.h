@@ -159,6 +159,9 @@ struct ksim_xdma_chan {
  * @chan_vec: channel interrupt vector registers (0xa0-0xa4).
  * @user_pend: user interrupts pending as last evaluated.
  * @chan_pend: channel interrupts pending as last evaluated.
+ * @usr_irq: the level of user interrupt 0, the card's IRQ addon line
+ *	(ksim_xdma_usr_irq(), a struct ksim_irq_pin's handler).
+ * @stop_on_msi: a message stops the scheduler's run (ksim_run_until_irq()).
  * @n_vectors: MSI-X vectors the host takes; 0: it polls.
  * @msi: the host's handler, called with the vector; NULL: none.
  * @msi_arg: its argument.
@@ -178,6 +181,8 @@ struct ksim_xdma {
 	u32 user_en, chan_en;
 	u32 user_vec[4], chan_vec[2];
 	u32 user_pend, chan_pend;
+	bool usr_irq;
+	bool stop_on_msi;
 	unsigned int n_vectors;
 	ksim_msi_fn msi;
 	void *msi_arg;
@@ -246,5 +251,7 @@ u32 ksim_xdma_irq_read(struct ksim_xdma *x, u32 reg);
 void ksim_xdma_irq_write(struct ksim_xdma *x, u32 reg, u32 v);
 /* a channel's status, mask or an enable changed: deliver what rose */
 void ksim_xdma_irq_eval(struct ksim_xdma *x);
+/* user interrupt n's level (a struct ksim_irq_pin's handler; n is 0) */
+void ksim_xdma_usr_irq(void *opaque, unsigned int n, bool level);
 
 #endif /* KSIM_XDMA_H */

@@ -61,7 +61,7 @@ cat <<'M'
 120~mesh/orch.c~model_irq~IRQ addon: events set IRQ_STAT on a card without the addon~	if (!o->p->irq)\n\t\treturn;~
 121~mesh/orch.c~model_irq~IRQ addon: a clear wins over an event in its cycle (the cycle's events are not remembered)~	o->irq_ev |= bits;~	(void)0;
 122~mesh/orch.c~model_irq~IRQ addon: IRQ_EN does not gate the line~	bool level = (o->irq_stat & o->irq_en & KH_IRQ_ALL) != 0;~	bool level = (o->irq_stat & KH_IRQ_ALL) != 0;
-123~card/card.c~model_irq~IRQ line: only mesh 0 drives it~	for (i = 0; i < card->n_mesh; i++)\n\t\tif (card->mesh[i]->mag->orch.irq_level)~	for (i = 0; i < 1; i++)\n\t\tif (card->mesh[i]->mag->orch.irq_level)
+123~card/irq.c~model_irq~IRQ line: only mesh 0 drives it~	line = card->irq_in != 0;~	line = card->irq_in & 1;
 124~mesh/orch.c~model_irq~IRQ addon: CAPS[40] is never set~	       ((u64)o->grid_hi << 32) | (o->p->irq ? KH_CAPS_IRQ_ADDON : 0);~	       ((u64)o->grid_hi << 32);
 125~mesh/l2.c~model_l2~L2: the addon window is index 0xe0 alone~	    KH_CTRL_IDX_IS_ADDON(kh_flit_get(h, KH_CTRL_INDEX))) {~	    kh_flit_get(h, KH_CTRL_INDEX) == KH_CTRL_IDX_L2_CAPS) {
 126~mesh/l2.c~model_l2~L2: a write's reply carries the value after the write~		a->enable = v & KH_L2_CTRL_ENABLE;\n}~		a->enable = v & KH_L2_CTRL_ENABLE;\n\tkh_flit_set(r, KH_CTRL_VALUE, ksim_l2_reg(a, idx));\n}
@@ -203,8 +203,8 @@ cat <<'M'
 518~xdma/engine.c~model_xdma~XDMA: data chunks not aligned on the card side~		n = KSIM_XDMA_CHUNK - ((card + o) & (KSIM_XDMA_CHUNK - 1));~		n = KSIM_XDMA_CHUNK - ((host + o) & 31);
 519~xdma/engine.c~model_xdma~XDMA: a mesh in reset hangs the channel instead of holding the data~	if (e == -EAGAIN)\n\t\treturn KSIM_XM_STALL;~	if (0)\n\t\treturn KSIM_XM_STALL;
 520~xdma/engine.c~model_xdma~XDMA: the SGDMA halt is ignored~	if (ksim_xdma_halted(ch)) {~	if (0) {
-521~xdma/irq.c~model_xdma~XDMA IRQ: the user interrupt is tied 0 even with the addon~	return ksim_irq_line(x->card) ? 1u : 0;~	return 0;
-522~card/card.c~model_xdma~XDMA IRQ: the addon line's changes do not reach the IRQ block~	if (card->xdma)\n\t\tksim_xdma_irq_eval(card->xdma);~	(void)0;
+521~xdma/irq.c~model_xdma~XDMA IRQ: the user interrupt is tied 0 even with the addon~	return x->usr_irq ? 1u : 0;~	return 0;
+522~xdma/irq.c~model_xdma~XDMA IRQ: the addon line's changes do not reach the IRQ block~	x->usr_irq = level;\n\tksim_xdma_irq_eval(x);~	x->usr_irq = level;
 523~obs/inject.c~model_xdma~XDMA knob: dir= is ignored~		if (ev != event || !(k->xdir & (1u << c2h)))~		if (ev != event)
 524~xdma/xdma.h~model_xdma~XDMA: a W1S alias writes the register instead of setting bits~		*r |= v & mask;~		*r = v & mask;
 525~xdma/engine.c~model_xdma~XDMA: C2H data land in the bounce buffer though the host offered its pointer~			e = ksim_dma_card_read(x->card, card + o, p ?: x->bounce, n);~			e = ksim_dma_card_read(x->card, card + o, x->bounce, n);
