@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /* Card life cycle, simulated time, and the internal interface. */
 #include "card.h"
+#include "cardbus.h"
 #include "obs.h"
 #include "base.h"
 #include "desc.h"
@@ -52,6 +53,7 @@ int ksim_card_create_opts(const char *desc, const struct ksim_opts *opts,
 			    size_t errlen)
 {
 	struct ksim_unit_types types = { NULL, 0 };
+	struct ksim_xdma_wiring xw;
 	struct ksim_card *c;
 	struct ksim_desc *d;
 	unsigned int i;
@@ -103,9 +105,15 @@ int ksim_card_create_opts(const char *desc, const struct ksim_opts *opts,
 	e = ksim_ilink_connect_card(c);
 	if (e)
 		goto fail_sched;
-	/* the DMA engine (BAR1) */
-	e = ksim_xdma_create(c);
-	if (e)
+	/* the DMA engine (BAR1) and the card bus it reaches */
+	c->bus.ops = &ksim_cardbus_ops;
+	c->bus.ctx = c;
+	xw.sched = &c->sched;
+	xw.log = &c->log;
+	xw.bus = &c->bus;
+	xw.round_trip = &c->timing.dma_cycles;
+	c->xdma = ksim_xdma_create(&xw, c, &e);
+	if (!c->xdma)
 		goto fail_sched;
 	/* the IRQ addon line is its user interrupt 0 */
 	c->irq_out.set = ksim_xdma_usr_irq;
@@ -170,9 +178,16 @@ void ksim_card_destroy(struct ksim_card *card)
 	ksim_obs_destroy(card);	/* first: its last audit reads the mesh */
 	for (i = 0; i < KH_MAX_MESHES; i++)
 		ksim_mesh_destroy(card->mesh[i]);
-	ksim_xdma_destroy(card);
+	ksim_xdma_destroy(card->xdma);
 	ksim_sched_fini(&card->sched);
 	ksim_plat_free(card);
+}
+
+void ksim_set_host_ops(struct ksim_card *card,
+		       const struct ksim_host_ops *ops, void *ctx)
+{
+	card->xdma->host = ops;
+	card->xdma->host_ctx = ctx;
 }
 
 u64 ksim_cycles(const struct ksim_card *card)

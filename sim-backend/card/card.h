@@ -5,6 +5,7 @@
 
 #include "ksim_int.h"
 #include "clkwiz.h"
+#include "xdma.h"
 #include "mesh.h"
 #include "params.h"
 #include "sched.h"
@@ -33,6 +34,7 @@ struct ksim_card {
 	struct ksim_log log;		/* diagnostics, KSIM_LOG_BUDGET lines */
 	struct ksim_obs *obs;		/* checker, knobs, trace (obs/obs.h) */
 	struct ksim_xdma *xdma;		/* the DMA engine, BAR1 (xdma/xdma.h) */
+	struct ksim_cardbus bus;		/* what it reaches (card/cardbus.c) */
 	/* what the host asked of the card: its cost, counted */
 	u64 host_reads, host_writes, host_dmas, host_dma_bytes;
 };

@@ -43,19 +43,18 @@
  */
 #include "xdma.h"
 #include "card.h"
-#include "cardbus.h"
 #include "inject.h"
 #include "trace.h"
 #include "util.h"
 
 static u64 ksim_xdma_now(const struct ksim_xdma *x)
 {
-	return x->card->sched.now;
+	return ksim_node_now(&x->node);
 }
 
 static u64 ksim_xdma_round_trip(const struct ksim_xdma *x)
 {
-	u32 c = x->card->timing.dma_cycles;
+	u32 c = *x->round_trip;
 
 	return c ? c : 1;
 }
@@ -329,7 +328,7 @@ static unsigned int ksim_xdma_move(struct ksim_xdma_chan *ch, u64 host,
 	u64 o, n;
 	int e;
 
-	e = ksim_dma_card_probe(x->card, card, len, !ch->c2h);
+	e = x->bus->ops->probe(x->bus->ctx, card, len, !ch->c2h);
 	if (e == -EAGAIN)
 		return KSIM_XM_STALL;
 	if (e == -ENXIO)
@@ -350,9 +349,11 @@ static unsigned int ksim_xdma_move(struct ksim_xdma_chan *ch, u64 host,
 		if (!ch->c2h) {
 			if (!p && ksim_xdma_host_read(x, host + o, x->bounce, n))
 				return KSIM_XM_HOST;
-			e = ksim_dma_card_write(x->card, card + o, p ?: x->bounce, n);
+			e = x->bus->ops->write(x->bus->ctx, card + o,
+					       p ?: x->bounce, n);
 		} else {
-			e = ksim_dma_card_read(x->card, card + o, p ?: x->bounce, n);
+			e = x->bus->ops->read(x->bus->ctx, card + o,
+					      p ?: x->bounce, n);
 			if (!e && !p &&
 			    ksim_xdma_host_write(x, host + o, x->bounce, n))
 				return KSIM_XM_HOST;
@@ -411,7 +412,7 @@ static void ksim_xdma_desc_done(struct ksim_xdma_chan *ch)
 	switch (ksim_xdma_move(ch, host, card, len)) {
 	case KSIM_XM_STALL:
 		ch->stalls++;
-		ch->due = ksim_dma_release(x->card, card);
+		ch->due = x->bus->ops->release(x->bus->ctx, card);
 		if (ch->due <= ksim_xdma_now(x))
 			ch->due = ksim_xdma_now(x) + 1;
 		ksim_xdma_arm(x);
@@ -536,49 +537,45 @@ void ksim_xdma_halt_changed(struct ksim_xdma *x)
 
 /* ---- life cycle ---- */
 
-void ksim_set_host_ops(struct ksim_card *card,
-		       const struct ksim_host_ops *ops, void *ctx)
-{
-	card->xdma->host = ops;
-	card->xdma->host_ctx = ctx;
-}
-
-int ksim_xdma_create(struct ksim_card *card)
+struct ksim_xdma *ksim_xdma_create(const struct ksim_xdma_wiring *w,
+				   struct ksim_card *card, int *err)
 {
 	struct ksim_xdma *x = ksim_plat_zalloc(sizeof(*x));
 	unsigned int i;
 	int e;
 
-	if (!x)
-		return -ENOMEM;
+	if (!x) {
+		*err = -ENOMEM;
+		return NULL;
+	}
 	x->bounce = ksim_plat_zalloc(KSIM_XDMA_CHUNK);
 	if (!x->bounce) {
 		ksim_plat_free(x);
-		return -ENOMEM;
+		*err = -ENOMEM;
+		return NULL;
 	}
 	x->card = card;
-	x->log = &card->log;
+	x->log = w->log;
+	x->bus = w->bus;
+	x->round_trip = w->round_trip;
 	for (i = 0; i < KSIM_XDMA_CHANS; i++) {
 		x->ch[i].x = x;
 		x->ch[i].c2h = i == KSIM_XDMA_C2H;
 	}
-	e = ksim_sched_add(&card->sched, &x->node, &ksim_xdma_node_ops);
+	e = ksim_sched_add(w->sched, &x->node, &ksim_xdma_node_ops);
 	if (e) {
 		ksim_plat_free(x->bounce);
 		ksim_plat_free(x);
-		return e;
+		*err = e;
+		return NULL;
 	}
-	card->xdma = x;
-	return 0;
+	return x;
 }
 
-void ksim_xdma_destroy(struct ksim_card *card)
+void ksim_xdma_destroy(struct ksim_xdma *x)
 {
-	struct ksim_xdma *x = card->xdma;
-
 	if (!x)
 		return;
 	ksim_plat_free(x->bounce);
 	ksim_plat_free(x);
-	card->xdma = NULL;
 }

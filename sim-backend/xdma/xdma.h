@@ -20,13 +20,14 @@
  * The engine is a node on the card's scheduler: it acts at the cycles its
  * phases end (a descriptor fetch, a descriptor's data), so it runs forward
  * whenever the card does (a register access, ksim_run(), the host's idle
- * time), deterministically.  Data moves through the card-side path of
- * card/cardbus.h in memcpy-sized chunks.
+ * time), deterministically.  Data moves through the card bus it is given
+ * (struct ksim_cardbus below; the card's side is card/cardbus.c) in
+ * memcpy-sized chunks.
  */
 #ifndef KSIM_XDMA_H
 #define KSIM_XDMA_H
 
-#include "ksim.h"
+#include "host.h"
 #include "log.h"
 #include "sched.h"
 #include <kohaku/kh_xdma.h>
@@ -95,8 +96,61 @@ enum ksim_xdma_err {
 	KSIM_XE_KINDS
 };
 
-struct ksim_card;
 struct ksim_xdma;
+
+/**
+ * struct ksim_cardbus_ops - the card bus as the engine's M_AXI reaches it
+ * @probe: what an access of @len bytes at @addr would answer before it
+ *	moves anything: 0, or one of the errnos below (-EIO only for an
+ *	earlier hang).
+ * @write: an H2C write of @len bytes at @addr.
+ * @read: a C2H read of @len bytes at @addr.
+ * @release: the cycle a window held in reset (-EAGAIN at @addr) is
+ *	released.
+ *
+ * What an access answers (card/cardbus.c):
+ *
+ *   0          done
+ *   -ENXIO     no window of the card bus decodes the address: the
+ *              interconnect answers DECERR
+ *   -EINVAL    a mesh window decodes it but nothing behind answers ([37:36]
+ *              naming another mesh, [38], past the DRAM): the access hangs
+ *   -EAGAIN    MAG's host window is held in reset with its mesh: the
+ *              access waits for the release (@release)
+ *   -EIO       that XDMA direction hangs in MAG (an aperture nothing
+ *              serves, a quantising upload cut mid-entry, or an earlier
+ *              such hang), until the hung mesh is reset
+ *   -ENOMEM    the model could not allocate a DRAM page
+ */
+struct ksim_cardbus_ops {
+	int (*probe)(void *ctx, u64 addr, size_t len, bool write);
+	int (*write)(void *ctx, u64 addr, const void *buf, size_t len);
+	int (*read)(void *ctx, u64 addr, void *buf, size_t len);
+	u64 (*release)(void *ctx, u64 addr);
+};
+
+/*
+ * The card bus handle, as QEMU's AddressSpace: what the engine's data and
+ * descriptors' card addresses reach.  The card gives the engine one when
+ * it builds it, so the engine never names the card.
+ */
+struct ksim_cardbus {
+	const struct ksim_cardbus_ops *ops;
+	void *ctx;
+};
+
+/*
+ * What the card gives the engine when it builds it (card/card.c): its
+ * scheduler, its diagnostics budget, the card bus, and the host round trip
+ * in cycles (the card's DMA cost, struct ksim_timing.dma_cycles, which a
+ * test may change at any time: read through the pointer).
+ */
+struct ksim_xdma_wiring {
+	struct ksim_sched *sched;
+	struct ksim_log *log;
+	const struct ksim_cardbus *bus;
+	const u32 *round_trip;
+};
 
 /**
  * struct ksim_xdma_chan - one channel: its registers and its run
@@ -148,9 +202,12 @@ struct ksim_xdma_chan {
 
 /**
  * struct ksim_xdma - the card's XDMA function
- * @card: the card.
+ * @card: the card (its observers; until they watch the engine through
+ *	an ops table of its own).
  * @node: the engine's node on the card's scheduler.
  * @log: the card's diagnostics budget.
+ * @bus: the card bus.
+ * @round_trip: the host round trip, in cycles.
  * @ch: H2C 0 and C2H 0.
  * @sgc_ctrl: SGDMA common control (the halt bits).
  * @user_en: IRQ block user interrupt enable mask [15:0].
@@ -176,6 +233,8 @@ struct ksim_xdma {
 	struct ksim_card *card;
 	struct ksim_node node;
 	struct ksim_log *log;
+	const struct ksim_cardbus *bus;
+	const u32 *round_trip;
 	struct ksim_xdma_chan ch[KSIM_XDMA_CHANS];
 	u32 sgc_ctrl;
 	u32 user_en, chan_en;
@@ -193,8 +252,10 @@ struct ksim_xdma {
 };
 
 /* ---- life cycle (engine.c) ---- */
-int ksim_xdma_create(struct ksim_card *card);
-void ksim_xdma_destroy(struct ksim_card *card);
+struct ksim_card;
+struct ksim_xdma *ksim_xdma_create(const struct ksim_xdma_wiring *w,
+				   struct ksim_card *card, int *err);
+void ksim_xdma_destroy(struct ksim_xdma *x);
 
 /* ---- registers (regs.c): byte offsets in BAR1 ---- */
 u32 ksim_xdma_read(struct ksim_xdma *x, u32 off);

@@ -207,7 +207,7 @@ cat <<'M'
 522~xdma/irq.c~model_xdma~XDMA IRQ: the addon line's changes do not reach the IRQ block~	x->usr_irq = level;\n\tksim_xdma_irq_eval(x);~	x->usr_irq = level;
 523~obs/inject.c~model_xdma~XDMA knob: dir= is ignored~		if (ev != event || !(k->xdir & (1u << c2h)))~		if (ev != event)
 524~xdma/xdma.h~model_xdma~XDMA: a W1S alias writes the register instead of setting bits~		*r |= v & mask;~		*r = v & mask;
-525~xdma/engine.c~model_xdma~XDMA: C2H data land in the bounce buffer though the host offered its pointer~			e = ksim_dma_card_read(x->card, card + o, p ?: x->bounce, n);~			e = ksim_dma_card_read(x->card, card + o, x->bounce, n);
+525~xdma/engine.c~model_xdma~XDMA: C2H data land in the bounce buffer though the host offered its pointer~			e = x->bus->ops->read(x->bus->ctx, card + o,\n\t\t\t\t\t      p ?: x->bounce, n);~			e = x->bus->ops->read(x->bus->ctx, card + o,\n\t\t\t\t\t      x->bounce, n);
 701~units/sx.c~model_sx~SX: a binary32 FMA instead of saxpy_cu's integer datapath~	if (s->fma)\n\t	return ksim_fp32_fma~	if (1)\n\t	return ksim_fp32_fma
 702~units/sx.c~model_sx~SX: no N_MAX: n > 64 runs instead of FAULT_TOO_BIG~	} else if (s->n > KH_SX_N_MAX) {~	} else if (0) {
 703~units/sx.c~model_sx~SX: an unknown opcode faults with code 1, not 0xBAD0_0001~		s->fault_code = KH_SX_FAULT_BAD_OP;~		s->fault_code = 1;
