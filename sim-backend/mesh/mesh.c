@@ -22,7 +22,9 @@ struct ksim_router *ksim_mesh_router(struct ksim_mesh *m, unsigned int x,
 	return &m->routers[(y - m->lo) * m->nrx + (x - m->lo)];
 }
 
-unsigned int ksim_mesh_unit_mag_port(const struct ksim_mesh *m, unsigned int y)
+/* The MAG port index for a unit on row y (nearest row, lower on a tie). */
+static unsigned int ksim_mesh_unit_mag_port(const struct ksim_mesh *m,
+					    unsigned int y)
 {
 	unsigned int i, best = 0, bd = ~0u;
 
@@ -158,12 +160,25 @@ struct ksim_mesh *ksim_mesh_create(struct ksim_card *card, unsigned int id,
 	if (!m->mag)
 		goto fail;
 
+	/* what the units are given: their MAG port by row, once MAG is there */
+	m->uenv.sched = m->sched;
+	m->uenv.log = m->log;
+	m->uenv.p = p;
+	m->uenv.id = id;
+	for (y = 0; y < m->h; y++) {
+		const struct ksim_mag_port *mp =
+			&m->mag->port[ksim_mesh_unit_mag_port(m, y)];
+
+		m->uenv.mag_x[y] = mp->x;
+		m->uenv.mag_y[y] = mp->y;
+	}
+
 	for (y = 0; y < m->h; y++)
 		for (x = 0; x < m->w; x++) {
 			if (dm->kind[y][x] != KSIM_CELL_UNIT)
 				continue;
-			m->unit[y][x] = ksim_unit_create(m, dm->type[y][x], x, y,
-						       &e);
+			m->unit[y][x] = ksim_unit_create(&m->uenv, dm->type[y][x],
+							 x, y, &e);
 			if (!m->unit[y][x])
 				goto fail;
 			if (!dm->l2[y][x])

@@ -8,6 +8,7 @@
 #define KSIM_MESH_H
 
 #include "ksim_plat.h"
+#include "base.h"
 #include "dram.h"
 #include "irq.h"
 #include "link.h"
@@ -47,6 +48,7 @@ struct ksim_mesh {
 	struct ksim_dram dram;
 	struct ksim_tieoff tieoff;
 	struct ksim_obs *obs;		/* set while traced or DRAM knobs exist */
+	struct ksim_unit_env uenv;	/* what its units are given */
 };
 
 struct ksim_mesh *ksim_mesh_create(struct ksim_card *card, unsigned int id,
@@ -57,7 +59,5 @@ void ksim_mesh_reset_state(struct ksim_mesh *m);
 
 struct ksim_router *ksim_mesh_router(struct ksim_mesh *m, unsigned int x,
 				 unsigned int y);
-/* The MAG port index for a unit on row y (nearest row, lower on a tie). */
-unsigned int ksim_mesh_unit_mag_port(const struct ksim_mesh *m, unsigned int y);
 
 #endif /* KSIM_MESH_H */

@@ -15,9 +15,8 @@
  *   instruction's src, with the code chosen here (fault > batch > inst).
  */
 #include "base.h"
-#include "mesh.h"
 #include "obs.h"
-#include "mag.h"
+#include "params.h"
 #include "util.h"
 
 static struct ksim_unit *sink_unit(const struct ksim_sink *s)
@@ -280,11 +279,8 @@ void ksim_unit_timer(struct ksim_unit *u, u64 at)
 void ksim_unit_mag_port(const struct ksim_unit *u, unsigned int *x,
 		      unsigned int *y)
 {
-	const struct ksim_mag_port *mp =
-		&u->mesh->mag->port[ksim_mesh_unit_mag_port(u->mesh, u->y)];
-
-	*x = mp->x;
-	*y = mp->y;
+	*x = u->mesh->mag_x[u->y];
+	*y = u->mesh->mag_y[u->y];
 }
 
 void ksim_unit_hdr(const struct ksim_unit *u, struct kh_flit *f, unsigned int dx,
@@ -421,7 +417,7 @@ static const struct ksim_node_ops ksim_base_node_ops = {
 
 /* ---- life cycle ---- */
 
-struct ksim_unit *ksim_unit_create(struct ksim_mesh *m,
+struct ksim_unit *ksim_unit_create(const struct ksim_unit_env *m,
 			       const struct ksim_unit_type *type,
 			       unsigned int x, unsigned int y, int *err)
 {

@@ -10,10 +10,24 @@
 #include "ksim_unit.h"
 #include "fifo.h"
 #include "link.h"
+#include "log.h"
 #include "sched.h"
 #include <kohaku/kh_units.h>
 
-struct ksim_mesh;
+struct ksim_params;
+
+/*
+ * What a mesh gives each unit endpoint it builds (mesh/mesh.c fills one
+ * per mesh, before its first unit): the unit never names its mesh.
+ */
+struct ksim_unit_env {
+	struct ksim_sched *sched;	/* time, timers, wake-ups */
+	struct ksim_log *log;		/* diagnostics (ksim_mesh_log()) */
+	const struct ksim_params *p;	/* the mesh's parameters */
+	unsigned int id;		/* the mesh's index on the card */
+	/* by row: the MAG port a unit there sends memory requests to */
+	u8 mag_x[1u << KH_POS_WIDTH], mag_y[1u << KH_POS_WIDTH];
+};
 
 /* One queued completion (CU_SIGNAL), built into a flit when it leaves. */
 struct ksim_sig {
@@ -27,7 +41,7 @@ struct ksim_unit {
 	struct ksim_node node;
 	struct ksim_sink sink;		/* noc_in_* */
 	struct ksim_link out;		/* noc_out_*: the one outbound register */
-	struct ksim_mesh *mesh;
+	const struct ksim_unit_env *mesh;	/* what its mesh gave it */
 	const struct ksim_unit_type *type;
 	u8 x, y;
 
@@ -73,7 +87,7 @@ struct ksim_unit {
 	void *priv;
 };
 
-struct ksim_unit *ksim_unit_create(struct ksim_mesh *m,
+struct ksim_unit *ksim_unit_create(const struct ksim_unit_env *m,
 			       const struct ksim_unit_type *type,
 			       unsigned int x, unsigned int y, int *err);
 void ksim_unit_destroy(struct ksim_unit *u);
