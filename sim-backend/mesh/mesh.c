@@ -8,7 +8,6 @@
 #include "obs.h"
 #include "base.h"
 #include "card.h"
-#include "desc.h"
 #include "l2.h"
 #include "mag.h"
 #include "router.h"

@@ -26,8 +26,29 @@ struct ksim_router;
 struct ksim_unit;
 struct ksim_mag;
 struct ksim_l2;
-struct ksim_desc_mesh;
 struct ksim_obs;
+
+/*
+ * One mesh as a card description gives it (card/desc.c parses it): the
+ * map and the mesh's parameters, what ksim_mesh_create() builds from.
+ */
+enum ksim_cell_kind {
+	KSIM_CELL_EMPTY,		/* xxx */
+	KSIM_CELL_TIEOFF,		/* nul */
+	KSIM_CELL_MAG,		/* mag */
+	KSIM_CELL_UNIT,		/* a unit type's token */
+};
+
+struct ksim_desc_mesh {
+	unsigned int w, h;
+	u8 kind[KSIM_MAP_MAX][KSIM_MAP_MAX];			/* [y][x] */
+	const struct ksim_unit_type *type[KSIM_MAP_MAX][KSIM_MAP_MAX];
+	unsigned int n_mag;
+	struct ksim_params p;		/* this mesh's parameters */
+	/* an endpoint L2 staging adapter on the unit's link, and its base */
+	u8 l2[KSIM_MAP_MAX][KSIM_MAP_MAX];
+	u64 l2_base[KSIM_MAP_MAX][KSIM_MAP_MAX];
+};
 
 struct ksim_mesh {
 	struct ksim_card *card;
