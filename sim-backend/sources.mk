@@ -15,6 +15,7 @@ KH_SIM_SOURCES := \
 	card/ddrc.c \
 	card/desc.c \
 	card/irq.c \
+	card/meshes.c \
 	ksim_hw.c \
 	lib/fp32.c \
 	lib/lex.c \
@@ -29,6 +30,7 @@ KH_SIM_SOURCES := \
 	mesh/mover.c \
 	mesh/orch.c \
 	mesh/reset.c \
+	mesh/topo.c \
 	noc/fifo.c \
 	noc/link.c \
 	noc/router.c \

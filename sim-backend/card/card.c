@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /* Card life cycle, simulated time, and the internal interface. */
 #include "card.h"
+#include "topo.h"
 #include "cardbus.h"
 #include "obs.h"
 #include "base.h"
@@ -102,7 +103,7 @@ int ksim_card_create_opts(const char *desc, const struct ksim_opts *opts,
 		c->n_mesh++;
 	}
 	/* the interlink joins neighbouring meshes on the chain */
-	e = ksim_ilink_connect_card(c);
+	e = ksim_ilink_connect(c->mesh, c->n_mesh);
 	if (e)
 		goto fail_sched;
 	/* the DMA engine (BAR1) and the card bus it reaches */
@@ -235,89 +236,6 @@ void ksim_set_timing(struct ksim_card *card,
 	card->timing = *t;
 }
 
-struct ksim_unit *ksim_unit_at(struct ksim_card *card, unsigned int mesh,
-			       unsigned int x, unsigned int y)
-{
-	struct ksim_mesh *m = ksim_card_mesh(card, mesh);
-
-	if (!m || x >= m->w || y >= m->h)
-		return NULL;
-	return m->unit[y][x];
-}
-
-struct ksim_link *ksim_router_link(struct ksim_card *card,
-				   unsigned int mesh, unsigned int x,
-				   unsigned int y, unsigned int port)
-{
-	struct ksim_mesh *m = ksim_card_mesh(card, mesh);
-	struct ksim_router *r = m ? ksim_mesh_router(m, x, y) : NULL;
-
-	return r && port < KSIM_PORTS ? &r->out[port] : NULL;
-}
-
-struct ksim_link *ksim_endpoint_link(struct ksim_card *card,
-				     unsigned int mesh, unsigned int x,
-				     unsigned int y)
-{
-	struct ksim_mesh *m = ksim_card_mesh(card, mesh);
-	unsigned int i;
-
-	if (!m || x >= m->w || y >= m->h)
-		return NULL;
-	if (m->unit[y][x])
-		return &m->unit[y][x]->out;
-	for (i = 0; x == 0 && i < m->mag->n_ports; i++)
-		if (m->mag->port[i].y == y)
-			return &m->mag->port[i].out;
-	return NULL;
-}
-
-static void ksim_mesh_for_links(struct ksim_mesh *m,
-			      void (*fn)(struct ksim_link *l, void *arg),
-			      void *arg)
-{
-	unsigned int x, y, d;
-
-	for (y = 0; y < m->nrx * m->nry; y++)
-		for (d = 0; d < KSIM_PORTS; d++)
-			fn(&m->routers[y].out[d], arg);
-	for (y = 0; y < m->h; y++)
-		for (x = 0; x < m->w; x++)
-			if (m->unit[y][x])
-				fn(&m->unit[y][x]->out, arg);
-	for (x = 0; x < m->mag->n_ports; x++)
-		fn(&m->mag->port[x].out, arg);
-	for (y = 0; y < m->h; y++)
-		for (x = 0; x < m->w; x++)
-			if (m->l2[y][x]) {
-				fn(&m->l2[y][x]->rout, arg);
-				fn(&m->l2[y][x]->cout, arg);
-			}
-}
-
-struct ksim_hook_arg {
-	const struct ksim_link_hook *hook;
-	void *ctx;
-};
-
-static void ksim_set_hook(struct ksim_link *l, void *arg)
-{
-	struct ksim_hook_arg *a = arg;
-
-	l->hook = a->hook;
-	l->hook_ctx = a->ctx;
-}
-
-void ksim_set_link_hook(struct ksim_card *card,
-			  const struct ksim_link_hook *hook, void *ctx)
-{
-	struct ksim_hook_arg a = { hook, ctx };
-	unsigned int i;
-
-	for (i = 0; i < card->n_mesh; i++)
-		ksim_mesh_for_links(card->mesh[i], ksim_set_hook, &a);
-}
-
 static void ksim_sum_link(struct ksim_link *l, void *arg)
 {
 	struct ksim_stats *st = arg;
@@ -408,36 +326,4 @@ void ksim_set_step_all(struct ksim_card *card, bool on)
 		else	/* ticked again, to fall asleep where they would */
 			card->sched.all[i]->dormant = false;
 	}
-}
-
-int ksim_mesh_reset(struct ksim_card *card, unsigned int mesh)
-{
-	struct ksim_mesh *m = ksim_card_mesh(card, mesh);
-
-	if (!m)
-		return -EINVAL;
-	/* a resetn pulse: released at once, then the FIFOs recover */
-	ksim_mesh_reset_hold(m, card->sched.now);
-	return 0;
-}
-
-bool ksim_mesh_in_reset(struct ksim_card *card, unsigned int mesh)
-{
-	struct ksim_mesh *m = ksim_card_mesh(card, mesh);
-
-	return m && ksim_mesh_recovering(m);
-}
-
-struct ksim_link *ksim_l2_link(struct ksim_card *card, unsigned int mesh,
-			       unsigned int x, unsigned int y, bool to_unit)
-{
-	struct ksim_mesh *m = ksim_card_mesh(card, mesh);
-	struct ksim_l2 *a;
-
-	if (!m || x >= m->w || y >= m->h)
-		return NULL;
-	a = m->l2[y][x];
-	if (!a)
-		return NULL;
-	return to_unit ? &a->cout : &a->rout;
 }

@@ -17,7 +17,6 @@
  * counts once every write that arrived before it has landed.
  */
 #include "ilink.h"
-#include "card.h"
 #include "mag.h"
 #include "mesh.h"
 #include "util.h"
@@ -204,13 +203,13 @@ void ksim_ilink_destroy(struct ksim_ilink *il)
 	ksim_plat_free(il);
 }
 
-int ksim_ilink_connect_card(struct ksim_card *c)
+int ksim_ilink_connect(struct ksim_mesh *const *mesh, unsigned int n_mesh)
 {
 	struct ksim_ilink *at[KH_MAX_MESHES] = { NULL };
 	unsigned int i, p;
 
-	for (i = 0; i < c->n_mesh; i++) {
-		struct ksim_mesh *m = c->mesh[i];
+	for (i = 0; i < n_mesh; i++) {
+		struct ksim_mesh *m = mesh[i];
 
 		if (!m->p->ilink)
 			continue;

@@ -17,7 +17,7 @@
 #include <kohaku/kh_regs.h>
 
 struct ksim_mag;
-struct ksim_card;
+struct ksim_mesh;
 
 #define KSIM_IL_RX_BEATS		64	/* receive buffer per class, in beats */
 #define KSIM_IL_CRED_BATCH	8	/* credits return in batches */
@@ -103,8 +103,11 @@ struct ksim_ilink {
 	u64 hop_latency;
 };
 
-/* Give every mesh of a multi-mesh card an interlink and join neighbours. */
-int ksim_ilink_connect_card(struct ksim_card *c);
+/*
+ * Give every mesh of a card (n_mesh of them, mesh[i] is mesh i) whose
+ * parameters ask for one an interlink, and join neighbours on the chain.
+ */
+int ksim_ilink_connect(struct ksim_mesh *const *mesh, unsigned int n_mesh);
 void ksim_ilink_destroy(struct ksim_ilink *il);
 void ksim_ilink_reset(struct ksim_ilink *il);
 

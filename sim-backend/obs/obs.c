@@ -17,6 +17,7 @@
 #include "inject.h"
 #include "mag.h"
 #include "router.h"
+#include "topo.h"
 #include "trace.h"
 #include "util.h"
 
@@ -88,7 +89,7 @@ static void ksim_obs_link_init(struct ksim_obs *o, struct ksim_obs_link *ol,
 		snprintf(ol->name, sizeof(ol->name), "R%u,%u.%c", l->x, l->y,
 			 ksim_port_letter(l->port));
 	else if (l->kind == KSIM_LINK_ENDPOINT &&
-		 l != ksim_l2_link(card, l->mesh, l->x, l->y, false))
+		 (!m || l != ksim_mesh_l2_link(m, l->x, l->y, false)))
 		snprintf(ol->name, sizeof(ol->name), "%u,%u", l->x, l->y);
 	else if (l->kind == KSIM_LINK_ENDPOINT)
 		snprintf(ol->name, sizeof(ol->name), "%u,%u.l2", l->x, l->y);
