@@ -15,7 +15,9 @@ KH_SIM_SOURCES := \
 	card/ddrc.c \
 	card/desc.c \
 	card/irq.c \
+	card/knobs.c \
 	card/meshes.c \
+	card/stats.c \
 	ksim_hw.c \
 	lib/fp32.c \
 	lib/lex.c \
@@ -39,7 +41,6 @@ KH_SIM_SOURCES := \
 	obs/command.c \
 	obs/inject.c \
 	obs/obs.c \
-	obs/stats.c \
 	obs/trace.c \
 	units/base.c \
 	units/cpu/btb.c \

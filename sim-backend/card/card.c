@@ -1,17 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /* Card life cycle, simulated time, and the internal interface. */
 #include "card.h"
-#include "topo.h"
 #include "cardbus.h"
-#include "obs.h"
-#include "base.h"
+#include "checker.h"
 #include "desc.h"
 #include "ilink.h"
-#include "l2.h"
-#include "mag.h"
-#include "router.h"
+#include "inject.h"
+#include "trace.h"
 #include "util.h"
-#include "xdma.h"
 
 struct ksim_sched *ksim_card_sched(struct ksim_card *c)
 {
@@ -47,6 +43,46 @@ void ksim_card_rst_timer(struct ksim_card *c)
 		    c->mesh[i]->rst.ready < next)
 			next = c->mesh[i]->rst.ready;
 	ksim_node_timer(&c->rst_node, next);
+}
+
+/* `inject reset`: the mesh's wizard takes an SW_RST write of the key. */
+static void ksim_card_wizard_reset(void *ctx, unsigned int mesh)
+{
+	ksim_clkwiz_write(ctx, mesh, KH_CLK_SW_RST, KH_CLK_SW_RST_KEY);
+}
+
+/*
+ * The observers, given what they read of the card, and registered in the
+ * order every hook reaches them (obs/obs.h): the checker tags flits, the
+ * knobs act, the trace records what happened.
+ */
+static int ksim_card_observers(struct ksim_card *c,
+			       const struct ksim_opts *opts)
+{
+	struct ksim_obs_wiring w;
+	int e;
+
+	memset(&w, 0, sizeof(w));
+	w.sched = &c->sched;
+	w.mesh = c->mesh;
+	w.n_mesh = c->n_mesh;
+	w.xdma = c->xdma;
+	w.clock_mhz = c->clock_mhz;
+	w.wizard_reset = ksim_card_wizard_reset;
+	w.ctx = c;
+	if (opts) {
+		w.violation = opts->violation;
+		w.violation_ctx = opts->violation_ctx;
+	}
+	c->obs = ksim_obs_create(&w, &e);
+	if (!c->obs)
+		return e;
+	c->chk = ksim_check_create(c->obs, &e);
+	if (c->chk)
+		c->inj = ksim_inject_create(c->obs, &e);
+	if (c->inj)
+		c->tr = ksim_trace_create(c->obs, &e);
+	return c->tr ? 0 : e;
 }
 
 int ksim_card_create_opts(const char *desc, const struct ksim_opts *opts,
@@ -113,14 +149,14 @@ int ksim_card_create_opts(const char *desc, const struct ksim_opts *opts,
 	xw.log = &c->log;
 	xw.bus = &c->bus;
 	xw.round_trip = &c->timing.dma_cycles;
-	c->xdma = ksim_xdma_create(&xw, c, &e);
+	c->xdma = ksim_xdma_create(&xw, &e);
 	if (!c->xdma)
 		goto fail_sched;
 	/* the IRQ addon line is its user interrupt 0 */
 	c->irq_out.set = ksim_xdma_usr_irq;
 	c->irq_out.opaque = c->xdma;
-	/* the observers' node: before the scheduler is finalized */
-	e = ksim_obs_create(c);
+	/* the observers: before the scheduler is finalized (a node) */
+	e = ksim_card_observers(c, opts);
 	if (e)
 		goto fail_sched;
 	e = ksim_sched_finalize(&c->sched);
@@ -133,9 +169,14 @@ int ksim_card_create_opts(const char *desc, const struct ksim_opts *opts,
 			ksim_node_wake(c->sched.all[i]);
 		}
 	/* the checker, knobs and trace: opts, then the description's lines */
-	e = ksim_obs_start(c, d, opts, err, errlen);
+	e = ksim_obs_start(c->obs);
+	if (!e && opts && (opts->flags & KSIM_CHECK))
+		e = ksim_check_enable(c->chk, true);
+	if (!e)
+		e = ksim_card_command_lines(c, d, err, errlen);
 	if (e)
 		goto fail_sched;
+	ksim_obs_attach(c->obs);
 	ksim_plat_free(d);
 	*out = c;
 	return 0;
@@ -176,7 +217,7 @@ void ksim_card_destroy(struct ksim_card *card)
 
 	if (!card)
 		return;
-	ksim_obs_destroy(card);	/* first: its last audit reads the mesh */
+	ksim_obs_destroy(card->obs);	/* first: the checker's last audit reads the mesh */
 	for (i = 0; i < KH_MAX_MESHES; i++)
 		ksim_mesh_destroy(card->mesh[i]);
 	ksim_xdma_destroy(card->xdma);
@@ -234,85 +275,6 @@ void ksim_set_timing(struct ksim_card *card,
 		       const struct ksim_timing *t)
 {
 	card->timing = *t;
-}
-
-static void ksim_sum_link(struct ksim_link *l, void *arg)
-{
-	struct ksim_stats *st = arg;
-
-	st->link_flits += l->flits;
-	st->link_stalls += l->stalls;
-}
-
-int ksim_get_stats(struct ksim_card *card, unsigned int mesh,
-		     struct ksim_stats *st)
-{
-	struct ksim_mesh *m = ksim_card_mesh(card, mesh);
-	unsigned int x, y;
-
-	memset(st, 0, sizeof(*st));
-	if (!m)
-		return -EINVAL;
-	st->cycles_stepped = card->sched.cycles_stepped;
-	st->cycles_skipped = card->sched.cycles_skipped;
-	ksim_mesh_for_links(m, ksim_sum_link, st);
-	st->tieoff_dropped = m->tieoff.dropped;
-	for (y = 0; y < m->h; y++)
-		for (x = 0; x < m->w; x++) {
-			struct ksim_unit *u = m->unit[y][x];
-
-			if (!u)
-				continue;
-			st->ctrl_dropped += u->ctrl_dropped;
-			st->unit_dropped += u->dropped;
-			st->lost_completions += u->lost_completions;
-		}
-	for (x = 0; x < m->mag->n_ports; x++) {
-		struct ksim_mag_port *mp = &m->mag->port[x];
-
-		st->mag_reads += mp->reads;
-		st->mag_writes += mp->writes;
-		st->mag_data_dropped += mp->data_dropped;
-		st->mag_slot_stalls += mp->slot_stall_cycles;
-		if (mp->slot_stall_since != KSIM_NEVER)
-			st->mag_slot_stalls += card->sched.now -
-					       mp->slot_stall_since;
-		st->mag_out_of_range += mp->out_of_range;
-		st->mag_remote_alias += mp->remote_alias;
-	}
-	st->agent_rx_dropped = m->mag->orch.rx_dropped;
-	st->signals = m->mag->orch.signals;
-	st->dispatched = m->mag->orch.dispatched;
-	st->dram_pages = m->dram.pages;
-	for (y = 0; y < m->h; y++)
-		for (x = 0; x < m->w; x++) {
-			struct ksim_l2 *a = m->l2[y][x];
-
-			if (!a)
-				continue;
-			st->l2_served += a->n_served;
-			st->l2_forwarded += a->n_fwd;
-			st->l2_ctrl += a->ctrl_terminated;
-			st->ctrl_dropped += a->ctrl_dropped;
-		}
-	st->reset_dropped = m->rst.gate_dropped;
-	st->reset_host_dropped = m->rst.host_dropped;
-	st->resets = m->rst.resets;
-	st->irq_rises = card->irq_rises;
-	for (x = 0; x < m->mag->n_ports; x++) {
-		st->mag_entries += m->mag->port[x].entries;
-		st->mag_ap_faults += m->mag->port[x].ap_faults;
-	}
-	st->mag_quant_uploads = m->mag->quant_entries;
-	st->mag_host_hangs = m->mag->host_hangs;
-	st->mover_words = m->mag->mv.words;
-	st->mover_remote_words = m->mag->mv.remote_words;
-	if (m->mag->il) {
-		st->il_injected = m->mag->il->injected;
-		st->il_inj_dropped = m->mag->il->inj_dropped;
-		st->il_switch_dropped = m->mag->il->switch_dropped;
-	}
-	return 0;
 }
 
 void ksim_set_step_all(struct ksim_card *card, bool on)

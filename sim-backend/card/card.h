@@ -7,6 +7,7 @@
 #include "clkwiz.h"
 #include "xdma.h"
 #include "mesh.h"
+#include "obs.h"
 #include "params.h"
 #include "sched.h"
 #include <kohaku/kh_regs.h>
@@ -32,7 +33,11 @@ struct ksim_card {
 	void *irq_ctx;
 	u64 irq_rises;
 	struct ksim_log log;		/* diagnostics, KSIM_LOG_BUDGET lines */
-	struct ksim_obs *obs;		/* checker, knobs, trace (obs/obs.h) */
+	/* the observers (obs/obs.h): their hub, and each of them */
+	struct ksim_obs *obs;
+	struct ksim_check *chk;
+	struct ksim_injector *inj;
+	struct ksim_trace *tr;
 	struct ksim_xdma *xdma;		/* the DMA engine, BAR1 (xdma/xdma.h) */
 	struct ksim_cardbus bus;		/* what it reaches (card/cardbus.c) */
 	/* what the host asked of the card: its cost, counted */
@@ -44,6 +49,10 @@ struct ksim_sched *ksim_card_sched(struct ksim_card *c);
 struct ksim_mesh *ksim_card_mesh(struct ksim_card *c, unsigned int n);
 /* A mesh's reset window changed: be stepped when the next one ends. */
 void ksim_card_rst_timer(struct ksim_card *c);
+struct ksim_desc;
+/* The description's inject/check/trace lines, once built (card/knobs.c). */
+int ksim_card_command_lines(struct ksim_card *card, const struct ksim_desc *d,
+			    char *err, size_t errlen);
 /* Mesh n's IRQ addon level (a struct ksim_irq_pin's handler, card/irq.c). */
 void ksim_card_irq_in(void *opaque, unsigned int mesh, bool level);
 

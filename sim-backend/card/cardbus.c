@@ -183,8 +183,9 @@ static int ksim_dma_legacy(int e)
 int ksim_dma_write(struct ksim_card *card, u64 card_addr,
 		     const void *buf, size_t len)
 {
-	if (ksim_unlikely(card->obs->trace_on))
-		ksim_obs_dma(card, true, card_addr, len, 0);
+	if (ksim_unlikely(card->obs->dma_watched))
+		ksim_obs_dma(card->obs, true, card_addr, len, 0,
+			     card->timing.dma_cycles);
 	card->host_dmas++;
 	card->host_dma_bytes += len;
 	ksim_dma_time(card, len);
@@ -194,8 +195,9 @@ int ksim_dma_write(struct ksim_card *card, u64 card_addr,
 int ksim_dma_read(struct ksim_card *card, u64 card_addr, void *buf,
 		    size_t len)
 {
-	if (ksim_unlikely(card->obs->trace_on))
-		ksim_obs_dma(card, false, card_addr, len, 0);
+	if (ksim_unlikely(card->obs->dma_watched))
+		ksim_obs_dma(card->obs, false, card_addr, len, 0,
+			     card->timing.dma_cycles);
 	card->host_dmas++;
 	card->host_dma_bytes += len;
 	ksim_dma_time(card, len);

@@ -28,7 +28,6 @@
  * a write no ack), counted.
  */
 #include "mag.h"
-#include "obs.h"
 #include "ilink.h"
 #include "mxfp7.h"
 #include "util.h"
@@ -185,7 +184,8 @@ static void ksim_port_read_word(struct ksim_mag_port *mp, unsigned int tgt,
 	if (!ksim_mag_cv_read(mp->mag, tgt, off, buf))
 		mp->out_of_range++;
 	else if (ksim_unlikely(mp->mag->mesh->obs) && tgt == KSIM_CV_DRAM)
-		ksim_obs_mem_read(mp, off, buf);	/* a dram knob */
+		mp->mag->mesh->obs->ops->mem_read(mp->mag->mesh->obs, mp, off,
+						  buf);	/* a dram knob */
 }
 
 static void ksim_port_ap_fault(struct ksim_mag_port *mp, const char *what,
@@ -268,7 +268,8 @@ static bool ksim_port_intake(struct ksim_mag_port *mp)
 		if (i < 0) {
 			mp->data_dropped++;
 			if (ksim_unlikely(mp->mag->mesh->obs))
-				ksim_obs_mem_nodata(mp, f);
+				mp->mag->mesh->obs->ops->mem_nodata(
+					mp->mag->mesh->obs, mp, f);
 			ksim_mesh_log(mp->mag->mesh,
 				    "MAG port %u: MEM_WR_DATA from (%u,%u) matches no open slot, dropped",
 				    mp->idx, sx, sy);
@@ -394,7 +395,7 @@ static bool ksim_port_land(struct ksim_mag_port *mp, u64 now)
 		for (b = 0; b <= sl->len; b++, off += KH_PAYLOAD_BYTES) {
 			/* a dram knob loses the beat; MAG never knows */
 			if (ksim_unlikely(g->mesh->obs) && tgt == KSIM_CV_DRAM &&
-			    ksim_obs_mem_write(mp, off))
+			    g->mesh->obs->ops->mem_write(g->mesh->obs, mp, off))
 				continue;
 			if (!ksim_mag_cv_write(g, tgt, off, sl->data[b]))
 				mp->out_of_range++;

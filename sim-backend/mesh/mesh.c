@@ -5,7 +5,6 @@
  * (a unit, a MAG port), or the mesh's tie-off.
  */
 #include "mesh.h"
-#include "obs.h"
 #include "base.h"
 #include "card.h"
 #include "l2.h"
@@ -226,7 +225,8 @@ void ksim_mesh_reset_state(struct ksim_mesh *m)
 	unsigned int x, y;
 
 	/* what was in flight is gone: the checker forgets it */
-	ksim_obs_mesh_reset(m->card, m->id);
+	if (ksim_unlikely(m->obs))
+		m->obs->ops->reset(m->obs, m);
 	for (y = 0; y < m->nrx * m->nry; y++)
 		ksim_router_reset(&m->routers[y]);
 	ksim_mag_reset(m->mag);

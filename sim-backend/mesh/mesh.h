@@ -26,7 +26,38 @@ struct ksim_router;
 struct ksim_unit;
 struct ksim_mag;
 struct ksim_l2;
-struct ksim_obs;
+struct ksim_mag_port;
+struct ksim_orch;
+struct ksim_mesh;
+struct ksim_mesh_watch;
+
+/*
+ * What a mesh's MAG and orchestrator report to whoever watches the mesh
+ * (the observers implement it, obs/obs.c):
+ *
+ *   mem_read    a unit-path DRAM read beat at offset a, data in buf (a
+ *               dram knob may replace it)
+ *   mem_write   a unit-path DRAM write beat at a about to land: true when
+ *               a dram knob loses it
+ *   mem_nodata  a MEM_WR_DATA flit that matched no slot (dropped)
+ *   orch        the orchestrator's event ev (enum ksim_orch_ev) on flit f
+ *   reset       the mesh is being reset: what was in flight is gone
+ */
+struct ksim_mesh_watch_ops {
+	void (*mem_read)(struct ksim_mesh_watch *w, struct ksim_mag_port *mp,
+			 u64 a, u8 *buf);
+	bool (*mem_write)(struct ksim_mesh_watch *w, struct ksim_mag_port *mp,
+			  u64 a);
+	void (*mem_nodata)(struct ksim_mesh_watch *w, struct ksim_mag_port *mp,
+			   const struct kh_flit *f);
+	void (*orch)(struct ksim_mesh_watch *w, struct ksim_orch *o,
+		     unsigned int ev, const struct kh_flit *f);
+	void (*reset)(struct ksim_mesh_watch *w, struct ksim_mesh *m);
+};
+
+struct ksim_mesh_watch {
+	const struct ksim_mesh_watch_ops *ops;
+};
 
 /*
  * One mesh as a card description gives it (card/desc.c parses it): the
@@ -68,7 +99,8 @@ struct ksim_mesh {
 	struct ksim_mag *mag;
 	struct ksim_dram dram;
 	struct ksim_tieoff tieoff;
-	struct ksim_obs *obs;		/* set while traced or DRAM knobs exist */
+	/* its watcher: NULL while nothing observes it (one test a hook) */
+	struct ksim_mesh_watch *obs;
 	struct ksim_unit_env uenv;	/* what its units are given */
 };
 

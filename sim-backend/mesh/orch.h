@@ -16,6 +16,14 @@
 
 struct ksim_mag;
 
+/* what the orchestrator reports to its mesh's watcher (mesh/mesh.h) */
+enum ksim_orch_ev {
+	KSIM_ORCH_DISPATCH,	/* the dispatcher pushed f */
+	KSIM_ORCH_MBOX,		/* TX_KICK pushed f */
+	KSIM_ORCH_SIGNAL,	/* a CU_SIGNAL absorbed */
+	KSIM_ORCH_RX_DROP,	/* RX full: f dropped */
+};
+
 struct ksim_orch {
 	struct ksim_mag *mag;
 	const struct ksim_params *p;

@@ -19,7 +19,7 @@
  * not signalled, and counted.
  */
 #include "xdma.h"
-#include "trace.h"
+#include "util.h"
 
 /* IRQ block masks: 16 user interrupts, 8 channels */
 #define KSIM_XDMA_USER_MASK	0xffffu
@@ -51,12 +51,10 @@ static unsigned int ksim_xdma_vec(const u32 *regs, unsigned int i)
 static void ksim_xdma_signal(struct ksim_xdma *x, unsigned int vector)
 {
 	bool lost = vector >= x->n_vectors || !x->msi;
-	struct ksim_trace_ev *ev = ksim_xdma_ev(x, KSIM_XT_IRQ, 0);
 
-	if (ev) {
-		ev->a = vector;
-		ev->e = lost;
-	}
+	if (ksim_unlikely(x->obs))
+		ksim_xdma_note(x, &(struct ksim_xdma_event){
+			.what = KSIM_XT_IRQ, .a = vector, .e = lost });
 	if (lost) {
 		x->irqs_lost++;
 		return;

@@ -87,7 +87,7 @@ enum ksim_xdma_wedge {
 	KSIM_XW_HANG,		/* the card side never answered */
 };
 
-/* the knobs' errors (obs/inject.c: inject xdma error=...) */
+/* the knobs' errors (the knob: xdma watch ops' knob(), inject xdma error=...) */
 enum ksim_xdma_err {
 	KSIM_XE_MAGIC,		/* the next descriptor fetched has a bad magic */
 	KSIM_XE_FETCH,		/* the next descriptor fetch fails in host memory */
@@ -97,6 +97,35 @@ enum ksim_xdma_err {
 };
 
 struct ksim_xdma;
+struct ksim_xdma_watch;
+
+/* what the engine reports (the trace's class dma): see enum ksim_xdma_trace */
+struct ksim_xdma_event {
+	u8 what;		/* enum ksim_xdma_trace */
+	u8 c2h;			/* the channel */
+	u16 b;
+	u32 a, e;
+	u64 v;
+};
+
+/*
+ * What the engine reports to whoever watches it (the observers, obs/obs.c,
+ * implement it): knob() asks whether a fault knob acts on this event of
+ * channel c2h (event: KSIM_XE_MAGIC a descriptor fetched, KSIM_XE_FETCH
+ * a descriptor block fetch, KSIM_XE_HOST a descriptor's data transfer)
+ * and returns its enum ksim_xdma_err, or -1; event() is told what the
+ * engine did.
+ */
+struct ksim_xdma_watch_ops {
+	int (*knob)(struct ksim_xdma_watch *w, unsigned int c2h,
+		    unsigned int event);
+	void (*event)(struct ksim_xdma_watch *w,
+		      const struct ksim_xdma_event *ev);
+};
+
+struct ksim_xdma_watch {
+	const struct ksim_xdma_watch_ops *ops;
+};
 
 /**
  * struct ksim_cardbus_ops - the card bus as the engine's M_AXI reaches it
@@ -202,8 +231,6 @@ struct ksim_xdma_chan {
 
 /**
  * struct ksim_xdma - the card's XDMA function
- * @card: the card (its observers; until they watch the engine through
- *	an ops table of its own).
  * @node: the engine's node on the card's scheduler.
  * @log: the card's diagnostics budget.
  * @bus: the card bus.
@@ -228,9 +255,10 @@ struct ksim_xdma_chan {
  * @wb_faults: statistics: write-backs host memory refused.
  * @irqs: MSI-X messages delivered.
  * @irqs_lost: messages to a vector past @n_vectors, or with no handler.
+ * @obs: its watcher (fault knobs, the trace): NULL while nothing observes
+ *	the engine, so each report is one test.
  */
 struct ksim_xdma {
-	struct ksim_card *card;
 	struct ksim_node node;
 	struct ksim_log *log;
 	const struct ksim_cardbus *bus;
@@ -249,12 +277,11 @@ struct ksim_xdma {
 	void *host_ctx;
 	u8 *bounce;
 	u64 wb_faults, irqs, irqs_lost;
+	struct ksim_xdma_watch *obs;
 };
 
 /* ---- life cycle (engine.c) ---- */
-struct ksim_card;
-struct ksim_xdma *ksim_xdma_create(const struct ksim_xdma_wiring *w,
-				   struct ksim_card *card, int *err);
+struct ksim_xdma *ksim_xdma_create(const struct ksim_xdma_wiring *w, int *err);
 void ksim_xdma_destroy(struct ksim_xdma *x);
 
 /* ---- registers (regs.c): byte offsets in BAR1 ---- */
@@ -293,7 +320,7 @@ static inline bool ksim_xdma_busy(const struct ksim_xdma_chan *ch)
 	return ch->state != KSIM_XS_IDLE;
 }
 
-/* trace events (class dma, kind KSIM_TR_XDMA): c is what, d the channel */
+/* what the engine reports (struct ksim_xdma_event; the trace's KSIM_TR_XDMA) */
 enum ksim_xdma_trace {
 	KSIM_XT_RUN,		/* v first descriptor, a adjacent */
 	KSIM_XT_DESC,		/* v card address, b completed before, a len, e cycles */
@@ -302,10 +329,12 @@ enum ksim_xdma_trace {
 	KSIM_XT_IRQ,		/* a vector, e 1: not delivered */
 };
 
-struct ksim_trace_ev;
-/* a new trace event, or NULL when the trace does not want it */
-struct ksim_trace_ev *ksim_xdma_ev(struct ksim_xdma *x, unsigned int what,
-				   unsigned int c2h);
+/* Report ev to the watcher; only while x->obs is set (test it first). */
+static inline void ksim_xdma_note(struct ksim_xdma *x,
+				  const struct ksim_xdma_event *ev)
+{
+	x->obs->ops->event(x->obs, ev);
+}
 
 /* ---- the IRQ block (irq.c) ---- */
 u32 ksim_xdma_irq_read(struct ksim_xdma *x, u32 reg);

@@ -78,20 +78,20 @@ cat <<'M'
 301~obs/checker.c~model_check~checker rule 1: a refused link may lose its flit before it is taken~		if (l->valid && !memcmp(&l->reg, &ol->held, sizeof(l->reg)))\n\t\t\tcontinue;~		continue;
 302~obs/checker.c~model_check~checker rule 1: a send_* offer may change after a refusal~	if (ou->send_prev && !ou->send_matched) {~	if (0) {
 303~obs/checker.c~model_check~checker rule 1: a sender that holds is flagged~		if (l->valid && !memcmp(&l->reg, &ol->held, sizeof(l->reg)))~		if (l->valid && memcmp(&l->reg, &ol->held, sizeof(l->reg)))
-304~obs/checker.c~model_check~checker rule 2: a flit taken twice from one register is a plain duplicate~	ksim_viol(o, same_reg ? KSIM_CHK_R2 : KSIM_CHK_DUP, now, ol->l->mesh,~	ksim_viol(o, KSIM_CHK_DUP, now, ol->l->mesh,
+304~obs/checker.c~model_check~checker rule 2: a flit taken twice from one register is a plain duplicate~	ksim_viol(c, same_reg ? KSIM_CHK_R2 : KSIM_CHK_DUP, now, ol->l->mesh,~	ksim_viol(c, KSIM_CHK_DUP, now, ol->l->mesh,
 305~obs/checker.c~model_check~checker rule 3: busy not re-evaluated with the offered flit hidden~	if (!ksim_busy_hidden(ol->l))\n\t\tksim_rule3(ol, now, true);~	if (0)\n\t\tksim_rule3(ol, now, true);
 306~obs/checker.c~model_check~checker rule 4: a held receive head never counts as blocked~	if (recv && idle) {~	if (0) {
 307~obs/checker.c~model_check~checker rule 5: every type counts as handled~	return known & (1u << type);~	return true;
-308~obs/checker.c~model_check~checker rule 6: exec_done with inst_ready not flagged~	if (u->p_accept) {\n\t\tksim_obs_unit_name~	if (0) {\n\t\tksim_obs_unit_name
+308~obs/checker.c~model_check~checker rule 6: exec_done with inst_ready not flagged~	if (ou->done_accept) {\n\t\tksim_obs_unit_name~	if (0) {\n\t\tksim_obs_unit_name
 309~units/null.c~model_check~null!: the RTL variant never retires (instead of retiring in the accept cycle)~		ksim_unit_retire(u, x, false);~		(void)x;
-310~obs/checker.c~model_check~checker rule 7: exec_done with nothing in flight not flagged~	} else if (!u->in_flight) {~	} else if (0) {
+310~obs/checker.c~model_check~checker rule 7: exec_done with nothing in flight not flagged~	} else if (!ou->done_in_flight) {~	} else if (0) {
 311~obs/checker.c~model_check~checker rule 7: the never-retires bound is 1000 times too long~	    now - ou->idle_since >= c->retire_bound) {~	    now - ou->idle_since >= c->retire_bound * 1000) {
 312~obs/checker.c~model_check~checker rule 8: framework codes on send_* not flagged~	if (type == KH_T_CU_SIGNAL) {~	if (0) {
 313~obs/checker.c~model_check~checker rule 9: one beat more than the receive FIFO allowed~		if (ou->outstanding > u->recv.depth && !ou->r9_over) {~		if (ou->outstanding > u->recv.depth + 1 && !ou->r9_over) {
 314~obs/checker.c~model_check~checker: the audit never reports a vanished tag as lost~		if (!e->tag || e->seen == c->epoch) {~		if (1) {
 315~obs/checker.c~model_check~checker: the audit takes a second copy of a tag for the first~	if (!e || e->seen == c->epoch) {~	if (!e) {
 316~obs/checker.c~model_check~checker: a duplicate a dup knob made counts as a violation~	if (ol->inj_dup_tag && ol->inj_dup_tag == t) {~	if (0) {
-317~obs/inject.c~model_check~inject: a drop knob's loss is not marked injected~			if (ol->obs->check_on)\n\t\t\t\tksim_check_dropped(ol);~
+317~obs/checker.c~model_check~checker: a drop knob's loss is not marked injected~	if (e)\n\t\te->injected = true;~	if (e)\n\t\te->injected = false;
 318~obs/checker.c~model_check~checker: a flit to a tie-off stays in flight (reported lost)~		c->count_[KSIM_CHK_TIEOFF]++;\n\t\tksim_tab_del(c, e);~		c->count_[KSIM_CHK_TIEOFF]++;
 319~obs/obs.c~model_check~checker: tags are not stripped before an endpoint takes a flit~		*copy = l->reg;\n\t\tksim_flit_set_tag(copy, 0);~		*copy = l->reg;
 320~units/sx.c~model_check~SX: holds flits it does not expect instead of dropping them (rule 10 test)~		ksim_unit_drop(u, f, "unexpected on the SX receive path");\n\t}\n\tif (line)~		return false;\n\t}\n\tif (line)
@@ -151,23 +151,23 @@ cat <<'M'
 322~obs/inject.c~model_inject~inject drop: the flit is delivered after all~			return KSIM_XFER_DROP;~			return 0;
 323~obs/inject.c~model_inject~inject dup: the kept copy counts as another event~		ol->kept = true;~		ol->kept = false;
 324~obs/inject.c~model_inject~inject busy: never ends~		if (k->kind == KSIM_KNOB_BUSY && now >= k->from && now < k->until)~		if (k->kind == KSIM_KNOB_BUSY && now >= k->from)
-325~obs/inject.c~model_inject~inject busy: no timer at the window's edges (the idle skip runs past them)~	ksim_node_timer(&o->node, t);~	ksim_node_timer(&o->node, KSIM_NEVER);
+325~obs/inject.c~model_inject~inject busy: no timer at the window's edges (the idle skip runs past them)~	ksim_node_timer(&inj->node, t);~	ksim_node_timer(&inj->node, KSIM_NEVER);
 326~obs/inject.c~model_inject~inject fault: the completion stays a normal one~			u->p_fault = true;~			u->p_fault = false;
 327~obs/inject.c~model_inject~inject hang: exec_done is not swallowed~			u->p_done = false;\n~
 328~obs/inject.c~model_inject~inject ctrl: the value is not changed~				    kh_flit_get(r, KH_CTRL_VALUE) ^ k->xor);~				    kh_flit_get(r, KH_CTRL_VALUE));
-329~obs/obs.c~model_inject~inject ctrl: field=drop loses nothing~	bool lost = ou->ctrl_drop;~	bool lost = false;
+329~obs/inject.c~model_inject~inject ctrl: field=drop loses nothing~	bool drop = ou->ctrl_drop;~	bool drop = false;
 330~obs/inject.c~model_inject~inject dram: the data pattern goes out byte-swapped~			buf[i] = (u8)(k->data >> (8 * (i & 3)));~			buf[i] = (u8)(k->data >> (8 * (3 - (i & 3))));
-331~obs/inject.c~model_inject~inject dram: a write beat is written after all~	ksim_trace_inject(o, ksim_now(o), k, 1, a);\n\treturn true;~	ksim_trace_inject(o, ksim_now(o), k, 1, a);\n\treturn false;
+331~obs/inject.c~model_inject~inject dram: a write beat is written after all~	ksim_knob_event(inj, ksim_now(inj), k, 1, a);\n\treturn true;~	ksim_knob_event(inj, ksim_now(inj), k, 1, a);\n\treturn false;
 332~obs/inject.c~model_inject~inject parser: an option may be given twice~		if (seen & B(opt))\n~		if (0)\n
-333~obs/command.c~model_inject~description lines: the error names the next line~					 d->obs[i].line, msg);~					 d->obs[i].line + 1, msg);
+333~card/knobs.c~model_inject~description lines: the error names the next line~					 d->obs[i].line, msg);~					 d->obs[i].line + 1, msg);
 334~obs/inject.c~model_inject~inject: X,Y.in on the east edge names the router's south port~							    y, KSIM_PORT_E));~							    y, KSIM_PORT_S));
-335~obs/obs.c~model_trace~trace: hops into an endpoint not marked deliver~			(ol->cls == KSIM_LC_DELIVER ? 0x10 : 0) |~			0 |
+335~obs/trace.c~model_trace~trace: hops into an endpoint not marked deliver~		(ol->cls == KSIM_LC_DELIVER ? 0x10 : 0) |~		0 |
 336~obs/trace.c~model_trace~trace: the ring's first event is always 0 (stale entries read)~	*first = t->head > (u64)t->mask + 1 ? t->head - t->mask - 1 : 0;~	*first = 0;
 337~units/base.c~model_trace~counters: accepted instructions not counted~	u->n_accepted++;\n~
-338~obs/obs.c~model_trace~trace: a DMA's cycles leave out the beats~		(u32)((len + KH_HOST_GRANULE - 1) / KH_HOST_GRANULE);~		0;
-339~obs/obs.c~model_trace~trace: the accept of a same-cycle retire comes after it~	if (u->p_accept)\n\t\tksim_trace_accept(ou);~	if (0)\n\t\tksim_trace_accept(ou);
-340~obs/trace.h~model_trace~trace: events= selects nothing~	return o->trace_on && (o->trace_mask & cls);~	return o->trace_on;
-341~obs/stats.c~model_trace~stats dump: a link's flits column shows its stalls~			     l->mesh, ol->name, (unsigned long long)l->flits,~			     l->mesh, ol->name, (unsigned long long)l->stalls,
+338~obs/trace.c~model_trace~trace: a DMA's cycles leave out the beats~		(u32)((len + KH_HOST_GRANULE - 1) / KH_HOST_GRANULE);~		0;
+339~obs/trace.c~model_trace~trace: the accept of a same-cycle retire comes after it~	if (u->p_accept)\n\t\tksim_trace_accept(t, ou);~	if (0)\n\t\tksim_trace_accept(t, ou);
+340~obs/trace.c~model_trace~trace: events= selects nothing~	return t->on && (t->cls & cls);~	return t->on;
+341~card/stats.c~model_trace~stats dump: a link's flits column shows its stalls~			     l->mesh, ol->name, (unsigned long long)l->flits,~			     l->mesh, ol->name, (unsigned long long)l->stalls,
 342~units/base.c~model_trace~counters: flits taken off the link not counted~	u->n_taken++;\n~
 343~lib/lex.c~model_desc~lexer: `#` does not end a word (no comments mid-line)~	return i >= len || !s[i] || s[i] == '#';~	return i >= len || !s[i];
 344~lib/lex.c~model_desc~lexer: a number may pass its limit (and wrap past 64 bits)~		if (d > max || x > (max - d) / base)\n\t\t\treturn false;~		if (0)\n\t\t\treturn false;
