@@ -9,40 +9,9 @@
 #include "trace.h"
 #include "util.h"
 
-struct ksim_sched *ksim_card_sched(struct ksim_card *c)
-{
-	return &c->sched;
-}
-
 struct ksim_mesh *ksim_card_mesh(struct ksim_card *c, unsigned int n)
 {
 	return n < c->n_mesh ? c->mesh[n] : NULL;
-}
-
-/* The reset node: nothing to do but be stepped when a window ends. */
-static unsigned int ksim_rst_tick(struct ksim_node *n)
-{
-	struct ksim_card *c = ksim_container_of(n, struct ksim_card,
-						 rst_node);
-
-	ksim_card_rst_timer(c);
-	return KSIM_TICK_IDLE;	/* until the timer */
-}
-
-static const struct ksim_node_ops ksim_rst_node_ops = {
-	.tick = ksim_rst_tick,
-};
-
-void ksim_card_rst_timer(struct ksim_card *c)
-{
-	u64 next = KSIM_NEVER, now = c->sched.now;
-	unsigned int i;
-
-	for (i = 0; i < c->n_mesh; i++)
-		if (c->mesh[i]->rst.ready > now &&
-		    c->mesh[i]->rst.ready < next)
-			next = c->mesh[i]->rst.ready;
-	ksim_node_timer(&c->rst_node, next);
 }
 
 /* `inject reset`: the mesh's wizard takes an SW_RST write of the key. */
@@ -90,6 +59,7 @@ int ksim_card_create_opts(const char *desc, const struct ksim_opts *opts,
 			    size_t errlen)
 {
 	struct ksim_unit_types types = { NULL, 0 };
+	struct ksim_mesh_wiring mw;
 	struct ksim_xdma_wiring xw;
 	struct ksim_card *c;
 	struct ksim_desc *d;
@@ -122,18 +92,18 @@ int ksim_card_create_opts(const char *desc, const struct ksim_opts *opts,
 	c->timing.dma_cycles = 150;
 	ksim_log_init(&c->log, KSIM_LOG_BUDGET);
 	ksim_sched_init(&c->sched);
-	e = ksim_sched_add(&c->sched, &c->rst_node, &ksim_rst_node_ops);
-	if (e)
-		goto fail_sched;
 	for (i = 0; i < KH_MAX_MESHES; i++) {
 		ksim_clkwiz_init(&c->clkwiz[i]);
 		ksim_ddrc_init(&c->ddrc[i]);
 	}
+	mw.sched = &c->sched;
+	mw.log = &c->log;
+	mw.irq.set = ksim_card_irq_in;
+	mw.irq.opaque = c;
 	for (i = 0; i < d->n_mesh; i++) {
 		/* its orchestrator's addon line: the card's input i */
-		struct ksim_irq_pin irq = { ksim_card_irq_in, c, i };
-
-		c->mesh[i] = ksim_mesh_create(c, i, &d->mesh[i], &irq, &e);
+		mw.irq.n = i;
+		c->mesh[i] = ksim_mesh_create(&mw, i, &d->mesh[i], &e);
 		if (!c->mesh[i])
 			goto fail_sched;
 		c->n_mesh++;

@@ -24,7 +24,6 @@ struct ksim_card {
 	struct ksim_timing timing;
 	struct ksim_clkwiz clkwiz[KH_MAX_MESHES];
 	struct ksim_ddrc ddrc[KH_MAX_MESHES];
-	struct ksim_node rst_node;	/* wakes the card when a reset ends */
 	/* the XDMA user interrupt: OR over meshes of IRQ_STAT & IRQ_EN */
 	u32 irq_in;			/* bit n: mesh n's level (card/irq.c) */
 	bool irq_line;
@@ -44,11 +43,8 @@ struct ksim_card {
 	u64 host_reads, host_writes, host_dmas, host_dma_bytes;
 };
 
-struct ksim_sched *ksim_card_sched(struct ksim_card *c);
 /* Present meshes only. */
 struct ksim_mesh *ksim_card_mesh(struct ksim_card *c, unsigned int n);
-/* A mesh's reset window changed: be stepped when the next one ends. */
-void ksim_card_rst_timer(struct ksim_card *c);
 struct ksim_desc;
 /* The description's inject/check/trace lines, once built (card/knobs.c). */
 int ksim_card_command_lines(struct ksim_card *card, const struct ksim_desc *d,

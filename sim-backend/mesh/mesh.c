@@ -6,7 +6,6 @@
  */
 #include "mesh.h"
 #include "base.h"
-#include "card.h"
 #include "l2.h"
 #include "mag.h"
 #include "router.h"
@@ -98,9 +97,9 @@ static void ksim_mesh_wire(struct ksim_mesh *m, struct ksim_router *r,
 	ksim_link_init(&r->out[d], rx, m->id, KSIM_LINK_ROUTER, r->x, r->y, d);
 }
 
-struct ksim_mesh *ksim_mesh_create(struct ksim_card *card, unsigned int id,
-			       const struct ksim_desc_mesh *dm,
-			       const struct ksim_irq_pin *irq, int *err)
+struct ksim_mesh *ksim_mesh_create(const struct ksim_mesh_wiring *w,
+				   unsigned int id,
+				   const struct ksim_desc_mesh *dm, int *err)
 {
 	const struct ksim_params *p;
 	struct ksim_mesh *m = ksim_plat_zalloc(sizeof(*m));
@@ -112,10 +111,9 @@ struct ksim_mesh *ksim_mesh_create(struct ksim_card *card, unsigned int id,
 		*err = -ENOMEM;
 		return NULL;
 	}
-	m->card = card;
-	m->sched = ksim_card_sched(card);
-	m->log = &card->log;
-	m->irq = *irq;
+	m->sched = w->sched;
+	m->log = w->log;
+	m->irq = w->irq;
 	m->params = dm->p;
 	m->p = p = &m->params;
 	m->id = id;

@@ -21,7 +21,6 @@
 #define KSIM_MAP_MIN		3
 #define KSIM_MAG_PORTS_MAX	4
 
-struct ksim_card;
 struct ksim_router;
 struct ksim_unit;
 struct ksim_mag;
@@ -81,8 +80,17 @@ struct ksim_desc_mesh {
 	u64 l2_base[KSIM_MAP_MAX][KSIM_MAP_MAX];
 };
 
+/*
+ * What the card gives each mesh it builds (card/card.c): a mesh never
+ * names its card.
+ */
+struct ksim_mesh_wiring {
+	struct ksim_sched *sched;	/* time, timers, wake-ups */
+	struct ksim_log *log;		/* the card's diagnostics budget */
+	struct ksim_irq_pin irq;	/* the orchestrator's addon line */
+};
+
 struct ksim_mesh {
-	struct ksim_card *card;
 	struct ksim_sched *sched;
 	struct ksim_log *log;		/* the card's diagnostics budget */
 	struct ksim_irq_pin irq;	/* the orchestrator's addon line */
@@ -104,9 +112,9 @@ struct ksim_mesh {
 	struct ksim_unit_env uenv;	/* what its units are given */
 };
 
-struct ksim_mesh *ksim_mesh_create(struct ksim_card *card, unsigned int id,
-			       const struct ksim_desc_mesh *dm,
-			       const struct ksim_irq_pin *irq, int *err);
+struct ksim_mesh *ksim_mesh_create(const struct ksim_mesh_wiring *w,
+				   unsigned int id,
+				   const struct ksim_desc_mesh *dm, int *err);
 void ksim_mesh_destroy(struct ksim_mesh *m);
 void ksim_mesh_reset_state(struct ksim_mesh *m);
 

@@ -4,9 +4,9 @@
  * endpoint's noc_in_busy high until the recovery window is over.
  */
 #include "reset.h"
-#include "card.h"
 #include "mesh.h"
 #include "util.h"
+#include <kohaku/kh_regs.h>
 
 static struct ksim_gate *sink_gate(const struct ksim_sink *s)
 {
@@ -56,10 +56,26 @@ static const struct ksim_sink_ops ksim_gate_ops = {
 	.take = ksim_gate_take,
 };
 
+/*
+ * The reset's node: nothing to do but be stepped when a window ends, so
+ * that a flit held against a gate moves in the cycle the gate opens (the
+ * scheduler would skip over it otherwise).
+ */
+static unsigned int ksim_rst_tick(struct ksim_node *n)
+{
+	return KSIM_TICK_IDLE;	/* until the next window's timer */
+}
+
+static const struct ksim_node_ops ksim_rst_node_ops = {
+	.tick = ksim_rst_tick,
+};
+
 int ksim_mesh_rst_init(struct ksim_mesh *m)
 {
 	m->rst.gates = ksim_plat_zalloc(sizeof(*m->rst.gates) * m->w * m->h);
-	return m->rst.gates ? 0 : -ENOMEM;
+	if (!m->rst.gates)
+		return -ENOMEM;
+	return ksim_sched_add(m->sched, &m->rst.node, &ksim_rst_node_ops);
 }
 
 void ksim_mesh_rst_fini(struct ksim_mesh *m)
@@ -91,5 +107,5 @@ void ksim_mesh_reset_hold(struct ksim_mesh *m, u64 release)
 	m->rst.ready = release + KH_RST_RECOVERY_CYCLES;
 	m->rst.resets++;
 	/* a step at the end of the window, for flits held against a gate */
-	ksim_card_rst_timer(m->card);
+	ksim_node_timer(&m->rst.node, m->rst.ready);
 }
