@@ -13,6 +13,7 @@
 #define KSIM_ILINK_H
 
 #include "ksim_plat.h"
+#include "cv.h"
 #include <kohaku/kh_flit.h>
 #include <kohaku/kh_regs.h>
 
@@ -75,6 +76,7 @@ struct ksim_il_lane {
 
 struct ksim_ilink {
 	struct ksim_mag *mag;
+	const struct ksim_cv *cv;	/* MAG's converged path */
 	u8 pos;				/* physical chain position */
 	u8 param_id;			/* MESH_ID: the reset value of 0x88 */
 	bool enable;			/* 0x80 [0], reset 1 */

@@ -131,8 +131,8 @@ cat <<'M'
 249~mesh/mover.c~model_mover~mover: a faulted move counts as done~	mv->faults++;\n\tmv->busy = false;~	mv->faults++;\n\tmv->moves++;\n\tmv->busy = false;
 250~mesh/mover.c~model_mover~mover: GO while busy restarts the move~		ksim_mesh_log(g->mesh, "mover: GO while busy, ignored");\n\t\treturn;~		ksim_mesh_log(g->mesh, "mover: GO while busy, ignored");
 251~mesh/mover.c~model_mover~mover: busy clears at the last word, before its BRESP~		mv->done_at = now + g->mesh->p->mem_wr_latency;\n\t*deadline~		mv->done_at = now;\n\t*deadline
-252~mesh/mover.c~model_mover~mover: writes past the DRAM vanish instead of faulting~		return KH_MV_FAULT_RANGE;\n\tksim_mag_cv_write(g, tgt, off, buf);~		(void)0;\n\tksim_mag_cv_write(g, tgt, off, buf);
-253~mesh/mover.c~model_mover~mover: an unserved aperture faults as range, not AXI~		return KH_MV_FAULT_AXI;\n\tif (off + KH_PAYLOAD_BYTES > ksim_mag_cv_size(g, tgt))\n\t\treturn KH_MV_FAULT_RANGE;\n\tksim_mag_cv_write~		return KH_MV_FAULT_RANGE;\n\tif (off + KH_PAYLOAD_BYTES > ksim_mag_cv_size(g, tgt))\n\t\treturn KH_MV_FAULT_RANGE;\n\tksim_mag_cv_write
+252~mesh/mover.c~model_mover~mover: writes past the DRAM vanish instead of faulting~		return KH_MV_FAULT_RANGE;\n\tksim_cv_write(cv, tgt, off, buf);~		(void)0;\n\tksim_cv_write(cv, tgt, off, buf);
+253~mesh/mover.c~model_mover~mover: an unserved aperture faults as range, not AXI~		return KH_MV_FAULT_AXI;\n\tif (off + KH_PAYLOAD_BYTES > ksim_cv_size(cv, tgt))\n\t\treturn KH_MV_FAULT_RANGE;\n\tksim_cv_write~		return KH_MV_FAULT_RANGE;\n\tif (off + KH_PAYLOAD_BYTES > ksim_cv_size(cv, tgt))\n\t\treturn KH_MV_FAULT_RANGE;\n\tksim_cv_write
 254~mesh/mover.c~model_mover~mover: the immediate always replicated as 32 bits~		buf[i] = (u8)(r->imm >> (8 * (i % esz)));~		buf[i] = (u8)(r->imm >> (8 * (i % 4 % (esz * 4))));
 260~mesh/ilink.c~model_ilink~interlink: chain in mesh order 0-1-2-3~static const u8 ksim_ch_seq[KH_MAX_MESHES] = { 0, 1, 3, 2 };~static const u8 ksim_ch_seq[KH_MAX_MESHES] = { 0, 1, 2, 3 };
 261~mesh/ilink.c~model_ilink~interlink: the injected flit's src is rewritten to the MAG port~		kh_flit_set(&f, KH_HDR_RSVD, 0);~		kh_flit_set(&f, KH_HDR_RSVD, 0);\n\t\tkh_flit_set(&f, KH_HDR_SRC_X, 0);\n\t\tkh_flit_set(&f, KH_HDR_SRC_Y, 1);
@@ -146,7 +146,7 @@ cat <<'M'
 269~mesh/ilink.c~model_ilink~interlink: a disabled mesh still takes inbound beats~	if (!il->enable) {\n\t\tksim_il_inj_drop(il, "interlink disabled");~	if (0) {\n\t\tksim_il_inj_drop(il, "interlink disabled");
 270~mesh/ilink.c~model_ilink~interlink: a beat with no link is dropped without SWITCH~	ksim_ilink_fault(il, KH_IL_FAULT_SWITCH);~	(void)0;
 271~mesh/ilink.c~model_ilink~interlink: one credit class (every beat stop class)~	return next == ksim_il_pos_of(dst) ? KSIM_IL_STOP : KSIM_IL_FWD;~	return next > 7 ? KSIM_IL_FWD : KSIM_IL_STOP;
-272~mesh/mover.c~model_ilink~mover: another mesh's destination written locally~	if (!(addr & KH_MADDR_SPECIAL) && mesh != ksim_mag_mesh_id(g) && g->il) {~	if (!(addr & KH_MADDR_SPECIAL) && mesh > 4 && g->il) {
+272~mesh/mover.c~model_ilink~mover: another mesh's destination written locally~	if (!(addr & KH_MADDR_SPECIAL) && mesh != ksim_cv_mesh_id(cv) && g->il) {~	if (!(addr & KH_MADDR_SPECIAL) && mesh > 4 && g->il) {
 321~obs/inject.c~model_inject~inject: after= lets one event too few pass~	if (k->passed < k->after) {~	if (k->passed + 1 < k->after) {
 322~obs/inject.c~model_inject~inject drop: the flit is delivered after all~			return KSIM_XFER_DROP;~			return 0;
 323~obs/inject.c~model_inject~inject dup: the kept copy counts as another event~		ol->kept = true;~		ol->kept = false;
