@@ -217,22 +217,3 @@ void ksim_mesh_destroy(struct ksim_mesh *m)
 	ksim_mesh_rst_fini(m);
 	ksim_plat_free(m);
 }
-
-void ksim_mesh_reset_state(struct ksim_mesh *m)
-{
-	unsigned int x, y;
-
-	/* what was in flight is gone: the checker forgets it */
-	if (ksim_unlikely(m->obs))
-		m->obs->ops->reset(m->obs, m);
-	for (y = 0; y < m->nrx * m->nry; y++)
-		ksim_router_reset(&m->routers[y]);
-	ksim_mag_reset(m->mag);
-	for (y = 0; y < m->h; y++)
-		for (x = 0; x < m->w; x++) {
-			if (m->unit[y][x])
-				ksim_unit_reset(m->unit[y][x]);
-			if (m->l2[y][x])
-				ksim_l2_reset(m->l2[y][x]);
-		}
-}

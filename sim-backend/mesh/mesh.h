@@ -116,7 +116,6 @@ struct ksim_mesh *ksim_mesh_create(const struct ksim_mesh_wiring *w,
 				   unsigned int id,
 				   const struct ksim_desc_mesh *dm, int *err);
 void ksim_mesh_destroy(struct ksim_mesh *m);
-void ksim_mesh_reset_state(struct ksim_mesh *m);
 
 struct ksim_router *ksim_mesh_router(struct ksim_mesh *m, unsigned int x,
 				 unsigned int y);

@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * Mesh reset: the hold, the release, and the gate that holds every
- * endpoint's noc_in_busy high until the recovery window is over.
+ * Mesh reset: the hold (every node of the mesh cleared at once), the
+ * release, and the gate that holds every endpoint's noc_in_busy high
+ * until the recovery window is over.
  */
 #include "reset.h"
+#include "l2.h"
+#include "mag.h"
 #include "mesh.h"
+#include "router.h"
 #include "util.h"
 #include <kohaku/kh_regs.h>
 
@@ -94,6 +98,26 @@ struct ksim_sink *ksim_mesh_gate(struct ksim_mesh *m, unsigned int x,
 	g->sink.ops = &ksim_gate_ops;
 	g->sink.node = inner->node;
 	return &g->sink;
+}
+
+/* resetn asserted: every node with a reset clause is cleared at once */
+static void ksim_mesh_reset_state(struct ksim_mesh *m)
+{
+	unsigned int x, y;
+
+	/* what was in flight is gone: the checker forgets it */
+	if (ksim_unlikely(m->obs))
+		m->obs->ops->reset(m->obs, m);
+	for (y = 0; y < m->nrx * m->nry; y++)
+		ksim_router_reset(&m->routers[y]);
+	ksim_mag_reset(m->mag);
+	for (y = 0; y < m->h; y++)
+		for (x = 0; x < m->w; x++) {
+			if (m->unit[y][x])
+				ksim_unit_reset(m->unit[y][x]);
+			if (m->l2[y][x])
+				ksim_l2_reset(m->l2[y][x]);
+		}
 }
 
 void ksim_mesh_reset_hold(struct ksim_mesh *m, u64 release)
