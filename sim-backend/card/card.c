@@ -1,5 +1,29 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* Card life cycle, simulated time, and the internal interface. */
+/*
+ * The card's life cycle and its time.  The card is the one part that
+ * knows every other: it builds them and wires them, QEMU's way, each
+ * given the handles it needs and nothing else (docs/model.md "Wiring"):
+ *
+ *   - each mesh (struct ksim_mesh_wiring): the scheduler, the log handle,
+ *     its orchestrator's IRQ pin into the card's input n (card/irq.c);
+ *     the mesh passes on what its units need (struct ksim_unit_env) and
+ *     MAG its converged path to the mover and the interlink
+ *     (struct ksim_cv);
+ *   - the interlink: the meshes, to join neighbours on the chain;
+ *   - the XDMA engine (struct ksim_xdma_wiring): the scheduler, the log
+ *     handle, the card bus (struct ksim_cardbus, card/cardbus.c) and the
+ *     host round trip; the card's IRQ line is wired into its user
+ *     interrupt 0;
+ *   - the observers (struct ksim_obs_wiring): the scheduler, the meshes,
+ *     the engine, the clock and the wizard reset; the checker, the
+ *     injector and the trace registered in that order (obs/obs.h).
+ *
+ * Time passes only here and in the host accesses that run the card
+ * (card/bar.c, the bulk copy of card/cardbus.c): ksim_run() and
+ * ksim_run_until_irq() step the one scheduler all meshes share.  The
+ * rest of the card's faces are in card/irq.c (interrupts), card/knobs.c
+ * (the observers'), card/meshes.c (one mesh's) and card/stats.c.
+ */
 #include "card.h"
 #include "cardbus.h"
 #include "checker.h"

@@ -1,5 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
-/* The card: up to four meshes on one scheduler, and the host's view. */
+/*
+ * The card: up to four meshes on one scheduler, the XDMA engine, the
+ * per-mesh clock wizards and DDR controllers, the observers, and the
+ * host's view.  Only card/ includes this header: every other part is
+ * given what it needs of the card when the card builds it (card/card.c).
+ */
 #ifndef KSIM_CARD_H
 #define KSIM_CARD_H
 
