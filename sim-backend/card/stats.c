@@ -202,14 +202,13 @@ size_t ksim_dump_stats(struct ksim_card *card, char *buf, size_t len)
 			     ol->cls == KSIM_LC_TIEOFF ? " tieoff" : "");
 	}
 	for (i = 0; i < o->n_units; i++) {
-		const struct ksim_unit *u = o->units[i].u;
-
+		struct ksim_unit *u = o->units[i].u;
 		char own[256] = "";
 
 		ksim_unit_stats(card, u->mesh->id, u->x, u->y, &us);
 		/* a unit type's own counters (the DXA unit's perf counters) */
 		if (u->type->stats)
-			u->type->stats((struct ksim_unit *)u, own, sizeof(own));
+			u->type->stats(u, own, sizeof(own));
 		ksim_tb_printf(&tb, "unit %u %u,%u %s accepted=%llu retired=%llu lost_completions=%llu signals=%llu sent=%llu received=%llu dropped=%llu ctrl_dropped=%llu busy_cycles=%llu faults_injected=%llu hangs_injected=%llu ctrl_corrupted=%llu busy_forced=%llu%s\n",
 			     u->mesh->id, u->x, u->y, u->type->token,
 			     (unsigned long long)us.accepted,

@@ -34,10 +34,8 @@
 
 #define KSIM_MAG_ADDR_MASK	((1ULL << 40) - 1)
 
-static struct ksim_mag_port *sink_port(const struct ksim_sink *s)
-{
-	return ksim_container_of(s, struct ksim_mag_port, sink);
-}
+/* the port a sink is in; const for a const sink (busy()) */
+#define sink_port(s)	ksim_container_of(s, struct ksim_mag_port, sink)
 
 static bool ksim_port_busy(const struct ksim_sink *s)
 {

@@ -12,10 +12,8 @@
 #include "util.h"
 #include <kohaku/kh_regs.h>
 
-static struct ksim_gate *sink_gate(const struct ksim_sink *s)
-{
-	return ksim_container_of(s, struct ksim_gate, sink);
-}
+/* the gate a sink is in; const for a const sink (busy()) */
+#define sink_gate(s)	ksim_container_of(s, struct ksim_gate, sink)
 
 static u64 ksim_mesh_now(const struct ksim_mesh *m)
 {

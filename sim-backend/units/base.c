@@ -18,10 +18,8 @@
 #include "params.h"
 #include "util.h"
 
-static struct ksim_unit *sink_unit(const struct ksim_sink *s)
-{
-	return ksim_container_of(s, struct ksim_unit, sink);
-}
+/* the unit a sink is in; const for a const sink (busy()) */
+#define sink_unit(s)	ksim_container_of(s, struct ksim_unit, sink)
 
 static struct ksim_unit *node_unit(struct ksim_node *n)
 {
