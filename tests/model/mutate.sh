@@ -79,7 +79,7 @@ cat <<'M'
 302~obs/checker.c~model_check~checker rule 1: a send_* offer may change after a refusal~	if (ou->send_prev && !ou->send_matched) {~	if (0) {
 303~obs/checker.c~model_check~checker rule 1: a sender that holds is flagged~		if (l->valid && !memcmp(&l->reg, &ol->held, sizeof(l->reg)))~		if (l->valid && memcmp(&l->reg, &ol->held, sizeof(l->reg)))
 304~obs/checker.c~model_check~checker rule 2: a flit taken twice from one register is a plain duplicate~	ksim_viol(c, same_reg ? KSIM_CHK_R2 : KSIM_CHK_DUP, now, ol->l->mesh,~	ksim_viol(c, KSIM_CHK_DUP, now, ol->l->mesh,
-305~obs/checker.c~model_check~checker rule 3: busy not re-evaluated with the offered flit hidden~	if (!ksim_busy_hidden(ol->l))\n\t\tksim_rule3(ol, now, true);~	if (0)\n\t\tksim_rule3(ol, now, true);
+305~obs/checker.c~model_check~checker rule 3: busy not re-evaluated with the offered flit hidden~	if (!ksim_busy_hidden(ol->l))\n\t\tksim_rule3(c, ol, now, true);~	if (0)\n\t\tksim_rule3(c, ol, now, true);
 306~obs/checker.c~model_check~checker rule 4: a held receive head never counts as blocked~	if (recv && idle) {~	if (0) {
 307~obs/checker.c~model_check~checker rule 5: every type counts as handled~	return known & (1u << type);~	return true;
 308~obs/checker.c~model_check~checker rule 6: exec_done with inst_ready not flagged~	if (ou->done_accept) {\n\t\tksim_obs_unit_name~	if (0) {\n\t\tksim_obs_unit_name
