@@ -44,7 +44,7 @@ bool ksim_link_step_obs(struct ksim_link *l, u64 now)
 	if (l->hook && l->hook->transfer)
 		l->hook->transfer(l->hook_ctx, l, now);
 	if (ksim_unlikely(l->obs)) {
-		/* the checker, drop/dup knobs, the trace (obs/obs.h) */
+		/* its watcher: the checker, drop/dup knobs, the trace */
 		act = l->obs->ops->xfer(l->obs, l, now, &copy);
 		if (act & KSIM_XFER_COPY)
 			f = &copy;

@@ -8,10 +8,10 @@
  * block's descriptors in order; the block's last descriptor names the next
  * block (its next address and nxt_adj).  For each descriptor it checks the
  * magic (MAGIC_STOPPED), moves the data between host memory (the host's
- * callbacks, struct ksim_host_ops) and the card bus (card/cardbus.h), counts it
- * in the completed count, logs DESC_COMPLETED and writes the count back
- * (poll mode) for one flagged COMPLETED, and stops at one flagged STOP
- * (DESC_STOPPED).  A status bit is logged only when control enables it
+ * callbacks, struct ksim_host_ops) and the card bus it is given (struct
+ * ksim_cardbus), counts it in the completed count, logs DESC_COMPLETED
+ * and writes the count back (poll mode) for one flagged COMPLETED, and
+ * stops at one flagged STOP (DESC_STOPPED).  A status bit is logged only when control enables it
  * (PG195: ie_*), and every event then goes through the interrupt mask to
  * the IRQ block (irq.c).
  *
