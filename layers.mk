@@ -11,13 +11,24 @@
 # INCDIRS.<dir> lists directories relative to the top of the tree.
 
 # the device model: a folder per concern (docs/model.md "Where things
-# live"), each seeing the floors below it:
+# live"), each seeing only the floors below it, and the faces at the top
+# of sim-backend/ (ksim.h, ksim_int.h, ksim_hw.h, ksim_unit.h,
+# ksim_plat.h):
 #   lib <- noc <- units <- mesh <- xdma <- obs <- card <- the faces
-# (ksim.h, ksim_int.h, ksim_hw.h, ksim_unit.h, ksim_plat.h at the top of
-# sim-backend/).  Model headers are included by their bare name ("link.h"),
-# from the folders on the path, which are given with -iquote (kh_incflags
-# below) so that a system header such as <sched.h> or <link.h> never finds
-# a model header of the same name.
+# A floor's path is its own folder and every folder below it, so that an
+# include of a higher floor's header fails to build; the parts reach
+# upward only through the handles and ops tables they are given when the
+# card builds them (docs/model.md "Wiring").  The top of sim-backend/ is
+# on every path for ksim_plat.h and ksim_unit.h, the two faces every floor
+# may include; scripts/check-model-floors.sh checks that no floor below
+# card/ includes the card's faces (ksim.h, ksim_int.h, ksim_hw.h), that
+# each floor includes only its own folder and the floors below, and that
+# these paths are the floors.  units/'s subfolders (one unit each) see the
+# units floor and their own folder (a file's own directory comes first),
+# never one another.  Model headers are included by their bare name
+# ("link.h"), from the folders on the path, which are given with -iquote
+# (kh_incflags below) so that a system header such as <sched.h> or
+# <link.h> never finds a model header of the same name.
 KSIM_FLOOR.lib := sim-backend sim-backend/lib
 KSIM_FLOOR.noc := $(KSIM_FLOOR.lib) sim-backend/noc
 KSIM_FLOOR.units := $(KSIM_FLOOR.noc) sim-backend/units
@@ -28,19 +39,20 @@ KSIM_FLOOR.card := $(KSIM_FLOOR.obs) sim-backend/card
 # the whole model, for its hosts and its tests
 KSIM_ALL := $(KSIM_FLOOR.card)
 
+# the top holds the adapter to the seam (ksim_hw.c), which sees everything
 INCDIRS.sim-backend := uapi hwif $(KSIM_ALL)
-INCDIRS.sim-backend/lib := uapi hwif $(KSIM_ALL)
-INCDIRS.sim-backend/noc := uapi hwif $(KSIM_ALL)
-INCDIRS.sim-backend/units := uapi hwif $(KSIM_ALL)
-INCDIRS.sim-backend/units/pool := uapi hwif $(KSIM_ALL)
-INCDIRS.sim-backend/units/cpu := uapi hwif $(KSIM_ALL)
-INCDIRS.sim-backend/units/dxa := uapi hwif $(KSIM_ALL)
-INCDIRS.sim-backend/units/mat := uapi hwif $(KSIM_ALL)
-INCDIRS.sim-backend/units/vec := uapi hwif $(KSIM_ALL)
-INCDIRS.sim-backend/mesh := uapi hwif $(KSIM_ALL)
-INCDIRS.sim-backend/xdma := uapi hwif $(KSIM_ALL)
-INCDIRS.sim-backend/obs := uapi hwif $(KSIM_ALL)
-INCDIRS.sim-backend/card := uapi hwif $(KSIM_ALL)
+INCDIRS.sim-backend/lib := uapi hwif $(KSIM_FLOOR.lib)
+INCDIRS.sim-backend/noc := uapi hwif $(KSIM_FLOOR.noc)
+INCDIRS.sim-backend/units := uapi hwif $(KSIM_FLOOR.units)
+INCDIRS.sim-backend/units/pool := uapi hwif $(KSIM_FLOOR.units)
+INCDIRS.sim-backend/units/cpu := uapi hwif $(KSIM_FLOOR.units)
+INCDIRS.sim-backend/units/dxa := uapi hwif $(KSIM_FLOOR.units)
+INCDIRS.sim-backend/units/mat := uapi hwif $(KSIM_FLOOR.units)
+INCDIRS.sim-backend/units/vec := uapi hwif $(KSIM_FLOOR.units)
+INCDIRS.sim-backend/mesh := uapi hwif $(KSIM_FLOOR.mesh)
+INCDIRS.sim-backend/xdma := uapi hwif $(KSIM_FLOOR.xdma)
+INCDIRS.sim-backend/obs := uapi hwif $(KSIM_FLOOR.obs)
+INCDIRS.sim-backend/card := uapi hwif $(KSIM_FLOOR.card)
 
 # the OS-neutral driver core
 INCDIRS.driver/core := uapi hwif driver/core

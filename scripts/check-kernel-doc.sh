@@ -32,7 +32,8 @@ driver/core/kh_core.h
 sim-backend/ksim.h
 sim-backend/ksim_unit.h
 sim-backend/ksim_hw.h
-sim-backend/ksim_hw.c"
+sim-backend/ksim_hw.c
+sim-backend/xdma/host.h"
 
 find_kernel_doc() {
 	if [ -n "${KERNEL_DOC:-}" ]; then

@@ -14,6 +14,10 @@ KH_SIM_SOURCES := \
 	card/clkwiz.c \
 	card/ddrc.c \
 	card/desc.c \
+	card/irq.c \
+	card/knobs.c \
+	card/meshes.c \
+	card/stats.c \
 	ksim_hw.c \
 	lib/fp32.c \
 	lib/lex.c \
@@ -28,6 +32,7 @@ KH_SIM_SOURCES := \
 	mesh/mover.c \
 	mesh/orch.c \
 	mesh/reset.c \
+	mesh/topo.c \
 	noc/fifo.c \
 	noc/link.c \
 	noc/router.c \
@@ -36,7 +41,6 @@ KH_SIM_SOURCES := \
 	obs/command.c \
 	obs/inject.c \
 	obs/obs.c \
-	obs/stats.c \
 	obs/trace.c \
 	units/base.c \
 	units/cpu/btb.c \

@@ -3,7 +3,7 @@
 #
 #   0. source checks                          scripts/check-*.sh
 #      kernel-doc on the ABI and the seams, one name per thing with its
-#      layer's prefix (scripts/README.md); the CLI's options, numbers and
+#      layer's prefix, the device model's floors (scripts/README.md); the CLI's options, numbers and
 #      --version on the sim card (check-cli.sh); make install and uninstall
 #      into a temporary DESTDIR, an external program built and run with
 #      `pkg-config --cflags --libs kohaku` alone (check-install.sh); the
@@ -75,6 +75,10 @@ run_check() { # name script
 }
 run_check kernel-doc scripts/check-kernel-doc.sh
 run_check names scripts/check-names.sh
+# the model's floors: includes only downward, no cycle across folders,
+# layers.mk's paths the floors; with its self-test
+# (scripts/check-model-floors.sh)
+run_check model-floors scripts/check-model-floors.sh
 # the kohaku CLI's arguments and --version on the sim card
 # (scripts/check-cli.sh)
 run_check cli scripts/check-cli.sh

@@ -1,92 +1,81 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* Card life cycle, simulated time, and the internal interface. */
+/*
+ * The card's life cycle and its time.  The card is the one part that
+ * knows every other: it builds them and wires them, QEMU's way, each
+ * given the handles it needs and nothing else (docs/model.md "Wiring"):
+ *
+ *   - each mesh (struct ksim_mesh_wiring): the scheduler, the log handle,
+ *     its orchestrator's IRQ pin into the card's input n (card/irq.c);
+ *     the mesh passes on what its units need (struct ksim_unit_env) and
+ *     MAG its converged path to the mover and the interlink
+ *     (struct ksim_cv);
+ *   - the interlink: the meshes, to join neighbours on the chain;
+ *   - the XDMA engine (struct ksim_xdma_wiring): the scheduler, the log
+ *     handle, the card bus (struct ksim_cardbus, card/cardbus.c) and the
+ *     host round trip; the card's IRQ line is wired into its user
+ *     interrupt 0;
+ *   - the observers (struct ksim_obs_wiring): the scheduler, the meshes,
+ *     the engine, the clock and the wizard reset; the checker, the
+ *     injector and the trace registered in that order (obs/obs.h).
+ *
+ * Time passes only here and in the host accesses that run the card
+ * (card/bar.c, the bulk copy of card/cardbus.c): ksim_run() and
+ * ksim_run_until_irq() step the one scheduler all meshes share.  The
+ * rest of the card's faces are in card/irq.c (interrupts), card/knobs.c
+ * (the observers'), card/meshes.c (one mesh's) and card/stats.c.
+ */
 #include "card.h"
-#include "obs.h"
-#include "base.h"
+#include "cardbus.h"
+#include "checker.h"
 #include "desc.h"
 #include "ilink.h"
-#include "l2.h"
-#include "mag.h"
-#include "router.h"
+#include "inject.h"
+#include "trace.h"
 #include "util.h"
-#include "xdma.h"
-
-struct ksim_sched *ksim_card_sched(struct ksim_card *c)
-{
-	return &c->sched;
-}
 
 struct ksim_mesh *ksim_card_mesh(struct ksim_card *c, unsigned int n)
 {
 	return n < c->n_mesh ? c->mesh[n] : NULL;
 }
 
-/* The reset node: nothing to do but be stepped when a window ends. */
-static unsigned int ksim_rst_tick(struct ksim_node *n)
+/* `inject reset`: the mesh's wizard takes an SW_RST write of the key. */
+static void ksim_card_wizard_reset(void *ctx, unsigned int mesh)
 {
-	struct ksim_card *c = ksim_container_of(n, struct ksim_card,
-						 rst_node);
-
-	ksim_card_rst_timer(c);
-	return KSIM_TICK_IDLE;	/* until the timer */
+	ksim_clkwiz_write(ctx, mesh, KH_CLK_SW_RST, KH_CLK_SW_RST_KEY);
 }
 
-static const struct ksim_node_ops ksim_rst_node_ops = {
-	.tick = ksim_rst_tick,
-};
-
-void ksim_card_rst_timer(struct ksim_card *c)
+/*
+ * The observers, given what they read of the card, and registered in the
+ * order every hook reaches them (obs/obs.h): the checker tags flits, the
+ * knobs act, the trace records what happened.
+ */
+static int ksim_card_observers(struct ksim_card *c,
+			       const struct ksim_opts *opts)
 {
-	u64 next = KSIM_NEVER, now = c->sched.now;
-	unsigned int i;
+	struct ksim_obs_wiring w;
+	int e;
 
-	for (i = 0; i < c->n_mesh; i++)
-		if (c->mesh[i]->rst.ready > now &&
-		    c->mesh[i]->rst.ready < next)
-			next = c->mesh[i]->rst.ready;
-	ksim_node_timer(&c->rst_node, next);
-}
-
-void ksim_irq_eval(struct ksim_card *card)
-{
-	bool line = false;
-	unsigned int i;
-
-	for (i = 0; i < card->n_mesh; i++)
-		if (card->mesh[i]->mag->orch.irq_level)
-			line = true;
-	if (line == card->irq_line)
-		return;
-	card->irq_line = line;
-	if (line) {
-		card->irq_rises++;
-		if (card->irq_fn)
-			card->irq_fn(card->irq_ctx);
+	memset(&w, 0, sizeof(w));
+	w.sched = &c->sched;
+	w.mesh = c->mesh;
+	w.n_mesh = c->n_mesh;
+	w.xdma = c->xdma;
+	w.clock_mhz = c->clock_mhz;
+	w.wizard_reset = ksim_card_wizard_reset;
+	w.ctx = c;
+	if (opts) {
+		w.violation = opts->violation;
+		w.violation_ctx = opts->violation_ctx;
 	}
-	/* the line is the XDMA user interrupt 0 */
-	if (card->xdma)
-		ksim_xdma_irq_eval(card->xdma);
-}
-
-bool ksim_irq_line(const struct ksim_card *card)
-{
-	return card->irq_line;
-}
-
-void ksim_set_irq_callback(struct ksim_card *card, ksim_irq_fn fn,
-			     void *ctx)
-{
-	card->irq_fn = fn;
-	card->irq_ctx = ctx;
-}
-
-bool ksim_log_ok(struct ksim_card *card)
-{
-	if (!card->log_left)
-		return false;
-	if (--card->log_left == 0)
-		ksim_plat_log("further model diagnostics suppressed\n");
-	return true;
+	c->obs = ksim_obs_create(&w, &e);
+	if (!c->obs)
+		return e;
+	c->chk = ksim_check_create(c->obs, &e);
+	if (c->chk)
+		c->inj = ksim_inject_create(c->obs, &e);
+	if (c->inj)
+		c->tr = ksim_trace_create(c->obs, &e);
+	return c->tr ? 0 : e;
 }
 
 int ksim_card_create_opts(const char *desc, const struct ksim_opts *opts,
@@ -94,6 +83,8 @@ int ksim_card_create_opts(const char *desc, const struct ksim_opts *opts,
 			    size_t errlen)
 {
 	struct ksim_unit_types types = { NULL, 0 };
+	struct ksim_mesh_wiring mw;
+	struct ksim_xdma_wiring xw;
 	struct ksim_card *c;
 	struct ksim_desc *d;
 	unsigned int i;
@@ -123,31 +114,43 @@ int ksim_card_create_opts(const char *desc, const struct ksim_opts *opts,
 	c->timing.read_cycles = 150;
 	c->timing.write_cycles = 30;
 	c->timing.dma_cycles = 150;
-	c->log_left = KSIM_LOG_BUDGET;
+	ksim_log_init(&c->log, KSIM_LOG_BUDGET);
 	ksim_sched_init(&c->sched);
-	e = ksim_sched_add(&c->sched, &c->rst_node, &ksim_rst_node_ops);
-	if (e)
-		goto fail_sched;
 	for (i = 0; i < KH_MAX_MESHES; i++) {
 		ksim_clkwiz_init(&c->clkwiz[i]);
 		ksim_ddrc_init(&c->ddrc[i]);
 	}
+	mw.sched = &c->sched;
+	mw.log = &c->log;
+	mw.irq.set = ksim_card_irq_in;
+	mw.irq.opaque = c;
 	for (i = 0; i < d->n_mesh; i++) {
-		c->mesh[i] = ksim_mesh_create(c, i, &d->mesh[i], &e);
+		/* its orchestrator's addon line: the card's input i */
+		mw.irq.n = i;
+		c->mesh[i] = ksim_mesh_create(&mw, i, &d->mesh[i], &e);
 		if (!c->mesh[i])
 			goto fail_sched;
 		c->n_mesh++;
 	}
 	/* the interlink joins neighbouring meshes on the chain */
-	e = ksim_ilink_connect_card(c);
+	e = ksim_ilink_connect(c->mesh, c->n_mesh);
 	if (e)
 		goto fail_sched;
-	/* the DMA engine (BAR1) */
-	e = ksim_xdma_create(c);
-	if (e)
+	/* the DMA engine (BAR1) and the card bus it reaches */
+	c->bus.ops = &ksim_cardbus_ops;
+	c->bus.ctx = c;
+	xw.sched = &c->sched;
+	xw.log = &c->log;
+	xw.bus = &c->bus;
+	xw.round_trip = &c->timing.dma_cycles;
+	c->xdma = ksim_xdma_create(&xw, &e);
+	if (!c->xdma)
 		goto fail_sched;
-	/* the observers' node: before the scheduler is finalized */
-	e = ksim_obs_create(c);
+	/* the IRQ addon line is its user interrupt 0 */
+	c->irq_out.set = ksim_xdma_usr_irq;
+	c->irq_out.opaque = c->xdma;
+	/* the observers: before the scheduler is finalized (a node) */
+	e = ksim_card_observers(c, opts);
 	if (e)
 		goto fail_sched;
 	e = ksim_sched_finalize(&c->sched);
@@ -160,9 +163,14 @@ int ksim_card_create_opts(const char *desc, const struct ksim_opts *opts,
 			ksim_node_wake(c->sched.all[i]);
 		}
 	/* the checker, knobs and trace: opts, then the description's lines */
-	e = ksim_obs_start(c, d, opts, err, errlen);
+	e = ksim_obs_start(c->obs);
+	if (!e && opts && (opts->flags & KSIM_CHECK))
+		e = ksim_check_enable(c->chk, true);
+	if (!e)
+		e = ksim_card_command_lines(c, d, err, errlen);
 	if (e)
 		goto fail_sched;
+	ksim_obs_attach(c->obs);
 	ksim_plat_free(d);
 	*out = c;
 	return 0;
@@ -203,12 +211,19 @@ void ksim_card_destroy(struct ksim_card *card)
 
 	if (!card)
 		return;
-	ksim_obs_destroy(card);	/* first: its last audit reads the mesh */
+	ksim_obs_destroy(card->obs);	/* first: the checker's last audit reads the mesh */
 	for (i = 0; i < KH_MAX_MESHES; i++)
 		ksim_mesh_destroy(card->mesh[i]);
-	ksim_xdma_destroy(card);
+	ksim_xdma_destroy(card->xdma);
 	ksim_sched_fini(&card->sched);
 	ksim_plat_free(card);
+}
+
+void ksim_set_host_ops(struct ksim_card *card,
+		       const struct ksim_host_ops *ops, void *ctx)
+{
+	card->xdma->host = ops;
+	card->xdma->host_ctx = ctx;
 }
 
 u64 ksim_cycles(const struct ksim_card *card)
@@ -223,15 +238,15 @@ u32 ksim_clock_mhz(const struct ksim_card *card)
 
 void ksim_run(struct ksim_card *card, u64 cycles)
 {
-	card->stop_on_irq = false;
+	card->xdma->stop_on_msi = false;
 	ksim_sched_run(&card->sched, cycles);
 }
 
 void ksim_run_until_irq(struct ksim_card *card, u64 cycles)
 {
-	card->stop_on_irq = true;
+	card->xdma->stop_on_msi = true;
 	ksim_sched_run(&card->sched, cycles);
-	card->stop_on_irq = false;
+	card->xdma->stop_on_msi = false;
 }
 
 unsigned int ksim_mesh_count(const struct ksim_card *card)
@@ -256,168 +271,6 @@ void ksim_set_timing(struct ksim_card *card,
 	card->timing = *t;
 }
 
-struct ksim_unit *ksim_unit_at(struct ksim_card *card, unsigned int mesh,
-			       unsigned int x, unsigned int y)
-{
-	struct ksim_mesh *m = ksim_card_mesh(card, mesh);
-
-	if (!m || x >= m->w || y >= m->h)
-		return NULL;
-	return m->unit[y][x];
-}
-
-struct ksim_link *ksim_router_link(struct ksim_card *card,
-				   unsigned int mesh, unsigned int x,
-				   unsigned int y, unsigned int port)
-{
-	struct ksim_mesh *m = ksim_card_mesh(card, mesh);
-	struct ksim_router *r = m ? ksim_mesh_router(m, x, y) : NULL;
-
-	return r && port < KSIM_PORTS ? &r->out[port] : NULL;
-}
-
-struct ksim_link *ksim_endpoint_link(struct ksim_card *card,
-				     unsigned int mesh, unsigned int x,
-				     unsigned int y)
-{
-	struct ksim_mesh *m = ksim_card_mesh(card, mesh);
-	unsigned int i;
-
-	if (!m || x >= m->w || y >= m->h)
-		return NULL;
-	if (m->unit[y][x])
-		return &m->unit[y][x]->out;
-	for (i = 0; x == 0 && i < m->mag->n_ports; i++)
-		if (m->mag->port[i].y == y)
-			return &m->mag->port[i].out;
-	return NULL;
-}
-
-static void ksim_mesh_for_links(struct ksim_mesh *m,
-			      void (*fn)(struct ksim_link *l, void *arg),
-			      void *arg)
-{
-	unsigned int x, y, d;
-
-	for (y = 0; y < m->nrx * m->nry; y++)
-		for (d = 0; d < KSIM_PORTS; d++)
-			fn(&m->routers[y].out[d], arg);
-	for (y = 0; y < m->h; y++)
-		for (x = 0; x < m->w; x++)
-			if (m->unit[y][x])
-				fn(&m->unit[y][x]->out, arg);
-	for (x = 0; x < m->mag->n_ports; x++)
-		fn(&m->mag->port[x].out, arg);
-	for (y = 0; y < m->h; y++)
-		for (x = 0; x < m->w; x++)
-			if (m->l2[y][x]) {
-				fn(&m->l2[y][x]->rout, arg);
-				fn(&m->l2[y][x]->cout, arg);
-			}
-}
-
-struct ksim_hook_arg {
-	const struct ksim_link_hook *hook;
-	void *ctx;
-};
-
-static void ksim_set_hook(struct ksim_link *l, void *arg)
-{
-	struct ksim_hook_arg *a = arg;
-
-	l->hook = a->hook;
-	l->hook_ctx = a->ctx;
-}
-
-void ksim_set_link_hook(struct ksim_card *card,
-			  const struct ksim_link_hook *hook, void *ctx)
-{
-	struct ksim_hook_arg a = { hook, ctx };
-	unsigned int i;
-
-	for (i = 0; i < card->n_mesh; i++)
-		ksim_mesh_for_links(card->mesh[i], ksim_set_hook, &a);
-}
-
-static void ksim_sum_link(struct ksim_link *l, void *arg)
-{
-	struct ksim_stats *st = arg;
-
-	st->link_flits += l->flits;
-	st->link_stalls += l->stalls;
-}
-
-int ksim_get_stats(struct ksim_card *card, unsigned int mesh,
-		     struct ksim_stats *st)
-{
-	struct ksim_mesh *m = ksim_card_mesh(card, mesh);
-	unsigned int x, y;
-
-	memset(st, 0, sizeof(*st));
-	if (!m)
-		return -EINVAL;
-	st->cycles_stepped = card->sched.cycles_stepped;
-	st->cycles_skipped = card->sched.cycles_skipped;
-	ksim_mesh_for_links(m, ksim_sum_link, st);
-	st->tieoff_dropped = m->tieoff.dropped;
-	for (y = 0; y < m->h; y++)
-		for (x = 0; x < m->w; x++) {
-			struct ksim_unit *u = m->unit[y][x];
-
-			if (!u)
-				continue;
-			st->ctrl_dropped += u->ctrl_dropped;
-			st->unit_dropped += u->dropped;
-			st->lost_completions += u->lost_completions;
-		}
-	for (x = 0; x < m->mag->n_ports; x++) {
-		struct ksim_mag_port *mp = &m->mag->port[x];
-
-		st->mag_reads += mp->reads;
-		st->mag_writes += mp->writes;
-		st->mag_data_dropped += mp->data_dropped;
-		st->mag_slot_stalls += mp->slot_stall_cycles;
-		if (mp->slot_stall_since != KSIM_NEVER)
-			st->mag_slot_stalls += card->sched.now -
-					       mp->slot_stall_since;
-		st->mag_out_of_range += mp->out_of_range;
-		st->mag_remote_alias += mp->remote_alias;
-	}
-	st->agent_rx_dropped = m->mag->orch.rx_dropped;
-	st->signals = m->mag->orch.signals;
-	st->dispatched = m->mag->orch.dispatched;
-	st->dram_pages = m->dram.pages;
-	for (y = 0; y < m->h; y++)
-		for (x = 0; x < m->w; x++) {
-			struct ksim_l2 *a = m->l2[y][x];
-
-			if (!a)
-				continue;
-			st->l2_served += a->n_served;
-			st->l2_forwarded += a->n_fwd;
-			st->l2_ctrl += a->ctrl_terminated;
-			st->ctrl_dropped += a->ctrl_dropped;
-		}
-	st->reset_dropped = m->rst.gate_dropped;
-	st->reset_host_dropped = m->rst.host_dropped;
-	st->resets = m->rst.resets;
-	st->irq_rises = card->irq_rises;
-	for (x = 0; x < m->mag->n_ports; x++) {
-		st->mag_entries += m->mag->port[x].entries;
-		st->mag_ap_faults += m->mag->port[x].ap_faults;
-	}
-	st->mag_quant_uploads = m->mag->quant_entries;
-	st->mag_host_hangs = m->mag->host_hangs;
-	st->mover_words = m->mag->mv.words;
-	st->mover_remote_words = m->mag->mv.remote_words;
-	if (m->mag->il) {
-		st->il_injected = m->mag->il->injected;
-		st->il_inj_dropped = m->mag->il->inj_dropped;
-		st->il_switch_dropped = m->mag->il->switch_dropped;
-	}
-	return 0;
-}
-
 void ksim_set_step_all(struct ksim_card *card, bool on)
 {
 	unsigned int i;
@@ -429,36 +282,4 @@ void ksim_set_step_all(struct ksim_card *card, bool on)
 		else	/* ticked again, to fall asleep where they would */
 			card->sched.all[i]->dormant = false;
 	}
-}
-
-int ksim_mesh_reset(struct ksim_card *card, unsigned int mesh)
-{
-	struct ksim_mesh *m = ksim_card_mesh(card, mesh);
-
-	if (!m)
-		return -EINVAL;
-	/* a resetn pulse: released at once, then the FIFOs recover */
-	ksim_mesh_reset_hold(m, card->sched.now);
-	return 0;
-}
-
-bool ksim_mesh_in_reset(struct ksim_card *card, unsigned int mesh)
-{
-	struct ksim_mesh *m = ksim_card_mesh(card, mesh);
-
-	return m && ksim_mesh_recovering(m);
-}
-
-struct ksim_link *ksim_l2_link(struct ksim_card *card, unsigned int mesh,
-			       unsigned int x, unsigned int y, bool to_unit)
-{
-	struct ksim_mesh *m = ksim_card_mesh(card, mesh);
-	struct ksim_l2 *a;
-
-	if (!m || x >= m->w || y >= m->h)
-		return NULL;
-	a = m->l2[y][x];
-	if (!a)
-		return NULL;
-	return to_unit ? &a->cout : &a->rout;
 }

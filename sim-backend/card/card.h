@@ -1,11 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
-/* The card: up to four meshes on one scheduler, and the host's view. */
+/*
+ * The card: up to four meshes on one scheduler, the XDMA engine, the
+ * per-mesh clock wizards and DDR controllers, the observers, and the
+ * host's view.  Only card/ includes this header: every other part is
+ * given what it needs of the card when the card builds it (card/card.c).
+ */
 #ifndef KSIM_CARD_H
 #define KSIM_CARD_H
 
 #include "ksim_int.h"
 #include "clkwiz.h"
+#include "xdma.h"
 #include "mesh.h"
+#include "obs.h"
 #include "params.h"
 #include "sched.h"
 #include <kohaku/kh_regs.h>
@@ -22,25 +29,32 @@ struct ksim_card {
 	struct ksim_timing timing;
 	struct ksim_clkwiz clkwiz[KH_MAX_MESHES];
 	struct ksim_ddrc ddrc[KH_MAX_MESHES];
-	struct ksim_node rst_node;	/* wakes the card when a reset ends */
-	/* ksim_run_until_irq(): an MSI-X message stops the run */
-	bool stop_on_irq;
 	/* the XDMA user interrupt: OR over meshes of IRQ_STAT & IRQ_EN */
+	u32 irq_in;			/* bit n: mesh n's level (card/irq.c) */
 	bool irq_line;
+	struct ksim_irq_pin irq_out;	/* the line, into the XDMA engine */
 	ksim_irq_fn irq_fn;
 	void *irq_ctx;
 	u64 irq_rises;
-	u32 log_left;
-	struct ksim_obs *obs;		/* checker, knobs, trace (obs/obs.h) */
+	struct ksim_log log;		/* diagnostics, KSIM_LOG_BUDGET lines */
+	/* the observers (obs/obs.h): their hub, and each of them */
+	struct ksim_obs *obs;
+	struct ksim_check *chk;
+	struct ksim_injector *inj;
+	struct ksim_trace *tr;
 	struct ksim_xdma *xdma;		/* the DMA engine, BAR1 (xdma/xdma.h) */
+	struct ksim_cardbus bus;		/* what it reaches (card/cardbus.c) */
 	/* what the host asked of the card: its cost, counted */
 	u64 host_reads, host_writes, host_dmas, host_dma_bytes;
 };
 
-struct ksim_sched *ksim_card_sched(struct ksim_card *c);
 /* Present meshes only. */
 struct ksim_mesh *ksim_card_mesh(struct ksim_card *c, unsigned int n);
-/* A mesh's reset window changed: be stepped when the next one ends. */
-void ksim_card_rst_timer(struct ksim_card *c);
+struct ksim_desc;
+/* The description's inject/check/trace lines, once built (card/knobs.c). */
+int ksim_card_command_lines(struct ksim_card *card, const struct ksim_desc *d,
+			    char *err, size_t errlen);
+/* Mesh n's IRQ addon level (a struct ksim_irq_pin's handler, card/irq.c). */
+void ksim_card_irq_in(void *opaque, unsigned int mesh, bool level);
 
 #endif /* KSIM_CARD_H */

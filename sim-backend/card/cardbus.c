@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * Host DMA on the card side (card/cardbus.h): the decode of a card bus address
- * into a mesh window, DRAM and MAG's host apertures, for the XDMA engine
- * and for the model-only bulk copy (ksim_dma_write()/ksim_dma_read()).
+ * into a mesh window, DRAM and MAG's host apertures, as the card bus handle
+ * the XDMA engine is given (struct ksim_cardbus_ops), and the model-only
+ * bulk copy (ksim_dma_write()/ksim_dma_read()).
  *
  * MAG's host channel is its own AXI requester with no ordering against the
  * port engines, so an access goes straight to DRAM: it does not wait for
@@ -15,6 +16,7 @@
 #include "cardbus.h"
 #include "obs.h"
 #include "mag.h"
+#include "util.h"
 
 static const u8 ksim_dma_zero[KH_HOST_GRANULE];
 
@@ -35,7 +37,8 @@ static bool ksim_dma_hung(struct ksim_card *c, unsigned int dir)
 
 /*
  * Decode a card bus address to a mesh and a local offset: 0 for DRAM, 1
- * for MAG's apertures ([39] = 1), or a negative errno as card/cardbus.h says.
+ * for MAG's apertures ([39] = 1), or a negative errno as
+ * struct ksim_cardbus_ops says.
  */
 static int ksim_dma_decode(struct ksim_card *c, u64 addr, size_t len,
 			 struct ksim_mesh **out, u64 *local)
@@ -72,8 +75,9 @@ static int ksim_dma_decode(struct ksim_card *c, u64 addr, size_t len,
 	return 0;
 }
 
-u64 ksim_dma_release(struct ksim_card *c, u64 addr)
+static u64 ksim_dma_release(void *ctx, u64 addr)
 {
+	struct ksim_card *c = ctx;
 	struct ksim_mesh *m = ksim_card_mesh(c, ((addr >> 40) & 7) - 1);
 
 	return m ? m->rst.release : 0;
@@ -101,8 +105,9 @@ static int ksim_dma_dram_write(struct ksim_mesh *m, u64 local,
 	return e ? e : r;
 }
 
-int ksim_dma_card_probe(struct ksim_card *c, u64 addr, size_t len, bool write)
+static int ksim_dma_card_probe(void *ctx, u64 addr, size_t len, bool write)
 {
+	struct ksim_card *c = ctx;
 	struct ksim_mesh *m;
 	u64 local;
 	int e;
@@ -113,9 +118,10 @@ int ksim_dma_card_probe(struct ksim_card *c, u64 addr, size_t len, bool write)
 	return e < 0 ? e : 0;
 }
 
-int ksim_dma_card_write(struct ksim_card *c, u64 addr, const void *buf,
-			size_t len)
+static int ksim_dma_card_write(void *ctx, u64 addr, const void *buf,
+			       size_t len)
 {
+	struct ksim_card *c = ctx;
 	struct ksim_mesh *m;
 	u64 local;
 	int e;
@@ -130,8 +136,9 @@ int ksim_dma_card_write(struct ksim_card *c, u64 addr, const void *buf,
 	return ksim_dma_dram_write(m, local, buf, len);
 }
 
-int ksim_dma_card_read(struct ksim_card *c, u64 addr, void *buf, size_t len)
+static int ksim_dma_card_read(void *ctx, u64 addr, void *buf, size_t len)
 {
+	struct ksim_card *c = ctx;
 	struct ksim_mesh *m;
 	u64 local;
 	int e;
@@ -146,6 +153,13 @@ int ksim_dma_card_read(struct ksim_card *c, u64 addr, void *buf, size_t len)
 	ksim_dram_read(&m->dram, local, buf, len);
 	return 0;
 }
+
+const struct ksim_cardbus_ops ksim_cardbus_ops = {
+	.probe = ksim_dma_card_probe,
+	.write = ksim_dma_card_write,
+	.read = ksim_dma_card_read,
+	.release = ksim_dma_release,
+};
 
 /* ---- the model-only bulk copy (ksim.h; TRANSITION) ---- */
 
@@ -169,8 +183,9 @@ static int ksim_dma_legacy(int e)
 int ksim_dma_write(struct ksim_card *card, u64 card_addr,
 		     const void *buf, size_t len)
 {
-	if (ksim_unlikely(card->obs->trace_on))
-		ksim_obs_dma(card, true, card_addr, len, 0);
+	if (ksim_unlikely(card->obs->dma_watched))
+		ksim_obs_dma(card->obs, true, card_addr, len, 0,
+			     card->timing.dma_cycles);
 	card->host_dmas++;
 	card->host_dma_bytes += len;
 	ksim_dma_time(card, len);
@@ -180,8 +195,9 @@ int ksim_dma_write(struct ksim_card *card, u64 card_addr,
 int ksim_dma_read(struct ksim_card *card, u64 card_addr, void *buf,
 		    size_t len)
 {
-	if (ksim_unlikely(card->obs->trace_on))
-		ksim_obs_dma(card, false, card_addr, len, 0);
+	if (ksim_unlikely(card->obs->dma_watched))
+		ksim_obs_dma(card->obs, false, card_addr, len, 0,
+			     card->timing.dma_cycles);
 	card->host_dmas++;
 	card->host_dma_bytes += len;
 	ksim_dma_time(card, len);

@@ -10,6 +10,7 @@
  * are split into words, and numbers read, by the lexer the commands use
  * too (lib/lex.h).
  */
+#include "ksim.h"
 #include "desc.h"
 #include "util.h"
 
@@ -620,4 +621,28 @@ int ksim_desc_parse(const char *text, const struct ksim_unit_types *types,
 		e = ksim_parse_end(ps);
 	ksim_plat_free(ps);
 	return e;
+}
+
+int ksim_desc_text_check(const char *text, size_t len, char *err,
+			 size_t errlen)
+{
+	unsigned int line = 1;
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		unsigned char c = text[i];
+
+		if (c == '\n')
+			line++;
+		if (!c)
+			return ksim_refuse(err, errlen,
+					   "line %u: a NUL byte (at byte %zu): a card description is text",
+					   line, i);
+		if ((c < 0x20 && c != '\t' && c != '\r' && c != '\n') ||
+		    c == 0x7f)
+			return ksim_refuse(err, errlen,
+					   "line %u: control byte 0x%02x (at byte %zu): a card description is text",
+					   line, c, i);
+	}
+	return 0;
 }

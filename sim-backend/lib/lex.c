@@ -3,7 +3,6 @@
  * The lexer shared by the description and command parsers (lib/lex.h):
  * nothing here knows a directive, a knob or a message's words.
  */
-#include "ksim.h"
 #include "lex.h"
 
 static bool ksim_blank(char c)
@@ -192,28 +191,4 @@ int ksim_refuse(char *err, size_t errlen, const char *fmt, ...)
 		ksim_escape(err, errlen);
 	}
 	return -EINVAL;
-}
-
-int ksim_desc_text_check(const char *text, size_t len, char *err,
-			 size_t errlen)
-{
-	unsigned int line = 1;
-	size_t i;
-
-	for (i = 0; i < len; i++) {
-		unsigned char c = text[i];
-
-		if (c == '\n')
-			line++;
-		if (!c)
-			return ksim_refuse(err, errlen,
-					   "line %u: a NUL byte (at byte %zu): a card description is text",
-					   line, i);
-		if ((c < 0x20 && c != '\t' && c != '\r' && c != '\n') ||
-		    c == 0x7f)
-			return ksim_refuse(err, errlen,
-					   "line %u: control byte 0x%02x (at byte %zu): a card description is text",
-					   line, c, i);
-	}
-	return 0;
 }

@@ -11,10 +11,24 @@
 #endif
 #include <kohaku/kh_flit.h>
 
-#define ksim_container_of(ptr, type, member) \
-	((type *)((char *)(ptr) - offsetof(type, member)))
+/*
+ * The struct that embeds *ptr as member.  Const-preserving, as the
+ * kernel's container_of_const(): a pointer to const gives a pointer to
+ * const, so a const callback argument never loses its const on the way.
+ * The other arm goes through uintptr_t: _Generic compiles both arms, and
+ * a const pointer cast to char * would be a cast that drops const.
+ */
+#define ksim_container_of(ptr, type, member)				\
+	_Generic(ptr,							\
+		 const typeof(*(ptr)) *: ((const type *)		\
+			((const char *)(ptr) - offsetof(type, member))),	\
+		 default: ((type *)					\
+			((uintptr_t)(ptr) - offsetof(type, member))))
 
 #define KSIM_ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+/* a hook site's test: false while nothing observes (obs/obs.h) */
+#define ksim_unlikely(x)	__builtin_expect(!!(x), 0)
 
 static inline u64 ksim_min_u64(u64 a, u64 b)
 {

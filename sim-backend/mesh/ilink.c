@@ -17,7 +17,6 @@
  * counts once every write that arrived before it has landed.
  */
 #include "ilink.h"
-#include "card.h"
 #include "mag.h"
 #include "mesh.h"
 #include "util.h"
@@ -169,13 +168,15 @@ static void ksim_lane_free(struct ksim_il_lane *l, unsigned int cls, u64 now)
 
 /* ---- life cycle ---- */
 
-static struct ksim_ilink *ksim_ilink_create(struct ksim_mag *g)
+static struct ksim_ilink *ksim_ilink_create(struct ksim_mag *g,
+					    const struct ksim_cv *cv)
 {
 	struct ksim_ilink *il = ksim_plat_zalloc(sizeof(*il));
 
 	if (!il)
 		return NULL;
 	il->mag = g;
+	il->cv = cv;
 	il->param_id = g->mesh->id & 3;
 	il->pos = ksim_il_pos_of(g->mesh->id);
 	il->hop_latency = g->mesh->p->il_hop_latency ?
@@ -204,17 +205,17 @@ void ksim_ilink_destroy(struct ksim_ilink *il)
 	ksim_plat_free(il);
 }
 
-int ksim_ilink_connect_card(struct ksim_card *c)
+int ksim_ilink_connect(struct ksim_mesh *const *mesh, unsigned int n_mesh)
 {
 	struct ksim_ilink *at[KH_MAX_MESHES] = { NULL };
 	unsigned int i, p;
 
-	for (i = 0; i < c->n_mesh; i++) {
-		struct ksim_mesh *m = c->mesh[i];
+	for (i = 0; i < n_mesh; i++) {
+		struct ksim_mesh *m = mesh[i];
 
 		if (!m->p->ilink)
 			continue;
-		m->mag->il = ksim_ilink_create(m->mag);
+		m->mag->il = ksim_ilink_create(m->mag, &m->mag->cv);
 		if (!m->mag->il)
 			return -ENOMEM;
 		at[ksim_il_pos_of(i)] = m->mag->il;
@@ -505,7 +506,7 @@ static bool ksim_il_stop(struct ksim_ilink *il, unsigned int s,
 		kh_flit_set(&f, KH_HDR_DST_X, KH_YX_X(fin));
 		kh_flit_set(&f, KH_HDR_DST_Y, KH_YX_Y(fin));
 		kh_flit_set(&f, KH_HDR_RSVD, 0);
-		if (!ksim_mag_inject(il->mag, &f))
+		if (!ksim_cv_inject(il->cv, &f))
 			return false;
 		il->injected++;
 		return true;
@@ -544,8 +545,8 @@ static bool ksim_il_land(struct ksim_ilink *il, u64 now)
 		u64 off;
 
 		ksim_payload_to_bytes(buf, b->f.w);
-		tgt = ksim_mag_cv_decode(g, b->addr, &off);
-		if (tgt == KSIM_CV_NONE || !ksim_mag_cv_write(g, tgt, off, buf)) {
+		tgt = ksim_cv_decode(il->cv, b->addr, &off);
+		if (tgt == KSIM_CV_NONE || !ksim_cv_write(il->cv, tgt, off, buf)) {
 			ksim_ilink_fault(il, KH_IL_FAULT_AXI);
 			ksim_mesh_log(g->mesh, "interlink: inbound write at 0x%010llx failed (AXI)",
 				    (unsigned long long)b->addr);

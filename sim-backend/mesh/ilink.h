@@ -13,11 +13,12 @@
 #define KSIM_ILINK_H
 
 #include "ksim_plat.h"
+#include "cv.h"
 #include <kohaku/kh_flit.h>
 #include <kohaku/kh_regs.h>
 
 struct ksim_mag;
-struct ksim_card;
+struct ksim_mesh;
 
 #define KSIM_IL_RX_BEATS		64	/* receive buffer per class, in beats */
 #define KSIM_IL_CRED_BATCH	8	/* credits return in batches */
@@ -75,6 +76,7 @@ struct ksim_il_lane {
 
 struct ksim_ilink {
 	struct ksim_mag *mag;
+	const struct ksim_cv *cv;	/* MAG's converged path */
 	u8 pos;				/* physical chain position */
 	u8 param_id;			/* MESH_ID: the reset value of 0x88 */
 	bool enable;			/* 0x80 [0], reset 1 */
@@ -103,8 +105,11 @@ struct ksim_ilink {
 	u64 hop_latency;
 };
 
-/* Give every mesh of a multi-mesh card an interlink and join neighbours. */
-int ksim_ilink_connect_card(struct ksim_card *c);
+/*
+ * Give every mesh of a card (n_mesh of them, mesh[i] is mesh i) whose
+ * parameters ask for one an interlink, and join neighbours on the chain.
+ */
+int ksim_ilink_connect(struct ksim_mesh *const *mesh, unsigned int n_mesh);
 void ksim_ilink_destroy(struct ksim_ilink *il);
 void ksim_ilink_reset(struct ksim_ilink *il);
 

@@ -66,15 +66,11 @@ static bool ksim_l2_in_window(const struct ksim_l2 *a, u64 addr)
 
 /* ---- inbound: both faces ---- */
 
-static struct ksim_l2 *rsink_l2(const struct ksim_sink *s)
-{
-	return ksim_container_of(s, struct ksim_l2, rsink);
-}
+/* the adapter whose router-side sink s is; const for a const s (busy()) */
+#define rsink_l2(s)	ksim_container_of(s, struct ksim_l2, rsink)
 
-static struct ksim_l2 *csink_l2(const struct ksim_sink *s)
-{
-	return ksim_container_of(s, struct ksim_l2, csink);
-}
+/* the adapter whose unit-side sink s is; const for a const s (busy()) */
+#define csink_l2(s)	ksim_container_of(s, struct ksim_l2, csink)
 
 static bool ksim_l2_rbusy(const struct ksim_sink *s)
 {

@@ -28,17 +28,14 @@
  * a write no ack), counted.
  */
 #include "mag.h"
-#include "obs.h"
 #include "ilink.h"
 #include "mxfp7.h"
 #include "util.h"
 
 #define KSIM_MAG_ADDR_MASK	((1ULL << 40) - 1)
 
-static struct ksim_mag_port *sink_port(const struct ksim_sink *s)
-{
-	return ksim_container_of(s, struct ksim_mag_port, sink);
-}
+/* the port a sink is in; const for a const sink (busy()) */
+#define sink_port(s)	ksim_container_of(s, struct ksim_mag_port, sink)
 
 static bool ksim_port_busy(const struct ksim_sink *s)
 {
@@ -102,12 +99,14 @@ u64 ksim_mag_aux_statw(const struct ksim_mag *g, unsigned int i)
 	return g->il ? ksim_ilink_statw(g->il, i & 15) : 0;
 }
 
-unsigned int ksim_mag_mesh_id(const struct ksim_mag *g)
+/* This mesh's id as MAG compares it: the interlink's live id, if any. */
+static unsigned int ksim_mag_mesh_id(const struct ksim_mag *g)
 {
 	return g->il ? g->il->mesh_id : g->mesh->id;
 }
 
-void ksim_mag_remote_alias(struct ksim_mag *g, u64 addr, u64 *count)
+/* [37:36] naming another mesh: counted, interlink fault RD_REMOTE. */
+static void ksim_mag_remote_alias(struct ksim_mag *g, u64 addr, u64 *count)
 {
 	unsigned int mesh = (addr >> KH_MADDR_MESH_SHIFT) & KH_MADDR_MESH_MASK;
 
@@ -118,9 +117,18 @@ void ksim_mag_remote_alias(struct ksim_mag *g, u64 addr, u64 *count)
 		ksim_ilink_fault(g->il, KH_IL_FAULT_RD_REMOTE);
 }
 
-/* ---- the converged path ---- */
+/*
+ * ---- the converged path ----
+ *
+ * Decode a 40-bit address ([39] = 0: DRAM [35:0]; aperture 0: L2 staging
+ * [31:0]; anything else: KSIM_CV_NONE), and access one 32-byte word at a
+ * decoded offset.  L2 offsets wrap at its size; a read or a write past
+ * the DRAM end returns false (read as zeros, the write dropped).  MAG's
+ * children reach them through struct ksim_cv (mesh/cv.h).
+ */
 
-unsigned int ksim_mag_cv_decode(const struct ksim_mag *g, u64 addr, u64 *off)
+static unsigned int ksim_mag_cv_decode(const struct ksim_mag *g, u64 addr,
+				       u64 *off)
 {
 	unsigned int ap;
 
@@ -138,7 +146,7 @@ unsigned int ksim_mag_cv_decode(const struct ksim_mag *g, u64 addr, u64 *off)
 	return KSIM_CV_NONE;
 }
 
-u64 ksim_mag_cv_size(const struct ksim_mag *g, unsigned int tgt)
+static u64 ksim_mag_cv_size(const struct ksim_mag *g, unsigned int tgt)
 {
 	switch (tgt) {
 	case KSIM_CV_DRAM:
@@ -150,7 +158,8 @@ u64 ksim_mag_cv_size(const struct ksim_mag *g, unsigned int tgt)
 	}
 }
 
-bool ksim_mag_cv_read(struct ksim_mag *g, unsigned int tgt, u64 off, u8 *buf)
+static bool ksim_mag_cv_read(struct ksim_mag *g, unsigned int tgt, u64 off,
+			     u8 *buf)
 {
 	struct ksim_dram *d = tgt == KSIM_CV_L2 ? &g->l2 : &g->mesh->dram;
 
@@ -165,8 +174,8 @@ bool ksim_mag_cv_read(struct ksim_mag *g, unsigned int tgt, u64 off, u8 *buf)
 	return true;
 }
 
-bool ksim_mag_cv_write(struct ksim_mag *g, unsigned int tgt, u64 off,
-		     const u8 *buf)
+static bool ksim_mag_cv_write(struct ksim_mag *g, unsigned int tgt, u64 off,
+			      const u8 *buf)
 {
 	struct ksim_dram *d = tgt == KSIM_CV_L2 ? &g->l2 : &g->mesh->dram;
 	if (tgt == KSIM_CV_L2)
@@ -185,7 +194,8 @@ static void ksim_port_read_word(struct ksim_mag_port *mp, unsigned int tgt,
 	if (!ksim_mag_cv_read(mp->mag, tgt, off, buf))
 		mp->out_of_range++;
 	else if (ksim_unlikely(mp->mag->mesh->obs) && tgt == KSIM_CV_DRAM)
-		ksim_obs_mem_read(mp, off, buf);	/* a dram knob */
+		mp->mag->mesh->obs->ops->mem_read(mp->mag->mesh->obs, mp, off,
+						  buf);	/* a dram knob */
 }
 
 static void ksim_port_ap_fault(struct ksim_mag_port *mp, const char *what,
@@ -268,7 +278,8 @@ static bool ksim_port_intake(struct ksim_mag_port *mp)
 		if (i < 0) {
 			mp->data_dropped++;
 			if (ksim_unlikely(mp->mag->mesh->obs))
-				ksim_obs_mem_nodata(mp, f);
+				mp->mag->mesh->obs->ops->mem_nodata(
+					mp->mag->mesh->obs, mp, f);
 			ksim_mesh_log(mp->mag->mesh,
 				    "MAG port %u: MEM_WR_DATA from (%u,%u) matches no open slot, dropped",
 				    mp->idx, sx, sy);
@@ -394,7 +405,7 @@ static bool ksim_port_land(struct ksim_mag_port *mp, u64 now)
 		for (b = 0; b <= sl->len; b++, off += KH_PAYLOAD_BYTES) {
 			/* a dram knob loses the beat; MAG never knows */
 			if (ksim_unlikely(g->mesh->obs) && tgt == KSIM_CV_DRAM &&
-			    ksim_obs_mem_write(mp, off))
+			    g->mesh->obs->ops->mem_write(g->mesh->obs, mp, off))
 				continue;
 			if (!ksim_mag_cv_write(g, tgt, off, sl->data[b]))
 				mp->out_of_range++;
@@ -664,7 +675,8 @@ static unsigned int ksim_mag_agent_port(const struct ksim_mag *g, unsigned int d
 	return 0;
 }
 
-bool ksim_mag_inject(struct ksim_mag *g, const struct kh_flit *f)
+/* Load a flit into the output register of the port on its dst row. */
+static bool ksim_mag_inject(struct ksim_mag *g, const struct kh_flit *f)
 {
 	struct ksim_mag_port *mp =
 		&g->port[ksim_mag_agent_port(g, kh_flit_get(f, KH_HDR_DST_Y))];
@@ -674,6 +686,54 @@ bool ksim_mag_inject(struct ksim_mag *g, const struct kh_flit *f)
 	ksim_link_load(&mp->out, f);
 	return true;
 }
+
+/* ---- the converged path as MAG's children reach it (mesh/cv.h) ---- */
+
+static unsigned int ksim_cv_op_decode(void *ctx, u64 addr, u64 *off)
+{
+	return ksim_mag_cv_decode(ctx, addr, off);
+}
+
+static u64 ksim_cv_op_size(void *ctx, unsigned int tgt)
+{
+	return ksim_mag_cv_size(ctx, tgt);
+}
+
+static bool ksim_cv_op_read(void *ctx, unsigned int tgt, u64 off, u8 *buf)
+{
+	return ksim_mag_cv_read(ctx, tgt, off, buf);
+}
+
+static bool ksim_cv_op_write(void *ctx, unsigned int tgt, u64 off,
+			     const u8 *buf)
+{
+	return ksim_mag_cv_write(ctx, tgt, off, buf);
+}
+
+static unsigned int ksim_cv_op_mesh_id(void *ctx)
+{
+	return ksim_mag_mesh_id(ctx);
+}
+
+static void ksim_cv_op_remote_alias(void *ctx, u64 addr, u64 *count)
+{
+	ksim_mag_remote_alias(ctx, addr, count);
+}
+
+static bool ksim_cv_op_inject(void *ctx, const struct kh_flit *f)
+{
+	return ksim_mag_inject(ctx, f);
+}
+
+static const struct ksim_cv_ops ksim_mag_cv_ops = {
+	.decode = ksim_cv_op_decode,
+	.size = ksim_cv_op_size,
+	.read = ksim_cv_op_read,
+	.write = ksim_cv_op_write,
+	.mesh_id = ksim_cv_op_mesh_id,
+	.remote_alias = ksim_cv_op_remote_alias,
+	.inject = ksim_cv_op_inject,
+};
 
 static unsigned int ksim_mag_tick(struct ksim_node *n)
 {
@@ -909,8 +969,10 @@ struct ksim_mag *ksim_mag_create(struct ksim_mesh *m, const u8 *rows,
 		return NULL;
 	}
 	g->mesh = m;
+	g->cv.ops = &ksim_mag_cv_ops;
+	g->cv.ctx = g;
 	g->n_ports = n_ports;
-	ksim_mover_init(&g->mv, g);
+	ksim_mover_init(&g->mv, g, &g->cv);
 	e = ksim_sched_add(m->sched, &g->node, &ksim_mag_node_ops);
 	for (i = 0; !e && i < n_ports; i++)
 		e = ksim_port_init(&g->port[i], g, i, rows[i]);

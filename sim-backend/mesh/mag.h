@@ -10,6 +10,7 @@
 #ifndef KSIM_MAG_H
 #define KSIM_MAG_H
 
+#include "cv.h"
 #include "fifo.h"
 #include "link.h"
 #include "dram.h"
@@ -124,11 +125,6 @@ struct ksim_mag_port {
 	u64 ap_faults;			/* requests to an aperture nobody serves */
 };
 
-/* Targets on the converged path (ksim_mag_cv_decode). */
-#define KSIM_CV_DRAM	0
-#define KSIM_CV_L2	1
-#define KSIM_CV_NONE	2
-
 /* The host window hangs (ksim_mag_host_*): per XDMA direction. */
 #define KSIM_MAG_HANG_H2C	1u
 #define KSIM_MAG_HANG_C2H	2u
@@ -139,6 +135,7 @@ struct ksim_mag {
 	unsigned int n_ports;
 	struct ksim_mag_port port[KSIM_MAG_PORTS_MAX];
 	struct ksim_orch orch;
+	struct ksim_cv cv;	/* the converged path its children reach */
 	u16 rd_count;		/* AUX_STAT [39:24], all ports */
 	u16 wr_count;		/* AUX_STAT [23:8], counted when landed */
 	struct ksim_dram l2;	/* MAG L2 staging, aperture 0; size 0: absent */
@@ -159,27 +156,6 @@ u64 ksim_mag_aux_stat(const struct ksim_mag *g);
 /* AUX_CFG pulses (client offset 0x00-0xff) and AUX_STATW[i]. */
 void ksim_mag_aux_cfg(struct ksim_mag *g, u32 off, u64 v);
 u64 ksim_mag_aux_statw(const struct ksim_mag *g, unsigned int i);
-
-/* Load a flit into the output register of the port on its dst row. */
-bool ksim_mag_inject(struct ksim_mag *g, const struct kh_flit *f);
-
-/* This mesh's id as MAG compares it: the interlink's live id, if any. */
-unsigned int ksim_mag_mesh_id(const struct ksim_mag *g);
-/* [37:36] naming another mesh: counted, interlink fault RD_REMOTE. */
-void ksim_mag_remote_alias(struct ksim_mag *g, u64 addr, u64 *count);
-
-/*
- * The converged path: decode a 40-bit address ([39] = 0: DRAM [35:0];
- * aperture 0: L2 staging [31:0]; anything else: KSIM_CV_NONE), and access
- * one 32-byte word at a decoded offset.  L2 offsets wrap at its size;
- * ksim_mag_cv_read/write return false past the DRAM end (read as zeros,
- * writes dropped).
- */
-unsigned int ksim_mag_cv_decode(const struct ksim_mag *g, u64 addr, u64 *off);
-u64 ksim_mag_cv_size(const struct ksim_mag *g, unsigned int tgt);
-bool ksim_mag_cv_read(struct ksim_mag *g, unsigned int tgt, u64 off, u8 *buf);
-bool ksim_mag_cv_write(struct ksim_mag *g, unsigned int tgt, u64 off,
-		     const u8 *buf);
 
 /*
  * The host window at an address with [39] = 1 (40-bit, mesh already

@@ -5,10 +5,7 @@
  * (a unit, a MAG port), or the mesh's tie-off.
  */
 #include "mesh.h"
-#include "obs.h"
 #include "base.h"
-#include "card.h"
-#include "desc.h"
 #include "l2.h"
 #include "mag.h"
 #include "router.h"
@@ -22,7 +19,9 @@ struct ksim_router *ksim_mesh_router(struct ksim_mesh *m, unsigned int x,
 	return &m->routers[(y - m->lo) * m->nrx + (x - m->lo)];
 }
 
-unsigned int ksim_mesh_unit_mag_port(const struct ksim_mesh *m, unsigned int y)
+/* The MAG port index for a unit on row y (nearest row, lower on a tie). */
+static unsigned int ksim_mesh_unit_mag_port(const struct ksim_mesh *m,
+					    unsigned int y)
 {
 	unsigned int i, best = 0, bd = ~0u;
 
@@ -98,8 +97,9 @@ static void ksim_mesh_wire(struct ksim_mesh *m, struct ksim_router *r,
 	ksim_link_init(&r->out[d], rx, m->id, KSIM_LINK_ROUTER, r->x, r->y, d);
 }
 
-struct ksim_mesh *ksim_mesh_create(struct ksim_card *card, unsigned int id,
-			       const struct ksim_desc_mesh *dm, int *err)
+struct ksim_mesh *ksim_mesh_create(const struct ksim_mesh_wiring *w,
+				   unsigned int id,
+				   const struct ksim_desc_mesh *dm, int *err)
 {
 	const struct ksim_params *p;
 	struct ksim_mesh *m = ksim_plat_zalloc(sizeof(*m));
@@ -111,8 +111,9 @@ struct ksim_mesh *ksim_mesh_create(struct ksim_card *card, unsigned int id,
 		*err = -ENOMEM;
 		return NULL;
 	}
-	m->card = card;
-	m->sched = ksim_card_sched(card);
+	m->sched = w->sched;
+	m->log = w->log;
+	m->irq = w->irq;
 	m->params = dm->p;
 	m->p = p = &m->params;
 	m->id = id;
@@ -155,12 +156,25 @@ struct ksim_mesh *ksim_mesh_create(struct ksim_card *card, unsigned int id,
 	if (!m->mag)
 		goto fail;
 
+	/* what the units are given: their MAG port by row, once MAG is there */
+	m->uenv.sched = m->sched;
+	m->uenv.log = m->log;
+	m->uenv.p = p;
+	m->uenv.id = id;
+	for (y = 0; y < m->h; y++) {
+		const struct ksim_mag_port *mp =
+			&m->mag->port[ksim_mesh_unit_mag_port(m, y)];
+
+		m->uenv.mag_x[y] = mp->x;
+		m->uenv.mag_y[y] = mp->y;
+	}
+
 	for (y = 0; y < m->h; y++)
 		for (x = 0; x < m->w; x++) {
 			if (dm->kind[y][x] != KSIM_CELL_UNIT)
 				continue;
-			m->unit[y][x] = ksim_unit_create(m, dm->type[y][x], x, y,
-						       &e);
+			m->unit[y][x] = ksim_unit_create(&m->uenv, dm->type[y][x],
+							 x, y, &e);
 			if (!m->unit[y][x])
 				goto fail;
 			if (!dm->l2[y][x])
@@ -202,22 +216,4 @@ void ksim_mesh_destroy(struct ksim_mesh *m)
 	ksim_dram_fini(&m->dram);
 	ksim_mesh_rst_fini(m);
 	ksim_plat_free(m);
-}
-
-void ksim_mesh_reset_state(struct ksim_mesh *m)
-{
-	unsigned int x, y;
-
-	/* what was in flight is gone: the checker forgets it */
-	ksim_obs_mesh_reset(m->card, m->id);
-	for (y = 0; y < m->nrx * m->nry; y++)
-		ksim_router_reset(&m->routers[y]);
-	ksim_mag_reset(m->mag);
-	for (y = 0; y < m->h; y++)
-		for (x = 0; x < m->w; x++) {
-			if (m->unit[y][x])
-				ksim_unit_reset(m->unit[y][x]);
-			if (m->l2[y][x])
-				ksim_l2_reset(m->l2[y][x]);
-		}
 }

@@ -21,10 +21,12 @@
 #define KSIM_MV_LEN_CAP		(1ULL << 62)
 #define KSIM_MV_STALL		0xff	/* the interlink's egress is full */
 
-void ksim_mover_init(struct ksim_mover *mv, struct ksim_mag *g)
+void ksim_mover_init(struct ksim_mover *mv, struct ksim_mag *g,
+		     const struct ksim_cv *cv)
 {
 	memset(mv, 0, sizeof(*mv));
 	mv->mag = g;
+	mv->cv = cv;
 	mv->done_at = KSIM_NEVER;
 	mv->idx_word = ~0ULL;
 }
@@ -33,7 +35,7 @@ void ksim_mover_reset(struct ksim_mover *mv)
 {
 	u64 words = mv->words, remote = mv->remote_words, faults = mv->faults;
 
-	ksim_mover_init(mv, mv->mag);
+	ksim_mover_init(mv, mv->mag, mv->cv);
 	mv->words = words;
 	mv->remote_words = remote;
 	mv->faults = faults;
@@ -263,17 +265,17 @@ static void ksim_mv_prng_word(const struct ksim_mv_regs *r, u64 pos, u8 *buf)
 /* A source-side word on the converged path: 0 or a fault code. */
 static u8 ksim_mv_read(struct ksim_mover *mv, u64 addr, u8 *buf)
 {
-	struct ksim_mag *g = mv->mag;
+	const struct ksim_cv *cv = mv->cv;
 	unsigned int tgt;
 	u64 off, alias = 0;
 
-	ksim_mag_remote_alias(g, addr, &alias);
-	tgt = ksim_mag_cv_decode(g, addr, &off);
+	ksim_cv_remote_alias(cv, addr, &alias);
+	tgt = ksim_cv_decode(cv, addr, &off);
 	if (tgt == KSIM_CV_NONE)
 		return KH_MV_FAULT_AXI;
-	if (off + KH_PAYLOAD_BYTES > ksim_mag_cv_size(g, tgt))
+	if (off + KH_PAYLOAD_BYTES > ksim_cv_size(cv, tgt))
 		return KH_MV_FAULT_RANGE;
-	ksim_mag_cv_read(g, tgt, off, buf);
+	ksim_cv_read(cv, tgt, off, buf);
 	return 0;
 }
 
@@ -281,12 +283,13 @@ static u8 ksim_mv_read(struct ksim_mover *mv, u64 addr, u8 *buf)
 static u8 ksim_mv_write(struct ksim_mover *mv, u64 addr, const u8 *buf)
 {
 	struct ksim_mag *g = mv->mag;
+	const struct ksim_cv *cv = mv->cv;
 	unsigned int mesh = (addr >> KH_MADDR_MESH_SHIFT) & KH_MADDR_MESH_MASK;
 	unsigned int tgt;
 	u64 off;
 	int e;
 
-	if (!(addr & KH_MADDR_SPECIAL) && mesh != ksim_mag_mesh_id(g) && g->il) {
+	if (!(addr & KH_MADDR_SPECIAL) && mesh != ksim_cv_mesh_id(cv) && g->il) {
 		if ((addr & KH_MADDR_LOCAL_MASK) + KH_PAYLOAD_BYTES >
 		    g->mesh->dram.size)
 			return KH_MV_FAULT_RANGE;
@@ -300,12 +303,12 @@ static u8 ksim_mv_write(struct ksim_mover *mv, u64 addr, const u8 *buf)
 		return 0;
 	}
 	/* without an interlink another mesh's address aliases locally */
-	tgt = ksim_mag_cv_decode(g, addr, &off);
+	tgt = ksim_cv_decode(cv, addr, &off);
 	if (tgt == KSIM_CV_NONE)
 		return KH_MV_FAULT_AXI;
-	if (off + KH_PAYLOAD_BYTES > ksim_mag_cv_size(g, tgt))
+	if (off + KH_PAYLOAD_BYTES > ksim_cv_size(cv, tgt))
 		return KH_MV_FAULT_RANGE;
-	ksim_mag_cv_write(g, tgt, off, buf);
+	ksim_cv_write(cv, tgt, off, buf);
 	mv->words++;
 	return 0;
 }

@@ -9,6 +9,7 @@
 #define KSIM_MOVER_H
 
 #include "ksim_plat.h"
+#include "cv.h"
 
 struct ksim_mag;
 
@@ -42,6 +43,7 @@ struct ksim_mv_regs {
 
 struct ksim_mover {
 	struct ksim_mag *mag;
+	const struct ksim_cv *cv;	/* MAG's converged path */
 	struct ksim_mv_regs r;		/* as the host wrote them */
 	struct ksim_mv_regs run;		/* the running move's copy, from GO */
 
@@ -67,7 +69,8 @@ struct ksim_mover {
 	u64 faults;
 };
 
-void ksim_mover_init(struct ksim_mover *mv, struct ksim_mag *g);
+void ksim_mover_init(struct ksim_mover *mv, struct ksim_mag *g,
+		     const struct ksim_cv *cv);
 void ksim_mover_reset(struct ksim_mover *mv);
 /* An AUX_CFG pulse at client offset off (0x00-0x7f). */
 void ksim_mover_cfg(struct ksim_mover *mv, u32 off, u64 v);

@@ -8,12 +8,20 @@
  * index past STAGE_FLITS wraps onto stale data.
  */
 #include "orch.h"
-#include "obs.h"
 #include "mag.h"
 #include "mesh.h"
 #include "util.h"
 
 #define KSIM_ORC_STAGE_BASE	0x2000u
+
+/* An event for the mesh's watcher, which is there (its one test is the caller's). */
+static void ksim_orch_watch(struct ksim_orch *o, unsigned int ev,
+			    const struct kh_flit *f)
+{
+	struct ksim_mesh_watch *w = o->mag->mesh->obs;
+
+	w->ops->orch(w, o, ev, f);
+}
 
 /* An interrupt-addon event: IRQ_STAT bits set whatever IRQ_EN says. */
 static void ksim_orch_irq_event(struct ksim_orch *o, u64 bits)
@@ -31,7 +39,7 @@ static void ksim_orch_irq_update(struct ksim_orch *o)
 
 	if (level != o->irq_level) {
 		o->irq_level = level;
-		ksim_irq_eval(o->mag->mesh->card);
+		ksim_irq_set(&o->irq, level);
 	}
 }
 
@@ -47,6 +55,7 @@ int ksim_orch_init(struct ksim_orch *o, struct ksim_mag *mag,
 	o->x = x;
 	o->y = y;
 	o->grid_hi = grid_hi;
+	o->irq = mag->mesh->irq;
 	e = ksim_fifo_init(&o->tx, p->tx_depth);
 	if (!e)
 		e = ksim_fifo_init(&o->rx, p->rx_depth);
@@ -183,7 +192,7 @@ void ksim_orch_agent_take(struct ksim_orch *o, const struct kh_flit *f)
 		o->sig_done++;
 		o->signals++;
 		if (ksim_unlikely(o->mag->mesh->obs))
-			ksim_obs_orch(o, KSIM_OBS_SIGNAL, f);
+			ksim_orch_watch(o, KSIM_ORCH_SIGNAL, f);
 		if (code == KH_SIG_INST_COMPLETE)
 			o->cred_inc++;
 		ksim_orch_irq_event(o, KH_IRQ_SIGNAL |
@@ -197,7 +206,7 @@ void ksim_orch_agent_take(struct ksim_orch *o, const struct kh_flit *f)
 		o->rx_overflow = true;
 		o->rx_dropped++;
 		if (ksim_unlikely(o->mag->mesh->obs))
-			ksim_obs_orch(o, KSIM_OBS_RX_DROP, f);
+			ksim_orch_watch(o, KSIM_ORCH_RX_DROP, f);
 		ksim_orch_irq_event(o, KH_IRQ_RX_OVERFLOW);
 		ksim_mesh_log(o->mag->mesh,
 			    "agent: RX full, dropped a type 0x%x flit from (%u,%u)",
@@ -263,7 +272,7 @@ static bool ksim_orch_apply_write(struct ksim_orch *o, bool run0, bool tx_full0,
 		/* the mailbox and the dispatcher share the TX FIFO */
 		if (!run0 && !tx_full0 && ksim_orch_push_tx(o, o->tx_flit) &&
 		    ksim_unlikely(o->mag->mesh->obs))
-			ksim_obs_orch(o, KSIM_OBS_MBOX, ksim_fifo_at(&o->tx,
+			ksim_orch_watch(o, KSIM_ORCH_MBOX, ksim_fifo_at(&o->tx,
 							       o->tx.count - 1));
 		return false;
 	case KH_ORC_RX_POP:
@@ -305,7 +314,7 @@ bool ksim_orch_tick(struct ksim_orch *o, u32 tx_count0)
 			o->dispatched++;
 			o->slot++;
 			if (ksim_unlikely(o->mag->mesh->obs))
-				ksim_obs_orch(o, KSIM_OBS_DISPATCH, &f);
+				ksim_orch_watch(o, KSIM_ORCH_DISPATCH, &f);
 			if (--o->left == 0) {
 				o->prog_run = false;
 				ksim_orch_irq_event(o, KH_IRQ_PROG_DONE);

@@ -10,10 +10,19 @@
 
 #include "ksim_plat.h"
 #include "fifo.h"
+#include "irq.h"
 #include "params.h"
 #include <kohaku/kh_regs.h>
 
 struct ksim_mag;
+
+/* what the orchestrator reports to its mesh's watcher (mesh/mesh.h) */
+enum ksim_orch_ev {
+	KSIM_ORCH_DISPATCH,	/* the dispatcher pushed f */
+	KSIM_ORCH_MBOX,		/* TX_KICK pushed f */
+	KSIM_ORCH_SIGNAL,	/* a CU_SIGNAL absorbed */
+	KSIM_ORCH_RX_DROP,	/* RX full: f dropped */
+};
 
 struct ksim_orch {
 	struct ksim_mag *mag;
@@ -27,6 +36,7 @@ struct ksim_orch {
 	u64 irq_stat;
 	u64 irq_ev;			/* events of this cycle: beat a clear */
 	bool irq_level;			/* irq_stat & irq_en, as the line sees it */
+	struct ksim_irq_pin irq;	/* that level, into the card (card/irq.c) */
 	u8 prog_dst;			/* {y,x} */
 	u16 prog_len;
 	u16 prog_base;

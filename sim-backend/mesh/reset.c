@@ -1,17 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * Mesh reset: the hold, the release, and the gate that holds every
- * endpoint's noc_in_busy high until the recovery window is over.
+ * Mesh reset: the hold (every node of the mesh cleared at once), the
+ * release, and the gate that holds every endpoint's noc_in_busy high
+ * until the recovery window is over.
  */
 #include "reset.h"
-#include "card.h"
+#include "l2.h"
+#include "mag.h"
 #include "mesh.h"
+#include "router.h"
 #include "util.h"
+#include <kohaku/kh_regs.h>
 
-static struct ksim_gate *sink_gate(const struct ksim_sink *s)
-{
-	return ksim_container_of(s, struct ksim_gate, sink);
-}
+/* the gate a sink is in; const for a const sink (busy()) */
+#define sink_gate(s)	ksim_container_of(s, struct ksim_gate, sink)
 
 static u64 ksim_mesh_now(const struct ksim_mesh *m)
 {
@@ -56,10 +58,26 @@ static const struct ksim_sink_ops ksim_gate_ops = {
 	.take = ksim_gate_take,
 };
 
+/*
+ * The reset's node: nothing to do but be stepped when a window ends, so
+ * that a flit held against a gate moves in the cycle the gate opens (the
+ * scheduler would skip over it otherwise).
+ */
+static unsigned int ksim_rst_tick(struct ksim_node *n)
+{
+	return KSIM_TICK_IDLE;	/* until the next window's timer */
+}
+
+static const struct ksim_node_ops ksim_rst_node_ops = {
+	.tick = ksim_rst_tick,
+};
+
 int ksim_mesh_rst_init(struct ksim_mesh *m)
 {
 	m->rst.gates = ksim_plat_zalloc(sizeof(*m->rst.gates) * m->w * m->h);
-	return m->rst.gates ? 0 : -ENOMEM;
+	if (!m->rst.gates)
+		return -ENOMEM;
+	return ksim_sched_add(m->sched, &m->rst.node, &ksim_rst_node_ops);
 }
 
 void ksim_mesh_rst_fini(struct ksim_mesh *m)
@@ -80,6 +98,26 @@ struct ksim_sink *ksim_mesh_gate(struct ksim_mesh *m, unsigned int x,
 	return &g->sink;
 }
 
+/* resetn asserted: every node with a reset clause is cleared at once */
+static void ksim_mesh_reset_state(struct ksim_mesh *m)
+{
+	unsigned int x, y;
+
+	/* what was in flight is gone: the checker forgets it */
+	if (ksim_unlikely(m->obs))
+		m->obs->ops->reset(m->obs, m);
+	for (y = 0; y < m->nrx * m->nry; y++)
+		ksim_router_reset(&m->routers[y]);
+	ksim_mag_reset(m->mag);
+	for (y = 0; y < m->h; y++)
+		for (x = 0; x < m->w; x++) {
+			if (m->unit[y][x])
+				ksim_unit_reset(m->unit[y][x]);
+			if (m->l2[y][x])
+				ksim_l2_reset(m->l2[y][x]);
+		}
+}
+
 void ksim_mesh_reset_hold(struct ksim_mesh *m, u64 release)
 {
 	u64 now = ksim_mesh_now(m);
@@ -91,5 +129,5 @@ void ksim_mesh_reset_hold(struct ksim_mesh *m, u64 release)
 	m->rst.ready = release + KH_RST_RECOVERY_CYCLES;
 	m->rst.resets++;
 	/* a step at the end of the window, for flits held against a gate */
-	ksim_card_rst_timer(m->card);
+	ksim_node_timer(&m->rst.node, m->rst.ready);
 }

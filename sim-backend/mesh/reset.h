@@ -16,6 +16,7 @@
 
 #include "ksim_plat.h"
 #include "link.h"
+#include "sched.h"
 
 struct ksim_mesh;
 
@@ -27,6 +28,7 @@ struct ksim_gate {
 };
 
 struct ksim_mesh_rst {
+	struct ksim_node node;	/* stepped when the recovery window ends */
 	u64 release;		/* resetn is high from this cycle on */
 	u64 ready;		/* and the FIFOs have recovered from this one */
 	struct ksim_gate *gates;	/* one per map cell, [y * w + x] */
@@ -35,6 +37,7 @@ struct ksim_mesh_rst {
 	u32 resets;		/* times the mesh was reset */
 };
 
+/* The gates and the reset's node (on the mesh's scheduler). */
 int ksim_mesh_rst_init(struct ksim_mesh *m);
 void ksim_mesh_rst_fini(struct ksim_mesh *m);
 /* The gate in front of the endpoint at (x, y), wrapping its port. */

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /* The hold-until-taken link handshake, and the tied-off port. */
 #include "link.h"
-#include "obs.h"
 #include "sched.h"
+#include "util.h"
 
 void ksim_link_init(struct ksim_link *l, struct ksim_sink *rx, unsigned int mesh,
 		  unsigned int kind, unsigned int x, unsigned int y,
@@ -38,21 +38,21 @@ bool ksim_link_step_obs(struct ksim_link *l, u64 now)
 		if (l->hook && l->hook->offer)
 			l->hook->offer(l->hook_ctx, l, now, 1);
 		if (ksim_unlikely(l->obs))
-			ksim_obs_link_refused(l, now);
+			l->obs->ops->refused(l->obs, l, now);
 		return false;
 	}
 	if (l->hook && l->hook->transfer)
 		l->hook->transfer(l->hook_ctx, l, now);
 	if (ksim_unlikely(l->obs)) {
-		/* the checker, drop/dup knobs, the trace (obs/obs.h) */
-		act = ksim_obs_link_xfer(l, now, &copy);
+		/* its watcher: the checker, drop/dup knobs, the trace */
+		act = l->obs->ops->xfer(l->obs, l, now, &copy);
 		if (act & KSIM_XFER_COPY)
 			f = &copy;
 	}
 	if (!(act & KSIM_XFER_DROP)) {
 		l->rx->ops->take(l->rx, f);
 		if (act & KSIM_XFER_TAKEN)
-			ksim_obs_link_taken(l, now);
+			l->obs->ops->taken(l->obs, l, now);
 		if (l->rx->node)
 			ksim_node_wake_fast(l->rx->node);
 	}

@@ -7,7 +7,8 @@
  * is low the receiver takes the flit, exactly once; in every other cycle
  * the sender keeps holding it.  Each link counts the flits it carried and
  * the cycles its sender was stalled, and lets a checker observe every
- * offer and every transfer through a hook.
+ * offer and every transfer through a hook, and its watcher (the
+ * observers) every refusal and transfer through struct ksim_link_watch.
  */
 #ifndef KSIM_LINK_H
 #define KSIM_LINK_H
@@ -19,7 +20,7 @@
 struct ksim_node;
 struct ksim_sink;
 struct ksim_link;
-struct ksim_obs_link;
+struct ksim_link_watch;
 
 struct ksim_sink_ops {
 	/* noc_in_busy: the receiver's own state, never the offered flit */
@@ -44,6 +45,30 @@ struct ksim_link_hook {
 	void (*transfer)(void *ctx, const struct ksim_link *l, u64 now);
 };
 
+/* ksim_link_watch_ops.xfer() result bits, acted on by ksim_link_step() */
+#define KSIM_XFER_DROP	1u	/* the receiver does not take the flit */
+#define KSIM_XFER_KEEP	2u	/* the sender keeps holding it (a duplicate) */
+#define KSIM_XFER_COPY	4u	/* the receiver takes the copy, tag stripped */
+#define KSIM_XFER_TAKEN	8u	/* call taken() after the take */
+
+/*
+ * What a link reports to whoever watches it (the observers implement it,
+ * obs/obs.c): refused() a cycle its sender held a flit the receiver did
+ * not take; xfer() the cycle the receiver takes it, before it does:
+ * KSIM_XFER_* bits, with *copy filled for KSIM_XFER_COPY; taken() right
+ * after the take, when xfer() asked for it.
+ */
+struct ksim_link_watch_ops {
+	void (*refused)(struct ksim_link_watch *w, struct ksim_link *l, u64 now);
+	unsigned int (*xfer)(struct ksim_link_watch *w, struct ksim_link *l,
+			     u64 now, struct kh_flit *copy);
+	void (*taken)(struct ksim_link_watch *w, struct ksim_link *l, u64 now);
+};
+
+struct ksim_link_watch {
+	const struct ksim_link_watch_ops *ops;
+};
+
 /* Where a link runs, for diagnostics and checkers. */
 #define KSIM_LINK_ROUTER		0	/* from a router output port */
 #define KSIM_LINK_ENDPOINT	1	/* from an endpoint (unit, MAG port) */
@@ -63,8 +88,8 @@ struct ksim_link {
 	u8 port;		/* router output port (KSIM_PORT_*) */
 	const struct ksim_link_hook *hook;
 	void *hook_ctx;
-	/* observers (obs/obs.h): NULL unless checked, traced or injected */
-	struct ksim_obs_link *obs;
+	/* its watcher: NULL while nothing observes it (one test a step) */
+	struct ksim_link_watch *obs;
 	u64 drops;		/* transfers a drop knob lost (in flits) */
 	u64 dups;		/* transfers a dup knob repeated */
 };
@@ -106,7 +131,7 @@ static inline void ksim_link_clear(struct ksim_link *l)
 void ksim_link_init(struct ksim_link *l, struct ksim_sink *rx, unsigned int mesh,
 		  unsigned int kind, unsigned int x, unsigned int y,
 		  unsigned int port);
-/* ksim_link_step() with a hook or an observer on the link */
+/* ksim_link_step() with a hook or a watcher on the link */
 bool ksim_link_step_obs(struct ksim_link *l, u64 now);
 
 /* Both paths of ksim_link_step(): the sender holds against busy, */

@@ -19,7 +19,6 @@
  */
 #include "checker.h"
 #include "base.h"
-#include "card.h"
 #include "router.h"
 #include "tbuf.h"
 #include "util.h"
@@ -39,6 +38,9 @@ struct ksim_tag_ent {
 };
 
 struct ksim_check {
+	struct ksim_observer ob;	/* registered with the hub */
+	bool on;			/* checking now */
+	bool armed;			/* it has been on: bounds, counts kept */
 	u64 recv_bound, unknown_bound, retire_bound;
 	u32 next_tag;
 	u32 epoch;
@@ -77,22 +79,23 @@ static const char *const ksim_count_name[KSIM_CHK_N] = {
 	[KSIM_CHK_TIEOFF] = "tieoff", [KSIM_CHK_WITHDRAWN] = "withdrawn",
 };
 
-static u64 ksim_now(const struct ksim_obs *o)
+static struct ksim_check *ksim_check_of(struct ksim_observer *ob)
 {
-	return o->card->sched.now;
+	return ksim_container_of(ob, struct ksim_check, ob);
 }
 
 /* ---- reporting ---- */
 
-static void ksim_viol(struct ksim_obs *o, unsigned int what, u64 cycle,
+static void ksim_viol(struct ksim_check *c, unsigned int what, u64 cycle,
 		    unsigned int mesh, unsigned int x, unsigned int y,
 		    const char *fmt, ...) __printf(7, 8);
 
-static void ksim_viol(struct ksim_obs *o, unsigned int what, u64 cycle,
+static void ksim_viol(struct ksim_check *c, unsigned int what, u64 cycle,
 		    unsigned int mesh, unsigned int x, unsigned int y,
 		    const char *fmt, ...)
 {
-	struct ksim_check *c = o->chk;
+	struct ksim_obs *o = c->ob.obs;
+	struct ksim_trace_ev ev;
 	char *m = c->msg[c->n_msgs % KSIM_CHK_MSGS];
 	va_list ap;
 	int n;
@@ -113,9 +116,17 @@ static void ksim_viol(struct ksim_obs *o, unsigned int what, u64 cycle,
 		va_end(ap);
 	}
 	ksim_plat_log("checker: %s\n", m);
-	ksim_obs_trace_viol(o, cycle, what, mesh, x, y);
-	if (o->violation)
-		o->violation(o->violation_ctx, m);
+	/* the trace records it (an event every observer is told) */
+	memset(&ev, 0, sizeof(ev));
+	ev.kind = KSIM_TR_VIOL;
+	ev.cycle = cycle;
+	ev.mesh = mesh;
+	ev.x = x;
+	ev.y = y;
+	ev.c = what;
+	ksim_obs_event(o, &ev);
+	if (o->w.violation)
+		o->w.violation(o->w.violation_ctx, m);
 }
 
 /* ---- the tag table: open addressing, linear probing ---- */
@@ -216,27 +227,25 @@ static u32 ksim_new_tag(struct ksim_check *c)
 
 /* ---- enable, bounds ---- */
 
-static void ksim_check_bounds(struct ksim_obs *o, u64 recv, u64 unknown,
+static void ksim_check_bounds(struct ksim_check *c, u64 recv, u64 unknown,
 			      u64 retire)
 {
-	if (!o->chk)
-		return;
-	o->chk->recv_bound = recv;
-	o->chk->unknown_bound = unknown;
-	o->chk->retire_bound = retire;
+	c->recv_bound = recv;
+	c->unknown_bound = unknown;
+	c->retire_bound = retire;
 }
 
 /* Strip every tag from the mesh (the checker goes off). */
-static void ksim_check_strip(struct ksim_obs *o)
+static void ksim_check_strip(struct ksim_check *c)
 {
-	struct ksim_card *card = o->card;
+	struct ksim_obs *o = c->ob.obs;
 	unsigned int i, m, p;
 	u32 k;
 
 	for (i = 0; i < o->n_links; i++)
 		ksim_flit_set_tag(&o->links[i].l->reg, 0);
-	for (m = 0; m < card->n_mesh; m++) {
-		struct ksim_mesh *me = card->mesh[m];
+	for (m = 0; m < o->w.n_mesh; m++) {
+		struct ksim_mesh *me = o->w.mesh[m];
 
 		for (i = 0; i < me->nrx * me->nry; i++)
 			for (p = 0; p < KSIM_PORTS; p++) {
@@ -250,29 +259,27 @@ static void ksim_check_strip(struct ksim_obs *o)
 }
 
 static void ksim_check_post_cycle(void *ctx);
+static void ksim_check_unit_reset(struct ksim_obs_unit *ou);
 
-int ksim_check_enable(struct ksim_obs *o, bool on)
+int ksim_check_enable(struct ksim_check *c, bool on)
 {
-	struct ksim_check *c = o->chk;
+	struct ksim_obs *o = c->ob.obs;
 	unsigned int i;
 
-	if (on && !c) {
-		c = ksim_plat_zalloc(sizeof(*c));
-		if (!c)
-			return -ENOMEM;
+	if (on && !c->armed) {
 		c->refused = ksim_plat_zalloc(sizeof(*c->refused) *
 					    (o->n_links + 1));
 		if (!c->refused || !ksim_tab_grow(c)) {
 			ksim_plat_free(c->refused);
-			ksim_plat_free(c);
+			c->refused = NULL;
 			return -ENOMEM;
 		}
 		c->recv_bound = KSIM_CHK_RECV_BOUND;
 		c->unknown_bound = KSIM_CHK_UNKNOWN_BOUND;
 		c->retire_bound = KSIM_CHK_RETIRE_BOUND;
-		o->chk = c;
+		c->armed = true;
 	}
-	if (on && !o->check_on) {
+	if (on && !c->on) {
 		for (i = 0; i < o->n_units; i++)
 			ksim_check_unit_reset(&o->units[i]);
 		for (i = 0; i < o->n_links; i++) {
@@ -281,18 +288,18 @@ int ksim_check_enable(struct ksim_obs *o, bool on)
 			o->links[i].r3_done = false;
 		}
 	}
-	if (!on && c && o->check_on) {
-		ksim_chk_audit(o);
-		ksim_check_strip(o);
+	if (!on && c->on) {
+		ksim_chk_audit(c);
+		ksim_check_strip(c);
 		/* keep the counts and messages; forget what is in flight */
 		ksim_plat_free(c->tab);
 		c->tab = NULL;
 		c->cap = c->count = 0;
 		ksim_tab_grow(c);
 	}
-	o->check_on = on;
-	o->card->sched.post_cycle = on ? ksim_check_post_cycle : NULL;
-	o->card->sched.post_ctx = on ? o : NULL;
+	c->on = on;
+	o->w.sched->post_cycle = on ? ksim_check_post_cycle : NULL;
+	o->w.sched->post_ctx = on ? c : NULL;
 	return 0;
 }
 
@@ -313,23 +320,27 @@ static bool ksim_busy_hidden(struct ksim_link *l)
 	return b;
 }
 
-static void ksim_rule3(struct ksim_obs_link *ol, u64 now, bool busy)
+static void ksim_rule3(struct ksim_check *c, struct ksim_obs_link *ol, u64 now,
+		       bool busy)
 {
 	if (ol->r3_done)
 		return;
 	ol->r3_done = true;
-	ksim_viol(ol->obs, KSIM_CHK_R3, now, ol->l->mesh, ol->l->x, ol->l->y,
+	ksim_viol(c, KSIM_CHK_R3, now, ol->l->mesh, ol->l->x, ol->l->y,
 		"mesh %u link %s: the receiver's busy is %u with a type 0x%x flit offered and %u with it hidden",
 		ol->l->mesh, ol->name, busy,
 		(unsigned int)kh_flit_get(&ol->l->reg, KH_HDR_TYPE), !busy);
 }
 
-void ksim_check_refused(struct ksim_obs_link *ol, u64 now)
+static void ksim_check_refused(struct ksim_observer *ob,
+			       struct ksim_obs_link *ol, u64 now)
 {
-	struct ksim_check *c = ol->obs->chk;
+	struct ksim_check *c = ksim_check_of(ob);
 
+	if (!c->on)
+		return;
 	if (!ksim_busy_hidden(ol->l))
-		ksim_rule3(ol, now, true);
+		ksim_rule3(c, ol, now, true);
 	if (ol->refused)
 		return;
 	ol->refused = true;
@@ -366,17 +377,17 @@ static u32 ksim_follow(struct ksim_check *c, struct ksim_obs_link *ol, u64 now)
 	return t;
 }
 
-static void ksim_dup(struct ksim_obs_link *ol, u64 now, u32 t, bool same_reg)
+static void ksim_dup(struct ksim_check *c, struct ksim_obs_link *ol, u64 now,
+		     u32 t, bool same_reg)
 {
-	struct ksim_obs *o = ol->obs;
 	const struct kh_flit *f = &ol->l->reg;
 
 	if (ol->inj_dup_tag && ol->inj_dup_tag == t) {
-		o->chk->count_[KSIM_CHK_DUP_INJ]++;
+		c->count_[KSIM_CHK_DUP_INJ]++;
 		ol->inj_dup_tag = 0;
 		return;
 	}
-	ksim_viol(o, same_reg ? KSIM_CHK_R2 : KSIM_CHK_DUP, now, ol->l->mesh,
+	ksim_viol(c, same_reg ? KSIM_CHK_R2 : KSIM_CHK_DUP, now, ol->l->mesh,
 		ol->l->x, ol->l->y,
 		"mesh %u link %s: flit #%u (type 0x%x (%u,%u)->(%u,%u)) %s",
 		ol->l->mesh, ol->name, t,
@@ -389,23 +400,27 @@ static void ksim_dup(struct ksim_obs_link *ol, u64 now, u32 t, bool same_reg)
 			 : "sent again by a node it had already left: duplicated");
 }
 
-unsigned int ksim_check_xfer(struct ksim_obs_link *ol, u64 now)
+static unsigned int ksim_check_xfer(struct ksim_observer *ob,
+				    struct ksim_obs_link *ol, u64 now,
+				    unsigned int act)
 {
-	struct ksim_check *c = ol->obs->chk;
+	struct ksim_check *c = ksim_check_of(ob);
 	struct ksim_link *l = ol->l;
 	u32 t = ksim_flit_tag(&l->reg);
 	struct ksim_tag_ent *e;
 	bool same = t && t == ol->last_tag;
 
+	if (!c->on)
+		return 0;
 	if (ksim_busy_hidden(l))
-		ksim_rule3(ol, now, false);
+		ksim_rule3(c, ol, now, false);
 	ol->xfer_tag = 0;
 	if (ol->cls == KSIM_LC_DIRECT)
 		return 0;
 	if (ol->cls == KSIM_LC_BIRTH) {
 		e = ksim_tab_find(c, t);
 		if (same || e)
-			ksim_dup(ol, now, t, same);
+			ksim_dup(c, ol, now, t, same);
 		ol->xfer_tag = ksim_follow(c, ol, now);
 		ol->last_tag = ol->xfer_tag;
 		return KSIM_XFER_TAKEN;
@@ -414,7 +429,7 @@ unsigned int ksim_check_xfer(struct ksim_obs_link *ol, u64 now)
 		return 0;	/* sent before the checker was on */
 	e = ksim_tab_find(c, t);
 	if (!e || e->at != ol->sender) {
-		ksim_dup(ol, now, t, same);
+		ksim_dup(c, ol, now, t, same);
 		if (ol->cls != KSIM_LC_HOP) {
 			ol->last_tag = t;
 			return 0;
@@ -426,11 +441,15 @@ unsigned int ksim_check_xfer(struct ksim_obs_link *ol, u64 now)
 	return KSIM_XFER_TAKEN;
 }
 
-void ksim_check_taken(struct ksim_obs_link *ol, u64 now)
+static void ksim_check_taken(struct ksim_observer *ob,
+			     struct ksim_obs_link *ol, u64 now)
 {
-	struct ksim_check *c = ol->obs->chk;
-	struct ksim_tag_ent *e = ksim_tab_find(c, ol->xfer_tag);
+	struct ksim_check *c = ksim_check_of(ob);
+	struct ksim_tag_ent *e;
 
+	if (!c->on)
+		return;
+	e = ksim_tab_find(c, ol->xfer_tag);
 	if (!e)
 		return;
 	switch (ol->cls) {
@@ -450,19 +469,24 @@ void ksim_check_taken(struct ksim_obs_link *ol, u64 now)
 	}
 }
 
-void ksim_check_dropped(struct ksim_obs_link *ol)
+/* a drop knob ate the transfer in progress: a loss, but no violation */
+static void ksim_check_dropped(struct ksim_observer *ob,
+			       struct ksim_obs_link *ol)
 {
-	struct ksim_tag_ent *e = ksim_tab_find(ol->obs->chk, ol->xfer_tag);
+	struct ksim_check *c = ksim_check_of(ob);
+	struct ksim_tag_ent *e;
 
+	if (!c->on)
+		return;
+	e = ksim_tab_find(c, ol->xfer_tag);
 	if (e)
 		e->injected = true;
 }
 
 static void ksim_check_post_cycle(void *ctx)
 {
-	struct ksim_obs *o = ctx;
-	struct ksim_check *c = o->chk;
-	u64 now = ksim_now(o);
+	struct ksim_check *c = ctx;
+	u64 now = ksim_obs_now(c->ob.obs);
 	u32 i;
 
 	for (i = 0; i < c->n_refused; i++) {
@@ -474,7 +498,7 @@ static void ksim_check_post_cycle(void *ctx)
 		ol->refused = false;
 		if (l->valid && !memcmp(&l->reg, &ol->held, sizeof(l->reg)))
 			continue;
-		ksim_viol(o, KSIM_CHK_R1, now, l->mesh, l->x, l->y,
+		ksim_viol(c, KSIM_CHK_R1, now, l->mesh, l->x, l->y,
 			"mesh %u link %s: a type 0x%x flit (%u,%u)->(%u,%u) offered against busy was %s before it was taken",
 			l->mesh, ol->name,
 			(unsigned int)kh_flit_get(&ol->held, KH_HDR_TYPE),
@@ -491,7 +515,7 @@ static void ksim_check_post_cycle(void *ctx)
 	}
 	c->n_refused = 0;
 	if (++c->steps % KSIM_CHK_AUDIT_PERIOD == 0)
-		ksim_chk_audit(o);
+		ksim_chk_audit(c);
 }
 
 /* ---- units ---- */
@@ -511,7 +535,7 @@ static bool ksim_type_known(const struct ksim_unit *u, unsigned int type)
 	return known & (1u << type);
 }
 
-void ksim_check_unit_reset(struct ksim_obs_unit *ou)
+static void ksim_check_unit_reset(struct ksim_obs_unit *ou)
 {
 	ou->stuck_since = KSIM_NEVER;
 	ou->head_since = KSIM_NEVER;
@@ -519,11 +543,21 @@ void ksim_check_unit_reset(struct ksim_obs_unit *ou)
 	ou->r4_done = ou->r5_done = ou->r7_done = ou->r9_over = false;
 	ou->send_prev = ou->send_refused = false;
 	ou->send_matched = ou->send_offered = false;
+	ou->done_seen = false;
 	ou->outstanding = 0;
 }
 
-void ksim_check_unit_pre(struct ksim_obs_unit *ou)
+static void ksim_check_reset_op(struct ksim_observer *ob,
+				struct ksim_obs_unit *ou)
 {
+	ksim_check_unit_reset(ou);
+}
+
+static void ksim_check_unit_pre(struct ksim_observer *ob,
+				struct ksim_obs_unit *ou)
+{
+	if (!ksim_check_of(ob)->on)
+		return;
 	ou->send_prev = ou->send_refused;
 	ou->send_refused = false;
 	ou->send_matched = false;
@@ -547,15 +581,18 @@ static u32 ksim_rd_beats(const struct kh_flit *f)
 	return count * words;
 }
 
-void ksim_check_unit_send(struct ksim_obs_unit *ou, const struct kh_flit *f,
-			bool ready)
+static void ksim_check_unit_send(struct ksim_observer *ob,
+				 struct ksim_obs_unit *ou,
+				 const struct kh_flit *f, bool ready)
 {
-	struct ksim_obs *o = ou->obs;
+	struct ksim_check *c = ksim_check_of(ob);
 	struct ksim_unit *u = ou->u;
-	u64 now = ksim_now(o);
+	u64 now = ksim_obs_now(c->ob.obs);
 	unsigned int type = kh_flit_get(f, KH_HDR_TYPE);
 	char who[48];
 
+	if (!c->on)
+		return;
 	ou->send_offered = true;
 	if (ou->send_prev && !memcmp(f, &ou->send_held, sizeof(*f)))
 		ou->send_matched = true;
@@ -572,7 +609,7 @@ void ksim_check_unit_send(struct ksim_obs_unit *ou, const struct kh_flit *f,
 		if (code == KH_SIG_INST_COMPLETE ||
 		    code == KH_SIG_BATCH_COMPLETE || code == KH_SIG_FAULT) {
 			ksim_obs_unit_name(ou, who, sizeof(who));
-			ksim_viol(o, KSIM_CHK_R8, now, u->mesh->id, u->x, u->y,
+			ksim_viol(c, KSIM_CHK_R8, now, u->mesh->id, u->x, u->y,
 				"%s sent CU_SIGNAL code 0x%02x on send_* (only the base may)",
 				who, code);
 		}
@@ -582,15 +619,19 @@ void ksim_check_unit_send(struct ksim_obs_unit *ou, const struct kh_flit *f,
 		if (ou->outstanding > u->recv.depth && !ou->r9_over) {
 			ou->r9_over = true;
 			ksim_obs_unit_name(ou, who, sizeof(who));
-			ksim_viol(o, KSIM_CHK_R9, now, u->mesh->id, u->x, u->y,
+			ksim_viol(c, KSIM_CHK_R9, now, u->mesh->id, u->x, u->y,
 				"%s has %u MEM_RD_RESP beats outstanding; its receive FIFO holds %u",
 				who, ou->outstanding, u->recv.depth);
 		}
 	}
 }
 
-void ksim_check_unit_pop(struct ksim_obs_unit *ou, const struct kh_flit *head)
+static void ksim_check_unit_pop(struct ksim_observer *ob,
+				struct ksim_obs_unit *ou,
+				const struct kh_flit *head)
 {
+	if (!ksim_check_of(ob)->on)
+		return;
 	if (kh_flit_get(head, KH_HDR_TYPE) == KH_T_MEM_RD_RESP &&
 	    ou->outstanding) {
 		ou->outstanding--;
@@ -599,31 +640,48 @@ void ksim_check_unit_pop(struct ksim_obs_unit *ou, const struct kh_flit *head)
 	}
 }
 
-void ksim_check_unit_done(struct ksim_obs_unit *ou)
+/*
+ * exec_done, as the unit pulsed it (before any knob): noted now, judged
+ * when the cycle's pulses are all in (ksim_check_unit_post()), after the
+ * knobs acted and the trace recorded the retirement.
+ */
+static void ksim_check_unit_done(struct ksim_observer *ob,
+				 struct ksim_obs_unit *ou)
 {
-	struct ksim_obs *o = ou->obs;
 	struct ksim_unit *u = ou->u;
-	u64 now = ksim_now(o);
+
+	if (!ksim_check_of(ob)->on)
+		return;
+	ou->done_seen = true;
+	ou->done_accept = u->p_accept;
+	ou->done_in_flight = u->in_flight;
+}
+
+/* Rules 6 and 7 (twice) on the exec_done of this cycle. */
+static void ksim_check_done(struct ksim_check *c, struct ksim_obs_unit *ou,
+			    u64 now)
+{
+	struct ksim_unit *u = ou->u;
 	char who[48];
 
-	if (u->p_accept) {
+	ou->done_seen = false;
+	if (ou->done_accept) {
 		ksim_obs_unit_name(ou, who, sizeof(who));
-		ksim_viol(o, KSIM_CHK_R6, now, u->mesh->id, u->x, u->y,
+		ksim_viol(c, KSIM_CHK_R6, now, u->mesh->id, u->x, u->y,
 			"%s: the base loses this completion (txn 0x%02x)", who,
 			u->cur_txn);
-	} else if (!u->in_flight) {
+	} else if (!ou->done_in_flight) {
 		ksim_obs_unit_name(ou, who, sizeof(who));
-		ksim_viol(o, KSIM_CHK_R7, now, u->mesh->id, u->x, u->y,
+		ksim_viol(c, KSIM_CHK_R7, now, u->mesh->id, u->x, u->y,
 			"%s: exec_done with no instruction in flight (retired twice)",
 			who);
 	}
 }
 
 /* Rules 4, 5 and 7 (never) on the unit's state now. */
-static void ksim_check_unit_bounds(struct ksim_obs_unit *ou, u64 now)
+static void ksim_check_unit_bounds(struct ksim_check *c,
+				   struct ksim_obs_unit *ou, u64 now)
 {
-	struct ksim_obs *o = ou->obs;
-	struct ksim_check *c = o->chk;
 	struct ksim_unit *u = ou->u;
 	char who[48];
 
@@ -633,7 +691,7 @@ static void ksim_check_unit_bounds(struct ksim_obs_unit *ou, u64 now)
 
 		ou->r4_done = true;
 		ksim_obs_unit_name(ou, who, sizeof(who));
-		ksim_viol(o, KSIM_CHK_R4, ou->stuck_since + c->recv_bound,
+		ksim_viol(c, KSIM_CHK_R4, ou->stuck_since + c->recv_bound,
 			u->mesh->id, u->x, u->y,
 			"%s has held a type 0x%x flit at its receive head since cycle %llu, idle, with nothing but an inbound flit to wake it",
 			who, h ? (unsigned int)kh_flit_get(h, KH_HDR_TYPE) : 0,
@@ -647,7 +705,7 @@ static void ksim_check_unit_bounds(struct ksim_obs_unit *ou, u64 now)
 		if (h && !ksim_type_known(u, type)) {
 			ou->r5_done = true;
 			ksim_obs_unit_name(ou, who, sizeof(who));
-			ksim_viol(o, KSIM_CHK_R5, ou->head_since + c->unknown_bound,
+			ksim_viol(c, KSIM_CHK_R5, ou->head_since + c->unknown_bound,
 				u->mesh->id, u->x, u->y,
 				"%s has held a flit of type 0x%x, which it does not handle, at its receive head since cycle %llu",
 				who, type, (unsigned long long)ou->head_since);
@@ -657,24 +715,29 @@ static void ksim_check_unit_bounds(struct ksim_obs_unit *ou, u64 now)
 	    now - ou->idle_since >= c->retire_bound) {
 		ou->r7_done = true;
 		ksim_obs_unit_name(ou, who, sizeof(who));
-		ksim_viol(o, KSIM_CHK_R7, ou->idle_since + c->retire_bound,
+		ksim_viol(c, KSIM_CHK_R7, ou->idle_since + c->retire_bound,
 			u->mesh->id, u->x, u->y,
 			"%s has had an instruction (txn 0x%02x) in flight since cycle %llu while idle: it never retires",
 			who, u->cur_txn, (unsigned long long)ou->idle_since);
 	}
 }
 
-void ksim_check_unit_post(struct ksim_obs_unit *ou, bool unit_progress)
+static void ksim_check_unit_post(struct ksim_observer *ob,
+				 struct ksim_obs_unit *ou, bool unit_progress)
 {
-	struct ksim_obs *o = ou->obs;
+	struct ksim_check *c = ksim_check_of(ob);
 	struct ksim_unit *u = ou->u;
-	u64 now = ksim_now(o);
+	u64 now = ksim_obs_now(c->ob.obs);
 	bool idle, recv = !ksim_fifo_empty(&u->recv);
 	char who[48];
 
+	if (!c->on)
+		return;
+	if (ou->done_seen)
+		ksim_check_done(c, ou, now);
 	if (ou->send_prev && !ou->send_matched) {
 		ksim_obs_unit_name(ou, who, sizeof(who));
-		ksim_viol(o, KSIM_CHK_R1, now, u->mesh->id, u->x, u->y,
+		ksim_viol(c, KSIM_CHK_R1, now, u->mesh->id, u->x, u->y,
 			"%s: the type 0x%x flit it offered on send_* and was refused is %s",
 			who,
 			(unsigned int)kh_flit_get(&ou->send_held, KH_HDR_TYPE),
@@ -708,22 +771,21 @@ void ksim_check_unit_post(struct ksim_obs_unit *ou, bool unit_progress)
 		ou->idle_since = KSIM_NEVER;
 		ou->r7_done = false;
 	}
-	ksim_check_unit_bounds(ou, now);
+	ksim_check_unit_bounds(c, ou, now);
 }
 
 /* ---- audit ---- */
 
-static void ksim_mark(struct ksim_obs *o, struct kh_flit *f, struct ksim_node *at,
-		    const char *where)
+static void ksim_mark(struct ksim_check *c, struct kh_flit *f,
+		      struct ksim_node *at, const char *where)
 {
-	struct ksim_check *c = o->chk;
 	u32 t = ksim_flit_tag(f);
 	struct ksim_tag_ent *e = ksim_tab_find(c, t);
 
 	if (!t)
 		return;
 	if (!e || e->seen == c->epoch) {
-		ksim_viol(o, KSIM_CHK_DUP, ksim_now(o), 0, 0, 0,
+		ksim_viol(c, KSIM_CHK_DUP, ksim_obs_now(c->ob.obs), 0, 0, 0,
 			"%s holds a copy of flit #%u (type 0x%x (%u,%u)->(%u,%u))%s",
 			where, t, (unsigned int)kh_flit_get(f, KH_HDR_TYPE),
 			(unsigned int)kh_flit_get(f, KH_HDR_SRC_X),
@@ -738,19 +800,18 @@ static void ksim_mark(struct ksim_obs *o, struct kh_flit *f, struct ksim_node *a
 	e->at = at;
 }
 
-void ksim_chk_audit(struct ksim_obs *o)
+void ksim_chk_audit(struct ksim_check *c)
 {
-	struct ksim_card *card = o->card;
-	struct ksim_check *c = o->chk;
-	u64 now = ksim_now(o);
+	struct ksim_obs *o = c->ob.obs;
+	u64 now = ksim_obs_now(o);
 	unsigned int i, m, p;
 	char where[48];
 	u32 k;
 
-	if (!c || !o->check_on)
+	if (!c->on)
 		return;
 	for (i = 0; i < o->n_units; i++)
-		ksim_check_unit_bounds(&o->units[i], now);
+		ksim_check_unit_bounds(c, &o->units[i], now);
 	if (c->no_track)
 		return;
 	if (++c->epoch == 0)
@@ -762,10 +823,10 @@ void ksim_chk_audit(struct ksim_obs *o)
 			continue;
 		snprintf(where, sizeof(where), "mesh %u link %s", ol->l->mesh,
 			 ol->name);
-		ksim_mark(o, &ol->l->reg, ol->sender, where);
+		ksim_mark(c, &ol->l->reg, ol->sender, where);
 	}
-	for (m = 0; m < card->n_mesh; m++) {
-		struct ksim_mesh *me = card->mesh[m];
+	for (m = 0; m < o->w.n_mesh; m++) {
+		struct ksim_mesh *me = o->w.mesh[m];
 
 		for (i = 0; i < me->nrx * me->nry; i++) {
 			struct ksim_router *r = &me->routers[i];
@@ -775,7 +836,7 @@ void ksim_chk_audit(struct ksim_obs *o)
 					snprintf(where, sizeof(where),
 						 "mesh %u router (%u,%u) input %u",
 						 m, r->x, r->y, p);
-					ksim_mark(o, (struct kh_flit *)
+					ksim_mark(c, (struct kh_flit *)
 						ksim_fifo_at(&r->in[p].q, k),
 						&r->node, where);
 				}
@@ -791,7 +852,7 @@ void ksim_chk_audit(struct ksim_obs *o)
 		if (e->injected) {
 			c->count_[KSIM_CHK_LOST_INJ]++;
 		} else {
-			ksim_viol(o, KSIM_CHK_LOST, now, e->mesh, KH_YX_X(e->src),
+			ksim_viol(c, KSIM_CHK_LOST, now, e->mesh, KH_YX_X(e->src),
 				KH_YX_Y(e->src),
 				"mesh %u: flit #%u (type 0x%x (%u,%u)->(%u,%u)) last crossed link %s at cycle %llu and is nowhere in the mesh",
 				e->mesh, e->tag, e->type, KH_YX_X(e->src),
@@ -803,12 +864,12 @@ void ksim_chk_audit(struct ksim_obs *o)
 	}
 }
 
-void ksim_check_mesh_reset(struct ksim_obs *o, unsigned int mesh)
+static void ksim_check_mesh_reset(struct ksim_observer *ob, unsigned int mesh)
 {
-	struct ksim_check *c = o->chk;
+	struct ksim_check *c = ksim_check_of(ob);
 	u32 k;
 
-	if (!c || !c->tab)
+	if (!c->on || !c->tab)
 		return;
 	for (k = 0; k < c->cap;) {
 		if (c->tab[k].tag && c->tab[k].mesh == mesh)
@@ -818,37 +879,46 @@ void ksim_check_mesh_reset(struct ksim_obs *o, unsigned int mesh)
 	}
 }
 
-u64 ksim_chk_count(const struct ksim_obs *o, unsigned int what)
+u64 ksim_chk_count(const struct ksim_check *c, unsigned int what)
 {
-	return o->chk && what < KSIM_CHK_N ? o->chk->count_[what] : 0;
+	return what < KSIM_CHK_N ? c->count_[what] : 0;
 }
 
-u64 ksim_check_violations(const struct ksim_obs *o)
+u64 ksim_check_violations(const struct ksim_check *c)
 {
 	u64 n = 0;
 	unsigned int i;
 
 	for (i = 1; i < KSIM_CHK_N_VIOL; i++)
-		n += ksim_chk_count(o, i);
+		n += ksim_chk_count(c, i);
 	return n;
 }
 
-static void ksim_chk_report(struct ksim_obs *o, struct ksim_tbuf *tb)
+bool ksim_check_on(const struct ksim_check *c)
 {
-	struct ksim_check *c = o->chk;
+	return c->on;
+}
+
+bool ksim_check_armed(const struct ksim_check *c)
+{
+	return c->armed;
+}
+
+void ksim_chk_report(struct ksim_check *c, struct ksim_tbuf *tb)
+{
 	u64 i, first;
 
-	ksim_chk_audit(o);
+	ksim_chk_audit(c);
 	ksim_tb_printf(tb, "violations %llu\n",
-		     (unsigned long long)ksim_check_violations(o));
-	ksim_tb_printf(tb, "checker %s", o->check_on ? "on" : "off");
-	if (c)
+		     (unsigned long long)ksim_check_violations(c));
+	ksim_tb_printf(tb, "checker %s", c->on ? "on" : "off");
+	if (c->armed)
 		ksim_tb_printf(tb, " recv_bound=%llu unknown_bound=%llu retire_bound=%llu",
 			     (unsigned long long)c->recv_bound,
 			     (unsigned long long)c->unknown_bound,
 			     (unsigned long long)c->retire_bound);
 	ksim_tb_printf(tb, "\n");
-	if (!c)
+	if (!c->armed)
 		return;
 	for (i = 1; i < KSIM_CHK_N_VIOL; i++)
 		if (c->count_[i])
@@ -873,23 +943,26 @@ static void ksim_chk_report(struct ksim_obs *o, struct ksim_tbuf *tb)
 		ksim_tb_printf(tb, "%s\n", c->msg[i % KSIM_CHK_MSGS]);
 }
 
-void ksim_check_free(struct ksim_obs *o)
+/* The card is going: the last word on lost flits, then free. */
+static void ksim_check_fini(struct ksim_observer *ob)
 {
-	struct ksim_check *c = o->chk;
+	struct ksim_check *c = ksim_check_of(ob);
 
-	if (!c)
-		return;
+	ksim_chk_audit(c);
+	c->ob.obs->w.sched->post_cycle = NULL;
 	ksim_plat_free(c->tab);
 	ksim_plat_free(c->refused);
 	ksim_plat_free(c);
-	o->chk = NULL;
 }
 
 /* ---- the check command and the public interface ---- */
 
-int ksim_check_command(struct ksim_obs *o, const struct ksim_words *w,
-		       unsigned int first, char *err, size_t errlen)
+static int ksim_check_command(struct ksim_observer *ob,
+			      const struct ksim_words *w, unsigned int first,
+			      char *err, size_t errlen)
 {
+	struct ksim_check *c = ksim_check_of(ob);
+	struct ksim_obs *o = c->ob.obs;
 	u64 b[3] = { KSIM_CHK_RECV_BOUND, KSIM_CHK_UNKNOWN_BOUND,
 		     KSIM_CHK_RETIRE_BOUND };
 	static const char *const bn[3] = {
@@ -901,7 +974,7 @@ int ksim_check_command(struct ksim_obs *o, const struct ksim_words *w,
 
 	if (first < w->n && ksim_word_is(&w->w[first], "off") &&
 	    w->n == first + 1) {
-		e = ksim_check_enable(o, false);
+		e = ksim_check_enable(c, false);
 		ksim_obs_attach(o);
 		return e;
 	}
@@ -917,32 +990,69 @@ int ksim_check_command(struct ksim_obs *o, const struct ksim_words *w,
 			return ksim_refuse(err, errlen, "check on: '%.*s' is not recv_bound=C, unknown_bound=C or retire_bound=C (C > 0)",
 					   ksim_cmd_quote(&w->w[i]), w->w[i].s);
 	}
-	e = ksim_check_enable(o, true);
+	e = ksim_check_enable(c, true);
 	if (e) {
 		ksim_refuse(err, errlen, "check on: out of memory");
 		return e;
 	}
-	ksim_check_bounds(o, b[0], b[1], b[2]);
+	ksim_check_bounds(c, b[0], b[1], b[2]);
 	ksim_obs_attach(o);
 	return 0;
 }
 
-u64 ksim_check_report(struct ksim_card *card, char *buf, size_t len)
-{
-	struct ksim_tbuf tb;
+/* ---- the observer ---- */
 
-	ksim_tb_init(&tb, buf, len);
-	ksim_chk_report(card->obs, &tb);
-	return ksim_check_violations(card->obs);
+static bool ksim_check_watch_link(struct ksim_observer *ob,
+				  const struct ksim_obs_link *ol)
+{
+	return ksim_check_of(ob)->on;
 }
 
-u64 ksim_check_count(struct ksim_card *card, unsigned int what)
+static bool ksim_check_watch_unit(struct ksim_observer *ob,
+				  const struct ksim_obs_unit *ou)
 {
-	return ksim_chk_count(card->obs, what);
+	return ksim_check_of(ob)->on;
 }
 
-u64 ksim_check_audit(struct ksim_card *card)
+/* a mesh reset: what was in flight there is forgotten */
+static bool ksim_check_watch_mesh(struct ksim_observer *ob, unsigned int mesh)
 {
-	ksim_chk_audit(card->obs);
-	return ksim_check_violations(card->obs);
+	return ksim_check_of(ob)->on;
+}
+
+static const struct ksim_observer_ops ksim_check_ops = {
+	.name = "check",
+	.command = ksim_check_command,
+	.fini = ksim_check_fini,
+	.watch_link = ksim_check_watch_link,
+	.watch_unit = ksim_check_watch_unit,
+	.watch_mesh = ksim_check_watch_mesh,
+	.link_refused = ksim_check_refused,
+	.link_xfer = ksim_check_xfer,
+	.link_dropped = ksim_check_dropped,
+	.link_taken = ksim_check_taken,
+	.unit_pre = ksim_check_unit_pre,
+	.unit_send = ksim_check_unit_send,
+	.unit_pop = ksim_check_unit_pop,
+	.unit_done = ksim_check_unit_done,
+	.unit_post = ksim_check_unit_post,
+	.unit_reset = ksim_check_reset_op,
+	.mesh_reset = ksim_check_mesh_reset,
+};
+
+struct ksim_check *ksim_check_create(struct ksim_obs *o, int *err)
+{
+	struct ksim_check *c = ksim_plat_zalloc(sizeof(*c));
+
+	if (!c) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	c->ob.ops = &ksim_check_ops;
+	*err = ksim_obs_register(o, &c->ob);
+	if (*err) {
+		ksim_plat_free(c);
+		return NULL;
+	}
+	return c;
 }

@@ -1,20 +1,30 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * Fault injection (docs/spec/fault-injection.md "inject"): parsing the
- * knobs, and applying them where the model calls in: link transfers, a
- * unit's busy, exec_done and CU_CTRL replies, MAG's DRAM beats.
+ * knobs, and applying them where the model reports through the observers'
+ * hub (obs/obs.h; the injector is registered after the checker, before
+ * the trace): link transfers, a unit's busy, exec_done and CU_CTRL
+ * replies, MAG's DRAM beats, the XDMA engine's events.  A knob that fires
+ * is an event every observer is told (the trace records it).
  */
 #include "inject.h"
 #include "base.h"
-#include "card.h"
-#include "checker.h"
-#include "clkwiz.h"
 #include "mag.h"
 #include "router.h"
-#include "tbuf.h"
-#include "trace.h"
+#include "topo.h"
 #include "util.h"
-#include "xdma.h"
+
+struct ksim_injector {
+	struct ksim_observer ob;	/* registered with the hub */
+	struct ksim_node node;		/* a timer for the busy knobs' edges */
+	struct ksim_knob *knobs;	/* every knob, in id order */
+	struct ksim_knob *xdma;		/* xdma knobs (the card's engine) */
+	u32 next_knob;
+	struct {
+		struct ksim_knob *dram;	/* dram knobs */
+		u64 dram_rd_errors, dram_wr_errors;
+	} mesh[KH_MAX_MESHES];
+};
 
 static const char *const ksim_knob_name[KSIM_KNOB_KINDS] = {
 	[KSIM_KNOB_DROP] = "drop", [KSIM_KNOB_DUP] = "dup",
@@ -71,9 +81,33 @@ static const u32 ksim_required[KSIM_KNOB_KINDS] = {
 	[KSIM_KNOB_XDMA] = B(O_ERROR),
 };
 
-static u64 ksim_now(const struct ksim_obs *o)
+static struct ksim_injector *ksim_inject_of(struct ksim_observer *ob)
 {
-	return o->card->sched.now;
+	return ksim_container_of(ob, struct ksim_injector, ob);
+}
+
+static u64 ksim_now(const struct ksim_injector *inj)
+{
+	return ksim_obs_now(inj->ob.obs);
+}
+
+/* A knob fired: every observer is told (the trace records it). */
+static void ksim_knob_event(struct ksim_injector *inj, u64 now,
+			    const struct ksim_knob *k, u32 a, u64 v)
+{
+	struct ksim_trace_ev ev;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.kind = KSIM_TR_INJECT;
+	ev.cycle = now;
+	ev.mesh = k->mesh;
+	ev.x = k->link ? k->link->l->x : k->x;
+	ev.y = k->link ? k->link->l->y : k->y;
+	ev.c = k->kind;
+	ev.e = k->id;
+	ev.a = a;
+	ev.v = v;
+	ksim_obs_event(inj->ob.obs, &ev);
 }
 
 static int ksim_word_pick(const struct ksim_word *w, const char *const *names,
@@ -96,9 +130,8 @@ const char *ksim_knob_kind_name(unsigned int kind)
 static struct ksim_obs_link *ksim_find_link(struct ksim_obs *o, unsigned int mesh,
 					const struct ksim_word *w)
 {
-	struct ksim_card *card = o->card;
+	struct ksim_mesh *m = mesh < o->w.n_mesh ? o->w.mesh[mesh] : NULL;
 	struct ksim_word c, suffix;
-	const struct ksim_mesh *m;
 	unsigned int x, y, i;
 	bool dot = ksim_word_cut(w, '.', &c, &suffix);
 
@@ -106,7 +139,7 @@ static struct ksim_obs_link *ksim_find_link(struct ksim_obs *o, unsigned int mes
 		struct ksim_word xy = { c.s + 1, c.n - 1 };
 		int port = -1;
 
-		if (!dot || suffix.n != 1 ||
+		if (!m || !dot || suffix.n != 1 ||
 		    !ksim_word_xy(&xy, KSIM_MAP_MAX - 1, &x, &y))
 			return NULL;
 		for (i = 0; i < KSIM_PORTS; i++)
@@ -114,31 +147,30 @@ static struct ksim_obs_link *ksim_find_link(struct ksim_obs *o, unsigned int mes
 				port = (int)i;
 		if (port < 0)
 			return NULL;
-		return ksim_obs_link_of(o, ksim_router_link(card, mesh, x, y,
-							    port));
+		return ksim_obs_link_of(o, ksim_mesh_router_link(m, x, y,
+								 port));
 	}
-	if (!ksim_word_xy(&c, KSIM_MAP_MAX - 1, &x, &y))
+	if (!m || !ksim_word_xy(&c, KSIM_MAP_MAX - 1, &x, &y))
 		return NULL;
 	if (!dot)
-		return ksim_obs_link_of(o, ksim_endpoint_link(card, mesh, x, y));
-	if (!ksim_word_is(&suffix, "in") || mesh >= card->n_mesh)
+		return ksim_obs_link_of(o, ksim_mesh_endpoint_link(m, x, y));
+	if (!ksim_word_is(&suffix, "in"))
 		return NULL;
 	/* the router port facing (x, y) (its endpoint may sit behind a gate) */
-	m = card->mesh[mesh];
 	if (x == 0)
-		return ksim_obs_link_of(o, ksim_router_link(card, mesh, 1, y,
-							    KSIM_PORT_W));
+		return ksim_obs_link_of(o, ksim_mesh_router_link(m, 1, y,
+								 KSIM_PORT_W));
 	if (x == m->w - 1)
-		return ksim_obs_link_of(o, ksim_router_link(card, mesh, x - 1,
+		return ksim_obs_link_of(o, ksim_mesh_router_link(m, x - 1,
 							    y, KSIM_PORT_E));
 	if (y == 0)
-		return ksim_obs_link_of(o, ksim_router_link(card, mesh, x, 1,
-							    KSIM_PORT_N));
+		return ksim_obs_link_of(o, ksim_mesh_router_link(m, x, 1,
+								 KSIM_PORT_N));
 	if (y == m->h - 1)
-		return ksim_obs_link_of(o, ksim_router_link(card, mesh, x,
+		return ksim_obs_link_of(o, ksim_mesh_router_link(m, x,
 							    y - 1, KSIM_PORT_S));
-	return ksim_obs_link_of(o, ksim_router_link(card, mesh, x, y,
-						    KSIM_PORT_L));
+	return ksim_obs_link_of(o, ksim_mesh_router_link(m, x, y,
+							 KSIM_PORT_L));
 }
 
 static bool ksim_parse_type(const struct ksim_word *v, s8 *type)
@@ -171,9 +203,9 @@ static bool ksim_parse_count(const struct ksim_word *v, u64 *n, bool *forever)
 	return ksim_word_u64(v, n);
 }
 
-static void ksim_knob_link_in(struct ksim_obs *o, struct ksim_knob *k)
+static void ksim_knob_link_in(struct ksim_injector *inj, struct ksim_knob *k)
 {
-	struct ksim_knob **p = &o->knobs, **h;
+	struct ksim_knob **p = &inj->knobs, **h;
 
 	while (*p)
 		p = &(*p)->next;
@@ -183,19 +215,20 @@ static void ksim_knob_link_in(struct ksim_obs *o, struct ksim_knob *k)
 	else if (k->unit)
 		h = &k->unit->knobs;
 	else if (k->kind == KSIM_KNOB_XDMA)
-		h = &o->xdma;
+		h = &inj->xdma;
 	else
-		h = &o->mesh[k->mesh].dram;
+		h = &inj->mesh[k->mesh].dram;
 	while (*h)
 		h = &(*h)->next_here;
 	*h = k;
 }
 
-static int ksim_inject_add(struct ksim_obs *o, const struct ksim_words *w,
-			 unsigned int first, char *err, size_t errlen)
+static int ksim_inject_add(struct ksim_injector *inj,
+			   const struct ksim_words *w, unsigned int first,
+			   char *err, size_t errlen)
 {
 	const struct ksim_word *kw = &w->w[first];
-	struct ksim_card *card = o->card;
+	struct ksim_obs *o = inj->ob.obs;
 	struct ksim_word link = { NULL, 0 }, key, val;
 	unsigned int i, seen = 0, x = 0, y = 0;
 	struct ksim_knob kk, *k;
@@ -233,10 +266,10 @@ static int ksim_inject_add(struct ksim_obs *o, const struct ksim_words *w,
 		isnt = NULL;
 		switch (opt) {
 		case O_MESH:
-			if (!ksim_word_u64(&val, &n) || n >= card->n_mesh)
+			if (!ksim_word_u64(&val, &n) || n >= o->w.n_mesh)
 				return ksim_refuse(err, errlen, "inject %s: no mesh '%.*s' (the card has %u)",
 						   kn, ksim_cmd_quote(&val), val.s,
-						   card->n_mesh);
+						   o->w.n_mesh);
 			kk.mesh = (u8)n;
 			break;
 		case O_LINK:
@@ -333,7 +366,8 @@ static int ksim_inject_add(struct ksim_obs *o, const struct ksim_words *w,
 					   kn, ksim_cmd_quote(&link), link.s, kk.mesh);
 	}
 	if (seen & B(O_NODE)) {
-		kk.unit = ksim_obs_unit_of(o, ksim_unit_at(card, kk.mesh, x, y));
+		kk.unit = ksim_obs_unit_of(o, ksim_mesh_unit_at(o->w.mesh[kk.mesh],
+								x, y));
 		if (!kk.unit)
 			return ksim_refuse(err, errlen, "inject %s: no unit at (%u,%u) in mesh %u",
 					   kn, x, y, kk.mesh);
@@ -345,17 +379,17 @@ static int ksim_inject_add(struct ksim_obs *o, const struct ksim_words *w,
 	if (kind == KSIM_KNOB_BUSY) {
 		u64 cyc = kk.until;
 
-		kk.from = ksim_now(o) + kk.after;
+		kk.from = ksim_now(inj) + kk.after;
 		kk.until = kk.forever ? KSIM_NEVER : kk.from + cyc;
 	}
 	k = ksim_plat_zalloc(sizeof(*k));
 	if (!k)
 		return ksim_refuse(err, errlen, "inject %s: out of memory", kn);
 	*k = kk;
-	k->id = ++o->next_knob;
-	ksim_knob_link_in(o, k);
+	k->id = ++inj->next_knob;
+	ksim_knob_link_in(inj, k);
 	ksim_obs_attach(o);
-	ksim_inject_timer(o);
+	ksim_inject_timer(inj);
 	return 0;
 }
 
@@ -369,7 +403,7 @@ static u64 ksim_knob_busy_cycles(const struct ksim_knob *k, u64 now)
 	return e - k->from;
 }
 
-static void ksim_knob_unlink(struct ksim_obs *o, struct ksim_knob *k)
+static void ksim_knob_unlink(struct ksim_injector *inj, struct ksim_knob *k)
 {
 	struct ksim_knob **h;
 
@@ -378,20 +412,20 @@ static void ksim_knob_unlink(struct ksim_obs *o, struct ksim_knob *k)
 	else if (k->unit)
 		h = &k->unit->knobs;
 	else if (k->kind == KSIM_KNOB_XDMA)
-		h = &o->xdma;
+		h = &inj->xdma;
 	else
-		h = &o->mesh[k->mesh].dram;
+		h = &inj->mesh[k->mesh].dram;
 	while (*h && *h != k)
 		h = &(*h)->next_here;
 	if (*h)
 		*h = k->next_here;
 	if (k->kind == KSIM_KNOB_BUSY)
-		k->unit->busy_cycles += ksim_knob_busy_cycles(k, ksim_now(o));
+		k->unit->busy_cycles += ksim_knob_busy_cycles(k, ksim_now(inj));
 }
 
-static int ksim_inject_clear(struct ksim_obs *o, u32 id)
+static int ksim_inject_clear(struct ksim_injector *inj, u32 id)
 {
-	struct ksim_knob **p = &o->knobs, *k;
+	struct ksim_knob **p = &inj->knobs, *k;
 	bool found = false;
 
 	while (*p) {
@@ -401,12 +435,12 @@ static int ksim_inject_clear(struct ksim_obs *o, u32 id)
 			continue;
 		}
 		*p = k->next;
-		ksim_knob_unlink(o, k);
+		ksim_knob_unlink(inj, k);
 		ksim_plat_free(k);
 		found = true;
 	}
-	ksim_obs_attach(o);
-	ksim_inject_timer(o);
+	ksim_obs_attach(inj->ob.obs);
+	ksim_inject_timer(inj);
 	return found || !id ? 0 : -ENOENT;
 }
 
@@ -417,10 +451,11 @@ static int ksim_inject_clear(struct ksim_obs *o, u32 id)
  * recovers exactly as docs/model.md "The clock wizard and mesh reset"
  * says.  An event, not a knob: nothing is listed, nothing to clear.
  */
-static int ksim_inject_reset(struct ksim_obs *o, const struct ksim_words *w,
-			     unsigned int first, char *err, size_t errlen)
+static int ksim_inject_reset(struct ksim_injector *inj,
+			     const struct ksim_words *w, unsigned int first,
+			     char *err, size_t errlen)
 {
-	struct ksim_card *card = o->card;
+	struct ksim_obs *o = inj->ob.obs;
 	struct ksim_word key, val;
 	u64 mesh = 0;
 
@@ -432,47 +467,54 @@ static int ksim_inject_reset(struct ksim_obs *o, const struct ksim_words *w,
 			return ksim_refuse(err, errlen, "inject reset: unknown option '%.*s' (only mesh=M)",
 					   ksim_cmd_quote(&w->w[first + 1]),
 					   w->w[first + 1].s);
-		if (!ksim_word_u64(&val, &mesh) || mesh >= card->n_mesh)
+		if (!ksim_word_u64(&val, &mesh) || mesh >= o->w.n_mesh)
 			return ksim_refuse(err, errlen, "inject reset: no mesh '%.*s' (the card has %u)",
 					   ksim_cmd_quote(&val), val.s,
-					   card->n_mesh);
+					   o->w.n_mesh);
 	}
-	ksim_clkwiz_write(card, (unsigned int)mesh, KH_CLK_SW_RST,
-			  KH_CLK_SW_RST_KEY);
+	o->w.wizard_reset(o->w.ctx, (unsigned int)mesh);
 	return 0;
 }
 
-int ksim_inject_command(struct ksim_obs *o, const struct ksim_words *w,
-		      unsigned int first, char *err, size_t errlen)
+int ksim_inject_command(struct ksim_injector *inj, const struct ksim_words *w,
+			unsigned int first, char *err, size_t errlen)
 {
 	u64 id = 0;
 
 	if (first >= w->n)
 		return ksim_refuse(err, errlen, "inject: which knob? (drop, dup, busy, fault, hang, ctrl, dram, xdma, reset, clear)");
 	if (ksim_word_is(&w->w[first], "reset"))
-		return ksim_inject_reset(o, w, first, err, errlen);
+		return ksim_inject_reset(inj, w, first, err, errlen);
 	if (ksim_word_is(&w->w[first], "clear")) {
 		if (w->n > first + 2 ||
 		    (w->n == first + 2 &&
 		     (!ksim_word_num(&w->w[first + 1], 0xffffffffULL, &id) || !id)))
 			return ksim_refuse(err, errlen, "inject clear: takes nothing or one knob id");
-		if (ksim_inject_clear(o, (u32)id))
+		if (ksim_inject_clear(inj, (u32)id))
 			return ksim_refuse(err, errlen, "inject clear: no knob %llu",
 					   (unsigned long long)id);
 		return 0;
 	}
-	return ksim_inject_add(o, w, first, err, errlen);
+	return ksim_inject_add(inj, w, first, err, errlen);
 }
 
-void ksim_inject_free(struct ksim_obs *o)
+static int ksim_inject_command_op(struct ksim_observer *ob,
+				  const struct ksim_words *w,
+				  unsigned int first, char *err, size_t errlen)
 {
-	struct ksim_knob *k = o->knobs, *n;
+	return ksim_inject_command(ksim_inject_of(ob), w, first, err, errlen);
+}
+
+static void ksim_inject_fini(struct ksim_observer *ob)
+{
+	struct ksim_injector *inj = ksim_inject_of(ob);
+	struct ksim_knob *k = inj->knobs, *n;
 
 	for (; k; k = n) {
 		n = k->next;
 		ksim_plat_free(k);
 	}
-	o->knobs = NULL;
+	ksim_plat_free(inj);
 }
 
 /* ---- listing ---- */
@@ -490,12 +532,12 @@ static void ksim_list_count(struct ksim_tbuf *tb, const struct ksim_knob *k)
 			     (k->count > k->hits ? k->count - k->hits : 0));
 }
 
-static void ksim_inject_list(struct ksim_obs *o, struct ksim_tbuf *tb)
+void ksim_inject_list(struct ksim_injector *inj, struct ksim_tbuf *tb)
 {
 	const struct ksim_knob *k;
-	u64 now = ksim_now(o);
+	u64 now = ksim_now(inj);
 
-	for (k = o->knobs; k; k = k->next) {
+	for (k = inj->knobs; k; k = k->next) {
 		ksim_tb_printf(tb, "%u %s mesh=%u", k->id, ksim_knob_name[k->kind],
 			     k->mesh);
 		switch (k->kind) {
@@ -562,13 +604,16 @@ static void ksim_inject_list(struct ksim_obs *o, struct ksim_tbuf *tb)
 	}
 }
 
-size_t ksim_dump_knobs(struct ksim_card *card, char *buf, size_t len)
+u32 ksim_inject_knobs_set(const struct ksim_injector *inj)
 {
-	struct ksim_tbuf tb;
+	return inj->next_knob;
+}
 
-	ksim_tb_init(&tb, buf, len);
-	ksim_inject_list(card->obs, &tb);
-	return tb.need;
+void ksim_inject_dram_errors(const struct ksim_injector *inj,
+			     unsigned int mesh, u64 *rd, u64 *wr)
+{
+	*rd = inj->mesh[mesh].dram_rd_errors;
+	*wr = inj->mesh[mesh].dram_wr_errors;
 }
 
 /* ---- acting ---- */
@@ -586,12 +631,16 @@ static bool ksim_knob_fire(struct ksim_knob *k)
 	return true;
 }
 
-unsigned int ksim_inject_link_xfer(struct ksim_obs_link *ol, u64 now)
+static unsigned int ksim_inject_link_xfer(struct ksim_observer *ob,
+					  struct ksim_obs_link *ol, u64 now,
+					  unsigned int act)
 {
 	struct ksim_link *l = ol->l;
 	unsigned int type = kh_flit_get(&l->reg, KH_HDR_TYPE);
 	struct ksim_knob *k;
 
+	if (!ol->knobs)
+		return 0;
 	if (ol->kept) {
 		/* the kept copy going out is not another event */
 		ol->kept = false;
@@ -602,11 +651,10 @@ unsigned int ksim_inject_link_xfer(struct ksim_obs_link *ol, u64 now)
 			continue;
 		if (!ksim_knob_fire(k))
 			continue;
-		ksim_trace_inject(ol->obs, now, k, type, ksim_flit_tag(&l->reg));
+		ksim_knob_event(ksim_inject_of(ob), now, k, type,
+				ksim_flit_tag(&l->reg));
 		if (k->kind == KSIM_KNOB_DROP) {
 			l->drops++;
-			if (ol->obs->check_on)
-				ksim_check_dropped(ol);
 			return KSIM_XFER_DROP;
 		}
 		l->dups++;
@@ -617,7 +665,8 @@ unsigned int ksim_inject_link_xfer(struct ksim_obs_link *ol, u64 now)
 	return 0;
 }
 
-bool ksim_inject_unit_busy(const struct ksim_obs_unit *ou, u64 now)
+static bool ksim_inject_unit_busy(struct ksim_observer *ob,
+				  const struct ksim_obs_unit *ou, u64 now)
 {
 	const struct ksim_knob *k;
 
@@ -639,18 +688,22 @@ u64 ksim_inject_busy_cycles(const struct ksim_obs_unit *ou, u64 now)
 	return n;
 }
 
-void ksim_inject_unit_done(struct ksim_obs_unit *ou)
+static void ksim_inject_unit_done(struct ksim_observer *ob,
+				  struct ksim_obs_unit *ou)
 {
+	struct ksim_injector *inj = ksim_inject_of(ob);
 	struct ksim_unit *u = ou->u;
 	struct ksim_knob *k;
-	u64 now = ksim_now(ou->obs);
+	u64 now = ksim_now(inj);
 
+	if (!u->in_flight)
+		return;	/* nothing to fault or hang */
 	for (k = ou->knobs; k; k = k->next_here) {
 		if (k->kind != KSIM_KNOB_FAULT && k->kind != KSIM_KNOB_HANG)
 			continue;
 		if (!ksim_knob_fire(k))
 			continue;
-		ksim_trace_inject(ou->obs, now, k, u->cur_txn, 0);
+		ksim_knob_event(inj, now, k, u->cur_txn, 0);
 		if (k->kind == KSIM_KNOB_FAULT) {
 			u->p_fault = true;
 			u->p_result = (u32)k->code;
@@ -664,15 +717,17 @@ void ksim_inject_unit_done(struct ksim_obs_unit *ou)
 	}
 }
 
-void ksim_inject_unit_ctrl(struct ksim_obs_unit *ou, struct kh_flit *r)
+static void ksim_inject_unit_ctrl(struct ksim_observer *ob,
+				  struct ksim_obs_unit *ou, struct kh_flit *r)
 {
+	struct ksim_injector *inj = ksim_inject_of(ob);
 	struct ksim_knob *k;
 	unsigned int yx;
 
 	for (k = ou->knobs; k; k = k->next_here) {
 		if (k->kind != KSIM_KNOB_CTRL || !ksim_knob_fire(k))
 			continue;
-		ksim_trace_inject(ou->obs, ksim_now(ou->obs), k,
+		ksim_knob_event(inj, ksim_now(inj), k,
 				kh_flit_get(r, KH_HDR_TXN),
 				kh_flit_get(r, KH_CTRL_INDEX));
 		ou->ctrl_corrupted++;
@@ -699,12 +754,13 @@ void ksim_inject_unit_ctrl(struct ksim_obs_unit *ou, struct kh_flit *r)
 	}
 }
 
-static struct ksim_knob *ksim_dram_hit(struct ksim_obs *o, struct ksim_mag_port *mp,
-				   u64 a, unsigned int op)
+static struct ksim_knob *ksim_dram_hit(struct ksim_injector *inj,
+				       struct ksim_mag_port *mp, u64 a,
+				       unsigned int op)
 {
 	struct ksim_knob *k;
 
-	for (k = o->mesh[mp->mag->mesh->id].dram; k; k = k->next_here) {
+	for (k = inj->mesh[mp->mag->mesh->id].dram; k; k = k->next_here) {
 		if (k->op != KSIM_DOP_ANY && k->op != op)
 			continue;
 		if (a < k->addr || a - k->addr >= k->len)
@@ -715,16 +771,20 @@ static struct ksim_knob *ksim_dram_hit(struct ksim_obs *o, struct ksim_mag_port 
 	return NULL;
 }
 
-void ksim_inject_mem_read(struct ksim_obs *o, struct ksim_mag_port *mp, u64 a,
-			u8 *buf)
+static void ksim_inject_mem_read(struct ksim_observer *ob,
+				 struct ksim_mag_port *mp, u64 a, u8 *buf)
 {
-	struct ksim_knob *k = ksim_dram_hit(o, mp, a, KSIM_DOP_READ);
+	struct ksim_injector *inj = ksim_inject_of(ob);
+	struct ksim_knob *k;
 	unsigned int i;
 
+	if (!inj->mesh[mp->mag->mesh->id].dram)
+		return;
+	k = ksim_dram_hit(inj, mp, a, KSIM_DOP_READ);
 	if (!k)
 		return;
-	o->mesh[mp->mag->mesh->id].dram_rd_errors++;
-	ksim_trace_inject(o, ksim_now(o), k, 0, a);
+	inj->mesh[mp->mag->mesh->id].dram_rd_errors++;
+	ksim_knob_event(inj, ksim_now(inj), k, 0, a);
 	switch (k->data_mode) {
 	case KSIM_DD_ZERO:
 		memset(buf, 0, KH_PAYLOAD_BYTES);
@@ -739,22 +799,29 @@ void ksim_inject_mem_read(struct ksim_obs *o, struct ksim_mag_port *mp, u64 a,
 	}
 }
 
-bool ksim_inject_mem_write(struct ksim_obs *o, struct ksim_mag_port *mp, u64 a)
+static bool ksim_inject_mem_write(struct ksim_observer *ob,
+				  struct ksim_mag_port *mp, u64 a)
 {
-	struct ksim_knob *k = ksim_dram_hit(o, mp, a, KSIM_DOP_WRITE);
+	struct ksim_injector *inj = ksim_inject_of(ob);
+	struct ksim_knob *k;
 
+	if (!inj->mesh[mp->mag->mesh->id].dram)
+		return false;
+	k = ksim_dram_hit(inj, mp, a, KSIM_DOP_WRITE);
 	if (!k)
 		return false;
-	o->mesh[mp->mag->mesh->id].dram_wr_errors++;
-	ksim_trace_inject(o, ksim_now(o), k, 1, a);
+	inj->mesh[mp->mag->mesh->id].dram_wr_errors++;
+	ksim_knob_event(inj, ksim_now(inj), k, 1, a);
 	return true;
 }
 
-int ksim_inject_xdma(struct ksim_obs *o, unsigned int c2h, unsigned int event)
+static int ksim_inject_xdma(struct ksim_observer *ob, unsigned int c2h,
+			    unsigned int event)
 {
+	struct ksim_injector *inj = ksim_inject_of(ob);
 	struct ksim_knob *k;
 
-	for (k = o->xdma; k; k = k->next_here) {
+	for (k = inj->xdma; k; k = k->next_here) {
 		unsigned int ev = k->xerr == KSIM_XE_SLVERR ? KSIM_XE_HOST :
 				  k->xerr;
 
@@ -762,18 +829,18 @@ int ksim_inject_xdma(struct ksim_obs *o, unsigned int c2h, unsigned int event)
 			continue;
 		if (!ksim_knob_fire(k))
 			continue;
-		ksim_trace_inject(o, ksim_now(o), k, c2h, k->xerr);
+		ksim_knob_event(inj, ksim_now(inj), k, c2h, k->xerr);
 		return k->xerr;
 	}
 	return -1;
 }
 
-void ksim_inject_timer(struct ksim_obs *o)
+void ksim_inject_timer(struct ksim_injector *inj)
 {
 	const struct ksim_knob *k;
-	u64 now = ksim_now(o), t = KSIM_NEVER;
+	u64 now = ksim_now(inj), t = KSIM_NEVER;
 
-	for (k = o->knobs; k; k = k->next) {
+	for (k = inj->knobs; k; k = k->next) {
 		if (k->kind != KSIM_KNOB_BUSY)
 			continue;
 		if (k->from > now)
@@ -781,5 +848,119 @@ void ksim_inject_timer(struct ksim_obs *o)
 		else if (k->until > now)
 			t = ksim_min_u64(t, k->until);
 	}
-	ksim_node_timer(&o->node, t);
+	ksim_node_timer(&inj->node, t);
+}
+
+/* ---- the observer ---- */
+
+static unsigned int ksim_inject_tick(struct ksim_node *n)
+{
+	struct ksim_injector *inj = ksim_container_of(n, struct ksim_injector,
+						      node);
+
+	/* a busy knob's edge: re-arm for the next one */
+	ksim_inject_timer(inj);
+	return KSIM_TICK_IDLE;	/* until the timer */
+}
+
+static const struct ksim_node_ops ksim_inject_node_ops = {
+	.tick = ksim_inject_tick,
+};
+
+static bool ksim_inject_watch_link(struct ksim_observer *ob,
+				   const struct ksim_obs_link *ol)
+{
+	return ol->knobs;
+}
+
+static bool ksim_inject_watch_unit(struct ksim_observer *ob,
+				   const struct ksim_obs_unit *ou)
+{
+	return ou->knobs;
+}
+
+static bool ksim_inject_watch_mesh(struct ksim_observer *ob, unsigned int mesh)
+{
+	return ksim_inject_of(ob)->mesh[mesh].dram;
+}
+
+static bool ksim_inject_watch_card(struct ksim_observer *ob)
+{
+	return ksim_inject_of(ob)->xdma;
+}
+
+static bool ksim_inject_unit_busy_op(struct ksim_observer *ob,
+				     const struct ksim_obs_unit *ou, u64 now)
+{
+	return ou->knobs && ksim_inject_unit_busy(ob, ou, now);
+}
+
+static void ksim_inject_unit_reply(struct ksim_observer *ob,
+				   struct ksim_obs_unit *ou,
+				   struct kh_flit *reply)
+{
+	if (ou->knobs)
+		ksim_inject_unit_ctrl(ob, ou, reply);
+}
+
+/* the reply leaves: a ctrl knob with field=drop loses it */
+static bool ksim_inject_reply_out(struct ksim_observer *ob,
+				  struct ksim_obs_unit *ou, bool lost)
+{
+	bool drop = ou->ctrl_drop;
+
+	ou->ctrl_drop = false;
+	return lost || drop;
+}
+
+static void ksim_inject_unit_done_op(struct ksim_observer *ob,
+				     struct ksim_obs_unit *ou)
+{
+	if (ou->knobs)
+		ksim_inject_unit_done(ob, ou);
+}
+
+static void ksim_inject_unit_reset(struct ksim_observer *ob,
+				   struct ksim_obs_unit *ou)
+{
+	ou->hung = false;
+	ou->ctrl_drop = false;
+}
+
+static const struct ksim_observer_ops ksim_inject_ops = {
+	.name = "inject",
+	.command = ksim_inject_command_op,
+	.fini = ksim_inject_fini,
+	.watch_link = ksim_inject_watch_link,
+	.watch_unit = ksim_inject_watch_unit,
+	.watch_mesh = ksim_inject_watch_mesh,
+	.watch_card = ksim_inject_watch_card,
+	.link_xfer = ksim_inject_link_xfer,
+	.unit_busy = ksim_inject_unit_busy_op,
+	.unit_done = ksim_inject_unit_done_op,
+	.unit_reply = ksim_inject_unit_reply,
+	.unit_reply_out = ksim_inject_reply_out,
+	.unit_reset = ksim_inject_unit_reset,
+	.mem_read = ksim_inject_mem_read,
+	.mem_write = ksim_inject_mem_write,
+	.xdma_knob = ksim_inject_xdma,
+};
+
+struct ksim_injector *ksim_inject_create(struct ksim_obs *o, int *err)
+{
+	struct ksim_injector *inj = ksim_plat_zalloc(sizeof(*inj));
+
+	if (!inj) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	inj->ob.ops = &ksim_inject_ops;
+	*err = ksim_sched_add(o->w.sched, &inj->node, &ksim_inject_node_ops);
+	if (!*err)
+		*err = ksim_obs_register(o, &inj->ob);
+	if (*err) {
+		ksim_plat_free(inj);
+		return NULL;
+	}
+	return inj;
 }

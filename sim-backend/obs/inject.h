@@ -2,13 +2,14 @@
 /*
  * Fault injection: the knobs of docs/spec/fault-injection.md "inject".
  * Every knob counts its events from the moment it is set, so a spec and a
- * host access sequence always give the same run.
+ * host access sequence always give the same run.  An observer
+ * (obs/obs.h), registered after the checker and before the trace.
  */
 #ifndef KSIM_INJECT_H
 #define KSIM_INJECT_H
 
-#include "lex.h"
 #include "obs.h"
+#include "tbuf.h"
 
 enum ksim_knob_kind {
 	KSIM_KNOB_DROP,
@@ -43,29 +44,25 @@ struct ksim_knob {
 	struct ksim_obs_unit *unit;
 };
 
-/* words w[first..] after "inject": a knob, or "clear [ID]" */
-int ksim_inject_command(struct ksim_obs *o, const struct ksim_words *w,
-		      unsigned int first, char *err, size_t errlen);
+struct ksim_injector;
+
+/* An injector, no knob set, registered with the hub (card/card.c, before finalize). */
+struct ksim_injector *ksim_inject_create(struct ksim_obs *o, int *err);
+/* words w[first..] after "inject": a knob, or "clear [ID]", or "reset" */
+int ksim_inject_command(struct ksim_injector *inj, const struct ksim_words *w,
+			unsigned int first, char *err, size_t errlen);
+/* the knobs set, one line each (ksim_dump_knobs()) */
+void ksim_inject_list(struct ksim_injector *inj, struct ksim_tbuf *tb);
 /* "drop", "dup", ... for enum ksim_knob_kind; "?" past it */
 const char *ksim_knob_kind_name(unsigned int kind);
-void ksim_inject_free(struct ksim_obs *o);
-/* the observer node's timer: the next busy knob edge */
-void ksim_inject_timer(struct ksim_obs *o);
+/* the injector's node's timer: the next busy knob edge */
+void ksim_inject_timer(struct ksim_injector *inj);
 
-unsigned int ksim_inject_link_xfer(struct ksim_obs_link *ol, u64 now);
-bool ksim_inject_unit_busy(const struct ksim_obs_unit *ou, u64 now);
-void ksim_inject_unit_done(struct ksim_obs_unit *ou);
-void ksim_inject_unit_ctrl(struct ksim_obs_unit *ou, struct kh_flit *reply);
-void ksim_inject_mem_read(struct ksim_obs *o, struct ksim_mag_port *mp, u64 a,
-			u8 *buf);
-bool ksim_inject_mem_write(struct ksim_obs *o, struct ksim_mag_port *mp, u64 a);
+/* counters (card/stats.c) */
+u32 ksim_inject_knobs_set(const struct ksim_injector *inj);
+void ksim_inject_dram_errors(const struct ksim_injector *inj,
+			     unsigned int mesh, u64 *rd, u64 *wr);
+/* Cycles the busy knobs of ou held it, to `now` (removed ones included). */
 u64 ksim_inject_busy_cycles(const struct ksim_obs_unit *ou, u64 now);
-/*
- * An event of the XDMA engine's channel (c2h 0 or 1): event is
- * KSIM_XE_MAGIC (a descriptor fetched), KSIM_XE_FETCH (a descriptor block
- * fetch) or KSIM_XE_HOST (a descriptor's data transfer, the event of host
- * and slverr knobs).  Returns the error of the knob that acts on it, or -1.
- */
-int ksim_inject_xdma(struct ksim_obs *o, unsigned int c2h, unsigned int event);
 
 #endif /* KSIM_INJECT_H */

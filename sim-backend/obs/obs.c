@@ -1,64 +1,385 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * Observability: the glue between the model and its observers (the
- * protocol checker, fault injection, the event trace): their life cycle
- * with the card, and the hooks the model calls.  The commands that drive
- * them are in obs/command.c, the counters in obs/stats.c.
- *
- * The observers keep one record per link (struct ksim_obs_link) and per
- * unit (struct ksim_obs_unit), built once the card is wired, and point the
- * model's objects at them only while something observes them
- * (ksim_obs_attach()).
+ * The observers' hub (obs/obs.h): their list, in the order they registered
+ * (the order every hook reaches them), one record per link and per unit
+ * (struct ksim_obs_link, ksim_obs_unit), built once the card is wired,
+ * and the watch ops the parts report through, which pass each report to
+ * every observer in that order.  The model's objects point at the hub
+ * only while an observer watches them (ksim_obs_attach()).  The commands
+ * that drive the observers are in obs/command.c.
  */
 #include "obs.h"
 #include "base.h"
-#include "card.h"
-#include "checker.h"
-#include "inject.h"
 #include "mag.h"
 #include "router.h"
-#include "trace.h"
+#include "topo.h"
 #include "util.h"
+
+/* every registered observer that has op, in the order of registration */
+#define ksim_for_each_observer(o, i, ob, op)				\
+	for ((i) = 0; (i) < (o)->n_list; (i)++)				\
+		if (((ob) = (o)->list[i])->ops->op)
+
+static struct ksim_obs_link *ksim_hub_link(struct ksim_link_watch *w)
+{
+	return ksim_container_of(w, struct ksim_obs_link, watch);
+}
+
+static struct ksim_obs_unit *ksim_hub_unit(struct ksim_unit_watch *w)
+{
+	return ksim_container_of(w, struct ksim_obs_unit, watch);
+}
+
+static struct ksim_obs *ksim_hub_of_mesh(struct ksim_mesh_watch *w)
+{
+	return ksim_container_of(w, struct ksim_obs, mesh_watch);
+}
+
+static struct ksim_obs *ksim_hub_of_xdma(struct ksim_xdma_watch *w)
+{
+	return ksim_container_of(w, struct ksim_obs, xdma_watch);
+}
+
+/* ---- links ---- */
+
+static void ksim_hub_link_refused(struct ksim_link_watch *w,
+				  struct ksim_link *l, u64 now)
+{
+	struct ksim_obs_link *ol = ksim_hub_link(w);
+	struct ksim_observer *ob;
+	unsigned int i;
+
+	ksim_for_each_observer(ol->obs, i, ob, link_refused)
+		ob->ops->link_refused(ob, ol, now);
+}
+
+static unsigned int ksim_hub_link_xfer(struct ksim_link_watch *w,
+				       struct ksim_link *l, u64 now,
+				       struct kh_flit *copy)
+{
+	struct ksim_obs_link *ol = ksim_hub_link(w);
+	struct ksim_obs *o = ol->obs;
+	struct ksim_observer *ob;
+	unsigned int act = 0, i;
+	u32 t;
+
+	/* the checker's tags, the drop/dup knobs, the trace (obs/obs.h) */
+	ksim_for_each_observer(o, i, ob, link_xfer)
+		act |= ob->ops->link_xfer(ob, ol, now, act);
+	if (act & KSIM_XFER_DROP)
+		ksim_for_each_observer(o, i, ob, link_dropped)
+			ob->ops->link_dropped(ob, ol);
+	t = ksim_flit_tag(&l->reg);
+	if (t && ol->cls != KSIM_LC_HOP && ol->cls != KSIM_LC_BIRTH) {
+		/* an endpoint never sees a tag */
+		*copy = l->reg;
+		ksim_flit_set_tag(copy, 0);
+		act |= KSIM_XFER_COPY;
+	}
+	return act;
+}
+
+static void ksim_hub_link_taken(struct ksim_link_watch *w, struct ksim_link *l,
+				u64 now)
+{
+	struct ksim_obs_link *ol = ksim_hub_link(w);
+	struct ksim_observer *ob;
+	unsigned int i;
+
+	ksim_for_each_observer(ol->obs, i, ob, link_taken)
+		ob->ops->link_taken(ob, ol, now);
+}
+
+static const struct ksim_link_watch_ops ksim_hub_link_ops = {
+	.refused = ksim_hub_link_refused,
+	.xfer = ksim_hub_link_xfer,
+	.taken = ksim_hub_link_taken,
+};
+
+/* ---- units ---- */
+
+static bool ksim_hub_unit_busy(struct ksim_unit_watch *w,
+			       const struct ksim_unit *u)
+{
+	struct ksim_obs_unit *ou = ksim_hub_unit(w);
+	struct ksim_observer *ob;
+	unsigned int i;
+
+	ksim_for_each_observer(ou->obs, i, ob, unit_busy)
+		if (ob->ops->unit_busy(ob, ou, u->node.sched->now))
+			return true;
+	return false;
+}
+
+static void ksim_hub_unit_pre(struct ksim_unit_watch *w, struct ksim_unit *u)
+{
+	struct ksim_obs_unit *ou = ksim_hub_unit(w);
+	struct ksim_observer *ob;
+	unsigned int i;
+
+	ksim_for_each_observer(ou->obs, i, ob, unit_pre)
+		ob->ops->unit_pre(ob, ou);
+}
+
+static void ksim_hub_unit_send(struct ksim_unit_watch *w, struct ksim_unit *u,
+			       const struct kh_flit *f, bool ready)
+{
+	struct ksim_obs_unit *ou = ksim_hub_unit(w);
+	struct ksim_observer *ob;
+	unsigned int i;
+
+	ksim_for_each_observer(ou->obs, i, ob, unit_send)
+		ob->ops->unit_send(ob, ou, f, ready);
+}
+
+static void ksim_hub_unit_pop(struct ksim_unit_watch *w, struct ksim_unit *u,
+			      const struct kh_flit *head)
+{
+	struct ksim_obs_unit *ou = ksim_hub_unit(w);
+	struct ksim_observer *ob;
+	unsigned int i;
+
+	ksim_for_each_observer(ou->obs, i, ob, unit_pop)
+		ob->ops->unit_pop(ob, ou, head);
+}
+
+static void ksim_hub_unit_done(struct ksim_unit_watch *w, struct ksim_unit *u)
+{
+	struct ksim_obs_unit *ou = ksim_hub_unit(w);
+	struct ksim_observer *ob;
+	unsigned int i;
+
+	ksim_for_each_observer(ou->obs, i, ob, unit_done)
+		ob->ops->unit_done(ob, ou);
+}
+
+static void ksim_hub_unit_post(struct ksim_unit_watch *w, struct ksim_unit *u,
+			       bool unit_progress)
+{
+	struct ksim_obs_unit *ou = ksim_hub_unit(w);
+	struct ksim_observer *ob;
+	unsigned int i;
+
+	ksim_for_each_observer(ou->obs, i, ob, unit_post)
+		ob->ops->unit_post(ob, ou, unit_progress);
+}
+
+/* A request captured (then its reply, built) or dropped. */
+static void ksim_hub_unit_ctrl(struct ksim_unit_watch *w, struct ksim_unit *u,
+			       const struct kh_flit *req, bool dropped)
+{
+	struct ksim_obs_unit *ou = ksim_hub_unit(w);
+	struct ksim_observer *ob;
+	unsigned int i;
+
+	ksim_for_each_observer(ou->obs, i, ob, unit_ctrl)
+		ob->ops->unit_ctrl(ob, ou, req, dropped);
+	if (dropped)
+		return;
+	ksim_for_each_observer(ou->obs, i, ob, unit_reply)
+		ob->ops->unit_reply(ob, ou, &u->ctrl_reply);
+}
+
+static bool ksim_hub_unit_ctrl_send(struct ksim_unit_watch *w,
+				    struct ksim_unit *u)
+{
+	struct ksim_obs_unit *ou = ksim_hub_unit(w);
+	struct ksim_observer *ob;
+	bool lost = false;
+	unsigned int i;
+
+	ksim_for_each_observer(ou->obs, i, ob, unit_reply_out)
+		lost = ob->ops->unit_reply_out(ob, ou, lost);
+	return lost;
+}
+
+static void ksim_hub_unit_drop(struct ksim_unit_watch *w, struct ksim_unit *u,
+			       const struct kh_flit *f)
+{
+	struct ksim_obs_unit *ou = ksim_hub_unit(w);
+	struct ksim_observer *ob;
+	unsigned int i;
+
+	ksim_for_each_observer(ou->obs, i, ob, unit_drop)
+		ob->ops->unit_drop(ob, ou, f);
+}
+
+static void ksim_hub_unit_reset(struct ksim_unit_watch *w, struct ksim_unit *u)
+{
+	struct ksim_obs_unit *ou = ksim_hub_unit(w);
+	struct ksim_observer *ob;
+	unsigned int i;
+
+	ksim_for_each_observer(ou->obs, i, ob, unit_reset)
+		ob->ops->unit_reset(ob, ou);
+}
+
+static const struct ksim_unit_watch_ops ksim_hub_unit_ops = {
+	.busy = ksim_hub_unit_busy,
+	.pre = ksim_hub_unit_pre,
+	.send = ksim_hub_unit_send,
+	.pop = ksim_hub_unit_pop,
+	.done = ksim_hub_unit_done,
+	.post = ksim_hub_unit_post,
+	.ctrl = ksim_hub_unit_ctrl,
+	.ctrl_send = ksim_hub_unit_ctrl_send,
+	.drop = ksim_hub_unit_drop,
+	.reset = ksim_hub_unit_reset,
+};
+
+/* ---- MAG, the orchestrator, mesh reset ---- */
+
+static void ksim_hub_mem_read(struct ksim_mesh_watch *w,
+			      struct ksim_mag_port *mp, u64 a, u8 *buf)
+{
+	struct ksim_obs *o = ksim_hub_of_mesh(w);
+	struct ksim_observer *ob;
+	unsigned int i;
+
+	ksim_for_each_observer(o, i, ob, mem_read)
+		ob->ops->mem_read(ob, mp, a, buf);
+}
+
+static bool ksim_hub_mem_write(struct ksim_mesh_watch *w,
+			       struct ksim_mag_port *mp, u64 a)
+{
+	struct ksim_obs *o = ksim_hub_of_mesh(w);
+	struct ksim_observer *ob;
+	bool lost = false;
+	unsigned int i;
+
+	ksim_for_each_observer(o, i, ob, mem_write)
+		if (ob->ops->mem_write(ob, mp, a))
+			lost = true;
+	return lost;
+}
+
+static void ksim_hub_mem_nodata(struct ksim_mesh_watch *w,
+				struct ksim_mag_port *mp,
+				const struct kh_flit *f)
+{
+	struct ksim_obs *o = ksim_hub_of_mesh(w);
+	struct ksim_observer *ob;
+	unsigned int i;
+
+	ksim_for_each_observer(o, i, ob, mem_nodata)
+		ob->ops->mem_nodata(ob, mp, f);
+}
+
+static void ksim_hub_orch(struct ksim_mesh_watch *w, struct ksim_orch *orc,
+			  unsigned int ev, const struct kh_flit *f)
+{
+	struct ksim_obs *o = ksim_hub_of_mesh(w);
+	struct ksim_observer *ob;
+	unsigned int i;
+
+	ksim_for_each_observer(o, i, ob, orch)
+		ob->ops->orch(ob, orc, ev, f);
+}
+
+static void ksim_hub_mesh_reset(struct ksim_mesh_watch *w, struct ksim_mesh *m)
+{
+	struct ksim_obs *o = ksim_hub_of_mesh(w);
+	struct ksim_observer *ob;
+	unsigned int i;
+
+	ksim_for_each_observer(o, i, ob, mesh_reset)
+		ob->ops->mesh_reset(ob, m->id);
+}
+
+static const struct ksim_mesh_watch_ops ksim_hub_mesh_ops = {
+	.mem_read = ksim_hub_mem_read,
+	.mem_write = ksim_hub_mem_write,
+	.mem_nodata = ksim_hub_mem_nodata,
+	.orch = ksim_hub_orch,
+	.reset = ksim_hub_mesh_reset,
+};
+
+/* ---- the card's DMA: the XDMA engine, the bulk copy ---- */
+
+static int ksim_hub_xdma_knob(struct ksim_xdma_watch *w, unsigned int c2h,
+			      unsigned int event)
+{
+	struct ksim_obs *o = ksim_hub_of_xdma(w);
+	struct ksim_observer *ob;
+	unsigned int i;
+	int e;
+
+	ksim_for_each_observer(o, i, ob, xdma_knob) {
+		e = ob->ops->xdma_knob(ob, c2h, event);
+		if (e >= 0)
+			return e;
+	}
+	return -1;
+}
+
+static void ksim_hub_xdma_event(struct ksim_xdma_watch *w,
+				const struct ksim_xdma_event *ev)
+{
+	struct ksim_obs *o = ksim_hub_of_xdma(w);
+	struct ksim_observer *ob;
+	unsigned int i;
+
+	ksim_for_each_observer(o, i, ob, xdma_event)
+		ob->ops->xdma_event(ob, ev);
+}
+
+static const struct ksim_xdma_watch_ops ksim_hub_xdma_ops = {
+	.knob = ksim_hub_xdma_knob,
+	.event = ksim_hub_xdma_event,
+};
+
+void ksim_obs_dma(struct ksim_obs *o, bool write, u64 addr, size_t len,
+		  int result, u32 cost)
+{
+	struct ksim_observer *ob;
+	unsigned int i;
+
+	ksim_for_each_observer(o, i, ob, dma)
+		ob->ops->dma(ob, write, addr, len, result, cost);
+}
+
+void ksim_obs_event(struct ksim_obs *o, const struct ksim_trace_ev *ev)
+{
+	struct ksim_observer *ob;
+	unsigned int i;
+
+	ksim_for_each_observer(o, i, ob, event)
+		ob->ops->event(ob, ev);
+}
 
 /* ---- life cycle ---- */
 
-static unsigned int ksim_obs_tick(struct ksim_node *n)
-{
-	struct ksim_obs *o = ksim_container_of(n, struct ksim_obs, node);
-
-	/* a busy knob's edge: re-arm for the next one */
-	ksim_inject_timer(o);
-	return KSIM_TICK_IDLE;	/* until the timer */
-}
-
-static const struct ksim_node_ops ksim_obs_node_ops = {
-	.tick = ksim_obs_tick,
-};
-
-int ksim_obs_create(struct ksim_card *card)
+struct ksim_obs *ksim_obs_create(const struct ksim_obs_wiring *w, int *err)
 {
 	struct ksim_obs *o = ksim_plat_zalloc(sizeof(*o));
-	int e;
 
-	if (!o)
-		return -ENOMEM;
-	o->card = card;
-	e = ksim_sched_add(&card->sched, &o->node, &ksim_obs_node_ops);
-	if (e) {
-		ksim_plat_free(o);
-		return e;
+	if (!o) {
+		*err = -ENOMEM;
+		return NULL;
 	}
-	card->obs = o;
+	o->w = *w;
+	o->mesh_watch.ops = &ksim_hub_mesh_ops;
+	o->xdma_watch.ops = &ksim_hub_xdma_ops;
+	return o;
+}
+
+int ksim_obs_register(struct ksim_obs *o, struct ksim_observer *ob)
+{
+	if (o->n_list >= KSIM_OBSERVERS_MAX)
+		return -ENOSPC;
+	ob->obs = o;
+	o->list[o->n_list++] = ob;
 	return 0;
 }
 
-static bool ksim_is_router_node(const struct ksim_card *card,
-			      const struct ksim_node *n)
+static bool ksim_is_router_node(const struct ksim_obs *o,
+				const struct ksim_node *n)
 {
 	unsigned int m, i;
 
-	for (m = 0; n && m < card->n_mesh; m++) {
-		const struct ksim_mesh *me = card->mesh[m];
+	for (m = 0; n && m < o->w.n_mesh; m++) {
+		const struct ksim_mesh *me = o->w.mesh[m];
 
 		for (i = 0; i < me->nrx * me->nry; i++)
 			if (n == &me->routers[i].node)
@@ -68,12 +389,12 @@ static bool ksim_is_router_node(const struct ksim_card *card,
 }
 
 static void ksim_obs_link_init(struct ksim_obs *o, struct ksim_obs_link *ol,
-			     struct ksim_link *l, struct ksim_node *sender)
+			       struct ksim_link *l, struct ksim_node *sender)
 {
-	struct ksim_card *card = o->card;
-	struct ksim_mesh *m = l->mesh < card->n_mesh ? card->mesh[l->mesh] : NULL;
-	bool rx_router = l->rx && ksim_is_router_node(card, l->rx->node);
+	struct ksim_mesh *m = l->mesh < o->w.n_mesh ? o->w.mesh[l->mesh] : NULL;
+	bool rx_router = l->rx && ksim_is_router_node(o, l->rx->node);
 
+	ol->watch.ops = &ksim_hub_link_ops;
 	ol->obs = o;
 	ol->l = l;
 	ol->sender = sender;
@@ -88,7 +409,7 @@ static void ksim_obs_link_init(struct ksim_obs *o, struct ksim_obs_link *ol,
 		snprintf(ol->name, sizeof(ol->name), "R%u,%u.%c", l->x, l->y,
 			 ksim_port_letter(l->port));
 	else if (l->kind == KSIM_LINK_ENDPOINT &&
-		 l != ksim_l2_link(card, l->mesh, l->x, l->y, false))
+		 (!m || l != ksim_mesh_l2_link(m, l->x, l->y, false)))
 		snprintf(ol->name, sizeof(ol->name), "%u,%u", l->x, l->y);
 	else if (l->kind == KSIM_LINK_ENDPOINT)
 		snprintf(ol->name, sizeof(ol->name), "%u,%u.l2", l->x, l->y);
@@ -96,10 +417,10 @@ static void ksim_obs_link_init(struct ksim_obs *o, struct ksim_obs_link *ol,
 		snprintf(ol->name, sizeof(ol->name), "%u,%u.l2u", l->x, l->y);
 }
 
-static int ksim_obs_tables(struct ksim_obs *o)
+int ksim_obs_start(struct ksim_obs *o)
 {
-	struct ksim_card *card = o->card;
-	struct ksim_sched *s = &card->sched;
+	struct ksim_sched *s = o->w.sched;
+	struct ksim_observer *ob;
 	unsigned int i, j, k, m, x, y;
 
 	for (i = 0, k = 0; i < s->n_all; i++)
@@ -110,99 +431,109 @@ static int ksim_obs_tables(struct ksim_obs *o)
 	for (i = 0; i < s->n_all; i++)
 		for (j = 0; j < s->all[i]->n_out; j++)
 			ksim_obs_link_init(o, &o->links[o->n_links++],
-					 s->all[i]->out[j], s->all[i]);
-	for (m = 0, k = 0; m < card->n_mesh; m++)
+					   s->all[i]->out[j], s->all[i]);
+	for (m = 0, k = 0; m < o->w.n_mesh; m++)
 		for (y = 0; y < KSIM_MAP_MAX; y++)
 			for (x = 0; x < KSIM_MAP_MAX; x++)
-				if (card->mesh[m]->unit[y][x])
+				if (o->w.mesh[m]->unit[y][x])
 					k++;
 	o->units = ksim_plat_zalloc(sizeof(*o->units) * (k + 1));
 	if (!o->units)
 		return -ENOMEM;
-	for (m = 0; m < card->n_mesh; m++)
+	for (m = 0; m < o->w.n_mesh; m++)
 		for (y = 0; y < KSIM_MAP_MAX; y++)
 			for (x = 0; x < KSIM_MAP_MAX; x++) {
-				struct ksim_unit *u = card->mesh[m]->unit[y][x];
+				struct ksim_unit *u = o->w.mesh[m]->unit[y][x];
 				struct ksim_obs_unit *ou;
 
 				if (!u)
 					continue;
 				ou = &o->units[o->n_units++];
+				ou->watch.ops = &ksim_hub_unit_ops;
 				ou->obs = o;
 				ou->u = u;
-				ou->retire_code = 0xff;
-				ksim_check_unit_reset(ou);
+				ksim_for_each_observer(o, i, ob, unit_reset)
+					ob->ops->unit_reset(ob, ou);
 			}
 	return 0;
 }
 
-int ksim_obs_start(struct ksim_card *card, const struct ksim_desc *d,
-		 const struct ksim_opts *opts, char *err, size_t errlen)
+void ksim_obs_destroy(struct ksim_obs *o)
 {
-	struct ksim_obs *o = card->obs;
-	int e;
-
-	e = ksim_obs_tables(o);
-	if (e)
-		return e;
-	if (opts) {
-		o->violation = opts->violation;
-		o->violation_ctx = opts->violation_ctx;
-		if (opts->flags & KSIM_CHECK) {
-			e = ksim_check_enable(o, true);
-			if (e)
-				return e;
-		}
-	}
-	if (d) {
-		e = ksim_command_lines(o, d, err, errlen);
-		if (e)
-			return e;
-	}
-	ksim_obs_attach(o);
-	return 0;
-}
-
-void ksim_obs_destroy(struct ksim_card *card)
-{
-	struct ksim_obs *o = card->obs;
+	struct ksim_observer *ob;
+	unsigned int i;
 
 	if (!o)
 		return;
-	if (o->check_on && o->links)
-		ksim_chk_audit(o);	/* the last word on lost flits */
-	card->sched.post_cycle = NULL;
-	ksim_check_free(o);
-	ksim_trace_free(o);
-	ksim_inject_free(o);
+	/* in order: the checker's last audit may tell the trace */
+	ksim_for_each_observer(o, i, ob, fini)
+		ob->ops->fini(ob);
 	ksim_plat_free(o->links);
 	ksim_plat_free(o->units);
 	ksim_plat_free(o);
-	card->obs = NULL;
 }
 
-void ksim_obs_mesh_reset(struct ksim_card *card, unsigned int mesh)
-{
-	struct ksim_obs *o = card->obs;
+/* ---- which objects are watched ---- */
 
-	if (o && o->check_on)
-		ksim_check_mesh_reset(o, mesh);
+static bool ksim_watches_link(struct ksim_obs *o, const struct ksim_obs_link *ol)
+{
+	struct ksim_observer *ob;
+	unsigned int i;
+
+	ksim_for_each_observer(o, i, ob, watch_link)
+		if (ob->ops->watch_link(ob, ol))
+			return true;
+	return false;
+}
+
+static bool ksim_watches_unit(struct ksim_obs *o, const struct ksim_obs_unit *ou)
+{
+	struct ksim_observer *ob;
+	unsigned int i;
+
+	ksim_for_each_observer(o, i, ob, watch_unit)
+		if (ob->ops->watch_unit(ob, ou))
+			return true;
+	return false;
+}
+
+static bool ksim_watches_mesh(struct ksim_obs *o, unsigned int mesh)
+{
+	struct ksim_observer *ob;
+	unsigned int i;
+
+	ksim_for_each_observer(o, i, ob, watch_mesh)
+		if (ob->ops->watch_mesh(ob, mesh))
+			return true;
+	return false;
+}
+
+static bool ksim_watches_card(struct ksim_obs *o)
+{
+	struct ksim_observer *ob;
+	unsigned int i;
+
+	ksim_for_each_observer(o, i, ob, watch_card)
+		if (ob->ops->watch_card(ob))
+			return true;
+	return false;
 }
 
 void ksim_obs_attach(struct ksim_obs *o)
 {
-	struct ksim_card *card = o->card;
-	bool all = o->check_on || o->trace_on;
 	unsigned int i;
 
 	for (i = 0; i < o->n_links; i++)
-		o->links[i].l->obs = all || o->links[i].knobs ? &o->links[i]
-							       : NULL;
+		o->links[i].l->obs = ksim_watches_link(o, &o->links[i]) ?
+				     &o->links[i].watch : NULL;
 	for (i = 0; i < o->n_units; i++)
-		o->units[i].u->obs = all || o->units[i].knobs ? &o->units[i]
-							      : NULL;
-	for (i = 0; i < card->n_mesh; i++)
-		card->mesh[i]->obs = o->trace_on || o->mesh[i].dram ? o : NULL;
+		o->units[i].u->obs = ksim_watches_unit(o, &o->units[i]) ?
+				     &o->units[i].watch : NULL;
+	for (i = 0; i < o->w.n_mesh; i++)
+		o->w.mesh[i]->obs = ksim_watches_mesh(o, i) ? &o->mesh_watch
+							    : NULL;
+	o->dma_watched = ksim_watches_card(o);
+	o->w.xdma->obs = o->dma_watched ? &o->xdma_watch : NULL;
 }
 
 /* ---- the records of links and units ---- */
@@ -229,330 +560,10 @@ struct ksim_obs_unit *ksim_obs_unit_of(struct ksim_obs *o,
 	return NULL;
 }
 
-/* ---- links ---- */
-
-void ksim_obs_link_refused(struct ksim_link *l, u64 now)
-{
-	struct ksim_obs_link *ol = l->obs;
-
-	if (ol->obs->check_on)
-		ksim_check_refused(ol, now);
-}
-
-unsigned int ksim_obs_link_xfer(struct ksim_link *l, u64 now,
-			      struct kh_flit *copy)
-{
-	struct ksim_obs_link *ol = l->obs;
-	struct ksim_obs *o = ol->obs;
-	unsigned int act = 0;
-	u32 t;
-
-	if (o->check_on)
-		act |= ksim_check_xfer(ol, now);
-	if (ol->knobs)
-		act |= ksim_inject_link_xfer(ol, now);
-	t = ksim_flit_tag(&l->reg);
-	if (o->trace_on &&
-	    (ksim_trace_wants(o, KSIM_TRC_HOP) ||
-	     (ol->cls == KSIM_LC_TIEOFF && ksim_trace_wants(o, KSIM_TRC_DROP)) ||
-	     ((act & (KSIM_XFER_DROP | KSIM_XFER_KEEP)) &&
-	      ksim_trace_wants(o, KSIM_TRC_INJECT)))) {
-		struct ksim_trace_ev *ev = ksim_trace_new_ev(o, KSIM_TR_HOP);
-		const struct kh_flit *f = &l->reg;
-
-		ev->mesh = l->mesh;
-		ev->x = l->x;
-		ev->y = l->y;
-		ev->c = l->kind == KSIM_LINK_ROUTER ? l->port :
-			l->kind == KSIM_LINK_ENDPOINT ? 0xff : 0xfe;
-		ev->d = (kh_flit_get(f, KH_HDR_TYPE) & 0xf) |
-			(ol->cls == KSIM_LC_DELIVER ? 0x10 : 0) |
-			(ol->cls == KSIM_LC_TIEOFF ? 0x20 : 0) |
-			(act & KSIM_XFER_DROP ? 0x40 : 0) |
-			(act & KSIM_XFER_KEEP ? 0x80 : 0);
-		ev->a = t;
-		ev->b = KH_YX(kh_flit_get(f, KH_HDR_SRC_X),
-			      kh_flit_get(f, KH_HDR_SRC_Y)) |
-			(KH_YX(kh_flit_get(f, KH_HDR_DST_X),
-			       kh_flit_get(f, KH_HDR_DST_Y)) << 8);
-		ev->v = kh_flit_get(f, KH_HDR_TXN);
-	}
-	if (t && ol->cls != KSIM_LC_HOP && ol->cls != KSIM_LC_BIRTH) {
-		/* an endpoint never sees a tag */
-		*copy = l->reg;
-		ksim_flit_set_tag(copy, 0);
-		act |= KSIM_XFER_COPY;
-	}
-	return act;
-}
-
-void ksim_obs_link_taken(struct ksim_link *l, u64 now)
-{
-	struct ksim_obs_link *ol = l->obs;
-
-	if (ol->obs->check_on)
-		ksim_check_taken(ol, now);
-}
-
-/* ---- units ---- */
-
 void ksim_obs_unit_name(const struct ksim_obs_unit *ou, char *buf, size_t len)
 {
 	const struct ksim_unit *u = ou->u;
 
 	snprintf(buf, len, "mesh %u unit (%u,%u) %s", u->mesh->id, u->x, u->y,
 		 u->type->token);
-}
-
-bool ksim_obs_unit_busy(const struct ksim_unit *u)
-{
-	const struct ksim_obs_unit *ou = u->obs;
-
-	return ou->knobs && ksim_inject_unit_busy(ou, u->node.sched->now);
-}
-
-void ksim_obs_unit_pre(struct ksim_unit *u)
-{
-	struct ksim_obs_unit *ou = u->obs;
-
-	ou->retire_code = 0xff;
-	ou->accept_traced = false;
-	if (ou->obs->check_on)
-		ksim_check_unit_pre(ou);
-}
-
-void ksim_obs_unit_send(struct ksim_unit *u, const struct kh_flit *f, bool ready)
-{
-	struct ksim_obs_unit *ou = u->obs;
-
-	if (ou->obs->check_on)
-		ksim_check_unit_send(ou, f, ready);
-}
-
-void ksim_obs_unit_pop(struct ksim_unit *u, const struct kh_flit *head)
-{
-	struct ksim_obs_unit *ou = u->obs;
-
-	if (ou->obs->check_on)
-		ksim_check_unit_pop(ou, head);
-}
-
-static void ksim_trace_accept(struct ksim_obs_unit *ou)
-{
-	struct ksim_unit *u = ou->u;
-	struct ksim_trace_ev *ev = ksim_trace_new_ev(ou->obs, KSIM_TR_ACCEPT);
-
-	ev->mesh = u->mesh->id;
-	ev->x = u->x;
-	ev->y = u->y;
-	ev->c = u->cur_txn;
-	ev->d = u->cur_last;
-	ou->accept_traced = true;
-}
-
-static void ksim_trace_retire(struct ksim_obs_unit *ou);
-
-void ksim_obs_unit_done(struct ksim_unit *u)
-{
-	struct ksim_obs_unit *ou = u->obs;
-	struct ksim_obs *o = ou->obs;
-
-	if (ou->knobs && u->in_flight)
-		ksim_inject_unit_done(ou);
-	if (ksim_trace_wants(o, KSIM_TRC_UNIT))
-		ksim_trace_retire(ou);
-	if (o->check_on)
-		ksim_check_unit_done(ou);
-}
-
-static void ksim_trace_retire(struct ksim_obs_unit *ou)
-{
-	struct ksim_unit *u = ou->u;
-	struct ksim_trace_ev *ev;
-
-	if (u->p_accept)
-		ksim_trace_accept(ou);	/* the accept first, in one cycle */
-	ev = ksim_trace_new_ev(ou->obs, KSIM_TR_RETIRE);
-	ev->mesh = u->mesh->id;
-	ev->x = u->x;
-	ev->y = u->y;
-	ev->b = u->cur_txn;
-	ev->a = u->p_result;
-	if (!u->p_done)
-		ev->c = 0xfe;		/* a hang knob swallowed it */
-	else if (!u->in_flight)
-		ev->c = 0xff;		/* no completion */
-	else if (u->p_fault)
-		ev->c = KH_SIG_FAULT;
-	else if (u->cur_last)
-		ev->c = KH_SIG_BATCH_COMPLETE;
-	else
-		ev->c = KH_SIG_INST_COMPLETE;
-	if (ev->c == KH_SIG_BATCH_COMPLETE)
-		ev->a = u->cur_txn;
-}
-
-void ksim_obs_unit_post(struct ksim_unit *u, bool unit_progress)
-{
-	struct ksim_obs_unit *ou = u->obs;
-	struct ksim_obs *o = ou->obs;
-
-	if (o->check_on)
-		ksim_check_unit_post(ou, unit_progress);
-	if (u->p_accept && !ou->accept_traced && ksim_trace_wants(o, KSIM_TRC_UNIT))
-		ksim_trace_accept(ou);
-}
-
-void ksim_obs_unit_ctrl(struct ksim_unit *u, const struct kh_flit *req,
-		      bool dropped)
-{
-	struct ksim_obs_unit *ou = u->obs;
-	struct ksim_obs *o = ou->obs;
-
-	if (ksim_trace_wants(o, KSIM_TRC_CTRL)) {
-		struct ksim_trace_ev *ev =
-			ksim_trace_new_ev(o, dropped ? KSIM_TR_CTRL_LOST : KSIM_TR_CTRL_REQ);
-
-		ev->mesh = u->mesh->id;
-		ev->x = u->x;
-		ev->y = u->y;
-		ev->c = kh_flit_get(req, KH_CTRL_INDEX);
-		ev->d = kh_flit_get(req, KH_HDR_TXN);
-		ev->b = KH_YX(kh_flit_get(req, KH_HDR_SRC_X),
-			      kh_flit_get(req, KH_HDR_SRC_Y));
-	}
-	if (!dropped && ou->knobs)
-		ksim_inject_unit_ctrl(ou, &u->ctrl_reply);
-}
-
-bool ksim_obs_unit_ctrl_send(struct ksim_unit *u)
-{
-	struct ksim_obs_unit *ou = u->obs;
-	struct ksim_obs *o = ou->obs;
-	bool lost = ou->ctrl_drop;
-
-	ou->ctrl_drop = false;
-	if (ksim_trace_wants(o, KSIM_TRC_CTRL)) {
-		struct ksim_trace_ev *ev = ksim_trace_new_ev(o, KSIM_TR_CTRL_REPLY);
-		const struct kh_flit *r = &u->ctrl_reply;
-
-		ev->mesh = u->mesh->id;
-		ev->x = u->x;
-		ev->y = u->y;
-		ev->c = kh_flit_get(r, KH_CTRL_INDEX);
-		ev->d = kh_flit_get(r, KH_HDR_TXN);
-		ev->b = KH_YX(kh_flit_get(r, KH_HDR_DST_X),
-			      kh_flit_get(r, KH_HDR_DST_Y));
-		ev->v = kh_flit_get(r, KH_CTRL_VALUE);
-		ev->e = lost;
-	}
-	return lost;
-}
-
-void ksim_obs_unit_drop(struct ksim_unit *u, const struct kh_flit *f)
-{
-	struct ksim_obs_unit *ou = u->obs;
-	struct ksim_trace_ev *ev;
-
-	if (!ksim_trace_wants(ou->obs, KSIM_TRC_DROP))
-		return;
-	ev = ksim_trace_new_ev(ou->obs, KSIM_TR_UNIT_DROP);
-	ev->mesh = u->mesh->id;
-	ev->x = u->x;
-	ev->y = u->y;
-	ev->d = kh_flit_get(f, KH_HDR_TYPE);
-	ev->b = KH_YX(kh_flit_get(f, KH_HDR_SRC_X),
-		      kh_flit_get(f, KH_HDR_SRC_Y));
-}
-
-void ksim_obs_unit_reset(struct ksim_unit *u)
-{
-	struct ksim_obs_unit *ou = u->obs;
-
-	ou->hung = false;
-	ou->ctrl_drop = false;
-	ksim_check_unit_reset(ou);
-}
-
-/* ---- MAG, orchestrator, host DMA ---- */
-
-void ksim_obs_mem_read(struct ksim_mag_port *mp, u64 a, u8 *buf)
-{
-	struct ksim_obs *o = mp->mag->mesh->obs;
-
-	if (o->mesh[mp->mag->mesh->id].dram)
-		ksim_inject_mem_read(o, mp, a, buf);
-}
-
-bool ksim_obs_mem_write(struct ksim_mag_port *mp, u64 a)
-{
-	struct ksim_obs *o = mp->mag->mesh->obs;
-
-	return o->mesh[mp->mag->mesh->id].dram &&
-	       ksim_inject_mem_write(o, mp, a);
-}
-
-void ksim_obs_mem_nodata(struct ksim_mag_port *mp, const struct kh_flit *f)
-{
-	struct ksim_obs *o = mp->mag->mesh->obs;
-	struct ksim_trace_ev *ev;
-
-	if (!ksim_trace_wants(o, KSIM_TRC_DROP))
-		return;
-	ev = ksim_trace_new_ev(o, KSIM_TR_MEM_NODATA);
-	ev->mesh = mp->mag->mesh->id;
-	ev->x = mp->x;
-	ev->y = mp->y;
-	ev->b = KH_YX(kh_flit_get(f, KH_HDR_SRC_X),
-		      kh_flit_get(f, KH_HDR_SRC_Y));
-}
-
-void ksim_obs_orch(struct ksim_orch *orc, unsigned int what,
-		 const struct kh_flit *f)
-{
-	struct ksim_mesh *m = orc->mag->mesh;
-	struct ksim_obs *o = m->obs;
-	struct ksim_trace_ev *ev;
-	u32 cls = what == KSIM_OBS_RX_DROP ? KSIM_TRC_DROP : KSIM_TRC_ORCH;
-	static const u8 kind[] = {
-		[KSIM_OBS_DISPATCH] = KSIM_TR_DISPATCH, [KSIM_OBS_MBOX] = KSIM_TR_MBOX,
-		[KSIM_OBS_SIGNAL] = KSIM_TR_SIGNAL, [KSIM_OBS_RX_DROP] = KSIM_TR_RX_DROP,
-	};
-
-	if (what >= KSIM_ARRAY_SIZE(kind) || !ksim_trace_wants(o, cls))
-		return;
-	ev = ksim_trace_new_ev(o, kind[what]);
-	ev->mesh = m->id;
-	ev->c = kh_flit_get(f, KH_HDR_TXN);
-	ev->d = kh_flit_get(f, KH_HDR_TYPE);
-	if (what == KSIM_OBS_DISPATCH || what == KSIM_OBS_MBOX) {
-		ev->x = kh_flit_get(f, KH_HDR_DST_X);
-		ev->y = kh_flit_get(f, KH_HDR_DST_Y);
-		ev->b = orc->left;
-	} else {
-		ev->x = kh_flit_get(f, KH_HDR_SRC_X);
-		ev->y = kh_flit_get(f, KH_HDR_SRC_Y);
-	}
-	if (what == KSIM_OBS_SIGNAL) {
-		ev->c = kh_flit_get(f, KH_SIG_CODE);
-		ev->a = kh_flit_get(f, KH_SIG_ARG);
-	}
-}
-
-void ksim_obs_dma(struct ksim_card *card, bool write, u64 addr, size_t len,
-		int result)
-{
-	struct ksim_obs *o = card->obs;
-	struct ksim_trace_ev *ev;
-
-	if (!ksim_trace_wants(o, KSIM_TRC_DMA))
-		return;
-	ev = ksim_trace_new_ev(o, KSIM_TR_DMA);
-	ev->v = addr;
-	ev->a = len > 0xffffffffULL ? 0xffffffffu : (u32)len;
-	ev->c = write;
-	ev->d = result != 0;
-	ev->e = card->timing.dma_cycles +
-		(u32)((len + KH_HOST_GRANULE - 1) / KH_HOST_GRANULE);
-	ev->mesh = 0xff;
 }

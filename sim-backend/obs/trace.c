@@ -2,63 +2,69 @@
 /*
  * The event trace (docs/spec/fault-injection.md "trace", docs/model.md
  * "Observability"): a ring of fixed-size events, a power of two long, the
- * oldest overwritten when it is full; and one text line per event.
+ * oldest overwritten when it is full; and one text line per event.  An
+ * observer (obs/obs.h), the last one registered: it records what the
+ * parts report and what the other observers did (a violation, a knob
+ * firing: ksim_obs_event()), after they did it.
  */
 #include "trace.h"
-#include "card.h"
+#include "base.h"
 #include "inject.h"
+#include "mag.h"
 #include "router.h"
-#include "tbuf.h"
 #include "util.h"
-#include "xdma.h"
 
 struct ksim_trace {
+	struct ksim_observer ob;	/* registered with the hub */
+	bool on;
+	u32 cls;		/* KSIM_TRC_*: the classes recorded */
 	u32 mask;		/* size - 1 */
 	u64 head;		/* events ever written */
-	struct ksim_trace_ev *ev;
+	struct ksim_trace_ev *ev;	/* the ring; NULL until the first on */
 };
 
 static const char *const ksim_class_name[] = {
 	"hop", "unit", "ctrl", "orch", "dma", "drop", "inject", "check",
 };
 
-static int ksim_trace_alloc(struct ksim_obs *o, u64 want)
+static struct ksim_trace *ksim_trace_of(struct ksim_observer *ob)
 {
-	struct ksim_trace *t = o->tr;
+	return ksim_container_of(ob, struct ksim_trace, ob);
+}
+
+static bool ksim_trace_wants(const struct ksim_trace *t, u32 cls)
+{
+	return t->on && (t->cls & cls);
+}
+
+static int ksim_trace_alloc(struct ksim_trace *t, u64 want)
+{
 	u32 size = 1;
 
 	if (want > KSIM_TRACE_MAX)
 		want = KSIM_TRACE_MAX;
 	while (size < want)
 		size <<= 1;
-	if (t && t->mask + 1 == size)
+	if (t->ev && t->mask + 1 == size)
 		return 0;
-	if (!t) {
-		t = ksim_plat_zalloc(sizeof(*t));
-		if (!t)
-			return -ENOMEM;
-		o->tr = t;
-	}
 	ksim_plat_free(t->ev);
 	t->ev = ksim_plat_zalloc(sizeof(*t->ev) * size);
 	t->head = 0;
 	t->mask = size - 1;
 	if (!t->ev) {
-		ksim_plat_free(t);
-		o->tr = NULL;
+		t->mask = 0;
+		t->on = false;
 		return -ENOMEM;
 	}
 	return 0;
 }
 
-void ksim_trace_free(struct ksim_obs *o)
+static void ksim_trace_fini(struct ksim_observer *ob)
 {
-	if (!o->tr)
-		return;
-	ksim_plat_free(o->tr->ev);
-	ksim_plat_free(o->tr);
-	o->tr = NULL;
-	o->trace_on = false;
+	struct ksim_trace *t = ksim_trace_of(ob);
+
+	ksim_plat_free(t->ev);
+	ksim_plat_free(t);
 }
 
 /* "hop,unit,..." -> KSIM_TRC_* */
@@ -87,11 +93,14 @@ static int ksim_trace_classes(const struct ksim_word *val, u32 *mask, char *err,
 	return 0;
 }
 
-int ksim_trace_command(struct ksim_obs *o, const struct ksim_words *w,
-		     unsigned int first, char *err, size_t errlen)
+static int ksim_trace_command(struct ksim_observer *ob,
+			      const struct ksim_words *w, unsigned int first,
+			      char *err, size_t errlen)
 {
+	struct ksim_trace *t = ksim_trace_of(ob);
+	struct ksim_obs *o = t->ob.obs;
 	struct ksim_word key, val;
-	u64 size = o->tr ? o->tr->mask + 1 : KSIM_TRACE_DEFAULT;
+	u64 size = t->ev ? t->mask + 1 : KSIM_TRACE_DEFAULT;
 	u32 mask = KSIM_TRC_ALL;
 	unsigned int i;
 	int e;
@@ -103,9 +112,9 @@ int ksim_trace_command(struct ksim_obs *o, const struct ksim_words *w,
 		if (w->n != first + 1)
 			return ksim_refuse(err, errlen, "trace off/clear: takes nothing more");
 		if (ksim_word_is(&w->w[first], "off"))
-			o->trace_on = false;
-		else if (o->tr)
-			o->tr->head = 0;
+			t->on = false;
+		else
+			t->head = 0;
 		ksim_obs_attach(o);
 		return 0;
 	}
@@ -125,79 +134,45 @@ int ksim_trace_command(struct ksim_obs *o, const struct ksim_words *w,
 			return ksim_refuse(err, errlen, "trace on: options are size=N and events=LIST");
 		}
 	}
-	e = ksim_trace_alloc(o, size);
+	e = ksim_trace_alloc(t, size);
 	if (e)
 		return ksim_refuse(err, errlen, "trace on: out of memory");
-	o->trace_mask = mask;
-	o->trace_on = true;
+	t->cls = mask;
+	t->on = true;
 	ksim_obs_attach(o);
 	return 0;
 }
 
-struct ksim_trace_ev *ksim_trace_new_ev(struct ksim_obs *o, unsigned int kind)
+/* The next event slot, kind and cycle filled in, the rest zero. */
+static struct ksim_trace_ev *ksim_trace_new_ev(struct ksim_trace *t,
+					       unsigned int kind)
 {
-	struct ksim_trace *t = o->tr;
 	struct ksim_trace_ev *ev = &t->ev[t->head++ & t->mask];
 
 	memset(ev, 0, sizeof(*ev));
-	ev->cycle = o->card->sched.now;
+	ev->cycle = ksim_obs_now(t->ob.obs);
 	ev->kind = kind;
 	return ev;
 }
 
-void ksim_trace_inject(struct ksim_obs *o, u64 now, const struct ksim_knob *k,
-		     u32 a, u64 v)
+void ksim_trace_ring_bounds(const struct ksim_trace *t, u64 *first, u64 *end)
 {
-	struct ksim_trace_ev *ev;
-
-	if (!ksim_trace_wants(o, KSIM_TRC_INJECT))
-		return;
-	ev = ksim_trace_new_ev(o, KSIM_TR_INJECT);
-	ev->cycle = now;
-	ev->mesh = k->mesh;
-	ev->x = k->link ? k->link->l->x : k->x;
-	ev->y = k->link ? k->link->l->y : k->y;
-	ev->c = k->kind;
-	ev->e = k->id;
-	ev->a = a;
-	ev->v = v;
-}
-
-void ksim_obs_trace_viol(struct ksim_obs *o, u64 cycle, unsigned int rule,
-		       unsigned int mesh, unsigned int x, unsigned int y)
-{
-	struct ksim_trace_ev *ev;
-
-	if (!ksim_trace_wants(o, KSIM_TRC_CHECK))
-		return;
-	ev = ksim_trace_new_ev(o, KSIM_TR_VIOL);
-	ev->cycle = cycle;
-	ev->mesh = mesh;
-	ev->x = x;
-	ev->y = y;
-	ev->c = rule;
-}
-
-void ksim_trace_bounds(struct ksim_card *card, u64 *first, u64 *end)
-{
-	struct ksim_trace *t = card->obs ? card->obs->tr : NULL;
-
 	*first = *end = 0;
-	if (!t)
+	if (!t->ev)
 		return;
 	*end = t->head;
 	*first = t->head > (u64)t->mask + 1 ? t->head - t->mask - 1 : 0;
 }
 
-int ksim_trace_get(struct ksim_card *card, u64 idx,
-		     struct ksim_trace_ev *ev)
+int ksim_trace_ring_get(const struct ksim_trace *t, u64 idx,
+			struct ksim_trace_ev *ev)
 {
 	u64 first, end;
 
-	ksim_trace_bounds(card, &first, &end);
+	ksim_trace_ring_bounds(t, &first, &end);
 	if (idx < first || idx >= end)
 		return -ENOENT;
-	*ev = card->obs->tr->ev[idx & card->obs->tr->mask];
+	*ev = t->ev[idx & t->mask];
 	return 0;
 }
 
@@ -339,20 +314,19 @@ static int ksim_ev_line(const struct ksim_trace_ev *ev, char *b, size_t n)
 	return k + snprintf(b, n, "\n");
 }
 
-static void ksim_trace_format(struct ksim_obs *o, u64 *pos,
-			      struct ksim_tbuf *tb)
+void ksim_trace_format(const struct ksim_trace *t, u64 *pos,
+		       struct ksim_tbuf *tb)
 {
-	struct ksim_card *card = o->card;
 	struct ksim_trace_ev ev;
 	u64 first, end;
 	char line[200];
 	int n;
 
-	ksim_trace_bounds(card, &first, &end);
+	ksim_trace_ring_bounds(t, &first, &end);
 	if (*pos == 0) {
 		n = snprintf(line, sizeof(line),
 			     "# kohaku-sim trace v1 clock_mhz=%u size=%u events=%llu first=%llu\n",
-			     card->clock_mhz, o->tr ? o->tr->mask + 1 : 0,
+			     t->ob.obs->w.clock_mhz, t->ev ? t->mask + 1 : 0,
 			     (unsigned long long)end,
 			     (unsigned long long)first);
 		if (n < 0 || tb->len - tb->pos <= (size_t)n)
@@ -370,7 +344,7 @@ static void ksim_trace_format(struct ksim_obs *o, u64 *pos,
 		*pos = first + 1;
 	}
 	while (*pos - 1 < end) {
-		if (ksim_trace_get(card, *pos - 1, &ev))
+		if (ksim_trace_ring_get(t, *pos - 1, &ev))
 			break;
 		n = ksim_ev_line(&ev, line, sizeof(line));
 		if (n < 0 || (size_t)n >= sizeof(line) ||
@@ -381,12 +355,327 @@ static void ksim_trace_format(struct ksim_obs *o, u64 *pos,
 	}
 }
 
-size_t ksim_trace_text(struct ksim_card *card, u64 *pos, char *buf,
-		       size_t len)
-{
-	struct ksim_tbuf tb;
+/* ---- what the parts report ---- */
 
-	ksim_tb_init(&tb, buf, len);
-	ksim_trace_format(card->obs, pos, &tb);
-	return tb.pos;
+static unsigned int ksim_trace_link_xfer(struct ksim_observer *ob,
+					 struct ksim_obs_link *ol, u64 now,
+					 unsigned int act)
+{
+	struct ksim_trace *t = ksim_trace_of(ob);
+	struct ksim_link *l = ol->l;
+	struct ksim_trace_ev *ev;
+	const struct kh_flit *f = &l->reg;
+
+	if (!ksim_trace_wants(t, KSIM_TRC_HOP) &&
+	    !(ol->cls == KSIM_LC_TIEOFF && ksim_trace_wants(t, KSIM_TRC_DROP)) &&
+	    !((act & (KSIM_XFER_DROP | KSIM_XFER_KEEP)) &&
+	      ksim_trace_wants(t, KSIM_TRC_INJECT)))
+		return 0;
+	ev = ksim_trace_new_ev(t, KSIM_TR_HOP);
+	ev->mesh = l->mesh;
+	ev->x = l->x;
+	ev->y = l->y;
+	ev->c = l->kind == KSIM_LINK_ROUTER ? l->port :
+		l->kind == KSIM_LINK_ENDPOINT ? 0xff : 0xfe;
+	ev->d = (kh_flit_get(f, KH_HDR_TYPE) & 0xf) |
+		(ol->cls == KSIM_LC_DELIVER ? 0x10 : 0) |
+		(ol->cls == KSIM_LC_TIEOFF ? 0x20 : 0) |
+		(act & KSIM_XFER_DROP ? 0x40 : 0) |
+		(act & KSIM_XFER_KEEP ? 0x80 : 0);
+	ev->a = ksim_flit_tag(f);
+	ev->b = KH_YX(kh_flit_get(f, KH_HDR_SRC_X),
+		      kh_flit_get(f, KH_HDR_SRC_Y)) |
+		(KH_YX(kh_flit_get(f, KH_HDR_DST_X),
+		       kh_flit_get(f, KH_HDR_DST_Y)) << 8);
+	ev->v = kh_flit_get(f, KH_HDR_TXN);
+	return 0;
+}
+
+static void ksim_trace_unit_pre(struct ksim_observer *ob,
+				struct ksim_obs_unit *ou)
+{
+	ou->accept_traced = false;
+}
+
+static void ksim_trace_accept(struct ksim_trace *t, struct ksim_obs_unit *ou)
+{
+	struct ksim_unit *u = ou->u;
+	struct ksim_trace_ev *ev = ksim_trace_new_ev(t, KSIM_TR_ACCEPT);
+
+	ev->mesh = u->mesh->id;
+	ev->x = u->x;
+	ev->y = u->y;
+	ev->c = u->cur_txn;
+	ev->d = u->cur_last;
+	ou->accept_traced = true;
+}
+
+/* exec_done, as the knobs left it */
+static void ksim_trace_unit_done(struct ksim_observer *ob,
+				 struct ksim_obs_unit *ou)
+{
+	struct ksim_trace *t = ksim_trace_of(ob);
+	struct ksim_unit *u = ou->u;
+	struct ksim_trace_ev *ev;
+
+	if (!ksim_trace_wants(t, KSIM_TRC_UNIT))
+		return;
+	if (u->p_accept)
+		ksim_trace_accept(t, ou);	/* the accept first, in one cycle */
+	ev = ksim_trace_new_ev(t, KSIM_TR_RETIRE);
+	ev->mesh = u->mesh->id;
+	ev->x = u->x;
+	ev->y = u->y;
+	ev->b = u->cur_txn;
+	ev->a = u->p_result;
+	if (!u->p_done)
+		ev->c = 0xfe;		/* a hang knob swallowed it */
+	else if (!u->in_flight)
+		ev->c = 0xff;		/* no completion */
+	else if (u->p_fault)
+		ev->c = KH_SIG_FAULT;
+	else if (u->cur_last)
+		ev->c = KH_SIG_BATCH_COMPLETE;
+	else
+		ev->c = KH_SIG_INST_COMPLETE;
+	if (ev->c == KH_SIG_BATCH_COMPLETE)
+		ev->a = u->cur_txn;
+}
+
+static void ksim_trace_unit_post(struct ksim_observer *ob,
+				 struct ksim_obs_unit *ou, bool unit_progress)
+{
+	struct ksim_trace *t = ksim_trace_of(ob);
+
+	if (ou->u->p_accept && !ou->accept_traced &&
+	    ksim_trace_wants(t, KSIM_TRC_UNIT))
+		ksim_trace_accept(t, ou);
+}
+
+static void ksim_trace_unit_ctrl(struct ksim_observer *ob,
+				 struct ksim_obs_unit *ou,
+				 const struct kh_flit *req, bool dropped)
+{
+	struct ksim_trace *t = ksim_trace_of(ob);
+	struct ksim_unit *u = ou->u;
+	struct ksim_trace_ev *ev;
+
+	if (!ksim_trace_wants(t, KSIM_TRC_CTRL))
+		return;
+	ev = ksim_trace_new_ev(t, dropped ? KSIM_TR_CTRL_LOST : KSIM_TR_CTRL_REQ);
+	ev->mesh = u->mesh->id;
+	ev->x = u->x;
+	ev->y = u->y;
+	ev->c = kh_flit_get(req, KH_CTRL_INDEX);
+	ev->d = kh_flit_get(req, KH_HDR_TXN);
+	ev->b = KH_YX(kh_flit_get(req, KH_HDR_SRC_X),
+		      kh_flit_get(req, KH_HDR_SRC_Y));
+}
+
+static bool ksim_trace_reply_out(struct ksim_observer *ob,
+				 struct ksim_obs_unit *ou, bool lost)
+{
+	struct ksim_trace *t = ksim_trace_of(ob);
+	struct ksim_unit *u = ou->u;
+	const struct kh_flit *r = &u->ctrl_reply;
+	struct ksim_trace_ev *ev;
+
+	if (!ksim_trace_wants(t, KSIM_TRC_CTRL))
+		return lost;
+	ev = ksim_trace_new_ev(t, KSIM_TR_CTRL_REPLY);
+	ev->mesh = u->mesh->id;
+	ev->x = u->x;
+	ev->y = u->y;
+	ev->c = kh_flit_get(r, KH_CTRL_INDEX);
+	ev->d = kh_flit_get(r, KH_HDR_TXN);
+	ev->b = KH_YX(kh_flit_get(r, KH_HDR_DST_X),
+		      kh_flit_get(r, KH_HDR_DST_Y));
+	ev->v = kh_flit_get(r, KH_CTRL_VALUE);
+	ev->e = lost;
+	return lost;
+}
+
+static void ksim_trace_unit_drop(struct ksim_observer *ob,
+				 struct ksim_obs_unit *ou,
+				 const struct kh_flit *f)
+{
+	struct ksim_trace *t = ksim_trace_of(ob);
+	struct ksim_unit *u = ou->u;
+	struct ksim_trace_ev *ev;
+
+	if (!ksim_trace_wants(t, KSIM_TRC_DROP))
+		return;
+	ev = ksim_trace_new_ev(t, KSIM_TR_UNIT_DROP);
+	ev->mesh = u->mesh->id;
+	ev->x = u->x;
+	ev->y = u->y;
+	ev->d = kh_flit_get(f, KH_HDR_TYPE);
+	ev->b = KH_YX(kh_flit_get(f, KH_HDR_SRC_X),
+		      kh_flit_get(f, KH_HDR_SRC_Y));
+}
+
+static void ksim_trace_mem_nodata(struct ksim_observer *ob,
+				  struct ksim_mag_port *mp,
+				  const struct kh_flit *f)
+{
+	struct ksim_trace *t = ksim_trace_of(ob);
+	struct ksim_trace_ev *ev;
+
+	if (!ksim_trace_wants(t, KSIM_TRC_DROP))
+		return;
+	ev = ksim_trace_new_ev(t, KSIM_TR_MEM_NODATA);
+	ev->mesh = mp->mag->mesh->id;
+	ev->x = mp->x;
+	ev->y = mp->y;
+	ev->b = KH_YX(kh_flit_get(f, KH_HDR_SRC_X),
+		      kh_flit_get(f, KH_HDR_SRC_Y));
+}
+
+static void ksim_trace_orch(struct ksim_observer *ob, struct ksim_orch *orc,
+			    unsigned int what, const struct kh_flit *f)
+{
+	struct ksim_trace *t = ksim_trace_of(ob);
+	struct ksim_mesh *m = orc->mag->mesh;
+	struct ksim_trace_ev *ev;
+	u32 cls = what == KSIM_ORCH_RX_DROP ? KSIM_TRC_DROP : KSIM_TRC_ORCH;
+	static const u8 kind[] = {
+		[KSIM_ORCH_DISPATCH] = KSIM_TR_DISPATCH,
+		[KSIM_ORCH_MBOX] = KSIM_TR_MBOX,
+		[KSIM_ORCH_SIGNAL] = KSIM_TR_SIGNAL,
+		[KSIM_ORCH_RX_DROP] = KSIM_TR_RX_DROP,
+	};
+
+	if (what >= KSIM_ARRAY_SIZE(kind) || !ksim_trace_wants(t, cls))
+		return;
+	ev = ksim_trace_new_ev(t, kind[what]);
+	ev->mesh = m->id;
+	ev->c = kh_flit_get(f, KH_HDR_TXN);
+	ev->d = kh_flit_get(f, KH_HDR_TYPE);
+	if (what == KSIM_ORCH_DISPATCH || what == KSIM_ORCH_MBOX) {
+		ev->x = kh_flit_get(f, KH_HDR_DST_X);
+		ev->y = kh_flit_get(f, KH_HDR_DST_Y);
+		ev->b = orc->left;
+	} else {
+		ev->x = kh_flit_get(f, KH_HDR_SRC_X);
+		ev->y = kh_flit_get(f, KH_HDR_SRC_Y);
+	}
+	if (what == KSIM_ORCH_SIGNAL) {
+		ev->c = kh_flit_get(f, KH_SIG_CODE);
+		ev->a = kh_flit_get(f, KH_SIG_ARG);
+	}
+}
+
+static void ksim_trace_dma(struct ksim_observer *ob, bool write, u64 addr,
+			   size_t len, int result, u32 cost)
+{
+	struct ksim_trace *t = ksim_trace_of(ob);
+	struct ksim_trace_ev *ev;
+
+	if (!ksim_trace_wants(t, KSIM_TRC_DMA))
+		return;
+	ev = ksim_trace_new_ev(t, KSIM_TR_DMA);
+	ev->v = addr;
+	ev->a = len > 0xffffffffULL ? 0xffffffffu : (u32)len;
+	ev->c = write;
+	ev->d = result != 0;
+	ev->e = cost +
+		(u32)((len + KH_HOST_GRANULE - 1) / KH_HOST_GRANULE);
+	ev->mesh = 0xff;
+}
+
+static void ksim_trace_xdma_event(struct ksim_observer *ob,
+				  const struct ksim_xdma_event *x)
+{
+	struct ksim_trace *t = ksim_trace_of(ob);
+	struct ksim_trace_ev *ev;
+
+	if (!ksim_trace_wants(t, KSIM_TRC_DMA))
+		return;
+	ev = ksim_trace_new_ev(t, KSIM_TR_XDMA);
+	ev->c = x->what;
+	ev->d = x->c2h;
+	ev->a = x->a;
+	ev->b = x->b;
+	ev->e = x->e;
+	ev->v = x->v;
+}
+
+/* another observer's event: a violation (class check), a knob (inject) */
+static void ksim_trace_event(struct ksim_observer *ob,
+			     const struct ksim_trace_ev *ev)
+{
+	struct ksim_trace *t = ksim_trace_of(ob);
+	u32 cls = ev->kind == KSIM_TR_VIOL ? KSIM_TRC_CHECK : KSIM_TRC_INJECT;
+
+	if (!ksim_trace_wants(t, cls))
+		return;
+	t->ev[t->head++ & t->mask] = *ev;
+}
+
+/* ---- the observer ---- */
+
+static bool ksim_trace_watch_link(struct ksim_observer *ob,
+				  const struct ksim_obs_link *ol)
+{
+	return ksim_trace_of(ob)->on;
+}
+
+static bool ksim_trace_watch_unit(struct ksim_observer *ob,
+				  const struct ksim_obs_unit *ou)
+{
+	return ksim_trace_of(ob)->on;
+}
+
+static bool ksim_trace_watch_mesh(struct ksim_observer *ob, unsigned int mesh)
+{
+	return ksim_trace_of(ob)->on;
+}
+
+static bool ksim_trace_watch_card(struct ksim_observer *ob)
+{
+	return ksim_trace_of(ob)->on;
+}
+
+static const struct ksim_observer_ops ksim_trace_ops = {
+	.name = "trace",
+	.command = ksim_trace_command,
+	.fini = ksim_trace_fini,
+	.watch_link = ksim_trace_watch_link,
+	.watch_unit = ksim_trace_watch_unit,
+	.watch_mesh = ksim_trace_watch_mesh,
+	.watch_card = ksim_trace_watch_card,
+	.link_xfer = ksim_trace_link_xfer,
+	.unit_pre = ksim_trace_unit_pre,
+	.unit_done = ksim_trace_unit_done,
+	.unit_post = ksim_trace_unit_post,
+	.unit_ctrl = ksim_trace_unit_ctrl,
+	.unit_reply_out = ksim_trace_reply_out,
+	.unit_drop = ksim_trace_unit_drop,
+	.mem_nodata = ksim_trace_mem_nodata,
+	.orch = ksim_trace_orch,
+	.dma = ksim_trace_dma,
+	.xdma_event = ksim_trace_xdma_event,
+	.event = ksim_trace_event,
+};
+
+struct ksim_trace *ksim_trace_create(struct ksim_obs *o, int *err)
+{
+	struct ksim_trace *t = ksim_plat_zalloc(sizeof(*t));
+
+	if (!t) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	t->ob.ops = &ksim_trace_ops;
+	*err = ksim_obs_register(o, &t->ob);
+	if (*err) {
+		ksim_plat_free(t);
+		return NULL;
+	}
+	return t;
+}
+
+bool ksim_trace_on(const struct ksim_trace *t)
+{
+	return t->on;
 }

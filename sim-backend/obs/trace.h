@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * The event trace: a bounded ring of events stamped in mesh cycles
- * (ksim_int.h struct ksim_trace_ev), and its text form.
+ * (struct ksim_trace_ev, obs/events.h), and its text form.  An observer
+ * (obs/obs.h), the last one registered: it records what happened.
  */
 #ifndef KSIM_TRACE_H
 #define KSIM_TRACE_H
 
-#include "ksim_int.h"
-#include "lex.h"
 #include "obs.h"
+#include "tbuf.h"
 
 /* event classes, for `trace on events=...` */
 #define KSIM_TRC_HOP	(1u << 0)
@@ -24,21 +24,18 @@
 #define KSIM_TRACE_DEFAULT	65536u
 #define KSIM_TRACE_MAX		(1u << 22)
 
-struct ksim_knob;
+struct ksim_trace;
 
-/* words w[first..] after "trace" */
-int ksim_trace_command(struct ksim_obs *o, const struct ksim_words *w,
-		     unsigned int first, char *err, size_t errlen);
-void ksim_trace_free(struct ksim_obs *o);
+/* A trace, off, registered with the hub (card/card.c, before finalize). */
+struct ksim_trace *ksim_trace_create(struct ksim_obs *o, int *err);
+bool ksim_trace_on(const struct ksim_trace *t);
 
-static inline bool ksim_trace_wants(const struct ksim_obs *o, u32 cls)
-{
-	return o->trace_on && (o->trace_mask & cls);
-}
-
-/* The next event slot, kind and cycle filled in, the rest zero. */
-struct ksim_trace_ev *ksim_trace_new_ev(struct ksim_obs *o, unsigned int kind);
-void ksim_trace_inject(struct ksim_obs *o, u64 now, const struct ksim_knob *k,
-		     u32 a, u64 v);
+/* Events [first, end) are in the ring; 0 with ev filled, or -ENOENT. */
+void ksim_trace_ring_bounds(const struct ksim_trace *t, u64 *first, u64 *end);
+int ksim_trace_ring_get(const struct ksim_trace *t, u64 idx,
+			struct ksim_trace_ev *ev);
+/* Events from *pos on as text, whole lines (ksim_trace_text()). */
+void ksim_trace_format(const struct ksim_trace *t, u64 *pos,
+		       struct ksim_tbuf *tb);
 
 #endif /* KSIM_TRACE_H */

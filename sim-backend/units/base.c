@@ -15,15 +15,11 @@
  *   instruction's src, with the code chosen here (fault > batch > inst).
  */
 #include "base.h"
-#include "mesh.h"
-#include "obs.h"
-#include "mag.h"
+#include "params.h"
 #include "util.h"
 
-static struct ksim_unit *sink_unit(const struct ksim_sink *s)
-{
-	return ksim_container_of(s, struct ksim_unit, sink);
-}
+/* the unit a sink is in; const for a const sink (busy()) */
+#define sink_unit(s)	ksim_container_of(s, struct ksim_unit, sink)
 
 static struct ksim_unit *node_unit(struct ksim_node *n)
 {
@@ -82,7 +78,7 @@ static bool ksim_base_busy(const struct ksim_sink *s)
 {
 	const struct ksim_unit *u = sink_unit(s);
 
-	if (ksim_unlikely(u->obs) && ksim_obs_unit_busy(u))
+	if (ksim_unlikely(u->obs) && u->obs->ops->busy(u->obs, u))
 		return true;	/* a busy knob */
 	/* either FIFO full, whatever the offered flit is (§3.1) */
 	return ksim_fifo_full(&u->inst) || ksim_fifo_full(&u->recv);
@@ -99,7 +95,7 @@ static void ksim_base_ctrl(struct ksim_unit *u, const struct kh_flit *req)
 		/* §3.1.1: taken off the link, discarded, never answered */
 		u->ctrl_dropped++;
 		if (ksim_unlikely(u->obs))
-			ksim_obs_unit_ctrl(u, req, true);
+			u->obs->ops->ctrl(u->obs, u, req, true);
 		ksim_mesh_log(u->mesh,
 			    "(%u,%u): CU_CTRL index %u dropped, a reply is pending",
 			    u->x, u->y, idx);
@@ -113,7 +109,7 @@ static void ksim_base_ctrl(struct ksim_unit *u, const struct kh_flit *req)
 	u->ctrl_pend = true;
 	u->ctrl_at = ksim_unit_now_(u);
 	if (ksim_unlikely(u->obs))
-		ksim_obs_unit_ctrl(u, req, false);
+		u->obs->ops->ctrl(u->obs, u, req, false);
 	/* a unit's addon window takes op 1 writes; the base's four are RO */
 	if (addon && u->type->ctrl_write &&
 	    kh_flit_get(req, KH_CTRL_OP) == KH_CTRL_OP_WRITE)
@@ -197,7 +193,7 @@ void ksim_unit_recv_pop(struct ksim_unit *u)
 	if (u->p_pop || ksim_fifo_empty(&u->recv))
 		return;
 	if (ksim_unlikely(u->obs))
-		ksim_obs_unit_pop(u, ksim_fifo_head(&u->recv));
+		u->obs->ops->pop(u->obs, u, ksim_fifo_head(&u->recv));
 	ksim_fifo_pop(&u->recv);
 	u->p_pop = true;
 }
@@ -207,7 +203,7 @@ void ksim_unit_drop(struct ksim_unit *u, const struct kh_flit *f,
 {
 	u->dropped++;
 	if (ksim_unlikely(u->obs))
-		ksim_obs_unit_drop(u, f);
+		u->obs->ops->drop(u->obs, u, f);
 	ksim_mesh_log(u->mesh, "(%u,%u) %s: dropped a type 0x%x flit from (%u,%u): %s",
 		    u->x, u->y, u->type->token,
 		    (unsigned int)kh_flit_get(f, KH_HDR_TYPE),
@@ -223,7 +219,7 @@ bool ksim_unit_send_ready(const struct ksim_unit *u)
 bool ksim_unit_send(struct ksim_unit *u, const struct kh_flit *f)
 {
 	if (ksim_unlikely(u->obs))
-		ksim_obs_unit_send(u, f, ksim_unit_send_ready(u));
+		u->obs->ops->send(u->obs, u, f, ksim_unit_send_ready(u));
 	if (!ksim_unit_send_ready(u))
 		return false;
 	ksim_link_load(&u->out, f);
@@ -280,11 +276,8 @@ void ksim_unit_timer(struct ksim_unit *u, u64 at)
 void ksim_unit_mag_port(const struct ksim_unit *u, unsigned int *x,
 		      unsigned int *y)
 {
-	const struct ksim_mag_port *mp =
-		&u->mesh->mag->port[ksim_mesh_unit_mag_port(u->mesh, u->y)];
-
-	*x = mp->x;
-	*y = mp->y;
+	*x = u->mesh->mag_x[u->y];
+	*y = u->mesh->mag_y[u->y];
 }
 
 void ksim_unit_hdr(const struct ksim_unit *u, struct kh_flit *f, unsigned int dx,
@@ -351,7 +344,8 @@ static unsigned int ksim_base_tick(struct ksim_node *n)
 			progress = true;
 		} else if (u->ctrl_pend && u->ctrl_at < now) {
 			/* a reply leaves at the earliest the cycle after capture */
-			if (!ksim_unlikely(u->obs) || !ksim_obs_unit_ctrl_send(u))
+			if (!ksim_unlikely(u->obs) ||
+			    !u->obs->ops->ctrl_send(u->obs, u))
 				ksim_link_load(&u->out, &u->ctrl_reply);
 			u->ctrl_pend = false;
 			progress = true;
@@ -361,7 +355,7 @@ static unsigned int ksim_base_tick(struct ksim_node *n)
 	u->p_accept = u->p_done = u->p_fault = u->p_pop = u->p_sent = false;
 	u->p_ready = ksim_link_free(&u->out) && !u->sig_count && !u->ctrl_pend;
 	if (ksim_unlikely(u->obs))
-		ksim_obs_unit_pre(u);
+		u->obs->ops->pre(u->obs, u);
 	unit_progress = u->type->tick(u);
 	if (unit_progress)
 		progress = true;
@@ -375,7 +369,7 @@ static unsigned int ksim_base_tick(struct ksim_node *n)
 	 * completion (§4).
 	 */
 	if (u->p_done && ksim_unlikely(u->obs))
-		ksim_obs_unit_done(u);	/* the checker; fault and hang knobs */
+		u->obs->ops->done(u->obs, u);	/* knobs may fault or hang it */
 	if (u->p_done) {
 		u->retired++;
 		u->n_retired++;
@@ -399,7 +393,7 @@ static unsigned int ksim_base_tick(struct ksim_node *n)
 		u->busy = busy;
 	}
 	if (ksim_unlikely(u->obs))
-		ksim_obs_unit_post(u, unit_progress);
+		u->obs->ops->post(u->obs, u, unit_progress);
 
 	if (progress)
 		return KSIM_TICK_AWAKE | KSIM_TICK_PROGRESS;
@@ -421,7 +415,7 @@ static const struct ksim_node_ops ksim_base_node_ops = {
 
 /* ---- life cycle ---- */
 
-struct ksim_unit *ksim_unit_create(struct ksim_mesh *m,
+struct ksim_unit *ksim_unit_create(const struct ksim_unit_env *m,
 			       const struct ksim_unit_type *type,
 			       unsigned int x, unsigned int y, int *err)
 {
@@ -508,5 +502,5 @@ void ksim_unit_reset(struct ksim_unit *u)
 	ksim_node_timer(&u->node, KSIM_NEVER);
 	ksim_node_wake(&u->node);
 	if (u->obs)
-		ksim_obs_unit_reset(u);
+		u->obs->ops->reset(u->obs, u);
 }

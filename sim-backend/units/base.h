@@ -10,10 +10,66 @@
 #include "ksim_unit.h"
 #include "fifo.h"
 #include "link.h"
+#include "log.h"
 #include "sched.h"
 #include <kohaku/kh_units.h>
 
-struct ksim_mesh;
+struct ksim_params;
+struct ksim_unit;
+struct ksim_unit_watch;
+
+/*
+ * What an endpoint reports to whoever watches it (the observers implement
+ * it, obs/obs.c), at the points of its cycle where the datapath's pulses
+ * are known:
+ *
+ *   busy      noc_in_busy is asked: true holds it high (a busy knob)
+ *   pre       before the unit's tick
+ *   send      the unit offers f on send_*, ready or not
+ *   pop       recv_ready: the receive head is consumed
+ *   done      exec_done, before the base acts on it: p_fault/p_result or
+ *             p_done may be changed (fault and hang knobs)
+ *   post      the cycle's pulses are all in (unit_progress: tick's answer)
+ *   ctrl      a CU_CTRL request captured, its reply built in ctrl_reply
+ *             (which may be changed), or dropped (a reply was pending)
+ *   ctrl_send the pending reply leaves: true when it is to be lost
+ *   drop      the unit dropped a received flit
+ *   reset     a mesh reset cleared the endpoint
+ */
+struct ksim_unit_watch_ops {
+	bool (*busy)(struct ksim_unit_watch *w, const struct ksim_unit *u);
+	void (*pre)(struct ksim_unit_watch *w, struct ksim_unit *u);
+	void (*send)(struct ksim_unit_watch *w, struct ksim_unit *u,
+		     const struct kh_flit *f, bool ready);
+	void (*pop)(struct ksim_unit_watch *w, struct ksim_unit *u,
+		    const struct kh_flit *head);
+	void (*done)(struct ksim_unit_watch *w, struct ksim_unit *u);
+	void (*post)(struct ksim_unit_watch *w, struct ksim_unit *u,
+		     bool unit_progress);
+	void (*ctrl)(struct ksim_unit_watch *w, struct ksim_unit *u,
+		     const struct kh_flit *req, bool dropped);
+	bool (*ctrl_send)(struct ksim_unit_watch *w, struct ksim_unit *u);
+	void (*drop)(struct ksim_unit_watch *w, struct ksim_unit *u,
+		     const struct kh_flit *f);
+	void (*reset)(struct ksim_unit_watch *w, struct ksim_unit *u);
+};
+
+struct ksim_unit_watch {
+	const struct ksim_unit_watch_ops *ops;
+};
+
+/*
+ * What a mesh gives each unit endpoint it builds (mesh/mesh.c fills one
+ * per mesh, before its first unit): the unit never names its mesh.
+ */
+struct ksim_unit_env {
+	struct ksim_sched *sched;	/* time, timers, wake-ups */
+	struct ksim_log *log;		/* diagnostics (ksim_mesh_log()) */
+	const struct ksim_params *p;	/* the mesh's parameters */
+	unsigned int id;		/* the mesh's index on the card */
+	/* by row: the MAG port a unit there sends memory requests to */
+	u8 mag_x[1u << KH_POS_WIDTH], mag_y[1u << KH_POS_WIDTH];
+};
 
 /* One queued completion (CU_SIGNAL), built into a flit when it leaves. */
 struct ksim_sig {
@@ -27,7 +83,7 @@ struct ksim_unit {
 	struct ksim_node node;
 	struct ksim_sink sink;		/* noc_in_* */
 	struct ksim_link out;		/* noc_out_*: the one outbound register */
-	struct ksim_mesh *mesh;
+	const struct ksim_unit_env *mesh;	/* what its mesh gave it */
 	const struct ksim_unit_type *type;
 	u8 x, y;
 
@@ -67,13 +123,13 @@ struct ksim_unit {
 	u64 n_sent;			/* send_* flits taken */
 	u64 n_taken;			/* flits taken off the link */
 
-	/* observers (obs/obs.h): NULL unless checked, traced or injected */
-	struct ksim_obs_unit *obs;
+	/* its watcher: NULL while nothing observes it (one test a hook) */
+	struct ksim_unit_watch *obs;
 
 	void *priv;
 };
 
-struct ksim_unit *ksim_unit_create(struct ksim_mesh *m,
+struct ksim_unit *ksim_unit_create(const struct ksim_unit_env *m,
 			       const struct ksim_unit_type *type,
 			       unsigned int x, unsigned int y, int *err);
 void ksim_unit_destroy(struct ksim_unit *u);

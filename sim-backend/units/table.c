@@ -7,7 +7,6 @@
  * not landed, which the parser refuses by name (none at present: every
  * KohakuTPU token has its model).
  */
-#include "desc.h"
 #include "table.h"
 #include "util.h"
 #include <kohaku/kh_units.h>

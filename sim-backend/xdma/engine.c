@@ -8,10 +8,10 @@
  * block's descriptors in order; the block's last descriptor names the next
  * block (its next address and nxt_adj).  For each descriptor it checks the
  * magic (MAGIC_STOPPED), moves the data between host memory (the host's
- * callbacks, struct ksim_host_ops) and the card bus (card/cardbus.h), counts it
- * in the completed count, logs DESC_COMPLETED and writes the count back
- * (poll mode) for one flagged COMPLETED, and stops at one flagged STOP
- * (DESC_STOPPED).  A status bit is logged only when control enables it
+ * callbacks, struct ksim_host_ops) and the card bus it is given (struct
+ * ksim_cardbus), counts it in the completed count, logs DESC_COMPLETED
+ * and writes the count back (poll mode) for one flagged COMPLETED, and
+ * stops at one flagged STOP (DESC_STOPPED).  A status bit is logged only when control enables it
  * (PG195: ie_*), and every event then goes through the interrupt mask to
  * the IRQ block (irq.c).
  *
@@ -42,20 +42,16 @@
  * data moves, and the descriptor completes, in the phase's last cycle.
  */
 #include "xdma.h"
-#include "card.h"
-#include "cardbus.h"
-#include "inject.h"
-#include "trace.h"
 #include "util.h"
 
 static u64 ksim_xdma_now(const struct ksim_xdma *x)
 {
-	return x->card->sched.now;
+	return ksim_node_now(&x->node);
 }
 
 static u64 ksim_xdma_round_trip(const struct ksim_xdma *x)
 {
-	u32 c = x->card->timing.dma_cycles;
+	u32 c = *x->round_trip;
 
 	return c ? c : 1;
 }
@@ -85,21 +81,6 @@ static void ksim_xdma_arm(struct ksim_xdma *x)
 			t = ch->due;
 	}
 	ksim_node_timer(&x->node, t);
-}
-
-/* ---- the trace (class dma) ---- */
-
-struct ksim_trace_ev *ksim_xdma_ev(struct ksim_xdma *x, unsigned int what,
-				   unsigned int c2h)
-{
-	struct ksim_trace_ev *ev;
-
-	if (!ksim_trace_wants(x->card->obs, KSIM_TRC_DMA))
-		return NULL;
-	ev = ksim_trace_new_ev(x->card->obs, KSIM_TR_XDMA);
-	ev->c = (u8)what;
-	ev->d = (u8)c2h;
-	return ev;
 }
 
 /* ---- host memory ---- */
@@ -154,7 +135,6 @@ static void ksim_xdma_start(struct ksim_xdma_chan *ch);
 static void ksim_xdma_idle(struct ksim_xdma_chan *ch, u32 bits)
 {
 	struct ksim_xdma *x = ch->x;
-	struct ksim_trace_ev *ev;
 
 	if (ch->stopping || !(ch->ctrl & KH_XDMA_CTRL_RUN))
 		bits |= KH_XDMA_CTRL_IDLE_STOPPED;
@@ -162,11 +142,10 @@ static void ksim_xdma_idle(struct ksim_xdma_chan *ch, u32 bits)
 	ch->wedge = KSIM_XW_NONE;
 	ch->stopping = false;
 	ksim_xdma_log(ch, bits);
-	ev = ksim_xdma_ev(x, KSIM_XT_STOP, ch->c2h);
-	if (ev) {
-		ev->a = ch->status;
-		ev->b = (u16)ch->completed;
-	}
+	if (ksim_unlikely(x->obs))
+		ksim_xdma_note(x, &(struct ksim_xdma_event){
+			.what = KSIM_XT_STOP, .c2h = ch->c2h,
+			.a = ch->status, .b = (u16)ch->completed });
 	if (ch->restart && (ch->ctrl & KH_XDMA_CTRL_RUN)) {
 		ksim_xdma_start(ch);
 		return;
@@ -189,22 +168,20 @@ static void ksim_xdma_wedge(struct ksim_xdma_chan *ch, unsigned int why,
 			    u32 bits, u64 addr)
 {
 	struct ksim_xdma *x = ch->x;
-	struct ksim_trace_ev *ev;
 
 	ch->state = KSIM_XS_WEDGED;
 	ch->wedge = (u8)why;
 	ch->wedges++;
 	ksim_xdma_log(ch, bits);
-	if (ksim_log_ok(x->card))
+	if (ksim_log_ok(x->log))
 		ksim_plat_log("xdma %s: card address 0x%llx %s: the channel is wedged until RUN and its errors are cleared\n",
 			      ksim_xdma_name(ch), (unsigned long long)addr,
 			      why == KSIM_XW_ERROR ? "answered with an error" :
 			      "never answered");
-	ev = ksim_xdma_ev(x, KSIM_XT_WEDGE, ch->c2h);
-	if (ev) {
-		ev->a = ch->status;
-		ev->v = addr;
-	}
+	if (ksim_unlikely(x->obs))
+		ksim_xdma_note(x, &(struct ksim_xdma_event){
+			.what = KSIM_XT_WEDGE, .c2h = ch->c2h,
+			.a = ch->status, .v = addr });
 	ksim_xdma_arm(x);
 	ksim_xdma_irq_eval(x);
 }
@@ -233,7 +210,7 @@ static void ksim_xdma_fetch(struct ksim_xdma_chan *ch)
 
 static void ksim_xdma_start(struct ksim_xdma_chan *ch)
 {
-	struct ksim_trace_ev *ev;
+	struct ksim_xdma *x = ch->x;
 
 	ch->status = 0;
 	ch->completed = 0;
@@ -242,13 +219,12 @@ static void ksim_xdma_start(struct ksim_xdma_chan *ch)
 	ch->runs++;
 	ch->fetch_addr = ch->sg_desc;
 	ch->fetch_n = ch->sg_adj + 1;
-	ev = ksim_xdma_ev(ch->x, KSIM_XT_RUN, ch->c2h);
-	if (ev) {
-		ev->v = ch->sg_desc;
-		ev->a = ch->sg_adj;
-	}
+	if (ksim_unlikely(x->obs))
+		ksim_xdma_note(x, &(struct ksim_xdma_event){
+			.what = KSIM_XT_RUN, .c2h = ch->c2h,
+			.v = ch->sg_desc, .a = ch->sg_adj });
 	ksim_xdma_fetch(ch);
-	ksim_xdma_irq_eval(ch->x);
+	ksim_xdma_irq_eval(x);
 }
 
 static u32 ksim_xdma_le32(const u8 *b)
@@ -266,11 +242,11 @@ static void ksim_xdma_desc_begin(struct ksim_xdma_chan *ch);
 /* A knob's error for this event of the channel, or -1. */
 static int ksim_xdma_knob(struct ksim_xdma_chan *ch, unsigned int event)
 {
-	struct ksim_obs *o = ch->x->card->obs;
+	struct ksim_xdma_watch *w = ch->x->obs;
 
-	if (!o->xdma)
+	if (!w)
 		return -1;
-	return ksim_inject_xdma(o, ch->c2h, event);
+	return w->ops->knob(w, ch->c2h, event);
 }
 
 /* The block fetched: check it, read it, take its first descriptor. */
@@ -329,7 +305,7 @@ static unsigned int ksim_xdma_move(struct ksim_xdma_chan *ch, u64 host,
 	u64 o, n;
 	int e;
 
-	e = ksim_dma_card_probe(x->card, card, len, !ch->c2h);
+	e = x->bus->ops->probe(x->bus->ctx, card, len, !ch->c2h);
 	if (e == -EAGAIN)
 		return KSIM_XM_STALL;
 	if (e == -ENXIO)
@@ -350,9 +326,11 @@ static unsigned int ksim_xdma_move(struct ksim_xdma_chan *ch, u64 host,
 		if (!ch->c2h) {
 			if (!p && ksim_xdma_host_read(x, host + o, x->bounce, n))
 				return KSIM_XM_HOST;
-			e = ksim_dma_card_write(x->card, card + o, p ?: x->bounce, n);
+			e = x->bus->ops->write(x->bus->ctx, card + o,
+					       p ?: x->bounce, n);
 		} else {
-			e = ksim_dma_card_read(x->card, card + o, p ?: x->bounce, n);
+			e = x->bus->ops->read(x->bus->ctx, card + o,
+					      p ?: x->bounce, n);
 			if (!e && !p &&
 			    ksim_xdma_host_write(x, host + o, x->bounce, n))
 				return KSIM_XM_HOST;
@@ -371,7 +349,6 @@ static void ksim_xdma_desc_begin(struct ksim_xdma_chan *ch)
 	const struct kh_xdma_desc *d = &ch->run[ch->i_run];
 	u64 len = d->len & KH_XDMA_DESC_LEN_MAX;
 	u64 cycles = (len + KSIM_XDMA_BEAT - 1) / KSIM_XDMA_BEAT;
-	struct ksim_trace_ev *ev;
 
 	if ((d->control >> 16) != KH_XDMA_DESC_MAGIC) {
 		ksim_xdma_fail(ch, KH_XDMA_CTRL_MAGIC_STOPPED);
@@ -381,13 +358,11 @@ static void ksim_xdma_desc_begin(struct ksim_xdma_chan *ch)
 		cycles += ksim_xdma_round_trip(x);
 	ch->state = KSIM_XS_DATA;
 	ch->due = ksim_xdma_now(x) + cycles;
-	ev = ksim_xdma_ev(x, KSIM_XT_DESC, ch->c2h);
-	if (ev) {
-		ev->v = ch->c2h ? d->src : d->dst;
-		ev->a = (u32)len;
-		ev->b = (u16)ch->completed;
-		ev->e = (u32)cycles;
-	}
+	if (ksim_unlikely(x->obs))
+		ksim_xdma_note(x, &(struct ksim_xdma_event){
+			.what = KSIM_XT_DESC, .c2h = ch->c2h,
+			.v = ch->c2h ? d->src : d->dst, .a = (u32)len,
+			.b = (u16)ch->completed, .e = (u32)cycles });
 	ksim_xdma_arm(x);
 }
 
@@ -411,7 +386,7 @@ static void ksim_xdma_desc_done(struct ksim_xdma_chan *ch)
 	switch (ksim_xdma_move(ch, host, card, len)) {
 	case KSIM_XM_STALL:
 		ch->stalls++;
-		ch->due = ksim_dma_release(x->card, card);
+		ch->due = x->bus->ops->release(x->bus->ctx, card);
 		if (ch->due <= ksim_xdma_now(x))
 			ch->due = ksim_xdma_now(x) + 1;
 		ksim_xdma_arm(x);
@@ -536,48 +511,43 @@ void ksim_xdma_halt_changed(struct ksim_xdma *x)
 
 /* ---- life cycle ---- */
 
-void ksim_set_host_ops(struct ksim_card *card,
-		       const struct ksim_host_ops *ops, void *ctx)
-{
-	card->xdma->host = ops;
-	card->xdma->host_ctx = ctx;
-}
-
-int ksim_xdma_create(struct ksim_card *card)
+struct ksim_xdma *ksim_xdma_create(const struct ksim_xdma_wiring *w, int *err)
 {
 	struct ksim_xdma *x = ksim_plat_zalloc(sizeof(*x));
 	unsigned int i;
 	int e;
 
-	if (!x)
-		return -ENOMEM;
+	if (!x) {
+		*err = -ENOMEM;
+		return NULL;
+	}
 	x->bounce = ksim_plat_zalloc(KSIM_XDMA_CHUNK);
 	if (!x->bounce) {
 		ksim_plat_free(x);
-		return -ENOMEM;
+		*err = -ENOMEM;
+		return NULL;
 	}
-	x->card = card;
+	x->log = w->log;
+	x->bus = w->bus;
+	x->round_trip = w->round_trip;
 	for (i = 0; i < KSIM_XDMA_CHANS; i++) {
 		x->ch[i].x = x;
 		x->ch[i].c2h = i == KSIM_XDMA_C2H;
 	}
-	e = ksim_sched_add(&card->sched, &x->node, &ksim_xdma_node_ops);
+	e = ksim_sched_add(w->sched, &x->node, &ksim_xdma_node_ops);
 	if (e) {
 		ksim_plat_free(x->bounce);
 		ksim_plat_free(x);
-		return e;
+		*err = e;
+		return NULL;
 	}
-	card->xdma = x;
-	return 0;
+	return x;
 }
 
-void ksim_xdma_destroy(struct ksim_card *card)
+void ksim_xdma_destroy(struct ksim_xdma *x)
 {
-	struct ksim_xdma *x = card->xdma;
-
 	if (!x)
 		return;
 	ksim_plat_free(x->bounce);
 	ksim_plat_free(x);
-	card->xdma = NULL;
 }

@@ -19,8 +19,7 @@
  * not signalled, and counted.
  */
 #include "xdma.h"
-#include "card.h"
-#include "trace.h"
+#include "util.h"
 
 /* IRQ block masks: 16 user interrupts, 8 channels */
 #define KSIM_XDMA_USER_MASK	0xffffu
@@ -29,7 +28,7 @@
 
 static u32 ksim_xdma_user_req(const struct ksim_xdma *x)
 {
-	return ksim_irq_line(x->card) ? 1u : 0;
+	return x->usr_irq ? 1u : 0;
 }
 
 static u32 ksim_xdma_chan_req(const struct ksim_xdma *x)
@@ -52,12 +51,10 @@ static unsigned int ksim_xdma_vec(const u32 *regs, unsigned int i)
 static void ksim_xdma_signal(struct ksim_xdma *x, unsigned int vector)
 {
 	bool lost = vector >= x->n_vectors || !x->msi;
-	struct ksim_trace_ev *ev = ksim_xdma_ev(x, KSIM_XT_IRQ, 0);
 
-	if (ev) {
-		ev->a = vector;
-		ev->e = lost;
-	}
+	if (ksim_unlikely(x->obs))
+		ksim_xdma_note(x, &(struct ksim_xdma_event){
+			.what = KSIM_XT_IRQ, .a = vector, .e = lost });
 	if (lost) {
 		x->irqs_lost++;
 		return;
@@ -65,8 +62,16 @@ static void ksim_xdma_signal(struct ksim_xdma *x, unsigned int vector)
 	x->irqs++;
 	x->msi(x->msi_arg, vector);
 	/* a host asleep until an interrupt is awake from here */
-	if (x->card->stop_on_irq)
-		x->card->sched.stop = true;
+	if (x->stop_on_msi)
+		x->node.sched->stop = true;
+}
+
+void ksim_xdma_usr_irq(void *opaque, unsigned int n, bool level)
+{
+	struct ksim_xdma *x = opaque;
+
+	x->usr_irq = level;
+	ksim_xdma_irq_eval(x);
 }
 
 void ksim_xdma_irq_eval(struct ksim_xdma *x)
@@ -132,14 +137,4 @@ void ksim_xdma_irq_write(struct ksim_xdma *x, u32 reg, u32 v)
 	else if (reg >= KH_XDMA_IRQ_CHAN_VEC(0) && reg < KH_XDMA_IRQ_CHAN_VEC(8))
 		x->chan_vec[(reg - KH_XDMA_IRQ_CHAN_VEC(0)) / 4] =
 			v & KSIM_XDMA_VEC_BYTES;
-}
-
-void ksim_set_msi(struct ksim_card *card, unsigned int n_vectors,
-		  ksim_msi_fn fn, void *arg)
-{
-	struct ksim_xdma *x = card->xdma;
-
-	x->n_vectors = n_vectors;
-	x->msi = fn;
-	x->msi_arg = arg;
 }

@@ -20,13 +20,15 @@
  * The engine is a node on the card's scheduler: it acts at the cycles its
  * phases end (a descriptor fetch, a descriptor's data), so it runs forward
  * whenever the card does (a register access, ksim_run(), the host's idle
- * time), deterministically.  Data moves through the card-side path of
- * card/cardbus.h in memcpy-sized chunks.
+ * time), deterministically.  Data moves through the card bus it is given
+ * (struct ksim_cardbus below; the card's side is card/cardbus.c) in
+ * memcpy-sized chunks.
  */
 #ifndef KSIM_XDMA_H
 #define KSIM_XDMA_H
 
-#include "ksim.h"
+#include "host.h"
+#include "log.h"
 #include "sched.h"
 #include <kohaku/kh_xdma.h>
 
@@ -85,7 +87,7 @@ enum ksim_xdma_wedge {
 	KSIM_XW_HANG,		/* the card side never answered */
 };
 
-/* the knobs' errors (obs/inject.c: inject xdma error=...) */
+/* the knobs' errors (the knob: xdma watch ops' knob(), inject xdma error=...) */
 enum ksim_xdma_err {
 	KSIM_XE_MAGIC,		/* the next descriptor fetched has a bad magic */
 	KSIM_XE_FETCH,		/* the next descriptor fetch fails in host memory */
@@ -94,8 +96,90 @@ enum ksim_xdma_err {
 	KSIM_XE_KINDS
 };
 
-struct ksim_card;
 struct ksim_xdma;
+struct ksim_xdma_watch;
+
+/* what the engine reports (the trace's class dma): see enum ksim_xdma_trace */
+struct ksim_xdma_event {
+	u8 what;		/* enum ksim_xdma_trace */
+	u8 c2h;			/* the channel */
+	u16 b;
+	u32 a, e;
+	u64 v;
+};
+
+/*
+ * What the engine reports to whoever watches it (the observers, obs/obs.c,
+ * implement it): knob() asks whether a fault knob acts on this event of
+ * channel c2h (event: KSIM_XE_MAGIC a descriptor fetched, KSIM_XE_FETCH
+ * a descriptor block fetch, KSIM_XE_HOST a descriptor's data transfer)
+ * and returns its enum ksim_xdma_err, or -1; event() is told what the
+ * engine did.
+ */
+struct ksim_xdma_watch_ops {
+	int (*knob)(struct ksim_xdma_watch *w, unsigned int c2h,
+		    unsigned int event);
+	void (*event)(struct ksim_xdma_watch *w,
+		      const struct ksim_xdma_event *ev);
+};
+
+struct ksim_xdma_watch {
+	const struct ksim_xdma_watch_ops *ops;
+};
+
+/**
+ * struct ksim_cardbus_ops - the card bus as the engine's M_AXI reaches it
+ * @probe: what an access of @len bytes at @addr would answer before it
+ *	moves anything: 0, or one of the errnos below (-EIO only for an
+ *	earlier hang).
+ * @write: an H2C write of @len bytes at @addr.
+ * @read: a C2H read of @len bytes at @addr.
+ * @release: the cycle a window held in reset (-EAGAIN at @addr) is
+ *	released.
+ *
+ * What an access answers (card/cardbus.c):
+ *
+ *   0          done
+ *   -ENXIO     no window of the card bus decodes the address: the
+ *              interconnect answers DECERR
+ *   -EINVAL    a mesh window decodes it but nothing behind answers ([37:36]
+ *              naming another mesh, [38], past the DRAM): the access hangs
+ *   -EAGAIN    MAG's host window is held in reset with its mesh: the
+ *              access waits for the release (@release)
+ *   -EIO       that XDMA direction hangs in MAG (an aperture nothing
+ *              serves, a quantising upload cut mid-entry, or an earlier
+ *              such hang), until the hung mesh is reset
+ *   -ENOMEM    the model could not allocate a DRAM page
+ */
+struct ksim_cardbus_ops {
+	int (*probe)(void *ctx, u64 addr, size_t len, bool write);
+	int (*write)(void *ctx, u64 addr, const void *buf, size_t len);
+	int (*read)(void *ctx, u64 addr, void *buf, size_t len);
+	u64 (*release)(void *ctx, u64 addr);
+};
+
+/*
+ * The card bus handle, as QEMU's AddressSpace: what the engine's data and
+ * descriptors' card addresses reach.  The card gives the engine one when
+ * it builds it, so the engine never names the card.
+ */
+struct ksim_cardbus {
+	const struct ksim_cardbus_ops *ops;
+	void *ctx;
+};
+
+/*
+ * What the card gives the engine when it builds it (card/card.c): its
+ * scheduler, its diagnostics budget, the card bus, and the host round trip
+ * in cycles (the card's DMA cost, struct ksim_timing.dma_cycles, which a
+ * test may change at any time: read through the pointer).
+ */
+struct ksim_xdma_wiring {
+	struct ksim_sched *sched;
+	struct ksim_log *log;
+	const struct ksim_cardbus *bus;
+	const u32 *round_trip;
+};
 
 /**
  * struct ksim_xdma_chan - one channel: its registers and its run
@@ -147,8 +231,10 @@ struct ksim_xdma_chan {
 
 /**
  * struct ksim_xdma - the card's XDMA function
- * @card: the card.
  * @node: the engine's node on the card's scheduler.
+ * @log: the card's diagnostics budget.
+ * @bus: the card bus.
+ * @round_trip: the host round trip, in cycles.
  * @ch: H2C 0 and C2H 0.
  * @sgc_ctrl: SGDMA common control (the halt bits).
  * @user_en: IRQ block user interrupt enable mask [15:0].
@@ -157,6 +243,9 @@ struct ksim_xdma_chan {
  * @chan_vec: channel interrupt vector registers (0xa0-0xa4).
  * @user_pend: user interrupts pending as last evaluated.
  * @chan_pend: channel interrupts pending as last evaluated.
+ * @usr_irq: the level of user interrupt 0, the card's IRQ addon line
+ *	(ksim_xdma_usr_irq(), a struct ksim_irq_pin's handler).
+ * @stop_on_msi: a message stops the scheduler's run (ksim_run_until_irq()).
  * @n_vectors: MSI-X vectors the host takes; 0: it polls.
  * @msi: the host's handler, called with the vector; NULL: none.
  * @msi_arg: its argument.
@@ -166,15 +255,21 @@ struct ksim_xdma_chan {
  * @wb_faults: statistics: write-backs host memory refused.
  * @irqs: MSI-X messages delivered.
  * @irqs_lost: messages to a vector past @n_vectors, or with no handler.
+ * @obs: its watcher (fault knobs, the trace): NULL while nothing observes
+ *	the engine, so each report is one test.
  */
 struct ksim_xdma {
-	struct ksim_card *card;
 	struct ksim_node node;
+	struct ksim_log *log;
+	const struct ksim_cardbus *bus;
+	const u32 *round_trip;
 	struct ksim_xdma_chan ch[KSIM_XDMA_CHANS];
 	u32 sgc_ctrl;
 	u32 user_en, chan_en;
 	u32 user_vec[4], chan_vec[2];
 	u32 user_pend, chan_pend;
+	bool usr_irq;
+	bool stop_on_msi;
 	unsigned int n_vectors;
 	ksim_msi_fn msi;
 	void *msi_arg;
@@ -182,11 +277,12 @@ struct ksim_xdma {
 	void *host_ctx;
 	u8 *bounce;
 	u64 wb_faults, irqs, irqs_lost;
+	struct ksim_xdma_watch *obs;
 };
 
 /* ---- life cycle (engine.c) ---- */
-int ksim_xdma_create(struct ksim_card *card);
-void ksim_xdma_destroy(struct ksim_card *card);
+struct ksim_xdma *ksim_xdma_create(const struct ksim_xdma_wiring *w, int *err);
+void ksim_xdma_destroy(struct ksim_xdma *x);
 
 /* ---- registers (regs.c): byte offsets in BAR1 ---- */
 u32 ksim_xdma_read(struct ksim_xdma *x, u32 off);
@@ -224,7 +320,7 @@ static inline bool ksim_xdma_busy(const struct ksim_xdma_chan *ch)
 	return ch->state != KSIM_XS_IDLE;
 }
 
-/* trace events (class dma, kind KSIM_TR_XDMA): c is what, d the channel */
+/* what the engine reports (struct ksim_xdma_event; the trace's KSIM_TR_XDMA) */
 enum ksim_xdma_trace {
 	KSIM_XT_RUN,		/* v first descriptor, a adjacent */
 	KSIM_XT_DESC,		/* v card address, b completed before, a len, e cycles */
@@ -233,15 +329,19 @@ enum ksim_xdma_trace {
 	KSIM_XT_IRQ,		/* a vector, e 1: not delivered */
 };
 
-struct ksim_trace_ev;
-/* a new trace event, or NULL when the trace does not want it */
-struct ksim_trace_ev *ksim_xdma_ev(struct ksim_xdma *x, unsigned int what,
-				   unsigned int c2h);
+/* Report ev to the watcher; only while x->obs is set (test it first). */
+static inline void ksim_xdma_note(struct ksim_xdma *x,
+				  const struct ksim_xdma_event *ev)
+{
+	x->obs->ops->event(x->obs, ev);
+}
 
 /* ---- the IRQ block (irq.c) ---- */
 u32 ksim_xdma_irq_read(struct ksim_xdma *x, u32 reg);
 void ksim_xdma_irq_write(struct ksim_xdma *x, u32 reg, u32 v);
 /* a channel's status, mask or an enable changed: deliver what rose */
 void ksim_xdma_irq_eval(struct ksim_xdma *x);
+/* user interrupt n's level (a struct ksim_irq_pin's handler; n is 0) */
+void ksim_xdma_usr_irq(void *opaque, unsigned int n, bool level);
 
 #endif /* KSIM_XDMA_H */

@@ -61,7 +61,7 @@ cat <<'M'
 120~mesh/orch.c~model_irq~IRQ addon: events set IRQ_STAT on a card without the addon~	if (!o->p->irq)\n\t\treturn;~
 121~mesh/orch.c~model_irq~IRQ addon: a clear wins over an event in its cycle (the cycle's events are not remembered)~	o->irq_ev |= bits;~	(void)0;
 122~mesh/orch.c~model_irq~IRQ addon: IRQ_EN does not gate the line~	bool level = (o->irq_stat & o->irq_en & KH_IRQ_ALL) != 0;~	bool level = (o->irq_stat & KH_IRQ_ALL) != 0;
-123~card/card.c~model_irq~IRQ line: only mesh 0 drives it~	for (i = 0; i < card->n_mesh; i++)\n\t\tif (card->mesh[i]->mag->orch.irq_level)~	for (i = 0; i < 1; i++)\n\t\tif (card->mesh[i]->mag->orch.irq_level)
+123~card/irq.c~model_irq~IRQ line: only mesh 0 drives it~	line = card->irq_in != 0;~	line = card->irq_in & 1;
 124~mesh/orch.c~model_irq~IRQ addon: CAPS[40] is never set~	       ((u64)o->grid_hi << 32) | (o->p->irq ? KH_CAPS_IRQ_ADDON : 0);~	       ((u64)o->grid_hi << 32);
 125~mesh/l2.c~model_l2~L2: the addon window is index 0xe0 alone~	    KH_CTRL_IDX_IS_ADDON(kh_flit_get(h, KH_CTRL_INDEX))) {~	    kh_flit_get(h, KH_CTRL_INDEX) == KH_CTRL_IDX_L2_CAPS) {
 126~mesh/l2.c~model_l2~L2: a write's reply carries the value after the write~		a->enable = v & KH_L2_CTRL_ENABLE;\n}~		a->enable = v & KH_L2_CTRL_ENABLE;\n\tkh_flit_set(r, KH_CTRL_VALUE, ksim_l2_reg(a, idx));\n}
@@ -78,20 +78,20 @@ cat <<'M'
 301~obs/checker.c~model_check~checker rule 1: a refused link may lose its flit before it is taken~		if (l->valid && !memcmp(&l->reg, &ol->held, sizeof(l->reg)))\n\t\t\tcontinue;~		continue;
 302~obs/checker.c~model_check~checker rule 1: a send_* offer may change after a refusal~	if (ou->send_prev && !ou->send_matched) {~	if (0) {
 303~obs/checker.c~model_check~checker rule 1: a sender that holds is flagged~		if (l->valid && !memcmp(&l->reg, &ol->held, sizeof(l->reg)))~		if (l->valid && memcmp(&l->reg, &ol->held, sizeof(l->reg)))
-304~obs/checker.c~model_check~checker rule 2: a flit taken twice from one register is a plain duplicate~	ksim_viol(o, same_reg ? KSIM_CHK_R2 : KSIM_CHK_DUP, now, ol->l->mesh,~	ksim_viol(o, KSIM_CHK_DUP, now, ol->l->mesh,
-305~obs/checker.c~model_check~checker rule 3: busy not re-evaluated with the offered flit hidden~	if (!ksim_busy_hidden(ol->l))\n\t\tksim_rule3(ol, now, true);~	if (0)\n\t\tksim_rule3(ol, now, true);
+304~obs/checker.c~model_check~checker rule 2: a flit taken twice from one register is a plain duplicate~	ksim_viol(c, same_reg ? KSIM_CHK_R2 : KSIM_CHK_DUP, now, ol->l->mesh,~	ksim_viol(c, KSIM_CHK_DUP, now, ol->l->mesh,
+305~obs/checker.c~model_check~checker rule 3: busy not re-evaluated with the offered flit hidden~	if (!ksim_busy_hidden(ol->l))\n\t\tksim_rule3(c, ol, now, true);~	if (0)\n\t\tksim_rule3(c, ol, now, true);
 306~obs/checker.c~model_check~checker rule 4: a held receive head never counts as blocked~	if (recv && idle) {~	if (0) {
 307~obs/checker.c~model_check~checker rule 5: every type counts as handled~	return known & (1u << type);~	return true;
-308~obs/checker.c~model_check~checker rule 6: exec_done with inst_ready not flagged~	if (u->p_accept) {\n\t\tksim_obs_unit_name~	if (0) {\n\t\tksim_obs_unit_name
+308~obs/checker.c~model_check~checker rule 6: exec_done with inst_ready not flagged~	if (ou->done_accept) {\n\t\tksim_obs_unit_name~	if (0) {\n\t\tksim_obs_unit_name
 309~units/null.c~model_check~null!: the RTL variant never retires (instead of retiring in the accept cycle)~		ksim_unit_retire(u, x, false);~		(void)x;
-310~obs/checker.c~model_check~checker rule 7: exec_done with nothing in flight not flagged~	} else if (!u->in_flight) {~	} else if (0) {
+310~obs/checker.c~model_check~checker rule 7: exec_done with nothing in flight not flagged~	} else if (!ou->done_in_flight) {~	} else if (0) {
 311~obs/checker.c~model_check~checker rule 7: the never-retires bound is 1000 times too long~	    now - ou->idle_since >= c->retire_bound) {~	    now - ou->idle_since >= c->retire_bound * 1000) {
 312~obs/checker.c~model_check~checker rule 8: framework codes on send_* not flagged~	if (type == KH_T_CU_SIGNAL) {~	if (0) {
 313~obs/checker.c~model_check~checker rule 9: one beat more than the receive FIFO allowed~		if (ou->outstanding > u->recv.depth && !ou->r9_over) {~		if (ou->outstanding > u->recv.depth + 1 && !ou->r9_over) {
 314~obs/checker.c~model_check~checker: the audit never reports a vanished tag as lost~		if (!e->tag || e->seen == c->epoch) {~		if (1) {
 315~obs/checker.c~model_check~checker: the audit takes a second copy of a tag for the first~	if (!e || e->seen == c->epoch) {~	if (!e) {
 316~obs/checker.c~model_check~checker: a duplicate a dup knob made counts as a violation~	if (ol->inj_dup_tag && ol->inj_dup_tag == t) {~	if (0) {
-317~obs/inject.c~model_check~inject: a drop knob's loss is not marked injected~			if (ol->obs->check_on)\n\t\t\t\tksim_check_dropped(ol);~
+317~obs/checker.c~model_check~checker: a drop knob's loss is not marked injected~	if (e)\n\t\te->injected = true;~	if (e)\n\t\te->injected = false;
 318~obs/checker.c~model_check~checker: a flit to a tie-off stays in flight (reported lost)~		c->count_[KSIM_CHK_TIEOFF]++;\n\t\tksim_tab_del(c, e);~		c->count_[KSIM_CHK_TIEOFF]++;
 319~obs/obs.c~model_check~checker: tags are not stripped before an endpoint takes a flit~		*copy = l->reg;\n\t\tksim_flit_set_tag(copy, 0);~		*copy = l->reg;
 320~units/sx.c~model_check~SX: holds flits it does not expect instead of dropping them (rule 10 test)~		ksim_unit_drop(u, f, "unexpected on the SX receive path");\n\t}\n\tif (line)~		return false;\n\t}\n\tif (line)
@@ -133,8 +133,8 @@ cat <<'M'
 249~mesh/mover.c~model_mover~mover: a faulted move counts as done~	mv->faults++;\n\tmv->busy = false;~	mv->faults++;\n\tmv->moves++;\n\tmv->busy = false;
 250~mesh/mover.c~model_mover~mover: GO while busy restarts the move~		ksim_mesh_log(g->mesh, "mover: GO while busy, ignored");\n\t\treturn;~		ksim_mesh_log(g->mesh, "mover: GO while busy, ignored");
 251~mesh/mover.c~model_mover~mover: busy clears at the last word, before its BRESP~		mv->done_at = now + g->mesh->p->mem_wr_latency;\n\t*deadline~		mv->done_at = now;\n\t*deadline
-252~mesh/mover.c~model_mover~mover: writes past the DRAM vanish instead of faulting~		return KH_MV_FAULT_RANGE;\n\tksim_mag_cv_write(g, tgt, off, buf);~		(void)0;\n\tksim_mag_cv_write(g, tgt, off, buf);
-253~mesh/mover.c~model_mover~mover: an unserved aperture faults as range, not AXI~		return KH_MV_FAULT_AXI;\n\tif (off + KH_PAYLOAD_BYTES > ksim_mag_cv_size(g, tgt))\n\t\treturn KH_MV_FAULT_RANGE;\n\tksim_mag_cv_write~		return KH_MV_FAULT_RANGE;\n\tif (off + KH_PAYLOAD_BYTES > ksim_mag_cv_size(g, tgt))\n\t\treturn KH_MV_FAULT_RANGE;\n\tksim_mag_cv_write
+252~mesh/mover.c~model_mover~mover: writes past the DRAM vanish instead of faulting~		return KH_MV_FAULT_RANGE;\n\tksim_cv_write(cv, tgt, off, buf);~		(void)0;\n\tksim_cv_write(cv, tgt, off, buf);
+253~mesh/mover.c~model_mover~mover: an unserved aperture faults as range, not AXI~		return KH_MV_FAULT_AXI;\n\tif (off + KH_PAYLOAD_BYTES > ksim_cv_size(cv, tgt))\n\t\treturn KH_MV_FAULT_RANGE;\n\tksim_cv_write~		return KH_MV_FAULT_RANGE;\n\tif (off + KH_PAYLOAD_BYTES > ksim_cv_size(cv, tgt))\n\t\treturn KH_MV_FAULT_RANGE;\n\tksim_cv_write
 254~mesh/mover.c~model_mover~mover: the immediate always replicated as 32 bits~		buf[i] = (u8)(r->imm >> (8 * (i % esz)));~		buf[i] = (u8)(r->imm >> (8 * (i % 4 % (esz * 4))));
 260~mesh/ilink.c~model_ilink~interlink: chain in mesh order 0-1-2-3~static const u8 ksim_ch_seq[KH_MAX_MESHES] = { 0, 1, 3, 2 };~static const u8 ksim_ch_seq[KH_MAX_MESHES] = { 0, 1, 2, 3 };
 261~mesh/ilink.c~model_ilink~interlink: the injected flit's src is rewritten to the MAG port~		kh_flit_set(&f, KH_HDR_RSVD, 0);~		kh_flit_set(&f, KH_HDR_RSVD, 0);\n\t\tkh_flit_set(&f, KH_HDR_SRC_X, 0);\n\t\tkh_flit_set(&f, KH_HDR_SRC_Y, 1);
@@ -148,28 +148,28 @@ cat <<'M'
 269~mesh/ilink.c~model_ilink~interlink: a disabled mesh still takes inbound beats~	if (!il->enable) {\n\t\tksim_il_inj_drop(il, "interlink disabled");~	if (0) {\n\t\tksim_il_inj_drop(il, "interlink disabled");
 270~mesh/ilink.c~model_ilink~interlink: a beat with no link is dropped without SWITCH~	ksim_ilink_fault(il, KH_IL_FAULT_SWITCH);~	(void)0;
 271~mesh/ilink.c~model_ilink~interlink: one credit class (every beat stop class)~	return next == ksim_il_pos_of(dst) ? KSIM_IL_STOP : KSIM_IL_FWD;~	return next > 7 ? KSIM_IL_FWD : KSIM_IL_STOP;
-272~mesh/mover.c~model_ilink~mover: another mesh's destination written locally~	if (!(addr & KH_MADDR_SPECIAL) && mesh != ksim_mag_mesh_id(g) && g->il) {~	if (!(addr & KH_MADDR_SPECIAL) && mesh > 4 && g->il) {
+272~mesh/mover.c~model_ilink~mover: another mesh's destination written locally~	if (!(addr & KH_MADDR_SPECIAL) && mesh != ksim_cv_mesh_id(cv) && g->il) {~	if (!(addr & KH_MADDR_SPECIAL) && mesh > 4 && g->il) {
 321~obs/inject.c~model_inject~inject: after= lets one event too few pass~	if (k->passed < k->after) {~	if (k->passed + 1 < k->after) {
 322~obs/inject.c~model_inject~inject drop: the flit is delivered after all~			return KSIM_XFER_DROP;~			return 0;
 323~obs/inject.c~model_inject~inject dup: the kept copy counts as another event~		ol->kept = true;~		ol->kept = false;
 324~obs/inject.c~model_inject~inject busy: never ends~		if (k->kind == KSIM_KNOB_BUSY && now >= k->from && now < k->until)~		if (k->kind == KSIM_KNOB_BUSY && now >= k->from)
-325~obs/inject.c~model_inject~inject busy: no timer at the window's edges (the idle skip runs past them)~	ksim_node_timer(&o->node, t);~	ksim_node_timer(&o->node, KSIM_NEVER);
+325~obs/inject.c~model_inject~inject busy: no timer at the window's edges (the idle skip runs past them)~	ksim_node_timer(&inj->node, t);~	ksim_node_timer(&inj->node, KSIM_NEVER);
 326~obs/inject.c~model_inject~inject fault: the completion stays a normal one~			u->p_fault = true;~			u->p_fault = false;
 327~obs/inject.c~model_inject~inject hang: exec_done is not swallowed~			u->p_done = false;\n~
 328~obs/inject.c~model_inject~inject ctrl: the value is not changed~				    kh_flit_get(r, KH_CTRL_VALUE) ^ k->xor);~				    kh_flit_get(r, KH_CTRL_VALUE));
-329~obs/obs.c~model_inject~inject ctrl: field=drop loses nothing~	bool lost = ou->ctrl_drop;~	bool lost = false;
+329~obs/inject.c~model_inject~inject ctrl: field=drop loses nothing~	bool drop = ou->ctrl_drop;~	bool drop = false;
 330~obs/inject.c~model_inject~inject dram: the data pattern goes out byte-swapped~			buf[i] = (u8)(k->data >> (8 * (i & 3)));~			buf[i] = (u8)(k->data >> (8 * (3 - (i & 3))));
-331~obs/inject.c~model_inject~inject dram: a write beat is written after all~	ksim_trace_inject(o, ksim_now(o), k, 1, a);\n\treturn true;~	ksim_trace_inject(o, ksim_now(o), k, 1, a);\n\treturn false;
+331~obs/inject.c~model_inject~inject dram: a write beat is written after all~	ksim_knob_event(inj, ksim_now(inj), k, 1, a);\n\treturn true;~	ksim_knob_event(inj, ksim_now(inj), k, 1, a);\n\treturn false;
 332~obs/inject.c~model_inject~inject parser: an option may be given twice~		if (seen & B(opt))\n~		if (0)\n
-333~obs/command.c~model_inject~description lines: the error names the next line~					 d->obs[i].line, msg);~					 d->obs[i].line + 1, msg);
+333~card/knobs.c~model_inject~description lines: the error names the next line~					 d->obs[i].line, msg);~					 d->obs[i].line + 1, msg);
 334~obs/inject.c~model_inject~inject: X,Y.in on the east edge names the router's south port~							    y, KSIM_PORT_E));~							    y, KSIM_PORT_S));
-335~obs/obs.c~model_trace~trace: hops into an endpoint not marked deliver~			(ol->cls == KSIM_LC_DELIVER ? 0x10 : 0) |~			0 |
+335~obs/trace.c~model_trace~trace: hops into an endpoint not marked deliver~		(ol->cls == KSIM_LC_DELIVER ? 0x10 : 0) |~		0 |
 336~obs/trace.c~model_trace~trace: the ring's first event is always 0 (stale entries read)~	*first = t->head > (u64)t->mask + 1 ? t->head - t->mask - 1 : 0;~	*first = 0;
 337~units/base.c~model_trace~counters: accepted instructions not counted~	u->n_accepted++;\n~
-338~obs/obs.c~model_trace~trace: a DMA's cycles leave out the beats~		(u32)((len + KH_HOST_GRANULE - 1) / KH_HOST_GRANULE);~		0;
-339~obs/obs.c~model_trace~trace: the accept of a same-cycle retire comes after it~	if (u->p_accept)\n\t\tksim_trace_accept(ou);~	if (0)\n\t\tksim_trace_accept(ou);
-340~obs/trace.h~model_trace~trace: events= selects nothing~	return o->trace_on && (o->trace_mask & cls);~	return o->trace_on;
-341~obs/stats.c~model_trace~stats dump: a link's flits column shows its stalls~			     l->mesh, ol->name, (unsigned long long)l->flits,~			     l->mesh, ol->name, (unsigned long long)l->stalls,
+338~obs/trace.c~model_trace~trace: a DMA's cycles leave out the beats~		(u32)((len + KH_HOST_GRANULE - 1) / KH_HOST_GRANULE);~		0;
+339~obs/trace.c~model_trace~trace: the accept of a same-cycle retire comes after it~	if (u->p_accept)\n\t\tksim_trace_accept(t, ou);~	if (0)\n\t\tksim_trace_accept(t, ou);
+340~obs/trace.c~model_trace~trace: events= selects nothing~	return t->on && (t->cls & cls);~	return t->on;
+341~card/stats.c~model_trace~stats dump: a link's flits column shows its stalls~			     l->mesh, ol->name, (unsigned long long)l->flits,~			     l->mesh, ol->name, (unsigned long long)l->stalls,
 342~units/base.c~model_trace~counters: flits taken off the link not counted~	u->n_taken++;\n~
 343~lib/lex.c~model_desc~lexer: `#` does not end a word (no comments mid-line)~	return i >= len || !s[i] || s[i] == '#';~	return i >= len || !s[i];
 344~lib/lex.c~model_desc~lexer: a number may pass its limit (and wrap past 64 bits)~		if (d > max || x > (max - d) / base)\n\t\t\treturn false;~		if (0)\n\t\t\treturn false;
@@ -205,11 +205,11 @@ cat <<'M'
 518~xdma/engine.c~model_xdma~XDMA: data chunks not aligned on the card side~		n = KSIM_XDMA_CHUNK - ((card + o) & (KSIM_XDMA_CHUNK - 1));~		n = KSIM_XDMA_CHUNK - ((host + o) & 31);
 519~xdma/engine.c~model_xdma~XDMA: a mesh in reset hangs the channel instead of holding the data~	if (e == -EAGAIN)\n\t\treturn KSIM_XM_STALL;~	if (0)\n\t\treturn KSIM_XM_STALL;
 520~xdma/engine.c~model_xdma~XDMA: the SGDMA halt is ignored~	if (ksim_xdma_halted(ch)) {~	if (0) {
-521~xdma/irq.c~model_xdma~XDMA IRQ: the user interrupt is tied 0 even with the addon~	return ksim_irq_line(x->card) ? 1u : 0;~	return 0;
-522~card/card.c~model_xdma~XDMA IRQ: the addon line's changes do not reach the IRQ block~	if (card->xdma)\n\t\tksim_xdma_irq_eval(card->xdma);~	(void)0;
+521~xdma/irq.c~model_xdma~XDMA IRQ: the user interrupt is tied 0 even with the addon~	return x->usr_irq ? 1u : 0;~	return 0;
+522~xdma/irq.c~model_xdma~XDMA IRQ: the addon line's changes do not reach the IRQ block~	x->usr_irq = level;\n\tksim_xdma_irq_eval(x);~	x->usr_irq = level;
 523~obs/inject.c~model_xdma~XDMA knob: dir= is ignored~		if (ev != event || !(k->xdir & (1u << c2h)))~		if (ev != event)
 524~xdma/xdma.h~model_xdma~XDMA: a W1S alias writes the register instead of setting bits~		*r |= v & mask;~		*r = v & mask;
-525~xdma/engine.c~model_xdma~XDMA: C2H data land in the bounce buffer though the host offered its pointer~			e = ksim_dma_card_read(x->card, card + o, p ?: x->bounce, n);~			e = ksim_dma_card_read(x->card, card + o, x->bounce, n);
+525~xdma/engine.c~model_xdma~XDMA: C2H data land in the bounce buffer though the host offered its pointer~			e = x->bus->ops->read(x->bus->ctx, card + o,\n\t\t\t\t\t      p ?: x->bounce, n);~			e = x->bus->ops->read(x->bus->ctx, card + o,\n\t\t\t\t\t      x->bounce, n);
 701~units/sx.c~model_sx~SX: a binary32 FMA instead of saxpy_cu's integer datapath~	if (s->fma)\n\t	return ksim_fp32_fma~	if (1)\n\t	return ksim_fp32_fma
 702~units/sx.c~model_sx~SX: no N_MAX: n > 64 runs instead of FAULT_TOO_BIG~	} else if (s->n > KH_SX_N_MAX) {~	} else if (0) {
 703~units/sx.c~model_sx~SX: an unknown opcode faults with code 1, not 0xBAD0_0001~		s->fault_code = KH_SX_FAULT_BAD_OP;~		s->fault_code = 1;

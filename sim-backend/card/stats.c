@@ -1,17 +1,100 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * Counters (docs/model.md "Observability"): a unit's, from the base and
- * its knobs, and the whole card's as text, one `key=value` line per card,
- * XDMA channel, mesh, link and unit (ksim_dump_stats()).  A mesh's own sums are
- * ksim_get_stats() (card/card.c).
+ * Counters (docs/model.md "Observability"): a mesh's sums
+ * (ksim_get_stats()), a unit's, from the base and its knobs
+ * (ksim_unit_stats()), and the whole card's as text, one `key=value` line
+ * per card, XDMA channel, mesh, link and unit (ksim_dump_stats()).  They
+ * read every floor, the observers' counts included, so they are the
+ * card's: no part and no observer calls them.
  */
-#include "obs.h"
-#include "base.h"
 #include "card.h"
 #include "checker.h"
+#include "ilink.h"
 #include "inject.h"
+#include "l2.h"
+#include "mag.h"
 #include "tbuf.h"
-#include "xdma.h"
+#include "topo.h"
+#include "trace.h"
+
+static void ksim_sum_link(struct ksim_link *l, void *arg)
+{
+	struct ksim_stats *st = arg;
+
+	st->link_flits += l->flits;
+	st->link_stalls += l->stalls;
+}
+
+int ksim_get_stats(struct ksim_card *card, unsigned int mesh,
+		     struct ksim_stats *st)
+{
+	struct ksim_mesh *m = ksim_card_mesh(card, mesh);
+	unsigned int x, y;
+
+	memset(st, 0, sizeof(*st));
+	if (!m)
+		return -EINVAL;
+	st->cycles_stepped = card->sched.cycles_stepped;
+	st->cycles_skipped = card->sched.cycles_skipped;
+	ksim_mesh_for_links(m, ksim_sum_link, st);
+	st->tieoff_dropped = m->tieoff.dropped;
+	for (y = 0; y < m->h; y++)
+		for (x = 0; x < m->w; x++) {
+			struct ksim_unit *u = m->unit[y][x];
+
+			if (!u)
+				continue;
+			st->ctrl_dropped += u->ctrl_dropped;
+			st->unit_dropped += u->dropped;
+			st->lost_completions += u->lost_completions;
+		}
+	for (x = 0; x < m->mag->n_ports; x++) {
+		struct ksim_mag_port *mp = &m->mag->port[x];
+
+		st->mag_reads += mp->reads;
+		st->mag_writes += mp->writes;
+		st->mag_data_dropped += mp->data_dropped;
+		st->mag_slot_stalls += mp->slot_stall_cycles;
+		if (mp->slot_stall_since != KSIM_NEVER)
+			st->mag_slot_stalls += card->sched.now -
+					       mp->slot_stall_since;
+		st->mag_out_of_range += mp->out_of_range;
+		st->mag_remote_alias += mp->remote_alias;
+	}
+	st->agent_rx_dropped = m->mag->orch.rx_dropped;
+	st->signals = m->mag->orch.signals;
+	st->dispatched = m->mag->orch.dispatched;
+	st->dram_pages = m->dram.pages;
+	for (y = 0; y < m->h; y++)
+		for (x = 0; x < m->w; x++) {
+			struct ksim_l2 *a = m->l2[y][x];
+
+			if (!a)
+				continue;
+			st->l2_served += a->n_served;
+			st->l2_forwarded += a->n_fwd;
+			st->l2_ctrl += a->ctrl_terminated;
+			st->ctrl_dropped += a->ctrl_dropped;
+		}
+	st->reset_dropped = m->rst.gate_dropped;
+	st->reset_host_dropped = m->rst.host_dropped;
+	st->resets = m->rst.resets;
+	st->irq_rises = card->irq_rises;
+	for (x = 0; x < m->mag->n_ports; x++) {
+		st->mag_entries += m->mag->port[x].entries;
+		st->mag_ap_faults += m->mag->port[x].ap_faults;
+	}
+	st->mag_quant_uploads = m->mag->quant_entries;
+	st->mag_host_hangs = m->mag->host_hangs;
+	st->mover_words = m->mag->mv.words;
+	st->mover_remote_words = m->mag->mv.remote_words;
+	if (m->mag->il) {
+		st->il_injected = m->mag->il->injected;
+		st->il_inj_dropped = m->mag->il->inj_dropped;
+		st->il_switch_dropped = m->mag->il->switch_dropped;
+	}
+	return 0;
+}
 
 int ksim_unit_stats(struct ksim_card *card, unsigned int mesh,
 		    unsigned int x, unsigned int y,
@@ -49,6 +132,7 @@ size_t ksim_dump_stats(struct ksim_card *card, char *buf, size_t len)
 	struct ksim_stats st;
 	struct ksim_tbuf tb;
 	unsigned int m, i;
+	u64 rd, wr;
 
 	ksim_tb_init(&tb, buf, len);
 	ksim_tb_printf(&tb, "card cycles=%llu stepped=%llu skipped=%llu meshes=%u clock_mhz=%u checker=%s trace=%s knobs=%u\n",
@@ -56,8 +140,9 @@ size_t ksim_dump_stats(struct ksim_card *card, char *buf, size_t len)
 		     (unsigned long long)card->sched.cycles_stepped,
 		     (unsigned long long)card->sched.cycles_skipped,
 		     card->n_mesh, card->clock_mhz,
-		     o->check_on ? "on" : "off", o->trace_on ? "on" : "off",
-		     o->next_knob);
+		     ksim_check_on(card->chk) ? "on" : "off",
+		     ksim_trace_on(card->tr) ? "on" : "off",
+		     ksim_inject_knobs_set(card->inj));
 	ksim_tb_printf(&tb, "host reads=%llu writes=%llu dmas=%llu dma_bytes=%llu\n",
 		       (unsigned long long)card->host_reads,
 		       (unsigned long long)card->host_writes,
@@ -83,6 +168,7 @@ size_t ksim_dump_stats(struct ksim_card *card, char *buf, size_t len)
 		     card->xdma->n_vectors);
 	for (m = 0; m < card->n_mesh; m++) {
 		ksim_get_stats(card, m, &st);
+		ksim_inject_dram_errors(card->inj, m, &rd, &wr);
 		ksim_tb_printf(&tb, "mesh %u flits=%llu stalls=%llu tieoff_dropped=%llu ctrl_dropped=%llu unit_dropped=%llu lost_completions=%llu signals=%llu dispatched=%llu agent_rx_dropped=%llu\n",
 			     m, (unsigned long long)st.link_flits,
 			     (unsigned long long)st.link_stalls,
@@ -99,8 +185,8 @@ size_t ksim_dump_stats(struct ksim_card *card, char *buf, size_t len)
 			     (unsigned long long)st.mag_data_dropped,
 			     (unsigned long long)st.mag_slot_stalls,
 			     (unsigned long long)st.mag_out_of_range,
-			     (unsigned long long)o->mesh[m].dram_rd_errors,
-			     (unsigned long long)o->mesh[m].dram_wr_errors,
+			     (unsigned long long)rd,
+			     (unsigned long long)wr,
 			     (unsigned long long)st.dram_pages,
 			     (unsigned long long)st.resets);
 	}
@@ -116,14 +202,13 @@ size_t ksim_dump_stats(struct ksim_card *card, char *buf, size_t len)
 			     ol->cls == KSIM_LC_TIEOFF ? " tieoff" : "");
 	}
 	for (i = 0; i < o->n_units; i++) {
-		const struct ksim_unit *u = o->units[i].u;
-
+		struct ksim_unit *u = o->units[i].u;
 		char own[256] = "";
 
 		ksim_unit_stats(card, u->mesh->id, u->x, u->y, &us);
 		/* a unit type's own counters (the DXA unit's perf counters) */
 		if (u->type->stats)
-			u->type->stats((struct ksim_unit *)u, own, sizeof(own));
+			u->type->stats(u, own, sizeof(own));
 		ksim_tb_printf(&tb, "unit %u %u,%u %s accepted=%llu retired=%llu lost_completions=%llu signals=%llu sent=%llu received=%llu dropped=%llu ctrl_dropped=%llu busy_cycles=%llu faults_injected=%llu hangs_injected=%llu ctrl_corrupted=%llu busy_forced=%llu%s\n",
 			     u->mesh->id, u->x, u->y, u->type->token,
 			     (unsigned long long)us.accepted,
@@ -140,12 +225,12 @@ size_t ksim_dump_stats(struct ksim_card *card, char *buf, size_t len)
 			     (unsigned long long)us.ctrl_corrupted,
 			     (unsigned long long)us.busy_forced, own);
 	}
-	if (o->chk)
+	if (ksim_check_armed(card->chk))
 		ksim_tb_printf(&tb, "checker violations=%llu born=%llu delivered=%llu lost_injected=%llu dup_injected=%llu\n",
-			     (unsigned long long)ksim_check_violations(o),
-			     (unsigned long long)ksim_chk_count(o, KSIM_CHK_BORN),
-			     (unsigned long long)ksim_chk_count(o, KSIM_CHK_DELIVERED),
-			     (unsigned long long)ksim_chk_count(o, KSIM_CHK_LOST_INJ),
-			     (unsigned long long)ksim_chk_count(o, KSIM_CHK_DUP_INJ));
+			     (unsigned long long)ksim_check_violations(card->chk),
+			     (unsigned long long)ksim_chk_count(card->chk, KSIM_CHK_BORN),
+			     (unsigned long long)ksim_chk_count(card->chk, KSIM_CHK_DELIVERED),
+			     (unsigned long long)ksim_chk_count(card->chk, KSIM_CHK_LOST_INJ),
+			     (unsigned long long)ksim_chk_count(card->chk, KSIM_CHK_DUP_INJ));
 	return tb.need;
 }
