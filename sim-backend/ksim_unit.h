@@ -35,6 +35,59 @@ struct ksim_unit;
 struct ksim_params;
 
 /**
+ * enum ksim_cd_ack - when a unit owes SIG_DATA_RECEIVED for a CU_DATA burst
+ * @KSIM_CD_ACK_NONE_AFTER_REFUSE: when the descriptor's flags[0] asks and
+ *	the burst landed; a refused burst is not acknowledged.
+ */
+enum ksim_cd_ack {
+	KSIM_CD_ACK_NONE_AFTER_REFUSE,
+};
+
+/**
+ * enum ksim_cd_foreign - a CU_DATA flit from another source than the open
+ *	burst's
+ * @KSIM_CD_FOREIGN_DROP: dropped (ksim_unit_drop()); the burst goes on,
+ *	counting its own source's flits only.
+ */
+enum ksim_cd_foreign {
+	KSIM_CD_FOREIGN_DROP,
+};
+
+/**
+ * struct ksim_cd_policy - a unit type's CU_DATA receiver: hooks and quirks
+ * @ok: the bound check: may a burst of @len + 1 data flits into buffer @buf
+ *	from @off on (granules, or what the buffer counts) land?  Called at
+ *	the descriptor; false refuses the burst: counted out to its last
+ *	flit, nothing lands.
+ * @word: land data flit @f at @off (the descriptor's offset plus the flit's
+ *	index in the burst) of buffer @buf.  Called, in the cycle the flit is
+ *	taken, for each data flit of a burst not refused.
+ * @refuse: optional: a burst was refused (@f: its descriptor); the unit's
+ *	own record of it (a counter, a fault for its next retirement).
+ * @foreign: a CU_DATA flit from another source while a burst is open
+ *	(enum ksim_cd_foreign).
+ * @ack: when a burst is acknowledged (enum ksim_cd_ack).
+ * @acks: how many acks may wait for the unit's send path (its ack register
+ *	or queue, 1 to KSIM_CD_ACKS_MAX); the last flit of a burst owed an ack
+ *	waits, at the head of the receive FIFO, while that many wait.
+ *
+ * The receiver (units/cudata.c) frames by count: any CU_DATA flit while no
+ * burst is open is a descriptor, then len + 1 data flits from its source;
+ * the ack goes to {ack_y, ack_x}, or to the descriptor's source when that
+ * is 0, with arg = buf_id and the descriptor's txn (flit-format.md §4.7,
+ * kohakutpu.md 2.5).  Everything a unit does differently is declared here.
+ */
+struct ksim_cd_policy {
+	bool (*ok)(struct ksim_unit *u, unsigned int buf, u32 off, u32 len);
+	void (*word)(struct ksim_unit *u, unsigned int buf, u32 off,
+		     const struct kh_flit *f);
+	void (*refuse)(struct ksim_unit *u, const struct kh_flit *f);
+	u8 foreign;
+	u8 ack;
+	u8 acks;
+};
+
+/**
  * struct ksim_unit_type - a kind of compute unit: its facts and its model
  * @token: the map token, e.g. "sax".
  * @name: what it is, for messages.
@@ -71,6 +124,10 @@ struct ksim_params;
  * @stats: optional: the unit's own counters as ` key=value` pairs, up to
  *	@len bytes at @buf (NUL-terminated), appended to its line of
  *	ksim_dump_stats().  Returns the length written.
+ * @cudata: optional: the unit's CU_DATA receiver, its hooks and its
+ *	quirks (struct ksim_cd_policy); the unit hands each CU_DATA flit to
+ *	ksim_unit_cd_take().  NULL: the unit takes no CU_DATA (it drops what
+ *	comes, as any type it does not know).
  */
 struct ksim_unit_type {
 	const char *token;
@@ -88,6 +145,7 @@ struct ksim_unit_type {
 	bool (*ctrl_read)(struct ksim_unit *u, unsigned int idx, u64 *val);
 	void (*ctrl_write)(struct ksim_unit *u, unsigned int idx, u64 val);
 	size_t (*stats)(struct ksim_unit *u, char *buf, size_t len);
+	const struct ksim_cd_policy *cudata;
 };
 
 /**
@@ -144,6 +202,45 @@ void ksim_unit_recv_pop(struct ksim_unit *u);
  */
 void ksim_unit_drop(struct ksim_unit *u, const struct kh_flit *f,
 		  const char *why);
+
+/**
+ * ksim_unit_cd_take() - a CU_DATA flit at the head of the receive FIFO
+ * @u: the unit; its type has a &ksim_unit_type.cudata policy.
+ * @f: the flit (ksim_unit_recv()).
+ *
+ * The port contract's receiver, once for every unit (units/cudata.c): it
+ * opens, counts, lands through the policy's hooks, refuses and owes the
+ * ack, as the unit's policy declares.
+ *
+ * Return: true when the flit was taken (pop it: ksim_unit_recv_pop());
+ * false when it must wait at the head of the FIFO (take nothing else this
+ * cycle).
+ */
+bool ksim_unit_cd_take(struct ksim_unit *u, const struct kh_flit *f);
+/**
+ * ksim_unit_cd_acks() - SIG_DATA_RECEIVED acks owed
+ * @u: the unit.
+ *
+ * Return: how many wait for the unit's send path.
+ */
+unsigned int ksim_unit_cd_acks(const struct ksim_unit *u);
+/**
+ * ksim_unit_cd_ack() - the oldest ack owed, if it may go now
+ * @u: the unit.
+ * @f: set to its CU_SIGNAL flit (SIG_DATA_RECEIVED, arg buf_id).
+ *
+ * The unit offers it on send_* where its send path puts acks, and calls
+ * ksim_unit_cd_ack_pop() once it is taken (or loaded into a register that
+ * holds it until taken).
+ *
+ * Return: true with @f built; false when none may go.
+ */
+bool ksim_unit_cd_ack(const struct ksim_unit *u, struct kh_flit *f);
+/**
+ * ksim_unit_cd_ack_pop() - the oldest ack owed has left
+ * @u: the unit.
+ */
+void ksim_unit_cd_ack_pop(struct ksim_unit *u);
 
 /**
  * ksim_unit_send_ready() - send_ready this cycle

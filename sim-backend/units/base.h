@@ -8,6 +8,7 @@
 #define KSIM_BASE_H
 
 #include "ksim_unit.h"
+#include "cudata.h"
 #include "fifo.h"
 #include "link.h"
 #include "sched.h"
@@ -33,6 +34,7 @@ struct ksim_unit {
 
 	struct ksim_fifo inst;		/* INST_DEPTH */
 	struct ksim_fifo recv;		/* RECV_DEPTH */
+	struct ksim_cd cd;		/* the CU_DATA receiver (cudata.c) */
 
 	/* completion queue, KH_CU_SIG_DEPTH deep */
 	struct ksim_sig sigq[KH_CU_SIG_DEPTH];

@@ -334,8 +334,8 @@ cat <<'M'
 825~units/dxa/table.c~model_dxa~dxa table: an odd offset is taken~	return buf == KH_DXA_BUF_TABLE && !(off % KH_DXA_SLOT_GRANULES) &&~	return buf == KH_DXA_BUF_TABLE &&
 826~units/dxa/table.c~model_dxa~dxa DXA_DATA: words at 4-byte steps~	const u8 *p = &x->table[0][0] + (w % KH_DXA_TABLE_WORDS) * 8;~	const u8 *p = &x->table[0][0] + (w % KH_DXA_TABLE_WORDS) * 4;
 827~units/scr.c~model_dxa~scr COPY_OUT: bursts of 16 beats~		u32 n = ksim_min_u32(s->count - s->w_g, KH_MEM_WBURST);~		u32 n = ksim_min_u32(s->count - s->w_g, 16);
-828~units/scr.c~model_dxa~scr CU_DATA: a burst flush with the end is refused~			s->cd_off + s->cd_left > KH_SCR_GRANULES;~			s->cd_off + s->cd_left >= KH_SCR_GRANULES;
-829~units/scr.c~model_dxa~scr CU_DATA: a refused burst is acknowledged~	if (s->cd_signal && !s->cd_refused) {~	if (s->cd_signal) {
+828~units/scr.c~model_dxa~scr CU_DATA: a burst flush with the end is refused~	return buf == KH_SCR_BUF && off + len + 1 <= KH_SCR_GRANULES;~	return buf == KH_SCR_BUF && off + len + 1 < KH_SCR_GRANULES;
+829~units/cudata.c~model_dxa~CU_DATA, no ack after a refusal (scr): a refused burst is acknowledged~	return cd->signal && !cd->refused &&~	return cd->signal &&
 830~units/scr.c~model_dxa~scr COPY_OUT: retires at the last beat, not the last ack~		if (s->w_g == s->count)\n\t\t\ts->state = KSIM_SCR_ACK;~		if (s->w_g == s->count)\n\t\t\ts->state = KSIM_SCR_DONE;
 831~units/scr.c~model_dxa~scr COPY_OUT: 8-byte alignment is enough~	else if (s->addr % KSIM_SCR_GRANULE)~	else if (s->addr % 8)
 832~units/dxa/table.c~model_dxa~dxa table: a refused burst is acknowledged too~	if (x->cd_refused)\n\t\treturn;\n\tmemcpy~	if (x->cd_refused) {\n\t\tx->sg_pend = x->cd_signal;\n\t\treturn;\n\t}\n\tmemcpy

@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * The port contract's CU_DATA receiver (kohakutpu.md 2.5, 2.7, 5.7; seed
+ * 001 §5, §8.2), written once for every unit that takes CU_DATA.  The
+ * unit's receive path dispatches by type as its RTL does and hands each
+ * CU_DATA flit here (ksim_unit_cd_take()); its type's `cudata` policy
+ * (struct ksim_cd_policy, ksim_unit.h) supplies the hooks that check and
+ * land a burst in the unit's own buffers and declares the quirks its RTL
+ * or spec has.  The policy is the only place a unit differs.
+ *
+ * What every receiver does, in this order, one flit per call:
+ *
+ * - framing by count: with no burst open, any CU_DATA flit is a
+ *   descriptor (buf_id, offset, len, flags, {ack_y, ack_x}, and its
+ *   header's src and txn); then len + 1 data flits from that source,
+ *   `last` not read.  A descriptor arriving while a burst is open is
+ *   data like any other flit of its source.
+ * - the bound check (policy ok()) at the descriptor: a refused burst is
+ *   counted out to its last flit and lands nothing; refuse() records it.
+ * - a flit from another source while a burst is open: policy `foreign`.
+ * - the last flit of a burst owed an ack waits at the head of the
+ *   receive FIFO while the unit's `acks` owed acks wait for its send
+ *   path (seed 001 §5.1: cleared by the send path alone).
+ * - a data flit of a burst not refused lands through word(), at the
+ *   descriptor's offset plus its index, in the cycle it is taken.
+ * - after the last flit the ack, if owed (policy `ack`), is queued to
+ *   {ack_y, ack_x}, or to the descriptor's source when that is 0 ((0,0)
+ *   is a mesh corner and holds no endpoint), with arg = buf_id and the
+ *   descriptor's txn; the unit sends it where its send path puts acks
+ *   (ksim_unit_cd_ack()).
+ *
+ * The units, each the RTL or the spec cited in docs/model.md:
+ *
+ *   scr   ok: buffer 0, offset + len + 1 <= 256; word: the granule at
+ *         once; foreign dropped; no ack for a refused burst; one ack
+ *         register (docs/spec/dxa.md "The scratch unit").
+ */
+#include "base.h"
+#include "cudata.h"
+
+void ksim_unit_cd_reset(struct ksim_unit *u)
+{
+	memset(&u->cd, 0, sizeof(u->cd));
+}
+
+static bool ksim_cd_owed(const struct ksim_cd_policy *p,
+			 const struct ksim_cd *cd)
+{
+	return cd->signal && !cd->refused &&
+	       p->ack == KSIM_CD_ACK_NONE_AFTER_REFUSE;
+}
+
+static void ksim_cd_open(struct ksim_unit *u, const struct ksim_cd_policy *p,
+			 const struct kh_flit *f)
+{
+	struct ksim_cd *cd = &u->cd;
+
+	cd->on = true;
+	cd->sx = kh_flit_get(f, KH_HDR_SRC_X);
+	cd->sy = kh_flit_get(f, KH_HDR_SRC_Y);
+	cd->txn = kh_flit_get(f, KH_HDR_TXN);
+	cd->buf = kh_flit_get(f, KH_DATA_BUF_ID);
+	cd->off = kh_flit_get(f, KH_DATA_OFFSET);
+	cd->len = kh_flit_get(f, KH_DATA_LEN);
+	cd->i = 0;
+	cd->signal = kh_flit_get(f, KH_DATA_FLAGS) & KH_DATAF_SIGNAL;
+	cd->ax = kh_flit_get(f, KH_DATA_ACK_X);
+	cd->ay = kh_flit_get(f, KH_DATA_ACK_Y);
+	if (!cd->ax && !cd->ay) {
+		cd->ax = cd->sx;
+		cd->ay = cd->sy;
+	}
+	cd->refused = !p->ok(u, cd->buf, cd->off, cd->len);
+	if (cd->refused && p->refuse)
+		p->refuse(u, f);
+}
+
+/* The burst just counted out is owed an ack: queue it. */
+static void ksim_cd_owe(struct ksim_unit *u)
+{
+	struct ksim_cd *cd = &u->cd;
+	struct ksim_cd_pending *a =
+		&cd->ackq[(cd->ack_head + cd->ack_n) % KSIM_CD_ACKS_MAX];
+
+	a->at = ksim_unit_now(u);
+	a->dx = cd->ax;
+	a->dy = cd->ay;
+	a->txn = cd->txn;
+	a->buf = cd->buf;
+	cd->ack_n++;
+}
+
+bool ksim_unit_cd_take(struct ksim_unit *u, const struct kh_flit *f)
+{
+	const struct ksim_cd_policy *p = u->type->cudata;
+	struct ksim_cd *cd = &u->cd;
+
+	if (!cd->on) {
+		ksim_cd_open(u, p, f);
+		return true;
+	}
+	if (kh_flit_get(f, KH_HDR_SRC_X) != cd->sx ||
+	    kh_flit_get(f, KH_HDR_SRC_Y) != cd->sy) {
+		ksim_unit_drop(u, f, "CU_DATA from a second source while a burst is open");
+		return true;
+	}
+	if (cd->i == cd->len && ksim_cd_owed(p, cd) && cd->ack_n >= p->acks)
+		return false;
+	if (!cd->refused)
+		p->word(u, cd->buf, cd->off + cd->i, f);
+	if (cd->i++ < cd->len)
+		return true;
+	cd->on = false;
+	if (ksim_cd_owed(p, cd))
+		ksim_cd_owe(u);
+	return true;
+}
+
+unsigned int ksim_unit_cd_acks(const struct ksim_unit *u)
+{
+	return u->cd.ack_n;
+}
+
+bool ksim_unit_cd_ack(const struct ksim_unit *u, struct kh_flit *f)
+{
+	const struct ksim_cd_pending *a = &u->cd.ackq[u->cd.ack_head];
+
+	if (!u->cd.ack_n || ksim_unit_now(u) < a->at)
+		return false;
+	memset(f, 0, sizeof(*f));
+	ksim_unit_hdr(u, f, a->dx, a->dy, KH_T_CU_SIGNAL, a->txn, 1);
+	kh_flit_set(f, KH_SIG_CODE, KH_SIG_DATA_RECEIVED);
+	kh_flit_set(f, KH_SIG_ARG, a->buf);
+	return true;
+}
+
+void ksim_unit_cd_ack_pop(struct ksim_unit *u)
+{
+	if (!u->cd.ack_n)
+		return;
+	u->cd.ack_head = (u->cd.ack_head + 1) % KSIM_CD_ACKS_MAX;
+	u->cd.ack_n--;
+}
