@@ -74,8 +74,8 @@ enum ksim_cd_foreign {
  * The receiver (units/cudata.c) frames by count: any CU_DATA flit while no
  * burst is open is a descriptor, then len + 1 data flits from its source;
  * the ack goes to {ack_y, ack_x}, or to the descriptor's source when that
- * is 0, with arg = buf_id and the descriptor's txn (flit-format.md §4.7,
- * kohakutpu.md 2.5).  Everything a unit does differently is declared here.
+ * is 0, with arg = buf_id and the descriptor's txn (kohakutpu.md 2.5, 5.7).
+ * Everything a unit does differently is declared here.
  */
 struct ksim_cd_policy {
 	bool (*ok)(struct ksim_unit *u, unsigned int buf, u32 off, u32 len);

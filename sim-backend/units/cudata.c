@@ -31,6 +31,11 @@
  *
  * The units, each the RTL or the spec cited in docs/model.md:
  *
+ *   dxa   ok: one whole slot (buffer 0, an even offset below 32, two
+ *         flits); word: stages the granule and lands the slot at its
+ *         last; foreign dropped; no ack for a refused burst; one ack
+ *         register (docs/spec/dxa.md "The descriptor table", "Decided
+ *         while modelling").
  *   scr   ok: buffer 0, offset + len + 1 <= 256; word: the granule at
  *         once; foreign dropped; no ack for a refused burst; one ack
  *         register (docs/spec/dxa.md "The scratch unit").

@@ -338,7 +338,7 @@ cat <<'M'
 829~units/cudata.c~model_dxa~CU_DATA, no ack after a refusal (scr): a refused burst is acknowledged~	return cd->signal && !cd->refused &&~	return cd->signal &&
 830~units/scr.c~model_dxa~scr COPY_OUT: retires at the last beat, not the last ack~		if (s->w_g == s->count)\n\t\t\ts->state = KSIM_SCR_ACK;~		if (s->w_g == s->count)\n\t\t\ts->state = KSIM_SCR_DONE;
 831~units/scr.c~model_dxa~scr COPY_OUT: 8-byte alignment is enough~	else if (s->addr % KSIM_SCR_GRANULE)~	else if (s->addr % 8)
-832~units/dxa/table.c~model_dxa~dxa table: a refused burst is acknowledged too~	if (x->cd_refused)\n\t\treturn;\n\tmemcpy~	if (x->cd_refused) {\n\t\tx->sg_pend = x->cd_signal;\n\t\treturn;\n\t}\n\tmemcpy
+832~units/cudata.c~model_dxa~CU_DATA, no ack after a refusal (dxa table): a refused burst is acknowledged too~	if (ksim_cd_owed(p, cd))\n\t\tksim_cd_owe(u);~	if (cd->signal)\n\t\tksim_cd_owe(u);
 833~units/dxa/burst.c~model_dxa~dxa acks: matched to any receiver, not the one at the ack's source~		    KH_DXA_RECV_X(x->recv[r]) != sx ||\n\t\t    KH_DXA_RECV_Y(x->recv[r]) != sy)~		    (KH_DXA_RECV_X(x->recv[r]) != sx && 0) ||\n\t\t    (KH_DXA_RECV_Y(x->recv[r]) != sy && 0))
 834~units/dxa/dxa.c~model_dxa~dxa reset: the table is cleared by a mesh reset~	size_t keep = offsetof(struct ksim_dxa, u);~	size_t keep = 0;
 835~units/scr.c~model_dxa~scr reset: the buffer is cleared by a mesh reset~	size_t keep = offsetof(struct ksim_scr, u);~	size_t keep = 0;
