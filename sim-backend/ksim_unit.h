@@ -34,12 +34,18 @@
 struct ksim_unit;
 struct ksim_params;
 
+/* the deepest ack queue a unit type may declare (ksim_cd_policy.acks) */
+#define KSIM_CD_ACKS_MAX	8
+
 /**
  * enum ksim_cd_ack - when a unit owes SIG_DATA_RECEIVED for a CU_DATA burst
- * @KSIM_CD_ACK_NONE_AFTER_REFUSE: when the descriptor's flags[0] asks and
- *	the burst landed; a refused burst is not acknowledged.
+ * @KSIM_CD_ACK_ON_FLAG: whenever the descriptor's flags[0] asks, a refused
+ *	burst too (kohakutpu.md 2.5: a receiver should still ack it).
+ * @KSIM_CD_ACK_NONE_AFTER_REFUSE: when flags[0] asks and the burst landed;
+ *	a refused burst is not acknowledged.
  */
 enum ksim_cd_ack {
+	KSIM_CD_ACK_ON_FLAG,
 	KSIM_CD_ACK_NONE_AFTER_REFUSE,
 };
 
@@ -62,8 +68,12 @@ enum ksim_cd_foreign {
  * @word: land data flit @f at @off (the descriptor's offset plus the flit's
  *	index in the burst) of buffer @buf.  Called, in the cycle the flit is
  *	taken, for each data flit of a burst not refused.
- * @refuse: optional: a burst was refused (@f: its descriptor); the unit's
- *	own record of it (a counter, a fault for its next retirement).
+ * @refuse: optional: a burst was refused (@f: its descriptor, or with
+ *	@recheck the data flit that found it no longer fits); the unit's own
+ *	record of it (a counter, a fault for its next retirement).
+ * @recheck: ask @ok again at every data flit of a burst not yet refused,
+ *	with the descriptor's values: for a unit whose state, not only the
+ *	burst, decides (the POOL unit: a core let out of reset mid-burst).
  * @foreign: a CU_DATA flit from another source while a burst is open
  *	(enum ksim_cd_foreign).
  * @ack: when a burst is acknowledged (enum ksim_cd_ack).
@@ -82,6 +92,7 @@ struct ksim_cd_policy {
 	void (*word)(struct ksim_unit *u, unsigned int buf, u32 off,
 		     const struct kh_flit *f);
 	void (*refuse)(struct ksim_unit *u, const struct kh_flit *f);
+	bool recheck;
 	u8 foreign;
 	u8 ack;
 	u8 acks;

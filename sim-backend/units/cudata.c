@@ -15,8 +15,9 @@
  *   header's src and txn); then len + 1 data flits from that source,
  *   `last` not read.  A descriptor arriving while a burst is open is
  *   data like any other flit of its source.
- * - the bound check (policy ok()) at the descriptor: a refused burst is
- *   counted out to its last flit and lands nothing; refuse() records it.
+ * - the bound check (policy ok()) at the descriptor, and with `recheck`
+ *   again at every data flit: a refused burst is counted out to its last
+ *   flit and lands nothing from then on; refuse() records it.
  * - a flit from another source while a burst is open: policy `foreign`.
  * - the last flit of a burst owed an ack waits at the head of the
  *   receive FIFO while the unit's `acks` owed acks wait for its send
@@ -36,6 +37,13 @@
  *         last; foreign dropped; no ack for a refused burst; one ack
  *         register (docs/spec/dxa.md "The descriptor table", "Decided
  *         while modelling").
+ *   gp    ok: buffer 4 (IRAM, every core in reset), 8 + c (core c's
+ *         DataRAM, core c in reset), 16 + c (a word of it, any time), to
+ *         the memory's end, checked again at every flit; word: at once;
+ *         refuse: the next retirement faults UNIT_LOAD; foreign dropped;
+ *         a refused burst acked too; up to 8 acks queued, each leaving
+ *         the queue when the send path loads it (docs/spec/pool.md
+ *         "Loading").
  *   scr   ok: buffer 0, offset + len + 1 <= 256; word: the granule at
  *         once; foreign dropped; no ack for a refused burst; one ack
  *         register (docs/spec/dxa.md "The scratch unit").
@@ -51,8 +59,9 @@ void ksim_unit_cd_reset(struct ksim_unit *u)
 static bool ksim_cd_owed(const struct ksim_cd_policy *p,
 			 const struct ksim_cd *cd)
 {
-	return cd->signal && !cd->refused &&
-	       p->ack == KSIM_CD_ACK_NONE_AFTER_REFUSE;
+	if (!cd->signal)
+		return false;
+	return p->ack == KSIM_CD_ACK_ON_FLAG || !cd->refused;
 }
 
 static void ksim_cd_open(struct ksim_unit *u, const struct ksim_cd_policy *p,
@@ -111,6 +120,12 @@ bool ksim_unit_cd_take(struct ksim_unit *u, const struct kh_flit *f)
 	}
 	if (cd->i == cd->len && ksim_cd_owed(p, cd) && cd->ack_n >= p->acks)
 		return false;
+	if (p->recheck && !cd->refused &&
+	    !p->ok(u, cd->buf, cd->off, cd->len)) {
+		cd->refused = true;
+		if (p->refuse)
+			p->refuse(u, f);
+	}
 	if (!cd->refused)
 		p->word(u, cd->buf, cd->off + cd->i, f);
 	if (cd->i++ < cd->len)

@@ -13,9 +13,6 @@
 
 struct ksim_unit;
 
-/* the deepest ack queue a unit type may declare (ksim_cd_policy.acks) */
-#define KSIM_CD_ACKS_MAX	8
-
 /* One SIG_DATA_RECEIVED owed, built into a flit when the unit sends it. */
 struct ksim_cd_pending {
 	u64 at;			/* it may go from this cycle */

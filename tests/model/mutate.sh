@@ -179,7 +179,9 @@ cat <<'M'
 151~mesh/orch.c~model_dispatch~dispatcher: the staged dst is kept, not rewritten from PROG_DST~		kh_flit_set(&f, KH_HDR_DST_X, KH_YX_X(o->prog_dst));\n\t\tkh_flit_set(&f, KH_HDR_DST_Y, KH_YX_Y(o->prog_dst));~
 401~units/pool/iss_exec.c~model_pool_iss~POOL: DIV divides unsigned~			x[o->rd] = (u32)((s32)a / (s32)v);~			x[o->rd] = a / v;
 402~units/pool/iss_decode.c~model_pool_iss~POOL: rd x0 decoded as x0 (writes to x0 stick)~	o->rd = rd ? rd : 32;~	o->rd = rd;
-403~units/pool/cudata.c~model_pool~POOL: a refused CU_DATA burst faults nothing~		if (cd->refused)\n\t\t\tp->load_fault = true;~		(void)0;
+403~units/pool/cudata.c~model_pool~POOL: a refused CU_DATA burst faults nothing~	p->load_fault = true;~	(void)p;
+407~units/pool/cudata.c~model_pool~POOL CU_DATA: a refused burst is not acknowledged (its policy)~	.ack = KSIM_CD_ACK_ON_FLAG,~	.ack = KSIM_CD_ACK_NONE_AFTER_REFUSE,
+408~units/pool/cudata.c~model_pool~POOL CU_DATA: a core let out of reset mid-burst does not refuse the rest (its policy)~	.recheck = true,~	.recheck = false,
 404~units/pool/sync.c~model_pool_iss~POOL: WFI sleeps through a pending wake-up event~		if (c->ev) {~		if (0) {
 405~units/pool/job.c~model_pool~POOL: a job with no core running is presented (no NOFW)~	else if (!(ksim_pool_running(p) & KSIM_POOL_ALL))~	else if (0)
 406~units/pool/idma.c~model_pool~POOL iDMA: reserved words not checked~	if (q->reserved ||~	if (0 ||
@@ -335,13 +337,16 @@ cat <<'M'
 826~units/dxa/table.c~model_dxa~dxa DXA_DATA: words at 4-byte steps~	const u8 *p = &x->table[0][0] + (w % KH_DXA_TABLE_WORDS) * 8;~	const u8 *p = &x->table[0][0] + (w % KH_DXA_TABLE_WORDS) * 4;
 827~units/scr.c~model_dxa~scr COPY_OUT: bursts of 16 beats~		u32 n = ksim_min_u32(s->count - s->w_g, KH_MEM_WBURST);~		u32 n = ksim_min_u32(s->count - s->w_g, 16);
 828~units/scr.c~model_dxa~scr CU_DATA: a burst flush with the end is refused~	return buf == KH_SCR_BUF && off + len + 1 <= KH_SCR_GRANULES;~	return buf == KH_SCR_BUF && off + len + 1 < KH_SCR_GRANULES;
-829~units/cudata.c~model_dxa~CU_DATA, no ack after a refusal (scr): a refused burst is acknowledged~	return cd->signal && !cd->refused &&~	return cd->signal &&
+829~units/scr.c~model_dxa~scr CU_DATA: a refused burst is acknowledged (its policy)~	.ack = KSIM_CD_ACK_NONE_AFTER_REFUSE,~	.ack = KSIM_CD_ACK_ON_FLAG,
 830~units/scr.c~model_dxa~scr COPY_OUT: retires at the last beat, not the last ack~		if (s->w_g == s->count)\n\t\t\ts->state = KSIM_SCR_ACK;~		if (s->w_g == s->count)\n\t\t\ts->state = KSIM_SCR_DONE;
 831~units/scr.c~model_dxa~scr COPY_OUT: 8-byte alignment is enough~	else if (s->addr % KSIM_SCR_GRANULE)~	else if (s->addr % 8)
-832~units/cudata.c~model_dxa~CU_DATA, no ack after a refusal (dxa table): a refused burst is acknowledged too~	if (ksim_cd_owed(p, cd))\n\t\tksim_cd_owe(u);~	if (cd->signal)\n\t\tksim_cd_owe(u);
+832~units/dxa/table.c~model_dxa~dxa table: a refused burst is acknowledged too (its policy)~	.ack = KSIM_CD_ACK_NONE_AFTER_REFUSE,~	.ack = KSIM_CD_ACK_ON_FLAG,
 833~units/dxa/burst.c~model_dxa~dxa acks: matched to any receiver, not the one at the ack's source~		    KH_DXA_RECV_X(x->recv[r]) != sx ||\n\t\t    KH_DXA_RECV_Y(x->recv[r]) != sy)~		    (KH_DXA_RECV_X(x->recv[r]) != sx && 0) ||\n\t\t    (KH_DXA_RECV_Y(x->recv[r]) != sy && 0))
 834~units/dxa/dxa.c~model_dxa~dxa reset: the table is cleared by a mesh reset~	size_t keep = offsetof(struct ksim_dxa, u);~	size_t keep = 0;
 835~units/scr.c~model_dxa~scr reset: the buffer is cleared by a mesh reset~	size_t keep = offsetof(struct ksim_scr, u);~	size_t keep = 0;
+901~units/cudata.c~model_dxa~CU_DATA receiver, no ack after a refusal: a refused burst is acknowledged~	return p->ack == KSIM_CD_ACK_ON_FLAG || !cd->refused;~	return true;
+902~units/cudata.c~model_pool~CU_DATA receiver, ack on the flag: a refused burst is not acknowledged~	return p->ack == KSIM_CD_ACK_ON_FLAG || !cd->refused;~	return !cd->refused;
+903~units/cudata.c~model_pool~CU_DATA receiver, recheck: the bound is checked at the descriptor only~	if (p->recheck && !cd->refused &&~	if (0 && !cd->refused &&
 M
 }
 
