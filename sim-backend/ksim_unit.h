@@ -54,9 +54,12 @@ enum ksim_cd_ack {
  *	burst's
  * @KSIM_CD_FOREIGN_DROP: dropped (ksim_unit_drop()); the burst goes on,
  *	counting its own source's flits only.
+ * @KSIM_CD_FOREIGN_SPLICES: taken as the open burst's next data flit:
+ *	the receiver does not look at the source.
  */
 enum ksim_cd_foreign {
 	KSIM_CD_FOREIGN_DROP,
+	KSIM_CD_FOREIGN_SPLICES,
 };
 
 /**
@@ -80,6 +83,9 @@ enum ksim_cd_foreign {
  * @acks: how many acks may wait for the unit's send path (its ack register
  *	or queue, 1 to KSIM_CD_ACKS_MAX); the last flit of a burst owed an ack
  *	waits, at the head of the receive FIFO, while that many wait.
+ * @ack_lat: cycles after its burst's last flit before an ack may go.
+ * @hold: every CU_DATA flit waits while an ack is owed, not only the last
+ *	flit of a burst owed another.
  *
  * The receiver (units/cudata.c) frames by count: any CU_DATA flit while no
  * burst is open is a descriptor, then len + 1 data flits from its source;
@@ -96,6 +102,8 @@ struct ksim_cd_policy {
 	u8 foreign;
 	u8 ack;
 	u8 acks;
+	u8 ack_lat;
+	bool hold;
 };
 
 /**
@@ -229,12 +237,27 @@ void ksim_unit_drop(struct ksim_unit *u, const struct kh_flit *f,
  */
 bool ksim_unit_cd_take(struct ksim_unit *u, const struct kh_flit *f);
 /**
+ * ksim_unit_cd_open() - a CU_DATA burst is being counted
+ * @u: the unit.
+ * @buf: if not NULL, set to its buf_id.
+ *
+ * Return: true from its descriptor to its last data flit, refused or not.
+ */
+bool ksim_unit_cd_open(const struct ksim_unit *u, unsigned int *buf);
+/**
  * ksim_unit_cd_acks() - SIG_DATA_RECEIVED acks owed
  * @u: the unit.
  *
  * Return: how many wait for the unit's send path.
  */
 unsigned int ksim_unit_cd_acks(const struct ksim_unit *u);
+/**
+ * ksim_unit_cd_ack_at() - when the oldest ack owed may go
+ * @u: the unit.
+ *
+ * Return: the cycle, or ~0ULL when none is owed.
+ */
+u64 ksim_unit_cd_ack_at(const struct ksim_unit *u);
 /**
  * ksim_unit_cd_ack() - the oldest ack owed, if it may go now
  * @u: the unit.

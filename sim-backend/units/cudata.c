@@ -18,17 +18,20 @@
  * - the bound check (policy ok()) at the descriptor, and with `recheck`
  *   again at every data flit: a refused burst is counted out to its last
  *   flit and lands nothing from then on; refuse() records it.
+ * - with `hold`, any CU_DATA flit waits at the head of the receive FIFO
+ *   while an ack is owed (seed 001 §5.1: cleared by the send path alone).
  * - a flit from another source while a burst is open: policy `foreign`.
  * - the last flit of a burst owed an ack waits at the head of the
  *   receive FIFO while the unit's `acks` owed acks wait for its send
- *   path (seed 001 §5.1: cleared by the send path alone).
+ *   path (§5.1 again).
  * - a data flit of a burst not refused lands through word(), at the
  *   descriptor's offset plus its index, in the cycle it is taken.
  * - after the last flit the ack, if owed (policy `ack`), is queued to
  *   {ack_y, ack_x}, or to the descriptor's source when that is 0 ((0,0)
  *   is a mesh corner and holds no endpoint), with arg = buf_id and the
  *   descriptor's txn; the unit sends it where its send path puts acks
- *   (ksim_unit_cd_ack()).
+ *   (ksim_unit_cd_ack()), `ack_lat` cycles after the last flit at the
+ *   earliest.
  *
  * The units, each the RTL or the spec cited in docs/model.md:
  *
@@ -44,6 +47,15 @@
  *         a refused burst acked too; up to 8 acks queued, each leaving
  *         the queue when the send path loads it (docs/spec/pool.md
  *         "Loading").
+ *   mat   ok: buffer 0/1 (L1 A/B) offset + len < 2048, buffer 2 (peer
+ *         accumulate) < 8192 and an even offset (mx_cluster_cu.v
+ *         L596-602); word: L1 placement or the peer sub-tile register,
+ *         at once; refuse: fault_r for the next retirement; foreign
+ *         spliced (the source is compared only in simulation, L1123); a
+ *         refused burst acked too ("still acknowledged", L671-681); one
+ *         ack register, sg_valid, offered from the next cycle (L681,
+ *         L979); every CU_DATA flit held while it is set (cd_take, L611;
+ *         the peer sub-tile's hold is the unit's own).
  *   scr   ok: buffer 0, offset + len + 1 <= 256; word: the granule at
  *         once; foreign dropped; no ack for a refused burst; one ack
  *         register (docs/spec/dxa.md "The scratch unit").
@@ -96,7 +108,7 @@ static void ksim_cd_owe(struct ksim_unit *u)
 	struct ksim_cd_pending *a =
 		&cd->ackq[(cd->ack_head + cd->ack_n) % KSIM_CD_ACKS_MAX];
 
-	a->at = ksim_unit_now(u);
+	a->at = ksim_unit_now(u) + u->type->cudata->ack_lat;
 	a->dx = cd->ax;
 	a->dy = cd->ay;
 	a->txn = cd->txn;
@@ -109,12 +121,15 @@ bool ksim_unit_cd_take(struct ksim_unit *u, const struct kh_flit *f)
 	const struct ksim_cd_policy *p = u->type->cudata;
 	struct ksim_cd *cd = &u->cd;
 
+	if (p->hold && cd->ack_n)
+		return false;
 	if (!cd->on) {
 		ksim_cd_open(u, p, f);
 		return true;
 	}
-	if (kh_flit_get(f, KH_HDR_SRC_X) != cd->sx ||
-	    kh_flit_get(f, KH_HDR_SRC_Y) != cd->sy) {
+	if (p->foreign == KSIM_CD_FOREIGN_DROP &&
+	    (kh_flit_get(f, KH_HDR_SRC_X) != cd->sx ||
+	     kh_flit_get(f, KH_HDR_SRC_Y) != cd->sy)) {
 		ksim_unit_drop(u, f, "CU_DATA from a second source while a burst is open");
 		return true;
 	}
@@ -136,9 +151,21 @@ bool ksim_unit_cd_take(struct ksim_unit *u, const struct kh_flit *f)
 	return true;
 }
 
+bool ksim_unit_cd_open(const struct ksim_unit *u, unsigned int *buf)
+{
+	if (buf)
+		*buf = u->cd.buf;
+	return u->cd.on;
+}
+
 unsigned int ksim_unit_cd_acks(const struct ksim_unit *u)
 {
 	return u->cd.ack_n;
+}
+
+u64 ksim_unit_cd_ack_at(const struct ksim_unit *u)
+{
+	return u->cd.ack_n ? u->cd.ackq[u->cd.ack_head].at : ~0ULL;
 }
 
 bool ksim_unit_cd_ack(const struct ksim_unit *u, struct kh_flit *f)

@@ -180,8 +180,6 @@ cat <<'M'
 401~units/pool/iss_exec.c~model_pool_iss~POOL: DIV divides unsigned~			x[o->rd] = (u32)((s32)a / (s32)v);~			x[o->rd] = a / v;
 402~units/pool/iss_decode.c~model_pool_iss~POOL: rd x0 decoded as x0 (writes to x0 stick)~	o->rd = rd ? rd : 32;~	o->rd = rd;
 403~units/pool/cudata.c~model_pool~POOL: a refused CU_DATA burst faults nothing~	p->load_fault = true;~	(void)p;
-407~units/pool/cudata.c~model_pool~POOL CU_DATA: a refused burst is not acknowledged (its policy)~	.ack = KSIM_CD_ACK_ON_FLAG,~	.ack = KSIM_CD_ACK_NONE_AFTER_REFUSE,
-408~units/pool/cudata.c~model_pool~POOL CU_DATA: a core let out of reset mid-burst does not refuse the rest (its policy)~	.recheck = true,~	.recheck = false,
 404~units/pool/sync.c~model_pool_iss~POOL: WFI sleeps through a pending wake-up event~		if (c->ev) {~		if (0) {
 405~units/pool/job.c~model_pool~POOL: a job with no core running is presented (no NOFW)~	else if (!(ksim_pool_running(p) & KSIM_POOL_ALL))~	else if (0)
 406~units/pool/idma.c~model_pool~POOL iDMA: reserved words not checked~	if (q->reserved ||~	if (0 ||
@@ -261,10 +259,10 @@ cat <<'M'
 638~units/mat/cudata.c~model_mat~mat CU_DATA: a burst ending at the L1 A limit is accepted~return end < KH_MAT_GA * 4;~return end <= KH_MAT_GA * 4;
 639~units/mat/cudata.c~model_mat~mat CU_DATA: a peer burst at an odd granule is accepted~return end < KH_MAT_TILES * 2 && !(off & 1);~return end < KH_MAT_TILES * 2;
 640~units/mat/cudata.c~model_mat~mat CU_DATA: an unknown buffer is accepted~default:\n\t\treturn false;~default:\n\t\treturn true;
-641~units/mat/cudata.c~model_mat~mat CU_DATA: a rejected burst raises no fault~if (m->cd_bad)\n\t\tm->fault = true;~if (0)\n\t\tm->fault = true;
-642~units/mat/cudata.c~model_mat~mat CU_DATA: a rejected burst still writes~if (m->cd_bad)\n\t\treturn;~if (0)\n\t\treturn;
-643~units/mat/cudata.c~model_mat~mat CU_DATA: the signal ignores the ack coordinate~if (!ay && !ax) {~if (1) {
-644~units/mat/cudata.c~model_mat~mat CU_DATA: SIG_DATA_RECEIVED carries the offset, not the buffer~kh_flit_set(&m->sg, KH_SIG_ARG, m->cd_buf);~kh_flit_set(&m->sg, KH_SIG_ARG, m->cd_off);
+641~units/mat/cudata.c~model_mat~mat CU_DATA: a rejected burst raises no fault~	m->fault = true;~	(void)m;
+642~units/cudata.c~model_mat~CU_DATA receiver (mat): a rejected burst still writes~	if (!cd->refused)\n\t\tp->word(~	if (1)\n\t\tp->word(
+643~units/cudata.c~model_mat~CU_DATA receiver (mat): the signal ignores the ack coordinate~	if (!cd->ax && !cd->ay) {~	if (1) {
+644~units/cudata.c~model_mat~CU_DATA receiver (mat): SIG_DATA_RECEIVED carries the offset, not the buffer~	a->buf = cd->buf;~	a->buf = cd->off;
 645~units/mat/cudata.c~model_mat~mat peer: sub-tile index is the granule, not granule / 2~m->pk_idx = off >> 1;~m->pk_idx = off;
 646~units/mat/mat.c~model_mat~mat: the CU_DATA fault is reported at every retirement after~m->fault = false;\n\tm->st = KSIM_MAT_IDLE;~m->st = KSIM_MAT_IDLE;
 647~units/mat/mat.c~model_mat~mat: exec_result leaves out the drains~u16 cnt = (u16)(m->nfill + m->ngemm + m->ndrain);~u16 cnt = (u16)(m->nfill + m->ngemm);
@@ -347,6 +345,15 @@ cat <<'M'
 901~units/cudata.c~model_dxa~CU_DATA receiver, no ack after a refusal: a refused burst is acknowledged~	return p->ack == KSIM_CD_ACK_ON_FLAG || !cd->refused;~	return true;
 902~units/cudata.c~model_pool~CU_DATA receiver, ack on the flag: a refused burst is not acknowledged~	return p->ack == KSIM_CD_ACK_ON_FLAG || !cd->refused;~	return !cd->refused;
 903~units/cudata.c~model_pool~CU_DATA receiver, recheck: the bound is checked at the descriptor only~	if (p->recheck && !cd->refused &&~	if (0 && !cd->refused &&
+911~units/pool/cudata.c~model_pool~POOL's CU_DATA policy: a refused burst is not acknowledged~	.ack = KSIM_CD_ACK_ON_FLAG,~	.ack = KSIM_CD_ACK_NONE_AFTER_REFUSE,
+912~units/pool/cudata.c~model_pool~POOL's CU_DATA policy: a core let out of reset mid-burst does not refuse the rest~	.recheck = true,~	.recheck = false,
+904~units/cudata.c~model_mat~CU_DATA receiver, hold: a CU_DATA flit is taken while an ack is owed~	if (p->hold && cd->ack_n)~	if (0 && cd->ack_n)
+905~units/cudata.c~model_mat~CU_DATA receiver, ack latency: an ack may go in its last flit's cycle~	a->at = ksim_unit_now(u) + u->type->cudata->ack_lat;~	a->at = ksim_unit_now(u);
+906~units/cudata.c~model_mat~CU_DATA receiver, splicing: a second source's flit is dropped whatever the policy~	if (p->foreign == KSIM_CD_FOREIGN_DROP &&~	if ((1 || p->foreign == KSIM_CD_FOREIGN_DROP) &&
+913~units/mat/cudata.c~model_mat~mat's CU_DATA policy: a rejected burst is not acknowledged~	.ack = KSIM_CD_ACK_ON_FLAG,~	.ack = KSIM_CD_ACK_NONE_AFTER_REFUSE,
+914~units/mat/cudata.c~model_mat~mat's CU_DATA policy: a second source's flit is dropped, not spliced~	.foreign = KSIM_CD_FOREIGN_SPLICES,~	.foreign = KSIM_CD_FOREIGN_DROP,
+915~units/mat/cudata.c~model_mat~mat's CU_DATA policy: CU_DATA is taken while a signal is pending~	.hold = true,~	.hold = false,
+916~units/mat/cudata.c~model_mat~mat's CU_DATA policy: the signal goes in the last flit's cycle~	.ack_lat = 1,~	.ack_lat = 0,
 M
 }
 
