@@ -54,11 +54,15 @@ enum ksim_cd_ack {
  *	burst's
  * @KSIM_CD_FOREIGN_DROP: dropped (ksim_unit_drop()); the burst goes on,
  *	counting its own source's flits only.
+ * @KSIM_CD_FOREIGN_SPOILS: dropped, but counted as one of the open burst's
+ *	flits, and the burst is refused from there on (@refuse is called for
+ *	each such flit): neither burst can be completed.
  * @KSIM_CD_FOREIGN_SPLICES: taken as the open burst's next data flit:
  *	the receiver does not look at the source.
  */
 enum ksim_cd_foreign {
 	KSIM_CD_FOREIGN_DROP,
+	KSIM_CD_FOREIGN_SPOILS,
 	KSIM_CD_FOREIGN_SPLICES,
 };
 
@@ -71,8 +75,9 @@ enum ksim_cd_foreign {
  * @word: land data flit @f at @off (the descriptor's offset plus the flit's
  *	index in the burst) of buffer @buf.  Called, in the cycle the flit is
  *	taken, for each data flit of a burst not refused.
- * @refuse: optional: a burst was refused (@f: its descriptor, or with
- *	@recheck the data flit that found it no longer fits); the unit's own
+ * @refuse: optional: a burst was refused (@f: its descriptor, with
+ *	@recheck the data flit that found it no longer fits, with
+ *	KSIM_CD_FOREIGN_SPOILS the other source's flit); the unit's own
  *	record of it (a counter, a fault for its next retirement).
  * @recheck: ask @ok again at every data flit of a burst not yet refused,
  *	with the descriptor's values: for a unit whose state, not only the
@@ -80,6 +85,7 @@ enum ksim_cd_foreign {
  * @foreign: a CU_DATA flit from another source while a burst is open
  *	(enum ksim_cd_foreign).
  * @ack: when a burst is acknowledged (enum ksim_cd_ack).
+ * @ack_txn0: the ack's txn is 0, not the descriptor's.
  * @acks: how many acks may wait for the unit's send path (its ack register
  *	or queue, 1 to KSIM_CD_ACKS_MAX); the last flit of a burst owed an ack
  *	waits, at the head of the receive FIFO, while that many wait.
@@ -101,6 +107,7 @@ struct ksim_cd_policy {
 	bool recheck;
 	u8 foreign;
 	u8 ack;
+	bool ack_txn0;
 	u8 acks;
 	u8 ack_lat;
 	bool hold;

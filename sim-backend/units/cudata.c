@@ -10,28 +10,30 @@
  *
  * What every receiver does, in this order, one flit per call:
  *
+ * - with `hold`, any CU_DATA flit waits at the head of the receive FIFO
+ *   while an ack is owed (seed 001 §5.1: cleared by the send path alone).
  * - framing by count: with no burst open, any CU_DATA flit is a
  *   descriptor (buf_id, offset, len, flags, {ack_y, ack_x}, and its
  *   header's src and txn); then len + 1 data flits from that source,
  *   `last` not read.  A descriptor arriving while a burst is open is
  *   data like any other flit of its source.
- * - the bound check (policy ok()) at the descriptor, and with `recheck`
- *   again at every data flit: a refused burst is counted out to its last
- *   flit and lands nothing from then on; refuse() records it.
- * - with `hold`, any CU_DATA flit waits at the head of the receive FIFO
- *   while an ack is owed (seed 001 §5.1: cleared by the send path alone).
- * - a flit from another source while a burst is open: policy `foreign`.
+ * - the bound check (policy ok()) at the descriptor: a refused burst is
+ *   counted out to its last flit and lands nothing; refuse() records it.
+ * - a flit from another source while a burst is open: policy `foreign`
+ *   (dropped; dropped and spoiling the burst; or spliced in as data).
  * - the last flit of a burst owed an ack waits at the head of the
  *   receive FIFO while the unit's `acks` owed acks wait for its send
  *   path (§5.1 again).
+ * - with `recheck`, ok() again at every data flit: a burst that no longer
+ *   fits is refused from that flit on.
  * - a data flit of a burst not refused lands through word(), at the
  *   descriptor's offset plus its index, in the cycle it is taken.
  * - after the last flit the ack, if owed (policy `ack`), is queued to
  *   {ack_y, ack_x}, or to the descriptor's source when that is 0 ((0,0)
  *   is a mesh corner and holds no endpoint), with arg = buf_id and the
- *   descriptor's txn; the unit sends it where its send path puts acks
- *   (ksim_unit_cd_ack()), `ack_lat` cycles after the last flit at the
- *   earliest.
+ *   descriptor's txn (0 with `ack_txn0`); the unit sends it where its
+ *   send path puts acks (ksim_unit_cd_ack()), `ack_lat` cycles after the
+ *   last flit at the earliest.
  *
  * The units, each the RTL or the spec cited in docs/model.md:
  *
@@ -59,9 +61,18 @@
  *   scr   ok: buffer 0, offset + len + 1 <= 256; word: the granule at
  *         once; foreign dropped; no ack for a refused burst; one ack
  *         register (docs/spec/dxa.md "The scratch unit").
+ *   vec   ok: buffer 0, offset + len < 512 (vec_cu.v:258-259); word: the
+ *         L1 word at once; refuse: F_CUDATA at the next boundary; a
+ *         second source's flit spoils the burst (cd_alien, vec_cu.v:
+ *         280-286, 332-342); no ack for a refused burst (cd_sig, 325),
+ *         with txn 0 (380); one ack register, sg_pend, while which the
+ *         unit takes nothing at all (its own dispatch, 305-309).
  */
 #include "base.h"
 #include "cudata.h"
+
+static const char ksim_cd_foreign_why[] =
+	"CU_DATA from a second source while a burst is open";
 
 void ksim_unit_cd_reset(struct ksim_unit *u)
 {
@@ -111,7 +122,7 @@ static void ksim_cd_owe(struct ksim_unit *u)
 	a->at = ksim_unit_now(u) + u->type->cudata->ack_lat;
 	a->dx = cd->ax;
 	a->dy = cd->ay;
-	a->txn = cd->txn;
+	a->txn = u->type->cudata->ack_txn0 ? 0 : cd->txn;
 	a->buf = cd->buf;
 	cd->ack_n++;
 }
@@ -120,6 +131,7 @@ bool ksim_unit_cd_take(struct ksim_unit *u, const struct kh_flit *f)
 {
 	const struct ksim_cd_policy *p = u->type->cudata;
 	struct ksim_cd *cd = &u->cd;
+	bool foreign;
 
 	if (p->hold && cd->ack_n)
 		return false;
@@ -127,14 +139,22 @@ bool ksim_unit_cd_take(struct ksim_unit *u, const struct kh_flit *f)
 		ksim_cd_open(u, p, f);
 		return true;
 	}
-	if (p->foreign == KSIM_CD_FOREIGN_DROP &&
-	    (kh_flit_get(f, KH_HDR_SRC_X) != cd->sx ||
-	     kh_flit_get(f, KH_HDR_SRC_Y) != cd->sy)) {
-		ksim_unit_drop(u, f, "CU_DATA from a second source while a burst is open");
+	foreign = p->foreign != KSIM_CD_FOREIGN_SPLICES &&
+		  (kh_flit_get(f, KH_HDR_SRC_X) != cd->sx ||
+		   kh_flit_get(f, KH_HDR_SRC_Y) != cd->sy);
+	if (foreign && p->foreign == KSIM_CD_FOREIGN_DROP) {
+		ksim_unit_drop(u, f, ksim_cd_foreign_why);
 		return true;
 	}
 	if (cd->i == cd->len && ksim_cd_owed(p, cd) && cd->ack_n >= p->acks)
 		return false;
+	if (foreign) {
+		/* KSIM_CD_FOREIGN_SPOILS */
+		ksim_unit_drop(u, f, ksim_cd_foreign_why);
+		cd->refused = true;
+		if (p->refuse)
+			p->refuse(u, f);
+	}
 	if (p->recheck && !cd->refused &&
 	    !p->ok(u, cd->buf, cd->off, cd->len)) {
 		cd->refused = true;

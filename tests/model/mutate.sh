@@ -306,7 +306,7 @@ cat <<'M'
 626~units/vec/kernel.c~model_vec~VRED ANY/ALL read their own pr, not the one latched before~	u32 kind = KH_VEC_GET(w, KH_VEC_VC) & 7, p = v->g_pr, i, hit = 0;~	u32 kind = KH_VEC_GET(w, KH_VEC_VC) & 7, p = KH_VEC_GET(w, KH_VEC_PR), i, hit = 0;
 627~units/vec/kernel.c~model_vec~VLOOP: the body runs count + 1 times~		if (v->lp_cnt > 1) {~		if (v->lp_cnt > 0) {
 628~units/vec/kernel.c~model_vec~VSETVL: a VL of 0 is accepted~		if (!s || s > KH_VEC_VLMAX) {~		if (s > KH_VEC_VLMAX) {
-629~units/vec/port.c~model_vec~CU_DATA: offset + len == 512 is accepted (range check off by one)~		bool bad = buf != 0 || off + len >= KH_VEC_L1_WORDS;~		bool bad = buf != 0 || off + len > KH_VEC_L1_WORDS;
+629~units/vec/port.c~model_vec~CU_DATA: offset + len == 512 is accepted (range check off by one)~	return buf == 0 && off + len < KH_VEC_L1_WORDS;~	return buf == 0 && off + len <= KH_VEC_L1_WORDS;
 801~units/dxa/lines.c~model_dxa~dxa OOB: a coordinate equal to the size (dims 1-4) is in bounds~			if (cd >= d->size[dim])~			if (cd > d->size[dim])
 802~units/dxa/lines.c~model_dxa~dxa OOB: dimension 0 is never out of bounds~			if (c0 >= d->size[0])\n\t\t\t\tbreak;~			if (0)\n\t\t\t\tbreak;
 803~units/dxa/lines.c~model_dxa~dxa address: every dimension uses stride[0]~			rb += (u64)cd * d->stride[dim - 1];~			rb += (u64)cd * d->stride[0];
@@ -350,10 +350,15 @@ cat <<'M'
 904~units/cudata.c~model_mat~CU_DATA receiver, hold: a CU_DATA flit is taken while an ack is owed~	if (p->hold && cd->ack_n)~	if (0 && cd->ack_n)
 905~units/cudata.c~model_mat~CU_DATA receiver, ack latency: an ack may go in its last flit's cycle~	a->at = ksim_unit_now(u) + u->type->cudata->ack_lat;~	a->at = ksim_unit_now(u);
 906~units/cudata.c~model_mat~CU_DATA receiver, splicing: a second source's flit is dropped whatever the policy~	if (p->foreign == KSIM_CD_FOREIGN_DROP &&~	if ((1 || p->foreign == KSIM_CD_FOREIGN_DROP) &&
+907~units/cudata.c~model_vec~CU_DATA receiver, spoiling: a second source's flit leaves the burst to land and be acknowledged~		ksim_unit_drop(u, f, ksim_cd_foreign_why);\n\t\tcd->refused = true;~		ksim_unit_drop(u, f, ksim_cd_foreign_why);
+908~units/cudata.c~model_vec~CU_DATA receiver, txn 0: the ack echoes the descriptor's txn whatever the policy~	a->txn = u->type->cudata->ack_txn0 ? 0 : cd->txn;~	a->txn = cd->txn;
 913~units/mat/cudata.c~model_mat~mat's CU_DATA policy: a rejected burst is not acknowledged~	.ack = KSIM_CD_ACK_ON_FLAG,~	.ack = KSIM_CD_ACK_NONE_AFTER_REFUSE,
 914~units/mat/cudata.c~model_mat~mat's CU_DATA policy: a second source's flit is dropped, not spliced~	.foreign = KSIM_CD_FOREIGN_SPLICES,~	.foreign = KSIM_CD_FOREIGN_DROP,
 915~units/mat/cudata.c~model_mat~mat's CU_DATA policy: CU_DATA is taken while a signal is pending~	.hold = true,~	.hold = false,
 916~units/mat/cudata.c~model_mat~mat's CU_DATA policy: the signal goes in the last flit's cycle~	.ack_lat = 1,~	.ack_lat = 0,
+917~units/vec/port.c~model_vec~vec's CU_DATA policy: a second sender's flit is dropped and the burst goes on~	.foreign = KSIM_CD_FOREIGN_SPOILS,~	.foreign = KSIM_CD_FOREIGN_DROP,
+918~units/vec/port.c~model_vec~vec's CU_DATA policy: the signal echoes the descriptor's txn~	.ack_txn0 = true,~	.ack_txn0 = false,
+919~units/vec/port.c~model_vec~vec's CU_DATA policy: a rejected burst is acknowledged~	.ack = KSIM_CD_ACK_NONE_AFTER_REFUSE,~	.ack = KSIM_CD_ACK_ON_FLAG,
 M
 }
 
