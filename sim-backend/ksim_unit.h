@@ -43,10 +43,12 @@ struct ksim_params;
  *	burst too (kohakutpu.md 2.5: a receiver should still ack it).
  * @KSIM_CD_ACK_NONE_AFTER_REFUSE: when flags[0] asks and the burst landed;
  *	a refused burst is not acknowledged.
+ * @KSIM_CD_ACK_NEVER: never, whatever flags[0] says.
  */
 enum ksim_cd_ack {
 	KSIM_CD_ACK_ON_FLAG,
 	KSIM_CD_ACK_NONE_AFTER_REFUSE,
+	KSIM_CD_ACK_NEVER,
 };
 
 /**
@@ -87,8 +89,9 @@ enum ksim_cd_foreign {
  * @ack: when a burst is acknowledged (enum ksim_cd_ack).
  * @ack_txn0: the ack's txn is 0, not the descriptor's.
  * @acks: how many acks may wait for the unit's send path (its ack register
- *	or queue, 1 to KSIM_CD_ACKS_MAX); the last flit of a burst owed an ack
- *	waits, at the head of the receive FIFO, while that many wait.
+ *	or queue, 1 to KSIM_CD_ACKS_MAX; 0 with KSIM_CD_ACK_NEVER); the last
+ *	flit of a burst owed an ack waits, at the head of the receive FIFO,
+ *	while that many wait.
  * @ack_lat: cycles after its burst's last flit before an ack may go.
  * @hold: every CU_DATA flit waits while an ack is owed, not only the last
  *	flit of a burst owed another.

@@ -37,6 +37,13 @@
  *
  * The units, each the RTL or the spec cited in docs/model.md:
  *
+ *   cpu   ok: buffer 0, 1 (granules) or 4, 5 (words) and offset + len <
+ *         256 (rv_pe.v:205-211); word: a word at once, a granule walked
+ *         in one word a cycle over the next eight, the receive path
+ *         taking nothing meanwhile (259-262: the unit's own dispatch);
+ *         refuse: counted, and the descriptor logged as a dropped flit
+ *         (the RTL's $display, 478-480); foreign dropped (218-219,
+ *         484-487); never acks (nothing in rv_pe.v reads the flags).
  *   dxa   ok: one whole slot (buffer 0, an even offset below 32, two
  *         flits); word: stages the granule and lands the slot at its
  *         last; foreign dropped; no ack for a refused burst; one ack
@@ -82,7 +89,7 @@ void ksim_unit_cd_reset(struct ksim_unit *u)
 static bool ksim_cd_owed(const struct ksim_cd_policy *p,
 			 const struct ksim_cd *cd)
 {
-	if (!cd->signal)
+	if (!cd->signal || p->ack == KSIM_CD_ACK_NEVER)
 		return false;
 	return p->ack == KSIM_CD_ACK_ON_FLAG || !cd->refused;
 }

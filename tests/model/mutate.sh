@@ -220,10 +220,10 @@ cat <<'M'
 710~units/base.c~model_sx~CU_CAPS: one version for every unit under the RTL's defaults, not each module's own~		      u->type->cu_version_fixed ? u->type->cu_version :~		      u->type->cu_version_fixed ? 4 :
 711~units/sx.c~model_sx~SX: param sx_fma is ignored~	s->fma = ksim_unit_params(u)->sx_fma;~	s->fma = false;
 712~units/base.c~model_cpu~CU_CAPS: rv_pe reports the mesh's build number, not its wired-in 0x01~		      u->type->cu_version_fixed ? u->type->cu_version :~		      0 ? u->type->cu_version :
-661~units/cpu/rx.c~model_cpu~cpu CU_DATA: offset + len = 256 accepted (wraps to granule 0)~		     off + len >= KH_CPU_WINDOW_GRANULES;~		     off + len > KH_CPU_WINDOW_GRANULES;
+661~units/cpu/rx.c~model_cpu~cpu CU_DATA: offset + len = 256 accepted (wraps to granule 0)~	return ksim_cpu_buf_ok(buf) && off + len < KH_CPU_WINDOW_GRANULES;~	return ksim_cpu_buf_ok(buf) && off + len <= KH_CPU_WINDOW_GRANULES;
 662~units/cpu/rx.c~model_cpu~cpu CU_DATA: the framework's reserved buffer 3 is accepted~	return buf == KH_CPU_BUF_SPAD || buf == KH_CPU_BUF_IMEM ||~	return buf == KH_CPU_BUF_SPAD || buf == KH_CPU_BUF_IMEM || buf == 3 ||
 663~units/cpu/rx.c~model_cpu~cpu CU_DATA: a word write into the instruction window honours byte enables~		unsigned int be = imem ? 0xf : kh_flit_get(f, KH_CPU_WORD_BE);~		unsigned int be = kh_flit_get(f, KH_CPU_WORD_BE);
-664~units/cpu/rx.c~model_cpu~cpu CU_DATA: a second sender's flit counts as data of the open burst~		else if (kh_flit_get(f, KH_HDR_SRC_X) == s->cd_sx &&~		else if (1 || kh_flit_get(f, KH_HDR_SRC_X) == s->cd_sx ||
+664~units/cudata.c~model_cpu~CU_DATA receiver (cpu): a second sender's flit counts as data of the open burst~	foreign = p->foreign != KSIM_CD_FOREIGN_SPLICES &&~	foreign = 0 &&
 665~units/cpu/rx.c~model_cpu~cpu CU_DATA: a granule does not hold the receive path for its eight word writes~		s->gw_free = now + 1 + KH_CPU_GRANULE_WORDS;~		s->gw_free = now;
 666~units/cpu/rx.c~model_cpu~cpu CU_DATA: a word write ignores its word-in-granule select~		unsigned int a = base + kh_flit_get(f, KH_CPU_WORD_SEL);~		unsigned int a = base;
 667~units/cpu/cpu.c~model_cpu~cpu kick: does not wait for the receive path to be quiet~		if (!f || !quiet)\n~		if (!f)\n
@@ -352,6 +352,7 @@ cat <<'M'
 906~units/cudata.c~model_mat~CU_DATA receiver, splicing: a second source's flit is dropped whatever the policy~	if (p->foreign == KSIM_CD_FOREIGN_DROP &&~	if ((1 || p->foreign == KSIM_CD_FOREIGN_DROP) &&
 907~units/cudata.c~model_vec~CU_DATA receiver, spoiling: a second source's flit leaves the burst to land and be acknowledged~		ksim_unit_drop(u, f, ksim_cd_foreign_why);\n\t\tcd->refused = true;~		ksim_unit_drop(u, f, ksim_cd_foreign_why);
 908~units/cudata.c~model_vec~CU_DATA receiver, txn 0: the ack echoes the descriptor's txn whatever the policy~	a->txn = u->type->cudata->ack_txn0 ? 0 : cd->txn;~	a->txn = cd->txn;
+909~units/cudata.c~model_cpu~CU_DATA receiver, never: flags[0] is obeyed whatever the policy~	if (!cd->signal || p->ack == KSIM_CD_ACK_NEVER)~	if (!cd->signal)
 913~units/mat/cudata.c~model_mat~mat's CU_DATA policy: a rejected burst is not acknowledged~	.ack = KSIM_CD_ACK_ON_FLAG,~	.ack = KSIM_CD_ACK_NONE_AFTER_REFUSE,
 914~units/mat/cudata.c~model_mat~mat's CU_DATA policy: a second source's flit is dropped, not spliced~	.foreign = KSIM_CD_FOREIGN_SPLICES,~	.foreign = KSIM_CD_FOREIGN_DROP,
 915~units/mat/cudata.c~model_mat~mat's CU_DATA policy: CU_DATA is taken while a signal is pending~	.hold = true,~	.hold = false,
@@ -359,6 +360,8 @@ cat <<'M'
 917~units/vec/port.c~model_vec~vec's CU_DATA policy: a second sender's flit is dropped and the burst goes on~	.foreign = KSIM_CD_FOREIGN_SPOILS,~	.foreign = KSIM_CD_FOREIGN_DROP,
 918~units/vec/port.c~model_vec~vec's CU_DATA policy: the signal echoes the descriptor's txn~	.ack_txn0 = true,~	.ack_txn0 = false,
 919~units/vec/port.c~model_vec~vec's CU_DATA policy: a rejected burst is acknowledged~	.ack = KSIM_CD_ACK_NONE_AFTER_REFUSE,~	.ack = KSIM_CD_ACK_ON_FLAG,
+920~units/cpu/rx.c~model_cpu~cpu's CU_DATA policy: flags[0] is obeyed~	.ack = KSIM_CD_ACK_NEVER,~	.ack = KSIM_CD_ACK_ON_FLAG,
+921~units/cpu/rx.c~model_cpu~cpu's CU_DATA policy: a second sender's flit is spliced into the open burst~	.foreign = KSIM_CD_FOREIGN_DROP,~	.foreign = KSIM_CD_FOREIGN_SPLICES,
 M
 }
 
