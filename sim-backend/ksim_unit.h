@@ -18,6 +18,10 @@
  *   ksim_unit_send()                         send_flit/send_valid, send_ready
  *   ksim_unit_set_dbg()                      dbg_ctr (CU_CTRL index 3)
  *
+ * and, with a `cudata` policy, hand CU_DATA flits to the one receiver the
+ * units share (ksim_unit_cd_take()) and send the SIG_DATA_RECEIVED acks it
+ * owes (ksim_unit_cd_ack()).
+ *
  * Each handshake fires at most once per cycle, as the wires do.  tick()
  * returns true when it changed the unit's own state in a way that needs
  * another tick without any input changing (computing, counting down);
