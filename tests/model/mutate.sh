@@ -349,7 +349,7 @@ cat <<'M'
 912~units/pool/cudata.c~model_pool~POOL's CU_DATA policy: a core let out of reset mid-burst does not refuse the rest~	.recheck = true,~	.recheck = false,
 904~units/cudata.c~model_mat~CU_DATA receiver, hold: a CU_DATA flit is taken while an ack is owed~	if (p->hold && cd->ack_n)~	if (0 && cd->ack_n)
 905~units/cudata.c~model_mat~CU_DATA receiver, ack latency: an ack may go in its last flit's cycle~	a->at = ksim_unit_now(u) + u->type->cudata->ack_lat;~	a->at = ksim_unit_now(u);
-906~units/cudata.c~model_mat~CU_DATA receiver, splicing: a second source's flit is dropped whatever the policy~	if (p->foreign == KSIM_CD_FOREIGN_DROP &&~	if ((1 || p->foreign == KSIM_CD_FOREIGN_DROP) &&
+906~units/cudata.c~model_mat~CU_DATA receiver, splicing: a second source's flit is not taken as data whatever the policy~	foreign = p->foreign != KSIM_CD_FOREIGN_SPLICES &&~	foreign = (1 || p->foreign != KSIM_CD_FOREIGN_SPLICES) &&
 907~units/cudata.c~model_vec~CU_DATA receiver, spoiling: a second source's flit leaves the burst to land and be acknowledged~		ksim_unit_drop(u, f, ksim_cd_foreign_why);\n\t\tcd->refused = true;~		ksim_unit_drop(u, f, ksim_cd_foreign_why);
 908~units/cudata.c~model_vec~CU_DATA receiver, txn 0: the ack echoes the descriptor's txn whatever the policy~	a->txn = u->type->cudata->ack_txn0 ? 0 : cd->txn;~	a->txn = cd->txn;
 909~units/cudata.c~model_cpu~CU_DATA receiver, never: flags[0] is obeyed whatever the policy~	if (!cd->signal || p->ack == KSIM_CD_ACK_NEVER)~	if (!cd->signal)
