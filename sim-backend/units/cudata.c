@@ -86,6 +86,7 @@ void ksim_unit_cd_reset(struct ksim_unit *u)
 	memset(&u->cd, 0, sizeof(u->cd));
 }
 
+/* Whether the burst being counted will be owed an ack at its end. */
 static bool ksim_cd_owed(const struct ksim_cd_policy *p,
 			 const struct ksim_cd *cd)
 {
@@ -149,14 +150,20 @@ bool ksim_unit_cd_take(struct ksim_unit *u, const struct kh_flit *f)
 	foreign = p->foreign != KSIM_CD_FOREIGN_SPLICES &&
 		  (kh_flit_get(f, KH_HDR_SRC_X) != cd->sx ||
 		   kh_flit_get(f, KH_HDR_SRC_Y) != cd->sy);
+	/* dropped before the wait below: another source's flit never waits */
 	if (foreign && p->foreign == KSIM_CD_FOREIGN_DROP) {
 		ksim_unit_drop(u, f, ksim_cd_foreign_why);
 		return true;
 	}
+	/*
+	 * The last flit waits while the acks owed fill what the unit can hold,
+	 * so a second burst's ack never overwrites the first's.  Before any
+	 * side effect: a flit that waits is offered again next cycle.
+	 */
 	if (cd->i == cd->len && ksim_cd_owed(p, cd) && cd->ack_n >= p->acks)
 		return false;
 	if (foreign) {
-		/* KSIM_CD_FOREIGN_SPOILS */
+		/* KSIM_CD_FOREIGN_SPOILS: counted below, landing nothing */
 		ksim_unit_drop(u, f, ksim_cd_foreign_why);
 		cd->refused = true;
 		if (p->refuse)
