@@ -34,7 +34,6 @@ struct ksim_unit {
 
 	struct ksim_fifo inst;		/* INST_DEPTH */
 	struct ksim_fifo recv;		/* RECV_DEPTH */
-	struct ksim_cd cd;		/* the CU_DATA receiver (cudata.c) */
 
 	/* completion queue, KH_CU_SIG_DEPTH deep */
 	struct ksim_sig sigq[KH_CU_SIG_DEPTH];
@@ -73,6 +72,9 @@ struct ksim_unit {
 	struct ksim_obs_unit *obs;
 
 	void *priv;
+
+	/* the CU_DATA receiver (cudata.c); last, off the base's hot lines */
+	struct ksim_cd cd;
 };
 
 struct ksim_unit *ksim_unit_create(struct ksim_mesh *m,
