@@ -18,6 +18,10 @@
  *   ksim_unit_send()                         send_flit/send_valid, send_ready
  *   ksim_unit_set_dbg()                      dbg_ctr (CU_CTRL index 3)
  *
+ * and, with a `cudata` policy, hand CU_DATA flits to the one receiver the
+ * units share (ksim_unit_cd_take()) and send the SIG_DATA_RECEIVED acks it
+ * owes (ksim_unit_cd_ack()).
+ *
  * Each handshake fires at most once per cycle, as the wires do.  tick()
  * returns true when it changed the unit's own state in a way that needs
  * another tick without any input changing (computing, counting down);
@@ -33,6 +37,88 @@
 
 struct ksim_unit;
 struct ksim_params;
+
+/* the deepest ack queue a unit type may declare (ksim_cd_policy.acks) */
+#define KSIM_CD_ACKS_MAX	8
+
+/**
+ * enum ksim_cd_ack - when a unit owes SIG_DATA_RECEIVED for a CU_DATA burst
+ * @KSIM_CD_ACK_ON_FLAG: whenever the descriptor's flags[0] asks, a refused
+ *	burst too (kohakutpu.md 2.5: a receiver should still ack it).
+ * @KSIM_CD_ACK_NONE_AFTER_REFUSE: when flags[0] asks and the burst landed;
+ *	a refused burst is not acknowledged.
+ * @KSIM_CD_ACK_NEVER: never, whatever flags[0] says.
+ */
+enum ksim_cd_ack {
+	KSIM_CD_ACK_ON_FLAG,
+	KSIM_CD_ACK_NONE_AFTER_REFUSE,
+	KSIM_CD_ACK_NEVER,
+};
+
+/**
+ * enum ksim_cd_foreign - a CU_DATA flit from another source than the open
+ *	burst's
+ * @KSIM_CD_FOREIGN_DROP: dropped (ksim_unit_drop()); the burst goes on,
+ *	counting its own source's flits only.
+ * @KSIM_CD_FOREIGN_SPOILS: dropped, but counted as one of the open burst's
+ *	flits, and the burst is refused from there on (@refuse is called for
+ *	each such flit): neither burst can be completed.
+ * @KSIM_CD_FOREIGN_SPLICES: taken as the open burst's next data flit:
+ *	the receiver does not look at the source.
+ */
+enum ksim_cd_foreign {
+	KSIM_CD_FOREIGN_DROP,
+	KSIM_CD_FOREIGN_SPOILS,
+	KSIM_CD_FOREIGN_SPLICES,
+};
+
+/**
+ * struct ksim_cd_policy - a unit type's CU_DATA receiver: hooks and quirks
+ * @ok: the bound check: may a burst of @len + 1 data flits into buffer @buf
+ *	from @off on (granules, or what the buffer counts) land?  Called at
+ *	the descriptor; false refuses the burst: counted out to its last
+ *	flit, nothing lands.
+ * @word: land data flit @f at @off (the descriptor's offset plus the flit's
+ *	index in the burst) of buffer @buf.  Called, in the cycle the flit is
+ *	taken, for each data flit of a burst not refused.
+ * @refuse: optional: a burst was refused (@f: its descriptor, with
+ *	@recheck the data flit that found it no longer fits, with
+ *	KSIM_CD_FOREIGN_SPOILS the other source's flit); the unit's own
+ *	record of it (a counter, a fault for its next retirement).
+ * @recheck: ask @ok again at every data flit of a burst not yet refused,
+ *	with the descriptor's values: for a unit whose state, not only the
+ *	burst, decides (the POOL unit: a core let out of reset mid-burst).
+ * @foreign: a CU_DATA flit from another source while a burst is open
+ *	(enum ksim_cd_foreign).
+ * @ack: when a burst is acknowledged (enum ksim_cd_ack).
+ * @ack_txn0: the ack's txn is 0, not the descriptor's.
+ * @acks: how many acks may wait for the unit's send path (its ack register
+ *	or queue, 1 to KSIM_CD_ACKS_MAX; 0 with KSIM_CD_ACK_NEVER); the last
+ *	flit of a burst owed an ack waits, at the head of the receive FIFO,
+ *	while that many wait.
+ * @ack_lat: cycles after its burst's last flit before an ack may go.
+ * @hold: every CU_DATA flit waits while an ack is owed, not only the last
+ *	flit of a burst owed another.
+ *
+ * The receiver (units/cudata.c) frames by count: any CU_DATA flit while no
+ * burst is open is a descriptor, then len + 1 data flits from its source;
+ * the ack goes to {ack_y, ack_x}, or to the descriptor's source when that
+ * is 0, with arg = buf_id and the descriptor's txn (kohakutpu.md 2.5, 5.7).
+ * Everything a unit does differently is declared here.
+ */
+struct ksim_cd_policy {
+	bool (*ok)(struct ksim_unit *u, unsigned int buf, u32 off, u32 len);
+	void (*word)(struct ksim_unit *u, unsigned int buf, u32 off,
+		     const struct kh_flit *f);
+	void (*refuse)(struct ksim_unit *u, const struct kh_flit *f);
+	bool recheck;
+	u8 foreign;
+	u8 ack;
+	bool ack_txn0;
+	u8 acks;
+	u8 ack_lat;
+	bool hold;
+};
 
 /**
  * struct ksim_unit_type - a kind of compute unit: its facts and its model
@@ -71,6 +157,10 @@ struct ksim_params;
  * @stats: optional: the unit's own counters as ` key=value` pairs, up to
  *	@len bytes at @buf (NUL-terminated), appended to its line of
  *	ksim_dump_stats().  Returns the length written.
+ * @cudata: optional: the unit's CU_DATA receiver, its hooks and its
+ *	quirks (struct ksim_cd_policy); the unit hands each CU_DATA flit to
+ *	ksim_unit_cd_take().  NULL: the unit takes no CU_DATA (it drops what
+ *	comes, as any type it does not know).
  */
 struct ksim_unit_type {
 	const char *token;
@@ -88,6 +178,7 @@ struct ksim_unit_type {
 	bool (*ctrl_read)(struct ksim_unit *u, unsigned int idx, u64 *val);
 	void (*ctrl_write)(struct ksim_unit *u, unsigned int idx, u64 val);
 	size_t (*stats)(struct ksim_unit *u, char *buf, size_t len);
+	const struct ksim_cd_policy *cudata;
 };
 
 /**
@@ -144,6 +235,60 @@ void ksim_unit_recv_pop(struct ksim_unit *u);
  */
 void ksim_unit_drop(struct ksim_unit *u, const struct kh_flit *f,
 		  const char *why);
+
+/**
+ * ksim_unit_cd_take() - a CU_DATA flit at the head of the receive FIFO
+ * @u: the unit; its type has a &ksim_unit_type.cudata policy.
+ * @f: the flit (ksim_unit_recv()).
+ *
+ * The port contract's receiver, once for every unit (units/cudata.c): it
+ * opens, counts, lands through the policy's hooks, refuses and owes the
+ * ack, as the unit's policy declares.
+ *
+ * Return: true when the flit was taken (pop it: ksim_unit_recv_pop());
+ * false when it must wait at the head of the FIFO (take nothing else this
+ * cycle).
+ */
+bool ksim_unit_cd_take(struct ksim_unit *u, const struct kh_flit *f);
+/**
+ * ksim_unit_cd_open() - a CU_DATA burst is being counted
+ * @u: the unit.
+ * @buf: if not NULL, set to its buf_id.
+ *
+ * Return: true from its descriptor to its last data flit, refused or not.
+ */
+bool ksim_unit_cd_open(const struct ksim_unit *u, unsigned int *buf);
+/**
+ * ksim_unit_cd_acks() - SIG_DATA_RECEIVED acks owed
+ * @u: the unit.
+ *
+ * Return: how many wait for the unit's send path.
+ */
+unsigned int ksim_unit_cd_acks(const struct ksim_unit *u);
+/**
+ * ksim_unit_cd_ack_at() - when the oldest ack owed may go
+ * @u: the unit.
+ *
+ * Return: the cycle, or ~0ULL when none is owed.
+ */
+u64 ksim_unit_cd_ack_at(const struct ksim_unit *u);
+/**
+ * ksim_unit_cd_ack() - the oldest ack owed, if it may go now
+ * @u: the unit.
+ * @f: set to its CU_SIGNAL flit (SIG_DATA_RECEIVED, arg buf_id).
+ *
+ * The unit offers it on send_* where its send path puts acks, and calls
+ * ksim_unit_cd_ack_pop() once it is taken (or loaded into a register that
+ * holds it until taken).
+ *
+ * Return: true with @f built; false when none may go.
+ */
+bool ksim_unit_cd_ack(const struct ksim_unit *u, struct kh_flit *f);
+/**
+ * ksim_unit_cd_ack_pop() - the oldest ack owed has left
+ * @u: the unit.
+ */
+void ksim_unit_cd_ack_pop(struct ksim_unit *u);
 
 /**
  * ksim_unit_send_ready() - send_ready this cycle

@@ -3,7 +3,8 @@
 # ksim_hw.c is the model's adapter to the register-access seam (hwif/).
 # The unit models are in units/ (the POOL unit in units/pool/, the cpu
 # unit in units/cpu/, their shared RV32I decoding in units/rv32i.h, the
-# DXA unit in units/dxa/ beside its scratch receiver units/scr.c), the XDMA
+# DXA unit in units/dxa/ beside its scratch receiver units/scr.c), behind
+# the base units/base.c and the one CU_DATA receiver units/cudata.c; the XDMA
 # engine (BAR1) in xdma/, the network on chip (the scheduler, links, flit
 # FIFOs, routers) in noc/.
 KH_SIM_SOURCES := \
@@ -50,6 +51,7 @@ KH_SIM_SOURCES := \
 	units/cpu/mem.c \
 	units/cpu/req.c \
 	units/cpu/rx.c \
+	units/cudata.c \
 	units/dxa/burst.c \
 	units/dxa/dxa.c \
 	units/dxa/lines.c \

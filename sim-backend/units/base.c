@@ -479,6 +479,7 @@ void ksim_unit_reset(struct ksim_unit *u)
 {
 	ksim_fifo_clear(&u->inst);
 	ksim_fifo_clear(&u->recv);
+	ksim_unit_cd_reset(u);
 	ksim_link_clear(&u->out);
 	u->sig_head = u->sig_count = 0;
 	u->ctrl_pend = false;

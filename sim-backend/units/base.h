@@ -8,6 +8,7 @@
 #define KSIM_BASE_H
 
 #include "ksim_unit.h"
+#include "cudata.h"
 #include "fifo.h"
 #include "link.h"
 #include "log.h"
@@ -127,6 +128,9 @@ struct ksim_unit {
 	struct ksim_unit_watch *obs;
 
 	void *priv;
+
+	/* the CU_DATA receiver (cudata.c); last, off the base's hot lines */
+	struct ksim_cd cd;
 };
 
 struct ksim_unit *ksim_unit_create(const struct ksim_unit_env *m,

@@ -5,14 +5,14 @@
  * testable on its own.
  *
  * Buffer 0 is 256 granules, zero when the card is created and kept across
- * mesh resets (an array without reset).  A CU_DATA burst into buffer 0
- * that ends at or below granule 255 lands; with flags[0] it is then
- * acknowledged with SIG_DATA_RECEIVED (arg: the buf_id, txn: the
- * descriptor's) to {ack_y, ack_x}, or its source when that is 0.  Any
- * other buffer, or a burst running past granule 255, is counted out to
- * its last flit (framed by count), lands nothing and is not acknowledged.
- * One burst at a time: a CU_DATA flit from a second source while one is
- * open is dropped.  The last flit of a burst that asks for an ack waits
+ * mesh resets (an array without reset).  CU_DATA comes through the shared
+ * receiver (units/cudata.c) with the policy below: a burst into buffer 0
+ * that ends at or below granule 255 lands, a granule as each flit is
+ * taken; with flags[0] it is then acknowledged with SIG_DATA_RECEIVED.
+ * Any other buffer, or a burst running past granule 255, is counted out
+ * to its last flit, lands nothing and is not acknowledged.  One burst at a
+ * time: a CU_DATA flit from a second source while one is open is dropped.
+ * One ack register: the last flit of a burst that asks for an ack waits
  * while an earlier ack waits for the send path (seed 001 §5.1).
  *
  * COPY_OUT: accepted at cycle A, the first flit offered at A+1; bursts of
@@ -48,14 +48,6 @@ struct ksim_scr {
 	struct ksim_unit *u;
 	unsigned int mx, my;
 	u32 sel;
-
-	/* the open CU_DATA burst */
-	bool cd_on, cd_refused, cd_signal;
-	u8 cd_sx, cd_sy, cd_ax, cd_ay, cd_txn, cd_buf;
-	u32 cd_off, cd_left;
-	/* a SIG_DATA_RECEIVED waiting for the send path */
-	bool sg_pend;
-	u8 sg_x, sg_y, sg_txn, sg_buf;
 
 	/* COPY_OUT */
 	u8 state;
@@ -101,53 +93,37 @@ static u64 ksim_scr_dbg(const struct ksim_scr *s)
 
 /* ---- receive ---- */
 
-static void ksim_scr_cd_open(struct ksim_scr *s, const struct kh_flit *f)
+/* Buffer 0, to its end and no further. */
+static bool ksim_scr_cd_ok(struct ksim_unit *u, unsigned int buf, u32 off,
+			   u32 len)
 {
-	unsigned int sx = kh_flit_get(f, KH_HDR_SRC_X);
-	unsigned int sy = kh_flit_get(f, KH_HDR_SRC_Y);
-
-	s->cd_on = true;
-	s->cd_sx = sx;
-	s->cd_sy = sy;
-	s->cd_txn = kh_flit_get(f, KH_HDR_TXN);
-	s->cd_buf = kh_flit_get(f, KH_DATA_BUF_ID);
-	s->cd_off = kh_flit_get(f, KH_DATA_OFFSET);
-	s->cd_left = kh_flit_get(f, KH_DATA_LEN) + 1;
-	s->cd_signal = kh_flit_get(f, KH_DATA_FLAGS) & KH_DATAF_SIGNAL;
-	s->cd_ax = kh_flit_get(f, KH_DATA_ACK_X);
-	s->cd_ay = kh_flit_get(f, KH_DATA_ACK_Y);
-	if (!s->cd_ax && !s->cd_ay) {
-		s->cd_ax = sx;
-		s->cd_ay = sy;
-	}
-	s->cd_refused = s->cd_buf != KH_SCR_BUF ||
-			s->cd_off + s->cd_left > KH_SCR_GRANULES;
-	if (s->cd_refused)
-		s->refused++;
+	return buf == KH_SCR_BUF && off + len + 1 <= KH_SCR_GRANULES;
 }
 
-static void ksim_scr_cd_data(struct ksim_scr *s, const struct kh_flit *f)
+static void ksim_scr_cd_word(struct ksim_unit *u, unsigned int buf, u32 off,
+			     const struct kh_flit *f)
 {
-	if (kh_flit_get(f, KH_HDR_SRC_X) != s->cd_sx ||
-	    kh_flit_get(f, KH_HDR_SRC_Y) != s->cd_sy) {
-		ksim_unit_drop(s->u, f, "scr: CU_DATA from a second source while a burst is open");
-		return;
-	}
-	if (!s->cd_refused) {
-		ksim_payload_to_bytes(s->buf[s->cd_off++], f->w);
-		s->granules_rx++;
-	}
-	if (--s->cd_left)
-		return;
-	s->cd_on = false;
-	if (s->cd_signal && !s->cd_refused) {
-		s->sg_pend = true;
-		s->sg_x = s->cd_ax;
-		s->sg_y = s->cd_ay;
-		s->sg_txn = s->cd_txn;
-		s->sg_buf = s->cd_buf;
-	}
+	struct ksim_scr *s = ksim_unit_priv(u);
+
+	ksim_payload_to_bytes(s->buf[off], f->w);
+	s->granules_rx++;
 }
+
+static void ksim_scr_cd_refuse(struct ksim_unit *u, const struct kh_flit *f)
+{
+	struct ksim_scr *s = ksim_unit_priv(u);
+
+	s->refused++;
+}
+
+static const struct ksim_cd_policy ksim_scr_cd = {
+	.ok = ksim_scr_cd_ok,
+	.word = ksim_scr_cd_word,
+	.refuse = ksim_scr_cd_refuse,
+	.foreign = KSIM_CD_FOREIGN_DROP,
+	.ack = KSIM_CD_ACK_NONE_AFTER_REFUSE,
+	.acks = 1,
+};
 
 static bool ksim_scr_receive(struct ksim_scr *s)
 {
@@ -157,16 +133,8 @@ static bool ksim_scr_receive(struct ksim_scr *s)
 		return false;
 	switch (kh_flit_get(f, KH_HDR_TYPE)) {
 	case KH_T_CU_DATA:
-		if (!s->cd_on) {
-			ksim_scr_cd_open(s, f);
-			break;
-		}
-		/* the last flit that asks for an ack waits for the send path */
-		if (s->cd_left == 1 && s->cd_signal && !s->cd_refused &&
-		    s->sg_pend && kh_flit_get(f, KH_HDR_SRC_X) == s->cd_sx &&
-		    kh_flit_get(f, KH_HDR_SRC_Y) == s->cd_sy)
-			return false;
-		ksim_scr_cd_data(s, f);
+		if (!ksim_unit_cd_take(s->u, f))
+			return false;	/* cleared by the send path */
 		break;
 	case KH_T_MEM_WR_ACK:
 		if (s->state == KSIM_SCR_WRITE || s->state == KSIM_SCR_ACK) {
@@ -239,12 +207,7 @@ static void ksim_scr_write_flit(struct ksim_scr *s)
 static bool ksim_scr_send(struct ksim_scr *s)
 {
 	if (!s->out_valid) {
-		if (s->sg_pend) {
-			memset(&s->out, 0, sizeof(s->out));
-			ksim_unit_hdr(s->u, &s->out, s->sg_x, s->sg_y,
-				      KH_T_CU_SIGNAL, s->sg_txn, 1);
-			kh_flit_set(&s->out, KH_SIG_CODE, KH_SIG_DATA_RECEIVED);
-			kh_flit_set(&s->out, KH_SIG_ARG, s->sg_buf);
+		if (ksim_unit_cd_ack(s->u, &s->out)) {
 			s->out_valid = s->out_sig = true;
 		} else if (s->state == KSIM_SCR_WRITE) {
 			ksim_scr_write_flit(s);
@@ -255,7 +218,7 @@ static bool ksim_scr_send(struct ksim_scr *s)
 	if (ksim_unit_send(s->u, &s->out)) {
 		s->out_valid = false;
 		if (s->out_sig)
-			s->sg_pend = false;
+			ksim_unit_cd_ack_pop(s->u);
 	}
 	return true;
 }
@@ -282,7 +245,7 @@ static bool ksim_scr_tick(struct ksim_unit *u)
 	}
 	ksim_unit_set_dbg(u, ksim_scr_dbg(s));
 	return did || s->state == KSIM_SCR_DONE || s->out_valid ||
-	       s->sg_pend || s->state == KSIM_SCR_WRITE;
+	       ksim_unit_cd_acks(u) || s->state == KSIM_SCR_WRITE;
 }
 
 static bool ksim_scr_ctrl_read(struct ksim_unit *u, unsigned int idx, u64 *val)
@@ -324,4 +287,5 @@ const struct ksim_unit_type ksim_unit_scr = {
 	.tick = ksim_scr_tick,
 	.ctrl_read = ksim_scr_ctrl_read,
 	.ctrl_write = ksim_scr_ctrl_write,
+	.cudata = &ksim_scr_cd,
 };

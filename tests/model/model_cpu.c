@@ -331,6 +331,37 @@ TEST_F(model, boot_word_writes)
 	ksim_card_destroy(c);
 }
 
+/* flags[0] asks for SIG_DATA_RECEIVED: rv_pe never sends one */
+TEST_F(model, cudata_never_acknowledged)
+{
+	struct ksim_card *c = open2();
+	struct ksim_cpu *s;
+	static const unsigned int buf[] = { KH_CPU_BUF_SPAD, 3 };
+	struct kh_flit f;
+	unsigned int i, n0;
+
+	REQUIRE(c);
+	s = unit(c, AX, AY);
+	n0 = KH_NS_COUNT(mm_ns(c, 0, AX, AY));
+	for (i = 0; i < KSIM_ARRAY_SIZE(buf); i++) {
+		memset(&f, 0, sizeof(f));
+		kh_flit_hdr(&f, AX, AY, 0, 0, KH_T_CU_DATA, 0x21, 0);
+		kh_flit_set(&f, KH_DATA_BUF_ID, buf[i]);
+		kh_flit_set(&f, KH_DATA_OFFSET, 4);
+		kh_flit_set(&f, KH_DATA_FLAGS, KH_DATAF_SIGNAL);
+		mm_mb_send(c, 0, &f);
+		memset(&f, 0, sizeof(f));
+		kh_flit_hdr(&f, AX, AY, 0, 0, KH_T_CU_DATA, 0x21, 1);
+		ksim_payload_set_u32(f.w, 0, 0x5157);
+		mm_mb_send(c, 0, &f);
+		ksim_run(c, 300);
+	}
+	CHECK_EQ(s->spad[4 * 8], 0x5157);	/* the first burst landed */
+	CHECK_EQ(s->refused, 1);		/* the second was refused */
+	CHECK_EQ(KH_NS_COUNT(mm_ns(c, 0, AX, AY)), n0);
+	ksim_card_destroy(c);
+}
+
 /* every other buffer and every range overflow: counted out, no fault */
 TEST_F(model, cudata_refusals)
 {

@@ -8,7 +8,8 @@
  * off), FP16 rounding with flush and saturation.  One test per behaviour:
  * FILL through MAG's QUANT path into L1 (and preq, banks, the tag wrap),
  * GEMM blocks against the reference, DRAIN bursts to DRAM, DRAIN to a
- * node's buffer 2 (peer accumulate), CU_DATA buffers and rejections,
+ * node's buffer 2 (peer accumulate), CU_DATA buffers and rejections, the
+ * signal's hold on the receive path, a second sender spliced in,
  * unknown opcodes, exec_result, the model's refusals, and timing.
  */
 #include <math.h>
@@ -810,6 +811,94 @@ TEST_F(model, cu_data_buffers_and_rejections)
 	CHECK_EQ(KH_NS_CODE(mat_run(c, UY0, &nop)), KH_SIG_INST_COMPLETE);
 	CHECK_EQ(m->l1[1][511].s[2], r.s[2]);
 	CHECK_EQ(ksim_unit_at(c, 0, UX, UY0)->dropped, 0);
+	ksim_card_destroy(c);
+}
+
+/*
+ * A CU_DATA flit straight into the cluster's receive FIFO, from (sx, 0): a
+ * descriptor of len + 1 flits into L1 A at off when desc, else data.
+ */
+static void recv_push(struct ksim_unit *u, unsigned int sx, bool desc,
+		      unsigned int off, unsigned int len, unsigned int flags)
+{
+	struct kh_flit f;
+
+	memset(&f, 0, sizeof(f));
+	kh_flit_hdr(&f, UX, UY0, sx, 0, KH_T_CU_DATA, 0x77, !desc);
+	if (desc) {
+		kh_flit_set(&f, KH_DATA_BUF_ID, KH_MAT_BUF_L1A);
+		kh_flit_set(&f, KH_DATA_OFFSET, off);
+		kh_flit_set(&f, KH_DATA_LEN, len);
+		kh_flit_set(&f, KH_DATA_FLAGS, flags);
+	}
+	REQUIRE(ksim_fifo_push(&u->recv, &f));
+	ksim_node_wake(&u->node);
+}
+
+/*
+ * The completion signal holds the receive path (L611, L681, L979): the
+ * last flit of a burst that asks for it is taken in cycle T, sg_valid
+ * rises and the signal is offered at T + 1, and no CU_DATA flit is taken
+ * while it is set: the next burst's descriptor goes at T + 2.
+ */
+TEST_F(model, cu_data_signal_holds_the_receive_path)
+{
+	struct ksim_card *c = mh_card(MAP);
+	struct ksim_unit *u = ksim_unit_at(c, 0, UX, UY0);
+	u64 t_last = 0, t_sig = 0, t_desc = 0, now, sent;
+	u32 space, was;
+	unsigned int i;
+
+	REQUIRE(c);
+	ksim_run(c, 100);
+	recv_push(u, 0, true, 0, 0, KH_DATAF_SIGNAL);
+	recv_push(u, 0, false, 0, 0, 0);
+	recv_push(u, 0, true, 4, 0, 0);
+	recv_push(u, 0, false, 0, 0, 0);
+	sent = u->n_sent;
+	was = ksim_fifo_space(&u->recv);
+	for (i = 0; i < 20; i++) {
+		ksim_run(c, 1);
+		now = ksim_cycles(c) - 1;
+		space = ksim_fifo_space(&u->recv);
+		if (space != was && !ksim_unit_cd_open(u, NULL) && !t_last)
+			t_last = now;		/* the first burst's last flit */
+		else if (space != was && t_last && !t_desc)
+			t_desc = now;		/* the second's descriptor */
+		if (u->n_sent != sent && !t_sig)
+			t_sig = now;
+		was = space;
+	}
+	REQUIRE(t_last);
+	CHECK_EQ(t_sig, t_last + 1);
+	CHECK_EQ(t_desc, t_last + 2);
+	ksim_card_destroy(c);
+}
+
+/*
+ * One stream at a time, framed by count, whatever the source: the RTL
+ * compares a data flit's source only in simulation (L1123), so a second
+ * sender's flit is spliced into the open burst as its data.
+ */
+TEST_F(model, cu_data_second_sender_is_spliced)
+{
+	struct ksim_card *c = mh_card(MAP);
+	struct ksim_unit *u = ksim_unit_at(c, 0, UX, UY0);
+	unsigned int base;
+
+	REQUIRE(c);
+	ksim_run(c, 100);
+	base = KH_NS_COUNT(mh_ns(c, UX, UY0));
+	recv_push(u, 0, true, 0, 1, KH_DATAF_SIGNAL);
+	recv_push(u, 0, false, 0, 0, 0);
+	ksim_run(c, 20);
+	CHECK(ksim_unit_cd_open(u, NULL));
+	recv_push(u, 2, false, 0, 0, 0);	/* from (2, 0) */
+	ksim_run(c, 20);
+	CHECK(!ksim_unit_cd_open(u, NULL));	/* the burst is complete */
+	CHECK_EQ(u->dropped, 0);
+	CHECK(mh_wait_count(c, UX, UY0, base + 1, 10000));
+	CHECK_EQ(KH_NS_CODE(mh_ns(c, UX, UY0)), KH_SIG_DATA_RECEIVED);
 	ksim_card_destroy(c);
 }
 

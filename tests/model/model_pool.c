@@ -286,6 +286,47 @@ TEST_F(model, cu_data_single_words_any_time)
 	mp_close(&m);
 }
 
+/*
+ * The rules are checked again at every flit (pool.md "Loading"): a core let
+ * out of reset mid-burst refuses the rest of a burst into its DataRAM.
+ */
+TEST_F(model, cu_data_refused_mid_burst)
+{
+	struct mp_card m;
+	struct kh_flit f;
+	u8 d[KSIM_POOL_WORD];
+	unsigned int i;
+
+	REQUIRE(mp_open(&m, MP_MAP_ONE, 1, 0));
+	mp_reg_wr(&m, KH_CTRL_IDX_POOL_RUNSTALL, 0xffff);
+	memset(d, 0x5a, sizeof(d));
+	for (i = 0; i < 2; i++) {
+		memset(&f, 0, sizeof(f));
+		kh_flit_hdr(&f, m.x, m.y, 0, 0, KH_T_CU_DATA, 0x21, 0);
+		if (i) {
+			ksim_bytes_to_payload(f.w, d);
+		} else {
+			kh_flit_set(&f, KH_DATA_BUF_ID, KH_POOL_BUF_DATARAM(1));
+			kh_flit_set(&f, KH_DATA_OFFSET, 8);
+			kh_flit_set(&f, KH_DATA_LEN, 1);
+		}
+		mm_mb_send(m.c, 0, &f);
+	}
+	ksim_run(m.c, 500);
+	CHECK_EQ(mp_dword(&m, 1, 8 * KSIM_POOL_WORD), 0x5a5a5a5au);
+	CHECK_EQ(m.p->load_fault, false);
+	/* core 1 leaves reset (still stalled): the last flit is refused */
+	mp_reg_wr(&m, KH_CTRL_IDX_POOL_RUNSTALL, 0xfdff);
+	memset(&f, 0, sizeof(f));
+	kh_flit_hdr(&f, m.x, m.y, 0, 0, KH_T_CU_DATA, 0x21, 1);
+	ksim_bytes_to_payload(f.w, d);
+	mm_mb_send(m.c, 0, &f);
+	ksim_run(m.c, 500);
+	CHECK_EQ(mp_dword(&m, 1, 9 * KSIM_POOL_WORD), 0);
+	CHECK_EQ(m.p->load_fault, true);
+	mp_close(&m);
+}
+
 /* A LOAD instruction's words. */
 static void load_words(u32 *w, unsigned int tgt, u32 off, u32 len, u64 src)
 {

@@ -915,6 +915,52 @@ TEST_F(model, cu_data_from_a_second_sender_faults)
 	ksim_card_destroy(c);
 }
 
+/* SIG_DATA_RECEIVEDs leaving the vec at (VX, VY) */
+struct sigs {
+	struct kh_flit f[8];
+	unsigned int n;
+};
+
+static void sigs_xfer(void *ctx, const struct ksim_link *l, u64 now)
+{
+	struct sigs *s = ctx;
+
+	(void)now;
+	if (l->kind == KSIM_LINK_ENDPOINT && l->x == VX && l->y == VY &&
+	    kh_flit_get(&l->reg, KH_HDR_TYPE) == KH_T_CU_SIGNAL &&
+	    kh_flit_get(&l->reg, KH_SIG_CODE) == KH_SIG_DATA_RECEIVED &&
+	    s->n < 8)
+		s->f[s->n++] = l->reg;
+}
+
+static const struct ksim_link_hook sigs_hook = { .transfer = sigs_xfer };
+
+/* The signal's txn is 0 whatever the descriptor's (vec_cu.v:380). */
+TEST_F(model, cu_data_signal_txn_is_zero)
+{
+	static struct sigs s;
+	struct ksim_card *c = vcard();
+	struct kh_flit f;
+
+	REQUIRE(c);
+	memset(&s, 0, sizeof(s));
+	ksim_set_link_hook(c, &sigs_hook, &s);
+	memset(&f, 0, sizeof(f));
+	kh_flit_hdr(&f, VX, VY, 0, 0, KH_T_CU_DATA, 0x5a, 0);
+	kh_flit_set(&f, KH_DATA_OFFSET, 64);
+	kh_flit_set(&f, KH_DATA_FLAGS, KH_DATAF_SIGNAL);
+	mh_mb_send(c, &f);
+	memset(&f, 0, sizeof(f));
+	kh_flit_hdr(&f, VX, VY, 0, 0, KH_T_CU_DATA, 0x5a, 1);
+	mh_mb_send(c, &f);
+	ksim_run(c, 500);
+	REQUIRE(s.n == 1);
+	CHECK_EQ(kh_flit_get(&s.f[0], KH_HDR_TXN), 0);
+	CHECK_EQ(kh_flit_get(&s.f[0], KH_SIG_ARG), 0);
+	ksim_set_link_hook(c, NULL, NULL);
+	ksim_card_destroy(c);
+}
+
 /* Run a kernel at pc 100; the completion. */
 static u64 krun(struct ksim_card *c, const u32 *k, unsigned int n)
 {

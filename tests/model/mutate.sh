@@ -181,7 +181,7 @@ cat <<'M'
 151~mesh/orch.c~model_dispatch~dispatcher: the staged dst is kept, not rewritten from PROG_DST~		kh_flit_set(&f, KH_HDR_DST_X, KH_YX_X(o->prog_dst));\n\t\tkh_flit_set(&f, KH_HDR_DST_Y, KH_YX_Y(o->prog_dst));~
 401~units/pool/iss_exec.c~model_pool_iss~POOL: DIV divides unsigned~			x[o->rd] = (u32)((s32)a / (s32)v);~			x[o->rd] = a / v;
 402~units/pool/iss_decode.c~model_pool_iss~POOL: rd x0 decoded as x0 (writes to x0 stick)~	o->rd = rd ? rd : 32;~	o->rd = rd;
-403~units/pool/cudata.c~model_pool~POOL: a refused CU_DATA burst faults nothing~		if (cd->refused)\n\t\t\tp->load_fault = true;~		(void)0;
+403~units/pool/cudata.c~model_pool~POOL: a refused CU_DATA burst faults nothing~	p->load_fault = true;~	(void)p;
 404~units/pool/sync.c~model_pool_iss~POOL: WFI sleeps through a pending wake-up event~		if (c->ev) {~		if (0) {
 405~units/pool/job.c~model_pool~POOL: a job with no core running is presented (no NOFW)~	else if (!(ksim_pool_running(p) & KSIM_POOL_ALL))~	else if (0)
 406~units/pool/idma.c~model_pool~POOL iDMA: reserved words not checked~	if (q->reserved ||~	if (0 ||
@@ -222,10 +222,10 @@ cat <<'M'
 710~units/base.c~model_sx~CU_CAPS: one version for every unit under the RTL's defaults, not each module's own~		      u->type->cu_version_fixed ? u->type->cu_version :~		      u->type->cu_version_fixed ? 4 :
 711~units/sx.c~model_sx~SX: param sx_fma is ignored~	s->fma = ksim_unit_params(u)->sx_fma;~	s->fma = false;
 712~units/base.c~model_cpu~CU_CAPS: rv_pe reports the mesh's build number, not its wired-in 0x01~		      u->type->cu_version_fixed ? u->type->cu_version :~		      0 ? u->type->cu_version :
-661~units/cpu/rx.c~model_cpu~cpu CU_DATA: offset + len = 256 accepted (wraps to granule 0)~		     off + len >= KH_CPU_WINDOW_GRANULES;~		     off + len > KH_CPU_WINDOW_GRANULES;
+661~units/cpu/rx.c~model_cpu~cpu CU_DATA: offset + len = 256 accepted (wraps to granule 0)~	return ksim_cpu_buf_ok(buf) && off + len < KH_CPU_WINDOW_GRANULES;~	return ksim_cpu_buf_ok(buf) && off + len <= KH_CPU_WINDOW_GRANULES;
 662~units/cpu/rx.c~model_cpu~cpu CU_DATA: the framework's reserved buffer 3 is accepted~	return buf == KH_CPU_BUF_SPAD || buf == KH_CPU_BUF_IMEM ||~	return buf == KH_CPU_BUF_SPAD || buf == KH_CPU_BUF_IMEM || buf == 3 ||
 663~units/cpu/rx.c~model_cpu~cpu CU_DATA: a word write into the instruction window honours byte enables~		unsigned int be = imem ? 0xf : kh_flit_get(f, KH_CPU_WORD_BE);~		unsigned int be = kh_flit_get(f, KH_CPU_WORD_BE);
-664~units/cpu/rx.c~model_cpu~cpu CU_DATA: a second sender's flit counts as data of the open burst~		else if (kh_flit_get(f, KH_HDR_SRC_X) == s->cd_sx &&~		else if (1 || kh_flit_get(f, KH_HDR_SRC_X) == s->cd_sx ||
+664~units/cudata.c~model_cpu~CU_DATA receiver (cpu): a second sender's flit counts as data of the open burst~	foreign = p->foreign != KSIM_CD_FOREIGN_SPLICES &&~	foreign = 0 &&
 665~units/cpu/rx.c~model_cpu~cpu CU_DATA: a granule does not hold the receive path for its eight word writes~		s->gw_free = now + 1 + KH_CPU_GRANULE_WORDS;~		s->gw_free = now;
 666~units/cpu/rx.c~model_cpu~cpu CU_DATA: a word write ignores its word-in-granule select~		unsigned int a = base + kh_flit_get(f, KH_CPU_WORD_SEL);~		unsigned int a = base;
 667~units/cpu/cpu.c~model_cpu~cpu kick: does not wait for the receive path to be quiet~		if (!f || !quiet)\n~		if (!f)\n
@@ -261,10 +261,10 @@ cat <<'M'
 638~units/mat/cudata.c~model_mat~mat CU_DATA: a burst ending at the L1 A limit is accepted~return end < KH_MAT_GA * 4;~return end <= KH_MAT_GA * 4;
 639~units/mat/cudata.c~model_mat~mat CU_DATA: a peer burst at an odd granule is accepted~return end < KH_MAT_TILES * 2 && !(off & 1);~return end < KH_MAT_TILES * 2;
 640~units/mat/cudata.c~model_mat~mat CU_DATA: an unknown buffer is accepted~default:\n\t\treturn false;~default:\n\t\treturn true;
-641~units/mat/cudata.c~model_mat~mat CU_DATA: a rejected burst raises no fault~if (m->cd_bad)\n\t\tm->fault = true;~if (0)\n\t\tm->fault = true;
-642~units/mat/cudata.c~model_mat~mat CU_DATA: a rejected burst still writes~if (m->cd_bad)\n\t\treturn;~if (0)\n\t\treturn;
-643~units/mat/cudata.c~model_mat~mat CU_DATA: the signal ignores the ack coordinate~if (!ay && !ax) {~if (1) {
-644~units/mat/cudata.c~model_mat~mat CU_DATA: SIG_DATA_RECEIVED carries the offset, not the buffer~kh_flit_set(&m->sg, KH_SIG_ARG, m->cd_buf);~kh_flit_set(&m->sg, KH_SIG_ARG, m->cd_off);
+641~units/mat/cudata.c~model_mat~mat CU_DATA: a rejected burst raises no fault~	m->fault = true;~	(void)m;
+642~units/cudata.c~model_mat~CU_DATA receiver (mat): a rejected burst still writes~	if (!cd->refused)\n\t\tp->word(~	if (1)\n\t\tp->word(
+643~units/cudata.c~model_mat~CU_DATA receiver (mat): the signal ignores the ack coordinate~	if (!cd->ax && !cd->ay) {~	if (1) {
+644~units/cudata.c~model_mat~CU_DATA receiver (mat): SIG_DATA_RECEIVED carries the offset, not the buffer~	a->buf = cd->buf;~	a->buf = cd->off;
 645~units/mat/cudata.c~model_mat~mat peer: sub-tile index is the granule, not granule / 2~m->pk_idx = off >> 1;~m->pk_idx = off;
 646~units/mat/mat.c~model_mat~mat: the CU_DATA fault is reported at every retirement after~m->fault = false;\n\tm->st = KSIM_MAT_IDLE;~m->st = KSIM_MAT_IDLE;
 647~units/mat/mat.c~model_mat~mat: exec_result leaves out the drains~u16 cnt = (u16)(m->nfill + m->ngemm + m->ndrain);~u16 cnt = (u16)(m->nfill + m->ngemm);
@@ -308,7 +308,7 @@ cat <<'M'
 626~units/vec/kernel.c~model_vec~VRED ANY/ALL read their own pr, not the one latched before~	u32 kind = KH_VEC_GET(w, KH_VEC_VC) & 7, p = v->g_pr, i, hit = 0;~	u32 kind = KH_VEC_GET(w, KH_VEC_VC) & 7, p = KH_VEC_GET(w, KH_VEC_PR), i, hit = 0;
 627~units/vec/kernel.c~model_vec~VLOOP: the body runs count + 1 times~		if (v->lp_cnt > 1) {~		if (v->lp_cnt > 0) {
 628~units/vec/kernel.c~model_vec~VSETVL: a VL of 0 is accepted~		if (!s || s > KH_VEC_VLMAX) {~		if (s > KH_VEC_VLMAX) {
-629~units/vec/port.c~model_vec~CU_DATA: offset + len == 512 is accepted (range check off by one)~		bool bad = buf != 0 || off + len >= KH_VEC_L1_WORDS;~		bool bad = buf != 0 || off + len > KH_VEC_L1_WORDS;
+629~units/vec/port.c~model_vec~CU_DATA: offset + len == 512 is accepted (range check off by one)~	return buf == 0 && off + len < KH_VEC_L1_WORDS;~	return buf == 0 && off + len <= KH_VEC_L1_WORDS;
 801~units/dxa/lines.c~model_dxa~dxa OOB: a coordinate equal to the size (dims 1-4) is in bounds~			if (cd >= d->size[dim])~			if (cd > d->size[dim])
 802~units/dxa/lines.c~model_dxa~dxa OOB: dimension 0 is never out of bounds~			if (c0 >= d->size[0])\n\t\t\t\tbreak;~			if (0)\n\t\t\t\tbreak;
 803~units/dxa/lines.c~model_dxa~dxa address: every dimension uses stride[0]~			rb += (u64)cd * d->stride[dim - 1];~			rb += (u64)cd * d->stride[0];
@@ -336,14 +336,34 @@ cat <<'M'
 825~units/dxa/table.c~model_dxa~dxa table: an odd offset is taken~	return buf == KH_DXA_BUF_TABLE && !(off % KH_DXA_SLOT_GRANULES) &&~	return buf == KH_DXA_BUF_TABLE &&
 826~units/dxa/table.c~model_dxa~dxa DXA_DATA: words at 4-byte steps~	const u8 *p = &x->table[0][0] + (w % KH_DXA_TABLE_WORDS) * 8;~	const u8 *p = &x->table[0][0] + (w % KH_DXA_TABLE_WORDS) * 4;
 827~units/scr.c~model_dxa~scr COPY_OUT: bursts of 16 beats~		u32 n = ksim_min_u32(s->count - s->w_g, KH_MEM_WBURST);~		u32 n = ksim_min_u32(s->count - s->w_g, 16);
-828~units/scr.c~model_dxa~scr CU_DATA: a burst flush with the end is refused~			s->cd_off + s->cd_left > KH_SCR_GRANULES;~			s->cd_off + s->cd_left >= KH_SCR_GRANULES;
-829~units/scr.c~model_dxa~scr CU_DATA: a refused burst is acknowledged~	if (s->cd_signal && !s->cd_refused) {~	if (s->cd_signal) {
+828~units/scr.c~model_dxa~scr CU_DATA: a burst flush with the end is refused~	return buf == KH_SCR_BUF && off + len + 1 <= KH_SCR_GRANULES;~	return buf == KH_SCR_BUF && off + len + 1 < KH_SCR_GRANULES;
+829~units/scr.c~model_dxa~scr CU_DATA: a refused burst is acknowledged (its policy)~	.ack = KSIM_CD_ACK_NONE_AFTER_REFUSE,~	.ack = KSIM_CD_ACK_ON_FLAG,
 830~units/scr.c~model_dxa~scr COPY_OUT: retires at the last beat, not the last ack~		if (s->w_g == s->count)\n\t\t\ts->state = KSIM_SCR_ACK;~		if (s->w_g == s->count)\n\t\t\ts->state = KSIM_SCR_DONE;
 831~units/scr.c~model_dxa~scr COPY_OUT: 8-byte alignment is enough~	else if (s->addr % KSIM_SCR_GRANULE)~	else if (s->addr % 8)
-832~units/dxa/table.c~model_dxa~dxa table: a refused burst is acknowledged too~	if (x->cd_refused)\n\t\treturn;\n\tmemcpy~	if (x->cd_refused) {\n\t\tx->sg_pend = x->cd_signal;\n\t\treturn;\n\t}\n\tmemcpy
+832~units/dxa/table.c~model_dxa~dxa table: a refused burst is acknowledged too (its policy)~	.ack = KSIM_CD_ACK_NONE_AFTER_REFUSE,~	.ack = KSIM_CD_ACK_ON_FLAG,
 833~units/dxa/burst.c~model_dxa~dxa acks: matched to any receiver, not the one at the ack's source~		    KH_DXA_RECV_X(x->recv[r]) != sx ||\n\t\t    KH_DXA_RECV_Y(x->recv[r]) != sy)~		    (KH_DXA_RECV_X(x->recv[r]) != sx && 0) ||\n\t\t    (KH_DXA_RECV_Y(x->recv[r]) != sy && 0))
 834~units/dxa/dxa.c~model_dxa~dxa reset: the table is cleared by a mesh reset~	size_t keep = offsetof(struct ksim_dxa, u);~	size_t keep = 0;
 835~units/scr.c~model_dxa~scr reset: the buffer is cleared by a mesh reset~	size_t keep = offsetof(struct ksim_scr, u);~	size_t keep = 0;
+901~units/cudata.c~model_dxa~CU_DATA receiver, no ack after a refusal: a refused burst is acknowledged~	return p->ack == KSIM_CD_ACK_ON_FLAG || !cd->refused;~	return true;
+902~units/cudata.c~model_pool~CU_DATA receiver, ack on the flag: a refused burst is not acknowledged~	return p->ack == KSIM_CD_ACK_ON_FLAG || !cd->refused;~	return !cd->refused;
+903~units/cudata.c~model_pool~CU_DATA receiver, recheck: the bound is checked at the descriptor only~	if (p->recheck && !cd->refused &&~	if (0 && !cd->refused &&
+911~units/pool/cudata.c~model_pool~POOL's CU_DATA policy: a refused burst is not acknowledged~	.ack = KSIM_CD_ACK_ON_FLAG,~	.ack = KSIM_CD_ACK_NONE_AFTER_REFUSE,
+912~units/pool/cudata.c~model_pool~POOL's CU_DATA policy: a core let out of reset mid-burst does not refuse the rest~	.recheck = true,~	.recheck = false,
+904~units/cudata.c~model_mat~CU_DATA receiver, hold: a CU_DATA flit is taken while an ack is owed~	if (p->hold && cd->ack_n)~	if (0 && cd->ack_n)
+905~units/cudata.c~model_mat~CU_DATA receiver, ack latency: an ack may go in its last flit's cycle~	a->at = ksim_unit_now(u) + u->type->cudata->ack_lat;~	a->at = ksim_unit_now(u);
+906~units/cudata.c~model_mat~CU_DATA receiver, splicing: a second source's flit is not taken as data whatever the policy~	foreign = p->foreign != KSIM_CD_FOREIGN_SPLICES &&~	foreign = (1 || p->foreign != KSIM_CD_FOREIGN_SPLICES) &&
+907~units/cudata.c~model_vec~CU_DATA receiver, spoiling: a second source's flit leaves the burst to land and be acknowledged~		ksim_unit_drop(u, f, ksim_cd_foreign_why);\n\t\tcd->refused = true;~		ksim_unit_drop(u, f, ksim_cd_foreign_why);
+908~units/cudata.c~model_vec~CU_DATA receiver, txn 0: the ack echoes the descriptor's txn whatever the policy~	a->txn = u->type->cudata->ack_txn0 ? 0 : cd->txn;~	a->txn = cd->txn;
+909~units/cudata.c~model_cpu~CU_DATA receiver, never: flags[0] is obeyed whatever the policy~	if (!cd->signal || p->ack == KSIM_CD_ACK_NEVER)~	if (!cd->signal)
+913~units/mat/cudata.c~model_mat~mat's CU_DATA policy: a rejected burst is not acknowledged~	.ack = KSIM_CD_ACK_ON_FLAG,~	.ack = KSIM_CD_ACK_NONE_AFTER_REFUSE,
+914~units/mat/cudata.c~model_mat~mat's CU_DATA policy: a second source's flit is dropped, not spliced~	.foreign = KSIM_CD_FOREIGN_SPLICES,~	.foreign = KSIM_CD_FOREIGN_DROP,
+915~units/mat/cudata.c~model_mat~mat's CU_DATA policy: CU_DATA is taken while a signal is pending~	.hold = true,~	.hold = false,
+916~units/mat/cudata.c~model_mat~mat's CU_DATA policy: the signal goes in the last flit's cycle~	.ack_lat = 1,~	.ack_lat = 0,
+917~units/vec/port.c~model_vec~vec's CU_DATA policy: a second sender's flit is dropped and the burst goes on~	.foreign = KSIM_CD_FOREIGN_SPOILS,~	.foreign = KSIM_CD_FOREIGN_DROP,
+918~units/vec/port.c~model_vec~vec's CU_DATA policy: the signal echoes the descriptor's txn~	.ack_txn0 = true,~	.ack_txn0 = false,
+919~units/vec/port.c~model_vec~vec's CU_DATA policy: a rejected burst is acknowledged~	.ack = KSIM_CD_ACK_NONE_AFTER_REFUSE,~	.ack = KSIM_CD_ACK_ON_FLAG,
+920~units/cpu/rx.c~model_cpu~cpu's CU_DATA policy: flags[0] is obeyed~	.ack = KSIM_CD_ACK_NEVER,~	.ack = KSIM_CD_ACK_ON_FLAG,
+921~units/cpu/rx.c~model_cpu~cpu's CU_DATA policy: a second sender's flit is spliced into the open burst~	.foreign = KSIM_CD_FOREIGN_DROP,~	.foreign = KSIM_CD_FOREIGN_SPLICES,
 M
 }
 

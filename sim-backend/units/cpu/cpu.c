@@ -66,7 +66,6 @@ static void ksim_cpu_power_on(struct ksim_unit *u, struct ksim_cpu *s)
 	s->rd_tag = 0;
 	s->n_out = 0;
 	s->pq_valid = false;
-	s->cd_open = false;
 	s->gw_free = 0;
 	s->gw_next = KH_CPU_GRANULE_WORDS;
 	ksim_cpu_btb_reset(s);
@@ -179,4 +178,5 @@ const struct ksim_unit_type ksim_unit_cpu = {
 	.reset = ksim_cpu_reset,
 	.recv_types = (1u << KH_T_MEM_RD_RESP) | (1u << KH_T_MEM_WR_ACK) |
 		      (1u << KH_T_CU_DATA),
+	.cudata = &ksim_cpu_cd,
 };

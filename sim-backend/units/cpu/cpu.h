@@ -7,8 +7,9 @@
  *   cpu.c    the unit type: life cycle, the tick (the order of the
  *            stages in one cycle), the kick and the retirement, CU_DBG
  *            (rv_pe.v "the kick", rv_core.v "run / halt")
- *   rx.c     the receive path: CU_DATA into the two windows, responses
- *            and acks to the requestor, everything else dropped
+ *   rx.c     the receive path: CU_DATA into the two windows (the hooks
+ *            and policy of the shared receiver, units/cudata.c),
+ *            responses and acks to the requestor, everything else dropped
  *            (rv_pe.v "receive classification", "CU_DATA window writer")
  *   core.c   decode and execute, one instruction in EX per cycle, the
  *            pipeline's hazards and redirects as cycles (rv_id.v, rv_ex.v,
@@ -184,13 +185,7 @@ struct ksim_cpu {
 	u32 pq_data;
 	unsigned int mx, my;	/* the MAG port */
 
-	/* ---- the receive path ---- */
-	bool cd_open;		/* CD_DATA: a burst is being counted */
-	u8 cd_buf;
-	u16 cd_off;
-	u16 cd_left;
-	u8 cd_sx, cd_sy;
-	bool cd_drop;
+	/* ---- the receive path (its CU_DATA bursts: units/cudata.c) ---- */
 	u64 gw_free;		/* recv_ready again from this cycle */
 	u32 gw_buf[KH_CPU_GRANULE_WORDS];	/* the granule being walked */
 	u32 *gw_win;		/* ... into this window */
@@ -210,6 +205,7 @@ struct ksim_cpu {
 struct ksim_cpu *ksim_cpu_of(struct ksim_unit *u);
 
 /* rx.c */
+extern const struct ksim_cd_policy ksim_cpu_cd;
 bool ksim_cpu_rx_quiet(struct ksim_unit *u, struct ksim_cpu *s);
 bool ksim_cpu_rx(struct ksim_unit *u, struct ksim_cpu *s, u64 now);
 

@@ -9,7 +9,8 @@
  *   CU_DATA      the window writer below
  *   anything     dropped (and counted)
  *
- * The window writer reassembles one burst at a time.  In its idle state
+ * The window writer is the shared receiver (units/cudata.c) with the
+ * policy below; it reassembles one burst at a time.  In its idle state
  * any CU_DATA flit is a descriptor; its buffer must be 0, 1 (granules)
  * or 4, 5 (one word per data flit; 2 and 6 only in DSP builds) and
  * offset + len < 256, else the burst is counted out and discarded: no
@@ -29,7 +30,7 @@
 bool ksim_cpu_rx_quiet(struct ksim_unit *u, struct ksim_cpu *s)
 {
 	return !ksim_unit_recv(u) && ksim_unit_now(u) >= s->gw_free &&
-	       !s->cd_open;
+	       !ksim_unit_cd_open(u, NULL);
 }
 
 static bool ksim_cpu_buf_ok(unsigned int buf)
@@ -43,40 +44,33 @@ static bool ksim_cpu_buf_imem(unsigned int buf)
 	return buf == KH_CPU_BUF_IMEM || buf == KH_CPU_BUF_IMEM_W;
 }
 
-static void ksim_cpu_cd_desc(struct ksim_unit *u, struct ksim_cpu *s,
-			     const struct kh_flit *f)
+/* both windows are 256 granules: rejected, never wrapped */
+static bool ksim_cpu_cd_ok(struct ksim_unit *u, unsigned int buf, u32 off,
+			   u32 len)
 {
-	unsigned int buf = kh_flit_get(f, KH_DATA_BUF_ID);
-	unsigned int off = kh_flit_get(f, KH_DATA_OFFSET);
-	unsigned int len = kh_flit_get(f, KH_DATA_LEN);
-
-	s->cd_buf = buf;
-	s->cd_off = off;
-	s->cd_left = len + 1;
-	s->cd_sx = kh_flit_get(f, KH_HDR_SRC_X);
-	s->cd_sy = kh_flit_get(f, KH_HDR_SRC_Y);
-	/* both windows are 256 granules: rejected, never wrapped */
-	s->cd_drop = !ksim_cpu_buf_ok(buf) ||
-		     off + len >= KH_CPU_WINDOW_GRANULES;
-	s->cd_open = true;
-	if (s->cd_drop) {
-		s->refused++;
-		ksim_unit_drop(u, f, "CU_DATA burst does not fit a window");
-	}
+	return ksim_cpu_buf_ok(buf) && off + len < KH_CPU_WINDOW_GRANULES;
 }
 
-static void ksim_cpu_cd_data(struct ksim_cpu *s, const struct kh_flit *f,
-			     u64 now)
+static void ksim_cpu_cd_refuse(struct ksim_unit *u, const struct kh_flit *f)
 {
-	unsigned int base = (s->cd_off & (KH_CPU_WINDOW_GRANULES - 1)) *
+	struct ksim_cpu *s = ksim_unit_priv(u);
+
+	s->refused++;
+	ksim_unit_drop(u, f, "CU_DATA burst does not fit a window");
+}
+
+static void ksim_cpu_cd_word(struct ksim_unit *u, unsigned int buf, u32 off,
+			     const struct kh_flit *f)
+{
+	struct ksim_cpu *s = ksim_unit_priv(u);
+	u64 now = ksim_unit_now(u);
+	unsigned int base = (off & (KH_CPU_WINDOW_GRANULES - 1)) *
 			    KH_CPU_GRANULE_WORDS;
-	bool imem = ksim_cpu_buf_imem(s->cd_buf);
+	bool imem = ksim_cpu_buf_imem(buf);
 	u32 *win = imem ? s->imem : s->spad;
 	unsigned int i;
 
-	if (s->cd_drop) {
-		/* counted out */
-	} else if (s->cd_buf == KH_CPU_BUF_SPAD || s->cd_buf == KH_CPU_BUF_IMEM) {
+	if (buf == KH_CPU_BUF_SPAD || buf == KH_CPU_BUF_IMEM) {
 		/* word k lands in cycle now + 1 + k (ksim_cpu_gw()) */
 		for (i = 0; i < KH_CPU_GRANULE_WORDS; i++)
 			s->gw_buf[i] = ksim_payload_u32(f->w, i);
@@ -94,10 +88,15 @@ static void ksim_cpu_cd_data(struct ksim_cpu *s, const struct kh_flit *f,
 				m |= 0xffu << (8 * i);
 		win[a] = (win[a] & ~m) | (d & m);
 	}
-	s->cd_off++;
-	if (--s->cd_left == 0)
-		s->cd_open = false;
 }
+
+const struct ksim_cd_policy ksim_cpu_cd = {
+	.ok = ksim_cpu_cd_ok,
+	.word = ksim_cpu_cd_word,
+	.refuse = ksim_cpu_cd_refuse,
+	.foreign = KSIM_CD_FOREIGN_DROP,
+	.ack = KSIM_CD_ACK_NEVER,
+};
 
 /*
  * The granule walk (rv_pe.v:228-240, 259-262): one word a cycle, word k
@@ -137,14 +136,8 @@ bool ksim_cpu_rx(struct ksim_unit *u, struct ksim_cpu *s, u64 now)
 		ksim_cpu_req_ack(u, s, f);
 		break;
 	case KH_T_CU_DATA:
-		if (!s->cd_open)
-			ksim_cpu_cd_desc(u, s, f);
-		else if (kh_flit_get(f, KH_HDR_SRC_X) == s->cd_sx &&
-			 kh_flit_get(f, KH_HDR_SRC_Y) == s->cd_sy)
-			ksim_cpu_cd_data(s, f, now);
-		else
-			ksim_unit_drop(u, f,
-				       "CU_DATA from a second sender into an open burst");
+		if (!ksim_unit_cd_take(u, f))
+			return false;
 		break;
 	default:
 		ksim_unit_drop(u, f, "flit type not consumed by the cpu unit");

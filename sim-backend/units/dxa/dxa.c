@@ -47,22 +47,13 @@ static void ksim_dxa_reset(struct ksim_unit *u)
 	ksim_dxa_init(u);
 }
 
-static void ksim_dxa_sig_flit(struct ksim_dxa *x, struct kh_flit *f)
-{
-	memset(f, 0, sizeof(*f));
-	ksim_unit_hdr(x->u, f, x->sg_x, x->sg_y, KH_T_CU_SIGNAL, x->sg_txn, 1);
-	kh_flit_set(f, KH_SIG_CODE, KH_SIG_DATA_RECEIVED);
-	kh_flit_set(f, KH_SIG_ARG, x->sg_buf);
-}
-
 /* The send register.  Return: true when it holds or sent a flit. */
 static bool ksim_dxa_send(struct ksim_dxa *x)
 {
 	u8 kind;
 
 	if (x->out_kind == KSIM_DXA_OUT_NONE) {
-		if (x->sg_pend) {
-			ksim_dxa_sig_flit(x, &x->out);
+		if (ksim_unit_cd_ack(x->u, &x->out)) {
 			x->out_kind = KSIM_DXA_OUT_SIG;
 		} else if (ksim_dxa_read_ready(x)) {
 			ksim_dxa_read_flit(x, &x->out);
@@ -80,7 +71,7 @@ static bool ksim_dxa_send(struct ksim_dxa *x)
 	x->out_kind = KSIM_DXA_OUT_NONE;
 	switch (kind) {
 	case KSIM_DXA_OUT_SIG:
-		x->sg_pend = false;
+		ksim_unit_cd_ack_pop(x->u);
 		break;
 	case KSIM_DXA_OUT_READ:
 		ksim_dxa_read_taken(x);
@@ -107,9 +98,8 @@ static bool ksim_dxa_receive(struct ksim_dxa *x)
 		ksim_dxa_ack(x, f);
 		break;
 	case KH_T_CU_DATA:
-		if (ksim_dxa_table_wait(x, f))
+		if (!ksim_unit_cd_take(x->u, f))
 			return false;	/* cleared by the send path */
-		ksim_dxa_table_flit(x, f);
 		break;
 	default:
 		ksim_unit_drop(x->u, f, "dxa: not a read answer, an ack or a table write");
@@ -169,7 +159,7 @@ static bool ksim_dxa_tick(struct ksim_unit *u)
 	did |= ksim_dxa_watch(x);
 	ksim_unit_set_dbg(u, ksim_dxa_dbg(x));
 	return did || x->state == KSIM_DXA_DONE ||
-	       x->out_kind != KSIM_DXA_OUT_NONE || x->sg_pend ||
+	       x->out_kind != KSIM_DXA_OUT_NONE || ksim_unit_cd_acks(u) ||
 	       x->pl_tag >= 0 || x->pl_count ||
 	       (x->state == KSIM_DXA_READ && x->pl_done == x->n_lines &&
 		x->rd_next == x->n_lines);
@@ -246,4 +236,5 @@ const struct ksim_unit_type ksim_unit_dxa = {
 	.ctrl_read = ksim_dxa_ctrl_read,
 	.ctrl_write = ksim_dxa_ctrl_write,
 	.stats = ksim_dxa_stats,
+	.cudata = &ksim_dxa_table_cd,
 };

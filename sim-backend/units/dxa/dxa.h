@@ -3,7 +3,8 @@
  * The DXA bulk-copy unit (token `dxa`, cu_type 'DX'; docs/spec/dxa.md,
  * seed 003): private state shared by its files, one concern each:
  *
- *   table.c   the 16-slot descriptor table (CU_DATA buffer 0), readback
+ *   table.c   the 16-slot descriptor table (CU_DATA buffer 0: the hooks
+ *             and policy of the shared receiver, units/cudata.c), readback
  *   setup.c   a COPY decoded and checked (the first six faults)
  *   lines.c   address generation: the tile's DRAM lines, once each; reads
  *   stage.c   the 8 KiB staging buffer: cfill, row-major and K-major
@@ -82,14 +83,8 @@ struct ksim_dxa {
 	struct ksim_unit *u;
 	unsigned int mx, my;		/* the MAG port */
 	u32 sel;			/* DXA_SEL */
-	/* the one open CU_DATA burst into the table */
-	bool cd_on, cd_refused, cd_signal;
-	u8 cd_sx, cd_sy, cd_ax, cd_ay, cd_txn, cd_buf;
-	u32 cd_off, cd_i, cd_left;
-	u8 cd_slot[KH_DXA_SLOT_BYTES];	/* lands whole at the last flit */
-	/* a SIG_DATA_RECEIVED waiting for the send path */
-	bool sg_pend;
-	u8 sg_x, sg_y, sg_txn, sg_buf;
+	/* the slot a CU_DATA burst writes: lands whole at its last flit */
+	u8 cd_slot[KH_DXA_SLOT_BYTES];
 
 	/* ---- the copy (setup.c) ---- */
 	u8 state;
@@ -152,8 +147,7 @@ struct ksim_dxa {
 };
 
 /* table.c */
-void ksim_dxa_table_flit(struct ksim_dxa *x, const struct kh_flit *f);
-bool ksim_dxa_table_wait(const struct ksim_dxa *x, const struct kh_flit *f);
+extern const struct ksim_cd_policy ksim_dxa_table_cd;
 u64 ksim_dxa_table_word(const struct ksim_dxa *x, u32 w);
 void ksim_dxa_desc_decode(const u8 *slot, struct ksim_dxa_desc *d);
 

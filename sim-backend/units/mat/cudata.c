@@ -5,16 +5,19 @@
  *
  *   MEM_RD_RESP  taken only in S_FILL (held at the head otherwise);
  *                placed at entry {fbank, txn}, word rsvd[1:0].
- *   CU_DATA      taken unless a peer sub-tile or a completion signal is
- *                pending.  One descriptor then len + 1 data flits, framed
- *                by count.  buf 0/1 -> L1 A/B at granule off (entry
- *                off[10:2], word off[1:0]); buf 2 -> the peer register, a
- *                sub-tile per even/odd granule pair.  A burst that does
- *                not fit (L596-602) is counted out with its writes
- *                suppressed and sets the fault reported at the next
- *                retirement.  On the last flit, flags[0] queues
- *                SIG_DATA_RECEIVED {24'd0, buf} to the ack coordinate (the
- *                sender when {ack_y, ack_x} = 0), with the descriptor's txn.
+ *   CU_DATA      held while a peer sub-tile is pending, else to the shared
+ *                receiver (units/cudata.c) with the policy below: held too
+ *                while a completion signal is pending (cd_take, L611).
+ *                One descriptor then len + 1 data flits, framed by count,
+ *                whatever their source (the RTL compares it only in
+ *                simulation, L1123).  buf 0/1 -> L1 A/B at granule off
+ *                (entry off[10:2], word off[1:0]); buf 2 -> the peer
+ *                register, a sub-tile per even/odd granule pair.  A burst
+ *                that does not fit (L596-602) is counted out with its
+ *                writes suppressed and sets the fault reported at the next
+ *                retirement.  On the last flit, flags[0] owes
+ *                SIG_DATA_RECEIVED, rejected or not (L671-681), sent from
+ *                the next cycle (sg_valid is a register, L979).
  *   MEM_WR_ACK   dropped (the RTL drops it at the port, ahead of the FIFO).
  *   other        dropped and counted.
  *
@@ -24,8 +27,8 @@
  */
 #include "mat.h"
 
-static bool ksim_mat_cd_fits(unsigned int buf, unsigned int off,
-			     unsigned int len)
+static bool ksim_mat_cd_fits(struct ksim_unit *u, unsigned int buf, u32 off,
+			     u32 len)
 {
 	unsigned int end = off + len;
 
@@ -41,51 +44,20 @@ static bool ksim_mat_cd_fits(unsigned int buf, unsigned int off,
 	}
 }
 
-static void ksim_mat_cd_desc(struct ksim_mat *m, const struct kh_flit *f)
+/* fault_r: reported at the next retirement (L647, L666) */
+static void ksim_mat_cd_refuse(struct ksim_unit *u, const struct kh_flit *f)
 {
-	unsigned int ay = kh_flit_get(f, KH_DATA_ACK_Y);
-	unsigned int ax = kh_flit_get(f, KH_DATA_ACK_X);
+	struct ksim_mat *m = ksim_unit_priv(u);
 
-	m->cd_run = true;
-	m->cd_buf = kh_flit_get(f, KH_DATA_BUF_ID);
-	m->cd_off = kh_flit_get(f, KH_DATA_OFFSET);
-	m->cd_left = kh_flit_get(f, KH_DATA_LEN) + 1;
-	if (!ay && !ax) {
-		ax = kh_flit_get(f, KH_HDR_SRC_X);
-		ay = kh_flit_get(f, KH_HDR_SRC_Y);
-	}
-	m->cd_ax = ax;
-	m->cd_ay = ay;
-	m->cd_txn = kh_flit_get(f, KH_HDR_TXN);
-	m->cd_flg = kh_flit_get(f, KH_DATA_FLAGS);
-	m->cd_bad = !ksim_mat_cd_fits(m->cd_buf, m->cd_off,
-				      kh_flit_get(f, KH_DATA_LEN));
-	if (m->cd_bad)
-		m->fault = true;
+	m->fault = true;
 }
 
-static void ksim_mat_cd_data(struct ksim_unit *u, struct ksim_mat *m,
+static void ksim_mat_cd_word(struct ksim_unit *u, unsigned int buf, u32 off,
 			     const struct kh_flit *f)
 {
-	unsigned int off = m->cd_off;
+	struct ksim_mat *m = ksim_unit_priv(u);
 
-	if (m->cd_left == 1) {
-		m->cd_run = false;
-		if (m->cd_flg & KH_DATAF_SIGNAL) {
-			memset(&m->sg, 0, sizeof(m->sg));
-			ksim_unit_hdr(u, &m->sg, m->cd_ax, m->cd_ay,
-				      KH_T_CU_SIGNAL, m->cd_txn, 1);
-			kh_flit_set(&m->sg, KH_SIG_CODE, KH_SIG_DATA_RECEIVED);
-			kh_flit_set(&m->sg, KH_SIG_ARG, m->cd_buf);
-			m->sg_pend = true;
-			m->sg_at = ksim_unit_now(u) + 1;
-		}
-	}
-	m->cd_off++;
-	m->cd_left--;
-	if (m->cd_bad)
-		return;
-	if (m->cd_buf == KH_MAT_BUF_PEER) {
+	if (buf == KH_MAT_BUF_PEER) {
 		if (!(off & 1)) {
 			memcpy(m->pk, f->w, 4 * sizeof(u64));
 		} else {
@@ -94,11 +66,21 @@ static void ksim_mat_cd_data(struct ksim_unit *u, struct ksim_mat *m,
 			m->pk_idx = off >> 1;
 			m->pk_pend = true;
 		}
-	} else if (m->cd_buf <= KH_MAT_BUF_L1B) {
-		ksim_mat_place(m, f, m->cd_buf & 1, (off >> 2) & 0x1ff,
-			       off & 3);
+	} else if (buf <= KH_MAT_BUF_L1B) {
+		ksim_mat_place(m, f, buf & 1, (off >> 2) & 0x1ff, off & 3);
 	}
 }
+
+const struct ksim_cd_policy ksim_mat_cd = {
+	.ok = ksim_mat_cd_fits,
+	.word = ksim_mat_cd_word,
+	.refuse = ksim_mat_cd_refuse,
+	.foreign = KSIM_CD_FOREIGN_SPLICES,
+	.ack = KSIM_CD_ACK_ON_FLAG,
+	.acks = 1,
+	.ack_lat = 1,
+	.hold = true,
+};
 
 bool ksim_mat_recv(struct ksim_unit *u, struct ksim_mat *m)
 {
@@ -119,12 +101,8 @@ bool ksim_mat_recv(struct ksim_unit *u, struct ksim_mat *m)
 			m->rcv_ent++;
 		break;
 	case KH_T_CU_DATA:
-		if (m->pk_pend || m->sg_pend)
+		if (m->pk_pend || !ksim_unit_cd_take(u, f))
 			return false;
-		if (!m->cd_run)
-			ksim_mat_cd_desc(m, f);
-		else
-			ksim_mat_cd_data(u, m, f);
 		break;
 	case KH_T_MEM_WR_ACK:
 		break;

@@ -201,12 +201,14 @@ static bool ksim_mat_seq(struct ksim_unit *u, struct ksim_mat *m)
  * then the write port (L969-981). */
 static bool ksim_mat_send(struct ksim_unit *u, struct ksim_mat *m)
 {
+	struct kh_flit f;
+
 	if (!ksim_unit_send_ready(u))
 		return false;
-	if (m->sg_pend && ksim_unit_now(u) >= m->sg_at) {
-		if (!ksim_unit_send(u, &m->sg))
+	if (ksim_unit_cd_ack(u, &f)) {
+		if (!ksim_unit_send(u, &f))
 			return false;
-		m->sg_pend = false;
+		ksim_unit_cd_ack_pop(u);
 		return true;
 	}
 	if (m->st == KSIM_MAT_FILL && !m->req_done &&
@@ -223,13 +225,15 @@ static bool ksim_mat_tick(struct ksim_unit *u)
 {
 	struct ksim_mat *m = ksim_unit_priv(u);
 	bool did = false, busy, pk_was, open_next;
-	u64 now = ksim_unit_now(u), wake;
+	u64 now = ksim_unit_now(u), wake, ack_at;
+	unsigned int buf;
 
 	ksim_mat_dq_account(m, now);
 	did |= ksim_mat_sweep_step(u, m);
 	did |= ksim_mat_seq(u, m);
 	pk_was = m->pk_pend;
-	open_next = (m->cd_run && m->cd_buf == KH_MAT_BUF_PEER) || m->pk_pend;
+	open_next = (ksim_unit_cd_open(u, &buf) && buf == KH_MAT_BUF_PEER) ||
+		    m->pk_pend;
 	did |= ksim_mat_recv(u, m);
 	did |= ksim_mat_peer_step(u, m, pk_was, open_next);
 	did |= ksim_mat_drain_step(u, m);
@@ -257,8 +261,9 @@ static bool ksim_mat_tick(struct ksim_unit *u)
 	}
 	if (m->run && m->next_issue < wake)
 		wake = m->next_issue;
-	if (m->sg_pend && m->sg_at > now && m->sg_at < wake)
-		wake = m->sg_at;
+	ack_at = ksim_unit_cd_ack_at(u);
+	if (ack_at > now && ack_at < wake)
+		wake = ack_at;
 	if (m->dq_inc < m->dq_count) {
 		u64 at = m->dq[(m->dq_head + m->dq_inc) % KSIM_MAT_DQ].inc_at;
 
@@ -267,7 +272,7 @@ static bool ksim_mat_tick(struct ksim_unit *u)
 	}
 	if (wake != KSIM_MAT_NEVER)
 		ksim_unit_timer(u, wake);
-	return did || m->sg_pend ||
+	return did || ksim_unit_cd_acks(u) ||
 	       (m->st == KSIM_MAT_FILL && !m->req_done);
 }
 
@@ -282,4 +287,5 @@ const struct ksim_unit_type ksim_unit_mat = {
 	.tick = ksim_mat_tick,
 	.recv_types = (1u << KH_T_MEM_RD_RESP) | (1u << KH_T_MEM_WR_ACK) |
 		      (1u << KH_T_CU_DATA),
+	.cudata = &ksim_mat_cd,
 };

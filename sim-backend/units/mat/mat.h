@@ -6,8 +6,8 @@
  *   mat.c     the unit type and the sequencer (S_IDLE .. S_DONE), retirement
  *   l1.c      the FILL descriptor and L1 placement (MEM_RD_RESP and CU_DATA
  *             buffers 0/1 share it)
- *   cudata.c  CU_DATA reception: framing, rejection, the completion signal,
- *             the peer sub-tile register
+ *   cudata.c  the receive path; CU_DATA's hooks and policy for the shared
+ *             receiver (units/cudata.c), the peer sub-tile register
  *   sweep.c   the GEMM sweep (mx_cluster_mgr): issue order, pacing, busy
  *   acu.c     the numerics: int7 dot products, the FP22 normaliser, FP22
  *             add, FP22 -> FP16 (mx_acu_fp.v, mx_fpacc.v)
@@ -111,14 +111,7 @@ struct ksim_mat {
 	struct ksim_mat_ent asm_e;	/* l1_data */
 	struct ksim_mat_ent l1[2][KH_MAT_GA];
 
-	/* CU_DATA (cudata.c) */
-	bool cd_run, cd_bad;
-	u8 cd_buf, cd_txn, cd_flg, cd_ax, cd_ay;
-	u16 cd_off;
-	u16 cd_left;
-	bool sg_pend;		/* sg_valid */
-	u64 sg_at;		/* the cycle sg_valid rises */
-	struct kh_flit sg;
+	/* the peer sub-tile register (cudata.c) */
 	bool pk_pend;
 	u16 pk_idx;
 	u64 pk[6];		/* {pk_hi, pk_lo}: 352 bits */
@@ -163,6 +156,7 @@ void ksim_mat_place(struct ksim_mat *m, const struct kh_flit *f, bool sel,
 		    unsigned int ent, unsigned int word);
 
 /* cudata.c */
+extern const struct ksim_cd_policy ksim_mat_cd;
 bool ksim_mat_recv(struct ksim_unit *u, struct ksim_mat *m);
 bool ksim_mat_peer_step(struct ksim_unit *u, struct ksim_mat *m, bool pk_was,
 			bool open_next);

@@ -1,31 +1,31 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * CU_DATA into the POOL unit (docs/spec/pool.md "Loading"; kohakutpu.md
- * 2.5, 5.7): buffer 4 is IRAM and 8 + c core c's DataRAM, offsets in
- * 32-byte granules; 16 + c is one 32-bit word of core c's DataRAM per data
- * flit ([31:0]), the offset in words.  One burst at a time, framed by
- * count (len + 1 data flits; `last` is not read) from its descriptor's
- * source: a flit from another source while a
- * burst is open is dropped (and counted), as a receiver that does not
- * publish multi-stream support may.
+ * 2.5, 5.7): the hooks and policy of the shared receiver (units/cudata.c).
+ * Buffer 4 is IRAM and 8 + c core c's DataRAM, offsets in 32-byte
+ * granules; 16 + c is one 32-bit word of core c's DataRAM per data flit
+ * ([31:0]), the offset in words.  One burst at a time, framed by count
+ * from its descriptor's source: a flit from another source while a burst
+ * is open is dropped (and counted), as a receiver that does not publish
+ * multi-stream support may.
  *
  * A burst into IRAM needs all eight cores in reset, into a DataRAM its
  * core; a word write may come at any time.  A burst to an unknown buffer,
  * past its memory's end, or meeting a running core (checked at the
  * descriptor and again at each flit) is refused: counted out to its last
  * flit, written nowhere, and the unit's next retirement faults
- * KH_POOL_UNIT_LOAD.  flags[0] asks for SIG_DATA_RECEIVED (arg: the
- * buf_id, txn: the descriptor's) to {ack_y, ack_x}, or to the
- * descriptor's source when that is 0, after the last flit, refused or not.
+ * KH_POOL_UNIT_LOAD.  flags[0] asks for SIG_DATA_RECEIVED after the last
+ * flit, refused or not; up to KSIM_POOL_SIGQ of them wait for the send
+ * path (port.c), and a burst's last flit waits while the queue is full.
  */
 #include "pool.h"
 
-/* Whether flits of burst cd may be written now. */
-static bool ksim_pool_cd_ok(const struct ksim_pool *p,
-			    const struct ksim_pool_cd *cd)
+/* Whether a burst of len + 1 flits from off may be written now. */
+static bool ksim_pool_cd_ok(struct ksim_unit *u, unsigned int b, u32 off,
+			    u32 len)
 {
-	u32 end = cd->off + cd->i + cd->left;
-	unsigned int b = cd->buf;
+	const struct ksim_pool *p = ksim_unit_priv(u);
+	u32 end = off + len + 1;
 
 	if (b == KH_POOL_BUF_IRAM)
 		return (p->rst & KSIM_POOL_ALL) == KSIM_POOL_ALL &&
@@ -38,69 +38,40 @@ static bool ksim_pool_cd_ok(const struct ksim_pool *p,
 	return false;
 }
 
-static void ksim_pool_cd_write(struct ksim_pool *p,
-			       const struct ksim_pool_cd *cd,
-			       const struct kh_flit *f)
+/* One data flit of a burst not refused: granule (or word) off of b. */
+static void ksim_pool_cd_word(struct ksim_unit *u, unsigned int b, u32 off,
+			      const struct kh_flit *f)
 {
-	u32 at = cd->off + cd->i;
-	unsigned int b = cd->buf;
+	struct ksim_pool *p = ksim_unit_priv(u);
 
 	if (b == KH_POOL_BUF_IRAM) {
-		ksim_payload_to_bytes(p->iram + at * KSIM_POOL_WORD, f->w);
-		ksim_pool_iram_written(p, at * KSIM_POOL_WORD, KSIM_POOL_WORD);
+		ksim_payload_to_bytes(p->iram + off * KSIM_POOL_WORD, f->w);
+		ksim_pool_iram_written(p, off * KSIM_POOL_WORD, KSIM_POOL_WORD);
 	} else if (b < KH_POOL_BUF_WORD(0)) {
 		ksim_payload_to_bytes(p->core[b - KH_POOL_BUF_DATARAM(0)].dram +
-				      at * KSIM_POOL_WORD, f->w);
+				      off * KSIM_POOL_WORD, f->w);
 	} else {
-		ksim_pool_wr32(p->core[b - KH_POOL_BUF_WORD(0)].dram + at * 4,
+		ksim_pool_wr32(p->core[b - KH_POOL_BUF_WORD(0)].dram + off * 4,
 			       ksim_payload_u32(f->w, 0));
 	}
 }
 
-bool ksim_pool_cd_flit(struct ksim_pool *p, const struct kh_flit *f)
+static void ksim_pool_cd_refuse(struct ksim_unit *u, const struct kh_flit *f)
 {
-	struct ksim_pool_cd *cd = &p->cd;
-	unsigned int sx = kh_flit_get(f, KH_HDR_SRC_X);
-	unsigned int sy = kh_flit_get(f, KH_HDR_SRC_Y);
+	struct ksim_pool *p = ksim_unit_priv(u);
 
-	if (!cd->on) {
-		/* a descriptor */
-		cd->on = true;
-		cd->sx = sx;
-		cd->sy = sy;
-		cd->txn = kh_flit_get(f, KH_HDR_TXN);
-		cd->buf = kh_flit_get(f, KH_DATA_BUF_ID);
-		cd->off = kh_flit_get(f, KH_DATA_OFFSET);
-		cd->left = kh_flit_get(f, KH_DATA_LEN) + 1;
-		cd->i = 0;
-		cd->signal = kh_flit_get(f, KH_DATA_FLAGS) & KH_DATAF_SIGNAL;
-		cd->ax = kh_flit_get(f, KH_DATA_ACK_X);
-		cd->ay = kh_flit_get(f, KH_DATA_ACK_Y);
-		if (!cd->ax && !cd->ay) {
-			cd->ax = sx;
-			cd->ay = sy;
-		}
-		cd->refused = !ksim_pool_cd_ok(p, cd);
-		if (cd->refused)
-			p->load_fault = true;
-		return true;
-	}
-	if (sx != cd->sx || sy != cd->sy) {
-		ksim_unit_drop(p->u, f, "CU_DATA from a second source while a burst is open");
-		return true;
-	}
-	/* the last flit waits for room to signal */
-	if (cd->left == 1 && cd->signal &&
-	    !ksim_pool_sig_push(p, cd->ax, cd->ay, cd->txn, cd->buf))
-		return false;
-	if (!cd->refused && !ksim_pool_cd_ok(p, cd)) {
-		cd->refused = true;	/* a core left reset mid-burst */
-		p->load_fault = true;
-	}
-	if (!cd->refused)
-		ksim_pool_cd_write(p, cd, f);
-	cd->i++;
-	if (!--cd->left)
-		cd->on = false;
-	return true;
+	p->load_fault = true;
 }
+
+_Static_assert(KSIM_POOL_SIGQ <= KSIM_CD_ACKS_MAX,
+	       "the POOL unit's ack queue fits the receiver's");
+
+const struct ksim_cd_policy ksim_pool_cd = {
+	.ok = ksim_pool_cd_ok,
+	.word = ksim_pool_cd_word,
+	.refuse = ksim_pool_cd_refuse,
+	.recheck = true,
+	.foreign = KSIM_CD_FOREIGN_DROP,
+	.ack = KSIM_CD_ACK_ON_FLAG,
+	.acks = KSIM_POOL_SIGQ,
+};

@@ -296,4 +296,5 @@ const struct ksim_unit_type ksim_unit_pool = {
 	.reset = ksim_pool_reset,
 	.ctrl_read = ksim_pool_ctrl_read,
 	.ctrl_write = ksim_pool_ctrl_write,
+	.cudata = &ksim_pool_cd,
 };

@@ -6,7 +6,8 @@
  *   pool.c        the unit type: life cycle, the tick, run-stall and reset,
  *                 the CU_CTRL addon registers 0xe8-0xef, CU_DBG
  *   job.c         jobs in the job CSRs, retirements and faults, LOAD
- *   cudata.c      CU_DATA bursts into IRAM and the DataRAMs
+ *   cudata.c      CU_DATA bursts into IRAM and the DataRAMs (the hooks and
+ *                 policy of the shared receiver, units/cudata.c)
  *   iss_decode.c  the predecoder: one IRAM word into a struct ksim_pool_op
  *   iss_exec.c    the interpreter: a core runs ahead of the mesh on its own
  *                 clock until an instruction meets the outside
@@ -234,20 +235,6 @@ struct ksim_pool_load {
 	struct ksim_pool_rslot rs[KSIM_POOL_LOAD_SLOTS];
 };
 
-/* The CU_DATA burst being received (one at a time). */
-struct ksim_pool_cd {
-	bool on;
-	bool refused;
-	bool signal;
-	u8 sx, sy, ax, ay, txn;
-	u8 buf;
-	u32 off, left, i;
-};
-
-struct ksim_pool_sig {
-	u8 dx, dy, txn, arg;
-};
-
 struct ksim_pool_port {
 	unsigned int mx, my;	/* the MAG port */
 	bool held;		/* a flit offered and refused: offer it again */
@@ -259,8 +246,6 @@ struct ksim_pool_port {
 	u32 rd_out, rd_max;	/* read beats in flight; the receive FIFO */
 	u32 wr_out, wr_max;	/* write bursts unacked */
 	u8 rr;			/* round robin over the requesters */
-	struct ksim_pool_sig sigq[KSIM_POOL_SIGQ];
-	u8 sig_head, sig_n;
 };
 
 struct ksim_pool {
@@ -286,7 +271,6 @@ struct ksim_pool {
 	u64 executed;		/* CU_DBG */
 	struct ksim_pool_port port;
 	struct ksim_pool_load ld;
-	struct ksim_pool_cd cd;
 	/* last: the memories, kept across resets */
 	struct ksim_pool_core core[KH_POOL_CORES];
 	u8 iram[KH_POOL_IRAM_SIZE];
@@ -349,7 +333,7 @@ bool ksim_pool_load_beat(struct ksim_pool *p, unsigned int s,
 			 const struct kh_flit *f);
 
 /* ---- cudata.c ---- */
-bool ksim_pool_cd_flit(struct ksim_pool *p, const struct kh_flit *f);
+extern const struct ksim_cd_policy ksim_pool_cd;
 
 /* ---- window.c ---- */
 /*
@@ -399,8 +383,6 @@ bool ksim_pool_wr_ok(const struct ksim_pool *p);
 void ksim_pool_wr_req(struct ksim_pool *p, struct kh_flit *f, u64 addr,
 		      unsigned int beats, unsigned int txn,
 		      const u8 (*data)[KSIM_POOL_WORD]);
-bool ksim_pool_sig_push(struct ksim_pool *p, unsigned int dx,
-			unsigned int dy, unsigned int txn, unsigned int arg);
 bool ksim_pool_addr_ok(const struct ksim_pool *p, u64 addr, u64 len);
 
 /* ---- for the tests and the benchmark (pool.c) ---- */

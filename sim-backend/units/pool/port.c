@@ -17,7 +17,8 @@
  * offered again, unchanged, until taken (seed 001 §3).
  *
  * In.  MEM_RD_RESP and MEM_WR_ACK go to their requester by txn
- * (KSIM_POOL_TXN_*), CU_DATA to the burst receiver (cudata.c); anything
+ * (KSIM_POOL_TXN_*), CU_DATA to the shared receiver (policy in cudata.c,
+ * its acks queued there until the send path takes them); anything
  * else, and a response nobody waits for, is dropped and counted.
  */
 #include "pool.h"
@@ -81,23 +82,6 @@ void ksim_pool_wr_req(struct ksim_pool *p, struct kh_flit *f, u64 addr,
 	pt->wr_out++;
 }
 
-bool ksim_pool_sig_push(struct ksim_pool *p, unsigned int dx,
-			unsigned int dy, unsigned int txn, unsigned int arg)
-{
-	struct ksim_pool_port *pt = &p->port;
-	struct ksim_pool_sig *s;
-
-	if (pt->sig_n == KSIM_POOL_SIGQ)
-		return false;
-	s = &pt->sigq[(pt->sig_head + pt->sig_n) % KSIM_POOL_SIGQ];
-	s->dx = dx;
-	s->dy = dy;
-	s->txn = txn;
-	s->arg = arg;
-	pt->sig_n++;
-	return true;
-}
-
 #define KSIM_POOL_REQUESTERS	(2 * KH_POOL_CORES + 1)
 
 /* Requester r's next flit, if it has one it may send now. */
@@ -128,15 +112,8 @@ static bool ksim_pool_next_flit(struct ksim_pool *p, struct kh_flit *f)
 			pt->wr_on = false;
 		return true;
 	}
-	if (pt->sig_n) {
-		const struct ksim_pool_sig *s = &pt->sigq[pt->sig_head];
-
-		memset(f, 0, sizeof(*f));
-		ksim_unit_hdr(p->u, f, s->dx, s->dy, KH_T_CU_SIGNAL, s->txn, 1);
-		kh_flit_set(f, KH_SIG_CODE, KH_SIG_DATA_RECEIVED);
-		kh_flit_set(f, KH_SIG_ARG, s->arg);
-		pt->sig_head = (pt->sig_head + 1) % KSIM_POOL_SIGQ;
-		pt->sig_n--;
+	if (ksim_unit_cd_ack(p->u, f)) {
+		ksim_unit_cd_ack_pop(p->u);	/* held from here until taken */
 		return true;
 	}
 	for (i = 0; i < KSIM_POOL_REQUESTERS; i++) {
@@ -222,7 +199,7 @@ bool ksim_pool_recv(struct ksim_pool *p)
 			ksim_unit_drop(p->u, f, "a write ack nobody waits for");
 		break;
 	case KH_T_CU_DATA:
-		ok = ksim_pool_cd_flit(p, f);
+		ok = ksim_unit_cd_take(p->u, f);
 		break;
 	default:
 		ksim_unit_drop(p->u, f, "not for the POOL unit");

@@ -114,7 +114,8 @@ static u64 ksim_vec_chain(struct ksim_vec *v, u32 w, u64 t, u32 *code)
  * (*code 0), the S_FAULT cycle (*code set), or 0 when it left kst in a
  * waiting state.
  */
-static u64 ksim_vec_exec(struct ksim_vec *v, u32 w, u64 t, u32 *code)
+static u64 ksim_vec_exec(struct ksim_unit *u, struct ksim_vec *v, u32 w,
+			 u64 t, u32 *code)
 {
 	u32 op = KH_VEC_GET(w, KH_VEC_OP), va = KH_VEC_GET(w, KH_VEC_VA);
 	u32 vd = KH_VEC_GET(w, KH_VEC_VD), s;
@@ -142,7 +143,7 @@ static u64 ksim_vec_exec(struct ksim_vec *v, u32 w, u64 t, u32 *code)
 	case KH_VEC_VSHUF:
 	case KH_VEC_VBCAST:
 		v->pc = (v->pc + 1) & (KH_VEC_IMEM_WORDS - 1);
-		return ksim_vec_ldst_exec(v, w, t, code);
+		return ksim_vec_ldst_exec(u, v, w, t, code);
 	case KH_VEC_VRED:
 		v->pc = (v->pc + 1) & (KH_VEC_IMEM_WORDS - 1);
 		return ksim_vec_red(v, w, t, code);
@@ -245,7 +246,7 @@ bool ksim_vec_kernel_step(struct ksim_unit *u, struct ksim_vec *v, u64 now)
 						      KH_VEC_F_CUDATA);
 			}
 			ksim_unit_set_dbg(u, v->kt - v->t0 + 1);
-			r = ksim_vec_exec(v, v->imem[v->pc], v->kt, &code);
+			r = ksim_vec_exec(u, v, v->imem[v->pc], v->kt, &code);
 			if (code)
 				return ksim_vec_fault(u, v, r, code);
 			if (r)

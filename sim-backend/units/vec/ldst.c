@@ -70,6 +70,7 @@ static void ksim_vec_shuf(struct ksim_vec *v, u32 vd, u32 va, u32 c, u32 k)
 
 /**
  * ksim_vec_ldst_exec() - VLD, VST, VCVT, VSHUF or VBCAST at EXEC cycle t
+ * @u: the unit.
  * @v: the core.
  * @w: the kernel word.
  * @t: its EXEC cycle.
@@ -77,7 +78,8 @@ static void ksim_vec_shuf(struct ksim_vec *v, u32 vd, u32 va, u32 c, u32 k)
  *
  * Return: the cycle of the S_F1 that follows, or the S_FAULT cycle.
  */
-u64 ksim_vec_ldst_exec(struct ksim_vec *v, u32 w, u64 t, u32 *code)
+u64 ksim_vec_ldst_exec(struct ksim_unit *u, struct ksim_vec *v, u32 w, u64 t,
+		       u32 *code)
 {
 	u32 op = KH_VEC_GET(w, KH_VEC_OP), dt = KH_VEC_GET(w, KH_VEC_DT);
 	u32 vd = KH_VEC_GET(w, KH_VEC_VD), va = KH_VEC_GET(w, KH_VEC_VA);
@@ -91,7 +93,8 @@ u64 ksim_vec_ldst_exec(struct ksim_vec *v, u32 w, u64 t, u32 *code)
 		*code = KH_VEC_F_DTYPE;
 		return t + 1;
 	}
-	if (op == KH_VEC_VST && fp32 && (v->fill_out || v->cd_st)) {
+	if (op == KH_VEC_VST && fp32 &&
+	    (v->fill_out || ksim_unit_cd_open(u, NULL))) {
 		*code = KH_VEC_F_NM_VST32;
 		return t + 1;
 	}

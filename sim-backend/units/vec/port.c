@@ -5,17 +5,19 @@
  * Receive: one flit per cycle, demultiplexed by type.  A MEM_RD_RESP is a
  * fill response: it lands at L1 word {fill_bank[txn], txn} and counts
  * fill_out down (a stray response counts it below zero and wraps it, so
- * the next VBAR or VHALT waits for good, as on the card).  A CU_DATA
+ * the next VBAR or VHALT waits for good, as on the card).  CU_DATA goes to
+ * the shared receiver (units/cudata.c) with the policy below: a
  * descriptor opens a burst into L1 buffer 0; its data flits land from
  * `offset` on.  A burst naming another buffer or running to or past
  * L1_DEPTH (offset + len >= 512, vec_cu.v:258-259) is counted out to its
- * end, lands nothing, sends no SIG_DATA_RECEIVED even when asked, and
- * leaves cd_err for the kernel (fault 9 at the next instruction
- * boundary or RUN).  A data flit from a source other than the burst's is
- * a second burst interleaved: it is dropped, the rest of the burst with
- * it, and cd_err set.  Everything else (MEM_WR_ACK included) is taken and
- * ignored.  While a SIG_DATA_RECEIVED waits for the send path nothing is
- * taken (vec_cu.v:309).
+ * end, lands nothing, sends no SIG_DATA_RECEIVED even when asked
+ * (vec_cu.v:325), and leaves cd_err for the kernel (fault 9 at the next
+ * instruction boundary or RUN).  A data flit from a source other than the
+ * burst's is a second burst interleaved (cd_alien, vec_cu.v:280-286,
+ * 332-342): it is dropped, the rest of the burst with it, and cd_err set.
+ * The signal's txn is 0 (vec_cu.v:380).  Everything else (MEM_WR_ACK
+ * included) is taken and ignored.  While a SIG_DATA_RECEIVED waits for the
+ * send path nothing at all is taken (recv_ready, vec_cu.v:305-309).
  *
  * Send: the DATA_RECEIVED signal first, then the memory traffic in order;
  * the signal never splits a MEM_WR_REQ from its MEM_WR_DATA (it waits for
@@ -23,52 +25,38 @@
  */
 #include "vec.h"
 
-static void ksim_vec_cudata(struct ksim_unit *u, struct ksim_vec *v,
-			    const struct kh_flit *f)
+/* the one flat L1: buffer 0, and offset + len must stay below its end */
+static bool ksim_vec_cd_ok(struct ksim_unit *u, unsigned int buf, u32 off,
+			   u32 len)
 {
-	u32 sx = (u32)kh_flit_get(f, KH_HDR_SRC_X);
-	u32 sy = (u32)kh_flit_get(f, KH_HDR_SRC_Y);
-
-	if (!v->cd_st) {
-		u32 buf = (u32)kh_flit_get(f, KH_DATA_BUF_ID);
-		u32 off = (u32)kh_flit_get(f, KH_DATA_OFFSET);
-		u32 len = (u32)kh_flit_get(f, KH_DATA_LEN);
-		u32 ack = (u32)(kh_flit_get(f, KH_DATA_ACK_Y) << 4 |
-				kh_flit_get(f, KH_DATA_ACK_X));
-		bool bad = buf != 0 || off + len >= KH_VEC_L1_WORDS;
-
-		v->cd_st = true;
-		v->cd_left = len;
-		v->cd_ptr = off & (KH_VEC_L1_WORDS - 1);
-		v->cd_drop = bad;
-		v->cd_sig = (kh_flit_get(f, KH_DATA_FLAGS) & KH_DATAF_SIGNAL) &&
-			    !bad;
-		if (bad)
-			v->cd_err = true;
-		v->sg_buf = buf;
-		v->sg_x = ack ? (ack & 0xf) : sx;
-		v->sg_y = ack ? (ack >> 4) : sy;
-		v->cd_sx = sx;
-		v->cd_sy = sy;
-		return;
-	}
-	if (sx != v->cd_sx || sy != v->cd_sy) {
-		ksim_unit_drop(u, f, "vec: CU_DATA from a second sender");
-		v->cd_err = true;
-		v->cd_drop = true;
-		v->cd_sig = false;
-	} else if (!v->cd_drop) {
-		memcpy(v->l1[v->cd_ptr], f->w, sizeof(v->l1[0]));
-	}
-	v->cd_ptr = (v->cd_ptr + 1) & (KH_VEC_L1_WORDS - 1);
-	if (v->cd_left == 0) {
-		v->cd_st = false;
-		if (v->cd_sig)
-			v->sg_pend = true;
-	} else {
-		v->cd_left--;
-	}
+	return buf == 0 && off + len < KH_VEC_L1_WORDS;
 }
+
+static void ksim_vec_cd_word(struct ksim_unit *u, unsigned int buf, u32 off,
+			     const struct kh_flit *f)
+{
+	struct ksim_vec *v = ksim_unit_priv(u);
+
+	memcpy(v->l1[off & (KH_VEC_L1_WORDS - 1)], f->w, sizeof(v->l1[0]));
+}
+
+/* cd_fault: F_CUDATA at the next boundary */
+static void ksim_vec_cd_refuse(struct ksim_unit *u, const struct kh_flit *f)
+{
+	struct ksim_vec *v = ksim_unit_priv(u);
+
+	v->cd_err = true;
+}
+
+const struct ksim_cd_policy ksim_vec_cd = {
+	.ok = ksim_vec_cd_ok,
+	.word = ksim_vec_cd_word,
+	.refuse = ksim_vec_cd_refuse,
+	.foreign = KSIM_CD_FOREIGN_SPOILS,
+	.ack = KSIM_CD_ACK_NONE_AFTER_REFUSE,
+	.ack_txn0 = true,
+	.acks = 1,
+};
 
 /* Take one flit off the receive FIFO.  Return: true when one was taken. */
 bool ksim_vec_receive(struct ksim_unit *u, struct ksim_vec *v)
@@ -76,7 +64,7 @@ bool ksim_vec_receive(struct ksim_unit *u, struct ksim_vec *v)
 	const struct kh_flit *f;
 	u32 type, txn;
 
-	if (v->sg_pend)
+	if (ksim_unit_cd_acks(u))
 		return false;
 	f = ksim_unit_recv(u);
 	if (!f)
@@ -90,7 +78,8 @@ bool ksim_vec_receive(struct ksim_unit *u, struct ksim_vec *v)
 		if (--v->fill_out == 0)
 			v->fill_zero_at = ksim_unit_now(u) + 2;
 	} else if (type == KH_T_CU_DATA) {
-		ksim_vec_cudata(u, v, f);
+		if (!ksim_unit_cd_take(u, f))
+			return false;
 	} else if (type != KH_T_MEM_WR_ACK) {
 		ksim_unit_drop(u, f, "vec: not a fill response or CU_DATA");
 	}
@@ -124,19 +113,14 @@ bool ksim_vec_send(struct ksim_unit *u, struct ksim_vec *v, u64 now)
 {
 	const struct kh_flit *h = v->sq_n ? &v->sendq[v->sq_head] : NULL;
 	bool mid_write = h && kh_flit_get(h, KH_HDR_TYPE) == KH_T_MEM_WR_DATA;
+	struct kh_flit s;
 
 	if (!ksim_unit_send_ready(u))
 		return false;
-	if (v->sg_pend && !mid_write) {
-		struct kh_flit s;
-
-		memset(&s, 0, sizeof(s));
-		ksim_unit_hdr(u, &s, v->sg_x, v->sg_y, KH_T_CU_SIGNAL, 0, 1);
-		kh_flit_set(&s, KH_SIG_CODE, KH_SIG_DATA_RECEIVED);
-		kh_flit_set(&s, KH_SIG_ARG, v->sg_buf);
+	if (!mid_write && ksim_unit_cd_ack(u, &s)) {
 		if (!ksim_unit_send(u, &s))
 			return false;
-		v->sg_pend = false;
+		ksim_unit_cd_ack_pop(u);
 		return true;
 	}
 	if (!h || v->send_at[v->sq_head] > now)

@@ -122,7 +122,7 @@ static bool ksim_vec_tick(struct ksim_unit *u)
 			ksim_unit_timer(u, v->ret_at);
 		}
 	}
-	if (v->sg_pend || (v->sq_n && ksim_vec_sendq_next(v) <= now))
+	if (ksim_unit_cd_acks(u) || (v->sq_n && ksim_vec_sendq_next(v) <= now))
 		ksim_unit_timer(u, now + 1);
 	else if (v->sq_n)
 		ksim_unit_timer(u, ksim_vec_sendq_next(v));
@@ -138,4 +138,5 @@ const struct ksim_unit_type ksim_unit_vec = {
 	.priv_size = sizeof(struct ksim_vec),
 	.init = ksim_vec_init,
 	.tick = ksim_vec_tick,
+	.cudata = &ksim_vec_cd,
 };

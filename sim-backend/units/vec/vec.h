@@ -12,8 +12,9 @@
  *   ldst.c     the register file's whole-chunk port: VLD, VST, VCVT,
  *              VSHUF, VBCAST
  *   mem.c      VFILL and VDRAIN: the walks, the MAG requests
- *   port.c     the receive path (fill responses, CU_DATA) and the send
- *              queue (MAG requests, SIG_DATA_RECEIVED)
+ *   port.c     the receive path (fill responses; CU_DATA's hooks and
+ *              policy for the shared receiver, units/cudata.c) and the
+ *              send queue (MAG requests, SIG_DATA_RECEIVED)
  *   agu.c      vec_agu.v: eight descriptors and the walker
  *   e8.c       E8M15: vec_alu.v's FMA datapath and compare, vec_cvt.v's
  *              converters
@@ -132,13 +133,6 @@ struct ksim_vec {
 	bool sq_ready[KSIM_VEC_SENDQ];	/* its going pulses rd/wr_req_ready */
 	u32 sq_head, sq_n;
 	unsigned int mx, my;		/* MAG port */
-
-	/* ---- the receive path (vec_cu.v:244-351) ---- */
-	bool cd_st, cd_drop, cd_sig;
-	u32 cd_left, cd_ptr;
-	u32 cd_sx, cd_sy;
-	bool sg_pend;
-	u32 sg_x, sg_y, sg_buf;
 };
 
 /* vec.c */
@@ -158,7 +152,8 @@ u32 ksim_vec_nchunk(const struct ksim_vec *v);
 u64 ksim_vec_tree_red(struct ksim_vec *v, u32 w, u64 t, u32 *code);
 
 /* ldst.c */
-u64 ksim_vec_ldst_exec(struct ksim_vec *v, u32 w, u64 t, u32 *code);
+u64 ksim_vec_ldst_exec(struct ksim_unit *u, struct ksim_vec *v, u32 w, u64 t,
+		       u32 *code);
 
 /* mem.c */
 u64 ksim_vec_mem_start(struct ksim_vec *v, u32 w, u64 t, u32 *code);
@@ -166,6 +161,7 @@ bool ksim_vec_mem_step(struct ksim_unit *u, struct ksim_vec *v, u64 now,
 		       u64 *f1);
 
 /* port.c */
+extern const struct ksim_cd_policy ksim_vec_cd;
 bool ksim_vec_receive(struct ksim_unit *u, struct ksim_vec *v);
 bool ksim_vec_send(struct ksim_unit *u, struct ksim_vec *v, u64 now);
 bool ksim_vec_sendq_push(struct ksim_vec *v, const struct kh_flit *f, u64 at,
