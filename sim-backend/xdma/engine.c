@@ -561,6 +561,7 @@ int ksim_xdma_create(struct ksim_card *card)
 		x->ch[i].x = x;
 		x->ch[i].c2h = i == KSIM_XDMA_C2H;
 	}
+	ksim_xdma_regs_reset(x);
 	e = ksim_sched_add(&card->sched, &x->node, &ksim_xdma_node_ops);
 	if (e) {
 		ksim_plat_free(x->bounce);

@@ -2,180 +2,210 @@
 /*
  * The XDMA register space (BAR1, 64 KiB; PG195 "Register Space"): bits
  * [15:12] of an offset select the target block, [11:8] the channel, [7:0]
- * the register.  A block or a channel the card does not have reads 0 and
- * ignores writes, as do the unused registers of a block.  Control and the
- * interrupt mask have write-1-to-set and write-1-to-clear aliases (which
- * read as the register they change); status is write-1-to-clear, and its
- * alias at 0x44 clears on read; busy (status [0]) is the engine's state
- * and cannot be cleared.  The IRQ block is irq.c's.
+ * the register.  Each kind of block is a register table (lib/regs.h); a
+ * block or a channel the card does not have reads 0 and ignores writes,
+ * as do the unused registers of a block.  Control and the interrupt mask
+ * have write-1-to-set and write-1-to-clear aliases (which read as the
+ * register they change: the three share one field); status is
+ * write-1-to-clear, and its alias at 0x44 clears on read; busy (status
+ * [0]) is the engine's state and cannot be cleared.  The IRQ block's
+ * table is irq.c's.
  */
 #include "xdma.h"
+#include "util.h"
 
 /* control [27:0] less the reserved [8:7] and [24] */
 #define KSIM_XDMA_CTRL_MASK	0x0efffe7fu
 #define KSIM_XDMA_SGC_MASK	0x000f000fu
+/* SGDMA credits [9:0] */
+#define KSIM_XDMA_CREDIT_MASK	0x3ffu
+
+#define KSIM_XDMA_CH(field)	KSIM_REG_FIELD(struct ksim_xdma_chan, field)
 
 static u32 ksim_xdma_id(unsigned int target)
 {
 	return KH_XDMA_ID(target, 0, KSIM_XDMA_VERSION);
 }
 
-static u32 ksim_xdma_status(const struct ksim_xdma_chan *ch)
+/* ---- H2C and C2H channels (the device is the channel) ---- */
+
+static u64 ksim_xdma_ch_id(void *dev, unsigned int i)
 {
+	const struct ksim_xdma_chan *ch = dev;
+
+	return ksim_xdma_id(ch->c2h ? KH_XDMA_T_C2H : KH_XDMA_T_H2C);
+}
+
+/* control and its aliases: RUN's edges start and stop the channel */
+static void ksim_xdma_ctrl_post(void *dev, unsigned int i, u64 old, u64 v)
+{
+	if (v != old)
+		ksim_xdma_ctrl_changed(dev, (u32)old);
+}
+
+static u64 ksim_xdma_status_read(void *dev, unsigned int i)
+{
+	const struct ksim_xdma_chan *ch = dev;
+
 	return ch->status | (ksim_xdma_busy(ch) ? KH_XDMA_STATUS_BUSY : 0);
 }
 
-static u32 ksim_xdma_chan_read(struct ksim_xdma_chan *ch, unsigned int target,
-			       u32 reg)
+/* status bits cleared, by a write or by reading the RC alias */
+static void ksim_xdma_status_post(void *dev, unsigned int i, u64 old, u64 v)
 {
-	u32 v;
+	struct ksim_xdma_chan *ch = dev;
 
-	switch (reg) {
-	case KH_XDMA_CH_ID:
-		return ksim_xdma_id(target);
-	case KH_XDMA_CH_CTRL:
-	case KH_XDMA_CH_CTRL_W1S:
-	case KH_XDMA_CH_CTRL_W1C:
-		return ch->ctrl;
-	case KH_XDMA_CH_STATUS:
-		return ksim_xdma_status(ch);
-	case KH_XDMA_CH_STATUS_RC:
-		v = ksim_xdma_status(ch);
-		if (ch->status) {
-			ch->status = 0;
-			ksim_xdma_status_cleared(ch);
-			ksim_xdma_irq_eval(ch->x);
-		}
-		return v;
-	case KH_XDMA_CH_COMPLETED:
-		return ch->completed;
-	case KH_XDMA_CH_ALIGN:
-		return KSIM_XDMA_ALIGNMENTS;
-	case KH_XDMA_CH_WB_LO:
-		return (u32)ch->wb;
-	case KH_XDMA_CH_WB_HI:
-		return (u32)(ch->wb >> 32);
-	case KH_XDMA_CH_IRQ_MASK:
-	case KH_XDMA_CH_IRQ_MASK_W1S:
-	case KH_XDMA_CH_IRQ_MASK_W1C:
-		return ch->irq_mask;
-	}
-	return 0;
-}
-
-static void ksim_xdma_chan_write(struct ksim_xdma_chan *ch, u32 reg, u32 v)
-{
-	u32 old = ch->ctrl;
-
-	if (ksim_xdma_w1s_w1c(&ch->ctrl, reg, KH_XDMA_CH_CTRL, v,
-			      KSIM_XDMA_CTRL_MASK)) {
-		if (ch->ctrl != old)
-			ksim_xdma_ctrl_changed(ch, old);
-		return;
-	}
-	if (ksim_xdma_w1s_w1c(&ch->irq_mask, reg, KH_XDMA_CH_IRQ_MASK, v,
-			      KSIM_XDMA_STAT_MASK)) {
+	if (v != old) {
+		ksim_xdma_status_cleared(ch);
 		ksim_xdma_irq_eval(ch->x);
-		return;
-	}
-	switch (reg) {
-	case KH_XDMA_CH_STATUS:
-		if (ch->status & v) {
-			ch->status &= ~v;
-			ksim_xdma_status_cleared(ch);
-			ksim_xdma_irq_eval(ch->x);
-		}
-		return;
-	case KH_XDMA_CH_WB_LO:
-		ch->wb = (ch->wb & ~0xffffffffULL) | v;
-		return;
-	case KH_XDMA_CH_WB_HI:
-		ch->wb = (ch->wb & 0xffffffffULL) | ((u64)v << 32);
-		return;
-	default:
-		return;	/* read only, or nothing there */
 	}
 }
 
-static u32 ksim_xdma_sg_read(const struct ksim_xdma_chan *ch,
-			     unsigned int target, u32 reg)
+static void ksim_xdma_mask_post(void *dev, unsigned int i, u64 old, u64 v)
 {
-	switch (reg) {
-	case KH_XDMA_SG_ID:
-		return ksim_xdma_id(target);
-	case KH_XDMA_SG_DESC_LO:
-		return (u32)ch->sg_desc;
-	case KH_XDMA_SG_DESC_HI:
-		return (u32)(ch->sg_desc >> 32);
-	case KH_XDMA_SG_DESC_ADJ:
-		return ch->sg_adj;
-	case KH_XDMA_SG_DESC_CREDIT:
-		return ch->sg_credit;
-	}
-	return 0;
+	struct ksim_xdma_chan *ch = dev;
+
+	ksim_xdma_irq_eval(ch->x);
 }
 
-static void ksim_xdma_sg_write(struct ksim_xdma_chan *ch, u32 reg, u32 v)
+static const struct ksim_reg ksim_xdma_ch_reg[] = {
+	{ .name = "ID", .off = KH_XDMA_CH_ID, .ro = KSIM_REG_ALL,
+	  .read = ksim_xdma_ch_id },
+	{ .name = "CTRL", .off = KH_XDMA_CH_CTRL, KSIM_XDMA_CH(ctrl),
+	  .ro = ~KSIM_XDMA_CTRL_MASK, .post_write = ksim_xdma_ctrl_post },
+	{ .name = "CTRL_W1S", .off = KH_XDMA_CH_CTRL_W1S, KSIM_XDMA_CH(ctrl),
+	  .ro = ~KSIM_XDMA_CTRL_MASK, .w1s = KSIM_XDMA_CTRL_MASK,
+	  .post_write = ksim_xdma_ctrl_post },
+	{ .name = "CTRL_W1C", .off = KH_XDMA_CH_CTRL_W1C, KSIM_XDMA_CH(ctrl),
+	  .w1c = KSIM_REG_ALL, .post_write = ksim_xdma_ctrl_post },
+	{ .name = "STATUS", .off = KH_XDMA_CH_STATUS, KSIM_XDMA_CH(status),
+	  .w1c = KSIM_REG_ALL, .read = ksim_xdma_status_read,
+	  .post_write = ksim_xdma_status_post },
+	{ .name = "STATUS_RC", .off = KH_XDMA_CH_STATUS_RC,
+	  KSIM_XDMA_CH(status), .ro = KSIM_REG_ALL, .rc = KSIM_REG_ALL,
+	  .read = ksim_xdma_status_read, .post_write = ksim_xdma_status_post },
+	{ .name = "COMPLETED", .off = KH_XDMA_CH_COMPLETED,
+	  KSIM_XDMA_CH(completed), .ro = KSIM_REG_ALL },
+	{ .name = "ALIGN", .off = KH_XDMA_CH_ALIGN, .ro = KSIM_REG_ALL,
+	  .reset = KSIM_XDMA_ALIGNMENTS },
+	{ .name = "WB_LO", .off = KH_XDMA_CH_WB_LO, KSIM_XDMA_CH(wb) },
+	{ .name = "WB_HI", .off = KH_XDMA_CH_WB_HI, KSIM_XDMA_CH(wb),
+	  .lsb = 32 },
+	{ .name = "IRQ_MASK", .off = KH_XDMA_CH_IRQ_MASK,
+	  KSIM_XDMA_CH(irq_mask), .ro = ~KSIM_XDMA_STAT_MASK,
+	  .post_write = ksim_xdma_mask_post },
+	{ .name = "IRQ_MASK_W1S", .off = KH_XDMA_CH_IRQ_MASK_W1S,
+	  KSIM_XDMA_CH(irq_mask), .ro = ~KSIM_XDMA_STAT_MASK,
+	  .w1s = KSIM_XDMA_STAT_MASK, .post_write = ksim_xdma_mask_post },
+	{ .name = "IRQ_MASK_W1C", .off = KH_XDMA_CH_IRQ_MASK_W1C,
+	  KSIM_XDMA_CH(irq_mask), .w1c = KSIM_REG_ALL,
+	  .post_write = ksim_xdma_mask_post },
+};
+
+const struct ksim_regs ksim_xdma_ch_regs = {
+	.name = "channel", .width = 4,
+	.reg = ksim_xdma_ch_reg, .n = KSIM_ARRAY_SIZE(ksim_xdma_ch_reg),
+};
+
+/* ---- the channels' SGDMA blocks (the device is the channel) ---- */
+
+static u64 ksim_xdma_sg_id(void *dev, unsigned int i)
 {
-	switch (reg) {
-	case KH_XDMA_SG_DESC_LO:
-		ch->sg_desc = (ch->sg_desc & ~0xffffffffULL) | v;
-		break;
-	case KH_XDMA_SG_DESC_HI:
-		ch->sg_desc = (ch->sg_desc & 0xffffffffULL) | ((u64)v << 32);
-		break;
-	case KH_XDMA_SG_DESC_ADJ:
-		ch->sg_adj = v & KH_XDMA_DESC_ADJ_MAX;
-		break;
-	case KH_XDMA_SG_DESC_CREDIT:
-		ch->sg_credit = v & 0x3ff;
-		break;
-	}
+	const struct ksim_xdma_chan *ch = dev;
+
+	return ksim_xdma_id(ch->c2h ? KH_XDMA_T_C2H_SGDMA :
+			    KH_XDMA_T_H2C_SGDMA);
 }
 
-static u32 ksim_xdma_cfg_read(const struct ksim_xdma *x, u32 reg)
+static const struct ksim_reg ksim_xdma_sg_reg[] = {
+	{ .name = "ID", .off = KH_XDMA_SG_ID, .ro = KSIM_REG_ALL,
+	  .read = ksim_xdma_sg_id },
+	{ .name = "DESC_LO", .off = KH_XDMA_SG_DESC_LO,
+	  KSIM_XDMA_CH(sg_desc) },
+	{ .name = "DESC_HI", .off = KH_XDMA_SG_DESC_HI,
+	  KSIM_XDMA_CH(sg_desc), .lsb = 32 },
+	{ .name = "DESC_ADJ", .off = KH_XDMA_SG_DESC_ADJ,
+	  KSIM_XDMA_CH(sg_adj), .ro = ~(u64)KH_XDMA_DESC_ADJ_MAX },
+	{ .name = "DESC_CREDIT", .off = KH_XDMA_SG_DESC_CREDIT,
+	  KSIM_XDMA_CH(sg_credit), .ro = ~(u64)KSIM_XDMA_CREDIT_MASK },
+};
+
+const struct ksim_regs ksim_xdma_sg_regs = {
+	.name = "sgdma", .width = 4,
+	.reg = ksim_xdma_sg_reg, .n = KSIM_ARRAY_SIZE(ksim_xdma_sg_reg),
+};
+
+/* ---- the config block: fixed values (docs/spec/xdma.md) ---- */
+
+static u64 ksim_xdma_msi_en(void *dev, unsigned int i)
 {
-	switch (reg) {
-	case KH_XDMA_CFG_ID:
-		return ksim_xdma_id(KH_XDMA_T_CONFIG);
-	case KH_XDMA_CFG_BUSDEV:
-		return KSIM_XDMA_CFG_BUSDEV;
-	case KH_XDMA_CFG_MAX_PAYLOAD:
-		return KSIM_XDMA_CFG_MPS;
-	case KH_XDMA_CFG_MAX_READ:
-		return KSIM_XDMA_CFG_MRRS;
-	case KH_XDMA_CFG_SYSTEM_ID:
-		return KSIM_XDMA_CFG_SYSID;
-	case KH_XDMA_CFG_MSI_EN:
-		/* MSI-X is on when the host takes the vectors */
-		return x->n_vectors ? 2 : 0;
-	case KH_XDMA_CFG_DATA_WIDTH:
-		return KSIM_XDMA_CFG_WIDTH;
-	}
-	return 0;
+	const struct ksim_xdma *x = dev;
+
+	/* MSI-X is on when the host takes the vectors */
+	return x->n_vectors ? 2 : 0;
 }
 
-static u32 ksim_xdma_sgc_read(const struct ksim_xdma *x, u32 reg)
+static const struct ksim_reg ksim_xdma_cfg_reg[] = {
+	{ .name = "ID", .off = KH_XDMA_CFG_ID, .ro = KSIM_REG_ALL,
+	  .reset = KH_XDMA_ID(KH_XDMA_T_CONFIG, 0, KSIM_XDMA_VERSION) },
+	{ .name = "BUSDEV", .off = KH_XDMA_CFG_BUSDEV, .ro = KSIM_REG_ALL,
+	  .reset = KSIM_XDMA_CFG_BUSDEV },
+	{ .name = "MAX_PAYLOAD", .off = KH_XDMA_CFG_MAX_PAYLOAD,
+	  .ro = KSIM_REG_ALL, .reset = KSIM_XDMA_CFG_MPS },
+	{ .name = "MAX_READ", .off = KH_XDMA_CFG_MAX_READ, .ro = KSIM_REG_ALL,
+	  .reset = KSIM_XDMA_CFG_MRRS },
+	{ .name = "SYSTEM_ID", .off = KH_XDMA_CFG_SYSTEM_ID,
+	  .ro = KSIM_REG_ALL, .reset = KSIM_XDMA_CFG_SYSID },
+	{ .name = "MSI_EN", .off = KH_XDMA_CFG_MSI_EN, .ro = KSIM_REG_ALL,
+	  .read = ksim_xdma_msi_en },
+	{ .name = "DATA_WIDTH", .off = KH_XDMA_CFG_DATA_WIDTH,
+	  .ro = KSIM_REG_ALL, .reset = KSIM_XDMA_CFG_WIDTH },
+};
+
+const struct ksim_regs ksim_xdma_cfg_regs = {
+	.name = "config", .width = 4,
+	.reg = ksim_xdma_cfg_reg, .n = KSIM_ARRAY_SIZE(ksim_xdma_cfg_reg),
+};
+
+/* ---- SGDMA common: the halt bits (the device is the engine) ---- */
+
+static void ksim_xdma_sgc_post(void *dev, unsigned int i, u64 old, u64 v)
 {
-	switch (reg) {
-	case KH_XDMA_SGC_ID:
-		return ksim_xdma_id(KH_XDMA_T_SGDMA_COMMON);
-	case KH_XDMA_SGC_CTRL:
-	case KH_XDMA_SGC_CTRL_W1S:
-	case KH_XDMA_SGC_CTRL_W1C:
-		return x->sgc_ctrl;
-	}
-	return 0;
+	if (v != old)
+		ksim_xdma_halt_changed(dev);
 }
 
-static void ksim_xdma_sgc_write(struct ksim_xdma *x, u32 reg, u32 v)
-{
-	u32 old = x->sgc_ctrl;
+#define KSIM_XDMA_SGC	KSIM_REG_FIELD(struct ksim_xdma, sgc_ctrl)
 
-	if (ksim_xdma_w1s_w1c(&x->sgc_ctrl, reg, KH_XDMA_SGC_CTRL, v,
-			      KSIM_XDMA_SGC_MASK) && x->sgc_ctrl != old)
-		ksim_xdma_halt_changed(x);
-}
+static const struct ksim_reg ksim_xdma_sgc_reg[] = {
+	{ .name = "ID", .off = KH_XDMA_SGC_ID, .ro = KSIM_REG_ALL,
+	  .reset = KH_XDMA_ID(KH_XDMA_T_SGDMA_COMMON, 0, KSIM_XDMA_VERSION) },
+	{ .name = "CTRL", .off = KH_XDMA_SGC_CTRL, KSIM_XDMA_SGC,
+	  .ro = ~KSIM_XDMA_SGC_MASK, .post_write = ksim_xdma_sgc_post },
+	{ .name = "CTRL_W1S", .off = KH_XDMA_SGC_CTRL_W1S, KSIM_XDMA_SGC,
+	  .ro = ~KSIM_XDMA_SGC_MASK, .w1s = KSIM_XDMA_SGC_MASK,
+	  .post_write = ksim_xdma_sgc_post },
+	{ .name = "CTRL_W1C", .off = KH_XDMA_SGC_CTRL_W1C, KSIM_XDMA_SGC,
+	  .w1c = KSIM_REG_ALL, .post_write = ksim_xdma_sgc_post },
+};
+
+const struct ksim_regs ksim_xdma_sgc_regs = {
+	.name = "sgdma_common", .width = 4,
+	.reg = ksim_xdma_sgc_reg, .n = KSIM_ARRAY_SIZE(ksim_xdma_sgc_reg),
+};
+
+/* ---- decode ---- */
+
+/* the register table of each target; the others have none */
+static const struct ksim_regs *const ksim_xdma_block_regs[16] = {
+	[KH_XDMA_T_H2C] = &ksim_xdma_ch_regs,
+	[KH_XDMA_T_C2H] = &ksim_xdma_ch_regs,
+	[KH_XDMA_T_IRQ] = &ksim_xdma_irq_regs,
+	[KH_XDMA_T_CONFIG] = &ksim_xdma_cfg_regs,
+	[KH_XDMA_T_H2C_SGDMA] = &ksim_xdma_sg_regs,
+	[KH_XDMA_T_C2H_SGDMA] = &ksim_xdma_sg_regs,
+	[KH_XDMA_T_SGDMA_COMMON] = &ksim_xdma_sgc_regs,
+};
 
 /* the channel a channel or SGDMA block names; NULL for an absent one */
 static struct ksim_xdma_chan *ksim_xdma_chan_of(struct ksim_xdma *x,
@@ -195,53 +225,45 @@ static struct ksim_xdma_chan *ksim_xdma_chan_of(struct ksim_xdma *x,
 	return NULL;
 }
 
-u32 ksim_xdma_read(struct ksim_xdma *x, u32 off)
+/* The table of the block at off and its device; NULL: nothing there. */
+static const struct ksim_regs *ksim_xdma_block(struct ksim_xdma *x, u32 off,
+					       void **dev)
 {
 	unsigned int target = (off >> 12) & 0xf, chan = (off >> 8) & 0xf;
-	struct ksim_xdma_chan *ch = ksim_xdma_chan_of(x, target, chan);
-	u32 reg = off & 0xff;
+	const struct ksim_regs *t = ksim_xdma_block_regs[target];
 
-	switch (target) {
-	case KH_XDMA_T_H2C:
-	case KH_XDMA_T_C2H:
-		return ch ? ksim_xdma_chan_read(ch, target, reg) : 0;
-	case KH_XDMA_T_H2C_SGDMA:
-	case KH_XDMA_T_C2H_SGDMA:
-		return ch ? ksim_xdma_sg_read(ch, target, reg) : 0;
-	case KH_XDMA_T_IRQ:
-		return chan ? 0 : ksim_xdma_irq_read(x, reg);
-	case KH_XDMA_T_CONFIG:
-		return chan ? 0 : ksim_xdma_cfg_read(x, reg);
-	case KH_XDMA_T_SGDMA_COMMON:
-		return chan ? 0 : ksim_xdma_sgc_read(x, reg);
-	}
-	return 0;
+	if (t == &ksim_xdma_ch_regs || t == &ksim_xdma_sg_regs)
+		*dev = ksim_xdma_chan_of(x, target, chan);
+	else
+		*dev = chan ? NULL : x;		/* one block of each */
+	return *dev ? t : NULL;
+}
+
+u32 ksim_xdma_read(struct ksim_xdma *x, u32 off)
+{
+	void *dev = NULL;
+	const struct ksim_regs *t = ksim_xdma_block(x, off, &dev);
+
+	return t ? (u32)ksim_reg_read(t, dev, off & 0xff) : 0;
 }
 
 void ksim_xdma_write(struct ksim_xdma *x, u32 off, u32 v)
 {
-	unsigned int target = (off >> 12) & 0xf, chan = (off >> 8) & 0xf;
-	struct ksim_xdma_chan *ch = ksim_xdma_chan_of(x, target, chan);
-	u32 reg = off & 0xff;
+	void *dev = NULL;
+	const struct ksim_regs *t = ksim_xdma_block(x, off, &dev);
 
-	switch (target) {
-	case KH_XDMA_T_H2C:
-	case KH_XDMA_T_C2H:
-		if (ch)
-			ksim_xdma_chan_write(ch, reg, v);
-		break;
-	case KH_XDMA_T_H2C_SGDMA:
-	case KH_XDMA_T_C2H_SGDMA:
-		if (ch)
-			ksim_xdma_sg_write(ch, reg, v);
-		break;
-	case KH_XDMA_T_IRQ:
-		if (!chan)
-			ksim_xdma_irq_write(x, reg, v);
-		break;
-	case KH_XDMA_T_SGDMA_COMMON:
-		if (!chan)
-			ksim_xdma_sgc_write(x, reg, v);
-		break;
+	if (t)
+		ksim_reg_write(t, dev, off & 0xff, v);
+}
+
+void ksim_xdma_regs_reset(struct ksim_xdma *x)
+{
+	unsigned int i;
+
+	for (i = 0; i < KSIM_XDMA_CHANS; i++) {
+		ksim_regs_reset(&ksim_xdma_ch_regs, &x->ch[i]);
+		ksim_regs_reset(&ksim_xdma_sg_regs, &x->ch[i]);
 	}
+	ksim_regs_reset(&ksim_xdma_irq_regs, x);
+	ksim_regs_reset(&ksim_xdma_sgc_regs, x);
 }

@@ -197,8 +197,8 @@ cat <<'M'
 512~xdma/irq.c~model_xdma~XDMA IRQ: the channel enable is ignored~	u32 chan = ksim_xdma_chan_req(x) & x->chan_en;~	u32 chan = ksim_xdma_chan_req(x);
 513~xdma/irq.c~model_xdma~XDMA IRQ: C2H requests on H2C's bit~			       KH_XDMA_IRQ_BIT_C2H(KSIM_XDMA_N_H2C, 0);~			       KH_XDMA_IRQ_BIT_H2C(0);
 514~xdma/irq.c~model_xdma~XDMA IRQ: a vector past the host's count is delivered~	bool lost = vector >= x->n_vectors || !x->msi;~	bool lost = !x->msi;
-515~xdma/regs.c~model_xdma~XDMA: reading status-RC does not clear it~			ch->status = 0;\n			ksim_xdma_status_cleared(ch);~			ksim_xdma_status_cleared(ch);
-516~xdma/regs.c~model_xdma~XDMA: a status write clears every bit~		if (ch->status & v) {~		if (ch->status) {\n\t\t\tv = 0xffffffffu;
+515~xdma/regs.c~model_xdma~XDMA: reading status-RC does not clear it~.ro = KSIM_REG_ALL, .rc = KSIM_REG_ALL,~.ro = KSIM_REG_ALL, .rc = 0,
+516~xdma/regs.c~model_xdma~XDMA: a status write that clears a bit clears every bit~	if (v != old) {\n\t\tksim_xdma_status_cleared(ch);~	if (v != old) {\n\t\tch->status = 0;\n\t\tksim_xdma_status_cleared(ch);
 517~xdma/regs.c~model_xdma~XDMA: absent channels answer as channel 0~	if (chan)\n\t\treturn NULL;~	if (0)\n\t\treturn NULL;
 518~xdma/engine.c~model_xdma~XDMA: data chunks not aligned on the card side~		n = KSIM_XDMA_CHUNK - ((card + o) & (KSIM_XDMA_CHUNK - 1));~		n = KSIM_XDMA_CHUNK - ((host + o) & 31);
 519~xdma/engine.c~model_xdma~XDMA: a mesh in reset hangs the channel instead of holding the data~	if (e == -EAGAIN)\n\t\treturn KSIM_XM_STALL;~	if (0)\n\t\treturn KSIM_XM_STALL;
@@ -206,7 +206,7 @@ cat <<'M'
 521~xdma/irq.c~model_xdma~XDMA IRQ: the user interrupt is tied 0 even with the addon~	return ksim_irq_line(x->card) ? 1u : 0;~	return 0;
 522~card/card.c~model_xdma~XDMA IRQ: the addon line's changes do not reach the IRQ block~	if (card->xdma)\n\t\tksim_xdma_irq_eval(card->xdma);~	(void)0;
 523~obs/inject.c~model_xdma~XDMA knob: dir= is ignored~		if (ev != event || !(k->xdir & (1u << c2h)))~		if (ev != event)
-524~xdma/xdma.h~model_xdma~XDMA: a W1S alias writes the register instead of setting bits~		*r |= v & mask;~		*r = v & mask;
+524~lib/regs.c~model_xdma~XDMA: a W1S alias writes the register instead of setting bits~	      (old & r->w1c & \x7ev) | ((old | v) & r->w1s);~	      (old & r->w1c & \x7ev) | (v & r->w1s);
 525~xdma/engine.c~model_xdma~XDMA: C2H data land in the bounce buffer though the host offered its pointer~			e = ksim_dma_card_read(x->card, card + o, p ?: x->bounce, n);~			e = ksim_dma_card_read(x->card, card + o, x->bounce, n);
 701~units/sx.c~model_sx~SX: a binary32 FMA instead of saxpy_cu's integer datapath~	if (s->fma)\n\t	return ksim_fp32_fma~	if (1)\n\t	return ksim_fp32_fma
 702~units/sx.c~model_sx~SX: no N_MAX: n > 64 runs instead of FAULT_TOO_BIG~	} else if (s->n > KH_SX_N_MAX) {~	} else if (0) {
@@ -342,6 +342,13 @@ cat <<'M'
 833~units/dxa/burst.c~model_dxa~dxa acks: matched to any receiver, not the one at the ack's source~		    KH_DXA_RECV_X(x->recv[r]) != sx ||\n\t\t    KH_DXA_RECV_Y(x->recv[r]) != sy)~		    (KH_DXA_RECV_X(x->recv[r]) != sx && 0) ||\n\t\t    (KH_DXA_RECV_Y(x->recv[r]) != sy && 0))
 834~units/dxa/dxa.c~model_dxa~dxa reset: the table is cleared by a mesh reset~	size_t keep = offsetof(struct ksim_dxa, u);~	size_t keep = 0;
 835~units/scr.c~model_dxa~scr reset: the buffer is cleared by a mesh reset~	size_t keep = offsetof(struct ksim_scr, u);~	size_t keep = 0;
+901~lib/regs.c~model_regs~register tables: a W1C bit does not clear~	      (old & r->w1c & \x7ev) | ((old | v) & r->w1s);~	      (old & r->w1c) | ((old | v) & r->w1s);
+902~lib/regs.c~model_regs~register tables: a read-only bit takes what is written~	now = (v & \x7e(r->ro | r->w1c | r->w1s)) | (old & r->ro) |~	now = (v & \x7e(r->w1c | r->w1s)) |
+903~lib/regs.c~model_regs~register tables: a clear-on-read register keeps its bits~	if (r->size && (r->rc & old)) {~	if (0) {
+904~lib/regs.c~model_regs~register tables: the decode misses a register at the probe~		if (t->reg[mid].off <= off)~		if (t->reg[mid].off < off)
+905~lib/regs.c~model_regs~register tables: only the first register of a run decodes~	if (d >= (r->n ? r->n : 1u))~	if (d >= 1u)
+906~lib/regs.c~model_regs~register tables: the upper half of a 64-bit field is written into the lower~		*(u64 *)p = (*(u64 *)p & \x7em) | ((v << r->lsb) & m);~		*(u64 *)p = (*(u64 *)p & \x7em) | (v & m);
+907~xdma/regs.c~model_regs~register tables: the channel's IRQ_MASK_W1C one register off~	{ .name = "IRQ_MASK_W1C", .off = KH_XDMA_CH_IRQ_MASK_W1C,~	{ .name = "IRQ_MASK_W1C", .off = KH_XDMA_CH_IRQ_MASK_W1C + 4,
 M
 }
 

@@ -1,0 +1,421 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * The register tables (sim-backend/lib/regs.h) against the one definition
+ * of every offset, uapi/kohaku/kh_regs.h and kh_xdma.h: every entry of
+ * every table, by name, at the uapi constant of that name (the
+ * expectations below are built from the uapi macros, so a wrong offset in
+ * a table fails here), runs as long and as far apart as the uapi says,
+ * every register as wide as its file, and no two registers of a file
+ * overlapping (sorted, as the helper's binary search needs).  Then the
+ * access rules, through the card's BAR access functions: reset values,
+ * read-only bits, the W1S and W1C aliases, a W1C status and its
+ * clear-on-read alias; and the names traces print.
+ */
+#include "mmesh.h"
+#include "regs.h"
+#include "util.h"
+#include "xdma.h"
+#include <kohaku/kh_xdma.h>
+#include "harness.h"
+
+CHECK_FIXTURE(model)
+
+/* a register of the uapi: its name, offset; a run's stride and length */
+struct want {
+	const char *name;
+	u32 off;
+	u32 stride;	/* 0: one register */
+	u32 n;
+};
+
+#define ONE(pfx, r)		{ #r, pfx##r, 0, 1 }
+/* a run indexed by register, uapi macro M(i), n registers */
+#define RUN(pfx, r, n)		{ #r, pfx##r(0), pfx##r(1) - pfx##r(0), n }
+
+static const struct want xdma_ch_want[] = {
+	ONE(KH_XDMA_CH_, ID), ONE(KH_XDMA_CH_, CTRL),
+	ONE(KH_XDMA_CH_, CTRL_W1S), ONE(KH_XDMA_CH_, CTRL_W1C),
+	ONE(KH_XDMA_CH_, STATUS), ONE(KH_XDMA_CH_, STATUS_RC),
+	ONE(KH_XDMA_CH_, COMPLETED), ONE(KH_XDMA_CH_, ALIGN),
+	ONE(KH_XDMA_CH_, WB_LO), ONE(KH_XDMA_CH_, WB_HI),
+	ONE(KH_XDMA_CH_, IRQ_MASK), ONE(KH_XDMA_CH_, IRQ_MASK_W1S),
+	ONE(KH_XDMA_CH_, IRQ_MASK_W1C),
+};
+
+static const struct want xdma_sg_want[] = {
+	ONE(KH_XDMA_SG_, ID), ONE(KH_XDMA_SG_, DESC_LO),
+	ONE(KH_XDMA_SG_, DESC_HI), ONE(KH_XDMA_SG_, DESC_ADJ),
+	ONE(KH_XDMA_SG_, DESC_CREDIT),
+};
+
+/* 16 user interrupts and 8 channel ones, four vectors a register */
+static const struct want xdma_irq_want[] = {
+	ONE(KH_XDMA_IRQ_, ID), ONE(KH_XDMA_IRQ_, USER_EN),
+	ONE(KH_XDMA_IRQ_, USER_EN_W1S), ONE(KH_XDMA_IRQ_, USER_EN_W1C),
+	ONE(KH_XDMA_IRQ_, CHAN_EN), ONE(KH_XDMA_IRQ_, CHAN_EN_W1S),
+	ONE(KH_XDMA_IRQ_, CHAN_EN_W1C), ONE(KH_XDMA_IRQ_, USER_REQ),
+	ONE(KH_XDMA_IRQ_, CHAN_REQ), ONE(KH_XDMA_IRQ_, USER_PEND),
+	ONE(KH_XDMA_IRQ_, CHAN_PEND),
+	{ "USER_VEC", KH_XDMA_IRQ_USER_VEC(0),
+	  KH_XDMA_IRQ_USER_VEC(4) - KH_XDMA_IRQ_USER_VEC(0), 16 / 4 },
+	{ "CHAN_VEC", KH_XDMA_IRQ_CHAN_VEC(0),
+	  KH_XDMA_IRQ_CHAN_VEC(4) - KH_XDMA_IRQ_CHAN_VEC(0), 8 / 4 },
+};
+
+static const struct want xdma_cfg_want[] = {
+	ONE(KH_XDMA_CFG_, ID), ONE(KH_XDMA_CFG_, BUSDEV),
+	ONE(KH_XDMA_CFG_, MAX_PAYLOAD), ONE(KH_XDMA_CFG_, MAX_READ),
+	ONE(KH_XDMA_CFG_, SYSTEM_ID), ONE(KH_XDMA_CFG_, MSI_EN),
+	ONE(KH_XDMA_CFG_, DATA_WIDTH),
+};
+
+static const struct want xdma_sgc_want[] = {
+	ONE(KH_XDMA_SGC_, ID), ONE(KH_XDMA_SGC_, CTRL),
+	ONE(KH_XDMA_SGC_, CTRL_W1S), ONE(KH_XDMA_SGC_, CTRL_W1C),
+};
+
+/*
+ * A register file: its table, the width its uapi header gives its
+ * registers, the expectations, and where mesh 0's (or the card's) copy
+ * sits in a BAR; bar -1: the host cannot read it (AUX_CFG clients).
+ */
+struct file {
+	const char *what;
+	const struct ksim_regs *t;
+	unsigned int width;
+	const struct want *want;
+	unsigned int n_want;
+	int bar;
+	u32 base;
+};
+
+#define WANT(w)		w, KSIM_ARRAY_SIZE(w)
+
+static const struct file files[] = {
+	/* kh_xdma.h: "Every register is 32 bits wide" */
+	{ "xdma h2c", &ksim_xdma_ch_regs, 4, WANT(xdma_ch_want), 1,
+	  KH_XDMA_BLOCK(KH_XDMA_T_H2C, 0) },
+	{ "xdma c2h", &ksim_xdma_ch_regs, 4, WANT(xdma_ch_want), 1,
+	  KH_XDMA_BLOCK(KH_XDMA_T_C2H, 0) },
+	{ "xdma h2c sgdma", &ksim_xdma_sg_regs, 4, WANT(xdma_sg_want), 1,
+	  KH_XDMA_BLOCK(KH_XDMA_T_H2C_SGDMA, 0) },
+	{ "xdma c2h sgdma", &ksim_xdma_sg_regs, 4, WANT(xdma_sg_want), 1,
+	  KH_XDMA_BLOCK(KH_XDMA_T_C2H_SGDMA, 0) },
+	{ "xdma irq", &ksim_xdma_irq_regs, 4, WANT(xdma_irq_want), 1,
+	  KH_XDMA_BLOCK(KH_XDMA_T_IRQ, 0) },
+	{ "xdma config", &ksim_xdma_cfg_regs, 4, WANT(xdma_cfg_want), 1,
+	  KH_XDMA_BLOCK(KH_XDMA_T_CONFIG, 0) },
+	{ "xdma sgdma common", &ksim_xdma_sgc_regs, 4, WANT(xdma_sgc_want), 1,
+	  KH_XDMA_BLOCK(KH_XDMA_T_SGDMA_COMMON, 0) },
+};
+
+#define N_FILES	((unsigned int)KSIM_ARRAY_SIZE(files))
+
+static unsigned int run_len(const struct ksim_reg *r)
+{
+	return r->n ? r->n : 1;
+}
+
+static u64 width_mask(unsigned int width)
+{
+	return width == 8 ? ~0ULL : 0xffffffffULL;
+}
+
+/* what the field of r keeps of a register value */
+static u64 field_mask(const struct file *f, const struct ksim_reg *r)
+{
+	u64 m = width_mask(f->width);
+
+	if (r->size && r->size < 8)
+		m &= (1ULL << (8 * r->size)) - 1;
+	return m;
+}
+
+static u64 rd(struct ksim_card *c, const struct file *f, u32 off)
+{
+	if (f->width == 8)
+		return ksim_read64(c, f->base + off);
+	return ksim_bar_read32(c, f->bar, f->base + off);
+}
+
+static void wr(struct ksim_card *c, const struct file *f, u32 off, u64 v)
+{
+	if (f->width == 8)
+		ksim_write64(c, f->base + off, v);
+	else
+		ksim_bar_write32(c, f->bar, f->base + off, (u32)v);
+}
+
+static bool plain(const struct ksim_reg *r)
+{
+	return r->size && !r->read && !r->pre_write && !r->post_write &&
+	       !r->w1c && !r->w1s && !r->rc;
+}
+
+TEST_F(model, offsets_match_the_uapi)
+{
+	unsigned int k, j, w;
+
+	for (k = 0; k < N_FILES; k++) {
+		const struct file *f = &files[k];
+		const struct ksim_regs *t = f->t;
+		unsigned int found[64] = { 0 };
+
+		REQUIRE(f->n_want <= KSIM_ARRAY_SIZE(found));
+		for (j = 0; j < t->n; j++) {
+			const struct ksim_reg *r = &t->reg[j];
+
+			for (w = 0; w < f->n_want; w++)
+				if (!strcmp(r->name, f->want[w].name))
+					break;
+			CHECK_MSG(w < f->n_want, "%s: %s is no uapi register",
+				  f->what, r->name);
+			if (w == f->n_want)
+				continue;
+			found[w]++;
+			CHECK_MSG(r->off == f->want[w].off,
+				  "%s: %s at 0x%x, the uapi has 0x%x", f->what,
+				  r->name, r->off, f->want[w].off);
+			CHECK_MSG(run_len(r) == f->want[w].n,
+				  "%s: %s has %u registers, the uapi %u",
+				  f->what, r->name, run_len(r), f->want[w].n);
+			CHECK_MSG(f->want[w].n == 1 ||
+				  f->want[w].stride == f->width,
+				  "%s: %s's registers are %u apart, not %u",
+				  f->what, r->name, f->want[w].stride, f->width);
+		}
+		for (w = 0; w < f->n_want; w++)
+			CHECK_MSG(found[w] == 1, "%s: %s is in the table %u times",
+				  f->what, f->want[w].name, found[w]);
+	}
+}
+
+TEST_F(model, widths_order_and_no_overlap)
+{
+	unsigned int k, j, i;
+
+	for (k = 0; k < N_FILES; k++) {
+		const struct file *f = &files[k];
+		const struct ksim_regs *t = f->t;
+		u32 end = 0;
+
+		CHECK_MSG(t->width == f->width, "%s: %u-byte registers, not %u",
+			  f->what, t->width, f->width);
+		for (j = 0; j < t->n; j++) {
+			const struct ksim_reg *r = &t->reg[j];
+
+			CHECK_MSG(r->off % t->width == 0, "%s: %s at 0x%x unaligned",
+				  f->what, r->name, r->off);
+			CHECK_MSG(j == 0 || r->off >= end,
+				  "%s: %s at 0x%x overlaps or precedes the one before",
+				  f->what, r->name, r->off);
+			end = r->off + run_len(r) * t->width;
+			CHECK_MSG(!(r->ro & r->w1c) && !(r->ro & r->w1s) &&
+				  !(r->w1c & r->w1s), "%s: %s's masks overlap",
+				  f->what, r->name);
+			CHECK_MSG(!r->lsb || (r->size == 8 && r->lsb == 32 &&
+					      t->width == 4),
+				  "%s: %s is no half of a 64-bit field", f->what,
+				  r->name);
+			/* aliases of one field agree on its reset */
+			for (i = 0; i < t->n; i++)
+				if (t->reg[i].size && r->size &&
+				    t->reg[i].data == r->data &&
+				    t->reg[i].lsb == r->lsb)
+					CHECK_MSG(t->reg[i].reset == r->reset,
+						  "%s: %s and %s reset one field differently",
+						  f->what, r->name, t->reg[i].name);
+		}
+	}
+}
+
+TEST_F(model, reset_values_through_the_bars)
+{
+	struct ksim_card *c = mh_card("saxpy");
+	unsigned int k, j, i;
+
+	REQUIRE(c);
+	mh_fast_host(c);
+	for (k = 0; k < N_FILES; k++) {
+		const struct file *f = &files[k];
+
+		if (f->bar < 0)
+			continue;
+		for (j = 0; j < f->t->n; j++) {
+			const struct ksim_reg *r = &f->t->reg[j];
+
+			if (r->read)
+				continue;	/* the device says */
+			for (i = 0; i < run_len(r); i++)
+				CHECK_MSG(rd(c, f, r->off + i * f->width) ==
+					  (r->reset & field_mask(f, r)),
+					  "%s: %s[%u] out of reset", f->what,
+					  r->name, i);
+		}
+	}
+	ksim_card_destroy(c);
+}
+
+/* Every register with nothing but storage and read-only bits. */
+TEST_F(model, read_only_bits_keep_their_value)
+{
+	struct ksim_card *c = mh_card("saxpy");
+	unsigned int k, j, i;
+
+	REQUIRE(c);
+	mh_fast_host(c);
+	for (k = 0; k < N_FILES; k++) {
+		const struct file *f = &files[k];
+
+		if (f->bar < 0)
+			continue;
+		for (j = 0; j < f->t->n; j++) {
+			const struct ksim_reg *r = &f->t->reg[j];
+			u64 m = field_mask(f, r), v;
+
+			if (!plain(r))
+				continue;
+			for (i = 0; i < run_len(r); i++) {
+				u32 off = r->off + i * f->width;
+
+				wr(c, f, off, ~0ULL);
+				v = rd(c, f, off);
+				CHECK_MSG(v == ((~r->ro | r->reset) & m),
+					  "%s: %s[%u] reads 0x%llx after ~0",
+					  f->what, r->name, i,
+					  (unsigned long long)v);
+				wr(c, f, off, 0);
+				v = rd(c, f, off);
+				CHECK_MSG(v == (r->reset & r->ro & m),
+					  "%s: %s[%u] reads 0x%llx after 0",
+					  f->what, r->name, i,
+					  (unsigned long long)v);
+			}
+		}
+	}
+	ksim_card_destroy(c);
+}
+
+/* The plain register sharing the field of alias a; NULL: none. */
+static const struct ksim_reg *base_of(const struct ksim_regs *t,
+				      const struct ksim_reg *a)
+{
+	unsigned int j;
+
+	for (j = 0; j < t->n; j++)
+		if (&t->reg[j] != a && t->reg[j].size &&
+		    t->reg[j].data == a->data && !t->reg[j].w1s &&
+		    !t->reg[j].w1c && !t->reg[j].rc)
+			return &t->reg[j];
+	return NULL;
+}
+
+/*
+ * Each W1S and W1C alias, on its register: set bits, clear some.  Bit 0
+ * stays 0: in a channel's control it is RUN, whose edges model_xdma
+ * covers (here it would start the channel).
+ */
+TEST_F(model, w1s_and_w1c_aliases)
+{
+	struct ksim_card *c = mh_card("saxpy");
+	const u64 set = 0xa5a5a5a4a5a5a5a4ULL, clr = 0x0ff00ff00ff00ff0ULL;
+	unsigned int k, j, seen = 0;
+
+	REQUIRE(c);
+	mh_fast_host(c);
+	for (k = 0; k < N_FILES; k++) {
+		const struct file *f = &files[k];
+
+		if (f->bar < 0)
+			continue;
+		for (j = 0; j < f->t->n; j++) {
+			const struct ksim_reg *r = &f->t->reg[j], *b;
+			u64 m, want;
+
+			if (!r->size || (!r->w1s && !r->w1c))
+				continue;
+			b = base_of(f->t, r);
+			if (!b)
+				continue;	/* a W1C status: below */
+			m = field_mask(f, b) & ~b->ro;
+			wr(c, f, b->off, 0);
+			if (r->w1s) {
+				wr(c, f, r->off, set);
+				want = set & r->w1s & m;
+			} else {
+				wr(c, f, b->off, set);
+				wr(c, f, r->off, clr);
+				want = set & ~clr & m;
+			}
+			CHECK_MSG(rd(c, f, b->off) == want &&
+				  rd(c, f, r->off) == want,
+				  "%s: %s then %s reads 0x%llx, not 0x%llx",
+				  f->what, b->name, r->name,
+				  (unsigned long long)rd(c, f, b->off),
+				  (unsigned long long)want);
+			/* a 0 written to either alias changes nothing */
+			wr(c, f, r->off, 0);
+			CHECK_EQ(rd(c, f, b->off), want);
+			wr(c, f, b->off, 0);
+			seen++;
+		}
+	}
+	CHECK_EQ(seen, 14);
+	ksim_card_destroy(c);
+}
+
+/*
+ * A channel's status: RW1C, and its alias clears on read.  The run's
+ * descriptor fetch fails (this card has no host memory: DESC_ERROR's
+ * unsupported request), and clearing RUN then logs IDLE_STOPPED: two
+ * bits, every one logged as control enables them all.
+ */
+TEST_F(model, status_w1c_and_clear_on_read)
+{
+	struct ksim_card *c = mh_card("saxpy");
+	u32 b = KH_XDMA_BLOCK(KH_XDMA_T_H2C, 0), s;
+
+	REQUIRE(c);
+	ksim_bar_write32(c, 1, b + KH_XDMA_CH_CTRL,
+			 KSIM_XDMA_STAT_MASK | KH_XDMA_CTRL_RUN);
+	ksim_run(c, 10000);
+	ksim_bar_write32(c, 1, b + KH_XDMA_CH_CTRL_W1C, KH_XDMA_CTRL_RUN);
+	s = ksim_bar_read32(c, 1, b + KH_XDMA_CH_STATUS);
+	CHECK_EQ(s, KH_XDMA_DESC_ERR(KH_XDMA_ERR_UR) |
+		 KH_XDMA_CTRL_IDLE_STOPPED);
+	/* W1C: the bit written clears, the other stays; a 0 clears nothing */
+	ksim_bar_write32(c, 1, b + KH_XDMA_CH_STATUS, KH_XDMA_CTRL_IDLE_STOPPED);
+	CHECK_EQ(ksim_bar_read32(c, 1, b + KH_XDMA_CH_STATUS),
+		 KH_XDMA_DESC_ERR(KH_XDMA_ERR_UR));
+	ksim_bar_write32(c, 1, b + KH_XDMA_CH_STATUS, 0);
+	CHECK_EQ(ksim_bar_read32(c, 1, b + KH_XDMA_CH_STATUS),
+		 KH_XDMA_DESC_ERR(KH_XDMA_ERR_UR));
+	/* RC: writes do nothing; a read returns the bits, then they are gone */
+	ksim_bar_write32(c, 1, b + KH_XDMA_CH_STATUS_RC, ~0u);
+	CHECK_EQ(ksim_bar_read32(c, 1, b + KH_XDMA_CH_STATUS_RC),
+		 KH_XDMA_DESC_ERR(KH_XDMA_ERR_UR));
+	CHECK_EQ(ksim_bar_read32(c, 1, b + KH_XDMA_CH_STATUS), 0);
+	CHECK_EQ(ksim_bar_read32(c, 1, b + KH_XDMA_CH_STATUS_RC), 0);
+	ksim_card_destroy(c);
+}
+
+TEST_F(model, names_for_traces)
+{
+	char b[32];
+
+	CHECK_EQ(ksim_reg_name(&ksim_xdma_ch_regs, KH_XDMA_CH_CTRL_W1S, b,
+			       sizeof(b)), 8);
+	CHECK(!strcmp(b, "CTRL_W1S"));
+	CHECK(ksim_reg_name(&ksim_xdma_irq_regs, KH_XDMA_IRQ_USER_VEC(8), b,
+			    sizeof(b)) > 0);
+	CHECK(!strcmp(b, "USER_VEC[2]"));
+	/* a hole, an offset inside a register, past the end */
+	CHECK_EQ(ksim_reg_name(&ksim_xdma_ch_regs, 0x50, b, sizeof(b)),
+		 -ENOENT);
+	CHECK_EQ(ksim_reg_name(&ksim_xdma_ch_regs, KH_XDMA_CH_CTRL + 2, b,
+			       sizeof(b)), -ENOENT);
+	CHECK_EQ(ksim_reg_name(&ksim_xdma_sg_regs, 0xfc, b, sizeof(b)),
+		 -ENOENT);
+}
+
+CHECK_TEST_MAIN
