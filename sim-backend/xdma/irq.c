@@ -22,7 +22,6 @@
 #include "xdma.h"
 #include "card.h"
 #include "trace.h"
-#include "util.h"
 
 /* IRQ block masks: 16 user interrupts, 8 channels */
 #define KSIM_XDMA_USER_MASK	0xffffu
@@ -120,47 +119,48 @@ static void ksim_xdma_en_post(void *dev, unsigned int i, u64 old, u64 v)
 }
 
 #define KSIM_XDMA_X(field)	KSIM_REG_FIELD(struct ksim_xdma, field)
-#define KSIM_XDMA_X_RUN(field)	KSIM_REG_RUN(struct ksim_xdma, field)
 
-/* the vectors take effect at the next signal: stored, no hook */
-static const struct ksim_reg ksim_xdma_irq_reg[] = {
-	{ .name = "ID", .off = KH_XDMA_IRQ_ID, .ro = KSIM_REG_ALL,
-	  .reset = KH_XDMA_ID(KH_XDMA_T_IRQ, 0, KSIM_XDMA_VERSION) },
-	{ .name = "USER_EN", .off = KH_XDMA_IRQ_USER_EN,
-	  KSIM_XDMA_X(user_en), .ro = ~(u64)KSIM_XDMA_USER_MASK,
-	  .post_write = ksim_xdma_en_post },
-	{ .name = "USER_EN_W1S", .off = KH_XDMA_IRQ_USER_EN_W1S,
-	  KSIM_XDMA_X(user_en), .ro = ~(u64)KSIM_XDMA_USER_MASK,
-	  .w1s = KSIM_XDMA_USER_MASK, .post_write = ksim_xdma_en_post },
-	{ .name = "USER_EN_W1C", .off = KH_XDMA_IRQ_USER_EN_W1C,
-	  KSIM_XDMA_X(user_en), .w1c = KSIM_REG_ALL,
-	  .post_write = ksim_xdma_en_post },
-	{ .name = "CHAN_EN", .off = KH_XDMA_IRQ_CHAN_EN,
-	  KSIM_XDMA_X(chan_en), .ro = ~(u64)KSIM_XDMA_CHAN_MASK,
-	  .post_write = ksim_xdma_en_post },
-	{ .name = "CHAN_EN_W1S", .off = KH_XDMA_IRQ_CHAN_EN_W1S,
-	  KSIM_XDMA_X(chan_en), .ro = ~(u64)KSIM_XDMA_CHAN_MASK,
-	  .w1s = KSIM_XDMA_CHAN_MASK, .post_write = ksim_xdma_en_post },
-	{ .name = "CHAN_EN_W1C", .off = KH_XDMA_IRQ_CHAN_EN_W1C,
-	  KSIM_XDMA_X(chan_en), .w1c = KSIM_REG_ALL,
-	  .post_write = ksim_xdma_en_post },
-	{ .name = "USER_REQ", .off = KH_XDMA_IRQ_USER_REQ, .ro = KSIM_REG_ALL,
-	  .read = ksim_xdma_user_req_read },
-	{ .name = "CHAN_REQ", .off = KH_XDMA_IRQ_CHAN_REQ, .ro = KSIM_REG_ALL,
-	  .read = ksim_xdma_chan_req_read },
-	{ .name = "USER_PEND", .off = KH_XDMA_IRQ_USER_PEND,
-	  .ro = KSIM_REG_ALL, .read = ksim_xdma_user_pend_read },
-	{ .name = "CHAN_PEND", .off = KH_XDMA_IRQ_CHAN_PEND,
-	  .ro = KSIM_REG_ALL, .read = ksim_xdma_chan_pend_read },
-	{ .name = "USER_VEC", .off = KH_XDMA_IRQ_USER_VEC(0),
-	  KSIM_XDMA_X_RUN(user_vec), .ro = ~(u64)KSIM_XDMA_VEC_BYTES },
-	{ .name = "CHAN_VEC", .off = KH_XDMA_IRQ_CHAN_VEC(0),
-	  KSIM_XDMA_X_RUN(chan_vec), .ro = ~(u64)KSIM_XDMA_VEC_BYTES },
-};
+/*
+ * R(c, name, offset, registers, the rest of its struct ksim_reg).  The
+ * vectors take effect at the next signal: stored, no hook.  16 user
+ * interrupts and 8 channel ones, a byte each, four to a register.
+ */
+#define KSIM_XDMA_IRQ_REGS(R, c)					\
+	R(c, ID, KH_XDMA_IRQ_ID, 1, .ro = KSIM_REG_ALL,			\
+	  .reset = KH_XDMA_ID(KH_XDMA_T_IRQ, 0, KSIM_XDMA_VERSION))	\
+	R(c, USER_EN, KH_XDMA_IRQ_USER_EN, 1, KSIM_XDMA_X(user_en),	\
+	  .ro = ~(u64)KSIM_XDMA_USER_MASK, .post_write = ksim_xdma_en_post) \
+	R(c, USER_EN_W1S, KH_XDMA_IRQ_USER_EN_W1S, 1, KSIM_XDMA_X(user_en), \
+	  .ro = ~(u64)KSIM_XDMA_USER_MASK, .w1s = KSIM_XDMA_USER_MASK,	\
+	  .post_write = ksim_xdma_en_post)				\
+	R(c, USER_EN_W1C, KH_XDMA_IRQ_USER_EN_W1C, 1, KSIM_XDMA_X(user_en), \
+	  .w1c = KSIM_REG_ALL, .post_write = ksim_xdma_en_post)	\
+	R(c, CHAN_EN, KH_XDMA_IRQ_CHAN_EN, 1, KSIM_XDMA_X(chan_en),	\
+	  .ro = ~(u64)KSIM_XDMA_CHAN_MASK, .post_write = ksim_xdma_en_post) \
+	R(c, CHAN_EN_W1S, KH_XDMA_IRQ_CHAN_EN_W1S, 1, KSIM_XDMA_X(chan_en), \
+	  .ro = ~(u64)KSIM_XDMA_CHAN_MASK, .w1s = KSIM_XDMA_CHAN_MASK,	\
+	  .post_write = ksim_xdma_en_post)				\
+	R(c, CHAN_EN_W1C, KH_XDMA_IRQ_CHAN_EN_W1C, 1, KSIM_XDMA_X(chan_en), \
+	  .w1c = KSIM_REG_ALL, .post_write = ksim_xdma_en_post)	\
+	R(c, USER_REQ, KH_XDMA_IRQ_USER_REQ, 1, .ro = KSIM_REG_ALL,	\
+	  .read = ksim_xdma_user_req_read)				\
+	R(c, CHAN_REQ, KH_XDMA_IRQ_CHAN_REQ, 1, .ro = KSIM_REG_ALL,	\
+	  .read = ksim_xdma_chan_req_read)				\
+	R(c, USER_PEND, KH_XDMA_IRQ_USER_PEND, 1, .ro = KSIM_REG_ALL,	\
+	  .read = ksim_xdma_user_pend_read)				\
+	R(c, CHAN_PEND, KH_XDMA_IRQ_CHAN_PEND, 1, .ro = KSIM_REG_ALL,	\
+	  .read = ksim_xdma_chan_pend_read)				\
+	R(c, USER_VEC, KH_XDMA_IRQ_USER_VEC(0), 16 / 4,			\
+	  KSIM_REG_ARRAY(struct ksim_xdma, user_vec, 16 / 4),		\
+	  .ro = ~(u64)KSIM_XDMA_VEC_BYTES)				\
+	R(c, CHAN_VEC, KH_XDMA_IRQ_CHAN_VEC(0), 8 / 4,			\
+	  KSIM_REG_ARRAY(struct ksim_xdma, chan_vec, 8 / 4),		\
+	  .ro = ~(u64)KSIM_XDMA_VEC_BYTES)
+
+KSIM_REGS(ksim_xdma_irq_regs, 4, KSIM_XDMA_IRQ_REGS);
 
 const struct ksim_regs ksim_xdma_irq_regs = {
-	.name = "irq", .width = 4,
-	.reg = ksim_xdma_irq_reg, .n = KSIM_ARRAY_SIZE(ksim_xdma_irq_reg),
+	.name = "irq", KSIM_REGS_INIT(ksim_xdma_irq_regs),
 };
 
 void ksim_set_msi(struct ksim_card *card, unsigned int n_vectors,

@@ -12,7 +12,6 @@
  * table is irq.c's.
  */
 #include "xdma.h"
-#include "util.h"
 
 /* control [27:0] less the reserved [8:7] and [24] */
 #define KSIM_XDMA_CTRL_MASK	0x0efffe7fu
@@ -68,43 +67,42 @@ static void ksim_xdma_mask_post(void *dev, unsigned int i, u64 old, u64 v)
 	ksim_xdma_irq_eval(ch->x);
 }
 
-static const struct ksim_reg ksim_xdma_ch_reg[] = {
-	{ .name = "ID", .off = KH_XDMA_CH_ID, .ro = KSIM_REG_ALL,
-	  .read = ksim_xdma_ch_id },
-	{ .name = "CTRL", .off = KH_XDMA_CH_CTRL, KSIM_XDMA_CH(ctrl),
-	  .ro = ~KSIM_XDMA_CTRL_MASK, .post_write = ksim_xdma_ctrl_post },
-	{ .name = "CTRL_W1S", .off = KH_XDMA_CH_CTRL_W1S, KSIM_XDMA_CH(ctrl),
-	  .ro = ~KSIM_XDMA_CTRL_MASK, .w1s = KSIM_XDMA_CTRL_MASK,
-	  .post_write = ksim_xdma_ctrl_post },
-	{ .name = "CTRL_W1C", .off = KH_XDMA_CH_CTRL_W1C, KSIM_XDMA_CH(ctrl),
-	  .w1c = KSIM_REG_ALL, .post_write = ksim_xdma_ctrl_post },
-	{ .name = "STATUS", .off = KH_XDMA_CH_STATUS, KSIM_XDMA_CH(status),
-	  .w1c = KSIM_REG_ALL, .read = ksim_xdma_status_read,
-	  .post_write = ksim_xdma_status_post },
-	{ .name = "STATUS_RC", .off = KH_XDMA_CH_STATUS_RC,
-	  KSIM_XDMA_CH(status), .ro = KSIM_REG_ALL, .rc = KSIM_REG_ALL,
-	  .read = ksim_xdma_status_read, .post_write = ksim_xdma_status_post },
-	{ .name = "COMPLETED", .off = KH_XDMA_CH_COMPLETED,
-	  KSIM_XDMA_CH(completed), .ro = KSIM_REG_ALL },
-	{ .name = "ALIGN", .off = KH_XDMA_CH_ALIGN, .ro = KSIM_REG_ALL,
-	  .reset = KSIM_XDMA_ALIGNMENTS },
-	{ .name = "WB_LO", .off = KH_XDMA_CH_WB_LO, KSIM_XDMA_CH(wb) },
-	{ .name = "WB_HI", .off = KH_XDMA_CH_WB_HI, KSIM_XDMA_CH(wb),
-	  .lsb = 32 },
-	{ .name = "IRQ_MASK", .off = KH_XDMA_CH_IRQ_MASK,
-	  KSIM_XDMA_CH(irq_mask), .ro = ~KSIM_XDMA_STAT_MASK,
-	  .post_write = ksim_xdma_mask_post },
-	{ .name = "IRQ_MASK_W1S", .off = KH_XDMA_CH_IRQ_MASK_W1S,
-	  KSIM_XDMA_CH(irq_mask), .ro = ~KSIM_XDMA_STAT_MASK,
-	  .w1s = KSIM_XDMA_STAT_MASK, .post_write = ksim_xdma_mask_post },
-	{ .name = "IRQ_MASK_W1C", .off = KH_XDMA_CH_IRQ_MASK_W1C,
-	  KSIM_XDMA_CH(irq_mask), .w1c = KSIM_REG_ALL,
-	  .post_write = ksim_xdma_mask_post },
-};
+/* R(c, name, offset, registers, the rest of its struct ksim_reg) */
+#define KSIM_XDMA_CH_REGS(R, c)						\
+	R(c, ID, KH_XDMA_CH_ID, 1, .ro = KSIM_REG_ALL,			\
+	  .read = ksim_xdma_ch_id)					\
+	R(c, CTRL, KH_XDMA_CH_CTRL, 1, KSIM_XDMA_CH(ctrl),		\
+	  .ro = ~KSIM_XDMA_CTRL_MASK, .post_write = ksim_xdma_ctrl_post) \
+	R(c, CTRL_W1S, KH_XDMA_CH_CTRL_W1S, 1, KSIM_XDMA_CH(ctrl),	\
+	  .ro = ~KSIM_XDMA_CTRL_MASK, .w1s = KSIM_XDMA_CTRL_MASK,	\
+	  .post_write = ksim_xdma_ctrl_post)				\
+	R(c, CTRL_W1C, KH_XDMA_CH_CTRL_W1C, 1, KSIM_XDMA_CH(ctrl),	\
+	  .w1c = KSIM_REG_ALL, .post_write = ksim_xdma_ctrl_post)	\
+	R(c, STATUS, KH_XDMA_CH_STATUS, 1, KSIM_XDMA_CH(status),	\
+	  .w1c = KSIM_REG_ALL, .read = ksim_xdma_status_read,		\
+	  .post_write = ksim_xdma_status_post)				\
+	R(c, STATUS_RC, KH_XDMA_CH_STATUS_RC, 1, KSIM_XDMA_CH(status),	\
+	  .ro = KSIM_REG_ALL, .rc = KSIM_REG_ALL,			\
+	  .read = ksim_xdma_status_read, .post_write = ksim_xdma_status_post) \
+	R(c, COMPLETED, KH_XDMA_CH_COMPLETED, 1, KSIM_XDMA_CH(completed), \
+	  .ro = KSIM_REG_ALL)						\
+	R(c, ALIGN, KH_XDMA_CH_ALIGN, 1, .ro = KSIM_REG_ALL,		\
+	  .reset = KSIM_XDMA_ALIGNMENTS)				\
+	R(c, WB_LO, KH_XDMA_CH_WB_LO, 1, KSIM_XDMA_CH(wb))		\
+	R(c, WB_HI, KH_XDMA_CH_WB_HI, 1, KSIM_XDMA_CH(wb), .lsb = 32)	\
+	R(c, IRQ_MASK, KH_XDMA_CH_IRQ_MASK, 1, KSIM_XDMA_CH(irq_mask),	\
+	  .ro = ~KSIM_XDMA_STAT_MASK, .post_write = ksim_xdma_mask_post) \
+	R(c, IRQ_MASK_W1S, KH_XDMA_CH_IRQ_MASK_W1S, 1,			\
+	  KSIM_XDMA_CH(irq_mask), .ro = ~KSIM_XDMA_STAT_MASK,		\
+	  .w1s = KSIM_XDMA_STAT_MASK, .post_write = ksim_xdma_mask_post) \
+	R(c, IRQ_MASK_W1C, KH_XDMA_CH_IRQ_MASK_W1C, 1,			\
+	  KSIM_XDMA_CH(irq_mask), .w1c = KSIM_REG_ALL,			\
+	  .post_write = ksim_xdma_mask_post)
+
+KSIM_REGS(ksim_xdma_ch_regs, 4, KSIM_XDMA_CH_REGS);
 
 const struct ksim_regs ksim_xdma_ch_regs = {
-	.name = "channel", .width = 4,
-	.reg = ksim_xdma_ch_reg, .n = KSIM_ARRAY_SIZE(ksim_xdma_ch_reg),
+	.name = "channel", KSIM_REGS_INIT(ksim_xdma_ch_regs),
 };
 
 /* ---- the channels' SGDMA blocks (the device is the channel) ---- */
@@ -117,22 +115,21 @@ static u64 ksim_xdma_sg_id(void *dev, unsigned int i)
 			    KH_XDMA_T_H2C_SGDMA);
 }
 
-static const struct ksim_reg ksim_xdma_sg_reg[] = {
-	{ .name = "ID", .off = KH_XDMA_SG_ID, .ro = KSIM_REG_ALL,
-	  .read = ksim_xdma_sg_id },
-	{ .name = "DESC_LO", .off = KH_XDMA_SG_DESC_LO,
-	  KSIM_XDMA_CH(sg_desc) },
-	{ .name = "DESC_HI", .off = KH_XDMA_SG_DESC_HI,
-	  KSIM_XDMA_CH(sg_desc), .lsb = 32 },
-	{ .name = "DESC_ADJ", .off = KH_XDMA_SG_DESC_ADJ,
-	  KSIM_XDMA_CH(sg_adj), .ro = ~(u64)KH_XDMA_DESC_ADJ_MAX },
-	{ .name = "DESC_CREDIT", .off = KH_XDMA_SG_DESC_CREDIT,
-	  KSIM_XDMA_CH(sg_credit), .ro = ~(u64)KSIM_XDMA_CREDIT_MASK },
-};
+#define KSIM_XDMA_SG_REGS(R, c)						\
+	R(c, ID, KH_XDMA_SG_ID, 1, .ro = KSIM_REG_ALL,			\
+	  .read = ksim_xdma_sg_id)					\
+	R(c, DESC_LO, KH_XDMA_SG_DESC_LO, 1, KSIM_XDMA_CH(sg_desc))	\
+	R(c, DESC_HI, KH_XDMA_SG_DESC_HI, 1, KSIM_XDMA_CH(sg_desc),	\
+	  .lsb = 32)							\
+	R(c, DESC_ADJ, KH_XDMA_SG_DESC_ADJ, 1, KSIM_XDMA_CH(sg_adj),	\
+	  .ro = ~(u64)KH_XDMA_DESC_ADJ_MAX)				\
+	R(c, DESC_CREDIT, KH_XDMA_SG_DESC_CREDIT, 1,			\
+	  KSIM_XDMA_CH(sg_credit), .ro = ~(u64)KSIM_XDMA_CREDIT_MASK)
+
+KSIM_REGS(ksim_xdma_sg_regs, 4, KSIM_XDMA_SG_REGS);
 
 const struct ksim_regs ksim_xdma_sg_regs = {
-	.name = "sgdma", .width = 4,
-	.reg = ksim_xdma_sg_reg, .n = KSIM_ARRAY_SIZE(ksim_xdma_sg_reg),
+	.name = "sgdma", KSIM_REGS_INIT(ksim_xdma_sg_regs),
 };
 
 /* ---- the config block: fixed values (docs/spec/xdma.md) ---- */
@@ -145,26 +142,26 @@ static u64 ksim_xdma_msi_en(void *dev, unsigned int i)
 	return x->n_vectors ? 2 : 0;
 }
 
-static const struct ksim_reg ksim_xdma_cfg_reg[] = {
-	{ .name = "ID", .off = KH_XDMA_CFG_ID, .ro = KSIM_REG_ALL,
-	  .reset = KH_XDMA_ID(KH_XDMA_T_CONFIG, 0, KSIM_XDMA_VERSION) },
-	{ .name = "BUSDEV", .off = KH_XDMA_CFG_BUSDEV, .ro = KSIM_REG_ALL,
-	  .reset = KSIM_XDMA_CFG_BUSDEV },
-	{ .name = "MAX_PAYLOAD", .off = KH_XDMA_CFG_MAX_PAYLOAD,
-	  .ro = KSIM_REG_ALL, .reset = KSIM_XDMA_CFG_MPS },
-	{ .name = "MAX_READ", .off = KH_XDMA_CFG_MAX_READ, .ro = KSIM_REG_ALL,
-	  .reset = KSIM_XDMA_CFG_MRRS },
-	{ .name = "SYSTEM_ID", .off = KH_XDMA_CFG_SYSTEM_ID,
-	  .ro = KSIM_REG_ALL, .reset = KSIM_XDMA_CFG_SYSID },
-	{ .name = "MSI_EN", .off = KH_XDMA_CFG_MSI_EN, .ro = KSIM_REG_ALL,
-	  .read = ksim_xdma_msi_en },
-	{ .name = "DATA_WIDTH", .off = KH_XDMA_CFG_DATA_WIDTH,
-	  .ro = KSIM_REG_ALL, .reset = KSIM_XDMA_CFG_WIDTH },
-};
+#define KSIM_XDMA_CFG_REGS(R, c)					\
+	R(c, ID, KH_XDMA_CFG_ID, 1, .ro = KSIM_REG_ALL,			\
+	  .reset = KH_XDMA_ID(KH_XDMA_T_CONFIG, 0, KSIM_XDMA_VERSION))	\
+	R(c, BUSDEV, KH_XDMA_CFG_BUSDEV, 1, .ro = KSIM_REG_ALL,		\
+	  .reset = KSIM_XDMA_CFG_BUSDEV)				\
+	R(c, MAX_PAYLOAD, KH_XDMA_CFG_MAX_PAYLOAD, 1, .ro = KSIM_REG_ALL, \
+	  .reset = KSIM_XDMA_CFG_MPS)					\
+	R(c, MAX_READ, KH_XDMA_CFG_MAX_READ, 1, .ro = KSIM_REG_ALL,	\
+	  .reset = KSIM_XDMA_CFG_MRRS)					\
+	R(c, SYSTEM_ID, KH_XDMA_CFG_SYSTEM_ID, 1, .ro = KSIM_REG_ALL,	\
+	  .reset = KSIM_XDMA_CFG_SYSID)					\
+	R(c, MSI_EN, KH_XDMA_CFG_MSI_EN, 1, .ro = KSIM_REG_ALL,		\
+	  .read = ksim_xdma_msi_en)					\
+	R(c, DATA_WIDTH, KH_XDMA_CFG_DATA_WIDTH, 1, .ro = KSIM_REG_ALL,	\
+	  .reset = KSIM_XDMA_CFG_WIDTH)
+
+KSIM_REGS(ksim_xdma_cfg_regs, 4, KSIM_XDMA_CFG_REGS);
 
 const struct ksim_regs ksim_xdma_cfg_regs = {
-	.name = "config", .width = 4,
-	.reg = ksim_xdma_cfg_reg, .n = KSIM_ARRAY_SIZE(ksim_xdma_cfg_reg),
+	.name = "config", KSIM_REGS_INIT(ksim_xdma_cfg_regs),
 };
 
 /* ---- SGDMA common: the halt bits (the device is the engine) ---- */
@@ -177,21 +174,21 @@ static void ksim_xdma_sgc_post(void *dev, unsigned int i, u64 old, u64 v)
 
 #define KSIM_XDMA_SGC	KSIM_REG_FIELD(struct ksim_xdma, sgc_ctrl)
 
-static const struct ksim_reg ksim_xdma_sgc_reg[] = {
-	{ .name = "ID", .off = KH_XDMA_SGC_ID, .ro = KSIM_REG_ALL,
-	  .reset = KH_XDMA_ID(KH_XDMA_T_SGDMA_COMMON, 0, KSIM_XDMA_VERSION) },
-	{ .name = "CTRL", .off = KH_XDMA_SGC_CTRL, KSIM_XDMA_SGC,
-	  .ro = ~KSIM_XDMA_SGC_MASK, .post_write = ksim_xdma_sgc_post },
-	{ .name = "CTRL_W1S", .off = KH_XDMA_SGC_CTRL_W1S, KSIM_XDMA_SGC,
-	  .ro = ~KSIM_XDMA_SGC_MASK, .w1s = KSIM_XDMA_SGC_MASK,
-	  .post_write = ksim_xdma_sgc_post },
-	{ .name = "CTRL_W1C", .off = KH_XDMA_SGC_CTRL_W1C, KSIM_XDMA_SGC,
-	  .w1c = KSIM_REG_ALL, .post_write = ksim_xdma_sgc_post },
-};
+#define KSIM_XDMA_SGC_REGS(R, c)					\
+	R(c, ID, KH_XDMA_SGC_ID, 1, .ro = KSIM_REG_ALL,			\
+	  .reset = KH_XDMA_ID(KH_XDMA_T_SGDMA_COMMON, 0, KSIM_XDMA_VERSION)) \
+	R(c, CTRL, KH_XDMA_SGC_CTRL, 1, KSIM_XDMA_SGC,			\
+	  .ro = ~KSIM_XDMA_SGC_MASK, .post_write = ksim_xdma_sgc_post)	\
+	R(c, CTRL_W1S, KH_XDMA_SGC_CTRL_W1S, 1, KSIM_XDMA_SGC,		\
+	  .ro = ~KSIM_XDMA_SGC_MASK, .w1s = KSIM_XDMA_SGC_MASK,		\
+	  .post_write = ksim_xdma_sgc_post)				\
+	R(c, CTRL_W1C, KH_XDMA_SGC_CTRL_W1C, 1, KSIM_XDMA_SGC,		\
+	  .w1c = KSIM_REG_ALL, .post_write = ksim_xdma_sgc_post)
+
+KSIM_REGS(ksim_xdma_sgc_regs, 4, KSIM_XDMA_SGC_REGS);
 
 const struct ksim_regs ksim_xdma_sgc_regs = {
-	.name = "sgdma_common", .width = 4,
-	.reg = ksim_xdma_sgc_reg, .n = KSIM_ARRAY_SIZE(ksim_xdma_sgc_reg),
+	.name = "sgdma_common", KSIM_REGS_INIT(ksim_xdma_sgc_regs),
 };
 
 /* ---- decode ---- */

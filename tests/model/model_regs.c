@@ -291,6 +291,14 @@ TEST_F(model, read_only_bits_keep_their_value)
 					  f->what, r->name, i,
 					  (unsigned long long)v);
 			}
+			/* each register of a run is its own */
+			for (i = 0; i < run_len(r); i++)
+				wr(c, f, r->off + i * f->width, i + 1);
+			for (i = 0; i < run_len(r); i++)
+				CHECK_MSG(rd(c, f, r->off + i * f->width) ==
+					  ((i + 1) & ~r->ro & m),
+					  "%s: %s[%u] is not its own register",
+					  f->what, r->name, i);
 		}
 	}
 	ksim_card_destroy(c);
@@ -402,6 +410,7 @@ TEST_F(model, status_w1c_and_clear_on_read)
 TEST_F(model, names_for_traces)
 {
 	char b[32];
+
 
 	CHECK_EQ(ksim_reg_name(&ksim_xdma_ch_regs, KH_XDMA_CH_CTRL_W1S, b,
 			       sizeof(b)), 8);

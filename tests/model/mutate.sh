@@ -206,7 +206,7 @@ cat <<'M'
 521~xdma/irq.c~model_xdma~XDMA IRQ: the user interrupt is tied 0 even with the addon~	return ksim_irq_line(x->card) ? 1u : 0;~	return 0;
 522~card/card.c~model_xdma~XDMA IRQ: the addon line's changes do not reach the IRQ block~	if (card->xdma)\n\t\tksim_xdma_irq_eval(card->xdma);~	(void)0;
 523~obs/inject.c~model_xdma~XDMA knob: dir= is ignored~		if (ev != event || !(k->xdir & (1u << c2h)))~		if (ev != event)
-524~lib/regs.c~model_xdma~XDMA: a W1S alias writes the register instead of setting bits~	      (old & r->w1c & \x7ev) | ((old | v) & r->w1s);~	      (old & r->w1c & \x7ev) | (v & r->w1s);
+524~lib/regs.h~model_xdma~XDMA: a W1S alias writes the register instead of setting bits~	      (old & r->w1c & \x7ev) | ((old | v) & r->w1s);~	      (old & r->w1c & \x7ev) | (v & r->w1s);
 525~xdma/engine.c~model_xdma~XDMA: C2H data land in the bounce buffer though the host offered its pointer~			e = ksim_dma_card_read(x->card, card + o, p ?: x->bounce, n);~			e = ksim_dma_card_read(x->card, card + o, x->bounce, n);
 701~units/sx.c~model_sx~SX: a binary32 FMA instead of saxpy_cu's integer datapath~	if (s->fma)\n\t	return ksim_fp32_fma~	if (1)\n\t	return ksim_fp32_fma
 702~units/sx.c~model_sx~SX: no N_MAX: n > 64 runs instead of FAULT_TOO_BIG~	} else if (s->n > KH_SX_N_MAX) {~	} else if (0) {
@@ -342,13 +342,13 @@ cat <<'M'
 833~units/dxa/burst.c~model_dxa~dxa acks: matched to any receiver, not the one at the ack's source~		    KH_DXA_RECV_X(x->recv[r]) != sx ||\n\t\t    KH_DXA_RECV_Y(x->recv[r]) != sy)~		    (KH_DXA_RECV_X(x->recv[r]) != sx && 0) ||\n\t\t    (KH_DXA_RECV_Y(x->recv[r]) != sy && 0))
 834~units/dxa/dxa.c~model_dxa~dxa reset: the table is cleared by a mesh reset~	size_t keep = offsetof(struct ksim_dxa, u);~	size_t keep = 0;
 835~units/scr.c~model_dxa~scr reset: the buffer is cleared by a mesh reset~	size_t keep = offsetof(struct ksim_scr, u);~	size_t keep = 0;
-901~lib/regs.c~model_regs~register tables: a W1C bit does not clear~	      (old & r->w1c & \x7ev) | ((old | v) & r->w1s);~	      (old & r->w1c) | ((old | v) & r->w1s);
-902~lib/regs.c~model_regs~register tables: a read-only bit takes what is written~	now = (v & \x7e(r->ro | r->w1c | r->w1s)) | (old & r->ro) |~	now = (v & \x7e(r->w1c | r->w1s)) |
-903~lib/regs.c~model_regs~register tables: a clear-on-read register keeps its bits~	if (r->size && (r->rc & old)) {~	if (0) {
-904~lib/regs.c~model_regs~register tables: the decode misses a register at the probe~		if (t->reg[mid].off <= off)~		if (t->reg[mid].off < off)
-905~lib/regs.c~model_regs~register tables: only the first register of a run decodes~	if (d >= (r->n ? r->n : 1u))~	if (d >= 1u)
-906~lib/regs.c~model_regs~register tables: the upper half of a 64-bit field is written into the lower~		*(u64 *)p = (*(u64 *)p & \x7em) | ((v << r->lsb) & m);~		*(u64 *)p = (*(u64 *)p & \x7em) | (v & m);
-907~xdma/regs.c~model_regs~register tables: the channel's IRQ_MASK_W1C one register off~	{ .name = "IRQ_MASK_W1C", .off = KH_XDMA_CH_IRQ_MASK_W1C,~	{ .name = "IRQ_MASK_W1C", .off = KH_XDMA_CH_IRQ_MASK_W1C + 4,
+901~lib/regs.h~model_regs~register tables: a W1C bit does not clear~	      (old & r->w1c & \x7ev) | ((old | v) & r->w1s);~	      (old & r->w1c) | ((old | v) & r->w1s);
+902~lib/regs.h~model_regs~register tables: a read-only bit takes what is written~	now = (v & \x7e(r->ro | r->w1c | r->w1s)) | (old & r->ro) |~	now = (v & \x7e(r->w1c | r->w1s)) |
+903~lib/regs.h~model_regs~register tables: a clear-on-read register keeps its bits~	if (r->size && (r->rc & old)) {~	if (0) {
+904~lib/regs.h~model_regs~register tables: the decode takes the register before the one on the slot~	r = &t->reg[t->slot[s] - 1];~	r = &t->reg[t->slot[s] > 1 ? t->slot[s] - 2 : 0];
+905~lib/regs.h~model_regs~register tables: every register of a run decodes as its first~	*i = s - (r->off >> shift);~	*i = 0;
+906~lib/regs.h~model_regs~register tables: the upper half of a 64-bit field is written into the lower~		*(u64 *)p = (*(u64 *)p & \x7e(m << r->lsb)) | ((v & m) << r->lsb);~		*(u64 *)p = (*(u64 *)p & \x7e(m << r->lsb)) | (v & m);
+907~xdma/regs.c~model_regs~register tables: the channel's IRQ_MASK_W1C one register off~	R(c, IRQ_MASK_W1C, KH_XDMA_CH_IRQ_MASK_W1C, 1,~	R(c, IRQ_MASK_W1C, KH_XDMA_CH_IRQ_MASK_W1C + 4, 1,
 M
 }
 
