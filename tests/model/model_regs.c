@@ -12,6 +12,7 @@
  * clear-on-read alias; and the names traces print.
  */
 #include "mmesh.h"
+#include "orch.h"
 #include "regs.h"
 #include "util.h"
 #include "xdma.h"
@@ -31,6 +32,29 @@ struct want {
 #define ONE(pfx, r)		{ #r, pfx##r, 0, 1 }
 /* a run indexed by register, uapi macro M(i), n registers */
 #define RUN(pfx, r, n)		{ #r, pfx##r(0), pfx##r(1) - pfx##r(0), n }
+
+/* kh_regs.h: "Every orchestrator register is one 64-bit word" */
+static const struct want orch_want[] = {
+	ONE(KH_ORC_, CTRL), ONE(KH_ORC_, STATUS), ONE(KH_ORC_, CAPS),
+	ONE(KH_ORC_, IRQ_STAT), ONE(KH_ORC_, IRQ_EN), ONE(KH_ORC_, PROG_DST),
+	ONE(KH_ORC_, PROG_LEN), ONE(KH_ORC_, PROG_KICK),
+	ONE(KH_ORC_, PROG_STAT), ONE(KH_ORC_, PROG_CRED),
+	ONE(KH_ORC_, PROG_BASE), ONE(KH_ORC_, SIG_DONE),
+	ONE(KH_ORC_, AUX_STAT), RUN(KH_ORC_, AUX_STATW, 16),
+	RUN(KH_ORC_, TX_FLIT, KH_FLIT_WORDS), ONE(KH_ORC_, TX_KICK),
+	ONE(KH_ORC_, TX_STATUS), RUN(KH_ORC_, RX_FLIT, KH_FLIT_WORDS),
+	ONE(KH_ORC_, RX_POP), ONE(KH_ORC_, RX_STATUS),
+	/* a word per client address 0x00-0xff: aux_cfg_addr = waddr[7:0] */
+	{ "AUX_CFG", KH_ORC_AUX_CFG(0), KH_ORC_AUX_CFG(8) - KH_ORC_AUX_CFG(0),
+	  0x100 / 8 },
+	RUN(KH_ORC_, NODE_STATUS, KH_ORC_NODE_ENTRIES),
+	{ "NODE_ALIAS", KH_ORC_NODE_ALIAS,
+	  KH_ORC_NODE_STATUS(1) - KH_ORC_NODE_STATUS(0), KH_ORC_NODE_ENTRIES },
+	/* the words of the slots, up to the end of the decoded window */
+	{ "STAGE", KH_ORC_STAGE(0),
+	  (KH_ORC_STAGE(1) - KH_ORC_STAGE(0)) / KH_FLIT_WORDS,
+	  (KH_ORC_DECODE_MASK + 1 - KH_ORC_STAGE(0)) / 8 },
+};
 
 static const struct want xdma_ch_want[] = {
 	ONE(KH_XDMA_CH_, ID), ONE(KH_XDMA_CH_, CTRL),
@@ -92,6 +116,7 @@ struct file {
 #define WANT(w)		w, KSIM_ARRAY_SIZE(w)
 
 static const struct file files[] = {
+	{ "orch", &ksim_orch_regs, 8, WANT(orch_want), 0, KH_MESH_BASE(0) },
 	/* kh_xdma.h: "Every register is 32 bits wide" */
 	{ "xdma h2c", &ksim_xdma_ch_regs, 4, WANT(xdma_ch_want), 1,
 	  KH_XDMA_BLOCK(KH_XDMA_T_H2C, 0) },
@@ -407,10 +432,63 @@ TEST_F(model, status_w1c_and_clear_on_read)
 	ksim_card_destroy(c);
 }
 
+/*
+ * A mesh reset: every orchestrator register back to its reset value, but
+ * NODE_STATUS (LUTRAM with no reset clause), which keeps what a signal
+ * wrote.  And SIG_DONE, which the signal counted, clears on any write.
+ */
+TEST_F(model, orch_reset_and_sig_done)
+{
+	static const char null_map[] =
+		"xxx null xxx\nmag nul  nul\nxxx nul  xxx\n";
+	struct ksim_card *c = mh_card(null_map);
+	const struct file *f = &files[0];
+	unsigned int j;
+	u64 ns;
+
+	REQUIRE(c);
+	REQUIRE(f->t == &ksim_orch_regs);
+	mh_fast_host(c);
+	mm_null_prog(c, 0, 1, 0, 1, 1);
+	REQUIRE(mh_wait_count(c, 1, 0, 1, 1000));
+	ns = mh_ns(c, 1, 0);
+	CHECK(ns & KH_NS_VALID);
+	CHECK_EQ(mh_rd(c, KH_ORC_SIG_DONE), 1);
+	mh_wr(c, KH_ORC_SIG_DONE, 5);
+	CHECK_EQ(mh_rd(c, KH_ORC_SIG_DONE), 0);
+	/* every register with storage to ~0, as far as it takes it */
+	for (j = 0; j < f->t->n; j++)
+		if (f->t->reg[j].size)
+			wr(c, f, f->t->reg[j].off, ~0ULL);
+	CHECK_EQ(mh_rd(c, KH_ORC_PROG_LEN), 0xffff);
+	CHECK_EQ(ksim_mesh_reset(c, 0), 0);
+	ksim_run(c, KH_RST_RECOVERY_CYCLES + 1);
+	for (j = 0; j < f->t->n; j++) {
+		const struct ksim_reg *r = &f->t->reg[j];
+
+		if (r->size && !r->keep)
+			CHECK_MSG(rd(c, f, r->off) == r->reset,
+				  "orch: %s is 0x%llx after a reset", r->name,
+				  (unsigned long long)rd(c, f, r->off));
+	}
+	CHECK_EQ(mh_ns(c, 1, 0), ns);
+	CHECK_EQ(mh_rd(c, KH_ORC_NODE_ALIAS + 8 * KH_YX(1, 0)), ns);
+	ksim_card_destroy(c);
+}
+
 TEST_F(model, names_for_traces)
 {
 	char b[32];
 
+	CHECK(ksim_reg_name(&ksim_orch_regs, KH_ORC_PROG_KICK, b, sizeof(b)) > 0);
+	CHECK(!strcmp(b, "PROG_KICK"));
+	CHECK(ksim_reg_name(&ksim_orch_regs, KH_ORC_NODE_STATUS(17), b,
+			    sizeof(b)) > 0);
+	CHECK(!strcmp(b, "NODE_STATUS[17]"));
+	CHECK(ksim_reg_name(&ksim_orch_regs, KH_ORC_STAGE(3) + 16, b,
+			    sizeof(b)) > 0);
+	CHECK(!strcmp(b, "STAGE[17]"));
+	CHECK_EQ(ksim_reg_name(&ksim_orch_regs, 0x28, b, sizeof(b)), -ENOENT);
 
 	CHECK_EQ(ksim_reg_name(&ksim_xdma_ch_regs, KH_XDMA_CH_CTRL_W1S, b,
 			       sizeof(b)), 8);

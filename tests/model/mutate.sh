@@ -349,6 +349,13 @@ cat <<'M'
 905~lib/regs.h~model_regs~register tables: every register of a run decodes as its first~	*i = s - (r->off >> shift);~	*i = 0;
 906~lib/regs.h~model_regs~register tables: the upper half of a 64-bit field is written into the lower~		*(u64 *)p = (*(u64 *)p & \x7e(m << r->lsb)) | ((v & m) << r->lsb);~		*(u64 *)p = (*(u64 *)p & \x7e(m << r->lsb)) | (v & m);
 907~xdma/regs.c~model_regs~register tables: the channel's IRQ_MASK_W1C one register off~	R(c, IRQ_MASK_W1C, KH_XDMA_CH_IRQ_MASK_W1C, 1,~	R(c, IRQ_MASK_W1C, KH_XDMA_CH_IRQ_MASK_W1C + 4, 1,
+908~lib/regs.c~model_regs~register tables: a reset clears RAM with no reset clause (NODE_STATUS)~		if (r->size && !r->keep)~		if (r->size)
+909~mesh/orch.c~model_irq~IRQ addon: a W1C clears the bit an event sets in its cycle~	return v | (old & o->irq_ev);~	return v | (old & o->irq_ev & 0);
+910~mesh/orch.c~model_regs~SIG_DONE: a write stores its value instead of clearing~ksim_orch_sig_done_clear(void *dev, unsigned int i, u64 old, u64 v)\n{\n\treturn 0;~ksim_orch_sig_done_clear(void *dev, unsigned int i, u64 old, u64 v)\n{\n\treturn v;
+911~mesh/orch.c~model_credits~credits: the cycle's arithmetic overrides a host write of PROG_CRED~	o->cred_written = true;~	o->cred_written = false;
+912~mesh/orch.c~model_credits~dispatcher: PROG_KICK while running restarts the program~	if (!o->run0 && o->prog_len) {~	if (o->prog_len) {
+913~mesh/orch.c~model_credits~mailbox: TX_KICK pushes while the dispatcher runs~	if (!o->run0 && !o->tx_full0 && ksim_orch_push_tx(o, o->tx_flit) &&~	if (!o->tx_full0 && ksim_orch_push_tx(o, o->tx_flit) &&
+914~mesh/orch.c~model_regs~register tables: PROG_LEN in the hole after IRQ_EN~	R(c, PROG_LEN, KH_ORC_PROG_LEN, 1, KSIM_ORC(prog_len))~	R(c, PROG_LEN, KH_ORC_IRQ_EN + 8, 1, KSIM_ORC(prog_len))
 M
 }
 
