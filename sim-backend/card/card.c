@@ -129,7 +129,7 @@ int ksim_card_create_opts(const char *desc, const struct ksim_opts *opts,
 	if (e)
 		goto fail_sched;
 	for (i = 0; i < KH_MAX_MESHES; i++) {
-		ksim_clkwiz_init(&c->clkwiz[i]);
+		ksim_clkwiz_init(&c->clkwiz[i], c, i);
 		ksim_ddrc_init(&c->ddrc[i]);
 	}
 	for (i = 0; i < d->n_mesh; i++) {

@@ -12,6 +12,7 @@
  * clear-on-read alias; and the names traces print.
  */
 #include "mmesh.h"
+#include "clkwiz.h"
 #include "orch.h"
 #include "regs.h"
 #include "util.h"
@@ -98,6 +99,35 @@ static const struct want xdma_sgc_want[] = {
 	ONE(KH_XDMA_SGC_, CTRL_W1S), ONE(KH_XDMA_SGC_, CTRL_W1C),
 };
 
+/* kh_regs.h: "32-bit single-beat registers"; CLKOUT0..6 each */
+#define CLK_OUT(n)							\
+	{ "DIV" #n, KH_CLK_DIV(n), 0, 1 },				\
+	{ "PHASE" #n, KH_CLK_PHASE(n), 0, 1 },				\
+	{ "DUTY" #n, KH_CLK_DUTY(n), 0, 1 }
+
+static const struct want clkwiz_want[] = {
+	ONE(KH_CLK_, SW_RST), ONE(KH_CLK_, STATUS), ONE(KH_CLK_, CFG0),
+	CLK_OUT(0), CLK_OUT(1), CLK_OUT(2), CLK_OUT(3), CLK_OUT(4),
+	CLK_OUT(5), CLK_OUT(6), ONE(KH_CLK_, LOAD),
+};
+
+/*
+ * kh_regs.h: "32-bit registers"; each run of first-failing or
+ * fault-injection words fills its block up to the next register.
+ */
+static const struct want ddrc_want[] = {
+	ONE(KH_DDRC_, ECC_STATUS), ONE(KH_DDRC_, ECC_EN_IRQ),
+	ONE(KH_DDRC_, ECC_ONOFF), ONE(KH_DDRC_, CE_CNT),
+	RUN(KH_DDRC_, CE_FFD, (KH_DDRC_CE_FFE - KH_DDRC_CE_FFD(0)) / 4),
+	ONE(KH_DDRC_, CE_FFE),
+	RUN(KH_DDRC_, CE_FFA, (KH_DDRC_UE_FFD(0) - KH_DDRC_CE_FFA(0)) / 4),
+	RUN(KH_DDRC_, UE_FFD, (KH_DDRC_UE_FFE - KH_DDRC_UE_FFD(0)) / 4),
+	ONE(KH_DDRC_, UE_FFE),
+	RUN(KH_DDRC_, UE_FFA, (KH_DDRC_FI_D(0) - KH_DDRC_UE_FFA(0)) / 4),
+	RUN(KH_DDRC_, FI_D, (KH_DDRC_FI_ECC - KH_DDRC_FI_D(0)) / 4),
+	ONE(KH_DDRC_, FI_ECC),
+};
+
 /*
  * A register file: its table, the width its uapi header gives its
  * registers, the expectations, and where mesh 0's (or the card's) copy
@@ -117,6 +147,9 @@ struct file {
 
 static const struct file files[] = {
 	{ "orch", &ksim_orch_regs, 8, WANT(orch_want), 0, KH_MESH_BASE(0) },
+	{ "clkwiz", &ksim_clkwiz_regs, 4, WANT(clkwiz_want), 0,
+	  KH_CLKWIZ_BASE(0) },
+	{ "ddrc", &ksim_ddrc_regs, 4, WANT(ddrc_want), 0, KH_DDRC_BASE(0) },
 	/* kh_xdma.h: "Every register is 32 bits wide" */
 	{ "xdma h2c", &ksim_xdma_ch_regs, 4, WANT(xdma_ch_want), 1,
 	  KH_XDMA_BLOCK(KH_XDMA_T_H2C, 0) },
@@ -476,6 +509,31 @@ TEST_F(model, orch_reset_and_sig_done)
 	ksim_card_destroy(c);
 }
 
+/*
+ * The clock wizard's space outside its table: every other word of
+ * 0x000-0x7ff holds what is written (CLKCFG1 among them), above it
+ * nothing; the outputs' count is the table's.
+ */
+TEST_F(model, clkwiz_space_outside_the_table)
+{
+	struct ksim_card *c = mh_card("saxpy");
+	u32 b = KH_CLKWIZ_BASE(0);
+
+	REQUIRE(c);
+	CHECK_EQ(KSIM_ARRAY_SIZE(clkwiz_want), 4 + 3 * KH_CLK_OUTPUTS);
+	mh_fast_host(c);
+	ksim_bar_write32(c, 0, b + KH_CLK_CFG0 + 4, 0x1234);
+	ksim_bar_write32(c, 0, b + 0x100, 0x5678);
+	ksim_bar_write32(c, 0, b + 0x7fc, 0x9abc);
+	ksim_bar_write32(c, 0, b + 0x800, 0xdef0);
+	CHECK_EQ(ksim_bar_read32(c, 0, b + KH_CLK_CFG0 + 4), 0x1234);
+	CHECK_EQ(ksim_bar_read32(c, 0, b + 0x100), 0x5678);
+	CHECK_EQ(ksim_bar_read32(c, 0, b + 0x7fc), 0x9abc);
+	CHECK_EQ(ksim_bar_read32(c, 0, b + 0x800), 0);
+	CHECK(mm_clk_rd(c, 0, KH_CLK_STATUS) & KH_CLK_LOCKED);
+	ksim_card_destroy(c);
+}
+
 TEST_F(model, names_for_traces)
 {
 	char b[32];
@@ -489,6 +547,11 @@ TEST_F(model, names_for_traces)
 			    sizeof(b)) > 0);
 	CHECK(!strcmp(b, "STAGE[17]"));
 	CHECK_EQ(ksim_reg_name(&ksim_orch_regs, 0x28, b, sizeof(b)), -ENOENT);
+	CHECK(ksim_reg_name(&ksim_clkwiz_regs, KH_CLK_DUTY(5), b, sizeof(b)) > 0);
+	CHECK(!strcmp(b, "DUTY5"));
+	/* the stored rest of the wizard's space has no names */
+	CHECK_EQ(ksim_reg_name(&ksim_clkwiz_regs, KH_CLK_CFG0 + 4, b, sizeof(b)),
+		 -ENOENT);
 
 	CHECK_EQ(ksim_reg_name(&ksim_xdma_ch_regs, KH_XDMA_CH_CTRL_W1S, b,
 			       sizeof(b)), 8);

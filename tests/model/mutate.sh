@@ -54,7 +54,7 @@ cat <<'M'
 113~card/bar.c~model_multi~BAR0: every window decodes to mesh 0~	*m = ksim_card_mesh(c, *n);~	*m = ksim_card_mesh(c, 0);
 114~card/cardbus.c~model_multi~DMA: every window lands in mesh 0's DRAM~	m = ksim_card_mesh(c, win - 1);~	m = ksim_card_mesh(c, 0);
 115~card/clkwiz.c~model_clk~clock wizard: losing lock does not reset the mesh~	ksim_mesh_reset_hold(c->mesh[mesh], w->lock_at + KH_RST_RELEASE_CYCLES);~	(void)0;
-116~card/clkwiz.c~model_clk~clock wizard: a duty of 0 is accepted~	if (ksim_clk_is_duty(off) && !v)\n\t\treturn;~
+116~card/clkwiz.c~model_clk~clock wizard: a duty of 0 is accepted~	return v ? v : old;~	return v;
 117~mesh/reset.c~model_clk~reset: no recovery window after the release~	m->rst.ready = release + KH_RST_RECOVERY_CYCLES;~	m->rst.ready = release;
 118~mesh/reset.c~model_clk~reset: a flit forced into an endpoint in recovery is kept~	if (ksim_mesh_recovering(g->mesh)) {~	if (0) {
 119~card/bar.c~model_clk~reset: host writes land while the mesh is in reset~		if (ksim_mesh_recovering(m)) {~		if (0) {
@@ -72,8 +72,8 @@ cat <<'M'
 131~mesh/l2.c~model_l2~L2: a second addon request while a reply is pending is answered~	if (a->ctrl_pend) {\n\t\ta->ctrl_dropped++;~	if (0) {\n\t\ta->ctrl_dropped++;
 132~card/builtin.c~model_sx~built-ins: saxpy without profile rtl (ship values: every unit cu_version 4)~cu_version saxpy_cu's own (1)\\n"\n\t  "profile rtl\\n"~cu_version saxpy_cu's own (1)\\n"
 133~mesh/reset.c~model_clk~reset: the gate does not hold noc_in_busy~	return ksim_mesh_recovering(g->mesh) || g->inner->ops->busy(g->inner);~	return g->inner->ops->busy(g->inner);
-134~card/ddrc.c~model_clk~DDR controller: ECC off at reset~	d->ecc_onoff = 1;~	d->ecc_onoff = 0;
-135~card/clkwiz.c~model_clk~clock wizard: a LOAD that changes nothing drops lock~		if (!memcmp(next, w->run, sizeof(next)))\n\t\t\treturn;~
+134~card/ddrc.c~model_clk~DDR controller: ECC off at reset~.reset = 1, .ro = \x7e1ULL)~.reset = 0, .ro = \x7e1ULL)
+135~card/clkwiz.c~model_clk~clock wizard: a LOAD that changes nothing drops lock~	if (!memcmp(next, w->run, sizeof(next)))\n\t\treturn;~
 136~mesh/l2.c~model_multi~L2: the adapter replies from (0,0), not the unit's coordinate~	ksim_ctrl_reply(r, req, a->x, a->y, idx, ksim_l2_reg(a, idx));~	ksim_ctrl_reply(r, req, 0, 0, idx, ksim_l2_reg(a, idx));
 301~obs/checker.c~model_check~checker rule 1: a refused link may lose its flit before it is taken~		if (l->valid && !memcmp(&l->reg, &ol->held, sizeof(l->reg)))\n\t\t\tcontinue;~		continue;
 302~obs/checker.c~model_check~checker rule 1: a send_* offer may change after a refusal~	if (ou->send_prev && !ou->send_matched) {~	if (0) {
@@ -356,6 +356,9 @@ cat <<'M'
 912~mesh/orch.c~model_credits~dispatcher: PROG_KICK while running restarts the program~	if (!o->run0 && o->prog_len) {~	if (o->prog_len) {
 913~mesh/orch.c~model_credits~mailbox: TX_KICK pushes while the dispatcher runs~	if (!o->run0 && !o->tx_full0 && ksim_orch_push_tx(o, o->tx_flit) &&~	if (!o->tx_full0 && ksim_orch_push_tx(o, o->tx_flit) &&
 914~mesh/orch.c~model_regs~register tables: PROG_LEN in the hole after IRQ_EN~	R(c, PROG_LEN, KH_ORC_PROG_LEN, 1, KSIM_ORC(prog_len))~	R(c, PROG_LEN, KH_ORC_IRQ_EN + 8, 1, KSIM_ORC(prog_len))
+915~card/clkwiz.c~model_clk~clock wizard: CLKOUT1 built to divide 4 (300 MHz, not 600)~	KSIM_CLK_OUT(R, c, 1, 2)~	KSIM_CLK_OUT(R, c, 1, 4)
+916~card/clkwiz.c~model_regs~clock wizard: the rest of 0x000-0x7ff keeps nothing~	if (off / 4 < KSIM_CLKWIZ_REGS)\n\t\tw->reg[off / 4] = (u32)v;~	if (0)\n\t\tw->reg[off / 4] = (u32)v;
+917~card/ddrc.c~model_clk~DDR controller: CE_CNT keeps 16 bits~.ro = \x7e0xffULL)~.ro = \x7e0xffffULL)
 M
 }
 
