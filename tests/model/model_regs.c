@@ -13,6 +13,8 @@
  */
 #include "mmesh.h"
 #include "clkwiz.h"
+#include "ilink.h"
+#include "mover.h"
 #include "orch.h"
 #include "regs.h"
 #include "util.h"
@@ -128,6 +130,17 @@ static const struct want ddrc_want[] = {
 	ONE(KH_DDRC_, FI_ECC),
 };
 
+/* the AUX_CFG clients: 64-bit words, client offsets 0x00-0x7f, 0x80-0xff */
+static const struct want mover_want[] = {
+	ONE(KH_MV_, CMD), ONE(KH_MV_, WALK_BASE), ONE(KH_MV_, WALK_DIM),
+	ONE(KH_MV_, AXIS), ONE(KH_MV_, AXIS_WIN), ONE(KH_MV_, INDEX),
+	ONE(KH_MV_, SEED), ONE(KH_MV_, IMM), ONE(KH_MV_, GATHER),
+};
+
+static const struct want ilink_want[] = {
+	ONE(KH_IL_, CTRL), ONE(KH_IL_, MESH_ID), ONE(KH_IL_, DOORBELL),
+};
+
 /*
  * A register file: its table, the width its uapi header gives its
  * registers, the expectations, and where mesh 0's (or the card's) copy
@@ -150,6 +163,8 @@ static const struct file files[] = {
 	{ "clkwiz", &ksim_clkwiz_regs, 4, WANT(clkwiz_want), 0,
 	  KH_CLKWIZ_BASE(0) },
 	{ "ddrc", &ksim_ddrc_regs, 4, WANT(ddrc_want), 0, KH_DDRC_BASE(0) },
+	{ "mover", &ksim_mover_regs, 8, WANT(mover_want), -1, 0 },
+	{ "ilink", &ksim_ilink_regs, 8, WANT(ilink_want), -1, 0 },
 	/* kh_xdma.h: "Every register is 32 bits wide" */
 	{ "xdma h2c", &ksim_xdma_ch_regs, 4, WANT(xdma_ch_want), 1,
 	  KH_XDMA_BLOCK(KH_XDMA_T_H2C, 0) },

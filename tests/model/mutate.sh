@@ -139,7 +139,7 @@ cat <<'M'
 262~mesh/ilink.c~model_ilink~interlink: a remote descriptor without an ack raises nothing~				ksim_ilink_fault(il, KH_IL_FAULT_ACK0);~				(void)0;
 263~mesh/ilink.c~model_ilink~interlink: a doorbell counts on arrival, before earlier writes land~		if (il->writes_landed < il->bell_snap[s])\n\t\t\treturn false;~		if (0)\n\t\t\treturn false;
 264~mesh/ilink.c~model_ilink~interlink: caps read while disabled~		return il->enable ? KH_IL_CAPS(il->mesh_id) : 0;~		return KH_IL_CAPS(il->mesh_id);
-265~mesh/ilink.c~model_ilink~interlink: 0x80 [2] does not clear the faults~		if (v & KH_IL_CTRL_CLR_FAULTS)\n\t\t\til->faults = 0;~		if (0)\n\t\t\til->faults = 0;
+265~mesh/ilink.c~model_ilink~interlink: 0x80 [2] does not clear the faults~	if (v & KH_IL_CTRL_CLR_FAULTS)\n\t\til->faults = 0;~	if (0)\n\t\til->faults = 0;
 266~mesh/mag.c~model_ilink~MAG: aliasing another mesh's address sets no RD_REMOTE~		ksim_ilink_fault(g->il, KH_IL_FAULT_RD_REMOTE);~		(void)0;
 267~mesh/ilink.c~model_ilink~interlink: sending without a credit~		if (!l->credits[cls[i]]) {~		if (0) {
 268~mesh/ilink.c~model_ilink~interlink: a hop takes one cycle, not il_hop_latency~	w->at = now + il->hop_latency;~	w->at = now + 1;
@@ -359,6 +359,8 @@ cat <<'M'
 915~card/clkwiz.c~model_clk~clock wizard: CLKOUT1 built to divide 4 (300 MHz, not 600)~	KSIM_CLK_OUT(R, c, 1, 2)~	KSIM_CLK_OUT(R, c, 1, 4)
 916~card/clkwiz.c~model_regs~clock wizard: the rest of 0x000-0x7ff keeps nothing~	if (off / 4 < KSIM_CLKWIZ_REGS)\n\t\tw->reg[off / 4] = (u32)v;~	if (0)\n\t\tw->reg[off / 4] = (u32)v;
 917~card/ddrc.c~model_clk~DDR controller: CE_CNT keeps 16 bits~.ro = \x7e0xffULL)~.ro = \x7e0xffffULL)
+918~mesh/mover.c~model_mover~mover: the PRNG seed register keeps nothing~	R(c, SEED, KH_MV_SEED, 1, KSIM_MV(r.seed))~	R(c, SEED, KH_MV_SEED, 1, .ro = KSIM_REG_ALL)
+919~mesh/mover.c~model_regs~register tables: the mover's GATHER one register off~	R(c, GATHER, KH_MV_GATHER, 1,~	R(c, GATHER, KH_MV_GATHER + 8, 1,
 M
 }
 
