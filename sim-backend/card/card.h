@@ -42,5 +42,12 @@ struct ksim_sched *ksim_card_sched(struct ksim_card *c);
 struct ksim_mesh *ksim_card_mesh(struct ksim_card *c, unsigned int n);
 /* A mesh's reset window changed: be stepped when the next one ends. */
 void ksim_card_rst_timer(struct ksim_card *c);
+/*
+ * For a trace line, the register(s) a host access of BAR bar reaches:
+ * "orch PROG_KICK", "orch PROG_STAT.hi" (a 32-bit half), "clkwiz
+ * SW_RST+STATUS" (a 64-bit access of two), "xdma h2c0 STATUS_RC", or the
+ * offset in hex ("none 0x400000": nothing decodes it).  As snprintf.
+ */
+int ksim_bar_reg_name(unsigned int bar, u32 off, bool wide, char *b, size_t n);
 
 #endif /* KSIM_CARD_H */

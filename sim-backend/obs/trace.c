@@ -19,7 +19,7 @@ struct ksim_trace {
 };
 
 static const char *const ksim_class_name[] = {
-	"hop", "unit", "ctrl", "orch", "dma", "drop", "inject", "check",
+	"hop", "unit", "ctrl", "orch", "dma", "drop", "inject", "check", "reg",
 };
 
 static int ksim_trace_alloc(struct ksim_obs *o, u64 want)
@@ -81,7 +81,7 @@ static int ksim_trace_classes(const struct ksim_word *val, u32 *mask, char *err,
 			*mask |= 1u << j;
 		else
 			return ksim_refuse(err, errlen,
-					   "trace on: unknown event class '%.*s' (hop, unit, ctrl, orch, dma, drop, inject, check, all)",
+					   "trace on: unknown event class '%.*s' (hop, unit, ctrl, orch, dma, drop, inject, check, all, reg)",
 					   ksim_cmd_quote(&one), one.s);
 	} while (more);
 	return 0;
@@ -223,6 +223,7 @@ static const char *const ksim_tr_word[KSIM_TR_KINDS] = {
 	[KSIM_TR_UNIT_DROP] = "drop", [KSIM_TR_MEM_NODATA] = "drop",
 	[KSIM_TR_DMA] = "dma", [KSIM_TR_INJECT] = "inject",
 	[KSIM_TR_VIOL] = "violation", [KSIM_TR_XDMA] = "xdma",
+	[KSIM_TR_REG] = "reg",
 };
 
 /* the rest of an XDMA engine event's line */
@@ -248,6 +249,21 @@ static int ksim_xdma_ev_line(const struct ksim_trace_ev *ev, char *b, size_t n)
 	return snprintf(b, n, "\n");
 }
 
+/* the rest of a register access's line: the register, the value */
+static int ksim_reg_ev_line(const struct ksim_trace_ev *ev, char *b, size_t n)
+{
+	const char *dir = ev->d & KSIM_TRR_WRITE ? "write" : "read";
+	char name[80];
+
+	ksim_bar_reg_name(ev->d & KSIM_TRR_BAR1 ? 1 : 0, ev->a,
+			  ev->d & KSIM_TRR_WIDE, name, sizeof(name));
+	if (ev->d & KSIM_TRR_WIDE)
+		return snprintf(b, n, " %s %s=0x%016llx\n", name, dir,
+				(unsigned long long)ev->v);
+	return snprintf(b, n, " %s %s=0x%08llx\n", name, dir,
+			(unsigned long long)ev->v);
+}
+
 static int ksim_ev_line(const struct ksim_trace_ev *ev, char *b, size_t n)
 {
 	char name[24];
@@ -259,6 +275,8 @@ static int ksim_ev_line(const struct ksim_trace_ev *ev, char *b, size_t n)
 	else if (ev->kind == KSIM_TR_XDMA)
 		k = snprintf(b, n, "%llu - xdma %s", (unsigned long long)ev->cycle,
 			     ev->c == KSIM_XT_IRQ ? "irq" : ev->d ? "c2h" : "h2c");
+	else if (ev->kind == KSIM_TR_REG && ev->mesh == 0xff)
+		k = snprintf(b, n, "%llu - reg", (unsigned long long)ev->cycle);
 	else if (ev->kind < KSIM_TR_KINDS)
 		k = snprintf(b, n, "%llu %u %s", (unsigned long long)ev->cycle,
 			     ev->mesh, ksim_tr_word[ev->kind]);
@@ -335,6 +353,8 @@ static int ksim_ev_line(const struct ksim_trace_ev *ev, char *b, size_t n)
 				    ev->y);
 	case KSIM_TR_XDMA:
 		return k + ksim_xdma_ev_line(ev, b, n);
+	case KSIM_TR_REG:
+		return k + ksim_reg_ev_line(ev, b, n);
 	}
 	return k + snprintf(b, n, "\n");
 }

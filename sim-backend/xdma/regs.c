@@ -236,6 +236,28 @@ static const struct ksim_regs *ksim_xdma_block(struct ksim_xdma *x, u32 off,
 	return *dev ? t : NULL;
 }
 
+int ksim_xdma_reg_name(u32 off, char *b, size_t n)
+{
+	static const char *const block[16] = {
+		[KH_XDMA_T_H2C] = "h2c", [KH_XDMA_T_C2H] = "c2h",
+		[KH_XDMA_T_IRQ] = "irq", [KH_XDMA_T_CONFIG] = "config",
+		[KH_XDMA_T_H2C_SGDMA] = "h2c_sgdma",
+		[KH_XDMA_T_C2H_SGDMA] = "c2h_sgdma",
+		[KH_XDMA_T_SGDMA_COMMON] = "sgdma_common",
+	};
+	unsigned int target = (off >> 12) & 0xf, chan = (off >> 8) & 0xf;
+	const struct ksim_regs *t = ksim_xdma_block_regs[target];
+	char name[24];
+
+	if (!t)
+		return snprintf(b, n, "0x%x", off);
+	if (ksim_reg_name(t, off & 0xff, name, sizeof(name)) < 0)
+		snprintf(name, sizeof(name), "0x%x", off & 0xff);
+	if (t == &ksim_xdma_ch_regs || t == &ksim_xdma_sg_regs)
+		return snprintf(b, n, "%s%u %s", block[target], chan, name);
+	return snprintf(b, n, "%s %s", block[target], name);
+}
+
 u32 ksim_xdma_read(struct ksim_xdma *x, u32 off)
 {
 	void *dev = NULL;

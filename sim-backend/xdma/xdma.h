@@ -195,6 +195,8 @@ u32 ksim_xdma_read(struct ksim_xdma *x, u32 off);
 void ksim_xdma_write(struct ksim_xdma *x, u32 off, u32 v);
 /* every register to its reset value (at creation) */
 void ksim_xdma_regs_reset(struct ksim_xdma *x);
+/* "h2c0 CTRL_W1S", "irq USER_VEC[1]": a BAR1 offset for a trace */
+int ksim_xdma_reg_name(u32 off, char *b, size_t n);
 /*
  * The register tables, at offsets in their block: a channel's (the
  * device is the struct ksim_xdma_chan), a channel's SGDMA block (the

@@ -361,6 +361,8 @@ cat <<'M'
 917~card/ddrc.c~model_clk~DDR controller: CE_CNT keeps 16 bits~.ro = \x7e0xffULL)~.ro = \x7e0xffffULL)
 918~mesh/mover.c~model_mover~mover: the PRNG seed register keeps nothing~	R(c, SEED, KH_MV_SEED, 1, KSIM_MV(r.seed))~	R(c, SEED, KH_MV_SEED, 1, .ro = KSIM_REG_ALL)
 919~mesh/mover.c~model_regs~register tables: the mover's GATHER one register off~	R(c, GATHER, KH_MV_GATHER, 1,~	R(c, GATHER, KH_MV_GATHER + 8, 1,
+920~obs/trace.c~model_regs~trace: events=all takes the opt-in register accesses~		if (ksim_word_is(&one, "all"))\n\t\t\t*mask = KSIM_TRC_ALL;~		if (ksim_word_is(&one, "all"))\n\t\t\t*mask = KSIM_TRC_ALL | KSIM_TRC_REG;
+921~card/bar.c~model_regs~trace: a 64-bit access of two 32-bit registers names the low one only~	if (!wide)\n\t\treturn snprintf(b, n, "%s %s", t->name, lo);~	if (1)\n\t\treturn snprintf(b, n, "%s %s", t->name, lo);
 M
 }
 
