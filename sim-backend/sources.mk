@@ -24,6 +24,7 @@ KH_SIM_SOURCES := \
 	lib/lex.c \
 	lib/mxfp7.c \
 	lib/params.c \
+	lib/regs.c \
 	lib/tbuf.c \
 	mesh/dram.c \
 	mesh/ilink.c \

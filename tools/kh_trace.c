@@ -12,9 +12,10 @@
  * The text comes from ksim_trace_text(), libkohaku's
  * kohaku_sim_read(dev, "trace", ...) or kohaku_sim.ko's debugfs file
  * /sys/kernel/debug/kohaku_sim/cardN/trace.  One process per mesh (and
- * one for the host), one track per unit, link and orchestrator: a unit's
- * instructions are spans from accept to retire, hops are one cycle on
- * their link, everything else is an instant.  Time is the mesh clock's.
+ * one for the host), one track per unit, link and orchestrator, and one
+ * for the host's register accesses (events=reg): a unit's instructions
+ * are spans from accept to retire, hops are one cycle on their link,
+ * everything else is an instant.  Time is the mesh clock's.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -272,6 +273,18 @@ static void line(char *l)
 	    !strcmp(ev, "signal")) {
 		t = track(pid, "orchestrator");
 		snprintf(name, sizeof(name), "%s %s", ev, where);
+		instant(t, name, cyc, rest);
+		return;
+	}
+	if (!strcmp(ev, "reg")) {
+		/* "orch PROG_KICK write=0x1": the register and direction */
+		char *eq;
+
+		t = track(pid, "registers");
+		snprintf(name, sizeof(name), "%s", rest);
+		eq = strchr(name, '=');
+		if (eq)
+			*eq = 0;
 		instant(t, name, cyc, rest);
 		return;
 	}

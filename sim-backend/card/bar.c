@@ -12,9 +12,20 @@
  * writes.  Writes to a mesh control window are lost while that mesh is in
  * reset or recovering from it.  Every access first runs the card forward
  * by its cost; a write lands in the last cycle of its cost.
+ *
+ * The register files behind the windows are tables (lib/regs.h); the
+ * window decode is not one.  A window is an address range routed to a
+ * mesh's register file (QEMU's MemoryRegion and its subregions, not a
+ * RegisterAccessInfo): it has no value, masks or reset, and what happens
+ * between the host and a file (the 32-in-64 convention, the strobes the
+ * orchestrator ignores, the writes lost in reset, ~0 for an unaligned or
+ * out-of-BAR access) is the bus's, so it stays here as code.  Host
+ * accesses go to the trace when it asks for them (class reg, opt-in),
+ * named from the tables.
  */
 #include "card.h"
 #include "mag.h"
+#include "obs.h"
 #include "xdma.h"
 
 enum ksim_bar_target {
@@ -24,29 +35,35 @@ enum ksim_bar_target {
 	KSIM_BAR_CLKWIZ,
 };
 
+/* The window of a BAR0 offset, its mesh and the offset in it. */
+static unsigned int ksim_bar_window(u32 off, unsigned int *n, u32 *rel)
+{
+	if (off < KH_DDRC_BASE(KH_MAX_MESHES)) {
+		*n = off / KH_DDRC_SIZE;
+		*rel = off & (KH_DDRC_SIZE - 1);
+		return KSIM_BAR_DDRC;
+	}
+	if (off >= KH_MESH_BASE(0) && off < KH_MESH_BASE(KH_MAX_MESHES)) {
+		*n = (off - KH_MESH_BASE(0)) / KH_MESH_SIZE;
+		*rel = off & (KH_MESH_SIZE - 1);
+		return KSIM_BAR_ORCH;
+	}
+	if (off >= KH_CLKWIZ_BASE(0) && off < KH_CLKWIZ_BASE(KH_MAX_MESHES)) {
+		*n = (off - KH_CLKWIZ_BASE(0)) / KH_CLKWIZ_SIZE;
+		*rel = off & (KH_CLKWIZ_SIZE - 1);
+		return KSIM_BAR_CLKWIZ;
+	}
+	return KSIM_BAR_NONE;	/* unmapped space reads 0 */
+}
+
 static unsigned int ksim_bar_decode(struct ksim_card *c, u32 off,
 				  struct ksim_mesh **m, unsigned int *n,
 				  u32 *rel)
 {
-	unsigned int t = KSIM_BAR_NONE;
+	unsigned int t = ksim_bar_window(off, n, rel);
 
-	if (off < KH_DDRC_BASE(KH_MAX_MESHES)) {
-		*n = off / KH_DDRC_SIZE;
-		*rel = off & (KH_DDRC_SIZE - 1);
-		t = KSIM_BAR_DDRC;
-	} else if (off >= KH_MESH_BASE(0) &&
-		   off < KH_MESH_BASE(KH_MAX_MESHES)) {
-		*n = (off - KH_MESH_BASE(0)) / KH_MESH_SIZE;
-		*rel = off & (KH_MESH_SIZE - 1);
-		t = KSIM_BAR_ORCH;
-	} else if (off >= KH_CLKWIZ_BASE(0) &&
-		   off < KH_CLKWIZ_BASE(KH_MAX_MESHES)) {
-		*n = (off - KH_CLKWIZ_BASE(0)) / KH_CLKWIZ_SIZE;
-		*rel = off & (KH_CLKWIZ_SIZE - 1);
-		t = KSIM_BAR_CLKWIZ;
-	}
 	if (t == KSIM_BAR_NONE)
-		return t;	/* unmapped space reads 0 */
+		return t;
 	*m = ksim_card_mesh(c, *n);
 	return *m ? t : KSIM_BAR_NONE;
 }
@@ -119,13 +136,72 @@ static void ksim_bar0_write(struct ksim_card *card, u32 offset, u64 value,
 	}
 }
 
+/* ---- the register-access trace (obs/trace.c, class reg) ---- */
+
+/* the register at rel of table t, or rel in hex */
+static void ksim_bar_reg1(const struct ksim_regs *t, u32 rel, char *b,
+			  size_t n)
+{
+	if (ksim_reg_name(t, rel, b, n) < 0)
+		snprintf(b, n, "0x%x", rel);
+}
+
+int ksim_bar_reg_name(unsigned int bar, u32 off, bool wide, char *b, size_t n)
+{
+	const struct ksim_regs *t;
+	char lo[32], hi[32];
+	unsigned int mesh, w;
+	u32 rel = 0;
+
+	if (bar == 1) {
+		if (off & 3 || off >= KH_XDMA_BAR_SIZE)
+			return snprintf(b, n, "none 0x%x", off);
+		ksim_xdma_reg_name(off, lo, sizeof(lo));
+		return snprintf(b, n, "xdma %s", lo);
+	}
+	w = ksim_bar_window(off, &mesh, &rel);
+	if (off & (wide ? 7 : 3) || off >= KH_BAR0_SIZE || w == KSIM_BAR_NONE)
+		return snprintf(b, n, "none 0x%x", off);
+	if (w == KSIM_BAR_ORCH) {
+		/* 64-bit registers: a 32-bit access is a half of one */
+		ksim_bar_reg1(&ksim_orch_regs, rel & ~7u, lo, sizeof(lo));
+		return snprintf(b, n, "orch %s%s", lo,
+				wide ? "" : rel & 4 ? ".hi" : ".lo");
+	}
+	/* 32-bit registers: a 64-bit access reaches two */
+	t = w == KSIM_BAR_DDRC ? &ksim_ddrc_regs : &ksim_clkwiz_regs;
+	ksim_bar_reg1(t, rel, lo, sizeof(lo));
+	if (!wide)
+		return snprintf(b, n, "%s %s", t->name, lo);
+	ksim_bar_reg1(t, rel + 4, hi, sizeof(hi));
+	return snprintf(b, n, "%s %s+%s", t->name, lo, hi);
+}
+
+/* A host access to the observers, when one watches them (the trace, opt-in). */
+static void ksim_bar_report(struct ksim_card *card, u32 off, u64 v,
+			    unsigned int flags)
+{
+	unsigned int mesh = 0xff;
+	u32 rel;
+
+	if (!card->obs->regs_watched)
+		return;
+	if (!(flags & KSIM_TRR_BAR1))
+		ksim_bar_window(off, &mesh, &rel);	/* none: mesh - */
+	ksim_obs_host_reg(card->obs, mesh, off, v, flags);
+}
+
 u64 ksim_read64(struct ksim_card *card, u32 offset)
 {
+	u64 v = ~0ULL;
+
 	card->host_reads++;
 	ksim_run(card, card->timing.read_cycles);
-	if (offset & 7 || offset >= KH_BAR0_SIZE)
-		return ~0ULL;
-	return ksim_bar0_read(card, offset);
+	if (!(offset & 7) && offset < KH_BAR0_SIZE)
+		v = ksim_bar0_read(card, offset);
+	if (ksim_unlikely(card->obs))
+		ksim_bar_report(card, offset, v, KSIM_TRR_WIDE);
+	return v;
 }
 
 void ksim_write64(struct ksim_card *card, u32 offset, u64 value)
@@ -134,6 +210,9 @@ void ksim_write64(struct ksim_card *card, u32 offset, u64 value)
 
 	card->host_writes++;
 	ksim_run(card, cost ? cost - 1 : 0);
+	if (ksim_unlikely(card->obs))
+		ksim_bar_report(card, offset, value,
+			       KSIM_TRR_WRITE | KSIM_TRR_WIDE);
 	if (!(offset & 7) && offset < KH_BAR0_SIZE)
 		ksim_bar0_write(card, offset, value, true);
 	ksim_run(card, 1);
@@ -148,13 +227,20 @@ u32 ksim_bar_size(unsigned int bar)
 
 u32 ksim_bar_read32(struct ksim_card *card, unsigned int bar, u32 offset)
 {
+	u32 v = ~0u;
+
 	card->host_reads++;
 	ksim_run(card, card->timing.read_cycles);
-	if (offset & 3 || offset >= ksim_bar_size(bar))
-		return ~0u;
-	if (bar == 1)
-		return ksim_xdma_read(card->xdma, offset);
-	return (u32)(ksim_bar0_read(card, offset & ~7u) >> (offset & 4 ? 32 : 0));
+	if (!(offset & 3) && offset < ksim_bar_size(bar)) {
+		if (bar == 1)
+			v = ksim_xdma_read(card->xdma, offset);
+		else
+			v = (u32)(ksim_bar0_read(card, offset & ~7u) >>
+				  (offset & 4 ? 32 : 0));
+	}
+	if (ksim_unlikely(card->obs) && bar <= 1)
+		ksim_bar_report(card, offset, v, bar ? KSIM_TRR_BAR1 : 0);
+	return v;
 }
 
 void ksim_bar_write32(struct ksim_card *card, unsigned int bar, u32 offset,
@@ -164,6 +250,9 @@ void ksim_bar_write32(struct ksim_card *card, unsigned int bar, u32 offset,
 
 	card->host_writes++;
 	ksim_run(card, cost ? cost - 1 : 0);
+	if (ksim_unlikely(card->obs) && bar <= 1)
+		ksim_bar_report(card, offset, value, KSIM_TRR_WRITE |
+			       (bar ? KSIM_TRR_BAR1 : 0));
 	if (!(offset & 3) && offset < ksim_bar_size(bar)) {
 		if (bar == 1)
 			ksim_xdma_write(card->xdma, offset, value);

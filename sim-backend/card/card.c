@@ -62,6 +62,7 @@ static int ksim_card_observers(struct ksim_card *c,
 	w.xdma = c->xdma;
 	w.clock_mhz = c->clock_mhz;
 	w.wizard_reset = ksim_card_wizard_reset;
+	w.reg_name = ksim_bar_reg_name;
 	w.ctx = c;
 	if (opts) {
 		w.violation = opts->violation;
@@ -117,7 +118,7 @@ int ksim_card_create_opts(const char *desc, const struct ksim_opts *opts,
 	ksim_log_init(&c->log, KSIM_LOG_BUDGET);
 	ksim_sched_init(&c->sched);
 	for (i = 0; i < KH_MAX_MESHES; i++) {
-		ksim_clkwiz_init(&c->clkwiz[i]);
+		ksim_clkwiz_init(&c->clkwiz[i], c, i);
 		ksim_ddrc_init(&c->ddrc[i]);
 	}
 	mw.sched = &c->sched;

@@ -56,5 +56,12 @@ int ksim_card_command_lines(struct ksim_card *card, const struct ksim_desc *d,
 			    char *err, size_t errlen);
 /* Mesh n's IRQ addon level (a struct ksim_irq_pin's handler, card/irq.c). */
 void ksim_card_irq_in(void *opaque, unsigned int mesh, bool level);
+/*
+ * For a trace line, the register(s) a host access of BAR bar reaches:
+ * "orch PROG_KICK", "orch PROG_STAT.hi" (a 32-bit half), "clkwiz
+ * SW_RST+STATUS" (a 64-bit access of two), "xdma h2c0 STATUS_RC", or the
+ * offset in hex ("none 0x400000": nothing decodes it).  As snprintf.
+ */
+int ksim_bar_reg_name(unsigned int bar, u32 off, bool wide, char *b, size_t n);
 
 #endif /* KSIM_CARD_H */

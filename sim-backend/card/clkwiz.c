@@ -11,61 +11,17 @@
  * for KH_CLK_LOCK_CYCLES; the mesh's proc_sys_reset holds resetn low
  * while unlocked and releases it KH_RST_RELEASE_CYCLES after relock.
  * Duty registers read back 0 and ignore a write of 0, as on the IP.  The
- * model does not slow the mesh down: it runs at 300 MHz whatever the
- * dividers say.
+ * registers are a table (lib/regs.h), the rest of 0x000-0x7ff stored,
+ * above it nothing.  The model does not slow the mesh down: it runs at
+ * 300 MHz whatever the dividers say.
  */
 #include "clkwiz.h"
 #include "card.h"
 #include "reset.h"
 
-static bool ksim_clk_is_duty(u32 off)
-{
-	return off >= KH_CLK_DUTY(0) && off <= KH_CLK_DUTY(KH_CLK_OUTPUTS - 1) &&
-	       (off - KH_CLK_DUTY(0)) % 0x0c == 0;
-}
-
-static bool ksim_clk_is_cfg(u32 off)
-{
-	return off >= KH_CLK_CFG0 && off < KH_CLK_LOAD;
-}
-
-/* The built configuration: 300/600/300/300 MHz, 50 % duty. */
-static void ksim_clk_built(u32 *cfg)
-{
-	unsigned int n;
-	static const u8 div[KH_CLK_OUTPUTS] = { 4, 2, 4, 4, 1, 1, 1 };
-
-	memset(cfg, 0, sizeof(u32) * KSIM_CLKWIZ_CFG);
-	cfg[0] = KH_CLK_CFG0_BUILT;
-	for (n = 0; n < KH_CLK_OUTPUTS; n++) {
-		cfg[(KH_CLK_DIV(n) - KH_CLK_CFG0) / 4] = div[n];
-		cfg[(KH_CLK_DUTY(n) - KH_CLK_CFG0) / 4] = KH_CLK_DUTY_50;
-	}
-}
-
-void ksim_clkwiz_init(struct ksim_clkwiz *w)
-{
-	memset(w, 0, sizeof(*w));
-	ksim_clk_built(&w->reg[KH_CLK_CFG0 / 4]);
-	ksim_clk_built(w->run);
-}
-
 static bool ksim_clkwiz_locked(const struct ksim_card *c, unsigned int mesh)
 {
 	return c->sched.now >= c->clkwiz[mesh].lock_at;
-}
-
-u32 ksim_clkwiz_read(struct ksim_card *c, unsigned int mesh, u32 off)
-{
-	const struct ksim_clkwiz *w = &c->clkwiz[mesh];
-
-	if (off == KH_CLK_STATUS)
-		return ksim_clkwiz_locked(c, mesh) ? KH_CLK_LOCKED : 0;
-	if (off == KH_CLK_SW_RST || off == KH_CLK_LOAD || ksim_clk_is_duty(off))
-		return 0;	/* duty reads back 0 (PG065) */
-	if (off / 4 >= KSIM_CLKWIZ_REGS)
-		return 0;
-	return w->reg[off / 4];
 }
 
 /* Lose lock now: the mesh is held in reset until it relocks. */
@@ -82,37 +38,146 @@ static void ksim_clkwiz_unlock(struct ksim_card *c, unsigned int mesh)
 		    now, w->lock_at + KH_RST_RELEASE_CYCLES);
 }
 
+static void ksim_clk_built(u32 *cfg);
+
+/* SW_RST: the key resets the MMCM and returns the registers to the built values */
+static void ksim_clk_sw_rst(void *dev, unsigned int i, u64 old, u64 v)
+{
+	struct ksim_clkwiz *w = dev;
+
+	if (v != KH_CLK_SW_RST_KEY)
+		return;
+	ksim_clk_built(&w->reg[KH_CLK_CFG0 / 4]);
+	ksim_clk_built(w->run);
+	ksim_clkwiz_unlock(w->card, w->mesh);
+}
+
+static u64 ksim_clk_status(void *dev, unsigned int i)
+{
+	const struct ksim_clkwiz *w = dev;
+
+	return ksim_clkwiz_locked(w->card, w->mesh) ? KH_CLK_LOCKED : 0;
+}
+
+/* PG065 (kohakutpu.md §8.5): a duty register reads back 0 ... */
+static u64 ksim_clk_duty_read(void *dev, unsigned int i)
+{
+	return 0;
+}
+
+/* ... and the IP rejects a duty of 0: the register keeps its value */
+static u64 ksim_clk_duty_write(void *dev, unsigned int i, u64 old, u64 v)
+{
+	return v ? v : old;
+}
+
+/* LOAD: SEN applies the registers (SADDR) or the built values */
+static void ksim_clk_load(void *dev, unsigned int i, u64 old, u64 v)
+{
+	struct ksim_clkwiz *w = dev;
+	u32 next[KSIM_CLKWIZ_CFG];
+
+	if (!(v & KH_CLK_LOAD_SEN))
+		return;
+	if (v & KH_CLK_LOAD_SADDR)
+		memcpy(next, &w->reg[KH_CLK_CFG0 / 4], sizeof(next));
+	else
+		ksim_clk_built(next);
+	if (!memcmp(next, w->run, sizeof(next)))
+		return;	/* nothing changed: the MMCM keeps lock */
+	memcpy(w->run, next, sizeof(next));
+	ksim_clkwiz_unlock(w->card, w->mesh);
+}
+
+/* the rest of 0x000-0x7ff holds what is written; above it, nothing */
+static u64 ksim_clk_miss_read(void *dev, u32 off)
+{
+	const struct ksim_clkwiz *w = dev;
+
+	return off / 4 < KSIM_CLKWIZ_REGS ? w->reg[off / 4] : 0;
+}
+
+static void ksim_clk_miss_write(void *dev, u32 off, u64 v)
+{
+	struct ksim_clkwiz *w = dev;
+
+	if (off / 4 < KSIM_CLKWIZ_REGS)
+		w->reg[off / 4] = (u32)v;
+}
+
+/* the storage of the register at off: its word of the register space */
+#define KSIM_CLK_REG(off) \
+	.data = offsetof(struct ksim_clkwiz, reg) + (off), .size = sizeof(u32)
+
+/*
+ * CLKOUTn: divide, phase and duty, reset to the built configuration
+ * (divide div, phase 0, 50 % duty).
+ */
+#define KSIM_CLK_OUT(R, c, n, div)					\
+	R(c, DIV##n, KH_CLK_DIV(n), 1, KSIM_CLK_REG(KH_CLK_DIV(n)),	\
+	  .reset = (div))						\
+	R(c, PHASE##n, KH_CLK_PHASE(n), 1, KSIM_CLK_REG(KH_CLK_PHASE(n))) \
+	R(c, DUTY##n, KH_CLK_DUTY(n), 1, KSIM_CLK_REG(KH_CLK_DUTY(n)),	\
+	  .reset = KH_CLK_DUTY_50, .read = ksim_clk_duty_read,		\
+	  .pre_write = ksim_clk_duty_write)
+
+/*
+ * R(c, name, offset, registers, the rest of its struct ksim_reg).  The
+ * reset values of CLKCFG0 and the outputs are the built configuration,
+ * 300/600/300/300 MHz (VCO 1200 MHz: M 48, D 4); CLKCFG1 (0x204) has no
+ * constant of its own and sits in the stored rest.
+ */
+#define KSIM_CLK_REGS(R, c)						\
+	R(c, SW_RST, KH_CLK_SW_RST, 1, .post_write = ksim_clk_sw_rst)	\
+	R(c, STATUS, KH_CLK_STATUS, 1, .ro = KSIM_REG_ALL,		\
+	  .read = ksim_clk_status)					\
+	R(c, CFG0, KH_CLK_CFG0, 1, KSIM_CLK_REG(KH_CLK_CFG0),		\
+	  .reset = KH_CLK_CFG0_BUILT)					\
+	KSIM_CLK_OUT(R, c, 0, 4)					\
+	KSIM_CLK_OUT(R, c, 1, 2)					\
+	KSIM_CLK_OUT(R, c, 2, 4)					\
+	KSIM_CLK_OUT(R, c, 3, 4)					\
+	KSIM_CLK_OUT(R, c, 4, 1)					\
+	KSIM_CLK_OUT(R, c, 5, 1)					\
+	KSIM_CLK_OUT(R, c, 6, 1)					\
+	R(c, LOAD, KH_CLK_LOAD, 1, .post_write = ksim_clk_load)
+
+KSIM_REGS(ksim_clkwiz_regs, 4, KSIM_CLK_REGS);
+
+const struct ksim_regs ksim_clkwiz_regs = {
+	.name = "clkwiz", KSIM_REGS_INIT(ksim_clkwiz_regs),
+	.miss_read = ksim_clk_miss_read, .miss_write = ksim_clk_miss_write,
+};
+
+/* The built configuration: the table's reset values of 0x200-0x258. */
+static void ksim_clk_built(u32 *cfg)
+{
+	const struct ksim_reg *r;
+
+	memset(cfg, 0, sizeof(u32) * KSIM_CLKWIZ_CFG);
+	for (r = ksim_clkwiz_regs.reg; r < ksim_clkwiz_regs.reg + ksim_clkwiz_regs.n;
+	     r++)
+		if (r->off >= KH_CLK_CFG0 && r->off < KH_CLK_LOAD)
+			cfg[(r->off - KH_CLK_CFG0) / 4] = (u32)r->reset;
+}
+
+void ksim_clkwiz_init(struct ksim_clkwiz *w, struct ksim_card *card,
+		      unsigned int mesh)
+{
+	memset(w, 0, sizeof(*w));
+	w->card = card;
+	w->mesh = mesh;
+	ksim_clk_built(&w->reg[KH_CLK_CFG0 / 4]);
+	ksim_clk_built(w->run);
+}
+
+u32 ksim_clkwiz_read(struct ksim_card *c, unsigned int mesh, u32 off)
+{
+	return (u32)ksim_reg_read(&ksim_clkwiz_regs, &c->clkwiz[mesh], off);
+}
+
 void ksim_clkwiz_write(struct ksim_card *c, unsigned int mesh, u32 off,
 		     u32 v)
 {
-	struct ksim_clkwiz *w = &c->clkwiz[mesh];
-	u32 next[KSIM_CLKWIZ_CFG];
-
-	switch (off) {
-	case KH_CLK_STATUS:
-		return;		/* read only */
-	case KH_CLK_SW_RST:
-		if (v != KH_CLK_SW_RST_KEY)
-			return;
-		ksim_clk_built(&w->reg[KH_CLK_CFG0 / 4]);
-		ksim_clk_built(w->run);
-		ksim_clkwiz_unlock(c, mesh);
-		return;
-	case KH_CLK_LOAD:
-		if (!(v & KH_CLK_LOAD_SEN))
-			return;
-		if (v & KH_CLK_LOAD_SADDR)
-			memcpy(next, &w->reg[KH_CLK_CFG0 / 4], sizeof(next));
-		else
-			ksim_clk_built(next);
-		if (!memcmp(next, w->run, sizeof(next)))
-			return;	/* nothing changed: the MMCM keeps lock */
-		memcpy(w->run, next, sizeof(next));
-		ksim_clkwiz_unlock(c, mesh);
-		return;
-	}
-	if (ksim_clk_is_duty(off) && !v)
-		return;		/* the IP rejects a duty of 0 */
-	if (ksim_clk_is_cfg(off) || off / 4 < KSIM_CLKWIZ_REGS)
-		w->reg[off / 4] = v;
+	ksim_reg_write(&ksim_clkwiz_regs, &c->clkwiz[mesh], off, v);
 }

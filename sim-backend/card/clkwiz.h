@@ -9,6 +9,7 @@
 #define KSIM_CLKWIZ_H
 
 #include "ksim_plat.h"
+#include "regs.h"
 #include <kohaku/kh_regs.h>
 
 struct ksim_card;
@@ -18,16 +19,21 @@ struct ksim_card;
 #define KSIM_CLKWIZ_CFG		((KH_CLK_LOAD - KH_CLK_CFG0) / 4)
 
 struct ksim_clkwiz {
+	struct ksim_card *card;		/* the card, and the mesh it clocks */
+	unsigned int mesh;
 	u32 reg[KSIM_CLKWIZ_REGS];	/* what the registers hold */
 	u32 run[KSIM_CLKWIZ_CFG];		/* the configuration the MMCM runs */
 	u64 lock_at;			/* locked from this cycle on */
 	u32 relocks;			/* lock drops */
 };
 
-void ksim_clkwiz_init(struct ksim_clkwiz *w);
+void ksim_clkwiz_init(struct ksim_clkwiz *w, struct ksim_card *card,
+		      unsigned int mesh);
 u32 ksim_clkwiz_read(struct ksim_card *c, unsigned int mesh, u32 off);
 void ksim_clkwiz_write(struct ksim_card *c, unsigned int mesh, u32 off,
 		     u32 v);
+/* the register table; the device is the struct ksim_clkwiz */
+extern const struct ksim_regs ksim_clkwiz_regs;
 
 /* The DDR controller window: a MIG-style control/ECC register set. */
 struct ksim_ddrc {
@@ -37,7 +43,9 @@ struct ksim_ddrc {
 };
 
 void ksim_ddrc_init(struct ksim_ddrc *d);
-u32 ksim_ddrc_read(const struct ksim_ddrc *d, u32 off);
+u32 ksim_ddrc_read(struct ksim_ddrc *d, u32 off);
 void ksim_ddrc_write(struct ksim_ddrc *d, u32 off, u32 v);
+/* the register table; the device is the struct ksim_ddrc */
+extern const struct ksim_regs ksim_ddrc_regs;
 
 #endif /* KSIM_CLKWIZ_H */

@@ -301,27 +301,51 @@ static void ksim_ilink_ring(struct ksim_ilink *il, unsigned int dst,
 	il->bells_sent++;
 }
 
+/* [0] enable; [1] clears the doorbell words, [2] the sticky faults */
+static void ksim_il_ctrl(void *dev, unsigned int i, u64 old, u64 v)
+{
+	struct ksim_ilink *il = dev;
+
+	il->enable = v & KH_IL_CTRL_ENABLE;
+	if (v & KH_IL_CTRL_CLR_BELLS) {
+		memset(il->bells, 0, sizeof(il->bells));
+		memset(il->bell_tag, 0, sizeof(il->bell_tag));
+	}
+	if (v & KH_IL_CTRL_CLR_FAULTS)
+		il->faults = 0;
+}
+
+static void ksim_il_mesh_id(void *dev, unsigned int i, u64 old, u64 v)
+{
+	struct ksim_ilink *il = dev;
+
+	il->mesh_id = v & 3;
+}
+
+/* [1:0] destination mesh, [15:8] tag: rings */
+static void ksim_il_doorbell(void *dev, unsigned int i, u64 old, u64 v)
+{
+	ksim_ilink_ring(dev, v & 3, (v >> 8) & 0xff);
+}
+
+/*
+ * R(c, name, offset, registers, the rest of its struct ksim_reg): the
+ * client offsets 0x80-0xff, writes only; nothing else decodes.
+ */
+#define KSIM_IL_REGS(R, c)						\
+	R(c, CTRL, KH_IL_CTRL, 1, .post_write = ksim_il_ctrl)		\
+	R(c, MESH_ID, KH_IL_MESH_ID, 1, .post_write = ksim_il_mesh_id)	\
+	R(c, DOORBELL, KH_IL_DOORBELL, 1, .post_write = ksim_il_doorbell)
+
+KSIM_REGS(ksim_ilink_regs, 8, KSIM_IL_REGS);
+
+const struct ksim_regs ksim_ilink_regs = {
+	.name = "ilink", KSIM_REGS_INIT(ksim_ilink_regs),
+};
+
 void ksim_ilink_cfg(struct ksim_ilink *il, u32 off, u64 v)
 {
-	switch (off) {
-	case KH_IL_CTRL:
-		il->enable = v & KH_IL_CTRL_ENABLE;
-		if (v & KH_IL_CTRL_CLR_BELLS) {
-			memset(il->bells, 0, sizeof(il->bells));
-			memset(il->bell_tag, 0, sizeof(il->bell_tag));
-		}
-		if (v & KH_IL_CTRL_CLR_FAULTS)
-			il->faults = 0;
-		break;
-	case KH_IL_MESH_ID:
-		il->mesh_id = v & 3;
-		break;
-	case KH_IL_DOORBELL:
-		ksim_ilink_ring(il, v & 3, (v >> 8) & 0xff);
-		break;
-	default:
-		break;
-	}
+	ksim_reg_write(&ksim_ilink_regs, il, off, v);
 }
 
 static u64 ksim_lane_credits(const struct ksim_il_lane *l)

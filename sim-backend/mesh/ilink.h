@@ -14,6 +14,7 @@
 
 #include "ksim_plat.h"
 #include "cv.h"
+#include "regs.h"
 #include <kohaku/kh_flit.h>
 #include <kohaku/kh_regs.h>
 
@@ -116,6 +117,8 @@ void ksim_ilink_reset(struct ksim_ilink *il);
 /* AUX_CFG pulse (0x80-0xff) and AUX_STATW[i]. */
 void ksim_ilink_cfg(struct ksim_ilink *il, u32 off, u64 v);
 u64 ksim_ilink_statw(const struct ksim_ilink *il, unsigned int i);
+/* the AUX_CFG register table; the device is the struct ksim_ilink */
+extern const struct ksim_regs ksim_ilink_regs;
 
 /* A flit with rsvd[2] = 1 from a MAG port. */
 bool ksim_ilink_full(const struct ksim_ilink *il);

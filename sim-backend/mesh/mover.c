@@ -141,54 +141,107 @@ static void ksim_mover_go(struct ksim_mover *mv)
 	ksim_node_wake(&g->node);
 }
 
+/* ---- the registers: AUX_CFG pulses (docs/spec/mover.md) ---- */
+
+/* [2:0] mode, [4:3] element width, [15:8] flags; [16] GO */
+static void ksim_mv_cmd(void *dev, unsigned int i, u64 old, u64 v)
+{
+	struct ksim_mover *mv = dev;
+	struct ksim_mv_regs *r = &mv->r;
+
+	r->mode = v & 7;
+	r->ew = (v >> 3) & 3;
+	r->flags = (v >> 8) & 0xff;
+	if (v & KH_MV_GO)
+		ksim_mover_go(mv);
+}
+
+/* [0] walker, [4+:40] base, [46:44] dims */
+static void ksim_mv_walk_base(void *dev, unsigned int i, u64 old, u64 v)
+{
+	struct ksim_mover *mv = dev;
+	struct ksim_mv_walker *w = &mv->r.w[v & 1];
+
+	w->base = (v >> 4) & KSIM_MV_ADDR_MASK;
+	w->ndims = (v >> 44) & 7;
+}
+
+/* [0] walker, [3:1] dim, [19:4] count, [51:20] signed stride */
+static void ksim_mv_walk_dim(void *dev, unsigned int i, u64 old, u64 v)
+{
+	struct ksim_mover *mv = dev;
+	struct ksim_mv_walker *w = &mv->r.w[v & 1];
+	unsigned int d = (v >> 1) & 7;
+
+	if (d >= KSIM_MV_DIMS)
+		return;		/* no such dim */
+	w->count[d] = (v >> 4) & 0xffff;
+	w->stride[d] = (s32)(u32)(v >> 20);
+}
+
+/* [1:0] axis, [17:2] step */
+static void ksim_mv_axis(void *dev, unsigned int i, u64 old, u64 v)
+{
+	struct ksim_mover *mv = dev;
+
+	mv->r.win[v & 3].step = (s16)((v >> 2) & 0xffff);
+}
+
+/* [1:0] walker and select, [17:2] base, [33:18] extent */
+static void ksim_mv_axis_win(void *dev, unsigned int i, u64 old, u64 v)
+{
+	struct ksim_mover *mv = dev;
+
+	mv->r.win[v & 3].base = (s16)((v >> 2) & 0xffff);
+	mv->r.win[v & 3].extent = (v >> 18) & 0xffff;
+}
+
+/* index-buffer base, [55:40] count */
+static void ksim_mv_index(void *dev, unsigned int i, u64 old, u64 v)
+{
+	struct ksim_mover *mv = dev;
+
+	mv->r.idx_base = v & KSIM_MV_ADDR_MASK;
+	mv->r.idx_count = (v >> 40) & 0xffff;
+}
+
+/* [31:0] pitch, [47:32] words */
+static void ksim_mv_gather(void *dev, unsigned int i, u64 old, u64 v)
+{
+	struct ksim_mover *mv = dev;
+
+	mv->r.pitch = (u32)v;
+	mv->r.gwords = (v >> 32) & 0xffff;
+}
+
+#define KSIM_MV(field)	KSIM_REG_FIELD(struct ksim_mover, field)
+
+/*
+ * R(c, name, offset, registers, the rest of its struct ksim_reg): the
+ * client offsets 0x00-0x7f.  Commands are writes only (AUX_CFG reads 0),
+ * so a register is either a field the next GO snapshots or a pulse that
+ * fills several; nothing else decodes.
+ */
+#define KSIM_MV_REGS(R, c)						\
+	R(c, CMD, KH_MV_CMD, 1, .post_write = ksim_mv_cmd)		\
+	R(c, WALK_BASE, KH_MV_WALK_BASE, 1, .post_write = ksim_mv_walk_base) \
+	R(c, WALK_DIM, KH_MV_WALK_DIM, 1, .post_write = ksim_mv_walk_dim) \
+	R(c, AXIS, KH_MV_AXIS, 1, .post_write = ksim_mv_axis)		\
+	R(c, AXIS_WIN, KH_MV_AXIS_WIN, 1, .post_write = ksim_mv_axis_win) \
+	R(c, INDEX, KH_MV_INDEX, 1, .post_write = ksim_mv_index)	\
+	R(c, SEED, KH_MV_SEED, 1, KSIM_MV(r.seed))			\
+	R(c, IMM, KH_MV_IMM, 1, KSIM_MV(r.imm))				\
+	R(c, GATHER, KH_MV_GATHER, 1, .post_write = ksim_mv_gather)
+
+KSIM_REGS(ksim_mover_regs, 8, KSIM_MV_REGS);
+
+const struct ksim_regs ksim_mover_regs = {
+	.name = "mover", KSIM_REGS_INIT(ksim_mover_regs),
+};
+
 void ksim_mover_cfg(struct ksim_mover *mv, u32 off, u64 v)
 {
-	struct ksim_mv_regs *r = &mv->r;
-	unsigned int w = v & 1, i;
-
-	switch (off) {
-	case KH_MV_CMD:
-		r->mode = v & 7;
-		r->ew = (v >> 3) & 3;
-		r->flags = (v >> 8) & 0xff;
-		if (v & KH_MV_GO)
-			ksim_mover_go(mv);
-		break;
-	case KH_MV_WALK_BASE:
-		r->w[w].base = (v >> 4) & KSIM_MV_ADDR_MASK;
-		r->w[w].ndims = (v >> 44) & 7;
-		break;
-	case KH_MV_WALK_DIM:
-		i = (v >> 1) & 7;
-		if (i >= KSIM_MV_DIMS)
-			break;		/* no such dim */
-		r->w[w].count[i] = (v >> 4) & 0xffff;
-		r->w[w].stride[i] = (s32)(u32)(v >> 20);
-		break;
-	case KH_MV_AXIS:
-		r->win[v & 3].step = (s16)((v >> 2) & 0xffff);
-		break;
-	case KH_MV_AXIS_WIN:
-		r->win[v & 3].base = (s16)((v >> 2) & 0xffff);
-		r->win[v & 3].extent = (v >> 18) & 0xffff;
-		break;
-	case KH_MV_INDEX:
-		r->idx_base = v & KSIM_MV_ADDR_MASK;
-		r->idx_count = (v >> 40) & 0xffff;
-		break;
-	case KH_MV_SEED:
-		r->seed = v;
-		break;
-	case KH_MV_IMM:
-		r->imm = (u32)v;
-		break;
-	case KH_MV_GATHER:
-		r->pitch = (u32)v;
-		r->gwords = (v >> 32) & 0xffff;
-		break;
-	default:
-		break;		/* nothing decodes there */
-	}
+	ksim_reg_write(&ksim_mover_regs, mv, off, v);
 }
 
 /* ---- the walk ---- */

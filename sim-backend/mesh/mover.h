@@ -10,6 +10,7 @@
 
 #include "ksim_plat.h"
 #include "cv.h"
+#include "regs.h"
 
 struct ksim_mag;
 
@@ -74,6 +75,8 @@ void ksim_mover_init(struct ksim_mover *mv, struct ksim_mag *g,
 void ksim_mover_reset(struct ksim_mover *mv);
 /* An AUX_CFG pulse at client offset off (0x00-0x7f). */
 void ksim_mover_cfg(struct ksim_mover *mv, u32 off, u64 v);
+/* its register table; the device is the struct ksim_mover */
+extern const struct ksim_regs ksim_mover_regs;
 /* AUX_STAT [63:40] moves, [7:4] fault, [0] busy (MAG adds its counts). */
 u64 ksim_mover_stat(const struct ksim_mover *mv);
 /* One cycle; returns progress.  *deadline gets the next cycle it acts. */

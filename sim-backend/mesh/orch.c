@@ -5,14 +5,18 @@
  * 16-bit credit counter, +1 per SIG_INST_COMPLETE from any node, -1 per
  * pushed flit, unchanged when both happen, and a host write always wins;
  * SIG_DONE counts every signal; NODE_STATUS survives reset; a staging slot
- * index past STAGE_FLITS wraps onto stale data.
+ * index past STAGE_FLITS wraps onto stale data.  The register map is a
+ * table (lib/regs.h, kohakutpu.md §4.2): a host write is latched and
+ * applied through it in the orchestrator's next cycle, where the hooks see
+ * that cycle's start (a kick while running is ignored).
  */
 #include "orch.h"
 #include "mag.h"
 #include "mesh.h"
 #include "util.h"
 
-#define KSIM_ORC_STAGE_BASE	0x2000u
+/* aux_cfg_addr = waddr[7:0]: 0x00-0x7f the mover, 0x80-0xff the interlink */
+#define KSIM_ORC_AUX_CFG_BYTES	0x100u
 
 /* An event for the mesh's watcher, which is there (its one test is the caller's). */
 static void ksim_orch_watch(struct ksim_orch *o, unsigned int ev,
@@ -75,20 +79,13 @@ void ksim_orch_fini(struct ksim_orch *o)
 
 void ksim_orch_reset(struct ksim_orch *o)
 {
-	o->ctrl = 0;
-	o->irq_en = 0;
-	o->irq_stat = 0;
+	/* the registers, but NODE_STATUS (keep) */
+	ksim_regs_reset(&ksim_orch_regs, o);
 	o->irq_ev = 0;
-	o->prog_dst = 0;
-	o->prog_len = 0;
-	o->prog_base = 0;
-	o->credit = 0;
 	o->left = 0;
 	o->slot = 0;
 	o->prog_run = false;
-	o->sig_done = 0;
 	o->cred_inc = 0;
-	memset(o->tx_flit, 0, sizeof(o->tx_flit));
 	ksim_fifo_clear(&o->tx);
 	ksim_fifo_clear(&o->rx);
 	o->rx_overflow = false;
@@ -97,62 +94,219 @@ void ksim_orch_reset(struct ksim_orch *o)
 	/* NODE_STATUS and the staging RAM have no reset clause */
 }
 
-static u64 ksim_orch_caps(const struct ksim_orch *o)
+static bool ksim_orch_push_tx(struct ksim_orch *o, const u64 *w)
 {
+	struct kh_flit f;
+	unsigned int i;
+
+	for (i = 0; i < KH_FLIT_WORDS; i++)
+		f.w[i] = w[i];
+	f.w[4] &= 0xffffffffULL;	/* a flit is 288 bits */
+	return ksim_fifo_push(&o->tx, &f);
+}
+
+/* ---- the register map (kohakutpu.md §4.2): hooks, then the table ---- */
+
+static u64 ksim_orch_status(void *dev, unsigned int i)
+{
+	const struct ksim_orch *o = dev;
+
+	return (!ksim_fifo_empty(&o->tx) || o->prog_run ?
+		KH_ORC_STATUS_BUSY : 0) | KH_ORC_STATUS_READY;
+}
+
+static u64 ksim_orch_caps(void *dev, unsigned int i)
+{
+	const struct ksim_orch *o = dev;
+
 	return KH_FLIT_WIDTH | ((u64)KH_POS_WIDTH << 16) | (1ULL << 24) |
 	       ((u64)o->grid_hi << 32) | (o->p->irq ? KH_CAPS_IRQ_ADDON : 0);
 }
 
-u64 ksim_orch_read(const struct ksim_orch *o, u32 off)
+/* irq-addon.md: W1C, but an event in the write's cycle beats its clear */
+static u64 ksim_orch_irq_stat_w1c(void *dev, unsigned int i, u64 old, u64 v)
 {
-	off &= KH_ORC_DECODE_MASK;
-	switch (off) {
-	case KH_ORC_CTRL:
-		return o->ctrl;
-	case KH_ORC_STATUS:
-		return (!ksim_fifo_empty(&o->tx) || o->prog_run ?
-			KH_ORC_STATUS_BUSY : 0) | KH_ORC_STATUS_READY;
-	case KH_ORC_CAPS:
-		return ksim_orch_caps(o);
-	case KH_ORC_IRQ_STAT:
-		return o->irq_stat;	/* 0 without the addon */
-	case KH_ORC_IRQ_EN:
-		return o->irq_en;
-	case KH_ORC_PROG_DST:
-		return o->prog_dst;
-	case KH_ORC_PROG_LEN:
-		return o->prog_len;
-	case KH_ORC_PROG_STAT:
-		return (o->prog_run ? KH_PROG_STAT_RUN : 0) |
-		       ((u64)o->left << 1) | ((u64)o->credit << 17);
-	case KH_ORC_PROG_CRED:
-		return o->credit;
-	case KH_ORC_PROG_BASE:
-		return o->prog_base;
-	case KH_ORC_SIG_DONE:
-		return o->sig_done;
-	case KH_ORC_AUX_STAT:
-		return ksim_mag_aux_stat(o->mag);
-	case KH_ORC_TX_STATUS:
-		return ksim_fifo_full(&o->tx) ? KH_TX_STATUS_FULL : 0;
-	case KH_ORC_RX_STATUS:
-		return (ksim_fifo_empty(&o->rx) ? KH_RX_STATUS_EMPTY : 0) |
-		       (o->rx_overflow ? KH_RX_STATUS_OVERFLOW : 0);
-	}
-	if (off >= KH_ORC_TX_FLIT(0) && off < KH_ORC_TX_FLIT(KH_FLIT_WORDS))
-		return o->tx_flit[(off - KH_ORC_TX_FLIT(0)) / 8];
-	if (off >= KH_ORC_RX_FLIT(0) && off < KH_ORC_RX_FLIT(KH_FLIT_WORDS)) {
-		const struct kh_flit *h = ksim_fifo_head(&o->rx);
+	const struct ksim_orch *o = dev;
 
-		return h ? h->w[(off - KH_ORC_RX_FLIT(0)) / 8] : 0;
+	return v | (old & o->irq_ev);
+}
+
+/* ignored while running (from the cycle's start) or with LEN = 0 */
+static void ksim_orch_prog_kick(void *dev, unsigned int i, u64 old, u64 v)
+{
+	struct ksim_orch *o = dev;
+
+	if (!o->run0 && o->prog_len) {
+		o->prog_run = true;
+		o->left = o->prog_len;
+		o->slot = o->prog_base;
 	}
-	if (off >= KH_ORC_NODE_STATUS(0) && off < KSIM_ORC_STAGE_BASE)
-		/* 0x1800-0x1fff alias 0x1000-0x17ff: index = raddr[10:3] */
-		return o->node_status[(off >> 3) & 0xff];
-	if (off >= KH_ORC_AUX_STATW(0) && off < KH_ORC_AUX_STATW(16))
-		return ksim_mag_aux_statw(o->mag, (off - KH_ORC_AUX_STATW(0)) / 8);
-	/* STAGE is write-only, AUX_CFG write-only, the rest reads 0 */
+}
+
+static u64 ksim_orch_prog_stat(void *dev, unsigned int i)
+{
+	const struct ksim_orch *o = dev;
+
+	return (o->prog_run ? KH_PROG_STAT_RUN : 0) |
+	       ((u64)o->left << 1) | ((u64)o->credit << 17);
+}
+
+/* a host write of the credit overrides the cycle's arithmetic */
+static void ksim_orch_prog_cred(void *dev, unsigned int i, u64 old, u64 v)
+{
+	struct ksim_orch *o = dev;
+
+	o->cred_written = true;
+}
+
+/* §4.2 SIG_DONE "R / W-clear": any write clears, whatever its value */
+static u64 ksim_orch_sig_done_clear(void *dev, unsigned int i, u64 old, u64 v)
+{
 	return 0;
+}
+
+static u64 ksim_orch_aux_stat(void *dev, unsigned int i)
+{
+	const struct ksim_orch *o = dev;
+
+	return ksim_mag_aux_stat(o->mag);
+}
+
+static u64 ksim_orch_aux_statw(void *dev, unsigned int i)
+{
+	const struct ksim_orch *o = dev;
+
+	return ksim_mag_aux_statw(o->mag, i);
+}
+
+/* the mailbox and the dispatcher share the TX FIFO */
+static void ksim_orch_tx_kick(void *dev, unsigned int i, u64 old, u64 v)
+{
+	struct ksim_orch *o = dev;
+
+	if (!o->run0 && !o->tx_full0 && ksim_orch_push_tx(o, o->tx_flit) &&
+	    ksim_unlikely(o->mag->mesh->obs))
+		ksim_orch_watch(o, KSIM_ORCH_MBOX, ksim_fifo_at(&o->tx,
+						       o->tx.count - 1));
+}
+
+static u64 ksim_orch_tx_status(void *dev, unsigned int i)
+{
+	const struct ksim_orch *o = dev;
+
+	return ksim_fifo_full(&o->tx) ? KH_TX_STATUS_FULL : 0;
+}
+
+static u64 ksim_orch_rx_flit(void *dev, unsigned int i)
+{
+	const struct ksim_orch *o = dev;
+	const struct kh_flit *h = ksim_fifo_head(&o->rx);
+
+	return h ? h->w[i] : 0;
+}
+
+static void ksim_orch_rx_pop(void *dev, unsigned int i, u64 old, u64 v)
+{
+	struct ksim_orch *o = dev;
+
+	ksim_fifo_pop(&o->rx);
+}
+
+static u64 ksim_orch_rx_status(void *dev, unsigned int i)
+{
+	const struct ksim_orch *o = dev;
+
+	return (ksim_fifo_empty(&o->rx) ? KH_RX_STATUS_EMPTY : 0) |
+	       (o->rx_overflow ? KH_RX_STATUS_OVERFLOW : 0);
+}
+
+/* one pulse per write, the window offset as the client address */
+static void ksim_orch_aux_cfg(void *dev, unsigned int i, u64 old, u64 v)
+{
+	struct ksim_orch *o = dev;
+
+	ksim_mag_aux_cfg(o->mag, i * 8, v);
+}
+
+/*
+ * Word i of the staging RAM past its base: the RAM address is the slot
+ * number truncated, so a slot past the end wraps onto a low one.
+ */
+static void ksim_orch_stage(void *dev, unsigned int i, u64 old, u64 v)
+{
+	struct ksim_orch *o = dev;
+	u32 slot = (i / KH_FLIT_WORDS) % o->p->stage_flits;
+
+	o->stage[slot][i % KH_FLIT_WORDS] = v;
+}
+
+#define KSIM_ORC(field)		KSIM_REG_FIELD(struct ksim_orch, field)
+#define KSIM_ORC_RUN(field, n)	KSIM_REG_ARRAY(struct ksim_orch, field, n)
+
+/*
+ * R(c, name, offset, registers, the rest of its struct ksim_reg); every
+ * other offset reads 0 and ignores writes.  IRQ_STAT is 0 without the
+ * addon (nothing sets it); AUX_STATW[0..15] are the interlink's, 0
+ * without one; RX_FLIT is the head of RX, 0 when empty; AUX_CFG and STAGE
+ * are write-only (read 0), STAGE the words of the slots up to the end of
+ * the decoded window.  NODE_STATUS is LUTRAM set by an initial block, no
+ * reset clause; 0x1800-0x1fff alias it, index = raddr[10:3] ([INFERRED]).
+ */
+#define KSIM_ORC_REGS(R, c)						\
+	R(c, CTRL, KH_ORC_CTRL, 1, KSIM_ORC(ctrl))			\
+	R(c, STATUS, KH_ORC_STATUS, 1, .ro = KSIM_REG_ALL,		\
+	  .read = ksim_orch_status)					\
+	R(c, CAPS, KH_ORC_CAPS, 1, .ro = KSIM_REG_ALL,			\
+	  .read = ksim_orch_caps)					\
+	R(c, IRQ_STAT, KH_ORC_IRQ_STAT, 1, KSIM_ORC(irq_stat),		\
+	  .w1c = KSIM_REG_ALL, .pre_write = ksim_orch_irq_stat_w1c)	\
+	R(c, IRQ_EN, KH_ORC_IRQ_EN, 1, KSIM_ORC(irq_en))		\
+	R(c, PROG_DST, KH_ORC_PROG_DST, 1, KSIM_ORC(prog_dst))		\
+	R(c, PROG_LEN, KH_ORC_PROG_LEN, 1, KSIM_ORC(prog_len))		\
+	R(c, PROG_KICK, KH_ORC_PROG_KICK, 1,				\
+	  .post_write = ksim_orch_prog_kick)				\
+	R(c, PROG_STAT, KH_ORC_PROG_STAT, 1, .ro = KSIM_REG_ALL,	\
+	  .read = ksim_orch_prog_stat)					\
+	R(c, PROG_CRED, KH_ORC_PROG_CRED, 1, KSIM_ORC(credit),		\
+	  .post_write = ksim_orch_prog_cred)				\
+	R(c, PROG_BASE, KH_ORC_PROG_BASE, 1, KSIM_ORC(prog_base))	\
+	R(c, SIG_DONE, KH_ORC_SIG_DONE, 1, KSIM_ORC(sig_done),		\
+	  .pre_write = ksim_orch_sig_done_clear)			\
+	R(c, AUX_STAT, KH_ORC_AUX_STAT, 1, .ro = KSIM_REG_ALL,		\
+	  .read = ksim_orch_aux_stat)					\
+	R(c, AUX_STATW, KH_ORC_AUX_STATW(0), 16, .ro = KSIM_REG_ALL,	\
+	  .read = ksim_orch_aux_statw)					\
+	R(c, TX_FLIT, KH_ORC_TX_FLIT(0), KH_FLIT_WORDS,			\
+	  KSIM_ORC_RUN(tx_flit, KH_FLIT_WORDS))				\
+	R(c, TX_KICK, KH_ORC_TX_KICK, 1, .post_write = ksim_orch_tx_kick) \
+	R(c, TX_STATUS, KH_ORC_TX_STATUS, 1, .ro = KSIM_REG_ALL,	\
+	  .read = ksim_orch_tx_status)					\
+	R(c, RX_FLIT, KH_ORC_RX_FLIT(0), KH_FLIT_WORDS, .ro = KSIM_REG_ALL, \
+	  .read = ksim_orch_rx_flit)					\
+	R(c, RX_POP, KH_ORC_RX_POP, 1, .post_write = ksim_orch_rx_pop)	\
+	R(c, RX_STATUS, KH_ORC_RX_STATUS, 1, .ro = KSIM_REG_ALL,	\
+	  .read = ksim_orch_rx_status)					\
+	R(c, AUX_CFG, KH_ORC_AUX_CFG(0), KSIM_ORC_AUX_CFG_BYTES / 8,	\
+	  .post_write = ksim_orch_aux_cfg)				\
+	R(c, NODE_STATUS, KH_ORC_NODE_STATUS(0), KH_ORC_NODE_ENTRIES,	\
+	  KSIM_ORC_RUN(node_status, KH_ORC_NODE_ENTRIES),		\
+	  .ro = KSIM_REG_ALL, .keep = true)				\
+	R(c, NODE_ALIAS, KH_ORC_NODE_ALIAS, KH_ORC_NODE_ENTRIES,	\
+	  KSIM_ORC_RUN(node_status, KH_ORC_NODE_ENTRIES),		\
+	  .ro = KSIM_REG_ALL, .keep = true)				\
+	R(c, STAGE, KH_ORC_STAGE(0),					\
+	  (KH_ORC_DECODE_MASK + 1 - KH_ORC_STAGE(0)) / 8,		\
+	  .post_write = ksim_orch_stage)
+
+KSIM_REGS(ksim_orch_regs, 8, KSIM_ORC_REGS);
+
+const struct ksim_regs ksim_orch_regs = {
+	.name = "orch", KSIM_REGS_INIT(ksim_orch_regs),
+};
+
+u64 ksim_orch_read(struct ksim_orch *o, u32 off)
+{
+	return ksim_reg_read(&ksim_orch_regs, o, off & KH_ORC_DECODE_MASK);
 }
 
 void ksim_orch_host_write(struct ksim_orch *o, u32 off, u64 val)
@@ -164,16 +318,6 @@ void ksim_orch_host_write(struct ksim_orch *o, u32 off, u64 val)
 	o->wr_off = off & KH_ORC_DECODE_MASK;
 	o->wr_val = val;
 	ksim_node_wake(&o->mag->node);
-}
-
-static void ksim_orch_stage_write(struct ksim_orch *o, u32 off, u64 val)
-{
-	u32 rel = off - KSIM_ORC_STAGE_BASE;
-	/* the RAM address is the slot number truncated: past the end wraps */
-	u32 slot = (rel / KH_FLIT_BYTES) % o->p->stage_flits;
-	u32 word = (rel % KH_FLIT_BYTES) / 8;
-
-	o->stage[slot][word] = val;
 }
 
 void ksim_orch_agent_take(struct ksim_orch *o, const struct kh_flit *f)
@@ -216,86 +360,12 @@ void ksim_orch_agent_take(struct ksim_orch *o, const struct kh_flit *f)
 	}
 }
 
-static bool ksim_orch_push_tx(struct ksim_orch *o, const u64 *w)
-{
-	struct kh_flit f;
-	unsigned int i;
-
-	for (i = 0; i < KH_FLIT_WORDS; i++)
-		f.w[i] = w[i];
-	f.w[4] &= 0xffffffffULL;	/* a flit is 288 bits */
-	return ksim_fifo_push(&o->tx, &f);
-}
-
-/* Apply the latched host write; returns whether it wrote the credit. */
-static bool ksim_orch_apply_write(struct ksim_orch *o, bool run0, bool tx_full0,
-				u16 *cred)
-{
-	u32 off = o->wr_off;
-	u64 v = o->wr_val;
-
-	o->wr_pending = false;
-	switch (off) {
-	case KH_ORC_CTRL:
-		o->ctrl = v;
-		return false;
-	case KH_ORC_IRQ_EN:
-		o->irq_en = v;
-		return false;
-	case KH_ORC_IRQ_STAT:
-		/* W1C; an event in this cycle wins over its clear */
-		o->irq_stat &= ~(v & ~o->irq_ev);
-		return false;
-	case KH_ORC_PROG_DST:
-		o->prog_dst = (u8)v;
-		return false;
-	case KH_ORC_PROG_LEN:
-		o->prog_len = (u16)v;
-		return false;
-	case KH_ORC_PROG_BASE:
-		o->prog_base = (u16)v;
-		return false;
-	case KH_ORC_PROG_KICK:
-		if (!run0 && o->prog_len) {
-			o->prog_run = true;
-			o->left = o->prog_len;
-			o->slot = o->prog_base;
-		}
-		return false;
-	case KH_ORC_PROG_CRED:
-		*cred = (u16)v;
-		return true;
-	case KH_ORC_SIG_DONE:
-		o->sig_done = 0;	/* any write clears */
-		return false;
-	case KH_ORC_TX_KICK:
-		/* the mailbox and the dispatcher share the TX FIFO */
-		if (!run0 && !tx_full0 && ksim_orch_push_tx(o, o->tx_flit) &&
-		    ksim_unlikely(o->mag->mesh->obs))
-			ksim_orch_watch(o, KSIM_ORCH_MBOX, ksim_fifo_at(&o->tx,
-							       o->tx.count - 1));
-		return false;
-	case KH_ORC_RX_POP:
-		ksim_fifo_pop(&o->rx);
-		return false;
-	}
-	if (off >= KH_ORC_TX_FLIT(0) && off < KH_ORC_TX_FLIT(KH_FLIT_WORDS)) {
-		o->tx_flit[(off - KH_ORC_TX_FLIT(0)) / 8] = v;
-	} else if (off >= KSIM_ORC_STAGE_BASE) {
-		ksim_orch_stage_write(o, off, v);
-	} else if (off >= KH_ORC_AUX_CFG(0) && off < KH_ORC_AUX_CFG(0x100)) {
-		/* aux_cfg_addr = waddr[7:0]: 0x00-0x7f mover, 0x80-0xff interlink */
-		ksim_mag_aux_cfg(o->mag, off - KH_ORC_AUX_CFG(0), v);
-	}
-	return false;
-}
-
 bool ksim_orch_tick(struct ksim_orch *o, u32 tx_count0)
 {
 	bool run0 = o->prog_run;
 	bool tx_full0 = tx_count0 >= o->tx.depth;
-	u16 cred0 = o->credit, host_cred = 0;
-	bool pushed = false, host_wrote = false, progress = false;
+	u16 cred0 = o->credit;
+	bool pushed = false, progress = false;
 
 	/* the dispatcher: one staged flit per cycle, from cycle-start state */
 	if (run0 && !tx_full0 && cred0 != 0) {
@@ -324,12 +394,16 @@ bool ksim_orch_tick(struct ksim_orch *o, u32 tx_count0)
 	}
 
 	if (o->wr_pending) {
-		host_wrote = ksim_orch_apply_write(o, run0, tx_full0, &host_cred);
+		/* the latched host write, seen from the cycle's start */
+		o->wr_pending = false;
+		o->run0 = run0;
+		o->tx_full0 = tx_full0;
+		ksim_reg_write(&ksim_orch_regs, o, o->wr_off, o->wr_val);
 		progress = true;
 	}
 
-	if (host_wrote)
-		o->credit = host_cred;		/* a host write always wins */
+	if (o->cred_written)
+		o->cred_written = false;	/* a host write always wins */
 	else
 		o->credit = (u16)(cred0 - (pushed ? 1 : 0) + o->cred_inc);
 	if (o->cred_inc)

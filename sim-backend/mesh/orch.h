@@ -12,6 +12,7 @@
 #include "fifo.h"
 #include "irq.h"
 #include "params.h"
+#include "regs.h"
 #include <kohaku/kh_regs.h>
 
 struct ksim_mag;
@@ -59,6 +60,9 @@ struct ksim_orch {
 	bool wr_pending;
 	u32 wr_off;
 	u64 wr_val;
+	/* what its hooks see: the cycle's start, and a credit written */
+	bool run0, tx_full0;
+	bool cred_written;
 
 	/* model statistics */
 	u64 signals;
@@ -74,7 +78,9 @@ void ksim_orch_fini(struct ksim_orch *o);
 void ksim_orch_reset(struct ksim_orch *o);
 
 /* AXI read of a window offset (8-aligned, low 16 bits). */
-u64 ksim_orch_read(const struct ksim_orch *o, u32 off);
+u64 ksim_orch_read(struct ksim_orch *o, u32 off);
+/* the register map, at window offsets; the device is the struct ksim_orch */
+extern const struct ksim_regs ksim_orch_regs;
 /* AXI write: latched, applied in the orchestrator's next tick. */
 void ksim_orch_host_write(struct ksim_orch *o, u32 off, u64 val);
 

@@ -52,8 +52,13 @@ enum ksim_trace_kind {
 	KSIM_TR_INJECT,		/* x,y; c knob kind, a knob id, b detail, v detail */
 	KSIM_TR_VIOL,		/* x,y; c rule */
 	KSIM_TR_XDMA,		/* the XDMA engine: c what, d channel (xdma/engine.c) */
+	KSIM_TR_REG,		/* a host register access: a offset, v value, d KSIM_TRR_* */
 	KSIM_TR_KINDS
 };
+/* KSIM_TR_REG's d */
+#define KSIM_TRR_WRITE	0x1	/* else a read */
+#define KSIM_TRR_WIDE	0x2	/* 64 bits, else 32 */
+#define KSIM_TRR_BAR1	0x4	/* BAR1 (XDMA), else BAR0 */
 
 struct ksim_trace_ev {
 	u64 cycle;

@@ -339,6 +339,16 @@ void ksim_obs_dma(struct ksim_obs *o, bool write, u64 addr, size_t len,
 		ob->ops->dma(ob, write, addr, len, result, cost);
 }
 
+void ksim_obs_host_reg(struct ksim_obs *o, unsigned int mesh, u32 off, u64 v,
+		       unsigned int flags)
+{
+	struct ksim_observer *ob;
+	unsigned int i;
+
+	ksim_for_each_observer(o, i, ob, host_reg)
+		ob->ops->host_reg(ob, mesh, off, v, flags);
+}
+
 void ksim_obs_event(struct ksim_obs *o, const struct ksim_trace_ev *ev)
 {
 	struct ksim_observer *ob;
@@ -508,6 +518,17 @@ static bool ksim_watches_mesh(struct ksim_obs *o, unsigned int mesh)
 	return false;
 }
 
+static bool ksim_watches_regs(struct ksim_obs *o)
+{
+	struct ksim_observer *ob;
+	unsigned int i;
+
+	ksim_for_each_observer(o, i, ob, watch_regs)
+		if (ob->ops->watch_regs(ob))
+			return true;
+	return false;
+}
+
 static bool ksim_watches_card(struct ksim_obs *o)
 {
 	struct ksim_observer *ob;
@@ -533,6 +554,7 @@ void ksim_obs_attach(struct ksim_obs *o)
 		o->w.mesh[i]->obs = ksim_watches_mesh(o, i) ? &o->mesh_watch
 							    : NULL;
 	o->dma_watched = ksim_watches_card(o);
+	o->regs_watched = ksim_watches_regs(o);
 	o->w.xdma->obs = o->dma_watched ? &o->xdma_watch : NULL;
 }
 

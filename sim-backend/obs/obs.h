@@ -110,6 +110,7 @@ struct ksim_obs_unit {
  * @watch_unit: ... this unit?
  * @watch_mesh: ... this mesh (its MAG, orchestrator and reset)?
  * @watch_card: ... the card's DMA (the XDMA engine, the bulk copy)?
+ * @watch_regs: ... the host's register accesses (BAR0, BAR1)?
  * @link_refused: the link's receiver did not take the held flit.
  * @link_xfer: the receiver takes it now: KSIM_XFER_* bits to add to act,
  *	the bits the observers before it returned.
@@ -137,6 +138,8 @@ struct ksim_obs_unit {
  * @xdma_knob: the XDMA engine's event (struct ksim_xdma_watch_ops.knob):
  *	an error (enum ksim_xdma_err) or -1.
  * @xdma_event: what the XDMA engine did.
+ * @host_reg: a host register access: mesh (0xff: no mesh's window),
+ *	offset in its BAR, value read or written, KSIM_TRR_* flags.
  * @event: another observer's event (a violation, a knob firing).
  *
  * Every op may be NULL.  Each is called for every observer in the order
@@ -153,6 +156,7 @@ struct ksim_observer_ops {
 			   const struct ksim_obs_unit *ou);
 	bool (*watch_mesh)(struct ksim_observer *ob, unsigned int mesh);
 	bool (*watch_card)(struct ksim_observer *ob);
+	bool (*watch_regs)(struct ksim_observer *ob);
 	void (*link_refused)(struct ksim_observer *ob, struct ksim_obs_link *ol,
 			     u64 now);
 	unsigned int (*link_xfer)(struct ksim_observer *ob,
@@ -195,6 +199,8 @@ struct ksim_observer_ops {
 			 unsigned int event);
 	void (*xdma_event)(struct ksim_observer *ob,
 			   const struct ksim_xdma_event *ev);
+	void (*host_reg)(struct ksim_observer *ob, unsigned int mesh, u32 off,
+			 u64 v, unsigned int flags);
 	void (*event)(struct ksim_observer *ob, const struct ksim_trace_ev *ev);
 };
 
@@ -219,6 +225,12 @@ struct ksim_obs_wiring {
 	 * from another agent on the card's bus (card/clkwiz.c)
 	 */
 	void (*wizard_reset)(void *ctx, unsigned int mesh);
+	/*
+	 * The register(s) a host access of BAR bar at off reaches, for a
+	 * trace line, as snprintf ("orch PROG_KICK"; card/bar.c)
+	 */
+	int (*reg_name)(unsigned int bar, u32 off, bool wide, char *b,
+			size_t n);
 	void *ctx;
 	/* tests: called with every violation message (struct ksim_opts) */
 	void (*violation)(void *ctx, const char *msg);
@@ -240,6 +252,7 @@ struct ksim_obs {
 	struct ksim_mesh_watch mesh_watch;
 	struct ksim_xdma_watch xdma_watch;
 	bool dma_watched;		/* the card's bulk copy: ksim_obs_dma() */
+	bool regs_watched;		/* host accesses: ksim_obs_host_reg() */
 };
 
 /* ---- life cycle (card/card.c) ---- */
@@ -259,6 +272,9 @@ int ksim_obs_command(struct ksim_obs *o, const char *line, size_t len,
 /* The card's bulk copy (card/cardbus.c), while dma_watched. */
 void ksim_obs_dma(struct ksim_obs *o, bool write, u64 addr, size_t len,
 		  int result, u32 cost);
+/* A host register access (card/bar.c), while regs_watched. */
+void ksim_obs_host_reg(struct ksim_obs *o, unsigned int mesh, u32 off, u64 v,
+		       unsigned int flags);
 /* Tell every observer of ev: a violation, a knob firing (the trace's). */
 void ksim_obs_event(struct ksim_obs *o, const struct ksim_trace_ev *ev);
 

@@ -24,7 +24,7 @@ struct ksim_trace {
 };
 
 static const char *const ksim_class_name[] = {
-	"hop", "unit", "ctrl", "orch", "dma", "drop", "inject", "check",
+	"hop", "unit", "ctrl", "orch", "dma", "drop", "inject", "check", "reg",
 };
 
 static struct ksim_trace *ksim_trace_of(struct ksim_observer *ob)
@@ -87,7 +87,7 @@ static int ksim_trace_classes(const struct ksim_word *val, u32 *mask, char *err,
 			*mask |= 1u << j;
 		else
 			return ksim_refuse(err, errlen,
-					   "trace on: unknown event class '%.*s' (hop, unit, ctrl, orch, dma, drop, inject, check, all)",
+					   "trace on: unknown event class '%.*s' (hop, unit, ctrl, orch, dma, drop, inject, check, all, reg)",
 					   ksim_cmd_quote(&one), one.s);
 	} while (more);
 	return 0;
@@ -198,6 +198,7 @@ static const char *const ksim_tr_word[KSIM_TR_KINDS] = {
 	[KSIM_TR_UNIT_DROP] = "drop", [KSIM_TR_MEM_NODATA] = "drop",
 	[KSIM_TR_DMA] = "dma", [KSIM_TR_INJECT] = "inject",
 	[KSIM_TR_VIOL] = "violation", [KSIM_TR_XDMA] = "xdma",
+	[KSIM_TR_REG] = "reg",
 };
 
 /* the rest of an XDMA engine event's line */
@@ -223,7 +224,24 @@ static int ksim_xdma_ev_line(const struct ksim_trace_ev *ev, char *b, size_t n)
 	return snprintf(b, n, "\n");
 }
 
-static int ksim_ev_line(const struct ksim_trace_ev *ev, char *b, size_t n)
+/* the rest of a register access's line: the register, the value */
+static int ksim_reg_ev_line(const struct ksim_trace *t,
+			    const struct ksim_trace_ev *ev, char *b, size_t n)
+{
+	const char *dir = ev->d & KSIM_TRR_WRITE ? "write" : "read";
+	char name[80];
+
+	t->ob.obs->w.reg_name(ev->d & KSIM_TRR_BAR1 ? 1 : 0, ev->a,
+			  ev->d & KSIM_TRR_WIDE, name, sizeof(name));
+	if (ev->d & KSIM_TRR_WIDE)
+		return snprintf(b, n, " %s %s=0x%016llx\n", name, dir,
+				(unsigned long long)ev->v);
+	return snprintf(b, n, " %s %s=0x%08llx\n", name, dir,
+			(unsigned long long)ev->v);
+}
+
+static int ksim_ev_line(const struct ksim_trace *t,
+			const struct ksim_trace_ev *ev, char *b, size_t n)
 {
 	char name[24];
 	int k;
@@ -234,6 +252,8 @@ static int ksim_ev_line(const struct ksim_trace_ev *ev, char *b, size_t n)
 	else if (ev->kind == KSIM_TR_XDMA)
 		k = snprintf(b, n, "%llu - xdma %s", (unsigned long long)ev->cycle,
 			     ev->c == KSIM_XT_IRQ ? "irq" : ev->d ? "c2h" : "h2c");
+	else if (ev->kind == KSIM_TR_REG && ev->mesh == 0xff)
+		k = snprintf(b, n, "%llu - reg", (unsigned long long)ev->cycle);
 	else if (ev->kind < KSIM_TR_KINDS)
 		k = snprintf(b, n, "%llu %u %s", (unsigned long long)ev->cycle,
 			     ev->mesh, ksim_tr_word[ev->kind]);
@@ -310,6 +330,8 @@ static int ksim_ev_line(const struct ksim_trace_ev *ev, char *b, size_t n)
 				    ev->y);
 	case KSIM_TR_XDMA:
 		return k + ksim_xdma_ev_line(ev, b, n);
+	case KSIM_TR_REG:
+		return k + ksim_reg_ev_line(t, ev, b, n);
 	}
 	return k + snprintf(b, n, "\n");
 }
@@ -346,7 +368,7 @@ void ksim_trace_format(const struct ksim_trace *t, u64 *pos,
 	while (*pos - 1 < end) {
 		if (ksim_trace_ring_get(t, *pos - 1, &ev))
 			break;
-		n = ksim_ev_line(&ev, line, sizeof(line));
+		n = ksim_ev_line(t, &ev, line, sizeof(line));
 		if (n < 0 || (size_t)n >= sizeof(line) ||
 		    tb->len - tb->pos <= (size_t)n)
 			break;
@@ -600,6 +622,19 @@ static void ksim_trace_xdma_event(struct ksim_observer *ob,
 	ev->v = x->v;
 }
 
+/* a host register access (opt-in class reg) */
+static void ksim_trace_host_reg(struct ksim_observer *ob, unsigned int mesh,
+				u32 off, u64 v, unsigned int flags)
+{
+	struct ksim_trace_ev *ev = ksim_trace_new_ev(ksim_trace_of(ob),
+						     KSIM_TR_REG);
+
+	ev->mesh = mesh;
+	ev->a = off;
+	ev->v = v;
+	ev->d = flags;
+}
+
 /* another observer's event: a violation (class check), a knob (inject) */
 static void ksim_trace_event(struct ksim_observer *ob,
 			     const struct ksim_trace_ev *ev)
@@ -636,6 +671,11 @@ static bool ksim_trace_watch_card(struct ksim_observer *ob)
 	return ksim_trace_of(ob)->on;
 }
 
+static bool ksim_trace_watch_regs(struct ksim_observer *ob)
+{
+	return ksim_trace_wants(ksim_trace_of(ob), KSIM_TRC_REG);
+}
+
 static const struct ksim_observer_ops ksim_trace_ops = {
 	.name = "trace",
 	.command = ksim_trace_command,
@@ -644,6 +684,7 @@ static const struct ksim_observer_ops ksim_trace_ops = {
 	.watch_unit = ksim_trace_watch_unit,
 	.watch_mesh = ksim_trace_watch_mesh,
 	.watch_card = ksim_trace_watch_card,
+	.watch_regs = ksim_trace_watch_regs,
 	.link_xfer = ksim_trace_link_xfer,
 	.unit_pre = ksim_trace_unit_pre,
 	.unit_done = ksim_trace_unit_done,
@@ -655,6 +696,7 @@ static const struct ksim_observer_ops ksim_trace_ops = {
 	.orch = ksim_trace_orch,
 	.dma = ksim_trace_dma,
 	.xdma_event = ksim_trace_xdma_event,
+	.host_reg = ksim_trace_host_reg,
 	.event = ksim_trace_event,
 };
 

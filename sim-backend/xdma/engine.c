@@ -534,6 +534,7 @@ struct ksim_xdma *ksim_xdma_create(const struct ksim_xdma_wiring *w, int *err)
 		x->ch[i].x = x;
 		x->ch[i].c2h = i == KSIM_XDMA_C2H;
 	}
+	ksim_xdma_regs_reset(x);
 	e = ksim_sched_add(w->sched, &x->node, &ksim_xdma_node_ops);
 	if (e) {
 		ksim_plat_free(x->bounce);

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * The XDMA IRQ block (PG195 "IRQ Block Registers (0x2)"): user and channel
- * interrupt enables (each with W1S and W1C aliases, which read as the
- * mask), the requests and what is pending (read only), and the vector
- * number of every interrupt, 5 bits in each byte of 0x80-0x8c (user) and
- * 0xa0-0xa4 (channels: H2C channels, then C2H).
+ * The XDMA IRQ block (PG195 "IRQ Block Registers (0x2)"), a register
+ * table (lib/regs.h): user and channel interrupt enables (each with W1S
+ * and W1C aliases, which read as the mask), the requests and what is
+ * pending (read only), and the vector number of every interrupt, 5 bits
+ * in each byte of 0x80-0x8c (user) and 0xa0-0xa4 (channels: H2C channels,
+ * then C2H).
  *
  * A channel requests an interrupt while its status has a bit its
  * interrupt mask enables (the status bits themselves are logged only when
@@ -92,49 +93,77 @@ void ksim_xdma_irq_eval(struct ksim_xdma *x)
 			ksim_xdma_signal(x, ksim_xdma_vec(x->user_vec, i));
 }
 
-u32 ksim_xdma_irq_read(struct ksim_xdma *x, u32 reg)
+static u64 ksim_xdma_user_req_read(void *dev, unsigned int i)
 {
-	switch (reg) {
-	case KH_XDMA_IRQ_ID:
-		return KH_XDMA_ID(KH_XDMA_T_IRQ, 0, KSIM_XDMA_VERSION);
-	case KH_XDMA_IRQ_USER_EN:
-	case KH_XDMA_IRQ_USER_EN_W1S:
-	case KH_XDMA_IRQ_USER_EN_W1C:
-		return x->user_en;
-	case KH_XDMA_IRQ_CHAN_EN:
-	case KH_XDMA_IRQ_CHAN_EN_W1S:
-	case KH_XDMA_IRQ_CHAN_EN_W1C:
-		return x->chan_en;
-	case KH_XDMA_IRQ_USER_REQ:
-		return ksim_xdma_user_req(x);
-	case KH_XDMA_IRQ_CHAN_REQ:
-		return ksim_xdma_chan_req(x);
-	case KH_XDMA_IRQ_USER_PEND:
-		return ksim_xdma_user_req(x) & x->user_en;
-	case KH_XDMA_IRQ_CHAN_PEND:
-		return ksim_xdma_chan_req(x) & x->chan_en;
-	}
-	if (reg >= KH_XDMA_IRQ_USER_VEC(0) && reg < KH_XDMA_IRQ_USER_VEC(16))
-		return x->user_vec[(reg - KH_XDMA_IRQ_USER_VEC(0)) / 4];
-	if (reg >= KH_XDMA_IRQ_CHAN_VEC(0) && reg < KH_XDMA_IRQ_CHAN_VEC(8))
-		return x->chan_vec[(reg - KH_XDMA_IRQ_CHAN_VEC(0)) / 4];
-	return 0;
+	return ksim_xdma_user_req(dev);
 }
 
-void ksim_xdma_irq_write(struct ksim_xdma *x, u32 reg, u32 v)
+static u64 ksim_xdma_chan_req_read(void *dev, unsigned int i)
 {
-	if (ksim_xdma_w1s_w1c(&x->user_en, reg, KH_XDMA_IRQ_USER_EN, v,
-			      KSIM_XDMA_USER_MASK) ||
-	    ksim_xdma_w1s_w1c(&x->chan_en, reg, KH_XDMA_IRQ_CHAN_EN, v,
-			      KSIM_XDMA_CHAN_MASK)) {
-		ksim_xdma_irq_eval(x);
-		return;
-	}
-	/* the vectors take effect at the next signal */
-	if (reg >= KH_XDMA_IRQ_USER_VEC(0) && reg < KH_XDMA_IRQ_USER_VEC(16))
-		x->user_vec[(reg - KH_XDMA_IRQ_USER_VEC(0)) / 4] =
-			v & KSIM_XDMA_VEC_BYTES;
-	else if (reg >= KH_XDMA_IRQ_CHAN_VEC(0) && reg < KH_XDMA_IRQ_CHAN_VEC(8))
-		x->chan_vec[(reg - KH_XDMA_IRQ_CHAN_VEC(0)) / 4] =
-			v & KSIM_XDMA_VEC_BYTES;
+	return ksim_xdma_chan_req(dev);
 }
+
+static u64 ksim_xdma_user_pend_read(void *dev, unsigned int i)
+{
+	const struct ksim_xdma *x = dev;
+
+	return ksim_xdma_user_req(x) & x->user_en;
+}
+
+static u64 ksim_xdma_chan_pend_read(void *dev, unsigned int i)
+{
+	const struct ksim_xdma *x = dev;
+
+	return ksim_xdma_chan_req(x) & x->chan_en;
+}
+
+/* an enable or its alias written: deliver what became pending */
+static void ksim_xdma_en_post(void *dev, unsigned int i, u64 old, u64 v)
+{
+	ksim_xdma_irq_eval(dev);
+}
+
+#define KSIM_XDMA_X(field)	KSIM_REG_FIELD(struct ksim_xdma, field)
+
+/*
+ * R(c, name, offset, registers, the rest of its struct ksim_reg).  The
+ * vectors take effect at the next signal: stored, no hook.  16 user
+ * interrupts and 8 channel ones, a byte each, four to a register.
+ */
+#define KSIM_XDMA_IRQ_REGS(R, c)					\
+	R(c, ID, KH_XDMA_IRQ_ID, 1, .ro = KSIM_REG_ALL,			\
+	  .reset = KH_XDMA_ID(KH_XDMA_T_IRQ, 0, KSIM_XDMA_VERSION))	\
+	R(c, USER_EN, KH_XDMA_IRQ_USER_EN, 1, KSIM_XDMA_X(user_en),	\
+	  .ro = ~(u64)KSIM_XDMA_USER_MASK, .post_write = ksim_xdma_en_post) \
+	R(c, USER_EN_W1S, KH_XDMA_IRQ_USER_EN_W1S, 1, KSIM_XDMA_X(user_en), \
+	  .ro = ~(u64)KSIM_XDMA_USER_MASK, .w1s = KSIM_XDMA_USER_MASK,	\
+	  .post_write = ksim_xdma_en_post)				\
+	R(c, USER_EN_W1C, KH_XDMA_IRQ_USER_EN_W1C, 1, KSIM_XDMA_X(user_en), \
+	  .w1c = KSIM_REG_ALL, .post_write = ksim_xdma_en_post)	\
+	R(c, CHAN_EN, KH_XDMA_IRQ_CHAN_EN, 1, KSIM_XDMA_X(chan_en),	\
+	  .ro = ~(u64)KSIM_XDMA_CHAN_MASK, .post_write = ksim_xdma_en_post) \
+	R(c, CHAN_EN_W1S, KH_XDMA_IRQ_CHAN_EN_W1S, 1, KSIM_XDMA_X(chan_en), \
+	  .ro = ~(u64)KSIM_XDMA_CHAN_MASK, .w1s = KSIM_XDMA_CHAN_MASK,	\
+	  .post_write = ksim_xdma_en_post)				\
+	R(c, CHAN_EN_W1C, KH_XDMA_IRQ_CHAN_EN_W1C, 1, KSIM_XDMA_X(chan_en), \
+	  .w1c = KSIM_REG_ALL, .post_write = ksim_xdma_en_post)	\
+	R(c, USER_REQ, KH_XDMA_IRQ_USER_REQ, 1, .ro = KSIM_REG_ALL,	\
+	  .read = ksim_xdma_user_req_read)				\
+	R(c, CHAN_REQ, KH_XDMA_IRQ_CHAN_REQ, 1, .ro = KSIM_REG_ALL,	\
+	  .read = ksim_xdma_chan_req_read)				\
+	R(c, USER_PEND, KH_XDMA_IRQ_USER_PEND, 1, .ro = KSIM_REG_ALL,	\
+	  .read = ksim_xdma_user_pend_read)				\
+	R(c, CHAN_PEND, KH_XDMA_IRQ_CHAN_PEND, 1, .ro = KSIM_REG_ALL,	\
+	  .read = ksim_xdma_chan_pend_read)				\
+	R(c, USER_VEC, KH_XDMA_IRQ_USER_VEC(0), 16 / 4,			\
+	  KSIM_REG_ARRAY(struct ksim_xdma, user_vec, 16 / 4),		\
+	  .ro = ~(u64)KSIM_XDMA_VEC_BYTES)				\
+	R(c, CHAN_VEC, KH_XDMA_IRQ_CHAN_VEC(0), 8 / 4,			\
+	  KSIM_REG_ARRAY(struct ksim_xdma, chan_vec, 8 / 4),		\
+	  .ro = ~(u64)KSIM_XDMA_VEC_BYTES)
+
+KSIM_REGS(ksim_xdma_irq_regs, 4, KSIM_XDMA_IRQ_REGS);
+
+const struct ksim_regs ksim_xdma_irq_regs = {
+	.name = "irq", KSIM_REGS_INIT(ksim_xdma_irq_regs),
+};

@@ -9,8 +9,9 @@
  *
  * One concern a file:
  *
- *   regs.c    the register space: decode, identifiers, control/status
- *             semantics, the config block, the SGDMA registers
+ *   regs.c    the register space: the block decode, and the register
+ *             tables (lib/regs.h) of the channels, their SGDMA blocks,
+ *             the config block and the SGDMA common block
  *   engine.c  the SGDMA engine: descriptor fetch, data, completion,
  *             poll-mode write-back, errors, the wedge and its recovery,
  *             simulated time
@@ -29,6 +30,7 @@
 
 #include "host.h"
 #include "log.h"
+#include "regs.h"
 #include "sched.h"
 #include <kohaku/kh_xdma.h>
 
@@ -287,6 +289,17 @@ void ksim_xdma_destroy(struct ksim_xdma *x);
 /* ---- registers (regs.c): byte offsets in BAR1 ---- */
 u32 ksim_xdma_read(struct ksim_xdma *x, u32 off);
 void ksim_xdma_write(struct ksim_xdma *x, u32 off, u32 v);
+/* every register to its reset value (at creation) */
+void ksim_xdma_regs_reset(struct ksim_xdma *x);
+/* "h2c0 CTRL_W1S", "irq USER_VEC[1]": a BAR1 offset for a trace */
+int ksim_xdma_reg_name(u32 off, char *b, size_t n);
+/*
+ * The register tables, at offsets in their block: a channel's (the
+ * device is the struct ksim_xdma_chan), a channel's SGDMA block (the
+ * same), the config and SGDMA common blocks (the struct ksim_xdma).
+ */
+extern const struct ksim_regs ksim_xdma_ch_regs, ksim_xdma_sg_regs,
+	ksim_xdma_cfg_regs, ksim_xdma_sgc_regs;
 
 /* ---- the engine (engine.c), for regs.c ---- */
 /* control changed from old: RUN's edges start and stop the channel */
@@ -296,25 +309,6 @@ void ksim_xdma_status_cleared(struct ksim_xdma_chan *ch);
 /* the SGDMA common halt bits changed */
 void ksim_xdma_halt_changed(struct ksim_xdma *x);
 /* busy: the channel is not idle */
-/*
- * A register with its write-1-to-set and write-1-to-clear aliases at +4
- * and +8 (PG195): a write at offset reg to the register at base, keeping
- * only the bits of mask; false when reg is none of the three.
- */
-static inline bool ksim_xdma_w1s_w1c(u32 *r, u32 reg, u32 base, u32 v,
-				     u32 mask)
-{
-	if (reg == base)
-		*r = v & mask;
-	else if (reg == base + 4)
-		*r |= v & mask;
-	else if (reg == base + 8)
-		*r &= ~v;
-	else
-		return false;
-	return true;
-}
-
 static inline bool ksim_xdma_busy(const struct ksim_xdma_chan *ch)
 {
 	return ch->state != KSIM_XS_IDLE;
@@ -337,8 +331,8 @@ static inline void ksim_xdma_note(struct ksim_xdma *x,
 }
 
 /* ---- the IRQ block (irq.c) ---- */
-u32 ksim_xdma_irq_read(struct ksim_xdma *x, u32 reg);
-void ksim_xdma_irq_write(struct ksim_xdma *x, u32 reg, u32 v);
+/* its register table; the device is the struct ksim_xdma */
+extern const struct ksim_regs ksim_xdma_irq_regs;
 /* a channel's status, mask or an enable changed: deliver what rose */
 void ksim_xdma_irq_eval(struct ksim_xdma *x);
 /* user interrupt n's level (a struct ksim_irq_pin's handler; n is 0) */

@@ -16,6 +16,8 @@ MODEL_TESTS += model_pool_iss model_pool
 MODEL_TESTS += model_cpu
 # the card's DMA engine (docs/spec/xdma.md)
 MODEL_TESTS += model_xdma
+# the register tables against the uapi offsets, and their access rules
+MODEL_TESTS += model_regs
 # the POOL firmware (build/firmware/pool.fw) on the POOL unit
 MODEL_TESTS += model_pool_fw
 # the matmul cluster (docs/spec/mat.md)

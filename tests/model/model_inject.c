@@ -139,7 +139,7 @@ TEST_F(model, lexer_commands)
 		{ "inject drop link=1,0 =3", "inject drop: '=3' is not name=value" },
 		{ "inject clear 4294967296", "inject clear: takes nothing or one knob id" },
 		{ "check on recv_bound=0x", "check on: 'recv_bound=0x' is not recv_bound=C, unknown_bound=C or retire_bound=C (C > 0)" },
-		{ "trace on events=hop,", "trace on: unknown event class '' (hop, unit, ctrl, orch, dma, drop, inject, check, all)" },
+		{ "trace on events=hop,", "trace on: unknown event class '' (hop, unit, ctrl, orch, dma, drop, inject, check, all, reg)" },
 		{ "a b c d e f g h i j k l m n o p q", "too many words (at most 16)" },
 		{ "inject z123456789012345678901234567890123456789012345",
 		  "inject: unknown knob 'z123456789012345678901234567890123456789' (drop, dup, busy, fault, hang, ctrl, dram, xdma, reset, clear)" },

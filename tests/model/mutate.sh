@@ -54,7 +54,7 @@ cat <<'M'
 113~card/bar.c~model_multi~BAR0: every window decodes to mesh 0~	*m = ksim_card_mesh(c, *n);~	*m = ksim_card_mesh(c, 0);
 114~card/cardbus.c~model_multi~DMA: every window lands in mesh 0's DRAM~	m = ksim_card_mesh(c, win - 1);~	m = ksim_card_mesh(c, 0);
 115~card/clkwiz.c~model_clk~clock wizard: losing lock does not reset the mesh~	ksim_mesh_reset_hold(c->mesh[mesh], w->lock_at + KH_RST_RELEASE_CYCLES);~	(void)0;
-116~card/clkwiz.c~model_clk~clock wizard: a duty of 0 is accepted~	if (ksim_clk_is_duty(off) && !v)\n\t\treturn;~
+116~card/clkwiz.c~model_clk~clock wizard: a duty of 0 is accepted~	return v ? v : old;~	return v;
 117~mesh/reset.c~model_clk~reset: no recovery window after the release~	m->rst.ready = release + KH_RST_RECOVERY_CYCLES;~	m->rst.ready = release;
 118~mesh/reset.c~model_clk~reset: a flit forced into an endpoint in recovery is kept~	if (ksim_mesh_recovering(g->mesh)) {~	if (0) {
 119~card/bar.c~model_clk~reset: host writes land while the mesh is in reset~		if (ksim_mesh_recovering(m)) {~		if (0) {
@@ -72,8 +72,8 @@ cat <<'M'
 131~mesh/l2.c~model_l2~L2: a second addon request while a reply is pending is answered~	if (a->ctrl_pend) {\n\t\ta->ctrl_dropped++;~	if (0) {\n\t\ta->ctrl_dropped++;
 132~card/builtin.c~model_sx~built-ins: saxpy without profile rtl (ship values: every unit cu_version 4)~cu_version saxpy_cu's own (1)\\n"\n\t  "profile rtl\\n"~cu_version saxpy_cu's own (1)\\n"
 133~mesh/reset.c~model_clk~reset: the gate does not hold noc_in_busy~	return ksim_mesh_recovering(g->mesh) || g->inner->ops->busy(g->inner);~	return g->inner->ops->busy(g->inner);
-134~card/ddrc.c~model_clk~DDR controller: ECC off at reset~	d->ecc_onoff = 1;~	d->ecc_onoff = 0;
-135~card/clkwiz.c~model_clk~clock wizard: a LOAD that changes nothing drops lock~		if (!memcmp(next, w->run, sizeof(next)))\n\t\t\treturn;~
+134~card/ddrc.c~model_clk~DDR controller: ECC off at reset~.reset = 1, .ro = \x7e1ULL)~.reset = 0, .ro = \x7e1ULL)
+135~card/clkwiz.c~model_clk~clock wizard: a LOAD that changes nothing drops lock~	if (!memcmp(next, w->run, sizeof(next)))\n\t\treturn;~
 136~mesh/l2.c~model_multi~L2: the adapter replies from (0,0), not the unit's coordinate~	ksim_ctrl_reply(r, req, a->x, a->y, idx, ksim_l2_reg(a, idx));~	ksim_ctrl_reply(r, req, 0, 0, idx, ksim_l2_reg(a, idx));
 301~obs/checker.c~model_check~checker rule 1: a refused link may lose its flit before it is taken~		if (l->valid && !memcmp(&l->reg, &ol->held, sizeof(l->reg)))\n\t\t\tcontinue;~		continue;
 302~obs/checker.c~model_check~checker rule 1: a send_* offer may change after a refusal~	if (ou->send_prev && !ou->send_matched) {~	if (0) {
@@ -139,7 +139,7 @@ cat <<'M'
 262~mesh/ilink.c~model_ilink~interlink: a remote descriptor without an ack raises nothing~				ksim_ilink_fault(il, KH_IL_FAULT_ACK0);~				(void)0;
 263~mesh/ilink.c~model_ilink~interlink: a doorbell counts on arrival, before earlier writes land~		if (il->writes_landed < il->bell_snap[s])\n\t\t\treturn false;~		if (0)\n\t\t\treturn false;
 264~mesh/ilink.c~model_ilink~interlink: caps read while disabled~		return il->enable ? KH_IL_CAPS(il->mesh_id) : 0;~		return KH_IL_CAPS(il->mesh_id);
-265~mesh/ilink.c~model_ilink~interlink: 0x80 [2] does not clear the faults~		if (v & KH_IL_CTRL_CLR_FAULTS)\n\t\t\til->faults = 0;~		if (0)\n\t\t\til->faults = 0;
+265~mesh/ilink.c~model_ilink~interlink: 0x80 [2] does not clear the faults~	if (v & KH_IL_CTRL_CLR_FAULTS)\n\t\til->faults = 0;~	if (0)\n\t\til->faults = 0;
 266~mesh/mag.c~model_ilink~MAG: aliasing another mesh's address sets no RD_REMOTE~		ksim_ilink_fault(g->il, KH_IL_FAULT_RD_REMOTE);~		(void)0;
 267~mesh/ilink.c~model_ilink~interlink: sending without a credit~		if (!l->credits[cls[i]]) {~		if (0) {
 268~mesh/ilink.c~model_ilink~interlink: a hop takes one cycle, not il_hop_latency~	w->at = now + il->hop_latency;~	w->at = now + 1;
@@ -197,8 +197,8 @@ cat <<'M'
 512~xdma/irq.c~model_xdma~XDMA IRQ: the channel enable is ignored~	u32 chan = ksim_xdma_chan_req(x) & x->chan_en;~	u32 chan = ksim_xdma_chan_req(x);
 513~xdma/irq.c~model_xdma~XDMA IRQ: C2H requests on H2C's bit~			       KH_XDMA_IRQ_BIT_C2H(KSIM_XDMA_N_H2C, 0);~			       KH_XDMA_IRQ_BIT_H2C(0);
 514~xdma/irq.c~model_xdma~XDMA IRQ: a vector past the host's count is delivered~	bool lost = vector >= x->n_vectors || !x->msi;~	bool lost = !x->msi;
-515~xdma/regs.c~model_xdma~XDMA: reading status-RC does not clear it~			ch->status = 0;\n			ksim_xdma_status_cleared(ch);~			ksim_xdma_status_cleared(ch);
-516~xdma/regs.c~model_xdma~XDMA: a status write clears every bit~		if (ch->status & v) {~		if (ch->status) {\n\t\t\tv = 0xffffffffu;
+515~xdma/regs.c~model_xdma~XDMA: reading status-RC does not clear it~.ro = KSIM_REG_ALL, .rc = KSIM_REG_ALL,~.ro = KSIM_REG_ALL, .rc = 0,
+516~xdma/regs.c~model_xdma~XDMA: a status write that clears a bit clears every bit~	if (v != old) {\n\t\tksim_xdma_status_cleared(ch);~	if (v != old) {\n\t\tch->status = 0;\n\t\tksim_xdma_status_cleared(ch);
 517~xdma/regs.c~model_xdma~XDMA: absent channels answer as channel 0~	if (chan)\n\t\treturn NULL;~	if (0)\n\t\treturn NULL;
 518~xdma/engine.c~model_xdma~XDMA: data chunks not aligned on the card side~		n = KSIM_XDMA_CHUNK - ((card + o) & (KSIM_XDMA_CHUNK - 1));~		n = KSIM_XDMA_CHUNK - ((host + o) & 31);
 519~xdma/engine.c~model_xdma~XDMA: a mesh in reset hangs the channel instead of holding the data~	if (e == -EAGAIN)\n\t\treturn KSIM_XM_STALL;~	if (0)\n\t\treturn KSIM_XM_STALL;
@@ -206,7 +206,7 @@ cat <<'M'
 521~xdma/irq.c~model_xdma~XDMA IRQ: the user interrupt is tied 0 even with the addon~	return x->usr_irq ? 1u : 0;~	return 0;
 522~xdma/irq.c~model_xdma~XDMA IRQ: the addon line's changes do not reach the IRQ block~	x->usr_irq = level;\n\tksim_xdma_irq_eval(x);~	x->usr_irq = level;
 523~obs/inject.c~model_xdma~XDMA knob: dir= is ignored~		if (ev != event || !(k->xdir & (1u << c2h)))~		if (ev != event)
-524~xdma/xdma.h~model_xdma~XDMA: a W1S alias writes the register instead of setting bits~		*r |= v & mask;~		*r = v & mask;
+524~lib/regs.h~model_xdma~XDMA: a W1S alias writes the register instead of setting bits~	      (old & r->w1c & \x7ev) | ((old | v) & r->w1s);~	      (old & r->w1c & \x7ev) | (v & r->w1s);
 525~xdma/engine.c~model_xdma~XDMA: C2H data land in the bounce buffer though the host offered its pointer~			e = x->bus->ops->read(x->bus->ctx, card + o,\n\t\t\t\t\t      p ?: x->bounce, n);~			e = x->bus->ops->read(x->bus->ctx, card + o,\n\t\t\t\t\t      x->bounce, n);
 701~units/sx.c~model_sx~SX: a binary32 FMA instead of saxpy_cu's integer datapath~	if (s->fma)\n\t	return ksim_fp32_fma~	if (1)\n\t	return ksim_fp32_fma
 702~units/sx.c~model_sx~SX: no N_MAX: n > 64 runs instead of FAULT_TOO_BIG~	} else if (s->n > KH_SX_N_MAX) {~	} else if (0) {
@@ -362,6 +362,27 @@ cat <<'M'
 919~units/vec/port.c~model_vec~vec's CU_DATA policy: a rejected burst is acknowledged~	.ack = KSIM_CD_ACK_NONE_AFTER_REFUSE,~	.ack = KSIM_CD_ACK_ON_FLAG,
 920~units/cpu/rx.c~model_cpu~cpu's CU_DATA policy: flags[0] is obeyed~	.ack = KSIM_CD_ACK_NEVER,~	.ack = KSIM_CD_ACK_ON_FLAG,
 921~units/cpu/rx.c~model_cpu~cpu's CU_DATA policy: a second sender's flit is spliced into the open burst~	.foreign = KSIM_CD_FOREIGN_DROP,~	.foreign = KSIM_CD_FOREIGN_SPLICES,
+931~lib/regs.h~model_regs~register tables: a W1C bit does not clear~	      (old & r->w1c & \x7ev) | ((old | v) & r->w1s);~	      (old & r->w1c) | ((old | v) & r->w1s);
+932~lib/regs.h~model_regs~register tables: a read-only bit takes what is written~	now = (v & \x7e(r->ro | r->w1c | r->w1s)) | (old & r->ro) |~	now = (v & \x7e(r->w1c | r->w1s)) |
+933~lib/regs.h~model_regs~register tables: a clear-on-read register keeps its bits~	if (r->size && (r->rc & old)) {~	if (0) {
+934~lib/regs.h~model_regs~register tables: the decode takes the register before the one on the slot~	r = &t->reg[t->slot[s] - 1];~	r = &t->reg[t->slot[s] > 1 ? t->slot[s] - 2 : 0];
+935~lib/regs.h~model_regs~register tables: every register of a run decodes as its first~	*i = s - (r->off >> shift);~	*i = 0;
+936~lib/regs.h~model_regs~register tables: the upper half of a 64-bit field is written into the lower~		*(u64 *)p = (*(u64 *)p & \x7e(m << r->lsb)) | ((v & m) << r->lsb);~		*(u64 *)p = (*(u64 *)p & \x7e(m << r->lsb)) | (v & m);
+937~xdma/regs.c~model_regs~register tables: the channel's IRQ_MASK_W1C one register off~	R(c, IRQ_MASK_W1C, KH_XDMA_CH_IRQ_MASK_W1C, 1,~	R(c, IRQ_MASK_W1C, KH_XDMA_CH_IRQ_MASK_W1C + 4, 1,
+938~lib/regs.c~model_regs~register tables: a reset clears RAM with no reset clause (NODE_STATUS)~		if (r->size && !r->keep)~		if (r->size)
+939~mesh/orch.c~model_irq~IRQ addon: a W1C clears the bit an event sets in its cycle~	return v | (old & o->irq_ev);~	return v | (old & o->irq_ev & 0);
+940~mesh/orch.c~model_regs~SIG_DONE: a write stores its value instead of clearing~ksim_orch_sig_done_clear(void *dev, unsigned int i, u64 old, u64 v)\n{\n\treturn 0;~ksim_orch_sig_done_clear(void *dev, unsigned int i, u64 old, u64 v)\n{\n\treturn v;
+941~mesh/orch.c~model_credits~credits: the cycle's arithmetic overrides a host write of PROG_CRED~	o->cred_written = true;~	o->cred_written = false;
+942~mesh/orch.c~model_credits~dispatcher: PROG_KICK while running restarts the program~	if (!o->run0 && o->prog_len) {~	if (o->prog_len) {
+943~mesh/orch.c~model_credits~mailbox: TX_KICK pushes while the dispatcher runs~	if (!o->run0 && !o->tx_full0 && ksim_orch_push_tx(o, o->tx_flit) &&~	if (!o->tx_full0 && ksim_orch_push_tx(o, o->tx_flit) &&
+944~mesh/orch.c~model_regs~register tables: PROG_LEN in the hole after IRQ_EN~	R(c, PROG_LEN, KH_ORC_PROG_LEN, 1, KSIM_ORC(prog_len))~	R(c, PROG_LEN, KH_ORC_IRQ_EN + 8, 1, KSIM_ORC(prog_len))
+945~card/clkwiz.c~model_clk~clock wizard: CLKOUT1 built to divide 4 (300 MHz, not 600)~	KSIM_CLK_OUT(R, c, 1, 2)~	KSIM_CLK_OUT(R, c, 1, 4)
+946~card/clkwiz.c~model_regs~clock wizard: the rest of 0x000-0x7ff keeps nothing~	if (off / 4 < KSIM_CLKWIZ_REGS)\n\t\tw->reg[off / 4] = (u32)v;~	if (0)\n\t\tw->reg[off / 4] = (u32)v;
+947~card/ddrc.c~model_clk~DDR controller: CE_CNT keeps 16 bits~.ro = \x7e0xffULL)~.ro = \x7e0xffffULL)
+948~mesh/mover.c~model_mover~mover: the PRNG seed register keeps nothing~	R(c, SEED, KH_MV_SEED, 1, KSIM_MV(r.seed))~	R(c, SEED, KH_MV_SEED, 1, .ro = KSIM_REG_ALL)
+949~mesh/mover.c~model_regs~register tables: the mover's GATHER one register off~	R(c, GATHER, KH_MV_GATHER, 1,~	R(c, GATHER, KH_MV_GATHER + 8, 1,
+950~obs/trace.c~model_regs~trace: events=all takes the opt-in register accesses~		if (ksim_word_is(&one, "all"))\n\t\t\t*mask = KSIM_TRC_ALL;~		if (ksim_word_is(&one, "all"))\n\t\t\t*mask = KSIM_TRC_ALL | KSIM_TRC_REG;
+951~card/bar.c~model_regs~trace: a 64-bit access of two 32-bit registers names the low one only~	if (!wide)\n\t\treturn snprintf(b, n, "%s %s", t->name, lo);~	if (1)\n\t\treturn snprintf(b, n, "%s %s", t->name, lo);
 M
 }
 
