@@ -20,6 +20,11 @@ n=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
 nok() { n=$((n + 1)); echo "not ok $n - $1"; }
 MAKE=${MAKE:-make}
+# Run from `make -jN test`, this script's makes would inherit a jobserver
+# whose descriptors its parent did not pass down ("jobserver unavailable"
+# on stderr, which the build-log check below would count as a warning):
+# they are makes of their own, as a developer's in a kernel tree would be.
+unset MAKEFLAGS MFLAGS MAKELEVEL
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/kh-ksft.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
