@@ -27,7 +27,7 @@ static void kh_mesh_stop(struct kh_mesh *m)
 	job = m->job;
 	if (job) {
 		m->job = NULL;
-		if (!kh_job_final(job))
+		if (!kh_job_is_final(job))
 			kh_job_end_aborted(job, KOHAKU_JOB_WHY_REMOVED,
 					   "device removed");
 		kh_job_unlist(m->kd, job);

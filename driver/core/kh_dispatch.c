@@ -19,40 +19,6 @@
  */
 #include "kh_priv.h"
 
-void kh_mesh_job_off(struct kh_mesh *m, struct kh_job *job)
-{
-	m->job = NULL;
-	m->run = KH_RUN_IDLE;
-	kh_job_unlist(m->kd, job);
-	kh_job_put(job);	/* the mesh's */
-}
-
-void kh_mesh_abort_queue(struct kh_mesh *m, u32 code, const char *why)
-{
-	struct kh_job *job, *tmp;
-
-	kh_lock_assert_held(&m->lock);
-	list_for_each_entry_safe(job, tmp, &m->queue, mesh_link)
-		kh_job_abort(job, code, why);
-}
-
-/* a job on the mesh, or a reset to wait out: the engine keeps passing */
-bool kh_mesh_busy(struct kh_mesh *m)
-{
-	kh_lock_assert_held(&m->lock);
-	return m->job != NULL || m->resetting;
-}
-
-void kh_mesh_wedge(struct kh_mesh *m, const char *why)
-{
-	kh_lock_assert_held(&m->lock);
-	m->flags |= KOHAKU_MESH_WEDGED;
-	m->flags &= ~KOHAKU_MESH_READY;
-	kh_err(m->kd, "mesh %u is wedged: %s; queued jobs are aborted; a mesh reset (a clock wizard SW_RST) or reprogramming the card clears it\n",
-	       m->id, why);
-	kh_mesh_abort_queue(m, KOHAKU_JOB_WHY_MESH_WEDGED, why);
-}
-
 static u16 kh_ns_count(struct kh_mesh *m, const struct kh_node *n, u64 *raw)
 {
 	*raw = kh_rd(m, KH_ORC_NODE_STATUS(KH_YX(n->x, n->y)));
@@ -123,13 +89,6 @@ static bool kh_job_targets_hung(struct kh_mesh *m, struct kh_job *job)
 	return true;
 }
 
-static void kh_job_in_fence_cb(struct kh_fence_cb *cb)
-{
-	struct kh_job *job = container_of(cb, struct kh_job, in_cb);
-
-	kh_engine_kick(job->mesh->kd);
-}
-
 enum kh_ready { KH_READY, KH_BLOCKED, KH_GONE };
 
 /*
@@ -146,7 +105,7 @@ static enum kh_ready kh_job_ready(struct kh_mesh *m, struct kh_job *job)
 		if (!kh_fence_is_signaled(f)) {
 			if (job->in_cb_armed)
 				return KH_BLOCKED;
-			if (!kh_fence_add_callback(f, &job->in_cb, kh_job_in_fence_cb)) {
+			if (!kh_fence_add_callback(f, &job->in_cb, kh_engine_fence_cb)) {
 				job->in_cb_armed = true;
 				return KH_BLOCKED;
 			}

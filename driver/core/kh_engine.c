@@ -7,7 +7,9 @@
  * wait queue and never touch the card; the in-process host alone lets a
  * waiter do the worker's passes itself while the worker is idle
  * (kh_worker_claim(): inline stepping, two thread switches a job saved),
- * one runner at a time either way.
+ * one runner at a time either way.  Between passes with a job in flight
+ * it rests: until the job interrupt on a card that raises one (kh_irq.c
+ * counts it), else for a poll's pause.
  *
  * Device time on a simulated card passes only when the card is accessed.
  * While jobs are in flight the worker's polls make it pass; with nothing in
@@ -17,6 +19,43 @@
  * device time is wall time and waiters sleep until their own deadline.
  */
 #include "kh_priv.h"
+
+/*
+ * Between two passes of the engine with a job in flight: on an interrupt
+ * driven card, until the user interrupt (or a short bound, which no
+ * interrupt may be trusted to spare: docs/spec/irq-addon.md "What a driver
+ * may assume"); then the meshes' events are cleared, before the pass that
+ * looks at what they announced.  Without interrupts, a poll's pause.
+ */
+static void kh_engine_rest(struct kh_device *kd)
+{
+	bool sim = kh_simulated(kd);
+	u32 seen = kh_read_once(kd->xdma.user_irqs);
+	unsigned int i, steps;
+
+	if (!kh_read_once(kd->irq_jobs)) {
+		kh_relax(sim);
+		return;
+	}
+	if (sim && kd->hw.ops->idle_ns) {
+		/* the model moves only while its time passes: in small steps */
+		for (steps = 0; steps < KH_IRQ_SIM_STEPS &&
+		     kh_read_once(kd->xdma.user_irqs) == seen; steps++)
+			kd->hw.ops->idle_ns(kd->hw.ctx, KH_IRQ_SIM_STEP_NS);
+	} else {
+		kh_waitq_wait(&kd->xdma.wq, kh_read_once(kd->xdma.user_irqs) != seen,
+			      KH_IRQ_REST_NS);
+	}
+	for (i = 0; i < kd->n_meshes; i++) {
+		struct kh_mesh *m = &kd->mesh[i];
+
+		if (!kh_mesh_present(kd, i) || !(m->caps & KH_CAPS_IRQ_ADDON))
+			continue;
+		kh_mutex_lock(&m->lock);
+		kh_wr(m, KH_ORC_IRQ_STAT, kh_rd(m, KH_ORC_IRQ_STAT));
+		kh_mutex_unlock(&m->lock);
+	}
+}
 
 /* One pass over the meshes; true while a job is on the device. */
 static bool kh_engine_pass(struct kh_device *kd)
@@ -73,7 +112,7 @@ static u64 kh_engine_expire(struct kh_device *kd, u64 now)
 	kh_mutex_lock(&kd->timed_lock);
 	list_for_each_entry(tw, &kd->timed, link) {
 		/* a waiter whose job is final is on its way out */
-		if (kh_job_final(tw->job))
+		if (kh_job_is_final(tw->job))
 			continue;
 		if (tw->deadline <= now)
 			passed = true;
@@ -130,7 +169,7 @@ static void kh_engine_run(struct kh_worker *w)
 			/* device time moves on under the polls: deadlines too */
 			if (sim && kh_now(kd) >= kh_read_once(kd->next_deadline))
 				kh_engine_expire(kd, kh_now(kd));
-			kh_irq_rest(kd);
+			kh_engine_rest(kd);
 			continue;
 		}
 		if (!kh_engine_idle(kd))
@@ -141,6 +180,14 @@ static void kh_engine_run(struct kh_worker *w)
 void kh_engine_kick(struct kh_device *kd)
 {
 	kh_worker_kick(&kd->engine);
+}
+
+/* A queued job's in-fence signalled: the engine looks at it again. */
+void kh_engine_fence_cb(struct kh_fence_cb *cb)
+{
+	struct kh_job *job = container_of(cb, struct kh_job, in_cb);
+
+	kh_engine_kick(job->mesh->kd);
 }
 
 /* The waiters' side exists from the start; the worker once bring-up is done. */
@@ -181,7 +228,7 @@ static bool kh_engine_help(struct kh_device *kd, struct kh_job *job,
 	bool sim = kh_simulated(kd), busy = true;
 	u64 now;
 
-	while (busy && !kh_job_final(job) && !kh_read_once(kd->unplugged)) {
+	while (busy && !kh_job_is_final(job) && !kh_read_once(kd->unplugged)) {
 		busy = kh_engine_pass(kd);
 		now = kh_now(kd);
 		if (sim && now >= kh_read_once(kd->next_deadline))
@@ -189,7 +236,7 @@ static bool kh_engine_help(struct kh_device *kd, struct kh_job *job,
 		if (now >= deadline)
 			break;
 		if (busy)
-			kh_irq_rest(kd);
+			kh_engine_rest(kd);
 	}
 	kh_worker_unclaim(&kd->engine);
 	/*
@@ -197,7 +244,7 @@ static bool kh_engine_help(struct kh_device *kd, struct kh_job *job,
 	 * job that cannot run yet (device time must pass for its deadline):
 	 * the worker's again.
 	 */
-	if (busy || !kh_job_final(job))
+	if (busy || !kh_job_is_final(job))
 		kh_engine_kick(kd);
 	return busy;
 }
@@ -208,7 +255,7 @@ int kh_engine_wait_job(struct kh_device *kd, struct kh_job *job, u64 deadline)
 	bool sim = kh_simulated(kd), help = true;
 	int ret;
 
-	if (kh_job_final(job))
+	if (kh_job_is_final(job))
 		return 0;
 	if (sim) {
 		kh_mutex_lock(&kd->timed_lock);
@@ -229,7 +276,7 @@ int kh_engine_wait_job(struct kh_device *kd, struct kh_job *job, u64 deadline)
 		u32 gen;
 		int r;
 
-		if (kh_job_final(job)) {
+		if (kh_job_is_final(job)) {
 			ret = 0;
 			break;
 		}
@@ -240,7 +287,7 @@ int kh_engine_wait_job(struct kh_device *kd, struct kh_job *job, u64 deadline)
 		now = kh_now(kd);
 		if (now >= deadline) {
 			/* it may have turned final since it was looked at */
-			ret = kh_job_final(job) ? 0 : -ETIMEDOUT;
+			ret = kh_job_is_final(job) ? 0 : -ETIMEDOUT;
 			break;
 		}
 		/* nothing to step for now: sleep until woken, then offer again */
@@ -251,7 +298,7 @@ int kh_engine_wait_job(struct kh_device *kd, struct kh_job *job, u64 deadline)
 		help = true;
 		gen = kh_read_once(kd->wake_gen);
 		r = kh_waitq_wait(&kd->waitq,
-				  kh_job_final(job) || kh_read_once(kd->unplugged) ||
+				  kh_job_is_final(job) || kh_read_once(kd->unplugged) ||
 				  kh_read_once(kd->wake_gen) != gen,
 				  sim ? KH_WAIT_SLICE_NS : deadline - now);
 		if (r < 0) {

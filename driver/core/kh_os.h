@@ -72,7 +72,7 @@ struct kh_mutex {
 /*
  * A job's final status is stored with release semantics after the rest of
  * its outcome, and a waiter loads it with acquire semantics: seeing it
- * final, it sees the outcome (kh_job_finalize(), kh_job_final()).
+ * final, it sees the outcome (kh_job_finalize(), kh_job_is_final()).
  */
 #define kh_load_acquire(p)	smp_load_acquire(p)
 /* pairs with kh_load_acquire(): the outcome is written before the status */

@@ -470,12 +470,22 @@ int kh_bo_read(struct kh_file *kf, void *arg);
 void kh_bo_release_all(struct kh_file *kf);
 void kh_deferred_release_all(struct kh_device *kd);
 
-/* kh_job.c: SUBMIT and WAIT, job lifetime */
+/* kh_submit.c: SUBMIT and WAIT, on top of the engine */
 int kh_job_submit(struct kh_file *kf, void *arg);
 int kh_job_wait(struct kh_file *kf, void *arg);
+/* file close: queued jobs never run; one on the device runs out */
 void kh_job_release_all(struct kh_file *kf);
+/*
+ * The driver's own job of one program (the firmware loader's LOADs): runs
+ * ahead of the queue, even while the mesh is held for the loader, and is
+ * waited for here.  @fault gets the SIG_FAULT code, if any.
+ */
+int kh_job_run_internal(struct kh_node *n, const struct kohaku_inst *insts,
+			u32 n_insts, u64 timeout_ns, u32 *status, u32 *fault);
+
+/* kh_job.c: the job object, its references and its ends */
 void kh_job_put(struct kh_job *job);
-bool kh_job_final(const struct kh_job *job);
+bool kh_job_is_final(const struct kh_job *job);
 /* a job's outcome is known: status published, fence signalled, waiters woken */
 void kh_job_finalize(struct kh_job *job, u32 status);
 /* the job is off the device for good: memory freed under it may be reused */
@@ -491,19 +501,13 @@ void kh_job_end_aborted(struct kh_job *job, u32 code, const char *why);
 struct kh_node *kh_job_hung_target(const struct kh_job *job);
 void kh_job_error(struct kh_job *job, const struct kh_node *n, u32 code,
 		  const char *why);
+
 /* kh_job_data.c: the CU_DATA a job sends before its instructions */
 int kh_job_data_build(struct kh_device *kd, struct kh_job *job,
 		      const struct drm_kohaku_program *p, u32 n_progs,
 		      const struct kh_data_add *add, u32 n_add);
 int kh_job_data_step(struct kh_mesh *m, struct kh_job *job);
 void kh_job_data_cut(struct kh_mesh *m, struct kh_job *job);
-/*
- * The driver's own job of one program (the firmware loader's LOADs): runs
- * ahead of the queue, even while the mesh is held for the loader, and is
- * waited for here.  @fault gets the SIG_FAULT code, if any.
- */
-int kh_job_run_internal(struct kh_node *n, const struct kohaku_inst *insts,
-			u32 n_insts, u64 timeout_ns, u32 *status, u32 *fault);
 
 /* kh_dxa.c: the DXA units' descriptor slots (ABI 0.5) */
 int kh_dxa_mesh_init(struct kh_mesh *m);
@@ -528,31 +532,36 @@ int kh_fw_load(struct kh_device *kd, const void *data, size_t len, u32 flags,
 	       u32 timeout_ms, struct drm_kohaku_fw_load *out);
 int kh_ioctl_fw_load(struct kh_file *kf, void *arg);
 
-/* kh_irq.c: between two engine passes, until an interrupt or a pause */
+
+/* kh_engine.c: the device's progress engine */
+/* between two passes with the job interrupt on, until it comes or a pause */
 #define KH_IRQ_REST_NS		1000000ULL	/* a card: 1 ms at most */
 #define KH_IRQ_SIM_STEP_NS	500ULL		/* the model: in 0.5 us steps ... */
 #define KH_IRQ_SIM_STEPS	10		/* ... 5 us at most */
-void kh_irq_rest(struct kh_device *kd);
-/* a mesh's IRQ_EN as the driver set it, again (after a mesh reset) */
-void kh_irq_mesh_rearm(struct kh_mesh *m);
-
-/* kh_engine.c: the device's progress engine */
 void kh_engine_prepare(struct kh_device *kd);
 int kh_engine_init(struct kh_device *kd);
 void kh_engine_fini(struct kh_device *kd);
 void kh_engine_destroy(struct kh_device *kd);
 void kh_engine_kick(struct kh_device *kd);
+/* an in-fence's callback (kh_dispatch.c arms it): kicks the engine */
+void kh_engine_fence_cb(struct kh_fence_cb *cb);
 /* Sleep until the job is final, its deadline in device time, or unplug. */
 int kh_engine_wait_job(struct kh_device *kd, struct kh_job *job,
 		       u64 deadline);
 
 /* kh_dispatch.c: the job engine of one mesh, called with m->lock held */
 void kh_mesh_step(struct kh_mesh *m);
+
+/* kh_mesh.c: a mesh's job state, below the engine and reset; m->lock held */
+/* the job on the mesh leaves it: the mesh takes the next one */
+void kh_mesh_job_off(struct kh_mesh *m, struct kh_job *job);
 void kh_mesh_abort_queue(struct kh_mesh *m, u32 code, const char *why);
 bool kh_mesh_busy(struct kh_mesh *m);
 void kh_mesh_wedge(struct kh_mesh *m, const char *why);
-/* the job on the mesh leaves it: the mesh takes the next one */
-void kh_mesh_job_off(struct kh_mesh *m, struct kh_job *job);
+/* IRQ_EN: the mesh's job events on the user interrupt (the IRQ addon) */
+void kh_mesh_irq_enable(struct kh_mesh *m);
+/* ... again after a mesh reset, when the device takes jobs by interrupt */
+void kh_mesh_irq_rearm(struct kh_mesh *m);
 
 /* kh_reset.c: mesh resets, seen through a canary in CTRL */
 void kh_mesh_canary_write(struct kh_mesh *m);

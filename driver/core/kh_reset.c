@@ -82,7 +82,7 @@ static void kh_mesh_was_reset(struct kh_mesh *m)
 	m->resets++;
 	m->resetting = true;
 	m->reset_seen_ns = kh_now(kd);
-	if (job && !kh_job_final(job))
+	if (job && !kh_job_is_final(job))
 		kh_err(kd, "mesh %u was reset (its clock wizard lost lock: a clock retune or an SW_RST by another agent); job %llu, on it, lost its instructions and is aborted\n",
 		       m->id, job->id);
 	else
@@ -90,7 +90,7 @@ static void kh_mesh_was_reset(struct kh_mesh *m)
 			m->id);
 	if (job) {
 		/* a job that already timed out keeps its TIMEOUT */
-		if (!kh_job_final(job)) {
+		if (!kh_job_is_final(job)) {
 			job->t_end = m->reset_seen_ns;
 			kh_job_end_aborted(job, KOHAKU_JOB_WHY_MESH_RESET,
 					   "its mesh was reset while it ran");
@@ -144,7 +144,7 @@ bool kh_mesh_reset_wait(struct kh_mesh *m)
 	if (kh_mesh_locked(m)) {
 		kh_mesh_canary_write(m);
 		if (kh_rd(m, KH_ORC_CTRL) == KH_CTRL_CANARY) {
-			kh_irq_mesh_rearm(m);
+			kh_mesh_irq_rearm(m);
 			m->resetting = false;
 			kh_info(kd, "mesh %u is out of reset after %llu us of device time; its jobs go on\n",
 				m->id, waited / 1000);

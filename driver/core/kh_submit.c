@@ -1,0 +1,433 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * SUBMIT and WAIT, the top of the job engine: SUBMIT copies a job in and
+ * checks all of it, takes its in-fences and queues it on its mesh, then
+ * kicks the progress engine (kh_engine.c); WAIT sleeps until the engine
+ * makes the job final and reports it.  The firmware loader's own jobs come
+ * in here too (kh_job_run_internal()).  Below: the engine, the mesh's job
+ * engine (kh_dispatch.c) and the job object (kh_job.c); nothing below
+ * calls up into this file.
+ */
+#include "kh_priv.h"
+
+static int kh_check_program(struct kh_device *kd, const struct drm_kohaku_program *p,
+			    unsigned int i, struct kh_mesh **mesh)
+{
+	struct kh_node *n;
+	struct kh_mesh *m;
+
+	if (p->flags || p->pad || p->reserved || p->data_pad) {
+		kh_dbg(kd, "SUBMIT: program %u has nonzero flags/pad/reserved\n", i);
+		return -EINVAL;
+	}
+	if (!p->n_data != !p->data_ptr) {
+		kh_dbg(kd, "SUBMIT: program %u: n_data %u with data_ptr %s\n", i,
+		       p->n_data, p->data_ptr ? "set" : "0");
+		return -EINVAL;
+	}
+	if (!kh_mesh_present(kd, p->mesh)) {
+		kh_dbg(kd, "SUBMIT: program %u names mesh %u, which is absent\n", i, p->mesh);
+		return -EINVAL;
+	}
+	m = &kd->mesh[p->mesh];
+	if (*mesh && *mesh != m) {
+		kh_dbg(kd, "SUBMIT: programs of one job must share a mesh (program %u is on mesh %u)\n",
+		       i, p->mesh);
+		return -EINVAL;
+	}
+	*mesh = m;
+	n = kh_mesh_node(m, p->x, p->y);
+	if (!n) {
+		kh_dbg(kd, "SUBMIT: program %u targets (%u,%u) on mesh %u, which is not an enumerated node\n",
+		       i, p->x, p->y, p->mesh);
+		return -EINVAL;
+	}
+	if (!p->n_insts) {
+		kh_dbg(kd, "SUBMIT: program %u has no instructions\n", i);
+		return -EINVAL;
+	}
+	if (!n->inst_depth) {
+		kh_dbg(kd, "SUBMIT: node (%u,%u) reports inst_depth 0 and takes no instructions\n",
+		       p->x, p->y);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Copy the program table and every instruction in; check all of it. */
+static int kh_job_build(struct kh_file *kf, const struct drm_kohaku_submit *a,
+			struct kh_job *job)
+{
+	const u8 __user *up = kh_u64_to_user_ptr(a->programs_ptr);
+	struct kh_device *kd = kf->kd;
+	struct drm_kohaku_program *p;
+	struct kh_data_add *add = NULL;
+	struct kh_mesh *m = NULL;
+	u64 total = 0, at = 0;
+	unsigned int i, j;
+	u32 n_add = 0;
+	int ret = 0;
+
+	p = kh_zalloc(sizeof(*p) * a->n_programs);
+	job->progs = kh_zalloc(sizeof(*job->progs) * a->n_programs);
+	if (!p || !job->progs) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < a->n_programs && !ret; i++)
+		ret = kh_copy_elem_in(&p[i], sizeof(p[i]), up + (size_t)i * a->program_size,
+				      a->program_size);
+	if (ret) {
+		if (ret == -E2BIG)
+			kh_dbg(kd, "SUBMIT: program %u has nonzero bytes past this driver's struct\n",
+			       i - 1);
+		goto out;
+	}
+	for (i = 0; i < a->n_programs; i++) {
+		ret = kh_check_program(kd, &p[i], i, &m);
+		if (ret)
+			goto out;
+		for (j = 0; j < i; j++) {
+			if (p[j].x == p[i].x && p[j].y == p[i].y) {
+				kh_dbg(kd, "SUBMIT: programs %u and %u both target (%u,%u); one program per node per job\n",
+				       j, i, p[i].x, p[i].y);
+				ret = -EINVAL;
+				goto out;
+			}
+		}
+		total += p[i].n_insts;
+	}
+	if (total > KOHAKU_MAX_JOB_INSTS) {
+		kh_dbg(kd, "SUBMIT: %llu instructions, more than %u per job\n",
+		       total, KOHAKU_MAX_JOB_INSTS);
+		ret = -E2BIG;
+		goto out;
+	}
+	job->insts = kh_zalloc(sizeof(*job->insts) * total);
+	if (!job->insts) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < a->n_programs; i++) {
+		struct kh_prog *pr = &job->progs[i];
+
+		ret = kh_copy_from_user(&job->insts[at],
+					kh_u64_to_user_ptr(p[i].insts_ptr),
+					sizeof(*job->insts) * p[i].n_insts);
+		if (ret)
+			goto out;
+		pr->node = kh_mesh_node(m, p[i].x, p[i].y);
+		pr->txn = p[i].txn;
+		pr->n = p[i].n_insts;
+		pr->insts = &job->insts[at];
+		at += p[i].n_insts;
+	}
+	job->n_progs = a->n_programs;
+	job->mesh = m;
+	/* a DXA unit's copies take their slots with them, as job data */
+	ret = kh_dxa_job_data(kf, job, &add, &n_add);
+	if (!ret)
+		ret = kh_job_data_build(kd, job, p, a->n_programs, add, n_add);
+	kh_free(add);
+out:
+	kh_free(p);
+	return ret;
+}
+
+/* The fences every in-syncobj holds now: the job waits for them. */
+static int kh_job_in_fences(struct kh_file *kf, const struct drm_kohaku_submit *a,
+			    struct kh_job *job)
+{
+	struct kh_device *kd = kf->kd;
+	u32 *handles;
+	u32 i;
+	int ret;
+
+	if (!a->n_in_syncobjs)
+		return 0;
+	handles = kh_zalloc(sizeof(*handles) * a->n_in_syncobjs);
+	job->in_fences = kh_zalloc(sizeof(*job->in_fences) * a->n_in_syncobjs);
+	if (!handles || !job->in_fences) {
+		kh_free(handles);
+		return -ENOMEM;
+	}
+	ret = kh_copy_from_user(handles, kh_u64_to_user_ptr(a->in_syncobjs_ptr),
+				sizeof(*handles) * a->n_in_syncobjs);
+	for (i = 0; !ret && i < a->n_in_syncobjs; i++) {
+		ret = kh_syncobj_fence(kf->of, handles[i], &job->in_fences[i]);
+		if (ret)
+			kh_dbg(kd, "SUBMIT: in-syncobj %u (handle %u): %s\n", i,
+			       handles[i], ret == -ENOENT ? "no such syncobj" :
+			       "it holds no fence (nothing was submitted on it)");
+		else
+			job->n_in_fences++;
+	}
+	kh_free(handles);
+	return ret;
+}
+
+/* The job's mesh takes it, unless the mesh or a target is unusable. */
+static int kh_job_enqueue(struct kh_mesh *m, struct kh_job *job)
+{
+	struct kh_device *kd = m->kd;
+	struct kh_node *n;
+
+	kh_lock_assert_held(&m->lock);
+	/* a reset since cures a wedge and hung nodes: look before refusing */
+	if ((m->flags & KOHAKU_MESH_WEDGED) || kh_job_hung_target(job))
+		kh_mesh_reset_check(m);
+	if (m->flags & KOHAKU_MESH_WEDGED) {
+		kh_err(kd, "mesh %u is wedged (a job hung the dispatcher); a mesh reset (its clock wizard's SW_RST) or reprogramming the card clears it\n",
+		       m->id);
+		return -EIO;
+	}
+	if (!(m->flags & KOHAKU_MESH_READY)) {
+		kh_err(kd, "mesh %u was refused at bring-up (%s); it takes no jobs\n",
+		       m->id, m->flags & KOHAKU_MESH_MIXED_VERSION ?
+		       "mixed cu_version" : "not enumerated");
+		return -EIO;
+	}
+	n = kh_job_hung_target(job);
+	if (n) {
+		kh_err(kd, "mesh %u: node (%u,%u) hung in an earlier job; refusing new work for it\n",
+		       m->id, n->x, n->y);
+		return -EIO;
+	}
+	job->fence = kh_fence_create(m->fence_context, m->fence_seqno + 1);
+	if (!job->fence)
+		return -ENOMEM;
+	m->fence_seqno++;
+	kh_refcount_inc(&job->ref);	/* the mesh's */
+	list_add_tail(&job->mesh_link, &m->queue);
+	m->jobs_pending++;
+	kh_trace_job(kd->osdev, KH_TRACE_SUBMIT, m->id, job->id, job->n_progs);
+	return 0;
+}
+
+int kh_job_run_internal(struct kh_node *n, const struct kohaku_inst *insts,
+			u32 n_insts, u64 timeout_ns, u32 *status, u32 *fault)
+{
+	struct kh_mesh *m = n->mesh;
+	struct kh_device *kd = m->kd;
+	struct kh_job *job;
+	int ret;
+
+	job = kh_zalloc(sizeof(*job));
+	if (!job)
+		return -ENOMEM;
+	kh_refcount_set(&job->ref, 1);
+	INIT_LIST_HEAD(&job->mesh_link);
+	INIT_LIST_HEAD(&job->live_link);
+	job->progs = kh_zalloc(sizeof(*job->progs));
+	job->insts = kh_zalloc(sizeof(*insts) * n_insts);
+	if (!job->progs || !job->insts) {
+		kh_job_put(job);
+		return -ENOMEM;
+	}
+	memcpy(job->insts, insts, sizeof(*insts) * n_insts);
+	job->progs[0].node = n;
+	job->progs[0].n = n_insts;
+	job->progs[0].insts = job->insts;
+	job->n_progs = 1;
+	job->mesh = m;
+	job->internal = true;
+	job->status = KOHAKU_JOB_QUEUED;
+	job->timeout_ns = timeout_ns;
+
+	kh_mutex_lock(&kd->jobs_lock);
+	job->id = kd->next_job_id++;
+	list_add_tail(&job->live_link, &kd->unfinished);
+	kh_mutex_unlock(&kd->jobs_lock);
+	kh_mutex_lock(&m->lock);
+	ret = kh_job_enqueue(m, job);
+	if (!ret)	/* ahead of what the loader holds back */
+		list_move(&job->mesh_link, &m->queue);
+	kh_mutex_unlock(&m->lock);
+	if (ret) {
+		kh_job_unlist(kd, job);
+		kh_job_put(job);
+		return ret;
+	}
+	kh_engine_kick(kd);
+	ret = kh_engine_wait_job(kd, job, kh_now(kd) + timeout_ns + KH_RECOVER_NS);
+	if (!ret) {
+		*status = kh_load_acquire(&job->status);
+		*fault = job->fault_flags & KOHAKU_FAULT_CODE_KNOWN ? job->fault_code : 0;
+	}
+	kh_job_put(job);
+	return ret;
+}
+
+static int kh_submit_check(struct kh_device *kd, const struct drm_kohaku_submit *a)
+{
+	if (a->flags || !kh_all_zero(a->reserved, sizeof(a->reserved)))
+		return -EINVAL;
+	if (a->program_size < KOHAKU_PROGRAM_SIZE_MIN || a->program_size > 4096) {
+		kh_dbg(kd, "SUBMIT: program_size %u; this driver takes %u..4096\n",
+		       a->program_size, KOHAKU_PROGRAM_SIZE_MIN);
+		return -EINVAL;
+	}
+	if (!a->n_programs || a->n_programs > KOHAKU_MAX_PROGRAMS) {
+		kh_dbg(kd, "SUBMIT: %u programs; a job has 1..%u\n",
+		       a->n_programs, KOHAKU_MAX_PROGRAMS);
+		return -EINVAL;
+	}
+	if (a->n_in_syncobjs > KOHAKU_MAX_IN_FENCES) {
+		kh_dbg(kd, "SUBMIT: %u in-syncobjs; a job waits for at most %u\n",
+		       a->n_in_syncobjs, KOHAKU_MAX_IN_FENCES);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int kh_job_submit(struct kh_file *kf, void *arg)
+{
+	struct drm_kohaku_submit *a = arg;
+	struct kh_device *kd = kf->kd;
+	struct kh_syncobj *out = NULL;
+	struct kh_job *job;
+	struct kh_mesh *m;
+	int ret;
+
+	ret = kh_submit_check(kd, a);
+	if (ret)
+		return ret;
+	job = kh_zalloc(sizeof(*job));
+	if (!job)
+		return -ENOMEM;
+	kh_refcount_set(&job->ref, 1);
+	job->status = KOHAKU_JOB_QUEUED;
+	job->timeout_ns = kh_ms_to_ns(a->timeout_ms ? a->timeout_ms :
+				      KOHAKU_JOB_TIMEOUT_DEFAULT_MS);
+	INIT_LIST_HEAD(&job->mesh_link);
+	INIT_LIST_HEAD(&job->live_link);
+	ret = kh_job_build(kf, a, job);
+	if (!ret)
+		ret = kh_job_in_fences(kf, a, job);
+	if (!ret && a->out_syncobj) {
+		out = kh_syncobj_find(kf->of, a->out_syncobj);
+		if (!out) {
+			kh_dbg(kd, "SUBMIT: out-syncobj %u: no such syncobj\n", a->out_syncobj);
+			ret = -ENOENT;
+		}
+	}
+	if (ret)
+		goto fail;
+	m = job->mesh;
+
+	kh_mutex_lock(&kf->lock);
+	if (kf->n_jobs >= KOHAKU_MAX_JOBS) {
+		kh_mutex_unlock(&kf->lock);
+		kh_dbg(kd, "SUBMIT: this file has %u jobs nobody waited for\n",
+		       kf->n_jobs);
+		ret = -EBUSY;
+		goto fail;
+	}
+	kh_mutex_lock(&kd->jobs_lock);
+	job->id = kd->next_job_id++;
+	list_add_tail(&job->live_link, &kd->unfinished);
+	kh_mutex_unlock(&kd->jobs_lock);
+	ret = kh_xa_insert(&kf->jobs, job->id, job);
+	if (!ret) {
+		kh_mutex_lock(&m->lock);
+		ret = kh_job_enqueue(m, job);
+		kh_mutex_unlock(&m->lock);
+		if (ret)
+			kh_xa_erase(&kf->jobs, job->id);
+	}
+	if (ret) {
+		kh_mutex_unlock(&kf->lock);
+		kh_job_unlist(kd, job);
+		goto fail;
+	}
+	kf->n_jobs++;		/* the file's reference is the submitter's */
+	kh_mutex_unlock(&kf->lock);
+
+	if (out) {
+		kh_syncobj_replace_fence(out, job->fence);
+		kh_syncobj_put(out);
+	}
+	a->job_id = job->id;
+	kh_engine_kick(kd);
+	return 0;
+fail:
+	if (out)
+		kh_syncobj_put(out);
+	kh_job_put(job);
+	return ret;
+}
+
+static void kh_job_report(const struct kh_job *job, struct drm_kohaku_wait *a)
+{
+	bool node = job->fault_flags & KOHAKU_FAULT_NODE_KNOWN;
+
+	a->status = kh_load_acquire(&job->status);
+	a->fault_flags = job->fault_flags;
+	a->n_faults = job->n_faults;
+	a->fault_code = job->fault_flags & KOHAKU_FAULT_CODE_KNOWN ?
+			job->fault_code : 0;
+	a->fault_mesh = node ? job->mesh->id : KOHAKU_COORD_NONE;
+	a->fault_x = node ? job->fault_x : KOHAKU_COORD_NONE;
+	a->fault_y = node ? job->fault_y : KOHAKU_COORD_NONE;
+	a->device_ns = job->t_end > job->t_start ? job->t_end - job->t_start : 0;
+	a->reason = a->status == KOHAKU_JOB_ERROR ||
+		    a->status == KOHAKU_JOB_ABORTED ? job->why_code : 0;
+}
+
+int kh_job_wait(struct kh_file *kf, void *arg)
+{
+	struct drm_kohaku_wait *a = arg;
+	struct kh_device *kd = kf->kd;
+	struct kh_job *job;
+	int ret;
+
+	if (a->flags || a->reason_pad || a->reserved)
+		return -EINVAL;
+	kh_mutex_lock(&kf->lock);
+	job = kh_xa_load(&kf->jobs, a->job_id);
+	if (job)
+		kh_refcount_inc(&job->ref);	/* this waiter's */
+	kh_mutex_unlock(&kf->lock);
+	if (!job)
+		return -ENOENT;
+
+	ret = kh_engine_wait_job(kd, job, kh_now(kd) + kh_ms_to_ns(a->timeout_ms));
+	if (ret == -ETIMEDOUT) {
+		/* a consistent snapshot of a job still going */
+		kh_mutex_lock(&job->mesh->lock);
+		kh_job_report(job, a);
+		kh_mutex_unlock(&job->mesh->lock);
+	} else if (!ret) {
+		kh_job_report(job, a);
+		/* forget it, unless another thread of the file got there first */
+		kh_mutex_lock(&kf->lock);
+		if (kh_xa_load(&kf->jobs, job->id) == job) {
+			kh_xa_erase(&kf->jobs, job->id);
+			kf->n_jobs--;
+			kf->reaped_ns += a->device_ns;
+			kf->reaped_jobs++;
+			kh_job_put(job);
+		}
+		kh_mutex_unlock(&kf->lock);
+	}
+	kh_job_put(job);
+	return ret;
+}
+
+/* File close: queued jobs never run; one on the device runs out. */
+void kh_job_release_all(struct kh_file *kf)
+{
+	struct kh_job *job;
+	unsigned long id;
+
+	kh_lock_assert_held(&kf->lock);
+	kh_xa_for_each(&kf->jobs, id, job) {
+		kh_xa_erase(&kf->jobs, id);
+		kh_mutex_lock(&job->mesh->lock);
+		if (kh_read_once(job->status) == KOHAKU_JOB_QUEUED)
+			kh_job_abort(job, KOHAKU_JOB_WHY_NONE, "its file was closed");
+		kh_mutex_unlock(&job->mesh->lock);
+		kh_job_put(job);
+	}
+	kf->n_jobs = 0;
+}
