@@ -84,6 +84,35 @@ struct kh_file_usage {
 void kh_file_usage(struct kh_file *kf, struct kh_file_usage *u);
 
 /**
+ * KH_IOCTLS() - every command of the driver-private range, written once
+ * @X: a macro called once per command as X(NAME, name, handler, root):
+ *	NAME as in DRM_KOHAKU_NAME and DRM_IOCTL_KOHAKU_NAME, name the same in
+ *	lower case (for a host's function names), handler the core's function
+ *	(driver/core/kh_priv.h), root 1 when only an administrator may call
+ *	it (replacing the firmware changes the device for every user).
+ *
+ * The core's table (kh_ioctl.c) and kohaku.ko's DRM table and wrappers
+ * (driver/linux/kohaku_drv.c) are both generated from this list, each
+ * entry at its command's number.
+ */
+#define KH_IOCTLS(X)							\
+	X(GET_INFO, get_info, kh_ioctl_get_info, 0)			\
+	X(NODES, nodes, kh_ioctl_nodes, 0)				\
+	X(BO_CREATE, bo_create, kh_bo_create, 0)			\
+	X(BO_FREE, bo_free, kh_bo_free, 0)				\
+	X(BO_INFO, bo_info, kh_bo_info, 0)				\
+	X(BO_WRITE, bo_write, kh_bo_write, 0)				\
+	X(BO_READ, bo_read, kh_bo_read, 0)				\
+	X(SUBMIT, submit, kh_job_submit, 0)				\
+	X(WAIT, wait, kh_job_wait, 0)					\
+	X(GET_PARAM, get_param, kh_ioctl_get_param, 0)			\
+	X(FW_LOAD, fw_load, kh_ioctl_fw_load, 1)			\
+	X(DXA_ALLOC, dxa_alloc, kh_dxa_alloc, 0)			\
+	X(DXA_FREE, dxa_free, kh_dxa_free, 0)				\
+	X(DXA_SET, dxa_set, kh_dxa_set, 0)				\
+	X(DXA_GET, dxa_get, kh_dxa_get, 0)
+
+/**
  * struct kh_ioctl_desc - one command of the driver-private range
  * @cmd: the DRM_IOCTL_KOHAKU_* number: direction, type, number and this
  *	driver's struct size.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * The driver-private ioctl range: one table of commands, their names and
- * handlers, shared by both hosts.  The kernel host hands it to DRM
+ * handlers (generated from KH_IOCTLS(), kh_core.h), shared by both hosts.  The kernel host hands it to DRM
  * (DRM_IOCTL_DEF_DRV, drm_ioctl() copies the struct in and out under the
  * ABI's size rule); the in-process host copies the same way in one place
  * (libruntime/inproc).  Handlers see a kernel-space copy of this driver's
@@ -9,25 +9,11 @@
  */
 #include "kh_priv.h"
 
-#define KH_IOCTL(name, fn)						\
-	[DRM_KOHAKU_##name] = { DRM_IOCTL_KOHAKU_##name, #name, fn }
+#define KH_IOCTL_DESC(NAME, name, fn, root)				\
+	[DRM_KOHAKU_##NAME] = { DRM_IOCTL_KOHAKU_##NAME, #NAME, fn },
 
 static const struct kh_ioctl_desc kh_ioctls[DRM_KOHAKU_NUM_IOCTLS] = {
-	KH_IOCTL(GET_INFO, kh_ioctl_get_info),
-	KH_IOCTL(NODES, kh_ioctl_nodes),
-	KH_IOCTL(BO_CREATE, kh_bo_create),
-	KH_IOCTL(BO_FREE, kh_bo_free),
-	KH_IOCTL(BO_INFO, kh_bo_info),
-	KH_IOCTL(BO_WRITE, kh_bo_write),
-	KH_IOCTL(BO_READ, kh_bo_read),
-	KH_IOCTL(SUBMIT, kh_job_submit),
-	KH_IOCTL(WAIT, kh_job_wait),
-	KH_IOCTL(GET_PARAM, kh_ioctl_get_param),
-	KH_IOCTL(FW_LOAD, kh_ioctl_fw_load),
-	KH_IOCTL(DXA_ALLOC, kh_dxa_alloc),
-	KH_IOCTL(DXA_FREE, kh_dxa_free),
-	KH_IOCTL(DXA_SET, kh_dxa_set),
-	KH_IOCTL(DXA_GET, kh_dxa_get),
+	KH_IOCTLS(KH_IOCTL_DESC)
 };
 
 bool kh_ioctl_is_ours(unsigned int cmd)

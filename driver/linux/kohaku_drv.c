@@ -26,7 +26,7 @@
 
 #include "kohaku_drv.h"
 
-static int kohaku_open(struct drm_device *drm, struct drm_file *file)
+static int kohaku_drm_open(struct drm_device *drm, struct drm_file *file)
 {
 	struct kohaku_accel *kdev = to_kohaku_accel(drm);
 	struct kohaku_file *kfile;
@@ -54,7 +54,7 @@ static int kohaku_open(struct drm_device *drm, struct drm_file *file)
 	return 0;
 }
 
-static void kohaku_postclose(struct drm_device *drm, struct drm_file *file)
+static void kohaku_drm_postclose(struct drm_device *drm, struct drm_file *file)
 {
 	struct kohaku_accel *kdev = to_kohaku_accel(drm);
 	struct kohaku_file *kfile = file->driver_priv;
@@ -74,7 +74,7 @@ static void kohaku_postclose(struct drm_device *drm, struct drm_file *file)
  * client usage keys (Documentation/gpu/drm-usage-stats.rst): its jobs'
  * device time on the meshes, and its BOs' device memory.
  */
-static void kohaku_show_fdinfo(struct drm_printer *p, struct drm_file *file)
+static void kohaku_drm_show_fdinfo(struct drm_printer *p, struct drm_file *file)
 {
 	struct kohaku_accel *kdev = to_kohaku_accel(file->minor->dev);
 	struct kohaku_file *kfile = file->driver_priv;
@@ -118,52 +118,23 @@ static int kohaku_core_call(struct drm_device *drm, struct drm_file *file,
 	return ret;
 }
 
-#define KOHAKU_IOCTL_FN(fn, NAME)					\
-static int kohaku_ioctl_##fn(struct drm_device *drm, void *data,	\
-			     struct drm_file *file)			\
+/* one wrapper per command, each calling the core with its number */
+#define KOHAKU_DRM_IOCTL_FN(NAME, name, fn, root)			\
+static int kohaku_drm_ioctl_##name(struct drm_device *drm, void *data,	\
+				   struct drm_file *file)		\
 {									\
 	return kohaku_core_call(drm, file, DRM_KOHAKU_##NAME, data);	\
 }
+KH_IOCTLS(KOHAKU_DRM_IOCTL_FN)
 
-KOHAKU_IOCTL_FN(get_info, GET_INFO)
-KOHAKU_IOCTL_FN(nodes, NODES)
-KOHAKU_IOCTL_FN(bo_create, BO_CREATE)
-KOHAKU_IOCTL_FN(bo_free, BO_FREE)
-KOHAKU_IOCTL_FN(bo_info, BO_INFO)
-KOHAKU_IOCTL_FN(bo_write, BO_WRITE)
-KOHAKU_IOCTL_FN(bo_read, BO_READ)
-KOHAKU_IOCTL_FN(submit, SUBMIT)
-KOHAKU_IOCTL_FN(wait, WAIT)
-KOHAKU_IOCTL_FN(get_param, GET_PARAM)
-KOHAKU_IOCTL_FN(fw_load, FW_LOAD)
-KOHAKU_IOCTL_FN(dxa_alloc, DXA_ALLOC)
-KOHAKU_IOCTL_FN(dxa_free, DXA_FREE)
-KOHAKU_IOCTL_FN(dxa_set, DXA_SET)
-KOHAKU_IOCTL_FN(dxa_get, DXA_GET)
-
-#define KOHAKU_IOCTL_DEF(NAME, fn)					\
-	DRM_IOCTL_DEF_DRV(KOHAKU_##NAME, kohaku_ioctl_##fn, 0)
 /* replacing the firmware changes the device for every user: CAP_SYS_ADMIN */
-#define KOHAKU_IOCTL_DEF_ADMIN(NAME, fn)				\
-	DRM_IOCTL_DEF_DRV(KOHAKU_##NAME, kohaku_ioctl_##fn, DRM_ROOT_ONLY)
+#define KOHAKU_DRM_IOCTL_DEF(NAME, name, fn, root)			\
+	DRM_IOCTL_DEF_DRV(KOHAKU_##NAME, kohaku_drm_ioctl_##name,	\
+			  (root) ? DRM_ROOT_ONLY : 0),
 
 /* indexed like the core's table (kh_ioctl.c): one command per number */
 static const struct drm_ioctl_desc kohaku_drm_ioctls[] = {
-	KOHAKU_IOCTL_DEF(GET_INFO, get_info),
-	KOHAKU_IOCTL_DEF(NODES, nodes),
-	KOHAKU_IOCTL_DEF(BO_CREATE, bo_create),
-	KOHAKU_IOCTL_DEF(BO_FREE, bo_free),
-	KOHAKU_IOCTL_DEF(BO_INFO, bo_info),
-	KOHAKU_IOCTL_DEF(BO_WRITE, bo_write),
-	KOHAKU_IOCTL_DEF(BO_READ, bo_read),
-	KOHAKU_IOCTL_DEF(SUBMIT, submit),
-	KOHAKU_IOCTL_DEF(WAIT, wait),
-	KOHAKU_IOCTL_DEF(GET_PARAM, get_param),
-	KOHAKU_IOCTL_DEF_ADMIN(FW_LOAD, fw_load),
-	KOHAKU_IOCTL_DEF(DXA_ALLOC, dxa_alloc),
-	KOHAKU_IOCTL_DEF(DXA_FREE, dxa_free),
-	KOHAKU_IOCTL_DEF(DXA_SET, dxa_set),
-	KOHAKU_IOCTL_DEF(DXA_GET, dxa_get),
+	KH_IOCTLS(KOHAKU_DRM_IOCTL_DEF)
 };
 static_assert(ARRAY_SIZE(kohaku_drm_ioctls) == DRM_KOHAKU_NUM_IOCTLS);
 
@@ -172,7 +143,7 @@ static_assert(ARRAY_SIZE(kohaku_drm_ioctls) == DRM_KOHAKU_NUM_IOCTLS);
  * (drm_ioctl() would say EINVAL), and a struct longer than ours must end
  * in zeros (drm_ioctl() would ignore the tail).
  */
-static long kohaku_ioctl_check(unsigned int cmd, void __user *uarg)
+static long kohaku_drm_check_ioctl(unsigned int cmd, void __user *uarg)
 {
 	if (!kh_ioctl_is_ours(cmd))
 		return 0;
@@ -181,25 +152,25 @@ static long kohaku_ioctl_check(unsigned int cmd, void __user *uarg)
 	return kh_ioctl_check_tail(cmd, uarg);
 }
 
-static long kohaku_ioctl(struct file *filp, unsigned int cmd,
+static long kohaku_drm_unlocked_ioctl(struct file *filp, unsigned int cmd,
 			 unsigned long arg)
 {
-	long ret = kohaku_ioctl_check(cmd, (void __user *)arg);
+	long ret = kohaku_drm_check_ioctl(cmd, (void __user *)arg);
 
 	return ret ? ret : drm_ioctl(filp, cmd, arg);
 }
 
 #ifdef CONFIG_COMPAT
 /* The ABI structs carry pointers as __u64 and are padded alike on both. */
-static long kohaku_compat_ioctl(struct file *filp, unsigned int cmd,
+static long kohaku_drm_compat_ioctl(struct file *filp, unsigned int cmd,
 				unsigned long arg)
 {
-	long ret = kohaku_ioctl_check(cmd, compat_ptr(arg));
+	long ret = kohaku_drm_check_ioctl(cmd, compat_ptr(arg));
 
 	return ret ? ret : drm_compat_ioctl(filp, cmd, arg);
 }
 #else
-#define kohaku_compat_ioctl	NULL
+#define kohaku_drm_compat_ioctl	NULL
 #endif
 
 /* DEFINE_DRM_ACCEL_FOPS without GEM mmap, with the size rule's checks */
@@ -207,8 +178,8 @@ static const struct file_operations kohaku_fops = {
 	.owner		= THIS_MODULE,
 	.open		= accel_open,
 	.release	= drm_release,
-	.unlocked_ioctl	= kohaku_ioctl,
-	.compat_ioctl	= kohaku_compat_ioctl,
+	.unlocked_ioctl	= kohaku_drm_unlocked_ioctl,
+	.compat_ioctl	= kohaku_drm_compat_ioctl,
 	.poll		= drm_poll,
 	.read		= drm_read,
 	.llseek		= noop_llseek,
@@ -218,9 +189,9 @@ static const struct file_operations kohaku_fops = {
 
 static const struct drm_driver kohaku_drm_driver = {
 	.driver_features	= DRIVER_COMPUTE_ACCEL | DRIVER_SYNCOBJ,
-	.open			= kohaku_open,
-	.postclose		= kohaku_postclose,
-	.show_fdinfo		= kohaku_show_fdinfo,
+	.open			= kohaku_drm_open,
+	.postclose		= kohaku_drm_postclose,
+	.show_fdinfo		= kohaku_drm_show_fdinfo,
 	.ioctls			= kohaku_drm_ioctls,
 	.num_ioctls		= ARRAY_SIZE(kohaku_drm_ioctls),
 	.fops			= &kohaku_fops,
