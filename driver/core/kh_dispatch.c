@@ -475,7 +475,7 @@ static u32 kh_job_verdict(struct kh_mesh *m, struct kh_job *job)
 		if (job->fault_flags & KOHAKU_FAULT_NODE_KNOWN)
 			kh_info(kd, "mesh %u: job %llu: %u instruction(s) faulted, at (%u,%u)%s\n",
 				m->id, job->id, job->n_faults, job->fault_x,
-				job->fault_y, job->fault_flags & KOHAKU_FAULT_CODE_KNOWN ?
+				job->fault_y, (job->fault_flags & KOHAKU_FAULT_CODE_KNOWN) ?
 				"" : " (code overwritten by later signals)");
 		else
 			kh_info(kd, "mesh %u: job %llu: %u instruction(s) faulted on nodes their later signals hide\n",

@@ -19,7 +19,7 @@
  * aligned beyond a byte.
  */
 #include "kh_priv.h"
-#include "kh_xdma.h"
+#include "kh_xdma_engine.h"
 
 /* bytes a chunk pins and moves at once */
 #define KH_DMA_CHUNK		(4u << 20)

@@ -70,7 +70,7 @@ static int kh_fw_load_mbox(struct kh_boot *b)
 	kh_mutex_lock(&m->lock);
 	for (i = 0; i < img->n && !ret; i++) {
 		const struct kh_fw_section *s = &img->sec[i];
-		const u8 *src = s->flags & KH_FW_S_ZERO ? NULL :
+		const u8 *src = (s->flags & KH_FW_S_ZERO) ? NULL :
 				img->data + s->file_offset;
 		u32 flits = s->size / KH_PAYLOAD_BYTES, done;
 
@@ -107,7 +107,7 @@ static int kh_fw_load_dram(struct kh_boot *b)
 	memset(insts, 0, sizeof(insts));
 	for (i = 0; i < img->n; i++) {
 		const struct kh_fw_section *s = &img->sec[i];
-		u64 from = s->flags & KH_FW_S_ZERO ? b->zeros : b->src + s->file_offset;
+		u64 from = (s->flags & KH_FW_S_ZERO) ? b->zeros : b->src + s->file_offset;
 		u8 sel;
 
 		if (s->target == KH_FW_T_IRAM)

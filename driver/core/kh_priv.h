@@ -24,7 +24,7 @@
 #include "kohaku/kh_fw.h"
 #include "kohaku/kh_pool.h"
 #include "kohaku/kh_dxa.h"
-#include "kh_xdma.h"
+#include "kh_xdma_engine.h"
 
 #define kh_err(kd, fmt, ...)	kh_os_err((kd)->osdev, fmt, ##__VA_ARGS__)
 #define kh_warn(kd, fmt, ...)	kh_os_warn((kd)->osdev, fmt, ##__VA_ARGS__)

@@ -300,7 +300,7 @@ int kh_ioctl_nodes(struct kh_file *kf, void *arg)
 		struct kh_mesh *m = &kd->mesh[i];
 		unsigned int n = min_t(unsigned int, m->n_nodes, a->capacity - at);
 
-		ret = kh_nodes_report(m, 0, n, a->flags & KOHAKU_NODES_LIVE ?
+		ret = kh_nodes_report(m, 0, n, (a->flags & KOHAKU_NODES_LIVE) ?
 				      KH_VIEW_LIVE : KH_VIEW_FIRST_USE, out);
 		/* the caller's stride: truncated, or zero past our struct */
 		for (k = 0; !ret && k < n; k++, at++) {

@@ -183,7 +183,7 @@ static int kh_job_enqueue(struct kh_mesh *m, struct kh_job *job)
 	}
 	if (!(m->flags & KOHAKU_MESH_READY)) {
 		kh_err(kd, "mesh %u was refused at bring-up (%s); it takes no jobs\n",
-		       m->id, m->flags & KOHAKU_MESH_MIXED_VERSION ?
+		       m->id, (m->flags & KOHAKU_MESH_MIXED_VERSION) ?
 		       "mixed cu_version" : "not enumerated");
 		return -EIO;
 	}
@@ -252,7 +252,7 @@ int kh_job_run_internal(struct kh_node *n, const struct kohaku_inst *insts,
 	ret = kh_engine_wait_job(kd, job, kh_now(kd) + timeout_ns + KH_RECOVER_NS);
 	if (!ret) {
 		*status = kh_load_acquire(&job->status);
-		*fault = job->fault_flags & KOHAKU_FAULT_CODE_KNOWN ? job->fault_code : 0;
+		*fault = (job->fault_flags & KOHAKU_FAULT_CODE_KNOWN) ? job->fault_code : 0;
 	}
 	kh_job_put(job);
 	return ret;
@@ -364,7 +364,7 @@ static void kh_job_report(const struct kh_job *job, struct drm_kohaku_wait *a)
 	a->status = kh_load_acquire(&job->status);
 	a->fault_flags = job->fault_flags;
 	a->n_faults = job->n_faults;
-	a->fault_code = job->fault_flags & KOHAKU_FAULT_CODE_KNOWN ?
+	a->fault_code = (job->fault_flags & KOHAKU_FAULT_CODE_KNOWN) ?
 			job->fault_code : 0;
 	a->fault_mesh = node ? job->mesh->id : KOHAKU_COORD_NONE;
 	a->fault_x = node ? job->fault_x : KOHAKU_COORD_NONE;

@@ -14,7 +14,7 @@
  * wedged, and its transfers fail with EIO from then on.
  */
 #include "kh_priv.h"
-#include "kh_xdma.h"
+#include "kh_xdma_engine.h"
 
 /* a transfer's deadline: a fixed part and the bytes at a floor rate */
 #define KH_XDMA_TIMEOUT_NS	1000000000ULL

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * The card's XDMA engine as the driver core drives it (kh_xdma.c) and
- * the data path built on it (kh_dma.c).  docs/spec/xdma.md.
+ * the data path built on it (kh_dma.c).  The engine's registers and
+ * descriptors, the contract, are uapi/kohaku/kh_xdma.h; docs/spec/xdma.md.
  */
-#ifndef KH_XDMA_H
-#define KH_XDMA_H
+#ifndef KH_XDMA_ENGINE_H
+#define KH_XDMA_ENGINE_H
 
 #include "kh_os.h"
 #include "kohaku/kh_xdma.h"
@@ -104,4 +105,4 @@ int kh_dma_user(struct kh_device *kd, u64 card, void __user *p, size_t len,
 int kh_dma_kernel(struct kh_device *kd, u64 card, void *buf, size_t len,
 		  bool to_card);
 
-#endif /* KH_XDMA_H */
+#endif /* KH_XDMA_ENGINE_H */
