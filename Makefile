@@ -64,8 +64,11 @@ obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 picobj = $(patsubst %.c,$(BUILD)/pic/%.o,$(1))
 
 include layers.mk
-# -I flags of the source file $(1): its directory's line in layers.mk
-src_includes = $(call kh_incflags,$(patsubst %/,%,$(dir $(1))),)
+# -I flags of the source file $(1): its directory's lines in layers.mk (the
+# kernel's headers for driver/core in userspace first: USER_INCDIRS)
+src_dir = $(patsubst %/,%,$(dir $(1)))
+src_includes = $(addprefix -I,$(USER_INCDIRS.$(call src_dir,$(1)))) \
+	$(call kh_incflags,$(call src_dir,$(1)),)
 
 LIBKOHAKU_A := $(BUILD)/libkohaku.a
 LIBKOHAKU_SO := $(BUILD)/libkohaku.so.0

@@ -56,6 +56,15 @@ INCDIRS.sim-backend/card := uapi hwif $(KSIM_FLOOR.card)
 
 # the OS-neutral driver core
 INCDIRS.driver/core := uapi hwif driver/core
+# driver/core is kernel code: its userspace builds (libkohaku, its unit tests
+# and fuzz targets) find the kernel's headers it includes in the in-process
+# host's folder (libruntime/inproc/include/README.md), ahead of their own
+# paths.  USER_INCDIRS is the Makefile's only: Kbuild builds against the
+# kernel's headers.
+USER_INCDIRS.driver/core := libruntime/inproc/include
+USER_INCDIRS.libruntime/inproc := libruntime/inproc/include
+USER_INCDIRS.tests/unit := libruntime/inproc/include
+USER_INCDIRS.tests/fuzz := libruntime/inproc/include
 
 # the two kernel hosts: kohaku.ko (driver/linux) hosts the driver core,
 # kohaku_sim.ko (driver/sim) hosts the model

@@ -168,7 +168,7 @@ fail:
 
 void kh_device_unplug(struct kh_device *kd)
 {
-	kh_write_once(kd->unplugged, true);
+	WRITE_ONCE(kd->unplugged, true);
 	kh_waitq_wake(&kd->waitq);
 	kh_engine_kick(kd);
 }
@@ -179,7 +179,7 @@ void kh_device_remove(struct kh_device *kd)
 
 	if (!kd)
 		return;
-	kh_write_once(kd->unplugged, true);
+	WRITE_ONCE(kd->unplugged, true);
 	/*
 	 * Queued jobs first: aborting one takes its callback off any
 	 * in-fence, so nothing kicks the engine once it is stopped.

@@ -164,7 +164,7 @@ static void kh_job_start(struct kh_mesh *m, struct kh_job *job)
 	}
 	list_del(&job->mesh_link);
 	m->job = job;
-	kh_write_once(job->status, KOHAKU_JOB_RUNNING);
+	WRITE_ONCE(job->status, KOHAKU_JOB_RUNNING);
 	job->t_start = kh_now(kd);
 	job->deadline = job->t_start + job->timeout_ns;
 	m->reset_check_ns = job->t_start + KH_RESET_CHECK_NS;

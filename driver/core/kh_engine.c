@@ -30,20 +30,20 @@
 static void kh_engine_rest(struct kh_device *kd)
 {
 	bool sim = kh_simulated(kd);
-	u32 seen = kh_read_once(kd->xdma.user_irqs);
+	u32 seen = READ_ONCE(kd->xdma.user_irqs);
 	unsigned int i, steps;
 
-	if (!kh_read_once(kd->irq_jobs)) {
+	if (!READ_ONCE(kd->irq_jobs)) {
 		kh_relax(sim);
 		return;
 	}
 	if (sim && kd->hw.ops->idle_ns) {
 		/* the model moves only while its time passes: in small steps */
 		for (steps = 0; steps < KH_IRQ_SIM_STEPS &&
-		     kh_read_once(kd->xdma.user_irqs) == seen; steps++)
+		     READ_ONCE(kd->xdma.user_irqs) == seen; steps++)
 			kd->hw.ops->idle_ns(kd->hw.ctx, KH_IRQ_SIM_STEP_NS);
 	} else {
-		kh_waitq_wait(&kd->xdma.wq, kh_read_once(kd->xdma.user_irqs) != seen,
+		kh_waitq_wait(&kd->xdma.wq, READ_ONCE(kd->xdma.user_irqs) != seen,
 			      KH_IRQ_REST_NS);
 	}
 	for (i = 0; i < kd->n_meshes; i++) {
@@ -119,10 +119,10 @@ static u64 kh_engine_expire(struct kh_device *kd, u64 now)
 		else if (tw->deadline < next)
 			next = tw->deadline;
 	}
-	kh_write_once(kd->next_deadline, next);
+	WRITE_ONCE(kd->next_deadline, next);
 	kh_mutex_unlock(&kd->timed_lock);
 	if (passed) {
-		kh_write_once(kd->wake_gen, kd->wake_gen + 1);
+		WRITE_ONCE(kd->wake_gen, kd->wake_gen + 1);
 		kh_waitq_wake(&kd->waitq);
 	}
 	return next;
@@ -164,10 +164,10 @@ static void kh_engine_run(struct kh_worker *w)
 	struct kh_device *kd = container_of(w, struct kh_device, engine);
 	bool sim = kh_simulated(kd);
 
-	while (!kh_read_once(kd->unplugged)) {
+	while (!READ_ONCE(kd->unplugged)) {
 		if (kh_engine_pass(kd)) {
 			/* device time moves on under the polls: deadlines too */
-			if (sim && kh_now(kd) >= kh_read_once(kd->next_deadline))
+			if (sim && kh_now(kd) >= READ_ONCE(kd->next_deadline))
 				kh_engine_expire(kd, kh_now(kd));
 			kh_engine_rest(kd);
 			continue;
@@ -228,10 +228,10 @@ static bool kh_engine_help(struct kh_device *kd, struct kh_job *job,
 	bool sim = kh_simulated(kd), busy = true;
 	u64 now;
 
-	while (busy && !kh_job_is_final(job) && !kh_read_once(kd->unplugged)) {
+	while (busy && !kh_job_is_final(job) && !READ_ONCE(kd->unplugged)) {
 		busy = kh_engine_pass(kd);
 		now = kh_now(kd);
-		if (sim && now >= kh_read_once(kd->next_deadline))
+		if (sim && now >= READ_ONCE(kd->next_deadline))
 			kh_engine_expire(kd, now);
 		if (now >= deadline)
 			break;
@@ -261,14 +261,14 @@ int kh_engine_wait_job(struct kh_device *kd, struct kh_job *job, u64 deadline)
 		kh_mutex_lock(&kd->timed_lock);
 		list_add_tail(&tw.link, &kd->timed);
 		if (deadline < kd->next_deadline)
-			kh_write_once(kd->next_deadline, deadline);
+			WRITE_ONCE(kd->next_deadline, deadline);
 		kh_mutex_unlock(&kd->timed_lock);
 		/*
 		 * A running job has the engine at work, which minds the
 		 * deadline; a queued one may be stuck behind an in-fence with
 		 * the engine asleep, and then device time must be let pass.
 		 */
-		if (kh_read_once(job->status) == KOHAKU_JOB_QUEUED)
+		if (READ_ONCE(job->status) == KOHAKU_JOB_QUEUED)
 			kh_engine_kick(kd);
 	}
 	for (;;) {
@@ -280,7 +280,7 @@ int kh_engine_wait_job(struct kh_device *kd, struct kh_job *job, u64 deadline)
 			ret = 0;
 			break;
 		}
-		if (kh_read_once(kd->unplugged)) {
+		if (READ_ONCE(kd->unplugged)) {
 			ret = -ENODEV;
 			break;
 		}
@@ -296,10 +296,10 @@ int kh_engine_wait_job(struct kh_device *kd, struct kh_job *job, u64 deadline)
 			continue;
 		}
 		help = true;
-		gen = kh_read_once(kd->wake_gen);
+		gen = READ_ONCE(kd->wake_gen);
 		r = kh_waitq_wait(&kd->waitq,
-				  kh_job_is_final(job) || kh_read_once(kd->unplugged) ||
-				  kh_read_once(kd->wake_gen) != gen,
+				  kh_job_is_final(job) || READ_ONCE(kd->unplugged) ||
+				  READ_ONCE(kd->wake_gen) != gen,
 				  sim ? KH_WAIT_SLICE_NS : deadline - now);
 		if (r < 0) {
 			ret = -EINTR;

@@ -51,9 +51,9 @@ void kh_file_usage(struct kh_file *kf, struct kh_file_usage *u)
 	u->jobs = kf->reaped_jobs;
 	/* jobs not reaped yet; the times are read without the mesh's lock */
 	kh_xa_for_each(&kf->jobs, id, job) {
-		status = kh_load_acquire(&job->status);
-		t0 = kh_read_once(job->t_start);
-		t1 = kh_read_once(job->t_end);
+		status = smp_load_acquire(&job->status);
+		t0 = READ_ONCE(job->t_start);
+		t1 = READ_ONCE(job->t_end);
 		if (status == KOHAKU_JOB_RUNNING && t0 && now > t0)
 			u->busy_ns += now - t0;
 		else if (status >= KOHAKU_JOB_DONE && t1 > t0)

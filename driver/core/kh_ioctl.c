@@ -43,7 +43,7 @@ int kh_ioctl_call(struct kh_file *kf, unsigned int index, void *arg)
 
 	if (!d)
 		return -ENOTTY;
-	if (kh_read_once(kf->kd->unplugged))
+	if (READ_ONCE(kf->kd->unplugged))
 		return -ENODEV;
 	return d->fn(kf, arg);
 }

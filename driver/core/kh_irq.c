@@ -13,12 +13,12 @@ void kh_device_irq(struct kh_device *kd, unsigned int vector)
 {
 	struct kh_xdma *x = &kd->xdma;
 
-	if (!kh_read_once(x->irq_on))
+	if (!READ_ONCE(x->irq_on))
 		return;
-	kh_write_once(x->irqs, x->irqs + 1);
+	WRITE_ONCE(x->irqs, x->irqs + 1);
 	kh_xdma_irq(kd, vector);
 	if (vector == x->user_vector) {
-		kh_write_once(x->user_irqs, x->user_irqs + 1);
+		WRITE_ONCE(x->user_irqs, x->user_irqs + 1);
 		kh_waitq_wake(&x->wq);
 		kh_engine_kick(kd);
 	}
@@ -46,7 +46,7 @@ static void kh_irq_jobs_enable(struct kh_device *kd)
 	if (!n)
 		return;
 	kh_xdma_user_enable(kd);
-	kh_write_once(kd->irq_jobs, true);
+	WRITE_ONCE(kd->irq_jobs, true);
 	kh_info(kd, "job completion by interrupt on %u mesh(es)\n", n);
 }
 

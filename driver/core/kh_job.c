@@ -12,7 +12,7 @@
 
 bool kh_job_is_final(const struct kh_job *job)
 {
-	return kh_load_acquire(&job->status) >= KOHAKU_JOB_DONE;
+	return smp_load_acquire(&job->status) >= KOHAKU_JOB_DONE;
 }
 
 void kh_job_put(struct kh_job *job)
@@ -66,7 +66,8 @@ void kh_job_finalize(struct kh_job *job, u32 status)
 	m->jobs_done++;
 	if (job->fence)
 		kh_fence_signal(job->fence, status == KOHAKU_JOB_DONE ? 0 : -EIO);
-	kh_store_release(&job->status, status);
+	/* after the outcome: a reader that sees it final sees the outcome */
+	smp_store_release(&job->status, status);
 	kh_trace_job(kd->osdev, KH_TRACE_RETIRE, m->id, job->id, status);
 	kh_waitq_wake(&kd->waitq);
 }

@@ -59,6 +59,6 @@ void kh_mesh_irq_enable(struct kh_mesh *m)
 void kh_mesh_irq_rearm(struct kh_mesh *m)
 {
 	kh_lock_assert_held(&m->lock);
-	if (kh_read_once(m->kd->irq_jobs) && (m->caps & KH_CAPS_IRQ_ADDON))
+	if (READ_ONCE(m->kd->irq_jobs) && (m->caps & KH_CAPS_IRQ_ADDON))
 		kh_mesh_irq_enable(m);
 }

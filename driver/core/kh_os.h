@@ -28,11 +28,16 @@ enum kh_lock_class {
 	KH_LOCK_LEAF,		/* held alone: waiter lists, the engine's timers */
 };
 
+#include <linux/types.h>
+#include <linux/compiler.h>
+#include <linux/errno.h>
+#include <linux/kernel.h>
+#include <linux/list.h>
+#include <linux/string.h>
+#include <asm/barrier.h>
+
 #ifdef __KERNEL__
 
-#include <linux/types.h>
-#include <linux/errno.h>
-#include <linux/string.h>
 #include <linux/slab.h>
 #include <linux/mm.h>
 #include <linux/mutex.h>
@@ -68,22 +73,6 @@ struct kh_mutex {
 #define kh_mutex_lock(mx)	mutex_lock(&(mx)->m)
 #define kh_mutex_unlock(mx)	mutex_unlock(&(mx)->m)
 #define kh_lock_assert_held(mx)	lockdep_assert_held(&(mx)->m)
-
-/*
- * A job's final status is stored with release semantics after the rest of
- * its outcome, and a waiter loads it with acquire semantics: seeing it
- * final, it sees the outcome (kh_job_finalize(), kh_job_is_final()).
- */
-#define kh_load_acquire(p)	smp_load_acquire(p)
-/* pairs with kh_load_acquire(): the outcome is written before the status */
-#define kh_store_release(p, v)	smp_store_release(p, v)
-#define kh_read_once(x)		READ_ONCE(x)
-#define kh_write_once(x, v)	WRITE_ONCE(x, v)
-/*
- * After the card's write-back word says a transfer is done, before the
- * data it wrote to host memory is read (coherent DMA memory).
- */
-#define kh_dma_rmb()		dma_rmb()
 
 struct kh_ref {
 	refcount_t r;
@@ -242,12 +231,6 @@ struct kh_os_dev;
 #include <pthread.h>
 #include <sys/ioctl.h>
 
-/* the kernel's type names, so that printk formats are the same */
-#include "kh_ktypes.h"
-
-#define __user
-#define __force
-
 /*
  * A mutex that knows its owner and its class, so that kh_lock_assert_held()
  * is a real check and the lock order of kh_lock_class is enforced: taking
@@ -272,12 +255,6 @@ void kh_os_lock_bug(const char *file, int line, const char *what);
 		    !pthread_equal((mx)->owner, pthread_self()))	\
 			kh_os_lock_bug(__FILE__, __LINE__, #mx);	\
 	} while (0)
-
-#define kh_load_acquire(p)	__atomic_load_n(p, __ATOMIC_ACQUIRE)
-#define kh_store_release(p, v)	__atomic_store_n(p, v, __ATOMIC_RELEASE)
-#define kh_read_once(x)		__atomic_load_n(&(x), __ATOMIC_RELAXED)
-#define kh_write_once(x, v)	__atomic_store_n(&(x), v, __ATOMIC_RELAXED)
-#define kh_dma_rmb()		__atomic_thread_fence(__ATOMIC_ACQUIRE)
 
 struct kh_ref {
 	unsigned int r;
@@ -385,10 +362,6 @@ void *kh_xa_find(struct kh_xa *xa, unsigned long *i);
  * and collects the messages a kernel host would print to dmesg.
  */
 struct kh_os_dev;
-/* the kernel has it (compiler_attributes.h); userspace gets the same */
-#ifndef __printf
-#define __printf(a, b)	__attribute__((format(printf, a, b)))
-#endif
 __printf(3, 4) void kh_os_log(struct kh_os_dev *od, int level, const char *fmt, ...);
 #define KH_LOG_ERR	3
 #define KH_LOG_WARN	4
@@ -398,72 +371,6 @@ __printf(3, 4) void kh_os_log(struct kh_os_dev *od, int level, const char *fmt, 
 #define kh_os_warn(od, fmt, ...) kh_os_log((od), KH_LOG_WARN, fmt, ##__VA_ARGS__)
 #define kh_os_info(od, fmt, ...) kh_os_log((od), KH_LOG_INFO, fmt, ##__VA_ARGS__)
 #define kh_os_dbg(od, fmt, ...)	 kh_os_log((od), KH_LOG_DBG, fmt, ##__VA_ARGS__)
-
-/* The few list primitives the core uses, with the kernel's names. */
-struct list_head {
-	struct list_head *next, *prev;
-};
-
-#define container_of(ptr, type, member) \
-	((type *)((char *)(ptr) - offsetof(type, member)))
-
-static inline void INIT_LIST_HEAD(struct list_head *h)
-{
-	h->next = h;
-	h->prev = h;
-}
-
-static inline bool list_empty(const struct list_head *h)
-{
-	return h->next == h;
-}
-
-static inline void list_add_tail(struct list_head *n, struct list_head *h)
-{
-	n->prev = h->prev;
-	n->next = h;
-	h->prev->next = n;
-	h->prev = n;
-}
-
-static inline void list_del_init(struct list_head *n)
-{
-	n->prev->next = n->next;
-	n->next->prev = n->prev;
-	n->next = n;
-	n->prev = n;
-}
-
-#define list_del(n)	list_del_init(n)
-
-static inline void list_move(struct list_head *n, struct list_head *h)
-{
-	list_del_init(n);
-	n->prev = h;
-	n->next = h->next;
-	h->next->prev = n;
-	h->next = n;
-}
-#define list_entry(ptr, type, member)	container_of(ptr, type, member)
-#define list_first_entry(h, type, member) list_entry((h)->next, type, member)
-#define list_for_each_entry(pos, h, member)				\
-	for (pos = list_entry((h)->next, __typeof__(*pos), member);	\
-	     &pos->member != (h);					\
-	     pos = list_entry(pos->member.next, __typeof__(*pos), member))
-#define list_for_each_entry_safe(pos, n, h, member)			\
-	for (pos = list_entry((h)->next, __typeof__(*pos), member),	\
-	     n = list_entry(pos->member.next, __typeof__(*pos), member); \
-	     &pos->member != (h);					\
-	     pos = n, n = list_entry(n->member.next, __typeof__(*n), member))
-
-#define min_t(type, a, b)	((type)(a) < (type)(b) ? (type)(a) : (type)(b))
-#define max_t(type, a, b)	((type)(a) > (type)(b) ? (type)(a) : (type)(b))
-#define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
-#define DIV_ROUND_UP(n, d)	(((n) + (d) - 1) / (d))
-#define ALIGN(x, a)		(((x) + ((a) - 1)) & ~((__typeof__(x))(a) - 1))
-#define IS_ALIGNED(x, a)	(((x) & ((__typeof__(x))(a) - 1)) == 0)
-#define offsetofend(t, m)	(offsetof(t, m) + sizeof(((t *)0)->m))
-#define U32_MAX			0xffffffffu
 
 #endif /* __KERNEL__ */
 

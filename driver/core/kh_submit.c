@@ -251,7 +251,7 @@ int kh_job_run_internal(struct kh_node *n, const struct kohaku_inst *insts,
 	kh_engine_kick(kd);
 	ret = kh_engine_wait_job(kd, job, kh_now(kd) + timeout_ns + KH_RECOVER_NS);
 	if (!ret) {
-		*status = kh_load_acquire(&job->status);
+		*status = smp_load_acquire(&job->status);
 		*fault = (job->fault_flags & KOHAKU_FAULT_CODE_KNOWN) ? job->fault_code : 0;
 	}
 	kh_job_put(job);
@@ -361,7 +361,7 @@ static void kh_job_report(const struct kh_job *job, struct drm_kohaku_wait *a)
 {
 	bool node = job->fault_flags & KOHAKU_FAULT_NODE_KNOWN;
 
-	a->status = kh_load_acquire(&job->status);
+	a->status = smp_load_acquire(&job->status);
 	a->fault_flags = job->fault_flags;
 	a->n_faults = job->n_faults;
 	a->fault_code = (job->fault_flags & KOHAKU_FAULT_CODE_KNOWN) ?
@@ -424,7 +424,7 @@ void kh_job_release_all(struct kh_file *kf)
 	kh_xa_for_each(&kf->jobs, id, job) {
 		kh_xa_erase(&kf->jobs, id);
 		kh_mutex_lock(&job->mesh->lock);
-		if (kh_read_once(job->status) == KOHAKU_JOB_QUEUED)
+		if (READ_ONCE(job->status) == KOHAKU_JOB_QUEUED)
 			kh_job_abort(job, KOHAKU_JOB_WHY_NONE, "its file was closed");
 		kh_mutex_unlock(&job->mesh->lock);
 		kh_job_put(job);

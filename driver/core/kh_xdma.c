@@ -161,7 +161,7 @@ void kh_xdma_fini(struct kh_device *kd)
 {
 	struct kh_xdma *x = &kd->xdma;
 
-	if (x->bar >= 0 && !kh_read_once(kd->unplugged)) {
+	if (x->bar >= 0 && !READ_ONCE(kd->unplugged)) {
 		kh_xw(kd, KH_XDMA_BLOCK(KH_XDMA_T_IRQ, 0) + KH_XDMA_IRQ_CHAN_EN_W1C, ~0u);
 		kh_xw(kd, KH_XDMA_BLOCK(KH_XDMA_T_IRQ, 0) + KH_XDMA_IRQ_USER_EN_W1C, ~0u);
 	}
@@ -216,7 +216,7 @@ int kh_xdma_irq_enable(struct kh_device *kd)
 	}
 	x->user_vector = 2 % n;
 	kh_xdma_set_vector(kd, irq + KH_XDMA_IRQ_USER_VEC(0), 0, x->user_vector);
-	kh_write_once(x->irq_on, true);
+	WRITE_ONCE(x->irq_on, true);
 	kh_info(kd, "XDMA interrupts: H2C vector %u, C2H vector %u, user vector %u\n",
 		x->h2c.vector, x->c2h.vector, x->user_vector);
 	return 0;
@@ -233,12 +233,12 @@ void kh_xdma_irq(struct kh_device *kd, unsigned int vector)
 {
 	struct kh_xdma *x = &kd->xdma;
 
-	if (!kh_read_once(x->irq_on))
+	if (!READ_ONCE(x->irq_on))
 		return;
 	if (vector == x->h2c.vector)
-		kh_write_once(x->h2c.irqs, x->h2c.irqs + 1);
+		WRITE_ONCE(x->h2c.irqs, x->h2c.irqs + 1);
 	if (vector == x->c2h.vector)
-		kh_write_once(x->c2h.irqs, x->c2h.irqs + 1);
+		WRITE_ONCE(x->c2h.irqs, x->c2h.irqs + 1);
 	if (vector == x->h2c.vector || vector == x->c2h.vector)
 		kh_waitq_wake(&x->wq);
 }
@@ -299,9 +299,9 @@ static int kh_xdma_wait(struct kh_device *kd, struct kh_xdma_chan *ch,
 	u32 w;
 
 	for (round = 1;; round++) {
-		w = kh_read_once(*wb);
+		w = READ_ONCE(*wb);
 		if ((w & KH_XDMA_WB_ERROR) || KH_XDMA_WB_COUNT(w) >= n) {
-			kh_dma_rmb();	/* the data after the count */
+			dma_rmb();	/* the data after the count */
 			return 0;
 		}
 		if (kh_now(kd) >= deadline)
@@ -310,19 +310,19 @@ static int kh_xdma_wait(struct kh_device *kd, struct kh_xdma_chan *ch,
 		if (!(round % 16) &&
 		    (kh_xr(kd, ch->regs + KH_XDMA_CH_STATUS) & KH_XDMA_ERRORS))
 			return 0;
-		if (kh_read_once(kd->unplugged))
+		if (READ_ONCE(kd->unplugged))
 			return -ENODEV;
 		if (sim && kd->hw.ops->idle_ns) {
 			/* the model's engine moves only while its time passes */
 			kd->hw.ops->idle_ns(kd->hw.ctx,
-					    kh_read_once(kd->xdma.irq_on) ?
+					    READ_ONCE(kd->xdma.irq_on) ?
 					    KH_XDMA_SIM_STEP_NS : KH_XDMA_SIM_POLL_NS);
-		} else if (kh_read_once(kd->xdma.irq_on)) {
-			u32 seen = kh_read_once(ch->irqs);
+		} else if (READ_ONCE(kd->xdma.irq_on)) {
+			u32 seen = READ_ONCE(ch->irqs);
 
-			kh_waitq_wait(&kd->xdma.wq, kh_read_once(ch->irqs) != seen ||
-				      (kh_read_once(*wb) & KH_XDMA_WB_ERROR) ||
-				      KH_XDMA_WB_COUNT(kh_read_once(*wb)) >= n,
+			kh_waitq_wait(&kd->xdma.wq, READ_ONCE(ch->irqs) != seen ||
+				      (READ_ONCE(*wb) & KH_XDMA_WB_ERROR) ||
+				      KH_XDMA_WB_COUNT(READ_ONCE(*wb)) >= n,
 				      1000000);
 		} else {
 			kh_relax(sim);
@@ -370,7 +370,7 @@ int kh_xdma_run(struct kh_device *kd, struct kh_xdma_chan *ch,
 	for (i = 0; i < n; i++)
 		bytes += segs[i].len;
 	kh_xdma_fill_ring(ch, segs, n);
-	kh_write_once(*(u32 *)ch->wb.cpu, 0);
+	WRITE_ONCE(*(u32 *)ch->wb.cpu, 0);
 
 	kh_xr(kd, ch->regs + KH_XDMA_CH_STATUS_RC);	/* nothing stale */
 	kh_xw(kd, ch->sg + KH_XDMA_SG_DESC_LO, (u32)ch->ring.bus);
@@ -398,7 +398,7 @@ int kh_xdma_run(struct kh_device *kd, struct kh_xdma_chan *ch,
 		ret = -EIO;
 	}
 	if (!ret && ((status & KH_XDMA_ERRORS) || done < n ||
-		     (kh_read_once(*(u32 *)ch->wb.cpu) & KH_XDMA_WB_ERROR)))
+		     (READ_ONCE(*(u32 *)ch->wb.cpu) & KH_XDMA_WB_ERROR)))
 		ret = -EIO;
 	if (ret) {
 		ch->errors++;
@@ -424,15 +424,15 @@ u64 kh_xdma_param(struct kh_device *kd, u32 param)
 	case KOHAKU_PARAM_DMA_CHANNELS:
 		return kh_xdma_usable(kd) ? 2 : 0;
 	case KOHAKU_PARAM_DMA_BYTES_TO_CARD:
-		return kh_read_once(x->h2c.bytes);
+		return READ_ONCE(x->h2c.bytes);
 	case KOHAKU_PARAM_DMA_BYTES_FROM_CARD:
-		return kh_read_once(x->c2h.bytes);
+		return READ_ONCE(x->c2h.bytes);
 	case KOHAKU_PARAM_DMA_ERRORS:
-		return kh_read_once(x->h2c.errors) + kh_read_once(x->c2h.errors);
+		return READ_ONCE(x->h2c.errors) + READ_ONCE(x->c2h.errors);
 	case KOHAKU_PARAM_IRQ_VECTORS:
-		return kh_read_once(x->irq_on) ? kd->hw.n_irqs : 0;
+		return READ_ONCE(x->irq_on) ? kd->hw.n_irqs : 0;
 	case KOHAKU_PARAM_IRQS:
-		return kh_read_once(x->irqs);
+		return READ_ONCE(x->irqs);
 	}
 	return 0;
 }
