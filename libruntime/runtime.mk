@@ -24,6 +24,7 @@ RT_SRCS += \
 	libruntime/inproc/backend_sim.c \
 	libruntime/inproc/sim_knobs.c \
 	libruntime/inproc/kh_os_user.c \
+	libruntime/inproc/kh_os_mutex.c \
 	libruntime/inproc/kh_os_sync.c \
 	libruntime/inproc/kh_os_xa.c \
 	libruntime/inproc/kh_os_fence.c \

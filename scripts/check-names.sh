@@ -66,6 +66,8 @@ s32 hwif/kh_ktypes.h
 s64 hwif/kh_ktypes.h
 gfp_t libruntime/inproc/include/linux/types.h
 list_head libruntime/inproc/include/linux/list.h
+lock_class_key libruntime/inproc/include/linux/lockdep.h
+mutex libruntime/inproc/include/linux/mutex.h
 '
 
 # wrong prefixes found when this check was written, to be renamed by the

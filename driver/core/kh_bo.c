@@ -18,11 +18,11 @@ static struct kh_bo *kh_bo_get(struct kh_file *kf, u32 handle)
 {
 	struct kh_bo *bo;
 
-	kh_mutex_lock(&kf->lock);
+	mutex_lock(&kf->lock);
 	bo = kh_xa_load(&kf->bos, handle);
 	if (bo)
 		kh_refcount_inc(&bo->ref);
-	kh_mutex_unlock(&kf->lock);
+	mutex_unlock(&kf->lock);
 	return bo;
 }
 
@@ -38,7 +38,7 @@ static void kh_bo_put(struct kh_bo *bo)
 	if (!kh_refcount_dec(&bo->ref))
 		return;
 	kd = bo->mesh->kd;
-	kh_mutex_lock(&kd->jobs_lock);
+	mutex_lock(&kd->jobs_lock);
 	if (list_empty(&kd->unfinished)) {
 		kh_mem_release(&bo->mesh->mem, bo->start, bo->len);
 	} else {
@@ -52,7 +52,7 @@ static void kh_bo_put(struct kh_bo *bo)
 			list_add_tail(&d->link, &kd->deferred);
 		}
 	}
-	kh_mutex_unlock(&kd->jobs_lock);
+	mutex_unlock(&kd->jobs_lock);
 	kh_free(bo);
 }
 
@@ -61,13 +61,13 @@ void kh_deferred_release_all(struct kh_device *kd)
 {
 	struct kh_deferred *d, *tmp;
 
-	kh_mutex_lock(&kd->jobs_lock);
+	mutex_lock(&kd->jobs_lock);
 	list_for_each_entry_safe(d, tmp, &kd->deferred, link) {
 		kh_mem_release(&d->mesh->mem, d->start, d->len);
 		list_del(&d->link);
 		kh_free(d);
 	}
-	kh_mutex_unlock(&kd->jobs_lock);
+	mutex_unlock(&kd->jobs_lock);
 }
 
 int kh_bo_create(struct kh_file *kf, void *arg)
@@ -106,7 +106,7 @@ int kh_bo_create(struct kh_file *kf, void *arg)
 		kh_free(bo);
 		return ret;
 	}
-	kh_mutex_lock(&kf->lock);
+	mutex_lock(&kf->lock);
 	if (kf->n_bos >= KH_BO_MAX_PER_FILE)
 		ret = -ENOSPC;
 	else
@@ -114,7 +114,7 @@ int kh_bo_create(struct kh_file *kf, void *arg)
 					 &kf->next_handle);
 	if (!ret)
 		kf->n_bos++;
-	kh_mutex_unlock(&kf->lock);
+	mutex_unlock(&kf->lock);
 	if (ret) {
 		kh_dbg(kd, "BO_CREATE: this file has %u BOs\n", kf->n_bos);
 		kh_mem_release(&m->mem, bo->start, bo->len);
@@ -133,11 +133,11 @@ int kh_bo_free(struct kh_file *kf, void *arg)
 
 	if (a->flags || !kh_all_zero(a->reserved, sizeof(a->reserved)))
 		return -EINVAL;
-	kh_mutex_lock(&kf->lock);
+	mutex_lock(&kf->lock);
 	bo = kh_xa_erase(&kf->bos, a->handle);
 	if (bo)
 		kf->n_bos--;
-	kh_mutex_unlock(&kf->lock);
+	mutex_unlock(&kf->lock);
 	if (!bo)
 		return -ENOENT;
 	kh_bo_put(bo);

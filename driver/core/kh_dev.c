@@ -12,7 +12,7 @@ static void kh_mesh_init(struct kh_device *kd, struct kh_mesh *m,
 	m->kd = kd;
 	m->id = i;
 	m->base = KH_MESH_BASE(i);
-	kh_mutex_init(&m->lock, KH_LOCK_MESH);
+	mutex_init(&m->lock);
 	INIT_LIST_HEAD(&m->queue);
 	memset(m->node_at, 0xff, sizeof(m->node_at));
 }
@@ -22,7 +22,7 @@ static void kh_mesh_stop(struct kh_mesh *m)
 {
 	struct kh_job *job;
 
-	kh_mutex_lock(&m->lock);
+	mutex_lock(&m->lock);
 	kh_mesh_abort_queue(m, KOHAKU_JOB_WHY_REMOVED, "device removed");
 	job = m->job;
 	if (job) {
@@ -33,7 +33,7 @@ static void kh_mesh_stop(struct kh_mesh *m)
 		kh_job_unlist(m->kd, job);
 		kh_job_put(job);
 	}
-	kh_mutex_unlock(&m->lock);
+	mutex_unlock(&m->lock);
 }
 
 static void kh_mesh_fini(struct kh_mesh *m)
@@ -46,7 +46,7 @@ static void kh_mesh_fini(struct kh_mesh *m)
 	kh_free(m->nodes);
 	m->nodes = NULL;
 	m->n_nodes = 0;
-	kh_mutex_destroy(&m->lock);
+	mutex_destroy(&m->lock);
 }
 
 static void kh_device_free(struct kh_device *kd)
@@ -65,7 +65,7 @@ static void kh_device_free(struct kh_device *kd)
 		kh_mesh_fini(&kd->mesh[i]);
 	kh_xdma_fini(kd);
 	kh_fw_fini(kd);
-	kh_mutex_destroy(&kd->jobs_lock);
+	mutex_destroy(&kd->jobs_lock);
 	kh_engine_destroy(kd);
 	kh_free(kd);
 }
@@ -87,11 +87,11 @@ static int kh_mesh_bringup(struct kh_device *kd, struct kh_mesh *m)
 	 */
 	for (i = 0; i < ARRAY_SIZE(m->prog_reg); i++)
 		m->prog_reg[i] = KH_REG_UNKNOWN;
-	kh_mutex_lock(&m->lock);
+	mutex_lock(&m->lock);
 	ret = kh_mesh_enumerate(m);
 	if (!ret)
 		kh_mesh_canary_write(m);
-	kh_mutex_unlock(&m->lock);
+	mutex_unlock(&m->lock);
 	if (!ret)
 		ret = kh_dxa_mesh_init(m);
 	if (ret)
@@ -118,8 +118,8 @@ int kh_device_probe(const struct kh_hw *hw, struct kh_os_dev *osdev,
 	kd->hw = *hw;
 	kd->osdev = osdev;
 	snprintf(kd->name, sizeof(kd->name), "%s", name ? name : "kohaku");
-	kh_mutex_init(&kd->jobs_lock, KH_LOCK_JOBS);
-	kh_mutex_init(&kd->fw_lock, KH_LOCK_FW);
+	mutex_init(&kd->jobs_lock);
+	mutex_init(&kd->fw_lock);
 	INIT_LIST_HEAD(&kd->unfinished);
 	INIT_LIST_HEAD(&kd->deferred);
 	kd->next_job_id = 1;
@@ -185,10 +185,10 @@ void kh_device_remove(struct kh_device *kd)
 	 * in-fence, so nothing kicks the engine once it is stopped.
 	 */
 	for (i = 0; i < kd->n_meshes; i++) {
-		kh_mutex_lock(&kd->mesh[i].lock);
+		mutex_lock(&kd->mesh[i].lock);
 		kh_mesh_abort_queue(&kd->mesh[i], KOHAKU_JOB_WHY_REMOVED,
 				    "device removed");
-		kh_mutex_unlock(&kd->mesh[i].lock);
+		mutex_unlock(&kd->mesh[i].lock);
 	}
 	kh_engine_fini(kd);
 	kh_device_free(kd);

@@ -568,7 +568,7 @@ void kh_mesh_step(struct kh_mesh *m)
 {
 	struct kh_job *job;
 
-	kh_lock_assert_held(&m->lock);
+	lockdep_assert_held(&m->lock);
 	for (;;) {
 		/* a reset seen: nothing is sent until the mesh is back */
 		if (kh_mesh_reset_wait(m))

@@ -121,7 +121,7 @@ static int kh_dma_read_ends(struct kh_device *kd, u64 card, size_t len,
 	if (both)
 		s[n++] = (struct kh_xdma_seg){ ch->bounce.bus + KH_DMA_WORD, last,
 					      KH_DMA_WORD };
-	kh_mutex_lock(&ch->lock);
+	mutex_lock(&ch->lock);
 	ret = kh_xdma_run(kd, ch, s, n);
 	if (!ret) {
 		/* one word read: it is both ends' (one word, or one end partial) */
@@ -129,7 +129,7 @@ static int kh_dma_read_ends(struct kh_device *kd, u64 card, size_t len,
 		memcpy(ends[1], (u8 *)ch->bounce.cpu + (both ? KH_DMA_WORD : 0),
 		       KH_DMA_WORD);
 	}
-	kh_mutex_unlock(&ch->lock);
+	mutex_unlock(&ch->lock);
 	return ret;
 }
 
@@ -158,7 +158,7 @@ static int kh_dma_user_chunk(struct kh_device *kd, u64 card, u8 __user *p,
 	pl->n_lines = 0;
 	kh_plan_user(pl, u, card);
 
-	kh_mutex_lock(&ch->lock);
+	mutex_lock(&ch->lock);
 	for (i = 0; i < pl->n_lines && !ret; i++) {
 		u8 *line = (u8 *)ch->bounce.cpu + (size_t)i * KH_DMA_WORD;
 		u64 w = pl->lines[i];
@@ -186,7 +186,7 @@ static int kh_dma_user_chunk(struct kh_device *kd, u64 card, u8 __user *p,
 		kh_line_span(w, card, len, &lo, &hi);
 		ret = kh_copy_to_user(p + (w + lo - card), line + lo, hi - lo);
 	}
-	kh_mutex_unlock(&ch->lock);
+	mutex_unlock(&ch->lock);
 	kh_user_dma_unmap(u);
 	return ret;
 }
@@ -207,7 +207,7 @@ static int kh_dma_copy(struct kh_device *kd, u64 card, void *buf, size_t len,
 
 	if (card % KH_DMA_WORD)
 		return -EINVAL;
-	kh_mutex_lock(&ch->lock);
+	mutex_lock(&ch->lock);
 	for (done = 0; done < len && !ret; done += n) {
 		u8 *b = (u8 *)buf + done;
 
@@ -230,7 +230,7 @@ static int kh_dma_copy(struct kh_device *kd, u64 card, void *buf, size_t len,
 				memcpy(b, ch->bounce.cpu, n);
 		}
 	}
-	kh_mutex_unlock(&ch->lock);
+	mutex_unlock(&ch->lock);
 	return ret;
 }
 

@@ -207,7 +207,7 @@ static int kh_dxa_check_bo(struct kh_file *kf, const struct kh_node *n,
 	struct kh_device *kd = kf->kd;
 	struct kh_bo *bo;
 
-	kh_lock_assert_held(&kf->lock);
+	lockdep_assert_held(&kf->lock);
 	bo = kh_xa_load(&kf->bos, d->bo_handle);
 	if (!bo) {
 		kh_dbg(kd, "DXA_SET: desc.bo_handle %u is not a BO of this file\n",
@@ -279,7 +279,7 @@ static int kh_dxa_mine(struct kh_file *kf, const char *cmd,
 {
 	const struct kh_dxa_slot *sl = &n->dxa[s];
 
-	kh_lock_assert_held(&n->mesh->lock);
+	lockdep_assert_held(&n->mesh->lock);
 	if (sl->owner == kf)
 		return 0;
 	kh_dbg(kf->kd, "%s: slot %u of DXA unit (%u,%u) on mesh %u %s\n", cmd,
@@ -307,7 +307,7 @@ int kh_dxa_alloc(struct kh_file *kf, void *arg)
 	ret = kh_dxa_node(kd, "DXA_ALLOC", a, 0, false, &n);
 	if (ret)
 		return ret;
-	kh_mutex_lock(&n->mesh->lock);
+	mutex_lock(&n->mesh->lock);
 	for (s = 0; s < KH_DXA_SLOTS && n->dxa[s].owner; s++)
 		;
 	if (s < KH_DXA_SLOTS) {
@@ -315,7 +315,7 @@ int kh_dxa_alloc(struct kh_file *kf, void *arg)
 		n->dxa[s].owner = kf;
 		n->dxa[s].state = KOHAKU_DXA_SLOT_OWNED;
 	}
-	kh_mutex_unlock(&n->mesh->lock);
+	mutex_unlock(&n->mesh->lock);
 	if (s == KH_DXA_SLOTS) {
 		kh_dbg(kd, "DXA_ALLOC: all %u slots of DXA unit (%u,%u) on mesh %u are taken\n",
 		       KH_DXA_SLOTS, n->x, n->y, a->mesh);
@@ -337,11 +337,11 @@ int kh_dxa_free(struct kh_file *kf, void *arg)
 	ret = kh_dxa_node(kf->kd, "DXA_FREE", a, 0, true, &n);
 	if (ret)
 		return ret;
-	kh_mutex_lock(&n->mesh->lock);
+	mutex_lock(&n->mesh->lock);
 	ret = kh_dxa_mine(kf, "DXA_FREE", n, a->slot);
 	if (!ret)
 		kh_dxa_clear(&n->dxa[a->slot]);
-	kh_mutex_unlock(&n->mesh->lock);
+	mutex_unlock(&n->mesh->lock);
 	if (ret)
 		return ret;
 	a->state = KOHAKU_DXA_SLOT_FREE;
@@ -361,8 +361,8 @@ int kh_dxa_set(struct kh_file *kf, void *arg)
 	ret = kh_dxa_node(kf->kd, "DXA_SET", a, 0, true, &n);
 	if (ret)
 		return ret;
-	kh_mutex_lock(&kf->lock);
-	kh_mutex_lock(&n->mesh->lock);
+	mutex_lock(&kf->lock);
+	mutex_lock(&n->mesh->lock);
 	sl = &n->dxa[a->slot];
 	ret = kh_dxa_mine(kf, "DXA_SET", n, a->slot);
 	if (!ret)
@@ -375,8 +375,8 @@ int kh_dxa_set(struct kh_file *kf, void *arg)
 		sl->state = KOHAKU_DXA_SLOT_SET;
 		kh_dxa_encode(&sl->desc, sl->base, a->table);
 	}
-	kh_mutex_unlock(&n->mesh->lock);
-	kh_mutex_unlock(&kf->lock);
+	mutex_unlock(&n->mesh->lock);
+	mutex_unlock(&kf->lock);
 	if (!ret)
 		a->state = KOHAKU_DXA_SLOT_SET;
 	return ret;
@@ -394,7 +394,7 @@ static int kh_dxa_read_table(struct kh_mesh *m, const struct kh_node *n,
 	unsigned int w;
 	int ret;
 
-	kh_lock_assert_held(&m->lock);
+	lockdep_assert_held(&m->lock);
 	memset(req, 0, sizeof(req));
 	for (w = 0; w < KH_DXA_SLOT_BYTES / 8; w++) {
 		struct kh_ctrl_req *sel = &req[2 * w], *data = &req[2 * w + 1];
@@ -434,7 +434,7 @@ int kh_dxa_get(struct kh_file *kf, void *arg)
 	ret = kh_dxa_node(kf->kd, "DXA_GET", a, KOHAKU_DXA_GET_DEVICE, true, &n);
 	if (ret)
 		return ret;
-	kh_mutex_lock(&n->mesh->lock);
+	mutex_lock(&n->mesh->lock);
 	sl = &n->dxa[a->slot];
 	/* the device's table may be read at any slot; the driver's, at ours */
 	ret = device ? 0 : kh_dxa_mine(kf, "DXA_GET", n, a->slot);
@@ -451,7 +451,7 @@ int kh_dxa_get(struct kh_file *kf, void *arg)
 		else
 			memset(a->table, 0, sizeof(a->table));
 	}
-	kh_mutex_unlock(&n->mesh->lock);
+	mutex_unlock(&n->mesh->lock);
 	return ret;
 }
 
@@ -460,7 +460,7 @@ void kh_dxa_release_all(struct kh_file *kf)
 	struct kh_device *kd = kf->kd;
 	unsigned int i, k, s;
 
-	kh_lock_assert_held(&kf->lock);
+	lockdep_assert_held(&kf->lock);
 	if (!kd->dxa_units)
 		return;
 	for (i = 0; i < kd->n_meshes; i++) {
@@ -468,7 +468,7 @@ void kh_dxa_release_all(struct kh_file *kf)
 
 		if (!kh_mesh_present(kd, i))
 			continue;
-		kh_mutex_lock(&m->lock);
+		mutex_lock(&m->lock);
 		for (k = 0; k < m->n_nodes; k++) {
 			struct kh_dxa_slot *t = m->nodes[k].dxa;
 
@@ -476,7 +476,7 @@ void kh_dxa_release_all(struct kh_file *kf)
 				if (t[s].owner == kf)
 					kh_dxa_clear(&t[s]);
 		}
-		kh_mutex_unlock(&m->lock);
+		mutex_unlock(&m->lock);
 	}
 }
 
@@ -553,8 +553,8 @@ static int kh_dxa_slot_bytes(struct kh_file *kf, const struct kh_node *n,
 	struct kh_device *kd = kf->kd;
 	struct kh_bo *bo;
 
-	kh_lock_assert_held(&kf->lock);
-	kh_lock_assert_held(&n->mesh->lock);
+	lockdep_assert_held(&kf->lock);
+	lockdep_assert_held(&n->mesh->lock);
 	if (sl->owner != kf) {
 		kh_dbg(kd, "SUBMIT: program %u copies through slot %u of DXA unit (%u,%u), which %s\n",
 		       prog, s, n->x, n->y, sl->owner ? "belongs to another file" :
@@ -614,8 +614,8 @@ int kh_dxa_job_data(struct kh_file *kf, struct kh_job *job,
 		goto out;
 	}
 	bytes = (u8 *)(add + n_add);
-	kh_mutex_lock(&kf->lock);
-	kh_mutex_lock(&job->mesh->lock);
+	mutex_lock(&kf->lock);
+	mutex_lock(&job->mesh->lock);
 	for (i = 0; i < job->n_progs && !ret; i++) {
 		for (s = 0; s < KH_DXA_SLOTS && !ret; s++) {
 			u8 *t = bytes + (size_t)k * KH_DXA_SLOT_BYTES;
@@ -631,8 +631,8 @@ int kh_dxa_job_data(struct kh_file *kf, struct kh_job *job,
 			k++;
 		}
 	}
-	kh_mutex_unlock(&job->mesh->lock);
-	kh_mutex_unlock(&kf->lock);
+	mutex_unlock(&job->mesh->lock);
+	mutex_unlock(&kf->lock);
 	if (ret) {
 		kh_free(add);
 		goto out;

@@ -51,9 +51,9 @@ static void kh_engine_rest(struct kh_device *kd)
 
 		if (!kh_mesh_present(kd, i) || !(m->caps & KH_CAPS_IRQ_ADDON))
 			continue;
-		kh_mutex_lock(&m->lock);
+		mutex_lock(&m->lock);
 		kh_wr(m, KH_ORC_IRQ_STAT, kh_rd(m, KH_ORC_IRQ_STAT));
-		kh_mutex_unlock(&m->lock);
+		mutex_unlock(&m->lock);
 	}
 }
 
@@ -68,10 +68,10 @@ static bool kh_engine_pass(struct kh_device *kd)
 
 		if (!(m->flags & KOHAKU_MESH_PRESENT))
 			continue;
-		kh_mutex_lock(&m->lock);
+		mutex_lock(&m->lock);
 		kh_mesh_step(m);
 		busy |= kh_mesh_busy(m);
-		kh_mutex_unlock(&m->lock);
+		mutex_unlock(&m->lock);
 	}
 	return busy;
 }
@@ -88,13 +88,13 @@ static bool kh_engine_runnable(struct kh_device *kd)
 
 		if (!(m->flags & KOHAKU_MESH_PRESENT))
 			continue;
-		kh_mutex_lock(&m->lock);
+		mutex_lock(&m->lock);
 		if (!list_empty(&m->queue) && !(m->flags & KOHAKU_MESH_WEDGED)) {
 			head = list_first_entry(&m->queue, struct kh_job, mesh_link);
 			runnable = !head->in_cb_armed &&
 				   (!m->fw_hold || head->internal);
 		}
-		kh_mutex_unlock(&m->lock);
+		mutex_unlock(&m->lock);
 	}
 	return runnable;
 }
@@ -109,7 +109,7 @@ static u64 kh_engine_expire(struct kh_device *kd, u64 now)
 	bool passed = false;
 	u64 next = ~0ULL;
 
-	kh_mutex_lock(&kd->timed_lock);
+	mutex_lock(&kd->timed_lock);
 	list_for_each_entry(tw, &kd->timed, link) {
 		/* a waiter whose job is final is on its way out */
 		if (kh_job_is_final(tw->job))
@@ -120,7 +120,7 @@ static u64 kh_engine_expire(struct kh_device *kd, u64 now)
 			next = tw->deadline;
 	}
 	WRITE_ONCE(kd->next_deadline, next);
-	kh_mutex_unlock(&kd->timed_lock);
+	mutex_unlock(&kd->timed_lock);
 	if (passed) {
 		WRITE_ONCE(kd->wake_gen, kd->wake_gen + 1);
 		kh_waitq_wake(&kd->waitq);
@@ -194,7 +194,7 @@ void kh_engine_fence_cb(struct kh_fence_cb *cb)
 void kh_engine_prepare(struct kh_device *kd)
 {
 	kh_waitq_init(&kd->waitq);
-	kh_mutex_init(&kd->timed_lock, KH_LOCK_LEAF);
+	mutex_init(&kd->timed_lock);
 	INIT_LIST_HEAD(&kd->timed);
 	kd->next_deadline = ~0ULL;
 }
@@ -212,7 +212,7 @@ void kh_engine_fini(struct kh_device *kd)
 
 void kh_engine_destroy(struct kh_device *kd)
 {
-	kh_mutex_destroy(&kd->timed_lock);
+	mutex_destroy(&kd->timed_lock);
 	kh_waitq_destroy(&kd->waitq);
 }
 
@@ -258,11 +258,11 @@ int kh_engine_wait_job(struct kh_device *kd, struct kh_job *job, u64 deadline)
 	if (kh_job_is_final(job))
 		return 0;
 	if (sim) {
-		kh_mutex_lock(&kd->timed_lock);
+		mutex_lock(&kd->timed_lock);
 		list_add_tail(&tw.link, &kd->timed);
 		if (deadline < kd->next_deadline)
 			WRITE_ONCE(kd->next_deadline, deadline);
-		kh_mutex_unlock(&kd->timed_lock);
+		mutex_unlock(&kd->timed_lock);
 		/*
 		 * A running job has the engine at work, which minds the
 		 * deadline; a queued one may be stuck behind an in-fence with
@@ -307,9 +307,9 @@ int kh_engine_wait_job(struct kh_device *kd, struct kh_job *job, u64 deadline)
 		}
 	}
 	if (sim) {
-		kh_mutex_lock(&kd->timed_lock);
+		mutex_lock(&kd->timed_lock);
 		list_del(&tw.link);
-		kh_mutex_unlock(&kd->timed_lock);
+		mutex_unlock(&kd->timed_lock);
 	}
 	return ret;
 }

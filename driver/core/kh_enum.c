@@ -70,7 +70,7 @@ int kh_mesh_refresh_nodes(struct kh_mesh *m, unsigned int first,
 	unsigned int i, k, n = count * ARRAY_SIZE(idx);
 	int ret;
 
-	kh_lock_assert_held(&m->lock);
+	lockdep_assert_held(&m->lock);
 	if (!count)
 		return 0;
 	req = kh_zalloc(sizeof(*req) * n);
@@ -246,7 +246,7 @@ static int kh_mesh_quiesce(struct kh_mesh *m)
 	unsigned int i, n, waited = 0;
 	int ret = 0;
 
-	kh_lock_assert_held(&m->lock);
+	lockdep_assert_held(&m->lock);
 	req = kh_zalloc(sizeof(*req) * (m->n_nodes ? m->n_nodes : 1));
 	if (!req)
 		return -ENOMEM;
@@ -319,7 +319,7 @@ int kh_mesh_enumerate(struct kh_mesh *m)
 	bool agent_seen = false;
 	int ret;
 
-	kh_lock_assert_held(&m->lock);
+	lockdep_assert_held(&m->lock);
 	memset(m->node_at, 0xff, sizeof(m->node_at));
 	m->nodes = kh_zalloc(sizeof(*m->nodes) * span * span);
 	req = kh_zalloc(sizeof(*req) * span * span * 2);

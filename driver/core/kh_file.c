@@ -14,7 +14,7 @@ int kh_file_open(struct kh_device *kd, struct kh_os_file *of,
 		return -ENOMEM;
 	kf->kd = kd;
 	kf->of = of;
-	kh_mutex_init(&kf->lock, KH_LOCK_FILE);
+	mutex_init(&kf->lock);
 	kh_xa_init(&kf->bos);
 	kh_xa_init(&kf->jobs);
 	*out = kf;
@@ -25,15 +25,15 @@ void kh_file_close(struct kh_file *kf)
 {
 	if (!kf)
 		return;
-	kh_mutex_lock(&kf->lock);
+	mutex_lock(&kf->lock);
 	/* jobs first: BO memory waits for the jobs that may still touch it */
 	kh_job_release_all(kf);
 	kh_bo_release_all(kf);
 	kh_dxa_release_all(kf);
-	kh_mutex_unlock(&kf->lock);
+	mutex_unlock(&kf->lock);
 	kh_xa_destroy(&kf->jobs);
 	kh_xa_destroy(&kf->bos);
-	kh_mutex_destroy(&kf->lock);
+	mutex_destroy(&kf->lock);
 	kh_free(kf);
 }
 
@@ -46,7 +46,7 @@ void kh_file_usage(struct kh_file *kf, struct kh_file_usage *u)
 	u32 status;
 
 	memset(u, 0, sizeof(*u));
-	kh_mutex_lock(&kf->lock);
+	mutex_lock(&kf->lock);
 	u->busy_ns = kf->reaped_ns;
 	u->jobs = kf->reaped_jobs;
 	/* jobs not reaped yet; the times are read without the mesh's lock */
@@ -65,5 +65,5 @@ void kh_file_usage(struct kh_file *kf, struct kh_file_usage *u)
 		u->bo_bytes += bo->len;
 		u->n_bos++;
 	}
-	kh_mutex_unlock(&kf->lock);
+	mutex_unlock(&kf->lock);
 }

@@ -46,10 +46,10 @@ unsigned int kh_fw_running(struct kh_device *kd)
 
 		if (!kh_mesh_present(kd, i))
 			continue;
-		kh_mutex_lock(&m->lock);
+		mutex_lock(&m->lock);
 		for (j = 0; j < m->n_nodes; j++)
 			r += m->nodes[j].fw_state == KOHAKU_FW_STATE_RUNNING;
-		kh_mutex_unlock(&m->lock);
+		mutex_unlock(&m->lock);
 	}
 	return r;
 }
@@ -58,7 +58,7 @@ void kh_fw_fini(struct kh_device *kd)
 {
 	kh_free(kd->fw_image);
 	kd->fw_image = NULL;
-	kh_mutex_destroy(&kd->fw_lock);
+	mutex_destroy(&kd->fw_lock);
 }
 
 static bool kh_job_on_pool(const struct kh_job *job)
@@ -93,7 +93,7 @@ static int kh_fw_hold_mesh(struct kh_mesh *m)
 	int ret;
 
 	for (;;) {
-		kh_mutex_lock(&m->lock);
+		mutex_lock(&m->lock);
 		job = m->job;
 		if (job && kh_job_on_pool(job))
 			goto busy;
@@ -104,19 +104,19 @@ static int kh_fw_hold_mesh(struct kh_mesh *m)
 			}
 		m->fw_hold = true;
 		if (!job) {
-			kh_mutex_unlock(&m->lock);
+			mutex_unlock(&m->lock);
 			return 0;
 		}
 		kh_refcount_inc(&job->ref);
 		deadline = job->deadline + KH_RECOVER_NS;
-		kh_mutex_unlock(&m->lock);
+		mutex_unlock(&m->lock);
 		ret = kh_engine_wait_job(kd, job, deadline);
 		kh_job_put(job);
 		if (ret)
 			return ret == -ETIMEDOUT ? -EBUSY : ret;
 	}
 busy:
-	kh_mutex_unlock(&m->lock);
+	mutex_unlock(&m->lock);
 	kh_info(kd, "mesh %u: firmware load refused: job %llu is %s on a POOL unit\n",
 		m->id, job->id, job == m->job ? "running" : "queued");
 	return -EBUSY;
@@ -129,9 +129,9 @@ static void kh_fw_let_go(struct kh_device *kd)
 	for (i = 0; i < kd->n_meshes; i++) {
 		struct kh_mesh *m = &kd->mesh[i];
 
-		kh_mutex_lock(&m->lock);
+		mutex_lock(&m->lock);
 		m->fw_hold = false;
-		kh_mutex_unlock(&m->lock);
+		mutex_unlock(&m->lock);
 	}
 	kh_engine_kick(kd);
 }
@@ -221,7 +221,7 @@ static void kh_fw_note_unit(struct kh_node *n, const struct kh_boot *b, int ret)
 {
 	struct kh_mesh *m = n->mesh;
 
-	kh_mutex_lock(&m->lock);
+	mutex_lock(&m->lock);
 	n->fw_trap = b->trap;
 	if (ret) {
 		n->fw_state = KOHAKU_FW_STATE_FAILED;
@@ -233,7 +233,7 @@ static void kh_fw_note_unit(struct kh_node *n, const struct kh_boot *b, int ret)
 		n->fw_api = b->fw_api;
 		n->fw_boot_ns = b->boot_ns;
 	}
-	kh_mutex_unlock(&m->lock);
+	mutex_unlock(&m->lock);
 }
 
 /* Boot every POOL unit with @img; stop at the first that fails. */
@@ -296,9 +296,9 @@ static void kh_fw_fail_all(struct kh_device *kd)
 				continue;
 			if (n->fw_state != KOHAKU_FW_STATE_ABSENT)
 				kh_fw_hold_unit(n);
-			kh_mutex_lock(&m->lock);
+			mutex_lock(&m->lock);
 			n->fw_state = KOHAKU_FW_STATE_FAILED;
-			kh_mutex_unlock(&m->lock);
+			mutex_unlock(&m->lock);
 		}
 	}
 }
@@ -383,11 +383,11 @@ int kh_fw_load(struct kh_device *kd, const void *data, size_t len, u32 flags,
 	memcpy(copy, data, len);
 	img->data = copy;
 
-	kh_mutex_lock(&kd->fw_lock);
+	mutex_lock(&kd->fw_lock);
 	ret = kh_fw_hold_all(kd);
 	if (ret) {
 		out->reason = KOHAKU_FW_ERR_BUSY;
-		kh_mutex_unlock(&kd->fw_lock);
+		mutex_unlock(&kd->fw_lock);
 		kh_free(copy);
 		goto out_img;
 	}
@@ -414,7 +414,7 @@ int kh_fw_load(struct kh_device *kd, const void *data, size_t len, u32 flags,
 			p.fw_api & 0xffff, p.n_units, p.boot_ns / 1000);
 	}
 	kh_fw_let_go(kd);
-	kh_mutex_unlock(&kd->fw_lock);
+	mutex_unlock(&kd->fw_lock);
 out_img:
 	kh_free(img);
 	return ret;

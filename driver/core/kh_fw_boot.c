@@ -67,7 +67,7 @@ static int kh_fw_load_mbox(struct kh_boot *b)
 	int ret = 0;
 	u8 buf;
 
-	kh_mutex_lock(&m->lock);
+	mutex_lock(&m->lock);
 	for (i = 0; i < img->n && !ret; i++) {
 		const struct kh_fw_section *s = &img->sec[i];
 		const u8 *src = (s->flags & KH_FW_S_ZERO) ? NULL :
@@ -86,7 +86,7 @@ static int kh_fw_load_mbox(struct kh_boot *b)
 			}
 		}
 	}
-	kh_mutex_unlock(&m->lock);
+	mutex_unlock(&m->lock);
 	if (ret)
 		kh_err(m->kd, "mesh %u: POOL unit (%u,%u): loading section %u through the mailbox failed (%d)\n",
 		       m->id, n->x, n->y, i - 1, ret);
@@ -139,7 +139,7 @@ static int kh_fw_release(struct kh_boot *b)
 	struct kh_mesh *m = n->mesh;
 	int ret;
 
-	kh_mutex_lock(&m->lock);
+	mutex_lock(&m->lock);
 	ret = kh_data_burst(m, n, KH_POOL_BUF_DATARAM(0), 0, NULL, 1);
 	if (!ret)
 		ret = kh_pool_set(m, n, KH_CTRL_IDX_POOL_RESET_PC, b->img->hdr.entry);
@@ -148,7 +148,7 @@ static int kh_fw_release(struct kh_boot *b)
 	if (!ret)
 		ret = kh_pool_set(m, n, KH_CTRL_IDX_POOL_RUNSTALL, 0);
 	b->t_release = kh_now(m->kd);
-	kh_mutex_unlock(&m->lock);
+	mutex_unlock(&m->lock);
 	return ret;
 }
 
@@ -162,13 +162,13 @@ static int kh_fw_wait_ready(struct kh_boot *b)
 	int ret;
 
 	for (;;) {
-		kh_mutex_lock(&m->lock);
+		mutex_lock(&m->lock);
 		ret = kh_ctrl_read(m, n->x, n->y, KH_CTRL_IDX_POOL_BOOT, &boot);
 		if (!ret && (u32)boot != KH_POOL_BOOT_READY)
 			ret = kh_ctrl_read(m, n->x, n->y, KH_CTRL_IDX_POOL_STATE, &state);
 		if (!ret && KH_POOL_STATE_HALTED(state))
 			ret = kh_ctrl_read(m, n->x, n->y, KH_CTRL_IDX_POOL_TRAP, &b->trap);
-		kh_mutex_unlock(&m->lock);
+		mutex_unlock(&m->lock);
 		if (ret)
 			return kh_boot_fail(b, KOHAKU_FW_ERR_LOAD, ret);
 		if ((u32)boot == KH_POOL_BOOT_READY)
@@ -199,14 +199,14 @@ static int kh_fw_claim(struct kh_boot *b)
 	u64 ver = 0, api = 0;
 	int ret;
 
-	kh_mutex_lock(&m->lock);
+	mutex_lock(&m->lock);
 	ret = kh_data_word(m, n, KH_POOL_BUF_WORD(0), KH_POOL_MBOX_BOOT,
 			   KH_POOL_BOOT_CLAIM);
 	if (!ret)
 		ret = kh_ctrl_read(m, n->x, n->y, KH_CTRL_IDX_POOL_FW_VERSION, &ver);
 	if (!ret)
 		ret = kh_ctrl_read(m, n->x, n->y, KH_CTRL_IDX_POOL_API_VERSION, &api);
-	kh_mutex_unlock(&m->lock);
+	mutex_unlock(&m->lock);
 	if (ret)
 		return kh_boot_fail(b, KOHAKU_FW_ERR_LOAD, ret);
 	b->fw_version = ver;
@@ -227,11 +227,11 @@ int kh_fw_boot_unit(struct kh_boot *b)
 	struct kh_mesh *m = n->mesh;
 	int ret;
 
-	kh_mutex_lock(&m->lock);
+	mutex_lock(&m->lock);
 	n->fw_state = KOHAKU_FW_STATE_BOOTING;
 	ret = kh_pool_set(m, n, KH_CTRL_IDX_POOL_RUNSTALL,
 			  KH_POOL_STALL_ALL | KH_POOL_RESET_ALL);
-	kh_mutex_unlock(&m->lock);
+	mutex_unlock(&m->lock);
 	if (ret)
 		return kh_boot_fail(b, KOHAKU_FW_ERR_LOAD, ret);
 	ret = b->by_dma ? kh_fw_load_dram(b) : kh_fw_load_mbox(b);
@@ -251,10 +251,10 @@ void kh_fw_hold_unit(struct kh_node *n)
 {
 	struct kh_mesh *m = n->mesh;
 
-	kh_mutex_lock(&m->lock);
+	mutex_lock(&m->lock);
 	if (kh_pool_set(m, n, KH_CTRL_IDX_POOL_RUNSTALL,
 			KH_POOL_STALL_ALL | KH_POOL_RESET_ALL))
 		kh_warn(m->kd, "mesh %u: POOL unit (%u,%u): could not hold its cores in reset\n",
 			m->id, n->x, n->y);
-	kh_mutex_unlock(&m->lock);
+	mutex_unlock(&m->lock);
 }

@@ -38,9 +38,9 @@ static void kh_irq_jobs_enable(struct kh_device *kd)
 
 		if (!kh_mesh_present(kd, i) || !(m->caps & KH_CAPS_IRQ_ADDON))
 			continue;
-		kh_mutex_lock(&m->lock);
+		mutex_lock(&m->lock);
 		kh_mesh_irq_enable(m);
-		kh_mutex_unlock(&m->lock);
+		mutex_unlock(&m->lock);
 		n++;
 	}
 	if (!n)

@@ -42,7 +42,7 @@ void kh_job_unlist(struct kh_device *kd, struct kh_job *job)
 	struct kh_deferred *d, *tmp;
 	u64 oldest;
 
-	kh_mutex_lock(&kd->jobs_lock);
+	mutex_lock(&kd->jobs_lock);
 	list_del(&job->live_link);
 	oldest = list_empty(&kd->unfinished) ? ~0ULL :
 		 list_first_entry(&kd->unfinished, struct kh_job, live_link)->id;
@@ -53,7 +53,7 @@ void kh_job_unlist(struct kh_device *kd, struct kh_job *job)
 		list_del(&d->link);
 		kh_free(d);
 	}
-	kh_mutex_unlock(&kd->jobs_lock);
+	mutex_unlock(&kd->jobs_lock);
 }
 
 void kh_job_finalize(struct kh_job *job, u32 status)
@@ -61,7 +61,7 @@ void kh_job_finalize(struct kh_job *job, u32 status)
 	struct kh_mesh *m = job->mesh;
 	struct kh_device *kd = m->kd;
 
-	kh_lock_assert_held(&m->lock);
+	lockdep_assert_held(&m->lock);
 	m->jobs_pending--;
 	m->jobs_done++;
 	if (job->fence)
@@ -113,7 +113,7 @@ void kh_job_abort(struct kh_job *job, u32 code, const char *why)
 {
 	struct kh_mesh *m = job->mesh;
 
-	kh_lock_assert_held(&m->lock);
+	lockdep_assert_held(&m->lock);
 	list_del(&job->mesh_link);
 	if (job->in_cb_armed)
 		kh_fence_remove_callback(job->in_fences[job->in_next], &job->in_cb);

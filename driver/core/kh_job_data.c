@@ -255,7 +255,7 @@ int kh_job_data_step(struct kh_mesh *m, struct kh_job *job)
 	struct kh_data_cursor *c = &job->dc;
 	int ret;
 
-	kh_lock_assert_held(&m->lock);
+	lockdep_assert_held(&m->lock);
 	while (c->seg < job->n_segs) {
 		const struct kh_data_seg *s = &job->segs[c->seg];
 
@@ -301,7 +301,7 @@ void kh_job_data_cut(struct kh_mesh *m, struct kh_job *job)
 	struct kh_data_cursor *c = &job->dc;
 	struct kh_node *n;
 
-	kh_lock_assert_held(&m->lock);
+	lockdep_assert_held(&m->lock);
 	if (c->seg >= job->n_segs || !c->burst || c->sent == c->burst)
 		return;
 	n = job->segs[c->seg].node;

@@ -68,7 +68,7 @@ void kh_mbox_drain(struct kh_mesh *m)
 	struct kh_flit f;
 	unsigned int n;
 
-	kh_lock_assert_held(&m->lock);
+	lockdep_assert_held(&m->lock);
 	for (n = 0; n < KH_RX_DRAIN_MAX && !kh_rx_empty(m); n++) {
 		kh_mbox_read_rx(m, &f, false);
 		kh_mbox_note_late(m, &f);
@@ -84,7 +84,7 @@ int kh_mbox_wait_idle(struct kh_mesh *m)
 	struct kh_device *kd = m->kd;
 	u64 deadline = kh_now(kd) + KH_MBOX_IDLE_TIMEOUT_NS;
 
-	kh_lock_assert_held(&m->lock);
+	lockdep_assert_held(&m->lock);
 	for (;;) {
 		if (!(kh_rd(m, KH_ORC_PROG_STAT) & KH_PROG_STAT_RUN) &&
 		    !(kh_rd(m, KH_ORC_TX_STATUS) & KH_TX_STATUS_FULL))
@@ -252,7 +252,7 @@ int kh_ctrl_read_many(struct kh_mesh *m, struct kh_ctrl_req *req,
 	bool moved;
 	int ret;
 
-	kh_lock_assert_held(&m->lock);
+	lockdep_assert_held(&m->lock);
 	for (s = 0; s < n; s++) {
 		req[s].txn = 0;
 		req[s].result = 1;

@@ -68,7 +68,7 @@ int kh_data_burst(struct kh_mesh *m, const struct kh_node *n, u8 buf,
 	u32 i = 0;
 	int ret;
 
-	kh_lock_assert_held(&m->lock);
+	lockdep_assert_held(&m->lock);
 	if (!n_flits || n_flits > KH_DATA_MAX_FLITS)
 		return -EINVAL;
 	ns = kh_rd(m, KH_ORC_NODE_STATUS(KH_YX(n->x, n->y)));

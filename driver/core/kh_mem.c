@@ -21,7 +21,7 @@ int kh_mem_init(struct kh_mem *mem, u64 size)
 {
 	struct kh_extent *e;
 
-	kh_mutex_init(&mem->lock, KH_LOCK_MEM);
+	mutex_init(&mem->lock);
 	INIT_LIST_HEAD(&mem->free);
 	mem->size = size & ~((u64)KOHAKU_BO_ALIGN - 1);
 	mem->free_bytes = 0;
@@ -37,10 +37,10 @@ int kh_mem_init(struct kh_mem *mem, u64 size)
 
 void kh_mem_usage(struct kh_mem *mem, u64 *size, u64 *free_bytes)
 {
-	kh_mutex_lock(&mem->lock);
+	mutex_lock(&mem->lock);
 	*size = mem->size;
 	*free_bytes = mem->free_bytes;
-	kh_mutex_unlock(&mem->lock);
+	mutex_unlock(&mem->lock);
 }
 
 void kh_mem_fini(struct kh_mem *mem)
@@ -52,7 +52,7 @@ void kh_mem_fini(struct kh_mem *mem)
 		kh_free(e);
 	}
 	mem->free_bytes = 0;
-	kh_mutex_destroy(&mem->lock);
+	mutex_destroy(&mem->lock);
 }
 
 /* len must already be a multiple of KOHAKU_BO_ALIGN. */
@@ -61,7 +61,7 @@ int kh_mem_alloc(struct kh_mem *mem, u64 len, u64 *start)
 	struct kh_extent *e;
 	int ret = -ENOMEM;
 
-	kh_mutex_lock(&mem->lock);
+	mutex_lock(&mem->lock);
 	list_for_each_entry(e, &mem->free, link) {
 		if (e->len < len)
 			continue;
@@ -76,7 +76,7 @@ int kh_mem_alloc(struct kh_mem *mem, u64 len, u64 *start)
 		ret = 0;
 		break;
 	}
-	kh_mutex_unlock(&mem->lock);
+	mutex_unlock(&mem->lock);
 	return ret;
 }
 
@@ -129,7 +129,7 @@ static void kh_mem_release_locked(struct kh_mem *mem, u64 start, u64 len)
 
 void kh_mem_release(struct kh_mem *mem, u64 start, u64 len)
 {
-	kh_mutex_lock(&mem->lock);
+	mutex_lock(&mem->lock);
 	kh_mem_release_locked(mem, start, len);
-	kh_mutex_unlock(&mem->lock);
+	mutex_unlock(&mem->lock);
 }

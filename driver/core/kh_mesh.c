@@ -11,7 +11,7 @@
 
 void kh_mesh_job_off(struct kh_mesh *m, struct kh_job *job)
 {
-	kh_lock_assert_held(&m->lock);
+	lockdep_assert_held(&m->lock);
 	m->job = NULL;
 	m->run = KH_RUN_IDLE;
 	kh_job_unlist(m->kd, job);
@@ -22,7 +22,7 @@ void kh_mesh_abort_queue(struct kh_mesh *m, u32 code, const char *why)
 {
 	struct kh_job *job, *tmp;
 
-	kh_lock_assert_held(&m->lock);
+	lockdep_assert_held(&m->lock);
 	list_for_each_entry_safe(job, tmp, &m->queue, mesh_link)
 		kh_job_abort(job, code, why);
 }
@@ -30,13 +30,13 @@ void kh_mesh_abort_queue(struct kh_mesh *m, u32 code, const char *why)
 /* a job on the mesh, or a reset to wait out: the engine keeps passing */
 bool kh_mesh_busy(struct kh_mesh *m)
 {
-	kh_lock_assert_held(&m->lock);
+	lockdep_assert_held(&m->lock);
 	return m->job != NULL || m->resetting;
 }
 
 void kh_mesh_wedge(struct kh_mesh *m, const char *why)
 {
-	kh_lock_assert_held(&m->lock);
+	lockdep_assert_held(&m->lock);
 	m->flags |= KOHAKU_MESH_WEDGED;
 	m->flags &= ~KOHAKU_MESH_READY;
 	kh_err(m->kd, "mesh %u is wedged: %s; queued jobs are aborted; a mesh reset (a clock wizard SW_RST) or reprogramming the card clears it\n",
@@ -50,7 +50,7 @@ void kh_mesh_wedge(struct kh_mesh *m, const char *why)
 /* The mesh raises its job events on the user interrupt (the IRQ addon). */
 void kh_mesh_irq_enable(struct kh_mesh *m)
 {
-	kh_lock_assert_held(&m->lock);
+	lockdep_assert_held(&m->lock);
 	kh_wr(m, KH_ORC_IRQ_STAT, KH_IRQ_ALL);
 	kh_wr(m, KH_ORC_IRQ_EN, KH_IRQ_JOB_EVENTS);
 }
@@ -58,7 +58,7 @@ void kh_mesh_irq_enable(struct kh_mesh *m)
 /* A mesh reset cleared IRQ_EN: the mesh raises its events again. */
 void kh_mesh_irq_rearm(struct kh_mesh *m)
 {
-	kh_lock_assert_held(&m->lock);
+	lockdep_assert_held(&m->lock);
 	if (READ_ONCE(m->kd->irq_jobs) && (m->caps & KH_CAPS_IRQ_ADDON))
 		kh_mesh_irq_enable(m);
 }

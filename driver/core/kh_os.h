@@ -13,26 +13,13 @@
 #ifndef KH_OS_H
 #define KH_OS_H
 
-/*
- * Lock classes, in the only order they may nest (docs/driver-core.md
- * "Locking").  The kernel's lockdep learns the order by itself; the
- * userspace shim checks it on every lock.
- */
-enum kh_lock_class {
-	KH_LOCK_FW = 1,		/* struct kh_device: one firmware load at a time */
-	KH_LOCK_FILE,		/* struct kh_file: its BO and job tables */
-	KH_LOCK_MESH,		/* struct kh_mesh: queue, dispatch, mailbox, nodes */
-	KH_LOCK_JOBS,		/* struct kh_device: job ids, unfinished jobs, deferred frees */
-	KH_LOCK_MEM,		/* struct kh_mem: one mesh's allocator */
-	KH_LOCK_DMA,		/* struct kh_xdma_chan: one transfer at a time */
-	KH_LOCK_LEAF,		/* held alone: waiter lists, the engine's timers */
-};
-
 #include <linux/types.h>
 #include <linux/compiler.h>
 #include <linux/errno.h>
 #include <linux/kernel.h>
 #include <linux/list.h>
+#include <linux/lockdep.h>
+#include <linux/mutex.h>
 #include <linux/string.h>
 #include <asm/barrier.h>
 
@@ -40,8 +27,6 @@ enum kh_lock_class {
 
 #include <linux/slab.h>
 #include <linux/mm.h>
-#include <linux/mutex.h>
-#include <linux/lockdep.h>
 #include <linux/uaccess.h>
 #include <linux/delay.h>
 #include <asm/barrier.h>
@@ -58,21 +43,6 @@ enum kh_lock_class {
 #include <linux/compiler.h>
 #include <linux/dma-fence.h>
 #include <linux/crc32.h>
-
-/*
- * The kernel's mutex.  Init stays a macro: mutex_init() gives each call
- * site its own lockdep class, so the file, mesh, jobs and allocator locks
- * are four classes lockdep orders by itself (cls is the userspace shim's).
- */
-struct kh_mutex {
-	struct mutex m;
-};
-
-#define kh_mutex_init(mx, cls)	do { mutex_init(&(mx)->m); (void)(cls); } while (0)
-#define kh_mutex_destroy(mx)	mutex_destroy(&(mx)->m)
-#define kh_mutex_lock(mx)	mutex_lock(&(mx)->m)
-#define kh_mutex_unlock(mx)	mutex_unlock(&(mx)->m)
-#define kh_lock_assert_held(mx)	lockdep_assert_held(&(mx)->m)
 
 struct kh_ref {
 	refcount_t r;
@@ -230,31 +200,6 @@ struct kh_os_dev;
 #include <errno.h>
 #include <pthread.h>
 #include <sys/ioctl.h>
-
-/*
- * A mutex that knows its owner and its class, so that kh_lock_assert_held()
- * is a real check and the lock order of kh_lock_class is enforced: taking
- * a lock while this thread holds one of the same or a later class aborts
- * with both named (see kh_os_user.c).
- */
-struct kh_mutex {
-	pthread_mutex_t m;
-	pthread_t owner;
-	int held;
-	int cls;
-};
-
-void kh_mutex_init(struct kh_mutex *m, int cls);
-void kh_mutex_destroy(struct kh_mutex *m);
-void kh_mutex_lock(struct kh_mutex *m);
-void kh_mutex_unlock(struct kh_mutex *m);
-void kh_os_lock_bug(const char *file, int line, const char *what);
-#define kh_lock_assert_held(mx)						\
-	do {								\
-		if (!(mx)->held ||					\
-		    !pthread_equal((mx)->owner, pthread_self()))	\
-			kh_os_lock_bug(__FILE__, __LINE__, #mx);	\
-	} while (0)
 
 struct kh_ref {
 	unsigned int r;

@@ -12,7 +12,9 @@
  *   mem->lock      one mesh's allocator
  * Two locks of one class are never held together.  The waiter list and
  * the engine's worker have leaf locks.  DMA and copies from user memory run
- * with none of these held.
+ * with none of these held.  Nothing declares this order: lockdep learns it
+ * (the kernel's, and the userspace builds' own, kh_os_mutex.c), and
+ * reports a lock taken against it.
  */
 #ifndef KH_PRIV_H
 #define KH_PRIV_H
@@ -102,7 +104,7 @@ struct kh_extent {
 };
 
 struct kh_mem {
-	struct kh_mutex lock;
+	struct mutex lock;
 	struct list_head free;	/* sorted by start, coalesced */
 	u64 size;
 	u64 free_bytes;
@@ -124,7 +126,7 @@ struct kh_mesh {
 	struct kh_device *kd;
 	unsigned int id;
 	u32 base;		/* BAR0 offset of the control window */
-	struct kh_mutex lock;
+	struct mutex lock;
 
 	/* set at bring-up, then read-only except flags (under lock) */
 	u32 flags;		/* KOHAKU_MESH_* */
@@ -315,7 +317,7 @@ struct kh_deferred {
 struct kh_file {
 	struct kh_device *kd;
 	struct kh_os_file *of;	/* the host's file: its syncobjs */
-	struct kh_mutex lock;
+	struct mutex lock;
 	struct kh_xa bos;		/* handle -> struct kh_bo */
 	u32 next_handle;
 	struct kh_xa jobs;		/* job id -> struct kh_job */
@@ -342,7 +344,7 @@ struct kh_device {
 	bool unplugged;		/* the host is tearing the device down */
 
 	/* jobs: ids, what is unfinished, memory waiting for them */
-	struct kh_mutex jobs_lock;
+	struct mutex jobs_lock;
 	u64 next_job_id;
 	struct list_head unfinished;	/* struct kh_job, in id order */
 	struct list_head deferred;
@@ -350,7 +352,7 @@ struct kh_device {
 	/* the progress engine (kh_engine.c) and its waiters */
 	struct kh_worker engine;
 	struct kh_waitq waitq;		/* woken when a job turns final */
-	struct kh_mutex timed_lock;
+	struct mutex timed_lock;
 	struct list_head timed;		/* struct kh_timed_wait */
 	u64 next_deadline;		/* the nearest of timed, or ~0 */
 	u32 wake_gen;			/* bumped when a deadline passes */
@@ -360,7 +362,7 @@ struct kh_device {
 	bool irq_jobs;			/* job events come by interrupt */
 
 	/* firmware (kh_fw.c): the image the POOL units run, under fw_lock */
-	struct kh_mutex fw_lock;
+	struct mutex fw_lock;
 	unsigned int fw_units;		/* POOL units; set at bring-up */
 	unsigned int dxa_units;		/* DXA units; set at bring-up */
 	u8 *fw_image;			/* a copy, to restore after a failed load */

@@ -58,7 +58,7 @@ static int kh_nodes_report(struct kh_mesh *m, unsigned int first,
 	bool unread = false;
 	int ret = 0;
 
-	kh_mutex_lock(&m->lock);
+	mutex_lock(&m->lock);
 	for (i = 0; i < count; i++)
 		unread |= !m->nodes[first + i].regs_read;
 	if (view == KH_VIEW_LIVE || (view == KH_VIEW_FIRST_USE && unread)) {
@@ -68,7 +68,7 @@ static int kh_nodes_report(struct kh_mesh *m, unsigned int first,
 	}
 	for (i = 0; !ret && i < count; i++)
 		kh_node_to_uapi(&m->nodes[first + i], &out[i]);
-	kh_mutex_unlock(&m->lock);
+	mutex_unlock(&m->lock);
 	return ret;
 }
 
@@ -96,9 +96,9 @@ int kh_device_node(struct kh_device *kd, unsigned int i, bool live,
 
 static void kh_mesh_info(struct kh_mesh *m, struct drm_kohaku_mesh_info *mi)
 {
-	kh_mutex_lock(&m->lock);
+	mutex_lock(&m->lock);
 	mi->flags = m->flags;
-	kh_mutex_unlock(&m->lock);
+	mutex_unlock(&m->lock);
 	if (!(mi->flags & KOHAKU_MESH_PRESENT))
 		return;
 	mi->n_nodes = m->n_nodes;
@@ -162,7 +162,7 @@ static int kh_mesh_param(struct kh_mesh *m, u32 param, u64 *v)
 		*v = param == KOHAKU_PARAM_MESH_MEM_SIZE ? size : free_bytes;
 		return 0;
 	}
-	kh_mutex_lock(&m->lock);
+	mutex_lock(&m->lock);
 	switch (param) {
 	case KOHAKU_PARAM_MESH_FLAGS:
 		*v = m->flags;
@@ -177,10 +177,10 @@ static int kh_mesh_param(struct kh_mesh *m, u32 param, u64 *v)
 		*v = m->resets;
 		break;
 	default:
-		kh_mutex_unlock(&m->lock);
+		mutex_unlock(&m->lock);
 		return -EINVAL;
 	}
-	kh_mutex_unlock(&m->lock);
+	mutex_unlock(&m->lock);
 	return 0;
 }
 
@@ -245,9 +245,9 @@ int kh_ioctl_get_param(struct kh_file *kf, void *arg)
 		break;
 	case KOHAKU_PARAM_FW_VERSION:
 	case KOHAKU_PARAM_FW_API:
-		kh_mutex_lock(&kd->fw_lock);
+		mutex_lock(&kd->fw_lock);
 		v = a->param == KOHAKU_PARAM_FW_VERSION ? kd->fw_version : kd->fw_api;
-		kh_mutex_unlock(&kd->fw_lock);
+		mutex_unlock(&kd->fw_lock);
 		break;
 	case KOHAKU_PARAM_FW_DRIVER_API:
 		v = KH_POOL_API(KH_POOL_API_MAJOR, KH_POOL_API_MINOR);

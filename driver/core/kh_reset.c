@@ -28,7 +28,7 @@
 
 void kh_mesh_canary_write(struct kh_mesh *m)
 {
-	kh_lock_assert_held(&m->lock);
+	lockdep_assert_held(&m->lock);
 	kh_wr(m, KH_ORC_CTRL, KH_CTRL_CANARY);
 }
 
@@ -106,7 +106,7 @@ static void kh_mesh_was_reset(struct kh_mesh *m)
  */
 bool kh_mesh_reset_check(struct kh_mesh *m)
 {
-	kh_lock_assert_held(&m->lock);
+	lockdep_assert_held(&m->lock);
 	if (m->resetting)
 		return true;
 	if (kh_rd(m, KH_ORC_CTRL) == KH_CTRL_CANARY)
@@ -137,7 +137,7 @@ bool kh_mesh_reset_wait(struct kh_mesh *m)
 	struct kh_device *kd = m->kd;
 	u64 waited;
 
-	kh_lock_assert_held(&m->lock);
+	lockdep_assert_held(&m->lock);
 	if (!m->resetting)
 		return false;
 	waited = kh_now(kd) - m->reset_seen_ns;

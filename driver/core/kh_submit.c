@@ -172,7 +172,7 @@ static int kh_job_enqueue(struct kh_mesh *m, struct kh_job *job)
 	struct kh_device *kd = m->kd;
 	struct kh_node *n;
 
-	kh_lock_assert_held(&m->lock);
+	lockdep_assert_held(&m->lock);
 	/* a reset since cures a wedge and hung nodes: look before refusing */
 	if ((m->flags & KOHAKU_MESH_WEDGED) || kh_job_hung_target(job))
 		kh_mesh_reset_check(m);
@@ -234,15 +234,15 @@ int kh_job_run_internal(struct kh_node *n, const struct kohaku_inst *insts,
 	job->status = KOHAKU_JOB_QUEUED;
 	job->timeout_ns = timeout_ns;
 
-	kh_mutex_lock(&kd->jobs_lock);
+	mutex_lock(&kd->jobs_lock);
 	job->id = kd->next_job_id++;
 	list_add_tail(&job->live_link, &kd->unfinished);
-	kh_mutex_unlock(&kd->jobs_lock);
-	kh_mutex_lock(&m->lock);
+	mutex_unlock(&kd->jobs_lock);
+	mutex_lock(&m->lock);
 	ret = kh_job_enqueue(m, job);
 	if (!ret)	/* ahead of what the loader holds back */
 		list_move(&job->mesh_link, &m->queue);
-	kh_mutex_unlock(&m->lock);
+	mutex_unlock(&m->lock);
 	if (ret) {
 		kh_job_unlist(kd, job);
 		kh_job_put(job);
@@ -315,33 +315,33 @@ int kh_job_submit(struct kh_file *kf, void *arg)
 		goto fail;
 	m = job->mesh;
 
-	kh_mutex_lock(&kf->lock);
+	mutex_lock(&kf->lock);
 	if (kf->n_jobs >= KOHAKU_MAX_JOBS) {
-		kh_mutex_unlock(&kf->lock);
+		mutex_unlock(&kf->lock);
 		kh_dbg(kd, "SUBMIT: this file has %u jobs nobody waited for\n",
 		       kf->n_jobs);
 		ret = -EBUSY;
 		goto fail;
 	}
-	kh_mutex_lock(&kd->jobs_lock);
+	mutex_lock(&kd->jobs_lock);
 	job->id = kd->next_job_id++;
 	list_add_tail(&job->live_link, &kd->unfinished);
-	kh_mutex_unlock(&kd->jobs_lock);
+	mutex_unlock(&kd->jobs_lock);
 	ret = kh_xa_insert(&kf->jobs, job->id, job);
 	if (!ret) {
-		kh_mutex_lock(&m->lock);
+		mutex_lock(&m->lock);
 		ret = kh_job_enqueue(m, job);
-		kh_mutex_unlock(&m->lock);
+		mutex_unlock(&m->lock);
 		if (ret)
 			kh_xa_erase(&kf->jobs, job->id);
 	}
 	if (ret) {
-		kh_mutex_unlock(&kf->lock);
+		mutex_unlock(&kf->lock);
 		kh_job_unlist(kd, job);
 		goto fail;
 	}
 	kf->n_jobs++;		/* the file's reference is the submitter's */
-	kh_mutex_unlock(&kf->lock);
+	mutex_unlock(&kf->lock);
 
 	if (out) {
 		kh_syncobj_replace_fence(out, job->fence);
@@ -383,24 +383,24 @@ int kh_job_wait(struct kh_file *kf, void *arg)
 
 	if (a->flags || a->reason_pad || a->reserved)
 		return -EINVAL;
-	kh_mutex_lock(&kf->lock);
+	mutex_lock(&kf->lock);
 	job = kh_xa_load(&kf->jobs, a->job_id);
 	if (job)
 		kh_refcount_inc(&job->ref);	/* this waiter's */
-	kh_mutex_unlock(&kf->lock);
+	mutex_unlock(&kf->lock);
 	if (!job)
 		return -ENOENT;
 
 	ret = kh_engine_wait_job(kd, job, kh_now(kd) + kh_ms_to_ns(a->timeout_ms));
 	if (ret == -ETIMEDOUT) {
 		/* a consistent snapshot of a job still going */
-		kh_mutex_lock(&job->mesh->lock);
+		mutex_lock(&job->mesh->lock);
 		kh_job_report(job, a);
-		kh_mutex_unlock(&job->mesh->lock);
+		mutex_unlock(&job->mesh->lock);
 	} else if (!ret) {
 		kh_job_report(job, a);
 		/* forget it, unless another thread of the file got there first */
-		kh_mutex_lock(&kf->lock);
+		mutex_lock(&kf->lock);
 		if (kh_xa_load(&kf->jobs, job->id) == job) {
 			kh_xa_erase(&kf->jobs, job->id);
 			kf->n_jobs--;
@@ -408,7 +408,7 @@ int kh_job_wait(struct kh_file *kf, void *arg)
 			kf->reaped_jobs++;
 			kh_job_put(job);
 		}
-		kh_mutex_unlock(&kf->lock);
+		mutex_unlock(&kf->lock);
 	}
 	kh_job_put(job);
 	return ret;
@@ -420,13 +420,13 @@ void kh_job_release_all(struct kh_file *kf)
 	struct kh_job *job;
 	unsigned long id;
 
-	kh_lock_assert_held(&kf->lock);
+	lockdep_assert_held(&kf->lock);
 	kh_xa_for_each(&kf->jobs, id, job) {
 		kh_xa_erase(&kf->jobs, id);
-		kh_mutex_lock(&job->mesh->lock);
+		mutex_lock(&job->mesh->lock);
 		if (READ_ONCE(job->status) == KOHAKU_JOB_QUEUED)
 			kh_job_abort(job, KOHAKU_JOB_WHY_NONE, "its file was closed");
-		kh_mutex_unlock(&job->mesh->lock);
+		mutex_unlock(&job->mesh->lock);
 		kh_job_put(job);
 	}
 	kf->n_jobs = 0;

@@ -75,6 +75,12 @@ static unsigned int kh_xdma_count(struct kh_device *kd, unsigned int target)
 	return n;
 }
 
+/* one lock class for both channels (one call site): never nested */
+static void kh_xdma_chan_lock_init(struct kh_xdma_chan *ch)
+{
+	mutex_init(&ch->lock);
+}
+
 static int kh_xdma_chan_init(struct kh_device *kd, struct kh_xdma_chan *ch,
 			     bool to_card, u32 irq_bit)
 {
@@ -122,8 +128,8 @@ int kh_xdma_probe(struct kh_device *kd)
 
 	x->bar = -1;
 	kh_waitq_init(&x->wq);
-	kh_mutex_init(&x->h2c.lock, KH_LOCK_DMA);
-	kh_mutex_init(&x->c2h.lock, KH_LOCK_DMA);
+	kh_xdma_chan_lock_init(&x->h2c);
+	kh_xdma_chan_lock_init(&x->c2h);
 	if (!kd->hw.ops->bar_read32 || !kd->hw.ops->bar_write32)
 		return 0;
 	for (bar = 0; bar < KH_HW_MAX_BARS && x->bar < 0; bar++)
@@ -167,8 +173,8 @@ void kh_xdma_fini(struct kh_device *kd)
 	}
 	kh_xdma_chan_fini(kd, &x->h2c);
 	kh_xdma_chan_fini(kd, &x->c2h);
-	kh_mutex_destroy(&x->h2c.lock);
-	kh_mutex_destroy(&x->c2h.lock);
+	mutex_destroy(&x->h2c.lock);
+	mutex_destroy(&x->c2h.lock);
 	kh_waitq_destroy(&x->wq);
 }
 
@@ -357,7 +363,7 @@ int kh_xdma_run(struct kh_device *kd, struct kh_xdma_chan *ch,
 	u32 status, done;
 	int ret;
 
-	kh_lock_assert_held(&ch->lock);
+	lockdep_assert_held(&ch->lock);
 	if (!n)
 		return 0;
 	if (n > KH_XDMA_RING_DESCS)

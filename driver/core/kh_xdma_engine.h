@@ -54,7 +54,7 @@ struct kh_xdma_chan {
 	u32 regs, sg;
 	u32 irq_bit;
 	unsigned int vector;
-	struct kh_mutex lock;
+	struct mutex lock;
 	struct kh_dma_mem ring, wb, bounce;
 	u32 irqs;
 	u64 bytes;

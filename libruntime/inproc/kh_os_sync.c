@@ -3,8 +3,8 @@
  * driver/core's OS shim in userspace (kh_os.h): locks that check their own
  * use, condition-variable waits, and the engine's worker thread.
  *
- * Every struct kh_mutex knows its owner and its class (enum kh_lock_class), and
- * each thread knows the classes it holds, so kh_lock_assert_held() is a
+ * Every struct mutex knows its owner and its class (enum kh_lock_class), and
+ * each thread knows the classes it holds, so lockdep_assert_held() is a
  * real check and taking locks out of the documented order aborts at once,
  * naming both, instead of deadlocking one run in a thousand.
  */
@@ -14,58 +14,6 @@
 #include <time.h>
 
 #include "kh_os.h"
-
-/* the lock classes this thread holds, one bit each */
-static __thread unsigned int kh_held_classes;
-
-void kh_os_lock_bug(const char *file, int line, const char *what)
-{
-	fprintf(stderr, "kohaku: driver core lock bug at %s:%d: %s\n", file,
-		line, what);
-	abort();
-}
-
-void kh_mutex_init(struct kh_mutex *m, int cls)
-{
-	pthread_mutex_init(&m->m, NULL);
-	m->held = 0;
-	m->cls = cls;
-}
-
-void kh_mutex_destroy(struct kh_mutex *m)
-{
-	if (m->held)
-		kh_os_lock_bug(__FILE__, __LINE__, "destroying a held lock");
-	pthread_mutex_destroy(&m->m);
-}
-
-void kh_mutex_lock(struct kh_mutex *m)
-{
-	/* nothing of this class or an inner one may be held already */
-	if (m->cls && (kh_held_classes >> m->cls)) {
-		char msg[128];
-
-		snprintf(msg, sizeof(msg),
-			 "taking a class %d lock while holding classes 0x%x (order: fw, file, mesh, jobs, mem, dma)",
-			 m->cls, kh_held_classes);
-		kh_os_lock_bug(__FILE__, __LINE__, msg);
-	}
-	pthread_mutex_lock(&m->m);
-	m->owner = pthread_self();
-	m->held = 1;
-	if (m->cls)
-		kh_held_classes |= 1u << m->cls;
-}
-
-void kh_mutex_unlock(struct kh_mutex *m)
-{
-	if (!m->held || !pthread_equal(m->owner, pthread_self()))
-		kh_os_lock_bug(__FILE__, __LINE__, "unlocking a lock this thread does not hold");
-	m->held = 0;
-	if (m->cls)
-		kh_held_classes &= ~(1u << m->cls);
-	pthread_mutex_unlock(&m->m);
-}
 
 /* ---- waits ---- */
 
