@@ -68,6 +68,8 @@ gfp_t libruntime/inproc/include/linux/types.h
 list_head libruntime/inproc/include/linux/list.h
 lock_class_key libruntime/inproc/include/linux/lockdep.h
 mutex libruntime/inproc/include/linux/mutex.h
+refcount_struct libruntime/inproc/include/linux/refcount.h
+refcount_t libruntime/inproc/include/linux/refcount.h
 '
 
 # wrong prefixes found when this check was written, to be renamed by the

@@ -21,7 +21,7 @@ static struct kh_bo *kh_bo_get(struct kh_file *kf, u32 handle)
 	mutex_lock(&kf->lock);
 	bo = kh_xa_load(&kf->bos, handle);
 	if (bo)
-		kh_refcount_inc(&bo->ref);
+		refcount_inc(&bo->ref);
 	mutex_unlock(&kf->lock);
 	return bo;
 }
@@ -35,7 +35,7 @@ static void kh_bo_put(struct kh_bo *bo)
 	struct kh_device *kd;
 	struct kh_deferred *d;
 
-	if (!kh_refcount_dec(&bo->ref))
+	if (!refcount_dec_and_test(&bo->ref))
 		return;
 	kd = bo->mesh->kd;
 	mutex_lock(&kd->jobs_lock);
@@ -43,7 +43,7 @@ static void kh_bo_put(struct kh_bo *bo)
 		kh_mem_release(&bo->mesh->mem, bo->start, bo->len);
 	} else {
 		/* without memory for the note the range stays unused: safe */
-		d = kh_zalloc(sizeof(*d));
+		d = kzalloc(sizeof(*d), GFP_KERNEL);
 		if (d) {
 			d->mesh = bo->mesh;
 			d->start = bo->start;
@@ -53,7 +53,7 @@ static void kh_bo_put(struct kh_bo *bo)
 		}
 	}
 	mutex_unlock(&kd->jobs_lock);
-	kh_free(bo);
+	kfree(bo);
 }
 
 /* at removal, every job ended: what still waits goes back to its mesh */
@@ -65,7 +65,7 @@ void kh_deferred_release_all(struct kh_device *kd)
 	list_for_each_entry_safe(d, tmp, &kd->deferred, link) {
 		kh_mem_release(&d->mesh->mem, d->start, d->len);
 		list_del(&d->link);
-		kh_free(d);
+		kfree(d);
 	}
 	mutex_unlock(&kd->jobs_lock);
 }
@@ -91,10 +91,10 @@ int kh_bo_create(struct kh_file *kf, void *arg)
 		kh_dbg(kd, "BO_CREATE: size %llu outside 1..%llu\n", a->size, size);
 		return a->size ? -ENOMEM : -EINVAL;
 	}
-	bo = kh_zalloc(sizeof(*bo));
+	bo = kzalloc(sizeof(*bo), GFP_KERNEL);
 	if (!bo)
 		return -ENOMEM;
-	kh_refcount_set(&bo->ref, 1);
+	refcount_set(&bo->ref, 1);
 	bo->len = ALIGN(a->size, (u64)KOHAKU_BO_ALIGN);
 	bo->size = a->size;
 	bo->mesh = m;
@@ -103,7 +103,7 @@ int kh_bo_create(struct kh_file *kf, void *arg)
 		kh_mem_usage(&m->mem, &size, &free_bytes);
 		kh_dbg(kd, "BO_CREATE: mesh %u has no %llu free bytes in one piece (%llu free)\n",
 		       m->id, bo->len, free_bytes);
-		kh_free(bo);
+		kfree(bo);
 		return ret;
 	}
 	mutex_lock(&kf->lock);
@@ -118,7 +118,7 @@ int kh_bo_create(struct kh_file *kf, void *arg)
 	if (ret) {
 		kh_dbg(kd, "BO_CREATE: this file has %u BOs\n", kf->n_bos);
 		kh_mem_release(&m->mem, bo->start, bo->len);
-		kh_free(bo);
+		kfree(bo);
 		return ret;
 	}
 	a->handle = bo->handle;
@@ -209,7 +209,7 @@ static int kh_bo_xfer(struct kh_file *kf, struct drm_kohaku_bo_rw *a,
 		ret = -EFAULT;
 	} else if (a->size) {
 		ret = kh_dma_user(kd, kh_bo_card_addr(bo, a->offset),
-				  kh_u64_to_user_ptr(a->data_ptr), a->size, write);
+				  u64_to_user_ptr(a->data_ptr), a->size, write);
 		if (ret && ret != -EFAULT && ret != -EINTR)
 			kh_err(kd, "BO %u: DMA %s of %llu bytes at %llu failed (%d)\n",
 			       a->handle, write ? "write" : "read", a->size,

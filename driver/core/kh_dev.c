@@ -40,10 +40,10 @@ static void kh_mesh_fini(struct kh_mesh *m)
 {
 	if (m->mem_ready)
 		kh_mem_fini(&m->mem);
-	kh_free(m->stage);
-	kh_free(m->stage_known);
+	kvfree(m->stage);
+	kfree(m->stage_known);
 	kh_dxa_mesh_fini(m);
-	kh_free(m->nodes);
+	kvfree(m->nodes);
 	m->nodes = NULL;
 	m->n_nodes = 0;
 	mutex_destroy(&m->lock);
@@ -67,7 +67,7 @@ static void kh_device_free(struct kh_device *kd)
 	kh_fw_fini(kd);
 	mutex_destroy(&kd->jobs_lock);
 	kh_engine_destroy(kd);
-	kh_free(kd);
+	kvfree(kd);
 }
 
 static int kh_mesh_bringup(struct kh_device *kd, struct kh_mesh *m)
@@ -77,8 +77,8 @@ static int kh_mesh_bringup(struct kh_device *kd, struct kh_mesh *m)
 	unsigned int i;
 	int ret;
 
-	m->stage = kh_zalloc(sizeof(*m->stage) * KH_ORC_STAGE_FLITS);
-	m->stage_known = kh_zalloc(KH_ORC_STAGE_FLITS);
+	m->stage = kvcalloc(KH_ORC_STAGE_FLITS, sizeof(*m->stage), GFP_KERNEL);
+	m->stage_known = kzalloc(KH_ORC_STAGE_FLITS, GFP_KERNEL);
 	if (!m->stage || !m->stage_known)
 		return -ENOMEM;
 	/*
@@ -112,7 +112,7 @@ int kh_device_probe(const struct kh_hw *hw, struct kh_os_dev *osdev,
 	if (!hw || !hw->ops || !hw->ops->read64 || !hw->ops->write64 ||
 	    !hw->ops->now_ns)
 		return -EINVAL;
-	kd = kh_zalloc(sizeof(*kd));
+	kd = kvzalloc(sizeof(*kd), GFP_KERNEL);
 	if (!kd)
 		return -ENOMEM;
 	kd->hw = *hw;

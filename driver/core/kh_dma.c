@@ -171,7 +171,8 @@ static int kh_dma_user_chunk(struct kh_device *kd, u64 card, u8 __user *p,
 				memcpy(line, ends[0], lo);
 			if (hi < KH_DMA_WORD)
 				memcpy(line + hi, ends[1] + hi, KH_DMA_WORD - hi);
-			ret = kh_copy_from_user(line + lo, p + (w + lo - card), hi - lo);
+			if (copy_from_user(line + lo, p + (w + lo - card), hi - lo))
+				ret = -EFAULT;
 		}
 		pl->segs[pl->n++] = (struct kh_xdma_seg){
 			ch->bounce.bus + (u64)i * KH_DMA_WORD, w, KH_DMA_WORD };
@@ -184,7 +185,8 @@ static int kh_dma_user_chunk(struct kh_device *kd, u64 card, u8 __user *p,
 		u32 lo, hi;
 
 		kh_line_span(w, card, len, &lo, &hi);
-		ret = kh_copy_to_user(p + (w + lo - card), line + lo, hi - lo);
+		if (copy_to_user(p + (w + lo - card), line + lo, hi - lo))
+			ret = -EFAULT;
 	}
 	mutex_unlock(&ch->lock);
 	kh_user_dma_unmap(u);
@@ -194,7 +196,7 @@ static int kh_dma_user_chunk(struct kh_device *kd, u64 card, u8 __user *p,
 /*
  * Through the bounce lines by copy, [card, card + len): card word aligned;
  * a write's last partial word is padded with zeros.  buf is a kernel
- * buffer (kernel) or a caller's (user: copied with kh_copy_*_user).
+ * buffer (kernel) or a caller's (user: copy_from_user(), copy_to_user()).
  */
 static int kh_dma_copy(struct kh_device *kd, u64 card, void *buf, size_t len,
 		       bool to_card, bool user)
@@ -216,18 +218,18 @@ static int kh_dma_copy(struct kh_device *kd, u64 card, void *buf, size_t len,
 					  ALIGN(n, (size_t)KH_DMA_WORD) };
 		if (to_card) {
 			memset((u8 *)ch->bounce.cpu + n, 0, s.len - n);
-			if (user)
-				ret = kh_copy_from_user(ch->bounce.cpu, (void __user *)b, n);
-			else
+			if (!user)
 				memcpy(ch->bounce.cpu, b, n);
+			else if (copy_from_user(ch->bounce.cpu, (void __user *)b, n))
+				ret = -EFAULT;
 		}
 		if (!ret)
 			ret = kh_xdma_run(kd, ch, &s, 1);
 		if (!ret && !to_card) {
-			if (user)
-				ret = kh_copy_to_user((void __user *)b, ch->bounce.cpu, n);
-			else
+			if (!user)
 				memcpy(b, ch->bounce.cpu, n);
+			else if (copy_to_user((void __user *)b, ch->bounce.cpu, n))
+				ret = -EFAULT;
 		}
 	}
 	mutex_unlock(&ch->lock);
@@ -265,8 +267,8 @@ int kh_dma_user(struct kh_device *kd, u64 card, void __user *p, size_t len,
 		}
 		return kh_dma_copy(kd, card, (void __force *)p, len, to_card, true);
 	}
-	pl.segs = kh_zalloc(sizeof(*pl.segs) * KH_XDMA_RING_DESCS);
-	pl.lines = kh_zalloc(sizeof(*pl.lines) * KH_XDMA_BOUNCE_LINES);
+	pl.segs = kvcalloc(KH_XDMA_RING_DESCS, sizeof(*pl.segs), GFP_KERNEL);
+	pl.lines = kvcalloc(KH_XDMA_BOUNCE_LINES, sizeof(*pl.lines), GFP_KERNEL);
 	if (!pl.segs || !pl.lines) {
 		ret = -ENOMEM;
 		goto out;
@@ -284,7 +286,7 @@ int kh_dma_user(struct kh_device *kd, u64 card, void __user *p, size_t len,
 					to_card, &pl);
 	}
 out:
-	kh_free(pl.segs);
-	kh_free(pl.lines);
+	kvfree(pl.segs);
+	kvfree(pl.lines);
 	return ret;
 }

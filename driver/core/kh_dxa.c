@@ -38,7 +38,7 @@ int kh_dxa_mesh_init(struct kh_mesh *m)
 
 		if (n->cu_type != KH_CU_DX)
 			continue;
-		n->dxa = kh_zalloc(sizeof(*n->dxa) * KH_DXA_SLOTS);
+		n->dxa = kvcalloc(KH_DXA_SLOTS, sizeof(*n->dxa), GFP_KERNEL);
 		if (!n->dxa)
 			return -ENOMEM;
 		m->kd->dxa_units++;
@@ -51,7 +51,7 @@ void kh_dxa_mesh_fini(struct kh_mesh *m)
 	unsigned int i;
 
 	for (i = 0; i < m->n_nodes; i++) {
-		kh_free(m->nodes[i].dxa);
+		kvfree(m->nodes[i].dxa);
 		m->nodes[i].dxa = NULL;
 	}
 }
@@ -591,7 +591,7 @@ int kh_dxa_job_data(struct kh_file *kf, struct kh_job *job,
 	*n_out = 0;
 	if (!kd->dxa_units)
 		return 0;
-	mask = kh_zalloc(sizeof(*mask) * job->n_progs);
+	mask = kvcalloc(job->n_progs, sizeof(*mask), GFP_KERNEL);
 	if (!mask)
 		return -ENOMEM;
 	for (i = 0; i < job->n_progs; i++) {
@@ -608,7 +608,7 @@ int kh_dxa_job_data(struct kh_file *kf, struct kh_job *job,
 	}
 	if (!n_add)
 		goto out;
-	add = kh_zalloc((sizeof(*add) + KH_DXA_SLOT_BYTES) * n_add);
+	add = kvcalloc(n_add, sizeof(*add) + KH_DXA_SLOT_BYTES, GFP_KERNEL);
 	if (!add) {
 		ret = -ENOMEM;
 		goto out;
@@ -634,12 +634,12 @@ int kh_dxa_job_data(struct kh_file *kf, struct kh_job *job,
 	mutex_unlock(&job->mesh->lock);
 	mutex_unlock(&kf->lock);
 	if (ret) {
-		kh_free(add);
+		kvfree(add);
 		goto out;
 	}
 	*out = add;
 	*n_out = n_add;
 out:
-	kh_free(mask);
+	kvfree(mask);
 	return ret;
 }

@@ -73,7 +73,7 @@ int kh_mesh_refresh_nodes(struct kh_mesh *m, unsigned int first,
 	lockdep_assert_held(&m->lock);
 	if (!count)
 		return 0;
-	req = kh_zalloc(sizeof(*req) * n);
+	req = kvcalloc(n, sizeof(*req), GFP_KERNEL);
 	if (!req)
 		return -ENOMEM;
 	/* index-major, so that one node's reads do not queue behind each other */
@@ -126,7 +126,7 @@ int kh_mesh_refresh_nodes(struct kh_mesh *m, unsigned int first,
 		}
 		kh_mesh_node(m, req[k].x, req[k].y)->fw_trap = req[k].value;
 	}
-	kh_free(req);
+	kvfree(req);
 	return ret;
 }
 
@@ -247,7 +247,7 @@ static int kh_mesh_quiesce(struct kh_mesh *m)
 	int ret = 0;
 
 	lockdep_assert_held(&m->lock);
-	req = kh_zalloc(sizeof(*req) * (m->n_nodes ? m->n_nodes : 1));
+	req = kvcalloc(m->n_nodes ? m->n_nodes : 1, sizeof(*req), GFP_KERNEL);
 	if (!req)
 		return -ENOMEM;
 	for (;;) {
@@ -307,7 +307,7 @@ static int kh_mesh_quiesce(struct kh_mesh *m)
 	if (!ret && waited)
 		kh_info(m->kd, "mesh %u: the nodes went idle after %u status round(s)\n",
 			m->id, waited);
-	kh_free(req);
+	kvfree(req);
 	return ret;
 }
 
@@ -321,10 +321,10 @@ int kh_mesh_enumerate(struct kh_mesh *m)
 
 	lockdep_assert_held(&m->lock);
 	memset(m->node_at, 0xff, sizeof(m->node_at));
-	m->nodes = kh_zalloc(sizeof(*m->nodes) * span * span);
-	req = kh_zalloc(sizeof(*req) * span * span * 2);
+	m->nodes = kvcalloc(span * span, sizeof(*m->nodes), GFP_KERNEL);
+	req = kvcalloc(span * span * 2, sizeof(*req), GFP_KERNEL);
 	if (!m->nodes || !req) {
-		kh_free(req);
+		kvfree(req);
 		return -ENOMEM;
 	}
 	conf = req + span * span;
@@ -336,7 +336,7 @@ int kh_mesh_enumerate(struct kh_mesh *m)
 		kh_err(m->kd, "mesh %u: a program is stuck in the dispatcher (%u flits left, credit %u) since before this driver; the mailbox cannot be used, mesh is wedged until the card is reprogrammed\n",
 		       m->id, KH_PROG_STAT_LEFT(ps), KH_PROG_STAT_CRED(ps));
 		m->flags |= KOHAKU_MESH_WEDGED;
-		kh_free(req);
+		kvfree(req);
 		return 0;
 	}
 
@@ -382,7 +382,7 @@ int kh_mesh_enumerate(struct kh_mesh *m)
 		nd->y = r->y;
 		kh_node_decode(nd, r->value);
 	}
-	kh_free(req);
+	kvfree(req);
 	if (ret)
 		return ret;
 	kh_mesh_sort_nodes(m);

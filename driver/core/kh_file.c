@@ -8,7 +8,7 @@
 int kh_file_open(struct kh_device *kd, struct kh_os_file *of,
 		 struct kh_file **out)
 {
-	struct kh_file *kf = kh_zalloc(sizeof(*kf));
+	struct kh_file *kf = kzalloc(sizeof(*kf), GFP_KERNEL);
 
 	if (!kf)
 		return -ENOMEM;
@@ -34,7 +34,7 @@ void kh_file_close(struct kh_file *kf)
 	kh_xa_destroy(&kf->jobs);
 	kh_xa_destroy(&kf->bos);
 	mutex_destroy(&kf->lock);
-	kh_free(kf);
+	kfree(kf);
 }
 
 void kh_file_usage(struct kh_file *kf, struct kh_file_usage *u)

@@ -56,7 +56,7 @@ unsigned int kh_fw_running(struct kh_device *kd)
 
 void kh_fw_fini(struct kh_device *kd)
 {
-	kh_free(kd->fw_image);
+	kvfree(kd->fw_image);
 	kd->fw_image = NULL;
 	mutex_destroy(&kd->fw_lock);
 }
@@ -107,7 +107,7 @@ static int kh_fw_hold_mesh(struct kh_mesh *m)
 			mutex_unlock(&m->lock);
 			return 0;
 		}
-		kh_refcount_inc(&job->ref);
+		refcount_inc(&job->ref);
 		deadline = job->deadline + KH_RECOVER_NS;
 		mutex_unlock(&m->lock);
 		ret = kh_engine_wait_job(kd, job, deadline);
@@ -188,10 +188,10 @@ static void kh_fw_stage(struct kh_mesh *m, const struct kh_fw_image *img,
 	ret = kh_dma_kernel(kd, KH_CARD_ADDR(m->id, *start), (void *)img->data,
 			    img->len, true);
 	if (!ret && zeros) {
-		zbuf = kh_zalloc(zeros);
+		zbuf = kvzalloc(zeros, GFP_KERNEL);
 		ret = zbuf ? kh_dma_kernel(kd, KH_CARD_ADDR(m->id, *start + img_len),
 					   zbuf, zeros, true) : -ENOMEM;
-		kh_free(zbuf);
+		kvfree(zbuf);
 	}
 	if (ret) {
 		kh_warn(kd, "mesh %u: copying the firmware image to device memory failed (%d); loading through the mailbox\n",
@@ -313,7 +313,7 @@ static void kh_fw_restore(struct kh_device *kd)
 		kh_fw_fail_all(kd);
 		return;
 	}
-	old = kh_zalloc(sizeof(*old));
+	old = kzalloc(sizeof(*old), GFP_KERNEL);
 	if (!old || kh_fw_parse(kd->fw_image, kd->fw_len, old) ||
 	    kh_fw_boot_all(kd, old, 0, kh_ms_to_ns(KOHAKU_FW_BOOT_TIMEOUT_DEFAULT_MS),
 			   &p)) {
@@ -325,7 +325,7 @@ static void kh_fw_restore(struct kh_device *kd)
 			KH_FW_VERSION_MINOR(p.fw_version),
 			KH_FW_VERSION_PATCH(p.fw_version), p.n_units);
 	}
-	kh_free(old);
+	kfree(old);
 }
 
 static void kh_fw_result(struct drm_kohaku_fw_load *out, const struct kh_fw_pass *p)
@@ -358,7 +358,7 @@ int kh_fw_load(struct kh_device *kd, const void *data, size_t len, u32 flags,
 
 	out->reason = KOHAKU_FW_OK;
 	out->fail_mesh = out->fail_x = out->fail_y = KOHAKU_COORD_NONE;
-	img = kh_zalloc(sizeof(*img));
+	img = kzalloc(sizeof(*img), GFP_KERNEL);
 	if (!img)
 		return -ENOMEM;
 	ret = kh_fw_parse(data, len, img);
@@ -375,7 +375,7 @@ int kh_fw_load(struct kh_device *kd, const void *data, size_t len, u32 flags,
 		goto out_img;
 	}
 	/* kept as the image to restore after a later failed load */
-	copy = kh_zalloc(len);
+	copy = kvzalloc(len, GFP_KERNEL);
 	if (!copy) {
 		ret = -ENOMEM;
 		goto out_img;
@@ -388,7 +388,7 @@ int kh_fw_load(struct kh_device *kd, const void *data, size_t len, u32 flags,
 	if (ret) {
 		out->reason = KOHAKU_FW_ERR_BUSY;
 		mutex_unlock(&kd->fw_lock);
-		kh_free(copy);
+		kvfree(copy);
 		goto out_img;
 	}
 	ret = kh_fw_boot_all(kd, img, flags,
@@ -399,9 +399,9 @@ int kh_fw_load(struct kh_device *kd, const void *data, size_t len, u32 flags,
 		kh_err(kd, "firmware %s: boot failed on mesh %u (%u,%u) (%d); restoring the previous firmware\n",
 		       img->name, out->fail_mesh, out->fail_x, out->fail_y, ret);
 		kh_fw_restore(kd);
-		kh_free(copy);
+		kvfree(copy);
 	} else {
-		kh_free(kd->fw_image);
+		kvfree(kd->fw_image);
 		kd->fw_image = copy;
 		kd->fw_len = len;
 		kd->fw_version = p.fw_version;
@@ -416,7 +416,7 @@ int kh_fw_load(struct kh_device *kd, const void *data, size_t len, u32 flags,
 	kh_fw_let_go(kd);
 	mutex_unlock(&kd->fw_lock);
 out_img:
-	kh_free(img);
+	kfree(img);
 	return ret;
 }
 
@@ -436,13 +436,14 @@ int kh_ioctl_fw_load(struct kh_file *kf, void *arg)
 		       a->image_size, KH_FW_MAX_IMAGE);
 		return -E2BIG;
 	}
-	buf = kh_zalloc(a->image_size);
+	buf = kvzalloc(a->image_size, GFP_KERNEL);
 	if (!buf)
 		return -ENOMEM;
-	ret = kh_copy_from_user(buf, kh_u64_to_user_ptr(a->image_ptr), a->image_size);
-	if (!ret)
+	if (copy_from_user(buf, u64_to_user_ptr(a->image_ptr), a->image_size))
+		ret = -EFAULT;
+	else
 		ret = kh_fw_load(kd, buf, a->image_size, a->flags, a->timeout_ms, a);
-	kh_free(buf);
+	kvfree(buf);
 	return ret;
 }
 

@@ -19,18 +19,18 @@ void kh_job_put(struct kh_job *job)
 {
 	u32 i;
 
-	if (!kh_refcount_dec(&job->ref))
+	if (!refcount_dec_and_test(&job->ref))
 		return;
 	for (i = 0; i < job->n_in_fences; i++)
 		kh_fence_put(job->in_fences[i]);
 	if (job->fence)
 		kh_fence_put(job->fence);
-	kh_free(job->in_fences);
-	kh_free(job->insts);
-	kh_free(job->segs);
-	kh_free(job->data);
-	kh_free(job->progs);
-	kh_free(job);
+	kvfree(job->in_fences);
+	kvfree(job->insts);
+	kvfree(job->segs);
+	kvfree(job->data);
+	kvfree(job->progs);
+	kfree(job);
 }
 
 /*
@@ -51,7 +51,7 @@ void kh_job_unlist(struct kh_device *kd, struct kh_job *job)
 			continue;
 		kh_mem_release(&d->mesh->mem, d->start, d->len);
 		list_del(&d->link);
-		kh_free(d);
+		kfree(d);
 	}
 	mutex_unlock(&kd->jobs_lock);
 }

@@ -98,8 +98,8 @@ int kh_job_data_build(struct kh_device *kd, struct kh_job *job,
 	}
 	if (!n_user && !n_add)
 		return 0;
-	job->segs = kh_zalloc(sizeof(*job->segs) * (n_user + n_add));
-	d = kh_zalloc(sizeof(*d) * (n_user ? n_user : 1));
+	job->segs = kvcalloc(n_user + n_add, sizeof(*job->segs), GFP_KERNEL);
+	d = kvcalloc(n_user ? n_user : 1, sizeof(*d), GFP_KERNEL);
 	if (!job->segs || !d) {
 		ret = -ENOMEM;
 		goto out;
@@ -107,10 +107,11 @@ int kh_job_data_build(struct kh_device *kd, struct kh_job *job,
 	for (i = 0; i < n_progs; i++) {
 		if (!p[i].n_data)
 			continue;
-		ret = kh_copy_from_user(&d[k], kh_u64_to_user_ptr(p[i].data_ptr),
-					sizeof(*d) * p[i].n_data);
-		if (ret)
+		if (copy_from_user(&d[k], u64_to_user_ptr(p[i].data_ptr),
+				   sizeof(*d) * p[i].n_data)) {
+			ret = -EFAULT;
 			goto out;
+		}
 		for (j = 0; j < p[i].n_data; j++, k++) {
 			ret = kh_data_check(kd, &d[k], i, j);
 			if (ret)
@@ -126,7 +127,7 @@ int kh_job_data_build(struct kh_device *kd, struct kh_job *job,
 	}
 	for (j = 0; j < n_add; j++)
 		added += add[j].size;
-	job->data = kh_zalloc(bytes + added);
+	job->data = kvzalloc(bytes + added, GFP_KERNEL);
 	if (!job->data) {
 		ret = -ENOMEM;
 		goto out;
@@ -134,11 +135,12 @@ int kh_job_data_build(struct kh_device *kd, struct kh_job *job,
 	/* program by program: the caller's entries, then the driver's */
 	for (i = 0, k = 0; i < n_progs; i++) {
 		for (j = 0; j < p[i].n_data; j++, k++, n++) {
-			ret = kh_copy_from_user(job->data + at,
-						kh_u64_to_user_ptr(d[k].data_ptr),
-						d[k].size);
-			if (ret)
+			if (copy_from_user(job->data + at,
+					   u64_to_user_ptr(d[k].data_ptr),
+					   d[k].size)) {
+				ret = -EFAULT;
 				goto out;
+			}
 			job->segs[n].node = job->progs[i].node;
 			job->segs[n].buf = d[k].buf_id;
 			job->segs[n].offset = d[k].offset;
@@ -161,7 +163,7 @@ int kh_job_data_build(struct kh_device *kd, struct kh_job *job,
 	}
 	job->n_segs = n;
 out:
-	kh_free(d);
+	kvfree(d);
 	return ret;
 }
 

@@ -8,7 +8,7 @@
 
 static struct kh_extent *kh_extent_new(u64 start, u64 len)
 {
-	struct kh_extent *e = kh_zalloc(sizeof(*e));
+	struct kh_extent *e = kzalloc(sizeof(*e), GFP_KERNEL);
 
 	if (e) {
 		e->start = start;
@@ -49,7 +49,7 @@ void kh_mem_fini(struct kh_mem *mem)
 
 	list_for_each_entry_safe(e, tmp, &mem->free, link) {
 		list_del(&e->link);
-		kh_free(e);
+		kfree(e);
 	}
 	mem->free_bytes = 0;
 	mutex_destroy(&mem->lock);
@@ -70,7 +70,7 @@ int kh_mem_alloc(struct kh_mem *mem, u64 len, u64 *start)
 		e->len -= len;
 		if (!e->len) {
 			list_del(&e->link);
-			kh_free(e);
+			kfree(e);
 		}
 		mem->free_bytes -= len;
 		ret = 0;
@@ -106,7 +106,7 @@ static void kh_mem_release_locked(struct kh_mem *mem, u64 start, u64 len)
 			if (prev->start + prev->len == n->start) {
 				prev->len += n->len;
 				list_del(&n->link);
-				kh_free(n);
+				kfree(n);
 			}
 		}
 		return;

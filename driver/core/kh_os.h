@@ -20,14 +20,15 @@
 #include <linux/list.h>
 #include <linux/lockdep.h>
 #include <linux/mutex.h>
+#include <linux/refcount.h>
+#include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/uaccess.h>
 #include <asm/barrier.h>
 
 #ifdef __KERNEL__
 
-#include <linux/slab.h>
 #include <linux/mm.h>
-#include <linux/uaccess.h>
 #include <linux/delay.h>
 #include <asm/barrier.h>
 #include <linux/sched.h>
@@ -43,38 +44,6 @@
 #include <linux/compiler.h>
 #include <linux/dma-fence.h>
 #include <linux/crc32.h>
-
-struct kh_ref {
-	refcount_t r;
-};
-
-#define kh_refcount_set(ref, n)	refcount_set(&(ref)->r, n)
-#define kh_refcount_inc(ref)	refcount_inc(&(ref)->r)
-/* true when this put dropped the last reference */
-#define kh_refcount_dec(ref)	refcount_dec_and_test(&(ref)->r)
-
-static inline void *kh_zalloc(size_t n)
-{
-	return kvzalloc(n, GFP_KERNEL);
-}
-
-static inline void kh_free(void *p)
-{
-	kvfree(p);
-}
-
-static inline int kh_copy_from_user(void *dst, const void __user *src,
-				    size_t n)
-{
-	return copy_from_user(dst, src, n) ? -EFAULT : 0;
-}
-
-static inline int kh_copy_to_user(void __user *dst, const void *src, size_t n)
-{
-	return copy_to_user(dst, src, n) ? -EFAULT : 0;
-}
-
-#define kh_u64_to_user_ptr(v)	u64_to_user_ptr(v)
 
 /*
  * Between two polls of the device.  A simulated card only advances when it
@@ -200,22 +169,6 @@ struct kh_os_dev;
 #include <errno.h>
 #include <pthread.h>
 #include <sys/ioctl.h>
-
-struct kh_ref {
-	unsigned int r;
-};
-
-#define kh_refcount_set(ref, n)	__atomic_store_n(&(ref)->r, n, __ATOMIC_RELAXED)
-#define kh_refcount_inc(ref)	((void)__atomic_add_fetch(&(ref)->r, 1, __ATOMIC_RELAXED))
-#define kh_refcount_dec(ref)	(__atomic_sub_fetch(&(ref)->r, 1, __ATOMIC_ACQ_REL) == 0)
-
-void *kh_zalloc(size_t n);
-void kh_free(void *p);
-
-/* In-process, "user" memory is the caller's own; a NULL pointer faults. */
-int kh_copy_from_user(void *dst, const void *src, size_t n);
-int kh_copy_to_user(void *dst, const void *src, size_t n);
-#define kh_u64_to_user_ptr(v)	((void *)(uintptr_t)(v))
 
 void kh_relax(bool simulated);
 

@@ -238,7 +238,7 @@ struct kh_chunk {
  * whole outcome.
  */
 struct kh_job {
-	struct kh_ref ref;
+	refcount_t ref;
 	u64 id;
 	struct kh_mesh *mesh;
 	struct list_head mesh_link;	/* in mesh->queue while queued */
@@ -293,7 +293,7 @@ struct kh_job {
 };
 
 struct kh_bo {
-	struct kh_ref ref;
+	refcount_t ref;
 	u32 handle;
 	struct kh_mesh *mesh;
 	u64 start, len;		/* mesh-local bytes, as allocated */
@@ -521,7 +521,7 @@ int kh_dxa_get(struct kh_file *kf, void *arg);
 void kh_dxa_release_all(struct kh_file *kf);
 /*
  * SUBMIT: check the programs for DXA units (job->progs and insts filled)
- * and give the slots they name as data entries (*add, kh_free() it).
+ * and give the slots they name as data entries (*add, kvfree() it).
  */
 int kh_dxa_job_data(struct kh_file *kf, struct kh_job *job,
 		    struct kh_data_add **add, u32 *n_add);

@@ -272,7 +272,7 @@ int kh_ioctl_nodes(struct kh_file *kf, void *arg)
 {
 	struct drm_kohaku_nodes *a = arg;
 	struct kh_device *kd = kf->kd;
-	u8 __user *dst = kh_u64_to_user_ptr(a->nodes_ptr);
+	u8 __user *dst = u64_to_user_ptr(a->nodes_ptr);
 	unsigned int i, k, at = 0, total = kh_device_node_count(kd);
 	size_t usize = a->node_size, osize = sizeof(struct drm_kohaku_node);
 	struct drm_kohaku_node *out;
@@ -292,7 +292,7 @@ int kh_ioctl_nodes(struct kh_file *kf, void *arg)
 		kh_dbg(kd, "NODES: nodes_ptr is 0 with capacity %u\n", a->capacity);
 		return -EFAULT;
 	}
-	out = kh_zalloc(osize * KH_MAX_NODES_PER_MESH);
+	out = kvcalloc(KH_MAX_NODES_PER_MESH, osize, GFP_KERNEL);
 	if (!out)
 		return -ENOMEM;
 	/* mesh by mesh: each mesh's nodes are refreshed in one pipelined batch */
@@ -306,12 +306,13 @@ int kh_ioctl_nodes(struct kh_file *kf, void *arg)
 		for (k = 0; !ret && k < n; k++, at++) {
 			u8 __user *d = dst + (size_t)at * usize;
 
-			ret = kh_copy_to_user(d, &out[k], min_t(size_t, usize, osize));
-			if (!ret && usize > osize)
-				ret = kh_copy_to_user(d + osize, zero, usize - osize);
+			if (copy_to_user(d, &out[k], min_t(size_t, usize, osize)) ||
+			    (usize > osize &&
+			     copy_to_user(d + osize, zero, usize - osize)))
+				ret = -EFAULT;
 		}
 	}
-	kh_free(out);
+	kvfree(out);
 	if (ret)
 		return ret;
 	a->count = total;

@@ -58,7 +58,7 @@ static int kh_check_program(struct kh_device *kd, const struct drm_kohaku_progra
 static int kh_job_build(struct kh_file *kf, const struct drm_kohaku_submit *a,
 			struct kh_job *job)
 {
-	const u8 __user *up = kh_u64_to_user_ptr(a->programs_ptr);
+	const u8 __user *up = u64_to_user_ptr(a->programs_ptr);
 	struct kh_device *kd = kf->kd;
 	struct drm_kohaku_program *p;
 	struct kh_data_add *add = NULL;
@@ -68,8 +68,8 @@ static int kh_job_build(struct kh_file *kf, const struct drm_kohaku_submit *a,
 	u32 n_add = 0;
 	int ret = 0;
 
-	p = kh_zalloc(sizeof(*p) * a->n_programs);
-	job->progs = kh_zalloc(sizeof(*job->progs) * a->n_programs);
+	p = kvcalloc(a->n_programs, sizeof(*p), GFP_KERNEL);
+	job->progs = kvcalloc(a->n_programs, sizeof(*job->progs), GFP_KERNEL);
 	if (!p || !job->progs) {
 		ret = -ENOMEM;
 		goto out;
@@ -103,7 +103,7 @@ static int kh_job_build(struct kh_file *kf, const struct drm_kohaku_submit *a,
 		ret = -E2BIG;
 		goto out;
 	}
-	job->insts = kh_zalloc(sizeof(*job->insts) * total);
+	job->insts = kvcalloc(total, sizeof(*job->insts), GFP_KERNEL);
 	if (!job->insts) {
 		ret = -ENOMEM;
 		goto out;
@@ -111,11 +111,11 @@ static int kh_job_build(struct kh_file *kf, const struct drm_kohaku_submit *a,
 	for (i = 0; i < a->n_programs; i++) {
 		struct kh_prog *pr = &job->progs[i];
 
-		ret = kh_copy_from_user(&job->insts[at],
-					kh_u64_to_user_ptr(p[i].insts_ptr),
-					sizeof(*job->insts) * p[i].n_insts);
-		if (ret)
+		if (copy_from_user(&job->insts[at], u64_to_user_ptr(p[i].insts_ptr),
+				   sizeof(*job->insts) * p[i].n_insts)) {
+			ret = -EFAULT;
 			goto out;
+		}
 		pr->node = kh_mesh_node(m, p[i].x, p[i].y);
 		pr->txn = p[i].txn;
 		pr->n = p[i].n_insts;
@@ -128,9 +128,9 @@ static int kh_job_build(struct kh_file *kf, const struct drm_kohaku_submit *a,
 	ret = kh_dxa_job_data(kf, job, &add, &n_add);
 	if (!ret)
 		ret = kh_job_data_build(kd, job, p, a->n_programs, add, n_add);
-	kh_free(add);
+	kvfree(add);
 out:
-	kh_free(p);
+	kvfree(p);
 	return ret;
 }
 
@@ -145,14 +145,14 @@ static int kh_job_in_fences(struct kh_file *kf, const struct drm_kohaku_submit *
 
 	if (!a->n_in_syncobjs)
 		return 0;
-	handles = kh_zalloc(sizeof(*handles) * a->n_in_syncobjs);
-	job->in_fences = kh_zalloc(sizeof(*job->in_fences) * a->n_in_syncobjs);
+	handles = kvcalloc(a->n_in_syncobjs, sizeof(*handles), GFP_KERNEL);
+	job->in_fences = kvcalloc(a->n_in_syncobjs, sizeof(*job->in_fences), GFP_KERNEL);
 	if (!handles || !job->in_fences) {
-		kh_free(handles);
+		kvfree(handles);
 		return -ENOMEM;
 	}
-	ret = kh_copy_from_user(handles, kh_u64_to_user_ptr(a->in_syncobjs_ptr),
-				sizeof(*handles) * a->n_in_syncobjs);
+	ret = copy_from_user(handles, u64_to_user_ptr(a->in_syncobjs_ptr),
+			     sizeof(*handles) * a->n_in_syncobjs) ? -EFAULT : 0;
 	for (i = 0; !ret && i < a->n_in_syncobjs; i++) {
 		ret = kh_syncobj_fence(kf->of, handles[i], &job->in_fences[i]);
 		if (ret)
@@ -162,7 +162,7 @@ static int kh_job_in_fences(struct kh_file *kf, const struct drm_kohaku_submit *
 		else
 			job->n_in_fences++;
 	}
-	kh_free(handles);
+	kvfree(handles);
 	return ret;
 }
 
@@ -197,7 +197,7 @@ static int kh_job_enqueue(struct kh_mesh *m, struct kh_job *job)
 	if (!job->fence)
 		return -ENOMEM;
 	m->fence_seqno++;
-	kh_refcount_inc(&job->ref);	/* the mesh's */
+	refcount_inc(&job->ref);	/* the mesh's */
 	list_add_tail(&job->mesh_link, &m->queue);
 	m->jobs_pending++;
 	kh_trace_job(kd->osdev, KH_TRACE_SUBMIT, m->id, job->id, job->n_progs);
@@ -212,14 +212,14 @@ int kh_job_run_internal(struct kh_node *n, const struct kohaku_inst *insts,
 	struct kh_job *job;
 	int ret;
 
-	job = kh_zalloc(sizeof(*job));
+	job = kzalloc(sizeof(*job), GFP_KERNEL);
 	if (!job)
 		return -ENOMEM;
-	kh_refcount_set(&job->ref, 1);
+	refcount_set(&job->ref, 1);
 	INIT_LIST_HEAD(&job->mesh_link);
 	INIT_LIST_HEAD(&job->live_link);
-	job->progs = kh_zalloc(sizeof(*job->progs));
-	job->insts = kh_zalloc(sizeof(*insts) * n_insts);
+	job->progs = kvcalloc(1, sizeof(*job->progs), GFP_KERNEL);
+	job->insts = kvcalloc(n_insts, sizeof(*insts), GFP_KERNEL);
 	if (!job->progs || !job->insts) {
 		kh_job_put(job);
 		return -ENOMEM;
@@ -292,10 +292,10 @@ int kh_job_submit(struct kh_file *kf, void *arg)
 	ret = kh_submit_check(kd, a);
 	if (ret)
 		return ret;
-	job = kh_zalloc(sizeof(*job));
+	job = kzalloc(sizeof(*job), GFP_KERNEL);
 	if (!job)
 		return -ENOMEM;
-	kh_refcount_set(&job->ref, 1);
+	refcount_set(&job->ref, 1);
 	job->status = KOHAKU_JOB_QUEUED;
 	job->timeout_ns = kh_ms_to_ns(a->timeout_ms ? a->timeout_ms :
 				      KOHAKU_JOB_TIMEOUT_DEFAULT_MS);
@@ -386,7 +386,7 @@ int kh_job_wait(struct kh_file *kf, void *arg)
 	mutex_lock(&kf->lock);
 	job = kh_xa_load(&kf->jobs, a->job_id);
 	if (job)
-		kh_refcount_inc(&job->ref);	/* this waiter's */
+		refcount_inc(&job->ref);	/* this waiter's */
 	mutex_unlock(&kf->lock);
 	if (!job)
 		return -ENOENT;

@@ -28,7 +28,7 @@ int kh_user_zero(const u8 __user *src, size_t n)
 
 	while (n) {
 		k = min_t(size_t, n, sizeof(buf));
-		ret = kh_copy_from_user(buf, src, k);
+		ret = copy_from_user(buf, src, k) ? -EFAULT : 0;
 		if (ret)
 			return ret;
 		if (!kh_all_zero(buf, k))
@@ -51,9 +51,9 @@ int kh_copy_elem_in(void *dst, size_t size, const void __user *src,
 
 	if (usize < size) {
 		memset((u8 *)dst + usize, 0, size - usize);
-		return kh_copy_from_user(dst, src, usize);
+		return copy_from_user(dst, src, usize) ? -EFAULT : 0;
 	}
-	ret = kh_copy_from_user(dst, src, size);
+	ret = copy_from_user(dst, src, size) ? -EFAULT : 0;
 	if (!ret && usize > size)
 		ret = kh_user_zero((const u8 __user *)src + size, usize - size);
 	return ret;

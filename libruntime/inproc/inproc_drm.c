@@ -58,17 +58,15 @@ static int inproc_syncobj_handle_to_fd(struct kh_os_file *of, void *arg)
 static int inproc_handles(u64 ptr, u32 count, u32 **out)
 {
 	u32 *h;
-	int ret;
 
 	if (!count || count > KH_INPROC_MAX_HANDLES)
 		return -EINVAL;
 	h = calloc(count, sizeof(*h));
 	if (!h)
 		return -ENOMEM;
-	ret = kh_copy_from_user(h, kh_u64_to_user_ptr(ptr), count * sizeof(*h));
-	if (ret) {
+	if (copy_from_user(h, u64_to_user_ptr(ptr), count * sizeof(*h))) {
 		free(h);
-		return ret;
+		return -EFAULT;
 	}
 	*out = h;
 	return 0;
@@ -161,7 +159,7 @@ static int inproc_call(unsigned int cmd, unsigned int drv_cmd, void *uarg,
 {
 	unsigned int in_size, out_size, drv_size = _IOC_SIZE(drv_cmd), ksize;
 	u8 stack[256], *kdata = stack;
-	int ret, cret;
+	int ret;
 
 	in_size = out_size = _IOC_SIZE(cmd);
 	if (!(_IOC_DIR(cmd) & _IOC_DIR(drv_cmd) & _IOC_WRITE))
@@ -174,13 +172,12 @@ static int inproc_call(unsigned int cmd, unsigned int drv_cmd, void *uarg,
 		if (!kdata)
 			return -ENOMEM;
 	}
-	ret = kh_copy_from_user(kdata, uarg, in_size);
+	ret = copy_from_user(kdata, uarg, in_size) ? -EFAULT : 0;
 	if (!ret) {
 		memset(kdata + in_size, 0, ksize - in_size);
 		ret = call(ctx, kdata);
-		cret = kh_copy_to_user(uarg, kdata, out_size);
-		if (cret)
-			ret = cret;
+		if (copy_to_user(uarg, kdata, out_size))
+			ret = -EFAULT;
 	}
 	if (kdata != stack)
 		free(kdata);

@@ -33,36 +33,6 @@ u32 kh_crc32(u32 crc, const void *p, size_t n)
 	return crc;
 }
 
-void *kh_zalloc(size_t n)
-{
-	return calloc(1, n ? n : 1);
-}
-
-void kh_free(void *p)
-{
-	free(p);
-}
-
-int kh_copy_from_user(void *dst, const void *src, size_t n)
-{
-	if (!n)
-		return 0;
-	if (!src || !dst)
-		return -EFAULT;
-	memcpy(dst, src, n);
-	return 0;
-}
-
-int kh_copy_to_user(void *dst, const void *src, size_t n)
-{
-	if (!n)
-		return 0;
-	if (!dst || !src)
-		return -EFAULT;
-	memcpy(dst, src, n);
-	return 0;
-}
-
 void kh_relax(bool simulated)
 {
 	/* a simulated card advances only with accesses: nothing to wait for */

@@ -17,6 +17,7 @@
 #define KH_OS_LINUX_LOCKDEP_H
 
 #include <linux/types.h>
+#include <linux/bug.h>
 
 /* a lock class: numbered when a lock of it is first initialised */
 struct lock_class_key {
@@ -25,8 +26,6 @@ struct lock_class_key {
 
 struct mutex;
 
-__printf(3, 4) __attribute__((noreturn))
-void kh_os_bug(const char *file, int line, const char *fmt, ...);
 bool kh_os_mutex_is_mine(const struct mutex *m);
 void kh_os_lockdep_set_class(struct mutex *m, struct lock_class_key *key,
 			     const char *name);
