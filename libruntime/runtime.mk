@@ -25,7 +25,8 @@ RT_SRCS += \
 	libruntime/inproc/sim_knobs.c \
 	libruntime/inproc/kh_os_user.c \
 	libruntime/inproc/kh_os_mutex.c \
-	libruntime/inproc/kh_os_sync.c \
+	libruntime/inproc/kh_os_wait.c \
+	libruntime/inproc/kh_os_workqueue.c \
 	libruntime/inproc/kh_os_xa.c \
 	libruntime/inproc/kh_os_fence.c \
 	libruntime/inproc/kh_os_dma.c \

@@ -70,6 +70,11 @@ lock_class_key libruntime/inproc/include/linux/lockdep.h
 mutex libruntime/inproc/include/linux/mutex.h
 refcount_struct libruntime/inproc/include/linux/refcount.h
 refcount_t libruntime/inproc/include/linux/refcount.h
+wait_queue_head libruntime/inproc/include/linux/wait.h
+wait_queue_head_t libruntime/inproc/include/linux/wait.h
+work_func_t libruntime/inproc/include/linux/workqueue.h
+work_struct libruntime/inproc/include/linux/workqueue.h
+workqueue_struct libruntime/inproc/kh_os_workqueue.c
 '
 
 # wrong prefixes found when this check was written, to be renamed by the

@@ -169,7 +169,7 @@ fail:
 void kh_device_unplug(struct kh_device *kd)
 {
 	WRITE_ONCE(kd->unplugged, true);
-	kh_waitq_wake(&kd->waitq);
+	wake_up_all(&kd->waitq);
 	kh_engine_kick(kd);
 }
 

@@ -278,7 +278,7 @@ int kh_dma_user(struct kh_device *kd, u64 card, void __user *p, size_t len,
 		n = min_t(size_t, len - done, KH_DMA_CHUNK);
 		if (done + n < len)
 			n = kh_word_down(card + done + n) - (card + done);
-		if (done && kh_interrupted()) {
+		if (done && signal_pending(current)) {
 			ret = -EINTR;
 			break;
 		}

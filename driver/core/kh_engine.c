@@ -6,7 +6,7 @@
  * and it runs until no job is in flight.  Waiters sleep on the device's
  * wait queue and never touch the card; the in-process host alone lets a
  * waiter do the worker's passes itself while the worker is idle
- * (kh_worker_claim(): inline stepping, two thread switches a job saved),
+ * (kh_work_claim(): inline stepping, two thread switches a job saved),
  * one runner at a time either way.  Between passes with a job in flight
  * it rests: until the job interrupt on a card that raises one (kh_irq.c
  * counts it), else for a poll's pause.
@@ -34,7 +34,7 @@ static void kh_engine_rest(struct kh_device *kd)
 	unsigned int i, steps;
 
 	if (!READ_ONCE(kd->irq_jobs)) {
-		kh_relax(sim);
+		kh_relax(kd);
 		return;
 	}
 	if (sim && kd->hw.ops->idle_ns) {
@@ -43,8 +43,9 @@ static void kh_engine_rest(struct kh_device *kd)
 		     READ_ONCE(kd->xdma.user_irqs) == seen; steps++)
 			kd->hw.ops->idle_ns(kd->hw.ctx, KH_IRQ_SIM_STEP_NS);
 	} else {
-		kh_waitq_wait(&kd->xdma.wq, READ_ONCE(kd->xdma.user_irqs) != seen,
-			      KH_IRQ_REST_NS);
+		wait_event_interruptible_timeout(kd->xdma.wq,
+						 READ_ONCE(kd->xdma.user_irqs) != seen,
+						 kh_timeout(KH_IRQ_REST_NS));
 	}
 	for (i = 0; i < kd->n_meshes; i++) {
 		struct kh_mesh *m = &kd->mesh[i];
@@ -123,7 +124,7 @@ static u64 kh_engine_expire(struct kh_device *kd, u64 now)
 	mutex_unlock(&kd->timed_lock);
 	if (passed) {
 		WRITE_ONCE(kd->wake_gen, kd->wake_gen + 1);
-		kh_waitq_wake(&kd->waitq);
+		wake_up_all(&kd->waitq);
 	}
 	return next;
 }
@@ -159,9 +160,9 @@ static bool kh_engine_idle(struct kh_device *kd)
 	return true;
 }
 
-static void kh_engine_run(struct kh_worker *w)
+static void kh_engine_run(struct work_struct *work)
 {
-	struct kh_device *kd = container_of(w, struct kh_device, engine);
+	struct kh_device *kd = container_of(work, struct kh_device, engine);
 	bool sim = kh_simulated(kd);
 
 	while (!READ_ONCE(kd->unplugged)) {
@@ -179,7 +180,7 @@ static void kh_engine_run(struct kh_worker *w)
 
 void kh_engine_kick(struct kh_device *kd)
 {
-	kh_worker_kick(&kd->engine);
+	queue_work(kd->engine_wq, &kd->engine);
 }
 
 /* A queued job's in-fence signalled: the engine looks at it again. */
@@ -193,7 +194,7 @@ void kh_engine_fence_cb(struct kh_fence_cb *cb)
 /* The waiters' side exists from the start; the worker once bring-up is done. */
 void kh_engine_prepare(struct kh_device *kd)
 {
-	kh_waitq_init(&kd->waitq);
+	init_waitqueue_head(&kd->waitq);
 	mutex_init(&kd->timed_lock);
 	INIT_LIST_HEAD(&kd->timed);
 	kd->next_deadline = ~0ULL;
@@ -201,23 +202,34 @@ void kh_engine_prepare(struct kh_device *kd)
 
 int kh_engine_init(struct kh_device *kd)
 {
-	return kh_worker_init(&kd->engine, kd->name, kh_engine_run);
+	/*
+	 * High priority, and per-CPU: a kick runs the engine on the CPU that
+	 * kicked (the submitter's, which then sleeps in WAIT), so a job's
+	 * round trip needs no other CPU.  A work item never runs twice at
+	 * once, and a kick during a run queues one more.
+	 */
+	kd->engine_wq = alloc_workqueue("kohaku-%s", WQ_HIGHPRI, 0, kd->name);
+	if (!kd->engine_wq)
+		return -ENOMEM;
+	INIT_WORK(&kd->engine, kh_engine_run);
+	return 0;
 }
 
 /* Waits for the worker to stop; nothing kicks it afterwards. */
 void kh_engine_fini(struct kh_device *kd)
 {
-	kh_worker_fini(&kd->engine);
+	cancel_work_sync(&kd->engine);
+	destroy_workqueue(kd->engine_wq);
+	kd->engine_wq = NULL;
 }
 
 void kh_engine_destroy(struct kh_device *kd)
 {
 	mutex_destroy(&kd->timed_lock);
-	kh_waitq_destroy(&kd->waitq);
 }
 
 /*
- * Inline stepping (in-process only, kh_worker_claim()): the waiter does
+ * Inline stepping (in-process only, kh_work_claim()): the waiter does
  * the engine's passes itself until its job is final, its deadline passes
  * or nothing is in flight, then gives the engine back.  True while jobs
  * were still in flight when it stopped.
@@ -238,7 +250,7 @@ static bool kh_engine_help(struct kh_device *kd, struct kh_job *job,
 		if (busy)
 			kh_engine_rest(kd);
 	}
-	kh_worker_unclaim(&kd->engine);
+	kh_work_unclaim(kd->engine_wq, &kd->engine);
 	/*
 	 * Others' jobs still in flight, or this waiter about to sleep on a
 	 * job that cannot run yet (device time must pass for its deadline):
@@ -274,7 +286,7 @@ int kh_engine_wait_job(struct kh_device *kd, struct kh_job *job, u64 deadline)
 	for (;;) {
 		u64 now;
 		u32 gen;
-		int r;
+		long r;
 
 		if (kh_job_is_final(job)) {
 			ret = 0;
@@ -291,16 +303,16 @@ int kh_engine_wait_job(struct kh_device *kd, struct kh_job *job, u64 deadline)
 			break;
 		}
 		/* nothing to step for now: sleep until woken, then offer again */
-		if (help && kh_worker_claim(&kd->engine)) {
+		if (help && kh_work_claim(kd->engine_wq, &kd->engine)) {
 			help = kh_engine_help(kd, job, deadline);
 			continue;
 		}
 		help = true;
 		gen = READ_ONCE(kd->wake_gen);
-		r = kh_waitq_wait(&kd->waitq,
-				  kh_job_is_final(job) || READ_ONCE(kd->unplugged) ||
-				  READ_ONCE(kd->wake_gen) != gen,
-				  sim ? KH_WAIT_SLICE_NS : deadline - now);
+		r = wait_event_interruptible_timeout(kd->waitq,
+				kh_job_is_final(job) || READ_ONCE(kd->unplugged) ||
+				READ_ONCE(kd->wake_gen) != gen,
+				kh_timeout(sim ? KH_WAIT_SLICE_NS : deadline - now));
 		if (r < 0) {
 			ret = -EINTR;
 			break;

@@ -302,7 +302,7 @@ static int kh_mesh_quiesce(struct kh_mesh *m)
 			}
 			break;
 		}
-		kh_relax(kh_simulated(m->kd));
+		kh_relax(m->kd);
 	}
 	if (!ret && waited)
 		kh_info(m->kd, "mesh %u: the nodes went idle after %u status round(s)\n",

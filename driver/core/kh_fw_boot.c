@@ -184,7 +184,7 @@ static int kh_fw_wait_ready(struct kh_boot *b)
 			       m->id, n->x, n->y, b->timeout_ns / 1000, (u32)boot);
 			return kh_boot_fail(b, KOHAKU_FW_ERR_TIMEOUT, -ETIMEDOUT);
 		}
-		kh_relax(kh_simulated(m->kd));
+		kh_relax(m->kd);
 	}
 	b->boot_ns = kh_now(m->kd) - b->t_release;
 	return 0;

@@ -19,7 +19,7 @@ void kh_device_irq(struct kh_device *kd, unsigned int vector)
 	kh_xdma_irq(kd, vector);
 	if (vector == x->user_vector) {
 		WRITE_ONCE(x->user_irqs, x->user_irqs + 1);
-		kh_waitq_wake(&x->wq);
+		wake_up_all(&x->wq);
 		kh_engine_kick(kd);
 	}
 }

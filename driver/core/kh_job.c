@@ -69,7 +69,7 @@ void kh_job_finalize(struct kh_job *job, u32 status)
 	/* after the outcome: a reader that sees it final sees the outcome */
 	smp_store_release(&job->status, status);
 	kh_trace_job(kd->osdev, KH_TRACE_RETIRE, m->id, job->id, status);
-	kh_waitq_wake(&kd->waitq);
+	wake_up_all(&kd->waitq);
 }
 
 /*

@@ -91,7 +91,7 @@ int kh_mbox_wait_idle(struct kh_mesh *m)
 			return 0;
 		if (kh_now(kd) >= deadline)
 			return -EBUSY;
-		kh_relax(kh_simulated(kd));
+		kh_relax(kd);
 	}
 }
 
@@ -314,7 +314,7 @@ int kh_ctrl_read_many(struct kh_mesh *m, struct kh_ctrl_req *req,
 			deadline[s] = deadline[out];
 		}
 		if (left && !moved)
-			kh_relax(kh_simulated(kd));
+			kh_relax(kd);
 	}
 	return 0;
 }

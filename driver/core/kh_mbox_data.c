@@ -16,7 +16,7 @@ static int kh_mbox_tx_room(struct kh_mesh *m, u64 deadline)
 	while (kh_rd(m, KH_ORC_TX_STATUS) & KH_TX_STATUS_FULL) {
 		if (kh_now(m->kd) >= deadline)
 			return -ETIMEDOUT;
-		kh_relax(kh_simulated(m->kd));
+		kh_relax(m->kd);
 	}
 	return 0;
 }
@@ -36,7 +36,7 @@ static int kh_data_wait_ack(struct kh_mesh *m, const struct kh_node *n,
 			       m->id, n->x, n->y);
 			return -ETIMEDOUT;
 		}
-		kh_relax(kh_simulated(m->kd));
+		kh_relax(m->kd);
 	}
 	if (KH_NS_CODE(ns) != KH_SIG_DATA_RECEIVED ||
 	    KH_NS_COUNT(ns) != ((baseline + 1) & 0xffff)) {

@@ -15,15 +15,21 @@
 
 #include <linux/types.h>
 #include <linux/compiler.h>
+#include <linux/delay.h>
 #include <linux/errno.h>
+#include <linux/jiffies.h>
 #include <linux/kernel.h>
 #include <linux/list.h>
 #include <linux/lockdep.h>
 #include <linux/mutex.h>
 #include <linux/refcount.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
 #include <asm/barrier.h>
 
 #ifdef __KERNEL__
@@ -45,89 +51,10 @@
 #include <linux/dma-fence.h>
 #include <linux/crc32.h>
 
-/*
- * Between two polls of the device.  A simulated card only advances when it
- * is accessed, so sleeping would only waste wall time.
- */
-static inline void kh_relax(bool simulated)
-{
-	if (simulated)
-		cond_resched();
-	else
-		usleep_range(2, 10);
-}
-
 /* CRC-32 (IEEE 802.3) as zlib's crc32(): start with 0, chain the result. */
 static inline u32 kh_crc32(u32 crc, const void *p, size_t n)
 {
 	return ~crc32_le(~crc, p, n);
-}
-
-/* A waiter gives up when its caller was signalled. */
-static inline bool kh_interrupted(void)
-{
-	return signal_pending(current);
-}
-
-/* ---- sleeping waits ---- */
-
-struct kh_waitq {
-	wait_queue_head_t wq;
-};
-
-static inline void kh_waitq_init(struct kh_waitq *q)
-{
-	init_waitqueue_head(&q->wq);
-}
-
-static inline void kh_waitq_destroy(struct kh_waitq *q)
-{
-}
-
-static inline void kh_waitq_wake(struct kh_waitq *q)
-{
-	wake_up_all(&q->wq);
-}
-
-/*
- * Sleep until cond holds, at most timeout_ns of wall time, or a signal:
- * > 0 cond held, 0 timed out, -ERESTARTSYS interrupted.  cond is checked
- * with the task not running: it must not sleep or take a mutex.
- */
-#define kh_waitq_wait(q, done, timeout_ns)				\
-	({								\
-		long __t = nsecs_to_jiffies(timeout_ns);		\
-		__t = wait_event_interruptible_timeout((q)->wq, done,	\
-						       __t ? __t : 1);	\
-		__t > 0 ? 1 : (int)__t;					\
-	})
-
-/* ---- the engine's worker: runs fn once per kick, in its own context ---- */
-
-struct kh_worker {
-	struct work_struct work;
-	struct workqueue_struct *wq;
-	void (*fn)(struct kh_worker *w);
-};
-
-int kh_worker_init(struct kh_worker *w, const char *name,
-		   void (*fn)(struct kh_worker *w));
-void kh_worker_kick(struct kh_worker *w);
-/* Waits for a run in progress; no run starts after it. */
-void kh_worker_fini(struct kh_worker *w);
-
-/*
- * Inline stepping: may the calling thread do the worker's job itself for
- * a while (no run in progress)?  In the kernel, never: waiters sleep and
- * the worker alone touches the card.
- */
-static inline bool kh_worker_claim(struct kh_worker *w)
-{
-	return false;
-}
-
-static inline void kh_worker_unclaim(struct kh_worker *w)
-{
 }
 
 /* ---- ID maps: the kernel's xarray ---- */
@@ -170,71 +97,8 @@ struct kh_os_dev;
 #include <pthread.h>
 #include <sys/ioctl.h>
 
-void kh_relax(bool simulated);
-
 /* CRC-32 (IEEE 802.3): zlib's crc32() */
 u32 kh_crc32(u32 crc, const void *p, size_t n);
-
-static inline bool kh_interrupted(void)
-{
-	return false;
-}
-
-/* ---- sleeping waits: a condition variable ---- */
-
-struct kh_waitq {
-	pthread_mutex_t lock;
-	pthread_cond_t cond;
-};
-
-void kh_waitq_init(struct kh_waitq *q);
-void kh_waitq_destroy(struct kh_waitq *q);
-void kh_waitq_wake(struct kh_waitq *q);
-/* CLOCK_MONOTONIC deadline timeout_ns from now, for kh_waitq_wait */
-void kh_waitq_deadline(struct timespec *ts, u64 timeout_ns);
-
-/* As the kernel's: > 0 cond held, 0 timed out.  cond must not lock. */
-#define kh_waitq_wait(q, done, timeout_ns)				\
-	({								\
-		struct timespec __ts;					\
-		int __r = 1;						\
-		kh_waitq_deadline(&__ts, timeout_ns);			\
-		pthread_mutex_lock(&(q)->lock);				\
-		while (!(done)) {					\
-			if (pthread_cond_timedwait(&(q)->cond,		\
-						   &(q)->lock, &__ts)) {\
-				__r = (done) ? 1 : 0;			\
-				break;					\
-			}						\
-		}							\
-		pthread_mutex_unlock(&(q)->lock);			\
-		__r;							\
-	})
-
-/* ---- the engine's worker: a thread that runs fn once per kick ---- */
-
-struct kh_worker {
-	pthread_t thread;
-	pthread_mutex_t lock;
-	pthread_cond_t cond;
-	bool kicked, stop, started;
-	bool busy;		/* fn runs, in the thread or inline */
-	void (*fn)(struct kh_worker *w);
-};
-
-int kh_worker_init(struct kh_worker *w, const char *name,
-		   void (*fn)(struct kh_worker *w));
-void kh_worker_kick(struct kh_worker *w);
-void kh_worker_fini(struct kh_worker *w);
-/*
- * Inline stepping, the in-process host's choice: a waiter whose card lives
- * in its own process may do the worker's job itself while nobody else
- * does (true: claimed), sparing two thread switches per job; the thread
- * runs only when nobody waits.  unclaim hands a kick that came meanwhile
- * back to the thread.
- */
-bool kh_worker_claim(struct kh_worker *w);
-void kh_worker_unclaim(struct kh_worker *w);
 
 /* ---- ID maps: the subset of the kernel's xarray the core uses ---- */
 
@@ -308,6 +172,20 @@ unsigned int kh_user_dma_count(const struct kh_user_dma *u);
 void kh_user_dma_seg(const struct kh_user_dma *u, unsigned int i, u64 *bus,
 		     size_t *len);
 void kh_user_dma_unmap(struct kh_user_dma *u);
+
+/* ---- the engine's work run inline (both hosts) ---- */
+
+/*
+ * Inline stepping: may the calling thread run work item @w of @wq itself,
+ * now (it is not running)?  The in-process host lets a waiter whose card
+ * lives in its own process do so while nobody else does (true: claimed),
+ * sparing two thread switches a job; the workqueue's thread then runs only
+ * when nobody waits.  kohaku.ko never does: waiters sleep and the worker
+ * alone touches the card.  Unclaim hands a kick that came meanwhile back
+ * to the workqueue.
+ */
+bool kh_work_claim(struct workqueue_struct *wq, struct work_struct *w);
+void kh_work_unclaim(struct workqueue_struct *wq, struct work_struct *w);
 
 /* ---- fences and the host file's syncobjs (both hosts) ---- */
 

@@ -350,8 +350,9 @@ struct kh_device {
 	struct list_head deferred;
 
 	/* the progress engine (kh_engine.c) and its waiters */
-	struct kh_worker engine;
-	struct kh_waitq waitq;		/* woken when a job turns final */
+	struct workqueue_struct *engine_wq;
+	struct work_struct engine;
+	wait_queue_head_t waitq;	/* woken when a job turns final */
 	struct mutex timed_lock;
 	struct list_head timed;		/* struct kh_timed_wait */
 	u64 next_deadline;		/* the nearest of timed, or ~0 */
@@ -390,6 +391,24 @@ static inline u64 kh_now(struct kh_device *kd)
 static inline bool kh_simulated(struct kh_device *kd)
 {
 	return kd->hw.flags & KH_HW_SIMULATED;
+}
+
+/*
+ * Between two polls of the device.  A simulated card only advances when it
+ * is accessed, so sleeping would only waste wall time.
+ */
+static inline void kh_relax(struct kh_device *kd)
+{
+	if (kh_simulated(kd))
+		cond_resched();
+	else
+		usleep_range(2, 10);
+}
+
+/* a sleep's timeout for a span of device time: at least a jiffy */
+static inline long kh_timeout(u64 ns)
+{
+	return max_t(long, nsecs_to_jiffies(ns), 1);
 }
 
 static inline bool kh_has_dma(struct kh_device *kd)

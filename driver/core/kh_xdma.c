@@ -127,7 +127,7 @@ int kh_xdma_probe(struct kh_device *kd)
 	int bar, ret;
 
 	x->bar = -1;
-	kh_waitq_init(&x->wq);
+	init_waitqueue_head(&x->wq);
 	kh_xdma_chan_lock_init(&x->h2c);
 	kh_xdma_chan_lock_init(&x->c2h);
 	if (!kd->hw.ops->bar_read32 || !kd->hw.ops->bar_write32)
@@ -175,7 +175,6 @@ void kh_xdma_fini(struct kh_device *kd)
 	kh_xdma_chan_fini(kd, &x->c2h);
 	mutex_destroy(&x->h2c.lock);
 	mutex_destroy(&x->c2h.lock);
-	kh_waitq_destroy(&x->wq);
 }
 
 bool kh_xdma_usable(struct kh_device *kd)
@@ -246,7 +245,7 @@ void kh_xdma_irq(struct kh_device *kd, unsigned int vector)
 	if (vector == x->c2h.vector)
 		WRITE_ONCE(x->c2h.irqs, x->c2h.irqs + 1);
 	if (vector == x->h2c.vector || vector == x->c2h.vector)
-		kh_waitq_wake(&x->wq);
+		wake_up_all(&x->wq);
 }
 
 /* The ring's descriptors for the pieces: a list ending in STOP. */
@@ -290,7 +289,7 @@ static bool kh_xdma_stop(struct kh_device *kd, struct kh_xdma_chan *ch)
 		if (kh_simulated(kd) && kd->hw.ops->idle_ns)
 			kd->hw.ops->idle_ns(kd->hw.ctx, 1000);
 		else
-			kh_relax(kh_simulated(kd));
+			kh_relax(kd);
 	}
 	return true;
 }
@@ -326,12 +325,13 @@ static int kh_xdma_wait(struct kh_device *kd, struct kh_xdma_chan *ch,
 		} else if (READ_ONCE(kd->xdma.irq_on)) {
 			u32 seen = READ_ONCE(ch->irqs);
 
-			kh_waitq_wait(&kd->xdma.wq, READ_ONCE(ch->irqs) != seen ||
-				      (READ_ONCE(*wb) & KH_XDMA_WB_ERROR) ||
-				      KH_XDMA_WB_COUNT(READ_ONCE(*wb)) >= n,
-				      1000000);
+			wait_event_interruptible_timeout(kd->xdma.wq,
+							 READ_ONCE(ch->irqs) != seen ||
+							 (READ_ONCE(*wb) & KH_XDMA_WB_ERROR) ||
+							 KH_XDMA_WB_COUNT(READ_ONCE(*wb)) >= n,
+							 kh_timeout(1000000));
 		} else {
-			kh_relax(sim);
+			kh_relax(kd);
 		}
 	}
 }

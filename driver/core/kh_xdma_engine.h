@@ -84,7 +84,7 @@ struct kh_xdma {
 	u32 irqs;
 	u32 user_irqs;
 	struct kh_xdma_chan h2c, c2h;
-	struct kh_waitq wq;
+	wait_queue_head_t wq;
 };
 
 /* kh_xdma.c */

@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * kohaku.ko: the kernel half of driver/core's OS shim (kh_os.h) that is
- * not a one-line inline: the engine's worker (a work item on an ordered
- * workqueue of its own), fences (dma_fence) and the open file's syncobjs
- * (drm_syncobj).
+ * not a one-line inline: no inline stepping of the engine's work, fences
+ * (dma_fence) and the open file's syncobjs (drm_syncobj).
  */
 
 #include <linux/dma-fence.h>
@@ -15,42 +14,15 @@
 
 #include "kh_os.h"
 
-/* ---- the worker ---- */
+/* ---- the engine's work: never run inline here ---- */
 
-static void kh_worker_work(struct work_struct *work)
+bool kh_work_claim(struct workqueue_struct *wq, struct work_struct *w)
 {
-	struct kh_worker *w = container_of(work, struct kh_worker, work);
-
-	w->fn(w);
+	return false;
 }
 
-int kh_worker_init(struct kh_worker *w, const char *name,
-		   void (*fn)(struct kh_worker *w))
+void kh_work_unclaim(struct workqueue_struct *wq, struct work_struct *w)
 {
-	/*
-	 * Per-CPU and high priority: a kick runs the engine on the CPU that
-	 * kicked (the submitter's, which then sleeps in WAIT), so a job's
-	 * round trip needs no other CPU.  A work item never runs twice at
-	 * once, and a kick during a run queues one more.
-	 */
-	w->wq = alloc_workqueue("kohaku-%s", WQ_HIGHPRI, 0, name);
-	if (!w->wq)
-		return -ENOMEM;
-	INIT_WORK(&w->work, kh_worker_work);
-	w->fn = fn;
-	return 0;
-}
-
-void kh_worker_kick(struct kh_worker *w)
-{
-	queue_work(w->wq, &w->work);
-}
-
-void kh_worker_fini(struct kh_worker *w)
-{
-	cancel_work_sync(&w->work);
-	destroy_workqueue(w->wq);
-	w->wq = NULL;
 }
 
 /* ---- fences: the job's own, and any driver's as an in-fence ---- */

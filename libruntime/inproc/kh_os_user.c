@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sched.h>
 #include <zlib.h>
 
 #include "kh_os.h"
@@ -31,13 +30,6 @@ u32 kh_crc32(u32 crc, const void *p, size_t n)
 		n -= k;
 	}
 	return crc;
-}
-
-void kh_relax(bool simulated)
-{
-	/* a simulated card advances only with accesses: nothing to wait for */
-	if (!simulated)
-		sched_yield();
 }
 
 static int kh_os_log_level_from_env(void)

@@ -161,14 +161,11 @@ int rig_run(struct rig *r, const struct rig_prog *p, unsigned int n,
 bool rig_engine_asleep(struct rig *r, unsigned int ms)
 {
 	struct timespec nap = { 0, 100000 };
-	struct kh_worker *w = &r->kd->engine;
 	unsigned int i;
 	bool asleep = false;
 
 	for (i = 0; i <= ms * 10 && !asleep; i++) {
-		pthread_mutex_lock(&w->lock);
-		asleep = !w->busy && !w->kicked;
-		pthread_mutex_unlock(&w->lock);
+		asleep = !work_busy(&r->kd->engine);
 		if (!asleep)
 			nanosleep(&nap, NULL);
 	}
