@@ -19,7 +19,7 @@ static struct kh_bo *kh_bo_get(struct kh_file *kf, u32 handle)
 	struct kh_bo *bo;
 
 	mutex_lock(&kf->lock);
-	bo = kh_xa_load(&kf->bos, handle);
+	bo = xa_load(&kf->bos, handle);
 	if (bo)
 		refcount_inc(&bo->ref);
 	mutex_unlock(&kf->lock);
@@ -110,10 +110,13 @@ int kh_bo_create(struct kh_file *kf, void *arg)
 	if (kf->n_bos >= KH_BO_MAX_PER_FILE)
 		ret = -ENOSPC;
 	else
-		ret = kh_xa_alloc_cyclic(&kf->bos, &bo->handle, bo, U32_MAX,
-					 &kf->next_handle);
-	if (!ret)
+		ret = xa_alloc_cyclic(&kf->bos, &bo->handle, bo,
+				      XA_LIMIT(1, U32_MAX), &kf->next_handle,
+				      GFP_KERNEL);
+	if (ret >= 0) {
+		ret = 0;
 		kf->n_bos++;
+	}
 	mutex_unlock(&kf->lock);
 	if (ret) {
 		kh_dbg(kd, "BO_CREATE: this file has %u BOs\n", kf->n_bos);
@@ -134,7 +137,7 @@ int kh_bo_free(struct kh_file *kf, void *arg)
 	if (a->flags || !kh_all_zero(a->reserved, sizeof(a->reserved)))
 		return -EINVAL;
 	mutex_lock(&kf->lock);
-	bo = kh_xa_erase(&kf->bos, a->handle);
+	bo = xa_erase(&kf->bos, a->handle);
 	if (bo)
 		kf->n_bos--;
 	mutex_unlock(&kf->lock);
@@ -149,8 +152,8 @@ void kh_bo_release_all(struct kh_file *kf)
 	unsigned long i;
 	struct kh_bo *bo;
 
-	kh_xa_for_each(&kf->bos, i, bo) {
-		kh_xa_erase(&kf->bos, i);
+	xa_for_each(&kf->bos, i, bo) {
+		xa_erase(&kf->bos, i);
 		kh_bo_put(bo);
 	}
 	kf->n_bos = 0;

@@ -208,7 +208,7 @@ static int kh_dxa_check_bo(struct kh_file *kf, const struct kh_node *n,
 	struct kh_bo *bo;
 
 	lockdep_assert_held(&kf->lock);
-	bo = kh_xa_load(&kf->bos, d->bo_handle);
+	bo = xa_load(&kf->bos, d->bo_handle);
 	if (!bo) {
 		kh_dbg(kd, "DXA_SET: desc.bo_handle %u is not a BO of this file\n",
 		       d->bo_handle);
@@ -566,7 +566,7 @@ static int kh_dxa_slot_bytes(struct kh_file *kf, const struct kh_node *n,
 		       prog, s, n->x, n->y);
 		return -EINVAL;
 	}
-	bo = kh_xa_load(&kf->bos, sl->desc.bo_handle);
+	bo = xa_load(&kf->bos, sl->desc.bo_handle);
 	if (!bo || kh_bo_dev_addr(bo) + sl->desc.bo_offset != sl->base ||
 	    !kh_dxa_inside(&sl->desc, bo)) {
 		kh_dbg(kd, "SUBMIT: program %u copies through slot %u of DXA unit (%u,%u), whose BO %u was freed since DXA_SET; set the slot again\n",

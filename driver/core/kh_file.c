@@ -15,8 +15,8 @@ int kh_file_open(struct kh_device *kd, struct kh_os_file *of,
 	kf->kd = kd;
 	kf->of = of;
 	mutex_init(&kf->lock);
-	kh_xa_init(&kf->bos);
-	kh_xa_init(&kf->jobs);
+	xa_init_flags(&kf->bos, XA_FLAGS_ALLOC1);
+	xa_init_flags(&kf->jobs, XA_FLAGS_ALLOC1);
 	*out = kf;
 	return 0;
 }
@@ -31,8 +31,8 @@ void kh_file_close(struct kh_file *kf)
 	kh_bo_release_all(kf);
 	kh_dxa_release_all(kf);
 	mutex_unlock(&kf->lock);
-	kh_xa_destroy(&kf->jobs);
-	kh_xa_destroy(&kf->bos);
+	xa_destroy(&kf->jobs);
+	xa_destroy(&kf->bos);
 	mutex_destroy(&kf->lock);
 	kfree(kf);
 }
@@ -50,7 +50,7 @@ void kh_file_usage(struct kh_file *kf, struct kh_file_usage *u)
 	u->busy_ns = kf->reaped_ns;
 	u->jobs = kf->reaped_jobs;
 	/* jobs not reaped yet; the times are read without the mesh's lock */
-	kh_xa_for_each(&kf->jobs, id, job) {
+	xa_for_each(&kf->jobs, id, job) {
 		status = smp_load_acquire(&job->status);
 		t0 = READ_ONCE(job->t_start);
 		t1 = READ_ONCE(job->t_end);
@@ -61,7 +61,7 @@ void kh_file_usage(struct kh_file *kf, struct kh_file_usage *u)
 		if (status >= KOHAKU_JOB_DONE)
 			u->jobs++;
 	}
-	kh_xa_for_each(&kf->bos, id, bo) {
+	xa_for_each(&kf->bos, id, bo) {
 		u->bo_bytes += bo->len;
 		u->n_bos++;
 	}

@@ -30,6 +30,7 @@
 #include <linux/uaccess.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
+#include <linux/xarray.h>
 #include <asm/barrier.h>
 
 #ifdef __KERNEL__
@@ -57,27 +58,6 @@ static inline u32 kh_crc32(u32 crc, const void *p, size_t n)
 	return ~crc32_le(~crc, p, n);
 }
 
-/* ---- ID maps: the kernel's xarray ---- */
-
-struct kh_xa {
-	struct xarray xa;
-};
-
-#define kh_xa_init(x)			xa_init_flags(&(x)->xa, XA_FLAGS_ALLOC1)
-#define kh_xa_destroy(x)		xa_destroy(&(x)->xa)
-#define kh_xa_load(x, id)		xa_load(&(x)->xa, id)
-#define kh_xa_erase(x, id)		xa_erase(&(x)->xa, id)
-/* store at a caller-chosen id (job ids); 0 or -ENOMEM/-EBUSY */
-#define kh_xa_insert(x, id, p)		xa_insert(&(x)->xa, id, p, GFP_KERNEL)
-/*
- * store at a free id in 1..max, the first at or after *next, wrapping, so
- * that a freed id is not handed out again at once; 0 or -ENOMEM/-EBUSY
- */
-#define kh_xa_alloc_cyclic(x, id, p, max, next)				\
-	min(xa_alloc_cyclic(&(x)->xa, id, p, XA_LIMIT(1, max), next,	\
-			    GFP_KERNEL), 0)
-#define kh_xa_for_each(x, i, p)		xa_for_each(&(x)->xa, i, p)
-
 /* The host's device, for log prefixes: a struct device in the kernel. */
 struct kh_os_dev;
 #define kh_os_err(od, fmt, ...)	 dev_err((struct device *)(od), fmt, ##__VA_ARGS__)
@@ -99,25 +79,6 @@ struct kh_os_dev;
 
 /* CRC-32 (IEEE 802.3): zlib's crc32() */
 u32 kh_crc32(u32 crc, const void *p, size_t n);
-
-/* ---- ID maps: the subset of the kernel's xarray the core uses ---- */
-
-struct kh_xa {
-	unsigned long *ids;	/* sorted */
-	void **ptrs;
-	unsigned int n, cap;
-};
-
-void kh_xa_init(struct kh_xa *xa);
-void kh_xa_destroy(struct kh_xa *xa);
-void *kh_xa_load(struct kh_xa *xa, unsigned long id);
-void *kh_xa_erase(struct kh_xa *xa, unsigned long id);
-int kh_xa_insert(struct kh_xa *xa, unsigned long id, void *p);
-int kh_xa_alloc_cyclic(struct kh_xa *xa, u32 *id, void *p, u32 max, u32 *next);
-/* the entry at the lowest id >= *i, or NULL; *i is set to its id */
-void *kh_xa_find(struct kh_xa *xa, unsigned long *i);
-#define kh_xa_for_each(xa, i, p)					\
-	for ((i) = 0; ((p) = kh_xa_find(xa, &(i))) != NULL; (i)++)
 
 /*
  * Userspace log sink: a struct kh_os_dev is supplied by the host (libkohaku)

@@ -318,9 +318,9 @@ struct kh_file {
 	struct kh_device *kd;
 	struct kh_os_file *of;	/* the host's file: its syncobjs */
 	struct mutex lock;
-	struct kh_xa bos;		/* handle -> struct kh_bo */
+	struct xarray bos;		/* handle -> struct kh_bo */
 	u32 next_handle;
-	struct kh_xa jobs;		/* job id -> struct kh_job */
+	struct xarray jobs;		/* job id -> struct kh_job */
 	unsigned int n_bos;
 	unsigned int n_jobs;
 	/* jobs WAIT has reaped from the table: their device time (fdinfo) */

@@ -327,13 +327,13 @@ int kh_job_submit(struct kh_file *kf, void *arg)
 	job->id = kd->next_job_id++;
 	list_add_tail(&job->live_link, &kd->unfinished);
 	mutex_unlock(&kd->jobs_lock);
-	ret = kh_xa_insert(&kf->jobs, job->id, job);
+	ret = xa_insert(&kf->jobs, job->id, job, GFP_KERNEL);
 	if (!ret) {
 		mutex_lock(&m->lock);
 		ret = kh_job_enqueue(m, job);
 		mutex_unlock(&m->lock);
 		if (ret)
-			kh_xa_erase(&kf->jobs, job->id);
+			xa_erase(&kf->jobs, job->id);
 	}
 	if (ret) {
 		mutex_unlock(&kf->lock);
@@ -384,7 +384,7 @@ int kh_job_wait(struct kh_file *kf, void *arg)
 	if (a->flags || a->reason_pad || a->reserved)
 		return -EINVAL;
 	mutex_lock(&kf->lock);
-	job = kh_xa_load(&kf->jobs, a->job_id);
+	job = xa_load(&kf->jobs, a->job_id);
 	if (job)
 		refcount_inc(&job->ref);	/* this waiter's */
 	mutex_unlock(&kf->lock);
@@ -401,8 +401,8 @@ int kh_job_wait(struct kh_file *kf, void *arg)
 		kh_job_report(job, a);
 		/* forget it, unless another thread of the file got there first */
 		mutex_lock(&kf->lock);
-		if (kh_xa_load(&kf->jobs, job->id) == job) {
-			kh_xa_erase(&kf->jobs, job->id);
+		if (xa_load(&kf->jobs, job->id) == job) {
+			xa_erase(&kf->jobs, job->id);
 			kf->n_jobs--;
 			kf->reaped_ns += a->device_ns;
 			kf->reaped_jobs++;
@@ -421,8 +421,8 @@ void kh_job_release_all(struct kh_file *kf)
 	unsigned long id;
 
 	lockdep_assert_held(&kf->lock);
-	kh_xa_for_each(&kf->jobs, id, job) {
-		kh_xa_erase(&kf->jobs, id);
+	xa_for_each(&kf->jobs, id, job) {
+		xa_erase(&kf->jobs, id);
 		mutex_lock(&job->mesh->lock);
 		if (READ_ONCE(job->status) == KOHAKU_JOB_QUEUED)
 			kh_job_abort(job, KOHAKU_JOB_WHY_NONE, "its file was closed");

@@ -167,7 +167,7 @@ bool kh_fence_remove_callback(struct kh_fence *f, struct kh_fence_cb *cb)
 void kh_os_file_init(struct kh_os_file *of)
 {
 	pthread_mutex_init(&of->lock, NULL);
-	kh_xa_init(&of->syncobjs);
+	xa_init_flags(&of->syncobjs, XA_FLAGS_ALLOC1);
 	of->next_handle = 1;
 }
 
@@ -184,11 +184,11 @@ void kh_os_file_fini(struct kh_os_file *of)
 	struct kh_syncobj *so;
 	unsigned long i;
 
-	kh_xa_for_each(&of->syncobjs, i, so) {
-		kh_xa_erase(&of->syncobjs, i);
+	xa_for_each(&of->syncobjs, i, so) {
+		xa_erase(&of->syncobjs, i);
 		kh_syncobj_unref(so);
 	}
-	kh_xa_destroy(&of->syncobjs);
+	xa_destroy(&of->syncobjs);
 	pthread_mutex_destroy(&of->lock);
 }
 
@@ -197,7 +197,7 @@ struct kh_syncobj *kh_syncobj_find(struct kh_os_file *of, u32 handle)
 	struct kh_syncobj *so;
 
 	pthread_mutex_lock(&of->lock);
-	so = kh_xa_load(&of->syncobjs, handle);
+	so = xa_load(&of->syncobjs, handle);
 	if (so)
 		__atomic_add_fetch(&so->ref, 1, __ATOMIC_RELAXED);
 	pthread_mutex_unlock(&of->lock);
@@ -262,12 +262,14 @@ int kh_syncobj_create(struct kh_os_file *of, bool signaled, u32 *handle)
 		kh_fence_signal(so->fence, 0);
 	}
 	pthread_mutex_lock(&of->lock);
-	ret = kh_xa_alloc_cyclic(&of->syncobjs, handle, so, U32_MAX,
-				 &of->next_handle);
+	ret = xa_alloc_cyclic(&of->syncobjs, handle, so, XA_LIMIT(1, U32_MAX),
+			      &of->next_handle, GFP_KERNEL);
 	pthread_mutex_unlock(&of->lock);
-	if (ret)
+	if (ret < 0) {
 		kh_syncobj_unref(so);
-	return ret;
+		return ret;
+	}
+	return 0;
 }
 
 int kh_syncobj_destroy(struct kh_os_file *of, u32 handle)
@@ -275,7 +277,7 @@ int kh_syncobj_destroy(struct kh_os_file *of, u32 handle)
 	struct kh_syncobj *so;
 
 	pthread_mutex_lock(&of->lock);
-	so = kh_xa_erase(&of->syncobjs, handle);
+	so = xa_erase(&of->syncobjs, handle);
 	pthread_mutex_unlock(&of->lock);
 	if (!so)
 		return -EINVAL;		/* as drm_syncobj_destroy() */

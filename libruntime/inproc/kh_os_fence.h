@@ -19,7 +19,7 @@ struct kh_syncobj {
 /* the host's open file: its syncobj handles */
 struct kh_os_file {
 	pthread_mutex_t lock;
-	struct kh_xa syncobjs;		/* handle -> struct kh_syncobj */
+	struct xarray syncobjs;		/* handle -> struct kh_syncobj */
 	u32 next_handle;
 };
 

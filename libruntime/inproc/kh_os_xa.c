@@ -1,27 +1,27 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * The subset of the kernel's xarray the driver core uses (kh_os.h), for
- * userspace: a sorted array of ids with binary search.  Tables hold at most
- * a few thousand entries (BOs and unwaited jobs of one file).
+ * The kernel's xarray for the userspace builds of driver/core
+ * (<linux/xarray.h> in libruntime/inproc/include/), the part the core and
+ * the in-process host's syncobj table use: a sorted array of ids with
+ * binary search.  Tables hold at most a few thousand entries (BOs and
+ * unwaited jobs of one file, syncobjs of one file).
  */
+#include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
-#include "kh_os.h"
+#include <linux/minmax.h>
+#include <linux/xarray.h>
 
-void kh_xa_init(struct kh_xa *xa)
-{
-	memset(xa, 0, sizeof(*xa));
-}
-
-void kh_xa_destroy(struct kh_xa *xa)
+void kh_os_xa_destroy(struct xarray *xa)
 {
 	free(xa->ids);
 	free(xa->ptrs);
-	memset(xa, 0, sizeof(*xa));
+	xa_init_flags(xa, xa->flags);
 }
 
 /* the position of the first id >= id */
-static unsigned int kh_xa_pos(const struct kh_xa *xa, unsigned long id)
+static unsigned int kh_os_xa_pos(const struct xarray *xa, unsigned long id)
 {
 	unsigned int lo = 0, hi = xa->n;
 
@@ -36,16 +36,16 @@ static unsigned int kh_xa_pos(const struct kh_xa *xa, unsigned long id)
 	return lo;
 }
 
-void *kh_xa_load(struct kh_xa *xa, unsigned long id)
+void *kh_os_xa_load(struct xarray *xa, unsigned long id)
 {
-	unsigned int i = kh_xa_pos(xa, id);
+	unsigned int i = kh_os_xa_pos(xa, id);
 
 	return i < xa->n && xa->ids[i] == id ? xa->ptrs[i] : NULL;
 }
 
-void *kh_xa_erase(struct kh_xa *xa, unsigned long id)
+void *kh_os_xa_erase(struct xarray *xa, unsigned long id)
 {
-	unsigned int i = kh_xa_pos(xa, id);
+	unsigned int i = kh_os_xa_pos(xa, id);
 	void *p;
 
 	if (i >= xa->n || xa->ids[i] != id)
@@ -57,7 +57,8 @@ void *kh_xa_erase(struct kh_xa *xa, unsigned long id)
 	return p;
 }
 
-static int kh_xa_put_at(struct kh_xa *xa, unsigned int i, unsigned long id, void *p)
+static int kh_os_xa_put_at(struct xarray *xa, unsigned int i, unsigned long id,
+			   void *p)
 {
 	if (xa->n == xa->cap) {
 		unsigned int cap = xa->cap ? xa->cap * 2 : 16;
@@ -81,37 +82,66 @@ static int kh_xa_put_at(struct kh_xa *xa, unsigned int i, unsigned long id, void
 	return 0;
 }
 
-int kh_xa_insert(struct kh_xa *xa, unsigned long id, void *p)
+int kh_os_xa_insert(struct xarray *xa, unsigned long id, void *p)
 {
-	unsigned int i = kh_xa_pos(xa, id);
+	unsigned int i = kh_os_xa_pos(xa, id);
 
 	if (i < xa->n && xa->ids[i] == id)
 		return -EBUSY;
-	return kh_xa_put_at(xa, i, id, p);
+	return kh_os_xa_put_at(xa, i, id, p);
 }
 
-/* as xa_alloc_cyclic: a free id in 1..max from *next on, wrapping */
-int kh_xa_alloc_cyclic(struct kh_xa *xa, u32 *id, void *p, u32 max, u32 *next)
-{
-	unsigned long want = *next < 1 || *next > max ? 1 : *next;
-	unsigned int i, tries;
+/* the last allocation's *next overflowed to 0: the next one has wrapped */
+#define KH_OS_XA_WRAPPED	(1u << 8)
 
-	if (xa->n >= max)
+/* at the first free id in [limit.min, limit.max]; -EBUSY when none is */
+static int kh_os_xa_alloc(struct xarray *xa, u32 *id, void *p,
+			  struct xa_limit limit)
+{
+	unsigned int i = kh_os_xa_pos(xa, limit.min);
+	u64 want = limit.min;
+	int ret;
+
+	for (; i < xa->n && xa->ids[i] == want; i++)
+		want++;
+	if (want > limit.max)
 		return -EBUSY;
-	for (tries = 0; tries <= xa->n; tries++) {
-		i = kh_xa_pos(xa, want);
-		if (i >= xa->n || xa->ids[i] != want)
-			break;
-		want = want >= max ? 1 : want + 1;
-	}
-	*id = (u32)want;
-	*next = want >= max ? 1 : (u32)want + 1;
-	return kh_xa_put_at(xa, i, want, p);
+	ret = kh_os_xa_put_at(xa, i, want, p);
+	if (!ret)
+		*id = (u32)want;
+	return ret;
 }
 
-void *kh_xa_find(struct kh_xa *xa, unsigned long *id)
+/* the kernel's __xa_alloc_cyclic(), step for step */
+int kh_os_xa_alloc_cyclic(struct xarray *xa, u32 *id, void *p,
+			  struct xa_limit limit, u32 *next)
 {
-	unsigned int i = kh_xa_pos(xa, *id);
+	u32 min = limit.min;
+	int ret;
+
+	limit.min = max_t(u32, min, *next);
+	ret = kh_os_xa_alloc(xa, id, p, limit);
+	if ((xa->flags & KH_OS_XA_WRAPPED) && ret == 0) {
+		xa->flags &= ~KH_OS_XA_WRAPPED;
+		ret = 1;
+	}
+	if (ret < 0 && limit.min > min) {
+		limit.min = min;
+		ret = kh_os_xa_alloc(xa, id, p, limit);
+		if (ret == 0)
+			ret = 1;
+	}
+	if (ret >= 0) {
+		*next = *id + 1;
+		if (*next == 0)
+			xa->flags |= KH_OS_XA_WRAPPED;
+	}
+	return ret;
+}
+
+void *kh_os_xa_find(struct xarray *xa, unsigned long *id)
+{
+	unsigned int i = kh_os_xa_pos(xa, *id);
 
 	if (i >= xa->n)
 		return NULL;
