@@ -47,7 +47,7 @@ struct kohaku_device {
 	/* sim */
 	struct kh_rt_sim *sim;
 	struct kh_file *kf;
-	struct kh_os_file *of;	/* its syncobjs */
+	struct drm_file *of;	/* the in-process host's open file: its syncobjs */
 
 	struct drm_kohaku_get_info info;	/* read at open */
 

@@ -77,6 +77,14 @@ work_struct libruntime/inproc/include/linux/workqueue.h
 workqueue_struct libruntime/inproc/kh_os_workqueue.c
 xarray libruntime/inproc/include/linux/xarray.h
 xa_limit libruntime/inproc/include/linux/xarray.h
+dma_fence libruntime/inproc/include/linux/dma-fence.h
+dma_fence_cb libruntime/inproc/include/linux/dma-fence.h
+dma_fence_func_t libruntime/inproc/include/linux/dma-fence.h
+dma_fence_ops libruntime/inproc/include/linux/dma-fence.h
+spinlock libruntime/inproc/include/linux/spinlock.h
+spinlock_t libruntime/inproc/include/linux/spinlock.h
+drm_file libruntime/inproc/include/drm/drm_file.h
+drm_syncobj libruntime/inproc/include/drm/drm_syncobj.h
 '
 
 # wrong prefixes found when this check was written, to be renamed by the

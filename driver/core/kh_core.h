@@ -15,6 +15,7 @@
 
 struct kh_device;
 struct kh_file;
+struct drm_file;
 
 /**
  * kh_device_probe() - bring up a card
@@ -48,12 +49,12 @@ void kh_device_remove(struct kh_device *kd);
 /**
  * kh_file_open() - a new open file on a device
  * @kd: the device.
- * @of: the host's file, whose syncobjs SUBMIT's in/out fences name.
+ * @file: the host's file, whose syncobjs SUBMIT's in/out fences name.
  * @out: the new file.
  *
  * Return: 0 or -ENOMEM.
  */
-int kh_file_open(struct kh_device *kd, struct kh_os_file *of,
+int kh_file_open(struct kh_device *kd, struct drm_file *file,
 		 struct kh_file **out);
 /**
  * kh_file_close() - close a file

@@ -96,7 +96,7 @@ static int kh_mesh_bringup(struct kh_device *kd, struct kh_mesh *m)
 		ret = kh_dxa_mesh_init(m);
 	if (ret)
 		return ret;
-	m->fence_context = kh_fence_context_alloc(1);
+	m->fence_context = dma_fence_context_alloc(1);
 	ret = kh_mem_init(&m->mem, size);
 	m->mem_ready = !ret;
 	return ret;

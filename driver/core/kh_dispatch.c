@@ -99,21 +99,21 @@ enum kh_ready { KH_READY, KH_BLOCKED, KH_GONE };
 static enum kh_ready kh_job_ready(struct kh_mesh *m, struct kh_job *job)
 {
 	while (job->in_next < job->n_in_fences) {
-		struct kh_fence *f = job->in_fences[job->in_next];
+		struct dma_fence *f = job->in_fences[job->in_next];
 		int err;
 
-		if (!kh_fence_is_signaled(f)) {
+		if (!dma_fence_is_signaled(f)) {
 			if (job->in_cb_armed)
 				return KH_BLOCKED;
-			if (!kh_fence_add_callback(f, &job->in_cb, kh_engine_fence_cb)) {
+			if (!dma_fence_add_callback(f, &job->in_cb, kh_engine_fence_cb)) {
 				job->in_cb_armed = true;
 				return KH_BLOCKED;
 			}
 			continue;	/* it signalled meanwhile */
 		}
 		job->in_cb_armed = false;
-		err = kh_fence_error(f);
-		if (err) {
+		err = dma_fence_get_status(f);
+		if (err < 0) {
 			kh_info(m->kd, "mesh %u: job %llu aborted: in-fence %u signalled error %d\n",
 				m->id, job->id, job->in_next, err);
 			kh_job_abort(job, KOHAKU_JOB_WHY_IN_FENCE,

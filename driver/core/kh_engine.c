@@ -184,7 +184,7 @@ void kh_engine_kick(struct kh_device *kd)
 }
 
 /* A queued job's in-fence signalled: the engine looks at it again. */
-void kh_engine_fence_cb(struct kh_fence_cb *cb)
+void kh_engine_fence_cb(struct dma_fence *f, struct dma_fence_cb *cb)
 {
 	struct kh_job *job = container_of(cb, struct kh_job, in_cb);
 

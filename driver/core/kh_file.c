@@ -5,7 +5,7 @@
  */
 #include "kh_priv.h"
 
-int kh_file_open(struct kh_device *kd, struct kh_os_file *of,
+int kh_file_open(struct kh_device *kd, struct drm_file *file,
 		 struct kh_file **out)
 {
 	struct kh_file *kf = kzalloc(sizeof(*kf), GFP_KERNEL);
@@ -13,7 +13,7 @@ int kh_file_open(struct kh_device *kd, struct kh_os_file *of,
 	if (!kf)
 		return -ENOMEM;
 	kf->kd = kd;
-	kf->of = of;
+	kf->file = file;
 	mutex_init(&kf->lock);
 	xa_init_flags(&kf->bos, XA_FLAGS_ALLOC1);
 	xa_init_flags(&kf->jobs, XA_FLAGS_ALLOC1);

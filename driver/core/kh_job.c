@@ -10,6 +10,43 @@
  */
 #include "kh_priv.h"
 
+/*
+ * A job's fence: a dma_fence on its mesh's timeline (one context a mesh,
+ * seqno the mesh's count of jobs), signalled when the job is final, with
+ * -EIO unless it is DONE.  Applications wait on it through a syncobj; any
+ * driver's dma_fence can be a job's in-fence.
+ */
+struct kh_fence {
+	struct dma_fence base;	/* first: dma_fence_free() frees the whole */
+	spinlock_t lock;
+};
+
+static const char *kh_fence_driver_name(struct dma_fence *f)
+{
+	return "kohaku";
+}
+
+static const char *kh_fence_timeline_name(struct dma_fence *f)
+{
+	return "mesh";
+}
+
+static const struct dma_fence_ops kh_fence_ops = {
+	.get_driver_name = kh_fence_driver_name,
+	.get_timeline_name = kh_fence_timeline_name,
+};
+
+struct dma_fence *kh_fence_create(u64 context, u64 seqno)
+{
+	struct kh_fence *f = kzalloc(sizeof(*f), GFP_KERNEL);
+
+	if (!f)
+		return NULL;
+	spin_lock_init(&f->lock);
+	dma_fence_init(&f->base, &kh_fence_ops, &f->lock, context, seqno);
+	return &f->base;
+}
+
 bool kh_job_is_final(const struct kh_job *job)
 {
 	return smp_load_acquire(&job->status) >= KOHAKU_JOB_DONE;
@@ -22,9 +59,8 @@ void kh_job_put(struct kh_job *job)
 	if (!refcount_dec_and_test(&job->ref))
 		return;
 	for (i = 0; i < job->n_in_fences; i++)
-		kh_fence_put(job->in_fences[i]);
-	if (job->fence)
-		kh_fence_put(job->fence);
+		dma_fence_put(job->in_fences[i]);
+	dma_fence_put(job->fence);
 	kvfree(job->in_fences);
 	kvfree(job->insts);
 	kvfree(job->segs);
@@ -64,8 +100,11 @@ void kh_job_finalize(struct kh_job *job, u32 status)
 	lockdep_assert_held(&m->lock);
 	m->jobs_pending--;
 	m->jobs_done++;
-	if (job->fence)
-		kh_fence_signal(job->fence, status == KOHAKU_JOB_DONE ? 0 : -EIO);
+	if (job->fence) {
+		if (status != KOHAKU_JOB_DONE)
+			dma_fence_set_error(job->fence, -EIO);
+		dma_fence_signal(job->fence);
+	}
 	/* after the outcome: a reader that sees it final sees the outcome */
 	smp_store_release(&job->status, status);
 	kh_trace_job(kd->osdev, KH_TRACE_RETIRE, m->id, job->id, status);
@@ -116,7 +155,7 @@ void kh_job_abort(struct kh_job *job, u32 code, const char *why)
 	lockdep_assert_held(&m->lock);
 	list_del(&job->mesh_link);
 	if (job->in_cb_armed)
-		kh_fence_remove_callback(job->in_fences[job->in_next], &job->in_cb);
+		dma_fence_remove_callback(job->in_fences[job->in_next], &job->in_cb);
 	job->in_cb_armed = false;
 	kh_dbg(m->kd, "mesh %u: job %llu aborted: %s\n", m->id, job->id, why);
 	kh_job_end_aborted(job, code, why);

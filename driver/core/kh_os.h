@@ -16,6 +16,7 @@
 #include <linux/types.h>
 #include <linux/compiler.h>
 #include <linux/delay.h>
+#include <linux/dma-fence.h>
 #include <linux/errno.h>
 #include <linux/jiffies.h>
 #include <linux/kernel.h>
@@ -49,7 +50,6 @@
 #include <linux/xarray.h>
 #include <linux/refcount.h>
 #include <linux/compiler.h>
-#include <linux/dma-fence.h>
 #include <linux/crc32.h>
 
 /* CRC-32 (IEEE 802.3) as zlib's crc32(): start with 0, chain the result. */
@@ -147,58 +147,6 @@ void kh_user_dma_unmap(struct kh_user_dma *u);
  */
 bool kh_work_claim(struct workqueue_struct *wq, struct work_struct *w);
 void kh_work_unclaim(struct workqueue_struct *wq, struct work_struct *w);
-
-/* ---- fences and the host file's syncobjs (both hosts) ---- */
-
-/*
- * A fence: the kernel's struct dma_fence (any driver's, for in-fences), or
- * the in-process host's own.  The core makes one per job and signals it
- * when the job is final; applications wait on it through a syncobj of
- * their open file (DRM_IOCTL_SYNCOBJ_*), which the host owns.
- */
-struct kh_fence;
-struct kh_fence_cb;
-/* one callback slot, embedded by the core where it waits for a fence */
-struct kh_fence_cb {
-#ifdef __KERNEL__
-	struct dma_fence_cb base;
-#else
-	struct kh_fence_cb *next;
-#endif
-	void (*func)(struct kh_fence_cb *cb);
-};
-
-/* fence contexts: n consecutive timelines */
-u64 kh_fence_context_alloc(unsigned int n);
-/* a new unsignalled fence on a timeline; NULL without memory */
-struct kh_fence *kh_fence_create(u64 context, u64 seqno);
-void kh_fence_put(struct kh_fence *f);
-/* signal, with 0 or a negative errno the waiters see as the fence's error */
-void kh_fence_signal(struct kh_fence *f, int error);
-bool kh_fence_is_signaled(struct kh_fence *f);
-/* once signalled: 0 or the error it was signalled with */
-int kh_fence_error(struct kh_fence *f);
-/*
- * Call func(cb) once f signals, from the signalling context (it may not
- * sleep).  -ENOENT when f has signalled already (func is not called).
- */
-int kh_fence_add_callback(struct kh_fence *f, struct kh_fence_cb *cb,
-			  void (*func)(struct kh_fence_cb *cb));
-/* true when cb was still pending and is now removed */
-bool kh_fence_remove_callback(struct kh_fence *f, struct kh_fence_cb *cb);
-
-/* The host's open file: a struct drm_file in the kernel. */
-struct kh_os_file;
-struct kh_syncobj;
-/* the syncobj of a handle (a reference), or NULL */
-struct kh_syncobj *kh_syncobj_find(struct kh_os_file *of, u32 handle);
-void kh_syncobj_put(struct kh_syncobj *so);
-void kh_syncobj_replace_fence(struct kh_syncobj *so, struct kh_fence *f);
-/*
- * The fence a syncobj holds now (a reference): -ENOENT no such handle,
- * -EINVAL the syncobj holds no fence.
- */
-int kh_syncobj_fence(struct kh_os_file *of, u32 handle, struct kh_fence **out);
 
 /* ---- the driver's timeline (both hosts) ---- */
 

@@ -251,11 +251,11 @@ struct kh_job {
 	u64 t_start, t_end, deadline;
 
 	/* fences: the job's own, and what it waits for before dispatch */
-	struct kh_fence *fence;
-	struct kh_fence **in_fences;
+	struct dma_fence *fence;
+	struct dma_fence **in_fences;
 	u32 n_in_fences;
 	u32 in_next;		/* the first in-fence not seen signalled */
-	struct kh_fence_cb in_cb;
+	struct dma_fence_cb in_cb;
 	bool in_cb_armed;
 
 	/* CU_DATA sent before the first instruction (KH_RUN_DATA) */
@@ -316,7 +316,7 @@ struct kh_deferred {
 
 struct kh_file {
 	struct kh_device *kd;
-	struct kh_os_file *of;	/* the host's file: its syncobjs */
+	struct drm_file *file;	/* the host's file: its syncobjs */
 	struct mutex lock;
 	struct xarray bos;		/* handle -> struct kh_bo */
 	u32 next_handle;
@@ -505,6 +505,8 @@ int kh_job_run_internal(struct kh_node *n, const struct kohaku_inst *insts,
 			u32 n_insts, u64 timeout_ns, u32 *status, u32 *fault);
 
 /* kh_job.c: the job object, its references and its ends */
+/* a job's fence, on a mesh's timeline; NULL without memory */
+struct dma_fence *kh_fence_create(u64 context, u64 seqno);
 void kh_job_put(struct kh_job *job);
 bool kh_job_is_final(const struct kh_job *job);
 /* a job's outcome is known: status published, fence signalled, waiters woken */
@@ -565,7 +567,7 @@ void kh_engine_fini(struct kh_device *kd);
 void kh_engine_destroy(struct kh_device *kd);
 void kh_engine_kick(struct kh_device *kd);
 /* an in-fence's callback (kh_dispatch.c arms it): kicks the engine */
-void kh_engine_fence_cb(struct kh_fence_cb *cb);
+void kh_engine_fence_cb(struct dma_fence *f, struct dma_fence_cb *cb);
 /* Sleep until the job is final, its deadline in device time, or unplug. */
 int kh_engine_wait_job(struct kh_device *kd, struct kh_job *job,
 		       u64 deadline);

@@ -8,6 +8,8 @@
  * engine (kh_dispatch.c) and the job object (kh_job.c); nothing below
  * calls up into this file.
  */
+#include <drm/drm_syncobj.h>
+
 #include "kh_priv.h"
 
 static int kh_check_program(struct kh_device *kd, const struct drm_kohaku_program *p,
@@ -154,7 +156,8 @@ static int kh_job_in_fences(struct kh_file *kf, const struct drm_kohaku_submit *
 	ret = copy_from_user(handles, u64_to_user_ptr(a->in_syncobjs_ptr),
 			     sizeof(*handles) * a->n_in_syncobjs) ? -EFAULT : 0;
 	for (i = 0; !ret && i < a->n_in_syncobjs; i++) {
-		ret = kh_syncobj_fence(kf->of, handles[i], &job->in_fences[i]);
+		ret = drm_syncobj_find_fence(kf->file, handles[i], 0, 0,
+					     &job->in_fences[i]);
 		if (ret)
 			kh_dbg(kd, "SUBMIT: in-syncobj %u (handle %u): %s\n", i,
 			       handles[i], ret == -ENOENT ? "no such syncobj" :
@@ -284,7 +287,7 @@ int kh_job_submit(struct kh_file *kf, void *arg)
 {
 	struct drm_kohaku_submit *a = arg;
 	struct kh_device *kd = kf->kd;
-	struct kh_syncobj *out = NULL;
+	struct drm_syncobj *out = NULL;
 	struct kh_job *job;
 	struct kh_mesh *m;
 	int ret;
@@ -305,7 +308,7 @@ int kh_job_submit(struct kh_file *kf, void *arg)
 	if (!ret)
 		ret = kh_job_in_fences(kf, a, job);
 	if (!ret && a->out_syncobj) {
-		out = kh_syncobj_find(kf->of, a->out_syncobj);
+		out = drm_syncobj_find(kf->file, a->out_syncobj);
 		if (!out) {
 			kh_dbg(kd, "SUBMIT: out-syncobj %u: no such syncobj\n", a->out_syncobj);
 			ret = -ENOENT;
@@ -344,15 +347,15 @@ int kh_job_submit(struct kh_file *kf, void *arg)
 	mutex_unlock(&kf->lock);
 
 	if (out) {
-		kh_syncobj_replace_fence(out, job->fence);
-		kh_syncobj_put(out);
+		drm_syncobj_replace_fence(out, job->fence);
+		drm_syncobj_put(out);
 	}
 	a->job_id = job->id;
 	kh_engine_kick(kd);
 	return 0;
 fail:
 	if (out)
-		kh_syncobj_put(out);
+		drm_syncobj_put(out);
 	kh_job_put(job);
 	return ret;
 }

@@ -23,26 +23,26 @@
 
 #define KH_INPROC_MAX_HANDLES	4096
 
-static int inproc_syncobj_create(struct kh_os_file *of, void *arg)
+static int inproc_syncobj_create(struct drm_file *file, void *arg)
 {
 	struct drm_syncobj_create *a = arg;
 
 	if (a->flags & ~DRM_SYNCOBJ_CREATE_SIGNALED)
 		return -EINVAL;
-	return kh_syncobj_create(of, a->flags & DRM_SYNCOBJ_CREATE_SIGNALED,
+	return kh_os_syncobj_create(file, a->flags & DRM_SYNCOBJ_CREATE_SIGNALED,
 				 &a->handle);
 }
 
-static int inproc_syncobj_destroy(struct kh_os_file *of, void *arg)
+static int inproc_syncobj_destroy(struct drm_file *file, void *arg)
 {
 	struct drm_syncobj_destroy *a = arg;
 
 	if (a->pad)
 		return -EINVAL;
-	return kh_syncobj_destroy(of, a->handle);
+	return kh_os_syncobj_destroy(file, a->handle);
 }
 
-static int inproc_syncobj_handle_to_fd(struct kh_os_file *of, void *arg)
+static int inproc_syncobj_handle_to_fd(struct drm_file *file, void *arg)
 {
 	struct drm_syncobj_handle *a = arg;
 
@@ -51,7 +51,7 @@ static int inproc_syncobj_handle_to_fd(struct kh_os_file *of, void *arg)
 	/* a syncobj itself as a file only means something to a kernel */
 	if (a->flags != DRM_SYNCOBJ_HANDLE_TO_FD_FLAGS_EXPORT_SYNC_FILE)
 		return -EINVAL;
-	return kh_syncobj_export_fd(of, a->handle, &a->fd);
+	return kh_os_syncobj_export_fd(file, a->handle, &a->fd);
 }
 
 /* the handles of a SYNCOBJ_WAIT / _RESET / _SIGNAL, copied in */
@@ -72,7 +72,7 @@ static int inproc_handles(u64 ptr, u32 count, u32 **out)
 	return 0;
 }
 
-static int inproc_syncobj_wait(struct kh_os_file *of, void *arg)
+static int inproc_syncobj_wait(struct drm_file *file, void *arg)
 {
 	struct drm_syncobj_wait *a = arg;
 	u32 *h, first = 0;
@@ -84,7 +84,7 @@ static int inproc_syncobj_wait(struct kh_os_file *of, void *arg)
 	ret = inproc_handles(a->handles, a->count_handles, &h);
 	if (ret)
 		return ret;
-	ret = kh_syncobj_wait(of, h, a->count_handles, a->timeout_nsec,
+	ret = kh_os_syncobj_wait(file, h, a->count_handles, a->timeout_nsec,
 			      a->flags & DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL,
 			      a->flags & DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT,
 			      &first);
@@ -94,7 +94,7 @@ static int inproc_syncobj_wait(struct kh_os_file *of, void *arg)
 	return ret;
 }
 
-static int inproc_syncobj_array(struct kh_os_file *of, void *arg, bool signal)
+static int inproc_syncobj_array(struct drm_file *file, void *arg, bool signal)
 {
 	struct drm_syncobj_array *a = arg;
 	u32 *h, i;
@@ -106,25 +106,25 @@ static int inproc_syncobj_array(struct kh_os_file *of, void *arg, bool signal)
 	if (ret)
 		return ret;
 	for (i = 0; !ret && i < a->count_handles; i++)
-		ret = kh_syncobj_set(of, h[i], signal);
+		ret = kh_os_syncobj_set(file, h[i], signal);
 	free(h);
 	return ret;
 }
 
-static int inproc_syncobj_reset(struct kh_os_file *of, void *arg)
+static int inproc_syncobj_reset(struct drm_file *file, void *arg)
 {
-	return inproc_syncobj_array(of, arg, false);
+	return inproc_syncobj_array(file, arg, false);
 }
 
-static int inproc_syncobj_signal(struct kh_os_file *of, void *arg)
+static int inproc_syncobj_signal(struct drm_file *file, void *arg)
 {
-	return inproc_syncobj_array(of, arg, true);
+	return inproc_syncobj_array(file, arg, true);
 }
 
 static const struct kh_rt_inproc_ioctl {
 	unsigned int cmd;
 	const char *name;
-	int (*fn)(struct kh_os_file *of, void *arg);
+	int (*fn)(struct drm_file *file, void *arg);
 } kh_rt_inproc_ioctls[] = {
 	{ DRM_IOCTL_SYNCOBJ_CREATE, "SYNCOBJ_CREATE", inproc_syncobj_create },
 	{ DRM_IOCTL_SYNCOBJ_DESTROY, "SYNCOBJ_DESTROY", inproc_syncobj_destroy },
@@ -186,9 +186,9 @@ static int inproc_call(unsigned int cmd, unsigned int drv_cmd, void *uarg,
 
 struct kh_rt_inproc_ctx {
 	struct kh_file *kf;
-	struct kh_os_file *of;
+	struct drm_file *file;
 	unsigned int index;
-	int (*fn)(struct kh_os_file *of, void *arg);
+	int (*fn)(struct drm_file *file, void *arg);
 };
 
 static int inproc_driver_call(void *ctx, void *kdata)
@@ -202,13 +202,13 @@ static int inproc_core_call(void *ctx, void *kdata)
 {
 	struct kh_rt_inproc_ctx *c = ctx;
 
-	return c->fn(c->of, kdata);
+	return c->fn(c->file, kdata);
 }
 
-int kh_inproc_ioctl(struct kh_file *kf, struct kh_os_file *of,
+int kh_inproc_ioctl(struct kh_file *kf, struct drm_file *file,
 		    unsigned int cmd, void *uarg)
 {
-	struct kh_rt_inproc_ctx c = { .kf = kf, .of = of };
+	struct kh_rt_inproc_ctx c = { .kf = kf, .file = file };
 	const struct kh_ioctl_desc *d;
 	unsigned int i;
 	int ret;

@@ -6,11 +6,11 @@
 #include "rt_internal.h"
 
 struct kh_file;
-struct kh_os_file;
+struct drm_file;
 
-/* cmd on kf (driver range) or of (the DRM core's syncobjs): 0 or -errno */
+/* cmd on kf (driver range) or file (the DRM core's syncobjs): 0 or -errno */
 KH_RT_HIDDEN
-int kh_inproc_ioctl(struct kh_file *kf, struct kh_os_file *of,
+int kh_inproc_ioctl(struct kh_file *kf, struct drm_file *file,
 		    unsigned int cmd, void *uarg);
 
 #endif /* KH_INPROC_DRM_H */

@@ -1,83 +1,82 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * Fences and syncobjs for the in-process host (kh_os_fence.h): dma_fence,
- * drm_syncobj and sync_file semantics in one process.
+ * The kernel's dma_fence and drm_syncobj for the userspace builds of
+ * driver/core (<linux/dma-fence.h>, <drm/drm_syncobj.h> in
+ * libruntime/inproc/include/), and the in-process host's syncobj ioctls
+ * and sync_file export on top (kh_os_fence.h): dma_fence, drm_syncobj and
+ * sync_file semantics in one process.
  *
  * One lock covers every fence of the process, and one condition variable
  * is broadcast on every signal, so a wait on many fences is a loop over
  * flags.  Callbacks run with that lock held, as dma_fence callbacks run
- * under the fence's lock: once kh_fence_remove_callback() returns, the
+ * under the fence's lock: once dma_fence_remove_callback() returns, the
  * callback is not running.  A fence exported as a file descriptor owns an
  * eventfd that becomes readable when it signals; the caller gets a dup of
  * it, so closing theirs never touches ours.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
 #include <fcntl.h>
 #include <sys/eventfd.h>
 
+#include <linux/kernel.h>
+
 #include "kh_os_fence.h"
 
-struct kh_fence {
-	unsigned int ref;
-	u64 context, seqno;
-	bool signaled;
-	int error;
-	struct kh_fence_cb *cbs;
-	int efd;		/* -1 until exported */
-};
+static pthread_mutex_t kh_os_fence_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t kh_os_fence_cond;
+static pthread_once_t kh_os_fence_once = PTHREAD_ONCE_INIT;
+static u64 kh_os_fence_next_context = 1;
 
-static pthread_mutex_t kh_fence_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t kh_fence_cond;
-static pthread_once_t kh_fence_once = PTHREAD_ONCE_INIT;
-static u64 kh_fence_next_context = 1;
-
-static void kh_fence_init_cond(void)
+static void kh_os_fence_init_cond(void)
 {
 	pthread_condattr_t a;
 
 	pthread_condattr_init(&a);
 	pthread_condattr_setclock(&a, CLOCK_MONOTONIC);
-	pthread_cond_init(&kh_fence_cond, &a);
+	pthread_cond_init(&kh_os_fence_cond, &a);
 	pthread_condattr_destroy(&a);
 }
 
-u64 kh_fence_context_alloc(unsigned int n)
+/* under kh_os_fence_lock */
+static bool kh_os_fence_done(const struct dma_fence *f)
 {
-	return __atomic_fetch_add(&kh_fence_next_context, n, __ATOMIC_RELAXED);
+	return f->flags & (1UL << DMA_FENCE_FLAG_SIGNALED_BIT);
 }
 
-struct kh_fence *kh_fence_create(u64 context, u64 seqno)
+u64 kh_os_fence_context_alloc(unsigned int num)
 {
-	struct kh_fence *f = calloc(1, sizeof(*f));
+	return __atomic_fetch_add(&kh_os_fence_next_context, num, __ATOMIC_RELAXED);
+}
 
-	if (!f)
-		return NULL;
-	pthread_once(&kh_fence_once, kh_fence_init_cond);
-	f->ref = 1;
+void kh_os_fence_init(struct dma_fence *f, const struct dma_fence_ops *ops,
+		      spinlock_t *lock, u64 context, u64 seqno)
+{
+	pthread_once(&kh_os_fence_once, kh_os_fence_init_cond);
+	f->lock = lock;
+	f->ops = ops;
+	INIT_LIST_HEAD(&f->cb_list);
 	f->context = context;
 	f->seqno = seqno;
+	f->flags = 0;
+	refcount_set(&f->refcount, 1);
+	f->error = 0;
 	f->efd = -1;
-	return f;
 }
 
-static struct kh_fence *kh_fence_get(struct kh_fence *f)
+void kh_os_fence_release(struct dma_fence *f)
 {
-	__atomic_add_fetch(&f->ref, 1, __ATOMIC_RELAXED);
-	return f;
-}
-
-void kh_fence_put(struct kh_fence *f)
-{
-	if (!f || __atomic_sub_fetch(&f->ref, 1, __ATOMIC_ACQ_REL))
-		return;
 	if (f->efd >= 0)
 		close(f->efd);
-	free(f);
+	if (f->ops && f->ops->release)
+		f->ops->release(f);
+	else
+		free(f);
 }
 
-static void kh_fence_notify_fd(int efd)
+static void kh_os_fence_notify_fd(int efd)
 {
 	u64 one = 1;
 	ssize_t n;
@@ -87,230 +86,253 @@ static void kh_fence_notify_fd(int efd)
 	(void)n;
 }
 
-void kh_fence_signal(struct kh_fence *f, int error)
+int kh_os_fence_signal(struct dma_fence *f)
 {
-	struct kh_fence_cb *cb, *next;
+	struct dma_fence_cb *cb, *next;
+	struct list_head cbs;
 
-	pthread_mutex_lock(&kh_fence_lock);
-	if (f->signaled) {
-		pthread_mutex_unlock(&kh_fence_lock);
-		return;
+	pthread_mutex_lock(&kh_os_fence_lock);
+	if (kh_os_fence_done(f)) {
+		pthread_mutex_unlock(&kh_os_fence_lock);
+		return -EINVAL;
 	}
-	f->error = error;
-	f->signaled = true;
+	__atomic_or_fetch(&f->flags, 1UL << DMA_FENCE_FLAG_SIGNALED_BIT,
+			  __ATOMIC_RELEASE);
 	if (f->efd >= 0)
-		kh_fence_notify_fd(f->efd);
-	for (cb = f->cbs, f->cbs = NULL; cb; cb = next) {
-		next = cb->next;
-		cb->func(cb);
+		kh_os_fence_notify_fd(f->efd);
+	/* as the kernel: the list taken whole, each entry reset before its call */
+	INIT_LIST_HEAD(&cbs);
+	if (!list_empty(&f->cb_list)) {
+		cbs.next = f->cb_list.next;
+		cbs.prev = f->cb_list.prev;
+		cbs.next->prev = &cbs;
+		cbs.prev->next = &cbs;
+		INIT_LIST_HEAD(&f->cb_list);
 	}
-	pthread_cond_broadcast(&kh_fence_cond);
-	pthread_mutex_unlock(&kh_fence_lock);
+	list_for_each_entry_safe(cb, next, &cbs, node) {
+		INIT_LIST_HEAD(&cb->node);
+		cb->func(f, cb);
+	}
+	pthread_cond_broadcast(&kh_os_fence_cond);
+	pthread_mutex_unlock(&kh_os_fence_lock);
+	return 0;
 }
 
-bool kh_fence_is_signaled(struct kh_fence *f)
+bool kh_os_fence_is_signaled(struct dma_fence *f)
 {
 	bool s;
 
-	pthread_mutex_lock(&kh_fence_lock);
-	s = f->signaled;
-	pthread_mutex_unlock(&kh_fence_lock);
+	pthread_mutex_lock(&kh_os_fence_lock);
+	s = kh_os_fence_done(f);
+	pthread_mutex_unlock(&kh_os_fence_lock);
 	return s;
 }
 
-int kh_fence_error(struct kh_fence *f)
+int kh_os_fence_get_status(struct dma_fence *f)
 {
-	int e;
+	int s;
 
-	pthread_mutex_lock(&kh_fence_lock);
-	e = f->signaled ? f->error : 0;
-	pthread_mutex_unlock(&kh_fence_lock);
-	return e;
+	pthread_mutex_lock(&kh_os_fence_lock);
+	s = !kh_os_fence_done(f) ? 0 : f->error ? f->error : 1;
+	pthread_mutex_unlock(&kh_os_fence_lock);
+	return s;
 }
 
-int kh_fence_add_callback(struct kh_fence *f, struct kh_fence_cb *cb,
-			  void (*func)(struct kh_fence_cb *cb))
+int kh_os_fence_add_callback(struct dma_fence *f, struct dma_fence_cb *cb,
+			     dma_fence_func_t func)
 {
 	int ret = 0;
 
-	pthread_mutex_lock(&kh_fence_lock);
-	if (f->signaled) {
+	pthread_mutex_lock(&kh_os_fence_lock);
+	if (kh_os_fence_done(f)) {
+		INIT_LIST_HEAD(&cb->node);
 		ret = -ENOENT;
 	} else {
 		cb->func = func;
-		cb->next = f->cbs;
-		f->cbs = cb;
+		list_add_tail(&cb->node, &f->cb_list);
 	}
-	pthread_mutex_unlock(&kh_fence_lock);
+	pthread_mutex_unlock(&kh_os_fence_lock);
 	return ret;
 }
 
-bool kh_fence_remove_callback(struct kh_fence *f, struct kh_fence_cb *cb)
+bool kh_os_fence_remove_callback(struct dma_fence *f, struct dma_fence_cb *cb)
 {
-	struct kh_fence_cb **p;
-	bool found = false;
+	bool pending;
 
-	pthread_mutex_lock(&kh_fence_lock);
-	for (p = &f->cbs; *p; p = &(*p)->next) {
-		if (*p == cb) {
-			*p = cb->next;
-			found = true;
-			break;
-		}
-	}
-	pthread_mutex_unlock(&kh_fence_lock);
-	return found;
+	pthread_mutex_lock(&kh_os_fence_lock);
+	pending = !list_empty(&cb->node);
+	if (pending)
+		list_del_init(&cb->node);
+	pthread_mutex_unlock(&kh_os_fence_lock);
+	return pending;
+}
+
+/* a fence signalled already: what a syncobj created or set signalled holds */
+static const char *kh_os_stub_name(struct dma_fence *f)
+{
+	return "stub";
+}
+
+static const struct dma_fence_ops kh_os_stub_ops = {
+	.get_driver_name = kh_os_stub_name,
+	.get_timeline_name = kh_os_stub_name,
+};
+
+static struct dma_fence *kh_os_fence_stub(void)
+{
+	struct dma_fence *f = calloc(1, sizeof(*f));
+
+	if (!f)
+		return NULL;
+	kh_os_fence_init(f, &kh_os_stub_ops, NULL, 0, 0);
+	kh_os_fence_signal(f);
+	return f;
 }
 
 /* ---- syncobjs ---- */
 
-void kh_os_file_init(struct kh_os_file *of)
+void kh_os_file_init(struct drm_file *file)
 {
-	pthread_mutex_init(&of->lock, NULL);
-	xa_init_flags(&of->syncobjs, XA_FLAGS_ALLOC1);
-	of->next_handle = 1;
+	spin_lock_init(&file->syncobj_table_lock);
+	xa_init_flags(&file->syncobj_xa, XA_FLAGS_ALLOC1);
+	file->next_syncobj_handle = 1;
 }
 
-static void kh_syncobj_unref(struct kh_syncobj *so)
+void kh_os_file_fini(struct drm_file *file)
 {
-	if (__atomic_sub_fetch(&so->ref, 1, __ATOMIC_ACQ_REL))
-		return;
-	kh_fence_put(so->fence);
+	struct drm_syncobj *so;
+	unsigned long i;
+
+	xa_for_each(&file->syncobj_xa, i, so) {
+		xa_erase(&file->syncobj_xa, i);
+		drm_syncobj_put(so);
+	}
+	xa_destroy(&file->syncobj_xa);
+	pthread_mutex_destroy(&file->syncobj_table_lock.m);
+}
+
+void kh_os_syncobj_free(struct drm_syncobj *so)
+{
+	dma_fence_put(so->fence);
 	free(so);
 }
 
-void kh_os_file_fini(struct kh_os_file *of)
+struct drm_syncobj *kh_os_syncobj_find(struct drm_file *file, u32 handle)
 {
-	struct kh_syncobj *so;
-	unsigned long i;
+	struct drm_syncobj *so;
 
-	xa_for_each(&of->syncobjs, i, so) {
-		xa_erase(&of->syncobjs, i);
-		kh_syncobj_unref(so);
-	}
-	xa_destroy(&of->syncobjs);
-	pthread_mutex_destroy(&of->lock);
-}
-
-struct kh_syncobj *kh_syncobj_find(struct kh_os_file *of, u32 handle)
-{
-	struct kh_syncobj *so;
-
-	pthread_mutex_lock(&of->lock);
-	so = xa_load(&of->syncobjs, handle);
+	spin_lock(&file->syncobj_table_lock);
+	so = xa_load(&file->syncobj_xa, handle);
 	if (so)
-		__atomic_add_fetch(&so->ref, 1, __ATOMIC_RELAXED);
-	pthread_mutex_unlock(&of->lock);
+		drm_syncobj_get(so);
+	spin_unlock(&file->syncobj_table_lock);
 	return so;
 }
 
-void kh_syncobj_put(struct kh_syncobj *so)
+void kh_os_syncobj_replace_fence(struct drm_syncobj *so, struct dma_fence *f)
 {
-	kh_syncobj_unref(so);
-}
+	struct dma_fence *old;
 
-void kh_syncobj_replace_fence(struct kh_syncobj *so, struct kh_fence *f)
-{
-	struct kh_fence *old;
-
-	if (f)
-		kh_fence_get(f);
-	pthread_mutex_lock(&kh_fence_lock);
+	dma_fence_get(f);
+	pthread_mutex_lock(&kh_os_fence_lock);
 	old = so->fence;
 	so->fence = f;
-	pthread_cond_broadcast(&kh_fence_cond);
-	pthread_mutex_unlock(&kh_fence_lock);
-	kh_fence_put(old);
+	pthread_cond_broadcast(&kh_os_fence_cond);
+	pthread_mutex_unlock(&kh_os_fence_lock);
+	dma_fence_put(old);
 }
 
 /* the fence a syncobj holds, with a reference; NULL for none */
-static struct kh_fence *kh_syncobj_get_fence(struct kh_syncobj *so)
+static struct dma_fence *kh_os_syncobj_get_fence(struct drm_syncobj *so)
 {
-	struct kh_fence *f;
+	struct dma_fence *f;
 
-	pthread_mutex_lock(&kh_fence_lock);
-	f = so->fence ? kh_fence_get(so->fence) : NULL;
-	pthread_mutex_unlock(&kh_fence_lock);
+	pthread_mutex_lock(&kh_os_fence_lock);
+	f = dma_fence_get(so->fence);
+	pthread_mutex_unlock(&kh_os_fence_lock);
 	return f;
 }
 
-int kh_syncobj_fence(struct kh_os_file *of, u32 handle, struct kh_fence **out)
+/* binary syncobjs only: point and flags are 0 */
+int kh_os_syncobj_find_fence(struct drm_file *file, u32 handle, u64 point,
+			     u64 flags, struct dma_fence **out)
 {
-	struct kh_syncobj *so = kh_syncobj_find(of, handle);
+	struct drm_syncobj *so;
 
+	if (point || flags)
+		return -EINVAL;
+	so = drm_syncobj_find(file, handle);
 	if (!so)
 		return -ENOENT;
-	*out = kh_syncobj_get_fence(so);
-	kh_syncobj_put(so);
+	*out = kh_os_syncobj_get_fence(so);
+	drm_syncobj_put(so);
 	return *out ? 0 : -EINVAL;
 }
 
-int kh_syncobj_create(struct kh_os_file *of, bool signaled, u32 *handle)
+int kh_os_syncobj_create(struct drm_file *file, bool signaled, u32 *handle)
 {
-	struct kh_syncobj *so = calloc(1, sizeof(*so));
+	struct drm_syncobj *so = calloc(1, sizeof(*so));
 	int ret;
 
 	if (!so)
 		return -ENOMEM;
-	so->ref = 1;
+	refcount_set(&so->refcount, 1);
 	if (signaled) {
-		so->fence = kh_fence_create(0, 0);
+		so->fence = kh_os_fence_stub();
 		if (!so->fence) {
 			free(so);
 			return -ENOMEM;
 		}
-		kh_fence_signal(so->fence, 0);
 	}
-	pthread_mutex_lock(&of->lock);
-	ret = xa_alloc_cyclic(&of->syncobjs, handle, so, XA_LIMIT(1, U32_MAX),
-			      &of->next_handle, GFP_KERNEL);
-	pthread_mutex_unlock(&of->lock);
+	spin_lock(&file->syncobj_table_lock);
+	ret = xa_alloc_cyclic(&file->syncobj_xa, handle, so, XA_LIMIT(1, U32_MAX),
+			      &file->next_syncobj_handle, GFP_KERNEL);
+	spin_unlock(&file->syncobj_table_lock);
 	if (ret < 0) {
-		kh_syncobj_unref(so);
+		drm_syncobj_put(so);
 		return ret;
 	}
 	return 0;
 }
 
-int kh_syncobj_destroy(struct kh_os_file *of, u32 handle)
+int kh_os_syncobj_destroy(struct drm_file *file, u32 handle)
 {
-	struct kh_syncobj *so;
+	struct drm_syncobj *so;
 
-	pthread_mutex_lock(&of->lock);
-	so = xa_erase(&of->syncobjs, handle);
-	pthread_mutex_unlock(&of->lock);
+	spin_lock(&file->syncobj_table_lock);
+	so = xa_erase(&file->syncobj_xa, handle);
+	spin_unlock(&file->syncobj_table_lock);
 	if (!so)
 		return -EINVAL;		/* as drm_syncobj_destroy() */
-	kh_syncobj_unref(so);
+	drm_syncobj_put(so);
 	return 0;
 }
 
-int kh_syncobj_set(struct kh_os_file *of, u32 handle, bool signaled)
+int kh_os_syncobj_set(struct drm_file *file, u32 handle, bool signaled)
 {
-	struct kh_syncobj *so = kh_syncobj_find(of, handle);
-	struct kh_fence *f = NULL;
+	struct drm_syncobj *so = drm_syncobj_find(file, handle);
+	struct dma_fence *f = NULL;
 
 	if (!so)
 		return -ENOENT;
 	if (signaled) {
-		f = kh_fence_create(0, 0);
+		f = kh_os_fence_stub();
 		if (!f) {
-			kh_syncobj_put(so);
+			drm_syncobj_put(so);
 			return -ENOMEM;
 		}
-		kh_fence_signal(f, 0);
 	}
-	kh_syncobj_replace_fence(so, f);
-	kh_fence_put(f);
-	kh_syncobj_put(so);
+	drm_syncobj_replace_fence(so, f);
+	dma_fence_put(f);
+	drm_syncobj_put(so);
 	return 0;
 }
 
-int kh_syncobj_wait(struct kh_os_file *of, const u32 *handles,
-		    unsigned int n, s64 deadline_ns, bool all, bool for_submit,
-		    u32 *first)
+int kh_os_syncobj_wait(struct drm_file *file, const u32 *handles,
+		       unsigned int n, s64 deadline_ns, bool all,
+		       bool for_submit, u32 *first)
 {
-	struct kh_syncobj **so;
+	struct drm_syncobj **so;
 	struct timespec ts;
 	unsigned int i, done;
 	int ret = 0;
@@ -319,7 +341,7 @@ int kh_syncobj_wait(struct kh_os_file *of, const u32 *handles,
 	if (!so)
 		return -ENOMEM;
 	for (i = 0; i < n; i++) {
-		so[i] = kh_syncobj_find(of, handles[i]);
+		so[i] = drm_syncobj_find(file, handles[i]);
 		if (!so[i]) {
 			ret = -ENOENT;
 			goto out;
@@ -329,7 +351,7 @@ int kh_syncobj_wait(struct kh_os_file *of, const u32 *handles,
 		deadline_ns = 0;
 	ts.tv_sec = deadline_ns / 1000000000LL;
 	ts.tv_nsec = deadline_ns % 1000000000LL;
-	pthread_mutex_lock(&kh_fence_lock);
+	pthread_mutex_lock(&kh_os_fence_lock);
 	for (;;) {
 		for (i = 0, done = 0; i < n; i++) {
 			if (!so[i]->fence) {
@@ -339,7 +361,7 @@ int kh_syncobj_wait(struct kh_os_file *of, const u32 *handles,
 					break;
 				continue;
 			}
-			if (so[i]->fence->signaled) {
+			if (kh_os_fence_done(so[i]->fence)) {
 				if (!done)
 					*first = i;
 				done++;
@@ -347,46 +369,46 @@ int kh_syncobj_wait(struct kh_os_file *of, const u32 *handles,
 		}
 		if (ret || done == n || (!all && done))
 			break;
-		if (pthread_cond_timedwait(&kh_fence_cond, &kh_fence_lock, &ts)) {
+		if (pthread_cond_timedwait(&kh_os_fence_cond, &kh_os_fence_lock, &ts)) {
 			ret = -ETIME;
 			break;
 		}
 	}
-	pthread_mutex_unlock(&kh_fence_lock);
+	pthread_mutex_unlock(&kh_os_fence_lock);
 out:
 	for (i = 0; i < n; i++)
 		if (so[i])
-			kh_syncobj_put(so[i]);
+			drm_syncobj_put(so[i]);
 	free(so);
 	return ret;
 }
 
-int kh_syncobj_export_fd(struct kh_os_file *of, u32 handle, int *fd)
+int kh_os_syncobj_export_fd(struct drm_file *file, u32 handle, int *fd)
 {
-	struct kh_syncobj *so = kh_syncobj_find(of, handle);
-	struct kh_fence *f;
+	struct drm_syncobj *so = drm_syncobj_find(file, handle);
+	struct dma_fence *f;
 	int ret = 0;
 
 	if (!so)
 		return -ENOENT;
-	f = kh_syncobj_get_fence(so);
-	kh_syncobj_put(so);
+	f = kh_os_syncobj_get_fence(so);
+	drm_syncobj_put(so);
 	if (!f)
 		return -EINVAL;
-	pthread_mutex_lock(&kh_fence_lock);
+	pthread_mutex_lock(&kh_os_fence_lock);
 	if (f->efd < 0) {
 		f->efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 		if (f->efd < 0)
 			ret = -errno;
-		else if (f->signaled)
-			kh_fence_notify_fd(f->efd);
+		else if (kh_os_fence_done(f))
+			kh_os_fence_notify_fd(f->efd);
 	}
 	if (!ret) {
 		*fd = fcntl(f->efd, F_DUPFD_CLOEXEC, 0);
 		if (*fd < 0)
 			ret = -errno;
 	}
-	pthread_mutex_unlock(&kh_fence_lock);
-	kh_fence_put(f);
+	pthread_mutex_unlock(&kh_os_fence_lock);
+	dma_fence_put(f);
 	return ret;
 }

@@ -26,7 +26,7 @@ int rig_up(struct rig *r, struct fake_card *fc)
 	int ret;
 
 	memset(r, 0, sizeof(*r));
-	kh_os_file_init(&r->of);
+	kh_os_file_init(&r->file);
 	r->fc = fc;
 	r->od = kh_os_dev_create("fake");
 	if (!fc || !r->od)
@@ -37,7 +37,7 @@ int rig_up(struct rig *r, struct fake_card *fc)
 		r->kd = NULL;
 		return ret;
 	}
-	return kh_file_open(r->kd, &r->of, &r->kf);
+	return kh_file_open(r->kd, &r->file, &r->kf);
 }
 
 void rig_unplug(struct rig *r)
@@ -60,7 +60,7 @@ void rig_down(struct rig *r)
 			kh_device_unplug(r->kd);
 		kh_device_remove(r->kd);
 	}
-	kh_os_file_fini(&r->of);
+	kh_os_file_fini(&r->file);
 	kh_os_dev_destroy(r->od);
 	if (r->fc) {
 		fake_observe(r->fc, &o);

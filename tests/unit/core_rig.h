@@ -17,7 +17,7 @@ struct rig {
 	struct fake_card *fc;
 	struct kh_os_dev *od;
 	struct kh_device *kd;
-	struct kh_os_file of;
+	struct drm_file file;
 	struct kh_file *kf;
 	bool unplugged;
 };
