@@ -20,20 +20,20 @@
 #       sim-backend/          ksim_
 #       driver/core/          kh_, but not kh_hw* (hwif's) nor kh_rt_ (libruntime's)
 #       driver/linux/         kohaku_ (kohaku.ko), kohaku_sim (kohaku_sim*.[ch]);
-#                             kohaku.ko implements the driver core's OS shim
-#                             too, so the tags kh_os.h leaves to the host
-#                             (below) may be defined there
+#                             kohaku.ko implements what driver/core/kh_os.h
+#                             asks of its host too, so the tags kh_os.h
+#                             leaves to the host (below) may be defined there
 #       libruntime/, cli/     kohaku_, kh_rt_
 #       libruntime/inproc/include/  the kernel's headers for the userspace
 #                             builds of driver/core (its README.md): the
 #                             kernel's own names (KERNEL below) and kh_os_*
-#       libruntime/inproc/    kohaku_, kh_rt_, and the driver core's OS shim,
-#                             which is implemented there: kh_os_*, and the
-#                             tags driver/core/kh_os.h declares and leaves to
-#                             the host (struct kh_fence, struct kh_syncobj,
-#                             struct kh_user_dma).  Such a tag is defined
-#                             once per host, never twice in one: the two
-#                             hosts are never linked into one binary.
+#       libruntime/inproc/    kohaku_, kh_rt_, and the implementation of the
+#                             kernel's headers above and of kh_os.h: kh_os_*,
+#                             and the tags driver/core/kh_os.h declares and
+#                             leaves to the host (struct kh_user_dma).  Such
+#                             a tag is defined once per host, never twice in
+#                             one: the two hosts are never linked into one
+#                             binary.
 #     bench/ and tools/ are programs of their own: no prefix, but no name of
 #     theirs may be another's.
 #
@@ -85,6 +85,7 @@ spinlock libruntime/inproc/include/linux/spinlock.h
 spinlock_t libruntime/inproc/include/linux/spinlock.h
 drm_file libruntime/inproc/include/drm/drm_file.h
 drm_syncobj libruntime/inproc/include/drm/drm_syncobj.h
+device libruntime/inproc/include/linux/device.h
 '
 
 # wrong prefixes found when this check was written, to be renamed by the

@@ -9,18 +9,20 @@
 #ifndef KH_CORE_H
 #define KH_CORE_H
 
-#include "kh_os.h"
+#include <linux/types.h>
+
 #include "kh_hw.h"
 #include "drm/kohaku_accel.h"
 
 struct kh_device;
 struct kh_file;
+struct device;
 struct drm_file;
 
 /**
  * kh_device_probe() - bring up a card
  * @hw: the card's access ops (copied).
- * @osdev: the host's device, for log messages.
+ * @dev: the host's device: log messages name it, DMA memory is mapped for it.
  * @name: what GET_INFO reports.
  * @out: the new device.
  *
@@ -29,7 +31,7 @@ struct drm_file;
  *
  * Return: 0 or a negative errno after logging why.
  */
-int kh_device_probe(const struct kh_hw *hw, struct kh_os_dev *osdev,
+int kh_device_probe(const struct kh_hw *hw, struct device *dev,
 		    const char *name, struct kh_device **out);
 /**
  * kh_device_unplug() - the host's device is going away

@@ -102,7 +102,7 @@ static int kh_mesh_bringup(struct kh_device *kd, struct kh_mesh *m)
 	return ret;
 }
 
-int kh_device_probe(const struct kh_hw *hw, struct kh_os_dev *osdev,
+int kh_device_probe(const struct kh_hw *hw, struct device *dev,
 		    const char *name, struct kh_device **out)
 {
 	struct kh_device *kd;
@@ -116,7 +116,7 @@ int kh_device_probe(const struct kh_hw *hw, struct kh_os_dev *osdev,
 	if (!kd)
 		return -ENOMEM;
 	kd->hw = *hw;
-	kd->osdev = osdev;
+	kd->dev = dev;
 	snprintf(kd->name, sizeof(kd->name), "%s", name ? name : "kohaku");
 	mutex_init(&kd->jobs_lock);
 	mutex_init(&kd->fw_lock);

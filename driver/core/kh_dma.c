@@ -18,6 +18,9 @@
  * by copy, and so does everything when the engine wants host addresses
  * aligned beyond a byte.
  */
+#include <linux/sched/signal.h>
+#include <linux/uaccess.h>
+
 #include "kh_priv.h"
 #include "kh_xdma_engine.h"
 
@@ -151,7 +154,7 @@ static int kh_dma_user_chunk(struct kh_device *kd, u64 card, u8 __user *p,
 		if (ret)
 			return ret;
 	}
-	ret = kh_user_dma_map(kd->osdev, p, len, to_card, &u);
+	ret = kh_user_dma_map(kd->dev, p, len, to_card, &u);
 	if (ret)
 		return ret;
 	pl->n = 0;

@@ -12,6 +12,8 @@
  * booted again with the image that ran before, kept for that; the units
  * are FAILED only when there was none or it fails too.
  */
+#include <linux/uaccess.h>
+
 #include "kh_fw_boot.h"
 
 static bool kh_node_is_pool(const struct kh_node *n)

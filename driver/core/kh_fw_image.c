@@ -6,6 +6,11 @@
  * can run it alone (tests/fuzz/).  The image is read byte by byte as
  * little-endian, whatever the host's order and the buffer's alignment.
  */
+#include <linux/crc32.h>
+#include <linux/errno.h>
+#include <linux/kernel.h>
+#include <linux/string.h>
+
 #include "kh_fw_image.h"
 #include "drm/kohaku_accel.h"
 
@@ -68,16 +73,20 @@ static __printf(5, 6) int kh_fw_refuse(struct kh_fw_image *img, int err,
 	return err;
 }
 
-/* CRC-32 of the image with the header's crc32 field read as zero */
+/*
+ * CRC-32 of the image with the header's crc32 field read as zero.  The
+ * image's CRCs are zlib's crc32() (IEEE 802.3, inverted in and out):
+ * crc32_le() from ~0, chained, inverted at the end.
+ */
 static u32 kh_fw_image_crc(const u8 *p, size_t len)
 {
 	static const u8 zero[4];
 	u32 crc;
 
-	crc = kh_crc32(0, p, offsetof(struct kh_fw_header, crc32));
-	crc = kh_crc32(crc, zero, sizeof(zero));
-	return kh_crc32(crc, p + offsetof(struct kh_fw_header, crc32) + 4,
-			len - offsetof(struct kh_fw_header, crc32) - 4);
+	crc = crc32_le(~0U, p, offsetof(struct kh_fw_header, crc32));
+	crc = crc32_le(crc, zero, sizeof(zero));
+	return ~crc32_le(crc, p + offsetof(struct kh_fw_header, crc32) + 4,
+			 len - offsetof(struct kh_fw_header, crc32) - 4);
 }
 
 static int kh_fw_check_header(struct kh_fw_image *img, const u8 *p, size_t len)
@@ -191,7 +200,7 @@ static int kh_fw_check_section(struct kh_fw_image *img, const u8 *p,
 		return kh_fw_refuse(img, -EINVAL, KOHAKU_FW_ERR_RANGE, i,
 				    "section %u: its bytes [0x%x, +0x%x) are not inside the image after the section table",
 				    i, s->file_offset, s->size);
-	crc = kh_crc32(0, p + s->file_offset, s->size);
+	crc = ~crc32_le(~0U, p + s->file_offset, s->size);
 	if (crc != s->crc32)
 		return kh_fw_refuse(img, -EINVAL, KOHAKU_FW_ERR_SECTION_CRC, i,
 				    "section %u: CRC-32 0x%08x, the table says 0x%08x",

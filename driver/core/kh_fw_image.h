@@ -6,7 +6,8 @@
 #ifndef KH_FW_IMAGE_H
 #define KH_FW_IMAGE_H
 
-#include "kh_os.h"
+#include <linux/types.h>
+
 #include "kohaku/kh_fw.h"
 #include "kohaku/kh_pool.h"
 

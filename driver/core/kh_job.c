@@ -107,7 +107,7 @@ void kh_job_finalize(struct kh_job *job, u32 status)
 	}
 	/* after the outcome: a reader that sees it final sees the outcome */
 	smp_store_release(&job->status, status);
-	kh_trace_job(kd->osdev, KH_TRACE_RETIRE, m->id, job->id, status);
+	kh_trace_job(kd->dev, KH_TRACE_RETIRE, m->id, job->id, status);
 	wake_up_all(&kd->waitq);
 }
 
@@ -127,7 +127,7 @@ void kh_job_error(struct kh_job *job, const struct kh_node *n, u32 code,
 		job->fault_x = n->x;
 		job->fault_y = n->y;
 	}
-	kh_trace_fault(job->mesh->kd->osdev, job->mesh->id, job->id,
+	kh_trace_fault(job->mesh->kd->dev, job->mesh->id, job->id,
 		       job->fault_x, job->fault_y, code);
 }
 

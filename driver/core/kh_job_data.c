@@ -18,6 +18,8 @@
  * a full TX FIFO or an acknowledgement still to come returns, and the
  * engine's next pass carries on from the cursor.
  */
+#include <linux/uaccess.h>
+
 #include "kh_priv.h"
 
 /* Units whose CU_DATA the host may not write from a job. */

@@ -146,7 +146,7 @@ static void kh_ctrl_send(struct kh_mesh *m, struct kh_ctrl_req *r, u8 txn)
 	if (r->write)
 		kh_flit_set(&f, KH_CTRL_VALUE, r->value);
 	r->txn = txn;
-	kh_trace_mbox(m->kd->osdev, m->id, r->x, r->y, r->index, r->write,
+	kh_trace_mbox(m->kd->dev, m->id, r->x, r->y, r->index, r->write,
 		      false, txn, r->write ? r->value : 0, 0);
 	kh_mbox_send(m, &f);
 }
@@ -223,7 +223,7 @@ static void kh_ctrl_take(struct kh_mesh *m, struct kh_ctrl_req *req,
 		if (!ret)
 			r->value = kh_flit_get(f, KH_CTRL_VALUE);
 		r->result = ret;
-		kh_trace_mbox(m->kd->osdev, m->id, r->x, r->y, r->index,
+		kh_trace_mbox(m->kd->dev, m->id, r->x, r->y, r->index,
 			      r->write, true, r->txn, ret ? 0 : r->value, ret);
 		return;
 	}

@@ -19,7 +19,28 @@
 #ifndef KH_PRIV_H
 #define KH_PRIV_H
 
+#include <linux/delay.h>
+#include <linux/device.h>
+#include <linux/dma-fence.h>
+#include <linux/errno.h>
+#include <linux/jiffies.h>
+#include <linux/kernel.h>
+#include <linux/list.h>
+#include <linux/lockdep.h>
+#include <linux/mutex.h>
+#include <linux/refcount.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/string.h>
+#include <linux/types.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
+#include <linux/xarray.h>
+#include <asm/barrier.h>
+
 #include "kh_core.h"
+#include "kh_os.h"
 #include "kohaku/kh_flit.h"
 #include "kohaku/kh_regs.h"
 #include "kohaku/kh_units.h"
@@ -28,10 +49,11 @@
 #include "kohaku/kh_dxa.h"
 #include "kh_xdma_engine.h"
 
-#define kh_err(kd, fmt, ...)	kh_os_err((kd)->osdev, fmt, ##__VA_ARGS__)
-#define kh_warn(kd, fmt, ...)	kh_os_warn((kd)->osdev, fmt, ##__VA_ARGS__)
-#define kh_info(kd, fmt, ...)	kh_os_info((kd)->osdev, fmt, ##__VA_ARGS__)
-#define kh_dbg(kd, fmt, ...)	kh_os_dbg((kd)->osdev, fmt, ##__VA_ARGS__)
+/* messages about a device: the host's device names it */
+#define kh_err(kd, fmt, ...)	dev_err((kd)->dev, fmt, ##__VA_ARGS__)
+#define kh_warn(kd, fmt, ...)	dev_warn((kd)->dev, fmt, ##__VA_ARGS__)
+#define kh_info(kd, fmt, ...)	dev_info((kd)->dev, fmt, ##__VA_ARGS__)
+#define kh_dbg(kd, fmt, ...)	dev_dbg((kd)->dev, fmt, ##__VA_ARGS__)
 
 /* Device-time limits of the bring-up and mailbox paths (docs/driver-core.md). */
 #define KH_CTRL_TIMEOUT_NS	100000ULL	/* one CU_CTRL round trip */
@@ -337,7 +359,7 @@ struct kh_timed_wait {
 
 struct kh_device {
 	struct kh_hw hw;
-	struct kh_os_dev *osdev;
+	struct device *dev;		/* the host's: messages, DMA mapping */
 	char name[32];
 	unsigned int n_meshes;
 	struct kh_mesh mesh[KH_MAX_MESHES];

@@ -5,6 +5,8 @@
  * geometry are fixed at bring-up; mesh flags, node flags and the nodes'
  * live registers are read under the mesh's lock.
  */
+#include <linux/uaccess.h>
+
 #include "kh_priv.h"
 
 static u64 kh_caps(struct kh_device *kd)

@@ -8,6 +8,8 @@
  * engine (kh_dispatch.c) and the job object (kh_job.c); nothing below
  * calls up into this file.
  */
+#include <linux/uaccess.h>
+
 #include <drm/drm_syncobj.h>
 
 #include "kh_priv.h"
@@ -203,7 +205,7 @@ static int kh_job_enqueue(struct kh_mesh *m, struct kh_job *job)
 	refcount_inc(&job->ref);	/* the mesh's */
 	list_add_tail(&job->mesh_link, &m->queue);
 	m->jobs_pending++;
-	kh_trace_job(kd->osdev, KH_TRACE_SUBMIT, m->id, job->id, job->n_progs);
+	kh_trace_job(kd->dev, KH_TRACE_SUBMIT, m->id, job->id, job->n_progs);
 	return 0;
 }
 

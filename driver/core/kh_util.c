@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /* Small helpers of the ioctl validation path. */
+#include <linux/uaccess.h>
+
 #include "kh_priv.h"
 
 /* "reserved and pad fields must be zero": true when n bytes at p are all 0. */

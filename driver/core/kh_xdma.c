@@ -96,12 +96,12 @@ static int kh_xdma_chan_init(struct kh_device *kd, struct kh_xdma_chan *ch,
 	ch->present = kh_xdma_id_is(id, target) && !(id & KH_XDMA_ID_STREAM);
 	if (!ch->present)
 		return 0;
-	ret = kh_dma_alloc(kd->osdev, KH_XDMA_RING_DESCS * sizeof(struct kh_xdma_desc),
+	ret = kh_dma_alloc(kd->dev, KH_XDMA_RING_DESCS * sizeof(struct kh_xdma_desc),
 			   &ch->ring);
 	if (!ret)
-		ret = kh_dma_alloc(kd->osdev, 64, &ch->wb);
+		ret = kh_dma_alloc(kd->dev, 64, &ch->wb);
 	if (!ret)
-		ret = kh_dma_alloc(kd->osdev, KH_XDMA_BOUNCE_LINES * KH_HOST_GRANULE,
+		ret = kh_dma_alloc(kd->dev, KH_XDMA_BOUNCE_LINES * KH_HOST_GRANULE,
 				   &ch->bounce);
 	if (ret)
 		return ret;
@@ -114,9 +114,9 @@ static int kh_xdma_chan_init(struct kh_device *kd, struct kh_xdma_chan *ch,
 
 static void kh_xdma_chan_fini(struct kh_device *kd, struct kh_xdma_chan *ch)
 {
-	kh_dma_free(kd->osdev, &ch->ring);
-	kh_dma_free(kd->osdev, &ch->wb);
-	kh_dma_free(kd->osdev, &ch->bounce);
+	kh_dma_free(kd->dev, &ch->ring);
+	kh_dma_free(kd->dev, &ch->wb);
+	kh_dma_free(kd->dev, &ch->bounce);
 }
 
 int kh_xdma_probe(struct kh_device *kd)
@@ -413,11 +413,11 @@ int kh_xdma_run(struct kh_device *kd, struct kh_xdma_chan *ch,
 		       "no completion within its deadline" :
 		       kh_xdma_why(status, ch->to_card), status, done);
 		ret = ret == -ENODEV ? ret : -EIO;
-		kh_trace_dma(kd->osdev, ch->to_card, bytes, n, ret);
+		kh_trace_dma(kd->dev, ch->to_card, bytes, n, ret);
 		return ret;
 	}
 	ch->bytes += bytes;
-	kh_trace_dma(kd->osdev, ch->to_card, bytes, n, 0);
+	kh_trace_dma(kd->dev, ch->to_card, bytes, n, 0);
 	return 0;
 }
 

@@ -7,6 +7,10 @@
 #ifndef KH_XDMA_ENGINE_H
 #define KH_XDMA_ENGINE_H
 
+#include <linux/mutex.h>
+#include <linux/types.h>
+#include <linux/wait.h>
+
 #include "kh_os.h"
 #include "kohaku/kh_xdma.h"
 

@@ -232,7 +232,7 @@ int kohaku_probe(struct device *dev, const struct kh_hw *hw, const char *name)
 	struct kh_device *kd;
 	int ret;
 
-	ret = kh_device_probe(hw, (struct kh_os_dev *)dev, name, &kd);
+	ret = kh_device_probe(hw, dev, name, &kd);
 	if (ret)
 		return ret;
 

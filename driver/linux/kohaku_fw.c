@@ -8,6 +8,7 @@
  * kohaku/firmware in sysfs and in the log; FW_LOAD loads another image
  * later.  Remove waits for the callback.
  */
+#include <linux/device.h>
 #include <linux/firmware.h>
 #include <linux/module.h>
 #include <linux/sysfs.h>

@@ -15,16 +15,11 @@
 
 #include "kh_os.h"
 
-static struct device *kohaku_dev(struct kh_os_dev *od)
-{
-	return (struct device *)od;
-}
-
-int kh_dma_alloc(struct kh_os_dev *od, size_t size, struct kh_dma_mem *m)
+int kh_dma_alloc(struct device *dev, size_t size, struct kh_dma_mem *m)
 {
 	dma_addr_t bus;
 
-	m->cpu = dma_alloc_coherent(kohaku_dev(od), size, &bus, GFP_KERNEL);
+	m->cpu = dma_alloc_coherent(dev, size, &bus, GFP_KERNEL);
 	if (!m->cpu)
 		return -ENOMEM;
 	m->bus = bus;
@@ -33,10 +28,10 @@ int kh_dma_alloc(struct kh_os_dev *od, size_t size, struct kh_dma_mem *m)
 	return 0;
 }
 
-void kh_dma_free(struct kh_os_dev *od, struct kh_dma_mem *m)
+void kh_dma_free(struct device *dev, struct kh_dma_mem *m)
 {
 	if (m->cpu)
-		dma_free_coherent(kohaku_dev(od), m->size, m->cpu, m->bus);
+		dma_free_coherent(dev, m->size, m->cpu, m->bus);
 	m->cpu = NULL;
 }
 
@@ -69,7 +64,7 @@ static void kohaku_user_release(struct kh_user_dma *u, bool mapped)
 	kfree(u);
 }
 
-int kh_user_dma_map(struct kh_os_dev *od, void __user *p, size_t len,
+int kh_user_dma_map(struct device *dev, void __user *p, size_t len,
 		    bool to_card, struct kh_user_dma **out)
 {
 	unsigned long start = (unsigned long)p, off = offset_in_page(start);
@@ -83,7 +78,7 @@ int kh_user_dma_map(struct kh_os_dev *od, void __user *p, size_t len,
 	u = kzalloc(sizeof(*u), GFP_KERNEL);
 	if (!u)
 		return -ENOMEM;
-	u->dev = kohaku_dev(od);
+	u->dev = dev;
 	u->dir = to_card ? DMA_TO_DEVICE : DMA_FROM_DEVICE;
 	u->pages = kvmalloc_array(n, sizeof(*u->pages), GFP_KERNEL);
 	if (!u->pages) {

@@ -25,6 +25,7 @@
  */
 
 #include <linux/ctype.h>
+#include <linux/device.h>
 #include <linux/kobject.h>
 #include <linux/slab.h>
 #include <linux/sysfs.h>

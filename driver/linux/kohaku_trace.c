@@ -4,15 +4,14 @@
  * tracepoints of kohaku_trace.h.
  */
 #include "kh_core.h"
+#include "kh_os.h"
 
 #define CREATE_TRACE_POINTS
 #include "kohaku_trace.h"
 
-void kh_trace_job(struct kh_os_dev *od, enum kh_trace_what what, u32 mesh,
+void kh_trace_job(struct device *dev, enum kh_trace_what what, u32 mesh,
 		  u64 job, u32 arg)
 {
-	struct device *dev = (struct device *)od;
-
 	switch (what) {
 	case KH_TRACE_SUBMIT:
 		trace_kohaku_submit(dev, mesh, job, arg);
@@ -29,21 +28,21 @@ void kh_trace_job(struct kh_os_dev *od, enum kh_trace_what what, u32 mesh,
 	}
 }
 
-void kh_trace_fault(struct kh_os_dev *od, u32 mesh, u64 job, u32 x, u32 y,
+void kh_trace_fault(struct device *dev, u32 mesh, u64 job, u32 x, u32 y,
 		    u32 code)
 {
-	trace_kohaku_fault((struct device *)od, mesh, job, x, y, code);
+	trace_kohaku_fault(dev, mesh, job, x, y, code);
 }
 
-void kh_trace_mbox(struct kh_os_dev *od, u32 mesh, u32 x, u32 y, u32 index,
+void kh_trace_mbox(struct device *dev, u32 mesh, u32 x, u32 y, u32 index,
 		   bool write, bool reply, u32 txn, u64 value, int result)
 {
-	trace_kohaku_mailbox((struct device *)od, mesh, x, y, index, write,
+	trace_kohaku_mailbox(dev, mesh, x, y, index, write,
 			     reply, txn, value, result);
 }
 
-void kh_trace_dma(struct kh_os_dev *od, bool to_card, u64 bytes, u32 descs,
+void kh_trace_dma(struct device *dev, bool to_card, u64 bytes, u32 descs,
 		  int result)
 {
-	trace_kohaku_dma((struct device *)od, to_card, bytes, descs, result);
+	trace_kohaku_dma(dev, to_card, bytes, descs, result);
 }

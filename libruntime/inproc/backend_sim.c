@@ -35,7 +35,7 @@ struct kh_rt_sim {
 	pthread_mutex_t ref_lock;
 	unsigned int refs;	/* open kohaku_devices */
 	struct ksim_hw *sh;	/* the card, its lock and its ops */
-	struct kh_os_dev *od;
+	struct device *od;	/* the core's device: its log */
 	struct kh_device *kd;
 	char name[64];		/* "sim:NAME", for messages */
 	char fw_status[512];	/* what the firmware load at open did */

@@ -16,6 +16,11 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include <linux/errno.h>
+#include <linux/kernel.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+
 #include "kh_core.h"
 #include "kh_os_fence.h"
 #include "inproc_drm.h"

@@ -8,6 +8,7 @@
  * core builds the same descriptor lists, bounce lines included, on both
  * hosts.
  */
+#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +17,7 @@
 
 #define KH_OS_PAGE	4096u
 
-int kh_dma_alloc(struct kh_os_dev *od, size_t size, struct kh_dma_mem *m)
+int kh_dma_alloc(struct device *dev, size_t size, struct kh_dma_mem *m)
 {
 	size_t sz = (size + KH_OS_PAGE - 1) & ~(size_t)(KH_OS_PAGE - 1);
 
@@ -30,7 +31,7 @@ int kh_dma_alloc(struct kh_os_dev *od, size_t size, struct kh_dma_mem *m)
 	return 0;
 }
 
-void kh_dma_free(struct kh_os_dev *od, struct kh_dma_mem *m)
+void kh_dma_free(struct device *dev, struct kh_dma_mem *m)
 {
 	free(m->cpu);
 	m->cpu = NULL;
@@ -42,7 +43,7 @@ struct kh_user_dma {
 	unsigned int n;
 };
 
-int kh_user_dma_map(struct kh_os_dev *od, void __user *p, size_t len,
+int kh_user_dma_map(struct device *dev, void __user *p, size_t len,
 		    bool to_card, struct kh_user_dma **out)
 {
 	struct kh_user_dma *u;

@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * The userspace half of driver/core's OS boundary (driver/core/kh_os.h):
- * what the core needs from its host when libkohaku runs it in-process.
+ * The in-process host's device and its log (<linux/device.h> in
+ * libruntime/inproc/include/), and crc32_le() (<linux/crc32.h>).
  *
- * struct kh_os_dev is the host's device: here it keeps the core's recent
- * log messages (the text a kernel user would read in dmesg), so that a
- * failed call's message can carry the core's reason, and prints them to
- * stderr when KOHAKU_LOG is set.
+ * struct device keeps the core's recent log messages (the text a kernel
+ * user would read in dmesg), so that a failed call's message can carry the
+ * core's reason, and prints them to stderr when KOHAKU_LOG is set.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -14,14 +13,16 @@
 #include <string.h>
 #include <zlib.h>
 
+#include <linux/crc32.h>
 #include "kh_os.h"
 #include "kh_os_user.h"
 
-u32 kh_crc32(u32 crc, const void *p, size_t n)
+u32 kh_os_crc32_le(u32 crc, const void *p, size_t n)
 {
 	const unsigned char *b = p;
 
-	/* zlib takes uInt lengths */
+	/* zlib's crc32() inverts the CRC on the way in and out; zlib takes uInt lengths */
+	crc = ~crc;
 	while (n) {
 		uInt k = n > 0x40000000u ? 0x40000000u : (uInt)n;
 
@@ -29,7 +30,7 @@ u32 kh_crc32(u32 crc, const void *p, size_t n)
 		b += k;
 		n -= k;
 	}
-	return crc;
+	return ~crc;
 }
 
 static int kh_os_log_level_from_env(void)
@@ -39,17 +40,17 @@ static int kh_os_log_level_from_env(void)
 	if (!v || !*v)
 		return -1;
 	if (!strcmp(v, "debug") || !strcmp(v, "all") || !strcmp(v, "7"))
-		return KH_LOG_DBG;
+		return LOGLEVEL_DEBUG;
 	if (!strcmp(v, "err") || !strcmp(v, "error") || !strcmp(v, "3"))
-		return KH_LOG_ERR;
+		return LOGLEVEL_ERR;
 	if (!strcmp(v, "warn") || !strcmp(v, "4"))
-		return KH_LOG_WARN;
-	return KH_LOG_INFO;
+		return LOGLEVEL_WARNING;
+	return LOGLEVEL_INFO;
 }
 
-struct kh_os_dev *kh_os_dev_create(const char *name)
+struct device *kh_os_dev_create(const char *name)
 {
-	struct kh_os_dev *od = calloc(1, sizeof(*od));
+	struct device *od = calloc(1, sizeof(*od));
 
 	if (!od)
 		return NULL;
@@ -59,7 +60,7 @@ struct kh_os_dev *kh_os_dev_create(const char *name)
 	return od;
 }
 
-void kh_os_dev_destroy(struct kh_os_dev *od)
+void kh_os_dev_destroy(struct device *od)
 {
 	if (!od)
 		return;
@@ -70,18 +71,18 @@ void kh_os_dev_destroy(struct kh_os_dev *od)
 static const char *level_name(int level)
 {
 	switch (level) {
-	case KH_LOG_ERR:
+	case LOGLEVEL_ERR:
 		return "error";
-	case KH_LOG_WARN:
+	case LOGLEVEL_WARNING:
 		return "warning";
-	case KH_LOG_INFO:
+	case LOGLEVEL_INFO:
 		return "info";
 	default:
 		return "debug";
 	}
 }
 
-void kh_os_log(struct kh_os_dev *od, int level, const char *fmt, ...)
+void kh_os_dev_printk(struct device *od, int level, const char *fmt, ...)
 {
 	char msg[KH_OS_LOG_MSG];
 	size_t n;
@@ -120,7 +121,7 @@ void kh_os_log(struct kh_os_dev *od, int level, const char *fmt, ...)
 	pthread_mutex_unlock(&od->lock);
 }
 
-unsigned long kh_os_log_pos(struct kh_os_dev *od)
+unsigned long kh_os_log_pos(struct device *od)
 {
 	unsigned long s;
 
@@ -146,7 +147,7 @@ static void append(char *buf, size_t len, size_t *off, const char *s)
  * level: the core gives its refusals at debug level), joined: the core's
  * reason for a failure.
  */
-size_t kh_os_log_since(struct kh_os_dev *od, unsigned long pos, char *buf,
+size_t kh_os_log_since(struct device *od, unsigned long pos, char *buf,
 		       size_t len)
 {
 	pthread_t self = pthread_self();
@@ -162,7 +163,7 @@ size_t kh_os_log_since(struct kh_os_dev *od, unsigned long pos, char *buf,
 	if (pos + 1 > first)
 		first = pos + 1;
 	for (pass = 0; pass < 2 && !found; pass++) {
-		int max_level = pass ? KH_LOG_DBG : KH_LOG_WARN;
+		int max_level = pass ? LOGLEVEL_DEBUG : LOGLEVEL_WARNING;
 
 		for (s = first; s <= od->seq; s++) {
 			struct kh_os_log_entry *e =
@@ -181,22 +182,22 @@ size_t kh_os_log_since(struct kh_os_dev *od, unsigned long pos, char *buf,
 }
 
 /* the core's trace hooks: kohaku.ko's tracepoints; nothing in-process */
-void kh_trace_job(struct kh_os_dev *od, enum kh_trace_what what, u32 mesh,
+void kh_trace_job(struct device *dev, enum kh_trace_what what, u32 mesh,
 		  u64 job, u32 arg)
 {
 }
 
-void kh_trace_fault(struct kh_os_dev *od, u32 mesh, u64 job, u32 x, u32 y,
+void kh_trace_fault(struct device *dev, u32 mesh, u64 job, u32 x, u32 y,
 		    u32 code)
 {
 }
 
-void kh_trace_mbox(struct kh_os_dev *od, u32 mesh, u32 x, u32 y, u32 index,
+void kh_trace_mbox(struct device *dev, u32 mesh, u32 x, u32 y, u32 index,
 		   bool write, bool reply, u32 txn, u64 value, int result)
 {
 }
 
-void kh_trace_dma(struct kh_os_dev *od, bool to_card, u64 bytes, u32 descs,
+void kh_trace_dma(struct device *dev, bool to_card, u64 bytes, u32 descs,
 		  int result)
 {
 }

@@ -12,6 +12,7 @@
  * switches a job saved); the thread then finds it taken and waits for the
  * next kick, which kh_work_unclaim() hands back if one came meanwhile.
  */
+#include <pthread.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdlib.h>

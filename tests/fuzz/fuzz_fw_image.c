@@ -20,13 +20,15 @@
 #include <string.h>
 #include <zlib.h>
 
+#include <linux/crc32.h>
+
 #include "kh_fw_image.h"
 #include "fuzz_promise.h"
 
-/* the userspace host's CRC, as libkohaku's (libruntime/inproc/kh_os_user.c) */
-u32 kh_crc32(u32 crc, const void *p, size_t n)
+/* crc32_le() as libkohaku's in-process host has it (libruntime/inproc/kh_os_user.c) */
+u32 kh_os_crc32_le(u32 crc, const void *p, size_t n)
 {
-	return crc32(crc, p, n);
+	return ~crc32(~crc, p, n);
 }
 
 static u32 mem_size(u8 target)

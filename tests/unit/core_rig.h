@@ -15,7 +15,7 @@
 
 struct rig {
 	struct fake_card *fc;
-	struct kh_os_dev *od;
+	struct device *od;
 	struct kh_device *kd;
 	struct drm_file file;
 	struct kh_file *kf;

@@ -357,7 +357,7 @@ TEST_F(core, probe_refuses_a_card_without_mesh_0)
 {
 	struct fake_card *fc = fake_card_create(0, 2);	/* GRID_LO 0: not valid */
 	struct kh_device *kd = NULL;
-	struct kh_os_dev *od = kh_os_dev_create("fake");
+	struct device *od = kh_os_dev_create("fake");
 	struct kh_hw hw;
 
 	REQUIRE(fc && od);

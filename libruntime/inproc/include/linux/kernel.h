@@ -8,6 +8,7 @@
 #define KH_OS_LINUX_KERNEL_H
 
 #include_next <linux/kernel.h>
+#include <stdarg.h>
 #include <stdio.h>
 
 #include <linux/types.h>
