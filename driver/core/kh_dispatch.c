@@ -18,6 +18,7 @@
  * Each call of kh_mesh_step() does what it can without waiting and returns.
  */
 #include "kh_priv.h"
+#include "kh_tracepoints.h"
 
 static u16 kh_ns_count(struct kh_mesh *m, const struct kh_node *n, u64 *raw)
 {
@@ -170,7 +171,7 @@ static void kh_job_start(struct kh_mesh *m, struct kh_job *job)
 	m->reset_check_ns = job->t_start + KH_RESET_CHECK_NS;
 	kh_dbg(kd, "mesh %u: job %llu: %u programs, %u data entries, credit %u\n",
 	       m->id, job->id, job->n_progs, job->n_segs, job->seed);
-	kh_trace_job(kd->dev, KH_TRACE_DISPATCH, m->id, job->id, job->seed);
+	trace_kohaku_dispatch(kd->dev, m->id, job->id, job->seed);
 	if (job->n_segs)
 		m->run = KH_RUN_DATA;
 	else
@@ -490,8 +491,8 @@ static void kh_job_timeout(struct kh_mesh *m, struct kh_job *job)
 	unsigned int i;
 
 	job->t_end = kh_now(m->kd);
-	kh_trace_job(m->kd->dev, KH_TRACE_TIMEOUT, m->id, job->id,
-		     (u32)(job->timeout_ns / 1000000));
+	trace_kohaku_timeout(m->kd->dev, m->id, job->id,
+			     (u32)(job->timeout_ns / 1000000));
 	for (i = 0; i < job->n_progs; i++) {
 		struct kh_prog *p = &job->progs[i];
 

@@ -9,6 +9,7 @@
  * up into the engine or the ioctls: SUBMIT and WAIT are kh_submit.c's.
  */
 #include "kh_priv.h"
+#include "kh_tracepoints.h"
 
 /*
  * A job's fence: a dma_fence on its mesh's timeline (one context a mesh,
@@ -107,7 +108,7 @@ void kh_job_finalize(struct kh_job *job, u32 status)
 	}
 	/* after the outcome: a reader that sees it final sees the outcome */
 	smp_store_release(&job->status, status);
-	kh_trace_job(kd->dev, KH_TRACE_RETIRE, m->id, job->id, status);
+	trace_kohaku_retire(kd->dev, m->id, job->id, status);
 	wake_up_all(&kd->waitq);
 }
 
@@ -127,8 +128,8 @@ void kh_job_error(struct kh_job *job, const struct kh_node *n, u32 code,
 		job->fault_x = n->x;
 		job->fault_y = n->y;
 	}
-	kh_trace_fault(job->mesh->kd->dev, job->mesh->id, job->id,
-		       job->fault_x, job->fault_y, code);
+	trace_kohaku_fault(job->mesh->kd->dev, job->mesh->id, job->id,
+			   job->fault_x, job->fault_y, code);
 }
 
 void kh_job_end_aborted(struct kh_job *job, u32 code, const char *why)

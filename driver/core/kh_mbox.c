@@ -15,6 +15,7 @@
  * words a reply's fields live in.  Called with the mesh lock held.
  */
 #include "kh_priv.h"
+#include "kh_tracepoints.h"
 
 /* RX_FLIT words that hold a CU_CTRL reply's fields: value, op and index, header */
 #define KH_RX_W_VALUE_LO	2	/* value[15:0] at flit [191:176] */
@@ -146,8 +147,8 @@ static void kh_ctrl_send(struct kh_mesh *m, struct kh_ctrl_req *r, u8 txn)
 	if (r->write)
 		kh_flit_set(&f, KH_CTRL_VALUE, r->value);
 	r->txn = txn;
-	kh_trace_mbox(m->kd->dev, m->id, r->x, r->y, r->index, r->write,
-		      false, txn, r->write ? r->value : 0, 0);
+	trace_kohaku_mailbox(m->kd->dev, m->id, r->x, r->y, r->index, r->write,
+			     false, txn, r->write ? r->value : 0, 0);
 	kh_mbox_send(m, &f);
 }
 
@@ -223,8 +224,9 @@ static void kh_ctrl_take(struct kh_mesh *m, struct kh_ctrl_req *req,
 		if (!ret)
 			r->value = kh_flit_get(f, KH_CTRL_VALUE);
 		r->result = ret;
-		kh_trace_mbox(m->kd->dev, m->id, r->x, r->y, r->index,
-			      r->write, true, r->txn, ret ? 0 : r->value, ret);
+		trace_kohaku_mailbox(m->kd->dev, m->id, r->x, r->y, r->index,
+				     r->write, true, r->txn, ret ? 0 : r->value,
+				     ret);
 		return;
 	}
 	kh_mbox_note_late(m, f);

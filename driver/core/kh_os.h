@@ -13,9 +13,7 @@
  *    driver/linux/kohaku_os_dma.c; the process's own memory in-process,
  *    libruntime/inproc/kh_os_dma.c);
  *  - whether a waiter may run the progress engine's work itself
- *    (driver/linux/kohaku_os.c: never; libruntime/inproc/kh_os_workqueue.c);
- *  - the trace hooks (kohaku.ko's tracepoints, driver/linux/kohaku_trace.c;
- *    nothing in-process).
+ *    (driver/linux/kohaku_os.c: never; libruntime/inproc/kh_os_workqueue.c).
  *
  * The register seam, the other boundary, is hwif/kh_hw.h.
  */
@@ -78,30 +76,5 @@ void kh_user_dma_unmap(struct kh_user_dma *u);
  */
 bool kh_work_claim(struct workqueue_struct *wq, struct work_struct *w);
 void kh_work_unclaim(struct workqueue_struct *wq, struct work_struct *w);
-
-/* ---- the driver's timeline ---- */
-
-/*
- * Trace hooks at the points of a job's life, the mailbox and DMA: the
- * kernel's tracepoints (driver/linux/kohaku_trace.h, events/kohaku/ in
- * tracefs); no-ops in the in-process host.
- */
-enum kh_trace_what {
-	KH_TRACE_SUBMIT,	/* queued by SUBMIT; arg: programs */
-	KH_TRACE_DISPATCH,	/* on the device; arg: the credit seed */
-	KH_TRACE_RETIRE,	/* final; arg: KOHAKU_JOB_* status */
-	KH_TRACE_TIMEOUT,	/* out of time; arg: its limit in ms */
-};
-void kh_trace_job(struct device *dev, enum kh_trace_what what, u32 mesh,
-		  u64 job, u32 arg);
-/* a job's first error: at node (x,y), with WAIT's fault code */
-void kh_trace_fault(struct device *dev, u32 mesh, u64 job, u32 x, u32 y,
-		    u32 code);
-/* a CU_CTRL request (reply false), or its outcome (reply true) */
-void kh_trace_mbox(struct device *dev, u32 mesh, u32 x, u32 y, u32 index,
-		   bool write, bool reply, u32 txn, u64 value, int result);
-/* one XDMA transfer and its result */
-void kh_trace_dma(struct device *dev, bool to_card, u64 bytes, u32 descs,
-		  int result);
 
 #endif /* KH_OS_H */

@@ -13,6 +13,7 @@
 #include <drm/drm_syncobj.h>
 
 #include "kh_priv.h"
+#include "kh_tracepoints.h"
 
 static int kh_check_program(struct kh_device *kd, const struct drm_kohaku_program *p,
 			    unsigned int i, struct kh_mesh **mesh)
@@ -205,7 +206,7 @@ static int kh_job_enqueue(struct kh_mesh *m, struct kh_job *job)
 	refcount_inc(&job->ref);	/* the mesh's */
 	list_add_tail(&job->mesh_link, &m->queue);
 	m->jobs_pending++;
-	kh_trace_job(kd->dev, KH_TRACE_SUBMIT, m->id, job->id, job->n_progs);
+	trace_kohaku_submit(kd->dev, m->id, job->id, job->n_progs);
 	return 0;
 }
 

@@ -15,6 +15,7 @@
  */
 #include "kh_priv.h"
 #include "kh_xdma_engine.h"
+#include "kh_tracepoints.h"
 
 /* a transfer's deadline: a fixed part and the bytes at a floor rate */
 #define KH_XDMA_TIMEOUT_NS	1000000000ULL
@@ -413,11 +414,11 @@ int kh_xdma_run(struct kh_device *kd, struct kh_xdma_chan *ch,
 		       "no completion within its deadline" :
 		       kh_xdma_why(status, ch->to_card), status, done);
 		ret = ret == -ENODEV ? ret : -EIO;
-		kh_trace_dma(kd->dev, ch->to_card, bytes, n, ret);
+		trace_kohaku_dma(kd->dev, ch->to_card, bytes, n, ret);
 		return ret;
 	}
 	ch->bytes += bytes;
-	kh_trace_dma(kd->dev, ch->to_card, bytes, n, 0);
+	trace_kohaku_dma(kd->dev, ch->to_card, bytes, n, 0);
 	return 0;
 }
 

@@ -180,24 +180,3 @@ size_t kh_os_log_since(struct device *od, unsigned long pos, char *buf,
 	pthread_mutex_unlock(&od->lock);
 	return off;
 }
-
-/* the core's trace hooks: kohaku.ko's tracepoints; nothing in-process */
-void kh_trace_job(struct device *dev, enum kh_trace_what what, u32 mesh,
-		  u64 job, u32 arg)
-{
-}
-
-void kh_trace_fault(struct device *dev, u32 mesh, u64 job, u32 x, u32 y,
-		    u32 code)
-{
-}
-
-void kh_trace_mbox(struct device *dev, u32 mesh, u32 x, u32 y, u32 index,
-		   bool write, bool reply, u32 txn, u64 value, int result)
-{
-}
-
-void kh_trace_dma(struct device *dev, bool to_card, u64 bytes, u32 descs,
-		  int result)
-{
-}

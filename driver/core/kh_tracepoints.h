@@ -1,18 +1,21 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
- * kohaku.ko's tracepoints: the driver's timeline of jobs, mailbox requests
- * and DMA, for ftrace and trace-cmd (events/kohaku/).  driver/core calls
- * them through its OS shim (kh_trace_*() in kh_os.h, kohaku_trace.c);
- * libkohaku's in-process host has no-ops for them.
+ * The driver's tracepoints: its timeline of jobs, mailbox requests and
+ * DMA, for ftrace and trace-cmd (events/kohaku/ of kohaku.ko, instantiated
+ * by driver/linux/kohaku_trace.c).  The core calls trace_kohaku_*() where
+ * things happen; in the userspace builds <linux/tracepoint.h> of
+ * libruntime/inproc/include makes each an empty inline.
  */
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM kohaku
 
-#if !defined(KOHAKU_TRACE_H) || defined(TRACE_HEADER_MULTI_READ)
-#define KOHAKU_TRACE_H
+#if !defined(KH_TRACEPOINTS_H) || defined(TRACE_HEADER_MULTI_READ)
+#define KH_TRACEPOINTS_H
 
 #include <linux/device.h>
 #include <linux/tracepoint.h>
+
+#include "drm/kohaku_accel.h"
 
 #define kohaku_show_job_status(s)					\
 	__print_symbolic(s, { KOHAKU_JOB_QUEUED, "queued" },		\
@@ -166,10 +169,10 @@ TRACE_EVENT(kohaku_dma,
 		  __entry->descs, __entry->result)
 );
 
-#endif /* KOHAKU_TRACE_H */
+#endif /* KH_TRACEPOINTS_H */
 
 #undef TRACE_INCLUDE_PATH
 #define TRACE_INCLUDE_PATH .
 #undef TRACE_INCLUDE_FILE
-#define TRACE_INCLUDE_FILE kohaku_trace
+#define TRACE_INCLUDE_FILE kh_tracepoints
 #include <trace/define_trace.h>
