@@ -3,7 +3,8 @@
 #
 #   0. source checks                          scripts/check-*.sh
 #      kernel-doc on the ABI and the seams, one name per thing with its
-#      layer's prefix, the device model's floors (scripts/README.md); the CLI's options, numbers and
+#      layer's prefix, the device model's floors, libkohaku's symbols private
+#      (scripts/README.md); the CLI's options, numbers and
 #      --version on the sim card (check-cli.sh); make install and uninstall
 #      into a temporary DESTDIR, an external program built and run with
 #      `pkg-config --cflags --libs kohaku` alone (check-install.sh); the
@@ -79,6 +80,9 @@ run_check names scripts/check-names.sh
 # layers.mk's paths the floors; with its self-test
 # (scripts/check-model-floors.sh)
 run_check model-floors scripts/check-model-floors.sh
+# libkohaku defines no name an application could also define: the layers'
+# prefixes only, none of the kernel's names the driver core calls
+run_check symbols scripts/check-symbols.sh
 # the kohaku CLI's arguments and --version on the sim card
 # (scripts/check-cli.sh)
 run_check cli scripts/check-cli.sh
