@@ -1,10 +1,12 @@
-# libkohaku (the runtime, both backends, the driver core's userspace OS shim)
+# libkohaku (the runtime, both backends, the kernel's names for the driver core)
 # and the kohaku CLI.  The library also links the model (SIM_SRCS) and the
 # driver core (CORE_SRCS); see the top Makefile.
 #
 # libruntime/ itself sees only the ABI (uapi/); libruntime/inproc/ is the
 # in-process host of the driver core and the model (the sim backend, the
-# model's knobs, the core's OS shim), with their include paths (layers.mk).
+# model's knobs, include/ and kh_os_*.c: the kernel's headers the driver
+# core is built against in userspace and their implementation), with their
+# include paths (layers.mk).
 RT_SRCS += \
 	libruntime/errors.c \
 	libruntime/backend.c \

@@ -7,8 +7,9 @@
  * operations, the DRM ioctl table over the core's handlers (DRM copies
  * each struct in and out; the core validates it), syncobjs (DRM's own),
  * and the platform binding for simulated cards made by kohaku_sim.ko.  The
- * PCI binding is in kohaku_pci.c, sysfs in kohaku_sysfs.c, the kernel half
- * of the core's OS shim in kohaku_os.c.
+ * PCI binding is in kohaku_pci.c, sysfs in kohaku_sysfs.c, what the core
+ * asks of its host that the kernel has no name for (driver/core/kh_os.h)
+ * in kohaku_os_dma.c and kohaku_os.c.
  */
 
 #include <linux/compat.h>

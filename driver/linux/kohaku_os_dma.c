@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * kohaku.ko: the kernel half of the core's DMA shim (driver/core/kh_os.h):
+ * kohaku.ko: the host's DMA mapping the core asks for (driver/core/kh_os.h):
  * coherent memory for descriptor rings, write-back words and bounce lines,
  * and a caller's buffer pinned (pin_user_pages_fast) and mapped
  * (dma_map_sgtable) so the card's engine moves data straight to and from

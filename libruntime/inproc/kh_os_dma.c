@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * The in-process half of the core's DMA shim (driver/core/kh_os.h).  A bus
+ * The in-process host's DMA mapping the core asks for (kh_os.h).  A bus
  * address is the process's own virtual address: the model's engine reaches
  * it through the in-process host's memory callbacks (backend_sim.c).  A
  * caller's buffer is cut at 4 KiB page boundaries as the kernel's pinned

@@ -13,33 +13,13 @@
  * and taking two of them the other way round aborts.
  */
 #include <pthread.h>
-#include <signal.h>
 
 #include "check.h"
 #include "core_rig.h"
 #include "harness.h"
+#include "expect_abort.h"
 
 CHECK_FIXTURE(lockdep)
-
-/*
- * The checker aborts.  The harness takes any SIGABRT for a failed
- * assertion of its own, so a test that must end in the checker's abort
- * turns it into SIGUSR1 and expects that.
- */
-static void abort_expected(int sig)
-{
-	signal(SIGUSR1, SIG_DFL);
-	raise(SIGUSR1);
-}
-
-#define TEST_ABORTS(name)						\
-	static void name##_body(struct __test_metadata *_metadata);	\
-	TEST_F_SIGNAL(lockdep, name, SIGUSR1)				\
-	{								\
-		signal(SIGABRT, abort_expected);			\
-		name##_body(_metadata);					\
-	}								\
-	static void name##_body(struct __test_metadata *_metadata)
 
 /* three locks, three init sites: three classes */
 struct abc {
@@ -104,7 +84,7 @@ TEST_F(lockdep, one_order_kept_is_quiet)
 	mutex_destroy(&l.c);
 }
 
-TEST_ABORTS(ab_then_ba_aborts)
+TEST_ABORTS(lockdep, ab_then_ba_aborts)
 {
 	struct abc l;
 
@@ -122,7 +102,7 @@ static void *take_ab(void *arg)
 	return NULL;
 }
 
-TEST_ABORTS(inversion_across_threads_aborts)
+TEST_ABORTS(lockdep, inversion_across_threads_aborts)
 {
 	struct abc l;
 	pthread_t t;
@@ -134,7 +114,7 @@ TEST_ABORTS(inversion_across_threads_aborts)
 	CHECK_MSG(0, "an inversion against another thread's order went unseen");
 }
 
-TEST_ABORTS(three_class_cycle_aborts)
+TEST_ABORTS(lockdep, three_class_cycle_aborts)
 {
 	struct abc l;
 
@@ -145,7 +125,7 @@ TEST_ABORTS(three_class_cycle_aborts)
 	CHECK_MSG(0, "a cycle of three classes went unseen");
 }
 
-TEST_ABORTS(two_of_one_class_nested_aborts)
+TEST_ABORTS(lockdep, two_of_one_class_nested_aborts)
 {
 	struct mutex x, y;
 
@@ -155,7 +135,7 @@ TEST_ABORTS(two_of_one_class_nested_aborts)
 	CHECK_MSG(0, "two locks of one class nested went unseen");
 }
 
-TEST_ABORTS(assert_held_of_a_free_lock_aborts)
+TEST_ABORTS(lockdep, assert_held_of_a_free_lock_aborts)
 {
 	struct abc l;
 
@@ -172,7 +152,7 @@ static void *hold_a(void *arg)
 	return NULL;
 }
 
-TEST_ABORTS(assert_held_of_another_threads_lock_aborts)
+TEST_ABORTS(lockdep, assert_held_of_another_threads_lock_aborts)
 {
 	struct abc l;
 	pthread_t t;
@@ -184,7 +164,7 @@ TEST_ABORTS(assert_held_of_another_threads_lock_aborts)
 	CHECK_MSG(0, "lockdep_assert_held() of another thread's lock passed");
 }
 
-TEST_ABORTS(unlock_of_a_free_lock_aborts)
+TEST_ABORTS(lockdep, unlock_of_a_free_lock_aborts)
 {
 	struct abc l;
 
@@ -193,7 +173,7 @@ TEST_ABORTS(unlock_of_a_free_lock_aborts)
 	CHECK_MSG(0, "mutex_unlock() of a free lock passed");
 }
 
-TEST_ABORTS(destroy_of_a_held_lock_aborts)
+TEST_ABORTS(lockdep, destroy_of_a_held_lock_aborts)
 {
 	struct abc l;
 
@@ -229,7 +209,7 @@ TEST_F(lockdep, the_core_keeps_its_order)
 	rig_down(&r);
 }
 
-TEST_ABORTS(the_core_mesh_lock_before_the_file_lock_aborts)
+TEST_ABORTS(lockdep, the_core_mesh_lock_before_the_file_lock_aborts)
 {
 	struct rig r;
 
@@ -239,7 +219,7 @@ TEST_ABORTS(the_core_mesh_lock_before_the_file_lock_aborts)
 	CHECK_MSG(0, "the file's lock under the mesh's went unseen");
 }
 
-TEST_ABORTS(the_core_jobs_lock_before_a_mesh_lock_aborts)
+TEST_ABORTS(lockdep, the_core_jobs_lock_before_a_mesh_lock_aborts)
 {
 	struct rig r;
 
