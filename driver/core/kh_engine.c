@@ -310,9 +310,11 @@ int kh_engine_wait_job(struct kh_device *kd, struct kh_job *job, u64 deadline)
 		help = true;
 		gen = READ_ONCE(kd->wake_gen);
 		r = wait_event_interruptible_timeout(kd->waitq,
-				kh_job_is_final(job) || READ_ONCE(kd->unplugged) ||
-				READ_ONCE(kd->wake_gen) != gen,
-				kh_timeout(sim ? KH_WAIT_SLICE_NS : deadline - now));
+						     kh_job_is_final(job) ||
+						     READ_ONCE(kd->unplugged) ||
+						     READ_ONCE(kd->wake_gen) != gen,
+						     kh_timeout(sim ? KH_WAIT_SLICE_NS :
+								deadline - now));
 		if (r < 0) {
 			ret = -EINTR;
 			break;

@@ -51,6 +51,7 @@ void kh_file_usage(struct kh_file *kf, struct kh_file_usage *u)
 	u->jobs = kf->reaped_jobs;
 	/* jobs not reaped yet; the times are read without the mesh's lock */
 	xa_for_each(&kf->jobs, id, job) {
+		/* pairs with kh_job_finalize(): a final status, then its times */
 		status = smp_load_acquire(&job->status);
 		t0 = READ_ONCE(job->t_start);
 		t1 = READ_ONCE(job->t_end);

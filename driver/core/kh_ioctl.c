@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * The driver-private ioctl range: one table of commands, their names and
- * handlers (generated from KH_IOCTLS(), kh_core.h), shared by both hosts.  The kernel host hands it to DRM
- * (DRM_IOCTL_DEF_DRV, drm_ioctl() copies the struct in and out under the
- * ABI's size rule); the in-process host copies the same way in one place
- * (libruntime/inproc).  Handlers see a kernel-space copy of this driver's
- * size and do not care how long the caller's struct was.
+ * handlers (generated from KH_IOCTLS(), kh_core.h), shared by both hosts.
+ * The kernel host hands it to DRM (DRM_IOCTL_DEF_DRV, drm_ioctl() copies
+ * the struct in and out under the ABI's size rule); the in-process host
+ * copies the same way in one place (libruntime/inproc).  Handlers see a
+ * kernel-space copy of this driver's size and do not care how long the
+ * caller's struct was.
  */
 #include "kh_priv.h"
 

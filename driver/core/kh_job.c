@@ -50,6 +50,7 @@ struct dma_fence *kh_fence_create(u64 context, u64 seqno)
 
 bool kh_job_is_final(const struct kh_job *job)
 {
+	/* pairs with kh_job_finalize(): seen final, the outcome is seen too */
 	return smp_load_acquire(&job->status) >= KOHAKU_JOB_DONE;
 }
 

@@ -577,7 +577,6 @@ int kh_fw_load(struct kh_device *kd, const void *data, size_t len, u32 flags,
 	       u32 timeout_ms, struct drm_kohaku_fw_load *out);
 int kh_ioctl_fw_load(struct kh_file *kf, void *arg);
 
-
 /* kh_engine.c: the device's progress engine */
 /* between two passes with the job interrupt on, until it comes or a pause */
 #define KH_IRQ_REST_NS		1000000ULL	/* a card: 1 ms at most */

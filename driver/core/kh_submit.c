@@ -257,6 +257,7 @@ int kh_job_run_internal(struct kh_node *n, const struct kohaku_inst *insts,
 	kh_engine_kick(kd);
 	ret = kh_engine_wait_job(kd, job, kh_now(kd) + timeout_ns + KH_RECOVER_NS);
 	if (!ret) {
+		/* pairs with kh_job_finalize(): the status, then the fault */
 		*status = smp_load_acquire(&job->status);
 		*fault = (job->fault_flags & KOHAKU_FAULT_CODE_KNOWN) ? job->fault_code : 0;
 	}
@@ -367,6 +368,7 @@ static void kh_job_report(const struct kh_job *job, struct drm_kohaku_wait *a)
 {
 	bool node = job->fault_flags & KOHAKU_FAULT_NODE_KNOWN;
 
+	/* pairs with kh_job_finalize(): the status, then the outcome */
 	a->status = smp_load_acquire(&job->status);
 	a->fault_flags = job->fault_flags;
 	a->n_faults = job->n_faults;

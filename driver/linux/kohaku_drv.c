@@ -153,7 +153,7 @@ static long kohaku_drm_check_ioctl(unsigned int cmd, void __user *uarg)
 }
 
 static long kohaku_drm_unlocked_ioctl(struct file *filp, unsigned int cmd,
-			 unsigned long arg)
+				      unsigned long arg)
 {
 	long ret = kohaku_drm_check_ioctl(cmd, (void __user *)arg);
 
@@ -163,7 +163,7 @@ static long kohaku_drm_unlocked_ioctl(struct file *filp, unsigned int cmd,
 #ifdef CONFIG_COMPAT
 /* The ABI structs carry pointers as __u64 and are padded alike on both. */
 static long kohaku_drm_compat_ioctl(struct file *filp, unsigned int cmd,
-				unsigned long arg)
+				    unsigned long arg)
 {
 	long ret = kohaku_drm_check_ioctl(cmd, compat_ptr(arg));
 
