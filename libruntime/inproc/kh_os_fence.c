@@ -96,8 +96,9 @@ int kh_os_fence_signal(struct dma_fence *f)
 		pthread_mutex_unlock(&kh_os_fence_lock);
 		return -EINVAL;
 	}
-	__atomic_or_fetch(&f->flags, 1UL << DMA_FENCE_FLAG_SIGNALED_BIT,
-			  __ATOMIC_RELEASE);
+	/* written under the lock only: a store, read unlocked by set_error */
+	__atomic_store_n(&f->flags, f->flags | 1UL << DMA_FENCE_FLAG_SIGNALED_BIT,
+			 __ATOMIC_RELEASE);
 	if (f->efd >= 0)
 		kh_os_fence_notify_fd(f->efd);
 	/* as the kernel: the list taken whole, each entry reset before its call */

@@ -92,7 +92,7 @@ void kh_os_mutex_init(struct mutex *m, const char *name,
 	m->held = 0;
 	m->key = key;
 	m->name = name;
-	kh_os_class(key, name);
+	m->cls = kh_os_class(key, name);
 }
 
 void kh_os_lockdep_set_class(struct mutex *m, struct lock_class_key *key,
@@ -102,7 +102,7 @@ void kh_os_lockdep_set_class(struct mutex *m, struct lock_class_key *key,
 		kh_os_bug(__FILE__, __LINE__, "lockdep_set_class(%s) on a held lock", name);
 	m->key = key;
 	m->name = name;
-	kh_os_class(key, name);
+	m->cls = kh_os_class(key, name);
 }
 
 void kh_os_mutex_destroy(struct mutex *m, const char *file, int line)
@@ -110,13 +110,6 @@ void kh_os_mutex_destroy(struct mutex *m, const char *file, int line)
 	if (__atomic_load_n(&m->held, __ATOMIC_RELAXED))
 		kh_os_bug(file, line, "mutex_destroy(%s): the lock is held", m->name);
 	pthread_mutex_destroy(&m->m);
-}
-
-bool kh_os_mutex_is_mine(const struct mutex *m)
-{
-	return __atomic_load_n(&m->held, __ATOMIC_RELAXED) &&
-	       pthread_equal(__atomic_load_n(&m->owner, __ATOMIC_RELAXED),
-			     pthread_self());
 }
 
 /*
@@ -193,7 +186,7 @@ static void kh_os_lockdep_learn(const struct kh_os_held *h, unsigned int cls,
 
 void kh_os_mutex_lock(struct mutex *m, const char *file, int line)
 {
-	unsigned int cls = __atomic_load_n(&m->key->id, __ATOMIC_ACQUIRE) - 1;
+	unsigned int cls = m->cls;
 	unsigned int i;
 
 	for (i = 0; i < kh_os_n_held; i++) {

@@ -26,10 +26,10 @@ struct lock_class_key {
 
 struct mutex;
 
-bool kh_os_mutex_is_mine(const struct mutex *m);
 void kh_os_lockdep_set_class(struct mutex *m, struct lock_class_key *key,
 			     const char *name);
 
+/* kh_os_mutex_is_mine() is <linux/mutex.h>'s */
 #define lockdep_assert_held(m)						\
 	do {								\
 		if (!kh_os_mutex_is_mine(m))				\

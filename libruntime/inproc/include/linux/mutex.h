@@ -17,9 +17,18 @@ struct mutex {
 	pthread_mutex_t m;
 	pthread_t owner;	/* while held */
 	int held;
+	unsigned int cls;	/* its class's number, key->id - 1 */
 	struct lock_class_key *key;
 	const char *name;	/* its class's, for messages */
 };
+
+/* does the calling thread hold it */
+static inline bool kh_os_mutex_is_mine(const struct mutex *m)
+{
+	return __atomic_load_n(&m->held, __ATOMIC_RELAXED) &&
+	       pthread_equal(__atomic_load_n(&m->owner, __ATOMIC_RELAXED),
+			     pthread_self());
+}
 
 void kh_os_mutex_init(struct mutex *m, const char *name,
 		      struct lock_class_key *key);
