@@ -442,6 +442,11 @@ struct ksim_unit *ksim_unit_create(const struct ksim_unit_env *m,
 		if (!u->priv)
 			e = -ENOMEM;
 	}
+	if (!e && type->cudata) {
+		u->cd = ksim_plat_zalloc(sizeof(*u->cd));
+		if (!u->cd)
+			e = -ENOMEM;
+	}
 	if (e)
 		goto fail;
 	u->sink.ops = &ksim_base_sink_ops;
@@ -457,6 +462,7 @@ struct ksim_unit *ksim_unit_create(const struct ksim_unit_env *m,
 fail:
 	ksim_fifo_fini(&u->inst);
 	ksim_fifo_fini(&u->recv);
+	ksim_plat_free(u->cd);
 	ksim_plat_free(u->priv);
 	ksim_plat_free(u);
 	*err = e;
@@ -471,6 +477,7 @@ void ksim_unit_destroy(struct ksim_unit *u)
 		u->type->fini(u);
 	ksim_fifo_fini(&u->inst);
 	ksim_fifo_fini(&u->recv);
+	ksim_plat_free(u->cd);
 	ksim_plat_free(u->priv);
 	ksim_plat_free(u);
 }

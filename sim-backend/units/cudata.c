@@ -83,7 +83,8 @@ static const char ksim_cd_foreign_why[] =
 
 void ksim_unit_cd_reset(struct ksim_unit *u)
 {
-	memset(&u->cd, 0, sizeof(u->cd));
+	if (u->cd)
+		memset(u->cd, 0, sizeof(*u->cd));
 }
 
 /* Whether the burst being counted will be owed an ack at its end. */
@@ -98,7 +99,7 @@ static bool ksim_cd_owed(const struct ksim_cd_policy *p,
 static void ksim_cd_open(struct ksim_unit *u, const struct ksim_cd_policy *p,
 			 const struct kh_flit *f)
 {
-	struct ksim_cd *cd = &u->cd;
+	struct ksim_cd *cd = u->cd;
 
 	cd->on = true;
 	cd->sx = kh_flit_get(f, KH_HDR_SRC_X);
@@ -123,7 +124,7 @@ static void ksim_cd_open(struct ksim_unit *u, const struct ksim_cd_policy *p,
 /* The burst just counted out is owed an ack: queue it. */
 static void ksim_cd_owe(struct ksim_unit *u)
 {
-	struct ksim_cd *cd = &u->cd;
+	struct ksim_cd *cd = u->cd;
 	struct ksim_cd_pending *a =
 		&cd->ackq[(cd->ack_head + cd->ack_n) % KSIM_CD_ACKS_MAX];
 
@@ -138,7 +139,7 @@ static void ksim_cd_owe(struct ksim_unit *u)
 bool ksim_unit_cd_take(struct ksim_unit *u, const struct kh_flit *f)
 {
 	const struct ksim_cd_policy *p = u->type->cudata;
-	struct ksim_cd *cd = &u->cd;
+	struct ksim_cd *cd = u->cd;
 	bool foreign;
 
 	if (p->hold && cd->ack_n)
@@ -188,25 +189,25 @@ bool ksim_unit_cd_take(struct ksim_unit *u, const struct kh_flit *f)
 bool ksim_unit_cd_open(const struct ksim_unit *u, unsigned int *buf)
 {
 	if (buf)
-		*buf = u->cd.buf;
-	return u->cd.on;
+		*buf = u->cd->buf;
+	return u->cd->on;
 }
 
 unsigned int ksim_unit_cd_acks(const struct ksim_unit *u)
 {
-	return u->cd.ack_n;
+	return u->cd->ack_n;
 }
 
 u64 ksim_unit_cd_ack_at(const struct ksim_unit *u)
 {
-	return u->cd.ack_n ? u->cd.ackq[u->cd.ack_head].at : ~0ULL;
+	return u->cd->ack_n ? u->cd->ackq[u->cd->ack_head].at : ~0ULL;
 }
 
 bool ksim_unit_cd_ack(const struct ksim_unit *u, struct kh_flit *f)
 {
-	const struct ksim_cd_pending *a = &u->cd.ackq[u->cd.ack_head];
+	const struct ksim_cd_pending *a = &u->cd->ackq[u->cd->ack_head];
 
-	if (!u->cd.ack_n || ksim_unit_now(u) < a->at)
+	if (!u->cd->ack_n || ksim_unit_now(u) < a->at)
 		return false;
 	memset(f, 0, sizeof(*f));
 	ksim_unit_hdr(u, f, a->dx, a->dy, KH_T_CU_SIGNAL, a->txn, 1);
@@ -217,8 +218,8 @@ bool ksim_unit_cd_ack(const struct ksim_unit *u, struct kh_flit *f)
 
 void ksim_unit_cd_ack_pop(struct ksim_unit *u)
 {
-	if (!u->cd.ack_n)
+	if (!u->cd->ack_n)
 		return;
-	u->cd.ack_head = (u->cd.ack_head + 1) % KSIM_CD_ACKS_MAX;
-	u->cd.ack_n--;
+	u->cd->ack_head = (u->cd->ack_head + 1) % KSIM_CD_ACKS_MAX;
+	u->cd->ack_n--;
 }
