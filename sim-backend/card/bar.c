@@ -17,11 +17,26 @@
  * window decode is not one.  A window is an address range routed to a
  * mesh's register file (QEMU's MemoryRegion and its subregions, not a
  * RegisterAccessInfo): it has no value, masks or reset, and what happens
- * between the host and a file (the 32-in-64 convention, the strobes the
- * orchestrator ignores, the writes lost in reset, ~0 for an unaligned or
+ * between the host and a file (the 32-in-64 convention, the beats a
+ * 32-bit access becomes, the writes lost in reset, ~0 for an unaligned or
  * out-of-BAR access) is the bus's, so it stays here as code.  Host
  * accesses go to the trace when it asks for them (class reg, opt-in),
  * named from the tables.
+ *
+ * The 32-bit path to a mesh control window (the card's only one: the
+ * XDMA's AXI-Lite master, a 32-bit station port, a 32->64
+ * axi_dwidth_converter; kohakutpu.md 8.2, 8.3) reaches the orchestrator's
+ * 64-bit slave as one beat: the address as the host gave it (the
+ * converter passes a single narrow beat through unaligned and unpacked,
+ * axi_dwidth_converter_v2_1 a_upsizer: cmd_modified needs AxLEN != 0),
+ * byte enables on the addressed half, and the 32 bits on BOTH halves of
+ * the bus word: the converter's expander drives its SI word onto every
+ * lane ("WDATA is expanded to all SI-word lane on the MI-side", w_upsizer),
+ * as the station bus is seen to replicate narrow writes across a wide
+ * word (kohakutpu.md 5.8).  [INFERRED from the IP's source; unverified on
+ * silicon.]  The orchestrator's table decides what the beat does
+ * (mesh/orch.c); a read beat returns the addressed half of what it
+ * decodes to.
  */
 #include "card.h"
 #include "mag.h"
@@ -97,11 +112,39 @@ static u64 ksim_bar0_read(struct ksim_card *card, u32 offset)
 	}
 }
 
+/* A 32-bit access as a beat on the orchestrator's 64-bit bus (above). */
+#define KSIM_BAR_BEAT(v)	((u64)(v) << 32 | (u32)(v))
+#define KSIM_BAR_STRB(rel)	((rel) & 4 ? 0xf0u : 0x0fu)
+
+/*
+ * A 32-bit BAR0 read at a 4-aligned offset inside the BAR, time already
+ * run: a 32-bit register, or the addressed half of what a beat decodes to
+ * in a mesh control window (0 at +4 of a named register, whose case does
+ * not match the address: noc_orchestrator.v:491).
+ */
+static u32 ksim_bar0_read32(struct ksim_card *card, u32 offset)
+{
+	struct ksim_mesh *m = NULL;
+	unsigned int n = 0, t;
+	u32 rel = 0;
+
+	t = ksim_bar_decode(card, offset, &m, &n, &rel);
+	switch (t) {
+	case KSIM_BAR_ORCH:
+		return (u32)(ksim_orch_read_beat(&m->mag->orch, rel) >>
+			     (rel & 4 ? 32 : 0));
+	case KSIM_BAR_DDRC:
+	case KSIM_BAR_CLKWIZ:
+		return ksim_bar_reg32(card, t, n, rel);
+	default:
+		return 0;
+	}
+}
+
 /*
  * A BAR0 write at a 4-aligned offset inside the BAR: 64 bits (wide) or 32.
- * The orchestrator's registers are 64-bit and ignore strobes: a 32-bit
- * write at +0 writes the register with the upper half 0, one at +4 is
- * lost.  The DDR controller and wizard windows are 32-bit registers.
+ * A 32-bit write to a mesh control window is a beat (above); the DDR
+ * controller and wizard windows are 32-bit registers.
  */
 static void ksim_bar0_write(struct ksim_card *card, u32 offset, u64 value,
 			    bool wide)
@@ -112,8 +155,6 @@ static void ksim_bar0_write(struct ksim_card *card, u32 offset, u64 value,
 
 	switch (ksim_bar_decode(card, offset, &m, &n, &rel)) {
 	case KSIM_BAR_ORCH:
-		if (rel & 4)
-			break;
 		if (ksim_mesh_recovering(m)) {
 			/* the orchestrator is in reset: the write is lost */
 			m->rst.host_dropped++;
@@ -121,7 +162,13 @@ static void ksim_bar0_write(struct ksim_card *card, u32 offset, u64 value,
 				    rel);
 			break;
 		}
-		ksim_orch_host_write(&m->mag->orch, rel, value);
+		if (wide)
+			ksim_orch_host_write(&m->mag->orch, rel, value,
+					     KSIM_REG_STRB_ALL);
+		else
+			ksim_orch_host_write(&m->mag->orch, rel,
+					     KSIM_BAR_BEAT(value),
+					     KSIM_BAR_STRB(rel));
 		break;
 	case KSIM_BAR_CLKWIZ:
 		for (i = 0; i < (wide ? 2 : 1); i++, rel += 4, value >>= 32)
@@ -235,8 +282,7 @@ u32 ksim_bar_read32(struct ksim_card *card, unsigned int bar, u32 offset)
 		if (bar == 1)
 			v = ksim_xdma_read(card->xdma, offset);
 		else
-			v = (u32)(ksim_bar0_read(card, offset & ~7u) >>
-				  (offset & 4 ? 32 : 0));
+			v = ksim_bar0_read32(card, offset);
 	}
 	if (ksim_unlikely(card->obs) && bar <= 1)
 		ksim_bar_report(card, offset, v, bar ? KSIM_TRR_BAR1 : 0);

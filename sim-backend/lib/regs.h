@@ -79,6 +79,15 @@
  *	flip-flop keeps only its bits.
  * @lsb: the register's bit 0 in its field: a 32-bit register that is one
  *	half of a 64-bit field has 0 or 32.
+ * @span: decoded by range: a beat narrower than the table's width at any
+ *	offset inside the register reaches it (an RTL decode by >= and <, or
+ *	one that drops the address bits below the width).  Without it the
+ *	register answers at its own offset only (an RTL case on the whole
+ *	address): a narrow beat inside it decodes nothing.  Only the beat
+ *	accessors look at it (ksim_reg_read_beat(), ksim_reg_write_beat()).
+ * @strobes: a write honours the beat's byte enables: only the enabled
+ *	bytes change.  Without it the register takes the whole bus word
+ *	whatever the enables say, as an RTL `reg <= wdata` does.
  * @keep: ksim_regs_reset() leaves it alone (RAM with no reset clause).
  * @reset: its value out of reset (ksim_regs_reset()).
  * @ro: bits a write leaves as they are; reserved bits, 0 out of reset,
@@ -104,6 +113,8 @@ struct ksim_reg {
 	u8 size;
 	u8 lsb;
 	u32 data;
+	bool span;
+	bool strobes;
 	bool keep;
 	u64 reset, ro, w1c, w1s, rc;
 	u64 (*read)(void *dev, unsigned int i);
@@ -121,6 +132,8 @@ struct ksim_reg {
  * @slot: the decode index: for the register slot offset / @width, 1 + the
  *	position in @reg of the register on it; 0: none.
  * @n_slots: its length; offsets past it decode nothing.
+ * @span: every register is decoded by range (struct ksim_reg @span): the
+ *	file's decoder drops the address bits below the width.
  * @miss_read: a read no register decodes; NULL: it reads 0.
  * @miss_write: a write no register decodes; NULL: it is ignored.
  */
@@ -131,6 +144,7 @@ struct ksim_regs {
 	u8 width;
 	const u8 *slot;
 	u32 n_slots;
+	bool span;
 	u64 (*miss_read)(void *dev, u32 off);
 	void (*miss_write)(void *dev, u32 off, u64 v);
 };
@@ -216,16 +230,29 @@ static inline u64 ksim_reg_store(const struct ksim_regs *t,
 	}
 }
 
-/* A read of the register at off in file t of device dev. */
-static inline u64 ksim_reg_read(const struct ksim_regs *t, void *dev, u32 off)
+/*
+ * The register a bus beat at off reaches, and *i its index in its run: the
+ * one at off, or, for a beat inside a register (off not a multiple of the
+ * width, a narrow access), the register around it if it is decoded by
+ * range (@span); NULL: none.
+ */
+static inline const struct ksim_reg *ksim_reg_at_beat(const struct ksim_regs *t,
+						      u32 off, unsigned int *i)
 {
-	const struct ksim_reg *r;
-	unsigned int i;
+	const struct ksim_reg *r = ksim_reg_at(t, off & ~(u32)(t->width - 1), i);
+
+	if (r && (off & (t->width - 1)) && !r->span && !t->span)
+		return NULL;	/* a case on the whole address: no match */
+	return r;
+}
+
+/* A read of register r, run index i: the value, then the clear-on-read. */
+static inline u64 ksim_reg_read_r(const struct ksim_regs *t,
+				  const struct ksim_reg *r, void *dev,
+				  unsigned int i)
+{
 	u64 v, old;
 
-	r = ksim_reg_at(t, off, &i);
-	if (!r)
-		return t->miss_read ? t->miss_read(dev, off) : 0;
 	if (r->read && !r->rc)
 		return r->read(dev, i);
 	old = ksim_reg_load(t, r, dev, i);
@@ -239,21 +266,28 @@ static inline u64 ksim_reg_read(const struct ksim_regs *t, void *dev, u32 off)
 	return v;
 }
 
-/* A write of v to the register at off. */
-static inline void ksim_reg_write(const struct ksim_regs *t, void *dev,
-				  u32 off, u64 v)
+/* A read of the register at off in file t of device dev. */
+static inline u64 ksim_reg_read(const struct ksim_regs *t, void *dev, u32 off)
 {
 	const struct ksim_reg *r;
 	unsigned int i;
-	u64 old, now;
 
 	r = ksim_reg_at(t, off, &i);
-	if (!r) {
-		if (t->miss_write)
-			t->miss_write(dev, off, v);
-		return;
-	}
-	old = ksim_reg_load(t, r, dev, i);
+	if (!r)
+		return t->miss_read ? t->miss_read(dev, off) : 0;
+	return ksim_reg_read_r(t, r, dev, i);
+}
+
+/*
+ * A write of v to register r, run index i, its old value already loaded:
+ * the masks, the pre-write hook, the store, the post-write hook.
+ */
+static inline void ksim_reg_write_r(const struct ksim_regs *t,
+				    const struct ksim_reg *r, void *dev,
+				    unsigned int i, u64 old, u64 v)
+{
+	u64 now;
+
 	now = (v & ~(r->ro | r->w1c | r->w1s)) | (old & r->ro) |
 	      (old & r->w1c & ~v) | ((old | v) & r->w1s);
 	if (r->pre_write)
@@ -261,6 +295,69 @@ static inline void ksim_reg_write(const struct ksim_regs *t, void *dev,
 	now = ksim_reg_store(t, r, dev, i, now);
 	if (r->post_write)
 		r->post_write(dev, i, old, now);
+}
+
+/* A write of v to the register at off. */
+static inline void ksim_reg_write(const struct ksim_regs *t, void *dev,
+				  u32 off, u64 v)
+{
+	const struct ksim_reg *r;
+	unsigned int i;
+
+	r = ksim_reg_at(t, off, &i);
+	if (!r) {
+		if (t->miss_write)
+			t->miss_write(dev, off, v);
+		return;
+	}
+	ksim_reg_write_r(t, r, dev, i, ksim_reg_load(t, r, dev, i), v);
+}
+
+/*
+ * Bus beats, for a file reached through a bus narrower than its registers
+ * (the orchestrator's 64-bit file behind the host's 32-bit path): a beat
+ * has an address (a multiple of 4, maybe inside a register), the whole bus
+ * word as the bus drives it, and byte enables.  Which register it reaches
+ * is @span's to say, what it stores @strobes'.  A beat at a register's
+ * own offset with every byte enabled is a plain access.
+ */
+#define KSIM_REG_STRB_ALL	0xffu	/* every byte of a 64-bit word */
+
+/* The whole register a read beat at off reaches; 0 when none. */
+static inline u64 ksim_reg_read_beat(const struct ksim_regs *t, void *dev,
+				     u32 off)
+{
+	const struct ksim_reg *r;
+	unsigned int i;
+
+	r = ksim_reg_at_beat(t, off, &i);
+	if (!r)
+		return t->miss_read ? t->miss_read(dev, off) : 0;
+	return ksim_reg_read_r(t, r, dev, i);
+}
+
+/* A write beat at off: the bus word v, byte b enabled when strb bit b is. */
+static inline void ksim_reg_write_beat(const struct ksim_regs *t, void *dev,
+				       u32 off, u64 v, u8 strb)
+{
+	const struct ksim_reg *r;
+	unsigned int i, b;
+	u64 old, hold = 0;
+
+	r = ksim_reg_at_beat(t, off, &i);
+	if (!r) {
+		if (t->miss_write)
+			t->miss_write(dev, off, v);
+		return;
+	}
+	old = ksim_reg_load(t, r, dev, i);
+	if (r->strobes) {
+		for (b = 0; b < t->width; b++)
+			if (!(strb & (1u << b)))
+				hold |= 0xffULL << (b * 8);
+		v = (v & ~hold) | (old & hold);
+	}
+	ksim_reg_write_r(t, r, dev, i, old, v);
 }
 
 /* Every stored register (but @keep ones) to its reset value; no hooks. */

@@ -339,13 +339,18 @@ static void ksim_il_doorbell(void *dev, unsigned int i, u64 old, u64 v)
 
 KSIM_REGS(ksim_ilink_regs, 8, KSIM_IL_REGS);
 
+/*
+ * The decode is cfg_sel = {cfg_addr[7:3], 3'b000} (mag_ilink.v:226): a
+ * pulse at a misaligned client address (a 32-bit AUX_CFG write at +4,
+ * kohakutpu.md 8.4) writes the register around it, with the whole word.
+ */
 const struct ksim_regs ksim_ilink_regs = {
-	.name = "ilink", KSIM_REGS_INIT(ksim_ilink_regs),
+	.name = "ilink", .span = true, KSIM_REGS_INIT(ksim_ilink_regs),
 };
 
 void ksim_ilink_cfg(struct ksim_ilink *il, u32 off, u64 v)
 {
-	ksim_reg_write(&ksim_ilink_regs, il, off, v);
+	ksim_reg_write_beat(&ksim_ilink_regs, il, off, v, KSIM_REG_STRB_ALL);
 }
 
 static u64 ksim_lane_credits(const struct ksim_il_lane *l)

@@ -235,13 +235,18 @@ static void ksim_mv_gather(void *dev, unsigned int i, u64 old, u64 v)
 
 KSIM_REGS(ksim_mover_regs, 8, KSIM_MV_REGS);
 
+/*
+ * The decode is reg_sel = {cfg_addr[7:3], 3'b000} (mm_mover.v:154): a
+ * pulse at a misaligned client address (a 32-bit AUX_CFG write at +4,
+ * kohakutpu.md 8.4) writes the register around it, with the whole word.
+ */
 const struct ksim_regs ksim_mover_regs = {
-	.name = "mover", KSIM_REGS_INIT(ksim_mover_regs),
+	.name = "mover", .span = true, KSIM_REGS_INIT(ksim_mover_regs),
 };
 
 void ksim_mover_cfg(struct ksim_mover *mv, u32 off, u64 v)
 {
-	ksim_reg_write(&ksim_mover_regs, mv, off, v);
+	ksim_reg_write_beat(&ksim_mover_regs, mv, off, v, KSIM_REG_STRB_ALL);
 }
 
 /* ---- the walk ---- */

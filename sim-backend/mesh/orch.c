@@ -9,6 +9,16 @@
  * table (lib/regs.h, kohakutpu.md §4.2): a host write is latched and
  * applied through it in the orchestrator's next cycle, where the hooks see
  * that cycle's start (a kick while running is ignored).
+ *
+ * The host's 32-bit path (card/bar.c) reaches the table in beats: an
+ * address that may be 4 past a register's, the bus word, byte enables.
+ * What each register does with one is its decode in the RTL's AXI FSMs
+ * (src/kohakuaccel/noc/ctrl/noc_orchestrator.v): the named registers are
+ * a case on the whole address (lines 429-446 writing, 491-510 reading),
+ * so a beat at +4 decodes nothing; STAGE, TX_FLIT and AUX_CFG (writes,
+ * lines 367-380) and RX_FLIT, AUX_STATW and NODE_STATUS (reads, lines
+ * 476-479, 534) are decoded by range, the .span registers; of them only
+ * TX_FLIT honours the byte enables (lines 416-420, .strobes).
  */
 #include "orch.h"
 #include "mag.h"
@@ -220,12 +230,17 @@ static u64 ksim_orch_rx_status(void *dev, unsigned int i)
 	       (o->rx_overflow ? KH_RX_STATUS_OVERFLOW : 0);
 }
 
-/* one pulse per write, the window offset as the client address */
+/*
+ * One pulse per write, the window offset as the client address:
+ * aux_cfg_addr <= waddr[7:0] (noc_orchestrator.v:426), the beat's own
+ * address, so a 32-bit write at +4 pulses a misaligned one (kohakutpu.md
+ * 8.4), which the clients decode (mesh/mover.c, mesh/ilink.c).
+ */
 static void ksim_orch_aux_cfg(void *dev, unsigned int i, u64 old, u64 v)
 {
 	struct ksim_orch *o = dev;
 
-	ksim_mag_aux_cfg(o->mag, i * 8, v);
+	ksim_mag_aux_cfg(o->mag, o->wr_off & (KSIM_ORC_AUX_CFG_BYTES - 1), v);
 }
 
 /*
@@ -251,6 +266,12 @@ static void ksim_orch_stage(void *dev, unsigned int i, u64 old, u64 v)
  * are write-only (read 0), STAGE the words of the slots up to the end of
  * the decoded window.  NODE_STATUS is LUTRAM set by an initial block, no
  * reset clause; 0x1800-0x1fff alias it, index = raddr[10:3] ([INFERRED]).
+ * .span: the RTL decodes it by range (noc_orchestrator.v: is_tx_fl 368,
+ * is_stage 375, is_aux 380 writing; is_rx_fl 477, is_node 478, is_auxst
+ * 479 reading), so a 32-bit beat at +4 reaches it; every other register
+ * is a case on waddr[15:0]/raddr[15:0] and a beat at +4 decodes nothing.
+ * .strobes: TX_FLIT alone takes the byte enables (lines 416-420); STAGE
+ * stores the whole bus word (line 415), and so does every named register.
  */
 #define KSIM_ORC_REGS(R, c)						\
 	R(c, CTRL, KH_ORC_CTRL, 1, KSIM_ORC(ctrl))			\
@@ -275,28 +296,29 @@ static void ksim_orch_stage(void *dev, unsigned int i, u64 old, u64 v)
 	R(c, AUX_STAT, KH_ORC_AUX_STAT, 1, .ro = KSIM_REG_ALL,		\
 	  .read = ksim_orch_aux_stat)					\
 	R(c, AUX_STATW, KH_ORC_AUX_STATW(0), 16, .ro = KSIM_REG_ALL,	\
-	  .read = ksim_orch_aux_statw)					\
+	  .read = ksim_orch_aux_statw, .span = true)			\
 	R(c, TX_FLIT, KH_ORC_TX_FLIT(0), KH_FLIT_WORDS,			\
-	  KSIM_ORC_RUN(tx_flit, KH_FLIT_WORDS))				\
+	  KSIM_ORC_RUN(tx_flit, KH_FLIT_WORDS), .span = true,		\
+	  .strobes = true)						\
 	R(c, TX_KICK, KH_ORC_TX_KICK, 1, .post_write = ksim_orch_tx_kick) \
 	R(c, TX_STATUS, KH_ORC_TX_STATUS, 1, .ro = KSIM_REG_ALL,	\
 	  .read = ksim_orch_tx_status)					\
 	R(c, RX_FLIT, KH_ORC_RX_FLIT(0), KH_FLIT_WORDS, .ro = KSIM_REG_ALL, \
-	  .read = ksim_orch_rx_flit)					\
+	  .read = ksim_orch_rx_flit, .span = true)			\
 	R(c, RX_POP, KH_ORC_RX_POP, 1, .post_write = ksim_orch_rx_pop)	\
 	R(c, RX_STATUS, KH_ORC_RX_STATUS, 1, .ro = KSIM_REG_ALL,	\
 	  .read = ksim_orch_rx_status)					\
 	R(c, AUX_CFG, KH_ORC_AUX_CFG(0), KSIM_ORC_AUX_CFG_BYTES / 8,	\
-	  .post_write = ksim_orch_aux_cfg)				\
+	  .post_write = ksim_orch_aux_cfg, .span = true)		\
 	R(c, NODE_STATUS, KH_ORC_NODE_STATUS(0), KH_ORC_NODE_ENTRIES,	\
 	  KSIM_ORC_RUN(node_status, KH_ORC_NODE_ENTRIES),		\
-	  .ro = KSIM_REG_ALL, .keep = true)				\
+	  .ro = KSIM_REG_ALL, .keep = true, .span = true)		\
 	R(c, NODE_ALIAS, KH_ORC_NODE_ALIAS, KH_ORC_NODE_ENTRIES,	\
 	  KSIM_ORC_RUN(node_status, KH_ORC_NODE_ENTRIES),		\
-	  .ro = KSIM_REG_ALL, .keep = true)				\
+	  .ro = KSIM_REG_ALL, .keep = true, .span = true)		\
 	R(c, STAGE, KH_ORC_STAGE(0),					\
 	  (KH_ORC_DECODE_MASK + 1 - KH_ORC_STAGE(0)) / 8,		\
-	  .post_write = ksim_orch_stage)
+	  .post_write = ksim_orch_stage, .span = true)
 
 KSIM_REGS(ksim_orch_regs, 8, KSIM_ORC_REGS);
 
@@ -309,7 +331,12 @@ u64 ksim_orch_read(struct ksim_orch *o, u32 off)
 	return ksim_reg_read(&ksim_orch_regs, o, off & KH_ORC_DECODE_MASK);
 }
 
-void ksim_orch_host_write(struct ksim_orch *o, u32 off, u64 val)
+u64 ksim_orch_read_beat(struct ksim_orch *o, u32 off)
+{
+	return ksim_reg_read_beat(&ksim_orch_regs, o, off & KH_ORC_DECODE_MASK);
+}
+
+void ksim_orch_host_write(struct ksim_orch *o, u32 off, u64 val, u8 strb)
 {
 	if (o->wr_pending)
 		ksim_mesh_log(o->mag->mesh, "orchestrator: write 0x%x overtaken",
@@ -317,6 +344,7 @@ void ksim_orch_host_write(struct ksim_orch *o, u32 off, u64 val)
 	o->wr_pending = true;
 	o->wr_off = off & KH_ORC_DECODE_MASK;
 	o->wr_val = val;
+	o->wr_strb = strb;
 	ksim_node_wake(&o->mag->node);
 }
 
@@ -398,7 +426,11 @@ bool ksim_orch_tick(struct ksim_orch *o, u32 tx_count0)
 		o->wr_pending = false;
 		o->run0 = run0;
 		o->tx_full0 = tx_full0;
-		ksim_reg_write(&ksim_orch_regs, o, o->wr_off, o->wr_val);
+		if (o->wr_strb == KSIM_REG_STRB_ALL)
+			ksim_reg_write(&ksim_orch_regs, o, o->wr_off, o->wr_val);
+		else
+			ksim_reg_write_beat(&ksim_orch_regs, o, o->wr_off,
+					    o->wr_val, o->wr_strb);
 		progress = true;
 	}
 

@@ -58,8 +58,9 @@ struct ksim_orch {
 
 	/* the host write that lands in the next cycle */
 	bool wr_pending;
-	u32 wr_off;
-	u64 wr_val;
+	u32 wr_off;			/* waddr[15:0]: +4 on the 32-bit path */
+	u64 wr_val;			/* the bus word */
+	u8 wr_strb;			/* its byte enables */
 	/* what its hooks see: the cycle's start, and a credit written */
 	bool run0, tx_full0;
 	bool cred_written;
@@ -79,10 +80,19 @@ void ksim_orch_reset(struct ksim_orch *o);
 
 /* AXI read of a window offset (8-aligned, low 16 bits). */
 u64 ksim_orch_read(struct ksim_orch *o, u32 off);
+/*
+ * A narrow AXI read beat at a window offset (4-aligned): the whole word of
+ * the register it decodes to, 0 for a named register at +4 (orch.c).
+ */
+u64 ksim_orch_read_beat(struct ksim_orch *o, u32 off);
 /* the register map, at window offsets; the device is the struct ksim_orch */
 extern const struct ksim_regs ksim_orch_regs;
-/* AXI write: latched, applied in the orchestrator's next tick. */
-void ksim_orch_host_write(struct ksim_orch *o, u32 off, u64 val);
+/*
+ * AXI write beat: waddr off (4-aligned), the bus word val and its byte
+ * enables strb (KSIM_REG_STRB_ALL: a 64-bit write); latched, applied in
+ * the orchestrator's next tick.
+ */
+void ksim_orch_host_write(struct ksim_orch *o, u32 off, u64 val, u8 strb);
 
 /* A non-memory flit from any MAG port: absorb a signal, or RX (or drop). */
 void ksim_orch_agent_take(struct ksim_orch *o, const struct kh_flit *f);

@@ -14,8 +14,8 @@ MODEL_TESTS += model_check model_inject model_trace
 MODEL_TESTS += model_pool_iss model_pool
 # the cpu unit (rv_pe, docs/spec/cpu.md)
 MODEL_TESTS += model_cpu
-# the card's DMA engine (docs/spec/xdma.md)
-MODEL_TESTS += model_xdma
+# the card's DMA engine (docs/spec/xdma.md), the host's 32-bit path to BAR0
+MODEL_TESTS += model_xdma model_bar32
 # the register tables against the uapi offsets, and their access rules
 MODEL_TESTS += model_regs
 # the POOL firmware (build/firmware/pool.fw) on the POOL unit

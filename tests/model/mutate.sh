@@ -383,6 +383,23 @@ cat <<'M'
 949~mesh/mover.c~model_regs~register tables: the mover's GATHER one register off~	R(c, GATHER, KH_MV_GATHER, 1,~	R(c, GATHER, KH_MV_GATHER + 8, 1,
 950~obs/trace.c~model_regs~trace: events=all takes the opt-in register accesses~		if (ksim_word_is(&one, "all"))\n\t\t\t*mask = KSIM_TRC_ALL;~		if (ksim_word_is(&one, "all"))\n\t\t\t*mask = KSIM_TRC_ALL | KSIM_TRC_REG;
 951~card/bar.c~model_regs~trace: a 64-bit access of two 32-bit registers names the low one only~	if (!wide)\n\t\treturn snprintf(b, n, "%s %s", t->name, lo);~	if (1)\n\t\treturn snprintf(b, n, "%s %s", t->name, lo);
+960~card/bar.c~model_bar32~32-bit path: the beat's other half is 0, not the 32 bits replicated~#define KSIM_BAR_BEAT(v)	((u64)(v) << 32 | (u32)(v))~#define KSIM_BAR_BEAT(v)	((u64)(u32)(v))
+961~card/bar.c~model_bar32~32-bit path: every byte enabled, whichever half the beat addresses~#define KSIM_BAR_STRB(rel)	((rel) & 4 ? 0xf0u : 0x0fu)~#define KSIM_BAR_STRB(rel)	0xffu
+962~card/bar.c~model_bar32~32-bit path: a read at +4 is the upper half of the register below~		return (u32)(ksim_orch_read_beat(&m->mag->orch, rel) >>~		return (u32)(ksim_orch_read(&m->mag->orch, rel & \x7e7u) >>
+963~mesh/orch.c~model_bar32~TX_FLIT: the byte enables ignored~	  KSIM_ORC_RUN(tx_flit, KH_FLIT_WORDS), .span = true,		\\\n\t  .strobes = true)~	  KSIM_ORC_RUN(tx_flit, KH_FLIT_WORDS), .span = true,		\\\n\t  .strobes = false)
+964~mesh/orch.c~model_bar32~TX_FLIT: a beat at +4 decodes nothing~	  KSIM_ORC_RUN(tx_flit, KH_FLIT_WORDS), .span = true,~	  KSIM_ORC_RUN(tx_flit, KH_FLIT_WORDS), .span = false,
+965~mesh/orch.c~model_bar32~STAGE: a beat at +4 decodes nothing~	  .post_write = ksim_orch_stage, .span = true)~	  .post_write = ksim_orch_stage, .span = false)
+966~mesh/orch.c~model_bar32~STAGE: a beat keeps the word's other half (byte enables honoured)~	  .post_write = ksim_orch_stage, .span = true)~	  .post_write = ksim_orch_stage, .span = true, .strobes = true)
+967~mesh/orch.c~model_bar32~AUX_CFG: a beat at +4 pulses nothing~	  .post_write = ksim_orch_aux_cfg, .span = true)~	  .post_write = ksim_orch_aux_cfg, .span = false)
+968~mesh/orch.c~model_bar32~NODE_STATUS: a read at +4 is 0~	  .ro = KSIM_REG_ALL, .keep = true, .span = true)		\\\n\tR(c, NODE_ALIAS~	  .ro = KSIM_REG_ALL, .keep = true, .span = false)		\\\n\tR(c, NODE_ALIAS
+969~mesh/orch.c~model_bar32~NODE_STATUS alias: a read at +4 is 0~	  .ro = KSIM_REG_ALL, .keep = true, .span = true)		\\\n\tR(c, STAGE~	  .ro = KSIM_REG_ALL, .keep = true, .span = false)		\\\n\tR(c, STAGE
+970~mesh/orch.c~model_bar32~RX_FLIT: a read at +4 is 0~	  .read = ksim_orch_rx_flit, .span = true)~	  .read = ksim_orch_rx_flit, .span = false)
+971~mesh/orch.c~model_bar32~AUX_STATW: a read at +4 is 0~	  .read = ksim_orch_aux_statw, .span = true)~	  .read = ksim_orch_aux_statw, .span = false)
+972~lib/regs.h~model_bar32~register tables: a narrow beat inside any register reaches it~	if (r && (off & (t->width - 1)) && !r->span && !t->span)~	if (0)
+973~lib/regs.h~model_bar32~register tables: the byte enables inverted~			if (!(strb & (1u << b)))~			if (strb & (1u << b))
+974~mesh/mover.c~model_bar32~mover: the client address decoded whole (a pulse at +4 writes nothing)~	.name = "mover", .span = true,~	.name = "mover", .span = false,
+975~mesh/ilink.c~model_bar32~interlink: the client address decoded whole (a pulse at +4 writes nothing)~	.name = "ilink", .span = true,~	.name = "ilink", .span = false,
+976~mesh/orch.c~model_bar32~orchestrator: a narrow beat applied as a 64-bit write~		if (o->wr_strb == KSIM_REG_STRB_ALL)~		if (1)
 M
 }
 
