@@ -20,11 +20,15 @@
 /**
  * struct kh_hw_ops - how the driver core reaches one card
  * @read64: read the 64-bit register at byte @offset (8-aligned) of BAR0,
- *	the AXI-Lite control space.
- * @write64: write @value to the 64-bit BAR0 register at byte @offset.
+ *	the AXI-Lite control space, in one access.  NULL on a host with
+ *	KH_HW_CTRL32, which has no such access.
+ * @write64: write @value to the 64-bit BAR0 register at byte @offset, in
+ *	one access; NULL with KH_HW_CTRL32.
  * @bar_read32: read the 32-bit register at byte @offset (4-aligned) of BAR
  *	@bar (< KH_HW_MAX_BARS, with a nonzero &kh_hw.bar_size): the XDMA
- *	register space is one of them, found by its identifiers.
+ *	register space is one of them, found by its identifiers; with
+ *	KH_HW_CTRL32 BAR0 too, the control space, each access one beat on
+ *	the orchestrator's bus (docs/spec/xdma.md "BAR0 in 32 bits").
  * @bar_write32: write @value there.
  * @now_ns: device time in nanoseconds: wall time on a card, simulated time
  *	on the model.  Every device timeout of the core is measured with it.
@@ -68,6 +72,25 @@ struct kh_hw_ops {
  * Time passes on it only when it is accessed.
  */
 #define KH_HW_SIMULATED		(1u << 0)
+/**
+ * KH_HW_CTRL32 - the control space is reached in 32-bit accesses only
+ *
+ * As on a card: the host's only path to BAR0 is the XDMA's AXI-Lite
+ * master, 32 bits wide, then a 32-bit station port and a 32-to-64 width
+ * converter in front of the orchestrator's 64-bit slave (kohakutpu.md 8.2,
+ * 8.3).  The orchestrator takes each access as one beat at the address
+ * given: a named register ignores a write at +4 and reads 0 there, TX_FLIT
+ * takes the byte enables, a STAGE word is overwritten whole, RX_FLIT and
+ * NODE_STATUS read in halves (docs/spec/xdma.md "BAR0 in 32 bits").  The
+ * core then uses @bar_read32/@bar_write32 on BAR 0 alone (@read64 and
+ * @write64 may be NULL): it reads the halves a register has, writes only
+ * registers whose fields fit in 32 bits, composes flits half by half, and
+ * sends instructions through the mailbox with flow control of its own,
+ * because the staging RAM cannot be loaded this way (docs/driver-core.md
+ * "A control path of 32 bits").  kohaku.ko's PCI binding sets it; the
+ * simulated hosts offer it as an option.
+ */
+#define KH_HW_CTRL32		(1u << 1)
 
 /* the most meshes a card has (uapi KH_MAX_MESHES) */
 #define KH_HW_MAX_MESHES	4

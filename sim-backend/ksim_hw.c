@@ -161,6 +161,15 @@ static const struct kh_hw_ops ksim_hw_ops = {
 	.irq_attach	= ksim_hw_irq_attach,
 };
 
+/* a card's host: BAR0 in 32-bit accesses alone (KSIM_HW_CTRL32) */
+static const struct kh_hw_ops ksim_hw_ops32 = {
+	.bar_read32	= ksim_hw_bar_read32,
+	.bar_write32	= ksim_hw_bar_write32,
+	.now_ns		= ksim_hw_now_ns,
+	.idle_ns	= ksim_hw_idle_ns,
+	.irq_attach	= ksim_hw_irq_attach,
+};
+
 /* ---- the host's side ---- */
 
 /**
@@ -170,7 +179,9 @@ static const struct kh_hw_ops ksim_hw_ops = {
  *	(struct ksim_host_ops: bus addresses as the host's DMA mapping gives
  *	them); NULL: the engine reaches no host memory.
  * @host_ctx: passed to @host's callbacks.
- * @flags: KSIM_HW_POLL: offer no interrupt vectors.
+ * @flags: KSIM_HW_POLL: offer no interrupt vectors; KSIM_HW_CTRL32: the
+ *	control space in 32-bit accesses only (KH_HW_CTRL32), as a card's
+ *	host has it: the ops have no read64 and no write64.
  *
  * On success the adapter owns @card: ksim_hw_destroy() destroys it, and
  * the host reaches it only through the ops or between ksim_hw_lock() and
@@ -201,9 +212,10 @@ struct ksim_hw *ksim_hw_create(struct ksim_card *card,
 		return NULL;
 	sh->card = card;
 	ksim_plat_mutex_init(&sh->lock);
-	sh->hw.ops = &ksim_hw_ops;
+	sh->hw.ops = flags & KSIM_HW_CTRL32 ? &ksim_hw_ops32 : &ksim_hw_ops;
 	sh->hw.ctx = sh;
-	sh->hw.flags = KH_HW_SIMULATED;
+	sh->hw.flags = KH_HW_SIMULATED |
+		       (flags & KSIM_HW_CTRL32 ? KH_HW_CTRL32 : 0);
 	n = ksim_mesh_count(card);
 	for (m = 0; m < n && m < KH_HW_MAX_MESHES; m++)
 		sh->hw.mesh_mem_size[m] = ksim_mesh_dram_size(card, m);

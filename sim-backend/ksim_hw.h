@@ -26,8 +26,12 @@ struct ksim_hw;
  * vectors (struct kh_hw.n_irqs is 0, the core polls for everything; the
  * card's XDMA config block reads MSI-X off).  Hosts select it from
  * kohaku_sim.ko's irq=poll and the in-process KOHAKU_SIM_IRQ=poll.
+ * KSIM_HW_CTRL32: the control space in 32-bit accesses only, as a card's
+ * host has it (KH_HW_CTRL32; no read64/write64 ops); from kohaku_sim.ko's
+ * ctrl=32 and the in-process KOHAKU_SIM_CTRL=32.
  */
 #define KSIM_HW_POLL	1u
+#define KSIM_HW_CTRL32	2u
 
 struct ksim_hw *ksim_hw_create(struct ksim_card *card,
 			       const struct ksim_host_ops *host,

@@ -109,8 +109,12 @@ int kh_device_probe(const struct kh_hw *hw, struct device *dev,
 	unsigned int i;
 	int ret;
 
-	if (!hw || !hw->ops || !hw->ops->read64 || !hw->ops->write64 ||
-	    !hw->ops->now_ns)
+	if (!hw || !hw->ops || !hw->ops->now_ns)
+		return -EINVAL;
+	/* the control space: 64-bit accesses, or 32-bit ones on BAR0 */
+	if ((hw->flags & KH_HW_CTRL32) ?
+	    !hw->ops->bar_read32 || !hw->ops->bar_write32 || !hw->bar_size[0] :
+	    !hw->ops->read64 || !hw->ops->write64)
 		return -EINVAL;
 	kd = kvzalloc(sizeof(*kd), GFP_KERNEL);
 	if (!kd)
@@ -135,8 +139,7 @@ int kh_device_probe(const struct kh_hw *hw, struct device *dev,
 			kd->n_meshes = i + 1;
 	if (!(kd->mesh[0].flags & KOHAKU_MESH_PRESENT)) {
 		kh_err(kd, "no KohakuAccel mesh at BAR0+0x%x: CAPS reads 0x%016llx, expected flit width %u (is the bitstream loaded?)\n",
-		       KH_MESH_BASE(0), kd->hw.ops->read64(kd->hw.ctx,
-							   KH_MESH_BASE(0) + KH_ORC_CAPS),
+		       KH_MESH_BASE(0), kh_rd(&kd->mesh[0], KH_ORC_CAPS),
 		       KH_FLIT_WIDTH);
 		ret = -ENODEV;
 		goto fail;

@@ -15,15 +15,23 @@
  *  - the staging RAM is not written where the dispatcher is reading;
  *  - completion is NODE_STATUS count == baseline + n, with the code checked.
  *
+ * A 32-bit control path (KH_HW_CTRL32, a card) cannot load the staging RAM,
+ * and dispatches through the mailbox instead, with flow control of its own
+ * per node (kh_dispatch_mbox(), below); the rest is the same.
+ *
  * Each call of kh_mesh_step() does what it can without waiting and returns.
  */
 #include "kh_priv.h"
 #include "kh_tracepoints.h"
 
-static u16 kh_ns_count(struct kh_mesh *m, const struct kh_node *n, u64 *raw)
+static u8 kh_node_yx(const struct kh_node *n)
 {
-	*raw = kh_rd(m, KH_ORC_NODE_STATUS(KH_YX(n->x, n->y)));
-	return KH_NS_COUNT(*raw);
+	return KH_YX(n->x, n->y);
+}
+
+static u16 kh_ns_count(struct kh_mesh *m, const struct kh_node *n)
+{
+	return KH_NS_COUNT(kh_ns_lo(m, kh_node_yx(n)));
 }
 
 /*
@@ -45,10 +53,14 @@ static u32 kh_late_returned(struct kh_mesh *m, bool commit)
 
 		if (!n->hung_left)
 			continue;
-		count = kh_ns_count(m, n, &raw);
+		raw = kh_ns_lo(m, kh_node_yx(n));
+		count = KH_NS_COUNT(raw);
 		delta = min_t(u32, (u16)(count - n->hung_mark), n->hung_left);
 		if (!delta)
 			continue;
+		raw = kh_ns_word(m, kh_node_yx(n), raw);
+		count = KH_NS_COUNT(raw);
+		delta = min_t(u32, (u16)(count - n->hung_mark), n->hung_left);
 		returned += delta;
 		if (delta == n->hung_left && n->hung_last)
 			returned--;
@@ -133,10 +145,9 @@ static enum kh_ready kh_job_ready(struct kh_mesh *m, struct kh_job *job)
 static void kh_job_arm(struct kh_mesh *m, struct kh_job *job)
 {
 	unsigned int i;
-	u64 raw;
 
 	for (i = 0; i < job->n_progs; i++)
-		job->progs[i].baseline = kh_ns_count(m, job->progs[i].node, &raw);
+		job->progs[i].baseline = kh_ns_count(m, job->progs[i].node);
 	kh_wr(m, KH_ORC_PROG_CRED, job->seed);
 	job->lasts_at_seed = 0;
 	m->run = KH_RUN_DISPATCH;
@@ -158,8 +169,12 @@ static void kh_job_start(struct kh_mesh *m, struct kh_job *job)
 	 * between is counted as returned later: a fault count errs high.)
 	 */
 	kh_late_returned(m, true);
-	job->seed = kh_job_seed(m, job);
-	if (!job->seed) {
+	/*
+	 * The mailbox's flits take no credit: the counter, from 0, counts
+	 * what completes, and each node's FIFO is kept by its own books.
+	 */
+	job->seed = kh_ctrl32(kd) ? 0 : kh_job_seed(m, job);
+	if (!kh_ctrl32(kd) && !job->seed) {
 		kh_mesh_wedge(m, "hung nodes may still return more credit than the FIFOs hold");
 		return;
 	}
@@ -288,49 +303,63 @@ static u32 kh_prog_pushed(const struct kh_job *job, const struct kh_prog *p)
 	return p->pushed;
 }
 
+/*
+ * The program's signals so far, from its node's NODE_STATUS.  The count
+ * moves with every signal, so an unchanged one is an unchanged word:
+ * nothing to learn (and on a 32-bit control path no other half to read).
+ */
+static void kh_collect_prog(struct kh_mesh *m, struct kh_job *job,
+			    struct kh_prog *p)
+{
+	struct kh_device *kd = m->kd;
+	unsigned int code;
+	u64 raw;
+	u16 diff;
+
+	raw = kh_ns_lo(m, kh_node_yx(p->node));
+	diff = KH_NS_COUNT(raw) - p->baseline;
+	if (diff == p->seen && diff < p->n)
+		return;
+	raw = kh_ns_word(m, kh_node_yx(p->node), raw);
+	diff = KH_NS_COUNT(raw) - p->baseline;
+	p->seen = min_t(u32, diff, p->n);
+	code = KH_NS_CODE(raw);
+	/* until it moves, the mirror shows an earlier job's signal */
+	if (diff && code == KH_SIG_FAULT &&
+	    !(job->fault_flags & KOHAKU_FAULT_CODE_KNOWN)) {
+		job->fault_flags = KOHAKU_FAULT_NODE_KNOWN |
+				   KOHAKU_FAULT_CODE_KNOWN;
+		job->fault_x = p->node->x;
+		job->fault_y = p->node->y;
+		job->fault_code = KH_NS_ARG(raw);
+	}
+	if (diff > p->n)
+		kh_warn(kd, "mesh %u: node (%u,%u) sent %u signals for %u instructions\n",
+			m->id, p->node->x, p->node->y, diff, p->n);
+	if (diff >= p->n) {
+		p->finished = true;
+		if (code == KH_SIG_FAULT)
+			job->n_faults++;
+		if (code == KH_SIG_BATCH_COMPLETE && KH_NS_ARG(raw) != p->txn)
+			kh_job_error(job, p->node, KOHAKU_JOB_WHY_BATCH_TXN,
+				     "SIG_BATCH_COMPLETE with another program's txn");
+		else if (code != KH_SIG_BATCH_COMPLETE && code != KH_SIG_FAULT)
+			kh_job_error(job, p->node, KOHAKU_JOB_WHY_NOT_COMPLETION,
+				     "the last signal of a program was not a completion");
+	}
+}
+
 /* Signals counted for every program; true when all pushed have signalled. */
 static bool kh_collect(struct kh_mesh *m, struct kh_job *job, bool all)
 {
-	struct kh_device *kd = m->kd;
 	u32 pushed_seen = 0;
 	unsigned int i;
 
 	for (i = 0; i < job->n_progs; i++) {
 		struct kh_prog *p = &job->progs[i];
-		unsigned int code;
-		u64 raw;
-		u16 diff;
 
-		if (!p->finished && (all || kh_prog_pushed(job, p))) {
-			diff = kh_ns_count(m, p->node, &raw) - p->baseline;
-			p->seen = min_t(u32, diff, p->n);
-			code = KH_NS_CODE(raw);
-			/* until it moves, the mirror shows an earlier job's signal */
-			if (diff && code == KH_SIG_FAULT &&
-			    !(job->fault_flags & KOHAKU_FAULT_CODE_KNOWN)) {
-				job->fault_flags = KOHAKU_FAULT_NODE_KNOWN |
-						   KOHAKU_FAULT_CODE_KNOWN;
-				job->fault_x = p->node->x;
-				job->fault_y = p->node->y;
-				job->fault_code = KH_NS_ARG(raw);
-			}
-			if (diff > p->n)
-				kh_warn(kd, "mesh %u: node (%u,%u) sent %u signals for %u instructions\n",
-					m->id, p->node->x, p->node->y, diff, p->n);
-			if (diff >= p->n) {
-				p->finished = true;
-				if (code == KH_SIG_FAULT)
-					job->n_faults++;
-				if (code == KH_SIG_BATCH_COMPLETE &&
-				    KH_NS_ARG(raw) != p->txn)
-					kh_job_error(job, p->node, KOHAKU_JOB_WHY_BATCH_TXN,
-						     "SIG_BATCH_COMPLETE with another program's txn");
-				else if (code != KH_SIG_BATCH_COMPLETE &&
-					 code != KH_SIG_FAULT)
-					kh_job_error(job, p->node, KOHAKU_JOB_WHY_NOT_COMPLETION,
-						     "the last signal of a program was not a completion");
-			}
-		}
+		if (!p->finished && (all || kh_prog_pushed(job, p)))
+			kh_collect_prog(m, job, p);
 		pushed_seen += p->seen;
 	}
 	return pushed_seen >= job->pushed;
@@ -389,27 +418,142 @@ static void kh_dispatch(struct kh_mesh *m, struct kh_job *job)
 		m->run = KH_RUN_COLLECT;
 }
 
+/* ---- dispatch on a 32-bit control path: the mailbox ---- */
+
+/*
+ * Room at the program's node: fewer of the instructions sent to it
+ * unsignalled than its instruction FIFO holds.  When the books say it is
+ * full, its NODE_STATUS is read again, once a step (*looked).
+ */
+static bool kh_inst_room(struct kh_mesh *m, struct kh_job *job,
+			 struct kh_prog *p, bool *looked)
+{
+	if (p->pushed - p->seen < p->node->inst_depth)
+		return true;
+	if (*looked)
+		return false;
+	*looked = true;
+	kh_collect_prog(m, job, p);
+	return p->pushed - p->seen < p->node->inst_depth;
+}
+
+/* The program's next instruction, composed in TX_FLIT and kicked. */
+static void kh_inst_send(struct kh_mesh *m, struct kh_job *job,
+			 struct kh_prog *p)
+{
+	u32 k = p->pushed;
+	bool last = k == p->n - 1;
+	struct kh_flit f;
+	unsigned int w;
+
+	for (w = 0; w < 4; w++)
+		f.w[w] = p->insts[k].w[w];
+	/* src: the agent, whom the node signals; the dispatcher's own stamp */
+	kh_flit_hdr(&f, p->node->x, p->node->y, m->agent_x, m->agent_y,
+		    KH_T_CU_INST, p->txn, last);
+	kh_mbox_send(m, &f);
+	p->sent = ++p->pushed;
+	job->pushed_done = ++job->pushed;
+	if (last)
+		job->lasts_done = ++job->lasts;
+}
+
+/*
+ * A 32-bit control path cannot load the staging RAM: a STAGE write lands
+ * on both halves of its word (noc_orchestrator.v:415).  So instructions
+ * go as the mailbox's other flits do, one TX_KICK each, composed in
+ * TX_FLIT half by half (kh_mbox_send()).  No credit holds these flits
+ * back, and the core keeps what credit kept (kohakutpu.md 4.4) itself,
+ * per node and exactly: a node is sent an instruction only while fewer
+ * than its inst_depth of those sent to it have signalled (NODE_STATUS
+ * counts its signals, one an instruction), or its full instruction FIFO
+ * would block the link its memory responses come by.  TX_KICK is ignored
+ * while the TX FIFO is full, so TX_STATUS is read before each kick; the
+ * dispatcher, which would make it ignored too, never runs on this path.
+ * A step sends what may go now, a staging chunk's worth at most, the
+ * programs in turn, and returns: a node is looked at once a step.
+ */
+static void kh_dispatch_mbox(struct kh_mesh *m, struct kh_job *job)
+{
+	unsigned int i, budget = KH_CHUNK_FLITS;
+
+	while (job->next_prog < job->n_progs &&
+	       job->progs[job->next_prog].pushed == job->progs[job->next_prog].n)
+		job->next_prog++;
+	for (i = job->next_prog; i < job->n_progs && budget; i++) {
+		struct kh_prog *p = &job->progs[i];
+		bool looked = false;
+
+		while (p->pushed < p->n && budget &&
+		       kh_inst_room(m, job, p, &looked)) {
+			if (kh_rd(m, KH_ORC_TX_STATUS) & KH_TX_STATUS_FULL)
+				return;
+			kh_inst_send(m, job, p);
+			budget--;
+		}
+	}
+	for (i = job->next_prog; i < job->n_progs; i++)
+		if (job->progs[i].pushed < job->progs[i].n)
+			return;
+	m->run = KH_RUN_COLLECT;
+}
+
+/*
+ * The credit counter now and whether the dispatcher is idle: PROG_STAT on
+ * the staging path; on the mailbox path, where the dispatcher never runs,
+ * PROG_CRED (PROG_STAT's credit reaches bit 32, whose half a 32-bit read
+ * does not).
+ */
+static u32 kh_credit_now(struct kh_mesh *m, bool *idle)
+{
+	u64 ps;
+
+	if (kh_ctrl32(m->kd)) {
+		*idle = true;
+		return (u16)kh_rd(m, KH_ORC_PROG_CRED);
+	}
+	ps = kh_rd(m, KH_ORC_PROG_STAT);
+	*idle = !(ps & KH_PROG_STAT_RUN);
+	return KH_PROG_STAT_CRED(ps);
+}
+
+/*
+ * Instructions that faulted without a signal that says so.  Staging: the
+ * dispatcher took a credit for each flit, and every non-last instruction
+ * that completed gave one back, so the counter is seed - lasts - lost +
+ * late since the last seed.  Mailbox: nothing takes credit, so the
+ * counter, set to 0, counts what completed: pushed - lasts - lost + late,
+ * in its 16 bits (exact while fewer than 32768 are lost).
+ */
+static s64 kh_lost_credit(struct kh_mesh *m, const struct kh_job *job,
+			  u32 credit, u32 late)
+{
+	if (kh_ctrl32(m->kd))
+		return (s16)(u16)(job->pushed - job->lasts + late - credit);
+	return (s64)job->seed - (job->lasts - job->lasts_at_seed) - credit +
+	       late;
+}
+
 /* Everything signalled: settle the books on credit and faults. */
 static void kh_close_books(struct kh_mesh *m, struct kh_job *job)
 {
-	u32 late = kh_late_returned(m, false), again, tries = 0;
+	u32 late = kh_late_returned(m, false), again, tries = 0, credit;
+	bool idle;
 	s64 lost;
-	u64 ps;
 
 	/* a late signal between the two looks would count once, not twice */
 	for (;;) {
-		ps = kh_rd(m, KH_ORC_PROG_STAT);
+		credit = kh_credit_now(m, &idle);
 		again = kh_late_returned(m, false);
 		if (again == late || ++tries == 4)
 			break;
 		late = again;
 	}
 	kh_late_returned(m, true);
-	lost = (s64)job->seed - (job->lasts - job->lasts_at_seed) -
-	       KH_PROG_STAT_CRED(ps) + late;
+	lost = kh_lost_credit(m, job, credit, late);
 
 	/* every instruction signalled, so every flit left the dispatcher */
-	m->disp_idle = !(ps & KH_PROG_STAT_RUN);
+	m->disp_idle = idle;
 	if (lost > 0) {
 		job->lost_faults += lost;
 		job->n_faults += lost;
@@ -520,6 +664,25 @@ static void kh_job_timeout(struct kh_mesh *m, struct kh_job *job)
 }
 
 /*
+ * Does the card still hold flits of the job it has not sent into the
+ * mesh?  Staging: the dispatcher runs (what it pushed so far is counted);
+ * mailbox: the TX FIFO is not empty (STATUS busy, the dispatcher idle).
+ */
+static bool kh_flits_held(struct kh_mesh *m, struct kh_job *job)
+{
+	bool running;
+	u64 ps;
+
+	if (kh_ctrl32(m->kd))
+		return kh_rd(m, KH_ORC_STATUS) & KH_ORC_STATUS_BUSY;
+	ps = kh_rd(m, KH_ORC_PROG_STAT);
+	running = ps & KH_PROG_STAT_RUN;
+	m->disp_idle = !running;
+	kh_account_kick(job, running ? KH_PROG_STAT_LEFT(ps) : 0);
+	return running;
+}
+
+/*
  * After a timeout nothing new is kicked; the dispatcher may still finish
  * the chunk it holds.  If everything it pushed signals in time the mesh
  * carries on; otherwise the nodes still owing signals are marked hung and
@@ -527,12 +690,9 @@ static void kh_job_timeout(struct kh_mesh *m, struct kh_job *job)
  */
 static void kh_recover(struct kh_mesh *m, struct kh_job *job)
 {
-	u64 ps = kh_rd(m, KH_ORC_PROG_STAT);
-	bool running = ps & KH_PROG_STAT_RUN;
+	bool running = kh_flits_held(m, job);
 	unsigned int i;
 
-	m->disp_idle = !running;
-	kh_account_kick(job, running ? KH_PROG_STAT_LEFT(ps) : 0);
 	if (!running && kh_collect(m, job, false)) {
 		kh_info(m->kd, "mesh %u: job %llu drained after its timeout; mesh usable\n",
 			m->id, job->id);
@@ -545,7 +705,9 @@ static void kh_recover(struct kh_mesh *m, struct kh_job *job)
 	if (kh_mesh_reset_check(m))
 		return;
 	if (running) {
-		kh_mesh_wedge(m, "the dispatcher still holds flits for a hung node");
+		kh_mesh_wedge(m, kh_ctrl32(m->kd) ?
+			      "the TX FIFO still holds flits for a hung node" :
+			      "the dispatcher still holds flits for a hung node");
 		kh_mesh_job_off(m, job);
 		return;
 	}
@@ -637,7 +799,11 @@ void kh_mesh_step(struct kh_mesh *m)
 			kh_job_arm(m, job);
 		}
 		if (m->run == KH_RUN_DISPATCH) {
-			kh_dispatch(m, job);
+			/* one way per path: the staging RAM, or the mailbox */
+			if (kh_ctrl32(m->kd))
+				kh_dispatch_mbox(m, job);
+			else
+				kh_dispatch(m, job);
 			if (m->run == KH_RUN_DISPATCH)
 				return;
 		}

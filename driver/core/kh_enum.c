@@ -3,17 +3,48 @@
  * Bring-up of one mesh: check its control window, then enumerate every
  * coordinate of the span GRID_LO-1 .. GRID_HI+1 through the mailbox
  * (kohakutpu.md 12.1).  A node is a coordinate that answers CU_CAPS twice
- * with the same value and its own source coordinate.
+ * with the same value and its own source coordinate.  On a 32-bit control
+ * path CAPS's GRID_HI [39:32] reads 0 (a named register, docs/spec/xdma.md
+ * "BAR0 in 32 bits"), so the span is every coordinate there is, asked in
+ * an order that keeps a clamped request off a node's reply slot
+ * (kh_probe_wide()).  Also here: NODE_STATUS read whole in halves.
  */
 #include "kh_priv.h"
 
-static bool kh_caps_valid(u64 caps)
+/*
+ * The whole NODE_STATUS word of {y,x} on a 32-bit control path, given its
+ * low half as just read: the high half (code, arg[31:8]), then the low half
+ * again.  The count is in the low half and moves with every signal, so a
+ * low half unchanged across the high read means no signal landed between
+ * the two, and the halves are one word; else again.  Each retry is a signal
+ * the node sent, and a node signals no more than it was given: it ends.
+ * On a 64-bit path lo is the word already.
+ */
+u64 kh_ns_word(struct kh_mesh *m, u8 yx, u64 lo)
+{
+	u32 off = KH_ORC_NODE_STATUS(yx), hi, again;
+
+	if (!kh_ctrl32(m->kd))
+		return lo;
+	for (;;) {
+		hi = kh_rd32(m, off + 4);
+		again = kh_rd32(m, off);
+		if (again == (u32)lo)
+			return (u64)hi << 32 | again;
+		lo = again;
+	}
+}
+
+/* On a 32-bit control path GRID_HI reads 0: the enumeration finds the span. */
+static bool kh_caps_valid(u64 caps, bool ctrl32)
 {
 	unsigned int pw = KH_CAPS_POS_WIDTH(caps);
 	unsigned int lo = KH_CAPS_GRID_LO(caps), hi = KH_CAPS_GRID_HI(caps);
 
-	return KH_CAPS_FLIT_WIDTH(caps) == KH_FLIT_WIDTH && pw > 0 && pw <= 8 &&
-	       lo >= 1 && hi >= lo && hi <= 14;
+	if (KH_CAPS_FLIT_WIDTH(caps) != KH_FLIT_WIDTH || !pw || pw > 8 ||
+	    lo < 1 || lo > 14)
+		return false;
+	return ctrl32 || (hi >= lo && hi <= 14);
 }
 
 /* CAPS is the only register known before anything runs: read it twice. */
@@ -27,7 +58,7 @@ int kh_mesh_probe(struct kh_mesh *m)
 			m->id, c1, c2);
 		return -EIO;
 	}
-	if (!kh_caps_valid(c1)) {
+	if (!kh_caps_valid(c1, kh_ctrl32(m->kd))) {
 		/* An absent mesh window reads 0; anything else is worth a word. */
 		if (c1)
 			kh_warn(m->kd, "mesh %u: CAPS 0x%016llx is not a KohakuAccel mesh (flit width %u, pos width %u, grid %u..%u)\n",
@@ -39,7 +70,7 @@ int kh_mesh_probe(struct kh_mesh *m)
 	m->caps = c1;
 	m->pos_width = KH_CAPS_POS_WIDTH(c1);
 	m->grid_lo = KH_CAPS_GRID_LO(c1);
-	m->grid_hi = KH_CAPS_GRID_HI(c1);
+	m->grid_hi = KH_CAPS_GRID_HI(c1);	/* 0 on a 32-bit path: enumeration's */
 	/* the convention until an echo confirms it: (GRID_LO - 1, GRID_LO) */
 	m->agent_x = m->grid_lo - 1;
 	m->agent_y = m->grid_lo;
@@ -226,6 +257,97 @@ static unsigned int kh_probe_span(struct kh_mesh *m, unsigned int lo,
 	return n;
 }
 
+/*
+ * One batch of the wide probe (below), asked: key 0 the row y = 0 but for
+ * (0,0), key k > 0 the coordinates of x + y = k below it.
+ */
+static unsigned int kh_probe_batch(struct kh_mesh *m, unsigned int hi,
+				   unsigned int key, struct kh_ctrl_req *req,
+				   int *ret)
+{
+	unsigned int x, y, n = 0;
+
+	for (y = 0; y <= hi; y++) {
+		for (x = 0; x <= hi; x++) {
+			if (key ? y && x + y == key : x && !y) {
+				req[n].x = x;
+				req[n].y = y;
+				n++;
+			}
+		}
+	}
+	*ret = n ? kh_caps_batch(m, req, n) : 0;
+	return n;
+}
+
+/*
+ * The span on a 32-bit control path, whose GRID_HI is unknown: every
+ * coordinate to hi (15 with 4-bit positions), in batches, each asked
+ * once the one before has settled.  A coordinate off the routers' grid
+ * is clamped onto a real endpoint (kohakutpu.md 6: XY routing to the
+ * nearest router, then one outward hop, west > east > north > south),
+ * which answers for it, and a second request in flight to a node is
+ * dropped: no batch may hold a coordinate and one clamped onto it.  So
+ * first the row y = 0 (its clamped members land on row 1, the north
+ * hop being last), then the rest by x + y: a clamped request lands on an
+ * endpoint of a smaller sum, asked in an earlier batch.  (0,0), a
+ * corner, lands on the agent's port: not asked.  Clamped requests may
+ * collide with each other; they are not nodes, and a dropped one times
+ * out.  A reply from elsewhere to a request beyond the grid names the
+ * edge of the grid (kh_probe_edge()).  Returns the requests asked.
+ */
+static unsigned int kh_probe_wide(struct kh_mesh *m, unsigned int hi,
+				  struct kh_ctrl_req *req, int *ret)
+{
+	unsigned int key, n = 0;
+
+	*ret = 0;
+	for (key = 0; !*ret && key <= 2 * hi; key++)
+		n += kh_probe_batch(m, hi, key, req + n, ret);
+	return n;
+}
+
+/*
+ * GRID_HI from the wide probe.  A node answering a request to somewhere
+ * else names an edge by the hop that clamped it there (kohakutpu.md 6):
+ * asked further east, it is on the east edge, X_HI + 1; asked further
+ * south from its own column, it is at Y_HI in the west or east column (the
+ * west or east hop took it there) or else on the south edge, Y_HI + 1.  An
+ * axis no answer names has no node on its far edge, so every node lies
+ * within it and its routers reach at least as far as the nodes found: that
+ * is kept.  (Only the report needs GRID_HI: the nodes are what was found.)
+ * The requests beyond the span are forgotten: they went to no node, or a
+ * node dropped them, and nothing will answer them.
+ */
+static void kh_probe_edge(struct kh_mesh *m, const struct kh_ctrl_req *req,
+			  unsigned int n)
+{
+	unsigned int i, sx, sy, nx = 0, ny = 0, x_hi = 0, y_hi = 0;
+
+	for (i = 0; i < n; i++) {
+		if (!req[i].result) {
+			nx = max_t(unsigned int, nx, req[i].x);
+			ny = max_t(unsigned int, ny, req[i].y);
+		} else if (req[i].result == -ENXIO &&
+			   req[i].x > KH_YX_X(req[i].value)) {
+			x_hi = KH_YX_X(req[i].value) - 1;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		sx = KH_YX_X(req[i].value);
+		sy = KH_YX_Y(req[i].value);
+		if (req[i].result != -ENXIO || req[i].x != sx || req[i].y <= sy)
+			continue;
+		y_hi = !sx || (x_hi && sx == x_hi + 1) ? sy : sy - 1;
+	}
+	m->grid_hi = max_t(unsigned int, x_hi ? x_hi : nx, y_hi ? y_hi : ny);
+	m->grid_hi = min_t(unsigned int, max_t(unsigned int, m->grid_hi,
+					       m->grid_lo), 14);
+	for (i = 0; i < ARRAY_SIZE(m->ctrl_lost); i++)
+		if (KH_YX_X(i) > m->grid_hi + 1u || KH_YX_Y(i) > m->grid_hi + 1u)
+			m->ctrl_lost[i] = 0;
+}
+
 /* how long bring-up waits for work left on the units from before it */
 #define KH_QUIESCE_NS		100000000ULL	/* 100 ms */
 
@@ -294,8 +416,8 @@ static int kh_mesh_quiesce(struct kh_mesh *m)
 				nd->flags |= KOHAKU_NODE_HUNG;
 				nd->hung_left = nd->inst_depth - min_t(u32, space,
 									nd->inst_depth) + 1;
-				nd->hung_mark = KH_NS_COUNT(kh_rd(m,
-					KH_ORC_NODE_STATUS(KH_YX(nd->x, nd->y))));
+				nd->hung_mark = KH_NS_COUNT(kh_ns_lo(m,
+							KH_YX(nd->x, nd->y)));
 				nd->hung_last = false;
 				kh_err(m->kd, "mesh %u: node (%u,%u) is still busy after %llu ms with work from before this driver; it is hung and takes no jobs\n",
 				       m->id, nd->x, nd->y, KH_QUIESCE_NS / 1000000);
@@ -313,7 +435,10 @@ static int kh_mesh_quiesce(struct kh_mesh *m)
 
 int kh_mesh_enumerate(struct kh_mesh *m)
 {
-	unsigned int lo = m->grid_lo - 1, hi = min_t(unsigned int, m->grid_hi + 1, 15);
+	bool wide = kh_ctrl32(m->kd);
+	unsigned int lo = wide ? 0 : m->grid_lo - 1;
+	unsigned int hi = wide ? min_t(unsigned int, (1u << m->pos_width) - 1, 15) :
+		min_t(unsigned int, m->grid_hi + 1, 15);
 	unsigned int span = hi - lo + 1, n, i, k;
 	struct kh_ctrl_req *req, *conf;
 	bool agent_seen = false;
@@ -340,7 +465,12 @@ int kh_mesh_enumerate(struct kh_mesh *m)
 		return 0;
 	}
 
-	n = kh_probe_span(m, lo, hi, req, &ret);
+	if (wide)
+		n = kh_probe_wide(m, hi, req, &ret);
+	else
+		n = kh_probe_span(m, lo, hi, req, &ret);
+	if (wide && !ret)
+		kh_probe_edge(m, req, n);
 	/* the answers, confirmed by a second agreeing read */
 	for (i = 0, k = 0; !ret && i < n; i++) {
 		struct kh_ctrl_req *r = &req[i];

@@ -186,7 +186,7 @@ static void kh_data_open(struct kh_mesh *m, struct kh_job *job,
 
 	c->burst = min_t(u32, s->n - c->done, KH_DATA_MAX_FLITS);
 	c->sent = 0;
-	ns = kh_rd(m, KH_ORC_NODE_STATUS(KH_YX(s->node->x, s->node->y)));
+	ns = kh_ns_lo(m, KH_YX(s->node->x, s->node->y));
 	c->baseline = KH_NS_COUNT(ns);
 	kh_data_flit_hdr(m, &f, s->node, 0);
 	kh_flit_set(&f, KH_DATA_BUF_ID, s->buf);
@@ -225,7 +225,8 @@ static int kh_data_ack(struct kh_mesh *m, struct kh_job *job,
 		       const struct kh_data_seg *s)
 {
 	struct kh_data_cursor *c = &job->dc;
-	u64 ns = kh_rd(m, KH_ORC_NODE_STATUS(KH_YX(s->node->x, s->node->y)));
+	u8 yx = KH_YX(s->node->x, s->node->y);
+	u64 ns = kh_ns_lo(m, yx);
 
 	if (!(ns & KH_NS_VALID) || KH_NS_COUNT(ns) == c->baseline) {
 		if (kh_now(m->kd) < c->deadline)
@@ -237,6 +238,7 @@ static int kh_data_ack(struct kh_mesh *m, struct kh_job *job,
 			     "a node did not acknowledge the job's CU_DATA");
 		return -ETIMEDOUT;
 	}
+	ns = kh_ns_word(m, yx, ns);
 	if (KH_NS_CODE(ns) != KH_SIG_DATA_RECEIVED ||
 	    KH_NS_COUNT(ns) != ((c->baseline + 1) & 0xffff)) {
 		kh_err(m->kd, "mesh %u: job %llu: node (%u,%u) answered CU_DATA with signal 0x%x (count %u after %u)\n",

@@ -12,7 +12,10 @@
  * Cost is what the host pays in register accesses (each a PCIe round trip
  * on a card, 30-150 cycles on the model), so the mailbox writes only the
  * TX_FLIT words that change between requests and reads only the RX_FLIT
- * words a reply's fields live in.  Called with the mesh lock held.
+ * words a reply's fields live in; on a 32-bit control path (KH_HW_CTRL32)
+ * only the halves: TX_FLIT takes a write at +4 into its upper half (its
+ * byte enables, noc_orchestrator.v:416-420) and RX_FLIT answers a read
+ * there.  Called with the mesh lock held.
  */
 #include "kh_priv.h"
 #include "kh_tracepoints.h"
@@ -22,13 +25,35 @@
 #define KH_RX_W_CTRL		3	/* op, index, value[63:16] */
 #define KH_RX_W_HDR		4
 
+/*
+ * RX_FLIT word w, of which a 32-bit control path reads only the halves
+ * asked for (lo, hi); one read either way on a 64-bit one.
+ */
+static u64 kh_rx_word(struct kh_mesh *m, unsigned int w, bool lo, bool hi)
+{
+	u64 v = 0;
+
+	if (!kh_ctrl32(m->kd))
+		return kh_rd(m, KH_ORC_RX_FLIT(w));
+	if (lo)
+		v = kh_rd32(m, KH_ORC_RX_FLIT(w));
+	if (hi)
+		v |= (u64)kh_rd32(m, KH_ORC_RX_FLIT(w) + 4) << 32;
+	return v;
+}
+
+/*
+ * The head of RX, popped: value[15:0] is in word 2's upper half, op, index
+ * and value[63:16] across word 3, the header in word 4's lower half (its
+ * upper half is past the 288-bit flit).
+ */
 static void kh_mbox_read_rx(struct kh_mesh *m, struct kh_flit *f, bool value_lo)
 {
 	memset(f, 0, sizeof(*f));
 	if (value_lo)
-		f->w[KH_RX_W_VALUE_LO] = kh_rd(m, KH_ORC_RX_FLIT(KH_RX_W_VALUE_LO));
-	f->w[KH_RX_W_CTRL] = kh_rd(m, KH_ORC_RX_FLIT(KH_RX_W_CTRL));
-	f->w[KH_RX_W_HDR] = kh_rd(m, KH_ORC_RX_FLIT(KH_RX_W_HDR));
+		f->w[KH_RX_W_VALUE_LO] = kh_rx_word(m, KH_RX_W_VALUE_LO, false, true);
+	f->w[KH_RX_W_CTRL] = kh_rx_word(m, KH_RX_W_CTRL, true, true);
+	f->w[KH_RX_W_HDR] = kh_rx_word(m, KH_RX_W_HDR, true, false);
 	kh_wr(m, KH_ORC_RX_POP, 1);
 }
 
@@ -117,22 +142,57 @@ static u8 kh_next_txn(struct kh_mesh *m, const struct kh_ctrl_req *req,
 	return m->txn;
 }
 
+#define KH_TX_HALF(w, h)	(1u << (2 * (w) + (h)))
+
 /*
- * Write the words of f that TX_FLIT may not hold, and kick.  A mesh reset
- * clears the registers without the driver seeing it, so only a zero word
- * the driver itself last wrote as zero is known to be there still: the
- * payload words of every CU_CTRL read.
+ * Does half h (0 low, 1 high) of TX_FLIT word w hold the zero v is?  A
+ * mesh reset clears the registers without the driver seeing it, so only a
+ * zero the driver itself last wrote is known to be there still.
+ */
+static bool kh_tx_zero(const struct kh_mesh *m, unsigned int w,
+		       unsigned int h, u32 v)
+{
+	return !v && (m->tx_known & KH_TX_HALF(w, h)) &&
+	       !(u32)(m->tx_word[w] >> (32 * h));
+}
+
+/* A 32-bit control path: half h of word w, unless it holds that zero. */
+static void kh_tx_half(struct kh_mesh *m, unsigned int w, unsigned int h,
+		       u32 v)
+{
+	u64 mask = 0xffffffffULL << (32 * h);
+
+	if (kh_tx_zero(m, w, h, v))
+		return;
+	kh_wr32(m, KH_ORC_TX_FLIT(w) + 4 * h, v);
+	m->tx_word[w] = (m->tx_word[w] & ~mask) | ((u64)v << (32 * h));
+	m->tx_known |= KH_TX_HALF(w, h);
+}
+
+/*
+ * Write what TX_FLIT may not hold of f, and kick: the words, or on a
+ * 32-bit control path the halves (word 4's upper half lies past the flit
+ * and is never written), that are not a zero the driver last wrote: the
+ * payload of every CU_CTRL read, the zero halves of instructions.
  */
 void kh_mbox_send(struct kh_mesh *m, const struct kh_flit *f)
 {
+	bool half = kh_ctrl32(m->kd);
 	unsigned int w;
 
 	for (w = 0; w < KH_FLIT_WORDS; w++) {
-		if ((m->tx_known & (1u << w)) && !m->tx_word[w] && !f->w[w])
+		if (half) {
+			kh_tx_half(m, w, 0, (u32)f->w[w]);
+			if (w < KH_FLIT_WORDS - 1)
+				kh_tx_half(m, w, 1, f->w[w] >> 32);
+			continue;
+		}
+		if (kh_tx_zero(m, w, 0, (u32)f->w[w]) &&
+		    kh_tx_zero(m, w, 1, f->w[w] >> 32))
 			continue;
 		kh_wr(m, KH_ORC_TX_FLIT(w), f->w[w]);
 		m->tx_word[w] = f->w[w];
-		m->tx_known |= 1u << w;
+		m->tx_known |= KH_TX_HALF(w, 0) | KH_TX_HALF(w, 1);
 	}
 	kh_wr(m, KH_ORC_TX_KICK, 1);
 }
@@ -223,6 +283,9 @@ static void kh_ctrl_take(struct kh_mesh *m, struct kh_ctrl_req *req,
 				kh_flit_get(f, KH_CTRL_INDEX));
 		if (!ret)
 			r->value = kh_flit_get(f, KH_CTRL_VALUE);
+		else if (ret == -ENXIO)
+			r->value = KH_YX(kh_flit_get(f, KH_HDR_SRC_X),
+					 kh_flit_get(f, KH_HDR_SRC_Y));
 		r->result = ret;
 		trace_kohaku_mailbox(m->kd->dev, m->id, r->x, r->y, r->index,
 				     r->write, true, r->txn, ret ? 0 : r->value,

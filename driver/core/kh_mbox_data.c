@@ -25,10 +25,11 @@ static int kh_mbox_tx_room(struct kh_mesh *m, u64 deadline)
 static int kh_data_wait_ack(struct kh_mesh *m, const struct kh_node *n,
 			    u16 baseline, u64 deadline)
 {
+	u8 yx = KH_YX(n->x, n->y);
 	u64 ns;
 
 	for (;;) {
-		ns = kh_rd(m, KH_ORC_NODE_STATUS(KH_YX(n->x, n->y)));
+		ns = kh_ns_lo(m, yx);
 		if ((ns & KH_NS_VALID) && KH_NS_COUNT(ns) != baseline)
 			break;
 		if (kh_now(m->kd) >= deadline) {
@@ -38,6 +39,7 @@ static int kh_data_wait_ack(struct kh_mesh *m, const struct kh_node *n,
 		}
 		kh_relax(m->kd);
 	}
+	ns = kh_ns_word(m, yx, ns);
 	if (KH_NS_CODE(ns) != KH_SIG_DATA_RECEIVED ||
 	    KH_NS_COUNT(ns) != ((baseline + 1) & 0xffff)) {
 		kh_err(m->kd, "mesh %u: node (%u,%u) answered a CU_DATA burst with signal 0x%x (count %u after %u)\n",
@@ -71,7 +73,7 @@ int kh_data_burst(struct kh_mesh *m, const struct kh_node *n, u8 buf,
 	lockdep_assert_held(&m->lock);
 	if (!n_flits || n_flits > KH_DATA_MAX_FLITS)
 		return -EINVAL;
-	ns = kh_rd(m, KH_ORC_NODE_STATUS(KH_YX(n->x, n->y)));
+	ns = kh_ns_lo(m, KH_YX(n->x, n->y));
 	baseline = KH_NS_COUNT(ns);
 
 	kh_data_hdr(m, &f, n, 0);

@@ -166,7 +166,7 @@ struct kh_mesh {
 	u8 txn;			/* last mailbox txn used */
 	bool rx_overflow_seen;	/* RX overflow is sticky: warn once */
 	u64 tx_word[KH_FLIT_WORDS];	/* TX_FLIT as last written */
-	u8 tx_known;		/* bit w: tx_word[w] was written */
+	u16 tx_known;		/* bit 2w + h: half h of tx_word[w] was written */
 
 	struct kh_mem mem;
 	bool mem_ready;		/* mem initialised (present meshes only) */
@@ -394,15 +394,66 @@ struct kh_device {
 	char fw_name[KH_FW_NAME_LEN + 1];
 };
 
-/* register access */
-static inline u64 kh_rd(struct kh_mesh *m, u32 off)
+/* The control space is reached in 32-bit accesses (KH_HW_CTRL32): a card. */
+static inline bool kh_ctrl32(struct kh_device *kd)
 {
-	return m->kd->hw.ops->read64(m->kd->hw.ctx, m->base + off);
+	return kd->hw.flags & KH_HW_CTRL32;
 }
 
+/* register access: one 32-bit access to the mesh's control window */
+static inline u32 kh_rd32(struct kh_mesh *m, u32 off)
+{
+	return m->kd->hw.ops->bar_read32(m->kd->hw.ctx, 0, m->base + off);
+}
+
+static inline void kh_wr32(struct kh_mesh *m, u32 off, u32 v)
+{
+	m->kd->hw.ops->bar_write32(m->kd->hw.ctx, 0, m->base + off, v);
+}
+
+/*
+ * A register's value: one 64-bit read, or on a 32-bit control path its low
+ * half and, where a read at +4 reaches it (KH_ORC_HI_READABLE: RX_FLIT,
+ * AUX_STATW, NODE_STATUS), its high half.  Every other register's high half
+ * reads 0 on that path, so it is not asked for.  Two reads are not one: a
+ * register that moves under them (NODE_STATUS) is kh_ns_word()'s.
+ */
+static inline u64 kh_rd(struct kh_mesh *m, u32 off)
+{
+	u64 v;
+
+	if (!kh_ctrl32(m->kd))
+		return m->kd->hw.ops->read64(m->kd->hw.ctx, m->base + off);
+	v = kh_rd32(m, off);
+	if (KH_ORC_HI_READABLE(off))
+		v |= (u64)kh_rd32(m, off + 4) << 32;
+	return v;
+}
+
+/*
+ * A register write: one 64-bit write, or on a 32-bit control path one
+ * write at +0, which the orchestrator stores whole (a write at +4 would be
+ * ignored).  So on that path only registers whose fields fit in 32 bits;
+ * TX_FLIT is kh_mbox_send()'s, and STAGE and AUX_CFG are not written.
+ */
 static inline void kh_wr(struct kh_mesh *m, u32 off, u64 v)
 {
-	m->kd->hw.ops->write64(m->kd->hw.ctx, m->base + off, v);
+	if (!kh_ctrl32(m->kd))
+		m->kd->hw.ops->write64(m->kd->hw.ctx, m->base + off, v);
+	else
+		kh_wr32(m, off, (u32)v);
+}
+
+/*
+ * NODE_STATUS of {y,x} in one read: on a 32-bit control path its low half,
+ * where the count and the valid bit are; the whole word on a 64-bit one.
+ * kh_ns_word() makes it whole when the code or arg is wanted.
+ */
+static inline u64 kh_ns_lo(struct kh_mesh *m, u8 yx)
+{
+	if (kh_ctrl32(m->kd))
+		return kh_rd32(m, KH_ORC_NODE_STATUS(yx));
+	return kh_rd(m, KH_ORC_NODE_STATUS(yx));
 }
 
 static inline u64 kh_now(struct kh_device *kd)
@@ -472,7 +523,7 @@ struct kh_ctrl_req {
 	bool write;		/* op 1 with @value; else a read */
 	u8 txn;			/* 0: not sent yet */
 	int result;		/* 1 pending, 0 or a kh_ctrl_read() error */
-	u64 value;		/* the write's value; the reply's */
+	u64 value;		/* the write's value; the reply's; -ENXIO: who answered, {y,x} */
 };
 int kh_ctrl_read_many(struct kh_mesh *m, struct kh_ctrl_req *req,
 		      unsigned int n);
@@ -489,6 +540,8 @@ int kh_data_word(struct kh_mesh *m, const struct kh_node *n, u8 buf,
 		 u32 index, u32 value);
 
 /* kh_enum.c */
+/* the whole NODE_STATUS word of {y,x}, given what kh_ns_lo() just read */
+u64 kh_ns_word(struct kh_mesh *m, u8 yx, u64 lo);
 int kh_mesh_probe(struct kh_mesh *m);
 int kh_mesh_enumerate(struct kh_mesh *m);
 int kh_node_refresh(struct kh_node *n);

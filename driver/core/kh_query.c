@@ -17,7 +17,8 @@ static u64 kh_caps(struct kh_device *kd)
 	       KOHAKU_CAP_JOB_DATA |
 	       (READ_ONCE(kd->irq_jobs) ? KOHAKU_CAP_IRQ : 0) |
 	       (kd->fw_units ? KOHAKU_CAP_FIRMWARE : 0) |
-	       (kd->dxa_units ? KOHAKU_CAP_DXA : 0);
+	       (kd->dxa_units ? KOHAKU_CAP_DXA : 0) |
+	       (kh_ctrl32(kd) ? KOHAKU_CAP_CTRL32 : 0);
 }
 
 const char *kh_device_name(const struct kh_device *kd)

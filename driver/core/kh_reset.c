@@ -26,10 +26,20 @@
  */
 #include "kh_priv.h"
 
+/*
+ * The canary as CTRL reads it back: on a 32-bit control path only its low
+ * half goes in (a write at +0 stores the beat, the value twice) and only
+ * the low half reads back (CTRL's high half reads 0 there).
+ */
+static u64 kh_canary(struct kh_mesh *m)
+{
+	return kh_ctrl32(m->kd) ? (u32)KH_CTRL_CANARY : KH_CTRL_CANARY;
+}
+
 void kh_mesh_canary_write(struct kh_mesh *m)
 {
 	lockdep_assert_held(&m->lock);
-	kh_wr(m, KH_ORC_CTRL, KH_CTRL_CANARY);
+	kh_wr(m, KH_ORC_CTRL, kh_canary(m));
 }
 
 /* The driver's books after a reset: see the file's comment. */
@@ -109,7 +119,7 @@ bool kh_mesh_reset_check(struct kh_mesh *m)
 	lockdep_assert_held(&m->lock);
 	if (m->resetting)
 		return true;
-	if (kh_rd(m, KH_ORC_CTRL) == KH_CTRL_CANARY)
+	if (kh_rd(m, KH_ORC_CTRL) == kh_canary(m))
 		return false;
 	kh_mesh_was_reset(m);
 	return true;
@@ -143,7 +153,7 @@ bool kh_mesh_reset_wait(struct kh_mesh *m)
 	waited = kh_now(kd) - m->reset_seen_ns;
 	if (kh_mesh_locked(m)) {
 		kh_mesh_canary_write(m);
-		if (kh_rd(m, KH_ORC_CTRL) == KH_CTRL_CANARY) {
+		if (kh_rd(m, KH_ORC_CTRL) == kh_canary(m)) {
 			kh_mesh_irq_rearm(m);
 			m->resetting = false;
 			kh_info(kd, "mesh %u is out of reset after %llu us of device time; its jobs go on\n",

@@ -3,7 +3,11 @@
  * kohaku.ko: the PCI binding.  A KohakuAccel card is an XDMA function: BAR0
  * the 16 MiB AXI-Lite control space (uapi/kohaku/kh_regs.h), and the XDMA
  * register space on another BAR, which the core finds by its identifiers
- * (docs/spec/xdma.md).  This maps every memory BAR for the core's register
+ * (docs/spec/xdma.md).  The AXI-Lite master behind BAR0 is 32 bits wide
+ * and the card has no other path to the control space, so the core gets
+ * 32-bit accesses only (KH_HW_CTRL32, docs/spec/xdma.md "BAR0 in 32
+ * bits"): a 64-bit MMIO would reach the orchestrator as two beats the
+ * core did not choose.  This maps every memory BAR for the core's register
  * ops, gives the card a 64-bit DMA mask (its engine reaches host memory by
  * itself), and requests MSI-X (else MSI) vectors whose handlers hand the
  * interrupt to the core, unless kohaku.poll_only is set.
@@ -12,7 +16,6 @@
 #include <linux/dma-mapping.h>
 #include <linux/interrupt.h>
 #include <linux/io.h>
-#include <linux/io-64-nonatomic-lo-hi.h>
 #include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/pci.h>
@@ -29,28 +32,6 @@ struct kohaku_pci {
 	u32 bar_len[KH_HW_MAX_BARS];
 	int n_irqs;
 };
-
-static bool kohaku_pci_offset_ok(u32 offset)
-{
-	return IS_ALIGNED(offset, 8) && offset <= KH_BAR0_SIZE - 8;
-}
-
-static u64 kohaku_pci_read64(void *ctx, u32 offset)
-{
-	struct kohaku_pci *kp = ctx;
-
-	if (!kohaku_pci_offset_ok(offset))
-		return ~0ULL;
-	return readq(kp->bar[KOHAKU_PCI_BAR] + offset);
-}
-
-static void kohaku_pci_write64(void *ctx, u32 offset, u64 value)
-{
-	struct kohaku_pci *kp = ctx;
-
-	if (kohaku_pci_offset_ok(offset))
-		writeq(value, kp->bar[KOHAKU_PCI_BAR] + offset);
-}
 
 static bool kohaku_pci_bar_ok(struct kohaku_pci *kp, unsigned int bar, u32 offset)
 {
@@ -81,8 +62,6 @@ static u64 kohaku_pci_now_ns(void *ctx)
 }
 
 static const struct kh_hw_ops kohaku_pci_ops = {
-	.read64		= kohaku_pci_read64,
-	.write64	= kohaku_pci_write64,
 	.bar_read32	= kohaku_pci_bar_read32,
 	.bar_write32	= kohaku_pci_bar_write32,
 	.now_ns		= kohaku_pci_now_ns,
@@ -179,7 +158,7 @@ static int kohaku_pci_probe(struct pci_dev *pdev, const struct pci_device_id *id
 
 	hw.ops = &kohaku_pci_ops;
 	hw.ctx = kp;
-	hw.flags = 0;		/* a card: wall time */
+	hw.flags = KH_HW_CTRL32;	/* a card: wall time, BAR0 in 32 bits */
 	hw.n_irqs = kp->n_irqs;
 
 	ret = kohaku_probe(&pdev->dev, &hw, pci_name(pdev));

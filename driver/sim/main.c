@@ -10,7 +10,9 @@
  * Module parameter cards= lists built-in names created at load, ids 0, 1,
  * ... and check=1 turns the model's protocol checker on in every new card;
  * irq=poll makes new cards offer no interrupt vectors (irq=msix, the
- * default: the card's four).  The cards' DMA engines reach host memory
+ * default: the card's four); ctrl=32 makes new cards' control space 32-bit
+ * accesses only, as a card's host has it (KH_HW_CTRL32; ctrl=64, the
+ * default: the model's 64-bit path too).  The cards' DMA engines reach host memory
  * through dma-direct's bus addresses (kohaku_sim_mem()).
  * The control files are in driver/sim/ctl.c, the knobs in
  * driver/sim/debugfs.c.
@@ -47,6 +49,11 @@ static char *irq = "msix";
 module_param(irq, charp, 0644);
 MODULE_PARM_DESC(irq,
 		 "interrupts of cards created from now on: msix (the card offers its MSI-X vectors) or poll (none: the driver polls)");
+
+static char *ctrl = "64";
+module_param(ctrl, charp, 0644);
+MODULE_PARM_DESC(ctrl,
+		 "control path of cards created from now on: 64 (the model's 64-bit accesses) or 32 (32-bit accesses only, as a card's host has them)");
 
 static struct device *kohaku_sim_root;
 static LIST_HEAD(kohaku_sim_cards);
@@ -163,6 +170,22 @@ static int kohaku_sim_irq_flags(void)
 	return ret;
 }
 
+/* ctrl=: KSIM_HW_CTRL32 or 0; -EINVAL for a value it does not know */
+static int kohaku_sim_ctrl_flags(void)
+{
+	int ret = -EINVAL;
+
+	kernel_param_lock(THIS_MODULE);
+	if (!ctrl || !strcmp(ctrl, "64"))
+		ret = 0;
+	else if (!strcmp(ctrl, "32"))
+		ret = KSIM_HW_CTRL32;
+	else
+		pr_err("kohaku_sim: ctrl=%s: expected 64 or 32\n", ctrl);
+	kernel_param_unlock(THIS_MODULE);
+	return ret;
+}
+
 /*
  * The platform device kohaku.ko binds to, registered with c->pdev already
  * set: kohaku.ko's probe runs the card's DMA engine, whose host memory
@@ -213,6 +236,10 @@ int kohaku_sim_card_new(unsigned int id, const char *desc, const char *what)
 	flags = kohaku_sim_irq_flags();
 	if (flags < 0)
 		return flags;
+	ret = kohaku_sim_ctrl_flags();
+	if (ret < 0)
+		return ret;
+	flags |= ret;
 
 	c = kzalloc(sizeof(*c), GFP_KERNEL);
 	err = kzalloc(KOHAKU_SIM_ERRLEN, GFP_KERNEL);

@@ -151,6 +151,22 @@ static int sim_irq_flags(char *err, size_t errlen)
 }
 
 /*
+ * KOHAKU_SIM_CTRL=32: the control space in 32-bit accesses only, the
+ * card's own path (KH_HW_CTRL32); 64 (unset): the model's 64-bit one.
+ */
+static int sim_ctrl_flags(char *err, size_t errlen)
+{
+	const char *e = getenv("KOHAKU_SIM_CTRL");
+
+	if (!e || !*e || !strcmp(e, "64"))
+		return 0;
+	if (!strcmp(e, "32"))
+		return KSIM_HW_CTRL32;
+	kh_rt_errbuf(err, errlen, "KOHAKU_SIM_CTRL=%s: expected 64 or 32", e);
+	return -EINVAL;
+}
+
+/*
  * The card's interrupts to the core, as kohaku.ko's platform binding does:
  * the model calls this with its lock held, and the core only counts and
  * wakes.
@@ -427,6 +443,10 @@ static int sim_open(const char *device, struct kohaku_device *dev, char *err,
 	}
 
 	flags = sim_irq_flags(err, errlen);
+	if (flags >= 0) {
+		r = sim_ctrl_flags(err, errlen);
+		flags = r < 0 ? r : flags | r;
+	}
 	if (flags < 0) {
 		r = flags;
 		goto fail;

@@ -195,6 +195,8 @@ void rig_check_received(struct rig *r, const struct rig_prog *p,
 		CHECK_EQ(no.txn[first + k], p->txn);
 		CHECK_EQ(no.last[first + k], k == p->n - 1);
 		CHECK_EQ(no.w0[first + k], RIG_W0(p->txn, k));
+		CHECK_EQ(no.w1[first + k], 0x5a5a5a5a00000000ULL | k);
+		CHECK_EQ(no.w3[first + k], (u64)k << 60);
 	}
 }
 

@@ -74,7 +74,8 @@ int rig_run(struct rig *r, const struct rig_prog *p, unsigned int n,
 bool rig_engine_asleep(struct rig *r, unsigned int ms);
 /*
  * TAP checks: a clean DONE; the node's instructions from its first-th on
- * were p's, in order, with p's txn and last on the final one only.
+ * were p's, in order, with p's txn and last on the final one only, their
+ * payload words 0, 1 and 3 whole (both halves).
  */
 void rig_check_done(const struct drm_kohaku_wait *w);
 void rig_check_received(struct rig *r, const struct rig_prog *p,

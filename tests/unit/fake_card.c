@@ -98,6 +98,8 @@ static void fake_receive(struct fake_card *fc, u8 yx, const struct kh_flit *f,
 		o->txn[nth] = in->txn;
 		o->last[nth] = in->last;
 		o->w0[nth] = f->w[0];
+		o->w1[nth] = f->w[1];
+		o->w3[nth] = f->w[3];
 	}
 }
 
@@ -231,10 +233,21 @@ static void fake_tx_kick(struct fake_card *fc)
 	struct fake_port *p;
 	struct kh_flit f;
 	unsigned int i;
-	u8 yx;
+	u8 yx, asked;
 
 	memcpy(f.w, fc->tx, sizeof(f.w));
 	f.w[4] &= 0xffffffffULL;
+	/* a 32-bit path sends its instructions this way, to the agent's signals */
+	if (fc->ctrl32 && kh_flit_get(&f, KH_HDR_TYPE) == KH_T_CU_INST) {
+		yx = KH_YX(kh_flit_get(&f, KH_HDR_SRC_X), kh_flit_get(&f, KH_HDR_SRC_Y));
+		if (fc->port[yx].kind != FAKE_ECHO)
+			fake_violation(fc, "an instruction with src (%u,%u): its signals go there, not to the agent",
+				       KH_YX_X(yx), KH_YX_Y(yx));
+		fc->obs.mbox_insts++;
+		fake_receive(fc, KH_YX(kh_flit_get(&f, KH_HDR_DST_X),
+				       kh_flit_get(&f, KH_HDR_DST_Y)), &f, fc->now);
+		return;
+	}
 	if (kh_flit_get(&f, KH_HDR_TYPE) != KH_T_CU_CTRL) {
 		fake_violation(fc, "the mailbox sent a flit of type %llu",
 			       kh_flit_get(&f, KH_HDR_TYPE));
@@ -242,6 +255,7 @@ static void fake_tx_kick(struct fake_card *fc)
 	}
 	fc->obs.ctrl_requests++;
 	yx = KH_YX(kh_flit_get(&f, KH_HDR_DST_X), kh_flit_get(&f, KH_HDR_DST_Y));
+	asked = yx;
 	if (fc->port[yx].kind == FAKE_CLAMP)
 		yx = fc->port[yx].port;
 	p = &fc->port[yx];
@@ -251,13 +265,24 @@ static void fake_tx_kick(struct fake_card *fc)
 			fake_violation(fc, "CU_CTRL txn %llu reused while (%u,%u) may still answer it",
 				       kh_flit_get(&f, KH_HDR_TXN), KH_YX_X(i), KH_YX_Y(i));
 	if (p->pending) {
-		/* the RTL accepts and discards it (ctrl_hit && !ctrl_pend) */
-		fake_violation(fc, "CU_CTRL to (%llu,%llu) (port (%u,%u)) while one is pending there",
-			       kh_flit_get(&f, KH_HDR_DST_X), kh_flit_get(&f, KH_HDR_DST_Y),
-			       KH_YX_X(yx), KH_YX_Y(yx));
+		/*
+		 * The RTL accepts and discards it (ctrl_hit && !ctrl_pend).
+		 * A coordinate asked again while its request is out, or a
+		 * node's own request and a clamped one sharing its one reply
+		 * slot, is the core's mistake; two clamped requests meeting
+		 * at a port (the 32-bit path's wide probe) only lose one of
+		 * them, which is no node's.
+		 */
+		if (asked == p->pending_yx ||
+		    (p->kind == FAKE_NODE && (asked == yx || p->pending_yx == yx)))
+			fake_violation(fc, "CU_CTRL to (%llu,%llu) (port (%u,%u)) while one is pending there",
+				       kh_flit_get(&f, KH_HDR_DST_X),
+				       kh_flit_get(&f, KH_HDR_DST_Y),
+				       KH_YX_X(yx), KH_YX_Y(yx));
 		return;
 	}
 	p->pending_txn = kh_flit_get(&f, KH_HDR_TXN);
+	p->pending_yx = asked;
 	switch (p->kind) {
 	case FAKE_NODE:
 		fake_node_answer(fc, yx, &f);
@@ -554,9 +579,74 @@ static void fake_idle_ns(void *ctx, u64 ns)
 	fake_jump(ctx, ns);
 }
 
+/*
+ * The 32-bit path (fake_set_ctrl32()): a beat at off (4-aligned), as the
+ * orchestrator decodes it.  The clock wizard's STATUS reads locked.
+ */
+static u32 fake_read32(void *ctx, unsigned int bar, u32 offset)
+{
+	struct fake_card *fc = ctx;
+	u32 off, v = 0;
+
+	pthread_mutex_lock(&fc->lock);
+	if (bar || (offset & 3)) {
+		fake_violation(fc, "32-bit read of BAR%u+0x%x", bar, offset);
+	} else if (fake_access(fc, offset, &off)) {
+		if (!(off & 4))
+			v = (u32)fake_reg_read(fc, off);
+		else if (KH_ORC_HI_READABLE(off & ~7u))
+			v = fake_reg_read(fc, off & ~7u) >> 32;
+		else
+			fake_violation(fc, "read of 0x%x: a named register's upper half reads 0",
+				       off);
+	} else if (offset == KH_CLKWIZ_BASE(0) + KH_CLK_STATUS) {
+		v = KH_CLK_LOCKED;
+	}
+	fake_unlock(fc);
+	return v;
+}
+
+static void fake_write32(void *ctx, unsigned int bar, u32 offset, u32 value)
+{
+	struct fake_card *fc = ctx;
+	u64 beat = (u64)value << 32 | value;
+	u32 off, w;
+
+	pthread_mutex_lock(&fc->lock);
+	if (bar || (offset & 3) || !fake_access(fc, offset, &off)) {
+		fake_violation(fc, "32-bit write to BAR%u+0x%x, outside mesh 0",
+			       bar, offset);
+	} else if (off >= KH_ORC_TX_FLIT(0) && off < KH_ORC_TX_FLIT(KH_FLIT_WORDS)) {
+		/* the byte enables: the addressed half alone */
+		w = (off - KH_ORC_TX_FLIT(0)) / 8;
+		if (off & 4)
+			fc->tx[w] = (fc->tx[w] & 0xffffffffULL) | (beat & ~0xffffffffULL);
+		else
+			fc->tx[w] = (fc->tx[w] & ~0xffffffffULL) | value;
+		fc->obs.tx_half_writes++;
+	} else if (off >= KH_ORC_STAGE(0)) {
+		fake_violation(fc, "STAGE written on a 32-bit path (0x%x): the word takes the value twice",
+			       off);
+		fake_stage_write(fc, off & ~7u, beat);
+	} else if (off & 4) {
+		fake_violation(fc, "32-bit write at 0x%x: the orchestrator ignores it", off);
+	} else {
+		/* the whole bus word, the value on both halves */
+		fake_reg_write(fc, off, beat);
+	}
+	fake_unlock(fc);
+}
+
 static const struct kh_hw_ops fake_ops = {
 	.read64 = fake_read64,
 	.write64 = fake_write64,
+	.now_ns = fake_now_ns,
+	.idle_ns = fake_idle_ns,
+};
+
+static const struct kh_hw_ops fake_ops32 = {
+	.bar_read32 = fake_read32,
+	.bar_write32 = fake_write32,
 	.now_ns = fake_now_ns,
 	.idle_ns = fake_idle_ns,
 };
@@ -608,10 +698,17 @@ void fake_card_destroy(struct fake_card *fc)
 void fake_card_hw(struct fake_card *fc, struct kh_hw *hw)
 {
 	memset(hw, 0, sizeof(*hw));
-	hw->ops = &fake_ops;
+	hw->ops = fc->ctrl32 ? &fake_ops32 : &fake_ops;
 	hw->ctx = fc;
-	hw->flags = KH_HW_SIMULATED;
+	hw->flags = KH_HW_SIMULATED | (fc->ctrl32 ? KH_HW_CTRL32 : 0);
 	hw->mesh_mem_size[0] = 1 << 20;
+	if (fc->ctrl32)
+		hw->bar_size[0] = KH_BAR0_SIZE;
+}
+
+void fake_set_ctrl32(struct fake_card *fc)
+{
+	fc->ctrl32 = true;
 }
 
 u64 fake_caps(u16 cu_type, u8 version, u8 n_buffers, u16 inst_depth)

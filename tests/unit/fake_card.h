@@ -22,6 +22,16 @@
  * inst_depth, a staging slot written while the dispatcher still has to
  * read it, a kick the orchestrator would ignore, and the like.
  *
+ * fake_set_ctrl32() makes it a card's host: the control space in 32-bit
+ * accesses only (KH_HW_CTRL32; no read64/write64 op), each access one beat
+ * as noc_orchestrator.v takes it (docs/spec/xdma.md "BAR0 in 32 bits"):
+ * a named register takes a write at +0 whole and ignores one at +4, and
+ * reads 0 at +4; TX_FLIT takes half a word; RX_FLIT and NODE_STATUS read
+ * in halves.  Instructions then come through the mailbox.  A write the
+ * orchestrator ignores, a read of a half that reads 0, a STAGE write (it
+ * lands on both halves of its word) and an instruction whose signals would
+ * not come back to the agent are violations.
+ *
  * Every function takes the fake's lock: the core polls it from its worker
  * thread while a test scripts and observes it from its own.
  */
@@ -73,6 +83,9 @@ struct fake_obs {
 	struct fake_cred cred[FAKE_LOG];
 	unsigned int stage_writes;
 	__u64 last_aux_at;	/* when the landed-write counter last moved */
+	/* a 32-bit path (fake_set_ctrl32()) */
+	unsigned int mbox_insts;	/* CU_INST through TX_KICK */
+	unsigned int tx_half_writes;	/* TX_FLIT halves written */
 };
 
 /* one node's instructions as the card saw them */
@@ -85,6 +98,8 @@ struct fake_node_obs {
 	__u8 txn[FAKE_LOG];
 	bool last[FAKE_LOG];
 	__u64 w0[FAKE_LOG];
+	__u64 w1[FAKE_LOG];
+	__u64 w3[FAKE_LOG];
 	__u64 signalled_at[FAKE_LOG];	/* ~0 until it signals */
 };
 
@@ -94,8 +109,12 @@ struct fake_node_obs {
  */
 struct fake_card *fake_card_create(unsigned int grid_lo, unsigned int grid_hi);
 void fake_card_destroy(struct fake_card *fc);
-/* a struct kh_hw for kh_device_probe(): simulated, with idle_ns */
+/*
+ * a struct kh_hw for kh_device_probe(): simulated, with idle_ns; after
+ * fake_set_ctrl32() with KH_HW_CTRL32 and the 32-bit ops alone
+ */
 void fake_card_hw(struct fake_card *fc, struct kh_hw *hw);
+void fake_set_ctrl32(struct fake_card *fc);
 /* CU_CAPS as kohakutpu.md 3.2 lays it out */
 __u64 fake_caps(__u16 cu_type, __u8 version, __u8 n_buffers, __u16 inst_depth);
 

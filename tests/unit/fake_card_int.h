@@ -46,6 +46,7 @@ struct fake_port {
 	unsigned int n_requests, n_caps;
 	bool pending;		/* the one CU_CTRL reply slot is taken */
 	u8 pending_txn;		/* ... by the request with this txn */
+	u8 pending_yx;		/* ... asked at this coordinate (a clamp's) */
 
 	/* execution */
 	u64 exec_ns;
@@ -69,6 +70,7 @@ struct fake_reply_ev {
 
 struct fake_card {
 	pthread_mutex_t lock;
+	bool ctrl32;		/* BAR0 in 32-bit accesses only */
 	u64 now, step, push_ns;
 	unsigned long accesses;
 	u64 caps;

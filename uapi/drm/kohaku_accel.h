@@ -62,6 +62,14 @@ extern "C" {
 #define KOHAKU_CAP_FIRMWARE	(1ULL << 4)	/* POOL units present: FW_LOAD works */
 #define KOHAKU_CAP_JOB_DATA	(1ULL << 5)	/* programs carry CU_DATA (ABI 0.5) */
 #define KOHAKU_CAP_DXA		(1ULL << 6)	/* DXA units present: DXA_* work (ABI 0.5) */
+/*
+ * The control space is reached in 32-bit accesses (a card's host; a
+ * simulated card by choice): CAPS's upper half reads 0, so caps_reg[63:32]
+ * is 0, grid_hi is the span of the nodes found and the IRQ addon cannot be
+ * seen (jobs complete by polling); instructions go through the mailbox
+ * (ABI 0.6).
+ */
+#define KOHAKU_CAP_CTRL32	(1ULL << 7)
 
 /* mesh state bits (drm_kohaku_mesh_info.flags) */
 #define KOHAKU_MESH_PRESENT	(1u << 0)	/* CAPS read valid twice */

@@ -69,6 +69,23 @@
 #define KH_ORC_STAGE(slot)	(0x2000 + (slot) * 40)	/* W only, 5 words */
 #define KH_ORC_DECODE_MASK	0xffffu	/* only the low 16 bits are decoded */
 
+/*
+ * The 32-bit path (the card's host's only one: docs/spec/xdma.md "BAR0 in
+ * 32 bits").  Each 32-bit access is one beat at the address given, the 32
+ * bits on both halves of the bus word.  The registers the orchestrator
+ * decodes by range take a beat anywhere inside them: reading, RX_FLIT,
+ * AUX_STATW and NODE_STATUS (and its alias) answer at +4 with their upper
+ * half; writing, TX_FLIT takes the byte enables (a flit is composed half by
+ * half), a STAGE word takes the whole beat (both halves the value: the RAM
+ * cannot be loaded), AUX_CFG pulses at the beat's client address.  Every
+ * other register is named by its whole address: a write at +4 is ignored,
+ * a read at +4 returns 0, a write at +0 stores the whole beat.
+ */
+#define KH_ORC_HI_READABLE(off)						\
+	(((off) >= KH_ORC_AUX_STATW(0) && (off) < KH_ORC_TX_FLIT(0)) ||	\
+	 ((off) >= KH_ORC_RX_FLIT(0) && (off) < KH_ORC_RX_FLIT(5)) ||	\
+	 ((off) >= KH_ORC_NODE_STATUS(0) && (off) < KH_ORC_STAGE(0)))
+
 /* STATUS */
 #define KH_ORC_STATUS_BUSY	(1ULL << 0)	/* TX not empty or prog_run */
 #define KH_ORC_STATUS_ERROR	(1ULL << 1)	/* tied 0 */

@@ -88,6 +88,13 @@ unsigned int rt_map_count(const struct rt_map *m, uint16_t cu_type)
 	return n;
 }
 
+bool rt_ctrl32_env(void)
+{
+	const char *e = getenv("KOHAKU_SIM_CTRL");
+
+	return e && !strcmp(e, "32");
+}
+
 const struct rt_map *rt_map(void)
 {
 	static const struct rt_map *cached;

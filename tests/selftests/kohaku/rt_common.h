@@ -47,6 +47,8 @@ struct rt_map {
 const struct rt_map *rt_map(void);
 /* how many nodes of the map are of a cu_type */
 unsigned int rt_map_count(const struct rt_map *m, uint16_t cu_type);
+/* in-process: KOHAKU_SIM_CTRL=32 asks for the 32-bit control path */
+bool rt_ctrl32_env(void);
 
 /*
  * Open the device under test (a fresh open file each call).  On failure

@@ -318,15 +318,22 @@ TEST_F(rt, ctrl_reply_lost_at_bringup)
 		(kohaku_close)(dev);
 		return;
 	}
-	dev = open_logged(bringup_desc, log, sizeof(log));
-	REQUIRE(dev);
-	CHECK(has_node(dev, 1, 0));
-	CHECK(!has_node(dev, 1, 2));
-	CHECK_MSG(strstr(log, "mesh 0: node (1,2) CU_CAPS 0x") &&
-		  strstr(log, "not confirmed (-110"), "driver log: %s", log);
-	/* the card still works */
-	CHECK(rt_good_saxpy(dev));
-	(kohaku_close)(dev);
+	/*
+	 * On a 32-bit control path (GRID_HI unread) the probe also asks
+	 * every coordinate beyond (1,2) that is clamped onto it, so its
+	 * second request is not the confirming read: only the first part.
+	 */
+	if (!rt_ctrl32_env()) {
+		dev = open_logged(bringup_desc, log, sizeof(log));
+		REQUIRE(dev);
+		CHECK(has_node(dev, 1, 0));
+		CHECK(!has_node(dev, 1, 2));
+		CHECK_MSG(strstr(log, "mesh 0: node (1,2) CU_CAPS 0x") &&
+			  strstr(log, "not confirmed (-110"), "driver log: %s", log);
+		/* the card still works */
+		CHECK(rt_good_saxpy(dev));
+		(kohaku_close)(dev);
+	}
 
 	/* the first read's reply lost: the node is left out without a word */
 	dev = open_logged(bringup_first_desc, log, sizeof(log));

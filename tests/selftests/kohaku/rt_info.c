@@ -26,7 +26,13 @@ TEST_F(rt, get_info_abi_and_caps)
 	CHECK_EQ(!!(in.caps & KOHAKU_CAP_FIRMWARE), rt_map_count(rt_map(), KH_CU_GP) > 0);
 	CHECK_EQ(in.caps & ~(KOHAKU_CAP_SIMULATED | KOHAKU_CAP_DMA | KOHAKU_CAP_IRQ |
 			     KOHAKU_CAP_FENCES | KOHAKU_CAP_FIRMWARE |
-			     KOHAKU_CAP_JOB_DATA), 0);
+			     KOHAKU_CAP_JOB_DATA | KOHAKU_CAP_CTRL32), 0);
+	/* in-process, the 32-bit control path is KOHAKU_SIM_CTRL's to choose */
+	if (kohaku_device_backend(dev) == KOHAKU_BACKEND_SIM)
+		CHECK_EQ(!!(in.caps & KOHAKU_CAP_CTRL32), rt_ctrl32_env());
+	/* no job event can be enabled where CAPS's IRQ addon bit cannot be read */
+	if (in.caps & KOHAKU_CAP_CTRL32)
+		CHECK(!(in.caps & KOHAKU_CAP_IRQ));
 	CHECK_EQ(in.n_meshes, 1);
 	CHECK_EQ(in.n_nodes, rt_map()->n_nodes);
 	CHECK(memchr(in.name, '\0', sizeof(in.name)) != NULL);
@@ -65,7 +71,11 @@ TEST_F(rt, get_info_mesh_geometry)
 	CHECK_EQ(KH_CAPS_FLIT_WIDTH(mi->caps_reg), mi->flit_width);
 	CHECK_EQ(KH_CAPS_POS_WIDTH(mi->caps_reg), mi->pos_width);
 	CHECK_EQ(KH_CAPS_GRID_LO(mi->caps_reg), mi->grid_lo);
-	CHECK_EQ(KH_CAPS_GRID_HI(mi->caps_reg), mi->grid_hi);
+	/* a 32-bit control path reads CAPS's upper half as 0; grid_hi is found */
+	if (in.caps & KOHAKU_CAP_CTRL32)
+		CHECK_EQ(mi->caps_reg >> 32, 0);
+	else
+		CHECK_EQ(KH_CAPS_GRID_HI(mi->caps_reg), mi->grid_hi);
 	CHECK(mi->mem_size > 0);
 	CHECK(mi->mem_size <= KH_MESH_DRAM_SIZE);
 	CHECK_EQ(mi->mem_size % KOHAKU_BO_ALIGN, 0);
