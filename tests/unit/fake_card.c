@@ -228,15 +228,13 @@ static void fake_node_answer(struct fake_card *fc, u8 yx, const struct kh_flit *
 	fake_reply_send(fc, yx, &f, act == FAKE_REPLY_LOSE);
 }
 
-static void fake_tx_kick(struct fake_card *fc)
+/* A flit out of the TX FIFO, into the mesh. */
+static void fake_tx_out(struct fake_card *fc, struct kh_flit f)
 {
 	struct fake_port *p;
-	struct kh_flit f;
 	unsigned int i;
 	u8 yx, asked;
 
-	memcpy(f.w, fc->tx, sizeof(f.w));
-	f.w[4] &= 0xffffffffULL;
 	/* a 32-bit path sends its instructions this way, to the agent's signals */
 	if (fc->ctrl32 && kh_flit_get(&f, KH_HDR_TYPE) == KH_T_CU_INST) {
 		yx = KH_YX(kh_flit_get(&f, KH_HDR_SRC_X), kh_flit_get(&f, KH_HDR_SRC_Y));
@@ -295,6 +293,37 @@ static void fake_tx_kick(struct fake_card *fc)
 		p->pending = true;
 		break;
 	}
+}
+
+static void fake_tx_kick(struct fake_card *fc)
+{
+	struct kh_flit f;
+
+	memcpy(f.w, fc->tx, sizeof(f.w));
+	f.w[4] &= 0xffffffffULL;
+	if (!fc->tx_hold) {
+		fake_tx_out(fc, f);
+		return;
+	}
+	if (fc->n_tx_held == KH_ORC_TX_DEPTH) {
+		fake_violation(fc, "TX_KICK into a full TX FIFO (ignored)");
+		return;
+	}
+	fc->tx_held[fc->n_tx_held++] = f;
+}
+
+void fake_tx_stuck(struct fake_card *fc, bool on)
+{
+	unsigned int i;
+
+	pthread_mutex_lock(&fc->lock);
+	fc->tx_hold = on;
+	if (!on) {
+		for (i = 0; i < fc->n_tx_held; i++)
+			fake_tx_out(fc, fc->tx_held[i]);
+		fc->n_tx_held = 0;
+	}
+	pthread_mutex_unlock(&fc->lock);
 }
 
 /* ---- time: everything due by now happens, in time order ---- */
@@ -369,7 +398,8 @@ static u64 fake_reg_read(struct fake_card *fc, u32 off)
 	case KH_ORC_CAPS:
 		return fc->caps;
 	case KH_ORC_STATUS:
-		return (fc->run ? KH_ORC_STATUS_BUSY : 0) | KH_ORC_STATUS_READY;
+		return (fc->run || fc->n_tx_held ? KH_ORC_STATUS_BUSY : 0) |
+		       KH_ORC_STATUS_READY;
 	case KH_ORC_PROG_DST:
 		return fc->prog_dst;
 	case KH_ORC_PROG_LEN:
@@ -386,7 +416,8 @@ static u64 fake_reg_read(struct fake_card *fc, u32 off)
 	case KH_ORC_AUX_STAT:
 		return (u64)fc->aux_wr << 8;
 	case KH_ORC_TX_STATUS:
-		return 0;	/* the fake's TX FIFO drains at once */
+		/* the fake's TX FIFO drains at once, unless held */
+		return fc->n_tx_held == KH_ORC_TX_DEPTH ? KH_TX_STATUS_FULL : 0;
 	case KH_ORC_RX_STATUS:
 		return (fc->rx_count ? 0 : KH_RX_STATUS_EMPTY) |
 		       (fc->rx_overflow ? KH_RX_STATUS_OVERFLOW : 0);

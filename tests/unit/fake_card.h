@@ -161,6 +161,12 @@ void fake_node_status(struct fake_card *fc, unsigned int x, unsigned int y,
 void fake_stuck_dispatcher(struct fake_card *fc, __u16 left);
 /* time per flit the dispatcher pushes (default 10 ns) */
 void fake_push_ns(struct fake_card *fc, __u64 ns);
+/*
+ * The TX FIFO stops draining (on) or drains what it holds (off): kicked
+ * flits wait, STATUS reads busy, TX_STATUS full once it holds
+ * KH_ORC_TX_DEPTH of them.
+ */
+void fake_tx_stuck(struct fake_card *fc, bool on);
 /* after the next SIG_BATCH_COMPLETE, n more writes land, one each interval */
 void fake_aux_after_batch(struct fake_card *fc, unsigned int n, __u64 interval_ns);
 

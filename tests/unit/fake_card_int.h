@@ -80,6 +80,9 @@ struct fake_card {
 
 	/* mailbox */
 	u64 tx[KH_FLIT_WORDS];
+	bool tx_hold;		/* fake_tx_stuck(): TX holds what is kicked */
+	struct kh_flit tx_held[KH_ORC_TX_DEPTH];
+	unsigned int n_tx_held;
 	struct fake_reply_ev reply[FAKE_REPLIES];
 	unsigned int inflight;
 	struct kh_flit rx[KH_ORC_RX_DEPTH];
