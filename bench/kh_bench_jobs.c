@@ -19,8 +19,14 @@
  * the median over reps are reported, wall time and CPU time, because these
  * machines are shared and noisy.
  *
+ * -c picks the in-process card's control path: 64 (the model's 64-bit
+ * accesses, the default), 32 (32-bit accesses only, as a card's host has
+ * them: KOHAKU_SIM_CTRL=32, instructions through the mailbox), or both,
+ * two in-process targets side by side ("sim" and "sim32"); the bring-up
+ * table is measured on each path asked for.
+ *
  *   kh_bench_jobs [-r REPS] [-n OPS] [-j JOBS] [-b sim|kernel|both]
- *                 [-m MAP] [-d DEVICE] [-s SCENARIO]
+ *                 [-c 64|32|both] [-m MAP] [-d DEVICE] [-s SCENARIO]
  */
 #include <errno.h>
 #include <pthread.h>
@@ -37,6 +43,17 @@
 
 static unsigned int reps = 5, n_ops = 2000, n_jobs = 400;
 static const char *map = "sx_null_2x2", *kdevice, *only;
+/* the in-process card's control path: 64, 32 or both */
+static const char *ctrl = "64";
+
+/* The in-process backend reads KOHAKU_SIM_CTRL when a card is opened. */
+static void sim_path(bool bits32)
+{
+	if (bits32)
+		setenv("KOHAKU_SIM_CTRL", "32", 1);
+	else
+		unsetenv("KOHAKU_SIM_CTRL");
+}
 
 static bool want(const char *s)
 {
@@ -312,12 +329,14 @@ static char *mesh_desc(unsigned int n)
 	return d;
 }
 
-static void bringup(void)
+static void bringup(bool bits32)
 {
 	static const unsigned int sizes[] = { 2, 4, 6, 8, 10, 12, 14 };
 	unsigned int i;
 
-	printf("\nbring-up (simulated cycles from power-on to a usable card)\n");
+	sim_path(bits32);
+	printf("\nbring-up (simulated cycles from power-on to a usable card), %s control path\n",
+	       bits32 ? "32-bit" : "64-bit");
 	printf("%-6s %6s %12s %12s\n", "mesh", "nodes", "cycles", "per node");
 	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
 		char err[KOHAKU_ERRMSG_MAX], *d = mesh_desc(sizes[i]);
@@ -342,34 +361,48 @@ static void bringup(void)
 
 int main(int argc, char **argv)
 {
-	struct target t[2] = { { .label = "sim" }, { .label = "kernel" } };
+	struct target t[3] = { { .label = "sim" }, { .label = "sim32" },
+			       { .label = "kernel" } };
 	const char *backends = "both";
+	bool p64, p32;
 	unsigned int i, k, nt = 0;
 	int c;
 
-	while ((c = getopt(argc, argv, "r:n:j:b:m:d:s:")) != -1) {
+	while ((c = getopt(argc, argv, "r:n:j:b:c:m:d:s:")) != -1) {
 		switch (c) {
 		case 'r': reps = atoi(optarg); break;
 		case 'n': n_ops = atoi(optarg); break;
 		case 'j': n_jobs = atoi(optarg); break;
 		case 'b': backends = optarg; break;
+		case 'c': ctrl = optarg; break;
 		case 'm': map = optarg; break;
 		case 'd': kdevice = optarg; break;
 		case 's': only = optarg; break;
 		default:
-			fprintf(stderr, "usage: kh_bench_jobs [-r REPS] [-n OPS] [-j JOBS] [-b sim|kernel|both] [-m MAP] [-d DEVICE] [-s SCENARIO]\n");
+			fprintf(stderr, "usage: kh_bench_jobs [-r REPS] [-n OPS] [-j JOBS] [-b sim|kernel|both] [-c 64|32|both] [-m MAP] [-d DEVICE] [-s SCENARIO]\n");
 			return 2;
 		}
 	}
-	if (!reps || reps > BENCH_MAX_REPS || !n_ops || n_jobs < 8) {
-		fprintf(stderr, "kh_bench_jobs: 1..%u reps, ops > 0, jobs >= 8\n",
+	p64 = !strcmp(ctrl, "64") || !strcmp(ctrl, "both");
+	p32 = !strcmp(ctrl, "32") || !strcmp(ctrl, "both");
+	if (!reps || reps > BENCH_MAX_REPS || !n_ops || n_jobs < 8 || !(p64 || p32)) {
+		fprintf(stderr, "kh_bench_jobs: 1..%u reps, ops > 0, jobs >= 8, -c 64, 32 or both\n",
 			BENCH_MAX_REPS);
 		return 2;
 	}
-	if (strcmp(backends, "kernel") && !target_open(&t[nt], KOHAKU_BACKEND_SIM, map))
-		nt++;
-	if (strcmp(backends, "sim")) {
+	if (strcmp(backends, "kernel") && p64) {
+		sim_path(false);
+		if (!target_open(&t[nt], KOHAKU_BACKEND_SIM, map))
+			nt++;
+	}
+	if (strcmp(backends, "kernel") && p32) {
+		sim_path(true);
 		t[nt] = t[1];
+		if (!target_open(&t[nt], KOHAKU_BACKEND_SIM, map))
+			nt++;
+	}
+	if (strcmp(backends, "sim")) {
+		t[nt] = t[2];
 		if (!target_open(&t[nt], KOHAKU_BACKEND_KERNEL, kdevice))
 			nt++;
 		else if (!strcmp(backends, "kernel"))
@@ -385,13 +418,19 @@ int main(int argc, char **argv)
 	       "min us", "median us", "cpu us");
 	for (k = 0; k < nt; k++)
 		report(&t[k]);
-	if (nt == 2 && t[0].job.n && t[1].job.n)
-		printf("\nkernel / in-process, single job: %.2fx at the median, %.2fx at the min\n",
-		       bench_median(t[1].job.wall, t[1].job.n) / bench_median(t[0].job.wall, t[0].job.n),
-		       bench_min(t[1].job.wall, t[1].job.n) / bench_min(t[0].job.wall, t[0].job.n));
+	for (k = 1; k < nt; k++)
+		if (t[0].job.n && t[k].job.n)
+			printf("\n%s / %s, single job: %.2fx at the median, %.2fx at the min\n",
+			       t[k].label, t[0].label,
+			       bench_median(t[k].job.wall, t[k].job.n) /
+			       bench_median(t[0].job.wall, t[0].job.n),
+			       bench_min(t[k].job.wall, t[k].job.n) /
+			       bench_min(t[0].job.wall, t[0].job.n));
 	for (k = 0; k < nt; k++)
 		kohaku_close(t[k].dev);
-	if (want("bringup") && strcmp(backends, "kernel"))
-		bringup();
+	if (want("bringup") && strcmp(backends, "kernel") && p64)
+		bringup(false);
+	if (want("bringup") && strcmp(backends, "kernel") && p32)
+		bringup(true);
 	return 0;
 }

@@ -15,7 +15,10 @@
 #   2. runtime + uapi tests, sim backend      build/tests/selftests/kohaku/*
 #      (kselftest binaries, tests/selftests/kohaku/README.md), and once
 #      the kernel's way: make -C tools/testing/selftests TARGETS=kohaku
-#      run_tests in a skeleton kernel tree, against a DESTDIR install
+#      run_tests in a skeleton kernel tree, against a DESTDIR install;
+#      again on the card's own 32-bit control path (KOHAKU_SIM_CTRL=32:
+#      instructions through the mailbox, docs/driver-core.md "A control
+#      path of 32 bits"), plain and one map under the sanitizers
 #   3. the same under ASan/UBSan              build/asan/tests/...
 #   4. runtime tests under valgrind           build/tests/selftests/kohaku/*
 #   5. runtime tests in a QEMU VM on kohaku.ko + kohaku_sim.ko
@@ -119,6 +122,13 @@ for map in $maps; do
 	KOHAKU_BACKEND=sim KOHAKU_TEST_MAP=$map \
 		run_suite runtime-sim/$map "" build/tests/selftests/kohaku/*
 done
+# the whole suite again on the card's 32-bit control path (KH_HW_CTRL32):
+# bring-up without GRID_HI, jobs through the mailbox; rt_mat, rt_vec and
+# rt_jobdata run on mesh_2x2_8+2 cards of their own within each
+for map in $maps; do
+	KOHAKU_BACKEND=sim KOHAKU_TEST_MAP=$map KOHAKU_SIM_CTRL=32 \
+		run_suite runtime-sim-ctrl32/$map "" build/tests/selftests/kohaku/*
+done
 # the same tests the kernel's way: copied into a kernel tree's
 # tools/testing/selftests, built against a DESTDIR install through
 # pkg-config, run by the kernel's runner (scripts/check-kselftest.sh)
@@ -140,6 +150,8 @@ for map in $maps; do
 	KOHAKU_BACKEND=sim KOHAKU_TEST_MAP=$map \
 		run_suite asan-runtime/$map "" build/asan/tests/selftests/kohaku/*
 done
+KOHAKU_BACKEND=sim KOHAKU_TEST_MAP=pool KOHAKU_SIM_CTRL=32 \
+	run_suite asan-runtime-ctrl32/pool "" build/asan/tests/selftests/kohaku/*
 export KOHAKU_TEST_TIMEOUT_SCALE=20
 for map in $maps; do
 	KOHAKU_BACKEND=sim KOHAKU_TEST_MAP=$map run_suite valgrind-runtime/$map \

@@ -689,6 +689,27 @@ if [ -n "$acc" ] && [ -x /tests/rt_jobdata ]; then
 fi
 check "del_card 14" sysfs_write $S/del_card "14\n"
 
+# the card's own 32-bit control path (KH_HW_CTRL32): a card made while
+# kohaku_sim's ctrl=32 offers kohaku.ko 32-bit BAR0 accesses only; its
+# bring-up reads no GRID_HI, its jobs go through the mailbox
+check "ctrl=32 for the cards created next" \
+	sysfs_write /sys/module/kohaku_sim/parameters/ctrl "32"
+check "new_card 17 sx_null_2x2 on a 32-bit control path" \
+	sysfs_write $S/new_card "17 sx_null_2x2\n"
+check "ctrl=64 again" sysfs_write /sys/module/kohaku_sim/parameters/ctrl "64"
+expect "ctrl=32: sx_null_2x2 enumerated, 10 nodes" \
+	"$(cat $S/kohaku_sim.17/kohaku/nodes 2>&1)" 10
+acc=$(accel_of 17)
+for t in rt_info rt_jobs rt_credit rt_jobdata; do
+	[ -n "$acc" ] && [ -x /tests/$t ] || continue
+	diag "running $t on card 17 (sx_null_2x2, 32-bit control path, /dev/accel/$acc)"
+	KOHAKU_BACKEND=kernel KOHAKU_DEVICE=/dev/accel/$acc \
+		KOHAKU_TEST_MAP=sx_null_2x2 timeout "$TEST_TIMEOUT" /tests/$t \
+		>/tmp/test.out 2>&1 </dev/null
+	relay "vm/ctrl32/sx_null_2x2/$t" /tmp/test.out $?
+done
+check "del_card 17" sysfs_write $S/del_card "17\n"
+
 # cpu units through kohaku.ko: job data (the image before the kick), the
 # cpu unit's builders and its demo, on the card made for them
 check "new_card 15 cpu_2x1" sysfs_write $S/new_card "15 cpu_2x1\n"
