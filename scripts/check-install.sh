@@ -161,10 +161,11 @@ rules=packaging/udev/70-kohaku.rules
 bad=$(grep -v '^[[:space:]]*\(#\|$\)' "$rules" | tr ',' '\n' | sed 's/^[[:space:]]*//;s/[[:space:]]*$//' |
 	grep -v -E '^(SUBSYSTEM|KERNEL|DRIVERS|DRIVER|SUBSYSTEMS|ACTION)(==|!=)"[^"]*"$|^(GROUP|MODE|OWNER|TAG)(=|\+=)"[^"]*"$')
 if [ -z "$bad" ] &&
-	grep -q '^SUBSYSTEM=="accel", KERNEL=="accel\[0-9\]\*", DRIVERS=="kohaku", GROUP="kohaku", MODE="0660"$' "$rules"; then
-	ok "udev rule: accel nodes of driver kohaku to group kohaku, 0660 (syntax: keys and operators)"
+	grep -q '^SUBSYSTEM=="accel", KERNEL=="accel\[0-9\]\*", DRIVERS=="kohaku", GROUP="kohaku", MODE="0660"$' "$rules" &&
+	grep -q '^SUBSYSTEM=="drm", KERNEL=="renderD\[0-9\]\*|card\[0-9\]\*", DRIVERS=="kohaku", GROUP="kohaku", MODE="0660"$' "$rules"; then
+	ok "udev rule: accel nodes (render and primary nodes before Linux 6.2) of driver kohaku to group kohaku, 0660 (syntax: keys and operators)"
 else
-	nok "udev rule: accel nodes of driver kohaku to group kohaku, 0660"; echo "$bad" | sed 's/^/# bad: /'
+	nok "udev rule: accel nodes (render and primary nodes before Linux 6.2) of driver kohaku to group kohaku, 0660"; echo "$bad" | sed 's/^/# bad: /'
 fi
 # the driver the rule matches is the one kohaku.ko registers
 if grep -q '\.name[[:space:]]*=[[:space:]]*"kohaku"' driver/linux/kohaku_pci.c &&
