@@ -59,7 +59,7 @@ static const struct kh_rt_node_kind kh_rt_accel_nodes = {
 static const struct kh_rt_node_kind kh_rt_render_nodes = {
 	.dir = KH_DRI_DIR,
 	.prefix = "renderD",
-	.no_dir = KH_DRI_DIR " does not exist, so no DRM driver is loaded; "
+	.no_dir = KH_DRI_DIR " does not exist, so no DRM driver has a device; "
 		  "this kernel has no DRM accel subsystem (Linux 6.2 brought "
 		  "it), so kohaku.ko's nodes are DRM render nodes, "
 		  KH_DRI_DIR "/renderDN (" KH_LOAD_HINT ")",

@@ -10,10 +10,11 @@
  * where the difference is in the shape of a structure the driver fills.
  *
  * The one difference userspace sees: before 6.2 there is no DRM accel
- * subsystem, so the card's node is a DRM render node, /dev/dri/renderDN
- * (DRIVER_RENDER; DRM makes a primary node /dev/dri/cardN beside it),
- * with the same ioctl ABI; libkohaku finds either kind by the DRM driver
- * name.  docs/linux.md ("Kernel versions") lists what else differs.
+ * subsystem (nor on a later kernel built without CONFIG_DRM_ACCEL), so the
+ * card's node is a DRM render node, /dev/dri/renderDN (DRIVER_RENDER; DRM
+ * makes a primary node /dev/dri/cardN beside it), with the same ioctl ABI;
+ * libkohaku finds either kind by the DRM driver name.  docs/linux.md
+ * ("Kernel versions") lists what else differs.
  */
 #ifndef KOHAKU_COMPAT_H
 #define KOHAKU_COMPAT_H
@@ -29,13 +30,14 @@
 #include <drm/drm_print.h>
 
 /*
- * The card's DRM node (6.2: DRM accel).  KOHAKU_DRM_FEATURES is its
- * drm_driver feature, kohaku_drm_minor() the minor userspace opens, and
- * KOHAKU_DRM_NODE the printf format of its /dev path from that minor's
+ * The card's DRM node: an accel node where the kernel has DRM accel (6.2
+ * brought it; CONFIG_DRM_ACCEL), else a render node.  KOHAKU_DRM_FEATURES
+ * is its drm_driver feature, kohaku_drm_minor() the minor userspace opens,
+ * and KOHAKU_DRM_NODE the printf format of its /dev path from that minor's
  * index (render minors count from 128: renderD128 is the first).
  * KOHAKU_DRM_FOPS_OPEN is the file operations' open for that kind of node.
  */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
+#if IS_ENABLED(CONFIG_DRM_ACCEL)
 #include <drm/drm_accel.h>
 #define KOHAKU_DRM_FEATURES	DRIVER_COMPUTE_ACCEL
 #define KOHAKU_DRM_NODE		"/dev/accel/accel%d"

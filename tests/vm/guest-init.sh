@@ -188,6 +188,13 @@ for _a in $NODE0 $NODE1; do
 	expect "udev: $NODES/$_a is root:$grp, mode 0660" \
 		"$(stat -c '%U:%G %a' $NODES/$_a 2>&1)" "root:$grp 660"
 done
+# before 6.2 the render node has a primary node beside it, cardN
+for _a in "$S"/kohaku_sim.[01]/drm/card*; do
+	[ -e "$_a" ] || continue
+	_a=$(basename "$_a")
+	expect "udev: primary node /dev/dri/$_a is root:$grp, mode 0660" \
+		"$(stat -c '%U:%G %a' /dev/dri/$_a 2>&1)" "root:$grp 660"
+done
 
 # as_user USER ARGS...: id, then the CLI as USER (su from root asks for no
 # password; it sets USER's groups from /etc/group), in /tmp/user.out
@@ -1039,6 +1046,13 @@ check "rmmod kohaku after the modprobe.d test" rmmod kohaku
 check "insmod kohaku.ko (interrupts again)" insmod /kohaku.ko
 check "rmmod kohaku_sim with kohaku bound" rmmod kohaku_sim
 check "$NODE0 gone with its card" test ! -e $NODES/$NODE0
+# no card: libkohaku says so, in the words of this kernel's kind of node
+KOHAKU_BACKEND=kernel timeout "$TEST_TIMEOUT" /bin/kohaku list >/tmp/cli.out 2>&1 </dev/null
+_rc=$?
+sed 's/^/KHVM: # /' /tmp/cli.out
+expect "kohaku list without a card: exit 3 (no device)" "$_rc" 3
+check "kohaku list without a card: 'no kohaku device', naming $NODES" \
+	contains "$(cat /tmp/cli.out)" "no kohaku device: .*$NODES"
 check "rmmod kohaku" rmmod kohaku
 
 # ---- the kernel log ----
