@@ -182,7 +182,7 @@ test: deps
 	$(MAKE) firmware
 	$(MAKE) BUILD=build/asan SAN=1 userspace
 	$(MAKE) BUILD=build/static STATIC=1 userspace
-	$(MAKE) modules
+	$(MAKE) modules W=1
 	$(MAKE) fuzz
 	tests/run-all.sh
 
