@@ -94,8 +94,11 @@ run_check install scripts/check-install.sh
 # the sysfs ABI documents' format, PCI paths twinned with the platform
 # paths the VM checks (scripts/check-sysfs-doc.sh)
 run_check sysfs-doc scripts/check-sysfs-doc.sh
-# dkms.conf tried for real in temporary trees (scripts/check-dkms.sh)
+# dkms.conf tried for real in temporary trees (scripts/check-dkms.sh), for
+# the 6.12 kernel and for Debian 12's default line, 6.1
 run_check dkms scripts/check-dkms.sh
+k61=$(ls /lib/modules 2>/dev/null | grep -E '^6\.1\.[0-9]+-[0-9]+-amd64$' | sort -V | tail -n 1)
+KVER=${k61:-6.1-not-installed} run_check dkms-6.1 scripts/check-dkms.sh
 
 # the POOL firmware the model tests boot (make firmware)
 KOHAKU_TEST_FW=${KOHAKU_TEST_FW:-$top/build/firmware/pool.fw}
