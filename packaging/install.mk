@@ -114,7 +114,7 @@ uninstall:
 # updates), then depmod for $(KVER) when installing to this system's root
 # (make modules first: like the kernel's, this target does not build).
 # updates/ is named: 6.12's Kbuild puts external modules there by itself,
-# 6.1's in extra/, which depmod ranks below the kernel's own modules.
+# 6.1's in extra/; depmod's default search order puts updates/ first.
 INSTALL_MOD_PATH ?= $(DESTDIR)
 INSTALL_MOD_DIR ?= updates
 # the release KDIR is configured for (KVER unless KDIR names another tree)
