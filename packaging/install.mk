@@ -122,8 +122,7 @@ KH_KREL = $(or $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null),$(
 modules_install: kh-check-kdir
 	@test -f kohaku.ko -a -f kohaku_sim.ko || { \
 		echo "modules_install: kohaku.ko and kohaku_sim.ko are not built: run 'make modules' first (as your user)" >&2; exit 1; }
-	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_PATH=$(INSTALL_MOD_PATH) \
-		INSTALL_MOD_DIR=$(INSTALL_MOD_DIR) modules_install
+	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_PATH=$(INSTALL_MOD_PATH) INSTALL_MOD_DIR=$(INSTALL_MOD_DIR) modules_install
 	$(if $(INSTALL_MOD_PATH),@echo "modules_install: installed below $(INSTALL_MOD_PATH): no depmod for this system",depmod -a $(KH_KREL))
 
 # the sources kohaku.ko and kohaku_sim.ko build from (Kbuild), laid out for

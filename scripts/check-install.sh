@@ -203,9 +203,9 @@ fi
 # kernel's make)
 s1=$(mk -n modules_install MAKE=echo 2>&1)
 s2=$(mk -n modules_install MAKE=echo DESTDIR=/tmp/kh-root 2>&1)
-if echo "$s1" | grep -q '^-C .* M=.* modules_install$' && echo "$s1" | grep -q '^depmod -a ' &&
-	echo "$s2" | grep -q 'INSTALL_MOD_PATH=/tmp/kh-root modules_install$' && ! echo "$s2" | grep -q '^depmod'; then
-	ok "make -n modules_install: the kernel's modules_install, then depmod -a; with DESTDIR: INSTALL_MOD_PATH and no depmod"
+if echo "$s1" | grep -q '^-C .* M=.* INSTALL_MOD_DIR=updates modules_install$' && echo "$s1" | grep -q '^depmod -a ' &&
+	echo "$s2" | grep -q 'INSTALL_MOD_PATH=/tmp/kh-root INSTALL_MOD_DIR=updates modules_install$' && ! echo "$s2" | grep -q '^depmod'; then
+	ok "make -n modules_install: the kernel's modules_install to updates/, then depmod -a; with DESTDIR: INSTALL_MOD_PATH and no depmod"
 else
 	nok "make -n modules_install shape"; echo "$s1" "$s2" | sed 's/^/# /'
 fi
