@@ -6,10 +6,10 @@
  * Debian 12's default linux-image-amd64), in this one file; no other file
  * of the driver tests LINUX_VERSION_CODE.  What an older kernel lacks is
  * given here under the newer kernel's name where the driver calls it
- * (pcim_iomap_region(), drm_print_memory_stats()), or as a kohaku_ macro
+ * (pcim_iomap_region(), drm_print_memory_stats()), or as a KOHAKU_ macro
  * where the difference is in the shape of a structure the driver fills.
  *
- * The one difference userspace sees: before 6.2 there is no DRM accel
+ * The difference userspace sees most: before 6.2 there is no DRM accel
  * subsystem (nor on a later kernel built without CONFIG_DRM_ACCEL), so the
  * card's node is a DRM render node, /dev/dri/renderDN (DRIVER_RENDER; DRM
  * makes a primary node /dev/dri/cardN beside it), with the same ioctl ABI;
@@ -159,17 +159,17 @@ static inline void kohaku_compat_show_fdinfo(struct seq_file *m, struct file *f)
 /*
  * platform_driver.remove returns void since 6.11 (.remove_new between 6.3
  * and 6.10); before, it returned int, which the driver core ignored.
- * KOHAKU_PLATFORM_REMOVE(name, fn) defines name, the remove callback of
- * this kernel's shape, calling void fn(struct platform_device *).
+ * KOHAKU_DEFINE_PLATFORM_REMOVE(name, fn) defines name, the remove
+ * callback of this kernel's shape, calling void fn(struct platform_device *).
  */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0)
-#define KOHAKU_PLATFORM_REMOVE(name, fn)				\
+#define KOHAKU_DEFINE_PLATFORM_REMOVE(name, fn)			\
 static void name(struct platform_device *pdev)				\
 {									\
 	fn(pdev);							\
 }
 #else
-#define KOHAKU_PLATFORM_REMOVE(name, fn)				\
+#define KOHAKU_DEFINE_PLATFORM_REMOVE(name, fn)			\
 static int name(struct platform_device *pdev)				\
 {									\
 	fn(pdev);							\

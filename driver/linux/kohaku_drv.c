@@ -336,7 +336,9 @@ static void kohaku_platform_unbind(struct platform_device *pdev)
 {
 	kohaku_remove(&pdev->dev);
 }
-KOHAKU_PLATFORM_REMOVE(kohaku_platform_remove, kohaku_platform_unbind)
+
+/* the remove callback of this kernel's shape (kohaku_compat.h) */
+KOHAKU_DEFINE_PLATFORM_REMOVE(kohaku_platform_remove, kohaku_platform_unbind)
 
 static const struct platform_device_id kohaku_platform_ids[] = {
 	{ .name = "kohaku_sim" },
