@@ -28,7 +28,11 @@ BUILD ?= build
 SAN ?= 0
 STATIC ?= 0
 
-KVER ?= $(shell ls /lib/modules 2>/dev/null | grep 'deb12-amd64$$' | sort -V | tail -n 1)
+# the kernel the modules are for: Debian 12's 6.12 (linux-image-6.12-amd64,
+# make test's), else its stock 6.1 (linux-image-amd64: 6.1.0-N-amd64), the
+# newest installed; never the running kernel's by itself (docs/linux.md)
+KVER ?= $(or $(shell ls /lib/modules 2>/dev/null | grep 'deb12-amd64$$' | sort -V | tail -n 1),\
+	$(shell ls /lib/modules 2>/dev/null | grep -E '^6\.1\.[0-9]+-[0-9]+-amd64$$' | sort -V | tail -n 1))
 KDIR ?= /lib/modules/$(KVER)/build
 
 CC ?= gcc
@@ -172,8 +176,8 @@ kh-check-headers:
 		exit 1; }; done
 kh-check-kdir:
 	@test -f $(KDIR)/Makefile || { \
-		echo "modules: no kernel headers at KDIR=$(KDIR)$(if $(KVER),, (no */build under /lib/modules matches *deb12-amd64))." >&2; \
-		echo "modules: install linux-headers-$(or $(KVER),$$(uname -r)) (the running kernel's: linux-headers-$$(uname -r); make test's: linux-headers-6.12-amd64, scripts/install-deps.sh all)," >&2; \
+		echo "modules: no kernel headers at KDIR=$(KDIR)$(if $(KVER),, (no Debian 12 kernel under /lib/modules: *deb12-amd64 or 6.1.0-N-amd64))." >&2; \
+		echo "modules: install linux-headers-$(or $(KVER),$$(uname -r)) (the running kernel's: linux-headers-$$(uname -r); Debian 12's stock kernel's: linux-headers-amd64; make test's: linux-headers-6.12-amd64, scripts/install-deps.sh all)," >&2; \
 		echo "modules: or name a kernel: make modules KVER=<release> or KDIR=<configured kernel tree>" >&2; \
 		exit 1; }
 
@@ -182,7 +186,7 @@ test: deps
 	$(MAKE) firmware
 	$(MAKE) BUILD=build/asan SAN=1 userspace
 	$(MAKE) BUILD=build/static STATIC=1 userspace
-	$(MAKE) modules
+	$(MAKE) modules W=1
 	$(MAKE) fuzz
 	tests/run-all.sh
 

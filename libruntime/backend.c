@@ -115,7 +115,8 @@ KH_RT_EXPORT int kohaku_open(enum kohaku_backend backend, const char *device,
 			kh_rt_errbuf(err, errlen,
 				     "KOHAKU_BACKEND='%s' is not a backend: set "
 				     "KOHAKU_BACKEND=kernel for a kohaku device node "
-				     "(/dev/accel/accelN) or KOHAKU_BACKEND=sim for "
+				     "(/dev/accel/accelN; before Linux 6.2 "
+				     "/dev/dri/renderDN) or KOHAKU_BACKEND=sim for "
 				     "the simulated card in this process",
 				     getenv("KOHAKU_BACKEND"));
 			return -EINVAL;

@@ -1,11 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * The kernel backend: ioctl(2) on a kohaku device node, /dev/accel/accelN.
+ * The kernel backend: ioctl(2) on a kohaku device node, /dev/accel/accelN;
+ * on kernels before Linux 6.2, which have no DRM accel subsystem, kohaku.ko
+ * offers the same ioctls on a DRM render node, /dev/dri/renderDN.
  *
  * A node is accepted only when its DRM driver (drmGetVersion) is "kohaku";
  * anything else is refused with the driver's name.  Listing walks
  * /dev/accel and reports every node, kohaku or not, with the reason it is
- * or is not usable, so that "no device" always says why.
+ * or is not usable, so that "no device" always says why; and /dev/dri's
+ * render nodes that are kohaku's (a GPU's render node is no accelerator:
+ * sysfs names its driver without opening it, which could wake the GPU).
+ * Every message names the nodes this kernel gives kohaku.ko.
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -17,21 +22,76 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 #include <xf86drm.h>
 
 #include "rt_internal.h"
 
 #define KH_ACCEL_DIR	"/dev/accel"
+#define KH_DRI_DIR	"/dev/dri"
+#define KH_LOAD_HINT							\
+	"modprobe kohaku; with no card, modprobe kohaku_sim, or use "	\
+	"KOHAKU_BACKEND=sim for the in-process simulated card"
 
-/* why there is no kohaku node at all, in the same words wherever it shows */
-#define KH_NO_ACCEL_DIR							\
-	KH_ACCEL_DIR " does not exist, so no accelerator driver is loaded "	\
-	"(modprobe kohaku; with no card, modprobe kohaku_sim, or use "	\
-	"KOHAKU_BACKEND=sim for the in-process simulated card)"
-#define KH_NO_ACCEL_NODES						\
-	KH_ACCEL_DIR " has no accel nodes (is kohaku.ko loaded and bound to " \
-	"a card? see dmesg)"
+/* The kinds of node kohaku.ko makes: accelN, or renderDN before 6.2. */
+struct kh_rt_node_kind {
+	const char *dir;
+	const char *prefix;
+	/* why there is no kohaku node at all, in the same words wherever */
+	const char *no_dir;
+	const char *no_nodes;
+	/* a kohaku device is ... */
+	const char *what;
+};
+
+static const struct kh_rt_node_kind kh_rt_accel_nodes = {
+	.dir = KH_ACCEL_DIR,
+	.prefix = "accel",
+	.no_dir = KH_ACCEL_DIR " does not exist, so no accelerator driver is "
+		  "loaded (" KH_LOAD_HINT ")",
+	.no_nodes = KH_ACCEL_DIR " has no accel nodes (is kohaku.ko loaded and "
+		    "bound to a card? see dmesg)",
+	.what = KH_ACCEL_DIR "/accelN of the kohaku driver",
+};
+
+static const struct kh_rt_node_kind kh_rt_render_nodes = {
+	.dir = KH_DRI_DIR,
+	.prefix = "renderD",
+	.no_dir = KH_DRI_DIR " does not exist, so no DRM driver has a device; "
+		  "this kernel has no DRM accel subsystem (Linux 6.2 brought "
+		  "it), so kohaku.ko's nodes are DRM render nodes, "
+		  KH_DRI_DIR "/renderDN (" KH_LOAD_HINT ")",
+	.no_nodes = "no render node under " KH_DRI_DIR " is kohaku's; this "
+		    "kernel has no DRM accel subsystem (Linux 6.2 brought it), "
+		    "so kohaku.ko's nodes are DRM render nodes, " KH_DRI_DIR
+		    "/renderDN (is kohaku.ko loaded and bound to a card? see "
+		    "dmesg; " KH_LOAD_HINT ")",
+	.what = KH_DRI_DIR "/renderDN of the kohaku driver (this kernel has "
+		"no DRM accel subsystem, which Linux 6.2 brought)",
+};
+
+/*
+ * The kind of node this kernel gives kohaku.ko: DRM's accel class once
+ * drm.ko is loaded on a kernel with accel; drm.ko loaded without it, render
+ * nodes; drm.ko not loaded, the kernel's release says (6.2 brought accel).
+ */
+static const struct kh_rt_node_kind *kernel_node_kind(void)
+{
+	struct utsname u;
+	struct stat st;
+	unsigned int major, minor;
+
+	if (!stat("/sys/class/accel", &st) || !stat(KH_ACCEL_DIR, &st))
+		return &kh_rt_accel_nodes;
+	if (!stat("/sys/class/drm", &st))
+		return &kh_rt_render_nodes;
+	if (!uname(&u) && sscanf(u.release, "%u.%u", &major, &minor) == 2 &&
+	    (major < 6 || (major == 6 && minor < 2)))
+		return &kh_rt_render_nodes;
+	return &kh_rt_accel_nodes;
+}
 
 static int kernel_ioctl(struct kohaku_device *dev, unsigned long cmd,
 			void *arg)
@@ -76,19 +136,32 @@ static void kernel_reason(struct kohaku_device *dev, unsigned long since,
 		 "'module kohaku +p' > /sys/kernel/debug/dynamic_debug/control).");
 }
 
+int kh_rt_node_sysfs(const struct kohaku_device *dev, char *buf, size_t len)
+{
+	struct stat st;
+
+	if (dev->fd < 0 || fstat(dev->fd, &st) < 0)
+		return -errno;
+	if (!S_ISCHR(st.st_mode))
+		return -ENODEV;
+	snprintf(buf, len, "/sys/dev/char/%u:%u", major(st.st_rdev),
+		 minor(st.st_rdev));
+	return 0;
+}
+
 /* kohaku.ko's word on the firmware it requested at bind (sysfs) */
 static void kernel_fw_status(struct kohaku_device *dev, char *buf, size_t len)
 {
-	const char *node = strrchr(dev->path, '/');
-	char path[320];
+	char node[64], path[320];
 	size_t n = 0;
 	FILE *f;
 
-	buf[0] = '\0';
-	if (!node || !len)
+	if (!len)
 		return;
-	snprintf(path, sizeof(path), "/sys/class/accel/%s/device/kohaku/firmware",
-		 node + 1);
+	buf[0] = '\0';
+	if (kh_rt_node_sysfs(dev, node, sizeof(node)) < 0)
+		return;
+	snprintf(path, sizeof(path), "%s/device/kohaku/firmware", node);
 	f = fopen(path, "r");
 	if (!f)
 		return;
@@ -167,19 +240,17 @@ static int open_node(const char *path, int *fdp, char *err, size_t errlen)
 	}
 	e = errno;
 	if (e == ENOENT) {
+		const struct kh_rt_node_kind *k = kernel_node_kind();
 		struct stat st;
 
-		if (stat(KH_ACCEL_DIR, &st) < 0)
-			kh_rt_errbuf(err, errlen,
-				     "%s does not exist, and neither does "
-				     KH_ACCEL_DIR ": no accelerator driver is "
-				     "loaded (modprobe kohaku; with no card, "
-				     "modprobe kohaku_sim and create a simulated "
-				     "card, or use KOHAKU_BACKEND=sim)", path);
+		if (stat(k->dir, &st) < 0)
+			kh_rt_errbuf(err, errlen, "%s does not exist, and %s",
+				     path, k->no_dir);
 		else
 			kh_rt_errbuf(err, errlen,
 				     "%s does not exist (`kohaku list` shows the "
-				     "nodes under " KH_ACCEL_DIR ")", path);
+				     "kohaku nodes: a kohaku device is %s)", path,
+				     k->what);
 	} else if (e == EACCES || e == EPERM) {
 		char perms[192];
 
@@ -210,8 +281,8 @@ static int check_driver(int fd, const char *path, char *drv, size_t drvlen,
 	if (!v) {
 		kh_rt_errbuf(err, errlen,
 			     "%s is not a DRM/accel device (DRM_IOCTL_VERSION "
-			     "failed: %s); a kohaku device is /dev/accel/accelN "
-			     "of the kohaku driver", path, strerror(errno));
+			     "failed: %s); a kohaku device is %s", path,
+			     strerror(errno), kernel_node_kind()->what);
 		return -ENODEV;
 	}
 	if (drv)
@@ -230,7 +301,10 @@ static int check_driver(int fd, const char *path, char *drv, size_t drvlen,
 	return 0;
 }
 
-/* "3", "accel3" or a path */
+/*
+ * "3" (the node numbered 3 of this kernel's kind: accel3, or renderD3 before
+ * 6.2), "accel3", "renderD128" or a path
+ */
 static int resolve_path(const char *device, char *path, size_t len,
 			char *err, size_t errlen)
 {
@@ -239,11 +313,14 @@ static int resolve_path(const char *device, char *path, size_t len,
 	for (p = device; *p && isdigit((unsigned char)*p); p++)
 		;
 	if (*device && !*p) {
-		snprintf(path, len, KH_ACCEL_DIR "/accel%s", device);
+		const struct kh_rt_node_kind *k = kernel_node_kind();
+
+		snprintf(path, len, "%s/%s%s", k->dir, k->prefix, device);
 		return 0;
 	}
-	if (!strncmp(device, "accel", 5) && device[5] && !strchr(device, '/')) {
-		snprintf(path, len, KH_ACCEL_DIR "/%s", device);
+	if (kh_rt_node_index(device) >= 0) {
+		snprintf(path, len, "%s/%s", device[0] == 'a' ? KH_ACCEL_DIR :
+			 KH_DRI_DIR, device);
 		return 0;
 	}
 	if (strchr(device, '/')) {
@@ -252,7 +329,8 @@ static int resolve_path(const char *device, char *path, size_t len,
 	}
 	kh_rt_errbuf(err, errlen,
 		     "'%s' is not a kernel device: give a node path "
-		     "(/dev/accel/accel0) or an index (0); a name like this is "
+		     "(/dev/accel/accel0; before Linux 6.2 /dev/dri/renderD128) "
+		     "or its number (0); a name like this is "
 		     "a simulated card description: use the sim backend "
 		     "(KOHAKU_BACKEND=sim or --backend sim)", device);
 	return -EINVAL;
@@ -278,83 +356,135 @@ static int open_path(const char *path, struct kohaku_device *dev, char *err,
 	return 0;
 }
 
-int kh_rt_accel_index(const char *name)
+/* N of "accelN" or "renderDN", or -1 */
+int kh_rt_node_index(const char *name)
 {
 	const char *p;
 
-	if (strncmp(name, "accel", 5) || !name[5])
+	if (!strncmp(name, "accel", 5))
+		p = name + 5;
+	else if (!strncmp(name, "renderD", 7))
+		p = name + 7;
+	else
 		return -1;
-	for (p = name + 5; *p; p++)
+	if (!*p || strlen(p) > 6)
+		return -1;
+	for (name = p; *p; p++)
 		if (!isdigit((unsigned char)*p))
 			return -1;
-	return atoi(name + 5);
+	return atoi(name);
 }
 
+/* accel nodes first, each kind by number */
 static int cmp_entry(const void *a, const void *b)
 {
 	const struct kohaku_device_entry *x = a, *y = b;
+	int rx = !!strncmp(x->path, KH_ACCEL_DIR "/", sizeof(KH_ACCEL_DIR));
+	int ry = !!strncmp(y->path, KH_ACCEL_DIR "/", sizeof(KH_ACCEL_DIR));
 
-	return x->index - y->index;
+	return rx != ry ? rx - ry : x->index - y->index;
 }
 
-/* every node under /dev/accel (device: unused, a kernel device is listed
- * by walking them all) */
-static int kernel_list(const char *device, struct kohaku_device_entry **list,
-		       unsigned int *count, char *err, size_t errlen)
+/*
+ * A render node is listed when sysfs says its device's driver is kohaku,
+ * or says nothing (no sysfs: then DRM_IOCTL_VERSION decides)
+ */
+static bool render_node_maybe_ours(const char *name)
 {
-	struct kohaku_device_entry *l = NULL;
-	unsigned int n = 0, cap = 0, i, usable = 0;
+	char path[128], link[256];
+	const char *base;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/sys/class/drm/%s/device/driver", name);
+	n = readlink(path, link, sizeof(link) - 1);
+	if (n <= 0)
+		return access("/sys/class/drm", F_OK) < 0;
+	link[n] = '\0';
+	base = strrchr(link, '/');
+	return !strcmp(base ? base + 1 : link, KOHAKU_DRIVER_NAME);
+}
+
+/* the nodes of one kind into *l; -errno when the directory cannot be read */
+static int list_dir(const struct kh_rt_node_kind *k,
+		    struct kohaku_device_entry **l, unsigned int *n,
+		    unsigned int *cap)
+{
+	bool render = k == &kh_rt_render_nodes;
 	struct dirent *de;
 	DIR *d;
 
-	*list = NULL;
-	*count = 0;
-	d = opendir(KH_ACCEL_DIR);
-	if (!d) {
-		int e = errno;
-
-		l = calloc(1, sizeof(*l));
-		if (!l)
-			return -ENOMEM;
-		*list = l;
-		if (e == ENOENT)
-			kh_rt_errbuf(err, errlen,
-				     "no kohaku device: " KH_NO_ACCEL_DIR);
-		else
-			kh_rt_errbuf(err, errlen, "no kohaku device: cannot read "
-				     KH_ACCEL_DIR ": %s", strerror(e));
-		return 0;
-	}
+	d = opendir(k->dir);
+	if (!d)
+		return -errno;
 	while ((de = readdir(d))) {
-		int idx = kh_rt_accel_index(de->d_name);
+		int idx = kh_rt_node_index(de->d_name);
 
-		if (idx < 0)
+		if (idx < 0 || strncmp(de->d_name, k->prefix, strlen(k->prefix)))
 			continue;
-		if (n == cap) {
+		if (render && !render_node_maybe_ours(de->d_name))
+			continue;
+		if (*n == *cap) {
 			struct kohaku_device_entry *nl;
 
-			cap = cap ? cap * 2 : 8;
-			nl = realloc(l, cap * sizeof(*l));
+			*cap = *cap ? *cap * 2 : 8;
+			nl = realloc(*l, *cap * sizeof(**l));
 			if (!nl) {
-				free(l);
 				closedir(d);
-				kh_rt_errbuf(err, errlen, "out of host memory");
 				return -ENOMEM;
 			}
-			l = nl;
+			*l = nl;
 		}
-		memset(&l[n], 0, sizeof(l[n]));
-		l[n].backend = KOHAKU_BACKEND_KERNEL;
-		l[n].index = idx;
-		snprintf(l[n].path, sizeof(l[n].path), KH_ACCEL_DIR "/accel%d",
-			 idx);
-		n++;
+		memset(&(*l)[*n], 0, sizeof((*l)[*n]));
+		(*l)[*n].backend = KOHAKU_BACKEND_KERNEL;
+		(*l)[*n].index = idx;
+		snprintf((*l)[*n].path, sizeof((*l)[*n].path), "%s/%.16s", k->dir,
+			 de->d_name);
+		(*n)++;
 	}
 	closedir(d);
+	return 0;
+}
+
+/*
+ * every node under /dev/accel, and the render nodes under /dev/dri that are
+ * kohaku's (device: unused, a kernel device is listed by walking them all)
+ */
+static int kernel_list(const char *device, struct kohaku_device_entry **list,
+		       unsigned int *count, char *err, size_t errlen)
+{
+	const struct kh_rt_node_kind *k = kernel_node_kind();
+	struct kohaku_device_entry *l = NULL;
+	unsigned int n = 0, cap = 0, i, usable = 0;
+	int ra, rr;
+
+	*list = NULL;
+	*count = 0;
+	ra = list_dir(&kh_rt_accel_nodes, &l, &n, &cap);
+	rr = ra == -ENOMEM ? ra : list_dir(&kh_rt_render_nodes, &l, &n, &cap);
+	if (ra == -ENOMEM || rr == -ENOMEM) {
+		free(l);
+		kh_rt_errbuf(err, errlen, "out of host memory");
+		return -ENOMEM;
+	}
 	if (!l)
 		l = calloc(1, sizeof(*l));
 	if (!l)
 		return -ENOMEM;
+	if (!n) {
+		int e = k == &kh_rt_accel_nodes ? -ra : -rr;
+
+		*list = l;
+		if (e == ENOENT)
+			kh_rt_errbuf(err, errlen, "no kohaku device: %s",
+				     k->no_dir);
+		else if (e)
+			kh_rt_errbuf(err, errlen, "no kohaku device: cannot "
+				     "read %s: %s", k->dir, strerror(e));
+		else
+			kh_rt_errbuf(err, errlen, "no kohaku device: %s",
+				     k->no_nodes);
+		return 0;
+	}
 	qsort(l, n, sizeof(*l), cmp_entry);
 
 	for (i = 0; i < n; i++) {
@@ -402,16 +532,11 @@ static int kernel_list(const char *device, struct kohaku_device_entry **list,
 		kohaku_close(dev);
 		usable++;
 	}
-	if (!usable) {
-		if (!n)
-			kh_rt_errbuf(err, errlen,
-				     "no kohaku device: " KH_NO_ACCEL_NODES);
-		else
-			kh_rt_errbuf(err, errlen,
-				     "no usable kohaku device among the %u node%s "
-				     "under " KH_ACCEL_DIR " (reasons per node "
-				     "above)", n, n == 1 ? "" : "s");
-	}
+	if (!usable)
+		kh_rt_errbuf(err, errlen,
+			     "no usable kohaku device among the %u node%s "
+			     "under %s (reasons per node above)", n,
+			     n == 1 ? "" : "s", k->dir);
 	*list = l;
 	*count = n;
 	return 0;
@@ -448,11 +573,11 @@ static int kernel_open(const char *device, struct kohaku_device *dev,
 	}
 	off = (size_t)snprintf(why, sizeof(why), "no usable kohaku device");
 	if (!n) {
+		const struct kh_rt_node_kind *k = kernel_node_kind();
 		struct stat st;
 
 		snprintf(why + off, sizeof(why) - off, ": %s",
-			 stat(KH_ACCEL_DIR, &st) < 0 ? KH_NO_ACCEL_DIR :
-			 KH_NO_ACCEL_NODES);
+			 stat(k->dir, &st) < 0 ? k->no_dir : k->no_nodes);
 	}
 	for (i = 0; i < n && off < sizeof(why); i++) {
 		int k = snprintf(why + off, sizeof(why) - off, "%s %s",

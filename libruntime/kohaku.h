@@ -5,7 +5,9 @@
  * One API, two backends that speak the same ioctl ABI
  * (uapi/drm/kohaku_accel.h):
  *
- *   kernel  ioctl(2) on a kohaku device node, /dev/accel/accelN
+ *   kernel  ioctl(2) on a kohaku device node, /dev/accel/accelN (before
+ *           Linux 6.2, which brought DRM accel, a DRM render node,
+ *           /dev/dri/renderDN)
  *   sim     the device model and the driver core, in this process
  *
  * Conventions (docs/runtime.md):
@@ -65,9 +67,12 @@ int kohaku_backend_parse(const char *s, enum kohaku_backend *out);
  * backend KOHAKU_BACKEND_ENV reads KOHAKU_BACKEND ("kernel" or "sim");
  * unset means kernel.  device NULL reads KOHAKU_DEVICE.  Then:
  *
- *  kernel: device is a node path ("/dev/accel/accel0") or an index ("0");
- *          NULL/unset means the first kohaku node under /dev/accel.  The
- *          node must belong to the "kohaku" DRM driver (drmGetVersion).
+ *  kernel: device is a node path ("/dev/accel/accel0"; before Linux 6.2
+ *          "/dev/dri/renderD128"), a node name ("accel0", "renderD128")
+ *          or a number ("0": the node of that number of the kind this
+ *          kernel makes); NULL/unset means the first kohaku node under
+ *          /dev/accel (/dev/dri).  The node must belong to the "kohaku"
+ *          DRM driver (drmGetVersion).
  *  sim:    device is a built-in card description name ("saxpy",
  *          "sx_null_2x2"), a path to a description file, or description
  *          text itself (anything containing a newline).  Required.
@@ -115,7 +120,7 @@ int kohaku_device_fd(const kohaku_device *dev);
 
 struct kohaku_device_entry {
 	enum kohaku_backend backend;
-	int index;		/* N of /dev/accel/accelN; -1 for sim */
+	int index;		/* N of /dev/accel/accelN (/dev/dri/renderDN); -1 for sim */
 	int status;		/* 0: a usable kohaku device; else -errno */
 	char path[64];		/* node path, or "sim:NAME" */
 	char driver[32];	/* DRM driver name ("kohaku", "ivpu", ...) */
@@ -126,8 +131,9 @@ struct kohaku_device_entry {
 };
 
 /*
- * List devices.  kernel: every node under /dev/accel, kohaku or not, each
- * with its status and reason (so "0 devices" always comes with a why).
+ * List devices.  kernel: every node under /dev/accel, kohaku or not, and
+ * the render nodes under /dev/dri that are kohaku's (before Linux 6.2),
+ * each with its status and reason (so "0 devices" always comes with a why).
  * sim: the device named by KOHAKU_DEVICE when set, else every built-in card
  * description.  KOHAKU_BACKEND_ENV lists what KOHAKU_BACKEND selects.
  * *list is malloc'ed (free with kohaku_free_device_list); *count entries.
@@ -178,9 +184,10 @@ struct kohaku_pci_entry {
 	char max_link_speed[24];
 	unsigned int max_link_width;
 	char driver[32];	/* the bound driver's name; "" when none */
-	int accel_index;	/* kohaku bound: N of /dev/accel/accelN; else -1 */
-	char accel[32];		/* "/dev/accel/accelN", or "" */
-	int status;		/* 0: kohaku bound, with an accel node; else -errno */
+	int accel_index;	/* kohaku bound: N of its node; else -1 */
+	char accel[32];		/* "/dev/accel/accelN" (before Linux 6.2
+				 * "/dev/dri/renderDN"), or "" */
+	int status;		/* 0: kohaku bound, with a node; else -errno */
 	char message[320];	/* why status != 0, in words, with what to do */
 };
 

@@ -177,6 +177,7 @@ void kh_rt_pci_sysfs(const char *root, struct kohaku_pci_entry *e)
 	struct dirent *de;
 	struct stat st;
 	bool kohaku_loaded;
+	unsigned int k;
 	ssize_t n;
 	DIR *d;
 
@@ -199,21 +200,33 @@ void kh_rt_pci_sysfs(const char *root, struct kohaku_pci_entry *e)
 			      sizeof(e->driver));
 	}
 
+	/* the node: accel/accelN, or drm/renderDN before Linux 6.2 */
 	e->accel_index = -1;
 	e->accel[0] = '\0';
-	snprintf(path, sizeof(path), "%s" KH_RT_PCI_DEVICES "/%s/accel", root, a);
-	d = opendir(path);
-	while (d && (de = readdir(d))) {
-		int idx = kh_rt_accel_index(de->d_name);
+	for (k = 0; k < 2 && e->accel_index < 0; k++) {
+		static const char *const sub[] = { "accel", "drm" };
+		static const char *const dev[] = { "/dev/accel", "/dev/dri" };
+		char node[32] = "";
 
-		if (idx >= 0 && (e->accel_index < 0 || idx < e->accel_index))
-			e->accel_index = idx;
+		snprintf(path, sizeof(path), "%s" KH_RT_PCI_DEVICES "/%s/%s",
+			 root, a, sub[k]);
+		d = opendir(path);
+		while (d && (de = readdir(d))) {
+			int idx = kh_rt_node_index(de->d_name);
+
+			if (idx < 0 || (k == 1 && de->d_name[0] != 'r'))
+				continue;
+			if (e->accel_index < 0 || idx < e->accel_index) {
+				e->accel_index = idx;
+				kh_rt_strlcpy(node, de->d_name, sizeof(node));
+			}
+		}
+		if (d)
+			closedir(d);
+		if (e->accel_index >= 0)
+			snprintf(e->accel, sizeof(e->accel), "%s/%s", dev[k],
+				 node);
 	}
-	if (d)
-		closedir(d);
-	if (e->accel_index >= 0)
-		snprintf(e->accel, sizeof(e->accel), "/dev/accel/accel%d",
-			 e->accel_index);
 
 	snprintf(kohaku_drv, sizeof(kohaku_drv), "%s" KH_RT_PCI_DRIVERS "/"
 		 KOHAKU_DRIVER_NAME, root);
@@ -263,8 +276,9 @@ void kh_rt_pci_sysfs(const char *root, struct kohaku_pci_entry *e)
 		e->status = -ENOENT;
 		kh_rt_errbuf(e->message, sizeof(e->message),
 			 "kohaku.ko is bound but the function has no accel "
-			 "node (still probing, or being removed: dmesg | grep "
-			 "%s)", a);
+			 "node (nor, before Linux 6.2, a DRM render node): "
+			 "still probing, or being removed (dmesg | grep %s)",
+			 a);
 	}
 }
 

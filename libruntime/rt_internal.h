@@ -106,8 +106,17 @@ KH_RT_HIDDEN extern const struct kh_rt_backend kh_rt_backend_sim;
 KH_RT_HIDDEN int kh_rt_dev_open(const struct kh_rt_backend *be,
 				const char *device, struct kohaku_device **out,
 				char *err, size_t errlen);
-/* N of a DRM accel node's name "accelN", or -1 (backend_kernel.c) */
-KH_RT_HIDDEN int kh_rt_accel_index(const char *name);
+/*
+ * N of a kohaku node's name: "accelN" (a DRM accel node), "renderDN" (a DRM
+ * render node: kohaku.ko's before Linux 6.2); else -1 (backend_kernel.c)
+ */
+KH_RT_HIDDEN int kh_rt_node_index(const char *name);
+/*
+ * The sysfs directory of an open kernel device's node, "/sys/dev/char/M:N"
+ * (its device link is the card, either kind of node); 0 or -errno
+ */
+KH_RT_HIDDEN int kh_rt_node_sysfs(const struct kohaku_device *dev, char *buf,
+				  size_t len);
 
 /* the sim backend's card, locked, for the model's knobs (inproc/sim_knobs.c) */
 struct ksim_card;

@@ -112,14 +112,17 @@ uninstall:
 
 # the kernel's modules_install (to $(INSTALL_MOD_PATH)/lib/modules/$(KVER)/
 # updates), then depmod for $(KVER) when installing to this system's root
-# (make modules first: like the kernel's, this target does not build)
+# (make modules first: like the kernel's, this target does not build).
+# updates/ is named: 6.12's Kbuild puts external modules there by itself,
+# 6.1's in extra/; depmod's default search order puts updates/ first.
 INSTALL_MOD_PATH ?= $(DESTDIR)
+INSTALL_MOD_DIR ?= updates
 # the release KDIR is configured for (KVER unless KDIR names another tree)
 KH_KREL = $(or $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null),$(KVER))
 modules_install: kh-check-kdir
 	@test -f kohaku.ko -a -f kohaku_sim.ko || { \
 		echo "modules_install: kohaku.ko and kohaku_sim.ko are not built: run 'make modules' first (as your user)" >&2; exit 1; }
-	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_PATH=$(INSTALL_MOD_PATH) modules_install
+	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_PATH=$(INSTALL_MOD_PATH) INSTALL_MOD_DIR=$(INSTALL_MOD_DIR) modules_install
 	$(if $(INSTALL_MOD_PATH),@echo "modules_install: installed below $(INSTALL_MOD_PATH): no depmod for this system",depmod -a $(KH_KREL))
 
 # the sources kohaku.ko and kohaku_sim.ko build from (Kbuild), laid out for

@@ -161,10 +161,11 @@ rules=packaging/udev/70-kohaku.rules
 bad=$(grep -v '^[[:space:]]*\(#\|$\)' "$rules" | tr ',' '\n' | sed 's/^[[:space:]]*//;s/[[:space:]]*$//' |
 	grep -v -E '^(SUBSYSTEM|KERNEL|DRIVERS|DRIVER|SUBSYSTEMS|ACTION)(==|!=)"[^"]*"$|^(GROUP|MODE|OWNER|TAG)(=|\+=)"[^"]*"$')
 if [ -z "$bad" ] &&
-	grep -q '^SUBSYSTEM=="accel", KERNEL=="accel\[0-9\]\*", DRIVERS=="kohaku", GROUP="kohaku", MODE="0660"$' "$rules"; then
-	ok "udev rule: accel nodes of driver kohaku to group kohaku, 0660 (syntax: keys and operators)"
+	grep -q '^SUBSYSTEM=="accel", KERNEL=="accel\[0-9\]\*", DRIVERS=="kohaku", GROUP="kohaku", MODE="0660"$' "$rules" &&
+	grep -q '^SUBSYSTEM=="drm", KERNEL=="renderD\[0-9\]\*|card\[0-9\]\*", DRIVERS=="kohaku", GROUP="kohaku", MODE="0660"$' "$rules"; then
+	ok "udev rule: accel nodes (render and primary nodes before Linux 6.2) of driver kohaku to group kohaku, 0660 (syntax: keys and operators)"
 else
-	nok "udev rule: accel nodes of driver kohaku to group kohaku, 0660"; echo "$bad" | sed 's/^/# bad: /'
+	nok "udev rule: accel nodes (render and primary nodes before Linux 6.2) of driver kohaku to group kohaku, 0660"; echo "$bad" | sed 's/^/# bad: /'
 fi
 # the driver the rule matches is the one kohaku.ko registers
 if grep -q '\.name[[:space:]]*=[[:space:]]*"kohaku"' driver/linux/kohaku_pci.c &&
@@ -202,9 +203,9 @@ fi
 # kernel's make)
 s1=$(mk -n modules_install MAKE=echo 2>&1)
 s2=$(mk -n modules_install MAKE=echo DESTDIR=/tmp/kh-root 2>&1)
-if echo "$s1" | grep -q '^-C .* M=.* modules_install$' && echo "$s1" | grep -q '^depmod -a ' &&
-	echo "$s2" | grep -q 'INSTALL_MOD_PATH=/tmp/kh-root modules_install$' && ! echo "$s2" | grep -q '^depmod'; then
-	ok "make -n modules_install: the kernel's modules_install, then depmod -a; with DESTDIR: INSTALL_MOD_PATH and no depmod"
+if echo "$s1" | grep -q '^-C .* M=.* INSTALL_MOD_DIR=updates modules_install$' && echo "$s1" | grep -q '^depmod -a ' &&
+	echo "$s2" | grep -q 'INSTALL_MOD_PATH=/tmp/kh-root INSTALL_MOD_DIR=updates modules_install$' && ! echo "$s2" | grep -q '^depmod'; then
+	ok "make -n modules_install: the kernel's modules_install to updates/, then depmod -a; with DESTDIR: INSTALL_MOD_PATH and no depmod"
 else
 	nok "make -n modules_install shape"; echo "$s1" "$s2" | sed 's/^/# /'
 fi

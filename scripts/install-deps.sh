@@ -4,7 +4,9 @@
 #                         libpciaccess: libkohaku.so and the CLI link it;
 #                         libjson-c: the CLI's and kh-trace's --json)
 #   install-deps.sh all   everything `make test` needs (kernel headers and
-#                         image for the VM tests, qemu, busybox, valgrind,
+#                         image for the VM tests: 6.12's, and 6.1's, the
+#                         Debian 12 default, for the modules' build and VM
+#                         suite on it; qemu, busybox, valgrind,
 #                         the riscv64-unknown-elf toolchain for the POOL
 #                         firmware, clang and libFuzzer for the image-parser
 #                         fuzzer, linux-source-6.12 for the kselftest
@@ -18,7 +20,7 @@ what=${1:-all}
 pkgs="gcc make pkg-config libdrm-dev zlib1g-dev libpciaccess-dev libjson-c-dev"
 if [ "$what" = all ] || [ "$what" = debug ]; then
 	pkgs="$pkgs linux-headers-6.12-amd64 linux-image-6.12-amd64 \
-qemu-system-x86 busybox-static cpio xz-utils zstd kmod valgrind \
+linux-headers-amd64 linux-image-amd64 qemu-system-x86 busybox-static cpio xz-utils zstd kmod valgrind \
 gcc-riscv64-unknown-elf clang libclang-rt-14-dev linux-source-6.12 udev dkms"
 fi
 if [ "$what" = debug ]; then

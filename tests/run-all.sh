@@ -21,7 +21,9 @@
 #      path of 32 bits"), plain and one map under the sanitizers
 #   3. the same under ASan/UBSan              build/asan/tests/...
 #   4. runtime tests under valgrind           build/tests/selftests/kohaku/*
-#   5. runtime tests in a QEMU VM on kohaku.ko + kohaku_sim.ko
+#   5. runtime tests in a QEMU VM on kohaku.ko + kohaku_sim.ko, on Debian's
+#      6.12 kernel, then on its default 6.1 (tests/vm/run-vm-kver.sh: the
+#      modules built for it with W=1 first; render nodes, no DRM accel)
 #   6. the fuzz targets (image parser, descriptions, fault knobs), a fixed
 #      number of executions each, and every saved crash input  build/fuzz/*
 #
@@ -95,8 +97,11 @@ run_check install scripts/check-install.sh
 # the sysfs ABI documents' format, PCI paths twinned with the platform
 # paths the VM checks (scripts/check-sysfs-doc.sh)
 run_check sysfs-doc scripts/check-sysfs-doc.sh
-# dkms.conf tried for real in temporary trees (scripts/check-dkms.sh)
+# dkms.conf tried for real in temporary trees (scripts/check-dkms.sh), for
+# the 6.12 kernel and for Debian 12's default line, 6.1
 run_check dkms scripts/check-dkms.sh
+k61=$(ls /lib/modules 2>/dev/null | grep -E '^6\.1\.[0-9]+-[0-9]+-amd64$' | sort -V | tail -n 1)
+KVER=${k61:-6.1-not-installed} run_check dkms-6.1 scripts/check-dkms.sh
 
 # the POOL firmware the model tests boot (make firmware)
 KOHAKU_TEST_FW=${KOHAKU_TEST_FW:-$top/build/firmware/pool.fw}
@@ -164,6 +169,13 @@ unset KOHAKU_TEST_TIMEOUT_SCALE
 out="$log/vm.tap"
 tests/vm/run-vm.sh >"$out" 2>&1
 record vm/kohaku.ko+kohaku_sim.ko "$out" $?
+
+# the same suite on Debian 12's default kernel line, 6.1, which has no DRM
+# accel (the card's node is a render node): the modules built against it
+# with W=1 in a copy of the tree first (tests/vm/run-vm-kver.sh)
+out="$log/vm-6.1.tap"
+tests/vm/run-vm-kver.sh 6.1 >"$out" 2>&1
+record vm-6.1/kohaku.ko+kohaku_sim.ko "$out" $?
 
 # the fuzz targets, a fixed number of executions each, after replaying
 # every saved crash input (tests/fuzz/run.sh, tests/fuzz/README.md)

@@ -4,7 +4,10 @@
  * DMA, for ftrace and trace-cmd (events/kohaku/ of kohaku.ko, instantiated
  * by driver/linux/kohaku_trace.c).  The core calls trace_kohaku_*() where
  * things happen; in the userspace builds <linux/tracepoint.h> of
- * libruntime/inproc/include makes each an empty inline.
+ * libruntime/inproc/include makes each an empty inline.  A string field is
+ * filled by kohaku_assign_str(dst, src), which kohaku_trace.c's
+ * kohaku_compat.h makes the kernel's __assign_str() (its source argument
+ * went in 6.10); only that file expands the events' TP_fast_assign.
  */
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM kohaku
@@ -40,7 +43,7 @@ DECLARE_EVENT_CLASS(kohaku_job,
 		__field(u32, arg)
 	),
 	TP_fast_assign(
-		__assign_str(dev);
+		kohaku_assign_str(dev, dev_name(dev));
 		__entry->mesh = mesh;
 		__entry->job = job;
 		__entry->arg = arg;
@@ -94,7 +97,7 @@ TRACE_EVENT(kohaku_fault,
 		__field(u32, code)
 	),
 	TP_fast_assign(
-		__assign_str(dev);
+		kohaku_assign_str(dev, dev_name(dev));
 		__entry->mesh = mesh;
 		__entry->job = job;
 		__entry->x = x;
@@ -127,7 +130,7 @@ TRACE_EVENT(kohaku_mailbox,
 		__field(int, result)
 	),
 	TP_fast_assign(
-		__assign_str(dev);
+		kohaku_assign_str(dev, dev_name(dev));
 		__entry->mesh = mesh;
 		__entry->x = x;
 		__entry->y = y;
@@ -158,7 +161,7 @@ TRACE_EVENT(kohaku_dma,
 		__field(int, result)
 	),
 	TP_fast_assign(
-		__assign_str(dev);
+		kohaku_assign_str(dev, dev_name(dev));
 		__entry->to_card = to_card;
 		__entry->bytes = bytes;
 		__entry->descs = descs;

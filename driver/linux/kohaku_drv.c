@@ -3,8 +3,9 @@
  * kohaku.ko: DRM accel driver for KohakuAccel cards.
  *
  * The driver logic lives in driver/core (kh_core.h), compiled into this
- * module.  This file hosts it: the DRM accel device and its file
- * operations, the DRM ioctl table over the core's handlers (DRM copies
+ * module.  This file hosts it: the DRM accel device (a DRM render node on
+ * kernels before 6.2, which have no accel subsystem: kohaku_compat.h) and
+ * its file operations, the DRM ioctl table over the core's handlers (DRM copies
  * each struct in and out; the core validates it), syncobjs (DRM's own),
  * and the platform binding for simulated cards made by kohaku_sim.ko.  The
  * PCI binding is in kohaku_pci.c, sysfs in kohaku_sysfs.c, what the core
@@ -17,7 +18,6 @@
 #include <linux/pci.h>
 #include <linux/platform_device.h>
 #include <linux/slab.h>
-#include <drm/drm_accel.h>
 #include <drm/drm_drv.h>
 #include <drm/drm_file.h>
 #include <drm/drm_gem.h>
@@ -69,12 +69,13 @@ static void kohaku_drm_postclose(struct drm_device *drm, struct drm_file *file)
 }
 
 /*
- * /proc/<pid>/fdinfo of an open accel node: DRM prints drm-driver and
- * drm-client-id (drm_show_fdinfo()); this adds the file's use, in the DRM
- * client usage keys (Documentation/gpu/drm-usage-stats.rst): its jobs'
- * device time on the meshes, and its BOs' device memory.
+ * /proc/<pid>/fdinfo of an open node: DRM prints drm-driver and
+ * drm-client-id (drm_show_fdinfo(); before 6.5 kohaku_compat.h does, less
+ * the id); this adds the file's use, in the DRM client usage keys
+ * (Documentation/gpu/drm-usage-stats.rst): its jobs' device time on the
+ * meshes, and its BOs' device memory.
  */
-static void kohaku_drm_show_fdinfo(struct drm_printer *p, struct drm_file *file)
+void kohaku_drm_show_fdinfo(struct drm_printer *p, struct drm_file *file)
 {
 	struct kohaku_accel *kdev = to_kohaku_accel(file->minor->dev);
 	struct kohaku_file *kfile = file->driver_priv;
@@ -127,10 +128,14 @@ static int kohaku_drm_ioctl_##name(struct drm_device *drm, void *data,	\
 }
 KH_IOCTLS(KOHAKU_DRM_IOCTL_FN)
 
-/* replacing the firmware changes the device for every user: CAP_SYS_ADMIN */
+/*
+ * Every command is allowed on a render node, the card's node before 6.2
+ * (an accel node ignores the flag); replacing the firmware changes the
+ * device for every user: CAP_SYS_ADMIN.
+ */
 #define KOHAKU_DRM_IOCTL_DEF(NAME, name, fn, root)			\
 	DRM_IOCTL_DEF_DRV(KOHAKU_##NAME, kohaku_drm_ioctl_##name,	\
-			  (root) ? DRM_ROOT_ONLY : 0),
+			  DRM_RENDER_ALLOW | ((root) ? DRM_ROOT_ONLY : 0)),
 
 /* indexed like the core's table (kh_ioctl.c): one command per number */
 static const struct drm_ioctl_desc kohaku_drm_ioctls[] = {
@@ -173,30 +178,35 @@ static long kohaku_drm_compat_ioctl(struct file *filp, unsigned int cmd,
 #define kohaku_drm_compat_ioctl	NULL
 #endif
 
-/* DEFINE_DRM_ACCEL_FOPS without GEM mmap, with the size rule's checks */
+/*
+ * DEFINE_DRM_ACCEL_FOPS without GEM mmap, with the size rule's checks;
+ * open, fdinfo and the flags are the kernel's kind of node's
+ * (kohaku_compat.h: DEFINE_DRM_GEM_FOPS's before 6.2).
+ */
 static const struct file_operations kohaku_fops = {
 	.owner		= THIS_MODULE,
-	.open		= accel_open,
+	.open		= KOHAKU_DRM_FOPS_OPEN,
 	.release	= drm_release,
 	.unlocked_ioctl	= kohaku_drm_unlocked_ioctl,
 	.compat_ioctl	= kohaku_drm_compat_ioctl,
 	.poll		= drm_poll,
 	.read		= drm_read,
 	.llseek		= noop_llseek,
-	.show_fdinfo	= drm_show_fdinfo,
-	.fop_flags	= FOP_UNSIGNED_OFFSET,
+	KOHAKU_FOPS_SHOW_FDINFO
+	KOHAKU_FOPS_FLAGS
 };
 
 static const struct drm_driver kohaku_drm_driver = {
-	.driver_features	= DRIVER_COMPUTE_ACCEL | DRIVER_SYNCOBJ,
+	.driver_features	= KOHAKU_DRM_FEATURES | DRIVER_SYNCOBJ,
 	.open			= kohaku_drm_open,
 	.postclose		= kohaku_drm_postclose,
-	.show_fdinfo		= kohaku_drm_show_fdinfo,
+	KOHAKU_DRM_SHOW_FDINFO(kohaku_drm_show_fdinfo)
 	.ioctls			= kohaku_drm_ioctls,
 	.num_ioctls		= ARRAY_SIZE(kohaku_drm_ioctls),
 	.fops			= &kohaku_fops,
 	.name			= KOHAKU_DRIVER_NAME,
 	.desc			= KOHAKU_DRV_DESC,
+	KOHAKU_DRM_DATE
 	.major			= KOHAKU_DRV_MAJOR,
 	.minor			= KOHAKU_DRV_MINOR,
 	.patchlevel		= KOHAKU_DRV_PATCH,
@@ -263,8 +273,8 @@ int kohaku_probe(struct device *dev, const struct kh_hw *hw, const char *name)
 	if (ret)
 		goto err_sysfs;
 
-	dev_info(dev, "%s is /dev/accel/accel%d\n", kh_device_name(kd),
-		 kdev->drm.accel->index);
+	dev_info(dev, "%s is " KOHAKU_DRM_NODE "\n", kh_device_name(kd),
+		 kohaku_drm_minor(&kdev->drm)->index);
 	kohaku_attach_irq(kdev, hw);
 	/* the card is usable now; its POOL firmware comes when it comes */
 	kohaku_fw_request(kdev);
@@ -322,10 +332,13 @@ static int kohaku_platform_probe(struct platform_device *pdev)
 	return kohaku_probe(&pdev->dev, hw, dev_name(&pdev->dev));
 }
 
-static void kohaku_platform_remove(struct platform_device *pdev)
+static void kohaku_platform_unbind(struct platform_device *pdev)
 {
 	kohaku_remove(&pdev->dev);
 }
+
+/* the remove callback of this kernel's shape (kohaku_compat.h) */
+KOHAKU_DEFINE_PLATFORM_REMOVE(kohaku_platform_remove, kohaku_platform_unbind)
 
 static const struct platform_device_id kohaku_platform_ids[] = {
 	{ .name = "kohaku_sim" },

@@ -13,6 +13,7 @@
 #include <drm/drm_device.h>
 
 #include "kh_core.h"
+#include "kohaku_compat.h"
 
 #define KOHAKU_DRV_DESC		"KohakuAccel mesh accelerator"
 /* the DRM version (drmGetVersion) is the ABI's, so a user sees one number */
@@ -59,6 +60,10 @@ static inline struct kohaku_accel *to_kohaku_accel(struct drm_device *drm)
 
 /* kohaku_drv.c: module parameter poll_only: never use the card's interrupts */
 extern bool kohaku_poll_only;
+
+/* kohaku_drv.c: the driver's fdinfo keys (drm_driver.show_fdinfo) */
+struct drm_printer;
+void kohaku_drm_show_fdinfo(struct drm_printer *p, struct drm_file *file);
 
 /* kohaku_drv.c: the common probe/remove both bindings call */
 int kohaku_probe(struct device *dev, const struct kh_hw *hw, const char *name);

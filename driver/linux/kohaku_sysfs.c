@@ -291,7 +291,7 @@ static const struct kobj_type kohaku_pool_node_ktype = {
 
 /* ---- building and tearing down the tree ---- */
 
-static const char *kohaku_uevent_name(const struct kobject *kobj)
+static const char *kohaku_uevent_name(kohaku_uevent_kobj *kobj)
 {
 	return "kohaku";
 }

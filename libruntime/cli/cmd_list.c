@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * kohaku list: the kohaku devices, usable or not and why (kernel: every
- * node under /dev/accel, then the PCI functions with KohakuAccel's ids,
+ * node under /dev/accel and kohaku's render nodes under /dev/dri, the
+ * nodes before Linux 6.2; then the PCI functions with KohakuAccel's ids,
  * bound to a driver or not; sim: the built-in cards, or the one --map or
  * KOHAKU_DEVICE names).
  */

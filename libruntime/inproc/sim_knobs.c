@@ -5,9 +5,11 @@
  *
  * In-process (the sim backend) the calls go to the model under the card's
  * lock.  On the kernel backend the device must be a card of kohaku_sim.ko:
- * its accel node's device is /sys/devices/kohaku_sim/kohaku_sim.N, and the
- * model's files are /sys/kernel/debug/kohaku_sim/cardN/{inject, check,
- * trace, knobs, stats} (docs/linux.md).
+ * its node's device (/sys/dev/char/M:N/device, for the accel node or,
+ * before Linux 6.2, the render node) is
+ * /sys/devices/kohaku_sim/kohaku_sim.N, and the model's files are
+ * /sys/kernel/debug/kohaku_sim/cardN/{inject, check, trace, knobs, stats}
+ * (docs/linux.md).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -29,13 +31,18 @@ static const char *const knob_reads[] = { "stats", "knobs", "trace", "check" };
 
 static int card_dir(struct kohaku_device *dev, char *dir, size_t len)
 {
-	const char *node = strrchr(dev->path, '/');
-	char link[PATH_MAX], real[PATH_MAX];
+	char node[64], link[PATH_MAX], real[PATH_MAX];
 	const char *b;
 	unsigned int id;
+	int r;
 
-	snprintf(link, sizeof(link), "/sys/class/accel/%s/device",
-		 node ? node + 1 : dev->path);
+	r = kh_rt_node_sysfs(dev, node, sizeof(node));
+	if (r < 0) {
+		kh_rt_seterr(dev, "%s: cannot find its node in sysfs: %s",
+			     dev->path, strerror(-r));
+		return -ENODEV;
+	}
+	snprintf(link, sizeof(link), "%s/device", node);
 	if (!realpath(link, real)) {
 		kh_rt_seterr(dev, "%s: cannot find its device (%s): %s", dev->path,
 			     link, strerror(errno));

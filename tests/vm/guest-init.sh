@@ -62,11 +62,11 @@ sysfs_write() {
 	dd if=/tmp/sysfs_write.txt of="$1" bs=4096 count=1 2>/dev/null
 }
 
-# the accel node (accelN) of simulated card ID, empty when it has none
+# the node (accelN; before Linux 6.2 the render node renderDN) of
+# simulated card ID, empty when it has none
 accel_of() {
-	for _a in "$S/kohaku_sim.$1"/accel/accel*; do
-		[ -e "$_a" ] && basename "$_a"
-		return
+	for _a in "$S/kohaku_sim.$1"/accel/accel* "$S/kohaku_sim.$1"/drm/renderD*; do
+		[ -e "$_a" ] && basename "$_a" && return
 	done
 }
 
@@ -112,10 +112,19 @@ if [ ! -d /sys/module/kohaku ]; then
 	while read -r m; do insmod "$m"; done </modules.list
 	insmod /kohaku.ko
 fi
-check "/dev/accel/accel0 exists" test -c /dev/accel/accel0
-check "/dev/accel/accel1 exists" test -c /dev/accel/accel1
-expect "card 0 is accel0" "$(accel_of 0)" accel0
-expect "card 1 is accel1" "$(accel_of 1)" accel1
+# the cards' nodes: /dev/accel/accelN, or on a kernel without DRM accel
+# (before 6.2) DRM render nodes, /dev/dri/renderDN (kohaku_compat.h);
+# NODEKIND is their class in sysfs
+if [ -d /sys/class/accel ]; then
+	NODES=/dev/accel NODEKIND=accel NODE0=accel0 NODE1=accel1
+else
+	NODES=/dev/dri NODEKIND=drm NODE0=renderD128 NODE1=renderD129
+fi
+diag "kernel $(uname -r): the cards' nodes are $NODES/$NODE0, $NODE1, ..."
+check "$NODES/$NODE0 exists" test -c $NODES/$NODE0
+check "$NODES/$NODE1 exists" test -c $NODES/$NODE1
+expect "card 0 is $NODE0" "$(accel_of 0)" $NODE0
+expect "card 1 is $NODE1" "$(accel_of 1)" $NODE1
 
 # ---- the driver's benchmark instead of the tests (run-vm.sh --bench) ----
 
@@ -127,7 +136,7 @@ if [ -n "$bench" ] && [ -x "/bin/$bench" ]; then
 	check "new_card 2 sx_null_2x2 for the benchmark" \
 		sysfs_write $S/new_card "2 sx_null_2x2\n"
 	KOHAKU_SIM_CHECK=0 "/bin/$bench" -b both -m sx_null_2x2 \
-		-d /dev/accel/$(accel_of 2) $(sed -n 's/.*khvm.bench_args=\([^ ]*\).*/\1/p' /proc/cmdline | tr , ' ') \
+		-d $NODES/$(accel_of 2) $(sed -n 's/.*khvm.bench_args=\([^ ]*\).*/\1/p' /proc/cmdline | tr , ' ') \
 		>/tmp/bench.out 2>&1
 	check "$bench ran" test $? -eq 0
 	while IFS= read -r l; do diag "bench: $l"; done </tmp/bench.out
@@ -173,11 +182,18 @@ fi
 check "udev: systemd-udevd runs ($(udevadm --version 2>&1))" \
 	timeout 10 udevadm control --ping
 # the nodes already there, as docs/linux.md says to apply the rule to them
-check "udev: udevadm trigger -s accel" timeout 30 udevadm trigger -s accel
+check "udev: udevadm trigger -s $NODEKIND" timeout 30 udevadm trigger -s $NODEKIND
 check "udev: udevadm settle" timeout 60 udevadm settle --timeout=50
-for _a in accel0 accel1; do
-	expect "udev: /dev/accel/$_a is root:$grp, mode 0660" \
-		"$(stat -c '%U:%G %a' /dev/accel/$_a 2>&1)" "root:$grp 660"
+for _a in $NODE0 $NODE1; do
+	expect "udev: $NODES/$_a is root:$grp, mode 0660" \
+		"$(stat -c '%U:%G %a' $NODES/$_a 2>&1)" "root:$grp 660"
+done
+# before 6.2 the render node has a primary node beside it, cardN
+for _a in "$S"/kohaku_sim.[01]/drm/card*; do
+	[ -e "$_a" ] || continue
+	_a=$(basename "$_a")
+	expect "udev: primary node /dev/dri/$_a is root:$grp, mode 0660" \
+		"$(stat -c '%U:%G %a' /dev/dri/$_a 2>&1)" "root:$grp 660"
 done
 
 # as_user USER ARGS...: id, then the CLI as USER (su from root asks for no
@@ -191,22 +207,22 @@ as_user() {
 	sed "s/^/KHVM: # $_u: /" /tmp/user.out
 	return $_rc
 }
-as_user khmember --device /dev/accel/accel0 validate
-expect "udev: khmember (group $grp) runs kohaku validate on accel0: exit 0" "$?" 0
+as_user khmember --device $NODES/$NODE0 validate
+expect "udev: khmember (group $grp) runs kohaku validate on $NODE0: exit 0" "$?" 0
 check "udev: ... as uid 1000 with $grp among its groups" \
 	contains "$(cat /tmp/user.out)" "^uid=1000(khmember) .*($grp)"
 check "udev: ... validate: PASS" contains "$(cat /tmp/user.out)" "^validate: PASS"
-as_user khother --device /dev/accel/accel0 validate
+as_user khother --device $NODES/$NODE0 validate
 expect "udev: khother (not in $grp): kohaku validate refused, exit 3 (no device)" "$?" 3
 check "udev: ... saying permission denied, with the node's mode and group" \
 	contains "$(cat /tmp/user.out)" \
-	"permission denied opening /dev/accel/accel0 (rw-rw---- root:$grp)"
+	"permission denied opening $NODES/$NODE0 (rw-rw---- root:$grp)"
 check "udev: ... validate: FAIL at step 1, open" \
 	contains "$(cat /tmp/user.out)" "^1/9 open *FAIL"
-timeout 10 su -s /bin/sh khother -c 'exec 3<>/dev/accel/accel0' >/tmp/user.out 2>&1 </dev/null
+timeout 10 su -s /bin/sh khother -c "exec 3<>$NODES/$NODE0" >/tmp/user.out 2>&1 </dev/null
 _rc=$?
 diag "khother: $(cat /tmp/user.out)"
-check "udev: khother's open(2) of /dev/accel/accel0 fails with EACCES" \
+check "udev: khother's open(2) of $NODES/$NODE0 fails with EACCES" \
 	sh -c "[ $_rc -ne 0 ] && grep -q 'Permission denied' /tmp/user.out"
 
 # hotplug, as the install instructions do it: with udevd running, modprobe
@@ -223,11 +239,11 @@ if [ ! -d /sys/module/kohaku ]; then
 	diag "udev did not load kohaku.ko: modprobe kohaku for the tests below"
 	modprobe kohaku || insmod /kohaku.ko
 fi
-expect "udev: card 0 is accel0 again" "$(accel_of 0)" accel0
-expect "udev: card 1 is accel1 again" "$(accel_of 1)" accel1
-for _a in accel0 accel1; do
-	expect "udev: hotplugged /dev/accel/$_a is root:$grp, mode 0660" \
-		"$(stat -c '%U:%G %a' /dev/accel/$_a 2>&1)" "root:$grp 660"
+expect "udev: card 0 is $NODE0 again" "$(accel_of 0)" $NODE0
+expect "udev: card 1 is $NODE1 again" "$(accel_of 1)" $NODE1
+for _a in $NODE0 $NODE1; do
+	expect "udev: hotplugged $NODES/$_a is root:$grp, mode 0660" \
+		"$(stat -c '%U:%G %a' $NODES/$_a 2>&1)" "root:$grp 660"
 done
 
 timeout 10 udevadm control --exit
@@ -395,7 +411,7 @@ K5=/devices/kohaku_sim/kohaku_sim.5/kohaku
 for _p in "" /mesh0 /mesh0/node_1_0 /mesh0/node_1_2; do
 	check "uevent: add kohaku $K5$_p" grep -qx "add kohaku $K5$_p" /tmp/uevents
 done
-check "card 5 has an accel node ($acc5)" test -n "$acc5" -a -c "/dev/accel/$acc5"
+check "card 5 has an accel node ($acc5)" test -n "$acc5" -a -c "$NODES/$acc5"
 
 check "new_card: a bad description is refused" fails sysfs_write $S/new_card \
 	'6\nxxx sax xxx\nmag nul nul nul\nxxx sax xxx\n'
@@ -423,15 +439,15 @@ check "new_card: empty description refused" fails sysfs_write $S/new_card "7\n\n
 check "del_card: unknown id refused" fails sysfs_write $S/del_card "99\n"
 
 # delete a card whose device node is held open (by a background sleep)
-if [ -n "$acc5" ] && [ -c "/dev/accel/$acc5" ]; then
+if [ -n "$acc5" ] && [ -c "$NODES/$acc5" ]; then
 	# shellcheck disable=SC2217
-	sleep 600 <"/dev/accel/$acc5" &
+	sleep 600 <"$NODES/$acc5" &
 	holder=$!
 	for _i in $(seq 50); do
-		[ "$(readlink /proc/$holder/fd/0)" = "/dev/accel/$acc5" ] && break
+		[ "$(readlink /proc/$holder/fd/0)" = "$NODES/$acc5" ] && break
 		usleep 100000
 	done
-	check "del_card 5 while /dev/accel/$acc5 is open" sysfs_write $S/del_card '5\n'
+	check "del_card 5 while $NODES/$acc5 is open" sysfs_write $S/del_card '5\n'
 	kill "$holder"
 	wait "$holder" 2>/dev/null
 else
@@ -444,7 +460,7 @@ for _p in /mesh0/node_1_0 /mesh0 ""; do
 done
 kill "$uev_pid" 2>/dev/null
 grep kohaku /tmp/uevents | sed 's/^/KHVM: # uevent: /'
-check "del_card: /dev/accel/$acc5 gone" test ! -e "/dev/accel/$acc5"
+check "del_card: $NODES/$acc5 gone" test ! -e "$NODES/$acc5"
 
 # unbind and rebind a card
 P=/sys/bus/platform/drivers/kohaku
@@ -596,8 +612,8 @@ for card in 0:saxpy 1:sx_null_2x2; do
 	for t in /tests/*; do
 		[ -x "$t" ] || continue
 		name=$(basename "$t")
-		diag "running $name on card $id ($map, /dev/accel/$acc)"
-		KOHAKU_BACKEND=kernel KOHAKU_DEVICE=/dev/accel/$acc \
+		diag "running $name on card $id ($map, $NODES/$acc)"
+		KOHAKU_BACKEND=kernel KOHAKU_DEVICE=$NODES/$acc \
 			KOHAKU_TEST_MAP=$map timeout "$TEST_TIMEOUT" "$t" \
 			>/tmp/test.out 2>&1 </dev/null
 		relay "vm/$map/$name" /tmp/test.out $?
@@ -616,8 +632,8 @@ for card in 8:saxpy 9:sx_null_2x2; do
 	acc=$(accel_of "$id")
 	t=/tests/rt_timeout
 	if [ -x $t ]; then
-		diag "running rt_timeout on card $id ($map, /dev/accel/$acc), destructive"
-		KOHAKU_BACKEND=kernel KOHAKU_DEVICE=/dev/accel/$acc \
+		diag "running rt_timeout on card $id ($map, $NODES/$acc), destructive"
+		KOHAKU_BACKEND=kernel KOHAKU_DEVICE=$NODES/$acc \
 			KOHAKU_TEST_MAP=$map KOHAKU_TEST_DESTRUCTIVE=1 \
 			timeout "$TEST_TIMEOUT" $t >/tmp/test.out 2>&1 </dev/null
 		relay "vm/$map/rt_timeout(destructive)" /tmp/test.out $?
@@ -635,8 +651,8 @@ for card in 11:saxpy 12:sx_null_2x2; do
 	acc=$(accel_of "$id")
 	t=/tests/rt_faults
 	if [ -x $t ]; then
-		diag "running rt_faults on card $id ($map, /dev/accel/$acc), destructive"
-		KOHAKU_BACKEND=kernel KOHAKU_DEVICE=/dev/accel/$acc \
+		diag "running rt_faults on card $id ($map, $NODES/$acc), destructive"
+		KOHAKU_BACKEND=kernel KOHAKU_DEVICE=$NODES/$acc \
 			KOHAKU_TEST_MAP=$map KOHAKU_TEST_DESTRUCTIVE=1 \
 			timeout "$TEST_TIMEOUT" $t >/tmp/test.out 2>&1 </dev/null
 		relay "vm/$map/rt_faults(destructive)" /tmp/test.out $?
@@ -648,9 +664,9 @@ done
 check "new_card 13 quad" sysfs_write $S/new_card "13 quad\n"
 acc=$(accel_of 13)
 if [ -x /tests/rt_multimesh ] && [ -n "$acc" ]; then
-	diag "running rt_multimesh on card 13 (quad, /dev/accel/$acc)"
-	KOHAKU_BACKEND=kernel KOHAKU_DEVICE=/dev/accel/$acc KOHAKU_TEST_MAP=saxpy \
-		KOHAKU_TEST_QUAD=/dev/accel/$acc \
+	diag "running rt_multimesh on card 13 (quad, $NODES/$acc)"
+	KOHAKU_BACKEND=kernel KOHAKU_DEVICE=$NODES/$acc KOHAKU_TEST_MAP=saxpy \
+		KOHAKU_TEST_QUAD=$NODES/$acc \
 		timeout "$TEST_TIMEOUT" /tests/rt_multimesh >/tmp/test.out 2>&1 </dev/null
 	relay "vm/quad/rt_multimesh" /tmp/test.out $?
 fi
@@ -665,25 +681,25 @@ expect "mesh_2x2_8+2: 2 vector cores" "$(count_type 14 "0x5643 VC")" 2
 acc=$(accel_of 14)
 if [ -n "$acc" ] && [ -x /bin/kohaku ]; then
 	cli "mesh_2x2_8+2: kohaku run mat-demo on its 8 clusters" \
-		--device /dev/accel/$acc run mat-demo
+		--device $NODES/$acc run mat-demo
 	cli "mesh_2x2_8+2: kohaku run vec-demo on its 2 vector cores" \
-		--device /dev/accel/$acc run vec-demo
+		--device $NODES/$acc run vec-demo
 fi
 if [ -n "$acc" ] && [ -x /tests/rt_mat ]; then
-	diag "running rt_mat on card 14 (mesh_2x2_8+2, /dev/accel/$acc)"
-	KOHAKU_BACKEND=kernel KOHAKU_DEVICE=/dev/accel/$acc KOHAKU_TEST_MAP=saxpy \
+	diag "running rt_mat on card 14 (mesh_2x2_8+2, $NODES/$acc)"
+	KOHAKU_BACKEND=kernel KOHAKU_DEVICE=$NODES/$acc KOHAKU_TEST_MAP=saxpy \
 		timeout "$TEST_TIMEOUT" /tests/rt_mat >/tmp/test.out 2>&1 </dev/null
 	relay "vm/mesh_2x2_8+2/rt_mat" /tmp/test.out $?
 fi
 if [ -n "$acc" ] && [ -x /tests/rt_vec ]; then
-	diag "running rt_vec on card 14 (mesh_2x2_8+2, /dev/accel/$acc)"
-	KOHAKU_BACKEND=kernel KOHAKU_DEVICE=/dev/accel/$acc KOHAKU_TEST_MAP=saxpy \
+	diag "running rt_vec on card 14 (mesh_2x2_8+2, $NODES/$acc)"
+	KOHAKU_BACKEND=kernel KOHAKU_DEVICE=$NODES/$acc KOHAKU_TEST_MAP=saxpy \
 		timeout "$TEST_TIMEOUT" /tests/rt_vec >/tmp/test.out 2>&1 </dev/null
 	relay "vm/mesh_2x2_8+2/rt_vec" /tmp/test.out $?
 fi
 if [ -n "$acc" ] && [ -x /tests/rt_jobdata ]; then
 	diag "running rt_jobdata on card 14 (mesh_2x2_8+2: job data into vec units)"
-	KOHAKU_BACKEND=kernel KOHAKU_DEVICE=/dev/accel/$acc KOHAKU_TEST_MAP=saxpy \
+	KOHAKU_BACKEND=kernel KOHAKU_DEVICE=$NODES/$acc KOHAKU_TEST_MAP=saxpy \
 		timeout "$TEST_TIMEOUT" /tests/rt_jobdata >/tmp/test.out 2>&1 </dev/null
 	relay "vm/mesh_2x2_8+2/rt_jobdata" /tmp/test.out $?
 fi
@@ -717,12 +733,12 @@ expect "cpu_2x1: 4 cpu units" "$(count_type 15 "0x5256 RV")" 4
 acc=$(accel_of 15)
 if [ -n "$acc" ] && [ -x /bin/kohaku ] && /bin/kohaku run 2>&1 | grep -q cpu-demo; then
 	cli "cpu_2x1: kohaku run cpu-demo on its 4 cpu units" \
-		--device /dev/accel/$acc run cpu-demo
+		--device $NODES/$acc run cpu-demo
 fi
 for t in /tests/rt_jobdata /tests/rt_cpu; do
 	[ -n "$acc" ] && [ -x $t ] || continue
-	diag "running ${t#/tests/} on card 15 (cpu_2x1, /dev/accel/$acc)"
-	KOHAKU_BACKEND=kernel KOHAKU_DEVICE=/dev/accel/$acc KOHAKU_TEST_MAP=saxpy \
+	diag "running ${t#/tests/} on card 15 (cpu_2x1, $NODES/$acc)"
+	KOHAKU_BACKEND=kernel KOHAKU_DEVICE=$NODES/$acc KOHAKU_TEST_MAP=saxpy \
 		timeout "$TEST_TIMEOUT" $t >/tmp/test.out 2>&1 </dev/null
 	relay "vm/cpu_2x1/${t#/tests/}" /tmp/test.out $?
 done
@@ -736,16 +752,16 @@ expect "dxa_2x1: 1 DXA unit" "$(count_type 16 "0x4458 DX")" 1
 expect "dxa_2x1: 4 scratch units" "$(count_type 16 "0x5343 SC")" 4
 acc=$(accel_of 16)
 if [ -n "$acc" ] && [ -x /bin/kohaku ]; then
-	cli "dxa_2x1: kohaku run dxa-copy" --device /dev/accel/$acc run dxa-copy
+	cli "dxa_2x1: kohaku run dxa-copy" --device $NODES/$acc run dxa-copy
 	check "kohaku run dxa-copy agrees with the host" \
 		contains "$(cat /tmp/cli.out)" "dxa-copy: PASS"
-	cli "dxa_2x1: kohaku dxa" --device /dev/accel/$acc dxa
+	cli "dxa_2x1: kohaku dxa" --device $NODES/$acc dxa
 	check "kohaku dxa shows the unit's 16 slots" \
 		contains "$(cat /tmp/cli.out)" "slot 15"
 fi
 if [ -n "$acc" ] && [ -x /tests/rt_dxa ]; then
-	diag "running rt_dxa on card 16 (dxa_2x1, /dev/accel/$acc)"
-	KOHAKU_BACKEND=kernel KOHAKU_DEVICE=/dev/accel/$acc KOHAKU_TEST_MAP=saxpy \
+	diag "running rt_dxa on card 16 (dxa_2x1, $NODES/$acc)"
+	KOHAKU_BACKEND=kernel KOHAKU_DEVICE=$NODES/$acc KOHAKU_TEST_MAP=saxpy \
 		timeout "$TEST_TIMEOUT" /tests/rt_dxa >/tmp/test.out 2>&1 </dev/null
 	relay "vm/dxa_2x1/rt_dxa" /tmp/test.out $?
 fi
@@ -758,8 +774,8 @@ check "new_card 10: saxpy with the confirming CAPS reply of (1,2) lost" \
 	'10\ninject ctrl node=1,2 field=drop after=1\nxxx sax xxx\nmag nul nul\nxxx sax xxx\n'
 acc=$(accel_of 10)
 if [ -x /tests/rt_faults ] && [ -n "$acc" ]; then
-	KOHAKU_BACKEND=kernel KOHAKU_DEVICE=/dev/accel/$acc KOHAKU_TEST_MAP=saxpy \
-		KOHAKU_TEST_BRINGUP_DEVICE=/dev/accel/$acc \
+	KOHAKU_BACKEND=kernel KOHAKU_DEVICE=$NODES/$acc KOHAKU_TEST_MAP=saxpy \
+		KOHAKU_TEST_BRINGUP_DEVICE=$NODES/$acc \
 		timeout "$TEST_TIMEOUT" /tests/rt_faults -t ctrl_reply_lost_at_bringup \
 		>/tmp/test.out 2>&1 </dev/null
 	relay "vm/bringup/rt_faults" /tmp/test.out $?
@@ -802,18 +818,18 @@ expect "card 20: SX units have no fw_state" \
 	"$(ls "$S"/kohaku_sim.20/kohaku/mesh*/node_*/fw_state | wc -l)" "$npool"
 diag "dmesg: $(dmesg | grep -i 'firmware' | tail -n 3 | tr '\n' ';')"
 if [ -n "$acc" ]; then
-	cli "kohaku fw info (card 20)" --device /dev/accel/$acc fw info
+	cli "kohaku fw info (card 20)" --device $NODES/$acc fw info
 	check "kohaku fw info shows the firmware running" contains "$(cat /tmp/cli.out)" \
 		"$npool running firmware"
-	cli "kohaku run crc32 (card 20)" --device /dev/accel/$acc run crc32
+	cli "kohaku run crc32 (card 20)" --device $NODES/$acc run crc32
 	check "kohaku run crc32 agrees with the host" contains "$(cat /tmp/cli.out)" \
 		"crc32: PASS"
-	cli "kohaku fw load $FWP (card 20)" --device /dev/accel/$acc fw load $FWP
+	cli "kohaku fw load $FWP (card 20)" --device $NODES/$acc fw load $FWP
 	for t in /tests/rt_fw /tests/rt_pool /tests/rt_info; do
 		[ -x "$t" ] || continue
 		name=$(basename "$t")
-		diag "running $name on card 20 (pool, /dev/accel/$acc)"
-		KOHAKU_BACKEND=kernel KOHAKU_DEVICE=/dev/accel/$acc \
+		diag "running $name on card 20 (pool, $NODES/$acc)"
+		KOHAKU_BACKEND=kernel KOHAKU_DEVICE=$NODES/$acc \
 			KOHAKU_TEST_MAP=pool KOHAKU_TEST_FW=$FWP timeout "$TEST_TIMEOUT" "$t" \
 			>/tmp/test.out 2>&1 </dev/null
 		relay "vm/pool/$name" /tmp/test.out $?
@@ -832,14 +848,14 @@ expect "card 21: firmware absent, and why" "$(fw_settle 21)" \
 	"absent: kohaku/pool.fw not found"
 check "card 21: its POOL units are absent" contains "$(fw_states 21)" " absent "
 if [ -n "$acc" ]; then
-	cli "card 21: saxpy runs without the firmware" --device /dev/accel/$acc run saxpy
-	KOHAKU_BACKEND=kernel timeout "$TEST_TIMEOUT" /bin/kohaku --device /dev/accel/$acc \
+	cli "card 21: saxpy runs without the firmware" --device $NODES/$acc run saxpy
+	KOHAKU_BACKEND=kernel timeout "$TEST_TIMEOUT" /bin/kohaku --device $NODES/$acc \
 		run crc32 --n 64 >/tmp/cli.out 2>&1 </dev/null
 	expect "card 21: a POOL job without firmware fails (exit 4)" "$?" 4
 	check "card 21: ... saying no firmware runs" contains "$(cat /tmp/cli.out)" \
 		"no firmware runs"
-	cli "card 21: kohaku fw load" --device /dev/accel/$acc fw load $FWP.away
-	cli "card 21: then crc32 runs" --device /dev/accel/$acc run crc32
+	cli "card 21: kohaku fw load" --device $NODES/$acc fw load $FWP.away
+	cli "card 21: then crc32 runs" --device $NODES/$acc run crc32
 fi
 mv $FWP.away $FWP
 check "del_card 21" sysfs_write $S/del_card "21\n"
@@ -859,7 +875,7 @@ check "debugfs: dmesg says why" contains "$msg" "no link R9,9.E"
 check "debugfs: clear" sysfs_write "$D/inject" "clear\n"
 expect "debugfs: no knobs left" "$(cat $D/knobs)" ""
 check "debugfs: trace on" sysfs_write "$D/trace" "on size=1024 events=unit,orch\n"
-cli "kohaku run saxpy, traced" --backend kernel --device /dev/accel/accel0 run saxpy
+cli "kohaku run saxpy, traced" --backend kernel --device $NODES/$NODE0 run saxpy
 check "debugfs: the trace has the job's retire" contains "$(cat $D/trace)" " retire "
 check "debugfs: trace off" sysfs_write "$D/trace" "off\n"
 check "debugfs: stats name the links" contains "$(cat $D/stats)" "link 0 R1,1.N flits="
@@ -879,7 +895,7 @@ echo 0 >$T/tracing_on
 echo >$T/trace
 echo 1 >$T/events/kohaku/enable
 echo 1 >$T/tracing_on
-cli "kohaku run saxpy, under ftrace" --backend kernel --device /dev/accel/accel0 run saxpy
+cli "kohaku run saxpy, under ftrace" --backend kernel --device $NODES/$NODE0 run saxpy
 echo 0 >$T/tracing_on
 echo 0 >$T/events/kohaku/enable
 cat $T/trace >/tmp/ftrace.txt
@@ -907,13 +923,18 @@ echo >$T/trace
 
 # ---- fdinfo: an open accel node's DRM client keys ----
 
-exec 3</dev/accel/accel0
+exec 3<$NODES/$NODE0
 cat /proc/$$/fdinfo/3 >/tmp/fdinfo.txt
 exec 3<&-
 sed 's/^/KHVM: # fdinfo: /' /tmp/fdinfo.txt
 tab=$(printf '\t')
 check "fdinfo: drm-driver: kohaku" grep -qx "drm-driver:${tab}kohaku" /tmp/fdinfo.txt
-check "fdinfo: drm-client-id" grep -q "^drm-client-id:${tab}[0-9][0-9]*$" /tmp/fdinfo.txt
+# DRM files have a client id since 6.5 (before, the line is not there)
+if [ "$(uname -r | awk -F. '{ print $1 * 1000 + $2 }')" -ge 6005 ]; then
+	check "fdinfo: drm-client-id" grep -q "^drm-client-id:${tab}[0-9][0-9]*$" /tmp/fdinfo.txt
+else
+	check "fdinfo: no drm-client-id before 6.5" fails grep -q "^drm-client-id:" /tmp/fdinfo.txt
+fi
 check "fdinfo: drm-engine-mesh busy time (0 ns: no job)" \
 	grep -qx "drm-engine-mesh:${tab}0 ns" /tmp/fdinfo.txt
 check "fdinfo: drm-total-memory and drm-resident-memory" \
@@ -938,12 +959,12 @@ FUZZ_SEQS=${FUZZ_SEQS:-1000}
 if [ -x /bin/vm_fuzz ]; then
 	check "fuzz: new_card 11 saxpy" sysfs_write $S/new_card "11 saxpy\n"
 	acc11=$(accel_of 11)
-	timeout "$TEST_TIMEOUT" /bin/vm_fuzz "/dev/accel/$acc11" "$FUZZ_SEQS" 4 1 \
+	timeout "$TEST_TIMEOUT" /bin/vm_fuzz "$NODES/$acc11" "$FUZZ_SEQS" 4 1 \
 		>/tmp/fuzz.out 2>&1 </dev/null
 	rc=$?
 	sed 's/^/KHVM: # /' /tmp/fuzz.out
 	expect "fuzz: $FUZZ_SEQS sequences of 32 calls from 4 threads, every answer an ABI errno, a saxpy after" "$rc" 0
-	timeout 300 /bin/vm_fuzz "/dev/accel/$acc11" 1000000 4 2 >/tmp/fuzz.out 2>&1 </dev/null &
+	timeout 300 /bin/vm_fuzz "$NODES/$acc11" 1000000 4 2 >/tmp/fuzz.out 2>&1 </dev/null &
 	fp=$!
 	sleep 5
 	check "fuzz: unbind card 11 under the fuzzer" sysfs_write $P/unbind kohaku_sim.11
@@ -964,14 +985,14 @@ fi
 # A hung task or a warning is caught by the dmesg check at the end.
 if [ -x /bin/vm_load ]; then
 	acc=$(accel_of 0)
-	timeout "$TEST_TIMEOUT" /bin/vm_load "/dev/accel/$acc" 8 1000 \
+	timeout "$TEST_TIMEOUT" /bin/vm_load "$NODES/$acc" 8 1000 \
 		>/tmp/load.out 2>&1 </dev/null
 	rc=$?
 	sed 's/^/KHVM: # /' /tmp/load.out
 	expect "load: 8 processes x 1000 jobs on card 0, one more killed mid-job" "$rc" 0
 	check "load: new_card 9 saxpy" sysfs_write $S/new_card "9 saxpy\n"
 	acc9=$(accel_of 9)
-	timeout 300 /bin/vm_load "/dev/accel/$acc9" 8 0 >/tmp/load.out 2>&1 </dev/null &
+	timeout 300 /bin/vm_load "$NODES/$acc9" 8 0 >/tmp/load.out 2>&1 </dev/null &
 	lp=$!
 	sleep 5
 	check "load: unbind card 9 under 8 processes' jobs" \
@@ -981,7 +1002,7 @@ if [ -x /bin/vm_load ]; then
 	sed 's/^/KHVM: # /' /tmp/load.out
 	expect "load: each saw its device go (ENODEV) and exited cleanly" "$rc" 0
 	check "load: del_card 9" sysfs_write $S/del_card "9\n"
-	timeout 300 /bin/vm_load "/dev/accel/$acc" 8 0 >/tmp/load.out 2>&1 </dev/null &
+	timeout 300 /bin/vm_load "$NODES/$acc" 8 0 >/tmp/load.out 2>&1 </dev/null &
 	lp=$!
 	sleep 5
 	check "load: rmmod kohaku_sim under 8 processes' jobs" rmmod kohaku_sim
@@ -1000,7 +1021,7 @@ check "rmmod kohaku_sim" rmmod kohaku_sim
 check "kohaku_sim root device gone" test ! -e $S
 check "insmod kohaku_sim.ko again" insmod /kohaku_sim.ko cards=saxpy
 check "insmod kohaku.ko again" insmod /kohaku.ko
-check "accel0 is back" test -c /dev/accel/accel0
+check "$NODE0 is back" test -c $NODES/$NODE0
 
 # ---- the same data path and jobs without interrupts (poll_only=1) ----
 
@@ -1015,7 +1036,7 @@ expect "poll_only=1: irq_vectors" "$(cat $S/kohaku_sim.0/kohaku/irq_vectors)" 0
 for t in /tests/rt_dma /tests/rt_jobs; do
 	[ -x "$t" ] || continue
 	name=$(basename "$t")
-	KOHAKU_BACKEND=kernel KOHAKU_DEVICE=/dev/accel/accel0 KOHAKU_TEST_MAP=saxpy \
+	KOHAKU_BACKEND=kernel KOHAKU_DEVICE=$NODES/$NODE0 KOHAKU_TEST_MAP=saxpy \
 		KOHAKU_TEST_DMA_MAX=4194304 timeout "$TEST_TIMEOUT" "$t" \
 		>/tmp/test.out 2>&1 </dev/null
 	relay "vm/poll_only/$name" /tmp/test.out $?
@@ -1045,7 +1066,14 @@ rm -f /etc/modprobe.d/kohaku.conf
 check "rmmod kohaku after the modprobe.d test" rmmod kohaku
 check "insmod kohaku.ko (interrupts again)" insmod /kohaku.ko
 check "rmmod kohaku_sim with kohaku bound" rmmod kohaku_sim
-check "accel0 gone with its card" test ! -e /dev/accel/accel0
+check "$NODE0 gone with its card" test ! -e $NODES/$NODE0
+# no card: libkohaku says so, in the words of this kernel's kind of node
+KOHAKU_BACKEND=kernel timeout "$TEST_TIMEOUT" /bin/kohaku list >/tmp/cli.out 2>&1 </dev/null
+_rc=$?
+sed 's/^/KHVM: # /' /tmp/cli.out
+expect "kohaku list without a card: exit 3 (no device)" "$_rc" 3
+check "kohaku list without a card: 'no kohaku device', naming $NODES" \
+	contains "$(cat /tmp/cli.out)" "no kohaku device: .*$NODES"
 check "rmmod kohaku" rmmod kohaku
 
 # ---- the kernel log ----

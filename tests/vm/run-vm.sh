@@ -81,7 +81,7 @@ elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
 
 missing=
 [ -n "$KVER" ] && [ -d "$KMODS" ] ||
-	missing="$missing $KMODS (install linux-image-6.12-amd64)"
+	missing="$missing $KMODS (install $KVER's linux-image package: linux-image-6.12-amd64, or linux-image-amd64 for 6.1)"
 [ -r "$KERNEL" ] || missing="$missing $KERNEL"
 command -v "$QEMU" >/dev/null || missing="$missing $QEMU (qemu-system-x86)"
 [ -x "$BUSYBOX" ] || missing="$missing $BUSYBOX (busybox-static)"

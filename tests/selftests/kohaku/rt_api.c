@@ -284,9 +284,16 @@ TEST_F(rt, open_kernel_errors_are_loud_never_fall_back)
 	CHECK(dev == NULL);
 	HAS(err, "/dev/accel/accel97");
 	HAS(err, "KOHAKU_DEVICE");
-	/* an index */
+	/* a number: the node of that number, of the kind the kernel makes
+	 * (a render node before Linux 6.2) */
 	CHECK_ERR(open_env("kernel", "97", &dev, err, sizeof(err)), -ENOENT);
+	CHECK_MSG(strstr(err, "/dev/accel/accel97") ||
+		  strstr(err, "/dev/dri/renderD97"), "%s", err);
+	/* a node's name */
+	CHECK_ERR(open_env("kernel", "accel97", &dev, err, sizeof(err)), -ENOENT);
 	HAS(err, "/dev/accel/accel97");
+	CHECK_ERR(open_env("kernel", "renderD97", &dev, err, sizeof(err)), -ENOENT);
+	HAS(err, "/dev/dri/renderD97");
 	/* a sim name given to the kernel backend */
 	CHECK_ERR(open_env("kernel", "saxpy", &dev, err, sizeof(err)), -EINVAL);
 	HAS(err, "sim");

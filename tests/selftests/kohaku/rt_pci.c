@@ -222,6 +222,27 @@ TEST_F(rt, sysfs_bound_to_kohaku)
 	tree_fini();
 }
 
+/* before Linux 6.2 the node is a DRM render node, beside a primary node */
+TEST_F(rt, sysfs_bound_to_kohaku_render_node)
+{
+	struct kohaku_pci_entry e;
+	char d[256];
+
+	REQUIRE(tree_init());
+	REQUIRE(bind_to(A, "kohaku"));
+	snprintf(d, sizeof(d), "bus/pci/devices/%s/drm/card1", A);
+	REQUIRE(mkdirs(d));
+	snprintf(d, sizeof(d), "bus/pci/devices/%s/drm/renderD129", A);
+	REQUIRE(mkdirs(d));
+	entry(&e, A, 0x10ee, 0x903f);
+	kh_rt_pci_sysfs(root, &e);
+	CHECK_EQ(e.status, 0);
+	CHECK_MSG(!e.message[0], "%s", e.message);
+	CHECK_EQ(e.accel_index, 129);
+	CHECK_MSG(!strcmp(e.accel, "/dev/dri/renderD129"), "%s", e.accel);
+	tree_fini();
+}
+
 TEST_F(rt, sysfs_no_driver)
 {
 	struct kohaku_pci_entry e;
