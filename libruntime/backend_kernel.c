@@ -49,8 +49,8 @@ struct kh_rt_node_kind {
 static const struct kh_rt_node_kind kh_rt_accel_nodes = {
 	.dir = KH_ACCEL_DIR,
 	.prefix = "accel",
-	.no_dir = KH_ACCEL_DIR " does not exist, so no accelerator driver is "
-		  "loaded (" KH_LOAD_HINT ")",
+	.no_dir = KH_ACCEL_DIR " does not exist, so no accelerator driver has "
+		  "a device (" KH_LOAD_HINT ")",
 	.no_nodes = KH_ACCEL_DIR " has no accel nodes (is kohaku.ko loaded and "
 		    "bound to a card? see dmesg)",
 	.what = KH_ACCEL_DIR "/accelN of the kohaku driver",

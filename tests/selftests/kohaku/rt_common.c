@@ -193,6 +193,7 @@ kohaku_device *rt_open(void)
 		printf("Bail out! KOHAKU_BACKEND is not set: run with "
 		       "KOHAKU_BACKEND=sim [KOHAKU_TEST_MAP=saxpy|sx_null_2x2|pool|pool_2x2] or "
 		       "KOHAKU_BACKEND=kernel KOHAKU_DEVICE=/dev/accel/accelN "
+		       "(/dev/dri/renderDN before Linux 6.2) "
 		       "KOHAKU_TEST_MAP=... (tests/selftests/kohaku/README.md)\n");
 		exit(1);
 	}
