@@ -66,9 +66,11 @@ OBJECT_DECLARE_SIMPLE_TYPE(KohakuPCIeState, KOHAKU_PCIE)
 #define KOHAKU_MSI_GAP_NS	(20 * SCALE_US)	/* after an MSI-X message */
 #define KOHAKU_IDLE_TICK_NS	(10 * SCALE_MS)	/* nobody touched it for a while */
 #define KOHAKU_ACTIVE_NS	(1 * NANOSECONDS_PER_SECOND)
-#define KOHAKU_MAX_DEBT_NS	(10 * SCALE_MS)	/* the card's lag is capped here */
-#define KOHAKU_CHUNK_MIN	1000u		/* cycles per ksim_run call ... */
-#define KOHAKU_CHUNK_MAX	(1u << 30)	/* ... adapted to what they cost */
+#define KOHAKU_MAX_DEBT_NS	(100 * SCALE_MS) /* the card's lag is capped here */
+#define KOHAKU_CHUNK_MIN	1000u		/* cycles per model run: from this, */
+#define KOHAKU_CHUNK_MAX	3000000u	/* doubled while runs are cheap */
+#define KOHAKU_RUN_CHEAP_NS	(20 * SCALE_US)
+#define KOHAKU_RUN_DEAR_NS	(200 * SCALE_US)
 
 struct KohakuPCIeState {
     PCIDevice parent_obj;
@@ -94,7 +96,6 @@ struct KohakuPCIeState {
     int64_t vbase;
     uint64_t cycle_base;
     int64_t last_access;        /* virtual time of the last guest access */
-    uint32_t chunk;             /* cycles per ksim_run_until_irq() call */
     uint32_t mhz;
 
     /* counters, for the `stats` property */
@@ -280,6 +281,7 @@ static bool kohaku_run_to(KohakuPCIeState *s, int64_t vnow)
     uint64_t now = ksim_cycles(s->card);
     uint64_t target = s->cycle_base + kohaku_ns_to_cycles(s, vnow - s->vbase);
     uint64_t debt = kohaku_ns_to_cycles(s, KOHAKU_MAX_DEBT_NS);
+    uint64_t chunk = KOHAKU_CHUNK_MIN;
     int64_t t0, t1, el;
 
     if (now >= target) {
@@ -298,7 +300,7 @@ static bool kohaku_run_to(KohakuPCIeState *s, int64_t vnow)
     t1 = t0;
     while (now < target && !s->msi_sent) {
         int64_t c0 = t1;
-        uint64_t n = MIN(target - now, s->chunk);
+        uint64_t n = MIN(target - now, chunk);
 
         if (!kohaku_enter(s, "tick", 0)) {
             break;
@@ -308,11 +310,15 @@ static bool kohaku_run_to(KohakuPCIeState *s, int64_t vnow)
         kohaku_leave(s);
         now = ksim_cycles(s->card);
         t1 = qemu_clock_get_ns(QEMU_CLOCK_REALTIME);
-        /* idle spans cost nothing to skip: ask for more while it is cheap */
-        if (t1 - c0 < 50 * SCALE_US && n == s->chunk) {
-            s->chunk = MIN((uint64_t)s->chunk * 2, KOHAKU_CHUNK_MAX);
-        } else if (t1 - c0 > 250 * SCALE_US) {
-            s->chunk = MAX(s->chunk / 2, KOHAKU_CHUNK_MIN);
+        /*
+         * Idle spans cost nothing to skip, busy cycles tens of ns each:
+         * runs start small and grow while they stay cheap, so one run
+         * rarely takes much of a slice.
+         */
+        if (t1 - c0 < KOHAKU_RUN_CHEAP_NS) {
+            chunk = MIN(chunk * 2, KOHAKU_CHUNK_MAX);
+        } else if (t1 - c0 > KOHAKU_RUN_DEAR_NS) {
+            chunk = MAX(chunk / 4, KOHAKU_CHUNK_MIN);
         }
         if (t1 - t0 >= KOHAKU_SLICE_NS) {
             break;
@@ -437,7 +443,6 @@ static void kohaku_realize(PCIDevice *pdev, Error **errp)
         return;
     }
     s->mhz = ksim_clock_mhz(s->card) ? ksim_clock_mhz(s->card) : 1;
-    s->chunk = KOHAKU_CHUNK_MIN;
 
     pci_config_set_interrupt_pin(pdev->config, 0);  /* MSI-X only */
     memory_region_init_io(&s->bar_ctrl, OBJECT(s), &kohaku_ctrl_ops, s,
