@@ -218,6 +218,7 @@ test: deps
 	$(MAKE) BUILD=build/static STATIC=1 userspace
 	$(MAKE) modules
 	$(MAKE) fuzz
+	$(MAKE) qemu
 	tests/run-all.sh
 
 # the debug kernel's packages too (flex, bison, bc, libelf-dev, libssl-dev)
