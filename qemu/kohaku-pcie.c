@@ -284,6 +284,7 @@ static bool kohaku_run_to(KohakuPCIeState *s, int64_t vnow)
     uint64_t chunk = KOHAKU_CHUNK_MIN;
     int64_t t0, t1, el;
 
+    s->msi_sent = false;
     if (now >= target) {
         kohaku_time_anchor(s, vnow);
         return false;
@@ -295,7 +296,6 @@ static bool kohaku_run_to(KohakuPCIeState *s, int64_t vnow)
         target = s->cycle_base;
     }
     s->slices++;
-    s->msi_sent = false;
     t0 = qemu_clock_get_ns(QEMU_CLOCK_REALTIME);
     t1 = t0;
     while (now < target && !s->msi_sent) {

@@ -90,121 +90,125 @@ ok "VM PCI test prerequisites (kernel $KVER, $QEMU)"
 # ---- 1. the device on the host, no guest ----
 
 mkdir -p "$WORK"
-# qemu_try ARGS...: QEMU on a paused pc machine, QMP commands from
-# $WORK/qmp-cmds on stdin (quit last); output in $WORK/try.out
-qemu_try() {
-	# shellcheck disable=SC2086
-	timeout 60 "$QEMU" -M pc -S -display none -nodefaults -accel tcg \
-		-qmp stdio "$@" <"$WORK/qmp-cmds" >"$WORK/try.out" 2>&1
-}
-echo '{"execute": "quit"}' >"$WORK/qmp-cmds"
-"$QEMU" -device kohaku-pcie,help >"$WORK/try.out" 2>&1
-props=$(sed -n 's/^  \([a-z-]*\)=.*/\1/p' "$WORK/try.out" | tr '\n' ' ')
-missing=
-for p in desc descfile irq check inject command stats check-report; do
-	echo " $props" | grep -q " $p " || missing="$missing $p"
-done
-if [ -z "$missing" ]; then
-	ok "device: -device kohaku-pcie,help lists desc, descfile, irq, check, inject, command, stats, check-report"
-else
-	notok "device: -device kohaku-pcie,help lacks$missing"
-	sed 's/^/# /' "$WORK/try.out"
-fi
-# refuse WHAT PATTERN ARGS: realize refuses, saying PATTERN
-refuse() {
-	_w=$1
-	_p=$2
-	shift 2
-	qemu_try "$@"
-	_rc=$?
-	if [ $_rc -ne 0 ] && [ $_rc -ne 124 ] && grep -q -- "$_p" "$WORK/try.out"; then
-		ok "device: $_w is refused at realize: $(grep -- "$_p" "$WORK/try.out" | head -n 1 | cut -c1-200)"
+device_checks() {
+
+	# qemu_try ARGS...: QEMU on a paused pc machine, QMP commands from
+	# $WORK/qmp-cmds on stdin (quit last); output in $WORK/try.out
+	qemu_try() {
+		# shellcheck disable=SC2086
+		timeout 60 "$QEMU" -M pc -S -display none -nodefaults -accel tcg \
+			-qmp stdio "$@" <"$WORK/qmp-cmds" >"$WORK/try.out" 2>&1
+	}
+	echo '{"execute": "quit"}' >"$WORK/qmp-cmds"
+	"$QEMU" -device kohaku-pcie,help >"$WORK/try.out" 2>&1
+	props=$(sed -n 's/^  \([a-z-]*\)=.*/\1/p' "$WORK/try.out" | tr '\n' ' ')
+	missing=
+	for p in desc descfile irq check inject command stats check-report; do
+		echo " $props" | grep -q " $p " || missing="$missing $p"
+	done
+	if [ -z "$missing" ]; then
+		ok "device: -device kohaku-pcie,help lists desc, descfile, irq, check, inject, command, stats, check-report"
 	else
-		notok "device: $_w is refused at realize, saying '$_p' (status $_rc)"
-		sed 's/^/# /' "$WORK/try.out" | head -n 10
+		notok "device: -device kohaku-pcie,help lacks$missing"
+		sed 's/^/# /' "$WORK/try.out"
+	fi
+	# refuse WHAT PATTERN ARGS: realize refuses, saying PATTERN
+	refuse() {
+		_w=$1
+		_p=$2
+		shift 2
+		qemu_try "$@"
+		_rc=$?
+		if [ $_rc -ne 0 ] && [ $_rc -ne 124 ] && grep -q -- "$_p" "$WORK/try.out"; then
+			ok "device: $_w is refused at realize: $(grep -- "$_p" "$WORK/try.out" | head -n 1 | cut -c1-200)"
+		else
+			notok "device: $_w is refused at realize, saying '$_p' (status $_rc)"
+			sed 's/^/# /' "$WORK/try.out" | head -n 10
+		fi
+	}
+	refuse "desc=nope" "desc=nope: no built-in description of that name (.*saxpy.*); descfile= takes a file" \
+		-device kohaku-pcie,desc=nope
+	refuse "descfile= of a missing file" "descfile=$WORK/none: Failed to open file" \
+		-device kohaku-pcie,descfile="$WORK/none"
+	printf 'xxx sax xxx\nmag nul nul\0\nxxx sax xxx\n' >"$WORK/nul.desc"
+	refuse "a descfile= with a NUL byte" "line 2: a NUL byte" \
+		-device kohaku-pcie,descfile="$WORK/nul.desc"
+	printf 'xxx sax xxx\nmag nul nul nul\nxxx sax xxx\n' >"$WORK/bad.desc"
+	refuse "a descfile= the model refuses" "bad.desc: line 2" \
+		-device kohaku-pcie,descfile="$WORK/bad.desc"
+	refuse "desc= with descfile=" "desc= and descfile= are exclusive" \
+		-device kohaku-pcie,desc=saxpy,descfile="$WORK/bad.desc"
+	refuse "irq=bogus" "irq=bogus: expected msix or poll" \
+		-device kohaku-pcie,irq=bogus
+	# a card from a file, its knobs through QMP on the paused machine
+	printf 'param inst_depth 8\nxxx sax xxx\nmag nul nul\nxxx sax xxx\n' >"$WORK/card.desc"
+	qset() { # PROPERTY VALUE
+		printf '{"execute": "qom-set", "arguments": {"path": "/machine/peripheral/k", "property": "%s", "value": "%s"}}\n' "$1" "$2"
+	}
+	qget() { # PROPERTY
+		printf '{"execute": "qom-get", "arguments": {"path": "/machine/peripheral/k", "property": "%s"}}\n' "$1"
+	}
+	{
+		echo '{"execute": "qmp_capabilities"}'
+		qset inject "busy node=1,0 cycles=10"
+		qset inject "drop link=R9,9.E"
+		qset command "inject xdma error=fetch dir=c2h count=2"
+		qset command "check on"
+		qset command "frobnicate"
+		qget inject
+		qget stats
+		qget check-report
+		echo '{"execute": "quit"}'
+	} >"$WORK/qmp-cmds"
+	qemu_try -device kohaku-pcie,id=k,descfile="$WORK/card.desc"
+	rc=$?
+	# QMP answers end in CRLF; a knob list is one JSON string with \n in it
+	resp=$(tr -d '\r' <"$WORK/try.out" | grep -E '^\{"(return|error)"')
+	line() { printf '%s\n' "$resp" | sed -n "$1p"; }
+	if [ $rc -eq 0 ] && [ "$(line 1)" = '{"return": {}}' ]; then
+		ok "device: descfile= of a map makes a card; QMP on the paused machine"
+	else
+		notok "device: descfile= of a map makes a card; QMP on the paused machine (status $rc)"
+		sed 's/^/# /' "$WORK/try.out" | head -n 20
+	fi
+	if [ "$(line 2)" = '{"return": {}}' ]; then
+		ok "knobs: qom-set inject 'busy node=1,0 cycles=10' is taken"
+	else
+		notok "knobs: qom-set inject 'busy node=1,0 cycles=10' is taken ($(line 2))"
+	fi
+	if printf "%s\n" "$(line 3)" | grep -q '"error".*inject drop link=R9,9.E: .*no link R9,9.E'; then
+		ok "knobs: qom-set inject of a bad knob fails with the model's reason: $(line 3 | cut -c1-160)"
+	else
+		notok "knobs: qom-set inject of a bad knob fails with the model's reason ($(line 3))"
+	fi
+	if [ "$(line 4)" = '{"return": {}}' ] && [ "$(line 5)" = '{"return": {}}' ]; then
+		ok "knobs: qom-set command 'inject xdma ...' and 'check on' are taken"
+	else
+		notok "knobs: qom-set command 'inject xdma ...' and 'check on' are taken ($(line 4) $(line 5))"
+	fi
+	if printf "%s\n" "$(line 6)" | grep -q '"error".*frobnicate'; then
+		ok "knobs: qom-set command of an unknown command fails: $(line 6 | cut -c1-160)"
+	else
+		notok "knobs: qom-set command of an unknown command fails ($(line 6))"
+	fi
+	if printf "%s\n" "$(line 7)" | grep -q 'busy mesh=0 node=1,0' &&
+		printf "%s\n" "$(line 7)" | grep -q 'xdma.*fetch'; then
+		ok "knobs: qom-get inject lists both knobs: $(line 7 | cut -c1-200)"
+	else
+		notok "knobs: qom-get inject lists both knobs ($(line 7))"
+	fi
+	if printf "%s\n" "$(line 8)" | grep -q '"return": "qemu cycles=0 accesses=0 .* msix_vectors=0'; then
+		ok "device: qom-get stats: the glue's counters and the model's ($(line 8 | cut -c1-120))"
+	else
+		notok "device: qom-get stats ($(line 8 | cut -c1-300))"
+	fi
+	if printf "%s\n" "$(line 9)" | grep -q '"return": "violations 0'; then
+		ok "device: qom-get check-report: the protocol checker's report"
+	else
+		notok "device: qom-get check-report ($(line 9 | cut -c1-300))"
 	fi
 }
-refuse "desc=nope" "desc=nope: no built-in description of that name (.*saxpy.*); descfile= takes a file" \
-	-device kohaku-pcie,desc=nope
-refuse "descfile= of a missing file" "descfile=$WORK/none: Failed to open file" \
-	-device kohaku-pcie,descfile="$WORK/none"
-printf 'xxx sax xxx\nmag nul nul\0\nxxx sax xxx\n' >"$WORK/nul.desc"
-refuse "a descfile= with a NUL byte" "line 2: a NUL byte" \
-	-device kohaku-pcie,descfile="$WORK/nul.desc"
-printf 'xxx sax xxx\nmag nul nul nul\nxxx sax xxx\n' >"$WORK/bad.desc"
-refuse "a descfile= the model refuses" "bad.desc: line 2" \
-	-device kohaku-pcie,descfile="$WORK/bad.desc"
-refuse "desc= with descfile=" "desc= and descfile= are exclusive" \
-	-device kohaku-pcie,desc=saxpy,descfile="$WORK/bad.desc"
-refuse "irq=bogus" "irq=bogus: expected msix or poll" \
-	-device kohaku-pcie,irq=bogus
-# a card from a file, its knobs through QMP on the paused machine
-printf 'param inst_depth 8\nxxx sax xxx\nmag nul nul\nxxx sax xxx\n' >"$WORK/card.desc"
-qset() { # PROPERTY VALUE
-	printf '{"execute": "qom-set", "arguments": {"path": "/machine/peripheral/k", "property": "%s", "value": "%s"}}\n' "$1" "$2"
-}
-qget() { # PROPERTY
-	printf '{"execute": "qom-get", "arguments": {"path": "/machine/peripheral/k", "property": "%s"}}\n' "$1"
-}
-{
-	echo '{"execute": "qmp_capabilities"}'
-	qset inject "busy node=1,0 cycles=10"
-	qset inject "drop link=R9,9.E"
-	qset command "inject xdma error=fetch dir=c2h count=2"
-	qset command "check on"
-	qset command "frobnicate"
-	qget inject
-	qget stats
-	qget check-report
-	echo '{"execute": "quit"}'
-} >"$WORK/qmp-cmds"
-qemu_try -device kohaku-pcie,id=k,descfile="$WORK/card.desc"
-rc=$?
-# QMP answers end in CRLF; a knob list is one JSON string with \n in it
-resp=$(tr -d '\r' <"$WORK/try.out" | grep -E '^\{"(return|error)"')
-line() { printf '%s\n' "$resp" | sed -n "$1p"; }
-if [ $rc -eq 0 ] && [ "$(line 1)" = '{"return": {}}' ]; then
-	ok "device: descfile= of a map makes a card; QMP on the paused machine"
-else
-	notok "device: descfile= of a map makes a card; QMP on the paused machine (status $rc)"
-	sed 's/^/# /' "$WORK/try.out" | head -n 20
-fi
-if [ "$(line 2)" = '{"return": {}}' ]; then
-	ok "knobs: qom-set inject 'busy node=1,0 cycles=10' is taken"
-else
-	notok "knobs: qom-set inject 'busy node=1,0 cycles=10' is taken ($(line 2))"
-fi
-if printf "%s\n" "$(line 3)" | grep -q '"error".*inject drop link=R9,9.E: .*no link R9,9.E'; then
-	ok "knobs: qom-set inject of a bad knob fails with the model's reason: $(line 3 | cut -c1-160)"
-else
-	notok "knobs: qom-set inject of a bad knob fails with the model's reason ($(line 3))"
-fi
-if [ "$(line 4)" = '{"return": {}}' ] && [ "$(line 5)" = '{"return": {}}' ]; then
-	ok "knobs: qom-set command 'inject xdma ...' and 'check on' are taken"
-else
-	notok "knobs: qom-set command 'inject xdma ...' and 'check on' are taken ($(line 4) $(line 5))"
-fi
-if printf "%s\n" "$(line 6)" | grep -q '"error".*frobnicate'; then
-	ok "knobs: qom-set command of an unknown command fails: $(line 6 | cut -c1-160)"
-else
-	notok "knobs: qom-set command of an unknown command fails ($(line 6))"
-fi
-if printf "%s\n" "$(line 7)" | grep -q 'busy mesh=0 node=1,0' &&
-	printf "%s\n" "$(line 7)" | grep -q 'xdma.*fetch'; then
-	ok "knobs: qom-get inject lists both knobs: $(line 7 | cut -c1-200)"
-else
-	notok "knobs: qom-get inject lists both knobs ($(line 7))"
-fi
-if printf "%s\n" "$(line 8)" | grep -q '"return": "qemu cycles=0 accesses=0 .* msix_vectors=0'; then
-	ok "device: qom-get stats: the glue's counters and the model's ($(line 8 | cut -c1-120))"
-else
-	notok "device: qom-get stats ($(line 8 | cut -c1-300))"
-fi
-if printf "%s\n" "$(line 9)" | grep -q '"return": "violations 0'; then
-	ok "device: qom-get check-report: the protocol checker's report"
-else
-	notok "device: qom-get check-report ($(line 9 | cut -c1-300))"
-fi
+[ $SHELL_MODE -eq 1 ] || device_checks
 
 # ---- the guest: initramfs ----
 
