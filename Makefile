@@ -19,6 +19,11 @@
 #                 the modprobe.d example; make uninstall removes them
 #   make modules_install  kohaku.ko and kohaku_sim.ko for $(KVER), depmod
 #                 (packaging/install.mk; dkms.conf for dkms)
+#   make qemu     Debian's QEMU with the kohaku-pcie device (qemu/): the
+#                 card on PCI for kohaku.ko; cached outside the clone
+#                 (scripts/build-qemu.sh, docs/linux.md)
+#   make vm       a VM with a kohaku-pcie card and the tree's kohaku.ko,
+#                 a shell on the console (tests/vm/run-vm-pci.sh --shell)
 #
 # run and test install missing Debian packages first
 # (scripts/install-deps.sh).
@@ -76,6 +81,7 @@ fuzz-run: fuzz
 	sh tests/fuzz/run.sh seconds $(FUZZ_SECONDS)
 
 .PHONY: all deps deps-run deps-debug run test test-debug modules modules-clean clean userspace bench bench-jobs
+.PHONY: qemu vm ksim-pic ksim-pic-flags
 .DEFAULT_GOAL := all
 
 obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
@@ -140,6 +146,34 @@ userspace: $(LIBKOHAKU_SO) $(BUILD)/kohaku.pc
 endif
 endif
 
+# The model as an archive of its PIC objects, compiled with the project's
+# flags and layers.mk's paths, for a host built elsewhere: QEMU's
+# kohaku-pcie device links it by absolute path (scripts/build-qemu.sh),
+# so that no model header meets QEMU's include paths.
+KSIM_PIC_A := $(BUILD)/qemu/libksim.a
+$(KSIM_PIC_A): $(call picobj,$(SIM_SRCS))
+	@mkdir -p $(dir $@)
+	rm -f $@
+	$(AR) rcs $@ $^
+ksim-pic: $(KSIM_PIC_A)
+# what the archive was compiled with (a part of the QEMU cache's key) and
+# the glue's include flags (INCDIRS.qemu), below QEMU_TOP
+QEMU_TOP ?= $(CURDIR)
+ksim-pic-flags:
+	@echo 'cc: $(shell $(CC) --version | head -n 1)'
+	@echo 'cflags: $(CFLAGS) $(PIC_CFLAGS) $(SCHED_CFLAGS) $(DRM_CFLAGS)'
+	@echo 'glue: $(call kh_incflags,qemu,$(QEMU_TOP)/)'
+
+# QEMU with the device, built once per QEMU version and sources (cached)
+qemu:
+	scripts/build-qemu.sh build
+
+# a VM with one kohaku-pcie card and the tree's kohaku.ko, a shell on the
+# console (ctrl-a x leaves)
+vm: qemu modules
+	$(MAKE) BUILD=build/static STATIC=1 userspace
+	tests/vm/run-vm-pci.sh --shell
+
 # for the default PREFIX; make install writes the one for its PREFIX
 $(BUILD)/kohaku.pc: libruntime/kohaku.pc.in
 	@mkdir -p $(dir $@)
@@ -188,6 +222,7 @@ test: deps
 	$(MAKE) BUILD=build/static STATIC=1 userspace
 	$(MAKE) modules W=1
 	$(MAKE) fuzz
+	$(MAKE) qemu
 	tests/run-all.sh
 
 # the debug kernel's packages too (flex, bison, bc, libelf-dev, libssl-dev)

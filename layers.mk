@@ -70,6 +70,10 @@ USER_INCDIRS.tests/fuzz := libruntime/inproc/include
 # kohaku_sim.ko (driver/sim) hosts the model
 INCDIRS.driver/linux := uapi hwif driver/core
 INCDIRS.driver/sim := uapi hwif $(KSIM_ALL)
+# the third host of the model: QEMU's kohaku-pcie device (qemu/, built by
+# scripts/build-qemu.sh inside QEMU's tree), which sees only the model's
+# public face: ksim.h and the host types it includes (xdma/host.h)
+INCDIRS.qemu := uapi hwif sim-backend sim-backend/xdma
 
 # libkohaku and the CLI see only the ABI; libruntime/inproc/ is the
 # in-process host, which runs the driver core and the model side by side.

@@ -5,10 +5,12 @@
 # sysfs-driver-kohaku*) in the kernel's format, read on the host.  TAP; a
 # suite of `make test` (tests/run-all.sh).  The VM checks the documents
 # against the files the driver shows (tests/vm/guest-init.sh, abi_check),
-# on simulated cards, whose paths are /sys/bus/platform/...; no PCI card
-# exists in the VM, so here every /sys/bus/pci/ What: must have the same
-# path under the platform device beside it in the same entry (the driver
-# adds one attribute tree to either device: driver/linux/kohaku_sysfs.c).
+# on simulated cards, whose paths are /sys/bus/platform/..., and the PCI
+# VM suite a kohaku-pcie card's files against the /sys/bus/pci/ What:
+# lines (tests/vm/guest-pci.sh; a saxpy card, so no fw_* file); here every
+# /sys/bus/pci/ What: must have the same path under the platform device
+# beside it in the same entry (the driver adds one attribute tree to either
+# device: driver/linux/kohaku_sysfs.c).
 #
 #   - every entry has What:, Date:, KernelVersion:, Contact: and a
 #     Description: with text, in that order (Documentation/ABI/README);

@@ -11,7 +11,12 @@
 #                         firmware, clang and libFuzzer for the image-parser
 #                         fuzzer, linux-source-6.12 for the kselftest
 #                         harness the tests build on, udev for the VM's
-#                         udev checks, dkms for scripts/check-dkms.sh)
+#                         udev checks, dkms for scripts/check-dkms.sh),
+#                         and what building QEMU with the kohaku-pcie device
+#                         takes (scripts/build-qemu.sh: dpkg-dev, meson,
+#                         ninja-build, libglib2.0-dev, libpixman-1-dev,
+#                         libfdt-dev, python3), with a deb-src entry for
+#                         `apt-get source qemu` when the system has none
 #   install-deps.sh debug all's, and what building the debug kernel of
 #                         `make test-debug` needs (scripts/debug-kernel.sh:
 #                         flex, bison, bc, libelf-dev, libssl-dev)
@@ -21,7 +26,8 @@ pkgs="gcc make pkg-config libdrm-dev zlib1g-dev libpciaccess-dev libjson-c-dev"
 if [ "$what" = all ] || [ "$what" = debug ]; then
 	pkgs="$pkgs linux-headers-6.12-amd64 linux-image-6.12-amd64 \
 linux-headers-amd64 linux-image-amd64 qemu-system-x86 busybox-static cpio xz-utils zstd kmod valgrind \
-gcc-riscv64-unknown-elf clang libclang-rt-14-dev linux-source-6.12 udev dkms"
+gcc-riscv64-unknown-elf clang libclang-rt-14-dev linux-source-6.12 udev dkms \
+dpkg-dev meson ninja-build libglib2.0-dev libpixman-1-dev libfdt-dev python3"
 fi
 if [ "$what" = debug ]; then
 	pkgs="$pkgs flex bison bc libelf-dev libssl-dev"
@@ -32,7 +38,45 @@ for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
 		missing="$missing $p"
 done
-[ -z "$missing" ] && exit 0
+
+# scripts/build-qemu.sh gets Debian's QEMU source with `apt-get source`,
+# which needs a deb-src entry; Debian 12 installs none by default.  Only
+# this is added (source indexes of main, for bookworm, its updates and
+# security), and only when no deb-src entry exists.
+srclist=/etc/apt/sources.list.d/kohaku-src.sources
+need_src=0
+if [ "$what" = all ] || [ "$what" = debug ]; then
+	grep -qsE '^[[:space:]]*(deb-src[[:space:]]|Types:.*deb-src)' \
+		/etc/apt/sources.list /etc/apt/sources.list.d/*.list \
+		/etc/apt/sources.list.d/*.sources || need_src=1
+fi
+if [ $need_src -eq 1 ] && [ "$(id -u)" != 0 ]; then
+	# only a QEMU build from an empty cache needs it: say so, go on
+	echo "install-deps: no deb-src entry: make qemu cannot apt-get source qemu until root adds one (scripts/install-deps.sh all as root)" >&2
+	need_src=0
+fi
+[ -z "$missing" ] && [ $need_src -eq 0 ] && exit 0
+if [ $need_src -eq 1 ]; then
+	echo "install-deps: adding $srclist (deb-src, for apt-get source qemu)"
+	cat >"$srclist" <<'EOF2'
+# Added by Kohaku's scripts/install-deps.sh: source indexes only, for
+# `apt-get source qemu` (scripts/build-qemu.sh builds QEMU with the
+# kohaku-pcie device from Debian's own source).
+Types: deb-src
+URIs: http://deb.debian.org/debian
+Suites: bookworm bookworm-updates
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+
+Types: deb-src
+URIs: http://deb.debian.org/debian-security
+Suites: bookworm-security
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+EOF2
+	apt-get update -q >/dev/null || apt-get update
+	[ -z "$missing" ] && exit 0
+fi
 
 echo "install-deps: installing$missing"
 if [ "$(id -u)" != 0 ]; then

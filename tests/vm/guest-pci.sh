@@ -1,0 +1,537 @@
+#!/bin/sh
+# /init of the Kohaku PCI test VM: kohaku.ko alone, bound over PCI to
+# QEMU's kohaku-pcie cards (qemu/, docs/spec/qemu-device.md).
+# tests/vm/run-vm-pci.sh packs it into the initramfs with busybox, the
+# modules (kohaku_sim.ko is not in the guest) and the static test binaries,
+# and boots it twice: khvm.pci=one (one card on the pc machine) and
+# khvm.pci=iommu (two cards behind PCIe root ports on q35, DMA through the
+# VT-d IOMMU).
+#
+# Results are console lines "KHVM: ok - ...", "KHVM: not ok - ..." and
+# "KHVM: not ok - ... # TODO why": an expected failure, for a test that
+# cannot pass until kohaku.ko drives the card's 32-bit AXI-Lite control
+# path (below, "the 32-bit gap"); the host numbers them into one TAP
+# stream.  "KHVM-QMP N {json}" asks the host to send one QMP command to
+# QEMU (the fault knobs, qom-set).  The last line is "KHVM-END pass=N
+# fail=N todo=N".
+export PATH=/bin
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+mount -t debugfs debugfs /sys/kernel/debug
+mkdir -p /tmp /run
+mount -t tmpfs tmpfs /tmp
+
+# make vm (run-vm-pci.sh --shell): kohaku.ko bound to the card, then a shell
+if grep -q 'khvm.pci=shell' /proc/cmdline; then
+	modprobe kohaku
+	dmesg | grep kohaku
+	echo
+	echo "kohaku.ko is bound to the kohaku-pcie card(s): try 'kohaku list',"
+	echo "'kohaku info', 'kohaku nodes', 'kohaku run saxpy'; the runtime tests"
+	echo "are in /tests (KOHAKU_BACKEND=kernel KOHAKU_DEVICE=/dev/accel/accel0)."
+	echo "'poweroff -f' (or ctrl-a x) leaves."
+	export KOHAKU_BACKEND=kernel
+	exec setsid cttyhack sh -l
+fi
+
+echo "KHVM-BEGIN uptime=$(cut -d' ' -f1 /proc/uptime)"
+
+npass=0
+nfail=0
+ntodo=0
+say() { echo "KHVM: $*"; }
+diag() { say "# $*"; }
+ok() { npass=$((npass + 1)); say "ok - $*"; }
+notok() { nfail=$((nfail + 1)); say "not ok - $*"; }
+todo() { ntodo=$((ntodo + 1)); say "not ok - $1 # TODO $2"; }
+check() {
+	_d=$1
+	shift
+	if "$@"; then ok "$_d"; else notok "$_d"; fi
+}
+fails() { ! "$@"; }
+contains() { echo "$1" | grep -q -- "$2"; }
+expect() {
+	if [ "$2" = "$3" ]; then
+		ok "$1"
+	else
+		notok "$1 (got '$2', want '$3')"
+	fi
+}
+sysfs_write() {
+	printf '%b' "$2" >/tmp/sysfs_write.txt
+	dd if=/tmp/sysfs_write.txt of="$1" bs=4096 count=1 2>/dev/null
+}
+
+MODE=$(sed -n 's/.*khvm.pci=\([a-z]*\).*/\1/p' /proc/cmdline)
+TEST_TIMEOUT=$(sed -n 's/.*khvm.test_timeout=\([0-9]*\).*/\1/p' /proc/cmdline)
+TEST_TIMEOUT=${TEST_TIMEOUT:-300}
+export KOHAKU_TEST_TIMEOUT_SCALE=10
+PCI=/sys/bus/pci/drivers/kohaku
+DEVS=/sys/bus/pci/devices
+case $MODE in
+iommu) NCARDS=2 ;;
+*) MODE=one NCARDS=1 ;;
+esac
+diag "mode $MODE: $NCARDS kohaku-pcie card(s); $(uname -r)"
+
+# ---- the 32-bit gap ----
+#
+# The card's control space is reached through the XDMA's 32-bit AXI-Lite
+# master (kohakutpu.md 8.2, 8.4; the device splits a 64-bit access into two
+# 32-bit ones, low half first).  kohaku.ko today writes 64-bit registers
+# there with one 64-bit store: TX_FLIT (CU_CTRL requests: their index is
+# in the upper half), CTRL (the reset canary) and the staging RAM (a job's
+# instructions), whose upper halves the model drops as the RTL would.  So
+# on this card the driver cannot read live node registers, sees a mesh
+# that never comes out of reset and cannot run jobs, until the model's
+# TX_FLIT honours byte strobes and the driver gets a mailbox dispatch path
+# for a 32-bit control path (branch axil).  A test that fails while the
+# kernel log shows the gap's signature for its card is reported as an
+# expected failure (TAP TODO) naming it; the same test failing without
+# the signature is a failure, and one that passes is a pass, so the suite
+# gains every job as soon as the driver can run it.
+GAP_WHY="kohaku.ko writes 64-bit registers (TX_FLIT, CTRL, STAGE) over the card's 32-bit AXI-Lite path and their upper halves are lost (kohakutpu.md 8.4); waits for TX_FLIT byte strobes in the model and the driver's 32-bit mailbox dispatch (branch axil)"
+# gap_seen BDF: the signature of the gap in the kernel log for BDF, or nothing
+gap_seen() {
+	dmesg | grep "kohaku $1" >/tmp/gap.log
+	_g=
+	grep -q 'answered CU_CTRL txn [0-9]* index [1-9][0-9]* with txn [0-9]* index 0; reply discarded' /tmp/gap.log &&
+		_g="CU_CTRL replies with index 0"
+	grep -q 'did not come out of reset' /tmp/gap.log &&
+		_g="${_g:+$_g, }a mesh that never comes out of reset"
+	echo "$_g"
+}
+# gap_check BDF DESC CMD...: CMD's status; a failure with the gap is a TODO
+gap_check() {
+	_b=$1
+	_d=$2
+	shift 2
+	if "$@"; then
+		ok "$_d"
+		return
+	fi
+	_g=$(gap_seen "$_b")
+	if [ -n "$_g" ]; then
+		todo "$_d" "$GAP_WHY (seen: $_g)"
+	else
+		notok "$_d"
+	fi
+}
+
+# relay LABEL FILE STATUS [BDF]: a test binary's TAP, results prefixed with
+# LABEL; with BDF, its failures are TODO while the gap shows for that card
+relay() {
+	_todo=
+	if [ -n "${4:-}" ] && grep -q '^not ok' "$2"; then
+		_g=$(gap_seen "$4")
+		[ -n "$_g" ] && _todo="$GAP_WHY (seen: $_g)"
+	fi
+	awk -v label="$1" -v todo="$_todo" '
+	/^(not )?ok( |$)/ {
+		r = ($0 ~ /^not /) ? "not ok" : "ok"
+		s = $0
+		sub(/^(not )?ok( [0-9]+)?( -)? ?/, "", s)
+		if (r == "not ok" && todo != "" && s !~ /# *TODO/)
+			s = s " # TODO " todo
+		print "KHVM: " r " - " label ": " s
+		next
+	}
+	/^#/ { print "KHVM: " $0; next }
+	/^1\.\.[0-9]+/ { print "KHVM: # " label ": plan " $0; next }
+	{ print "KHVM: # " label ": " $0 }' "$2"
+	_p=$(grep -cE '^ok( |$)' "$2")
+	_f=$(grep -E '^not ok( |$)' "$2" | grep -vc '# *TODO')
+	_t=$(grep -E '^not ok( |$)' "$2" | grep -c '# *TODO')
+	npass=$((npass + _p))
+	if [ -n "$_todo" ]; then
+		ntodo=$((ntodo + _f + _t))
+	else
+		nfail=$((nfail + _f))
+		ntodo=$((ntodo + _t))
+	fi
+	if [ "$3" -ne 0 ] && [ "$_f" -eq 0 ]; then
+		if [ -n "$_todo" ]; then
+			todo "$1: exited with status $3 without a failing test line" "$_todo"
+		else
+			notok "$1: exited with status $3 without a failing test line"
+		fi
+	elif [ $((_p + _f + _t)) -eq 0 ]; then
+		notok "$1: printed no test results"
+	fi
+}
+
+# run_test LABEL DEVICE BDF BINARY [ARGS]: a runtime test on a card; the
+# gap makes its failures TODO only when BDF is given
+run_test() {
+	_l=$1
+	_dev=$2
+	_bdf=$3
+	shift 3
+	KOHAKU_BACKEND=kernel KOHAKU_DEVICE=$_dev KOHAKU_TEST_MAP=saxpy \
+		KOHAKU_TEST_DMA_MAX=4194304 timeout "$TEST_TIMEOUT" "$@" \
+		>/tmp/test.out 2>&1 </dev/null
+	relay "$_l" /tmp/test.out $? $_bdf
+}
+
+# qmp JSON: one QMP command for the host to send to QEMU (run-vm-pci.sh
+# reads the console); nothing comes back: the guest looks for its effect
+nqmp=0
+qmp() {
+	nqmp=$((nqmp + 1))
+	echo "KHVM-QMP $nqmp $1"
+}
+
+# ---- the functions on the bus, before any driver ----
+
+# cards: the functions 10ee:903f, in bus order
+cards() {
+	for _p in $DEVS/*; do
+		[ "$(cat "$_p/vendor")" = 0x10ee ] && [ "$(cat "$_p/device")" = 0x903f ] &&
+			basename "$_p"
+	done
+}
+CARDS=$(cards)
+for _p in $DEVS/*; do
+	diag "pci $(basename "$_p") $(cat "$_p/vendor"):$(cat "$_p/device") class $(cat "$_p/class")"
+done
+expect "PCI: $NCARDS function(s) 10ee:903f on the bus" "$(echo $CARDS | wc -w)" "$NCARDS"
+CARD0=$(echo $CARDS | cut -d' ' -f1)
+
+# bar_size BDF N: BAR N's size from the resource file (0: none); its flags
+bar_size() {
+	set -- $(sed -n "$(($2 + 1))p" "$DEVS/$1/resource")
+	if [ $(($2)) -eq 0 ]; then echo 0; else echo $(($2 - $1 + 1)); fi
+}
+bar_flags() {
+	sed -n "$(($2 + 1))p" "$DEVS/$1/resource" | awk '{ print $3 }'
+}
+# cfg BDF OFFSET LEN: LEN bytes of config space at OFFSET, little-endian, hex
+cfg() {
+	od -An -tx1 -v -j "$2" -N "$3" "$DEVS/$1/config" | tr -d ' \n' |
+		sed 's/\(..\)/\1 /g' | awk '{ for (i = NF; i > 0; i--) printf "%s", $i; print "" }'
+}
+# msix_cap BDF: the MSI-X capability's offset in config space (hex), or none
+msix_cap() {
+	_o=$((0x$(cfg "$1" 52 1)))
+	_n=0
+	while [ "$_o" -ne 0 ] && [ $_n -lt 48 ]; do
+		if [ "$(cfg "$1" $_o 1)" = 11 ]; then
+			printf '%x\n' "$_o"
+			return
+		fi
+		_o=$((0x$(cfg "$1" $((_o + 1)) 1)))
+		_n=$((_n + 1))
+	done
+}
+for b in $CARDS; do
+	expect "PCI $b: subsystem 10ee:0007" \
+		"$(cat $DEVS/$b/subsystem_vendor):$(cat $DEVS/$b/subsystem_device)" "0x10ee:0x0007"
+	expect "PCI $b: class 0x058000 (memory controller, PG195's default)" \
+		"$(cat $DEVS/$b/class)" 0x058000
+	expect "PCI $b: BAR0 is 16 MiB (the AXI-Lite control space)" "$(bar_size $b 0)" 16777216
+	expect "PCI $b: BAR1 is 64 KiB (the XDMA registers)" "$(bar_size $b 1)" 65536
+	for n in 0 1; do
+		f=$(($(bar_flags $b $n)))
+		check "PCI $b: BAR$n is memory, 32-bit, not prefetchable (flags $(bar_flags $b $n))" \
+			test $((f & 0x200)) -ne 0 -a $((f & 0x2000)) -eq 0 -a $((f & 0x100000)) -eq 0
+	done
+	expect "PCI $b: no BAR2..5" "$(bar_size $b 2)$(bar_size $b 3)$(bar_size $b 4)$(bar_size $b 5)" 0000
+	expect "PCI $b: no INTx pin (MSI-X only)" "$(cfg $b 61 1)" 00
+	c=$(msix_cap $b)
+	if [ -n "$c" ]; then
+		ctl=$((0x$(cfg $b $((0x$c + 2)) 2)))
+		tab=$((0x$(cfg $b $((0x$c + 4)) 4)))
+		pba=$((0x$(cfg $b $((0x$c + 8)) 4)))
+		expect "PCI $b: MSI-X with 4 vectors" $(((ctl & 0x7ff) + 1)) 4
+		expect "PCI $b: MSI-X table in BAR1 at 0x8000 (PG195)" \
+			"$((tab & 7)) $(printf 0x%x $((tab & ~7)))" "1 0x8000"
+		expect "PCI $b: MSI-X PBA in BAR1 at 0x8fe0 (PG195)" \
+			"$((pba & 7)) $(printf 0x%x $((pba & ~7)))" "1 0x8fe0"
+	else
+		notok "PCI $b: an MSI-X capability"
+	fi
+done
+
+# kohaku list with no driver: the function, and what to do
+cli() { # DESC STATUS ARGS...: the CLI exits with STATUS, output in /tmp/cli.out
+	_d=$1
+	_want=$2
+	shift 2
+	KOHAKU_BACKEND=kernel timeout "$TEST_TIMEOUT" /bin/kohaku "$@" \
+		>/tmp/cli.out 2>&1 </dev/null
+	_rc=$?
+	sed 's/^/KHVM: # /' /tmp/cli.out
+	expect "$_d" "$_rc" "$_want"
+}
+cli "kohaku list before kohaku.ko: exit 3 (no usable device)" 3 list
+check "kohaku list: $CARD0 10ee:903f, subsystem 10ee:0007, BAR0 16 MiB, BAR1 64 KiB, no driver" \
+	grep -q "^$CARD0 10ee:903f (subsystem 10ee:0007, rev 00): .*BAR0 16 MiB, BAR1 64 KiB, driver -$" /tmp/cli.out
+check "kohaku list: why: no driver bound, modprobe kohaku" \
+	grep -q "no driver bound: modprobe kohaku" /tmp/cli.out
+
+# ---- kohaku.ko alone, bound over PCI ----
+
+check "modprobe kohaku" modprobe kohaku
+check "kohaku_sim.ko is not loaded (nor in the guest)" \
+	sh -c "[ ! -d /sys/module/kohaku_sim ] && ! find /lib/modules -name 'kohaku_sim*' | grep -q ."
+# the accel node of a bound function, empty when it has none
+accel_of() {
+	for _a in "$DEVS/$1"/accel/accel*; do
+		[ -e "$_a" ] && basename "$_a"
+		return
+	done
+}
+# bound BDF: checks that kohaku.ko holds BDF with everything a card gets
+bound() {
+	_b=$1
+	_w=$2
+	expect "$_w: $_b bound to kohaku" "$(basename "$(readlink $DEVS/$_b/driver)")" kohaku
+	_m=$(dmesg | grep "kohaku $_b" )
+	check "$_w: $_b: XDMA engine found on BAR 1, 1 H2C and 1 C2H channel" \
+		contains "$_m" "XDMA on BAR 1: IP version 6, 1 H2C and 1 C2H channels"
+	_a=$(accel_of "$_b")
+	check "$_w: $_b has an accel node ($_a)" test -n "$_a" -a -c "/dev/accel/$_a"
+}
+n=0
+for b in $CARDS; do
+	bound $b "bind"
+	check "bind: $b: 4 MSI-X vectors in use" \
+		contains "$(dmesg | grep "kohaku $b")" "4 interrupt vectors in use"
+	expect "bind: $b: 4 vectors granted (msi_irqs)" "$(ls $DEVS/$b/msi_irqs 2>/dev/null | wc -l)" 4
+	expect "bind: $b: kohaku/irq_mode" "$(cat $DEVS/$b/kohaku/irq_mode)" irq
+	expect "bind: $b: kohaku/irq_vectors" "$(cat $DEVS/$b/kohaku/irq_vectors)" 4
+	expect "bind: $b: /proc/interrupts has its 4 PCI-MSIX vectors" \
+		"$(grep -c "PCI-MSIX-$b .*kohaku" /proc/interrupts)" 4
+	n=$((n + 1))
+done
+dmesg | grep 'kohaku 0000' | head -n 30 | sed 's/^/KHVM: # dmesg: /'
+
+cli "kohaku list with kohaku.ko: exit 0" 0 list
+cp /tmp/cli.out /tmp/list.out
+for b in $CARDS; do
+	a=$(accel_of $b)
+	check "kohaku list: $b bound to kohaku, /dev/accel/$a" \
+		grep -q "^$b 10ee:903f (subsystem 10ee:0007, rev 00): .*driver kohaku, /dev/accel/$a$" /tmp/cli.out
+	check "kohaku list: /dev/accel/$a is $b" \
+		grep -q "^/dev/accel/$a  *kohaku  *$b  *1 mesh, 2 nodes" /tmp/cli.out
+done
+
+# ---- sysfs: the card's node table ----
+
+NODE_ATTRS="x y type type_name version inst_depth"
+LIVE_ATTRS="inst_space busy retired busy_cycles"
+for b in $CARDS; do
+	K=$DEVS/$b/kohaku
+	expect "sysfs $b: abi_version" "$(cat $K/abi_version)" 0.6
+	expect "sysfs $b: name" "$(cat $K/name)" "$b"
+	expect "sysfs $b: 1 mesh" "$(cat $K/meshes)" 1
+	expect "sysfs $b: 2 nodes (saxpy)" "$(cat $K/nodes)" 2
+	expect "sysfs $b: dma_channels" "$(cat $K/dma_channels)" 2
+	for xy in 1_0 1_2; do
+		d=$K/mesh0/node_$xy
+		expect "sysfs $b: node ($xy): x,y" "$(cat $d/x),$(cat $d/y)" "$(echo $xy | tr _ ,)"
+		expect "sysfs $b: node ($xy): type 0x5358" "$(cat $d/type)" 0x5358
+		expect "sysfs $b: node ($xy): type_name SX" "$(cat $d/type_name)" SX
+		expect "sysfs $b: node ($xy): inst_depth 512" "$(cat $d/inst_depth)" 512
+		expect "sysfs $b: node ($xy): version 1" "$(cat $d/version)" 1
+		for a in $LIVE_ATTRS; do
+			gap_check $b "sysfs $b: node ($xy): $a reads (a live CU_CTRL read)" \
+				sh -c "cat $d/$a >/dev/null"
+		done
+	done
+done
+
+# every file the PCI card shows is documented (Documentation/ABI/testing)
+if ls /abi/sysfs-driver-kohaku* >/dev/null 2>&1; then
+	awk '/^What:/ && $2 ~ /^\/sys\/bus\/pci\// { print $2 }' /abi/sysfs-driver-kohaku* |
+		sort -u >/tmp/abi.pat
+	find $DEVS/$CARD0/kohaku | sed "s|$DEVS/$CARD0|/sys/bus/pci/devices/<bdf>|" |
+		sort -u >/tmp/abi.found
+	awk 'NR == FNR { p = $0; gsub(/\./, "\\.", p); gsub(/<[^>]*>/, "[^/]*", p); re[++n] = "^" p "$"; next }
+	{ for (i = 1; i <= n; i++) if ($0 ~ re[i]) next; print }' \
+		/tmp/abi.pat /tmp/abi.found >/tmp/abi.out
+	sed 's/^/KHVM: # undocumented: /' /tmp/abi.out
+	expect "sysfs ABI: every path under $CARD0/kohaku is a documented PCI What: ($(wc -l </tmp/abi.found) paths)" \
+		"$(wc -l </tmp/abi.out)" 0
+else
+	notok "sysfs ABI: the documents are in the guest (/abi)"
+fi
+
+# ---- data: BO write/read through the card's XDMA engine ----
+
+# irqs_of BDF VECTOR: the interrupts of the function's vector so far
+irqs_of() {
+	grep "PCI-MSIX-$1 *$2-edge" /proc/interrupts |
+		awk '{ s = 0; for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) s += $i; print s }'
+}
+for b in $CARDS; do
+	a=$(accel_of $b)
+	run_test "vm-pci/$MODE/$b/rt_dma" /dev/accel/$a "" /tests/rt_dma
+	check "data $b: kohaku/dma_bytes_to_card > 0 ($(cat $DEVS/$b/kohaku/dma_bytes_to_card))" \
+		test "$(cat $DEVS/$b/kohaku/dma_bytes_to_card)" -gt 0
+	check "data $b: kohaku/dma_bytes_from_card > 0 ($(cat $DEVS/$b/kohaku/dma_bytes_from_card))" \
+		test "$(cat $DEVS/$b/kohaku/dma_bytes_from_card)" -gt 0
+	expect "data $b: kohaku/dma_errors" "$(cat $DEVS/$b/kohaku/dma_errors)" 0
+	check "data $b: H2C completions interrupted (vector 0: $(irqs_of $b 0))" \
+		test "$(irqs_of $b 0)" -gt 0
+	check "data $b: C2H completions interrupted (vector 1: $(irqs_of $b 1))" \
+		test "$(irqs_of $b 1)" -gt 0
+	check "data $b: kohaku/irqs counts them ($(cat $DEVS/$b/kohaku/irqs))" \
+		test "$(cat $DEVS/$b/kohaku/irqs)" -gt 0
+done
+
+# ---- the IOMMU (khvm.pci=iommu) ----
+
+if [ "$MODE" = iommu ]; then
+	check "IOMMU: VT-d is on (/sys/class/iommu/dmar*)" sh -c 'ls -d /sys/class/iommu/dmar* >/dev/null 2>&1'
+	for b in $CARDS; do
+		g=$(readlink $DEVS/$b/iommu_group)
+		t=$(cat $DEVS/$b/iommu_group/type 2>/dev/null)
+		diag "$b: iommu_group $(basename "$g") type $t"
+		check "IOMMU: $b is in an IOMMU group with DMA translation (type $t)" \
+			sh -c "[ -n '$g' ] && case '$t' in DMA|DMA-FQ) true ;; *) false ;; esac"
+		check "kohaku list: $b's link 8.0 GT/s x16 (kohakutpu.md 8.2)" \
+			grep -q "^$b 10ee:903f .*link 8.0 GT/s x16" /tmp/list.out
+	done
+fi
+
+# ---- a fault knob armed through QMP while the guest runs ----
+
+# The host sets the card's QOM property "inject" (qom-set: the model's
+# ksim_inject) when the console asks; vm_pci keeps transferring until one
+# transfer fails, then checks the recovery.  The last card has the knobs.
+KNOB=$(echo $CARDS | awk '{ print $NF }')
+KNOB_ID=card$((NCARDS - 1))
+if [ -x /bin/vm_pci ] && [ -n "$KNOB" ]; then
+	a=$(accel_of $KNOB)
+	for dir in h2c c2h; do
+		e0=$(cat $DEVS/$KNOB/kohaku/dma_errors)
+		qmp "{\"execute\": \"qom-set\", \"arguments\": {\"path\": \"/machine/peripheral/$KNOB_ID\", \"property\": \"inject\", \"value\": \"xdma error=slverr dir=$dir count=1\"}}"
+		timeout "$TEST_TIMEOUT" /bin/vm_pci /dev/accel/$a $dir 60 >/tmp/pci.out 2>&1 </dev/null
+		rc=$?
+		sed 's/^/KHVM: # /' /tmp/pci.out
+		expect "knob $KNOB: qom-set inject 'xdma error=slverr dir=$dir count=1' at run time: one transfer fails with EIO, the next work" \
+			"$rc" 0
+		expect "knob $KNOB: kohaku/dma_errors counted one failed transfer" \
+			"$(cat $DEVS/$KNOB/kohaku/dma_errors)" $((e0 + 1))
+	done
+	dmesg | grep "kohaku $KNOB" | grep -i xdma | tail -n 4 | sed 's/^/KHVM: # dmesg: /'
+else
+	notok "vm_pci and a card for the knob test"
+fi
+
+# ---- jobs (the 32-bit gap) ----
+
+for b in $CARDS; do
+	a=$(accel_of $b)
+	KOHAKU_BACKEND=kernel timeout "$TEST_TIMEOUT" /bin/kohaku --device /dev/accel/$a \
+		run saxpy >/tmp/cli.out 2>&1 </dev/null
+	rc=$?
+	sed 's/^/KHVM: # /' /tmp/cli.out
+	gap_check $b "jobs $b: kohaku run saxpy on its 2 SX units" test $rc -eq 0
+	KOHAKU_BACKEND=kernel timeout "$TEST_TIMEOUT" /bin/kohaku --device /dev/accel/$a \
+		validate >/tmp/cli.out 2>&1 </dev/null
+	rc=$?
+	sed 's/^/KHVM: # /' /tmp/cli.out
+	gap_check $b "jobs $b: kohaku validate: PASS" test $rc -eq 0
+done
+
+# ---- unbind, bind, rebind through sysfs ----
+
+b=$CARD0
+a=$(accel_of $b)
+check "unbind $b (echo $b > $PCI/unbind)" sysfs_write $PCI/unbind "$b"
+check "unbound: $b has no driver" test ! -e $DEVS/$b/driver
+check "unbound: /dev/accel/$a is gone" test ! -e /dev/accel/$a
+check "unbound: no kohaku/ directory" test ! -e $DEVS/$b/kohaku
+expect "unbound: its MSI-X vectors are released" "$(ls $DEVS/$b/msi_irqs 2>/dev/null | wc -l)" 0
+if [ "$NCARDS" -gt 1 ]; then
+	cli "kohaku list ($b unbound, another card bound): exit 0" 0 list
+else
+	cli "kohaku list (unbound): exit 3 (no usable device)" 3 list
+fi
+check "kohaku list: $b with no driver, kohaku.ko loaded" \
+	grep -q "^$b 10ee:903f .*driver -$" /tmp/cli.out
+if [ "$NCARDS" -gt 1 ]; then
+	o=$(echo $CARDS | awk '{ print $2 }')
+	run_test "vm-pci/$MODE/$o/rt_dma(other card, $b unbound)" /dev/accel/$(accel_of $o) "" \
+		/tests/rt_dma -t small_sizes_every_offset
+fi
+check "bind $b (echo $b > $PCI/bind)" sysfs_write $PCI/bind "$b"
+bound $b "rebind"
+expect "rebind: $b: 4 vectors again" "$(cat $DEVS/$b/kohaku/irq_vectors)" 4
+run_test "vm-pci/$MODE/$b/rt_dma(rebound)" /dev/accel/$(accel_of $b) "" \
+	/tests/rt_dma -t small_sizes_every_offset
+
+# ---- rmmod and modprobe ----
+
+check "rmmod kohaku" rmmod kohaku
+for b in $CARDS; do
+	check "rmmod: $b unbound" test ! -e $DEVS/$b/driver
+done
+check "rmmod: no accel node left" sh -c '! ls /dev/accel/accel* >/dev/null 2>&1'
+check "modprobe kohaku again" modprobe kohaku
+for b in $CARDS; do
+	bound $b "modprobe again"
+done
+
+# ---- poll_only=1: no interrupts at all ----
+
+if [ "$MODE" = one ]; then
+	b=$CARD0
+	check "rmmod kohaku for poll_only" rmmod kohaku
+	check "modprobe kohaku poll_only=1" modprobe kohaku poll_only=1
+	bound $b "poll_only=1"
+	expect "poll_only=1: $b: irq_mode" "$(cat $DEVS/$b/kohaku/irq_mode)" poll
+	expect "poll_only=1: $b: irq_vectors" "$(cat $DEVS/$b/kohaku/irq_vectors)" 0
+	expect "poll_only=1: $b: no MSI-X vector allocated" \
+		"$(ls $DEVS/$b/msi_irqs 2>/dev/null | wc -l)" 0
+	run_test "vm-pci/poll_only/$b/rt_dma" /dev/accel/$(accel_of $b) "" /tests/rt_dma
+	expect "poll_only=1: $b: no interrupt taken" "$(cat $DEVS/$b/kohaku/irqs)" 0
+	check "rmmod kohaku after poll_only" rmmod kohaku
+	check "modprobe kohaku (interrupts again)" modprobe kohaku
+	bound $b "interrupts again"
+	expect "interrupts again: $b: irq_mode" "$(cat $DEVS/$b/kohaku/irq_mode)" irq
+fi
+
+# ---- the runtime suite over PCI ----
+
+# tests/selftests/kohaku on the saxpy card, every binary but rt_dma (run
+# above, strictly); failures are TODO only while the card shows the gap
+if [ "$MODE" = one ]; then
+	b=$CARD0
+	a=$(accel_of $b)
+	for t in /tests/*; do
+		[ -x "$t" ] || continue
+		name=$(basename "$t")
+		[ "$name" = rt_dma ] && continue
+		diag "running $name on $b (/dev/accel/$a)"
+		run_test "vm-pci/saxpy/$name" /dev/accel/$a $b "$t"
+	done
+fi
+
+# ---- the end: unload, the kernel log ----
+
+check "rmmod kohaku at the end" rmmod kohaku
+dmesg >/tmp/dmesg.txt
+grep -E 'kohaku|DMAR|iommu' /tmp/dmesg.txt | tail -n 60 | sed 's/^/KHVM: # dmesg: /'
+splat='WARNING:|BUG:|Oops|Call Trace|general protection|KASAN|UBSAN|list_del corruption|refcount_t|hung task|possible circular|possible recursive|inconsistent lock'
+if grep -Eq "$splat" /tmp/dmesg.txt; then
+	grep -E "$splat" /tmp/dmesg.txt | head -n 20 | sed 's/^/KHVM: # splat: /'
+	notok "no kernel warnings or splats in dmesg"
+else
+	ok "no kernel warnings or splats in dmesg"
+fi
+if [ "$MODE" = iommu ]; then
+	check "no DMAR faults in dmesg (every DMA of the cards was mapped)" \
+		sh -c "! grep -Eq 'DMAR: \[DMA (Read|Write)|DRHD: handling fault' /tmp/dmesg.txt"
+fi
+taint=$(cat /proc/sys/kernel/tainted)
+diag "taint $taint"
+expect "kernel taint is at most O+E (4096+8192)" $((taint & ~12288)) 0
+
+echo "KHVM-END pass=$npass fail=$nfail todo=$ntodo uptime=$(cut -d' ' -f1 /proc/uptime)"
+sync
+poweroff -f
