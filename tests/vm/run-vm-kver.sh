@@ -12,9 +12,9 @@
 #  1. the newest Debian release of SERIES under /lib/modules, generic
 #     flavour (6.1.0-N-amd64), with its headers and image;
 #  2. kohaku.ko and kohaku_sim.ko built against it with W=1 in a copy of
-#     the tree, build/kver/<release>/src (the tree's in-place modules stay
-#     built for 6.12; a kernel tree's Kbuild builds external modules in
-#     place): any compiler or modpost warning fails;
+#     the tree, build/kver/<release>/src, from scratch (the tree's in-place
+#     modules stay built for 6.12; a kernel tree's Kbuild builds external
+#     modules in place): any compiler or modpost warning fails;
 #  3. tests/vm/run-vm.sh on that kernel with those modules (KVER,
 #     KOHAKU_VM_KOS, KOHAKU_VM_DIR build/kver/<release>/vm): the whole
 #     guest suite, /dev/dri/renderDN instead of /dev/accel/accelN.
@@ -41,10 +41,11 @@ done | grep -E "^$series\.[0-9]+(-[0-9]+)?(\+deb[0-9]+)?-amd64$" | sort -V | tai
 	fail_early "a $series kernel with its headers under /lib/modules (install linux-headers-amd64 and linux-image-amd64: scripts/install-deps.sh all)"
 work=$top/build/kver/$kver
 
-# the modules, in a copy of the tree: the sources and the makefiles (the
-# copy's make modules_install is run-vm.sh's), not the builds; unchanged
-# files keep their times, so a second run rebuilds only what changed
+# the modules, in a fresh copy of the tree: the sources and the makefiles
+# (the copy's make modules_install is run-vm.sh's), not the builds; built
+# whole every time, so that every file's warnings are seen
 t0=$(now)
+rm -rf "$work/src"
 mkdir -p "$work/src"
 (cd "$top" && tar -cf - --exclude=./build --exclude=./.git --exclude='*.o' \
 	--exclude='*.ko' --exclude='.*.cmd' --exclude='*.mod' --exclude='*.mod.c' \
