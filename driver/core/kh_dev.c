@@ -159,9 +159,10 @@ int kh_device_probe(const struct kh_hw *hw, struct device *dev,
 		kh_err(kd, "cannot start the progress engine (%d)\n", ret);
 		goto fail;
 	}
-	kh_info(kd, "%s: %u mesh(es), %u nodes, ABI %u.%u%s\n", kd->name,
+	kh_info(kd, "%s: %u mesh(es), %u nodes, ABI %u.%u%s%s\n", kd->name,
 		kd->n_meshes, kh_device_node_count(kd), KOHAKU_ABI_MAJOR,
-		KOHAKU_ABI_MINOR, kh_simulated(kd) ? ", simulated card" : "");
+		KOHAKU_ABI_MINOR, kh_simulated(kd) ? ", simulated card" : "",
+		kh_ctrl32(kd) ? ", 32-bit control path" : "");
 	*out = kd;
 	return 0;
 fail:

@@ -24,6 +24,7 @@ u64 kh_ns_word(struct kh_mesh *m, u8 yx, u64 lo)
 {
 	u32 off = KH_ORC_NODE_STATUS(yx), hi, again;
 
+	lockdep_assert_held(&m->lock);
 	if (!kh_ctrl32(m->kd))
 		return lo;
 	for (;;) {

@@ -716,6 +716,12 @@ check "ctrl=64 again" sysfs_write /sys/module/kohaku_sim/parameters/ctrl "64"
 expect "ctrl=32: sx_null_2x2 enumerated, 10 nodes" \
 	"$(cat $S/kohaku_sim.17/kohaku/nodes 2>&1)" 10
 acc=$(accel_of 17)
+check "ctrl=32: kohaku.ko says so at bind" sh -c \
+	"dmesg | grep 'kohaku_sim.17' | grep -q '32-bit control path'"
+if [ -n "$acc" ] && [ -x /bin/kohaku ]; then
+	cli "ctrl=32: kohaku info" --device /dev/accel/$acc info
+	check "ctrl=32: kohaku info shows ctrl32" contains "$(cat /tmp/cli.out)" ctrl32
+fi
 for t in rt_info rt_jobs rt_credit rt_jobdata; do
 	[ -n "$acc" ] && [ -x /tests/$t ] || continue
 	diag "running $t on card 17 (sx_null_2x2, 32-bit control path, /dev/accel/$acc)"
