@@ -181,7 +181,7 @@ run_test() {
 	_bdf=$3
 	shift 3
 	KOHAKU_BACKEND=kernel KOHAKU_DEVICE=$_dev KOHAKU_TEST_MAP=saxpy \
-		KOHAKU_TEST_DMA_MAX=4194304 timeout "$TEST_TIMEOUT" "$@" \
+		KOHAKU_TEST_PCI=1 KOHAKU_TEST_DMA_MAX=4194304 timeout "$TEST_TIMEOUT" "$@" \
 		>/tmp/test.out 2>&1 </dev/null
 	relay "$_l" /tmp/test.out $? $_bdf
 }
