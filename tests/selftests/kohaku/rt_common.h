@@ -51,6 +51,14 @@ unsigned int rt_map_count(const struct rt_map *m, uint16_t cu_type);
 bool rt_ctrl32_env(void);
 
 /*
+ * Whether the driver knows the device under test as simulated
+ * (KOHAKU_CAP_SIMULATED): both backends run the device model, but
+ * KOHAKU_TEST_PCI=1 says it is a card on PCI (QEMU's kohaku-pcie,
+ * tests/vm/run-vm-pci.sh), which the driver takes for a card.
+ */
+bool rt_simulated(void);
+
+/*
  * Open the device under test (a fresh open file each call).  On failure
  * the test fails with the library's message and NULL is returned.
  */
