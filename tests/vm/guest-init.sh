@@ -719,13 +719,13 @@ acc=$(accel_of 17)
 check "ctrl=32: kohaku.ko says so at bind" sh -c \
 	"dmesg | grep 'kohaku_sim.17' | grep -q '32-bit control path'"
 if [ -n "$acc" ] && [ -x /bin/kohaku ]; then
-	cli "ctrl=32: kohaku info" --device /dev/accel/$acc info
+	cli "ctrl=32: kohaku info" --device $NODES/$acc info
 	check "ctrl=32: kohaku info shows ctrl32" contains "$(cat /tmp/cli.out)" ctrl32
 fi
 for t in rt_info rt_jobs rt_credit rt_jobdata; do
 	[ -n "$acc" ] && [ -x /tests/$t ] || continue
-	diag "running $t on card 17 (sx_null_2x2, 32-bit control path, /dev/accel/$acc)"
-	KOHAKU_BACKEND=kernel KOHAKU_DEVICE=/dev/accel/$acc \
+	diag "running $t on card 17 (sx_null_2x2, 32-bit control path, $NODES/$acc)"
+	KOHAKU_BACKEND=kernel KOHAKU_DEVICE=$NODES/$acc \
 		KOHAKU_TEST_MAP=sx_null_2x2 timeout "$TEST_TIMEOUT" /tests/$t \
 		>/tmp/test.out 2>&1 </dev/null
 	relay "vm/ctrl32/sx_null_2x2/$t" /tmp/test.out $?

@@ -51,6 +51,9 @@ mkdir -p "$work/src"
 	--exclude='*.ko' --exclude='.*.cmd' --exclude='*.mod' --exclude='*.mod.c' \
 	--exclude=Module.symvers --exclude=modules.order .) |
 	(cd "$work/src" && tar -xf -) || fail_early "copy the tree to $work/src"
+# its makes are its own: a jobserver inherited from `make -j2 test` would
+# only print "jobserver unavailable", which the W=1 check counts as a warning
+unset MAKEFLAGS MFLAGS MAKELEVEL
 if ! make -C "$work/src" --no-print-directory KVER="$kver" W=1 modules \
 	>"$work/modules.log" 2>&1; then
 	sed 's/^/# /' "$work/modules.log" | tail -n 40
