@@ -301,6 +301,10 @@ for b in $CARDS; do
 		"$(grep -c "PCI-MSIX-$b .*kohaku" /proc/interrupts)" 4
 	n=$((n + 1))
 done
+# BARs mapped: pcim_iomap_region() claims each as "kohaku"
+grep -B1 ': kohaku$' /proc/iomem | sed 's/^/KHVM: # iomem: /'
+expect "bind: BAR0 and BAR1 of each card claimed by kohaku (/proc/iomem)" \
+	"$(grep -c ': kohaku$' /proc/iomem)" $((2 * NCARDS))
 dmesg | grep 'kohaku 0000' | head -n 30 | sed 's/^/KHVM: # dmesg: /'
 
 cli "kohaku list with kohaku.ko: exit 0" 0 list
