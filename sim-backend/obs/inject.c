@@ -44,6 +44,7 @@ static const char *const ksim_op_name[] = { "any", "read", "write" };
 static const char *const ksim_xerr_name[KSIM_XE_KINDS] = {
 	[KSIM_XE_MAGIC] = "magic", [KSIM_XE_FETCH] = "fetch",
 	[KSIM_XE_HOST] = "host", [KSIM_XE_SLVERR] = "slverr",
+	[KSIM_XE_STRAY] = "stray",
 };
 static const char *const ksim_xdir_name[] = { NULL, "h2c", "c2h", "any" };
 
@@ -339,7 +340,7 @@ static int ksim_inject_add(struct ksim_injector *inj,
 		case O_ERROR:
 			opt = ksim_word_pick(&val, ksim_xerr_name, KSIM_XE_KINDS);
 			if (opt < 0)
-				isnt = "magic, fetch, host or slverr";
+				isnt = "magic, fetch, host, slverr or stray";
 			kk.xerr = (u8)opt;
 			break;
 		case O_DIR:
@@ -822,7 +823,8 @@ static int ksim_inject_xdma(struct ksim_observer *ob, unsigned int c2h,
 	struct ksim_knob *k;
 
 	for (k = inj->xdma; k; k = k->next_here) {
-		unsigned int ev = k->xerr == KSIM_XE_SLVERR ? KSIM_XE_HOST :
+		unsigned int ev = k->xerr == KSIM_XE_SLVERR ||
+				  k->xerr == KSIM_XE_STRAY ? KSIM_XE_HOST :
 				  k->xerr;
 
 		if (ev != event || !(k->xdir & (1u << c2h)))

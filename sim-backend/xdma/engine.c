@@ -317,6 +317,9 @@ static unsigned int ksim_xdma_move(struct ksim_xdma_chan *ch, u64 host,
 		return KSIM_XM_HOST;
 	if (e == KSIM_XE_SLVERR)
 		return KSIM_XM_SLVERR;
+	/* a knob: the data goes to an address the driver never mapped */
+	if (e == KSIM_XE_STRAY)
+		host = KSIM_XDMA_STRAY_BUS;
 	/* chunks end at card addresses KSIM_XDMA_CHUNK aligned: whole words */
 	for (o = 0; o < len; o += n) {
 		n = KSIM_XDMA_CHUNK - ((card + o) & (KSIM_XDMA_CHUNK - 1));

@@ -89,12 +89,21 @@ enum ksim_xdma_wedge {
 	KSIM_XW_HANG,		/* the card side never answered */
 };
 
+/*
+ * Where a stray transfer (inject xdma error=stray) goes instead of the
+ * descriptor's host address: bus address 0, which no DMA mapping ever
+ * gives a driver behind an IOMMU (Linux's iommu-dma starts its IOVA space
+ * at page 1), so the IOMMU stops it; a host without one decides alone.
+ */
+#define KSIM_XDMA_STRAY_BUS	0ULL
+
 /* the knobs' errors (the knob: xdma watch ops' knob(), inject xdma error=...) */
 enum ksim_xdma_err {
 	KSIM_XE_MAGIC,		/* the next descriptor fetched has a bad magic */
 	KSIM_XE_FETCH,		/* the next descriptor fetch fails in host memory */
 	KSIM_XE_HOST,		/* the next data transfer fails in host memory */
 	KSIM_XE_SLVERR,		/* ... gets SLVERR on the card side: wedges */
+	KSIM_XE_STRAY,		/* ... goes to host address KSIM_XDMA_STRAY_BUS */
 	KSIM_XE_KINDS
 };
 

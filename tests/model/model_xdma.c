@@ -936,7 +936,7 @@ static int knob(struct ksim_card *c, const char *spec)
 	return e;
 }
 
-TEST_F(model, knob_magic_fetch_and_host_errors)
+TEST_F(model, knob_magic_fetch_host_and_stray_errors)
 {
 	struct ksim_card *c = xcard(NULL);
 	u8 *buf = halloc(4096, 64);
@@ -968,7 +968,24 @@ TEST_F(model, knob_magic_fetch_and_host_errors)
 	CHECK_EQ(one(c, C2H, CARD(0), bus(buf), 64),
 		 KH_XDMA_WRITE_ERR(KH_XDMA_ERR_UR));
 	CHECK_EQ(one(c, C2H, CARD(0), bus(buf), 64), DONE);
+	/*
+	 * stray: the data goes to bus address 0 instead, which this host
+	 * refuses as an IOMMU would: C2H write error, H2C read error; the
+	 * buffer the descriptor named is untouched
+	 */
+	memset(buf, 0x5a, 64);
+	REQUIRE(!knob(c, "xdma error=stray dir=c2h count=1"));
+	CHECK_EQ(one(c, C2H, CARD(0), bus(buf), 64),
+		 KH_XDMA_WRITE_ERR(KH_XDMA_ERR_UR));
+	CHECK_EQ(buf[0], 0x5a);
+	CHECK_EQ(buf[63], 0x5a);
+	REQUIRE(!knob(c, "xdma error=stray dir=h2c count=1"));
+	CHECK_EQ(one(c, H2C, bus(buf), CARD(0), 64),
+		 KH_XDMA_READ_ERR(KH_XDMA_ERR_UR));
+	CHECK_EQ(one(c, C2H, CARD(0), bus(buf), 64), DONE);
 	ksim_dump_knobs(c, text, sizeof(text));
+	CHECK(strstr(text, "4 xdma mesh=0 error=stray dir=c2h after=0 passed=0 hits=1 left=0\n"));
+	CHECK(strstr(text, "5 xdma mesh=0 error=stray dir=h2c after=0 passed=0 hits=1 left=0\n"));
 	CHECK(strstr(text, "1 xdma mesh=0 error=magic dir=any after=2 passed=2 hits=1 left=0\n"));
 	CHECK(strstr(text, "2 xdma mesh=0 error=fetch dir=c2h after=0 passed=0 hits=1 left=0\n"));
 	CHECK(strstr(text, "3 xdma mesh=0 error=host dir=any after=0 passed=0 hits=2 left=0\n"));
