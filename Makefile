@@ -235,6 +235,7 @@ test-debug: deps-debug
 	$(MAKE) userspace
 	$(MAKE) firmware
 	$(MAKE) BUILD=build/static STATIC=1 userspace
+	$(MAKE) qemu
 	scripts/test-debug.sh
 
 clean:

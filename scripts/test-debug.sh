@@ -11,8 +11,11 @@
 #     and the tree's own in-place modules stay Debian's);
 #  3. tests/vm/run-vm.sh on it with KOHAKU_VM_DEBUG=1: the whole VM suite,
 #     then tests/vm/guest-debug.sh (kmemleak after unload, allocation
-#     failures aimed at the modules, the log's reports).
-# Prints one TAP stream; exits nonzero on any failure.
+#     failures aimed at the modules, the log's reports);
+#  4. tests/vm/run-vm-pci.sh on it the same way: kohaku.ko bound over PCI
+#     to QEMU's kohaku-pcie cards (make qemu), one on pc and two behind
+#     VT-d on q35, with the checkers on and kmemleak after the unload.
+# Prints one TAP stream per suite; exits nonzero on any failure.
 #
 # Needs the static userspace build (make BUILD=build/static STATIC=1
 # userspace) and the firmware, as make test-debug builds them.
@@ -67,5 +70,18 @@ KOHAKU_VM_KERNEL=$KERNEL KOHAKU_VM_MODDIR=$MODROOT KOHAKU_VM_KOS=$work/src \
 	KOHAKU_STATIC=${KOHAKU_STATIC:-$top/build/static} \
 	"$top/tests/vm/run-vm.sh"
 rc=$?
+t2=$(now)
+echo "# the VM suite on the debug kernel: $((t2 - t1)) s"
+# the PCI suite: the same kernel and modules, the cards QEMU's
+KOHAKU_VM_KERNEL=$KERNEL KOHAKU_VM_MODDIR=$MODROOT KOHAKU_VM_KOS=$work/src \
+	KOHAKU_VM_DEBUG=1 KOHAKU_VM_PCI_DIR=${KOHAKU_DEBUG_VM_PCI_DIR:-$work/vm-pci} \
+	KOHAKU_VM_MEM=${KOHAKU_VM_MEM:-2048} \
+	KOHAKU_VM_TIMEOUT=${KOHAKU_VM_TIMEOUT:-10800} \
+	KOHAKU_VM_TEST_TIMEOUT=${KOHAKU_VM_TEST_TIMEOUT:-1200} \
+	KOHAKU_VM_ACCEL=${KOHAKU_VM_ACCEL:-tcg} \
+	KOHAKU_STATIC=${KOHAKU_STATIC:-$top/build/static} \
+	"$top/tests/vm/run-vm-pci.sh"
+rc_pci=$?
+echo "# the PCI suite on the debug kernel: $(($(now) - t2)) s"
 echo "# make test-debug: $(($(now) - t0)) s in all"
-exit $rc
+[ $rc -eq 0 ] && [ $rc_pci -eq 0 ]

@@ -23,7 +23,8 @@
 #   4. runtime tests under valgrind           build/tests/selftests/kohaku/*
 #   5. runtime tests in a QEMU VM on kohaku.ko + kohaku_sim.ko, on Debian's
 #      6.12 kernel, then on its default 6.1 (tests/vm/run-vm-kver.sh: the
-#      modules built for it with W=1 first; render nodes, no DRM accel)
+#      modules built for it with W=1 first; render nodes, no DRM accel;
+#      then the PCI suite of 5b on 6.1 too)
 #   5b. kohaku.ko alone over PCI, on QEMU's kohaku-pcie cards (qemu/,
 #      make qemu): tests/vm/run-vm-pci.sh
 #   6. the fuzz targets (image parser, descriptions, fault knobs), a fixed
@@ -188,12 +189,13 @@ out="$log/vm.tap"
 tests/vm/run-vm.sh >"$out" 2>&1
 record vm/kohaku.ko+kohaku_sim.ko "$out" $?
 
-# the same suite on Debian 12's default kernel line, 6.1, which has no DRM
+# the same suites on Debian 12's default kernel line, 6.1, which has no DRM
 # accel (the card's node is a render node): the modules built against it
-# with W=1 in a copy of the tree first (tests/vm/run-vm-kver.sh)
+# with W=1 in a copy of the tree first, then the VM suite and the PCI suite
+# (tests/vm/run-vm-kver.sh)
 out="$log/vm-6.1.tap"
 tests/vm/run-vm-kver.sh 6.1 >"$out" 2>&1
-record vm-6.1/kohaku.ko+kohaku_sim.ko "$out" $?
+record vm-6.1/kohaku.ko+kohaku_sim.ko,kohaku.ko-over-PCI "$out" $?
 
 # kohaku.ko alone, bound over PCI to QEMU's kohaku-pcie cards: one card on
 # pc, two behind PCIe root ports on q35 with the VT-d IOMMU; the QEMU built

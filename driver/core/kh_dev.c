@@ -174,6 +174,8 @@ void kh_device_unplug(struct kh_device *kd)
 {
 	WRITE_ONCE(kd->unplugged, true);
 	wake_up_all(&kd->waitq);
+	/* a transfer waiting for its interrupt stops now, not at its tick */
+	wake_up_all(&kd->xdma.wq);
 	kh_engine_kick(kd);
 }
 

@@ -328,6 +328,7 @@ static int kh_xdma_wait(struct kh_device *kd, struct kh_xdma_chan *ch,
 
 			wait_event_interruptible_timeout(kd->xdma.wq,
 							 READ_ONCE(ch->irqs) != seen ||
+							 READ_ONCE(kd->unplugged) ||
 							 (READ_ONCE(*wb) & KH_XDMA_WB_ERROR) ||
 							 KH_XDMA_WB_COUNT(READ_ONCE(*wb)) >= n,
 							 kh_timeout(1000000));
@@ -411,7 +412,8 @@ int kh_xdma_run(struct kh_device *kd, struct kh_xdma_chan *ch,
 		ch->errors++;
 		kh_err(kd, "XDMA %s transfer of %llu bytes in %u descriptors failed: %s (status 0x%08x, %u done)\n",
 		       ch->name, bytes, n, ret == -ETIMEDOUT ?
-		       "no completion within its deadline" :
+		       "no completion within its deadline" : ret == -ENODEV ?
+		       "the device is going away" :
 		       kh_xdma_why(status, ch->to_card), status, done);
 		ret = ret == -ENODEV ? ret : -EIO;
 		trace_kohaku_dma(kd->dev, ch->to_card, bytes, n, ret);

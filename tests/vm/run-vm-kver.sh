@@ -17,11 +17,15 @@
 #     modules in place): any compiler or modpost warning fails;
 #  3. tests/vm/run-vm.sh on that kernel with those modules (KVER,
 #     KOHAKU_VM_KOS, KOHAKU_VM_DIR build/kver/<release>/vm): the whole
-#     guest suite, /dev/dri/renderDN instead of /dev/accel/accelN.
+#     guest suite, /dev/dri/renderDN instead of /dev/accel/accelN;
+#  4. tests/vm/run-vm-pci.sh the same way (KOHAKU_VM_PCI_DIR
+#     build/kver/<release>/vm-pci): kohaku.ko bound over PCI to QEMU's
+#     kohaku-pcie cards on the kernel Debian 12 users run.
 # Prints one TAP stream; exits nonzero on any failure.  Needs what
-# run-vm.sh needs (make BUILD=build/static STATIC=1 userspace, make
-# firmware) and linux-headers-amd64 and linux-image-amd64
-# (scripts/install-deps.sh all).  The environment is run-vm.sh's.
+# run-vm.sh and run-vm-pci.sh need (make BUILD=build/static STATIC=1
+# userspace, make firmware, make qemu) and linux-headers-amd64 and
+# linux-image-amd64 (scripts/install-deps.sh all).  The environment is
+# theirs.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 series=${1:-6.1}
@@ -71,6 +75,9 @@ fi
 KVER=$kver KOHAKU_VM_KOS=$work/src KOHAKU_VM_DIR=${KOHAKU_KVER_VM_DIR:-$work/vm} \
 	"$top/tests/vm/run-vm.sh" >"$work/vm.tap" 2>&1
 rc=$?
+KVER=$kver KOHAKU_VM_KOS=$work/src KOHAKU_VM_PCI_DIR=${KOHAKU_KVER_VM_PCI_DIR:-$work/vm-pci} \
+	"$top/tests/vm/run-vm-pci.sh" >>"$work/vm.tap" 2>&1
+rc_pci=$?
 echo "$ok1"
 [ -n "$warn" ] && echo "$warn"
 awk '
@@ -85,4 +92,4 @@ awk '
 END { print "1.." n + 1 }
 ' "$work/vm.tap"
 case $ok1 in not*) exit 1 ;; esac
-exit $rc
+[ $rc -eq 0 ] && [ $rc_pci -eq 0 ]

@@ -30,7 +30,11 @@
 # (make BUILD=build/static STATIC=1 userspace).
 #
 # Environment (all optional): KVER, KERNEL, KOHAKU_MODDIR, KOHAKU_STATIC,
-# KOHAKU_VM_ACCEL, KOHAKU_VM_TEST_TIMEOUT as for run-vm.sh;
+# KOHAKU_VM_ACCEL, KOHAKU_VM_TEST_TIMEOUT, and for another kernel
+# KOHAKU_VM_KERNEL, KOHAKU_VM_MODDIR, KOHAKU_VM_KOS, KOHAKU_VM_DEBUG (a
+# debug kernel's checks: tests/vm/guest-debug.sh), KOHAKU_VM_MEM (MiB,
+# 1024; 2048 with KOHAKU_VM_DEBUG) as for run-vm.sh (scripts/test-debug.sh
+# sets them);
 # KOHAKU_QEMU (the QEMU binary; else scripts/build-qemu.sh path),
 # KOHAKU_VM_PCI_DIR (work directory, build/vm-pci), KOHAKU_VM_TIMEOUT
 # (seconds per boot, 1200), KOHAKU_VM_PCI_MAP (the shell's card, saxpy).
@@ -41,9 +45,17 @@ if [ -z "${KVER:-}" ]; then
 		[ -d "$d" ] && basename "$d"
 	done | sort -V | tail -n 1)
 fi
-KERNEL=${KERNEL:-/boot/vmlinuz-$KVER}
-MODDIR=${KOHAKU_MODDIR:-$top}
-KMODS=/lib/modules/$KVER
+KERNEL=${KOHAKU_VM_KERNEL:-${KERNEL:-/boot/vmlinuz-$KVER}}
+MODDIR=${KOHAKU_VM_KOS:-${KOHAKU_MODDIR:-$top}}
+# the kernel's modules: installed (/lib/modules) or under an
+# INSTALL_MOD_PATH (a debug kernel's, scripts/debug-kernel.sh)
+KMODROOT=${KOHAKU_VM_MODDIR:-}
+KMODS=$KMODROOT/lib/modules/$KVER
+DEBUG=${KOHAKU_VM_DEBUG:-0}
+if [ "$DEBUG" = 1 ]; then MEM=${KOHAKU_VM_MEM:-2048}; else MEM=${KOHAKU_VM_MEM:-1024}; fi
+kmodprobe() {
+	if [ -n "$KMODROOT" ]; then modprobe -d "$KMODROOT" "$@"; else modprobe "$@"; fi
+}
 STATIC=${KOHAKU_STATIC:-$top/build/static}
 WORK=${KOHAKU_VM_PCI_DIR:-$top/build/vm-pci}
 ACCEL=${KOHAKU_VM_ACCEL:-tcg}
@@ -214,18 +226,22 @@ device_checks() {
 
 CC=${CC:-gcc}
 mkdir -p "$WORK/bin"
-# shellcheck disable=SC2046,SC2086
-if "$CC" -static -std=gnu11 -O2 -Wall -Wextra -Werror -Wno-unused-parameter \
-	-I"$top/uapi" -I"$top/libruntime" \
-	$(pkg-config --cflags libdrm 2>/dev/null || echo -I/usr/include/libdrm) \
-	-o "$WORK/bin/vm_pci" "$top/tests/vm/vm_pci.c" "$STATIC/libkohaku.a" \
-	$(pkg-config --libs libdrm 2>/dev/null || echo -ldrm) -lz -lpthread -lm \
-	>"$WORK/vm_pci.build.log" 2>&1; then
-	ok "build tests/vm/vm_pci.c (static)"
-else
-	notok "build tests/vm/vm_pci.c (static)"
-	sed 's/^/# /' "$WORK/vm_pci.build.log"
-fi
+# vm_pci (a fault knob armed at run time) and vm_load (processes loading a
+# card that goes away under them), static
+for t in vm_pci vm_load; do
+	# shellcheck disable=SC2046,SC2086
+	if "$CC" -static -std=gnu11 -O2 -Wall -Wextra -Werror -Wno-unused-parameter \
+		-I"$top/uapi" -I"$top/libruntime" \
+		$(pkg-config --cflags libdrm 2>/dev/null || echo -I/usr/include/libdrm) \
+		-o "$WORK/bin/$t" "$top/tests/vm/$t.c" "$STATIC/libkohaku.a" \
+		$(pkg-config --libs libdrm 2>/dev/null || echo -ldrm) -lz -lpthread -lm \
+		>"$WORK/$t.build.log" 2>&1; then
+		ok "build tests/vm/$t.c (static)"
+	else
+		notok "build tests/vm/$t.c (static)"
+		sed 's/^/# /' "$WORK/$t.build.log"
+	fi
+done
 
 t0=$(now)
 root=$WORK/root
@@ -242,9 +258,10 @@ done
 # is the PCI function
 deps_ok=1
 for dep in $(modinfo -F depends "$MODDIR/kohaku.ko" | tr ',' '\n' | sort -u); do
-	for f in $(modprobe -S "$KVER" --show-depends "$dep" 2>/dev/null |
+	for f in $(kmodprobe -S "$KVER" --show-depends "$dep" 2>/dev/null |
 		awk '$1 == "insmod" { print $2 }'); do
 		g=${f%.xz}
+		g=${g#"$KMODROOT"}
 		mkdir -p "$root$(dirname "$g")"
 		case $f in
 		*.xz) xz -dc "$f" >"$root$g" || deps_ok=0 ;;
@@ -265,10 +282,19 @@ for t in "$STATIC"/tests/selftests/kohaku/*; do
 	[ -f "$t" ] && [ -x "$t" ] && cp "$t" "$root/tests/"
 done
 cp "$STATIC/kohaku" "$root/bin/kohaku"
-[ -x "$WORK/bin/vm_pci" ] && cp "$WORK/bin/vm_pci" "$root/bin/vm_pci"
+for t in vm_pci vm_load; do
+	[ -x "$WORK/bin/$t" ] && cp "$WORK/bin/$t" "$root/bin/$t"
+done
 cp "$top"/Documentation/ABI/testing/sysfs-driver-kohaku* "$root/abi/"
 cp "$top/tests/vm/guest-pci.sh" "$root/init"
 chmod 755 "$root/init"
+# a debug kernel's checks (the checkers there, kmemleak after the unload)
+DEBUG_APPEND=
+if [ "$DEBUG" = 1 ]; then
+	cp "$top/tests/vm/guest-debug.sh" "$root/guest-debug.sh"
+	# no5lvl: run-vm.sh says why
+	DEBUG_APPEND="khvm.debug no5lvl log_buf_len=16M"
+fi
 initrd=$WORK/initrd.cpio.gz
 (cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) >"$initrd"
 if [ $deps_ok -eq 1 ] && [ -s "$initrd" ]; then
@@ -288,7 +314,7 @@ esac
 if [ $SHELL_MODE -eq 1 ]; then
 	echo "# QEMU $QEMU, one kohaku-pcie card (${KOHAKU_VM_PCI_MAP:-saxpy})"
 	# shellcheck disable=SC2086
-	exec "$QEMU" $accel_args -smp 2 -m 1024 -nographic -no-reboot -nodefaults \
+	exec "$QEMU" $accel_args -smp 2 -m $MEM -nographic -no-reboot -nodefaults \
 		-serial mon:stdio -kernel "$KERNEL" -initrd "$initrd" \
 		-device kohaku-pcie,id=card0,desc="${KOHAKU_VM_PCI_MAP:-saxpy}" \
 		-append "console=ttyS0 quiet panic=-1 khvm.pci=shell"
@@ -309,10 +335,10 @@ boot() {
 	: >"$serial"
 	tb=$(now)
 	# shellcheck disable=SC2086
-	timeout "$VM_TIMEOUT" "$QEMU" $accel_args -smp 2 -m 1024 -display none \
+	timeout "$VM_TIMEOUT" "$QEMU" $accel_args -smp 2 -m $MEM -display none \
 		-nodefaults -no-reboot -no-shutdown -serial file:"$serial" \
 		-qmp stdio -kernel "$KERNEL" -initrd "$initrd" "$@" \
-		-append "console=ttyS0 quiet panic=-1 khvm.pci=$mode khvm.test_timeout=$TEST_TIMEOUT ${APPEND:-}" \
+		-append "console=ttyS0 quiet panic=-1 khvm.pci=$mode khvm.test_timeout=$TEST_TIMEOUT ${APPEND:-} $DEBUG_APPEND" \
 		<"$qin" >"$qout" 2>"$WORK/qemu-$mode.err" &
 	qpid=$!
 	exec 7>"$qin"
@@ -328,7 +354,8 @@ boot() {
 				sent=$i
 			fi
 		done <"$WORK/qmp-req"
-		# the guest is off (-no-shutdown keeps QEMU): its cards' counters
+		# the guest is off (-no-shutdown keeps QEMU): its cards'
+		# counters (a card the guest had QEMU device_del is gone)
 		if [ $final -eq 0 ] && grep -q '"event": "SHUTDOWN"' "$qout"; then
 			c=0
 			while [ $c -lt "$ncards" ]; do
@@ -391,19 +418,31 @@ boot() {
 	else
 		ok "$mode: no panic or oops on the console"
 	fi
+	# the cards the guest had QEMU device_del: gone from QEMU at the end
+	# (qom-get: DeviceNotFound), the others there
+	gone=$(grep -o '"device_del", "arguments": {"id": "card[0-9]*"' "$WORK/qmp-req" |
+		sed 's/.*"card\([0-9]*\)"/\1/')
+	live=$((ncards - $(echo $gone | wc -w)))
+	for c in $gone; do
+		if grep -q "^{\"error\": {\"class\": \"DeviceNotFound\", \"desc\": \"Device '/machine/peripheral/card$c' not found\"" "$qout"; then
+			ok "$mode: device_del card$c: QEMU removed the card (qom-get: DeviceNotFound)"
+		else
+			notok "$mode: device_del card$c: the card is still in QEMU at the end ($qout)"
+		fi
+	done
 	# the QMP requests the guest made were answered, none refused
-	nerr=$(grep -c '^{"error"' "$qout")
+	nerr=$(grep '^{"error"' "$qout" | grep -vc 'DeviceNotFound')
 	nret=$(grep -c '^{"return"' "$qout")
-	if [ "$nerr" -eq 0 ] && [ "$nret" -ge $((1 + sent + ncards)) ]; then
-		ok "$mode: QMP: $sent guest request(s) and $ncards qom-get stats answered, none refused"
+	if [ "$nerr" -eq 0 ] && [ "$nret" -ge $((1 + sent + live)) ]; then
+		ok "$mode: QMP: $sent guest request(s) and $live qom-get stats answered, none refused"
 	else
-		notok "$mode: QMP: $sent request(s) + $ncards stats: $nret answers, $nerr errors ($qout)"
+		notok "$mode: QMP: $sent request(s) + $live stats: $nret answers, $nerr errors ($qout)"
 		grep '^{"error"' "$qout" | head -n 5 | sed 's/^/#   /'
 	fi
 	# the first line of each: the glue's counters
 	st=$(tr -d '\r' <"$qout" | grep '"return": "qemu cycles=' | sed 's/^{"return": "//; s/\\n.*//')
 	printf '%s\n' "$st" | sed 's/^/# stats: /'
-	if [ "$(echo "$st" | grep -c 'reentries=0 ')" -eq "$ncards" ] &&
+	if [ "$(echo "$st" | grep -c 'reentries=0 ')" -eq "$live" ] &&
 		! echo "$st" | grep -q ' msis=0 '; then
 		ok "$mode: every card sent MSI-X messages, none of its DMA re-entered it (qom-get stats)"
 	else

@@ -14,10 +14,17 @@
  *	reclaimed once its jobs were done, nobody else's result was wrong.
  *	Prints one line per process and a summary; exits 0 when all is well.
  *
- *   vm_load DEVICE PROCS 0
- *	PROCS processes run jobs until the device goes away (an unbind or
- *	the card's module unloaded under them): each must then see ENODEV
- *	(or EIO for its job in flight), close cleanly and exit 0.
+ *   vm_load [-d MIB] [-r FILE] DEVICE PROCS 0
+ *	PROCS processes run jobs until the device goes away (an unbind, a
+ *	hot removal, or the card's module unloaded under them): each must
+ *	then see ENODEV (or EIO for its job in flight), close cleanly and
+ *	exit 0.  With -d, one more process keeps a transfer of MIB MiB in
+ *	flight: it writes a buffer object of that size and reads it back,
+ *	comparing every byte, until a transfer fails the same way; it says
+ *	how long the failing one had been under way.  With -r, FILE is
+ *	created once every process has finished one job (or transfer) and
+ *	is in its next: the moment for the caller to take the device away;
+ *	it holds a line "PID worker" or "PID mover" for each process.
  */
 #include <errno.h>
 #include <signal.h>
@@ -36,6 +43,26 @@
 #define MAX_SX		16
 
 static const char *path;
+/* the write end of the pipe on which each process says it is under way */
+static int ready_wr = -1;
+
+/*
+ * A process has finished its first round and is in its next ('r'), or
+ * ends ('x': whether it got under way or not, so that the parent never
+ * waits for one that cannot say 'r' any more).
+ */
+static void say(char c)
+{
+	if (ready_wr >= 0 && write(ready_wr, &c, 1) != 1)
+		perror("vm_load: ready pipe");
+}
+
+static void under_way(bool *said)
+{
+	if (!*said)
+		say('r');
+	*said = true;
+}
 
 static double now_s(void)
 {
@@ -94,6 +121,8 @@ static int worker(unsigned int id, unsigned long jobs)
 	uint32_t hx, hy;
 	kohaku_device *dev = open_dev();
 	double t0 = now_s();
+	const char *op = "";
+	bool said = false;
 	int r = 0;
 
 	if (!dev)
@@ -112,6 +141,9 @@ static int worker(unsigned int id, unsigned long jobs)
 			x[i] = 0x3f800000u + ((id * 7919u + j * 31u + i) & 0xffff) * 64;
 			y[i] = 0x40000000u + ((id * 104729u + j * 17u + i) & 0xffff) * 32;
 		}
+		if (j)
+			under_way(&said);
+		op = "BO write: ";
 		r = kohaku_bo_write(dev, hx, 0, x, sizeof(x));
 		if (!r)
 			r = kohaku_bo_write(dev, hy, 0, y, sizeof(y));
@@ -122,14 +154,20 @@ static int worker(unsigned int id, unsigned long jobs)
 		p.insts = in;
 		p.n_insts = N_ELEM / 64;
 		p.txn = j;
-		if (!r)
+		if (!r) {
+			op = "SUBMIT: ";
 			r = kohaku_submit(dev, &p, 1, 0, &job);
-		if (!r)
+		}
+		if (!r) {
+			op = "WAIT (the job in flight): ";
 			r = kohaku_wait(dev, job, 30000, &st);
+		}
 		if (!r && st.status != KOHAKU_JOB_DONE)
 			r = -EPROTO;
-		if (!r)
+		if (!r) {
+			op = "BO read: ";
 			r = kohaku_bo_read(dev, hy, 0, out, sizeof(out));
+		}
 		if (r)
 			break;
 		for (i = 0; i < N_ELEM; i++)
@@ -138,8 +176,8 @@ static int worker(unsigned int id, unsigned long jobs)
 				bad++;
 		done++;
 	}
-	printf("vm_load %u: %lu jobs in %.1f s, %lu wrong elements%s%s\n", id,
-	       done, now_s() - t0, bad, r ? ", then: " : "",
+	printf("vm_load %u: %lu jobs in %.1f s, %lu wrong elements%s%s%s\n", id,
+	       done, now_s() - t0, bad, r ? ", then " : "", r ? op : "",
 	       r ? kohaku_last_error(dev) : "");
 	if (!jobs) {	/* until the device went: it must say so, nothing else */
 		kohaku_close(dev);
@@ -149,6 +187,53 @@ static int worker(unsigned int id, unsigned long jobs)
 	kohaku_bo_free(dev, hy);
 	kohaku_close(dev);
 	return bad || r ? 1 : 0;
+}
+
+/*
+ * -d: a buffer object of mib MiB written whole and read back whole, every
+ * byte compared, until a transfer fails because the device went.
+ */
+static int mover(unsigned int mib)
+{
+	size_t size = (size_t)mib << 20, i;
+	unsigned char *w = malloc(size), *r = malloc(size);
+	kohaku_device *dev = open_dev();
+	unsigned long rounds = 0, bad = 0;
+	const char *op = "BO_CREATE";
+	double t0 = now_s(), ts = t0;
+	bool said = false;
+	uint64_t addr;
+	uint32_t h;
+	int ret;
+
+	if (!dev || !w || !r)
+		return 1;
+	ret = kohaku_bo_create(dev, 0, size, &h, &addr);
+	while (!ret) {
+		if (rounds)
+			under_way(&said);
+		for (i = 0; i < size; i += 4096)
+			w[i] = (unsigned char)(rounds * 13 + i / 4096);
+		op = "BO_WRITE";
+		ts = now_s();
+		ret = kohaku_bo_write(dev, h, 0, w, size);
+		if (ret)
+			break;
+		op = "BO_READ";
+		ts = now_s();
+		ret = kohaku_bo_read(dev, h, 0, r, size);
+		if (ret)
+			break;
+		bad += memcmp(w, r, size) != 0;
+		rounds++;
+	}
+	printf("vm_load dma: %lu rounds of %u MiB each way in %.1f s, %lu differed; then %s of %u MiB, under way for %.0f ms, failed: %d (%s)\n",
+	       rounds, mib, now_s() - t0, bad, op, mib, (now_s() - ts) * 1000,
+	       ret, kohaku_last_error(dev));
+	kohaku_close(dev);
+	free(w);
+	free(r);
+	return bad || !rounds || !gone(ret) ? 1 : 0;
 }
 
 /* long jobs and buffers on the card, until killed */
@@ -187,6 +272,26 @@ static int victim(int ready_fd)
 	}
 }
 
+/* -r: the file, written whole under another name first: "PID worker|mover" */
+static void say_ready(const char *file, const pid_t *pid, unsigned int procs,
+		      unsigned int dma_mib)
+{
+	char tmp[4096];
+	unsigned int i;
+	FILE *f;
+
+	snprintf(tmp, sizeof(tmp), "%s.tmp", file);
+	f = fopen(tmp, "w");
+	if (!f) {
+		perror(tmp);
+		return;
+	}
+	for (i = 0; i < procs + !!dma_mib; i++)
+		fprintf(f, "%d %s\n", (int)pid[i], i < procs ? "worker" : "mover");
+	if (fclose(f) || rename(tmp, file))
+		perror(file);
+}
+
 static uint64_t mem_free(void)
 {
 	struct drm_kohaku_get_info in;
@@ -202,23 +307,41 @@ static uint64_t mem_free(void)
 
 int main(int argc, char **argv)
 {
-	unsigned int procs, i, failed = 0;
+	unsigned int procs, i, failed = 0, dma_mib = 0, n_ready;
+	const char *ready_file = NULL;
 	unsigned long jobs;
-	pid_t pid[64], vpid = -1;
-	int pfd[2], st;
+	pid_t pid[65], vpid = -1;
+	int pfd[2], rfd[2] = { -1, -1 }, st, opt;
 	uint64_t free0, free1 = 0;
 	double t0, dt;
 	char c;
 
-	if (argc != 4) {
-		fprintf(stderr, "usage: vm_load DEVICE PROCS JOBS (JOBS 0: until the device goes)\n");
+	while ((opt = getopt(argc, argv, "d:r:")) != -1) {
+		switch (opt) {
+		case 'd':
+			dma_mib = strtoul(optarg, NULL, 0);
+			break;
+		case 'r':
+			ready_file = optarg;
+			break;
+		default:
+			return 2;
+		}
+	}
+	if (argc - optind != 3) {
+		fprintf(stderr, "usage: vm_load [-d MIB] [-r FILE] DEVICE PROCS JOBS (JOBS 0: until the device goes)\n");
 		return 2;
 	}
-	path = argv[1];
-	procs = strtoul(argv[2], NULL, 0);
-	jobs = strtoul(argv[3], NULL, 0);
-	if (!procs || procs > 64)
+	path = argv[optind];
+	procs = strtoul(argv[optind + 1], NULL, 0);
+	jobs = strtoul(argv[optind + 2], NULL, 0);
+	if (!procs || procs > 64 || ((dma_mib || ready_file) && jobs)) {
+		fprintf(stderr, "vm_load: PROCS is 1..64; -d and -r want JOBS 0\n");
 		return 2;
+	}
+	if (ready_file && pipe(rfd))
+		return 1;
+	ready_wr = rfd[1];
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	free0 = jobs ? mem_free() : 0;
 	if (jobs) {
@@ -237,10 +360,27 @@ int main(int argc, char **argv)
 		}
 	}
 	t0 = now_s();
-	for (i = 0; i < procs; i++) {
+	for (i = 0; i < procs + !!dma_mib; i++) {
 		pid[i] = fork();
-		if (pid[i] == 0)
-			_exit(worker(i, jobs));
+		if (pid[i] == 0) {
+			int ret = i < procs ? worker(i, jobs) : mover(dma_mib);
+
+			say('x');
+			_exit(ret);
+		}
+	}
+	if (ready_file) {
+		/* every process under way: the caller may take the device */
+		close(rfd[1]);
+		for (n_ready = 0; n_ready < procs + !!dma_mib &&
+		     read(rfd[0], &c, 1) == 1 && c == 'r'; n_ready++)
+			;
+		if (n_ready == procs + !!dma_mib)
+			say_ready(ready_file, pid, procs, dma_mib);
+		else
+			printf("vm_load: only %u of %u processes got under way\n",
+			       n_ready, procs + !!dma_mib);
+		close(rfd[0]);
 	}
 	if (vpid > 0) {
 		usleep(200000);
@@ -248,7 +388,7 @@ int main(int argc, char **argv)
 		waitpid(vpid, &st, 0);
 		printf("vm_load: the victim was killed in the middle of its job\n");
 	}
-	for (i = 0; i < procs; i++) {
+	for (i = 0; i < procs + !!dma_mib; i++) {
 		waitpid(pid[i], &st, 0);
 		if (!WIFEXITED(st) || WEXITSTATUS(st))
 			failed++;
@@ -269,8 +409,8 @@ int main(int argc, char **argv)
 		printf("vm_load: %u processes x %lu jobs in %.1f s: %.0f jobs/s, %u failed\n",
 		       procs, jobs, dt, procs * jobs / dt, failed);
 	} else {
-		printf("vm_load: %u processes until the device went, %.1f s: %u failed\n",
-		       procs, dt, failed);
+		printf("vm_load: %u processes%s until the device went, %.1f s: %u failed\n",
+		       procs, dma_mib ? " and a mover" : "", dt, failed);
 	}
 	return failed ? 1 : 0;
 }
