@@ -3,9 +3,11 @@
 # QEMU's kohaku-pcie cards (qemu/, docs/spec/qemu-device.md).
 # tests/vm/run-vm-pci.sh packs it into the initramfs with busybox, the
 # modules (kohaku_sim.ko is not in the guest) and the static test binaries,
-# and boots it twice: khvm.pci=one (one card on the pc machine) and
-# khvm.pci=iommu (two cards behind PCIe root ports on q35, DMA through the
-# VT-d IOMMU).
+# and boots it twice: khvm.pci=one (one saxpy card on the pc machine) and
+# khvm.pci=iommu (four cards behind PCIe root ports on q35, DMA through
+# the VT-d IOMMU: two saxpy, one pool with POOL firmware from
+# /lib/firmware, one dxa_2x1 with the DXA unit).  khvm.maps names each
+# card's description, in bus order.
 #
 # Results are console lines "KHVM: ok - ...", "KHVM: not ok - ..." (and
 # "... # TODO why" should a test binary mark one so); the host numbers them
@@ -72,10 +74,14 @@ TEST_TIMEOUT=${TEST_TIMEOUT:-300}
 export KOHAKU_TEST_TIMEOUT_SCALE=10
 PCI=/sys/bus/pci/drivers/kohaku
 DEVS=/sys/bus/pci/devices
+MAPS=$(sed -n 's/.*khvm.maps=\([a-z0-9_,]*\).*/\1/p' /proc/cmdline | tr , ' ')
 case $MODE in
-iommu) NCARDS=2 ;;
-*) MODE=one NCARDS=1 ;;
+iommu) ;;
+*) MODE=one ;;
 esac
+MAPS=${MAPS:-saxpy}
+NCARDS=$(echo $MAPS | wc -w)
+FWP=/lib/firmware/kohaku/pool.fw
 diag "mode $MODE: $NCARDS kohaku-pcie card(s); $(uname -r)"
 
 # ctrl32_of ACCEL: y when the driver drives that card's control space in
@@ -121,12 +127,14 @@ relay() {
 	fi
 }
 
-# run_test LABEL DEVICE BINARY [ARGS]: a runtime test on a card
+# run_test LABEL DEVICE BINARY [ARGS]: a runtime test on a card whose map
+# is $RT_MAP (saxpy when empty)
 run_test() {
 	_l=$1
 	_dev=$2
 	shift 2
-	KOHAKU_BACKEND=kernel KOHAKU_DEVICE=$_dev KOHAKU_TEST_MAP=saxpy \
+	KOHAKU_BACKEND=kernel KOHAKU_DEVICE=$_dev KOHAKU_TEST_MAP=${RT_MAP:-saxpy} \
+		KOHAKU_TEST_FW=$FWP \
 		KOHAKU_TEST_PCI=1 KOHAKU_TEST_DMA_MAX=4194304 timeout "$TEST_TIMEOUT" "$@" \
 		>/tmp/test.out 2>&1 </dev/null
 	relay "$_l" /tmp/test.out $?
@@ -190,6 +198,35 @@ for _p in $DEVS/*; do
 done
 expect "PCI: $NCARDS function(s) 10ee:903f on the bus" "$(echo $CARDS | wc -w)" "$NCARDS"
 CARD0=$(echo $CARDS | cut -d' ' -f1)
+# map_of BDF: the card's description (khvm.maps, in bus order)
+map_of() {
+	_i=1
+	for _c in $CARDS; do
+		[ "$_c" = "$1" ] && echo $MAPS | cut -d' ' -f$_i && return
+		_i=$((_i + 1))
+	done
+}
+# the card of a map (the first), and QEMU's id of a card (cardN, bus order)
+card_of() {
+	for _c in $CARDS; do
+		[ "$(map_of $_c)" = "$1" ] && echo $_c && return
+	done
+}
+id_of() {
+	_i=0
+	for _c in $CARDS; do
+		[ "$_c" = "$1" ] && echo card$_i && return
+		_i=$((_i + 1))
+	done
+}
+# the saxpy cards: the node table checks, the knobs, unbind, hot removal
+SAXPY=
+for _c in $CARDS; do
+	[ "$(map_of $_c)" = saxpy ] && SAXPY="$SAXPY $_c"
+done
+for _c in $CARDS; do
+	diag "card $_c: $(id_of $_c), map $(map_of $_c)"
+done
 
 # bar_size BDF N: BAR N's size from the resource file (0: none); its flags
 bar_size() {
@@ -279,8 +316,7 @@ check "kohaku_sim.ko is not loaded (nor in the guest)" \
 # the node of a bound function (accelN or renderDN), empty when it has none
 accel_of() {
 	for _a in "$DEVS/$1"/accel/accel* "$DEVS/$1"/drm/renderD*; do
-		[ -e "$_a" ] && basename "$_a"
-		return
+		[ -e "$_a" ] && basename "$_a" && return
 	done
 }
 # bound BDF: checks that kohaku.ko holds BDF with everything a card gets
@@ -302,8 +338,11 @@ for b in $CARDS; do
 	expect "bind: $b: 4 vectors granted (msi_irqs)" "$(ls $DEVS/$b/msi_irqs 2>/dev/null | wc -l)" 4
 	expect "bind: $b: kohaku/irq_mode" "$(cat $DEVS/$b/kohaku/irq_mode)" irq
 	expect "bind: $b: kohaku/irq_vectors" "$(cat $DEVS/$b/kohaku/irq_vectors)" 4
-	expect "bind: $b: /proc/interrupts has its 4 PCI-MSIX vectors" \
-		"$(grep -c "PCI-MSIX-$b .*kohaku" /proc/interrupts)" 4
+	n=0
+	for i in $(ls $DEVS/$b/msi_irqs); do
+		grep -q "^ *$i:.* kohaku" /proc/interrupts && n=$((n + 1))
+	done
+	expect "bind: $b: /proc/interrupts has its 4 MSI-X vectors, kohaku's" "$n" 4
 	n=$((n + 1))
 done
 # BARs mapped: pcim_iomap_region() claims each as "kohaku"
@@ -322,20 +361,33 @@ for b in $CARDS; do
 	check "kohaku list: $b bound to kohaku, $NODES/$a" \
 		grep -q "^$b 10ee:903f (subsystem 10ee:0007, rev 00): .*driver kohaku, $NODES/$a$" /tmp/cli.out
 	check "kohaku list: $NODES/$a is $b" \
-		grep -q "^$NODES/$a  *kohaku  *$b  *1 mesh, 2 nodes" /tmp/cli.out
+		grep -q "^$NODES/$a  *kohaku  *$b  *1 mesh, $(cat $DEVS/$b/kohaku/nodes) nodes" /tmp/cli.out
 done
 
 # ---- sysfs: the card's node table ----
 
 NODE_ATTRS="x y type type_name version inst_depth"
 LIVE_ATTRS="inst_space busy retired busy_cycles"
+# node_types BDF: the type names of the card's nodes, sorted, counted
+node_types() {
+	cat $DEVS/$1/kohaku/mesh0/node_*/type_name | sort | uniq -c | tr -s ' \n' ' '
+}
 for b in $CARDS; do
 	K=$DEVS/$b/kohaku
 	expect "sysfs $b: abi_version" "$(cat $K/abi_version)" 0.6
 	expect "sysfs $b: name" "$(cat $K/name)" "$b"
 	expect "sysfs $b: 1 mesh" "$(cat $K/meshes)" 1
-	expect "sysfs $b: 2 nodes (saxpy)" "$(cat $K/nodes)" 2
 	expect "sysfs $b: dma_channels" "$(cat $K/dma_channels)" 2
+	case $(map_of $b) in
+	saxpy) want=" 2 SX " ;;
+	pool) want=" 1 3 GP 2 SX " ;;	# the null unit's name is empty
+	dxa_2x1) want=" 1 1 DX 4 SC 1 SX " ;;
+	*) want=? ;;
+	esac
+	expect "sysfs $b: the nodes of $(map_of $b)" "$(node_types $b)" "$want"
+	expect "sysfs $b: nodes counts them" "$(cat $K/nodes)" \
+		"$(ls -d $K/mesh0/node_* | wc -l)"
+	[ "$(map_of $b)" = saxpy ] || continue
 	for xy in 1_0 1_2; do
 		d=$K/mesh0/node_$xy
 		expect "sysfs $b: node ($xy): x,y" "$(cat $d/x),$(cat $d/y)" "$(echo $xy | tr _ ,)"
@@ -368,14 +420,19 @@ fi
 
 # ---- data: BO write/read through the card's XDMA engine ----
 
-# irqs_of BDF VECTOR: the interrupts of the function's vector so far
+# irqs_of BDF VECTOR: the interrupts of the function's vector so far (its
+# Linux IRQs, msi_irqs, are numbered in vector order; /proc/interrupts
+# names them PCI-MSIX-<bdf> N since 6.2, PCI-MSI <hwirq> before)
 irqs_of() {
-	grep "PCI-MSIX-$1 *$2-edge" /proc/interrupts |
+	_irq=$(ls $DEVS/$1/msi_irqs | sort -n | sed -n "$(($2 + 1))p")
+	grep "^ *$_irq:" /proc/interrupts |
 		awk '{ s = 0; for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) s += $i; print s }'
 }
 for b in $CARDS; do
 	a=$(accel_of $b)
+	RT_MAP=$(map_of $b)
 	run_test "vm-pci/$MODE/$b/rt_dma" $NODES/$a /tests/rt_dma
+	RT_MAP=
 	check "data $b: kohaku/dma_bytes_to_card > 0 ($(cat $DEVS/$b/kohaku/dma_bytes_to_card))" \
 		test "$(cat $DEVS/$b/kohaku/dma_bytes_to_card)" -gt 0
 	check "data $b: kohaku/dma_bytes_from_card > 0 ($(cat $DEVS/$b/kohaku/dma_bytes_from_card))" \
@@ -408,9 +465,10 @@ fi
 
 # The host sets the card's QOM property "inject" (qom-set: the model's
 # ksim_inject) when the console asks; vm_pci keeps transferring until one
-# transfer fails, then checks the recovery.  The last card has the knobs.
-KNOB=$(echo $CARDS | awk '{ print $NF }')
-KNOB_ID=card$((NCARDS - 1))
+# transfer fails, then checks the recovery.  The last saxpy card has the
+# knobs.
+KNOB=$(echo $SAXPY | awk '{ print $NF }')
+KNOB_ID=$(id_of $KNOB)
 if [ -x /bin/vm_pci ] && [ -n "$KNOB" ]; then
 	a=$(accel_of $KNOB)
 	for dir in h2c c2h; do
@@ -465,7 +523,7 @@ for b in $CARDS; do
 		run saxpy >/tmp/cli.out 2>&1 </dev/null
 	rc=$?
 	sed 's/^/KHVM: # /' /tmp/cli.out
-	check "jobs $b: kohaku run saxpy on its 2 SX units" test $rc -eq 0
+	check "jobs $b: kohaku run saxpy on its SX units" test $rc -eq 0
 	KOHAKU_BACKEND=kernel timeout "$TEST_TIMEOUT" /bin/kohaku --device $NODES/$a \
 		validate >/tmp/cli.out 2>&1 </dev/null
 	rc=$?
@@ -521,7 +579,7 @@ fi
 check "kohaku list: $b with no driver, kohaku.ko loaded" \
 	grep -q "^$b 10ee:903f .*driver -$" /tmp/cli.out
 if [ "$NCARDS" -gt 1 ]; then
-	o=$(echo $CARDS | awk '{ print $2 }')
+	o=$(echo $SAXPY | awk '{ print $2 }')
 	run_test "vm-pci/$MODE/$o/rt_dma(other card, $b unbound)" $NODES/$(accel_of $o) \
 		/tests/rt_dma -t small_sizes_every_offset
 fi
@@ -567,6 +625,55 @@ if [ "$MODE" = one ]; then
 	expect "interrupts again: $b: irq_mode" "$(cat $DEVS/$b/kohaku/irq_mode)" irq
 fi
 
+# ---- POOL firmware from /lib/firmware, and DXA, over PCI ----
+
+# The pool card: request_firmware at bind booted every POOL unit from the
+# guest's /lib/firmware/kohaku/pool.fw through the card's XDMA engine and
+# its 32-bit control path; a POOL kernel runs; the runtime suite on it
+# (KOHAKU_TEST_MAP=pool).  The dxa_2x1 card: the DXA unit copies.
+b=$(card_of pool)
+if [ -n "$b" ]; then
+	a=$(accel_of $b)
+	K=$DEVS/$b/kohaku
+	check "pool $b: the firmware image is in /lib/firmware" test -s $FWP
+	n=0
+	while [ $n -lt 600 ]; do
+		case $(cat $K/firmware 2>/dev/null) in running*|failed*|absent*|none*) break ;; esac
+		sleep 0.1
+		n=$((n + 1))
+	done
+	expect "pool $b: request_firmware at bind booted it" "$(cat $K/firmware)" \
+		"running: kohaku/pool.fw"
+	expect "pool $b: every POOL unit's fw_state is running" \
+		"$(cat $K/mesh0/node_*/fw_state | sort | uniq -c | tr -s ' \n' ' ')" " 3 running "
+	KOHAKU_BACKEND=kernel timeout "$TEST_TIMEOUT" /bin/kohaku --device $NODES/$a \
+		run crc32 >/tmp/cli.out 2>&1 </dev/null
+	rc=$?
+	sed 's/^/KHVM: # /' /tmp/cli.out
+	check "pool $b: kohaku run crc32 (a POOL kernel) agrees with the host" \
+		test $rc -eq 0 -a -n "$(grep 'crc32: PASS' /tmp/cli.out)"
+	for t in /tests/*; do
+		[ -x "$t" ] || continue
+		name=$(basename "$t")
+		[ "$name" = rt_dma ] && continue
+		diag "running $name on $b (pool, $NODES/$a)"
+		RT_MAP=pool
+		run_test "vm-pci/pool/$name" $NODES/$a "$t"
+		RT_MAP=
+	done
+fi
+b=$(card_of dxa_2x1)
+if [ -n "$b" ]; then
+	a=$(accel_of $b)
+	KOHAKU_BACKEND=kernel timeout "$TEST_TIMEOUT" /bin/kohaku --device $NODES/$a \
+		run dxa-copy >/tmp/cli.out 2>&1 </dev/null
+	rc=$?
+	sed 's/^/KHVM: # /' /tmp/cli.out
+	check "dxa $b: kohaku run dxa-copy agrees with the host" \
+		test $rc -eq 0 -a -n "$(grep 'dxa-copy: PASS' /tmp/cli.out)"
+	run_test "vm-pci/dxa_2x1/rt_dxa" $NODES/$a /tests/rt_dxa
+fi
+
 # ---- the runtime suite over PCI ----
 
 # tests/selftests/kohaku on the saxpy card, every binary but rt_dma (run
@@ -593,8 +700,8 @@ fi
 # card keeps working.  (A function that vanishes with no notice at all, a
 # link down, is not something QEMU's device_del can do.)
 if [ "$MODE" = iommu ]; then
-	b=$(echo $CARDS | awk '{ print $NF }')
-	o=$(echo $CARDS | awk '{ print $1 }')
+	b=$KNOB
+	o=$CARD0
 	a=$(accel_of $b)
 	if load_start $NODES/$a 8; then
 		ok "hot removal: 8 processes running jobs on $b"
@@ -602,7 +709,7 @@ if [ "$MODE" = iommu ]; then
 		notok "hot removal: 8 processes running jobs on $b got under way"
 	fi
 	sleep 2	# all of them at full speed
-	qmp "{\"execute\": \"device_del\", \"arguments\": {\"id\": \"card$((NCARDS - 1))\"}}"
+	qmp "{\"execute\": \"device_del\", \"arguments\": {\"id\": \"$(id_of $b)\"}}"
 	load_end
 	expect "hot removal: each of the 8 saw its card go (ENODEV or EIO) and exited cleanly" $? 0
 	n=0

@@ -37,7 +37,9 @@
 # sets them);
 # KOHAKU_QEMU (the QEMU binary; else scripts/build-qemu.sh path),
 # KOHAKU_VM_PCI_DIR (work directory, build/vm-pci), KOHAKU_VM_TIMEOUT
-# (seconds per boot, 1200), KOHAKU_VM_PCI_MAP (the shell's card, saxpy).
+# (seconds per boot, 1200), KOHAKU_VM_PCI_MAP (the shell's card, saxpy),
+# KOHAKU_FW_IMAGE (the POOL firmware in the guest's /lib/firmware,
+# build/firmware/pool.fw).
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 if [ -z "${KVER:-}" ]; then
@@ -57,6 +59,7 @@ kmodprobe() {
 	if [ -n "$KMODROOT" ]; then modprobe -d "$KMODROOT" "$@"; else modprobe "$@"; fi
 }
 STATIC=${KOHAKU_STATIC:-$top/build/static}
+FW_IMAGE=${KOHAKU_FW_IMAGE:-$top/build/firmware/pool.fw}
 WORK=${KOHAKU_VM_PCI_DIR:-$top/build/vm-pci}
 ACCEL=${KOHAKU_VM_ACCEL:-tcg}
 VM_TIMEOUT=${KOHAKU_VM_TIMEOUT:-1200}
@@ -90,6 +93,7 @@ missing=
 	missing="$missing $KMODS (install linux-image-6.12-amd64)"
 [ -r "$KERNEL" ] || missing="$missing $KERNEL"
 [ -x "$BUSYBOX" ] || missing="$missing $BUSYBOX (busybox-static)"
+[ -s "$FW_IMAGE" ] || missing="$missing $FW_IMAGE (make firmware)"
 [ -f "$MODDIR/kohaku.ko" ] || missing="$missing $MODDIR/kohaku.ko (make modules)"
 [ -x "$STATIC/kohaku" ] && [ -f "$STATIC/libkohaku.a" ] ||
 	missing="$missing $STATIC/kohaku (make BUILD=build/static STATIC=1 userspace)"
@@ -282,6 +286,9 @@ for t in "$STATIC"/tests/selftests/kohaku/*; do
 	[ -f "$t" ] && [ -x "$t" ] && cp "$t" "$root/tests/"
 done
 cp "$STATIC/kohaku" "$root/bin/kohaku"
+# the POOL firmware, where request_firmware("kohaku/pool.fw") finds it
+mkdir -p "$root/lib/firmware/kohaku"
+cp "$FW_IMAGE" "$root/lib/firmware/kohaku/pool.fw" || deps_ok=0
 for t in vm_pci vm_load; do
 	[ -x "$WORK/bin/$t" ] && cp "$WORK/bin/$t" "$root/bin/$t"
 done
@@ -460,13 +467,18 @@ boot() {
 }
 
 # one card on the pc machine (i440FX: conventional PCI)
-APPEND=
+APPEND="khvm.maps=saxpy"
 boot one 1 -device kohaku-pcie,id=card0,desc=saxpy
-# two cards behind PCIe root ports on q35, DMA through VT-d
-APPEND="intel_iommu=on iommu=nopt"
-boot iommu 2 -M q35 -device intel-iommu \
+# four cards behind PCIe root ports on q35, DMA through VT-d: two saxpy
+# (the knobs, unbind, hot removal), POOL firmware, DXA
+APPEND="intel_iommu=on iommu=nopt khvm.maps=saxpy,saxpy,pool,dxa_2x1"
+boot iommu 4 -M q35 -device intel-iommu \
 	-device pcie-root-port,id=rp0,chassis=1,slot=1 \
 	-device pcie-root-port,id=rp1,chassis=2,slot=2 \
+	-device pcie-root-port,id=rp2,chassis=3,slot=3 \
+	-device pcie-root-port,id=rp3,chassis=4,slot=4 \
 	-device kohaku-pcie,id=card0,bus=rp0,desc=saxpy \
-	-device kohaku-pcie,id=card1,bus=rp1,desc=saxpy
+	-device kohaku-pcie,id=card1,bus=rp1,desc=saxpy \
+	-device kohaku-pcie,id=card2,bus=rp2,desc=pool \
+	-device kohaku-pcie,id=card3,bus=rp3,desc=dxa_2x1
 finish
