@@ -339,8 +339,8 @@ for b in $CARDS; do
 	expect "bind: $b: kohaku/irq_mode" "$(cat $DEVS/$b/kohaku/irq_mode)" irq
 	expect "bind: $b: kohaku/irq_vectors" "$(cat $DEVS/$b/kohaku/irq_vectors)" 4
 	n=0
-	for i in $(ls $DEVS/$b/msi_irqs); do
-		grep -q "^ *$i:.* kohaku" /proc/interrupts && n=$((n + 1))
+	for i in "$DEVS/$b"/msi_irqs/*; do
+		grep -q "^ *${i##*/}:.* kohaku" /proc/interrupts && n=$((n + 1))
 	done
 	expect "bind: $b: /proc/interrupts has its 4 MSI-X vectors, kohaku's" "$n" 4
 	n=$((n + 1))
@@ -366,7 +366,6 @@ done
 
 # ---- sysfs: the card's node table ----
 
-NODE_ATTRS="x y type type_name version inst_depth"
 LIVE_ATTRS="inst_space busy retired busy_cycles"
 # node_types BDF: the type names of the card's nodes, sorted, counted
 node_types() {
@@ -382,7 +381,7 @@ for b in $CARDS; do
 	saxpy) want=" 2 SX " ;;
 	pool) want=" 1 3 GP 2 SX " ;;	# the null unit's name is empty
 	dxa_2x1) want=" 1 1 DX 4 SC 1 SX " ;;
-	*) want=? ;;
+	*) want=unknown ;;
 	esac
 	expect "sysfs $b: the nodes of $(map_of $b)" "$(node_types $b)" "$want"
 	expect "sysfs $b: nodes counts them" "$(cat $K/nodes)" \
