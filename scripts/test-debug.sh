@@ -17,6 +17,9 @@
 #     VT-d on q35, with the checkers on and kmemleak after the unload.
 # Prints one TAP stream per suite; exits nonzero on any failure.
 #
+#   scripts/test-debug.sh [all|vm|pci]   both suites (make test-debug), or
+#                                        only the kohaku_sim.ko or the PCI one
+#
 # Needs the static userspace build (make BUILD=build/static STATIC=1
 # userspace) and the firmware, as make test-debug builds them.
 # Environment: KOHAKU_DEBUG_KERNEL_CACHE, JOBS (scripts/debug-kernel.sh);
@@ -24,6 +27,14 @@
 # (2048); KOHAKU_DEBUG_VM_DIR (build/debug/vm).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
+what=${1:-all}
+case $what in
+all | vm | pci) ;;
+*)
+	echo "usage: scripts/test-debug.sh [all|vm|pci]" >&2
+	exit 2
+	;;
+esac
 work=$top/build/debug
 now() { date +%s; }
 
@@ -60,28 +71,42 @@ grep -E 'warning:|error:' "$work/modules.log" | sed 's/^/# modules: /'
 echo "# modules built against $KVER in $work/src ($(($(now) - t1)) s)"
 
 export KDIR KVER
-KOHAKU_VM_KERNEL=$KERNEL KOHAKU_VM_MODDIR=$MODROOT KOHAKU_VM_KOS=$work/src \
-	KOHAKU_VM_DEBUG=1 KOHAKU_VM_DIR=${KOHAKU_DEBUG_VM_DIR:-$work/vm} \
-	KOHAKU_VM_MEM=${KOHAKU_VM_MEM:-2048} \
-	KOHAKU_VM_FUZZ_SEQS=${KOHAKU_VM_FUZZ_SEQS:-5000} \
-	KOHAKU_VM_TIMEOUT=${KOHAKU_VM_TIMEOUT:-10800} \
-	KOHAKU_VM_TEST_TIMEOUT=${KOHAKU_VM_TEST_TIMEOUT:-1200} \
-	KOHAKU_VM_ACCEL=${KOHAKU_VM_ACCEL:-auto} \
-	KOHAKU_STATIC=${KOHAKU_STATIC:-$top/build/static} \
-	"$top/tests/vm/run-vm.sh"
-rc=$?
-t2=$(now)
-echo "# the VM suite on the debug kernel: $((t2 - t1)) s"
+# the kohaku_sim.ko suite, then guest-debug.sh's sweeps
+run_vm() {
+	KOHAKU_VM_KERNEL=$KERNEL KOHAKU_VM_MODDIR=$MODROOT KOHAKU_VM_KOS=$work/src \
+		KOHAKU_VM_DEBUG=1 KOHAKU_VM_DIR=${KOHAKU_DEBUG_VM_DIR:-$work/vm} \
+		KOHAKU_VM_MEM=${KOHAKU_VM_MEM:-2048} \
+		KOHAKU_VM_FUZZ_SEQS=${KOHAKU_VM_FUZZ_SEQS:-5000} \
+		KOHAKU_VM_TIMEOUT=${KOHAKU_VM_TIMEOUT:-10800} \
+		KOHAKU_VM_TEST_TIMEOUT=${KOHAKU_VM_TEST_TIMEOUT:-1200} \
+		KOHAKU_VM_ACCEL=${KOHAKU_VM_ACCEL:-auto} \
+		KOHAKU_STATIC=${KOHAKU_STATIC:-$top/build/static} \
+		"$top/tests/vm/run-vm.sh"
+}
 # the PCI suite: the same kernel and modules, the cards QEMU's
-KOHAKU_VM_KERNEL=$KERNEL KOHAKU_VM_MODDIR=$MODROOT KOHAKU_VM_KOS=$work/src \
-	KOHAKU_VM_DEBUG=1 KOHAKU_VM_PCI_DIR=${KOHAKU_DEBUG_VM_PCI_DIR:-$work/vm-pci} \
-	KOHAKU_VM_MEM=${KOHAKU_VM_MEM:-2048} \
-	KOHAKU_VM_TIMEOUT=${KOHAKU_VM_TIMEOUT:-10800} \
-	KOHAKU_VM_TEST_TIMEOUT=${KOHAKU_VM_TEST_TIMEOUT:-1200} \
-	KOHAKU_VM_ACCEL=${KOHAKU_VM_ACCEL:-tcg} \
-	KOHAKU_STATIC=${KOHAKU_STATIC:-$top/build/static} \
-	"$top/tests/vm/run-vm-pci.sh"
-rc_pci=$?
-echo "# the PCI suite on the debug kernel: $(($(now) - t2)) s"
+run_pci() {
+	KOHAKU_VM_KERNEL=$KERNEL KOHAKU_VM_MODDIR=$MODROOT KOHAKU_VM_KOS=$work/src \
+		KOHAKU_VM_DEBUG=1 KOHAKU_VM_PCI_DIR=${KOHAKU_DEBUG_VM_PCI_DIR:-$work/vm-pci} \
+		KOHAKU_VM_MEM=${KOHAKU_VM_MEM:-2048} \
+		KOHAKU_VM_TIMEOUT=${KOHAKU_VM_TIMEOUT:-10800} \
+		KOHAKU_VM_TEST_TIMEOUT=${KOHAKU_VM_TEST_TIMEOUT:-1200} \
+		KOHAKU_VM_ACCEL=${KOHAKU_VM_ACCEL:-tcg} \
+		KOHAKU_STATIC=${KOHAKU_STATIC:-$top/build/static} \
+		"$top/tests/vm/run-vm-pci.sh"
+}
+rc=0
+rc_pci=0
+t2=$(now)
+if [ "$what" != pci ]; then
+	run_vm
+	rc=$?
+	echo "# the VM suite on the debug kernel: $(($(now) - t2)) s"
+fi
+t3=$(now)
+if [ "$what" != vm ]; then
+	run_pci
+	rc_pci=$?
+	echo "# the PCI suite on the debug kernel: $(($(now) - t3)) s"
+fi
 echo "# make test-debug: $(($(now) - t0)) s in all"
 [ $rc -eq 0 ] && [ $rc_pci -eq 0 ]

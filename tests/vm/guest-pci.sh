@@ -468,19 +468,24 @@ fi
 # knobs.
 KNOB=$(echo $SAXPY | awk '{ print $NF }')
 KNOB_ID=$(id_of $KNOB)
+# knob_once ERROR DIR: the knob "xdma error=ERROR dir=DIR count=1" set over
+# QMP on the knob card; vm_pci meets it (one transfer fails with EIO, the
+# next work), and dma_errors counts it
+knob_once() {
+	_e0=$(cat $DEVS/$KNOB/kohaku/dma_errors)
+	qmp "{\"execute\": \"qom-set\", \"arguments\": {\"path\": \"/machine/peripheral/$KNOB_ID\", \"property\": \"inject\", \"value\": \"xdma error=$1 dir=$2 count=1\"}}"
+	timeout "$TEST_TIMEOUT" /bin/vm_pci $NODES/"$(accel_of $KNOB)" "$2" 60 \
+		>/tmp/pci.out 2>&1 </dev/null
+	_rc=$?
+	sed 's/^/KHVM: # /' /tmp/pci.out
+	expect "knob $KNOB: qom-set inject 'xdma error=$1 dir=$2 count=1' at run time: one transfer fails with EIO, the next work" \
+		"$_rc" 0
+	expect "knob $KNOB: kohaku/dma_errors counted one failed transfer" \
+		"$(cat $DEVS/$KNOB/kohaku/dma_errors)" $((_e0 + 1))
+}
 if [ -x /bin/vm_pci ] && [ -n "$KNOB" ]; then
-	a=$(accel_of $KNOB)
-	for dir in h2c c2h; do
-		e0=$(cat $DEVS/$KNOB/kohaku/dma_errors)
-		qmp "{\"execute\": \"qom-set\", \"arguments\": {\"path\": \"/machine/peripheral/$KNOB_ID\", \"property\": \"inject\", \"value\": \"xdma error=slverr dir=$dir count=1\"}}"
-		timeout "$TEST_TIMEOUT" /bin/vm_pci $NODES/$a $dir 60 >/tmp/pci.out 2>&1 </dev/null
-		rc=$?
-		sed 's/^/KHVM: # /' /tmp/pci.out
-		expect "knob $KNOB: qom-set inject 'xdma error=slverr dir=$dir count=1' at run time: one transfer fails with EIO, the next work" \
-			"$rc" 0
-		expect "knob $KNOB: kohaku/dma_errors counted one failed transfer" \
-			"$(cat $DEVS/$KNOB/kohaku/dma_errors)" $((e0 + 1))
-	done
+	knob_once slverr h2c
+	knob_once slverr c2h
 	dmesg | grep "kohaku $KNOB" | grep -i xdma | tail -n 4 | sed 's/^/KHVM: # dmesg: /'
 else
 	notok "vm_pci and a card for the knob test"
@@ -492,20 +497,11 @@ fi
 # access, the call fails with EIO and nothing reached memory.  Only behind
 # the IOMMU: on the pc machine the write would land in guest page 0.
 if [ "$MODE" = iommu ] && [ -x /bin/vm_pci ]; then
-	a=$(accel_of $KNOB)
 	short=$(echo "$KNOB" | sed 's/^0000://')
 	for dir in c2h h2c; do
 		case $dir in c2h) acc=Write ;; h2c) acc=Read ;; esac
-		e0=$(cat $DEVS/$KNOB/kohaku/dma_errors)
 		f0=$(dmesg | grep -c "DMAR: \[DMA $acc.*\[$short\] fault addr 0x0 ")
-		qmp "{\"execute\": \"qom-set\", \"arguments\": {\"path\": \"/machine/peripheral/$KNOB_ID\", \"property\": \"inject\", \"value\": \"xdma error=stray dir=$dir count=1\"}}"
-		timeout "$TEST_TIMEOUT" /bin/vm_pci $NODES/$a $dir 60 >/tmp/pci.out 2>&1 </dev/null
-		rc=$?
-		sed 's/^/KHVM: # /' /tmp/pci.out
-		expect "stray $KNOB: 'xdma error=stray dir=$dir': the transfer fails with EIO, the next work" \
-			"$rc" 0
-		expect "stray $KNOB: kohaku/dma_errors counted it" \
-			"$(cat $DEVS/$KNOB/kohaku/dma_errors)" $((e0 + 1))
+		knob_once stray $dir
 		sleep 1	# the fault event's interrupt, then its log line
 		dmesg | grep "DMAR: \[DMA $acc.*fault addr 0x0 " | tail -n 2 | sed 's/^/KHVM: # dmesg: /'
 		check "stray $KNOB ($dir): VT-d stopped the DMA $acc at 0x0 and logged the fault" \

@@ -75,6 +75,8 @@ failed=0
 todos=0
 ok() { n=$((n + 1)); echo "ok $n - $*"; }
 notok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $*"; }
+# shellcheck source=tests/vm/lib.sh
+. "$top/tests/vm/lib.sh"
 finish() {
 	echo "1..$n"
 	echo "# vm-pci: $((n - failed - todos)) passed, $failed failed, $todos expected failures (TODO)"
@@ -228,24 +230,10 @@ device_checks() {
 
 # ---- the guest: initramfs ----
 
-CC=${CC:-gcc}
-mkdir -p "$WORK/bin"
 # vm_pci (a fault knob armed at run time) and vm_load (processes loading a
 # card that goes away under them), static
-for t in vm_pci vm_load; do
-	# shellcheck disable=SC2046,SC2086
-	if "$CC" -static -std=gnu11 -O2 -Wall -Wextra -Werror -Wno-unused-parameter \
-		-I"$top/uapi" -I"$top/libruntime" \
-		$(pkg-config --cflags libdrm 2>/dev/null || echo -I/usr/include/libdrm) \
-		-o "$WORK/bin/$t" "$top/tests/vm/$t.c" "$STATIC/libkohaku.a" \
-		$(pkg-config --libs libdrm 2>/dev/null || echo -ldrm) -lz -lpthread -lm \
-		>"$WORK/$t.build.log" 2>&1; then
-		ok "build tests/vm/$t.c (static)"
-	else
-		notok "build tests/vm/$t.c (static)"
-		sed 's/^/# /' "$WORK/$t.build.log"
-	fi
-done
+vm_build_static vm_pci
+vm_build_static vm_load
 
 t0=$(now)
 root=$WORK/root

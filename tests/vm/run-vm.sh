@@ -68,6 +68,8 @@ n=0
 failed=0
 ok() { n=$((n + 1)); echo "ok $n - $*"; }
 notok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $*"; }
+# shellcheck source=tests/vm/lib.sh
+. "$top/tests/vm/lib.sh"
 finish() {
 	echo "1..$n"
 	echo "# vm: $((n - failed)) passed, $failed failed"
@@ -116,40 +118,15 @@ ok "VM test prerequisites (kernel $KVER)"
 
 # ---- the kernel-host tests (tests/vm/vm_kernel.c) ----
 
-mkdir -p "$WORK/bin"
-CC=${CC:-gcc}
-# shellcheck disable=SC2046,SC2086
-if "$CC" -static -std=gnu11 -O2 -Wall -Wextra -Werror -Wno-unused-parameter \
-	-I"$top/uapi" -I"$top/libruntime" -I"$top/tests/selftests/kohaku" \
+# shellcheck disable=SC2086
+vm_build_static vm_kernel -I"$top/tests/selftests/kohaku" \
 	-isystem "$top/build/kselftest/tools/testing/selftests/kselftest" \
-	-Wno-missing-prototypes \
-	$(pkg-config --cflags libdrm 2>/dev/null || echo -I/usr/include/libdrm) \
-	-o "$WORK/bin/vm_kernel" "$top/tests/vm/vm_kernel.c" $vm_objs \
-	$(pkg-config --libs libdrm 2>/dev/null || echo -ldrm) -lz -lpthread -lm \
-	>"$WORK/vm_kernel.build.log" 2>&1; then
-	ok "build tests/vm/vm_kernel.c (static)"
-	tests="$tests $WORK/bin/vm_kernel"
-else
-	notok "build tests/vm/vm_kernel.c (static)"
-	sed 's/^/# /' "$WORK/vm_kernel.build.log"
-fi
+	-Wno-missing-prototypes $vm_objs && tests="$tests $WORK/bin/vm_kernel"
 
 # the load test and the ioctl fuzzer (tests/vm/vm_load.c, vm_fuzz.c), run
 # by guest-init on their own
-for t in vm_load vm_fuzz; do
-	# shellcheck disable=SC2046,SC2086
-	if "$CC" -static -std=gnu11 -O2 -Wall -Wextra -Werror -Wno-unused-parameter \
-		-I"$top/uapi" -I"$top/libruntime" \
-		$(pkg-config --cflags libdrm 2>/dev/null || echo -I/usr/include/libdrm) \
-		-o "$WORK/bin/$t" "$top/tests/vm/$t.c" "$STATIC/libkohaku.a" \
-		$(pkg-config --libs libdrm 2>/dev/null || echo -ldrm) -lz -lpthread -lm \
-		>"$WORK/$t.build.log" 2>&1; then
-		ok "build tests/vm/$t.c (static)"
-	else
-		notok "build tests/vm/$t.c (static)"
-		sed 's/^/# /' "$WORK/$t.build.log"
-	fi
-done
+vm_build_static vm_load
+vm_build_static vm_fuzz
 
 # ---- initramfs ----
 
@@ -311,18 +288,7 @@ cp "$top/tests/vm/guest-init.sh" "$root/init"
 debug_append=
 if [ "${KOHAKU_VM_DEBUG:-0}" = 1 ]; then
 	cp "$top/tests/vm/guest-debug.sh" "$root/guest-debug.sh"
-	# shellcheck disable=SC2046,SC2086
-	if "$CC" -static -std=gnu11 -O2 -Wall -Wextra -Werror -Wno-unused-parameter \
-		-I"$top/uapi" -I"$top/libruntime" \
-		$(pkg-config --cflags libdrm 2>/dev/null || echo -I/usr/include/libdrm) \
-		-o "$root/bin/vm_faultinj" "$top/tests/vm/vm_faultinj.c" "$STATIC/libkohaku.a" \
-		$(pkg-config --libs libdrm 2>/dev/null || echo -ldrm) -lz -lpthread -lm \
-		>"$WORK/vm_faultinj.build.log" 2>&1; then
-		ok "build tests/vm/vm_faultinj.c (static)"
-	else
-		notok "build tests/vm/vm_faultinj.c (static)"
-		sed 's/^/# /' "$WORK/vm_faultinj.build.log"
-	fi
+	vm_build_static vm_faultinj && cp "$WORK/bin/vm_faultinj" "$root/bin/vm_faultinj"
 	# no5lvl: TCG's -cpu max offers LA57, and KASAN then reports a wild
 	# access in early identify_cpu; the fault sweeps' stacks want a big log
 	debug_append="khvm.debug no5lvl log_buf_len=16M"
