@@ -27,7 +27,7 @@ if [ "$what" = all ] || [ "$what" = debug ]; then
 	pkgs="$pkgs linux-headers-6.12-amd64 linux-image-6.12-amd64 \
 linux-headers-amd64 linux-image-amd64 qemu-system-x86 busybox-static cpio xz-utils zstd kmod valgrind \
 gcc-riscv64-unknown-elf clang libclang-rt-14-dev linux-source-6.12 udev dkms \
-dpkg-dev meson ninja-build libglib2.0-dev libpixman-1-dev libfdt-dev python3"
+dpkg-dev meson ninja-build libglib2.0-dev libpixman-1-dev libfdt-dev python3 pciutils"
 fi
 if [ "$what" = debug ]; then
 	pkgs="$pkgs flex bison bc libelf-dev libssl-dev"

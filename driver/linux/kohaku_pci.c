@@ -26,11 +26,21 @@
 #define KOHAKU_PCI_BAR		0
 #define KOHAKU_PCI_MAX_IRQS	4	/* H2C, C2H, user; one to spare */
 
+struct kohaku_pci;
+
+/* what a vector's handler is given: the card, and which vector it is */
+struct kohaku_pci_vec {
+	struct kohaku_pci *kp;
+	unsigned int n;
+};
+
 struct kohaku_pci {
 	struct pci_dev *pdev;
 	void __iomem *bar[KH_HW_MAX_BARS];
 	u32 bar_len[KH_HW_MAX_BARS];
-	int n_irqs;
+	int n_irqs;		/* vectors allocated */
+	int n_handlers;		/* of them, with our handler */
+	struct kohaku_pci_vec vec[KOHAKU_PCI_MAX_IRQS];
 };
 
 static bool kohaku_pci_bar_ok(struct kohaku_pci *kp, unsigned int bar, u32 offset)
@@ -95,14 +105,16 @@ static int kohaku_pci_map_bars(struct pci_dev *pdev, struct kohaku_pci *kp,
 	return 0;
 }
 
+/*
+ * Each vector's handler knows its number from its own cookie:
+ * pci_irq_vector() takes the MSI domain's mutex, never in hard IRQ.
+ */
 static irqreturn_t kohaku_pci_irq(int irq, void *arg)
 {
-	struct kohaku_pci *kp = arg;
-	struct kohaku_accel *kdev = pci_get_drvdata(kp->pdev);
-	int v = pci_irq_vector(kp->pdev, 0);
+	struct kohaku_pci_vec *vec = arg;
+	struct kohaku_accel *kdev = pci_get_drvdata(vec->kp->pdev);
 
-	/* vectors are consecutive Linux irqs for MSI and for MSI-X alike */
-	kh_device_irq(kdev->kd, irq - v);
+	kh_device_irq(kdev->kd, vec->n);
 	return IRQ_HANDLED;
 }
 
@@ -113,12 +125,15 @@ static void kohaku_pci_irqs(struct pci_dev *pdev, struct kohaku_pci *kp)
 	int i, ret;
 
 	for (i = 0; i < kp->n_irqs; i++) {
+		kp->vec[i].kp = kp;
+		kp->vec[i].n = i;
 		ret = devm_request_irq(&pdev->dev, pci_irq_vector(pdev, i),
-				       kohaku_pci_irq, 0, "kohaku", kp);
+				       kohaku_pci_irq, 0, "kohaku", &kp->vec[i]);
 		if (ret) {
 			dev_warn(&pdev->dev, "interrupt %d: %d; polling\n", i, ret);
 			return;
 		}
+		kp->n_handlers = i + 1;
 	}
 	if (kp->n_irqs && !kh_device_irq_enable(kdev->kd))
 		dev_info(&pdev->dev, "%d interrupt vectors in use\n", kp->n_irqs);
@@ -178,8 +193,8 @@ static void kohaku_pci_remove(struct pci_dev *pdev)
 	int i;
 
 	/* no handler runs into a core being torn down */
-	for (i = 0; i < kp->n_irqs; i++)
-		devm_free_irq(&pdev->dev, pci_irq_vector(pdev, i), kp);
+	for (i = 0; i < kp->n_handlers; i++)
+		devm_free_irq(&pdev->dev, pci_irq_vector(pdev, i), &kp->vec[i]);
 	if (kp->n_irqs)
 		pci_free_irq_vectors(pdev);
 	kohaku_remove(&pdev->dev);

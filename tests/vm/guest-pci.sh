@@ -18,7 +18,7 @@
 # With khvm.debug (a debug kernel: make test-debug, run-vm-pci.sh with
 # KOHAKU_VM_DEBUG=1) it sources /guest-debug.sh: the checkers are there,
 # timeouts are longer, and kmemleak finds nothing after the last unload.
-export PATH=/bin
+export PATH=/bin:/usr/bin
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
@@ -266,6 +266,7 @@ for b in $CARDS; do
 		check "PCI $b: BAR$n is memory, 32-bit, not prefetchable (flags $(bar_flags $b $n))" \
 			test $((f & 0x200)) -ne 0 -a $((f & 0x2000)) -eq 0 -a $((f & 0x100000)) -eq 0
 	done
+	check "lspci -n -s $b: 10ee:903f" sh -c "lspci -n -s $b | grep -q ' 10ee:903f'"
 	expect "PCI $b: no BAR2..5" "$(bar_size $b 2)$(bar_size $b 3)$(bar_size $b 4)$(bar_size $b 5)" 0000
 	expect "PCI $b: no INTx pin (MSI-X only)" "$(cfg $b 61 1)" 00
 	c=$(msix_cap $b)
@@ -333,6 +334,8 @@ bound() {
 n=0
 for b in $CARDS; do
 	bound $b "bind"
+	check "bind: lspci -k -s $b: Kernel driver in use: kohaku" \
+		sh -c "lspci -k -s $b | grep -q 'Kernel driver in use: kohaku'"
 	check "bind: $b: 4 MSI-X vectors in use" \
 		contains "$(dmesg | grep "kohaku $b")" "4 interrupt vectors in use"
 	expect "bind: $b: 4 vectors granted (msi_irqs)" "$(ls $DEVS/$b/msi_irqs 2>/dev/null | wc -l)" 4
@@ -573,6 +576,8 @@ else
 fi
 check "kohaku list: $b with no driver, kohaku.ko loaded" \
 	grep -q "^$b 10ee:903f .*driver -$" /tmp/cli.out
+check "kohaku list: why: unbound, and how to bind it" \
+	grep -q "not usable: no driver bound, though kohaku.ko is loaded: .*echo $b > /sys/bus/pci/drivers/kohaku/bind" /tmp/cli.out
 if [ "$NCARDS" -gt 1 ]; then
 	o=$(echo $SAXPY | awk '{ print $2 }')
 	run_test "vm-pci/$MODE/$o/rt_dma(other card, $b unbound)" $NODES/$(accel_of $o) \

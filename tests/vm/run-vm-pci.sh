@@ -96,6 +96,7 @@ missing=
 [ -r "$KERNEL" ] || missing="$missing $KERNEL"
 [ -x "$BUSYBOX" ] || missing="$missing $BUSYBOX (busybox-static)"
 [ -s "$FW_IMAGE" ] || missing="$missing $FW_IMAGE (make firmware)"
+command -v lspci >/dev/null || missing="$missing lspci (pciutils)"
 [ -f "$MODDIR/kohaku.ko" ] || missing="$missing $MODDIR/kohaku.ko (make modules)"
 [ -x "$STATIC/kohaku" ] && [ -f "$STATIC/libkohaku.a" ] ||
 	missing="$missing $STATIC/kohaku (make BUILD=build/static STATIC=1 userspace)"
@@ -274,6 +275,15 @@ for t in "$STATIC"/tests/selftests/kohaku/*; do
 	[ -f "$t" ] && [ -x "$t" ] && cp "$t" "$root/tests/"
 done
 cp "$STATIC/kohaku" "$root/bin/kohaku"
+# lspci (pciutils) with the libraries it links, as a user would look
+if LSPCI=$(command -v lspci); then
+	for f in "$LSPCI" $(ldd "$LSPCI" | awk '$2 == "=>" { print $3 } $1 ~ /^\// { print $1 }'); do
+		mkdir -p "$root$(dirname "$f")"
+		cp -L "$f" "$root$f" || deps_ok=0
+	done
+	mkdir -p "$root/usr/bin"
+	[ -e "$root/usr/bin/lspci" ] || cp "$LSPCI" "$root/usr/bin/lspci"
+fi
 # the POOL firmware, where request_firmware("kohaku/pool.fw") finds it
 mkdir -p "$root/lib/firmware/kohaku"
 cp "$FW_IMAGE" "$root/lib/firmware/kohaku/pool.fw" || deps_ok=0
