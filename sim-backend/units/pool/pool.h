@@ -19,7 +19,7 @@
  *   port.c        the unit's side of the MAG port: one flit out per cycle
  *                 (round robin), the read budget and write cap, the
  *                 responses back to their requesters by txn
- *   vec*.c        the cores' vector coprocessor (vec.h lists its files)
+ *   vec*.c        the cores' vector coprocessor (pool_vec.h lists its files)
  *
  * Time.  A core's `t` is the mesh cycle its next instruction issues at.
  * The unit ticks at the mesh's cycle `now`; a core due (t <= now) runs up
@@ -36,7 +36,7 @@
 #include "ksim_unit.h"
 #include "util.h"
 #include <kohaku/kh_pool.h>
-#include "vec.h"
+#include "pool_vec.h"
 
 #define KSIM_POOL_IRAM_WORDS	(KH_POOL_IRAM_SIZE / 4)
 #define KSIM_POOL_DRAM_WORDS	(KH_POOL_DRAM_SIZE / 4)
@@ -119,7 +119,7 @@ enum ksim_pool_kind {
 	KSIM_POOL_K_FETCHF,	/* the word past IRAM: a fetch fault */
 	KSIM_POOL_K_BRBAD,	/* a branch to a target that traps: rd = funct3 */
 	KSIM_POOL_K_JALBAD,	/* a JAL to a target that traps */
-	KSIM_POOL_K_VEC,	/* a vector instruction: vec.h says the fields */
+	KSIM_POOL_K_VEC,	/* a vector instruction: pool_vec.h says the fields */
 	KSIM_POOL_K_N
 };
 

@@ -169,7 +169,7 @@ static u8 ksim_pool_vec_dec_mac(unsigned int f7, unsigned int f3,
 /**
  * ksim_pool_vec_decode() - predecode a custom-opcode word
  * @w: the instruction word (major opcode custom-0..3)
- * @o: filled: rd, rs1, rs2 raw, imm as vec.h says
+ * @o: filled: rd, rs1, rs2 raw, imm as pool_vec.h says
  *
  * Return: KSIM_POOL_K_VEC, or KSIM_POOL_K_ILLEGAL for a reserved encoding.
  */

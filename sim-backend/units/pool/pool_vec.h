@@ -15,8 +15,8 @@
  * The interpreter (iss_exec.c) checks cpenable and calls
  * ksim_pool_vec_exec(); nothing of this is on a scalar instruction's path.
  */
-#ifndef KSIM_POOL_VEC_H
-#define KSIM_POOL_VEC_H
+#ifndef KSIM_POOL_POOL_VEC_H
+#define KSIM_POOL_POOL_VEC_H
 
 #include <kohaku/kh_pool_vec.h>
 
@@ -111,4 +111,4 @@ void ksim_pool_vec_qmac(struct ksim_pool_vec *v, const struct ksim_pool_op *o);
 void ksim_pool_vec_pack(struct ksim_pool_vec *v, const struct ksim_pool_op *o,
 			u32 shift);
 
-#endif /* KSIM_POOL_VEC_H */
+#endif /* KSIM_POOL_POOL_VEC_H */
