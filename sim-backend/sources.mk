@@ -74,6 +74,10 @@ KH_SIM_SOURCES := \
 	units/pool/pool.c \
 	units/pool/port.c \
 	units/pool/sync.c \
+	units/pool/vec_alu.c \
+	units/pool/vec_decode.c \
+	units/pool/vec_exec.c \
+	units/pool/vec_mac.c \
 	units/pool/window.c \
 	units/scr.c \
 	units/sx.c \

@@ -272,8 +272,11 @@ TEST_F(model, reserved_encodings_are_illegal)
 	static const u32 bad[] = {
 		0x00000000u,			/* all zero */
 		0xffffffffu,			/* all one */
-		0x0000000bu,			/* custom-0 */
-		0x0000002bu,			/* custom-1 */
+		/* the vector unit's reserved words (pool-vector.md), whatever cpenable */
+		0x0000300bu,			/* custom-0, lane width code 3 */
+		0x0000302bu,			/* custom-1 funct3 3 */
+		0x0600005bu,			/* custom-2 vqmac mode 3 */
+		0x0000007bu,			/* custom-3 */
 		0x02009093u | 0x00000000u,	/* slli with shamt[5] set */
 		0x40001093u,			/* slli with funct7 0x20 */
 		0x60005093u,			/* sr*i with funct7 0x30 */

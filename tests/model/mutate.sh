@@ -183,6 +183,16 @@ cat <<'M'
 404~units/pool/sync.c~model_pool_iss~POOL: WFI sleeps through a pending wake-up event~		if (c->ev) {~		if (0) {
 405~units/pool/job.c~model_pool~POOL: a job with no core running is presented (no NOFW)~	else if (!(ksim_pool_running(p) & KSIM_POOL_ALL))~	else if (0)
 406~units/pool/idma.c~model_pool~POOL iDMA: reserved words not checked~	if (q->reserved ||~	if (0 ||
+421~units/pool/vec_alu.c~model_pool_vec~POOL vec: vadd's carries cross the lane bounds (one 64-bit add)~	return ((a & \x7eh) + (b & \x7eh)) ^ ((a ^ b) & h);~	return a + b;
+422~units/pool/vec_alu.c~model_pool_vec~POOL vec: vsub's borrows cross the lane bounds~	return ((a | h) - (b & \x7eh)) ^ ((a ^ \x7eb) & h);~	return a - b;
+423~units/pool/vec_alu.c~model_pool_vec~POOL vec: vadds wraps instead of saturating~		return ksim_pool_vec_sat_s(sa + sb, bits);~		return (u32)(sa + sb) & m;
+424~units/pool/vec_alu.c~model_pool_vec~POOL vec: vaddus wraps instead of saturating~		return ksim_pool_vec_sat_u((s64)a + b, bits);~		return (a + b) & m;
+425~units/pool/vec_mac.c~model_pool_vec~POOL vec: i8 quad-MAC into 16-bit accumulator lanes, not 24~{ 3, 6, 12 };~{ 2, 6, 12 };
+426~units/pool/vec_mac.c~model_pool_vec~POOL vec: i32 quad-MAC into 64-bit accumulator lanes, not 96~{ 3, 6, 12 };~{ 3, 6, 8 };
+427~units/pool/vec_mac.c~model_pool_vec~POOL vec: vqmac's subtract mode adds~		if (mode == KH_PV_MAC_SUB)\n\t\t\ts = -s;\n~
+428~units/pool/iss_exec.c~model_pool_vec~POOL vec: a vector instruction with CP1 disabled runs (no trap)~		if (ksim_pool_unlikely(!(c->vec.cpenable & KH_PV_CPENABLE_CP1))) {~		if (0) {
+429~units/pool/vec_exec.c~model_pool_vec~POOL vec: vector accesses need only 32-byte alignment~	if (a & (KH_PV_MEM_ALIGN - 1)) {~	if (a & 31) {
+430~units/pool/vec_mac.c~model_pool_vec~POOL vec: vpack truncates when asked to round~		if (round && s)~		if (0 && round && s)
 501~xdma/engine.c~model_xdma~XDMA: the magic is not checked~	if ((d->control >> 16) != KH_XDMA_DESC_MAGIC) {~	if (0) {
 502~xdma/engine.c~model_xdma~XDMA: a block may cross 4 KiB~	    (a & (KH_XDMA_DESC_BOUNDARY - 1)) + bytes > KH_XDMA_DESC_BOUNDARY ||~	    0 ||
 503~xdma/engine.c~model_xdma~XDMA: status logged whatever control enables~	ch->status |= bits & ch->ctrl & KSIM_XDMA_STAT_MASK;~	ch->status |= bits & KSIM_XDMA_STAT_MASK;

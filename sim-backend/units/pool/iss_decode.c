@@ -16,7 +16,8 @@
  * the core's own (K_CSR), one that meets the outside (K_CSRX), or an
  * illegal instruction (an absent CSR, or a write to a read-only one: a
  * CSRRW always writes, CSRRS/CSRRC and the immediate forms only with a
- * nonzero rs1/uimm, as Zicsr says).  The fields and immediates are
+ * nonzero rs1/uimm, as Zicsr says).  custom-0..2 are the vector
+ * coprocessor's (docs/spec/pool-vector.md), decoded by vec_decode.c.  The fields and immediates are
  * units/rv32i.h's, shared with the cpu unit.
  */
 #include "pool.h"
@@ -35,6 +36,7 @@ static u8 ksim_pool_csr_kind(unsigned int csr, bool write)
 	case KH_POOL_CSR_NCORES:
 		return write ? KSIM_POOL_K_ILLEGAL : KSIM_POOL_K_CSR;
 	case KH_POOL_CSR_WIN_BASE:
+	case KH_PV_CSR_CPENABLE:
 		return KSIM_POOL_K_CSR;
 	case KH_POOL_CSR_JOB_STATUS:
 	case KH_POOL_CSR_IDMA_STATUS:
@@ -163,7 +165,11 @@ static u8 ksim_pool_kind_of(u32 w, u32 pc, struct ksim_pool_op *o)
 			return KSIM_POOL_K_ILLEGAL;
 		/* CSRRW/CSRRWI always write; the others with rs1/uimm != 0 */
 		return ksim_pool_csr_kind(w >> 20, (f3 & 3) == 1 || rs1);
-	default:	/* custom-0/1 (the vector coprocessor's, seed 002 §3) too */
+	case KH_PV_OPC_ALU:	/* the vector coprocessor (vec_decode.c) */
+	case KH_PV_OPC_MEM:
+	case KH_PV_OPC_MAC:
+		return ksim_pool_vec_decode(w, o);
+	default:	/* custom-3 (the vector unit's later slices) too */
 		return KSIM_POOL_K_ILLEGAL;
 	}
 }

@@ -120,7 +120,7 @@ static int ksim_pool_mem_slow(struct ksim_pool *p, struct ksim_pool_core *c,
 
 /*
  * A CSR of the core's own (K_CSR): the read value goes to rd, a write
- * (win_base only; the decoder made every other write illegal) takes
+ * (win_base and cpenable only; the decoder made every other write illegal) takes
  * effect.  t is the instruction's cycle, n the instructions retired
  * before it in this run.
  */
@@ -153,13 +153,23 @@ static void ksim_pool_csr_own(struct ksim_pool_core *c,
 	case KH_POOL_CSR_NCORES:
 		old = KH_POOL_CORES;
 		break;
+	case KH_PV_CSR_CPENABLE:
+		old = c->vec.cpenable;
+		break;
 	default:	/* KH_POOL_CSR_WIN_BASE */
 		old = c->win_base;
+		break;
+	}
+	/* the writable ones: CSRRW always, the others with rs1/uimm != 0 */
+	if (csr == KH_POOL_CSR_WIN_BASE || csr == KH_PV_CSR_CPENABLE) {
 		src = (f3 & 4) ? o->rs1 : c->x[o->rs1];
 		nv = (f3 & 3) == 1 ? src : (f3 & 3) == 2 ? old | src : old & ~src;
-		if ((f3 & 3) == 1 || o->rs1)
-			c->win_base = nv & ~(KH_POOL_WIN_ALIGN - 1);
-		break;
+		if ((f3 & 3) == 1 || o->rs1) {
+			if (csr == KH_PV_CSR_CPENABLE)
+				c->vec.cpenable = nv & KH_PV_CPENABLE_CP1;
+			else
+				c->win_base = nv & ~(KH_POOL_WIN_ALIGN - 1);
+		}
 	}
 	c->x[o->rd] = old;
 }
@@ -255,7 +265,7 @@ void ksim_pool_iss_run(struct ksim_pool *p, struct ksim_pool_core *c,
 		KSIM_POOL_L(NOP), KSIM_POOL_L(FENCE), KSIM_POOL_L(CSR),
 		KSIM_POOL_L(CSRX), KSIM_POOL_L(WFI), KSIM_POOL_L(ECALL),
 		KSIM_POOL_L(EBREAK), KSIM_POOL_L(ILLEGAL), KSIM_POOL_L(FETCHF),
-		KSIM_POOL_L(BRBAD), KSIM_POOL_L(JALBAD),
+		KSIM_POOL_L(BRBAD), KSIM_POOL_L(JALBAD), KSIM_POOL_L(VEC),
 	};
 #endif
 	const struct ksim_pool_op *const dec = p->dec;
@@ -489,6 +499,18 @@ dispatch:
 	KSIM_POOL_OP(CSRX)
 	KSIM_POOL_OP(WFI)
 		goto ext;
+	KSIM_POOL_OP(VEC)
+		/*
+		 * seed 002 §3.2: with CP1 disabled the op is squashed before
+		 * any effect (the precise Coprocessor1Exception)
+		 */
+		if (ksim_pool_unlikely(!(c->vec.cpenable & KH_PV_CPENABLE_CP1))) {
+			cause = KH_POOL_CAUSE_CP_DISABLED;
+			goto trap;
+		}
+		if (ksim_pool_unlikely(!ksim_pool_vec_exec(p, c, o, &cause)))
+			goto trap;
+		KSIM_POOL_NEXT(KH_PV_ISSUE);
 	KSIM_POOL_OP(ECALL)
 		cause = KH_POOL_CAUSE_ECALL;
 		goto trap;

@@ -89,6 +89,7 @@ static void ksim_pool_core_reset(struct ksim_pool *p, struct ksim_pool_core *c)
 	ksim_pool_win_reset(c);
 	ksim_pool_idma_reset(c);
 	memset(c->x, 0, sizeof(c->x));
+	ksim_pool_vec_reset(&c->vec);
 	c->pc = p->reset_pc;
 	c->win_base = 0;
 	c->instret = 0;

@@ -19,6 +19,7 @@
  *   port.c        the unit's side of the MAG port: one flit out per cycle
  *                 (round robin), the read budget and write cap, the
  *                 responses back to their requesters by txn
+ *   vec*.c        the cores' vector coprocessor (pool_vec.h lists its files)
  *
  * Time.  A core's `t` is the mesh cycle its next instruction issues at.
  * The unit ticks at the mesh's cycle `now`; a core due (t <= now) runs up
@@ -35,6 +36,7 @@
 #include "ksim_unit.h"
 #include "util.h"
 #include <kohaku/kh_pool.h>
+#include "pool_vec.h"
 
 #define KSIM_POOL_IRAM_WORDS	(KH_POOL_IRAM_SIZE / 4)
 #define KSIM_POOL_DRAM_WORDS	(KH_POOL_DRAM_SIZE / 4)
@@ -117,6 +119,7 @@ enum ksim_pool_kind {
 	KSIM_POOL_K_FETCHF,	/* the word past IRAM: a fetch fault */
 	KSIM_POOL_K_BRBAD,	/* a branch to a target that traps: rd = funct3 */
 	KSIM_POOL_K_JALBAD,	/* a JAL to a target that traps */
+	KSIM_POOL_K_VEC,	/* a vector instruction: pool_vec.h says the fields */
 	KSIM_POOL_K_N
 };
 
@@ -216,6 +219,7 @@ struct ksim_pool_core {
 	bool wb_res;		/* the newest entry waits for its store's read */
 	u8 wb_orphans;		/* acks owed for writes a reset forgot */
 	struct ksim_pool_idma dma;
+	struct ksim_pool_vec vec;	/* the coprocessor, cpenable included */
 	/* last: kept across resets */
 	u8 dram[KH_POOL_DRAM_SIZE];
 };

@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * The POOL core's vector coprocessor (docs/spec/pool-vector.md; the
+ * numbers are uapi/kohaku/kh_pool_vec.h's): its state, kept per core in
+ * struct ksim_pool_core, and the interface of its files:
+ *
+ *   vec_decode.c  a custom-opcode word into a struct ksim_pool_op (K_VEC)
+ *                 and each instruction's result stage (the latency table)
+ *   vec_exec.c    one vector instruction: the loads, stores and moves,
+ *                 the dispatch to the ALU and the MAC
+ *   vec_alu.c     the integer lane ALU: segmented add/sub, saturation,
+ *                 logic, shifts, min/max, compares, select
+ *   vec_mac.c     the quad-MAC into the wide accumulators, and the pack
+ *
+ * The interpreter (iss_exec.c) checks cpenable and calls
+ * ksim_pool_vec_exec(); nothing of this is on a scalar instruction's path.
+ */
+#ifndef KSIM_POOL_POOL_VEC_H
+#define KSIM_POOL_POOL_VEC_H
+
+#include <kohaku/kh_pool_vec.h>
+
+#define KSIM_PV_VWORDS	(KH_PV_VBYTES / 8)	/* u64 words a register */
+
+/*
+ * struct ksim_pool_vec - one core's coprocessor state (seed 002 §1.3, §7).
+ * A 512-bit register is eight u64 words, word k bits [64k+63:64k]: lane i
+ * of W bits is bits [W*i+W-1:W*i], as memory's little-endian bytes.  A
+ * wide accumulator is 192 bytes, lane i of A bits at byte A/8*i.
+ */
+struct ksim_pool_vec {
+	u64 v[KH_PV_NVEC][KSIM_PV_VWORDS];
+	u64 vb[KH_PV_NVB];
+	u64 va[KH_PV_NVALIGN][KSIM_PV_VWORDS];	/* valign: a later slice */
+	u8 wv[KH_PV_NWV][KH_PV_WVBYTES];
+	u64 gvr[KH_PV_NGVR][KSIM_PV_VWORDS];	/* a later slice */
+	u32 fcr, fsr;				/* the FMA slice's */
+	u64 pr[KH_PV_NPR];
+	u32 cpenable;				/* the CSR */
+};
+
+/*
+ * The vector operations, predecoded: a K_VEC op's imm holds the operation
+ * in [7:0], the width code in [15:8] and an operand in [31:16] (the
+ * predicate of a select, the MAC's funct7, a memory access's signed row
+ * offset); rd, rs1, rs2 are the raw fields (0 is a register), except that
+ * a scalar destination 0 is 32, as for every instruction.
+ */
+enum ksim_pool_vop {
+	KSIM_PV_ADD,		/* the ALU, in KH_PV_* funct7 order of kind */
+	KSIM_PV_SUB,
+	KSIM_PV_ADDS,
+	KSIM_PV_SUBS,
+	KSIM_PV_ADDUS,
+	KSIM_PV_SUBUS,
+	KSIM_PV_AND,
+	KSIM_PV_OR,
+	KSIM_PV_XOR,
+	KSIM_PV_SLL,
+	KSIM_PV_SRL,
+	KSIM_PV_SRA,
+	KSIM_PV_MIN,
+	KSIM_PV_MAX,
+	KSIM_PV_MINU,
+	KSIM_PV_MAXU,
+	KSIM_PV_EQ,		/* compares: into a predicate */
+	KSIM_PV_NE,
+	KSIM_PV_LT,
+	KSIM_PV_LE,
+	KSIM_PV_LTU,
+	KSIM_PV_LEU,
+	KSIM_PV_SEL,
+	KSIM_PV_VL,		/* memory and moves */
+	KSIM_PV_VS,
+	KSIM_PV_VMV,
+	KSIM_PV_SPLAT,
+	KSIM_PV_EXT,
+	KSIM_PV_EXTU,
+	KSIM_PV_MVXB,
+	KSIM_PV_MVBX,
+	KSIM_PV_MVXP,
+	KSIM_PV_MVPX,
+	KSIM_PV_QMAC,		/* the MAC */
+	KSIM_PV_PACK,
+	KSIM_PV_N
+};
+
+#define KSIM_PV_OP(imm)		((imm) & 0xffu)
+#define KSIM_PV_W(imm)		(((imm) >> 8) & 0xffu)
+#define KSIM_PV_AUX(imm)	((imm) >> 16)
+#define KSIM_PV_IMM(op, w, aux)	((u32)(op) | (u32)(w) << 8 | (u32)(aux) << 16)
+
+struct ksim_pool;
+struct ksim_pool_core;
+struct ksim_pool_op;
+
+/* ---- vec_decode.c ---- */
+u8 ksim_pool_vec_decode(u32 w, struct ksim_pool_op *o);
+unsigned int ksim_pool_vec_stage(const struct ksim_pool_op *o);
+
+/* ---- vec_exec.c ---- */
+bool ksim_pool_vec_exec(struct ksim_pool *p, struct ksim_pool_core *c,
+			const struct ksim_pool_op *o, unsigned int *cause);
+void ksim_pool_vec_reset(struct ksim_pool_vec *v);
+
+/* ---- vec_alu.c ---- */
+void ksim_pool_vec_alu(struct ksim_pool_vec *v, const struct ksim_pool_op *o);
+
+/* ---- vec_mac.c ---- */
+void ksim_pool_vec_qmac(struct ksim_pool_vec *v, const struct ksim_pool_op *o);
+void ksim_pool_vec_pack(struct ksim_pool_vec *v, const struct ksim_pool_op *o,
+			u32 shift);
+
+#endif /* KSIM_POOL_POOL_VEC_H */

@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * The vector coprocessor's predecoder (docs/spec/pool-vector.md
+ * "Encoding"): a word of custom-0, custom-1 or custom-2 into a K_VEC op,
+ * or K_ILLEGAL.  Every field an instruction does not use must be zero and
+ * every value not listed is illegal, so that later slices can take them;
+ * decoding comes before the cpenable check (an illegal word is illegal
+ * with the coprocessor off too).
+ *
+ * Each decoded op also has a result stage (seed 002 §5, KH_PV_STAGE_*),
+ * kept as data for the scoreboard of the next slice.
+ */
+#include "pool.h"
+
+/* custom-0 funct7 (below KH_PV_VSEL) -> the operation, or KSIM_PV_N */
+static u8 ksim_pool_vec_alu_op(unsigned int f7)
+{
+	switch (f7) {
+	case KH_PV_VADD: return KSIM_PV_ADD;
+	case KH_PV_VSUB: return KSIM_PV_SUB;
+	case KH_PV_VADDS: return KSIM_PV_ADDS;
+	case KH_PV_VSUBS: return KSIM_PV_SUBS;
+	case KH_PV_VADDUS: return KSIM_PV_ADDUS;
+	case KH_PV_VSUBUS: return KSIM_PV_SUBUS;
+	case KH_PV_VAND: return KSIM_PV_AND;
+	case KH_PV_VOR: return KSIM_PV_OR;
+	case KH_PV_VXOR: return KSIM_PV_XOR;
+	case KH_PV_VSLL: return KSIM_PV_SLL;
+	case KH_PV_VSRL: return KSIM_PV_SRL;
+	case KH_PV_VSRA: return KSIM_PV_SRA;
+	case KH_PV_VMIN: return KSIM_PV_MIN;
+	case KH_PV_VMAX: return KSIM_PV_MAX;
+	case KH_PV_VMINU: return KSIM_PV_MINU;
+	case KH_PV_VMAXU: return KSIM_PV_MAXU;
+	case KH_PV_VEQ: return KSIM_PV_EQ;
+	case KH_PV_VNE: return KSIM_PV_NE;
+	case KH_PV_VLT: return KSIM_PV_LT;
+	case KH_PV_VLE: return KSIM_PV_LE;
+	case KH_PV_VLTU: return KSIM_PV_LTU;
+	case KH_PV_VLEU: return KSIM_PV_LEU;
+	default: return KSIM_PV_N;
+	}
+}
+
+static u8 ksim_pool_vec_dec_alu(unsigned int f7, unsigned int f3,
+				unsigned int rd, struct ksim_pool_op *o)
+{
+	u8 op;
+
+	if (f3 > KH_PV_W32)
+		return KSIM_POOL_K_ILLEGAL;
+	if (f7 >= KH_PV_VSEL && f7 < KH_PV_VSEL + KH_PV_NVB) {
+		o->imm = KSIM_PV_IMM(KSIM_PV_SEL, f3, f7 - KH_PV_VSEL);
+		return KSIM_POOL_K_VEC;
+	}
+	op = ksim_pool_vec_alu_op(f7);
+	if (op == KSIM_PV_N)
+		return KSIM_POOL_K_ILLEGAL;
+	/* a compare's destination is a predicate: 16 of them */
+	if (op >= KSIM_PV_EQ && rd >= KH_PV_NVB)
+		return KSIM_POOL_K_ILLEGAL;
+	o->imm = KSIM_PV_IMM(op, f3, 0);
+	return KSIM_POOL_K_VEC;
+}
+
+/* custom-1 funct3 2: the moves */
+static u8 ksim_pool_vec_dec_move(unsigned int f7, unsigned int rd,
+				 unsigned int rs1, unsigned int rs2,
+				 struct ksim_pool_op *o)
+{
+	unsigned int w = f7 & 3;
+	u8 op;
+
+	switch (f7 & ~3u) {
+	case KH_PV_VMV:
+		if (f7 != KH_PV_VMV || rs2)
+			return KSIM_POOL_K_ILLEGAL;
+		op = KSIM_PV_VMV;
+		break;
+	case KH_PV_VSPLAT:
+		if (rs2)
+			return KSIM_POOL_K_ILLEGAL;
+		op = KSIM_PV_SPLAT;
+		break;
+	case KH_PV_VEXT:
+		op = KSIM_PV_EXT;
+		break;
+	case KH_PV_VEXTU:
+		op = KSIM_PV_EXTU;
+		break;
+	case KH_PV_VMVXB:
+		w = 0;
+		switch (f7) {
+		case KH_PV_VMVXB:
+		case KH_PV_VMVXP:
+			if (rd >= KH_PV_NVB)	/* KH_PV_NPR too */
+				return KSIM_POOL_K_ILLEGAL;
+			op = f7 == KH_PV_VMVXB ? KSIM_PV_MVXB : KSIM_PV_MVXP;
+			break;
+		case KH_PV_VMVBX:
+		case KH_PV_VMVPX:
+			if (rs1 >= KH_PV_NVB || rs2 > 1)
+				return KSIM_POOL_K_ILLEGAL;
+			op = f7 == KH_PV_VMVBX ? KSIM_PV_MVBX : KSIM_PV_MVPX;
+			break;
+		default:
+			return KSIM_POOL_K_ILLEGAL;
+		}
+		break;
+	default:
+		return KSIM_POOL_K_ILLEGAL;
+	}
+	if (w > KH_PV_W32)
+		return KSIM_POOL_K_ILLEGAL;
+	/* a scalar destination: x0 is the sink x[32], as in ksim_pool_decode */
+	if (op == KSIM_PV_EXT || op == KSIM_PV_EXTU || op == KSIM_PV_MVBX ||
+	    op == KSIM_PV_MVPX)
+		o->rd = rd ? rd : 32;
+	o->imm = KSIM_PV_IMM(op, w, 0);
+	return KSIM_POOL_K_VEC;
+}
+
+static u8 ksim_pool_vec_dec_mem(u32 w, unsigned int f3, unsigned int rd,
+				unsigned int rs1, unsigned int rs2,
+				struct ksim_pool_op *o)
+{
+	u32 rows;
+
+	switch (f3) {
+	case KH_PV_F3_VL:
+		rows = w >> 20;
+		o->imm = KSIM_PV_IMM(KSIM_PV_VL, 0, rows & 0xfff);
+		return KSIM_POOL_K_VEC;
+	case KH_PV_F3_VS:
+		rows = (w >> 25) << 5 | rd;
+		o->imm = KSIM_PV_IMM(KSIM_PV_VS, 0, rows & 0xfff);
+		return KSIM_POOL_K_VEC;
+	case KH_PV_F3_MOVE:
+		return ksim_pool_vec_dec_move(w >> 25, rd, rs1, rs2, o);
+	default:
+		return KSIM_POOL_K_ILLEGAL;
+	}
+}
+
+static u8 ksim_pool_vec_dec_mac(unsigned int f7, unsigned int f3,
+				unsigned int rd, unsigned int rs1,
+				unsigned int rs2, struct ksim_pool_op *o)
+{
+	if (f3 > KH_PV_W32)
+		return KSIM_POOL_K_ILLEGAL;
+	switch (KH_PV_MAC_OP(f7)) {
+	case KH_PV_VQMAC:
+		if ((f7 & 3) > KH_PV_MAC_SUB || rd >= KH_PV_NWV ||
+		    rs2 >= KH_PV_NPR)
+			return KSIM_POOL_K_ILLEGAL;
+		o->imm = KSIM_PV_IMM(KSIM_PV_QMAC, f3, f7);
+		return KSIM_POOL_K_VEC;
+	case KH_PV_VPACK:
+		if ((f7 & ~KH_PV_PACK_ROUND) != KH_PV_PACK_F7(0) ||
+		    rs1 >= KH_PV_NWV)
+			return KSIM_POOL_K_ILLEGAL;
+		o->imm = KSIM_PV_IMM(KSIM_PV_PACK, f3, f7);
+		return KSIM_POOL_K_VEC;
+	default:
+		return KSIM_POOL_K_ILLEGAL;
+	}
+}
+
+/**
+ * ksim_pool_vec_decode() - predecode a custom-opcode word
+ * @w: the instruction word (major opcode custom-0..3)
+ * @o: filled: rd, rs1, rs2 raw, imm as pool_vec.h says
+ *
+ * Return: KSIM_POOL_K_VEC, or KSIM_POOL_K_ILLEGAL for a reserved encoding.
+ */
+u8 ksim_pool_vec_decode(u32 w, struct ksim_pool_op *o)
+{
+	unsigned int f3 = (w >> 12) & 7, f7 = w >> 25;
+	unsigned int rd = (w >> 7) & 0x1f, rs1 = (w >> 15) & 0x1f;
+	unsigned int rs2 = (w >> 20) & 0x1f;
+
+	o->rd = rd;
+	o->rs1 = rs1;
+	o->rs2 = rs2;
+	switch (w & 0x7f) {
+	case KH_PV_OPC_ALU:
+		return ksim_pool_vec_dec_alu(f7, f3, rd, o);
+	case KH_PV_OPC_MEM:
+		return ksim_pool_vec_dec_mem(w, f3, rd, rs1, rs2, o);
+	case KH_PV_OPC_MAC:
+		return ksim_pool_vec_dec_mac(f7, f3, rd, rs1, rs2, o);
+	default:	/* custom-3: the later slices' */
+		return KSIM_POOL_K_ILLEGAL;
+	}
+}
+
+/* The result stage of each operation (seed 002 §5.1, §7; pool-vector.md) */
+static const u8 ksim_pool_vec_stages[KSIM_PV_N] = {
+	[KSIM_PV_ADD ... KSIM_PV_SEL] = KH_PV_STAGE_ALU,
+	[KSIM_PV_VL] = KH_PV_STAGE_LOAD,
+	[KSIM_PV_VS] = KH_PV_STAGE_STORE,
+	[KSIM_PV_VMV] = KH_PV_STAGE_ALU,
+	[KSIM_PV_SPLAT] = KH_PV_STAGE_ALU,
+	[KSIM_PV_EXT] = KH_PV_STAGE_V2S,
+	[KSIM_PV_EXTU] = KH_PV_STAGE_V2S,
+	[KSIM_PV_MVXB] = KH_PV_STAGE_ALU,
+	[KSIM_PV_MVBX] = KH_PV_STAGE_V2S,
+	[KSIM_PV_MVXP] = KH_PV_STAGE_ALU,
+	[KSIM_PV_MVPX] = KH_PV_STAGE_V2S,
+	[KSIM_PV_QMAC] = KH_PV_STAGE_MAC,
+	[KSIM_PV_PACK] = KH_PV_STAGE_PACK,
+};
+
+/**
+ * ksim_pool_vec_stage() - the result stage of a decoded vector op
+ * @o: a K_VEC op
+ *
+ * Return: its KH_PV_STAGE_* (a store's commit stage; for a vector to
+ * scalar move, KH_PV_STAGE_V2S).
+ */
+unsigned int ksim_pool_vec_stage(const struct ksim_pool_op *o)
+{
+	return ksim_pool_vec_stages[KSIM_PV_OP(o->imm)];
+}

@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * One vector instruction (docs/spec/pool-vector.md): the loads and stores,
+ * the moves between the scalar and the vector files, and the dispatch to
+ * the lane ALU (vec_alu.c) and the MAC (vec_mac.c).  The interpreter calls
+ * it for a K_VEC op once cpenable[1] is known set.
+ *
+ * A trap is decided before anything is written (seed 002 §3.2's precise
+ * squash, and the scalar loads' and stores' rule): misalignment first,
+ * then the address.
+ */
+#include "pool.h"
+
+/* lane i of W bits of register r, zero-extended */
+static u32 ksim_pool_vec_lane(const u64 *r, unsigned int bits, unsigned int i)
+{
+	unsigned int pos = bits * i;
+	u64 m = bits == 64 ? ~0ull : (1ull << bits) - 1;
+
+	return (u32)((r[pos / 64] >> (pos % 64)) & m);
+}
+
+static u64 ksim_pool_vec_rd64(const u8 *b)
+{
+	return (u64)ksim_pool_rd32(b) | (u64)ksim_pool_rd32(b + 4) << 32;
+}
+
+/*
+ * Where a vector access at a lands: the DataRAM's or IRAM's bytes, or
+ * NULL with *cause set.  Vector accesses reach only what the core alone
+ * sees (pool-vector.md "custom-1"): not the window, not core 0's mailbox
+ * line, which run at their mesh cycle.
+ */
+static u8 *ksim_pool_vec_mem(struct ksim_pool *p, struct ksim_pool_core *c,
+			     u32 a, bool st, unsigned int *cause)
+{
+	u32 off = a - KH_POOL_DRAM_BASE;
+
+	if (a & (KH_PV_MEM_ALIGN - 1)) {
+		*cause = st ? KH_POOL_CAUSE_STORE_MISALIGNED :
+			      KH_POOL_CAUSE_LOAD_MISALIGNED;
+		return NULL;
+	}
+	/* aligned and inside: the whole row is (the sizes are multiples) */
+	if (off < KH_POOL_DRAM_SIZE && (off >= KH_PV_MEM_ALIGN ||
+					!ksim_pool_mbox_bytes(c)))
+		return c->dram + off;
+	if (!st && a < KH_POOL_IRAM_SIZE)
+		return p->iram + a;
+	*cause = st ? KH_POOL_CAUSE_STORE_FAULT : KH_POOL_CAUSE_LOAD_FAULT;
+	return NULL;
+}
+
+/* the signed row count of a load or store, in bytes */
+static u32 ksim_pool_vec_off(u32 imm)
+{
+	u32 rows = KSIM_PV_AUX(imm);
+
+	return ((rows ^ 0x800) - 0x800) * KH_PV_MEM_ALIGN;
+}
+
+static void ksim_pool_vec_splat(u64 *r, unsigned int w, u32 x)
+{
+	u64 word;
+	unsigned int k;
+
+	switch (w) {
+	case KH_PV_W8:
+		word = (x & 0xff) * 0x0101010101010101ull;
+		break;
+	case KH_PV_W16:
+		word = (x & 0xffff) * 0x0001000100010001ull;
+		break;
+	default:
+		word = (u64)x << 32 | x;
+		break;
+	}
+	for (k = 0; k < KSIM_PV_VWORDS; k++)
+		r[k] = word;
+}
+
+/* vext, vextu: a lane to a scalar */
+static u32 ksim_pool_vec_ext(const u64 *r, unsigned int w, u32 idx, bool sx)
+{
+	unsigned int bits = KH_PV_LANE_BITS(w);
+	u32 v = ksim_pool_vec_lane(r, bits, idx % KH_PV_LANES(w));
+
+	if (sx && bits < 32)
+		v = (v ^ (1u << (bits - 1))) - (1u << (bits - 1));
+	return v;
+}
+
+/**
+ * ksim_pool_vec_exec() - execute one vector instruction
+ * @p: the unit (IRAM, for loads from it)
+ * @c: the core, its coprocessor enabled
+ * @o: a K_VEC op
+ * @cause: set when it traps
+ *
+ * Return: true when it retired, false when it trapped (nothing changed).
+ */
+bool ksim_pool_vec_exec(struct ksim_pool *p, struct ksim_pool_core *c,
+			const struct ksim_pool_op *o, unsigned int *cause)
+{
+	struct ksim_pool_vec *v = &c->vec;
+	unsigned int w = KSIM_PV_W(o->imm), k;
+	u32 *x = c->x;
+	u8 *b;
+
+	switch (KSIM_PV_OP(o->imm)) {
+	case KSIM_PV_VL:
+		b = ksim_pool_vec_mem(p, c, x[o->rs1] + ksim_pool_vec_off(o->imm),
+				      false, cause);
+		if (!b)
+			return false;
+		for (k = 0; k < KSIM_PV_VWORDS; k++)
+			v->v[o->rd][k] = ksim_pool_vec_rd64(b + 8 * k);
+		break;
+	case KSIM_PV_VS:
+		b = ksim_pool_vec_mem(p, c, x[o->rs1] + ksim_pool_vec_off(o->imm),
+				      true, cause);
+		if (!b)
+			return false;
+		for (k = 0; k < KSIM_PV_VWORDS; k++) {
+			ksim_pool_wr32(b + 8 * k, (u32)v->v[o->rs2][k]);
+			ksim_pool_wr32(b + 8 * k + 4, (u32)(v->v[o->rs2][k] >> 32));
+		}
+		break;
+	case KSIM_PV_VMV:
+		memcpy(v->v[o->rd], v->v[o->rs1], sizeof(v->v[0]));
+		break;
+	case KSIM_PV_SPLAT:
+		ksim_pool_vec_splat(v->v[o->rd], w, x[o->rs1]);
+		break;
+	case KSIM_PV_EXT:
+	case KSIM_PV_EXTU:
+		x[o->rd] = ksim_pool_vec_ext(v->v[o->rs1], w, x[o->rs2],
+					     KSIM_PV_OP(o->imm) == KSIM_PV_EXT);
+		break;
+	case KSIM_PV_MVXB:
+		v->vb[o->rd] = (u64)x[o->rs2] << 32 | x[o->rs1];
+		break;
+	case KSIM_PV_MVBX:
+		x[o->rd] = (u32)(v->vb[o->rs1] >> (32 * o->rs2));
+		break;
+	case KSIM_PV_MVXP:
+		v->pr[o->rd] = (u64)x[o->rs2] << 32 | x[o->rs1];
+		break;
+	case KSIM_PV_MVPX:
+		x[o->rd] = (u32)(v->pr[o->rs1] >> (32 * o->rs2));
+		break;
+	case KSIM_PV_QMAC:
+		ksim_pool_vec_qmac(v, o);
+		break;
+	case KSIM_PV_PACK:
+		ksim_pool_vec_pack(v, o, x[o->rs2]);
+		break;
+	default:
+		ksim_pool_vec_alu(v, o);
+		break;
+	}
+	return true;
+}
+
+/**
+ * ksim_pool_vec_reset() - the coprocessor's state at reset: all zero
+ * @v: the state
+ *
+ * cpenable 0 (disabled), FCR's round mode RNE (0), every register 0.
+ */
+void ksim_pool_vec_reset(struct ksim_pool_vec *v)
+{
+	memset(v, 0, sizeof(*v));
+}
