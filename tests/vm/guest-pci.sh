@@ -725,7 +725,7 @@ if [ "$MODE" = iommu ] && ls /sys/bus/pci/slots/*/address >/dev/null 2>&1; then
 		n=$((n + 1))
 	done
 	check "hot removal: $b is gone from the bus ($((n / 10)) s after device_del)" test ! -e $DEVS/$b
-	[ -e $DEVS/$b ] && pkill vm_load
+	[ -e $DEVS/$b ] && kill $(awk '{ print $1 }' /tmp/ready) 2>/dev/null
 	load_end
 	expect "hot removal: each of the 8 saw its card go (ENODEV or EIO) and exited cleanly" $? 0
 	check "hot removal: $NODES/$a is gone" test ! -e $NODES/$a
