@@ -218,6 +218,8 @@ cat <<'M'
 523~obs/inject.c~model_xdma~XDMA knob: dir= is ignored~		if (ev != event || !(k->xdir & (1u << c2h)))~		if (ev != event)
 524~lib/regs.h~model_xdma~XDMA: a W1S alias writes the register instead of setting bits~	      (old & r->w1c & \x7ev) | ((old | v) & r->w1s);~	      (old & r->w1c & \x7ev) | (v & r->w1s);
 525~xdma/engine.c~model_xdma~XDMA: C2H data land in the bounce buffer though the host offered its pointer~			e = x->bus->ops->read(x->bus->ctx, card + o,\n\t\t\t\t\t      p ?: x->bounce, n);~			e = x->bus->ops->read(x->bus->ctx, card + o,\n\t\t\t\t\t      x->bounce, n);
+526~xdma/engine.c~model_xdma~XDMA knob: a stray transfer goes to the descriptor's own address~		host = KSIM_XDMA_STRAY_BUS;~		host = host;
+527~obs/inject.c~model_xdma~XDMA knob: stray is not a data-transfer event~		unsigned int ev = k->xerr == KSIM_XE_SLVERR ||\n\t\t\t\t  k->xerr == KSIM_XE_STRAY ? KSIM_XE_HOST :~		unsigned int ev = k->xerr == KSIM_XE_SLVERR ? KSIM_XE_HOST :
 701~units/sx.c~model_sx~SX: a binary32 FMA instead of saxpy_cu's integer datapath~	if (s->fma)\n\t	return ksim_fp32_fma~	if (1)\n\t	return ksim_fp32_fma
 702~units/sx.c~model_sx~SX: no N_MAX: n > 64 runs instead of FAULT_TOO_BIG~	} else if (s->n > KH_SX_N_MAX) {~	} else if (0) {
 703~units/sx.c~model_sx~SX: an unknown opcode faults with code 1, not 0xBAD0_0001~		s->fault_code = KH_SX_FAULT_BAD_OP;~		s->fault_code = 1;
