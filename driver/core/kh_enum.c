@@ -54,6 +54,16 @@ int kh_mesh_probe(struct kh_mesh *m)
 	u64 c1 = kh_rd(m, KH_ORC_CAPS);
 	u64 c2 = kh_rd(m, KH_ORC_CAPS);
 
+	/*
+	 * On a 32-bit path CAPS[63:32] reads 0 on the shipped RTL, and is
+	 * CAPS's high half on an orchestrator with the interrupt addon
+	 * (irq-addon.md "Discovery"): either way the word is whole.
+	 */
+	if (kh_ctrl32(m->kd)) {
+		c1 |= (u64)kh_rd32(m, KH_ORC_CAPS + 4) << 32;
+		c2 |= (u64)kh_rd32(m, KH_ORC_CAPS + 4) << 32;
+	}
+
 	if (c1 != c2) {
 		kh_warn(m->kd, "mesh %u: CAPS read 0x%016llx then 0x%016llx; ignoring this mesh\n",
 			m->id, c1, c2);

@@ -333,7 +333,15 @@ u64 ksim_orch_read(struct ksim_orch *o, u32 off)
 
 u64 ksim_orch_read_beat(struct ksim_orch *o, u32 off)
 {
-	return ksim_reg_read_beat(&ksim_orch_regs, o, off & KH_ORC_DECODE_MASK);
+	off &= KH_ORC_DECODE_MASK;
+	/*
+	 * The interrupt addon's orchestrator also decodes a beat at CAPS + 4
+	 * (irq-addon.md "Discovery"), so that a 32-bit host can see CAPS[40];
+	 * the shipped RTL's case does not match there and reads 0.
+	 */
+	if (off == KH_ORC_CAPS + 4 && o->p->irq)
+		return ksim_orch_caps(o, 0);
+	return ksim_reg_read_beat(&ksim_orch_regs, o, off);
 }
 
 void ksim_orch_host_write(struct ksim_orch *o, u32 off, u64 val, u8 strb)

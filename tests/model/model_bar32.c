@@ -157,6 +157,33 @@ TEST_F(model, named_register_reads_0_at_plus_4)
 	ksim_card_destroy(c);
 }
 
+/*
+ * The interrupt addon's orchestrator answers at CAPS + 4 with CAPS's high
+ * half, so that a 32-bit host sees CAPS[40] (irq-addon.md "Discovery");
+ * without the addon it is the shipped RTL's 0 (above).
+ */
+TEST_F(model, caps_high_half_at_plus_4_with_the_irq_addon)
+{
+	static const char irq_map[] = "profile rtl\nparam irq 1\n"
+				      "xxx  null xxx\n" "mag  null nul\n"
+				      "xxx  null xxx\n";
+	struct ksim_card *c = mh_card(irq_map);
+	u64 caps;
+
+	REQUIRE(c);
+	caps = mh_rd(c, KH_ORC_CAPS);
+	REQUIRE(caps & KH_CAPS_IRQ_ADDON);
+	CHECK_EQ(r32(c, KH_ORC_CAPS), (u32)caps);
+	CHECK_EQ(r32(c, KH_ORC_CAPS + 4), (u32)(caps >> 32));
+	CHECK_EQ(r32x2(c, KH_ORC_CAPS), caps);
+	/* only CAPS: its neighbours' +4 still read 0 */
+	mh_wr(c, KH_ORC_IRQ_EN, 0x1f);
+	CHECK_EQ(r32(c, KH_ORC_IRQ_EN), 0x1f);
+	CHECK_EQ(r32(c, KH_ORC_IRQ_EN + 4), 0);
+	CHECK_EQ(r32(c, KH_ORC_STATUS + 4), 0);
+	ksim_card_destroy(c);
+}
+
 TEST_F(model, node_status_and_its_alias_read_both_halves)
 {
 	struct ksim_card *c = mh_card(map);

@@ -412,6 +412,7 @@ cat <<'M'
 974~mesh/mover.c~model_bar32~mover: the client address decoded whole (a pulse at +4 writes nothing)~	.name = "mover", .span = true,~	.name = "mover", .span = false,
 975~mesh/ilink.c~model_bar32~interlink: the client address decoded whole (a pulse at +4 writes nothing)~	.name = "ilink", .span = true,~	.name = "ilink", .span = false,
 976~mesh/orch.c~model_bar32~orchestrator: a narrow beat applied as a 64-bit write~		if (o->wr_strb == KSIM_REG_STRB_ALL)~		if (1)
+977~mesh/orch.c~model_bar32~orchestrator: the IRQ addon does not answer at CAPS + 4~	if (off == KH_ORC_CAPS + 4 && o->p->irq)~	if (0)
 M
 }
 

@@ -5,8 +5,8 @@
 # modules (kohaku_sim.ko is not in the guest) and the static test binaries,
 # and boots it twice: khvm.pci=one (one saxpy card on the pc machine) and
 # khvm.pci=iommu (four cards behind PCIe root ports on q35, DMA through
-# the VT-d IOMMU: two saxpy, one pool with POOL firmware from
-# /lib/firmware, one dxa_2x1 with the DXA unit).  khvm.maps names each
+# the VT-d IOMMU: two saxpy, one pool_2x2 with POOL firmware from
+# /lib/firmware and the IRQ addon, one dxa_2x1 with the DXA unit).  khvm.maps names each
 # card's description, in bus order.
 #
 # Results are console lines "KHVM: ok - ...", "KHVM: not ok - ..." (and
@@ -382,7 +382,7 @@ for b in $CARDS; do
 	expect "sysfs $b: dma_channels" "$(cat $K/dma_channels)" 2
 	case $(map_of $b) in
 	saxpy) want=" 2 SX " ;;
-	pool) want=" 1 3 GP 2 SX " ;;	# the null unit's name is empty
+	pool_2x2) want=" 2 6 GP 2 SX " ;;	# the null units' names are empty
 	dxa_2x1) want=" 1 1 DX 4 SC 1 SX " ;;
 	*) want=unknown ;;
 	esac
@@ -627,11 +627,12 @@ fi
 
 # ---- POOL firmware from /lib/firmware, and DXA, over PCI ----
 
-# The pool card: request_firmware at bind booted every POOL unit from the
-# guest's /lib/firmware/kohaku/pool.fw through the card's XDMA engine and
-# its 32-bit control path; a POOL kernel runs; the runtime suite on it
-# (KOHAKU_TEST_MAP=pool).  The dxa_2x1 card: the DXA unit copies.
-b=$(card_of pool)
+# The pool_2x2 card: request_firmware at bind booted its six POOL units
+# from the guest's /lib/firmware/kohaku/pool.fw through the card's XDMA
+# engine and its 32-bit control path; a POOL kernel runs; the runtime suite
+# on it (KOHAKU_TEST_MAP=pool_2x2); its IRQ addon completes jobs by the
+# user interrupt.  The dxa_2x1 card: the DXA unit copies.
+b=$(card_of pool_2x2)
 if [ -n "$b" ]; then
 	a=$(accel_of $b)
 	K=$DEVS/$b/kohaku
@@ -645,7 +646,7 @@ if [ -n "$b" ]; then
 	expect "pool $b: request_firmware at bind booted it" "$(cat $K/firmware)" \
 		"running: kohaku/pool.fw"
 	expect "pool $b: every POOL unit's fw_state is running" \
-		"$(cat $K/mesh0/node_*/fw_state | sort | uniq -c | tr -s ' \n' ' ')" " 3 running "
+		"$(cat $K/mesh0/node_*/fw_state | sort | uniq -c | tr -s ' \n' ' ')" " 6 running "
 	KOHAKU_BACKEND=kernel timeout "$TEST_TIMEOUT" /bin/kohaku --device $NODES/$a \
 		run crc32 >/tmp/cli.out 2>&1 </dev/null
 	rc=$?
@@ -656,11 +657,15 @@ if [ -n "$b" ]; then
 		[ -x "$t" ] || continue
 		name=$(basename "$t")
 		[ "$name" = rt_dma ] && continue
-		diag "running $name on $b (pool, $NODES/$a)"
-		RT_MAP=pool
-		run_test "vm-pci/pool/$name" $NODES/$a "$t"
+		diag "running $name on $b (pool_2x2, $NODES/$a)"
+		RT_MAP=pool_2x2
+		run_test "vm-pci/pool_2x2/$name" $NODES/$a "$t"
 		RT_MAP=
 	done
+	# its meshes have the IRQ addon: jobs completed by the user interrupt,
+	# the XDMA's vector 2 (kh_xdma.c), not by polling
+	check "pool $b: job events came by MSI-X vector 2, the user interrupt ($(irqs_of $b 2))" \
+		test "$(irqs_of $b 2)" -gt 0
 fi
 b=$(card_of dxa_2x1)
 if [ -n "$b" ]; then

@@ -468,8 +468,8 @@ boot() {
 APPEND="khvm.maps=saxpy"
 boot one 1 -device kohaku-pcie,id=card0,desc=saxpy
 # four cards behind PCIe root ports on q35, DMA through VT-d: two saxpy
-# (the knobs, unbind, hot removal), POOL firmware, DXA
-APPEND="intel_iommu=on iommu=nopt khvm.maps=saxpy,saxpy,pool,dxa_2x1"
+# (the knobs, unbind, hot removal), POOL firmware with the IRQ addon, DXA
+APPEND="intel_iommu=on iommu=nopt khvm.maps=saxpy,saxpy,pool_2x2,dxa_2x1"
 boot iommu 4 -M q35 -device intel-iommu \
 	-device pcie-root-port,id=rp0,chassis=1,slot=1 \
 	-device pcie-root-port,id=rp1,chassis=2,slot=2 \
@@ -477,6 +477,6 @@ boot iommu 4 -M q35 -device intel-iommu \
 	-device pcie-root-port,id=rp3,chassis=4,slot=4 \
 	-device kohaku-pcie,id=card0,bus=rp0,desc=saxpy \
 	-device kohaku-pcie,id=card1,bus=rp1,desc=saxpy \
-	-device kohaku-pcie,id=card2,bus=rp2,desc=pool \
+	-device kohaku-pcie,id=card2,bus=rp2,desc=pool_2x2 \
 	-device kohaku-pcie,id=card3,bus=rp3,desc=dxa_2x1
 finish

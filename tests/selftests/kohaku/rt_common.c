@@ -65,7 +65,7 @@ static const struct rt_map maps[] = {
 	{
 		.name = "sx_null_2x2", .n_nodes = 10, .nodes = sx_null_2x2_nodes,
 		.agent_x = 0, .agent_y = 1, .grid_lo = 1, .grid_hi = 2,
-		.n_mag = 2, .inst_depth = 32, .cu_version = 1,
+		.n_mag = 2, .inst_depth = 32, .cu_version = 1, .irq = true,
 	},
 	{
 		.name = "pool", .n_nodes = 6, .nodes = pool_nodes,
@@ -75,7 +75,7 @@ static const struct rt_map maps[] = {
 	{
 		.name = "pool_2x2", .n_nodes = 10, .nodes = pool_2x2_nodes,
 		.agent_x = 0, .agent_y = 1, .grid_lo = 1, .grid_hi = 2,
-		.n_mag = 2, .inst_depth = 512, .cu_version = 4,
+		.n_mag = 2, .inst_depth = 512, .cu_version = 4, .irq = true,
 	},
 };
 

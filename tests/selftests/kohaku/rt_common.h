@@ -41,6 +41,7 @@ struct rt_map {
 	unsigned int n_mag;
 	uint16_t inst_depth;
 	uint8_t cu_version;
+	bool irq;		/* the interrupt addon (param irq 1) */
 };
 
 /* the map under test (from KOHAKU_TEST_MAP) */
