@@ -69,7 +69,7 @@ static struct fake_card *card32(unsigned int grid_hi, u16 depth)
 	return fc;
 }
 
-TEST_F(core, bringup_reads_no_upper_half_of_caps)
+TEST_F(core, bringup_on_a_shipped_caps_without_its_upper_half)
 {
 	struct drm_kohaku_get_info info;
 	struct drm_kohaku_node nodes[8];
