@@ -71,28 +71,25 @@ grep -E 'warning:|error:' "$work/modules.log" | sed 's/^/# modules: /'
 echo "# modules built against $KVER in $work/src ($(($(now) - t1)) s)"
 
 export KDIR KVER
+# what both suites take: the debug kernel, its modules, the copy's
+# kohaku.ko, the checkers, more memory and time
+KOHAKU_VM_KERNEL=$KERNEL KOHAKU_VM_MODDIR=$MODROOT KOHAKU_VM_KOS=$work/src
+KOHAKU_VM_DEBUG=1 KOHAKU_VM_MEM=${KOHAKU_VM_MEM:-2048}
+KOHAKU_VM_TIMEOUT=${KOHAKU_VM_TIMEOUT:-10800}
+KOHAKU_VM_TEST_TIMEOUT=${KOHAKU_VM_TEST_TIMEOUT:-1200}
+KOHAKU_STATIC=${KOHAKU_STATIC:-$top/build/static}
+export KOHAKU_VM_KERNEL KOHAKU_VM_MODDIR KOHAKU_VM_KOS KOHAKU_VM_DEBUG \
+	KOHAKU_VM_MEM KOHAKU_VM_TIMEOUT KOHAKU_VM_TEST_TIMEOUT KOHAKU_STATIC
 # the kohaku_sim.ko suite, then guest-debug.sh's sweeps
 run_vm() {
-	KOHAKU_VM_KERNEL=$KERNEL KOHAKU_VM_MODDIR=$MODROOT KOHAKU_VM_KOS=$work/src \
-		KOHAKU_VM_DEBUG=1 KOHAKU_VM_DIR=${KOHAKU_DEBUG_VM_DIR:-$work/vm} \
-		KOHAKU_VM_MEM=${KOHAKU_VM_MEM:-2048} \
+	KOHAKU_VM_DIR=${KOHAKU_DEBUG_VM_DIR:-$work/vm} \
 		KOHAKU_VM_FUZZ_SEQS=${KOHAKU_VM_FUZZ_SEQS:-5000} \
-		KOHAKU_VM_TIMEOUT=${KOHAKU_VM_TIMEOUT:-10800} \
-		KOHAKU_VM_TEST_TIMEOUT=${KOHAKU_VM_TEST_TIMEOUT:-1200} \
-		KOHAKU_VM_ACCEL=${KOHAKU_VM_ACCEL:-auto} \
-		KOHAKU_STATIC=${KOHAKU_STATIC:-$top/build/static} \
-		"$top/tests/vm/run-vm.sh"
+		KOHAKU_VM_ACCEL=${KOHAKU_VM_ACCEL:-auto} "$top/tests/vm/run-vm.sh"
 }
 # the PCI suite: the same kernel and modules, the cards QEMU's
 run_pci() {
-	KOHAKU_VM_KERNEL=$KERNEL KOHAKU_VM_MODDIR=$MODROOT KOHAKU_VM_KOS=$work/src \
-		KOHAKU_VM_DEBUG=1 KOHAKU_VM_PCI_DIR=${KOHAKU_DEBUG_VM_PCI_DIR:-$work/vm-pci} \
-		KOHAKU_VM_MEM=${KOHAKU_VM_MEM:-2048} \
-		KOHAKU_VM_TIMEOUT=${KOHAKU_VM_TIMEOUT:-10800} \
-		KOHAKU_VM_TEST_TIMEOUT=${KOHAKU_VM_TEST_TIMEOUT:-1200} \
-		KOHAKU_VM_ACCEL=${KOHAKU_VM_ACCEL:-tcg} \
-		KOHAKU_STATIC=${KOHAKU_STATIC:-$top/build/static} \
-		"$top/tests/vm/run-vm-pci.sh"
+	KOHAKU_VM_PCI_DIR=${KOHAKU_DEBUG_VM_PCI_DIR:-$work/vm-pci} \
+		KOHAKU_VM_ACCEL=${KOHAKU_VM_ACCEL:-tcg} "$top/tests/vm/run-vm-pci.sh"
 }
 rc=0
 rc_pci=0

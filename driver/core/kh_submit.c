@@ -401,11 +401,19 @@ int kh_job_wait(struct kh_file *kf, void *arg)
 
 	ret = kh_engine_wait_job(kd, job, kh_now(kd) + kh_ms_to_ns(a->timeout_ms));
 	if (ret == -ETIMEDOUT) {
-		/* a consistent snapshot of a job still going */
+		/*
+		 * A consistent snapshot of a job still going; one that turned
+		 * final after the wait gave up is done, and reported as done
+		 * (never ETIMEDOUT with a final status).
+		 */
 		mutex_lock(&job->mesh->lock);
-		kh_job_report(job, a);
+		if (kh_job_is_final(job))
+			ret = 0;
+		else
+			kh_job_report(job, a);
 		mutex_unlock(&job->mesh->lock);
-	} else if (!ret) {
+	}
+	if (!ret) {
 		kh_job_report(job, a);
 		/* forget it, unless another thread of the file got there first */
 		mutex_lock(&kf->lock);

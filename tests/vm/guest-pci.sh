@@ -9,11 +9,10 @@
 # /lib/firmware and the IRQ addon, one dxa_2x1 with the DXA unit).  khvm.maps names each
 # card's description, in bus order.
 #
-# Results are console lines "KHVM: ok - ...", "KHVM: not ok - ..." (and
-# "... # TODO why" should a test binary mark one so); the host numbers them
-# into one TAP stream.  "KHVM-QMP N {json}" asks the host to send one QMP
+# Results are console lines "KHVM: ok - ...", "KHVM: not ok - ..."; the
+# host numbers them into one TAP stream.  "KHVM-QMP N {json}" asks the host to send one QMP
 # command to QEMU (the fault knobs, qom-set; a hot removal, device_del).
-# The last line is "KHVM-END pass=N fail=N todo=N".
+# The last line is "KHVM-END pass=N fail=N".
 #
 # With khvm.debug (a debug kernel: make test-debug, run-vm-pci.sh with
 # KOHAKU_VM_DEBUG=1) it sources /guest-debug.sh: the checkers are there,
@@ -44,7 +43,6 @@ echo "KHVM-BEGIN uptime=$(cut -d' ' -f1 /proc/uptime)"
 
 npass=0
 nfail=0
-ntodo=0
 say() { echo "KHVM: $*"; }
 diag() { say "# $*"; }
 ok() { npass=$((npass + 1)); say "ok - $*"; }
@@ -115,14 +113,12 @@ relay() {
 	/^1\.\.[0-9]+/ { print "KHVM: # " label ": plan " $0; next }
 	{ print "KHVM: # " label ": " $0 }' "$2"
 	_p=$(grep -cE '^ok( |$)' "$2")
-	_f=$(grep -E '^not ok( |$)' "$2" | grep -vc '# *TODO')
-	_t=$(grep -E '^not ok( |$)' "$2" | grep -c '# *TODO')
+	_f=$(grep -cE '^not ok( |$)' "$2")
 	npass=$((npass + _p))
 	nfail=$((nfail + _f))
-	ntodo=$((ntodo + _t))
 	if [ "$3" -ne 0 ] && [ "$_f" -eq 0 ]; then
 		notok "$1: exited with status $3 without a failing test line"
-	elif [ $((_p + _f + _t)) -eq 0 ]; then
+	elif [ $((_p + _f)) -eq 0 ]; then
 		notok "$1: printed no test results"
 	fi
 }
@@ -768,6 +764,6 @@ taint=$(cat /proc/sys/kernel/tainted)
 diag "taint $taint"
 expect "kernel taint is at most O+E (4096+8192)" $((taint & ~12288)) 0
 
-echo "KHVM-END pass=$npass fail=$nfail todo=$ntodo uptime=$(cut -d' ' -f1 /proc/uptime)"
+echo "KHVM-END pass=$npass fail=$nfail uptime=$(cut -d' ' -f1 /proc/uptime)"
 sync
 poweroff -f

@@ -1,9 +1,8 @@
 #!/bin/sh
 # kohaku.ko over PCI, on QEMU's kohaku-pcie cards (qemu/: a KohakuAccel card
 # on the device model; docs/spec/qemu-device.md): no kohaku_sim.ko.
-# Prints one TAP stream on stdout; exits nonzero on any failure.  An
-# expected failure ("not ok ... # TODO why") is neither a pass nor a
-# failure.  docs/linux.md ("kohaku.ko over PCI") describes it.
+# Prints one TAP stream on stdout; exits nonzero on any failure.
+# docs/linux.md ("kohaku.ko over PCI") describes it.
 #
 #   1. the device on the host, no guest: its properties, each refusal at
 #      realize (desc=, descfile=, irq=), the knobs through QMP (qom-set
@@ -72,14 +71,13 @@ SHELL_MODE=0
 
 n=0
 failed=0
-todos=0
 ok() { n=$((n + 1)); echo "ok $n - $*"; }
 notok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $*"; }
 # shellcheck source=tests/vm/lib.sh
 . "$top/tests/vm/lib.sh"
 finish() {
 	echo "1..$n"
-	echo "# vm-pci: $((n - failed - todos)) passed, $failed failed, $todos expected failures (TODO)"
+	echo "# vm-pci: $((n - failed)) passed, $failed failed"
 	[ "$failed" -eq 0 ]
 	exit $?
 }
@@ -392,11 +390,9 @@ boot() {
 	' "$serial.txt" >"$WORK/guest-$mode.tap"
 	cat "$WORK/guest-$mode.tap"
 	gp=$(grep -c '^ok ' "$WORK/guest-$mode.tap")
-	gt=$(grep '^not ok ' "$WORK/guest-$mode.tap" | grep -c '# TODO')
-	gf=$(grep '^not ok ' "$WORK/guest-$mode.tap" | grep -vc '# TODO')
-	n=$((n + gp + gf + gt))
+	gf=$(grep -c '^not ok ' "$WORK/guest-$mode.tap")
+	n=$((n + gp + gf))
 	failed=$((failed + gf))
-	todos=$((todos + gt))
 
 	end=$(grep -o 'KHVM-END .*' "$serial.txt" | tail -n 1)
 	if grep -q 'KHVM-BEGIN' "$serial.txt"; then
@@ -406,11 +402,11 @@ boot() {
 	fi
 	if [ -n "$end" ]; then
 		ok "$mode: guest finished: $end"
-		w=$(echo "$end" | sed 's/.*pass=\([0-9]*\) fail=\([0-9]*\) todo=\([0-9]*\).*/\1 \2 \3/')
-		if [ "$w" = "$gp $gf $gt" ]; then
-			ok "$mode: every guest result reached the host ($gp passed, $gf failed, $gt TODO)"
+		w=$(echo "$end" | sed 's/.*pass=\([0-9]*\) fail=\([0-9]*\).*/\1 \2/')
+		if [ "$w" = "$gp $gf" ]; then
+			ok "$mode: every guest result reached the host ($gp passed, $gf failed)"
 		else
-			notok "$mode: guest results lost on the console: host saw $gp $gf $gt, guest counted $w"
+			notok "$mode: guest results lost on the console: host saw $gp $gf, guest counted $w"
 		fi
 	else
 		notok "$mode: guest finished (no KHVM-END: the guest died or hung; $serial)"
