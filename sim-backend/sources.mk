@@ -78,6 +78,9 @@ KH_SIM_SOURCES := \
 	units/pool/vec_decode.c \
 	units/pool/vec_exec.c \
 	units/pool/vec_mac.c \
+	units/pool/vec_fp.c \
+	units/pool/vec_tab.c \
+	units/pool/vec_perm.c \
 	units/pool/window.c \
 	units/scr.c \
 	units/sx.c \

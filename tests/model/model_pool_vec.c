@@ -916,7 +916,7 @@ TEST_F(model, reserved_fields_are_illegal_and_stages_are_the_seeds)
 		{ KH_PV_ENC_PACK(KH_PV_W8, 1, 4, 0, 0), 0 },	/* w4 */
 		{ KH_PV_ENC_PACK(KH_PV_W8, 1, 0, 0, 2), 0 },
 		{ KH_PV_ENC_R(KH_PV_OPC_MAC, 0x20, 0, 0, 0, 0), 0 },
-		{ KH_PV_ENC_R(KH_PV_OPC_RSVD, 0, 0, 0, 0, 0), 0 },
+		{ KH_PV_ENC_R(KH_PV_OPC_FP, 0, 0, 0, 3, 0), 0 },
 	};
 	unsigned int i;
 	u32 at;

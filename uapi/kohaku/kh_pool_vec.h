@@ -84,10 +84,11 @@
  */
 #define KH_PV_OPC_MAC		0x5b
 /**
- * define KH_PV_OPC_RSVD - custom 3, kept for the FMA, permute and gather
- * slices; illegal today
+ * define KH_PV_OPC_FP - custom 3, the floating point unit (FMA, converts,
+ * Engine A's seed tables; funct3 KH_PV_WF32 or KH_PV_WF16) and the permute
+ * crossbar (funct3 an integer width)
  */
-#define KH_PV_OPC_RSVD		0x7b
+#define KH_PV_OPC_FP		0x7b
 
 /* ---- lane widths (funct3 of custom-0/custom-2, funct7[1:0] of moves) ---- */
 
@@ -103,6 +104,14 @@
  * define KH_PV_W32 - 16 lanes of 32 bits (N_2X32)
  */
 #define KH_PV_W32		2
+/**
+ * define KH_PV_WF32 - 16 lanes of binary32 (the Q7's N_2XF32), custom 3 funct3
+ */
+#define KH_PV_WF32		4
+/**
+ * define KH_PV_WF16 - 32 lanes of binary16 (NXF16), custom 3 funct3
+ */
+#define KH_PV_WF16		5
 /**
  * define KH_PV_LANE_BITS - a width code's lane bits, 8, 16, 32
  * @w: a width code, KH_PV_W8..KH_PV_W32
@@ -194,6 +203,26 @@
 #define KH_PV_VMVXP		0x12
 /** define KH_PV_VMVPX - x[rd] = half rs2 of p[rs1] */
 #define KH_PV_VMVPX		0x13
+/** define KH_PV_VRFCR - x[rd] = FCR (the seed's RUR FCR) */
+#define KH_PV_VRFCR		0x14
+/** define KH_PV_VWFCR - FCR = x[rs1], its defined bits (WUR FCR) */
+#define KH_PV_VWFCR		0x15
+/** define KH_PV_VRFSR - x[rd] = FSR */
+#define KH_PV_VRFSR		0x16
+/** define KH_PV_VWFSR - FSR = x[rs1], its defined bits */
+#define KH_PV_VWFSR		0x17
+/** define KH_PV_VMVVW - third rs2 (0..2) of w[rd] = v[rs1] (save, restore) */
+#define KH_PV_VMVVW		0x18
+/** define KH_PV_VMVWV - v[rd] = third rs2 (0..2) of w[rs1] */
+#define KH_PV_VMVWV		0x19
+/** define KH_PV_VMVVU - valign u[rd] = v[rs1] */
+#define KH_PV_VMVVU		0x1a
+/** define KH_PV_VMVUV - v[rd] = valign u[rs1] */
+#define KH_PV_VMVUV		0x1b
+/** define KH_PV_VMVVG - gvr g[rd] = v[rs1] */
+#define KH_PV_VMVVG		0x1c
+/** define KH_PV_VMVGV - v[rd] = gvr g[rs1] */
+#define KH_PV_VMVGV		0x1d
 /** define KH_PV_MEM_ALIGN - a vector access's alignment, bytes */
 #define KH_PV_MEM_ALIGN		64
 
@@ -231,6 +260,88 @@
  * @round: KH_PV_PACK_ROUND or 0
  */
 #define KH_PV_PACK_F7(round)	((KH_PV_VPACK << 4) | (round))
+
+/* ---- FCR and FSR (seed 002 §3.2: the movscfv pack's bit positions) ---- */
+
+/** define KH_PV_FCR_RM_SHIFT - FCR[9:8], the round mode */
+#define KH_PV_FCR_RM_SHIFT	8
+/** define KH_PV_FCR_RM - FCR's round mode field */
+#define KH_PV_FCR_RM		(3u << KH_PV_FCR_RM_SHIFT)
+/** define KH_PV_RM_RNE - round to nearest, ties to even (reset) */
+#define KH_PV_RM_RNE		0
+/** define KH_PV_RM_RTZ - round toward zero */
+#define KH_PV_RM_RTZ		1
+/** define KH_PV_RM_RUP - round toward +infinity */
+#define KH_PV_RM_RUP		2
+/** define KH_PV_RM_RDN - round toward -infinity */
+#define KH_PV_RM_RDN		3
+/** define KH_PV_FX_INVALID - the Invalid flag: FSR bit 10, FCR enable bit 2 */
+#define KH_PV_FX_INVALID	(1u << 0)
+/** define KH_PV_FX_DIVZERO - DivZero: FSR bit 11, enable bit 3 */
+#define KH_PV_FX_DIVZERO	(1u << 1)
+/** define KH_PV_FX_OVERFLOW - Overflow: FSR bit 12, enable bit 4 */
+#define KH_PV_FX_OVERFLOW	(1u << 2)
+/** define KH_PV_FX_UNDERFLOW - Underflow: FSR bit 13, enable bit 5 */
+#define KH_PV_FX_UNDERFLOW	(1u << 3)
+/** define KH_PV_FX_INEXACT - Inexact: FSR bit 14, enable bit 6 */
+#define KH_PV_FX_INEXACT	(1u << 4)
+/** define KH_PV_FX_ALL - the five flags, as KH_PV_FX_* bits */
+#define KH_PV_FX_ALL		0x1fu
+/** define KH_PV_FCR_EN_SHIFT - FCR[6:2], the five enables (KH_PV_FX_* << 2) */
+#define KH_PV_FCR_EN_SHIFT	2
+/** define KH_PV_FSR_FX_SHIFT - FSR[14:10], the five sticky flags */
+#define KH_PV_FSR_FX_SHIFT	10
+/** define KH_PV_FCR_MASK - FCR's defined bits: round mode and enables */
+#define KH_PV_FCR_MASK		(KH_PV_FCR_RM | KH_PV_FX_ALL << KH_PV_FCR_EN_SHIFT)
+/** define KH_PV_FSR_MASK - FSR's defined bits: the flags */
+#define KH_PV_FSR_MASK		(KH_PV_FX_ALL << KH_PV_FSR_FX_SHIFT)
+
+/* ---- custom-3 funct7 with funct3 KH_PV_WF32 / KH_PV_WF16: the FPU ---- */
+
+/** define KH_PV_FMADD - vd = vd + va * vb, one rounding (the FMA) */
+#define KH_PV_FMADD		0x00
+/** define KH_PV_FMSUB - vd = vd - va * vb, one rounding */
+#define KH_PV_FMSUB		0x01
+/** define KH_PV_FMUL - vd = va * vb */
+#define KH_PV_FMUL		0x02
+/** define KH_PV_FADD - vd = va + vb */
+#define KH_PV_FADD		0x03
+/** define KH_PV_FSUB - vd = va - vb */
+#define KH_PV_FSUB		0x04
+/** define KH_PV_FNOFLAGS - funct7[3]: the N form, raises no FSR flag */
+#define KH_PV_FNOFLAGS		0x08
+/** define KH_PV_FFLOAT - vd = signed integer lanes of va converted, FCR rounding */
+#define KH_PV_FFLOAT		0x10
+/** define KH_PV_FUFLOAT - the same from unsigned integer lanes */
+#define KH_PV_FUFLOAT		0x11
+/** define KH_PV_FTRUNC - vd = va's lanes to signed integers toward zero, saturated */
+#define KH_PV_FTRUNC		0x12
+/** define KH_PV_FTRUNCU - the same to unsigned integers */
+#define KH_PV_FTRUNCU		0x13
+/**
+ * define KH_PV_FCVT - SP: vd = binary16 lanes 0..15 of va widened;
+ * HP: vd = lanes of va (0..15) then vb (16..31), binary32 narrowed
+ */
+#define KH_PV_FCVT		0x14
+/** define KH_PV_FRECIP0 - Engine A: the reciprocal seed (RECIP_Data8) */
+#define KH_PV_FRECIP0		0x20
+/** define KH_PV_FRSQRT0 - Engine A: the reciprocal square root seed */
+#define KH_PV_FRSQRT0		0x21
+/** define KH_PV_FRECIPQ - the reciprocal's QLI refine (binary32 only) */
+#define KH_PV_FRECIPQ		0x22
+
+/* ---- custom-3 funct7 with an integer width: the permute crossbar ---- */
+
+/** define KH_PV_PSEL - SEL 2N->N: vd[i] = (va ++ vb)[vd[i] mod 2N] */
+#define KH_PV_PSEL		0x00
+/** define KH_PV_PSHFL - SHFL N->N: vd[i] = va[vb[i] mod N] */
+#define KH_PV_PSHFL		0x01
+/** define KH_PV_PDSEL - DSEL: v[rd] = even lanes of va ++ vb, v[rd+1] = odd */
+#define KH_PV_PDSEL		0x02
+/** define KH_PV_PDILV - DSEL's inverse: v[rd], v[rd+1] = va, vb interleaved */
+#define KH_PV_PDILV		0x03
+/** define KH_PV_PCMPRS - DCMPRS + k: va's lanes with b[k] set, left packed */
+#define KH_PV_PCMPRS		0x10
 
 /* ---- building the words ---- */
 
@@ -297,6 +408,16 @@
 #define KH_PV_ENC_QMAC(w, wd, va, pr, mode, flags)			\
 	KH_PV_ENC_R(KH_PV_OPC_MAC, KH_PV_QMAC_F7(mode, flags), pr, va, w, wd)
 /**
+ * define KH_PV_ENC_FP - a custom 3 op
+ * @f7: the operation (KH_PV_F* or KH_PV_P*)
+ * @w: funct3: KH_PV_WF32 / KH_PV_WF16, or an integer width for a permute
+ * @vd: destination
+ * @va: first source
+ * @vb: second source
+ */
+#define KH_PV_ENC_FP(f7, w, vd, va, vb)					\
+	KH_PV_ENC_R(KH_PV_OPC_FP, f7, vb, va, w, vd)
+/**
  * define KH_PV_ENC_PACK - vpack.w v[vd], w[wa], x[xs]
  * @w: the width code
  * @vd: the vector destination
@@ -327,6 +448,8 @@
 #define KH_PV_STAGE_DIVSTEP	12
 /** define KH_PV_STAGE_TRUNC - TRUNC, NEXP01, MKSADJ (later) */
 #define KH_PV_STAGE_TRUNC	12
+/** define KH_PV_STAGE_TAB - Engine A's seed lookup (vr@10 -> vt@12) */
+#define KH_PV_STAGE_TAB		12
 /** define KH_PV_STAGE_FMA - SP/HP FMA (later) */
 #define KH_PV_STAGE_FMA		13
 /** define KH_PV_STAGE_CVT - converts (later) */

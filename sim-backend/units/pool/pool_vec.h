@@ -31,10 +31,10 @@
 struct ksim_pool_vec {
 	u64 v[KH_PV_NVEC][KSIM_PV_VWORDS];
 	u64 vb[KH_PV_NVB];
-	u64 va[KH_PV_NVALIGN][KSIM_PV_VWORDS];	/* valign: a later slice */
+	u64 va[KH_PV_NVALIGN][KSIM_PV_VWORDS];	/* valign */
 	u8 wv[KH_PV_NWV][KH_PV_WVBYTES];
-	u64 gvr[KH_PV_NGVR][KSIM_PV_VWORDS];	/* a later slice */
-	u32 fcr, fsr;				/* the FMA slice's */
+	u64 gvr[KH_PV_NGVR][KSIM_PV_VWORDS];
+	u32 fcr, fsr;				/* KH_PV_FCR_MASK, _FSR_MASK */
 	u64 pr[KH_PV_NPR];
 	u32 cpenable;				/* the CSR */
 };
@@ -82,6 +82,23 @@ enum ksim_pool_vop {
 	KSIM_PV_MVPX,
 	KSIM_PV_QMAC,		/* the MAC */
 	KSIM_PV_PACK,
+	KSIM_PV_RFCR,		/* FCR, FSR and the save/restore moves */
+	KSIM_PV_WFCR,
+	KSIM_PV_RFSR,
+	KSIM_PV_WFSR,
+	KSIM_PV_MVVW,
+	KSIM_PV_MVWV,
+	KSIM_PV_MVVU,
+	KSIM_PV_MVUV,
+	KSIM_PV_MVVG,
+	KSIM_PV_MVGV,
+	KSIM_PV_FMA,		/* custom-3, W = KH_PV_WF32/WF16, aux = funct7 */
+	KSIM_PV_FCVT,		/* float, ufloat, cvt */
+	KSIM_PV_FTRUNC,		/* trunc, truncu */
+	KSIM_PV_FTAB,		/* Engine A: recip0, rsqrt0, recipq */
+	KSIM_PV_FTABQ,		/* the QLI refine */
+	KSIM_PV_PERM,		/* custom-3, W an integer width: sel, shfl, cmprs */
+	KSIM_PV_DSEL,		/* dsel, dilv: two destinations */
 	KSIM_PV_N
 };
 
@@ -102,6 +119,15 @@ unsigned int ksim_pool_vec_stage(const struct ksim_pool_op *o);
 bool ksim_pool_vec_exec(struct ksim_pool *p, struct ksim_pool_core *c,
 			const struct ksim_pool_op *o, unsigned int *cause);
 void ksim_pool_vec_reset(struct ksim_pool_vec *v);
+
+/* ---- vec_fp.c: the FPU (FMA, converts) and FCR/FSR ---- */
+void ksim_pool_vec_fp(struct ksim_pool_vec *v, const struct ksim_pool_op *o);
+
+/* ---- vec_tab.c: Engine A, the seed tables and the QLI refine ---- */
+void ksim_pool_vec_tab(struct ksim_pool_vec *v, const struct ksim_pool_op *o);
+
+/* ---- vec_perm.c: the permute crossbar ---- */
+void ksim_pool_vec_perm(struct ksim_pool_vec *v, const struct ksim_pool_op *o);
 
 /* ---- vec_alu.c ---- */
 void ksim_pool_vec_alu(struct ksim_pool_vec *v, const struct ksim_pool_op *o);

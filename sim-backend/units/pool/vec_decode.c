@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * The vector coprocessor's predecoder (docs/spec/pool-vector.md
- * "Encoding"): a word of custom-0, custom-1 or custom-2 into a K_VEC op,
+ * "Encoding"): a word of custom-0..custom-3 into a K_VEC op,
  * or K_ILLEGAL.  Every field an instruction does not use must be zero and
  * every value not listed is illegal, so that later slices can take them;
  * decoding comes before the cpenable check (an illegal word is illegal
@@ -88,6 +88,64 @@ static u8 ksim_pool_vec_dec_move(unsigned int f7, unsigned int rd,
 	case KH_PV_VEXTU:
 		op = KSIM_PV_EXTU;
 		break;
+	case KH_PV_VRFCR:
+		w = 0;
+		switch (f7) {
+		case KH_PV_VRFCR:
+		case KH_PV_VRFSR:
+			if (rs1 || rs2)
+				return KSIM_POOL_K_ILLEGAL;
+			op = f7 == KH_PV_VRFCR ? KSIM_PV_RFCR : KSIM_PV_RFSR;
+			break;
+		default:
+			if (rd || rs2)
+				return KSIM_POOL_K_ILLEGAL;
+			op = f7 == KH_PV_VWFCR ? KSIM_PV_WFCR : KSIM_PV_WFSR;
+			break;
+		}
+		break;
+	case KH_PV_VMVVW:
+		w = 0;
+		switch (f7) {
+		case KH_PV_VMVVW:
+			if (rd >= KH_PV_NWV || rs2 > 2)
+				return KSIM_POOL_K_ILLEGAL;
+			op = KSIM_PV_MVVW;
+			break;
+		case KH_PV_VMVWV:
+			if (rs1 >= KH_PV_NWV || rs2 > 2)
+				return KSIM_POOL_K_ILLEGAL;
+			op = KSIM_PV_MVWV;
+			break;
+		case KH_PV_VMVVU:
+			if (rd >= KH_PV_NVALIGN || rs2)
+				return KSIM_POOL_K_ILLEGAL;
+			op = KSIM_PV_MVVU;
+			break;
+		case KH_PV_VMVUV:
+			if (rs1 >= KH_PV_NVALIGN || rs2)
+				return KSIM_POOL_K_ILLEGAL;
+			op = KSIM_PV_MVUV;
+			break;
+		}
+		break;
+	case KH_PV_VMVVG:
+		w = 0;
+		switch (f7) {
+		case KH_PV_VMVVG:
+			if (rd >= KH_PV_NGVR || rs2)
+				return KSIM_POOL_K_ILLEGAL;
+			op = KSIM_PV_MVVG;
+			break;
+		case KH_PV_VMVGV:
+			if (rs1 >= KH_PV_NGVR || rs2)
+				return KSIM_POOL_K_ILLEGAL;
+			op = KSIM_PV_MVGV;
+			break;
+		default:
+			return KSIM_POOL_K_ILLEGAL;
+		}
+		break;
 	case KH_PV_VMVXB:
 		w = 0;
 		switch (f7) {
@@ -114,7 +172,7 @@ static u8 ksim_pool_vec_dec_move(unsigned int f7, unsigned int rd,
 		return KSIM_POOL_K_ILLEGAL;
 	/* a scalar destination: x0 is the sink x[32], as in ksim_pool_decode */
 	if (op == KSIM_PV_EXT || op == KSIM_PV_EXTU || op == KSIM_PV_MVBX ||
-	    op == KSIM_PV_MVPX)
+	    op == KSIM_PV_MVPX || op == KSIM_PV_RFCR || op == KSIM_PV_RFSR)
 		o->rd = rd ? rd : 32;
 	o->imm = KSIM_PV_IMM(op, w, 0);
 	return KSIM_POOL_K_VEC;
@@ -166,6 +224,89 @@ static u8 ksim_pool_vec_dec_mac(unsigned int f7, unsigned int f3,
 	}
 }
 
+/* custom-3 on a floating point type: the FPU and Engine A */
+static u8 ksim_pool_vec_dec_fpu(unsigned int f7, unsigned int f3,
+				unsigned int rs2, struct ksim_pool_op *o)
+{
+	bool unary = true;
+	u8 op;
+
+	switch (f7) {
+	case KH_PV_FMADD ... KH_PV_FSUB:
+	case KH_PV_FMADD + KH_PV_FNOFLAGS ... KH_PV_FSUB + KH_PV_FNOFLAGS:
+		op = KSIM_PV_FMA;
+		unary = false;
+		break;
+	case KH_PV_FFLOAT:
+	case KH_PV_FUFLOAT:
+		op = KSIM_PV_FCVT;
+		break;
+	case KH_PV_FCVT:
+		op = KSIM_PV_FCVT;
+		/* the narrowing takes two sources, the widening one */
+		unary = f3 == KH_PV_WF32;
+		break;
+	case KH_PV_FTRUNC:
+	case KH_PV_FTRUNCU:
+		op = KSIM_PV_FTRUNC;
+		break;
+	case KH_PV_FRECIP0:
+	case KH_PV_FRSQRT0:
+		op = KSIM_PV_FTAB;
+		break;
+	case KH_PV_FRECIPQ:
+		if (f3 != KH_PV_WF32)
+			return KSIM_POOL_K_ILLEGAL;
+		op = KSIM_PV_FTABQ;
+		break;
+	default:
+		return KSIM_POOL_K_ILLEGAL;
+	}
+	if (unary && rs2)
+		return KSIM_POOL_K_ILLEGAL;
+	o->imm = KSIM_PV_IMM(op, f3, f7);
+	return KSIM_POOL_K_VEC;
+}
+
+/* custom-3 on an integer width: the permute crossbar */
+static u8 ksim_pool_vec_dec_perm(unsigned int f7, unsigned int f3,
+				 unsigned int rd, struct ksim_pool_op *o)
+{
+	u8 op;
+
+	switch (f7) {
+	case KH_PV_PSEL:
+	case KH_PV_PSHFL:
+		op = KSIM_PV_PERM;
+		break;
+	case KH_PV_PDSEL:
+	case KH_PV_PDILV:
+		/* two destinations, v[rd] and v[rd + 1] */
+		if (rd == KH_PV_NVEC - 1)
+			return KSIM_POOL_K_ILLEGAL;
+		op = KSIM_PV_DSEL;
+		break;
+	default:
+		if (f7 < KH_PV_PCMPRS || f7 >= KH_PV_PCMPRS + KH_PV_NVB)
+			return KSIM_POOL_K_ILLEGAL;
+		op = KSIM_PV_PERM;
+		break;
+	}
+	o->imm = KSIM_PV_IMM(op, f3, f7);
+	return KSIM_POOL_K_VEC;
+}
+
+static u8 ksim_pool_vec_dec_fp(unsigned int f7, unsigned int f3,
+			       unsigned int rd, unsigned int rs2,
+			       struct ksim_pool_op *o)
+{
+	if (f3 <= KH_PV_W32)
+		return ksim_pool_vec_dec_perm(f7, f3, rd, o);
+	if (f3 == KH_PV_WF32 || f3 == KH_PV_WF16)
+		return ksim_pool_vec_dec_fpu(f7, f3, rs2, o);
+	return KSIM_POOL_K_ILLEGAL;
+}
+
 /**
  * ksim_pool_vec_decode() - predecode a custom-opcode word
  * @w: the instruction word (major opcode custom-0..3)
@@ -189,8 +330,8 @@ u8 ksim_pool_vec_decode(u32 w, struct ksim_pool_op *o)
 		return ksim_pool_vec_dec_mem(w, f3, rd, rs1, rs2, o);
 	case KH_PV_OPC_MAC:
 		return ksim_pool_vec_dec_mac(f7, f3, rd, rs1, rs2, o);
-	default:	/* custom-3: the later slices' */
-		return KSIM_POOL_K_ILLEGAL;
+	default:	/* custom-3 */
+		return ksim_pool_vec_dec_fp(f7, f3, rd, rs2, o);
 	}
 }
 
@@ -209,6 +350,23 @@ static const u8 ksim_pool_vec_stages[KSIM_PV_N] = {
 	[KSIM_PV_MVPX] = KH_PV_STAGE_V2S,
 	[KSIM_PV_QMAC] = KH_PV_STAGE_MAC,
 	[KSIM_PV_PACK] = KH_PV_STAGE_PACK,
+	[KSIM_PV_RFCR] = KH_PV_STAGE_V2S,
+	[KSIM_PV_WFCR] = KH_PV_STAGE_ALU,
+	[KSIM_PV_RFSR] = KH_PV_STAGE_V2S,
+	[KSIM_PV_WFSR] = KH_PV_STAGE_ALU,
+	[KSIM_PV_MVVW] = KH_PV_STAGE_MAC,
+	[KSIM_PV_MVWV] = KH_PV_STAGE_MAC,
+	[KSIM_PV_MVVU] = KH_PV_STAGE_ALU,
+	[KSIM_PV_MVUV] = KH_PV_STAGE_ALU,
+	[KSIM_PV_MVVG] = KH_PV_STAGE_ALU,
+	[KSIM_PV_MVGV] = KH_PV_STAGE_ALU,
+	[KSIM_PV_FMA] = KH_PV_STAGE_FMA,
+	[KSIM_PV_FCVT] = KH_PV_STAGE_CVT,
+	[KSIM_PV_FTRUNC] = KH_PV_STAGE_TRUNC,
+	[KSIM_PV_FTAB] = KH_PV_STAGE_TAB,
+	[KSIM_PV_FTABQ] = KH_PV_STAGE_FMA,
+	[KSIM_PV_PERM] = KH_PV_STAGE_PERM,
+	[KSIM_PV_DSEL] = KH_PV_STAGE_PERM,
 };
 
 /**

@@ -90,6 +90,26 @@ static u32 ksim_pool_vec_ext(const u64 *r, unsigned int w, u32 idx, bool sx)
 	return v;
 }
 
+/* a register's 64 bytes, little-endian (the memory order) */
+static const u8 *ksim_pool_vec_bytes(const u64 *r, u8 *b)
+{
+	unsigned int k;
+
+	for (k = 0; k < KSIM_PV_VWORDS; k++) {
+		ksim_pool_wr32(b + 8 * k, (u32)r[k]);
+		ksim_pool_wr32(b + 8 * k + 4, (u32)(r[k] >> 32));
+	}
+	return b;
+}
+
+static void ksim_pool_vec_words(u64 *r, const u8 *b)
+{
+	unsigned int k;
+
+	for (k = 0; k < KSIM_PV_VWORDS; k++)
+		r[k] = ksim_pool_vec_rd64(b + 8 * k);
+}
+
 /**
  * ksim_pool_vec_exec() - execute one vector instruction
  * @p: the unit (IRAM, for loads from it)
@@ -105,6 +125,7 @@ bool ksim_pool_vec_exec(struct ksim_pool *p, struct ksim_pool_core *c,
 	struct ksim_pool_vec *v = &c->vec;
 	unsigned int w = KSIM_PV_W(o->imm), k;
 	u32 *x = c->x;
+	u8 tmp[KH_PV_VBYTES];
 	u8 *b;
 
 	switch (KSIM_PV_OP(o->imm)) {
@@ -148,6 +169,51 @@ bool ksim_pool_vec_exec(struct ksim_pool *p, struct ksim_pool_core *c,
 		break;
 	case KSIM_PV_MVPX:
 		x[o->rd] = (u32)(v->pr[o->rs1] >> (32 * o->rs2));
+		break;
+	case KSIM_PV_RFCR:
+		x[o->rd] = v->fcr;
+		break;
+	case KSIM_PV_WFCR:
+		v->fcr = x[o->rs1] & KH_PV_FCR_MASK;
+		break;
+	case KSIM_PV_RFSR:
+		x[o->rd] = v->fsr;
+		break;
+	case KSIM_PV_WFSR:
+		v->fsr = x[o->rs1] & KH_PV_FSR_MASK;
+		break;
+	case KSIM_PV_MVVW:
+		memcpy(v->wv[o->rd] + KH_PV_VBYTES * o->rs2,
+		       ksim_pool_vec_bytes(v->v[o->rs1], tmp), KH_PV_VBYTES);
+		break;
+	case KSIM_PV_MVWV:
+		ksim_pool_vec_words(v->v[o->rd],
+				    v->wv[o->rs1] + KH_PV_VBYTES * o->rs2);
+		break;
+	case KSIM_PV_MVVU:
+		memcpy(v->va[o->rd], v->v[o->rs1], sizeof(v->va[0]));
+		break;
+	case KSIM_PV_MVUV:
+		memcpy(v->v[o->rd], v->va[o->rs1], sizeof(v->v[0]));
+		break;
+	case KSIM_PV_MVVG:
+		memcpy(v->gvr[o->rd], v->v[o->rs1], sizeof(v->gvr[0]));
+		break;
+	case KSIM_PV_MVGV:
+		memcpy(v->v[o->rd], v->gvr[o->rs1], sizeof(v->v[0]));
+		break;
+	case KSIM_PV_FMA:
+	case KSIM_PV_FCVT:
+	case KSIM_PV_FTRUNC:
+		ksim_pool_vec_fp(v, o);
+		break;
+	case KSIM_PV_FTAB:
+	case KSIM_PV_FTABQ:
+		ksim_pool_vec_tab(v, o);
+		break;
+	case KSIM_PV_PERM:
+	case KSIM_PV_DSEL:
+		ksim_pool_vec_perm(v, o);
 		break;
 	case KSIM_PV_QMAC:
 		ksim_pool_vec_qmac(v, o);
