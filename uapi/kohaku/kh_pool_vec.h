@@ -432,6 +432,10 @@
 
 /** define KH_PV_STAGE_READ - vector operands are read at stage 10 */
 #define KH_PV_STAGE_READ	10
+/** define KH_PV_STAGE_WREAD - the wide accumulator is read (and written) at 12 */
+#define KH_PV_STAGE_WREAD	12
+/** define KH_PV_STAGE_FSR - FSR's sticky flags accumulate at stage 14 */
+#define KH_PV_STAGE_FSR		14
 /** define KH_PV_STAGE_LOAD - a vector load's result */
 #define KH_PV_STAGE_LOAD	10
 /** define KH_PV_STAGE_ALU - vector ALU, moves, compares, select */
@@ -458,7 +462,5 @@
 #define KH_PV_V2S_GAP		8
 /** define KH_PV_STAGE_V2S - the stage code recorded for vector to scalar moves */
 #define KH_PV_STAGE_V2S		(KH_PV_STAGE_READ + KH_PV_V2S_GAP)
-/** define KH_PV_ISSUE - cycles this slice charges per vector instruction */
-#define KH_PV_ISSUE		1
 
 #endif /* _UAPI_KOHAKU_KH_POOL_VEC_H */

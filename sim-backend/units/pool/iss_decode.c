@@ -16,7 +16,7 @@
  * the core's own (K_CSR), one that meets the outside (K_CSRX), or an
  * illegal instruction (an absent CSR, or a write to a read-only one: a
  * CSRRW always writes, CSRRS/CSRRC and the immediate forms only with a
- * nonzero rs1/uimm, as Zicsr says).  custom-0..2 are the vector
+ * nonzero rs1/uimm, as Zicsr says).  custom-0..3 are the vector
  * coprocessor's (docs/spec/pool-vector.md), decoded by vec_decode.c.  The fields and immediates are
  * units/rv32i.h's, shared with the cpu unit.
  */
@@ -168,6 +168,7 @@ static u8 ksim_pool_kind_of(u32 w, u32 pc, struct ksim_pool_op *o)
 	case KH_PV_OPC_ALU:	/* the vector coprocessor (vec_decode.c) */
 	case KH_PV_OPC_MEM:
 	case KH_PV_OPC_MAC:
+	case KH_PV_OPC_FP:
 		return ksim_pool_vec_decode(w, o);
 	default:	/* custom-3 (the vector unit's later slices) too */
 		return KSIM_POOL_K_ILLEGAL;

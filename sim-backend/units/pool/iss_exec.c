@@ -223,7 +223,7 @@ static bool ksim_pool_taken(unsigned int f3, u32 a, u32 b)
  */
 #define KSIM_POOL_NEXT(lat)						\
 	do {								\
-		e += (lat) - 1;						\
+		e += (u64)(lat) - 1;					\
 		n++;							\
 		o++;							\
 		KSIM_POOL_DISPATCH();					\
@@ -510,7 +510,7 @@ dispatch:
 		}
 		if (ksim_pool_unlikely(!ksim_pool_vec_exec(p, c, o, &cause)))
 			goto trap;
-		KSIM_POOL_NEXT(KH_PV_ISSUE);
+		KSIM_POOL_NEXT(ksim_pool_vec_sched(&c->vec, o, t0 + n + e));
 	KSIM_POOL_OP(ECALL)
 		cause = KH_POOL_CAUSE_ECALL;
 		goto trap;

@@ -11,6 +11,10 @@
  *   vec_alu.c     the integer lane ALU: segmented add/sub, saturation,
  *                 logic, shifts, min/max, compares, select
  *   vec_mac.c     the quad-MAC into the wide accumulators, and the pack
+ *   vec_fp.c      the FPU: FMA, converts (custom-3 on a float type)
+ *   vec_tab.c     Engine A: the seed tables and the QLI refine
+ *   vec_perm.c    the permute crossbar (custom-3 on an integer width)
+ *   vec_sched.c   issue timing: the scoreboard and co-issue
  *
  * The interpreter (iss_exec.c) checks cpenable and calls
  * ksim_pool_vec_exec(); nothing of this is on a scalar instruction's path.
@@ -21,6 +25,33 @@
 #include <kohaku/kh_pool_vec.h>
 
 #define KSIM_PV_VWORDS	(KH_PV_VBYTES / 8)	/* u64 words a register */
+
+/* The scoreboard's entries: every register of every file, FCR, FSR */
+enum {
+	KSIM_PV_SB_V = 0,
+	KSIM_PV_SB_B = KSIM_PV_SB_V + KH_PV_NVEC,
+	KSIM_PV_SB_P = KSIM_PV_SB_B + KH_PV_NVB,
+	KSIM_PV_SB_W = KSIM_PV_SB_P + KH_PV_NPR,
+	KSIM_PV_SB_U = KSIM_PV_SB_W + KH_PV_NWV,
+	KSIM_PV_SB_G = KSIM_PV_SB_U + KH_PV_NVALIGN,
+	KSIM_PV_SB_FCR = KSIM_PV_SB_G + KH_PV_NGVR,
+	KSIM_PV_SB_FSR,
+	KSIM_PV_SB_N
+};
+
+/*
+ * struct ksim_pool_vsched - the issue state (vec_sched.c): per entry, the
+ * cycle its newest producer issued and the cycle it writes it (issue +
+ * result stage); the open bundle, its issue cycle + 1 and its slot
+ * classes' counts.
+ */
+struct ksim_pool_vsched {
+	u64 iss[KSIM_PV_SB_N];
+	u64 wr[KSIM_PV_SB_N];
+	u64 end;
+	bool open;
+	u8 n[6];
+};
 
 /*
  * struct ksim_pool_vec - one core's coprocessor state (seed 002 §1.3, §7).
@@ -37,6 +68,7 @@ struct ksim_pool_vec {
 	u32 fcr, fsr;				/* KH_PV_FCR_MASK, _FSR_MASK */
 	u64 pr[KH_PV_NPR];
 	u32 cpenable;				/* the CSR */
+	struct ksim_pool_vsched sched;		/* timing, not state */
 };
 
 /*
@@ -119,6 +151,10 @@ unsigned int ksim_pool_vec_stage(const struct ksim_pool_op *o);
 bool ksim_pool_vec_exec(struct ksim_pool *p, struct ksim_pool_core *c,
 			const struct ksim_pool_op *o, unsigned int *cause);
 void ksim_pool_vec_reset(struct ksim_pool_vec *v);
+
+/* ---- vec_sched.c: issue timing ---- */
+unsigned int ksim_pool_vec_sched(struct ksim_pool_vec *vec,
+				 const struct ksim_pool_op *o, u64 cur);
 
 /* ---- vec_fp.c: the FPU (FMA, converts) and FCR/FSR ---- */
 void ksim_pool_vec_fp(struct ksim_pool_vec *v, const struct ksim_pool_op *o);
