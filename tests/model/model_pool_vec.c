@@ -33,6 +33,7 @@ CHECK_FIXTURE(model)
 #define VALU(f7, w, d, a, b)	KH_PV_ENC_ALU(f7, w, d, a, b)
 #define VMOVE(f7, d, a, b)	KH_PV_ENC_MOVE(f7, d, a, b)
 #define CPEN(xs)		CSRRW(0, KH_PV_CSR_CPENABLE, xs)
+#define FPW(f7, t, d, a, b)	KH_PV_ENC_FP(f7, t, d, a, b)
 
 typedef unsigned __int128 u128;
 typedef __int128 s128;
@@ -896,7 +897,43 @@ TEST_F(model, reserved_fields_are_illegal_and_stages_are_the_seeds)
 		{ KH_PV_ENC_QMAC(KH_PV_W32, 3, 31, 15, KH_PV_MAC_SUB, 12),
 		  KH_PV_STAGE_MAC },
 		{ KH_PV_ENC_PACK(KH_PV_W8, 1, 3, 9, 1), KH_PV_STAGE_PACK },
+		{ VMOVE(KH_PV_VRFCR, 1, 0, 0), KH_PV_STAGE_V2S },
+		{ VMOVE(KH_PV_VWFSR, 0, 5, 0), KH_PV_STAGE_ALU },
+		{ VMOVE(KH_PV_VMVVW, 3, 31, 2), KH_PV_STAGE_MAC },
+		{ VMOVE(KH_PV_VMVWV, 31, 3, 2), KH_PV_STAGE_MAC },
+		{ VMOVE(KH_PV_VMVVU, 3, 31, 0), KH_PV_STAGE_ALU },
+		{ VMOVE(KH_PV_VMVGV, 31, 7, 0), KH_PV_STAGE_ALU },
+		{ FPW(KH_PV_FMADD, KH_PV_WF32, 1, 2, 3), KH_PV_STAGE_FMA },
+		{ FPW(KH_PV_FSUB | KH_PV_FNOFLAGS, KH_PV_WF16, 1, 2, 3),
+		  KH_PV_STAGE_FMA },
+		{ FPW(KH_PV_FFLOAT, KH_PV_WF16, 1, 2, 0), KH_PV_STAGE_CVT },
+		{ FPW(KH_PV_FCVT, KH_PV_WF16, 1, 2, 3), KH_PV_STAGE_CVT },
+		{ FPW(KH_PV_FTRUNCU, KH_PV_WF32, 1, 2, 0), KH_PV_STAGE_TRUNC },
+		{ FPW(KH_PV_FRSQRT0, KH_PV_WF16, 1, 2, 0), KH_PV_STAGE_TAB },
+		{ FPW(KH_PV_FRECIPQ, KH_PV_WF32, 1, 2, 0), KH_PV_STAGE_FMA },
+		{ FPW(KH_PV_PSEL, KH_PV_W16, 1, 2, 3), KH_PV_STAGE_PERM },
+		{ FPW(KH_PV_PDSEL, KH_PV_W8, 30, 2, 3), KH_PV_STAGE_PERM },
+		{ FPW(KH_PV_PCMPRS + 15, KH_PV_W32, 1, 2, 0), KH_PV_STAGE_PERM },
 		/* illegal: */
+		{ VMOVE(KH_PV_VRFCR, 1, 2, 0), 0 },		/* rs1 != 0 */
+		{ VMOVE(KH_PV_VWFCR, 1, 2, 0), 0 },		/* rd != 0 */
+		{ VMOVE(KH_PV_VMVVW, 4, 1, 0), 0 },		/* w4 */
+		{ VMOVE(KH_PV_VMVVW, 0, 1, 3), 0 },		/* third 3 */
+		{ VMOVE(KH_PV_VMVWV, 1, 4, 0), 0 },
+		{ VMOVE(KH_PV_VMVVU, 4, 1, 0), 0 },		/* u4 */
+		{ VMOVE(KH_PV_VMVUV, 1, 3, 1), 0 },		/* rs2 != 0 */
+		{ VMOVE(KH_PV_VMVGV, 1, 8, 0), 0 },		/* g8 */
+		{ VMOVE(0x1e, 1, 2, 0), 0 },
+		{ FPW(0x05, KH_PV_WF32, 1, 2, 3), 0 },		/* a hole */
+		{ FPW(KH_PV_FTRUNC, KH_PV_WF32, 1, 2, 3), 0 },	/* rs2 */
+		{ FPW(KH_PV_FCVT, KH_PV_WF32, 1, 2, 3), 0 },	/* widen: rs2 */
+		{ FPW(KH_PV_FRECIPQ, KH_PV_WF16, 1, 2, 0), 0 },	/* SP only */
+		{ FPW(KH_PV_FMADD, 6, 1, 2, 3), 0 },		/* type 6 */
+		{ FPW(KH_PV_FMADD, 7, 1, 2, 3), 0 },
+		{ FPW(KH_PV_PDSEL, KH_PV_W8, 31, 2, 3), 0 },	/* no v32 */
+		{ FPW(KH_PV_PCMPRS + 16, KH_PV_W8, 1, 2, 0), 0 },
+		{ FPW(KH_PV_PCMPRS, KH_PV_W8, 1, 2, 3), 0 },	/* rs2 */
+		{ FPW(0x04, KH_PV_W8, 1, 2, 3), 0 },		/* a hole */
 		{ VALU(KH_PV_VADD, 3, 1, 2, 3), 0 },		/* width 3 */
 		{ VALU(KH_PV_VADD, 4, 1, 2, 3), 0 },		/* FP: later */
 		{ VALU(0x06, KH_PV_W8, 1, 2, 3), 0 },		/* a hole */
@@ -952,6 +989,74 @@ TEST_F(model, reserved_fields_are_illegal_and_stages_are_the_seeds)
 	CHECK_EQ(KH_PV_STAGE_ALU, 11);
 	CHECK_EQ(KH_PV_STAGE_MAC, 12);
 	CHECK_EQ(KH_PV_STAGE_FMA, 13);
+}
+
+/*
+ * Save and restore (pool-vector.md custom-1 0x14..0x1D): every file goes
+ * out to memory and comes back bit for bit: a wide accumulator as three
+ * vector registers, valign and gvr as one each, FCR and FSR through
+ * scalars with their undefined bits dropped.
+ */
+TEST_F(model, save_and_restore_every_file)
+{
+	u8 a[3][64], g[64], u[64];
+	const u8 *acc;
+	unsigned int k;
+
+	REQUIRE(open_card());
+	prolog();
+	for (k = 0; k < 3; k++) {
+		rvec(a[k], 8);
+		poke_row(IN_ROW + k, a[k]);
+		mp_emit(&pg, VL(1 + k, R_BASE, IN_ROW + k));
+		/* w2's thirds from v1..v3 */
+		mp_emit(&pg, VMOVE(KH_PV_VMVVW, 2, 1 + k, k));
+	}
+	rvec(g, 8);
+	rvec(u, 8);
+	poke_row(IN_ROW + 3, g);
+	poke_row(IN_ROW + 4, u);
+	mp_emit(&pg, VL(4, R_BASE, IN_ROW + 3));
+	mp_emit(&pg, VMOVE(KH_PV_VMVVG, 7, 4, 0));
+	mp_emit(&pg, VL(5, R_BASE, IN_ROW + 4));
+	mp_emit(&pg, VMOVE(KH_PV_VMVVU, 3, 5, 0));
+	/* out again through other registers, in another order */
+	for (k = 0; k < 3; k++) {
+		mp_emit(&pg, VMOVE(KH_PV_VMVWV, 10 + k, 2, 2 - k));
+		mp_emit(&pg, VS(10 + k, R_BASE, OUT_ROW + k));
+	}
+	mp_emit(&pg, VMOVE(KH_PV_VMVGV, 13, 7, 0));
+	mp_emit(&pg, VS(13, R_BASE, OUT_ROW + 3));
+	mp_emit(&pg, VMOVE(KH_PV_VMVUV, 14, 3, 0));
+	mp_emit(&pg, VS(14, R_BASE, OUT_ROW + 4));
+	/* FCR and FSR: all ones in, the defined bits back */
+	mp_li(&pg, 6, 0xffffffffu);
+	mp_emit(&pg, VMOVE(KH_PV_VWFCR, 0, 6, 0));
+	mp_emit(&pg, VMOVE(KH_PV_VWFSR, 0, 6, 0));
+	mp_emit(&pg, VMOVE(KH_PV_VRFCR, 5, 0, 0));
+	mp_emit(&pg, SW(5, R_OUT, 0));
+	mp_emit(&pg, VMOVE(KH_PV_VRFSR, 5, 0, 0));
+	mp_emit(&pg, SW(5, R_OUT, 4));
+	/* and 0 clears them */
+	mp_emit(&pg, VMOVE(KH_PV_VWFSR, 0, 0, 0));
+	mp_emit(&pg, VMOVE(KH_PV_VRFSR, 5, 0, 0));
+	mp_emit(&pg, SW(5, R_OUT, 8));
+	mp_halt(&pg);
+	REQUIRE(mp_exec(&m, &pg));
+	REQUIRE(m.p->halted == 0);
+	acc = m.p->core[0].vec.wv[2];
+	for (k = 0; k < 3; k++) {
+		CHECK_MSG(!memcmp(acc + 64 * k, a[k], 64), "w2 third %u", k);
+		CHECK_MSG(!memcmp(row_at(OUT_ROW + k), a[2 - k], 64),
+			  "vmvwv third %u", 2 - k);
+	}
+	CHECK_EQ(memcmp(row_at(OUT_ROW + 3), g, 64), 0);
+	CHECK_EQ(memcmp(row_at(OUT_ROW + 4), u, 64), 0);
+	/* the seed's pack: RM [9:8], enables [6:2]; flags [14:10] */
+	CHECK_EQ(mp_dword(&m, 0, OUT_BYTES), 0x37c);
+	CHECK_EQ(mp_dword(&m, 0, OUT_BYTES + 4), 0x7c00);
+	CHECK_EQ(mp_dword(&m, 0, OUT_BYTES + 8), 0);
+	CHECK_EQ(KH_PV_FCR_MASK | KH_PV_FSR_MASK, 0x7f7c);
 }
 
 CHECK_TEST_MAIN

@@ -270,7 +270,8 @@ static u8 ksim_pool_vec_dec_fpu(unsigned int f7, unsigned int f3,
 
 /* custom-3 on an integer width: the permute crossbar */
 static u8 ksim_pool_vec_dec_perm(unsigned int f7, unsigned int f3,
-				 unsigned int rd, struct ksim_pool_op *o)
+				 unsigned int rd, unsigned int rs2,
+				 struct ksim_pool_op *o)
 {
 	u8 op;
 
@@ -287,7 +288,8 @@ static u8 ksim_pool_vec_dec_perm(unsigned int f7, unsigned int f3,
 		op = KSIM_PV_DSEL;
 		break;
 	default:
-		if (f7 < KH_PV_PCMPRS || f7 >= KH_PV_PCMPRS + KH_PV_NVB)
+		/* one vector source and a predicate */
+		if (f7 < KH_PV_PCMPRS || f7 >= KH_PV_PCMPRS + KH_PV_NVB || rs2)
 			return KSIM_POOL_K_ILLEGAL;
 		op = KSIM_PV_PERM;
 		break;
@@ -301,7 +303,7 @@ static u8 ksim_pool_vec_dec_fp(unsigned int f7, unsigned int f3,
 			       struct ksim_pool_op *o)
 {
 	if (f3 <= KH_PV_W32)
-		return ksim_pool_vec_dec_perm(f7, f3, rd, o);
+		return ksim_pool_vec_dec_perm(f7, f3, rd, rs2, o);
 	if (f3 == KH_PV_WF32 || f3 == KH_PV_WF16)
 		return ksim_pool_vec_dec_fpu(f7, f3, rs2, o);
 	return KSIM_POOL_K_ILLEGAL;
