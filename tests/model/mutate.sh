@@ -192,6 +192,16 @@ cat <<'M'
 427~units/pool/vec_mac.c~model_pool_vec~POOL vec: vqmac's subtract mode adds~		if (mode == KH_PV_MAC_SUB)\n\t\t\ts = -s;\n~
 428~units/pool/iss_exec.c~model_pool_vec~POOL vec: a vector instruction with CP1 disabled runs (no trap)~		if (ksim_pool_unlikely(!(c->vec.cpenable & KH_PV_CPENABLE_CP1))) {~		if (0) {
 429~units/pool/vec_exec.c~model_pool_vec~POOL vec: vector accesses need only 32-byte alignment~	if (a & (KH_PV_MEM_ALIGN - 1)) {~	if (a & 31) {
+471~units/pool/vec_sched.c~model_pool_vsched~POOL vec issue: the accumulator read at 10, not 12 (no II = 1 MAC chain)~	       KH_PV_STAGE_WREAD : KH_PV_STAGE_READ;~	       KH_PV_STAGE_READ : KH_PV_STAGE_READ;
+472~units/pool/vec_sched.c~model_pool_vsched~POOL vec issue: an operand forwarded inside its producer's bundle~		if (s->iss[d.r[i]] >= at)\n\t\t\tat = s->iss[d.r[i]] + 1;~		(void)0;
+473~units/pool/vec_sched.c~model_pool_vsched~POOL vec issue: no WAW order~		if (w >= at + ws)~		if (0)
+474~units/pool/vec_sched.c~model_pool_vsched~POOL vec issue: two stores a bundle~	if (n[KSIM_PV_C_STORE] > 1 || q > 1 || q + f > 2)~	if (n[KSIM_PV_C_STORE] > 2 || q > 1 || q + f > 2)
+475~units/pool/vec_sched.c~model_pool_vsched~POOL vec issue: two quad-MACs a bundle~	if (n[KSIM_PV_C_STORE] > 1 || q > 1 || q + f > 2)~	if (n[KSIM_PV_C_STORE] > 1 || q > 2 || q + f > 2)
+476~units/pool/vec_sched.c~model_pool_vsched~POOL vec issue: one FMA a bundle (no 2XFMAC)~	if (n[KSIM_PV_C_STORE] > 1 || q > 1 || q + f > 2)~	if (n[KSIM_PV_C_STORE] > 1 || q > 1 || q + f > 1)
+477~units/pool/vec_sched.c~model_pool_vsched~POOL vec issue: no F11 (three ALU slots)~	return mem <= 1 && a <= 2 + (1 - s3);		/* F11 */~	return false;
+478~units/pool/vec_sched.c~model_pool_vsched~POOL vec issue: a vector-to-scalar move without its gap~		cost += KH_PV_V2S_GAP - 1;~		cost += 0;
+479~units/pool/vec_sched.c~model_pool_vsched~POOL vec issue: FP flags ordered like a register write~		if (d.w[i] == KSIM_PV_SB_FSR && op != KSIM_PV_WFSR)\n\t\t\tcontinue;~		(void)0;
+480~units/pool/vec_sched.c~model_pool_vsched~POOL vec issue: a bundle reaches across a scalar instruction~	bool join = s->open && s->end == cur;~	bool join = s->open && s->end <= cur;
 430~units/pool/vec_mac.c~model_pool_vec~POOL vec: vpack truncates when asked to round~		if (round && s)~		if (0 && round && s)
 501~xdma/engine.c~model_xdma~XDMA: the magic is not checked~	if ((d->control >> 16) != KH_XDMA_DESC_MAGIC) {~	if (0) {
 502~xdma/engine.c~model_xdma~XDMA: a block may cross 4 KiB~	    (a & (KH_XDMA_DESC_BOUNDARY - 1)) + bytes > KH_XDMA_DESC_BOUNDARY ||~	    0 ||
