@@ -203,6 +203,55 @@
 #define KH_PV_VMVXP		0x12
 /** define KH_PV_VMVPX - x[rd] = half rs2 of p[rs1] */
 #define KH_PV_VMVPX		0x13
+/**
+ * define KH_PV_F3_ALIGN - custom 1 funct3 3: the valign streams (R type,
+ * funct7 below; x[rs1] the address, advanced by 64 where said)
+ */
+#define KH_PV_F3_ALIGN		3
+/** define KH_PV_VLAP - prime a load stream: u[rd] = row(x[rs1]); x[rs1] += 64 */
+#define KH_PV_VLAP		0x00
+/**
+ * define KH_PV_VLA - v[rd] = 64 bytes from x[rs1] - 64 (unaligned) out of
+ * u[rs2] and row(x[rs1]); u[rs2] = that row; x[rs1] += 64
+ */
+#define KH_PV_VLA		0x01
+/** define KH_PV_VSAP - prime a store stream: u[rd] = row(x[rs1]) */
+#define KH_PV_VSAP		0x02
+/**
+ * define KH_PV_VSA - row(x[rs1]) = u[rd] head ++ v[rs2]; u[rd] = v[rs2]'s
+ * rest; x[rs1] += 64
+ */
+#define KH_PV_VSA		0x03
+/** define KH_PV_VSAF - flush: row(x[rs1]) head bytes = u[rd]'s, the rest kept */
+#define KH_PV_VSAF		0x04
+/**
+ * define KH_PV_F3_GS16 - custom 1 funct3 4: SuperGather on 32 lanes of
+ * 16 bits (R type, funct7 = op << 4 | predicate)
+ */
+#define KH_PV_F3_GS16		4
+/** define KH_PV_F3_GS32 - custom 1 funct3 5: SuperGather on 16 lanes of 32 bits */
+#define KH_PV_F3_GS32		5
+/** define KH_PV_GS_OP - a SuperGather funct7's op, [6:4] */
+#define KH_PV_GS_OP(f7)		(((f7) >> 4) & 7u)
+/** define KH_PV_GS_PRED - a SuperGather funct7's predicate b[k], [3:0] */
+#define KH_PV_GS_PRED(f7)	((f7) & 15u)
+/**
+ * define KH_PV_GATHERA - A phase: g[rd] lane i = element at x[rs1] +
+ * v[rs2] lane i x size, for lanes whose predicate bit is set (else 0)
+ */
+#define KH_PV_GATHERA		0
+/** define KH_PV_GATHERD - D phase: v[rd] = g[rs2]; rs1 = 0, predicate 0 */
+#define KH_PV_GATHERD		1
+/** define KH_PV_SCATTER - element at x[rs1] + v[rs2] lane i x size = v[rd] lane i */
+#define KH_PV_SCATTER		2
+/** define KH_PV_SCATTERINC - element at x[rs1] + v[rs2] lane i x size += v[rd] lane i */
+#define KH_PV_SCATTERINC	3
+/**
+ * define KH_PV_GS_F7 - a SuperGather funct7
+ * @op: KH_PV_GATHERA ... KH_PV_SCATTERINC
+ * @pred: the predicate register, 0..15
+ */
+#define KH_PV_GS_F7(op, pred)	(((op) << 4) | ((pred) & 15u))
 /** define KH_PV_VRFCR - x[rd] = FCR (the seed's RUR FCR) */
 #define KH_PV_VRFCR		0x14
 /** define KH_PV_VWFCR - FCR = x[rs1], its defined bits (WUR FCR) */
@@ -377,6 +426,26 @@
 	(((((__u32)(rows) >> 5) & 0x7f) << 25) |			\
 	 (((__u32)(vs) & 0x1f) << 20) | (((__u32)(rs1) & 0x1f) << 15) |	\
 	 (KH_PV_F3_VS << 12) | (((__u32)(rows) & 0x1f) << 7) | KH_PV_OPC_MEM)
+/**
+ * define KH_PV_ENC_ALIGN - a valign stream op
+ * @f7: KH_PV_VLAP ... KH_PV_VSAF
+ * @rd: rd (a vector or valign register, per op)
+ * @rs1: the address register
+ * @rs2: rs2 (per op)
+ */
+#define KH_PV_ENC_ALIGN(f7, rd, rs1, rs2)				\
+	KH_PV_ENC_R(KH_PV_OPC_MEM, f7, rs2, rs1, KH_PV_F3_ALIGN, rd)
+/**
+ * define KH_PV_ENC_GS - a SuperGather op
+ * @f3: KH_PV_F3_GS16 or KH_PV_F3_GS32
+ * @op: KH_PV_GATHERA ... KH_PV_SCATTERINC
+ * @pred: the predicate register
+ * @rd: g[rd] (gathera), v[rd] (the others: data)
+ * @rs1: the base address register (0 for gatherd)
+ * @rs2: the offset vector (g[rs2] for gatherd)
+ */
+#define KH_PV_ENC_GS(f3, op, pred, rd, rs1, rs2)			\
+	KH_PV_ENC_R(KH_PV_OPC_MEM, KH_PV_GS_F7(op, pred), rs2, rs1, f3, rd)
 /**
  * define KH_PV_ENC_ALU - a custom 0 op on width w
  * @f7: the operation
