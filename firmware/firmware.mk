@@ -40,7 +40,8 @@ FW_INCLUDES = $(addprefix -I,$(call kh_incdirs,firmware)) -I$(FW_DIR)/gen
 FW_LDFLAGS := $(FW_LINK_ARCH) -nostdlib -nostartfiles -static \
 	-Wl,-T,$(FW_DIR)/pool.ld
 
-FW_C_SRCS := firmware/main.c firmware/kernels.c firmware/crc32.c \
+FW_C_SRCS := firmware/main.c firmware/kernels.c firmware/vkernels.c \
+	firmware/crc32.c \
 	firmware/lib.c
 FW_OBJS := $(FW_DIR)/obj/start.o $(patsubst firmware/%.c,$(FW_DIR)/obj/%.o,$(FW_C_SRCS))
 FW_GEN := $(FW_DIR)/gen/fw_consts.h $(FW_DIR)/gen/crc32_tab.h

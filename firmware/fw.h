@@ -12,6 +12,7 @@
 #include <linux/types.h>
 #include <kohaku/kh_pool.h>
 #include <kohaku/kh_fw.h>
+#include <kohaku/kh_pool_vec.h>
 
 typedef __u8 u8;
 typedef __u16 u16;
@@ -110,6 +111,16 @@ void fw_stream(u64 src, u64 len, void (*fn)(const u8 *p, u32 len, void *ctx),
 	       void *ctx);
 void fw_chain(u64 word, u32 *mine, u32 used,
 	      void (*combine)(u32 *acc, const u32 *in));
+
+/* ---- argument rules (kernels.c), shared with the vector kernels ---- */
+int fw_range_ok(u64 a, u64 len);
+int fw_overlap(u64 a, u64 alen, u64 b, u64 blen);
+
+/* ---- the kernels on the vector unit (vkernels.c, API 1.1) ---- */
+u32 k_gemv(const struct fw_job *j, u32 *result);
+u32 k_axpy(const struct fw_job *j, u32 *result);
+u32 k_softmax(const struct fw_job *j, u32 *result);
+u32 k_copyu(const struct fw_job *j, u32 *result);
 
 /* ---- CRC-32 (crc32.c) ---- */
 u32 fw_crc32_raw(u32 crc, const u8 *p, u32 len);

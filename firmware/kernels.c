@@ -31,7 +31,7 @@ static u64 fw_round(u64 n)
  * address (no special aperture, mesh id in [37:36]), not crossing into
  * the next mesh's addresses.
  */
-static int fw_range_ok(u64 a, u64 len)
+int fw_range_ok(u64 a, u64 len)
 {
 	const u64 plain = (KH_MADDR_MESH_MASK << KH_MADDR_MESH_SHIFT) |
 			  KH_MADDR_LOCAL_MASK;
@@ -41,7 +41,7 @@ static int fw_range_ok(u64 a, u64 len)
 	return (a & KH_MADDR_LOCAL_MASK) + len <= KH_MADDR_LOCAL_MASK + 1;
 }
 
-static int fw_overlap(u64 a, u64 alen, u64 b, u64 blen)
+int fw_overlap(u64 a, u64 alen, u64 b, u64 blen)
 {
 	return alen && blen && a < b + blen && b < a + alen;
 }
@@ -466,6 +466,14 @@ fw_kernel_fn fw_kernel(u32 id)
 		return k_hist;
 	case KH_POOL_K_DELAY:
 		return k_delay;
+	case KH_POOL_K_GEMV_I8:
+		return k_gemv;
+	case KH_POOL_K_AXPY_F32:
+		return k_axpy;
+	case KH_POOL_K_SOFTMAX_F32:
+		return k_softmax;
+	case KH_POOL_K_COPY_U:
+		return k_copyu;
 	case KH_POOL_K_TRAP:
 		return k_trap;
 	}

@@ -132,14 +132,16 @@ void fw_split(u64 bytes, u32 ncores, struct fw_share *s)
 /*
  * Read [src, src + len) through the slots, FW_SLOT at a time, every slot
  * in flight at once, and hand each chunk to fn as it lands.  Reads whole
- * 32-byte words: the last chunk may read up to 31 bytes past len.
+ * 32-byte words: the last chunk may read up to 31 bytes past len.  fn may
+ * queue descriptors of its own (GEMV writes its results as it goes): each
+ * chunk is waited for by the mark its own push left.
  */
 void fw_stream(u64 src, u64 len, void (*fn)(const u8 *p, u32 len, void *ctx),
 	       void *ctx)
 {
 	u32 nchunks = (u32)((len + FW_SLOT - 1) / FW_SLOT);
 	u32 pushed = 0, i;
-	u16 base = fw_issued;
+	u16 mark[FW_MAX_SLOTS];
 
 	for (i = 0; i < nchunks; i++) {
 		u32 n;
@@ -151,9 +153,10 @@ void fw_stream(u64 src, u64 len, void (*fn)(const u8 *p, u32 len, void *ctx),
 			n = left < FW_SLOT ? (u32)left : FW_SLOT;
 			fw_idma(src + off, fw_slot(pushed % fw_nslots),
 				(n + FW_WORD - 1) & ~(FW_WORD - 1), 0, 0);
+			mark[pushed % fw_nslots] = fw_idma_mark();
 			pushed++;
 		}
-		fw_idma_wait((u16)(base + i + 1));
+		fw_idma_wait(mark[i % fw_nslots]);
 		n = len - (u64)i * FW_SLOT < FW_SLOT ?
 		    (u32)(len - (u64)i * FW_SLOT) : FW_SLOT;
 		fn(fw_slot(i % fw_nslots), n, ctx);
@@ -265,6 +268,13 @@ static void fw_boot_common(u32 core)
 
 	fw_core = core;
 	fw_nslots = n < FW_MAX_SLOTS ? n & ~1u : FW_MAX_SLOTS;
+	/*
+	 * The vector unit (CP1) on for good: the kernels of API 1.1 use it,
+	 * and enabling it once here is cheaper than per job.  Nothing else
+	 * runs on these cores, so there is no vector state to save for
+	 * anyone (pool-vector.md "Enabling").
+	 */
+	csr_write(KH_PV_CSR_CPENABLE, KH_PV_CPENABLE_CP1);
 }
 
 /*

@@ -896,6 +896,114 @@ TEST_F(model, hist256)
 	pf_down(c, &im);
 }
 
+/* ---- the kernels on the vector unit (API 1.1) ---- */
+
+/*
+ * GEMV_I8: A (m x k, int8, row-major on the host) packed into the
+ * firmware's panels (64 rows, column-major: byte (p k + j) 64 + r is
+ * A[64 p + r][j]); `edge` fills A and x with -128 and 127 so that the
+ * sums overflow 24-bit lanes (the firmware's drains) and reach int32's
+ * extremes.
+ */
+static void gemv_case(struct ksim_card *c, u32 m, u32 k, int edge,
+		      bool quiet)
+{
+	s8 *a = malloc((size_t)m * k + 1), *x = malloc(k + 32);
+	u8 *panels = malloc((size_t)m * k + 1);
+	s32 *want = calloc(m + 1, 4), *got = malloc((size_t)m * 4 + 4);
+	struct pf_run run;
+	char what[80];
+	u32 w[8], i, j, bad = 0;
+
+	snprintf(what, sizeof(what), "GEMV_I8 %u x %u%s", m, k,
+		 edge ? " (edge values)" : "");
+	for (i = 0; i < (u32)m * k; i++)
+		a[i] = edge == 1 ? -128 : edge == 2 ? (i & 1 ? 127 : -128) :
+		       (s8)rnd();
+	for (j = 0; j < k; j++)
+		x[j] = edge ? (edge == 1 ? -128 : 127) : (s8)rnd();
+	memset(x + k, 0x5c, 32);	/* past k: must not count */
+	for (i = 0; i < m; i++) {
+		s64 sum = 0;
+
+		for (j = 0; j < k; j++) {
+			sum += (s64)a[(size_t)i * k + j] * x[j];
+			panels[((size_t)(i / 64) * k + j) * 64 + i % 64] =
+				(u8)a[(size_t)i * k + j];
+		}
+		want[i] = (s32)(u32)(u64)sum;	/* int32 wraps */
+	}
+	if (m && k)
+		put(c, A_BASE, panels, (size_t)m * k);
+	put(c, B_BASE, x, (k + 31) & ~31u);
+	pf_paint(c, C_BASE, (size_t)m * 4 + GUARD, 0x77);
+	pf_w(w, KH_POOL_K_GEMV_I8);
+	pf_addr(w, 0, A_BASE);
+	pf_addr(w, 2, B_BASE);
+	pf_addr(w, 4, C_BASE);
+	w[6] = KH_POOL_GEMV_W6(m, k);
+	pf_job(c, w, &run);
+	pf_ok(run.ns, 0, what);
+	get(c, C_BASE, got, (size_t)m * 4);
+	for (i = 0; i < m; i++)
+		if (got[i] != want[i] && bad++ < 4)
+			CHECK_MSG(0, "%s: y[%u] = %d, want %d", what, i, got[i],
+				  want[i]);
+	CHECK_MSG(!bad, "%s: %u sums differ", what, bad);
+	pf_guard(c, C_BASE + (size_t)m * 4, 0x77, what);
+	if (!quiet)
+		check_diag("GEMV_I8 %u x %u: %llu cycles, %llu instructions",
+			   m, k, (unsigned long long)run.busy,
+			   (unsigned long long)run.insts);
+	free(a);
+	free(x);
+	free(panels);
+	free(want);
+	free(got);
+}
+
+TEST_F(model, gemv_i8)
+{
+	struct pf_image im;
+	struct ksim_card *c = pf_up(&im);
+	u32 w[8];
+
+	if (!c)
+		return;
+	gemv_case(c, 0, 0, 0, true);
+	gemv_case(c, 64, 4, 0, true);
+	gemv_case(c, 64, 508, 1, true);		/* 24-bit lanes: exact */
+	gemv_case(c, 128, 512, 1, true);	/* past 2^23: a drain */
+	gemv_case(c, 192, 4096, 1, true);	/* 2^26 */
+	gemv_case(c, 512, 1020, 2, true);	/* all eight cores */
+	gemv_case(c, 576, 260, 0, true);	/* 9 panels on 8 cores */
+	gemv_case(c, 2048, 2048, 2, true);	/* 512 KiB a core */
+	gemv_case(c, 512, 256, 0, false);	/* the figure */
+	pf_w(w, KH_POOL_K_GEMV_I8);
+	pf_addr(w, 0, A_BASE);
+	pf_addr(w, 2, B_BASE);
+	pf_addr(w, 4, C_BASE);
+	w[6] = KH_POOL_GEMV_W6(96, 8);
+	pf_fault(pf_job(c, w, NULL), FW_FAULT(KH_POOL_FW_ARGS), "GEMV M 96");
+	w[6] = KH_POOL_GEMV_W6(64, 6);
+	pf_fault(pf_job(c, w, NULL), FW_FAULT(KH_POOL_FW_ARGS), "GEMV K 6");
+	w[6] = KH_POOL_GEMV_W6(64, KH_POOL_GEMV_KMAX + 4);
+	pf_fault(pf_job(c, w, NULL), FW_FAULT(KH_POOL_FW_ARGS), "GEMV K big");
+	w[6] = KH_POOL_GEMV_W6(64, 0);
+	pf_fault(pf_job(c, w, NULL), FW_FAULT(KH_POOL_FW_ARGS), "GEMV K 0");
+	w[6] = KH_POOL_GEMV_W6(64, 8);
+	pf_addr(w, 4, A_BASE + 256);
+	pf_fault(pf_job(c, w, NULL), FW_FAULT(KH_POOL_FW_ARGS), "GEMV y on A");
+	pf_addr(w, 4, B_BASE);
+	pf_fault(pf_job(c, w, NULL), FW_FAULT(KH_POOL_FW_ARGS), "GEMV y on x");
+	pf_addr(w, 4, C_BASE + 4);
+	pf_fault(pf_job(c, w, NULL), FW_FAULT(KH_POOL_FW_ARGS), "GEMV y+4");
+	pf_addr(w, 4, ((u64)DRAM_MIB << 20) - 128);
+	pf_fault(pf_job(c, w, NULL), FW_FAULT(KH_POOL_FW_IDMA), "GEMV past DRAM");
+	gemv_case(c, 64, 8, 0, true);	/* and it works afterwards */
+	pf_down(c, &im);
+}
+
 TEST_F(model, delay)
 {
 	struct pf_image im;

@@ -188,9 +188,14 @@ static inline __u32 kh_pool_get_w(const __u64 *w4, unsigned int j)
 #define KH_POOL_UNIT_HALTED	2	/* a core trapped: reload the firmware */
 #define KH_POOL_UNIT_NOFW	3	/* every core stalled or in reset */
 
-/* ---- the firmware's API, version 1.0 (firmware/) ---- */
+/*
+ * ---- the firmware's API, version 1.1 (firmware/) ----
+ * 1.1 added the kernels on the vector unit (0x08..0x0b,
+ * docs/spec/pool-vector.md) and HIST256 counts with it; 1.0's kernels
+ * and arguments are unchanged.
+ */
 #define KH_POOL_API_MAJOR	1
-#define KH_POOL_API_MINOR	0
+#define KH_POOL_API_MINOR	1
 #define KH_POOL_API(maj, min)	((((__u32)(maj)) << 16) | ((min) & 0xffff))
 
 #define KH_POOL_K_PING		0x00	/* w6 value: result w6 ^ 0x47500000 */
@@ -201,6 +206,16 @@ static inline __u32 kh_pool_get_w(const __u64 *w4, unsigned int j)
 #define KH_POOL_K_SUM_I64	0x05	/* w1:w0 src, w3:w2 result, w6 n */
 #define KH_POOL_K_HIST256	0x06	/* w1:w0 src, w3:w2 result, w6 bytes */
 #define KH_POOL_K_DELAY		0x07	/* w6 cycles: busy for that long */
+/* API 1.1: the kernels on the vector unit (docs/spec/pool.md) */
+#define KH_POOL_K_GEMV_I8	0x08	/* w1:w0 A, w3:w2 x, w5:w4 y, w6 M | K << 16 */
+#define KH_POOL_K_AXPY_F32	0x09	/* w1:w0 x, w3:w2 y, w4 a, w6 n */
+#define KH_POOL_K_SOFTMAX_F32	0x0a	/* w1:w0 src, w3:w2 dst, w4 L, w6 rows */
+#define KH_POOL_K_COPY_U	0x0b	/* w1:w0 src, w3:w2 dst, w6 bytes, any */
+#define KH_POOL_GEMV_M(w6)	((w6) & 0xffffu)	/* rows, 64 x n */
+#define KH_POOL_GEMV_K(w6)	((w6) >> 16)		/* columns, 4 x n */
+#define KH_POOL_GEMV_W6(m, k)	(((__u32)(k) << 16) | ((m) & 0xffffu))
+#define KH_POOL_GEMV_KMAX	4096	/* x is staged whole in DataRAM */
+#define KH_POOL_SOFTMAX_LMAX	1024	/* a row is staged whole in DataRAM */
 #define KH_POOL_K_TRAP		0x7f	/* w6 core, w5 KH_POOL_TRAP_* */
 #define KH_POOL_PING_XOR	0x47500000u
 
