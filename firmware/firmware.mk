@@ -103,7 +103,8 @@ $(FW_DIR)/gen/fw_consts.h: firmware/consts.c firmware/fw.h \
 $(FW_DIR)/pool.ld: firmware/pool.ld.S $(FW_DIR)/gen/fw_consts.h
 	$(FW_CC) -E -P -x c -I$(FW_DIR)/gen -o $@ $<
 
-$(FW_DIR)/obj/%.o: firmware/%.c $(FW_GEN)
+# VERSION reaches the code as -D flags: a new one rebuilds it
+$(FW_DIR)/obj/%.o: firmware/%.c $(FW_GEN) firmware/VERSION
 	@mkdir -p $(dir $@)
 	$(FW_CC) $(FW_CFLAGS) $(FW_INCLUDES) -MMD -MP -c -o $@ $<
 
