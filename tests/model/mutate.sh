@@ -201,6 +201,14 @@ cat <<'M'
 477~units/pool/vec_sched.c~model_pool_vsched~POOL vec issue: no F11 (three ALU slots)~	return mem <= 1 && a <= 2 + (1 - s3);		/* F11 */~	return false;
 478~units/pool/vec_sched.c~model_pool_vsched~POOL vec issue: a vector-to-scalar move without its gap~		cost += KH_PV_V2S_GAP - 1;~		cost += 0;
 479~units/pool/vec_sched.c~model_pool_vsched~POOL vec issue: FP flags ordered like a register write~		if (d.w[i] == KSIM_PV_SB_FSR && op != KSIM_PV_WFSR)\n\t\t\tcontinue;~		(void)0;
+481~units/pool/vec_stream.c~model_pool_vmem~POOL vec: vla drops the offset's low bit~		ksim_pv_from_bytes(v->v[o->rd], cat + off);~		ksim_pv_from_bytes(v->v[o->rd], cat + (off & 62));
+482~units/pool/vec_stream.c~model_pool_vmem~POOL vec: vsa writes only its own bytes of the row (the residue lost)~		memcpy(m, cat, KH_PV_VBYTES);~		memcpy(m + off, cat + off, KH_PV_VBYTES - off);
+483~units/pool/vec_stream.c~model_pool_vmem~POOL vec: the flush writes the whole row~		memcpy(m, cat, off);~		memcpy(m, cat, KH_PV_VBYTES);
+484~units/pool/vec_stream.c~model_pool_vmem~POOL vec: vla does not advance its address~	if (op != KSIM_PV_VSAP)~	if (op != KSIM_PV_VSAP && op != KSIM_PV_VLA)
+485~units/pool/vec_stream.c~model_pool_vmem~POOL vec: gathers ignore the predicate~		if (!((pred >> i) & 1))\n\t\t\tcontinue;~		if (!(((pred | ~0ull) >> i) & 1))\n\t\t\tcontinue;
+486~units/pool/vec_stream.c~model_pool_vmem~POOL vec: a scatter conflict goes to the lower lane~		for (i = 0; i < n; i++)\n\t\t\tif (at[i])\n\t\t\t\tksim_pv_put(at[i], size,\n\t\t\t\t\t    ksim_pv_lane~		for (i = n; i-- > 0;)\n\t\t\tif (at[i])\n\t\t\t\tksim_pv_put(at[i], size,\n\t\t\t\t\t    ksim_pv_lane
+487~units/pool/vec_stream.c~model_pool_vmem~POOL vec: scatter-increment overwrites instead of adding~					    ksim_pv_get(at[i], size) +~					    ksim_pv_get(at[i], size) * 0 +
+488~units/pool/vec_stream.c~model_pool_vmem~POOL vec: misaligned gather elements accepted~	if (a & (size - 1)) {~	if (0) {
 480~units/pool/vec_sched.c~model_pool_vsched~POOL vec issue: a bundle reaches across a scalar instruction~	bool join = s->open && s->end == cur;~	bool join = s->open && s->end <= cur;
 430~units/pool/vec_mac.c~model_pool_vec~POOL vec: vpack truncates when asked to round~		if (round && s)~		if (0 && round && s)
 501~xdma/engine.c~model_xdma~XDMA: the magic is not checked~	if ((d->control >> 16) != KH_XDMA_DESC_MAGIC) {~	if (0) {
