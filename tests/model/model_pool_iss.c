@@ -276,7 +276,7 @@ TEST_F(model, reserved_encodings_are_illegal)
 		0x0000300bu,			/* custom-0, lane width code 3 */
 		0x0000302bu,			/* custom-1 funct3 3 */
 		0x0600005bu,			/* custom-2 vqmac mode 3 */
-		0x0000007bu,			/* custom-3 */
+		0x0000307bu,			/* custom-3, lane type code 3 */
 		0x02009093u | 0x00000000u,	/* slli with shamt[5] set */
 		0x40001093u,			/* slli with funct7 0x20 */
 		0x60005093u,			/* sr*i with funct7 0x30 */

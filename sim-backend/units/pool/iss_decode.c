@@ -168,6 +168,7 @@ static u8 ksim_pool_kind_of(u32 w, u32 pc, struct ksim_pool_op *o)
 	case KH_PV_OPC_ALU:	/* the vector coprocessor (vec_decode.c) */
 	case KH_PV_OPC_MEM:
 	case KH_PV_OPC_MAC:
+	case KH_PV_OPC_FP:
 		return ksim_pool_vec_decode(w, o);
 	default:	/* custom-3 (the vector unit's later slices) too */
 		return KSIM_POOL_K_ILLEGAL;
