@@ -178,7 +178,15 @@ unsigned int ksim_pool_vec_sched(struct ksim_pool_vec *vec,
 void ksim_pool_vec_fp(struct ksim_pool_vec *v, const struct ksim_pool_op *o);
 
 /* ---- vec_tab.c: Engine A, the seed tables and the QLI refine ---- */
+extern const u8 ksim_pool_recip_data8[128];	/* RECIP_Data8 */
+extern const u8 ksim_pool_rsqrt_data8[128];	/* RSQRT_Data8, odd first */
+extern const u32 ksim_pool_qli_lut1[64];	/* the QLI's A */
+extern const u32 ksim_pool_qli_lut2[64][2];	/* its G and C */
 void ksim_pool_vec_tab(struct ksim_pool_vec *v, const struct ksim_pool_op *o);
+/* one lane, for the tests' sweeps */
+u32 ksim_pool_vec_seed32(u32 x, bool rsqrt);
+u16 ksim_pool_vec_seed16(u16 x, bool rsqrt);
+u32 ksim_pool_vec_recipq32(u32 x);
 
 /* ---- vec_perm.c: the permute crossbar ---- */
 void ksim_pool_vec_perm(struct ksim_pool_vec *v, const struct ksim_pool_op *o);
