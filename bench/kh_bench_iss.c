@@ -356,6 +356,7 @@ int main(int argc, char **argv)
 	RUN("vec1", "one core, vector loop (6 of 8 vector), the model",
 	    instr = run_model(prog, len, 1, &cyc));
 	cyc = 0;
+	len = prog_alu(prog, n);	/* the naive interpreter's program */
 	RUN("native", "the same arithmetic in C", instr = run_native(n));
 	RUN("naive", "switch on raw bits, no predecode, no card",
 	    instr = run_naive(prog));

@@ -82,6 +82,7 @@ KH_SIM_SOURCES := \
 	units/pool/vec_tab.c \
 	units/pool/vec_perm.c \
 	units/pool/vec_sched.c \
+	units/pool/vec_stream.c \
 	units/pool/window.c \
 	units/scr.c \
 	units/sx.c \

@@ -13,7 +13,8 @@ MODEL_TESTS += model_check model_inject model_trace
 # the POOL unit (docs/spec/pool.md): its instruction set, then the unit
 MODEL_TESTS += model_pool_iss model_pool
 # the POOL cores' vector coprocessor (docs/spec/pool-vector.md)
-MODEL_TESTS += model_pool_vec model_pool_vsched
+MODEL_TESTS += model_pool_vec model_pool_vsched model_pool_vmem
+MODEL_TESTS += model_pool_vtab
 # the cpu unit (rv_pe, docs/spec/cpu.md)
 MODEL_TESTS += model_cpu
 # the card's DMA engine (docs/spec/xdma.md), the host's 32-bit path to BAR0

@@ -274,7 +274,7 @@ TEST_F(model, reserved_encodings_are_illegal)
 		0xffffffffu,			/* all one */
 		/* the vector unit's reserved words (pool-vector.md), whatever cpenable */
 		0x0000300bu,			/* custom-0, lane width code 3 */
-		0x0000302bu,			/* custom-1 funct3 3 */
+		0x0000602bu,			/* custom-1 funct3 6 */
 		0x0600005bu,			/* custom-2 vqmac mode 3 */
 		0x0000307bu,			/* custom-3, lane type code 3 */
 		0x02009093u | 0x00000000u,	/* slli with shamt[5] set */

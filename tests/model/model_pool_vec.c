@@ -914,7 +914,26 @@ TEST_F(model, reserved_fields_are_illegal_and_stages_are_the_seeds)
 		{ FPW(KH_PV_PSEL, KH_PV_W16, 1, 2, 3), KH_PV_STAGE_PERM },
 		{ FPW(KH_PV_PDSEL, KH_PV_W8, 30, 2, 3), KH_PV_STAGE_PERM },
 		{ FPW(KH_PV_PCMPRS + 15, KH_PV_W32, 1, 2, 0), KH_PV_STAGE_PERM },
+		{ KH_PV_ENC_ALIGN(KH_PV_VLA, 31, 5, 3), KH_PV_STAGE_LOAD },
+		{ KH_PV_ENC_ALIGN(KH_PV_VSA, 3, 5, 31), KH_PV_STAGE_STORE },
+		{ KH_PV_ENC_ALIGN(KH_PV_VSAF, 3, 5, 0), KH_PV_STAGE_STORE },
+		{ KH_PV_ENC_GS(KH_PV_F3_GS16, KH_PV_GATHERA, 15, 7, 5, 31),
+		  KH_PV_STAGE_LOAD },
+		{ KH_PV_ENC_GS(KH_PV_F3_GS32, KH_PV_GATHERD, 0, 31, 0, 7),
+		  KH_PV_STAGE_ALU },
+		{ KH_PV_ENC_GS(KH_PV_F3_GS32, KH_PV_SCATTERINC, 15, 31, 5, 31),
+		  KH_PV_STAGE_STORE },
 		/* illegal: */
+		{ KH_PV_ENC_ALIGN(KH_PV_VLAP, 4, 5, 0), 0 },	/* u4 */
+		{ KH_PV_ENC_ALIGN(KH_PV_VLAP, 0, 5, 1), 0 },	/* rs2 */
+		{ KH_PV_ENC_ALIGN(KH_PV_VLA, 1, 5, 4), 0 },	/* u4 */
+		{ KH_PV_ENC_ALIGN(KH_PV_VSA, 4, 5, 1), 0 },
+		{ KH_PV_ENC_ALIGN(0x05, 0, 5, 0), 0 },
+		{ KH_PV_ENC_GS(KH_PV_F3_GS16, KH_PV_GATHERA, 0, 8, 5, 1), 0 },
+		{ KH_PV_ENC_GS(KH_PV_F3_GS16, KH_PV_GATHERD, 0, 1, 5, 1), 0 },
+		{ KH_PV_ENC_GS(KH_PV_F3_GS16, KH_PV_GATHERD, 1, 1, 0, 1), 0 },
+		{ KH_PV_ENC_GS(KH_PV_F3_GS16, KH_PV_GATHERD, 0, 1, 0, 8), 0 },
+		{ KH_PV_ENC_GS(KH_PV_F3_GS32, 4, 0, 1, 5, 1), 0 },
 		{ VMOVE(KH_PV_VRFCR, 1, 2, 0), 0 },		/* rs1 != 0 */
 		{ VMOVE(KH_PV_VWFCR, 1, 2, 0), 0 },		/* rd != 0 */
 		{ VMOVE(KH_PV_VMVVW, 4, 1, 0), 0 },		/* w4 */
@@ -947,7 +966,7 @@ TEST_F(model, reserved_fields_are_illegal_and_stages_are_the_seeds)
 		{ VMOVE(KH_PV_VMVPX, 1, 16, 0), 0 },
 		{ VMOVE(KH_PV_VMVBX, 1, 2, 2), 0 },
 		{ VMOVE(0x14, 1, 2, 0), 0 },
-		{ KH_PV_ENC_R(KH_PV_OPC_MEM, 0, 0, 0, 3, 0), 0 },
+		{ KH_PV_ENC_R(KH_PV_OPC_MEM, 0, 0, 0, 6, 0), 0 },
 		{ KH_PV_ENC_QMAC(KH_PV_W8, 4, 0, 0, 0, 0), 0 },	/* w4 */
 		{ KH_PV_ENC_QMAC(KH_PV_W8, 0, 0, 16, 0, 0), 0 },	/* p16 */
 		{ KH_PV_ENC_QMAC(KH_PV_W8, 0, 0, 0, 3, 0), 0 },	/* mode 3 */

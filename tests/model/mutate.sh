@@ -201,8 +201,31 @@ cat <<'M'
 477~units/pool/vec_sched.c~model_pool_vsched~POOL vec issue: no F11 (three ALU slots)~	return mem <= 1 && a <= 2 + (1 - s3);		/* F11 */~	return false;
 478~units/pool/vec_sched.c~model_pool_vsched~POOL vec issue: a vector-to-scalar move without its gap~		cost += KH_PV_V2S_GAP - 1;~		cost += 0;
 479~units/pool/vec_sched.c~model_pool_vsched~POOL vec issue: FP flags ordered like a register write~		if (d.w[i] == KSIM_PV_SB_FSR && op != KSIM_PV_WFSR)\n\t\t\tcontinue;~		(void)0;
+481~units/pool/vec_stream.c~model_pool_vmem~POOL vec: vla drops the offset's low bit~		ksim_pv_from_bytes(v->v[o->rd], cat + off);~		ksim_pv_from_bytes(v->v[o->rd], cat + (off & 62));
+482~units/pool/vec_stream.c~model_pool_vmem~POOL vec: vsa writes only its own bytes of the row (the residue lost)~		memcpy(m, cat, KH_PV_VBYTES);~		memcpy(m + off, cat + off, KH_PV_VBYTES - off);
+483~units/pool/vec_stream.c~model_pool_vmem~POOL vec: the flush writes the whole row~		memcpy(m, cat, off);~		memcpy(m, cat, KH_PV_VBYTES);
+484~units/pool/vec_stream.c~model_pool_vmem~POOL vec: vla does not advance its address~	if (op != KSIM_PV_VSAP)~	if (op != KSIM_PV_VSAP && op != KSIM_PV_VLA)
+485~units/pool/vec_stream.c~model_pool_vmem~POOL vec: gathers ignore the predicate~		if (!((pred >> i) & 1))\n\t\t\tcontinue;~		if (!(((pred | ~0ull) >> i) & 1))\n\t\t\tcontinue;
+486~units/pool/vec_stream.c~model_pool_vmem~POOL vec: a scatter conflict goes to the lower lane~		for (i = 0; i < n; i++)\n\t\t\tif (at[i])\n\t\t\t\tksim_pv_put(at[i], size,\n\t\t\t\t\t    ksim_pv_lane~		for (i = n; i-- > 0;)\n\t\t\tif (at[i])\n\t\t\t\tksim_pv_put(at[i], size,\n\t\t\t\t\t    ksim_pv_lane
+487~units/pool/vec_stream.c~model_pool_vmem~POOL vec: scatter-increment overwrites instead of adding~					    ksim_pv_get(at[i], size) +~					    ksim_pv_get(at[i], size) * 0 +
+488~units/pool/vec_stream.c~model_pool_vmem~POOL vec: misaligned gather elements accepted~	if (a & (size - 1)) {~	if (0) {
 480~units/pool/vec_sched.c~model_pool_vsched~POOL vec issue: a bundle reaches across a scalar instruction~	bool join = s->open && s->end == cur;~	bool join = s->open && s->end <= cur;
 430~units/pool/vec_mac.c~model_pool_vec~POOL vec: vpack truncates when asked to round~		if (round && s)~		if (0 && round && s)
+451~units/pool/vec_tab.c~model_pool_vtab~POOL vec Engine A: RECIP_Data8 ends at the seed prose's 0x81, not its formula's 0x80~0x81, 0x81, 0x80,\n};\n\n/*\n * RSQRT_Data8~0x81, 0x81, 0x81,\n};\n\n/*\n * RSQRT_Data8
+452~units/pool/vec_tab.c~model_pool_vtab~POOL vec Engine A: an RSQRT_Data8 entry off by one (even half, j = 5)~	0xff, 0xfd, 0xfb, 0xf9, 0xf7, 0xf6,~	0xff, 0xfd, 0xfb, 0xf9, 0xf7, 0xf7,
+453~units/pool/vec_tab.c~model_pool_vtab~POOL vec Engine A: rsqrt's parity halves swapped (even exponent first)~(e & 1 ? 0 : 64)~(e & 1 ? 64 : 0)
+454~units/pool/vec_tab.c~model_pool_vtab~POOL vec Engine A: the reciprocal seed's exponent one too high~		re = -e - 1;~		re = -e;
+455~units/pool/vec_tab.c~model_pool_vtab~POOL vec Engine A: rsqrt's exponent halved toward zero, not floored~		re = -(e >> 1) - 1;~		re = -(e / 2) - 1;
+456~units/pool/vec_tab.c~model_pool_vtab~POOL vec Engine A: subnormal inputs flushed to zero, not normalised~	if (!ef && !f)\n\t\treturn sign | inf;~	if (!ef)\n\t\treturn sign | inf;
+457~units/pool/vec_tab.c~model_pool_vtab~POOL vec Engine A: a NaN's payload kept (quieted), not the canonical NaN~		if (f || (rsqrt && sign))\n\t\t\treturn qnan;~		if (f)\n\t\t\treturn x | 1u << (fb - 1);\n\t\tif (rsqrt && sign)\n\t\t\treturn qnan;
+458~units/pool/vec_tab.c~model_pool_vtab~POOL vec Engine A: a seed below the normal range flushed to zero~	return sig >> (1 - be);~	return 0;
+459~units/pool/vec_tab.c~model_pool_vtab~POOL vec Engine A: the seeds raise Inexact in FSR~	memcpy(v->v[o->rd], r, sizeof(r));\n}~	memcpy(v->v[o->rd], r, sizeof(r));\n\tv->fsr |= KH_PV_FX_INEXACT << KH_PV_FSR_FX_SHIFT;\n}
+460~units/pool/vec_tab.c~model_pool_vtab~POOL vec Engine A: vfrecipq truncates instead of rounding to nearest~	if (r > half || (r == half && (q & 1)))~	if (r > half + half)
+461~units/pool/vec_tab.c~model_pool_vtab~POOL vec Engine A: the QLI's segment 0 without its quadratic term~{ 0xfc0ec8ce, 0xfa1a93a7 }~{ 0xfc0ec8ce, 0x00000000 }
+462~units/pool/vec_tab.c~model_pool_vtab~POOL vec Engine A: vfrecipq interpolates a power of two too (not exact)~	if (!f) {\n\t\ty = 1ull << 40;~	if (0) {\n\t\ty = 1ull << 40;
+463~units/pool/vec_perm.c~model_pool_vtab~POOL vec permute: SEL's index taken mod N, not 2N (vb unreachable)~			j = ksim_pool_perm_get(d, bits, i) % (2 * n);~			j = ksim_pool_perm_get(d, bits, i) % n;
+464~units/pool/vec_perm.c~model_pool_vtab~POOL vec permute: DCMPRS leaves va's lanes above the packed ones~	memset(r, 0, sizeof(r));~	memset(r, 0, sizeof(r));\n\tmemcpy(r[0], a, sizeof(r[0]));
+465~units/pool/vec_perm.c~model_pool_vtab~POOL vec permute: DSEL's outputs swapped (odd lanes to v[rd])~			ksim_pool_perm_put(r[j & 1], bits, j / 2, x);~			ksim_pool_perm_put(r[!(j & 1)], bits, j / 2, x);
 501~xdma/engine.c~model_xdma~XDMA: the magic is not checked~	if ((d->control >> 16) != KH_XDMA_DESC_MAGIC) {~	if (0) {
 502~xdma/engine.c~model_xdma~XDMA: a block may cross 4 KiB~	    (a & (KH_XDMA_DESC_BOUNDARY - 1)) + bytes > KH_XDMA_DESC_BOUNDARY ||~	    0 ||
 503~xdma/engine.c~model_xdma~XDMA: status logged whatever control enables~	ch->status |= bits & ch->ctrl & KSIM_XDMA_STAT_MASK;~	ch->status |= bits & KSIM_XDMA_STAT_MASK;

@@ -15,6 +15,7 @@
  *   vec_tab.c     Engine A: the seed tables and the QLI refine
  *   vec_perm.c    the permute crossbar (custom-3 on an integer width)
  *   vec_sched.c   issue timing: the scoreboard and co-issue
+ *   vec_stream.c  the valign streams and SuperGather
  *
  * The interpreter (iss_exec.c) checks cpenable and calls
  * ksim_pool_vec_exec(); nothing of this is on a scalar instruction's path.
@@ -124,6 +125,15 @@ enum ksim_pool_vop {
 	KSIM_PV_MVUV,
 	KSIM_PV_MVVG,
 	KSIM_PV_MVGV,
+	KSIM_PV_VLAP,		/* the valign streams */
+	KSIM_PV_VLA,
+	KSIM_PV_VSAP,
+	KSIM_PV_VSA,
+	KSIM_PV_VSAF,
+	KSIM_PV_GATHERA,	/* SuperGather, W = W16/W32, aux = funct7 */
+	KSIM_PV_GATHERD,
+	KSIM_PV_SCATTER,
+	KSIM_PV_SCATTERINC,
 	KSIM_PV_FMA,		/* custom-3, W = KH_PV_WF32/WF16, aux = funct7 */
 	KSIM_PV_FCVT,		/* float, ufloat, cvt */
 	KSIM_PV_FTRUNC,		/* trunc, truncu */
@@ -151,6 +161,14 @@ unsigned int ksim_pool_vec_stage(const struct ksim_pool_op *o);
 bool ksim_pool_vec_exec(struct ksim_pool *p, struct ksim_pool_core *c,
 			const struct ksim_pool_op *o, unsigned int *cause);
 void ksim_pool_vec_reset(struct ksim_pool_vec *v);
+u8 *ksim_pool_vec_row(struct ksim_pool *p, struct ksim_pool_core *c, u32 a,
+		      bool st, unsigned int *cause);
+
+/* ---- vec_stream.c: valign streams, SuperGather ---- */
+bool ksim_pool_vec_stream(struct ksim_pool *p, struct ksim_pool_core *c,
+			  const struct ksim_pool_op *o, unsigned int *cause);
+bool ksim_pool_vec_gather(struct ksim_pool *p, struct ksim_pool_core *c,
+			  const struct ksim_pool_op *o, unsigned int *cause);
 
 /* ---- vec_sched.c: issue timing ---- */
 unsigned int ksim_pool_vec_sched(struct ksim_pool_vec *vec,
@@ -160,7 +178,15 @@ unsigned int ksim_pool_vec_sched(struct ksim_pool_vec *vec,
 void ksim_pool_vec_fp(struct ksim_pool_vec *v, const struct ksim_pool_op *o);
 
 /* ---- vec_tab.c: Engine A, the seed tables and the QLI refine ---- */
+extern const u8 ksim_pool_recip_data8[128];	/* RECIP_Data8 */
+extern const u8 ksim_pool_rsqrt_data8[128];	/* RSQRT_Data8, odd first */
+extern const u32 ksim_pool_qli_lut1[64];	/* the QLI's A */
+extern const u32 ksim_pool_qli_lut2[64][2];	/* its G and C */
 void ksim_pool_vec_tab(struct ksim_pool_vec *v, const struct ksim_pool_op *o);
+/* one lane, for the tests' sweeps */
+u32 ksim_pool_vec_seed32(u32 x, bool rsqrt);
+u16 ksim_pool_vec_seed16(u16 x, bool rsqrt);
+u32 ksim_pool_vec_recipq32(u32 x);
 
 /* ---- vec_perm.c: the permute crossbar ---- */
 void ksim_pool_vec_perm(struct ksim_pool_vec *v, const struct ksim_pool_op *o);

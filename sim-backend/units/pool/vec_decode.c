@@ -178,6 +178,70 @@ static u8 ksim_pool_vec_dec_move(unsigned int f7, unsigned int rd,
 	return KSIM_POOL_K_VEC;
 }
 
+/* custom-1 funct3 3: the valign streams */
+static u8 ksim_pool_vec_dec_align(unsigned int f7, unsigned int rd,
+				  unsigned int rs2, struct ksim_pool_op *o)
+{
+	u8 op;
+
+	switch (f7) {
+	case KH_PV_VLAP:
+	case KH_PV_VSAP:
+	case KH_PV_VSAF:
+		if (rd >= KH_PV_NVALIGN || rs2)
+			return KSIM_POOL_K_ILLEGAL;
+		op = f7 == KH_PV_VLAP ? KSIM_PV_VLAP :
+		     f7 == KH_PV_VSAP ? KSIM_PV_VSAP : KSIM_PV_VSAF;
+		break;
+	case KH_PV_VLA:
+		if (rs2 >= KH_PV_NVALIGN)
+			return KSIM_POOL_K_ILLEGAL;
+		op = KSIM_PV_VLA;
+		break;
+	case KH_PV_VSA:
+		if (rd >= KH_PV_NVALIGN)
+			return KSIM_POOL_K_ILLEGAL;
+		op = KSIM_PV_VSA;
+		break;
+	default:
+		return KSIM_POOL_K_ILLEGAL;
+	}
+	o->imm = KSIM_PV_IMM(op, 0, 0);
+	return KSIM_POOL_K_VEC;
+}
+
+/* custom-1 funct3 4, 5: SuperGather on 16- or 32-bit lanes */
+static u8 ksim_pool_vec_dec_gs(unsigned int f7, unsigned int f3,
+			       unsigned int rd, unsigned int rs1,
+			       unsigned int rs2, struct ksim_pool_op *o)
+{
+	unsigned int w = f3 == KH_PV_F3_GS16 ? KH_PV_W16 : KH_PV_W32;
+	u8 op;
+
+	switch (KH_PV_GS_OP(f7)) {
+	case KH_PV_GATHERA:
+		if (rd >= KH_PV_NGVR)
+			return KSIM_POOL_K_ILLEGAL;
+		op = KSIM_PV_GATHERA;
+		break;
+	case KH_PV_GATHERD:
+		if (rs2 >= KH_PV_NGVR || rs1 || KH_PV_GS_PRED(f7))
+			return KSIM_POOL_K_ILLEGAL;
+		op = KSIM_PV_GATHERD;
+		break;
+	case KH_PV_SCATTER:
+		op = KSIM_PV_SCATTER;
+		break;
+	case KH_PV_SCATTERINC:
+		op = KSIM_PV_SCATTERINC;
+		break;
+	default:
+		return KSIM_POOL_K_ILLEGAL;
+	}
+	o->imm = KSIM_PV_IMM(op, w, f7);
+	return KSIM_POOL_K_VEC;
+}
+
 static u8 ksim_pool_vec_dec_mem(u32 w, unsigned int f3, unsigned int rd,
 				unsigned int rs1, unsigned int rs2,
 				struct ksim_pool_op *o)
@@ -195,6 +259,11 @@ static u8 ksim_pool_vec_dec_mem(u32 w, unsigned int f3, unsigned int rd,
 		return KSIM_POOL_K_VEC;
 	case KH_PV_F3_MOVE:
 		return ksim_pool_vec_dec_move(w >> 25, rd, rs1, rs2, o);
+	case KH_PV_F3_ALIGN:
+		return ksim_pool_vec_dec_align(w >> 25, rd, rs2, o);
+	case KH_PV_F3_GS16:
+	case KH_PV_F3_GS32:
+		return ksim_pool_vec_dec_gs(w >> 25, f3, rd, rs1, rs2, o);
 	default:
 		return KSIM_POOL_K_ILLEGAL;
 	}
@@ -362,6 +431,12 @@ static const u8 ksim_pool_vec_stages[KSIM_PV_N] = {
 	[KSIM_PV_MVUV] = KH_PV_STAGE_ALU,
 	[KSIM_PV_MVVG] = KH_PV_STAGE_ALU,
 	[KSIM_PV_MVGV] = KH_PV_STAGE_ALU,
+	[KSIM_PV_VLAP ... KSIM_PV_VLA] = KH_PV_STAGE_LOAD,
+	[KSIM_PV_VSAP] = KH_PV_STAGE_LOAD,
+	[KSIM_PV_VSA ... KSIM_PV_VSAF] = KH_PV_STAGE_STORE,
+	[KSIM_PV_GATHERA] = KH_PV_STAGE_LOAD,
+	[KSIM_PV_GATHERD] = KH_PV_STAGE_ALU,
+	[KSIM_PV_SCATTER ... KSIM_PV_SCATTERINC] = KH_PV_STAGE_STORE,
 	[KSIM_PV_FMA] = KH_PV_STAGE_FMA,
 	[KSIM_PV_FCVT] = KH_PV_STAGE_CVT,
 	[KSIM_PV_FTRUNC] = KH_PV_STAGE_TRUNC,

@@ -25,14 +25,22 @@ static u64 ksim_pool_vec_rd64(const u8 *b)
 	return (u64)ksim_pool_rd32(b) | (u64)ksim_pool_rd32(b + 4) << 32;
 }
 
-/*
- * Where a vector access at a lands: the DataRAM's or IRAM's bytes, or
- * NULL with *cause set.  Vector accesses reach only what the core alone
- * sees (pool-vector.md "custom-1"): not the window, not core 0's mailbox
- * line, which run at their mesh cycle.
+/**
+ * ksim_pool_vec_row() - where a vector access at a lands
+ * @p: the unit (IRAM)
+ * @c: the core
+ * @a: the address
+ * @st: a store
+ * @cause: set when it traps
+ *
+ * Vector accesses reach only what the core alone sees (pool-vector.md
+ * "custom-1"): not the window, not core 0's mailbox line, which run at
+ * their mesh cycle.  Misalignment is checked first.
+ *
+ * Return: the DataRAM's or IRAM's 64 bytes, or NULL with *cause set.
  */
-static u8 *ksim_pool_vec_mem(struct ksim_pool *p, struct ksim_pool_core *c,
-			     u32 a, bool st, unsigned int *cause)
+u8 *ksim_pool_vec_row(struct ksim_pool *p, struct ksim_pool_core *c, u32 a,
+		      bool st, unsigned int *cause)
 {
 	u32 off = a - KH_POOL_DRAM_BASE;
 
@@ -130,7 +138,7 @@ bool ksim_pool_vec_exec(struct ksim_pool *p, struct ksim_pool_core *c,
 
 	switch (KSIM_PV_OP(o->imm)) {
 	case KSIM_PV_VL:
-		b = ksim_pool_vec_mem(p, c, x[o->rs1] + ksim_pool_vec_off(o->imm),
+		b = ksim_pool_vec_row(p, c, x[o->rs1] + ksim_pool_vec_off(o->imm),
 				      false, cause);
 		if (!b)
 			return false;
@@ -138,7 +146,7 @@ bool ksim_pool_vec_exec(struct ksim_pool *p, struct ksim_pool_core *c,
 			v->v[o->rd][k] = ksim_pool_vec_rd64(b + 8 * k);
 		break;
 	case KSIM_PV_VS:
-		b = ksim_pool_vec_mem(p, c, x[o->rs1] + ksim_pool_vec_off(o->imm),
+		b = ksim_pool_vec_row(p, c, x[o->rs1] + ksim_pool_vec_off(o->imm),
 				      true, cause);
 		if (!b)
 			return false;
@@ -215,6 +223,10 @@ bool ksim_pool_vec_exec(struct ksim_pool *p, struct ksim_pool_core *c,
 	case KSIM_PV_DSEL:
 		ksim_pool_vec_perm(v, o);
 		break;
+	case KSIM_PV_VLAP ... KSIM_PV_VSAF:
+		return ksim_pool_vec_stream(p, c, o, cause);
+	case KSIM_PV_GATHERA ... KSIM_PV_SCATTERINC:
+		return ksim_pool_vec_gather(p, c, o, cause);
 	case KSIM_PV_QMAC:
 		ksim_pool_vec_qmac(v, o);
 		break;

@@ -55,6 +55,10 @@ static const u8 ksim_pool_vec_class[KSIM_PV_N] = {
 	[KSIM_PV_MVVW] = KSIM_PV_C_MAC,
 	[KSIM_PV_MVWV] = KSIM_PV_C_MAC,
 	[KSIM_PV_MVVU ... KSIM_PV_MVGV] = KSIM_PV_C_ALU,
+	[KSIM_PV_VLAP ... KSIM_PV_VSAP] = KSIM_PV_C_LOAD,
+	[KSIM_PV_VSA ... KSIM_PV_VSAF] = KSIM_PV_C_STORE,
+	[KSIM_PV_GATHERA ... KSIM_PV_GATHERD] = KSIM_PV_C_LOAD,
+	[KSIM_PV_SCATTER ... KSIM_PV_SCATTERINC] = KSIM_PV_C_STORE,
 	[KSIM_PV_FMA] = KSIM_PV_C_FMA,
 	[KSIM_PV_FCVT] = KSIM_PV_C_ALU,
 	[KSIM_PV_FTRUNC] = KSIM_PV_C_ALU,
@@ -177,6 +181,38 @@ static void ksim_pool_vec_opnds(const struct ksim_pool_op *o,
 	case KSIM_PV_MVGV:
 		ksim_pv_rd(d, KSIM_PV_SB_G + o->rs1);
 		ksim_pv_wr(d, KSIM_PV_SB_V + o->rd);
+		break;
+	case KSIM_PV_VLAP:
+	case KSIM_PV_VSAP:
+		ksim_pv_wr(d, KSIM_PV_SB_U + o->rd);
+		break;
+	case KSIM_PV_VLA:
+		ksim_pv_rd(d, KSIM_PV_SB_U + o->rs2);
+		ksim_pv_wr(d, KSIM_PV_SB_V + o->rd);
+		ksim_pv_wr(d, KSIM_PV_SB_U + o->rs2);
+		break;
+	case KSIM_PV_VSA:
+		ksim_pv_rd(d, KSIM_PV_SB_V + o->rs2);
+		ksim_pv_rd(d, KSIM_PV_SB_U + o->rd);
+		ksim_pv_wr(d, KSIM_PV_SB_U + o->rd);
+		break;
+	case KSIM_PV_VSAF:
+		ksim_pv_rd(d, KSIM_PV_SB_U + o->rd);
+		break;
+	case KSIM_PV_GATHERA:
+		ksim_pv_rd(d, KSIM_PV_SB_V + o->rs2);
+		ksim_pv_rd(d, KSIM_PV_SB_B + KH_PV_GS_PRED(aux));
+		ksim_pv_wr(d, KSIM_PV_SB_G + o->rd);
+		break;
+	case KSIM_PV_GATHERD:
+		ksim_pv_rd(d, KSIM_PV_SB_G + o->rs2);
+		ksim_pv_wr(d, KSIM_PV_SB_V + o->rd);
+		break;
+	case KSIM_PV_SCATTER:
+	case KSIM_PV_SCATTERINC:
+		ksim_pv_rd(d, KSIM_PV_SB_V + o->rd);
+		ksim_pv_rd(d, KSIM_PV_SB_V + o->rs2);
+		ksim_pv_rd(d, KSIM_PV_SB_B + KH_PV_GS_PRED(aux));
 		break;
 	case KSIM_PV_FMA:
 		ksim_pv_rd(d, KSIM_PV_SB_V + o->rs1);
