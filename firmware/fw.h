@@ -121,6 +121,7 @@ u32 k_gemv(const struct fw_job *j, u32 *result);
 u32 k_axpy(const struct fw_job *j, u32 *result);
 u32 k_softmax(const struct fw_job *j, u32 *result);
 u32 k_copyu(const struct fw_job *j, u32 *result);
+void fw_hist_chunk(const u8 *p, u32 len, void *ctx);
 
 /* ---- CRC-32 (crc32.c) ---- */
 u32 fw_crc32_raw(u32 crc, const u8 *p, u32 len);

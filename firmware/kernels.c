@@ -250,31 +250,9 @@ static u32 k_sum(const struct fw_job *j, u32 *result)
 
 /* ---- HIST256: w1:w0 src, w3:w2 result (1 KiB), w6 bytes ---- */
 
-/* bin at byte offset off (a byte value times 4, precomputed) */
-#define FW_HIST(off)	(*(u32 *)((u8 *)fw_hist + (off)))
-
-static void hist_chunk(const u8 *p, u32 len, void *ctx)
-{
-	const u32 *w = (const u32 *)p;
-
-	for (; len >= 8; len -= 8, w += 2) {
-		u32 v = w[0], x = w[1];
-
-		FW_HIST((v << 2) & 0x3fc)++;
-		FW_HIST((v >> 6) & 0x3fc)++;
-		FW_HIST((v >> 14) & 0x3fc)++;
-		FW_HIST((v >> 22) & 0x3fc)++;
-		FW_HIST((x << 2) & 0x3fc)++;
-		FW_HIST((x >> 6) & 0x3fc)++;
-		FW_HIST((x >> 14) & 0x3fc)++;
-		FW_HIST((x >> 22) & 0x3fc)++;
-	}
-	for (p = (const u8 *)w; len; len--)
-		fw_hist[*p++]++;
-}
-
 /*
- * Each core counts its share into its own fw_hist; then eight rounds
+ * Each core counts its share into its own fw_hist (on the vector
+ * unit's scatter-increment, vkernels.c); then eight rounds
  * add them into the result, a 128-byte slice (32 bins) per core and
  * round: in round r core c owns slice (c + r) % 8, so the slices of one
  * round are disjoint and every slice passes every core once.  Round 0
@@ -297,13 +275,13 @@ static u32 k_hist(const struct fw_job *j, u32 *result)
 		if (fw_core)
 			return 0;
 		if (n)
-			fw_stream(src, n, hist_chunk, NULL);
+			fw_stream(src, n, fw_hist_chunk, NULL);
 		fw_idma(res, fw_hist, sizeof(fw_hist), KH_POOL_IDMA_TO_DRAM, 0);
 		fw_idma_wait_all();
 		return 0;
 	}
 	fw_split(n, KH_POOL_CORES, &s);
-	fw_stream(src + s.off, s.len, hist_chunk, NULL);
+	fw_stream(src + s.off, s.len, fw_hist_chunk, NULL);
 	tmp = (u32 *)fw_slot(0);
 	for (r = 0; r < KH_POOL_CORES; r++) {
 		u32 k = (fw_core + r) % KH_POOL_CORES;

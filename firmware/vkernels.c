@@ -661,3 +661,40 @@ u32 k_copyu(const struct fw_job *j, u32 *result)
 	fw_barrier();
 	return 0;
 }
+
+/* ---- HIST256's counting (kernels.c k_hist merges the cores') ---- */
+
+/*
+ * Count a chunk's bytes into fw_hist with the scatter-increment: a row's
+ * 16 32-bit lanes give 4 bytes each; byte j of every lane (a shift and a
+ * mask) is 16 bin indices, and one vscatterinc adds 1 to those 16 bins,
+ * lanes with the same bin all counting.  4 scatters a row: the store
+ * slot's one a cycle bounds it.  The tail under a row by scalars.
+ */
+void fw_hist_chunk(const u8 *p, u32 len, void *ctx)
+{
+	u32 rows = len / KH_PV_VBYTES, i;
+
+	/* v30 = 1, v29 = 0xff, v26..v28 = 24, 16, 8; b15 every lane */
+	pv_vsplat(KH_PV_W32, 30, 1);
+	pv_vsplat(KH_PV_W32, 29, 0xff);
+	pv_vsplat(KH_PV_W32, 28, 8);
+	pv_vsplat(KH_PV_W32, 27, 16);
+	pv_vsplat(KH_PV_W32, 26, 24);
+	pv_vmvxb(15, ~0u, ~0u);
+	for (i = 0; i < rows; i++, p += KH_PV_VBYTES) {
+		pv_vl(0, p, 0);
+		pv_vand(1, 0, 29);
+		pv_vsrl(KH_PV_W32, 2, 0, 28);
+		pv_vsrl(KH_PV_W32, 3, 0, 27);
+		pv_vsrl(KH_PV_W32, 4, 0, 26);
+		pv_vand(2, 2, 29);
+		pv_vand(3, 3, 29);
+		pv_vscatterinc(KH_PV_F3_GS32, 30, 1, fw_hist, 15);
+		pv_vscatterinc(KH_PV_F3_GS32, 30, 2, fw_hist, 15);
+		pv_vscatterinc(KH_PV_F3_GS32, 30, 3, fw_hist, 15);
+		pv_vscatterinc(KH_PV_F3_GS32, 30, 4, fw_hist, 15);
+	}
+	for (len %= KH_PV_VBYTES; len; len--)
+		fw_hist[*p++]++;
+}

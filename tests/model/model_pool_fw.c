@@ -1004,6 +1004,87 @@ TEST_F(model, gemv_i8)
 	pf_down(c, &im);
 }
 
+/*
+ * COPY_U at byte offsets: src at A_BASE + so, dst at B_BASE + d; the
+ * bytes around dst (a painted margin both sides) must keep their value.
+ */
+static void copyu_case(struct ksim_card *c, u32 so, u32 d, u32 n,
+		       bool quiet)
+{
+	const u32 margin = 128;
+	u8 *src = rnd_bytes(n + 64), *out = malloc(n + 2 * margin);
+	struct pf_run run;
+	char what[80];
+	u32 w[8], i, bad = 0;
+
+	snprintf(what, sizeof(what), "COPY_U %u bytes, src +%u, dst +%u", n,
+		 so, d);
+	put(c, A_BASE, src, (so + n + 63) & ~31u);
+	pf_paint(c, B_BASE, (d + n + 2 * margin + 31) & ~31u, 0x3c);
+	pf_w(w, KH_POOL_K_COPY_U);
+	pf_addr(w, 0, A_BASE + so);
+	pf_addr(w, 2, B_BASE + margin + d);
+	w[6] = n;
+	pf_job(c, w, &run);
+	pf_ok(run.ns, 0, what);
+	get(c, B_BASE + d, out, n + 2 * margin);
+	for (i = 0; i < n + 2 * margin; i++) {
+		u8 want = i < margin || i >= margin + n ? 0x3c :
+			  src[so + i - margin];
+
+		if (out[i] != want && bad++ < 4)
+			CHECK_MSG(0, "%s: byte %d is 0x%02x, want 0x%02x",
+				  what, (int)i - (int)margin, out[i], want);
+	}
+	CHECK_MSG(!bad, "%s: %u bytes differ", what, bad);
+	if (!quiet)
+		check_diag("COPY_U %u bytes (src +%u, dst +%u): %llu cycles, %llu instructions",
+			   n, so, d, (unsigned long long)run.busy,
+			   (unsigned long long)run.insts);
+	free(src);
+	free(out);
+}
+
+TEST_F(model, copy_u)
+{
+	static const u32 sizes[] = { 0, 1, 2, 31, 32, 33, 63, 64, 65, 127,
+				     255, 257, 4031, 4032, 4033, 8191,
+				     65537 };
+	static const u32 offs[][2] = { { 0, 0 }, { 1, 0 }, { 0, 1 },
+				       { 31, 1 }, { 5, 37 }, { 63, 62 },
+				       { 32, 17 }, { 17, 32 } };
+	struct pf_image im;
+	struct ksim_card *c = pf_up(&im);
+	unsigned int i, k;
+	u32 w[8];
+
+	if (!c)
+		return;
+	for (k = 0; k < sizeof(offs) / sizeof(offs[0]); k++)
+		for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
+			copyu_case(c, offs[k][0], offs[k][1], sizes[i], true);
+	copyu_case(c, 3, 45, 300007, true);	/* all eight cores, 9 chunks */
+	copyu_case(c, 7, 13, 65536, false);	/* the figure */
+	pf_w(w, KH_POOL_K_COPY_U);
+	pf_addr(w, 0, A_BASE + 3);
+	pf_addr(w, 2, A_BASE + 8);
+	w[6] = 10;
+	pf_fault(pf_job(c, w, NULL), FW_FAULT(KH_POOL_FW_ARGS),
+		 "COPY_U overlap");
+	pf_addr(w, 2, A_BASE + 13);	/* disjoint bytes, a shared word */
+	w[6] = 10;
+	pf_fault(pf_job(c, w, NULL), FW_FAULT(KH_POOL_FW_ARGS),
+		 "COPY_U word overlap");
+	pf_addr(w, 2, ((u64)DRAM_MIB << 20) - 5);
+	pf_fault(pf_job(c, w, NULL), FW_FAULT(KH_POOL_FW_IDMA),
+		 "COPY_U past DRAM");
+	w[1] = 0x80;
+	pf_fault(pf_job(c, w, NULL), FW_FAULT(KH_POOL_FW_ARGS),
+		 "COPY_U aperture");
+	copyu_case(c, 9, 2, 1000, true);	/* and it works afterwards */
+	pf_down(c, &im);
+}
+
 TEST_F(model, delay)
 {
 	struct pf_image im;
