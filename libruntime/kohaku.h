@@ -317,7 +317,7 @@ void kohaku_inst_null(struct kohaku_inst *inst, const uint32_t words[8]);
 uint32_t kohaku_inst_null_result(const struct kohaku_inst *inst);
 
 /*
- * POOL unit, firmware API 1.0 (docs/spec/pool.md "Jobs for the firmware";
+ * POOL unit, firmware API 1.1 (docs/spec/pool.md "Jobs for the firmware";
  * the KH_POOL_K_* kernels of uapi/kohaku/kh_pool.h).  Mesh addresses are
  * BO dev_addrs plus offsets.  The checked builders return -EINVAL when an
  * address is not 32-byte aligned or a length breaks the kernel's rule.
@@ -345,6 +345,22 @@ int kohaku_inst_pool_sum_i64(struct kohaku_inst *inst, uint64_t src,
 /* HIST256: 256 u32 counts of the byte values of bytes (any count) at src */
 int kohaku_inst_pool_hist256(struct kohaku_inst *inst, uint64_t src,
 			     uint64_t result, uint32_t bytes);
+/*
+ * API 1.1, on the cores' vector unit.  GEMV_I8: y (m int32) = A x, A m x k
+ * int8 in panels of 64 rows, each column-major (byte (p k + j) 64 + r =
+ * A[64 p + r][j]), x k int8; m a multiple of 64, k of 4, k <= 4096
+ */
+int kohaku_inst_pool_gemv_i8(struct kohaku_inst *inst, uint64_t a,
+			     uint64_t x, uint64_t y, uint32_t m, uint32_t k);
+/* AXPY_F32: y = a x + y, binary32, one rounding (fmaf); n a multiple of 16 */
+int kohaku_inst_pool_axpy_f32(struct kohaku_inst *inst, uint64_t x,
+			      uint64_t y, float a, uint32_t n);
+/* SOFTMAX_F32: rows of l floats (l a multiple of 16, <= 1024), src to dst */
+int kohaku_inst_pool_softmax_f32(struct kohaku_inst *inst, uint64_t src,
+				 uint64_t dst, uint32_t l, uint32_t rows);
+/* COPY_U: dst = src, any byte addresses and count, nothing else changed */
+int kohaku_inst_pool_copy_u(struct kohaku_inst *inst, uint64_t src,
+			    uint64_t dst, uint32_t bytes);
 /* DELAY: busy for that many cycles, then retires */
 int kohaku_inst_pool_delay(struct kohaku_inst *inst, uint32_t cycles);
 /* TRAP: core (0..7) traps on purpose, how = KH_POOL_TRAP_* */

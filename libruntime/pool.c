@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * Job builders for the POOL firmware's kernels (API 1.0, docs/spec/pool.md
+ * Job builders for the POOL firmware's kernels (API 1.1, docs/spec/pool.md
  * "Jobs for the firmware") and its fault codes in words.  Payload word k
  * (w0..w7) is placed with kh_pool_set_w(), the layout uapi/kohaku/kh_pool.h
  * defines once; the checks are the firmware's own argument rules, so a bad
@@ -12,6 +12,7 @@
 
 #include "rt_internal.h"
 #include "kohaku/kh_pool.h"
+#include "kohaku/kh_pool_vec.h"
 
 #define ALIGNED(a)	(!((a) % KH_POOL_WORD_BYTES))
 
@@ -100,6 +101,50 @@ KH_RT_EXPORT int kohaku_inst_pool_hist256(struct kohaku_inst *inst, uint64_t src
 	return 0;
 }
 
+KH_RT_EXPORT int kohaku_inst_pool_gemv_i8(struct kohaku_inst *inst, uint64_t a,
+					  uint64_t x, uint64_t y, uint32_t m,
+					  uint32_t k)
+{
+	if (!inst || !ALIGNED(a) || !ALIGNED(x) || !ALIGNED(y) || m % 64 ||
+	    m > 0xffff || k % 4 || k > KH_POOL_GEMV_KMAX || (m && !k))
+		return -EINVAL;
+	pool_args(inst, KH_POOL_K_GEMV_I8, a, x, y, KH_POOL_GEMV_W6(m, k));
+	return 0;
+}
+
+KH_RT_EXPORT int kohaku_inst_pool_axpy_f32(struct kohaku_inst *inst, uint64_t x,
+					   uint64_t y, float a, uint32_t n)
+{
+	uint32_t bits;
+
+	if (!inst || !ALIGNED(x) || !ALIGNED(y) || n % 16)
+		return -EINVAL;
+	memcpy(&bits, &a, 4);
+	/* w4 is c's low word in pool_args: a rides there */
+	pool_args(inst, KH_POOL_K_AXPY_F32, x, y, bits, n);
+	return 0;
+}
+
+KH_RT_EXPORT int kohaku_inst_pool_softmax_f32(struct kohaku_inst *inst,
+					      uint64_t src, uint64_t dst,
+					      uint32_t l, uint32_t rows)
+{
+	if (!inst || !ALIGNED(src) || !ALIGNED(dst) || !l || l % 16 ||
+	    l > KH_POOL_SOFTMAX_LMAX)
+		return -EINVAL;
+	pool_args(inst, KH_POOL_K_SOFTMAX_F32, src, dst, l, rows);
+	return 0;
+}
+
+KH_RT_EXPORT int kohaku_inst_pool_copy_u(struct kohaku_inst *inst, uint64_t src,
+					 uint64_t dst, uint32_t bytes)
+{
+	if (!inst)
+		return -EINVAL;
+	pool_args(inst, KH_POOL_K_COPY_U, src, dst, 0, bytes);
+	return 0;
+}
+
 KH_RT_EXPORT int kohaku_inst_pool_delay(struct kohaku_inst *inst, uint32_t cycles)
 {
 	if (!inst)
@@ -140,6 +185,8 @@ static const char *cause_name(unsigned int cause)
 		return "store outside the writable memories";
 	case KH_POOL_CAUSE_ECALL:
 		return "ecall";
+	case KH_POOL_CAUSE_CP_DISABLED:
+		return "vector instruction with the coprocessor disabled";
 	}
 	return "unknown cause";
 }

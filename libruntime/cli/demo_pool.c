@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * kohaku run <kernel>: one of the POOL firmware's kernels (ping, copy,
- * fill, crc32, vadd, sum, hist) on every POOL unit (or the --node ones),
- * each on its own data in its mesh; every result checked against the same
- * computation on the host.  --n is bytes (copy, fill, crc32, hist) or
- * elements (vadd: int32, sum: int64).  Each kernel is a demo of its own
+ * fill, crc32, vadd, sum, hist; on the cores' vector unit: gemv, axpy,
+ * softmax, copyu) on every POOL unit (or the --node ones), each on its
+ * own data in its mesh; every result checked against the same
+ * computation on the host.  --n is bytes (copy, fill, crc32, hist,
+ * copyu), elements (vadd: int32, sum: int64, axpy: float) or rows (gemv:
+ * of GEMV_K int8, softmax: of SOFTMAX_L floats).  Each kernel is a demo of its own
  * (demo.h), all sharing the hooks below and differing in a struct
  * kohaku_cli_pool_kernel: its inputs, its result's size, its instruction
  * and its host check.  validate's firmware step runs ping.  The rest of
@@ -13,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <math.h>
 #include <zlib.h>
 
 #include "demo.h"
@@ -21,6 +24,14 @@
 #define POOL_DEFAULT_N	65536
 #define FILL_PATTERN	0x6b6f6861u	/* "ahok" */
 #define POOL_INPUTS	2
+#define GEMV_K		256	/* gemv's columns: A is --n x 256 */
+#define SOFTMAX_L	256	/* softmax's row length */
+#define AXPY_A		-0.7071068f
+#define COPYU_SRC	3	/* copyu: src and dst at these byte offsets */
+#define COPYU_DST	45
+/* softmax's bound against double precision (docs/spec/pool.md) */
+#define SOFTMAX_REL	0x1p-13
+#define SOFTMAX_ABS	0x1p-120
 
 /* a unit's inputs (kept for the check), program and result in words */
 struct kohaku_cli_pool {
@@ -35,6 +46,10 @@ struct kohaku_cli_pool_kernel {
 	unsigned int multiple;	/* --n must be a multiple of this */
 	unsigned int inputs;	/* input buffers of n * elem bytes */
 	size_t out_fixed;	/* result bytes, or 0: n * elem */
+	unsigned int out_elem;	/* result bytes per --n, when not elem */
+	unsigned int result_in;	/* 0: the result buffer; b + 1: input b */
+	/* the inputs' bytes, when not random bytes */
+	void (*gen)(unsigned char *buf, size_t len, uint32_t *seed);
 	/* the instruction: in[] the inputs' addresses, seed ping's value */
 	int (*build)(struct kohaku_inst *inst, const uint64_t *in, uint64_t out,
 		     uint32_t n, uint32_t seed);
@@ -59,7 +74,9 @@ static const struct kohaku_cli_pool_kernel *kernel_of(
 
 static size_t out_bytes(const struct kohaku_cli_pool_kernel *k, unsigned long n)
 {
-	return k->out_fixed ? k->out_fixed : (size_t)n * k->elem;
+	if (k->out_fixed)
+		return k->out_fixed;
+	return (size_t)n * (k->out_elem ? k->out_elem : k->elem);
 }
 
 /* ---- the kernels: the instruction and the host's check ---- */
@@ -104,6 +121,57 @@ static int build_hist(struct kohaku_inst *inst, const uint64_t *in,
 		      uint64_t out, uint32_t n, uint32_t seed)
 {
 	return kohaku_inst_pool_hist256(inst, in[0], out, n);
+}
+
+static int build_gemv(struct kohaku_inst *inst, const uint64_t *in,
+		      uint64_t out, uint32_t n, uint32_t seed)
+{
+	return kohaku_inst_pool_gemv_i8(inst, in[0], in[1], out, n, GEMV_K);
+}
+
+static int build_axpy(struct kohaku_inst *inst, const uint64_t *in,
+		      uint64_t out, uint32_t n, uint32_t seed)
+{
+	return kohaku_inst_pool_axpy_f32(inst, in[0], in[1], AXPY_A, n);
+}
+
+static int build_softmax(struct kohaku_inst *inst, const uint64_t *in,
+			 uint64_t out, uint32_t n, uint32_t seed)
+{
+	return kohaku_inst_pool_softmax_f32(inst, in[0], out, SOFTMAX_L, n);
+}
+
+static int build_copyu(struct kohaku_inst *inst, const uint64_t *in,
+		       uint64_t out, uint32_t n, uint32_t seed)
+{
+	return kohaku_inst_pool_copy_u(inst, in[0] + COPYU_SRC,
+				       out + COPYU_DST, n);
+}
+
+/* finite floats over many binades, both signs (fmaf's bits are checked) */
+static void gen_floats(unsigned char *buf, size_t len, uint32_t *seed)
+{
+	size_t i;
+
+	for (i = 0; i + 4 <= len; i += 4) {
+		uint32_t r = xorshift(seed);
+		uint32_t v = (r & 0x807fffffu) | (100u + (r >> 8) % 50) << 23;
+
+		memcpy(buf + i, &v, 4);
+	}
+}
+
+/* softmax's rows: values in [-20, 20) */
+static void gen_logits(unsigned char *buf, size_t len, uint32_t *seed)
+{
+	size_t i;
+
+	for (i = 0; i + 4 <= len; i += 4) {
+		float f = (float)((double)xorshift(seed) / 4294967296.0 * 40.0 -
+				  20.0);
+
+		memcpy(buf + i, &f, 4);
+	}
 }
 
 static void check_ping(struct kohaku_cli_run *r, unsigned long n,
@@ -221,15 +289,131 @@ static void check_hist(struct kohaku_cli_run *r, unsigned long n,
 	snprintf(u->result, sizeof(u->result), "256 bins match");
 }
 
+static void check_gemv(struct kohaku_cli_run *r, unsigned long n,
+		       const unsigned char *got)
+{
+	struct kohaku_cli_pool *u = r->priv;
+	const signed char *a = (const signed char *)u->in[0];
+	const signed char *x = (const signed char *)u->in[1];
+	size_t i, j;
+
+	for (i = 0; i < n; i++) {
+		int32_t want = 0, have;
+
+		/* panels of 64 rows, column-major */
+		for (j = 0; j < GEMV_K; j++)
+			want += a[((i / 64) * GEMV_K + j) * 64 + i % 64] * x[j];
+		memcpy(&have, got + 4 * i, 4);
+		if (have != want) {
+			cli_run_failed(r, EXIT_WRONG, "y[%zu] = %d, expected %d",
+				       i, have, want);
+			return;
+		}
+	}
+	snprintf(u->result, sizeof(u->result), "%lu dot products of %u match",
+		 n, GEMV_K);
+}
+
+static void check_axpy(struct kohaku_cli_run *r, unsigned long n,
+		       const unsigned char *got)
+{
+	struct kohaku_cli_pool *u = r->priv;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		float x, y, have, want;
+
+		memcpy(&x, u->in[0] + 4 * i, 4);
+		memcpy(&y, u->in[1] + 4 * i, 4);
+		memcpy(&have, got + 4 * i, 4);
+		want = fmaf(AXPY_A, x, y);
+		if (memcmp(&have, &want, 4)) {
+			cli_run_failed(r, EXIT_WRONG, "y[%zu] = %a, fmaf "
+				       "says %a", i, have, want);
+			return;
+		}
+	}
+	snprintf(u->result, sizeof(u->result), "%lu fmaf results, bit for bit",
+		 n);
+}
+
+static void check_softmax(struct kohaku_cli_run *r, unsigned long n,
+			  const unsigned char *got)
+{
+	struct kohaku_cli_pool *u = r->priv;
+	double worst = 0;
+	size_t row, i;
+
+	for (row = 0; row < n; row++) {
+		const unsigned char *s = u->in[0] + row * SOFTMAX_L * 4;
+		double m = -INFINITY, sum = 0, e[SOFTMAX_L];
+		float f;
+
+		for (i = 0; i < SOFTMAX_L; i++) {
+			memcpy(&f, s + 4 * i, 4);
+			m = f > m ? f : m;
+		}
+		for (i = 0; i < SOFTMAX_L; i++) {
+			memcpy(&f, s + 4 * i, 4);
+			e[i] = exp((double)f - m);
+			sum += e[i];
+		}
+		for (i = 0; i < SOFTMAX_L; i++) {
+			double want = e[i] / sum, err;
+
+			memcpy(&f, got + (row * SOFTMAX_L + i) * 4, 4);
+			err = fabs(f - want);
+			if (!(err <= SOFTMAX_REL * want + SOFTMAX_ABS)) {
+				cli_run_failed(r, EXIT_WRONG, "row %zu [%zu] = "
+					       "%.9g, expected %.9g (off by "
+					       "%.3g relative)", row, i, f,
+					       want, err / want);
+				return;
+			}
+			if (want > SOFTMAX_ABS / SOFTMAX_REL && err / want > worst)
+				worst = err / want;
+		}
+	}
+	snprintf(u->result, sizeof(u->result), "%lu rows within 2^-13, worst "
+		 "2^%.1f", n, worst ? log2(worst) : -INFINITY);
+}
+
+static void check_copyu(struct kohaku_cli_run *r, unsigned long n,
+			const unsigned char *got)
+{
+	struct kohaku_cli_pool *u = r->priv;
+
+	check_bytes(r, n, got + COPYU_DST, u->in[0] + COPYU_SRC);
+}
+
 static const struct kohaku_cli_pool_kernel
-	k_ping = { "the firmware answers", 1, 1, 0, 32, build_ping, check_ping },
-	k_copy = { "dst = src", 1, 32, 1, 0, build_copy, check_copy },
-	k_fill = { "dst = pattern", 1, 32, 0, 0, build_fill, check_fill },
-	k_crc32 = { "CRC-32 of src", 1, 1, 1, 32, build_crc32, check_crc32 },
-	k_vadd = { "c = a + b, int32", 4, 8, 2, 0, build_vadd, check_vadd },
-	k_sum = { "sum of src, int64", 8, 4, 1, 32, build_sum, check_sum },
-	k_hist = { "256-bin byte histogram", 1, 1, 1, 1024, build_hist,
-		   check_hist };
+	k_ping = { "the firmware answers", 1, 1, 0, 32, .build = build_ping,
+		   .check = check_ping },
+	k_copy = { "dst = src", 1, 32, 1, 0, .build = build_copy,
+		   .check = check_copy },
+	k_fill = { "dst = pattern", 1, 32, 0, 0, .build = build_fill,
+		   .check = check_fill },
+	k_crc32 = { "CRC-32 of src", 1, 1, 1, 32, .build = build_crc32,
+		    .check = check_crc32 },
+	k_vadd = { "c = a + b, int32", 4, 8, 2, 0, .build = build_vadd,
+		   .check = check_vadd },
+	k_sum = { "sum of src, int64", 8, 4, 1, 32, .build = build_sum,
+		  .check = check_sum },
+	k_hist = { "256-bin byte histogram (vector scatter-increment)", 1, 1,
+		   1, 1024, .build = build_hist, .check = check_hist },
+	k_gemv = { "y = A x, int8 A (n x 256) and x, int32 y (quad-MAC)",
+		   GEMV_K, 64, 2, 0, .out_elem = 4,
+		   .build = build_gemv, .check = check_gemv },
+	k_axpy = { "y = a x + y, binary32, one rounding (FMA)", 4, 16, 2, 32,
+		   .result_in = 2, .gen = gen_floats, .build = build_axpy,
+		   .check = check_axpy },
+	k_softmax = { "softmax of rows of 256 floats (exp, seed reciprocal)",
+		      SOFTMAX_L * 4, 1, 1, 0,
+		      .gen = gen_logits, .build = build_softmax,
+		      .check = check_softmax },
+	k_copyu = { "dst + 45 = src + 3, any byte count (valign streams)", 1,
+		    1, 1, 0, .out_elem = 1, .build = build_copyu,
+		    .check = check_copyu };
 
 /* ---- the hooks every kernel shares ---- */
 
@@ -266,15 +450,19 @@ static int pool_setup(const struct kohaku_cli_demo_ctx *c,
 		u->in[b] = malloc(in ? in : 1);
 		if (!u->in[b])
 			return cli_run_failed(r, EXIT_DEVICE, "out of memory");
-		for (i = 0; i < in; i++)
-			u->in[b][i] = (unsigned char)xorshift(&seed);
-		err = cli_run_bo(c, r, in ? in : 32);
+		if (k->gen)
+			k->gen(u->in[b], in, &seed);
+		else
+			for (i = 0; i < in; i++)
+				u->in[b][i] = (unsigned char)xorshift(&seed);
+		/* copyu reads from byte 3: room for the word past n */
+		err = cli_run_bo(c, r, in ? in + 64 : 64);
 		if (err >= 0 && in)
 			err = cli_run_write(c, r, b, u->in[b], in);
 		if (err < 0)
 			return err;
 	}
-	err = cli_run_bo(c, r, out_bytes(k, n));
+	err = cli_run_bo(c, r, out_bytes(k, n) + (k == &k_copyu ? 64 : 0));
 	if (err < 0)
 		return err;
 	if (k->build(&u->inst, r->addr, r->addr[k->inputs], (uint32_t)n,
@@ -304,8 +492,10 @@ static void pool_check(const struct kohaku_cli_demo_ctx *c,
 		       struct kohaku_cli_run *r)
 {
 	const struct kohaku_cli_pool_kernel *k = kernel_of(c);
-	unsigned char *got = cli_run_read(c, r, k->inputs,
-					  out_bytes(k, c->p.n));
+	unsigned char *got = k->result_in ?
+		cli_run_read(c, r, k->result_in - 1, (size_t)c->p.n * k->elem) :
+		cli_run_read(c, r, k->inputs, out_bytes(k, c->p.n) +
+			     (k == &k_copyu ? COPYU_DST : 0));
 
 	if (!got)
 		return;
@@ -352,7 +542,7 @@ static void pool_release(const struct kohaku_cli_demo_ctx *c,
 		free(u->in[b]);
 }
 
-#define POOL_DEMO(n, k) {						\
+#define POOL_DEMO_N(n, k, def) {						\
 	.name = n,							\
 	.what = n,							\
 	.cu_type = KH_CU_GP,						\
@@ -361,7 +551,7 @@ static void pool_release(const struct kohaku_cli_demo_ctx *c,
 	.line = "POOL",							\
 	.pass = "the host agrees",					\
 	.takes = CLI_TAKES_N | CLI_TAKES_NODE | CLI_TAKES_TIMEOUT,	\
-	.n_default = POOL_DEFAULT_N,					\
+	.n_default = def,						\
 	.priv_size = sizeof(struct kohaku_cli_pool),			\
 	.arg = &k,							\
 	.check_params = pool_check_params,				\
@@ -374,6 +564,7 @@ static void pool_release(const struct kohaku_cli_demo_ctx *c,
 	.json = pool_json,						\
 	.release = pool_release,					\
 }
+#define POOL_DEMO(n, k)	POOL_DEMO_N(n, k, POOL_DEFAULT_N)
 
 static const struct kohaku_cli_demo pool_demos[] = {
 	POOL_DEMO("ping", k_ping),
@@ -383,6 +574,10 @@ static const struct kohaku_cli_demo pool_demos[] = {
 	POOL_DEMO("vadd", k_vadd),
 	POOL_DEMO("sum", k_sum),
 	POOL_DEMO("hist", k_hist),
+	POOL_DEMO_N("gemv", k_gemv, 1024),
+	POOL_DEMO("axpy", k_axpy),
+	POOL_DEMO_N("softmax", k_softmax, 256),
+	POOL_DEMO("copyu", k_copyu),
 };
 
 const struct kohaku_cli_demo *cli_pool_demo(const char *name)
