@@ -1,16 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * The POOL firmware's kernels (API 1.0) through the whole stack: every
+ * The POOL firmware's kernels (API 1.1) through the whole stack: every
  * built-in kernel on one unit and on all of them at once, each result
  * checked against the host's own computation (zlib's crc32 for CRC32),
  * sizes from nothing to more than all eight cores' share; argument rules
  * refused by the firmware with its fault code; a trap reported with core,
  * cause and PC, the unit refusing jobs until the firmware is reloaded.
- * Skips on cards without POOL units.
+ * The kernels on the cores' vector unit (GEMV_I8, AXPY_F32 bit for bit
+ * against fmaf, SOFTMAX_F32 within its stated bound of a double-precision
+ * softmax, COPY_U at odd byte offsets) the same way, and on every unit
+ * at once.  Skips on cards without POOL units.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <math.h>
 #include <zlib.h>
 
 #include "rt_test.h"
@@ -306,6 +310,268 @@ TEST_F(rt, hist256)
 	kohaku_close(dev);
 }
 
+/* ---- the kernels on the vector unit (API 1.1) ---- */
+
+/* A (m x k int8, the firmware's 64-row column-major panels) times x */
+static int32_t gemv_ref(const unsigned char *a, const unsigned char *x,
+			uint32_t k, uint32_t i)
+{
+	int32_t s = 0;
+
+	for (uint32_t j = 0; j < k; j++)
+		s += (int32_t)(signed char)a[((size_t)(i / 64) * k + j) * 64 +
+					     i % 64] * (signed char)x[j];
+	return s;
+}
+
+static void gemv_case(kohaku_device *dev, const struct drm_kohaku_node *nd,
+		      uint32_t m, uint32_t k, uint32_t seed)
+{
+	struct kohaku_inst inst;
+	struct buf a, x, y;
+	int32_t got;
+	uint32_t bad = 0;
+
+	REQUIRE(buf_new(dev, nd, (size_t)m * k, seed, &a) == 0);
+	REQUIRE(buf_new(dev, nd, (k + 31) & ~31u, seed + 1, &x) == 0);
+	REQUIRE(buf_new(dev, nd, (size_t)m * 4, 0, &y) == 0);
+	CHECK_EQ(kohaku_inst_pool_gemv_i8(&inst, a.a, x.a, y.a, m, k), 0);
+	RUN_DONE(dev, nd, &inst);
+	for (uint32_t i = 0; i < m; i++) {
+		got = (int32_t)read_u32(dev, &y, 4 * i);
+		if (got != gemv_ref(a.host, x.host, k, i) && !bad++)
+			CHECK_MSG(0, "gemv %u x %u: y[%u] = %d, want %d", m, k,
+				  i, got, gemv_ref(a.host, x.host, k, i));
+	}
+	buf_free(dev, &a);
+	buf_free(dev, &x);
+	buf_free(dev, &y);
+}
+
+TEST_F(rt, gemv_i8)
+{
+	RT_OPEN(dev);
+	RT_NEED_POOL(dev, nd, n);
+	gemv_case(dev, &nd[0], 64, 4, 0x4001);
+	gemv_case(dev, &nd[0], 512, 256, 0x4002);	/* a panel a core */
+	gemv_case(dev, &nd[0], 640, 1024, 0x4003);	/* drains */
+	kohaku_close(dev);
+}
+
+/* finite binary32 values over many binades */
+static void floats(unsigned char *p, size_t n, uint32_t seed)
+{
+	for (size_t i = 0; i < n; i++) {
+		uint32_t r = rnd(&seed);
+		uint32_t v = (r & 0x807fffffu) | (90u + (r >> 8) % 70) << 23;
+
+		memcpy(p + 4 * i, &v, 4);
+	}
+}
+
+static void axpy_case(kohaku_device *dev, const struct drm_kohaku_node *nd,
+		      uint32_t n, float alpha, uint32_t seed)
+{
+	struct kohaku_inst inst;
+	struct buf x, y;
+	unsigned char *got = malloc(4 * (size_t)n + 4);
+	uint32_t bad = 0;
+
+	REQUIRE(got);
+	REQUIRE(buf_new(dev, nd, 4 * (size_t)n, 0, &x) == 0);
+	REQUIRE(buf_new(dev, nd, 4 * (size_t)n, 0, &y) == 0);
+	floats(x.host, n, seed);
+	floats(y.host, n, seed + 1);
+	if (n) {
+		CHECK_EQ(kohaku_bo_write(dev, x.h, 0, x.host, 4 * (size_t)n), 0);
+		CHECK_EQ(kohaku_bo_write(dev, y.h, 0, y.host, 4 * (size_t)n), 0);
+	}
+	CHECK_EQ(kohaku_inst_pool_axpy_f32(&inst, x.a, y.a, alpha, n), 0);
+	RUN_DONE(dev, nd, &inst);
+	if (n)
+		CHECK_EQ(kohaku_bo_read(dev, y.h, 0, got, 4 * (size_t)n), 0);
+	for (uint32_t i = 0; i < n; i++) {
+		float xv, yv, want;
+
+		memcpy(&xv, x.host + 4 * i, 4);
+		memcpy(&yv, y.host + 4 * i, 4);
+		want = fmaf(alpha, xv, yv);
+		if (memcmp(got + 4 * i, &want, 4) && !bad++)
+			CHECK_MSG(0, "axpy %u: y[%u] differs from fmaf", n, i);
+	}
+	free(got);
+	buf_free(dev, &x);
+	buf_free(dev, &y);
+}
+
+TEST_F(rt, axpy_f32)
+{
+	RT_OPEN(dev);
+	RT_NEED_POOL(dev, nd, n);
+	axpy_case(dev, &nd[0], 0, 1.0f, 0x5001);
+	axpy_case(dev, &nd[0], 16, -0.7071068f, 0x5002);
+	axpy_case(dev, &nd[0], 65536 + 48, 3.0e-3f, 0x5003);	/* every core */
+	kohaku_close(dev);
+}
+
+/* softmax's stated bound (docs/spec/pool.md "SOFTMAX_F32") */
+#define SM_REL	0x1p-13
+#define SM_ABS	0x1p-120
+
+static void softmax_case(kohaku_device *dev, const struct drm_kohaku_node *nd,
+			 uint32_t l, uint32_t rows, uint32_t seed)
+{
+	size_t n = (size_t)l * rows;
+	struct kohaku_inst inst;
+	struct buf src, dst;
+	float *in = malloc(4 * n + 4), *got = malloc(4 * n + 4);
+	uint32_t bad = 0;
+
+	REQUIRE(in && got);
+	for (size_t i = 0; i < n; i++)
+		in[i] = (float)((double)rnd(&seed) / 4294967296.0 * 60.0 - 30.0);
+	REQUIRE(buf_new(dev, nd, 4 * n, 0, &src) == 0);
+	REQUIRE(buf_new(dev, nd, 4 * n, 0, &dst) == 0);
+	if (n)
+		CHECK_EQ(kohaku_bo_write(dev, src.h, 0, in, 4 * n), 0);
+	CHECK_EQ(kohaku_inst_pool_softmax_f32(&inst, src.a, dst.a, l, rows), 0);
+	RUN_DONE(dev, nd, &inst);
+	if (n)
+		CHECK_EQ(kohaku_bo_read(dev, dst.h, 0, got, 4 * n), 0);
+	for (uint32_t r = 0; r < rows; r++) {
+		const float *s = in + (size_t)r * l;
+		double m = s[0], sum = 0;
+
+		for (uint32_t i = 0; i < l; i++)
+			m = s[i] > m ? s[i] : m;
+		for (uint32_t i = 0; i < l; i++)
+			sum += exp((double)s[i] - m);
+		for (uint32_t i = 0; i < l; i++) {
+			double want = exp((double)s[i] - m) / sum;
+			double err = fabs(got[(size_t)r * l + i] - want);
+
+			if (!(err <= SM_REL * want + SM_ABS) && !bad++)
+				CHECK_MSG(0, "softmax row %u [%u] = %.9g, want %.9g",
+					  r, i, got[(size_t)r * l + i], want);
+		}
+	}
+	free(in);
+	free(got);
+	buf_free(dev, &src);
+	buf_free(dev, &dst);
+}
+
+TEST_F(rt, softmax_f32)
+{
+	RT_OPEN(dev);
+	RT_NEED_POOL(dev, nd, n);
+	softmax_case(dev, &nd[0], 16, 1, 0x6001);
+	softmax_case(dev, &nd[0], 1024, 9, 0x6002);	/* every core */
+	softmax_case(dev, &nd[0], 48, 100, 0x6003);
+	kohaku_close(dev);
+}
+
+static void copyu_case(kohaku_device *dev, const struct drm_kohaku_node *nd,
+		       uint32_t so, uint32_t d, uint32_t len, uint32_t seed)
+{
+	const uint32_t margin = 64;
+	struct kohaku_inst inst;
+	struct buf src, dst;
+	unsigned char *got = malloc(len + 2 * margin + 64);
+
+	REQUIRE(got);
+	REQUIRE(buf_new(dev, nd, so + len + 64, seed, &src) == 0);
+	REQUIRE(buf_new(dev, nd, d + len + 2 * margin, seed + 1, &dst) == 0);
+	CHECK_EQ(kohaku_inst_pool_copy_u(&inst, src.a + so, dst.a + margin + d,
+					 len), 0);
+	RUN_DONE(dev, nd, &inst);
+	CHECK_EQ(kohaku_bo_read(dev, dst.h, 0, got, d + len + 2 * margin), 0);
+	for (uint32_t i = 0; i < d + len + 2 * margin; i++) {
+		unsigned char want = i >= margin + d && i < margin + d + len ?
+				     src.host[so + i - margin - d] : dst.host[i];
+
+		if (got[i] != want) {
+			CHECK_MSG(0, "copyu %u bytes +%u -> +%u: byte %u", len,
+				  so, d, i);
+			break;
+		}
+	}
+	free(got);
+	buf_free(dev, &src);
+	buf_free(dev, &dst);
+}
+
+TEST_F(rt, copy_u)
+{
+	RT_OPEN(dev);
+	RT_NEED_POOL(dev, nd, n);
+	copyu_case(dev, &nd[0], 0, 0, 0, 0x7101);
+	copyu_case(dev, &nd[0], 1, 2, 1, 0x7102);
+	copyu_case(dev, &nd[0], 31, 33, 95, 0x7103);
+	copyu_case(dev, &nd[0], 5, 60, 100003, 0x7104);	/* every core */
+	kohaku_close(dev);
+}
+
+/* the vector kernels on every unit at once, each its own data */
+TEST_F(rt, all_units_at_once_vector_kernels)
+{
+	RT_OPEN(dev);
+	RT_NEED_POOL(dev, nd, n);
+	struct kohaku_inst inst[RT_MAX_POOL][2];
+	uint64_t job[RT_MAX_POOL];
+	struct buf a[RT_MAX_POOL], x[RT_MAX_POOL], y[RT_MAX_POOL];
+	struct buf s[RT_MAX_POOL], d[RT_MAX_POOL];
+	struct kohaku_job_status st;
+	struct kohaku_program p;
+	const uint32_t m = 512, k = 128, len = 20001;
+
+	for (unsigned int u = 0; u < n; u++) {
+		REQUIRE(buf_new(dev, &nd[u], (size_t)m * k, 0xa000 + u, &a[u]) == 0);
+		REQUIRE(buf_new(dev, &nd[u], k, 0xb000 + u, &x[u]) == 0);
+		REQUIRE(buf_new(dev, &nd[u], (size_t)m * 4, 0, &y[u]) == 0);
+		REQUIRE(buf_new(dev, &nd[u], len + 64, 0xc000 + u, &s[u]) == 0);
+		REQUIRE(buf_new(dev, &nd[u], len + 64, 0xd000 + u, &d[u]) == 0);
+		CHECK_EQ(kohaku_inst_pool_gemv_i8(&inst[u][0], a[u].a, x[u].a,
+						  y[u].a, m, k), 0);
+		CHECK_EQ(kohaku_inst_pool_copy_u(&inst[u][1], s[u].a + 7,
+						 d[u].a + 3, len), 0);
+		memset(&p, 0, sizeof(p));
+		p.mesh = nd[u].mesh;
+		p.x = nd[u].x;
+		p.y = nd[u].y;
+		p.n_insts = 2;
+		p.insts = inst[u];
+		REQUIRE(kohaku_submit(dev, &p, 1, 0, &job[u]) == 0);
+	}
+	for (unsigned int u = 0; u < n; u++) {
+		unsigned char *got = malloc(len + 64);
+
+		REQUIRE(got);
+		CHECK_EQ(kohaku_wait(dev, job[u], 60000, &st), 0);
+		CHECK_EQ(st.status, KOHAKU_JOB_DONE);
+		for (uint32_t i = 0; i < m; i++)
+			if ((int32_t)read_u32(dev, &y[u], 4 * i) !=
+			    gemv_ref(a[u].host, x[u].host, k, i)) {
+				CHECK_MSG(0, "unit %u: gemv y[%u]", u, i);
+				break;
+			}
+		CHECK_EQ(kohaku_bo_read(dev, d[u].h, 0, got, len + 64), 0);
+		CHECK_MSG(!memcmp(got + 3, s[u].host + 7, len) &&
+			  !memcmp(got, d[u].host, 3) &&
+			  !memcmp(got + 3 + len, d[u].host + 3 + len, 61),
+			  "unit %u: copyu differs", u);
+		free(got);
+		buf_free(dev, &a[u]);
+		buf_free(dev, &x[u]);
+		buf_free(dev, &y[u]);
+		buf_free(dev, &s[u]);
+		buf_free(dev, &d[u]);
+	}
+	check_diag("gemv %u x %u and copyu of %u bytes on %u units side by side",
+		   m, k, len, n);
+	kohaku_close(dev);
+}
+
 /*
  * Every unit at once, each on its own data: one job per unit in flight,
  * each a program of every data kernel, every result checked.
@@ -442,6 +708,30 @@ TEST_F(rt, bad_arguments_fault_with_the_firmwares_code)
 	CHECK_EQ(kohaku_inst_pool_vadd_i32(&inst, 0, 32, 64, 7), -EINVAL);
 	CHECK_EQ(kohaku_inst_pool_sum_i64(&inst, 0, 32, 6), -EINVAL);
 	CHECK_EQ(kohaku_inst_pool_trap(&inst, 8, 0), -EINVAL);
+	CHECK_EQ(kohaku_inst_pool_gemv_i8(&inst, 0, 32, 64, 96, 4), -EINVAL);
+	CHECK_EQ(kohaku_inst_pool_gemv_i8(&inst, 0, 32, 64, 64, 6), -EINVAL);
+	CHECK_EQ(kohaku_inst_pool_axpy_f32(&inst, 0, 64, 1.0f, 8), -EINVAL);
+	CHECK_EQ(kohaku_inst_pool_softmax_f32(&inst, 0, 64, 24, 1), -EINVAL);
+	/* and the firmware's own refusals of the vector kernels */
+	{
+		/* GEMV: M 96; AXPY n 8; SOFTMAX L 2048; COPY_U words overlap */
+		static const struct { unsigned int k; uint32_t w[7]; } bad[] = {
+			{ KH_POOL_K_GEMV_I8, { 0, 0, 0x10000, 0, 0x20000, 0,
+					       KH_POOL_GEMV_W6(96, 4) } },
+			{ KH_POOL_K_AXPY_F32, { 0, 0, 0x10000, 0, 0, 0, 8 } },
+			{ KH_POOL_K_SOFTMAX_F32, { 0, 0, 0x10000, 0, 2048, 0,
+						   1 } },
+			{ KH_POOL_K_COPY_U, { 3, 0, 20, 0, 0, 0, 5 } },
+		};
+
+		for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+			kohaku_inst_pool(&inst, bad[i].k, bad[i].w);
+			CHECK_EQ(run1(dev, &nd[0], &inst, &st), 0);
+			CHECK_EQ(st.status, KOHAKU_JOB_FAULT);
+			CHECK_EQ(st.fault_code, KH_POOL_FAULT(KH_POOL_CLASS_FW,
+							      KH_POOL_FW_ARGS));
+		}
+	}
 	/* and the unit runs on */
 	crc_case(dev, &nd[0], 100, 9);
 	kohaku_close(dev);
