@@ -16,6 +16,7 @@
  * it is a failure where the riscv toolchain is installed (make test
  * builds the firmware), a loud skip where it is not.
  */
+#include <math.h>
 #include <unistd.h>
 #include "mmesh.h"
 #include <kohaku/kh_pool.h>
@@ -1085,6 +1086,238 @@ TEST_F(model, copy_u)
 	pf_down(c, &im);
 }
 
+/* a binary32 from its bits, and back */
+static float f32(u32 b)
+{
+	float f;
+
+	memcpy(&f, &b, 4);
+	return f;
+}
+
+static u32 f32bits(float f)
+{
+	u32 b;
+
+	memcpy(&b, &f, 4);
+	return b;
+}
+
+/* a finite binary32: edge values (zeros, subnormals, the largest, one) or
+ * a random one over most binades, both signs */
+static u32 rnd_f32(void)
+{
+	static const u32 edge[] = { 0, 0x80000000u, 1, 0x807fffffu,
+				    0x00800000u, 0x7f7fffffu, 0xff7fffffu,
+				    0x3f800000u, 0xbf800000u, 0x33800000u };
+	u32 r = rnd();
+
+	if (r % 16 == 0)
+		return edge[(r >> 4) % (sizeof(edge) / sizeof(edge[0]))];
+	return (r & 0x807fffffu) | ((r >> 8) % 254 + 1) << 23;
+}
+
+/* AXPY_F32: y = a x + y, bit for bit the host's fmaf */
+static void axpy_case(struct ksim_card *c, u32 n, u32 a, bool inplace,
+		      bool quiet)
+{
+	u32 *x = malloc(4 * (size_t)n + 4), *y = malloc(4 * (size_t)n + 4);
+	u32 *got = malloc(4 * (size_t)n + 4), i, w[8], bad = 0;
+	u64 yb = inplace ? A_BASE : B_BASE;
+	struct pf_run run;
+	char what[80];
+
+	snprintf(what, sizeof(what), "AXPY_F32 %u, a %a%s", n, f32(a),
+		 inplace ? ", y = x" : "");
+	for (i = 0; i < n; i++) {
+		x[i] = rnd_f32();
+		y[i] = inplace ? x[i] : rnd_f32();
+	}
+	put(c, A_BASE, x, 4 * (size_t)n);
+	pf_paint(c, yb + 4 * (size_t)n, GUARD, 0x66);
+	if (!inplace)
+		put(c, B_BASE, y, 4 * (size_t)n);
+	pf_w(w, KH_POOL_K_AXPY_F32);
+	pf_addr(w, 0, A_BASE);
+	pf_addr(w, 2, yb);
+	w[4] = a;
+	w[6] = n;
+	pf_job(c, w, &run);
+	pf_ok(run.ns, 0, what);
+	get(c, yb, got, 4 * (size_t)n);
+	for (i = 0; i < n; i++) {
+		u32 want = f32bits(fmaf(f32(a), f32(x[i]), f32(y[i])));
+
+		if (got[i] != want && bad++ < 4)
+			CHECK_MSG(0, "%s: y[%u] = 0x%08x, fmaf(%a, %a, %a) = 0x%08x",
+				  what, i, got[i], f32(a), f32(x[i]),
+				  f32(y[i]), want);
+	}
+	CHECK_MSG(!bad, "%s: %u results differ", what, bad);
+	pf_guard(c, yb + 4 * (size_t)n, 0x66, what);
+	if (!quiet)
+		check_diag("AXPY_F32 %u elements: %llu cycles, %llu instructions",
+			   n, (unsigned long long)run.busy,
+			   (unsigned long long)run.insts);
+	free(x);
+	free(y);
+	free(got);
+}
+
+TEST_F(model, axpy_f32)
+{
+	struct pf_image im;
+	struct ksim_card *c = pf_up(&im);
+	u32 w[8];
+
+	if (!c)
+		return;
+	axpy_case(c, 0, 0x3f800000u, false, true);
+	axpy_case(c, 16, 0xbf3504f3u, false, true);
+	axpy_case(c, 48, 0x00000001u, false, true);	/* a subnormal */
+	axpy_case(c, 1040, 0x7f000000u, false, true);	/* overflows */
+	axpy_case(c, 4096, 0x3b449ba6u, true, true);	/* y = x */
+	axpy_case(c, 100016, 0xc0490fdbu, false, true);	/* eight cores */
+	axpy_case(c, 16384, 0x3fc00000u, false, false);	/* the figure */
+	pf_w(w, KH_POOL_K_AXPY_F32);
+	pf_addr(w, 0, A_BASE);
+	pf_addr(w, 2, B_BASE);
+	w[6] = 8;
+	pf_fault(pf_job(c, w, NULL), FW_FAULT(KH_POOL_FW_ARGS), "AXPY n 8");
+	w[6] = 32;
+	pf_addr(w, 2, A_BASE + 64);
+	pf_fault(pf_job(c, w, NULL), FW_FAULT(KH_POOL_FW_ARGS), "AXPY overlap");
+	pf_addr(w, 2, ((u64)DRAM_MIB << 20) - 64);
+	pf_fault(pf_job(c, w, NULL), FW_FAULT(KH_POOL_FW_IDMA), "AXPY past DRAM");
+	axpy_case(c, 32, 0x40000000u, false, true);
+	pf_down(c, &im);
+}
+
+/*
+ * SOFTMAX_F32 against a double-precision softmax of the same floats:
+ * |got - want| <= 2^-13 want + 2^-120 (docs/spec/pool.md derives the
+ * bound: the seed's 7.49 bits squared by one Newton step, the exp's
+ * range reduction, the sum's roundings).  Returns the worst relative
+ * error seen on outputs above 2^-100.
+ */
+#define SM_REL	0x1p-13
+#define SM_ABS	0x1p-120
+
+static double softmax_case(struct ksim_card *c, u32 l, u32 rows, int kind,
+			   bool quiet)
+{
+	size_t n = (size_t)l * rows;
+	float *in = malloc(4 * n + 4), *got = malloc(4 * n + 4);
+	double worst = 0;
+	struct pf_run run;
+	char what[80];
+	u32 w[8], r, i, bad = 0;
+
+	snprintf(what, sizeof(what), "SOFTMAX_F32 %u x %u (inputs %d)", rows,
+		 l, kind);
+	for (i = 0; i < n; i++) {
+		double u = (double)rnd() / 4294967296.0;
+
+		switch (kind) {
+		case 0:		/* [-30, 30) */
+			in[i] = (float)(u * 60.0 - 30.0);
+			break;
+		case 1:		/* all equal in a row: 1/L exactly */
+			in[i] = (float)(i / l) * 0.25f - 3.0f;
+			break;
+		case 2:		/* a wide range: most underflow */
+			in[i] = (float)(u * 128.0 - 64.0);
+			break;
+		default:	/* near each other, large magnitude */
+			in[i] = (float)(50.0 + u * 0.001);
+			break;
+		}
+	}
+	put(c, A_BASE, in, 4 * n);
+	pf_paint(c, B_BASE + 4 * n, GUARD, 0x44);
+	pf_w(w, KH_POOL_K_SOFTMAX_F32);
+	pf_addr(w, 0, A_BASE);
+	pf_addr(w, 2, B_BASE);
+	w[4] = l;
+	w[6] = rows;
+	pf_job(c, w, &run);
+	pf_ok(run.ns, 0, what);
+	get(c, B_BASE, got, 4 * n);
+	for (r = 0; r < rows; r++) {
+		const float *s = in + (size_t)r * l;
+		double m = s[0], sum = 0;
+
+		for (i = 0; i < l; i++)
+			m = s[i] > m ? s[i] : m;
+		for (i = 0; i < l; i++)
+			sum += exp((double)s[i] - m);
+		for (i = 0; i < l; i++) {
+			double want = exp((double)s[i] - m) / sum;
+			double err = fabs(got[(size_t)r * l + i] - want);
+
+			if (!(err <= SM_REL * want + SM_ABS) && bad++ < 4)
+				CHECK_MSG(0, "%s: row %u [%u] = %.9g, want %.9g (%.3g relative)",
+					  what, r, i, got[(size_t)r * l + i],
+					  want, err / want);
+			if (want > 0x1p-100 && err / want > worst)
+				worst = err / want;
+		}
+	}
+	CHECK_MSG(!bad, "%s: %u outputs outside the bound", what, bad);
+	pf_guard(c, B_BASE + 4 * n, 0x44, what);
+	if (!quiet)
+		check_diag("SOFTMAX_F32 %u rows of %u: %llu cycles, %llu instructions; worst relative error 2^%.2f",
+			   rows, l, (unsigned long long)run.busy,
+			   (unsigned long long)run.insts, log2(worst));
+	free(in);
+	free(got);
+	return worst;
+}
+
+TEST_F(model, softmax_f32)
+{
+	struct pf_image im;
+	struct ksim_card *c = pf_up(&im);
+	double worst = 0, e;
+	u32 w[8];
+	int k;
+
+	if (!c)
+		return;
+	softmax_case(c, 16, 0, 0, true);
+	for (k = 0; k < 4; k++) {
+		e = softmax_case(c, 16, 1, k, true);
+		worst = e > worst ? e : worst;
+		e = softmax_case(c, 1024, 9, k, true);	/* eight cores */
+		worst = e > worst ? e : worst;
+		e = softmax_case(c, 80, 203, k, true);	/* rows span slots */
+		worst = e > worst ? e : worst;
+	}
+	e = softmax_case(c, 256, 256, 0, false);	/* the figure */
+	worst = e > worst ? e : worst;
+	check_diag("SOFTMAX_F32: worst relative error over every case 2^%.2f (bound 2^-13)",
+		   log2(worst));
+	pf_w(w, KH_POOL_K_SOFTMAX_F32);
+	pf_addr(w, 0, A_BASE);
+	pf_addr(w, 2, B_BASE);
+	w[6] = 1;
+	w[4] = 24;
+	pf_fault(pf_job(c, w, NULL), FW_FAULT(KH_POOL_FW_ARGS), "SOFTMAX L 24");
+	w[4] = 0;
+	pf_fault(pf_job(c, w, NULL), FW_FAULT(KH_POOL_FW_ARGS), "SOFTMAX L 0");
+	w[4] = KH_POOL_SOFTMAX_LMAX + 16;
+	pf_fault(pf_job(c, w, NULL), FW_FAULT(KH_POOL_FW_ARGS), "SOFTMAX L big");
+	w[4] = 64;
+	pf_addr(w, 2, A_BASE + 128);
+	pf_fault(pf_job(c, w, NULL), FW_FAULT(KH_POOL_FW_ARGS),
+		 "SOFTMAX overlap");
+	pf_addr(w, 2, ((u64)DRAM_MIB << 20) - 128);
+	pf_fault(pf_job(c, w, NULL), FW_FAULT(KH_POOL_FW_IDMA),
+		 "SOFTMAX past DRAM");
+	softmax_case(c, 32, 3, 0, true);
+	pf_down(c, &im);
+}
+
 TEST_F(model, delay)
 {
 	struct pf_image im;
@@ -1293,7 +1526,7 @@ TEST_F(model, random_jobs)
 		u32 r = rnd(), n = r & 0x1000000 ? rnd() % 300000 :
 				   rnd() % 5000;
 
-		k = rnd() % 6;
+		k = rnd() % 8;
 		snprintf(what, sizeof(what), "random %u: kernel %u n %u", i, k, n);
 		switch (k) {
 		case 0:
@@ -1311,8 +1544,15 @@ TEST_F(model, random_jobs)
 		case 4:
 			sum_case(c, (n / 8) & ~3u, true);
 			break;
-		default:
+		case 5:
 			hist_case(c, n, true);
+			break;
+		case 6:
+			copyu_case(c, rnd() % 64, rnd() % 64, n, true);
+			break;
+		default:
+			gemv_case(c, 64 * (1 + n % 24), 4 * (1 + rnd() % 300),
+				  0, true);
 			break;
 		}
 		if (check_failed()) {
