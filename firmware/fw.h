@@ -55,6 +55,24 @@ static inline void fw_barrier(void)
 /* ---- per-core state (main.c) ---- */
 extern u32 fw_core;		/* this core's id, 0..7 */
 
+/*
+ * The last job's profile on this core, for bench/kh_bench_kernels.c: the
+ * first words of .bss (pool.ld.S puts them at DataRAM + 64 and asserts
+ * it), read from the model's DataRAM.  job: cycles in the kernel; loop:
+ * cycles in its vector inner loops; units: what those loops did (quads,
+ * rows, chunks: per kernel, docs/spec/pool.md "Figures").
+ */
+struct fw_prof {
+	u32 job, loop, units, calls;
+};
+extern struct fw_prof fw_prof;
+#define FW_PROF_BEGIN()	csr_read(KH_POOL_CSR_CYCLE)
+#define FW_PROF_END(t0, n) do {						\
+	fw_prof.loop += csr_read(KH_POOL_CSR_CYCLE) - (t0);		\
+	fw_prof.units += (n);						\
+	fw_prof.calls++;						\
+} while (0)
+
 /* ---- a job (main.c) ---- */
 struct fw_job {
 	u32 w[8];		/* the CU_INST payload, w[7] opcode and kernel */

@@ -9,6 +9,7 @@
 
 u32 fw_core;
 u32 fw_nslots;
+struct fw_prof fw_prof __attribute__((section(".bss.fw_prof")));
 
 /* the boot mailbox: core 0's DataRAM words 0..2 (kh_pool.h) */
 #define FW_MBOX		((volatile u32 *)KH_POOL_DRAM_BASE)
@@ -208,7 +209,10 @@ static void fw_run(const struct fw_job *j)
 		code = KH_POOL_FW_OPCODE;
 	} else {
 		fn = fw_kernel(KH_POOL_W7_SEL(j->w[7]));
+		memset(&fw_prof, 0, sizeof(fw_prof));
+		fw_prof.job = csr_read(KH_POOL_CSR_CYCLE);
 		code = fn ? fn(j, &result) : KH_POOL_FW_KERNEL;
+		fw_prof.job = csr_read(KH_POOL_CSR_CYCLE) - fw_prof.job;
 	}
 	if (fw_core || code == FW_NO_RETIRE)
 		return;

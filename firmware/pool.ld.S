@@ -45,11 +45,19 @@ SECTIONS
 	} > DRAM : data
 	.bss (NOLOAD) : ALIGN(32) {
 		__bss_start = .;
+		KEEP(*(.bss.fw_prof))
 		*(.sbss .sbss.* .bss .bss.* COMMON)
 		. = ALIGN(32);
 		__bss_end = .;
 	} > DRAM : data
 	__global_pointer$ = __data_start + 0x800;
+	/*
+	 * bench/kh_bench_kernels.c reads the profile there (fw.h struct
+	 * fw_prof): .bss's first bytes, 64-aligned by its objects
+	 */
+	ASSERT((DEFINED(fw_prof) ? fw_prof : FW_C_DRAM_BASE + 64) ==
+	       FW_C_DRAM_BASE + 64,
+	       "fw_prof: not at DataRAM + 64")
 
 	/* not loaded, not cleared: HIST256's bins (the kernel clears them) */
 	fw_hist = ALIGN(__bss_end, 64);

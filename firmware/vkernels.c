@@ -152,7 +152,10 @@ static void gemv_chunk(const u8 *p, u32 len, void *ctx)
 			m = g->k4 - g->q;
 		if (m > FW_GEMV_RUN - g->run)
 			m = FW_GEMV_RUN - g->run;
+		u32 t0 = FW_PROF_BEGIN();
+
 		gemv_quads(p, g->x + g->q, m, !g->run);
+		FW_PROF_END(t0, m);
 		p += m * 4 * FW_GEMV_COL;
 		n -= m;
 		g->q += m;
@@ -269,7 +272,7 @@ u32 k_axpy(const struct fw_job *j, u32 *result)
 	u64 x = fw_arg64(j, 0), y = fw_arg64(j, 2);
 	u64 n = (u64)j->w[6] * 4, probe[2];
 	u16 mark[FW_MAX_SLOTS / 2];
-	u32 npairs = fw_nslots / 2, chunks, pushed = 0, i, code;
+	u32 npairs = fw_nslots / 2, chunks, pushed = 0, i, code, t0;
 	struct fw_share s;
 
 	if (j->w[6] % 16 || !fw_range_ok(x, n) || !fw_range_ok(y, n) ||
@@ -302,8 +305,10 @@ u32 k_axpy(const struct fw_job *j, u32 *result)
 		}
 		len = s.len - off < FW_SLOT ? (u32)(s.len - off) : FW_SLOT;
 		fw_idma_wait(mark[k]);
+		t0 = FW_PROF_BEGIN();
 		axpy_rows(fw_slot(2 * k), fw_slot(2 * k + 1),
 			  len / KH_PV_VBYTES);
+		FW_PROF_END(t0, len / KH_PV_VBYTES);
 		fw_idma(y + s.off + off, fw_slot(2 * k + 1), len,
 			KH_POOL_IDMA_TO_DRAM, 0);
 	}
@@ -525,8 +530,12 @@ u32 k_softmax(const struct fw_job *j, u32 *result)
 		}
 		fw_idma_wait(mark[k]);
 		nr = r1 - (r0 + i * per) < per ? r1 - (r0 + i * per) : per;
-		for (c = 0; c < nr; c++)
+		for (c = 0; c < nr; c++) {
+			u32 t0 = FW_PROF_BEGIN();
+
 			sm_row(buf + c * rb, l);
+			FW_PROF_END(t0, 1);
+		}
 		fw_idma(dst + (u64)(r0 + i * per) * rb, buf, nr * rb,
 			KH_POOL_IDMA_TO_DRAM, 0);
 	}
@@ -617,7 +626,7 @@ u32 k_copyu(const struct fw_job *j, u32 *result)
 {
 	u64 src = fw_arg64(j, 0), dst = fw_arg64(j, 2), n = j->w[6];
 	u64 sw, sl, dw, dl, probe[2];
-	u32 sets = fw_nslots / 4, chunks, pushed = 0, i, code;
+	u32 sets = fw_nslots / 4, chunks, pushed = 0, i, code, t0;
 	struct fw_share sh;
 	u16 mark[FW_CU_SETS];
 
@@ -651,7 +660,9 @@ u32 k_copyu(const struct fw_job *j, u32 *result)
 		}
 		cu_chunk_of(dst, n, &sh, dw, i, &c);
 		fw_idma_wait(mark[set]);
+		t0 = FW_PROF_BEGIN();
 		cu_shift(src, dst, &c, set);
+		FW_PROF_END(t0, (c.len + 63) / 64);
 		cw = c.d & ~(u64)(FW_WORD - 1);
 		fw_idma(cw, fw_slot(4 * set + 2),
 			(u32)(fw_round32(c.d + c.len) - cw),
@@ -673,7 +684,7 @@ u32 k_copyu(const struct fw_job *j, u32 *result)
  */
 void fw_hist_chunk(const u8 *p, u32 len, void *ctx)
 {
-	u32 rows = len / KH_PV_VBYTES, i;
+	u32 rows = len / KH_PV_VBYTES, i, t0 = FW_PROF_BEGIN();
 
 	/* v30 = 1, v29 = 0xff, v26..v28 = 24, 16, 8; b15 every lane */
 	pv_vsplat(KH_PV_W32, 30, 1);
@@ -695,6 +706,7 @@ void fw_hist_chunk(const u8 *p, u32 len, void *ctx)
 		pv_vscatterinc(KH_PV_F3_GS32, 30, 3, fw_hist, 15);
 		pv_vscatterinc(KH_PV_F3_GS32, 30, 4, fw_hist, 15);
 	}
+	FW_PROF_END(t0, rows);
 	for (len %= KH_PV_VBYTES; len; len--)
 		fw_hist[*p++]++;
 }
