@@ -208,7 +208,7 @@ cat <<'M'
 485~units/pool/vec_stream.c~model_pool_vmem~POOL vec: gathers ignore the predicate~		if (!((pred >> i) & 1))\n\t\t\tcontinue;~		if (!(((pred | ~0ull) >> i) & 1))\n\t\t\tcontinue;
 486~units/pool/vec_stream.c~model_pool_vmem~POOL vec: a scatter conflict goes to the lower lane~		for (i = 0; i < n; i++)\n\t\t\tif (at[i])\n\t\t\t\tksim_pv_put(at[i], size,\n\t\t\t\t\t    ksim_pv_lane~		for (i = n; i-- > 0;)\n\t\t\tif (at[i])\n\t\t\t\tksim_pv_put(at[i], size,\n\t\t\t\t\t    ksim_pv_lane
 487~units/pool/vec_stream.c~model_pool_vmem~POOL vec: scatter-increment overwrites instead of adding~					    ksim_pv_get(at[i], size) +~					    ksim_pv_get(at[i], size) * 0 +
-489~units/pool/vec_sched.c~model_pool_vsched~POOL vec issue: a divide step reads its inputs at 10, not 8~		return KH_PV_STAGE_DIVREAD;	/* §5.1: "early-read @8" */~		return KH_PV_STAGE_READ;
+489~units/pool/vec_sched.c~model_pool_vsched~POOL vec issue: a divide step reads its inputs at 10, not 8~		return KH_PV_STAGE_DIVREAD;~		return KH_PV_STAGE_READ;
 490~units/pool/vec_alu.c~model_pool_vec~POOL vec: a divide step compares without the shifted-in bit~		u32 r = x >> 15, q = (x << 1) & 0xffff;~		u32 r = (x >> 16) << 1, q = (x << 1) & 0xffff;
 488~units/pool/vec_stream.c~model_pool_vmem~POOL vec: misaligned gather elements accepted~	if (a & (size - 1)) {~	if (0) {
 480~units/pool/vec_sched.c~model_pool_vsched~POOL vec issue: a bundle reaches across a scalar instruction~	bool join = s->open && s->end == cur;~	bool join = s->open && s->end <= cur;
