@@ -31,7 +31,7 @@ cat <<'M'
 6~units/base.c~model_ctrl~retirement: the accept arm wins over a same-cycle exec_done~	if (u->p_accept)\n\t\tu->in_flight = true;\n\tif (u->p_done)\n\t\tu->in_flight = false;~	if (u->p_done)\n\t\tu->in_flight = false;\n\tif (u->p_accept)\n\t\tu->in_flight = true;
 7~units/base.c~model_ctrl~busy cycles stop accruing while the card skips idle time~		c += ksim_unit_now_(u) - u->busy_since;~		c += 0;
 8~units/sx.c~model_sx~SX: the tail of a partial last line is computed instead of written back as read~			if (s->ei == s->n - 1)~			if (s->ei == s->beats * SX_LINE_ELEMS - 1)
-9~lib/fp32.c~model_fp32~FMA: ties round away from zero~		if (rem > half || (rem == half && (q & 1)))~		if (rem >= half)
+9~lib/softfp.c~model_fp32~FMA: ties round away from zero~		up = rem > half || (rem == half && (q & 1));~		up = rem >= half;
 10~card/cardbus.c~model_card~DMA: a partial word keeps its other bytes (no zeroing)~	u32 head = (u32)(local & (KH_HOST_GRANULE - 1));\n\tu32 tail = (u32)((local + len) & (KH_HOST_GRANULE - 1));~	u32 head = 0;\n\tu32 tail = 0;
 11~card/desc.c~model_desc~parser: line numbers start at 0~	for (ps->line = 1; *s; ps->line++) {~	for (ps->line = 0; *s; ps->line++) {
 12~mesh/mag.c~model_mag~MAG: last set on every read beat~			    mp->rd_sent + 1 == mp->rd_beats);~			    1);
