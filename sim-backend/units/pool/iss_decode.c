@@ -16,7 +16,7 @@
  * the core's own (K_CSR), one that meets the outside (K_CSRX), or an
  * illegal instruction (an absent CSR, or a write to a read-only one: a
  * CSRRW always writes, CSRRS/CSRRC and the immediate forms only with a
- * nonzero rs1/uimm, as Zicsr says).  custom-0..2 are the vector
+ * nonzero rs1/uimm, as Zicsr says).  custom-0..3 are the vector
  * coprocessor's (docs/spec/pool-vector.md), decoded by vec_decode.c.  The fields and immediates are
  * units/rv32i.h's, shared with the cpu unit.
  */
@@ -169,7 +169,22 @@ static u8 ksim_pool_kind_of(u32 w, u32 pc, struct ksim_pool_op *o)
 	case KH_PV_OPC_MEM:
 	case KH_PV_OPC_MAC:
 		return ksim_pool_vec_decode(w, o);
-	default:	/* custom-3 (the vector unit's later slices) too */
+	case KH_PV_OPC_FP:
+		/*
+		 * custom-3: the FPU is built (vec_fp.c); Engine A and the
+		 * permute crossbar, decoded but not built, stay illegal
+		 */
+		if (ksim_pool_vec_decode(w, o) != KSIM_POOL_K_VEC)
+			return KSIM_POOL_K_ILLEGAL;
+		switch (KSIM_PV_OP(o->imm)) {
+		case KSIM_PV_FMA:
+		case KSIM_PV_FCVT:
+		case KSIM_PV_FTRUNC:
+			return KSIM_POOL_K_VEC;
+		default:
+			return KSIM_POOL_K_ILLEGAL;
+		}
+	default:
 		return KSIM_POOL_K_ILLEGAL;
 	}
 }
