@@ -193,6 +193,21 @@ cat <<'M'
 428~units/pool/iss_exec.c~model_pool_vec~POOL vec: a vector instruction with CP1 disabled runs (no trap)~		if (ksim_pool_unlikely(!(c->vec.cpenable & KH_PV_CPENABLE_CP1))) {~		if (0) {
 429~units/pool/vec_exec.c~model_pool_vec~POOL vec: vector accesses need only 32-byte alignment~	if (a & (KH_PV_MEM_ALIGN - 1)) {~	if (a & 31) {
 430~units/pool/vec_mac.c~model_pool_vec~POOL vec: vpack truncates when asked to round~		if (round && s)~		if (0 && round && s)
+431~units/pool/vec_fp.c~model_pool_vfp~POOL FPU: vfmadd rounds the product, then the sum (no fused single rounding)~		return ksim_sf_fma(f, a, b, d, rm, fx);~		return ksim_sf_add(f, ksim_sf_mul(f, a, b, rm, fx), d, rm, fx);
+432~units/pool/vec_fp.c~model_pool_vfp~POOL FPU: FCR's round modes toward +inf and toward -inf swapped~	[KH_PV_RM_RUP] = KSIM_SF_RUP,\n	[KH_PV_RM_RDN] = KSIM_SF_RDN,~	[KH_PV_RM_RUP] = KSIM_SF_RDN,\n	[KH_PV_RM_RDN] = KSIM_SF_RUP,
+433~units/pool/vec_fp.c~model_pool_vfp~POOL FPU: FSR written, not ORed into (flags not sticky)~	v->fsr |= fx << KH_PV_FSR_FX_SHIFT;~	v->fsr = fx << KH_PV_FSR_FX_SHIFT;
+434~units/pool/vec_fp.c~model_pool_vfp~POOL FPU: the N forms raise flags~	if (KSIM_PV_OP(o->imm) == KSIM_PV_FMA && (f7 & KH_PV_FNOFLAGS))\n		return;~	if (0)\n		return;
+435~lib/softfp.c~model_pool_vfp~softfp: tininess detected before rounding~		tiny = e + msb < lsb0 + f->mbits - 1 ||~		tiny = 1 ||
+436~lib/softfp.c~model_pool_vfp~softfp: an overflow rounding toward zero gives infinity~	if (rm == KSIM_SF_RTZ || (rm == KSIM_SF_RUP && sign) ||~	if ((rm == KSIM_SF_RUP && sign) ||
+437~lib/softfp.c~model_pool_vfp~softfp: a NaN operand propagates, quietened, instead of the canonical NaN~			*flags |= KSIM_SF_X_INVALID;\n		return ksim_sf_qnan(f);\n	}\n	if (ksim_sf_is_inf(f, a) || ksim_sf_is_inf(f, b)) {~			*flags |= KSIM_SF_X_INVALID;\n		return (ksim_sf_is_nan(f, a) ? a : ksim_sf_is_nan(f, b) ? b : c) | 1u << (f->mbits - 1);\n	}\n	if (ksim_sf_is_inf(f, a) || ksim_sf_is_inf(f, b)) {
+438~lib/softfp.c~model_pool_vfp~softfp: Underflow for a tiny result that is exact~	if (tiny && inexact)~	if (tiny)
+439~lib/softfp.c~model_pool_vfp~softfp: an exact zero sum of opposite signs is +0 rounding down too~	return rm == KSIM_SF_RDN ? ksim_sf_sign(f) : 0;~	return 0;
+440~lib/softfp.c~model_pool_vfp~softfp: multiply adds -0 in every mode (+0 times x is -0 rounding down)~rm == KSIM_SF_RDN ? 0 : ksim_sf_sign(f),~ksim_sf_sign(f),
+441~lib/softfp.c~model_pool_vfp~softfp: trunc of a NaN gives the most negative integer (0 unsigned)~		*flags |= KSIM_SF_X_INVALID;\n		return (u32)max;~		*flags |= KSIM_SF_X_INVALID;\n		return (u32)((0 - top) & mask);
+442~lib/softfp.c~model_pool_vfp~softfp: trunc drops a fraction without Inexact~	if (frac)\n		*flags |= KSIM_SF_X_INEXACT;~	(void)frac;
+443~lib/softfp.c~model_pool_vfp~softfp: inf * 0 + quiet NaN raises no Invalid~		    ksim_sf_is_snan(f, c) || inf0)~		    ksim_sf_is_snan(f, c))
+444~units/pool/vec_fp.c~model_pool_vfp~POOL FPU: vfcvt.h narrows va into all 32 lanes, vb ignored~ksim_pool_vec_fget(i < 16 ? a : b, 32, i % 16)~ksim_pool_vec_fget(a, 32, i % 16)
+445~units/pool/vec_fp.c~model_pool_vfp~POOL FPU: FSR gets the last lane's flags, not every lane's ORed~		fx |= lf;~		fx = lf;
 501~xdma/engine.c~model_xdma~XDMA: the magic is not checked~	if ((d->control >> 16) != KH_XDMA_DESC_MAGIC) {~	if (0) {
 502~xdma/engine.c~model_xdma~XDMA: a block may cross 4 KiB~	    (a & (KH_XDMA_DESC_BOUNDARY - 1)) + bytes > KH_XDMA_DESC_BOUNDARY ||~	    0 ||
 503~xdma/engine.c~model_xdma~XDMA: status logged whatever control enables~	ch->status |= bits & ch->ctrl & KSIM_XDMA_STAT_MASK;~	ch->status |= bits & KSIM_XDMA_STAT_MASK;
