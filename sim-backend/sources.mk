@@ -25,6 +25,7 @@ KH_SIM_SOURCES := \
 	lib/mxfp7.c \
 	lib/params.c \
 	lib/regs.c \
+	lib/softfp.c \
 	lib/tbuf.c \
 	mesh/dram.c \
 	mesh/ilink.c \

@@ -14,7 +14,10 @@ MODEL_TESTS += model_check model_inject model_trace
 MODEL_TESTS += model_pool_iss model_pool
 # the POOL cores' vector coprocessor (docs/spec/pool-vector.md)
 MODEL_TESTS += model_pool_vec model_pool_vsched model_pool_vmem
-MODEL_TESTS += model_pool_vtab
+MODEL_TESTS += model_pool_vtab model_pool_vfp
+# its FPU's reference is the host's arithmetic under fesetround: no folding
+# or moving of floating-point operations across the rounding mode changes
+$(BUILD)/obj/tests/model/model_pool_vfp.o: CFLAGS += -frounding-math
 # the cpu unit (rv_pe, docs/spec/cpu.md)
 MODEL_TESTS += model_cpu
 # the card's DMA engine (docs/spec/xdma.md), the host's 32-bit path to BAR0

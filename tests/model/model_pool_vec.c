@@ -923,7 +923,9 @@ TEST_F(model, reserved_fields_are_illegal_and_stages_are_the_seeds)
 		  KH_PV_STAGE_ALU },
 		{ KH_PV_ENC_GS(KH_PV_F3_GS32, KH_PV_SCATTERINC, 15, 31, 5, 31),
 		  KH_PV_STAGE_STORE },
+		{ VALU(KH_PV_VDIV4U, KH_PV_W32, 1, 2, 3), KH_PV_STAGE_DIVSTEP },
 		/* illegal: */
+		{ VALU(KH_PV_VDIV4U, KH_PV_W16, 1, 2, 3), 0 },	/* 32 only */
 		{ KH_PV_ENC_ALIGN(KH_PV_VLAP, 4, 5, 0), 0 },	/* u4 */
 		{ KH_PV_ENC_ALIGN(KH_PV_VLAP, 0, 5, 1), 0 },	/* rs2 */
 		{ KH_PV_ENC_ALIGN(KH_PV_VLA, 1, 5, 4), 0 },	/* u4 */
@@ -1076,6 +1078,65 @@ TEST_F(model, save_and_restore_every_file)
 	CHECK_EQ(mp_dword(&m, 0, OUT_BYTES + 4), 0x7c00);
 	CHECK_EQ(mp_dword(&m, 0, OUT_BYTES + 8), 0);
 	CHECK_EQ(KH_PV_FCR_MASK | KH_PV_FSR_MASK, 0x7f7c);
+}
+
+/*
+ * The divide step (pool-vector.md "custom-0", seed 002 §5.1's
+ * DIVN_2X32X16U_4STEPN): four vdiv4u on R:Q with R < d give Q = R:Q / d
+ * and R = R:Q % d, checked against C's division; two rounds of four give
+ * a 32-bit quotient; a 16-bit divisor taken from the lane's low half.
+ */
+TEST_F(model, divide_steps_give_quotient_and_remainder)
+{
+	u32 nn[16], dd[16], n2[16];
+	u8 a[64], b[64], c[64];
+	unsigned int i, k;
+
+	REQUIRE(open_card());
+	for (i = 0; i < 16; i++) {
+		u32 d = (u32)(rnd() % 0xffff) + 1;
+
+		if (i == 0)
+			d = 1;
+		if (i == 1)
+			d = 0xffff;
+		/* R < d: the quotient fits 16 bits */
+		nn[i] = (u32)((rnd() % d) << 16 | (rnd() & 0xffff));
+		if (i == 2)
+			nn[i] = 0;
+		dd[i] = d | (u32)(rnd() << 16);		/* the high half ignored */
+		n2[i] = (u32)rnd();			/* any 32-bit dividend */
+		lset(a, 32, i, nn[i]);
+		lset(b, 32, i, dd[i]);
+		lset(c, 32, i, n2[i] >> 16);		/* round 1: R = 0 */
+	}
+	poke_row(IN_ROW, a);
+	poke_row(IN_ROW + 1, b);
+	poke_row(IN_ROW + 2, c);
+	prolog();
+	mp_emit(&pg, VL(1, R_BASE, IN_ROW));
+	mp_emit(&pg, VL(2, R_BASE, IN_ROW + 1));
+	mp_emit(&pg, VL(3, R_BASE, IN_ROW + 2));
+	for (k = 0; k < 4; k++)
+		mp_emit(&pg, VALU(KH_PV_VDIV4U, KH_PV_W32, 1, 1, 2));
+	mp_emit(&pg, VS(1, R_BASE, OUT_ROW));
+	for (k = 0; k < 4; k++)
+		mp_emit(&pg, VALU(KH_PV_VDIV4U, KH_PV_W32, 3, 3, 2));
+	mp_emit(&pg, VS(3, R_BASE, OUT_ROW + 1));
+	mp_halt(&pg);
+	REQUIRE(mp_exec(&m, &pg));
+	REQUIRE(m.p->halted == 0);
+	for (i = 0; i < 16; i++) {
+		u32 d = dd[i] & 0xffff, got = (u32)lget(row_at(OUT_ROW), 32, i);
+
+		CHECK_MSG(got == ((nn[i] % d) << 16 | nn[i] / d),
+			  "lane %u: %08x / %04x gave %08x", i, nn[i], d, got);
+		/* round 1 of the 32-bit quotient: (n >> 16) / d */
+		got = (u32)lget(row_at(OUT_ROW + 1), 32, i);
+		CHECK_MSG(got == (((n2[i] >> 16) % d) << 16 | (n2[i] >> 16) / d),
+			  "lane %u: round 1 of %08x / %04x gave %08x", i, n2[i],
+			  d, got);
+	}
 }
 
 CHECK_TEST_MAIN

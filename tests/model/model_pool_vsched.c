@@ -104,6 +104,16 @@ TEST_F(model, dependent_chains_at_their_latency)
 	CHECK_EQ(TIME(VADD(4, 5, 5), QSET(0, 4), PACK(9, 0)), 3);
 	/* FMA -> ALU: 3 cycles */
 	CHECK_EQ(TIME(FMUL(1, 2, 3), VADD(4, 1, 1)), 4);
+	/*
+	 * a divide step reads its inputs at 8 and writes at 12: a chain of
+	 * steps 4 cycles apart; an ALU op reading its result 2 after it
+	 */
+	CHECK_EQ(repeat(ALU(KH_PV_VDIV4U, KH_PV_W32, 1, 1, 2), 4), 1 + 3 * 4);
+	CHECK_EQ(TIME(ALU(KH_PV_VDIV4U, KH_PV_W32, 1, 1, 2), VADD(3, 1, 1)),
+		 2 + 1);
+	/* and an ALU result feeding a divide step: 11 - 8 = 3 */
+	CHECK_EQ(TIME(VADD(1, 3, 3), ALU(KH_PV_VDIV4U, KH_PV_W32, 4, 1, 2)),
+		 3 + 1);
 	/* a MAC at 12 feeding a vector ALU op (reads at 10): 2 cycles */
 	CHECK_EQ(TIME(QSET(0, 4), PACK(9, 0), VADD(4, 9, 9)), 1 + 1 + 2);
 }

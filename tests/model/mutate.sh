@@ -31,7 +31,7 @@ cat <<'M'
 6~units/base.c~model_ctrl~retirement: the accept arm wins over a same-cycle exec_done~	if (u->p_accept)\n\t\tu->in_flight = true;\n\tif (u->p_done)\n\t\tu->in_flight = false;~	if (u->p_done)\n\t\tu->in_flight = false;\n\tif (u->p_accept)\n\t\tu->in_flight = true;
 7~units/base.c~model_ctrl~busy cycles stop accruing while the card skips idle time~		c += ksim_unit_now_(u) - u->busy_since;~		c += 0;
 8~units/sx.c~model_sx~SX: the tail of a partial last line is computed instead of written back as read~			if (s->ei == s->n - 1)~			if (s->ei == s->beats * SX_LINE_ELEMS - 1)
-9~lib/fp32.c~model_fp32~FMA: ties round away from zero~		if (rem > half || (rem == half && (q & 1)))~		if (rem >= half)
+9~lib/softfp.c~model_fp32~FMA: ties round away from zero~		up = rem > half || (rem == half && (q & 1));~		up = rem >= half;
 10~card/cardbus.c~model_card~DMA: a partial word keeps its other bytes (no zeroing)~	u32 head = (u32)(local & (KH_HOST_GRANULE - 1));\n\tu32 tail = (u32)((local + len) & (KH_HOST_GRANULE - 1));~	u32 head = 0;\n\tu32 tail = 0;
 11~card/desc.c~model_desc~parser: line numbers start at 0~	for (ps->line = 1; *s; ps->line++) {~	for (ps->line = 0; *s; ps->line++) {
 12~mesh/mag.c~model_mag~MAG: last set on every read beat~			    mp->rd_sent + 1 == mp->rd_beats);~			    1);
@@ -208,9 +208,26 @@ cat <<'M'
 485~units/pool/vec_stream.c~model_pool_vmem~POOL vec: gathers ignore the predicate~		if (!((pred >> i) & 1))\n\t\t\tcontinue;~		if (!(((pred | ~0ull) >> i) & 1))\n\t\t\tcontinue;
 486~units/pool/vec_stream.c~model_pool_vmem~POOL vec: a scatter conflict goes to the lower lane~		for (i = 0; i < n; i++)\n\t\t\tif (at[i])\n\t\t\t\tksim_pv_put(at[i], size,\n\t\t\t\t\t    ksim_pv_lane~		for (i = n; i-- > 0;)\n\t\t\tif (at[i])\n\t\t\t\tksim_pv_put(at[i], size,\n\t\t\t\t\t    ksim_pv_lane
 487~units/pool/vec_stream.c~model_pool_vmem~POOL vec: scatter-increment overwrites instead of adding~					    ksim_pv_get(at[i], size) +~					    ksim_pv_get(at[i], size) * 0 +
+489~units/pool/vec_sched.c~model_pool_vsched~POOL vec issue: a divide step reads its inputs at 10, not 8~		return KH_PV_STAGE_DIVREAD;~		return KH_PV_STAGE_READ;
+490~units/pool/vec_alu.c~model_pool_vec~POOL vec: a divide step compares without the shifted-in bit~		u32 r = x >> 15, q = (x << 1) & 0xffff;~		u32 r = (x >> 16) << 1, q = (x << 1) & 0xffff;
 488~units/pool/vec_stream.c~model_pool_vmem~POOL vec: misaligned gather elements accepted~	if (a & (size - 1)) {~	if (0) {
 480~units/pool/vec_sched.c~model_pool_vsched~POOL vec issue: a bundle reaches across a scalar instruction~	bool join = s->open && s->end == cur;~	bool join = s->open && s->end <= cur;
 430~units/pool/vec_mac.c~model_pool_vec~POOL vec: vpack truncates when asked to round~		if (round && s)~		if (0 && round && s)
+431~units/pool/vec_fp.c~model_pool_vfp~POOL FPU: vfmadd rounds the product, then the sum (no fused single rounding)~		return ksim_sf_fma(f, a, b, d, rm, fx);~		return ksim_sf_add(f, ksim_sf_mul(f, a, b, rm, fx), d, rm, fx);
+432~units/pool/vec_fp.c~model_pool_vfp~POOL FPU: FCR's round modes toward +inf and toward -inf swapped~	[KH_PV_RM_RUP] = KSIM_SF_RUP,\n	[KH_PV_RM_RDN] = KSIM_SF_RDN,~	[KH_PV_RM_RUP] = KSIM_SF_RDN,\n	[KH_PV_RM_RDN] = KSIM_SF_RUP,
+433~units/pool/vec_fp.c~model_pool_vfp~POOL FPU: FSR written, not ORed into (flags not sticky)~	v->fsr |= fx << KH_PV_FSR_FX_SHIFT;~	v->fsr = fx << KH_PV_FSR_FX_SHIFT;
+434~units/pool/vec_fp.c~model_pool_vfp~POOL FPU: the N forms raise flags~	if (KSIM_PV_OP(o->imm) == KSIM_PV_FMA && (f7 & KH_PV_FNOFLAGS))\n		return;~	if (0)\n		return;
+435~lib/softfp.c~model_pool_vfp~softfp: tininess detected before rounding~		tiny = e + msb < lsb0 + f->mbits - 1 ||~		tiny = 1 ||
+436~lib/softfp.c~model_pool_vfp~softfp: an overflow rounding toward zero gives infinity~	if (rm == KSIM_SF_RTZ || (rm == KSIM_SF_RUP && sign) ||~	if ((rm == KSIM_SF_RUP && sign) ||
+437~lib/softfp.c~model_pool_vfp~softfp: a NaN operand propagates, quietened, instead of the canonical NaN~			*flags |= KSIM_SF_X_INVALID;\n		return ksim_sf_qnan(f);\n	}\n	if (ksim_sf_is_inf(f, a) || ksim_sf_is_inf(f, b)) {~			*flags |= KSIM_SF_X_INVALID;\n		return (ksim_sf_is_nan(f, a) ? a : ksim_sf_is_nan(f, b) ? b : c) | 1u << (f->mbits - 1);\n	}\n	if (ksim_sf_is_inf(f, a) || ksim_sf_is_inf(f, b)) {
+438~lib/softfp.c~model_pool_vfp~softfp: Underflow for a tiny result that is exact~	if (tiny && inexact)~	if (tiny)
+439~lib/softfp.c~model_pool_vfp~softfp: an exact zero sum of opposite signs is +0 rounding down too~	return rm == KSIM_SF_RDN ? ksim_sf_sign(f) : 0;~	return 0;
+440~lib/softfp.c~model_pool_vfp~softfp: multiply adds -0 in every mode (+0 times x is -0 rounding down)~rm == KSIM_SF_RDN ? 0 : ksim_sf_sign(f),~ksim_sf_sign(f),
+441~lib/softfp.c~model_pool_vfp~softfp: trunc of a NaN gives the most negative integer (0 unsigned)~		*flags |= KSIM_SF_X_INVALID;\n		return (u32)max;~		*flags |= KSIM_SF_X_INVALID;\n		return (u32)((0 - top) & mask);
+442~lib/softfp.c~model_pool_vfp~softfp: trunc drops a fraction without Inexact~	if (frac)\n		*flags |= KSIM_SF_X_INEXACT;~	(void)frac;
+443~lib/softfp.c~model_pool_vfp~softfp: inf * 0 + quiet NaN raises no Invalid~		    ksim_sf_is_snan(f, c) || inf0)~		    ksim_sf_is_snan(f, c))
+444~units/pool/vec_fp.c~model_pool_vfp~POOL FPU: vfcvt.h narrows va into all 32 lanes, vb ignored~ksim_pool_vec_fget(i < 16 ? a : b, 32, i % 16)~ksim_pool_vec_fget(a, 32, i % 16)
+445~units/pool/vec_fp.c~model_pool_vfp~POOL FPU: FSR gets the last lane's flags, not every lane's ORed~		fx |= lf;~		fx = lf;
 451~units/pool/vec_tab.c~model_pool_vtab~POOL vec Engine A: RECIP_Data8 ends at the seed prose's 0x81, not its formula's 0x80~0x81, 0x81, 0x80,\n};\n\n/*\n * RSQRT_Data8~0x81, 0x81, 0x81,\n};\n\n/*\n * RSQRT_Data8
 452~units/pool/vec_tab.c~model_pool_vtab~POOL vec Engine A: an RSQRT_Data8 entry off by one (even half, j = 5)~	0xff, 0xfd, 0xfb, 0xf9, 0xf7, 0xf6,~	0xff, 0xfd, 0xfb, 0xf9, 0xf7, 0xf7,
 453~units/pool/vec_tab.c~model_pool_vtab~POOL vec Engine A: rsqrt's parity halves swapped (even exponent first)~(e & 1 ? 0 : 64)~(e & 1 ? 64 : 0)

@@ -176,6 +176,12 @@
 #define KH_PV_VLTU		0x24
 /** define KH_PV_VLEU - compare unsigned less or equal */
 #define KH_PV_VLEU		0x25
+/**
+ * define KH_PV_VDIV4U - four unsigned restoring divide steps on 32-bit
+ * lanes (width KH_PV_W32 only): lane = R[31:16] : Q[15:0] of va, divisor
+ * the low 16 bits of vb's lane (the seed's DIVN_2X32X16U_4STEPN)
+ */
+#define KH_PV_VDIV4U		0x30
 /** define KH_PV_VSEL - predicated select, funct7 = KH_PV_VSEL + predicate */
 #define KH_PV_VSEL		0x40
 
@@ -515,17 +521,19 @@
 #define KH_PV_STAGE_MAC		12
 /** define KH_PV_STAGE_PACK - vpack (inferred, the wvec port's stage) */
 #define KH_PV_STAGE_PACK	12
-/** define KH_PV_STAGE_PERM - permute crossbar (later slice) */
+/** define KH_PV_STAGE_PERM - permute crossbar */
 #define KH_PV_STAGE_PERM	12
-/** define KH_PV_STAGE_DIVSTEP - divide step, inputs read at 8 (later) */
+/** define KH_PV_STAGE_DIVREAD - a divide step reads its inputs early, at 8 */
+#define KH_PV_STAGE_DIVREAD	8
+/** define KH_PV_STAGE_DIVSTEP - a divide step's result */
 #define KH_PV_STAGE_DIVSTEP	12
-/** define KH_PV_STAGE_TRUNC - TRUNC, NEXP01, MKSADJ (later) */
+/** define KH_PV_STAGE_TRUNC - the seed's TRUNC class (vftrunc, vftruncu) */
 #define KH_PV_STAGE_TRUNC	12
 /** define KH_PV_STAGE_TAB - Engine A's seed lookup (vr@10 -> vt@12) */
 #define KH_PV_STAGE_TAB		12
-/** define KH_PV_STAGE_FMA - SP/HP FMA (later) */
+/** define KH_PV_STAGE_FMA - SP/HP FMA */
 #define KH_PV_STAGE_FMA		13
-/** define KH_PV_STAGE_CVT - converts (later) */
+/** define KH_PV_STAGE_CVT - converts (vffloat, vfufloat, vfcvt) */
 #define KH_PV_STAGE_CVT		13
 /** define KH_PV_V2S_GAP - vector to scalar transfer gap, cycles (~8) */
 #define KH_PV_V2S_GAP		8

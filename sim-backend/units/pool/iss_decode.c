@@ -170,7 +170,7 @@ static u8 ksim_pool_kind_of(u32 w, u32 pc, struct ksim_pool_op *o)
 	case KH_PV_OPC_MAC:
 	case KH_PV_OPC_FP:
 		return ksim_pool_vec_decode(w, o);
-	default:	/* custom-3 (the vector unit's later slices) too */
+	default:
 		return KSIM_POOL_K_ILLEGAL;
 	}
 }

@@ -103,6 +103,7 @@ enum ksim_pool_vop {
 	KSIM_PV_LTU,
 	KSIM_PV_LEU,
 	KSIM_PV_SEL,
+	KSIM_PV_DIV4U,		/* the divide step (W32 only) */
 	KSIM_PV_VL,		/* memory and moves */
 	KSIM_PV_VS,
 	KSIM_PV_VMV,

@@ -55,6 +55,30 @@ static u32 ksim_pool_vec_sat_u(s64 v, unsigned int bits)
 	return (u32)v;
 }
 
+/*
+ * Four steps of unsigned restoring division (the seed's
+ * DIVN_2X32X16U_4STEPN, §5.1): x = R:Q, each step shifts R:Q left by one
+ * into a 17-bit trial remainder and, when it is at least the divisor,
+ * subtracts it and sets the quotient bit.  With R < d at the start, four
+ * ops (16 steps) leave the quotient of R:Q / d in Q and the remainder in R.
+ */
+static u32 ksim_pool_vec_div4u(u32 x, u32 d)
+{
+	unsigned int s;
+
+	d &= 0xffff;
+	for (s = 0; s < 4; s++) {
+		u32 r = x >> 15, q = (x << 1) & 0xffff;
+
+		if (r >= d) {
+			r -= d;
+			q |= 1;
+		}
+		x = r << 16 | q;
+	}
+	return x;
+}
+
 /* one lane of a lane-by-lane operation: a, b zero-extended lanes */
 static u32 ksim_pool_vec_lane_op(unsigned int op, u32 a, u32 b,
 				 unsigned int bits)
@@ -86,6 +110,8 @@ static u32 ksim_pool_vec_lane_op(unsigned int op, u32 a, u32 b,
 		return a < b ? a : b;
 	case KSIM_PV_MAXU:
 		return a > b ? a : b;
+	case KSIM_PV_DIV4U:
+		return ksim_pool_vec_div4u(a, b);
 	case KSIM_PV_EQ:
 		return a == b;
 	case KSIM_PV_NE:

@@ -53,6 +53,13 @@ static u8 ksim_pool_vec_dec_alu(unsigned int f7, unsigned int f3,
 		o->imm = KSIM_PV_IMM(KSIM_PV_SEL, f3, f7 - KH_PV_VSEL);
 		return KSIM_POOL_K_VEC;
 	}
+	if (f7 == KH_PV_VDIV4U) {
+		/* 32-bit lanes: a 16-bit remainder over a 16-bit quotient */
+		if (f3 != KH_PV_W32)
+			return KSIM_POOL_K_ILLEGAL;
+		o->imm = KSIM_PV_IMM(KSIM_PV_DIV4U, f3, 0);
+		return KSIM_POOL_K_VEC;
+	}
 	op = ksim_pool_vec_alu_op(f7);
 	if (op == KSIM_PV_N)
 		return KSIM_POOL_K_ILLEGAL;
@@ -409,6 +416,7 @@ u8 ksim_pool_vec_decode(u32 w, struct ksim_pool_op *o)
 /* The result stage of each operation (seed 002 §5.1, §7; pool-vector.md) */
 static const u8 ksim_pool_vec_stages[KSIM_PV_N] = {
 	[KSIM_PV_ADD ... KSIM_PV_SEL] = KH_PV_STAGE_ALU,
+	[KSIM_PV_DIV4U] = KH_PV_STAGE_DIVSTEP,
 	[KSIM_PV_VL] = KH_PV_STAGE_LOAD,
 	[KSIM_PV_VS] = KH_PV_STAGE_STORE,
 	[KSIM_PV_VMV] = KH_PV_STAGE_ALU,

@@ -36,6 +36,7 @@ enum {
 
 static const u8 ksim_pool_vec_class[KSIM_PV_N] = {
 	[KSIM_PV_ADD ... KSIM_PV_SEL] = KSIM_PV_C_ALU,
+	[KSIM_PV_DIV4U] = KSIM_PV_C_ALU,
 	[KSIM_PV_VL] = KSIM_PV_C_LOAD,
 	[KSIM_PV_VS] = KSIM_PV_C_STORE,
 	[KSIM_PV_VMV] = KSIM_PV_C_ALU,
@@ -93,6 +94,7 @@ static void ksim_pool_vec_opnds(const struct ksim_pool_op *o,
 	d->nr = d->nw = 0;
 	switch (op) {
 	case KSIM_PV_ADD ... KSIM_PV_MAXU:
+	case KSIM_PV_DIV4U:
 		ksim_pv_rd(d, KSIM_PV_SB_V + o->rs1);
 		ksim_pv_rd(d, KSIM_PV_SB_V + o->rs2);
 		ksim_pv_wr(d, KSIM_PV_SB_V + o->rd);
@@ -258,9 +260,11 @@ static void ksim_pool_vec_opnds(const struct ksim_pool_op *o,
 	}
 }
 
-/* the stage a consumer reads an entry at */
-static unsigned int ksim_pool_vec_rstage(unsigned int sb)
+/* the stage a consumer op reads an entry at */
+static unsigned int ksim_pool_vec_rstage(unsigned int op, unsigned int sb)
 {
+	if (op == KSIM_PV_DIV4U)
+		return KH_PV_STAGE_DIVREAD;	/* §5.1: "early-read @8" */
 	return sb >= KSIM_PV_SB_W && sb < KSIM_PV_SB_W + KH_PV_NWV ?
 	       KH_PV_STAGE_WREAD : KH_PV_STAGE_READ;
 }
@@ -314,7 +318,7 @@ unsigned int ksim_pool_vec_sched(struct ksim_pool_vec *vec,
 	ksim_pool_vec_opnds(o, &d);
 	for (i = 0; i < d.nr; i++) {
 		u64 w = s->wr[d.r[i]];
-		unsigned int rs = ksim_pool_vec_rstage(d.r[i]);
+		unsigned int rs = ksim_pool_vec_rstage(op, d.r[i]);
 
 		/* written at w, read at rs: and never in the producer's cycle */
 		if (w > at + rs)
