@@ -1526,7 +1526,7 @@ TEST_F(model, random_jobs)
 		u32 r = rnd(), n = r & 0x1000000 ? rnd() % 300000 :
 				   rnd() % 5000;
 
-		k = rnd() % 8;
+		k = rnd() % 10;
 		snprintf(what, sizeof(what), "random %u: kernel %u n %u", i, k, n);
 		switch (k) {
 		case 0:
@@ -1550,9 +1550,17 @@ TEST_F(model, random_jobs)
 		case 6:
 			copyu_case(c, rnd() % 64, rnd() % 64, n, true);
 			break;
-		default:
+		case 7:
 			gemv_case(c, 64 * (1 + n % 24), 4 * (1 + rnd() % 300),
 				  0, true);
+			break;
+		case 8:
+			axpy_case(c, (n / 4) & ~15u, rnd_f32(), rnd() & 1,
+				  true);
+			break;
+		default:
+			softmax_case(c, 16 * (1 + rnd() % 64), n % 300,
+				     rnd() % 4, true);
 			break;
 		}
 		if (check_failed()) {
