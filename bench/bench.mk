@@ -61,3 +61,18 @@ $(BUILD)/bench/kh_bench_dxa: $(BUILD)/obj/bench/kh_bench_dxa.o $(LIBKOHAKU_A)
 .PHONY: bench-dxa
 bench-dxa: $(BUILD)/bench/kh_bench_dxa
 	$(BUILD)/bench/kh_bench_dxa $(BENCH_ARGS)
+
+# The POOL firmware's kernels on the vector unit: their inner loops'
+# cycles on the model against the latency table's prediction, and the
+# share of the seed's peak issue (bench/kh_bench_kernels.c); needs
+# build/firmware/pool.fw (make firmware).
+BENCH_BINS += $(BUILD)/bench/kh_bench_kernels
+
+$(BUILD)/bench/kh_bench_kernels: $(BUILD)/obj/bench/kh_bench_kernels.o \
+		$(patsubst %.c,$(BUILD)/obj/%.o,$(SIM_SRCS))
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ -lm
+
+.PHONY: bench-kernels
+bench-kernels: $(BUILD)/bench/kh_bench_kernels
+	$(BUILD)/bench/kh_bench_kernels $(BENCH_ARGS)

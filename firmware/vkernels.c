@@ -55,6 +55,8 @@ static struct fw_gemv fw_g;
 /* m quads from the panel rows at p, radix words xw; fresh: w0 starts */
 static void gemv_quads(const u8 *p, const u32 *xw, u32 m, int fresh)
 {
+	u32 t0, n4;
+
 	if (fresh) {
 		pv_vmvxp(0, xw[0], 0);
 		pv_vl(0, p, 0);
@@ -72,6 +74,8 @@ static void gemv_quads(const u8 *p, const u32 *xw, u32 m, int fresh)
 	 * {vl x2, vqmac} / {vl x2} alternating, {vqmac}: 9 cycles for 16
 	 * loads (2 a cycle bound it: 8).
 	 */
+	t0 = FW_PROF_BEGIN();
+	n4 = m & ~3u;
 	for (; m >= 4; m -= 4, p += 16 * FW_GEMV_COL, xw += 4)
 		asm volatile(
 			".insn r %[mem], %[mv], %[xp], x0, %[r0], x0\n\t"
@@ -105,6 +109,7 @@ static void gemv_quads(const u8 *p, const u32 *xw, u32 m, int fresh)
 			  [r0] "r"(xw[0]), [r1] "r"(xw[1]), [r2] "r"(xw[2]),
 			  [r3] "r"(xw[3]), [p] "r"(p)
 			: "memory");
+	FW_PROF_END(t0, n4);	/* the four-quad loop alone */
 	for (; m; m--, p += 4 * FW_GEMV_COL, xw++) {
 		pv_vmvxp(0, xw[0], 0);
 		pv_vl(0, p, 0);
@@ -165,10 +170,7 @@ static void gemv_chunk(const u8 *p, u32 len, void *ctx)
 			m = g->k4 - g->q;
 		if (m > FW_GEMV_RUN - g->run)
 			m = FW_GEMV_RUN - g->run;
-		u32 t0 = FW_PROF_BEGIN();
-
 		gemv_quads(p, g->x + g->q, m, !g->run);
-		FW_PROF_END(t0, m);
 		p += m * 4 * FW_GEMV_COL;
 		n -= m;
 		g->q += m;
@@ -287,6 +289,7 @@ u32 k_axpy(const struct fw_job *j, u32 *result)
 	u16 mark[FW_MAX_SLOTS / 2];
 	u32 npairs = fw_nslots / 2, chunks, pushed = 0, i, code, t0;
 	struct fw_share s;
+	u8 *xs, *ys;
 
 	if (j->w[6] % 16 || !fw_range_ok(x, n) || !fw_range_ok(y, n) ||
 	    (x != y && fw_overlap(x, n, y, n)))
@@ -318,9 +321,10 @@ u32 k_axpy(const struct fw_job *j, u32 *result)
 		}
 		len = s.len - off < FW_SLOT ? (u32)(s.len - off) : FW_SLOT;
 		fw_idma_wait(mark[k]);
+		xs = fw_slot(2 * k);
+		ys = fw_slot(2 * k + 1);
 		t0 = FW_PROF_BEGIN();
-		axpy_rows(fw_slot(2 * k), fw_slot(2 * k + 1),
-			  len / KH_PV_VBYTES);
+		axpy_rows(xs, ys, len / KH_PV_VBYTES);
 		FW_PROF_END(t0, len / KH_PV_VBYTES);
 		fw_idma(y + s.off + off, fw_slot(2 * k + 1), len,
 			KH_POOL_IDMA_TO_DRAM, 0);
@@ -420,7 +424,7 @@ static void sm_hsum(void)
 
 static void sm_row(u8 *row, u32 l)
 {
-	u32 rows = l / 16, i;
+	u32 rows = l / 16, i, t0;
 	u8 *p;
 
 	/* max: v20 the running max of the keys */
@@ -438,6 +442,7 @@ static void sm_row(u8 *row, u32 l)
 	pv_vfmsub(KH_PV_WF32, 19, 20, 18);
 	/* exps, and their sum in v21 */
 	pv_vsub(KH_PV_W32, 21, 21, 21);
+	t0 = FW_PROF_BEGIN();
 	for (i = 0, p = row; i < rows; i++, p += 64) {
 		pv_vl(0, p, 0);
 		/* t = s log2e - max log2e, clamped: unsigned min of bits */
@@ -469,6 +474,7 @@ static void sm_row(u8 *row, u32 l)
 		pv_vfadd(KH_PV_WF32, 21, 21, 6);
 		pv_vs(6, p, 0);
 	}
+	FW_PROF_END(t0, rows);	/* the exponentials' loop, per register */
 	sm_hsum();
 	/* r = 1/sum: the seed, one Newton step */
 	pv_vfrecip0(KH_PV_WF32, 22, 21);
@@ -543,12 +549,8 @@ u32 k_softmax(const struct fw_job *j, u32 *result)
 		}
 		fw_idma_wait(mark[k]);
 		nr = r1 - (r0 + i * per) < per ? r1 - (r0 + i * per) : per;
-		for (c = 0; c < nr; c++) {
-			u32 t0 = FW_PROF_BEGIN();
-
+		for (c = 0; c < nr; c++)
 			sm_row(buf + c * rb, l);
-			FW_PROF_END(t0, 1);
-		}
 		fw_idma(dst + (u64)(r0 + i * per) * rb, buf, nr * rb,
 			KH_POOL_IDMA_TO_DRAM, 0);
 	}
@@ -619,7 +621,7 @@ static void cu_shift(u64 src, u64 dst, const struct fw_cu_chunk *c, u32 set)
 	u8 *sp = sbuf + (s & (FW_WORD - 1));
 	u8 *dp = dbuf + (c->d & (FW_WORD - 1));
 	u32 rows = (c->len + 63) / 64, end = (u32)(dp - dbuf) + c->len;
-	u32 tail = (u32)fw_round32(end) - end, i;
+	u32 tail = (u32)fw_round32(end) - end, i, t0;
 	u8 save[FW_WORD];
 
 	for (i = 0; i < tail; i++)
@@ -631,6 +633,7 @@ static void cu_shift(u64 src, u64 dst, const struct fw_cu_chunk *c, u32 set)
 	 * stream: {vla} {vla, vsa} {vla, vsa} {vla, vsa} {vsa}, 5 cycles
 	 * (each stream's valign register chains one a cycle).
 	 */
+	t0 = FW_PROF_BEGIN();
 	for (i = 0; i + 4 <= rows; i += 4) {
 		pv_vla(0, 0, sp);
 		pv_vla(1, 0, sp);
@@ -641,6 +644,7 @@ static void cu_shift(u64 src, u64 dst, const struct fw_cu_chunk *c, u32 set)
 		pv_vsa(2, 1, dp);
 		pv_vsa(3, 1, dp);
 	}
+	FW_PROF_END(t0, i);	/* the four-row loop alone */
 	for (; i < rows; i++) {
 		pv_vla(0, 0, sp);
 		pv_vsa(0, 1, dp);
@@ -654,7 +658,7 @@ u32 k_copyu(const struct fw_job *j, u32 *result)
 {
 	u64 src = fw_arg64(j, 0), dst = fw_arg64(j, 2), n = j->w[6];
 	u64 sw, sl, dw, dl, probe[2];
-	u32 sets = fw_nslots / 4, chunks, pushed = 0, i, code, t0;
+	u32 sets = fw_nslots / 4, chunks, pushed = 0, i, code;
 	struct fw_share sh;
 	u16 mark[FW_CU_SETS];
 
@@ -688,9 +692,7 @@ u32 k_copyu(const struct fw_job *j, u32 *result)
 		}
 		cu_chunk_of(dst, n, &sh, dw, i, &c);
 		fw_idma_wait(mark[set]);
-		t0 = FW_PROF_BEGIN();
 		cu_shift(src, dst, &c, set);
-		FW_PROF_END(t0, (c.len + 63) / 64);
 		cw = c.d & ~(u64)(FW_WORD - 1);
 		fw_idma(cw, fw_slot(4 * set + 2),
 			(u32)(fw_round32(c.d + c.len) - cw),
@@ -712,7 +714,7 @@ u32 k_copyu(const struct fw_job *j, u32 *result)
  */
 void fw_hist_chunk(const u8 *p, u32 len, void *ctx)
 {
-	u32 rows = len / KH_PV_VBYTES, i, t0 = FW_PROF_BEGIN();
+	u32 rows = len / KH_PV_VBYTES, i, t0;
 
 	/* v30 = 1, v29 = 0xff, v26..v28 = 24, 16, 8; b15 every lane */
 	pv_vsplat(KH_PV_W32, 30, 1);
@@ -721,6 +723,7 @@ void fw_hist_chunk(const u8 *p, u32 len, void *ctx)
 	pv_vsplat(KH_PV_W32, 27, 16);
 	pv_vsplat(KH_PV_W32, 26, 24);
 	pv_vmvxb(15, ~0u, ~0u);
+	t0 = FW_PROF_BEGIN();
 	for (i = 0; i < rows; i++, p += KH_PV_VBYTES) {
 		pv_vl(0, p, 0);
 		pv_vand(1, 0, 29);
