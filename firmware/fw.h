@@ -24,6 +24,8 @@ typedef __s64 s64;
 
 #define NULL		((void *)0)
 #define FW_ALIGNED(n)	__attribute__((aligned(n)))
+/* not cleared at boot (pool.ld.S .noinit): written before it is read */
+#define FW_NOINIT	__attribute__((section(".noinit")))
 #define FW_NORETURN	__attribute__((noreturn))
 #define FW_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define FW_WORD		KH_POOL_WORD_BYTES	/* 32: the memory path's word */

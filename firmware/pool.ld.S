@@ -59,8 +59,18 @@ SECTIONS
 	       FW_C_DRAM_BASE + 64,
 	       "fw_prof: not at DataRAM + 64")
 
+	/*
+	 * The vector kernels' buffers (FW_NOINIT): each kernel writes them
+	 * before it reads them, so booting does not clear them (the image
+	 * zeroes them once, at load)
+	 */
+	.noinit (NOLOAD) : ALIGN(64) {
+		*(.noinit .noinit.*)
+		. = ALIGN(64);
+	} > DRAM : data
+
 	/* not loaded, not cleared: HIST256's bins (the kernel clears them) */
-	fw_hist = ALIGN(__bss_end, 64);
+	fw_hist = ALIGN(., 64);
 	__slots_start = fw_hist + FW_C_HIST_BYTES;
 	__slots_end = FW_C_DRAM_BASE + FW_C_DRAM_SIZE - FW_C_STACK_SIZE;
 	ASSERT(__slots_end >= __slots_start + FW_C_MIN_SLOTS * FW_C_SLOT,

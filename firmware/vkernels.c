@@ -16,7 +16,7 @@ static u64 fw_round32(u64 n)
 }
 
 /* a 64-byte row buffer, for moving lanes between the vector and scalars */
-static u32 fw_vbuf[48] FW_ALIGNED(64);
+static u32 fw_vbuf[48] FW_ALIGNED(64) FW_NOINIT;
 
 /* ---- GEMV_I8: w1:w0 A, w3:w2 x, w5:w4 y, w6 M | K << 16 ---- */
 
@@ -49,8 +49,8 @@ struct fw_gemv {
 	s32 acc[FW_GEMV_ROWS];
 };
 
-static s32 fw_gemv_out[2][FW_GEMV_ROWS] FW_ALIGNED(64);
-static struct fw_gemv fw_g;
+static s32 fw_gemv_out[2][FW_GEMV_ROWS] FW_ALIGNED(64) FW_NOINIT;
+static struct fw_gemv fw_g FW_NOINIT;
 
 /* m quads from the panel rows at p, radix words xw; fresh: w0 starts */
 static void gemv_quads(const u8 *p, const u32 *xw, u32 m, int fresh)
