@@ -19,6 +19,7 @@
 #include <math.h>
 #include <unistd.h>
 #include "mmesh.h"
+#include "units/pool/pool.h"
 #include <kohaku/kh_pool.h>
 #include <kohaku/kh_fw.h>
 #include "harness.h"
@@ -482,6 +483,26 @@ static void pf_guard(struct ksim_card *c, u64 a, u8 v, const char *what)
 		}
 }
 
+/*
+ * How many cores ran the last job's vector inner loop: each core's
+ * profile (firmware/fw.h struct fw_prof at DataRAM + 64, its third word
+ * the loop's work), read from the model's DataRAM.
+ */
+static unsigned int pf_cores_worked(struct ksim_card *c)
+{
+	struct ksim_pool *p = ksim_pool_of(ksim_unit_at(c, 0, pf_ux, pf_uy));
+	unsigned int k, n = 0;
+
+	for (k = 0; p && k < KH_POOL_CORES; k++)
+		n += get32(p->core[k].dram + 64 + 8) != 0;
+	return n;
+}
+
+#define ALL_EIGHT(c, what)						\
+	CHECK_MSG(pf_cores_worked(c) == KH_POOL_CORES,			\
+		  "%s: %u cores ran the vector loop, want 8", what,	\
+		  pf_cores_worked(c))
+
 /* ---- host computations ---- */
 
 static u32 host_crc32(const u8 *p, size_t n)
@@ -889,6 +910,7 @@ TEST_F(model, hist256)
 	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
 		hist_case(c, sizes[i], true);
 	hist_case(c, 65536, false);
+	ALL_EIGHT(c, "HIST256 65536");
 	pf_w(w, KH_POOL_K_HIST256);
 	pf_addr(w, 0, A_BASE);
 	pf_addr(w, 2, A_BASE + 512);
@@ -977,6 +999,7 @@ TEST_F(model, gemv_i8)
 	gemv_case(c, 128, 512, 1, true);	/* past 2^23: a drain */
 	gemv_case(c, 192, 4096, 1, true);	/* 2^26 */
 	gemv_case(c, 512, 1020, 2, true);	/* all eight cores */
+	ALL_EIGHT(c, "GEMV 512 x 1020");
 	gemv_case(c, 576, 260, 0, true);	/* 9 panels on 8 cores */
 	gemv_case(c, 2048, 2048, 2, true);	/* 512 KiB a core */
 	gemv_case(c, 512, 256, 0, false);	/* the figure */
@@ -1065,6 +1088,7 @@ TEST_F(model, copy_u)
 		for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
 			copyu_case(c, offs[k][0], offs[k][1], sizes[i], true);
 	copyu_case(c, 3, 45, 300007, true);	/* all eight cores, 9 chunks */
+	ALL_EIGHT(c, "COPY_U 300007");
 	copyu_case(c, 7, 13, 65536, false);	/* the figure */
 	pf_w(w, KH_POOL_K_COPY_U);
 	pf_addr(w, 0, A_BASE + 3);
@@ -1178,6 +1202,7 @@ TEST_F(model, axpy_f32)
 	axpy_case(c, 1040, 0x7f000000u, false, true);	/* overflows */
 	axpy_case(c, 4096, 0x3b449ba6u, true, true);	/* y = x */
 	axpy_case(c, 100016, 0xc0490fdbu, false, true);	/* eight cores */
+	ALL_EIGHT(c, "AXPY 100016");
 	axpy_case(c, 16384, 0x3fc00000u, false, false);	/* the figure */
 	pf_w(w, KH_POOL_K_AXPY_F32);
 	pf_addr(w, 0, A_BASE);
@@ -1290,6 +1315,7 @@ TEST_F(model, softmax_f32)
 		worst = e > worst ? e : worst;
 		e = softmax_case(c, 1024, 9, k, true);	/* eight cores */
 		worst = e > worst ? e : worst;
+		ALL_EIGHT(c, "SOFTMAX 9 x 1024");
 		e = softmax_case(c, 80, 203, k, true);	/* rows span slots */
 		worst = e > worst ? e : worst;
 	}
