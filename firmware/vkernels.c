@@ -422,6 +422,106 @@ static void sm_hsum(void)
 		pv_vxor(vd, vd, va);					\
 	} while (0)
 
+/*
+ * The exponentials of one register at p (in place), summed into v21:
+ * v0 the input, then t - 1/2, then n as a float; v1 t; v3 n; v5 f; v6,
+ * v7 Horner's (the FMA adds into its destination, so each coefficient is
+ * copied in first: a move, which co-issues).
+ */
+static void sm_exp1(u8 *p)
+{
+	pv_vl(0, p, 0);
+	/* t = s log2e - max log2e, clamped: unsigned min of bits */
+	pv_vmv(1, 19);
+	pv_vfmadd(KH_PV_WF32, 1, 0, 18);
+	pv_vminu(KH_PV_W32, 1, 1, 27);
+	/* n = trunc(t - 1/2), f = t - n */
+	pv_vfsub(KH_PV_WF32, 0, 1, 26);
+	pv_vftrunc(KH_PV_WF32, 3, 0);
+	pv_vffloat(KH_PV_WF32, 0, 3);
+	pv_vfsub(KH_PV_WF32, 5, 1, 0);
+	/* Horner: v6 = c6; v = v f + c_k */
+	pv_vmv(6, 10);
+	pv_vmv(7, 11);
+	pv_vfmadd(KH_PV_WF32, 7, 6, 5);
+	pv_vmv(6, 12);
+	pv_vfmadd(KH_PV_WF32, 6, 7, 5);
+	pv_vmv(7, 13);
+	pv_vfmadd(KH_PV_WF32, 7, 6, 5);
+	pv_vmv(6, 14);
+	pv_vfmadd(KH_PV_WF32, 6, 7, 5);
+	pv_vmv(7, 15);
+	pv_vfmadd(KH_PV_WF32, 7, 6, 5);
+	pv_vmv(6, 16);
+	pv_vfmadd(KH_PV_WF32, 6, 7, 5);
+	/* times 2^n: n into the exponent field */
+	pv_vsll(KH_PV_W32, 3, 3, 25);
+	pv_vadd(KH_PV_W32, 6, 6, 3);
+	pv_vfadd(KH_PV_WF32, 21, 21, 6);
+	pv_vs(6, p, 0);
+}
+
+/*
+ * Two registers at once, their steps interleaved so that the second's
+ * ops fill the slots the first's dependent chain leaves (an FMA's result
+ * is 3 cycles away): the second chain in v8 (v0's roles), v9 (t), v17
+ * (n), v20 (f; the max is consumed by then), v22, v23 (Horner's; the
+ * reciprocal takes them after the loop), its sum in v2.
+ */
+static void sm_exp2(u8 *p)
+{
+	pv_vl(0, p, 0);
+	pv_vl(8, p, 1);
+	pv_vmv(1, 19);
+	pv_vmv(9, 19);
+	pv_vfmadd(KH_PV_WF32, 1, 0, 18);
+	pv_vfmadd(KH_PV_WF32, 9, 8, 18);
+	pv_vminu(KH_PV_W32, 1, 1, 27);
+	pv_vminu(KH_PV_W32, 9, 9, 27);
+	pv_vfsub(KH_PV_WF32, 0, 1, 26);
+	pv_vfsub(KH_PV_WF32, 8, 9, 26);
+	pv_vftrunc(KH_PV_WF32, 3, 0);
+	pv_vftrunc(KH_PV_WF32, 17, 8);
+	pv_vffloat(KH_PV_WF32, 0, 3);
+	pv_vffloat(KH_PV_WF32, 8, 17);
+	pv_vfsub(KH_PV_WF32, 5, 1, 0);
+	pv_vfsub(KH_PV_WF32, 20, 9, 8);
+	pv_vmv(6, 10);
+	pv_vmv(22, 10);
+	pv_vmv(7, 11);
+	pv_vmv(23, 11);
+	pv_vfmadd(KH_PV_WF32, 7, 6, 5);
+	pv_vfmadd(KH_PV_WF32, 23, 22, 20);
+	pv_vmv(6, 12);
+	pv_vmv(22, 12);
+	pv_vfmadd(KH_PV_WF32, 6, 7, 5);
+	pv_vfmadd(KH_PV_WF32, 22, 23, 20);
+	pv_vmv(7, 13);
+	pv_vmv(23, 13);
+	pv_vfmadd(KH_PV_WF32, 7, 6, 5);
+	pv_vfmadd(KH_PV_WF32, 23, 22, 20);
+	pv_vmv(6, 14);
+	pv_vmv(22, 14);
+	pv_vfmadd(KH_PV_WF32, 6, 7, 5);
+	pv_vfmadd(KH_PV_WF32, 22, 23, 20);
+	pv_vmv(7, 15);
+	pv_vmv(23, 15);
+	pv_vfmadd(KH_PV_WF32, 7, 6, 5);
+	pv_vfmadd(KH_PV_WF32, 23, 22, 20);
+	pv_vmv(6, 16);
+	pv_vmv(22, 16);
+	pv_vfmadd(KH_PV_WF32, 6, 7, 5);
+	pv_vfmadd(KH_PV_WF32, 22, 23, 20);
+	pv_vsll(KH_PV_W32, 3, 3, 25);
+	pv_vsll(KH_PV_W32, 17, 17, 25);
+	pv_vadd(KH_PV_W32, 6, 6, 3);
+	pv_vadd(KH_PV_W32, 22, 22, 17);
+	pv_vfadd(KH_PV_WF32, 21, 21, 6);
+	pv_vfadd(KH_PV_WF32, 2, 2, 22);
+	pv_vs(6, p, 0);
+	pv_vs(22, p, 1);
+}
+
 static void sm_row(u8 *row, u32 l)
 {
 	u32 rows = l / 16, i, t0;
@@ -440,40 +540,15 @@ static void sm_row(u8 *row, u32 l)
 	pv_vsplat(KH_PV_W32, 18, FW_F_LOG2E);
 	pv_vsub(KH_PV_W32, 19, 19, 19);
 	pv_vfmsub(KH_PV_WF32, 19, 20, 18);
-	/* exps, and their sum in v21 */
+	/* exps, and their sum in v21 (and v2, the second chain's) */
 	pv_vsub(KH_PV_W32, 21, 21, 21);
+	pv_vsub(KH_PV_W32, 2, 2, 2);
 	t0 = FW_PROF_BEGIN();
-	for (i = 0, p = row; i < rows; i++, p += 64) {
-		pv_vl(0, p, 0);
-		/* t = s log2e - max log2e, clamped: unsigned min of bits */
-		pv_vmv(1, 19);
-		pv_vfmadd(KH_PV_WF32, 1, 0, 18);
-		pv_vminu(KH_PV_W32, 1, 1, 27);
-		/* n = trunc(t - 1/2), f = t - n */
-		pv_vfsub(KH_PV_WF32, 2, 1, 26);
-		pv_vftrunc(KH_PV_WF32, 3, 2);
-		pv_vffloat(KH_PV_WF32, 4, 3);
-		pv_vfsub(KH_PV_WF32, 5, 1, 4);
-		/* Horner: v6 = c7; v6 = v6 f + c_k */
-		pv_vmv(6, 10);
-		pv_vmv(7, 11);
-		pv_vfmadd(KH_PV_WF32, 7, 6, 5);
-		pv_vmv(6, 12);
-		pv_vfmadd(KH_PV_WF32, 6, 7, 5);
-		pv_vmv(7, 13);
-		pv_vfmadd(KH_PV_WF32, 7, 6, 5);
-		pv_vmv(6, 14);
-		pv_vfmadd(KH_PV_WF32, 6, 7, 5);
-		pv_vmv(7, 15);
-		pv_vfmadd(KH_PV_WF32, 7, 6, 5);
-		pv_vmv(6, 16);
-		pv_vfmadd(KH_PV_WF32, 6, 7, 5);
-		/* times 2^n: n into the exponent field */
-		pv_vsll(KH_PV_W32, 3, 3, 25);
-		pv_vadd(KH_PV_W32, 6, 6, 3);
-		pv_vfadd(KH_PV_WF32, 21, 21, 6);
-		pv_vs(6, p, 0);
-	}
+	for (i = 0, p = row; i + 2 <= rows; i += 2, p += 128)
+		sm_exp2(p);
+	if (i < rows)
+		sm_exp1(p);
+	pv_vfadd(KH_PV_WF32, 21, 21, 2);
 	FW_PROF_END(t0, rows);	/* the exponentials' loop, per register */
 	sm_hsum();
 	/* r = 1/sum: the seed, one Newton step */
