@@ -46,9 +46,9 @@
 #define pv_alu(f7, w, vd, va, vb)	PV_R(KH_PV_OPC_ALU, w, f7, vd, va, vb)
 #define pv_vadd(w, vd, va, vb)		pv_alu(KH_PV_VADD, w, vd, va, vb)
 #define pv_vsub(w, vd, va, vb)		pv_alu(KH_PV_VSUB, w, vd, va, vb)
-#define pv_vand(vd, va, vb)		pv_alu(KH_PV_VAND, KH_PV_W32, vd, va, vb)
-#define pv_vor(vd, va, vb)		pv_alu(KH_PV_VOR, KH_PV_W32, vd, va, vb)
-#define pv_vxor(vd, va, vb)		pv_alu(KH_PV_VXOR, KH_PV_W32, vd, va, vb)
+#define pv_vand(vd, va, vb)	pv_alu(KH_PV_VAND, KH_PV_W32, vd, va, vb)
+#define pv_vor(vd, va, vb)	pv_alu(KH_PV_VOR, KH_PV_W32, vd, va, vb)
+#define pv_vxor(vd, va, vb)	pv_alu(KH_PV_VXOR, KH_PV_W32, vd, va, vb)
 #define pv_vsll(w, vd, va, vb)		pv_alu(KH_PV_VSLL, w, vd, va, vb)
 #define pv_vsrl(w, vd, va, vb)		pv_alu(KH_PV_VSRL, w, vd, va, vb)
 #define pv_vsra(w, vd, va, vb)		pv_alu(KH_PV_VSRA, w, vd, va, vb)
@@ -100,22 +100,23 @@
 /* b[bd] / p[pd] = hi:lo */
 #define pv_mvx_(f7, d, lo, hi)						\
 	asm volatile(".insn r %0, %1, %2, x%3, %4, %5"			\
-		     : : "i"(KH_PV_OPC_MEM), "i"(KH_PV_F3_MOVE), "i"(f7),	\
-		       "i"(d), "r"((u32)(lo)), "r"((u32)(hi)))
+		     : : "i"(KH_PV_OPC_MEM), "i"(KH_PV_F3_MOVE),	\
+		       "i"(f7), "i"(d), "r"((u32)(lo)), "r"((u32)(hi)))
 #define pv_vmvxb(bd, lo, hi)		pv_mvx_(KH_PV_VMVXB, bd, lo, hi)
 #define pv_vmvxp(pd, lo, hi)		pv_mvx_(KH_PV_VMVXP, pd, lo, hi)
 /* FCR / FSR from a scalar */
 #define pv_wcsr_(f7, x)							\
 	asm volatile(".insn r %0, %1, %2, x0, %3, x0"			\
-		     : : "i"(KH_PV_OPC_MEM), "i"(KH_PV_F3_MOVE), "i"(f7),	\
-		       "r"((u32)(x)))
+		     : : "i"(KH_PV_OPC_MEM), "i"(KH_PV_F3_MOVE),	\
+		       "i"(f7), "r"((u32)(x)))
 #define pv_vwfcr(x)			pv_wcsr_(KH_PV_VWFCR, x)
 #define pv_vwfsr(x)			pv_wcsr_(KH_PV_VWFSR, x)
 #define pv_rcsr_(f7) ({							\
 	u32 __r;							\
 	asm volatile(".insn r %1, %2, %3, %0, x0, x0"			\
 		     : "=r"(__r)					\
-		     : "i"(KH_PV_OPC_MEM), "i"(KH_PV_F3_MOVE), "i"(f7));	\
+		     : "i"(KH_PV_OPC_MEM), "i"(KH_PV_F3_MOVE),	\
+		       "i"(f7));					\
 	__r;								\
 })
 #define pv_vrfcr()			pv_rcsr_(KH_PV_VRFCR)
@@ -133,8 +134,8 @@
 #define pv_align_(f7, rd, p, rs2)					\
 	asm volatile(".insn r %1, %2, %3, x%4, %0, x%5"			\
 		     : "+r"(p)						\
-		     : "i"(KH_PV_OPC_MEM), "i"(KH_PV_F3_ALIGN), "i"(f7),	\
-		       "i"(rd), "i"(rs2) : "memory")
+		     : "i"(KH_PV_OPC_MEM), "i"(KH_PV_F3_ALIGN),		\
+		       "i"(f7), "i"(rd), "i"(rs2) : "memory")
 /* u[ud] = row(p); p += 64 */
 #define pv_vlap(ud, p)			pv_align_(KH_PV_VLAP, ud, p, 0)
 /* v[vd] = the 64 bytes at the stream's offset; u[ua] moves on; p += 64 */
@@ -196,7 +197,7 @@
 #define pv_vftrunc(t, vd, va)		pv_fp(KH_PV_FTRUNC, t, vd, va, 0)
 #define pv_vfrecip0(t, vd, va)		pv_fp(KH_PV_FRECIP0, t, vd, va, 0)
 #define pv_vfrsqrt0(t, vd, va)		pv_fp(KH_PV_FRSQRT0, t, vd, va, 0)
-#define pv_vfrecipq(vd, va)		pv_fp(KH_PV_FRECIPQ, KH_PV_WF32, vd, va, 0)
+#define pv_vfrecipq(vd, va)	pv_fp(KH_PV_FRECIPQ, KH_PV_WF32, vd, va, 0)
 #define pv_vpsel(w, vd, va, vb)		pv_fp(KH_PV_PSEL, w, vd, va, vb)
 #define pv_vpshfl(w, vd, va, vb)	pv_fp(KH_PV_PSHFL, w, vd, va, vb)
 

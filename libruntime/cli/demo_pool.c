@@ -6,7 +6,8 @@
  * own data in its mesh; every result checked against the same
  * computation on the host.  --n is bytes (copy, fill, crc32, hist,
  * copyu), elements (vadd: int32, sum: int64, axpy: float) or rows (gemv:
- * of GEMV_K int8, softmax: of SOFTMAX_L floats).  Each kernel is a demo of its own
+ * of GEMV_K int8, softmax: of SOFTMAX_L floats).  Each kernel is a demo
+ * of its own
  * (demo.h), all sharing the hooks below and differing in a struct
  * kohaku_cli_pool_kernel: its inputs, its result's size, its instruction
  * and its host check.  validate's firmware step runs ping.  The rest of
@@ -305,8 +306,9 @@ static void check_gemv(struct kohaku_cli_run *r, unsigned long n,
 			want += a[((i / 64) * GEMV_K + j) * 64 + i % 64] * x[j];
 		memcpy(&have, got + 4 * i, 4);
 		if (have != want) {
-			cli_run_failed(r, EXIT_WRONG, "y[%zu] = %d, expected %d",
-				       i, have, want);
+			cli_run_failed(r, EXIT_WRONG,
+				       "y[%zu] = %d, expected %d", i, have,
+				       want);
 			return;
 		}
 	}
@@ -370,7 +372,8 @@ static void check_softmax(struct kohaku_cli_run *r, unsigned long n,
 					       want, err / want);
 				return;
 			}
-			if (want > SOFTMAX_ABS / SOFTMAX_REL && err / want > worst)
+			if (want > SOFTMAX_ABS / SOFTMAX_REL &&
+			    err / want > worst)
 				worst = err / want;
 		}
 	}
@@ -542,7 +545,7 @@ static void pool_release(const struct kohaku_cli_demo_ctx *c,
 		free(u->in[b]);
 }
 
-#define POOL_DEMO_N(n, k, def) {						\
+#define POOL_DEMO_N(n, k, def) {					\
 	.name = n,							\
 	.what = n,							\
 	.cu_type = KH_CU_GP,						\
