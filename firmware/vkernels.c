@@ -15,8 +15,8 @@ static u64 fw_round32(u64 n)
 	return (n + FW_WORD - 1) & ~(u64)(FW_WORD - 1);
 }
 
-/* a 64-byte row buffer, for moving lanes between the vector and scalars */
-static u32 fw_vbuf[48] FW_ALIGNED(64) FW_NOINIT;
+/* two 64-byte rows, for moving lanes between the vector unit and scalars */
+static u32 fw_vbuf[32] FW_ALIGNED(64) FW_NOINIT;
 
 /* ---- GEMV_I8: w1:w0 A, w3:w2 x, w5:w4 y, w6 M | K << 16 ---- */
 
@@ -31,8 +31,9 @@ static u32 fw_vbuf[48] FW_ALIGNED(64) FW_NOINIT;
  *
  * A 24-bit lane holds 127 quad-MACs exactly (|a x| <= 2^14, and 508 of
  * them stay within [-2^23, 2^23 - 1]); a run of FW_GEMV_RUN quads is
- * drained into 32-bit partial sums, so any K (up to KH_POOL_GEMV_KMAX:
- * x is staged whole) is exact, and y wraps as int32 arithmetic would.
+ * drained into 32-bit partial sums (by the permute crossbar: gemv_drain),
+ * so any K (up to KH_POOL_GEMV_KMAX: x is staged whole) is exact, and y
+ * wraps as int32 arithmetic would.
  */
 #define FW_GEMV_RUN	127	/* quad-MACs a 24-bit lane takes exactly */
 #define FW_GEMV_ROWS	64	/* a panel: one 8-bit lane per row */
@@ -46,7 +47,6 @@ struct fw_gemv {
 	u64 y;			/* where the current panel's 64 sums go */
 	u32 nout;		/* panels written */
 	u16 mark[2];		/* their iDMA marks, per out buffer */
-	s32 acc[FW_GEMV_ROWS];
 };
 
 static s32 fw_gemv_out[2][FW_GEMV_ROWS] FW_ALIGNED(64) FW_NOINIT;
@@ -120,41 +120,94 @@ static void gemv_quads(const u8 *p, const u32 *xw, u32 m, int fresh)
 	}
 }
 
-/* w0's 64 lanes of 24 bits (3 bytes each, little-endian) added to acc */
-static void gemv_drain(s32 *acc)
-{
-	const u32 *w = fw_vbuf;
-	u32 i;
+/*
+ * Where the 24-bit lanes go in a drain: w0's thirds in v8..v10 are 192
+ * bytes, lane i at byte 3i; group g (rows 16g..16g+15) is bytes 48g ..
+ * 48g+47, inside v8 ++ v9 (g 0, 1), v9 ++ v10 (g 2) or v10 (g 3).  For
+ * each group a SEL index vector puts lane i's three bytes in bytes 1..3
+ * of 32-bit lane i (byte 0 a copy), so that an arithmetic shift right by
+ * 8 sign-extends it: index = the byte's place in the pair of registers.
+ */
+static const u32 fw_gemv_sel[4][16] FW_ALIGNED(64) = {
+	{ 0x02010000u, 0x05040303u, 0x08070606u, 0x0b0a0909u,
+	  0x0e0d0c0cu, 0x11100f0fu, 0x14131212u, 0x17161515u,
+	  0x1a191818u, 0x1d1c1b1bu, 0x201f1e1eu, 0x23222121u,
+	  0x26252424u, 0x29282727u, 0x2c2b2a2au, 0x2f2e2d2du },
+	{ 0x32313030u, 0x35343333u, 0x38373636u, 0x3b3a3939u,
+	  0x3e3d3c3cu, 0x41403f3fu, 0x44434242u, 0x47464545u,
+	  0x4a494848u, 0x4d4c4b4bu, 0x504f4e4eu, 0x53525151u,
+	  0x56555454u, 0x59585757u, 0x5c5b5a5au, 0x5f5e5d5du },
+	{ 0x22212020u, 0x25242323u, 0x28272626u, 0x2b2a2929u,
+	  0x2e2d2c2cu, 0x31302f2fu, 0x34333232u, 0x37363535u,
+	  0x3a393838u, 0x3d3c3b3bu, 0x403f3e3eu, 0x43424141u,
+	  0x46454444u, 0x49484747u, 0x4c4b4a4au, 0x4f4e4d4du },
+	{ 0x12111010u, 0x15141313u, 0x18171616u, 0x1b1a1919u,
+	  0x1e1d1c1cu, 0x21201f1fu, 0x24232222u, 0x27262525u,
+	  0x2a292828u, 0x2d2c2b2bu, 0x302f2e2eu, 0x33323131u,
+	  0x36353434u, 0x39383737u, 0x3c3b3a3au, 0x3f3e3d3du },
+};
 
+/*
+ * The registers a job keeps: v16..v19 the panel's 64 32-bit sums (16
+ * rows each), v20..v23 the SEL indices, v28 = 8 in every lane.
+ */
+static void gemv_setup(void)
+{
+	pv_vl(20, fw_gemv_sel, 0);
+	pv_vl(21, fw_gemv_sel, 1);
+	pv_vl(22, fw_gemv_sel, 2);
+	pv_vl(23, fw_gemv_sel, 3);
+	pv_vsplat(KH_PV_W32, 28, 8);
+	pv_vsub(KH_PV_W32, 16, 16, 16);
+	pv_vsub(KH_PV_W32, 17, 17, 17);
+	pv_vsub(KH_PV_W32, 18, 18, 18);
+	pv_vsub(KH_PV_W32, 19, 19, 19);
+}
+
+/* w0's 64 lanes of 24 bits added to the 32-bit sums in v16..v19 */
+static void gemv_drain(void)
+{
 	pv_vmvwv(8, 0, 0);
 	pv_vmvwv(9, 0, 1);
 	pv_vmvwv(10, 0, 2);
-	pv_vs(8, fw_vbuf, 0);
-	pv_vs(9, fw_vbuf, 1);
-	pv_vs(10, fw_vbuf, 2);
-	/* four lanes in three words; the shifts sign-extend bit 23 */
-	for (i = 0; i < FW_GEMV_ROWS; i += 4, w += 3) {
-		acc[i] += (s32)(w[0] << 8) >> 8;
-		acc[i + 1] += (s32)((w[0] >> 24 | w[1] << 8) << 8) >> 8;
-		acc[i + 2] += (s32)((w[1] >> 16 | w[2] << 16) << 8) >> 8;
-		acc[i + 3] += (s32)w[2] >> 8;
-	}
+	pv_vmv(24, 20);
+	pv_vmv(25, 21);
+	pv_vmv(26, 22);
+	pv_vmv(27, 23);
+	pv_vpsel(KH_PV_W8, 24, 8, 9);
+	pv_vpsel(KH_PV_W8, 25, 8, 9);
+	pv_vpsel(KH_PV_W8, 26, 9, 10);
+	pv_vpsel(KH_PV_W8, 27, 10, 10);
+	pv_vsra(KH_PV_W32, 24, 24, 28);
+	pv_vsra(KH_PV_W32, 25, 25, 28);
+	pv_vsra(KH_PV_W32, 26, 26, 28);
+	pv_vsra(KH_PV_W32, 27, 27, 28);
+	pv_vadd(KH_PV_W32, 16, 16, 24);
+	pv_vadd(KH_PV_W32, 17, 17, 25);
+	pv_vadd(KH_PV_W32, 18, 18, 26);
+	pv_vadd(KH_PV_W32, 19, 19, 27);
 }
 
 /* the panel's sums out to y; an out buffer is reused two panels later */
 static void gemv_put(struct fw_gemv *g)
 {
 	u32 b = g->nout & 1;
+	s32 *out = fw_gemv_out[b];
 
 	if (g->nout >= 2)
 		fw_idma_wait(g->mark[b]);
-	memcpy(fw_gemv_out[b], g->acc, sizeof(g->acc));
-	fw_idma(g->y, fw_gemv_out[b], sizeof(g->acc), KH_POOL_IDMA_TO_DRAM,
-		0);
+	pv_vs(16, out, 0);
+	pv_vs(17, out, 1);
+	pv_vs(18, out, 2);
+	pv_vs(19, out, 3);
+	pv_vsub(KH_PV_W32, 16, 16, 16);
+	pv_vsub(KH_PV_W32, 17, 17, 17);
+	pv_vsub(KH_PV_W32, 18, 18, 18);
+	pv_vsub(KH_PV_W32, 19, 19, 19);
+	fw_idma(g->y, out, FW_GEMV_ROWS * 4, KH_POOL_IDMA_TO_DRAM, 0);
 	g->mark[b] = fw_idma_mark();
 	g->nout++;
-	g->y += sizeof(g->acc);
-	memset(g->acc, 0, sizeof(g->acc));
+	g->y += FW_GEMV_ROWS * 4;
 }
 
 /* a chunk of panel columns: whole quads (K and the slots are multiples) */
@@ -176,7 +229,7 @@ static void gemv_chunk(const u8 *p, u32 len, void *ctx)
 		g->q += m;
 		g->run += m;
 		if (g->q == g->k4 || g->run == FW_GEMV_RUN) {
-			gemv_drain(g->acc);
+			gemv_drain();
 			g->run = 0;
 		}
 		if (g->q == g->k4) {
@@ -218,6 +271,7 @@ u32 k_gemv(const struct fw_job *j, u32 *result)
 		fw_idma(x, xs, (u32)xlen, 0, 0);
 		fw_idma_wait_all();
 		memset(g, 0, sizeof(*g));
+		gemv_setup();
 		g->x = (const u32 *)xs;
 		g->k4 = k / 4;
 		g->y = y + (u64)p0 * FW_GEMV_ROWS * 4;
