@@ -10,6 +10,9 @@
 #   make bench    the model benchmark (bench/kh_bench.c; not a test)
 #   make bench-jobs  the driver benchmark (bench/kh_bench_jobs.c; not a test)
 #   make bench-iss   the POOL unit's interpreter (bench/kh_bench_iss.c)
+#   make bench-kernels  the POOL firmware's vector kernels' inner loops
+#                 against the latency table (bench/kh_bench_kernels.c;
+#                 needs build/firmware/pool.fw)
 #
 #   make firmware the POOL firmware and its test images (firmware/README.md;
 #                 needs the riscv64-unknown-elf toolchain, `make deps`)
