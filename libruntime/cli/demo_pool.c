@@ -49,6 +49,7 @@ struct kohaku_cli_pool_kernel {
 	size_t out_fixed;	/* result bytes, or 0: n * elem */
 	unsigned int out_elem;	/* result bytes per --n, when not elem */
 	unsigned int result_in;	/* 0: the result buffer; b + 1: input b */
+	unsigned int pad;	/* bytes past n * elem in every buffer */
 	/* the inputs' bytes, when not random bytes */
 	void (*gen)(unsigned char *buf, size_t len, uint32_t *seed);
 	/* the instruction: in[] the inputs' addresses, seed ping's value */
@@ -415,7 +416,7 @@ static const struct kohaku_cli_pool_kernel
 		      .gen = gen_logits, .build = build_softmax,
 		      .check = check_softmax },
 	k_copyu = { "dst + 45 = src + 3, any byte count (valign streams)", 1,
-		    1, 1, 0, .out_elem = 1, .build = build_copyu,
+		    1, 1, 0, .out_elem = 1, .pad = 64, .build = build_copyu,
 		    .check = check_copyu };
 
 /* ---- the hooks every kernel shares ---- */
@@ -444,7 +445,7 @@ static int pool_setup(const struct kohaku_cli_demo_ctx *c,
 	const struct kohaku_cli_pool_kernel *k = kernel_of(c);
 	struct kohaku_cli_pool *u = r->priv;
 	unsigned long n = c->p.n;
-	size_t in = (size_t)n * k->elem, i;
+	size_t in = (size_t)n * k->elem + k->pad, i;
 	uint32_t seed = 0x9e3779b9u ^ (r->index * 2654435761u);
 	unsigned int b;
 	int err;
@@ -458,14 +459,15 @@ static int pool_setup(const struct kohaku_cli_demo_ctx *c,
 		else
 			for (i = 0; i < in; i++)
 				u->in[b][i] = (unsigned char)xorshift(&seed);
-		/* copyu reads from byte 3: room for the word past n */
-		err = cli_run_bo(c, r, in ? in + 64 : 64);
+		err = cli_run_bo(c, r, in > 32 ? in : 32);
 		if (err >= 0 && in)
 			err = cli_run_write(c, r, b, u->in[b], in);
 		if (err < 0)
 			return err;
 	}
-	err = cli_run_bo(c, r, out_bytes(k, n) + (k == &k_copyu ? 64 : 0));
+	/* no BO is empty: n = 0 still makes its buffers */
+	err = cli_run_bo(c, r, out_bytes(k, n) + k->pad > 32 ?
+			 out_bytes(k, n) + k->pad : 32);
 	if (err < 0)
 		return err;
 	if (k->build(&u->inst, r->addr, r->addr[k->inputs], (uint32_t)n,
