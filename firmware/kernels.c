@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * The kernels of firmware API 1.0 (docs/spec/pool.md "Jobs for the
- * firmware", kh_pool.h KH_POOL_K_*), SPMD over the eight cores.
+ * firmware", kh_pool.h KH_POOL_K_*), SPMD over the eight cores, and the
+ * dispatch by kernel id to them and to API 1.1's kernels on the vector
+ * unit (vkernels.c; HIST256 counts there too).
  *
  * Each checks its arguments first, the same way on every core, so that
  * all agree to refuse a job before any side effect; then probes the last
