@@ -295,9 +295,16 @@ u32 k_gemv(const struct fw_job *j, u32 *result)
  */
 static void axpy_rows(const u8 *xp, u8 *yp, u32 rows)
 {
-	/* v31 holds a in every lane; four rows a step */
-	for (; rows >= 4; rows -= 4, xp += 4 * KH_PV_VBYTES,
-	     yp += 4 * KH_PV_VBYTES)
+	/*
+	 * v31 holds a in every lane; eight rows a step (x in even, y in odd
+	 * registers), each row's store placed where its FMA's result (13)
+	 * is ready and paired with a load: {Lx0 Ly0} {Lx1 Ly1} {Lx2 Ly2 F0
+	 * F1} {Lx3 Ly3 F2} {Lx4 Ly4 F3} {S0 Lx5 F4} {S1 Ly5} {S2 Lx6 F5}
+	 * {S3 Ly6} {S4 Lx7 F6} {S5 Ly7} {F7} {S6} - {S7}: 15 cycles for 24
+	 * memory ops (2 a cycle bound it: 12).
+	 */
+	for (; rows >= 8; rows -= 8, xp += 8 * KH_PV_VBYTES,
+	     yp += 8 * KH_PV_VBYTES)
 		asm volatile(
 			".insn i %[mem], %[vl], x0, 0(%[x])\n\t"
 			".insn i %[mem], %[vl], x1, 0(%[y])\n\t"
@@ -310,11 +317,27 @@ static void axpy_rows(const u8 *xp, u8 *yp, u32 rows)
 			".insn i %[mem], %[vl], x6, 3(%[x])\n\t"
 			".insn i %[mem], %[vl], x7, 3(%[y])\n\t"
 			".insn r %[fp], %[f32], %[fma], x5, x31, x4\n\t"
+			".insn i %[mem], %[vl], x8, 4(%[x])\n\t"
+			".insn i %[mem], %[vl], x9, 4(%[y])\n\t"
 			".insn r %[fp], %[f32], %[fma], x7, x31, x6\n\t"
 			".insn s %[mem], %[vs], x1, 0(%[y])\n\t"
+			".insn i %[mem], %[vl], x10, 5(%[x])\n\t"
+			".insn r %[fp], %[f32], %[fma], x9, x31, x8\n\t"
 			".insn s %[mem], %[vs], x3, 1(%[y])\n\t"
+			".insn i %[mem], %[vl], x11, 5(%[y])\n\t"
 			".insn s %[mem], %[vs], x5, 2(%[y])\n\t"
-			".insn s %[mem], %[vs], x7, 3(%[y])"
+			".insn i %[mem], %[vl], x12, 6(%[x])\n\t"
+			".insn r %[fp], %[f32], %[fma], x11, x31, x10\n\t"
+			".insn s %[mem], %[vs], x7, 3(%[y])\n\t"
+			".insn i %[mem], %[vl], x13, 6(%[y])\n\t"
+			".insn s %[mem], %[vs], x9, 4(%[y])\n\t"
+			".insn i %[mem], %[vl], x14, 7(%[x])\n\t"
+			".insn r %[fp], %[f32], %[fma], x13, x31, x12\n\t"
+			".insn s %[mem], %[vs], x11, 5(%[y])\n\t"
+			".insn i %[mem], %[vl], x15, 7(%[y])\n\t"
+			".insn r %[fp], %[f32], %[fma], x15, x31, x14\n\t"
+			".insn s %[mem], %[vs], x13, 6(%[y])\n\t"
+			".insn s %[mem], %[vs], x15, 7(%[y])"
 			: : [mem] "i"(KH_PV_OPC_MEM), [vl] "i"(KH_PV_F3_VL),
 			  [vs] "i"(KH_PV_F3_VS), [fp] "i"(KH_PV_OPC_FP),
 			  [f32] "i"(KH_PV_WF32), [fma] "i"(KH_PV_FMADD),
