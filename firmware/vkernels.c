@@ -781,12 +781,12 @@ static void cu_shift(u64 src, u64 dst, const struct fw_cu_chunk *c, u32 set)
 	pv_vlap(0, sp);
 	pv_vsap(1, dp);
 	/*
-	 * Four rows a step, the load stream one row ahead of the store
-	 * stream: {vla} {vla, vsa} {vla, vsa} {vla, vsa} {vsa}, 5 cycles
-	 * (each stream's valign register chains one a cycle).
+	 * Eight rows a step, the load stream one row ahead of the store
+	 * stream: {vla} {vla, vsa} x 7 {vsa}, 9 cycles (each stream's
+	 * valign register chains one a cycle; one store a cycle).
 	 */
 	t0 = FW_PROF_BEGIN();
-	for (i = 0; i + 4 <= rows; i += 4) {
+	for (i = 0; i + 8 <= rows; i += 8) {
 		pv_vla(0, 0, sp);
 		pv_vla(1, 0, sp);
 		pv_vsa(0, 1, dp);
@@ -794,9 +794,17 @@ static void cu_shift(u64 src, u64 dst, const struct fw_cu_chunk *c, u32 set)
 		pv_vsa(1, 1, dp);
 		pv_vla(3, 0, sp);
 		pv_vsa(2, 1, dp);
+		pv_vla(4, 0, sp);
 		pv_vsa(3, 1, dp);
+		pv_vla(5, 0, sp);
+		pv_vsa(4, 1, dp);
+		pv_vla(6, 0, sp);
+		pv_vsa(5, 1, dp);
+		pv_vla(7, 0, sp);
+		pv_vsa(6, 1, dp);
+		pv_vsa(7, 1, dp);
 	}
-	FW_PROF_END(t0, i);	/* the four-row loop alone */
+	FW_PROF_END(t0, i);	/* the eight-row loop alone */
 	for (; i < rows; i++) {
 		pv_vla(0, 0, sp);
 		pv_vsa(0, 1, dp);
