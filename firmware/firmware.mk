@@ -69,7 +69,17 @@ FW_TEST_IMAGES := $(addprefix $(FW_DIR)/test/,$(addsuffix .fw,$(FW_TEST_ASM) $(F
 
 .PHONY: firmware install-firmware fw-toolchain
 
-firmware: fw-toolchain $(FW_DIR)/pool.fw $(FW_DIR)/$(FW_PATH) $(FW_TEST_IMAGES)
+firmware: fw-toolchain $(FW_DIR)/pool.fw $(FW_DIR)/$(FW_PATH) $(FW_TEST_IMAGES) \
+	$(FW_DIR)/test/pv-enc.ok
+
+# pv.h's intrinsics against kh_pool_vec.h's encodings, word for word
+# (firmware/test/pv-enc.c): a drift stops the build
+$(FW_DIR)/test/pv-enc.ok: firmware/test/pv-enc.c firmware/pv.h firmware/fw.h \
+		uapi/kohaku/kh_pool_vec.h firmware/tools/pv-enc-check.sh
+	@mkdir -p $(dir $@)
+	$(FW_CC) $(FW_CFLAGS) $(FW_INCLUDES) -Ifirmware -c -o $(FW_DIR)/test/pv-enc.o $<
+	sh firmware/tools/pv-enc-check.sh $(FW_CROSS) $(FW_DIR)/test/pv-enc.o
+	touch $@
 
 # $(FW_DIR) laid out as a firmware directory (kohaku/pool.fw), for the sim
 # backend's KOHAKU_FIRMWARE_PATH search as for the kernel's /lib/firmware
