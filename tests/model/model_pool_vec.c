@@ -754,6 +754,29 @@ TEST_F(model, disabled_coprocessor_traps_before_any_effect)
 		VMOVE(KH_PV_VMVPX, 5, 0, 0),
 		KH_PV_ENC_QMAC(KH_PV_W16, 0, 0, 0, KH_PV_MAC_ADD, 0),
 		KH_PV_ENC_PACK(KH_PV_W16, 1, 0, 0, 1),
+		/* the second slice's: FPU, Engine A, permutes, moves, memory */
+		VALU(KH_PV_VDIV4U, KH_PV_W32, 1, 1, 2),
+		FPW(KH_PV_FMADD, KH_PV_WF32, 1, 1, 2),
+		FPW(KH_PV_FMUL | KH_PV_FNOFLAGS, KH_PV_WF16, 1, 1, 2),
+		FPW(KH_PV_FTRUNC, KH_PV_WF32, 1, 2, 0),
+		FPW(KH_PV_FCVT, KH_PV_WF16, 1, 1, 2),
+		FPW(KH_PV_FRECIP0, KH_PV_WF32, 1, 2, 0),
+		FPW(KH_PV_FRECIPQ, KH_PV_WF32, 1, 2, 0),
+		FPW(KH_PV_PSEL, KH_PV_W8, 1, 1, 2),
+		FPW(KH_PV_PDSEL, KH_PV_W16, 1, 1, 2),
+		FPW(KH_PV_PCMPRS, KH_PV_W32, 1, 2, 0),
+		VMOVE(KH_PV_VWFCR, 0, 5, 0),
+		VMOVE(KH_PV_VRFSR, 5, 0, 0),
+		VMOVE(KH_PV_VMVVW, 0, 1, 2),
+		VMOVE(KH_PV_VMVVU, 0, 1, 0),
+		VMOVE(KH_PV_VMVVG, 0, 1, 0),
+		/* x11 is past core 0's mailbox row; v0's offsets are 0 */
+		KH_PV_ENC_ALIGN(KH_PV_VLAP, 0, R_OUT, 0),
+		KH_PV_ENC_ALIGN(KH_PV_VLA, 1, R_OUT, 0),
+		KH_PV_ENC_ALIGN(KH_PV_VSA, 0, R_OUT, 1),
+		KH_PV_ENC_ALIGN(KH_PV_VSAF, 0, R_OUT, 0),
+		KH_PV_ENC_GS(KH_PV_F3_GS32, KH_PV_GATHERA, 0, 0, R_OUT, 0),
+		KH_PV_ENC_GS(KH_PV_F3_GS16, KH_PV_SCATTERINC, 0, 1, R_OUT, 0),
 	};
 	static struct ksim_pool_vec base;
 	u32 bx[33];
@@ -788,6 +811,8 @@ TEST_F(model, disabled_coprocessor_traps_before_any_effect)
 		char what[32];
 
 		snprintf(what, sizeof(what), "word %08x", words[i]);
+		/* DataRAM survives resets: the last enabled run's stores out */
+		memcpy(m.p->core[0].dram, dram, sizeof(dram));
 		prolog();
 		busy_state(a, b);
 		mp_emit(&pg, CPEN(0));

@@ -414,7 +414,7 @@ static u32 ref16_from_int(u32 v, bool sgn, unsigned int rm, unsigned int *fx)
 
 	if (!n)
 		return 0;
-	return ref16_exact((s128)n << H_UNIT, rm, fx);
+	return ref16_exact((s128)n * ((s128)1 << H_UNIT), rm, fx);
 }
 
 /* binary16 to a 16-bit integer toward zero, saturating */
