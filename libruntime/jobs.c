@@ -46,6 +46,54 @@ static int kh_rt_job_data(kohaku_device *dev, const struct kohaku_program *progr
 	return 0;
 }
 
+/*
+ * SUBMIT refused with EIO: say which target is unusable and why, from the
+ * node table (the driver's own words are in its log).
+ */
+static void kh_rt_submit_why(kohaku_device *dev,
+			     const struct kohaku_program *programs,
+			     unsigned int n_programs)
+{
+	struct drm_kohaku_node *nodes;
+	unsigned int count, i, k;
+
+	if (kohaku_nodes_alloc(dev, 0, &nodes, &count))
+		return;
+	for (i = 0; i < n_programs; i++) {
+		const struct kohaku_program *p = &programs[i];
+
+		for (k = 0; k < count; k++) {
+			const struct drm_kohaku_node *n = &nodes[k];
+
+			if (n->mesh != p->mesh || n->x != p->x || n->y != p->y)
+				continue;
+			if (n->fw_state == KOHAKU_FW_STATE_ABSENT ||
+			    n->fw_state == KOHAKU_FW_STATE_FAILED) {
+				kh_rt_seterr(dev, "submitting a job: the POOL "
+					     "unit at mesh %u (%u,%u): no firmware "
+					     "runs there (%s): load it first "
+					     "(`kohaku fw load FILE`)",
+					     n->mesh, n->x, n->y,
+					     n->fw_state == KOHAKU_FW_STATE_FAILED ?
+					     "its last boot failed" :
+					     "none loaded since bring-up or the "
+					     "last mesh reset");
+				goto out;
+			}
+			if (n->flags & KOHAKU_NODE_HUNG) {
+				kh_rt_seterr(dev, "submitting a job: the node "
+					     "at mesh %u (%u,%u) hung in an "
+					     "earlier job and takes no work until "
+					     "its mesh is reset", n->mesh, n->x,
+					     n->y);
+				goto out;
+			}
+		}
+	}
+out:
+	free(nodes);
+}
+
 KH_RT_EXPORT int kohaku_submit_ex(kohaku_device *dev,
 				  const struct kohaku_submit_args *args,
 				  uint64_t *job_id)
@@ -116,6 +164,8 @@ KH_RT_EXPORT int kohaku_submit_ex(kohaku_device *dev,
 			programs[0].n_insts == 1 ? "" : "s",
 			args->n_in_syncobjs || args->out_syncobj ? ", with fences" : "");
 	free(data);
+	if (r == -EIO)
+		kh_rt_submit_why(dev, programs, n_programs);
 	if (r == 0 && job_id)
 		*job_id = req.job_id;
 	return r;

@@ -91,11 +91,29 @@ static int kh_fw_hold_mesh(struct kh_mesh *m)
 {
 	struct kh_device *kd = m->kd;
 	struct kh_job *job, *q;
-	u64 deadline;
+	bool running;
+	u64 deadline, id;
 	int ret;
 
 	for (;;) {
 		mutex_lock(&m->lock);
+		/*
+		 * A mesh in a reset loses what is written to it until its
+		 * wizard relocks (kohakutpu.md 12.4): wait for it to come back
+		 * (kh_mesh_reset_wait bounds that, and wedges a mesh that
+		 * does not), as queued jobs do.
+		 */
+		if (kh_mesh_reset_check(m) && kh_mesh_reset_wait(m)) {
+			mutex_unlock(&m->lock);
+			kh_relax(kd);
+			continue;
+		}
+		if (m->flags & KOHAKU_MESH_WEDGED) {
+			mutex_unlock(&m->lock);
+			kh_err(kd, "mesh %u: firmware load refused: the mesh is wedged\n",
+			       m->id);
+			return -EIO;
+		}
 		job = m->job;
 		if (job && kh_job_on_pool(job))
 			goto busy;
@@ -118,9 +136,12 @@ static int kh_fw_hold_mesh(struct kh_mesh *m)
 			return ret == -ETIMEDOUT ? -EBUSY : ret;
 	}
 busy:
+	/* read under the lock: once it is dropped the job may end and go */
+	id = job->id;
+	running = job == m->job;
 	mutex_unlock(&m->lock);
 	kh_info(kd, "mesh %u: firmware load refused: job %llu is %s on a POOL unit\n",
-		m->id, job->id, job == m->job ? "running" : "queued");
+		m->id, id, running ? "running" : "queued");
 	return -EBUSY;
 }
 

@@ -150,6 +150,39 @@ struct kh_node *kh_job_hung_target(const struct kh_job *job)
 	return NULL;
 }
 
+/* whether job has a target that runs firmware (a POOL unit) */
+bool kh_job_on_fw_unit(const struct kh_job *job)
+{
+	unsigned int i;
+
+	for (i = 0; i < job->n_progs; i++)
+		if (job->progs[i].node->fw_state != KOHAKU_FW_STATE_NONE)
+			return true;
+	return false;
+}
+
+/*
+ * A POOL unit of job's that runs no firmware (none loaded since bring-up
+ * or a reset, or its last boot failed): its firmware jobs could only end
+ * FAULT (the unit's NOFW).  A unit still booting is fine: the job waits
+ * behind the load.  The driver's own jobs (the loader's LOAD) go on.
+ */
+struct kh_node *kh_job_fwless_target(const struct kh_job *job)
+{
+	unsigned int i;
+
+	if (job->internal)
+		return NULL;
+	for (i = 0; i < job->n_progs; i++) {
+		const struct kh_node *n = job->progs[i].node;
+
+		if (n->fw_state == KOHAKU_FW_STATE_ABSENT ||
+		    n->fw_state == KOHAKU_FW_STATE_FAILED)
+			return job->progs[i].node;
+	}
+	return NULL;
+}
+
 void kh_job_abort(struct kh_job *job, u32 code, const char *why)
 {
 	struct kh_mesh *m = job->mesh;

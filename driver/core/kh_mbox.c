@@ -322,6 +322,14 @@ int kh_ctrl_read_many(struct kh_mesh *m, struct kh_ctrl_req *req,
 		req[s].txn = 0;
 		req[s].result = 1;
 	}
+	/*
+	 * A mesh seen in a reset drops what reaches it until its wizard
+	 * relocks (kohakutpu.md 12.4): a request sent now would be lost and
+	 * its node marked as owing it.  Wait for the mesh (bounded: a mesh
+	 * that does not come back is wedged by kh_mesh_reset_wait).
+	 */
+	while (kh_mesh_reset_wait(m))
+		kh_relax(kd);
 	ret = kh_mbox_wait_idle(m);
 	if (ret) {
 		kh_err(kd, "mesh %u: the dispatcher did not go idle; cannot send CU_CTRL\n",

@@ -597,6 +597,8 @@ void kh_job_abort(struct kh_job *job, u32 code, const char *why);
 void kh_job_end_aborted(struct kh_job *job, u32 code, const char *why);
 /* the first of the job's targets marked hung, or NULL */
 struct kh_node *kh_job_hung_target(const struct kh_job *job);
+struct kh_node *kh_job_fwless_target(const struct kh_job *job);
+bool kh_job_on_fw_unit(const struct kh_job *job);
 void kh_job_error(struct kh_job *job, const struct kh_node *n, u32 code,
 		  const char *why);
 

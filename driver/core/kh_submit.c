@@ -179,8 +179,12 @@ static int kh_job_enqueue(struct kh_mesh *m, struct kh_job *job)
 	struct kh_node *n;
 
 	lockdep_assert_held(&m->lock);
-	/* a reset since cures a wedge and hung nodes: look before refusing */
-	if ((m->flags & KOHAKU_MESH_WEDGED) || kh_job_hung_target(job))
+	/*
+	 * a reset since cures a wedge and hung nodes, and leaves POOL units
+	 * without firmware: look before deciding (one register read)
+	 */
+	if ((m->flags & KOHAKU_MESH_WEDGED) || kh_job_hung_target(job) ||
+	    kh_job_on_fw_unit(job))
 		kh_mesh_reset_check(m);
 	if (m->flags & KOHAKU_MESH_WEDGED) {
 		kh_err(kd, "mesh %u is wedged (a job hung the dispatcher); a mesh reset (its clock wizard's SW_RST) or reprogramming the card clears it\n",
@@ -197,6 +201,14 @@ static int kh_job_enqueue(struct kh_mesh *m, struct kh_job *job)
 	if (n) {
 		kh_err(kd, "mesh %u: node (%u,%u) hung in an earlier job; refusing new work for it\n",
 		       m->id, n->x, n->y);
+		return -EIO;
+	}
+	n = kh_job_fwless_target(job);
+	if (n) {
+		kh_err(kd, "mesh %u: POOL unit (%u,%u) runs no firmware (%s); load it first (FW_LOAD, kohaku fw load)\n",
+		       m->id, n->x, n->y,
+		       n->fw_state == KOHAKU_FW_STATE_FAILED ?
+		       "its last boot failed" : "none loaded since bring-up or the last mesh reset");
 		return -EIO;
 	}
 	job->fence = kh_fence_create(m->fence_context, m->fence_seqno + 1);

@@ -18,6 +18,8 @@
  *  - a mesh reset (`inject reset`, the clock wizard's SW_RST) under a job:
  *    the job is ABORTED at once with the reason, the reset's stale hung
  *    marks are gone, and the mesh runs jobs again, bit-exact;
+ *  - after a reset the mesh's POOL units run no firmware: their jobs are
+ *    refused at SUBMIT, saying so, until a firmware load;
  *  - the protocol checker's violations reach the test.
  *
  * Destructive on a shared kernel card (hung nodes, lost replies): like
@@ -672,6 +674,66 @@ TEST_F(rt, mesh_reset_between_jobs)
 			 resets + i + 1);
 	}
 	rt_vec_free(dev, &v);
+	kohaku_close(dev);
+}
+
+/* a node's firmware state, from the node table */
+static unsigned int fw_state_of(kohaku_device *dev,
+				const struct drm_kohaku_node *nd)
+{
+	struct drm_kohaku_node all[64];
+	unsigned int n, i;
+
+	CHECK_OK(dev, kohaku_nodes(dev, 0, all, 64, &n));
+	for (i = 0; i < n && i < 64; i++)
+		if (all[i].mesh == nd->mesh && all[i].x == nd->x &&
+		    all[i].y == nd->y)
+			return all[i].fw_state;
+	return ~0u;
+}
+
+/*
+ * After a mesh reset its POOL units run no firmware: a job for one is
+ * refused at SUBMIT (EIO, and a message that says so), not accepted to end
+ * FAULT with the unit's NOFW code; a firmware load makes it run again.
+ */
+TEST_F(rt, pool_job_refused_while_no_firmware_runs)
+{
+	struct drm_kohaku_node gp[16];
+	struct drm_kohaku_fw_load out;
+	struct kohaku_job_status st;
+	struct kohaku_inst inst;
+	const unsigned char *img;
+	size_t len;
+	int r;
+	RT_FAULTS_OPEN(dev);
+
+	if (rt_nodes_of(dev, KH_CU_GP, gp, 16) == 0) {
+		kohaku_close(dev);
+		SKIP(return, "no POOL unit on this card");
+	}
+	img = rt_fw_image(&len);
+	REQUIRE(img);
+	clear_knobs(dev);
+	REQUIRE(kohaku_inst_pool_ping(&inst, 0x77) == 0);
+	CHECK_EQ(fw_state_of(dev, &gp[0]), KOHAKU_FW_STATE_RUNNING);
+	CHECK_OK(dev, inject_reset(dev, gp[0].mesh));
+	/* the driver sees the reset at the job's SUBMIT */
+	memset(&st, 0, sizeof(st));
+	r = rt_run_on(dev, &gp[0], &inst, 1, &st);
+	CHECK_MSG(r == -EIO, "a job for a unit without firmware: %d %s", r,
+		  kohaku_job_status_name(st.status));
+	CHECK_EQ(fw_state_of(dev, &gp[0]), KOHAKU_FW_STATE_ABSENT);
+	CHECK_MSG(strstr(kohaku_last_error(dev), "no firmware runs there") &&
+		  strstr(kohaku_last_error(dev), "kohaku fw load"), "%s",
+		  kohaku_last_error(dev));
+	/* loaded again, straight after the reset: it runs */
+	CHECK_OK(dev, kohaku_fw_load(dev, img, len, 0, &out));
+	CHECK_EQ(fw_state_of(dev, &gp[0]), KOHAKU_FW_STATE_RUNNING);
+	memset(&st, 0, sizeof(st));
+	r = rt_run_on(dev, &gp[0], &inst, 1, &st);
+	CHECK_MSG(r == 0 && st.status == KOHAKU_JOB_DONE, "after the load: %d %s: %s",
+		  r, kohaku_job_status_name(st.status), kohaku_last_error(dev));
 	kohaku_close(dev);
 }
 
