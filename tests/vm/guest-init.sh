@@ -643,8 +643,9 @@ for card in 8:saxpy 9:sx_null_2x2; do
 done
 
 # rt_faults injects faults through the cards' debugfs knobs (hung node,
-# lost CU_CTRL replies): cards of its own too
-for card in 11:saxpy 12:sx_null_2x2; do
+# lost CU_CTRL replies, mesh resets): cards of its own too, one with POOL
+# units (their firmware after a reset)
+for card in 11:saxpy 12:sx_null_2x2 18:pool; do
 	id=${card%%:*}
 	map=${card#*:}
 	check "new_card $id $map for rt_faults" sysfs_write $S/new_card "$id $map\n"
