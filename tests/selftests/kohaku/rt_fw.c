@@ -10,6 +10,7 @@
  * one, and the two bad firmwares are a few hand-assembled words.  Skips on
  * cards without POOL units.
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -470,5 +471,92 @@ TEST_F(rt, no_pool_unit_no_firmware)
 	free(im.b);
 	kohaku_close(dev);
 }
+
+/* ---- a load is activity: jobs queued behind it keep their time ---- */
+
+struct loader {
+	kohaku_device *dev;
+	const unsigned char *img;
+	size_t len;
+	unsigned int rounds, loaded;
+	int err;
+	bool over;
+};
+
+static void *loader_run(void *arg)
+{
+	struct loader *l = arg;
+	unsigned int i;
+	int r;
+
+	for (i = 0; i < l->rounds; i++) {
+		r = kohaku_fw_load(l->dev, l->img, l->len, 0, NULL);
+		if (!r)
+			l->loaded++;
+		else if (r != -EBUSY)	/* a job of the other thread's, on POOL */
+			l->err = r;
+	}
+	__atomic_store_n(&l->over, true, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+/*
+ * A job on the mesh of a firmware load waits behind the load; the device
+ * time that passes meanwhile is the load's, not a skip to the job's
+ * deadline: while another thread loads firmware 20 times, saxpy jobs on
+ * an SX unit of the same mesh with a 2 s limit all finish DONE (before,
+ * the engine saw nothing on the device and ran simulated time forward to
+ * the waiter's deadline: TIMEOUT while QUEUED, in milliseconds of wall
+ * time).
+ */
+TEST_F(rt, jobs_queued_behind_a_firmware_load_keep_their_time)
+{
+	struct drm_kohaku_node sx[16];
+	struct kohaku_job_status st;
+	struct kohaku_program p;
+	struct kohaku_inst inst;
+	struct loader l;
+	kohaku_device *dev2;
+	pthread_t t;
+	struct rt_vec v;
+	unsigned int i, k, done = 0;
+	int r;
+
+	RT_OPEN(dev);
+	RT_NEED_POOL(dev, nd, n);
+	memset(&l, 0, sizeof(l));
+	l.img = rt_fw_image(&l.len);
+	REQUIRE(l.img);
+	REQUIRE(kohaku_reopen(dev, &dev2) == 0);
+	for (i = 0, k = 0; k < rt_nodes_of(dev2, KH_CU_SX, sx, 16); k++)
+		if (sx[k].mesh == nd[0].mesh)
+			sx[i++] = sx[k];
+	if (!i) {
+		kohaku_close(dev2);
+		kohaku_close(dev);
+		SKIP(return, "no SX unit on the POOL unit's mesh");
+	}
+	REQUIRE(rt_vec_setup(dev2, sx[0].mesh, 64, 3, &v) == 0);
+	rt_prog_saxpy(&p, &inst, 1, &sx[0], &v, 2.0f);
+	l.dev = dev;
+	l.rounds = 20;
+	REQUIRE(pthread_create(&t, NULL, loader_run, &l) == 0);
+	for (i = 0; !__atomic_load_n(&l.over, __ATOMIC_ACQUIRE) && i < 100000;
+	     i++) {
+		memset(&st, 0, sizeof(st));
+		r = kohaku_run(dev2, &p, 1, 2000, &st);
+		CHECK_MSG(r == 0 && st.status == KOHAKU_JOB_DONE,
+			  "saxpy %u beside the loads: %d %s: %s", i, r,
+			  kohaku_job_status_name(st.status), kohaku_last_error(dev2));
+		done += r == 0;
+	}
+	pthread_join(t, NULL);
+	CHECK_MSG(!l.err, "a load failed: %d", l.err);
+	check_diag("%u jobs done beside %u firmware loads", done, l.loaded);
+	rt_vec_free(dev2, &v);
+	kohaku_close(dev2);
+	kohaku_close(dev);
+}
+
 
 RT_TEST_MAIN
