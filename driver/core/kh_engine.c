@@ -143,6 +143,9 @@ static bool kh_engine_idle(struct kh_device *kd)
 	/* a job submitted since the pass looked: run it, do not skip time */
 	if (kh_engine_runnable(kd))
 		return true;
+	/* a firmware load's own polls move the time (kh_fw_loading) */
+	if (READ_ONCE(kd->fw_loading))
+		return false;
 	now = kh_now(kd);
 	next = kh_engine_expire(kd, now);
 	if (next == ~0ULL)

@@ -145,6 +145,20 @@ busy:
 	return -EBUSY;
 }
 
+/*
+ * A load is activity, as a job on the device is: while it runs the engine
+ * does not run a simulated card's time forward to a waiter's deadline (the
+ * load's own polls move it), or a job queued behind the load would see its
+ * time, and its waiter's, run out in no time at all.  Off again, the
+ * engine looks at the queues.
+ */
+static void kh_fw_loading(struct kh_device *kd, bool on)
+{
+	WRITE_ONCE(kd->fw_loading, on);
+	if (!on)
+		kh_engine_kick(kd);
+}
+
 static void kh_fw_let_go(struct kh_device *kd)
 {
 	unsigned int i;
@@ -407,9 +421,11 @@ int kh_fw_load(struct kh_device *kd, const void *data, size_t len, u32 flags,
 	img->data = copy;
 
 	mutex_lock(&kd->fw_lock);
+	kh_fw_loading(kd, true);
 	ret = kh_fw_hold_all(kd);
 	if (ret) {
 		out->reason = KOHAKU_FW_ERR_BUSY;
+		kh_fw_loading(kd, false);
 		mutex_unlock(&kd->fw_lock);
 		kvfree(copy);
 		goto out_img;
@@ -436,6 +452,7 @@ int kh_fw_load(struct kh_device *kd, const void *data, size_t len, u32 flags,
 			KH_FW_VERSION_PATCH(p.fw_version), p.fw_api >> 16,
 			p.fw_api & 0xffff, p.n_units, p.boot_ns / 1000);
 	}
+	kh_fw_loading(kd, false);
 	kh_fw_let_go(kd);
 	mutex_unlock(&kd->fw_lock);
 out_img:

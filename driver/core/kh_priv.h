@@ -386,6 +386,7 @@ struct kh_device {
 
 	/* firmware (kh_fw.c): the image the POOL units run, under fw_lock */
 	struct mutex fw_lock;
+	bool fw_loading;	/* a load is under way (kh_engine_idle) */
 	unsigned int fw_units;		/* POOL units; set at bring-up */
 	unsigned int dxa_units;		/* DXA units; set at bring-up */
 	u8 *fw_image;			/* a copy, to restore after a failed load */
@@ -599,6 +600,7 @@ void kh_job_end_aborted(struct kh_job *job, u32 code, const char *why);
 struct kh_node *kh_job_hung_target(const struct kh_job *job);
 struct kh_node *kh_job_fwless_target(const struct kh_job *job);
 bool kh_job_on_fw_unit(const struct kh_job *job);
+void kh_mesh_late_settle(struct kh_mesh *m);
 void kh_job_error(struct kh_job *job, const struct kh_node *n, u32 code,
 		  const char *why);
 
