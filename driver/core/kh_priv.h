@@ -600,7 +600,6 @@ void kh_job_end_aborted(struct kh_job *job, u32 code, const char *why);
 struct kh_node *kh_job_hung_target(const struct kh_job *job);
 struct kh_node *kh_job_fwless_target(const struct kh_job *job);
 bool kh_job_on_fw_unit(const struct kh_job *job);
-void kh_mesh_late_settle(struct kh_mesh *m);
 void kh_job_error(struct kh_job *job, const struct kh_node *n, u32 code,
 		  const char *why);
 
