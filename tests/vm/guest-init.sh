@@ -620,6 +620,24 @@ for card in 0:saxpy 1:sx_null_2x2; do
 	done
 done
 
+FWP=/lib/firmware/kohaku/pool.fw
+# fw_settle ID: the asynchronous request at bind has come to something
+fw_settle() {
+	_i=0
+	while [ $_i -lt 300 ]; do
+		_st=$(cat "$S/kohaku_sim.$1/kohaku/firmware" 2>/dev/null)
+		case $_st in running*|failed*|absent*|none*) break ;; esac
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	echo "$_st"
+}
+# fw_states ID: every POOL unit's fw_state, one line
+fw_states() {
+	cat "$S/kohaku_sim.$1"/kohaku/mesh*/node_*/fw_state 2>/dev/null | sort | uniq -c |
+		tr -s ' \n' ' '
+}
+
 # ---- destructive runtime tests, on cards of their own ----
 
 # rt_timeout hangs a node for good (the card has no soft reset): give it
@@ -650,6 +668,9 @@ for card in 11:saxpy 12:sx_null_2x2 18:pool; do
 	map=${card#*:}
 	check "new_card $id $map for rt_faults" sysfs_write $S/new_card "$id $map\n"
 	acc=$(accel_of "$id")
+	# the firmware request at bind is asynchronous: let it finish first
+	[ "$map" = pool ] && expect "card $id ($map): request_firmware at bind booted it" \
+		"$(fw_settle $id)" "running: kohaku/pool.fw"
 	t=/tests/rt_faults
 	if [ -x $t ]; then
 		diag "running rt_faults on card $id ($map, $NODES/$acc), destructive"
@@ -791,23 +812,6 @@ check "del_card 10" sysfs_write $S/del_card "10\n"
 
 # ---- POOL firmware: request_firmware at bind, FW_LOAD, the kernels ----
 
-FWP=/lib/firmware/kohaku/pool.fw
-# fw_settle ID: the asynchronous request at bind has come to something
-fw_settle() {
-	_i=0
-	while [ $_i -lt 300 ]; do
-		_st=$(cat "$S/kohaku_sim.$1/kohaku/firmware" 2>/dev/null)
-		case $_st in running*|failed*|absent*|none*) break ;; esac
-		sleep 0.1
-		_i=$((_i + 1))
-	done
-	echo "$_st"
-}
-# fw_states ID: every POOL unit's fw_state, one line
-fw_states() {
-	cat "$S/kohaku_sim.$1"/kohaku/mesh*/node_*/fw_state 2>/dev/null | sort | uniq -c |
-		tr -s ' \n' ' '
-}
 check "the firmware image is in the guest's /lib/firmware" test -s $FWP
 check "new_card 20 pool" sysfs_write $S/new_card "20 pool\n"
 acc=$(accel_of 20)

@@ -503,11 +503,13 @@ static void *loader_run(void *arg)
 /*
  * A job on the mesh of a firmware load waits behind the load; the device
  * time that passes meanwhile is the load's, not a skip to the job's
- * deadline: while another thread loads firmware 20 times, saxpy jobs on
- * an SX unit of the same mesh with a 2 s limit all finish DONE (before,
- * the engine saw nothing on the device and ran simulated time forward to
- * the waiter's deadline: TIMEOUT while QUEUED, in milliseconds of wall
- * time).
+ * deadline: while another thread loads firmware (20 times), saxpy jobs on
+ * an SX unit of the same mesh all finish DONE (before, the engine saw
+ * nothing on the device and ran simulated time forward to the waiter's
+ * deadline, whatever it was: TIMEOUT while QUEUED, in milliseconds of wall
+ * time).  The limit, 20 s, is generous for a card whose time runs on
+ * while the host is slow (kohaku_sim.ko in a VM under TCG, where each
+ * load takes its wall time).
  */
 TEST_F(rt, jobs_queued_behind_a_firmware_load_keep_their_time)
 {
@@ -539,12 +541,17 @@ TEST_F(rt, jobs_queued_behind_a_firmware_load_keep_their_time)
 	REQUIRE(rt_vec_setup(dev2, sx[0].mesh, 64, 3, &v) == 0);
 	rt_prog_saxpy(&p, &inst, 1, &sx[0], &v, 2.0f);
 	l.dev = dev;
-	l.rounds = 20;
+	/*
+	 * Many loads in-process, where the engine's skip was; few on a
+	 * kernel card, where each takes wall time under a slow VM and a job
+	 * queued behind them all must still fit its limit
+	 */
+	l.rounds = kohaku_device_backend(dev) == KOHAKU_BACKEND_KERNEL ? 4 : 20;
 	REQUIRE(pthread_create(&t, NULL, loader_run, &l) == 0);
 	for (i = 0; !__atomic_load_n(&l.over, __ATOMIC_ACQUIRE) && i < 100000;
 	     i++) {
 		memset(&st, 0, sizeof(st));
-		r = kohaku_run(dev2, &p, 1, 2000, &st);
+		r = kohaku_run(dev2, &p, 1, 20000, &st);
 		CHECK_MSG(r == 0 && st.status == KOHAKU_JOB_DONE,
 			  "saxpy %u beside the loads: %d %s: %s", i, r,
 			  kohaku_job_status_name(st.status), kohaku_last_error(dev2));
