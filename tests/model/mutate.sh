@@ -191,7 +191,7 @@ cat <<'M'
 426~units/pool/vec_mac.c~model_pool_vec~POOL vec: i32 quad-MAC into 64-bit accumulator lanes, not 96~{ 3, 6, 12 };~{ 3, 6, 8 };
 427~units/pool/vec_mac.c~model_pool_vec~POOL vec: vqmac's subtract mode adds~		if (mode == KH_PV_MAC_SUB)\n\t\t\ts = -s;\n~
 428~units/pool/iss_exec.c~model_pool_vec~POOL vec: a vector instruction with CP1 disabled runs (no trap)~		if (ksim_pool_unlikely(!(c->vec.cpenable & KH_PV_CPENABLE_CP1))) {~		if (0) {
-429~units/pool/vec_exec.c~model_pool_vec~POOL vec: vector accesses need only 32-byte alignment~	if (a & (KH_PV_MEM_ALIGN - 1)) {~	if (a & 31) {
+429~units/pool/vec_exec.c~model_pool_vec~POOL vec: vector accesses need only 32-byte alignment~	if (a & (size - 1)) {~	if (a & (size - 1) & 31) {
 471~units/pool/vec_sched.c~model_pool_vsched~POOL vec issue: the accumulator read at 10, not 12 (no II = 1 MAC chain)~	       KH_PV_STAGE_WREAD : KH_PV_STAGE_READ;~	       KH_PV_STAGE_READ : KH_PV_STAGE_READ;
 472~units/pool/vec_sched.c~model_pool_vsched~POOL vec issue: an operand forwarded inside its producer's bundle~		if (s->iss[d.r[i]] >= at)\n\t\t\tat = s->iss[d.r[i]] + 1;~		(void)0;
 473~units/pool/vec_sched.c~model_pool_vsched~POOL vec issue: no WAW order~		if (w >= at + ws)~		if (0)
@@ -201,7 +201,7 @@ cat <<'M'
 477~units/pool/vec_sched.c~model_pool_vsched~POOL vec issue: no F11 (three ALU slots)~	return mem <= 1 && a <= 2 + (1 - s3);		/* F11 */~	return false;
 478~units/pool/vec_sched.c~model_pool_vsched~POOL vec issue: a vector-to-scalar move without its gap~		cost += KH_PV_V2S_GAP - 1;~		cost += 0;
 479~units/pool/vec_sched.c~model_pool_vsched~POOL vec issue: FP flags ordered like a register write~		if (d.w[i] == KSIM_PV_SB_FSR && op != KSIM_PV_WFSR)\n\t\t\tcontinue;~		(void)0;
-481~units/pool/vec_stream.c~model_pool_vmem~POOL vec: vla drops the offset's low bit~		ksim_pv_from_bytes(v->v[o->rd], cat + off);~		ksim_pv_from_bytes(v->v[o->rd], cat + (off & 62));
+481~units/pool/vec_stream.c~model_pool_vmem~POOL vec: vla drops the offset's low bit~		ksim_pv_load(v->v[o->rd], cat + off);~		ksim_pv_load(v->v[o->rd], cat + (off & 62));
 482~units/pool/vec_stream.c~model_pool_vmem~POOL vec: vsa writes only its own bytes of the row (the residue lost)~		memcpy(m, cat, KH_PV_VBYTES);~		memcpy(m + off, cat + off, KH_PV_VBYTES - off);
 483~units/pool/vec_stream.c~model_pool_vmem~POOL vec: the flush writes the whole row~		memcpy(m, cat, off);~		memcpy(m, cat, KH_PV_VBYTES);
 484~units/pool/vec_stream.c~model_pool_vmem~POOL vec: vla does not advance its address~	if (op != KSIM_PV_VSAP)~	if (op != KSIM_PV_VSAP && op != KSIM_PV_VLA)
@@ -210,7 +210,7 @@ cat <<'M'
 487~units/pool/vec_stream.c~model_pool_vmem~POOL vec: scatter-increment overwrites instead of adding~					    ksim_pv_get(at[i], size) +~					    ksim_pv_get(at[i], size) * 0 +
 489~units/pool/vec_sched.c~model_pool_vsched~POOL vec issue: a divide step reads its inputs at 10, not 8~		return KH_PV_STAGE_DIVREAD;~		return KH_PV_STAGE_READ;
 490~units/pool/vec_alu.c~model_pool_vec~POOL vec: a divide step compares without the shifted-in bit~		u32 r = x >> 15, q = (x << 1) & 0xffff;~		u32 r = (x >> 16) << 1, q = (x << 1) & 0xffff;
-488~units/pool/vec_stream.c~model_pool_vmem~POOL vec: misaligned gather elements accepted~	if (a & (size - 1)) {~	if (0) {
+488~units/pool/vec_exec.c~model_pool_vmem~POOL vec: misaligned gather elements accepted~	if (a & (size - 1)) {~	if (size == KH_PV_MEM_ALIGN && (a & (size - 1))) {
 480~units/pool/vec_sched.c~model_pool_vsched~POOL vec issue: a bundle reaches across a scalar instruction~	bool join = s->open && s->end == cur;~	bool join = s->open && s->end <= cur;
 430~units/pool/vec_mac.c~model_pool_vec~POOL vec: vpack truncates when asked to round~		if (round && s)~		if (0 && round && s)
 431~units/pool/vec_fp.c~model_pool_vfp~POOL FPU: vfmadd rounds the product, then the sum (no fused single rounding)~		return ksim_sf_fma(f, a, b, d, rm, fx);~		return ksim_sf_add(f, ksim_sf_mul(f, a, b, rm, fx), d, rm, fx);
@@ -226,7 +226,7 @@ cat <<'M'
 441~lib/softfp.c~model_pool_vfp~softfp: trunc of a NaN gives the most negative integer (0 unsigned)~		*flags |= KSIM_SF_X_INVALID;\n		return (u32)max;~		*flags |= KSIM_SF_X_INVALID;\n		return (u32)((0 - top) & mask);
 442~lib/softfp.c~model_pool_vfp~softfp: trunc drops a fraction without Inexact~	if (frac)\n		*flags |= KSIM_SF_X_INEXACT;~	(void)frac;
 443~lib/softfp.c~model_pool_vfp~softfp: inf * 0 + quiet NaN raises no Invalid~		    ksim_sf_is_snan(f, c) || inf0)~		    ksim_sf_is_snan(f, c))
-444~units/pool/vec_fp.c~model_pool_vfp~POOL FPU: vfcvt.h narrows va into all 32 lanes, vb ignored~ksim_pool_vec_fget(i < 16 ? a : b, 32, i % 16)~ksim_pool_vec_fget(a, 32, i % 16)
+444~units/pool/vec_fp.c~model_pool_vfp~POOL FPU: vfcvt.h narrows va into all 32 lanes, vb ignored~ksim_pv_lane(i < 16 ? a : b, 32, i % 16)~ksim_pv_lane(a, 32, i % 16)
 445~units/pool/vec_fp.c~model_pool_vfp~POOL FPU: FSR gets the last lane's flags, not every lane's ORed~		fx |= lf;~		fx = lf;
 451~units/pool/vec_tab.c~model_pool_vtab~POOL vec Engine A: RECIP_Data8 ends at the seed prose's 0x81, not its formula's 0x80~0x81, 0x81, 0x80,\n};\n\n/*\n * RSQRT_Data8~0x81, 0x81, 0x81,\n};\n\n/*\n * RSQRT_Data8
 452~units/pool/vec_tab.c~model_pool_vtab~POOL vec Engine A: an RSQRT_Data8 entry off by one (even half, j = 5)~	0xff, 0xfd, 0xfb, 0xf9, 0xf7, 0xf6,~	0xff, 0xfd, 0xfb, 0xf9, 0xf7, 0xf7,
@@ -240,9 +240,9 @@ cat <<'M'
 460~units/pool/vec_tab.c~model_pool_vtab~POOL vec Engine A: vfrecipq truncates instead of rounding to nearest~	if (r > half || (r == half && (q & 1)))~	if (r > half + half)
 461~units/pool/vec_tab.c~model_pool_vtab~POOL vec Engine A: the QLI's segment 0 without its quadratic term~{ 0xfc0ec8ce, 0xfa1a93a7 }~{ 0xfc0ec8ce, 0x00000000 }
 462~units/pool/vec_tab.c~model_pool_vtab~POOL vec Engine A: vfrecipq interpolates a power of two too (not exact)~	if (!f) {\n\t\ty = 1ull << 40;~	if (0) {\n\t\ty = 1ull << 40;
-463~units/pool/vec_perm.c~model_pool_vtab~POOL vec permute: SEL's index taken mod N, not 2N (vb unreachable)~			j = ksim_pool_perm_get(d, bits, i) % (2 * n);~			j = ksim_pool_perm_get(d, bits, i) % n;
+463~units/pool/vec_perm.c~model_pool_vtab~POOL vec permute: SEL's index taken mod N, not 2N (vb unreachable)~			j = ksim_pv_lane(d, bits, i) % (2 * n);~			j = ksim_pv_lane(d, bits, i) % n;
 464~units/pool/vec_perm.c~model_pool_vtab~POOL vec permute: DCMPRS leaves va's lanes above the packed ones~	memset(r, 0, sizeof(r));~	memset(r, 0, sizeof(r));\n\tmemcpy(r[0], a, sizeof(r[0]));
-465~units/pool/vec_perm.c~model_pool_vtab~POOL vec permute: DSEL's outputs swapped (odd lanes to v[rd])~			ksim_pool_perm_put(r[j & 1], bits, j / 2, x);~			ksim_pool_perm_put(r[!(j & 1)], bits, j / 2, x);
+465~units/pool/vec_perm.c~model_pool_vtab~POOL vec permute: DSEL's outputs swapped (odd lanes to v[rd])~			ksim_pv_set_lane(r[j & 1], bits, j / 2, x);~			ksim_pv_set_lane(r[!(j & 1)], bits, j / 2, x);
 501~xdma/engine.c~model_xdma~XDMA: the magic is not checked~	if ((d->control >> 16) != KH_XDMA_DESC_MAGIC) {~	if (0) {
 502~xdma/engine.c~model_xdma~XDMA: a block may cross 4 KiB~	    (a & (KH_XDMA_DESC_BOUNDARY - 1)) + bytes > KH_XDMA_DESC_BOUNDARY ||~	    0 ||
 503~xdma/engine.c~model_xdma~XDMA: status logged whatever control enables~	ch->status |= bits & ch->ctrl & KSIM_XDMA_STAT_MASK;~	ch->status |= bits & KSIM_XDMA_STAT_MASK;

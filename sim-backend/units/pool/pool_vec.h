@@ -150,6 +150,43 @@ enum ksim_pool_vop {
 #define KSIM_PV_AUX(imm)	((imm) >> 16)
 #define KSIM_PV_IMM(op, w, aux)	((u32)(op) | (u32)(w) << 8 | (u32)(aux) << 16)
 
+/* lane i of bits (8, 16, 32) of register r, zero-extended */
+static inline u32 ksim_pv_lane(const u64 *r, unsigned int bits, unsigned int i)
+{
+	unsigned int pos = bits * i;
+
+	return (u32)(r[pos / 64] >> (pos % 64)) & (u32)((1ull << bits) - 1);
+}
+
+/* lane i of bits of register r = x, the other lanes kept */
+static inline void ksim_pv_set_lane(u64 *r, unsigned int bits, unsigned int i,
+				    u32 x)
+{
+	unsigned int pos = bits * i;
+	u64 m = ((1ull << bits) - 1) << (pos % 64);
+
+	r[pos / 64] = (r[pos / 64] & ~m) | ((u64)x << (pos % 64) & m);
+}
+
+/* a register from its 64 memory-order (little-endian) bytes, and back */
+static inline void ksim_pv_load(u64 *r, const u8 *b)
+{
+	unsigned int k, j;
+
+	for (k = 0; k < KSIM_PV_VWORDS; k++)
+		for (r[k] = 0, j = 0; j < 8; j++)
+			r[k] |= (u64)b[8 * k + j] << (8 * j);
+}
+
+static inline void ksim_pv_store(const u64 *r, u8 *b)
+{
+	unsigned int k, j;
+
+	for (k = 0; k < KSIM_PV_VWORDS; k++)
+		for (j = 0; j < 8; j++)
+			b[8 * k + j] = (u8)(r[k] >> (8 * j));
+}
+
 struct ksim_pool;
 struct ksim_pool_core;
 struct ksim_pool_op;
@@ -162,8 +199,8 @@ unsigned int ksim_pool_vec_stage(const struct ksim_pool_op *o);
 bool ksim_pool_vec_exec(struct ksim_pool *p, struct ksim_pool_core *c,
 			const struct ksim_pool_op *o, unsigned int *cause);
 void ksim_pool_vec_reset(struct ksim_pool_vec *v);
-u8 *ksim_pool_vec_row(struct ksim_pool *p, struct ksim_pool_core *c, u32 a,
-		      bool st, unsigned int *cause);
+u8 *ksim_pool_vec_at(struct ksim_pool *p, struct ksim_pool_core *c, u32 a,
+		     unsigned int size, bool st, unsigned int *cause);
 
 /* ---- vec_stream.c: valign streams, SuperGather ---- */
 bool ksim_pool_vec_stream(struct ksim_pool *p, struct ksim_pool_core *c,

@@ -11,45 +11,33 @@
  */
 #include "pool.h"
 
-/* lane i of W bits of register r, zero-extended */
-static u32 ksim_pool_vec_lane(const u64 *r, unsigned int bits, unsigned int i)
-{
-	unsigned int pos = bits * i;
-	u64 m = bits == 64 ? ~0ull : (1ull << bits) - 1;
-
-	return (u32)((r[pos / 64] >> (pos % 64)) & m);
-}
-
-static u64 ksim_pool_vec_rd64(const u8 *b)
-{
-	return (u64)ksim_pool_rd32(b) | (u64)ksim_pool_rd32(b + 4) << 32;
-}
-
 /**
- * ksim_pool_vec_row() - where a vector access at a lands
+ * ksim_pool_vec_at() - where a vector access of size bytes at a lands: a
+ * row (vl, vs, the valign streams) or a SuperGather element
  * @p: the unit (IRAM)
  * @c: the core
  * @a: the address
+ * @size: the access's bytes, a power of two: 64, 4 or 2
  * @st: a store
  * @cause: set when it traps
  *
  * Vector accesses reach only what the core alone sees (pool-vector.md
- * "custom-1"): not the window, not core 0's mailbox line, which run at
+ * "custom-1"): not the window, not core 0's mailbox row, which run at
  * their mesh cycle.  Misalignment is checked first.
  *
- * Return: the DataRAM's or IRAM's 64 bytes, or NULL with *cause set.
+ * Return: the DataRAM's or IRAM's bytes, or NULL with *cause set.
  */
-u8 *ksim_pool_vec_row(struct ksim_pool *p, struct ksim_pool_core *c, u32 a,
-		      bool st, unsigned int *cause)
+u8 *ksim_pool_vec_at(struct ksim_pool *p, struct ksim_pool_core *c, u32 a,
+		     unsigned int size, bool st, unsigned int *cause)
 {
 	u32 off = a - KH_POOL_DRAM_BASE;
 
-	if (a & (KH_PV_MEM_ALIGN - 1)) {
+	if (a & (size - 1)) {
 		*cause = st ? KH_POOL_CAUSE_STORE_MISALIGNED :
 			      KH_POOL_CAUSE_LOAD_MISALIGNED;
 		return NULL;
 	}
-	/* aligned and inside: the whole row is (the sizes are multiples) */
+	/* aligned and inside: the whole access is (the sizes are multiples) */
 	if (off < KH_POOL_DRAM_SIZE && (off >= KH_PV_MEM_ALIGN ||
 					!ksim_pool_mbox_bytes(c)))
 		return c->dram + off;
@@ -91,31 +79,11 @@ static void ksim_pool_vec_splat(u64 *r, unsigned int w, u32 x)
 static u32 ksim_pool_vec_ext(const u64 *r, unsigned int w, u32 idx, bool sx)
 {
 	unsigned int bits = KH_PV_LANE_BITS(w);
-	u32 v = ksim_pool_vec_lane(r, bits, idx % KH_PV_LANES(w));
+	u32 v = ksim_pv_lane(r, bits, idx % KH_PV_LANES(w));
 
 	if (sx && bits < 32)
 		v = (v ^ (1u << (bits - 1))) - (1u << (bits - 1));
 	return v;
-}
-
-/* a register's 64 bytes, little-endian (the memory order) */
-static const u8 *ksim_pool_vec_bytes(const u64 *r, u8 *b)
-{
-	unsigned int k;
-
-	for (k = 0; k < KSIM_PV_VWORDS; k++) {
-		ksim_pool_wr32(b + 8 * k, (u32)r[k]);
-		ksim_pool_wr32(b + 8 * k + 4, (u32)(r[k] >> 32));
-	}
-	return b;
-}
-
-static void ksim_pool_vec_words(u64 *r, const u8 *b)
-{
-	unsigned int k;
-
-	for (k = 0; k < KSIM_PV_VWORDS; k++)
-		r[k] = ksim_pool_vec_rd64(b + 8 * k);
 }
 
 /**
@@ -131,29 +99,24 @@ bool ksim_pool_vec_exec(struct ksim_pool *p, struct ksim_pool_core *c,
 			const struct ksim_pool_op *o, unsigned int *cause)
 {
 	struct ksim_pool_vec *v = &c->vec;
-	unsigned int w = KSIM_PV_W(o->imm), k;
+	unsigned int w = KSIM_PV_W(o->imm);
 	u32 *x = c->x;
-	u8 tmp[KH_PV_VBYTES];
 	u8 *b;
 
 	switch (KSIM_PV_OP(o->imm)) {
 	case KSIM_PV_VL:
-		b = ksim_pool_vec_row(p, c, x[o->rs1] + ksim_pool_vec_off(o->imm),
-				      false, cause);
+		b = ksim_pool_vec_at(p, c, x[o->rs1] + ksim_pool_vec_off(o->imm),
+				     KH_PV_MEM_ALIGN, false, cause);
 		if (!b)
 			return false;
-		for (k = 0; k < KSIM_PV_VWORDS; k++)
-			v->v[o->rd][k] = ksim_pool_vec_rd64(b + 8 * k);
+		ksim_pv_load(v->v[o->rd], b);
 		break;
 	case KSIM_PV_VS:
-		b = ksim_pool_vec_row(p, c, x[o->rs1] + ksim_pool_vec_off(o->imm),
-				      true, cause);
+		b = ksim_pool_vec_at(p, c, x[o->rs1] + ksim_pool_vec_off(o->imm),
+				     KH_PV_MEM_ALIGN, true, cause);
 		if (!b)
 			return false;
-		for (k = 0; k < KSIM_PV_VWORDS; k++) {
-			ksim_pool_wr32(b + 8 * k, (u32)v->v[o->rs2][k]);
-			ksim_pool_wr32(b + 8 * k + 4, (u32)(v->v[o->rs2][k] >> 32));
-		}
+		ksim_pv_store(v->v[o->rs2], b);
 		break;
 	case KSIM_PV_VMV:
 		memcpy(v->v[o->rd], v->v[o->rs1], sizeof(v->v[0]));
@@ -191,12 +154,10 @@ bool ksim_pool_vec_exec(struct ksim_pool *p, struct ksim_pool_core *c,
 		v->fsr = x[o->rs1] & KH_PV_FSR_MASK;
 		break;
 	case KSIM_PV_MVVW:
-		memcpy(v->wv[o->rd] + KH_PV_VBYTES * o->rs2,
-		       ksim_pool_vec_bytes(v->v[o->rs1], tmp), KH_PV_VBYTES);
+		ksim_pv_store(v->v[o->rs1], v->wv[o->rd] + KH_PV_VBYTES * o->rs2);
 		break;
 	case KSIM_PV_MVWV:
-		ksim_pool_vec_words(v->v[o->rd],
-				    v->wv[o->rs1] + KH_PV_VBYTES * o->rs2);
+		ksim_pv_load(v->v[o->rd], v->wv[o->rs1] + KH_PV_VBYTES * o->rs2);
 		break;
 	case KSIM_PV_MVVU:
 		memcpy(v->va[o->rd], v->v[o->rs1], sizeof(v->va[0]));

@@ -30,23 +30,6 @@ _Static_assert(KSIM_SF_X_INVALID == KH_PV_FX_INVALID &&
 	       KSIM_SF_X_INEXACT == KH_PV_FX_INEXACT,
 	       "softfp flags are not FSR's");
 
-/* lane i of bits (16 or 32) of register r */
-static u32 ksim_pool_vec_fget(const u64 *r, unsigned int bits, unsigned int i)
-{
-	unsigned int pos = bits * i;
-
-	return (u32)(r[pos / 64] >> (pos % 64)) & (u32)((1ULL << bits) - 1);
-}
-
-/* lane i of r, zero beforehand, = x */
-static void ksim_pool_vec_fset(u64 *r, unsigned int bits, unsigned int i,
-			       u32 x)
-{
-	unsigned int pos = bits * i;
-
-	r[pos / 64] |= (u64)x << (pos % 64);
-}
-
 /* one lane of vfmadd .. vfsub (op without the N bit), d the old vd */
 static u32 ksim_pool_vec_fma1(const struct ksim_sf_fmt *f, unsigned int op,
 			      u32 d, u32 a, u32 b, unsigned int rm,
@@ -81,13 +64,13 @@ static u32 ksim_pool_vec_cvt1(const struct ksim_sf_fmt *f, unsigned int bits,
 	u32 x;
 
 	if (f7 == KH_PV_FCVT && bits == 16) {	/* va's 16 binary32, vb's */
-		x = ksim_pool_vec_fget(i < 16 ? a : b, 32, i % 16);
+		x = ksim_pv_lane(i < 16 ? a : b, 32, i % 16);
 		return ksim_sf_cvt(f, &ksim_sf_binary32, x, rm, fx);
 	}
 	if (f7 == KH_PV_FCVT)			/* va's binary16 lanes 0..15 */
 		return ksim_sf_cvt(f, &ksim_sf_binary16,
-				   ksim_pool_vec_fget(a, 16, i), rm, fx);
-	x = ksim_pool_vec_fget(a, bits, i);
+				   ksim_pv_lane(a, 16, i), rm, fx);
+	x = ksim_pv_lane(a, bits, i);
 	if (f7 == KH_PV_FFLOAT && bits < 32)	/* sign-extended to 32 bits */
 		x = (x ^ 0x8000) - 0x8000;
 	return ksim_sf_from_int(f, x, f7 == KH_PV_FFLOAT, rm, fx);
@@ -122,20 +105,20 @@ void ksim_pool_vec_fp(struct ksim_pool_vec *v, const struct ksim_pool_op *o)
 		switch (KSIM_PV_OP(o->imm)) {
 		case KSIM_PV_FMA:
 			x = ksim_pool_vec_fma1(f, f7 & ~KH_PV_FNOFLAGS,
-					       ksim_pool_vec_fget(d, bits, i),
-					       ksim_pool_vec_fget(a, bits, i),
-					       ksim_pool_vec_fget(b, bits, i),
+					       ksim_pv_lane(d, bits, i),
+					       ksim_pv_lane(a, bits, i),
+					       ksim_pv_lane(b, bits, i),
 					       rm, &lf);
 			break;
 		case KSIM_PV_FTRUNC:
-			x = ksim_sf_to_int(f, ksim_pool_vec_fget(a, bits, i),
+			x = ksim_sf_to_int(f, ksim_pv_lane(a, bits, i),
 					   bits, f7 == KH_PV_FTRUNC, &lf);
 			break;
 		default:	/* KSIM_PV_FCVT */
 			x = ksim_pool_vec_cvt1(f, bits, f7, a, b, i, rm, &lf);
 			break;
 		}
-		ksim_pool_vec_fset(r, bits, i, x);
+		ksim_pv_set_lane(r, bits, i, x);
 		fx |= lf;
 	}
 	memcpy(v->v[o->rd], r, sizeof(r));

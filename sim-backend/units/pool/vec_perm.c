@@ -19,30 +19,12 @@
  */
 #include "pool.h"
 
-/* lane i of bits of register r */
-static u32 ksim_pool_perm_get(const u64 *r, unsigned int bits, unsigned int i)
-{
-	unsigned int pos = bits * i;
-
-	return (u32)((r[pos / 64] >> (pos % 64)) & ((1ull << bits) - 1));
-}
-
-/* lane i of bits of register r = x, the other lanes kept */
-static void ksim_pool_perm_put(u64 *r, unsigned int bits, unsigned int i,
-			       u32 x)
-{
-	unsigned int pos = bits * i;
-	u64 m = ((1ull << bits) - 1) << (pos % 64);
-
-	r[pos / 64] = (r[pos / 64] & ~m) | ((u64)x << (pos % 64) & m);
-}
-
 /* lane j (0 .. 2n - 1) of the concatenation a ++ b of n-lane registers */
 static u32 ksim_pool_perm_cat(const u64 *a, const u64 *b, unsigned int bits,
 			      unsigned int n, unsigned int j)
 {
-	return j < n ? ksim_pool_perm_get(a, bits, j) :
-		       ksim_pool_perm_get(b, bits, j - n);
+	return j < n ? ksim_pv_lane(a, bits, j) :
+		       ksim_pv_lane(b, bits, j - n);
 }
 
 /**
@@ -63,30 +45,30 @@ void ksim_pool_vec_perm(struct ksim_pool_vec *v, const struct ksim_pool_op *o)
 	switch (f7) {
 	case KH_PV_PSEL:
 		for (i = 0; i < n; i++) {
-			j = ksim_pool_perm_get(d, bits, i) % (2 * n);
+			j = ksim_pv_lane(d, bits, i) % (2 * n);
 			x = ksim_pool_perm_cat(a, b, bits, n, j);
-			ksim_pool_perm_put(r[0], bits, i, x);
+			ksim_pv_set_lane(r[0], bits, i, x);
 		}
 		break;
 	case KH_PV_PSHFL:
 		for (i = 0; i < n; i++) {
-			j = ksim_pool_perm_get(b, bits, i) % n;
-			x = ksim_pool_perm_get(a, bits, j);
-			ksim_pool_perm_put(r[0], bits, i, x);
+			j = ksim_pv_lane(b, bits, i) % n;
+			x = ksim_pv_lane(a, bits, j);
+			ksim_pv_set_lane(r[0], bits, i, x);
 		}
 		break;
 	case KH_PV_PDSEL:
 		/* lane j of a ++ b to lane j / 2 of the even or odd output */
 		for (j = 0; j < 2 * n; j++) {
 			x = ksim_pool_perm_cat(a, b, bits, n, j);
-			ksim_pool_perm_put(r[j & 1], bits, j / 2, x);
+			ksim_pv_set_lane(r[j & 1], bits, j / 2, x);
 		}
 		break;
 	case KH_PV_PDILV:
 		/* lane j of the pair's 2n is a's (j even) or b's lane j / 2 */
 		for (j = 0; j < 2 * n; j++) {
-			x = ksim_pool_perm_get(j & 1 ? b : a, bits, j / 2);
-			ksim_pool_perm_put(r[j / n], bits, j % n, x);
+			x = ksim_pv_lane(j & 1 ? b : a, bits, j / 2);
+			ksim_pv_set_lane(r[j / n], bits, j % n, x);
 		}
 		break;
 	default:
@@ -95,8 +77,8 @@ void ksim_pool_vec_perm(struct ksim_pool_vec *v, const struct ksim_pool_op *o)
 		for (i = 0, j = 0; i < n; i++) {
 			if (!((pred >> i) & 1))
 				continue;
-			x = ksim_pool_perm_get(a, bits, i);
-			ksim_pool_perm_put(r[0], bits, j++, x);
+			x = ksim_pv_lane(a, bits, i);
+			ksim_pv_set_lane(r[0], bits, j++, x);
 		}
 		break;
 	}

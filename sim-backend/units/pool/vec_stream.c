@@ -9,26 +9,6 @@
  */
 #include "pool.h"
 
-/* a vector register as its 64 memory-order bytes, and back */
-static void ksim_pv_to_bytes(const u64 *r, u8 *b)
-{
-	unsigned int k;
-
-	for (k = 0; k < KSIM_PV_VWORDS; k++) {
-		ksim_pool_wr32(b + 8 * k, (u32)r[k]);
-		ksim_pool_wr32(b + 8 * k + 4, (u32)(r[k] >> 32));
-	}
-}
-
-static void ksim_pv_from_bytes(u64 *r, const u8 *b)
-{
-	unsigned int k;
-
-	for (k = 0; k < KSIM_PV_VWORDS; k++)
-		r[k] = (u64)ksim_pool_rd32(b + 8 * k) |
-		       (u64)ksim_pool_rd32(b + 8 * k + 4) << 32;
-}
-
 /**
  * ksim_pool_vec_stream() - a valign stream instruction
  * @p: the unit (IRAM)
@@ -48,77 +28,40 @@ bool ksim_pool_vec_stream(struct ksim_pool *p, struct ksim_pool_core *c,
 	u8 cat[2 * KH_PV_VBYTES], *m;
 	bool st = op == KSIM_PV_VSA || op == KSIM_PV_VSAF;
 
-	m = ksim_pool_vec_row(p, c, row, st, cause);
+	m = ksim_pool_vec_at(p, c, row, KH_PV_MEM_ALIGN, st, cause);
 	if (!m)
 		return false;
 	switch (op) {
 	case KSIM_PV_VLAP:
 	case KSIM_PV_VSAP:
-		ksim_pv_from_bytes(v->va[o->rd], m);
+		ksim_pv_load(v->va[o->rd], m);
 		break;
 	case KSIM_PV_VLA:
 		/* bytes off..off+63 of u ++ row; the row is the new residue */
-		ksim_pv_to_bytes(v->va[o->rs2], cat);
+		ksim_pv_store(v->va[o->rs2], cat);
 		memcpy(cat + KH_PV_VBYTES, m, KH_PV_VBYTES);
-		ksim_pv_from_bytes(v->v[o->rd], cat + off);
-		ksim_pv_from_bytes(v->va[o->rs2], m);
+		ksim_pv_load(v->v[o->rd], cat + off);
+		ksim_pv_load(v->va[o->rs2], m);
 		break;
 	case KSIM_PV_VSA:
 		/*
 		 * u's head bytes, then the data; u becomes the data rotated
 		 * up by off bytes: its head is the data's tail, for the next
 		 */
-		ksim_pv_to_bytes(v->va[o->rd], cat);
-		ksim_pv_to_bytes(v->v[o->rs2], cat + off);
+		ksim_pv_store(v->va[o->rd], cat);
+		ksim_pv_store(v->v[o->rs2], cat + off);
 		memcpy(m, cat, KH_PV_VBYTES);
 		memcpy(cat, cat + KH_PV_VBYTES, off);
-		ksim_pv_from_bytes(v->va[o->rd], cat);
+		ksim_pv_load(v->va[o->rd], cat);
 		break;
 	case KSIM_PV_VSAF:
-		ksim_pv_to_bytes(v->va[o->rd], cat);
+		ksim_pv_store(v->va[o->rd], cat);
 		memcpy(m, cat, off);
 		return true;
 	}
 	if (op != KSIM_PV_VSAP)
 		c->x[o->rs1] = a + KH_PV_MEM_ALIGN;
 	return true;
-}
-
-/* where lane i's element is: DataRAM, or IRAM for a gather */
-static u8 *ksim_pool_vec_elem(struct ksim_pool *p, struct ksim_pool_core *c,
-			      u32 a, unsigned int size, bool st,
-			      unsigned int *cause)
-{
-	u32 off = a - KH_POOL_DRAM_BASE;
-
-	if (a & (size - 1)) {
-		*cause = st ? KH_POOL_CAUSE_STORE_MISALIGNED :
-			      KH_POOL_CAUSE_LOAD_MISALIGNED;
-		return NULL;
-	}
-	/* core 0's mailbox row is the host's too (as for vl/vs) */
-	if (off < KH_POOL_DRAM_SIZE && (off >= KH_PV_MEM_ALIGN ||
-					!ksim_pool_mbox_bytes(c)))
-		return c->dram + off;
-	if (!st && a < KH_POOL_IRAM_SIZE)
-		return p->iram + a;
-	*cause = st ? KH_POOL_CAUSE_STORE_FAULT : KH_POOL_CAUSE_LOAD_FAULT;
-	return NULL;
-}
-
-static u32 ksim_pv_lane(const u64 *r, unsigned int bits, unsigned int i)
-{
-	unsigned int pos = bits * i;
-
-	return (u32)(r[pos / 64] >> (pos % 64)) & (bits == 32 ? ~0u : 0xffffu);
-}
-
-static void ksim_pv_set_lane(u64 *r, unsigned int bits, unsigned int i, u32 x)
-{
-	unsigned int pos = bits * i;
-	u64 m = (bits == 32 ? 0xffffffffull : 0xffffull) << (pos % 64);
-
-	r[pos / 64] = (r[pos / 64] & ~m) | ((u64)x << (pos % 64) & m);
 }
 
 static u32 ksim_pv_get(const u8 *b, unsigned int size)
@@ -168,7 +111,7 @@ bool ksim_pool_vec_gather(struct ksim_pool *p, struct ksim_pool_core *c,
 		at[i] = NULL;
 		if (!((pred >> i) & 1))
 			continue;
-		at[i] = ksim_pool_vec_elem(p, c, a, size, st, cause);
+		at[i] = ksim_pool_vec_at(p, c, a, size, st, cause);
 		if (!at[i])
 			return false;
 	}
