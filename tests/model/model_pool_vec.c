@@ -44,12 +44,7 @@ static u64 rng_state = 0x0123456789abcdefull;
 
 static u64 rnd(void)
 {
-	u64 x = rng_state;
-
-	x ^= x << 13;
-	x ^= x >> 7;
-	x ^= x << 17;
-	return rng_state = x;
+	return mp_rand(&rng_state);
 }
 
 static bool open_card(void)
@@ -62,11 +57,8 @@ static bool open_card(void)
 /* x10 DataRAM, x11 the scalar results, the coprocessor enabled */
 static void prolog(void)
 {
-	mp_init(&pg);
-	mp_emit(&pg, LUI(R_BASE, KH_POOL_DRAM_BASE));
+	mp_vec_prolog(&pg, R_BASE);
 	mp_li(&pg, R_OUT, KH_POOL_DRAM_BASE + OUT_BYTES);
-	mp_emit(&pg, ADDI(1, 0, KH_PV_CPENABLE_CP1));
-	mp_emit(&pg, CPEN(1));
 }
 
 /* ---- the references: lanes of 64-byte little-endian registers ---- */

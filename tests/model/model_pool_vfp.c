@@ -43,7 +43,6 @@ CHECK_FIXTURE(model)
 #define VS(vs, rs1, row)	KH_PV_ENC_VS(vs, rs1, row)
 #define VMOVE(f7, d, a, b)	KH_PV_ENC_MOVE(f7, d, a, b)
 #define VFP(f7, t, d, a, b)	KH_PV_ENC_FP(f7, t, d, a, b)
-#define CPEN(xs)		CSRRW(0, KH_PV_CSR_CPENABLE, xs)
 #define FSR_OF(fx)		((u32)(fx) << KH_PV_FSR_FX_SHIFT)
 
 #define NV	KSIM_SF_X_INVALID
@@ -61,12 +60,7 @@ static u64 rng_state = 0x2545f4914f6cdd1dull;
 
 static u64 rnd(void)
 {
-	u64 x = rng_state;
-
-	x ^= x << 13;
-	x ^= x >> 7;
-	x ^= x << 17;
-	return rng_state = x;
+	return mp_rand(&rng_state);
 }
 
 static const char *const rm_name[4] = { "rne", "rtz", "rup", "rdn" };
@@ -863,11 +857,8 @@ static const u8 *row_at(unsigned int row)
 /* the coprocessor on, FCR = rm and every enable (which trap nothing) */
 static void prolog(unsigned int rm)
 {
-	mp_init(&pg);
-	mp_emit(&pg, LUI(R_BASE, KH_POOL_DRAM_BASE));
+	mp_vec_prolog(&pg, R_BASE);
 	mp_li(&pg, R_OUT, KH_POOL_DRAM_BASE + OUT_BYTES);
-	mp_emit(&pg, ADDI(1, 0, KH_PV_CPENABLE_CP1));
-	mp_emit(&pg, CPEN(1));
 	mp_li(&pg, 6, rm << KH_PV_FCR_RM_SHIFT |
 		      KH_PV_FX_ALL << KH_PV_FCR_EN_SHIFT);
 	mp_emit(&pg, VMOVE(KH_PV_VWFCR, 0, 6, 0));

@@ -40,12 +40,7 @@ static u64 rng_state = 0x9e3779b97f4a7c15ull;
 
 static u64 rnd(void)
 {
-	u64 x = rng_state;
-
-	x ^= x << 13;
-	x ^= x >> 7;
-	x ^= x << 17;
-	return rng_state = x;
+	return mp_rand(&rng_state);
 }
 
 static bool open_card(void)
@@ -71,10 +66,7 @@ static void fill_rnd(u32 off, u32 len)
 /* x10 = DataRAM, the coprocessor on */
 static void prolog(void)
 {
-	mp_init(&pg);
-	mp_emit(&pg, LUI(10, KH_POOL_DRAM_BASE));
-	mp_emit(&pg, ADDI(1, 0, KH_PV_CPENABLE_CP1));
-	mp_emit(&pg, CSRRW(0, KH_PV_CSR_CPENABLE, 1));
+	mp_vec_prolog(&pg, 10);
 }
 
 static bool run(void)

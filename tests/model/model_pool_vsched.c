@@ -51,10 +51,7 @@ static u64 cycles(const u32 *w, unsigned int n)
 {
 	unsigned int i;
 
-	mp_init(&pg);
-	mp_emit(&pg, LUI(R_BASE, KH_POOL_DRAM_BASE));
-	mp_emit(&pg, ADDI(1, 0, KH_PV_CPENABLE_CP1));
-	mp_emit(&pg, CSRRW(0, KH_PV_CSR_CPENABLE, 1));
+	mp_vec_prolog(&pg, R_BASE);
 	mp_emit(&pg, CSRR(20, KH_POOL_CSR_CYCLE));
 	for (i = 0; i < n; i++)
 		mp_emit(&pg, w[i]);

@@ -38,7 +38,6 @@ CHECK_FIXTURE(model)
 #define VS(vs, rs1, row)	KH_PV_ENC_VS(vs, rs1, row)
 #define VFP(f7, w, d, a, b)	KH_PV_ENC_FP(f7, w, d, a, b)
 #define VMOVE(f7, d, a, b)	KH_PV_ENC_MOVE(f7, d, a, b)
-#define CPEN(xs)		CSRRW(0, KH_PV_CSR_CPENABLE, xs)
 
 static struct mp_card m;
 static struct mp_prog pg;
@@ -46,12 +45,7 @@ static u64 rng_state = 0x9e3779b97f4a7c15ull;
 
 static u64 rnd(void)
 {
-	u64 x = rng_state;
-
-	x ^= x << 13;
-	x ^= x >> 7;
-	x ^= x << 17;
-	return rng_state = x;
+	return mp_rand(&rng_state);
 }
 
 static bool open_card(void)
@@ -64,10 +58,7 @@ static bool open_card(void)
 /* x10 DataRAM, the coprocessor enabled */
 static void prolog(void)
 {
-	mp_init(&pg);
-	mp_emit(&pg, LUI(R_BASE, KH_POOL_DRAM_BASE));
-	mp_emit(&pg, ADDI(1, 0, KH_PV_CPENABLE_CP1));
-	mp_emit(&pg, CPEN(1));
+	mp_vec_prolog(&pg, R_BASE);
 }
 
 static void poke_row(unsigned int row, const u8 *v)

@@ -82,6 +82,24 @@ void mp_halt(struct mp_prog *p)
 	mp_emit(p, JAL(0, (u32)-4));
 }
 
+void mp_vec_prolog(struct mp_prog *p, unsigned int base)
+{
+	mp_init(p);
+	mp_emit(p, LUI(base, KH_POOL_DRAM_BASE));
+	mp_emit(p, ADDI(1, 0, KH_PV_CPENABLE_CP1));
+	mp_emit(p, CSRRW(0, KH_PV_CSR_CPENABLE, 1));
+}
+
+u64 mp_rand(u64 *state)
+{
+	u64 x = *state;
+
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	return *state = x;
+}
+
 bool mp_open(struct mp_card *m, const char *desc, unsigned int x,
 	     unsigned int y)
 {

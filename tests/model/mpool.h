@@ -104,6 +104,14 @@ void mp_li(struct mp_prog *p, unsigned int rd, u32 v);
 void mp_patch(struct mp_prog *p, u32 at, u32 target);
 /* The end of a test program: WFI forever. */
 void mp_halt(struct mp_prog *p);
+/*
+ * A vector test's start (docs/spec/pool-vector.md): a fresh program whose
+ * x[base] is DataRAM's address and whose core has the coprocessor enabled
+ * (cpenable CP1, through x1).
+ */
+void mp_vec_prolog(struct mp_prog *p, unsigned int base);
+/* xorshift64: the tests' random numbers, from a seed of their own */
+u64 mp_rand(u64 *state);
 
 /* ---- a card with gp units ---- */
 struct mp_card {
