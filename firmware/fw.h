@@ -131,6 +131,8 @@ void fw_stream(u64 src, u64 len, void (*fn)(const u8 *p, u32 len, void *ctx),
 	       void *ctx);
 void fw_chain(u64 word, u32 *mine, u32 used,
 	      void (*combine)(u32 *acc, const u32 *in));
+void fw_pair_stream(u64 a, u64 b, u64 c, const struct fw_share *s, u32 out_b,
+		    void (*fn)(u8 *as, u8 *bs, u32 len));
 
 /* ---- argument rules (kernels.c), shared with the vector kernels ---- */
 int fw_range_ok(u64 a, u64 len);

@@ -321,19 +321,65 @@ static void vadd(s32 *x, const s32 *y, u32 n)
 	}
 }
 
+/**
+ * fw_pair_stream() - this core's share of two streams through DataRAM:
+ * a's and b's chunks land in a pair of slots (every pair in flight at
+ * once), fn works on each pair, and the slot that holds the result (b's
+ * with out_b, else a's) goes out to c
+ * @a: the first source's mesh address
+ * @b: the second's
+ * @c: where the results go (a or b exactly, or disjoint: each core reads a
+ *     chunk before it writes it)
+ * @s: this core's share of the bytes
+ * @out_b: 1: the result is in b's slot, 0: in a's
+ * @fn: the work on one chunk of len bytes
+ */
+void fw_pair_stream(u64 a, u64 b, u64 c, const struct fw_share *s, u32 out_b,
+		    void (*fn)(u8 *as, u8 *bs, u32 len))
+{
+	u16 mark[FW_MAX_SLOTS / 2];
+	u32 npairs = fw_nslots / 2, chunks, pushed = 0, i;
+
+	chunks = (u32)((s->len + FW_SLOT - 1) / FW_SLOT);
+	for (i = 0; i < chunks; i++) {
+		u64 off = (u64)i * FW_SLOT;
+		u32 len, k = i % npairs;
+
+		while (pushed < chunks && pushed < i + npairs) {
+			u64 po = (u64)pushed * FW_SLOT;
+			u32 pl = s->len - po < FW_SLOT ? (u32)(s->len - po) :
+				 FW_SLOT;
+			u32 pk = pushed % npairs;
+
+			fw_idma(a + s->off + po, fw_slot(2 * pk), pl, 0, 0);
+			fw_idma(b + s->off + po, fw_slot(2 * pk + 1), pl, 0, 0);
+			mark[pk] = fw_idma_mark();
+			pushed++;
+		}
+		len = s->len - off < FW_SLOT ? (u32)(s->len - off) : FW_SLOT;
+		fw_idma_wait(mark[k]);
+		fn(fw_slot(2 * k), fw_slot(2 * k + 1), len);
+		fw_idma(c + s->off + off, fw_slot(2 * k + out_b), len,
+			KH_POOL_IDMA_TO_DRAM, 0);
+	}
+	fw_idma_wait_all();
+}
+
+static void vadd_chunk(u8 *as, u8 *bs, u32 len)
+{
+	vadd((s32 *)as, (const s32 *)bs, len / 4);
+}
+
 /*
- * a and b chunks land in a pair of slots, the sum replaces a's and goes
- * out to c; every pair of slots is in flight at once.  c may be a or b
- * exactly (each core reads a chunk before it writes it) but no partial
- * overlap.  Wrapping int32 adds: the sums are done as u32.
+ * The sum replaces a's chunk and goes out to c.  c may be a or b exactly
+ * but no partial overlap.  Wrapping int32 adds: the sums are done as u32.
  */
 static u32 k_vadd(const struct fw_job *j, u32 *result)
 {
 	u64 a = fw_arg64(j, 0), b = fw_arg64(j, 2), c = fw_arg64(j, 4);
 	u64 n = (u64)j->w[6] * 4, probe[3];
-	u16 mark[FW_MAX_SLOTS / 2];
-	u32 npairs = fw_nslots / 2, chunks, pushed = 0, i, code;
 	struct fw_share s;
+	u32 code;
 
 	if (j->w[6] % 8 || !fw_range_ok(a, n) || !fw_range_ok(b, n) ||
 	    !fw_range_ok(c, n) || (c != a && fw_overlap(a, n, c, n)) ||
@@ -348,30 +394,7 @@ static u32 k_vadd(const struct fw_job *j, u32 *result)
 	if (code)
 		return code;
 	fw_split(n, KH_POOL_CORES, &s);
-	chunks = (u32)((s.len + FW_SLOT - 1) / FW_SLOT);
-	for (i = 0; i < chunks; i++) {
-		u64 off = (u64)i * FW_SLOT;
-		u32 len, k = i % npairs;
-
-		while (pushed < chunks && pushed < i + npairs) {
-			u64 po = (u64)pushed * FW_SLOT;
-			u32 pl = s.len - po < FW_SLOT ? (u32)(s.len - po) :
-				 FW_SLOT;
-			u32 pk = pushed % npairs;
-
-			fw_idma(a + s.off + po, fw_slot(2 * pk), pl, 0, 0);
-			fw_idma(b + s.off + po, fw_slot(2 * pk + 1), pl, 0, 0);
-			mark[pk] = fw_idma_mark();
-			pushed++;
-		}
-		len = s.len - off < FW_SLOT ? (u32)(s.len - off) : FW_SLOT;
-		fw_idma_wait(mark[k]);
-		vadd((s32 *)fw_slot(2 * k), (const s32 *)fw_slot(2 * k + 1),
-		     len / 4);
-		fw_idma(c + s.off + off, fw_slot(2 * k), len,
-			KH_POOL_IDMA_TO_DRAM, 0);
-	}
-	fw_idma_wait_all();
+	fw_pair_stream(a, b, c, &s, 0, vadd_chunk);
 	fw_barrier();
 	return 0;
 }

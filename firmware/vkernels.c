@@ -359,14 +359,21 @@ static void fw_split64(u64 bytes, struct fw_share *s)
 	s->len *= 2;
 }
 
+/* one chunk of x (in xs) and y (in ys, the result): whole rows */
+static void axpy_chunk(u8 *xs, u8 *ys, u32 len)
+{
+	u32 t0 = FW_PROF_BEGIN();
+
+	axpy_rows(xs, ys, len / KH_PV_VBYTES);
+	FW_PROF_END(t0, len / KH_PV_VBYTES);
+}
+
 u32 k_axpy(const struct fw_job *j, u32 *result)
 {
 	u64 x = fw_arg64(j, 0), y = fw_arg64(j, 2);
 	u64 n = (u64)j->w[6] * 4, probe[2];
-	u16 mark[FW_MAX_SLOTS / 2];
-	u32 npairs = fw_nslots / 2, chunks, pushed = 0, i, code, t0;
 	struct fw_share s;
-	u8 *xs, *ys;
+	u32 code;
 
 	if (j->w[6] % 16 || !fw_range_ok(x, n) || !fw_range_ok(y, n) ||
 	    (x != y && fw_overlap(x, n, y, n)))
@@ -380,33 +387,7 @@ u32 k_axpy(const struct fw_job *j, u32 *result)
 		return code;
 	pv_vsplat(KH_PV_W32, 31, j->w[4]);
 	fw_split64(n, &s);
-	chunks = (u32)((s.len + FW_SLOT - 1) / FW_SLOT);
-	for (i = 0; i < chunks; i++) {
-		u64 off = (u64)i * FW_SLOT;
-		u32 len, k = i % npairs;
-
-		while (pushed < chunks && pushed < i + npairs) {
-			u64 po = (u64)pushed * FW_SLOT;
-			u32 pl = s.len - po < FW_SLOT ? (u32)(s.len - po) :
-				 FW_SLOT;
-			u32 pk = pushed % npairs;
-
-			fw_idma(x + s.off + po, fw_slot(2 * pk), pl, 0, 0);
-			fw_idma(y + s.off + po, fw_slot(2 * pk + 1), pl, 0, 0);
-			mark[pk] = fw_idma_mark();
-			pushed++;
-		}
-		len = s.len - off < FW_SLOT ? (u32)(s.len - off) : FW_SLOT;
-		fw_idma_wait(mark[k]);
-		xs = fw_slot(2 * k);
-		ys = fw_slot(2 * k + 1);
-		t0 = FW_PROF_BEGIN();
-		axpy_rows(xs, ys, len / KH_PV_VBYTES);
-		FW_PROF_END(t0, len / KH_PV_VBYTES);
-		fw_idma(y + s.off + off, fw_slot(2 * k + 1), len,
-			KH_POOL_IDMA_TO_DRAM, 0);
-	}
-	fw_idma_wait_all();
+	fw_pair_stream(x, y, y, &s, 1, axpy_chunk);
 	fw_barrier();
 	return 0;
 }
