@@ -68,24 +68,6 @@ static u64 mask(unsigned int bits)
 	return bits == 64 ? ~0ull : (1ull << bits) - 1;
 }
 
-static u64 lget(const u8 *v, unsigned int bits, unsigned int i)
-{
-	u64 r = 0;
-	unsigned int k, nb = bits / 8;
-
-	for (k = 0; k < nb; k++)
-		r |= (u64)v[i * nb + k] << (8 * k);
-	return r;
-}
-
-static void lset(u8 *v, unsigned int bits, unsigned int i, u64 x)
-{
-	unsigned int k, nb = bits / 8;
-
-	for (k = 0; k < nb; k++)
-		v[i * nb + k] = (u8)(x >> (8 * k));
-}
-
 static s64 sx(u64 x, unsigned int bits)
 {
 	x &= mask(bits);
@@ -116,7 +98,7 @@ static void rvec(u8 *v, unsigned int bits)
 	unsigned int i;
 
 	for (i = 0; i < 512 / bits; i++)
-		lset(v, bits, i, rlane(bits));
+		mp_lset(v, bits, i, rlane(bits));
 }
 
 static void poke_row(unsigned int row, const u8 *v)
@@ -192,20 +174,20 @@ static void make_pair(unsigned int j, unsigned int bits, u8 *a, u8 *b)
 	for (i = 0; j < 4 && i < 512 / bits; i++) {
 		switch (j) {
 		case 0:		/* signed max + 1, max + max: overflow */
-			lset(a, bits, i, mk >> 1);
-			lset(b, bits, i, i & 1 ? mk >> 1 : 1);
+			mp_lset(a, bits, i, mk >> 1);
+			mp_lset(b, bits, i, i & 1 ? mk >> 1 : 1);
 			break;
 		case 1:		/* signed min - 1, min - max */
-			lset(a, bits, i, (mk >> 1) + 1);
-			lset(b, bits, i, i & 1 ? mk >> 1 : 1);
+			mp_lset(a, bits, i, (mk >> 1) + 1);
+			mp_lset(b, bits, i, i & 1 ? mk >> 1 : 1);
 			break;
 		case 2:		/* all ones + 1: a carry out of every lane */
-			lset(a, bits, i, mk);
-			lset(b, bits, i, i & 1 ? mk : 1);
+			mp_lset(a, bits, i, mk);
+			mp_lset(b, bits, i, i & 1 ? mk : 1);
 			break;
 		default:	/* 0 - 1: a borrow out of every lane */
-			lset(a, bits, i, 0);
-			lset(b, bits, i, i & 1 ? mk : 1);
+			mp_lset(a, bits, i, 0);
+			mp_lset(b, bits, i, i & 1 ? mk : 1);
 			break;
 		}
 	}
@@ -246,12 +228,12 @@ TEST_F(model, alu_every_op_every_width)
 				const u8 *got = row_at(OUT_ROW + j * (NALU + 1) + o);
 
 				for (i = 0; i < 512 / bits; i++) {
-					u64 x = lget(a[j], bits, i);
-					u64 y = lget(b[j], bits, i);
+					u64 x = mp_lget(a[j], bits, i);
+					u64 y = mp_lget(b[j], bits, i);
 					u64 want = o < NALU ?
 						ref_alu(alu_ops[o], bits, x, y) :
 						ref_alu(KH_PV_VSUB, bits, y, x);
-					u64 g = lget(got, bits, i);
+					u64 g = mp_lget(got, bits, i);
 
 					if (g != want && bad++ < 6)
 						CHECK_MSG(0, "w%u op %#x pair %u lane %u: %llx, %llx -> %llx, want %llx",
@@ -283,7 +265,7 @@ TEST_F(model, compares_into_predicates_and_select)
 				memcpy(b[j], a[j], 64);
 			if (j == 5)
 				for (i = 0; i < lanes; i += 2)
-					lset(b[j], bits, i, lget(a[j], bits, i));
+					mp_lset(b[j], bits, i, mp_lget(a[j], bits, i));
 			poke_row(IN_ROW + 2 * j, a[j]);
 			poke_row(IN_ROW + 2 * j + 1, b[j]);
 			mp_emit(&pg, VL(1, R_BASE, IN_ROW + 2 * j));
@@ -320,8 +302,8 @@ TEST_F(model, compares_into_predicates_and_select)
 
 				for (i = 0; i < lanes; i++)
 					want |= ref_alu(cmp_ops[o], bits,
-							lget(a[j], bits, i),
-							lget(b[j], bits, i)) << i;
+							mp_lget(a[j], bits, i),
+							mp_lget(b[j], bits, i)) << i;
 				if (cmp_ops[o] == KH_PV_VLT)
 					plt = want;
 				got = mp_dword(&m, 0, OUT_BYTES + k * 4) |
@@ -333,12 +315,12 @@ TEST_F(model, compares_into_predicates_and_select)
 						  (unsigned long long)want);
 			}
 			for (i = 0; i < lanes; i++) {
-				u64 x = lget(a[j], bits, i), y = lget(b[j], bits, i);
+				u64 x = mp_lget(a[j], bits, i), y = mp_lget(b[j], bits, i);
 				u64 w1 = (selp[j] >> i) & 1 ? x : y;
 				u64 w2 = (plt >> i) & 1 ? x : y;
 
-				if ((lget(row_at(OUT_ROW + 2 * j), bits, i) != w1 ||
-				     lget(row_at(OUT_ROW + 2 * j + 1), bits, i) != w2) &&
+				if ((mp_lget(row_at(OUT_ROW + 2 * j), bits, i) != w1 ||
+				     mp_lget(row_at(OUT_ROW + 2 * j + 1), bits, i) != w2) &&
 				    bad++ < 6)
 					CHECK_MSG(0, "w%u vsel pair %u lane %u", bits, j, i);
 			}
@@ -400,11 +382,11 @@ TEST_F(model, moves_splat_extract_and_the_small_files)
 		lanes = 512 / bits;
 		for (i = 0; i < 6; i++)
 			for (j = 0; j < lanes; j++)
-				CHECK_MSG(lget(row_at(OUT_ROW + 1 + w * 6 + i), bits, j) ==
+				CHECK_MSG(mp_lget(row_at(OUT_ROW + 1 + w * 6 + i), bits, j) ==
 					  (sv[i] & mask(bits)),
 					  "vsplat w%u %08x lane %u", bits, sv[i], j);
 		for (i = 0; i < 10; i++, k += 2) {
-			u64 l = lget(a, bits, idx[i] % lanes);
+			u64 l = mp_lget(a, bits, idx[i] % lanes);
 
 			CHECK_MSG(mp_dword(&m, 0, OUT_BYTES + k * 4) == (u32)sx(l, bits),
 				  "vext w%u idx %u", bits, idx[i]);
@@ -470,7 +452,7 @@ static s128 ref_dot(u8 (*tap)[64], u64 pr, unsigned int bits, unsigned int i,
 	unsigned int k;
 
 	for (k = 0; k < 4; k++) {
-		u64 t = lget(tap[k], bits, i);
+		u64 t = mp_lget(tap[k], bits, i);
 		s128 tv = ut ? (s128)t : (s128)sx(t, bits);
 		u8 r = (u8)(pr >> (8 * k));
 		s128 rv = us ? (s128)r : (s128)(s8)r;
@@ -624,8 +606,8 @@ TEST_F(model, quad_mac_widths_modes_signedness_wrap_and_pack)
 		for (f = 0; f < 4; f++)
 			for (s = 0; s < nsh; s++)
 				for (i = 0; i < lanes; i++) {
-					u64 g0 = lget(row_at(OUT_ROW + (f * nsh + s) * 2), bits, i);
-					u64 g1 = lget(row_at(OUT_ROW + (f * nsh + s) * 2 + 1), bits, i);
+					u64 g0 = mp_lget(row_at(OUT_ROW + (f * nsh + s) * 2), bits, i);
+					u64 g1 = mp_lget(row_at(OUT_ROW + (f * nsh + s) * 2 + 1), bits, i);
 					u64 w0 = (u64)ref_pack(acc[f][i], abits, bits, shifts[s], false) & mask(bits);
 					u64 w1 = (u64)ref_pack(acc[f][i], abits, bits, shifts[s], true) & mask(bits);
 
@@ -1123,9 +1105,9 @@ TEST_F(model, divide_steps_give_quotient_and_remainder)
 			nn[i] = 0;
 		dd[i] = d | (u32)(rnd() << 16);		/* the high half ignored */
 		n2[i] = (u32)rnd();			/* any 32-bit dividend */
-		lset(a, 32, i, nn[i]);
-		lset(b, 32, i, dd[i]);
-		lset(c, 32, i, n2[i] >> 16);		/* round 1: R = 0 */
+		mp_lset(a, 32, i, nn[i]);
+		mp_lset(b, 32, i, dd[i]);
+		mp_lset(c, 32, i, n2[i] >> 16);		/* round 1: R = 0 */
 	}
 	poke_row(IN_ROW, a);
 	poke_row(IN_ROW + 1, b);
@@ -1144,12 +1126,12 @@ TEST_F(model, divide_steps_give_quotient_and_remainder)
 	REQUIRE(mp_exec(&m, &pg));
 	REQUIRE(m.p->halted == 0);
 	for (i = 0; i < 16; i++) {
-		u32 d = dd[i] & 0xffff, got = (u32)lget(row_at(OUT_ROW), 32, i);
+		u32 d = dd[i] & 0xffff, got = (u32)mp_lget(row_at(OUT_ROW), 32, i);
 
 		CHECK_MSG(got == ((nn[i] % d) << 16 | nn[i] / d),
 			  "lane %u: %08x / %04x gave %08x", i, nn[i], d, got);
 		/* round 1 of the 32-bit quotient: (n >> 16) / d */
-		got = (u32)lget(row_at(OUT_ROW + 1), 32, i);
+		got = (u32)mp_lget(row_at(OUT_ROW + 1), 32, i);
 		CHECK_MSG(got == (((n2[i] >> 16) % d) << 16 | (n2[i] >> 16) / d),
 			  "lane %u: round 1 of %08x / %04x gave %08x", i, n2[i],
 			  d, got);

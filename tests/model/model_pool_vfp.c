@@ -483,24 +483,6 @@ static u32 ref_s2h(u32 s, unsigned int rm, unsigned int *fx)
 
 /* ---- one lane of any FPU instruction, by the references ---- */
 
-static u64 lget(const u8 *v, unsigned int bits, unsigned int i)
-{
-	u64 r = 0;
-	unsigned int k, nb = bits / 8;
-
-	for (k = 0; k < nb; k++)
-		r |= (u64)v[i * nb + k] << (8 * k);
-	return r;
-}
-
-static void lset(u8 *v, unsigned int bits, unsigned int i, u64 x)
-{
-	unsigned int k, nb = bits / 8;
-
-	for (k = 0; k < nb; k++)
-		v[i * nb + k] = (u8)(x >> (8 * k));
-}
-
 static unsigned int t_bits(unsigned int t)
 {
 	return t == KH_PV_WF32 ? 32 : 16;
@@ -526,9 +508,9 @@ static void ref_vec(unsigned int t, unsigned int f7, const u8 *d,
 
 	memset(out, 0, 64);
 	for (i = 0; i < lanes; i++) {
-		x = (u32)lget(a, bits, i);
-		y = (u32)lget(b, bits, i);
-		z = (u32)lget(d, bits, i);
+		x = (u32)mp_lget(a, bits, i);
+		y = (u32)mp_lget(b, bits, i);
+		z = (u32)mp_lget(d, bits, i);
 		switch (f7) {
 		case KH_PV_FFLOAT:
 		case KH_PV_FUFLOAT:
@@ -544,10 +526,10 @@ static void ref_vec(unsigned int t, unsigned int f7, const u8 *d,
 			break;
 		case KH_PV_FCVT:
 			if (bits == 32) {
-				r = ref_h2s((u32)lget(a, 16, i), fx);
+				r = ref_h2s((u32)mp_lget(a, 16, i), fx);
 				break;
 			}
-			x = (u32)lget(i < 16 ? a : b, 32, i % 16);
+			x = (u32)mp_lget(i < 16 ? a : b, 32, i % 16);
 			r = ref_s2h(x, rm, fx);
 			break;
 		default:
@@ -556,7 +538,7 @@ static void ref_vec(unsigned int t, unsigned int f7, const u8 *d,
 				ref16_op(op, z, x, y, rm, fx);
 			break;
 		}
-		lset(out, bits, i, r);
+		mp_lset(out, bits, i, r);
 	}
 }
 
@@ -745,9 +727,9 @@ static void gen_fma_vec(unsigned int bits, u8 *a, u8 *b, u8 *d)
 
 	for (i = 0; i < 512 / bits; i++) {
 		gen_triple(bits, &x, &y, &z);
-		lset(a, bits, i, x);
-		lset(b, bits, i, y);
-		lset(d, bits, i, z);
+		mp_lset(a, bits, i, x);
+		mp_lset(b, bits, i, y);
+		mp_lset(d, bits, i, z);
 	}
 }
 
@@ -901,15 +883,15 @@ static void check_op(unsigned int t, unsigned int rm, unsigned int f7,
 
 	ref_vec(t, f7, g->d, g->a, g->b, rm, want, &fx);
 	for (i = 0; i < 512 / bits; i++) {
-		gl = (u32)lget(got, bits, i);
-		wl = (u32)lget(want, bits, i);
+		gl = (u32)mp_lget(got, bits, i);
+		wl = (u32)mp_lget(want, bits, i);
 		ty->lanes++;
 		if (!lane_ok(bits, fp, gl, wl) && ty->bad++ < 8)
 			CHECK_MSG(0, "%u-bit %s op %#x lane %u: d %x a %x b %x -> %x, want %x",
 				  bits, rm_name[rm], f7, i,
-				  (u32)lget(g->d, bits, i),
-				  (u32)lget(g->a, bits, i),
-				  (u32)lget(g->b, bits, i), gl, wl);
+				  (u32)mp_lget(g->d, bits, i),
+				  (u32)mp_lget(g->a, bits, i),
+				  (u32)mp_lget(g->b, bits, i), gl, wl);
 	}
 	if (f7 >= KH_PV_FFLOAT || !(f7 & KH_PV_FNOFLAGS))
 		preset |= FSR_OF(fx);
@@ -1227,24 +1209,24 @@ static void cvt_run(unsigned int t, unsigned int rm, unsigned int n,
 
 	for (j = 0; j < n; j++)
 		for (i = 0; i < 512 / bits; i++) {
-			lset(groups[j].a, bits, i, gen_int(bits));
-			lset(groups[j].b, bits, i, (u32)rnd());
-			lset(groups[j].d, bits, i, (u32)rnd());
+			mp_lset(groups[j].a, bits, i, gen_int(bits));
+			mp_lset(groups[j].b, bits, i, (u32)rnd());
+			mp_lset(groups[j].d, bits, i, (u32)rnd());
 		}
 	run_groups(t, rm, n, f_ops, 2, 0, ty);
 	for (j = 0; j < n; j++)
 		for (i = 0; i < 512 / bits; i++)
-			lset(groups[j].a, bits, i, gen_trunc(bits));
+			mp_lset(groups[j].a, bits, i, gen_trunc(bits));
 	run_groups(t, rm, n, t_ops, 2, FSR_OF(KH_PV_FX_DIVZERO), ty);
 	for (j = 0; j < n; j++)
 		for (i = 0; i < 16; i++) {
 			if (t == KH_PV_WF32) {
 				/* binary16 lanes 0..15, junk above */
-				lset(groups[j].a, 16, i, gen_val(16));
-				lset(groups[j].a, 16, 16 + i, (u32)rnd());
+				mp_lset(groups[j].a, 16, i, gen_val(16));
+				mp_lset(groups[j].a, 16, 16 + i, (u32)rnd());
 			} else {
-				lset(groups[j].a, 32, i, gen_narrow());
-				lset(groups[j].b, 32, i, gen_narrow());
+				mp_lset(groups[j].a, 32, i, gen_narrow());
+				mp_lset(groups[j].b, 32, i, gen_narrow());
 			}
 		}
 	run_groups(t, rm, n, c_ops, 1, FSR_OF(KH_PV_FX_DIVZERO), ty);
@@ -1321,8 +1303,8 @@ TEST_F(model, fpu_fma_rounds_once_not_the_product_first)
 			REQUIRE(mp_exec(&m, &pg));
 			REQUIRE(m.p->halted == 0);
 			for (lane = 0; lane < 512 / bits; lane++, n++) {
-				u64 g1 = lget(row_at(IN_ROW), bits, lane);
-				u64 g2 = lget(row_at(IN_ROW + 1), bits, lane);
+				u64 g1 = mp_lget(row_at(IN_ROW), bits, lane);
+				u64 g2 = mp_lget(row_at(IN_ROW + 1), bits, lane);
 
 				CHECK_MSG(g1 == k[i].fused,
 					  "%u-bit %s lane %u: %llx, want %x",
@@ -1346,7 +1328,7 @@ static void emit_lane_vec(unsigned int bits, unsigned int r, unsigned int lane,
 	unsigned int i;
 
 	for (i = 0; i < 512 / bits; i++)
-		lset(v, bits, i, i == lane ? x : e);
+		mp_lset(v, bits, i, i == lane ? x : e);
 	poke_row(row, v);
 	mp_emit(&pg, VL(r, R_BASE, row));
 }
@@ -1476,8 +1458,8 @@ TEST_F(model, fpu_flags_sticky_ored_across_lanes)
 static bool same(unsigned int bits, unsigned int row, const u8 *want,
 		 unsigned int i)
 {
-	return lane_ok(bits, true, (u32)lget(row_at(row), bits, i),
-		       (u32)lget(want, bits, i));
+	return lane_ok(bits, true, (u32)mp_lget(row_at(row), bits, i),
+		       (u32)mp_lget(want, bits, i));
 }
 
 /*
@@ -1498,8 +1480,8 @@ TEST_F(model, fpu_destination_is_a_source)
 	mp_emit(&pg, VFP(KH_PV_FMADD, KH_PV_WF32, 1, 1, 1));
 	mp_emit(&pg, VS(1, R_BASE, IN_ROW + 1));
 	for (i = 0; i < 16; i++) {
-		lset(a, 32, i, gen_narrow());
-		lset(b, 32, i, gen_narrow());
+		mp_lset(a, 32, i, gen_narrow());
+		mp_lset(b, 32, i, gen_narrow());
 	}
 	poke_row(IN_ROW + 2, a);
 	poke_row(IN_ROW + 3, b);

@@ -249,19 +249,15 @@ TEST_F(model, a_stream_off_the_end_traps_before_any_effect)
 
 /* ---- SuperGather ---- */
 
+/* element i of size bytes of a register's bytes (the tests' reference) */
 static u32 lane(const u8 *v, unsigned int size, unsigned int i)
 {
-	return size == 4 ? (u32)v[4 * i] | v[4 * i + 1] << 8 |
-			   v[4 * i + 2] << 16 | (u32)v[4 * i + 3] << 24 :
-			   (u32)(v[2 * i] | v[2 * i + 1] << 8);
+	return (u32)mp_lget(v, size * 8, i);
 }
 
 static void set_lane(u8 *v, unsigned int size, unsigned int i, u32 x)
 {
-	unsigned int k;
-
-	for (k = 0; k < size; k++)
-		v[size * i + k] = (u8)(x >> (8 * k));
+	mp_lset(v, size * 8, i, x);
 }
 
 /* b[k] from the two halves */

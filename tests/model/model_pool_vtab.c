@@ -73,24 +73,6 @@ static const u8 *row_at(unsigned int row)
 
 /* ---- lanes of 64-byte little-endian registers ---- */
 
-static u64 lget(const u8 *v, unsigned int bits, unsigned int i)
-{
-	u64 r = 0;
-	unsigned int k, nb = bits / 8;
-
-	for (k = 0; k < nb; k++)
-		r |= (u64)v[i * nb + k] << (8 * k);
-	return r;
-}
-
-static void lset(u8 *v, unsigned int bits, unsigned int i, u64 x)
-{
-	unsigned int k, nb = bits / 8;
-
-	for (k = 0; k < nb; k++)
-		v[i * nb + k] = (u8)(x >> (8 * k));
-}
-
 /*
  * Run custom-3 op f7 on type w over n rows (<= MAX_ROWS) of in: each row
  * loaded, the op on it (into another register, or in place when alias),
@@ -335,15 +317,15 @@ static void seed_inputs32(u8 *in)
 
 	for (k = 0; k < 8; k++)
 		for (c = 0; c < 128; c++)
-			lset(in, 32, n++, (rnd() & 1) << 31 | be[k] << 23 |
+			mp_lset(in, 32, n++, (rnd() & 1) << 31 | be[k] << 23 |
 				c << 16 | (rnd() & 0xffff));
 	for (k = 0; k < 256; k++)
-		lset(in, 32, n++, (rnd() & 1) << 31 |
+		mp_lset(in, 32, n++, (rnd() & 1) << 31 |
 			((u32)(rnd() & 0x7fffff) >> (k % 23) | 1));
 	for (k = 0; k < 16; k++)
-		lset(in, 32, n++, specials32[k]);
+		mp_lset(in, 32, n++, specials32[k]);
 	for (k = 0; k < 1024; k++)
-		lset(in, 32, n++, (u32)rnd());
+		mp_lset(in, 32, n++, (u32)rnd());
 }
 
 TEST_F(model, seeds_binary32_every_index_class_subnormals_specials)
@@ -359,7 +341,7 @@ TEST_F(model, seeds_binary32_every_index_class_subnormals_specials)
 		REQUIRE(run_all(rs ? KH_PV_FRSQRT0 : KH_PV_FRECIP0, KH_PV_WF32,
 				in, SEED_ROWS, out, op == 1));
 		for (i = 0; i < SEED_ROWS * 16; i++) {
-			u32 x = (u32)lget(in, 32, i), g = (u32)lget(out, 32, i);
+			u32 x = (u32)mp_lget(in, 32, i), g = (u32)mp_lget(out, 32, i);
 			bool exact = true;
 			u32 want = ref_seed32(x, rs, &exact);
 
@@ -427,14 +409,14 @@ TEST_F(model, seeds_binary16_every_input)
 
 	REQUIRE(open_card());
 	for (i = 0; i < 65536; i++)
-		lset(in, 16, i, i);
+		mp_lset(in, 16, i, i);
 	for (op = 0; op < 2; op++) {
 		bool rs = op == 1;
 
 		REQUIRE(run_all(rs ? KH_PV_FRSQRT0 : KH_PV_FRECIP0, KH_PV_WF16,
 				in, 2048, out, op == 0));
 		for (i = 0; i < 65536; i++) {
-			u16 g = (u16)lget(out, 16, i);
+			u16 g = (u16)mp_lget(out, 16, i);
 			bool exact = true;
 			u16 want = ref_seed16((u16)i, rs, &exact);
 
@@ -473,7 +455,7 @@ TEST_F(model, seed_accuracy_over_a_50k_sample_sweep)
 
 	REQUIRE(open_card());
 	for (i = 0; i < SWEEP_ROWS * 16; i++)
-		lset(in, 32, i, (u32)(1 + rnd() % 253) << 23 |
+		mp_lset(in, 32, i, (u32)(1 + rnd() % 253) << 23 |
 			(u32)(rnd() & 0x7fffff));
 	for (op = 0; op < 2; op++) {
 		bool rs = op == 1;
@@ -482,8 +464,8 @@ TEST_F(model, seed_accuracy_over_a_50k_sample_sweep)
 		REQUIRE(run_all(rs ? KH_PV_FRSQRT0 : KH_PV_FRECIP0, KH_PV_WF32,
 				in, SWEEP_ROWS, out, false));
 		for (i = 0; i < SWEEP_ROWS * 16; i++) {
-			double x = f32((u32)lget(in, 32, i));
-			double y = f32((u32)lget(out, 32, i));
+			double x = f32((u32)mp_lget(in, 32, i));
+			double y = f32((u32)mp_lget(out, 32, i));
 			double r = rs ? 1 / sqrt(x) : 1 / x;
 
 			rel = fmax(rel, fabs(y / r - 1));
@@ -604,12 +586,12 @@ TEST_F(model, recipq_instruction_is_the_lane_function)
 
 	REQUIRE(open_card());
 	for (i = 0; i < RQ_ROWS * 16; i++)
-		lset(in, 32, i, i < 16 ? specials32[i] : (u32)rnd());
+		mp_lset(in, 32, i, i < 16 ? specials32[i] : (u32)rnd());
 	for (k = 0; k < 2; k++) {
 		REQUIRE(run_all(KH_PV_FRECIPQ, KH_PV_WF32, in, RQ_ROWS, out,
 				k == 1));
 		for (i = 0; i < RQ_ROWS * 16; i++) {
-			u32 x = (u32)lget(in, 32, i), g = (u32)lget(out, 32, i);
+			u32 x = (u32)mp_lget(in, 32, i), g = (u32)mp_lget(out, 32, i);
 
 			if (g != ksim_pool_vec_recipq32(x) && bad++ < 6)
 				CHECK_MSG(0, "vfrecipq.s lane %u: %08x -> %08x",
@@ -632,7 +614,7 @@ TEST_F(model, engine_a_raises_no_flag_under_any_round_mode)
 	REQUIRE(open_card());
 	/* specials, subnormals, negatives: every lane a would-be flag */
 	for (i = 0; i < 16; i++)
-		lset(in, 32, i, specials32[i] ^ (i & 8 ? 0x80000000u : 0));
+		mp_lset(in, 32, i, specials32[i] ^ (i & 8 ? 0x80000000u : 0));
 	for (rm = 0; rm < 4; rm++) {
 		prolog();
 		poke_row(FIRST_ROW, in);
@@ -670,38 +652,38 @@ static void ref_perm(unsigned int f7, unsigned int bits, const u8 *a,
 	u64 cat[128];
 
 	for (i = 0; i < n; i++) {
-		cat[i] = lget(a, bits, i);
-		cat[n + i] = lget(b, bits, i);
+		cat[i] = mp_lget(a, bits, i);
+		cat[n + i] = mp_lget(b, bits, i);
 	}
 	memset(o0, 0, 64);
 	memset(o1, 0, 64);
 	switch (f7) {
 	case KH_PV_PSEL:
 		for (i = 0; i < n; i++)
-			lset(o0, bits, i, cat[lget(d, bits, i) % (2 * n)]);
+			mp_lset(o0, bits, i, cat[mp_lget(d, bits, i) % (2 * n)]);
 		break;
 	case KH_PV_PSHFL:
 		for (i = 0; i < n; i++)
-			lset(o0, bits, i, lget(a, bits, lget(b, bits, i) % n));
+			mp_lset(o0, bits, i, mp_lget(a, bits, mp_lget(b, bits, i) % n));
 		break;
 	case KH_PV_PDSEL:
 		for (i = 0; i < n; i++) {
-			lset(o0, bits, i, cat[2 * i]);
-			lset(o1, bits, i, cat[2 * i + 1]);
+			mp_lset(o0, bits, i, cat[2 * i]);
+			mp_lset(o1, bits, i, cat[2 * i + 1]);
 		}
 		break;
 	case KH_PV_PDILV:
 		for (i = 0; i < n; i++) {
 			u8 *hi = 2 * i < n ? o0 : o1;
 
-			lset(hi, bits, (2 * i) % n, lget(a, bits, i));
-			lset(hi, bits, (2 * i + 1) % n, lget(b, bits, i));
+			mp_lset(hi, bits, (2 * i) % n, mp_lget(a, bits, i));
+			mp_lset(hi, bits, (2 * i + 1) % n, mp_lget(b, bits, i));
 		}
 		break;
 	default:
 		for (i = 0, j = 0; i < n; i++)
 			if ((pred >> i) & 1)
-				lset(o0, bits, j++, lget(a, bits, i));
+				mp_lset(o0, bits, j++, mp_lget(a, bits, i));
 		break;
 	}
 }
@@ -712,7 +694,7 @@ static void index_vec(u8 *v, unsigned int bits)
 	unsigned int i;
 
 	for (i = 0; i < 512 / bits; i++)
-		lset(v, bits, i, rnd() % 4 ? rnd() % (1024 / bits) :
+		mp_lset(v, bits, i, rnd() % 4 ? rnd() % (1024 / bits) :
 			rnd() & ((1ull << bits) - 1));
 }
 
@@ -927,10 +909,10 @@ TEST_F(model, permutes_spelled_out)
 			  "vpsel.8 lane %u", i);
 	}
 	for (i = 0; i < 16; i++) {
-		u32 l = (u32)lget(idx, 32, i);
+		u32 l = (u32)mp_lget(idx, 32, i);
 
-		CHECK_MSG(lget(row_at(FIRST_ROW + 4), 32, i) ==
-			  lget(a, 32, l % 16), "vpshfl.32 lane %u", i);
+		CHECK_MSG(mp_lget(row_at(FIRST_ROW + 4), 32, i) ==
+			  mp_lget(a, 32, l % 16), "vpshfl.32 lane %u", i);
 	}
 }
 

@@ -90,6 +90,24 @@ void mp_vec_prolog(struct mp_prog *p, unsigned int base)
 	mp_emit(p, CSRRW(0, KH_PV_CSR_CPENABLE, 1));
 }
 
+u64 mp_lget(const u8 *v, unsigned int bits, unsigned int i)
+{
+	u64 r = 0;
+	unsigned int k, nb = bits / 8;
+
+	for (k = 0; k < nb; k++)
+		r |= (u64)v[i * nb + k] << (8 * k);
+	return r;
+}
+
+void mp_lset(u8 *v, unsigned int bits, unsigned int i, u64 x)
+{
+	unsigned int k, nb = bits / 8;
+
+	for (k = 0; k < nb; k++)
+		v[i * nb + k] = (u8)(x >> (8 * k));
+}
+
 u64 mp_rand(u64 *state)
 {
 	u64 x = *state;

@@ -112,6 +112,13 @@ void mp_halt(struct mp_prog *p);
 void mp_vec_prolog(struct mp_prog *p, unsigned int base);
 /* xorshift64: the tests' random numbers, from a seed of their own */
 u64 mp_rand(u64 *state);
+/*
+ * Lane i of bits (8 .. 64) of a register held as its 64 little-endian
+ * bytes, byte by byte: the vector tests' references, apart from the
+ * model's own word tricks
+ */
+u64 mp_lget(const u8 *v, unsigned int bits, unsigned int i);
+void mp_lset(u8 *v, unsigned int bits, unsigned int i, u64 x);
 
 /* ---- a card with gp units ---- */
 struct mp_card {
