@@ -104,13 +104,24 @@ void kh_mbox_drain(struct kh_mesh *m)
 	}
 }
 
-/* TX_KICK is ignored while a program runs or TX is full: wait for neither. */
+/*
+ * The mailbox is usable: the mesh out of any reset seen, and neither a
+ * program running nor TX full (TX_KICK is ignored then).
+ */
 int kh_mbox_wait_idle(struct kh_mesh *m)
 {
 	struct kh_device *kd = m->kd;
 	u64 deadline = kh_now(kd) + KH_MBOX_IDLE_TIMEOUT_NS;
 
 	lockdep_assert_held(&m->lock);
+	/*
+	 * A mesh seen in a reset drops what reaches it until its wizard
+	 * relocks (kohakutpu.md 12.4): a CU_CTRL request sent now would be
+	 * lost and its node marked as owing the reply.  Wait for the mesh
+	 * (bounded: kh_mesh_reset_wait wedges one that does not come back).
+	 */
+	while (kh_mesh_reset_wait(m))
+		kh_relax(kd);
 	for (;;) {
 		if (!(kh_rd(m, KH_ORC_PROG_STAT) & KH_PROG_STAT_RUN) &&
 		    !(kh_rd(m, KH_ORC_TX_STATUS) & KH_TX_STATUS_FULL))
@@ -322,14 +333,6 @@ int kh_ctrl_read_many(struct kh_mesh *m, struct kh_ctrl_req *req,
 		req[s].txn = 0;
 		req[s].result = 1;
 	}
-	/*
-	 * A mesh seen in a reset drops what reaches it until its wizard
-	 * relocks (kohakutpu.md 12.4): a request sent now would be lost and
-	 * its node marked as owing it.  Wait for the mesh (bounded: a mesh
-	 * that does not come back is wedged by kh_mesh_reset_wait).
-	 */
-	while (kh_mesh_reset_wait(m))
-		kh_relax(kd);
 	ret = kh_mbox_wait_idle(m);
 	if (ret) {
 		kh_err(kd, "mesh %u: the dispatcher did not go idle; cannot send CU_CTRL\n",
