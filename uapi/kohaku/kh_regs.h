@@ -212,6 +212,32 @@
 /* built configuration: VCO 1200 MHz (100 MHz in, D 4, M 48), 300/600/300/300 */
 #define KH_CLK_CFG0_BUILT	0x00003004u	/* [15:8] CLKFBOUT_MULT 48, [7:0] DIVCLK 4 */
 #define KH_CLK_DUTY_50		50000u		/* 50 %; duty reads 0 and rejects 0 */
+/*
+ * A mesh's outputs (kohakutpu.md 8.5): CLKOUT0 noc (routers, the units'
+ * bases, the orchestrator), 1 mat2x (mat clusters; mat1x is mat2x / 2),
+ * 2 vec, 3 mag (MAG, its memory ports); an output runs at
+ * KH_CLK_VCO_MHZ / its divide.  CLKCFG0 [15:8] M, [7:0] D: VCO = 100 M / D.
+ */
+#define KH_CLK_OUT_NOC		0
+#define KH_CLK_OUT_MAT2X	1
+#define KH_CLK_OUT_VEC		2
+#define KH_CLK_OUT_MAG		3
+#define KH_CLK_MESH_OUTPUTS	4
+#define KH_CLK_IN_MHZ		100
+#define KH_CLK_VCO_MHZ		1200
+#define KH_CLK_CFG0_MULT(v)	(((v) >> 8) & 0xff)
+#define KH_CLK_CFG0_DIVCLK(v)	((v) & 0xff)
+#define KH_CLK_DIV_VALUE(v)	((v) & 0xff)	/* integer divide; [25:16] fraction, unused */
+/*
+ * The board's profiles (noc / mat2x / vec / mag MHz): low 100/200/100/100,
+ * mid 200/400/200/200, ship 300/600/300/300 (the built clocks).  Profile p
+ * (0 low, 1 mid, 2 ship) divides the VCO by 12/(p+1) on noc, vec and mag
+ * and by 6/(p+1) on mat2x.
+ */
+#define KH_CLK_PROFILES		3
+#define KH_CLK_PROFILE_DIV(p, out) \
+	((unsigned int)((out) == KH_CLK_OUT_MAT2X ? 6 : 12) / ((p) + 1))
+#define KH_CLK_BUILT_NOC_MHZ	300
 /* model timing (docs/model.md): lock time, reset release, FIFO recovery */
 #define KH_CLK_LOCK_CYCLES	30000	/* 100 us at 300 MHz: MMCM lock time */
 #define KH_RST_RELEASE_CYCLES	16	/* proc_sys_reset after dcm_locked */
