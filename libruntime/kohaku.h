@@ -1141,6 +1141,40 @@ int kohaku_syncobj_wait(kohaku_device *dev, const uint32_t *handles,
  */
 int kohaku_syncobj_fd(kohaku_device *dev, uint32_t handle, int *fd);
 
+/* ---- a mesh's clocks and resets (ABI 0.7, docs/abi.md "Mesh clocks and resets") ---- */
+
+/* "low", "mid", "ship", "default" (KOHAKU_CLK_PROFILE_DEFAULT), "other" */
+const char *kohaku_clk_profile_name(unsigned int profile);
+/* a profile by name (any case), or -EINVAL */
+int kohaku_clk_profile_parse(const char *name);
+/*
+ * The clocks of @mesh as the driver's governor has them (each output's
+ * MHz read back from the mesh's clock wizard), its retunes, the device
+ * time at each profile, its resets and recoveries.
+ */
+int kohaku_clocks(kohaku_device *dev, unsigned int mesh,
+		  struct drm_kohaku_clocks *out);
+/*
+ * The profile this open device's later jobs on @mesh need
+ * (KOHAKU_CLK_PROFILE_LOW..SHIP, or _DEFAULT: the mesh's run profile).
+ * A mesh runs a job at the higher of what it is at and what the job needs.
+ */
+int kohaku_clocks_file_run(kohaku_device *dev, unsigned int mesh,
+			   unsigned int profile);
+/*
+ * Administrator only on kohaku.ko: the governor's policy and profiles of
+ * a mesh and its automatic recovery (struct drm_kohaku_mesh_set).
+ */
+int kohaku_mesh_set(kohaku_device *dev, const struct drm_kohaku_mesh_set *set);
+/*
+ * Administrator only on kohaku.ko: reset @mesh through its clock wizard
+ * (the job on it ABORTED, queued jobs kept, hung marks and a wedge
+ * cleared, the governor's clocks and the POOL firmware back) and return
+ * when it takes jobs again; @out (may be NULL) says what it did.
+ */
+int kohaku_mesh_reset(kohaku_device *dev, unsigned int mesh,
+		      struct drm_kohaku_reset *out);
+
 /* ---- simulated cards: the model's knobs ---- */
 
 /*

@@ -113,7 +113,10 @@ void kh_file_usage(struct kh_file *kf, struct kh_file_usage *u);
 	X(DXA_ALLOC, dxa_alloc, kh_dxa_alloc, 0)			\
 	X(DXA_FREE, dxa_free, kh_dxa_free, 0)				\
 	X(DXA_SET, dxa_set, kh_dxa_set, 0)				\
-	X(DXA_GET, dxa_get, kh_dxa_get, 0)
+	X(DXA_GET, dxa_get, kh_dxa_get, 0)				\
+	X(CLOCKS, clocks, kh_ioctl_clocks, 0)				\
+	X(MESH_SET, mesh_set, kh_ioctl_mesh_set, 1)		\
+	X(RESET, reset, kh_ioctl_reset, 1)
 
 /**
  * struct kh_ioctl_desc - one command of the driver-private range

@@ -65,6 +65,7 @@ static void kh_device_free(struct kh_device *kd)
 		kh_mesh_fini(&kd->mesh[i]);
 	kh_xdma_fini(kd);
 	kh_fw_fini(kd);
+	mutex_destroy(&kd->maint_lock);
 	mutex_destroy(&kd->jobs_lock);
 	kh_engine_destroy(kd);
 	kvfree(kd);
@@ -91,6 +92,14 @@ static int kh_mesh_bringup(struct kh_device *kd, struct kh_mesh *m)
 	ret = kh_mesh_enumerate(m);
 	if (!ret)
 		kh_mesh_canary_write(m);
+	kh_clk_init(m);
+	/*
+	 * Bring-up follows a configuration, which restores the built clocks:
+	 * the idle profile at once (kohakutpu.md 12.4), before any job.
+	 */
+	if (!ret && kh_clk_want(m))
+		while (kh_mesh_reset_wait(m))
+			kh_relax(kd);
 	mutex_unlock(&m->lock);
 	if (!ret)
 		ret = kh_dxa_mesh_init(m);
@@ -124,6 +133,7 @@ int kh_device_probe(const struct kh_hw *hw, struct device *dev,
 	snprintf(kd->name, sizeof(kd->name), "%s", name ? name : "kohaku");
 	mutex_init(&kd->jobs_lock);
 	mutex_init(&kd->fw_lock);
+	mutex_init(&kd->maint_lock);
 	INIT_LIST_HEAD(&kd->unfinished);
 	INIT_LIST_HEAD(&kd->deferred);
 	kd->next_job_id = 1;
@@ -157,6 +167,12 @@ int kh_device_probe(const struct kh_hw *hw, struct device *dev,
 	ret = kh_engine_init(kd);
 	if (ret) {
 		kh_err(kd, "cannot start the progress engine (%d)\n", ret);
+		goto fail;
+	}
+	ret = kh_maint_init(kd);
+	if (ret) {
+		kh_err(kd, "cannot start the maintenance worker (%d)\n", ret);
+		kh_engine_fini(kd);
 		goto fail;
 	}
 	kh_info(kd, "%s: %u mesh(es), %u nodes, ABI %u.%u%s%s\n", kd->name,
@@ -196,6 +212,7 @@ void kh_device_remove(struct kh_device *kd)
 				    "device removed");
 		mutex_unlock(&kd->mesh[i].lock);
 	}
+	kh_maint_fini(kd);
 	kh_engine_fini(kd);
 	kh_device_free(kd);
 }

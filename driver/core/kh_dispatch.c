@@ -709,6 +709,7 @@ static void kh_recover(struct kh_mesh *m, struct kh_job *job)
 			      "the TX FIFO still holds flits for a hung node" :
 			      "the dispatcher still holds flits for a hung node");
 		kh_mesh_job_off(m, job);
+		kh_maint_recover(m, "the dispatcher hung");
 		return;
 	}
 	for (i = 0; i < job->n_progs; i++) {
@@ -720,11 +721,14 @@ static void kh_recover(struct kh_mesh *m, struct kh_job *job)
 			p->node->hung_mark = p->baseline + p->seen;
 			p->node->hung_last = p->pushed == p->n;
 			m->late_credit += p->pushed - p->seen;
-			kh_err(m->kd, "mesh %u: node (%u,%u) is hung with %u instructions outstanding; it takes no more jobs\n",
-			       m->id, p->node->x, p->node->y, p->pushed - p->seen);
+			kh_err(m->kd, "mesh %u: node (%u,%u) is hung with %u instructions outstanding; %s\n",
+			       m->id, p->node->x, p->node->y, p->pushed - p->seen,
+			       m->recover_max ? "the mesh is reset to recover it" :
+			       "it takes no more jobs");
 		}
 	}
 	kh_mesh_job_off(m, job);
+	kh_maint_recover(m, "a node hung");
 }
 
 void kh_mesh_step(struct kh_mesh *m)
@@ -741,8 +745,11 @@ void kh_mesh_step(struct kh_mesh *m)
 			if (list_empty(&m->queue) || (m->flags & KOHAKU_MESH_WEDGED))
 				return;
 			job = list_first_entry(&m->queue, struct kh_job, mesh_link);
-			/* the firmware loader has the mesh: only its own jobs run */
-			if (m->fw_hold && !job->internal)
+			/*
+			 * The driver has the mesh (a firmware load, a reset,
+			 * a recovery): only its own jobs run.
+			 */
+			if (kh_mesh_held(m) && !job->internal)
 				return;
 			/*
 			 * One read a job: a reset since the last one (it
@@ -762,6 +769,9 @@ void kh_mesh_step(struct kh_mesh *m)
 			case KH_READY:
 				break;
 			}
+			/* its clocks first: a retune resets the mesh */
+			if (kh_clk_raise(m, job))
+				continue;
 			kh_job_start(m, job);
 			if (!m->job)
 				return;

@@ -567,3 +567,45 @@ void kh_node_to_uapi(const struct kh_node *n, struct drm_kohaku_node *out)
 	out->fw_boot_ns = n->fw_boot_ns;
 	out->fw_trap = n->fw_trap;
 }
+
+/*
+ * After a reset the driver made: every node answers CU_CAPS as it did at
+ * bring-up (same type, version and depths).  The node table is kept (jobs
+ * queued name its nodes); a node that does not answer, or answers as
+ * something else, is an error for the caller to wedge the mesh on.
+ */
+int kh_mesh_reverify(struct kh_mesh *m)
+{
+	struct kh_ctrl_req *req;
+	unsigned int i;
+	int ret;
+
+	lockdep_assert_held(&m->lock);
+	if (!m->n_nodes)
+		return 0;
+	req = kvcalloc(m->n_nodes, sizeof(*req), GFP_KERNEL);
+	if (!req)
+		return -ENOMEM;
+	for (i = 0; i < m->n_nodes; i++) {
+		req[i].x = m->nodes[i].x;
+		req[i].y = m->nodes[i].y;
+		req[i].index = KH_CTRL_IDX_CAPS;
+	}
+	ret = kh_ctrl_read_many(m, req, m->n_nodes);
+	for (i = 0; !ret && i < m->n_nodes; i++) {
+		struct kh_node *n = &m->nodes[i];
+
+		if (req[i].result) {
+			kh_err(m->kd, "mesh %u: node (%u,%u) did not answer after the reset (%d)\n",
+			       m->id, n->x, n->y, req[i].result);
+			ret = req[i].result;
+		} else if (req[i].value != n->caps_reg) {
+			kh_err(m->kd, "mesh %u: node (%u,%u) answers CU_CAPS 0x%016llx after the reset, 0x%016llx at bring-up\n",
+			       m->id, n->x, n->y, req[i].value, n->caps_reg);
+			ret = -EIO;
+		}
+		n->regs_read = false;
+	}
+	kvfree(req);
+	return ret;
+}

@@ -13,6 +13,7 @@ int kh_file_open(struct kh_device *kd, struct drm_file *file,
 	if (!kf)
 		return -ENOMEM;
 	kf->kd = kd;
+	kf->clk_run = KOHAKU_CLK_PROFILE_DEFAULT;
 	kf->file = file;
 	mutex_init(&kf->lock);
 	xa_init_flags(&kf->bos, XA_FLAGS_ALLOC1);

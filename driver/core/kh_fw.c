@@ -124,6 +124,13 @@ static int kh_fw_hold_mesh(struct kh_mesh *m)
 			}
 		m->fw_hold = true;
 		if (!job) {
+			/* the units boot at the run clocks, once: raise first */
+			if (kh_clk_raise_to(m, KOHAKU_CLK_PROFILE_DEFAULT))
+				while (kh_mesh_reset_wait(m)) {
+					mutex_unlock(&m->lock);
+					kh_relax(kd);
+					mutex_lock(&m->lock);
+				}
 			mutex_unlock(&m->lock);
 			return 0;
 		}
@@ -273,49 +280,99 @@ static void kh_fw_note_unit(struct kh_node *n, const struct kh_boot *b, int ret)
 	mutex_unlock(&m->lock);
 }
 
+/* Boot the POOL units of @m with @img; stop at the first that fails. */
+static void kh_fw_boot_mesh(struct kh_mesh *m, const struct kh_fw_image *img,
+			    u32 flags, u64 timeout_ns, struct kh_fw_pass *p)
+{
+	struct kh_device *kd = m->kd;
+	struct kh_boot b = { .img = img, .timeout_ns = timeout_ns };
+	u64 start = 0, len = 0;
+	unsigned int j;
+
+	if (!(flags & KOHAKU_FW_LOAD_MAILBOX) && kh_has_dma(kd))
+		kh_fw_stage(m, img, &start, &len, &b);
+	for (j = 0; j < m->n_nodes && !p->err; j++) {
+		struct kh_node *n = &m->nodes[j];
+
+		if (!kh_node_is_pool(n))
+			continue;
+		b.node = n;
+		b.reason = 0;
+		b.trap = 0;
+		p->err = kh_fw_boot_unit(&b);
+		kh_fw_note_unit(n, &b, p->err);
+		if (p->err) {
+			kh_fw_hold_unit(n);
+			p->reason = b.reason ? b.reason : KOHAKU_FW_ERR_LOAD;
+			p->trap = b.trap;
+			p->failed = n;
+			break;
+		}
+		p->n_units++;
+		p->loaded_by = b.by_dma ? KOHAKU_FW_BY_LOAD : KOHAKU_FW_BY_MAILBOX;
+		p->boot_ns = max_t(u64, p->boot_ns, b.boot_ns);
+		p->fw_version = b.fw_version;
+		p->fw_api = b.fw_api;
+	}
+	if (len)
+		kh_mem_release(&m->mem, start, len);
+	/* what a reset stopped runs again: nothing left to boot here */
+	mutex_lock(&m->lock);
+	m->fw_reboot = false;
+	mutex_unlock(&m->lock);
+}
+
 /* Boot every POOL unit with @img; stop at the first that fails. */
 static int kh_fw_boot_all(struct kh_device *kd, const struct kh_fw_image *img,
 			  u32 flags, u64 timeout_ns, struct kh_fw_pass *p)
 {
-	unsigned int i, j;
+	unsigned int i;
 
 	memset(p, 0, sizeof(*p));
 	for (i = 0; i < kd->n_meshes && !p->err; i++) {
 		struct kh_mesh *m = &kd->mesh[i];
-		struct kh_boot b = { .img = img, .timeout_ns = timeout_ns };
-		u64 start = 0, len = 0;
 
 		if (!kh_mesh_present(kd, i) || !kh_mesh_has_pool(m))
 			continue;
-		if (!(flags & KOHAKU_FW_LOAD_MAILBOX) && kh_has_dma(kd))
-			kh_fw_stage(m, img, &start, &len, &b);
-		for (j = 0; j < m->n_nodes && !p->err; j++) {
-			struct kh_node *n = &m->nodes[j];
-
-			if (!kh_node_is_pool(n))
-				continue;
-			b.node = n;
-			b.reason = 0;
-			b.trap = 0;
-			p->err = kh_fw_boot_unit(&b);
-			kh_fw_note_unit(n, &b, p->err);
-			if (p->err) {
-				kh_fw_hold_unit(n);
-				p->reason = b.reason ? b.reason : KOHAKU_FW_ERR_LOAD;
-				p->trap = b.trap;
-				p->failed = n;
-				break;
-			}
-			p->n_units++;
-			p->loaded_by = b.by_dma ? KOHAKU_FW_BY_LOAD : KOHAKU_FW_BY_MAILBOX;
-			p->boot_ns = max_t(u64, p->boot_ns, b.boot_ns);
-			p->fw_version = b.fw_version;
-			p->fw_api = b.fw_api;
-		}
-		if (len)
-			kh_mem_release(&m->mem, start, len);
+		kh_fw_boot_mesh(m, img, flags, timeout_ns, p);
 	}
 	return p->err;
+}
+
+/*
+ * After a reset of @m (kh_maint.c, the mesh held): its POOL units boot the
+ * image the driver keeps.  Returns how many run it.  A unit that fails is
+ * left FAILED, and the log says so; the other meshes are not touched.
+ */
+unsigned int kh_fw_reboot_mesh(struct kh_mesh *m)
+{
+	struct kh_device *kd = m->kd;
+	struct kh_fw_image *img;
+	struct kh_fw_pass p = { 0 };
+
+	lockdep_assert_held(&kd->fw_lock);
+	if (!kd->fw_image || !kh_mesh_has_pool(m))
+		return 0;
+	img = kzalloc(sizeof(*img), GFP_KERNEL);
+	if (!img)
+		return 0;
+	if (kh_fw_parse(kd->fw_image, kd->fw_len, img)) {
+		kfree(img);
+		return 0;
+	}
+	kh_fw_loading(kd, true);
+	kh_fw_boot_mesh(m, img, 0,
+			kh_ms_to_ns(KOHAKU_FW_BOOT_TIMEOUT_DEFAULT_MS), &p);
+	kh_fw_loading(kd, false);
+	if (p.err)
+		kh_err(kd, "mesh %u: the firmware %s did not boot again after the reset on (%u,%u) (%d); its POOL units take no jobs until a load succeeds\n",
+		       m->id, kd->fw_name, p.failed ? p.failed->x : 0,
+		       p.failed ? p.failed->y : 0, p.err);
+	else
+		kh_info(kd, "mesh %u: firmware %s running again on %u POOL unit(s) after the reset\n",
+			m->id, kd->fw_name, p.n_units);
+	kfree(img);
+	return p.n_units;
 }
 
 /* Hold every unit and mark it: what runs after a failure with nothing to restore. */

@@ -100,8 +100,15 @@ void kh_job_finalize(struct kh_job *job, u32 status)
 	struct kh_device *kd = m->kd;
 
 	lockdep_assert_held(&m->lock);
-	m->jobs_pending--;
-	m->jobs_done++;
+	/* the users' jobs: the driver's own (a firmware boot) are not counted */
+	if (!job->internal) {
+		m->jobs_pending--;
+		m->jobs_done++;
+	}
+	/* the idle window starts when the mesh's last job ends */
+	kh_clk_busy(m);
+	if (status == KOHAKU_JOB_DONE)
+		kh_maint_job_done(m);
 	if (job->fence) {
 		if (status != KOHAKU_JOB_DONE)
 			dma_fence_set_error(job->fence, -EIO);

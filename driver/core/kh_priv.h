@@ -144,6 +144,36 @@ enum kh_mesh_run {
 /* a register this driver has not written since probe: it holds anything */
 #define KH_REG_UNKNOWN		(~0ULL)
 
+/*
+ * A mesh's clocks under the governor (kh_clk.c), under mesh->lock.
+ * @profile: KOHAKU_CLK_PROFILE_* the wizard holds, as last read or set.
+ * @busy_ns: device time a job was last queued for or dispatched on it.
+ * @since_ns: device time @profile took effect (for @ns_at).
+ */
+struct kh_clk {
+	u8 policy, profile, idle, run, fixed;
+	u32 idle_ms;
+	u32 retunes;
+	u32 mhz[KH_CLK_MESH_OUTPUTS];
+	u64 busy_ns;
+	u64 since_ns;
+	u64 ns_at[KH_CLK_PROFILES];
+};
+
+/* The defaults a host sets before probing (module parameters, environment). */
+struct kh_clk_defaults {
+	u8 policy, idle, run, fixed;
+	u32 idle_ms;
+};
+extern struct kh_clk_defaults kh_clk_defaults;
+extern unsigned int kh_recover_max;
+extern bool kh_recover_auto;
+#define KH_CLK_IDLE_MS_MAX	3600000u
+#define KH_RECOVER_MAX		100u
+#define KH_CLK_NEVER		(~0ULL)	/* kh_clk.busy_ns: no job since bring-up */
+/* the maintenance worker looks again at most this often (device time) */
+#define KH_MAINT_MIN_NS		1000000ULL
+
 struct kh_mesh {
 	struct kh_device *kd;
 	unsigned int id;
@@ -195,7 +225,26 @@ struct kh_mesh {
 	u64 reset_seen_ns;	/* device time it was seen */
 	u64 reset_check_ns;	/* a running job: next canary read */
 	u32 resets;		/* resets seen since bring-up */
+	bool planned;		/* the reset waited out is the governor's retune */
+	u32 reset_aborted;	/* jobs resets ended */
+	u32 fw_stopped;		/* POOL units the last reset stopped */
+
+	/* the driver's own work on the mesh (kh_maint.c), under lock */
+	struct kh_clk clk;
+	bool maint_hold;	/* held for it: only the driver's jobs run */
+	bool fw_reboot;		/* its POOL units boot the kept image again */
+	bool recover_due;	/* a hang left it: reset before the next job */
+	u32 recoveries;		/* automatic recoveries since bring-up */
+	u32 recover_run;	/* ... in a row, with no job completing between */
+	u32 recover_max;	/* the limit of recover_run; 0: no recovery */
+	u32 resets_asked;	/* DRM_KOHAKU_RESET */
 };
+
+/* The driver has the mesh (a firmware load, a reset): only its own jobs run. */
+static inline bool kh_mesh_held(const struct kh_mesh *m)
+{
+	return m->fw_hold || m->maint_hold;
+}
 
 struct kh_prog {
 	struct kh_node *node;
@@ -271,6 +320,7 @@ struct kh_job {
 	struct kohaku_inst *insts;
 	u64 timeout_ns;
 	u64 t_start, t_end, deadline;
+	u32 clk_need;		/* its file's clk_run when it was submitted */
 
 	/* fences: the job's own, and what it waits for before dispatch */
 	struct dma_fence *fence;
@@ -345,6 +395,7 @@ struct kh_file {
 	struct xarray jobs;		/* job id -> struct kh_job */
 	unsigned int n_bos;
 	unsigned int n_jobs;
+	u32 clk_run;		/* KOHAKU_CLK_PROFILE_* its jobs need, or _DEFAULT */
 	/* jobs WAIT has reaped from the table: their device time (fdinfo) */
 	u64 reaped_ns;
 	u64 reaped_jobs;
@@ -393,7 +444,22 @@ struct kh_device {
 	size_t fw_len;
 	u32 fw_version, fw_api;
 	char fw_name[KH_FW_NAME_LEN + 1];
+
+	/* the driver's own work on the meshes (kh_maint.c) */
+	struct mutex maint_lock;	/* one at a time; before fw_lock */
+	struct workqueue_struct *maint_wq;
+	struct delayed_work maint;
 };
+
+/*
+ * The POOL units' firmware stopped by a reset or a retune is on its way
+ * back: the driver boots the image it keeps once the mesh is out of it.
+ */
+static inline bool kh_fw_coming(const struct kh_mesh *m)
+{
+	return READ_ONCE(m->kd->fw_image) &&
+	       (m->fw_reboot || (m->resetting && m->fw_stopped));
+}
 
 /* The control space is reached in 32-bit accesses (KH_HW_CTRL32): a card. */
 static inline bool kh_ctrl32(struct kh_device *kd)
@@ -667,5 +733,34 @@ void kh_mesh_irq_rearm(struct kh_mesh *m);
 void kh_mesh_canary_write(struct kh_mesh *m);
 bool kh_mesh_reset_check(struct kh_mesh *m);
 bool kh_mesh_reset_wait(struct kh_mesh *m);
+void kh_mesh_planned_reset(struct kh_mesh *m);
+void kh_mesh_reset_now(struct kh_mesh *m, const char *by, u32 code,
+		       const char *why);
+int kh_mesh_reverify(struct kh_mesh *m);
+
+/* kh_clk.c: the clock governor */
+const char *kh_clk_profile_name(unsigned int p);
+void kh_clk_init(struct kh_mesh *m);
+void kh_clk_after_reset(struct kh_mesh *m);
+bool kh_clk_want(struct kh_mesh *m);
+u64 kh_clk_idle_in(struct kh_mesh *m);
+void kh_clk_busy(struct kh_mesh *m);
+bool kh_clk_raise(struct kh_mesh *m, struct kh_job *job);
+bool kh_clk_raise_to(struct kh_mesh *m, unsigned int want);
+void kh_clk_report(struct kh_mesh *m, struct drm_kohaku_clocks *a);
+int kh_mesh_set(struct kh_device *kd, const struct drm_kohaku_mesh_set *a);
+int kh_ioctl_clocks(struct kh_file *kf, void *arg);
+int kh_ioctl_mesh_set(struct kh_file *kf, void *arg);
+
+/* kh_maint.c: resets the driver makes, recovery, firmware after a reset */
+int kh_maint_init(struct kh_device *kd);
+void kh_maint_fini(struct kh_device *kd);
+void kh_maint_kick(struct kh_device *kd);
+void kh_maint_after_reset(struct kh_mesh *m);
+void kh_maint_recover(struct kh_mesh *m, const char *why);
+void kh_maint_job_done(struct kh_mesh *m);
+int kh_mesh_reset_ask(struct kh_device *kd, struct drm_kohaku_reset *a);
+int kh_ioctl_reset(struct kh_file *kf, void *arg);
+unsigned int kh_fw_reboot_mesh(struct kh_mesh *m);
 
 #endif /* KH_PRIV_H */

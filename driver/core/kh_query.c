@@ -179,6 +179,22 @@ static int kh_mesh_param(struct kh_mesh *m, u32 param, u64 *v)
 	case KOHAKU_PARAM_MESH_RESETS:
 		*v = m->resets;
 		break;
+	case KOHAKU_PARAM_MESH_CLK_PROFILE ... KOHAKU_PARAM_MESH_CLK_MAG_MHZ: {
+		struct drm_kohaku_clocks c = { 0 };
+
+		kh_clk_report(m, &c);
+		*v = param == KOHAKU_PARAM_MESH_CLK_PROFILE ? c.profile :
+		     param == KOHAKU_PARAM_MESH_CLK_POLICY ? c.policy :
+		     param == KOHAKU_PARAM_MESH_CLK_RETUNES ? c.retunes :
+		     c.mhz[param - KOHAKU_PARAM_MESH_CLK_NOC_MHZ];
+		break;
+	}
+	case KOHAKU_PARAM_MESH_RECOVERIES:
+		*v = m->recoveries;
+		break;
+	case KOHAKU_PARAM_MESH_RESETS_ASKED:
+		*v = m->resets_asked;
+		break;
 	default:
 		mutex_unlock(&m->lock);
 		return -EINVAL;

@@ -71,8 +71,12 @@ static void kh_mesh_forget(struct kh_mesh *m)
 	if (hung)
 		kh_info(m->kd, "mesh %u: the reset cleared %u hung node(s); they take jobs again\n",
 			m->id, hung);
-	if (fw)
+	m->fw_stopped += fw;
+	if (fw && !m->kd->fw_image)
 		kh_warn(m->kd, "mesh %u: the reset stopped the firmware on %u POOL unit(s); load it again (FW_LOAD, `kohaku fw load`)\n",
+			m->id, fw);
+	else if (fw)
+		kh_info(m->kd, "mesh %u: the reset stopped the firmware on %u POOL unit(s); they boot again from the image the driver keeps\n",
 			m->id, fw);
 	/* a wedge from bring-up (no nodes enumerated) needs a new probe */
 	if ((m->flags & KOHAKU_MESH_WEDGED) && m->n_nodes &&
@@ -84,30 +88,64 @@ static void kh_mesh_forget(struct kh_mesh *m)
 	}
 }
 
-static void kh_mesh_was_reset(struct kh_mesh *m)
+/*
+ * The mesh was reset (@by says by whom): the job on it lost its
+ * instructions and ends ABORTED @code; the books are forgotten.
+ */
+static void kh_mesh_was_reset(struct kh_mesh *m, const char *by, u32 code,
+			      const char *why)
 {
 	struct kh_device *kd = m->kd;
 	struct kh_job *job = m->job;
 
 	m->resets++;
 	m->resetting = true;
+	m->planned = false;
 	m->reset_seen_ns = kh_now(kd);
 	if (job && !kh_job_is_final(job))
-		kh_err(kd, "mesh %u was reset (its clock wizard lost lock: a clock retune or an SW_RST by another agent); job %llu, on it, lost its instructions and is aborted\n",
-		       m->id, job->id);
+		kh_err(kd, "mesh %u was reset (%s); job %llu, on it, lost its instructions and is aborted\n",
+		       m->id, by, job->id);
 	else
-		kh_warn(kd, "mesh %u was reset (its clock wizard lost lock: a clock retune or an SW_RST by another agent)\n",
-			m->id);
+		kh_warn(kd, "mesh %u was reset (%s)\n", m->id, by);
 	if (job) {
 		/* a job that already timed out keeps its TIMEOUT */
 		if (!kh_job_is_final(job)) {
 			job->t_end = m->reset_seen_ns;
-			kh_job_end_aborted(job, KOHAKU_JOB_WHY_MESH_RESET,
-					   "its mesh was reset while it ran");
+			kh_job_end_aborted(job, code, why);
+			m->reset_aborted++;
 		}
 		kh_mesh_job_off(m, job);
 	}
 	kh_mesh_forget(m);
+}
+
+/*
+ * The driver's own retune (kh_clk.c): a reset it planned, with no job on
+ * the mesh.  The books are those of any reset; nothing is aborted and the
+ * reset is not counted as one seen (the governor counts its retunes).
+ */
+void kh_mesh_planned_reset(struct kh_mesh *m)
+{
+	lockdep_assert_held(&m->lock);
+	m->resetting = true;
+	m->planned = true;
+	m->reset_seen_ns = kh_now(m->kd);
+	kh_mesh_forget(m);
+}
+
+/*
+ * Reset the mesh now through its wizard's SW_RST (a reset asked for, or
+ * an automatic recovery): the job on it ends ABORTED @code.
+ */
+void kh_mesh_reset_now(struct kh_mesh *m, const char *by, u32 code,
+		       const char *why)
+{
+	struct kh_device *kd = m->kd;
+
+	lockdep_assert_held(&m->lock);
+	kd->hw.ops->bar_write32(kd->hw.ctx, 0, KH_CLKWIZ_BASE(m->id) +
+				KH_CLK_SW_RST, KH_CLK_SW_RST_KEY);
+	kh_mesh_was_reset(m, by, code, why);
 }
 
 /*
@@ -121,7 +159,8 @@ bool kh_mesh_reset_check(struct kh_mesh *m)
 		return true;
 	if (kh_rd(m, KH_ORC_CTRL) == kh_canary(m))
 		return false;
-	kh_mesh_was_reset(m);
+	kh_mesh_was_reset(m, "its clock wizard lost lock: a clock retune or an SW_RST by another agent",
+			  KOHAKU_JOB_WHY_MESH_RESET, "its mesh was reset while it ran");
 	return true;
 }
 
@@ -156,8 +195,17 @@ bool kh_mesh_reset_wait(struct kh_mesh *m)
 		if (kh_rd(m, KH_ORC_CTRL) == kh_canary(m)) {
 			kh_mesh_irq_rearm(m);
 			m->resetting = false;
-			kh_info(kd, "mesh %u is out of reset after %llu us of device time; its jobs go on\n",
-				m->id, waited / 1000);
+			if (!m->planned)
+				kh_info(kd, "mesh %u is out of reset after %llu us of device time; its jobs go on\n",
+					m->id, waited / 1000);
+			else
+				kh_dbg(kd, "mesh %u: retuned in %llu us of device time\n",
+				       m->id, waited / 1000);
+			/* an SW_RST put the built clocks back: read them */
+			if (!m->planned)
+				kh_clk_after_reset(m);
+			m->planned = false;
+			kh_maint_after_reset(m);
 			return false;
 		}
 	}

@@ -186,7 +186,8 @@ static int kh_job_enqueue(struct kh_mesh *m, struct kh_job *job)
 	if ((m->flags & KOHAKU_MESH_WEDGED) || kh_job_hung_target(job) ||
 	    kh_job_on_fw_unit(job))
 		kh_mesh_reset_check(m);
-	if (m->flags & KOHAKU_MESH_WEDGED) {
+	/* a recovery under way brings hung nodes and a wedged mesh back */
+	if ((m->flags & KOHAKU_MESH_WEDGED) && !m->recover_due) {
 		kh_err(kd, "mesh %u is wedged (a job hung the dispatcher); a mesh reset (its clock wizard's SW_RST) or reprogramming the card clears it\n",
 		       m->id);
 		return -EIO;
@@ -197,13 +198,14 @@ static int kh_job_enqueue(struct kh_mesh *m, struct kh_job *job)
 		       "mixed cu_version" : "not enumerated");
 		return -EIO;
 	}
-	n = kh_job_hung_target(job);
+	n = m->recover_due ? NULL : kh_job_hung_target(job);
 	if (n) {
 		kh_err(kd, "mesh %u: node (%u,%u) hung in an earlier job; refusing new work for it\n",
 		       m->id, n->x, n->y);
 		return -EIO;
 	}
-	n = kh_job_fwless_target(job);
+	/* after a reset or a retune the driver boots what it keeps again */
+	n = kh_fw_coming(m) ? NULL : kh_job_fwless_target(job);
 	if (n) {
 		kh_err(kd, "mesh %u: POOL unit (%u,%u) runs no firmware (%s); load it first (FW_LOAD, kohaku fw load)\n",
 		       m->id, n->x, n->y,
@@ -217,7 +219,9 @@ static int kh_job_enqueue(struct kh_mesh *m, struct kh_job *job)
 	m->fence_seqno++;
 	refcount_inc(&job->ref);	/* the mesh's */
 	list_add_tail(&job->mesh_link, &m->queue);
-	m->jobs_pending++;
+	if (!job->internal)
+		m->jobs_pending++;
+	kh_clk_busy(m);
 	trace_kohaku_submit(kd->dev, m->id, job->id, job->n_progs);
 	return 0;
 }
@@ -251,6 +255,7 @@ int kh_job_run_internal(struct kh_node *n, const struct kohaku_inst *insts,
 	job->internal = true;
 	job->status = KOHAKU_JOB_QUEUED;
 	job->timeout_ns = timeout_ns;
+	job->clk_need = KOHAKU_CLK_PROFILE_DEFAULT;
 
 	mutex_lock(&kd->jobs_lock);
 	job->id = kd->next_job_id++;
@@ -316,6 +321,7 @@ int kh_job_submit(struct kh_file *kf, void *arg)
 		return -ENOMEM;
 	refcount_set(&job->ref, 1);
 	job->status = KOHAKU_JOB_QUEUED;
+	job->clk_need = READ_ONCE(kf->clk_run);
 	job->timeout_ns = kh_ms_to_ns(a->timeout_ms ? a->timeout_ms :
 				      KOHAKU_JOB_TIMEOUT_DEFAULT_MS);
 	INIT_LIST_HEAD(&job->mesh_link);

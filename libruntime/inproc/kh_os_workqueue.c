@@ -12,10 +12,12 @@
  * switches a job saved); the thread then finds it taken and waits for the
  * next kick, which kh_work_unclaim() hands back if one came meanwhile.
  */
+#include <errno.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include <linux/workqueue.h>
 #include "kh_os.h"
@@ -29,15 +31,53 @@ struct workqueue_struct {
 	bool stop;
 };
 
-/* the first pending item that is not running; under wq->lock */
-static struct work_struct *kh_os_wq_next(struct workqueue_struct *wq)
+static u64 kh_os_mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (u64)ts.tv_sec * 1000000000ULL + (u64)ts.tv_nsec;
+}
+
+/*
+ * The first pending item that is not running and is due; under wq->lock.
+ * *wake gets the earliest due time of the items not due yet (0: none).
+ */
+static struct work_struct *kh_os_wq_next(struct workqueue_struct *wq, u64 *wake)
 {
 	struct work_struct *w;
+	u64 now = 0;
 
-	for (w = wq->head; w; w = w->next)
-		if (!w->running)
-			return w;
+	*wake = 0;
+	for (w = wq->head; w; w = w->next) {
+		if (w->running)
+			continue;
+		if (w->due) {
+			if (!now)
+				now = kh_os_mono_ns();
+			if (w->due > now) {
+				if (!*wake || w->due < *wake)
+					*wake = w->due;
+				continue;
+			}
+		}
+		return w;
+	}
 	return NULL;
+}
+
+/* sleep until kicked, or until @wake (CLOCK_MONOTONIC ns) if not 0 */
+static void kh_os_wq_sleep(struct workqueue_struct *wq, u64 wake)
+{
+	struct timespec ts;
+
+	if (!wake) {
+		pthread_cond_wait(&wq->kick, &wq->lock);
+		return;
+	}
+	ts.tv_sec = wake / 1000000000ULL;
+	ts.tv_nsec = wake % 1000000000ULL;
+	pthread_cond_timedwait(&wq->kick, &wq->lock, &ts);
 }
 
 /* off the pending queue; under wq->lock */
@@ -61,13 +101,14 @@ static void *kh_os_wq_thread(void *arg)
 {
 	struct workqueue_struct *wq = arg;
 	struct work_struct *w;
+	u64 wake;
 
 	pthread_mutex_lock(&wq->lock);
 	for (;;) {
-		while (!(w = kh_os_wq_next(wq)) && !wq->stop)
-			pthread_cond_wait(&wq->kick, &wq->lock);
+		while (!(w = kh_os_wq_next(wq, &wake)) && !wq->stop)
+			kh_os_wq_sleep(wq, wake);
 		if (!w)
-			break;		/* stopped, and nothing left to run */
+			break;		/* stopped, and nothing due to run */
 		/* a waiter may claim it meanwhile: see the file's comment */
 		pthread_mutex_unlock(&wq->lock);
 		sched_yield();
@@ -91,11 +132,15 @@ struct workqueue_struct *kh_os_alloc_workqueue(const char *fmt,
 					       int max_active, ...)
 {
 	struct workqueue_struct *wq = calloc(1, sizeof(*wq));
+	pthread_condattr_t ca;
 
 	if (!wq)
 		return NULL;
 	pthread_mutex_init(&wq->lock, NULL);
-	pthread_cond_init(&wq->kick, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&wq->kick, &ca);
+	pthread_condattr_destroy(&ca);
 	pthread_cond_init(&wq->done, NULL);
 	wq->tail = &wq->head;
 	if (pthread_create(&wq->thread, NULL, kh_os_wq_thread, wq)) {
@@ -129,6 +174,7 @@ bool kh_os_queue_work(struct workqueue_struct *wq, struct work_struct *w)
 	pthread_mutex_lock(&wq->lock);
 	__atomic_store_n(&w->wq, wq, __ATOMIC_RELAXED);
 	if (!w->pending) {
+		w->due = 0;
 		w->pending = true;
 		w->next = NULL;
 		*wq->tail = w;
@@ -139,6 +185,31 @@ bool kh_os_queue_work(struct workqueue_struct *wq, struct work_struct *w)
 	}
 	pthread_mutex_unlock(&wq->lock);
 	return queued;
+}
+
+/*
+ * Pending to start @delay ns from now (the shim's jiffy), whether it was
+ * pending before or not, as the kernel's mod_delayed_work().
+ */
+bool kh_os_mod_delayed_work(struct workqueue_struct *wq, struct delayed_work *dw,
+			    unsigned long delay)
+{
+	struct work_struct *w = &dw->work;
+	bool was;
+
+	pthread_mutex_lock(&wq->lock);
+	__atomic_store_n(&w->wq, wq, __ATOMIC_RELAXED);
+	was = w->pending;
+	if (!was) {
+		w->pending = true;
+		w->next = NULL;
+		*wq->tail = w;
+		wq->tail = &w->next;
+	}
+	w->due = delay ? kh_os_mono_ns() + delay : 0;
+	pthread_cond_signal(&wq->kick);
+	pthread_mutex_unlock(&wq->lock);
+	return was;
 }
 
 /* No longer pending; returns once a run in progress has ended. */

@@ -37,7 +37,21 @@ int rig_up(struct rig *r, struct fake_card *fc)
 		r->kd = NULL;
 		return ret;
 	}
-	return kh_file_open(r->kd, &r->file, &r->kf);
+	ret = kh_file_open(r->kd, &r->file, &r->kf);
+	/*
+	 * The engine's own hang handling is what these tests look at: no
+	 * automatic recovery (a reset of the fake mesh) after a hang.
+	 */
+	return ret ? ret : rig_recover(r, 0);
+}
+
+int rig_recover(struct rig *r, unsigned int max)
+{
+	struct drm_kohaku_mesh_set a = { 0 };
+
+	a.set = KOHAKU_MESH_SET_RECOVER;
+	a.recover_max = max;
+	return kh_ioctl_call(r->kf, DRM_KOHAKU_MESH_SET, &a);
 }
 
 void rig_unplug(struct rig *r)

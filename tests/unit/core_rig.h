@@ -32,6 +32,8 @@ struct rig {
 struct fake_card *rig_card(unsigned int grid_hi, u16 depth);
 /* probe the card (the rig owns it from now on) and open a file: 0 or errno */
 int rig_up(struct rig *r, struct fake_card *fc);
+/* automatic recovery on mesh 0 after at most @max hangs in a row; 0: off (rig_up's) */
+int rig_recover(struct rig *r, unsigned int max);
 /* close, remove, and check the card saw no broken rule (a TAP check) */
 void rig_down(struct rig *r);
 /* kh_device_unplug(), for rig_down to know */

@@ -636,6 +636,9 @@ static u32 fake_read32(void *ctx, unsigned int bar, u32 offset)
 				       off);
 	} else if (offset == KH_CLKWIZ_BASE(0) + KH_CLK_STATUS) {
 		v = KH_CLK_LOCKED;
+	} else if (offset >= KH_CLKWIZ_BASE(0) &&
+		   offset < KH_CLKWIZ_BASE(0) + sizeof(fc->wiz)) {
+		v = fc->wiz[(offset - KH_CLKWIZ_BASE(0)) / 4];
 	}
 	fake_unlock(fc);
 	return v;
@@ -648,7 +651,25 @@ static void fake_write32(void *ctx, unsigned int bar, u32 offset, u32 value)
 	u32 off, w;
 
 	pthread_mutex_lock(&fc->lock);
-	if (bar || (offset & 3) || !fake_access(fc, offset, &off)) {
+	if (!bar && !(offset & 3) && offset >= KH_CLKWIZ_BASE(0) &&
+	    offset < KH_CLKWIZ_BASE(0) + sizeof(fc->wiz)) {
+		/* the wizard: stored; a LOAD counted (the fake mesh is not reset) */
+		fc->wiz[(offset - KH_CLKWIZ_BASE(0)) / 4] = value;
+		if (offset == KH_CLKWIZ_BASE(0) + KH_CLK_LOAD) {
+			unsigned int i;
+
+			/*
+			 * A retune resets the mesh (kohakutpu.md 12.4): no
+			 * request from before it is answered any more.
+			 */
+			fc->wiz_loads++;
+			fc->wiz[KH_CLK_LOAD / 4] = 0;
+			for (i = 0; i < 256; i++)
+				fc->port[i].pending = false;
+		}
+		if (offset == KH_CLKWIZ_BASE(0) + KH_CLK_DUTY(0) && !value)
+			fake_violation(fc, "duty 0 written to the wizard: a read-merge-write?");
+	} else if (bar || (offset & 3) || !fake_access(fc, offset, &off)) {
 		fake_violation(fc, "32-bit write to BAR%u+0x%x, outside mesh 0",
 			       bar, offset);
 	} else if (off >= KH_ORC_TX_FLIT(0) && off < KH_ORC_TX_FLIT(KH_FLIT_WORDS)) {
@@ -699,6 +720,10 @@ struct fake_card *fake_card_create(unsigned int grid_lo, unsigned int grid_hi)
 	pthread_cond_init(&fc->trap.cond, NULL);
 	fc->step = FAKE_STEP_NS;
 	fc->push_ns = 10;
+	/* the wizard's built configuration: 300/600/300/300 MHz */
+	fc->wiz[KH_CLK_CFG0 / 4] = KH_CLK_CFG0_BUILT;
+	for (i = 0; i < KH_CLK_MESH_OUTPUTS; i++)
+		fc->wiz[KH_CLK_DIV(i) / 4] = KH_CLK_PROFILE_DIV(KH_CLK_PROFILES - 1, i);
 	fc->caps = KH_FLIT_WIDTH | ((u64)KH_POS_WIDTH << 16) |
 		   ((u64)grid_lo << 24) | ((u64)grid_hi << 32);
 	for (i = 0; i < 256; i++) {

@@ -80,6 +80,9 @@ struct fake_card {
 
 	/* mailbox */
 	u64 tx[KH_FLIT_WORDS];
+	/* mesh 0's clock wizard: its registers as written (STATUS reads locked) */
+	u32 wiz[0x800 / 4];
+	unsigned int wiz_loads;
 	bool tx_hold;		/* fake_tx_stuck(): TX holds what is kicked */
 	struct kh_flit tx_held[KH_ORC_TX_DEPTH];
 	unsigned int n_tx_held;

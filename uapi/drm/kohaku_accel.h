@@ -34,7 +34,7 @@ extern "C" {
 #endif
 
 #define KOHAKU_ABI_MAJOR	0
-#define KOHAKU_ABI_MINOR	6
+#define KOHAKU_ABI_MINOR	7
 #define KOHAKU_ABI_VERSION	((KOHAKU_ABI_MAJOR << 16) | KOHAKU_ABI_MINOR)
 #define KOHAKU_ABI_VERSION_MAJOR(v)	((v) >> 16)
 #define KOHAKU_ABI_VERSION_MINOR(v)	((v) & 0xffff)
@@ -167,9 +167,19 @@ struct drm_kohaku_get_info {
 #define KOHAKU_PARAM_MESH_MIN_INST_DEPTH 20
 #define KOHAKU_PARAM_MESH_MEM_SIZE	21
 #define KOHAKU_PARAM_MESH_MEM_FREE	22
-#define KOHAKU_PARAM_MESH_JOBS_PENDING	23	/* queued or running, all files */
-#define KOHAKU_PARAM_MESH_JOBS_DONE	24	/* final since bring-up, any status */
+#define KOHAKU_PARAM_MESH_JOBS_PENDING	23	/* queued or running, all files (not the driver's own) */
+#define KOHAKU_PARAM_MESH_JOBS_DONE	24	/* final since bring-up, any status (the same) */
 #define KOHAKU_PARAM_MESH_RESETS	25	/* mesh resets the driver saw (ABI 0.6) */
+/* the mesh's clocks and recovery (ABI 0.7): see struct drm_kohaku_clocks */
+#define KOHAKU_PARAM_MESH_CLK_PROFILE	26	/* KOHAKU_CLK_PROFILE_* now */
+#define KOHAKU_PARAM_MESH_CLK_POLICY	27	/* KOHAKU_CLK_POLICY_* */
+#define KOHAKU_PARAM_MESH_CLK_RETUNES	28	/* retunes the driver made */
+#define KOHAKU_PARAM_MESH_CLK_NOC_MHZ	29	/* CLKOUT0 as the wizard reads */
+#define KOHAKU_PARAM_MESH_CLK_MAT2X_MHZ	30	/* CLKOUT1 */
+#define KOHAKU_PARAM_MESH_CLK_VEC_MHZ	31	/* CLKOUT2 */
+#define KOHAKU_PARAM_MESH_CLK_MAG_MHZ	32	/* CLKOUT3 */
+#define KOHAKU_PARAM_MESH_RECOVERIES	33	/* automatic recoveries (resets after a hang) */
+#define KOHAKU_PARAM_MESH_RESETS_ASKED	34	/* resets asked for (DRM_KOHAKU_RESET) */
 
 /**
  * struct drm_kohaku_get_param - one value (DRM_IOCTL_KOHAKU_GET_PARAM)
@@ -481,7 +491,8 @@ struct drm_kohaku_submit {
 #define KOHAKU_JOB_WHY_NODE_HUNG	7	/* ABORTED: a target node hung in an earlier job */
 #define KOHAKU_JOB_WHY_IN_FENCE		8	/* ABORTED: an in-fence signalled an error */
 #define KOHAKU_JOB_WHY_REMOVED		9	/* ABORTED: the device was removed */
-#define KOHAKU_JOB_WHY_MAX		9
+#define KOHAKU_JOB_WHY_RESET_ASKED	10	/* ABORTED: a reset of its mesh was asked for (DRM_KOHAKU_RESET: `kohaku reset`, sysfs reset) while it ran (ABI 0.7) */
+#define KOHAKU_JOB_WHY_MAX		10
 
 /*
  * NODE_STATUS keeps only each node's last signal, so the driver always
@@ -714,6 +725,149 @@ struct drm_kohaku_dxa_slot {
 #define KOHAKU_DXA_SLOT_OWNED	1	/* allocated, not set yet */
 #define KOHAKU_DXA_SLOT_SET	2	/* allocated and set: copies may name it */
 
+/* ---- CLOCKS, CLOCKS_SET: a mesh's clocks under the driver's governor (ABI 0.7) ---- */
+
+/*
+ * The board's profiles (kohakutpu.md 8.5; noc / mat2x / vec / mag MHz):
+ * low 100/200/100/100, mid 200/400/200/200, ship 300/600/300/300 (the
+ * built clocks).  OTHER: the wizard holds something else (set by another
+ * agent on the card's bus).
+ */
+#define KOHAKU_CLK_PROFILE_LOW		0
+#define KOHAKU_CLK_PROFILE_MID		1
+#define KOHAKU_CLK_PROFILE_SHIP		2
+#define KOHAKU_CLK_PROFILE_OTHER	0xff
+#define KOHAKU_CLK_PROFILE_DEFAULT	0xfe	/* CLOCKS: the mesh's run profile */
+/* AUTO: the idle profile after idle_ms without a job, the run profile for jobs */
+#define KOHAKU_CLK_POLICY_AUTO		0
+#define KOHAKU_CLK_POLICY_FIXED		1	/* fixed_profile always */
+#define KOHAKU_CLK_POLICY_NONE		2	/* no wizard the driver can reach: untouched */
+
+#define KOHAKU_CLOCKS_SET_FILE_RUN	(1u << 0)	/* CLOCKS: set file_run_profile */
+#define KOHAKU_CLOCKS_FLAGS		KOHAKU_CLOCKS_SET_FILE_RUN
+
+/**
+ * struct drm_kohaku_clocks - one mesh's clocks (DRM_IOCTL_KOHAKU_CLOCKS)
+ * @flags: in: KOHAKU_CLOCKS_*; others get EINVAL.
+ * @mesh: in: the mesh; one that is not present gets EINVAL.
+ * @file_run_profile: in with KOHAKU_CLOCKS_SET_FILE_RUN: the profile this
+ *	open file's later jobs need (KOHAKU_CLK_PROFILE_LOW..SHIP, or
+ *	_DEFAULT for the mesh's run profile); out: the file's setting.  A
+ *	mesh runs a job at the highest of what it is at and what the job
+ *	needs; it is lowered only by the governor's idle window.
+ * @policy: out: KOHAKU_CLK_POLICY_*.
+ * @profile: out: the profile now, KOHAKU_CLK_PROFILE_*.
+ * @idle_profile: out: AUTO's profile after @idle_ms without a job.
+ * @run_profile: out: AUTO's profile for a job that asks nothing else.
+ * @fixed_profile: out: FIXED's profile.
+ * @idle_ms: out: AUTO's idle window, in device time.
+ * @mhz: out: CLKOUT0..3 (noc, mat2x, vec, mag) as read back from the
+ *	mesh's clock wizard, in MHz; 0 when there is none to read.
+ * @retunes: out: retunes the driver made on this mesh since bring-up.
+ * @ns_at: out: device time spent at each profile (LOW, MID, SHIP) since
+ *	bring-up, the current one up to now.
+ * @resets: out: KOHAKU_PARAM_MESH_RESETS: resets seen, every cause but
+ *	the driver's own retunes.
+ * @recoveries: out: automatic recoveries (a mesh reset after a hang).
+ * @recover_max: out: the recovery limit (struct drm_kohaku_mesh_set), 0: off.
+ * @pad: zero.
+ * @reserved: zero.
+ */
+struct drm_kohaku_clocks {
+	__u32 flags;
+	__u32 mesh;
+	__u32 file_run_profile;
+	__u32 policy;
+	__u32 profile;
+	__u32 idle_profile;
+	__u32 run_profile;
+	__u32 fixed_profile;
+	__u32 idle_ms;
+	__u32 mhz[4];
+	__u32 retunes;
+	__u64 ns_at[3];
+	__u32 resets;
+	__u32 recoveries;
+	__u32 recover_max;
+	__u32 pad;
+	__u64 reserved[4];
+};
+
+#define KOHAKU_MESH_SET_POLICY	(1u << 0)
+#define KOHAKU_MESH_SET_IDLE		(1u << 1)
+#define KOHAKU_MESH_SET_RUN		(1u << 2)
+#define KOHAKU_MESH_SET_FIXED		(1u << 3)
+#define KOHAKU_MESH_SET_IDLE_MS	(1u << 4)
+#define KOHAKU_MESH_SET_RECOVER	(1u << 5)
+#define KOHAKU_MESH_SET_MASK		0x3fu
+
+/**
+ * struct drm_kohaku_mesh_set - govern a mesh's clocks and its recovery
+ *	(DRM_IOCTL_KOHAKU_MESH_SET, administrator only)
+ * @set: in: KOHAKU_CLOCKS_SET_* bits: the fields below to take; 0 or
+ *	unknown bits get EINVAL.
+ * @mesh: in: the mesh.
+ * @policy: in: KOHAKU_CLK_POLICY_AUTO or _FIXED.
+ * @idle_profile: in: KOHAKU_CLK_PROFILE_LOW..SHIP.
+ * @run_profile: in: the same.
+ * @fixed_profile: in: the same.
+ * @idle_ms: in: 1..3600000.
+ * @recover_max: in: automatic recovery: at most this many mesh resets in a
+ *	row after hangs with no job completing between them (then the mesh
+ *	is left wedged for a person); 0 turns it off (a hung node stays
+ *	marked until a reset).  At most 100.
+ * @reserved: zero.
+ *
+ * The mesh is retuned to what the new settings want as soon as it has no
+ * job on it (a retune resets the mesh, kohakutpu.md 12.4); the call does
+ * not wait for that.  EOPNOTSUPP on a mesh whose wizard the driver cannot
+ * reach (KOHAKU_CLK_POLICY_NONE).
+ */
+struct drm_kohaku_mesh_set {
+	__u32 set;
+	__u32 mesh;
+	__u32 policy;
+	__u32 idle_profile;
+	__u32 run_profile;
+	__u32 fixed_profile;
+	__u32 idle_ms;
+	__u32 recover_max;
+	__u64 reserved[2];
+};
+
+/* ---- RESET: a mesh reset the caller asks for (ABI 0.7, administrator only) ---- */
+
+/**
+ * struct drm_kohaku_reset - reset one mesh (DRM_IOCTL_KOHAKU_RESET)
+ * @flags: in: 0.
+ * @mesh: in: the mesh.
+ * @aborted: out: jobs the reset ended (the one on the mesh, ABORTED
+ *	KOHAKU_JOB_WHY_RESET_ASKED); queued jobs are kept and run after.
+ * @fw_units: out: POOL units running firmware again after it.
+ * @hung_cleared: out: hung marks the reset cleared.
+ * @pad: zero.
+ * @device_ns: out: device time from the SW_RST write until the mesh took
+ *	jobs again (relock, re-enumeration, clocks, firmware).
+ * @reserved: zero.
+ *
+ * The mesh's clock wizard takes an SW_RST (the MMCM and every unit of the
+ * mesh reset; device memory and NODE_STATUS are kept), its nodes are
+ * enumerated again, hung marks and a wedge are cleared, the governor's
+ * profile is applied again and the POOL units boot the firmware the
+ * driver keeps.  Returns when the mesh takes jobs again; EIO (and the mesh
+ * wedged) when it does not come back.
+ */
+struct drm_kohaku_reset {
+	__u32 flags;
+	__u32 mesh;
+	__u32 aborted;
+	__u32 fw_units;
+	__u32 hung_cleared;
+	__u32 pad;
+	__u64 device_ns;
+	__u64 reserved[2];
+};
+
 #define DRM_KOHAKU_GET_INFO	0x00
 #define DRM_KOHAKU_NODES	0x01
 #define DRM_KOHAKU_BO_CREATE	0x02
@@ -729,7 +883,10 @@ struct drm_kohaku_dxa_slot {
 #define DRM_KOHAKU_DXA_FREE	0x0c
 #define DRM_KOHAKU_DXA_SET	0x0d
 #define DRM_KOHAKU_DXA_GET	0x0e
-#define DRM_KOHAKU_NUM_IOCTLS	0x0f
+#define DRM_KOHAKU_CLOCKS	0x0f
+#define DRM_KOHAKU_MESH_SET	0x10
+#define DRM_KOHAKU_RESET	0x11
+#define DRM_KOHAKU_NUM_IOCTLS	0x12
 
 #define DRM_IOCTL_KOHAKU_GET_INFO \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_KOHAKU_GET_INFO, struct drm_kohaku_get_info)
@@ -761,6 +918,12 @@ struct drm_kohaku_dxa_slot {
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_KOHAKU_DXA_SET, struct drm_kohaku_dxa_slot)
 #define DRM_IOCTL_KOHAKU_DXA_GET \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_KOHAKU_DXA_GET, struct drm_kohaku_dxa_slot)
+#define DRM_IOCTL_KOHAKU_CLOCKS \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_KOHAKU_CLOCKS, struct drm_kohaku_clocks)
+#define DRM_IOCTL_KOHAKU_MESH_SET \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_KOHAKU_MESH_SET, struct drm_kohaku_mesh_set)
+#define DRM_IOCTL_KOHAKU_RESET \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_KOHAKU_RESET, struct drm_kohaku_reset)
 
 #if defined(__cplusplus)
 }

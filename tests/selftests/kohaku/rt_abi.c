@@ -249,7 +249,7 @@ TEST_F(rt, get_param_agrees_with_get_info)
 	memset(&g, 0, sizeof(g));
 	g.param = 15;
 	CHECK_ERR(rt_ioctl(dev, DRM_IOCTL_KOHAKU_GET_PARAM, &g), -EINVAL);
-	g.param = KOHAKU_PARAM_MESH_RESETS + 1;
+	g.param = KOHAKU_PARAM_MESH_RESETS_ASKED + 1;
 	CHECK_ERR(rt_ioctl(dev, DRM_IOCTL_KOHAKU_GET_PARAM, &g), -EINVAL);
 	g.param = 0xffffffffu;
 	CHECK_ERR(rt_ioctl(dev, DRM_IOCTL_KOHAKU_GET_PARAM, &g), -EINVAL);

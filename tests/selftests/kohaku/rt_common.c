@@ -642,6 +642,9 @@ const struct rt_cmd rt_cmds[RT_N_CMDS] = {
 	{ "DXA_FREE", DRM_IOCTL_KOHAKU_DXA_FREE },
 	{ "DXA_SET", DRM_IOCTL_KOHAKU_DXA_SET },
 	{ "DXA_GET", DRM_IOCTL_KOHAKU_DXA_GET },
+	{ "CLOCKS", DRM_IOCTL_KOHAKU_CLOCKS },
+	{ "MESH_SET", DRM_IOCTL_KOHAKU_MESH_SET },
+	{ "RESET", DRM_IOCTL_KOHAKU_RESET },
 };
 
 int rt_ioctl(kohaku_device *dev, unsigned long cmd, void *arg)

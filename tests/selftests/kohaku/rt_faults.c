@@ -51,6 +51,27 @@ static bool destructive_ok(kohaku_device *dev)
 		SKIP(return, "destructive on a shared device; set KOHAKU_TEST_DESTRUCTIVE=1"); \
 	}
 
+/*
+ * Automatic recovery on @mesh after at most @max hangs in a row (0: off);
+ * returns the setting it replaced, for the test to put back (a kernel
+ * card outlives the test).
+ */
+static unsigned int recover_set(kohaku_device *dev, unsigned int mesh,
+				unsigned int max)
+{
+	struct drm_kohaku_mesh_set s;
+	struct drm_kohaku_clocks c;
+
+	memset(&c, 0, sizeof(c));
+	CHECK_OK(dev, kohaku_clocks(dev, mesh, &c));
+	memset(&s, 0, sizeof(s));
+	s.set = KOHAKU_MESH_SET_RECOVER;
+	s.mesh = mesh;
+	s.recover_max = max;
+	CHECK_OK(dev, kohaku_mesh_set(dev, &s));
+	return c.recover_max;
+}
+
 static int inject(kohaku_device *dev, const char *fmt, unsigned int x,
 		  unsigned int y)
 {
@@ -109,6 +130,8 @@ TEST_F(rt, busy_held_then_the_job_completes)
 	RT_FAULTS_OPEN(dev);
 
 	REQUIRE(rt_nodes_of(dev, KH_CU_SX, sx, 16) > 0);
+	/* the mesh at its run clocks first: raising it resets the mesh */
+	REQUIRE(saxpy_job(dev, &sx[0], 8, 0, NULL, &st, &bad) == 0);
 	/* 1 ms of the mesh clock: longer than the whole job takes */
 	r = saxpy_job(dev, &sx[0], KH_SX_N_MAX, 0,
 		      "busy node=%u,%u cycles=300000", &st, &bad);
@@ -398,11 +421,14 @@ TEST_F(rt, hung_unit_times_out_others_carry_on)
 	unsigned long bad;
 	bool hung = false, wedged;
 	int r;
+	unsigned int recover;
 	RT_FAULTS_OPEN(dev);
 
 	n_sx = rt_nodes_of(dev, KH_CU_SX, sx, 16);
 	n_null = rt_nodes_of(dev, KH_CU_NULL, nu, 16);
 	REQUIRE(n_sx > 0);
+	/* the marks themselves: no automatic recovery (rt_recover.c has it) */
+	recover = recover_set(dev, sx[0].mesh, 0);
 	REQUIRE(!inject(dev, "hang node=%u,%u", sx[0].x, sx[0].y));
 	r = saxpy_job(dev, &sx[0], 64, 20, NULL, &st, &bad);
 	CHECK_MSG(r == 0 && st.status == KOHAKU_JOB_TIMEOUT, "%d %s", r,
@@ -469,6 +495,7 @@ TEST_F(rt, hung_unit_times_out_others_carry_on)
 			  "null (%u,%u) after the hang: %d %s", nu[0].x, nu[0].y,
 			  r, kohaku_job_status_name(st.status));
 	}
+	recover_set(dev, sx[0].mesh, recover);
 	clear_knobs(dev);
 	kohaku_close(dev);
 }
@@ -596,9 +623,11 @@ TEST_F(rt, mesh_reset_clears_stale_hung_marks)
 	unsigned long bad;
 	uint64_t resets;
 	int r;
+	unsigned int recover;
 	RT_FAULTS_OPEN(dev);
 
 	REQUIRE(rt_nodes_of(dev, KH_CU_SX, sx, 16) > 0);
+	recover = recover_set(dev, sx[0].mesh, 0);
 	resets = clean_mesh(dev, &sx[0]);
 	REQUIRE(!inject(dev, "hang node=%u,%u", sx[0].x, sx[0].y));
 	r = saxpy_job(dev, &sx[0], 64, 20, NULL, &st, &bad);
@@ -620,6 +649,7 @@ TEST_F(rt, mesh_reset_clears_stale_hung_marks)
 	saxpy_ok(dev, &sx[0], "after the reset");
 	CHECK(!node_hung(dev, &sx[0]));
 	CHECK_EQ(mesh_param(dev, KOHAKU_PARAM_MESH_RESETS, sx[0].mesh), resets + 1);
+	recover_set(dev, sx[0].mesh, recover);
 	clear_knobs(dev);
 	kohaku_close(dev);
 }
@@ -693,17 +723,18 @@ static unsigned int fw_state_of(kohaku_device *dev,
 }
 
 /*
- * After a mesh reset its POOL units run no firmware: a job for one is
- * refused at SUBMIT (EIO, and a message that says so), not accepted to end
- * FAULT with the unit's NOFW code; a firmware load makes it run again.
+ * After a mesh reset the driver boots the firmware it keeps again on the
+ * mesh's POOL units: a job for one submitted straight after the reset is
+ * taken, waits for the boot and runs.
  */
-TEST_F(rt, pool_job_refused_while_no_firmware_runs)
+TEST_F(rt, pool_firmware_runs_again_after_a_reset)
 {
 	struct drm_kohaku_node gp[16];
 	struct drm_kohaku_fw_load out;
 	struct kohaku_job_status st;
 	struct kohaku_inst inst;
 	const unsigned char *img;
+	unsigned int i;
 	size_t len;
 	int r;
 	RT_FAULTS_OPEN(dev);
@@ -716,26 +747,71 @@ TEST_F(rt, pool_job_refused_while_no_firmware_runs)
 	REQUIRE(img);
 	clear_knobs(dev);
 	REQUIRE(kohaku_inst_pool_ping(&inst, 0x77) == 0);
-	/* on a shared card an earlier test's reset may have stopped it */
 	if (fw_state_of(dev, &gp[0]) != KOHAKU_FW_STATE_RUNNING)
 		CHECK_OK(dev, kohaku_fw_load(dev, img, len, 0, &out));
 	REQUIRE(fw_state_of(dev, &gp[0]) == KOHAKU_FW_STATE_RUNNING);
-	CHECK_OK(dev, inject_reset(dev, gp[0].mesh));
-	/* the driver sees the reset at the job's SUBMIT */
+	for (i = 0; i < 2; i++) {
+		CHECK_OK(dev, inject_reset(dev, gp[0].mesh));
+		memset(&st, 0, sizeof(st));
+		r = rt_run_on(dev, &gp[0], &inst, 1, &st);
+		CHECK_MSG(r == 0 && st.status == KOHAKU_JOB_DONE,
+			  "a POOL job straight after reset %u: %d %s: %s", i + 1, r,
+			  kohaku_job_status_name(st.status), kohaku_last_error(dev));
+		CHECK_EQ(fw_state_of(dev, &gp[0]), KOHAKU_FW_STATE_RUNNING);
+	}
+	kohaku_close(dev);
+}
+
+/*
+ * With no firmware image kept (none loaded since bring-up) a job for a
+ * POOL unit is refused at SUBMIT (EIO, and a message that says so), not
+ * accepted to end FAULT with the unit's NOFW code; once loaded it runs,
+ * and runs again after a reset.  In-process only: a card whose driver has
+ * never loaded firmware (KOHAKU_FIRMWARE=none at open).
+ */
+TEST_F(rt, pool_job_refused_while_no_firmware_runs)
+{
+	struct drm_kohaku_node gp[16];
+	struct drm_kohaku_fw_load out;
+	struct kohaku_job_status st;
+	struct kohaku_inst inst;
+	const unsigned char *img;
+	kohaku_device *dev;
+	size_t len;
+	int r;
+
+	if (!getenv("KOHAKU_BACKEND") || strcmp(getenv("KOHAKU_BACKEND"), "sim"))
+		SKIP(return, "needs a card with no firmware ever loaded: in-process (KOHAKU_BACKEND=sim) only");
+	setenv("KOHAKU_FIRMWARE", "none", 1);
+	dev = rt_open();
+	unsetenv("KOHAKU_FIRMWARE");
+	REQUIRE(dev != NULL);
+	if (rt_nodes_of(dev, KH_CU_GP, gp, 16) == 0) {
+		kohaku_close(dev);
+		SKIP(return, "no POOL unit on this card");
+	}
+	img = rt_fw_image(&len);
+	REQUIRE(img);
+	REQUIRE(kohaku_inst_pool_ping(&inst, 0x77) == 0);
+	CHECK_EQ(fw_state_of(dev, &gp[0]), KOHAKU_FW_STATE_ABSENT);
 	memset(&st, 0, sizeof(st));
 	r = rt_run_on(dev, &gp[0], &inst, 1, &st);
 	CHECK_MSG(r == -EIO, "a job for a unit without firmware: %d %s", r,
 		  kohaku_job_status_name(st.status));
-	CHECK_EQ(fw_state_of(dev, &gp[0]), KOHAKU_FW_STATE_ABSENT);
 	CHECK_MSG(strstr(kohaku_last_error(dev), "no firmware runs there") &&
 		  strstr(kohaku_last_error(dev), "kohaku fw load"), "%s",
 		  kohaku_last_error(dev));
-	/* loaded again, straight after the reset: it runs */
 	CHECK_OK(dev, kohaku_fw_load(dev, img, len, 0, &out));
 	CHECK_EQ(fw_state_of(dev, &gp[0]), KOHAKU_FW_STATE_RUNNING);
 	memset(&st, 0, sizeof(st));
 	r = rt_run_on(dev, &gp[0], &inst, 1, &st);
 	CHECK_MSG(r == 0 && st.status == KOHAKU_JOB_DONE, "after the load: %d %s: %s",
+		  r, kohaku_job_status_name(st.status), kohaku_last_error(dev));
+	/* the image is kept now: a reset brings it back by itself */
+	CHECK_OK(dev, inject_reset(dev, gp[0].mesh));
+	memset(&st, 0, sizeof(st));
+	r = rt_run_on(dev, &gp[0], &inst, 1, &st);
+	CHECK_MSG(r == 0 && st.status == KOHAKU_JOB_DONE, "after the reset: %d %s: %s",
 		  r, kohaku_job_status_name(st.status), kohaku_last_error(dev));
 	kohaku_close(dev);
 }

@@ -252,6 +252,11 @@ A8(drm_kohaku_fw_load, boot_ns);
 A8(drm_kohaku_dxa_desc, bo_offset);
 A8(drm_kohaku_dxa_desc, reserved);
 A8(drm_kohaku_dxa_slot, desc);
+A8(drm_kohaku_clocks, ns_at);
+A8(drm_kohaku_clocks, reserved);
+A8(drm_kohaku_mesh_set, reserved);
+A8(drm_kohaku_reset, device_ns);
+A8(drm_kohaku_reset, reserved);
 
 /* the command numbers carry the struct sizes */
 #define CMD(name, s) \
@@ -276,6 +281,9 @@ CMD(DXA_ALLOC, drm_kohaku_dxa_slot);
 CMD(DXA_FREE, drm_kohaku_dxa_slot);
 CMD(DXA_SET, drm_kohaku_dxa_slot);
 CMD(DXA_GET, drm_kohaku_dxa_slot);
+CMD(CLOCKS, drm_kohaku_clocks);
+CMD(MESH_SET, drm_kohaku_mesh_set);
+CMD(RESET, drm_kohaku_reset);
 
 static void check_struct(const char *name, size_t size, size_t end_of_last,
 			 size_t expect)
@@ -307,6 +315,9 @@ TEST_F(rt, layout_no_implicit_padding)
 	CHECK_STRUCT(drm_kohaku_fw_load, reserved, 80);
 	CHECK_STRUCT(drm_kohaku_dxa_desc, reserved, 88);
 	CHECK_STRUCT(drm_kohaku_dxa_slot, table, 168);
+	CHECK_STRUCT(drm_kohaku_clocks, reserved, 128);
+	CHECK_STRUCT(drm_kohaku_mesh_set, reserved, 48);
+	CHECK_STRUCT(drm_kohaku_reset, reserved, 48);
 }
 
 TEST_F(rt, layout_command_numbers)
@@ -331,7 +342,12 @@ TEST_F(rt, layout_constants)
 	CHECK_EQ(KOHAKU_DATA_GRANULE, KH_PAYLOAD_BYTES);
 	/* a slot's table is the unit's 64 bytes (docs/spec/dxa.md) */
 	CHECK_EQ(sizeof(((struct drm_kohaku_dxa_slot *)0)->table), KH_DXA_SLOT_BYTES);
-	CHECK_EQ(DRM_KOHAKU_DXA_GET, DRM_KOHAKU_NUM_IOCTLS - 1);
+	CHECK_EQ(DRM_KOHAKU_RESET, DRM_KOHAKU_NUM_IOCTLS - 1);
+	/* the profiles are the wizard's divides (kohakutpu.md 8.5) */
+	CHECK_EQ(KOHAKU_CLK_PROFILE_SHIP + 1, KH_CLK_PROFILES);
+	CHECK_EQ(KH_CLK_VCO_MHZ / KH_CLK_PROFILE_DIV(KOHAKU_CLK_PROFILE_LOW, KH_CLK_OUT_NOC), 100);
+	CHECK_EQ(KH_CLK_VCO_MHZ / KH_CLK_PROFILE_DIV(KOHAKU_CLK_PROFILE_MID, KH_CLK_OUT_MAT2X), 400);
+	CHECK_EQ(KH_CLK_VCO_MHZ / KH_CLK_PROFILE_DIV(KOHAKU_CLK_PROFILE_SHIP, KH_CLK_OUT_MAG), 300);
 }
 
 RT_TEST_MAIN_NO_DEVICE

@@ -25,6 +25,12 @@ struct work_struct {
 	struct work_struct *next;	/* in its workqueue's queue */
 	bool pending;			/* queued, not started */
 	bool running;			/* run by the thread, or claimed */
+	u64 due;			/* CLOCK_MONOTONIC ns it may start; 0: now */
+};
+
+/* a work item that starts after a delay (the kernel's timer is the thread's wait) */
+struct delayed_work {
+	struct work_struct work;
 };
 
 #define WQ_HIGHPRI		(1 << 4)
@@ -38,7 +44,10 @@ static inline void INIT_WORK(struct work_struct *w, work_func_t func)
 	w->next = NULL;
 	w->pending = false;
 	w->running = false;
+	w->due = 0;
 }
+
+#define INIT_DELAYED_WORK(dw, func)	INIT_WORK(&(dw)->work, (func))
 
 __printf(1, 4) struct workqueue_struct *
 kh_os_alloc_workqueue(const char *fmt, unsigned int flags, int max_active, ...);
@@ -46,6 +55,8 @@ void kh_os_destroy_workqueue(struct workqueue_struct *wq);
 bool kh_os_queue_work(struct workqueue_struct *wq, struct work_struct *w);
 bool kh_os_cancel_work_sync(struct work_struct *w);
 unsigned int kh_os_work_busy(struct work_struct *w);
+bool kh_os_mod_delayed_work(struct workqueue_struct *wq, struct delayed_work *dw,
+			    unsigned long delay);
 
 #define alloc_workqueue(fmt, flags, max_active, ...)			\
 	kh_os_alloc_workqueue(fmt, flags, max_active, ##__VA_ARGS__)
@@ -53,5 +64,8 @@ unsigned int kh_os_work_busy(struct work_struct *w);
 #define queue_work(wq, w)	kh_os_queue_work(wq, w)
 #define cancel_work_sync(w)	kh_os_cancel_work_sync(w)
 #define work_busy(w)		kh_os_work_busy(w)
+/* the shim's jiffy is a nanosecond (<linux/jiffies.h>) */
+#define mod_delayed_work(wq, dw, delay)	kh_os_mod_delayed_work(wq, dw, delay)
+#define cancel_delayed_work_sync(dw)	kh_os_cancel_work_sync(&(dw)->work)
 
 #endif /* KH_OS_LINUX_WORKQUEUE_H */

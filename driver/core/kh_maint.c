@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * The driver's own work on a mesh, outside any job (docs/driver-core.md
+ * "Resets the driver makes"): resets asked for (DRM_KOHAKU_RESET),
+ * automatic recovery after a hang, the governor's idle retunes, and
+ * booting the POOL units' firmware again after any reset.
+ *
+ * One worker per device (a delayed work item: it also wakes when a raised
+ * mesh's idle window ends) looks at every mesh in turn.  While it works on
+ * a mesh the mesh is held (m->maint_hold): only the driver's own jobs (the
+ * firmware loader's) are dispatched there; queued jobs wait and run after.
+ * Everything a reset did to the driver's books is kh_reset.c's.
+ */
+#include "kh_priv.h"
+
+/* At most this many recoveries in a row without a job completing. */
+unsigned int kh_recover_max = 3;
+bool kh_recover_auto = true;
+
+void kh_maint_kick(struct kh_device *kd)
+{
+	if (kd->maint_wq && !READ_ONCE(kd->unplugged))
+		mod_delayed_work(kd->maint_wq, &kd->maint, 0);
+}
+
+/*
+ * A reset is over (kh_mesh_reset_wait): POOL units it stopped boot the
+ * kept image again, before any job of a user reaches the mesh.
+ */
+void kh_maint_after_reset(struct kh_mesh *m)
+{
+	struct kh_device *kd = m->kd;
+
+	lockdep_assert_held(&m->lock);
+	if (m->fw_stopped && READ_ONCE(kd->fw_image) && !READ_ONCE(kd->fw_loading)) {
+		m->fw_reboot = true;
+		m->maint_hold = true;
+		kh_maint_kick(kd);
+	}
+	m->fw_stopped = 0;
+}
+
+/* Wait out a reset under way; false when the mesh did not come back. */
+static bool kh_maint_wait_back(struct kh_mesh *m)
+{
+	lockdep_assert_held(&m->lock);
+	while (kh_mesh_reset_wait(m)) {
+		mutex_unlock(&m->lock);
+		kh_relax(m->kd);
+		mutex_lock(&m->lock);
+	}
+	return !(m->flags & KOHAKU_MESH_WEDGED);
+}
+
+/*
+ * After a reset that cleared a wedge or hung nodes: every node answers
+ * with the CU_CAPS it had at bring-up (the same image), or the mesh is
+ * wedged and says so.
+ */
+static int kh_maint_reverify(struct kh_mesh *m)
+{
+	int ret;
+
+	lockdep_assert_held(&m->lock);
+	ret = kh_mesh_reverify(m);
+	if (ret)
+		kh_mesh_wedge(m, "its nodes did not answer as enumerated after the reset (reprogrammed? rebind the driver)");
+	return ret;
+}
+
+/* The POOL units of @m boot the kept image again; how many run. */
+static unsigned int kh_maint_fw(struct kh_mesh *m)
+{
+	struct kh_device *kd = m->kd;
+	unsigned int n;
+
+	/* after maint_lock: a user's load runs first, or waits for this */
+	mutex_lock(&kd->fw_lock);
+	n = kh_fw_reboot_mesh(m);
+	mutex_unlock(&kd->fw_lock);
+
+	mutex_lock(&m->lock);
+	m->fw_reboot = false;
+	mutex_unlock(&m->lock);
+	return n;
+}
+
+/*
+ * Reset @m now, wait until it takes jobs again and bring it back: nodes
+ * checked, clocks governed, firmware booted.  The caller has set
+ * maint_hold; the lock is held on entry and exit (dropped on the way).
+ */
+static int kh_maint_reset(struct kh_mesh *m, const char *by, u32 code,
+			  struct drm_kohaku_reset *out)
+{
+	u32 aborted = m->reset_aborted, hung = 0, i;
+	u64 t0 = kh_now(m->kd);
+
+	lockdep_assert_held(&m->lock);
+	for (i = 0; i < m->n_nodes; i++)
+		hung += !!(m->nodes[i].flags & KOHAKU_NODE_HUNG);
+	kh_mesh_reset_now(m, by, code, code == KOHAKU_JOB_WHY_RESET_ASKED ?
+			  "a reset of its mesh was asked for while it ran" :
+			  "its mesh was reset to recover from a hang");
+	if (out) {
+		out->aborted = m->reset_aborted - aborted;
+		out->hung_cleared = hung;
+	}
+	/* a wedge from the dispatcher is the reset's to clear */
+	if ((m->flags & KOHAKU_MESH_WEDGED) && m->n_nodes &&
+	    !(m->flags & KOHAKU_MESH_MIXED_VERSION)) {
+		m->flags &= ~KOHAKU_MESH_WEDGED;
+		m->flags |= KOHAKU_MESH_READY;
+	}
+	if (!kh_maint_wait_back(m) || kh_maint_reverify(m))
+		return -EIO;
+	/* SW_RST put the built clocks back: the governor's profile again */
+	if (kh_clk_want(m) && !kh_maint_wait_back(m))
+		return -EIO;
+	if (m->fw_reboot) {
+		mutex_unlock(&m->lock);
+		i = kh_maint_fw(m);
+		mutex_lock(&m->lock);
+		if (out)
+			out->fw_units = i;
+	}
+	if (out)
+		out->device_ns = kh_now(m->kd) - t0;
+	return 0;
+}
+
+/* Take the mesh for the driver's own work: no job of a user on it. */
+static void kh_maint_take(struct kh_mesh *m)
+{
+	lockdep_assert_held(&m->lock);
+	m->maint_hold = true;
+}
+
+static void kh_maint_let_go(struct kh_mesh *m)
+{
+	lockdep_assert_held(&m->lock);
+	m->maint_hold = false;
+	kh_engine_kick(m->kd);
+}
+
+/*
+ * DRM_KOHAKU_RESET: reset @mesh as asked, and return once it takes jobs
+ * again.  The job on it (if any) ends ABORTED; queued jobs run after.
+ */
+int kh_mesh_reset_ask(struct kh_device *kd, struct drm_kohaku_reset *a)
+{
+	struct kh_mesh *m;
+	int ret;
+
+	if (a->flags || a->pad || !kh_all_zero(a->reserved, sizeof(a->reserved)))
+		return -EINVAL;
+	if (a->mesh >= kd->n_meshes || !kh_mesh_present(kd, a->mesh))
+		return -EINVAL;
+	m = &kd->mesh[a->mesh];
+	if (!kd->hw.ops->bar_write32) {
+		kh_err(kd, "mesh %u: reset refused: this host cannot reach the clock wizard\n",
+		       m->id);
+		return -EOPNOTSUPP;
+	}
+	mutex_lock(&kd->maint_lock);
+	mutex_lock(&m->lock);
+	kh_maint_take(m);
+	kh_info(kd, "mesh %u: reset asked for\n", m->id);
+	m->resets_asked++;
+	ret = kh_maint_reset(m, "a reset was asked for (DRM_KOHAKU_RESET)",
+			     KOHAKU_JOB_WHY_RESET_ASKED, a);
+	m->recover_run = 0;
+	kh_maint_let_go(m);
+	if (!ret)
+		kh_info(kd, "mesh %u: reset done in %llu us of device time: %u job(s) aborted, %u hung mark(s) cleared, firmware on %u POOL unit(s)\n",
+			m->id, a->device_ns / 1000, a->aborted, a->hung_cleared,
+			a->fw_units);
+	mutex_unlock(&m->lock);
+	mutex_unlock(&kd->maint_lock);
+	return ret;
+}
+
+int kh_ioctl_reset(struct kh_file *kf, void *arg)
+{
+	return kh_mesh_reset_ask(kf->kd, arg);
+}
+
+/*
+ * A job timed out and left hung nodes or a wedge (kh_recover()): with
+ * automatic recovery the worker resets the mesh before its next job.
+ */
+void kh_maint_recover(struct kh_mesh *m, const char *why)
+{
+	lockdep_assert_held(&m->lock);
+	if (!m->recover_max || !m->kd->hw.ops->bar_write32)
+		return;
+	if (m->recover_run >= m->recover_max) {
+		if (!(m->flags & KOHAKU_MESH_WEDGED)) {
+			char msg[160];
+
+			snprintf(msg, sizeof(msg),
+				 "%s again after %u automatic recoveries in a row with no job completing in between; left for a person (`kohaku reset --mesh %u`)",
+				 why, m->recover_run, m->id);
+			kh_mesh_wedge(m, msg);
+		}
+		return;
+	}
+	m->recover_due = true;
+	kh_maint_take(m);
+	kh_maint_kick(m->kd);
+}
+
+/* A job completed on @m: the recoveries before it helped. */
+void kh_maint_job_done(struct kh_mesh *m)
+{
+	lockdep_assert_held(&m->lock);
+	m->recover_run = 0;
+}
+
+static void kh_maint_mesh(struct kh_mesh *m, u64 *next)
+{
+	struct kh_device *kd = m->kd;
+	unsigned int fw;
+	u64 in;
+
+	mutex_lock(&m->lock);
+	if (!kh_maint_wait_back(m))
+		goto out;
+	if (m->recover_due && !m->job) {
+		m->recover_due = false;
+		m->recoveries++;
+		m->recover_run++;
+		kh_warn(kd, "mesh %u: automatic recovery %u (in a row: %u of %u): resetting the mesh\n",
+			m->id, m->recoveries, m->recover_run, m->recover_max);
+		if (!kh_maint_reset(m, "automatic recovery after a hang",
+				    KOHAKU_JOB_WHY_MESH_RESET, NULL))
+			kh_info(kd, "mesh %u: recovered; its queued jobs run\n", m->id);
+		kh_maint_let_go(m);
+	}
+	if (!m->maint_hold && kh_clk_want(m))
+		kh_maint_wait_back(m);
+	if (m->fw_reboot) {
+		mutex_unlock(&m->lock);
+		fw = kh_maint_fw(m);
+		mutex_lock(&m->lock);
+		kh_dbg(kd, "mesh %u: firmware running again on %u POOL unit(s)\n",
+		       m->id, fw);
+		kh_maint_let_go(m);
+	}
+	in = kh_clk_idle_in(m);
+	if (in < *next)
+		*next = in;
+out:
+	mutex_unlock(&m->lock);
+}
+
+static void kh_maint_run(struct work_struct *w)
+{
+	struct kh_device *kd = container_of(w, struct kh_device, maint.work);
+	u64 next = ~0ULL;
+	unsigned int i;
+
+	mutex_lock(&kd->maint_lock);
+	for (i = 0; i < kd->n_meshes && !READ_ONCE(kd->unplugged); i++)
+		if (kh_mesh_present(kd, i))
+			kh_maint_mesh(&kd->mesh[i], &next);
+	mutex_unlock(&kd->maint_lock);
+	/* a raised mesh: look again when its idle window ends */
+	if (next != ~0ULL && !READ_ONCE(kd->unplugged))
+		mod_delayed_work(kd->maint_wq, &kd->maint,
+				 kh_timeout(max_t(u64, next, KH_MAINT_MIN_NS)));
+}
+
+int kh_maint_init(struct kh_device *kd)
+{
+	INIT_DELAYED_WORK(&kd->maint, kh_maint_run);
+	kd->maint_wq = alloc_workqueue("kohaku-%s-maint", 0, 1, kd->name);
+	if (!kd->maint_wq)
+		return -ENOMEM;
+	kh_maint_kick(kd);
+	return 0;
+}
+
+void kh_maint_fini(struct kh_device *kd)
+{
+	if (!kd->maint_wq)
+		return;
+	cancel_delayed_work_sync(&kd->maint);
+	destroy_workqueue(kd->maint_wq);
+	kd->maint_wq = NULL;
+}

@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * A mesh's clocks and resets: thin wrappers of CLOCKS, MESH_SET and RESET
+ * (docs/abi.md "Mesh clocks and resets") with the library's messages, and
+ * the profiles' names.
+ */
+#include <errno.h>
+#include <string.h>
+#include <strings.h>
+
+#include "rt_internal.h"
+
+static const char *const rt_clk_names[] = { "low", "mid", "ship" };
+
+KH_RT_EXPORT const char *kohaku_clk_profile_name(unsigned int profile)
+{
+	if (profile < sizeof(rt_clk_names) / sizeof(rt_clk_names[0]))
+		return rt_clk_names[profile];
+	if (profile == KOHAKU_CLK_PROFILE_DEFAULT)
+		return "default";
+	return "other";
+}
+
+KH_RT_EXPORT int kohaku_clk_profile_parse(const char *name)
+{
+	unsigned int p;
+
+	if (!name)
+		return -EINVAL;
+	for (p = 0; p < sizeof(rt_clk_names) / sizeof(rt_clk_names[0]); p++)
+		if (!strcasecmp(name, rt_clk_names[p]))
+			return (int)p;
+	if (!strcasecmp(name, "default"))
+		return KOHAKU_CLK_PROFILE_DEFAULT;
+	return -EINVAL;
+}
+
+KH_RT_EXPORT int kohaku_clocks(kohaku_device *dev, unsigned int mesh,
+			       struct drm_kohaku_clocks *out)
+{
+	struct drm_kohaku_clocks a;
+	int r;
+
+	if (!dev)
+		return -EINVAL;
+	memset(&a, 0, sizeof(a));
+	a.mesh = mesh;
+	r = kh_rt_ioctl(dev, DRM_IOCTL_KOHAKU_CLOCKS, &a,
+			"reading the clocks of mesh %u", mesh);
+	if (!r && out)
+		*out = a;
+	return r;
+}
+
+KH_RT_EXPORT int kohaku_clocks_file_run(kohaku_device *dev, unsigned int mesh,
+					unsigned int profile)
+{
+	struct drm_kohaku_clocks a;
+
+	if (!dev)
+		return -EINVAL;
+	memset(&a, 0, sizeof(a));
+	a.mesh = mesh;
+	a.flags = KOHAKU_CLOCKS_SET_FILE_RUN;
+	a.file_run_profile = profile;
+	return kh_rt_ioctl(dev, DRM_IOCTL_KOHAKU_CLOCKS, &a,
+			   "asking for the %s profile for this file's jobs on mesh %u",
+			   kohaku_clk_profile_name(profile), mesh);
+}
+
+KH_RT_EXPORT int kohaku_mesh_set(kohaku_device *dev,
+				 const struct drm_kohaku_mesh_set *set)
+{
+	struct drm_kohaku_mesh_set a;
+
+	if (!dev)
+		return -EINVAL;
+	if (!set) {
+		kh_rt_seterr(dev, "setting a mesh's clocks: set is NULL");
+		return -EFAULT;
+	}
+	a = *set;
+	return kh_rt_ioctl(dev, DRM_IOCTL_KOHAKU_MESH_SET, &a,
+			   "setting the clock policy or recovery of mesh %u",
+			   set->mesh);
+}
+
+KH_RT_EXPORT int kohaku_mesh_reset(kohaku_device *dev, unsigned int mesh,
+				   struct drm_kohaku_reset *out)
+{
+	struct drm_kohaku_reset a;
+	int r;
+
+	if (!dev)
+		return -EINVAL;
+	memset(&a, 0, sizeof(a));
+	a.mesh = mesh;
+	r = kh_rt_ioctl(dev, DRM_IOCTL_KOHAKU_RESET, &a, "resetting mesh %u",
+			mesh);
+	if (!r && out)
+		*out = a;
+	return r;
+}
