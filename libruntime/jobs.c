@@ -54,9 +54,27 @@ static void kh_rt_submit_why(kohaku_device *dev,
 			     const struct kohaku_program *programs,
 			     unsigned int n_programs)
 {
+	struct drm_kohaku_get_info info;
 	struct drm_kohaku_node *nodes;
 	unsigned int count, i, k;
 
+	/* a wedged mesh first: it refuses every target */
+	memset(&info, 0, sizeof(info));
+	if (!dev->ops->ioctl(dev, DRM_IOCTL_KOHAKU_GET_INFO, &info)) {
+		for (i = 0; i < n_programs; i++) {
+			unsigned int m = programs[i].mesh;
+
+			if (m < KOHAKU_MAX_MESHES &&
+			    (info.mesh[m].flags & KOHAKU_MESH_WEDGED)) {
+				kh_rt_seterr(dev, "submitting a job: mesh %u is "
+					     "wedged (the driver's log says "
+					     "why): it takes no job until it is "
+					     "reset (`kohaku reset --mesh %u`, "
+					     "as root)", m, m);
+				return;
+			}
+		}
+	}
 	if (kohaku_nodes_alloc(dev, 0, &nodes, &count))
 		return;
 	for (i = 0; i < n_programs; i++) {
@@ -84,8 +102,9 @@ static void kh_rt_submit_why(kohaku_device *dev,
 				kh_rt_seterr(dev, "submitting a job: the node "
 					     "at mesh %u (%u,%u) hung in an "
 					     "earlier job and takes no work until "
-					     "its mesh is reset", n->mesh, n->x,
-					     n->y);
+					     "its mesh is reset (`kohaku reset "
+					     "--mesh %u`, as root)", n->mesh, n->x,
+					     n->y, n->mesh);
 				goto out;
 			}
 		}

@@ -24,14 +24,58 @@
  */
 #include "kh_priv.h"
 
-/* The host's defaults (module parameters, the in-process environment). */
-struct kh_clk_defaults kh_clk_defaults = {
-	.policy = KOHAKU_CLK_POLICY_AUTO,
-	.idle = KOHAKU_CLK_PROFILE_LOW,
-	.run = KOHAKU_CLK_PROFILE_SHIP,
-	.fixed = KOHAKU_CLK_PROFILE_SHIP,
-	.idle_ms = 10000,
+/*
+ * The host's defaults (module parameters, the in-process environment):
+ * idle at low after 10 s without a job, as upstream's daemon; jobs at
+ * ship; three recoveries in a row (docs/driver-core.md "Automatic
+ * recovery" says why three).
+ */
+struct kh_mesh_defaults kh_mesh_defaults = {
+	.clk_policy = KOHAKU_CLK_POLICY_AUTO,
+	.clk_idle = KOHAKU_CLK_PROFILE_LOW,
+	.clk_run = KOHAKU_CLK_PROFILE_SHIP,
+	.clk_fixed = KOHAKU_CLK_PROFILE_SHIP,
+	.clk_idle_ms = 10000,
+	.recover_max = 3,
 };
+
+struct kh_mesh_defaults kh_mesh_defaults_get(void)
+{
+	return kh_mesh_defaults;
+}
+
+int kh_set_mesh_defaults(const struct kh_mesh_defaults *d)
+{
+	struct kh_mesh_defaults *k = &kh_mesh_defaults;
+	int ret = 0;
+
+	if (d->clk_policy == KOHAKU_CLK_POLICY_AUTO ||
+	    d->clk_policy == KOHAKU_CLK_POLICY_FIXED)
+		k->clk_policy = d->clk_policy;
+	else
+		ret = -EINVAL;
+	if (d->clk_idle < KH_CLK_PROFILES)
+		k->clk_idle = d->clk_idle;
+	else
+		ret = -EINVAL;
+	if (d->clk_run < KH_CLK_PROFILES)
+		k->clk_run = d->clk_run;
+	else
+		ret = -EINVAL;
+	if (d->clk_fixed < KH_CLK_PROFILES)
+		k->clk_fixed = d->clk_fixed;
+	else
+		ret = -EINVAL;
+	if (d->clk_idle_ms && d->clk_idle_ms <= KH_CLK_IDLE_MS_MAX)
+		k->clk_idle_ms = d->clk_idle_ms;
+	else
+		ret = -EINVAL;
+	if (d->recover_max <= KH_RECOVER_MAX)
+		k->recover_max = d->recover_max;
+	else
+		ret = -EINVAL;
+	return ret;
+}
 
 static const char *const kh_clk_names[KH_CLK_PROFILES] = {
 	"low", "mid", "ship"
@@ -106,12 +150,12 @@ void kh_clk_init(struct kh_mesh *m)
 	struct kh_device *kd = m->kd;
 	struct kh_clk *c = &m->clk;
 
-	c->policy = kh_clk_defaults.policy;
-	c->idle = kh_clk_defaults.idle;
-	c->run = kh_clk_defaults.run;
-	c->fixed = kh_clk_defaults.fixed;
-	c->idle_ms = kh_clk_defaults.idle_ms;
-	m->recover_max = kh_recover_auto ? kh_recover_max : 0;
+	c->policy = kh_mesh_defaults.clk_policy;
+	c->idle = kh_mesh_defaults.clk_idle;
+	c->run = kh_mesh_defaults.clk_run;
+	c->fixed = kh_mesh_defaults.clk_fixed;
+	c->idle_ms = kh_mesh_defaults.clk_idle_ms;
+	m->recover_max = kh_mesh_defaults.recover_max;
 	c->since_ns = kh_now(kd);
 	c->busy_ns = KH_CLK_NEVER;	/* no job yet: the idle profile at once */
 	if (!kh_clk_reachable(kd)) {
@@ -193,7 +237,7 @@ bool kh_clk_want(struct kh_mesh *m)
 	    (m->flags & KOHAKU_MESH_WEDGED) || !(m->flags & KOHAKU_MESH_PRESENT))
 		return false;
 	/* a job waits: kh_clk_raise() decides at its dispatch */
-	if (!list_empty(&m->queue) || m->fw_hold)
+	if (!list_empty(&m->queue) || kh_mesh_held(m))
 		return false;
 	p = kh_clk_rest(m, kh_now(m->kd));
 	if (p == c->profile)
@@ -231,6 +275,15 @@ void kh_clk_busy(struct kh_mesh *m)
  */
 bool kh_clk_raise(struct kh_mesh *m, struct kh_job *job)
 {
+	/*
+	 * The driver's own jobs (a firmware boot after a reset or a retune)
+	 * run at whatever the mesh is at: raising for them would reset the
+	 * mesh under the boot they are part of.
+	 */
+	if (job->internal) {
+		kh_clk_busy(m);
+		return false;
+	}
 	return kh_clk_raise_to(m, job->clk_need);
 }
 
@@ -266,13 +319,10 @@ void kh_clk_report(struct kh_mesh *m, struct drm_kohaku_clocks *a)
 	unsigned int i;
 
 	lockdep_assert_held(&m->lock);
-	if (c->policy != KOHAKU_CLK_POLICY_NONE && !m->resetting) {
-		u8 was = c->profile;
-
+	/* the wizard is outside the mesh's reset: it reads back at any time */
+	if (c->policy != KOHAKU_CLK_POLICY_NONE) {
+		kh_clk_account(m, kh_now(m->kd));
 		kh_clk_read(m);
-		/* the wizard changed under us: the books restart from now */
-		if (c->profile != was)
-			kh_clk_account(m, kh_now(m->kd));
 	}
 	kh_clk_account(m, kh_now(m->kd));
 	a->policy = c->policy;
@@ -294,6 +344,20 @@ void kh_clk_report(struct kh_mesh *m, struct drm_kohaku_clocks *a)
 static bool kh_clk_profile_ok(u32 p)
 {
 	return p < KH_CLK_PROFILES;
+}
+
+int kh_device_clocks(struct kh_device *kd, unsigned int mesh,
+		     struct drm_kohaku_clocks *out)
+{
+	struct kh_mesh *m;
+
+	if (mesh >= kd->n_meshes || !kh_mesh_present(kd, mesh))
+		return -EINVAL;
+	m = &kd->mesh[mesh];
+	mutex_lock(&m->lock);
+	kh_clk_report(m, out);
+	mutex_unlock(&m->lock);
+	return 0;
 }
 
 int kh_ioctl_clocks(struct kh_file *kf, void *arg)
@@ -321,7 +385,7 @@ int kh_ioctl_clocks(struct kh_file *kf, void *arg)
 	return 0;
 }
 
-int kh_mesh_set(struct kh_device *kd, const struct drm_kohaku_mesh_set *a)
+int kh_device_mesh_set(struct kh_device *kd, const struct drm_kohaku_mesh_set *a)
 {
 	struct kh_mesh *m;
 	struct kh_clk *c;
@@ -381,5 +445,5 @@ int kh_mesh_set(struct kh_device *kd, const struct drm_kohaku_mesh_set *a)
 
 int kh_ioctl_mesh_set(struct kh_file *kf, void *arg)
 {
-	return kh_mesh_set(kf->kd, arg);
+	return kh_device_mesh_set(kf->kd, arg);
 }

@@ -87,6 +87,43 @@ struct kh_file_usage {
 void kh_file_usage(struct kh_file *kf, struct kh_file_usage *u);
 
 /**
+ * struct kh_mesh_defaults - what a mesh starts with at bring-up
+ * @clk_policy: KOHAKU_CLK_POLICY_AUTO or _FIXED.
+ * @clk_idle: the idle profile (KOHAKU_CLK_PROFILE_LOW..SHIP).
+ * @clk_run: the run profile.
+ * @clk_fixed: the fixed policy's profile.
+ * @clk_idle_ms: the idle window, device time.
+ * @recover_max: automatic recoveries in a row before a mesh is left
+ *	wedged; 0 turns automatic recovery off.
+ */
+struct kh_mesh_defaults {
+	u8 clk_policy, clk_idle, clk_run, clk_fixed;
+	u32 clk_idle_ms;
+	u32 recover_max;
+};
+/**
+ * kh_set_mesh_defaults() - the host's defaults (module parameters, the
+ *	in-process environment) for the devices probed after the call
+ * @d: checked: an out-of-range field leaves the old default and returns
+ *	-EINVAL (the rest are taken).
+ */
+int kh_set_mesh_defaults(const struct kh_mesh_defaults *d);
+/** kh_mesh_defaults_get() - the defaults now (the built-in ones until set) */
+struct kh_mesh_defaults kh_mesh_defaults_get(void);
+/**
+ * kh_device_clocks() - a mesh's clocks, as DRM_KOHAKU_CLOCKS reports them
+ * @kd: the device.
+ * @mesh: the mesh.
+ * @out: filled in (flags and file_run_profile left 0).
+ */
+int kh_device_clocks(struct kh_device *kd, unsigned int mesh,
+		     struct drm_kohaku_clocks *out);
+/** kh_device_mesh_set() - DRM_KOHAKU_MESH_SET for a host (sysfs) */
+int kh_device_mesh_set(struct kh_device *kd, const struct drm_kohaku_mesh_set *a);
+/** kh_device_mesh_reset() - DRM_KOHAKU_RESET for a host (sysfs) */
+int kh_device_mesh_reset(struct kh_device *kd, struct drm_kohaku_reset *a);
+
+/**
  * KH_IOCTLS() - every command of the driver-private range, written once
  * @X: a macro called once per command as X(NAME, name, handler, root):
  *	NAME as in DRM_KOHAKU_NAME and DRM_IOCTL_KOHAKU_NAME, name the same in

@@ -742,6 +742,13 @@ void kh_mesh_step(struct kh_mesh *m)
 			return;
 		job = m->job;
 		if (!job) {
+			/*
+			 * Nothing left: the governor's profile, if it wants
+			 * another (a fixed profile set while a job ran); the
+			 * passes go on until the retune's reset is over.
+			 */
+			if (list_empty(&m->queue) && kh_clk_want(m))
+				continue;
 			if (list_empty(&m->queue) || (m->flags & KOHAKU_MESH_WEDGED))
 				return;
 			job = list_first_entry(&m->queue, struct kh_job, mesh_link);

@@ -104,11 +104,12 @@ void kh_job_finalize(struct kh_job *job, u32 status)
 	if (!job->internal) {
 		m->jobs_pending--;
 		m->jobs_done++;
+		/* a user's job done: the recoveries before it helped */
+		if (status == KOHAKU_JOB_DONE)
+			kh_maint_job_done(m);
 	}
 	/* the idle window starts when the mesh's last job ends */
 	kh_clk_busy(m);
-	if (status == KOHAKU_JOB_DONE)
-		kh_maint_job_done(m);
 	if (job->fence) {
 		if (status != KOHAKU_JOB_DONE)
 			dma_fence_set_error(job->fence, -EIO);

@@ -13,10 +13,6 @@
  */
 #include "kh_priv.h"
 
-/* At most this many recoveries in a row without a job completing. */
-unsigned int kh_recover_max = 3;
-bool kh_recover_auto = true;
-
 void kh_maint_kick(struct kh_device *kd)
 {
 	if (kd->maint_wq && !READ_ONCE(kd->unplugged))
@@ -147,7 +143,7 @@ static void kh_maint_let_go(struct kh_mesh *m)
  * DRM_KOHAKU_RESET: reset @mesh as asked, and return once it takes jobs
  * again.  The job on it (if any) ends ABORTED; queued jobs run after.
  */
-int kh_mesh_reset_ask(struct kh_device *kd, struct drm_kohaku_reset *a)
+int kh_device_mesh_reset(struct kh_device *kd, struct drm_kohaku_reset *a)
 {
 	struct kh_mesh *m;
 	int ret;
@@ -182,7 +178,7 @@ int kh_mesh_reset_ask(struct kh_device *kd, struct drm_kohaku_reset *a)
 
 int kh_ioctl_reset(struct kh_file *kf, void *arg)
 {
-	return kh_mesh_reset_ask(kf->kd, arg);
+	return kh_device_mesh_reset(kf->kd, arg);
 }
 
 /*

@@ -160,14 +160,7 @@ struct kh_clk {
 	u64 ns_at[KH_CLK_PROFILES];
 };
 
-/* The defaults a host sets before probing (module parameters, environment). */
-struct kh_clk_defaults {
-	u8 policy, idle, run, fixed;
-	u32 idle_ms;
-};
-extern struct kh_clk_defaults kh_clk_defaults;
-extern unsigned int kh_recover_max;
-extern bool kh_recover_auto;
+extern struct kh_mesh_defaults kh_mesh_defaults;
 #define KH_CLK_IDLE_MS_MAX	3600000u
 #define KH_RECOVER_MAX		100u
 #define KH_CLK_NEVER		(~0ULL)	/* kh_clk.busy_ns: no job since bring-up */
@@ -748,7 +741,6 @@ void kh_clk_busy(struct kh_mesh *m);
 bool kh_clk_raise(struct kh_mesh *m, struct kh_job *job);
 bool kh_clk_raise_to(struct kh_mesh *m, unsigned int want);
 void kh_clk_report(struct kh_mesh *m, struct drm_kohaku_clocks *a);
-int kh_mesh_set(struct kh_device *kd, const struct drm_kohaku_mesh_set *a);
 int kh_ioctl_clocks(struct kh_file *kf, void *arg);
 int kh_ioctl_mesh_set(struct kh_file *kf, void *arg);
 
@@ -759,7 +751,6 @@ void kh_maint_kick(struct kh_device *kd);
 void kh_maint_after_reset(struct kh_mesh *m);
 void kh_maint_recover(struct kh_mesh *m, const char *why);
 void kh_maint_job_done(struct kh_mesh *m);
-int kh_mesh_reset_ask(struct kh_device *kd, struct drm_kohaku_reset *a);
 int kh_ioctl_reset(struct kh_file *kf, void *arg);
 unsigned int kh_fw_reboot_mesh(struct kh_mesh *m);
 

@@ -216,6 +216,72 @@ bool kohaku_poll_only;
 module_param_named(poll_only, kohaku_poll_only, bool, 0444);
 MODULE_PARM_DESC(poll_only, "never use the card's interrupts: poll for DMA and job completion");
 
+/*
+ * The meshes' clock governor and recovery at bring-up (docs/linux.md
+ * "Module parameters"); each can be changed per mesh afterwards through
+ * sysfs or DRM_IOCTL_KOHAKU_MESH_SET.
+ */
+static char *kohaku_clk_policy = "auto";
+module_param_named(clk_policy, kohaku_clk_policy, charp, 0444);
+MODULE_PARM_DESC(clk_policy, "mesh clock policy at bring-up: auto (idle profile after clk_idle_ms without a job, run profile for jobs) or fixed (clk_fixed always)");
+static char *kohaku_clk_idle = "low";
+module_param_named(clk_idle, kohaku_clk_idle, charp, 0444);
+MODULE_PARM_DESC(clk_idle, "auto's idle profile: low (100/200/100/100 MHz), mid (200/400/200/200) or ship (300/600/300/300)");
+static char *kohaku_clk_run = "ship";
+module_param_named(clk_run, kohaku_clk_run, charp, 0444);
+MODULE_PARM_DESC(clk_run, "auto's profile for jobs: low, mid or ship");
+static char *kohaku_clk_fixed = "ship";
+module_param_named(clk_fixed, kohaku_clk_fixed, charp, 0444);
+MODULE_PARM_DESC(clk_fixed, "fixed's profile: low, mid or ship");
+static unsigned int kohaku_clk_idle_ms = 10000;
+module_param_named(clk_idle_ms, kohaku_clk_idle_ms, uint, 0444);
+MODULE_PARM_DESC(clk_idle_ms, "auto: a mesh without a job for this long drops to clk_idle (1..3600000)");
+static unsigned int kohaku_recover = 3;
+module_param_named(recover, kohaku_recover, uint, 0444);
+MODULE_PARM_DESC(recover, "automatic recovery: reset a mesh after a hang, at most this many times in a row with no job completing between (0: off, at most 100)");
+
+static int kohaku_profile_param(const char *name, const char *v, u8 *out)
+{
+	static const char *const names[] = { "low", "mid", "ship" };
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		if (sysfs_streq(v, names[i])) {
+			*out = i;
+			return 0;
+		}
+	}
+	pr_err("kohaku: %s=%s: expected low, mid or ship\n", name, v);
+	return -EINVAL;
+}
+
+static int kohaku_mesh_params(void)
+{
+	struct kh_mesh_defaults d = kh_mesh_defaults_get();
+	int ret = 0;
+
+	if (sysfs_streq(kohaku_clk_policy, "auto")) {
+		d.clk_policy = KOHAKU_CLK_POLICY_AUTO;
+	} else if (sysfs_streq(kohaku_clk_policy, "fixed")) {
+		d.clk_policy = KOHAKU_CLK_POLICY_FIXED;
+	} else {
+		pr_err("kohaku: clk_policy=%s: expected auto or fixed\n",
+		       kohaku_clk_policy);
+		ret = -EINVAL;
+	}
+	ret = ret ?: kohaku_profile_param("clk_idle", kohaku_clk_idle, &d.clk_idle);
+	ret = ret ?: kohaku_profile_param("clk_run", kohaku_clk_run, &d.clk_run);
+	ret = ret ?: kohaku_profile_param("clk_fixed", kohaku_clk_fixed, &d.clk_fixed);
+	d.clk_idle_ms = kohaku_clk_idle_ms;
+	d.recover_max = kohaku_recover;
+	if (!ret && kh_set_mesh_defaults(&d)) {
+		pr_err("kohaku: clk_idle_ms=%u or recover=%u out of range (1..3600000, 0..100)\n",
+		       kohaku_clk_idle_ms, kohaku_recover);
+		ret = -EINVAL;
+	}
+	return ret;
+}
+
 /* a simulated card's interrupt, called by the model with its lock held */
 static void kohaku_irq_fn(void *arg, unsigned int vector)
 {
@@ -359,6 +425,9 @@ static int __init kohaku_init(void)
 {
 	int ret;
 
+	ret = kohaku_mesh_params();
+	if (ret)
+		return ret;
 	ret = platform_driver_register(&kohaku_platform_driver);
 	if (ret)
 		return ret;

@@ -5,6 +5,10 @@
  *   kohaku/abi_version meshes nodes name firmware
  *   kohaku/dma_channels dma_bytes_to_card dma_bytes_from_card dma_errors
  *          irq_mode irq_vectors irqs
+ *   kohaku/mesh<M>/clock_profile clock_policy clock_idle_profile
+ *          clock_run_profile clock_fixed_profile clock_idle_ms
+ *          clock_{noc,mat2x,vec,mag}_mhz clock_retunes
+ *          clock_{low,mid,ship}_ms resets recoveries recover_max reset
  *   kohaku/mesh<M>/node_<x>_<y>/x y type type_name version inst_depth
  *                               inst_space busy retired busy_cycles
  *   ... and on a POOL unit:     fw_state fw_version fw_api fw_boot_ns
@@ -33,6 +37,7 @@
 #include "kohaku_drv.h"
 #include "kohaku/kh_fw.h"
 #include "kohaku/kh_pool.h"
+#include "kohaku/kh_regs.h"
 
 struct kohaku_kobj {
 	struct kobject kobj;
@@ -51,6 +56,7 @@ struct kohaku_sysfs {
 struct kohaku_attr {
 	struct attribute attr;
 	ssize_t (*show)(struct kohaku_kobj *ko, char *buf);
+	ssize_t (*store)(struct kohaku_kobj *ko, const char *buf, size_t len);
 };
 
 #define to_kohaku_kobj(k)	container_of(k, struct kohaku_kobj, kobj)
@@ -61,11 +67,24 @@ static ssize_t kohaku_attr_show(struct kobject *kobj, struct attribute *attr,
 {
 	struct kohaku_attr *ka = to_kohaku_attr(attr);
 
+	if (!ka->show)
+		return -EIO;
 	return ka->show(to_kohaku_kobj(kobj), buf);
+}
+
+static ssize_t kohaku_attr_store(struct kobject *kobj, struct attribute *attr,
+				 const char *buf, size_t len)
+{
+	struct kohaku_attr *ka = to_kohaku_attr(attr);
+
+	if (!ka->store)
+		return -EIO;
+	return ka->store(to_kohaku_kobj(kobj), buf, len);
 }
 
 static const struct sysfs_ops kohaku_sysfs_ops = {
 	.show = kohaku_attr_show,
+	.store = kohaku_attr_store,
 };
 
 static void kohaku_kobj_release(struct kobject *kobj)
@@ -160,11 +179,209 @@ static const struct kobj_type kohaku_top_ktype = {
 	.default_groups	= kohaku_top_groups,
 };
 
-/* ---- kohaku/mesh<M>/: a directory of nodes ---- */
+/* ---- kohaku/mesh<M>/: the mesh's clocks and resets, a directory of nodes ---- */
+
+static const char *const kohaku_clk_names[] = { "low", "mid", "ship" };
+
+static const char *kohaku_clk_name(u32 p)
+{
+	return p < ARRAY_SIZE(kohaku_clk_names) ? kohaku_clk_names[p] : "other";
+}
+
+static int kohaku_clk_parse(const char *buf)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(kohaku_clk_names); i++)
+		if (sysfs_streq(buf, kohaku_clk_names[i]))
+			return i;
+	return -EINVAL;
+}
+
+#define MESH_CLK_SHOW(_name, fmt, ...)					\
+static ssize_t mesh_##_name##_show(struct kohaku_kobj *ko, char *buf)	\
+{									\
+	struct drm_kohaku_clocks c = { 0 };				\
+	int ret = kh_device_clocks(ko->kdev->kd, ko->index, &c);	\
+									\
+	if (ret)							\
+		return ret;						\
+	return sysfs_emit(buf, fmt "\n", __VA_ARGS__);			\
+}
+
+#define KOHAKU_ATTR_RW(prefix, _name)					\
+	static struct kohaku_attr prefix##_attr_##_name = {		\
+		.attr = { .name = __stringify(_name), .mode = 0644 },	\
+		.show = prefix##_##_name##_show,			\
+		.store = prefix##_##_name##_store,			\
+	}
+
+/* one MESH_SET field from a write: root only (the files are 0644) */
+static ssize_t mesh_set(struct kohaku_kobj *ko, u32 bit, u32 v, size_t len)
+{
+	struct drm_kohaku_mesh_set a = { .set = bit, .mesh = ko->index };
+	int ret;
+
+	switch (bit) {
+	case KOHAKU_MESH_SET_POLICY:
+		a.policy = v;
+		break;
+	case KOHAKU_MESH_SET_IDLE:
+		a.idle_profile = v;
+		break;
+	case KOHAKU_MESH_SET_RUN:
+		a.run_profile = v;
+		break;
+	case KOHAKU_MESH_SET_FIXED:
+		a.fixed_profile = v;
+		break;
+	case KOHAKU_MESH_SET_IDLE_MS:
+		a.idle_ms = v;
+		break;
+	case KOHAKU_MESH_SET_RECOVER:
+		a.recover_max = v;
+		break;
+	}
+	ret = kh_device_mesh_set(ko->kdev->kd, &a);
+	return ret ? ret : len;
+}
+
+MESH_CLK_SHOW(clock_profile, "%s", kohaku_clk_name(c.profile))
+MESH_CLK_SHOW(clock_policy, "%s", c.policy == KOHAKU_CLK_POLICY_AUTO ? "auto" :
+	      c.policy == KOHAKU_CLK_POLICY_FIXED ? "fixed" : "none")
+MESH_CLK_SHOW(clock_idle_profile, "%s", kohaku_clk_name(c.idle_profile))
+MESH_CLK_SHOW(clock_run_profile, "%s", kohaku_clk_name(c.run_profile))
+MESH_CLK_SHOW(clock_fixed_profile, "%s", kohaku_clk_name(c.fixed_profile))
+MESH_CLK_SHOW(clock_idle_ms, "%u", c.idle_ms)
+MESH_CLK_SHOW(clock_noc_mhz, "%u", c.mhz[KH_CLK_OUT_NOC])
+MESH_CLK_SHOW(clock_mat2x_mhz, "%u", c.mhz[KH_CLK_OUT_MAT2X])
+MESH_CLK_SHOW(clock_vec_mhz, "%u", c.mhz[KH_CLK_OUT_VEC])
+MESH_CLK_SHOW(clock_mag_mhz, "%u", c.mhz[KH_CLK_OUT_MAG])
+MESH_CLK_SHOW(clock_retunes, "%u", c.retunes)
+MESH_CLK_SHOW(clock_low_ms, "%llu", (unsigned long long)c.ns_at[0] / 1000000)
+MESH_CLK_SHOW(clock_mid_ms, "%llu", (unsigned long long)c.ns_at[1] / 1000000)
+MESH_CLK_SHOW(clock_ship_ms, "%llu", (unsigned long long)c.ns_at[2] / 1000000)
+MESH_CLK_SHOW(resets, "%u", c.resets)
+MESH_CLK_SHOW(recoveries, "%u", c.recoveries)
+MESH_CLK_SHOW(recover_max, "%u", c.recover_max)
+
+/* writing a profile's name fixes the mesh there; "auto" hands it back */
+static ssize_t mesh_clock_policy_store(struct kohaku_kobj *ko, const char *buf,
+				       size_t len)
+{
+	if (sysfs_streq(buf, "auto"))
+		return mesh_set(ko, KOHAKU_MESH_SET_POLICY, KOHAKU_CLK_POLICY_AUTO, len);
+	if (sysfs_streq(buf, "fixed"))
+		return mesh_set(ko, KOHAKU_MESH_SET_POLICY, KOHAKU_CLK_POLICY_FIXED, len);
+	return -EINVAL;
+}
+
+static ssize_t mesh_clock_profile_store(struct kohaku_kobj *ko, const char *buf,
+					size_t len)
+{
+	struct drm_kohaku_mesh_set a = {
+		.set = KOHAKU_MESH_SET_POLICY | KOHAKU_MESH_SET_FIXED,
+		.mesh = ko->index, .policy = KOHAKU_CLK_POLICY_FIXED,
+	};
+	int p = kohaku_clk_parse(buf), ret;
+
+	if (p < 0)
+		return p;
+	a.fixed_profile = p;
+	ret = kh_device_mesh_set(ko->kdev->kd, &a);
+	return ret ? ret : len;
+}
+
+#define MESH_PROFILE_STORE(_name, bit)					\
+static ssize_t mesh_##_name##_store(struct kohaku_kobj *ko, const char *buf, \
+				    size_t len)				\
+{									\
+	int p = kohaku_clk_parse(buf);					\
+									\
+	return p < 0 ? p : mesh_set(ko, bit, p, len);			\
+}
+
+#define MESH_UINT_STORE(_name, bit)					\
+static ssize_t mesh_##_name##_store(struct kohaku_kobj *ko, const char *buf, \
+				    size_t len)				\
+{									\
+	u32 v;								\
+	int ret = kstrtou32(buf, 0, &v);				\
+									\
+	return ret ? ret : mesh_set(ko, bit, v, len);			\
+}
+
+MESH_PROFILE_STORE(clock_idle_profile, KOHAKU_MESH_SET_IDLE)
+MESH_PROFILE_STORE(clock_run_profile, KOHAKU_MESH_SET_RUN)
+MESH_PROFILE_STORE(clock_fixed_profile, KOHAKU_MESH_SET_FIXED)
+MESH_UINT_STORE(clock_idle_ms, KOHAKU_MESH_SET_IDLE_MS)
+MESH_UINT_STORE(recover_max, KOHAKU_MESH_SET_RECOVER)
+
+/* "1" resets the mesh (xbutil reset, tt-smi -r); returns when it is back */
+static ssize_t mesh_reset_store(struct kohaku_kobj *ko, const char *buf,
+				size_t len)
+{
+	struct drm_kohaku_reset a = { .mesh = ko->index };
+	bool v;
+	int ret = kstrtobool(buf, &v);
+
+	if (ret)
+		return ret;
+	if (!v)
+		return -EINVAL;
+	ret = kh_device_mesh_reset(ko->kdev->kd, &a);
+	return ret ? ret : len;
+}
+
+KOHAKU_ATTR_RW(mesh, clock_profile);
+KOHAKU_ATTR_RW(mesh, clock_policy);
+KOHAKU_ATTR_RW(mesh, clock_idle_profile);
+KOHAKU_ATTR_RW(mesh, clock_run_profile);
+KOHAKU_ATTR_RW(mesh, clock_fixed_profile);
+KOHAKU_ATTR_RW(mesh, clock_idle_ms);
+KOHAKU_ATTR_RO(mesh, clock_noc_mhz);
+KOHAKU_ATTR_RO(mesh, clock_mat2x_mhz);
+KOHAKU_ATTR_RO(mesh, clock_vec_mhz);
+KOHAKU_ATTR_RO(mesh, clock_mag_mhz);
+KOHAKU_ATTR_RO(mesh, clock_retunes);
+KOHAKU_ATTR_RO(mesh, clock_low_ms);
+KOHAKU_ATTR_RO(mesh, clock_mid_ms);
+KOHAKU_ATTR_RO(mesh, clock_ship_ms);
+KOHAKU_ATTR_RO(mesh, resets);
+KOHAKU_ATTR_RO(mesh, recoveries);
+KOHAKU_ATTR_RW(mesh, recover_max);
+static struct kohaku_attr mesh_attr_reset = {
+	.attr = { .name = "reset", .mode = 0200 },
+	.store = mesh_reset_store,
+};
+
+static struct attribute *kohaku_mesh_attrs[] = {
+	&mesh_attr_clock_profile.attr,
+	&mesh_attr_clock_policy.attr,
+	&mesh_attr_clock_idle_profile.attr,
+	&mesh_attr_clock_run_profile.attr,
+	&mesh_attr_clock_fixed_profile.attr,
+	&mesh_attr_clock_idle_ms.attr,
+	&mesh_attr_clock_noc_mhz.attr,
+	&mesh_attr_clock_mat2x_mhz.attr,
+	&mesh_attr_clock_vec_mhz.attr,
+	&mesh_attr_clock_mag_mhz.attr,
+	&mesh_attr_clock_retunes.attr,
+	&mesh_attr_clock_low_ms.attr,
+	&mesh_attr_clock_mid_ms.attr,
+	&mesh_attr_clock_ship_ms.attr,
+	&mesh_attr_resets.attr,
+	&mesh_attr_recoveries.attr,
+	&mesh_attr_recover_max.attr,
+	&mesh_attr_reset.attr,
+	NULL
+};
+ATTRIBUTE_GROUPS(kohaku_mesh);
 
 static const struct kobj_type kohaku_mesh_ktype = {
 	.release	= kohaku_kobj_release,
 	.sysfs_ops	= &kohaku_sysfs_ops,
+	.default_groups	= kohaku_mesh_groups,
 };
 
 /* ---- kohaku/mesh<M>/node_<x>_<y>/ ---- */

@@ -166,6 +166,78 @@ static int sim_ctrl_flags(char *err, size_t errlen)
 	return -EINVAL;
 }
 
+/* a profile's name in KOHAKU_CLK_*: low, mid, ship */
+static int sim_profile_env(const char *var, u8 *out, char *err, size_t errlen)
+{
+	static const char *const names[] = { "low", "mid", "ship" };
+	const char *e = getenv(var);
+	unsigned int i;
+
+	if (!e || !*e)
+		return 0;
+	for (i = 0; i < 3; i++) {
+		if (!strcmp(e, names[i])) {
+			*out = (u8)i;
+			return 0;
+		}
+	}
+	kh_rt_errbuf(err, errlen, "%s=%s: expected low, mid or ship", var, e);
+	return -EINVAL;
+}
+
+static int sim_uint_env(const char *var, u32 *out, char *err, size_t errlen)
+{
+	const char *e = getenv(var);
+	char *end;
+	unsigned long v;
+
+	if (!e || !*e)
+		return 0;
+	errno = 0;
+	v = strtoul(e, &end, 10);
+	if (errno || *end || v > 0xffffffffUL) {
+		kh_rt_errbuf(err, errlen, "%s=%s: expected a number", var, e);
+		return -EINVAL;
+	}
+	*out = (u32)v;
+	return 0;
+}
+
+/*
+ * The meshes' governor and recovery at bring-up, as kohaku.ko's module
+ * parameters (docs/runtime.md "Environment"): KOHAKU_CLK_POLICY (auto,
+ * fixed), KOHAKU_CLK_IDLE/_RUN/_FIXED (low, mid, ship),
+ * KOHAKU_CLK_IDLE_MS, KOHAKU_RECOVER (recoveries in a row, 0: off).
+ * Unset: the driver's defaults.
+ */
+static int sim_mesh_env(char *err, size_t errlen)
+{
+	struct kh_mesh_defaults d = kh_mesh_defaults_get();
+	const char *e = getenv("KOHAKU_CLK_POLICY");
+	int r = 0;
+
+	if (e && *e) {
+		if (!strcmp(e, "auto")) {
+			d.clk_policy = KOHAKU_CLK_POLICY_AUTO;
+		} else if (!strcmp(e, "fixed")) {
+			d.clk_policy = KOHAKU_CLK_POLICY_FIXED;
+		} else {
+			kh_rt_errbuf(err, errlen, "KOHAKU_CLK_POLICY=%s: expected auto or fixed", e);
+			return -EINVAL;
+		}
+	}
+	r = r ?: sim_profile_env("KOHAKU_CLK_IDLE", &d.clk_idle, err, errlen);
+	r = r ?: sim_profile_env("KOHAKU_CLK_RUN", &d.clk_run, err, errlen);
+	r = r ?: sim_profile_env("KOHAKU_CLK_FIXED", &d.clk_fixed, err, errlen);
+	r = r ?: sim_uint_env("KOHAKU_CLK_IDLE_MS", &d.clk_idle_ms, err, errlen);
+	r = r ?: sim_uint_env("KOHAKU_RECOVER", &d.recover_max, err, errlen);
+	if (!r && kh_set_mesh_defaults(&d)) {
+		kh_rt_errbuf(err, errlen, "KOHAKU_CLK_IDLE_MS (1..3600000) or KOHAKU_RECOVER (0..100) out of range");
+		r = -EINVAL;
+	}
+	return r;
+}
+
 /*
  * The card's interrupts to the core, as kohaku.ko's platform binding does:
  * the model calls this with its lock held, and the core only counts and
@@ -451,6 +523,9 @@ static int sim_open(const char *device, struct kohaku_device *dev, char *err,
 		r = flags;
 		goto fail;
 	}
+	r = sim_mesh_env(err, errlen);
+	if (r < 0)
+		goto fail;
 	perr[0] = '\0';
 	r = ksim_card_create_flags(text, sim_card_flags(), &card, perr,
 				     sizeof(perr));

@@ -2,7 +2,7 @@
 # the project's (kohaku.mk) and the kernel's selftests convention (Makefile).
 # the ABI, buffers, jobs, refusals, fences, firmware, DMA, POOL
 RT_TEST_NAMES := rt_api rt_bo rt_badargs rt_credit rt_multimesh rt_info rt_jobs \
-	rt_layout rt_timeout rt_faults rt_fences rt_abi rt_threads rt_fw rt_pool \
+	rt_layout rt_timeout rt_faults rt_fences rt_abi rt_threads rt_fw rt_pool rt_clocks \
 	rt_dma rt_pci rt_mat
 # the vec unit through libkohaku
 RT_TEST_NAMES += rt_vec
