@@ -549,8 +549,16 @@ static void kh_close_books(struct kh_mesh *m, struct kh_job *job)
 			break;
 		late = again;
 	}
-	kh_late_returned(m, true);
 	lost = kh_lost_credit(m, job, credit, late);
+	/*
+	 * Credit missing is a fault only on a mesh that was not reset under
+	 * the job: a reset clears the counter (kohakutpu.md 12.4), and the
+	 * signals NODE_STATUS showed are then all the job can claim.  The
+	 * job on a reset mesh ends ABORTED (kh_reset.c), not FAULT.
+	 */
+	if (lost > 0 && kh_mesh_reset_check(m))
+		return;
+	kh_late_returned(m, true);
 
 	/* every instruction signalled, so every flit left the dispatcher */
 	m->disp_idle = idle;

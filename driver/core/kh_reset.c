@@ -148,22 +148,6 @@ void kh_mesh_reset_now(struct kh_mesh *m, const char *by, u32 code,
 	kh_mesh_was_reset(m, by, code, why);
 }
 
-/*
- * True when the mesh was reset since the canary was last written: the job
- * on it has ended and the mesh waits for its relock (kh_mesh_reset_wait).
- */
-bool kh_mesh_reset_check(struct kh_mesh *m)
-{
-	lockdep_assert_held(&m->lock);
-	if (m->resetting)
-		return true;
-	if (kh_rd(m, KH_ORC_CTRL) == kh_canary(m))
-		return false;
-	kh_mesh_was_reset(m, "its clock wizard lost lock: a clock retune or an SW_RST by another agent",
-			  KOHAKU_JOB_WHY_MESH_RESET, "its mesh was reset while it ran");
-	return true;
-}
-
 static bool kh_mesh_locked(struct kh_mesh *m)
 {
 	const struct kh_hw *hw = &m->kd->hw;
@@ -172,6 +156,39 @@ static bool kh_mesh_locked(struct kh_mesh *m)
 		return true;	/* no wizard to ask: the canary alone says */
 	return hw->ops->bar_read32(hw->ctx, 0, KH_CLKWIZ_BASE(m->id) +
 				   KH_CLK_STATUS) & KH_CLK_LOCKED;
+}
+
+/*
+ * True when the mesh was reset since the canary was last written: the job
+ * on it has ended and the mesh waits for its relock (kh_mesh_reset_wait).
+ */
+bool kh_mesh_reset_check(struct kh_mesh *m)
+{
+	bool busy;
+
+	lockdep_assert_held(&m->lock);
+	if (m->resetting)
+		return true;
+	if (kh_rd(m, KH_ORC_CTRL) == kh_canary(m))
+		return false;
+	busy = m->job && m->run != KH_RUN_IDLE;
+	kh_mesh_was_reset(m, "its clock wizard lost lock: a clock retune or an SW_RST by another agent",
+			  KOHAKU_JOB_WHY_MESH_RESET, "its mesh was reset while it ran");
+	/*
+	 * Seen only after the mesh came back, with a job on it: what the
+	 * engine wrote since the reset (kicks, credit, staged flits) may have
+	 * landed in the fresh orchestrator and still be running, where no
+	 * book can account for it (its credit would count as the next job's
+	 * faults).  A reset at a time the driver knows clears it all.
+	 */
+	if (busy && kh_mesh_locked(m) && m->kd->hw.ops->bar_write32) {
+		kh_warn(m->kd, "mesh %u: the reset was seen after the mesh came back, with a job on it; resetting it again so nothing written since runs on\n",
+			m->id);
+		m->kd->hw.ops->bar_write32(m->kd->hw.ctx, 0, KH_CLKWIZ_BASE(m->id) +
+					   KH_CLK_SW_RST, KH_CLK_SW_RST_KEY);
+		m->reset_seen_ns = kh_now(m->kd);
+	}
+	return true;
 }
 
 /*

@@ -29,6 +29,7 @@
  * the VM KOHAKU_TEST_BRINGUP_DEVICE names one.
  */
 #include <fcntl.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -704,6 +705,111 @@ TEST_F(rt, mesh_reset_between_jobs)
 			 resets + i + 1);
 	}
 	rt_vec_free(dev, &v);
+	kohaku_close(dev);
+}
+
+/*
+ * Another agent's SW_RST while a long job (16,384 saxpy instructions)
+ * runs on one SX unit and a short one (8) waits for another: whether the
+ * reset lands before the short job is dispatched, during it or after, the
+ * short job ends DONE with exact results or ABORTED for the reset, never
+ * FAULT from a credit count the reset left stale; the long one ends
+ * ABORTED (or DONE if it got through first).  The reset is injected after
+ * a growing pause, so it lands at many points of the two jobs.
+ */
+TEST_F(rt, reset_under_a_long_job_never_faults_the_next)
+{
+	struct drm_kohaku_node sx[16];
+	struct kohaku_job_status st[2];
+	struct kohaku_program p[2];
+	struct rt_vec v[2];
+	struct kohaku_inst *li, si[8];
+	unsigned int n, i, k, done_after = 0, aborted = 0;
+	uint64_t job[2];
+	RT_FAULTS_OPEN(dev);
+
+	n = rt_nodes_of(dev, KH_CU_SX, sx, 16);
+	if (n < 2) {
+		kohaku_close(dev);
+		SKIP(return, "one SX unit on this card");
+	}
+	clear_knobs(dev);
+	li = calloc(KOHAKU_MAX_JOB_INSTS, sizeof(*li));
+	REQUIRE(li);
+	for (i = 0; i < 12; i++) {
+		REQUIRE(rt_vec_setup(dev, sx[0].mesh, 64, 30 + i, &v[0]) == 0);
+		REQUIRE(rt_vec_setup(dev, sx[1].mesh, 64, 50 + i, &v[1]) == 0);
+		for (k = 0; k < KOHAKU_MAX_JOB_INSTS; k++)
+			REQUIRE(kohaku_inst_saxpy(&li[k], 64, 1.0f, v[0].ax, v[0].ay) == 0);
+		memset(&p[0], 0, sizeof(p[0]));
+		p[0].mesh = sx[0].mesh;
+		p[0].x = sx[0].x;
+		p[0].y = sx[0].y;
+		p[0].n_insts = KOHAKU_MAX_JOB_INSTS;
+		p[0].insts = li;
+		rt_prog_saxpy(&p[1], si, 8, &sx[1], &v[1], 1.5f);
+		CHECK_OK(dev, kohaku_submit(dev, &p[0], 1, 60000, &job[0]));
+		CHECK_OK(dev, kohaku_submit(dev, &p[1], 1, 60000, &job[1]));
+		/* a pause of i * 0.4 ms of wall time, then the reset */
+		if (i) {
+			struct timespec ts = { 0, (long)i * 400000 };
+
+			nanosleep(&ts, NULL);
+		}
+		CHECK_OK(dev, inject_reset(dev, sx[0].mesh));
+		for (k = 0; k < 2; k++) {
+			memset(&st[k], 0, sizeof(st[k]));
+			CHECK_OK(dev, kohaku_wait(dev, job[k], 60000, &st[k]));
+		}
+		check_diag("reset after %u.%u ms: long %s, short %s", i * 4 / 10,
+			   i * 4 % 10, kohaku_job_status_name(st[0].status),
+			   kohaku_job_status_name(st[1].status));
+		CHECK_MSG(st[1].status == KOHAKU_JOB_DONE ||
+			  (st[1].status == KOHAKU_JOB_ABORTED &&
+			   st[1].reason == KOHAKU_JOB_WHY_MESH_RESET),
+			  "the short job after a reset at %u: %s (%u faults)", i,
+			  kohaku_job_status_name(st[1].status), st[1].n_faults);
+		if (st[1].status == KOHAKU_JOB_DONE) {
+			CHECK_EQ(rt_vec_check(dev, &v[1], 1.5f, 8), 0);
+			done_after += st[0].status == KOHAKU_JOB_ABORTED;
+		} else {
+			aborted++;
+		}
+		CHECK_MSG(st[0].status == KOHAKU_JOB_ABORTED ||
+			  st[0].status == KOHAKU_JOB_DONE, "the long job: %s",
+			  kohaku_job_status_name(st[0].status));
+		rt_vec_free(dev, &v[0]);
+		rt_vec_free(dev, &v[1]);
+	}
+	check_diag("short job DONE after the long one was aborted: %u; aborted itself: %u",
+		   done_after, aborted);
+	/* and alone: the reset lands before, during or after its dispatch */
+	done_after = aborted = 0;
+	for (i = 0; i < 24; i++) {
+		struct timespec ts = { 0, (long)i * 20000 };
+
+		REQUIRE(rt_vec_setup(dev, sx[1].mesh, 64, 70 + i, &v[1]) == 0);
+		rt_prog_saxpy(&p[1], si, 8, &sx[1], &v[1], 1.5f);
+		CHECK_OK(dev, kohaku_submit(dev, &p[1], 1, 60000, &job[1]));
+		nanosleep(&ts, NULL);
+		CHECK_OK(dev, inject_reset(dev, sx[1].mesh));
+		memset(&st[1], 0, sizeof(st[1]));
+		CHECK_OK(dev, kohaku_wait(dev, job[1], 60000, &st[1]));
+		CHECK_MSG(st[1].status == KOHAKU_JOB_DONE ||
+			  (st[1].status == KOHAKU_JOB_ABORTED &&
+			   st[1].reason == KOHAKU_JOB_WHY_MESH_RESET),
+			  "a short job with a reset %u us after its SUBMIT: %s (%u faults)",
+			  i * 20, kohaku_job_status_name(st[1].status), st[1].n_faults);
+		if (st[1].status == KOHAKU_JOB_DONE)
+			done_after += !rt_vec_check(dev, &v[1], 1.5f, 8);
+		else
+			aborted++;
+		rt_vec_free(dev, &v[1]);
+	}
+	check_diag("alone: DONE and exact %u, ABORTED by the reset %u", done_after,
+		   aborted);
+	CHECK_EQ(done_after + aborted, 24);
+	free(li);
 	kohaku_close(dev);
 }
 
