@@ -764,7 +764,7 @@ void kh_mesh_step(struct kh_mesh *m)
 			 * The driver has the mesh (a firmware load, a reset,
 			 * a recovery): only its own jobs run.
 			 */
-			if (kh_mesh_held(m) && !job->internal)
+			if (!kh_mesh_lets(m, job))
 				return;
 			/*
 			 * One read a job: a reset since the last one (it

@@ -92,8 +92,7 @@ static bool kh_engine_runnable(struct kh_device *kd)
 		mutex_lock(&m->lock);
 		if (!list_empty(&m->queue) && !(m->flags & KOHAKU_MESH_WEDGED)) {
 			head = list_first_entry(&m->queue, struct kh_job, mesh_link);
-			runnable = !head->in_cb_armed &&
-				   (!m->fw_hold || head->internal);
+			runnable = !head->in_cb_armed && kh_mesh_lets(m, head);
 		}
 		mutex_unlock(&m->lock);
 	}

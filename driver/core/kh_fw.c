@@ -83,11 +83,38 @@ static bool kh_mesh_has_pool(const struct kh_mesh *m)
 	return false;
 }
 
+/* the first job queued on @m before job id @before that is not on a POOL unit */
+static struct kh_job *kh_fw_queued_before(struct kh_mesh *m, u64 before)
+{
+	struct kh_job *q;
+
+	lockdep_assert_held(&m->lock);
+	list_for_each_entry(q, &m->queue, mesh_link)
+		if (!q->internal && q->id < before && !kh_job_on_pool(q) &&
+		    !q->in_cb_armed)
+			return q;
+	return NULL;
+}
+
+static bool kh_mesh_has_hung(const struct kh_mesh *m)
+{
+	unsigned int i;
+
+	for (i = 0; i < m->n_nodes; i++)
+		if (m->nodes[i].flags & KOHAKU_NODE_HUNG)
+			return true;
+	return false;
+}
+
 /*
  * The mesh for the loader alone: refused while a job is queued or runs on
- * a POOL unit; a job on other units is let finish first.
+ * a POOL unit; the job running on other units, and the jobs queued before
+ * the load began (@before: the first job id after it), are let finish
+ * first, so a loader in a loop cannot starve them; jobs queued after wait
+ * behind the load (m->fw_gate).  Hung units are reset first: a load boots
+ * units that run, and its answer is the same whichever path it takes.
  */
-static int kh_fw_hold_mesh(struct kh_mesh *m)
+static int kh_fw_hold_mesh(struct kh_mesh *m, u64 before)
 {
 	struct kh_device *kd = m->kd;
 	struct kh_job *job, *q;
@@ -97,6 +124,7 @@ static int kh_fw_hold_mesh(struct kh_mesh *m)
 
 	for (;;) {
 		mutex_lock(&m->lock);
+		m->fw_gate = before;
 		/*
 		 * A mesh in a reset loses what is written to it until its
 		 * wizard relocks (kohakutpu.md 12.4): wait for it to come back
@@ -109,6 +137,7 @@ static int kh_fw_hold_mesh(struct kh_mesh *m)
 			continue;
 		}
 		if (m->flags & KOHAKU_MESH_WEDGED) {
+			m->fw_gate = 0;
 			mutex_unlock(&m->lock);
 			kh_err(kd, "mesh %u: firmware load refused: the mesh is wedged\n",
 			       m->id);
@@ -122,31 +151,57 @@ static int kh_fw_hold_mesh(struct kh_mesh *m)
 				job = q;
 				goto busy;
 			}
-		m->fw_hold = true;
-		if (!job) {
-			/* the units boot at the run clocks, once: raise first */
-			if (kh_clk_raise_to(m, KOHAKU_CLK_PROFILE_DEFAULT))
-				while (kh_mesh_reset_wait(m)) {
-					mutex_unlock(&m->lock);
-					kh_relax(kd);
-					mutex_lock(&m->lock);
-				}
+		/* first come, first served: the jobs queued before the load */
+		if (!job)
+			job = kh_fw_queued_before(m, before);
+		if (job) {
+			refcount_inc(&job->ref);
+			deadline = (job->deadline ? job->deadline :
+				    kh_now(kd) + job->timeout_ns) + KH_RECOVER_NS;
 			mutex_unlock(&m->lock);
-			return 0;
+			kh_engine_kick(kd);
+			ret = kh_engine_wait_job(kd, job, deadline);
+			kh_job_put(job);
+			if (ret) {
+				mutex_lock(&m->lock);
+				m->fw_gate = 0;
+				mutex_unlock(&m->lock);
+				kh_engine_kick(kd);
+				return ret == -ETIMEDOUT ? -EBUSY : ret;
+			}
+			continue;
 		}
-		refcount_inc(&job->ref);
-		deadline = job->deadline + KH_RECOVER_NS;
+		m->fw_hold = true;
+		m->fw_gate = 0;
+		if (kh_mesh_has_hung(m) && kd->hw.ops->bar_write32) {
+			kh_info(kd, "mesh %u: hung units: resetting the mesh before the firmware load\n",
+				m->id);
+			kh_mesh_reset_now(m, "a firmware load on a mesh with hung units",
+					  KOHAKU_JOB_WHY_MESH_RESET,
+					  "its mesh was reset for a firmware load");
+			while (kh_mesh_reset_wait(m)) {
+				mutex_unlock(&m->lock);
+				kh_relax(kd);
+				mutex_lock(&m->lock);
+			}
+		}
+		/* the units boot at the run clocks, once: raise first */
+		if (kh_clk_raise_to(m, KOHAKU_CLK_PROFILE_DEFAULT))
+			while (kh_mesh_reset_wait(m)) {
+				mutex_unlock(&m->lock);
+				kh_relax(kd);
+				mutex_lock(&m->lock);
+			}
 		mutex_unlock(&m->lock);
-		ret = kh_engine_wait_job(kd, job, deadline);
-		kh_job_put(job);
-		if (ret)
-			return ret == -ETIMEDOUT ? -EBUSY : ret;
+		return 0;
 	}
 busy:
 	/* read under the lock: once it is dropped the job may end and go */
 	id = job->id;
 	running = job == m->job;
+	m->fw_gate = 0;
 	mutex_unlock(&m->lock);
+	kh_engine_kick(kd);
 	kh_info(kd, "mesh %u: firmware load refused: job %llu is %s on a POOL unit\n",
 		m->id, id, running ? "running" : "queued");
 	return -EBUSY;
@@ -175,6 +230,7 @@ static void kh_fw_let_go(struct kh_device *kd)
 
 		mutex_lock(&m->lock);
 		m->fw_hold = false;
+		m->fw_gate = 0;
 		mutex_unlock(&m->lock);
 	}
 	kh_engine_kick(kd);
@@ -183,12 +239,16 @@ static void kh_fw_let_go(struct kh_device *kd)
 static int kh_fw_hold_all(struct kh_device *kd)
 {
 	unsigned int i;
+	u64 before;
 	int ret;
 
+	mutex_lock(&kd->jobs_lock);
+	before = kd->next_job_id;
+	mutex_unlock(&kd->jobs_lock);
 	for (i = 0; i < kd->n_meshes; i++) {
 		if (!kh_mesh_present(kd, i) || !kh_mesh_has_pool(&kd->mesh[i]))
 			continue;
-		ret = kh_fw_hold_mesh(&kd->mesh[i]);
+		ret = kh_fw_hold_mesh(&kd->mesh[i], before);
 		if (ret) {
 			kh_fw_let_go(kd);
 			return ret;

@@ -212,6 +212,11 @@ struct kh_mesh {
 	 * it uses the mailbox between steps with the lock dropped.
 	 */
 	bool fw_hold;
+	/*
+	 * A load waits for the jobs queued before it: jobs with an id from
+	 * fw_gate on wait behind it (0: no gate).
+	 */
+	u64 fw_gate;
 
 	/* mesh reset (kh_reset.c), under lock */
 	bool resetting;		/* seen; waiting for it to relock */
@@ -238,6 +243,7 @@ static inline bool kh_mesh_held(const struct kh_mesh *m)
 {
 	return m->fw_hold || m->maint_hold;
 }
+
 
 struct kh_prog {
 	struct kh_node *node;
@@ -452,6 +458,13 @@ static inline bool kh_fw_coming(const struct kh_mesh *m)
 {
 	return READ_ONCE(m->kd->fw_image) &&
 	       (m->fw_reboot || (m->resetting && m->fw_stopped));
+}
+
+/* May @job (at the head of the queue) start, as far as the driver's own work goes? */
+static inline bool kh_mesh_lets(const struct kh_mesh *m, const struct kh_job *job)
+{
+	return job->internal ||
+	       (!kh_mesh_held(m) && !(m->fw_gate && job->id >= m->fw_gate));
 }
 
 /* The control space is reached in 32-bit accesses (KH_HW_CTRL32): a card. */

@@ -566,4 +566,62 @@ TEST_F(rt, jobs_queued_behind_a_firmware_load_keep_their_time)
 }
 
 
+/*
+ * First come, first served: jobs queued on the mesh before a firmware
+ * load began (on its SX units) run before the load takes the mesh, so a
+ * loader in a loop cannot starve them.  When the load returns they are
+ * all final, DONE and exact.
+ */
+TEST_F(rt, a_load_goes_behind_the_jobs_queued_before_it)
+{
+	struct drm_kohaku_node sx[16];
+	struct kohaku_job_status st;
+	struct kohaku_program p[4];
+	struct kohaku_inst inst[4];
+	struct rt_vec v[4];
+	const unsigned char *img;
+	uint64_t job[4];
+	unsigned int i, k;
+	char knob[64];
+	size_t len;
+
+	RT_OPEN(dev);
+	RT_NEED_POOL(dev, nd, n);
+	img = rt_fw_image(&len);
+	REQUIRE(img);
+	for (i = 0, k = 0; k < rt_nodes_of(dev, KH_CU_SX, sx, 16); k++)
+		if (sx[k].mesh == nd[0].mesh)
+			sx[i++] = sx[k];
+	if (!i) {
+		kohaku_close(dev);
+		SKIP(return, "no SX unit on the POOL unit's mesh");
+	}
+	if (!rt_simulated()) {
+		kohaku_close(dev);
+		SKIP(return, "holds a unit busy through the model's knob");
+	}
+	for (k = 0; k < 4; k++) {
+		REQUIRE(rt_vec_setup(dev, sx[0].mesh, 2048, 40 + k, &v[k]) == 0);
+		rt_prog_saxpy(&p[k], &inst[k], 4, &sx[0], &v[k], 1.5f);
+	}
+	/* the first job stays on the mesh 2 ms: the others queue behind it */
+	snprintf(knob, sizeof(knob), "busy node=%u,%u cycles=600000", sx[0].x, sx[0].y);
+	CHECK_OK(dev, kohaku_sim_inject(dev, knob));
+	for (k = 0; k < 4; k++)
+		CHECK_OK(dev, kohaku_submit(dev, &p[k], 1, 20000, &job[k]));
+	CHECK_OK(dev, kohaku_fw_load(dev, img, len, 0, NULL));
+	CHECK_OK(dev, kohaku_sim_inject(dev, "clear"));
+	for (k = 0; k < 4; k++) {
+		/* a look, no wait: final already */
+		memset(&st, 0, sizeof(st));
+		CHECK_MSG(kohaku_wait(dev, job[k], 0, &st) == 0 &&
+			  st.status == KOHAKU_JOB_DONE, "job %u when the load returned: %s",
+			  k, kohaku_job_status_name(st.status));
+		CHECK_EQ(rt_vec_check(dev, &v[k], 1.5f, 4), 0);
+		rt_vec_free(dev, &v[k]);
+	}
+	still_running(dev, good_version());
+	kohaku_close(dev);
+}
+
 RT_TEST_MAIN
