@@ -142,8 +142,12 @@ static bool kh_engine_idle(struct kh_device *kd)
 	/* a job submitted since the pass looked: run it, do not skip time */
 	if (kh_engine_runnable(kd))
 		return true;
-	/* a firmware load's own polls move the time (kh_fw_loading) */
-	if (READ_ONCE(kd->fw_loading))
+	/*
+	 * A firmware load's own polls move the time (kh_fw_loading); so do
+	 * the maintenance worker's (a reset, a recovery, a firmware boot
+	 * after a reset, kh_maint.c): jobs held for it keep their time.
+	 */
+	if (READ_ONCE(kd->fw_loading) || kh_maint_pending(kd))
 		return false;
 	now = kh_now(kd);
 	next = kh_engine_expire(kd, now);

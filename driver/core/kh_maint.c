@@ -13,6 +13,24 @@
  */
 #include "kh_priv.h"
 
+/*
+ * The driver has work of its own to do on a mesh that holds its jobs: no
+ * simulated time may be skipped to a waiter's deadline meanwhile.
+ */
+bool kh_maint_pending(struct kh_device *kd)
+{
+	unsigned int i;
+
+	for (i = 0; i < kd->n_meshes; i++) {
+		const struct kh_mesh *m = &kd->mesh[i];
+
+		if (READ_ONCE(m->maint_hold) || READ_ONCE(m->recover_due) ||
+		    READ_ONCE(m->fw_reboot))
+			return true;
+	}
+	return false;
+}
+
 void kh_maint_kick(struct kh_device *kd)
 {
 	if (kd->maint_wq && !READ_ONCE(kd->unplugged))

@@ -761,6 +761,7 @@ int kh_ioctl_mesh_set(struct kh_file *kf, void *arg);
 int kh_maint_init(struct kh_device *kd);
 void kh_maint_fini(struct kh_device *kd);
 void kh_maint_kick(struct kh_device *kd);
+bool kh_maint_pending(struct kh_device *kd);
 void kh_maint_after_reset(struct kh_mesh *m);
 void kh_maint_recover(struct kh_mesh *m, const char *why);
 void kh_maint_job_done(struct kh_mesh *m);
