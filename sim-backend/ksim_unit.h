@@ -179,6 +179,8 @@ struct ksim_unit_type {
 	void (*ctrl_write)(struct ksim_unit *u, unsigned int idx, u64 val);
 	size_t (*stats)(struct ksim_unit *u, char *buf, size_t len);
 	const struct ksim_cd_policy *cudata;
+	/* its clock: the wizard output (KH_CLK_OUT_*); 0, noc, for most */
+	u8 clk_out;
 };
 
 /**

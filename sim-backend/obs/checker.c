@@ -520,6 +520,7 @@ static void ksim_check_post_cycle(void *ctx)
 
 /* ---- units ---- */
 
+/* node.timer is kept in global cycles whatever the unit's clock */
 static bool ksim_unit_timer_set(const struct ksim_unit *u)
 {
 	return u->node.timer != KSIM_NEVER && u->node.timer > u->node.sched->now;
