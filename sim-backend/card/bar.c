@@ -142,6 +142,24 @@ static u32 ksim_bar0_read32(struct ksim_card *card, u32 offset)
 }
 
 /*
+ * The orchestrator latches one host write and takes it at its next tick,
+ * on the MAG's clock.  At the built clock that is the next cycle, before
+ * any host access can follow; at a slower one the bus waits (the AXI-Lite
+ * slave's backpressure across its clock crossing) until the latch is
+ * free, rather than the write overtaking the one before it.  Bounded: the
+ * slowest clock has an edge within KSIM_BAR_CDC_WAIT cycles.
+ */
+#define KSIM_BAR_CDC_WAIT	256
+
+static void ksim_bar_orch_wait(struct ksim_card *card, struct ksim_mesh *m)
+{
+	unsigned int i;
+
+	for (i = 0; m->mag->orch.wr_pending && i < KSIM_BAR_CDC_WAIT; i++)
+		ksim_run(card, 1);
+}
+
+/*
  * A BAR0 write at a 4-aligned offset inside the BAR: 64 bits (wide) or 32.
  * A 32-bit write to a mesh control window is a beat (above); the DDR
  * controller and wizard windows are 32-bit registers.
@@ -155,6 +173,7 @@ static void ksim_bar0_write(struct ksim_card *card, u32 offset, u64 value,
 
 	switch (ksim_bar_decode(card, offset, &m, &n, &rel)) {
 	case KSIM_BAR_ORCH:
+		ksim_bar_orch_wait(card, m);
 		if (ksim_mesh_recovering(m)) {
 			/* the orchestrator is in reset: the write is lost */
 			m->rst.host_dropped++;
@@ -171,7 +190,13 @@ static void ksim_bar0_write(struct ksim_card *card, u32 offset, u64 value,
 					     KSIM_BAR_STRB(rel));
 		break;
 	case KSIM_BAR_CLKWIZ:
-		for (i = 0; i < (wide ? 2 : 1); i++, rel += 4, value >>= 32)
+		/*
+		 * single 32-bit beats only: a 64-bit write is refused, as a
+		 * read-merge-write would fault the MMCM (kohakutpu.md 8.5)
+		 */
+		if (wide)
+			ksim_clkwiz_wide_write(card, n, rel);
+		else
 			ksim_clkwiz_write(card, n, rel, (u32)value);
 		break;
 	case KSIM_BAR_DDRC:

@@ -200,6 +200,21 @@ void ksim_clkdom_set_rate(struct ksim_clkdom *d, u32 num, u32 den)
 	s->pend_at = g;	/* no skip on a stale wait */
 }
 
+/* the first edge of any slow domain from the current cycle on */
+static u64 ksim_sched_next_edge(const struct ksim_sched *s)
+{
+	u64 t = KSIM_NEVER;
+	unsigned int i;
+
+	for (i = 0; i < s->n_slow; i++) {
+		const struct ksim_clkdom *d = s->slow[i];
+
+		t = ksim_min_u64(t, d->edge ? s->now :
+				 ksim_clkdom_global(d, d->now + 1));
+	}
+	return t;
+}
+
 /* The next cycle's edges; the earliest edge a held-back node waits for. */
 static void ksim_sched_clk_advance(struct ksim_sched *s)
 {
@@ -312,6 +327,9 @@ bool ksim_sched_step_(struct ksim_sched *s, const bool doms)
 	bool progress = false, slept = false;
 	unsigned int i, j, n;
 
+	if (doms)
+		s->full_busy = false;
+
 	if (s->now >= s->next_timer)
 		ksim_sched_fire_timers(s);
 
@@ -329,6 +347,8 @@ bool ksim_sched_step_(struct ksim_sched *s, const bool doms)
 				nd->dom->pend = true;
 			continue;
 		}
+		if (doms && m && !ksim_node_slow(nd))
+			s->full_busy = true;
 		for (j = 0; m; j++, m >>= 1)
 			if ((m & 1) && ksim_link_step(nd->out[j], s->now))
 				progress = true;
@@ -348,6 +368,9 @@ bool ksim_sched_step_(struct ksim_sched *s, const bool doms)
 		if (nd->dormant)
 			continue;
 		r = nd->ops->tick(nd);
+		if (doms && !ksim_node_slow(nd) &&
+		    (r & (KSIM_TICK_PROGRESS | KSIM_TICK_AWAKE)))
+			s->full_busy = true;
 		if (r & KSIM_TICK_PROGRESS) {
 			progress = true;
 			continue;
@@ -428,8 +451,23 @@ void ksim_sched_run(struct ksim_sched *s, u64 cycles)
 		bool progress = s->n_slow ? ksim_sched_step_dom(s) :
 			       ksim_sched_step(s);
 
-		if (progress || s->step_all)
+		if (s->step_all)
 			continue;
+		if (progress) {
+			/*
+			 * Only slow clocks have anything to do: nothing happens
+			 * before one of them has an edge or a timer fires.
+			 */
+			if (s->n_slow && !s->full_busy && s->now < end &&
+			    !s->stop) {
+				u64 to = ksim_min_u64(s->next_timer, end);
+
+				to = ksim_min_u64(to, ksim_sched_next_edge(s));
+				if (to > s->now)
+					ksim_sched_skip(s, to - s->now);
+			}
+			continue;
+		}
 		/*
 		 * Nothing changed: the card is at a fixed point until a timer
 		 * fires, or a node a slow clock held back reaches its edge.

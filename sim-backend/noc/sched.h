@@ -128,6 +128,7 @@ struct ksim_sched {
 	struct ksim_clkdom *slow[KSIM_SCHED_DOMS_MAX];
 	unsigned int n_slow;	/* 0: every domain at full rate, the old path */
 	u64 pend_at;		/* the next edge a held-back node waits for */
+	bool full_busy;		/* a step's: a node on a full clock is busy */
 	/* the protocol checker's end-of-cycle look (obs/checker.c), or NULL */
 	void (*post_cycle)(void *ctx);
 	void *post_ctx;
@@ -193,6 +194,12 @@ static inline u64 ksim_node_now(const struct ksim_node *n)
 	if (!d)
 		return n->sched->now;
 	return d->slow ? d->now : n->sched->now - d->lag;
+}
+
+/* n runs slower than the card's clock */
+static inline bool ksim_node_slow(const struct ksim_node *n)
+{
+	return n->dom && n->dom->slow;
 }
 
 /* n's domain has an edge in the current cycle (always, without one) */
