@@ -320,7 +320,7 @@ static void ksim_sched_fire_timers(struct ksim_sched *s)
  * told that the node waits for its next edge (the idle skip stops there);
  * without, the path of a card at its built clocks.
  */
-static inline __attribute__((always_inline))
+static inline __attribute__((__always_inline__))
 bool ksim_sched_step_(struct ksim_sched *s, const bool doms)
 {
 	struct ksim_node **act = s->active;
@@ -408,7 +408,7 @@ static bool ksim_sched_step(struct ksim_sched *s)
 	return ksim_sched_step_(s, false);
 }
 
-static __attribute__((noinline)) bool ksim_sched_step_dom(struct ksim_sched *s)
+static __attribute__((__noinline__)) bool ksim_sched_step_dom(struct ksim_sched *s)
 {
 	return ksim_sched_step_(s, true);
 }

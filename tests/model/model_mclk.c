@@ -270,6 +270,38 @@ TEST_F(model, a_retune_under_traffic_resets_the_mesh)
 	ksim_card_destroy(c);
 }
 
+/*
+ * Outputs at different rates: flits cross between the routers' and the
+ * MAG's clocks (a link steps on its sender's edges) and the job runs
+ * through, slower than at ship and no slower than with everything slow.
+ */
+TEST_F(model, outputs_at_different_rates)
+{
+	static const unsigned int slow_out[2] = { KH_CLK_OUT_MAG, KH_CLK_OUT_NOC };
+	struct ksim_card *c = card("saxpy");
+	u64 ship, t, b_ship;
+	unsigned int i;
+
+	REQUIRE(c);
+	ship = job(c, 0);
+	b_ship = busy(c, 0);
+	for (i = 0; i < 2; i++) {
+		mm_clk_wr(c, 0, KH_CLK_SW_RST, KH_CLK_SW_RST_KEY);
+		mm_clk_wr(c, 0, KH_CLK_DIV(slow_out[i]), 12);	/* 100 MHz */
+		mm_clk_wr(c, 0, KH_CLK_LOAD, KH_CLK_LOAD_SEN | KH_CLK_LOAD_SADDR);
+		relock(c, 0);
+		t = job(c, 0);
+		check_diag("CLKOUT%u at 100 MHz, the rest at ship: %llu card cycles (ship %llu); unit busy %llu (%llu)",
+			   slow_out[i], (unsigned long long)t,
+			   (unsigned long long)ship,
+			   (unsigned long long)busy(c, 0),
+			   (unsigned long long)b_ship);
+		CHECK(t > ship);
+		CHECK(t <= 3 * ship + 3);
+	}
+	ksim_card_destroy(c);
+}
+
 static void expect_begin(void)
 {
 	mh_expect_violations = true;
