@@ -161,6 +161,10 @@ struct ksim_cd_policy {
  *	quirks (struct ksim_cd_policy); the unit hands each CU_DATA flit to
  *	ksim_unit_cd_take().  NULL: the unit takes no CU_DATA (it drops what
  *	comes, as any type it does not know).
+ * @clk_out: the clock wizard output that clocks the unit, base included
+ *	(KH_CLK_OUT_*: KH_CLK_OUT_MAT2X for mat, KH_CLK_OUT_VEC for vec);
+ *	0, CLKOUT0 noc, for every other type.  Its latencies, timers and
+ *	busy count are in that clock's cycles (docs/model.md "Mesh clocks").
  */
 struct ksim_unit_type {
 	const char *token;
@@ -179,6 +183,7 @@ struct ksim_unit_type {
 	void (*ctrl_write)(struct ksim_unit *u, unsigned int idx, u64 val);
 	size_t (*stats)(struct ksim_unit *u, char *buf, size_t len);
 	const struct ksim_cd_policy *cudata;
+	u8 clk_out;
 };
 
 /**

@@ -91,6 +91,25 @@ static u32 ksim_bar_reg32(struct ksim_card *c, unsigned int t,
 	return ksim_clkwiz_read(c, n, rel);
 }
 
+/*
+ * The orchestrator latches one host write and takes it at its next tick,
+ * on the MAG's clock.  At the built clock that is the next cycle, before
+ * any host access can follow; at a slower one the bus waits (the AXI-Lite
+ * slave's backpressure across its clock crossing) until the latch is
+ * free, rather than the write overtaking the one before it; a read waits
+too, as a read never passes a posted write on PCIe.  Bounded: the
+ * slowest clock has an edge within KSIM_BAR_CDC_WAIT cycles.
+ */
+#define KSIM_BAR_CDC_WAIT	256
+
+static void ksim_bar_orch_wait(struct ksim_card *card, struct ksim_mesh *m)
+{
+	unsigned int i;
+
+	for (i = 0; m->mag->orch.wr_pending && i < KSIM_BAR_CDC_WAIT; i++)
+		ksim_run(card, 1);
+}
+
 /* A BAR0 read at an 8-aligned offset inside the BAR, time already run. */
 static u64 ksim_bar0_read(struct ksim_card *card, u32 offset)
 {
@@ -101,6 +120,7 @@ static u64 ksim_bar0_read(struct ksim_card *card, u32 offset)
 	t = ksim_bar_decode(card, offset, &m, &n, &rel);
 	switch (t) {
 	case KSIM_BAR_ORCH:
+		ksim_bar_orch_wait(card, m);
 		return ksim_orch_read(&m->mag->orch, rel);
 	case KSIM_BAR_DDRC:
 	case KSIM_BAR_CLKWIZ:
@@ -131,6 +151,7 @@ static u32 ksim_bar0_read32(struct ksim_card *card, u32 offset)
 	t = ksim_bar_decode(card, offset, &m, &n, &rel);
 	switch (t) {
 	case KSIM_BAR_ORCH:
+		ksim_bar_orch_wait(card, m);
 		return (u32)(ksim_orch_read_beat(&m->mag->orch, rel) >>
 			     (rel & 4 ? 32 : 0));
 	case KSIM_BAR_DDRC:
@@ -155,6 +176,7 @@ static void ksim_bar0_write(struct ksim_card *card, u32 offset, u64 value,
 
 	switch (ksim_bar_decode(card, offset, &m, &n, &rel)) {
 	case KSIM_BAR_ORCH:
+		ksim_bar_orch_wait(card, m);
 		if (ksim_mesh_recovering(m)) {
 			/* the orchestrator is in reset: the write is lost */
 			m->rst.host_dropped++;
@@ -171,7 +193,13 @@ static void ksim_bar0_write(struct ksim_card *card, u32 offset, u64 value,
 					     KSIM_BAR_STRB(rel));
 		break;
 	case KSIM_BAR_CLKWIZ:
-		for (i = 0; i < (wide ? 2 : 1); i++, rel += 4, value >>= 32)
+		/*
+		 * single 32-bit beats only: a 64-bit write is refused, as a
+		 * read-merge-write would fault the MMCM (kohakutpu.md 8.5)
+		 */
+		if (wide)
+			ksim_clkwiz_wide_write(card, n, rel);
+		else
 			ksim_clkwiz_write(card, n, rel, (u32)value);
 		break;
 	case KSIM_BAR_DDRC:

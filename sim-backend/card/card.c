@@ -227,6 +227,7 @@ void ksim_set_host_ops(struct ksim_card *card,
 	card->xdma->host_ctx = ctx;
 }
 
+/* card time: one cycle of the built 300 MHz, whatever the meshes run at */
 u64 ksim_cycles(const struct ksim_card *card)
 {
 	return card->sched.now;

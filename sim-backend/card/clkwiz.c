@@ -12,12 +12,102 @@
  * while unlocked and releases it KH_RST_RELEASE_CYCLES after relock.
  * Duty registers read back 0 and ignore a write of 0, as on the IP.  The
  * registers are a table (lib/regs.h), the rest of 0x000-0x7ff stored,
- * above it nothing.  The model does not slow the mesh down: it runs at
- * 300 MHz whatever the dividers say.
+ * above it nothing.
+ *
+ * The mesh runs at what the MMCM runs: each of CLKOUT0-3 clocks one of the
+ * mesh's clock domains (mesh.c) at its frequency over its built one, from
+ * the reset the lock drop causes (reset.c).  The protocol checker reports
+ * a driver that breaks the wizard's rules (docs/model.md "Mesh clocks"):
+ * a 64-bit write (card/bar.c), a duty of 0, and a configuration LOAD
+ * applies with a divide of 0, an output above its built frequency or the
+ * VCO outside 600..1200 MHz.
  */
 #include "clkwiz.h"
 #include "card.h"
+#include "checker.h"
 #include "reset.h"
+#include "util.h"
+
+/* a wizard rule broken: the checker's to report, when it is on */
+static void ksim_clkwiz_viol(struct ksim_clkwiz *w, const char *fmt, ...)
+	__printf(2, 3);
+
+static void ksim_clkwiz_viol(struct ksim_clkwiz *w, const char *fmt, ...)
+{
+	char msg[160];
+	va_list ap;
+
+	if (!w->card->chk || !ksim_check_on(w->card->chk))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	ksim_chk_clock(w->card->chk, w->mesh, msg);
+}
+
+void ksim_clkwiz_wide_write(struct ksim_card *c, unsigned int mesh, u32 off)
+{
+	ksim_clkwiz_viol(&c->clkwiz[mesh],
+			 "a 64-bit write to the clock wizard at 0x%x: it takes single 32-bit beats; a read-merge-write faults the MMCM (kohakutpu.md 8.5)",
+			 off);
+}
+
+/* an output's built frequency: 300 MHz, 600 for mat2x */
+static u32 ksim_clk_built_mhz(unsigned int out)
+{
+	return KH_CLK_BUILT_NOC_MHZ * (out == KH_CLK_OUT_MAT2X ? 2 : 1);
+}
+
+/* the running configuration's word for register off */
+static u32 ksim_clk_run(const struct ksim_clkwiz *w, u32 off)
+{
+	return w->run[(off - KH_CLK_CFG0) / 4];
+}
+
+/*
+ * Output out's rate over its built clock, num/den = (100 M / D / div) /
+ * built, checked; an output the MMCM cannot give as built (a divide of 0,
+ * faster than built, where timing does not close) runs at the built rate.
+ */
+static void ksim_clk_rate(struct ksim_clkwiz *w, unsigned int out, u32 *num,
+			  u32 *den)
+{
+	u32 cfg0 = ksim_clk_run(w, KH_CLK_CFG0);
+	u32 m = KH_CLK_CFG0_MULT(cfg0), d = KH_CLK_CFG0_DIVCLK(cfg0);
+	u32 div = KH_CLK_DIV_VALUE(ksim_clk_run(w, KH_CLK_DIV(out)));
+	u32 built = ksim_clk_built_mhz(out);
+
+	*num = *den = 1;
+	if (!m || !d || !div) {
+		ksim_clkwiz_viol(w, "CLKOUT%u: a divide of 0 (M %u, D %u, divide %u) loaded",
+				 out, m, d, div);
+		return;
+	}
+	if ((u64)KH_CLK_IN_MHZ * m > (u64)d * div * built) {
+		ksim_clkwiz_viol(w, "CLKOUT%u: %u MHz loaded, above its built %u MHz (timing closes at the built clock): run at %u",
+				 out, KH_CLK_IN_MHZ * m / (d * div), built, built);
+		return;
+	}
+	*num = KH_CLK_IN_MHZ * m;
+	*den = d * div * built;
+}
+
+/* The running configuration's rates, for the mesh's next reset. */
+static void ksim_clk_apply(struct ksim_clkwiz *w)
+{
+	u32 cfg0 = ksim_clk_run(w, KH_CLK_CFG0);
+	u32 m = KH_CLK_CFG0_MULT(cfg0), d = KH_CLK_CFG0_DIVCLK(cfg0);
+	unsigned int o;
+	u32 num, den;
+
+	if (d && (KH_CLK_IN_MHZ * m < 600 * d || KH_CLK_IN_MHZ * m > 1200 * d))
+		ksim_clkwiz_viol(w, "the VCO at %u MHz (M %u, D %u), outside 600..1200 MHz",
+				 KH_CLK_IN_MHZ * m / d, m, d);
+	for (o = 0; o < KH_CLK_MESH_OUTPUTS; o++) {
+		ksim_clk_rate(w, o, &num, &den);
+		ksim_mesh_clk_set(w->card->mesh[w->mesh], o, num, den);
+	}
+}
 
 static bool ksim_clkwiz_locked(const struct ksim_card *c, unsigned int mesh)
 {
@@ -49,6 +139,7 @@ static void ksim_clk_sw_rst(void *dev, unsigned int i, u64 old, u64 v)
 		return;
 	ksim_clk_built(&w->reg[KH_CLK_CFG0 / 4]);
 	ksim_clk_built(w->run);
+	ksim_clk_apply(w);
 	ksim_clkwiz_unlock(w->card, w->mesh);
 }
 
@@ -65,10 +156,17 @@ static u64 ksim_clk_duty_read(void *dev, unsigned int i)
 	return 0;
 }
 
-/* ... and the IP rejects a duty of 0: the register keeps its value */
+/*
+ * ... and the IP rejects a duty of 0: the register keeps its value.  A 0
+ * is what a read-merge-write puts back (duty reads 0): reported.
+ */
 static u64 ksim_clk_duty_write(void *dev, unsigned int i, u64 old, u64 v)
 {
-	return v ? v : old;
+	if (v)
+		return v;
+	ksim_clkwiz_viol(dev, "a duty register written 0 (a read-merge-write: duty reads back 0); kept %llu",
+			 (unsigned long long)old);
+	return old;
 }
 
 /* LOAD: SEN applies the registers (SADDR) or the built values */
@@ -86,6 +184,7 @@ static void ksim_clk_load(void *dev, unsigned int i, u64 old, u64 v)
 	if (!memcmp(next, w->run, sizeof(next)))
 		return;	/* nothing changed: the MMCM keeps lock */
 	memcpy(w->run, next, sizeof(next));
+	ksim_clk_apply(w);
 	ksim_clkwiz_unlock(w->card, w->mesh);
 }
 

@@ -3,7 +3,8 @@
  * The per-mesh BAR0 windows beside the mesh control window: the clock
  * wizard (PG065; its lock drives the mesh's resetn) and the DDR
  * controller's control/ECC registers.  Both are 32-bit register files;
- * BAR0's 64-bit accesses reach two registers at once (card/bar.c).
+ * BAR0's 64-bit accesses reach two registers at once (card/bar.c), except
+ * a write to the wizard, which takes single 32-bit beats.
  */
 #ifndef KSIM_CLKWIZ_H
 #define KSIM_CLKWIZ_H
@@ -32,6 +33,8 @@ void ksim_clkwiz_init(struct ksim_clkwiz *w, struct ksim_card *card,
 u32 ksim_clkwiz_read(struct ksim_card *c, unsigned int mesh, u32 off);
 void ksim_clkwiz_write(struct ksim_card *c, unsigned int mesh, u32 off,
 		     u32 v);
+/* a 64-bit host write at off, refused (the wizard takes 32-bit beats) */
+void ksim_clkwiz_wide_write(struct ksim_card *c, unsigned int mesh, u32 off);
 /* the register table; the device is the struct ksim_clkwiz */
 extern const struct ksim_regs ksim_clkwiz_regs;
 

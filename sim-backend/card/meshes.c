@@ -73,7 +73,7 @@ int ksim_mesh_reset(struct ksim_card *card, unsigned int mesh)
 
 	if (!m)
 		return -EINVAL;
-	/* a resetn pulse: released at once, then the FIFOs recover */
+	/* a resetn pulse: released at once (card time), then the FIFOs recover */
 	ksim_mesh_reset_hold(m, card->sched.now);
 	return 0;
 }

@@ -56,7 +56,8 @@ int ksim_get_stats(struct ksim_card *card, unsigned int mesh,
 		st->mag_data_dropped += mp->data_dropped;
 		st->mag_slot_stalls += mp->slot_stall_cycles;
 		if (mp->slot_stall_since != KSIM_NEVER)
-			st->mag_slot_stalls += card->sched.now -
+			/* since a MAG cycle: counted in MAG cycles */
+			st->mag_slot_stalls += ksim_node_now(&m->mag->node) -
 					       mp->slot_stall_since;
 		st->mag_out_of_range += mp->out_of_range;
 		st->mag_remote_alias += mp->remote_alias;
@@ -120,6 +121,7 @@ int ksim_unit_stats(struct ksim_card *card, unsigned int mesh,
 		st->faults_injected = ou->faults_injected;
 		st->hangs_injected = ou->hangs_injected;
 		st->ctrl_corrupted = ou->ctrl_corrupted;
+		/* the knobs' windows are card time */
 		st->busy_forced = ksim_inject_busy_cycles(ou, card->sched.now);
 	}
 	return 0;

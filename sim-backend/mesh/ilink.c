@@ -138,9 +138,15 @@ static void ksim_lane_destroy(struct ksim_il_lane *l)
 	ksim_plat_free(l);
 }
 
+/*
+ * Card time, not the MAG's clock: a lane is shared by two meshes whose
+ * clocks may differ, so the arrival times on its wire and its credit
+ * returns are global cycles both ends read alike (docs/model.md "Mesh
+ * clocks").  The MAG's node still ticks the interlink on its own edges.
+ */
 static u64 ksim_il_now(const struct ksim_ilink *il)
 {
-	return ksim_node_now(&il->mag->node);
+	return il->mag->node.sched->now;
 }
 
 static u64 ksim_lane_stalls(const struct ksim_il_lane *l, u64 now)

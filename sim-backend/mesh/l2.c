@@ -18,9 +18,10 @@
 #include "util.h"
 #include <kohaku/kh_regs.h>
 
+/* the adapter's own clock (CLKOUT0, noc): its SRAM latency counts that */
 static u64 ksim_l2_now(const struct ksim_l2 *a)
 {
-	return a->node.sched->now;
+	return ksim_node_now(&a->node);
 }
 
 static u64 ksim_l2_reg(const struct ksim_l2 *a, unsigned int idx)

@@ -735,6 +735,17 @@ static const struct ksim_cv_ops ksim_mag_cv_ops = {
 	.inject = ksim_cv_op_inject,
 };
 
+/* n's local count at its first edge at or after global cycle g */
+static u64 ksim_mag_local_at(const struct ksim_node *n, u64 g)
+{
+	const struct ksim_clkdom *d = n->dom;
+
+	if (!d)
+		return g;
+	g = ksim_clkdom_next_edge(d, g);
+	return ksim_clkdom_local(d, g);
+}
+
 static unsigned int ksim_mag_tick(struct ksim_node *n)
 {
 	struct ksim_mag *g = ksim_container_of(n, struct ksim_mag, node);
@@ -753,10 +764,15 @@ static unsigned int ksim_mag_tick(struct ksim_node *n)
 		progress = true;
 	/* then the interlink's injections; then the engines */
 	if (g->il) {
-		if (ksim_ilink_tick(g->il, now, &t))
+		/* the interlink keeps card time (ilink.c): its deadline too */
+		u64 il_t = KSIM_NEVER;
+
+		if (ksim_ilink_tick(g->il, n->sched->now, &il_t))
 			progress = true;
 		if (ksim_ilink_pending(g->il))
 			pending = true;
+		if (il_t != KSIM_NEVER)
+			t = ksim_min_u64(t, ksim_mag_local_at(n, il_t));
 	}
 	if (ksim_mover_tick(&g->mv, now, &t))
 		progress = true;

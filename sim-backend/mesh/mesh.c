@@ -97,6 +97,33 @@ static void ksim_mesh_wire(struct ksim_mesh *m, struct ksim_router *r,
 	ksim_link_init(&r->out[d], rx, m->id, KSIM_LINK_ROUTER, r->x, r->y, d);
 }
 
+/*
+ * The wizard's outputs as clock domains (kohakutpu.md 8.5): CLKOUT0 noc
+ * clocks the routers, the L2 adapters and every unit not named below;
+ * CLKOUT1 mat2x the mat units (their mat1x is mat2x / 2: the same ratio to
+ * its built clock); CLKOUT2 the vec units; CLKOUT3 the MAG, its memory
+ * ports, the mover, and the orchestrator and interlink the MAG's node
+ * ticks.  The reset block is card time (the wizard's lock).
+ */
+static int ksim_mesh_clk_init(struct ksim_mesh *m)
+{
+	unsigned int o;
+	int e;
+
+	for (o = 0; o < KH_CLK_MESH_OUTPUTS; o++) {
+		e = ksim_clkdom_init(m->sched, &m->clk[o]);
+		if (e)
+			return e;
+		m->clk_num[o] = m->clk_den[o] = 1;
+	}
+	return 0;
+}
+
+unsigned int ksim_unit_clk_out(const struct ksim_unit_type *t)
+{
+	return t->clk_out < KH_CLK_MESH_OUTPUTS ? t->clk_out : KH_CLK_OUT_NOC;
+}
+
 struct ksim_mesh *ksim_mesh_create(const struct ksim_mesh_wiring *w,
 				   unsigned int id,
 				   const struct ksim_desc_mesh *dm, int *err)
@@ -125,7 +152,9 @@ struct ksim_mesh *ksim_mesh_create(const struct ksim_mesh_wiring *w,
 	m->nrx = dm->w - 2;
 	m->nry = dm->h - 2;
 	ksim_tieoff_init(&m->tieoff);
-	e = ksim_mesh_rst_init(m);
+	e = ksim_mesh_clk_init(m);
+	if (!e)
+		e = ksim_mesh_rst_init(m);
 	if (!e)
 		e = ksim_dram_init(&m->dram, p->dram_bytes);
 	if (e)
@@ -143,6 +172,8 @@ struct ksim_mesh *ksim_mesh_create(const struct ksim_mesh_wiring *w,
 					   p->router_fifo);
 			if (e)
 				goto fail;
+			ksim_mesh_router(m, x, y)->node.dom =
+				&m->clk[KH_CLK_OUT_NOC];
 		}
 
 	for (y = 0; y < m->h; y++)
@@ -155,6 +186,7 @@ struct ksim_mesh *ksim_mesh_create(const struct ksim_mesh_wiring *w,
 	m->mag = ksim_mag_create(m, rows, n_mag, &e);
 	if (!m->mag)
 		goto fail;
+	m->mag->node.dom = &m->clk[KH_CLK_OUT_MAG];
 
 	/* what the units are given: their MAG port by row, once MAG is there */
 	m->uenv.sched = m->sched;
@@ -177,12 +209,15 @@ struct ksim_mesh *ksim_mesh_create(const struct ksim_mesh_wiring *w,
 							 x, y, &e);
 			if (!m->unit[y][x])
 				goto fail;
+			m->unit[y][x]->node.dom =
+				&m->clk[ksim_unit_clk_out(dm->type[y][x])];
 			if (!dm->l2[y][x])
 				continue;
 			m->l2[y][x] = ksim_l2_create(m, x, y, dm->l2_base[y][x],
 						   &e);
 			if (!m->l2[y][x])
 				goto fail;
+			m->l2[y][x]->node.dom = &m->clk[KH_CLK_OUT_NOC];
 		}
 
 	for (y = m->lo; y <= m->hi_y; y++)

@@ -16,6 +16,7 @@
 #include "params.h"
 #include "reset.h"
 #include "sched.h"
+#include <kohaku/kh_regs.h>
 
 #define KSIM_MAP_MAX		16
 #define KSIM_MAP_MIN		3
@@ -104,6 +105,12 @@ struct ksim_mesh {
 	struct ksim_unit *unit[KSIM_MAP_MAX][KSIM_MAP_MAX];	/* [y][x] */
 	struct ksim_l2 *l2[KSIM_MAP_MAX][KSIM_MAP_MAX];	/* adapter on a unit's link */
 	struct ksim_mesh_rst rst;		/* resetn and the endpoint gates */
+	/*
+	 * Its clocks, one domain per clock-wizard output (KH_CLK_OUT_*), and
+	 * the rates the wizard runs them at from the next reset on.
+	 */
+	struct ksim_clkdom clk[KH_CLK_MESH_OUTPUTS];
+	u32 clk_num[KH_CLK_MESH_OUTPUTS], clk_den[KH_CLK_MESH_OUTPUTS];
 	struct ksim_mag *mag;
 	struct ksim_dram dram;
 	struct ksim_tieoff tieoff;
@@ -116,6 +123,8 @@ struct ksim_mesh *ksim_mesh_create(const struct ksim_mesh_wiring *w,
 				   unsigned int id,
 				   const struct ksim_desc_mesh *dm, int *err);
 void ksim_mesh_destroy(struct ksim_mesh *m);
+/* the wizard output (KH_CLK_OUT_*) that clocks units of type t */
+unsigned int ksim_unit_clk_out(const struct ksim_unit_type *t);
 
 struct ksim_router *ksim_mesh_router(struct ksim_mesh *m, unsigned int x,
 				 unsigned int y);

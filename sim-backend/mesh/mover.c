@@ -136,6 +136,7 @@ static void ksim_mover_go(struct ksim_mover *mv)
 	mv->gw = 0;
 	mv->gidx_ok = false;
 	mv->idx_word = ~0ULL;
+	/* the MAG's clock (CLKOUT3): the read latency counts its cycles */
 	mv->next_at = ksim_node_now(&g->node) + 1 + g->mesh->p->mem_rd_latency;
 	mv->done_at = KSIM_NEVER;
 	ksim_node_wake(&g->node);

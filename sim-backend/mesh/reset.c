@@ -15,6 +15,7 @@
 /* the gate a sink is in; const for a const sink (busy()) */
 #define sink_gate(s)	ksim_container_of(s, struct ksim_gate, sink)
 
+/* card time: the reset block follows the wizard's lock, not a mesh clock */
 static u64 ksim_mesh_now(const struct ksim_mesh *m)
 {
 	return m->sched->now;
@@ -118,6 +119,25 @@ static void ksim_mesh_reset_state(struct ksim_mesh *m)
 		}
 }
 
+void ksim_mesh_clk_set(struct ksim_mesh *m, unsigned int out, u32 num,
+		       u32 den)
+{
+	m->clk_num[out] = num;
+	m->clk_den[out] = den;
+}
+
+/*
+ * The mesh's clocks take their new rates: everything they clock has just
+ * been cleared, so rebasing them (sched.h) loses nothing.
+ */
+static void ksim_mesh_clk_apply(struct ksim_mesh *m)
+{
+	unsigned int o;
+
+	for (o = 0; o < KH_CLK_MESH_OUTPUTS; o++)
+		ksim_clkdom_set_rate(&m->clk[o], m->clk_num[o], m->clk_den[o]);
+}
+
 void ksim_mesh_reset_hold(struct ksim_mesh *m, u64 release)
 {
 	u64 now = ksim_mesh_now(m);
@@ -125,6 +145,7 @@ void ksim_mesh_reset_hold(struct ksim_mesh *m, u64 release)
 	if (release < now)
 		release = now;
 	ksim_mesh_reset_state(m);
+	ksim_mesh_clk_apply(m);
 	m->rst.release = release;
 	m->rst.ready = release + KH_RST_RECOVERY_CYCLES;
 	m->rst.resets++;

@@ -53,5 +53,12 @@ bool ksim_mesh_recovering(const struct ksim_mesh *m);
  * KH_RST_RECOVERY_CYCLES later.
  */
 void ksim_mesh_reset_hold(struct ksim_mesh *m, u64 release);
+/*
+ * Clock output out (KH_CLK_OUT_*) runs at num/den of the built clock from
+ * the next reset hold on: the wizard's new configuration, which reaches
+ * the mesh with the reset its lock drop causes.
+ */
+void ksim_mesh_clk_set(struct ksim_mesh *m, unsigned int out, u32 num,
+		       u32 den);
 
 #endif /* KSIM_RESET_H */

@@ -30,6 +30,21 @@
  * of the run) and adds the skipped span to the stall count of every link
  * still offering a flit.  Per-node time counters (busy cycles) are computed
  * lazily from timestamps, so they accrue over skipped spans too.
+ *
+ * Clock domains: a node may belong to a clock domain (struct ksim_clkdom;
+ * NULL = the card's clock, which has an edge every cycle).  A domain runs
+ * at num/den of the card's clock (num <= den): edge k cycles after its base
+ * iff (k * num) mod den < num, so a domain at 1/3 has an edge every third
+ * cycle, at 2/3 two in three.  A node in a domain is ticked, and its output
+ * registers offered (phase A), only on cycles where its domain has an edge;
+ * a receiver in another domain takes what is offered whenever the sender
+ * offers it (the model's CDC: docs/model.md "Mesh clocks").  A node's time
+ * is its domain's: ksim_node_now() counts the domain's edges and
+ * ksim_node_timer() takes such a count, so a latency of L is L of the
+ * node's own cycles.  A cycle in which some domain has no edge is not a
+ * fixed point for the nodes it holds back: the idle skip stops at their
+ * next edge.  While every domain runs at full rate (the built clocks) the
+ * scheduler takes the path it took before domains existed.
  */
 #ifndef KSIM_SCHED_H
 #define KSIM_SCHED_H
@@ -53,6 +68,29 @@ struct ksim_node;
 struct ksim_link;
 struct ksim_sched;
 
+/*
+ * A clock domain.  Its local count at global cycle g >= base_g is
+ * base_l + floor((g - base_g) * num / den): the count of its last edge.
+ * The rate changes only by ksim_clkdom_set_rate(), which rebases so that
+ * the count stays continuous.  `now`, `acc` and `edge` describe the
+ * scheduler's current cycle; they are kept only while the domain is slow
+ * (at full rate the count is the card's cycle less `lag`).
+ */
+struct ksim_clkdom {
+	struct ksim_sched *sched;
+	u64 now;		/* slow: the local count at sched->now */
+	u64 lag;		/* full rate: sched->now - the local count */
+	u64 base_g, base_l;	/* the rebase: global cycle, local count */
+	u32 num, den;		/* the rate, reduced; num <= den */
+	u32 acc;		/* slow: (k * num) mod den at k = now - base_g */
+	bool edge;		/* an edge in the current cycle */
+	bool slow;		/* num < den */
+	bool pend;		/* a node waits for its next edge (a step's) */
+	unsigned int idx;	/* in the scheduler's list */
+};
+
+#define KSIM_SCHED_DOMS_MAX	32
+
 struct ksim_node_ops {
 	unsigned int (*tick)(struct ksim_node *n);
 };
@@ -66,7 +104,8 @@ struct ksim_node {
 	bool dormant;		/* awake, but its tick is skipped (IDLE) */
 	u8 n_out;
 	u32 idx;		/* registration order */
-	u64 timer;		/* wake at this cycle; KSIM_NEVER for none */
+	u64 timer;		/* wake at this global cycle; KSIM_NEVER: none */
+	struct ksim_clkdom *dom;	/* its clock; NULL: the card's */
 	struct ksim_link *out[KSIM_NODE_OUT_MAX];
 };
 
@@ -83,6 +122,13 @@ struct ksim_sched {
 	u64 cycles_skipped;
 	bool step_all;		/* benchmark baseline: all awake, no skip */
 	bool stop;		/* ksim_sched_run() returns at the next cycle */
+	/* the clock domains; the slow ones (num < den) on their own list */
+	struct ksim_clkdom *doms[KSIM_SCHED_DOMS_MAX];
+	unsigned int n_doms;
+	struct ksim_clkdom *slow[KSIM_SCHED_DOMS_MAX];
+	unsigned int n_slow;	/* 0: every domain at full rate, the old path */
+	u64 pend_at;		/* the next edge a held-back node waits for */
+	bool full_busy;		/* a step's: a node on a full clock is busy */
 	/* the protocol checker's end-of-cycle look (obs/checker.c), or NULL */
 	void (*post_cycle)(void *ctx);
 	void *post_ctx;
@@ -97,8 +143,27 @@ int ksim_sched_finalize(struct ksim_sched *s);
 /* Run the card forward by `cycles` cycles, or until something sets stop. */
 void ksim_sched_run(struct ksim_sched *s, u64 cycles);
 
-/* Wake n at cycle `at` (replacing an earlier request); KSIM_NEVER cancels. */
+/*
+ * Wake n at its cycle `at` (replacing an earlier request): a count of its
+ * domain's edges, the card's cycle without a domain; KSIM_NEVER cancels.
+ */
 void ksim_node_timer(struct ksim_node *n, u64 at);
+
+/* A domain at full rate from the scheduler's current cycle on. */
+int ksim_clkdom_init(struct ksim_sched *s, struct ksim_clkdom *d);
+/*
+ * Run d at num/den of the card's clock from the current cycle on (num <=
+ * den, both > 0; den 0 is taken as 1/1).  Rebases d: the current cycle is
+ * an edge and the local count continues from where it was.  Only where
+ * everything d clocks is being reset (a retune resets the mesh).
+ */
+void ksim_clkdom_set_rate(struct ksim_clkdom *d, u32 num, u32 den);
+/* d's local count at global cycle g (>= its base) */
+u64 ksim_clkdom_local(const struct ksim_clkdom *d, u64 g);
+/* the global cycle of d's edge whose local count is l */
+u64 ksim_clkdom_global(const struct ksim_clkdom *d, u64 l);
+/* the global cycle of d's first edge at or after global cycle g */
+u64 ksim_clkdom_next_edge(const struct ksim_clkdom *d, u64 g);
 
 /* The scheduler's own wake-ups: a flit taken, a timer. */
 static inline void ksim_node_wake_fast(struct ksim_node *n)
@@ -121,9 +186,26 @@ static inline void ksim_node_wake_fast(struct ksim_node *n)
 void ksim_node_wake(struct ksim_node *n);
 int ksim_node_add_out(struct ksim_node *n, struct ksim_link *l);
 
+/* n's time: its domain's local count, the card's cycle without one */
 static inline u64 ksim_node_now(const struct ksim_node *n)
 {
-	return n->sched->now;
+	const struct ksim_clkdom *d = n->dom;
+
+	if (!d)
+		return n->sched->now;
+	return d->slow ? d->now : n->sched->now - d->lag;
+}
+
+/* n runs slower than the card's clock */
+static inline bool ksim_node_slow(const struct ksim_node *n)
+{
+	return n->dom && n->dom->slow;
+}
+
+/* n's domain has an edge in the current cycle (always, without one) */
+static inline bool ksim_node_edge(const struct ksim_node *n)
+{
+	return !n->dom || n->dom->edge;
 }
 
 #endif /* KSIM_SCHED_H */

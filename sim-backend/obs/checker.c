@@ -67,13 +67,14 @@ static const char *const ksim_rule_desc[KSIM_CHK_N_VIOL] = {
 	[KSIM_CHK_R9] = "more requests outstanding than the receive path absorbs",
 	[KSIM_CHK_LOST] = "lost flit",
 	[KSIM_CHK_DUP] = "duplicated flit",
+	[KSIM_CHK_CLK] = "clock wizard",
 };
 
 static const char *const ksim_count_name[KSIM_CHK_N] = {
 	[KSIM_CHK_R1] = "rule1", [KSIM_CHK_R2] = "rule2", [KSIM_CHK_R3] = "rule3",
 	[KSIM_CHK_R4] = "rule4", [KSIM_CHK_R5] = "rule5", [KSIM_CHK_R6] = "rule6",
 	[KSIM_CHK_R7] = "rule7", [KSIM_CHK_R8] = "rule8", [KSIM_CHK_R9] = "rule9",
-	[KSIM_CHK_LOST] = "lost", [KSIM_CHK_DUP] = "dup",
+	[KSIM_CHK_LOST] = "lost", [KSIM_CHK_DUP] = "dup", [KSIM_CHK_CLK] = "clkwiz",
 	[KSIM_CHK_LOST_INJ] = "lost_injected", [KSIM_CHK_DUP_INJ] = "dup_injected",
 	[KSIM_CHK_BORN] = "born", [KSIM_CHK_DELIVERED] = "delivered",
 	[KSIM_CHK_TIEOFF] = "tieoff", [KSIM_CHK_WITHDRAWN] = "withdrawn",
@@ -520,6 +521,7 @@ static void ksim_check_post_cycle(void *ctx)
 
 /* ---- units ---- */
 
+/* node.timer is kept in global cycles whatever the unit's clock */
 static bool ksim_unit_timer_set(const struct ksim_unit *u)
 {
 	return u->node.timer != KSIM_NEVER && u->node.timer > u->node.sched->now;
@@ -877,6 +879,14 @@ static void ksim_check_mesh_reset(struct ksim_observer *ob, unsigned int mesh)
 		else
 			k++;
 	}
+}
+
+void ksim_chk_clock(struct ksim_check *c, unsigned int mesh, const char *msg)
+{
+	if (!c || !c->on)
+		return;
+	ksim_viol(c, KSIM_CHK_CLK, ksim_obs_now(c->ob.obs), mesh, 0, 0,
+		  "mesh %u: %s", mesh, msg);
 }
 
 u64 ksim_chk_count(const struct ksim_check *c, unsigned int what)

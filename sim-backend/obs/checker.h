@@ -25,6 +25,11 @@ bool ksim_check_on(const struct ksim_check *c);
 /* it has been on: its bounds and counts are there to report */
 bool ksim_check_armed(const struct ksim_check *c);
 
+/*
+ * The clock wizard of mesh `mesh` driven against its rules (card/clkwiz.c,
+ * kohakutpu.md 8.5): a violation, when the checker is on.
+ */
+void ksim_chk_clock(struct ksim_check *c, unsigned int mesh, const char *msg);
 /* find lost and duplicated flits; judge sleeping units */
 void ksim_chk_audit(struct ksim_check *c);
 u64 ksim_chk_count(const struct ksim_check *c, unsigned int what);

@@ -105,6 +105,7 @@ static bool ksim_hub_unit_busy(struct ksim_unit_watch *w,
 	struct ksim_observer *ob;
 	unsigned int i;
 
+	/* card time: the busy knobs' windows are set in global cycles */
 	ksim_for_each_observer(ou->obs, i, ob, unit_busy)
 		if (ob->ops->unit_busy(ob, ou, u->node.sched->now))
 			return true;

@@ -286,7 +286,10 @@ struct ksim_obs_unit *ksim_obs_unit_of(struct ksim_obs *o,
 /* "mesh 0 unit (2,1) null!" */
 void ksim_obs_unit_name(const struct ksim_obs_unit *ou, char *buf, size_t len);
 
-/* The card's cycle. */
+/*
+ * The card's cycle: traces, checker bounds and knob windows are in global
+ * cycles whatever the clock of the mesh they look at.
+ */
 static inline u64 ksim_obs_now(const struct ksim_obs *o)
 {
 	return o->w.sched->now;

@@ -26,9 +26,13 @@ static struct ksim_unit *node_unit(struct ksim_node *n)
 	return ksim_container_of(n, struct ksim_unit, node);
 }
 
+/*
+ * The unit's own clock (its wizard output, mesh.c): its latencies, timers
+ * and the busy count in CU_COUNTERS are in its cycles.
+ */
 static u64 ksim_unit_now_(const struct ksim_unit *u)
 {
-	return u->node.sched->now;
+	return ksim_node_now(&u->node);
 }
 
 u64 ksim_unit_busy_cycles(const struct ksim_unit *u)

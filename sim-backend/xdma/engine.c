@@ -44,6 +44,7 @@
 #include "xdma.h"
 #include "util.h"
 
+/* the engine has no mesh clock: card time */
 static u64 ksim_xdma_now(const struct ksim_xdma *x)
 {
 	return ksim_node_now(&x->node);

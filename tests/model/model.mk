@@ -6,6 +6,8 @@ MODEL_TESTS := model_routing model_flow model_ctrl model_credits model_dispatch 
 	model_mxfp7 model_vec
 # the whole card (issue 3): descriptions, meshes, clocks, IRQ, L2
 MODEL_TESTS += model_params model_multi model_clk model_irq model_l2
+# the meshes at their clock wizard's outputs (docs/model.md "Mesh clocks")
+MODEL_TESTS += model_mclk
 # the memory side: MAG, apertures, the mover, the interlink
 MODEL_TESTS += model_mem model_hostap model_mover model_ilink
 # the checker, fault injection, the trace and counters

@@ -47,12 +47,21 @@ TEST_F(model, bar_decode)
 	CHECK_EQ(mh_rd(c, KH_ORC_TX_FLIT(2)), 0xabcd);
 	CHECK_EQ(mh_rd(c, KH_ORC_AUX_STATW(0)), 0);
 	CHECK_EQ(mh_rd(c, 0x0600), 0);
-	/* the clock wizard: STATUS locked, the rest stored */
+	/* the clock wizard: STATUS locked, the rest stored, in 32-bit beats */
 	CHECK_EQ(ksim_read64(c, KH_CLKWIZ_BASE(0)) >> 32, KH_CLK_LOCKED);
-	ksim_write64(c, KH_CLKWIZ_BASE(0) + KH_CLK_CFG0, 0x0000000500000a01ULL);
+	ksim_bar_write32(c, 0, KH_CLKWIZ_BASE(0) + KH_CLK_CFG0, 0xa01);
+	ksim_bar_write32(c, 0, KH_CLKWIZ_BASE(0) + KH_CLK_CFG0 + 4, 5);
 	CHECK_EQ(ksim_read64(c, KH_CLKWIZ_BASE(0) + KH_CLK_CFG0),
 		 0x0000000500000a01ULL);
-	ksim_write64(c, KH_CLKWIZ_BASE(0), 0);
+	/* a 64-bit write is refused, and the checker reports it */
+	mh_expect_violations = true;
+	mh_violations = 0;
+	ksim_write64(c, KH_CLKWIZ_BASE(0) + KH_CLK_CFG0, 0x0000000600000b02ULL);
+	CHECK_EQ(mh_violations, 1);
+	CHECK(strstr(mh_last_violation, "64-bit write to the clock wizard"));
+	mh_expect_violations = false;
+	CHECK_EQ(ksim_read64(c, KH_CLKWIZ_BASE(0) + KH_CLK_CFG0),
+		 0x0000000500000a01ULL);
 	CHECK_EQ(ksim_read64(c, KH_CLKWIZ_BASE(0)) >> 32, KH_CLK_LOCKED);
 	ksim_card_destroy(c);
 }

@@ -55,8 +55,12 @@ TEST_F(model, wizard_registers)
 	/* a LOAD that changes nothing keeps lock */
 	mm_clk_wr(c, 0, KH_CLK_LOAD, 3);
 	CHECK(locked(c, 0));
-	/* a duty of 0 is rejected: nothing changed, lock kept */
+	/* a duty of 0 is rejected (and reported): nothing changed, lock kept */
+	mh_expect_violations = true;
+	mh_violations = 0;
 	mm_clk_wr(c, 0, KH_CLK_DUTY(2), 0);
+	CHECK_EQ(mh_violations, 1);
+	mh_expect_violations = false;
 	mm_clk_wr(c, 0, KH_CLK_LOAD, 3);
 	CHECK(locked(c, 0));
 	/* 50000 is what it was: still nothing changed */

@@ -168,6 +168,49 @@ TEST_F(model, remote_cu_data_one_hop)
 	ksim_card_destroy(c);
 }
 
+/*
+ * Meshes at different clocks (docs/model.md "Mesh clocks"): the lane
+ * keeps card cycles, each MAG ticks it on its own edges; the beats arrive
+ * whole, a hop no quicker than at ship.
+ */
+TEST_F(model, remote_cu_data_between_meshes_at_different_clocks)
+{
+	struct ksim_card *c = mc_card(quad);
+	struct mc_client *rx;
+	unsigned int m, o;
+	u64 t0;
+
+	REQUIRE(c);
+	for (m = 0; m < 2; m++) {
+		for (o = 0; o < KH_CLK_MESH_OUTPUTS; o++)
+			ksim_bar_write32(c, 0, KH_CLKWIZ_BASE(m) + KH_CLK_DIV(o),
+					 KH_CLK_PROFILE_DIV(m, o));	/* low, mid */
+		ksim_bar_write32(c, 0, KH_CLKWIZ_BASE(m) + KH_CLK_LOAD,
+				 KH_CLK_LOAD_SEN | KH_CLK_LOAD_SADDR);
+	}
+	ksim_run(c, KH_CLK_LOCK_CYCLES + KH_RST_RELEASE_CYCLES +
+		 KH_RST_RECOVERY_CYCLES);
+	CHECK(!ksim_mesh_in_reset(c, 0));
+	CHECK(!ksim_mesh_in_reset(c, 1));
+	rx = mc_at(c, 1, 1, 2);
+	REQUIRE(rx);
+	t0 = ksim_cycles(c);
+	burst(c, 0, 1, 1, 1, 1, 2, 3, 0, 1, 0x100);
+	REQUIRE(mc_wait(c, rx, 4, 20000));
+	check_burst(rx, 0, 1, 1, 1, 2, 3, 0x100);
+	CHECK_EQ(mc_statw(c, 0, KH_IL_W_TX(1)), 4);
+	CHECK_EQ(mc_statw(c, 1, KH_IL_W_RX(0)), 4);
+	CHECK_EQ(faults(c, 0) | faults(c, 1), 0);
+	/*
+	 * the clients stamp their own unit's cycles, two different clocks
+	 * here: card cycles for the whole burst instead
+	 */
+	check_diag("low to mid, one hop, 4 flits: %llu card cycles",
+		   (unsigned long long)(ksim_cycles(c) - t0));
+	CHECK(ksim_cycles(c) - t0 >= 20);
+	ksim_card_destroy(c);
+}
+
 TEST_F(model, remote_cu_data_along_the_chain)
 {
 	struct ksim_card *c = mc_card(quad);

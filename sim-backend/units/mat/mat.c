@@ -23,6 +23,7 @@
  */
 #include "mat.h"
 #include "table.h"
+#include <kohaku/kh_regs.h>
 
 static int ksim_mat_init(struct ksim_unit *u)
 {
@@ -288,4 +289,5 @@ const struct ksim_unit_type ksim_unit_mat = {
 	.recv_types = (1u << KH_T_MEM_RD_RESP) | (1u << KH_T_MEM_WR_ACK) |
 		      (1u << KH_T_CU_DATA),
 	.cudata = &ksim_mat_cd,
+	.clk_out = KH_CLK_OUT_MAT2X,	/* mat1x = mat2x / 2 */
 };

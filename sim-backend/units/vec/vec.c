@@ -17,6 +17,7 @@
  */
 #include "vec.h"
 #include "table.h"
+#include <kohaku/kh_regs.h>
 #include <kohaku/kh_units.h>
 
 static int ksim_vec_init(struct ksim_unit *u)
@@ -139,4 +140,5 @@ const struct ksim_unit_type ksim_unit_vec = {
 	.init = ksim_vec_init,
 	.tick = ksim_vec_tick,
 	.cudata = &ksim_vec_cd,
+	.clk_out = KH_CLK_OUT_VEC,
 };
