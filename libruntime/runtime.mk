@@ -42,7 +42,7 @@ RT_SRCS += libruntime/dxa.c
 CLI_SRCS += libruntime/cli/cmd_dxa.c libruntime/cli/demo_dxa.c
 # a mesh's clocks and resets, `kohaku clocks` and `kohaku reset`
 RT_SRCS += libruntime/clocks.c
-#CLI_SRCS += libruntime/cli/cmd_clocks.c
+CLI_SRCS += libruntime/cli/cmd_clocks.c
 # the cpu unit's builders and assembler, and `kohaku run cpu-demo`
 RT_SRCS += libruntime/cpu.c
 CLI_SRCS += libruntime/cli/demo_cpu.c

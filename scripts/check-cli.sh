@@ -25,7 +25,18 @@
 #     option) prints an object with "error" and exits as usual; examine's
 #     text has its schema line; -o FILE writes the output there and none
 #     on stdout, -o into a missing directory exits 2 naming it; kh-trace
-#     --demo writes Chrome trace JSON.
+#     --demo writes Chrome trace JSON;
+#   - clocks: mesh 0's block with its profile and four MHz values, --json
+#     one object with "meshes" and every field, four blocks on quad;
+#     clocks set (each invocation is a fresh card: its own output is the
+#     state after the call): --policy fixed --profile mid says mid and noc
+#     200 MHz, --profile alone implies fixed, the auto knobs and --recover
+#     0 (off); nothing to set, no --mesh, a bad profile, policy, --idle-ms
+#     or --recover refused (exit 2) naming the option; reset --mesh 0 its
+#     counts (text and JSON; on the pool card the POOL units running
+#     firmware again), --mesh 9 refused naming it; top's clock column;
+#     --mesh and the clock options refused by commands that do not take
+#     them.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
@@ -195,11 +206,14 @@ has "... no violation" "violations 0"
 run "sim trace" 0 $SIM sim trace
 refused "sim with no subcommand" "sim: which?" $SIM sim
 run "top --count 2 --interval 10 --csv" 0 $SIM top --count 2 --interval 10 --csv
-has "... the header" "sample,time_s,mesh,x,y,type,busy_cycles,retired,hung,mesh_jobs_per_s"
+has "... the header" "sample,time_s,mesh,x,y,type,busy_cycles,retired,hung,mesh_jobs_per_s,mesh_clock"
+if [ "$(grep -Ec '^[12],.*,(low|mid|ship) [0-9]+MHz$' "$tmp/out")" -eq 4 ]; then ok "... each row ends with its mesh's clock"; else nok "... rows without the clock column"; sed 's/^/# /' "$tmp/out"; fi
 has "... a row of sample 2" "2,"
 if [ "$(grep -c '^[12],' "$tmp/out")" -eq 4 ]; then ok "... two samples of two nodes"; else nok "... not four rows"; sed 's/^/# /' "$tmp/out"; fi
 run "top --count 1 --interval 10" 0 $SIM top --count 1 --interval 10
 has "... a block" "sample 1 at "
+has "... the clock column" "state clock"
+if grep -Eq ' jobs/s at (low|mid|ship) [0-9]+MHz' "$tmp/out" && grep -Eq '^0 +\(1,0\) .* (low|mid|ship) [0-9]+MHz$' "$tmp/out"; then ok "... mesh 0's clock, on its line and its nodes' rows"; else nok "... no mesh clock"; sed 's/^/# /' "$tmp/out"; fi
 refused "validate --n 5" "validate does not take --n" $SIM validate --n 5
 refused "top --live" "top does not take --live" $SIM top --live
 refused "sim stats --csv" "sim stats does not take --csv" $SIM sim stats --csv
@@ -270,6 +284,60 @@ if timeout 20 "$TR" --demo saxpy -o "$tmp/trace.json" >/dev/null 2>&1; then
 else
 	nok "kh-trace --demo saxpy"
 fi
+
+# ---- clocks, clocks set, reset ----
+run "clocks" 0 $SIM clocks
+has "... mesh 0" "sim:saxpy: mesh 0"
+if grep -Eq '^  profile +(low|mid|ship)$' "$tmp/out"; then ok "... its profile"; else nok "... no profile line"; sed 's/^/# /' "$tmp/out"; fi
+if grep -Eq '^  clocks +noc [0-9]+ MHz, mat2x [0-9]+ MHz, vec [0-9]+ MHz, mag [0-9]+ MHz$' "$tmp/out"; then ok "... four MHz values"; else nok "... not four MHz values"; sed 's/^/# /' "$tmp/out"; fi
+has "... the policy" "policy      auto"
+has "... time at each profile" "time at     low "
+has "... the recovery limit" "recover     at most "
+run "clocks --json" 0 $SIM clocks --json
+json_ok "... one object, meshes[0] with every field" 'len(d["meshes"]) == 1 and all(k in d["meshes"][0] for k in ("mesh", "policy", "profile", "mhz", "idle_profile", "run_profile", "fixed_profile", "idle_ms", "retunes", "time_s", "time_pct", "resets", "recoveries", "recover_max")) and sorted(d["meshes"][0]["mhz"]) == ["mag", "mat2x", "noc", "vec"] and d["meshes"][0]["profile"] in ("low", "mid", "ship") and d["meshes"][0]["mhz"]["noc"] in (100, 200, 300)'
+run "clocks --mesh 0" 0 $SIM clocks --mesh 0
+has "... mesh 0" "sim:saxpy: mesh 0"
+run "clocks on quad (four meshes)" 0 --map quad clocks
+if [ "$(grep -c '^sim:quad: mesh [0-3]$' "$tmp/out")" -eq 4 ]; then ok "... a block per mesh"; else nok "... not four blocks"; sed 's/^/# /' "$tmp/out"; fi
+run "clocks set --mesh 0 --policy fixed --profile mid" 0 $SIM clocks set --mesh 0 --policy fixed --profile mid
+has "... the policy fixed" "policy      fixed"
+has "... the profile mid" "profile     mid"
+has "... noc 200 MHz" "noc 200 MHz, mat2x 400 MHz, vec 200 MHz, mag 200 MHz"
+run "clocks set --mesh 0 --profile ship --json (implies fixed)" 0 $SIM clocks set --mesh 0 --profile ship --json
+json_ok "... fixed, ship, noc 300" 'd["meshes"][0]["policy"] == "fixed" and d["meshes"][0]["profile"] == "ship" and d["meshes"][0]["mhz"]["noc"] == 300 and not d["pending"]'
+run "clocks set the auto knobs, --recover 0" 0 $SIM clocks set --mesh 0 --policy auto --idle mid --run ship --idle-ms 50 --recover 0
+has "... idle mid after 50 ms" "idle        mid after 50 ms without a job"
+has "... recovery off" "recover     off"
+refused "clocks set with nothing to set" "nothing to set" $SIM clocks set --mesh 0
+refused "clocks set without --mesh" "--mesh" $SIM clocks set --profile mid
+refused "clocks set --profile turbo" "--profile: 'turbo'" $SIM clocks set --mesh 0 --profile turbo
+refused "clocks set --idle default" "--idle: 'default'" $SIM clocks set --mesh 0 --idle default
+refused "clocks set --policy none" "--policy: 'none'" $SIM clocks set --mesh 0 --policy none
+refused "clocks set --idle-ms 0" "--idle-ms: '0'" $SIM clocks set --mesh 0 --idle-ms 0
+refused "clocks set --idle-ms 3600001" "--idle-ms: '3600001' is too large" $SIM clocks set --mesh 0 --idle-ms 3600001
+refused "clocks set --recover 101" "--recover: '101' is too large" $SIM clocks set --mesh 0 --recover 101
+refused "clocks set --mesh 9" "--mesh: mesh 9 is not present" $SIM clocks set --mesh 9 --profile mid
+refused "clocks --mesh 1 on a one-mesh card" "--mesh: mesh 1 is not present" $SIM clocks --mesh 1
+run "reset --mesh 0" 0 $SIM reset --mesh 0
+has "... its counts" "sim:saxpy: mesh 0 reset in "
+has "... jobs aborted, hung marks, POOL units" "0 jobs aborted, 0 hung marks cleared, 0 POOL units running firmware again"
+run "reset --json" 0 $SIM reset --json
+json_ok "... one object, mesh 0 ok with its counts" 'd["ok"] and d["meshes"][0]["mesh"] == 0 and d["meshes"][0]["ok"] and d["meshes"][0]["aborted"] == 0 and d["meshes"][0]["hung_cleared"] == 0 and d["meshes"][0]["device_ns"] > 0'
+run "reset on quad (every mesh)" 0 --map quad reset
+if [ "$(grep -c '^sim:quad: mesh [0-3] reset in ' "$tmp/out")" -eq 4 ]; then ok "... each of the four meshes"; else nok "... not four resets"; sed 's/^/# /' "$tmp/out"; fi
+refused "reset --mesh 9" "--mesh: mesh 9 is not present on this device (its meshes: 0)" $SIM reset --mesh 9
+if [ -f build/firmware/pool.fw ]; then
+	KOHAKU_FIRMWARE_PATH="$top/build/firmware" run "reset on the pool card" 0 --map pool reset --mesh 0
+	has "... the POOL units boot the firmware again" "3 POOL units running firmware again"
+else
+	n=$((n + 1)); echo "ok $n # SKIP reset on the pool card: no build/firmware/pool.fw"
+fi
+refused "info --mesh 0" "info does not take --mesh" $SIM info --mesh 0
+refused "clocks --profile mid" "clocks does not take --profile" $SIM clocks --profile mid
+refused "reset --policy auto" "reset does not take --policy" $SIM reset --policy auto
+refused "top --mesh 0" "top does not take --mesh" $SIM top --mesh 0
+refused "clocks set --count 3" "clocks set does not take --count" $SIM clocks set --mesh 0 --profile mid --count 3
+refused "clocks extra" "clocks: unexpected argument 'extra'" $SIM clocks extra
 
 # ---- what worked before still does ----
 run "nodes --live --json" 0 $SIM nodes --live --json

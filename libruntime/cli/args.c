@@ -9,6 +9,12 @@
  * never means octal: `--n 010` is ten.  Signs, spaces and trailing text are
  * refused.  --a is a finite float (strtof's syntax): NaN and infinities are
  * refused, negative values are fine (y = a*x + y).
+ *
+ * --mesh is a number here; whether the device has that mesh is the
+ * command's check (cli_check_mesh).  --policy is auto or fixed, --profile,
+ * --idle and --run a profile (low, mid, ship; any case), --idle-ms
+ * 1..3600000, --recover 0..100: anything else is refused here, naming the
+ * option.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -18,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cli.h"
 
@@ -37,6 +44,13 @@ enum {
 	CLI_OPT_COUNT,
 	CLI_OPT_CSV,
 	CLI_OPT_OUTPUT,
+	CLI_OPT_MESH,
+	CLI_OPT_POLICY,
+	CLI_OPT_PROFILE,
+	CLI_OPT_IDLE,
+	CLI_OPT_RUN,
+	CLI_OPT_IDLE_MS,
+	CLI_OPT_RECOVER,
 };
 
 static const struct option cli_longopts[] = {
@@ -56,6 +70,13 @@ static const struct option cli_longopts[] = {
 	{ "count", required_argument, NULL, CLI_OPT_COUNT },
 	{ "csv", no_argument, NULL, CLI_OPT_CSV },
 	{ "output", required_argument, NULL, CLI_OPT_OUTPUT },
+	{ "mesh", required_argument, NULL, CLI_OPT_MESH },
+	{ "policy", required_argument, NULL, CLI_OPT_POLICY },
+	{ "profile", required_argument, NULL, CLI_OPT_PROFILE },
+	{ "idle", required_argument, NULL, CLI_OPT_IDLE },
+	{ "run", required_argument, NULL, CLI_OPT_RUN },
+	{ "idle-ms", required_argument, NULL, CLI_OPT_IDLE_MS },
+	{ "recover", required_argument, NULL, CLI_OPT_RECOVER },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -73,6 +94,13 @@ static const struct {
 	{ CLI_TAKES_INTERVAL, "--interval" },
 	{ CLI_TAKES_COUNT, "--count" },
 	{ CLI_TAKES_CSV, "--csv" },
+	{ CLI_TAKES_MESH, "--mesh" },
+	{ CLI_TAKES_POLICY, "--policy" },
+	{ CLI_TAKES_PROFILE, "--profile" },
+	{ CLI_TAKES_IDLE, "--idle" },
+	{ CLI_TAKES_RUN, "--run" },
+	{ CLI_TAKES_IDLE_MS, "--idle-ms" },
+	{ CLI_TAKES_RECOVER, "--recover" },
 };
 
 void cli_check_takes(const struct kohaku_cli_opts *o, const char *cmd,
@@ -158,6 +186,27 @@ static void cli_parse_node(struct kohaku_cli_opts *o, const char *s)
 	o->sel[o->n_sel].x = x;
 	o->sel[o->n_sel].y = y;
 	o->n_sel++;
+}
+
+/* a profile the governor takes: low, mid or ship (not default, not other) */
+static unsigned int cli_parse_profile(const char *opt, const char *s)
+{
+	int p = kohaku_clk_profile_parse(s);
+
+	if (p < KOHAKU_CLK_PROFILE_LOW || p > KOHAKU_CLK_PROFILE_SHIP)
+		cli_die_usage("%s: '%s' is not a clock profile (low, mid or "
+			      "ship)", opt, s);
+	return (unsigned int)p;
+}
+
+static unsigned int cli_parse_policy(const char *s)
+{
+	if (!strcasecmp(s, "auto"))
+		return KOHAKU_CLK_POLICY_AUTO;
+	if (!strcasecmp(s, "fixed"))
+		return KOHAKU_CLK_POLICY_FIXED;
+	cli_die_usage("--policy: '%s' is not a clock policy (auto or fixed)",
+		      s);
 }
 
 /*
@@ -249,6 +298,38 @@ static bool cli_take_option(struct kohaku_cli_opts *o, int c, const char *v)
 	case CLI_OPT_CSV:
 		o->csv = true;
 		o->given |= CLI_TAKES_CSV;
+		break;
+	case CLI_OPT_MESH:
+		o->mesh = (unsigned int)cli_parse_number("--mesh", v,
+							 0xffffffffUL);
+		o->given |= CLI_TAKES_MESH;
+		break;
+	case CLI_OPT_POLICY:
+		o->policy = cli_parse_policy(v);
+		o->given |= CLI_TAKES_POLICY;
+		break;
+	case CLI_OPT_PROFILE:
+		o->profile = cli_parse_profile("--profile", v);
+		o->given |= CLI_TAKES_PROFILE;
+		break;
+	case CLI_OPT_IDLE:
+		o->idle = cli_parse_profile("--idle", v);
+		o->given |= CLI_TAKES_IDLE;
+		break;
+	case CLI_OPT_RUN:
+		o->run = cli_parse_profile("--run", v);
+		o->given |= CLI_TAKES_RUN;
+		break;
+	case CLI_OPT_IDLE_MS:
+		o->idle_ms = (unsigned int)cli_parse_number("--idle-ms", v,
+							    3600000);
+		if (!o->idle_ms)
+			cli_die_usage("--idle-ms: '%s': at least 1 ms", v);
+		o->given |= CLI_TAKES_IDLE_MS;
+		break;
+	case CLI_OPT_RECOVER:
+		o->recover = (unsigned int)cli_parse_number("--recover", v, 100);
+		o->given |= CLI_TAKES_RECOVER;
 		break;
 	case 'o':
 	case CLI_OPT_OUTPUT:

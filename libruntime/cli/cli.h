@@ -45,6 +45,18 @@
 #define CLI_TAKES_INTERVAL	(1u << 6)
 #define CLI_TAKES_COUNT		(1u << 7)
 #define CLI_TAKES_CSV		(1u << 8)
+/* clocks, clocks set, reset: the mesh; clocks set: what to set */
+#define CLI_TAKES_MESH		(1u << 9)
+#define CLI_TAKES_POLICY	(1u << 10)
+#define CLI_TAKES_PROFILE	(1u << 11)
+#define CLI_TAKES_IDLE		(1u << 12)
+#define CLI_TAKES_RUN		(1u << 13)
+#define CLI_TAKES_IDLE_MS	(1u << 14)
+#define CLI_TAKES_RECOVER	(1u << 15)
+/* the options of clocks set that set something */
+#define CLI_TAKES_CLK_SET	(CLI_TAKES_POLICY | CLI_TAKES_PROFILE | \
+				 CLI_TAKES_IDLE | CLI_TAKES_RUN | \
+				 CLI_TAKES_IDLE_MS | CLI_TAKES_RECOVER)
 
 struct kohaku_cli_opts {
 	enum kohaku_backend backend;
@@ -73,6 +85,16 @@ struct kohaku_cli_opts {
 	bool csv;
 	unsigned int n_sel;
 	struct { int mesh, x, y; } sel[MAX_SEL];
+	/*
+	 * --mesh M (CLI_TAKES_MESH in given; whether the device has it is
+	 * the command's to check: cli_check_mesh), and clocks set's values:
+	 * KOHAKU_CLK_POLICY_*, KOHAKU_CLK_PROFILE_LOW..SHIP, ms, resets
+	 */
+	unsigned int mesh;
+	unsigned int policy;
+	unsigned int profile, idle, run;
+	unsigned int idle_ms;
+	unsigned int recover;
 };
 
 /*
@@ -89,6 +111,13 @@ void cli_check_takes(const struct kohaku_cli_opts *o, const char *cmd,
  */
 unsigned long cli_parse_number(const char *opt, const char *s,
 			       unsigned long max);
+/*
+ * select.c: --mesh against the device: o->mesh when it is given and one of
+ * the device's meshes (else a usage error naming --mesh and the meshes
+ * there are); -1 when --mesh was not given.  in: the device's GET_INFO.
+ */
+int cli_check_mesh(const struct kohaku_cli_opts *o,
+		   const struct drm_kohaku_get_info *in);
 /* usage.c: the usage text */
 void cli_usage(FILE *f);
 /* cmd_version.c: --version: tool, library, ABI, driver, firmware */
@@ -178,5 +207,15 @@ int cli_cmd_validate(const struct kohaku_cli_opts *o);
 int cli_cmd_sim(const struct kohaku_cli_opts *o, const char *sub,
 		const char *arg);
 int cli_cmd_top(const struct kohaku_cli_opts *o);
+/*
+ * cmd_clocks.c: clocks [--mesh M], clocks set --mesh M ..., reset [--mesh M];
+ * cli_clock_str: a mesh's clock as top shows it ("ship 300MHz"), "-" when
+ * it cannot be read
+ */
+int cli_cmd_clocks(const struct kohaku_cli_opts *o);
+int cli_cmd_clocks_set(const struct kohaku_cli_opts *o);
+int cli_cmd_reset(const struct kohaku_cli_opts *o);
+void cli_clock_str(kohaku_device *dev, unsigned int mesh, char *buf,
+		   size_t len);
 
 #endif /* KOHAKU_CLI_H */

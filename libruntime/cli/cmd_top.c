@@ -5,10 +5,13 @@
  * cycles and the instructions retired in the interval (the deltas of
  * KOHAKU_NODES_LIVE's busy_cycles and retired), whether it is hung, and
  * per mesh the jobs finished per second (GET_PARAM KOHAKU_PARAM_MESH_JOBS_DONE
- * delta).  The node table carries no fault counter: faults show as a HUNG
+ * delta) and its clock (CLOCKS: the profile and the NoC's MHz, "ship
+ * 300MHz", read once per sample; "-" when it cannot be read).  The node
+ * table carries no fault counter: faults show as a HUNG
  * node and in each job's status (kohaku sim stats counts injected ones on
  * a simulated card).  Plain text prints a block per sample; --csv a header
- * line then one row per node per sample.  --count N stops after N samples
+ * line then one row per node per sample, the node's mesh's clock the last
+ * column (mesh_clock).  --count N stops after N samples
  * (0, the default: until interrupted).  --json prints one object per
  * sample, a line each.
  */
@@ -53,11 +56,22 @@ static void jobs_done(kohaku_device *dev, unsigned int n_meshes,
 	}
 }
 
+/* each present mesh's clock as top shows it ("ship 300MHz") */
+static void clocks_now(kohaku_device *dev, unsigned int n_meshes,
+		       char clk[][32])
+{
+	unsigned int m;
+
+	for (m = 0; m < n_meshes; m++)
+		cli_clock_str(dev, m, clk[m], sizeof(clk[m]));
+}
+
 int cli_cmd_top(const struct kohaku_cli_opts *o)
 {
 	struct drm_kohaku_get_info gi;
 	struct drm_kohaku_node *prev = NULL, *cur = NULL;
 	uint64_t jobs0[KOHAKU_MAX_MESHES], jobs1[KOHAKU_MAX_MESHES];
+	char clk[KOHAKU_MAX_MESHES][32];
 	unsigned int interval = o->interval_ms ? o->interval_ms : 1000;
 	unsigned int n0 = 0, n1 = 0, n_meshes, sample, i, m;
 	kohaku_device *dev;
@@ -75,7 +89,7 @@ int cli_cmd_top(const struct kohaku_cli_opts *o)
 	t_start = t0 = now_s();
 	if (o->csv)
 		printf("sample,time_s,mesh,x,y,type,busy_cycles,retired,hung,"
-		       "mesh_jobs_per_s\n");
+		       "mesh_jobs_per_s,mesh_clock\n");
 	for (sample = 1; !o->count || sample <= o->count; sample++) {
 		struct json_object *js = NULL, *jn = NULL;
 		double dt;
@@ -88,6 +102,7 @@ int cli_cmd_top(const struct kohaku_cli_opts *o)
 			break;
 		}
 		jobs_done(dev, n_meshes, jobs1);
+		clocks_now(dev, n_meshes, clk);
 		t1 = now_s();
 		dt = t1 - t0 > 1e-9 ? t1 - t0 : 1e-9;
 		if (n1 != n0) {
@@ -116,6 +131,8 @@ int cli_cmd_top(const struct kohaku_cli_opts *o)
 				json_object_object_add(mj, "jobs_per_s",
 					cli_json_fixed((jobs1[m] - jobs0[m]) /
 						       dt, 1));
+				json_object_object_add(mj, "clock",
+					json_object_new_string(clk[m]));
 				json_object_array_add(ma, mj);
 			}
 			json_object_object_add(js, "meshes", ma);
@@ -123,10 +140,11 @@ int cli_cmd_top(const struct kohaku_cli_opts *o)
 			printf("sample %u at %.3f s (%.0f ms):", sample,
 			       t1 - t_start, dt * 1e3);
 			for (m = 0; m < n_meshes; m++)
-				printf("  mesh %u %.1f jobs/s", m,
-				       (jobs1[m] - jobs0[m]) / dt);
-			printf("\n%-4s %-7s %-6s %12s %10s %s\n", "mesh", "node",
-			       "type", "busy_cycles", "retired", "state");
+				printf("  mesh %u %.1f jobs/s at %s", m,
+				       (jobs1[m] - jobs0[m]) / dt, clk[m]);
+			printf("\n%-4s %-7s %-6s %12s %10s %-5s %s\n", "mesh",
+			       "node", "type", "busy_cycles", "retired", "state",
+			       "clock");
 		}
 		for (i = 0; i < n1; i++) {
 			const struct drm_kohaku_node *q = &cur[i];
@@ -136,6 +154,7 @@ int cli_cmd_top(const struct kohaku_cli_opts *o)
 			char tn[16], coord[16];
 			double jps = q->mesh < n_meshes ?
 				     (jobs1[q->mesh] - jobs0[q->mesh]) / dt : 0;
+			const char *qclk = q->mesh < n_meshes ? clk[q->mesh] : "-";
 
 			kohaku_cu_type_name(q->cu_type, tn, sizeof(tn));
 			if (o->json) {
@@ -157,15 +176,16 @@ int cli_cmd_top(const struct kohaku_cli_opts *o)
 						       json_object_new_boolean(hung));
 				json_object_array_add(jn, nj);
 			} else if (o->csv) {
-				printf("%u,%.3f,%u,%u,%u,%s,%u,%u,%d,%.1f\n",
+				printf("%u,%.3f,%u,%u,%u,%s,%u,%u,%d,%.1f,%s\n",
 				       sample, t1 - t_start, q->mesh, q->x, q->y,
-				       tn, busy, ret_d, hung, jps);
+				       tn, busy, ret_d, hung, jps, qclk);
 			} else {
 				snprintf(coord, sizeof(coord), "(%u,%u)", q->x,
 					 q->y);
-				printf("%-4u %-7s %-6s %12u %10u %s\n", q->mesh,
-				       coord, tn, busy, ret_d,
-				       hung ? "HUNG" : q->busy ? "busy" : "idle");
+				printf("%-4u %-7s %-6s %12u %10u %-5s %s\n",
+				       q->mesh, coord, tn, busy, ret_d,
+				       hung ? "HUNG" : q->busy ? "busy" : "idle",
+				       qclk);
 			}
 		}
 		if (o->json) {

@@ -3,7 +3,8 @@
  * kohaku: list KohakuAccel cards, show their capabilities and node tables,
  * load the POOL firmware, show the DXA units' slots, run the saxpy
  * example, the mat, vec and DXA demos or a firmware kernel, validate a
- * device, watch it (top), and use the device model's knobs (sim).
+ * device, watch it (top), show and set a mesh's clocks and reset it
+ * (clocks, reset), and use the device model's knobs (sim).
  * Usage: kohaku --help.
  *
  * This file: dispatching to the commands (cmd_*.c) and the run demos
@@ -26,14 +27,15 @@
 
 #define CLI_TAKES_ALL	(CLI_TAKES_N | CLI_TAKES_A | CLI_TAKES_NODE | \
 			 CLI_TAKES_TIMEOUT | CLI_TAKES_LIVE | CLI_TAKES_MAILBOX | \
-			 CLI_TAKES_INTERVAL | CLI_TAKES_COUNT | CLI_TAKES_CSV)
+			 CLI_TAKES_INTERVAL | CLI_TAKES_COUNT | CLI_TAKES_CSV | \
+			 CLI_TAKES_MESH | CLI_TAKES_CLK_SET)
 
 enum kohaku_cli_cmd_id {
 	CLI_CMD_LIST, CLI_CMD_INFO, CLI_CMD_EXAMINE, CLI_CMD_NODES, CLI_CMD_DXA,
 	CLI_CMD_HELP, CLI_CMD_RUN_DEMO, CLI_CMD_RUN_OTHER,
 	CLI_CMD_FW_INFO, CLI_CMD_FW_LOAD, CLI_CMD_FW_OTHER,
 	CLI_CMD_VALIDATE, CLI_CMD_TOP, CLI_CMD_SIM_INJECT, CLI_CMD_SIM_READ,
-	CLI_CMD_SIM_OTHER,
+	CLI_CMD_SIM_OTHER, CLI_CMD_CLOCKS, CLI_CMD_CLOCKS_SET, CLI_CMD_RESET,
 };
 
 /*
@@ -73,6 +75,10 @@ static const struct kohaku_cli_cmd cli_cmds[] = {
 	{ "sim", "knobs", CLI_CMD_SIM_READ, 2, 0 },
 	{ "sim", "check", CLI_CMD_SIM_READ, 2, 0 },
 	{ "sim", NULL, CLI_CMD_SIM_OTHER, ~0u, CLI_TAKES_ALL },
+	{ "clocks", "set", CLI_CMD_CLOCKS_SET, 2,
+	  CLI_TAKES_MESH | CLI_TAKES_CLK_SET },
+	{ "clocks", NULL, CLI_CMD_CLOCKS, 1, CLI_TAKES_MESH },
+	{ "reset", NULL, CLI_CMD_RESET, 1, CLI_TAKES_MESH },
 };
 
 /* the demos `run NAME` runs, and the POOL kernels */
@@ -202,6 +208,12 @@ static int cli_dispatch(const struct kohaku_cli_cmd *c,
 	case CLI_CMD_SIM_READ:
 	case CLI_CMD_SIM_OTHER:
 		return cli_cmd_sim(o, arg1, arg2);
+	case CLI_CMD_CLOCKS:
+		return cli_cmd_clocks(o);
+	case CLI_CMD_CLOCKS_SET:
+		return cli_cmd_clocks_set(o);
+	case CLI_CMD_RESET:
+		return cli_cmd_reset(o);
 	}
 	return EXIT_USAGE;
 }

@@ -108,3 +108,24 @@ int cli_select_units(const struct kohaku_cli_opts *o,
 	}
 	return EXIT_OK;
 }
+
+int cli_check_mesh(const struct kohaku_cli_opts *o,
+		   const struct drm_kohaku_get_info *in)
+{
+	char have[64] = "";
+	size_t len = 0;
+	unsigned int m;
+
+	if (!(o->given & CLI_TAKES_MESH))
+		return -1;
+	if (o->mesh < KOHAKU_MAX_MESHES &&
+	    (in->mesh[o->mesh].flags & KOHAKU_MESH_PRESENT))
+		return (int)o->mesh;
+	for (m = 0; m < KOHAKU_MAX_MESHES; m++)
+		if (in->mesh[m].flags & KOHAKU_MESH_PRESENT)
+			len += (size_t)snprintf(have + len, sizeof(have) - len,
+						"%s%u", len ? ", " : "", m);
+	cli_die_usage("--mesh: mesh %u is not present on this device (%s: %s)",
+		      o->mesh, len ? "its meshes" : "it has no mesh",
+		      len ? have : "none");
+}
