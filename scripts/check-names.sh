@@ -75,6 +75,7 @@ wait_queue_head libruntime/inproc/include/linux/wait.h
 wait_queue_head_t libruntime/inproc/include/linux/wait.h
 work_func_t libruntime/inproc/include/linux/workqueue.h
 work_struct libruntime/inproc/include/linux/workqueue.h
+delayed_work libruntime/inproc/include/linux/workqueue.h
 workqueue_struct libruntime/inproc/kh_os_workqueue.c
 xarray libruntime/inproc/include/linux/xarray.h
 xa_limit libruntime/inproc/include/linux/xarray.h

@@ -104,23 +104,44 @@ struct kh_mesh_defaults {
 /**
  * kh_set_mesh_defaults() - the host's defaults (module parameters, the
  *	in-process environment) for the devices probed after the call
- * @d: checked: an out-of-range field leaves the old default and returns
- *	-EINVAL (the rest are taken).
+ * @d: checked: an out-of-range field leaves the old default (the rest are
+ *	taken).
+ *
+ * Return: 0, or -EINVAL when a field was out of range.
  */
 int kh_set_mesh_defaults(const struct kh_mesh_defaults *d);
-/** kh_mesh_defaults_get() - the defaults now (the built-in ones until set) */
+/**
+ * kh_mesh_defaults_get() - the defaults now
+ *
+ * Return: the built-in defaults until a host set others.
+ */
 struct kh_mesh_defaults kh_mesh_defaults_get(void);
 /**
  * kh_device_clocks() - a mesh's clocks, as DRM_KOHAKU_CLOCKS reports them
  * @kd: the device.
  * @mesh: the mesh.
  * @out: filled in (flags and file_run_profile left 0).
+ *
+ * Return: 0, or -EINVAL for a mesh that is not present.
  */
 int kh_device_clocks(struct kh_device *kd, unsigned int mesh,
 		     struct drm_kohaku_clocks *out);
-/** kh_device_mesh_set() - DRM_KOHAKU_MESH_SET for a host (sysfs) */
+/**
+ * kh_device_mesh_set() - DRM_KOHAKU_MESH_SET for a host (sysfs)
+ * @kd: the device.
+ * @a: the request, checked as the ioctl checks it.
+ *
+ * Return: 0, -EINVAL or -EOPNOTSUPP as the ioctl.
+ */
 int kh_device_mesh_set(struct kh_device *kd, const struct drm_kohaku_mesh_set *a);
-/** kh_device_mesh_reset() - DRM_KOHAKU_RESET for a host (sysfs) */
+/**
+ * kh_device_mesh_reset() - DRM_KOHAKU_RESET for a host (sysfs)
+ * @kd: the device.
+ * @a: the request; its outcome on return.
+ *
+ * Return: 0 once the mesh takes jobs again, -EINVAL, -EOPNOTSUPP or -EIO
+ * as the ioctl.
+ */
 int kh_device_mesh_reset(struct kh_device *kd, struct drm_kohaku_reset *a);
 
 /**
