@@ -73,8 +73,30 @@ static u32 kh_late_returned(struct kh_mesh *m, bool commit)
 		m->late_credit -= delta;
 		kh_info(m->kd, "mesh %u: hung node (%u,%u) signalled %u late instruction(s); %u still owed\n",
 			m->id, n->x, n->y, delta, n->hung_left);
+		/*
+		 * Everything it was sent has signalled: it holds nothing, so
+		 * it is idle, and it takes jobs again.
+		 */
+		if (!n->hung_left && (n->flags & KOHAKU_NODE_HUNG)) {
+			n->flags &= ~KOHAKU_NODE_HUNG;
+			n->regs_read = false;
+			kh_info(m->kd, "mesh %u: node (%u,%u) returned everything it owed; it takes jobs again\n",
+				m->id, n->x, n->y);
+		}
 	}
 	return returned;
+}
+
+/*
+ * Before a job is refused for a hung target, with no job on the mesh
+ * (the counter is no job's): have hung nodes returned what they owed
+ * since anyone looked?
+ */
+void kh_mesh_hung_recheck(struct kh_mesh *m)
+{
+	lockdep_assert_held(&m->lock);
+	if (!m->job && m->late_credit)
+		kh_late_returned(m, true);
 }
 
 /* The credit a job starts with, and gets back when it runs dry. */
@@ -93,6 +115,11 @@ static u16 kh_job_seed(struct kh_mesh *m, struct kh_job *job)
 static bool kh_job_targets_hung(struct kh_mesh *m, struct kh_job *job)
 {
 	struct kh_node *n = kh_job_hung_target(job);
+
+	if (n) {
+		kh_mesh_hung_recheck(m);
+		n = kh_job_hung_target(job);
+	}
 
 	if (!n)
 		return false;

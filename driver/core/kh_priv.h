@@ -723,6 +723,7 @@ int kh_engine_wait_job(struct kh_device *kd, struct kh_job *job,
 
 /* kh_dispatch.c: the job engine of one mesh, called with m->lock held */
 void kh_mesh_step(struct kh_mesh *m);
+void kh_mesh_hung_recheck(struct kh_mesh *m);
 
 /* kh_mesh.c: a mesh's job state, below the engine and reset; m->lock held */
 /* the job on the mesh leaves it: the mesh takes the next one */

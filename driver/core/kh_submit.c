@@ -200,6 +200,10 @@ static int kh_job_enqueue(struct kh_mesh *m, struct kh_job *job)
 	}
 	n = m->recover_due ? NULL : kh_job_hung_target(job);
 	if (n) {
+		kh_mesh_hung_recheck(m);
+		n = kh_job_hung_target(job);
+	}
+	if (n) {
 		kh_err(kd, "mesh %u: node (%u,%u) hung in an earlier job; refusing new work for it\n",
 		       m->id, n->x, n->y);
 		return -EIO;

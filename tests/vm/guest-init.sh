@@ -671,16 +671,86 @@ for card in 11:saxpy 12:sx_null_2x2 18:pool; do
 	# the firmware request at bind is asynchronous: let it finish first
 	[ "$map" = pool ] && expect "card $id ($map): request_firmware at bind booted it" \
 		"$(fw_settle $id)" "running: kohaku/pool.fw"
-	t=/tests/rt_faults
-	if [ -x $t ]; then
-		diag "running rt_faults on card $id ($map, $NODES/$acc), destructive"
+	# rt_clocks: the governor, resets asked for, recovery, firmware after each
+	for t in /tests/rt_faults /tests/rt_clocks; do
+		[ -x $t ] || continue
+		name=$(basename $t)
+		diag "running $name on card $id ($map, $NODES/$acc), destructive"
 		KOHAKU_BACKEND=kernel KOHAKU_DEVICE=$NODES/$acc \
-			KOHAKU_TEST_MAP=$map KOHAKU_TEST_DESTRUCTIVE=1 \
+			KOHAKU_TEST_MAP=$map KOHAKU_TEST_DESTRUCTIVE=1 KOHAKU_TEST_FW=$FWP \
 			timeout "$TEST_TIMEOUT" $t >/tmp/test.out 2>&1 </dev/null
-		relay "vm/$map/rt_faults(destructive)" /tmp/test.out $?
-	fi
+		relay "vm/$map/$name(destructive)" /tmp/test.out $?
+	done
 	check "del_card $id after rt_faults" sysfs_write $S/del_card "$id\n"
 done
+
+# ---- a mesh's clocks and resets through sysfs and the CLI (root) ----
+
+# clk_read ID FILE: one of mesh0's files on card ID
+clk_read() { cat "$S/kohaku_sim.$1/kohaku/mesh0/$2" 2>/dev/null; }
+# clk_wait ID PROFILE: read clock_profile (each read reads the wizard: the
+# simulated card's time passes) until it says PROFILE; bounded
+clk_wait() {
+	_i=0
+	while [ $_i -lt 3000 ]; do
+		[ "$(clk_read $1 clock_profile)" = "$2" ] && return 0
+		_i=$((_i + 1))
+	done
+	return 1
+}
+check "new_card 22 pool for the clock governor" sysfs_write $S/new_card "22 pool\n"
+acc=$(accel_of 22)
+expect "card 22 (pool): request_firmware at bind booted it" "$(fw_settle 22)" \
+	"running: kohaku/pool.fw"
+expect "module parameter clk_policy" "$(cat /sys/module/kohaku/parameters/clk_policy)" auto
+expect "module parameter clk_idle" "$(cat /sys/module/kohaku/parameters/clk_idle)" low
+expect "module parameter clk_idle_ms" "$(cat /sys/module/kohaku/parameters/clk_idle_ms)" 10000
+expect "module parameter recover" "$(cat /sys/module/kohaku/parameters/recover)" 3
+expect "card 22: clock_policy" "$(clk_read 22 clock_policy)" auto
+expect "card 22: reset is write-only (root)" "$(stat -c %a $S/kohaku_sim.22/kohaku/mesh0/reset)" 200
+expect "card 22: clock_profile is rw for root" "$(stat -c %a $S/kohaku_sim.22/kohaku/mesh0/clock_profile)" 644
+if [ -n "$acc" ]; then
+	cli "card 22: kohaku run saxpy raises mesh 0" --device $NODES/$acc run saxpy
+	expect "card 22: a job raised mesh 0 to ship" "$(clk_read 22 clock_profile)" ship
+	expect "card 22: noc at ship" "$(clk_read 22 clock_noc_mhz)" 300
+	expect "card 22: mat2x at ship" "$(clk_read 22 clock_mat2x_mhz)" 600
+	r0=$(clk_read 22 clock_retunes)
+	check "card 22: clock_idle_ms 1" sysfs_write $S/kohaku_sim.22/kohaku/mesh0/clock_idle_ms "1\n"
+	check "card 22: the mesh drops to its idle profile" clk_wait 22 low
+	expect "card 22: noc at low" "$(clk_read 22 clock_noc_mhz)" 100
+	check "card 22: the drop was counted" test "$(clk_read 22 clock_retunes)" -gt "$r0"
+	check "card 22: clock_profile mid (fixes the policy)" \
+		sysfs_write $S/kohaku_sim.22/kohaku/mesh0/clock_profile "mid\n"
+	expect "card 22: ... policy fixed" "$(clk_read 22 clock_policy)" fixed
+	check "card 22: the mesh goes to mid" clk_wait 22 mid
+	expect "card 22: vec at mid" "$(clk_read 22 clock_vec_mhz)" 200
+	cli "card 22: crc32 (POOL firmware booted again after the retunes)" \
+		--device $NODES/$acc run crc32
+	check "card 22: ... agrees with the host" contains "$(cat /tmp/cli.out)" "crc32: PASS"
+	check "card 22: a bad profile is refused" fails \
+		sysfs_write $S/kohaku_sim.22/kohaku/mesh0/clock_profile "turbo\n"
+	check "card 22: clock_policy auto" sysfs_write $S/kohaku_sim.22/kohaku/mesh0/clock_policy "auto\n"
+	check "card 22: clock_idle_ms 10000" sysfs_write $S/kohaku_sim.22/kohaku/mesh0/clock_idle_ms "10000\n"
+	cli "card 22: kohaku clocks" --device $NODES/$acc clocks
+	check "card 22: kohaku clocks shows mesh 0's policy" contains "$(cat /tmp/cli.out)" "auto"
+	cli "card 22: kohaku clocks --json" --device $NODES/$acc clocks --json
+	check "card 22: ... JSON with the meshes" contains "$(cat /tmp/cli.out)" '"meshes"'
+	rs=$(clk_read 22 resets)
+	check "card 22: echo 1 > mesh0/reset" sysfs_write $S/kohaku_sim.22/kohaku/mesh0/reset "1\n"
+	expect "card 22: the reset was counted" "$(clk_read 22 resets)" $((rs + 1))
+	check "card 22: echo 0 > mesh0/reset is refused" fails \
+		sysfs_write $S/kohaku_sim.22/kohaku/mesh0/reset "0\n"
+	expect "card 22: every POOL unit runs firmware again after the reset" "$(fw_states 22)" \
+		" 3 running "
+	cli "card 22: kohaku reset --mesh 0" --device $NODES/$acc reset --mesh 0
+	check "card 22: ... says the firmware runs again" contains "$(cat /tmp/cli.out)" "3"
+	expect "card 22: resets counted again" "$(clk_read 22 resets)" $((rs + 2))
+	cli "card 22: then crc32 runs" --device $NODES/$acc run crc32
+	msg=$(dmesg | grep -E 'mesh 0: (reset done|clocks )' | tail -n 2 | tr '\n' ';')
+	diag "dmesg: $msg"
+	check "card 22: dmesg says what the reset did" contains "$msg" "reset done in"
+fi
+check "del_card 22" sysfs_write $S/del_card "22\n"
 
 # a four-mesh card through kohaku.ko: enumeration, memory and jobs per mesh
 check "new_card 13 quad" sysfs_write $S/new_card "13 quad\n"

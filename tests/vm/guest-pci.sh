@@ -658,6 +658,13 @@ if [ -n "$b" ]; then
 		run_test "vm-pci/pool_2x2/$name" $NODES/$a "$t"
 		RT_MAP=
 	done
+	# the clock governor over PCI: the card's wizard through BAR0's
+	# 32-bit path; retunes, resets asked for, recovery, firmware after each
+	RT_MAP=pool_2x2
+	export KOHAKU_TEST_DESTRUCTIVE=1
+	run_test "vm-pci/pool_2x2/rt_clocks(destructive)" $NODES/$a /tests/rt_clocks
+	unset KOHAKU_TEST_DESTRUCTIVE
+	RT_MAP=
 	# its meshes have the IRQ addon: jobs completed by the user interrupt,
 	# the XDMA's vector 2 (kh_xdma.c), not by polling
 	check "pool $b: job events came by MSI-X vector 2, the user interrupt ($(irqs_of $b 2))" \
