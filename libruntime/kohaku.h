@@ -1155,9 +1155,10 @@ int kohaku_clk_profile_parse(const char *name);
 int kohaku_clocks(kohaku_device *dev, unsigned int mesh,
 		  struct drm_kohaku_clocks *out);
 /*
- * The profile this open device's later jobs on @mesh need
- * (KOHAKU_CLK_PROFILE_LOW..SHIP, or _DEFAULT: the mesh's run profile).
- * A mesh runs a job at the higher of what it is at and what the job needs.
+ * The profile this open device's later jobs need, on every mesh
+ * (KOHAKU_CLK_PROFILE_LOW..SHIP, or _DEFAULT: each mesh's run profile);
+ * @mesh only names a present mesh (CLOCKS reports its clocks).  A mesh
+ * runs a job at the higher of what it is at and what the job needs.
  */
 int kohaku_clocks_file_run(kohaku_device *dev, unsigned int mesh,
 			   unsigned int profile);

@@ -28,7 +28,8 @@ static struct kh_bo *kh_bo_get(struct kh_file *kf, u32 handle)
 
 /*
  * The last reference: give the range back now, or once every job
- * submitted so far is final.
+ * submitted so far is final and no hung unit of its mesh still owes an
+ * instruction (one that wakes would write where it was told to).
  */
 static void kh_bo_put(struct kh_bo *bo)
 {
@@ -39,7 +40,7 @@ static void kh_bo_put(struct kh_bo *bo)
 		return;
 	kd = bo->mesh->kd;
 	mutex_lock(&kd->jobs_lock);
-	if (list_empty(&kd->unfinished)) {
+	if (list_empty(&kd->unfinished) && !kh_mesh_owes(bo->mesh)) {
 		kh_mem_release(&bo->mesh->mem, bo->start, bo->len);
 	} else {
 		/* without memory for the note the range stays unused: safe */

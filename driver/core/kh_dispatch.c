@@ -44,7 +44,7 @@ static u16 kh_ns_count(struct kh_mesh *m, const struct kh_node *n)
  */
 static u32 kh_late_returned(struct kh_mesh *m, bool commit)
 {
-	u32 returned = 0, i;
+	u32 returned = 0, owed = m->late_credit, i;
 
 	for (i = 0; i < m->n_nodes; i++) {
 		struct kh_node *n = &m->nodes[i];
@@ -84,6 +84,8 @@ static u32 kh_late_returned(struct kh_mesh *m, bool commit)
 				m->id, n->x, n->y);
 		}
 	}
+	if (commit && owed && !m->late_credit)
+		kh_deferred_release(m->kd);
 	return returned;
 }
 

@@ -75,22 +75,40 @@ void kh_job_put(struct kh_job *job)
  * Off the device's list of unfinished jobs; memory freed while it was
  * unfinished goes back to its mesh once no older job is left.
  */
-void kh_job_unlist(struct kh_device *kd, struct kh_job *job)
+static void kh_deferred_release_locked(struct kh_device *kd)
 {
 	struct kh_deferred *d, *tmp;
 	u64 oldest;
 
-	mutex_lock(&kd->jobs_lock);
-	list_del(&job->live_link);
+	lockdep_assert_held(&kd->jobs_lock);
 	oldest = list_empty(&kd->unfinished) ? ~0ULL :
 		 list_first_entry(&kd->unfinished, struct kh_job, live_link)->id;
 	list_for_each_entry_safe(d, tmp, &kd->deferred, link) {
-		if (d->after_job >= oldest)
+		/* a hung unit that still owes instructions may write it yet */
+		if (d->after_job >= oldest || kh_mesh_owes(d->mesh))
 			continue;
 		kh_mem_release(&d->mesh->mem, d->start, d->len);
 		list_del(&d->link);
 		kfree(d);
 	}
+}
+
+void kh_job_unlist(struct kh_device *kd, struct kh_job *job)
+{
+	mutex_lock(&kd->jobs_lock);
+	list_del(&job->live_link);
+	kh_deferred_release_locked(kd);
+	mutex_unlock(&kd->jobs_lock);
+}
+
+/*
+ * A mesh's hung units owe nothing any more (they signalled it all, or a
+ * reset cleared them): memory freed meanwhile can go back.
+ */
+void kh_deferred_release(struct kh_device *kd)
+{
+	mutex_lock(&kd->jobs_lock);
+	kh_deferred_release_locked(kd);
 	mutex_unlock(&kd->jobs_lock);
 }
 

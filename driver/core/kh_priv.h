@@ -238,6 +238,15 @@ struct kh_mesh {
 	u32 resets_asked;	/* DRM_KOHAKU_RESET */
 };
 
+/*
+ * Hung units of @m still owe instructions: memory freed on the mesh is
+ * kept from reuse (kh_bo_put, kh_deferred_release) until they are back.
+ */
+static inline bool kh_mesh_owes(const struct kh_mesh *m)
+{
+	return READ_ONCE(m->late_credit) != 0;
+}
+
 /* The driver has the mesh (a firmware load, a reset): only its own jobs run. */
 static inline bool kh_mesh_held(const struct kh_mesh *m)
 {
@@ -661,6 +670,7 @@ bool kh_job_is_final(const struct kh_job *job);
 void kh_job_finalize(struct kh_job *job, u32 status);
 /* the job is off the device for good: memory freed under it may be reused */
 void kh_job_unlist(struct kh_device *kd, struct kh_job *job);
+void kh_deferred_release(struct kh_device *kd);
 /*
  * a queued job that never runs: off the queue, ABORTED with why (code
  * KOHAKU_JOB_WHY_*, for WAIT), the mesh's ref put

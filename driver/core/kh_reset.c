@@ -68,9 +68,12 @@ static void kh_mesh_forget(struct kh_mesh *m)
 			fw++;
 		}
 	}
-	if (hung)
+	if (hung) {
 		kh_info(m->kd, "mesh %u: the reset cleared %u hung node(s); they take jobs again\n",
 			m->id, hung);
+		/* nothing they owed will come: memory freed meanwhile goes back */
+		kh_deferred_release(m->kd);
+	}
 	m->fw_stopped += fw;
 	if (fw && !m->kd->fw_image)
 		kh_warn(m->kd, "mesh %u: the reset stopped the firmware on %u POOL unit(s); load it again (FW_LOAD, `kohaku fw load`)\n",

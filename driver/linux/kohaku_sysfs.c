@@ -265,7 +265,7 @@ MESH_CLK_SHOW(resets, "%u", c.resets)
 MESH_CLK_SHOW(recoveries, "%u", c.recoveries)
 MESH_CLK_SHOW(recover_max, "%u", c.recover_max)
 
-/* writing a profile's name fixes the mesh there; "auto" hands it back */
+/* "auto" or "fixed" (at clock_fixed_profile) */
 static ssize_t mesh_clock_policy_store(struct kohaku_kobj *ko, const char *buf,
 				       size_t len)
 {
@@ -276,6 +276,7 @@ static ssize_t mesh_clock_policy_store(struct kohaku_kobj *ko, const char *buf,
 	return -EINVAL;
 }
 
+/* writing a profile's name fixes the mesh there (clock_policy "auto" hands it back) */
 static ssize_t mesh_clock_profile_store(struct kohaku_kobj *ko, const char *buf,
 					size_t len)
 {

@@ -205,7 +205,7 @@ static int sim_uint_env(const char *var, u32 *out, char *err, size_t errlen)
 
 /*
  * The meshes' governor and recovery at bring-up, as kohaku.ko's module
- * parameters (docs/runtime.md "Environment"): KOHAKU_CLK_POLICY (auto,
+ * parameters (docs/runtime.md "Choosing the backend and the device"): KOHAKU_CLK_POLICY (auto,
  * fixed), KOHAKU_CLK_IDLE/_RUN/_FIXED (low, mid, ship),
  * KOHAKU_CLK_IDLE_MS, KOHAKU_RECOVER (recoveries in a row, 0: off).
  * Unset: the driver's defaults.

@@ -804,7 +804,7 @@ struct drm_kohaku_clocks {
 /**
  * struct drm_kohaku_mesh_set - govern a mesh's clocks and its recovery
  *	(DRM_IOCTL_KOHAKU_MESH_SET, administrator only)
- * @set: in: KOHAKU_CLOCKS_SET_* bits: the fields below to take; 0 or
+ * @set: in: KOHAKU_MESH_SET_* bits: the fields below to take; 0 or
  *	unknown bits get EINVAL.
  * @mesh: in: the mesh.
  * @policy: in: KOHAKU_CLK_POLICY_AUTO or _FIXED.

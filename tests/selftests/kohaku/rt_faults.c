@@ -562,6 +562,132 @@ static uint64_t clean_mesh(kohaku_device *dev, const struct drm_kohaku_node *nd)
 	return mesh_param(dev, KOHAKU_PARAM_MESH_RESETS, nd->mesh);
 }
 
+/* the node's HUNG flag from the node table, without a live read */
+static bool hung_flag(kohaku_device *dev, const struct drm_kohaku_node *nd)
+{
+	struct drm_kohaku_node all[64];
+	unsigned int n, i;
+
+	if (kohaku_nodes(dev, 0, all, 64, &n))
+		return false;
+	for (i = 0; i < n && i < 64; i++)
+		if (all[i].mesh == nd->mesh && all[i].x == nd->x && all[i].y == nd->y)
+			return all[i].flags & KOHAKU_NODE_HUNG;
+	return false;
+}
+
+/*
+ * With automatic recovery off: a unit held busy past its job's limit and
+ * the recovery window is marked hung; once it has signalled everything it
+ * owed it takes jobs again, without a reset, and its next job is exact;
+ * memory freed while it owed (the timed-out job's vectors) is not handed
+ * out again meanwhile (the late instruction writes there).
+ */
+TEST_F(rt, a_hung_node_that_returns_what_it_owed_takes_jobs_again)
+{
+	struct drm_kohaku_node sx[16];
+	struct kohaku_job_status st;
+	unsigned int recover, i;
+	unsigned long bad;
+	uint64_t resets;
+	struct rt_vec v0, v1;
+	struct kohaku_program p0;
+	struct kohaku_inst i0;
+	uint64_t job, ax0, ay0;
+	unsigned int n_sx;
+	uint32_t h;
+	void *big;
+	int r;
+	RT_FAULTS_OPEN(dev);
+
+	n_sx = rt_nodes_of(dev, KH_CU_SX, sx, 16);
+	if (n_sx < 1) {
+		kohaku_close(dev);
+		SKIP(return, "one SX unit on this card");
+	}
+	resets = clean_mesh(dev, &sx[0]);
+	recover = recover_set(dev, sx[0].mesh, 0);
+	/* 1.2 s of the card's clock: past the 100 ms limit and the 1 s window */
+	REQUIRE(rt_vec_setup(dev, sx[0].mesh, 64, 4, &v0) == 0);
+	rt_prog_saxpy(&p0, &i0, 1, &sx[0], &v0, 1.5f);
+	REQUIRE(!inject(dev, "busy node=%u,%u cycles=360000000", sx[0].x, sx[0].y));
+	CHECK_OK(dev, kohaku_submit(dev, &p0, 1, 100, &job));
+	CHECK_OK(dev, kohaku_wait(dev, job, 20000, &st));
+	CHECK_EQ(st.status, KOHAKU_JOB_TIMEOUT);
+	/* its vectors freed at once: the late instruction still writes there */
+	ax0 = v0.ax;
+	ay0 = v0.ay;
+	rt_vec_free(dev, &v0);
+	/*
+	 * Hung once the 1 s window has passed (the engine's polls move the
+	 * card's time meanwhile); looked at through GET_INFO's flags, not a
+	 * live node read, which the held unit would not answer.
+	 */
+	for (i = 0; i < 1000 && !hung_flag(dev, &sx[0]); i++) {
+		struct timespec ts = { 0, 10000000 };
+
+		nanosleep(&ts, NULL);
+	}
+	CHECK(hung_flag(dev, &sx[0]));
+	r = saxpy_job(dev, &sx[0], 16, 0, NULL, &st, &bad);
+	CHECK_MSG(r == -EIO, "the hung node took a job: %d", r);
+	/*
+	 * Another unit's job meanwhile, on vectors allocated now: the memory
+	 * the timed-out job freed must not be among them, or the late
+	 * instruction would write over them when the unit wakes.
+	 */
+	if (n_sx > 1) {
+		struct kohaku_program p;
+		struct kohaku_inst inst;
+
+		REQUIRE(rt_vec_setup(dev, sx[1].mesh, 64, 5, &v1) == 0);
+		check_diag("freed while owed: x 0x%llx y 0x%llx; allocated after: x 0x%llx y 0x%llx",
+			   (unsigned long long)ax0, (unsigned long long)ay0,
+			   (unsigned long long)v1.ax, (unsigned long long)v1.ay);
+		CHECK_MSG(v1.ax != ax0 && v1.ay != ay0 && v1.ax != ay0 && v1.ay != ax0,
+			  "memory a hung unit may still write was handed out again: 0x%llx 0x%llx",
+			  (unsigned long long)v1.ax, (unsigned long long)v1.ay);
+		rt_prog_saxpy(&p, &inst, 1, &sx[1], &v1, 1.5f);
+		r = rt_run(dev, &p, 1, &st);
+		CHECK_MSG(r == 0 && st.status == KOHAKU_JOB_DONE, "the other unit: %d %s",
+			  r, kohaku_job_status_name(st.status));
+	}
+	/*
+	 * The card's time passes while it is used: buffer writes (the DMA
+	 * engine, not the mesh) carry it past the unit's hold; then SUBMIT
+	 * finds the node has signalled what it owed.
+	 */
+	big = malloc(16u << 20);
+	REQUIRE(big);
+	memset(big, 0x5a, 16u << 20);
+	REQUIRE(kohaku_bo_create(dev, sx[0].mesh, 16u << 20, &h, NULL) == 0);
+	for (i = 0; i < 200; i++) {
+		CHECK_OK(dev, kohaku_bo_write(dev, h, 0, big, 16u << 20));
+		if (!hung_flag(dev, &sx[0]))
+			break;
+		r = saxpy_job(dev, &sx[0], 16, 0, NULL, &st, &bad);
+		if (r != -EIO)
+			break;
+	}
+	check_diag("%u buffer writes of 16 MiB until the node was back", i + 1);
+	CHECK_OK(dev, kohaku_bo_free(dev, h));
+	free(big);
+	if (n_sx > 1) {
+		CHECK_MSG(rt_vec_check(dev, &v1, 1.5f, 1) == 0,
+			  "the other unit's vectors changed when the hung unit woke");
+		rt_vec_free(dev, &v1);
+	}
+	r = saxpy_job(dev, &sx[0], 64, 0, NULL, &st, &bad);
+	CHECK_MSG(r == 0 && st.status == KOHAKU_JOB_DONE && bad == 0,
+		  "after the node returned what it owed: %d %s, %lu bad: %s", r,
+		  kohaku_job_status_name(st.status), bad, kohaku_last_error(dev));
+	/* no reset did it */
+	CHECK_EQ(mesh_param(dev, KOHAKU_PARAM_MESH_RESETS, sx[0].mesh), resets);
+	recover_set(dev, sx[0].mesh, recover);
+	clear_knobs(dev);
+	kohaku_close(dev);
+}
+
 TEST_F(rt, mesh_reset_aborts_the_running_job_at_once)
 {
 	struct drm_kohaku_node sx[16];
