@@ -379,6 +379,8 @@ static void kh_fw_boot_mesh(struct kh_mesh *m, const struct kh_fw_image *img,
 	/* what a reset stopped runs again: nothing left to boot here */
 	mutex_lock(&m->lock);
 	m->fw_reboot = false;
+	if (!p->err)
+		m->fw_quarantine = false;
 	mutex_unlock(&m->lock);
 }
 

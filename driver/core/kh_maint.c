@@ -46,10 +46,14 @@ void kh_maint_after_reset(struct kh_mesh *m)
 	struct kh_device *kd = m->kd;
 
 	lockdep_assert_held(&m->lock);
-	if (m->fw_stopped && READ_ONCE(kd->fw_image) && !READ_ONCE(kd->fw_loading)) {
+	if (m->fw_stopped && READ_ONCE(kd->fw_image) && !READ_ONCE(kd->fw_loading) &&
+	    !m->fw_quarantine) {
 		m->fw_reboot = true;
 		m->maint_hold = true;
 		kh_maint_kick(kd);
+	} else if (m->fw_stopped && m->fw_quarantine) {
+		kh_warn(kd, "mesh %u: its %u POOL unit(s) stay without firmware: %s hung the mesh; load firmware to run them again\n",
+			m->id, m->fw_stopped, kd->fw_name);
 	}
 	m->fw_stopped = 0;
 }
@@ -203,12 +207,41 @@ int kh_ioctl_reset(struct kh_file *kf, void *arg)
  * A job timed out and left hung nodes or a wedge (kh_recover()): with
  * automatic recovery the worker resets the mesh before its next job.
  */
+/* Does the mesh run POOL firmware the driver boots again after a reset? */
+static bool kh_maint_has_fw(const struct kh_mesh *m)
+{
+	unsigned int i;
+
+	if (!READ_ONCE(m->kd->fw_image) || m->fw_quarantine)
+		return false;
+	for (i = 0; i < m->n_nodes; i++)
+		if (m->nodes[i].fw_state == KOHAKU_FW_STATE_RUNNING)
+			return true;
+	return false;
+}
+
 void kh_maint_recover(struct kh_mesh *m, const char *why)
 {
 	lockdep_assert_held(&m->lock);
 	if (!m->recover_max || !m->kd->hw.ops->bar_write32)
 		return;
-	if (m->recover_run >= m->recover_max) {
+	/*
+	 * The limit reached on a mesh whose POOL firmware is booted again
+	 * after every reset: the firmware may be what hangs it (an image
+	 * passes every check and still loops or jams the mesh).  One last
+	 * recovery without it before the mesh is given up: its POOL units
+	 * stay ABSENT until a firmware load, and the log says so.
+	 */
+	if (m->recover_run >= m->recover_max && kh_maint_has_fw(m)) {
+		m->fw_quarantine = true;
+		kh_err(m->kd, "mesh %u: %s again after %u automatic recoveries in a row; resetting it once more without its POOL firmware (%s), which stays stopped until a firmware load (`kohaku fw load`)\n",
+		       m->id, why, m->recover_run, m->kd->fw_name);
+		m->recover_due = true;
+		kh_maint_take(m);
+		kh_maint_kick(m->kd);
+		return;
+	}
+	if (m->recover_run >= m->recover_max + m->fw_quarantine) {
 		if (!(m->flags & KOHAKU_MESH_WEDGED)) {
 			char msg[160];
 

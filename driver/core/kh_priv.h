@@ -236,6 +236,11 @@ struct kh_mesh {
 	u32 recover_run;	/* ... in a row, with no job completing between */
 	u32 recover_max;	/* the limit of recover_run; 0: no recovery */
 	u32 resets_asked;	/* DRM_KOHAKU_RESET */
+	/*
+	 * The mesh hung recover_max times in a row with its POOL firmware:
+	 * the kept image is not booted again on it until a firmware load.
+	 */
+	bool fw_quarantine;
 };
 
 /*
@@ -465,7 +470,7 @@ struct kh_device {
  */
 static inline bool kh_fw_coming(const struct kh_mesh *m)
 {
-	return READ_ONCE(m->kd->fw_image) &&
+	return READ_ONCE(m->kd->fw_image) && !m->fw_quarantine &&
 	       (m->fw_reboot || (m->resetting && m->fw_stopped));
 }
 

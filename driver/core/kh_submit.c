@@ -214,7 +214,9 @@ static int kh_job_enqueue(struct kh_mesh *m, struct kh_job *job)
 		kh_err(kd, "mesh %u: POOL unit (%u,%u) runs no firmware (%s); load it first (FW_LOAD, kohaku fw load)\n",
 		       m->id, n->x, n->y,
 		       n->fw_state == KOHAKU_FW_STATE_FAILED ?
-		       "its last boot failed" : "none loaded since bring-up or the last mesh reset");
+		       "its last boot failed" : m->fw_quarantine ?
+		       "the firmware hung the mesh again and again and was stopped" :
+		       "none loaded since bring-up or the last mesh reset");
 		return -EIO;
 	}
 	job->fence = kh_fence_create(m->fence_context, m->fence_seqno + 1);

@@ -719,4 +719,82 @@ TEST_F(rt, pool_firmware_runs_again_after_every_kind_of_reset)
 	kohaku_close(dev);
 }
 
+/*
+ * POOL firmware that keeps hanging its mesh: with a limit of one
+ * recovery in a row, the first hang is recovered with the firmware booted
+ * again; the second, before the mesh is given up, is recovered without it
+ * (its POOL units ABSENT, said so, the rest of the mesh working); a
+ * firmware load brings them back.  The hang is a DELAY kernel past its
+ * job's limit, as a firmware that loops would be.
+ */
+TEST_F(rt, firmware_that_keeps_hanging_its_mesh_is_stopped)
+{
+	struct drm_kohaku_node gp[16], sx[16];
+	struct drm_kohaku_fw_load fo;
+	struct kohaku_job_status st;
+	struct kohaku_inst inst;
+	const unsigned char *img;
+	struct saved sv;
+	unsigned int k, i, nsx;
+	size_t len;
+	int r;
+	RT_CLK_OPEN(dev);
+
+	if (rt_nodes_of(dev, KH_CU_GP, gp, 16) == 0) {
+		kohaku_close(dev);
+		SKIP(return, "no POOL unit on this card");
+	}
+	nsx = rt_nodes_of(dev, KH_CU_SX, sx, 16);
+	img = rt_fw_image(&len);
+	REQUIRE(img);
+	sv = save(dev, gp[0].mesh);
+	CHECK_OK(dev, kohaku_sim_inject(dev, "clear"));
+	if (fw_state_of(dev, &gp[0]) != KOHAKU_FW_STATE_RUNNING)
+		CHECK_OK(dev, kohaku_fw_load(dev, img, len, 0, &fo));
+	pool_ok(dev, &gp[0], "first");
+	mesh_set(dev, gp[0].mesh, KOHAKU_MESH_SET_RECOVER, 0, 1, 0);
+	REQUIRE(kohaku_inst_pool_delay(&inst, 0xffffffffu) == 0);
+	for (k = 0; k < 2; k++) {
+		struct kohaku_program p;
+		uint64_t job;
+
+		/* after the first recovery the firmware runs again */
+		for (i = 0; i < 2000 && fw_state_of(dev, &gp[0]) != KOHAKU_FW_STATE_RUNNING; i++) {
+			struct timespec ts = { 0, 10000000 };
+
+			nanosleep(&ts, NULL);
+		}
+		REQUIRE(fw_state_of(dev, &gp[0]) == KOHAKU_FW_STATE_RUNNING);
+		memset(&p, 0, sizeof(p));
+		p.mesh = gp[0].mesh;
+		p.x = gp[0].x;
+		p.y = gp[0].y;
+		p.n_insts = 1;
+		p.insts = &inst;
+		CHECK_OK(dev, kohaku_submit(dev, &p, 1, 100, &job));
+		r = kohaku_wait(dev, job, 20000, &st);
+		CHECK_MSG(r == 0 && st.status == KOHAKU_JOB_TIMEOUT, "hang %u: %d %s", k,
+			  r, kohaku_job_status_name(st.status));
+	}
+	/* the second recovery: without the firmware */
+	for (i = 0; i < 2000 && fw_state_of(dev, &gp[0]) != KOHAKU_FW_STATE_ABSENT; i++) {
+		struct timespec ts = { 0, 10000000 };
+
+		nanosleep(&ts, NULL);
+	}
+	CHECK_EQ(fw_state_of(dev, &gp[0]), KOHAKU_FW_STATE_ABSENT);
+	/* the mesh works: not wedged */
+	if (nsx && sx[0].mesh == gp[0].mesh)
+		saxpy_ok(dev, &sx[0], "after the firmware was stopped");
+	REQUIRE(kohaku_inst_pool_ping(&inst, 1) == 0);
+	memset(&st, 0, sizeof(st));
+	r = rt_run_on(dev, &gp[0], &inst, 1, &st);
+	CHECK_MSG(r == -EIO, "a POOL job with the firmware stopped: %d %s", r,
+		  kohaku_job_status_name(st.status));
+	CHECK_OK(dev, kohaku_fw_load(dev, img, len, 0, &fo));
+	pool_ok(dev, &gp[0], "after the load");
+	restore(dev, &sv);
+	kohaku_close(dev);
+}
+
 RT_TEST_MAIN
