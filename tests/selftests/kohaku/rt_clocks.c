@@ -639,14 +639,9 @@ TEST_F(rt, automatic_recovery_after_a_hang_and_its_limit)
 
 static unsigned int fw_state_of(kohaku_device *dev, const struct drm_kohaku_node *nd)
 {
-	struct drm_kohaku_node all[64];
-	unsigned int n, i;
+	struct drm_kohaku_node now;
 
-	CHECK_OK(dev, kohaku_nodes(dev, 0, all, 64, &n));
-	for (i = 0; i < n && i < 64; i++)
-		if (all[i].mesh == nd->mesh && all[i].x == nd->x && all[i].y == nd->y)
-			return all[i].fw_state;
-	return ~0u;
+	return rt_node_now(dev, nd, &now) ? now.fw_state : ~0u;
 }
 
 static void pool_ok(kohaku_device *dev, const struct drm_kohaku_node *gp,

@@ -647,6 +647,23 @@ const struct rt_cmd rt_cmds[RT_N_CMDS] = {
 	{ "RESET", DRM_IOCTL_KOHAKU_RESET },
 };
 
+bool rt_node_now(kohaku_device *dev, const struct drm_kohaku_node *nd,
+		 struct drm_kohaku_node *out)
+{
+	struct drm_kohaku_node all[64];
+	unsigned int n, i;
+
+	if (kohaku_nodes(dev, 0, all, 64, &n))
+		return false;
+	for (i = 0; i < n && i < 64; i++) {
+		if (all[i].mesh == nd->mesh && all[i].x == nd->x && all[i].y == nd->y) {
+			*out = all[i];
+			return true;
+		}
+	}
+	return false;
+}
+
 int rt_ioctl(kohaku_device *dev, unsigned long cmd, void *arg)
 {
 	return kohaku_ioctl(dev, cmd, arg);

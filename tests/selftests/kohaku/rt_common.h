@@ -161,6 +161,12 @@ bool rt_good_saxpy(kohaku_device *dev);
  */
 const unsigned char *rt_fw_image(size_t *len);
 /* one program of n instructions on one node, run to a final status */
+/*
+ * @nd's entry of the node table as the driver has it now (no live read:
+ * flags, fw_state), into @out; false when the node is not there.
+ */
+bool rt_node_now(kohaku_device *dev, const struct drm_kohaku_node *nd,
+		 struct drm_kohaku_node *out);
 int rt_run_on(kohaku_device *dev, const struct drm_kohaku_node *nd,
 	      const struct kohaku_inst *insts, unsigned int n,
 	      struct kohaku_job_status *st);

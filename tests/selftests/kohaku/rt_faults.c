@@ -565,15 +565,9 @@ static uint64_t clean_mesh(kohaku_device *dev, const struct drm_kohaku_node *nd)
 /* the node's HUNG flag from the node table, without a live read */
 static bool hung_flag(kohaku_device *dev, const struct drm_kohaku_node *nd)
 {
-	struct drm_kohaku_node all[64];
-	unsigned int n, i;
+	struct drm_kohaku_node now;
 
-	if (kohaku_nodes(dev, 0, all, 64, &n))
-		return false;
-	for (i = 0; i < n && i < 64; i++)
-		if (all[i].mesh == nd->mesh && all[i].x == nd->x && all[i].y == nd->y)
-			return all[i].flags & KOHAKU_NODE_HUNG;
-	return false;
+	return rt_node_now(dev, nd, &now) && (now.flags & KOHAKU_NODE_HUNG);
 }
 
 /*
@@ -940,18 +934,11 @@ TEST_F(rt, reset_under_a_long_job_never_faults_the_next)
 }
 
 /* a node's firmware state, from the node table */
-static unsigned int fw_state_of(kohaku_device *dev,
-				const struct drm_kohaku_node *nd)
+static unsigned int fw_state_of(kohaku_device *dev, const struct drm_kohaku_node *nd)
 {
-	struct drm_kohaku_node all[64];
-	unsigned int n, i;
+	struct drm_kohaku_node now;
 
-	CHECK_OK(dev, kohaku_nodes(dev, 0, all, 64, &n));
-	for (i = 0; i < n && i < 64; i++)
-		if (all[i].mesh == nd->mesh && all[i].x == nd->x &&
-		    all[i].y == nd->y)
-			return all[i].fw_state;
-	return ~0u;
+	return rt_node_now(dev, nd, &now) ? now.fw_state : ~0u;
 }
 
 /*
