@@ -107,8 +107,12 @@ static void kh_clk_wr(struct kh_mesh *m, u32 off, u32 v)
 	kd->hw.ops->bar_write32(kd->hw.ctx, 0, KH_CLKWIZ_BASE(m->id) + off, v);
 }
 
-/* The outputs as the wizard reads back, and the profile they make. */
-static void kh_clk_read(struct kh_mesh *m)
+/*
+ * The outputs as the wizard reads back (into c->mhz), and the profile
+ * they make, KOHAKU_CLK_PROFILE_OTHER for none.  c->profile, what the
+ * governor holds the mesh at, is the caller's to change.
+ */
+static u8 kh_clk_read(struct kh_mesh *m)
 {
 	struct kh_clk *c = &m->clk;
 	u32 cfg = kh_clk_rd(m, KH_CLK_CFG0);
@@ -120,18 +124,16 @@ static void kh_clk_read(struct kh_mesh *m)
 
 		c->mhz[o] = d && div ? KH_CLK_IN_MHZ * mult / div / d : 0;
 	}
-	c->profile = KOHAKU_CLK_PROFILE_OTHER;
 	if (cfg != KH_CLK_CFG0_BUILT)
-		return;
+		return KOHAKU_CLK_PROFILE_OTHER;
 	for (p = 0; p < KH_CLK_PROFILES; p++) {
 		for (o = 0; o < KH_CLK_MESH_OUTPUTS; o++)
 			if (c->mhz[o] != KH_CLK_VCO_MHZ / KH_CLK_PROFILE_DIV(p, o))
 				break;
-		if (o == KH_CLK_MESH_OUTPUTS) {
-			c->profile = p;
-			return;
-		}
+		if (o == KH_CLK_MESH_OUTPUTS)
+			return p;
 	}
+	return KOHAKU_CLK_PROFILE_OTHER;
 }
 
 /* Device time at the profile that ends now. */
@@ -163,7 +165,7 @@ void kh_clk_init(struct kh_mesh *m)
 		c->profile = KOHAKU_CLK_PROFILE_OTHER;
 		return;
 	}
-	kh_clk_read(m);
+	c->profile = kh_clk_read(m);
 }
 
 /* What the governor wants the mesh at, with no job asking for more. */
@@ -219,7 +221,7 @@ void kh_clk_after_reset(struct kh_mesh *m)
 	if (c->policy == KOHAKU_CLK_POLICY_NONE)
 		return;
 	kh_clk_account(m, kh_now(m->kd));
-	kh_clk_read(m);
+	c->profile = kh_clk_read(m);
 }
 
 /*
@@ -247,15 +249,81 @@ bool kh_clk_want(struct kh_mesh *m)
 	return true;
 }
 
-/* Device time until the idle window of a raised mesh ends, ~0 if none. */
+/*
+ * The driver's own work holds the mesh after a reset (kh_maint.c): the
+ * profile it is to run at next, whether jobs wait (the run profile: the
+ * firmware is booted once, at the clocks its jobs will have) or not (the
+ * governor's rest).  True when a retune was started.
+ */
+bool kh_clk_settle(struct kh_mesh *m)
+{
+	struct kh_clk *c = &m->clk;
+	unsigned int p;
+
+	lockdep_assert_held(&m->lock);
+	if (c->policy == KOHAKU_CLK_POLICY_NONE || m->job || m->resetting ||
+	    (m->flags & KOHAKU_MESH_WEDGED))
+		return false;
+	if (c->policy == KOHAKU_CLK_POLICY_FIXED)
+		p = c->fixed;
+	else if (!list_empty(&m->queue))
+		p = c->profile < KH_CLK_PROFILES ? max_t(unsigned int, c->profile, c->run) :
+		    c->run;
+	else
+		p = kh_clk_rest(m, kh_now(m->kd));
+	if (p == c->profile)
+		return false;
+	kh_clk_retune(m, p, "after the reset");
+	return true;
+}
+
+/*
+ * An idle mesh under the governor: has its wizard changed under us (the
+ * built clocks back after another agent's SW_RST or a reprogramming)?
+ * Then the reset is seen now, not at the next job, and the profile the
+ * governor wants goes on again.  True when a retune was started.
+ */
+bool kh_clk_watch(struct kh_mesh *m)
+{
+	struct kh_clk *c = &m->clk;
+	u8 now;
+
+	lockdep_assert_held(&m->lock);
+	if (c->policy == KOHAKU_CLK_POLICY_NONE || m->job || m->resetting ||
+	    !list_empty(&m->queue) || kh_mesh_held(m) ||
+	    (m->flags & KOHAKU_MESH_WEDGED))
+		return false;
+	now = kh_clk_read(m);
+	if (now == c->profile)
+		return false;
+	kh_warn(m->kd, "mesh %u: its clocks changed under the driver (%s, was %s): another agent's reset or retune\n",
+		m->id, kh_clk_profile_name(now), kh_clk_profile_name(c->profile));
+	kh_clk_account(m, kh_now(m->kd));
+	c->profile = now;
+	if (kh_mesh_reset_check(m))
+		while (kh_mesh_reset_wait(m)) {
+			mutex_unlock(&m->lock);
+			kh_relax(m->kd);
+			mutex_lock(&m->lock);
+		}
+	return kh_clk_want(m);
+}
+
+/*
+ * Device time until the governor wants to look at the mesh again: the end
+ * of a raised mesh's idle window, or (an idle mesh) one window from now,
+ * to watch its wizard; ~0 if never.
+ */
 u64 kh_clk_idle_in(struct kh_mesh *m)
 {
 	struct kh_clk *c = &m->clk;
 	u64 now = kh_now(m->kd), end;
 
 	lockdep_assert_held(&m->lock);
-	if (c->policy != KOHAKU_CLK_POLICY_AUTO || c->profile == c->idle)
+	if (c->policy == KOHAKU_CLK_POLICY_NONE)
 		return ~0ULL;
+	if (c->policy != KOHAKU_CLK_POLICY_AUTO || c->profile == c->idle)
+		return (u64)c->idle_ms * 1000000ULL;
 	if (c->busy_ns == KH_CLK_NEVER)
 		return 0;
 	end = c->busy_ns + (u64)c->idle_ms * 1000000ULL;
@@ -319,14 +387,15 @@ void kh_clk_report(struct kh_mesh *m, struct drm_kohaku_clocks *a)
 	unsigned int i;
 
 	lockdep_assert_held(&m->lock);
+	u8 now = c->profile;
+
 	/* the wizard is outside the mesh's reset: it reads back at any time */
-	if (c->policy != KOHAKU_CLK_POLICY_NONE) {
-		kh_clk_account(m, kh_now(m->kd));
-		kh_clk_read(m);
-	}
+	if (c->policy != KOHAKU_CLK_POLICY_NONE)
+		now = kh_clk_read(m);
 	kh_clk_account(m, kh_now(m->kd));
 	a->policy = c->policy;
-	a->profile = c->profile;
+	/* what the wizard holds (kh_clk_watch() tells the governor of a change) */
+	a->profile = now;
 	a->idle_profile = c->idle;
 	a->run_profile = c->run;
 	a->fixed_profile = c->fixed;

@@ -133,7 +133,7 @@ static int kh_maint_reset(struct kh_mesh *m, const char *by, u32 code,
 	if (!kh_maint_wait_back(m) || kh_maint_reverify(m))
 		return -EIO;
 	/* SW_RST put the built clocks back: the governor's profile again */
-	if (kh_clk_want(m) && !kh_maint_wait_back(m))
+	if (kh_clk_settle(m) && !kh_maint_wait_back(m))
 		return -EIO;
 	if (m->fw_reboot) {
 		mutex_unlock(&m->lock);
@@ -294,6 +294,13 @@ static void kh_maint_mesh(struct kh_mesh *m, u64 *next)
 		       m->id, fw);
 		kh_maint_let_go(m);
 	}
+	/*
+	 * An idle mesh's wizard looked at once an idle window: an SW_RST by
+	 * another agent, or a reprogramming, puts the built clocks back with
+	 * nothing to say so, and the idle profile goes on again at once.
+	 */
+	if (kh_clk_watch(m))
+		kh_maint_wait_back(m);
 	in = kh_clk_idle_in(m);
 	if (in < *next)
 		*next = in;

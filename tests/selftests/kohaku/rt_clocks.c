@@ -227,6 +227,39 @@ TEST_F(rt, a_job_raises_its_mesh_and_the_mesh_drops_back)
 	kohaku_close(dev);
 }
 
+/*
+ * Another agent's SW_RST on an idle mesh puts the built clocks (ship)
+ * back with nothing to say so: the governor sees it within an idle window
+ * and puts the idle profile on again, with no job to notice it.
+ */
+TEST_F(rt, an_idle_mesh_gets_its_idle_profile_back_after_another_agents_reset)
+{
+	struct drm_kohaku_node sx[16];
+	struct drm_kohaku_clocks c0, c1;
+	struct saved sv;
+	char spec[32];
+	RT_CLK_OPEN(dev);
+
+	REQUIRE(rt_nodes_of(dev, KH_CU_SX, sx, 16) > 0);
+	sv = save(dev, sx[0].mesh);
+	saxpy_ok(dev, &sx[0], "first");
+	mesh_set(dev, sx[0].mesh, KOHAKU_MESH_SET_IDLE_MS, 0, 0, 2);
+	REQUIRE(wait_profile(dev, sx[0].mesh, KOHAKU_CLK_PROFILE_LOW, 20000));
+	c0 = clocks(dev, sx[0].mesh);
+	snprintf(spec, sizeof(spec), "reset mesh=%u", sx[0].mesh);
+	CHECK_OK(dev, kohaku_sim_inject(dev, spec));
+	CHECK_MSG(wait_profile(dev, sx[0].mesh, KOHAKU_CLK_PROFILE_LOW, 20000),
+		  "still %s after another agent's reset",
+		  kohaku_clk_profile_name(clocks(dev, sx[0].mesh).profile));
+	c1 = clocks(dev, sx[0].mesh);
+	CHECK(mhz_are(&c1, KOHAKU_CLK_PROFILE_LOW));
+	CHECK_EQ(c1.resets, c0.resets + 1);
+	CHECK_EQ(c1.retunes, c0.retunes + 1);
+	saxpy_ok(dev, &sx[0], "after it");
+	restore(dev, &sv);
+	kohaku_close(dev);
+}
+
 TEST_F(rt, each_profile_programs_the_wizard)
 {
 	struct drm_kohaku_node sx[16];
