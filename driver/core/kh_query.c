@@ -179,14 +179,19 @@ static int kh_mesh_param(struct kh_mesh *m, u32 param, u64 *v)
 	case KOHAKU_PARAM_MESH_RESETS:
 		*v = m->resets;
 		break;
-	case KOHAKU_PARAM_MESH_CLK_PROFILE ... KOHAKU_PARAM_MESH_CLK_MAG_MHZ: {
+	case KOHAKU_PARAM_MESH_CLK_PROFILE ... KOHAKU_PARAM_MESH_CLK_MAG_MHZ:
+	case KOHAKU_PARAM_MESH_CLK_LOW_NS ... KOHAKU_PARAM_MESH_CLK_SHIP_NS: {
 		struct drm_kohaku_clocks c = { 0 };
 
 		kh_clk_report(m, &c);
-		*v = param == KOHAKU_PARAM_MESH_CLK_PROFILE ? c.profile :
-		     param == KOHAKU_PARAM_MESH_CLK_POLICY ? c.policy :
-		     param == KOHAKU_PARAM_MESH_CLK_RETUNES ? c.retunes :
-		     c.mhz[param - KOHAKU_PARAM_MESH_CLK_NOC_MHZ];
+		if (param >= KOHAKU_PARAM_MESH_CLK_LOW_NS)
+			*v = c.ns_at[param - KOHAKU_PARAM_MESH_CLK_LOW_NS];
+		else if (param >= KOHAKU_PARAM_MESH_CLK_NOC_MHZ)
+			*v = c.mhz[param - KOHAKU_PARAM_MESH_CLK_NOC_MHZ];
+		else
+			*v = param == KOHAKU_PARAM_MESH_CLK_PROFILE ? c.profile :
+			     param == KOHAKU_PARAM_MESH_CLK_POLICY ? c.policy :
+			     c.retunes;
 		break;
 	}
 	case KOHAKU_PARAM_MESH_RECOVERIES:

@@ -180,6 +180,9 @@ struct drm_kohaku_get_info {
 #define KOHAKU_PARAM_MESH_CLK_MAG_MHZ	32	/* CLKOUT3 */
 #define KOHAKU_PARAM_MESH_RECOVERIES	33	/* automatic recoveries (resets after a hang) */
 #define KOHAKU_PARAM_MESH_RESETS_ASKED	34	/* resets asked for (DRM_KOHAKU_RESET) */
+#define KOHAKU_PARAM_MESH_CLK_LOW_NS	35	/* device time at the low profile */
+#define KOHAKU_PARAM_MESH_CLK_MID_NS	36	/* ... at mid */
+#define KOHAKU_PARAM_MESH_CLK_SHIP_NS	37	/* ... at ship */
 
 /**
  * struct drm_kohaku_get_param - one value (DRM_IOCTL_KOHAKU_GET_PARAM)

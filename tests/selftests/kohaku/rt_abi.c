@@ -242,6 +242,27 @@ TEST_F(rt, get_param_agrees_with_get_info)
 		CHECK_EQ(param(dev, KOHAKU_PARAM_MESH_MEM_SIZE, m), mi->mem_size);
 		CHECK_EQ(param(dev, KOHAKU_PARAM_MESH_JOBS_PENDING, m), 0);
 		CHECK_EQ(param(dev, KOHAKU_PARAM_MESH_RESETS, m), 0);
+		/* the clocks: GET_PARAM says what CLOCKS says (ABI 0.7) */
+		{
+			struct drm_kohaku_clocks c;
+			unsigned int o;
+
+			memset(&c, 0, sizeof(c));
+			CHECK_OK(dev, kohaku_clocks(dev, m, &c));
+			CHECK_EQ(param(dev, KOHAKU_PARAM_MESH_CLK_PROFILE, m), c.profile);
+			CHECK_EQ(param(dev, KOHAKU_PARAM_MESH_CLK_POLICY, m), c.policy);
+			CHECK_EQ(param(dev, KOHAKU_PARAM_MESH_CLK_RETUNES, m), c.retunes);
+			for (o = 0; o < 4; o++)
+				CHECK_EQ(param(dev, KOHAKU_PARAM_MESH_CLK_NOC_MHZ + o, m),
+					 c.mhz[o]);
+			CHECK_EQ(param(dev, KOHAKU_PARAM_MESH_RECOVERIES, m), c.recoveries);
+			CHECK_EQ(param(dev, KOHAKU_PARAM_MESH_RESETS_ASKED, m), 0);
+			/* device time at each profile only grows */
+			CHECK(param(dev, KOHAKU_PARAM_MESH_CLK_LOW_NS, m) +
+			      param(dev, KOHAKU_PARAM_MESH_CLK_MID_NS, m) +
+			      param(dev, KOHAKU_PARAM_MESH_CLK_SHIP_NS, m) >=
+			      c.ns_at[0] + c.ns_at[1] + c.ns_at[2]);
+		}
 	}
 	/* the saxpy above is counted on its mesh */
 	CHECK(param(dev, KOHAKU_PARAM_MESH_JOBS_DONE, 0) >= 1);
@@ -249,7 +270,7 @@ TEST_F(rt, get_param_agrees_with_get_info)
 	memset(&g, 0, sizeof(g));
 	g.param = 15;
 	CHECK_ERR(rt_ioctl(dev, DRM_IOCTL_KOHAKU_GET_PARAM, &g), -EINVAL);
-	g.param = KOHAKU_PARAM_MESH_RESETS_ASKED + 1;
+	g.param = KOHAKU_PARAM_MESH_CLK_SHIP_NS + 1;
 	CHECK_ERR(rt_ioctl(dev, DRM_IOCTL_KOHAKU_GET_PARAM, &g), -EINVAL);
 	g.param = 0xffffffffu;
 	CHECK_ERR(rt_ioctl(dev, DRM_IOCTL_KOHAKU_GET_PARAM, &g), -EINVAL);
