@@ -864,4 +864,71 @@ TEST_F(rt, firmware_that_keeps_hanging_its_mesh_is_stopped)
 	kohaku_close(dev);
 }
 
+/*
+ * With automatic recovery off, a POOL unit taken out of service by a DELAY
+ * kernel that outlives its limit is marked hung; a firmware load, through
+ * LOAD instructions or through the mailbox, gives the same answer: it
+ * resets the mesh's hung units, boots them, and they take jobs again.
+ */
+TEST_F(rt, a_load_brings_back_a_hung_pool_unit_by_either_path)
+{
+	static const uint32_t paths[2] = { 0, KOHAKU_FW_LOAD_MAILBOX };
+	struct drm_kohaku_node gp[16], now;
+	struct drm_kohaku_fw_load fo;
+	struct kohaku_job_status st;
+	struct kohaku_inst inst;
+	const unsigned char *img;
+	struct saved sv;
+	unsigned int k, i;
+	size_t len;
+	int r;
+	RT_CLK_OPEN(dev);
+
+	if (rt_nodes_of(dev, KH_CU_GP, gp, 16) == 0) {
+		kohaku_close(dev);
+		SKIP(return, "no POOL unit on this card");
+	}
+	img = rt_fw_image(&len);
+	REQUIRE(img);
+	sv = save(dev, gp[0].mesh);
+	if (fw_state_of(dev, &gp[0]) != KOHAKU_FW_STATE_RUNNING)
+		CHECK_OK(dev, kohaku_fw_load(dev, img, len, 0, &fo));
+	mesh_set(dev, gp[0].mesh, KOHAKU_MESH_SET_RECOVER, 0, 0, 0);
+	REQUIRE(kohaku_inst_pool_delay(&inst, 0xffffffffu) == 0);
+	for (k = 0; k < 2; k++) {
+		struct kohaku_program p;
+		uint64_t job;
+
+		memset(&p, 0, sizeof(p));
+		p.mesh = gp[0].mesh;
+		p.x = gp[0].x;
+		p.y = gp[0].y;
+		p.n_insts = 1;
+		p.insts = &inst;
+		CHECK_OK(dev, kohaku_submit(dev, &p, 1, 100, &job));
+		r = kohaku_wait(dev, job, 20000, &st);
+		CHECK_MSG(r == 0 && st.status == KOHAKU_JOB_TIMEOUT, "DELAY: %d %s", r,
+			  kohaku_job_status_name(st.status));
+		for (i = 0; i < 2000; i++) {
+			struct timespec ts = { 0, 10000000 };
+
+			if (rt_node_now(dev, &gp[0], &now) && (now.flags & KOHAKU_NODE_HUNG))
+				break;
+			nanosleep(&ts, NULL);
+		}
+		CHECK_MSG(now.flags & KOHAKU_NODE_HUNG, "not hung after the window");
+		memset(&fo, 0, sizeof(fo));
+		r = kohaku_fw_load(dev, img, len, paths[k], &fo);
+		CHECK_MSG(r == 0 && fo.reason == KOHAKU_FW_OK, "load %s: %d reason %u: %s",
+			  k ? "through the mailbox" : "by LOAD", r, fo.reason,
+			  kohaku_last_error(dev));
+		REQUIRE(rt_node_now(dev, &gp[0], &now));
+		CHECK_EQ(now.flags & KOHAKU_NODE_HUNG, 0);
+		CHECK_EQ(now.fw_state, KOHAKU_FW_STATE_RUNNING);
+		pool_ok(dev, &gp[0], k ? "after a mailbox load" : "after a LOAD load");
+	}
+	restore(dev, &sv);
+	kohaku_close(dev);
+}
+
 RT_TEST_MAIN
