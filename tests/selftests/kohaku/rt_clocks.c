@@ -770,12 +770,7 @@ TEST_F(rt, pool_firmware_runs_again_after_every_kind_of_reset)
 		struct kohaku_program p;
 		uint64_t job;
 
-		memset(&p, 0, sizeof(p));
-		p.mesh = gp[0].mesh;
-		p.x = gp[0].x;
-		p.y = gp[0].y;
-		p.n_insts = 1;
-		p.insts = &inst;
+		rt_prog_on(&p, &gp[0], &inst, 1);
 		CHECK_OK(dev, kohaku_submit(dev, &p, 1, 100, &job));
 		r = kohaku_wait(dev, job, 20000, &st);
 		CHECK_MSG(r == 0 && st.status == KOHAKU_JOB_TIMEOUT, "DELAY: %d %s", r,
@@ -832,12 +827,7 @@ TEST_F(rt, firmware_that_keeps_hanging_its_mesh_is_stopped)
 			nanosleep(&ts, NULL);
 		}
 		REQUIRE(fw_state_of(dev, &gp[0]) == KOHAKU_FW_STATE_RUNNING);
-		memset(&p, 0, sizeof(p));
-		p.mesh = gp[0].mesh;
-		p.x = gp[0].x;
-		p.y = gp[0].y;
-		p.n_insts = 1;
-		p.insts = &inst;
+		rt_prog_on(&p, &gp[0], &inst, 1);
 		CHECK_OK(dev, kohaku_submit(dev, &p, 1, 100, &job));
 		r = kohaku_wait(dev, job, 20000, &st);
 		CHECK_MSG(r == 0 && st.status == KOHAKU_JOB_TIMEOUT, "hang %u: %d %s", k,
@@ -899,12 +889,7 @@ TEST_F(rt, a_load_brings_back_a_hung_pool_unit_by_either_path)
 		struct kohaku_program p;
 		uint64_t job;
 
-		memset(&p, 0, sizeof(p));
-		p.mesh = gp[0].mesh;
-		p.x = gp[0].x;
-		p.y = gp[0].y;
-		p.n_insts = 1;
-		p.insts = &inst;
+		rt_prog_on(&p, &gp[0], &inst, 1);
 		CHECK_OK(dev, kohaku_submit(dev, &p, 1, 100, &job));
 		r = kohaku_wait(dev, job, 20000, &st);
 		CHECK_MSG(r == 0 && st.status == KOHAKU_JOB_TIMEOUT, "DELAY: %d %s", r,

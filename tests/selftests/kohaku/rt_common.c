@@ -579,18 +579,24 @@ const unsigned char *rt_fw_image(size_t *len)
 	return img;
 }
 
+void rt_prog_on(struct kohaku_program *p, const struct drm_kohaku_node *nd,
+		const struct kohaku_inst *insts, unsigned int n)
+{
+	memset(p, 0, sizeof(*p));
+	p->mesh = nd->mesh;
+	p->x = nd->x;
+	p->y = nd->y;
+	p->n_insts = n;
+	p->insts = insts;
+}
+
 int rt_run_on(kohaku_device *dev, const struct drm_kohaku_node *nd,
 	      const struct kohaku_inst *insts, unsigned int n,
 	      struct kohaku_job_status *st)
 {
 	struct kohaku_program p;
 
-	memset(&p, 0, sizeof(p));
-	p.mesh = nd->mesh;
-	p.x = nd->x;
-	p.y = nd->y;
-	p.n_insts = n;
-	p.insts = insts;
+	rt_prog_on(&p, nd, insts, n);
 	return rt_run(dev, &p, 1, st);
 }
 

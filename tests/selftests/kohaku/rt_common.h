@@ -167,6 +167,9 @@ const unsigned char *rt_fw_image(size_t *len);
  */
 bool rt_node_now(kohaku_device *dev, const struct drm_kohaku_node *nd,
 		 struct drm_kohaku_node *out);
+/* a program of @n instructions for node @nd */
+void rt_prog_on(struct kohaku_program *p, const struct drm_kohaku_node *nd,
+		const struct kohaku_inst *insts, unsigned int n);
 int rt_run_on(kohaku_device *dev, const struct drm_kohaku_node *nd,
 	      const struct kohaku_inst *insts, unsigned int n,
 	      struct kohaku_job_status *st);

@@ -264,12 +264,7 @@ TEST_F(rt, reload_refused_while_a_job_runs)
 	REQUIRE(g);
 	/* a long job, and one queued behind it */
 	CHECK_EQ(kohaku_inst_pool_delay(&inst, 20000000), 0);
-	memset(&p, 0, sizeof(p));
-	p.mesh = nd[0].mesh;
-	p.x = nd[0].x;
-	p.y = nd[0].y;
-	p.n_insts = 1;
-	p.insts = &inst;
+	rt_prog_on(&p, &nd[0], &inst, 1);
 	REQUIRE(kohaku_submit(dev, &p, 1, 60000, &job[0]) == 0);
 	REQUIRE(kohaku_submit(dev, &p, 1, 60000, &job[1]) == 0);
 	memset(&out, 0, sizeof(out));
