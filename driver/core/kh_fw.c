@@ -411,21 +411,51 @@ unsigned int kh_fw_reboot_mesh(struct kh_mesh *m)
 	struct kh_device *kd = m->kd;
 	struct kh_fw_image *img;
 	struct kh_fw_pass p = { 0 };
+	unsigned int j;
+	u32 resets;
 
 	lockdep_assert_held(&kd->fw_lock);
-	if (!kd->fw_image || !kh_mesh_has_pool(m))
-		return 0;
-	img = kzalloc(sizeof(*img), GFP_KERNEL);
-	if (!img)
-		return 0;
-	if (kh_fw_parse(kd->fw_image, kd->fw_len, img)) {
+	/*
+	 * fw_reboot stays set while the boot runs (SUBMIT takes POOL jobs
+	 * meanwhile, kh_fw_coming()); kh_fw_boot_mesh() clears it, and it is
+	 * set again below if another reset cuts the boot short.
+	 */
+	mutex_lock(&m->lock);
+	resets = m->resets;
+	mutex_unlock(&m->lock);
+	img = kd->fw_image && kh_mesh_has_pool(m) ?
+	      kzalloc(sizeof(*img), GFP_KERNEL) : NULL;
+	if (!img || kh_fw_parse(kd->fw_image, kd->fw_len, img)) {
 		kfree(img);
+		mutex_lock(&m->lock);
+		m->fw_reboot = false;
+		mutex_unlock(&m->lock);
 		return 0;
 	}
 	kh_fw_loading(kd, true);
 	kh_fw_boot_mesh(m, img, 0,
 			kh_ms_to_ns(KOHAKU_FW_BOOT_TIMEOUT_DEFAULT_MS), &p);
 	kh_fw_loading(kd, false);
+	mutex_lock(&m->lock);
+	if (p.err && m->resets != resets) {
+		/*
+		 * Another reset came in the middle of the boot: nothing is
+		 * wrong with the image.  Its units go back to ABSENT and boot
+		 * again once the mesh is back.
+		 */
+		for (j = 0; j < m->n_nodes; j++)
+			if (m->nodes[j].fw_state == KOHAKU_FW_STATE_FAILED)
+				m->nodes[j].fw_state = KOHAKU_FW_STATE_ABSENT;
+		m->fw_reboot = true;
+		m->maint_hold = true;
+		mutex_unlock(&m->lock);
+		kh_info(kd, "mesh %u: reset again while its firmware booted; booting it once more\n",
+			m->id);
+		kh_maint_kick(kd);
+		kfree(img);
+		return 0;
+	}
+	mutex_unlock(&m->lock);
 	if (p.err)
 		kh_err(kd, "mesh %u: the firmware %s did not boot again after the reset on (%u,%u) (%d); its POOL units take no jobs until a load succeeds\n",
 		       m->id, kd->fw_name, p.failed ? p.failed->x : 0,

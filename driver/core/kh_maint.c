@@ -31,10 +31,25 @@ bool kh_maint_pending(struct kh_device *kd)
 	return false;
 }
 
+/* Work the worker has still to do itself (a recovery, a firmware boot). */
+static bool kh_maint_pending_work(struct kh_device *kd)
+{
+	unsigned int i;
+
+	for (i = 0; i < kd->n_meshes; i++)
+		if (READ_ONCE(kd->mesh[i].recover_due) ||
+		    READ_ONCE(kd->mesh[i].fw_reboot))
+			return true;
+	return false;
+}
+
 void kh_maint_kick(struct kh_device *kd)
 {
-	if (kd->maint_wq && !READ_ONCE(kd->unplugged))
+	if (kd->maint_wq && !READ_ONCE(kd->unplugged)) {
+		/* seen by a pass under way, whose own rescheduling follows */
+		WRITE_ONCE(kd->maint_again, true);
 		mod_delayed_work(kd->maint_wq, &kd->maint, 0);
+	}
 }
 
 /*
@@ -96,10 +111,6 @@ static unsigned int kh_maint_fw(struct kh_mesh *m)
 	mutex_lock(&kd->fw_lock);
 	n = kh_fw_reboot_mesh(m);
 	mutex_unlock(&kd->fw_lock);
-
-	mutex_lock(&m->lock);
-	m->fw_reboot = false;
-	mutex_unlock(&m->lock);
 	return n;
 }
 
@@ -157,6 +168,11 @@ static void kh_maint_take(struct kh_mesh *m)
 static void kh_maint_let_go(struct kh_mesh *m)
 {
 	lockdep_assert_held(&m->lock);
+	/* a boot cut short by another reset goes again first */
+	if (m->fw_reboot) {
+		kh_maint_kick(m->kd);
+		return;
+	}
 	m->maint_hold = false;
 	kh_engine_kick(m->kd);
 }
@@ -271,8 +287,13 @@ static void kh_maint_mesh(struct kh_mesh *m, u64 *next)
 	u64 in;
 
 	mutex_lock(&m->lock);
-	if (!kh_maint_wait_back(m))
+	if (!kh_maint_wait_back(m)) {
+		/* it did not come back: wedged, and nothing left to do on it */
+		m->recover_due = false;
+		m->fw_reboot = false;
+		m->maint_hold = false;
 		goto out;
+	}
 	if (m->recover_due && !m->job) {
 		m->recover_due = false;
 		m->recoveries++;
@@ -314,15 +335,30 @@ static void kh_maint_run(struct work_struct *w)
 	u64 next = ~0ULL;
 	unsigned int i;
 
+	WRITE_ONCE(kd->maint_again, false);
 	mutex_lock(&kd->maint_lock);
 	for (i = 0; i < kd->n_meshes && !READ_ONCE(kd->unplugged); i++)
 		if (kh_mesh_present(kd, i))
 			kh_maint_mesh(&kd->mesh[i], &next);
 	mutex_unlock(&kd->maint_lock);
-	/* a raised mesh: look again when its idle window ends */
-	if (next != ~0ULL && !READ_ONCE(kd->unplugged))
+	if (READ_ONCE(kd->unplugged))
+		return;
+	/*
+	 * Work left (a boot another reset cut short, a recovery due since
+	 * the pass looked): again at once, not after the idle window, which
+	 * would put off the kick that asked for it.  Else look again when a
+	 * mesh's idle window ends.
+	 */
+	if (next != ~0ULL)
 		mod_delayed_work(kd->maint_wq, &kd->maint,
 				 kh_timeout(max_t(u64, next, KH_MAINT_MIN_NS)));
+	/*
+	 * After that: a kick that came during the pass (its own delay 0
+	 * may just have been put off) or work left runs again at once.
+	 */
+	smp_mb();
+	if (READ_ONCE(kd->maint_again) || kh_maint_pending_work(kd))
+		mod_delayed_work(kd->maint_wq, &kd->maint, 0);
 }
 
 int kh_maint_init(struct kh_device *kd)

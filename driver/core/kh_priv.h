@@ -462,6 +462,7 @@ struct kh_device {
 	struct mutex maint_lock;	/* one at a time; before fw_lock */
 	struct workqueue_struct *maint_wq;
 	struct delayed_work maint;
+	bool maint_again;		/* kicked since the pass began */
 };
 
 /*

@@ -177,6 +177,13 @@ static void saxpy_ok(kohaku_device *dev, const struct drm_kohaku_node *nd,
 		  r, kohaku_job_status_name(st.status), bad, kohaku_last_error(dev));
 }
 
+static unsigned int fw_state_of(kohaku_device *dev, const struct drm_kohaku_node *nd)
+{
+	struct drm_kohaku_node now;
+
+	return rt_node_now(dev, nd, &now) ? now.fw_state : ~0u;
+}
+
 /* does a POOL unit of @mesh run firmware? */
 static bool fw_running_on(kohaku_device *dev, unsigned int mesh)
 {
@@ -334,6 +341,15 @@ TEST_F(rt, device_time_scales_with_the_clock)
 	}
 	REQUIRE(kohaku_inst_pool_delay(&inst, 300000) == 0);
 	sv = save(dev, gp[0].mesh);
+	/* an earlier user may have left it without firmware */
+	if (fw_state_of(dev, &gp[0]) != KOHAKU_FW_STATE_RUNNING) {
+		struct drm_kohaku_fw_load fo;
+		size_t len;
+		const unsigned char *img = rt_fw_image(&len);
+
+		REQUIRE(img);
+		CHECK_OK(dev, kohaku_fw_load(dev, img, len, 0, &fo));
+	}
 	for (p = 0; p < KH_CLK_PROFILES; p++) {
 		mesh_set(dev, gp[0].mesh, KOHAKU_MESH_SET_POLICY | KOHAKU_MESH_SET_FIXED,
 			 KOHAKU_CLK_POLICY_FIXED, p, 0);
@@ -694,12 +710,6 @@ TEST_F(rt, automatic_recovery_after_a_hang_and_its_limit)
 	kohaku_close(dev);
 }
 
-static unsigned int fw_state_of(kohaku_device *dev, const struct drm_kohaku_node *nd)
-{
-	struct drm_kohaku_node now;
-
-	return rt_node_now(dev, nd, &now) ? now.fw_state : ~0u;
-}
 
 static void pool_ok(kohaku_device *dev, const struct drm_kohaku_node *gp,
 		    const char *when)
