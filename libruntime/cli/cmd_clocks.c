@@ -189,6 +189,27 @@ static int clk_refused(kohaku_device *dev, const char *what, unsigned int mesh,
 	return 0;
 }
 
+/*
+ * The start of `clocks` and `reset`: the device open, the mesh asked for
+ * (-1: every present one), and with --json the object and its "meshes".
+ */
+static int clk_begin(const struct kohaku_cli_opts *o, kohaku_device **dev,
+		     struct drm_kohaku_get_info *in, int *only,
+		     struct json_object **j, struct json_object **ma)
+{
+	int r = clk_open(o, dev, in);
+
+	if (r)
+		return r;
+	*only = cli_check_mesh(o, in);
+	if (o->json) {
+		*j = json_object_new_object();
+		*ma = json_object_new_array();
+		J_ADD(*j, "path", J_STR(kohaku_device_path(*dev)));
+	}
+	return 0;
+}
+
 int cli_cmd_clocks(const struct kohaku_cli_opts *o)
 {
 	struct drm_kohaku_get_info in;
@@ -197,15 +218,9 @@ int cli_cmd_clocks(const struct kohaku_cli_opts *o)
 	unsigned int m, shown = 0;
 	int only, r;
 
-	r = clk_open(o, &dev, &in);
+	r = clk_begin(o, &dev, &in, &only, &j, &ma);
 	if (r)
 		return r;
-	only = cli_check_mesh(o, &in);
-	if (o->json) {
-		j = json_object_new_object();
-		ma = json_object_new_array();
-		J_ADD(j, "path", J_STR(kohaku_device_path(dev)));
-	}
 	for (m = 0; m < KOHAKU_MAX_MESHES; m++) {
 		struct drm_kohaku_clocks c;
 
@@ -381,15 +396,9 @@ int cli_cmd_reset(const struct kohaku_cli_opts *o)
 	unsigned int m, done = 0;
 	int only, r, ret = EXIT_OK;
 
-	r = clk_open(o, &dev, &in);
+	r = clk_begin(o, &dev, &in, &only, &j, &ma);
 	if (r)
 		return r;
-	only = cli_check_mesh(o, &in);
-	if (o->json) {
-		j = json_object_new_object();
-		ma = json_object_new_array();
-		J_ADD(j, "path", J_STR(kohaku_device_path(dev)));
-	}
 	for (m = 0; m < KOHAKU_MAX_MESHES && ret == EXIT_OK; m++) {
 		struct drm_kohaku_reset a;
 
