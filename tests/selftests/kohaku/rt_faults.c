@@ -451,9 +451,12 @@ TEST_F(rt, hung_unit_times_out_others_carry_on)
 		check_diag("a job queued to (%u,%u) before it was declared hung: %d %s (device %llu ms)",
 			 sx[0].x, sx[0].y, r, kohaku_job_status_name(st.status),
 			 (unsigned long long)(st.device_ns / 1000000));
-		/* it must not be dispatched into the hung unit and time out */
-		CHECK_MSG(r == 0 && st.status != KOHAKU_JOB_TIMEOUT &&
-			  st.status != KOHAKU_JOB_DONE, "%d %s", r,
+		/*
+		 * It must not be dispatched into the hung unit and time out;
+		 * a slow process may come after the window and be refused.
+		 */
+		CHECK_MSG((r == 0 && st.status != KOHAKU_JOB_TIMEOUT &&
+			   st.status != KOHAKU_JOB_DONE) || r == -EIO, "%d %s", r,
 			  kohaku_job_status_name(st.status));
 		rt_vec_free(dev, &v);
 	}
@@ -754,13 +757,18 @@ TEST_F(rt, mesh_reset_clears_stale_hung_marks)
 	r = saxpy_job(dev, &sx[0], 64, 20, NULL, &st, &bad);
 	CHECK_MSG(r == 0 && st.status == KOHAKU_JOB_TIMEOUT, "%d %s", r,
 		  kohaku_job_status_name(st.status));
-	/* queued behind the recovery window: aborted once the node is hung */
+	/*
+	 * Queued behind the recovery window: aborted once the node is hung;
+	 * or, when this process comes after the window has passed (a slow
+	 * one, valgrind), refused at SUBMIT for the hung node.
+	 */
 	REQUIRE(rt_vec_setup(dev, sx[0].mesh, 16, 6, &v) == 0);
 	rt_prog_saxpy(&p, &inst, 1, &sx[0], &v, 1.5f);
+	memset(&st, 0, sizeof(st));
 	r = rt_run(dev, &p, 1, &st);
-	CHECK_MSG(r == 0 && st.status == KOHAKU_JOB_ABORTED, "%d %s", r,
-		  kohaku_job_status_name(st.status));
-	CHECK_EQ(st.reason, KOHAKU_JOB_WHY_NODE_HUNG);
+	CHECK_MSG((r == 0 && st.status == KOHAKU_JOB_ABORTED &&
+		   st.reason == KOHAKU_JOB_WHY_NODE_HUNG) || r == -EIO,
+		  "%d %s (reason %u)", r, kohaku_job_status_name(st.status), st.reason);
 	rt_vec_free(dev, &v);
 	CHECK(node_hung(dev, &sx[0]));
 	r = saxpy_job(dev, &sx[0], 16, 0, NULL, &st, &bad);
