@@ -10,7 +10,7 @@
 
 #include "rt_internal.h"
 
-static const char *const rt_clk_names[] = { "low", "mid", "ship" };
+static const char *const rt_clk_names[] = KOHAKU_CLK_PROFILE_NAMES;
 
 KH_RT_EXPORT const char *kohaku_clk_profile_name(unsigned int profile)
 {
@@ -19,6 +19,13 @@ KH_RT_EXPORT const char *kohaku_clk_profile_name(unsigned int profile)
 	if (profile == KOHAKU_CLK_PROFILE_DEFAULT)
 		return "default";
 	return "other";
+}
+
+KH_RT_EXPORT const char *kohaku_clk_policy_name(unsigned int policy)
+{
+	static const char *const names[] = KOHAKU_CLK_POLICY_NAMES;
+
+	return policy < sizeof(names) / sizeof(names[0]) ? names[policy] : "other";
 }
 
 KH_RT_EXPORT int kohaku_clk_profile_parse(const char *name)

@@ -1145,6 +1145,8 @@ int kohaku_syncobj_fd(kohaku_device *dev, uint32_t handle, int *fd);
 
 /* "low", "mid", "ship", "default" (KOHAKU_CLK_PROFILE_DEFAULT), "other" */
 const char *kohaku_clk_profile_name(unsigned int profile);
+/* "auto", "fixed", "none" (KOHAKU_CLK_POLICY_*), "other" */
+const char *kohaku_clk_policy_name(unsigned int policy);
 /* a profile by name (any case), or -EINVAL */
 int kohaku_clk_profile_parse(const char *name);
 /*

@@ -35,9 +35,26 @@ struct kh_mesh_defaults kh_mesh_defaults = {
 	.clk_idle = KOHAKU_CLK_PROFILE_LOW,
 	.clk_run = KOHAKU_CLK_PROFILE_SHIP,
 	.clk_fixed = KOHAKU_CLK_PROFILE_SHIP,
-	.clk_idle_ms = 10000,
-	.recover_max = 3,
+	.clk_idle_ms = KH_CLK_IDLE_MS_DEFAULT,
+	.recover_max = KH_RECOVER_DEFAULT,
 };
+
+/* The settings MESH_SET takes (the fields @a->set names), and defaults. */
+static bool kh_mesh_set_ok(const struct drm_kohaku_mesh_set *a)
+{
+	u32 set = a->set;
+
+	return !(set & ~KOHAKU_MESH_SET_MASK) &&
+	       (!(set & KOHAKU_MESH_SET_POLICY) ||
+		a->policy == KOHAKU_CLK_POLICY_AUTO ||
+		a->policy == KOHAKU_CLK_POLICY_FIXED) &&
+	       (!(set & KOHAKU_MESH_SET_IDLE) || a->idle_profile < KH_CLK_PROFILES) &&
+	       (!(set & KOHAKU_MESH_SET_RUN) || a->run_profile < KH_CLK_PROFILES) &&
+	       (!(set & KOHAKU_MESH_SET_FIXED) || a->fixed_profile < KH_CLK_PROFILES) &&
+	       (!(set & KOHAKU_MESH_SET_IDLE_MS) ||
+		(a->idle_ms && a->idle_ms <= KOHAKU_CLK_IDLE_MS_MAX)) &&
+	       (!(set & KOHAKU_MESH_SET_RECOVER) || a->recover_max <= KOHAKU_RECOVER_MAX);
+}
 
 struct kh_mesh_defaults kh_mesh_defaults_get(void)
 {
@@ -46,48 +63,61 @@ struct kh_mesh_defaults kh_mesh_defaults_get(void)
 
 int kh_set_mesh_defaults(const struct kh_mesh_defaults *d)
 {
-	struct kh_mesh_defaults *k = &kh_mesh_defaults;
-	int ret = 0;
+	const struct drm_kohaku_mesh_set a = {
+		.set = KOHAKU_MESH_SET_MASK, .policy = d->clk_policy,
+		.idle_profile = d->clk_idle, .run_profile = d->clk_run,
+		.fixed_profile = d->clk_fixed, .idle_ms = d->clk_idle_ms,
+		.recover_max = d->recover_max,
+	};
 
-	if (d->clk_policy == KOHAKU_CLK_POLICY_AUTO ||
-	    d->clk_policy == KOHAKU_CLK_POLICY_FIXED)
-		k->clk_policy = d->clk_policy;
-	else
-		ret = -EINVAL;
-	if (d->clk_idle < KH_CLK_PROFILES)
-		k->clk_idle = d->clk_idle;
-	else
-		ret = -EINVAL;
-	if (d->clk_run < KH_CLK_PROFILES)
-		k->clk_run = d->clk_run;
-	else
-		ret = -EINVAL;
-	if (d->clk_fixed < KH_CLK_PROFILES)
-		k->clk_fixed = d->clk_fixed;
-	else
-		ret = -EINVAL;
-	if (d->clk_idle_ms && d->clk_idle_ms <= KH_CLK_IDLE_MS_MAX)
-		k->clk_idle_ms = d->clk_idle_ms;
-	else
-		ret = -EINVAL;
-	if (d->recover_max <= KH_RECOVER_MAX)
-		k->recover_max = d->recover_max;
-	else
-		ret = -EINVAL;
-	return ret;
+	if (!kh_mesh_set_ok(&a))
+		return -EINVAL;
+	kh_mesh_defaults = *d;
+	return 0;
 }
 
-static const char *const kh_clk_names[KH_CLK_PROFILES] = {
-	"low", "mid", "ship"
-};
+static const char *const kh_clk_names[KH_CLK_PROFILES] = KOHAKU_CLK_PROFILE_NAMES;
+static const char *const kh_clk_policies[] = KOHAKU_CLK_POLICY_NAMES;
 
 const char *kh_clk_profile_name(unsigned int p)
 {
 	return p < KH_CLK_PROFILES ? kh_clk_names[p] : "other";
 }
 
+const char *kh_clk_policy_name(unsigned int p)
+{
+	return p < ARRAY_SIZE(kh_clk_policies) ? kh_clk_policies[p] : "?";
+}
 
-static bool kh_clk_reachable(struct kh_device *kd)
+/* @s is @name, but for one trailing newline (as sysfs_streq() takes it) */
+static bool kh_clk_streq(const char *s, const char *name)
+{
+	size_t n = strlen(name);
+
+	return !strncmp(s, name, n) && (!s[n] || (s[n] == '\n' && !s[n + 1]));
+}
+
+int kh_clk_profile_parse(const char *s)
+{
+	unsigned int p;
+
+	for (p = 0; p < KH_CLK_PROFILES; p++)
+		if (kh_clk_streq(s, kh_clk_names[p]))
+			return p;
+	return -EINVAL;
+}
+
+int kh_clk_policy_parse(const char *s)
+{
+	if (kh_clk_streq(s, kh_clk_policies[KOHAKU_CLK_POLICY_AUTO]))
+		return KOHAKU_CLK_POLICY_AUTO;
+	if (kh_clk_streq(s, kh_clk_policies[KOHAKU_CLK_POLICY_FIXED]))
+		return KOHAKU_CLK_POLICY_FIXED;
+	return -EINVAL;
+}
+
+/* The host reaches the mesh's clock wizard (BAR0 in 32-bit beats). */
+bool kh_clk_reachable(const struct kh_device *kd)
 {
 	return kd->hw.ops->bar_read32 && kd->hw.ops->bar_write32;
 }
@@ -107,28 +137,35 @@ static void kh_clk_wr(struct kh_mesh *m, u32 off, u32 v)
 	kd->hw.ops->bar_write32(kd->hw.ctx, 0, KH_CLKWIZ_BASE(m->id) + off, v);
 }
 
-/*
- * The outputs as the wizard reads back (into c->mhz), and the profile
- * they make, KOHAKU_CLK_PROFILE_OTHER for none.  c->profile, what the
- * governor holds the mesh at, is the caller's to change.
- */
-static u8 kh_clk_read(struct kh_mesh *m)
+/* The wizard's SW_RST: the MMCM and, through its lock, the mesh reset. */
+void kh_clk_sw_rst(struct kh_mesh *m)
 {
-	struct kh_clk *c = &m->clk;
-	u32 cfg = kh_clk_rd(m, KH_CLK_CFG0);
+	kh_clk_wr(m, KH_CLK_SW_RST, KH_CLK_SW_RST_KEY);
+}
+
+/*
+ * The outputs' MHz as the wizard reads back (into @mhz, may be NULL), and
+ * the profile they make, KOHAKU_CLK_PROFILE_OTHER for none.  c->profile,
+ * what the governor holds the mesh at, is the caller's to change.
+ */
+static u8 kh_clk_read(struct kh_mesh *m, u32 *mhz)
+{
+	u32 cfg = kh_clk_rd(m, KH_CLK_CFG0), own[KH_CLK_MESH_OUTPUTS];
 	u32 mult = KH_CLK_CFG0_MULT(cfg), div = KH_CLK_CFG0_DIVCLK(cfg);
 	unsigned int o, p;
 
+	if (!mhz)
+		mhz = own;
 	for (o = 0; o < KH_CLK_MESH_OUTPUTS; o++) {
 		u32 d = KH_CLK_DIV_VALUE(kh_clk_rd(m, KH_CLK_DIV(o)));
 
-		c->mhz[o] = d && div ? KH_CLK_IN_MHZ * mult / div / d : 0;
+		mhz[o] = d && div ? KH_CLK_IN_MHZ * mult / div / d : 0;
 	}
 	if (cfg != KH_CLK_CFG0_BUILT)
 		return KOHAKU_CLK_PROFILE_OTHER;
 	for (p = 0; p < KH_CLK_PROFILES; p++) {
 		for (o = 0; o < KH_CLK_MESH_OUTPUTS; o++)
-			if (c->mhz[o] != KH_CLK_VCO_MHZ / KH_CLK_PROFILE_DIV(p, o))
+			if (mhz[o] != KH_CLK_VCO_MHZ / KH_CLK_PROFILE_DIV(p, o))
 				break;
 		if (o == KH_CLK_MESH_OUTPUTS)
 			return p;
@@ -165,7 +202,7 @@ void kh_clk_init(struct kh_mesh *m)
 		c->profile = KOHAKU_CLK_PROFILE_OTHER;
 		return;
 	}
-	c->profile = kh_clk_read(m);
+	c->profile = kh_clk_read(m, NULL);
 }
 
 /* What the governor wants the mesh at, with no job asking for more. */
@@ -221,7 +258,7 @@ void kh_clk_after_reset(struct kh_mesh *m)
 	if (c->policy == KOHAKU_CLK_POLICY_NONE)
 		return;
 	kh_clk_account(m, kh_now(m->kd));
-	c->profile = kh_clk_read(m);
+	c->profile = kh_clk_read(m, NULL);
 }
 
 /*
@@ -229,7 +266,8 @@ void kh_clk_after_reset(struct kh_mesh *m)
  * profile (the idle window passed, a fixed profile set, the built clocks
  * back after a reset).  True when a retune was started.
  */
-bool kh_clk_want(struct kh_mesh *m)
+/* The profile the governor rests the mesh at, if it is not at it yet. */
+static bool kh_clk_to_rest(struct kh_mesh *m)
 {
 	struct kh_clk *c = &m->clk;
 	unsigned int p;
@@ -237,9 +275,6 @@ bool kh_clk_want(struct kh_mesh *m)
 	lockdep_assert_held(&m->lock);
 	if (c->policy == KOHAKU_CLK_POLICY_NONE || m->job || m->resetting ||
 	    (m->flags & KOHAKU_MESH_WEDGED) || !(m->flags & KOHAKU_MESH_PRESENT))
-		return false;
-	/* a job waits: kh_clk_raise() decides at its dispatch */
-	if (!list_empty(&m->queue) || kh_mesh_held(m))
 		return false;
 	p = kh_clk_rest(m, kh_now(m->kd));
 	if (p == c->profile)
@@ -249,32 +284,25 @@ bool kh_clk_want(struct kh_mesh *m)
 	return true;
 }
 
+bool kh_clk_want(struct kh_mesh *m)
+{
+	/* a job waits: kh_clk_raise() decides at its dispatch */
+	if (!list_empty(&m->queue) || kh_mesh_held(m))
+		return false;
+	return kh_clk_to_rest(m);
+}
+
 /*
  * The driver's own work holds the mesh after a reset (kh_maint.c): the
- * profile it is to run at next, whether jobs wait (the run profile: the
- * firmware is booted once, at the clocks its jobs will have) or not (the
- * governor's rest).  True when a retune was started.
+ * profile it is to run at next, whether jobs wait (raised for them: the
+ * firmware is then booted once, at the clocks its jobs will have) or not
+ * (the governor's rest).  True when a retune was started.
  */
 bool kh_clk_settle(struct kh_mesh *m)
 {
-	struct kh_clk *c = &m->clk;
-	unsigned int p;
-
-	lockdep_assert_held(&m->lock);
-	if (c->policy == KOHAKU_CLK_POLICY_NONE || m->job || m->resetting ||
-	    (m->flags & KOHAKU_MESH_WEDGED))
-		return false;
-	if (c->policy == KOHAKU_CLK_POLICY_FIXED)
-		p = c->fixed;
-	else if (!list_empty(&m->queue))
-		p = c->profile < KH_CLK_PROFILES ? max_t(unsigned int, c->profile, c->run) :
-		    c->run;
-	else
-		p = kh_clk_rest(m, kh_now(m->kd));
-	if (p == c->profile)
-		return false;
-	kh_clk_retune(m, p, "after the reset");
-	return true;
+	if (!list_empty(&m->queue))
+		return kh_clk_raise_to(m, KOHAKU_CLK_PROFILE_DEFAULT);
+	return kh_clk_to_rest(m);
 }
 
 /*
@@ -293,7 +321,7 @@ bool kh_clk_watch(struct kh_mesh *m)
 	    !list_empty(&m->queue) || kh_mesh_held(m) ||
 	    (m->flags & KOHAKU_MESH_WEDGED))
 		return false;
-	now = kh_clk_read(m);
+	now = kh_clk_read(m, NULL);
 	if (now == c->profile)
 		return false;
 	kh_warn(m->kd, "mesh %u: its clocks changed under the driver (%s, was %s): another agent's reset or retune\n",
@@ -301,11 +329,7 @@ bool kh_clk_watch(struct kh_mesh *m)
 	kh_clk_account(m, kh_now(m->kd));
 	c->profile = now;
 	if (kh_mesh_reset_check(m))
-		while (kh_mesh_reset_wait(m)) {
-			mutex_unlock(&m->lock);
-			kh_relax(m->kd);
-			mutex_lock(&m->lock);
-		}
+		kh_mesh_reset_wait_out(m);
 	return kh_clk_want(m);
 }
 
@@ -384,14 +408,14 @@ bool kh_clk_raise_to(struct kh_mesh *m, unsigned int want)
 void kh_clk_report(struct kh_mesh *m, struct drm_kohaku_clocks *a)
 {
 	struct kh_clk *c = &m->clk;
+	u8 now = c->profile;
 	unsigned int i;
 
 	lockdep_assert_held(&m->lock);
-	u8 now = c->profile;
-
+	memset(a->mhz, 0, sizeof(a->mhz));
 	/* the wizard is outside the mesh's reset: it reads back at any time */
 	if (c->policy != KOHAKU_CLK_POLICY_NONE)
-		now = kh_clk_read(m);
+		now = kh_clk_read(m, a->mhz);
 	kh_clk_account(m, kh_now(m->kd));
 	a->policy = c->policy;
 	/* what the wizard holds (kh_clk_watch() tells the governor of a change) */
@@ -400,8 +424,6 @@ void kh_clk_report(struct kh_mesh *m, struct drm_kohaku_clocks *a)
 	a->run_profile = c->run;
 	a->fixed_profile = c->fixed;
 	a->idle_ms = c->idle_ms;
-	for (i = 0; i < KH_CLK_MESH_OUTPUTS; i++)
-		a->mhz[i] = c->mhz[i];
 	a->retunes = c->retunes;
 	for (i = 0; i < KH_CLK_PROFILES; i++)
 		a->ns_at[i] = c->ns_at[i];
@@ -459,38 +481,26 @@ int kh_device_mesh_set(struct kh_device *kd, const struct drm_kohaku_mesh_set *a
 	struct kh_mesh *m;
 	struct kh_clk *c;
 
-	if (!a->set || a->set & ~KOHAKU_MESH_SET_MASK ||
+	if (!a->set || !kh_mesh_set_ok(a) ||
 	    !kh_all_zero(a->reserved, sizeof(a->reserved)))
 		return -EINVAL;
 	if (a->mesh >= kd->n_meshes || !kh_mesh_present(kd, a->mesh))
 		return -EINVAL;
-	if (((a->set & KOHAKU_MESH_SET_POLICY) &&
-	     a->policy != KOHAKU_CLK_POLICY_AUTO &&
-	     a->policy != KOHAKU_CLK_POLICY_FIXED) ||
-	    ((a->set & KOHAKU_MESH_SET_IDLE) && !kh_clk_profile_ok(a->idle_profile)) ||
-	    ((a->set & KOHAKU_MESH_SET_RUN) && !kh_clk_profile_ok(a->run_profile)) ||
-	    ((a->set & KOHAKU_MESH_SET_FIXED) && !kh_clk_profile_ok(a->fixed_profile)) ||
-	    ((a->set & KOHAKU_MESH_SET_IDLE_MS) &&
-	     (!a->idle_ms || a->idle_ms > KH_CLK_IDLE_MS_MAX)) ||
-	    ((a->set & KOHAKU_MESH_SET_RECOVER) && a->recover_max > KH_RECOVER_MAX))
-		return -EINVAL;
 	m = &kd->mesh[a->mesh];
 	c = &m->clk;
 	mutex_lock(&m->lock);
-	if (a->set & KOHAKU_MESH_SET_RECOVER) {
-		m->recover_max = a->recover_max;
-		kh_info(kd, "mesh %u: automatic recovery %s (at most %u in a row)\n",
-			m->id, m->recover_max ? "on" : "off", m->recover_max);
-	}
-	if (!(a->set & ~KOHAKU_MESH_SET_RECOVER)) {
-		mutex_unlock(&m->lock);
-		return 0;
-	}
-	if (c->policy == KOHAKU_CLK_POLICY_NONE) {
+	/* all or nothing: clocks it cannot set refuse the whole request */
+	if ((a->set & ~KOHAKU_MESH_SET_RECOVER) &&
+	    c->policy == KOHAKU_CLK_POLICY_NONE) {
 		mutex_unlock(&m->lock);
 		kh_err(kd, "mesh %u: its clock wizard cannot be reached from this host; the clocks are not governed\n",
 		       m->id);
 		return -EOPNOTSUPP;
+	}
+	if (a->set & KOHAKU_MESH_SET_RECOVER) {
+		m->recover_max = a->recover_max;
+		kh_info(kd, "mesh %u: automatic recovery %s (at most %u in a row)\n",
+			m->id, m->recover_max ? "on" : "off", m->recover_max);
 	}
 	if (a->set & KOHAKU_MESH_SET_POLICY)
 		c->policy = a->policy;
@@ -502,10 +512,11 @@ int kh_device_mesh_set(struct kh_device *kd, const struct drm_kohaku_mesh_set *a
 		c->fixed = a->fixed_profile;
 	if (a->set & KOHAKU_MESH_SET_IDLE_MS)
 		c->idle_ms = a->idle_ms;
-	kh_info(kd, "mesh %u: clock policy %s (idle %s after %u ms, run %s, fixed %s)\n",
-		m->id, c->policy == KOHAKU_CLK_POLICY_FIXED ? "fixed" : "auto",
-		kh_clk_profile_name(c->idle), c->idle_ms,
-		kh_clk_profile_name(c->run), kh_clk_profile_name(c->fixed));
+	if (a->set & ~KOHAKU_MESH_SET_RECOVER)
+		kh_info(kd, "mesh %u: clock policy %s (idle %s after %u ms, run %s, fixed %s)\n",
+			m->id, kh_clk_policy_name(c->policy),
+			kh_clk_profile_name(c->idle), c->idle_ms,
+			kh_clk_profile_name(c->run), kh_clk_profile_name(c->fixed));
 	mutex_unlock(&m->lock);
 	/* the maintenance worker retunes it once nothing runs there */
 	kh_maint_kick(kd);

@@ -110,6 +110,37 @@ struct kh_mesh_defaults {
  * Return: 0, or -EINVAL when a field was out of range.
  */
 int kh_set_mesh_defaults(const struct kh_mesh_defaults *d);
+/* the built-in defaults (module parameters start from them) */
+#define KH_CLK_IDLE_MS_DEFAULT	10000	/* as upstream's daemon */
+#define KH_RECOVER_DEFAULT	3	/* docs/driver-core.md "Automatic recovery" */
+/**
+ * kh_clk_profile_name() - a profile's name
+ * @p: KOHAKU_CLK_PROFILE_*.
+ *
+ * Return: its KOHAKU_CLK_PROFILE_NAMES entry, "other" for any other value.
+ */
+const char *kh_clk_profile_name(unsigned int p);
+/**
+ * kh_clk_profile_parse() - a profile by name, as a host's text gives it
+ * @s: "low", "mid" or "ship", a trailing newline allowed (sysfs).
+ *
+ * Return: KOHAKU_CLK_PROFILE_*, or -EINVAL.
+ */
+int kh_clk_profile_parse(const char *s);
+/**
+ * kh_clk_policy_parse() - a policy a host may set, by name
+ * @s: "auto" or "fixed", a trailing newline allowed.
+ *
+ * Return: KOHAKU_CLK_POLICY_AUTO or _FIXED, or -EINVAL.
+ */
+int kh_clk_policy_parse(const char *s);
+/**
+ * kh_clk_policy_name() - a policy's name
+ * @p: KOHAKU_CLK_POLICY_*.
+ *
+ * Return: its KOHAKU_CLK_POLICY_NAMES entry, "?" for any other value.
+ */
+const char *kh_clk_policy_name(unsigned int p);
 /**
  * kh_mesh_defaults_get() - the defaults now
  *

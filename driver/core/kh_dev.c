@@ -98,8 +98,7 @@ static int kh_mesh_bringup(struct kh_device *kd, struct kh_mesh *m)
 	 * the idle profile at once (kohakutpu.md 12.4), before any job.
 	 */
 	if (!ret && kh_clk_want(m))
-		while (kh_mesh_reset_wait(m))
-			kh_relax(kd);
+		kh_mesh_reset_wait_out(m);
 	mutex_unlock(&m->lock);
 	if (!ret)
 		ret = kh_dxa_mesh_init(m);

@@ -90,15 +90,21 @@ static u32 kh_late_returned(struct kh_mesh *m, bool commit)
 }
 
 /*
- * Before a job is refused for a hung target, with no job on the mesh
- * (the counter is no job's): have hung nodes returned what they owed
- * since anyone looked?
+ * The target of @job that is hung, or NULL.  Before one is taken for
+ * hung, with no job on the mesh (the counter is no job's), the hung nodes
+ * are looked at once more: one that has returned everything it owed since
+ * is no longer hung (kh_late_returned()).
  */
-void kh_mesh_hung_recheck(struct kh_mesh *m)
+struct kh_node *kh_mesh_hung_target(struct kh_mesh *m, const struct kh_job *job)
 {
+	struct kh_node *n = kh_job_hung_target(job);
+
 	lockdep_assert_held(&m->lock);
-	if (!m->job && m->late_credit)
+	if (n && !m->job && m->late_credit) {
 		kh_late_returned(m, true);
+		n = kh_job_hung_target(job);
+	}
+	return n;
 }
 
 /* The credit a job starts with, and gets back when it runs dry. */
@@ -116,12 +122,7 @@ static u16 kh_job_seed(struct kh_mesh *m, struct kh_job *job)
 /* A job queued before one of its nodes was found hung never runs. */
 static bool kh_job_targets_hung(struct kh_mesh *m, struct kh_job *job)
 {
-	struct kh_node *n = kh_job_hung_target(job);
-
-	if (n) {
-		kh_mesh_hung_recheck(m);
-		n = kh_job_hung_target(job);
-	}
+	struct kh_node *n = kh_mesh_hung_target(m, job);
 
 	if (!n)
 		return false;
@@ -784,7 +785,7 @@ void kh_mesh_step(struct kh_mesh *m)
 			 * another (a fixed profile set while a job ran); the
 			 * passes go on until the retune's reset is over.
 			 */
-			if (list_empty(&m->queue) && kh_clk_want(m))
+			if (kh_clk_want(m))
 				continue;
 			if (list_empty(&m->queue) || (m->flags & KOHAKU_MESH_WEDGED))
 				return;

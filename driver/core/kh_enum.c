@@ -589,9 +589,8 @@ int kh_mesh_reverify(struct kh_mesh *m)
 	for (i = 0; i < m->n_nodes; i++) {
 		req[i].x = m->nodes[i].x;
 		req[i].y = m->nodes[i].y;
-		req[i].index = KH_CTRL_IDX_CAPS;
 	}
-	ret = kh_ctrl_read_many(m, req, m->n_nodes);
+	ret = kh_caps_batch(m, req, m->n_nodes);
 	for (i = 0; !ret && i < m->n_nodes; i++) {
 		struct kh_node *n = &m->nodes[i];
 

@@ -96,16 +96,6 @@ static struct kh_job *kh_fw_queued_before(struct kh_mesh *m, u64 before)
 	return NULL;
 }
 
-static bool kh_mesh_has_hung(const struct kh_mesh *m)
-{
-	unsigned int i;
-
-	for (i = 0; i < m->n_nodes; i++)
-		if (m->nodes[i].flags & KOHAKU_NODE_HUNG)
-			return true;
-	return false;
-}
-
 /*
  * The mesh for the loader alone: refused while a job is queued or runs on
  * a POOL unit; the job running on other units, and the jobs queued before
@@ -173,25 +163,17 @@ static int kh_fw_hold_mesh(struct kh_mesh *m, u64 before)
 		}
 		m->fw_hold = true;
 		m->fw_gate = 0;
-		if (kh_mesh_has_hung(m) && kd->hw.ops->bar_write32) {
+		if (kh_mesh_hung_nodes(m) && kh_clk_reachable(kd)) {
 			kh_info(kd, "mesh %u: hung units: resetting the mesh before the firmware load\n",
 				m->id);
 			kh_mesh_reset_now(m, "a firmware load on a mesh with hung units",
 					  KOHAKU_JOB_WHY_MESH_RESET,
 					  "its mesh was reset for a firmware load");
-			while (kh_mesh_reset_wait(m)) {
-				mutex_unlock(&m->lock);
-				kh_relax(kd);
-				mutex_lock(&m->lock);
-			}
+			kh_mesh_reset_wait_out(m);
 		}
 		/* the units boot at the run clocks, once: raise first */
 		if (kh_clk_raise_to(m, KOHAKU_CLK_PROFILE_DEFAULT))
-			while (kh_mesh_reset_wait(m)) {
-				mutex_unlock(&m->lock);
-				kh_relax(kd);
-				mutex_lock(&m->lock);
-			}
+			kh_mesh_reset_wait_out(m);
 		mutex_unlock(&m->lock);
 		return 0;
 	}
@@ -384,6 +366,22 @@ static void kh_fw_boot_mesh(struct kh_mesh *m, const struct kh_fw_image *img,
 	mutex_unlock(&m->lock);
 }
 
+/* The image the driver keeps (the last one that booted), parsed; or NULL. */
+static struct kh_fw_image *kh_fw_kept(struct kh_device *kd)
+{
+	struct kh_fw_image *img;
+
+	lockdep_assert_held(&kd->fw_lock);
+	if (!kd->fw_image)
+		return NULL;
+	img = kzalloc(sizeof(*img), GFP_KERNEL);
+	if (img && kh_fw_parse(kd->fw_image, kd->fw_len, img)) {
+		kfree(img);
+		img = NULL;
+	}
+	return img;
+}
+
 /* Boot every POOL unit with @img; stop at the first that fails. */
 static int kh_fw_boot_all(struct kh_device *kd, const struct kh_fw_image *img,
 			  u32 flags, u64 timeout_ns, struct kh_fw_pass *p)
@@ -423,10 +421,8 @@ unsigned int kh_fw_reboot_mesh(struct kh_mesh *m)
 	mutex_lock(&m->lock);
 	resets = m->resets;
 	mutex_unlock(&m->lock);
-	img = kd->fw_image && kh_mesh_has_pool(m) ?
-	      kzalloc(sizeof(*img), GFP_KERNEL) : NULL;
-	if (!img || kh_fw_parse(kd->fw_image, kd->fw_len, img)) {
-		kfree(img);
+	img = kh_mesh_has_pool(m) ? kh_fw_kept(kd) : NULL;
+	if (!img) {
 		mutex_lock(&m->lock);
 		m->fw_reboot = false;
 		mutex_unlock(&m->lock);
@@ -499,9 +495,8 @@ static void kh_fw_restore(struct kh_device *kd)
 		kh_fw_fail_all(kd);
 		return;
 	}
-	old = kzalloc(sizeof(*old), GFP_KERNEL);
-	if (!old || kh_fw_parse(kd->fw_image, kd->fw_len, old) ||
-	    kh_fw_boot_all(kd, old, 0, kh_ms_to_ns(KOHAKU_FW_BOOT_TIMEOUT_DEFAULT_MS),
+	old = kh_fw_kept(kd);
+	if (!old || kh_fw_boot_all(kd, old, 0, kh_ms_to_ns(KOHAKU_FW_BOOT_TIMEOUT_DEFAULT_MS),
 			   &p)) {
 		kh_err(kd, "the previous firmware did not boot again either; the POOL units are stopped\n");
 		kh_fw_fail_all(kd);

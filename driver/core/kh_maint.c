@@ -14,8 +14,10 @@
 #include "kh_priv.h"
 
 /*
- * The driver has work of its own to do on a mesh that holds its jobs: no
- * simulated time may be skipped to a waiter's deadline meanwhile.
+ * The driver has work of its own to do on a mesh (a recovery due, a
+ * firmware boot, a reset under way: the mesh holds its jobs for it).  The
+ * engine skips no simulated time to a waiter's deadline meanwhile, and
+ * the worker does not wait for an idle window before its next pass.
  */
 bool kh_maint_pending(struct kh_device *kd)
 {
@@ -28,18 +30,6 @@ bool kh_maint_pending(struct kh_device *kd)
 		    READ_ONCE(m->fw_reboot))
 			return true;
 	}
-	return false;
-}
-
-/* Work the worker has still to do itself (a recovery, a firmware boot). */
-static bool kh_maint_pending_work(struct kh_device *kd)
-{
-	unsigned int i;
-
-	for (i = 0; i < kd->n_meshes; i++)
-		if (READ_ONCE(kd->mesh[i].recover_due) ||
-		    READ_ONCE(kd->mesh[i].fw_reboot))
-			return true;
 	return false;
 }
 
@@ -71,18 +61,6 @@ void kh_maint_after_reset(struct kh_mesh *m)
 			m->id, m->fw_stopped, kd->fw_name);
 	}
 	m->fw_stopped = 0;
-}
-
-/* Wait out a reset under way; false when the mesh did not come back. */
-static bool kh_maint_wait_back(struct kh_mesh *m)
-{
-	lockdep_assert_held(&m->lock);
-	while (kh_mesh_reset_wait(m)) {
-		mutex_unlock(&m->lock);
-		kh_relax(m->kd);
-		mutex_lock(&m->lock);
-	}
-	return !(m->flags & KOHAKU_MESH_WEDGED);
 }
 
 /*
@@ -122,36 +100,33 @@ static unsigned int kh_maint_fw(struct kh_mesh *m)
 static int kh_maint_reset(struct kh_mesh *m, const char *by, u32 code,
 			  struct drm_kohaku_reset *out)
 {
-	u32 aborted = m->reset_aborted, hung = 0, i;
 	u64 t0 = kh_now(m->kd);
+	u32 hung, fw;
+	bool aborted;
 
 	lockdep_assert_held(&m->lock);
-	for (i = 0; i < m->n_nodes; i++)
-		hung += !!(m->nodes[i].flags & KOHAKU_NODE_HUNG);
+	/* what the reset ends and clears: the job on the mesh, hung marks */
+	aborted = m->job && !kh_job_is_final(m->job);
+	hung = kh_mesh_hung_nodes(m);
 	kh_mesh_reset_now(m, by, code, code == KOHAKU_JOB_WHY_RESET_ASKED ?
 			  "a reset of its mesh was asked for while it ran" :
 			  "its mesh was reset to recover from a hang");
 	if (out) {
-		out->aborted = m->reset_aborted - aborted;
+		out->aborted = aborted;
 		out->hung_cleared = hung;
 	}
-	/* a wedge from the dispatcher is the reset's to clear */
-	if ((m->flags & KOHAKU_MESH_WEDGED) && m->n_nodes &&
-	    !(m->flags & KOHAKU_MESH_MIXED_VERSION)) {
-		m->flags &= ~KOHAKU_MESH_WEDGED;
-		m->flags |= KOHAKU_MESH_READY;
-	}
-	if (!kh_maint_wait_back(m) || kh_maint_reverify(m))
+	/* (a wedge is cleared with the books: kh_reset.c) */
+	if (!kh_mesh_reset_wait_out(m) || kh_maint_reverify(m))
 		return -EIO;
 	/* SW_RST put the built clocks back: the governor's profile again */
-	if (kh_clk_settle(m) && !kh_maint_wait_back(m))
+	if (kh_clk_settle(m) && !kh_mesh_reset_wait_out(m))
 		return -EIO;
 	if (m->fw_reboot) {
 		mutex_unlock(&m->lock);
-		i = kh_maint_fw(m);
+		fw = kh_maint_fw(m);
 		mutex_lock(&m->lock);
 		if (out)
-			out->fw_units = i;
+			out->fw_units = fw;
 	}
 	if (out)
 		out->device_ns = kh_now(m->kd) - t0;
@@ -191,7 +166,7 @@ int kh_device_mesh_reset(struct kh_device *kd, struct drm_kohaku_reset *a)
 	if (a->mesh >= kd->n_meshes || !kh_mesh_present(kd, a->mesh))
 		return -EINVAL;
 	m = &kd->mesh[a->mesh];
-	if (!kd->hw.ops->bar_write32) {
+	if (!kh_clk_reachable(kd)) {
 		kh_err(kd, "mesh %u: reset refused: this host cannot reach the clock wizard\n",
 		       m->id);
 		return -EOPNOTSUPP;
@@ -239,7 +214,7 @@ static bool kh_maint_has_fw(const struct kh_mesh *m)
 void kh_maint_recover(struct kh_mesh *m, const char *why)
 {
 	lockdep_assert_held(&m->lock);
-	if (!m->recover_max || !m->kd->hw.ops->bar_write32)
+	if (!m->recover_max || !kh_clk_reachable(m->kd))
 		return;
 	/*
 	 * The limit reached on a mesh whose POOL firmware is booted again
@@ -287,7 +262,7 @@ static void kh_maint_mesh(struct kh_mesh *m, u64 *next)
 	u64 in;
 
 	mutex_lock(&m->lock);
-	if (!kh_maint_wait_back(m)) {
+	if (!kh_mesh_reset_wait_out(m)) {
 		/* it did not come back: wedged, and nothing left to do on it */
 		m->recover_due = false;
 		m->fw_reboot = false;
@@ -306,7 +281,7 @@ static void kh_maint_mesh(struct kh_mesh *m, u64 *next)
 		kh_maint_let_go(m);
 	}
 	if (!m->maint_hold && kh_clk_want(m))
-		kh_maint_wait_back(m);
+		kh_mesh_reset_wait_out(m);
 	if (m->fw_reboot) {
 		mutex_unlock(&m->lock);
 		fw = kh_maint_fw(m);
@@ -321,7 +296,7 @@ static void kh_maint_mesh(struct kh_mesh *m, u64 *next)
 	 * nothing to say so, and the idle profile goes on again at once.
 	 */
 	if (kh_clk_watch(m))
-		kh_maint_wait_back(m);
+		kh_mesh_reset_wait_out(m);
 	in = kh_clk_idle_in(m);
 	if (in < *next)
 		*next = in;
@@ -357,7 +332,7 @@ static void kh_maint_run(struct work_struct *w)
 	 * may just have been put off) or work left runs again at once.
 	 */
 	smp_mb();
-	if (READ_ONCE(kd->maint_again) || kh_maint_pending_work(kd))
+	if (READ_ONCE(kd->maint_again) || kh_maint_pending(kd))
 		mod_delayed_work(kd->maint_wq, &kd->maint, 0);
 }
 

@@ -62,3 +62,13 @@ void kh_mesh_irq_rearm(struct kh_mesh *m)
 	if (READ_ONCE(m->kd->irq_jobs) && (m->caps & KH_CAPS_IRQ_ADDON))
 		kh_mesh_irq_enable(m);
 }
+
+/* How many nodes of the mesh are marked hung. */
+unsigned int kh_mesh_hung_nodes(const struct kh_mesh *m)
+{
+	unsigned int i, hung = 0;
+
+	for (i = 0; i < m->n_nodes; i++)
+		hung += !!(m->nodes[i].flags & KOHAKU_NODE_HUNG);
+	return hung;
+}

@@ -154,15 +154,12 @@ struct kh_clk {
 	u8 policy, profile, idle, run, fixed;
 	u32 idle_ms;
 	u32 retunes;
-	u32 mhz[KH_CLK_MESH_OUTPUTS];
 	u64 busy_ns;
 	u64 since_ns;
 	u64 ns_at[KH_CLK_PROFILES];
 };
 
 extern struct kh_mesh_defaults kh_mesh_defaults;
-#define KH_CLK_IDLE_MS_MAX	3600000u
-#define KH_RECOVER_MAX		100u
 #define KH_CLK_NEVER		(~0ULL)	/* kh_clk.busy_ns: no job since bring-up */
 /* the maintenance worker looks again at most this often (device time) */
 #define KH_MAINT_MIN_NS		1000000ULL
@@ -224,7 +221,6 @@ struct kh_mesh {
 	u64 reset_check_ns;	/* a running job: next canary read */
 	u32 resets;		/* resets seen since bring-up */
 	bool planned;		/* the reset waited out is the governor's retune */
-	u32 reset_aborted;	/* jobs resets ended */
 	u32 fw_stopped;		/* POOL units the last reset stopped */
 
 	/* the driver's own work on the mesh (kh_maint.c), under lock */
@@ -739,7 +735,7 @@ int kh_engine_wait_job(struct kh_device *kd, struct kh_job *job,
 
 /* kh_dispatch.c: the job engine of one mesh, called with m->lock held */
 void kh_mesh_step(struct kh_mesh *m);
-void kh_mesh_hung_recheck(struct kh_mesh *m);
+struct kh_node *kh_mesh_hung_target(struct kh_mesh *m, const struct kh_job *job);
 
 /* kh_mesh.c: a mesh's job state, below the engine and reset; m->lock held */
 /* the job on the mesh leaves it: the mesh takes the next one */
@@ -747,6 +743,7 @@ void kh_mesh_job_off(struct kh_mesh *m, struct kh_job *job);
 void kh_mesh_abort_queue(struct kh_mesh *m, u32 code, const char *why);
 bool kh_mesh_busy(struct kh_mesh *m);
 void kh_mesh_wedge(struct kh_mesh *m, const char *why);
+unsigned int kh_mesh_hung_nodes(const struct kh_mesh *m);
 /* IRQ_EN: the mesh's job events on the user interrupt (the IRQ addon) */
 void kh_mesh_irq_enable(struct kh_mesh *m);
 /* ... again after a mesh reset, when the device takes jobs by interrupt */
@@ -759,12 +756,14 @@ bool kh_mesh_reset_wait(struct kh_mesh *m);
 void kh_mesh_planned_reset(struct kh_mesh *m);
 void kh_mesh_reset_now(struct kh_mesh *m, const char *by, u32 code,
 		       const char *why);
+bool kh_mesh_reset_wait_out(struct kh_mesh *m);
 int kh_mesh_reverify(struct kh_mesh *m);
 
 /* kh_clk.c: the clock governor */
-const char *kh_clk_profile_name(unsigned int p);
 void kh_clk_init(struct kh_mesh *m);
 void kh_clk_after_reset(struct kh_mesh *m);
+bool kh_clk_reachable(const struct kh_device *kd);
+void kh_clk_sw_rst(struct kh_mesh *m);
 bool kh_clk_want(struct kh_mesh *m);
 bool kh_clk_settle(struct kh_mesh *m);
 u64 kh_clk_idle_in(struct kh_mesh *m);

@@ -115,7 +115,6 @@ static void kh_mesh_was_reset(struct kh_mesh *m, const char *by, u32 code,
 		if (!kh_job_is_final(job)) {
 			job->t_end = m->reset_seen_ns;
 			kh_job_end_aborted(job, code, why);
-			m->reset_aborted++;
 		}
 		kh_mesh_job_off(m, job);
 	}
@@ -143,11 +142,8 @@ void kh_mesh_planned_reset(struct kh_mesh *m)
 void kh_mesh_reset_now(struct kh_mesh *m, const char *by, u32 code,
 		       const char *why)
 {
-	struct kh_device *kd = m->kd;
-
 	lockdep_assert_held(&m->lock);
-	kd->hw.ops->bar_write32(kd->hw.ctx, 0, KH_CLKWIZ_BASE(m->id) +
-				KH_CLK_SW_RST, KH_CLK_SW_RST_KEY);
+	kh_clk_sw_rst(m);
 	kh_mesh_was_reset(m, by, code, why);
 }
 
@@ -184,11 +180,10 @@ bool kh_mesh_reset_check(struct kh_mesh *m)
 	 * book can account for it (its credit would count as the next job's
 	 * faults).  A reset at a time the driver knows clears it all.
 	 */
-	if (busy && kh_mesh_locked(m) && m->kd->hw.ops->bar_write32) {
+	if (busy && kh_mesh_locked(m) && kh_clk_reachable(m->kd)) {
 		kh_warn(m->kd, "mesh %u: the reset was seen after the mesh came back, with a job on it; resetting it again so nothing written since runs on\n",
 			m->id);
-		m->kd->hw.ops->bar_write32(m->kd->hw.ctx, 0, KH_CLKWIZ_BASE(m->id) +
-					   KH_CLK_SW_RST, KH_CLK_SW_RST_KEY);
+		kh_clk_sw_rst(m);
 		m->reset_seen_ns = kh_now(m->kd);
 	}
 	return true;
@@ -234,4 +229,20 @@ bool kh_mesh_reset_wait(struct kh_mesh *m)
 	m->resetting = false;
 	kh_mesh_wedge(m, "it did not come out of reset (its clock wizard does not relock)");
 	return false;
+}
+
+/*
+ * Wait a reset under way out, the mesh's lock dropped between looks (the
+ * wait is bounded: kh_mesh_reset_wait() wedges a mesh that does not come
+ * back).  False when it did not come back.
+ */
+bool kh_mesh_reset_wait_out(struct kh_mesh *m)
+{
+	lockdep_assert_held(&m->lock);
+	while (kh_mesh_reset_wait(m)) {
+		mutex_unlock(&m->lock);
+		kh_relax(m->kd);
+		mutex_lock(&m->lock);
+	}
+	return !(m->flags & KOHAKU_MESH_WEDGED);
 }

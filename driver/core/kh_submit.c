@@ -198,11 +198,7 @@ static int kh_job_enqueue(struct kh_mesh *m, struct kh_job *job)
 		       "mixed cu_version" : "not enumerated");
 		return -EIO;
 	}
-	n = m->recover_due ? NULL : kh_job_hung_target(job);
-	if (n) {
-		kh_mesh_hung_recheck(m);
-		n = kh_job_hung_target(job);
-	}
+	n = m->recover_due ? NULL : kh_mesh_hung_target(m, job);
 	if (n) {
 		kh_err(kd, "mesh %u: node (%u,%u) hung in an earlier job; refusing new work for it\n",
 		       m->id, n->x, n->y);

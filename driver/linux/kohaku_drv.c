@@ -233,50 +233,46 @@ MODULE_PARM_DESC(clk_run, "auto's profile for jobs: low, mid or ship");
 static char *kohaku_clk_fixed = "ship";
 module_param_named(clk_fixed, kohaku_clk_fixed, charp, 0444);
 MODULE_PARM_DESC(clk_fixed, "fixed's profile: low, mid or ship");
-static unsigned int kohaku_clk_idle_ms = 10000;
+static unsigned int kohaku_clk_idle_ms = KH_CLK_IDLE_MS_DEFAULT;
 module_param_named(clk_idle_ms, kohaku_clk_idle_ms, uint, 0444);
 MODULE_PARM_DESC(clk_idle_ms, "auto: a mesh without a job for this long drops to clk_idle (1..3600000)");
-static unsigned int kohaku_recover = 3;
+static unsigned int kohaku_recover = KH_RECOVER_DEFAULT;
 module_param_named(recover, kohaku_recover, uint, 0444);
 MODULE_PARM_DESC(recover, "automatic recovery: reset a mesh after a hang, at most this many times in a row with no job completing between (0: off, at most 100)");
 
-static int kohaku_profile_param(const char *name, const char *v, u8 *out)
+/* one of the string parameters, by the core's parser; -EINVAL says which */
+static int kohaku_name_param(const char *param, const char *v,
+			     int (*parse)(const char *), u8 *out)
 {
-	static const char *const names[] = { "low", "mid", "ship" };
-	unsigned int i;
+	int r = parse(v);
 
-	for (i = 0; i < ARRAY_SIZE(names); i++) {
-		if (sysfs_streq(v, names[i])) {
-			*out = i;
-			return 0;
-		}
+	if (r < 0) {
+		pr_err("kohaku: %s=%s: not a name it takes (modinfo kohaku)\n", param, v);
+		return r;
 	}
-	pr_err("kohaku: %s=%s: expected low, mid or ship\n", name, v);
-	return -EINVAL;
+	*out = r;
+	return 0;
 }
 
 static int kohaku_mesh_params(void)
 {
 	struct kh_mesh_defaults d = kh_mesh_defaults_get();
-	int ret = 0;
+	int ret;
 
-	if (sysfs_streq(kohaku_clk_policy, "auto")) {
-		d.clk_policy = KOHAKU_CLK_POLICY_AUTO;
-	} else if (sysfs_streq(kohaku_clk_policy, "fixed")) {
-		d.clk_policy = KOHAKU_CLK_POLICY_FIXED;
-	} else {
-		pr_err("kohaku: clk_policy=%s: expected auto or fixed\n",
-		       kohaku_clk_policy);
-		ret = -EINVAL;
-	}
-	ret = ret ?: kohaku_profile_param("clk_idle", kohaku_clk_idle, &d.clk_idle);
-	ret = ret ?: kohaku_profile_param("clk_run", kohaku_clk_run, &d.clk_run);
-	ret = ret ?: kohaku_profile_param("clk_fixed", kohaku_clk_fixed, &d.clk_fixed);
+	ret = kohaku_name_param("clk_policy", kohaku_clk_policy,
+				kh_clk_policy_parse, &d.clk_policy);
+	ret = ret ?: kohaku_name_param("clk_idle", kohaku_clk_idle,
+				       kh_clk_profile_parse, &d.clk_idle);
+	ret = ret ?: kohaku_name_param("clk_run", kohaku_clk_run,
+				       kh_clk_profile_parse, &d.clk_run);
+	ret = ret ?: kohaku_name_param("clk_fixed", kohaku_clk_fixed,
+				       kh_clk_profile_parse, &d.clk_fixed);
 	d.clk_idle_ms = kohaku_clk_idle_ms;
 	d.recover_max = kohaku_recover;
 	if (!ret && kh_set_mesh_defaults(&d)) {
-		pr_err("kohaku: clk_idle_ms=%u or recover=%u out of range (1..3600000, 0..100)\n",
-		       kohaku_clk_idle_ms, kohaku_recover);
+		pr_err("kohaku: clk_idle_ms=%u or recover=%u out of range (1..%u, 0..%u)\n",
+		       kohaku_clk_idle_ms, kohaku_recover, KOHAKU_CLK_IDLE_MS_MAX,
+		       KOHAKU_RECOVER_MAX);
 		ret = -EINVAL;
 	}
 	return ret;

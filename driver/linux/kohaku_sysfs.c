@@ -181,22 +181,6 @@ static const struct kobj_type kohaku_top_ktype = {
 
 /* ---- kohaku/mesh<M>/: the mesh's clocks and resets, a directory of nodes ---- */
 
-static const char *const kohaku_clk_names[] = { "low", "mid", "ship" };
-
-static const char *kohaku_clk_name(u32 p)
-{
-	return p < ARRAY_SIZE(kohaku_clk_names) ? kohaku_clk_names[p] : "other";
-}
-
-static int kohaku_clk_parse(const char *buf)
-{
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(kohaku_clk_names); i++)
-		if (sysfs_streq(buf, kohaku_clk_names[i]))
-			return i;
-	return -EINVAL;
-}
 
 #define MESH_CLK_SHOW(_name, fmt, ...)					\
 static ssize_t mesh_##_name##_show(struct kohaku_kobj *ko, char *buf)	\
@@ -246,12 +230,11 @@ static ssize_t mesh_set(struct kohaku_kobj *ko, u32 bit, u32 v, size_t len)
 	return ret ? ret : len;
 }
 
-MESH_CLK_SHOW(clock_profile, "%s", kohaku_clk_name(c.profile))
-MESH_CLK_SHOW(clock_policy, "%s", c.policy == KOHAKU_CLK_POLICY_AUTO ? "auto" :
-	      c.policy == KOHAKU_CLK_POLICY_FIXED ? "fixed" : "none")
-MESH_CLK_SHOW(clock_idle_profile, "%s", kohaku_clk_name(c.idle_profile))
-MESH_CLK_SHOW(clock_run_profile, "%s", kohaku_clk_name(c.run_profile))
-MESH_CLK_SHOW(clock_fixed_profile, "%s", kohaku_clk_name(c.fixed_profile))
+MESH_CLK_SHOW(clock_profile, "%s", kh_clk_profile_name(c.profile))
+MESH_CLK_SHOW(clock_policy, "%s", kh_clk_policy_name(c.policy))
+MESH_CLK_SHOW(clock_idle_profile, "%s", kh_clk_profile_name(c.idle_profile))
+MESH_CLK_SHOW(clock_run_profile, "%s", kh_clk_profile_name(c.run_profile))
+MESH_CLK_SHOW(clock_fixed_profile, "%s", kh_clk_profile_name(c.fixed_profile))
 MESH_CLK_SHOW(clock_idle_ms, "%u", c.idle_ms)
 MESH_CLK_SHOW(clock_noc_mhz, "%u", c.mhz[KH_CLK_OUT_NOC])
 MESH_CLK_SHOW(clock_mat2x_mhz, "%u", c.mhz[KH_CLK_OUT_MAT2X])
@@ -269,11 +252,9 @@ MESH_CLK_SHOW(recover_max, "%u", c.recover_max)
 static ssize_t mesh_clock_policy_store(struct kohaku_kobj *ko, const char *buf,
 				       size_t len)
 {
-	if (sysfs_streq(buf, "auto"))
-		return mesh_set(ko, KOHAKU_MESH_SET_POLICY, KOHAKU_CLK_POLICY_AUTO, len);
-	if (sysfs_streq(buf, "fixed"))
-		return mesh_set(ko, KOHAKU_MESH_SET_POLICY, KOHAKU_CLK_POLICY_FIXED, len);
-	return -EINVAL;
+	int p = kh_clk_policy_parse(buf);
+
+	return p < 0 ? p : mesh_set(ko, KOHAKU_MESH_SET_POLICY, p, len);
 }
 
 /* writing a profile's name fixes the mesh there (clock_policy "auto" hands it back) */
@@ -284,7 +265,7 @@ static ssize_t mesh_clock_profile_store(struct kohaku_kobj *ko, const char *buf,
 		.set = KOHAKU_MESH_SET_POLICY | KOHAKU_MESH_SET_FIXED,
 		.mesh = ko->index, .policy = KOHAKU_CLK_POLICY_FIXED,
 	};
-	int p = kohaku_clk_parse(buf), ret;
+	int p = kh_clk_profile_parse(buf), ret;
 
 	if (p < 0)
 		return p;
@@ -297,7 +278,7 @@ static ssize_t mesh_clock_profile_store(struct kohaku_kobj *ko, const char *buf,
 static ssize_t mesh_##_name##_store(struct kohaku_kobj *ko, const char *buf, \
 				    size_t len)				\
 {									\
-	int p = kohaku_clk_parse(buf);					\
+	int p = kh_clk_profile_parse(buf);					\
 									\
 	return p < 0 ? p : mesh_set(ko, bit, p, len);			\
 }

@@ -201,9 +201,11 @@ static unsigned int cli_parse_profile(const char *opt, const char *s)
 
 static unsigned int cli_parse_policy(const char *s)
 {
-	if (!strcasecmp(s, "auto"))
+	static const char *const names[] = KOHAKU_CLK_POLICY_NAMES;
+
+	if (!strcasecmp(s, names[KOHAKU_CLK_POLICY_AUTO]))
 		return KOHAKU_CLK_POLICY_AUTO;
-	if (!strcasecmp(s, "fixed"))
+	if (!strcasecmp(s, names[KOHAKU_CLK_POLICY_FIXED]))
 		return KOHAKU_CLK_POLICY_FIXED;
 	cli_die_usage("--policy: '%s' is not a clock policy (auto or fixed)",
 		      s);
@@ -286,7 +288,7 @@ static bool cli_take_option(struct kohaku_cli_opts *o, int c, const char *v)
 		break;
 	case CLI_OPT_INTERVAL:
 		o->interval_ms = (unsigned int)cli_parse_number("--interval", v,
-								3600000);
+								KOHAKU_CLK_IDLE_MS_MAX);
 		if (!o->interval_ms)
 			cli_die_usage("--interval: '%s': at least 1 ms", v);
 		o->given |= CLI_TAKES_INTERVAL;
@@ -322,13 +324,13 @@ static bool cli_take_option(struct kohaku_cli_opts *o, int c, const char *v)
 		break;
 	case CLI_OPT_IDLE_MS:
 		o->idle_ms = (unsigned int)cli_parse_number("--idle-ms", v,
-							    3600000);
+							    KOHAKU_CLK_IDLE_MS_MAX);
 		if (!o->idle_ms)
 			cli_die_usage("--idle-ms: '%s': at least 1 ms", v);
 		o->given |= CLI_TAKES_IDLE_MS;
 		break;
 	case CLI_OPT_RECOVER:
-		o->recover = (unsigned int)cli_parse_number("--recover", v, 100);
+		o->recover = (unsigned int)cli_parse_number("--recover", v, KOHAKU_RECOVER_MAX);
 		o->given |= CLI_TAKES_RECOVER;
 		break;
 	case 'o':

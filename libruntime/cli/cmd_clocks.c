@@ -37,18 +37,6 @@
 /* CLKOUT0..3, drm_kohaku_clocks.mhz's order */
 static const char *const clk_outputs[4] = { "noc", "mat2x", "vec", "mag" };
 
-static const char *policy_name(unsigned int p)
-{
-	switch (p) {
-	case KOHAKU_CLK_POLICY_AUTO:
-		return "auto";
-	case KOHAKU_CLK_POLICY_FIXED:
-		return "fixed";
-	case KOHAKU_CLK_POLICY_NONE:
-		return "none";
-	}
-	return "other";
-}
 
 void cli_clock_str(kohaku_device *dev, unsigned int mesh, char *buf,
 		   size_t len)
@@ -87,7 +75,7 @@ static struct json_object *clocks_json(unsigned int mesh,
 	unsigned int i;
 
 	J_ADD(j, "mesh", J_INT(mesh));
-	J_ADD(j, "policy", J_STR(policy_name(c->policy)));
+	J_ADD(j, "policy", J_STR(kohaku_clk_policy_name(c->policy)));
 	J_ADD(j, "profile", J_STR(kohaku_clk_profile_name(c->profile)));
 	for (i = 0; i < 4; i++)
 		J_ADD(mhz, clk_outputs[i], J_INT(c->mhz[i]));
@@ -122,7 +110,7 @@ static void clocks_print(const kohaku_device *dev, unsigned int mesh,
 	unsigned int i;
 
 	printf("%s: mesh %u\n", kohaku_device_path(dev), mesh);
-	printf("  policy      %s%s\n", policy_name(c->policy),
+	printf("  policy      %s%s\n", kohaku_clk_policy_name(c->policy),
 	       c->policy == KOHAKU_CLK_POLICY_NONE ?
 	       " (this host cannot reach the mesh's clock wizard)" : "");
 	printf("  profile     %s\n", kohaku_clk_profile_name(c->profile));

@@ -166,23 +166,24 @@ static int sim_ctrl_flags(char *err, size_t errlen)
 	return -EINVAL;
 }
 
-/* a profile's name in KOHAKU_CLK_*: low, mid, ship */
-static int sim_profile_env(const char *var, u8 *out, char *err, size_t errlen)
+/* a name in KOHAKU_CLK_*, by the driver core's own parser (as kohaku.ko's) */
+static int sim_name_env(const char *var, int (*parse)(const char *), u8 *out,
+			char *err, size_t errlen)
 {
-	static const char *const names[] = { "low", "mid", "ship" };
 	const char *e = getenv(var);
-	unsigned int i;
+	int r;
 
 	if (!e || !*e)
 		return 0;
-	for (i = 0; i < 3; i++) {
-		if (!strcmp(e, names[i])) {
-			*out = (u8)i;
-			return 0;
-		}
+	r = parse(e);
+	if (r < 0) {
+		kh_rt_errbuf(err, errlen, "%s=%s: %s", var, e,
+			     parse == kh_clk_policy_parse ? "expected auto or fixed" :
+			     "expected low, mid or ship");
+		return r;
 	}
-	kh_rt_errbuf(err, errlen, "%s=%s: expected low, mid or ship", var, e);
-	return -EINVAL;
+	*out = (u8)r;
+	return 0;
 }
 
 static int sim_uint_env(const char *var, u32 *out, char *err, size_t errlen)
@@ -213,26 +214,21 @@ static int sim_uint_env(const char *var, u32 *out, char *err, size_t errlen)
 static int sim_mesh_env(char *err, size_t errlen)
 {
 	struct kh_mesh_defaults d = kh_mesh_defaults_get();
-	const char *e = getenv("KOHAKU_CLK_POLICY");
-	int r = 0;
+	int r;
 
-	if (e && *e) {
-		if (!strcmp(e, "auto")) {
-			d.clk_policy = KOHAKU_CLK_POLICY_AUTO;
-		} else if (!strcmp(e, "fixed")) {
-			d.clk_policy = KOHAKU_CLK_POLICY_FIXED;
-		} else {
-			kh_rt_errbuf(err, errlen, "KOHAKU_CLK_POLICY=%s: expected auto or fixed", e);
-			return -EINVAL;
-		}
-	}
-	r = r ?: sim_profile_env("KOHAKU_CLK_IDLE", &d.clk_idle, err, errlen);
-	r = r ?: sim_profile_env("KOHAKU_CLK_RUN", &d.clk_run, err, errlen);
-	r = r ?: sim_profile_env("KOHAKU_CLK_FIXED", &d.clk_fixed, err, errlen);
+	r = sim_name_env("KOHAKU_CLK_POLICY", kh_clk_policy_parse, &d.clk_policy,
+			 err, errlen);
+	r = r ?: sim_name_env("KOHAKU_CLK_IDLE", kh_clk_profile_parse, &d.clk_idle,
+			      err, errlen);
+	r = r ?: sim_name_env("KOHAKU_CLK_RUN", kh_clk_profile_parse, &d.clk_run,
+			      err, errlen);
+	r = r ?: sim_name_env("KOHAKU_CLK_FIXED", kh_clk_profile_parse, &d.clk_fixed,
+			      err, errlen);
 	r = r ?: sim_uint_env("KOHAKU_CLK_IDLE_MS", &d.clk_idle_ms, err, errlen);
 	r = r ?: sim_uint_env("KOHAKU_RECOVER", &d.recover_max, err, errlen);
 	if (!r && kh_set_mesh_defaults(&d)) {
-		kh_rt_errbuf(err, errlen, "KOHAKU_CLK_IDLE_MS (1..3600000) or KOHAKU_RECOVER (0..100) out of range");
+		kh_rt_errbuf(err, errlen, "KOHAKU_CLK_IDLE_MS (1..%u) or KOHAKU_RECOVER (0..%u) out of range",
+			     KOHAKU_CLK_IDLE_MS_MAX, KOHAKU_RECOVER_MAX);
 		r = -EINVAL;
 	}
 	return r;

@@ -743,7 +743,7 @@ if [ -n "$acc" ]; then
 	expect "card 22: every POOL unit runs firmware again after the reset" "$(fw_states 22)" \
 		" 3 running "
 	cli "card 22: kohaku reset --mesh 0" --device $NODES/$acc reset --mesh 0
-	check "card 22: ... says the firmware runs again" contains "$(cat /tmp/cli.out)" "3"
+	check "card 22: ... says the firmware runs again" contains "$(cat /tmp/cli.out)" "3 POOL units running firmware again"
 	expect "card 22: resets counted again" "$(clk_read 22 resets)" $((rs + 2))
 	cli "card 22: then crc32 runs" --device $NODES/$acc run crc32
 	msg=$(dmesg | grep -E 'mesh 0: (reset done|clocks )' | tail -n 2 | tr '\n' ';')

@@ -741,10 +741,16 @@ struct drm_kohaku_dxa_slot {
 #define KOHAKU_CLK_PROFILE_SHIP		2
 #define KOHAKU_CLK_PROFILE_OTHER	0xff
 #define KOHAKU_CLK_PROFILE_DEFAULT	0xfe	/* CLOCKS: the mesh's run profile */
+/* their names, as sysfs, module parameters and the CLI spell them, by index */
+#define KOHAKU_CLK_PROFILE_NAMES	{ "low", "mid", "ship" }
 /* AUTO: the idle profile after idle_ms without a job, the run profile for jobs */
 #define KOHAKU_CLK_POLICY_AUTO		0
 #define KOHAKU_CLK_POLICY_FIXED		1	/* fixed_profile always */
 #define KOHAKU_CLK_POLICY_NONE		2	/* no wizard the driver can reach: untouched */
+#define KOHAKU_CLK_POLICY_NAMES		{ "auto", "fixed", "none" }
+/* MESH_SET's limits */
+#define KOHAKU_CLK_IDLE_MS_MAX		3600000u	/* idle_ms: 1..this */
+#define KOHAKU_RECOVER_MAX		100u		/* recover_max: 0..this */
 
 #define KOHAKU_CLOCKS_SET_FILE_RUN	(1u << 0)	/* CLOCKS: set file_run_profile */
 #define KOHAKU_CLOCKS_FLAGS		KOHAKU_CLOCKS_SET_FILE_RUN

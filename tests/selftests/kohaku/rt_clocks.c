@@ -30,20 +30,8 @@
 #include "rt_test.h"
 #include "kohaku/kh_regs.h"
 
-static bool destructive_ok(kohaku_device *dev)
-{
-	const char *d = getenv("KOHAKU_TEST_DESTRUCTIVE");
-
-	return kohaku_device_backend(dev) != KOHAKU_BACKEND_KERNEL ||
-	       (d && *d == '1');
-}
-
-#define RT_CLK_OPEN(dev)						\
-	RT_OPEN(dev);							\
-	if (!destructive_ok(dev)) {					\
-		kohaku_close(dev);					\
-		SKIP(return, "changes the card's clocks; set KOHAKU_TEST_DESTRUCTIVE=1"); \
-	}
+/* every test changes the card's clocks or resets its meshes */
+#define RT_CLK_OPEN(dev)	RT_DESTRUCTIVE_OPEN(dev)
 
 static struct drm_kohaku_clocks clocks(kohaku_device *dev, unsigned int mesh)
 {
@@ -146,44 +134,6 @@ static bool wait_profile(kohaku_device *dev, unsigned int mesh,
 	return false;
 }
 
-static int saxpy(kohaku_device *dev, const struct drm_kohaku_node *nd,
-		 unsigned long n, struct kohaku_job_status *st,
-		 unsigned long *bad)
-{
-	struct kohaku_inst insts[64];
-	struct kohaku_program p;
-	struct rt_vec v;
-	int r;
-
-	if (rt_vec_setup(dev, nd->mesh, n, 5, &v))
-		return -ENOMEM;
-	rt_prog_saxpy(&p, insts, 1, nd, &v, 1.5f);
-	memset(st, 0, sizeof(*st));
-	r = rt_run(dev, &p, 1, st);
-	*bad = (!r && st->status == KOHAKU_JOB_DONE) ? rt_vec_check(dev, &v, 1.5f, 1) : ~0ul;
-	rt_vec_free(dev, &v);
-	return r;
-}
-
-static void saxpy_ok(kohaku_device *dev, const struct drm_kohaku_node *nd,
-		     const char *when)
-{
-	struct kohaku_job_status st;
-	unsigned long bad;
-	int r = saxpy(dev, nd, 512, &st, &bad);
-
-	CHECK_MSG(r == 0 && st.status == KOHAKU_JOB_DONE && bad == 0,
-		  "saxpy on (%u,%u) %s: %d %s, %lu bad: %s", nd->x, nd->y, when,
-		  r, kohaku_job_status_name(st.status), bad, kohaku_last_error(dev));
-}
-
-static unsigned int fw_state_of(kohaku_device *dev, const struct drm_kohaku_node *nd)
-{
-	struct drm_kohaku_node now;
-
-	return rt_node_now(dev, nd, &now) ? now.fw_state : ~0u;
-}
-
 /* does a POOL unit of @mesh run firmware? */
 static bool fw_running_on(kohaku_device *dev, unsigned int mesh)
 {
@@ -219,7 +169,7 @@ TEST_F(rt, a_job_raises_its_mesh_and_the_mesh_drops_back)
 	 * idle mesh is seen at its next job); then a 1 ms idle window takes
 	 * the mesh back to low by itself.
 	 */
-	saxpy_ok(dev, &sx[0], "first");
+	rt_saxpy_ok(dev, &sx[0], "first");
 	mesh_set(dev, sx[0].mesh, KOHAKU_MESH_SET_IDLE_MS, 0, 0, 1);
 	CHECK_MSG(wait_profile(dev, sx[0].mesh, KOHAKU_CLK_PROFILE_LOW, 20000),
 		  "still %s after the idle window",
@@ -227,7 +177,7 @@ TEST_F(rt, a_job_raises_its_mesh_and_the_mesh_drops_back)
 	c0 = clocks(dev, sx[0].mesh);
 	CHECK(mhz_are(&c0, KOHAKU_CLK_PROFILE_LOW));
 	/* a job raises it to ship, and it drops back */
-	saxpy_ok(dev, &sx[0], "at the mesh's idle clocks");
+	rt_saxpy_ok(dev, &sx[0], "at the mesh's idle clocks");
 	c1 = clocks(dev, sx[0].mesh);
 	CHECK_EQ(c1.profile, KOHAKU_CLK_PROFILE_SHIP);
 	CHECK(mhz_are(&c1, KOHAKU_CLK_PROFILE_SHIP));
@@ -244,7 +194,7 @@ TEST_F(rt, a_job_raises_its_mesh_and_the_mesh_drops_back)
 	CHECK(c2.ns_at[KOHAKU_CLK_PROFILE_LOW] >= c0.ns_at[KOHAKU_CLK_PROFILE_LOW]);
 	CHECK_EQ(c2.resets, c0.resets);
 	/* and up again for the next job, which is exact */
-	saxpy_ok(dev, &sx[0], "after dropping back");
+	rt_saxpy_ok(dev, &sx[0], "after dropping back");
 	restore(dev, &sv);
 	kohaku_close(dev);
 }
@@ -265,7 +215,7 @@ TEST_F(rt, an_idle_mesh_gets_its_idle_profile_back_after_another_agents_reset)
 	REQUIRE(rt_nodes_of(dev, KH_CU_SX, sx, 16) > 0);
 	NEED_KNOBS(dev);
 	sv = save(dev, sx[0].mesh);
-	saxpy_ok(dev, &sx[0], "first");
+	rt_saxpy_ok(dev, &sx[0], "first");
 	mesh_set(dev, sx[0].mesh, KOHAKU_MESH_SET_IDLE_MS, 0, 0, 2);
 	REQUIRE(wait_profile(dev, sx[0].mesh, KOHAKU_CLK_PROFILE_LOW, 20000));
 	c0 = clocks(dev, sx[0].mesh);
@@ -278,7 +228,7 @@ TEST_F(rt, an_idle_mesh_gets_its_idle_profile_back_after_another_agents_reset)
 	CHECK(mhz_are(&c1, KOHAKU_CLK_PROFILE_LOW));
 	CHECK_EQ(c1.resets, c0.resets + 1);
 	CHECK_EQ(c1.retunes, c0.retunes + 1);
-	saxpy_ok(dev, &sx[0], "after it");
+	rt_saxpy_ok(dev, &sx[0], "after it");
 	restore(dev, &sv);
 	kohaku_close(dev);
 }
@@ -303,7 +253,7 @@ TEST_F(rt, each_profile_programs_the_wizard)
 			  kohaku_clk_profile_name(p), c.mhz[0], c.mhz[1], c.mhz[2],
 			  c.mhz[3]);
 		/* a job at any profile is exact, and does not move it */
-		saxpy_ok(dev, &sx[0], kohaku_clk_profile_name(p));
+		rt_saxpy_ok(dev, &sx[0], kohaku_clk_profile_name(p));
 		CHECK_EQ(clocks(dev, sx[0].mesh).profile, p);
 	}
 	restore(dev, &sv);
@@ -342,7 +292,7 @@ TEST_F(rt, device_time_scales_with_the_clock)
 	REQUIRE(kohaku_inst_pool_delay(&inst, 300000) == 0);
 	sv = save(dev, gp[0].mesh);
 	/* an earlier user may have left it without firmware */
-	if (fw_state_of(dev, &gp[0]) != KOHAKU_FW_STATE_RUNNING) {
+	if (rt_fw_state(dev, &gp[0]) != KOHAKU_FW_STATE_RUNNING) {
 		struct drm_kohaku_fw_load fo;
 		size_t len;
 		const unsigned char *img = rt_fw_image(&len);
@@ -398,7 +348,7 @@ TEST_F(rt, two_meshes_are_governed_each_on_its_own)
 	mesh_set(dev, other, KOHAKU_MESH_SET_POLICY | KOHAKU_MESH_SET_FIXED,
 		 KOHAKU_CLK_POLICY_FIXED, KOHAKU_CLK_PROFILE_LOW, 0);
 	REQUIRE(wait_profile(dev, other, KOHAKU_CLK_PROFILE_LOW, 20000));
-	saxpy_ok(dev, &sx[0], "with the other mesh at low");
+	rt_saxpy_ok(dev, &sx[0], "with the other mesh at low");
 	CHECK_EQ(clocks(dev, sx[0].mesh).profile, KOHAKU_CLK_PROFILE_SHIP);
 	CHECK_EQ(clocks(dev, other).profile, KOHAKU_CLK_PROFILE_LOW);
 	CHECK(mhz_are((struct drm_kohaku_clocks[]){ clocks(dev, other) },
@@ -429,7 +379,7 @@ TEST_F(rt, no_retune_while_a_job_is_on_the_mesh)
 	REQUIRE(rt_nodes_of(dev, KH_CU_SX, sx, 16) > 0);
 	NEED_KNOBS(dev);
 	sv = save(dev, sx[0].mesh);
-	saxpy_ok(dev, &sx[0], "first");
+	rt_saxpy_ok(dev, &sx[0], "first");
 	c0 = clocks(dev, sx[0].mesh);
 	REQUIRE(c0.profile == KOHAKU_CLK_PROFILE_SHIP);
 	REQUIRE(rt_vec_setup(dev, sx[0].mesh, 256, 9, &v) == 0);
@@ -495,7 +445,7 @@ TEST_F(rt, a_file_asks_for_its_profile_and_retunes_abort_nothing)
 	mesh_set(dev, sx[0].mesh, KOHAKU_MESH_SET_IDLE_MS, 0, 0, 60000);
 	CHECK_OK(dev, kohaku_clocks_file_run(dev, sx[0].mesh, KOHAKU_CLK_PROFILE_MID));
 	CHECK_EQ(clocks(dev, sx[0].mesh).file_run_profile, KOHAKU_CLK_PROFILE_MID);
-	saxpy_ok(dev, &sx[0], "asking for mid");
+	rt_saxpy_ok(dev, &sx[0], "asking for mid");
 	CHECK_EQ(clocks(dev, sx[0].mesh).profile, KOHAKU_CLK_PROFILE_MID);
 	/* queued together: mid ones, then default ones (ship) */
 	for (i = 0; i < 8; i++) {
@@ -576,7 +526,7 @@ TEST_F(rt, reset_with_a_job_running_queued_and_none)
 	CHECK_EQ(out.hung_cleared, 0);
 	CHECK(out.device_ns >= 100000);	/* the MMCM's lock time at least */
 	CHECK_EQ(clocks(dev, sx[0].mesh).resets, c0.resets + 1);
-	saxpy_ok(dev, &sx[0], "after a reset with nothing on the mesh");
+	rt_saxpy_ok(dev, &sx[0], "after a reset with nothing on the mesh");
 	if (!knobs(dev)) {
 		kohaku_close(dev);
 		SKIP(return, "the rest hangs a unit with the model's knob (a simulated card)");
@@ -606,7 +556,7 @@ TEST_F(rt, reset_with_a_job_running_queued_and_none)
 	CHECK_EQ(rt_vec_check(dev, &v[1], 1.5f, 1), 0);
 	CHECK_EQ(clocks(dev, sx[0].mesh).resets, c0.resets + 2);
 	/* the reset ended the hang: the unit runs again */
-	saxpy_ok(dev, &sx[0], "after the reset that ended its hang");
+	rt_saxpy_ok(dev, &sx[0], "after the reset that ended its hang");
 	CHECK_ERR(kohaku_mesh_reset(dev, KOHAKU_MAX_MESHES, &out), -EINVAL);
 	rt_vec_free(dev, &v[0]);
 	rt_vec_free(dev, &v[1]);
@@ -653,7 +603,7 @@ TEST_F(rt, automatic_recovery_after_a_hang_and_its_limit)
 		rt_vec_free(dev, &v);
 	}
 	/* the next job waits for the recovery and runs, bit-exact */
-	r = saxpy(dev, &sx[0], 512, &st, &bad);
+	r = rt_saxpy_job(dev, &sx[0], 512, 0, NULL, &st, &bad);
 	CHECK_MSG(r == 0 && st.status == KOHAKU_JOB_DONE && bad == 0,
 		  "after the hang: %d %s, %lu bad: %s", r,
 		  kohaku_job_status_name(st.status), bad, kohaku_last_error(dev));
@@ -700,12 +650,12 @@ TEST_F(rt, automatic_recovery_after_a_hang_and_its_limit)
 		nanosleep(&ts, NULL);
 	}
 	CHECK_MSG(in.mesh[sx[0].mesh].flags & KOHAKU_MESH_WEDGED, "not wedged after the limit");
-	r = saxpy(dev, &sx[0], 64, &st, &bad);
+	r = rt_saxpy_job(dev, &sx[0], 64, 0, NULL, &st, &bad);
 	CHECK_MSG(r == -EIO && strstr(kohaku_last_error(dev), "wedged"),
 		  "on a wedged mesh: %d: %s", r, kohaku_last_error(dev));
 	CHECK_OK(dev, kohaku_sim_inject(dev, "clear"));
 	CHECK_OK(dev, kohaku_mesh_reset(dev, sx[0].mesh, NULL));
-	saxpy_ok(dev, &sx[0], "after the reset that cleared the wedge");
+	rt_saxpy_ok(dev, &sx[0], "after the reset that cleared the wedge");
 	restore(dev, &sv);
 	kohaku_close(dev);
 }
@@ -723,7 +673,7 @@ static void pool_ok(kohaku_device *dev, const struct drm_kohaku_node *gp,
 	r = rt_run_on(dev, gp, &inst, 1, &st);
 	CHECK_MSG(r == 0 && st.status == KOHAKU_JOB_DONE, "POOL job %s: %d %s: %s",
 		  when, r, kohaku_job_status_name(st.status), kohaku_last_error(dev));
-	CHECK_EQ(fw_state_of(dev, gp), KOHAKU_FW_STATE_RUNNING);
+	CHECK_EQ(rt_fw_state(dev, gp), KOHAKU_FW_STATE_RUNNING);
 }
 
 /*
@@ -739,6 +689,7 @@ TEST_F(rt, pool_firmware_runs_again_after_every_kind_of_reset)
 	struct kohaku_job_status st;
 	struct kohaku_inst inst;
 	const unsigned char *img;
+	unsigned int i, n, on_mesh = 0;
 	struct saved sv;
 	char spec[32];
 	size_t len;
@@ -752,7 +703,7 @@ TEST_F(rt, pool_firmware_runs_again_after_every_kind_of_reset)
 	img = rt_fw_image(&len);
 	REQUIRE(img);
 	sv = save(dev, gp[0].mesh);
-	if (fw_state_of(dev, &gp[0]) != KOHAKU_FW_STATE_RUNNING)
+	if (rt_fw_state(dev, &gp[0]) != KOHAKU_FW_STATE_RUNNING)
 		CHECK_OK(dev, kohaku_fw_load(dev, img, len, 0, &fo));
 	pool_ok(dev, &gp[0], "first");
 	/* a retune: fixed at low, then at mid */
@@ -766,10 +717,11 @@ TEST_F(rt, pool_firmware_runs_again_after_every_kind_of_reset)
 	/* a reset asked for */
 	memset(&out, 0, sizeof(out));
 	CHECK_OK(dev, kohaku_mesh_reset(dev, gp[0].mesh, &out));
-	CHECK_EQ(out.fw_units, rt_nodes_of(dev, KH_CU_GP, gp, 16) ?
-		 out.fw_units : 0);
-	CHECK(out.fw_units >= 1);
-	CHECK_EQ(fw_state_of(dev, &gp[0]), KOHAKU_FW_STATE_RUNNING);
+	/* every POOL unit of the mesh runs the firmware again */
+	for (i = 0, n = rt_nodes_of(dev, KH_CU_GP, gp, 16); i < n; i++)
+		on_mesh += gp[i].mesh == gp[0].mesh;
+	CHECK_EQ(out.fw_units, on_mesh);
+	CHECK_EQ(rt_fw_state(dev, &gp[0]), KOHAKU_FW_STATE_RUNNING);
 	pool_ok(dev, &gp[0], "after the reset asked for");
 	/* another agent's SW_RST (the model's knob, where there is one) */
 	snprintf(spec, sizeof(spec), "reset mesh=%u", gp[0].mesh);
@@ -824,7 +776,7 @@ TEST_F(rt, firmware_that_keeps_hanging_its_mesh_is_stopped)
 	img = rt_fw_image(&len);
 	REQUIRE(img);
 	sv = save(dev, gp[0].mesh);
-	if (fw_state_of(dev, &gp[0]) != KOHAKU_FW_STATE_RUNNING)
+	if (rt_fw_state(dev, &gp[0]) != KOHAKU_FW_STATE_RUNNING)
 		CHECK_OK(dev, kohaku_fw_load(dev, img, len, 0, &fo));
 	pool_ok(dev, &gp[0], "first");
 	mesh_set(dev, gp[0].mesh, KOHAKU_MESH_SET_RECOVER, 0, 1, 0);
@@ -834,12 +786,12 @@ TEST_F(rt, firmware_that_keeps_hanging_its_mesh_is_stopped)
 		uint64_t job;
 
 		/* after the first recovery the firmware runs again */
-		for (i = 0; i < 2000 && fw_state_of(dev, &gp[0]) != KOHAKU_FW_STATE_RUNNING; i++) {
+		for (i = 0; i < 2000 && rt_fw_state(dev, &gp[0]) != KOHAKU_FW_STATE_RUNNING; i++) {
 			struct timespec ts = { 0, 10000000 };
 
 			nanosleep(&ts, NULL);
 		}
-		REQUIRE(fw_state_of(dev, &gp[0]) == KOHAKU_FW_STATE_RUNNING);
+		REQUIRE(rt_fw_state(dev, &gp[0]) == KOHAKU_FW_STATE_RUNNING);
 		rt_prog_on(&p, &gp[0], &inst, 1);
 		CHECK_OK(dev, kohaku_submit(dev, &p, 1, 100, &job));
 		r = kohaku_wait(dev, job, 20000, &st);
@@ -847,15 +799,15 @@ TEST_F(rt, firmware_that_keeps_hanging_its_mesh_is_stopped)
 			  r, kohaku_job_status_name(st.status));
 	}
 	/* the second recovery: without the firmware */
-	for (i = 0; i < 2000 && fw_state_of(dev, &gp[0]) != KOHAKU_FW_STATE_ABSENT; i++) {
+	for (i = 0; i < 2000 && rt_fw_state(dev, &gp[0]) != KOHAKU_FW_STATE_ABSENT; i++) {
 		struct timespec ts = { 0, 10000000 };
 
 		nanosleep(&ts, NULL);
 	}
-	CHECK_EQ(fw_state_of(dev, &gp[0]), KOHAKU_FW_STATE_ABSENT);
+	CHECK_EQ(rt_fw_state(dev, &gp[0]), KOHAKU_FW_STATE_ABSENT);
 	/* the mesh works: not wedged */
 	if (nsx && sx[0].mesh == gp[0].mesh)
-		saxpy_ok(dev, &sx[0], "after the firmware was stopped");
+		rt_saxpy_ok(dev, &sx[0], "after the firmware was stopped");
 	REQUIRE(kohaku_inst_pool_ping(&inst, 1) == 0);
 	memset(&st, 0, sizeof(st));
 	r = rt_run_on(dev, &gp[0], &inst, 1, &st);
@@ -894,7 +846,7 @@ TEST_F(rt, a_load_brings_back_a_hung_pool_unit_by_either_path)
 	img = rt_fw_image(&len);
 	REQUIRE(img);
 	sv = save(dev, gp[0].mesh);
-	if (fw_state_of(dev, &gp[0]) != KOHAKU_FW_STATE_RUNNING)
+	if (rt_fw_state(dev, &gp[0]) != KOHAKU_FW_STATE_RUNNING)
 		CHECK_OK(dev, kohaku_fw_load(dev, img, len, 0, &fo));
 	mesh_set(dev, gp[0].mesh, KOHAKU_MESH_SET_RECOVER, 0, 0, 0);
 	REQUIRE(kohaku_inst_pool_delay(&inst, 0xffffffffu) == 0);

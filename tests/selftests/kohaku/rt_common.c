@@ -579,6 +579,77 @@ const unsigned char *rt_fw_image(size_t *len)
 	return img;
 }
 
+bool rt_destructive_ok(kohaku_device *dev)
+{
+	const char *d = getenv("KOHAKU_TEST_DESTRUCTIVE");
+
+	return kohaku_device_backend(dev) != KOHAKU_BACKEND_KERNEL ||
+	       (d && *d == '1');
+}
+
+int rt_inject_at(kohaku_device *dev, const char *fmt, unsigned int x,
+		 unsigned int y)
+{
+	char spec[256];
+	int r;
+
+	snprintf(spec, sizeof(spec), fmt, x, y);
+	r = kohaku_sim_inject(dev, spec);
+	if (r)
+		check_fail_at(__FILE__, __LINE__, "inject %s: %d: %s", spec, r,
+			      kohaku_last_error(dev));
+	return r;
+}
+
+int rt_saxpy_job(kohaku_device *dev, const struct drm_kohaku_node *nd,
+		 unsigned long n, uint32_t timeout_ms, const char *knob,
+		 struct kohaku_job_status *st, unsigned long *bad)
+{
+	uint32_t limit = timeout_ms ? timeout_ms : KOHAKU_JOB_TIMEOUT_DEFAULT_MS;
+	struct kohaku_program p;
+	struct kohaku_inst inst;
+	struct rt_vec v;
+	uint64_t job;
+	int r;
+
+	*bad = 0;
+	memset(st, 0, sizeof(*st));
+	if (rt_vec_setup(dev, nd->mesh, n, 5, &v))
+		return -EIO;
+	rt_prog_saxpy(&p, &inst, 1, nd, &v, 1.5f);
+	r = knob ? rt_inject_at(dev, knob, nd->x, nd->y) : 0;
+	if (!r)
+		r = kohaku_submit(dev, &p, 1, timeout_ms, &job);
+	if (!r)
+		r = kohaku_wait(dev, job, limit + 5000, st);
+	if (!r && st->status == KOHAKU_JOB_DONE)
+		*bad = rt_vec_check(dev, &v, 1.5f, 1);
+	rt_vec_free(dev, &v);
+	return r;
+}
+
+void rt_saxpy_ok(kohaku_device *dev, const struct drm_kohaku_node *nd,
+		 const char *when)
+{
+	struct kohaku_job_status st;
+	unsigned long bad;
+	int r;
+
+	memset(&st, 0, sizeof(st));
+	r = rt_saxpy_job(dev, nd, 300, 30000, NULL, &st, &bad);
+	if (r || st.status != KOHAKU_JOB_DONE || bad)
+		check_fail_at(__FILE__, __LINE__, "SX (%u,%u) %s: %d %s, %lu bad: %s",
+			      nd->x, nd->y, when, r, kohaku_job_status_name(st.status),
+			      bad, kohaku_last_error(dev));
+}
+
+unsigned int rt_fw_state(kohaku_device *dev, const struct drm_kohaku_node *nd)
+{
+	struct drm_kohaku_node now;
+
+	return rt_node_now(dev, nd, &now) ? now.fw_state : ~0u;
+}
+
 void rt_prog_on(struct kohaku_program *p, const struct drm_kohaku_node *nd,
 		const struct kohaku_inst *insts, unsigned int n)
 {

@@ -167,6 +167,34 @@ const unsigned char *rt_fw_image(size_t *len);
  */
 bool rt_node_now(kohaku_device *dev, const struct drm_kohaku_node *nd,
 		 struct drm_kohaku_node *out);
+/*
+ * Tests that change the card (knobs, resets, clocks) run on a shared kernel
+ * card only with KOHAKU_TEST_DESTRUCTIVE=1; in-process the card is theirs.
+ */
+bool rt_destructive_ok(kohaku_device *dev);
+#define RT_DESTRUCTIVE_OPEN(dev)					\
+	RT_OPEN(dev);							\
+	if (!rt_destructive_ok(dev)) {					\
+		kohaku_close(dev);					\
+		SKIP(return, "destructive on a shared device; set KOHAKU_TEST_DESTRUCTIVE=1"); \
+	}
+/* a knob (a format with the node's x and y), a failed check when refused */
+int rt_inject_at(kohaku_device *dev, const char *fmt, unsigned int x,
+		 unsigned int y);
+/*
+ * One saxpy of @n on node @nd; the status in @st, with y checked (the
+ * wrong elements in @bad) when DONE.  @knob (rt_inject_at's format, or
+ * NULL) is set once the vectors are uploaded, so a timed one starts with
+ * the job.  @timeout_ms 0: the default limit.
+ */
+int rt_saxpy_job(kohaku_device *dev, const struct drm_kohaku_node *nd,
+		 unsigned long n, uint32_t timeout_ms, const char *knob,
+		 struct kohaku_job_status *st, unsigned long *bad);
+/* the node runs a saxpy, every element right; @when names the moment */
+void rt_saxpy_ok(kohaku_device *dev, const struct drm_kohaku_node *nd,
+		 const char *when);
+/* @nd's KOHAKU_FW_STATE_* as the node table has it, ~0u when not there */
+unsigned int rt_fw_state(kohaku_device *dev, const struct drm_kohaku_node *nd);
 /* a program of @n instructions for node @nd */
 void rt_prog_on(struct kohaku_program *p, const struct drm_kohaku_node *nd,
 		const struct kohaku_inst *insts, unsigned int n);

@@ -37,20 +37,7 @@
 #include "rt_test.h"
 #include "kohaku/kh_regs.h"
 
-static bool destructive_ok(kohaku_device *dev)
-{
-	const char *d = getenv("KOHAKU_TEST_DESTRUCTIVE");
-
-	return kohaku_device_backend(dev) != KOHAKU_BACKEND_KERNEL ||
-	       (d && *d == '1');
-}
-
-#define RT_FAULTS_OPEN(dev)						\
-	RT_OPEN(dev);							\
-	if (!destructive_ok(dev)) {					\
-		kohaku_close(dev);					\
-		SKIP(return, "destructive on a shared device; set KOHAKU_TEST_DESTRUCTIVE=1"); \
-	}
+#define RT_FAULTS_OPEN(dev)	RT_DESTRUCTIVE_OPEN(dev)
 
 /*
  * Automatic recovery on @mesh after at most @max hangs in a row (0: off);
@@ -73,53 +60,9 @@ static unsigned int recover_set(kohaku_device *dev, unsigned int mesh,
 	return c.recover_max;
 }
 
-static int inject(kohaku_device *dev, const char *fmt, unsigned int x,
-		  unsigned int y)
-{
-	char spec[256];
-	int r;
-
-	snprintf(spec, sizeof(spec), fmt, x, y);
-	r = kohaku_sim_inject(dev, spec);
-	if (r)
-		check_fail_at(__FILE__, __LINE__, "inject %s: %d: %s", spec, r,
-			    kohaku_last_error(dev));
-	return r;
-}
-
 static void clear_knobs(kohaku_device *dev)
 {
 	CHECK_OK(dev, kohaku_sim_inject(dev, "clear"));
-}
-
-/*
- * One saxpy of n on node nd; the status, with y checked when DONE.  knob
- * (a format with the node's x and y, or NULL) is set once the vectors are
- * uploaded, so a timed one starts with the job, not before the uploads.
- */
-static int saxpy_job(kohaku_device *dev, const struct drm_kohaku_node *nd,
-		     unsigned long n, uint32_t timeout_ms, const char *knob,
-		     struct kohaku_job_status *st, unsigned long *bad)
-{
-	struct kohaku_program p;
-	struct kohaku_inst inst;
-	struct rt_vec v;
-	uint64_t job;
-	int r;
-
-	*bad = 0;
-	if (rt_vec_setup(dev, nd->mesh, n, 5, &v))
-		return -EIO;
-	rt_prog_saxpy(&p, &inst, 1, nd, &v, 1.5f);
-	r = knob ? inject(dev, knob, nd->x, nd->y) : 0;
-	if (!r)
-		r = kohaku_submit(dev, &p, 1, timeout_ms, &job);
-	if (!r)
-		r = kohaku_wait(dev, job, timeout_ms + 5000, st);
-	if (!r && st->status == KOHAKU_JOB_DONE)
-		*bad = rt_vec_check(dev, &v, 1.5f, 1);
-	rt_vec_free(dev, &v);
-	return r;
 }
 
 TEST_F(rt, busy_held_then_the_job_completes)
@@ -132,9 +75,9 @@ TEST_F(rt, busy_held_then_the_job_completes)
 
 	REQUIRE(rt_nodes_of(dev, KH_CU_SX, sx, 16) > 0);
 	/* the mesh at its run clocks first: raising it resets the mesh */
-	REQUIRE(saxpy_job(dev, &sx[0], 8, 0, NULL, &st, &bad) == 0);
+	REQUIRE(rt_saxpy_job(dev, &sx[0], 8, 0, NULL, &st, &bad) == 0);
 	/* 1 ms of the mesh clock: longer than the whole job takes */
-	r = saxpy_job(dev, &sx[0], KH_SX_N_MAX, 0,
+	r = rt_saxpy_job(dev, &sx[0], KH_SX_N_MAX, 0,
 		      "busy node=%u,%u cycles=300000", &st, &bad);
 	CHECK_MSG(r == 0 && st.status == KOHAKU_JOB_DONE, "%d %s: %s", r,
 		  kohaku_job_status_name(st.status), kohaku_last_error(dev));
@@ -154,8 +97,8 @@ TEST_F(rt, faulting_unit_reports_node_and_code)
 	RT_FAULTS_OPEN(dev);
 
 	REQUIRE(rt_nodes_of(dev, KH_CU_SX, sx, 16) > 0);
-	REQUIRE(!inject(dev, "fault node=%u,%u code=0x1234", sx[0].x, sx[0].y));
-	r = saxpy_job(dev, &sx[0], 40, 0, NULL, &st, &bad);
+	REQUIRE(!rt_inject_at(dev, "fault node=%u,%u code=0x1234", sx[0].x, sx[0].y));
+	r = rt_saxpy_job(dev, &sx[0], 40, 0, NULL, &st, &bad);
 	CHECK_MSG(r == 0 && st.status == KOHAKU_JOB_FAULT, "%d %s", r,
 		  kohaku_job_status_name(st.status));
 	CHECK_EQ(st.fault_code, 0x1234);
@@ -165,7 +108,7 @@ TEST_F(rt, faulting_unit_reports_node_and_code)
 	CHECK_EQ(st.n_faults, 1);
 	CHECK(strstr(kohaku_last_error(dev), "FAULT") != NULL);
 	/* the knob is spent: the same unit is fine again */
-	r = saxpy_job(dev, &sx[0], 40, 0, NULL, &st, &bad);
+	r = rt_saxpy_job(dev, &sx[0], 40, 0, NULL, &st, &bad);
 	CHECK_MSG(r == 0 && st.status == KOHAKU_JOB_DONE, "after: %d %s", r,
 		  kohaku_job_status_name(st.status));
 	CHECK_EQ(bad, 0);
@@ -235,7 +178,7 @@ TEST_F(rt, corrupted_ctrl_reply_is_rejected)
 	/* both maps have nodes at (1,0) and (1,2) */
 	REQUIRE(!live_nodes(dev, a, 32, &n));
 	/* the reply from (1,0) claims to come from (1,2) */
-	REQUIRE(!inject(dev, "ctrl node=%u,%u field=src xor=0x20", 1, 0));
+	REQUIRE(!rt_inject_at(dev, "ctrl node=%u,%u field=src xor=0x20", 1, 0));
 	r = live_nodes(dev, b, 32, &m);
 	CHECK_MSG(r < 0, "a reply from the wrong src was taken (%d)", r);
 	check_diag("src corrupted: %d (%s)", r, kohaku_last_error(dev));
@@ -249,7 +192,7 @@ TEST_F(rt, corrupted_ctrl_reply_is_rejected)
 		CHECK_EQ(b[i].caps_reg, a[i].caps_reg);
 	}
 	/* a reply with another txn is no answer to our request */
-	REQUIRE(!inject(dev, "ctrl node=%u,%u field=txn xor=0x5a", 1, 2));
+	REQUIRE(!rt_inject_at(dev, "ctrl node=%u,%u field=txn xor=0x5a", 1, 2));
 	r = live_nodes(dev, b, 32, &m);
 	CHECK_MSG(r < 0, "a reply with the wrong txn was taken (%d)", r);
 	check_diag("txn corrupted: %d (%s)", r, kohaku_last_error(dev));
@@ -430,8 +373,8 @@ TEST_F(rt, hung_unit_times_out_others_carry_on)
 	REQUIRE(n_sx > 0);
 	/* the marks themselves: no automatic recovery (rt_recover.c has it) */
 	recover = recover_set(dev, sx[0].mesh, 0);
-	REQUIRE(!inject(dev, "hang node=%u,%u", sx[0].x, sx[0].y));
-	r = saxpy_job(dev, &sx[0], 64, 20, NULL, &st, &bad);
+	REQUIRE(!rt_inject_at(dev, "hang node=%u,%u", sx[0].x, sx[0].y));
+	r = rt_saxpy_job(dev, &sx[0], 64, 20, NULL, &st, &bad);
 	CHECK_MSG(r == 0 && st.status == KOHAKU_JOB_TIMEOUT, "%d %s", r,
 		  kohaku_job_status_name(st.status));
 	CHECK(strstr(kohaku_last_error(dev), "TIMEOUT") != NULL);
@@ -462,9 +405,9 @@ TEST_F(rt, hung_unit_times_out_others_carry_on)
 	}
 	/* another unit on the mesh runs (after the recovery window) */
 	for (i = 1; i < n_sx && i < 3; i++) {
-		r = saxpy_job(dev, &sx[i], 500, 0, NULL, &st, &bad);
+		r = rt_saxpy_job(dev, &sx[i], 500, 0, NULL, &st, &bad);
 		if (r == -ETIMEDOUT)	/* still queued behind recovery */
-			r = saxpy_job(dev, &sx[i], 500, 30000, NULL, &st, &bad);
+			r = rt_saxpy_job(dev, &sx[i], 500, 30000, NULL, &st, &bad);
 		CHECK_MSG(r == 0 && st.status == KOHAKU_JOB_DONE && !bad,
 			  "SX (%u,%u) after the hang: %d %s, %lu bad", sx[i].x,
 			  sx[i].y, r, kohaku_job_status_name(st.status), bad);
@@ -479,7 +422,7 @@ TEST_F(rt, hung_unit_times_out_others_carry_on)
 	/* everything was pushed, the instruction owes its signal: HUNG */
 	CHECK_MSG(hung && !wedged, "node %s, mesh %s", hung ? "hung" : "not hung",
 		  wedged ? "wedged" : "not wedged");
-	r = saxpy_job(dev, &sx[0], 16, 0, NULL, &st, &bad);
+	r = rt_saxpy_job(dev, &sx[0], 16, 0, NULL, &st, &bad);
 	CHECK_MSG(r == -EIO, "the hung node took a job: %d", r);
 	if (n_null) {
 		struct kohaku_program p;
@@ -526,30 +469,9 @@ static uint64_t mesh_param(kohaku_device *dev, uint32_t param,
 
 static bool node_hung(kohaku_device *dev, const struct drm_kohaku_node *nd)
 {
-	struct drm_kohaku_node all[64];
-	unsigned int n, i;
+	struct drm_kohaku_node now;
 
-	CHECK_OK(dev, kohaku_nodes(dev, 0, all, 64, &n));
-	for (i = 0; i < n && i < 64; i++)
-		if (all[i].mesh == nd->mesh && all[i].x == nd->x &&
-		    all[i].y == nd->y)
-			return all[i].flags & KOHAKU_NODE_HUNG;
-	return false;
-}
-
-/* the node runs a saxpy, every element right */
-static void saxpy_ok(kohaku_device *dev, const struct drm_kohaku_node *nd,
-		     const char *when)
-{
-	struct kohaku_job_status st;
-	unsigned long bad;
-	int r;
-
-	memset(&st, 0, sizeof(st));
-	r = saxpy_job(dev, nd, 300, 30000, NULL, &st, &bad);
-	CHECK_MSG(r == 0 && st.status == KOHAKU_JOB_DONE && !bad,
-		  "SX (%u,%u) %s: %d %s, %lu bad: %s", nd->x, nd->y, when, r,
-		  kohaku_job_status_name(st.status), bad, kohaku_last_error(dev));
+	return rt_node_now(dev, nd, &now) && (now.flags & KOHAKU_NODE_HUNG);
 }
 
 /*
@@ -561,16 +483,8 @@ static uint64_t clean_mesh(kohaku_device *dev, const struct drm_kohaku_node *nd)
 {
 	clear_knobs(dev);
 	CHECK_OK(dev, inject_reset(dev, nd->mesh));
-	saxpy_ok(dev, nd, "after a first reset");
+	rt_saxpy_ok(dev, nd, "after a first reset");
 	return mesh_param(dev, KOHAKU_PARAM_MESH_RESETS, nd->mesh);
-}
-
-/* the node's HUNG flag from the node table, without a live read */
-static bool hung_flag(kohaku_device *dev, const struct drm_kohaku_node *nd)
-{
-	struct drm_kohaku_node now;
-
-	return rt_node_now(dev, nd, &now) && (now.flags & KOHAKU_NODE_HUNG);
 }
 
 /*
@@ -607,7 +521,7 @@ TEST_F(rt, a_hung_node_that_returns_what_it_owed_takes_jobs_again)
 	/* 1.2 s of the card's clock: past the 100 ms limit and the 1 s window */
 	REQUIRE(rt_vec_setup(dev, sx[0].mesh, 64, 4, &v0) == 0);
 	rt_prog_saxpy(&p0, &i0, 1, &sx[0], &v0, 1.5f);
-	REQUIRE(!inject(dev, "busy node=%u,%u cycles=360000000", sx[0].x, sx[0].y));
+	REQUIRE(!rt_inject_at(dev, "busy node=%u,%u cycles=360000000", sx[0].x, sx[0].y));
 	CHECK_OK(dev, kohaku_submit(dev, &p0, 1, 100, &job));
 	CHECK_OK(dev, kohaku_wait(dev, job, 20000, &st));
 	CHECK_EQ(st.status, KOHAKU_JOB_TIMEOUT);
@@ -620,13 +534,13 @@ TEST_F(rt, a_hung_node_that_returns_what_it_owed_takes_jobs_again)
 	 * card's time meanwhile); looked at through GET_INFO's flags, not a
 	 * live node read, which the held unit would not answer.
 	 */
-	for (i = 0; i < 1000 && !hung_flag(dev, &sx[0]); i++) {
+	for (i = 0; i < 1000 && !node_hung(dev, &sx[0]); i++) {
 		struct timespec ts = { 0, 10000000 };
 
 		nanosleep(&ts, NULL);
 	}
-	CHECK(hung_flag(dev, &sx[0]));
-	r = saxpy_job(dev, &sx[0], 16, 0, NULL, &st, &bad);
+	CHECK(node_hung(dev, &sx[0]));
+	r = rt_saxpy_job(dev, &sx[0], 16, 0, NULL, &st, &bad);
 	CHECK_MSG(r == -EIO, "the hung node took a job: %d", r);
 	/*
 	 * Another unit's job meanwhile, on vectors allocated now: the memory
@@ -660,9 +574,9 @@ TEST_F(rt, a_hung_node_that_returns_what_it_owed_takes_jobs_again)
 	REQUIRE(kohaku_bo_create(dev, sx[0].mesh, 16u << 20, &h, NULL) == 0);
 	for (i = 0; i < 200; i++) {
 		CHECK_OK(dev, kohaku_bo_write(dev, h, 0, big, 16u << 20));
-		if (!hung_flag(dev, &sx[0]))
+		if (!node_hung(dev, &sx[0]))
 			break;
-		r = saxpy_job(dev, &sx[0], 16, 0, NULL, &st, &bad);
+		r = rt_saxpy_job(dev, &sx[0], 16, 0, NULL, &st, &bad);
 		if (r != -EIO)
 			break;
 	}
@@ -674,7 +588,7 @@ TEST_F(rt, a_hung_node_that_returns_what_it_owed_takes_jobs_again)
 			  "the other unit's vectors changed when the hung unit woke");
 		rt_vec_free(dev, &v1);
 	}
-	r = saxpy_job(dev, &sx[0], 64, 0, NULL, &st, &bad);
+	r = rt_saxpy_job(dev, &sx[0], 64, 0, NULL, &st, &bad);
 	CHECK_MSG(r == 0 && st.status == KOHAKU_JOB_DONE && bad == 0,
 		  "after the node returned what it owed: %d %s, %lu bad: %s", r,
 		  kohaku_job_status_name(st.status), bad, kohaku_last_error(dev));
@@ -702,7 +616,7 @@ TEST_F(rt, mesh_reset_aborts_the_running_job_at_once)
 	REQUIRE(rt_vec_setup(dev, sx[0].mesh, 64, 7, &v) == 0);
 	rt_prog_saxpy(&p, &inst, 1, &sx[0], &v, 1.5f);
 	/* the unit never retires: only the reset can end the job early */
-	REQUIRE(!inject(dev, "hang node=%u,%u", sx[0].x, sx[0].y));
+	REQUIRE(!rt_inject_at(dev, "hang node=%u,%u", sx[0].x, sx[0].y));
 	CHECK_OK(dev, kohaku_submit(dev, &p, 1, 10000, &job));
 	r = kohaku_wait(dev, job, 2, &st);
 	CHECK_MSG(r == -ETIMEDOUT && st.status == KOHAKU_JOB_RUNNING,
@@ -731,7 +645,7 @@ TEST_F(rt, mesh_reset_aborts_the_running_job_at_once)
 	CHECK_EQ(mesh_param(dev, KOHAKU_PARAM_MESH_JOBS_PENDING, sx[0].mesh), 0);
 	/* the reset ended the hang: the node is not marked and runs again */
 	CHECK(!node_hung(dev, &sx[0]));
-	saxpy_ok(dev, &sx[0], "after the reset");
+	rt_saxpy_ok(dev, &sx[0], "after the reset");
 	rt_vec_free(dev, &v);
 	clear_knobs(dev);
 	kohaku_close(dev);
@@ -753,8 +667,8 @@ TEST_F(rt, mesh_reset_clears_stale_hung_marks)
 	REQUIRE(rt_nodes_of(dev, KH_CU_SX, sx, 16) > 0);
 	recover = recover_set(dev, sx[0].mesh, 0);
 	resets = clean_mesh(dev, &sx[0]);
-	REQUIRE(!inject(dev, "hang node=%u,%u", sx[0].x, sx[0].y));
-	r = saxpy_job(dev, &sx[0], 64, 20, NULL, &st, &bad);
+	REQUIRE(!rt_inject_at(dev, "hang node=%u,%u", sx[0].x, sx[0].y));
+	r = rt_saxpy_job(dev, &sx[0], 64, 20, NULL, &st, &bad);
 	CHECK_MSG(r == 0 && st.status == KOHAKU_JOB_TIMEOUT, "%d %s", r,
 		  kohaku_job_status_name(st.status));
 	/*
@@ -771,11 +685,11 @@ TEST_F(rt, mesh_reset_clears_stale_hung_marks)
 		  "%d %s (reason %u)", r, kohaku_job_status_name(st.status), st.reason);
 	rt_vec_free(dev, &v);
 	CHECK(node_hung(dev, &sx[0]));
-	r = saxpy_job(dev, &sx[0], 16, 0, NULL, &st, &bad);
+	r = rt_saxpy_job(dev, &sx[0], 16, 0, NULL, &st, &bad);
 	CHECK_MSG(r == -EIO, "the hung node took a job: %d", r);
 	/* the reset cleared the unit: the mark is stale and goes */
 	CHECK_OK(dev, inject_reset(dev, sx[0].mesh));
-	saxpy_ok(dev, &sx[0], "after the reset");
+	rt_saxpy_ok(dev, &sx[0], "after the reset");
 	CHECK(!node_hung(dev, &sx[0]));
 	CHECK_EQ(mesh_param(dev, KOHAKU_PARAM_MESH_RESETS, sx[0].mesh), resets + 1);
 	recover_set(dev, sx[0].mesh, recover);
@@ -941,14 +855,6 @@ TEST_F(rt, reset_under_a_long_job_never_faults_the_next)
 	kohaku_close(dev);
 }
 
-/* a node's firmware state, from the node table */
-static unsigned int fw_state_of(kohaku_device *dev, const struct drm_kohaku_node *nd)
-{
-	struct drm_kohaku_node now;
-
-	return rt_node_now(dev, nd, &now) ? now.fw_state : ~0u;
-}
-
 /*
  * After a mesh reset the driver boots the firmware it keeps again on the
  * mesh's POOL units: a job for one submitted straight after the reset is
@@ -974,9 +880,9 @@ TEST_F(rt, pool_firmware_runs_again_after_a_reset)
 	REQUIRE(img);
 	clear_knobs(dev);
 	REQUIRE(kohaku_inst_pool_ping(&inst, 0x77) == 0);
-	if (fw_state_of(dev, &gp[0]) != KOHAKU_FW_STATE_RUNNING)
+	if (rt_fw_state(dev, &gp[0]) != KOHAKU_FW_STATE_RUNNING)
 		CHECK_OK(dev, kohaku_fw_load(dev, img, len, 0, &out));
-	REQUIRE(fw_state_of(dev, &gp[0]) == KOHAKU_FW_STATE_RUNNING);
+	REQUIRE(rt_fw_state(dev, &gp[0]) == KOHAKU_FW_STATE_RUNNING);
 	for (i = 0; i < 2; i++) {
 		CHECK_OK(dev, inject_reset(dev, gp[0].mesh));
 		memset(&st, 0, sizeof(st));
@@ -984,7 +890,7 @@ TEST_F(rt, pool_firmware_runs_again_after_a_reset)
 		CHECK_MSG(r == 0 && st.status == KOHAKU_JOB_DONE,
 			  "a POOL job straight after reset %u: %d %s: %s", i + 1, r,
 			  kohaku_job_status_name(st.status), kohaku_last_error(dev));
-		CHECK_EQ(fw_state_of(dev, &gp[0]), KOHAKU_FW_STATE_RUNNING);
+		CHECK_EQ(rt_fw_state(dev, &gp[0]), KOHAKU_FW_STATE_RUNNING);
 	}
 	kohaku_close(dev);
 }
@@ -1020,7 +926,7 @@ TEST_F(rt, pool_job_refused_while_no_firmware_runs)
 	img = rt_fw_image(&len);
 	REQUIRE(img);
 	REQUIRE(kohaku_inst_pool_ping(&inst, 0x77) == 0);
-	CHECK_EQ(fw_state_of(dev, &gp[0]), KOHAKU_FW_STATE_ABSENT);
+	CHECK_EQ(rt_fw_state(dev, &gp[0]), KOHAKU_FW_STATE_ABSENT);
 	memset(&st, 0, sizeof(st));
 	r = rt_run_on(dev, &gp[0], &inst, 1, &st);
 	CHECK_MSG(r == -EIO, "a job for a unit without firmware: %d %s", r,
@@ -1029,7 +935,7 @@ TEST_F(rt, pool_job_refused_while_no_firmware_runs)
 		  strstr(kohaku_last_error(dev), "kohaku fw load"), "%s",
 		  kohaku_last_error(dev));
 	CHECK_OK(dev, kohaku_fw_load(dev, img, len, 0, &out));
-	CHECK_EQ(fw_state_of(dev, &gp[0]), KOHAKU_FW_STATE_RUNNING);
+	CHECK_EQ(rt_fw_state(dev, &gp[0]), KOHAKU_FW_STATE_RUNNING);
 	memset(&st, 0, sizeof(st));
 	r = rt_run_on(dev, &gp[0], &inst, 1, &st);
 	CHECK_MSG(r == 0 && st.status == KOHAKU_JOB_DONE, "after the load: %d %s: %s",
