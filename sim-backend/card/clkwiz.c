@@ -55,7 +55,7 @@ void ksim_clkwiz_wide_write(struct ksim_card *c, unsigned int mesh, u32 off)
 /* an output's built frequency: 300 MHz, 600 for mat2x */
 static u32 ksim_clk_built_mhz(unsigned int out)
 {
-	return KH_CLK_BUILT_NOC_MHZ * (out == KH_CLK_OUT_MAT2X ? 2 : 1);
+	return KH_CLK_BUILT_MHZ(out);
 }
 
 /* the running configuration's word for register off */
@@ -100,9 +100,11 @@ static void ksim_clk_apply(struct ksim_clkwiz *w)
 	unsigned int o;
 	u32 num, den;
 
-	if (d && (KH_CLK_IN_MHZ * m < 600 * d || KH_CLK_IN_MHZ * m > 1200 * d))
-		ksim_clkwiz_viol(w, "the VCO at %u MHz (M %u, D %u), outside 600..1200 MHz",
-				 KH_CLK_IN_MHZ * m / d, m, d);
+	if (d && (KH_CLK_IN_MHZ * m < KH_CLK_VCO_MIN_MHZ * d ||
+		  KH_CLK_IN_MHZ * m > KH_CLK_VCO_MAX_MHZ * d))
+		ksim_clkwiz_viol(w, "the VCO at %u MHz (M %u, D %u), outside %u..%u MHz",
+				 KH_CLK_IN_MHZ * m / d, m, d, KH_CLK_VCO_MIN_MHZ,
+				 KH_CLK_VCO_MAX_MHZ);
 	for (o = 0; o < KH_CLK_MESH_OUTPUTS; o++) {
 		ksim_clk_rate(w, o, &num, &den);
 		ksim_mesh_clk_set(w->card->mesh[w->mesh], o, num, den);
@@ -232,10 +234,10 @@ static void ksim_clk_miss_write(void *dev, u32 off, u64 v)
 	  .read = ksim_clk_status)					\
 	R(c, CFG0, KH_CLK_CFG0, 1, KSIM_CLK_REG(KH_CLK_CFG0),		\
 	  .reset = KH_CLK_CFG0_BUILT)					\
-	KSIM_CLK_OUT(R, c, 0, 4)					\
-	KSIM_CLK_OUT(R, c, 1, 2)					\
-	KSIM_CLK_OUT(R, c, 2, 4)					\
-	KSIM_CLK_OUT(R, c, 3, 4)					\
+	KSIM_CLK_OUT(R, c, 0, KH_CLK_BUILT_DIV(0))					\
+	KSIM_CLK_OUT(R, c, 1, KH_CLK_BUILT_DIV(1))					\
+	KSIM_CLK_OUT(R, c, 2, KH_CLK_BUILT_DIV(2))					\
+	KSIM_CLK_OUT(R, c, 3, KH_CLK_BUILT_DIV(3))					\
 	KSIM_CLK_OUT(R, c, 4, 1)					\
 	KSIM_CLK_OUT(R, c, 5, 1)					\
 	KSIM_CLK_OUT(R, c, 6, 1)					\

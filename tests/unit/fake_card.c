@@ -723,7 +723,7 @@ struct fake_card *fake_card_create(unsigned int grid_lo, unsigned int grid_hi)
 	/* the wizard's built configuration: 300/600/300/300 MHz */
 	fc->wiz[KH_CLK_CFG0 / 4] = KH_CLK_CFG0_BUILT;
 	for (i = 0; i < KH_CLK_MESH_OUTPUTS; i++)
-		fc->wiz[KH_CLK_DIV(i) / 4] = KH_CLK_PROFILE_DIV(KH_CLK_PROFILES - 1, i);
+		fc->wiz[KH_CLK_DIV(i) / 4] = KH_CLK_BUILT_DIV(i);
 	fc->caps = KH_FLIT_WIDTH | ((u64)KH_POS_WIDTH << 16) |
 		   ((u64)grid_lo << 24) | ((u64)grid_hi << 32);
 	for (i = 0; i < 256; i++) {

@@ -225,6 +225,8 @@
 #define KH_CLK_MESH_OUTPUTS	4
 #define KH_CLK_IN_MHZ		100
 #define KH_CLK_VCO_MHZ		1200
+#define KH_CLK_VCO_MIN_MHZ	600	/* the MMCM's VCO range (PG065), 600..1200 */
+#define KH_CLK_VCO_MAX_MHZ	1200
 #define KH_CLK_CFG0_MULT(v)	(((v) >> 8) & 0xff)
 #define KH_CLK_CFG0_DIVCLK(v)	((v) & 0xff)
 #define KH_CLK_DIV_VALUE(v)	((v) & 0xff)	/* integer divide; [25:16] fraction, unused */
@@ -237,7 +239,9 @@
 #define KH_CLK_PROFILES		3
 #define KH_CLK_PROFILE_DIV(p, out) \
 	((unsigned int)((out) == KH_CLK_OUT_MAT2X ? 6 : 12) / ((p) + 1))
-#define KH_CLK_BUILT_NOC_MHZ	300
+#define KH_CLK_PROFILE_BUILT	2	/* ship: the clocks the bitstream is built for */
+#define KH_CLK_BUILT_DIV(out)	KH_CLK_PROFILE_DIV(KH_CLK_PROFILE_BUILT, out)
+#define KH_CLK_BUILT_MHZ(out)	(KH_CLK_VCO_MHZ / KH_CLK_BUILT_DIV(out))
 /* model timing (docs/model.md): lock time, reset release, FIFO recovery */
 #define KH_CLK_LOCK_CYCLES	30000	/* 100 us at 300 MHz: MMCM lock time */
 #define KH_RST_RELEASE_CYCLES	16	/* proc_sys_reset after dcm_locked */
