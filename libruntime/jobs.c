@@ -4,6 +4,7 @@
  * wait for a final status, run (both), and a status in words.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -113,10 +114,118 @@ out:
 	free(nodes);
 }
 
+/* KOHAKU_REFUSED_* in words: why SUBMIT refused an operand */
+static const char *refused_why(uint32_t why)
+{
+	switch (why) {
+	case KOHAKU_REFUSED_OUTSIDE:
+		return "lies in no buffer the job names (or runs past the end of "
+		       "the one it starts in)";
+	case KOHAKU_REFUSED_INTENT:
+		return "lies in a buffer the job names without the access the "
+		       "unit makes there (read, write)";
+	case KOHAKU_REFUSED_WRAPS:
+		return "wraps past the top of the address space";
+	case KOHAKU_REFUSED_NODE:
+		return "sends data to a node whose buffers no job may write (a "
+		       "POOL or DXA unit, or no node at all)";
+	case KOHAKU_REFUSED_UNCHECKABLE:
+		return "is for a unit whose programs the driver cannot check: "
+		       "only an administrator's jobs run there";
+	default:
+		return "was refused";
+	}
+}
+
+/* SUBMIT said EACCES: which instruction, which operand, and why */
+static void submit_refused(kohaku_device *dev, const struct drm_kohaku_submit *req,
+			   const struct kohaku_program *programs)
+{
+	const struct kohaku_program *p = &programs[req->refused_program];
+
+	if (req->refused_why == KOHAKU_REFUSED_UNCHECKABLE) {
+		kh_rt_seterr(dev, "submitting a job: program %u (mesh %u (%u,%u)) "
+			     "%s (SUBMIT: EACCES)", req->refused_program,
+			     p->mesh, p->x, p->y, refused_why(req->refused_why));
+		return;
+	}
+	if (req->refused_why == KOHAKU_REFUSED_NODE) {
+		kh_rt_seterr(dev, "submitting a job: program %u (mesh %u (%u,%u)) "
+			     "instruction %u, operand %u: node (%u,%u) %s "
+			     "(SUBMIT: EACCES)", req->refused_program, p->mesh,
+			     p->x, p->y, req->refused_inst, req->refused_operand,
+			     (unsigned int)(req->refused_addr & 0xff),
+			     (unsigned int)(req->refused_addr >> 8),
+			     refused_why(req->refused_why));
+		return;
+	}
+	kh_rt_seterr(dev, "submitting a job: program %u (mesh %u (%u,%u)) "
+		     "instruction %u, operand %u: 0x%" PRIx64 ", %" PRIu64
+		     " bytes, %s (SUBMIT: EACCES). Name the buffer in "
+		     "kohaku_submit_args.bos with that access, or leave bos "
+		     "NULL to name every buffer of this file on the mesh.",
+		     req->refused_program, p->mesh, p->x, p->y,
+		     req->refused_inst, req->refused_operand,
+		     (uint64_t)req->refused_addr, (uint64_t)req->refused_len,
+		     refused_why(req->refused_why));
+}
+
+/*
+ * The job's buffers, as SUBMIT takes them: none named is every BO of the
+ * file (FILE_BOS) on a driver that checks; a driver older than 0.8 gets
+ * ABI 0.7's form, and refuses nothing it could not check before.
+ */
+static int submit_bos(kohaku_device *dev, const struct kohaku_submit_args *args,
+		      struct drm_kohaku_submit *req, struct drm_kohaku_job_bo **out)
+{
+	struct drm_kohaku_job_bo *jb;
+	unsigned int i;
+
+	*out = NULL;
+	if (!(dev->info.caps & KOHAKU_CAP_JOB_BOS)) {
+		if (!args->n_bos && !args->flags)
+			return 0;
+		kh_rt_seterr(dev, "submitting a job: the driver (ABI %u.%u) "
+			     "takes no list of buffers nor submit flags (ABI 0.8, "
+			     "KOHAKU_CAP_JOB_BOS): update it",
+			     KOHAKU_ABI_VERSION_MAJOR(dev->info.abi_version),
+			     KOHAKU_ABI_VERSION_MINOR(dev->info.abi_version));
+		return -EOPNOTSUPP;
+	}
+	req->flags = args->flags;
+	if (!args->n_bos) {
+		if (!(args->flags & KOHAKU_SUBMIT_UNCHECKED))
+			req->flags |= KOHAKU_SUBMIT_FILE_BOS;
+		return 0;
+	}
+	if (!args->bos) {
+		kh_rt_seterr(dev, "submitting a job: bos is NULL with n_bos %u",
+			     args->n_bos);
+		return -EFAULT;
+	}
+	if (args->n_bos > KOHAKU_MAX_JOB_BOS) {
+		kh_rt_seterr(dev, "submitting a job naming %u buffers: a job names "
+			     "at most %u", args->n_bos, KOHAKU_MAX_JOB_BOS);
+		return -EINVAL;
+	}
+	jb = calloc(args->n_bos, sizeof(*jb));
+	if (!jb)
+		return -ENOMEM;
+	for (i = 0; i < args->n_bos; i++) {
+		jb[i].handle = args->bos[i].handle;
+		jb[i].flags = args->bos[i].access;
+	}
+	req->bos_ptr = (uintptr_t)jb;
+	req->n_bos = args->n_bos;
+	*out = jb;
+	return 0;
+}
+
 KH_RT_EXPORT int kohaku_submit_ex(kohaku_device *dev,
 				  const struct kohaku_submit_args *args,
 				  uint64_t *job_id)
 {
+	struct drm_kohaku_job_bo *jb = NULL;
 	struct drm_kohaku_program progs[KOHAKU_MAX_PROGRAMS];
 	struct drm_kohaku_data *data = NULL, *d;
 	const struct kohaku_program *programs;
@@ -168,6 +277,11 @@ KH_RT_EXPORT int kohaku_submit_ex(kohaku_device *dev,
 		d += p->n_data;
 	}
 	memset(&req, 0, sizeof(req));
+	r = submit_bos(dev, args, &req, &jb);
+	if (r) {
+		free(data);
+		return r;
+	}
 	req.n_programs = n_programs;
 	req.programs_ptr = (uintptr_t)progs;
 	req.program_size = sizeof(progs[0]);
@@ -183,8 +297,11 @@ KH_RT_EXPORT int kohaku_submit_ex(kohaku_device *dev,
 			programs[0].n_insts == 1 ? "" : "s",
 			args->n_in_syncobjs || args->out_syncobj ? ", with fences" : "");
 	free(data);
+	free(jb);
 	if (r == -EIO)
 		kh_rt_submit_why(dev, programs, n_programs);
+	if (r == -EACCES && req.refused_why && req.refused_program < n_programs)
+		submit_refused(dev, &req, programs);
 	if (r == 0 && job_id)
 		*job_id = req.job_id;
 	return r;

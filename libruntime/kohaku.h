@@ -1104,6 +1104,15 @@ const char *kohaku_job_describe(const struct kohaku_job_status *st,
  * it.  The fence of a job that ends other than DONE signals with an error,
  * and a job waiting for it is ABORTED.
  */
+/*
+ * A buffer a job's units may reach (ABI 0.8, KOHAKU_CAP_JOB_BOS): a BO of
+ * the device's file on the job's mesh, and what the units do there.
+ */
+struct kohaku_job_bo {
+	uint32_t handle;
+	uint32_t access;		/* KOHAKU_JOB_BO_READ and/or _WRITE */
+};
+
 struct kohaku_submit_args {
 	const struct kohaku_program *programs;
 	unsigned int n_programs;
@@ -1111,6 +1120,17 @@ struct kohaku_submit_args {
 	const uint32_t *in_syncobjs;	/* dispatch after their fences */
 	unsigned int n_in_syncobjs;	/* 0..KOHAKU_MAX_IN_FENCES */
 	uint32_t out_syncobj;		/* gets the job's fence; 0 = none */
+	/*
+	 * The buffers the job reaches (0..KOHAKU_MAX_JOB_BOS): every memory
+	 * operand of its instructions must lie in one of them, with the
+	 * access the unit makes, or SUBMIT fails -EACCES naming the
+	 * instruction and the operand.  NULL/0: every BO of the device's
+	 * file on the job's mesh, read and write (KOHAKU_SUBMIT_FILE_BOS).
+	 */
+	const struct kohaku_job_bo *bos;
+	unsigned int n_bos;
+	/* KOHAKU_SUBMIT_UNCHECKED: no check (an administrator's file only) */
+	uint32_t flags;
 };
 
 /* kohaku_submit() with fences. */

@@ -66,6 +66,7 @@ s16 hwif/kh_ktypes.h
 s32 hwif/kh_ktypes.h
 s64 hwif/kh_ktypes.h
 gfp_t libruntime/inproc/include/linux/types.h
+cmp_func_t libruntime/inproc/include/linux/sort.h
 list_head libruntime/inproc/include/linux/list.h
 lock_class_key libruntime/inproc/include/linux/lockdep.h
 mutex libruntime/inproc/include/linux/mutex.h

@@ -52,11 +52,14 @@ void kh_device_remove(struct kh_device *kd);
  * kh_file_open() - a new open file on a device
  * @kd: the device.
  * @file: the host's file, whose syncobjs SUBMIT's in/out fences name.
+ * @admin: the opener is an administrator (CAP_SYS_ADMIN when it opened
+ *	the device; in-process, unless KOHAKU_UNPRIVILEGED is set): it may
+ *	call the commands KH_IOCTLS() marks root and submit unchecked jobs.
  * @out: the new file.
  *
  * Return: 0 or -ENOMEM.
  */
-int kh_file_open(struct kh_device *kd, struct drm_file *file,
+int kh_file_open(struct kh_device *kd, struct drm_file *file, bool admin,
 		 struct kh_file **out);
 /**
  * kh_file_close() - close a file
@@ -215,11 +218,14 @@ int kh_device_mesh_reset(struct kh_device *kd, struct drm_kohaku_reset *a);
  * @fn: the handler, given a kernel-space copy of the struct: zero-extended
  *	when the caller's struct is shorter, the caller's tail already checked
  *	to be zero when it is longer (kh_ioctl_check_tail()).
+ * @root: for an administrator's file only (kh_file_open()'s @admin);
+ *	others get EPERM.
  */
 struct kh_ioctl_desc {
 	unsigned int cmd;
 	const char *name;
 	int (*fn)(struct kh_file *kf, void *arg);
+	bool root;
 };
 
 /**

@@ -19,7 +19,10 @@
  * The tables are under their mesh's lock; SET and SUBMIT take the file's
  * lock first, for its BO table.
  */
+#include <linux/overflow.h>
+
 #include "kh_priv.h"
+#include "kh_check.h"
 
 /* One slot of one DXA unit. */
 struct kh_dxa_slot {
@@ -179,6 +182,20 @@ static int kh_dxa_check_desc(struct kh_device *kd,
  * dimension, lie inside @bo?  Each step keeps end <= bo->size, so nothing
  * overflows: one span is at most (2^32 - 1)^2.
  */
+/* bytes from element 0 to past the far corner; 0 when it overflows */
+static u64 kh_dxa_extent(const struct drm_kohaku_dxa_desc *d)
+{
+	u64 end = 0, span;
+	unsigned int k;
+
+	for (k = 0; k < d->rank; k++) {
+		span = (u64)(d->size[k] - 1) * (k ? d->stride[k - 1] : d->elem_bytes);
+		if (check_add_overflow(end, span, &end))
+			return 0;
+	}
+	return check_add_overflow(end, (u64)d->elem_bytes, &end) ? 0 : end;
+}
+
 static bool kh_dxa_inside(const struct drm_kohaku_dxa_desc *d,
 			  const struct kh_bo *bo)
 {
@@ -546,9 +563,13 @@ static int kh_dxa_check_inst(struct kh_device *kd, const struct kh_prog *pr,
  * Slot @s of the unit, for a job of @kf: this file's, set, its BO still
  * there: its 64 bytes into @t.  0, -ENOENT or -EINVAL, said why.
  */
-static int kh_dxa_slot_bytes(struct kh_file *kf, const struct kh_node *n,
-			     u32 prog, unsigned int s, u8 *t)
+static int kh_dxa_slot_bytes(struct kh_file *kf, const struct kh_prog *pr,
+			     struct kh_check *c, u32 prog, unsigned int s, u8 *t)
 {
+	const struct kh_node *n = pr->node;
+	u32 i;
+	int ret;
+
 	const struct kh_dxa_slot *sl = &n->dxa[s];
 	struct kh_device *kd = kf->kd;
 	struct kh_bo *bo;
@@ -573,11 +594,22 @@ static int kh_dxa_slot_bytes(struct kh_file *kf, const struct kh_node *n,
 		       prog, s, n->x, n->y, sl->desc.bo_handle);
 		return -EINVAL;
 	}
+	/* the tensor, against the job's buffers, at the first COPY naming it */
+	for (i = 0; i < pr->n; i++)
+		if (kh_inst_get(&pr->insts[i], KH_DXA_INST_SLOT) == s)
+			break;
+	c->prog = prog;
+	c->node = n;
+	c->unit = "DXA";
+	ret = kh_check_mem(c, i, 0, "the tensor of its slot", sl->base,
+			   kh_dxa_extent(&sl->desc), KOHAKU_JOB_BO_READ);
+	if (ret)
+		return ret;
 	kh_dxa_encode(&sl->desc, sl->base, t);
 	return 0;
 }
 
-int kh_dxa_job_data(struct kh_file *kf, struct kh_job *job,
+int kh_dxa_job_data(struct kh_file *kf, struct kh_job *job, struct kh_check *c,
 		    struct kh_data_add **out, u32 *n_out)
 {
 	struct kh_device *kd = kf->kd;
@@ -622,7 +654,7 @@ int kh_dxa_job_data(struct kh_file *kf, struct kh_job *job,
 
 			if (!(mask[i] & (1u << s)))
 				continue;
-			ret = kh_dxa_slot_bytes(kf, job->progs[i].node, i, s, t);
+			ret = kh_dxa_slot_bytes(kf, &job->progs[i], c, i, s, t);
 			add[k].prog = i;
 			add[k].buf = KH_DXA_BUF_TABLE;
 			add[k].offset = s * KH_DXA_SLOT_GRANULES;

@@ -5,7 +5,7 @@
  */
 #include "kh_priv.h"
 
-int kh_file_open(struct kh_device *kd, struct drm_file *file,
+int kh_file_open(struct kh_device *kd, struct drm_file *file, bool admin,
 		 struct kh_file **out)
 {
 	struct kh_file *kf = kzalloc(sizeof(*kf), GFP_KERNEL);
@@ -13,6 +13,7 @@ int kh_file_open(struct kh_device *kd, struct drm_file *file,
 	if (!kf)
 		return -ENOMEM;
 	kf->kd = kd;
+	kf->admin = admin;
 	kf->clk_run = KOHAKU_CLK_PROFILE_DEFAULT;
 	kf->file = file;
 	mutex_init(&kf->lock);

@@ -11,7 +11,7 @@
 #include "kh_priv.h"
 
 #define KH_IOCTL_DESC(NAME, name, fn, root)				\
-	[DRM_KOHAKU_##NAME] = { DRM_IOCTL_KOHAKU_##NAME, #NAME, fn },
+	[DRM_KOHAKU_##NAME] = { DRM_IOCTL_KOHAKU_##NAME, #NAME, fn, root },
 
 static const struct kh_ioctl_desc kh_ioctls[DRM_KOHAKU_NUM_IOCTLS] = {
 	KH_IOCTLS(KH_IOCTL_DESC)
@@ -46,6 +46,11 @@ int kh_ioctl_call(struct kh_file *kf, unsigned int index, void *arg)
 		return -ENOTTY;
 	if (READ_ONCE(kf->kd->unplugged))
 		return -ENODEV;
+	/* kohaku.ko's DRM checks the caller too (DRM_ROOT_ONLY) */
+	if (d->root && !kf->admin) {
+		kh_dbg(kf->kd, "%s: for an administrator only\n", d->name);
+		return -EPERM;
+	}
 	return d->fn(kf, arg);
 }
 

@@ -404,6 +404,7 @@ struct kh_file {
 	struct xarray jobs;		/* job id -> struct kh_job */
 	unsigned int n_bos;
 	unsigned int n_jobs;
+	bool admin;		/* the opener: kh_file_open() */
 	u32 clk_run;		/* KOHAKU_CLK_PROFILE_* its jobs need, or _DEFAULT */
 	/* jobs WAIT has reaped from the table: their device time (fdinfo) */
 	u64 reaped_ns;
@@ -704,9 +705,11 @@ int kh_dxa_get(struct kh_file *kf, void *arg);
 void kh_dxa_release_all(struct kh_file *kf);
 /*
  * SUBMIT: check the programs for DXA units (job->progs and insts filled)
- * and give the slots they name as data entries (*add, kvfree() it).
+ * and give the slots they name as data entries (*add, kvfree() it); each
+ * slot's tensor must lie in a buffer the job names (@c, kh_check.h).
  */
-int kh_dxa_job_data(struct kh_file *kf, struct kh_job *job,
+struct kh_check;
+int kh_dxa_job_data(struct kh_file *kf, struct kh_job *job, struct kh_check *c,
 		    struct kh_data_add **add, u32 *n_add);
 
 /* kh_fw.c: firmware for the POOL units */

@@ -13,6 +13,7 @@
 #include <drm/drm_syncobj.h>
 
 #include "kh_priv.h"
+#include "kh_check.h"
 #include "kh_tracepoints.h"
 
 static int kh_check_program(struct kh_device *kd, const struct drm_kohaku_program *p,
@@ -59,10 +60,14 @@ static int kh_check_program(struct kh_device *kd, const struct drm_kohaku_progra
 	return 0;
 }
 
-/* Copy the program table and every instruction in; check all of it. */
-static int kh_job_build(struct kh_file *kf, const struct drm_kohaku_submit *a,
+/*
+ * Copy the program table and every instruction in; check all of it, what
+ * the job reaches included (kh_check.c).
+ */
+static int kh_job_build(struct kh_file *kf, struct drm_kohaku_submit *a,
 			struct kh_job *job)
 {
+	struct kh_check check = { 0 };
 	const u8 __user *up = u64_to_user_ptr(a->programs_ptr);
 	struct kh_device *kd = kf->kd;
 	struct drm_kohaku_program *p;
@@ -129,11 +134,16 @@ static int kh_job_build(struct kh_file *kf, const struct drm_kohaku_submit *a,
 	}
 	job->n_progs = a->n_programs;
 	job->mesh = m;
+	ret = kh_check_begin(&check, kf, a, m);
+	if (!ret)
+		ret = kh_check_job(&check, job);
 	/* a DXA unit's copies take their slots with them, as job data */
-	ret = kh_dxa_job_data(kf, job, &add, &n_add);
+	if (!ret)
+		ret = kh_dxa_job_data(kf, job, &check, &add, &n_add);
 	if (!ret)
 		ret = kh_job_data_build(kd, job, p, a->n_programs, add, n_add);
 	kvfree(add);
+	kh_check_end(&check);
 out:
 	kvfree(p);
 	return ret;
@@ -284,10 +294,38 @@ int kh_job_run_internal(struct kh_node *n, const struct kohaku_inst *insts,
 	return ret;
 }
 
-static int kh_submit_check(struct kh_device *kd, const struct drm_kohaku_submit *a)
+static int kh_submit_check(struct kh_file *kf, struct drm_kohaku_submit *a)
 {
-	if (a->flags || !kh_all_zero(a->reserved, sizeof(a->reserved)))
+	struct kh_device *kd = kf->kd;
+
+	/* out fields: what a refusal fills in */
+	a->refused_why = a->refused_program = a->refused_inst = 0;
+	a->refused_operand = 0;
+	a->refused_addr = a->refused_len = 0;
+	if ((a->flags & ~KOHAKU_SUBMIT_FLAGS) || a->refused_pad ||
+	    !kh_all_zero(a->reserved, sizeof(a->reserved))) {
+		kh_dbg(kd, "SUBMIT: flags 0x%x (this driver knows 0x%x) or nonzero reserved/pad\n",
+		       a->flags, KOHAKU_SUBMIT_FLAGS);
 		return -EINVAL;
+	}
+	if (a->n_bos > KOHAKU_MAX_JOB_BOS || !a->n_bos != !a->bos_ptr) {
+		kh_dbg(kd, "SUBMIT: n_bos %u with bos_ptr %s; a job names 0..%u buffers\n",
+		       a->n_bos, a->bos_ptr ? "set" : "0", KOHAKU_MAX_JOB_BOS);
+		return -EINVAL;
+	}
+	if ((a->flags & (KOHAKU_SUBMIT_FILE_BOS | KOHAKU_SUBMIT_UNCHECKED)) && a->n_bos) {
+		kh_dbg(kd, "SUBMIT: a list of buffers with KOHAKU_SUBMIT_%s, which names them itself\n",
+		       a->flags & KOHAKU_SUBMIT_FILE_BOS ? "FILE_BOS" : "UNCHECKED");
+		return -EINVAL;
+	}
+	if ((a->flags & KOHAKU_SUBMIT_FILE_BOS) && (a->flags & KOHAKU_SUBMIT_UNCHECKED)) {
+		kh_dbg(kd, "SUBMIT: KOHAKU_SUBMIT_FILE_BOS and _UNCHECKED together; one or the other\n");
+		return -EINVAL;
+	}
+	if ((a->flags & KOHAKU_SUBMIT_UNCHECKED) && !kf->admin) {
+		kh_dbg(kd, "SUBMIT: KOHAKU_SUBMIT_UNCHECKED is for an administrator (CAP_SYS_ADMIN) only\n");
+		return -EPERM;
+	}
 	if (a->program_size < KOHAKU_PROGRAM_SIZE_MIN || a->program_size > 4096) {
 		kh_dbg(kd, "SUBMIT: program_size %u; this driver takes %u..4096\n",
 		       a->program_size, KOHAKU_PROGRAM_SIZE_MIN);
@@ -315,7 +353,7 @@ int kh_job_submit(struct kh_file *kf, void *arg)
 	struct kh_mesh *m;
 	int ret;
 
-	ret = kh_submit_check(kd, a);
+	ret = kh_submit_check(kf, a);
 	if (ret)
 		return ret;
 	job = kzalloc(sizeof(*job), GFP_KERNEL);

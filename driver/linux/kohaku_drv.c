@@ -41,7 +41,8 @@ static int kohaku_drm_open(struct drm_device *drm, struct drm_file *file)
 	if (kdev->gone)
 		ret = -ENODEV;
 	else
-		ret = kh_file_open(kdev->kd, file, &kfile->kf);
+		ret = kh_file_open(kdev->kd, file, capable(CAP_SYS_ADMIN),
+				   &kfile->kf);
 	if (!ret)
 		list_add_tail(&kfile->link, &kdev->files);
 	mutex_unlock(&kdev->files_lock);

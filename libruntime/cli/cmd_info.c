@@ -56,6 +56,7 @@ static struct json_object *info_json(kohaku_device *dev,
 	J_ADD(j, "firmware", J_BOOL(in->caps & KOHAKU_CAP_FIRMWARE));
 	J_ADD(j, "job_data", J_BOOL(in->caps & KOHAKU_CAP_JOB_DATA));
 	J_ADD(j, "ctrl32", J_BOOL(in->caps & KOHAKU_CAP_CTRL32));
+	J_ADD(j, "job_bos", J_BOOL(in->caps & KOHAKU_CAP_JOB_BOS));
 	J_ADD(j, "n_meshes", J_INT(in->n_meshes));
 	J_ADD(j, "n_nodes", J_INT(in->n_nodes));
 	ma = json_object_new_array();
@@ -95,14 +96,15 @@ static void info_text(kohaku_device *dev, const struct drm_kohaku_get_info *in)
 	printf("abi         %u.%u (libkohaku %u.%u)\n",
 	       KOHAKU_ABI_VERSION_MAJOR(in->abi_version),
 	       in->abi_version & 0xffff, KOHAKU_ABI_MAJOR, KOHAKU_ABI_MINOR);
-	printf("caps        0x%llx%s%s%s%s%s%s%s\n", (unsigned long long)in->caps,
+	printf("caps        0x%llx%s%s%s%s%s%s%s%s\n", (unsigned long long)in->caps,
 	       in->caps & KOHAKU_CAP_SIMULATED ? " simulated" : "",
 	       in->caps & KOHAKU_CAP_DMA ? " dma" : "",
 	       in->caps & KOHAKU_CAP_IRQ ? " irq" : " polling",
 	       in->caps & KOHAKU_CAP_FENCES ? " fences" : "",
 	       in->caps & KOHAKU_CAP_FIRMWARE ? " firmware" : "",
 	       in->caps & KOHAKU_CAP_JOB_DATA ? " job-data" : "",
-	       in->caps & KOHAKU_CAP_CTRL32 ? " ctrl32" : "");
+	       in->caps & KOHAKU_CAP_CTRL32 ? " ctrl32" : "",
+	       in->caps & KOHAKU_CAP_JOB_BOS ? " job-bos" : "");
 	printf("meshes      %u\n", in->n_meshes);
 	printf("nodes       %u\n", in->n_nodes);
 	for (m = 0; m < in->n_meshes && m < KOHAKU_MAX_MESHES; m++) {

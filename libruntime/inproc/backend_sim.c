@@ -284,6 +284,18 @@ static void sim_put(struct kh_rt_sim *s)
 	free(s);
 }
 
+/*
+ * The process owns its simulated card, so its files are an administrator's
+ * (kohaku.ko: CAP_SYS_ADMIN at open), unless KOHAKU_UNPRIVILEGED=1 asks for
+ * what a member of the device's group gets there.
+ */
+static bool sim_file_admin(void)
+{
+	const char *e = getenv("KOHAKU_UNPRIVILEGED");
+
+	return !(e && *e && strcmp(e, "0"));
+}
+
 /* a new open file on the card: the core's, and the host's with its syncobjs */
 static int sim_file_open(struct kh_rt_sim *s, struct kohaku_device *dev)
 {
@@ -293,7 +305,7 @@ static int sim_file_open(struct kh_rt_sim *s, struct kohaku_device *dev)
 	if (!dev->of)
 		return -ENOMEM;
 	kh_os_file_init(dev->of);
-	r = kh_file_open(s->kd, dev->of, &dev->kf);
+	r = kh_file_open(s->kd, dev->of, sim_file_admin(), &dev->kf);
 	if (r < 0) {
 		kh_os_file_fini(dev->of);
 		free(dev->of);

@@ -37,7 +37,7 @@ int rig_up(struct rig *r, struct fake_card *fc)
 		r->kd = NULL;
 		return ret;
 	}
-	ret = kh_file_open(r->kd, &r->file, &r->kf);
+	ret = kh_file_open(r->kd, &r->file, true, &r->kf);
 	/*
 	 * The engine's own hang handling is what these tests look at: no
 	 * automatic recovery (a reset of the fake mesh) after a hang.

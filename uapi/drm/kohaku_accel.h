@@ -34,7 +34,7 @@ extern "C" {
 #endif
 
 #define KOHAKU_ABI_MAJOR	0
-#define KOHAKU_ABI_MINOR	7
+#define KOHAKU_ABI_MINOR	8
 #define KOHAKU_ABI_VERSION	((KOHAKU_ABI_MAJOR << 16) | KOHAKU_ABI_MINOR)
 #define KOHAKU_ABI_VERSION_MAJOR(v)	((v) >> 16)
 #define KOHAKU_ABI_VERSION_MINOR(v)	((v) & 0xffff)
@@ -51,6 +51,7 @@ extern "C" {
 #define KOHAKU_MAX_PROGRAM_DATA	16	/* data entries per program (ABI 0.5) */
 #define KOHAKU_MAX_JOB_DATA	(256 * 1024)	/* bytes of data per job, all programs */
 #define KOHAKU_DATA_GRANULE	32	/* bytes per CU_DATA data flit */
+#define KOHAKU_MAX_JOB_BOS	256	/* buffers a job names (ABI 0.8) */
 
 /* ---- GET_INFO ---- */
 
@@ -70,6 +71,11 @@ extern "C" {
  * (ABI 0.6).
  */
 #define KOHAKU_CAP_CTRL32	(1ULL << 7)
+/*
+ * SUBMIT checks every memory operand of a job against the buffers the job
+ * names (ABI 0.8): KOHAKU_SUBMIT_FILE_BOS, bos_ptr, the refused_* fields.
+ */
+#define KOHAKU_CAP_JOB_BOS	(1ULL << 8)
 
 /* mesh state bits (drm_kohaku_mesh_info.flags) */
 #define KOHAKU_MESH_PRESENT	(1u << 0)	/* CAPS read valid twice */
@@ -439,9 +445,52 @@ struct drm_kohaku_program {
 /* the smallest program_size the driver takes: ABI 0.1's struct */
 #define KOHAKU_PROGRAM_SIZE_MIN	32
 
+/* a buffer's use by a job (drm_kohaku_job_bo.flags, ABI 0.8) */
+#define KOHAKU_JOB_BO_READ	(1u << 0)	/* units of the job may read it */
+#define KOHAKU_JOB_BO_WRITE	(1u << 1)	/* units of the job may write it */
+#define KOHAKU_JOB_BO_RW	(KOHAKU_JOB_BO_READ | KOHAKU_JOB_BO_WRITE)
+
+/**
+ * struct drm_kohaku_job_bo - a buffer a job uses (ABI 0.8)
+ * @handle: a BO of the submitting file, on the job's mesh.
+ * @flags: KOHAKU_JOB_BO_READ, KOHAKU_JOB_BO_WRITE, or both; not 0.
+ * @reserved: zero.
+ *
+ * A handle named twice is refused (EINVAL): name it once with both bits.
+ */
+struct drm_kohaku_job_bo {
+	__u32 handle;
+	__u32 flags;
+	__u64 reserved;
+};
+
+/* SUBMIT flags (drm_kohaku_submit.flags, ABI 0.8) */
+/*
+ * The job may use every BO of the submitting file on its mesh, to read and
+ * to write, as if each were named with KOHAKU_JOB_BO_RW; no list beside it
+ * (n_bos 0, else EINVAL).
+ */
+#define KOHAKU_SUBMIT_FILE_BOS	(1u << 0)
+/*
+ * No check of the job's memory operands at all, the form of ABI 0.7: for an
+ * administrator only (CAP_SYS_ADMIN on kohaku.ko: EPERM otherwise), with
+ * no buffer named (EINVAL).
+ */
+#define KOHAKU_SUBMIT_UNCHECKED	(1u << 1)
+#define KOHAKU_SUBMIT_FLAGS	(KOHAKU_SUBMIT_FILE_BOS | KOHAKU_SUBMIT_UNCHECKED)
+
+/* what an operand refused at SUBMIT was (drm_kohaku_submit.refused_why) */
+#define KOHAKU_REFUSED_NONE	0
+#define KOHAKU_REFUSED_OUTSIDE	1	/* its range lies in no buffer the job names */
+#define KOHAKU_REFUSED_INTENT	2	/* in a buffer named without the access it makes (read, write) */
+#define KOHAKU_REFUSED_WRAPS	3	/* its range wraps past the top of the address space */
+#define KOHAKU_REFUSED_NODE	4	/* it sends data to a node the job has no program on */
+#define KOHAKU_REFUSED_UNCHECKABLE 5	/* a unit whose programs the driver cannot check; needs an administrator */
+#define KOHAKU_REFUSED_MAX	5
+
 /**
  * struct drm_kohaku_submit - queue a job (DRM_IOCTL_KOHAKU_SUBMIT)
- * @flags: in: must be 0.
+ * @flags: in: KOHAKU_SUBMIT_* (ABI 0.8); 0 before.
  * @n_programs: in: 1..KOHAKU_MAX_PROGRAMS, one per target node.
  * @programs_ptr: in: user pointer to @n_programs entries of @program_size
  *	bytes (struct drm_kohaku_program).
@@ -460,6 +509,26 @@ struct drm_kohaku_program {
  * @out_syncobj: in: a syncobj handle of this file that gets the job's
  *	fence, or 0.  The fence signals when the job is final, with error
  *	-EIO unless the job is DONE.
+ * @bos_ptr: in (ABI 0.8): user pointer to @n_bos struct drm_kohaku_job_bo,
+ *	the buffers the job's units may reach; 0 with @n_bos 0.  Every
+ *	memory operand of every instruction must lie, whole, in one of them
+ *	with the access it makes, else SUBMIT fails EACCES and fills the
+ *	refused_* fields (docs/abi.md "What a job can reach").  A job with
+ *	no flag and no buffer named is checked against no buffer, unless its
+ *	opener is an administrator: then it is not checked (ABI 0.7's form).
+ * @n_bos: in: 0..KOHAKU_MAX_JOB_BOS.
+ * @refused_why: out: KOHAKU_REFUSED_*, when SUBMIT failed EACCES; 0
+ *	otherwise.
+ * @refused_program: out: with @refused_why, the index of the program
+ *	(in @programs_ptr) that holds the refused instruction.
+ * @refused_inst: out: with @refused_why, the instruction's index in its
+ *	program (for job data, n_insts + the data entry's index).
+ * @refused_operand: out: with @refused_why, the operand: its index in the
+ *	instruction as the unit's spec lists them (docs/abi.md's table).
+ * @refused_addr: out: with @refused_why, the operand's first byte (a
+ *	device address), or for KOHAKU_REFUSED_NODE the node, as y << 8 | x.
+ * @refused_pad: zero.
+ * @refused_len: out: with @refused_why, the bytes the operand covers.
  */
 struct drm_kohaku_submit {
 	__u32 flags;
@@ -472,6 +541,15 @@ struct drm_kohaku_submit {
 	__u64 in_syncobjs_ptr;
 	__u32 n_in_syncobjs;
 	__u32 out_syncobj;
+	__u64 bos_ptr;
+	__u32 n_bos;
+	__u32 refused_why;
+	__u32 refused_program;
+	__u32 refused_inst;
+	__u32 refused_operand;
+	__u32 refused_pad;
+	__u64 refused_addr;
+	__u64 refused_len;
 };
 
 /* job status (drm_kohaku_wait.status) */

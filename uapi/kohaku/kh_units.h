@@ -38,6 +38,8 @@
 #define KH_SX_X_ADDR		KH_FIELD(191, 128)	/* mesh address; the unit keeps [39:0] */
 #define KH_SX_Y_ADDR		KH_FIELD(127, 64)
 #define KH_SX_OP_SAXPY		0x01
+/* what the unit keeps of an address: bits [39:0], from the word's first byte */
+#define KH_SX_ADDR_KEEP		(((1ULL << 40) - 1) & ~31ULL)
 #define KH_SX_N_MAX		64	/* N_MAX: 8 lines, MAG's write-burst ceiling */
 #define KH_SX_NBUF		1
 #define KH_SX_LINE_BYTES	32	/* 8 elements per memory word */

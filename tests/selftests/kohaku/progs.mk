@@ -12,6 +12,8 @@ RT_TEST_NAMES += rt_jobdata
 RT_TEST_NAMES += rt_dxa
 # the cpu unit (rv_pe) through libkohaku
 RT_TEST_NAMES += rt_cpu
+# what a job may reach: the buffers it names (ABI 0.8)
+RT_TEST_NAMES += rt_reach
 # rt_pci tests the library's PCI discovery from inside (libruntime's
 # internal header, hidden symbols): the project's static build only
 RT_TEST_INTERNAL := rt_pci

@@ -159,7 +159,13 @@ TEST_F(rt, submit_bad_arguments)
 	wait_done(dev, b->s.job_id);
 
 	sub_reset(b);
-	b->s.flags = 1;
+	b->s.flags = KOHAKU_SUBMIT_FLAGS + 1;	/* past the flags of ABI 0.8 */
+	CHECK_ERR(submit(dev, b), -EINVAL);
+	sub_reset(b);
+	b->s.flags = KOHAKU_SUBMIT_FILE_BOS | KOHAKU_SUBMIT_UNCHECKED;
+	CHECK_ERR(submit(dev, b), -EINVAL);
+	sub_reset(b);
+	b->s.refused_pad = 1;
 	CHECK_ERR(submit(dev, b), -EINVAL);
 	sub_reset(b);
 	b->s.reserved[0] = 1;

@@ -154,9 +154,24 @@ NEXT(drm_kohaku_submit, job_id, reserved);
 NEXT(drm_kohaku_submit, reserved, in_syncobjs_ptr);
 NEXT(drm_kohaku_submit, in_syncobjs_ptr, n_in_syncobjs);
 NEXT(drm_kohaku_submit, n_in_syncobjs, out_syncobj);
-LAST(drm_kohaku_submit, out_syncobj, 64);
-/* ABI 0.1's SUBMIT ended at reserved: 0.2 grew it at the end only */
+NEXT(drm_kohaku_submit, out_syncobj, bos_ptr);
+NEXT(drm_kohaku_submit, bos_ptr, n_bos);
+NEXT(drm_kohaku_submit, n_bos, refused_why);
+NEXT(drm_kohaku_submit, refused_why, refused_program);
+NEXT(drm_kohaku_submit, refused_program, refused_inst);
+NEXT(drm_kohaku_submit, refused_inst, refused_operand);
+NEXT(drm_kohaku_submit, refused_operand, refused_pad);
+NEXT(drm_kohaku_submit, refused_pad, refused_addr);
+NEXT(drm_kohaku_submit, refused_addr, refused_len);
+LAST(drm_kohaku_submit, refused_len, 112);
+/* ABI 0.1's SUBMIT ended at reserved, 0.2's at out_syncobj: grown at the end only */
 _Static_assert(END(drm_kohaku_submit, reserved) == 48, "SUBMIT 0.1 prefix moved");
+_Static_assert(END(drm_kohaku_submit, out_syncobj) == 64, "SUBMIT 0.2 prefix moved");
+
+FIRST(drm_kohaku_job_bo, handle);
+NEXT(drm_kohaku_job_bo, handle, flags);
+NEXT(drm_kohaku_job_bo, flags, reserved);
+LAST(drm_kohaku_job_bo, reserved, 16);
 
 FIRST(drm_kohaku_get_param, param);
 NEXT(drm_kohaku_get_param, param, index);
@@ -243,6 +258,10 @@ A8(drm_kohaku_data, reserved);
 A8(drm_kohaku_submit, programs_ptr);
 A8(drm_kohaku_submit, job_id);
 A8(drm_kohaku_submit, in_syncobjs_ptr);
+A8(drm_kohaku_submit, bos_ptr);
+A8(drm_kohaku_submit, refused_addr);
+A8(drm_kohaku_submit, refused_len);
+A8(drm_kohaku_job_bo, reserved);
 A8(drm_kohaku_get_param, value);
 A8(drm_kohaku_wait, device_ns);
 A8(drm_kohaku_node, fw_boot_ns);
@@ -309,7 +328,8 @@ TEST_F(rt, layout_no_implicit_padding)
 	CHECK_STRUCT(kohaku_inst, w, 32);
 	CHECK_STRUCT(drm_kohaku_program, data_pad, 48);
 	CHECK_STRUCT(drm_kohaku_data, reserved, 32);
-	CHECK_STRUCT(drm_kohaku_submit, out_syncobj, 64);
+	CHECK_STRUCT(drm_kohaku_submit, refused_len, 112);
+	CHECK_STRUCT(drm_kohaku_job_bo, reserved, 16);
 	CHECK_STRUCT(drm_kohaku_get_param, value, 16);
 	CHECK_STRUCT(drm_kohaku_wait, reserved, 56);
 	CHECK_STRUCT(drm_kohaku_fw_load, reserved, 80);

@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * What a job may reach (kh_check.c): the context SUBMIT builds once per
+ * job, and what each unit's checker calls for every operand it decodes.
+ */
+#ifndef KH_CHECK_H
+#define KH_CHECK_H
+
+#include "kh_priv.h"
+
+struct kh_check_bo;
+
+/**
+ * struct kh_check - one SUBMIT's check of its job
+ * @kd: the device, for messages.
+ * @a: the SUBMIT; its refused_* fields get the refused operand.
+ * @mesh: the job's mesh: the named BOs must be on it.
+ * @admin: the submitting file's opener is an administrator.
+ * @unchecked: nothing is checked (KOHAKU_SUBMIT_UNCHECKED, or an
+ *	administrator's job in ABI 0.7's form).
+ * @bos: the named buffers, sorted by address; @n_bos of @cap.
+ * @n_bos: entries in @bos.
+ * @cap: room in @bos.
+ * @prog: the program being checked, for messages and refused_program.
+ * @node: its node.
+ * @unit: its unit type's name, for messages.
+ */
+struct kh_check {
+	struct kh_device *kd;
+	struct drm_kohaku_submit *a;
+	struct kh_mesh *mesh;
+	bool admin;
+	bool unchecked;
+	struct kh_check_bo *bos;
+	u32 n_bos, cap;
+	u32 prog;
+	const struct kh_node *node;
+	const char *unit;
+};
+
+/**
+ * struct kh_check_unit - a unit type the driver knows
+ * @cu_type: CU_CAPS[63:48].
+ * @name: for messages.
+ * @check: decodes every instruction of a program for the type and checks
+ *	each memory operand (kh_check_mem()) and node it sends data to
+ *	(kh_check_target()); NULL when the unit runs arbitrary programs that
+ *	nothing bounds (an administrator's jobs only).
+ */
+struct kh_check_unit {
+	u16 cu_type;
+	const char *name;
+	int (*check)(struct kh_check *c, const struct kh_prog *pr);
+};
+
+/* a field of an instruction's payload, as kh_flit_get() reads a flit */
+static inline u64 kh_inst_get(const struct kohaku_inst *in, unsigned int field)
+{
+	struct kh_flit f;
+
+	memset(&f, 0, sizeof(f));
+	memcpy(f.w, in->w, sizeof(in->w));
+	return kh_flit_get(&f, field);
+}
+
+int kh_check_begin(struct kh_check *c, struct kh_file *kf,
+		   struct drm_kohaku_submit *a, struct kh_mesh *m);
+int kh_check_job(struct kh_check *c, const struct kh_job *job);
+void kh_check_end(struct kh_check *c);
+bool kh_check_names_bo(const struct kh_check *c, const struct kh_bo *bo, u32 access);
+
+/**
+ * kh_check_mem() - an operand's bytes lie in one named buffer
+ * @c: the check.
+ * @inst: the instruction's index in the program.
+ * @operand: the operand's index in the instruction (docs/abi.md's table).
+ * @what: its name, for the message.
+ * @addr: its first byte, as the unit uses it (a device address).
+ * @len: the bytes it covers; 0 covers none.
+ * @access: KOHAKU_JOB_BO_READ and/or _WRITE: what the unit does there.
+ *
+ * Return: 0, or -EACCES with the refused_* fields filled and a message.
+ */
+int kh_check_mem(struct kh_check *c, u32 inst, u32 operand, const char *what,
+		 u64 addr, u64 len, u32 access);
+/**
+ * kh_check_target() - a node a unit sends CU_DATA to takes users' data
+ * @c: the check.
+ * @inst: the instruction's index in the program.
+ * @operand: the operand's index in the instruction.
+ * @what: its name, for the message.
+ * @x: the node's coordinate.
+ * @y: likewise.
+ *
+ * Return: 0, or -EACCES (KOHAKU_REFUSED_NODE): no such node, a POOL unit
+ * (its firmware owns its buffers) or a DXA unit (its table is the driver's).
+ */
+int kh_check_target(struct kh_check *c, u32 inst, u32 operand, const char *what,
+		    unsigned int x, unsigned int y);
+
+
+#endif /* KH_CHECK_H */
