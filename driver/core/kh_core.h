@@ -219,7 +219,7 @@ int kh_device_mesh_reset(struct kh_device *kd, struct drm_kohaku_reset *a);
  *	when the caller's struct is shorter, the caller's tail already checked
  *	to be zero when it is longer (kh_ioctl_check_tail()).
  * @root: for an administrator's file only (kh_file_open()'s @admin);
- *	others get EPERM.
+ *	others get EACCES, as DRM_ROOT_ONLY answers on kohaku.ko.
  */
 struct kh_ioctl_desc {
 	unsigned int cmd;

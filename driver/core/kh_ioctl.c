@@ -46,10 +46,10 @@ int kh_ioctl_call(struct kh_file *kf, unsigned int index, void *arg)
 		return -ENOTTY;
 	if (READ_ONCE(kf->kd->unplugged))
 		return -ENODEV;
-	/* kohaku.ko's DRM checks the caller too (DRM_ROOT_ONLY) */
+	/* kohaku.ko's DRM checks the caller first (DRM_ROOT_ONLY: EACCES) */
 	if (d->root && !kf->admin) {
 		kh_dbg(kf->kd, "%s: for an administrator only\n", d->name);
-		return -EPERM;
+		return -EACCES;
 	}
 	return d->fn(kf, arg);
 }
