@@ -21,6 +21,8 @@
 #include <linux/vmalloc.h>
 #include <linux/math64.h>
 #include <linux/mutex.h>
+#include <asm/barrier.h>
+#include <asm/byteorder.h>
 
 static inline void *ksim_plat_zalloc(size_t n)
 {
@@ -68,6 +70,16 @@ static inline void ksim_plat_mutex_destroy(struct ksim_plat_mutex *l)
 }
 
 #define ksim_plat_log(fmt, ...)	pr_info("kohaku_sim: " fmt, ##__VA_ARGS__)
+
+/*
+ * A little-endian 32-bit word stored to host memory whole, after the
+ * model's stores before it (a release), for a host that polls the word
+ * from another CPU (the XDMA write-back).  @p is 4-byte aligned.
+ */
+static inline void ksim_plat_store_le32(void *p, u32 v)
+{
+	smp_store_release((__le32 *)p, cpu_to_le32(v));
+}
 
 #else /* userspace */
 #include <stdint.h>
@@ -130,6 +142,20 @@ static inline void ksim_plat_mutex_destroy(struct ksim_plat_mutex *l)
 #ifndef __printf
 #define __printf(a, b)	__attribute__((format(printf, a, b)))
 #endif
+
+/*
+ * A little-endian 32-bit word stored to host memory whole, after the
+ * model's stores before it (a release), for a host that polls the word
+ * from another thread (the XDMA write-back; the driver's READ_ONCE()).
+ * @p is 4-byte aligned.
+ */
+static inline void ksim_plat_store_le32(void *p, u32 v)
+{
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	v = __builtin_bswap32(v);
+#endif
+	__atomic_store_n((u32 *)p, v, __ATOMIC_RELEASE);
+}
 
 /* Model diagnostics go to stderr when KOHAKU_SIM_LOG is set. */
 __printf(1, 2) void ksim_plat_log(const char *fmt, ...);

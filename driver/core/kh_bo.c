@@ -108,7 +108,7 @@ int kh_bo_create(struct kh_file *kf, void *arg)
 		return ret;
 	}
 	mutex_lock(&kf->lock);
-	if (kf->n_bos >= KH_BO_MAX_PER_FILE)
+	if (kf->n_bos >= KOHAKU_MAX_BOS)
 		ret = -ENOSPC;
 	else
 		ret = xa_alloc_cyclic(&kf->bos, &bo->handle, bo,
@@ -120,7 +120,11 @@ int kh_bo_create(struct kh_file *kf, void *arg)
 	}
 	mutex_unlock(&kf->lock);
 	if (ret) {
-		kh_dbg(kd, "BO_CREATE: this file has %u BOs\n", kf->n_bos);
+		if (ret == -ENOSPC)
+			kh_dbg(kd, "BO_CREATE: this file holds %u BOs, the most one open file may (KOHAKU_MAX_BOS); free one first\n",
+			       KOHAKU_MAX_BOS);
+		else
+			kh_dbg(kd, "BO_CREATE: no handle for a new BO (%d)\n", ret);
 		kh_mem_release(&m->mem, bo->start, bo->len);
 		kfree(bo);
 		return ret;

@@ -620,6 +620,10 @@ int kh_ioctl_fw_load(struct kh_file *kf, void *arg)
 		       a->image_size, KH_FW_MAX_IMAGE);
 		return -E2BIG;
 	}
+	if (a->image_size && !a->image_ptr) {
+		kh_dbg(kd, "FW_LOAD: image_ptr is 0 with %u bytes\n", a->image_size);
+		return -EFAULT;
+	}
 	buf = kvzalloc(a->image_size, GFP_KERNEL);
 	if (!buf)
 		return -ENOMEM;

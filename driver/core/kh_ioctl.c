@@ -68,5 +68,8 @@ int kh_ioctl_check_tail(unsigned int cmd, const void __user *uarg)
 	dsize = _IOC_SIZE(d->cmd);
 	if (size <= dsize)
 		return 0;
+	/* no arithmetic on a NULL pointer (undefined in C, in-process) */
+	if (!uarg)
+		return -EFAULT;
 	return kh_user_zero((const u8 __user *)uarg + dsize, size - dsize);
 }

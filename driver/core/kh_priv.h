@@ -70,7 +70,6 @@
  */
 #define KH_CTRL_CANARY		0x6b6f68616b750001ULL
 #define KH_CHUNK_FLITS		(KH_ORC_STAGE_FLITS / 2)	/* staging ping-pong */
-#define KH_BO_MAX_PER_FILE	4096
 #define KH_MAX_NODES_PER_MESH	256		/* a 16x16 span */
 #define KH_BOUNCE_BYTES		65536
 /* a waiter on a simulated card re-checks device time at least this often */

@@ -276,6 +276,9 @@ int kh_ioctl_get_param(struct kh_file *kf, void *arg)
 	case KOHAKU_PARAM_FW_DRIVER_API:
 		v = KH_POOL_API(KH_POOL_API_MAJOR, KH_POOL_API_MINOR);
 		break;
+	case KOHAKU_PARAM_MAX_BOS:
+		v = KOHAKU_MAX_BOS;
+		break;
 	case KOHAKU_PARAM_DMA_CHANNELS:
 	case KOHAKU_PARAM_DMA_BYTES_TO_CARD:
 	case KOHAKU_PARAM_DMA_BYTES_FROM_CARD:

@@ -121,6 +121,12 @@ static int kh_job_build(struct kh_file *kf, struct drm_kohaku_submit *a,
 	for (i = 0; i < a->n_programs; i++) {
 		struct kh_prog *pr = &job->progs[i];
 
+		if (!p[i].insts_ptr) {
+			kh_dbg(kd, "SUBMIT: program %u: insts_ptr is 0 with %u instructions\n",
+			       i, p[i].n_insts);
+			ret = -EFAULT;
+			goto out;
+		}
 		if (copy_from_user(&job->insts[at], u64_to_user_ptr(p[i].insts_ptr),
 				   sizeof(*job->insts) * p[i].n_insts)) {
 			ret = -EFAULT;
@@ -340,6 +346,20 @@ static int kh_submit_check(struct kh_file *kf, struct drm_kohaku_submit *a)
 		kh_dbg(kd, "SUBMIT: %u in-syncobjs; a job waits for at most %u\n",
 		       a->n_in_syncobjs, KOHAKU_MAX_IN_FENCES);
 		return -EINVAL;
+	}
+	/*
+	 * The tables' addresses, before any pointer is computed from them:
+	 * arithmetic on a NULL pointer is undefined in C (in-process).
+	 */
+	if (!a->programs_ptr) {
+		kh_dbg(kd, "SUBMIT: programs_ptr is 0 with %u programs\n",
+		       a->n_programs);
+		return -EFAULT;
+	}
+	if (a->n_in_syncobjs && !a->in_syncobjs_ptr) {
+		kh_dbg(kd, "SUBMIT: in_syncobjs_ptr is 0 with %u in-syncobjs\n",
+		       a->n_in_syncobjs);
+		return -EFAULT;
 	}
 	return 0;
 }

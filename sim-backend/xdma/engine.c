@@ -117,14 +117,27 @@ static void ksim_xdma_log(struct ksim_xdma_chan *ch, u32 bits)
 	ch->status |= bits & ch->ctrl & KSIM_XDMA_STAT_MASK;
 }
 
-/* poll mode: the completed count (and the error flag) to host memory */
+/*
+ * Poll mode: the completed count (and the error flag) to host memory.  The
+ * host polls the word while the card runs, from another thread or CPU (a
+ * thread stepping the card for its own work completes another's transfer):
+ * where the host offers its pointer to the word and the word is aligned,
+ * it is stored whole and after the data before it, as the card's one
+ * posted 4-byte write lands; else through the host's copy.
+ */
 static void ksim_xdma_writeback(struct ksim_xdma_chan *ch, bool error)
 {
 	u32 w = KH_XDMA_WB_COUNT(ch->completed) | (error ? KH_XDMA_WB_ERROR : 0);
 	u8 b[4] = { (u8)w, (u8)(w >> 8), (u8)(w >> 16), (u8)(w >> 24) };
+	void *p;
 
 	if (!(ch->ctrl & KH_XDMA_CTRL_POLL_WB))
 		return;
+	p = ksim_xdma_host_map(ch->x, ch->wb, sizeof(b));
+	if (p && !((uintptr_t)p & (sizeof(b) - 1))) {
+		ksim_plat_store_le32(p, w);
+		return;
+	}
 	/* a posted write: nothing on the card learns that it failed */
 	if (ksim_xdma_host_write(ch->x, ch->wb, b, sizeof(b)))
 		ch->x->wb_faults++;

@@ -8,7 +8,9 @@
  * unknown opcode fault with 0xBAD0_0002 / 0xBAD0_0001 and touch no memory;
  * unaligned addresses are no fault; one read per operand and one write per
  * instruction; CU_DBG; the FMA variant (param sx_fma 1); the timing of a
- * 64-element instruction against the RTL's per-element schedule.
+ * 64-element instruction against the RTL's per-element schedule; on the
+ * 4-mesh card, addresses naming another mesh served by the unit's own
+ * mesh's memory, with RD_REMOTE.
  */
 #include <math.h>
 #include "mhelp.h"
@@ -407,6 +409,76 @@ TEST_F(model, unaligned_addresses_are_no_fault)
 	CHECK_EQ(ksim_dma_read(c, KH_CARD_ADDR(0, Y_BASE), out, sizeof(out)), 0);
 	for (i = 0; i < 16; i++)
 		CHECK_EQ(out[i], i < 8 ? host_rtl(0x40000000, x[i], y[i]) : y[i]);
+	ksim_card_destroy(c);
+}
+
+/*
+ * On the 4-mesh card (`quad`), an SX unit of mesh 0 given vectors whose
+ * addresses name mesh 1, 2 or 3 (KH_MADDR(m, local)): saxpy_cu keeps the
+ * 40-bit address (saxpy_cu.v:86, 135-136) and sends its requests unmarked
+ * (rsvd 3'b000, 155/163/183), so MAG serves them from its own mesh's DRAM
+ * at the local offset and sets the interlink's RD_REMOTE (mag.v:395-398,
+ * mag_ilink.v:690; kohakutpu.md 5.6, 7.1).  The job ends well; the named
+ * mesh's vectors are untouched and mesh 0's at the same offset took the
+ * result: where the writes went.
+ */
+static u64 il_faults(struct ksim_card *c, unsigned int mesh)
+{
+	return ksim_read64(c, KH_MESH_BASE(mesh) +
+			   KH_ORC_AUX_STATW(KH_IL_W_FAULTS));
+}
+
+TEST_F(model, remote_mesh_addresses_alias_onto_local_memory)
+{
+	struct ksim_card *c = mh_card("quad");
+	u32 x[16], y[16], rx[16], ry[16], out[16], i;
+	struct ksim_stats st0, st1;
+	unsigned int m, w0;
+	struct kh_flit f;
+	u64 ns;
+
+	REQUIRE(c);
+	for (m = 1; m < 4; m++) {
+		for (i = 0; i < 16; i++) {
+			x[i] = b_of((float)i);
+			y[i] = b_of((float)(100 + i));
+			rx[i] = b_of((float)(1000 * m + i));
+			ry[i] = b_of((float)(-1000.0f * m));
+		}
+		REQUIRE(!ksim_dma_write(c, KH_CARD_ADDR(0, X_BASE), x, sizeof(x)));
+		REQUIRE(!ksim_dma_write(c, KH_CARD_ADDR(0, Y_BASE), y, sizeof(y)));
+		REQUIRE(!ksim_dma_write(c, KH_CARD_ADDR(m, X_BASE), rx, sizeof(rx)));
+		REQUIRE(!ksim_dma_write(c, KH_CARD_ADDR(m, Y_BASE), ry, sizeof(ry)));
+		CHECK_EQ(ksim_get_stats(c, 0, &st0), 0);
+		w0 = KH_AUX_WR_COUNT(mh_rd(c, KH_ORC_AUX_STAT));
+		/* SX (1,0) of mesh 0, both vectors named on mesh m */
+		sx_inst(&f, KH_SX_OP_SAXPY, 16, 0x40000000, KH_MADDR(m, X_BASE),
+			KH_MADDR(m, Y_BASE), 0x42);
+		kh_flit_set(&f, KH_HDR_DST_X, 1);
+		kh_flit_set(&f, KH_HDR_DST_Y, 0);
+		mh_mb_send(c, &f);
+		REQUIRE(mh_wait_count(c, 1, 0, m, 100000));
+		ns = mh_ns(c, 1, 0);
+		CHECK_EQ(KH_NS_CODE(ns), KH_SIG_INST_COMPLETE);
+		CHECK_EQ(KH_NS_ARG(ns), 16);
+		wait_writes(c, w0, 1);
+		/* mesh 0's words at the local offsets took a*x+y of mesh 0's */
+		REQUIRE(!ksim_dma_read(c, KH_CARD_ADDR(0, Y_BASE), out, sizeof(out)));
+		for (i = 0; i < 16; i++)
+			CHECK_EQ(out[i], host_rtl(0x40000000, x[i], y[i]));
+		/* mesh m's vectors: unchanged */
+		REQUIRE(!ksim_dma_read(c, KH_CARD_ADDR(m, Y_BASE), out, sizeof(out)));
+		CHECK(!memcmp(out, ry, sizeof(out)));
+		REQUIRE(!ksim_dma_read(c, KH_CARD_ADDR(m, X_BASE), out, sizeof(out)));
+		CHECK(!memcmp(out, rx, sizeof(out)));
+		/* the two reads and the write aliased, each flagged on mesh 0 */
+		CHECK_EQ(ksim_get_stats(c, 0, &st1), 0);
+		CHECK_EQ(st1.mag_remote_alias - st0.mag_remote_alias, 3);
+		CHECK_EQ(il_faults(c, 0), KH_IL_FAULT_RD_REMOTE);
+		CHECK_EQ(il_faults(c, m), 0);
+		ksim_write64(c, KH_MESH_BASE(0) + KH_ORC_AUX_CFG(KH_IL_CTRL),
+			     KH_IL_CTRL_ENABLE | KH_IL_CTRL_CLR_FAULTS);
+	}
 	ksim_card_destroy(c);
 }
 

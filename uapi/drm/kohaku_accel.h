@@ -44,6 +44,7 @@ extern "C" {
 #define KOHAKU_MAX_PROGRAMS	64	/* targets per job */
 #define KOHAKU_MAX_JOB_INSTS	16384	/* instructions per job, all targets */
 #define KOHAKU_MAX_JOBS		64	/* unwaited jobs per open file */
+#define KOHAKU_MAX_BOS		4096	/* BOs one open file holds, all meshes (ABI 0.8) */
 #define KOHAKU_MAX_IN_FENCES	16	/* in-syncobjs per job */
 #define KOHAKU_BO_ALIGN		4096	/* BO sizes and addresses */
 #define KOHAKU_JOB_TIMEOUT_DEFAULT_MS	10000
@@ -156,6 +157,7 @@ struct drm_kohaku_get_info {
 #define KOHAKU_PARAM_FW_VERSION		12	/* the loaded image's, 0 if none */
 #define KOHAKU_PARAM_FW_API		13	/* its API, major << 16 | minor */
 #define KOHAKU_PARAM_FW_DRIVER_API	14	/* the API major.minor the driver speaks */
+#define KOHAKU_PARAM_MAX_BOS		15	/* KOHAKU_MAX_BOS: BOs per open file (ABI 0.8) */
 /* the card's DMA engine and interrupts (ABI 0.4) */
 #define KOHAKU_PARAM_DMA_CHANNELS	64	/* XDMA channels in use: 2, or 0 */
 #define KOHAKU_PARAM_DMA_BYTES_TO_CARD	65	/* moved by H2C since bring-up */
@@ -302,6 +304,12 @@ struct drm_kohaku_nodes {
  * @pad: zero.
  * @dev_addr: out: the address units use (mesh << 36 | local offset).
  * @reserved: zero.
+ *
+ * Refused with EINVAL for @size 0 or a mesh that is not present; ENOMEM
+ * when the mesh has no free piece of the rounded size (a size larger
+ * than the mesh's memory included) or the host is out of memory; ENOSPC
+ * when the open file already holds KOHAKU_MAX_BOS BOs (KOHAKU_PARAM_MAX_BOS),
+ * on every mesh together: BO_FREE of one makes room.
  */
 struct drm_kohaku_bo_create {
 	__u32 flags;

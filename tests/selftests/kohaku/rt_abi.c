@@ -224,6 +224,7 @@ TEST_F(rt, get_param_agrees_with_get_info)
 	CHECK_EQ(param(dev, KOHAKU_PARAM_MAX_PROGRAMS, 0), KOHAKU_MAX_PROGRAMS);
 	CHECK_EQ(param(dev, KOHAKU_PARAM_MAX_JOB_INSTS, 0), KOHAKU_MAX_JOB_INSTS);
 	CHECK_EQ(param(dev, KOHAKU_PARAM_MAX_IN_FENCES, 0), KOHAKU_MAX_IN_FENCES);
+	CHECK_EQ(param(dev, KOHAKU_PARAM_MAX_BOS, 0), KOHAKU_MAX_BOS);
 	CHECK_EQ(param(dev, KOHAKU_PARAM_JOB_TIMEOUT_MS, 0),
 		 KOHAKU_JOB_TIMEOUT_DEFAULT_MS);
 	t0 = param(dev, KOHAKU_PARAM_DEVICE_TIME_NS, 0);
@@ -268,7 +269,7 @@ TEST_F(rt, get_param_agrees_with_get_info)
 	CHECK(param(dev, KOHAKU_PARAM_MESH_JOBS_DONE, 0) >= 1);
 	/* refusals: unknown parameter, absent mesh, an index where none is taken */
 	memset(&g, 0, sizeof(g));
-	g.param = 15;
+	g.param = KOHAKU_PARAM_IRQS + 1;
 	CHECK_ERR(rt_ioctl(dev, DRM_IOCTL_KOHAKU_GET_PARAM, &g), -EINVAL);
 	g.param = KOHAKU_PARAM_MESH_CLK_SHIP_NS + 1;
 	CHECK_ERR(rt_ioctl(dev, DRM_IOCTL_KOHAKU_GET_PARAM, &g), -EINVAL);
@@ -279,6 +280,8 @@ TEST_F(rt, get_param_agrees_with_get_info)
 	CHECK_ERR(rt_ioctl(dev, DRM_IOCTL_KOHAKU_GET_PARAM, &g), -EINVAL);
 	g.param = KOHAKU_PARAM_N_NODES;
 	g.index = 1;
+	CHECK_ERR(rt_ioctl(dev, DRM_IOCTL_KOHAKU_GET_PARAM, &g), -EINVAL);
+	g.param = KOHAKU_PARAM_MAX_BOS;		/* per file, not per mesh */
 	CHECK_ERR(rt_ioctl(dev, DRM_IOCTL_KOHAKU_GET_PARAM, &g), -EINVAL);
 	kohaku_close(dev);
 }

@@ -41,9 +41,18 @@ TEST_F(rt, ioctl_null_argument)
 	RT_OPEN(dev);
 
 	for (i = 0; i < RT_N_CMDS; i++) {
-		int r = rt_ioctl(dev, rt_cmds[i].cmd, NULL);
+		unsigned long c = rt_cmds[i].cmd;
+		int r = rt_ioctl(dev, c, NULL);
 
 		CHECK_MSG(r == -EFAULT, "%s with a NULL argument: %d, expected -EFAULT",
+			  rt_cmds[i].name, r);
+		/*
+		 * a newer caller's longer struct: its tail is never looked
+		 * for past NULL (no pointer computed from NULL)
+		 */
+		c = _IOC(_IOC_DIR(c), _IOC_TYPE(c), _IOC_NR(c), _IOC_SIZE(c) + 8);
+		r = rt_ioctl(dev, c, NULL);
+		CHECK_MSG(r == -EFAULT, "%s, 8 bytes longer, with a NULL argument: %d, expected -EFAULT",
 			  rt_cmds[i].name, r);
 	}
 	CHECK(rt_good_saxpy(dev));
@@ -274,12 +283,26 @@ TEST_F(rt, submit_bad_arguments)
 		CHECK_ERR(submit(dev, b), -EINVAL);
 	}
 
-	/* NULL pointers */
+	/*
+	 * NULL pointers: EFAULT before any pointer is computed from NULL
+	 * (undefined in C: the sanitizer builds abort on it in-process)
+	 */
 	sub_reset(b);
 	b->s.programs_ptr = 0;
 	CHECK_ERR(submit(dev, b), -EFAULT);
 	sub_reset(b);
+	b->s.programs_ptr = 0;
+	b->s.n_programs = 2;
+	CHECK_ERR(submit(dev, b), -EFAULT);
+	sub_reset(b);
+	b->s.programs_ptr = 0;
+	b->s.program_size = sizeof(b->p[0]) + 8;	/* a newer caller's */
+	CHECK_ERR(submit(dev, b), -EFAULT);
+	sub_reset(b);
 	b->p[0].insts_ptr = 0;
+	CHECK_ERR(submit(dev, b), -EFAULT);
+	sub_reset(b);
+	b->s.n_in_syncobjs = 1;				/* in_syncobjs_ptr 0 */
 	CHECK_ERR(submit(dev, b), -EFAULT);
 
 	/* nothing refused left a job behind: the one good job id is gone */

@@ -406,6 +406,21 @@ TEST_F(rt, firmware_that_never_says_ready_times_out)
 	kohaku_close(dev);
 }
 
+/* an image size without an image: EFAULT, nothing read, the firmware runs on */
+TEST_F(rt, firmware_image_ptr_zero)
+{
+	struct drm_kohaku_fw_load a;
+
+	RT_OPEN(dev);
+	RT_NEED_POOL(dev, nd, n);
+	memset(&a, 0, sizeof(a));
+	a.image_size = 4096;
+	CHECK_ERR(kohaku_ioctl(dev, DRM_IOCTL_KOHAKU_FW_LOAD, &a), -EFAULT);
+	CHECK_EQ(a.reason, 0);
+	still_running(dev, good_version());
+	kohaku_close(dev);
+}
+
 TEST_F(rt, firmware_that_traps_at_boot_reports_it)
 {
 	/* nop; nop; then an all-zero word: illegal, at pc 8 on every core */

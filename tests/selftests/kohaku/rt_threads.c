@@ -6,7 +6,10 @@
  * shared open file and half on a file each.  Every job must be reported
  * final exactly once (a second WAIT is ENOENT), DONE, and must have run
  * exactly once: each thread's y starts at 0 and gains 1.0 per job, so the
- * final y is the job count, element by element.
+ * final y is the job count, element by element.  And data moved through
+ * the DMA engine by 8 threads while their jobs run, every byte read back
+ * as written (the model's write-back word, stored whole: a TSan build
+ * reports any race on it).
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -131,6 +134,115 @@ TEST_F(rt, eight_submitters_one_device)
 	}
 	for (i = N_THREADS / 2; i < N_THREADS; i++)
 		kohaku_close(files[i]);
+	kohaku_close(dev);
+}
+
+/*
+ * Data moved while jobs run: 8 threads on one device, each writing a
+ * pattern of its own to a BO and reading it back through the card's DMA
+ * engine, and running a saxpy job, in a loop.  Whichever thread steps
+ * the simulated card completes another thread's transfer, whose driver
+ * polls the write-back word meanwhile: the model stores that word whole
+ * (a TSan build of this test reports any race on it).
+ */
+struct mover {
+	kohaku_device *dev;
+	const struct drm_kohaku_node *node;
+	unsigned int rounds, id, bad, moved, ran;
+	uint32_t hb, hx, hy;
+	uint64_t ab, ax, ay;
+	char err[256];
+};
+
+static void *mover_run(void *arg)
+{
+	struct mover *m = arg;
+	struct kohaku_job_status st;
+	struct kohaku_program p;
+	struct kohaku_inst inst;
+	uint8_t out[1024], in[1024];
+	unsigned int i, k;
+	uint64_t id;
+	int r;
+
+	kohaku_inst_saxpy(&inst, N_ELEMS, 1.0f, m->ax, m->ay);
+	memset(&p, 0, sizeof(p));
+	p.mesh = m->node->mesh;
+	p.x = m->node->x;
+	p.y = m->node->y;
+	p.n_insts = 1;
+	p.insts = &inst;
+	for (i = 0; i < m->rounds; i++) {
+		for (k = 0; k < sizeof(out); k++)
+			out[k] = (uint8_t)(k * 7 + i * 13 + m->id * 31);
+		r = kohaku_bo_write(m->dev, m->hb, 0, out, sizeof(out));
+		if (!r)
+			r = kohaku_bo_read(m->dev, m->hb, 0, in, sizeof(in));
+		if (r) {
+			snprintf(m->err, sizeof(m->err), "round %u: %s", i,
+				 kohaku_last_error(m->dev));
+			break;
+		}
+		m->moved++;
+		m->bad += memcmp(in, out, sizeof(in)) != 0;
+		r = kohaku_submit(m->dev, &p, 1, 0, &id);
+		if (!r)
+			r = kohaku_wait(m->dev, id, 60000, &st);
+		if (r || st.status != KOHAKU_JOB_DONE) {
+			snprintf(m->err, sizeof(m->err), "job %u: %d %s", i, r,
+				 kohaku_last_error(m->dev));
+			break;
+		}
+		m->ran++;
+	}
+	return NULL;
+}
+
+TEST_F(rt, eight_threads_move_data_while_jobs_run)
+{
+	struct drm_kohaku_node sx[16];
+	struct mover m[N_THREADS];
+	pthread_t t[N_THREADS];
+	float x[N_ELEMS], y[N_ELEMS];
+	unsigned int i, k, n_sx, rounds = jobs_per_thread() / 2 + 1;
+	RT_OPEN(dev);
+
+	n_sx = rt_nodes_of(dev, KH_CU_SX, sx, 16);
+	REQUIRE(n_sx > 0);
+	for (k = 0; k < N_ELEMS; k++)
+		x[k] = 1.0f;
+	memset(y, 0, sizeof(y));
+	memset(m, 0, sizeof(m));
+	for (i = 0; i < N_THREADS; i++) {
+		m[i].dev = dev;
+		m[i].node = &sx[i % n_sx];
+		m[i].rounds = rounds;
+		m[i].id = i;
+		REQUIRE(kohaku_bo_create(dev, sx[i % n_sx].mesh, 1024,
+					 &m[i].hb, &m[i].ab) == 0);
+		REQUIRE(kohaku_bo_create(dev, sx[i % n_sx].mesh, sizeof(x),
+					 &m[i].hx, &m[i].ax) == 0);
+		REQUIRE(kohaku_bo_create(dev, sx[i % n_sx].mesh, sizeof(y),
+					 &m[i].hy, &m[i].ay) == 0);
+		REQUIRE(kohaku_bo_write(dev, m[i].hx, 0, x, sizeof(x)) == 0);
+		REQUIRE(kohaku_bo_write(dev, m[i].hy, 0, y, sizeof(y)) == 0);
+	}
+	for (i = 0; i < N_THREADS; i++)
+		REQUIRE(pthread_create(&t[i], NULL, mover_run, &m[i]) == 0);
+	for (i = 0; i < N_THREADS; i++)
+		pthread_join(t[i], NULL);
+	for (i = 0; i < N_THREADS; i++) {
+		CHECK_MSG(m[i].moved == rounds && m[i].ran == rounds,
+			  "thread %u: %u of %u transfers, %u jobs (%s)", i,
+			  m[i].moved, rounds, m[i].ran, m[i].err);
+		CHECK_MSG(!m[i].bad, "thread %u: %u transfers read back wrong",
+			  i, m[i].bad);
+		CHECK_OK(dev, kohaku_bo_read(dev, m[i].hy, 0, y, sizeof(y)));
+		CHECK_EQ(y[0], (float)m[i].ran);
+		kohaku_bo_free(dev, m[i].hb);
+		kohaku_bo_free(dev, m[i].hx);
+		kohaku_bo_free(dev, m[i].hy);
+	}
 	kohaku_close(dev);
 }
 
