@@ -65,7 +65,8 @@ $(FW_DIR)/khfw-%: $(BUILD)/obj/firmware/tools/khfw-%.o $(KHFW_LIB)
 FW_TEST_ASM := never-ready trap-boot
 FW_TEST_BAD := truncated bad-magic bad-crc bad-section-crc section-oob \
 	overlap entry-outside api-major oversize mailbox version-mismatch
-FW_TEST_IMAGES := $(addprefix $(FW_DIR)/test/,$(addsuffix .fw,$(FW_TEST_ASM) $(FW_TEST_BAD)))
+FW_TEST_IMAGES := $(addprefix $(FW_DIR)/test/,$(addsuffix .fw,$(FW_TEST_ASM) $(FW_TEST_BAD))) \
+	$(FW_DIR)/test/idle-writer.fw
 
 .PHONY: firmware install-firmware fw-toolchain
 
@@ -139,6 +140,16 @@ $(FW_DIR)/test/%.elf: $(FW_DIR)/obj/test/%.o $(FW_DIR)/pool.ld
 $(addprefix $(FW_DIR)/test/,$(addsuffix .fw,$(FW_TEST_ASM))): \
 		$(FW_DIR)/test/%.fw: $(FW_DIR)/test/%.elf $(KHFW_PACK)
 	$(KHFW_PACK) -F firmware/VERSION -n $* -o $@ $<
+
+# pool.fw with one core writing DRAM for ever (main.c, FW_TEST_IDLE_WRITER)
+$(FW_DIR)/obj/test/idle-writer-main.o: firmware/main.c $(FW_GEN) firmware/VERSION
+	@mkdir -p $(dir $@)
+	$(FW_CC) $(FW_CFLAGS) $(FW_INCLUDES) -DFW_TEST_IDLE_WRITER -c -o $@ $<
+$(FW_DIR)/test/idle-writer.elf: $(filter-out $(FW_DIR)/obj/main.o,$(FW_OBJS)) \
+		$(FW_DIR)/obj/test/idle-writer-main.o $(FW_DIR)/pool.ld
+	$(FW_CC) $(FW_LDFLAGS) -o $@ $(filter %.o,$^) -lgcc
+$(FW_DIR)/test/idle-writer.fw: $(FW_DIR)/test/idle-writer.elf $(KHFW_PACK) firmware/VERSION
+	$(KHFW_PACK) -F firmware/VERSION -n idle-writer -o $@ $<
 
 $(addprefix $(FW_DIR)/test/,$(addsuffix .fw,$(FW_TEST_BAD))): \
 		$(FW_DIR)/test/.bad-stamp

@@ -249,6 +249,24 @@ static void FW_NORETURN fw_dispatch(void)
 	struct fw_job j;
 	u32 last = ~0u;		/* no sequence number is ~0 */
 
+#ifdef FW_TEST_IDLE_WRITER
+	/*
+	 * The test image test/idle-writer.fw (never pool.fw): core 1 writes
+	 * a word near the top of the DRAM window for ever, job or no job,
+	 * now and then, as a firmware bug would; the other cores take jobs.
+	 * The driver must not let it hold every job of the mesh.
+	 */
+	if (fw_core == 1) {
+		volatile u32 *w = (volatile u32 *)(KH_POOL_WIN_BASE + 0x3ff00000u);
+		u32 k;
+
+		for (;;) {
+			*w = *w + 1;
+			for (k = 0; k < 50; k++)
+				asm volatile("" ::: "memory");
+		}
+	}
+#endif
 	for (;;) {
 		u32 st = csr_read(KH_POOL_CSR_JOB_STATUS);
 

@@ -165,6 +165,11 @@ struct ksim_cd_policy {
  *	(KH_CLK_OUT_*: KH_CLK_OUT_MAT2X for mat, KH_CLK_OUT_VEC for vec);
  *	0, CLKOUT0 noc, for every other type.  Its latencies, timers and
  *	busy count are in that clock's cycles (docs/model.md "Mesh clocks").
+ * @mem_in_job: optional: true while the unit's spec lets it reach memory
+ *	only with an instruction of its in flight or queued (a POOL unit
+ *	whose firmware the host has claimed: the job API's firmware touches
+ *	DRAM for a job, docs/spec/pool.md); the checker reports a memory
+ *	request sent otherwise (its `idle_mem` count).
  */
 struct ksim_unit_type {
 	const char *token;
@@ -184,6 +189,7 @@ struct ksim_unit_type {
 	size_t (*stats)(struct ksim_unit *u, char *buf, size_t len);
 	const struct ksim_cd_policy *cudata;
 	u8 clk_out;
+	bool (*mem_in_job)(struct ksim_unit *u);
 };
 
 /**

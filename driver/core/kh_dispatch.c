@@ -601,6 +601,7 @@ static void kh_close_books(struct kh_mesh *m, struct kh_job *job)
 	}
 	job->aux_wr = KH_AUX_WR_COUNT(kh_rd(m, KH_ORC_AUX_STAT));
 	job->aux_since = kh_now(m->kd);
+	job->settle_from = job->aux_since;
 	m->run = KH_RUN_SETTLE;
 }
 
@@ -608,7 +609,10 @@ static void kh_close_books(struct kh_mesh *m, struct kh_job *job)
  * Read after write: a unit retires when its last write has left it, not
  * when it lands, and the host's DMA path is not ordered against the mesh.
  * There is no fence, so wait until MAG's landed-write counter has been
- * still for KH_SETTLE_NS.
+ * still for KH_SETTLE_NS.  The counter is the whole mesh's: a unit that
+ * writes with no job (a POOL firmware storing in a loop) would keep it
+ * moving for ever, so the wait ends KH_SETTLE_MAX_NS after the job's
+ * units retired, by which time their own writes have long landed.
  */
 static bool kh_settled(struct kh_mesh *m, struct kh_job *job)
 {
@@ -634,7 +638,12 @@ static bool kh_settled(struct kh_mesh *m, struct kh_job *job)
 	if (wr != job->aux_wr) {
 		job->aux_wr = wr;
 		job->aux_since = now;
-		return false;
+		if (now - job->settle_from < KH_SETTLE_MAX_NS)
+			return false;
+		/* a firmware load's own jobs go on: the load ends what it replaces */
+		if (!job->internal)
+			kh_maint_unbidden_writes(m, job);
+		return true;
 	}
 	return now - job->aux_since >= KH_SETTLE_NS;
 }
@@ -872,7 +881,6 @@ void kh_mesh_step(struct kh_mesh *m)
 			kh_close_books(m, job);
 		}
 		if (m->run == KH_RUN_SETTLE) {
-			/* a unit that never stops writing must not hold the job */
 			if (!kh_settled(m, job) && kh_now(m->kd) < job->deadline)
 				return;
 			kh_job_finalize(job, kh_job_verdict(m, job));

@@ -360,7 +360,7 @@ static void kh_fw_boot_mesh(struct kh_mesh *m, const struct kh_fw_image *img,
 		kh_mem_release(&m->mem, start, len);
 	/* what a reset stopped runs again: nothing left to boot here */
 	mutex_lock(&m->lock);
-	m->fw_reboot = false;
+	WRITE_ONCE(m->fw_reboot, false);
 	if (!p->err)
 		m->fw_quarantine = false;
 	mutex_unlock(&m->lock);
@@ -424,7 +424,7 @@ unsigned int kh_fw_reboot_mesh(struct kh_mesh *m)
 	img = kh_mesh_has_pool(m) ? kh_fw_kept(kd) : NULL;
 	if (!img) {
 		mutex_lock(&m->lock);
-		m->fw_reboot = false;
+		WRITE_ONCE(m->fw_reboot, false);
 		mutex_unlock(&m->lock);
 		return 0;
 	}
@@ -442,7 +442,7 @@ unsigned int kh_fw_reboot_mesh(struct kh_mesh *m)
 		for (j = 0; j < m->n_nodes; j++)
 			if (m->nodes[j].fw_state == KOHAKU_FW_STATE_FAILED)
 				m->nodes[j].fw_state = KOHAKU_FW_STATE_ABSENT;
-		m->fw_reboot = true;
+		WRITE_ONCE(m->fw_reboot, true);
 		m->maint_hold = true;
 		mutex_unlock(&m->lock);
 		kh_info(kd, "mesh %u: reset again while its firmware booted; booting it once more\n",

@@ -53,12 +53,12 @@ void kh_maint_after_reset(struct kh_mesh *m)
 	lockdep_assert_held(&m->lock);
 	if (m->fw_stopped && READ_ONCE(kd->fw_image) && !READ_ONCE(kd->fw_loading) &&
 	    !m->fw_quarantine) {
-		m->fw_reboot = true;
+		WRITE_ONCE(m->fw_reboot, true);
 		m->maint_hold = true;
 		kh_maint_kick(kd);
 	} else if (m->fw_stopped && m->fw_quarantine) {
-		kh_warn(kd, "mesh %u: its %u POOL unit(s) stay without firmware: %s hung the mesh; load firmware to run them again\n",
-			m->id, m->fw_stopped, kd->fw_name);
+		kh_warn(kd, "mesh %u: its %u POOL unit(s) stay without firmware: %s %s; load firmware to run them again\n",
+			m->id, m->fw_stopped, kd->fw_name, m->fw_quarantine_why);
 	}
 	m->fw_stopped = 0;
 }
@@ -225,6 +225,7 @@ void kh_maint_recover(struct kh_mesh *m, const char *why)
 	 */
 	if (m->recover_run >= m->recover_max && kh_maint_has_fw(m)) {
 		m->fw_quarantine = true;
+		m->fw_quarantine_why = "hung the mesh again and again";
 		kh_err(m->kd, "mesh %u: %s again after %u automatic recoveries in a row; resetting it once more without its POOL firmware (%s), which stays stopped until a firmware load (`kohaku fw load`)\n",
 		       m->id, why, m->recover_run, m->kd->fw_name);
 		m->recover_due = true;
@@ -248,6 +249,35 @@ void kh_maint_recover(struct kh_mesh *m, const char *why)
 	kh_maint_kick(m->kd);
 }
 
+/*
+ * Writes still landing KH_SETTLE_MAX_NS after every unit of @job retired:
+ * a unit of the mesh writes memory with no job asking it to.  On a mesh
+ * that runs POOL firmware that is the firmware (no other unit runs on its
+ * own): the mesh is reset and its POOL units stay without firmware until
+ * a load, as after the last automatic recovery.  Said once per image.
+ */
+void kh_maint_unbidden_writes(struct kh_mesh *m, const struct kh_job *job)
+{
+	struct kh_device *kd = m->kd;
+
+	lockdep_assert_held(&m->lock);
+	if (!kh_maint_has_fw(m) || !m->recover_max || !kh_clk_reachable(kd)) {
+		if (!m->unbidden_said)
+			kh_warn(kd, "mesh %u: memory writes go on %llu us after job %llu's units retired, with no job asking for them%s; every job there ends that late\n",
+				m->id, KH_SETTLE_MAX_NS / 1000, job->id,
+				kh_maint_has_fw(m) ? " (the POOL firmware?): automatic recovery is off" : "");
+		m->unbidden_said = true;
+		return;
+	}
+	m->fw_quarantine = true;
+	m->fw_quarantine_why = "wrote memory with no job";
+	kh_err(kd, "mesh %u: memory writes go on %llu us after job %llu's units retired, with no job asking for them: the POOL firmware (%s) writes on its own; resetting the mesh, its POOL units stay without firmware until a firmware load (`kohaku fw load`)\n",
+	       m->id, KH_SETTLE_MAX_NS / 1000, job->id, kd->fw_name);
+	m->recover_due = true;
+	kh_maint_take(m);
+	kh_maint_kick(kd);
+}
+
 /* A job completed on @m: the recoveries before it helped. */
 void kh_maint_job_done(struct kh_mesh *m)
 {
@@ -265,7 +295,7 @@ static void kh_maint_mesh(struct kh_mesh *m, u64 *next)
 	if (!kh_mesh_reset_wait_out(m)) {
 		/* it did not come back: wedged, and nothing left to do on it */
 		m->recover_due = false;
-		m->fw_reboot = false;
+		WRITE_ONCE(m->fw_reboot, false);
 		m->maint_hold = false;
 		goto out;
 	}

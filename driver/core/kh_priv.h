@@ -61,6 +61,11 @@
 #define KH_RX_DRAIN_MAX		32		/* stale RX flits popped per drain */
 #define KH_CTRL_INFLIGHT	8		/* CU_CTRL requests out at once */
 #define KH_SETTLE_NS		2000ULL		/* read-after-write guard window */
+/*
+ * The longest the settle waits once every unit of the job has retired:
+ * writes still landing after it are nobody's job (kh_settled()).
+ */
+#define KH_SETTLE_MAX_NS	1000000ULL
 #define KH_RECOVER_NS		1000000000ULL	/* a timed-out job gets this to drain */
 #define KH_RESET_CHECK_NS	1000000ULL	/* a running job's mesh: reset canary */
 #define KH_RESET_WAIT_NS	100000000ULL	/* a reset mesh gets this to relock */
@@ -226,6 +231,7 @@ struct kh_mesh {
 	struct kh_clk clk;
 	bool maint_hold;	/* held for it: only the driver's jobs run */
 	bool fw_reboot;		/* its POOL units boot the kept image again */
+	bool unbidden_said;	/* writes with no job: warned once */
 	bool recover_due;	/* a hang left it: reset before the next job */
 	u32 recoveries;		/* automatic recoveries since bring-up */
 	u32 recover_run;	/* ... in a row, with no job completing between */
@@ -236,6 +242,7 @@ struct kh_mesh {
 	 * the kept image is not booted again on it until a firmware load.
 	 */
 	bool fw_quarantine;
+	const char *fw_quarantine_why;	/* what the stopped firmware did */
 };
 
 /*
@@ -361,6 +368,7 @@ struct kh_job {
 	/* settle state */
 	u16 aux_wr;
 	u64 aux_since;
+	u64 settle_from;	/* when every unit had retired */
 
 	/* outcome */
 	u8 fault_flags;		/* KOHAKU_FAULT_* */
@@ -784,6 +792,7 @@ void kh_maint_kick(struct kh_device *kd);
 bool kh_maint_pending(struct kh_device *kd);
 void kh_maint_after_reset(struct kh_mesh *m);
 void kh_maint_recover(struct kh_mesh *m, const char *why);
+void kh_maint_unbidden_writes(struct kh_mesh *m, const struct kh_job *job);
 void kh_maint_job_done(struct kh_mesh *m);
 int kh_ioctl_reset(struct kh_file *kf, void *arg);
 unsigned int kh_fw_reboot_mesh(struct kh_mesh *m);

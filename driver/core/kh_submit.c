@@ -223,12 +223,14 @@ static int kh_job_enqueue(struct kh_mesh *m, struct kh_job *job)
 	/* after a reset or a retune the driver boots what it keeps again */
 	n = kh_fw_coming(m) ? NULL : kh_job_fwless_target(job);
 	if (n) {
-		kh_err(kd, "mesh %u: POOL unit (%u,%u) runs no firmware (%s); load it first (FW_LOAD, kohaku fw load)\n",
+		kh_err(kd, "mesh %u: POOL unit (%u,%u) runs no firmware (%s%s); load it first (FW_LOAD, kohaku fw load)\n",
 		       m->id, n->x, n->y,
 		       n->fw_state == KOHAKU_FW_STATE_FAILED ?
 		       "its last boot failed" : m->fw_quarantine ?
-		       "the firmware hung the mesh again and again and was stopped" :
-		       "none loaded since bring-up or the last mesh reset");
+		       "the driver stopped it: it " :
+		       "none loaded since bring-up or the last mesh reset",
+		       n->fw_state != KOHAKU_FW_STATE_FAILED && m->fw_quarantine ?
+		       m->fw_quarantine_why : "");
 		return -EIO;
 	}
 	job->fence = kh_fence_create(m->fence_context, m->fence_seqno + 1);

@@ -68,6 +68,7 @@ static const char *const ksim_rule_desc[KSIM_CHK_N_VIOL] = {
 	[KSIM_CHK_LOST] = "lost flit",
 	[KSIM_CHK_DUP] = "duplicated flit",
 	[KSIM_CHK_CLK] = "clock wizard",
+	[KSIM_CHK_IDLE_MEM] = "reached memory with no instruction in flight",
 };
 
 static const char *const ksim_count_name[KSIM_CHK_N] = {
@@ -75,6 +76,7 @@ static const char *const ksim_count_name[KSIM_CHK_N] = {
 	[KSIM_CHK_R4] = "rule4", [KSIM_CHK_R5] = "rule5", [KSIM_CHK_R6] = "rule6",
 	[KSIM_CHK_R7] = "rule7", [KSIM_CHK_R8] = "rule8", [KSIM_CHK_R9] = "rule9",
 	[KSIM_CHK_LOST] = "lost", [KSIM_CHK_DUP] = "dup", [KSIM_CHK_CLK] = "clkwiz",
+	[KSIM_CHK_IDLE_MEM] = "idle_mem",
 	[KSIM_CHK_LOST_INJ] = "lost_injected", [KSIM_CHK_DUP_INJ] = "dup_injected",
 	[KSIM_CHK_BORN] = "born", [KSIM_CHK_DELIVERED] = "delivered",
 	[KSIM_CHK_TIEOFF] = "tieoff", [KSIM_CHK_WITHDRAWN] = "withdrawn",
@@ -615,6 +617,17 @@ static void ksim_check_unit_send(struct ksim_observer *ob,
 				"%s sent CU_SIGNAL code 0x%02x on send_* (only the base may)",
 				who, code);
 		}
+	}
+	if ((type == KH_T_MEM_RD_REQ || type == KH_T_MEM_WR_REQ) &&
+	    u->type->mem_in_job && !u->in_flight && ksim_fifo_empty(&u->inst) &&
+	    !ou->idle_mem_said && u->type->mem_in_job(u)) {
+		/* once a unit: a firmware that does it does it in a loop */
+		ou->idle_mem_said = true;
+		ksim_obs_unit_name(ou, who, sizeof(who));
+		ksim_viol(c, KSIM_CHK_IDLE_MEM, now, u->mesh->id, u->x, u->y,
+			  "%s sent %s at 0x%llx with no instruction in flight or queued: its spec lets it reach memory for a job only",
+			  who, type == KH_T_MEM_RD_REQ ? "MEM_RD_REQ" : "MEM_WR_REQ",
+			  (unsigned long long)kh_flit_get(f, KH_MEM_ADDR));
 	}
 	if (type == KH_T_MEM_RD_REQ) {
 		ou->outstanding += ksim_rd_beats(f);

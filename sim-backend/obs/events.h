@@ -25,6 +25,7 @@ enum ksim_chk_count {
 	KSIM_CHK_LOST,		/* a flit vanished */
 	KSIM_CHK_DUP,		/* a flit seen twice */
 	KSIM_CHK_CLK,		/* the clock wizard driven against its rules */
+	KSIM_CHK_IDLE_MEM,	/* memory reached with no instruction (mem_in_job) */
 	KSIM_CHK_N_VIOL,		/* the above are violations */
 	KSIM_CHK_LOST_INJ = KSIM_CHK_N_VIOL, /* losses a drop knob caused */
 	KSIM_CHK_DUP_INJ,		/* duplicates a dup knob caused */

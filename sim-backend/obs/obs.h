@@ -85,6 +85,7 @@ struct ksim_obs_unit {
 	u64 head_since;			/* rule 5: the recv head's arrival */
 	u64 idle_since;			/* rule 7: idle with one in flight */
 	bool r4_done, r5_done, r7_done, r9_over;
+	bool idle_mem_said;		/* KSIM_CHK_IDLE_MEM reported */
 	bool send_prev, send_refused, send_matched, send_offered;
 	bool done_seen;			/* exec_done this cycle, judged in post */
 	bool done_accept, done_in_flight;	/* ... with inst_ready; in flight */

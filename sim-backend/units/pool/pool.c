@@ -285,6 +285,20 @@ void ksim_pool_poke_dram(struct ksim_pool *p, unsigned int core, u32 off,
 	memcpy(p->core[core].dram + off, buf, len);
 }
 
+/*
+ * A firmware the host has claimed (CLAIM in core 0's boot mailbox) runs
+ * the job API, which reaches DRAM for a job only; raw core programs (the
+ * model's own tests) and a boot in progress may reach it any time.
+ */
+static bool ksim_pool_mem_in_job(struct ksim_unit *u)
+{
+	const struct ksim_pool *p = ksim_unit_priv(u);
+	const u8 *w = p->core[0].dram + KH_POOL_MBOX_BOOT * 4;
+
+	return ((u32)w[0] | (u32)w[1] << 8 | (u32)w[2] << 16 | (u32)w[3] << 24) ==
+	       KH_POOL_BOOT_CLAIM;
+}
+
 const struct ksim_unit_type ksim_unit_pool = {
 	.token = "gp",
 	.name = "POOL firmware cluster",
@@ -298,4 +312,5 @@ const struct ksim_unit_type ksim_unit_pool = {
 	.ctrl_read = ksim_pool_ctrl_read,
 	.ctrl_write = ksim_pool_ctrl_write,
 	.cudata = &ksim_pool_cd,
+	.mem_in_job = ksim_pool_mem_in_job,
 };

@@ -161,6 +161,28 @@ static void rt_check_baseline(kohaku_device *dev)
 	pthread_mutex_unlock(&rt_checked_lock);
 }
 
+bool rt_check_expected(kohaku_device *dev, const char *what)
+{
+	char *report = NULL;
+	unsigned int i;
+	bool found;
+	int n;
+
+	n = kohaku_sim_check(dev);
+	if (n < 0 || kohaku_sim_read(dev, "check", &report))
+		return false;
+	found = strstr(report, what) != NULL;
+	if (!found)
+		check_diag("the checker's report has no \"%s\":\n%s", what, report);
+	free(report);
+	pthread_mutex_lock(&rt_checked_lock);
+	for (i = 0; i < RT_CHECKED_MAX; i++)
+		if (rt_checked[i].dev == dev)
+			rt_checked[i].base = n;
+	pthread_mutex_unlock(&rt_checked_lock);
+	return found;
+}
+
 void rt_close(kohaku_device *dev)
 {
 	unsigned int i;

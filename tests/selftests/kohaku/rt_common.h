@@ -73,6 +73,14 @@ kohaku_device *rt_open(void);
 void rt_close(kohaku_device *dev);
 #define kohaku_close(dev)	rt_close(dev)
 /*
+ * A simulated card's checker report holds @what (a test that breaks a
+ * rule on purpose): true when it does; the violations so far are then
+ * the baseline rt_close() judges by.  False, and nothing changed, when
+ * the device has no checker to read (a card on PCI, kohaku.ko without
+ * debugfs).
+ */
+bool rt_check_expected(kohaku_device *dev, const char *what);
+/*
  * A card with units the test maps lack (mat, vec): the device under test
  * on the kernel backend or when KOHAKU_DEVICE names one; else, in-process,
  * a card of the built-in name or description `card`, with the protocol
