@@ -98,5 +98,16 @@ int kh_check_mem(struct kh_check *c, u32 inst, u32 operand, const char *what,
 int kh_check_target(struct kh_check *c, u32 inst, u32 operand, const char *what,
 		    unsigned int x, unsigned int y);
 
+/**
+ * kh_check_mat() - what a mat program reads, writes and sends to
+ * @c: the check.
+ * @pr: the program, on a mat unit.
+ *
+ * FILL, emitting GEMM and DRAIN operands (kh_check_mat.c; docs/spec/mat.md
+ * "What a job may reach").
+ *
+ * Return: 0, or -EACCES with the refused_* fields filled.
+ */
+int kh_check_mat(struct kh_check *c, const struct kh_prog *pr);
 
 #endif /* KH_CHECK_H */

@@ -20,10 +20,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "rt_test.h"
+#include "kohaku/kh_dxa.h"
 #include "kohaku/kh_mat.h"
 #include "kohaku/kh_mxfp7.h"
+#include "kohaku/kh_pool.h"
 
 /* on a card of its own: KohakuTPU's shipped map, the built-in mesh_2x2_8+2 */
 #define MAX_MAT	16
@@ -733,6 +736,16 @@ TEST_F(rt, second_gemm_loads_over_the_first)
 	rt_close_card(dev);
 }
 
+/* the test's opener is not an administrator (in-process: KOHAKU_UNPRIVILEGED) */
+static bool rt_mat_unprivileged(void)
+{
+	const char *b = getenv("KOHAKU_BACKEND"), *e = getenv("KOHAKU_UNPRIVILEGED");
+
+	if (b && !strcmp(b, "sim"))
+		return e && *e && strcmp(e, "0");
+	return geteuid() != 0;
+}
+
 /*
  * exec_result is seen when an instruction faults: the model refuses a
  * DRAIN to another mesh (dfin != 0, not modelled) with exec_fault and
@@ -744,6 +757,7 @@ TEST_F(rt, unmodelled_far_drain_faults_then_the_unit_runs_on)
 	struct kohaku_mat_fields f;
 	struct kohaku_job_status st;
 	struct kohaku_inst in;
+	int r;
 
 	MAT_OPEN(dev, nd, n);
 	if (kohaku_sim_check(dev) < 0) {
@@ -755,7 +769,15 @@ TEST_F(rt, unmodelled_far_drain_faults_then_the_unit_runs_on)
 	f.n = 1;
 	f.dfin = 0x21;
 	REQUIRE(kohaku_inst_mat_drain(&in, &f) == 0);
-	CHECK_EQ(rt_run_on(dev, &nd[0], &in, 1, &st), 0);
+	r = rt_run_on(dev, &nd[0], &in, 1, &st);
+	if (r == -EACCES && rt_mat_unprivileged()) {
+		/* another mesh is an administrator's (mat.md "What a job may
+		 * reach"); reach_mat_unprivileged_far_and_in_flight */
+		gemm_on(dev, &nd[0], 4, 8, 64, 10, 20, 400);
+		rt_close_card(dev);
+		SKIP(return, "a far DRAIN is an administrator's; this opener is not one");
+	}
+	CHECK_EQ(r, 0);
 	CHECK_EQ(st.status, KOHAKU_JOB_FAULT);
 	CHECK_EQ(st.n_faults, 1);
 	CHECK(st.fault_flags & KOHAKU_FAULT_NODE_KNOWN);
@@ -837,6 +859,673 @@ TEST_F(rt, unknown_opcode_is_a_noop)
 	CHECK_EQ(rt_run_on(dev, &nd[0], &in, 1, &st), 0);
 	CHECK_EQ(st.status, KOHAKU_JOB_DONE);
 	CHECK_EQ(retired_of(dev, &nd[0]) - r0, 1);
+	rt_close_card(dev);
+}
+
+/*
+ * ---- what a mat job may reach (ABI 0.8; docs/spec/mat.md "What a job
+ * may reach") ----
+ *
+ * Raw SUBMITs of the 4x4x96 program (FILL A 3 entries = 768 bytes, FILL B
+ * the same, GEMM 1x1x3, DRAIN 1 sub-tile into C of 32 + GUARD = 96 bytes)
+ * and its variants, with a list of the BOs and their intents, or
+ * KOHAKU_SUBMIT_FILE_BOS.
+ */
+#define RM_C_BYTES	(32 + GUARD)
+
+static uint64_t rm_jobs_done(kohaku_device *dev, unsigned int mesh)
+{
+	struct drm_kohaku_get_param gp = {
+		.param = KOHAKU_PARAM_MESH_JOBS_DONE, .index = mesh,
+	};
+
+	if (rt_ioctl(dev, DRM_IOCTL_KOHAKU_GET_PARAM, &gp))
+		check_fail_at(__FILE__, __LINE__, "GET_PARAM MESH_JOBS_DONE failed");
+	return gp.value;
+}
+
+/* SUBMIT programs on nodes nd[0..n_progs) through the raw ioctl */
+static int rm_submit_n(kohaku_device *dev, const struct drm_kohaku_node *nd,
+		       struct kohaku_inst *const *insts, const unsigned int *n,
+		       unsigned int n_progs, uint32_t flags,
+		       const struct drm_kohaku_job_bo *bos, uint32_t n_bos,
+		       struct drm_kohaku_submit *s)
+{
+	struct drm_kohaku_program p[4];
+	unsigned int i;
+
+	memset(p, 0, sizeof(p));
+	for (i = 0; i < n_progs && i < 4; i++) {
+		p[i].mesh = nd[i].mesh;
+		p[i].x = nd[i].x;
+		p[i].y = nd[i].y;
+		p[i].txn = (uint8_t)i;
+		p[i].n_insts = n[i];
+		p[i].insts_ptr = (uintptr_t)insts[i];
+	}
+	memset(s, 0, sizeof(*s));
+	s->n_programs = n_progs;
+	s->programs_ptr = (uintptr_t)p;
+	s->program_size = sizeof(p[0]);
+	s->flags = flags;
+	s->bos_ptr = (uintptr_t)bos;
+	s->n_bos = n_bos;
+	return rt_ioctl(dev, DRM_IOCTL_KOHAKU_SUBMIT, s);
+}
+
+static int rm_submit(kohaku_device *dev, const struct drm_kohaku_node *nd,
+		     struct kohaku_inst *insts, unsigned int n, uint32_t flags,
+		     const struct drm_kohaku_job_bo *bos, uint32_t n_bos,
+		     struct drm_kohaku_submit *s)
+{
+	return rm_submit_n(dev, nd, &insts, &n, 1, flags, bos, n_bos, s);
+}
+
+static void rm_wait(kohaku_device *dev, uint64_t job, uint32_t want)
+{
+	struct kohaku_job_status st;
+
+	CHECK_OK(dev, kohaku_wait(dev, job, 20000, &st));
+	CHECK_EQ(st.status, want);
+}
+
+/* refused EACCES as documented, at program 0 */
+#define RM_REFUSED(s, ret, why, inst, op, addr, len) do {		\
+	CHECK_ERR((ret), -EACCES);					\
+	CHECK_EQ((s).refused_why, (why));				\
+	CHECK_EQ((s).refused_program, 0);				\
+	CHECK_EQ((s).refused_inst, (inst));				\
+	CHECK_EQ((s).refused_operand, (op));				\
+	CHECK_EQ((s).refused_addr, (uint64_t)(addr));			\
+	CHECK_EQ((s).refused_len, (uint64_t)(len));			\
+} while (0)
+
+/* the program's instruction i rebuilt with one change */
+static void rm_set(struct kohaku_inst *in, void (*edit)(struct kohaku_mat_fields *, uint64_t),
+		   uint64_t v)
+{
+	struct kohaku_mat_fields f;
+	unsigned int op = kohaku_inst_mat_decode(in, &f);
+
+	edit(&f, v);
+	REQUIRE(kohaku_inst_mat(in, op, &f) == 0);
+}
+
+static void ed_addr(struct kohaku_mat_fields *f, uint64_t v) { f->addr = v; }
+static void ed_n(struct kohaku_mat_fields *f, uint64_t v) { f->n = (uint32_t)v; }
+static void ed_preq(struct kohaku_mat_fields *f, uint64_t v) { f->preq = 1; f->n = (uint32_t)v; }
+static void ed_gn(struct kohaku_mat_fields *f, uint64_t v) { f->gn = (uint8_t)v; }
+static void ed_peer(struct kohaku_mat_fields *f, uint64_t v)
+{
+	f->npeer = (uint8_t)(v >> 24);
+	f->peers = (uint32_t)(v & 0xffffff);
+}
+static void ed_emit(struct kohaku_mat_fields *f, uint64_t v) { f->emit = 1; f->addr = v; }
+static void ed_fuse(struct kohaku_mat_fields *f, uint64_t v) { f->fuse = 1; f->addr = v; }
+static void ed_dnode(struct kohaku_mat_fields *f, uint64_t v)
+{
+	f->dnode = 1;
+	f->dst_x = v & 0xf;
+	f->dst_y = (v >> 8) & 0xf;
+	f->dbuf = (v >> 16) & 0xff;
+}
+static void ed_far(struct kohaku_mat_fields *f, uint64_t v)
+{
+	f->dfin = v & 0xff;
+	f->dmesh = (v >> 8) & 3;
+}
+
+struct rm {
+	kohaku_device *dev;
+	const struct drm_kohaku_node *nd;
+	struct mat_job j;
+	struct kohaku_inst in[4];
+	struct drm_kohaku_job_bo bos[3];
+	unsigned char c0[RM_C_BYTES];
+	uint64_t before;
+};
+
+static void rm_reset_c(struct rm *r)
+{
+	unsigned char g[RM_C_BYTES];
+
+	memset(g, GUARD_B, sizeof(g));
+	CHECK_OK(r->dev, kohaku_bo_write(r->dev, r->j.hc, 0, g, sizeof(g)));
+}
+
+static void rm_setup(struct rm *r, kohaku_device *dev,
+		     const struct drm_kohaku_node *nd, uint32_t seed)
+{
+	memset(r, 0, sizeof(*r));
+	r->dev = dev;
+	r->nd = nd;
+	REQUIRE(job_setup(dev, nd, 4, 4, 96, 10, 20, seed, 0, &r->j) == 0);
+	REQUIRE(r->j.n_insts == 4);
+	r->bos[0].handle = r->j.ha;
+	r->bos[0].flags = KOHAKU_JOB_BO_READ;
+	r->bos[1].handle = r->j.hb;
+	r->bos[1].flags = KOHAKU_JOB_BO_READ;
+	r->bos[2].handle = r->j.hc;
+	r->bos[2].flags = KOHAKU_JOB_BO_WRITE;
+	CHECK_OK(dev, kohaku_bo_read(dev, r->j.hc, 0, r->c0, sizeof(r->c0)));
+	r->before = rm_jobs_done(dev, nd->mesh);
+}
+
+/* a fresh copy of the program */
+static void rm_prog(struct rm *r)
+{
+	memcpy(r->in, r->j.insts, sizeof(r->in));
+}
+
+/* nothing of a refused job reached the card */
+static void rm_nothing_sent(struct rm *r)
+{
+	unsigned char c1[RM_C_BYTES];
+
+	CHECK_EQ(rm_jobs_done(r->dev, r->nd->mesh), r->before);
+	CHECK_OK(r->dev, kohaku_bo_read(r->dev, r->j.hc, 0, c1, sizeof(c1)));
+	CHECK(!memcmp(r->c0, c1, sizeof(c1)));
+}
+
+/* two BOs of 4 KiB, the second starting where the first ends: true */
+static bool rm_adjacent(kohaku_device *dev, unsigned int mesh, uint32_t h[2],
+			uint64_t a[2])
+{
+	uint32_t hs[8];
+	uint64_t as[8];
+	unsigned int i, k;
+
+	for (i = 0; i < 8; i++)
+		if (kohaku_bo_create(dev, mesh, 4096, &hs[i], &as[i])) {
+			check_fail_at(__FILE__, __LINE__, "BO_CREATE: %s",
+				      kohaku_last_error(dev));
+			while (i--)
+				kohaku_bo_free(dev, hs[i]);
+			return false;
+		}
+	for (i = 0; i < 8; i++)
+		for (k = 0; k < 8; k++)
+			if (as[k] == as[i] + 4096) {
+				h[0] = hs[i];
+				a[0] = as[i];
+				h[1] = hs[k];
+				a[1] = as[k];
+				goto found;
+			}
+	for (i = 0; i < 8; i++)
+		kohaku_bo_free(dev, hs[i]);
+	return false;
+found:
+	for (i = 0; i < 8; i++)
+		if (hs[i] != h[0] && hs[i] != h[1])
+			kohaku_bo_free(dev, hs[i]);
+	return true;
+}
+
+/* an opener of the in-process card without the administrator's rights */
+static kohaku_device *rm_unprivileged(kohaku_device *dev)
+{
+	kohaku_device *u = NULL;
+
+	setenv("KOHAKU_UNPRIVILEGED", "1", 1);
+	if (kohaku_reopen(dev, &u))
+		check_fail_at(__FILE__, __LINE__, "reopen: %s", kohaku_last_error(dev));
+	unsetenv("KOHAKU_UNPRIVILEGED");
+	return u;
+}
+
+static bool rm_in_process(void)
+{
+	const char *b = getenv("KOHAKU_BACKEND");
+
+	return b && !strcmp(b, "sim");
+}
+
+TEST_F(rt, reach_mat_inside_runs_bit_exact)
+{
+	struct drm_kohaku_submit s;
+	struct rm r;
+	MAT_OPEN(dev, nd, n);
+
+	rm_setup(&r, dev, &nd[0], 900);
+	/* by a list of the three BOs, each with the access the unit makes */
+	rm_prog(&r);
+	rm_reset_c(&r);
+	CHECK_OK(dev, rm_submit(dev, &nd[0], r.in, 4, 0, r.bos, 3, &s));
+	CHECK_EQ(s.refused_why, 0);
+	rm_wait(dev, s.job_id, KOHAKU_JOB_DONE);
+	CHECK_EQ(job_check(dev, &r.j), 0);
+	/* by the file's BOs */
+	rm_reset_c(&r);
+	CHECK_OK(dev, rm_submit(dev, &nd[0], r.in, 4, KOHAKU_SUBMIT_FILE_BOS,
+				NULL, 0, &s));
+	rm_wait(dev, s.job_id, KOHAKU_JOB_DONE);
+	CHECK_EQ(job_check(dev, &r.j), 0);
+	/* the same C emitted by the GEMM (nk 3: the last pair ADDs) and a
+	 * fused DRAIN waiting for its sub-tile: operand 0 of both */
+	rm_set(&r.in[2], ed_emit, r.j.ac);
+	rm_set(&r.in[3], ed_fuse, r.j.ac);
+	rm_reset_c(&r);
+	CHECK_OK(dev, rm_submit(dev, &nd[0], r.in, 4, 0, r.bos, 3, &s));
+	rm_wait(dev, s.job_id, KOHAKU_JOB_DONE);
+	CHECK_EQ(job_check(dev, &r.j), 0);
+	/* FILL n 0 is one entry: the last 256 bytes of A */
+	rm_prog(&r);
+	rm_set(&r.in[0], ed_addr, r.j.aa + 768 - 256);
+	rm_set(&r.in[0], ed_n, 0);
+	CHECK_OK(dev, rm_submit(dev, &nd[0], r.in, 1, 0, r.bos, 3, &s));
+	rm_wait(dev, s.job_id, KOHAKU_JOB_DONE);
+	/* preq reads 128 bytes an entry: 6 are A's 768 bytes */
+	rm_prog(&r);
+	rm_set(&r.in[0], ed_preq, 6);
+	CHECK_OK(dev, rm_submit(dev, &nd[0], r.in, 1, 0, r.bos, 3, &s));
+	rm_wait(dev, s.job_id, KOHAKU_JOB_DONE);
+	/* DRAIN n 0 is one sub-tile: C's last 32 bytes */
+	rm_prog(&r);
+	rm_set(&r.in[3], ed_addr, r.j.ac + RM_C_BYTES - 32);
+	rm_set(&r.in[3], ed_n, 0);
+	CHECK_OK(dev, rm_submit(dev, &nd[0], &r.in[3], 1, 0, r.bos, 3, &s));
+	rm_wait(dev, s.job_id, KOHAKU_JOB_DONE);
+	job_free(dev, &r.j);
+	rt_close_card(dev);
+}
+
+/* FILL with peers (operands 1..npeer): two clusters share both FILLs,
+ * the lower {y,x} reads for both; each computes and drains its own C */
+TEST_F(rt, reach_mat_fill_peers_inside_run_bit_exact)
+{
+	struct kohaku_inst in[2][4], *pi[2] = { in[0], in[1] };
+	unsigned int cnt[2] = { 4, 4 }, i, k;
+	struct drm_kohaku_submit s;
+	struct rm r[2];
+	MAT_OPEN(dev, nd, n);
+
+	if (n < 2) {
+		rt_close_card(dev);
+		SKIP(return, "one mat unit");
+	}
+	rm_setup(&r[0], dev, &nd[0], 910);
+	rm_setup(&r[1], dev, &nd[1], 911);
+	for (i = 0; i < 2; i++) {
+		memcpy(in[i], r[0].j.insts, sizeof(in[i]));
+		for (k = 0; k < 2; k++)
+			rm_set(&in[i][k], ed_peer, 1u << 24 |
+			       ((unsigned int)nd[1 - i].y << 4 | nd[1 - i].x));
+		rm_set(&in[i][3], ed_addr, r[i].j.ac);
+		rm_reset_c(&r[i]);
+	}
+	/* node 1 computes node 0's A and B: its expected C is node 0's */
+	memcpy(r[1].j.want, r[0].j.want, 4 * 4 * 2);
+	CHECK_OK(dev, rm_submit_n(dev, nd, pi, cnt, 2, KOHAKU_SUBMIT_FILE_BOS,
+				  NULL, 0, &s));
+	rm_wait(dev, s.job_id, KOHAKU_JOB_DONE);
+	CHECK_EQ(job_check(dev, &r[0].j), 0);
+	CHECK_EQ(job_check(dev, &r[1].j), 0);
+	job_free(dev, &r[0].j);
+	job_free(dev, &r[1].j);
+	rt_close_card(dev);
+}
+
+TEST_F(rt, reach_mat_fill_refused_nothing_sent)
+{
+	struct drm_kohaku_job_bo wo[3];
+	struct drm_kohaku_submit s;
+	kohaku_device *other = NULL;
+	uint32_t hz[2];
+	uint64_t az[2];
+	struct rm r, o;
+	int ret;
+	MAT_OPEN(dev, nd, n);
+
+	rm_setup(&r, dev, &nd[0], 920);
+	/* one granule past A (768 bytes): 3 entries of 256 from aa + 32 */
+	rm_prog(&r);
+	rm_set(&r.in[0], ed_addr, r.j.aa + 32);
+	ret = rm_submit(dev, &nd[0], r.in, 4, 0, r.bos, 3, &s);
+	RM_REFUSED(s, ret, KOHAKU_REFUSED_OUTSIDE, 0, 0, r.j.aa + 32, 768);
+	/* MAG reads whole words: aa + 33 is the word at aa + 32 */
+	rm_set(&r.in[0], ed_addr, r.j.aa + 33);
+	ret = rm_submit(dev, &nd[0], r.in, 4, 0, r.bos, 3, &s);
+	RM_REFUSED(s, ret, KOHAKU_REFUSED_OUTSIDE, 0, 0, r.j.aa + 32, 768);
+	/* FILL B (instruction 1) one entry too many: 4 x 256 */
+	rm_prog(&r);
+	rm_set(&r.in[1], ed_n, 4);
+	ret = rm_submit(dev, &nd[0], r.in, 4, 0, r.bos, 3, &s);
+	RM_REFUSED(s, ret, KOHAKU_REFUSED_OUTSIDE, 1, 0, r.j.ab, 1024);
+	/* preq: 128 bytes an entry, 7 are one entry past A */
+	rm_prog(&r);
+	rm_set(&r.in[0], ed_preq, 7);
+	ret = rm_submit(dev, &nd[0], r.in, 4, 0, r.bos, 3, &s);
+	RM_REFUSED(s, ret, KOHAKU_REFUSED_OUTSIDE, 0, 0, r.j.aa, 896);
+	/* n 0 is one entry, 256 is one too (MAG's count is n[7:0], 0 means 1) */
+	rm_prog(&r);
+	rm_set(&r.in[0], ed_addr, r.j.aa + 768 - 224);
+	rm_set(&r.in[0], ed_n, 0);
+	ret = rm_submit(dev, &nd[0], r.in, 4, 0, r.bos, 3, &s);
+	RM_REFUSED(s, ret, KOHAKU_REFUSED_OUTSIDE, 0, 0, r.j.aa + 768 - 224, 256);
+	rm_set(&r.in[0], ed_n, 256);
+	ret = rm_submit(dev, &nd[0], r.in, 4, 0, r.bos, 3, &s);
+	RM_REFUSED(s, ret, KOHAKU_REFUSED_OUTSIDE, 0, 0, r.j.aa + 768 - 224, 256);
+	/* addr[39:34] (ADDR_HI) is part of the address */
+	rm_prog(&r);
+	rm_set(&r.in[0], ed_addr, r.j.aa | 1ull << 38);
+	ret = rm_submit(dev, &nd[0], r.in, 4, 0, r.bos, 3, &s);
+	RM_REFUSED(s, ret, KOHAKU_REFUSED_OUTSIDE, 0, 0, r.j.aa | 1ull << 38, 768);
+	/* A named to write only: FILL reads it */
+	memcpy(wo, r.bos, sizeof(wo));
+	wo[0].flags = KOHAKU_JOB_BO_WRITE;
+	rm_prog(&r);
+	ret = rm_submit(dev, &nd[0], r.in, 4, 0, wo, 3, &s);
+	RM_REFUSED(s, ret, KOHAKU_REFUSED_INTENT, 0, 0, r.j.aa, 768);
+	/* A not named */
+	ret = rm_submit(dev, &nd[0], r.in, 4, 0, &r.bos[1], 2, &s);
+	RM_REFUSED(s, ret, KOHAKU_REFUSED_OUTSIDE, 0, 0, r.j.aa, 768);
+	/* another file's A, by this file's BOs */
+	CHECK_OK(dev, kohaku_reopen(dev, &other));
+	REQUIRE(other);
+	rm_setup(&o, other, &nd[0], 921);
+	r.before = o.before;
+	rm_set(&r.in[0], ed_addr, o.j.aa);
+	ret = rm_submit(dev, &nd[0], r.in, 4, KOHAKU_SUBMIT_FILE_BOS, NULL, 0, &s);
+	RM_REFUSED(s, ret, KOHAKU_REFUSED_OUTSIDE, 0, 0, o.j.aa, 768);
+	/* spanning two of the file's BOs, both named */
+	if (rm_adjacent(dev, nd[0].mesh, hz, az)) {
+		rm_set(&r.in[0], ed_addr, az[1] - 256);
+		rm_set(&r.in[0], ed_n, 2);
+		ret = rm_submit(dev, &nd[0], r.in, 4, KOHAKU_SUBMIT_FILE_BOS,
+				NULL, 0, &s);
+		RM_REFUSED(s, ret, KOHAKU_REFUSED_OUTSIDE, 0, 0, az[1] - 256, 512);
+		kohaku_bo_free(dev, hz[0]);
+		kohaku_bo_free(dev, hz[1]);
+	} else {
+		printf("# no two adjacent BOs: spanning not tried\n");
+	}
+	/* a peer that is no node: operand 1; the second of two: operand 2 */
+	rm_prog(&r);
+	rm_set(&r.in[0], ed_peer, 1u << 24 | 0xff);
+	ret = rm_submit(dev, &nd[0], r.in, 4, 0, r.bos, 3, &s);
+	RM_REFUSED(s, ret, KOHAKU_REFUSED_NODE, 0, 1, 0xf0f, 0);
+	if (n > 1) {
+		rm_set(&r.in[1], ed_peer, 2u << 24 | 0xee00 |
+		       ((unsigned int)nd[1].y << 4 | nd[1].x));
+		rm_set(&r.in[0], ed_peer, 0);
+		ret = rm_submit(dev, &nd[0], r.in, 4, 0, r.bos, 3, &s);
+		RM_REFUSED(s, ret, KOHAKU_REFUSED_NODE, 1, 2, 0xe0e, 0);
+	}
+	rm_nothing_sent(&r);
+	rm_nothing_sent(&o);
+	job_free(other, &o.j);
+	kohaku_close(other);
+	job_free(dev, &r.j);
+	rt_close_card(dev);
+}
+
+TEST_F(rt, reach_mat_gemm_emit_refused_nothing_sent)
+{
+	struct drm_kohaku_job_bo ro[3];
+	struct drm_kohaku_submit s;
+	kohaku_device *other = NULL;
+	uint32_t hz[2];
+	uint64_t az[2];
+	struct rm r, o;
+	int ret;
+	MAT_OPEN(dev, nd, n);
+
+	rm_setup(&r, dev, &nd[0], 930);
+	/* one granule past C: the emitted sub-tile at C's end */
+	rm_prog(&r);
+	rm_set(&r.in[2], ed_emit, r.j.ac + RM_C_BYTES);
+	rm_set(&r.in[3], ed_fuse, r.j.ac + RM_C_BYTES);
+	ret = rm_submit(dev, &nd[0], r.in, 4, 0, r.bos, 3, &s);
+	RM_REFUSED(s, ret, KOHAKU_REFUSED_OUTSIDE, 2, 0, r.j.ac + RM_C_BYTES, 32);
+	/* two column groups emit two sub-tiles: 64 bytes from C's last 32 */
+	rm_prog(&r);
+	rm_set(&r.in[2], ed_emit, r.j.ac + RM_C_BYTES - 32);
+	rm_set(&r.in[2], ed_gn, 2);
+	rm_set(&r.in[3], ed_fuse, r.j.ac);
+	ret = rm_submit(dev, &nd[0], r.in, 4, 0, r.bos, 3, &s);
+	RM_REFUSED(s, ret, KOHAKU_REFUSED_OUTSIDE, 2, 0, r.j.ac + RM_C_BYTES - 32, 64);
+	/* C named read-only */
+	memcpy(ro, r.bos, sizeof(ro));
+	ro[2].flags = KOHAKU_JOB_BO_READ;
+	rm_prog(&r);
+	rm_set(&r.in[2], ed_emit, r.j.ac);
+	rm_set(&r.in[3], ed_fuse, r.j.ac);
+	ret = rm_submit(dev, &nd[0], r.in, 4, 0, ro, 3, &s);
+	RM_REFUSED(s, ret, KOHAKU_REFUSED_INTENT, 2, 0, r.j.ac, 32);
+	/* another file's C */
+	CHECK_OK(dev, kohaku_reopen(dev, &other));
+	REQUIRE(other);
+	rm_setup(&o, other, &nd[0], 931);
+	r.before = o.before;
+	rm_set(&r.in[2], ed_emit, o.j.ac);
+	ret = rm_submit(dev, &nd[0], r.in, 4, KOHAKU_SUBMIT_FILE_BOS, NULL, 0, &s);
+	RM_REFUSED(s, ret, KOHAKU_REFUSED_OUTSIDE, 2, 0, o.j.ac, 32);
+	/* spanning two BOs: gn 2 from the first's last sub-tile */
+	if (rm_adjacent(dev, nd[0].mesh, hz, az)) {
+		rm_set(&r.in[2], ed_emit, az[1] - 32);
+		rm_set(&r.in[2], ed_gn, 2);
+		ret = rm_submit(dev, &nd[0], r.in, 4, KOHAKU_SUBMIT_FILE_BOS,
+				NULL, 0, &s);
+		RM_REFUSED(s, ret, KOHAKU_REFUSED_OUTSIDE, 2, 0, az[1] - 32, 64);
+		kohaku_bo_free(dev, hz[0]);
+		kohaku_bo_free(dev, hz[1]);
+	} else {
+		printf("# no two adjacent BOs: spanning not tried\n");
+	}
+	/* emitted to a node that is none: operand 1 */
+	rm_prog(&r);
+	rm_set(&r.in[2], ed_emit, 0);
+	rm_set(&r.in[2], ed_dnode, 0x0f0f);
+	rm_set(&r.in[3], ed_fuse, 0);
+	ret = rm_submit(dev, &nd[0], r.in, 4, 0, r.bos, 3, &s);
+	RM_REFUSED(s, ret, KOHAKU_REFUSED_NODE, 2, 0 + 1, 0xf0f, 0);
+	/* the emitted sub-tiles still in flight redirect to a later plain
+	 * DRAIN: it covers the GEMM's two (64 bytes), not its own one */
+	rm_prog(&r);
+	rm_set(&r.in[2], ed_emit, r.j.ac);
+	rm_set(&r.in[2], ed_gn, 2);
+	rm_set(&r.in[3], ed_addr, r.j.ac + RM_C_BYTES - 32);
+	ret = rm_submit(dev, &nd[0], r.in, 4, 0, r.bos, 3, &s);
+	RM_REFUSED(s, ret, KOHAKU_REFUSED_OUTSIDE, 3, 0, r.j.ac + RM_C_BYTES - 32, 64);
+	rm_nothing_sent(&r);
+	rm_nothing_sent(&o);
+	job_free(other, &o.j);
+	kohaku_close(other);
+	job_free(dev, &r.j);
+	rt_close_card(dev);
+}
+
+TEST_F(rt, reach_mat_drain_refused_nothing_sent)
+{
+	struct drm_kohaku_job_bo ro[3];
+	struct drm_kohaku_submit s;
+	kohaku_device *other = NULL;
+	uint32_t hz[2];
+	uint64_t az[2];
+	struct rm r, o;
+	int ret;
+	MAT_OPEN(dev, nd, n);
+
+	rm_setup(&r, dev, &nd[0], 940);
+	/* one granule past C: n 4 is 128 bytes of its 96 */
+	rm_prog(&r);
+	rm_set(&r.in[3], ed_n, 4);
+	ret = rm_submit(dev, &nd[0], r.in, 4, 0, r.bos, 3, &s);
+	RM_REFUSED(s, ret, KOHAKU_REFUSED_OUTSIDE, 3, 0, r.j.ac, 128);
+	/* n 0 is one sub-tile, just past C; addr rounded down to the word */
+	rm_set(&r.in[3], ed_n, 0);
+	rm_set(&r.in[3], ed_addr, r.j.ac + RM_C_BYTES + 8);
+	ret = rm_submit(dev, &nd[0], r.in, 4, 0, r.bos, 3, &s);
+	RM_REFUSED(s, ret, KOHAKU_REFUSED_OUTSIDE, 3, 0, r.j.ac + RM_C_BYTES, 32);
+	/* a fused DRAIN covers its n: 3 from C's second sub-tile */
+	rm_prog(&r);
+	rm_set(&r.in[3], ed_fuse, r.j.ac + 32);
+	rm_set(&r.in[3], ed_n, 3);
+	ret = rm_submit(dev, &nd[0], r.in, 4, 0, r.bos, 3, &s);
+	RM_REFUSED(s, ret, KOHAKU_REFUSED_OUTSIDE, 3, 0, r.j.ac + 32, 96);
+	/* C named read-only */
+	memcpy(ro, r.bos, sizeof(ro));
+	ro[2].flags = KOHAKU_JOB_BO_READ;
+	rm_prog(&r);
+	ret = rm_submit(dev, &nd[0], r.in, 4, 0, ro, 3, &s);
+	RM_REFUSED(s, ret, KOHAKU_REFUSED_INTENT, 3, 0, r.j.ac, 32);
+	/* another file's C */
+	CHECK_OK(dev, kohaku_reopen(dev, &other));
+	REQUIRE(other);
+	rm_setup(&o, other, &nd[0], 941);
+	r.before = o.before;
+	rm_set(&r.in[3], ed_addr, o.j.ac);
+	ret = rm_submit(dev, &nd[0], r.in, 4, KOHAKU_SUBMIT_FILE_BOS, NULL, 0, &s);
+	RM_REFUSED(s, ret, KOHAKU_REFUSED_OUTSIDE, 3, 0, o.j.ac, 32);
+	/* spanning two BOs */
+	if (rm_adjacent(dev, nd[0].mesh, hz, az)) {
+		rm_set(&r.in[3], ed_addr, az[1] - 32);
+		rm_set(&r.in[3], ed_n, 2);
+		ret = rm_submit(dev, &nd[0], r.in, 4, KOHAKU_SUBMIT_FILE_BOS,
+				NULL, 0, &s);
+		RM_REFUSED(s, ret, KOHAKU_REFUSED_OUTSIDE, 3, 0, az[1] - 32, 64);
+		kohaku_bo_free(dev, hz[0]);
+		kohaku_bo_free(dev, hz[1]);
+	} else {
+		printf("# no two adjacent BOs: spanning not tried\n");
+	}
+	/* to a node that is none: operand 1 */
+	rm_prog(&r);
+	rm_set(&r.in[3], ed_dnode, 0x020d0f);
+	ret = rm_submit(dev, &nd[0], r.in, 4, 0, r.bos, 3, &s);
+	RM_REFUSED(s, ret, KOHAKU_REFUSED_NODE, 3, 1, 0xd0f, 0);
+	rm_nothing_sent(&r);
+	rm_nothing_sent(&o);
+	job_free(other, &o.j);
+	kohaku_close(other);
+	job_free(dev, &r.j);
+	rt_close_card(dev);
+}
+
+/*
+ * An unprivileged opener: a DRAIN (or an emitting GEMM) to a far mesh is
+ * refused (operand 2: the node as mesh << 16 | fin_y << 8 | fin_x), and a
+ * program may not end with emitted sub-tiles nothing waited for; its own
+ * good job runs bit-exact.
+ */
+TEST_F(rt, reach_mat_unprivileged_far_and_in_flight)
+{
+	struct drm_kohaku_submit s;
+	kohaku_device *u;
+	struct rm r;
+	int ret;
+	MAT_OPEN(dev, nd, n);
+
+	if (!rm_in_process()) {
+		rt_close_card(dev);
+		SKIP(return, "the unprivileged opener is the VM's to test on kohaku.ko");
+	}
+	u = rm_unprivileged(dev);
+	REQUIRE(u);
+	rm_setup(&r, u, &nd[0], 950);
+	rm_prog(&r);
+	rm_set(&r.in[3], ed_far, 0x21);
+	ret = rm_submit(u, &nd[0], r.in, 4, 0, r.bos, 3, &s);
+	RM_REFUSED(s, ret, KOHAKU_REFUSED_NODE, 3, 2, 0x0201, 0);
+	rm_set(&r.in[3], ed_far, 0x2 << 8 | 0x10);
+	ret = rm_submit(u, &nd[0], r.in, 4, 0, r.bos, 3, &s);
+	RM_REFUSED(s, ret, KOHAKU_REFUSED_NODE, 3, 2, 0x20100, 0);
+	rm_prog(&r);
+	rm_set(&r.in[2], ed_emit, r.j.ac);
+	rm_set(&r.in[2], ed_far, 0x1 << 8);	/* dmesh alone */
+	rm_set(&r.in[3], ed_fuse, r.j.ac);
+	ret = rm_submit(u, &nd[0], r.in, 4, 0, r.bos, 3, &s);
+	RM_REFUSED(s, ret, KOHAKU_REFUSED_NODE, 2, 2, 0x10000, 0);
+	/* an emission the program never waits for */
+	rm_prog(&r);
+	rm_set(&r.in[2], ed_emit, r.j.ac);
+	ret = rm_submit(u, &nd[0], r.in, 3, 0, r.bos, 3, &s);
+	RM_REFUSED(s, ret, KOHAKU_REFUSED_UNCHECKABLE, 2, 0, r.j.ac, 32);
+	/* a fused DRAIN of fewer than were emitted does not wait for all */
+	rm_set(&r.in[2], ed_gn, 2);
+	rm_set(&r.in[3], ed_fuse, r.j.ac);
+	ret = rm_submit(u, &nd[0], r.in, 4, 0, r.bos, 3, &s);
+	RM_REFUSED(s, ret, KOHAKU_REFUSED_UNCHECKABLE, 2, 0, r.j.ac, 64);
+	rm_nothing_sent(&r);
+	/* the good program, both ways */
+	rm_prog(&r);
+	CHECK_OK(u, rm_submit(u, &nd[0], r.in, 4, 0, r.bos, 3, &s));
+	rm_wait(u, s.job_id, KOHAKU_JOB_DONE);
+	CHECK_EQ(job_check(u, &r.j), 0);
+	rm_set(&r.in[2], ed_emit, r.j.ac);
+	rm_set(&r.in[3], ed_fuse, r.j.ac);
+	rm_reset_c(&r);
+	CHECK_OK(u, rm_submit(u, &nd[0], r.in, 4, KOHAKU_SUBMIT_FILE_BOS, NULL, 0, &s));
+	rm_wait(u, s.job_id, KOHAKU_JOB_DONE);
+	CHECK_EQ(job_check(u, &r.j), 0);
+	job_free(u, &r.j);
+	kohaku_close(u);
+	rt_close_card(dev);
+}
+
+/* a DRAIN (operand 1) or a FILL peer to a POOL or a DXA unit: refused */
+#define RM_CARD								\
+	"# two clusters beside a dxa and a gp unit (rt_mat reach tests)\n" \
+	"profile ship\n"						\
+	"xxx  dxa  gp   xxx\n"						\
+	"mag  mat  mat  null\n"						\
+	"xxx  sax  null xxx\n"
+
+TEST_F(rt, reach_mat_drain_to_pool_or_dxa_refused)
+{
+	char path[] = "/tmp/rt_mat_reachXXXXXX";
+	struct drm_kohaku_node gp, dx;
+	struct drm_kohaku_submit s;
+	kohaku_device *dev;
+	struct drm_kohaku_node nd[4];
+	struct rm r;
+	unsigned int n;
+	int fd, ret;
+
+	if (!rm_in_process()) {
+		SKIP(return, "a card of its own: in-process");
+	}
+	fd = mkstemp(path);
+	REQUIRE(fd >= 0);
+	REQUIRE(write(fd, RM_CARD, strlen(RM_CARD)) == (ssize_t)strlen(RM_CARD));
+	close(fd);
+	dev = rt_open_card(path);
+	unlink(path);
+	REQUIRE(dev);
+	n = rt_nodes_of(dev, KH_CU_MG, nd, 4);
+	REQUIRE(n >= 1);
+	REQUIRE(rt_nodes_of(dev, KH_CU_GP, &gp, 1) == 1);
+	REQUIRE(rt_nodes_of(dev, KH_CU_DX, &dx, 1) == 1);
+	rm_setup(&r, dev, &nd[0], 960);
+	rm_prog(&r);
+	rm_set(&r.in[3], ed_dnode, 2u << 16 | gp.y << 8 | gp.x);
+	ret = rm_submit(dev, &nd[0], r.in, 4, 0, r.bos, 3, &s);
+	RM_REFUSED(s, ret, KOHAKU_REFUSED_NODE, 3, 1, gp.y << 8 | gp.x, 0);
+	rm_set(&r.in[3], ed_dnode, dx.y << 8 | dx.x);
+	ret = rm_submit(dev, &nd[0], r.in, 4, 0, r.bos, 3, &s);
+	RM_REFUSED(s, ret, KOHAKU_REFUSED_NODE, 3, 1, dx.y << 8 | dx.x, 0);
+	/* an emitting GEMM to the DXA unit */
+	rm_prog(&r);
+	rm_set(&r.in[2], ed_emit, 0);
+	rm_set(&r.in[2], ed_dnode, dx.y << 8 | dx.x);
+	rm_set(&r.in[3], ed_fuse, 0);
+	ret = rm_submit(dev, &nd[0], r.in, 4, 0, r.bos, 3, &s);
+	RM_REFUSED(s, ret, KOHAKU_REFUSED_NODE, 2, 1, dx.y << 8 | dx.x, 0);
+	/* a FILL peer at the POOL unit */
+	rm_prog(&r);
+	rm_set(&r.in[1], ed_peer, 1u << 24 | (gp.y << 4 | gp.x));
+	ret = rm_submit(dev, &nd[0], r.in, 4, 0, r.bos, 3, &s);
+	RM_REFUSED(s, ret, KOHAKU_REFUSED_NODE, 1, 1, gp.y << 8 | gp.x, 0);
+	rm_nothing_sent(&r);
+	/* to the other cluster: runs */
+	if (n > 1) {
+		rm_prog(&r);
+		rm_set(&r.in[3], ed_dnode, 2u << 16 | nd[1].y << 8 | nd[1].x);
+		CHECK_OK(dev, rm_submit(dev, &nd[0], r.in, 4, 0, r.bos, 3, &s));
+		rm_wait(dev, s.job_id, KOHAKU_JOB_DONE);
+	}
+	job_free(dev, &r.j);
 	rt_close_card(dev);
 }
 
