@@ -98,5 +98,7 @@ int kh_check_mem(struct kh_check *c, u32 inst, u32 operand, const char *what,
 int kh_check_target(struct kh_check *c, u32 inst, u32 operand, const char *what,
 		    unsigned int x, unsigned int y);
 
+/* the units' checkers in files of their own */
+int kh_check_vec(struct kh_check *c, const struct kh_prog *pr);
 
 #endif /* KH_CHECK_H */
