@@ -210,7 +210,7 @@ static const struct kh_check_unit kh_check_units[] = {
 	/* its COPYs' tensors are checked with their slots (kh_dxa.c) */
 	{ KH_CU_DX, "DXA", kh_check_none },
 	{ KH_CU_MG, "mat", kh_check_mat },
-	{ KH_CU_VC, "vec", NULL },
+	{ KH_CU_VC, "vec", kh_check_vec },
 	{ KH_CU_GP, "POOL", NULL },
 	{ KH_CU_RV, "cpu", NULL },
 };

@@ -109,5 +109,17 @@ int kh_check_target(struct kh_check *c, u32 inst, u32 operand, const char *what,
  * Return: 0, or -EACCES with the refused_* fields filled.
  */
 int kh_check_mat(struct kh_check *c, const struct kh_prog *pr);
+/**
+ * kh_check_vec() - what a vec program's kernels read, write and send to
+ * @c: the check.
+ * @pr: the program, on a vec unit.
+ *
+ * Every VFILL and VDRAIN a RUN can reach, over its descriptor's extent;
+ * IMEM words and descriptors the RUN uses must be this program's own
+ * (kh_check_vec.c; docs/spec/vec.md "What a job may reach").
+ *
+ * Return: 0, or -EACCES with the refused_* fields filled.
+ */
+int kh_check_vec(struct kh_check *c, const struct kh_prog *pr);
 
 #endif /* KH_CHECK_H */

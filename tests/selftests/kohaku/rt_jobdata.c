@@ -345,7 +345,9 @@ TEST_F(rt, a_burst_the_unit_refuses_ends_the_job_error_before_any_instruction)
 	uint64_t a;
 
 	(void)n;
-	REQUIRE(kohaku_bo_create(dev, nd[0].mesh, 4096, &h, &a) == 0);
+	/* the drain's whole reach: the job may touch nothing else */
+	REQUIRE(kohaku_bo_create(dev, nd[0].mesh, VEC_WORDS * KH_VEC_WORD_BYTES,
+				 &h, &a) == 0);
 	/* buffer 1: CU_CAPS says two, the unit takes buffer 0 only */
 	d = (struct kohaku_data){ .buf_id = 1, .data = g, .size = sizeof(g) };
 	p = (struct kohaku_program){ .mesh = nd[0].mesh, .x = nd[0].x,

@@ -850,8 +850,14 @@ TEST_F(rt, imem_desc_retire_0_and_run_reports_cycles)
 
 		kohaku_vec_alu(&ks[2].k[0], &f);
 	}
-	ks[2].k[1] = kohaku_vec_vhalt();
-	ks[2].nk = 2;
+	/*
+	 * VHALT after it in every slot a D2/D4 chain could reach: the mode
+	 * is an earlier job's, and the driver lets a non-administrator's
+	 * RUN execute only words its own job loaded (docs/spec/vec.md)
+	 */
+	for (j = 1; j < 5; j++)
+		ks[2].k[j] = kohaku_vec_vhalt();
+	ks[2].nk = 5;
 	ks[2].cycles = 87;	/* at VL 64, which kernel 1 left */
 
 	traced = kohaku_sim_command(dev, "trace on events=unit") == 0;
@@ -897,6 +903,482 @@ TEST_F(rt, imem_desc_retire_0_and_run_reports_cycles)
 		}
 	if (traced)
 		kohaku_sim_command(dev, "trace off");
+	rt_close_card(dev);
+}
+
+/* ---- what a job may reach (ABI 0.8; docs/spec/vec.md) ---- */
+
+#define RW	8				/* words a reach job copies */
+#define RB	(RW * KH_VEC_WORD_BYTES)	/* 256 bytes */
+#define R_FILL	0	/* the VFILL's IMEM address: its operand */
+#define R_DRAIN	2	/* the VDRAIN's */
+#define R_RUN	14	/* the RUN's instruction index */
+
+struct rdesc {
+	uint64_t base;
+	int32_t stride;
+	uint32_t bound;
+};
+
+/*
+ * IMEM 0-3: VFILL descriptor 0 -> L1 0, VBAR, drain (VDRAIN descriptor 2
+ * from L1 0, or the word given), VHALT; DESC 0 and 2, every field; RUN 0
+ * (instruction R_RUN).  The fill and drain walk dimension 0 only.
+ */
+static unsigned int reach_prog(struct kohaku_inst *inst, const struct rdesc *fill,
+			       const struct rdesc *drain, uint32_t drain_word)
+{
+	const struct rdesc *d[2] = { fill, drain };
+	const unsigned int ad[2] = { 0, 2 };
+	unsigned int n, j, dim;
+	uint32_t k[4];
+
+	CHECK_EQ(kohaku_vec_vfill(&k[0], 0, 0), 0);
+	k[1] = kohaku_vec_vbar();
+	if (drain_word)
+		k[2] = drain_word;
+	else
+		CHECK_EQ(kohaku_vec_vdrain(&k[2], 2, 0), 0);
+	k[3] = kohaku_vec_vhalt();
+	CHECK_EQ(kohaku_inst_vec_imem_words(inst, 0, k, 4), 0);
+	n = 4;
+	for (j = 0; j < 2; j++) {
+		CHECK_EQ(kohaku_inst_vec_desc_base(&inst[n++], ad[j], d[j]->base), 0);
+		for (dim = 0; dim < KH_VEC_DIMS; dim++)
+			CHECK_EQ(kohaku_inst_vec_desc_dim(&inst[n++], ad[j], dim,
+							  dim ? 0 : d[j]->stride,
+							  dim ? 1 : d[j]->bound), 0);
+	}
+	CHECK_EQ(kohaku_inst_vec_run(&inst[n++], 0), 0);
+	return n;
+}
+
+/* SUBMIT a vec program through the raw ioctl; the request is left in *s */
+static int raw_vec(kohaku_device *dev, const struct drm_kohaku_node *nd,
+		   const struct kohaku_inst *inst, unsigned int n, uint32_t flags,
+		   const struct drm_kohaku_job_bo *bos, uint32_t n_bos,
+		   struct drm_kohaku_submit *s)
+{
+	static struct drm_kohaku_program p;
+
+	memset(&p, 0, sizeof(p));
+	p.mesh = nd->mesh;
+	p.x = nd->x;
+	p.y = nd->y;
+	p.n_insts = n;
+	p.insts_ptr = (uintptr_t)inst;
+	memset(s, 0, sizeof(*s));
+	s->n_programs = 1;
+	s->programs_ptr = (uintptr_t)&p;
+	s->program_size = sizeof(p);
+	s->flags = flags;
+	s->bos_ptr = (uintptr_t)bos;
+	s->n_bos = n_bos;
+	return rt_ioctl(dev, DRM_IOCTL_KOHAKU_SUBMIT, s);
+}
+
+static uint64_t vjobs_done(kohaku_device *dev, unsigned int mesh)
+{
+	struct drm_kohaku_get_param gp = {
+		.param = KOHAKU_PARAM_MESH_JOBS_DONE, .index = mesh,
+	};
+
+	if (rt_ioctl(dev, DRM_IOCTL_KOHAKU_GET_PARAM, &gp))
+		check_fail_at(__FILE__, __LINE__, "GET_PARAM MESH_JOBS_DONE failed");
+	return gp.value;
+}
+
+static void vwait(kohaku_device *dev, uint64_t job, uint32_t want)
+{
+	struct kohaku_job_status st;
+
+	CHECK_OK(dev, kohaku_wait(dev, job, 20000, &st));
+	CHECK_EQ(st.status, want);
+}
+
+/* refused with why at RUN, operand op (an IMEM address), and nothing ran */
+#define VREFUSED(dev, nd, s, ret, why, inst_, op, addr, len, before) do {	\
+		CHECK_ERR(ret, -EACCES);					\
+		CHECK_EQ((s).refused_why, why);					\
+		CHECK_EQ((s).refused_program, 0);				\
+		CHECK_EQ((s).refused_inst, inst_);				\
+		CHECK_EQ((s).refused_operand, op);				\
+		CHECK_EQ((s).refused_addr, (uint64_t)(addr));			\
+		CHECK_EQ((s).refused_len, (uint64_t)(len));			\
+		CHECK_EQ(vjobs_done(dev, (nd)->mesh), before);			\
+	} while (0)
+
+/* an input BO of RB bytes (a pattern) and an output BO of RB (0xa5) */
+struct rbufs {
+	uint32_t hin, hout;
+	uint64_t ain, aout;
+	unsigned char in[RB];
+};
+
+static void rbufs_make(kohaku_device *dev, unsigned int mesh, struct rbufs *b,
+		       unsigned int seed)
+{
+	unsigned char g[RB];
+	unsigned int i;
+
+	for (i = 0; i < RB; i++)
+		b->in[i] = (unsigned char)(i * 13 + seed);
+	memset(g, 0xa5, sizeof(g));
+	REQUIRE(kohaku_bo_create(dev, mesh, RB, &b->hin, &b->ain) == 0);
+	REQUIRE(kohaku_bo_create(dev, mesh, RB, &b->hout, &b->aout) == 0);
+	CHECK_OK(dev, kohaku_bo_write(dev, b->hin, 0, b->in, RB));
+	CHECK_OK(dev, kohaku_bo_write(dev, b->hout, 0, g, RB));
+}
+
+static void rbufs_free(kohaku_device *dev, struct rbufs *b)
+{
+	kohaku_bo_free(dev, b->hin);
+	kohaku_bo_free(dev, b->hout);
+}
+
+/* the output BO holds the input's words in order (rev: reversed) */
+static bool rbufs_copied(kohaku_device *dev, const struct rbufs *b, bool rev)
+{
+	unsigned char out[RB];
+	unsigned int w;
+
+	if (kohaku_bo_read(dev, b->hout, 0, out, RB))
+		return false;
+	for (w = 0; w < RW; w++)
+		if (memcmp(&out[w * 32], &b->in[(rev ? RW - 1 - w : w) * 32], 32))
+			return false;
+	return true;
+}
+
+/* both BOs as they were made */
+static bool rbufs_untouched(kohaku_device *dev, const struct rbufs *b)
+{
+	unsigned char out[RB], g[RB];
+
+	memset(g, 0xa5, sizeof(g));
+	if (kohaku_bo_read(dev, b->hout, 0, out, RB) || memcmp(out, g, RB))
+		return false;
+	if (kohaku_bo_read(dev, b->hin, 0, out, RB) || memcmp(out, b->in, RB))
+		return false;
+	return true;
+}
+
+TEST_F(rt, reach_vec_inside_runs_bit_exact)
+{
+	struct drm_kohaku_job_bo bos[2] = {
+		{ .flags = KOHAKU_JOB_BO_READ }, { .flags = KOHAKU_JOB_BO_WRITE },
+	};
+	struct kohaku_inst inst[16];
+	struct drm_kohaku_submit s;
+	struct rdesc f, d;
+	struct rbufs b;
+	unsigned int n;
+	VT_OPEN(dev, nd, nv);
+
+	(void)nv;
+	rbufs_make(dev, nd[0].mesh, &b, 1);
+	bos[0].handle = b.hin;
+	bos[1].handle = b.hout;
+	/* by a list: the input read only, the output write only */
+	f = (struct rdesc){ b.ain, 32, RW };
+	d = (struct rdesc){ b.aout, 32, RW };
+	n = reach_prog(inst, &f, &d, 0);
+	CHECK_EQ(n, R_RUN + 1);
+	CHECK_OK(dev, raw_vec(dev, &nd[0], inst, n, 0, bos, 2, &s));
+	CHECK_EQ(s.refused_why, 0);
+	vwait(dev, s.job_id, KOHAKU_JOB_DONE);
+	CHECK(rbufs_copied(dev, &b, false));
+	/* a negative stride from the input's last word: its words reversed;
+	 * an unaligned base inside the output (MAG aligns it down), FILE_BOS */
+	f = (struct rdesc){ b.ain + RB - 32, -32, RW };
+	d = (struct rdesc){ b.aout + 5, 32, RW };
+	n = reach_prog(inst, &f, &d, 0);
+	CHECK_OK(dev, raw_vec(dev, &nd[0], inst, n, KOHAKU_SUBMIT_FILE_BOS,
+			      NULL, 0, &s));
+	vwait(dev, s.job_id, KOHAKU_JOB_DONE);
+	CHECK(rbufs_copied(dev, &b, true));
+	rbufs_free(dev, &b);
+	rt_close_card(dev);
+}
+
+TEST_F(rt, reach_vec_outside_refused_nothing_sent)
+{
+	struct drm_kohaku_job_bo bos[2] = {
+		{ .flags = KOHAKU_JOB_BO_READ }, { .flags = KOHAKU_JOB_BO_WRITE },
+	};
+	struct kohaku_inst inst[16];
+	struct drm_kohaku_submit s;
+	struct rdesc f, d;
+	struct rbufs b;
+	uint64_t before;
+	uint32_t hz;
+	uint64_t az;
+	unsigned int n;
+	int ret;
+	VT_OPEN(dev, nd, nv);
+
+	(void)nv;
+	rbufs_make(dev, nd[0].mesh, &b, 2);
+	bos[0].handle = b.hin;
+	bos[1].handle = b.hout;
+	before = vjobs_done(dev, nd[0].mesh);
+	f = (struct rdesc){ b.ain, 32, RW };
+	d = (struct rdesc){ b.aout, 32, RW };
+
+	/* the fill one word (element) past the input's end */
+	f.base = b.ain + 32;
+	n = reach_prog(inst, &f, &d, 0);
+	ret = raw_vec(dev, &nd[0], inst, n, 0, bos, 2, &s);
+	VREFUSED(dev, &nd[0], s, ret, KOHAKU_REFUSED_OUTSIDE, R_RUN, R_FILL,
+		 b.ain + 32, RB, before);
+	/* the drain one byte before the output (aligned down: a word before) */
+	f.base = b.ain;
+	d.base = b.aout - 1;
+	n = reach_prog(inst, &f, &d, 0);
+	ret = raw_vec(dev, &nd[0], inst, n, 0, bos, 2, &s);
+	VREFUSED(dev, &nd[0], s, ret, KOHAKU_REFUSED_OUTSIDE, R_RUN, R_DRAIN,
+		 b.aout - 32, RB, before);
+	/* the drain one element past the output's end, through FILE_BOS */
+	d.base = b.aout;
+	d.bound = RW + 1;
+	n = reach_prog(inst, &f, &d, 0);
+	ret = raw_vec(dev, &nd[0], inst, n, KOHAKU_SUBMIT_FILE_BOS, NULL, 0, &s);
+	VREFUSED(dev, &nd[0], s, ret, KOHAKU_REFUSED_OUTSIDE, R_RUN, R_DRAIN,
+		 b.aout, RB + 32, before);
+	/* a negative stride one word below the output's start (the first BO
+	 * may sit at address 0: below it is the wrap, next) */
+	d.bound = RW;
+	f = (struct rdesc){ b.aout + RB - 32, -32, RW + 1 };
+	n = reach_prog(inst, &f, &d, 0);
+	ret = raw_vec(dev, &nd[0], inst, n, KOHAKU_SUBMIT_FILE_BOS, NULL, 0, &s);
+	VREFUSED(dev, &nd[0], s, ret, KOHAKU_REFUSED_OUTSIDE, R_RUN, R_FILL,
+		 b.aout - 32, RB + 32, before);
+	/* below address 0: the walk wraps */
+	f = (struct rdesc){ 32, -64, 2 };
+	n = reach_prog(inst, &f, &d, 0);
+	ret = raw_vec(dev, &nd[0], inst, n, 0, bos, 2, &s);
+	VREFUSED(dev, &nd[0], s, ret, KOHAKU_REFUSED_WRAPS, R_RUN, R_FILL,
+		 (uint64_t)-32, 96, before);
+	/* the drain into the input, named read only */
+	f = (struct rdesc){ b.ain, 32, RW };
+	d.base = b.ain;
+	n = reach_prog(inst, &f, &d, 0);
+	ret = raw_vec(dev, &nd[0], inst, n, 0, bos, 2, &s);
+	VREFUSED(dev, &nd[0], s, ret, KOHAKU_REFUSED_INTENT, R_RUN, R_DRAIN,
+		 b.ain, RB, before);
+	/* the fill from the output, named write only */
+	f.base = b.aout;
+	d.base = b.aout;
+	n = reach_prog(inst, &f, &d, 0);
+	ret = raw_vec(dev, &nd[0], inst, n, 0, bos, 2, &s);
+	VREFUSED(dev, &nd[0], s, ret, KOHAKU_REFUSED_INTENT, R_RUN, R_FILL,
+		 b.aout, RB, before);
+	/* the input's BO not named at all */
+	f.base = b.ain;
+	n = reach_prog(inst, &f, &d, 0);
+	ret = raw_vec(dev, &nd[0], inst, n, 0, &bos[1], 1, &s);
+	VREFUSED(dev, &nd[0], s, ret, KOHAKU_REFUSED_OUTSIDE, R_RUN, R_FILL,
+		 b.ain, RB, before);
+	/* spanning the output and another BO of the file (FILE_BOS) */
+	CHECK_OK(dev, kohaku_bo_create(dev, nd[0].mesh, 4096, &hz, &az));
+	d = (struct rdesc){ b.aout + RB - 32, 32, 2 };
+	n = reach_prog(inst, &f, &d, 0);
+	ret = raw_vec(dev, &nd[0], inst, n, KOHAKU_SUBMIT_FILE_BOS, NULL, 0, &s);
+	VREFUSED(dev, &nd[0], s, ret, KOHAKU_REFUSED_OUTSIDE, R_RUN, R_DRAIN,
+		 b.aout + RB - 32, 64, before);
+	CHECK_OK(dev, kohaku_bo_free(dev, hz));
+	/* nothing of any refused job reached the card */
+	CHECK(rbufs_untouched(dev, &b));
+	CHECK_EQ(vjobs_done(dev, nd[0].mesh), before);
+	rbufs_free(dev, &b);
+	rt_close_card(dev);
+}
+
+TEST_F(rt, reach_vec_other_files_buffer_refused)
+{
+	struct kohaku_inst inst[16];
+	struct drm_kohaku_submit s;
+	kohaku_device *other = NULL;
+	struct rdesc f, d;
+	struct rbufs b, o;
+	uint64_t before;
+	unsigned int n;
+	int ret;
+	VT_OPEN(dev, nd, nv);
+
+	(void)nv;
+	rbufs_make(dev, nd[0].mesh, &b, 3);
+	CHECK_OK(dev, kohaku_reopen(dev, &other));
+	REQUIRE(other);
+	rbufs_make(other, nd[0].mesh, &o, 4);
+	before = vjobs_done(dev, nd[0].mesh);
+	/* the other file's output as this job's sink */
+	f = (struct rdesc){ b.ain, 32, RW };
+	d = (struct rdesc){ o.aout, 32, RW };
+	n = reach_prog(inst, &f, &d, 0);
+	ret = raw_vec(dev, &nd[0], inst, n, KOHAKU_SUBMIT_FILE_BOS, NULL, 0, &s);
+	VREFUSED(dev, &nd[0], s, ret, KOHAKU_REFUSED_OUTSIDE, R_RUN, R_DRAIN,
+		 o.aout, RB, before);
+	/* or its input, to read */
+	f.base = o.ain;
+	d.base = b.aout;
+	n = reach_prog(inst, &f, &d, 0);
+	ret = raw_vec(dev, &nd[0], inst, n, KOHAKU_SUBMIT_FILE_BOS, NULL, 0, &s);
+	VREFUSED(dev, &nd[0], s, ret, KOHAKU_REFUSED_OUTSIDE, R_RUN, R_FILL,
+		 o.ain, RB, before);
+	CHECK(rbufs_untouched(other, &o));
+	CHECK(rbufs_untouched(dev, &b));
+	rbufs_free(other, &o);
+	kohaku_close(other);
+	rbufs_free(dev, &b);
+	rt_close_card(dev);
+}
+
+/* an opener of the in-process card without the administrator's rights */
+static kohaku_device *vec_unprivileged(kohaku_device *dev)
+{
+	bool was = getenv("KOHAKU_UNPRIVILEGED") != NULL;
+	kohaku_device *u = NULL;
+
+	setenv("KOHAKU_UNPRIVILEGED", "1", 1);
+	if (kohaku_reopen(dev, &u))
+		check_fail_at(__FILE__, __LINE__, "reopen: %s", kohaku_last_error(dev));
+	if (!was)
+		unsetenv("KOHAKU_UNPRIVILEGED");
+	return u;
+}
+
+TEST_F(rt, reach_vec_run_on_an_earlier_jobs_state_needs_admin)
+{
+	struct kohaku_inst inst[16];
+	struct drm_kohaku_submit s;
+	kohaku_device *u;
+	struct rdesc f, d;
+	struct rbufs b;
+	uint64_t before;
+	uint32_t k[3];
+	unsigned int n;
+	int ret;
+	VT_OPEN(dev, nd, nv);
+
+	(void)nv;
+	if (strcmp(getenv("KOHAKU_BACKEND"), "sim")) {
+		rt_close_card(dev);
+		SKIP(return, "the unprivileged opener is the VM's to test on kohaku.ko");
+	}
+	u = vec_unprivileged(dev);
+	REQUIRE(u);
+	rbufs_make(u, nd[0].mesh, &b, 5);
+	f = (struct rdesc){ b.ain, 32, RW };
+	d = (struct rdesc){ b.aout, 32, RW };
+	/* the whole program in one job runs */
+	n = reach_prog(inst, &f, &d, 0);
+	CHECK_OK(u, raw_vec(u, &nd[0], inst, n, KOHAKU_SUBMIT_FILE_BOS, NULL, 0, &s));
+	vwait(u, s.job_id, KOHAKU_JOB_DONE);
+	CHECK(rbufs_copied(u, &b, false));
+	before = vjobs_done(u, nd[0].mesh);
+	/* RUN alone: the kernel words are the earlier job's */
+	ret = raw_vec(u, &nd[0], &inst[R_RUN], 1, KOHAKU_SUBMIT_FILE_BOS, NULL, 0, &s);
+	VREFUSED(u, &nd[0], s, ret, KOHAKU_REFUSED_UNCHECKABLE, 0, 0, 0, 0, before);
+	/* the kernel and RUN, the descriptors the earlier job's */
+	inst[4] = inst[R_RUN];
+	ret = raw_vec(u, &nd[0], inst, 5, KOHAKU_SUBMIT_FILE_BOS, NULL, 0, &s);
+	VREFUSED(u, &nd[0], s, ret, KOHAKU_REFUSED_UNCHECKABLE, 4, R_FILL, 0, 0, before);
+	/* descriptor 2's base alone: its dimensions the earlier job's */
+	n = reach_prog(inst, &f, &d, 0);
+	inst[10] = inst[R_RUN];
+	ret = raw_vec(u, &nd[0], inst, 11, KOHAKU_SUBMIT_FILE_BOS, NULL, 0, &s);
+	VREFUSED(u, &nd[0], s, ret, KOHAKU_REFUSED_UNCHECKABLE, 10, R_DRAIN, 2, 0, before);
+	/* an ALU word in the mode an earlier job left: in D2/D4 it would take
+	 * the VHALT as a chain stage and run IMEM 2 on */
+	{
+		struct kohaku_vec_alu a = { .op = KH_VEC_VMOV, .vd = 1 };
+
+		CHECK_EQ(kohaku_vec_alu(&k[0], &a), 0);
+		k[1] = kohaku_vec_vhalt();
+		CHECK_EQ(kohaku_inst_vec_imem_words(inst, 0, k, 2), 0);
+		CHECK_EQ(kohaku_inst_vec_run(&inst[2], 0), 0);
+		ret = raw_vec(u, &nd[0], inst, 3, KOHAKU_SUBMIT_FILE_BOS, NULL, 0, &s);
+		VREFUSED(u, &nd[0], s, ret, KOHAKU_REFUSED_UNCHECKABLE, 2, 2, 0, 0,
+			 before);
+		/* with the mode set first it runs */
+		CHECK_EQ(kohaku_vec_vsetmode(&k[0], KH_VEC_MODE_FLAT), 0);
+		CHECK_EQ(kohaku_vec_alu(&k[1], &a), 0);
+		k[2] = kohaku_vec_vhalt();
+		CHECK_EQ(kohaku_inst_vec_imem_words(inst, 0, k, 3), 0);
+		CHECK_EQ(kohaku_inst_vec_run(&inst[3], 0), 0);
+		CHECK_OK(u, raw_vec(u, &nd[0], inst, 4, KOHAKU_SUBMIT_FILE_BOS,
+				    NULL, 0, &s));
+		vwait(u, s.job_id, KOHAKU_JOB_DONE);
+	}
+	/* the administrator's RUN alone is not checked: it runs (unless
+	 * this whole process opens unprivileged) */
+	if (!getenv("KOHAKU_UNPRIVILEGED")) {
+		CHECK_EQ(kohaku_inst_vec_run(&inst[0], 0), 0);
+		CHECK_OK(dev, raw_vec(dev, &nd[0], inst, 1, KOHAKU_SUBMIT_FILE_BOS,
+				      NULL, 0, &s));
+		vwait(dev, s.job_id, KOHAKU_JOB_DONE);
+	}
+	rbufs_free(u, &b);
+	kohaku_close(u);
+	rt_close_card(dev);
+}
+
+/* a vec unit beside a POOL unit (2,0), a DXA unit (1,0), another vec (2,1) */
+#define VEC_NODE_CARD					\
+	"profile ship\n"				\
+	"xxx  dxa  gp   xxx\n"				\
+	"mag  vec  vec  scr\n"				\
+	"xxx  scr  null xxx\n"
+
+TEST_F(rt, reach_vec_drain_to_pool_dxa_or_no_node_refused)
+{
+	static const struct { unsigned int x, y; } bad[] = {
+		{ 2, 0 }, { 1, 0 }, { 3, 0 }, { 15, 15 },
+	};
+	struct drm_kohaku_node nd[MAX_VEC];
+	struct kohaku_inst inst[16];
+	struct drm_kohaku_submit s;
+	struct rdesc f, d;
+	struct rbufs b;
+	uint64_t before;
+	unsigned int n, i, nv;
+	uint32_t w;
+	kohaku_device *dev;
+	int ret;
+
+	if (getenv("KOHAKU_DEVICE") || strcmp(getenv("KOHAKU_BACKEND"), "sim"))
+		SKIP(return, "needs the in-process card with vec, POOL and DXA units");
+	dev = rt_open_card(VEC_NODE_CARD);
+	REQUIRE(dev != NULL);
+	nv = rt_nodes_of(dev, KH_CU_VC, nd, MAX_VEC);
+	REQUIRE(nv == 2);
+	rbufs_make(dev, nd[0].mesh, &b, 6);
+	before = vjobs_done(dev, nd[0].mesh);
+	f = (struct rdesc){ b.ain, 32, RW };
+	d = (struct rdesc){ 0, 32, RW };	/* CU_DATA offset 0, no ack */
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		CHECK_EQ(kohaku_vec_vdrain_node(&w, 2, 0, bad[i].x, bad[i].y, 0, 0), 0);
+		n = reach_prog(inst, &f, &d, w);
+		ret = raw_vec(dev, &nd[0], inst, n, KOHAKU_SUBMIT_FILE_BOS, NULL, 0, &s);
+		VREFUSED(dev, &nd[0], s, ret, KOHAKU_REFUSED_NODE, R_RUN, R_DRAIN,
+			 bad[i].y << 8 | bad[i].x, 0, before);
+	}
+	/* a sink in another mesh (the base's [33:26] nonzero) */
+	CHECK_EQ(kohaku_vec_vdrain_node(&w, 2, 0, nd[1].x, nd[1].y, 0, 0), 0);
+	d.base = 5ULL << 26;
+	n = reach_prog(inst, &f, &d, w);
+	ret = raw_vec(dev, &nd[0], inst, n, KOHAKU_SUBMIT_FILE_BOS, NULL, 0, &s);
+	VREFUSED(dev, &nd[0], s, ret, KOHAKU_REFUSED_NODE, R_RUN, R_DRAIN,
+		 5ULL << 26, 0, before);
+	/* the other vec unit's L1 takes it */
+	d.base = 0;
+	n = reach_prog(inst, &f, &d, w);
+	CHECK_OK(dev, raw_vec(dev, &nd[0], inst, n, KOHAKU_SUBMIT_FILE_BOS,
+			      NULL, 0, &s));
+	vwait(dev, s.job_id, KOHAKU_JOB_DONE);
+	CHECK_EQ(vjobs_done(dev, nd[0].mesh), before + 1);
+	rbufs_free(dev, &b);
 	rt_close_card(dev);
 }
 
