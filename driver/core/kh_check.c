@@ -128,6 +128,17 @@ int kh_check_target(struct kh_check *c, u32 inst, u32 operand, const char *what,
 			       (u64)y << 8 | x, 0);
 }
 
+int kh_check_admin_only(struct kh_check *c, u32 inst, const char *why)
+{
+	const struct kh_node *n = c->node;
+
+	if (c->unchecked || c->admin)
+		return 0;
+	kh_dbg(c->kd, "SUBMIT: program %u instruction %u (%s unit at (%u,%u)) %s: the driver cannot check what it reaches, so only an administrator's jobs may send it\n",
+	       c->prog, inst, c->unit, n->x, n->y, why);
+	return kh_check_refuse(c, KOHAKU_REFUSED_UNCHECKABLE, inst, 0, 0, 0);
+}
+
 /* ---- the units the driver reads ---- */
 
 /*
@@ -211,7 +222,8 @@ static const struct kh_check_unit kh_check_units[] = {
 	{ KH_CU_DX, "DXA", kh_check_none },
 	{ KH_CU_MG, "mat", kh_check_mat },
 	{ KH_CU_VC, "vec", kh_check_vec },
-	{ KH_CU_GP, "POOL", NULL },
+	/* its firmware's kernels (kh_check_pool.c) */
+	{ KH_CU_GP, "POOL", kh_check_pool },
 	{ KH_CU_RV, "cpu", NULL },
 };
 

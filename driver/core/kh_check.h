@@ -97,6 +97,17 @@ int kh_check_mem(struct kh_check *c, u32 inst, u32 operand, const char *what,
  */
 int kh_check_target(struct kh_check *c, u32 inst, u32 operand, const char *what,
 		    unsigned int x, unsigned int y);
+/**
+ * kh_check_admin_only() - an instruction whose reach the driver cannot tell
+ * @c: the check.
+ * @inst: the instruction's index in the program.
+ * @why: what it is, for the message ("is a LOAD, ...").
+ *
+ * Return: 0 for an administrator's file, else -EACCES
+ * (KOHAKU_REFUSED_UNCHECKABLE, the instruction named, operand, address and
+ * length 0).
+ */
+int kh_check_admin_only(struct kh_check *c, u32 inst, const char *why);
 
 /**
  * kh_check_mat() - what a mat program reads, writes and sends to
@@ -121,5 +132,13 @@ int kh_check_mat(struct kh_check *c, const struct kh_prog *pr);
  * Return: 0, or -EACCES with the refused_* fields filled.
  */
 int kh_check_vec(struct kh_check *c, const struct kh_prog *pr);
+/**
+ * kh_check_pool() - the POOL unit's checker (kh_check_pool.c)
+ * @c: the check.
+ * @pr: a program for a POOL unit: jobs for its firmware.
+ *
+ * Return: 0, or -EACCES from kh_check_mem() or kh_check_admin_only().
+ */
+int kh_check_pool(struct kh_check *c, const struct kh_prog *pr);
 
 #endif /* KH_CHECK_H */

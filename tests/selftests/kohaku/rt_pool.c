@@ -683,7 +683,33 @@ TEST_F(rt, all_units_at_once_every_kernel)
 	kohaku_close(dev);
 }
 
-/* the firmware's own refusals: class firmware, the code named */
+/*
+ * One instruction with KOHAKU_SUBMIT_UNCHECKED (an administrator's): the
+ * firmware's own refusals of arguments SUBMIT's check would refuse first
+ * (addresses in no buffer of the file).
+ */
+static int run1_unchecked(kohaku_device *dev, const struct drm_kohaku_node *nd,
+			  const struct kohaku_inst *inst, struct kohaku_job_status *st)
+{
+	struct kohaku_submit_args a;
+	struct kohaku_program p;
+	uint64_t job;
+	int r;
+
+	rt_prog_on(&p, nd, inst, 1);
+	memset(&a, 0, sizeof(a));
+	a.programs = &p;
+	a.n_programs = 1;
+	a.flags = KOHAKU_SUBMIT_UNCHECKED;
+	r = kohaku_submit_ex(dev, &a, &job);
+	return r ? r : kohaku_wait(dev, job, 20000, st);
+}
+
+/*
+ * The firmware's own refusals: class firmware, the code named.  The
+ * addresses are no buffer's (0, 4, 64, 0x10000, ...): the jobs go
+ * KOHAKU_SUBMIT_UNCHECKED, an administrator's, so the firmware sees them.
+ */
 TEST_F(rt, bad_arguments_fault_with_the_firmwares_code)
 {
 	const uint32_t odd[7] = { 4, 0, 64, 0, 0, 0, 32 };	/* misaligned src */
@@ -691,16 +717,22 @@ TEST_F(rt, bad_arguments_fault_with_the_firmwares_code)
 	struct kohaku_job_status st;
 	struct kohaku_inst inst;
 	char d[160];
+	int r;
 
 	RT_OPEN(dev);
 	RT_NEED_POOL(dev, nd, n);
 	kohaku_inst_pool(&inst, KH_POOL_K_COPY, odd);
-	CHECK_EQ(run1(dev, &nd[0], &inst, &st), 0);
+	r = run1_unchecked(dev, &nd[0], &inst, &st);
+	if (r == -EPERM) {
+		kohaku_close(dev);
+		SKIP(return, "KOHAKU_SUBMIT_UNCHECKED is an administrator's");
+	}
+	CHECK_EQ(r, 0);
 	CHECK_EQ(st.status, KOHAKU_JOB_FAULT);
 	CHECK_EQ(st.fault_code, KH_POOL_FAULT(KH_POOL_CLASS_FW, KH_POOL_FW_ARGS));
 	check_diag("%s", kohaku_pool_fault_describe(st.fault_code, d, sizeof(d)));
 	kohaku_inst_pool(&inst, 0x42, unk);
-	CHECK_EQ(run1(dev, &nd[0], &inst, &st), 0);
+	CHECK_EQ(run1_unchecked(dev, &nd[0], &inst, &st), 0);
 	CHECK_EQ(st.status, KOHAKU_JOB_FAULT);
 	CHECK_EQ(st.fault_code, KH_POOL_FAULT(KH_POOL_CLASS_FW, KH_POOL_FW_KERNEL));
 	/* the checked builders refuse the same before the card sees them */
@@ -726,7 +758,7 @@ TEST_F(rt, bad_arguments_fault_with_the_firmwares_code)
 
 		for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 			kohaku_inst_pool(&inst, bad[i].k, bad[i].w);
-			CHECK_EQ(run1(dev, &nd[0], &inst, &st), 0);
+			CHECK_EQ(run1_unchecked(dev, &nd[0], &inst, &st), 0);
 			CHECK_EQ(st.status, KOHAKU_JOB_FAULT);
 			CHECK_EQ(st.fault_code, KH_POOL_FAULT(KH_POOL_CLASS_FW,
 							      KH_POOL_FW_ARGS));
@@ -803,6 +835,555 @@ TEST_F(rt, trap_reports_core_cause_pc)
 		reload(dev);
 		crc_case(dev, &nd[0], 777, 11);
 	}
+	kohaku_close(dev);
+}
+
+/* ---- what a POOL job may reach (ABI 0.8, docs/spec/pool.md) ---- */
+
+#define PB	4096	/* each operand's BO */
+
+/* an operand: @data bytes, @lead of them into its first 32-byte word */
+struct pk_op {
+	uint32_t data, lead;
+	bool out;	/* written (its last word read first: the probe) */
+	bool rw;	/* read and written (results, AXPY's y) */
+};
+
+/* a kernel with memory operands, at the sizes the reach tests use */
+struct pk {
+	const char *name;
+	unsigned int k, n_ops;
+	uint32_t w2, w4, w6;	/* FILL's pattern, AXPY's a or SOFTMAX's L, the count */
+	struct pk_op op[3];
+};
+
+static const struct pk pks[] = {
+	{ "COPY", KH_POOL_K_COPY, 2, 0, 0, 256,
+	  { { 256, 0, false, false }, { 256, 0, true, false } } },
+	{ "FILL", KH_POOL_K_FILL, 1, 0x5eed1234u, 0, 256,
+	  { { 256, 0, true, false } } },
+	{ "CRC32", KH_POOL_K_CRC32, 2, 0, 0, 100,
+	  { { 100, 0, false, false }, { 32, 0, true, true } } },
+	{ "VADD_I32", KH_POOL_K_VADD_I32, 3, 0, 0, 64,
+	  { { 256, 0, false, false }, { 256, 0, false, false },
+	    { 256, 0, true, false } } },
+	{ "SUM_I64", KH_POOL_K_SUM_I64, 2, 0, 0, 32,
+	  { { 256, 0, false, false }, { 32, 0, true, true } } },
+	{ "HIST256", KH_POOL_K_HIST256, 2, 0, 0, 100,
+	  { { 100, 0, false, false }, { 1024, 0, true, true } } },
+	{ "GEMV_I8", KH_POOL_K_GEMV_I8, 3, 0, 0, KH_POOL_GEMV_W6(64, 4),
+	  { { 256, 0, false, false }, { 4, 0, false, false },
+	    { 256, 0, true, false } } },
+	{ "AXPY_F32", KH_POOL_K_AXPY_F32, 2, 0, 0x3f400000u /* 0.75 */, 64,
+	  { { 256, 0, false, false }, { 256, 0, true, true } } },
+	{ "SOFTMAX_F32", KH_POOL_K_SOFTMAX_F32, 2, 0, 16, 4,
+	  { { 256, 0, false, false }, { 256, 0, true, false } } },
+	{ "COPY_U", KH_POOL_K_COPY_U, 2, 0, 0, 100,
+	  { { 100, 3, false, false }, { 100, 5, true, false } } },
+};
+#define N_PK	(sizeof(pks) / sizeof(pks[0]))
+
+static uint32_t pk_covered(const struct pk_op *o)
+{
+	return (o->lead + o->data + 31) & ~31u;
+}
+
+/* each operand's BO, its data placed so that its words end at the BO's end */
+struct pk_run {
+	struct buf b[3];
+	struct buf nb[3];	/* with neighbours: a BO allocated right after each */
+	uint64_t at[3];
+};
+
+static void pk_setup(kohaku_device *dev, const struct drm_kohaku_node *nd,
+		     const struct pk *k, uint32_t seed, bool neighbours,
+		     struct pk_run *r)
+{
+	for (unsigned int j = 0; j < k->n_ops; j++) {
+		const struct pk_op *o = &k->op[j];
+
+		REQUIRE(buf_new(dev, nd, PB, seed + j, &r->b[j]) == 0);
+		if (neighbours)
+			REQUIRE(buf_new(dev, nd, PB, 0, &r->nb[j]) == 0);
+		if (k->k == KH_POOL_K_SOFTMAX_F32 && !o->out) {
+			float *f = (float *)(void *)(r->b[j].host + PB - 256);
+
+			for (unsigned int i = 0; i < 64; i++)
+				f[i] = (float)((double)rnd(&seed) / 4294967296.0 * 60.0 - 30.0);
+		} else if (k->k == KH_POOL_K_AXPY_F32) {
+			floats(r->b[j].host + PB - 256, 64, seed + j);
+		}
+		CHECK_EQ(kohaku_bo_write(dev, r->b[j].h, 0, r->b[j].host, PB), 0);
+		r->at[j] = r->b[j].a + PB - pk_covered(o) + o->lead;
+	}
+}
+
+static void pk_free(kohaku_device *dev, const struct pk *k, struct pk_run *r)
+{
+	for (unsigned int j = 0; j < k->n_ops; j++) {
+		buf_free(dev, &r->b[j]);
+		if (r->nb[j].h)
+			buf_free(dev, &r->nb[j]);
+	}
+}
+
+static void pk_inst(const struct pk *k, const uint64_t *at, struct kohaku_inst *in)
+{
+	uint32_t w[7] = { 0 };
+
+	for (unsigned int j = 0; j < k->n_ops; j++) {
+		w[2 * j] = (uint32_t)at[j];
+		w[2 * j + 1] = (uint32_t)(at[j] >> 32);
+	}
+	if (k->k == KH_POOL_K_FILL)
+		w[2] = k->w2;
+	if (k->w4)
+		w[4] = k->w4;
+	w[6] = k->w6;
+	kohaku_inst_pool(in, k->k, w);
+}
+
+/* SUBMIT a PING then the kernel (instruction 1), raw */
+static int pk_submit(kohaku_device *dev, const struct drm_kohaku_node *nd,
+		     const struct pk *k, const uint64_t *at, uint32_t flags,
+		     const struct drm_kohaku_job_bo *bos, uint32_t n_bos,
+		     struct drm_kohaku_submit *s)
+{
+	static struct kohaku_inst in[2];
+	static struct drm_kohaku_program p;
+
+	kohaku_inst_pool_ping(&in[0], 1);
+	pk_inst(k, at, &in[1]);
+	memset(&p, 0, sizeof(p));
+	p.mesh = nd->mesh;
+	p.x = nd->x;
+	p.y = nd->y;
+	p.n_insts = 2;
+	p.insts_ptr = (uintptr_t)in;
+	memset(s, 0, sizeof(*s));
+	s->n_programs = 1;
+	s->programs_ptr = (uintptr_t)&p;
+	s->program_size = sizeof(p);
+	s->flags = flags;
+	s->bos_ptr = (uintptr_t)bos;
+	s->n_bos = n_bos;
+	return rt_ioctl(dev, DRM_IOCTL_KOHAKU_SUBMIT, s);
+}
+
+/* the list the kernel needs: inputs to read, outputs to write (and read) */
+static void pk_list(const struct pk *k, const struct pk_run *r,
+		    struct drm_kohaku_job_bo *bos)
+{
+	memset(bos, 0, 4 * sizeof(*bos));
+	for (unsigned int j = 0; j < k->n_ops; j++) {
+		bos[j].handle = r->b[j].h;
+		bos[j].flags = k->op[j].out ? KOHAKU_JOB_BO_RW : KOHAKU_JOB_BO_READ;
+	}
+}
+
+static uint64_t pk_jobs_done(kohaku_device *dev, unsigned int mesh)
+{
+	struct drm_kohaku_get_param gp = {
+		.param = KOHAKU_PARAM_MESH_JOBS_DONE, .index = mesh,
+	};
+
+	CHECK_EQ(rt_ioctl(dev, DRM_IOCTL_KOHAKU_GET_PARAM, &gp), 0);
+	return gp.value;
+}
+
+/* what the output operand's BO holds after the kernel ran (NULL: no reference) */
+static bool pk_expect(const struct pk *k, const struct pk_run *r, unsigned char *e)
+{
+	const unsigned char *in0 = r->b[0].host + PB - pk_covered(&k->op[0]) + k->op[0].lead;
+	const unsigned char *in1 = k->n_ops > 2 ? r->b[1].host + PB - pk_covered(&k->op[1]) : NULL;
+	unsigned int o = k->n_ops - 1;
+	unsigned char *out = e + PB - pk_covered(&k->op[o]) + k->op[o].lead;
+	uint32_t v, x, y;
+	uint64_t sum = 0, q;
+
+	memcpy(e, r->b[o].host, PB);
+	switch (k->k) {
+	case KH_POOL_K_COPY:
+	case KH_POOL_K_COPY_U:
+		memcpy(out, in0, k->op[o].data);
+		return true;
+	case KH_POOL_K_FILL:
+		for (unsigned int i = 0; i < 256; i += 4)
+			memcpy(out + i, &k->w2, 4);
+		return true;
+	case KH_POOL_K_CRC32:
+		memset(out, 0, 32);
+		v = (uint32_t)crc32(0, in0, 100);
+		memcpy(out, &v, 4);
+		return true;
+	case KH_POOL_K_VADD_I32:
+		for (unsigned int i = 0; i < 256; i += 4) {
+			memcpy(&x, in0 + i, 4);
+			memcpy(&y, in1 + i, 4);
+			v = x + y;
+			memcpy(out + i, &v, 4);
+		}
+		return true;
+	case KH_POOL_K_SUM_I64:
+		for (unsigned int i = 0; i < 256; i += 8) {
+			memcpy(&q, in0 + i, 8);
+			sum += q;
+		}
+		memset(out, 0, 32);
+		memcpy(out, &sum, 8);
+		return true;
+	case KH_POOL_K_HIST256: {
+		uint32_t h[256] = { 0 };
+
+		for (unsigned int i = 0; i < 100; i++)
+			h[in0[i]]++;
+		memcpy(out, h, sizeof(h));
+		return true;
+	}
+	case KH_POOL_K_GEMV_I8:
+		for (unsigned int i = 0; i < 64; i++) {
+			int32_t g = gemv_ref(in0, in1, 4, i);
+
+			memcpy(out + 4 * i, &g, 4);
+		}
+		return true;
+	case KH_POOL_K_AXPY_F32: {
+		float a, xf, yf, f;
+
+		memcpy(&a, &k->w4, 4);
+		for (unsigned int i = 0; i < 256; i += 4) {
+			memcpy(&xf, in0 + i, 4);
+			memcpy(&yf, out + i, 4);
+			f = fmaf(a, xf, yf);
+			memcpy(out + i, &f, 4);
+		}
+		return true;
+	}
+	}
+	return false;	/* SOFTMAX_F32: no exact host reference */
+}
+
+/* every BO of a run as it is now, into one host copy */
+static void pk_snap(kohaku_device *dev, const struct pk *k, const struct pk_run *r,
+		    unsigned char *to)
+{
+	for (unsigned int j = 0; j < k->n_ops; j++)
+		CHECK_EQ(kohaku_bo_read(dev, r->b[j].h, 0, to + (size_t)j * PB, PB), 0);
+}
+
+/*
+ * Every kernel with memory operands, each operand in its own BO named with
+ * the access the kernel makes (inputs READ; outputs READ|WRITE: their last
+ * word is read first), the data ending at the BO's end: it runs, the
+ * output's whole BO as the host computes it and the inputs unchanged
+ * (SOFTMAX_F32, which has no exact host reference: byte for byte the same
+ * job sent KOHAKU_SUBMIT_UNCHECKED by an administrator, and its bound).
+ */
+TEST_F(rt, reach_pool_inside_runs_bit_exact)
+{
+	struct drm_kohaku_job_bo bos[4];
+	struct drm_kohaku_submit s;
+	unsigned char *e = malloc(PB), *got = malloc(3 * PB);
+
+	RT_OPEN(dev);
+	RT_NEED_POOL(dev, nd, n);
+	REQUIRE(e && got);
+	for (size_t i = 0; i < N_PK; i++) {
+		const struct pk *k = &pks[i];
+		unsigned int o = k->n_ops - 1;
+		struct pk_run r;
+		bool exact;
+
+		memset(&r, 0, sizeof(r));
+		pk_setup(dev, &nd[0], k, 0x100 * (i + 1), false, &r);
+		pk_list(k, &r, bos);
+		exact = pk_expect(k, &r, e);
+		CHECK_OK(dev, pk_submit(dev, &nd[0], k, r.at, 0, bos, k->n_ops, &s));
+		CHECK_EQ(s.refused_why, 0);
+		{
+			struct kohaku_job_status st;
+
+			CHECK_OK(dev, kohaku_wait(dev, s.job_id, 20000, &st));
+			CHECK_MSG(st.status == KOHAKU_JOB_DONE, "%s: %s", k->name,
+				  kohaku_job_status_name(st.status));
+		}
+		pk_snap(dev, k, &r, got);
+		for (unsigned int j = 0; j < o; j++)
+			CHECK_MSG(!memcmp(got + (size_t)j * PB, r.b[j].host, PB),
+				  "%s: input %u changed", k->name, j);
+		if (exact) {
+			CHECK_MSG(!memcmp(got + (size_t)o * PB, e, PB),
+				  "%s: the output's BO differs from the host's", k->name);
+		} else {
+			/* SOFTMAX_F32: within its bound, and as an unchecked run */
+			const float *in = (const float *)(const void *)(r.b[0].host + PB - 256);
+			const float *y = (const float *)(const void *)(got + (size_t)o * PB + PB - 256);
+			struct kohaku_job_status st;
+			struct kohaku_inst in2;
+			uint64_t at2[3];
+
+			for (unsigned int row = 0; row < 4; row++) {
+				double m = in[16 * row], sum = 0;
+
+				for (unsigned int c = 0; c < 16; c++)
+					m = in[16 * row + c] > m ? in[16 * row + c] : m;
+				for (unsigned int c = 0; c < 16; c++)
+					sum += exp((double)in[16 * row + c] - m);
+				for (unsigned int c = 0; c < 16; c++) {
+					double want = exp((double)in[16 * row + c] - m) / sum;
+
+					CHECK(fabs(y[16 * row + c] - want) <= SM_REL * want + SM_ABS);
+				}
+			}
+			CHECK(!memcmp(got + (size_t)o * PB, r.b[o].host, PB - 256));
+			/* the same job again, into a fresh output, unchecked */
+			CHECK_EQ(kohaku_bo_write(dev, r.b[o].h, 0, r.b[o].host, PB), 0);
+			at2[0] = r.at[0];
+			at2[1] = r.at[1];
+			pk_inst(k, at2, &in2);
+			if (run1_unchecked(dev, &nd[0], &in2, &st) == 0) {
+				CHECK_EQ(st.status, KOHAKU_JOB_DONE);
+				CHECK_EQ(kohaku_bo_read(dev, r.b[o].h, 0, e, PB), 0);
+				CHECK_MSG(!memcmp(got + (size_t)o * PB, e, PB),
+					  "SOFTMAX_F32: checked and unchecked runs differ");
+			} else {
+				check_diag("SOFTMAX_F32: not an administrator, no unchecked run to compare");
+			}
+		}
+		pk_free(dev, k, &r);
+	}
+	free(e);
+	free(got);
+	kohaku_close(dev);
+}
+
+/* refused EACCES at instruction 1 with these fields */
+static void pk_refused(const struct pk *k, const struct drm_kohaku_submit *s,
+		       int ret, uint32_t why, uint32_t op, uint64_t addr,
+		       uint64_t len, const char *what)
+{
+	CHECK_MSG(ret == -EACCES, "%s %s: SUBMIT %d", k->name, what, ret);
+	CHECK_MSG(s->refused_why == why && s->refused_program == 0 &&
+		  s->refused_inst == 1 && s->refused_operand == op &&
+		  s->refused_addr == addr && s->refused_len == len,
+		  "%s %s: why %u program %u inst %u operand %u addr 0x%llx len %llu; "
+		  "want why %u operand %u addr 0x%llx len %llu", k->name, what,
+		  s->refused_why, s->refused_program, s->refused_inst,
+		  s->refused_operand, (unsigned long long)s->refused_addr,
+		  (unsigned long long)s->refused_len, why, op,
+		  (unsigned long long)addr, (unsigned long long)len);
+}
+
+/*
+ * Each memory operand of each kernel: one byte past its buffer, in
+ * another file's buffer, in a buffer named without the access the kernel
+ * makes there (an output named read-only, an input named write-only),
+ * spanning its buffer and the next one of the file, at an address whose
+ * range wraps; each refused EACCES with the refused_* fields as
+ * docs/spec/pool.md's table says, nothing sent to the card (the mesh's
+ * job count and every buffer unchanged).  And two the table singles out:
+ * COPY's destination named write-only (its last word is read: the probe),
+ * SOFTMAX_F32's length L x rows x 4 past 64 bits.
+ */
+TEST_F(rt, reach_pool_refused_nothing_sent)
+{
+	struct drm_kohaku_job_bo bos[4];
+	struct drm_kohaku_submit s;
+	kohaku_device *other = NULL;
+	unsigned char *before = malloc(8 * PB), *after = malloc(8 * PB);
+	unsigned int spans = 0, tried = 0;
+	uint64_t done0;
+	int ret;
+
+	RT_OPEN(dev);
+	RT_NEED_POOL(dev, nd, n);
+	REQUIRE(before && after);
+	CHECK_OK(dev, kohaku_reopen(dev, &other));
+	REQUIRE(other);
+	done0 = pk_jobs_done(dev, nd[0].mesh);
+	for (size_t i = 0; i < N_PK; i++) {
+		const struct pk *k = &pks[i];
+		struct pk_run r, o;
+
+		memset(&r, 0, sizeof(r));
+		memset(&o, 0, sizeof(o));
+		pk_setup(dev, &nd[0], k, 0x1000 * (i + 1), true, &r);
+		pk_setup(other, &nd[0], k, 0x2000 * (i + 1), false, &o);
+		pk_snap(dev, k, &r, before);
+		pk_snap(other, k, &o, before + 3 * PB);
+		for (unsigned int j = 0; j < k->n_ops; j++) {
+			const struct pk_op *op = &k->op[j];
+			uint64_t at[3], a;
+			uint32_t len = op->data;
+
+			memcpy(at, r.at, sizeof(at));
+			/* one byte past the end of its BO */
+			pk_list(k, &r, bos);
+			a = r.b[j].a + PB - len + 1;
+			at[j] = a;
+			ret = pk_submit(dev, &nd[0], k, at, 0, bos, k->n_ops, &s);
+			pk_refused(k, &s, ret, KOHAKU_REFUSED_OUTSIDE, j, a, len, "one byte out");
+			/* the other file's BO, all of this file's named */
+			at[j] = o.at[j];
+			ret = pk_submit(dev, &nd[0], k, at, KOHAKU_SUBMIT_FILE_BOS, NULL, 0, &s);
+			pk_refused(k, &s, ret, KOHAKU_REFUSED_OUTSIDE, j, o.at[j], len,
+				   "other file");
+			at[j] = r.at[j];
+			/* named without the access: outputs read-only, inputs write-only */
+			bos[j].flags = op->out ? KOHAKU_JOB_BO_READ : KOHAKU_JOB_BO_WRITE;
+			ret = pk_submit(dev, &nd[0], k, at, 0, bos, k->n_ops, &s);
+			pk_refused(k, &s, ret, KOHAKU_REFUSED_INTENT, j, r.at[j], len,
+				   op->out ? "read-only, written" : "write-only, read");
+			pk_list(k, &r, bos);
+			/* half in its BO, half in the next one of the file, both named */
+			tried++;
+			spans += r.nb[j].a == r.b[j].a + PB;
+			bos[k->n_ops].handle = r.nb[j].h;
+			bos[k->n_ops].flags = KOHAKU_JOB_BO_RW;
+			a = r.b[j].a + PB - len / 2;
+			at[j] = a;
+			ret = pk_submit(dev, &nd[0], k, at, 0, bos, k->n_ops + 1, &s);
+			pk_refused(k, &s, ret, KOHAKU_REFUSED_OUTSIDE, j, a, len, "spanning");
+			/* half below the top of the address space, half past it */
+			a = 0 - (uint64_t)(len / 2);
+			at[j] = a;
+			ret = pk_submit(dev, &nd[0], k, at, KOHAKU_SUBMIT_FILE_BOS, NULL, 0, &s);
+			pk_refused(k, &s, ret, KOHAKU_REFUSED_WRAPS, j, a, len, "wraps");
+		}
+		if (k->k == KH_POOL_K_COPY) {
+			/* the destination's last word is read first (the probe) */
+			pk_list(k, &r, bos);
+			bos[1].flags = KOHAKU_JOB_BO_WRITE;
+			ret = pk_submit(dev, &nd[0], k, r.at, 0, bos, 2, &s);
+			pk_refused(k, &s, ret, KOHAKU_REFUSED_INTENT, 1, r.at[1] + 256 - 32, 32,
+				   "dst write-only, its last word read");
+		}
+		if (k->k == KH_POOL_K_SOFTMAX_F32) {
+			/* L x rows x 4 bytes past 64 bits, from inside a BO */
+			struct pk big = *k;
+
+			big.w4 = 0xffffffffu;
+			big.w6 = 0xffffffffu;
+			ret = pk_submit(dev, &nd[0], &big, r.at, KOHAKU_SUBMIT_FILE_BOS,
+					NULL, 0, &s);
+			pk_refused(&big, &s, ret, KOHAKU_REFUSED_WRAPS, 0, r.at[0], ~0ull,
+				   "length past 64 bits");
+		}
+		pk_snap(dev, k, &r, after);
+		pk_snap(other, k, &o, after + 3 * PB);
+		CHECK_MSG(!memcmp(before, after, (size_t)k->n_ops * PB),
+			  "%s: a refused job changed this file's memory", k->name);
+		CHECK_MSG(!memcmp(before + 3 * PB, after + 3 * PB, (size_t)k->n_ops * PB),
+			  "%s: a refused job changed the other file's memory", k->name);
+		pk_free(dev, k, &r);
+		pk_free(other, k, &o);
+	}
+	CHECK_EQ(pk_jobs_done(dev, nd[0].mesh), done0);
+	check_diag("%u of %u spanning cases had the next BO adjacent", spans, tried);
+	free(before);
+	free(after);
+	kohaku_close(other);
+	kohaku_close(dev);
+}
+
+/*
+ * What the driver cannot tell the reach of is an administrator's: a kernel
+ * id API 1.1 does not define, LOAD (the firmware loader's, never through
+ * SUBMIT), an opcode the API does not define; refused for anyone else,
+ * refused_inst naming it.  PING, DELAY and TRAP reach no memory and run
+ * for anyone (TRAP with core 8: the firmware refuses it, nothing traps).
+ */
+TEST_F(rt, reach_pool_unknown_kernel_load_opcode_need_admin)
+{
+	static const uint32_t zero[7];
+	struct drm_kohaku_submit s;
+	struct kohaku_job_status st;
+	struct drm_kohaku_program p;
+	struct kohaku_inst in[2];
+	kohaku_device *u = NULL;
+	/* the whole run unprivileged (KOHAKU_UNPRIVILEGED=1 exported): no administrator */
+	const char *e = getenv("KOHAKU_UNPRIVILEGED");
+	bool admin = !(e && *e && strcmp(e, "0"));
+	uint64_t done0;
+
+	RT_OPEN(dev);
+	RT_NEED_POOL(dev, nd, n);
+	if (strcmp(getenv("KOHAKU_BACKEND"), "sim")) {
+		kohaku_close(dev);
+		SKIP(return, "the unprivileged opener is the VM's to test on kohaku.ko");
+	}
+	setenv("KOHAKU_UNPRIVILEGED", "1", 1);
+	CHECK_OK(dev, kohaku_reopen(dev, &u));
+	if (admin)
+		unsetenv("KOHAKU_UNPRIVILEGED");
+	REQUIRE(u);
+	memset(&p, 0, sizeof(p));
+	p.mesh = nd[0].mesh;
+	p.x = nd[0].x;
+	p.y = nd[0].y;
+	p.n_insts = 2;
+	p.insts_ptr = (uintptr_t)in;
+	memset(&s, 0, sizeof(s));
+	s.n_programs = 1;
+	s.programs_ptr = (uintptr_t)&p;
+	s.program_size = sizeof(p);
+	done0 = pk_jobs_done(u, nd[0].mesh);
+	for (unsigned int c = 0; c < 3; c++) {
+		kohaku_inst_pool_ping(&in[0], 1);
+		kohaku_inst_pool(&in[1], c == 0 ? 0x42 : 0, zero);
+		if (c == 1)	/* LOAD of 32 bytes into IRAM from address 0 */
+			kh_pool_set_w(in[1].w, 7, KH_POOL_W7(KH_POOL_OP_LOAD, KH_POOL_BUF_IRAM));
+		if (c == 1)
+			kh_pool_set_w(in[1].w, KH_POOL_LOAD_W_LEN, 32);
+		if (c == 2)
+			kh_pool_set_w(in[1].w, 7, KH_POOL_W7(0x3, KH_POOL_K_PING));
+		s.flags = KOHAKU_SUBMIT_FILE_BOS;
+		CHECK_ERR(rt_ioctl(u, DRM_IOCTL_KOHAKU_SUBMIT, &s), -EACCES);
+		CHECK_EQ(s.refused_why, KOHAKU_REFUSED_UNCHECKABLE);
+		CHECK_EQ(s.refused_program, 0);
+		CHECK_EQ(s.refused_inst, 1);
+		CHECK_EQ(s.refused_operand, 0);
+		CHECK_EQ(s.refused_addr, 0);
+		CHECK_EQ(s.refused_len, 0);
+	}
+	CHECK_EQ(pk_jobs_done(u, nd[0].mesh), done0);
+	/* the administrator's unknown kernel reaches the firmware: FW_KERNEL */
+	kohaku_inst_pool(&in[0], 0x42, zero);
+	p.n_insts = 1;
+	s.flags = KOHAKU_SUBMIT_FILE_BOS;
+	if (admin) {
+		CHECK_OK(dev, rt_ioctl(dev, DRM_IOCTL_KOHAKU_SUBMIT, &s));
+		CHECK_OK(dev, kohaku_wait(dev, s.job_id, 20000, &st));
+		CHECK_EQ(st.status, KOHAKU_JOB_FAULT);
+		CHECK_EQ(st.fault_code, KH_POOL_FAULT(KH_POOL_CLASS_FW, KH_POOL_FW_KERNEL));
+	} else {
+		check_diag("not an administrator: the unknown kernel's run is skipped");
+	}
+	/* no memory: anyone's */
+	kohaku_inst_pool_ping(&in[0], 7);
+	CHECK_EQ(kohaku_inst_pool_delay(&in[1], 1000), 0);
+	p.n_insts = 2;
+	CHECK_OK(u, rt_ioctl(u, DRM_IOCTL_KOHAKU_SUBMIT, &s));
+	CHECK_OK(u, kohaku_wait(u, s.job_id, 20000, &st));
+	CHECK_EQ(st.status, KOHAKU_JOB_DONE);
+	{
+		const uint32_t t[7] = { 0, 0, 0, 0, 0, KH_POOL_TRAP_EBREAK, 8 };
+
+		kohaku_inst_pool(&in[0], KH_POOL_K_TRAP, t);
+		p.n_insts = 1;
+		CHECK_OK(u, rt_ioctl(u, DRM_IOCTL_KOHAKU_SUBMIT, &s));
+		CHECK_OK(u, kohaku_wait(u, s.job_id, 20000, &st));
+		CHECK_EQ(st.status, KOHAKU_JOB_FAULT);
+		CHECK_EQ(st.fault_code, KH_POOL_FAULT(KH_POOL_CLASS_FW, KH_POOL_FW_ARGS));
+	}
+	/* FW_LOAD is an administrator's: EACCES, as DRM_ROOT_ONLY answers */
+	{
+		struct drm_kohaku_fw_load fl;
+
+		memset(&fl, 0, sizeof(fl));
+		CHECK_ERR(rt_ioctl(u, DRM_IOCTL_KOHAKU_FW_LOAD, &fl), -EACCES);
+	}
+	kohaku_close(u);
 	kohaku_close(dev);
 }
 
