@@ -130,8 +130,11 @@ static const char *refused_why(uint32_t why)
 		return "sends data to a node whose buffers no job may write (a "
 		       "POOL or DXA unit, or no node at all)";
 	case KOHAKU_REFUSED_UNCHECKABLE:
-		return "is for a unit whose programs the driver cannot check: "
-		       "only an administrator's jobs run there";
+		return "is what the driver cannot check (a unit that runs "
+		       "programs nothing bounds, such as the cpu unit; an "
+		       "instruction or kernel it does not know; a run on what "
+		       "an earlier job left in the unit): only an "
+		       "administrator's jobs may do that";
 	default:
 		return "was refused";
 	}
@@ -145,8 +148,9 @@ static void submit_refused(kohaku_device *dev, const struct drm_kohaku_submit *r
 
 	if (req->refused_why == KOHAKU_REFUSED_UNCHECKABLE) {
 		kh_rt_seterr(dev, "submitting a job: program %u (mesh %u (%u,%u)) "
-			     "%s (SUBMIT: EACCES)", req->refused_program,
-			     p->mesh, p->x, p->y, refused_why(req->refused_why));
+			     "instruction %u %s (SUBMIT: EACCES; the driver's log "
+			     "says more)", req->refused_program, p->mesh, p->x,
+			     p->y, req->refused_inst, refused_why(req->refused_why));
 		return;
 	}
 	if (req->refused_why == KOHAKU_REFUSED_NODE) {
