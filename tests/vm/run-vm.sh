@@ -270,6 +270,12 @@ done
 # where request_firmware("kohaku/pool.fw") finds it
 mkdir -p "$root/lib/firmware/kohaku"
 cp "$FW_IMAGE" "$root/lib/firmware/kohaku/pool.fw"
+# the test image rt_faults loads from beside it (a firmware that writes
+# with no job), when the firmware build made it
+if [ -s "$(dirname "$FW_IMAGE")/test/idle-writer.fw" ]; then
+	mkdir -p "$root/lib/firmware/kohaku/test"
+	cp "$(dirname "$FW_IMAGE")/test/idle-writer.fw" "$root/lib/firmware/kohaku/test/"
+fi
 bench_append=
 case ${KOHAKU_VM_BENCH:-0} in
 1|jobs|dma)

@@ -6,6 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#include <linux/capability.h>
 
 #include "rt_common.h"
 
@@ -159,6 +162,42 @@ static void rt_check_baseline(kohaku_device *dev)
 			break;
 		}
 	pthread_mutex_unlock(&rt_checked_lock);
+}
+
+/*
+ * This test process without CAP_SYS_ADMIN in its effective set: root keeps
+ * the device node's permissions (CAP_DAC_OVERRIDE) but is no administrator
+ * to kohaku.ko any more.  The harness runs each test in a child of its own.
+ */
+static bool rt_drop_sys_admin(void)
+{
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[2];
+
+	if (syscall(SYS_capget, &h, d))
+		return false;
+	d[CAP_SYS_ADMIN / 32].effective &= ~(1u << (CAP_SYS_ADMIN % 32));
+	return !syscall(SYS_capset, &h, d);
+}
+
+kohaku_device *rt_reopen_unprivileged(kohaku_device *dev)
+{
+	const char *b = getenv("KOHAKU_BACKEND");
+	bool sim = b && !strcmp(b, "sim");
+	bool was = getenv("KOHAKU_UNPRIVILEGED") != NULL;
+	kohaku_device *u = NULL;
+
+	if (!sim && !rt_drop_sys_admin()) {
+		check_fail_at(__FILE__, __LINE__, "cannot drop CAP_SYS_ADMIN");
+		return NULL;
+	}
+	if (sim)
+		setenv("KOHAKU_UNPRIVILEGED", "1", 1);
+	if (kohaku_reopen(dev, &u))
+		check_fail_at(__FILE__, __LINE__, "reopen: %s", kohaku_last_error(dev));
+	if (sim && !was)
+		unsetenv("KOHAKU_UNPRIVILEGED");
+	return u;
 }
 
 bool rt_check_expected(kohaku_device *dev, const char *what)

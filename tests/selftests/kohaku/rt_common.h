@@ -81,6 +81,13 @@ void rt_close(kohaku_device *dev);
  */
 bool rt_check_expected(kohaku_device *dev, const char *what);
 /*
+ * A second open file on the device under test whose opener is no
+ * administrator: in-process with KOHAKU_UNPRIVILEGED=1; on kohaku.ko opened
+ * after this process dropped CAP_SYS_ADMIN (for the rest of the test: the
+ * files it holds keep what they had, but DRM's root-only commands fail).
+ */
+kohaku_device *rt_reopen_unprivileged(kohaku_device *dev);
+/*
  * A card with units the test maps lack (mat, vec): the device under test
  * on the kernel backend or when KOHAKU_DEVICE names one; else, in-process,
  * a card of the built-in name or description `card`, with the protocol

@@ -1062,18 +1062,6 @@ found:
 	return true;
 }
 
-/* an opener of the in-process card without the administrator's rights */
-static kohaku_device *rm_unprivileged(kohaku_device *dev)
-{
-	kohaku_device *u = NULL;
-
-	setenv("KOHAKU_UNPRIVILEGED", "1", 1);
-	if (kohaku_reopen(dev, &u))
-		check_fail_at(__FILE__, __LINE__, "reopen: %s", kohaku_last_error(dev));
-	unsetenv("KOHAKU_UNPRIVILEGED");
-	return u;
-}
-
 static bool rm_in_process(void)
 {
 	const char *b = getenv("KOHAKU_BACKEND");
@@ -1417,11 +1405,7 @@ TEST_F(rt, reach_mat_unprivileged_far_and_in_flight)
 	int ret;
 	MAT_OPEN(dev, nd, n);
 
-	if (!rm_in_process()) {
-		rt_close_card(dev);
-		SKIP(return, "the unprivileged opener is the VM's to test on kohaku.ko");
-	}
-	u = rm_unprivileged(dev);
+	u = rt_reopen_unprivileged(dev);
 	REQUIRE(u);
 	rm_setup(&r, u, &nd[0], 950);
 	rm_prog(&r);

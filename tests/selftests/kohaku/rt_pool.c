@@ -1308,14 +1308,7 @@ TEST_F(rt, reach_pool_unknown_kernel_load_opcode_need_admin)
 
 	RT_OPEN(dev);
 	RT_NEED_POOL(dev, nd, n);
-	if (strcmp(getenv("KOHAKU_BACKEND"), "sim")) {
-		kohaku_close(dev);
-		SKIP(return, "the unprivileged opener is the VM's to test on kohaku.ko");
-	}
-	setenv("KOHAKU_UNPRIVILEGED", "1", 1);
-	CHECK_OK(dev, kohaku_reopen(dev, &u));
-	if (admin)
-		unsetenv("KOHAKU_UNPRIVILEGED");
+	u = rt_reopen_unprivileged(dev);
 	REQUIRE(u);
 	memset(&p, 0, sizeof(p));
 	p.mesh = nd[0].mesh;

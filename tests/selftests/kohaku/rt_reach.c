@@ -16,9 +16,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-#include <sys/syscall.h>
-#include <linux/capability.h>
 
 #include "rt_test.h"
 
@@ -331,43 +328,7 @@ TEST_F(rt, reach_library_names_and_says)
 	kohaku_close(dev);
 }
 
-/*
- * This test process without CAP_SYS_ADMIN in its effective set: root keeps
- * the device node's permissions (CAP_DAC_OVERRIDE) but is no administrator
- * to kohaku.ko any more.  The harness runs each test in a child of its own.
- */
-static bool drop_sys_admin(void)
-{
-	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
-	struct __user_cap_data_struct d[2];
-
-	if (syscall(SYS_capget, &h, d))
-		return false;
-	d[CAP_SYS_ADMIN / 32].effective &= ~(1u << (CAP_SYS_ADMIN % 32));
-	return !syscall(SYS_capset, &h, d);
-}
-
-/*
- * A second open file on the device under test without the administrator's
- * rights: in-process KOHAKU_UNPRIVILEGED=1; on kohaku.ko an open made
- * without CAP_SYS_ADMIN (the process keeps it no longer).
- */
-static kohaku_device *open_unprivileged(kohaku_device *dev)
-{
-	kohaku_device *u = NULL;
-	bool sim = !strcmp(getenv("KOHAKU_BACKEND"), "sim");
-
-	if (!sim && !drop_sys_admin()) {
-		check_fail_at(__FILE__, __LINE__, "cannot drop CAP_SYS_ADMIN");
-		return NULL;
-	}
-	if (sim)
-		setenv("KOHAKU_UNPRIVILEGED", "1", 1);
-	if (kohaku_reopen(dev, &u))
-		check_fail_at(__FILE__, __LINE__, "reopen: %s", kohaku_last_error(dev));
-	unsetenv("KOHAKU_UNPRIVILEGED");
-	return u;
-}
+#define open_unprivileged(dev)	rt_reopen_unprivileged(dev)
 
 TEST_F(rt, reach_legacy_form_and_privilege)
 {

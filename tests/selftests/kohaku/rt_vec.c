@@ -1234,20 +1234,6 @@ TEST_F(rt, reach_vec_other_files_buffer_refused)
 	rt_close_card(dev);
 }
 
-/* an opener of the in-process card without the administrator's rights */
-static kohaku_device *vec_unprivileged(kohaku_device *dev)
-{
-	bool was = getenv("KOHAKU_UNPRIVILEGED") != NULL;
-	kohaku_device *u = NULL;
-
-	setenv("KOHAKU_UNPRIVILEGED", "1", 1);
-	if (kohaku_reopen(dev, &u))
-		check_fail_at(__FILE__, __LINE__, "reopen: %s", kohaku_last_error(dev));
-	if (!was)
-		unsetenv("KOHAKU_UNPRIVILEGED");
-	return u;
-}
-
 TEST_F(rt, reach_vec_run_on_an_earlier_jobs_state_needs_admin)
 {
 	struct kohaku_inst inst[16];
@@ -1262,11 +1248,7 @@ TEST_F(rt, reach_vec_run_on_an_earlier_jobs_state_needs_admin)
 	VT_OPEN(dev, nd, nv);
 
 	(void)nv;
-	if (strcmp(getenv("KOHAKU_BACKEND"), "sim")) {
-		rt_close_card(dev);
-		SKIP(return, "the unprivileged opener is the VM's to test on kohaku.ko");
-	}
-	u = vec_unprivileged(dev);
+	u = rt_reopen_unprivileged(dev);
 	REQUIRE(u);
 	rbufs_make(u, nd[0].mesh, &b, 5);
 	f = (struct rdesc){ b.ain, 32, RW };
