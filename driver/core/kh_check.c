@@ -56,8 +56,8 @@ static const char *kh_access_name(u32 access)
 	       access == KOHAKU_JOB_BO_WRITE ? "write" : "read";
 }
 
-static int kh_check_refuse(struct kh_check *c, u32 why, u32 inst, u32 operand,
-			   u64 addr, u64 len)
+int kh_check_refuse(struct kh_check *c, u32 why, u32 inst, u32 operand,
+		    u64 addr, u64 len)
 {
 	struct drm_kohaku_submit *a = c->a;
 

@@ -84,6 +84,21 @@ bool kh_check_names_bo(const struct kh_check *c, const struct kh_bo *bo, u32 acc
 int kh_check_mem(struct kh_check *c, u32 inst, u32 operand, const char *what,
 		 u64 addr, u64 len, u32 access);
 /**
+ * kh_check_refuse() - refuse the job at an operand
+ * @c: the check.
+ * @why: KOHAKU_REFUSED_*.
+ * @inst: the instruction's index in the program.
+ * @operand: the operand's index in the instruction.
+ * @addr: the operand's first byte, or what the unit's table says.
+ * @len: the bytes it covers, or 0.
+ *
+ * Fills SUBMIT's refused_* fields; the caller has logged why.
+ *
+ * Return: -EACCES.
+ */
+int kh_check_refuse(struct kh_check *c, u32 why, u32 inst, u32 operand,
+		    u64 addr, u64 len);
+/**
  * kh_check_target() - a node a unit sends CU_DATA to takes users' data
  * @c: the check.
  * @inst: the instruction's index in the program.

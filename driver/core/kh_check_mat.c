@@ -57,20 +57,6 @@ static u64 kh_mat_n(const struct kohaku_inst *in)
 	return n ? n : 1;
 }
 
-static int kh_mat_refuse(struct kh_check *c, u32 why, u32 inst, u32 operand,
-			 u64 addr, u64 len)
-{
-	struct drm_kohaku_submit *a = c->a;
-
-	a->refused_why = why;
-	a->refused_program = c->prog;
-	a->refused_inst = inst;
-	a->refused_operand = operand;
-	a->refused_addr = addr;
-	a->refused_len = len;
-	return -EACCES;
-}
-
 /* FILL: the entries MAG reads (l1.c:33-41; mesh/mag.c:425-466) and the peers */
 static int kh_check_mat_fill(struct kh_check *c, u32 i, const struct kohaku_inst *in)
 {
@@ -113,7 +99,7 @@ static int kh_check_mat_dest(struct kh_check *c, u32 i,
 		kh_dbg(c->kd, "SUBMIT: program %u instruction %u (mat unit at (%u,%u)): %s to mesh %llu node (%llu,%llu) through the interlink: another mesh's memory, an administrator's only\n",
 		       c->prog, i, c->node->x, c->node->y, what, dmesh,
 		       dfin & 0xf, dfin >> 4);
-		return kh_mat_refuse(c, KOHAKU_REFUSED_NODE, i, 2,
+		return kh_check_refuse(c, KOHAKU_REFUSED_NODE, i, 2,
 				     dmesh << 16 | (dfin >> 4) << 8 | (dfin & 0xf), 0);
 	}
 	if (kh_inst_get(in, KH_MAT_DNODE))
@@ -190,7 +176,7 @@ int kh_check_mat(struct kh_check *c, const struct kh_prog *pr)
 	if (fl.total && !c->admin) {
 		kh_dbg(c->kd, "SUBMIT: program %u instruction %u (mat unit at (%u,%u)): up to %llu sub-tiles may still be in flight when the program ends (no fused DRAIN with n >= %llu after them): the next job's DRAIN would send them to its own destination\n",
 		       c->prog, fl.inst, c->node->x, c->node->y, fl.total, fl.total);
-		return kh_mat_refuse(c, KOHAKU_REFUSED_UNCHECKABLE, fl.inst, 0,
+		return kh_check_refuse(c, KOHAKU_REFUSED_UNCHECKABLE, fl.inst, 0,
 				     fl.addr, fl.len);
 	}
 	return 0;

@@ -200,6 +200,40 @@ kohaku_device *rt_reopen_unprivileged(kohaku_device *dev)
 	return u;
 }
 
+uint64_t rt_jobs_done(kohaku_device *dev, unsigned int mesh)
+{
+	struct drm_kohaku_get_param gp = {
+		.param = KOHAKU_PARAM_MESH_JOBS_DONE, .index = mesh,
+	};
+
+	if (rt_ioctl(dev, DRM_IOCTL_KOHAKU_GET_PARAM, &gp))
+		check_fail_at(__FILE__, __LINE__, "GET_PARAM MESH_JOBS_DONE failed");
+	return gp.value;
+}
+
+int rt_submit_on(kohaku_device *dev, const struct drm_kohaku_node *nd,
+		 const struct kohaku_inst *insts, unsigned int n, uint32_t flags,
+		 const struct drm_kohaku_job_bo *bos, uint32_t n_bos,
+		 struct drm_kohaku_submit *s)
+{
+	static struct drm_kohaku_program p;
+
+	memset(&p, 0, sizeof(p));
+	p.mesh = nd->mesh;
+	p.x = nd->x;
+	p.y = nd->y;
+	p.n_insts = n;
+	p.insts_ptr = (uintptr_t)insts;
+	memset(s, 0, sizeof(*s));
+	s->n_programs = 1;
+	s->programs_ptr = (uintptr_t)&p;
+	s->program_size = sizeof(p);
+	s->flags = flags;
+	s->bos_ptr = (uintptr_t)bos;
+	s->n_bos = n_bos;
+	return rt_ioctl(dev, DRM_IOCTL_KOHAKU_SUBMIT, s);
+}
+
 bool rt_check_expected(kohaku_device *dev, const char *what)
 {
 	char *report = NULL;

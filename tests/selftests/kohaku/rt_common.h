@@ -87,6 +87,17 @@ bool rt_check_expected(kohaku_device *dev, const char *what);
  * files it holds keep what they had, but DRM's root-only commands fail).
  */
 kohaku_device *rt_reopen_unprivileged(kohaku_device *dev);
+/* GET_PARAM KOHAKU_PARAM_MESH_JOBS_DONE of @mesh; a failed check when refused */
+uint64_t rt_jobs_done(kohaku_device *dev, unsigned int mesh);
+/*
+ * SUBMIT one program of @n instructions on node @nd through the raw ioctl,
+ * with the ABI 0.8 fields: the request is left in *@s (job_id, refused_*).
+ * The program struct is static: one caller at a time.
+ */
+int rt_submit_on(kohaku_device *dev, const struct drm_kohaku_node *nd,
+		 const struct kohaku_inst *insts, unsigned int n, uint32_t flags,
+		 const struct drm_kohaku_job_bo *bos, uint32_t n_bos,
+		 struct drm_kohaku_submit *s);
 /*
  * A card with units the test maps lack (mat, vec): the device under test
  * on the kernel backend or when KOHAKU_DEVICE names one; else, in-process,

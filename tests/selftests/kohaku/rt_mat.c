@@ -873,17 +873,6 @@ TEST_F(rt, unknown_opcode_is_a_noop)
  */
 #define RM_C_BYTES	(32 + GUARD)
 
-static uint64_t rm_jobs_done(kohaku_device *dev, unsigned int mesh)
-{
-	struct drm_kohaku_get_param gp = {
-		.param = KOHAKU_PARAM_MESH_JOBS_DONE, .index = mesh,
-	};
-
-	if (rt_ioctl(dev, DRM_IOCTL_KOHAKU_GET_PARAM, &gp))
-		check_fail_at(__FILE__, __LINE__, "GET_PARAM MESH_JOBS_DONE failed");
-	return gp.value;
-}
-
 /* SUBMIT programs on nodes nd[0..n_progs) through the raw ioctl */
 static int rm_submit_n(kohaku_device *dev, const struct drm_kohaku_node *nd,
 		       struct kohaku_inst *const *insts, const unsigned int *n,
@@ -1008,7 +997,7 @@ static void rm_setup(struct rm *r, kohaku_device *dev,
 	r->bos[2].handle = r->j.hc;
 	r->bos[2].flags = KOHAKU_JOB_BO_WRITE;
 	CHECK_OK(dev, kohaku_bo_read(dev, r->j.hc, 0, r->c0, sizeof(r->c0)));
-	r->before = rm_jobs_done(dev, nd->mesh);
+	r->before = rt_jobs_done(dev, nd->mesh);
 }
 
 /* a fresh copy of the program */
@@ -1022,7 +1011,7 @@ static void rm_nothing_sent(struct rm *r)
 {
 	unsigned char c1[RM_C_BYTES];
 
-	CHECK_EQ(rm_jobs_done(r->dev, r->nd->mesh), r->before);
+	CHECK_EQ(rt_jobs_done(r->dev, r->nd->mesh), r->before);
 	CHECK_OK(r->dev, kohaku_bo_read(r->dev, r->j.hc, 0, c1, sizeof(c1)));
 	CHECK(!memcmp(r->c0, c1, sizeof(c1)));
 }

@@ -950,24 +950,10 @@ static int pk_submit(kohaku_device *dev, const struct drm_kohaku_node *nd,
 		     struct drm_kohaku_submit *s)
 {
 	static struct kohaku_inst in[2];
-	static struct drm_kohaku_program p;
 
 	kohaku_inst_pool_ping(&in[0], 1);
 	pk_inst(k, at, &in[1]);
-	memset(&p, 0, sizeof(p));
-	p.mesh = nd->mesh;
-	p.x = nd->x;
-	p.y = nd->y;
-	p.n_insts = 2;
-	p.insts_ptr = (uintptr_t)in;
-	memset(s, 0, sizeof(*s));
-	s->n_programs = 1;
-	s->programs_ptr = (uintptr_t)&p;
-	s->program_size = sizeof(p);
-	s->flags = flags;
-	s->bos_ptr = (uintptr_t)bos;
-	s->n_bos = n_bos;
-	return rt_ioctl(dev, DRM_IOCTL_KOHAKU_SUBMIT, s);
+	return rt_submit_on(dev, nd, in, 2, flags, bos, n_bos, s);
 }
 
 /* the list the kernel needs: inputs to read, outputs to write (and read) */
@@ -979,16 +965,6 @@ static void pk_list(const struct pk *k, const struct pk_run *r,
 		bos[j].handle = r->b[j].h;
 		bos[j].flags = k->op[j].out ? KOHAKU_JOB_BO_RW : KOHAKU_JOB_BO_READ;
 	}
-}
-
-static uint64_t pk_jobs_done(kohaku_device *dev, unsigned int mesh)
-{
-	struct drm_kohaku_get_param gp = {
-		.param = KOHAKU_PARAM_MESH_JOBS_DONE, .index = mesh,
-	};
-
-	CHECK_EQ(rt_ioctl(dev, DRM_IOCTL_KOHAKU_GET_PARAM, &gp), 0);
-	return gp.value;
 }
 
 /* what the output operand's BO holds after the kernel ran (NULL: no reference) */
@@ -1200,7 +1176,7 @@ TEST_F(rt, reach_pool_refused_nothing_sent)
 	REQUIRE(before && after);
 	CHECK_OK(dev, kohaku_reopen(dev, &other));
 	REQUIRE(other);
-	done0 = pk_jobs_done(dev, nd[0].mesh);
+	done0 = rt_jobs_done(dev, nd[0].mesh);
 	for (size_t i = 0; i < N_PK; i++) {
 		const struct pk *k = &pks[i];
 		struct pk_run r, o;
@@ -1278,7 +1254,7 @@ TEST_F(rt, reach_pool_refused_nothing_sent)
 		pk_free(dev, k, &r);
 		pk_free(other, k, &o);
 	}
-	CHECK_EQ(pk_jobs_done(dev, nd[0].mesh), done0);
+	CHECK_EQ(rt_jobs_done(dev, nd[0].mesh), done0);
 	check_diag("%u of %u spanning cases had the next BO adjacent", spans, tried);
 	free(before);
 	free(after);
@@ -1320,7 +1296,7 @@ TEST_F(rt, reach_pool_unknown_kernel_load_opcode_need_admin)
 	s.n_programs = 1;
 	s.programs_ptr = (uintptr_t)&p;
 	s.program_size = sizeof(p);
-	done0 = pk_jobs_done(u, nd[0].mesh);
+	done0 = rt_jobs_done(u, nd[0].mesh);
 	for (unsigned int c = 0; c < 3; c++) {
 		kohaku_inst_pool_ping(&in[0], 1);
 		kohaku_inst_pool(&in[1], c == 0 ? 0x42 : 0, zero);
@@ -1339,7 +1315,7 @@ TEST_F(rt, reach_pool_unknown_kernel_load_opcode_need_admin)
 		CHECK_EQ(s.refused_addr, 0);
 		CHECK_EQ(s.refused_len, 0);
 	}
-	CHECK_EQ(pk_jobs_done(u, nd[0].mesh), done0);
+	CHECK_EQ(rt_jobs_done(u, nd[0].mesh), done0);
 	/* the administrator's unknown kernel reaches the firmware: FW_KERNEL */
 	kohaku_inst_pool(&in[0], 0x42, zero);
 	p.n_insts = 1;

@@ -36,17 +36,6 @@ static bool reach_setup(struct reach *r, kohaku_device *dev)
 	return !rt_vec_setup(dev, r->sx.mesh, N, 3, &r->v);
 }
 
-static uint64_t jobs_done(kohaku_device *dev, unsigned int mesh)
-{
-	struct drm_kohaku_get_param gp = {
-		.param = KOHAKU_PARAM_MESH_JOBS_DONE, .index = mesh,
-	};
-
-	if (rt_ioctl(dev, DRM_IOCTL_KOHAKU_GET_PARAM, &gp))
-		check_fail_at(__FILE__, __LINE__, "GET_PARAM MESH_JOBS_DONE failed");
-	return gp.value;
-}
-
 /* SUBMIT one saxpy through the raw ioctl; the request is left in *s */
 static int raw_saxpy(kohaku_device *dev, const struct drm_kohaku_node *nd,
 		     uint64_t x, uint64_t y, uint32_t flags,
@@ -54,26 +43,12 @@ static int raw_saxpy(kohaku_device *dev, const struct drm_kohaku_node *nd,
 		     struct drm_kohaku_submit *s)
 {
 	static struct kohaku_inst insts[2];
-	static struct drm_kohaku_program p;
 
 	memset(insts, 0, sizeof(insts));
 	/* n 0 retires touching no memory: its addresses are not looked at */
 	kohaku_inst_saxpy(&insts[0], 0, 1.0f, 0xdead000, 0xdead000);
 	kohaku_inst_saxpy(&insts[1], N, 1.5f, x, y);
-	memset(&p, 0, sizeof(p));
-	p.mesh = nd->mesh;
-	p.x = nd->x;
-	p.y = nd->y;
-	p.n_insts = 2;
-	p.insts_ptr = (uintptr_t)insts;
-	memset(s, 0, sizeof(*s));
-	s->n_programs = 1;
-	s->programs_ptr = (uintptr_t)&p;
-	s->program_size = sizeof(p);
-	s->flags = flags;
-	s->bos_ptr = (uintptr_t)bos;
-	s->n_bos = n_bos;
-	return rt_ioctl(dev, DRM_IOCTL_KOHAKU_SUBMIT, s);
+	return rt_submit_on(dev, nd, insts, 2, flags, bos, n_bos, s);
 }
 
 static void wait_final(kohaku_device *dev, uint64_t job, uint32_t want)
@@ -96,7 +71,7 @@ static void check_refused(struct reach *r, const struct drm_kohaku_submit *s,
 	CHECK_EQ(s->refused_operand, op);
 	CHECK_EQ(s->refused_addr, addr);
 	CHECK_EQ(s->refused_len, N * 4);
-	CHECK_EQ(jobs_done(r->dev, r->sx.mesh), before);
+	CHECK_EQ(rt_jobs_done(r->dev, r->sx.mesh), before);
 }
 
 TEST_F(rt, reach_sx_inside_runs_bit_exact)
@@ -148,7 +123,7 @@ TEST_F(rt, reach_sx_outside_refused_nothing_sent)
 	bos[0].handle = r.v.hx;
 	bos[1].handle = r.v.hy;
 	CHECK_OK(dev, kohaku_bo_read(dev, r.v.hy, 0, y0, sizeof(y0)));
-	before = jobs_done(dev, r.sx.mesh);
+	before = rt_jobs_done(dev, r.sx.mesh);
 
 	/* x one word past its BO's end (x is exactly N floats): refused */
 	x_end = r.v.ax + N * 4;
@@ -181,7 +156,7 @@ TEST_F(rt, reach_sx_outside_refused_nothing_sent)
 	CHECK_OK(dev, kohaku_bo_free(dev, hz));
 
 	/* nothing of any refused job reached the card */
-	CHECK_EQ(jobs_done(dev, r.sx.mesh), before);
+	CHECK_EQ(rt_jobs_done(dev, r.sx.mesh), before);
 	CHECK_OK(dev, kohaku_bo_read(dev, r.v.hy, 0, y1, sizeof(y1)));
 	CHECK(!memcmp(y0, y1, sizeof(y0)));
 	rt_vec_free(dev, &r.v);
@@ -206,7 +181,7 @@ TEST_F(rt, reach_sx_other_files_buffer_refused)
 	REQUIRE(other);
 	REQUIRE(reach_setup(&o, other));
 	CHECK_OK(other, kohaku_bo_read(other, o.v.hy, 0, y0, sizeof(y0)));
-	before = jobs_done(dev, r.sx.mesh);
+	before = rt_jobs_done(dev, r.sx.mesh);
 	/* the other file's y, as this file's job's y, through FILE_BOS */
 	ret = raw_saxpy(dev, &r.sx, r.v.ax, o.v.ay, KOHAKU_SUBMIT_FILE_BOS,
 			NULL, 0, &s);
@@ -227,7 +202,7 @@ TEST_F(rt, reach_sx_other_files_buffer_refused)
 	}
 	CHECK_OK(other, kohaku_bo_read(other, o.v.hy, 0, y1, sizeof(y1)));
 	CHECK(!memcmp(y0, y1, sizeof(y0)));
-	CHECK_EQ(jobs_done(dev, r.sx.mesh), before);
+	CHECK_EQ(rt_jobs_done(dev, r.sx.mesh), before);
 	rt_vec_free(other, &o.v);
 	kohaku_close(other);
 	rt_vec_free(dev, &r.v);

@@ -959,33 +959,7 @@ static int raw_vec(kohaku_device *dev, const struct drm_kohaku_node *nd,
 		   const struct drm_kohaku_job_bo *bos, uint32_t n_bos,
 		   struct drm_kohaku_submit *s)
 {
-	static struct drm_kohaku_program p;
-
-	memset(&p, 0, sizeof(p));
-	p.mesh = nd->mesh;
-	p.x = nd->x;
-	p.y = nd->y;
-	p.n_insts = n;
-	p.insts_ptr = (uintptr_t)inst;
-	memset(s, 0, sizeof(*s));
-	s->n_programs = 1;
-	s->programs_ptr = (uintptr_t)&p;
-	s->program_size = sizeof(p);
-	s->flags = flags;
-	s->bos_ptr = (uintptr_t)bos;
-	s->n_bos = n_bos;
-	return rt_ioctl(dev, DRM_IOCTL_KOHAKU_SUBMIT, s);
-}
-
-static uint64_t vjobs_done(kohaku_device *dev, unsigned int mesh)
-{
-	struct drm_kohaku_get_param gp = {
-		.param = KOHAKU_PARAM_MESH_JOBS_DONE, .index = mesh,
-	};
-
-	if (rt_ioctl(dev, DRM_IOCTL_KOHAKU_GET_PARAM, &gp))
-		check_fail_at(__FILE__, __LINE__, "GET_PARAM MESH_JOBS_DONE failed");
-	return gp.value;
+	return rt_submit_on(dev, nd, inst, n, flags, bos, n_bos, s);
 }
 
 static void vwait(kohaku_device *dev, uint64_t job, uint32_t want)
@@ -1005,7 +979,7 @@ static void vwait(kohaku_device *dev, uint64_t job, uint32_t want)
 		CHECK_EQ((s).refused_operand, op);				\
 		CHECK_EQ((s).refused_addr, (uint64_t)(addr));			\
 		CHECK_EQ((s).refused_len, (uint64_t)(len));			\
-		CHECK_EQ(vjobs_done(dev, (nd)->mesh), before);			\
+		CHECK_EQ(rt_jobs_done(dev, (nd)->mesh), before);			\
 	} while (0)
 
 /* an input BO of RB bytes (a pattern) and an output BO of RB (0xa5) */
@@ -1121,7 +1095,7 @@ TEST_F(rt, reach_vec_outside_refused_nothing_sent)
 	rbufs_make(dev, nd[0].mesh, &b, 2);
 	bos[0].handle = b.hin;
 	bos[1].handle = b.hout;
-	before = vjobs_done(dev, nd[0].mesh);
+	before = rt_jobs_done(dev, nd[0].mesh);
 	f = (struct rdesc){ b.ain, 32, RW };
 	d = (struct rdesc){ b.aout, 32, RW };
 
@@ -1189,7 +1163,7 @@ TEST_F(rt, reach_vec_outside_refused_nothing_sent)
 	CHECK_OK(dev, kohaku_bo_free(dev, hz));
 	/* nothing of any refused job reached the card */
 	CHECK(rbufs_untouched(dev, &b));
-	CHECK_EQ(vjobs_done(dev, nd[0].mesh), before);
+	CHECK_EQ(rt_jobs_done(dev, nd[0].mesh), before);
 	rbufs_free(dev, &b);
 	rt_close_card(dev);
 }
@@ -1211,7 +1185,7 @@ TEST_F(rt, reach_vec_other_files_buffer_refused)
 	CHECK_OK(dev, kohaku_reopen(dev, &other));
 	REQUIRE(other);
 	rbufs_make(other, nd[0].mesh, &o, 4);
-	before = vjobs_done(dev, nd[0].mesh);
+	before = rt_jobs_done(dev, nd[0].mesh);
 	/* the other file's output as this job's sink */
 	f = (struct rdesc){ b.ain, 32, RW };
 	d = (struct rdesc){ o.aout, 32, RW };
@@ -1258,7 +1232,7 @@ TEST_F(rt, reach_vec_run_on_an_earlier_jobs_state_needs_admin)
 	CHECK_OK(u, raw_vec(u, &nd[0], inst, n, KOHAKU_SUBMIT_FILE_BOS, NULL, 0, &s));
 	vwait(u, s.job_id, KOHAKU_JOB_DONE);
 	CHECK(rbufs_copied(u, &b, false));
-	before = vjobs_done(u, nd[0].mesh);
+	before = rt_jobs_done(u, nd[0].mesh);
 	/* RUN alone: the kernel words are the earlier job's */
 	ret = raw_vec(u, &nd[0], &inst[R_RUN], 1, KOHAKU_SUBMIT_FILE_BOS, NULL, 0, &s);
 	VREFUSED(u, &nd[0], s, ret, KOHAKU_REFUSED_UNCHECKABLE, 0, 0, 0, 0, before);
@@ -1336,7 +1310,7 @@ TEST_F(rt, reach_vec_drain_to_pool_dxa_or_no_node_refused)
 	nv = rt_nodes_of(dev, KH_CU_VC, nd, MAX_VEC);
 	REQUIRE(nv == 2);
 	rbufs_make(dev, nd[0].mesh, &b, 6);
-	before = vjobs_done(dev, nd[0].mesh);
+	before = rt_jobs_done(dev, nd[0].mesh);
 	f = (struct rdesc){ b.ain, 32, RW };
 	d = (struct rdesc){ 0, 32, RW };	/* CU_DATA offset 0, no ack */
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
@@ -1359,7 +1333,7 @@ TEST_F(rt, reach_vec_drain_to_pool_dxa_or_no_node_refused)
 	CHECK_OK(dev, raw_vec(dev, &nd[0], inst, n, KOHAKU_SUBMIT_FILE_BOS,
 			      NULL, 0, &s));
 	vwait(dev, s.job_id, KOHAKU_JOB_DONE);
-	CHECK_EQ(vjobs_done(dev, nd[0].mesh), before + 1);
+	CHECK_EQ(rt_jobs_done(dev, nd[0].mesh), before + 1);
 	rbufs_free(dev, &b);
 	rt_close_card(dev);
 }
