@@ -82,19 +82,12 @@ static int kh_vec_stale(struct kh_check *c, u32 inst, u32 pc, u64 addr,
 			const char *what)
 {
 	const struct kh_node *n = c->node;
-	struct drm_kohaku_submit *a = c->a;
 
 	if (c->admin)
 		return 1;
 	kh_dbg(c->kd, "SUBMIT: program %u instruction %u (RUN on the vec unit at (%u,%u)): %s was not set by this program before the RUN: an earlier job's state, which only an administrator's job may rely on\n",
 	       c->prog, inst, n->x, n->y, what);
-	a->refused_why = KOHAKU_REFUSED_UNCHECKABLE;
-	a->refused_program = c->prog;
-	a->refused_inst = inst;
-	a->refused_operand = pc;
-	a->refused_addr = addr;
-	a->refused_len = 0;
-	return -EACCES;
+	return kh_check_refuse(c, KOHAKU_REFUSED_UNCHECKABLE, inst, pc, addr, 0);
 }
 
 /* IMEM word pc, which the kernel may execute or read */
@@ -110,20 +103,13 @@ static int kh_vec_drain_node(struct kh_check *c, const struct kh_vec_desc *d,
 			     u32 inst, u32 pc, u32 w, const char *what)
 {
 	u64 fin = d->base >> KH_VEC_ND_FIN_SHIFT & KH_VEC_ND_FIN_MASK;
-	struct drm_kohaku_submit *a = c->a;
 
 	if (fin && !c->unchecked) {
 		/* mem.c: a nonzero final coordinate sends the burst to a node of
 		 * another mesh, through (x, y) as its bridge */
 		kh_dbg(c->kd, "SUBMIT: program %u instruction %u (vec unit at (%u,%u)): %s sends to a node of another mesh (descriptor base 0x%llx): the driver checks sinks in the job's mesh only\n",
 		       c->prog, inst, c->node->x, c->node->y, what, d->base);
-		a->refused_why = KOHAKU_REFUSED_NODE;
-		a->refused_program = c->prog;
-		a->refused_inst = inst;
-		a->refused_operand = pc;
-		a->refused_addr = d->base;
-		a->refused_len = 0;
-		return -EACCES;
+		return kh_check_refuse(c, KOHAKU_REFUSED_NODE, inst, pc, d->base, 0);
 	}
 	return kh_check_target(c, inst, pc, what, KH_VEC_GET(w, KH_VEC_ND_X),
 			       KH_VEC_GET(w, KH_VEC_ND_Y));
