@@ -125,6 +125,20 @@ TEST_F(rt, reach_sx_outside_refused_nothing_sent)
 	CHECK_OK(dev, kohaku_bo_read(dev, r.v.hy, 0, y0, sizeof(y0)));
 	before = rt_jobs_done(dev, r.sx.mesh);
 
+	/* one byte short: x in a BO of N * 4 - 1 bytes */
+	{
+		uint32_t hs;
+		uint64_t as;
+		struct drm_kohaku_job_bo sb[2] = {
+			{ .flags = KOHAKU_JOB_BO_READ }, { .handle = r.v.hy, .flags = KOHAKU_JOB_BO_RW },
+		};
+
+		CHECK_OK(dev, kohaku_bo_create(dev, r.sx.mesh, N * 4 - 1, &hs, &as));
+		sb[0].handle = hs;
+		ret = raw_saxpy(dev, &r.sx, as, r.v.ay, 0, sb, 2, &s);
+		check_refused(&r, &s, ret, KOHAKU_REFUSED_OUTSIDE, 0, as, before);
+		CHECK_OK(dev, kohaku_bo_free(dev, hs));
+	}
 	/* x one word past its BO's end (x is exactly N floats): refused */
 	x_end = r.v.ax + N * 4;
 	ret = raw_saxpy(dev, &r.sx, r.v.ax + 32, r.v.ay, 0, bos, 2, &s);
