@@ -139,8 +139,10 @@ static const char *hint(unsigned long cmd, int r)
 			       "this open file (at most KOHAKU_MAX_JOBS unwaited "
 			       "jobs): wait for jobs first.";
 		if (cmd == DRM_IOCTL_KOHAKU_BO_CREATE)
-			return "Another open file holds the mesh (MESH_LEASE): "
-			       "it gives it back, or closes, first.";
+			return "Another open file holds the mesh (MESH_LEASE), "
+			       "or jobs of a lease that ended still run there: "
+			       "it gives it back, or closes, and its jobs "
+			       "finish first.";
 		return "The device is busy (a job holds the dispatcher, or a "
 		       "node still owes an earlier reply): try again later.";
 	case EBADMSG:

@@ -331,10 +331,12 @@ int kh_check_begin(struct kh_check *c, struct kh_file *kf,
 	c->a = a;
 	c->mesh = m;
 	c->admin = kf->admin;
-	/* read once; SUBMIT looks again when it queues the job */
-	mutex_lock(&m->lock);
-	c->leased = kh_lease_held(m, kf);
-	mutex_unlock(&m->lock);
+	/*
+	 * A hint, read without the mesh's lock (SUBMIT's path stays as it
+	 * was): kh_submit_lease() looks again, under it, when it queues the
+	 * job, and refuses a job that passed by a lease since given back.
+	 */
+	c->leased = READ_ONCE(m->lease) == kf;
 	if (a->flags & KOHAKU_SUBMIT_UNCHECKED) {
 		c->unchecked = true;
 		return 0;
@@ -363,7 +365,8 @@ int kh_check_begin(struct kh_check *c, struct kh_file *kf,
 	kvfree(jb);
 	if (ret)
 		return ret;
-	sort(c->bos, c->n_bos, sizeof(*c->bos), kh_check_bo_cmp, NULL);
+	if (c->n_bos)	/* no table: nothing to sort (sort(NULL, 0) is UB in-process) */
+		sort(c->bos, c->n_bos, sizeof(*c->bos), kh_check_bo_cmp, NULL);
 	return 0;
 }
 

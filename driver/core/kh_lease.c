@@ -78,7 +78,7 @@ static int kh_lease_take(struct kh_file *kf, struct kh_mesh *m)
 		       m->id, job->id, job == m->job ? "running" : "queued");
 		return -EBUSY;
 	}
-	m->lease = kf;
+	WRITE_ONCE(m->lease, kf);	/* kh_check_begin() peeks */
 	kh_dbg(m->kd, "MESH_LEASE: mesh %u leased\n", m->id);
 	return 0;
 }
@@ -110,7 +110,7 @@ int kh_ioctl_mesh_lease(struct kh_file *kf, void *arg)
 		       m->id);
 		ret = -EINVAL;
 	} else {
-		m->lease = NULL;
+		WRITE_ONCE(m->lease, NULL);
 	}
 	mutex_unlock(&m->lock);
 	mutex_unlock(&kf->lock);
@@ -130,7 +130,7 @@ void kh_lease_release_all(struct kh_file *kf)
 			continue;
 		mutex_lock(&m->lock);
 		if (m->lease == kf)
-			m->lease = NULL;
+			WRITE_ONCE(m->lease, NULL);
 		mutex_unlock(&m->lock);
 	}
 }

@@ -211,6 +211,7 @@ struct kh_mesh {
 	 * The mesh lease (MESH_LEASE, kh_lease.c): the file holding it, the
 	 * BOs open files hold on the mesh, and unfinished jobs that passed
 	 * SUBMIT by the lease (other files stay out while there are any).
+	 * lease is written with WRITE_ONCE: kh_check_begin() peeks at it.
 	 */
 	const struct kh_file *lease;
 	u32 n_bos;

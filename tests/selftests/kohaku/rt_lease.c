@@ -5,7 +5,9 @@
  * runs with it (its stores land in its buffer); while it is held another
  * file's BO_CREATE and SUBMIT on the mesh are EBUSY, an administrator's
  * included, and work again after GIVE and after the holder closes; TAKE
- * is refused while another file has a BO there and works twice over;
+ * is refused while another file has a BO there or a job not yet final
+ * and works twice over; other files stay out after GIVE until the jobs
+ * that ran under the lease are final;
  * bad flags, reserved and mesh are EINVAL, as is a GIVE of a mesh not
  * held.  On the built-in cpu_2x1 card (in-process), or the device under
  * test with cpu units on kohaku.ko.
@@ -220,6 +222,70 @@ TEST_F(rt, lease_keeps_other_files_out)
 	/* nobody else there now: the administrator's file may take it */
 	CHECK_EQ(lease(dev, nd.mesh, KOHAKU_LEASE_TAKE, 0), 0);
 	CHECK_EQ(lease(dev, nd.mesh, KOHAKU_LEASE_GIVE, 0), 0);
+	rt_close_card(dev);
+}
+
+/* a cpu program that counts down from n, then halts: a job that lasts */
+static void spin_prog(struct kohaku_program *p, const struct drm_kohaku_node *nd,
+		      uint32_t *words, struct kohaku_data *d,
+		      struct kohaku_inst *in, uint32_t n)
+{
+	struct kohaku_rv_asm a;
+
+	kohaku_rv_asm_init(&a, words, 16, 0x400);
+	kohaku_rv_asm_li(&a, KOHAKU_RV_T0, n);
+	kohaku_rv_addi(&a, KOHAKU_RV_T0, KOHAKU_RV_T0, -1);
+	kohaku_rv_bne(&a, KOHAKU_RV_T0, KOHAKU_RV_ZERO, -4);
+	kohaku_rv_addi(&a, KOHAKU_RV_A0, KOHAKU_RV_ZERO, 0);
+	kohaku_rv_ecall(&a);
+	CHECK_EQ(kohaku_rv_asm_image(&a, d), 0);
+	CHECK_EQ(kohaku_inst_cpu_kick(in, 0x400, 0), 0);
+	memset(p, 0, sizeof(*p));
+	p->mesh = nd->mesh;
+	p->x = nd->x;
+	p->y = nd->y;
+	p->n_insts = 1;
+	p->insts = in;
+	p->data = d;
+	p->n_data = 1;
+}
+
+TEST_F(rt, lease_waits_for_unfinished_jobs)
+{
+	static uint32_t words[16];
+	struct kohaku_job_status st;
+	struct kohaku_program p;
+	struct kohaku_data d;
+	struct kohaku_inst in;
+	uint64_t job;
+	uint32_t h;
+	kohaku_device *u, *v;
+	LEASE_OPEN(dev, nd);
+
+	u = rt_reopen_unprivileged(dev);
+	v = rt_reopen_unprivileged(dev);
+	REQUIRE(u && v);
+	/* another file's job not waited for yet: TAKE is EBUSY until it is final */
+	spin_prog(&p, &nd, words, &d, &in, 20000);
+	CHECK_OK(dev, kohaku_submit(dev, &p, 1, 0, &job));
+	CHECK_ERR(kohaku_mesh_lease(u, nd.mesh, 1), -EBUSY);
+	check_diag("%s", kohaku_last_error(u));
+	CHECK(strstr(kohaku_last_error(u), "another file") != NULL);
+	CHECK_OK(dev, kohaku_wait(dev, job, KOHAKU_JOB_TIMEOUT_DEFAULT_MS + 2000, &st));
+	CHECK_EQ(st.status, KOHAKU_JOB_DONE);
+	CHECK_OK(u, kohaku_mesh_lease(u, nd.mesh, 1));
+	/* the holder's cpu job outlives its GIVE: others stay out until it is final */
+	CHECK_OK(u, kohaku_submit(u, &p, 1, 0, &job));
+	CHECK_OK(u, kohaku_mesh_lease(u, nd.mesh, 0));
+	CHECK_ERR(bo(v, nd.mesh, &h, NULL), -EBUSY);
+	check_diag("%s", kohaku_last_error(v));
+	CHECK(strstr(kohaku_last_error(v), "lease that ended") != NULL);
+	CHECK_OK(u, kohaku_wait(u, job, KOHAKU_JOB_TIMEOUT_DEFAULT_MS + 2000, &st));
+	CHECK_EQ(st.status, KOHAKU_JOB_DONE);
+	CHECK_OK(v, bo(v, nd.mesh, &h, NULL));
+	CHECK_OK(v, kohaku_bo_free(v, h));
+	kohaku_close(v);
+	kohaku_close(u);
 	rt_close_card(dev);
 }
 
