@@ -266,13 +266,21 @@ TEST_F(rt, lease_waits_for_unfinished_jobs)
 	v = rt_reopen_unprivileged(dev);
 	REQUIRE(u && v);
 	/* another file's job not waited for yet: TAKE is EBUSY until it is final */
-	spin_prog(&p, &nd, words, &d, &in, 20000);
+	/*
+	 * 4M turns, about 27 ms of device time (the diagnostic below): the
+	 * two ioctls after each SUBMIT take microseconds, so the job is still
+	 * on the unit when they look (in-process the card runs on in a
+	 * worker while nobody waits)
+	 */
+	spin_prog(&p, &nd, words, &d, &in, 4000000);
 	CHECK_OK(dev, kohaku_submit(dev, &p, 1, 0, &job));
 	CHECK_ERR(kohaku_mesh_lease(u, nd.mesh, 1), -EBUSY);
 	check_diag("%s", kohaku_last_error(u));
 	CHECK(strstr(kohaku_last_error(u), "another file") != NULL);
 	CHECK_OK(dev, kohaku_wait(dev, job, KOHAKU_JOB_TIMEOUT_DEFAULT_MS + 2000, &st));
 	CHECK_EQ(st.status, KOHAKU_JOB_DONE);
+	check_diag("the spinning job: %llu ns of device time",
+		   (unsigned long long)st.device_ns);
 	CHECK_OK(u, kohaku_mesh_lease(u, nd.mesh, 1));
 	/* the holder's cpu job outlives its GIVE: others stay out until it is final */
 	CHECK_OK(u, kohaku_submit(u, &p, 1, 0, &job));
