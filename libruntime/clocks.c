@@ -92,6 +92,21 @@ KH_RT_EXPORT int kohaku_mesh_set(kohaku_device *dev,
 			   set->mesh);
 }
 
+KH_RT_EXPORT int kohaku_mesh_lease(kohaku_device *dev, unsigned int mesh,
+				   int take)
+{
+	struct drm_kohaku_mesh_lease a;
+
+	if (!dev)
+		return -EINVAL;
+	memset(&a, 0, sizeof(a));
+	a.mesh = mesh;
+	a.flags = take ? KOHAKU_LEASE_TAKE : KOHAKU_LEASE_GIVE;
+	return kh_rt_ioctl(dev, DRM_IOCTL_KOHAKU_MESH_LEASE, &a,
+			   take ? "taking the lease of mesh %u" :
+			   "giving back the lease of mesh %u", mesh);
+}
+
 KH_RT_EXPORT int kohaku_mesh_reset(kohaku_device *dev, unsigned int mesh,
 				   struct drm_kohaku_reset *out)
 {

@@ -75,9 +75,29 @@ static const char *dxa_hint(unsigned long cmd, int r)
 	}
 }
 
+/* MESH_LEASE's errnos (docs/abi.md "Mesh leases") */
+static const char *lease_hint(int r)
+{
+	switch (-r) {
+	case EBUSY:
+		return "Another open file holds the mesh, has a buffer there or "
+		       "has a job queued or running there (or jobs of a lease "
+		       "that ended still run): it frees them, or closes, "
+		       "first.";
+	case EINVAL:
+		return "No such mesh, flags not exactly one of "
+		       "KOHAKU_LEASE_TAKE and _GIVE, a nonzero reserved, or a "
+		       "GIVE of a mesh this open file does not hold.";
+	default:
+		return "";
+	}
+}
+
 /* what the errno r usually means for cmd, in a sentence, or "" */
 static const char *hint(unsigned long cmd, int r)
 {
+	if (cmd == DRM_IOCTL_KOHAKU_MESH_LEASE && *lease_hint(r))
+		return lease_hint(r);
 	if (cmd == DRM_IOCTL_KOHAKU_FW_LOAD && *fw_hint(r))
 		return fw_hint(r);
 	if (is_dxa(cmd) && *dxa_hint(cmd, r))
@@ -114,9 +134,15 @@ static const char *hint(unsigned long cmd, int r)
 	case EBUSY:
 	case EAGAIN:
 		if (cmd == DRM_IOCTL_KOHAKU_SUBMIT)
-			return "Too much outstanding work in this open file "
-			       "(at most KOHAKU_MAX_JOBS unwaited jobs): wait "
-			       "for jobs first.";
+			return "Another open file holds the job's mesh "
+			       "(MESH_LEASE), or too much outstanding work in "
+			       "this open file (at most KOHAKU_MAX_JOBS unwaited "
+			       "jobs): wait for jobs first.";
+		if (cmd == DRM_IOCTL_KOHAKU_BO_CREATE)
+			return "Another open file holds the mesh (MESH_LEASE), "
+			       "or jobs of a lease that ended still run there: "
+			       "it gives it back, or closes, and its jobs "
+			       "finish first.";
 		return "The device is busy (a job holds the dispatcher, or a "
 		       "node still owes an earlier reply): try again later.";
 	case EBADMSG:

@@ -1197,6 +1197,16 @@ int kohaku_mesh_set(kohaku_device *dev, const struct drm_kohaku_mesh_set *set);
  */
 int kohaku_mesh_reset(kohaku_device *dev, unsigned int mesh,
 		      struct drm_kohaku_reset *out);
+/*
+ * Hold @mesh alone (@take nonzero) or let it go (ABI 0.8, KOHAKU_CAP_LEASE;
+ * docs/abi.md "Mesh leases"): while this open device holds it, no other
+ * open file creates buffers or submits jobs there, and this one's
+ * programs for units the driver cannot check (a cpu unit) run without
+ * CAP_SYS_ADMIN.  Taking fails with -EBUSY while another file has a
+ * buffer or a job there or holds it (the last error says which); taking
+ * it twice is fine; closing the device gives it back.
+ */
+int kohaku_mesh_lease(kohaku_device *dev, unsigned int mesh, int take);
 
 /* ---- simulated cards: the model's knobs ---- */
 

@@ -108,19 +108,26 @@ int kh_bo_create(struct kh_file *kf, void *arg)
 		return ret;
 	}
 	mutex_lock(&kf->lock);
-	if (kf->n_bos >= KOHAKU_MAX_BOS)
+	mutex_lock(&m->lock);
+	/* a mesh another file holds (MESH_LEASE) takes none of ours */
+	ret = kh_lease_busy(m, kf, "BO_CREATE");
+	if (!ret && kf->n_bos >= KOHAKU_MAX_BOS)
 		ret = -ENOSPC;
-	else
+	else if (!ret)
 		ret = xa_alloc_cyclic(&kf->bos, &bo->handle, bo,
 				      XA_LIMIT(1, U32_MAX), &kf->next_handle,
 				      GFP_KERNEL);
 	if (ret >= 0) {
 		ret = 0;
 		kf->n_bos++;
+		kh_lease_bo_count(kf, m, 1);
 	}
+	mutex_unlock(&m->lock);
 	mutex_unlock(&kf->lock);
 	if (ret) {
-		if (ret == -ENOSPC)
+		if (ret == -EBUSY)
+			;	/* kh_lease_busy() said why */
+		else if (ret == -ENOSPC)
 			kh_dbg(kd, "BO_CREATE: this file holds %u BOs, the most one open file may (KOHAKU_MAX_BOS); free one first\n",
 			       KOHAKU_MAX_BOS);
 		else
@@ -143,8 +150,12 @@ int kh_bo_free(struct kh_file *kf, void *arg)
 		return -EINVAL;
 	mutex_lock(&kf->lock);
 	bo = xa_erase(&kf->bos, a->handle);
-	if (bo)
+	if (bo) {
 		kf->n_bos--;
+		mutex_lock(&bo->mesh->lock);
+		kh_lease_bo_count(kf, bo->mesh, -1);
+		mutex_unlock(&bo->mesh->lock);
+	}
 	mutex_unlock(&kf->lock);
 	if (!bo)
 		return -ENOENT;
@@ -157,8 +168,12 @@ void kh_bo_release_all(struct kh_file *kf)
 	unsigned long i;
 	struct kh_bo *bo;
 
+	lockdep_assert_held(&kf->lock);
 	xa_for_each(&kf->bos, i, bo) {
 		xa_erase(&kf->bos, i);
+		mutex_lock(&bo->mesh->lock);
+		kh_lease_bo_count(kf, bo->mesh, -1);
+		mutex_unlock(&bo->mesh->lock);
 		kh_bo_put(bo);
 	}
 	kf->n_bos = 0;

@@ -331,6 +331,12 @@ int kh_check_begin(struct kh_check *c, struct kh_file *kf,
 	c->a = a;
 	c->mesh = m;
 	c->admin = kf->admin;
+	/*
+	 * A hint, read without the mesh's lock (SUBMIT's path stays as it
+	 * was): kh_submit_lease() looks again, under it, when it queues the
+	 * job, and refuses a job that passed by a lease since given back.
+	 */
+	c->leased = READ_ONCE(m->lease) == kf;
 	if (a->flags & KOHAKU_SUBMIT_UNCHECKED) {
 		c->unchecked = true;
 		return 0;
@@ -359,7 +365,8 @@ int kh_check_begin(struct kh_check *c, struct kh_file *kf,
 	kvfree(jb);
 	if (ret)
 		return ret;
-	sort(c->bos, c->n_bos, sizeof(*c->bos), kh_check_bo_cmp, NULL);
+	if (c->n_bos)	/* no table: nothing to sort (sort(NULL, 0) is UB in-process) */
+		sort(c->bos, c->n_bos, sizeof(*c->bos), kh_check_bo_cmp, NULL);
 	return 0;
 }
 
@@ -392,7 +399,12 @@ int kh_check_job(struct kh_check *c, const struct kh_job *job)
 		if (!u || !u->check) {
 			if (c->admin)
 				continue;
-			kh_dbg(c->kd, "SUBMIT: program %u targets a %s unit (cu_type 0x%04x) at (%u,%u): the driver cannot check what its programs reach, so only an administrator's jobs may run there\n",
+			/* the mesh is this file's alone: nobody else's memory there */
+			if (c->leased) {
+				c->used_lease = true;
+				continue;
+			}
+			kh_dbg(c->kd, "SUBMIT: program %u targets a %s unit (cu_type 0x%04x) at (%u,%u): the driver cannot check what its programs reach, so only an administrator's jobs, or those of the file holding the mesh (MESH_LEASE), may run there\n",
 			       i, c->unit, n->cu_type, n->x, n->y);
 			return kh_check_refuse(c, KOHAKU_REFUSED_UNCHECKABLE, 0, 0, 0, 0);
 		}

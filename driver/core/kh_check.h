@@ -16,6 +16,10 @@ struct kh_check_bo;
  * @a: the SUBMIT; its refused_* fields get the refused operand.
  * @mesh: the job's mesh: the named BOs must be on it.
  * @admin: the submitting file's opener is an administrator.
+ * @leased: the submitting file holds the job's mesh (MESH_LEASE): the
+ *	units nothing bounds run its programs as an administrator's.
+ * @used_lease: a program passed by @leased alone; the job counts as the
+ *	lease's (kh_mesh.lease_jobs) until it is final.
  * @unchecked: nothing is checked (KOHAKU_SUBMIT_UNCHECKED, or an
  *	administrator's job in ABI 0.7's form).
  * @bos: the named buffers, sorted by address; @n_bos of @cap.
@@ -30,6 +34,8 @@ struct kh_check {
 	struct drm_kohaku_submit *a;
 	struct kh_mesh *mesh;
 	bool admin;
+	bool leased;
+	bool used_lease;
 	bool unchecked;
 	struct kh_check_bo *bos;
 	u32 n_bos, cap;

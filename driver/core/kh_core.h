@@ -208,7 +208,8 @@ int kh_device_mesh_reset(struct kh_device *kd, struct drm_kohaku_reset *a);
 	X(DXA_GET, dxa_get, kh_dxa_get, 0)				\
 	X(CLOCKS, clocks, kh_ioctl_clocks, 0)				\
 	X(MESH_SET, mesh_set, kh_ioctl_mesh_set, 1)		\
-	X(RESET, reset, kh_ioctl_reset, 1)
+	X(RESET, reset, kh_ioctl_reset, 1)				\
+	X(MESH_LEASE, mesh_lease, kh_ioctl_mesh_lease, 0)
 
 /**
  * struct kh_ioctl_desc - one command of the driver-private range

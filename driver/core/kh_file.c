@@ -32,6 +32,7 @@ void kh_file_close(struct kh_file *kf)
 	kh_job_release_all(kf);
 	kh_bo_release_all(kf);
 	kh_dxa_release_all(kf);
+	kh_lease_release_all(kf);
 	mutex_unlock(&kf->lock);
 	xa_destroy(&kf->jobs);
 	xa_destroy(&kf->bos);

@@ -121,6 +121,8 @@ void kh_job_finalize(struct kh_job *job, u32 status)
 	/* the users' jobs: the driver's own (a firmware boot) are not counted */
 	if (!job->internal) {
 		m->jobs_pending--;
+		if (job->leased)
+			m->lease_jobs--;
 		m->jobs_done++;
 		/* a user's job done: the recoveries before it helped */
 		if (status == KOHAKU_JOB_DONE)

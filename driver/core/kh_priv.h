@@ -207,6 +207,15 @@ struct kh_mesh {
 	u64 fence_context;
 	u64 fence_seqno;
 	u32 jobs_pending;	/* queued + running */
+	/*
+	 * The mesh lease (MESH_LEASE, kh_lease.c): the file holding it, the
+	 * BOs open files hold on the mesh, and unfinished jobs that passed
+	 * SUBMIT by the lease (other files stay out while there are any).
+	 * lease is written with WRITE_ONCE: kh_check_begin() peeks at it.
+	 */
+	const struct kh_file *lease;
+	u32 n_bos;
+	u32 lease_jobs;
 	u64 jobs_done;
 	/*
 	 * The firmware loader has the mesh: no job but its own starts, and
@@ -378,6 +387,9 @@ struct kh_job {
 	const char *why;	/* for ERROR/ABORTED/TIMEOUT logs */
 	u32 why_code;		/* KOHAKU_JOB_WHY_*, for ERROR */
 	bool internal;		/* the driver's own (firmware LOAD), no file */
+	/* its file, for the lease (compared, never followed; NULL once closed) */
+	const struct kh_file *owner;
+	bool leased;		/* passed SUBMIT by its file's lease */
 };
 
 struct kh_bo {
@@ -412,6 +424,8 @@ struct kh_file {
 	unsigned int n_bos;
 	unsigned int n_jobs;
 	bool admin;		/* the opener: kh_file_open() */
+	/* its BOs on each mesh (under lock and that mesh's lock) */
+	u32 mesh_bos[KH_MAX_MESHES];
 	u32 clk_run;		/* KOHAKU_CLK_PROFILE_* its jobs need, or _DEFAULT */
 	/* jobs WAIT has reaped from the table: their device time (fdinfo) */
 	u64 reaped_ns;
@@ -796,5 +810,12 @@ void kh_maint_unbidden_writes(struct kh_mesh *m, const struct kh_job *job);
 void kh_maint_job_done(struct kh_mesh *m);
 int kh_ioctl_reset(struct kh_file *kf, void *arg);
 unsigned int kh_fw_reboot_mesh(struct kh_mesh *m);
+
+/* kh_lease.c: mesh leases (MESH_LEASE) */
+int kh_ioctl_mesh_lease(struct kh_file *kf, void *arg);
+int kh_lease_busy(struct kh_mesh *m, const struct kh_file *kf, const char *cmd);
+bool kh_lease_held(struct kh_mesh *m, const struct kh_file *kf);
+void kh_lease_bo_count(struct kh_file *kf, struct kh_mesh *m, int delta);
+void kh_lease_release_all(struct kh_file *kf);
 
 #endif /* KH_PRIV_H */

@@ -143,6 +143,7 @@ static int kh_job_build(struct kh_file *kf, struct drm_kohaku_submit *a,
 	ret = kh_check_begin(&check, kf, a, m);
 	if (!ret)
 		ret = kh_check_job(&check, job);
+	job->leased = check.used_lease;
 	/* a DXA unit's copies take their slots with them, as job data */
 	if (!ret)
 		ret = kh_dxa_job_data(kf, job, &check, &add, &n_add);
@@ -302,6 +303,25 @@ int kh_job_run_internal(struct kh_node *n, const struct kohaku_inst *insts,
 	return ret;
 }
 
+/*
+ * A mesh another file holds takes none of this file's jobs; a job that
+ * passed its check by this file's lease needs the lease still held.
+ */
+static int kh_submit_lease(struct kh_file *kf, struct kh_mesh *m,
+			   const struct kh_job *job)
+{
+	int ret;
+
+	lockdep_assert_held(&m->lock);
+	ret = kh_lease_busy(m, kf, "SUBMIT");
+	if (!ret && job->leased && !kh_lease_held(m, kf)) {
+		kh_dbg(m->kd, "SUBMIT: mesh %u's lease ended while the job was checked; its cpu programs need it\n",
+		       m->id);
+		ret = -EBUSY;
+	}
+	return ret;
+}
+
 static int kh_submit_check(struct kh_file *kf, struct drm_kohaku_submit *a)
 {
 	struct kh_device *kd = kf->kd;
@@ -388,6 +408,7 @@ int kh_job_submit(struct kh_file *kf, void *arg)
 				      KOHAKU_JOB_TIMEOUT_DEFAULT_MS);
 	INIT_LIST_HEAD(&job->mesh_link);
 	INIT_LIST_HEAD(&job->live_link);
+	job->owner = kf;
 	ret = kh_job_build(kf, a, job);
 	if (!ret)
 		ret = kh_job_in_fences(kf, a, job);
@@ -417,7 +438,11 @@ int kh_job_submit(struct kh_file *kf, void *arg)
 	ret = xa_insert(&kf->jobs, job->id, job, GFP_KERNEL);
 	if (!ret) {
 		mutex_lock(&m->lock);
-		ret = kh_job_enqueue(m, job);
+		ret = kh_submit_lease(kf, m, job);
+		if (!ret)
+			ret = kh_job_enqueue(m, job);
+		if (!ret && job->leased)
+			m->lease_jobs++;
 		mutex_unlock(&m->lock);
 		if (ret)
 			xa_erase(&kf->jobs, job->id);
@@ -520,6 +545,7 @@ void kh_job_release_all(struct kh_file *kf)
 	xa_for_each(&kf->jobs, id, job) {
 		xa_erase(&kf->jobs, id);
 		mutex_lock(&job->mesh->lock);
+		job->owner = NULL;	/* another file's, for the lease */
 		if (READ_ONCE(job->status) == KOHAKU_JOB_QUEUED)
 			kh_job_abort(job, KOHAKU_JOB_WHY_NONE, "its file was closed");
 		mutex_unlock(&job->mesh->lock);

@@ -77,6 +77,11 @@ extern "C" {
  * names (ABI 0.8): KOHAKU_SUBMIT_FILE_BOS, bos_ptr, the refused_* fields.
  */
 #define KOHAKU_CAP_JOB_BOS	(1ULL << 8)
+/*
+ * DRM_IOCTL_KOHAKU_MESH_LEASE works (ABI 0.8): a file holding a mesh by
+ * an exclusive lease runs the units nothing bounds (the cpu) there.
+ */
+#define KOHAKU_CAP_LEASE	(1ULL << 9)
 
 /* mesh state bits (drm_kohaku_mesh_info.flags) */
 #define KOHAKU_MESH_PRESENT	(1u << 0)	/* CAPS read valid twice */
@@ -963,6 +968,34 @@ struct drm_kohaku_reset {
 	__u64 reserved[2];
 };
 
+/* ---- MESH_LEASE: a mesh held by one open file (ABI 0.8) ---- */
+
+#define KOHAKU_LEASE_TAKE	(1u << 0)	/* hold the mesh */
+#define KOHAKU_LEASE_GIVE	(1u << 1)	/* let it go */
+
+/**
+ * struct drm_kohaku_mesh_lease - hold a mesh alone (DRM_IOCTL_KOHAKU_MESH_LEASE)
+ * @mesh: in: the mesh.
+ * @flags: in: KOHAKU_LEASE_TAKE or KOHAKU_LEASE_GIVE, exactly one.
+ * @reserved: zero.
+ *
+ * TAKE succeeds only when no other open file has a BO on the mesh, no job
+ * of another file (open or closed) is queued or running on it and no
+ * other file holds it (EBUSY otherwise, the driver's debug log naming what
+ * is in the way); taking it again is a no-op.  While it is held, another
+ * file's BO_CREATE on the mesh and its SUBMIT of a job there get EBUSY,
+ * and the holder's programs for units the driver cannot check (a cpu
+ * unit, an unknown cu_type) pass SUBMIT as an administrator's do.  GIVE,
+ * or closing the file, ends it (GIVE of a mesh the file does not hold is
+ * EINVAL); other files stay out until every job that ran under it is
+ * final.  Not an administrator's command: any opener may hold a mesh.
+ */
+struct drm_kohaku_mesh_lease {
+	__u32 mesh;
+	__u32 flags;
+	__u64 reserved[2];
+};
+
 #define DRM_KOHAKU_GET_INFO	0x00
 #define DRM_KOHAKU_NODES	0x01
 #define DRM_KOHAKU_BO_CREATE	0x02
@@ -981,7 +1014,8 @@ struct drm_kohaku_reset {
 #define DRM_KOHAKU_CLOCKS	0x0f
 #define DRM_KOHAKU_MESH_SET	0x10
 #define DRM_KOHAKU_RESET	0x11
-#define DRM_KOHAKU_NUM_IOCTLS	0x12
+#define DRM_KOHAKU_MESH_LEASE	0x12
+#define DRM_KOHAKU_NUM_IOCTLS	0x13
 
 #define DRM_IOCTL_KOHAKU_GET_INFO \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_KOHAKU_GET_INFO, struct drm_kohaku_get_info)
@@ -1019,6 +1053,8 @@ struct drm_kohaku_reset {
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_KOHAKU_MESH_SET, struct drm_kohaku_mesh_set)
 #define DRM_IOCTL_KOHAKU_RESET \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_KOHAKU_RESET, struct drm_kohaku_reset)
+#define DRM_IOCTL_KOHAKU_MESH_LEASE \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_KOHAKU_MESH_LEASE, struct drm_kohaku_mesh_lease)
 
 #if defined(__cplusplus)
 }

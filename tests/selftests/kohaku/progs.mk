@@ -14,6 +14,8 @@ RT_TEST_NAMES += rt_dxa
 RT_TEST_NAMES += rt_cpu
 # what a job may reach: the buffers it names (ABI 0.8)
 RT_TEST_NAMES += rt_reach
+# mesh leases: the cpu unit for the file holding its mesh (ABI 0.8)
+RT_TEST_NAMES += rt_lease
 # rt_pci tests the library's PCI discovery from inside (libruntime's
 # internal header, hidden symbols): the project's static build only
 RT_TEST_INTERNAL := rt_pci

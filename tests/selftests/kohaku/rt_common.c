@@ -817,6 +817,7 @@ const struct rt_cmd rt_cmds[RT_N_CMDS] = {
 	{ "CLOCKS", DRM_IOCTL_KOHAKU_CLOCKS },
 	{ "MESH_SET", DRM_IOCTL_KOHAKU_MESH_SET },
 	{ "RESET", DRM_IOCTL_KOHAKU_RESET },
+	{ "MESH_LEASE", DRM_IOCTL_KOHAKU_MESH_LEASE },
 };
 
 bool rt_node_now(kohaku_device *dev, const struct drm_kohaku_node *nd,

@@ -276,6 +276,7 @@ A8(drm_kohaku_clocks, reserved);
 A8(drm_kohaku_mesh_set, reserved);
 A8(drm_kohaku_reset, device_ns);
 A8(drm_kohaku_reset, reserved);
+A8(drm_kohaku_mesh_lease, reserved);
 
 /* the command numbers carry the struct sizes */
 #define CMD(name, s) \
@@ -303,6 +304,7 @@ CMD(DXA_GET, drm_kohaku_dxa_slot);
 CMD(CLOCKS, drm_kohaku_clocks);
 CMD(MESH_SET, drm_kohaku_mesh_set);
 CMD(RESET, drm_kohaku_reset);
+CMD(MESH_LEASE, drm_kohaku_mesh_lease);
 
 static void check_struct(const char *name, size_t size, size_t end_of_last,
 			 size_t expect)
@@ -338,6 +340,7 @@ TEST_F(rt, layout_no_implicit_padding)
 	CHECK_STRUCT(drm_kohaku_clocks, reserved, 128);
 	CHECK_STRUCT(drm_kohaku_mesh_set, reserved, 48);
 	CHECK_STRUCT(drm_kohaku_reset, reserved, 48);
+	CHECK_STRUCT(drm_kohaku_mesh_lease, reserved, 24);
 }
 
 TEST_F(rt, layout_command_numbers)
@@ -362,7 +365,9 @@ TEST_F(rt, layout_constants)
 	CHECK_EQ(KOHAKU_DATA_GRANULE, KH_PAYLOAD_BYTES);
 	/* a slot's table is the unit's 64 bytes (docs/spec/dxa.md) */
 	CHECK_EQ(sizeof(((struct drm_kohaku_dxa_slot *)0)->table), KH_DXA_SLOT_BYTES);
-	CHECK_EQ(DRM_KOHAKU_RESET, DRM_KOHAKU_NUM_IOCTLS - 1);
+	CHECK_EQ(DRM_KOHAKU_MESH_LEASE, DRM_KOHAKU_NUM_IOCTLS - 1);
+	CHECK_EQ(DRM_KOHAKU_MESH_LEASE, DRM_KOHAKU_RESET + 1);
+	CHECK_EQ(KOHAKU_LEASE_TAKE & KOHAKU_LEASE_GIVE, 0);
 	/* the profiles are the wizard's divides (kohakutpu.md 8.5) */
 	CHECK_EQ(KOHAKU_CLK_PROFILE_SHIP + 1, KH_CLK_PROFILES);
 	CHECK_EQ(KH_CLK_VCO_MHZ / KH_CLK_PROFILE_DIV(KOHAKU_CLK_PROFILE_LOW, KH_CLK_OUT_NOC), 100);
