@@ -365,7 +365,7 @@ int kh_check_begin(struct kh_check *c, struct kh_file *kf,
 	kvfree(jb);
 	if (ret)
 		return ret;
-	if (c->n_bos)	/* no table: nothing to sort (sort(NULL, 0) is UB in-process) */
+	if (c->n_bos)	/* no table, nothing to sort */
 		sort(c->bos, c->n_bos, sizeof(*c->bos), kh_check_bo_cmp, NULL);
 	return 0;
 }
