@@ -628,12 +628,14 @@ TEST_F(rt, mesh_reset_aborts_the_running_job_at_once)
 		  kohaku_job_status_name(st.status), kohaku_last_error(dev));
 	CHECK_EQ(st.reason, KOHAKU_JOB_WHY_MESH_RESET);
 	/*
-	 * At once, not at its 10 s limit.  The bound is loose: device time
-	 * also runs while this process gets to the inject (on a kernel card
-	 * under TCG the engine's polls moved it 148 ms in one run); the
-	 * driver itself looks every 1 ms.
+	 * At once, not at its 10 s limit (ABORTED already says the reset
+	 * ended it, a limit would be TIMEOUT).  The bound is loose: device
+	 * time also runs while this process gets to the inject, as fast as
+	 * the engine's polls move it: on a kernel card under TCG 148 ms in
+	 * one run, in-process under valgrind (one thread at a time) 1.34 s
+	 * in one fresh-clone `make test`; the driver itself looks every 1 ms.
 	 */
-	CHECK_MSG(st.device_ns < 1000000000ULL, "ended after %llu ns of device time",
+	CHECK_MSG(st.device_ns < 5000000000ULL, "ended after %llu ns of device time",
 		  (unsigned long long)st.device_ns);
 	check_diag("the job ended %llu us of device time after it started",
 		   (unsigned long long)st.device_ns / 1000);
