@@ -105,22 +105,29 @@ int kh_check_mem(struct kh_check *c, u32 inst, u32 operand, const char *what,
 	return 0;
 }
 
+const char *kh_node_refuses_data(struct kh_mesh *m, unsigned int x, unsigned int y)
+{
+	const struct kh_node *t = kh_mesh_node(m, x, y);
+
+	if (!t)
+		return "is not an enumerated node of the mesh";
+	if (t->cu_type == KH_CU_GP)
+		return "is a POOL unit: its firmware owns its buffers";
+	if (t->cu_type == KH_CU_DX)
+		return "is a DXA unit: its buffer is a descriptor table, which only the driver writes";
+	return NULL;
+}
+
 int kh_check_target(struct kh_check *c, u32 inst, u32 operand, const char *what,
 		    unsigned int x, unsigned int y)
 {
-	const struct kh_node *n = c->node, *t;
+	const struct kh_node *n = c->node;
 	const char *why;
 
 	if (c->unchecked)
 		return 0;
-	t = kh_mesh_node(n->mesh, x, y);
-	if (!t)
-		why = "is not an enumerated node of the mesh";
-	else if (t->cu_type == KH_CU_GP)
-		why = "is a POOL unit: its firmware owns its buffers";
-	else if (t->cu_type == KH_CU_DX)
-		why = "is a DXA unit: its buffer is a descriptor table, which only the driver writes";
-	else
+	why = kh_node_refuses_data(n->mesh, x, y);
+	if (!why)
 		return 0;
 	kh_dbg(c->kd, "SUBMIT: program %u instruction %u (%s unit at (%u,%u)): %s (%u,%u) %s\n",
 	       c->prog, inst, c->unit, n->x, n->y, what, x, y, why);

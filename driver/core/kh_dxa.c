@@ -510,7 +510,7 @@ void kh_dxa_release_all(struct kh_file *kf)
 static int kh_dxa_check_inst(struct kh_device *kd, const struct kh_prog *pr,
 			     u32 prog, u32 i, u16 *mask)
 {
-	const struct kh_node *n = pr->node, *rn;
+	const struct kh_node *n = pr->node;
 	unsigned int nrecv, r, x, y;
 	const char *why;
 	struct kh_flit f;
@@ -542,14 +542,8 @@ static int kh_dxa_check_inst(struct kh_device *kd, const struct kh_prog *pr,
 		}
 		x = KH_DXA_RECV_X(v);
 		y = KH_DXA_RECV_Y(v);
-		rn = kh_mesh_node(n->mesh, x, y);
-		if (!rn)
-			why = "is not an enumerated node of the mesh";
-		else if (rn->cu_type == KH_CU_GP)
-			why = "is a POOL unit: its firmware owns its buffers";
-		else if (rn->cu_type == KH_CU_DX)
-			why = "is a DXA unit: its buffer is a descriptor table, which only the driver writes";
-		else
+		why = kh_node_refuses_data(n->mesh, x, y);
+		if (!why)
 			continue;
 		kh_dbg(kd, "SUBMIT: program %u instruction %u for DXA unit (%u,%u): receiver %u (%u,%u) %s\n",
 		       prog, i, n->x, n->y, r, x, y, why);

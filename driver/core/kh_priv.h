@@ -730,6 +730,11 @@ void kh_dxa_release_all(struct kh_file *kf);
  * slot's tensor must lie in a buffer the job names (@c, kh_check.h).
  */
 struct kh_check;
+/*
+ * kh_check.c: why the node at (x, y) of @m takes no CU_DATA a user's job
+ * sends (no node, a POOL unit, a DXA unit), or NULL when it does.
+ */
+const char *kh_node_refuses_data(struct kh_mesh *m, unsigned int x, unsigned int y);
 int kh_dxa_job_data(struct kh_file *kf, struct kh_job *job, struct kh_check *c,
 		    struct kh_data_add **add, u32 *n_add);
 
