@@ -163,6 +163,11 @@ done
 KOHAKU_BACKEND=sim KOHAKU_TEST_MAP=pool KOHAKU_SIM_CTRL=32 \
 	run_suite asan-runtime-ctrl32/pool "" build/asan/tests/selftests/kohaku/*
 export KOHAKU_TEST_TIMEOUT_SCALE=20
+# --fair-sched=yes: valgrind runs one thread at a time, and by default
+# the engine's worker, polling a running job, kept the test's thread out
+# for up to 89 s of wall time (rt_clocks no_retune_while_a_job_is_on_the_mesh:
+# 30, 59 and 89 s default, 1.0 and 1.1 s fair; whole suites rt_clocks 101
+# against 75 s, rt_faults 103 against 39 s, pool map)
 # the suites whose every test makes a card of its own (rt_open_card:
 # cpu_2x1, mesh_2x2_8+2) run alike whatever the map: under valgrind, on
 # the first map only (rt_lease alone took 33 s a map)
@@ -179,7 +184,7 @@ for map in $maps; do
 	first_map=0
 	# shellcheck disable=SC2086
 	KOHAKU_BACKEND=sim KOHAKU_TEST_MAP=$map run_suite valgrind-runtime/$map \
-		"valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect" \
+		"valgrind -q --fair-sched=yes --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect" \
 		$bins
 done
 
