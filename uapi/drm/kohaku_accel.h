@@ -499,7 +499,14 @@ struct drm_kohaku_job_bo {
 #define KOHAKU_REFUSED_WRAPS	3	/* its range wraps past the top of the address space */
 #define KOHAKU_REFUSED_NODE	4	/* it sends data to a node the job has no program on */
 #define KOHAKU_REFUSED_UNCHECKABLE 5	/* a unit whose programs the driver cannot check; needs an administrator */
-#define KOHAKU_REFUSED_MAX	5
+/*
+ * E2BIG, not EACCES: a POOL program reaches more separate buffers than its
+ * unit's bounds hold (KH_POOL_REGIONS; buffers that touch, named with the
+ * same access, count once); refused_inst/operand name the first operand
+ * past them.
+ */
+#define KOHAKU_REFUSED_REGIONS	6
+#define KOHAKU_REFUSED_MAX	6
 
 /**
  * struct drm_kohaku_submit - queue a job (DRM_IOCTL_KOHAKU_SUBMIT)
@@ -530,8 +537,8 @@ struct drm_kohaku_job_bo {
  *	no flag and no buffer named is checked against no buffer, unless its
  *	opener is an administrator: then it is not checked (ABI 0.7's form).
  * @n_bos: in: 0..KOHAKU_MAX_JOB_BOS.
- * @refused_why: out: KOHAKU_REFUSED_*, when SUBMIT failed EACCES; 0
- *	otherwise.
+ * @refused_why: out: KOHAKU_REFUSED_*, when SUBMIT failed EACCES (E2BIG
+ *	for KOHAKU_REFUSED_REGIONS); 0 otherwise.
  * @refused_program: out: with @refused_why, the index of the program
  *	(in @programs_ptr) that holds the refused instruction.
  * @refused_inst: out: with @refused_why, the instruction's index in its

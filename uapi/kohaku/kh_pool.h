@@ -66,6 +66,7 @@
 #define KH_POOL_IDMA_ERR_RANGE	2	/* past DataRAM, or past the mesh's DRAM */
 #define KH_POOL_IDMA_ERR_DESC	3	/* a reserved field or flag set, len 0 */
 #define KH_POOL_IDMA_ERR_PUSH	4	/* the descriptor's own address is bad */
+#define KH_POOL_IDMA_ERR_BOUNDS	5	/* outside the job's regions (v2) */
 
 /**
  * struct kh_pool_idma_desc - one iDMA descriptor, in the core's DataRAM
@@ -97,7 +98,7 @@ struct kh_pool_idma_desc {
 #define KH_CTRL_IDX_IS_POOL(i)		((((i) & 0xff) >> 3) == (0xe8 >> 3))
 
 #define KH_POOL_SLOT_ID			0x0003
-#define KH_POOL_VERSION			1
+#define KH_POOL_VERSION			2	/* 2: bounds (below) */
 #define KH_POOL_CAPS_SLOT(c)		((unsigned int)(((c) >> 48) & 0xffff))
 #define KH_POOL_CAPS_VERSION(c)		((unsigned int)(((c) >> 40) & 0xff))
 #define KH_POOL_CAPS_CORES(c)		((unsigned int)(((c) >> 32) & 0xff))
@@ -187,6 +188,48 @@ static inline __u32 kh_pool_get_w(const __u64 *w4, unsigned int j)
 #define KH_POOL_UNIT_LOAD	1	/* a LOAD or a CU_DATA burst broke a rule */
 #define KH_POOL_UNIT_HALTED	2	/* a core trapped: reload the firmware */
 #define KH_POOL_UNIT_NOFW	3	/* every core stalled or in reset */
+#define KH_POOL_UNIT_BOUNDS	4	/* DRAM outside the job's regions (v2) */
+
+/*
+ * ---- bounds: the unit's version 2 (docs/spec/pool.md "Bounds") ----
+ * The host's CU_CTRL unit addon block 0xf0-0xf7: six regions of the
+ * unit's own mesh DRAM, in 4 KiB granules, that the driver programs for
+ * each job.  A core's window load or store and an iDMA transfer reach
+ * DRAM only inside an enabled region that allows the access; anything
+ * else never leaves the unit (a load reads 0, a store is dropped, an
+ * iDMA descriptor stops with KH_POOL_IDMA_ERR_BOUNDS) and the job present
+ * retires with KH_POOL_UNIT_BOUNDS whatever the firmware says.  Reset
+ * value: no region enabled, so a firmware reaches no DRAM at all.
+ */
+#define KH_POOL_VERSION_BOUNDS		2	/* POOL_CAPS version with bounds */
+#define KH_POOL_REGIONS			6
+#define KH_POOL_REGION_SHIFT		12	/* 4 KiB granules */
+#define KH_CTRL_IDX_POOL_REGION(n)	(0xf0 + (n))	/* RW, n < 6 */
+#define KH_CTRL_IDX_POOL_BOUNDS_EN	0xf6	/* RW */
+#define KH_CTRL_IDX_POOL_BOUNDS_FAULT	0xf7	/* RO; a read clears it */
+/* REGION(n): [23:0] first granule, [47:24] granules, [48] read, [49] write */
+#define KH_POOL_REGION_R		(1ull << 48)
+#define KH_POOL_REGION_W		(1ull << 49)
+#define KH_POOL_REGION_FIRST(v)		((__u64)(v) & 0xffffffull)
+#define KH_POOL_REGION_COUNT(v)		(((__u64)(v) >> 24) & 0xffffffull)
+#define KH_POOL_REGION(first, count, rw) \
+	(((__u64)(first) & 0xffffffull) | (((__u64)(count) & 0xffffffull) << 24) | (rw))
+/* BOUNDS_EN: [5:0] the regions enabled, [31] no bounds at all */
+#define KH_POOL_BOUNDS_ALL		(1u << 31)
+/*
+ * BOUNDS_FAULT: the first access refused since the last read: [63] valid,
+ * [62] a write, [61] by an iDMA descriptor (else a window load or store),
+ * [60] with no job present, [59:56] the core, [55:40] accesses refused
+ * (saturating), [39:0] the first one's address (mesh-local for a window
+ * access, the descriptor's [39:0] for the iDMA).
+ */
+#define KH_POOL_BF_VALID		(1ull << 63)
+#define KH_POOL_BF_WRITE		(1ull << 62)
+#define KH_POOL_BF_IDMA			(1ull << 61)
+#define KH_POOL_BF_IDLE			(1ull << 60)
+#define KH_POOL_BF_CORE(f)		((unsigned int)(((f) >> 56) & 0xf))
+#define KH_POOL_BF_COUNT(f)		((unsigned int)(((f) >> 40) & 0xffff))
+#define KH_POOL_BF_ADDR(f)		((__u64)(f) & 0xffffffffffull)
 
 /*
  * ---- the firmware's API, version 1.1 (firmware/) ----
