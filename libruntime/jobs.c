@@ -129,6 +129,10 @@ static const char *refused_why(uint32_t why)
 	case KOHAKU_REFUSED_NODE:
 		return "sends data to a node whose buffers no job may write (a "
 		       "POOL or DXA unit, or no node at all)";
+	case KOHAKU_REFUSED_REGIONS:
+		return "lies in one buffer more than a POOL unit's bounds hold "
+		       "for one program (KH_POOL_REGIONS separate buffers; "
+		       "buffers that touch, used alike, count once)";
 	case KOHAKU_REFUSED_UNCHECKABLE:
 		return "is what the driver cannot check (a unit that runs "
 		       "programs nothing bounds, such as the cpu unit; an "
@@ -140,11 +144,23 @@ static const char *refused_why(uint32_t why)
 	}
 }
 
-/* SUBMIT said EACCES: which instruction, which operand, and why */
+/* SUBMIT said EACCES (E2BIG): which instruction, which operand, and why */
 static void submit_refused(kohaku_device *dev, const struct drm_kohaku_submit *req,
 			   const struct kohaku_program *programs)
 {
 	const struct kohaku_program *p = &programs[req->refused_program];
+
+	if (req->refused_why == KOHAKU_REFUSED_REGIONS) {
+		kh_rt_seterr(dev, "submitting a job: program %u (mesh %u (%u,%u)) "
+			     "instruction %u, operand %u: 0x%" PRIx64 ", %" PRIu64
+			     " bytes, %s (SUBMIT: E2BIG). Split the program "
+			     "into jobs that each reach fewer buffers.",
+			     req->refused_program, p->mesh, p->x, p->y,
+			     req->refused_inst, req->refused_operand,
+			     (uint64_t)req->refused_addr, (uint64_t)req->refused_len,
+			     refused_why(req->refused_why));
+		return;
+	}
 
 	if (req->refused_why == KOHAKU_REFUSED_UNCHECKABLE) {
 		kh_rt_seterr(dev, "submitting a job: program %u (mesh %u (%u,%u)) "
@@ -304,7 +320,8 @@ KH_RT_EXPORT int kohaku_submit_ex(kohaku_device *dev,
 	free(jb);
 	if (r == -EIO)
 		kh_rt_submit_why(dev, programs, n_programs);
-	if (r == -EACCES && req.refused_why && req.refused_program < n_programs)
+	if ((r == -EACCES || r == -E2BIG) && req.refused_why &&
+	    req.refused_program < n_programs)
 		submit_refused(dev, &req, programs);
 	if (r == 0 && job_id)
 		*job_id = req.job_id;

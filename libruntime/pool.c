@@ -215,6 +215,10 @@ static const char *unit_code_name(unsigned int code)
 		return "a core trapped earlier: reload the firmware";
 	case KH_POOL_UNIT_NOFW:
 		return "no firmware runs (every core stalled or in reset)";
+	case KH_POOL_UNIT_BOUNDS:
+		return "the firmware reached memory outside the job's buffers; "
+		       "the unit's bounds refused it (the driver's log names "
+		       "the core and the address)";
 	}
 	return "unknown unit code";
 }

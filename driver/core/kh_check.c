@@ -19,12 +19,6 @@
 #include "kh_priv.h"
 #include "kh_check.h"
 
-struct kh_check_bo {
-	u64 start, end;		/* device addresses, [start, end) */
-	u32 handle;
-	u32 access;		/* KOHAKU_JOB_BO_* */
-};
-
 static int kh_check_bo_cmp(const void *a, const void *b)
 {
 	const struct kh_check_bo *x = a, *y = b;
@@ -102,6 +96,9 @@ int kh_check_mem(struct kh_check *c, u32 inst, u32 operand, const char *what,
 		       kh_access_name(bo->access));
 		return kh_check_refuse(c, why, inst, operand, addr, len);
 	}
+	/* a POOL program's buffers become its unit's regions */
+	if (c->reach)
+		return kh_pool_bounds_note(c, bo, access, inst, operand);
 	return 0;
 }
 
@@ -139,8 +136,14 @@ int kh_check_admin_only(struct kh_check *c, u32 inst, const char *why)
 {
 	const struct kh_node *n = c->node;
 
-	if (c->unchecked || c->admin)
+	if (c->unchecked)
 		return 0;
+	if (c->admin) {
+		/* what it reaches is not known: the unit is not bounded */
+		if (c->bounds)
+			c->bounds->en = KH_POOL_BOUNDS_ALL;
+		return 0;
+	}
 	kh_dbg(c->kd, "SUBMIT: program %u instruction %u (%s unit at (%u,%u)) %s: the driver cannot check what it reaches, so only an administrator's jobs may send it\n",
 	       c->prog, inst, c->unit, n->x, n->y, why);
 	return kh_check_refuse(c, KOHAKU_REFUSED_UNCHECKABLE, inst, 0, 0, 0);
@@ -387,16 +390,40 @@ bool kh_check_names_bo(const struct kh_check *c, const struct kh_bo *bo, u32 acc
 	return b && b->handle == bo->handle && (b->access & access) == access;
 }
 
-int kh_check_job(struct kh_check *c, const struct kh_job *job)
+/* a POOL program: its operands' buffers are gathered as its regions */
+static int kh_check_pool_prog(struct kh_check *c, const struct kh_check_unit *u,
+			      struct kh_prog *pr)
+{
+	int ret;
+
+	if (c->n_bos) {
+		c->reach = kvcalloc(c->n_bos, sizeof(*c->reach), GFP_KERNEL);
+		if (!c->reach)
+			return -ENOMEM;
+	}
+	c->bounds = &pr->bounds;
+	ret = u->check(c, pr);
+	kvfree(c->reach);
+	c->reach = NULL;
+	c->bounds = NULL;
+	return ret;
+}
+
+int kh_check_job(struct kh_check *c, struct kh_job *job)
 {
 	const struct kh_check_unit *u;
 	u32 i;
 	int ret;
 
-	if (c->unchecked)
+	if (c->unchecked) {
+		/* nothing checked: a POOL unit is not bounded either */
+		for (i = 0; i < job->n_progs; i++)
+			if (job->progs[i].node->cu_type == KH_CU_GP)
+				job->progs[i].bounds.en = KH_POOL_BOUNDS_ALL;
 		return 0;
+	}
 	for (i = 0; i < job->n_progs; i++) {
-		const struct kh_prog *pr = &job->progs[i];
+		struct kh_prog *pr = &job->progs[i];
 		const struct kh_node *n = pr->node;
 
 		c->prog = i;
@@ -415,7 +442,10 @@ int kh_check_job(struct kh_check *c, const struct kh_job *job)
 			       i, c->unit, n->cu_type, n->x, n->y);
 			return kh_check_refuse(c, KOHAKU_REFUSED_UNCHECKABLE, 0, 0, 0, 0);
 		}
-		ret = u->check(c, pr);
+		if (n->cu_type == KH_CU_GP)
+			ret = kh_check_pool_prog(c, u, pr);
+		else
+			ret = u->check(c, pr);
 		if (ret)
 			return ret;
 	}

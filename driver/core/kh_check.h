@@ -8,7 +8,12 @@
 
 #include "kh_priv.h"
 
-struct kh_check_bo;
+/* a buffer the job names: one entry of kh_check.bos */
+struct kh_check_bo {
+	u64 start, end;		/* device addresses, [start, end) */
+	u32 handle;
+	u32 access;		/* KOHAKU_JOB_BO_* */
+};
 
 /**
  * struct kh_check - one SUBMIT's check of its job
@@ -28,6 +33,10 @@ struct kh_check_bo;
  * @prog: the program being checked, for messages and refused_program.
  * @node: its node.
  * @unit: its unit type's name, for messages.
+ * @reach: while a POOL program is checked, per entry of @bos the access
+ *	its operands make there (KOHAKU_JOB_BO_*); NULL otherwise.
+ * @bounds: that program's regions, built as its operands are checked
+ *	(kh_pool_bounds.c); NULL otherwise.
  */
 struct kh_check {
 	struct kh_device *kd;
@@ -42,6 +51,8 @@ struct kh_check {
 	u32 prog;
 	const struct kh_node *node;
 	const char *unit;
+	u32 *reach;
+	struct kh_pool_bounds *bounds;
 };
 
 /**
@@ -71,7 +82,7 @@ static inline u64 kh_inst_get(const struct kohaku_inst *in, unsigned int field)
 
 int kh_check_begin(struct kh_check *c, struct kh_file *kf,
 		   struct drm_kohaku_submit *a, struct kh_mesh *m);
-int kh_check_job(struct kh_check *c, const struct kh_job *job);
+int kh_check_job(struct kh_check *c, struct kh_job *job);
 void kh_check_end(struct kh_check *c);
 bool kh_check_names_bo(const struct kh_check *c, const struct kh_bo *bo, u32 access);
 
@@ -161,5 +172,21 @@ int kh_check_vec(struct kh_check *c, const struct kh_prog *pr);
  * Return: 0, or -EACCES from kh_check_mem() or kh_check_admin_only().
  */
 int kh_check_pool(struct kh_check *c, const struct kh_prog *pr);
+
+/**
+ * kh_pool_bounds_note() - a POOL program's operand lies in a named buffer
+ * @c: the check, with @c->reach and @c->bounds set.
+ * @bo: the buffer, an entry of @c->bos.
+ * @access: what the operand does there.
+ * @inst: the instruction's index, for a refusal.
+ * @operand: the operand's index, for a refusal.
+ *
+ * Adds the buffer to the program's regions (kh_pool_bounds.c).
+ *
+ * Return: 0, or -E2BIG (KOHAKU_REFUSED_REGIONS): more separate buffers
+ * than the unit has regions.
+ */
+int kh_pool_bounds_note(struct kh_check *c, const struct kh_check_bo *bo,
+			u32 access, u32 inst, u32 operand);
 
 #endif /* KH_CHECK_H */

@@ -183,6 +183,8 @@ static void kh_job_arm(struct kh_mesh *m, struct kh_job *job)
 	m->run = KH_RUN_DISPATCH;
 }
 
+static u32 kh_job_verdict(struct kh_mesh *m, struct kh_job *job);
+
 static void kh_job_start(struct kh_mesh *m, struct kh_job *job)
 {
 	struct kh_device *kd = m->kd;
@@ -217,6 +219,12 @@ static void kh_job_start(struct kh_mesh *m, struct kh_job *job)
 	kh_dbg(kd, "mesh %u: job %llu: %u programs, %u data entries, credit %u\n",
 	       m->id, job->id, job->n_progs, job->n_segs, job->seed);
 	trace_kohaku_dispatch(kd->dev, m->id, job->id, job->seed);
+	/* a POOL unit's regions, in place before anything of the job */
+	if (kh_pool_bounds_grant(m, job)) {
+		kh_job_finalize(job, kh_job_verdict(m, job));
+		kh_mesh_job_off(m, job);
+		return;
+	}
 	if (job->n_segs)
 		m->run = KH_RUN_DATA;
 	else

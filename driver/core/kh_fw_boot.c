@@ -231,6 +231,9 @@ int kh_fw_boot_unit(struct kh_boot *b)
 	n->fw_state = KOHAKU_FW_STATE_BOOTING;
 	ret = kh_pool_set(m, n, KH_CTRL_IDX_POOL_RUNSTALL,
 			  KH_POOL_STALL_ALL | KH_POOL_RESET_ALL);
+	/* bounds (version 2) are granted per job: learn if it has them */
+	if (!ret)
+		ret = kh_pool_bounds_probe(n);
 	mutex_unlock(&m->lock);
 	if (ret)
 		return kh_boot_fail(b, KOHAKU_FW_ERR_LOAD, ret);

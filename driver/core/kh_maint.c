@@ -278,6 +278,35 @@ void kh_maint_unbidden_writes(struct kh_mesh *m, const struct kh_job *job)
 	kh_maint_kick(kd);
 }
 
+/*
+ * A POOL unit's bounds refused an access with no job on the unit
+ * (kh_pool_bounds.c): nothing reached memory, but the firmware reaches
+ * for it on its own, the bug kh_maint_unbidden_writes() stops when no
+ * bounds are there to refuse it.  Stopped the same way.
+ */
+void kh_maint_fw_strays(struct kh_mesh *m, const struct kh_node *n, u64 fault)
+{
+	struct kh_device *kd = m->kd;
+
+	lockdep_assert_held(&m->lock);
+	if (!kh_maint_has_fw(m) || !m->recover_max || !kh_clk_reachable(kd)) {
+		if (!m->unbidden_said)
+			kh_warn(kd, "mesh %u: the POOL firmware reaches memory with no job (the unit's bounds refuse it); automatic recovery is off, so it runs on\n",
+				m->id);
+		m->unbidden_said = true;
+		return;
+	}
+	if (m->fw_quarantine)
+		return;
+	m->fw_quarantine = true;
+	m->fw_quarantine_why = "reached memory with no job";
+	kh_err(kd, "mesh %u: the POOL firmware (%s) at (%u,%u) reaches memory with no job: resetting the mesh, its POOL units stay without firmware until a firmware load (`kohaku fw load`)\n",
+	       m->id, kd->fw_name, n->x, n->y);
+	m->recover_due = true;
+	kh_maint_take(m);
+	kh_maint_kick(kd);
+}
+
 /* A job completed on @m: the recoveries before it helped. */
 void kh_maint_job_done(struct kh_mesh *m)
 {

@@ -12,6 +12,8 @@
 void kh_mesh_job_off(struct kh_mesh *m, struct kh_job *job)
 {
 	lockdep_assert_held(&m->lock);
+	/* before its memory can be released (kh_job_unlist) */
+	kh_pool_bounds_revoke(m, job);
 	m->job = NULL;
 	m->run = KH_RUN_IDLE;
 	kh_job_unlist(m->kd, job);

@@ -118,6 +118,7 @@ struct kh_node {
 	u32 fw_version, fw_api;
 	u64 fw_boot_ns;
 	u64 fw_trap;
+	bool pool_bounds;	/* POOL_CAPS version >= 2, read at its boot */
 	/* a DXA unit's KH_DXA_SLOTS descriptor slots (kh_dxa.c), under mesh->lock */
 	struct kh_dxa_slot *dxa;
 };
@@ -270,6 +271,21 @@ static inline bool kh_mesh_held(const struct kh_mesh *m)
 }
 
 
+/**
+ * struct kh_pool_bounds - a POOL unit's regions for one job (kh_pool_bounds.c)
+ * @region: REGION0.. as written, KH_POOL_REGION() each.
+ * @n: regions used.
+ * @en: BOUNDS_EN to write: the @n regions, or KH_POOL_BOUNDS_ALL for a job
+ *	the driver does not check.
+ * @granted: written at dispatch; revoked when the job leaves the mesh.
+ */
+struct kh_pool_bounds {
+	u64 region[KH_POOL_REGIONS];
+	u32 n;
+	u32 en;
+	bool granted;
+};
+
 struct kh_prog {
 	struct kh_node *node;
 	u8 txn;
@@ -280,6 +296,7 @@ struct kh_prog {
 	u16 baseline;		/* NODE_STATUS count before the job */
 	u32 seen;		/* signals counted so far */
 	bool finished;
+	struct kh_pool_bounds bounds;	/* a POOL unit's (docs/spec/pool.md "Bounds") */
 };
 
 /*
@@ -812,6 +829,12 @@ bool kh_maint_pending(struct kh_device *kd);
 void kh_maint_after_reset(struct kh_mesh *m);
 void kh_maint_recover(struct kh_mesh *m, const char *why);
 void kh_maint_unbidden_writes(struct kh_mesh *m, const struct kh_job *job);
+void kh_maint_fw_strays(struct kh_mesh *m, const struct kh_node *n, u64 fault);
+
+/* kh_pool_bounds.c: a POOL unit's regions, granted per job */
+int kh_pool_bounds_probe(struct kh_node *n);
+int kh_pool_bounds_grant(struct kh_mesh *m, struct kh_job *job);
+void kh_pool_bounds_revoke(struct kh_mesh *m, struct kh_job *job);
 void kh_maint_job_done(struct kh_mesh *m);
 int kh_ioctl_reset(struct kh_file *kf, void *arg);
 unsigned int kh_fw_reboot_mesh(struct kh_mesh *m);

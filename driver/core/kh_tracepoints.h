@@ -110,6 +110,37 @@ TRACE_EVENT(kohaku_fault,
 );
 
 /*
+ * A POOL unit's bounds granted for a job (kh_pool_bounds.c): BOUNDS_EN
+ * (KH_POOL_BOUNDS_ALL: none) and the regions written.
+ */
+TRACE_EVENT(kohaku_pool_bounds,
+	TP_PROTO(struct device *dev, u32 mesh, u64 job, u32 x, u32 y,
+		 u32 en, u32 regions),
+	TP_ARGS(dev, mesh, job, x, y, en, regions),
+	TP_STRUCT__entry(
+		__string(dev, dev_name(dev))
+		__field(u32, mesh)
+		__field(u64, job)
+		__field(u32, x)
+		__field(u32, y)
+		__field(u32, en)
+		__field(u32, regions)
+	),
+	TP_fast_assign(
+		kohaku_assign_str(dev, dev_name(dev));
+		__entry->mesh = mesh;
+		__entry->job = job;
+		__entry->x = x;
+		__entry->y = y;
+		__entry->en = en;
+		__entry->regions = regions;
+	),
+	TP_printk("dev=%s mesh=%u job=%llu node=%u,%u en=0x%x regions=%u",
+		  __get_str(dev), __entry->mesh, __entry->job, __entry->x,
+		  __entry->y, __entry->en, __entry->regions)
+);
+
+/*
  * A CU_CTRL request through the orchestrator mailbox (reply=0), or what
  * came of it (reply=1: result 0 and the value read, or an errno).
  */

@@ -270,12 +270,14 @@ done
 # where request_firmware("kohaku/pool.fw") finds it
 mkdir -p "$root/lib/firmware/kohaku"
 cp "$FW_IMAGE" "$root/lib/firmware/kohaku/pool.fw"
-# the test image rt_faults loads from beside it (a firmware that writes
-# with no job), when the firmware build made it
-if [ -s "$(dirname "$FW_IMAGE")/test/idle-writer.fw" ]; then
+# the test images the suites load from beside it (rt_faults: a firmware
+# that writes with no job; rt_pool: one whose FILL strays), when the
+# firmware build made them
+for t in idle-writer rogue; do
+	[ -s "$(dirname "$FW_IMAGE")/test/$t.fw" ] || continue
 	mkdir -p "$root/lib/firmware/kohaku/test"
-	cp "$(dirname "$FW_IMAGE")/test/idle-writer.fw" "$root/lib/firmware/kohaku/test/"
-fi
+	cp "$(dirname "$FW_IMAGE")/test/$t.fw" "$root/lib/firmware/kohaku/test/"
+done
 bench_append=
 case ${KOHAKU_VM_BENCH:-0} in
 1|jobs|dma)

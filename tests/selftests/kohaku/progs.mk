@@ -16,6 +16,8 @@ RT_TEST_NAMES += rt_cpu
 RT_TEST_NAMES += rt_reach
 # mesh leases: the cpu unit for the file holding its mesh (ABI 0.8)
 RT_TEST_NAMES += rt_lease
+# a POOL unit's bounds: what its firmware computes stays in the job's buffers
+RT_TEST_NAMES += rt_bounds
 # rt_pci tests the library's PCI discovery from inside (libruntime's
 # internal header, hidden symbols): the project's static build only
 RT_TEST_INTERNAL := rt_pci
