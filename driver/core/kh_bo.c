@@ -107,6 +107,22 @@ int kh_bo_create(struct kh_file *kf, void *arg)
 		kfree(bo);
 		return ret;
 	}
+	/*
+	 * What the memory's last owner left there is not the new owner's to
+	 * read: zeros first, before any handle names it.  (A card with no
+	 * DMA engine moves no BO data to or from the host at all.)
+	 */
+	if (kh_has_dma(kd)) {
+		ret = kh_dma_zero(kd, KH_CARD_ADDR(m->id, bo->start), bo->len);
+		if (ret) {
+			if (ret != -EINTR)
+				kh_err(kd, "BO_CREATE: clearing %llu bytes of mesh %u at 0x%llx failed (%d)\n",
+				       bo->len, m->id, bo->start, ret);
+			kh_mem_release(&m->mem, bo->start, bo->len);
+			kfree(bo);
+			return ret;
+		}
+	}
 	mutex_lock(&kf->lock);
 	mutex_lock(&m->lock);
 	/* a mesh another file holds (MESH_LEASE) takes none of ours */

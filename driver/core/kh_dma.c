@@ -247,6 +247,46 @@ int kh_dma_kernel(struct kh_device *kd, u64 card, void *buf, size_t len,
 	return kh_dma_copy(kd, card, buf, len, to_card, false);
 }
 
+/*
+ * Zeros into [card, card + len), both word aligned: a new BO's memory,
+ * which holds whatever its last owner left there.  The bounce lines are
+ * zeroed once and every descriptor of the transfer reads them, so a BO of
+ * any size costs one transfer of up to KH_XDMA_RING_DESCS descriptors a
+ * pass and no copy on the host.
+ */
+int kh_dma_zero(struct kh_device *kd, u64 card, u64 len)
+{
+	struct kh_xdma_chan *ch = &kd->xdma.h2c;
+	const u64 max = (u64)KH_XDMA_BOUNCE_LINES * KH_DMA_WORD;
+	struct kh_xdma_seg *segs;
+	unsigned int n;
+	u64 done = 0;
+	int ret = 0;
+
+	if (!kh_xdma_usable(kd))
+		return -EOPNOTSUPP;
+	if ((card | len) % KH_DMA_WORD)
+		return -EINVAL;
+	segs = kvcalloc(min_t(u64, DIV_ROUND_UP(len, max), KH_XDMA_RING_DESCS),
+			sizeof(*segs), GFP_KERNEL);
+	if (!segs)
+		return -ENOMEM;
+	mutex_lock(&ch->lock);
+	memset(ch->bounce.cpu, 0, max);
+	while (done < len && !ret) {
+		for (n = 0; n < KH_XDMA_RING_DESCS && done < len; n++) {
+			u64 l = min_t(u64, len - done, max);
+
+			segs[n] = (struct kh_xdma_seg){ ch->bounce.bus, card + done, l };
+			done += l;
+		}
+		ret = kh_xdma_run(kd, ch, segs, n);
+	}
+	mutex_unlock(&ch->lock);
+	kvfree(segs);
+	return ret;
+}
+
 int kh_dma_user(struct kh_device *kd, u64 card, void __user *p, size_t len,
 		bool to_card)
 {

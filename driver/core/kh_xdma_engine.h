@@ -108,5 +108,6 @@ int kh_dma_user(struct kh_device *kd, u64 card, void __user *p, size_t len,
 		bool to_card);
 int kh_dma_kernel(struct kh_device *kd, u64 card, void *buf, size_t len,
 		  bool to_card);
+int kh_dma_zero(struct kh_device *kd, u64 card, u64 len);
 
 #endif /* KH_XDMA_ENGINE_H */

@@ -26,7 +26,7 @@
  * 0.7-form and UNCHECKED jobs run unchecked).
  *
  * Promises, after each call: the return is 0 or an errno the ABI names; a
- * created buffer is aligned and inside its mesh; the card's free memory is
+ * created buffer is aligned, inside its mesh and reads zeros; the card's free memory is
  * never more than its size less the live buffers; an EACCES names a program
  * of the job and a reason; an accepted job's list named only the file's
  * buffers, with valid access bits, once each.  No job changes a byte outside
@@ -246,10 +246,18 @@ static void shadow_take(struct fz_bo *b)
 	promise(shadow_read(b, b->shadow) == 0);
 }
 
-/* a new buffer: the pattern over what is kept, and the shadow with it */
+/*
+ * A new buffer reads zeros (BO_CREATE clears what the memory's last owner
+ * left); then the pattern over what is kept, and the shadow with it.
+ */
 static void shadow_fill(struct fz_bo *b)
 {
+	size_t i;
+
 	shadow_alloc(b);
+	promise(shadow_read(b, b->shadow) == 0);
+	for (i = 0; i < b->head + b->tail; i++)
+		promise(b->shadow[i] == 0);
 	pattern(b->shadow, b->head + b->tail, b->handle);
 	if (b->head)
 		promise(kohaku_bo_write(b->f, b->handle, 0, b->shadow, b->head) == 0);

@@ -414,6 +414,40 @@ TEST_F(rt, bo_another_file_gets_enoent)
 	kohaku_close(dev);
 }
 
+/*
+ * Memory changes hands zeroed: another file's BO over the memory a freed
+ * one held (the allocator hands out the lowest free piece that fits, so
+ * the same addresses) reads zeros, never what its last owner wrote.
+ */
+TEST_F(rt, bo_new_owner_reads_zeros)
+{
+	kohaku_device *dev2 = NULL;
+	static unsigned char buf[65536];
+	uint64_t a, a2;
+	uint32_t h, h2;
+	size_t i, nz = 0;
+	RT_OPEN(dev);
+
+	CHECK_OK(dev, kohaku_bo_create(dev, 0, sizeof(buf), &h, &a));
+	memset(buf, 0xa5, sizeof(buf));
+	CHECK_OK(dev, kohaku_bo_write(dev, h, 0, buf, sizeof(buf)));
+	CHECK_OK(dev, kohaku_bo_free(dev, h));
+	CHECK_OK(dev, kohaku_reopen(dev, &dev2));
+	REQUIRE(dev2 != NULL);
+	/* an odd size: the allocation's tail past it is cleared as well */
+	CHECK_OK(dev2, kohaku_bo_create(dev2, 0, sizeof(buf) - 100, &h2, &a2));
+	if (a2 != a)
+		check_diag("the new BO is at 0x%llx, the freed one was at 0x%llx",
+			   (unsigned long long)a2, (unsigned long long)a);
+	memset(buf, 0x5a, sizeof(buf));
+	CHECK_OK(dev2, kohaku_bo_read(dev2, h2, 0, buf, sizeof(buf) - 100));
+	for (i = 0; i < sizeof(buf) - 100; i++)
+		nz += buf[i] != 0;
+	CHECK_EQ(nz, 0);
+	kohaku_close(dev2);
+	kohaku_close(dev);
+}
+
 TEST_F(rt, bo_nonzero_flags_pad_reserved)
 {
 	struct drm_kohaku_bo_create c;
