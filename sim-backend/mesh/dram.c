@@ -87,6 +87,23 @@ void ksim_dram_read(const struct ksim_dram *d, u64 addr, void *buf, size_t len)
 	}
 }
 
+/* zeros only: a page not there yet needs none (it reads 0) */
+static bool ksim_dram_zeros(const u8 *p, size_t n)
+{
+	size_t i = 0;
+
+	for (; i < n && ((uintptr_t)(p + i) & 7); i++)
+		if (p[i])
+			return false;
+	for (; i + 8 <= n; i += 8)
+		if (*(const u64 *)(p + i))
+			return false;
+	for (; i < n; i++)
+		if (p[i])
+			return false;
+	return true;
+}
+
 int ksim_dram_write(struct ksim_dram *d, u64 addr, const void *buf, size_t len)
 {
 	const u8 *in = buf;
@@ -95,16 +112,24 @@ int ksim_dram_write(struct ksim_dram *d, u64 addr, const void *buf, size_t len)
 	while (len) {
 		u32 off = (u32)(addr & (KSIM_DRAM_PAGE - 1));
 		size_t n = KSIM_DRAM_PAGE - off;
-		u8 *pg = ksim_dram_page_alloc(d, addr >> KSIM_DRAM_PAGE_SHIFT);
+		u64 pn = addr >> KSIM_DRAM_PAGE_SHIFT;
+		u8 *pg = ksim_dram_page(d, pn);
 
 		if (n > len)
 			n = len;
-		if (pg) {
-			memcpy(pg + off, in, n);
-		} else {
-			d->oom_drops++;
-			ret = -ENOMEM;
+		/*
+		 * Zeros into memory never written (BO_CREATE clears every new
+		 * buffer) change nothing it reads: no page is taken for them.
+		 */
+		if (!pg && !ksim_dram_zeros(in, n)) {
+			pg = ksim_dram_page_alloc(d, pn);
+			if (!pg) {
+				d->oom_drops++;
+				ret = -ENOMEM;
+			}
 		}
+		if (pg)
+			memcpy(pg + off, in, n);
 		in += n;
 		addr += n;
 		len -= n;

@@ -799,6 +799,41 @@ TEST_F(model, a_large_transfer_is_cheap_and_exact)
 	ksim_card_destroy(c);
 }
 
+/*
+ * Zeros into memory never written take no page of the sparse DRAM (every
+ * new BO is cleared: a mesh-sized one must not cost the host a mesh of
+ * RAM), and read back 0 as before; a byte that is not zero takes its page,
+ * and zeros over a page that is there are written as any data.
+ */
+TEST_F(model, zeros_into_unwritten_memory_take_no_page)
+{
+	struct ksim_card *c = xcard(NULL);
+	struct ksim_dram *dr;
+	u32 len = 1u << 20;
+	u8 *src = halloc(len, 4096);
+	u8 got[64];
+	u64 pages;
+
+	REQUIRE(c);
+	dr = &ksim_card_mesh(c, 0)->dram;
+	memset(src, 0, len);
+	pages = dr->pages;
+	CHECK_EQ(one(c, H2C, bus(src), CARD(0x2000000), len), DONE);
+	CHECK_EQ(dr->pages, pages);
+	card_rd(c, 0x2000000 + len - 64, got, 64);
+	CHECK_EQ(got[0] | got[63], 0);
+	src[100] = 0x5a;
+	CHECK_EQ(one(c, H2C, bus(src), CARD(0x2000000), len), DONE);
+	CHECK_EQ(dr->pages, pages + 1);
+	card_rd(c, 0x2000000 + 64, got, 64);
+	CHECK_EQ(got[36], 0x5a);
+	src[100] = 0;
+	CHECK_EQ(one(c, H2C, bus(src), CARD(0x2000000), len), DONE);
+	card_rd(c, 0x2000000 + 64, got, 64);
+	CHECK_EQ(got[36], 0);
+	ksim_card_destroy(c);
+}
+
 /* ---- errors ---- */
 
 TEST_F(model, host_memory_errors_stop_the_channel)
