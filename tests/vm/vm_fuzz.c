@@ -493,14 +493,29 @@ static void one_call(uint64_t *s)
 	}
 }
 
-/* a file closed and reopened while other threads may be using it */
+/*
+ * A file closed and reopened while other threads may be using it.  The
+ * slot keeps its descriptor's number: dup2() puts the new file behind it
+ * at once.  Closing it and storing the new one's number instead let a
+ * thread that had read the old number reach whatever file took the number
+ * next, another slot's, so an unprivileged slot's SUBMIT ran on a root
+ * file and the fuzzer cried "UNCHECKED accepted" (CI, stop 32).  When the
+ * open fails the slot keeps the file it has.
+ */
 static void reopen(uint64_t *s)
 {
 	unsigned int k = rnd(s) % N_FILES;
-	int fd = open_slot(k), old;
+	int fd = open_slot(k), cur = atomic_load(&files[k]), old;
 
-	if (fd < 0 && access(path, F_OK))
-		atomic_store(&device_gone, true);	/* unbound: stop */
+	if (fd < 0) {
+		if (access(path, F_OK))
+			atomic_store(&device_gone, true);	/* unbound: stop */
+		return;
+	}
+	if (cur >= 0 && dup2(fd, cur) == cur) {
+		close(fd);
+		return;
+	}
 	old = atomic_exchange(&files[k], fd);
 	if (old >= 0)
 		close(old);
