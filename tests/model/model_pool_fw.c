@@ -325,6 +325,16 @@ static bool pf_boot(struct ksim_card *c, const struct pf_image *im,
 		 pf_hdr32(im, offsetof(struct kh_fw_header, fw_version)));
 	CHECK_EQ(b->api, KH_POOL_API(KH_POOL_API_MAJOR, KH_POOL_API_MINOR));
 	CHECK_EQ(pf_rd(c, KH_CTRL_IDX_POOL_BOOT), KH_POOL_BOOT_CLAIM);
+	/*
+	 * Booted with no region enabled (power-on): a firmware reaches DRAM
+	 * for a job only (pool.md "Memory for a job only"), so nothing was
+	 * refused.  Then the jobs of these tests run unbounded, as the
+	 * driver runs a job it does not check (BOUNDS_EN [31]); the bounds
+	 * with regions are rogue_firmware_bounded's.
+	 */
+	ksim_run(c, 2000);
+	CHECK_EQ(pf_rd(c, KH_CTRL_IDX_POOL_BOUNDS_FAULT), 0);
+	pf_wr(c, KH_CTRL_IDX_POOL_BOUNDS_EN, KH_POOL_BOUNDS_ALL);
 	return b->fw_version ==
 	       pf_hdr32(im, offsetof(struct kh_fw_header, fw_version));
 }
