@@ -125,6 +125,9 @@ static void boot(const char *path)
 		free(data);
 	}
 	ksim_pool_poke_dram(pool, 0, 0, zero, sizeof(zero));
+	/* no bounds (version 1's reach): the kernels' loops are measured */
+	ksim_pool_reg_write(pool, KH_CTRL_IDX_POOL_BOUNDS_EN,
+			    KH_POOL_BOUNDS_ALL);
 	pool->reset_pc = get32(im + offsetof(struct kh_fw_header, entry));
 	free(im);
 	ksim_pool_set_runstall(pool, 0);

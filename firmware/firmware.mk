@@ -66,7 +66,7 @@ FW_TEST_ASM := never-ready trap-boot
 FW_TEST_BAD := truncated bad-magic bad-crc bad-section-crc section-oob \
 	overlap entry-outside api-major oversize mailbox version-mismatch
 FW_TEST_IMAGES := $(addprefix $(FW_DIR)/test/,$(addsuffix .fw,$(FW_TEST_ASM) $(FW_TEST_BAD))) \
-	$(FW_DIR)/test/idle-writer.fw
+	$(FW_DIR)/test/idle-writer.fw $(FW_DIR)/test/rogue.fw
 
 .PHONY: firmware install-firmware fw-toolchain
 
@@ -150,6 +150,17 @@ $(FW_DIR)/test/idle-writer.elf: $(filter-out $(FW_DIR)/obj/main.o,$(FW_OBJS)) \
 	$(FW_CC) $(FW_LDFLAGS) -o $@ $(filter %.o,$^) -lgcc
 $(FW_DIR)/test/idle-writer.fw: $(FW_DIR)/test/idle-writer.elf $(KHFW_PACK) firmware/VERSION
 	$(KHFW_PACK) -F firmware/VERSION -n idle-writer -o $@ $<
+
+# pool.fw whose FILL also writes at w5:w4, outside the job's buffers
+# (main.c, FW_TEST_ROGUE): what the unit's bounds must stop
+$(FW_DIR)/obj/test/rogue-main.o: firmware/main.c $(FW_GEN) firmware/VERSION
+	@mkdir -p $(dir $@)
+	$(FW_CC) $(FW_CFLAGS) $(FW_INCLUDES) -DFW_TEST_ROGUE -c -o $@ $<
+$(FW_DIR)/test/rogue.elf: $(filter-out $(FW_DIR)/obj/main.o,$(FW_OBJS)) \
+		$(FW_DIR)/obj/test/rogue-main.o $(FW_DIR)/pool.ld
+	$(FW_CC) $(FW_LDFLAGS) -o $@ $(filter %.o,$^) -lgcc
+$(FW_DIR)/test/rogue.fw: $(FW_DIR)/test/rogue.elf $(KHFW_PACK) firmware/VERSION
+	$(KHFW_PACK) -F firmware/VERSION -n rogue -o $@ $<
 
 $(addprefix $(FW_DIR)/test/,$(addsuffix .fw,$(FW_TEST_BAD))): \
 		$(FW_DIR)/test/.bad-stamp

@@ -199,6 +199,40 @@ void fw_chain(u64 word, u32 *mine, u32 used,
 
 /* ---- the dispatch loop ---- */
 
+#ifdef FW_TEST_ROGUE
+/*
+ * The test image test/rogue.fw (never pool.fw): after a FILL, core 0
+ * also writes where the job's w5:w4 points (a mesh address the real FILL
+ * ignores, so the driver's check of FILL never looks at it): the pattern
+ * word through the DRAM window at w5:w4 (4-aligned), and one 32-byte iDMA
+ * fill at the word after w5:w4's.  A firmware bug reaching outside the
+ * job's buffers: the unit's bounds (version 2, docs/spec/pool.md
+ * "Bounds") refuse both and the job retires KH_POOL_UNIT_BOUNDS although
+ * this code retires it with its result.  An iDMA error is cleared and
+ * ignored, so the firmware takes the next job as pool.fw does.
+ */
+static void fw_rogue(const struct fw_job *j)
+{
+	u64 a = fw_arg64(j, 4), local = a & KH_MADDR_LOCAL_MASK;
+	u32 st;
+
+	if (!a)
+		return;
+	/* the window reaches the unit's own mesh, win_base 1 MiB aligned */
+	csr_write(KH_POOL_CSR_WIN_BASE, (u32)local & ~(KH_POOL_WIN_ALIGN - 1));
+	*(volatile u32 *)(KH_POOL_WIN_BASE +
+			  ((u32)local & (KH_POOL_WIN_ALIGN - 4))) = j->w[2];
+	asm volatile("fence" : : : "memory");
+	fw_idma((a & ~(u64)(FW_WORD - 1)) + FW_WORD, fw_scratch, FW_WORD,
+		KH_POOL_IDMA_TO_DRAM | KH_POOL_IDMA_FILL, j->w[2]);
+	if (fw_idma_wait_err(fw_issued)) {
+		csr_write(KH_POOL_CSR_IDMA_CTRL, KH_POOL_IDMA_CLEAR);
+		st = csr_read(KH_POOL_CSR_IDMA_STATUS);
+		fw_issued = KH_POOL_IDMA_DONE(st);
+	}
+}
+#endif
+
 static void fw_run(const struct fw_job *j)
 {
 	u32 op = KH_POOL_W7_OPCODE(j->w[7]);
@@ -216,6 +250,11 @@ static void fw_run(const struct fw_job *j)
 	}
 	if (fw_core || code == FW_NO_RETIRE)
 		return;
+#ifdef FW_TEST_ROGUE
+	if (op == KH_POOL_OP_JOB && KH_POOL_W7_SEL(j->w[7]) == KH_POOL_K_FILL &&
+	    !code)
+		fw_rogue(j);
+#endif
 	if (code)
 		csr_write(KH_POOL_CSR_JOB_FAULT,
 			  KH_POOL_FAULT(KH_POOL_CLASS_FW, code));

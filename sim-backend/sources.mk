@@ -67,6 +67,7 @@ KH_SIM_SOURCES := \
 	units/mat/mat.c \
 	units/mat/sweep.c \
 	units/null.c \
+	units/pool/bounds.c \
 	units/pool/cudata.c \
 	units/pool/idma.c \
 	units/pool/iss_decode.c \

@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0 OR MIT
 #
 # The firmware images against the packer's checker (khfw-pack --check, the
-# driver's checks of docs/spec/firmware-image.md): pool.fw and the two
-# assembly test firmwares pass, every bad image of khfw-mkbad is refused
-# for its own reason, and a repack with -V carries the version.  TAP.
+# driver's checks of docs/spec/firmware-image.md): pool.fw, the two
+# assembly test firmwares and rogue.fw pass, every bad image of khfw-mkbad
+# is refused for its own reason, and a repack with -V carries the
+# version.  TAP.
 #
 #   tests/firmware/images.sh [KHFW_PACK]   (default build/firmware/khfw-pack)
 #
@@ -56,6 +57,7 @@ done <<'LIST'
 pool.fw 0 : ok
 test/never-ready.fw 0 : ok
 test/trap-boot.fw 0 : ok
+test/rogue.fw 0 : ok
 test/version-mismatch.fw 0 : ok
 test/truncated.fw 1 refused: truncated
 test/bad-magic.fw 1 refused: magic

@@ -14,6 +14,8 @@ MODEL_TESTS += model_mem model_hostap model_mover model_ilink
 MODEL_TESTS += model_check model_inject model_trace
 # the POOL unit (docs/spec/pool.md): its instruction set, then the unit
 MODEL_TESTS += model_pool_iss model_pool
+# its bounds, version 2 (docs/spec/pool.md "Bounds")
+MODEL_TESTS += model_pool_bounds
 # the POOL cores' vector coprocessor (docs/spec/pool-vector.md)
 MODEL_TESTS += model_pool_vec model_pool_vsched model_pool_vmem
 MODEL_TESTS += model_pool_vtab model_pool_vfp

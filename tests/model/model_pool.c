@@ -88,6 +88,7 @@ TEST_F(model, registers_through_cu_ctrl)
 	caps = mp_reg(&m, KH_CTRL_IDX_POOL_CAPS);
 	CHECK_EQ(KH_POOL_CAPS_SLOT(caps), KH_POOL_SLOT_ID);
 	CHECK_EQ(KH_POOL_CAPS_VERSION(caps), KH_POOL_VERSION);
+	CHECK_EQ(KH_POOL_CAPS_VERSION(caps), KH_POOL_VERSION_BOUNDS);
 	CHECK_EQ(KH_POOL_CAPS_CORES(caps), 8);
 	CHECK_EQ(KH_POOL_CAPS_IRAM_KIB(caps), 64);
 	CHECK_EQ(KH_POOL_CAPS_DRAM_KIB(caps), 64);
@@ -118,12 +119,12 @@ TEST_F(model, registers_through_cu_ctrl)
 	v = mp_reg(&m, KH_CTRL_IDX_POOL_STATE);
 	CHECK_EQ(KH_POOL_STATE_STALLED(v), 0xff);
 	CHECK_EQ(KH_POOL_STATE_RESET(v), 0x0f);
-	/* read-only ones ignore writes; 0xf0 is nobody's */
+	/* read-only ones ignore writes; 0xf8 is nobody's */
 	CHECK_EQ(mp_reg_wr(&m, KH_CTRL_IDX_POOL_CAPS, 0), caps);
 	CHECK_EQ(mp_reg(&m, KH_CTRL_IDX_POOL_CAPS), caps);
 	CHECK_EQ(mp_reg_wr(&m, KH_CTRL_IDX_POOL_TRAP, 5), 0);
 	CHECK_EQ(mp_reg(&m, KH_CTRL_IDX_POOL_TRAP), 0);
-	CHECK_EQ(mp_reg(&m, 0xf0), 0);
+	CHECK_EQ(mp_reg(&m, 0xf8), 0);
 	CHECK_EQ(mp_reg(&m, 0x04), 0);
 	/* the base's registers stay read-only */
 	CHECK_EQ(mp_reg_wr(&m, KH_CTRL_IDX_DBG, 1234), 0);
@@ -541,73 +542,6 @@ TEST_F(model, a_job_nobody_ends_retires_nofw_at_a_cluster_reset)
 	mp_close(&m);
 }
 
-/* iDMA: the test's descriptors at DataRAM 0x1000 + 64 i. */
-static void desc(struct mp_card *m, unsigned int core, unsigned int i,
-		 u64 dram, u32 dataram, u32 len, u32 flags, u32 pattern)
-{
-	u8 d[64];
-
-	memset(d, 0, sizeof(d));
-	ksim_pool_wr32(d, (u32)dram);
-	ksim_pool_wr32(d + 4, (u32)(dram >> 32));
-	ksim_pool_wr32(d + 8, dataram);
-	ksim_pool_wr32(d + 12, len);
-	ksim_pool_wr32(d + 16, flags);
-	ksim_pool_wr32(d + 20, pattern);
-	ksim_pool_poke_dram(m->p, core, 0x1000 + 64 * i, d, sizeof(d));
-}
-
-/*
- * Push DataRAM[0] descriptors from 0x81000, wait (WFI) until that many
- * completed or an error, store idma_status at DataRAM 4 and 1 at 8.
- */
-static void idma_prog(struct mp_prog *p)
-{
-	u32 loop, b1, wait, b2, b3, done;
-
-	mp_init(p);
-	mp_emit(p, LUI(R_BASE, KH_POOL_DRAM_BASE));
-	mp_emit(p, LW(1, R_BASE, 0));
-	mp_emit(p, LUI(2, KH_POOL_DRAM_BASE + 0x1000));
-	loop = mp_here(p);
-	b1 = mp_here(p);
-	mp_emit(p, BEQ(1, 0, 0));
-	mp_emit(p, CSRW(KH_POOL_CSR_IDMA_PUSH, 2));
-	mp_emit(p, ADDI(2, 2, 64));
-	mp_emit(p, ADDI(1, 1, -1));
-	mp_emit(p, JAL(0, loop - mp_here(p)));
-	wait = mp_here(p);
-	mp_patch(p, b1, wait);
-	mp_emit(p, CSRR(3, KH_POOL_CSR_IDMA_STATUS));
-	mp_emit(p, SRLI(4, 3, 24));
-	mp_emit(p, ANDI(4, 4, 1));
-	b2 = mp_here(p);
-	mp_emit(p, BNE(4, 0, 0));
-	mp_emit(p, SLLI(5, 3, 16));
-	mp_emit(p, SRLI(5, 5, 16));
-	mp_emit(p, LW(1, R_BASE, 0));
-	b3 = mp_here(p);
-	mp_emit(p, BEQ(5, 1, 0));
-	mp_emit(p, WFI);
-	mp_emit(p, JAL(0, wait - mp_here(p)));
-	done = mp_here(p);
-	mp_patch(p, b2, done);
-	mp_patch(p, b3, done);
-	mp_emit(p, SW(3, R_BASE, 4));
-	mp_emit(p, ADDI(6, 0, 1));
-	mp_emit(p, SW(6, R_BASE, 8));
-	mp_halt(p);
-}
-
-static void idma_run(struct mp_card *m, unsigned int core, u32 n)
-{
-	ksim_pool_set_runstall(m->p, 0xffff);
-	ksim_pool_poke_dram(m->p, core, 0, &n, 4);
-	ksim_pool_poke_dram(m->p, core, 4, "\0\0\0\0\0\0\0\0", 8);
-	idma_prog(&pg);
-	mp_start(m, &pg, 1u << core);
-}
-
 TEST_F(model, idma_both_directions_and_fill)
 {
 	struct mp_card m;
@@ -621,14 +555,14 @@ TEST_F(model, idma_both_directions_and_fill)
 	REQUIRE(!ksim_dma_write(m.c, KH_CARD_ADDR(0, 0x400000), src,
 				sizeof(src)));
 	/* core 3: 16 KiB in, 4 KiB out, 4 KiB fill, 32 B in at a 4-aligned spot */
-	idma_run(&m, 3, 4);
-	desc(&m, 3, 0, KH_MADDR(0, 0x400000), KH_POOL_DRAM_BASE + 0x2000,
+	mp_idma_run(&m, 3, 4);
+	mp_desc(&m, 3, 0, KH_MADDR(0, 0x400000), KH_POOL_DRAM_BASE + 0x2000,
 	     16384, 0, 0);
-	desc(&m, 3, 1, KH_MADDR(0, 0x500000), KH_POOL_DRAM_BASE + 0x2000,
+	mp_desc(&m, 3, 1, KH_MADDR(0, 0x500000), KH_POOL_DRAM_BASE + 0x2000,
 	     4096, KH_POOL_IDMA_TO_DRAM, 0);
-	desc(&m, 3, 2, KH_MADDR(0, 0x600000), 0, 4096,
+	mp_desc(&m, 3, 2, KH_MADDR(0, 0x600000), 0, 4096,
 	     KH_POOL_IDMA_TO_DRAM | KH_POOL_IDMA_FILL, 0x01020304);
-	desc(&m, 3, 3, KH_MADDR(0, 0x400040), KH_POOL_DRAM_BASE + 0x8004,
+	mp_desc(&m, 3, 3, KH_MADDR(0, 0x400040), KH_POOL_DRAM_BASE + 0x8004,
 	     32, 0, 0);
 	REQUIRE(mp_wait_word(&m, 3, 8, 2000000));
 	st = mp_dword(&m, 3, 4);
@@ -656,9 +590,9 @@ TEST_F(model, idma_queue_full_stalls_the_push)
 	unsigned int i;
 
 	REQUIRE(mp_open(&m, MP_MAP_ONE, 1, 0));
-	idma_run(&m, 0, 40);
+	mp_idma_run(&m, 0, 40);
 	for (i = 0; i < 40; i++)
-		desc(&m, 0, i, KH_MADDR(0, 0x700000 + 256 * i), 0, 256,
+		mp_desc(&m, 0, i, KH_MADDR(0, 0x700000 + 256 * i), 0, 256,
 		     KH_POOL_IDMA_TO_DRAM | KH_POOL_IDMA_FILL, i);
 	REQUIRE(mp_wait_word(&m, 0, 8, 2000000));
 	CHECK_EQ(KH_POOL_IDMA_DONE(mp_dword(&m, 0, 4)), 40);
@@ -676,12 +610,12 @@ TEST_F(model, idma_queue_full_stalls_the_push)
 static u32 idma_one(struct mp_card *m, u64 dram, u32 dataram, u32 len,
 		    u32 flags, u32 reserved_word)
 {
-	idma_run(m, 0, 2);
-	desc(m, 0, 0, dram, dataram, len, flags, 0);
+	mp_idma_run(m, 0, 2);
+	mp_desc(m, 0, 0, dram, dataram, len, flags, 0);
 	if (reserved_word)
 		ksim_pool_poke_dram(m->p, 0, 0x1000 + 60, &reserved_word, 4);
 	/* a good one behind it: dropped with the queue */
-	desc(m, 0, 1, KH_MADDR(0, 0x100000), KH_POOL_DRAM_BASE, 32, 0, 0);
+	mp_desc(m, 0, 1, KH_MADDR(0, 0x100000), KH_POOL_DRAM_BASE, 32, 0, 0);
 	if (!mp_wait_word(m, 0, 8, 1000000))
 		return 0;
 	return mp_dword(m, 0, 4);
@@ -723,7 +657,7 @@ TEST_F(model, idma_errors)
 #undef CAUSE
 	/* a push of a bad descriptor address; pushes ignored until cleared */
 	ksim_pool_set_runstall(m.p, 0xffff);
-	desc(&m, 0, 0, mem, dr, 32, 0, 0);
+	mp_desc(&m, 0, 0, mem, dr, 32, 0, 0);
 	mp_init(&pg);
 	mp_emit(&pg, LUI(R_BASE, KH_POOL_DRAM_BASE));
 	mp_li(&pg, 2, bad);
@@ -920,7 +854,7 @@ static void busy_run(const char *desc_text, u32 *cyc, u64 *sum)
 	busy_prog(&pg);
 	ksim_pool_set_runstall(m.p, 0xffff);
 	for (i = 0; i < KH_POOL_CORES; i++)
-		desc(&m, i, 0, KH_MADDR(0, 0x800000 + (i << 20)),
+		mp_desc(&m, i, 0, KH_MADDR(0, 0x800000 + (i << 20)),
 		     KH_POOL_DRAM_BASE + 0x2000, 2048, 0, 0);
 	mp_start(&m, &pg, 0xff);
 	for (i = 0; i < KH_POOL_CORES; i++) {

@@ -8,8 +8,9 @@
  * word, the versions read back.  Then every kernel of firmware API 1.0
  * (docs/spec/pool.md) with its results checked against the host's
  * computation at small, odd and all-eight-core sizes, the argument
- * faults, TRAP's reports, a queue of jobs, the two test firmwares, and
- * the figures firmware/README.md quotes (check_diag lines).
+ * faults, TRAP's reports, a queue of jobs, the two test firmwares, the
+ * rogue one under the unit's bounds, and the figures firmware/README.md
+ * quotes (check_diag lines).
  *
  * The image: $KOHAKU_TEST_FW (tests/run-all.sh sets it), else
  * build/firmware/pool.fw; the test images in test/ beside it.  Missing,
@@ -325,6 +326,16 @@ static bool pf_boot(struct ksim_card *c, const struct pf_image *im,
 		 pf_hdr32(im, offsetof(struct kh_fw_header, fw_version)));
 	CHECK_EQ(b->api, KH_POOL_API(KH_POOL_API_MAJOR, KH_POOL_API_MINOR));
 	CHECK_EQ(pf_rd(c, KH_CTRL_IDX_POOL_BOOT), KH_POOL_BOOT_CLAIM);
+	/*
+	 * Booted with no region enabled (power-on): a firmware reaches DRAM
+	 * for a job only (pool.md "Memory for a job only"), so nothing was
+	 * refused.  Then the jobs of these tests run unbounded, as the
+	 * driver runs a job it does not check (BOUNDS_EN [31]); the bounds
+	 * with regions are rogue_firmware_bounded's.
+	 */
+	ksim_run(c, 2000);
+	CHECK_EQ(pf_rd(c, KH_CTRL_IDX_POOL_BOUNDS_FAULT), 0);
+	pf_wr(c, KH_CTRL_IDX_POOL_BOUNDS_EN, KH_POOL_BOUNDS_ALL);
 	return b->fw_version ==
 	       pf_hdr32(im, offsetof(struct kh_fw_header, fw_version));
 }
@@ -1531,6 +1542,119 @@ TEST_F(model, test_firmwares)
 	pf_ok(pf_job(c, w, NULL), KH_POOL_PING_XOR, "PING after the test images");
 	ksim_card_destroy(c);
 	free(good.buf);
+}
+
+static u32 pf_word32(struct ksim_card *c, u64 a)
+{
+	u8 b[4];
+
+	get(c, a, b, 4);
+	return get32(b);
+}
+
+/* the bytes [a, a + n) all v */
+static bool pf_painted(struct ksim_card *c, u64 a, size_t n, u8 v)
+{
+	u8 *p = malloc(n);
+	size_t i;
+	bool ok = p != NULL;
+
+	if (p)
+		get(c, a, p, n);
+	for (i = 0; ok && i < n; i++)
+		ok = p[i] == v;
+	free(p);
+	return ok;
+}
+
+/*
+ * test/rogue.fw: pool.fw whose FILL also stores its pattern at w5:w4
+ * through the window and fills the next 32-byte word by iDMA (main.c,
+ * FW_TEST_ROGUE).  Unbounded, both land; under the bounds the driver
+ * sets for a FILL (its dst, read-write: the probe reads dst's last word),
+ * both are refused, the FILL itself is done, the job retires
+ * KH_POOL_UNIT_BOUNDS although the firmware retires it with 0, and the
+ * firmware takes the next job.  And pool.fw's probe of its output needs
+ * R: a write-only dst faults the job (the spec's "name an output
+ * read-write").
+ */
+TEST_F(model, rogue_firmware_bounded)
+{
+	struct pf_image im;
+	struct ksim_card *c;
+	struct pf_boot b;
+	const u32 n = 8192, pat = 0xfeedf00d;
+	const u64 rogue = A_BASE + 0x44;
+	u32 w[8];
+	u64 f;
+
+	if (!pf_image(&im, "rogue.fw"))
+		return;
+	c = mh_card(pf_map);
+	REQUIRE(c);
+	mh_fast_host(c);
+	REQUIRE(pf_boot(c, &im, &b, true));	/* BOUNDS_EN [31] after it */
+	pf_w(w, KH_POOL_K_FILL);
+	pf_addr(w, 0, C_BASE);
+	w[2] = pat;
+	w[6] = n;
+	pf_addr(w, 4, rogue);
+	/* unbounded: what the bounds are for */
+	pf_paint(c, A_BASE, 256, 0x11);
+	pf_paint(c, C_BASE, n, 0);
+	pf_ok(pf_job(c, w, NULL), 0, "rogue FILL, unbounded");
+	CHECK_EQ(pf_word32(c, C_BASE), pat);
+	CHECK_EQ(pf_word32(c, C_BASE + n - 4), pat);
+	CHECK_EQ(pf_word32(c, rogue), pat);
+	CHECK_EQ(pf_word32(c, A_BASE + 0x60), pat);
+	CHECK_EQ(pf_word32(c, A_BASE + 0x7c), pat);
+	CHECK_EQ(pf_rd(c, KH_CTRL_IDX_POOL_BOUNDS_FAULT), 0);
+	/* bounded to the FILL's dst */
+	pf_paint(c, A_BASE, 256, 0x11);
+	pf_paint(c, C_BASE, n, 0);
+	pf_wr(c, KH_CTRL_IDX_POOL_REGION(0),
+	      KH_POOL_REGION(C_BASE >> KH_POOL_REGION_SHIFT,
+			     n >> KH_POOL_REGION_SHIFT,
+			     KH_POOL_REGION_R | KH_POOL_REGION_W));
+	pf_wr(c, KH_CTRL_IDX_POOL_BOUNDS_EN, 1);
+	pf_fault(pf_job(c, w, NULL),
+		 KH_POOL_FAULT(KH_POOL_CLASS_UNIT, KH_POOL_UNIT_BOUNDS),
+		 "rogue FILL, bounded");
+	CHECK_EQ(pf_word32(c, C_BASE), pat);
+	CHECK_EQ(pf_word32(c, C_BASE + n - 4), pat);
+	CHECK(pf_painted(c, A_BASE, 256, 0x11));
+	/* the window's store first, then the iDMA's: two, on core 0 */
+	f = pf_rd(c, KH_CTRL_IDX_POOL_BOUNDS_FAULT);
+	CHECK_EQ(f & (KH_POOL_BF_VALID | KH_POOL_BF_WRITE | KH_POOL_BF_IDMA |
+		      KH_POOL_BF_IDLE), KH_POOL_BF_VALID | KH_POOL_BF_WRITE);
+	CHECK_EQ(KH_POOL_BF_CORE(f), 0);
+	CHECK_EQ(KH_POOL_BF_COUNT(f), 2);
+	CHECK_EQ(KH_POOL_BF_ADDR(f), rogue);
+	CHECK_EQ(pf_rd(c, KH_CTRL_IDX_POOL_STATE) & 0xff, 0);	/* no trap */
+	/* the firmware runs on: the next jobs retire as they should */
+	pf_w(w, KH_POOL_K_PING);
+	w[6] = 0x33;
+	pf_ok(pf_job(c, w, NULL), 0x33 ^ KH_POOL_PING_XOR, "PING after");
+	pf_w(w, KH_POOL_K_FILL);
+	pf_addr(w, 0, C_BASE);
+	w[2] = ~pat;
+	w[6] = n;
+	pf_ok(pf_job(c, w, NULL), 0, "FILL without w5:w4, bounded");
+	CHECK_EQ(pf_word32(c, C_BASE + n - 4), ~pat);
+	CHECK_EQ(pf_rd(c, KH_CTRL_IDX_POOL_BOUNDS_FAULT), 0);
+	/* a write-only dst: the firmware's probe (an iDMA read) is refused */
+	pf_wr(c, KH_CTRL_IDX_POOL_REGION(0),
+	      KH_POOL_REGION(C_BASE >> KH_POOL_REGION_SHIFT,
+			     n >> KH_POOL_REGION_SHIFT, KH_POOL_REGION_W));
+	pf_fault(pf_job(c, w, NULL),
+		 KH_POOL_FAULT(KH_POOL_CLASS_UNIT, KH_POOL_UNIT_BOUNDS),
+		 "FILL into a write-only region");
+	f = pf_rd(c, KH_CTRL_IDX_POOL_BOUNDS_FAULT);
+	CHECK_EQ(f & (KH_POOL_BF_VALID | KH_POOL_BF_WRITE | KH_POOL_BF_IDMA),
+		 KH_POOL_BF_VALID | KH_POOL_BF_IDMA);
+	CHECK_EQ(KH_POOL_BF_ADDR(f), C_BASE + n - 32);
+	ksim_card_destroy(c);
+	free(im.buf);
 }
 
 /*

@@ -128,7 +128,17 @@ bool mp_open(struct mp_card *m, const char *desc, unsigned int x,
 	m->x = x;
 	m->y = y;
 	m->p = mp_unit(m, x, y);
-	return m->p != NULL;
+	if (!m->p)
+		return false;
+	/*
+	 * The unit's reach as in version 1 (BOUNDS_EN [31], as the driver
+	 * gives a job it does not check): these tests are the cores', the
+	 * window's and the iDMA's; model_pool_bounds puts the bounds back to
+	 * their power-on 0 and tests them.
+	 */
+	ksim_pool_reg_write(m->p, KH_CTRL_IDX_POOL_BOUNDS_EN,
+			    KH_POOL_BOUNDS_ALL);
+	return true;
 }
 
 void mp_close(struct mp_card *m)
@@ -255,4 +265,72 @@ void mp_cudata(struct mp_card *m, unsigned int buf, unsigned int off,
 		mm_mb_send(m->c, 0, &f);
 	}
 	ksim_run(m->c, 500);	/* through the mesh and written */
+}
+
+void mp_desc(struct mp_card *m, unsigned int core, unsigned int i, u64 dram,
+	     u32 dataram, u32 len, u32 flags, u32 pattern)
+{
+	u8 d[64];
+
+	memset(d, 0, sizeof(d));
+	ksim_pool_wr32(d, (u32)dram);
+	ksim_pool_wr32(d + 4, (u32)(dram >> 32));
+	ksim_pool_wr32(d + 8, dataram);
+	ksim_pool_wr32(d + 12, len);
+	ksim_pool_wr32(d + 16, flags);
+	ksim_pool_wr32(d + 20, pattern);
+	ksim_pool_poke_dram(m->p, core, 0x1000 + 64 * i, d, sizeof(d));
+}
+
+/*
+ * Push DataRAM[0] descriptors from 0x81000, wait (WFI) until that many
+ * completed or an error, store idma_status at DataRAM 4 and 1 at 8.
+ */
+static void mp_idma_prog(struct mp_prog *p)
+{
+	u32 loop, b1, wait, b2, b3, done;
+
+	mp_init(p);
+	mp_emit(p, LUI(10, KH_POOL_DRAM_BASE));
+	mp_emit(p, LW(1, 10, 0));
+	mp_emit(p, LUI(2, KH_POOL_DRAM_BASE + 0x1000));
+	loop = mp_here(p);
+	b1 = mp_here(p);
+	mp_emit(p, BEQ(1, 0, 0));
+	mp_emit(p, CSRW(KH_POOL_CSR_IDMA_PUSH, 2));
+	mp_emit(p, ADDI(2, 2, 64));
+	mp_emit(p, ADDI(1, 1, -1));
+	mp_emit(p, JAL(0, loop - mp_here(p)));
+	wait = mp_here(p);
+	mp_patch(p, b1, wait);
+	mp_emit(p, CSRR(3, KH_POOL_CSR_IDMA_STATUS));
+	mp_emit(p, SRLI(4, 3, 24));
+	mp_emit(p, ANDI(4, 4, 1));
+	b2 = mp_here(p);
+	mp_emit(p, BNE(4, 0, 0));
+	mp_emit(p, SLLI(5, 3, 16));
+	mp_emit(p, SRLI(5, 5, 16));
+	mp_emit(p, LW(1, 10, 0));
+	b3 = mp_here(p);
+	mp_emit(p, BEQ(5, 1, 0));
+	mp_emit(p, WFI);
+	mp_emit(p, JAL(0, wait - mp_here(p)));
+	done = mp_here(p);
+	mp_patch(p, b2, done);
+	mp_patch(p, b3, done);
+	mp_emit(p, SW(3, 10, 4));
+	mp_emit(p, ADDI(6, 0, 1));
+	mp_emit(p, SW(6, 10, 8));
+	mp_halt(p);
+}
+
+void mp_idma_run(struct mp_card *m, unsigned int core, u32 n)
+{
+	static struct mp_prog pg;
+
+	ksim_pool_set_runstall(m->p, 0xffff);
+	ksim_pool_poke_dram(m->p, core, 0, &n, 4);
+	ksim_pool_poke_dram(m->p, core, 4, "\0\0\0\0\0\0\0\0", 8);
+	mp_idma_prog(&pg);
+	mp_start(m, &pg, 1u << core);
 }

@@ -133,6 +133,11 @@ struct mp_card {
 	"mag nul nul\n" \
 	"xxx nul xxx\n"
 
+/*
+ * A card from desc, the unit tests talk to at (x, y), with no bounds
+ * (BOUNDS_EN = KH_POOL_BOUNDS_ALL, version 1's reach; the other gp units
+ * of the card keep their power-on 0: no DRAM).
+ */
 bool mp_open(struct mp_card *m, const char *desc, unsigned int x,
 	     unsigned int y);
 void mp_close(struct mp_card *m);
@@ -164,5 +169,16 @@ u64 mp_wait_ns(struct mp_card *m, unsigned int want, u64 max_cycles);
 /* A CU_DATA burst from the mailbox: a descriptor, n data flits, 500 cycles. */
 void mp_cudata(struct mp_card *m, unsigned int buf, unsigned int off,
 	       unsigned int n, unsigned int flags, const u8 *data);
+
+/* ---- the iDMA ---- */
+/* Descriptor i of core's queue-to-be, at its DataRAM 0x1000 + 64 i. */
+void mp_desc(struct mp_card *m, unsigned int core, unsigned int i, u64 dram,
+	     u32 dataram, u32 len, u32 flags, u32 pattern);
+/*
+ * core alone runs a program that pushes n descriptors (mp_desc's, poked
+ * before the run), waits until all n completed or an error, stores
+ * idma_status at its DataRAM 4, then 1 at 8 (mp_wait_word(m, core, 8)).
+ */
+void mp_idma_run(struct mp_card *m, unsigned int core, u32 n);
 
 #endif /* KH_MPOOL_H */

@@ -183,6 +183,13 @@ cat <<'M'
 404~units/pool/sync.c~model_pool_iss~POOL: WFI sleeps through a pending wake-up event~		if (c->ev) {~		if (0) {
 405~units/pool/job.c~model_pool~POOL: a job with no core running is presented (no NOFW)~	else if (!(ksim_pool_running(p) & KSIM_POOL_ALL))~	else if (0)
 406~units/pool/idma.c~model_pool~POOL iDMA: reserved words not checked~	if (q->reserved ||~	if (0 ||
+407~units/pool/bounds.c~model_pool_bounds~POOL bounds: a range may end one word past its region~		    local - first <= end - first - len)~		    local - first <= end - first - len + 32)
+408~units/pool/window.c~model_pool_bounds~POOL bounds: a window store needs only W (no R for the word it reads)~				 st ? KH_POOL_REGION_R | KH_POOL_REGION_W :~				 st ? KH_POOL_REGION_W :
+409~units/pool/idma.c~model_pool_bounds~POOL bounds: the iDMA descriptors are not bounded~	if (!ksim_pool_bounds_ok(p, q->dram, q->len,~	if (0 && !ksim_pool_bounds_ok(p, q->dram, q->len,
+410~units/pool/bounds.c~model_pool_bounds~POOL bounds: another mesh's address is checked as the unit's own~	if (((addr >> KH_MADDR_MESH_SHIFT) & KH_MADDR_MESH_MASK) != p->mesh)~	if (0)
+411~units/pool/job.c~model_pool_bounds~POOL bounds: the firmware's retirement of a refused job keeps its code~	if (p->job && p->bounds_job) {~	if (0) {
+412~units/pool/job.c~model_pool_bounds~POOL bounds: a retirement by the unit leaves the refusal to the next job~	p->bounds_job = false;\n}~	(void)0;\n}
+413~units/pool/pool.c~model_pool_bounds~POOL bounds: a read of BOUNDS_FAULT does not clear it~		*val = ksim_pool_bounds_reg(p, idx, true);~		*val = ksim_pool_bounds_reg(p, idx, false);
 421~units/pool/vec_alu.c~model_pool_vec~POOL vec: vadd's carries cross the lane bounds (one 64-bit add)~	return ((a & \x7eh) + (b & \x7eh)) ^ ((a ^ b) & h);~	return a + b;
 422~units/pool/vec_alu.c~model_pool_vec~POOL vec: vsub's borrows cross the lane bounds~	return ((a | h) - (b & \x7eh)) ^ ((a ^ \x7eb) & h);~	return a - b;
 423~units/pool/vec_alu.c~model_pool_vec~POOL vec: vadds wraps instead of saturating~		return ksim_pool_vec_sat_s(sa + sb, bits);~		return (u32)(sa + sb) & m;

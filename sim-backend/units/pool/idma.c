@@ -9,10 +9,14 @@
  * starts it, in this order: a reserved word or flag, fill without
  * direction 1, len 0 (KH_POOL_IDMA_ERR_DESC); dram, len or (not fill)
  * dataram misaligned (ERR_ALIGN); len past 64 KiB, dram past the mesh's
- * DRAM or not DRAM, the DataRAM range (not fill) (ERR_RANGE).  A push of
- * an address that is not a 64-aligned descriptor in DataRAM is ERR_PUSH at
- * once.  An error stops the engine: the queue (the running descriptor
- * included) is dropped, and pushes are ignored until idma_ctrl clears it.
+ * DRAM or not DRAM, the DataRAM range (not fill) (ERR_RANGE); then the
+ * bounds (version 2, bounds.c): the whole dram range in one enabled region
+ * with R (direction 0) or W (direction 1, fill included), on the unit's
+ * own mesh (ERR_BOUNDS; the refusal is recorded in BOUNDS_FAULT and
+ * faults the job present).  A push of an address that is not a 64-aligned
+ * descriptor in DataRAM is ERR_PUSH at once.  An error stops the engine:
+ * the queue (the running descriptor included) is dropped, and pushes are
+ * ignored until idma_ctrl clears it.
  *
  * DRAM -> DataRAM: up to KSIM_POOL_IDMA_SLOTS reads of up to 8 beats in
  * flight; each beat goes into DataRAM as it arrives, the DataRAM port
@@ -131,6 +135,10 @@ static unsigned int ksim_pool_idma_check(const struct ksim_pool *p,
 	if (!fill && (q->dataram - KH_POOL_DRAM_BASE >= KH_POOL_DRAM_SIZE ||
 		      q->dataram - KH_POOL_DRAM_BASE + q->len > KH_POOL_DRAM_SIZE))
 		return KH_POOL_IDMA_ERR_RANGE;
+	if (!ksim_pool_bounds_ok(p, q->dram, q->len,
+				 (q->flags & KH_POOL_IDMA_TO_DRAM) ?
+				 KH_POOL_REGION_W : KH_POOL_REGION_R))
+		return KH_POOL_IDMA_ERR_BOUNDS;
 	return 0;
 }
 
@@ -159,7 +167,12 @@ void ksim_pool_idma_tick(struct ksim_pool *p, struct ksim_pool_core *c)
 	if (d->run && d->done_at <= p->now)
 		ksim_pool_idma_complete(p, c);
 	if (!d->run && d->count && !d->err) {
-		cause = ksim_pool_idma_check(p, ksim_pool_idma_cur(c));
+		q = ksim_pool_idma_cur(c);
+		cause = ksim_pool_idma_check(p, q);
+		if (cause == KH_POOL_IDMA_ERR_BOUNDS)
+			ksim_pool_bounds_refuse(p, c->id,
+						q->flags & KH_POOL_IDMA_TO_DRAM,
+						true, q->dram);
 		if (cause) {
 			ksim_pool_idma_error(p, c, cause);
 			return;

@@ -25,6 +25,12 @@ u32 ksim_pool_job_status(const struct ksim_pool *p)
 	return (u32)p->seq << 16 | (p->job ? KH_POOL_JOB_PRESENT : 0);
 }
 
+/*
+ * Every retirement: a pending UNIT_LOAD replaces its code.  A bounds
+ * refusal belongs to the job present at it only (bounds.c), so it is
+ * forgotten here whatever path retires that job; the firmware's own
+ * retirement of it carries UNIT_BOUNDS (ksim_pool_job_fw_end()).
+ */
 void ksim_pool_retire(struct ksim_pool *p, u32 result, bool fault)
 {
 	if (p->load_fault) {
@@ -35,14 +41,33 @@ void ksim_pool_retire(struct ksim_pool *p, u32 result, bool fault)
 	ksim_unit_retire(p->u, result, fault);
 	p->inst = KSIM_POOL_I_NONE;
 	p->job = false;
+	p->bounds_job = false;
 }
 
-/* job_retire / job_fault, or a trap: the present job retires. */
+/* job_retire / job_fault, a trap, all cores reset: the present job retires. */
 void ksim_pool_job_end(struct ksim_pool *p, u32 value, bool fault)
 {
 	if (!p->job)
 		return;		/* nothing present: ignored */
 	ksim_pool_retire(p, value, fault);
+}
+
+/*
+ * job_retire / job_fault: the firmware retires the present job.  A job
+ * that met a bounds refusal retires UNIT_BOUNDS whatever the firmware
+ * writes (pool.md "What a refused access does"), as a pending UNIT_LOAD
+ * is carried; UNIT_LOAD, checked after, still wins (pool.md "Faults": the
+ * order of the checks).  The unit's own retirements of it (a trap's, the
+ * reset's NOFW) keep their code: they say more about the cluster, and the
+ * driver reads BOUNDS_FAULT at the job's end anyway.
+ */
+void ksim_pool_job_fw_end(struct ksim_pool *p, u32 value, bool fault)
+{
+	if (p->job && p->bounds_job) {
+		value = KH_POOL_FAULT(KH_POOL_CLASS_UNIT, KH_POOL_UNIT_BOUNDS);
+		fault = true;
+	}
+	ksim_pool_job_end(p, value, fault);
 }
 
 static void ksim_pool_later(struct ksim_pool *p, u32 result, bool fault)

@@ -4,8 +4,9 @@
  * RV32IM+Zicsr cores sharing one IRAM, each with its DataRAM, a window
  * onto mesh DRAM and an iDMA engine, a cluster barrier, run-stall and
  * reset, jobs through CSRs.  This file: the unit's life cycle and tick,
- * run-stall and per-core reset, the CU_CTRL addon registers 0xe8-0xef.
- * pool.h says which file holds the rest and how time works.
+ * run-stall and per-core reset, the CU_CTRL addon registers 0xe8-0xef and
+ * the door to the bounds' 0xf0-0xf7 (bounds.c).  pool.h says which file
+ * holds the rest and how time works.
  *
  * A tick, at mesh cycle now: a LOAD/NOFW/HALTED retirement due; one
  * received flit; the barrier (run-stall may have changed who runs); a job
@@ -17,7 +18,8 @@
  * waiting for a response costs nothing.
  *
  * Power-on and mesh reset: RUNSTALL 0x00ff (every core stalled, none in
- * reset), RESET_PC 0, TRAP clear, registers, queues and counters cleared.
+ * reset), RESET_PC 0, TRAP clear, the bounds' registers 0 (no region: no
+ * DRAM reachable), registers, queues and counters cleared.
  * IRAM and the DataRAMs keep their contents across a mesh reset, as block
  * RAMs without a reset clause do (the model's DRAM and SRAMs likewise);
  * they are zero when the card is created.
@@ -133,12 +135,15 @@ void ksim_pool_set_runstall(struct ksim_pool *p, u64 v)
 	ksim_unit_timer(p->u, p->now);
 }
 
-/* ---- the CU_CTRL addon window 0xe8-0xef ---- */
+/* ---- the CU_CTRL addon windows 0xe8-0xef and 0xf0-0xf7 ---- */
 
+/* A peek: the tests' door and the first half of a CU_CTRL read. */
 u64 ksim_pool_reg(struct ksim_pool *p, unsigned int idx)
 {
 	const u8 *mb = p->core[0].dram;
 
+	if (ksim_pool_bounds_idx(idx))
+		return ksim_pool_bounds_reg(p, idx, false);
 	switch (idx) {
 	case KH_CTRL_IDX_POOL_CAPS:
 		return (u64)KH_POOL_SLOT_ID << 48 | (u64)KH_POOL_VERSION << 40 |
@@ -166,26 +171,42 @@ u64 ksim_pool_reg(struct ksim_pool *p, unsigned int idx)
 	}
 }
 
+void ksim_pool_reg_write(struct ksim_pool *p, unsigned int idx, u64 val)
+{
+	if (idx == KH_CTRL_IDX_POOL_RUNSTALL)
+		ksim_pool_set_runstall(p, val);
+	else if (idx == KH_CTRL_IDX_POOL_RESET_PC &&
+		 val < KH_POOL_IRAM_SIZE && !(val & 3))
+		p->reset_pc = (u32)val;
+	else if (ksim_pool_bounds_idx(idx))
+		ksim_pool_bounds_write(p, idx, val);
+	/* the read-only ones ignore writes */
+}
+
+/*
+ * The request is captured: the reply carries the register as it stands.
+ * BOUNDS_FAULT is cleared by it (pool.md "Bounds"), whatever the op: the
+ * reply is the read, the write half is ignored as on every RO index.
+ */
 static bool ksim_pool_ctrl_read(struct ksim_unit *u, unsigned int idx,
 				u64 *val)
 {
+	struct ksim_pool *p = ksim_unit_priv(u);
+
+	if (ksim_pool_bounds_idx(idx)) {
+		*val = ksim_pool_bounds_reg(p, idx, true);
+		return true;
+	}
 	if (!KH_CTRL_IDX_IS_POOL(idx))
 		return false;
-	*val = ksim_pool_reg(ksim_unit_priv(u), idx);
+	*val = ksim_pool_reg(p, idx);
 	return true;
 }
 
 static void ksim_pool_ctrl_write(struct ksim_unit *u, unsigned int idx,
 				 u64 val)
 {
-	struct ksim_pool *p = ksim_unit_priv(u);
-
-	if (idx == KH_CTRL_IDX_POOL_RUNSTALL)
-		ksim_pool_set_runstall(p, val);
-	else if (idx == KH_CTRL_IDX_POOL_RESET_PC &&
-		 val < KH_POOL_IRAM_SIZE && !(val & 3))
-		p->reset_pc = (u32)val;
-	/* the read-only ones ignore writes */
+	ksim_pool_reg_write(ksim_unit_priv(u), idx, val);
 }
 
 /* ---- the tick ---- */

@@ -4,7 +4,8 @@
  * share.  One concern per file:
  *
  *   pool.c        the unit type: life cycle, the tick, run-stall and reset,
- *                 the CU_CTRL addon registers 0xe8-0xef, CU_DBG
+ *                 the CU_CTRL addon registers 0xe8-0xef (and 0xf0-0xf7's
+ *                 door to bounds.c), CU_DBG
  *   job.c         jobs in the job CSRs, retirements and faults, LOAD
  *   cudata.c      CU_DATA bursts into IRAM and the DataRAMs (the hooks and
  *                 policy of the shared receiver, units/cudata.c)
@@ -15,6 +16,8 @@
  *                 and iDMA CSRs, WFI, FENCE), executed at their mesh cycle;
  *                 traps
  *   window.c      the DRAM window and the core's write buffer
+ *   bounds.c      the bounds (version 2): the host's regions, checked at
+ *                 every window access and iDMA descriptor; BOUNDS_FAULT
  *   idma.c        the per-core iDMA engines
  *   port.c        the unit's side of the MAG port: one flit out per cycle
  *                 (round robin), the read budget and write cap, the
@@ -265,6 +268,11 @@ struct ksim_pool {
 	u64 trap;		/* the TRAP register */
 	bool dead;		/* a core trapped: later jobs fault HALTED */
 	bool load_fault;	/* the next retirement faults UNIT_LOAD */
+	/* the bounds (bounds.c): the host's, a core reset keeps them */
+	u64 region[KH_POOL_REGIONS];	/* REGION0..5, masked */
+	u32 bounds_en;			/* BOUNDS_EN, masked */
+	u64 bounds_fault;		/* BOUNDS_FAULT */
+	bool bounds_job;	/* the present job met a refusal: UNIT_BOUNDS */
 	u8 inst;		/* KSIM_POOL_I_* */
 	u64 accept_at;
 	u32 ret_result;
@@ -331,6 +339,7 @@ void ksim_pool_barrier_eval(struct ksim_pool *p);
 void ksim_pool_accept(struct ksim_pool *p);
 void ksim_pool_retire(struct ksim_pool *p, u32 result, bool fault);
 void ksim_pool_job_end(struct ksim_pool *p, u32 value, bool fault);
+void ksim_pool_job_fw_end(struct ksim_pool *p, u32 value, bool fault);
 u32 ksim_pool_job_status(const struct ksim_pool *p);
 bool ksim_pool_load_flit(struct ksim_pool *p, struct kh_flit *f);
 bool ksim_pool_load_beat(struct ksim_pool *p, unsigned int s,
@@ -360,6 +369,15 @@ bool ksim_pool_win_resp(struct ksim_pool *p, struct ksim_pool_core *c,
 			const struct kh_flit *f);
 bool ksim_pool_win_ack(struct ksim_pool *p, struct ksim_pool_core *c);
 void ksim_pool_win_reset(struct ksim_pool_core *c);
+
+/* ---- bounds.c ---- */
+bool ksim_pool_bounds_idx(unsigned int idx);
+u64 ksim_pool_bounds_reg(struct ksim_pool *p, unsigned int idx, bool take);
+void ksim_pool_bounds_write(struct ksim_pool *p, unsigned int idx, u64 v);
+bool ksim_pool_bounds_ok(const struct ksim_pool *p, u64 addr, u64 len,
+			 u64 need);
+void ksim_pool_bounds_refuse(struct ksim_pool *p, unsigned int core,
+			     bool write, bool idma, u64 addr);
 
 /* ---- idma.c ---- */
 void ksim_pool_idma_push(struct ksim_pool *p, struct ksim_pool_core *c,
@@ -392,8 +410,10 @@ bool ksim_pool_addr_ok(const struct ksim_pool *p, u64 addr, u64 len);
 /* ---- for the tests and the benchmark (pool.c) ---- */
 /*
  * Direct access, bypassing the mesh: write IRAM or a core's DataRAM (the
- * decode is invalidated as for CU_DATA), write RUNSTALL as a CU_CTRL
- * write would.  The unit must be a gp unit.
+ * decode is invalidated as for CU_DATA), write RUNSTALL or any addon
+ * register (0xe8-0xef, 0xf0-0xf7) as a CU_CTRL write would, read one
+ * (ksim_pool_reg() is a peek: BOUNDS_FAULT stays).  The unit must be a gp
+ * unit.
  */
 struct ksim_pool *ksim_pool_of(struct ksim_unit *u);
 void ksim_pool_poke_iram(struct ksim_pool *p, u32 off, const void *buf,
@@ -402,5 +422,6 @@ void ksim_pool_poke_dram(struct ksim_pool *p, unsigned int core, u32 off,
 			 const void *buf, u32 len);
 void ksim_pool_set_runstall(struct ksim_pool *p, u64 v);
 u64 ksim_pool_reg(struct ksim_pool *p, unsigned int idx);
+void ksim_pool_reg_write(struct ksim_pool *p, unsigned int idx, u64 v);
 
 #endif /* KSIM_POOL_H */

@@ -126,11 +126,11 @@ static void ksim_pool_csrx(struct ksim_pool *p, struct ksim_pool_core *c,
 	}
 	switch (csr) {
 	case KH_POOL_CSR_JOB_RETIRE:
-		ksim_pool_job_end(p, nv, false);
+		ksim_pool_job_fw_end(p, nv, false);
 		break;
 	case KH_POOL_CSR_JOB_FAULT:
-		ksim_pool_job_end(p, KH_POOL_FAULT(KH_POOL_CLASS_FW,
-						   nv & 0xffff), true);
+		ksim_pool_job_fw_end(p, KH_POOL_FAULT(KH_POOL_CLASS_FW,
+						      nv & 0xffff), true);
 		break;
 	case KH_POOL_CSR_BARRIER:
 		c->wait = KSIM_POOL_W_BARRIER;

@@ -17,6 +17,16 @@
  * buffer); a store finding them all taken waits for an ack.  FENCE waits
  * until the buffer is empty: every write acked, so in DRAM for everyone.
  *
+ * Before anything is sent, two checks in this order: an address past the
+ * mesh's DRAM traps (access fault, as in version 1); then the bounds
+ * (bounds.c, pool.md "Bounds"): the whole 32-byte word must lie in an
+ * enabled region with R (a load) or R and W (a store, which reads the
+ * word it merges into).  A refused load reads 0, a refused store is
+ * dropped, each retiring with its DataRAM latency; no MEM request, nothing
+ * in the write buffer.  The bounds come before the buffer's forwarding
+ * too: a word in the buffer was allowed when stored, but the regions the
+ * host set since are what count, and checking first keeps it one rule.
+ *
  * A core reset forgets its buffer and its read; the replies still come
  * and are counted off (win_rd_out, wb_orphans).
  */
@@ -65,6 +75,15 @@ void ksim_pool_win_access(struct ksim_pool *p, struct ksim_pool_core *c,
 	}
 	c->win_word = KH_MADDR(p->mesh, local & ~(u64)(KSIM_POOL_WORD - 1));
 	c->win_off = local & (KSIM_POOL_WORD - 1);
+	if (!ksim_pool_bounds_ok(p, c->win_word, KSIM_POOL_WORD,
+				 st ? KH_POOL_REGION_R | KH_POOL_REGION_W :
+				      KH_POOL_REGION_R)) {
+		ksim_pool_bounds_refuse(p, c->id, st, false, local);
+		if (!st)
+			c->x[o->rd] = 0;
+		ksim_pool_done(p, c, st ? KH_POOL_LAT_STORE : KH_POOL_LAT_LOAD);
+		return;
+	}
 	i = ksim_pool_wb_find(c, c->win_word);
 	if (!st) {
 		if (i >= 0) {
