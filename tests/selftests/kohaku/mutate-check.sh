@@ -3,8 +3,9 @@
 #
 # Deliberately broken job checkers (driver/core/kh_check*.c, ABI 0.8):
 # each mutation below lets one kind of operand through that the checker
-# must refuse, and the runtime suites that try it (rt_reach, rt_mat,
-# rt_vec, rt_pool, in-process on the saxpy and pool maps) must then fail.
+# must refuse (or, 13-16, a POOL unit's bounds must stop), and the runtime
+# suites that try it (rt_reach, rt_mat, rt_vec, rt_pool, rt_bounds,
+# rt_faults, in-process on the saxpy and pool maps) must then fail.
 # Run from the repo top after `make firmware` (the POOL tests need it):
 #
 #   tests/selftests/kohaku/mutate-check.sh        # all mutations
@@ -38,6 +39,10 @@ cat <<'M'
 10~driver/core/kh_check_vec.c~a RUN on IMEM words an earlier job left taken~s/if \(!kh_vec_bit\(v->imem_set, p\)\)\n\t\t\treturn kh_vec_stale_word/if (0 && !kh_vec_bit(v->imem_set, p))\n\t\t\treturn kh_vec_stale_word/
 11~driver/core/kh_check_mat.c~sub-tiles left in flight at a program's end taken~s/if \(fl.total && !c->admin\) \{/if (0) {/
 12~driver/core/kh_check_mat.c~a FILL's last entry not checked~s/count \* entry,/(count - 1) * entry + 32,/
+13~driver/core/kh_pool_bounds.c~POOL buffers that touch merged whatever their access~s/if \(n && f == end && c->reach\[i\] == acc\)/if (n && f == end)/
+14~driver/core/kh_pool_bounds.c~a POOL unit granted no bounds~s/req\[k\].value = k < n \? pb->region\[k\] : pb->en;/req[k].value = k < n ? pb->region[k] : KH_POOL_BOUNDS_ALL;/
+15~driver/core/kh_pool_bounds.c~BOUNDS_FAULT not looked at when a job leaves~s/if \(req\[1\].value & KH_POOL_BF_VALID\)/if (0)/
+16~driver/core/kh_check.c~a POOL program's buffers not made its regions~s/if \(c->reach\)\n\t\treturn kh_pool_bounds_note/if (0)\n\t\treturn kh_pool_bounds_note/
 M
 }
 
@@ -51,7 +56,7 @@ make -s -C "$scratch" -j2 userspace >"$scratch/build.log" 2>&1 || {
 
 run_suites() {
 	fails=0
-	for t in rt_reach rt_mat rt_vec rt_pool; do
+	for t in rt_reach rt_mat rt_vec rt_pool rt_bounds rt_faults; do
 		for m in saxpy pool; do
 			n=$(cd "$scratch" && KOHAKU_BACKEND=sim KOHAKU_SIM_CHECK=1 \
 				KOHAKU_TEST_MAP=$m KOHAKU_FIRMWARE_PATH=build/firmware \
