@@ -115,6 +115,10 @@ KH_RT_EXPORT int kohaku_cpu_data(struct kohaku_data *d, unsigned int buf_id,
 	    granule >= KH_CPU_WINDOW_GRANULES ||
 	    n_gran > KH_CPU_WINDOW_GRANULES - granule)
 		return -EINVAL;
+	/* the driver's: its L1 flush stub (SUBMIT refuses it, EINVAL) */
+	if (buf_id == KH_CPU_BUF_IMEM &&
+	    granule + n_gran > KH_CPU_STUB_GRANULE)
+		return -EINVAL;
 	memset(d, 0, sizeof(*d));
 	d->buf_id = (uint8_t)buf_id;
 	d->offset = granule;

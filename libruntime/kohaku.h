@@ -738,11 +738,14 @@ const char *kohaku_dxa_fault_describe(uint32_t code, char *buf, size_t len);
  * instruction, the M extension included; a misaligned or unmapped access)
  * with SIG_FAULT and the faulting PC as its code (a job reports the
  * code of a FAULT, not an ECALL's a0: results go to device memory).  A
- * halt does not write the unit's L1 back: a program stores to
- * KH_CPU_CTL_BASE + KH_CPU_CTL_FLUSH before its ECALL for the host to see
- * its DRAM writes; and since the L1 is not coherent and outlives the job,
- * one that reads what the host wrote since an earlier program stores to
- * KH_CPU_CTL_INVAL first.
+ * halt does not write the unit's L1 back, but the driver does once every
+ * program of the job has retired, before the job is final: it runs its own
+ * stub on the unit (KH_CPU_STUB_GRANULE, docs/spec/cpu.md "The driver's
+ * L1 flush"), which flushes the L1 (the host sees the job's DRAM writes
+ * when it is DONE) and drops every line (the next job reads what the host
+ * wrote since).  Within a job the L1 is the program's: one that hands
+ * memory to another unit of the same job stores to KH_CPU_CTL_BASE +
+ * KH_CPU_CTL_FLUSH first.
  */
 struct kohaku_data;	/* a job's data for a program's node: "jobs" below */
 /*
@@ -776,9 +779,12 @@ int kohaku_cpu_dram_addr(unsigned int mesh, uint64_t dev_addr, uint64_t size,
  * data entry; d points into words (kept by the caller until submit).
  * buf_id KH_CPU_BUF_IMEM or KH_CPU_BUF_SPAD (the granule buffers).
  * Refuses (-EINVAL) another buffer, n_words 0 or not a multiple of
- * KH_CPU_GRANULE_WORDS (a job's data is whole granules), and a range past
+ * KH_CPU_GRANULE_WORDS (a job's data is whole granules), a range past
  * the window's KH_CPU_WINDOW_GRANULES (the unit would drop the burst
- * silently).  The words go as the host holds them: little-endian hosts.
+ * silently), and one into the instruction window's last granule,
+ * KH_CPU_STUB_GRANULE (the driver's L1 flush stub: SUBMIT refuses a job
+ * whose data writes it).  The words go as the host holds them:
+ * little-endian hosts.
  */
 int kohaku_cpu_data(struct kohaku_data *d, unsigned int buf_id,
 		    unsigned int granule, const uint32_t *words,

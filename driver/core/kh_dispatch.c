@@ -176,8 +176,14 @@ static void kh_job_arm(struct kh_mesh *m, struct kh_job *job)
 {
 	unsigned int i;
 
-	for (i = 0; i < job->n_progs; i++)
-		job->progs[i].baseline = kh_ns_count(m, job->progs[i].node);
+	for (i = 0; i < job->n_progs; i++) {
+		struct kh_prog *p = &job->progs[i];
+
+		p->baseline = kh_ns_count(m, p->node);
+		/* a cpu program's kick clears CU_DBG: NODES shows it live again */
+		if (p->cpu_flush)
+			p->node->cpu_dbg_kept = false;
+	}
 	kh_wr(m, KH_ORC_PROG_CRED, job->seed);
 	job->lasts_at_seed = 0;
 	m->run = KH_RUN_DISPATCH;
@@ -225,6 +231,8 @@ static void kh_job_start(struct kh_mesh *m, struct kh_job *job)
 		kh_mesh_job_off(m, job);
 		return;
 	}
+	/* the cpu programs that kick: their units' L1 is flushed after */
+	kh_cpu_flush_mark(job);
 	if (job->n_segs)
 		m->run = KH_RUN_DATA;
 	else
@@ -341,29 +349,41 @@ static u32 kh_prog_pushed(const struct kh_job *job, const struct kh_prog *p)
 	return p->pushed;
 }
 
+/* Signals the program's node owes: its instructions, and the flush's stub. */
+static u32 kh_prog_owes(const struct kh_prog *p)
+{
+	return p->n + p->stub;
+}
+
 /*
  * The program's signals so far, from its node's NODE_STATUS.  The count
  * moves with every signal, so an unchanged one is an unchanged word:
  * nothing to learn (and on a 32-bit control path no other half to read).
+ * After the program's n comes its cpu unit's flush stub, whose signal is
+ * the driver's own (kh_cpu_flush_done()): the program's last, a fault or
+ * its completion, was counted before the stub was sent.
  */
 static void kh_collect_prog(struct kh_mesh *m, struct kh_job *job,
 			    struct kh_prog *p)
 {
 	struct kh_device *kd = m->kd;
+	u32 n = kh_prog_owes(p);
 	unsigned int code;
+	bool stub;
 	u64 raw;
 	u16 diff;
 
 	raw = kh_ns_lo(m, kh_node_yx(p->node));
 	diff = KH_NS_COUNT(raw) - p->baseline;
-	if (diff == p->seen && diff < p->n)
+	if (diff == p->seen && diff < n)
 		return;
 	raw = kh_ns_word(m, kh_node_yx(p->node), raw);
 	diff = KH_NS_COUNT(raw) - p->baseline;
-	p->seen = min_t(u32, diff, p->n);
+	p->seen = min_t(u32, diff, n);
 	code = KH_NS_CODE(raw);
+	stub = p->stub && diff > p->n;
 	/* until it moves, the mirror shows an earlier job's signal */
-	if (diff && code == KH_SIG_FAULT &&
+	if (diff && !stub && code == KH_SIG_FAULT &&
 	    !(job->fault_flags & KOHAKU_FAULT_CODE_KNOWN)) {
 		job->fault_flags = KOHAKU_FAULT_NODE_KNOWN |
 				   KOHAKU_FAULT_CODE_KNOWN;
@@ -371,11 +391,15 @@ static void kh_collect_prog(struct kh_mesh *m, struct kh_job *job,
 		job->fault_y = p->node->y;
 		job->fault_code = KH_NS_ARG(raw);
 	}
-	if (diff > p->n)
+	if (diff > n)
 		kh_warn(kd, "mesh %u: node (%u,%u) sent %u signals for %u instructions\n",
-			m->id, p->node->x, p->node->y, diff, p->n);
-	if (diff >= p->n) {
+			m->id, p->node->x, p->node->y, diff, n);
+	if (diff >= n) {
 		p->finished = true;
+		if (stub) {
+			kh_cpu_flush_done(m, job, p, raw);
+			return;
+		}
 		if (code == KH_SIG_FAULT)
 			job->n_faults++;
 		if (code == KH_SIG_BATCH_COMPLETE && KH_NS_ARG(raw) != p->txn)
@@ -400,7 +424,8 @@ static bool kh_collect(struct kh_mesh *m, struct kh_job *job, bool all)
 			kh_collect_prog(m, job, p);
 		pushed_seen += p->seen;
 	}
-	return pushed_seen >= job->pushed;
+	/* the flush's stubs went from the mailbox, outside job->pushed */
+	return pushed_seen >= job->pushed + job->stubs;
 }
 
 /*
@@ -572,6 +597,15 @@ static s64 kh_lost_credit(struct kh_mesh *m, const struct kh_job *job,
 	       late;
 }
 
+/* Every unit of the job retired: the read-after-write window opens. */
+static void kh_settle_begin(struct kh_mesh *m, struct kh_job *job)
+{
+	job->aux_wr = KH_AUX_WR_COUNT(kh_rd(m, KH_ORC_AUX_STAT));
+	job->aux_since = kh_now(m->kd);
+	job->settle_from = job->aux_since;
+	m->run = KH_RUN_SETTLE;
+}
+
 /* Everything signalled: settle the books on credit and faults. */
 static void kh_close_books(struct kh_mesh *m, struct kh_job *job)
 {
@@ -607,10 +641,19 @@ static void kh_close_books(struct kh_mesh *m, struct kh_job *job)
 		kh_warn(m->kd, "mesh %u: job %llu ended with %lld more credit than it was given\n",
 			m->id, job->id, -lost);
 	}
-	job->aux_wr = KH_AUX_WR_COUNT(kh_rd(m, KH_ORC_AUX_STAT));
-	job->aux_since = kh_now(m->kd);
-	job->settle_from = job->aux_since;
-	m->run = KH_RUN_SETTLE;
+	/*
+	 * The cpu units' L1s, before anything else: the stubs take no
+	 * credit, so the books above are the job's whatever they do.  The
+	 * flush is the driver's work: it has KH_CPU_FLUSH_NS of its own
+	 * past the job's limit.
+	 */
+	if (kh_cpu_flush_wanted(job)) {
+		job->deadline = max_t(u64, job->deadline,
+				      kh_now(m->kd) + KH_CPU_FLUSH_NS);
+		m->run = KH_RUN_FLUSH;
+		return;
+	}
+	kh_settle_begin(m, job);
 }
 
 /*
@@ -697,8 +740,12 @@ static void kh_job_timeout(struct kh_mesh *m, struct kh_job *job)
 
 		if (p->finished)
 			continue;
-		kh_err(m->kd, "mesh %u: job %llu timed out: node (%u,%u) retired %u of %u instructions\n",
-		       m->id, job->id, p->node->x, p->node->y, p->seen, p->n);
+		if (p->stub && p->seen >= p->n)
+			kh_err(m->kd, "mesh %u: job %llu timed out: the driver's L1 flush on the cpu unit at (%u,%u) did not retire (its program had)\n",
+			       m->id, job->id, p->node->x, p->node->y);
+		else
+			kh_err(m->kd, "mesh %u: job %llu timed out: node (%u,%u) retired %u of %u instructions\n",
+			       m->id, job->id, p->node->x, p->node->y, p->seen, p->n);
 		/* WAIT names the first node that had not finished */
 		if (!(job->fault_flags & KOHAKU_FAULT_NODE_KNOWN)) {
 			job->fault_x = p->node->x;
@@ -748,7 +795,12 @@ static void kh_recover(struct kh_mesh *m, struct kh_job *job)
 	bool running = kh_flits_held(m, job);
 	unsigned int i;
 
-	if (!running && kh_collect(m, job, false)) {
+	/*
+	 * Drained: the cpu units that ran get their L1 flush now (the job
+	 * is final, its memory not yet free), and it must retire too.
+	 */
+	if (!running && kh_collect(m, job, false) &&
+	    kh_cpu_flush_send(m, job) && kh_collect(m, job, false)) {
 		kh_info(m->kd, "mesh %u: job %llu drained after its timeout; mesh usable\n",
 			m->id, job->id);
 		kh_mesh_job_off(m, job);
@@ -767,17 +819,20 @@ static void kh_recover(struct kh_mesh *m, struct kh_job *job)
 		kh_maint_recover(m, "the dispatcher hung");
 		return;
 	}
+	kh_cpu_flush_cut(m, job);
 	for (i = 0; i < job->n_progs; i++) {
 		struct kh_prog *p = &job->progs[i];
+		/* a stub's kick is one more, the last (no credit back) */
+		u32 out = p->pushed + p->stub;
 
-		if (p->seen < p->pushed) {
+		if (p->seen < out) {
 			p->node->flags |= KOHAKU_NODE_HUNG;
-			p->node->hung_left += p->pushed - p->seen;
+			p->node->hung_left += out - p->seen;
 			p->node->hung_mark = p->baseline + p->seen;
-			p->node->hung_last = p->pushed == p->n;
-			m->late_credit += p->pushed - p->seen;
+			p->node->hung_last = p->pushed == p->n || p->stub;
+			m->late_credit += out - p->seen;
 			kh_err(m->kd, "mesh %u: node (%u,%u) is hung with %u instructions outstanding; %s\n",
-			       m->id, p->node->x, p->node->y, p->pushed - p->seen,
+			       m->id, p->node->x, p->node->y, out - p->seen,
 			       m->recover_max ? "the mesh is reset to recover it" :
 			       "it takes no more jobs");
 		}
@@ -887,6 +942,12 @@ void kh_mesh_step(struct kh_mesh *m)
 			if (!kh_collect(m, job, true))
 				return;
 			kh_close_books(m, job);
+		}
+		if (m->run == KH_RUN_FLUSH) {
+			/* the stubs out, then their signals */
+			if (!kh_cpu_flush_send(m, job) || !kh_collect(m, job, true))
+				return;
+			kh_settle_begin(m, job);
 		}
 		if (m->run == KH_RUN_SETTLE) {
 			if (!kh_settled(m, job) && kh_now(m->kd) < job->deadline)

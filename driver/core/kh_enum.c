@@ -560,7 +560,8 @@ void kh_node_to_uapi(const struct kh_node *n, struct drm_kohaku_node *out)
 	out->retired = n->counters_reg >> KH_CTR_RETIRED_SHIFT;
 	out->busy_cycles = n->counters_reg & KH_CTR_BUSY_MASK;
 	out->caps_reg = n->caps_reg;
-	out->dbg = n->dbg_reg;
+	/* a cpu unit's program's, not the driver's flush stub's after it */
+	out->dbg = n->cpu_dbg_kept ? n->cpu_dbg : n->dbg_reg;
 	out->fw_state = n->fw_state;
 	out->fw_version = n->fw_version;
 	out->fw_api = n->fw_api;

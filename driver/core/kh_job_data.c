@@ -116,6 +116,10 @@ int kh_job_data_build(struct kh_device *kd, struct kh_job *job,
 		}
 		for (j = 0; j < p[i].n_data; j++, k++) {
 			ret = kh_data_check(kd, &d[k], i, j);
+			/* a cpu unit's last granule is the driver's flush stub */
+			if (!ret)
+				ret = kh_cpu_data_check(kd, job->progs[i].node,
+							&d[k], i, j);
 			if (ret)
 				goto out;
 			bytes += d[k].size;

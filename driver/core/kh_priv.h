@@ -67,6 +67,12 @@
  */
 #define KH_SETTLE_MAX_NS	1000000ULL
 #define KH_RECOVER_NS		1000000000ULL	/* a timed-out job gets this to drain */
+/*
+ * The cpu units' L1 flush after a job's programs (kh_cpu_flush.c) may run
+ * this far past the job's limit: a sweep of 128 dirty lines, each
+ * write-back waiting for the last one's ack, is well inside it.
+ */
+#define KH_CPU_FLUSH_NS		10000000ULL
 #define KH_RESET_CHECK_NS	1000000ULL	/* a running job's mesh: reset canary */
 #define KH_RESET_WAIT_NS	100000000ULL	/* a reset mesh gets this to relock */
 /*
@@ -121,6 +127,13 @@ struct kh_node {
 	bool pool_bounds;	/* POOL_CAPS version >= 2, read at its boot */
 	/* a DXA unit's KH_DXA_SLOTS descriptor slots (kh_dxa.c), under mesh->lock */
 	struct kh_dxa_slot *dxa;
+	/*
+	 * A cpu unit: CU_DBG of the last job's program, read before the
+	 * driver's flush stub cleared it (kh_cpu_flush.c); NODES reports it
+	 * while cpu_dbg_kept.  Under mesh->lock.
+	 */
+	bool cpu_dbg_kept;
+	u64 cpu_dbg;
 };
 
 /* A free extent of one mesh's device memory. */
@@ -142,6 +155,7 @@ enum kh_mesh_run {
 	KH_RUN_DATA,		/* sending the programs' CU_DATA first */
 	KH_RUN_DISPATCH,	/* sending chunks */
 	KH_RUN_COLLECT,		/* everything sent, counting signals */
+	KH_RUN_FLUSH,		/* every program retired: the cpu units' L1 flush */
 	KH_RUN_SETTLE,		/* signals in; waiting for writes to land */
 	KH_RUN_RECOVER,		/* the job timed out; waiting for it to drain */
 };
@@ -297,6 +311,13 @@ struct kh_prog {
 	u32 seen;		/* signals counted so far */
 	bool finished;
 	struct kh_pool_bounds bounds;	/* a POOL unit's (docs/spec/pool.md "Bounds") */
+	/*
+	 * A cpu program with a kick: the driver flushes its unit's L1 after
+	 * the job's programs (kh_cpu_flush.c); stub is 1 once the stub's
+	 * kick is sent, a signal the node owes beyond the program's n.
+	 */
+	bool cpu_flush;
+	u8 stub;
 };
 
 /*
@@ -390,6 +411,16 @@ struct kh_job {
 	u32 lasts_at_seed;	/* lasts when credit was last seeded */
 	u32 lost_faults;	/* non-last instructions that faulted */
 	u64 recover_deadline;
+
+	/*
+	 * The cpu units' L1 flush (KH_RUN_FLUSH, kh_cpu_flush.c): the stubs'
+	 * kicks sent (from the mailbox: no credit taken, none returned), and
+	 * where the sending is: the program, the flit of its three.
+	 */
+	u32 stubs;
+	u32 flush_prog;
+	u8 flush_flit;
+	bool flush_begun;	/* CU_DBG read, the sending begun */
 
 	/* settle state */
 	u16 aux_wr;
@@ -732,6 +763,25 @@ int kh_job_data_build(struct kh_device *kd, struct kh_job *job,
 		      const struct kh_data_add *add, u32 n_add);
 int kh_job_data_step(struct kh_mesh *m, struct kh_job *job);
 void kh_job_data_cut(struct kh_mesh *m, struct kh_job *job);
+
+/*
+ * kh_cpu_flush.c: the driver's L1 flush of the cpu units after every job
+ * that kicked one (docs/spec/cpu.md "The driver's L1 flush")
+ */
+/* SUBMIT: a job's data entry @d for node @n leaves the stub's granule alone */
+int kh_cpu_data_check(struct kh_device *kd, const struct kh_node *n,
+		      const struct drm_kohaku_data *d, u32 prog, u32 i);
+/* dispatch: which programs get the flush (kh_prog.cpu_flush) */
+void kh_cpu_flush_mark(struct kh_job *job);
+/* a program of the job still to be flushed */
+bool kh_cpu_flush_wanted(const struct kh_job *job);
+/* send the stubs (every program retired): true once all are out */
+bool kh_cpu_flush_send(struct kh_mesh *m, struct kh_job *job);
+/* the stub's own signal, the node's last (@raw: its NODE_STATUS word) */
+void kh_cpu_flush_done(struct kh_mesh *m, struct kh_job *job,
+		       const struct kh_prog *p, u64 raw);
+/* the job leaves the mesh with a stub's burst open: its node takes no more */
+void kh_cpu_flush_cut(struct kh_mesh *m, struct kh_job *job);
 
 /* kh_dxa.c: the DXA units' descriptor slots (ABI 0.5) */
 int kh_dxa_mesh_init(struct kh_mesh *m);

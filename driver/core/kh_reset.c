@@ -62,6 +62,7 @@ static void kh_mesh_forget(struct kh_mesh *m)
 		n->hung_left = 0;
 		n->hung_last = false;
 		n->regs_read = false;
+		n->cpu_dbg_kept = false;	/* the reset cleared CU_DBG */
 		if (n->fw_state == KOHAKU_FW_STATE_RUNNING ||
 		    n->fw_state == KOHAKU_FW_STATE_BOOTING) {
 			n->fw_state = KOHAKU_FW_STATE_ABSENT;

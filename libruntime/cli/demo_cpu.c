@@ -11,12 +11,14 @@
  *   out[n] = c, out[n + 1] = COREID
  *   store to CTL_FLUSH, a0 = c, ECALL
  *
- * The program drops the unit's L1 first (a line from an earlier program
- * would be stale: the L1 is not coherent) and flushes it last (a halt
- * does not write it back).  Every output word is checked against the
- * same sums in C, and the words past them untouched; CU_DBG, read live,
- * gives the instructions retired (checked against the count the
- * program's path takes) and the cycles.  The rest of the run is demo.c's.
+ * The program drops the unit's L1 first and flushes it last, as a
+ * program that stands on its own does (the driver's flush after every job
+ * does both too: docs/spec/cpu.md "The driver's L1 flush").  Every output
+ * word is checked against the same sums in C, and the words past them
+ * untouched; CU_DBG, read live (the program's: the driver reads it before
+ * its stub's kick), gives the instructions retired (checked against the
+ * count the program's path takes) and the cycles.  The rest of the run is
+ * demo.c's.
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -229,7 +229,9 @@ struct drm_kohaku_get_param {
  * @busy_cycles: CU_COUNTERS[31:0] as last read.
  * @busy: the CU_STATUS busy bit as last read.
  * @caps_reg: the raw CU_CAPS.
- * @dbg: the raw CU_DBG (unit-defined) as last read.
+ * @dbg: the raw CU_DBG (unit-defined) as last read; for a cpu unit after
+ *	a job that kicked it, the program's, read by the driver before its L1
+ *	flush stub's kick cleared it (docs/spec/cpu.md), until the next kick.
  * @fw_state: KOHAKU_FW_STATE_*: KOHAKU_FW_STATE_NONE for a unit that runs
  *	no firmware (ABI 0.3).
  * @fw_pad: zero.

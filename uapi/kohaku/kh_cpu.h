@@ -155,6 +155,40 @@
  */
 #define KH_CPU_CAUSE_FAULT	3
 
+/*
+ * ---- the driver's L1 flush (docs/spec/cpu.md "The driver's L1 flush") ----
+ *
+ * A halt does not write the L1 back, and nothing on the NoC reaches the
+ * control words, so after every job that kicked a cpu unit the driver runs
+ * a stub of its own there: it sends KH_CPU_STUB_GRANULE of the instruction
+ * window as CU_DATA (buffer KH_CPU_BUF_IMEM, offset KH_CPU_STUB_GRANULE,
+ * the eight words below), then a kick at KH_CPU_STUB_PC, once every
+ * program of the job has retired.  The granule is the driver's: a job's
+ * data that writes it (KH_CPU_BUF_IMEM or KH_CPU_BUF_IMEM_W, any burst
+ * that covers granule 255) is refused at SUBMIT with EINVAL.  The stub
+ * uses t0 (x5) and nothing else, so the halt's exec_result (a0) is the
+ * program's.
+ */
+/** KH_CPU_STUB_GRANULE - the instruction window's granule the driver keeps. */
+#define KH_CPU_STUB_GRANULE	(KH_CPU_WINDOW_GRANULES - 1)
+/** KH_CPU_STUB_PC - the stub's first instruction: 0x1fe0 (word 2040). */
+#define KH_CPU_STUB_PC		(KH_CPU_STUB_GRANULE * KH_CPU_GRANULE_BYTES)
+/** KH_CPU_STUB_W0 - lui t0, 0x20000: t0 = KH_CPU_CTL_BASE. */
+#define KH_CPU_STUB_W0		0x200002b7u
+/** KH_CPU_STUB_W1 - sw zero, 4(t0): KH_CPU_CTL_FLUSH, every dirty line written back and acked. */
+#define KH_CPU_STUB_W1		0x0002a223u
+/** KH_CPU_STUB_W2 - sw zero, 8(t0): KH_CPU_CTL_INVAL, every line dropped. */
+#define KH_CPU_STUB_W2		0x0002a423u
+/** KH_CPU_STUB_W3 - ecall: halt, exec_result = a0 as the program left it. */
+#define KH_CPU_STUB_W3		0x00000073u
+/**
+ * KH_CPU_STUB_FILL - the granule's other four words (2044..2047): 0, an
+ * illegal instruction, never reached (the ECALL halts first).
+ */
+#define KH_CPU_STUB_FILL	0x00000000u
+/** KH_CPU_STUB_INSNS - instructions the stub retires (CU_DBG after it). */
+#define KH_CPU_STUB_INSNS	4
+
 /* ---- CU_DBG (rv_pe.v:143) ---- */
 /** KH_CPU_DBG_RETIRED() - CU_DBG [63:32]: instructions retired since the kick. */
 #define KH_CPU_DBG_RETIRED(v)	((__u32)((v) >> 32))

@@ -7,9 +7,14 @@
  * labels, li and errors, the kick and the address and data helpers; then
  * programs loaded by a job's data and kicked through SUBMIT on the cpu
  * units: a prefix sum checked against C with its ECALL result and CU_DBG
- * count, EBREAK and an illegal instruction (MUL) as job faults, stores
- * left in the L1 without a flush, a peer push from one cpu into another's
- * scratchpad, and several cpus in one job.
+ * count, EBREAK and an illegal instruction (MUL) as job faults, a peer
+ * push from one cpu into another's scratchpad, and several cpus in one
+ * job; and the driver's L1 flush after every job (docs/spec/cpu.md "The
+ * driver's L1 flush"): stores a program never flushed are in DRAM once
+ * its job is DONE (its fault stays the job's), a clean line never serves
+ * the next job what the host has overwritten, a dirty one never lands in
+ * memory that changed hands, job data into the stub's granule is refused,
+ * and a stub that does not retire is the job's TIMEOUT.
  *
  * The runtime tests' maps (KOHAKU_TEST_MAP) have no cpu unit: on sim each
  * device test makes its own card, the built-in cpu_2x1 (cpu units at
@@ -411,12 +416,15 @@ TEST_F(rt, assembler_errors)
 		CHECK(kohaku_rv_asm_label(&a) == (int)i);
 	CHECK_EQ(kohaku_rv_asm_label(&a), -ENOSPC);
 	CHECK_EQ(kohaku_rv_asm_finish(&a), -ENOSPC);
-	/* an image at the window's end, and one past it */
-	CHECK_EQ(kohaku_rv_asm_init(&a, w, 16, 0x1fe0), 0);
+	/* an image up to the driver's granule, one into it, one past it */
+	CHECK_EQ(kohaku_rv_asm_init(&a, w, 16, 0x1fc0), 0);
 	for (i = 0; i < 8; i++)
 		kohaku_rv_ecall(&a);
 	CHECK_EQ(kohaku_rv_asm_image(&a, &d), 0);
-	CHECK_EQ(d.offset, KH_CPU_WINDOW_GRANULES - 1);
+	CHECK_EQ(d.offset, KH_CPU_STUB_GRANULE - 1);
+	kohaku_rv_ecall(&a);
+	CHECK_EQ(kohaku_rv_asm_image(&a, &d), -EINVAL);
+	CHECK_EQ(kohaku_rv_asm_init(&a, w, 16, KH_CPU_STUB_PC), 0);
 	kohaku_rv_ecall(&a);
 	CHECK_EQ(kohaku_rv_asm_image(&a, &d), -EINVAL);
 }
@@ -473,7 +481,12 @@ TEST_F(rt, kick_and_helpers)
 	CHECK_EQ(d.offset, 3);
 	CHECK_EQ(d.size, 64);
 	CHECK(d.data == words);
-	CHECK_EQ(kohaku_cpu_data(&d, KH_CPU_BUF_IMEM, 254, words, 16), 0);
+	CHECK_EQ(kohaku_cpu_data(&d, KH_CPU_BUF_IMEM, 254, words, 8), 0);
+	CHECK_EQ(kohaku_cpu_data(&d, KH_CPU_BUF_SPAD, 254, words, 16), 0);
+	/* the instruction window's last granule is the driver's flush stub */
+	CHECK_ERR(kohaku_cpu_data(&d, KH_CPU_BUF_IMEM, 254, words, 16), -EINVAL);
+	CHECK_ERR(kohaku_cpu_data(&d, KH_CPU_BUF_IMEM, KH_CPU_STUB_GRANULE,
+				  words, 8), -EINVAL);
 	CHECK_ERR(kohaku_cpu_data(&d, KH_CPU_BUF_IMEM, 255, words, 16), -EINVAL);
 	CHECK_ERR(kohaku_cpu_data(&d, KH_CPU_BUF_SPAD, 256, words, 8), -EINVAL);
 	CHECK_ERR(kohaku_cpu_data(&d, KH_CPU_BUF_SPAD, 0, words, 12), -EINVAL);
@@ -584,10 +597,12 @@ static bool ct_dbg(kohaku_device *dev, const struct drm_kohaku_node *q,
 
 /*
  * The retire events of (x, y) in the model's trace, in order: code and
- * arg (exec_result; the txn for a batch's last).  -1 with no trace here.
+ * arg (exec_result; the txn for a batch's last), and with cyc the cycle.
+ * -1 with no trace here.
  */
-static int ct_retires(kohaku_device *dev, const struct drm_kohaku_node *q,
-		      unsigned int *code, uint32_t *arg, unsigned int cap)
+static int ct_retires_at(kohaku_device *dev, const struct drm_kohaku_node *q,
+			 unsigned int *code, uint32_t *arg,
+			 unsigned long long *when, unsigned int cap)
 {
 	char *text = NULL, *line, *save = NULL;
 	int n = 0;
@@ -607,11 +622,19 @@ static int ct_retires(kohaku_device *dev, const struct drm_kohaku_node *q,
 		if ((unsigned int)n < cap) {
 			code[n] = c;
 			arg[n] = a;
+			if (when)
+				when[n] = cyc;
 		}
 		n++;
 	}
 	free(text);
 	return n;
+}
+
+static int ct_retires(kohaku_device *dev, const struct drm_kohaku_node *q,
+		      unsigned int *code, uint32_t *arg, unsigned int cap)
+{
+	return ct_retires_at(dev, q, code, arg, NULL, cap);
 }
 
 /* ---- the prefix sum ---- */
@@ -842,16 +865,19 @@ TEST_F(rt, prefix_sum_on_every_unit_matches_c)
 				  ps_retired(&runs[u]));
 			CHECK(KH_CPU_DBG_CYCLES(dbg) > KH_CPU_DBG_RETIRED(dbg));
 			/* the ECALL's exec_result is a0, the checksum; the
-			 * status op after it retires at once, the batch's last */
+			 * status op after it retires at once, the batch's last;
+			 * then the driver's flush stub, with the program's txn */
 			nt = traced ? ct_retires(dev, &nd[u], code, arg, 4) : -1;
 			if (nt >= 0) {
-				CHECK_EQ(nt, 2);
+				CHECK_EQ(nt, 3);
 				CHECK_EQ(code[0], KH_SIG_INST_COMPLETE);
 				CHECK_MSG(arg[0] == runs[u].chk, "(%u,%u) n=%u: "
 					  "exec_result 0x%08x, checksum 0x%08x",
 					  nd[u].x, nd[u].y, sizes[s], arg[0],
 					  runs[u].chk);
 				CHECK_EQ(code[1], KH_SIG_BATCH_COMPLETE);
+				CHECK_EQ(code[2], KH_SIG_BATCH_COMPLETE);
+				CHECK_EQ(arg[2], 0);
 			}
 			ps_free(dev, &runs[u]);
 		}
@@ -934,11 +960,15 @@ TEST_F(rt, ebreak_is_a_fault_with_a0)
 			kohaku_job_describe(&st, d, sizeof(d));
 			check_diag("%s", d);
 		}
-		/* another op runs nothing: the halt's fault and a0 again */
+		/*
+		 * Another op runs nothing and retires with what the last halt
+		 * left: in a later job, the driver's flush stub's ECALL (no
+		 * fault; a0 still the program's).  CU_DBG still shows the
+		 * program's count: no kick, no flush after this job.
+		 */
 		CHECK_EQ(kohaku_inst_cpu(&q, 0, 0, 0), 0);
 		CHECK_EQ(rt_run_on(dev, &nd[u], &q, 1, &st), 0);
-		CHECK_EQ(st.status, KOHAKU_JOB_FAULT);
-		CHECK_EQ(st.fault_code, 0x1234567 + u);
+		CHECK_EQ(st.status, KOHAKU_JOB_DONE);
 		REQUIRE(ct_dbg(dev, &nd[u], &dbg));
 		CHECK_EQ(KH_CPU_DBG_RETIRED(dbg), 3);
 	}
@@ -1023,7 +1053,397 @@ static unsigned int st_check(kohaku_device *dev, const struct ct_buf *b,
 	return bad;
 }
 
-TEST_F(rt, stores_stay_in_the_l1_without_a_flush)
+/* ---- the driver's L1 flush (cpu.md "The driver's L1 flush") ---- */
+
+TEST_F(rt, the_flush_stub_is_what_the_assembler_makes)
+{
+	/* kh_cpu.h's words against the encoders (themselves against GNU as) */
+	CHECK_EQ(KH_CPU_STUB_W0, kohaku_rv_lui(NULL, KOHAKU_RV_T0,
+					       KH_CPU_CTL_BASE >> 12));
+	CHECK_EQ(KH_CPU_STUB_W1, kohaku_rv_sw(NULL, ZERO, KOHAKU_RV_T0,
+					      KH_CPU_CTL_FLUSH));
+	CHECK_EQ(KH_CPU_STUB_W2, kohaku_rv_sw(NULL, ZERO, KOHAKU_RV_T0,
+					      KH_CPU_CTL_INVAL));
+	CHECK_EQ(KH_CPU_STUB_W3, kohaku_rv_ecall(NULL));
+	CHECK_EQ(KH_CPU_STUB_FILL, KOHAKU_RV_INVALID);
+	CHECK_EQ(KH_CPU_STUB_GRANULE, 255);
+	CHECK_EQ(KH_CPU_STUB_PC, 0x1fe0);
+	CHECK_EQ(KH_CPU_STUB_PC / 4, KH_CPU_IMEM_WORDS - 8);
+}
+
+/* the retirements of a one-kick program and the stub after it */
+static void st_two_retires(kohaku_device *dev, const struct drm_kohaku_node *nd,
+			   unsigned long long *prog, unsigned long long *stub)
+{
+	unsigned int code[4];
+	uint32_t arg[4];
+	unsigned long long when[4] = { 0 };
+	int nt = ct_retires_at(dev, nd, code, arg, when, 4);
+
+	*prog = *stub = 0;
+	if (nt < 0)
+		return;
+	CHECK_MSG(nt == 2, "(%u,%u): %d retirements, the program's and the "
+		  "flush stub's expected", nd->x, nd->y, nt);
+	if (nt != 2)
+		return;
+	/* both the batch's last, with the program's txn: no credit back */
+	CHECK_EQ(code[0], KH_SIG_BATCH_COMPLETE);
+	CHECK_EQ(code[1], KH_SIG_BATCH_COMPLETE);
+	CHECK_EQ(arg[1], 0);
+	*prog = when[0];
+	*stub = when[1];
+}
+
+TEST_F(rt, stores_reach_dram_without_a_flush)
+{
+	static struct ct_prog c[MAX_CPU];
+	struct kohaku_program p[MAX_CPU];
+	struct kohaku_job_status st;
+	struct ct_buf b[MAX_CPU];
+	unsigned long long prog[MAX_CPU], stub[MAX_CPU];
+	unsigned int u, v;
+	uint64_t dbg;
+	bool traced;
+	CT_OPEN(dev, nd, nc);
+
+	traced = kohaku_sim_command(dev, "trace on events=unit") == 0;
+	for (u = 0; u < nc; u++)
+		REQUIRE(ct_buf(dev, &nd[u], 4096, PS_GUARD, &b[u]) == 0);
+	/*
+	 * Stores, ECALL, no flush: the halt leaves them in the L1, and the
+	 * driver's stub writes them back before the job is DONE.
+	 */
+	for (u = 0; u < nc; u++) {
+		ct_begin(&c[u], 0);
+		st_asm(&c[u].a, false);
+		c[u].spad[0] = b[u].cpu_addr;
+		if (traced)
+			kohaku_sim_command(dev, "trace clear");
+		CHECK_EQ(ct_run_asm(dev, &nd[u], &c[u], 0, false, &st), 0);
+		CHECK_EQ(st.status, KOHAKU_JOB_DONE);
+		CHECK_EQ(st_check(dev, &b[u], true, "stored, unflushed"), 0);
+		/* CU_DBG: the program's count, not the stub's */
+		REQUIRE(ct_dbg(dev, &nd[u], &dbg));
+		CHECK_EQ(KH_CPU_DBG_RETIRED(dbg), c[u].a.n);
+		if (traced)
+			st_two_retires(dev, &nd[u], &prog[u], &stub[u]);
+	}
+	/* every cpu in one job: each stub after every program retired */
+	for (u = 0; u < nc; u++) {
+		CHECK_OK(dev, kohaku_bo_write(dev, b[u].h, 0, (uint32_t[16]){
+			PS_GUARD, PS_GUARD, PS_GUARD, PS_GUARD, PS_GUARD,
+			PS_GUARD, PS_GUARD, PS_GUARD, PS_GUARD, PS_GUARD,
+			PS_GUARD, PS_GUARD, PS_GUARD, PS_GUARD, PS_GUARD,
+			PS_GUARD }, 64));
+		ct_begin(&c[u], 0x100 * u);
+		st_asm(&c[u].a, false);
+		c[u].spad[0] = b[u].cpu_addr;
+		REQUIRE(ct_program(&c[u], &p[u], &nd[u], 0, false));
+	}
+	if (traced)
+		kohaku_sim_command(dev, "trace clear");
+	CHECK_EQ(rt_run(dev, p, nc, &st), 0);
+	CHECK_EQ(st.status, KOHAKU_JOB_DONE);
+	for (u = 0; u < nc; u++) {
+		CHECK_EQ(st_check(dev, &b[u], true, "every cpu, unflushed"), 0);
+		if (traced)
+			st_two_retires(dev, &nd[u], &prog[u], &stub[u]);
+	}
+	for (u = 0; traced && u < nc; u++)
+		for (v = 0; v < nc; v++)
+			CHECK_MSG(stub[u] > prog[v], "the stub on (%u,%u) retired "
+				  "at %llu, the program on (%u,%u) at %llu",
+				  nd[u].x, nd[u].y, stub[u], nd[v].x, nd[v].y,
+				  prog[v]);
+	if (traced)
+		kohaku_sim_command(dev, "trace off");
+	for (u = 0; u < nc; u++)
+		ct_buf_free(dev, &b[u]);
+	rt_close_card(dev);
+}
+
+/* t0 = src[0], dst[0] = t0: no invalidate, no flush (the driver's) */
+static void copy_asm(struct kohaku_rv_asm *a)
+{
+	kohaku_rv_asm_li(a, KOHAKU_RV_S1, ARG_ADDR(0));
+	kohaku_rv_lw(a, KOHAKU_RV_A1, KOHAKU_RV_S1, 0);
+	kohaku_rv_lw(a, KOHAKU_RV_A2, KOHAKU_RV_S1, 4);
+	kohaku_rv_lw(a, KOHAKU_RV_T0, KOHAKU_RV_A1, 0);
+	kohaku_rv_sw(a, KOHAKU_RV_T0, KOHAKU_RV_A2, 0);
+	kohaku_rv_addi(a, A0, ZERO, 0);
+	kohaku_rv_ecall(a);
+}
+
+TEST_F(rt, a_clean_line_does_not_serve_the_next_job_stale_data)
+{
+	static struct ct_prog c;
+	struct kohaku_job_status st;
+	struct ct_buf src, dst;
+	uint32_t got, k;
+	CT_OPEN(dev, nd, nc);
+
+	(void)nc;
+	REQUIRE(ct_buf(dev, &nd[0], 4096, 0, &src) == 0);
+	REQUIRE(ct_buf(dev, &nd[0], 4096, PS_GUARD, &dst) == 0);
+	/*
+	 * Job k loads src[0] (a clean line the job before filled, with no
+	 * INVAL of its own) and stores it to dst[0]; the host writes a new
+	 * src[0] between the jobs.  The driver's INVAL after each job drops
+	 * the line: each job reads what the host wrote.
+	 */
+	for (k = 0; k < 3; k++) {
+		uint32_t v = 0x0c1ea000 + k;
+
+		CHECK_OK(dev, kohaku_bo_write(dev, src.h, 0, &v, 4));
+		ct_begin(&c, 0x200);
+		copy_asm(&c.a);
+		c.spad[0] = src.cpu_addr;
+		c.spad[1] = dst.cpu_addr;
+		CHECK_EQ(ct_run_asm(dev, &nd[0], &c, 0, false, &st), 0);
+		CHECK_EQ(st.status, KOHAKU_JOB_DONE);
+		CHECK_OK(dev, kohaku_bo_read(dev, dst.h, 0, &got, 4));
+		CHECK_MSG(got == v, "job %u copied 0x%08x, the host wrote 0x%08x",
+			  k, got, v);
+	}
+	ct_buf_free(dev, &src);
+	ct_buf_free(dev, &dst);
+	rt_close_card(dev);
+}
+
+TEST_F(rt, a_programs_fault_stays_the_jobs_and_its_stores_land)
+{
+	static struct ct_prog c[2];
+	struct kohaku_program p[2];
+	struct kohaku_job_status st;
+	struct ct_buf b[2];
+	uint32_t pc;
+	unsigned int u;
+	CT_OPEN(dev, nd, nc);
+
+	REQUIRE(ct_buf(dev, &nd[0], 4096, PS_GUARD, &b[0]) == 0);
+	/* EBREAK after the stores: FAULT with a0, the stores flushed */
+	ct_begin(&c[0], 0);
+	st_asm(&c[0].a, false);
+	c[0].a.n--;			/* the ECALL: EBREAK instead */
+	kohaku_rv_asm_li(&c[0].a, A0, 0xeb0eb0);
+	kohaku_rv_ebreak(&c[0].a);
+	c[0].spad[0] = b[0].cpu_addr;
+	CHECK_EQ(ct_run_asm(dev, &nd[0], &c[0], 0, false, &st), 0);
+	CHECK_EQ(st.status, KOHAKU_JOB_FAULT);
+	CHECK_EQ(st.n_faults, 1);
+	CHECK(st.fault_flags & KOHAKU_FAULT_CODE_KNOWN);
+	CHECK_EQ(st.fault_code, 0xeb0eb0);
+	CHECK_EQ(st.fault_x, nd[0].x);
+	CHECK_EQ(st.fault_y, nd[0].y);
+	CHECK_EQ(st_check(dev, &b[0], true, "stored, then EBREAK"), 0);
+	/* an illegal instruction (MUL): its PC the code, the stores too */
+	CHECK_OK(dev, kohaku_bo_write(dev, b[0].h, 0, (uint32_t[16]){
+		PS_GUARD, PS_GUARD, PS_GUARD, PS_GUARD, PS_GUARD, PS_GUARD,
+		PS_GUARD, PS_GUARD, PS_GUARD, PS_GUARD, PS_GUARD, PS_GUARD,
+		PS_GUARD, PS_GUARD, PS_GUARD, PS_GUARD }, 64));
+	ct_begin(&c[0], 0x400);
+	st_asm(&c[0].a, false);
+	c[0].a.n--;
+	pc = kohaku_rv_asm_pc(&c[0].a);
+	kohaku_rv_asm_word(&c[0].a, 0x02b50533);	/* mul a0, a0, a1 */
+	kohaku_rv_ecall(&c[0].a);
+	c[0].spad[0] = b[0].cpu_addr;
+	CHECK_EQ(ct_run_asm(dev, &nd[0], &c[0], 0, false, &st), 0);
+	CHECK_EQ(st.status, KOHAKU_JOB_FAULT);
+	CHECK_EQ(st.n_faults, 1);
+	CHECK_EQ(st.fault_code, pc);
+	CHECK_EQ(st_check(dev, &b[0], true, "stored, then MUL"), 0);
+	if (nc < 2) {
+		ct_buf_free(dev, &b[0]);
+		rt_close_card(dev);
+		SKIP(return, "fewer than two cpu units");
+	}
+	/* two cpus, one faults: the job's fault is its, both flushed */
+	REQUIRE(ct_buf(dev, &nd[1], 4096, PS_GUARD, &b[1]) == 0);
+	CHECK_OK(dev, kohaku_bo_write(dev, b[0].h, 0, (uint32_t[16]){
+		PS_GUARD, PS_GUARD, PS_GUARD, PS_GUARD, PS_GUARD, PS_GUARD,
+		PS_GUARD, PS_GUARD, PS_GUARD, PS_GUARD, PS_GUARD, PS_GUARD,
+		PS_GUARD, PS_GUARD, PS_GUARD, PS_GUARD }, 64));
+	for (u = 0; u < 2; u++) {
+		ct_begin(&c[u], 0x600);
+		st_asm(&c[u].a, false);
+		if (!u) {
+			c[u].a.n--;
+			kohaku_rv_asm_li(&c[u].a, A0, 0xfa11ed);
+			kohaku_rv_ebreak(&c[u].a);
+		}
+		c[u].spad[0] = b[u].cpu_addr;
+		REQUIRE(ct_program(&c[u], &p[u], &nd[u], 0, false));
+	}
+	CHECK_EQ(rt_run(dev, p, 2, &st), 0);
+	CHECK_EQ(st.status, KOHAKU_JOB_FAULT);
+	CHECK_EQ(st.n_faults, 1);
+	CHECK(st.fault_flags & KOHAKU_FAULT_NODE_KNOWN);
+	CHECK_EQ(st.fault_x, nd[0].x);
+	CHECK_EQ(st.fault_y, nd[0].y);
+	CHECK_EQ(st.fault_code, 0xfa11ed);
+	for (u = 0; u < 2; u++)
+		CHECK_EQ(st_check(dev, &b[u], true, "two cpus, one faulted"), 0);
+	ct_buf_free(dev, &b[0]);
+	ct_buf_free(dev, &b[1]);
+	rt_close_card(dev);
+}
+
+/*
+ * What the flush is for: a lease holder's program leaves dirty lines
+ * (stores, ECALL, no flush), gives its buffer and the mesh back; another
+ * file's buffer gets the same memory, and an administrator's program on
+ * the unit flushes its L1.  Without the driver's flush after the holder's
+ * job, that write-back lands the holder's words in the new buffer.
+ */
+TEST_F(rt, a_dirty_line_never_lands_in_memory_that_changed_hands)
+{
+	static struct ct_prog c;
+	struct kohaku_job_status st;
+	struct ct_buf held, next;
+	kohaku_device *u;
+	CT_OPEN(dev, nd, nc);
+
+	(void)nc;
+	u = rt_reopen_unprivileged(dev);
+	REQUIRE(u);
+	CHECK_OK(u, kohaku_mesh_lease(u, nd[0].mesh, 1));
+	REQUIRE(ct_buf(u, &nd[0], 4096, PS_GUARD, &held) == 0);
+	ct_begin(&c, 0);
+	st_asm(&c.a, false);
+	c.spad[0] = held.cpu_addr;
+	CHECK_EQ(ct_run_asm(u, &nd[0], &c, 0, false, &st), 0);
+	CHECK_MSG(st.status == KOHAKU_JOB_DONE, "the holder's job: %s: %s",
+		  kohaku_job_status_name(st.status), kohaku_last_error(u));
+	CHECK_EQ(st_check(u, &held, true, "the holder's stores"), 0);
+	ct_buf_free(u, &held);
+	CHECK_OK(u, kohaku_mesh_lease(u, nd[0].mesh, 0));
+	/* another file, the same memory (first fit), the host's words in it */
+	REQUIRE(ct_buf(dev, &nd[0], 4096, PS_GUARD, &next) == 0);
+	if (next.dev_addr != held.dev_addr)
+		check_diag("the new buffer is at 0x%llx, the freed one was at "
+			   "0x%llx: the write-back would miss it anyway",
+			   (unsigned long long)next.dev_addr,
+			   (unsigned long long)held.dev_addr);
+	ct_begin(&c, 0x200);
+	kohaku_rv_asm_li(&c.a, KOHAKU_RV_S0, KH_CPU_CTL_BASE);
+	ct_flush_ecall(&c.a);
+	CHECK_EQ(ct_run_asm(dev, &nd[0], &c, 0, false, &st), 0);
+	CHECK_EQ(st.status, KOHAKU_JOB_DONE);
+	CHECK_EQ(st_check(dev, &next, false, "the next owner's buffer"), 0);
+	ct_buf_free(dev, &next);
+	kohaku_close(u);
+	rt_close_card(dev);
+}
+
+TEST_F(rt, job_data_into_the_stub_granule_is_refused)
+{
+	static struct ct_prog c;
+	static uint32_t w[6 * KH_CPU_GRANULE_WORDS];
+	static const struct {
+		unsigned int buf, granule, n;
+		bool refused;
+	} cases[] = {
+		{ KH_CPU_BUF_IMEM, 255, 1, true },
+		{ KH_CPU_BUF_IMEM_W, 255, 1, true },
+		{ KH_CPU_BUF_IMEM, 250, 6, true },
+		{ KH_CPU_BUF_IMEM_W, 252, 4, true },
+		{ KH_CPU_BUF_IMEM, 254, 1, false },
+		{ KH_CPU_BUF_IMEM_W, 249, 6, false },
+		{ KH_CPU_BUF_SPAD, 255, 1, false },
+		{ KH_CPU_BUF_SPAD_W, 250, 6, false },
+	};
+	struct kohaku_job_status st;
+	struct kohaku_program p;
+	struct kohaku_data d[3];
+	kohaku_device *u;
+	unsigned int k;
+	int r;
+	CT_OPEN(dev, nd, nc);
+
+	(void)nc;
+	/* a program that only halts; the case's entry beside its image */
+	ct_begin(&c, 0);
+	kohaku_rv_ecall(&c.a);
+	REQUIRE(ct_program(&c, &p, &nd[0], 0, false));
+	for (k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		d[0] = c.data[0];
+		d[1] = c.data[1];
+		memset(&d[2], 0, sizeof(d[2]));
+		d[2].buf_id = (uint8_t)cases[k].buf;
+		d[2].offset = cases[k].granule;
+		d[2].size = cases[k].n * KH_CPU_GRANULE_BYTES;
+		d[2].data = w;
+		p.data = d;
+		p.n_data = 3;
+		r = rt_run(dev, &p, 1, &st);
+		if (cases[k].refused) {
+			CHECK_MSG(r == -EINVAL, "buffer %u granules %u..%u: %d, "
+				  "not EINVAL", cases[k].buf, cases[k].granule,
+				  cases[k].granule + cases[k].n - 1, r);
+			CHECK(strstr(kohaku_last_error(dev), "driver") != NULL);
+			if (!k)
+				check_diag("%s", kohaku_last_error(dev));
+		} else {
+			CHECK_MSG(r == 0 && st.status == KOHAKU_JOB_DONE,
+				  "buffer %u granules %u..%u: %d %s: %s",
+				  cases[k].buf, cases[k].granule,
+				  cases[k].granule + cases[k].n - 1, r,
+				  kohaku_job_status_name(st.status),
+				  kohaku_last_error(dev));
+		}
+	}
+	/* the same for a lease holder: EINVAL, not EACCES */
+	u = rt_reopen_unprivileged(dev);
+	REQUIRE(u);
+	CHECK_OK(u, kohaku_mesh_lease(u, nd[0].mesh, 1));
+	d[2].buf_id = KH_CPU_BUF_IMEM;
+	d[2].offset = KH_CPU_STUB_GRANULE;
+	d[2].size = KH_CPU_GRANULE_BYTES;
+	CHECK_ERR(rt_run(u, &p, 1, &st), -EINVAL);
+	p.n_data = 2;
+	CHECK_EQ(rt_run(u, &p, 1, &st), 0);
+	CHECK_EQ(st.status, KOHAKU_JOB_DONE);
+	kohaku_close(u);
+	rt_close_card(dev);
+}
+
+TEST_F(rt, a_flush_that_does_not_retire_is_the_jobs_timeout)
+{
+	static struct ct_prog c;
+	struct kohaku_job_status st;
+	struct drm_kohaku_reset out;
+	struct kohaku_program p;
+	uint64_t job;
+	CT_OPEN(dev, nd, nc);
+
+	(void)nc;
+	if (kohaku_sim_inject(dev, "clear")) {
+		rt_close_card(dev);
+		SKIP(return, "needs the model's knobs (a simulated card)");
+	}
+	/* the program retires (the first retirement), the stub does not */
+	REQUIRE(!rt_inject_at(dev, "hang node=%u,%u after=1", nd[0].x, nd[0].y));
+	ct_begin(&c, 0);
+	kohaku_rv_ecall(&c.a);
+	REQUIRE(ct_program(&c, &p, &nd[0], 0, false));
+	CHECK_OK(dev, kohaku_submit(dev, &p, 1, 20, &job));
+	CHECK_OK(dev, kohaku_wait(dev, job, 20000, &st));
+	CHECK_EQ(st.status, KOHAKU_JOB_TIMEOUT);
+	CHECK(st.fault_flags & KOHAKU_FAULT_NODE_KNOWN);
+	CHECK_EQ(st.fault_x, nd[0].x);
+	CHECK_EQ(st.fault_y, nd[0].y);
+	check_diag("%s", kohaku_last_error(dev));
+	/* a reset ends the hang (and drops the L1): the unit runs again */
+	memset(&out, 0, sizeof(out));
+	CHECK_OK(dev, kohaku_mesh_reset(dev, nd[0].mesh, &out));
+	CHECK_EQ(rt_run(dev, &p, 1, &st), 0);
+	CHECK_EQ(st.status, KOHAKU_JOB_DONE);
+	rt_close_card(dev);
+}
+
+TEST_F(rt, a_flush_that_faults_ends_the_job_error)
 {
 	static struct ct_prog c;
 	struct kohaku_job_status st;
@@ -1031,33 +1451,72 @@ TEST_F(rt, stores_stay_in_the_l1_without_a_flush)
 	CT_OPEN(dev, nd, nc);
 
 	(void)nc;
+	if (kohaku_sim_inject(dev, "clear")) {
+		rt_close_card(dev);
+		SKIP(return, "needs the model's knobs (a simulated card)");
+	}
 	REQUIRE(ct_buf(dev, &nd[0], 4096, PS_GUARD, &b) == 0);
-	/* stores, ECALL, no flush: the job is DONE and DRAM unchanged,
-	 * the lines dirty in the L1 (cpu.md: a halt does not write back) */
+	/* the stub's retirement turned into a SIG_FAULT by the model's knob */
+	REQUIRE(!rt_inject_at(dev, "fault node=%u,%u after=1", nd[0].x, nd[0].y));
 	ct_begin(&c, 0);
 	st_asm(&c.a, false);
 	c.spad[0] = b.cpu_addr;
 	CHECK_EQ(ct_run_asm(dev, &nd[0], &c, 0, false, &st), 0);
-	CHECK_EQ(st.status, KOHAKU_JOB_DONE);
-	CHECK_EQ(st_check(dev, &b, false, "after the stores, unflushed"), 0);
-	/* a later program's flush writes them back: they were in the L1 */
-	ct_begin(&c, 0x200);
-	kohaku_rv_asm_li(&c.a, KOHAKU_RV_S0, KH_CPU_CTL_BASE);
-	ct_flush_ecall(&c.a);
+	CHECK_EQ(st.status, KOHAKU_JOB_ERROR);
+	CHECK_EQ(st.reason, KOHAKU_JOB_WHY_NOT_COMPLETION);
+	CHECK_EQ(st.fault_x, nd[0].x);
+	CHECK_EQ(st.fault_y, nd[0].y);
+	check_diag("%s", kohaku_last_error(dev));
+	/* the mesh is reset before its next job, which runs */
 	CHECK_EQ(ct_run_asm(dev, &nd[0], &c, 0, false, &st), 0);
 	CHECK_EQ(st.status, KOHAKU_JOB_DONE);
-	CHECK_EQ(st_check(dev, &b, true, "after a later flush"), 0);
-	/* the same stores with the flush: in DRAM at once */
-	CHECK_OK(dev, kohaku_bo_write(dev, b.h, 0, (uint32_t[16]){
-		PS_GUARD, PS_GUARD, PS_GUARD, PS_GUARD, PS_GUARD, PS_GUARD,
-		PS_GUARD, PS_GUARD, PS_GUARD, PS_GUARD, PS_GUARD, PS_GUARD,
-		PS_GUARD, PS_GUARD, PS_GUARD, PS_GUARD }, 64));
-	ct_begin(&c, 0);
-	st_asm(&c.a, true);
-	c.spad[0] = b.cpu_addr;
-	CHECK_EQ(ct_run_asm(dev, &nd[0], &c, 0, false, &st), 0);
+	CHECK_EQ(st_check(dev, &b, true, "after the reset"), 0);
+	ct_buf_free(dev, &b);
+	rt_close_card(dev);
+}
+
+TEST_F(rt, a_job_that_times_out_and_drains_is_flushed_before_it_leaves)
+{
+	static struct ct_prog c[2];
+	struct kohaku_program p[2];
+	struct kohaku_job_status st;
+	struct ct_buf b;
+	uint64_t job[2];
+	int spin;
+	CT_OPEN(dev, nd, nc);
+
+	if (nc < 2) {
+		rt_close_card(dev);
+		SKIP(return, "fewer than two cpu units");
+	}
+	REQUIRE(ct_buf(dev, &nd[0], 4096, PS_GUARD, &b) == 0);
+	/*
+	 * Stores (left in the L1), then about 2 ms of counting down: past
+	 * the job's 1 ms, within its recovery window.  The job is TIMEOUT;
+	 * once it drains the driver flushes the unit before the job leaves
+	 * the mesh, which the next job (on another unit) waits for.
+	 */
+	ct_begin(&c[0], 0);
+	st_asm(&c[0].a, false);
+	c[0].a.n--;
+	spin = kohaku_rv_asm_label(&c[0].a);
+	kohaku_rv_asm_li(&c[0].a, KOHAKU_RV_T0, 300000);
+	kohaku_rv_asm_bind(&c[0].a, spin);
+	kohaku_rv_addi(&c[0].a, KOHAKU_RV_T0, KOHAKU_RV_T0, -1);
+	kohaku_rv_asm_branch(&c[0].a, KOHAKU_RV_NE, KOHAKU_RV_T0, ZERO, spin);
+	kohaku_rv_ecall(&c[0].a);
+	c[0].spad[0] = b.cpu_addr;
+	REQUIRE(ct_program(&c[0], &p[0], &nd[0], 0, false));
+	ct_begin(&c[1], 0);
+	kohaku_rv_ecall(&c[1].a);
+	REQUIRE(ct_program(&c[1], &p[1], &nd[1], 0, false));
+	CHECK_OK(dev, kohaku_submit(dev, &p[0], 1, 1, &job[0]));
+	CHECK_OK(dev, kohaku_submit(dev, &p[1], 1, 0, &job[1]));
+	CHECK_OK(dev, kohaku_wait(dev, job[0], 20000, &st));
+	CHECK_EQ(st.status, KOHAKU_JOB_TIMEOUT);
+	CHECK_OK(dev, kohaku_wait(dev, job[1], 20000, &st));
 	CHECK_EQ(st.status, KOHAKU_JOB_DONE);
-	CHECK_EQ(st_check(dev, &b, true, "after the stores and a flush"), 0);
+	CHECK_EQ(st_check(dev, &b, true, "after the timed-out job drained"), 0);
 	ct_buf_free(dev, &b);
 	rt_close_card(dev);
 }
