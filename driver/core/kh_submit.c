@@ -60,7 +60,7 @@ static int kh_check_program(struct kh_device *kd, const struct drm_kohaku_progra
 	return 0;
 }
 
-/* programs of a job copied in on the stack: 4 x 48 bytes */
+/* a job of up to this many programs has its table copied onto the stack */
 #define KH_SUBMIT_FEW_PROGRAMS	4
 
 /*
