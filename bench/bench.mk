@@ -11,9 +11,12 @@ $(BUILD)/bench/kh_bench: $(BUILD)/obj/bench/kh_bench.o \
 bench: $(BUILD)/bench/kh_bench
 	$(BUILD)/bench/kh_bench $(BENCH_ARGS)
 
-# The driver's benchmark: job latency, a null ioctl, 8 submitters, card
-# accesses per job, bring-up cycles per node, through libkohaku's public API
-# (in-process, and on kohaku.ko in the VM: tests/vm/run-vm.sh --bench).
+# The driver's benchmark: job latency (a null job, a 64-instruction SX
+# job), a null ioctl, 8 submitters, card accesses per job, bring-up cycles
+# per node, through libkohaku's public API: in-process, and on kohaku.ko in
+# the VM beside it, the two side by side (KOHAKU_VM_BENCH=1
+# tests/vm/run-vm.sh; KOHAKU_VM_BENCH_PROFILE=trace for where a job's time
+# goes, bench/vm_trace_phases.py).
 BENCH_BINS += $(BUILD)/bench/kh_bench_jobs
 
 $(BUILD)/bench/kh_bench_jobs: $(BUILD)/obj/bench/kh_bench_jobs.o $(LIBKOHAKU_A)

@@ -24,7 +24,7 @@ def parse_jobs(out):
     r = {}
     for l in out.splitlines():
         f = l.split()
-        if len(f) == 5 and f[0] == 'sim' and f[1] in ('syscall', 'ioctl', 'job', '8threads'):
+        if len(f) == 5 and f[0] == 'sim' and f[1] in ('syscall', 'ioctl', 'job', 'sx64', '8threads'):
             r['jobs/' + f[1] + ' cpu us'] = float(f[4])
             r['jobs/' + f[1] + ' med us'] = float(f[3])
     return r

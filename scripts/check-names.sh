@@ -72,6 +72,7 @@ lock_class_key libruntime/inproc/include/linux/lockdep.h
 mutex libruntime/inproc/include/linux/mutex.h
 refcount_struct libruntime/inproc/include/linux/refcount.h
 refcount_t libruntime/inproc/include/linux/refcount.h
+atomic_t libruntime/inproc/include/linux/atomic.h
 wait_queue_head libruntime/inproc/include/linux/wait.h
 wait_queue_head_t libruntime/inproc/include/linux/wait.h
 work_func_t libruntime/inproc/include/linux/workqueue.h

@@ -1,24 +1,73 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * The device's progress engine: one worker per device advances every
- * mesh's job engine, retires jobs and wakes their waiters.  Nothing else
- * polls the card for jobs: SUBMIT and a signalled in-fence kick the worker,
- * and it runs until no job is in flight.  Waiters sleep on the device's
- * wait queue and never touch the card; the in-process host alone lets a
- * waiter do the worker's passes itself while the worker is idle
- * (kh_work_claim(): inline stepping, two thread switches a job saved),
- * one runner at a time either way.  Between passes with a job in flight
- * it rests: until the job interrupt on a card that raises one (kh_irq.c
+ * The device's progress engine: it advances every mesh's job engine,
+ * retires jobs and wakes their waiters.  Nothing else polls the card for
+ * jobs.  One runner at a time has the engine (kh_engine_claim()): the
+ * device's worker, which SUBMIT and a signalled in-fence kick and which
+ * runs until no job is in flight; or, on a simulated card only, a thread
+ * that SUBMIT or WAIT brought into the driver, which runs the passes
+ * itself while nobody else does (inline stepping: SUBMIT for a bounded
+ * span of the host's time, WAIT until its job is final or its deadline),
+ * so that a job needs no worker woken and no thread switch.  A real card
+ * is only ever run by the worker: no syscall waits on its hardware here.
+ * Waiters that do not run the engine sleep on the device's wait queue and
+ * never touch the card.  Between passes with a job in flight the runner
+ * rests: until the job interrupt on a card that raises one (kh_irq.c
  * counts it), else for a poll's pause.
  *
  * Device time on a simulated card passes only when the card is accessed.
- * While jobs are in flight the worker's polls make it pass; with nothing in
+ * While jobs are in flight the runner's polls make it pass; with nothing in
  * flight but waiters whose WAIT has a deadline, the worker lets device time
  * pass up to the nearest deadline (kh_hw_ops.idle_ns) and wakes them, so a
  * WAIT on a job that cannot run yet still ends at its timeout.  On a card
  * device time is wall time and waiters sleep until their own deadline.
  */
+#include <linux/ktime.h>
+#include <linux/sched/signal.h>
+
 #include "kh_priv.h"
+
+/*
+ * Who runs the engine: one runner at a time, the worker or a thread
+ * stepping a simulated card inline.  A kick is counted, and queues the
+ * worker only while nobody runs the engine; a runner letting it go looks
+ * at the count, and a kick that came after its last look began (which
+ * found the engine taken and queued nothing) is looked at again.  No kick
+ * is lost, and none made while the engine runs costs a run of the worker
+ * (the job interrupt a rest waits for, the in-fence a pass will see).
+ */
+static bool kh_engine_claim(struct kh_device *kd)
+{
+	/* fully ordered: what the last runner did is seen */
+	return atomic_cmpxchg(&kd->engine_run, 0, 1) == 0;
+}
+
+/* The kicks so far, read before a look at the device. */
+static int kh_engine_seen(struct kh_device *kd)
+{
+	return atomic_read_acquire(&kd->engine_kicks);
+}
+
+/*
+ * Let the engine go; true when a kick came since @seen, the count the
+ * runner's last look began with.
+ */
+static bool kh_engine_release(struct kh_device *kd, int seen)
+{
+	/* fully ordered: let go, then read the count (kh_engine_kick()) */
+	WARN_ON_ONCE(atomic_xchg(&kd->engine_run, 0) != 1);
+	return atomic_read(&kd->engine_kicks) != seen;
+}
+
+void kh_engine_kick(struct kh_device *kd)
+{
+	/* what the kick announces, the count, then the look at the runner */
+	smp_mb__before_atomic();
+	atomic_inc(&kd->engine_kicks);
+	smp_mb__after_atomic();
+	if (!atomic_read(&kd->engine_run))
+		queue_work(kd->engine_wq, &kd->engine);
+}
 
 /*
  * Between two passes of the engine with a job in flight: on an interrupt
@@ -170,23 +219,29 @@ static void kh_engine_run(struct work_struct *work)
 {
 	struct kh_device *kd = container_of(work, struct kh_device, engine);
 	bool sim = kh_simulated(kd);
+	int seen;
 
-	while (!READ_ONCE(kd->unplugged)) {
-		if (kh_engine_pass(kd)) {
-			/* device time moves on under the polls: deadlines too */
-			if (sim && kh_now(kd) >= READ_ONCE(kd->next_deadline))
-				kh_engine_expire(kd, kh_now(kd));
-			kh_engine_rest(kd);
-			continue;
+	/* another runner has it, and sees the kick that queued this */
+	if (!kh_engine_claim(kd))
+		return;
+	for (;;) {
+		seen = kh_engine_seen(kd);
+		if (!READ_ONCE(kd->unplugged)) {
+			if (kh_engine_pass(kd)) {
+				/* device time moves on under the polls: deadlines too */
+				if (sim && READ_ONCE(kd->next_deadline) != ~0ULL &&
+				    kh_now(kd) >= READ_ONCE(kd->next_deadline))
+					kh_engine_expire(kd, kh_now(kd));
+				kh_engine_rest(kd);
+				continue;
+			}
+			if (kh_engine_idle(kd))
+				continue;
 		}
-		if (!kh_engine_idle(kd))
-			break;
+		/* nothing to do: let go, unless a kick came since the look */
+		if (!kh_engine_release(kd, seen) || !kh_engine_claim(kd))
+			return;
 	}
-}
-
-void kh_engine_kick(struct kh_device *kd)
-{
-	queue_work(kd->engine_wq, &kd->engine);
 }
 
 /* A queued job's in-fence signalled: the engine looks at it again. */
@@ -200,6 +255,8 @@ void kh_engine_fence_cb(struct dma_fence *f, struct dma_fence_cb *cb)
 /* The waiters' side exists from the start; the worker once bring-up is done. */
 void kh_engine_prepare(struct kh_device *kd)
 {
+	atomic_set(&kd->engine_run, 0);
+	atomic_set(&kd->engine_kicks, 0);
 	init_waitqueue_head(&kd->waitq);
 	mutex_init(&kd->timed_lock);
 	INIT_LIST_HEAD(&kd->timed);
@@ -212,7 +269,8 @@ int kh_engine_init(struct kh_device *kd)
 	 * High priority, and per-CPU: a kick runs the engine on the CPU that
 	 * kicked (the submitter's, which then sleeps in WAIT), so a job's
 	 * round trip needs no other CPU.  A work item never runs twice at
-	 * once, and a kick during a run queues one more.
+	 * once; a kick while anyone runs the engine queues nothing (the
+	 * runner looks at it when it lets go).
 	 */
 	kd->engine_wq = alloc_workqueue("kohaku-%s", WQ_HIGHPRI, 0, kd->name);
 	if (!kd->engine_wq)
@@ -235,36 +293,60 @@ void kh_engine_destroy(struct kh_device *kd)
 }
 
 /*
- * Inline stepping (in-process only, kh_work_claim()): the waiter does
- * the engine's passes itself until its job is final, its deadline passes
- * or nothing is in flight, then gives the engine back.  True while jobs
- * were still in flight when it stopped.
+ * Inline stepping, by the thread that claimed the engine (a simulated
+ * card's SUBMIT or WAIT): the engine's passes in the calling thread until
+ * @job is final, nothing is in flight, device time reaches @deadline, the
+ * host's time @until, or a signal is pending.  Then the engine goes back,
+ * to the worker if jobs are still in flight, if a kick came meanwhile, or
+ * (@waiter, about to sleep on a job that cannot run yet) for device time
+ * to pass up to the waiters' deadlines.  True while jobs were in flight
+ * when it stopped.
  */
-static bool kh_engine_help(struct kh_device *kd, struct kh_job *job,
-			   u64 deadline)
+static bool kh_engine_step(struct kh_device *kd, struct kh_job *job,
+			   u64 deadline, u64 until, bool waiter)
 {
-	bool sim = kh_simulated(kd), busy = true;
-	u64 now;
+	bool busy = false;
+	u64 now, next;
+	int seen;
 
-	while (busy && !kh_job_is_final(job) && !READ_ONCE(kd->unplugged)) {
-		busy = kh_engine_pass(kd);
-		now = kh_now(kd);
-		if (sim && now >= READ_ONCE(kd->next_deadline))
-			kh_engine_expire(kd, now);
-		if (now >= deadline)
+	for (;;) {
+		seen = kh_engine_seen(kd);
+		if (kh_job_is_final(job) || READ_ONCE(kd->unplugged))
 			break;
-		if (busy)
-			kh_engine_rest(kd);
+		busy = kh_engine_pass(kd);
+		/* device time moves on under the polls: deadlines too */
+		next = READ_ONCE(kd->next_deadline);
+		now = min_t(u64, next, deadline) == ~0ULL ? 0 : kh_now(kd);
+		if (next != ~0ULL && now >= next)
+			kh_engine_expire(kd, now);
+		if (!busy || now >= deadline || signal_pending(current) ||
+		    (until != ~0ULL && ktime_get_ns() >= until))
+			break;
+		kh_engine_rest(kd);
+		cond_resched();
 	}
-	kh_work_unclaim(kd->engine_wq, &kd->engine);
-	/*
-	 * Others' jobs still in flight, or this waiter about to sleep on a
-	 * job that cannot run yet (device time must pass for its deadline):
-	 * the worker's again.
-	 */
-	if (busy || !kh_job_is_final(job))
-		kh_engine_kick(kd);
+	if (kh_engine_release(kd, seen) || busy ||
+	    (waiter && !kh_job_is_final(job)))
+		queue_work(kd->engine_wq, &kd->engine);
 	return busy;
+}
+
+/*
+ * SUBMIT queued @job (the caller holds a reference).  On a simulated card
+ * that nobody runs, the submitter runs it: no worker woken, no thread
+ * switch, and the job usually final when SUBMIT returns; for a bounded
+ * span of the host's time (KH_SUBMIT_STEP_NS), after which, as when the
+ * job cannot start yet, the worker has what is in flight.  A card's job
+ * is the worker's.
+ */
+void kh_engine_submitted(struct kh_device *kd, struct kh_job *job)
+{
+	if (!kh_simulated(kd) || !kh_engine_claim(kd)) {
+		kh_engine_kick(kd);
+		return;
+	}
+	kh_engine_step(kd, job, ~0ULL, ktime_get_ns() + KH_SUBMIT_STEP_NS,
+		       false);
 }
 
 int kh_engine_wait_job(struct kh_device *kd, struct kh_job *job, u64 deadline)
@@ -308,9 +390,13 @@ int kh_engine_wait_job(struct kh_device *kd, struct kh_job *job, u64 deadline)
 			ret = kh_job_is_final(job) ? 0 : -ETIMEDOUT;
 			break;
 		}
-		/* nothing to step for now: sleep until woken, then offer again */
-		if (help && kh_work_claim(kd->engine_wq, &kd->engine)) {
-			help = kh_engine_help(kd, job, deadline);
+		/*
+		 * A simulated card nobody runs: run it, until the deadline.
+		 * Nothing to step for now: sleep until woken, then offer again.
+		 */
+		if (help && sim && !signal_pending(current) &&
+		    kh_engine_claim(kd)) {
+			help = kh_engine_step(kd, job, deadline, ~0ULL, true);
 			continue;
 		}
 		help = true;
@@ -329,6 +415,9 @@ int kh_engine_wait_job(struct kh_device *kd, struct kh_job *job, u64 deadline)
 	if (sim) {
 		mutex_lock(&kd->timed_lock);
 		list_del(&tw.link);
+		/* the last waiter gone: no deadline for the runners to mind */
+		if (list_empty(&kd->timed))
+			WRITE_ONCE(kd->next_deadline, ~0ULL);
 		mutex_unlock(&kd->timed_lock);
 	}
 	return ret;

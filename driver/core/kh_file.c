@@ -18,7 +18,7 @@ int kh_file_open(struct kh_device *kd, struct drm_file *file, bool admin,
 	kf->file = file;
 	mutex_init(&kf->lock);
 	xa_init_flags(&kf->bos, XA_FLAGS_ALLOC1);
-	xa_init_flags(&kf->jobs, XA_FLAGS_ALLOC1);
+	INIT_LIST_HEAD(&kf->jobs);
 	*out = kf;
 	return 0;
 }
@@ -34,7 +34,6 @@ void kh_file_close(struct kh_file *kf)
 	kh_dxa_release_all(kf);
 	kh_lease_release_all(kf);
 	mutex_unlock(&kf->lock);
-	xa_destroy(&kf->jobs);
 	xa_destroy(&kf->bos);
 	mutex_destroy(&kf->lock);
 	kfree(kf);
@@ -53,7 +52,7 @@ void kh_file_usage(struct kh_file *kf, struct kh_file_usage *u)
 	u->busy_ns = kf->reaped_ns;
 	u->jobs = kf->reaped_jobs;
 	/* jobs not reaped yet; the times are read without the mesh's lock */
-	xa_for_each(&kf->jobs, id, job) {
+	list_for_each_entry(job, &kf->jobs, file_link) {
 		/* pairs with kh_job_finalize(): a final status, then its times */
 		status = smp_load_acquire(&job->status);
 		t0 = READ_ONCE(job->t_start);

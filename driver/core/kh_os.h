@@ -6,14 +6,10 @@
  * dma_fence_signal(), drm_syncobj_find(), dev_err() as any driver does, in
  * kohaku.ko from the kernel and in libkohaku's in-process backend from
  * libruntime/inproc/include/ (the kernel's headers for userspace).  What is
- * left is declared here and implemented once per host:
- *
- *  - the host's DMA mapping for the card's engine (a PCI function's
- *    dma_alloc_coherent() and pinned, mapped user pages in kohaku.ko,
- *    driver/linux/kohaku_os_dma.c; the process's own memory in-process,
- *    libruntime/inproc/kh_os_dma.c);
- *  - whether a waiter may run the progress engine's work itself
- *    (driver/linux/kohaku_os.c: never; libruntime/inproc/kh_os_workqueue.c).
+ * left is declared here and implemented once per host: the host's DMA
+ * mapping for the card's engine (a PCI function's dma_alloc_coherent() and
+ * pinned, mapped user pages in kohaku.ko, driver/linux/kohaku_os_dma.c;
+ * the process's own memory in-process, libruntime/inproc/kh_os_dma.c).
  *
  * The register seam, the other boundary, is hwif/kh_hw.h.
  */
@@ -23,8 +19,6 @@
 #include <linux/types.h>
 
 struct device;
-struct workqueue_struct;
-struct work_struct;
 
 /* ---- host memory the card's DMA engine reaches ---- */
 
@@ -62,19 +56,5 @@ unsigned int kh_user_dma_count(const struct kh_user_dma *u);
 void kh_user_dma_seg(const struct kh_user_dma *u, unsigned int i, u64 *bus,
 		     size_t *len);
 void kh_user_dma_unmap(struct kh_user_dma *u);
-
-/* ---- the engine's work run inline ---- */
-
-/*
- * Inline stepping: may the calling thread run work item @w of @wq itself,
- * now (it is not running)?  The in-process host lets a waiter whose card
- * lives in its own process do so while nobody else does (true: claimed),
- * sparing two thread switches a job; the workqueue's thread then runs only
- * when nobody waits.  kohaku.ko never does: waiters sleep and the worker
- * alone touches the card.  Unclaim hands a kick that came meanwhile back
- * to the workqueue.
- */
-bool kh_work_claim(struct workqueue_struct *wq, struct work_struct *w);
-void kh_work_unclaim(struct workqueue_struct *wq, struct work_struct *w);
 
 #endif /* KH_OS_H */

@@ -19,6 +19,7 @@
 #ifndef KH_PRIV_H
 #define KH_PRIV_H
 
+#include <linux/atomic.h>
 #include <linux/delay.h>
 #include <linux/device.h>
 #include <linux/dma-fence.h>
@@ -376,6 +377,7 @@ struct kh_job {
 	struct kh_mesh *mesh;
 	struct list_head mesh_link;	/* in mesh->queue while queued */
 	struct list_head live_link;	/* in kd->unfinished until final */
+	struct list_head file_link;	/* in its file's jobs until reaped */
 	u32 status;		/* KOHAKU_JOB_* */
 	u32 n_progs;
 	struct kh_prog *progs;
@@ -468,7 +470,12 @@ struct kh_file {
 	struct mutex lock;
 	struct xarray bos;		/* handle -> struct kh_bo */
 	u32 next_handle;
-	struct xarray jobs;		/* job id -> struct kh_job */
+	/*
+	 * its jobs nobody has waited for, in id order: a list, as there are
+	 * at most KOHAKU_MAX_JOBS (an xarray keyed by the device's ids
+	 * allocated and freed a path of nodes a job, through RCU)
+	 */
+	struct list_head jobs;		/* struct kh_job, file_link */
 	unsigned int n_bos;
 	unsigned int n_jobs;
 	bool admin;		/* the opener: kh_file_open() */
@@ -504,6 +511,8 @@ struct kh_device {
 	/* the progress engine (kh_engine.c) and its waiters */
 	struct workqueue_struct *engine_wq;
 	struct work_struct engine;
+	atomic_t engine_run;		/* 1: a runner has the engine */
+	atomic_t engine_kicks;		/* kicks so far, for its runner */
 	wait_queue_head_t waitq;	/* woken when a job turns final */
 	struct mutex timed_lock;
 	struct list_head timed;		/* struct kh_timed_wait */
@@ -818,11 +827,15 @@ int kh_ioctl_fw_load(struct kh_file *kf, void *arg);
 #define KH_IRQ_REST_NS		1000000ULL	/* a card: 1 ms at most */
 #define KH_IRQ_SIM_STEP_NS	500ULL		/* the model: in 0.5 us steps ... */
 #define KH_IRQ_SIM_STEPS	10		/* ... 5 us at most */
+/* SUBMIT steps a simulated card itself for at most this much host time */
+#define KH_SUBMIT_STEP_NS	2000000ULL
 void kh_engine_prepare(struct kh_device *kd);
 int kh_engine_init(struct kh_device *kd);
 void kh_engine_fini(struct kh_device *kd);
 void kh_engine_destroy(struct kh_device *kd);
 void kh_engine_kick(struct kh_device *kd);
+/* SUBMIT queued @job: run it (a simulated card, inline) or kick the worker */
+void kh_engine_submitted(struct kh_device *kd, struct kh_job *job);
 /* an in-fence's callback (kh_dispatch.c arms it): kicks the engine */
 void kh_engine_fence_cb(struct dma_fence *f, struct dma_fence_cb *cb);
 /* Sleep until the job is final, its deadline in device time, or unplug. */

@@ -60,6 +60,9 @@ static int kh_check_program(struct kh_device *kd, const struct drm_kohaku_progra
 	return 0;
 }
 
+/* a job of up to this many programs has its table copied onto the stack */
+#define KH_SUBMIT_FEW_PROGRAMS	4
+
 /*
  * Copy the program table and every instruction in; check all of it, what
  * the job reaches included (kh_check.c).
@@ -70,7 +73,8 @@ static int kh_job_build(struct kh_file *kf, struct drm_kohaku_submit *a,
 	struct kh_check check = { 0 };
 	const u8 __user *up = u64_to_user_ptr(a->programs_ptr);
 	struct kh_device *kd = kf->kd;
-	struct drm_kohaku_program *p;
+	/* the usual few programs need no allocation */
+	struct drm_kohaku_program few[KH_SUBMIT_FEW_PROGRAMS], *p = few;
 	struct kh_data_add *add = NULL;
 	struct kh_mesh *m = NULL;
 	u64 total = 0, at = 0;
@@ -78,7 +82,8 @@ static int kh_job_build(struct kh_file *kf, struct drm_kohaku_submit *a,
 	u32 n_add = 0;
 	int ret = 0;
 
-	p = kvcalloc(a->n_programs, sizeof(*p), GFP_KERNEL);
+	if (a->n_programs > ARRAY_SIZE(few))
+		p = kvcalloc(a->n_programs, sizeof(*p), GFP_KERNEL);
 	job->progs = kvcalloc(a->n_programs, sizeof(*job->progs), GFP_KERNEL);
 	if (!p || !job->progs) {
 		ret = -ENOMEM;
@@ -152,7 +157,8 @@ static int kh_job_build(struct kh_file *kf, struct drm_kohaku_submit *a,
 	kvfree(add);
 	kh_check_end(&check);
 out:
-	kvfree(p);
+	if (p != few)
+		kvfree(p);
 	return ret;
 }
 
@@ -261,6 +267,7 @@ int kh_job_run_internal(struct kh_node *n, const struct kohaku_inst *insts,
 	refcount_set(&job->ref, 1);
 	INIT_LIST_HEAD(&job->mesh_link);
 	INIT_LIST_HEAD(&job->live_link);
+	INIT_LIST_HEAD(&job->file_link);
 	job->progs = kvcalloc(1, sizeof(*job->progs), GFP_KERNEL);
 	job->insts = kvcalloc(n_insts, sizeof(*insts), GFP_KERNEL);
 	if (!job->progs || !job->insts) {
@@ -408,6 +415,7 @@ int kh_job_submit(struct kh_file *kf, void *arg)
 				      KOHAKU_JOB_TIMEOUT_DEFAULT_MS);
 	INIT_LIST_HEAD(&job->mesh_link);
 	INIT_LIST_HEAD(&job->live_link);
+	INIT_LIST_HEAD(&job->file_link);
 	job->owner = kf;
 	ret = kh_job_build(kf, a, job);
 	if (!ret)
@@ -435,24 +443,23 @@ int kh_job_submit(struct kh_file *kf, void *arg)
 	job->id = kd->next_job_id++;
 	list_add_tail(&job->live_link, &kd->unfinished);
 	mutex_unlock(&kd->jobs_lock);
-	ret = xa_insert(&kf->jobs, job->id, job, GFP_KERNEL);
-	if (!ret) {
-		mutex_lock(&m->lock);
-		ret = kh_submit_lease(kf, m, job);
-		if (!ret)
-			ret = kh_job_enqueue(m, job);
-		if (!ret && job->leased)
-			m->lease_jobs++;
-		mutex_unlock(&m->lock);
-		if (ret)
-			xa_erase(&kf->jobs, job->id);
-	}
+	list_add_tail(&job->file_link, &kf->jobs);
+	mutex_lock(&m->lock);
+	ret = kh_submit_lease(kf, m, job);
+	if (!ret)
+		ret = kh_job_enqueue(m, job);
+	if (!ret && job->leased)
+		m->lease_jobs++;
+	mutex_unlock(&m->lock);
 	if (ret) {
+		list_del_init(&job->file_link);
 		mutex_unlock(&kf->lock);
 		kh_job_unlist(kd, job);
 		goto fail;
 	}
 	kf->n_jobs++;		/* the file's reference is the submitter's */
+	/* and one for the engine's start below: a WAIT may reap it meanwhile */
+	refcount_inc(&job->ref);
 	mutex_unlock(&kf->lock);
 
 	if (out) {
@@ -460,7 +467,8 @@ int kh_job_submit(struct kh_file *kf, void *arg)
 		drm_syncobj_put(out);
 	}
 	a->job_id = job->id;
-	kh_engine_kick(kd);
+	kh_engine_submitted(kd, job);
+	kh_job_put(job);
 	return 0;
 fail:
 	if (out)
@@ -487,6 +495,33 @@ static void kh_job_report(const struct kh_job *job, struct drm_kohaku_wait *a)
 		    a->status == KOHAKU_JOB_ABORTED ? job->why_code : 0;
 }
 
+/* The file's job @id that nobody has waited for, or NULL. */
+static struct kh_job *kh_file_job(struct kh_file *kf, u64 id)
+{
+	struct kh_job *job;
+
+	lockdep_assert_held(&kf->lock);
+	list_for_each_entry(job, &kf->jobs, file_link)
+		if (job->id == id)
+			return job;
+	return NULL;
+}
+
+/* Report a final job, and forget it unless another thread of the file did. */
+static void kh_job_reap(struct kh_file *kf, struct kh_job *job,
+			struct drm_kohaku_wait *a)
+{
+	lockdep_assert_held(&kf->lock);
+	kh_job_report(job, a);
+	if (!list_empty(&job->file_link)) {
+		list_del_init(&job->file_link);
+		kf->n_jobs--;
+		kf->reaped_ns += a->device_ns;
+		kf->reaped_jobs++;
+		kh_job_put(job);	/* the file's */
+	}
+}
+
 int kh_job_wait(struct kh_file *kf, void *arg)
 {
 	struct drm_kohaku_wait *a = arg;
@@ -497,7 +532,13 @@ int kh_job_wait(struct kh_file *kf, void *arg)
 	if (a->flags || a->reason_pad || a->reserved)
 		return -EINVAL;
 	mutex_lock(&kf->lock);
-	job = xa_load(&kf->jobs, a->job_id);
+	job = kh_file_job(kf, a->job_id);
+	if (job && kh_job_is_final(job)) {
+		/* final already (a simulated card's SUBMIT ran it): at once */
+		kh_job_reap(kf, job, a);
+		mutex_unlock(&kf->lock);
+		return 0;
+	}
 	if (job)
 		refcount_inc(&job->ref);	/* this waiter's */
 	mutex_unlock(&kf->lock);
@@ -519,16 +560,8 @@ int kh_job_wait(struct kh_file *kf, void *arg)
 		mutex_unlock(&job->mesh->lock);
 	}
 	if (!ret) {
-		kh_job_report(job, a);
-		/* forget it, unless another thread of the file got there first */
 		mutex_lock(&kf->lock);
-		if (xa_load(&kf->jobs, job->id) == job) {
-			xa_erase(&kf->jobs, job->id);
-			kf->n_jobs--;
-			kf->reaped_ns += a->device_ns;
-			kf->reaped_jobs++;
-			kh_job_put(job);
-		}
+		kh_job_reap(kf, job, a);
 		mutex_unlock(&kf->lock);
 	}
 	kh_job_put(job);
@@ -538,12 +571,11 @@ int kh_job_wait(struct kh_file *kf, void *arg)
 /* File close: queued jobs never run; one on the device runs out. */
 void kh_job_release_all(struct kh_file *kf)
 {
-	struct kh_job *job;
-	unsigned long id;
+	struct kh_job *job, *tmp;
 
 	lockdep_assert_held(&kf->lock);
-	xa_for_each(&kf->jobs, id, job) {
-		xa_erase(&kf->jobs, id);
+	list_for_each_entry_safe(job, tmp, &kf->jobs, file_link) {
+		list_del_init(&job->file_link);
 		mutex_lock(&job->mesh->lock);
 		job->owner = NULL;	/* another file's, for the lease */
 		if (READ_ONCE(job->status) == KOHAKU_JOB_QUEUED)

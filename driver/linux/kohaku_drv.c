@@ -9,8 +9,8 @@
  * each struct in and out; the core validates it), syncobjs (DRM's own),
  * and the platform binding for simulated cards made by kohaku_sim.ko.  The
  * PCI binding is in kohaku_pci.c, sysfs in kohaku_sysfs.c, what the core
- * asks of its host that the kernel has no name for (driver/core/kh_os.h)
- * in kohaku_os_dma.c and kohaku_os.c.
+ * asks of its host that the kernel has no name for (driver/core/kh_os.h:
+ * the DMA mapping) in kohaku_os_dma.c.
  */
 
 #include <linux/compat.h>

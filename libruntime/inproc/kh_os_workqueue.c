@@ -1,26 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * The kernel's workqueues for the userspace builds of driver/core
- * (<linux/workqueue.h> in libruntime/inproc/include/), and the in-process
- * host's inline stepping (kh_work_claim(), driver/core/kh_os.h).
+ * (<linux/workqueue.h> in libruntime/inproc/include/).
  *
  * A workqueue is one thread running the items queued on it in turn.  An
  * item is pending (queued, not started) and/or running; queued while it
- * runs, it runs again after, as the kernel's.  Before it runs an item the
- * thread yields once: the work is usually queued by SUBMIT, whose WAIT
- * follows at once and may claim the item and run it inline (two thread
- * switches a job saved); the thread then finds it taken and waits for the
- * next kick, which kh_work_unclaim() hands back if one came meanwhile.
+ * runs, it runs again after, as the kernel's.
  */
 #include <errno.h>
 #include <pthread.h>
-#include <sched.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <time.h>
 
 #include <linux/workqueue.h>
-#include "kh_os.h"
 
 struct workqueue_struct {
 	pthread_t thread;
@@ -109,12 +102,6 @@ static void *kh_os_wq_thread(void *arg)
 			kh_os_wq_sleep(wq, wake);
 		if (!w)
 			break;		/* stopped, and nothing due to run */
-		/* a waiter may claim it meanwhile: see the file's comment */
-		pthread_mutex_unlock(&wq->lock);
-		sched_yield();
-		pthread_mutex_lock(&wq->lock);
-		if (!w->pending || w->running)
-			continue;
 		kh_os_wq_unqueue(wq, w);
 		w->running = true;
 		pthread_mutex_unlock(&wq->lock);
@@ -242,30 +229,4 @@ unsigned int kh_os_work_busy(struct work_struct *w)
 	       (w->running ? WORK_BUSY_RUNNING : 0);
 	pthread_mutex_unlock(&wq->lock);
 	return busy;
-}
-
-bool kh_work_claim(struct workqueue_struct *wq, struct work_struct *w)
-{
-	bool ok;
-
-	pthread_mutex_lock(&wq->lock);
-	ok = !w->running && !wq->stop;
-	if (ok) {
-		__atomic_store_n(&w->wq, wq, __ATOMIC_RELAXED);
-		if (w->pending)
-			kh_os_wq_unqueue(wq, w);
-		w->running = true;
-	}
-	pthread_mutex_unlock(&wq->lock);
-	return ok;
-}
-
-void kh_work_unclaim(struct workqueue_struct *wq, struct work_struct *w)
-{
-	pthread_mutex_lock(&wq->lock);
-	w->running = false;
-	if (w->pending)
-		pthread_cond_signal(&wq->kick);
-	pthread_cond_broadcast(&wq->done);
-	pthread_mutex_unlock(&wq->lock);
 }

@@ -168,9 +168,14 @@ TEST_F(core, idle_engine_does_not_skip_time_past_a_new_job)
 	/*
 	 * The worker, kicked with nothing to do, goes to let the card's time
 	 * pass (a WAIT on a final job no longer kicks it: the kick is the
-	 * core's own, as an in-fence's callback would make it)
+	 * core's own, as an in-fence's callback would make it).  The
+	 * maintenance worker, which the first job's clock raise kicked and
+	 * which reads the card's clock too, is kept out of the trap: its
+	 * pass begins with the lock held here (the first job is final when
+	 * SUBMIT returns, so it may not have run yet).
 	 */
 	CHECK_EQ(rig_wait(&r, j, 0, &w), 0);
+	mutex_lock(&r.kd->maint_lock);
 	fake_trap_arm(r.fc);
 	kh_engine_kick(r.kd);
 	REQUIRE(fake_trap_caught(r.fc, WALL_MS));
@@ -186,6 +191,7 @@ TEST_F(core, idle_engine_does_not_skip_time_past_a_new_job)
 	CHECK(fake_trap_reads(r.fc, 2, WALL_MS));
 	nanosleep(&nap, NULL);
 	fake_trap_release(r.fc);
+	mutex_unlock(&r.kd->maint_lock);
 	/* the job runs for a while of wall time, then finishes */
 	nanosleep(&nap, NULL);
 	fake_release(r.fc, 2, 1);

@@ -126,7 +126,68 @@ check "$NODES/$NODE1 exists" test -c $NODES/$NODE1
 expect "card 0 is $NODE0" "$(accel_of 0)" $NODE0
 expect "card 1 is $NODE1" "$(accel_of 1)" $NODE1
 
-# ---- the driver's benchmark instead of the tests (run-vm.sh --bench) ----
+# ---- the driver's benchmark instead of the tests (run-vm.sh KOHAKU_VM_BENCH) ----
+
+# run-vm.sh KOHAKU_VM_BENCH_PROFILE: where a job's time goes, before the
+# benchmark.  trace: the driver's tracepoints, the scheduler's switches and
+# wakeups, the workqueues and every ioctl's entry and exit, with
+# timestamps, over 200 null jobs through kohaku.ko (after 200 to warm up),
+# raw into the serial log between KHVM-TRACE-BEGIN and KHVM-TRACE-END
+# (bench/vm_trace_phases.py sums them up per job).  perf: the host's perf,
+# packed by run-vm.sh, sampling each backend's null jobs (the benchmark's
+# process only: CPU time, kernel and user).
+bench_profile() {
+	_p=$(sed -n 's/.*khvm.bench_profile=\([^ ]*\).*/\1/p' /proc/cmdline)
+	[ -n "$_p" ] || return 0
+	_jobs="/bin/kh_bench_jobs -b kernel -s job -r 1 -j 200 -m sx_null_2x2 -d $NODES/$(accel_of 2)"
+	diag "profile: clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)," \
+		"spectre_v2: $(cat /sys/devices/system/cpu/vulnerabilities/spectre_v2 2>&1)"
+	if contains "$_p" trace; then
+		T=/sys/kernel/tracing
+		mount -t tracefs tracefs $T 2>/dev/null
+		echo 8192 >$T/buffer_size_kb
+		for _e in kohaku sched/sched_switch sched/sched_wakeup \
+			sched/sched_migrate_task workqueue/workqueue_queue_work \
+			workqueue/workqueue_execute_start workqueue/workqueue_execute_end; do
+			echo 1 >$T/events/$_e/enable
+		done
+		# ioctl(2) is system call 16 on x86-64
+		echo 'id == 16' >$T/events/raw_syscalls/sys_enter/filter
+		echo 'id == 16' >$T/events/raw_syscalls/sys_exit/filter
+		echo 1 >$T/events/raw_syscalls/enable
+		KOHAKU_SIM_CHECK=0 $_jobs >/dev/null 2>&1
+		echo >$T/trace
+		KOHAKU_SIM_CHECK=0 $_jobs >/tmp/trace.out 2>&1
+		check "profile: 200 null jobs through kohaku.ko traced" test $? -eq 0
+		echo 0 >$T/tracing_on
+		for _e in kohaku sched workqueue raw_syscalls; do
+			echo 0 >$T/events/$_e/enable
+		done
+		echo KHVM-TRACE-BEGIN
+		cat $T/trace
+		echo KHVM-TRACE-END
+		echo >$T/trace
+		echo 1 >$T/tracing_on
+	fi
+	if contains "$_p" perf && [ -x /bin/perf ]; then
+		for _b in kernel sim; do
+			(cd /tmp && KOHAKU_SIM_CHECK=0 perf record -o /tmp/perf.$_b -g -F 2000 \
+				-e cpu-clock -- /bin/kh_bench_jobs -b $_b -s job -r 1 -j 20000 \
+				-m sx_null_2x2 -d "$NODES/$(accel_of 2)" >/tmp/perf.out 2>&1)
+			check "profile: perf record of 20000 null jobs ($_b)" test $? -eq 0
+			echo "KHVM-PERF-BEGIN $_b"
+			perf report -i /tmp/perf.$_b --stdio --no-children --sort sym \
+				-g none --percent-limit 0.4 2>&1 | grep -v '^#' | grep -v '^$'
+			echo "KHVM-PERF-CHILDREN $_b"
+			perf report -i /tmp/perf.$_b --stdio --children --sort sym \
+				-g none --percent-limit 0.8 2>&1 | grep -v '^#' | grep -v '^$'
+			echo "KHVM-PERF-END $_b"
+			rm -f /tmp/perf.$_b
+		done
+	elif contains "$_p" perf; then
+		notok "profile: perf in the guest (run-vm.sh packs the host's /usr/bin/perf: install linux-perf)"
+	fi
+}
 
 # in-process and through kohaku.ko on the same card shape, in one guest,
 # interleaved (bench/kh_bench_jobs.c); the checker off: it is not a test
@@ -135,6 +196,7 @@ if [ -n "$bench" ] && [ -x "/bin/$bench" ]; then
 	echo 0 >/sys/module/kohaku_sim/parameters/check
 	check "new_card 2 sx_null_2x2 for the benchmark" \
 		sysfs_write $S/new_card "2 sx_null_2x2\n"
+	bench_profile
 	KOHAKU_SIM_CHECK=0 "/bin/$bench" -b both -m sx_null_2x2 \
 		-d $NODES/$(accel_of 2) $(sed -n 's/.*khvm.bench_args=\([^ ]*\).*/\1/p' /proc/cmdline | tr , ' ') \
 		>/tmp/bench.out 2>&1

@@ -25,6 +25,12 @@
 #                         instead of the tests; dma: bench/kh_bench_dma
 #                         (build/static/bench/); KOHAKU_VM_BENCH_ARGS its
 #                         options ("-r 7 -j 400")
+#   KOHAKU_VM_BENCH_PROFILE  with KOHAKU_VM_BENCH=1, first where a null
+#                         job's time goes: trace (the driver's tracepoints,
+#                         the scheduler and the ioctls with timestamps, in
+#                         the serial log: bench/vm_trace_phases.py), perf
+#                         (the host's perf packed into the guest: a
+#                         profile of each backend), or trace,perf
 #   KOHAKU_VM_FUZZ_SEQS   sequences the guest's ioctl fuzzer runs
 #                         (tests/vm/vm_fuzz.c; default 1000)
 # Another kernel than Debian's (make test-debug, scripts/test-debug.sh):
@@ -264,6 +270,21 @@ for t in $tests; do
 	cp "$t" "$root/tests/"
 done
 cp "$STATIC/kohaku" "$root/bin/kohaku"
+# the host's perf and the libraries ldd names, for the bench's profile
+case ${KOHAKU_VM_BENCH_PROFILE:-} in
+*perf*)
+	if command -v perf >/dev/null; then
+		perf=$(command -v perf)
+		cp -L "$perf" "$root/bin/perf"
+		for l in $(ldd "$perf" | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }'); do
+			mkdir -p "$root$(dirname "$l")"
+			cp -L "$l" "$root$l"
+		done
+	else
+		echo "# no perf on this host (linux-perf): the guest profiles no backend"
+	fi
+	;;
+esac
 for t in vm_load vm_fuzz; do
 	[ -x "$WORK/bin/$t" ] && cp "$WORK/bin/$t" "$root/bin/$t"
 done
@@ -286,6 +307,8 @@ case ${KOHAKU_VM_BENCH:-0} in
 	cp "$STATIC/bench/$bench" "$root/bin/$bench" ||
 		notok "the benchmark is built (make BUILD=build/static STATIC=1 userspace)"
 	bench_append="khvm.bench=$bench khvm.bench_args=$(echo "${KOHAKU_VM_BENCH_ARGS:-}" | tr ' ' ,)"
+	[ -n "${KOHAKU_VM_BENCH_PROFILE:-}" ] &&
+		bench_append="$bench_append khvm.bench_profile=$KOHAKU_VM_BENCH_PROFILE"
 	;;
 esac
 # the sysfs ABI documents, which the guest checks the driver's files against

@@ -59,6 +59,13 @@ static unsigned long sequences;
 static _Atomic unsigned long next_seq, n_calls, n_ok, n_bad, n_gone;
 static _Atomic bool device_gone;
 static _Atomic int files[N_FILES];
+/*
+ * bumped by each reopen of the slot, between the exchange and the close:
+ * a call that loaded the slot's old descriptor sees it changed after, and
+ * its descriptor may by then have been another slot's file (the lowest
+ * free number, reused by another reopen: root's for an unprivileged slot)
+ */
+static _Atomic unsigned int files_gen[N_FILES];
 static _Atomic uint64_t ids[N_IDS];	/* handles, job ids, syncobjs */
 static uint8_t *buf;			/* a valid buffer for pointer fields */
 static uint8_t *edge;			/* the last bytes before an unmapped page */
@@ -338,8 +345,11 @@ static void op_submit(uint64_t *s)
 	struct drm_kohaku_program prog[2];
 	struct drm_kohaku_submit a;
 	unsigned int k = rnd(s) % N_FILES, n = 1 + rnd(s) % 2, i, j;
-	unsigned int form = rnd(s) % 32;
-	int fd = atomic_load(&files[k]), r, e;
+	unsigned int form = rnd(s) % 32, gen;
+	int fd, r, e;
+
+	gen = atomic_load(&files_gen[k]);
+	fd = atomic_load(&files[k]);
 
 	memset(&a, 0, sizeof(a));
 	memset(prog, 0, sizeof(prog));
@@ -420,8 +430,11 @@ static void op_submit(uint64_t *s)
 	atomic_store(&ids[rnd(s) % N_IDS], a.job_id);
 	/* what was accepted is the ABI's */
 	{
+		/* the slot's file throughout: its privilege is the slot's */
+		bool same = atomic_load(&files_gen[k]) == gen;
 		bool bad = (a.flags & ~KOHAKU_SUBMIT_FLAGS) ||
-			   ((a.flags & KOHAKU_SUBMIT_UNCHECKED) && (slot_unprivileged(k) || a.n_bos)) ||
+			   ((a.flags & KOHAKU_SUBMIT_UNCHECKED) &&
+			    ((slot_unprivileged(k) && same) || a.n_bos)) ||
 			   ((a.flags & KOHAKU_SUBMIT_FILE_BOS) && a.n_bos) ||
 			   a.n_bos > KOHAKU_MAX_JOB_BOS;
 
@@ -517,6 +530,7 @@ static void reopen(uint64_t *s)
 		return;
 	}
 	old = atomic_exchange(&files[k], fd);
+	atomic_fetch_add(&files_gen[k], 1);
 	if (old >= 0)
 		close(old);
 }

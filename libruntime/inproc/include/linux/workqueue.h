@@ -4,10 +4,6 @@
  * a thread that runs the work queued on it, one item at a time; a work
  * item queued while it runs runs once more after (as the kernel's: never
  * twice at once, never a kick lost).  libruntime/inproc/kh_os_workqueue.c.
- *
- * Before running an item the thread yields once, so that a thread that
- * queued it and is about to wait for its result may run it inline
- * instead (kh_work_claim(), the in-process host's choice, driver/core/kh_os.h).
  */
 #ifndef KH_OS_LINUX_WORKQUEUE_H
 #define KH_OS_LINUX_WORKQUEUE_H
@@ -24,7 +20,7 @@ struct work_struct {
 	struct workqueue_struct *wq;	/* where it was last queued or claimed */
 	struct work_struct *next;	/* in its workqueue's queue */
 	bool pending;			/* queued, not started */
-	bool running;			/* run by the thread, or claimed */
+	bool running;			/* run by the thread */
 	u64 due;			/* CLOCK_MONOTONIC ns it may start; 0: now */
 };
 
