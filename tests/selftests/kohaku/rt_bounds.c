@@ -32,17 +32,6 @@ static void rogue_path(char *path, size_t len)
 		*path = '\0';
 }
 
-static void reload(kohaku_device *dev)
-{
-	struct drm_kohaku_fw_load out;
-	const unsigned char *img;
-	size_t len;
-
-	img = rt_fw_image(&len);
-	REQUIRE(img);
-	CHECK_OK(dev, kohaku_fw_load(dev, img, len, 0, &out));
-}
-
 /* one program on nd with the buffers named, run to a final status */
 static int run_named(kohaku_device *dev, const struct drm_kohaku_node *nd,
 		     const struct kohaku_inst *insts, unsigned int n,
@@ -161,7 +150,7 @@ TEST_F(rt, bounds_stop_a_firmware_that_strays)
 	}
 	kohaku_bo_free(dev, ha);
 	kohaku_bo_free(dev, hv);
-	reload(dev);
+	rt_fw_reload(dev);
 	kohaku_close(dev);
 }
 

@@ -841,3 +841,14 @@ int rt_ioctl(kohaku_device *dev, unsigned long cmd, void *arg)
 {
 	return kohaku_ioctl(dev, cmd, arg);
 }
+
+void rt_fw_reload(kohaku_device *dev)
+{
+	struct drm_kohaku_fw_load out;
+	const unsigned char *img;
+	size_t len;
+
+	img = rt_fw_image(&len);
+	REQUIRE(img);
+	CHECK_OK(dev, kohaku_fw_load(dev, img, len, 0, &out));
+}

@@ -186,6 +186,8 @@ bool rt_good_saxpy(kohaku_device *dev);
  * read once, NULL (and a failed test) when there is none.
  */
 const unsigned char *rt_fw_image(size_t *len);
+/* that image loaded again (after a test loaded another), checked */
+void rt_fw_reload(kohaku_device *dev);
 /* one program of n instructions on one node, run to a final status */
 /*
  * @nd's entry of the node table as the driver has it now (no live read:

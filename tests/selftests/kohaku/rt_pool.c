@@ -769,17 +769,6 @@ TEST_F(rt, bad_arguments_fault_with_the_firmwares_code)
 	kohaku_close(dev);
 }
 
-static void reload(kohaku_device *dev)
-{
-	struct drm_kohaku_fw_load out;
-	const unsigned char *img;
-	size_t len;
-
-	img = rt_fw_image(&len);
-	REQUIRE(img);
-	CHECK_EQ(kohaku_fw_load(dev, img, len, 0, &out), 0);
-}
-
 /* a core that traps: core, cause and PC reported; the unit halted until reload */
 TEST_F(rt, trap_reports_core_cause_pc)
 {
@@ -832,7 +821,7 @@ TEST_F(rt, trap_reports_core_cause_pc)
 		CHECK_EQ(st.status, KOHAKU_JOB_FAULT);
 		CHECK_EQ(st.fault_code, KH_POOL_FAULT(KH_POOL_CLASS_UNIT, KH_POOL_UNIT_HALTED));
 		/* ... until the firmware is loaded again */
-		reload(dev);
+		rt_fw_reload(dev);
 		crc_case(dev, &nd[0], 777, 11);
 	}
 	kohaku_close(dev);
