@@ -256,26 +256,40 @@ void kh_maint_recover(struct kh_mesh *m, const char *why)
  * own): the mesh is reset and its POOL units stay without firmware until
  * a load, as after the last automatic recovery.  Said once per image.
  */
+/*
+ * Stop a POOL firmware that reaches memory on its own: the mesh reset,
+ * its POOL units left without firmware until a load.  False (and nothing
+ * done) when automatic recovery cannot: then it runs on.
+ */
+static bool kh_maint_stop_fw(struct kh_mesh *m, const char *why)
+{
+	lockdep_assert_held(&m->lock);
+	if (!kh_maint_has_fw(m) || !m->recover_max || !kh_clk_reachable(m->kd))
+		return false;
+	if (m->fw_quarantine)
+		return true;
+	m->fw_quarantine = true;
+	m->fw_quarantine_why = why;
+	m->recover_due = true;
+	kh_maint_take(m);
+	kh_maint_kick(m->kd);
+	return true;
+}
+
 void kh_maint_unbidden_writes(struct kh_mesh *m, const struct kh_job *job)
 {
 	struct kh_device *kd = m->kd;
 
-	lockdep_assert_held(&m->lock);
-	if (!kh_maint_has_fw(m) || !m->recover_max || !kh_clk_reachable(kd)) {
-		if (!m->unbidden_said)
-			kh_warn(kd, "mesh %u: memory writes go on %llu us after job %llu's units retired, with no job asking for them%s; every job there ends that late\n",
-				m->id, KH_SETTLE_MAX_NS / 1000, job->id,
-				kh_maint_has_fw(m) ? " (the POOL firmware?): automatic recovery is off" : "");
-		m->unbidden_said = true;
+	if (kh_maint_stop_fw(m, "wrote memory with no job")) {
+		kh_err(kd, "mesh %u: memory writes go on %llu us after job %llu's units retired, with no job asking for them: the POOL firmware (%s) writes on its own; resetting the mesh, its POOL units stay without firmware until a firmware load (`kohaku fw load`)\n",
+		       m->id, KH_SETTLE_MAX_NS / 1000, job->id, kd->fw_name);
 		return;
 	}
-	m->fw_quarantine = true;
-	m->fw_quarantine_why = "wrote memory with no job";
-	kh_err(kd, "mesh %u: memory writes go on %llu us after job %llu's units retired, with no job asking for them: the POOL firmware (%s) writes on its own; resetting the mesh, its POOL units stay without firmware until a firmware load (`kohaku fw load`)\n",
-	       m->id, KH_SETTLE_MAX_NS / 1000, job->id, kd->fw_name);
-	m->recover_due = true;
-	kh_maint_take(m);
-	kh_maint_kick(kd);
+	if (!m->unbidden_said)
+		kh_warn(kd, "mesh %u: memory writes go on %llu us after job %llu's units retired, with no job asking for them%s; every job there ends that late\n",
+			m->id, KH_SETTLE_MAX_NS / 1000, job->id,
+			kh_maint_has_fw(m) ? " (the POOL firmware?): automatic recovery is off" : "");
+	m->unbidden_said = true;
 }
 
 /*
@@ -284,27 +298,19 @@ void kh_maint_unbidden_writes(struct kh_mesh *m, const struct kh_job *job)
  * for it on its own, the bug kh_maint_unbidden_writes() stops when no
  * bounds are there to refuse it.  Stopped the same way.
  */
-void kh_maint_fw_strays(struct kh_mesh *m, const struct kh_node *n, u64 fault)
+void kh_maint_fw_strays(struct kh_mesh *m, const struct kh_node *n)
 {
 	struct kh_device *kd = m->kd;
 
-	lockdep_assert_held(&m->lock);
-	if (!kh_maint_has_fw(m) || !m->recover_max || !kh_clk_reachable(kd)) {
-		if (!m->unbidden_said)
-			kh_warn(kd, "mesh %u: the POOL firmware reaches memory with no job (the unit's bounds refuse it); automatic recovery is off, so it runs on\n",
-				m->id);
-		m->unbidden_said = true;
+	if (kh_maint_stop_fw(m, "reached memory with no job")) {
+		kh_err(kd, "mesh %u: the POOL firmware (%s) at (%u,%u) reaches memory with no job: resetting the mesh, its POOL units stay without firmware until a firmware load (`kohaku fw load`)\n",
+		       m->id, kd->fw_name, n->x, n->y);
 		return;
 	}
-	if (m->fw_quarantine)
-		return;
-	m->fw_quarantine = true;
-	m->fw_quarantine_why = "reached memory with no job";
-	kh_err(kd, "mesh %u: the POOL firmware (%s) at (%u,%u) reaches memory with no job: resetting the mesh, its POOL units stay without firmware until a firmware load (`kohaku fw load`)\n",
-	       m->id, kd->fw_name, n->x, n->y);
-	m->recover_due = true;
-	kh_maint_take(m);
-	kh_maint_kick(kd);
+	if (!m->unbidden_said)
+		kh_warn(kd, "mesh %u: the POOL firmware reaches memory with no job (the unit's bounds refuse it); automatic recovery is off, so it runs on\n",
+			m->id);
+	m->unbidden_said = true;
 }
 
 /* A job completed on @m: the recoveries before it helped. */

@@ -158,7 +158,7 @@ static void kh_pool_bounds_report(struct kh_mesh *m, struct kh_job *job,
 		kh_err(m->kd, "mesh %u: POOL unit (%u,%u): core %u tried to %s 0x%llx by %s with no job on the unit (%u refused); the firmware reaches memory on its own\n",
 		       m->id, n->x, n->y, KH_POOL_BF_CORE(f), how,
 		       KH_POOL_BF_ADDR(f), path, KH_POOL_BF_COUNT(f));
-		kh_maint_fw_strays(m, n, f);
+		kh_maint_fw_strays(m, n);
 		return;
 	}
 	kh_err(m->kd, "mesh %u: job %llu: POOL unit (%u,%u): core %u tried to %s 0x%llx by %s, outside the buffers the job reaches there (%u refused); the job faults (KH_POOL_UNIT_BOUNDS)\n",

@@ -892,7 +892,7 @@ bool kh_maint_pending(struct kh_device *kd);
 void kh_maint_after_reset(struct kh_mesh *m);
 void kh_maint_recover(struct kh_mesh *m, const char *why);
 void kh_maint_unbidden_writes(struct kh_mesh *m, const struct kh_job *job);
-void kh_maint_fw_strays(struct kh_mesh *m, const struct kh_node *n, u64 fault);
+void kh_maint_fw_strays(struct kh_mesh *m, const struct kh_node *n);
 
 /* kh_pool_bounds.c: a POOL unit's regions, granted per job */
 int kh_pool_bounds_probe(struct kh_node *n);
