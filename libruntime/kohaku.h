@@ -259,6 +259,16 @@ struct kohaku_bo_info {
 
 int kohaku_bo_create(kohaku_device *dev, unsigned int mesh, uint64_t size,
 		     uint32_t *handle, uint64_t *dev_addr);
+/*
+ * A BO at a fixed device address (ABI 0.9, KOHAKU_CAP_BO_FIXED): a
+ * compiler's arena, whose artifacts carry absolute addresses.  dev_addr
+ * is the address units use (mesh << 36 | local offset), 4 KiB-aligned.
+ * -EBUSY when any of the range is taken (by any open file), -EINVAL when
+ * it is misaligned, names another mesh or lies outside the mesh's memory,
+ * -EOPNOTSUPP on a driver older than 0.9; the last error says which.
+ */
+int kohaku_bo_create_at(kohaku_device *dev, unsigned int mesh,
+			uint64_t dev_addr, uint64_t size, uint32_t *handle);
 int kohaku_bo_free(kohaku_device *dev, uint32_t handle);
 int kohaku_bo_info(kohaku_device *dev, uint32_t handle,
 		   struct kohaku_bo_info *out);
@@ -1058,6 +1068,13 @@ struct kohaku_program {
 	/* sent before the job's instructions; NULL/0: none (ABI 0.5) */
 	const struct kohaku_data *data;
 	unsigned int n_data;	/* 0..KOHAKU_MAX_PROGRAM_DATA */
+	/*
+	 * SIG_DATA_RECEIVED the node sends the orchestrator in this job
+	 * beyond its instructions' completions (ABI 0.9,
+	 * KOHAKU_CAP_PEER_SIGNALS; struct drm_kohaku_program's rule): n_insts
+	 * may then be 0, a node the job only sends to.
+	 */
+	uint32_t peer_signals;
 };
 
 struct kohaku_job_status {
@@ -1166,6 +1183,86 @@ int kohaku_syncobj_wait(kohaku_device *dev, const uint32_t *handles,
  * an eventfd in-process.  The caller closes it.
  */
 int kohaku_syncobj_fd(kohaku_device *dev, uint32_t handle, int *fd);
+
+/* ---- compiler artifacts (docs/spec/artifact.md, docs/runtime.md "Artifacts") ---- */
+
+/*
+ * What KohakuTPU's compiler produces (compiler/kohakuaccel/artifact.py,
+ * Artifact.to_dict() as JSON): 256-bit instruction payloads by staging
+ * slot ("flits") and steps ("seed", "kick", "await", "barrier").  Parsing
+ * checks the format; kohaku_artifact_check() checks it against a device's
+ * mesh; kohaku_artifact_run() runs it through SUBMIT: each round (the
+ * steps between barriers) is one job with a program per kicked or awaited
+ * node, an await is that job's completion (peer_signals for what a node
+ * owes beyond its instructions), a barrier a fence between two rounds'
+ * jobs.  A seed is checked against the credit the driver sets, never
+ * written.
+ */
+struct kohaku_artifact;
+
+/*
+ * Parse an artifact from JSON text (len bytes, no NUL needed).  0, or
+ * -EINVAL (format: which step or flit and why) / -ENOMEM, with the reason
+ * in err (errlen bytes, may be NULL) either way "" on success.
+ */
+int kohaku_artifact_parse(const char *json, size_t len,
+			  struct kohaku_artifact **out, char *err,
+			  size_t errlen);
+/* The same from a file: a regular file only (-EINVAL otherwise). */
+int kohaku_artifact_load(const char *path, struct kohaku_artifact **out,
+			 char *err, size_t errlen);
+void kohaku_artifact_free(struct kohaku_artifact *a);
+
+struct kohaku_artifact_info {
+	const char *machine;	/* the artifact's; valid while it is */
+	uint32_t n_flits;	/* payloads */
+	uint32_t n_steps;
+	uint32_t n_rounds;	/* barriers + 1 */
+	uint32_t n_kicks;
+};
+
+void kohaku_artifact_info(const struct kohaku_artifact *a,
+			  struct kohaku_artifact_info *out);
+
+struct kohaku_artifact_run {
+	unsigned int mesh;	/* the mesh the artifact's coordinates are on */
+	/*
+	 * The BOs its operands must lie in, read and write (the caller's
+	 * arenas, normally made by kohaku_bo_create_at()).  NULL/0: every BO
+	 * of the device's file on the mesh (KOHAKU_SUBMIT_FILE_BOS).
+	 */
+	const uint32_t *arenas;
+	unsigned int n_arenas;	/* 0..KOHAKU_MAX_JOB_BOS */
+	uint32_t timeout_ms;	/* each round's limit; 0 = default */
+	uint32_t flags;		/* 0 */
+};
+
+struct kohaku_artifact_result {
+	uint32_t rounds;	/* rounds that finished DONE */
+	uint32_t failed_round;	/* the first that did not; UINT32_MAX: none */
+	uint64_t device_ns;	/* the rounds' device time, summed */
+	struct kohaku_job_status status;	/* failed_round's, else the last's */
+};
+
+/*
+ * Check an artifact against the device's mesh without running it: a
+ * coordinate with no node (-ENXIO), a slot past the staging depth or the
+ * payloads (-ERANGE), a kick of a node type the card lacks (-ENODEV), a
+ * seed above the credit the driver would set (-ERANGE), a schedule
+ * Kohaku cannot run as jobs (-EINVAL); the last error names the step.
+ */
+int kohaku_artifact_check(kohaku_device *dev, const struct kohaku_artifact *a,
+			  unsigned int mesh);
+/*
+ * Check, then run every round; returns once each has ended.  0 when all
+ * finished DONE; else the first failing round's kohaku_run() error
+ * (-EIO, -ETIMEDOUT, -ECANCELED) with res saying which round, or a
+ * SUBMIT refusal (-EACCES: an operand outside the arenas, naming the
+ * step and the operand).  res may be NULL.
+ */
+int kohaku_artifact_run(kohaku_device *dev, const struct kohaku_artifact *a,
+			const struct kohaku_artifact_run *args,
+			struct kohaku_artifact_result *res);
 
 /* ---- a mesh's clocks and resets (ABI 0.7, docs/abi.md "Mesh clocks and resets") ---- */
 

@@ -34,7 +34,7 @@ extern "C" {
 #endif
 
 #define KOHAKU_ABI_MAJOR	0
-#define KOHAKU_ABI_MINOR	8
+#define KOHAKU_ABI_MINOR	9
 #define KOHAKU_ABI_VERSION	((KOHAKU_ABI_MAJOR << 16) | KOHAKU_ABI_MINOR)
 #define KOHAKU_ABI_VERSION_MAJOR(v)	((v) >> 16)
 #define KOHAKU_ABI_VERSION_MINOR(v)	((v) & 0xffff)
@@ -82,6 +82,10 @@ extern "C" {
  * an exclusive lease runs the units nothing bounds (the cpu) there.
  */
 #define KOHAKU_CAP_LEASE	(1ULL << 9)
+/* BO_CREATE takes KOHAKU_BO_FIXED: a buffer at an address the caller names (ABI 0.9) */
+#define KOHAKU_CAP_BO_FIXED	(1ULL << 10)
+/* a program may wait for its node's peer signals (drm_kohaku_program.peer_signals, ABI 0.9) */
+#define KOHAKU_CAP_PEER_SIGNALS	(1ULL << 11)
 
 /* mesh state bits (drm_kohaku_mesh_info.flags) */
 #define KOHAKU_MESH_PRESENT	(1u << 0)	/* CAPS read valid twice */
@@ -304,12 +308,14 @@ struct drm_kohaku_nodes {
 
 /**
  * struct drm_kohaku_bo_create - allocate device memory (DRM_IOCTL_KOHAKU_BO_CREATE)
- * @flags: in: must be 0.
+ * @flags: in: 0 or KOHAKU_BO_FIXED (ABI 0.9, KOHAKU_CAP_BO_FIXED).
  * @mesh: in: the mesh whose DRAM holds the BO.
  * @size: in: bytes; the allocation is rounded up to KOHAKU_BO_ALIGN.
  * @handle: out: nonzero, this open file's.
  * @pad: zero.
  * @dev_addr: out: the address units use (mesh << 36 | local offset).
+ *	With KOHAKU_BO_FIXED, in as well: the address the BO must have,
+ *	a multiple of KOHAKU_BO_ALIGN whose mesh bits are @mesh.
  * @reserved: zero.
  *
  * Refused with EINVAL for @size 0 or a mesh that is not present; ENOMEM
@@ -317,7 +323,18 @@ struct drm_kohaku_nodes {
  * than the mesh's memory included) or the host is out of memory; ENOSPC
  * when the open file already holds KOHAKU_MAX_BOS BOs (KOHAKU_PARAM_MAX_BOS),
  * on every mesh together: BO_FREE of one makes room.
+ *
+ * KOHAKU_BO_FIXED (a compiler's arena: its artifacts carry absolute
+ * addresses): EINVAL when @dev_addr is not aligned, names another mesh,
+ * or the range is not wholly inside the memory the driver manages on the
+ * mesh; EBUSY when any byte of the rounded range is taken, by any file's
+ * BO or by memory freed but not yet reusable (BO_FREE's rule).  The
+ * address is never moved: a BO is either where it was asked for or not
+ * made.  @dev_addr is not read without the flag.
  */
+#define KOHAKU_BO_FIXED		(1u << 0)	/* at @dev_addr (ABI 0.9) */
+#define KOHAKU_BO_CREATE_FLAGS	KOHAKU_BO_FIXED
+
 struct drm_kohaku_bo_create {
 	__u32 flags;
 	__u32 mesh;
@@ -430,7 +447,7 @@ struct drm_kohaku_data {
  * @x: the target's coordinate.
  * @y: the target's coordinate.
  * @txn: the program id, echoed by the unit's SIG_BATCH_COMPLETE.
- * @n_insts: instructions, at least 1.
+ * @n_insts: instructions, at least 1 (0 allowed with @peer_signals, ABI 0.9).
  * @insts_ptr: user pointer to @n_insts struct kohaku_inst.
  * @flags: must be 0.
  * @pad: zero.
@@ -441,6 +458,18 @@ struct drm_kohaku_data {
  *	most KOHAKU_MAX_JOB_DATA bytes.  Refused (EINVAL) for a node that
  *	publishes no buffer and for a POOL unit (its firmware owns them).
  * @data_pad: zero.
+ * @peer_signals: in (ABI 0.9, KOHAKU_CAP_PEER_SIGNALS): signals the node
+ *	sends the orchestrator in this job beyond its own instructions'
+ *	completions: one SIG_DATA_RECEIVED per CU_DATA burst another program
+ *	of the job sends it asking for an acknowledgement to the
+ *	orchestrator (a compiler artifact's await on a peer).  The job is
+ *	final only once they have come too; the node's last signal is then
+ *	a completion, a SIG_FAULT or a SIG_DATA_RECEIVED.  With
+ *	@peer_signals nonzero, @n_insts may be 0: a node the job only sends
+ *	to (and which KOHAKU_REFUSED_NODE then lets it send to).
+ *	@n_insts + @peer_signals at most KOHAKU_MAX_JOB_INSTS.  Peer signals
+ *	return no credit (kohakutpu.md 4.3).
+ * @peer_pad: zero.
  */
 struct drm_kohaku_program {
 	__u8 mesh;
@@ -455,6 +484,8 @@ struct drm_kohaku_program {
 	__u64 data_ptr;
 	__u32 n_data;
 	__u32 data_pad;
+	__u32 peer_signals;
+	__u32 peer_pad;
 };
 
 /* the smallest program_size the driver takes: ABI 0.1's struct */
