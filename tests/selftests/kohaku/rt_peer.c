@@ -267,13 +267,22 @@ TEST_F(rt, peer_await_on_a_node_with_no_instructions)
 }
 
 /*
- * The same bursts with B's program not declaring them: B has no program
- * (the job is A's alone), or B's program waits for fewer than come.  The
- * acknowledgements land on B's NODE_STATUS all the same.  Undeclared,
- * nothing waits for them: whether the next job on B sees them depends on
- * when they land.  A program that declares fewer than come is finished
- * early (its last signal may be one) and the driver warns of the extras;
- * declared in full, the next job on B runs clean (the test above).
+ * The same bursts with B's program not declaring them.  The
+ * acknowledgements land on B's NODE_STATUS all the same, and nothing
+ * waits for them; what that does, as found on the model:
+ *  - B has no program (the job is A's alone): the job ends when A's DRAIN
+ *    has left A and the mesh has settled; the acknowledgements land within
+ *    that window, before the next job reads B's baseline, so the next job
+ *    on B runs clean here.  On a card nothing bounds when they land: one
+ *    after the next job's baseline is counted as that job's signal.
+ *  - B declares fewer than come: finished early (the driver warns "sent 4
+ *    signals for 0 instructions and 3 peer signals").
+ *  - B runs a program of its own and declares none: A's acknowledgements
+ *    are counted as B's instructions' signals, and B's program is taken
+ *    for finished before its own instructions are ("sent 6 signals for 4
+ *    instructions"); the model's settle window hides it (the job is DONE,
+ *    B's result right), so only the driver's warning shows it.
+ * Declared in full, none of this happens (the tests above and below).
  */
 TEST_F(rt, peer_signals_undeclared_land_on_the_node)
 {
