@@ -39,12 +39,13 @@ static u16 kh_ns_count(struct kh_mesh *m, const struct kh_node *n)
  * they owed is a credit unless it was the program's last (BATCH_COMPLETE)
  * or, when it came last, a SIG_FAULT.  A fault among earlier late signals
  * is not visible (NODE_STATUS keeps one code) and counts as a return, so
- * the job's own fault count errs high, never low.  A node that also owes
- * peer signals (SIG_DATA_RECEIVED, which return nothing) has its late
- * signals taken as those first: NODE_STATUS cannot tell them apart, and
- * a peer signal counted as credit would make the next job's books claim
- * credit the counter never got.  With commit, the signals are no longer
- * owed.  Reads nothing while no hung node owes a signal.
+ * the job's own fault count errs high, never low.  A node that may also
+ * owe peer signals (SIG_DATA_RECEIVED, which return nothing) has its late
+ * signals taken as those first, as many as it may owe: NODE_STATUS cannot
+ * tell them apart, and a peer signal counted as credit would make a later
+ * job's books claim credit the counter never got (there the fault count
+ * errs low instead).  With commit, the signals are no longer owed.  Reads
+ * nothing while no hung node owes a signal.
  */
 static u32 kh_late_returned(struct kh_mesh *m, bool commit)
 {
@@ -52,34 +53,39 @@ static u32 kh_late_returned(struct kh_mesh *m, bool commit)
 
 	for (i = 0; i < m->n_nodes; i++) {
 		struct kh_node *n = &m->nodes[i];
-		u32 left = n->hung_left + n->hung_peer, insts, peers;
+		u32 insts, peers, inst_left, peer_left;
 		u16 count, delta;
 		u64 raw;
 
-		if (!left)
+		if (!n->hung_left)
 			continue;
 		raw = kh_ns_lo(m, kh_node_yx(n));
 		count = KH_NS_COUNT(raw);
-		delta = min_t(u32, (u16)(count - n->hung_mark), left);
+		delta = min_t(u32, (u16)(count - n->hung_mark), n->hung_left);
 		if (!delta)
 			continue;
 		raw = kh_ns_word(m, kh_node_yx(n), raw);
 		count = KH_NS_COUNT(raw);
-		delta = min_t(u32, (u16)(count - n->hung_mark), left);
+		delta = min_t(u32, (u16)(count - n->hung_mark), n->hung_left);
 		peers = min_t(u32, delta, n->hung_peer);
 		insts = delta - peers;
 		returned += insts;
-		if (insts && insts == n->hung_left && n->hung_last)
+		if (insts && insts >= n->hung_inst && n->hung_last)
 			returned--;
 		else if (insts && KH_NS_CODE(raw) == KH_SIG_FAULT)
 			returned--;
 		if (!commit)
 			continue;
-		n->hung_left -= insts;
-		n->hung_peer -= peers;
+		n->hung_left -= delta;
 		n->hung_mark = count;
-		m->late_credit -= insts;
-		m->late_peers -= peers;
+		/* what may still come of each kind, never more than all that may */
+		inst_left = min_t(u32, n->hung_inst - min_t(u32, insts, n->hung_inst),
+				  n->hung_left);
+		peer_left = min_t(u32, n->hung_peer - peers, n->hung_left);
+		m->late_credit -= n->hung_inst - inst_left;
+		m->late_peers -= n->hung_peer - peer_left;
+		n->hung_inst = inst_left;
+		n->hung_peer = peer_left;
 		if (peers || n->hung_peer)
 			kh_info(m->kd, "mesh %u: hung node (%u,%u) signalled %u late instruction(s) and %u peer signal(s); %u and %u still owed\n",
 				m->id, n->x, n->y, insts, peers, n->hung_left,
@@ -91,7 +97,7 @@ static u32 kh_late_returned(struct kh_mesh *m, bool commit)
 		 * Everything it was sent has signalled: it holds nothing, so
 		 * it is idle, and it takes jobs again.
 		 */
-		if (!n->hung_left && !n->hung_peer && (n->flags & KOHAKU_NODE_HUNG)) {
+		if (!n->hung_left && (n->flags & KOHAKU_NODE_HUNG)) {
 			n->flags &= ~KOHAKU_NODE_HUNG;
 			n->regs_read = false;
 			kh_info(m->kd, "mesh %u: node (%u,%u) returned everything it owed; it takes jobs again\n",
@@ -900,29 +906,33 @@ static void kh_recover(struct kh_mesh *m, struct kh_job *job)
 	for (i = 0; i < job->n_progs; i++) {
 		struct kh_prog *p = &job->progs[i];
 		/* a stub's kick is one more, the last (no credit back) */
-		u32 out = p->pushed + p->stub, insts, peers;
+		u32 out = p->pushed + p->stub, left, insts, peers;
 
 		if (p->seen >= out + p->peer)
 			continue;
+		left = out + p->peer - p->seen;
 		/*
-		 * Peer signals may still come as well: the signals seen are
-		 * taken as peer signals first (kh_prog_insts_seen()), so the
-		 * instructions owed, whose signals are credit, err high, and
-		 * the late peer signals are never taken for credit
-		 * (kh_late_returned()).
+		 * With peer signals owed too, which of the signals seen were
+		 * which is not known: each kind may still owe as many as the
+		 * signals seen leave room for.  The instructions possibly
+		 * owed are the credit kept out of later seeds (and the memory
+		 * kept back); the peer signals possibly owed are what the
+		 * node's late signals are taken for first, never credit
+		 * (kh_late_returned()).  Without peer signals both are exact.
 		 */
 		insts = out - min_t(u32, kh_prog_insts_seen(p), out);
-		peers = out + p->peer - p->seen - insts;
+		peers = p->peer - (p->seen > out ? p->seen - out : 0);
 		p->node->flags |= KOHAKU_NODE_HUNG;
-		p->node->hung_left += insts;
+		p->node->hung_left += left;
+		p->node->hung_inst += insts;
 		p->node->hung_peer += peers;
 		p->node->hung_mark = p->baseline + p->seen;
 		p->node->hung_last = p->pushed == p->n || p->stub;
 		m->late_credit += insts;
 		m->late_peers += peers;
-		if (peers)
-			kh_err(m->kd, "mesh %u: node (%u,%u) is hung with %u instructions and %u peer signals outstanding; %s\n",
-			       m->id, p->node->x, p->node->y, insts, peers,
+		if (p->peer)
+			kh_err(m->kd, "mesh %u: node (%u,%u) is hung with %u signals outstanding (at most %u instructions' and %u peer signals); %s\n",
+			       m->id, p->node->x, p->node->y, left, insts, peers,
 			       m->recover_max ? "the mesh is reset to recover it" :
 			       "it takes no more jobs");
 		else

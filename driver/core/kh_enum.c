@@ -427,6 +427,7 @@ static int kh_mesh_quiesce(struct kh_mesh *m)
 				nd->flags |= KOHAKU_NODE_HUNG;
 				nd->hung_left = nd->inst_depth - min_t(u32, space,
 									nd->inst_depth) + 1;
+				nd->hung_inst = nd->hung_left;
 				nd->hung_mark = KH_NS_COUNT(kh_ns_lo(m,
 							KH_YX(nd->x, nd->y)));
 				nd->hung_last = false;

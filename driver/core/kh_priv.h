@@ -112,10 +112,15 @@ struct kh_node {
 	u16 hung_mark;
 	bool hung_last;
 	/*
-	 * Peer signals (SIG_DATA_RECEIVED of other units' CU_DATA) it may
-	 * still send a job that is over: no credit, but a later job on it
-	 * would count them as its own.  Under mesh->lock.
+	 * Of hung_left, how many may be instructions' signals (the node's
+	 * share of late_credit) and how many may be peer signals
+	 * (SIG_DATA_RECEIVED of other units' CU_DATA: no credit, but a later
+	 * job on it would count them as its own).  Both are hung_left for
+	 * none and the other, but not knowing which signals seen were which
+	 * (NODE_STATUS keeps a count), they may add up to more.  Under
+	 * mesh->lock.
 	 */
+	u32 hung_inst;
 	u32 hung_peer;
 	u64 caps_reg;
 	/*

@@ -61,6 +61,7 @@ static void kh_mesh_forget(struct kh_mesh *m)
 		hung += !!(n->flags & KOHAKU_NODE_HUNG);
 		n->flags &= ~KOHAKU_NODE_HUNG;
 		n->hung_left = 0;
+		n->hung_inst = 0;
 		n->hung_peer = 0;
 		n->hung_last = false;
 		n->regs_read = false;
