@@ -368,6 +368,55 @@ TEST_F(rt, peer_await_on_a_node_with_instructions)
 	peer_close(&p);
 }
 
+/*
+ * The vec unit's VDRAIN to a node (docs/spec/vec.md "VDRAIN to a node"):
+ * one CU_DATA burst for the whole walk, its acknowledgement to the
+ * orchestrator ({ack_y, ack_x} in the descriptor's base, bits [23:16]).
+ * B, a mat cluster, takes the walk's 16 words into its L1 bank 1 and
+ * waits for the one signal with no instructions of its own.
+ */
+TEST_F(rt, peer_await_a_vec_vdrain)
+{
+	struct drm_kohaku_node vc[4];
+	struct kohaku_program kp[2];
+	struct kohaku_job_status st;
+	struct kohaku_inst in[5];
+	uint32_t words[2];
+	unsigned int i;
+	PEER_OPEN(p);
+
+	if (!rt_nodes_of(p.dev, KH_CU_VC, vc, 4)) {
+		peer_close(&p);
+		SKIP(return, "no vec unit on this card");
+	}
+	/* L1 A word 1024: entry 256, bank 1 */
+	REQUIRE(kohaku_vec_vdrain_node(&words[0], 0, 0, p.nd[1].x, p.nd[1].y,
+				       KH_MAT_BUF_L1A, 1) == 0);
+	words[1] = kohaku_vec_vhalt();
+	REQUIRE(kohaku_inst_vec_imem_words(in, 0, words, 2) == 0);
+	REQUIRE(kohaku_inst_vec_desc_base(&in[2], 0, (uint64_t)p.agent_y << 20 |
+					  (uint64_t)p.agent_x << 16 | 1024) == 0);
+	REQUIRE(kohaku_inst_vec_desc_dim(&in[3], 0, 0, 32, 16) == 0);
+	REQUIRE(kohaku_inst_vec_run(&in[4], 0) == 0);
+	for (i = 0; i < 2; i++) {
+		prog(&kp[i], &vc[0], in, 5, 0);
+		prog(&kp[!i], &p.nd[1], NULL, 0, 1);
+		CHECK_OK(p.dev, kohaku_run(p.dev, kp, 2, PEER_TIMEOUT_MS, &st));
+		CHECK_EQ(st.status, KOHAKU_JOB_DONE);
+		CHECK_EQ(st.n_faults, 0);
+		gemm_ok(&p, &p.nd[1], 0x100000, 100 + i, "B after the vec's burst");
+	}
+	/* two declared, one comes: TIMEOUT naming B */
+	prog(&kp[0], &vc[0], in, 5, 0);
+	prog(&kp[1], &p.nd[1], NULL, 0, 2);
+	CHECK_EQ(kohaku_run(p.dev, kp, 2, 50, &st), -ETIMEDOUT);
+	CHECK_EQ(st.status, KOHAKU_JOB_TIMEOUT);
+	CHECK_EQ(st.fault_x, p.nd[1].x);
+	CHECK_EQ(st.fault_y, p.nd[1].y);
+	gemm_ok(&p, &p.nd[1], 0x100000, 110, "B after its peer timeout");
+	peer_close(&p);
+}
+
 /* SUBMIT's rules for the new fields */
 TEST_F(rt, peer_refusals)
 {
