@@ -271,6 +271,24 @@ KH_RT_EXPORT int kohaku_submit_ex(kohaku_device *dev,
 		kh_rt_seterr(dev, "submitting a job: programs is NULL");
 		return -EFAULT;
 	}
+	/*
+	 * A driver older than 0.9 would take a program struct with peer
+	 * signals as too long (E2BIG) and one with no instructions as EINVAL:
+	 * say what it lacks instead.
+	 */
+	for (i = 0; i < n_programs; i++) {
+		if (!programs[i].peer_signals ||
+		    (dev->info.caps & KOHAKU_CAP_PEER_SIGNALS))
+			continue;
+		kh_rt_seterr(dev, "submitting a job: program %u waits for %u peer "
+			     "signal%s, which the driver (ABI %u.%u) does not count "
+			     "(ABI 0.9, KOHAKU_CAP_PEER_SIGNALS): update it", i,
+			     programs[i].peer_signals,
+			     programs[i].peer_signals == 1 ? "" : "s",
+			     KOHAKU_ABI_VERSION_MAJOR(dev->info.abi_version),
+			     KOHAKU_ABI_VERSION_MINOR(dev->info.abi_version));
+		return -EOPNOTSUPP;
+	}
 	r = kh_rt_job_data(dev, programs, n_programs, &data);
 	if (r)
 		return r;
@@ -284,6 +302,7 @@ KH_RT_EXPORT int kohaku_submit_ex(kohaku_device *dev,
 		progs[i].txn = p->txn;
 		progs[i].n_insts = p->n_insts;
 		progs[i].insts_ptr = (uintptr_t)p->insts;
+		progs[i].peer_signals = p->peer_signals;
 		if (!p->n_data)
 			continue;
 		for (j = 0; j < p->n_data; j++) {
