@@ -218,8 +218,12 @@ static int parse_tree(const char *text, size_t len, const struct kh_rt_json *t,
 		a->n_flits = (uint32_t)flits->n;
 		for (i = 0; i < a->n_flits; i++) {
 			const struct kh_rt_json *f = flits->items[i];
+			uint64_t w[4];
+			unsigned int k;
 
-			r = kh_rt_json_uint(f, 256, a->flits[i].w);
+			r = kh_rt_json_uint(f, 256, w);
+			for (k = 0; k < 4; k++)
+				a->flits[i].w[k] = w[k];
 			if (r) {
 				where(text, len, f, at, sizeof(at));
 				kh_rt_errbuf(err, errlen, "flit %u (%s): %s, "
