@@ -379,7 +379,7 @@ static int check_all(struct art_ctx *c)
 	do {
 		err = build_round(c, index++, &pos, false, r);
 		round_clear(r);
-	} while (!err && pos < c->a->n_steps);
+	} while (!err && index < c->a->n_rounds);
 	free(r);
 	return err;
 }
@@ -534,7 +534,7 @@ static int run_all(struct art_ctx *c, const struct kohaku_artifact_run *args,
 		bos[k].handle = args->arenas[k];
 		bos[k].access = KOHAKU_JOB_BO_RW;
 	}
-	while (pos < c->a->n_steps || (!index && !c->a->n_steps)) {
+	while (index < c->a->n_rounds) {
 		struct kohaku_submit_args sa;
 		struct drm_kohaku_submit req;
 		char msg[KOHAKU_ERRMSG_MAX];
@@ -553,8 +553,6 @@ static int run_all(struct art_ctx *c, const struct kohaku_artifact_run *args,
 			if (st->fail_round == UINT32_MAX)
 				st->res.rounds++;
 			round_clear(r);
-			if (!c->a->n_steps)
-				break;
 			continue;
 		}
 		if (n_fly == ART_WINDOW) {

@@ -18,6 +18,8 @@ RT_TEST_NAMES += rt_reach
 RT_TEST_NAMES += rt_lease
 # a POOL unit's bounds: what its firmware computes stays in the job's buffers
 RT_TEST_NAMES += rt_bounds
+# compiler artifacts: parse, check, run (docs/spec/artifact.md)
+RT_TEST_NAMES += rt_artifact
 # rt_pci tests the library's PCI discovery from inside (libruntime's
 # internal header, hidden symbols): the project's static build only
 RT_TEST_INTERNAL := rt_pci
