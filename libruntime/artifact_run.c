@@ -435,7 +435,7 @@ static void refused_msg(struct art_ctx *c, const struct art_round *r,
 		snprintf(what, sizeof(what), "the instruction");
 	else
 		snprintf(what, sizeof(what), "operand %u: 0x%" PRIx64 ", %"
-			 PRIu64 " bytes", req->refused_operand,
+			 PRIu64 " bytes,", req->refused_operand,
 			 (uint64_t)req->refused_addr, (uint64_t)req->refused_len);
 	if (k == p->n_kicks) {
 		snprintf(msg, len, "round %u: (%u,%u) instruction %u, %s, %s "
