@@ -134,9 +134,11 @@ static int parse_step(struct kohaku_artifact *a, uint32_t i,
 		    !memcmp(step_forms[f].tag, tag->str, tag->len))
 			break;
 	if (f == sizeof(step_forms) / sizeof(step_forms[0])) {
-		kh_rt_errbuf(err, errlen, "step %u: unknown step tag \"%.32s\" "
+		char tb[33];
+
+		kh_rt_errbuf(err, errlen, "step %u: unknown step tag \"%s\" "
 			     "(\"seed\", \"kick\", \"await\", \"barrier\")", i,
-			     tag->str);
+			     kh_rt_json_printable(tag, tb, sizeof(tb)));
 		return -EINVAL;
 	}
 	s->kind = step_forms[f].kind;
@@ -273,15 +275,18 @@ static int parse_tree(const char *text, size_t len, const struct kh_rt_json *t,
 	meta = kh_rt_json_get(t, "meta");
 	unit = meta ? kh_rt_json_get(meta, "unit") : NULL;
 	if (unit) {
+		char ub[17];
+
 		if (unit->type != KH_JSON_STRING || parse_unit(unit, &a->unit)) {
 			where(text, len, unit, at, sizeof(at));
 			kh_rt_errbuf(err, errlen, "%s: meta \"unit\" must be a "
 				     "unit type as kohaku_cu_type_name() writes "
 				     "it (\"SX\", \"MG\", \"VC\", \"null\", "
-				     "\"0x4d47\"), not %s%.16s%s", at,
+				     "\"0x4d47\"), not %s%s%s", at,
 				     unit->type == KH_JSON_STRING ? "\"" :
 				     kh_rt_json_type_name(unit->type),
-				     unit->type == KH_JSON_STRING ? unit->str : "",
+				     unit->type == KH_JSON_STRING ?
+				     kh_rt_json_printable(unit, ub, sizeof(ub)) : "",
 				     unit->type == KH_JSON_STRING ? "\"" : "");
 			return -EINVAL;
 		}

@@ -61,6 +61,25 @@ static int jp_fail(struct jp *p, size_t at, int err, const char *fmt, ...)
 	return err;
 }
 
+KH_RT_HIDDEN const char *kh_rt_json_printable(const struct kh_rt_json *s,
+					      char *buf, size_t len)
+{
+	size_t i, n;
+
+	if (!len)
+		return "";
+	n = s && s->str ? s->len : 0;
+	if (n > len - 1)
+		n = len - 1;
+	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s->str[i];
+
+		buf[i] = c >= 0x20 && c < 0x7f ? (char)c : '?';
+	}
+	buf[n] = '\0';
+	return buf;
+}
+
 KH_RT_HIDDEN const char *kh_rt_json_type_name(enum kh_rt_json_type t)
 {
 	switch (t) {
@@ -452,9 +471,13 @@ static struct kh_rt_json *jp_container(struct jp *p, bool object)
 			if ((p->flags & KH_JSON_NO_DUP_TOP) && p->depth == 1)
 				for (i = 0; i < c->n; i++)
 					if (key_eq(c->keys[i], key)) {
+						char kb[41];
+
 						jp_fail(p, key->off, -EINVAL,
-							"the key \"%.40s\" is "
-							"given twice", key->str);
+							"the key \"%s\" is "
+							"given twice",
+							kh_rt_json_printable(key, kb,
+									     sizeof(kb)));
 						goto bad;
 					}
 			jp_ws(p);
