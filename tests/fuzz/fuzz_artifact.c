@@ -17,6 +17,9 @@
  * that returns 0 finished every round DONE; nothing accepted writes memory
  * outside the arena: every canary reads back its pattern after the run;
  * the run returns (no hang: every job has its limit).
+ *
+ * FUZZ_ARTIFACT_TRACE=1 build/fuzz/fuzz_artifact INPUT prints what the
+ * parse, the check and the run returned, and their messages.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -83,6 +86,8 @@ static void run_one(const struct kohaku_artifact *a,
 	}
 
 	r = kohaku_artifact_check(dev, a, 0);
+	if (getenv("FUZZ_ARTIFACT_TRACE"))
+		fprintf(stderr, "check: %d %s\n", r, r ? kohaku_last_error(dev) : "");
 	promise(run_err_ok(r));
 	if (r)
 		promise_message(kohaku_last_error(dev), KOHAKU_ERRMSG_MAX);
@@ -92,6 +97,10 @@ static void run_one(const struct kohaku_artifact *a,
 	args.n_arenas = 1;
 	args.timeout_ms = 20;
 	r = kohaku_artifact_run(dev, a, &args, &res);
+	if (getenv("FUZZ_ARTIFACT_TRACE"))
+		fprintf(stderr, "run: %d, %u of %u rounds DONE, failed round %d: "
+			"%s\n", r, res.rounds, in->n_rounds, (int)res.failed_round,
+			r ? kohaku_last_error(dev) : "");
 	promise(run_err_ok(r));
 	if (r) {
 		promise_message(kohaku_last_error(dev), KOHAKU_ERRMSG_MAX);
@@ -120,6 +129,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	setenv("KOHAKU_SIM_CHECK", "0", 0);
 	r = kohaku_artifact_parse((const char *)data, size, &a, err, sizeof(err));
+	if (getenv("FUZZ_ARTIFACT_TRACE"))
+		fprintf(stderr, "parse: %d %s\n", r, err);
 	if (r) {
 		promise(r == -EINVAL || r == -ENOMEM);
 		promise(a == NULL);
