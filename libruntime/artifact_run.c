@@ -473,7 +473,7 @@ static void run_fail(struct run_state *st, uint32_t round, int err,
 	kh_rt_strlcpy(st->fail_msg, msg, sizeof(st->fail_msg));
 }
 
-/* wait for one submitted round's job to be final */
+/* wait for one submitted round's job to be final (job 0: an empty round) */
 static void wait_round(struct art_ctx *c, struct run_state *st, uint32_t round,
 		       uint64_t job, uint32_t limit)
 {
@@ -481,6 +481,12 @@ static void wait_round(struct art_ctx *c, struct run_state *st, uint32_t round,
 	char d[512], msg[KOHAKU_ERRMSG_MAX];
 	int r = -ETIMEDOUT, i;
 
+	/* a round with nothing to run: finished, unless one before it failed */
+	if (!job) {
+		if (st->fail_round == UINT32_MAX || st->fail_round > round)
+			st->res.rounds++;
+		return;
+	}
 	memset(&s, 0, sizeof(s));
 	for (i = 0; i < 4 && r == -ETIMEDOUT; i++)
 		r = kohaku_wait(c->dev, job, limit + 1000, &s);
@@ -548,19 +554,20 @@ static int run_all(struct art_ctx *c, const struct kohaku_artifact_run *args,
 			break;
 		}
 		index++;
-		if (!r->n_progs) {
-			/* nothing to run: done, once what is in flight is */
-			if (st->fail_round == UINT32_MAX)
-				st->res.rounds++;
-			round_clear(r);
-			continue;
-		}
 		if (n_fly == ART_WINDOW) {
 			wait_round(c, st, fly[head].round, fly[head].job, limit);
 			head = (head + 1) % ART_WINDOW;
 			n_fly--;
 			if (st->fail_round != UINT32_MAX)
 				break;
+		}
+		if (!r->n_progs) {
+			/* nothing to run: it counts once what is before it has */
+			fly[(head + n_fly) % ART_WINDOW].job = 0;
+			fly[(head + n_fly) % ART_WINDOW].round = r->index;
+			n_fly++;
+			round_clear(r);
+			continue;
 		}
 		for (i = 0; i < r->n_progs; i++) {
 			const struct art_prog *p = &r->progs[i];
