@@ -30,13 +30,13 @@
 #define ART_DEFAULT_OFF		0x18000000ULL
 #define ART_DEFAULT_SIZE	(64ULL << 20)
 
-struct cli_arena {
+struct kohaku_cli_arena {
 	unsigned int mesh;
 	uint64_t addr, size;
 	uint32_t handle;
 };
 
-struct cli_xfer {
+struct kohaku_cli_xfer {
 	uint64_t addr, len;
 	const char *file;
 	unsigned int arena;
@@ -58,7 +58,7 @@ static uint64_t num(const char *opt, const char *s, size_t len)
 }
 
 /* --arena MESH:ADDR:SIZE: ADDR a device address or the mesh's local offset */
-static void parse_arena(const char *s, unsigned int mesh, struct cli_arena *a)
+static void parse_arena(const char *s, unsigned int mesh, struct kohaku_cli_arena *a)
 {
 	const char *c1 = strchr(s, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
 
@@ -82,7 +82,7 @@ static void parse_arena(const char *s, unsigned int mesh, struct cli_arena *a)
 
 /* the arena [addr, addr + len) lies in, or dies naming opt */
 static unsigned int in_arena(const char *opt, const char *word,
-			     const struct cli_arena *ar, unsigned int n,
+			     const struct kohaku_cli_arena *ar, unsigned int n,
 			     uint64_t addr, uint64_t len)
 {
 	unsigned int i;
@@ -129,7 +129,7 @@ static int refused(int r)
 
 static void print_json(kohaku_device *dev, const char *file, unsigned int mesh,
 		       const struct kohaku_artifact_info *ai,
-		       const struct cli_arena *ar, unsigned int n_ar,
+		       const struct kohaku_cli_arena *ar, unsigned int n_ar,
 		       const struct kohaku_artifact_result *res, int r,
 		       const char *err)
 {
@@ -168,8 +168,8 @@ static void print_json(kohaku_device *dev, const char *file, unsigned int mesh,
 
 int cli_cmd_run_artifact(const struct kohaku_cli_opts *o, const char *file)
 {
-	struct cli_arena ar[MAX_XFER];
-	struct cli_xfer in[MAX_XFER], out[MAX_XFER];
+	struct kohaku_cli_arena ar[MAX_XFER];
+	struct kohaku_cli_xfer in[MAX_XFER], out[MAX_XFER];
 	struct kohaku_artifact *a = NULL;
 	struct kohaku_artifact_info ai;
 	struct kohaku_artifact_result res;
@@ -281,7 +281,7 @@ int cli_cmd_run_artifact(const struct kohaku_cli_opts *o, const char *file)
 	ret = r ? refused(r) : EXIT_OK;
 	/* the results, when every round finished DONE */
 	for (i = 0; !r && i < o->n_out; i++) {
-		const struct cli_arena *z = &ar[out[i].arena];
+		const struct kohaku_cli_arena *z = &ar[out[i].arena];
 
 		buf = malloc(out[i].len);
 		if (!buf) {
