@@ -80,8 +80,13 @@ static u32 kh_late_returned(struct kh_mesh *m, bool commit)
 		n->hung_mark = count;
 		m->late_credit -= insts;
 		m->late_peers -= peers;
-		kh_info(m->kd, "mesh %u: hung node (%u,%u) signalled %u late instruction(s) and %u peer signal(s); %u and %u still owed\n",
-			m->id, n->x, n->y, insts, peers, n->hung_left, n->hung_peer);
+		if (peers || n->hung_peer)
+			kh_info(m->kd, "mesh %u: hung node (%u,%u) signalled %u late instruction(s) and %u peer signal(s); %u and %u still owed\n",
+				m->id, n->x, n->y, insts, peers, n->hung_left,
+				n->hung_peer);
+		else
+			kh_info(m->kd, "mesh %u: hung node (%u,%u) signalled %u late instruction(s); %u still owed\n",
+				m->id, n->x, n->y, insts, n->hung_left);
 		/*
 		 * Everything it was sent has signalled: it holds nothing, so
 		 * it is idle, and it takes jobs again.
@@ -915,10 +920,16 @@ static void kh_recover(struct kh_mesh *m, struct kh_job *job)
 		p->node->hung_last = p->pushed == p->n || p->stub;
 		m->late_credit += insts;
 		m->late_peers += peers;
-		kh_err(m->kd, "mesh %u: node (%u,%u) is hung with %u instructions and %u peer signals outstanding; %s\n",
-		       m->id, p->node->x, p->node->y, insts, peers,
-		       m->recover_max ? "the mesh is reset to recover it" :
-		       "it takes no more jobs");
+		if (peers)
+			kh_err(m->kd, "mesh %u: node (%u,%u) is hung with %u instructions and %u peer signals outstanding; %s\n",
+			       m->id, p->node->x, p->node->y, insts, peers,
+			       m->recover_max ? "the mesh is reset to recover it" :
+			       "it takes no more jobs");
+		else
+			kh_err(m->kd, "mesh %u: node (%u,%u) is hung with %u instructions outstanding; %s\n",
+			       m->id, p->node->x, p->node->y, insts,
+			       m->recover_max ? "the mesh is reset to recover it" :
+			       "it takes no more jobs");
 	}
 	kh_mesh_job_off(m, job);
 	kh_maint_recover(m, "a node hung");

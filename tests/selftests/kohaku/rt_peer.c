@@ -11,6 +11,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "rt_test.h"
 #include "kohaku/kh_mat.h"
@@ -267,13 +268,22 @@ TEST_F(rt, peer_await_on_a_node_with_no_instructions)
 }
 
 /*
- * The same bursts with B's program not declaring them: B has no program
- * (the job is A's alone), or B's program waits for fewer than come.  The
- * acknowledgements land on B's NODE_STATUS all the same.  Undeclared,
- * nothing waits for them: whether the next job on B sees them depends on
- * when they land.  A program that declares fewer than come is finished
- * early (its last signal may be one) and the driver warns of the extras;
- * declared in full, the next job on B runs clean (the test above).
+ * The same bursts with B's program not declaring them.  The
+ * acknowledgements land on B's NODE_STATUS all the same, and nothing
+ * waits for them; what that does, as found on the model:
+ *  - B has no program (the job is A's alone): the job ends when A's DRAIN
+ *    has left A and the mesh has settled; the acknowledgements land within
+ *    that window, before the next job reads B's baseline, so the next job
+ *    on B runs clean here.  On a card nothing bounds when they land: one
+ *    after the next job's baseline is counted as that job's signal.
+ *  - B declares fewer than come: finished early (the driver warns "sent 4
+ *    signals for 0 instructions and 3 peer signals").
+ *  - B runs a program of its own and declares none: A's acknowledgements
+ *    are counted as B's instructions' signals, and B's program can be taken
+ *    for finished before its own instructions are (here the driver saw
+ *    them all at once, "sent 6 signals for 4 instructions"; the job is
+ *    DONE, B's result right: only the driver's warning shows it).
+ * Declared in full, none of this happens (the tests above and below).
  */
 TEST_F(rt, peer_signals_undeclared_land_on_the_node)
 {
@@ -445,6 +455,93 @@ TEST_F(rt, peer_never_sent_times_out)
 	gemm_ok(&p, &p.nd[1], 0x100000, 8, "B after its peer timeout");
 	gemm_ok(&p, &p.nd[0], 0x200000, 9, "A after B's peer timeout");
 	free(g);
+	peer_close(&p);
+}
+
+static bool hung(struct peer *p, const struct drm_kohaku_node *nd)
+{
+	struct drm_kohaku_node now;
+
+	return rt_node_now(p->dev, nd, &now) && (now.flags & KOHAKU_NODE_HUNG);
+}
+
+/*
+ * Peer signals that come after the job's recovery window, with automatic
+ * recovery off: B is held busy (its input link stalls) past the job's
+ * limit and the 1 s window, so A's bursts reach it only later.  B is hung
+ * owing them (A owing its DRAIN); a job on a third cluster C runs while
+ * they come, and its books must not take B's acknowledgements for credit
+ * returned (they return none): taken so, C's job would end FAULT with
+ * faults that never happened.  Afterwards B has sent what it owed and
+ * takes jobs again, without a reset.
+ */
+TEST_F(rt, peer_signals_after_the_window_are_no_credit)
+{
+	struct drm_kohaku_mesh_set ms;
+	struct drm_kohaku_clocks ck;
+	struct kohaku_program kp[2];
+	struct kohaku_job_status st;
+	struct gemm *g = calloc(1, sizeof(*g)), *gc = calloc(1, sizeof(*gc));
+	unsigned int bursts, i;
+	char knob[96];
+	uint64_t job;
+	PEER_OPEN(p);
+
+	REQUIRE(g && gc);
+	if (p.n < 3 || kohaku_sim_inject(p.dev, "clear")) {
+		free(g);
+		free(gc);
+		peer_close(&p);
+		SKIP(return, "three mat clusters and the model's knobs");
+	}
+	memset(&ck, 0, sizeof(ck));
+	CHECK_OK(p.dev, kohaku_clocks(p.dev, p.nd[0].mesh, &ck));
+	memset(&ms, 0, sizeof(ms));
+	ms.set = KOHAKU_MESH_SET_RECOVER;
+	ms.mesh = p.nd[0].mesh;
+	ms.recover_max = 0;
+	CHECK_OK(p.dev, kohaku_mesh_set(p.dev, &ms));
+	/* the mesh at its run clocks first: raising them resets the mesh */
+	gemm_ok(&p, &p.nd[2], 0x200000, 90, "C first");
+	gemm_setup(&p, g, 0, 91);
+	bursts = drain_to(&p, g, &p.nd[1], KH_MAT_BUF_PEER, 0, true);
+	prog(&kp[0], &p.nd[0], g->insts, g->n_insts, 0);
+	prog(&kp[1], &p.nd[1], NULL, 0, bursts);
+	/* 1.2 s of the mesh clock: past the 100 ms limit and the 1 s window */
+	snprintf(knob, sizeof(knob), "busy node=%u,%u cycles=360000000",
+		 p.nd[1].x, p.nd[1].y);
+	CHECK_OK(p.dev, kohaku_sim_inject(p.dev, knob));
+	CHECK_OK(p.dev, kohaku_submit(p.dev, kp, 2, 100, &job));
+	CHECK_OK(p.dev, kohaku_wait(p.dev, job, 20000, &st));
+	CHECK_EQ(st.status, KOHAKU_JOB_TIMEOUT);
+	for (i = 0; i < 1000 && !hung(&p, &p.nd[1]); i++) {
+		struct timespec ts = { 0, 10000000 };
+
+		nanosleep(&ts, NULL);
+	}
+	CHECK(hung(&p, &p.nd[1]));
+	/*
+	 * C's job, held busy itself until past B's hold: B's bursts land and
+	 * are acknowledged while it runs.
+	 */
+	gemm_setup(&p, gc, 0x300000, 92);
+	prog(&kp[0], &p.nd[2], gc->insts, gc->n_insts, 0);
+	snprintf(knob, sizeof(knob), "busy node=%u,%u cycles=150000000",
+		 p.nd[2].x, p.nd[2].y);
+	CHECK_OK(p.dev, kohaku_sim_inject(p.dev, knob));
+	CHECK_OK(p.dev, kohaku_run(p.dev, kp, 1, 5000, &st));
+	CHECK_EQ(st.status, KOHAKU_JOB_DONE);
+	CHECK_EQ(st.n_faults, 0);
+	CHECK_EQ(gemm_bad(&p, gc), 0);
+	/* B sent what it owed: no longer hung, runs clean, no reset did it */
+	CHECK(!hung(&p, &p.nd[1]));
+	gemm_ok(&p, &p.nd[1], 0x100000, 93, "B after its late peer signals");
+	gemm_ok(&p, &p.nd[0], 0x400000, 94, "A after its late DRAIN");
+	ms.recover_max = ck.recover_max;
+	CHECK_OK(p.dev, kohaku_mesh_set(p.dev, &ms));
+	CHECK_OK(p.dev, kohaku_sim_inject(p.dev, "clear"));
+	free(g);
+	free(gc);
 	peer_close(&p);
 }
 
