@@ -36,7 +36,13 @@
 #     counts (text and JSON; on the pool card the POOL units running
 #     firmware again), --mesh 9 refused naming it; top's clock column;
 #     --mesh and the clock options refused by commands that do not take
-#     them.
+#     them;
+#   - run-artifact: a hand-written saxpy artifact with --in and --out (y =
+#     2x + y read back), --json one object; refused with exit 2 naming
+#     what: an operand outside its --arena (the round, step, flit and
+#     operand), a kick at no node (the step), JSON with a trailing comma
+#     (line and column), --out into a missing directory, --in outside the
+#     arenas, no file, an option it does not take.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
