@@ -192,10 +192,17 @@ static int do_kick(struct kh_rt_art_ctx *c, struct kh_rt_art_round *r, uint32_t 
 		return step_err(c, i, -ENODEV, "the node at (%u,%u) (%s) takes "
 				"no instructions (inst_depth 0)", x, y, tn);
 	if (c->a->has_unit && nd->cu_type != c->a->unit) {
+		unsigned int k, have = 0;
+
 		kohaku_cu_type_name(c->a->unit, want, sizeof(want));
+		for (k = 0; k < c->n_nodes; k++)
+			have += c->nodes[k].mesh == c->mesh &&
+				c->nodes[k].cu_type == c->a->unit;
 		return step_err(c, i, -ENODEV, "the node at (%u,%u) is a %s "
 				"unit; the artifact is for %s units (meta "
-				"\"unit\")", x, y, tn, want);
+				"\"unit\")%s", x, y, tn, want, have ? "" :
+				", and the mesh has none: it was compiled for "
+				"another card");
 	}
 	if (r->total + n > KOHAKU_MAX_JOB_INSTS)
 		return step_err(c, i, -E2BIG, "round %u sends more than %u "
