@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "rt_test.h"
 #include "kohaku/kh_mat.h"
@@ -591,6 +592,83 @@ TEST_F(rt, saxpy_outside_the_arena_refused)
 	/* round 0 ran */
 	host_saxpy(&f, 1.0f, x, y);
 	CHECK_EQ(vec_bad(&f, 0x1000, y), 0);
+	free(t);
+	kohaku_close(f.dev);
+}
+
+/* a round past a job's limits: more instructions than KOHAKU_MAX_JOB_INSTS */
+TEST_F(rt, saxpy_round_too_big)
+{
+	struct kohaku_inst in[128];
+	struct kohaku_artifact *a;
+	char err[KOHAKU_ERRMSG_MAX], *steps, *t;
+	size_t len = 0;
+	unsigned int i, kicks = KOHAKU_MAX_JOB_INSTS / 128 + 1;
+	FILE *s;
+	SX_OPEN(f);
+
+	for (i = 0; i < 128; i++)
+		in[i] = sx_inst(&f, 1.0f, 0, 0x1000);
+	s = open_memstream(&steps, &len);
+	REQUIRE(s != NULL);
+	for (i = 0; i < kicks; i++)
+		fprintf(s, "%s[\"kick\", %u, %u, 0, 128]", i ? ", " : "",
+			f.sx[0].x, f.sx[0].y);
+	fclose(s);
+	t = art_json(in, 128, steps, NULL);
+	REQUIRE(art_parse(t, &a, err) == 0);
+	CHECK_ERR(kohaku_artifact_check(f.dev, a, f.mesh), -E2BIG);
+	CHECK_MSG(strstr(kohaku_last_error(f.dev), "KOHAKU_MAX_JOB_INSTS") != NULL,
+		  "%s", kohaku_last_error(f.dev));
+	kohaku_artifact_free(a);
+	free(t);
+	free(steps);
+	kohaku_close(f.dev);
+}
+
+/* the same artifact from a file */
+TEST_F(rt, saxpy_from_a_file)
+{
+	struct kohaku_artifact_result res;
+	struct kohaku_artifact_run args = { 0 };
+	struct kohaku_artifact *a = NULL;
+	struct kohaku_inst in;
+	char err[KOHAKU_ERRMSG_MAX], steps[128], path[] = "/tmp/rt_artifact.XXXXXX", *t;
+	float x[64], y[64];
+	FILE *fp;
+	int fd;
+	SX_OPEN(f);
+
+	put_vec(&f, 0x0, 21, x);
+	put_vec(&f, 0x1000, 22, y);
+	in = sx_inst(&f, 0.75f, 0x0, 0x1000);
+	snprintf(steps, sizeof(steps), "[\"kick\", %u, %u, 0, 1]", f.sx[0].x,
+		 f.sx[0].y);
+	t = art_json(&in, 1, steps, NULL);
+	fd = mkstemp(path);
+	REQUIRE(fd >= 0);
+	fp = fdopen(fd, "w");
+	REQUIRE(fp != NULL);
+	fputs(t, fp);
+	fclose(fp);
+	CHECK_EQ(kohaku_artifact_load(path, &a, err, sizeof(err)), 0);
+	REQUIRE(a != NULL);
+	args.mesh = f.mesh;
+	args.arenas = &f.arena;
+	args.n_arenas = 1;
+	CHECK_OK(f.dev, kohaku_artifact_run(f.dev, a, &args, &res));
+	host_saxpy(&f, 0.75f, x, y);
+	CHECK_EQ(vec_bad(&f, 0x1000, y), 0);
+	kohaku_artifact_free(a);
+	/* a refusal from a file names the file */
+	fp = fopen(path, "w");
+	REQUIRE(fp != NULL);
+	fputs("{\"steps\": [[\"kick\"]]}", fp);
+	fclose(fp);
+	CHECK_EQ(kohaku_artifact_load(path, &a, err, sizeof(err)), -EINVAL);
+	CHECK_MSG(strstr(err, path) && strstr(err, "step 0 (kick): 0 arguments"),
+		  "%s", err);
+	unlink(path);
 	free(t);
 	kohaku_close(f.dev);
 }
