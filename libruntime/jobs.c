@@ -241,9 +241,22 @@ static int submit_bos(kohaku_device *dev, const struct kohaku_submit_args *args,
 	return 0;
 }
 
+/* KOHAKU_REFUSED_* in words, for the artifact runner's messages */
+KH_RT_HIDDEN const char *kh_rt_refused_why(uint32_t why)
+{
+	return refused_why(why);
+}
+
 KH_RT_EXPORT int kohaku_submit_ex(kohaku_device *dev,
 				  const struct kohaku_submit_args *args,
 				  uint64_t *job_id)
+{
+	return kh_rt_submit(dev, args, job_id, NULL);
+}
+
+KH_RT_HIDDEN int kh_rt_submit(kohaku_device *dev,
+			      const struct kohaku_submit_args *args,
+			      uint64_t *job_id, struct drm_kohaku_submit *out)
 {
 	struct drm_kohaku_job_bo *jb = NULL;
 	struct drm_kohaku_program progs[KOHAKU_MAX_PROGRAMS];
@@ -344,6 +357,8 @@ KH_RT_EXPORT int kohaku_submit_ex(kohaku_device *dev,
 		submit_refused(dev, &req, programs);
 	if (r == 0 && job_id)
 		*job_id = req.job_id;
+	if (out)
+		*out = req;
 	return r;
 }
 

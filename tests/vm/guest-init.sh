@@ -857,6 +857,12 @@ if [ -n "$acc" ] && [ -x /tests/rt_peer ]; then
 		timeout "$TEST_TIMEOUT" /tests/rt_peer >/tmp/test.out 2>&1 </dev/null
 	relay "vm/mesh_2x2_8+2/rt_peer" /tmp/test.out $?
 fi
+if [ -n "$acc" ] && [ -x /tests/rt_artifact ]; then
+	diag "running rt_artifact on card 14 (mesh_2x2_8+2: artifacts on mat and vec units, a peer await)"
+	KOHAKU_BACKEND=kernel KOHAKU_DEVICE=$NODES/$acc KOHAKU_TEST_MAP=saxpy \
+		timeout "$TEST_TIMEOUT" /tests/rt_artifact >/tmp/test.out 2>&1 </dev/null
+	relay "vm/mesh_2x2_8+2/rt_artifact" /tmp/test.out $?
+fi
 if [ -n "$acc" ] && [ -x /tests/rt_jobdata ]; then
 	diag "running rt_jobdata on card 14 (mesh_2x2_8+2: job data into vec units)"
 	KOHAKU_BACKEND=kernel KOHAKU_DEVICE=$NODES/$acc KOHAKU_TEST_MAP=saxpy \
