@@ -241,9 +241,22 @@ static int submit_bos(kohaku_device *dev, const struct kohaku_submit_args *args,
 	return 0;
 }
 
+/* KOHAKU_REFUSED_* in words, for the artifact runner's messages */
+KH_RT_HIDDEN const char *kh_rt_refused_why(uint32_t why)
+{
+	return refused_why(why);
+}
+
 KH_RT_EXPORT int kohaku_submit_ex(kohaku_device *dev,
 				  const struct kohaku_submit_args *args,
 				  uint64_t *job_id)
+{
+	return kh_rt_submit(dev, args, job_id, NULL);
+}
+
+KH_RT_HIDDEN int kh_rt_submit(kohaku_device *dev,
+			      const struct kohaku_submit_args *args,
+			      uint64_t *job_id, struct drm_kohaku_submit *out)
 {
 	struct drm_kohaku_job_bo *jb = NULL;
 	struct drm_kohaku_program progs[KOHAKU_MAX_PROGRAMS];
@@ -271,6 +284,24 @@ KH_RT_EXPORT int kohaku_submit_ex(kohaku_device *dev,
 		kh_rt_seterr(dev, "submitting a job: programs is NULL");
 		return -EFAULT;
 	}
+	/*
+	 * A driver older than 0.9 would take a program struct with peer
+	 * signals as too long (E2BIG) and one with no instructions as EINVAL:
+	 * say what it lacks instead.
+	 */
+	for (i = 0; i < n_programs; i++) {
+		if (!programs[i].peer_signals ||
+		    (dev->info.caps & KOHAKU_CAP_PEER_SIGNALS))
+			continue;
+		kh_rt_seterr(dev, "submitting a job: program %u waits for %u peer "
+			     "signal%s, which the driver (ABI %u.%u) does not count "
+			     "(ABI 0.9, KOHAKU_CAP_PEER_SIGNALS): update it", i,
+			     programs[i].peer_signals,
+			     programs[i].peer_signals == 1 ? "" : "s",
+			     KOHAKU_ABI_VERSION_MAJOR(dev->info.abi_version),
+			     KOHAKU_ABI_VERSION_MINOR(dev->info.abi_version));
+		return -EOPNOTSUPP;
+	}
 	r = kh_rt_job_data(dev, programs, n_programs, &data);
 	if (r)
 		return r;
@@ -284,6 +315,7 @@ KH_RT_EXPORT int kohaku_submit_ex(kohaku_device *dev,
 		progs[i].txn = p->txn;
 		progs[i].n_insts = p->n_insts;
 		progs[i].insts_ptr = (uintptr_t)p->insts;
+		progs[i].peer_signals = p->peer_signals;
 		if (!p->n_data)
 			continue;
 		for (j = 0; j < p->n_data; j++) {
@@ -325,6 +357,8 @@ KH_RT_EXPORT int kohaku_submit_ex(kohaku_device *dev,
 		submit_refused(dev, &req, programs);
 	if (r == 0 && job_id)
 		*job_id = req.job_id;
+	if (out)
+		*out = req;
 	return r;
 }
 

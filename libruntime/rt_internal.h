@@ -139,6 +139,16 @@ KH_RT_HIDDEN int kh_rt_pci_parse_match(const char *spec, const char *what,
 				       unsigned int *n, char *err, size_t errlen);
 KH_RT_HIDDEN void kh_rt_pci_sysfs(const char *root, struct kohaku_pci_entry *e);
 
+/*
+ * kohaku_submit_ex(), and SUBMIT's request as it came back in *out (may be
+ * NULL): the refused_* fields of an EACCES (jobs.c)
+ */
+KH_RT_HIDDEN int kh_rt_submit(struct kohaku_device *dev,
+			      const struct kohaku_submit_args *args,
+			      uint64_t *job_id, struct drm_kohaku_submit *out);
+/* a KOHAKU_REFUSED_* in words ("lies in no buffer the job names ...") */
+KH_RT_HIDDEN const char *kh_rt_refused_why(uint32_t why);
+
 /* snprintf that never warns about truncation, always terminates (errors.c) */
 KH_RT_HIDDEN void kh_rt_strlcpy(char *dst, const char *src, size_t len);
 

@@ -71,16 +71,77 @@ void kh_deferred_release_all(struct kh_device *kd)
 	mutex_unlock(&kd->jobs_lock);
 }
 
+/* Is any of mesh-local [start, start+len) freed but held back? */
+static bool kh_deferred_overlaps(struct kh_mesh *m, u64 start, u64 len)
+{
+	struct kh_device *kd = m->kd;
+	struct kh_deferred *d;
+	bool ret = false;
+
+	mutex_lock(&kd->jobs_lock);
+	list_for_each_entry(d, &kd->deferred, link)
+		if (d->mesh == m && d->start < start + len && start < d->start + d->len)
+			ret = true;
+	mutex_unlock(&kd->jobs_lock);
+	return ret;
+}
+
+/*
+ * KOHAKU_BO_FIXED: the range at a->dev_addr, or a refusal that says which
+ * rule it broke.  The address is never moved: a compiler's artifact
+ * names it in its instructions.
+ */
+static int kh_bo_alloc_fixed(struct kh_device *kd, struct kh_mesh *m,
+			     const struct drm_kohaku_bo_create *a, struct kh_bo *bo)
+{
+	u64 local = a->dev_addr & KH_MADDR_LOCAL_MASK, size, free_bytes;
+	int ret;
+
+	if (a->dev_addr % KOHAKU_BO_ALIGN) {
+		kh_dbg(kd, "BO_CREATE: fixed address 0x%llx is not a multiple of %u (KOHAKU_BO_ALIGN)\n",
+		       a->dev_addr, KOHAKU_BO_ALIGN);
+		return -EINVAL;
+	}
+	if (a->dev_addr >> KH_MADDR_MESH_SHIFT != m->id) {
+		kh_dbg(kd, "BO_CREATE: fixed address 0x%llx is not on mesh %u (its bits above 35 must be the mesh, 0x%llx)\n",
+		       a->dev_addr, m->id, KH_MADDR(m->id, 0));
+		return -EINVAL;
+	}
+	kh_mem_usage(&m->mem, &size, &free_bytes);
+	if (local >= size || bo->len > size - local) {
+		kh_dbg(kd, "BO_CREATE: fixed range 0x%llx + %llu bytes runs past mesh %u's memory (the driver manages 0x%llx..0x%llx)\n",
+		       a->dev_addr, bo->len, m->id, KH_MADDR(m->id, 0),
+		       KH_MADDR(m->id, size));
+		return -EINVAL;
+	}
+	ret = kh_mem_alloc_at(&m->mem, local, bo->len);
+	if (ret == -EBUSY)
+		kh_dbg(kd, "BO_CREATE: fixed range 0x%llx + %llu bytes on mesh %u is taken: %s\n",
+		       a->dev_addr, bo->len, m->id,
+		       kh_deferred_overlaps(m, local, bo->len) ?
+		       "some of it was freed while jobs that may use it were unfinished, and is reused once they are" :
+		       "a BO (of any open file) or the driver's firmware copy holds some of it");
+	if (!ret)
+		bo->start = local;
+	return ret;
+}
+
 int kh_bo_create(struct kh_file *kf, void *arg)
 {
 	struct drm_kohaku_bo_create *a = arg;
 	struct kh_device *kd = kf->kd;
+	bool fixed = a->flags & KOHAKU_BO_FIXED;
 	struct kh_mesh *m;
 	u64 size, free_bytes;
 	struct kh_bo *bo;
 	int ret;
 
-	if (a->flags || a->pad || !kh_all_zero(a->reserved, sizeof(a->reserved)))
+	if (a->flags & ~KOHAKU_BO_CREATE_FLAGS) {
+		kh_dbg(kd, "BO_CREATE: flags 0x%x (this driver knows 0x%x)\n",
+		       a->flags, KOHAKU_BO_CREATE_FLAGS);
+		return -EINVAL;
+	}
+	if (a->pad || !kh_all_zero(a->reserved, sizeof(a->reserved)))
 		return -EINVAL;
 	if (!kh_mesh_present(kd, a->mesh)) {
 		kh_dbg(kd, "BO_CREATE: no mesh %u\n", a->mesh);
@@ -90,7 +151,8 @@ int kh_bo_create(struct kh_file *kf, void *arg)
 	kh_mem_usage(&m->mem, &size, &free_bytes);
 	if (!a->size || a->size > size) {
 		kh_dbg(kd, "BO_CREATE: size %llu outside 1..%llu\n", a->size, size);
-		return a->size ? -ENOMEM : -EINVAL;
+		/* a fixed range that large lies outside the mesh's memory */
+		return a->size && !fixed ? -ENOMEM : -EINVAL;
 	}
 	bo = kzalloc(sizeof(*bo), GFP_KERNEL);
 	if (!bo)
@@ -99,7 +161,15 @@ int kh_bo_create(struct kh_file *kf, void *arg)
 	bo->len = ALIGN(a->size, (u64)KOHAKU_BO_ALIGN);
 	bo->size = a->size;
 	bo->mesh = m;
-	ret = kh_mem_alloc(&m->mem, bo->len, &bo->start);
+	if (fixed) {
+		ret = kh_bo_alloc_fixed(kd, m, a, bo);
+		if (ret) {
+			kfree(bo);
+			return ret;
+		}
+	} else {
+		ret = kh_mem_alloc(&m->mem, bo->len, &bo->start);
+	}
 	if (ret) {
 		kh_mem_usage(&m->mem, &size, &free_bytes);
 		kh_dbg(kd, "BO_CREATE: mesh %u has no %llu free bytes in one piece (%llu free)\n",

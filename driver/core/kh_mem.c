@@ -81,6 +81,50 @@ int kh_mem_alloc(struct kh_mem *mem, u64 len, u64 *start)
 }
 
 /*
+ * [start, start+len) exactly, for a BO at a fixed address: -EBUSY unless
+ * one free extent holds all of it.  Memory a BO holds, memory freed but
+ * held back (kh_bo_put()'s deferred list) and the firmware's staging copy
+ * are all outside the free list, so they all refuse alike.  Both ends
+ * must already be multiples of KOHAKU_BO_ALIGN and inside the mesh (the
+ * caller checked).  Taking the middle of an extent splits it: the one
+ * allocation is made before the lock, so a failure leaves the list as it
+ * was.
+ */
+int kh_mem_alloc_at(struct kh_mem *mem, u64 start, u64 len)
+{
+	struct kh_extent *e, *tail = kh_extent_new(0, 0);
+	int ret = -EBUSY;
+
+	if (!tail)
+		return -ENOMEM;
+	mutex_lock(&mem->lock);
+	list_for_each_entry(e, &mem->free, link) {
+		if (e->start > start)
+			break;		/* sorted: no later extent holds it */
+		if (start + len > e->start + e->len)
+			continue;
+		if (start + len < e->start + e->len) {
+			/* what is left past the range stays free */
+			tail->start = start + len;
+			tail->len = e->start + e->len - tail->start;
+			list_add_tail(&tail->link, e->link.next);
+			tail = NULL;
+		}
+		e->len = start - e->start;
+		if (!e->len) {
+			list_del(&e->link);
+			kfree(e);
+		}
+		mem->free_bytes -= len;
+		ret = 0;
+		break;
+	}
+	mutex_unlock(&mem->lock);
+	kfree(tail);
+	return ret;
+}
+
+/*
  * Put [start, start+len) back, merging with its neighbours.  The only
  * allocation is a new extent when the range touches neither neighbour; if
  * that fails the range stays unusable rather than corrupting the

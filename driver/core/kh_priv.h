@@ -717,6 +717,7 @@ void kh_node_to_uapi(const struct kh_node *n, struct drm_kohaku_node *out);
 int kh_mem_init(struct kh_mem *mem, u64 size);
 void kh_mem_fini(struct kh_mem *mem);
 int kh_mem_alloc(struct kh_mem *mem, u64 len, u64 *start);
+int kh_mem_alloc_at(struct kh_mem *mem, u64 start, u64 len);
 void kh_mem_release(struct kh_mem *mem, u64 start, u64 len);
 void kh_mem_usage(struct kh_mem *mem, u64 *size, u64 *free_bytes);
 

@@ -15,6 +15,7 @@ static u64 kh_caps(struct kh_device *kd)
 	return (kh_simulated(kd) ? KOHAKU_CAP_SIMULATED : 0) |
 	       (kh_has_dma(kd) ? KOHAKU_CAP_DMA : 0) | KOHAKU_CAP_FENCES |
 	       KOHAKU_CAP_JOB_DATA | KOHAKU_CAP_JOB_BOS | KOHAKU_CAP_LEASE |
+	       KOHAKU_CAP_BO_FIXED | KOHAKU_CAP_PEER_SIGNALS |
 	       (READ_ONCE(kd->irq_jobs) ? KOHAKU_CAP_IRQ : 0) |
 	       (kd->fw_units ? KOHAKU_CAP_FIRMWARE : 0) |
 	       (kd->dxa_units ? KOHAKU_CAP_DXA : 0) |

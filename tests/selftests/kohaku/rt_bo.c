@@ -462,7 +462,7 @@ TEST_F(rt, bo_nonzero_flags_pad_reserved)
 
 	memset(&c, 0, sizeof(c));
 	c.size = 4096;
-	c.flags = 1;
+	c.flags = 2;		/* KOHAKU_BO_FIXED is bit 0 (ABI 0.9) */
 	CHECK_ERR(rt_ioctl(dev, DRM_IOCTL_KOHAKU_BO_CREATE, &c), -EINVAL);
 	c.flags = 0x80000000u;
 	CHECK_ERR(rt_ioctl(dev, DRM_IOCTL_KOHAKU_BO_CREATE, &c), -EINVAL);
@@ -528,6 +528,260 @@ TEST_F(rt, bo_null_pointers_efault)
 	CHECK_ERR(rt_ioctl(dev, DRM_IOCTL_KOHAKU_BO_WRITE, &rw), -EFAULT);
 	CHECK_ERR(rt_ioctl(dev, DRM_IOCTL_KOHAKU_BO_READ, &rw), -EFAULT);
 	CHECK_OK(dev, kohaku_bo_free(dev, h));
+	CHECK(rt_good_saxpy(dev));
+	kohaku_close(dev);
+}
+
+/* ---- BOs at a fixed address (ABI 0.9, KOHAKU_BO_FIXED) ---- */
+
+/* KohakuTPU's compiler puts its arena here on every mesh: 64 MiB at 384 MiB */
+#define ARENA_LOCAL	0x18000000ull
+#define ARENA_SIZE	(64ull << 20)
+#define ARENA(mesh)	((uint64_t)(mesh) << KH_MADDR_MESH_SHIFT | ARENA_LOCAL)
+
+static int bo_fixed_raw(kohaku_device *dev, struct drm_kohaku_bo_create *c,
+			unsigned int mesh, uint64_t addr, uint64_t size)
+{
+	memset(c, 0, sizeof(*c));
+	c->flags = KOHAKU_BO_FIXED;
+	c->mesh = mesh;
+	c->size = size;
+	c->dev_addr = addr;
+	return rt_ioctl(dev, DRM_IOCTL_KOHAKU_BO_CREATE, c);
+}
+
+static uint64_t caps_of(kohaku_device *dev)
+{
+	struct drm_kohaku_get_info in;
+
+	memset(&in, 0, sizeof(in));
+	if (rt_ioctl(dev, DRM_IOCTL_KOHAKU_GET_INFO, &in))
+		return 0;
+	return in.caps;
+}
+
+#define FIXED_OPEN(dev)							\
+	RT_OPEN(dev);							\
+	if (!(caps_of(dev) & KOHAKU_CAP_BO_FIXED)) {			\
+		kohaku_close(dev);					\
+		SKIP(return, "the driver has no KOHAKU_CAP_BO_FIXED");	\
+	}
+
+/* the compiler's arena on every mesh: where it was asked, data reach it */
+TEST_F(rt, bo_fixed_arena_on_every_mesh)
+{
+	struct drm_kohaku_get_info in;
+	struct kohaku_bo_info bi;
+	unsigned char buf[64], back[64];
+	uint32_t h[KOHAKU_MAX_MESHES];
+	unsigned int m, n = 0;
+	FIXED_OPEN(dev);
+
+	memset(&in, 0, sizeof(in));
+	REQUIRE(rt_ioctl(dev, DRM_IOCTL_KOHAKU_GET_INFO, &in) == 0);
+	for (m = 0; m < in.n_meshes; m++) {
+		uint64_t free0 = in.mesh[m].mem_free;
+
+		if (!(in.mesh[m].flags & KOHAKU_MESH_PRESENT))
+			continue;
+		REQUIRE(in.mesh[m].mem_size >= ARENA_LOCAL + ARENA_SIZE);
+		CHECK_OK(dev, kohaku_bo_create_at(dev, m, ARENA(m), ARENA_SIZE, &h[m]));
+		CHECK_OK(dev, kohaku_bo_info(dev, h[m], &bi));
+		CHECK_EQ(bi.dev_addr, ARENA(m));
+		CHECK_EQ(bi.size, ARENA_SIZE);
+		CHECK_EQ(bi.mesh, m);
+		memset(&in, 0, sizeof(in));
+		REQUIRE(rt_ioctl(dev, DRM_IOCTL_KOHAKU_GET_INFO, &in) == 0);
+		CHECK_EQ(free0 - in.mesh[m].mem_free, ARENA_SIZE);
+		/* the arena's last bytes are the BO's */
+		memset(buf, 0x30 + m, sizeof(buf));
+		CHECK_OK(dev, kohaku_bo_write(dev, h[m], ARENA_SIZE - sizeof(buf),
+					     buf, sizeof(buf)));
+		CHECK_OK(dev, kohaku_bo_read(dev, h[m], ARENA_SIZE - sizeof(buf),
+					    back, sizeof(back)));
+		CHECK(!memcmp(buf, back, sizeof(buf)));
+		n++;
+	}
+	CHECK(n >= 1);
+	/* a BO made after goes elsewhere: the allocator steps round it */
+	for (m = 0; m < in.n_meshes; m++) {
+		uint32_t h2;
+		uint64_t a2;
+
+		if (!(in.mesh[m].flags & KOHAKU_MESH_PRESENT))
+			continue;
+		CHECK_OK(dev, kohaku_bo_create(dev, m, 4096, &h2, &a2));
+		CHECK(a2 + 4096 <= ARENA(m) || a2 >= ARENA(m) + ARENA_SIZE);
+		CHECK_OK(dev, kohaku_bo_free(dev, h2));
+		CHECK_OK(dev, kohaku_bo_free(dev, h[m]));
+	}
+	kohaku_close(dev);
+}
+
+/* the rules: the out field is dev_addr, the refusals say which rule */
+TEST_F(rt, bo_fixed_refusals_einval)
+{
+	struct drm_kohaku_bo_create c;
+	struct drm_kohaku_get_info in;
+	uint64_t end;
+	uint32_t h;
+	FIXED_OPEN(dev);
+
+	memset(&in, 0, sizeof(in));
+	REQUIRE(rt_ioctl(dev, DRM_IOCTL_KOHAKU_GET_INFO, &in) == 0);
+	end = in.mesh[0].mem_size;
+	/* raw: dev_addr comes back as asked */
+	CHECK_OK(dev, bo_fixed_raw(dev, &c, 0, ARENA(0) + 8192, 100));
+	CHECK_EQ(c.dev_addr, ARENA(0) + 8192);
+	CHECK(c.handle != 0);
+	CHECK_OK(dev, kohaku_bo_free(dev, c.handle));
+	/* misaligned: by a byte, by half a page */
+	CHECK_ERR(bo_fixed_raw(dev, &c, 0, ARENA(0) + 1, 4096), -EINVAL);
+	CHECK_ERR(bo_fixed_raw(dev, &c, 0, ARENA(0) + 2048, 4096), -EINVAL);
+	CHECK_ERR(kohaku_bo_create_at(dev, 0, ARENA(0) + 32, 4096, &h), -EINVAL);
+	CHECK(strstr(kohaku_last_error(dev), "KOHAKU_BO_ALIGN") != NULL);
+	/* another mesh's bits (mesh 1's address asked on mesh 0), the special bit */
+	CHECK_ERR(bo_fixed_raw(dev, &c, 0, ARENA(1), 4096), -EINVAL);
+	CHECK_ERR(bo_fixed_raw(dev, &c, 0, 1ull << 39 | ARENA_LOCAL, 4096), -EINVAL);
+	CHECK_ERR(kohaku_bo_create_at(dev, 0, ARENA(1), 4096, &h), -EINVAL);
+	CHECK(strstr(kohaku_last_error(dev), "not on that mesh") != NULL);
+	/* past the end: starting there, running over it, larger than the mesh */
+	CHECK_ERR(bo_fixed_raw(dev, &c, 0, end, 4096), -EINVAL);
+	CHECK_ERR(bo_fixed_raw(dev, &c, 0, end - 4096, 8192), -EINVAL);
+	CHECK_ERR(bo_fixed_raw(dev, &c, 0, 0, end + 4096), -EINVAL);
+	CHECK_ERR(bo_fixed_raw(dev, &c, 0, end - 4096, ~0ull - 100), -EINVAL);
+	CHECK_ERR(kohaku_bo_create_at(dev, 0, end - 4096, 8192, &h), -EINVAL);
+	CHECK(strstr(kohaku_last_error(dev), "past the memory") != NULL);
+	/* the last page is fine */
+	CHECK_OK(dev, kohaku_bo_create_at(dev, 0, end - 4096, 4096, &h));
+	CHECK_OK(dev, kohaku_bo_free(dev, h));
+	/* size 0, an absent mesh, an unknown flag beside FIXED */
+	CHECK_ERR(bo_fixed_raw(dev, &c, 0, ARENA(0), 0), -EINVAL);
+	CHECK_ERR(bo_fixed_raw(dev, &c, KOHAKU_MAX_MESHES, ARENA(0), 4096), -EINVAL);
+	memset(&c, 0, sizeof(c));
+	c.flags = KOHAKU_BO_FIXED | 2;
+	c.size = 4096;
+	c.dev_addr = ARENA(0);
+	CHECK_ERR(rt_ioctl(dev, DRM_IOCTL_KOHAKU_BO_CREATE, &c), -EINVAL);
+	/* none of that took memory: the arena is still whole */
+	CHECK_OK(dev, kohaku_bo_create_at(dev, 0, ARENA(0), ARENA_SIZE, &h));
+	CHECK_OK(dev, kohaku_bo_free(dev, h));
+	/* without the flag dev_addr is not read */
+	memset(&c, 0, sizeof(c));
+	c.size = 4096;
+	c.dev_addr = 12345;
+	CHECK_OK(dev, rt_ioctl(dev, DRM_IOCTL_KOHAKU_BO_CREATE, &c));
+	CHECK_OK(dev, kohaku_bo_free(dev, c.handle));
+	kohaku_close(dev);
+}
+
+/* EBUSY over any byte of another BO, this file's or another's */
+TEST_F(rt, bo_fixed_overlap_ebusy)
+{
+	struct drm_kohaku_bo_create c;
+	kohaku_device *dev2 = NULL;
+	uint32_t h, h2, h3;
+	FIXED_OPEN(dev);
+
+	CHECK_OK(dev, kohaku_reopen(dev, &dev2));
+	REQUIRE(dev2 != NULL);
+	/* another file holds a page in the middle of the arena */
+	CHECK_OK(dev2, kohaku_bo_create_at(dev2, 0, ARENA(0) + (1 << 20), 4096, &h2));
+	CHECK_ERR(kohaku_bo_create_at(dev, 0, ARENA(0), ARENA_SIZE, &h), -EBUSY);
+	CHECK(strstr(kohaku_last_error(dev), "taken") != NULL);
+	/* its first byte, its last, a range that ends a byte into it (rounded) */
+	CHECK_ERR(bo_fixed_raw(dev, &c, 0, ARENA(0) + (1 << 20), 1), -EBUSY);
+	CHECK_ERR(bo_fixed_raw(dev, &c, 0, ARENA(0) + (1 << 20) - 4096, 4097), -EBUSY);
+	CHECK_ERR(bo_fixed_raw(dev, &c, 0, ARENA(0), (1 << 20) + 1), -EBUSY);
+	/* right beside it on either side: free */
+	CHECK_OK(dev, kohaku_bo_create_at(dev, 0, ARENA(0), 1 << 20, &h));
+	CHECK_OK(dev, kohaku_bo_create_at(dev, 0, ARENA(0) + (1 << 20) + 4096, 4096, &h3));
+	/* this file's own BO refuses alike */
+	CHECK_ERR(bo_fixed_raw(dev, &c, 0, ARENA(0) + 4096, 4096), -EBUSY);
+	CHECK_OK(dev, kohaku_bo_free(dev, h));
+	CHECK_OK(dev, kohaku_bo_free(dev, h3));
+	/* the other file's BO goes with its file: the whole arena is free */
+	kohaku_close(dev2);
+	CHECK_OK(dev, kohaku_bo_create_at(dev, 0, ARENA(0), ARENA_SIZE, &h));
+	/* and a BO made anywhere by the allocator is never inside it */
+	CHECK_OK(dev, kohaku_bo_free(dev, h));
+	kohaku_close(dev);
+}
+
+/*
+ * Memory freed while a job that may use it is unfinished is held back
+ * (BO_FREE's rule): a fixed BO over it is EBUSY until the job is final,
+ * then the same address is taken again.
+ */
+TEST_F(rt, bo_fixed_held_back_range_ebusy_until_reusable)
+{
+	struct drm_kohaku_node sx;
+	struct kohaku_job_status st;
+	struct kohaku_program p;
+	struct kohaku_inst inst;
+	struct rt_vec v;
+	uint64_t job;
+	uint32_t h;
+	int ret;
+	FIXED_OPEN(dev);
+
+	if (!rt_nodes_of(dev, KH_CU_SX, &sx, 1)) {
+		kohaku_close(dev);
+		SKIP(return, "no SX unit on this card");
+	}
+	CHECK_OK(dev, kohaku_bo_create_at(dev, 0, ARENA(0), ARENA_SIZE, &h));
+	REQUIRE(rt_vec_setup(dev, 0, 1ul << 16, 9, &v) == 0);
+	rt_prog_saxpy(&p, &inst, 1, &sx, &v, 2.0f);
+	CHECK_OK(dev, kohaku_submit(dev, &p, 1, 0, &job));
+	ret = kohaku_wait(dev, job, 0, &st);
+	if (ret != -ETIMEDOUT) {
+		/* a fast card ran it during SUBMIT: nothing is held back */
+		CHECK_OK(dev, kohaku_bo_free(dev, h));
+		rt_vec_free(dev, &v);
+		kohaku_close(dev);
+		SKIP(return, "the job was final at once; no range is held back");
+	}
+	CHECK_OK(dev, kohaku_bo_free(dev, h));
+	/* held back: the arena, a page of it, its last page */
+	CHECK_ERR(kohaku_bo_create_at(dev, 0, ARENA(0), ARENA_SIZE, &h), -EBUSY);
+	CHECK(strstr(kohaku_last_error(dev), "taken") != NULL);
+	CHECK_ERR(kohaku_bo_create_at(dev, 0, ARENA(0) + 8192, 4096, &h), -EBUSY);
+	CHECK_ERR(kohaku_bo_create_at(dev, 0, ARENA(0) + ARENA_SIZE - 4096, 4096, &h), -EBUSY);
+	/* beside it: free */
+	CHECK_OK(dev, kohaku_bo_create_at(dev, 0, ARENA(0) + ARENA_SIZE, 4096, &h));
+	CHECK_OK(dev, kohaku_bo_free(dev, h));
+	CHECK_OK(dev, kohaku_wait(dev, job, 60000, &st));
+	CHECK_EQ(st.status, KOHAKU_JOB_DONE);
+	/* reusable now: the same address again */
+	CHECK_OK(dev, kohaku_bo_create_at(dev, 0, ARENA(0), ARENA_SIZE, &h));
+	CHECK_OK(dev, kohaku_bo_free(dev, h));
+	CHECK_EQ(rt_vec_check(dev, &v, 2.0f, 1), 0);
+	rt_vec_free(dev, &v);
+	kohaku_close(dev);
+}
+
+/* free, then create at the same address at once (nothing unfinished) */
+TEST_F(rt, bo_fixed_free_then_same_address)
+{
+	struct kohaku_bo_info bi;
+	unsigned char buf[32];
+	unsigned int i;
+	uint32_t h;
+	FIXED_OPEN(dev);
+
+	for (i = 0; i < 3; i++) {
+		CHECK_OK(dev, kohaku_bo_create_at(dev, 0, ARENA(0), ARENA_SIZE, &h));
+		CHECK_OK(dev, kohaku_bo_info(dev, h, &bi));
+		CHECK_EQ(bi.dev_addr, ARENA(0));
+		/* a fixed BO reads zeros too, whatever the last owner left */
+		memset(buf, 0xee, sizeof(buf));
+		CHECK_OK(dev, kohaku_bo_read(dev, h, 4096, buf, sizeof(buf)));
+		CHECK_EQ(buf[0], 0);
+		CHECK_EQ(buf[31], 0);
+		memset(buf, 0x77, sizeof(buf));
+		CHECK_OK(dev, kohaku_bo_write(dev, h, 4096, buf, sizeof(buf)));
+		CHECK_OK(dev, kohaku_bo_free(dev, h));
+	}
 	CHECK(rt_good_saxpy(dev));
 	kohaku_close(dev);
 }
