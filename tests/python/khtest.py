@@ -60,6 +60,18 @@ def _cards():
     return out
 
 
+def card_device(test, card):
+    """(device string, backend) of ``card`` for Device.open; skips the
+    test on the kernel backend when KOHAKU_TEST_CARDS names no node."""
+    if kernel():
+        node = _cards().get(card)
+        if node is None:
+            test.skipTest("no %s card on the kernel backend "
+                          "(KOHAKU_TEST_CARDS)" % card)
+        return node, "kernel"
+    return card, "sim"
+
+
 def open_card(test, card):
     """Open ``card`` (a built-in description's name) for ``test``, closed
     at its cleanup; skips the test on the kernel backend when

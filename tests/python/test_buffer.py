@@ -94,10 +94,8 @@ class TestBuffer(unittest.TestCase):
 
     def test_closed_device_frees(self):
         """Closing the device frees its buffers: free() is then a no-op."""
-        if khtest.kernel():
-            dev = kohaku.Device.open(self.dev.path, backend="kernel")
-        else:
-            dev = kohaku.Device.open(map="saxpy")
+        device, backend = khtest.card_device(self, "saxpy")
+        dev = kohaku.Device.open(device, backend=backend)
         b = dev.buffer(4096)
         dev.close()
         self.assertTrue(b.freed)
