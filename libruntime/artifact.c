@@ -16,7 +16,7 @@
 #include "artifact_int.h"
 #include "json.h"
 
-KH_RT_HIDDEN const char *kh_art_kind_name(enum kh_art_kind k)
+KH_RT_HIDDEN const char *kh_rt_art_kind_name(enum kh_rt_art_kind k)
 {
 	switch (k) {
 	case KH_ART_SEED:
@@ -31,16 +31,16 @@ KH_RT_HIDDEN const char *kh_art_kind_name(enum kh_art_kind k)
 	return "?";
 }
 
-KH_RT_HIDDEN void kh_art_step_name(const struct kohaku_artifact *a, uint32_t i,
+KH_RT_HIDDEN void kh_rt_art_step_name(const struct kohaku_artifact *a, uint32_t i,
 				   char *buf, size_t len)
 {
-	const struct kh_art_step *s = &a->steps[i];
+	const struct kh_rt_art_step *s = &a->steps[i];
 
 	if (s->kind == KH_ART_KICK || s->kind == KH_ART_AWAIT)
 		snprintf(buf, len, "step %u (%s %u,%u)", i,
-			 kh_art_kind_name(s->kind), s->a[0], s->a[1]);
+			 kh_rt_art_kind_name(s->kind), s->a[0], s->a[1]);
 	else
-		snprintf(buf, len, "step %u (%s)", i, kh_art_kind_name(s->kind));
+		snprintf(buf, len, "step %u (%s)", i, kh_rt_art_kind_name(s->kind));
 }
 
 KH_RT_EXPORT void kohaku_artifact_free(struct kohaku_artifact *a)
@@ -91,7 +91,7 @@ static int parse_unit(const struct kh_rt_json *u, uint16_t *out)
 
 static const struct {
 	const char *tag;
-	enum kh_art_kind kind;
+	enum kh_rt_art_kind kind;
 	unsigned int nargs;
 	const char *form;
 } step_forms[] = {
@@ -110,7 +110,7 @@ static const char *const arg_names[][4] = {
 static int parse_step(struct kohaku_artifact *a, uint32_t i,
 		      const struct kh_rt_json *v, char *err, size_t errlen)
 {
-	struct kh_art_step *s = &a->steps[i];
+	struct kh_rt_art_step *s = &a->steps[i];
 	const struct kh_rt_json *tag;
 	unsigned int k, f;
 
@@ -134,9 +134,11 @@ static int parse_step(struct kohaku_artifact *a, uint32_t i,
 		    !memcmp(step_forms[f].tag, tag->str, tag->len))
 			break;
 	if (f == sizeof(step_forms) / sizeof(step_forms[0])) {
-		kh_rt_errbuf(err, errlen, "step %u: unknown step tag \"%.32s\" "
+		char tb[33];
+
+		kh_rt_errbuf(err, errlen, "step %u: unknown step tag \"%s\" "
 			     "(\"seed\", \"kick\", \"await\", \"barrier\")", i,
-			     tag->str);
+			     kh_rt_json_printable(tag, tb, sizeof(tb)));
 		return -EINVAL;
 	}
 	s->kind = step_forms[f].kind;
@@ -273,15 +275,18 @@ static int parse_tree(const char *text, size_t len, const struct kh_rt_json *t,
 	meta = kh_rt_json_get(t, "meta");
 	unit = meta ? kh_rt_json_get(meta, "unit") : NULL;
 	if (unit) {
+		char ub[17];
+
 		if (unit->type != KH_JSON_STRING || parse_unit(unit, &a->unit)) {
 			where(text, len, unit, at, sizeof(at));
 			kh_rt_errbuf(err, errlen, "%s: meta \"unit\" must be a "
 				     "unit type as kohaku_cu_type_name() writes "
 				     "it (\"SX\", \"MG\", \"VC\", \"null\", "
-				     "\"0x4d47\"), not %s%.16s%s", at,
+				     "\"0x4d47\"), not %s%s%s", at,
 				     unit->type == KH_JSON_STRING ? "\"" :
 				     kh_rt_json_type_name(unit->type),
-				     unit->type == KH_JSON_STRING ? unit->str : "",
+				     unit->type == KH_JSON_STRING ?
+				     kh_rt_json_printable(unit, ub, sizeof(ub)) : "",
 				     unit->type == KH_JSON_STRING ? "\"" : "");
 			return -EINVAL;
 		}

@@ -12,15 +12,15 @@
 #define KH_ART_MAX_FLITS	(1u << 20)
 #define KH_ART_MAX_STEPS	(1u << 20)
 
-enum kh_art_kind {
+enum kh_rt_art_kind {
 	KH_ART_SEED,
 	KH_ART_KICK,
 	KH_ART_AWAIT,
 	KH_ART_BARRIER,
 };
 
-struct kh_art_step {
-	enum kh_art_kind kind;
+struct kh_rt_art_step {
+	enum kh_rt_art_kind kind;
 	/* seed: n; kick: x, y, base, nflits; await: x, y, count */
 	uint32_t a[4];
 };
@@ -30,7 +30,7 @@ struct kohaku_artifact {
 	uint32_t n_flits;
 	struct kohaku_inst *flits;
 	uint32_t n_steps;
-	struct kh_art_step *steps;
+	struct kh_rt_art_step *steps;
 	uint32_t n_rounds;
 	uint32_t n_kicks;
 	/* meta.unit: the cu_type every kicked node must have */
@@ -39,9 +39,9 @@ struct kohaku_artifact {
 };
 
 /* "kick", "seed", ... */
-KH_RT_HIDDEN const char *kh_art_kind_name(enum kh_art_kind k);
+KH_RT_HIDDEN const char *kh_rt_art_kind_name(enum kh_rt_art_kind k);
 /* "step 7 (kick 1,2)" */
-KH_RT_HIDDEN void kh_art_step_name(const struct kohaku_artifact *a, uint32_t i,
+KH_RT_HIDDEN void kh_rt_art_step_name(const struct kohaku_artifact *a, uint32_t i,
 				   char *buf, size_t len);
 
 #endif /* KOHAKU_RT_ARTIFACT_H */

@@ -20,11 +20,11 @@
 #include "kohaku/kh_regs.h"
 
 /* a kick's part of a program: which step, which slots */
-struct kick_ref {
+struct kh_rt_art_kick {
 	uint32_t step, base, nflits;
 };
 
-struct art_prog {
+struct kh_rt_art_prog {
 	uint8_t x, y;
 	uint16_t inst_depth;
 	uint32_t n_insts, cap;
@@ -32,20 +32,20 @@ struct art_prog {
 	uint32_t peer;
 	bool awaited;
 	uint32_t n_kicks, kcap;
-	struct kick_ref *kicks;
+	struct kh_rt_art_kick *kicks;
 };
 
-struct art_round {
+struct kh_rt_art_round {
 	uint32_t index;
 	uint32_t first, end;	/* its steps: [first, end) */
 	uint32_t n_progs;
-	struct art_prog progs[KOHAKU_MAX_PROGRAMS];
+	struct kh_rt_art_prog progs[KOHAKU_MAX_PROGRAMS];
 	bool seeded;
 	uint32_t seed, seed_step;
 	uint32_t total;		/* instructions and peer signals */
 };
 
-struct art_ctx {
+struct kh_rt_art_ctx {
 	kohaku_device *dev;
 	const struct kohaku_artifact *a;
 	unsigned int mesh;
@@ -55,7 +55,7 @@ struct art_ctx {
 	unsigned int at[16][16];
 };
 
-static void round_clear(struct art_round *r)
+static void round_clear(struct kh_rt_art_round *r)
 {
 	uint32_t i;
 
@@ -66,7 +66,7 @@ static void round_clear(struct art_round *r)
 	memset(r, 0, sizeof(*r));
 }
 
-static int ctx_init(struct art_ctx *c, kohaku_device *dev,
+static int ctx_init(struct kh_rt_art_ctx *c, kohaku_device *dev,
 		    const struct kohaku_artifact *a, unsigned int mesh)
 {
 	unsigned int i;
@@ -98,14 +98,14 @@ static int ctx_init(struct art_ctx *c, kohaku_device *dev,
 	return 0;
 }
 
-static void ctx_fini(struct art_ctx *c)
+static void ctx_fini(struct kh_rt_art_ctx *c)
 {
 	free(c->nodes);
 	c->nodes = NULL;
 }
 
 __attribute__((format(printf, 4, 5)))
-static int step_err(struct art_ctx *c, uint32_t step, int err,
+static int step_err(struct kh_rt_art_ctx *c, uint32_t step, int err,
 		    const char *fmt, ...)
 {
 	char name[64], msg[768];
@@ -114,13 +114,13 @@ static int step_err(struct art_ctx *c, uint32_t step, int err,
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	kh_art_step_name(c->a, step, name, sizeof(name));
+	kh_rt_art_step_name(c->a, step, name, sizeof(name));
 	kh_rt_seterr(c->dev, "%s: %s", name, msg);
 	return err;
 }
 
 /* the node at (x, y) of the mesh, or NULL */
-static const struct drm_kohaku_node *node_at(struct art_ctx *c, uint32_t x,
+static const struct drm_kohaku_node *node_at(struct kh_rt_art_ctx *c, uint32_t x,
 					     uint32_t y)
 {
 	if (x >= 16 || y >= 16 || !c->at[x][y])
@@ -128,7 +128,7 @@ static const struct drm_kohaku_node *node_at(struct art_ctx *c, uint32_t x,
 	return &c->nodes[c->at[x][y] - 1];
 }
 
-static int no_node(struct art_ctx *c, uint32_t step, uint32_t x, uint32_t y)
+static int no_node(struct kh_rt_art_ctx *c, uint32_t step, uint32_t x, uint32_t y)
 {
 	return step_err(c, step, -ENXIO, "no node at (%u,%u) on mesh %u (the "
 			"node table: `kohaku nodes`); the artifact was compiled "
@@ -136,7 +136,7 @@ static int no_node(struct art_ctx *c, uint32_t step, uint32_t x, uint32_t y)
 }
 
 /* the program of (x, y) in the round, made when make */
-static struct art_prog *prog_of(struct art_round *r, uint32_t x, uint32_t y)
+static struct kh_rt_art_prog *prog_of(struct kh_rt_art_round *r, uint32_t x, uint32_t y)
 {
 	uint32_t i;
 
@@ -146,10 +146,10 @@ static struct art_prog *prog_of(struct art_round *r, uint32_t x, uint32_t y)
 	return NULL;
 }
 
-static int new_prog(struct art_ctx *c, struct art_round *r, uint32_t step,
-		    const struct drm_kohaku_node *nd, struct art_prog **out)
+static int new_prog(struct kh_rt_art_ctx *c, struct kh_rt_art_round *r, uint32_t step,
+		    const struct drm_kohaku_node *nd, struct kh_rt_art_prog **out)
 {
-	struct art_prog *p;
+	struct kh_rt_art_prog *p;
 
 	if (r->n_progs >= KOHAKU_MAX_PROGRAMS)
 		return step_err(c, step, -E2BIG, "round %u reaches more than %u "
@@ -164,13 +164,13 @@ static int new_prog(struct art_ctx *c, struct art_round *r, uint32_t step,
 	return 0;
 }
 
-static int do_kick(struct art_ctx *c, struct art_round *r, uint32_t i,
+static int do_kick(struct kh_rt_art_ctx *c, struct kh_rt_art_round *r, uint32_t i,
 		   bool build)
 {
-	const struct kh_art_step *s = &c->a->steps[i];
+	const struct kh_rt_art_step *s = &c->a->steps[i];
 	uint32_t x = s->a[0], y = s->a[1], base = s->a[2], n = s->a[3];
 	const struct drm_kohaku_node *nd = node_at(c, x, y);
-	struct art_prog *p;
+	struct kh_rt_art_prog *p;
 	char tn[16], want[16];
 	int err;
 
@@ -210,14 +210,14 @@ static int do_kick(struct art_ctx *c, struct art_round *r, uint32_t i,
 	}
 	if (p->n_kicks == p->kcap) {
 		uint32_t ncap = p->kcap ? p->kcap * 2 : 4;
-		struct kick_ref *k = realloc(p->kicks, ncap * sizeof(*k));
+		struct kh_rt_art_kick *k = realloc(p->kicks, ncap * sizeof(*k));
 
 		if (!k)
 			return step_err(c, i, -ENOMEM, "out of memory");
 		p->kicks = k;
 		p->kcap = ncap;
 	}
-	p->kicks[p->n_kicks++] = (struct kick_ref){ i, base, n };
+	p->kicks[p->n_kicks++] = (struct kh_rt_art_kick){ i, base, n };
 	if (build) {
 		if (p->n_insts + n > p->cap) {
 			uint32_t ncap = p->cap ? p->cap : 16;
@@ -238,12 +238,12 @@ static int do_kick(struct art_ctx *c, struct art_round *r, uint32_t i,
 	return 0;
 }
 
-static int do_await(struct art_ctx *c, struct art_round *r, uint32_t i)
+static int do_await(struct kh_rt_art_ctx *c, struct kh_rt_art_round *r, uint32_t i)
 {
-	const struct kh_art_step *s = &c->a->steps[i];
+	const struct kh_rt_art_step *s = &c->a->steps[i];
 	uint32_t x = s->a[0], y = s->a[1], count = s->a[2];
 	const struct drm_kohaku_node *nd = node_at(c, x, y);
-	struct art_prog *p;
+	struct kh_rt_art_prog *p;
 	int err;
 
 	if (!nd)
@@ -290,8 +290,8 @@ static int do_await(struct art_ctx *c, struct art_round *r, uint32_t i)
  * The round that starts at step *pos: checked against the mesh, with the
  * programs' instructions when build; *pos moves past its barrier.
  */
-static int build_round(struct art_ctx *c, uint32_t index, uint32_t *pos,
-		       bool build, struct art_round *r)
+static int build_round(struct kh_rt_art_ctx *c, uint32_t index, uint32_t *pos,
+		       bool build, struct kh_rt_art_round *r)
 {
 	enum { KICKS_OK, AWAITS } phase = KICKS_OK;
 	const struct kohaku_artifact *a = c->a;
@@ -303,7 +303,7 @@ static int build_round(struct art_ctx *c, uint32_t index, uint32_t *pos,
 	r->index = index;
 	r->first = *pos;
 	for (i = *pos; i < a->n_steps; i++) {
-		const struct kh_art_step *s = &a->steps[i];
+		const struct kh_rt_art_step *s = &a->steps[i];
 
 		if (s->kind == KH_ART_BARRIER)
 			break;
@@ -365,9 +365,9 @@ static int build_round(struct art_ctx *c, uint32_t index, uint32_t *pos,
 }
 
 /* every round, checked; nothing kept */
-static int check_all(struct art_ctx *c)
+static int check_all(struct kh_rt_art_ctx *c)
 {
-	struct art_round *r = malloc(sizeof(*r));
+	struct kh_rt_art_round *r = malloc(sizeof(*r));
 	uint32_t pos = 0, index = 0;
 	int err = 0;
 
@@ -379,7 +379,7 @@ static int check_all(struct art_ctx *c)
 	do {
 		err = build_round(c, index++, &pos, false, r);
 		round_clear(r);
-	} while (!err && pos < c->a->n_steps);
+	} while (!err && index < c->a->n_rounds);
 	free(r);
 	return err;
 }
@@ -388,7 +388,7 @@ KH_RT_EXPORT int kohaku_artifact_check(kohaku_device *dev,
 				       const struct kohaku_artifact *a,
 				       unsigned int mesh)
 {
-	struct art_ctx c;
+	struct kh_rt_art_ctx c;
 	int err;
 
 	if (!dev)
@@ -413,11 +413,11 @@ static const char *ordinal(uint32_t n, char *buf, size_t len)
 }
 
 /* SUBMIT refused an operand: the round, the kick's step, the slot, the operand */
-static void refused_msg(struct art_ctx *c, const struct art_round *r,
+static void refused_msg(struct kh_rt_art_ctx *c, const struct kh_rt_art_round *r,
 			const struct drm_kohaku_submit *req, int err,
 			char *msg, size_t len)
 {
-	const struct art_prog *p = &r->progs[req->refused_program];
+	const struct kh_rt_art_prog *p = &r->progs[req->refused_program];
 	uint32_t inst = req->refused_inst, off = 0, k;
 	char name[64], nth[16], what[256];
 
@@ -435,7 +435,7 @@ static void refused_msg(struct art_ctx *c, const struct art_round *r,
 		snprintf(what, sizeof(what), "the instruction");
 	else
 		snprintf(what, sizeof(what), "operand %u: 0x%" PRIx64 ", %"
-			 PRIu64 " bytes", req->refused_operand,
+			 PRIu64 " bytes,", req->refused_operand,
 			 (uint64_t)req->refused_addr, (uint64_t)req->refused_len);
 	if (k == p->n_kicks) {
 		snprintf(msg, len, "round %u: (%u,%u) instruction %u, %s, %s "
@@ -444,7 +444,7 @@ static void refused_msg(struct art_ctx *c, const struct art_round *r,
 			 err == -E2BIG ? "E2BIG" : "EACCES");
 		return;
 	}
-	kh_art_step_name(c->a, p->kicks[k].step, name, sizeof(name));
+	kh_rt_art_step_name(c->a, p->kicks[k].step, name, sizeof(name));
 	snprintf(msg, len, "round %u, %s, flit %u (the %s instruction of "
 		 "(%u,%u)'s program): %s %s (SUBMIT: %s)%s", r->index, name,
 		 p->kicks[k].base + (inst - off), ordinal(inst + 1, nth, sizeof(nth)),
@@ -456,14 +456,14 @@ static void refused_msg(struct art_ctx *c, const struct art_round *r,
 }
 
 /* what the rounds came to */
-struct run_state {
+struct kh_rt_art_state {
 	uint32_t fail_round;	/* UINT32_MAX: none yet */
 	int fail_err;
 	char fail_msg[KOHAKU_ERRMSG_MAX];
 	struct kohaku_artifact_result res;
 };
 
-static void run_fail(struct run_state *st, uint32_t round, int err,
+static void run_fail(struct kh_rt_art_state *st, uint32_t round, int err,
 		     const char *msg)
 {
 	if (st->fail_round != UINT32_MAX && st->fail_round <= round)
@@ -473,14 +473,20 @@ static void run_fail(struct run_state *st, uint32_t round, int err,
 	kh_rt_strlcpy(st->fail_msg, msg, sizeof(st->fail_msg));
 }
 
-/* wait for one submitted round's job to be final */
-static void wait_round(struct art_ctx *c, struct run_state *st, uint32_t round,
+/* wait for one submitted round's job to be final (job 0: an empty round) */
+static void wait_round(struct kh_rt_art_ctx *c, struct kh_rt_art_state *st, uint32_t round,
 		       uint64_t job, uint32_t limit)
 {
 	struct kohaku_job_status s;
 	char d[512], msg[KOHAKU_ERRMSG_MAX];
 	int r = -ETIMEDOUT, i;
 
+	/* a round with nothing to run: finished, unless one before it failed */
+	if (!job) {
+		if (st->fail_round == UINT32_MAX || st->fail_round > round)
+			st->res.rounds++;
+		return;
+	}
 	memset(&s, 0, sizeof(s));
 	for (i = 0; i < 4 && r == -ETIMEDOUT; i++)
 		r = kohaku_wait(c->dev, job, limit + 1000, &s);
@@ -509,8 +515,8 @@ static void wait_round(struct art_ctx *c, struct run_state *st, uint32_t round,
 
 #define ART_WINDOW	(KOHAKU_MAX_JOBS / 2)
 
-static int run_all(struct art_ctx *c, const struct kohaku_artifact_run *args,
-		   struct run_state *st)
+static int run_all(struct kh_rt_art_ctx *c, const struct kohaku_artifact_run *args,
+		   struct kh_rt_art_state *st)
 {
 	struct kohaku_job_bo bos[KOHAKU_MAX_JOB_BOS];
 	struct kohaku_program progs[KOHAKU_MAX_PROGRAMS];
@@ -522,7 +528,7 @@ static int run_all(struct art_ctx *c, const struct kohaku_artifact_run *args,
 	uint32_t limit = args->timeout_ms ? args->timeout_ms :
 			 KOHAKU_JOB_TIMEOUT_DEFAULT_MS;
 	unsigned int submitted = 0, k;
-	struct art_round *r;
+	struct kh_rt_art_round *r;
 	int err = 0;
 
 	r = calloc(1, sizeof(*r));
@@ -534,7 +540,7 @@ static int run_all(struct art_ctx *c, const struct kohaku_artifact_run *args,
 		bos[k].handle = args->arenas[k];
 		bos[k].access = KOHAKU_JOB_BO_RW;
 	}
-	while (pos < c->a->n_steps || (!index && !c->a->n_steps)) {
+	while (index < c->a->n_rounds) {
 		struct kohaku_submit_args sa;
 		struct drm_kohaku_submit req;
 		char msg[KOHAKU_ERRMSG_MAX];
@@ -548,15 +554,6 @@ static int run_all(struct art_ctx *c, const struct kohaku_artifact_run *args,
 			break;
 		}
 		index++;
-		if (!r->n_progs) {
-			/* nothing to run: done, once what is in flight is */
-			if (st->fail_round == UINT32_MAX)
-				st->res.rounds++;
-			round_clear(r);
-			if (!c->a->n_steps)
-				break;
-			continue;
-		}
 		if (n_fly == ART_WINDOW) {
 			wait_round(c, st, fly[head].round, fly[head].job, limit);
 			head = (head + 1) % ART_WINDOW;
@@ -564,8 +561,16 @@ static int run_all(struct art_ctx *c, const struct kohaku_artifact_run *args,
 			if (st->fail_round != UINT32_MAX)
 				break;
 		}
+		if (!r->n_progs) {
+			/* nothing to run: it counts once what is before it has */
+			fly[(head + n_fly) % ART_WINDOW].job = 0;
+			fly[(head + n_fly) % ART_WINDOW].round = r->index;
+			n_fly++;
+			round_clear(r);
+			continue;
+		}
 		for (i = 0; i < r->n_progs; i++) {
-			const struct art_prog *p = &r->progs[i];
+			const struct kh_rt_art_prog *p = &r->progs[i];
 
 			memset(&progs[i], 0, sizeof(progs[i]));
 			progs[i].mesh = (uint8_t)c->mesh;
@@ -635,8 +640,8 @@ KH_RT_EXPORT int kohaku_artifact_run(kohaku_device *dev,
 				     const struct kohaku_artifact_run *args,
 				     struct kohaku_artifact_result *res)
 {
-	struct run_state *st;
-	struct art_ctx c;
+	struct kh_rt_art_state *st;
+	struct kh_rt_art_ctx c;
 	int err;
 
 	if (res) {

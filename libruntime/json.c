@@ -14,7 +14,7 @@
 
 #include "json.h"
 
-struct jp {
+struct kh_rt_jp {
 	const char *s;
 	size_t len, pos;
 	unsigned int flags;
@@ -43,7 +43,7 @@ KH_RT_HIDDEN void kh_rt_json_where(const char *text, size_t len, size_t off,
 }
 
 __attribute__((format(printf, 4, 5)))
-static int jp_fail(struct jp *p, size_t at, int err, const char *fmt, ...)
+static int jp_fail(struct kh_rt_jp *p, size_t at, int err, const char *fmt, ...)
 {
 	char msg[256];
 	unsigned long line, col;
@@ -59,6 +59,25 @@ static int jp_fail(struct jp *p, size_t at, int err, const char *fmt, ...)
 		     col, msg);
 	p->err = err;
 	return err;
+}
+
+KH_RT_HIDDEN const char *kh_rt_json_printable(const struct kh_rt_json *s,
+					      char *buf, size_t len)
+{
+	size_t i, n;
+
+	if (!len)
+		return "";
+	n = s && s->str ? s->len : 0;
+	if (n > len - 1)
+		n = len - 1;
+	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s->str[i];
+
+		buf[i] = c >= 0x20 && c < 0x7f ? (char)c : '?';
+	}
+	buf[n] = '\0';
+	return buf;
 }
 
 KH_RT_HIDDEN const char *kh_rt_json_type_name(enum kh_rt_json_type t)
@@ -81,7 +100,7 @@ KH_RT_HIDDEN const char *kh_rt_json_type_name(enum kh_rt_json_type t)
 	return "?";
 }
 
-static void jp_ws(struct jp *p)
+static void jp_ws(struct kh_rt_jp *p)
 {
 	while (p->pos < p->len) {
 		char c = p->s[p->pos];
@@ -92,7 +111,7 @@ static void jp_ws(struct jp *p)
 	}
 }
 
-static struct kh_rt_json *jp_new(struct jp *p, enum kh_rt_json_type t)
+static struct kh_rt_json *jp_new(struct kh_rt_jp *p, enum kh_rt_json_type t)
 {
 	struct kh_rt_json *v;
 
@@ -129,7 +148,7 @@ KH_RT_HIDDEN void kh_rt_json_free(struct kh_rt_json *v)
 	free(v);
 }
 
-static struct kh_rt_json *jp_value(struct jp *p);
+static struct kh_rt_json *jp_value(struct kh_rt_jp *p);
 
 /* one UTF-8 sequence at s[i..], well-formed: its length, or 0 */
 static size_t utf8_len(const unsigned char *s, size_t avail)
@@ -212,7 +231,7 @@ static size_t put_utf8(char *o, uint32_t cp)
 }
 
 /* a string at p->pos (the opening quote): decoded (never longer than the text) */
-static struct kh_rt_json *jp_string(struct jp *p)
+static struct kh_rt_json *jp_string(struct kh_rt_jp *p)
 {
 	struct kh_rt_json *v = jp_new(p, KH_JSON_STRING);
 	size_t start = p->pos, o = 0, end;
@@ -332,7 +351,7 @@ static bool is_digit(char c)
 	return c >= '0' && c <= '9';
 }
 
-static struct kh_rt_json *jp_number(struct jp *p)
+static struct kh_rt_json *jp_number(struct kh_rt_jp *p)
 {
 	struct kh_rt_json *v;
 	size_t start = p->pos, i = p->pos;
@@ -385,7 +404,7 @@ static struct kh_rt_json *jp_number(struct jp *p)
 }
 
 /* append item (and key) to a container, growing it by doubling */
-static int jp_push(struct jp *p, struct kh_rt_json *c, size_t *cap,
+static int jp_push(struct kh_rt_jp *p, struct kh_rt_json *c, size_t *cap,
 		   struct kh_rt_json *item, struct kh_rt_json *key)
 {
 	if (c->n == *cap) {
@@ -416,7 +435,7 @@ static bool key_eq(const struct kh_rt_json *a, const struct kh_rt_json *b)
 	return a->len == b->len && !memcmp(a->str, b->str, a->len);
 }
 
-static struct kh_rt_json *jp_container(struct jp *p, bool object)
+static struct kh_rt_json *jp_container(struct kh_rt_jp *p, bool object)
 {
 	struct kh_rt_json *c, *key = NULL, *item;
 	size_t cap = 0, open = p->pos, i;
@@ -452,9 +471,13 @@ static struct kh_rt_json *jp_container(struct jp *p, bool object)
 			if ((p->flags & KH_JSON_NO_DUP_TOP) && p->depth == 1)
 				for (i = 0; i < c->n; i++)
 					if (key_eq(c->keys[i], key)) {
+						char kb[41];
+
 						jp_fail(p, key->off, -EINVAL,
-							"the key \"%.40s\" is "
-							"given twice", key->str);
+							"the key \"%s\" is "
+							"given twice",
+							kh_rt_json_printable(key, kb,
+									     sizeof(kb)));
 						goto bad;
 					}
 			jp_ws(p);
@@ -500,14 +523,14 @@ bad:
 	return NULL;
 }
 
-static bool jp_word(struct jp *p, const char *w)
+static bool jp_word(struct kh_rt_jp *p, const char *w)
 {
 	size_t n = strlen(w);
 
 	return p->len - p->pos >= n && !memcmp(p->s + p->pos, w, n);
 }
 
-static struct kh_rt_json *jp_value(struct jp *p)
+static struct kh_rt_json *jp_value(struct kh_rt_jp *p)
 {
 	struct kh_rt_json *v;
 	char c;
@@ -545,7 +568,7 @@ KH_RT_HIDDEN int kh_rt_json_parse(const char *text, size_t len,
 				  unsigned int flags, struct kh_rt_json **out,
 				  char *err, size_t errlen)
 {
-	struct jp p = {
+	struct kh_rt_jp p = {
 		.s = text, .len = len, .flags = flags,
 		.errbuf = err, .errlen = errlen,
 	};

@@ -85,6 +85,12 @@ KH_RT_HIDDEN int kh_rt_json_uint(const struct kh_rt_json *v, unsigned int bits,
 /* Line and column (from 1; columns in bytes) of offset off in text. */
 KH_RT_HIDDEN void kh_rt_json_where(const char *text, size_t len, size_t off,
 				   unsigned long *line, unsigned long *col);
+/*
+ * A string's first bytes for a message, printable ASCII only (others as
+ * '?'), so that no byte of the input reaches a message raw: into buf.
+ */
+KH_RT_HIDDEN const char *kh_rt_json_printable(const struct kh_rt_json *s,
+					      char *buf, size_t len);
 /* "null", "true", "a number", "a string", "an array", "an object" */
 KH_RT_HIDDEN const char *kh_rt_json_type_name(enum kh_rt_json_type t);
 

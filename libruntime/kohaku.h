@@ -1203,12 +1203,17 @@ struct kohaku_artifact;
 /*
  * Parse an artifact from JSON text (len bytes, no NUL needed).  0, or
  * -EINVAL (format: which step or flit and why) / -ENOMEM, with the reason
- * in err (errlen bytes, may be NULL) either way "" on success.
+ * in err (errlen bytes, may be NULL) either way "" on success.  Strict
+ * RFC 8259 with integers of any size (libkohaku's own reader: json-c and
+ * jansson hold int64 only); steps, rounds and flits are numbered from 0.
  */
 int kohaku_artifact_parse(const char *json, size_t len,
 			  struct kohaku_artifact **out, char *err,
 			  size_t errlen);
-/* The same from a file: a regular file only (-EINVAL otherwise). */
+/*
+ * The same from a file: a regular file only (-EINVAL otherwise; -errno
+ * when it cannot be opened or read), err prefixed with the path.
+ */
 int kohaku_artifact_load(const char *path, struct kohaku_artifact **out,
 			 char *err, size_t errlen);
 void kohaku_artifact_free(struct kohaku_artifact *a);
@@ -1247,9 +1252,12 @@ struct kohaku_artifact_result {
 /*
  * Check an artifact against the device's mesh without running it: a
  * coordinate with no node (-ENXIO), a slot past the staging depth or the
- * payloads (-ERANGE), a kick of a node type the card lacks (-ENODEV), a
- * seed above the credit the driver would set (-ERANGE), a schedule
- * Kohaku cannot run as jobs (-EINVAL); the last error names the step.
+ * payloads (-ERANGE), a kick of a node type the card lacks (-ENODEV: of
+ * another type than meta "unit", or one with no instruction FIFO), a
+ * seed below 1 or above the credit the driver would set (-ERANGE), a
+ * schedule Kohaku cannot run as jobs (-EINVAL), a round past a job's
+ * limits (-E2BIG), a mesh the device does not have (-EINVAL); the last
+ * error names the step ("step 7 (kick 1,2): ...").
  */
 int kohaku_artifact_check(kohaku_device *dev, const struct kohaku_artifact *a,
 			  unsigned int mesh);
@@ -1258,7 +1266,10 @@ int kohaku_artifact_check(kohaku_device *dev, const struct kohaku_artifact *a,
  * finished DONE; else the first failing round's kohaku_run() error
  * (-EIO, -ETIMEDOUT, -ECANCELED) with res saying which round, or a
  * SUBMIT refusal (-EACCES: an operand outside the arenas, naming the
- * step and the operand).  res may be NULL.
+ * round, the step, the flit and the operand), or the check's error.
+ * args: -EINVAL for flags or n_arenas past KOHAKU_MAX_JOB_BOS, -EFAULT
+ * for arenas NULL with n_arenas.  res may be NULL; it is filled on every
+ * return (failed_round UINT32_MAX when no round ran and failed).
  */
 int kohaku_artifact_run(kohaku_device *dev, const struct kohaku_artifact *a,
 			const struct kohaku_artifact_run *args,

@@ -49,6 +49,7 @@ CLI_SRCS += libruntime/cli/demo_cpu.c
 # compiler artifacts (docs/spec/artifact.md): a strict JSON reader with
 # big integers, the parser, the check and the run; `kohaku run-artifact`
 RT_SRCS += libruntime/json.c libruntime/artifact.c libruntime/artifact_run.c
+CLI_SRCS += libruntime/cli/cmd_artifact.c
 CLI_SRCS += \
 	libruntime/cli/main.c \
 	libruntime/cli/usage.c \

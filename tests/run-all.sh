@@ -187,7 +187,7 @@ export KOHAKU_TEST_TIMEOUT_SCALE=20
 # the suites whose every test makes a card of its own (rt_open_card:
 # cpu_2x1, mesh_2x2_8+2) run alike whatever the map: under valgrind, on
 # the first map only (rt_lease alone took 33 s a map)
-own_card=" rt_cpu rt_lease rt_mat rt_vec "
+own_card=" rt_cpu rt_lease rt_mat rt_peer rt_vec "
 # and on two maps of the four: the simplest (saxpy) and the one with the
 # most paths (pool_2x2: POOL units, four meshes, the interlink); the others
 # run under ASan/UBSan above.  Per map the phase took 3.3, 2.0, 3.9 and 5.2

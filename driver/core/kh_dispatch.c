@@ -39,8 +39,12 @@ static u16 kh_ns_count(struct kh_mesh *m, const struct kh_node *n)
  * they owed is a credit unless it was the program's last (BATCH_COMPLETE)
  * or, when it came last, a SIG_FAULT.  A fault among earlier late signals
  * is not visible (NODE_STATUS keeps one code) and counts as a return, so
- * the job's own fault count errs high, never low.  With commit, the signals
- * are no longer owed.  Reads nothing while no hung node owes a signal.
+ * the job's own fault count errs high, never low.  A node that also owes
+ * peer signals (SIG_DATA_RECEIVED, which return nothing) has its late
+ * signals taken as those first: NODE_STATUS cannot tell them apart, and
+ * a peer signal counted as credit would make the next job's books claim
+ * credit the counter never got.  With commit, the signals are no longer
+ * owed.  Reads nothing while no hung node owes a signal.
  */
 static u32 kh_late_returned(struct kh_mesh *m, bool commit)
 {
@@ -48,36 +52,46 @@ static u32 kh_late_returned(struct kh_mesh *m, bool commit)
 
 	for (i = 0; i < m->n_nodes; i++) {
 		struct kh_node *n = &m->nodes[i];
+		u32 left = n->hung_left + n->hung_peer, insts, peers;
 		u16 count, delta;
 		u64 raw;
 
-		if (!n->hung_left)
+		if (!left)
 			continue;
 		raw = kh_ns_lo(m, kh_node_yx(n));
 		count = KH_NS_COUNT(raw);
-		delta = min_t(u32, (u16)(count - n->hung_mark), n->hung_left);
+		delta = min_t(u32, (u16)(count - n->hung_mark), left);
 		if (!delta)
 			continue;
 		raw = kh_ns_word(m, kh_node_yx(n), raw);
 		count = KH_NS_COUNT(raw);
-		delta = min_t(u32, (u16)(count - n->hung_mark), n->hung_left);
-		returned += delta;
-		if (delta == n->hung_left && n->hung_last)
+		delta = min_t(u32, (u16)(count - n->hung_mark), left);
+		peers = min_t(u32, delta, n->hung_peer);
+		insts = delta - peers;
+		returned += insts;
+		if (insts && insts == n->hung_left && n->hung_last)
 			returned--;
-		else if (KH_NS_CODE(raw) == KH_SIG_FAULT)
+		else if (insts && KH_NS_CODE(raw) == KH_SIG_FAULT)
 			returned--;
 		if (!commit)
 			continue;
-		n->hung_left -= delta;
+		n->hung_left -= insts;
+		n->hung_peer -= peers;
 		n->hung_mark = count;
-		m->late_credit -= delta;
-		kh_info(m->kd, "mesh %u: hung node (%u,%u) signalled %u late instruction(s); %u still owed\n",
-			m->id, n->x, n->y, delta, n->hung_left);
+		m->late_credit -= insts;
+		m->late_peers -= peers;
+		if (peers || n->hung_peer)
+			kh_info(m->kd, "mesh %u: hung node (%u,%u) signalled %u late instruction(s) and %u peer signal(s); %u and %u still owed\n",
+				m->id, n->x, n->y, insts, peers, n->hung_left,
+				n->hung_peer);
+		else
+			kh_info(m->kd, "mesh %u: hung node (%u,%u) signalled %u late instruction(s); %u still owed\n",
+				m->id, n->x, n->y, insts, n->hung_left);
 		/*
 		 * Everything it was sent has signalled: it holds nothing, so
 		 * it is idle, and it takes jobs again.
 		 */
-		if (!n->hung_left && (n->flags & KOHAKU_NODE_HUNG)) {
+		if (!n->hung_left && !n->hung_peer && (n->flags & KOHAKU_NODE_HUNG)) {
 			n->flags &= ~KOHAKU_NODE_HUNG;
 			n->regs_read = false;
 			kh_info(m->kd, "mesh %u: node (%u,%u) returned everything it owed; it takes jobs again\n",
@@ -100,7 +114,7 @@ struct kh_node *kh_mesh_hung_target(struct kh_mesh *m, const struct kh_job *job)
 	struct kh_node *n = kh_job_hung_target(job);
 
 	lockdep_assert_held(&m->lock);
-	if (n && !m->job && m->late_credit) {
+	if (n && !m->job && (m->late_credit || m->late_peers)) {
 		kh_late_returned(m, true);
 		n = kh_job_hung_target(job);
 	}
@@ -113,8 +127,10 @@ static u16 kh_job_seed(struct kh_mesh *m, struct kh_job *job)
 	u32 c = 0xffff;
 	unsigned int i;
 
+	/* a program of peer signals alone sends its node nothing */
 	for (i = 0; i < job->n_progs; i++)
-		c = min_t(u32, c, job->progs[i].node->inst_depth);
+		if (job->progs[i].n)
+			c = min_t(u32, c, job->progs[i].node->inst_depth);
 	/* credit that hung nodes may still return must fit in the FIFOs too */
 	return c > m->late_credit ? c - m->late_credit : 0;
 }
@@ -349,10 +365,55 @@ static u32 kh_prog_pushed(const struct kh_job *job, const struct kh_prog *p)
 	return p->pushed;
 }
 
-/* Signals the program's node owes: its instructions, and the flush's stub. */
+/*
+ * Signals the program's node owes: its instructions, the flush's stub,
+ * and the peer signals other programs' CU_DATA makes it send.
+ */
 static u32 kh_prog_owes(const struct kh_prog *p)
 {
-	return p->n + p->stub;
+	return p->n + p->stub + p->peer;
+}
+
+/*
+ * Of the program's signals so far, those surely its instructions' (and
+ * its stub's): what is compared against the instructions pushed, for the
+ * credit (kh_stall()) and a node's FIFO (kh_inst_room()).  NODE_STATUS
+ * counts a node's signals and keeps the last one's code, so a peer signal
+ * cannot be told from an instruction's once counted: until the program is
+ * finished, every peer signal it owes is taken to have come already.
+ * Once this job's SIG_BATCH_COMPLETE was seen the count is exact (a unit
+ * retires its instructions in order: all n are in), which is what lets a
+ * stall resolve while a node waits for a peer whose instructions are not
+ * pushed yet.
+ */
+static u32 kh_prog_insts_seen(const struct kh_prog *p)
+{
+	u32 own = p->n + p->stub;
+
+	if (!p->peer)
+		return p->seen;
+	if (p->finished)
+		return own;
+	if (p->insts_in)
+		return p->n;
+	return p->seen > p->peer ? min_t(u32, p->seen - p->peer, own) : 0;
+}
+
+/*
+ * Every peer signal due has come, beside the instructions pushed: a node
+ * that owes one may still get it, so the job has not drained.
+ */
+static bool kh_peers_in(const struct kh_job *job)
+{
+	unsigned int i;
+
+	for (i = 0; i < job->n_progs; i++) {
+		const struct kh_prog *p = &job->progs[i];
+
+		if (p->peer && p->seen < p->pushed + p->stub + p->peer)
+			return false;
+	}
+	return true;
 }
 
 /*
@@ -361,7 +422,9 @@ static u32 kh_prog_owes(const struct kh_prog *p)
  * nothing to learn (and on a 32-bit control path no other half to read).
  * After the program's n comes its cpu unit's flush stub, whose signal is
  * the driver's own (kh_cpu_flush_done()): the program's last, a fault or
- * its completion, was counted before the stub was sent.
+ * its completion, was counted before the stub was sent.  Peer signals
+ * interleave with the instructions' as they come; the last signal of a
+ * program that owes some may be one (SIG_DATA_RECEIVED).
  */
 static void kh_collect_prog(struct kh_mesh *m, struct kh_job *job,
 			    struct kh_prog *p)
@@ -381,7 +444,11 @@ static void kh_collect_prog(struct kh_mesh *m, struct kh_job *job,
 	diff = KH_NS_COUNT(raw) - p->baseline;
 	p->seen = min_t(u32, diff, n);
 	code = KH_NS_CODE(raw);
-	stub = p->stub && diff > p->n;
+	stub = p->stub && diff > p->n + p->peer;
+	/* this job's last instruction retired: every one before it had */
+	if (p->peer && p->n && diff && !stub && code == KH_SIG_BATCH_COMPLETE &&
+	    KH_NS_ARG(raw) == p->txn)
+		p->insts_in = true;
 	/* until it moves, the mirror shows an earlier job's signal */
 	if (diff && !stub && code == KH_SIG_FAULT &&
 	    !(job->fault_flags & KOHAKU_FAULT_CODE_KNOWN)) {
@@ -392,8 +459,8 @@ static void kh_collect_prog(struct kh_mesh *m, struct kh_job *job,
 		job->fault_code = KH_NS_ARG(raw);
 	}
 	if (diff > n)
-		kh_warn(kd, "mesh %u: node (%u,%u) sent %u signals for %u instructions\n",
-			m->id, p->node->x, p->node->y, diff, n);
+		kh_warn(kd, "mesh %u: node (%u,%u) sent %u signals for %u instructions and %u peer signals\n",
+			m->id, p->node->x, p->node->y, diff, n - p->peer, p->peer);
 	if (diff >= n) {
 		p->finished = true;
 		if (stub) {
@@ -405,13 +472,19 @@ static void kh_collect_prog(struct kh_mesh *m, struct kh_job *job,
 		if (code == KH_SIG_BATCH_COMPLETE && KH_NS_ARG(raw) != p->txn)
 			kh_job_error(job, p->node, KOHAKU_JOB_WHY_BATCH_TXN,
 				     "SIG_BATCH_COMPLETE with another program's txn");
-		else if (code != KH_SIG_BATCH_COMPLETE && code != KH_SIG_FAULT)
+		else if (code != KH_SIG_BATCH_COMPLETE && code != KH_SIG_FAULT &&
+			 !(p->peer && code == KH_SIG_DATA_RECEIVED))
 			kh_job_error(job, p->node, KOHAKU_JOB_WHY_NOT_COMPLETION,
 				     "the last signal of a program was not a completion");
 	}
 }
 
-/* Signals counted for every program; true when all pushed have signalled. */
+/*
+ * Signals counted for every program; true when all pushed have signalled
+ * (peer signals are not pushed: kh_peers_in() says whether they are in).
+ * A program that owes peer signals is looked at before any of its own is
+ * pushed: they come when its peers' instructions run.
+ */
 static bool kh_collect(struct kh_mesh *m, struct kh_job *job, bool all)
 {
 	u32 pushed_seen = 0;
@@ -420,9 +493,9 @@ static bool kh_collect(struct kh_mesh *m, struct kh_job *job, bool all)
 	for (i = 0; i < job->n_progs; i++) {
 		struct kh_prog *p = &job->progs[i];
 
-		if (!p->finished && (all || kh_prog_pushed(job, p)))
+		if (!p->finished && (all || p->peer || kh_prog_pushed(job, p)))
 			kh_collect_prog(m, job, p);
-		pushed_seen += p->seen;
+		pushed_seen += kh_prog_insts_seen(p);
 	}
 	/* the flush's stubs went from the mailbox, outside job->pushed */
 	return pushed_seen >= job->pushed + job->stubs;
@@ -491,13 +564,13 @@ static void kh_dispatch(struct kh_mesh *m, struct kh_job *job)
 static bool kh_inst_room(struct kh_mesh *m, struct kh_job *job,
 			 struct kh_prog *p, bool *looked)
 {
-	if (p->pushed - p->seen < p->node->inst_depth)
+	if (p->pushed - kh_prog_insts_seen(p) < p->node->inst_depth)
 		return true;
 	if (*looked)
 		return false;
 	*looked = true;
 	kh_collect_prog(m, job, p);
-	return p->pushed - p->seen < p->node->inst_depth;
+	return p->pushed - kh_prog_insts_seen(p) < p->node->inst_depth;
 }
 
 /* The program's next instruction, composed in TX_FLIT and kicked. */
@@ -740,9 +813,13 @@ static void kh_job_timeout(struct kh_mesh *m, struct kh_job *job)
 
 		if (p->finished)
 			continue;
-		if (p->stub && p->seen >= p->n)
+		if (p->stub && p->seen >= p->n + p->peer)
 			kh_err(m->kd, "mesh %u: job %llu timed out: the driver's L1 flush on the cpu unit at (%u,%u) did not retire (its program had)\n",
 			       m->id, job->id, p->node->x, p->node->y);
+		else if (p->peer)
+			kh_err(m->kd, "mesh %u: job %llu timed out: node (%u,%u) sent %u of the %u signals it owed (%u instructions, %u peer signals)\n",
+			       m->id, job->id, p->node->x, p->node->y, p->seen,
+			       kh_prog_owes(p), p->n, p->peer);
 		else
 			kh_err(m->kd, "mesh %u: job %llu timed out: node (%u,%u) retired %u of %u instructions\n",
 			       m->id, job->id, p->node->x, p->node->y, p->seen, p->n);
@@ -799,7 +876,7 @@ static void kh_recover(struct kh_mesh *m, struct kh_job *job)
 	 * Drained: the cpu units that ran get their L1 flush now (the job
 	 * is final, its memory not yet free), and it must retire too.
 	 */
-	if (!running && kh_collect(m, job, false) &&
+	if (!running && kh_collect(m, job, false) && kh_peers_in(job) &&
 	    kh_cpu_flush_send(m, job) && kh_collect(m, job, false)) {
 		kh_info(m->kd, "mesh %u: job %llu drained after its timeout; mesh usable\n",
 			m->id, job->id);
@@ -823,19 +900,36 @@ static void kh_recover(struct kh_mesh *m, struct kh_job *job)
 	for (i = 0; i < job->n_progs; i++) {
 		struct kh_prog *p = &job->progs[i];
 		/* a stub's kick is one more, the last (no credit back) */
-		u32 out = p->pushed + p->stub;
+		u32 out = p->pushed + p->stub, insts, peers;
 
-		if (p->seen < out) {
-			p->node->flags |= KOHAKU_NODE_HUNG;
-			p->node->hung_left += out - p->seen;
-			p->node->hung_mark = p->baseline + p->seen;
-			p->node->hung_last = p->pushed == p->n || p->stub;
-			m->late_credit += out - p->seen;
-			kh_err(m->kd, "mesh %u: node (%u,%u) is hung with %u instructions outstanding; %s\n",
-			       m->id, p->node->x, p->node->y, out - p->seen,
+		if (p->seen >= out + p->peer)
+			continue;
+		/*
+		 * Peer signals may still come as well: the signals seen are
+		 * taken as peer signals first (kh_prog_insts_seen()), so the
+		 * instructions owed, whose signals are credit, err high, and
+		 * the late peer signals are never taken for credit
+		 * (kh_late_returned()).
+		 */
+		insts = out - min_t(u32, kh_prog_insts_seen(p), out);
+		peers = out + p->peer - p->seen - insts;
+		p->node->flags |= KOHAKU_NODE_HUNG;
+		p->node->hung_left += insts;
+		p->node->hung_peer += peers;
+		p->node->hung_mark = p->baseline + p->seen;
+		p->node->hung_last = p->pushed == p->n || p->stub;
+		m->late_credit += insts;
+		m->late_peers += peers;
+		if (peers)
+			kh_err(m->kd, "mesh %u: node (%u,%u) is hung with %u instructions and %u peer signals outstanding; %s\n",
+			       m->id, p->node->x, p->node->y, insts, peers,
 			       m->recover_max ? "the mesh is reset to recover it" :
 			       "it takes no more jobs");
-		}
+		else
+			kh_err(m->kd, "mesh %u: node (%u,%u) is hung with %u instructions outstanding; %s\n",
+			       m->id, p->node->x, p->node->y, insts,
+			       m->recover_max ? "the mesh is reset to recover it" :
+			       "it takes no more jobs");
 	}
 	kh_mesh_job_off(m, job);
 	kh_maint_recover(m, "a node hung");
@@ -939,7 +1033,7 @@ void kh_mesh_step(struct kh_mesh *m)
 			 * Every kick has finished (kh_dispatch saw to it): the
 			 * dispatcher is idle, only signals are left to count.
 			 */
-			if (!kh_collect(m, job, true))
+			if (!kh_collect(m, job, true) || !kh_peers_in(job))
 				return;
 			kh_close_books(m, job);
 		}

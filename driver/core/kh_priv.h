@@ -111,6 +111,12 @@ struct kh_node {
 	u32 hung_left;
 	u16 hung_mark;
 	bool hung_last;
+	/*
+	 * Peer signals (SIG_DATA_RECEIVED of other units' CU_DATA) it may
+	 * still send a job that is over: no credit, but a later job on it
+	 * would count them as its own.  Under mesh->lock.
+	 */
+	u32 hung_peer;
 	u64 caps_reg;
 	/*
 	 * CU_STATUS, CU_COUNTERS, CU_DBG as last read, under mesh->lock; not
@@ -220,6 +226,7 @@ struct kh_mesh {
 	struct kh_job *job;	/* the job on the device, if any */
 	enum kh_mesh_run run;
 	u32 late_credit;	/* instructions hung nodes still hold */
+	u32 late_peers;		/* peer signals hung nodes may still send */
 	u64 fence_context;
 	u64 fence_seqno;
 	u32 jobs_pending;	/* queued + running */
@@ -305,11 +312,19 @@ struct kh_prog {
 	struct kh_node *node;
 	u8 txn;
 	u32 n;			/* instructions */
+	/*
+	 * SIG_DATA_RECEIVED the node owes beyond its instructions' signals
+	 * (drm_kohaku_program.peer_signals): acknowledgements of other
+	 * programs' CU_DATA, which the dispatcher never pushed and which
+	 * return no credit (kh_prog_insts_seen()).
+	 */
+	u32 peer;
 	const struct kohaku_inst *insts;
 	u32 sent;		/* instructions staged */
 	u32 pushed;		/* sent by the dispatcher, finished kicks only */
 	u16 baseline;		/* NODE_STATUS count before the job */
-	u32 seen;		/* signals counted so far */
+	u32 seen;		/* signals counted so far, peer signals included */
+	bool insts_in;		/* this job's SIG_BATCH_COMPLETE seen: all n are in */
 	bool finished;
 	struct kh_pool_bounds bounds;	/* a POOL unit's (docs/spec/pool.md "Bounds") */
 	/*

@@ -50,6 +50,7 @@ static void kh_mesh_forget(struct kh_mesh *m)
 	m->run = KH_RUN_IDLE;
 	m->disp_idle = true;
 	m->late_credit = 0;
+	m->late_peers = 0;
 	memset(m->stage_known, 0, KH_ORC_STAGE_FLITS);
 	m->tx_known = 0;
 	memset(m->ctrl_lost, 0, sizeof(m->ctrl_lost));
@@ -60,6 +61,7 @@ static void kh_mesh_forget(struct kh_mesh *m)
 		hung += !!(n->flags & KOHAKU_NODE_HUNG);
 		n->flags &= ~KOHAKU_NODE_HUNG;
 		n->hung_left = 0;
+		n->hung_peer = 0;
 		n->hung_last = false;
 		n->regs_read = false;
 		n->cpu_dbg_kept = false;	/* the reset cleared CU_DBG */

@@ -22,8 +22,8 @@ static int kh_check_program(struct kh_device *kd, const struct drm_kohaku_progra
 	struct kh_node *n;
 	struct kh_mesh *m;
 
-	if (p->flags || p->pad || p->reserved || p->data_pad) {
-		kh_dbg(kd, "SUBMIT: program %u has nonzero flags/pad/reserved\n", i);
+	if (p->flags || p->pad || p->reserved || p->data_pad || p->peer_pad) {
+		kh_dbg(kd, "SUBMIT: program %u has nonzero flags/pad/reserved/data_pad/peer_pad\n", i);
 		return -EINVAL;
 	}
 	if (!p->n_data != !p->data_ptr) {
@@ -48,8 +48,12 @@ static int kh_check_program(struct kh_device *kd, const struct drm_kohaku_progra
 		       i, p->x, p->y, p->mesh);
 		return -EINVAL;
 	}
-	if (!p->n_insts) {
-		kh_dbg(kd, "SUBMIT: program %u has no instructions\n", i);
+	/*
+	 * A node the job only sends to has no instructions, but then it
+	 * must owe the job something, or the program would be nothing.
+	 */
+	if (!p->n_insts && !p->peer_signals) {
+		kh_dbg(kd, "SUBMIT: program %u has no instructions and waits for no peer signal\n", i);
 		return -EINVAL;
 	}
 	if (!n->inst_depth) {
@@ -77,7 +81,7 @@ static int kh_job_build(struct kh_file *kf, struct drm_kohaku_submit *a,
 	struct drm_kohaku_program few[KH_SUBMIT_FEW_PROGRAMS], *p = few;
 	struct kh_data_add *add = NULL;
 	struct kh_mesh *m = NULL;
-	u64 total = 0, at = 0;
+	u64 total = 0, peers = 0, at = 0;
 	unsigned int i, j;
 	u32 n_add = 0;
 	int ret = 0;
@@ -111,11 +115,20 @@ static int kh_job_build(struct kh_file *kf, struct drm_kohaku_submit *a,
 			}
 		}
 		total += p[i].n_insts;
+		peers += p[i].peer_signals;
 	}
-	if (total > KOHAKU_MAX_JOB_INSTS) {
-		kh_dbg(kd, "SUBMIT: %llu instructions, more than %u per job\n",
-		       total, KOHAKU_MAX_JOB_INSTS);
+	/* a peer signal is counted as an instruction's signal is */
+	if (total + peers > KOHAKU_MAX_JOB_INSTS) {
+		kh_dbg(kd, "SUBMIT: %llu instructions and %llu peer signals, more than %u per job\n",
+		       total, peers, KOHAKU_MAX_JOB_INSTS);
 		ret = -E2BIG;
+		goto out;
+	}
+	/* peer signals come from other programs' instructions: some must run */
+	if (!total) {
+		kh_dbg(kd, "SUBMIT: the job's %u programs have no instructions; peer signals need a sender\n",
+		       a->n_programs);
+		ret = -EINVAL;
 		goto out;
 	}
 	job->insts = kvcalloc(total, sizeof(*job->insts), GFP_KERNEL);
@@ -126,13 +139,13 @@ static int kh_job_build(struct kh_file *kf, struct drm_kohaku_submit *a,
 	for (i = 0; i < a->n_programs; i++) {
 		struct kh_prog *pr = &job->progs[i];
 
-		if (!p[i].insts_ptr) {
+		if (!p[i].insts_ptr && p[i].n_insts) {
 			kh_dbg(kd, "SUBMIT: program %u: insts_ptr is 0 with %u instructions\n",
 			       i, p[i].n_insts);
 			ret = -EFAULT;
 			goto out;
 		}
-		if (copy_from_user(&job->insts[at], u64_to_user_ptr(p[i].insts_ptr),
+		if (p[i].n_insts && copy_from_user(&job->insts[at], u64_to_user_ptr(p[i].insts_ptr),
 				   sizeof(*job->insts) * p[i].n_insts)) {
 			ret = -EFAULT;
 			goto out;
@@ -140,6 +153,7 @@ static int kh_job_build(struct kh_file *kf, struct drm_kohaku_submit *a,
 		pr->node = kh_mesh_node(m, p[i].x, p[i].y);
 		pr->txn = p[i].txn;
 		pr->n = p[i].n_insts;
+		pr->peer = p[i].peer_signals;
 		pr->insts = &job->insts[at];
 		at += p[i].n_insts;
 	}

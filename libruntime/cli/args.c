@@ -51,6 +51,9 @@ enum {
 	CLI_OPT_RUN,
 	CLI_OPT_IDLE_MS,
 	CLI_OPT_RECOVER,
+	CLI_OPT_ARENA,
+	CLI_OPT_IN,
+	CLI_OPT_OUT,
 };
 
 static const struct option cli_longopts[] = {
@@ -77,6 +80,9 @@ static const struct option cli_longopts[] = {
 	{ "run", required_argument, NULL, CLI_OPT_RUN },
 	{ "idle-ms", required_argument, NULL, CLI_OPT_IDLE_MS },
 	{ "recover", required_argument, NULL, CLI_OPT_RECOVER },
+	{ "arena", required_argument, NULL, CLI_OPT_ARENA },
+	{ "in", required_argument, NULL, CLI_OPT_IN },
+	{ "out", required_argument, NULL, CLI_OPT_OUT },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -101,6 +107,9 @@ static const struct {
 	{ CLI_TAKES_RUN, "--run" },
 	{ CLI_TAKES_IDLE_MS, "--idle-ms" },
 	{ CLI_TAKES_RECOVER, "--recover" },
+	{ CLI_TAKES_ARENA, "--arena" },
+	{ CLI_TAKES_IN, "--in" },
+	{ CLI_TAKES_OUT, "--out" },
 };
 
 void cli_check_takes(const struct kohaku_cli_opts *o, const char *cmd,
@@ -332,6 +341,24 @@ static bool cli_take_option(struct kohaku_cli_opts *o, int c, const char *v)
 	case CLI_OPT_RECOVER:
 		o->recover = (unsigned int)cli_parse_number("--recover", v, KOHAKU_RECOVER_MAX);
 		o->given |= CLI_TAKES_RECOVER;
+		break;
+	case CLI_OPT_ARENA:
+		if (o->n_arena >= MAX_XFER)
+			cli_die_usage("--arena: at most %d", MAX_XFER);
+		o->arena[o->n_arena++] = v;
+		o->given |= CLI_TAKES_ARENA;
+		break;
+	case CLI_OPT_IN:
+		if (o->n_in >= MAX_XFER)
+			cli_die_usage("--in: at most %d", MAX_XFER);
+		o->in[o->n_in++] = v;
+		o->given |= CLI_TAKES_IN;
+		break;
+	case CLI_OPT_OUT:
+		if (o->n_out >= MAX_XFER)
+			cli_die_usage("--out: at most %d", MAX_XFER);
+		o->out[o->n_out++] = v;
+		o->given |= CLI_TAKES_OUT;
 		break;
 	case 'o':
 	case CLI_OPT_OUTPUT:

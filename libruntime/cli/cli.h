@@ -30,6 +30,8 @@
 
 /* --node given at most this often */
 #define MAX_SEL		64
+/* --arena, --in, --out: each given at most this often */
+#define MAX_XFER	16
 
 /*
  * The command options (args.c), a bit each: which were given
@@ -53,6 +55,10 @@
 #define CLI_TAKES_RUN		(1u << 13)
 #define CLI_TAKES_IDLE_MS	(1u << 14)
 #define CLI_TAKES_RECOVER	(1u << 15)
+/* run-artifact: --arena, --in, --out (each repeatable) */
+#define CLI_TAKES_ARENA		(1u << 16)
+#define CLI_TAKES_IN		(1u << 17)
+#define CLI_TAKES_OUT		(1u << 18)
 /* the options of clocks set that set something */
 #define CLI_TAKES_CLK_SET	(CLI_TAKES_POLICY | CLI_TAKES_PROFILE | \
 				 CLI_TAKES_IDLE | CLI_TAKES_RUN | \
@@ -95,6 +101,9 @@ struct kohaku_cli_opts {
 	unsigned int profile, idle, run;
 	unsigned int idle_ms;
 	unsigned int recover;
+	/* run-artifact: the words of --arena, --in and --out, in order */
+	const char *arena[MAX_XFER], *in[MAX_XFER], *out[MAX_XFER];
+	unsigned int n_arena, n_in, n_out;
 };
 
 /*
@@ -217,5 +226,7 @@ int cli_cmd_clocks_set(const struct kohaku_cli_opts *o);
 int cli_cmd_reset(const struct kohaku_cli_opts *o);
 void cli_clock_str(kohaku_device *dev, unsigned int mesh, char *buf,
 		   size_t len);
+/* cmd_artifact.c: run-artifact FILE, a compiler artifact in its arenas */
+int cli_cmd_run_artifact(const struct kohaku_cli_opts *o, const char *file);
 
 #endif /* KOHAKU_CLI_H */

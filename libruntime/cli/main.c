@@ -28,7 +28,8 @@
 #define CLI_TAKES_ALL	(CLI_TAKES_N | CLI_TAKES_A | CLI_TAKES_NODE | \
 			 CLI_TAKES_TIMEOUT | CLI_TAKES_LIVE | CLI_TAKES_MAILBOX | \
 			 CLI_TAKES_INTERVAL | CLI_TAKES_COUNT | CLI_TAKES_CSV | \
-			 CLI_TAKES_MESH | CLI_TAKES_CLK_SET)
+			 CLI_TAKES_MESH | CLI_TAKES_CLK_SET | CLI_TAKES_ARENA | \
+			 CLI_TAKES_IN | CLI_TAKES_OUT)
 
 enum kohaku_cli_cmd_id {
 	CLI_CMD_LIST, CLI_CMD_INFO, CLI_CMD_EXAMINE, CLI_CMD_NODES, CLI_CMD_DXA,
@@ -36,6 +37,7 @@ enum kohaku_cli_cmd_id {
 	CLI_CMD_FW_INFO, CLI_CMD_FW_LOAD, CLI_CMD_FW_OTHER,
 	CLI_CMD_VALIDATE, CLI_CMD_TOP, CLI_CMD_SIM_INJECT, CLI_CMD_SIM_READ,
 	CLI_CMD_SIM_OTHER, CLI_CMD_CLOCKS, CLI_CMD_CLOCKS_SET, CLI_CMD_RESET,
+	CLI_CMD_RUN_ARTIFACT,
 };
 
 /*
@@ -79,6 +81,10 @@ static const struct kohaku_cli_cmd cli_cmds[] = {
 	  CLI_TAKES_MESH | CLI_TAKES_CLK_SET },
 	{ "clocks", NULL, CLI_CMD_CLOCKS, 1, CLI_TAKES_MESH },
 	{ "reset", NULL, CLI_CMD_RESET, 1, CLI_TAKES_MESH },
+	/* run-artifact FILE: a compiler artifact (cmd_artifact.c) */
+	{ "run-artifact", NULL, CLI_CMD_RUN_ARTIFACT, 2,
+	  CLI_TAKES_MESH | CLI_TAKES_ARENA | CLI_TAKES_IN | CLI_TAKES_OUT |
+	  CLI_TAKES_TIMEOUT },
 };
 
 /* the demos `run NAME` runs, and the POOL kernels */
@@ -214,6 +220,8 @@ static int cli_dispatch(const struct kohaku_cli_cmd *c,
 		return cli_cmd_clocks_set(o);
 	case CLI_CMD_RESET:
 		return cli_cmd_reset(o);
+	case CLI_CMD_RUN_ARTIFACT:
+		return cli_cmd_run_artifact(o, arg1);
 	}
 	return EXIT_USAGE;
 }

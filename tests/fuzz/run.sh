@@ -24,6 +24,7 @@ runs_of() {
 	fuzz_knobs) echo 20000 ;;
 	fuzz_xdma) echo 5000 ;;
 	fuzz_ioctl) echo 3000 ;;
+	fuzz_artifact) echo 3000 ;;
 	esac
 }
 fz=build/fuzz
@@ -48,10 +49,12 @@ seed() { # target dir
 		FUZZ_WRITE_SEEDS="$2" "$fz/fuzz_xdma" >/dev/null 2>&1 ;;
 	fuzz_ioctl)
 		cp tests/fuzz/seeds/ioctl/* "$2/" ;;
+	fuzz_artifact)
+		cp tests/fuzz/seeds/artifact/* "$2/" ;;
 	esac
 }
 
-for t in fuzz_fw_image fuzz_desc fuzz_knobs fuzz_xdma fuzz_ioctl; do
+for t in fuzz_fw_image fuzz_desc fuzz_knobs fuzz_xdma fuzz_ioctl fuzz_artifact; do
 	b=$fz/$t
 	if [ ! -x "$b" ]; then
 		nok "$t is built (make fuzz)"

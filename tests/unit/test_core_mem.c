@@ -90,6 +90,47 @@ TEST_F(core, exhaustion_is_enomem_and_loses_nothing)
 	kh_mem_fini(&mem);
 }
 
+/* KOHAKU_BO_FIXED's allocation: exactly the range, or EBUSY and nothing */
+TEST_F(core, alloc_at_takes_exactly_the_range)
+{
+	struct kh_mem mem;
+	u64 a;
+
+	REQUIRE(kh_mem_init(&mem, 16 * 4096) == 0);
+	/* the middle of the one extent: it splits in two */
+	CHECK_EQ(kh_mem_alloc_at(&mem, 4 * 4096, 2 * 4096), 0);
+	CHECK_EQ(free_extents(&mem), 2);
+	CHECK_EQ(mem.free_bytes, 14 * 4096);
+	/* any byte of it again, or a range across it: EBUSY, nothing changed */
+	CHECK_EQ(kh_mem_alloc_at(&mem, 4 * 4096, 4096), -EBUSY);
+	CHECK_EQ(kh_mem_alloc_at(&mem, 5 * 4096, 4096), -EBUSY);
+	CHECK_EQ(kh_mem_alloc_at(&mem, 3 * 4096, 2 * 4096), -EBUSY);
+	CHECK_EQ(kh_mem_alloc_at(&mem, 0, 16 * 4096), -EBUSY);
+	CHECK_EQ(free_extents(&mem), 2);
+	CHECK_EQ(mem.free_bytes, 14 * 4096);
+	/* an extent's start, its end, an extent whole */
+	CHECK_EQ(kh_mem_alloc_at(&mem, 0, 4096), 0);
+	CHECK_EQ(kh_mem_alloc_at(&mem, 15 * 4096, 4096), 0);
+	CHECK_EQ(kh_mem_alloc_at(&mem, 4096, 3 * 4096), 0);
+	CHECK_EQ(free_extents(&mem), 1);
+	CHECK_EQ(mem.free_bytes, 9 * 4096);
+	/* first fit steps round what was taken */
+	CHECK_EQ(kh_mem_alloc(&mem, 4096, &a), 0);
+	CHECK_EQ(a, 6 * 4096);
+	/* released, it all joins up again */
+	kh_mem_release(&mem, a, 4096);
+	kh_mem_release(&mem, 4 * 4096, 2 * 4096);
+	kh_mem_release(&mem, 0, 4096);
+	kh_mem_release(&mem, 4096, 3 * 4096);
+	kh_mem_release(&mem, 15 * 4096, 4096);
+	CHECK_EQ(free_extents(&mem), 1);
+	CHECK_EQ(mem.free_bytes, 16 * 4096);
+	CHECK_EQ(kh_mem_alloc_at(&mem, 0, 16 * 4096), 0);
+	CHECK_EQ(mem.free_bytes, 0);
+	CHECK_EQ(kh_mem_alloc_at(&mem, 0, 4096), -EBUSY);
+	kh_mem_fini(&mem);
+}
+
 TEST_F(core, random_churn_keeps_books)
 {
 	struct kh_mem mem;

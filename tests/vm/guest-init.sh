@@ -851,6 +851,12 @@ if [ -n "$acc" ] && [ -x /tests/rt_vec ]; then
 		timeout "$TEST_TIMEOUT" /tests/rt_vec >/tmp/test.out 2>&1 </dev/null
 	relay "vm/mesh_2x2_8+2/rt_vec" /tmp/test.out $?
 fi
+if [ -n "$acc" ] && [ -x /tests/rt_peer ]; then
+	diag "running rt_peer on card 14 (mesh_2x2_8+2: peer signals between mat clusters)"
+	KOHAKU_BACKEND=kernel KOHAKU_DEVICE=$NODES/$acc KOHAKU_TEST_MAP=saxpy \
+		timeout "$TEST_TIMEOUT" /tests/rt_peer >/tmp/test.out 2>&1 </dev/null
+	relay "vm/mesh_2x2_8+2/rt_peer" /tmp/test.out $?
+fi
 if [ -n "$acc" ] && [ -x /tests/rt_jobdata ]; then
 	diag "running rt_jobdata on card 14 (mesh_2x2_8+2: job data into vec units)"
 	KOHAKU_BACKEND=kernel KOHAKU_DEVICE=$NODES/$acc KOHAKU_TEST_MAP=saxpy \

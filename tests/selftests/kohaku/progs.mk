@@ -18,6 +18,13 @@ RT_TEST_NAMES += rt_reach
 RT_TEST_NAMES += rt_lease
 # a POOL unit's bounds: what its firmware computes stays in the job's buffers
 RT_TEST_NAMES += rt_bounds
+# a program's peer signals: a node awaiting another's CU_DATA (ABI 0.9)
+RT_TEST_NAMES += rt_peer
+# compiler artifacts: parse, check, run (docs/spec/artifact.md)
+RT_TEST_NAMES += rt_artifact
+# libkohaku's JSON reader, from inside (the artifacts' parser)
+RT_TEST_NAMES += rt_json
 # rt_pci tests the library's PCI discovery from inside (libruntime's
-# internal header, hidden symbols): the project's static build only
-RT_TEST_INTERNAL := rt_pci
+# internal header, hidden symbols), rt_json its JSON reader: the project's
+# static build only
+RT_TEST_INTERNAL := rt_pci rt_json

@@ -24,12 +24,16 @@ TEST_F(rt, get_info_abi_and_caps)
 	CHECK(in.caps & KOHAKU_CAP_JOB_DATA);
 	CHECK(in.caps & KOHAKU_CAP_JOB_BOS);
 	CHECK(in.caps & KOHAKU_CAP_LEASE);
+	/* ABI 0.9: fixed BOs and peer signals work on every card */
+	CHECK(in.caps & KOHAKU_CAP_BO_FIXED);
+	CHECK(in.caps & KOHAKU_CAP_PEER_SIGNALS);
 	/* firmware: exactly when the card has POOL units */
 	CHECK_EQ(!!(in.caps & KOHAKU_CAP_FIRMWARE), rt_map_count(rt_map(), KH_CU_GP) > 0);
 	CHECK_EQ(in.caps & ~(KOHAKU_CAP_SIMULATED | KOHAKU_CAP_DMA | KOHAKU_CAP_IRQ |
 			     KOHAKU_CAP_FENCES | KOHAKU_CAP_FIRMWARE |
 			     KOHAKU_CAP_JOB_DATA | KOHAKU_CAP_CTRL32 |
-			     KOHAKU_CAP_JOB_BOS | KOHAKU_CAP_LEASE), 0);
+			     KOHAKU_CAP_JOB_BOS | KOHAKU_CAP_LEASE |
+			     KOHAKU_CAP_BO_FIXED | KOHAKU_CAP_PEER_SIGNALS), 0);
 	/* in-process, the 32-bit control path is KOHAKU_SIM_CTRL's to choose */
 	if (kohaku_device_backend(dev) == KOHAKU_BACKEND_SIM)
 		CHECK_EQ(!!(in.caps & KOHAKU_CAP_CTRL32), rt_ctrl32_env());
