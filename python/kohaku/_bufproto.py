@@ -13,6 +13,7 @@ __all__ = ["readable", "writable", "nbytes"]
 
 
 def _flat(obj):
+    """A 1-D unsigned-byte memoryview of a C-contiguous buffer."""
     mv = obj if isinstance(obj, memoryview) else memoryview(obj)
     if not mv.c_contiguous:
         raise ValueError("kohaku: the buffer is not C-contiguous (numpy: "

@@ -32,6 +32,7 @@ LIBNAME = "libkohaku.so.0"
 
 
 def _candidates():
+    """(path, how) pairs to try, in order."""
     env = os.environ.get("KOHAKU_LIBRARY")
     if env:
         yield env, "$KOHAKU_LIBRARY"
@@ -53,6 +54,7 @@ def _candidates():
 
 
 def _load():
+    """The first candidate that loads: (CDLL, path)."""
     tried = []
     for cand, how in _candidates():
         try:
@@ -274,6 +276,13 @@ class ArtifactResult_C(_S):
     _fields_ = [("rounds", c_u32), ("failed_round", c_u32),
                 ("device_ns", c_u64), ("status", JobStatus_C)]
 
+
+for _s in (MeshInfo_C, GetInfo_C, Node_C, BoInfo_C, Data_C, Program_C,
+           JobStatus_C, JobBo_C, SubmitArgs_C, FwLoad_C, FwInfo_C,
+           MatFields_C, DeviceEntry_C, ArtifactInfo_C, ArtifactRun_C,
+           ArtifactResult_C):
+    _s.__doc__ = "ctypes mirror of %s (libruntime/kohaku.h, uapi)." % \
+        _s._c_name_
 
 # every mirror, for the layout test
 STRUCTS = [MeshInfo_C, GetInfo_C, Node_C, KohakuInst, BoInfo_C, Data_C,

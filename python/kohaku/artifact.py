@@ -67,6 +67,7 @@ class ArtifactResult:
 
 
 def _errbuf():
+    """A buffer for the library's messages."""
     return ctypes.create_string_buffer(_lib.KOHAKU_ERRMSG_MAX)
 
 
@@ -109,6 +110,7 @@ class Artifact:
         return cls.parse(json.dumps(d))
 
     def _check_open(self):
+        """The raw artifact pointer; EBADF once freed."""
         if self._ptr is None:
             raise KohakuError(9, "the artifact was freed", "Artifact")
         return self._ptr

@@ -69,6 +69,7 @@ class Buffer:
         return cls(device, h.value)
 
     def _dev(self):
+        """The device pointer; EINVAL once freed, EBADF once closed."""
         if self._freed:
             raise KohakuError(22, "buffer %d was freed" % self.handle,
                               "Buffer")

@@ -95,6 +95,7 @@ def sim_builtin_desc(name):
 
 
 def _s(c, fields):
+    """A dict of a ctypes struct's fields."""
     return {f: getattr(c, f) for f in fields}
 
 
@@ -356,6 +357,7 @@ class Device:
         return self._ptr is None
 
     def _check_open(self):
+        """The raw device pointer; EBADF once closed."""
         if self._ptr is None:
             raise KohakuError(9, "the device is closed", "Device")
         return self._ptr

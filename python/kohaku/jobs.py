@@ -124,6 +124,7 @@ _STATUS_ERRNO = {FAULT: 5, ERROR: 5, TIMEOUT: 110, ABORTED: 125}
 
 
 def _job_error(status, function, message=None, err=None):
+    """A JobError for a final status other than DONE."""
     if err is None:
         err = _STATUS_ERRNO.get(status.status, 5)
     return JobError(err, message or status.describe(), function,

@@ -49,6 +49,7 @@ __all__ = [
 
 
 def _cu(a, b):
+    """A cu_type from its two characters."""
     return (ord(a) << 8) | ord(b)
 
 
@@ -76,6 +77,7 @@ CPU_OP_KICK = 0x01
 
 
 def _f32_bits(f):
+    """The binary32 bit pattern of f."""
     return struct.unpack("<I", struct.pack("<f", f))[0]
 
 
@@ -91,6 +93,7 @@ def _build(name, *args, what=None):
 
 
 def _strerror(r):
+    """libkohaku's words for an errno."""
     return _lib.text(_lib.lib.kohaku_strerror(r))
 
 
@@ -342,6 +345,7 @@ _MAT_FIELDS = [f[0] for f in _lib.MatFields_C._fields_]
 
 
 def _mat_fields(fields):
+    """A struct kohaku_mat_fields from keyword fields."""
     f = _lib.MatFields_C()
     for k, v in fields.items():
         if k not in _MAT_FIELDS:
@@ -352,6 +356,7 @@ def _mat_fields(fields):
 
 
 def _mat_build(name, op, fields):
+    """Call a mat builder into a new Inst."""
     f = _mat_fields(fields)
     inst = Inst()
     if op is None:
@@ -424,6 +429,7 @@ def _u16_in(obj, count, what):
 
 
 def _u16_out(count, out):
+    """(out, address, keepalive) of a writable uint16 target."""
     import array
     if out is None:
         out = array.array("H", bytes(2 * count))
@@ -434,6 +440,7 @@ def _u16_out(count, out):
 
 
 def _mat_call(name, args, what):
+    """Call a mat helper; a negative return raises."""
     r = fn(name)(*args)
     if r < 0:
         raise KohakuError(-r, "%s(%s) refused: %s" % (name, what,
