@@ -62,13 +62,13 @@ class TestLayout(unittest.TestCase):
                for w, g in zip(want, got) if int(g) != w[1]]
         self.assertEqual(bad, [])
 
+
+class TestDeclared(unittest.TestCase):
     def test_sizes_table(self):
         """_lib.SIZES, checked at import, names every mirror."""
         self.assertEqual(sorted(_lib.SIZES),
                          sorted(s._c_name_ for s in _lib.STRUCTS))
 
-
-class TestDeclared(unittest.TestCase):
     def test_functions_declared(self):
         """Every function the package calls has argtypes and restype."""
         missing = [n for n in _lib._FUNCS if _lib.have(n) and
