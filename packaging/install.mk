@@ -2,7 +2,8 @@
 #
 #   make install    [PREFIX=/usr/local] [DESTDIR=]   libkohaku, headers,
 #                   kohaku.pc, kohaku and kh-trace, man pages, the POOL
-#                   firmware, the udev rule and the modprobe.d example
+#                   firmware, the udev rule, the modprobe.d example and
+#                   the Python package (python/kohaku, to PYTHONDIR)
 #   make uninstall  the same PREFIX and DESTDIR: removes exactly those files
 #   make install-udev  the udev rule alone, and the group it needs
 #   make modules_install [KVER=] [INSTALL_MOD_PATH=|DESTDIR=]   kohaku.ko and
@@ -11,7 +12,8 @@
 #                   $(DESTDIR)/usr/src/kohaku-$(KH_VERSION) (dkms.conf)
 #
 # Every directory can be overridden on the command line (BINDIR, LIBDIR,
-# INCLUDEDIR, PKGCONFIGDIR, MANDIR, FIRMWAREDIR, UDEVRULESDIR, MODPROBEDIR).
+# INCLUDEDIR, PKGCONFIGDIR, MANDIR, FIRMWAREDIR, UDEVRULESDIR, MODPROBEDIR,
+# PYTHONDIR).
 # kohaku.pc is generated for the directories given, so that
 # `pkg-config --cflags --libs kohaku` finds what `make install` put.
 
@@ -30,6 +32,22 @@ FIRMWAREDIR ?= /lib/firmware
 UDEVRULESDIR ?= $(PREFIX)/lib/udev/rules.d
 MODPROBEDIR ?= $(PREFIX)/lib/modprobe.d
 KH_GROUP ?= kohaku
+# the Python package, where Debian's python3 looks for that PREFIX
+# (docs/python.md "Install"): its site.py puts /usr/lib/python3/dist-packages
+# on sys.path for /usr, and /usr/local/lib/python3.N/dist-packages (N the
+# interpreter's minor version) for /usr/local; any other PREFIX gets
+# $(PREFIX)/lib/python3/dist-packages, which python3 finds through
+# PYTHONPATH.  Pure Python: nothing is compiled for a Python version.
+PYTHON ?= /usr/bin/python3
+KH_PYVER = $(or $(shell $(PYTHON) -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null),3)
+ifeq ($(PREFIX),/usr)
+PYTHONDIR ?= /usr/lib/python3/dist-packages
+else ifeq ($(PREFIX),/usr/local)
+PYTHONDIR ?= /usr/local/lib/python$(KH_PYVER)/dist-packages
+else
+PYTHONDIR ?= $(PREFIX)/lib/python3/dist-packages
+endif
+KH_PY_FILES := $(notdir $(wildcard python/kohaku/*.py))
 KH_VERSION := $(shell sed -n 's/^Version:[[:space:]]*//p' libruntime/kohaku.pc.in)
 
 # the headers: kohaku.h, and the uapi it includes ("drm/kohaku_accel.h")
@@ -47,7 +65,7 @@ KH_PC_SED := -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(call kh_pcdir,$(LIBDIR)
 	-e 's|@INCLUDEDIR@|$(call kh_pcdir,$(INCLUDEDIR))|'
 
 .PHONY: install uninstall install-lib install-bin install-man install-fw-if-built \
-	install-udev install-modprobe uninstall-files modules_install dkms-src
+	install-udev install-modprobe install-python uninstall-files modules_install dkms-src
 
 # the firmware goes in when it is built or can be (make firmware needs the
 # riscv toolchain); without either, install says so and goes on
@@ -62,7 +80,18 @@ install-fw-if-built:
 		echo "install: no $(FW_DIR)/pool.fw and no $(FW_CC): the POOL firmware is not installed ('make deps', then 'make firmware')"; \
 	fi
 
-install: install-lib install-bin install-man install-fw-if-built install-udev install-modprobe
+install: install-lib install-bin install-man install-fw-if-built install-udev install-modprobe \
+	install-python
+
+# the package, and kohaku/_config.py recording LIBDIR: the installed
+# package loads libkohaku.so.0 through ld.so, and from LIBDIR when ld.so's
+# cache does not list it yet (/usr/local/lib before ldconfig)
+install-python:
+	install -d -m 0755 $(DESTDIR)$(PYTHONDIR)/kohaku
+	install -m 0644 $(addprefix python/kohaku/,$(filter-out _config.py,$(KH_PY_FILES))) \
+		$(DESTDIR)$(PYTHONDIR)/kohaku/
+	printf '# written by make install\nLIBDIR = "%s"\n' '$(LIBDIR)' >$(DESTDIR)$(PYTHONDIR)/kohaku/_config.py
+	chmod 0644 $(DESTDIR)$(PYTHONDIR)/kohaku/_config.py
 
 install-lib: $(LIBKOHAKU_A) $(LIBKOHAKU_SO) libruntime/kohaku.pc.in
 	install -D -m 0644 $(LIBKOHAKU_A) $(DESTDIR)$(LIBDIR)/libkohaku.a
@@ -101,11 +130,14 @@ KH_INSTALLED := $(LIBDIR)/libkohaku.a $(LIBDIR)/libkohaku.so.0 $(LIBDIR)/libkoha
 	$(addprefix $(KH_INC)/kohaku/,$(KH_UAPI_KOHAKU)) \
 	$(PKGCONFIGDIR)/kohaku.pc $(BINDIR)/kohaku $(BINDIR)/kh-trace \
 	$(foreach m,$(KH_MAN),$(MANDIR)/man$(subst .,,$(suffix $(m)))/$(m)) \
-	$(FIRMWAREDIR)/$(FW_PATH) $(UDEVRULESDIR)/70-kohaku.rules $(MODPROBEDIR)/kohaku.conf
-KH_OWN_DIRS := $(KH_INC)/drm $(KH_INC)/kohaku $(KH_INC) $(FIRMWAREDIR)/$(patsubst %/,%,$(dir $(FW_PATH)))
+	$(FIRMWAREDIR)/$(FW_PATH) $(UDEVRULESDIR)/70-kohaku.rules $(MODPROBEDIR)/kohaku.conf \
+	$(addprefix $(PYTHONDIR)/kohaku/,$(sort $(KH_PY_FILES) _config.py))
+KH_OWN_DIRS := $(KH_INC)/drm $(KH_INC)/kohaku $(KH_INC) $(FIRMWAREDIR)/$(patsubst %/,%,$(dir $(FW_PATH))) \
+	$(PYTHONDIR)/kohaku
 
 uninstall:
 	rm -f $(addprefix $(DESTDIR),$(KH_INSTALLED))
+	rm -rf $(DESTDIR)$(PYTHONDIR)/kohaku/__pycache__
 	-rmdir $(addprefix $(DESTDIR),$(KH_OWN_DIRS)) 2>/dev/null || true
 
 # ---- kernel modules ----

@@ -21,6 +21,12 @@
 #     252, so a check of keys and operators here), the modprobe.d example
 #     against every module_param in driver/linux, dkms.conf against Kbuild,
 #     `make -n modules_install`'s shape with and without DESTDIR;
+#   - the Python package lands where Debian's python3 looks for the
+#     PREFIX (/usr/lib/python3/dist-packages for /usr,
+#     /usr/local/lib/python3.N/dist-packages for /usr/local) and, imported
+#     from there, opens the sim card through the installed libkohaku.so.0
+#     found by ld.so; installed to a PREFIX ld.so does not search, it
+#     finds the library through the LIBDIR make install recorded;
 #   - make uninstall leaves none of our files behind.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -49,7 +55,10 @@ usr/lib/pkgconfig/kohaku.pc usr/bin/kohaku usr/bin/kh-trace
 usr/include/kohaku/kohaku.h usr/include/kohaku/drm/kohaku_accel.h
 usr/lib/udev/rules.d/70-kohaku.rules usr/lib/modprobe.d/kohaku.conf
 usr/share/man/man1/kohaku.1 usr/share/man/man1/kh-trace.1
-usr/share/man/man3/libkohaku.3"
+usr/share/man/man3/libkohaku.3
+usr/lib/python3/dist-packages/kohaku/__init__.py
+usr/lib/python3/dist-packages/kohaku/_lib.py
+usr/lib/python3/dist-packages/kohaku/_config.py"
 for h in uapi/kohaku/*.h; do files="$files usr/include/kohaku/kohaku/${h##*/}"; done
 [ -f build/firmware/pool.fw ] && files="$files lib/firmware/kohaku/pool.fw"
 missing=
@@ -144,6 +153,55 @@ else
 fi
 unset PKG_CONFIG_SYSROOT_DIR PKG_CONFIG_PATH
 for l in $sys_links; do [ -L "$d/$l" ] && rm -f "$d/$l"; done
+
+# the Python package, imported from the install with Debian's python3:
+# libkohaku.so.0 through ld.so (LD_LIBRARY_PATH standing for the system's
+# directories), not the build tree's
+PY=/usr/bin/python3
+if [ -x "$PY" ]; then
+	pyout=$(cd / && env -u KOHAKU_LIBRARY PYTHONPATH="$d/usr/lib/python3/dist-packages" \
+		LD_LIBRARY_PATH="$d/usr/lib" "$PY" -c '
+import kohaku
+with kohaku.Device.open("saxpy", backend="sim") as dev:
+    n = len(dev.nodes_of("SX"))
+maps = open("/proc/self/maps").read()
+lib = [l.split()[-1] for l in maps.splitlines() if "libkohaku.so" in l][0]
+print(kohaku.__file__, kohaku.library_path, lib, n)' 2>&1)
+	echo "$pyout" | sed 's/^/# /'
+	set -- $pyout
+	if [ "${1:-}" = "$d/usr/lib/python3/dist-packages/kohaku/__init__.py" ] &&
+		[ "${2:-}" = libkohaku.so.0 ] && [ "${3:-}" = "$d/usr/lib/libkohaku.so.0" ] &&
+		[ "${4:-}" = 2 ]; then
+		ok "python3: import kohaku from usr/lib/python3/dist-packages, libkohaku.so.0 through ld.so, saxpy has 2 SX nodes"
+	else
+		nok "python3: import kohaku from usr/lib/python3/dist-packages, libkohaku.so.0 through ld.so, saxpy has 2 SX nodes"
+	fi
+	# the directories make install picks are on python3's own path
+	for pfx in /usr /usr/local; do
+		pd=$(mk -s --eval='kh-print-pythondir: ; @echo $(PYTHONDIR)' kh-print-pythondir PREFIX=$pfx 2>/dev/null)
+		if [ -n "$pd" ] && "$PY" -c 'import sys; sys.exit(sys.argv[1] not in sys.path)' "$pd"; then
+			ok "PREFIX=$pfx: PYTHONDIR $pd is on $PY's sys.path"
+		else
+			nok "PREFIX=$pfx: PYTHONDIR '$pd' is on $PY's sys.path"
+			"$PY" -c 'import sys; print(sys.path)' | sed 's/^/# /'
+		fi
+	done
+	# a PREFIX ld.so does not search: the LIBDIR recorded in _config.py
+	p3=$tmp/pfx
+	if mk install-lib install-python PREFIX="$p3" >"$tmp/out" 2>&1 &&
+		out=$(cd / && env -u KOHAKU_LIBRARY -u LD_LIBRARY_PATH \
+			PYTHONPATH="$p3/lib/python3/dist-packages" "$PY" -c '
+import kohaku
+with kohaku.Device.open(map="saxpy") as dev: print(kohaku.library_path, len(dev.nodes()))' 2>&1) &&
+		[ "$out" = "$p3/lib/libkohaku.so.0 2" ]; then
+		ok "python3: installed to PREFIX=<tmp> (no ld.so path), kohaku loads \$LIBDIR/libkohaku.so.0 (_config.py)"
+	else
+		nok "python3: installed to PREFIX=<tmp>, kohaku loads \$LIBDIR/libkohaku.so.0"; echo "# ${out:-}"; sed 's/^/# /' "$tmp/out" | tail -n 5
+	fi
+	rm -rf "$p3"
+else
+	echo "# no $PY: the Python package's install is not tried"
+fi
 
 # another PREFIX: kohaku.pc follows it
 d2=$tmp/opt

@@ -11,7 +11,9 @@
 #                         firmware, clang and libFuzzer for the image-parser
 #                         fuzzer, linux-source-6.12 for the kselftest
 #                         harness the tests build on, udev for the VM's
-#                         udev checks, dkms for scripts/check-dkms.sh),
+#                         udev checks, dkms for scripts/check-dkms.sh,
+#                         python3 and python3-numpy for the Python
+#                         package's tests, which the VM runs too),
 #                         and what building QEMU with the kohaku-pcie device
 #                         takes (scripts/build-qemu.sh: dpkg-dev, meson,
 #                         ninja-build, libglib2.0-dev, libpixman-1-dev,
@@ -27,7 +29,7 @@ if [ "$what" = all ] || [ "$what" = debug ]; then
 	pkgs="$pkgs linux-headers-6.12-amd64 linux-image-6.12-amd64 \
 linux-headers-amd64 linux-image-amd64 qemu-system-x86 busybox-static cpio xz-utils zstd kmod valgrind \
 gcc-riscv64-unknown-elf clang libclang-rt-14-dev linux-source-6.12 udev dkms \
-dpkg-dev meson ninja-build libglib2.0-dev libpixman-1-dev libfdt-dev python3 pciutils"
+dpkg-dev meson ninja-build libglib2.0-dev libpixman-1-dev libfdt-dev python3 pciutils python3-numpy"
 fi
 if [ "$what" = debug ]; then
 	pkgs="$pkgs flex bison bc libelf-dev libssl-dev"

@@ -18,7 +18,9 @@
 #      run_tests in a skeleton kernel tree, against a DESTDIR install;
 #      again on the card's own 32-bit control path (KOHAKU_SIM_CTRL=32:
 #      instructions through the mailbox, docs/driver-core.md "A control
-#      path of 32 bits"), plain and one map under the sanitizers
+#      path of 32 bits"), plain and one map under the sanitizers;
+#      the Python package's unittest suite     tests/python/run.sh
+#      (python/kohaku on the build's libkohaku.so.0), with and without numpy
 #   3. the same under ASan/UBSan              build/asan/tests/...
 #   4. runtime tests under valgrind           build/tests/selftests/kohaku/*
 #   5. runtime tests in a QEMU VM on kohaku.ko + kohaku_sim.ko, on Debian's
@@ -139,6 +141,20 @@ for map in $maps; do
 	KOHAKU_BACKEND=sim KOHAKU_TEST_MAP=$map KOHAKU_SIM_CTRL=32 \
 		run_suite runtime-sim-ctrl32/$map "" build/tests/selftests/kohaku/*
 done
+# the Python package (python/kohaku, docs/python.md): its unittest suite
+# on the in-process backend through the build's libkohaku.so.0, with
+# Debian's python3, as TAP (tests/python/run.sh); again with numpy hidden
+# (KOHAKU_TEST_NO_NUMPY=1: the package needs none, its numpy tests skip)
+run_python() { # name [env...]
+	name=$1
+	shift
+	out="$log/python_$name.tap"
+	env KOHAKU_LIBRARY="$top/build/libkohaku.so.0" KOHAKU_BACKEND=sim \
+		"$@" sh tests/python/run.sh /usr/bin/python3 >"$out" 2>&1
+	record "python/$name" "$out" $?
+}
+run_python unittest
+run_python unittest-no-numpy KOHAKU_TEST_NO_NUMPY=1
 # the same tests the kernel's way: copied into a kernel tree's
 # tools/testing/selftests, built against a DESTDIR install through
 # pkg-config, run by the kernel's runner (scripts/check-kselftest.sh)

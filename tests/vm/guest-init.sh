@@ -1095,6 +1095,35 @@ check "fdinfo: drm-engine-mesh busy time (0 ns: no job)" \
 check "fdinfo: drm-total-memory and drm-resident-memory" \
 	sh -c "grep -q '^drm-total-memory:' /tmp/fdinfo.txt && grep -q '^drm-resident-memory:' /tmp/fdinfo.txt"
 
+# ---- the Python package (tests/python) through kohaku.ko ----
+
+# run-vm.sh packed Debian's python3 and its standard library, the package
+# as `make install` installs it for PREFIX=/usr and the dynamic
+# libkohaku.so.0 in the multiarch directory: `import kohaku` finds the
+# library through ld.so.  The suite that runs in-process in make test,
+# here on kohaku.ko (KOHAKU_BACKEND=kernel): cards 0 (saxpy) and 1
+# (sx_null_2x2), and cards of its own for POOL (its tests load firmware
+# and trap cores) and mat; the numpy tests skip (no numpy packed), and so
+# do the in-process-only ones (a job's own timeout hangs a unit for good).
+if [ -x /usr/bin/python3 ] && [ -f /python-tests/run.sh ]; then
+	check "new_card 30 pool for the Python tests" sysfs_write $S/new_card "30 pool\n"
+	check "new_card 31 mesh_2x2_8+2 for the Python tests" \
+		sysfs_write $S/new_card "31 mesh_2x2_8+2\n"
+	expect "card 30 (pool): request_firmware at bind booted it" "$(fw_settle 30)" \
+		"running: kohaku/pool.fw"
+	cards="saxpy=$NODES/$(accel_of 0),sx_null_2x2=$NODES/$(accel_of 1)"
+	cards="$cards,pool=$NODES/$(accel_of 30),mesh_2x2_8+2=$NODES/$(accel_of 31)"
+	diag "python: $(/usr/bin/python3 --version 2>&1), cards $cards"
+	KOHAKU_BACKEND=kernel KOHAKU_TEST_CARDS=$cards KOHAKU_TEST_FW=$FWP \
+		timeout "$TEST_TIMEOUT" sh /python-tests/run.sh /usr/bin/python3 \
+		>/tmp/test.out 2>&1 </dev/null
+	relay "vm/python" /tmp/test.out $?
+	check "del_card 30" sysfs_write $S/del_card "30\n"
+	check "del_card 31" sysfs_write $S/del_card "31\n"
+else
+	notok "python3 and the Python tests in the guest (run-vm.sh packs them)"
+fi
+
 # ---- the CLI again, on a card the runtime tests have been through ----
 
 if [ -x /bin/kohaku ]; then
