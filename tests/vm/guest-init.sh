@@ -339,7 +339,7 @@ sysfs_card() {
 	for _a in abi_version meshes nodes name; do
 		diag "card $1 kohaku/$_a: $(cat "$_k/$_a")"
 	done
-	expect "card $1: abi_version" "$(cat "$_k/abi_version")" 0.8
+	expect "card $1: abi_version" "$(cat "$_k/abi_version")" 0.9
 	_bad=0
 	_n=0
 	for _d in "$_k"/mesh*/node_*; do

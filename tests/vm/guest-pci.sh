@@ -372,7 +372,7 @@ node_types() {
 }
 for b in $CARDS; do
 	K=$DEVS/$b/kohaku
-	expect "sysfs $b: abi_version" "$(cat $K/abi_version)" 0.8
+	expect "sysfs $b: abi_version" "$(cat $K/abi_version)" 0.9
 	expect "sysfs $b: name" "$(cat $K/name)" "$b"
 	expect "sysfs $b: 1 mesh" "$(cat $K/meshes)" 1
 	expect "sysfs $b: dma_channels" "$(cat $K/dma_channels)" 2

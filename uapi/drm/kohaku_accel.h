@@ -306,6 +306,10 @@ struct drm_kohaku_nodes {
 
 /* ---- device memory (buffer objects in one mesh's DRAM) ---- */
 
+/* BO_CREATE flags (drm_kohaku_bo_create.flags) */
+#define KOHAKU_BO_FIXED		(1u << 0)	/* at dev_addr (ABI 0.9) */
+#define KOHAKU_BO_CREATE_FLAGS	KOHAKU_BO_FIXED
+
 /**
  * struct drm_kohaku_bo_create - allocate device memory (DRM_IOCTL_KOHAKU_BO_CREATE)
  * @flags: in: 0 or KOHAKU_BO_FIXED (ABI 0.9, KOHAKU_CAP_BO_FIXED).
@@ -332,9 +336,6 @@ struct drm_kohaku_nodes {
  * address is never moved: a BO is either where it was asked for or not
  * made.  @dev_addr is not read without the flag.
  */
-#define KOHAKU_BO_FIXED		(1u << 0)	/* at @dev_addr (ABI 0.9) */
-#define KOHAKU_BO_CREATE_FLAGS	KOHAKU_BO_FIXED
-
 struct drm_kohaku_bo_create {
 	__u32 flags;
 	__u32 mesh;
