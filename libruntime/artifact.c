@@ -15,6 +15,7 @@
 
 #include "artifact_int.h"
 #include "json.h"
+#include "kohaku/kh_flit.h"
 
 KH_RT_HIDDEN const char *kh_rt_art_kind_name(enum kh_rt_art_kind k)
 {
@@ -49,6 +50,7 @@ KH_RT_EXPORT void kohaku_artifact_free(struct kohaku_artifact *a)
 		return;
 	free(a->machine);
 	free(a->flits);
+	free(a->flit_txn);
 	free(a->steps);
 	free(a);
 }
@@ -175,6 +177,37 @@ static int parse_step(struct kohaku_artifact *a, uint32_t i,
 	return 0;
 }
 
+/*
+ * The header bits a flit may come with.  KohakuTPU's vector emitter
+ * (kohakutpu/hw/vector.py _flit()) writes whole 288-bit flits: type
+ * CU_INST and its program id in txn above the payload, which their
+ * loader ORs into the header it makes.  The routing is the driver's, so
+ * only that form is taken: no destination or source, type CU_INST, the
+ * reserved bits clear; `last` is the driver's too (a program's final
+ * instruction) and is ignored.  The txn becomes the program's.
+ */
+static int art_header(uint32_t i, uint32_t hdr, int16_t *txn, char *err,
+		      size_t errlen)
+{
+	struct kh_flit f = { .w = { 0, 0, 0, 0, hdr } };
+	unsigned int type = (unsigned int)kh_flit_get(&f, KH_HDR_TYPE);
+
+	*txn = -1;
+	if (!hdr)
+		return 0;
+	if (kh_flit_get(&f, KH_HDR_DST_X) || kh_flit_get(&f, KH_HDR_DST_Y) ||
+	    kh_flit_get(&f, KH_HDR_SRC_X) || kh_flit_get(&f, KH_HDR_SRC_Y) ||
+	    kh_flit_get(&f, KH_HDR_RSVD) || type != KH_T_CU_INST) {
+		kh_rt_errbuf(err, errlen, "flit %u: header 0x%08x above the "
+			     "payload is not a bare CU_INST header (type %u, "
+			     "no destination, source or reserved bits): the "
+			     "routing is the driver's", i, hdr, type);
+		return -EINVAL;
+	}
+	*txn = (int16_t)kh_flit_get(&f, KH_HDR_TXN);
+	return 0;
+}
+
 static int parse_tree(const char *text, size_t len, const struct kh_rt_json *t,
 		      struct kohaku_artifact *a, char *err, size_t errlen)
 {
@@ -215,29 +248,38 @@ static int parse_tree(const char *text, size_t len, const struct kh_rt_json *t,
 	}
 	if (flits && flits->n) {
 		a->flits = calloc(flits->n, sizeof(*a->flits));
-		if (!a->flits)
+		a->flit_txn = calloc(flits->n, sizeof(*a->flit_txn));
+		if (!a->flits || !a->flit_txn)
 			return -ENOMEM;
 		a->n_flits = (uint32_t)flits->n;
 		for (i = 0; i < a->n_flits; i++) {
 			const struct kh_rt_json *f = flits->items[i];
-			uint64_t w[4];
+			uint64_t w[5];
 			unsigned int k;
 
-			r = kh_rt_json_uint(f, 256, w);
+			r = kh_rt_json_uint(f, 320, w);
+			if (!r && w[4] >> 32)
+				r = -ERANGE;
 			for (k = 0; k < 4; k++)
 				a->flits[i].w[k] = w[k];
 			if (r) {
 				where(text, len, f, at, sizeof(at));
 				kh_rt_errbuf(err, errlen, "flit %u (%s): %s, "
 					     "expected an integer 0..2^256-1 (a "
-					     "256-bit instruction payload)", i, at,
+					     "256-bit instruction payload), or "
+					     "below 2^288 with a CU_INST header",
+					     i, at,
 					     r == -EDOM ? "negative" :
-					     r == -ERANGE ? "2^256 or more" :
+					     r == -ERANGE ? "2^288 or more" :
 					     f->type == KH_JSON_NUMBER ?
 					     "not an integer" :
 					     kh_rt_json_type_name(f->type));
 				return -EINVAL;
 			}
+			r = art_header(i, (uint32_t)w[4], &a->flit_txn[i], err,
+				       errlen);
+			if (r)
+				return r;
 		}
 	}
 

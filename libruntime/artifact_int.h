@@ -29,6 +29,8 @@ struct kohaku_artifact {
 	char *machine;
 	uint32_t n_flits;
 	struct kohaku_inst *flits;
+	/* a flit's txn from the header it came with (KohakuTPU's vector emitter), else -1 */
+	int16_t *flit_txn;
 	uint32_t n_steps;
 	struct kh_rt_art_step *steps;
 	uint32_t n_rounds;

@@ -30,6 +30,7 @@ struct kh_rt_art_prog {
 	uint32_t n_insts, cap;
 	struct kohaku_inst *insts;
 	uint32_t peer;
+	int txn;		/* from its flits' headers, else -1 */
 	bool awaited;
 	uint32_t n_kicks, kcap;
 	struct kh_rt_art_kick *kicks;
@@ -160,6 +161,7 @@ static int new_prog(struct kh_rt_art_ctx *c, struct kh_rt_art_round *r, uint32_t
 	p->x = nd->x;
 	p->y = nd->y;
 	p->inst_depth = nd->inst_depth;
+	p->txn = -1;
 	*out = p;
 	return 0;
 }
@@ -168,7 +170,7 @@ static int do_kick(struct kh_rt_art_ctx *c, struct kh_rt_art_round *r, uint32_t 
 		   bool build)
 {
 	const struct kh_rt_art_step *s = &c->a->steps[i];
-	uint32_t x = s->a[0], y = s->a[1], base = s->a[2], n = s->a[3];
+	uint32_t x = s->a[0], y = s->a[1], base = s->a[2], n = s->a[3], k;
 	const struct drm_kohaku_node *nd = node_at(c, x, y);
 	struct kh_rt_art_prog *p;
 	char tn[16], want[16];
@@ -223,6 +225,18 @@ static int do_kick(struct kh_rt_art_ctx *c, struct kh_rt_art_round *r, uint32_t 
 			return step_err(c, i, -ENOMEM, "out of memory");
 		p->kicks = k;
 		p->kcap = ncap;
+	}
+	for (k = base; k < base + n; k++) {
+		int t = c->a->flit_txn ? c->a->flit_txn[k] : -1;
+
+		if (t < 0)
+			continue;
+		if (p->txn >= 0 && p->txn != t)
+			return step_err(c, i, -EINVAL, "flit %u's header carries "
+					"txn 0x%02x, and an earlier flit of (%u,%u)'s "
+					"program in round %u 0x%02x: a program has "
+					"one txn", k, t, x, y, r->index, p->txn);
+		p->txn = t;
 	}
 	p->kicks[p->n_kicks++] = (struct kh_rt_art_kick){ i, base, n };
 	if (build) {
@@ -583,7 +597,8 @@ static int run_all(struct kh_rt_art_ctx *c, const struct kohaku_artifact_run *ar
 			progs[i].mesh = (uint8_t)c->mesh;
 			progs[i].x = p->x;
 			progs[i].y = p->y;
-			progs[i].txn = (uint8_t)i;
+			/* the txn a flit's header brought, else the index */
+			progs[i].txn = (uint8_t)(p->txn >= 0 ? p->txn : (int)i);
 			progs[i].n_insts = p->n_insts;
 			progs[i].insts = p->insts;
 			progs[i].peer_signals = p->peer;

@@ -626,8 +626,8 @@ KH_RT_HIDDEN int kh_rt_json_uint(const struct kh_rt_json *v, unsigned int bits,
 		return -EDOM;
 	}
 	memset(w, 0, nw * sizeof(*w));
-	/* 2^256 has 78 digits: anything longer is too large, however it reads */
-	if (v->num_len > 80)
+	/* 2^320 has 97 digits: anything longer is too large, however it reads */
+	if (v->num_len > 100)
 		return -ERANGE;
 	for (i = 0; i < v->num_len; i++) {
 		uint64_t carry = (uint64_t)(v->num[i] - '0');

@@ -28,37 +28,41 @@
 #define ART_ARENA_OFF	0x18000000ULL
 #define ART_ARENA_SIZE	(1u << 20)
 
-/* a payload in decimal, as Python's json writes it */
-static void dec256(const struct kohaku_inst *in, char *out)
+/* a payload (and the header above it) in decimal, as Python's json writes it */
+static void dec288(const struct kohaku_inst *in, uint32_t hdr, char *out)
 {
-	uint64_t w[4];
-	char tmp[96];
+	uint64_t w[5];
+	char tmp[100];
 	int n = 0, k, zero;
 
 	for (k = 0; k < 4; k++)
 		w[k] = in->w[k];
+	w[4] = hdr;
 	do {
 		unsigned __int128 rem = 0;
 
-		for (k = 3; k >= 0; k--) {
+		for (k = 4; k >= 0; k--) {
 			unsigned __int128 cur = rem << 64 | w[k];
 
 			w[k] = (uint64_t)(cur / 10);
 			rem = cur % 10;
 		}
 		tmp[n++] = (char)('0' + (int)rem);
-		zero = !(w[0] | w[1] | w[2] | w[3]);
+		zero = !(w[0] | w[1] | w[2] | w[3] | w[4]);
 	} while (!zero);
 	for (k = 0; k < n; k++)
 		out[k] = tmp[n - 1 - k];
 	out[n] = '\0';
 }
 
-/* {"machine": "test", "flits": [...], "steps": [steps], "meta": meta} */
-static char *art_json(const struct kohaku_inst *flits, unsigned int n,
-		      const char *steps, const char *meta)
+/*
+ * {"machine": "test", "flits": [...], "steps": [steps], "meta": meta}; with
+ * hdr, flit i comes with header hdr[i] above its payload.
+ */
+static char *art_json_hdr(const struct kohaku_inst *flits, const uint32_t *hdr,
+			  unsigned int n, const char *steps, const char *meta)
 {
-	char *buf = NULL, d[96];
+	char *buf = NULL, d[100];
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 	unsigned int i;
@@ -67,13 +71,19 @@ static char *art_json(const struct kohaku_inst *flits, unsigned int n,
 		return NULL;
 	fprintf(f, "{\"machine\": \"test\", \"flits\": [");
 	for (i = 0; i < n; i++) {
-		dec256(&flits[i], d);
+		dec288(&flits[i], hdr ? hdr[i] : 0, d);
 		fprintf(f, "%s%s", i ? ", " : "", d);
 	}
 	fprintf(f, "], \"steps\": [%s], \"meta\": %s}", steps,
 		meta ? meta : "{}");
 	fclose(f);
 	return buf;
+}
+
+static char *art_json(const struct kohaku_inst *flits, unsigned int n,
+		      const char *steps, const char *meta)
+{
+	return art_json_hdr(flits, NULL, n, steps, meta);
 }
 
 /* parse text; 0 or the error with err filled */
@@ -141,7 +151,12 @@ static const struct {
 	{ "{\"steps\": [[1]]}", "the tag is a number" },
 	{ "{\"steps\": {}}", "\"steps\" is an object" },
 	{ "{\"steps\": [], \"flits\": [1, -2]}", "flit 1" },
-	{ "{\"steps\": [], \"flits\": [115792089237316195423570985008687907853269984665640564039457584007913129639936]}", "2^256 or more" },
+	/* 2^256: bit 256, a header's reserved bit */
+	{ "{\"steps\": [], \"flits\": [115792089237316195423570985008687907853269984665640564039457584007913129639936]}", "flit 0: header 0x00000001 above the payload is not a bare CU_INST header" },
+	/* 2^288 */
+	{ "{\"steps\": [], \"flits\": [497323236409786642155382248146820840100456150797347717440463976893159497012533375533056]}", "2^288 or more" },
+	/* CU_INST with a destination: the routing is the driver's */
+	{ "{\"steps\": [], \"flits\": [31085192268698624382177778979637929331048986142584482274718103051708974727223113154560]}", "flit 0: header 0x10005400 above the payload is not a bare CU_INST header" },
 	{ "{\"steps\": [], \"flits\": [1.5]}", "not an integer" },
 	{ "{\"steps\": [], \"flits\": 3}", "\"flits\" is a number" },
 	{ "{\"steps\": [], \"machine\": 3}", "\"machine\" is a number" },
@@ -482,6 +497,44 @@ TEST_F(rt, saxpy_failing_round_stops_the_rest)
 	/* round 0 ran once, round 2 never */
 	host_saxpy(&f, 2.0f, x, y);
 	CHECK_EQ(vec_bad(&f, 0x1000, y), 0);
+	free(t);
+	kohaku_close(f.dev);
+}
+
+/*
+ * Whole flits, as KohakuTPU's vector emitter writes them: type CU_INST and
+ * a txn above the payload.  Taken, the txn becomes the program's; one
+ * program with two txns, or a header with routing in it, is refused.
+ */
+TEST_F(rt, saxpy_flits_with_a_header)
+{
+	struct kohaku_artifact_result res;
+	struct kohaku_inst in[2];
+	uint32_t hdr[2] = { 0x5400, 0x5408 };	/* CU_INST, txn 0x40; the second with last */
+	float x[64], y[64];
+	char steps[512], *t;
+	SX_OPEN(f);
+
+	put_vec(&f, 0x0, 3, x);
+	put_vec(&f, 0x1000, 4, y);
+	in[0] = sx_inst(&f, 2.0f, 0x0, 0x1000);
+	in[1] = sx_inst(&f, 1.0f, 0x0, 0x1000);
+	snprintf(steps, sizeof(steps), "[\"kick\", %u, %u, 0, 2], "
+		 "[\"await\", %u, %u, 2]", f.sx[0].x, f.sx[0].y, f.sx[0].x,
+		 f.sx[0].y);
+	t = art_json_hdr(in, hdr, 2, steps, NULL);
+	CHECK_OK(f.dev, sx_run(&f, t, &res));
+	CHECK_EQ(res.status.status, KOHAKU_JOB_DONE);
+	host_saxpy(&f, 2.0f, x, y);
+	host_saxpy(&f, 1.0f, x, y);
+	CHECK_EQ(vec_bad(&f, 0x1000, y), 0);
+	free(t);
+
+	hdr[1] = 0x5410;			/* txn 0x41 */
+	t = art_json_hdr(in, hdr, 2, steps, NULL);
+	CHECK_ERR(sx_run(&f, t, &res), -EINVAL);
+	CHECK_MSG(strstr(kohaku_last_error(f.dev), "a program has one txn"),
+		  "%s", kohaku_last_error(f.dev));
 	free(t);
 	kohaku_close(f.dev);
 }
