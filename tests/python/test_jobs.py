@@ -32,6 +32,31 @@ class TestSaxpy(unittest.TestCase):
         self.dev = khtest.open_card(self, "saxpy")
         self.sx = self.dev.nodes_of(kohaku.CU_SX)
 
+    def test_wait_timeout_while_running(self):
+        """wait(0) on a job still running: ETIMEDOUT with a non-final
+        status; then it finishes DONE.  The unit is held busy (a knob of
+        the simulated card) until the first wait has looked: a job left
+        to itself may be over by then (kohaku.ko steps a simulated card
+        at SUBMIT)."""
+        sx = self.sx[0]
+        try:
+            self.dev.sim_command("inject busy node=%d,%d cycles=forever "
+                                 "mesh=%d" % (sx.x, sx.y, sx.mesh))
+        except kohaku.KohakuError as e:
+            self.skipTest("no simulated card to hold the unit: %s" % e)
+        n = 64
+        xs, ys, bx, by = saxpy_setup(self, self.dev, n, 9)
+        try:
+            job = self.dev.submit(kohaku.Program(sx, saxpy_insts(
+                n, 2.0, bx, by)))
+            with self.assertRaises(kohaku.KohakuError) as cm:
+                job.wait(0)
+            self.assertEqual(cm.exception.errno, 110)
+            self.assertFalse(cm.exception.status.final)
+        finally:
+            self.dev.sim_command("inject clear")
+        self.assertTrue(job.wait(60000).ok)
+
     def test_saxpy_integers_exact(self):
         """Integer-valued data: y = a*x + y is exact in both datapaths, so
         the host's own arithmetic is the reference."""
