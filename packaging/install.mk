@@ -23,9 +23,16 @@ LIBDIR ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 MANDIR ?= $(PREFIX)/share/man
-# the kernel's firmware search path: not under PREFIX (request_firmware
-# looks in /lib/firmware; KOHAKU_FIRMWARE_PATH's layout is the same)
+# the firmware: for the system's PREFIXes (/usr, /usr/local) the kernel's
+# firmware search path, /lib/firmware (request_firmware looks nowhere
+# else by default); any other PREFIX keeps it below PREFIX, in
+# $(PREFIX)/lib/firmware (KOHAKU_FIRMWARE_PATH's layout is the same), so
+# that `make install PREFIX=dir` writes nothing outside dir and DESTDIR
+ifneq ($(filter /usr /usr/local,$(PREFIX)),)
 FIRMWAREDIR ?= /lib/firmware
+else
+FIRMWAREDIR ?= $(PREFIX)/lib/firmware
+endif
 # systemd-udevd (252, Debian 12) reads /usr/lib/udev/rules.d and
 # /usr/local/lib/udev/rules.d; kmod reads /usr/lib/modprobe.d and
 # /usr/local/lib/modprobe.d: so PREFIX=/usr and /usr/local both work
@@ -82,6 +89,27 @@ install-fw-if-built:
 
 install: install-lib install-bin install-man install-fw-if-built install-udev install-modprobe \
 	install-python
+
+# ld.so finds a library outside /lib and /usr/lib (/usr/local/lib) only
+# through its cache, /etc/ld.so.cache: after a real install (DESTDIR
+# empty) into a directory ld.so.conf names, ldconfig refreshes it, so that
+# an app linked against the installed libkohaku.so.0 starts.  Never for a
+# DESTDIR stage (its packager's postinst runs ldconfig), and not for a
+# LIBDIR ld.so.conf does not name (the cache would not list it anyway):
+# that needs an /etc/ld.so.conf.d/ entry, or LD_LIBRARY_PATH (README,
+# "Install").  LDCONFIG=true skips it.
+LDCONFIG ?= /sbin/ldconfig
+ifeq ($(DESTDIR),)
+install:
+	@lib=$$(readlink -f '$(LIBDIR)'); \
+	if $(LDCONFIG) -N -X -v 2>/dev/null | sed -n 's|^\(/[^:]*\):.*|\1|p' | \
+		while read -r d; do [ "$$(readlink -f "$$d")" = "$$lib" ] && echo y; done | grep -q y; then \
+		echo "$(LDCONFIG)"; \
+		$(LDCONFIG) || echo "install: $(LDCONFIG) failed: run it as root, or an app using libkohaku.so.0 will not find it"; \
+	else \
+		echo "install: $(LIBDIR) is not in ld.so's search path: an app linked against libkohaku.so.0 finds it with LD_LIBRARY_PATH=$(LIBDIR), or after 'echo $(LIBDIR) > /etc/ld.so.conf.d/kohaku.conf; ldconfig' (as root)"; \
+	fi
+endif
 
 # the package, and kohaku/_config.py recording LIBDIR: the installed
 # package loads libkohaku.so.0 through ld.so, and from LIBDIR when ld.so's

@@ -16,6 +16,12 @@
 #     pkg-config sees the install as a sysroot (PKG_CONFIG_SYSROOT_DIR), in
 #     which the system's libdrm and libpciaccess are linked, as they would
 #     be in a real root;
+#   - make install PREFIX=<tmp> with no DESTDIR writes nothing outside
+#     PREFIX (make -n's paths; /lib/firmware, udev's and modprobe's
+#     directories, /usr/local and ld.so's cache listed before and after,
+#     never changed here): the firmware to $PREFIX/lib/firmware, and no
+#     ldconfig for a LIBDIR ld.so does not search; make -n install runs
+#     ldconfig without DESTDIR and never with it;
 #   - make install with another PREFIX writes kohaku.pc for that PREFIX;
 #   - the udev rule's syntax (udevadm verify is systemd 253+; Debian 12 has
 #     252, so a check of keys and operators here), the modprobe.d example
@@ -201,6 +207,57 @@ with kohaku.Device.open(map="saxpy") as dev: print(kohaku.library_path, len(dev.
 	rm -rf "$p3"
 else
 	echo "# no $PY: the Python package's install is not tried"
+fi
+
+# make install PREFIX=<tmp> with no DESTDIR writes nothing outside PREFIX:
+# the firmware goes to $PREFIX/lib/firmware, the udev rule and modprobe.d
+# file below PREFIX, and no ldconfig (ld.so does not search <tmp>).  First
+# `make -n`: every absolute path the install's commands name is below
+# PREFIX or the tree (or a tool, or the ld.so.conf.d file a hint names);
+# then the real install, with the system's
+# directories listed before and after (read only: nothing of them is
+# removed or changed here)
+p1=$tmp/prefix-only
+mk -n install PREFIX="$p1" >"$tmp/dry" 2>&1
+outside=$(grep -v '^#' "$tmp/dry" | tr " '\";=" '\n\n\n\n\n' | grep '^/' |
+	grep -v -e "^$p1/" -e "^$top/" -e '^/dev/null$' -e '^/usr/bin/python3$' -e '^/sbin/ldconfig$' \
+	-e '^/etc/ld.so.conf.d/kohaku.conf$' | sort -u)
+if [ -z "$outside" ] && grep -q "$p1/lib/firmware/kohaku/pool.fw\|no .*pool.fw" "$tmp/dry"; then
+	ok "make -n install PREFIX=<tmp>: every path is below PREFIX (firmware in \$PREFIX/lib/firmware)"
+else
+	nok "make -n install PREFIX=<tmp>: paths outside PREFIX"; echo "$outside" | sed 's/^/# /'
+fi
+watch="/lib/firmware/kohaku /usr/lib/firmware/kohaku /etc/udev/rules.d /usr/lib/udev/rules.d
+/usr/local/lib/udev/rules.d /etc/modprobe.d /usr/lib/modprobe.d /usr/local/lib/modprobe.d
+/usr/local/bin /usr/local/include /usr/local/share/man /usr/local/lib /etc/ld.so.cache /etc/ld.so.conf.d"
+snap() { for w in $watch; do [ -e "$w" ] && find "$w" -maxdepth 4 -printf '%p %s %T@\n' 2>/dev/null; done | sort; }
+snap >"$tmp/before"
+if mk install PREFIX="$p1" >"$tmp/out" 2>&1; then
+	snap >"$tmp/after"
+	changed=$(diff "$tmp/before" "$tmp/after" | grep '^[<>]')
+	fw_ok=yes
+	[ -f build/firmware/pool.fw ] && { [ -f "$p1/lib/firmware/kohaku/pool.fw" ] || fw_ok=no; }
+	if [ -z "$changed" ] && [ $fw_ok = yes ] && [ -f "$p1/lib/udev/rules.d/70-kohaku.rules" ] &&
+		[ -f "$p1/lib/modprobe.d/kohaku.conf" ] && ! grep -q '^/sbin/ldconfig$' "$tmp/out" &&
+		grep -q "$p1/lib is not in ld.so's search path" "$tmp/out"; then
+		ok "make install PREFIX=<tmp>: firmware, udev rule, modprobe.d below PREFIX; /lib/firmware, udev, modprobe.d, /usr/local, ld.so.cache unchanged; no ldconfig, a hint"
+	else
+		nok "make install PREFIX=<tmp> wrote outside PREFIX (or missed a file)"; echo "$changed" | sed 's/^/# /'
+		sed 's/^/# /' "$tmp/out" | tail -n 5
+	fi
+else
+	nok "make install PREFIX=<tmp>"; sed 's/^/# /' "$tmp/out" | tail -n 10
+fi
+rm -rf "$p1"
+
+# ldconfig after a real install into ld.so's path, never for DESTDIR
+# (make -n: nothing is installed)
+s1=$(mk -n install PREFIX=/usr/local 2>&1)
+s2=$(mk -n install PREFIX=/usr/local DESTDIR="$tmp/never" 2>&1)
+if echo "$s1" | grep -q '\$(LDCONFIG)\|/sbin/ldconfig' && ! echo "$s2" | grep -q ldconfig; then
+	ok "make -n install: ldconfig without DESTDIR, none with DESTDIR"
+else
+	nok "make -n install: ldconfig without DESTDIR, none with DESTDIR"; echo "$s2" | grep ldconfig | sed 's/^/# /'
 fi
 
 # another PREFIX: kohaku.pc follows it
