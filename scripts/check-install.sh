@@ -22,6 +22,8 @@
 #     never changed here): the firmware to $PREFIX/lib/firmware, and no
 #     ldconfig for a LIBDIR ld.so does not search; make -n install runs
 #     ldconfig without DESTDIR and never with it;
+#   - a DESTDIR stage of PREFIX=/usr/local as PKG_CONFIG_SYSROOT_DIR:
+#     pkg-config's -I and -L inside the stage, hello.c builds and runs;
 #   - make install with another PREFIX writes kohaku.pc for that PREFIX;
 #   - the udev rule's syntax (udevadm verify is systemd 253+; Debian 12 has
 #     252, so a check of keys and operators here), the modprobe.d example
@@ -259,6 +261,33 @@ if echo "$s1" | grep -q '\$(LDCONFIG)\|/sbin/ldconfig' && ! echo "$s2" | grep -q
 else
 	nok "make -n install: ldconfig without DESTDIR, none with DESTDIR"; echo "$s2" | grep ldconfig | sed 's/^/# /'
 fi
+
+# a DESTDIR stage of the default PREFIX (/usr/local) as pkg-config's
+# sysroot, as README's `make install DESTDIR=` gives it: every -I and -L is
+# inside the stage, and an app compiles, links and runs against the stage
+# with those flags alone.  pkg-config moves the -I of libdrm (kohaku.pc's
+# Requires.private, from the system's libdrm.pc) into the sysroot too, so
+# the stage holds libdrm's headers as a cross sysroot would (a symlink to
+# the system's)
+d3=$tmp/stage
+if mk install DESTDIR="$d3" >"$tmp/out" 2>&1; then
+	[ -e /usr/include/libdrm ] && mkdir -p "$d3/usr/include" && ln -s /usr/include/libdrm "$d3/usr/include/libdrm"
+	fl=$(PKG_CONFIG_SYSROOT_DIR="$d3" PKG_CONFIG_PATH="$d3/usr/local/lib/pkgconfig" ${PKG_CONFIG:-pkg-config} --cflags --libs kohaku 2>&1)
+	echo "# sysroot flags: $fl"
+	outside=$(for f in $fl; do case $f in -I*|-L*) p=${f#-?}; case $p in "$d3"/*) ;; *) echo "$f" ;; esac ;; esac; done)
+	# shellcheck disable=SC2086
+	if [ -z "$outside" ] && echo " $fl " | grep -q -- " -I$d3/usr/local/include/kohaku .* -L$d3/usr/local/lib " &&
+		${CC:-cc} -std=gnu11 -Wall -Wextra -Werror -o "$tmp/hello-stage" tests/install/hello.c $fl >"$tmp/out" 2>&1 &&
+		LD_LIBRARY_PATH="$d3/usr/local/lib" "$tmp/hello-stage" saxpy 2>&1 | grep -q '^sim:saxpy: 2 nodes, 2 SX'; then
+		ok "DESTDIR stage (PREFIX=/usr/local) as PKG_CONFIG_SYSROOT_DIR: -I and -L inside the stage; hello.c compiles, links and runs with them"
+	else
+		nok "DESTDIR stage as PKG_CONFIG_SYSROOT_DIR: flags outside the stage or hello.c fails"; echo "$outside" | sed 's/^/# outside: /'
+		sed 's/^/# /' "$tmp/out" | tail -n 10
+	fi
+else
+	nok "make install DESTDIR=<stage>"; sed 's/^/# /' "$tmp/out" | tail -n 10
+fi
+rm -rf "$d3"
 
 # another PREFIX: kohaku.pc follows it
 d2=$tmp/opt
