@@ -40,8 +40,25 @@
 extern "C" {
 #endif
 
+/*
+ * libkohaku's version, the one this header belongs to: the library's
+ * release (kohaku.pc's Version, "pkg-config --modversion kohaku"), not
+ * the ABI of the driver (KOHAKU_ABI_MAJOR/MINOR, drm/kohaku_accel.h; what
+ * a device runs: kohaku_get_info()'s abi_version) nor the kohaku CLI's
+ * ("kohaku --version" prints all three).  The soname, libkohaku.so.0,
+ * follows the major.
+ */
 #define KOHAKU_LIB_VERSION_MAJOR	0
 #define KOHAKU_LIB_VERSION_MINOR	1
+#define KOHAKU_LIB_VERSION_PATCH	0
+
+/*
+ * The version of the libkohaku running, as "MAJOR.MINOR.PATCH" ("0.1.0"):
+ * a dynamically linked program asks which library ld.so gave it (the
+ * macros above are the header it was built with).  A static string,
+ * never NULL; any thread, no device needed.
+ */
+const char *kohaku_version(void);
 
 /* Size of a buffer that holds any message the library produces. */
 #define KOHAKU_ERRMSG_MAX	1024

@@ -9,6 +9,7 @@
 # include paths (layers.mk).
 RT_SRCS += \
 	libruntime/errors.c \
+	libruntime/version.c \
 	libruntime/backend.c \
 	libruntime/device.c \
 	libruntime/ioctl.c \

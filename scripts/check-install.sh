@@ -148,6 +148,15 @@ else
 	nok "hello (shared) runs on the installed libkohaku.so.0: saxpy has 2 nodes"
 	LD_LIBRARY_PATH="$d/usr/lib" ldd "$tmp/hello" | sed 's/^/# /'
 fi
+# kohaku_version() of the installed library is kohaku.pc's Version
+printf '#include <stdio.h>\n#include <kohaku.h>\nint main(void) { puts(kohaku_version()); return 0; }\n' >"$tmp/ver.c"
+# shellcheck disable=SC2086
+if ${CC:-cc} -std=gnu11 -Wall -Wextra -Werror -o "$tmp/ver" "$tmp/ver.c" $cflags $libs >"$tmp/out" 2>&1 &&
+	lv=$(LD_LIBRARY_PATH="$d/usr/lib" "$tmp/ver" 2>&1) && [ "$lv" = "$v" ]; then
+	ok "kohaku_version() of the installed libkohaku.so.0 is kohaku.pc's Version ($lv)"
+else
+	nok "kohaku_version() of the installed libkohaku.so.0 is kohaku.pc's Version ($v)"; echo "# ${lv:-}"; sed 's/^/# /' "$tmp/out" | tail -n 5
+fi
 # shellcheck disable=SC2086
 check "hello.c builds static: cc -static hello.c \$(pkg-config --static --cflags --libs kohaku)" \
 	${CC:-cc} -std=gnu11 -Wall -Wextra -Werror -static -o "$tmp/hello-static" \

@@ -435,6 +435,20 @@ TEST_F(rt, error_strings)
 	CHECK(!strcmp(kohaku_last_error(NULL), "no device (NULL)"));
 }
 
+TEST_F(rt, version_is_the_librarys)
+{
+	char want[32];
+	const char *v = kohaku_version();
+
+	/* the library's release, as the header it came with says; the same
+	 * string every call, no device needed */
+	snprintf(want, sizeof(want), "%u.%u.%u", KOHAKU_LIB_VERSION_MAJOR,
+		 KOHAKU_LIB_VERSION_MINOR, KOHAKU_LIB_VERSION_PATCH);
+	REQUIRE(v);
+	CHECK_MSG(!strcmp(v, want), "kohaku_version() '%s', header %s", v, want);
+	CHECK(v == kohaku_version());
+}
+
 TEST_F(rt, last_error_names_what_and_why)
 {
 	struct drm_kohaku_bo_create c;
