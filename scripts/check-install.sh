@@ -35,6 +35,8 @@
 #     from there, opens the sim card through the installed libkohaku.so.0
 #     found by ld.so; installed to a PREFIX ld.so does not search, it
 #     finds the library through the LIBDIR make install recorded;
+#   - kohaku.ko's MODULE_FIRMWARE is the file it requests (the source;
+#     modinfo when kohaku.ko is built);
 #   - make uninstall leaves none of our files behind.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -341,6 +343,23 @@ if ! grep -q '^options' packaging/modprobe.d/kohaku.conf; then
 	ok "modprobe.d example: sets nothing as installed"
 else
 	nok "modprobe.d example: sets nothing as installed"
+fi
+
+# kohaku.ko declares the firmware file it asks for (MODULE_FIRMWARE, for
+# initramfs hooks and distribution firmware tools): in the source, and in
+# modinfo when kohaku.ko is built and newer than the source
+fwp=$(sed -n 's/^#define KH_FW_PATH[[:space:]]*"\([^"]*\)".*/\1/p' uapi/kohaku/kh_fw.h)
+if grep -q '^MODULE_FIRMWARE(KH_FW_PATH);' driver/linux/kohaku_fw.c &&
+	grep -q 'request_firmware_nowait(.*KH_FW_PATH' driver/linux/kohaku_fw.c; then
+	ok "kohaku_fw.c: MODULE_FIRMWARE(KH_FW_PATH), the file request_firmware_nowait asks for ($fwp)"
+else
+	nok "kohaku_fw.c: MODULE_FIRMWARE(KH_FW_PATH), the file request_firmware_nowait asks for"
+fi
+if [ -f kohaku.ko ] && [ kohaku.ko -nt driver/linux/kohaku_fw.c ] && command -v modinfo >/dev/null 2>&1; then
+	mf=$(modinfo -F firmware ./kohaku.ko 2>&1)
+	if [ "$mf" = "$fwp" ]; then ok "modinfo -F firmware kohaku.ko: $mf"; else nok "modinfo -F firmware kohaku.ko: '$mf', not $fwp"; fi
+else
+	echo "# kohaku.ko not built (or older than kohaku_fw.c): modinfo not tried"
 fi
 
 # dkms.conf: bash syntax, the modules Kbuild builds

@@ -16,6 +16,10 @@
 #include "kohaku_drv.h"
 #include "kohaku/kh_fw.h"
 
+/* the file asked for below, for modinfo's firmware: line (initramfs hooks
+ * and distribution firmware tools read it) */
+MODULE_FIRMWARE(KH_FW_PATH);
+
 static __printf(2, 3) void kohaku_fw_set_status(struct kohaku_accel *kdev,
 						const char *fmt, ...)
 {
