@@ -232,7 +232,7 @@ fi
 # removed or changed here)
 p1=$tmp/prefix-only
 mk -n install PREFIX="$p1" >"$tmp/dry" 2>&1
-outside=$(grep -v '^#' "$tmp/dry" | tr " '\";=" '\n\n\n\n\n' | grep '^/' |
+outside=$(grep -v '^#' "$tmp/dry" | tr -s " '\";=" '[\n*]' | grep '^/' |
 	grep -v -e "^$p1/" -e "^$top/" -e '^/dev/null$' -e '^/usr/bin/python3$' -e '^/sbin/ldconfig$' \
 	-e '^/etc/ld.so.conf.d/kohaku.conf$' | sort -u)
 if [ -z "$outside" ] && grep -q "$p1/lib/firmware/kohaku/pool.fw\|no .*pool.fw" "$tmp/dry"; then
@@ -267,7 +267,7 @@ rm -rf "$p1"
 # (make -n: nothing is installed)
 s1=$(mk -n install PREFIX=/usr/local 2>&1)
 s2=$(mk -n install PREFIX=/usr/local DESTDIR="$tmp/never" 2>&1)
-if echo "$s1" | grep -q '\$(LDCONFIG)\|/sbin/ldconfig' && ! echo "$s2" | grep -q ldconfig; then
+if echo "$s1" | grep -q '^[[:space:]]*/sbin/ldconfig\|"/sbin/ldconfig"' && ! echo "$s2" | grep -q ldconfig; then
 	ok "make -n install: ldconfig without DESTDIR, none with DESTDIR"
 else
 	nok "make -n install: ldconfig without DESTDIR, none with DESTDIR"; echo "$s2" | grep ldconfig | sed 's/^/# /'
@@ -355,7 +355,7 @@ if grep -q '^MODULE_FIRMWARE(KH_FW_PATH);' driver/linux/kohaku_fw.c &&
 else
 	nok "kohaku_fw.c: MODULE_FIRMWARE(KH_FW_PATH), the file request_firmware_nowait asks for"
 fi
-if [ -f kohaku.ko ] && [ kohaku.ko -nt driver/linux/kohaku_fw.c ] && command -v modinfo >/dev/null 2>&1; then
+if [ -f kohaku.ko ] && [ -n "$(find kohaku.ko -newer driver/linux/kohaku_fw.c)" ] && command -v modinfo >/dev/null 2>&1; then
 	mf=$(modinfo -F firmware ./kohaku.ko 2>&1)
 	if [ "$mf" = "$fwp" ]; then ok "modinfo -F firmware kohaku.ko: $mf"; else nok "modinfo -F firmware kohaku.ko: '$mf', not $fwp"; fi
 else
