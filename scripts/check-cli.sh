@@ -42,7 +42,11 @@
 #     what: an operand outside its --arena (the round, step, flit and
 #     operand), a kick at no node (the step), JSON with a trailing comma
 #     (line and column), --out into a missing directory, --in outside the
-#     arenas, no file, an option it does not take.
+#     arenas, no file, an option it does not take;
+#   - help CMD for every command: exit 0, that command's text alone; help
+#     run every demo, run saxpy --help saxpy's alone, run crc32 --help run
+#     KERNEL's, help clocks set with its options, --help wins over an
+#     option the command does not take; help frob and frob --help exit 2.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
@@ -377,6 +381,35 @@ run "nodes --live --json" 0 $SIM nodes --live --json
 run "--backend=sim --device=saxpy info" 0 --backend=sim --device=saxpy info
 run "--help" 0 --help
 has "... the usage" "usage: kohaku"
+
+# ---- per-command help (usage.c's tables) ----
+for c in list info examine nodes run run-artifact dxa fw validate top clocks reset sim help; do
+	timeout 20 "$K" help "$c" >"$tmp/out" 2>&1 </dev/null
+	rc=$?
+	if [ "$rc" -eq 0 ] && grep -q "^  $c" "$tmp/out" && ! grep -q "^commands:" "$tmp/out"; then
+		ok "help $c: exit 0, its own text alone"
+	else
+		nok "help $c: exit $rc"; sed 's/^/# /' "$tmp/out" | tail -n 10
+	fi
+done
+run "help run" 0 help run
+has "... every run demo" "  run cpu-demo [--n N]"
+has "... and the POOL kernels" "  run KERNEL [--n N]"
+run "run saxpy --help" 0 $SIM run saxpy --help
+has "... saxpy's text" "  run saxpy [--n N] [--a A]"
+if grep -q "mat-demo\|^commands:" "$tmp/out"; then nok "... not saxpy's alone"; sed 's/^/# /' "$tmp/out"; else ok "... saxpy's alone"; fi
+run "run crc32 --help (a POOL kernel)" 0 $SIM run crc32 --help
+has "... run KERNEL's text" "  run KERNEL [--n N]"
+run "help clocks set" 0 help clocks set
+has "... clocks set's text" "  clocks set --mesh M"
+has "... and the options it takes" "  --policy auto|fixed"
+run "nodes --n 5 --help: help before the options are checked" 0 $SIM nodes --n 5 --help
+has "... nodes' text" "  nodes [--live]"
+run "help --help" 0 help --help
+has "... help's own text" "  help [COMMAND [SUB]]"
+refused "help frob" "help: unknown command 'frob'" help frob
+refused "frob --help" "unknown command 'frob'" frob --help
+refused "help run saxpy extra" "unexpected argument 'extra'" help run saxpy extra
 
 echo "1..$n"
 exit $failed

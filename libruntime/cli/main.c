@@ -60,7 +60,8 @@ static const struct kohaku_cli_cmd cli_cmds[] = {
 	{ "examine", NULL, CLI_CMD_EXAMINE, 1, 0 },
 	{ "nodes", NULL, CLI_CMD_NODES, 1, CLI_TAKES_LIVE },
 	{ "dxa", NULL, CLI_CMD_DXA, 1, CLI_TAKES_NODE },
-	{ "help", NULL, CLI_CMD_HELP, 1, 0 },
+	/* help [COMMAND [SUB]] */
+	{ "help", NULL, CLI_CMD_HELP, 3, 0 },
 	/* run NAME: a demo (demo.h), taking the options it says */
 	{ "run", "*", CLI_CMD_RUN_DEMO, 2, 0 },
 	{ "run", NULL, CLI_CMD_RUN_OTHER, ~0u, CLI_TAKES_ALL },
@@ -159,6 +160,29 @@ static void __attribute__((noreturn)) cli_run_other(const char *what)
 		      what);
 }
 
+/*
+ * help [CMD [SUB]] (the words from pos[first]) and CMD [SUB] --help: the
+ * whole usage, or CMD's part of it (usage.c).  A POOL kernel's name is the
+ * usage's "run KERNEL".  A CMD that is no command is refused, exit 2, as
+ * it is without --help: help that exits 0 would hide a typo in a script.
+ */
+static int cli_help(const struct kohaku_cli_opts *o, unsigned int first)
+{
+	const char *cmd = o->n_pos > first ? o->pos[first] : NULL;
+	const char *sub = o->n_pos > first + 1 ? o->pos[first + 1] : NULL;
+
+	if (!cmd) {
+		cli_usage(stdout);
+		return EXIT_OK;
+	}
+	if (!strcmp(cmd, "run") && sub && cli_pool_demo(sub))
+		sub = "KERNEL";
+	if (cli_usage_cmd(stdout, cmd, sub))
+		cli_die_usage("%sunknown command '%s'", first ? "help: " : "",
+			      cmd);
+	return EXIT_OK;
+}
+
 /* sim inject SPEC...: the words after inject as one spec */
 static int cli_sim_inject_words(const struct kohaku_cli_opts *o)
 {
@@ -195,8 +219,7 @@ static int cli_dispatch(const struct kohaku_cli_cmd *c,
 	case CLI_CMD_DXA:
 		return cli_cmd_dxa(o);
 	case CLI_CMD_HELP:
-		cli_usage(stdout);
-		return EXIT_OK;
+		return cli_help(o, 1);
 	case CLI_CMD_RUN_DEMO:
 		return cli_demo_run(o, cli_find_demo(arg1));
 	case CLI_CMD_RUN_OTHER:
@@ -257,6 +280,16 @@ int main(int argc, char **argv)
 	cli_json_errors(o.json, NULL);
 	if (o.output)
 		cli_open_output(o.output);
+	/*
+	 * --help before anything else is checked: `kohaku run saxpy --node
+	 * 9,9 --help` is asking what --node means, not running
+	 */
+	if (o.help) {
+		r = cli_json_error_exit(cli_help(&o, o.n_pos > 1 &&
+				       !strcmp(o.pos[0], "help")));
+		free(o.pos);
+		return r;
+	}
 	if (o.map && o.backend == KOHAKU_BACKEND_KERNEL)
 		cli_die_usage("--map describes a simulated card; it cannot be "
 			      "used with --backend kernel");
