@@ -24,8 +24,11 @@
 #     "schema": 1; a failure under --json (no such device, a refused
 #     option) prints an object with "error" and exits as usual; examine's
 #     text has its schema line; -o FILE writes the output there and none
-#     on stdout, -o into a missing directory exits 2 naming it; kh-trace
-#     --demo writes Chrome trace JSON;
+#     on stdout, -o into a missing directory exits 2 naming it; output
+#     that cannot be written (stdout or -o into /dev/full: info, nodes,
+#     run, --help, examine, top --count 0) exits 2 saying so, a command
+#     that failed anyway keeps its status; kh-trace --demo writes Chrome
+#     trace JSON;
 #   - clocks: mesh 0's block with its profile and four MHz values, --json
 #     one object with "meshes" and every field, four blocks on quad;
 #     clocks set (each invocation is a fresh card: its own output is the
@@ -283,6 +286,28 @@ cp "$tmp/o.json" "$tmp/out" 2>/dev/null
 json_ok "... FILE holds the JSON" 'len(d["nodes"]) == 2'
 refused "-o into a missing directory" "/nonexistent/dir/x" $SIM -o /nonexistent/dir/x info
 refused "-o with no value" "-o needs a value" $SIM info -o
+# output that cannot be written (/dev/full: every write ENOSPC) is a
+# failure with a message, never a silent exit 0 (cli_output_close)
+# full DESC WANT_RC TEXT ARGS...: stdout into /dev/full, stderr in $tmp/out
+full() {
+	_d=$1 _want=$2 _t=$3
+	shift 3
+	timeout 20 "$K" "$@" >/dev/full 2>"$tmp/out" </dev/null
+	_rc=$?
+	if [ "$_rc" -eq "$_want" ]; then ok "$_d: exit $_want"; else nok "$_d: exit $_rc, expected $_want"; fi
+	has "... saying so" "$_t"
+}
+if [ -c /dev/full ]; then
+	full "info > /dev/full" 2 "writing the output failed: No space left on device" $SIM info
+	full "nodes > /dev/full" 2 "writing the output failed: No space left on device" $SIM nodes
+	full "run saxpy > /dev/full" 2 "writing the output failed" $SIM run saxpy
+	full "--help > /dev/full" 2 "writing the output failed" --help
+	full "examine --json -o /dev/full" 2 "-o/--output: writing '/dev/full' failed: No space left on device" $SIM examine --json -o /dev/full
+	full "top --count 0 > /dev/full: stops" 2 "writing the output failed: No space left on device" $SIM top --count 0 --interval 10
+	full "a failed command keeps its exit status" 3 "writing the output failed" --json --map "$tmp/no-such.map" info
+else
+	n=$((n + 1)); echo "ok $n # SKIP writing into /dev/full: no /dev/full"
+fi
 TR=build/kh-trace
 if [ ! -x "$TR" ]; then
 	${MAKE:-make} --no-print-directory "$TR" >/dev/null 2>&1

@@ -196,6 +196,18 @@ void cli_json_started(void);
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int cli_json_error_exit(int ret);
 /*
+ * output.c: the end of every command: stdout flushed and closed; a write
+ * that failed on the way (ferror, fflush, fclose) is said on stderr
+ * (naming path, -o's FILE, or stdout when NULL) and turns an EXIT_OK ret
+ * into EXIT_USAGE (another ret is kept).  Returns the exit status.
+ */
+int cli_output_close(const char *path, int ret);
+/*
+ * output.c: stdout flushed now (a live view's sample); false once a write
+ * to it failed, its errno kept for cli_output_close's message
+ */
+bool cli_output_flush(void);
+/*
  * output.c: the node table as `nodes` and the run demos print it: the
  * line "PATH: N nodes<note>", then the table
  */

@@ -94,7 +94,13 @@ int cli_cmd_top(const struct kohaku_cli_opts *o)
 		struct json_object *js = NULL, *jn = NULL;
 		double dt;
 
-		fflush(stdout);
+		/*
+		 * a live view is read as it comes; and one nobody can read
+		 * (a full disk, --count 0 into /dev/full) must not go on
+		 * forever: main's cli_output_close says why and exits 2
+		 */
+		if (!cli_output_flush())
+			break;
 		sleep_ms(interval);
 		if (kohaku_nodes_alloc(dev, KOHAKU_NODES_LIVE, &cur, &n1) < 0) {
 			cli_error("top: %s", kohaku_last_error(dev));

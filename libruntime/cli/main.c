@@ -12,8 +12,9 @@
  * The arguments are parsed in args.c, the usage is usage.c's, the device
  * and units a command runs on select.c's.
  *
- * Exit codes: 0 ok, 1 wrong answer, 2 refused or bad usage, 3 no device or
- * backend, 4 the device did not answer as expected (timeout, fault).
+ * Exit codes: 0 ok, 1 wrong answer, 2 refused or bad usage (and output
+ * that could not be written: cli_output_close), 3 no device or backend, 4
+ * the device did not answer as expected (timeout, fault).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -266,6 +267,14 @@ static void cli_open_output(const char *path)
 	fclose(f);
 }
 
+/* every return from main: the output checked (cli_output_close) */
+static int cli_exit(struct kohaku_cli_opts *o, int r)
+{
+	r = cli_output_close(o->output, r);
+	free(o->pos);
+	return r;
+}
+
 int main(int argc, char **argv)
 {
 	struct kohaku_cli_opts o;
@@ -287,8 +296,7 @@ int main(int argc, char **argv)
 	if (o.help) {
 		r = cli_json_error_exit(cli_help(&o, o.n_pos > 1 &&
 				       !strcmp(o.pos[0], "help")));
-		free(o.pos);
-		return r;
+		return cli_exit(&o, r);
 	}
 	if (o.map && o.backend == KOHAKU_BACKEND_KERNEL)
 		cli_die_usage("--map describes a simulated card; it cannot be "
@@ -303,16 +311,14 @@ int main(int argc, char **argv)
 		cli_check_takes(&o, "--version", 0);
 		cli_json_errors(o.json, "--version");
 		r = cli_json_error_exit(cli_cmd_version(&o));
-		free(o.pos);
-		return r;
+		return cli_exit(&o, r);
 	}
 	if (!o.n_pos) {
 		cli_usage(stderr);
-		return EXIT_USAGE;
+		return cli_exit(&o, EXIT_USAGE);
 	}
 	c = cli_find_cmd(&o);
 	cli_check_cmd(c, &o);
 	r = cli_json_error_exit(cli_dispatch(c, &o));
-	free(o.pos);
-	return r;
+	return cli_exit(&o, r);
 }

@@ -4,8 +4,10 @@
  * with json-c): the node table, with the device line above it or as a
  * JSON array, and the error object of a failure under --json.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "cli.h"
 #include "kohaku/kh_units.h"
@@ -122,6 +124,47 @@ int cli_json_error_exit(int ret)
 	cli_json_print(j);
 	fflush(stdout);
 	return ret;
+}
+
+/*
+ * A write to stdout that failed (a full disk, /dev/full, a pipe whose
+ * reader left while SIGPIPE is ignored) leaves the stream's error flag
+ * and nothing else: printf's result is checked nowhere, and exit()
+ * flushes and closes stdout without a word.  So this is the end of every
+ * command: flush, close (on NFS or a quota the error may only come with
+ * the close of -o's file), and a failure anywhere on the way said and
+ * made the exit status, so that a truncated report never exits 0.
+ */
+static int cli_out_errno;
+
+bool cli_output_flush(void)
+{
+	if (fflush(stdout) == EOF && !cli_out_errno)
+		cli_out_errno = errno;
+	return !ferror(stdout);
+}
+
+int cli_output_close(const char *path, int ret)
+{
+	const char *why = NULL;
+
+	if (!cli_output_flush())
+		/* an earlier write's errno when it was caught (top) */
+		why = cli_out_errno ? strerror(cli_out_errno) :
+		      "a write was refused";
+	if (fclose(stdout) == EOF && !why)
+		why = strerror(errno);
+	if (!why)
+		return ret;
+	/* stdout is lost: no JSON error object, the message on stderr */
+	cli_err_done = true;
+	if (path)
+		cli_error("-o/--output: writing '%s' failed: %s; its contents "
+			  "are incomplete", path, why);
+	else
+		cli_error("writing the output failed: %s; what was printed is "
+			  "incomplete", why);
+	return ret == EXIT_OK ? EXIT_USAGE : ret;
 }
 
 static void type_str(uint16_t t, char *buf, size_t len)

@@ -225,7 +225,8 @@ void cli_usage(FILE *f)
 "\n"
 "exit status: 0 ok, 1 wrong answer, 2 refused or bad usage, 3 no device or\n"
 "backend, 4 the device did not answer as expected (timeout, fault; a\n"
-"mesh a reset did not bring back)\n", f);
+"mesh a reset did not bring back); output that could not be written (to\n"
+"stdout or -o FILE: a full disk) makes an exit 0 a 2, with a message\n", f);
 }
 
 /* word is one of list's '|'-separated words */
