@@ -27,8 +27,10 @@
 #     on stdout, -o into a missing directory exits 2 naming it; output
 #     that cannot be written (stdout or -o into /dev/full: info, nodes,
 #     run, --help, examine, top --count 0) exits 2 saying so, a command
-#     that failed anyway keeps its status; kh-trace --demo writes Chrome
-#     trace JSON;
+#     that failed anyway keeps its status; --json with a non-UTF-8
+#     --map is strict UTF-8 JSON (0xff as \u00ff, ESC, DEL and C1
+#     escaped, valid UTF-8 kept); top --json is JSON Lines and help top
+#     says so; kh-trace --demo writes Chrome trace JSON;
 #   - clocks: mesh 0's block with its profile and four MHz values, --json
 #     one object with "meshes" and every field, four blocks on quad;
 #     clocks set (each invocation is a fresh card: its own output is the
@@ -319,6 +321,35 @@ if timeout 20 "$TR" --demo saxpy -o "$tmp/trace.json" >/dev/null 2>&1; then
 else
 	nok "kh-trace --demo saxpy"
 fi
+
+# JSON is UTF-8 whatever the arguments: a byte that starts no valid
+# sequence is \u00XX, DEL and the controls (C0, C1) escaped, valid UTF-8
+# kept (output.c's cli_json_put)
+bad=$(printf 'sa\377x\033[31m\177\302\233\303\251py')
+timeout 20 "$K" --json --map "$bad" info >"$tmp/out" 2>/dev/null </dev/null
+rc=$?
+if [ "$rc" -eq 3 ]; then ok "--json --map with non-UTF-8 bytes exits 3"; else nok "--json --map with non-UTF-8 bytes exits $rc, expected 3"; fi
+if command -v python3 >/dev/null 2>&1; then
+	if python3 -c 'import json,sys; t=open(sys.argv[1],"rb").read(); assert all(b < 0x7f for b in t.replace("\u00e9".encode(), b"")), t; d=json.loads(t.decode("utf-8", "strict")); assert "sa\u00ffx\u001b[31m\u007f\u009b\u00e9py" in d["error"], d' "$tmp/out" 2>"$tmp/err"; then
+		ok "... strict UTF-8 JSON: 0xff as \\u00ff, ESC, DEL, C1 escaped, e-acute kept"
+	else
+		nok "... not strict UTF-8 JSON with the bytes escaped"; sed 's/^/# /' "$tmp/out" "$tmp/err"
+	fi
+else
+	has "... 0xff as \\u00ff (no python3: grep)" 'sa\u00ffx\u001b[31m\u007f\u009b'
+fi
+run "top --json --count 2 --interval 10" 0 $SIM top --json --count 2 --interval 10
+if command -v python3 >/dev/null 2>&1; then
+	if python3 -c 'import json,sys; l=open(sys.argv[1]).read().splitlines(); assert len(l) == 2; d=[json.loads(x) for x in l]; assert [x["sample"] for x in d] == [1, 2] and all(x["schema"] == 1 for x in d)' "$tmp/out" 2>"$tmp/err"; then
+		ok "... JSON Lines: two lines, an object per sample"
+	else
+		nok "... not two JSON lines"; sed 's/^/# /' "$tmp/out" "$tmp/err"
+	fi
+else
+	has "... a sample object (no python3: grep)" '"sample": 2'
+fi
+run "help top" 0 help top
+has "... says JSON Lines" "--json: JSON Lines, one object per"
 
 # ---- clocks, clocks set, reset ----
 run "clocks" 0 $SIM clocks

@@ -110,8 +110,10 @@ static const struct cli_help_cmd cli_help_cmds[] = {
 "                    cycles and instructions retired in the interval, hung\n"
 "                    or not, jobs per second and clock (profile and NoC MHz,\n"
 "                    \"ship 300MHz\") per mesh; --count N stops after N\n"
-"                    samples; --csv: a header line, then a row per node\n"
-"                    (the mesh's clock last, mesh_clock)\n" },
+"                    samples (0, the default: until interrupted); --csv: a\n"
+"                    header line, then a row per node (the mesh's clock\n"
+"                    last, mesh_clock); --json: JSON Lines, one object per\n"
+"                    sample on a line of its own (not one JSON document)\n" },
 	{ "clocks", NULL,
 "  clocks [--mesh M] each mesh's clocks (or mesh M's): the governor's policy\n"
 "                    (auto, fixed, none), the profile now and each output's\n"
@@ -203,8 +205,10 @@ void cli_usage(FILE *f)
 "  --map NAME|PATH   sim card description: a built-in name (saxpy,\n"
 "                    sx_null_2x2, pool, ...: `kohaku list --backend sim`) or\n"
 "                    a description file; implies --backend sim\n"
-"  --json            machine-readable output: one JSON object; a failure\n"
-"                    prints {\"error\": ..., \"exit\": N, \"command\": ...}\n"
+"  --json            machine-readable output: one JSON object (top: JSON\n"
+"                    Lines, an object per sample); a failure prints\n"
+"                    {\"error\": ..., \"exit\": N, \"command\": ...}; a byte\n"
+"                    that is not UTF-8 is written \\u00XX\n"
 "  -o, --output=FILE write what the command prints on stdout to FILE\n"
 "  --version         the tool's and libkohaku's versions, the ABI it was\n"
 "                    built with, and the device's (when one opens): driver\n"
