@@ -1035,7 +1035,10 @@ struct kohaku_fw_info {
  */
 int kohaku_fw_load(kohaku_device *dev, const void *image, size_t size,
 		   unsigned int flags, struct drm_kohaku_fw_load *out);
-/* The same from a file. */
+/*
+ * The same from a file: a regular one (a directory is -EISDIR, a FIFO or a
+ * device -EINVAL, each named in the message; a FIFO is not waited on).
+ */
 int kohaku_fw_load_file(kohaku_device *dev, const char *path,
 			unsigned int flags, struct drm_kohaku_fw_load *out);
 /* What runs; per-unit state is in the node table (fw_* fields). */

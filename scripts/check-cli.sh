@@ -48,6 +48,8 @@
 #     operand), a kick at no node (the step), JSON with a trailing comma
 #     (line and column), --out into a missing directory, --in outside the
 #     arenas, no file, an option it does not take;
+#   - fw load of a directory, a FIFO (without hanging) and /dev/zero
+#     refused (exit 2) naming what each is; run-artifact of a FIFO too;
 #   - help CMD for every command: exit 0, that command's text alone; help
 #     run every demo, run saxpy --help saxpy's alone, run crc32 --help run
 #     KERNEL's, help clocks set with its options, --help wins over an
@@ -350,6 +352,13 @@ else
 fi
 run "help top" 0 help top
 has "... says JSON Lines" "--json: JSON Lines, one object per"
+
+# ---- bad input: files that are not what they should be ----
+mkfifo "$tmp/fifo"
+refused "fw load of a directory" "/etc is a directory, not a firmware image" --map pool fw load /etc
+refused "fw load of a FIFO (no hang)" "is a FIFO, not a firmware image" --map pool fw load "$tmp/fifo"
+refused "fw load /dev/zero" "/dev/zero is a character device" --map pool fw load /dev/zero
+refused "run-artifact of a FIFO (no hang)" "not a regular file" $SIM run-artifact "$tmp/fifo"
 
 # ---- clocks, clocks set, reset ----
 run "clocks" 0 $SIM clocks
