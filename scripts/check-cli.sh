@@ -50,6 +50,8 @@
 #     arenas, no file, an option it does not take;
 #   - fw load of a directory, a FIFO (without hanging) and /dev/zero
 #     refused (exit 2) naming what each is; run-artifact of a FIFO too;
+#     --map of a FIFO nobody writes: exit 3 after a bounded wait, naming
+#     it; --map /dev/stdin from a pipe still works;
 #   - help CMD for every command: exit 0, that command's text alone; help
 #     run every demo, run saxpy --help saxpy's alone, run crc32 --help run
 #     KERNEL's, help clocks set with its options, --help wins over an
@@ -358,7 +360,21 @@ mkfifo "$tmp/fifo"
 refused "fw load of a directory" "/etc is a directory, not a firmware image" --map pool fw load /etc
 refused "fw load of a FIFO (no hang)" "is a FIFO, not a firmware image" --map pool fw load "$tmp/fifo"
 refused "fw load /dev/zero" "/dev/zero is a character device" --map pool fw load /dev/zero
+if [ -f build/firmware/pool.fw ]; then
+	run "fw load build/firmware/pool.fw (a regular file)" 0 --map pool fw load build/firmware/pool.fw
+	has "... running on the POOL units" "running on 3 POOL units"
+else
+	n=$((n + 1)); echo "ok $n # SKIP fw load of an image: no build/firmware/pool.fw"
+fi
 refused "run-artifact of a FIFO (no hang)" "not a regular file" $SIM run-artifact "$tmp/fifo"
+# --map FIFO: nothing writes it; the wait is bounded (2 s), then exit 3
+run "--map FIFO with no writer (no hang)" 3 --map "$tmp/fifo" info
+has "... naming it a FIFO nobody wrote" "is a FIFO and nothing came from it in 2 s (no writer?)"
+# a pipe that writes the description still works
+printf 'profile rtl\nxxx sax xxx\nmag nul nul\nxxx sax xxx\n' | timeout 20 "$K" --map /dev/stdin nodes >"$tmp/out" 2>&1
+rc=$?
+if [ "$rc" -eq 0 ]; then ok "--map /dev/stdin from a pipe (exit 0)"; else nok "--map /dev/stdin from a pipe: exit $rc"; sed 's/^/# /' "$tmp/out"; fi
+has "... its two nodes" "sim:stdin: 2 nodes"
 
 # ---- clocks, clocks set, reset ----
 run "clocks" 0 $SIM clocks
