@@ -51,7 +51,9 @@
 #   - fw load of a directory, a FIFO (without hanging) and /dev/zero
 #     refused (exit 2) naming what each is; run-artifact of a FIFO too;
 #     --map of a FIFO nobody writes: exit 3 after a bounded wait, naming
-#     it; --map /dev/stdin from a pipe still works;
+#     it; --map /dev/stdin from a pipe still works; a description with a
+#     UTF-8 BOM at its start (and CRLF) loads, a BOM past the start is an
+#     unknown token;
 #   - help CMD for every command: exit 0, that command's text alone; help
 #     run every demo, run saxpy --help saxpy's alone, run crc32 --help run
 #     KERNEL's, help clocks set with its options, --help wins over an
@@ -375,6 +377,14 @@ printf 'profile rtl\nxxx sax xxx\nmag nul nul\nxxx sax xxx\n' | timeout 20 "$K" 
 rc=$?
 if [ "$rc" -eq 0 ]; then ok "--map /dev/stdin from a pipe (exit 0)"; else nok "--map /dev/stdin from a pipe: exit $rc"; sed 's/^/# /' "$tmp/out"; fi
 has "... its two nodes" "sim:stdin: 2 nodes"
+
+# a UTF-8 byte order mark at the start of a description (Windows editors) is
+# skipped; CRLF line ends too
+printf '\357\273\277profile rtl\r\nxxx sax xxx\r\nmag nul nul\r\nxxx sax xxx\r\n' >"$tmp/bom.desc"
+run "--map of a description with a UTF-8 BOM" 0 --map "$tmp/bom.desc" nodes
+has "... its two nodes" "sim:bom.desc: 2 nodes"
+printf 'profile rtl\nxxx sax xxx\n\357\273\277mag nul nul\nxxx sax xxx\n' >"$tmp/bom2.desc"
+refused "a BOM past the start" "line 3: unknown token '\xef\xbb\xbfmag'" --map "$tmp/bom2.desc" nodes
 
 # ---- clocks, clocks set, reset ----
 run "clocks" 0 $SIM clocks
