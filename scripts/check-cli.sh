@@ -53,7 +53,9 @@
 #     --map of a FIFO nobody writes: exit 3 after a bounded wait, naming
 #     it; --map /dev/stdin from a pipe still works; a description with a
 #     UTF-8 BOM at its start (and CRLF) loads, a BOM past the start is an
-#     unknown token;
+#     unknown token; --n past what fits (crc32 2^64-1, vadd 2^62 whose
+#     byte count wraps, saxpy) is refused as too large with the bound, a
+#     --n that is no multiple as that alone;
 #   - help CMD for every command: exit 0, that command's text alone; help
 #     run every demo, run saxpy --help saxpy's alone, run crc32 --help run
 #     KERNEL's, help clocks set with its options, --help wins over an
@@ -377,6 +379,13 @@ printf 'profile rtl\nxxx sax xxx\nmag nul nul\nxxx sax xxx\n' | timeout 20 "$K" 
 rc=$?
 if [ "$rc" -eq 0 ]; then ok "--map /dev/stdin from a pipe (exit 0)"; else nok "--map /dev/stdin from a pipe: exit $rc"; sed 's/^/# /' "$tmp/out"; fi
 has "... its two nodes" "sim:stdin: 2 nodes"
+
+# --n past what fits: the bound, said as such (checked by division: a
+# product that wraps past 2^64 is no way round it); the multiple apart
+refused "run crc32 --n 2^64-1" "run crc32: --n 18446744073709551615 is too large: at most 2147483647" --map pool run crc32 --n 0xffffffffffffffff
+refused "run vadd --n 2^62 (n * 4 wraps to 0)" "run vadd: --n 4611686018427387904 is too large: at most 536870904" --map pool run vadd --n 0x4000000000000000
+refused "run vadd --n 12" "run vadd: --n 12 is not a multiple of 8" --map pool run vadd --n 12
+refused "run saxpy --n 0xffffffff" "run saxpy: --n 4294967295 is too large: at most 1048576" $SIM run saxpy --n 0xffffffff
 
 # a UTF-8 byte order mark at the start of a description (Windows editors) is
 # skipped; CRLF line ends too

@@ -421,14 +421,30 @@ static const struct kohaku_cli_pool_kernel
 
 /* ---- the hooks every kernel shares ---- */
 
+/* a buffer of n * elem bytes stays below 2 GiB (the kernels take n in 32 bits) */
+#define POOL_BYTES_MAX	0x7fffffffUL
+
+/*
+ * --n against what fits, then its multiple: two messages, each about the
+ * one thing wrong.  The bound is checked by division: the product n * elem
+ * of a huge --n wrapped past 2^64 back under the limit (vadd --n 2^62 ran
+ * on empty buffers and reported a wrong answer).
+ */
 static void pool_check_params(const struct kohaku_cli_demo *d,
 			      const struct kohaku_cli_demo_params *p)
 {
 	const struct kohaku_cli_pool_kernel *k = d->arg;
+	unsigned long max = POOL_BYTES_MAX / k->elem / k->multiple *
+			    k->multiple;
 
-	if (p->n % k->multiple || (uint64_t)p->n * k->elem > 0x7fffffffu)
-		cli_die_usage("run %s: --n %lu must be a multiple of %u (and "
-			      "below 2 GiB)", d->name, p->n, k->multiple);
+	if (p->n > max)
+		cli_die_usage("run %s: --n %lu is too large: at most %lu (%u "
+			      "byte%s each, and a buffer stays below 2 GiB)",
+			      d->name, p->n, max, k->elem,
+			      k->elem == 1 ? "" : "s");
+	if (p->n % k->multiple)
+		cli_die_usage("run %s: --n %lu is not a multiple of %u",
+			      d->name, p->n, k->multiple);
 }
 
 static void pool_intro(const struct kohaku_cli_demo_ctx *c,
