@@ -25,7 +25,8 @@
  * Environment (read by kohaku_open() with KOHAKU_BACKEND_ENV, and by the
  * CLI): KOHAKU_BACKEND=sim|kernel, KOHAKU_DEVICE (kernel: node path or
  * index; sim: built-in description name or description file), KOHAKU_LOG
- * (print the driver core's messages to stderr; "debug" for everything),
+ * (print the driver core's messages to stderr: err, warn, info or debug;
+ * another value logs at info and is warned about once),
  * KOHAKU_PCI_MATCH (ids kohaku_pci_list() lists besides KohakuAccel's).
  */
 #ifndef KOHAKU_H

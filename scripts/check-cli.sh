@@ -55,7 +55,8 @@
 #     UTF-8 BOM at its start (and CRLF) loads, a BOM past the start is an
 #     unknown token; --n past what fits (crc32 2^64-1, vadd 2^62 whose
 #     byte count wraps, saxpy) is refused as too large with the bound, a
-#     --n that is no multiple as that alone;
+#     --n that is no multiple as that alone; KOHAKU_LOG=bogus warns once
+#     (and runs), KOHAKU_LOG=warn does not;
 #   - help CMD for every command: exit 0, that command's text alone; help
 #     run every demo, run saxpy --help saxpy's alone, run crc32 --help run
 #     KERNEL's, help clocks set with its options, --help wins over an
@@ -386,6 +387,13 @@ refused "run crc32 --n 2^64-1" "run crc32: --n 18446744073709551615 is too large
 refused "run vadd --n 2^62 (n * 4 wraps to 0)" "run vadd: --n 4611686018427387904 is too large: at most 536870904" --map pool run vadd --n 0x4000000000000000
 refused "run vadd --n 12" "run vadd: --n 12 is not a multiple of 8" --map pool run vadd --n 12
 refused "run saxpy --n 0xffffffff" "run saxpy: --n 4294967295 is too large: at most 1048576" $SIM run saxpy --n 0xffffffff
+
+# KOHAKU_LOG that names no level: logged at info as before, but said once
+KOHAKU_LOG=bogus run "KOHAKU_LOG=bogus" 0 $SIM info
+has "... warned" "kohaku: warning: KOHAKU_LOG='bogus' is not a log level (err, warn, info, debug; or 3, 4, 6, 7): logging at info"
+if [ "$(grep -c "KOHAKU_LOG='bogus'" "$tmp/out")" -eq 1 ]; then ok "... once"; else nok "... not once"; sed 's/^/# /' "$tmp/out" | head; fi
+KOHAKU_LOG=warn run "KOHAKU_LOG=warn" 0 $SIM info
+if grep -q "is not a log level" "$tmp/out"; then nok "... warned about a level"; else ok "... no warning"; fi
 
 # a UTF-8 byte order mark at the start of a description (Windows editors) is
 # skipped; CRLF line ends too
