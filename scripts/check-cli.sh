@@ -57,6 +57,10 @@
 #     byte count wraps, saxpy) is refused as too large with the bound, a
 #     --n that is no multiple as that alone; KOHAKU_LOG=bogus warns once
 #     (and runs), KOHAKU_LOG=warn does not;
+#   - run KERNEL with no firmware (KOHAKU_FIRMWARE_PATH at nothing): one
+#     message naming where it looked and `make firmware` /
+#     KOHAKU_FIRMWARE_PATH, nothing submitted, exit 4 (JSON: one error
+#     object); with build/firmware it runs;
 #   - help CMD for every command: exit 0, that command's text alone; help
 #     run every demo, run saxpy --help saxpy's alone, run crc32 --help run
 #     KERNEL's, help clocks set with its options, --help wins over an
@@ -387,6 +391,26 @@ refused "run crc32 --n 2^64-1" "run crc32: --n 18446744073709551615 is too large
 refused "run vadd --n 2^62 (n * 4 wraps to 0)" "run vadd: --n 4611686018427387904 is too large: at most 536870904" --map pool run vadd --n 0x4000000000000000
 refused "run vadd --n 12" "run vadd: --n 12 is not a multiple of 8" --map pool run vadd --n 12
 refused "run saxpy --n 0xffffffff" "run saxpy: --n 4294967295 is too large: at most 1048576" $SIM run saxpy --n 0xffffffff
+
+# a POOL kernel with no firmware: said once, with how to get it, before
+# any job is submitted (exit 4, as the refused submits were)
+KOHAKU_FIRMWARE_PATH="$tmp/none"
+export KOHAKU_FIRMWARE_PATH
+run "run crc32 with no firmware" 4 --map pool run crc32
+has "... says no firmware runs" "run crc32: no firmware runs on the POOL units of sim:pool (absent: kohaku/pool.fw not found in $tmp/none"
+has "... and how to get it" "Build it with \`make firmware\`, then run with KOHAKU_FIRMWARE_PATH=build/firmware"
+if grep -q "^POOL mesh\|FAILED" "$tmp/out"; then nok "... yet submitted"; sed 's/^/# /' "$tmp/out" | head; else ok "... before submitting anything"; fi
+timeout 20 "$K" --map pool run ping --json >"$tmp/out" 2>/dev/null </dev/null
+rc=$?
+if [ "$rc" -eq 4 ]; then ok "run ping --json with no firmware exits 4"; else nok "run ping --json with no firmware exits $rc, expected 4"; fi
+json_ok "... one error object saying so" '"no firmware runs" in d["error"] and "make firmware" in d["error"] and d["exit"] == 4'
+unset KOHAKU_FIRMWARE_PATH
+if [ -f build/firmware/pool.fw ]; then
+	KOHAKU_FIRMWARE_PATH="$top/build/firmware" run "run ping with KOHAKU_FIRMWARE_PATH=build/firmware" 0 --map pool run ping
+	has "... passes" "ping: PASS"
+else
+	n=$((n + 1)); echo "ok $n # SKIP run ping with the firmware: no build/firmware/pool.fw"
+fi
 
 # KOHAKU_LOG that names no level: logged at info as before, but said once
 # (exported and unset by hand: an assignment before a function call may

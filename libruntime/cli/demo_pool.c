@@ -447,6 +447,51 @@ static void pool_check_params(const struct kohaku_cli_demo *d,
 			      d->name, p->n, k->multiple);
 }
 
+/*
+ * No firmware runs on any of the units: every job would be refused at
+ * submit, a line per unit saying only "load it first".  So say it once,
+ * before anything is submitted, with where the host looked (fw_info's
+ * status) and how to get an image: it is not built by `make` or `make
+ * run`.  On the sim backend every command is a card of its own, so only
+ * KOHAKU_FIRMWARE_PATH helps there (an earlier `kohaku fw load` is gone);
+ * on kohaku.ko the image is loaded at bind, or by fw load.  Units of which
+ * only some run firmware go on: their lines say which failed.  Exit 4, as
+ * when the refused submits said it (tests/vm/guest-init.sh card 21): a
+ * script's check of the status keeps working.
+ */
+static int pool_ready(const struct kohaku_cli_demo_ctx *c,
+		      const struct drm_kohaku_node *const *sel, unsigned int n)
+{
+	struct kohaku_fw_info fi;
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (sel[i]->fw_state == KOHAKU_FW_STATE_RUNNING)
+			return 0;
+	memset(&fi, 0, sizeof(fi));
+	kohaku_fw_info(c->dev, &fi);
+	if (kohaku_device_backend(c->dev) == KOHAKU_BACKEND_SIM)
+		cli_error("run %s: no firmware runs on the POOL unit%s of %s "
+			  "(%s).  Build it with `make firmware`, then run with "
+			  "KOHAKU_FIRMWARE_PATH=build/firmware (or "
+			  "KOHAKU_FIRMWARE=FILE): each kohaku command is a "
+			  "simulated card of its own, loaded at open, so a "
+			  "`kohaku fw load` before this one does not carry over",
+			  c->demo->name, n == 1 ? "" : "s",
+			  kohaku_device_path(c->dev),
+			  fi.status[0] ? fi.status : "nothing loaded");
+	else
+		cli_error("run %s: no firmware runs on the POOL unit%s of %s "
+			  "(%s).  Build it with `make firmware` and install it "
+			  "(`sudo make install`: /lib/firmware/kohaku/pool.fw, "
+			  "loaded when kohaku.ko binds), or load it now: "
+			  "`kohaku fw load build/firmware/pool.fw`",
+			  c->demo->name, n == 1 ? "" : "s",
+			  kohaku_device_path(c->dev),
+			  fi.status[0] ? fi.status : "nothing loaded");
+	return EXIT_DEVICE;
+}
+
 static void pool_intro(const struct kohaku_cli_demo_ctx *c,
 		       unsigned int n_units)
 {
@@ -576,6 +621,7 @@ static void pool_release(const struct kohaku_cli_demo_ctx *c,
 	.priv_size = sizeof(struct kohaku_cli_pool),			\
 	.arg = &k,							\
 	.check_params = pool_check_params,				\
+	.ready = pool_ready,						\
 	.intro = pool_intro,						\
 	.setup = pool_setup,						\
 	.describe = pool_describe,					\
