@@ -21,11 +21,11 @@
  * for it.  A group (run, fw, clocks, sim) is several entries with the
  * same cmd, in the order --help lists them.
  */
-struct cli_help_cmd {
+struct kohaku_cli_help_cmd {
 	const char *cmd, *sub, *text;
 };
 
-static const struct cli_help_cmd cli_help_cmds[] = {
+static const struct kohaku_cli_help_cmd cli_help_cmds[] = {
 	{ "list", NULL,
 "  list              kohaku devices: the nodes under /dev/accel (kohaku's\n"
 "                    render nodes under /dev/dri before Linux 6.2), each with\n"
@@ -156,11 +156,11 @@ static const struct cli_help_cmd cli_help_cmds[] = {
  * first words (space-separated); a command's help prints the paragraphs
  * whose list names it.
  */
-struct cli_help_opt {
+struct kohaku_cli_help_opt {
 	const char *cmds, *text;
 };
 
-static const struct cli_help_opt cli_help_opts[] = {
+static const struct kohaku_cli_help_opt cli_help_opts[] = {
 	{ "clocks reset run-artifact",
 "  --mesh M          clocks, clocks set, reset, run-artifact: the mesh (one the\n"
 "                    device has)\n" },
@@ -270,7 +270,7 @@ int cli_usage_cmd(FILE *f, const char *cmd, const char *sub)
 	size_t i;
 
 	for (i = 0; i < CLI_ARRAY_SIZE(cli_help_cmds); i++) {
-		const struct cli_help_cmd *h = &cli_help_cmds[i];
+		const struct kohaku_cli_help_cmd *h = &cli_help_cmds[i];
 
 		if (strcmp(h->cmd, cmd))
 			continue;
@@ -288,7 +288,7 @@ int cli_usage_cmd(FILE *f, const char *cmd, const char *sub)
 	 * a misspelt one still shows what there is
 	 */
 	for (i = 0; i < CLI_ARRAY_SIZE(cli_help_cmds); i++) {
-		const struct cli_help_cmd *h = &cli_help_cmds[i];
+		const struct kohaku_cli_help_cmd *h = &cli_help_cmds[i];
 
 		if (strcmp(h->cmd, cmd))
 			continue;
