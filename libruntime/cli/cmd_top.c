@@ -13,7 +13,8 @@
  * line then one row per node per sample, the node's mesh's clock the last
  * column (mesh_clock).  --count N stops after N samples
  * (0, the default: until interrupted).  --json prints one object per
- * sample, a line each.
+ * sample, a line each: JSON Lines, not one document (usage.c says so).
+ * A sample that cannot be written ends the loop (cli_output_flush).
  */
 #include <errno.h>
 #include <stdio.h>
