@@ -394,7 +394,8 @@ KH_RT_EXPORT int kohaku_artifact_load(const char *path,
 		kh_rt_errbuf(err, errlen, "%s is NULL", path ? "out" : "path");
 		return -EINVAL;
 	}
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO must reach the check below, not hang open(2) */
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0) {
 		r = -errno;
 		kh_rt_errbuf(err, errlen, "%s: %s", path, strerror(-r));

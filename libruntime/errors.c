@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "rt_internal.h"
 
@@ -18,6 +19,27 @@ struct kh_rt_err_slot {
 	struct kh_rt_err_slot *next;
 	char msg[KOHAKU_ERRMSG_MAX];
 };
+
+/* ---- words for a file that is not a regular one ---- */
+
+const char *kh_rt_file_kind(unsigned int mode)
+{
+	switch (mode & S_IFMT) {
+	case S_IFREG:
+		return "a regular file";
+	case S_IFDIR:
+		return "a directory";
+	case S_IFIFO:
+		return "a FIFO";
+	case S_IFCHR:
+		return "a character device";
+	case S_IFBLK:
+		return "a block device";
+	case S_IFSOCK:
+		return "a socket";
+	}
+	return "not a regular file";
+}
 
 /* ---- bounded writes ---- */
 

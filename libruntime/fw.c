@@ -6,9 +6,12 @@
  * text (the field and the values that broke the rule).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "rt_internal.h"
 #include "kohaku/kh_fw.h"
@@ -110,50 +113,75 @@ KH_RT_EXPORT int kohaku_fw_load(kohaku_device *dev, const void *image,
 	return r;
 }
 
+/*
+ * An image is a regular file.  O_NONBLOCK: a FIFO nobody writes would
+ * otherwise hang open(2) before fstat could refuse it; for a regular file
+ * the flag does nothing.  A directory read through stdio looked like a
+ * file of LONG_MAX bytes ("/etc: 9223372036854775807 bytes"), and
+ * /dev/zero like an empty one, so neither is read: each is refused by
+ * what it is.
+ */
 KH_RT_EXPORT int kohaku_fw_load_file(kohaku_device *dev, const char *path,
 				     unsigned int flags,
 				     struct drm_kohaku_fw_load *out)
 {
 	unsigned char *buf;
-	size_t n;
-	long len;
-	FILE *f;
-	int r;
+	struct stat st;
+	size_t n = 0;
+	int fd, r;
 
 	if (!dev || !path)
 		return -EINVAL;
-	f = fopen(path, "rb");
-	if (!f) {
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
 		r = -errno;
 		kh_rt_seterr(dev, "cannot open firmware image %s: %s", path,
 			     strerror(-r));
 		return r;
 	}
-	if (fseek(f, 0, SEEK_END) || (len = ftell(f)) < 0 || fseek(f, 0, SEEK_SET)) {
+	if (fstat(fd, &st)) {
 		r = -errno;
-		fclose(f);
+		close(fd);
 		kh_rt_seterr(dev, "cannot read firmware image %s: %s", path,
 			     strerror(-r));
 		return r;
 	}
-	if ((unsigned long)len > KH_FW_MAX_IMAGE) {
-		fclose(f);
-		kh_rt_seterr(dev, "%s: %ld bytes; a firmware image is at most %u",
-			     path, len, KH_FW_MAX_IMAGE);
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		kh_rt_seterr(dev, "%s is %s, not a firmware image: an image is a "
+			     "regular file (build/firmware/pool.fw, "
+			     "/lib/firmware/kohaku/pool.fw)", path,
+			     kh_rt_file_kind(st.st_mode));
+		return S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
+	}
+	if ((unsigned long long)st.st_size > KH_FW_MAX_IMAGE) {
+		close(fd);
+		kh_rt_seterr(dev, "%s: %lld bytes; a firmware image is at most %u",
+			     path, (long long)st.st_size, KH_FW_MAX_IMAGE);
 		return -E2BIG;
 	}
-	buf = malloc(len ? (size_t)len : 1);
+	buf = malloc(st.st_size ? (size_t)st.st_size : 1);
 	if (!buf) {
-		fclose(f);
+		close(fd);
 		return -ENOMEM;
 	}
-	n = fread(buf, 1, (size_t)len, f);
-	fclose(f);
-	if (n != (size_t)len) {
-		free(buf);
-		kh_rt_seterr(dev, "cannot read firmware image %s: short read", path);
-		return -EIO;
+	while (n < (size_t)st.st_size) {
+		ssize_t k = read(fd, buf + n, (size_t)st.st_size - n);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0) {
+			r = k < 0 ? -errno : -EIO;
+			close(fd);
+			free(buf);
+			kh_rt_seterr(dev, "cannot read firmware image %s: %s",
+				     path, k < 0 ? strerror(-r) :
+				     "it ended early (changed while read?)");
+			return r;
+		}
+		n += (size_t)k;
 	}
+	close(fd);
 	r = kohaku_fw_load(dev, buf, n, flags, out);
 	free(buf);
 	return r;

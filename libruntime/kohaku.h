@@ -25,7 +25,8 @@
  * Environment (read by kohaku_open() with KOHAKU_BACKEND_ENV, and by the
  * CLI): KOHAKU_BACKEND=sim|kernel, KOHAKU_DEVICE (kernel: node path or
  * index; sim: built-in description name or description file), KOHAKU_LOG
- * (print the driver core's messages to stderr; "debug" for everything),
+ * (print the driver core's messages to stderr: err, warn, info or debug;
+ * another value logs at info and is warned about once),
  * KOHAKU_PCI_MATCH (ids kohaku_pci_list() lists besides KohakuAccel's).
  */
 #ifndef KOHAKU_H
@@ -1052,7 +1053,10 @@ struct kohaku_fw_info {
  */
 int kohaku_fw_load(kohaku_device *dev, const void *image, size_t size,
 		   unsigned int flags, struct drm_kohaku_fw_load *out);
-/* The same from a file. */
+/*
+ * The same from a file: a regular one (a directory is -EISDIR, a FIFO or a
+ * device -EINVAL, each named in the message; a FIFO is not waited on).
+ */
 int kohaku_fw_load_file(kohaku_device *dev, const char *path,
 			unsigned int flags, struct drm_kohaku_fw_load *out);
 /* What runs; per-unit state is in the node table (fw_* fields). */

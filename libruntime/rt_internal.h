@@ -149,6 +149,12 @@ KH_RT_HIDDEN int kh_rt_submit(struct kohaku_device *dev,
 /* a KOHAKU_REFUSED_* in words ("lies in no buffer the job names ...") */
 KH_RT_HIDDEN const char *kh_rt_refused_why(uint32_t why);
 
+/*
+ * what a file of st_mode mode is, for a message: "a directory", "a FIFO",
+ * "a character device", ... (errors.c)
+ */
+KH_RT_HIDDEN const char *kh_rt_file_kind(unsigned int mode);
+
 /* snprintf that never warns about truncation, always terminates (errors.c) */
 KH_RT_HIDDEN void kh_rt_strlcpy(char *dst, const char *src, size_t len);
 

@@ -24,8 +24,13 @@
 #     "schema": 1; a failure under --json (no such device, a refused
 #     option) prints an object with "error" and exits as usual; examine's
 #     text has its schema line; -o FILE writes the output there and none
-#     on stdout, -o into a missing directory exits 2 naming it; kh-trace
-#     --demo writes Chrome trace JSON;
+#     on stdout, -o into a missing directory exits 2 naming it; output
+#     that cannot be written (stdout or -o into /dev/full: info, nodes,
+#     run, --help, examine, top --count 0) exits 2 saying so, a command
+#     that failed anyway keeps its status; --json with a non-UTF-8
+#     --map is strict UTF-8 JSON (0xff as \u00ff, ESC, DEL and C1
+#     escaped, valid UTF-8 kept); top --json is JSON Lines and help top
+#     says so; kh-trace --demo writes Chrome trace JSON;
 #   - clocks: mesh 0's block with its profile and four MHz values, --json
 #     one object with "meshes" and every field, four blocks on quad;
 #     clocks set (each invocation is a fresh card: its own output is the
@@ -42,7 +47,24 @@
 #     what: an operand outside its --arena (the round, step, flit and
 #     operand), a kick at no node (the step), JSON with a trailing comma
 #     (line and column), --out into a missing directory, --in outside the
-#     arenas, no file, an option it does not take.
+#     arenas, no file, an option it does not take;
+#   - fw load of a directory, a FIFO (without hanging) and /dev/zero
+#     refused (exit 2) naming what each is; run-artifact of a FIFO too;
+#     --map of a FIFO nobody writes: exit 3 after a bounded wait, naming
+#     it; --map /dev/stdin from a pipe still works; a description with a
+#     UTF-8 BOM at its start (and CRLF) loads, a BOM past the start is an
+#     unknown token; --n past what fits (crc32 2^64-1, vadd 2^62 whose
+#     byte count wraps, saxpy) is refused as too large with the bound, a
+#     --n that is no multiple as that alone; KOHAKU_LOG=bogus warns once
+#     (and runs), KOHAKU_LOG=warn does not;
+#   - run KERNEL with no firmware (KOHAKU_FIRMWARE_PATH at nothing): one
+#     message naming where it looked and `make firmware` /
+#     KOHAKU_FIRMWARE_PATH, nothing submitted, exit 4 (JSON: one error
+#     object); with build/firmware it runs;
+#   - help CMD for every command: exit 0, that command's text alone; help
+#     run every demo, run saxpy --help saxpy's alone, run crc32 --help run
+#     KERNEL's, help clocks set with its options, --help wins over an
+#     option the command does not take; help frob and frob --help exit 2.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
@@ -279,6 +301,28 @@ cp "$tmp/o.json" "$tmp/out" 2>/dev/null
 json_ok "... FILE holds the JSON" 'len(d["nodes"]) == 2'
 refused "-o into a missing directory" "/nonexistent/dir/x" $SIM -o /nonexistent/dir/x info
 refused "-o with no value" "-o needs a value" $SIM info -o
+# output that cannot be written (/dev/full: every write ENOSPC) is a
+# failure with a message, never a silent exit 0 (cli_output_close)
+# full DESC WANT_RC TEXT ARGS...: stdout into /dev/full, stderr in $tmp/out
+full() {
+	_d=$1 _want=$2 _t=$3
+	shift 3
+	timeout 20 "$K" "$@" >/dev/full 2>"$tmp/out" </dev/null
+	_rc=$?
+	if [ "$_rc" -eq "$_want" ]; then ok "$_d: exit $_want"; else nok "$_d: exit $_rc, expected $_want"; fi
+	has "... saying so" "$_t"
+}
+if [ -c /dev/full ]; then
+	full "info > /dev/full" 2 "writing the output failed: No space left on device" $SIM info
+	full "nodes > /dev/full" 2 "writing the output failed: No space left on device" $SIM nodes
+	full "run saxpy > /dev/full" 2 "writing the output failed" $SIM run saxpy
+	full "--help > /dev/full" 2 "writing the output failed" --help
+	full "examine --json -o /dev/full" 2 "-o/--output: writing '/dev/full' failed: No space left on device" $SIM examine --json -o /dev/full
+	full "top --count 0 > /dev/full: stops" 2 "writing the output failed: No space left on device" $SIM top --count 0 --interval 10
+	full "a failed command keeps its exit status" 3 "writing the output failed" --json --map "$tmp/no-such.map" info
+else
+	n=$((n + 1)); echo "ok $n # SKIP writing into /dev/full: no /dev/full"
+fi
 TR=build/kh-trace
 if [ ! -x "$TR" ]; then
 	${MAKE:-make} --no-print-directory "$TR" >/dev/null 2>&1
@@ -290,6 +334,104 @@ if timeout 20 "$TR" --demo saxpy -o "$tmp/trace.json" >/dev/null 2>&1; then
 else
 	nok "kh-trace --demo saxpy"
 fi
+
+# JSON is UTF-8 whatever the arguments: a byte that starts no valid
+# sequence is \u00XX, DEL and the controls (C0, C1) escaped, valid UTF-8
+# kept (output.c's cli_json_put)
+bad=$(printf 'sa\377x\033[31m\177\302\233\303\251py')
+timeout 20 "$K" --json --map "$bad" info >"$tmp/out" 2>/dev/null </dev/null
+rc=$?
+if [ "$rc" -eq 3 ]; then ok "--json --map with non-UTF-8 bytes exits 3"; else nok "--json --map with non-UTF-8 bytes exits $rc, expected 3"; fi
+if command -v python3 >/dev/null 2>&1; then
+	if python3 -c 'import json,sys; t=open(sys.argv[1],"rb").read(); assert all(b < 0x7f for b in t.replace("\u00e9".encode(), b"")), t; d=json.loads(t.decode("utf-8", "strict")); assert "sa\u00ffx\u001b[31m\u007f\u009b\u00e9py" in d["error"], d' "$tmp/out" 2>"$tmp/err"; then
+		ok "... strict UTF-8 JSON: 0xff as \\u00ff, ESC, DEL, C1 escaped, e-acute kept"
+	else
+		nok "... not strict UTF-8 JSON with the bytes escaped"; sed 's/^/# /' "$tmp/out" "$tmp/err"
+	fi
+else
+	has "... 0xff as \\u00ff (no python3: grep)" 'sa\u00ffx\u001b[31m\u007f\u009b'
+fi
+run "top --json --count 2 --interval 10" 0 $SIM top --json --count 2 --interval 10
+if command -v python3 >/dev/null 2>&1; then
+	if python3 -c 'import json,sys; l=open(sys.argv[1]).read().splitlines(); assert len(l) == 2; d=[json.loads(x) for x in l]; assert [x["sample"] for x in d] == [1, 2] and all(x["schema"] == 1 for x in d)' "$tmp/out" 2>"$tmp/err"; then
+		ok "... JSON Lines: two lines, an object per sample"
+	else
+		nok "... not two JSON lines"; sed 's/^/# /' "$tmp/out" "$tmp/err"
+	fi
+else
+	has "... a sample object (no python3: grep)" '"sample": 2'
+fi
+run "help top" 0 help top
+has "... says JSON Lines" "--json: JSON Lines, one object per"
+
+# ---- bad input: files that are not what they should be ----
+mkfifo "$tmp/fifo"
+refused "fw load of a directory" "/etc is a directory, not a firmware image" --map pool fw load /etc
+refused "fw load of a FIFO (no hang)" "is a FIFO, not a firmware image" --map pool fw load "$tmp/fifo"
+refused "fw load /dev/zero" "/dev/zero is a character device" --map pool fw load /dev/zero
+if [ -f build/firmware/pool.fw ]; then
+	run "fw load build/firmware/pool.fw (a regular file)" 0 --map pool fw load build/firmware/pool.fw
+	has "... running on the POOL units" "running on 3 POOL units"
+else
+	n=$((n + 1)); echo "ok $n # SKIP fw load of an image: no build/firmware/pool.fw"
+fi
+refused "run-artifact of a FIFO (no hang)" "not a regular file" $SIM run-artifact "$tmp/fifo"
+# --map FIFO: nothing writes it; the wait is bounded (2 s), then exit 3
+run "--map FIFO with no writer (no hang)" 3 --map "$tmp/fifo" info
+has "... naming it a FIFO nobody wrote" "is a FIFO and nothing came from it in 2 s (no writer?)"
+# a pipe that writes the description still works
+printf 'profile rtl\nxxx sax xxx\nmag nul nul\nxxx sax xxx\n' | timeout 20 "$K" --map /dev/stdin nodes >"$tmp/out" 2>&1
+rc=$?
+if [ "$rc" -eq 0 ]; then ok "--map /dev/stdin from a pipe (exit 0)"; else nok "--map /dev/stdin from a pipe: exit $rc"; sed 's/^/# /' "$tmp/out"; fi
+has "... its two nodes" "sim:stdin: 2 nodes"
+
+# --n past what fits: the bound, said as such (checked by division: a
+# product that wraps past 2^64 is no way round it); the multiple apart
+refused "run crc32 --n 2^64-1" "run crc32: --n 18446744073709551615 is too large: at most 2147483647" --map pool run crc32 --n 0xffffffffffffffff
+refused "run vadd --n 2^62 (n * 4 wraps to 0)" "run vadd: --n 4611686018427387904 is too large: at most 536870904" --map pool run vadd --n 0x4000000000000000
+refused "run vadd --n 12" "run vadd: --n 12 is not a multiple of 8" --map pool run vadd --n 12
+refused "run saxpy --n 0xffffffff" "run saxpy: --n 4294967295 is too large: at most 1048576" $SIM run saxpy --n 0xffffffff
+
+# a POOL kernel with no firmware: said once, with how to get it, before
+# any job is submitted (exit 4, as the refused submits were)
+KOHAKU_FIRMWARE_PATH="$tmp/none"
+export KOHAKU_FIRMWARE_PATH
+run "run crc32 with no firmware" 4 --map pool run crc32
+has "... says no firmware runs" "run crc32: no firmware runs on the POOL units of sim:pool (absent: kohaku/pool.fw not found in $tmp/none"
+has "... and how to get it" "Build it with \`make firmware\`, then run with KOHAKU_FIRMWARE_PATH=build/firmware"
+if grep -q "^POOL mesh\|FAILED" "$tmp/out"; then nok "... yet submitted"; sed 's/^/# /' "$tmp/out" | head; else ok "... before submitting anything"; fi
+timeout 20 "$K" --map pool run ping --json >"$tmp/out" 2>/dev/null </dev/null
+rc=$?
+if [ "$rc" -eq 4 ]; then ok "run ping --json with no firmware exits 4"; else nok "run ping --json with no firmware exits $rc, expected 4"; fi
+json_ok "... one error object saying so" '"no firmware runs" in d["error"] and "make firmware" in d["error"] and d["exit"] == 4'
+unset KOHAKU_FIRMWARE_PATH
+if [ -f build/firmware/pool.fw ]; then
+	KOHAKU_FIRMWARE_PATH="$top/build/firmware" run "run ping with KOHAKU_FIRMWARE_PATH=build/firmware" 0 --map pool run ping
+	has "... passes" "ping: PASS"
+else
+	n=$((n + 1)); echo "ok $n # SKIP run ping with the firmware: no build/firmware/pool.fw"
+fi
+
+# KOHAKU_LOG that names no level: logged at info as before, but said once
+# (exported and unset by hand: an assignment before a function call may
+# outlive the call in a POSIX shell)
+KOHAKU_LOG=bogus
+export KOHAKU_LOG
+run "KOHAKU_LOG=bogus" 0 $SIM info
+has "... warned" "kohaku: warning: KOHAKU_LOG='bogus' is not a log level (err, warn, info, debug; or 3, 4, 6, 7): logging at info"
+if [ "$(grep -c "KOHAKU_LOG='bogus'" "$tmp/out")" -eq 1 ]; then ok "... once"; else nok "... not once"; sed 's/^/# /' "$tmp/out" | head; fi
+KOHAKU_LOG=warn
+run "KOHAKU_LOG=warn" 0 $SIM info
+if grep -q "is not a log level" "$tmp/out"; then nok "... warned about a level"; else ok "... no warning"; fi
+unset KOHAKU_LOG
+
+# a UTF-8 byte order mark at the start of a description (Windows editors) is
+# skipped; CRLF line ends too
+printf '\357\273\277profile rtl\r\nxxx sax xxx\r\nmag nul nul\r\nxxx sax xxx\r\n' >"$tmp/bom.desc"
+run "--map of a description with a UTF-8 BOM" 0 --map "$tmp/bom.desc" nodes
+has "... its two nodes" "sim:bom.desc: 2 nodes"
+printf 'profile rtl\nxxx sax xxx\n\357\273\277mag nul nul\nxxx sax xxx\n' >"$tmp/bom2.desc"
+refused "a BOM past the start" "line 3: unknown token '\xef\xbb\xbfmag'" --map "$tmp/bom2.desc" nodes
 
 # ---- clocks, clocks set, reset ----
 run "clocks" 0 $SIM clocks
@@ -377,6 +519,35 @@ run "nodes --live --json" 0 $SIM nodes --live --json
 run "--backend=sim --device=saxpy info" 0 --backend=sim --device=saxpy info
 run "--help" 0 --help
 has "... the usage" "usage: kohaku"
+
+# ---- per-command help (usage.c's tables) ----
+for c in list info examine nodes run run-artifact dxa fw validate top clocks reset sim help; do
+	timeout 20 "$K" help "$c" >"$tmp/out" 2>&1 </dev/null
+	rc=$?
+	if [ "$rc" -eq 0 ] && grep -q "^  $c" "$tmp/out" && ! grep -q "^commands:" "$tmp/out"; then
+		ok "help $c: exit 0, its own text alone"
+	else
+		nok "help $c: exit $rc"; sed 's/^/# /' "$tmp/out" | tail -n 10
+	fi
+done
+run "help run" 0 help run
+has "... every run demo" "  run cpu-demo [--n N]"
+has "... and the POOL kernels" "  run KERNEL [--n N]"
+run "run saxpy --help" 0 $SIM run saxpy --help
+has "... saxpy's text" "  run saxpy [--n N] [--a A]"
+if grep -q "mat-demo\|^commands:" "$tmp/out"; then nok "... not saxpy's alone"; sed 's/^/# /' "$tmp/out"; else ok "... saxpy's alone"; fi
+run "run crc32 --help (a POOL kernel)" 0 $SIM run crc32 --help
+has "... run KERNEL's text" "  run KERNEL [--n N]"
+run "help clocks set" 0 help clocks set
+has "... clocks set's text" "  clocks set --mesh M"
+has "... and the options it takes" "  --policy auto|fixed"
+run "nodes --n 5 --help: help before the options are checked" 0 $SIM nodes --n 5 --help
+has "... nodes' text" "  nodes [--live]"
+run "help --help" 0 help --help
+has "... help's own text" "  help [COMMAND [SUB]]"
+refused "help frob" "help: unknown command 'frob'" help frob
+refused "frob --help" "unknown command 'frob'" frob --help
+refused "help run saxpy extra" "unexpected argument 'extra'" help run saxpy extra
 
 echo "1..$n"
 exit $failed

@@ -391,8 +391,8 @@ void cli_parse_args(int argc, char **argv, struct kohaku_cli_opts *o)
 		if (c == 1) {
 			o->pos[o->n_pos++] = optarg;
 		} else if (c == 'h') {
-			cli_usage(stdout);
-			exit(EXIT_OK);
+			/* main.c prints it: which help depends on the command */
+			o->help = true;
 		} else if (c == '?' || c == ':') {
 			cli_die_bad_option(argv[optind - 1], optopt);
 		} else if (!cli_take_option(o, c, optarg)) {

@@ -70,6 +70,8 @@ struct kohaku_cli_opts {
 	const char *map;
 	bool json;
 	bool version;
+	/* -h/--help: the usage, or the command's part of it (main.c) */
+	bool help;
 	/* -o/--output FILE: stdout goes there (main.c opens it) */
 	const char *output;
 	/* the words that are not options, in order (argc of them at most) */
@@ -107,8 +109,8 @@ struct kohaku_cli_opts {
 };
 
 /*
- * args.c: parse argv into o (defaults first); --help prints the usage and
- * exits 0, a bad option or value exits EXIT_USAGE naming it
+ * args.c: parse argv into o (defaults first); --help sets o->help, a bad
+ * option or value exits EXIT_USAGE naming it
  */
 void cli_parse_args(int argc, char **argv, struct kohaku_cli_opts *o);
 /* args.c: exit EXIT_USAGE naming the first option given cmd does not take */
@@ -129,6 +131,12 @@ int cli_check_mesh(const struct kohaku_cli_opts *o,
 		   const struct drm_kohaku_get_info *in);
 /* usage.c: the usage text */
 void cli_usage(FILE *f);
+/*
+ * usage.c: command cmd's part of the usage (sub, when one entry of its
+ * group has that word, that entry's alone) and the options it takes;
+ * -1, printing nothing, when there is no command cmd
+ */
+int cli_usage_cmd(FILE *f, const char *cmd, const char *sub);
 /* cmd_version.c: --version: tool, library, ABI, driver, firmware */
 int cli_cmd_version(const struct kohaku_cli_opts *o);
 /* usage.c: a usage error on stderr, then exit(EXIT_USAGE) */
@@ -187,6 +195,18 @@ void cli_json_errors(bool json, const char *cmd);
 void cli_json_started(void);
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int cli_json_error_exit(int ret);
+/*
+ * output.c: the end of every command: stdout flushed and closed; a write
+ * that failed on the way (ferror, fflush, fclose) is said on stderr
+ * (naming path, -o's FILE, or stdout when NULL) and turns an EXIT_OK ret
+ * into EXIT_USAGE (another ret is kept).  Returns the exit status.
+ */
+int cli_output_close(const char *path, int ret);
+/*
+ * output.c: stdout flushed now (a live view's sample); false once a write
+ * to it failed, its errno kept for cli_output_close's message
+ */
+bool cli_output_flush(void);
 /*
  * output.c: the node table as `nodes` and the run demos print it: the
  * line "PATH: N nodes<note>", then the table

@@ -160,7 +160,7 @@ static int fw_load(const struct kohaku_cli_opts *o, const char *file)
 	if (!r)
 		return EXIT_OK;
 	if (r == -EINVAL || r == -E2BIG || r == -EPROTO || r == -ENOENT ||
-	    r == -EACCES || r == -EBUSY || r == -ENODEV)
+	    r == -EACCES || r == -EBUSY || r == -ENODEV || r == -EISDIR)
 		return EXIT_USAGE;
 	return EXIT_DEVICE;
 }

@@ -13,7 +13,8 @@
  * line then one row per node per sample, the node's mesh's clock the last
  * column (mesh_clock).  --count N stops after N samples
  * (0, the default: until interrupted).  --json prints one object per
- * sample, a line each.
+ * sample, a line each: JSON Lines, not one document (usage.c says so).
+ * A sample that cannot be written ends the loop (cli_output_flush).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -94,7 +95,13 @@ int cli_cmd_top(const struct kohaku_cli_opts *o)
 		struct json_object *js = NULL, *jn = NULL;
 		double dt;
 
-		fflush(stdout);
+		/*
+		 * a live view is read as it comes; and one nobody can read
+		 * (a full disk, --count 0 into /dev/full) must not go on
+		 * forever: main's cli_output_close says why and exits 2
+		 */
+		if (!cli_output_flush())
+			break;
 		sleep_ms(interval);
 		if (kohaku_nodes_alloc(dev, KOHAKU_NODES_LIVE, &cur, &n1) < 0) {
 			cli_error("top: %s", kohaku_last_error(dev));

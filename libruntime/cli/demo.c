@@ -392,6 +392,11 @@ int cli_demo_run(const struct kohaku_cli_opts *o,
 	ret = cli_select_units(o, nd, n, d->cu_type, d->what, sel, &n_runs);
 	if (ret)
 		goto out;
+	if (n_runs && d->ready) {
+		ret = d->ready(&c, sel, n_runs);
+		if (ret)
+			goto out;
+	}
 	if (o->json) {
 		rep = demo_report(&c);
 	} else {

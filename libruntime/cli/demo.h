@@ -102,6 +102,14 @@ struct kohaku_cli_demo {
 	/* optional: refuse params it cannot run with (cli_die_usage) */
 	void (*check_params)(const struct kohaku_cli_demo *d,
 			     const struct kohaku_cli_demo_params *p);
+	/*
+	 * optional: whether the selected units can run the demo at all (the
+	 * POOL kernels: firmware on them), before anything is printed or
+	 * submitted; 0, or an exit code with why and what to do said
+	 * (cli_error)
+	 */
+	int (*ready)(const struct kohaku_cli_demo_ctx *c,
+		     const struct drm_kohaku_node *const *sel, unsigned int n);
 	/* the text above the units' lines (not under --json) */
 	void (*intro)(const struct kohaku_cli_demo_ctx *c, unsigned int n_units);
 	/*

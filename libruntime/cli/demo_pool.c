@@ -421,14 +421,75 @@ static const struct kohaku_cli_pool_kernel
 
 /* ---- the hooks every kernel shares ---- */
 
+/* a buffer of n * elem bytes stays below 2 GiB (the kernels take n in 32 bits) */
+#define POOL_BYTES_MAX	0x7fffffffUL
+
+/*
+ * --n against what fits, then its multiple: two messages, each about the
+ * one thing wrong.  The bound is checked by division: the product n * elem
+ * of a huge --n wrapped past 2^64 back under the limit (vadd --n 2^62 ran
+ * on empty buffers and reported a wrong answer).
+ */
 static void pool_check_params(const struct kohaku_cli_demo *d,
 			      const struct kohaku_cli_demo_params *p)
 {
 	const struct kohaku_cli_pool_kernel *k = d->arg;
+	unsigned long max = POOL_BYTES_MAX / k->elem / k->multiple *
+			    k->multiple;
 
-	if (p->n % k->multiple || (uint64_t)p->n * k->elem > 0x7fffffffu)
-		cli_die_usage("run %s: --n %lu must be a multiple of %u (and "
-			      "below 2 GiB)", d->name, p->n, k->multiple);
+	if (p->n > max)
+		cli_die_usage("run %s: --n %lu is too large: at most %lu (%u "
+			      "byte%s each, and a buffer stays below 2 GiB)",
+			      d->name, p->n, max, k->elem,
+			      k->elem == 1 ? "" : "s");
+	if (p->n % k->multiple)
+		cli_die_usage("run %s: --n %lu is not a multiple of %u",
+			      d->name, p->n, k->multiple);
+}
+
+/*
+ * No firmware runs on any of the units: every job would be refused at
+ * submit, a line per unit saying only "load it first".  So say it once,
+ * before anything is submitted, with where the host looked (fw_info's
+ * status) and how to get an image: it is not built by `make` or `make
+ * run`.  On the sim backend every command is a card of its own, so only
+ * KOHAKU_FIRMWARE_PATH helps there (an earlier `kohaku fw load` is gone);
+ * on kohaku.ko the image is loaded at bind, or by fw load.  Units of which
+ * only some run firmware go on: their lines say which failed.  Exit 4, as
+ * when the refused submits said it (tests/vm/guest-init.sh card 21): a
+ * script's check of the status keeps working.
+ */
+static int pool_ready(const struct kohaku_cli_demo_ctx *c,
+		      const struct drm_kohaku_node *const *sel, unsigned int n)
+{
+	struct kohaku_fw_info fi;
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (sel[i]->fw_state == KOHAKU_FW_STATE_RUNNING)
+			return 0;
+	memset(&fi, 0, sizeof(fi));
+	kohaku_fw_info(c->dev, &fi);
+	if (kohaku_device_backend(c->dev) == KOHAKU_BACKEND_SIM)
+		cli_error("run %s: no firmware runs on the POOL unit%s of %s "
+			  "(%s).  Build it with `make firmware`, then run with "
+			  "KOHAKU_FIRMWARE_PATH=build/firmware (or "
+			  "KOHAKU_FIRMWARE=FILE): each kohaku command is a "
+			  "simulated card of its own, loaded at open, so a "
+			  "`kohaku fw load` before this one does not carry over",
+			  c->demo->name, n == 1 ? "" : "s",
+			  kohaku_device_path(c->dev),
+			  fi.status[0] ? fi.status : "nothing loaded");
+	else
+		cli_error("run %s: no firmware runs on the POOL unit%s of %s "
+			  "(%s).  Build it with `make firmware` and install it "
+			  "(`sudo make install`: /lib/firmware/kohaku/pool.fw, "
+			  "loaded when kohaku.ko binds), or load it now: "
+			  "`kohaku fw load build/firmware/pool.fw`",
+			  c->demo->name, n == 1 ? "" : "s",
+			  kohaku_device_path(c->dev),
+			  fi.status[0] ? fi.status : "nothing loaded");
+	return EXIT_DEVICE;
 }
 
 static void pool_intro(const struct kohaku_cli_demo_ctx *c,
@@ -560,6 +621,7 @@ static void pool_release(const struct kohaku_cli_demo_ctx *c,
 	.priv_size = sizeof(struct kohaku_cli_pool),			\
 	.arg = &k,							\
 	.check_params = pool_check_params,				\
+	.ready = pool_ready,						\
 	.intro = pool_intro,						\
 	.setup = pool_setup,						\
 	.describe = pool_describe,					\

@@ -60,8 +60,10 @@ static void saxpy_check_params(const struct kohaku_cli_demo *d,
 			       const struct kohaku_cli_demo_params *p)
 {
 	if (p->n > (unsigned long)KH_SX_N_MAX * KOHAKU_MAX_JOB_INSTS)
-		cli_die_usage("run saxpy: --n %lu is more than one job holds: "
-			      "%u instructions of %u elements", p->n,
+		cli_die_usage("run saxpy: --n %lu is too large: at most %lu, "
+			      "what one job holds (%u instructions of %u "
+			      "elements)", p->n,
+			      (unsigned long)KH_SX_N_MAX * KOHAKU_MAX_JOB_INSTS,
 			      KOHAKU_MAX_JOB_INSTS, KH_SX_N_MAX);
 }
 

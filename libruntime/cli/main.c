@@ -12,8 +12,9 @@
  * The arguments are parsed in args.c, the usage is usage.c's, the device
  * and units a command runs on select.c's.
  *
- * Exit codes: 0 ok, 1 wrong answer, 2 refused or bad usage, 3 no device or
- * backend, 4 the device did not answer as expected (timeout, fault).
+ * Exit codes: 0 ok, 1 wrong answer, 2 refused or bad usage (and output
+ * that could not be written: cli_output_close), 3 no device or backend, 4
+ * the device did not answer as expected (timeout, fault).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -60,7 +61,8 @@ static const struct kohaku_cli_cmd cli_cmds[] = {
 	{ "examine", NULL, CLI_CMD_EXAMINE, 1, 0 },
 	{ "nodes", NULL, CLI_CMD_NODES, 1, CLI_TAKES_LIVE },
 	{ "dxa", NULL, CLI_CMD_DXA, 1, CLI_TAKES_NODE },
-	{ "help", NULL, CLI_CMD_HELP, 1, 0 },
+	/* help [COMMAND [SUB]] */
+	{ "help", NULL, CLI_CMD_HELP, 3, 0 },
 	/* run NAME: a demo (demo.h), taking the options it says */
 	{ "run", "*", CLI_CMD_RUN_DEMO, 2, 0 },
 	{ "run", NULL, CLI_CMD_RUN_OTHER, ~0u, CLI_TAKES_ALL },
@@ -159,6 +161,29 @@ static void __attribute__((noreturn)) cli_run_other(const char *what)
 		      what);
 }
 
+/*
+ * help [CMD [SUB]] (the words from pos[first]) and CMD [SUB] --help: the
+ * whole usage, or CMD's part of it (usage.c).  A POOL kernel's name is the
+ * usage's "run KERNEL".  A CMD that is no command is refused, exit 2, as
+ * it is without --help: help that exits 0 would hide a typo in a script.
+ */
+static int cli_help(const struct kohaku_cli_opts *o, unsigned int first)
+{
+	const char *cmd = o->n_pos > first ? o->pos[first] : NULL;
+	const char *sub = o->n_pos > first + 1 ? o->pos[first + 1] : NULL;
+
+	if (!cmd) {
+		cli_usage(stdout);
+		return EXIT_OK;
+	}
+	if (!strcmp(cmd, "run") && sub && cli_pool_demo(sub))
+		sub = "KERNEL";
+	if (cli_usage_cmd(stdout, cmd, sub))
+		cli_die_usage("%sunknown command '%s'", first ? "help: " : "",
+			      cmd);
+	return EXIT_OK;
+}
+
 /* sim inject SPEC...: the words after inject as one spec */
 static int cli_sim_inject_words(const struct kohaku_cli_opts *o)
 {
@@ -195,8 +220,7 @@ static int cli_dispatch(const struct kohaku_cli_cmd *c,
 	case CLI_CMD_DXA:
 		return cli_cmd_dxa(o);
 	case CLI_CMD_HELP:
-		cli_usage(stdout);
-		return EXIT_OK;
+		return cli_help(o, 1);
 	case CLI_CMD_RUN_DEMO:
 		return cli_demo_run(o, cli_find_demo(arg1));
 	case CLI_CMD_RUN_OTHER:
@@ -243,6 +267,14 @@ static void cli_open_output(const char *path)
 	fclose(f);
 }
 
+/* every return from main: the output checked (cli_output_close) */
+static int cli_exit(struct kohaku_cli_opts *o, int r)
+{
+	r = cli_output_close(o->output, r);
+	free(o->pos);
+	return r;
+}
+
 int main(int argc, char **argv)
 {
 	struct kohaku_cli_opts o;
@@ -257,6 +289,15 @@ int main(int argc, char **argv)
 	cli_json_errors(o.json, NULL);
 	if (o.output)
 		cli_open_output(o.output);
+	/*
+	 * --help before anything else is checked: `kohaku run saxpy --node
+	 * 9,9 --help` is asking what --node means, not running
+	 */
+	if (o.help) {
+		r = cli_json_error_exit(cli_help(&o, o.n_pos > 1 &&
+				       !strcmp(o.pos[0], "help")));
+		return cli_exit(&o, r);
+	}
 	if (o.map && o.backend == KOHAKU_BACKEND_KERNEL)
 		cli_die_usage("--map describes a simulated card; it cannot be "
 			      "used with --backend kernel");
@@ -270,16 +311,14 @@ int main(int argc, char **argv)
 		cli_check_takes(&o, "--version", 0);
 		cli_json_errors(o.json, "--version");
 		r = cli_json_error_exit(cli_cmd_version(&o));
-		free(o.pos);
-		return r;
+		return cli_exit(&o, r);
 	}
 	if (!o.n_pos) {
 		cli_usage(stderr);
-		return EXIT_USAGE;
+		return cli_exit(&o, EXIT_USAGE);
 	}
 	c = cli_find_cmd(&o);
 	cli_check_cmd(c, &o);
 	r = cli_json_error_exit(cli_dispatch(c, &o));
-	free(o.pos);
-	return r;
+	return cli_exit(&o, r);
 }

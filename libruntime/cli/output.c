@@ -4,15 +4,91 @@
  * with json-c): the node table, with the device line above it or as a
  * JSON array, and the error object of a failure under --json.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "cli.h"
 #include "kohaku/kh_units.h"
 
+/*
+ * The length of the valid UTF-8 sequence s starts with (RFC 3629: no
+ * overlong form, no surrogate, nothing past U+10FFFF); 0 when it starts
+ * none.  s is NUL-terminated: a NUL fails the byte after a lead, so no
+ * read passes it.
+ */
+static size_t cli_utf8_len(const unsigned char *s)
+{
+	unsigned char lo = 0x80, hi = 0xbf;
+	size_t len, i;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
+		len = 2;
+	} else if (s[0] >= 0xe0 && s[0] <= 0xef) {
+		len = 3;
+		if (s[0] == 0xe0)
+			lo = 0xa0;	/* overlong */
+		else if (s[0] == 0xed)
+			hi = 0x9f;	/* a surrogate */
+	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
+		len = 4;
+		if (s[0] == 0xf0)
+			lo = 0x90;	/* overlong */
+		else if (s[0] == 0xf4)
+			hi = 0x8f;	/* past U+10FFFF */
+	} else {
+		return 0;
+	}
+	if (s[1] < lo || s[1] > hi)
+		return 0;
+	for (i = 2; i < len; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	return len;
+}
+
+/*
+ * json-c escapes the controls below 0x20 but copies every other byte of a
+ * string as it is, so a non-UTF-8 argument echoed in a message (--map
+ * $'sa\xffxpy') made JSON that a strict decoder refuses (RFC 8259: JSON
+ * text is UTF-8).  Outside strings json-c writes ASCII only, so every byte
+ * from 0x7f up is inside a string, where an escape is valid:
+ *  - a byte that starts no valid UTF-8 sequence is written \u00XX, XX its
+ *    value: the byte read as Latin-1 (U+0080..U+00FF), so what it was can
+ *    still be told (not U+FFFD, which would lose it);
+ *  - DEL and the C1 controls (U+0080..U+009F, valid as C2 80..C2 9F) are
+ *    escaped too, as \u007f..\u009f, so that none reaches a terminal raw;
+ *  - any other valid sequence is copied.
+ * docs/runtime.md "The kohaku CLI" states the rule.
+ */
+static void cli_json_put(const char *js, FILE *f)
+{
+	const unsigned char *s = (const unsigned char *)js;
+
+	while (*s) {
+		size_t len = cli_utf8_len(s);
+
+		if (len == 1 && *s != 0x7f) {
+			putc(*s, f);
+		} else if (len == 2 && s[0] == 0xc2 && s[1] < 0xa0) {
+			fprintf(f, "\\u%04x", s[1]);
+		} else if (len > 1) {
+			fwrite(s, 1, len, f);
+		} else {
+			fprintf(f, "\\u%04x", *s);
+			len = 1;
+		}
+		s += len;
+	}
+}
+
 void cli_json_print(struct json_object *j)
 {
-	puts(json_object_to_json_string_ext(j, CLI_JSON_FLAGS));
+	cli_json_put(json_object_to_json_string_ext(j, CLI_JSON_FLAGS), stdout);
+	putc('\n', stdout);
 	json_object_put(j);
 }
 
@@ -122,6 +198,47 @@ int cli_json_error_exit(int ret)
 	cli_json_print(j);
 	fflush(stdout);
 	return ret;
+}
+
+/*
+ * A write to stdout that failed (a full disk, /dev/full, a pipe whose
+ * reader left while SIGPIPE is ignored) leaves the stream's error flag
+ * and nothing else: printf's result is checked nowhere, and exit()
+ * flushes and closes stdout without a word.  So this is the end of every
+ * command: flush, close (on NFS or a quota the error may only come with
+ * the close of -o's file), and a failure anywhere on the way said and
+ * made the exit status, so that a truncated report never exits 0.
+ */
+static int cli_out_errno;
+
+bool cli_output_flush(void)
+{
+	if (fflush(stdout) == EOF && !cli_out_errno)
+		cli_out_errno = errno;
+	return !ferror(stdout);
+}
+
+int cli_output_close(const char *path, int ret)
+{
+	const char *why = NULL;
+
+	if (!cli_output_flush())
+		/* an earlier write's errno when it was caught (top) */
+		why = cli_out_errno ? strerror(cli_out_errno) :
+		      "a write was refused";
+	if (fclose(stdout) == EOF && !why)
+		why = strerror(errno);
+	if (!why)
+		return ret;
+	/* stdout is lost: no JSON error object, the message on stderr */
+	cli_err_done = true;
+	if (path)
+		cli_error("-o/--output: writing '%s' failed: %s; its contents "
+			  "are incomplete", path, why);
+	else
+		cli_error("writing the output failed: %s; what was printed is "
+			  "incomplete", why);
+	return ret == EXIT_OK ? EXIT_USAGE : ret;
 }
 
 static void type_str(uint16_t t, char *buf, size_t len)

@@ -15,11 +15,14 @@
  * its own state.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "rt_internal.h"
 #include "kh_os_user.h"
@@ -30,6 +33,12 @@
 #include "fw_autoload.h"
 
 #define KH_DESC_MAX	(1u << 20)
+/*
+ * A description that is not a regular file (a pipe: /dev/stdin, <(...);
+ * a FIFO; a terminal) is waited on at most this long for each piece, so
+ * that a FIFO nobody writes is an error, not a hang
+ */
+#define KH_DESC_WAIT_MS	2000
 
 struct kh_rt_sim {
 	pthread_mutex_t ref_lock;
@@ -392,6 +401,45 @@ static const char *base_name(const char *path)
 }
 
 /*
+ * Read the description at fd into buf (room for max + 1 bytes, so that a
+ * file past max shows).  A regular file is read to its end.  Anything else
+ * was opened O_NONBLOCK (open(2) of a FIFO without a writer would block
+ * until one came) and each read first waits for data at most
+ * KH_DESC_WAIT_MS: a pipe that writes the text (/dev/stdin, <(...)) still
+ * works, a FIFO nobody writes is -ETIMEDOUT.  Returns the length read or
+ * -errno.
+ */
+static long read_desc(int fd, bool regular, char *buf, size_t max)
+{
+	size_t n = 0;
+
+	while (n <= max) {
+		ssize_t k;
+
+		if (!regular) {
+			struct pollfd p = { .fd = fd, .events = POLLIN };
+			int pr = poll(&p, 1, KH_DESC_WAIT_MS);
+
+			if (pr < 0 && errno == EINTR)
+				continue;
+			if (pr < 0)
+				return -errno;
+			if (!pr)
+				return -ETIMEDOUT;
+		}
+		k = read(fd, buf + n, max + 1 - n);
+		if (k < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (k < 0)
+			return -errno;
+		if (!k)
+			break;
+		n += (size_t)k;
+	}
+	return (long)n;
+}
+
+/*
  * desc text for device: a built-in name, a file, or the text itself.  On
  * success *text is the text and *owned the malloc'ed copy to free (or NULL).
  */
@@ -400,9 +448,9 @@ static int resolve_desc(const char *device, const char **text, char **owned,
 {
 	const char *b = ksim_builtin_desc(device);
 	struct stat st;
-	FILE *f;
 	char *buf, msg[256];
-	size_t n;
+	long n;
+	int fd;
 
 	*owned = NULL;
 	if (b) {
@@ -442,10 +490,12 @@ static int resolve_desc(const char *device, const char **text, char **owned,
 			     "card description file", device);
 		return -EISDIR;
 	}
-	f = fopen(device, "r");
-	if (!f) {
+	fd = open(device, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) < 0) {
 		int e = errno;
 
+		if (fd >= 0)
+			close(fd);
 		kh_rt_errbuf(err, errlen,
 			     "sim device '%s': cannot open the description file: "
 			     "%s", device, strerror(e));
@@ -453,21 +503,28 @@ static int resolve_desc(const char *device, const char **text, char **owned,
 	}
 	buf = malloc(KH_DESC_MAX + 1);
 	if (!buf) {
-		fclose(f);
+		close(fd);
 		kh_rt_errbuf(err, errlen, "out of host memory");
 		return -ENOMEM;
 	}
-	n = fread(buf, 1, KH_DESC_MAX + 1, f);
-	if (ferror(f)) {
-		int e = errno ? errno : EIO;
-
-		fclose(f);
+	n = read_desc(fd, S_ISREG(st.st_mode), buf, KH_DESC_MAX);
+	close(fd);
+	if (n == -ETIMEDOUT) {
+		free(buf);
+		kh_rt_errbuf(err, errlen, "sim device '%s' is %s and nothing "
+			     "came from it in %u s (no writer?); a card "
+			     "description is a file, or a pipe that writes one",
+			     device, kh_rt_file_kind(st.st_mode),
+			     KH_DESC_WAIT_MS / 1000);
+		return (int)n;
+	}
+	if (n < 0) {
 		free(buf);
 		kh_rt_errbuf(err, errlen, "sim device '%s': reading the "
-			     "description file failed: %s", device, strerror(e));
-		return -e;
+			     "description file failed: %s", device,
+			     strerror((int)-n));
+		return (int)n;
 	}
-	fclose(f);
 	if (n > KH_DESC_MAX) {
 		free(buf);
 		kh_rt_errbuf(err, errlen, "sim device '%s': the description file "
@@ -476,7 +533,7 @@ static int resolve_desc(const char *device, const char **text, char **owned,
 		return -EFBIG;
 	}
 	buf[n] = '\0';
-	if (ksim_desc_text_check(buf, n, msg, sizeof(msg))) {
+	if (ksim_desc_text_check(buf, (size_t)n, msg, sizeof(msg))) {
 		free(buf);
 		kh_rt_errbuf(err, errlen, "sim device '%s': %s", device, msg);
 		return -EINVAL;

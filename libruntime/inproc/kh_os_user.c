@@ -33,6 +33,29 @@ u32 kh_os_crc32_le(u32 crc, const void *p, size_t n)
 	return ~crc;
 }
 
+/*
+ * KOHAKU_LOG names no level: logging goes on at info, as it always did (a
+ * typo still shows the log), but it is said once per process, so that
+ * KOHAKU_LOG=dbg is not mistaken for "nothing to log".  The value is
+ * echoed with every byte that is not printable ASCII as '?': it goes to a
+ * terminal.
+ */
+static void kh_os_log_warn_unknown(const char *v)
+{
+	static int warned;
+	char shown[33];
+	size_t i;
+
+	if (__atomic_exchange_n(&warned, 1, __ATOMIC_RELAXED))
+		return;
+	for (i = 0; v[i] && i < sizeof(shown) - 1; i++)
+		shown[i] = v[i] >= 0x20 && v[i] < 0x7f ? v[i] : '?';
+	shown[i] = '\0';
+	fprintf(stderr, "kohaku: warning: KOHAKU_LOG='%s%s' is not a log level "
+		"(err, warn, info, debug; or 3, 4, 6, 7): logging at info\n",
+		shown, v[i] ? "..." : "");
+}
+
 static int kh_os_log_level_from_env(void)
 {
 	const char *v = getenv("KOHAKU_LOG");
@@ -43,8 +66,10 @@ static int kh_os_log_level_from_env(void)
 		return LOGLEVEL_DEBUG;
 	if (!strcmp(v, "err") || !strcmp(v, "error") || !strcmp(v, "3"))
 		return LOGLEVEL_ERR;
-	if (!strcmp(v, "warn") || !strcmp(v, "4"))
+	if (!strcmp(v, "warn") || !strcmp(v, "warning") || !strcmp(v, "4"))
 		return LOGLEVEL_WARNING;
+	if (strcmp(v, "info") && strcmp(v, "6"))
+		kh_os_log_warn_unknown(v);
 	return LOGLEVEL_INFO;
 }
 

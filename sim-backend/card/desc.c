@@ -597,6 +597,15 @@ int ksim_desc_parse(const char *text, const struct ksim_unit_types *types,
 	ksim_scope_begin(&ps->card, &d->p);
 	if (err && errlen)
 		err[0] = 0;
+	/*
+	 * A UTF-8 byte order mark at the very start is what Windows editors
+	 * (Notepad) write at the head of a "UTF-8" file; it is no part of the
+	 * text, so it is skipped rather than read as the start of the first
+	 * token ("unknown token '\xef\xbb\xbfxxx'").  Anywhere else it stays
+	 * a token's bytes and is refused as one.
+	 */
+	if ((u8)s[0] == 0xef && (u8)s[1] == 0xbb && (u8)s[2] == 0xbf)
+		s += 3;
 
 	for (ps->line = 1; *s; ps->line++) {
 		const char *eol = s, *bol = s;
