@@ -1222,6 +1222,14 @@ int kohaku_syncobj_fd(kohaku_device *dev, uint32_t handle, int *fd);
 struct kohaku_artifact;
 
 /*
+ * KohakuTPU's compiler's default arena, on every mesh: its artifacts'
+ * operands lie at this local offset (device address mesh << 36 | offset),
+ * in this many bytes (kohakutpu/rt.py ARENA_BASE, ARENA_SIZE).
+ */
+#define KOHAKU_ARTIFACT_ARENA_OFFSET	0x18000000ULL
+#define KOHAKU_ARTIFACT_ARENA_SIZE	(64ULL << 20)
+
+/*
  * Parse an artifact from JSON text (len bytes, no NUL needed).  0, or
  * -EINVAL (format: which step or flit and why) / -ENOMEM, with the reason
  * in err (errlen bytes, may be NULL) either way "" on success.  Strict

@@ -27,8 +27,8 @@
 #include "cli.h"
 #include "kohaku/kh_flit.h"
 
-#define ART_DEFAULT_OFF		0x18000000ULL
-#define ART_DEFAULT_SIZE	(64ULL << 20)
+#define ART_DEFAULT_OFF		KOHAKU_ARTIFACT_ARENA_OFFSET
+#define ART_DEFAULT_SIZE	KOHAKU_ARTIFACT_ARENA_SIZE
 
 struct kohaku_cli_arena {
 	unsigned int mesh;

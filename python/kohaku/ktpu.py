@@ -27,7 +27,8 @@ from .buffer import Buffer
 from .device import Device as _KohakuDevice
 from .errors import KohakuError
 
-#: The compiler runtime's default arena (kohakutpu/rt.py ARENA_BASE/SIZE).
+#: The compiler runtime's default arena (kohakutpu/rt.py ARENA_BASE/SIZE;
+#: libkohaku's KOHAKU_ARTIFACT_ARENA_OFFSET/_SIZE).
 ARENA_BASE = 0x1800_0000
 ARENA_SIZE = 1 << 26
 #: Bits [37:36] of a device address name its mesh.

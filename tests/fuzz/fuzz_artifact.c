@@ -30,7 +30,7 @@
 #include "kohaku.h"
 #include "fuzz_promise.h"
 
-#define ARENA		0x18000000ULL
+#define ARENA		KOHAKU_ARTIFACT_ARENA_OFFSET
 #define ARENA_SIZE	(64u * 1024)
 #define CANARY_SIZE	(64u * 1024)
 #define MAX_RUN_ROUNDS	64

@@ -25,7 +25,7 @@
 #include "kohaku/kh_vec.h"
 
 /* the compiler's arena: local offset 0x18000000 of the mesh */
-#define ART_ARENA_OFF	0x18000000ULL
+#define ART_ARENA_OFF	KOHAKU_ARTIFACT_ARENA_OFFSET
 #define ART_ARENA_SIZE	(1u << 20)
 
 /* a payload (and the header above it) in decimal, as Python's json writes it */

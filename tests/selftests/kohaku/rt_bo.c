@@ -536,8 +536,8 @@ TEST_F(rt, bo_null_pointers_efault)
 /* ---- BOs at a fixed address (ABI 0.9, KOHAKU_BO_FIXED) ---- */
 
 /* KohakuTPU's compiler puts its arena here on every mesh: 64 MiB at 384 MiB */
-#define ARENA_LOCAL	0x18000000ull
-#define ARENA_SIZE	(64ull << 20)
+#define ARENA_LOCAL	KOHAKU_ARTIFACT_ARENA_OFFSET
+#define ARENA_SIZE	KOHAKU_ARTIFACT_ARENA_SIZE
 #define ARENA(mesh)	((uint64_t)(mesh) << KH_MADDR_MESH_SHIFT | ARENA_LOCAL)
 
 static int bo_fixed_raw(kohaku_device *dev, struct drm_kohaku_bo_create *c,

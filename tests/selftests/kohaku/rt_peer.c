@@ -17,8 +17,8 @@
 #include "kohaku/kh_mat.h"
 
 #define MAX_MAT		16
-#define ARENA_LOCAL	0x18000000ull
-#define ARENA_SIZE	(64ull << 20)
+#define ARENA_LOCAL	KOHAKU_ARTIFACT_ARENA_OFFSET
+#define ARENA_SIZE	KOHAKU_ARTIFACT_ARENA_SIZE
 #define PEER_TIMEOUT_MS	2000
 
 /* a GEMM on the sender: 16 x 16 (16 sub-tiles) over K = 64 */
