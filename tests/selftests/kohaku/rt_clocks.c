@@ -134,6 +134,24 @@ static bool wait_profile(kohaku_device *dev, unsigned int mesh,
 	return false;
 }
 
+/* up to @looks reads of CLOCKS (as wait_profile()) for @mesh's resets to reach @resets */
+static bool wait_resets(kohaku_device *dev, unsigned int mesh, uint64_t resets,
+			unsigned int looks)
+{
+	unsigned int i;
+
+	for (i = 0; i < looks; i++) {
+		if (clocks(dev, mesh).resets >= resets)
+			return true;
+		if (kohaku_device_backend(dev) == KOHAKU_BACKEND_KERNEL || i % 64 == 63) {
+			struct timespec ts = { 0, 1000000 };
+
+			nanosleep(&ts, NULL);
+		}
+	}
+	return false;
+}
+
 /* does a POOL unit of @mesh run firmware? */
 static bool fw_running_on(kohaku_device *dev, unsigned int mesh)
 {
@@ -221,6 +239,14 @@ TEST_F(rt, an_idle_mesh_gets_its_idle_profile_back_after_another_agents_reset)
 	c0 = clocks(dev, sx[0].mesh);
 	snprintf(spec, sizeof(spec), "reset mesh=%u", sx[0].mesh);
 	CHECK_OK(dev, kohaku_sim_inject(dev, spec));
+	/*
+	 * The profile read LOW before the reset too: first the driver must
+	 * have seen the reset, or the wait below ends before it happened
+	 * (asan, ctrl32, CI)
+	 */
+	CHECK_MSG(wait_resets(dev, sx[0].mesh, c0.resets + 1, 20000),
+		  "the driver never saw the reset (%u resets)",
+		  (unsigned int)clocks(dev, sx[0].mesh).resets);
 	CHECK_MSG(wait_profile(dev, sx[0].mesh, KOHAKU_CLK_PROFILE_LOW, 20000),
 		  "still %s after another agent's reset",
 		  kohaku_clk_profile_name(clocks(dev, sx[0].mesh).profile));
