@@ -288,6 +288,7 @@ static bool ksim_port_intake(struct ksim_mag_port *mp)
 			ksim_payload_to_bytes(sl->data[sl->got], f->w);
 			if (++sl->got == sl->len + 1u) {
 				sl->state = KSIM_SLOT_READY;
+				sl->ready_at = ksim_node_now(&mp->mag->node);
 				mp->ready[(mp->ready_head + mp->ready_count) %
 					  nslots] = (u16)i;
 				mp->ready_count++;
@@ -315,7 +316,14 @@ static bool ksim_port_engine(struct ksim_mag_port *mp, u64 now)
 		const struct kh_flit *f = ksim_fifo_head(&mp->rdq);
 		bool rd = f && !ksim_rd_is_entry(f), wr = mp->ready_count != 0;
 
-		if (rd && (!wr || !mp->prefer_write)) {
+		/*
+		 * A plain read wins S_IDLE over a ready write, every time
+		 * (mag_mem_port.v S_IDLE: take_rd_p, else ws_issue): "a
+		 * stalled read stalls a cluster, while a queued write has
+		 * already been accepted".  A slot is ready the edge after
+		 * its last beat is taken, so it is issued one later.
+		 */
+		if (rd) {
 			u64 addr = kh_flit_get(f, KH_MEM_ADDR), off;
 			unsigned int tgt;
 
@@ -337,11 +345,11 @@ static bool ksim_port_engine(struct ksim_mag_port *mp, u64 now)
 			mp->reads++;
 			mp->mag->rd_count++;
 			mp->fsm = KSIM_FSM_RD_WAIT;
-			mp->fsm_until = now + p->mem_rd_latency;
-			mp->prefer_write = true;
+			mp->fsm_until = now + p->mem_rd_latency +
+					KSIM_MAG_PLAIN_PIPE;
 			return true;
 		}
-		if (wr) {
+		if (wr && mp->slots[mp->ready[mp->ready_head]].ready_at < now) {
 			struct ksim_mag_slot *sl;
 
 			mp->wr_slot = mp->ready[mp->ready_head];
@@ -350,8 +358,9 @@ static bool ksim_port_engine(struct ksim_mag_port *mp, u64 now)
 			sl = &mp->slots[mp->wr_slot];
 			sl->state = KSIM_SLOT_ISSUED;
 			mp->fsm = KSIM_FSM_WR_ISSUE;
-			mp->fsm_until = now + sl->len + 1;	/* W beats */
-			mp->prefer_write = false;
+			/* AW, the W beats, BVALID */
+			mp->fsm_until = now + sl->len + 1 + p->mem_wr_latency +
+					KSIM_MAG_WR_PIPE;
 			return true;
 		}
 		return false;
@@ -366,13 +375,22 @@ static bool ksim_port_engine(struct ksim_mag_port *mp, u64 now)
 
 		if (now < mp->fsm_until)
 			return false;
+		/* BVALID: the data is in, the ack follows (S_WR_ACK) */
 		l = &mp->land[(mp->land_head + mp->land_count) % nslots];
 		l->slot = mp->wr_slot;
-		l->at = now + p->mem_wr_latency;
+		l->at = now;
 		mp->land_count++;
-		mp->fsm = KSIM_FSM_IDLE;
+		mp->fsm = KSIM_FSM_WR_ACK;
+		mp->fsm_until = now + KSIM_MAG_ACK_PIPE;
 		return true;
 	}
+	case KSIM_FSM_WR_ACK:
+		/* a write nothing answered has no ack to wait for */
+		if (!mp->ack_count && !mp->land_count) {
+			mp->fsm = KSIM_FSM_IDLE;
+			return true;
+		}
+		return false;
 	default:
 		return false;
 	}
@@ -588,7 +606,8 @@ static bool ksim_port_output(struct ksim_mag_port *mp)
 	if (!ksim_link_free(&mp->out))
 		return false;
 	memset(&f, 0, sizeof(f));
-	if (mp->ack_count) {
+	if (mp->ack_count && (mp->fsm != KSIM_FSM_WR_ACK ||
+			      ksim_node_now(&mp->mag->node) >= mp->fsm_until)) {
 		u16 si = mp->ackq[mp->ack_head];
 		struct ksim_mag_slot *sl = &mp->slots[si];
 
@@ -599,6 +618,8 @@ static bool ksim_port_output(struct ksim_mag_port *mp)
 		sl->state = KSIM_SLOT_FREE;
 		mp->ack_head = (mp->ack_head + 1) % nslots;
 		mp->ack_count--;
+		if (mp->fsm == KSIM_FSM_WR_ACK)
+			mp->fsm = KSIM_FSM_IDLE;	/* S_WR_ACK -> S_IDLE */
 		return true;
 	}
 	plain = mp->fsm == KSIM_FSM_RD_SEND;
@@ -655,10 +676,14 @@ static u64 ksim_port_deadline(const struct ksim_mag_port *mp)
 {
 	u64 t = KSIM_NEVER;
 
-	if (mp->fsm == KSIM_FSM_RD_WAIT || mp->fsm == KSIM_FSM_WR_ISSUE)
+	if (mp->fsm == KSIM_FSM_RD_WAIT || mp->fsm == KSIM_FSM_WR_ISSUE ||
+	    mp->fsm == KSIM_FSM_WR_ACK)
 		t = mp->fsm_until;
 	if (mp->land_count)
 		t = ksim_min_u64(t, mp->land[mp->land_head].at);
+	/* a ready slot is issued the edge after it became ready */
+	if (mp->ready_count && mp->fsm == KSIM_FSM_IDLE)
+		t = ksim_min_u64(t, mp->slots[mp->ready[mp->ready_head]].ready_at + 1);
 	if (mp->er.q_count)
 		t = ksim_min_u64(t, mp->er.q_ready[mp->er.q_head]);
 	return t;
@@ -779,6 +804,7 @@ static unsigned int ksim_mag_tick(struct ksim_node *n)
 
 	for (i = 0; i < g->n_ports; i++) {
 		struct ksim_mag_port *mp = &g->port[i];
+		unsigned int fsm0;
 
 		if (ksim_port_quiet(mp))
 			continue;	/* no stage has anything: no deadline */
@@ -788,8 +814,16 @@ static unsigned int ksim_mag_tick(struct ksim_node *n)
 			progress = true;
 		if (ksim_port_land(mp, now))
 			progress = true;
-		if (ksim_port_output(mp))
+		fsm0 = mp->fsm;
+		if (ksim_port_output(mp)) {
 			progress = true;
+			/*
+			 * The last beat or the ack left: S_IDLE is the next
+			 * edge, whose take is this model cycle's.
+			 */
+			if (fsm0 != KSIM_FSM_IDLE && mp->fsm == KSIM_FSM_IDLE)
+				ksim_port_engine(mp, now);
+		}
 		if (ksim_er_step(mp, now))
 			progress = true;
 		if (ksim_port_pending(mp, now))
@@ -1035,7 +1069,6 @@ void ksim_mag_reset(struct ksim_mag *g)
 		mp->land_head = mp->land_count = 0;
 		mp->ack_head = mp->ack_count = 0;
 		mp->fsm = KSIM_FSM_IDLE;
-		mp->prefer_write = false;
 		mp->out_turn = false;
 		memset(&mp->er, 0, sizeof(mp->er));
 		ksim_link_clear(&mp->out);

@@ -36,6 +36,7 @@ struct ksim_mag_slot {
 	u8 len;			/* beats - 1 */
 	u8 got;
 	u32 seq;		/* allocation order: data binds to the oldest */
+	u64 ready_at;		/* the cycle its last beat came in */
 	u64 addr;
 	u8 data[KH_MEM_WBURST][KH_PAYLOAD_BYTES];
 };
@@ -49,8 +50,25 @@ enum ksim_mag_fsm {
 	KSIM_FSM_IDLE,
 	KSIM_FSM_RD_WAIT,		/* AR issued, DRAM latency */
 	KSIM_FSM_RD_SEND,		/* one MEM_RD_RESP per beat */
-	KSIM_FSM_WR_ISSUE,	/* W beats on the bus */
+	KSIM_FSM_WR_ISSUE,	/* AW, W beats on the bus, until BVALID */
+	KSIM_FSM_WR_ACK,	/* BVALID seen: the ack is loaded next */
 };
+
+/*
+ * The plain path's time through a port and mag_dram_port, in a port's
+ * cycles, measured on the RTL with a 1-cycle memory (docs/model.md "MAG
+ * timing"): the FSM takes a request the edge after it is queued
+ * (mag_mem_port.v S_IDLE), the AR reaches the DRAM 4 edges later (the
+ * dram port's request FIFO and arbiter), and an R beat's first flit is
+ * on the port's output 3 edges after the beat (its 512-to-256 gearbox).
+ * A write is issued the edge after its slot is ready and its W beats
+ * follow its AW by 3 edges, a 512-bit beat per two flits; BVALID comes
+ * the DRAM's write latency after the last, and the ack is loaded 2 edges
+ * after it.
+ */
+#define KSIM_MAG_PLAIN_PIPE	7	/* pop to the first beat's load, less the read latency */
+#define KSIM_MAG_WR_PIPE	6	/* issue to BVALID, less the beats and the write latency */
+#define KSIM_MAG_ACK_PIPE	2	/* BVALID to the ack's load */
 
 /*
  * The entry/stream read engine of a port (kohakutpu.md §5.3): its own
@@ -104,7 +122,6 @@ struct ksim_mag_port {
 
 	u8 fsm;
 	u64 fsm_until;
-	bool prefer_write;		/* alternate reads and writes */
 	/* the plain read in progress */
 	u8 rd_sx, rd_sy, rd_txn;
 	u8 rd_tgt;			/* KSIM_CV_* */

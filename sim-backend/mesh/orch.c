@@ -25,6 +25,9 @@
 #include "mesh.h"
 #include "util.h"
 
+/* 64-bit words per staged flit: a 288-bit flit is five AXI beats */
+#define KSIM_ORCH_FLIT_WORDS	5
+
 /* aux_cfg_addr = waddr[7:0]: 0x00-0x7f the mover, 0x80-0xff the interlink */
 #define KSIM_ORC_AUX_CFG_BYTES	0x100u
 
@@ -95,6 +98,8 @@ void ksim_orch_reset(struct ksim_orch *o)
 	o->left = 0;
 	o->slot = 0;
 	o->prog_run = false;
+	o->word = 0;
+	o->disp_pend = false;
 	o->cred_inc = 0;
 	ksim_fifo_clear(&o->tx);
 	ksim_fifo_clear(&o->rx);
@@ -150,6 +155,7 @@ static void ksim_orch_prog_kick(void *dev, unsigned int i, u64 old, u64 v)
 		o->prog_run = true;
 		o->left = o->prog_len;
 		o->slot = o->prog_base;
+		o->word = 0;
 	}
 }
 
@@ -403,24 +409,38 @@ bool ksim_orch_tick(struct ksim_orch *o, u32 tx_count0)
 	u16 cred0 = o->credit;
 	bool pushed = false, progress = false;
 
-	/* the dispatcher: one staged flit per cycle, from cycle-start state */
-	if (run0 && !tx_full0 && cred0 != 0) {
-		struct kh_flit f;
-		unsigned int i;
-
-		for (i = 0; i < KH_FLIT_WORDS; i++)
-			f.w[i] = o->stage[o->slot % o->p->stage_flits][i];
-		f.w[4] &= 0xffffffffULL;
-		kh_flit_set(&f, KH_HDR_DST_X, KH_YX_X(o->prog_dst));
-		kh_flit_set(&f, KH_HDR_DST_Y, KH_YX_Y(o->prog_dst));
-		kh_flit_set(&f, KH_HDR_SRC_X, o->x);
-		kh_flit_set(&f, KH_HDR_SRC_Y, o->y);
-		if (ksim_fifo_push(&o->tx, &f)) {
+	/* disp_push: the flit the last edge completed goes into TX */
+	if (o->disp_pend) {
+		o->disp_pend = false;
+		if (ksim_fifo_push(&o->tx, &o->disp_flit)) {
 			pushed = true;
 			o->dispatched++;
-			o->slot++;
 			if (ksim_unlikely(o->mag->mesh->obs))
-				ksim_orch_watch(o, KSIM_ORCH_DISPATCH, &f);
+				ksim_orch_watch(o, KSIM_ORCH_DISPATCH,
+						&o->disp_flit);
+		}
+		progress = true;
+	}
+	/*
+	 * The dispatcher, from cycle-start state: one 64-bit word of the
+	 * staged flit an edge while running, TX not full and credit left
+	 * (disp_can); the fifth completes the flit.
+	 */
+	if (run0 && !tx_full0 && cred0 != 0) {
+		if (++o->word == KSIM_ORCH_FLIT_WORDS) {
+			struct kh_flit *f = &o->disp_flit;
+			unsigned int i;
+
+			o->word = 0;
+			for (i = 0; i < KH_FLIT_WORDS; i++)
+				f->w[i] = o->stage[o->slot % o->p->stage_flits][i];
+			f->w[4] &= 0xffffffffULL;
+			kh_flit_set(f, KH_HDR_DST_X, KH_YX_X(o->prog_dst));
+			kh_flit_set(f, KH_HDR_DST_Y, KH_YX_Y(o->prog_dst));
+			kh_flit_set(f, KH_HDR_SRC_X, o->x);
+			kh_flit_set(f, KH_HDR_SRC_Y, o->y);
+			o->disp_pend = true;
+			o->slot++;
 			if (--o->left == 0) {
 				o->prog_run = false;
 				ksim_orch_irq_event(o, KH_IRQ_PROG_DONE);
@@ -459,5 +479,6 @@ bool ksim_orch_tick(struct ksim_orch *o, u32 tx_count0)
 bool ksim_orch_pending(const struct ksim_orch *o)
 {
 	return o->wr_pending || !ksim_fifo_empty(&o->tx) || o->cred_inc ||
+	       o->disp_pend ||
 	       (o->prog_run && o->credit && !ksim_fifo_full(&o->tx));
 }

@@ -45,6 +45,15 @@ struct ksim_orch {
 	u16 left;
 	u32 slot;			/* next staging slot to dispatch */
 	bool prog_run;
+	/*
+	 * The dispatcher reads the staging RAM a 64-bit word an edge and
+	 * writes the assembled flit to TX at the edge after its fifth
+	 * (noc_orchestrator.v lines 318-336 and the disp_push comment
+	 * below them): prog_word, and the flit waiting for disp_push.
+	 */
+	u8 word;
+	bool disp_pend;
+	struct kh_flit disp_flit;
 	u16 sig_done;
 	u32 cred_inc;			/* SIG_INST_COMPLETEs absorbed this cycle */
 

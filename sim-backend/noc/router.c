@@ -61,6 +61,9 @@ static void ksim_rin_take(struct ksim_sink *s, const struct kh_flit *f)
 
 	if (!ksim_fifo_push(&in->q, f))
 		return;
+	in->at[1] = in->at[0];
+	in->at[0] = ksim_node_now(&r->node);
+	r->last_take = in->at[0];
 	r->held++;
 	if (was_empty)	/* a new head */
 		r->want |= 1u << (KSIM_PORTS * r->route[ksim_dst_yx(f)] + i);
@@ -84,12 +87,37 @@ static inline unsigned int ksim_rr_pick(unsigned int m, unsigned int rr)
 	return c >= KSIM_PORTS ? c - KSIM_PORTS : c;
 }
 
+/*
+ * The inputs whose head is still in the FIFO or the hold register's load
+ * (KSIM_ROUTER_PIPE): pushed less than two edges ago.
+ */
+static unsigned int ksim_router_young(const struct ksim_router *r, u64 now)
+{
+	unsigned int young = 0, i;
+
+	for (i = 0; i < KSIM_PORTS; i++) {
+		const struct ksim_router_in *in = &r->in[i];
+		u64 at;
+
+		if (in->q.count == 1)
+			at = in->at[0];
+		else if (in->q.count == 2)
+			at = in->at[1];
+		else
+			continue;
+		if (at + KSIM_ROUTER_PIPE > now)
+			young |= 1u << i;
+	}
+	return young;
+}
+
 static unsigned int ksim_router_tick(struct ksim_node *n)
 {
 	struct ksim_router *r = ksim_container_of(n, struct ksim_router, node);
 	/* the heads' routes at the start of the cycle: one grant per input */
 	u32 want = r->want;
-	unsigned int popped = 0, i, o;
+	unsigned int popped = 0, young = 0, i, o;
+	u64 now;
 
 	/*
 	 * Idle until a flit arrives or an output register empties: the
@@ -97,6 +125,12 @@ static unsigned int ksim_router_tick(struct ksim_node *n)
 	 */
 	if (!r->held)
 		return KSIM_TICK_IDLE;	/* output registers keep it awake */
+	now = ksim_node_now(&r->node);
+	if (r->last_take + KSIM_ROUTER_PIPE > now) {
+		young = ksim_router_young(r, now);
+		/* bit i of every output's group: KSIM_WANT_INPUT(i) */
+		want &= ~(0x108421u * young);
+	}
 	for (o = 0; want >> (KSIM_PORTS * o); o++) {
 		unsigned int m = (want >> (KSIM_PORTS * o)) & 0x1f, c;
 
@@ -125,6 +159,12 @@ static unsigned int ksim_router_tick(struct ksim_node *n)
 		}
 		return KSIM_TICK_AWAKE | KSIM_TICK_PROGRESS;
 	}
+	/*
+	 * A young head becomes grantable by time alone: the next cycle is
+	 * not this one again, so it must not be skipped.
+	 */
+	if (young)
+		return KSIM_TICK_AWAKE | KSIM_TICK_PROGRESS;
 	/*
 	 * Blocked (every wanted output register is held), or empty: the next
 	 * tick is the same until a flit arrives or an output empties.
@@ -185,7 +225,9 @@ void ksim_router_reset(struct ksim_router *r)
 		ksim_fifo_clear(&r->in[i].q);
 		ksim_link_clear(&r->out[i]);
 		r->rr[i] = KSIM_PORTS - 1;
+		r->in[i].at[0] = r->in[i].at[1] = 0;
 	}
+	r->last_take = 0;
 	r->held = 0;
 	r->want = 0;
 }

@@ -29,10 +29,27 @@ static inline char ksim_port_letter(unsigned int port)
 
 struct ksim_router;
 
+/*
+ * A flit is taken into the input FIFO at the edge of its transfer, loaded
+ * into the input's hold register at the next edge (the FIFO is first-word
+ * fall-through, read latency 0), and can be granted to an output register
+ * at the edge after that: three edges link to link, as InPortSwitch and
+ * OutPortSwitch are built (src/kohakuaccel/noc/router/noc_inport.v: the
+ * FIFO at line 85, `load` at 83, `hold` at 147; noc_outport.v: the output
+ * register at 60-67).  The model keeps the FIFO and stamps the pushes.
+ */
+#define KSIM_ROUTER_PIPE	2	/* edges from the take to the grant */
+
 struct ksim_router_in {
 	struct ksim_sink sink;
 	struct ksim_fifo q;
 	struct ksim_router *r;
+	/*
+	 * The cycles of the last two pushes: one link feeds an input, so at
+	 * most one push a cycle, and a head behind two younger flits is
+	 * always old enough.
+	 */
+	u64 at[2];
 };
 
 struct ksim_router {
@@ -50,6 +67,7 @@ struct ksim_router {
 	 */
 	u32 want;
 	u64 grants;
+	u64 last_take;			/* the latest push into any input */
 	/* ksim_route() of every destination {dst_x,dst_y}, computed once */
 	u8 route[256];
 };

@@ -129,12 +129,14 @@ static void ksim_base_take(struct ksim_sink *s, const struct kh_flit *f)
 	switch (kh_flit_get(f, KH_HDR_TYPE)) {
 	case KH_T_CU_INST:
 		ok = ksim_fifo_push(&u->inst, f);
+		u->inst_at = ksim_unit_now_(u);
 		break;
 	case KH_T_CU_CTRL:
 		ksim_base_ctrl(u, f);
 		break;
 	default:
 		ok = ksim_fifo_push(&u->recv, f);
+		u->recv_at = ksim_unit_now_(u);
 		break;
 	}
 	if (!ok)
@@ -151,8 +153,8 @@ static const struct ksim_sink_ops ksim_base_sink_ops = {
 
 static bool ksim_base_inst_valid(const struct ksim_unit *u)
 {
-	return !ksim_fifo_empty(&u->inst) && !u->in_flight &&
-	       u->sig_count < KH_CU_SIG_DEPTH;
+	return !ksim_fifo_empty(&u->inst) && !u->inst_young &&
+	       !u->in_flight && u->sig_count < KH_CU_SIG_DEPTH;
 }
 
 const struct kh_flit *ksim_unit_inst(struct ksim_unit *u)
@@ -187,14 +189,14 @@ void ksim_unit_retire(struct ksim_unit *u, u32 result, bool fault)
 
 const struct kh_flit *ksim_unit_recv(struct ksim_unit *u)
 {
-	if (u->p_pop)
+	if (u->p_pop || u->recv_young)
 		return NULL;
 	return ksim_fifo_head(&u->recv);
 }
 
 void ksim_unit_recv_pop(struct ksim_unit *u)
 {
-	if (u->p_pop || ksim_fifo_empty(&u->recv))
+	if (u->p_pop || u->recv_young || ksim_fifo_empty(&u->recv))
 		return;
 	if (ksim_unlikely(u->obs))
 		u->obs->ops->pop(u->obs, u, ksim_fifo_head(&u->recv));
@@ -357,6 +359,9 @@ static unsigned int ksim_base_tick(struct ksim_node *n)
 	}
 
 	u->p_accept = u->p_done = u->p_fault = u->p_pop = u->p_sent = false;
+	/* one push a cycle per FIFO: only a lone head can be this cycle's */
+	u->inst_young = u->inst.count == 1 && u->inst_at == now;
+	u->recv_young = u->recv.count == 1 && u->recv_at == now;
 	u->p_ready = ksim_link_free(&u->out) && !u->sig_count && !u->ctrl_pend;
 	if (ksim_unlikely(u->obs))
 		u->obs->ops->pre(u->obs, u);
@@ -400,6 +405,12 @@ static unsigned int ksim_base_tick(struct ksim_node *n)
 		u->obs->ops->post(u->obs, u, unit_progress);
 
 	if (progress)
+		return KSIM_TICK_AWAKE | KSIM_TICK_PROGRESS;
+	/*
+	 * A head pushed this cycle is seen by time alone, next cycle: not a
+	 * fixed point, so the cycle must not be skipped.
+	 */
+	if (u->inst_young || u->recv_young)
 		return KSIM_TICK_AWAKE | KSIM_TICK_PROGRESS;
 	/*
 	 * Nothing changed and the unit waits for an instruction, a flit,

@@ -52,6 +52,7 @@ struct ksim_sx {
 	u64 x, y;		/* x_addr, y_addr: 40 bits */
 	u32 beats;		/* lines per operand, 1..8 */
 	u32 xw, yw, wb;		/* 4-bit counters */
+	u32 xw0, yw0;		/* xw, yw at the edge's start (S_WAIT reads) */
 	u32 ei;			/* element being computed */
 	u32 elements;		/* CU_DBG [31:0], cumulative */
 	bool fma;		/* the declared variant */
@@ -229,7 +230,9 @@ static bool ksim_sx_step(struct ksim_unit *u, struct ksim_sx *s)
 		s->state = SX_WAIT;
 		return true;
 	case SX_WAIT:
-		if (s->xw != s->beats || s->yw != s->beats)
+		/* the registers as the edge found them: a line received at
+		 * this edge counts at the next (saxpy_cu.v S_WAIT) */
+		if (s->xw0 != s->beats || s->yw0 != s->beats)
 			return false;
 		s->state = SX_COMP;
 		return true;
@@ -294,6 +297,8 @@ static bool ksim_sx_tick(struct ksim_unit *u)
 		s->send_valid = false;
 		did = true;
 	}
+	s->xw0 = s->xw;
+	s->yw0 = s->yw;
 	did |= ksim_sx_receive(u, s);
 	did |= ksim_sx_step(u, s);
 	/* a loaded flit is offered next cycle; exec_done likewise */

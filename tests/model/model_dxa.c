@@ -1013,13 +1013,14 @@ TEST_F(model, no_ack)
 		/*
 		 * when the refusing receiver's time is up: KH_DXA_ACK_TIMEOUT
 		 * after its own last flit (receiver 0's is a burst before the
-		 * last), seen by the host a few polls later
+		 * last), seen by the host once the fault's signal has crossed
+		 * the mesh (three edges a router) and a few polls later
 		 */
 		{
 			u64 due = x->t_last_send + KH_DXA_ACK_TIMEOUT -
 				  (t == 3 ? r.gran + 1 : 0);
 
-			CHECK_MSG(ksim_cycles(c) >= due && ksim_cycles(c) < due + 8,
+			CHECK_MSG(ksim_cycles(c) >= due && ksim_cycles(c) < due + 16,
 				  "NO_ACK seen at %llu, due at %llu",
 				  (unsigned long long)ksim_cycles(c),
 				  (unsigned long long)due);

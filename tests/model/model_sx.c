@@ -7,9 +7,8 @@
  * units with the partial last line written back as read; n = 65 and an
  * unknown opcode fault with 0xBAD0_0002 / 0xBAD0_0001 and touch no memory;
  * unaligned addresses are no fault; one read per operand and one write per
- * instruction; CU_DBG; the FMA variant (param sx_fma 1); the timing of a
- * 64-element instruction against the RTL's per-element schedule; on the
- * 4-mesh card, addresses naming another mesh served by the unit's own
+ * instruction; CU_DBG; the FMA variant (param sx_fma 1); on the 4-mesh
+ * card, addresses naming another mesh served by the unit's own
  * mesh's memory, with RD_REMOTE.
  */
 #include <math.h>
@@ -521,70 +520,5 @@ TEST_F(model, caps_of_the_generated_top)
 	ksim_card_destroy(c);
 }
 
-/*
- * Timing: saxpy_cu's schedule for one n-element instruction is a fixed
- * part (accept, the two read requests, the reads, S_WAIT, the write
- * request, S_DONE) plus one cycle per element in S_COMP and one per line
- * in S_WDATA; instructions of 64 and 8 elements differ by 56 compute
- * cycles, 7 data beats and 7 more beats in each read.  On the RTL bench
- * (saxpy_mesh_tb.v: axi_ram answers a read the cycle after its AR) a
- * 64-element instruction took 136 cycles from PROG_KICK to NODE_STATUS
- * (kohakutpu.md 16); the same top, memory and dispatch here.
- */
-TEST_F(model, timing_one_element_per_cycle)
-{
-	static const char map[] =
-		"profile rtl\n"
-		"param inst_depth 512\n"
-		"param recv_depth 512\n"
-		"param router_fifo 512\n"
-		"param mem_rd_latency 1\n"
-		"param mem_wr_latency 1\n"
-		"xxx sax xxx\n"
-		"mag nul nul\n"
-		"xxx sax xxx\n";
-	static const u32 n[2] = { 64, 8 };
-	struct ksim_card *c = mh_card(map);
-	unsigned int k, i;
-	u64 t[2];
-
-	REQUIRE(c);
-	mh_fast_host(c);
-	for (k = 0; k < 2; k++) {
-		unsigned int base = KH_NS_COUNT(mh_ns(c, 1, 0));
-		struct kh_flit f;
-		u64 t0;
-
-		sx_inst(&f, KH_SX_OP_SAXPY, n[k], 0x3f800000, KH_MADDR(0, X_BASE),
-			KH_MADDR(0, Y_BASE), 0x42);
-		kh_flit_set(&f, KH_HDR_LAST, 1);
-		mh_stage(c, 0, &f);
-		mh_wr(c, KH_ORC_PROG_CRED, 4);
-		mh_wr(c, KH_ORC_PROG_DST, KH_YX(1, 0));
-		mh_wr(c, KH_ORC_PROG_BASE, 0);
-		mh_wr(c, KH_ORC_PROG_LEN, 1);
-		t0 = ksim_cycles(c);
-		mh_wr(c, KH_ORC_PROG_KICK, 1);
-		while (KH_NS_COUNT(mh_ns(c, 1, 0)) == base &&
-		       ksim_cycles(c) - t0 < 100000)
-			;
-		t[k] = ksim_cycles(c) - t0;
-		for (i = 0; i < 300; i++)
-			mh_rd(c, KH_ORC_AUX_STAT);	/* the write lands */
-	}
-	/*
-	 * The unit's own schedule, exactly: 56 elements, 7 write beats and
-	 * 2 x 7 read beats more.  The fixed part is the fabric's (dispatch,
-	 * routers, MAG's read engine), not derived from the RTL here: the
-	 * model is 30 cycles quicker end to end (docs/model.md "Units").
-	 */
-	check_diag("PROG_KICK to NODE_STATUS: n = 64 %llu cycles (RTL bench 136), n = 8 %llu",
-		 (unsigned long long)t[0], (unsigned long long)t[1]);
-	CHECK_MSG(t[0] - t[1] == 56 + 7 + 14,
-		  "64 vs 8 elements: %llu cycles apart, the RTL's schedule 77",
-		  (unsigned long long)(t[0] - t[1]));
-	CHECK(t[1] > 8 + 1 + 2 * 1);
-	ksim_card_destroy(c);
-}
-
 CHECK_TEST_MAIN
+

@@ -791,18 +791,19 @@ TEST_F(rt, unmodelled_far_drain_faults_then_the_unit_runs_on)
 
 /*
  * exec_result as the cumulative count (mat.md "S_DONE"): a DRAIN to the
- * unit's own buffer 7 is a CU_DATA burst it rejects (its descriptor comes
- * back through the router while the DRAIN still sends), so the DRAIN's
- * own retirement faults, and a faulting retirement reports the count of
- * FILL, GEMM and DRAIN retired so far as its argument (an RTL quirk the
- * model reproduces): 4 after FILL, FILL, GEMM, DRAIN.  It is the node's
- * last signal, so the code is known.
+ * unit's own buffer 7 is a CU_DATA burst it rejects.  Its descriptor comes
+ * back through the router (three edges) after the one-flit DRAIN has
+ * retired, so the fault is reported at the next retirement, a FILL's, and
+ * a faulting retirement reports the count of FILL, GEMM and DRAIN retired
+ * so far as its argument (an RTL quirk the model reproduces): 5 after
+ * FILL, FILL, GEMM, DRAIN, FILL.  It is the node's last signal, so the
+ * code is known.
  */
 TEST_F(rt, exec_result_counts_in_a_rejected_burst_fault)
 {
 	struct kohaku_mat_fields f;
 	struct kohaku_job_status st;
-	struct kohaku_inst in[4];
+	struct kohaku_inst in[5];
 	static struct mat_job j;
 	uint32_t code[2] = { 0, 0 };
 	long r0;
@@ -820,14 +821,15 @@ TEST_F(rt, exec_result_counts_in_a_rejected_burst_fault)
 	f.dst_y = nd[0].y;
 	f.dbuf = 7;					/* no such buffer */
 	CHECK_EQ(kohaku_inst_mat_drain(&in[3], &f), 0);
+	in[4] = in[0];					/* a FILL again */
 	/*
 	 * The fault's argument is the unit's running count of FILL, GEMM and
-	 * DRAIN since reset: twice the same four instructions, four apart.
-	 * From a fresh unit (in-process, every test its own card) it is 4;
+	 * DRAIN since reset: twice the same five instructions, five apart.
+	 * From a fresh unit (in-process, every test its own card) it is 5;
 	 * on a card other tests used first it starts where they left it.
 	 */
 	for (k = 0; k < 2; k++) {
-		CHECK_EQ(rt_run_on(dev, &nd[0], in, 4, &st), 0);
+		CHECK_EQ(rt_run_on(dev, &nd[0], in, 5, &st), 0);
 		CHECK_EQ(st.status, KOHAKU_JOB_FAULT);
 		CHECK_EQ(st.n_faults, 1);
 		CHECK(st.fault_flags & KOHAKU_FAULT_CODE_KNOWN);
@@ -835,9 +837,9 @@ TEST_F(rt, exec_result_counts_in_a_rejected_burst_fault)
 		CHECK_EQ(st.fault_y, nd[0].y);
 		code[k] = st.fault_code;
 	}
-	CHECK_EQ(code[1], code[0] + 4);
+	CHECK_EQ(code[1], code[0] + 5);
 	if (r0 == 0)
-		CHECK_EQ(code[0], 4);
+		CHECK_EQ(code[0], 5);
 	/* the fault was cleared by that retirement: the unit runs on */
 	gemm_on(dev, &nd[0], 4, 4, 64, 10, 20, 701);
 	job_free(dev, &j);
