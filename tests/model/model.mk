@@ -34,6 +34,8 @@ MODEL_TESTS += model_pool_fw
 MODEL_TESTS += model_mat
 # the DXA addon and its scratch receiver (docs/spec/dxa.md)
 MODEL_TESTS += model_dxa
+# single unit operations timed, KICK to NODE_STATUS, against the RTL's figures
+MODEL_TESTS += model_timing_units
 MODEL_HELP_SRCS := tests/model/mhelp.c tests/model/tunits.c tests/model/mmesh.c
 MODEL_HELP_SRCS += tests/model/mclient.c tests/model/mpool.c
 MODEL_LINK_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(SIM_SRCS) $(CHECK_SRCS) $(MODEL_HELP_SRCS))
