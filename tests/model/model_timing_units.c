@@ -13,8 +13,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "mhelp.h"
+#include "util.h"
 #include <kohaku/kh_mat.h>
 #include <kohaku/kh_vec.h>
+#include <kohaku/kh_cpu.h>
 #include "harness.h"
 
 #ifndef ARRAY_SIZE
@@ -325,6 +327,101 @@ TEST_F(model, timing_vec_fill_add_drain)
 	CHECK_MSG(w[0] == 0x00 && w[1] == 0x44, "the result: %02x%02x, want 4400",
 		  w[1], w[0]);
 	check_diag("vec RUN: %llu cycles (RTL 180)", (unsigned long long)t);
+	ksim_card_destroy(c);
+}
+
+/* ---------------------------------------------------------------- cpu */
+
+/*
+ * The cpu unit (rv_pe, DSP_EN 0) in the vector core's place: the RTL bench
+ * builds ktpu_min_1m with rv_pe on port (1,0).  The program: two load
+ * misses, a store hit, a FLUSH (waits for the write's ack), ECALL.
+ */
+#define MIN_1M_PE_MAP(extra)			\
+	"profile ship\n"			\
+	"param mem_rd_latency 1\n"		\
+	"param mem_wr_latency 1\n"		\
+	extra					\
+	"xxx cpu xxx\n"				\
+	"mag mat nul\n"				\
+	"xxx nul xxx\n"
+
+static const u32 cpu_prog[] = {
+	0x80002437,	/* lui s0, 0x80002: s0 = 0x8000_2000 (DRAM 0x2000) */
+	0x00442283,	/* lw t0, 4(s0): miss, line 0x2000 */
+	0x02442303,	/* lw t1, 36(s0): miss, line 0x2020 */
+	0x00628533,	/* add a0, t0, t1 */
+	0x05500393,	/* addi t2, zero, 0x55 */
+	0x00742423,	/* sw t2, 8(s0): a hit, dirty */
+	0x200004b7,	/* lui s1, 0x20000: the control words */
+	0x0004a223,	/* sw zero, 4(s1): CTL_FLUSH, blocks until acked */
+	0x00000073,	/* ecall: exec_result = a0 */
+};
+
+static void cd_flit(struct kh_flit *f, unsigned int last)
+{
+	memset(f, 0, sizeof(*f));
+	kh_flit_hdr(f, VX, VY, 0, 0, KH_T_CU_DATA, 0x21, last);
+}
+
+/*
+ * RTL: 370 cycles cold.  The RTL's second kick retires 21 cycles after
+ * PROG_KICK, before the program has run (rv_pe's K_RUN sees the previous
+ * run's core_halted in its first cycle; the program then runs and writes
+ * its line back after the signal); the model runs it to the halt.
+ */
+TEST_F(model, timing_cpu_loads_stores_flush)
+{
+	const char *tr = getenv("KH_TIMING_TRACE");
+	struct ksim_card *c = mh_card(tr && *tr ? MIN_1M_PE_MAP(TRACE) :
+				      MIN_1M_PE_MAP(""));
+	u32 d[16];
+	struct kh_flit f;
+	unsigned int i;
+	u64 ns, t1, t2;
+
+	REQUIRE(c);
+	mh_fast_host(c);
+	for (i = 0; i < 16; i++)
+		d[i] = 0x1000 + i;
+	REQUIRE(!ksim_dma_write(c, KH_CARD_ADDR(0, 0x2000), d, sizeof(d)));
+	/* boot as the RTL bench does: one CU_DATA burst of two granules
+	 * into the instruction window, through the dispatcher */
+	cd_flit(&f, 0);
+	kh_flit_set(&f, KH_DATA_BUF_ID, KH_CPU_BUF_IMEM);
+	kh_flit_set(&f, KH_DATA_OFFSET, 0);
+	kh_flit_set(&f, KH_DATA_LEN, 1);
+	mh_stage(c, 0, &f);
+	for (i = 0; i < 2; i++) {
+		unsigned int j;
+
+		cd_flit(&f, i == 1);
+		for (j = 0; j < 8; j++)
+			if (8 * i + j < ARRAY_SIZE(cpu_prog))
+				ksim_payload_set_u32(f.w, j, cpu_prog[8 * i + j]);
+		mh_stage(c, 1 + i, &f);
+	}
+	mh_wr(c, KH_ORC_PROG_CRED, 8);
+	mh_wr(c, KH_ORC_PROG_DST, KH_YX(VX, VY));
+	mh_wr(c, KH_ORC_PROG_BASE, 0);
+	mh_wr(c, KH_ORC_PROG_LEN, 3);
+	mh_wr(c, KH_ORC_PROG_KICK, 1);
+	for (i = 0; i < 300; i++)
+		mh_rd(c, KH_ORC_AUX_STAT);
+
+	memset(&f, 0, sizeof(f));
+	kh_flit_hdr(&f, VX, VY, 0, 0, KH_T_CU_INST, 0x42, 1);
+	kh_flit_set(&f, KH_CPU_INST_OP, KH_CPU_OP_KICK);
+	t1 = timed(c, VX, VY, &f, "cpu KICK (2 load misses, a store hit, FLUSH, ECALL)", &ns);
+	REQUIRE(t1);
+	/* last set: SIG_BATCH_COMPLETE with the txn, not a0; the flush landed */
+	REQUIRE(!ksim_dma_read(c, KH_CARD_ADDR(0, 0x2000), d, 16));
+	CHECK_MSG(d[2] == 0x55 && d[1] == 0x1001, "DRAM 0x2004 %#x 0x2008 %#x",
+		  d[1], d[2]);
+	t2 = timed(c, VX, VY, &f, "cpu KICK again (warm L1)", &ns);
+	REQUIRE(t2);
+	check_diag("cpu: cold %llu, warm %llu (RTL 370; warm 21, retired early)",
+		   (unsigned long long)t1, (unsigned long long)t2);
 	ksim_card_destroy(c);
 }
 
