@@ -34,8 +34,9 @@ MODEL_TESTS += model_pool_fw
 MODEL_TESTS += model_mat
 # the DXA addon and its scratch receiver (docs/spec/dxa.md)
 MODEL_TESTS += model_dxa
-# the model's time against the RTL's (docs/model.md "Timing against the RTL")
-MODEL_TESTS += model_timing
+# the model's time against the RTL's (docs/model.md "Timing against the RTL"):
+# the saxpy mesh, then each unit's operations alone
+MODEL_TESTS += model_timing model_timing_units
 MODEL_HELP_SRCS := tests/model/mhelp.c tests/model/tunits.c tests/model/mmesh.c
 MODEL_HELP_SRCS += tests/model/mclient.c tests/model/mpool.c
 MODEL_LINK_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(SIM_SRCS) $(CHECK_SRCS) $(MODEL_HELP_SRCS))
