@@ -85,6 +85,8 @@ enum {
 	KSIM_P_DRAM_MIB,
 	KSIM_P_MEM_RD_LATENCY,
 	KSIM_P_MEM_WR_LATENCY,
+	KSIM_P_DRAM_REFI,
+	KSIM_P_DRAM_RFC,
 	KSIM_P_IRQ,
 	KSIM_P_L2_DEPTH,
 	KSIM_P_L2_BITS,
@@ -112,6 +114,8 @@ static const struct {
 	[KSIM_P_DRAM_MIB] = { "dram_mib", 1, 4096 },
 	[KSIM_P_MEM_RD_LATENCY] = { "mem_rd_latency", 1, 100000 },
 	[KSIM_P_MEM_WR_LATENCY] = { "mem_wr_latency", 1, 100000 },
+	[KSIM_P_DRAM_REFI] = { "dram_refi", 0, 1000000 },
+	[KSIM_P_DRAM_RFC] = { "dram_rfc", 0, 100000 },
 	[KSIM_P_IRQ] = { "irq", 0, 1 },
 	[KSIM_P_L2_DEPTH] = { "l2_depth", 1, 65536 },
 	[KSIM_P_L2_BITS] = { "l2_bits", 5, 40 },
@@ -227,6 +231,12 @@ static int ksim_parse_param(struct ksim_parse *ps)
 		break;
 	case KSIM_P_MEM_WR_LATENCY:
 		p->mem_wr_latency = v;
+		break;
+	case KSIM_P_DRAM_REFI:
+		p->dram_refi = v;
+		break;
+	case KSIM_P_DRAM_RFC:
+		p->dram_rfc = v;
 		break;
 	case KSIM_P_IRQ:
 		p->irq = v;

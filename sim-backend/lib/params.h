@@ -27,6 +27,12 @@ struct ksim_params {
 	u32 q_margin;
 	u32 mem_rd_latency;	/* cycles from AR to the first R beat */
 	u32 mem_wr_latency;	/* cycles from the last W beat to BVALID */
+	/*
+	 * The DDR4 data bus's refresh (docs/model.md "DRAM"): every
+	 * dram_refi cycles it carries nothing for dram_rfc; 0: never
+	 */
+	u32 dram_refi;
+	u32 dram_rfc;
 	/* DRAM populated per mesh */
 	u64 dram_bytes;
 	/* MAG ports the description asserts; 0: whatever the map has */

@@ -35,6 +35,11 @@ static inline u64 ksim_min_u64(u64 a, u64 b)
 	return a < b ? a : b;
 }
 
+static inline u64 ksim_max_u64(u64 a, u64 b)
+{
+	return a > b ? a : b;
+}
+
 static inline u32 ksim_min_u32(u32 a, u32 b)
 {
 	return a < b ? a : b;

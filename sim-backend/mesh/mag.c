@@ -299,6 +299,26 @@ static bool ksim_port_intake(struct ksim_mag_port *mp)
 	return true;
 }
 
+/*
+ * The mesh's DRAM data bus (docs/model.md "DRAM"): a burst's 512-bit
+ * beats cross it one a cycle, from `want` or once the bursts before it
+ * have crossed, whichever is later, and never during a refresh (the last
+ * dram_rfc cycles of every dram_refi).  Every port's plain
+ * and entry reads and its writes share it.  Returns the cycle its first
+ * beat crosses.
+ */
+u64 ksim_mag_dram_burst(struct ksim_mag *g, u64 want, u32 beats256)
+{
+	const struct ksim_params *p = g->mesh->p;
+	u64 t = ksim_max_u64(want, g->bus_free);
+
+	if (p->dram_rfc < p->dram_refi &&
+	    t % p->dram_refi >= p->dram_refi - p->dram_rfc)
+		t += p->dram_refi - t % p->dram_refi;
+	g->bus_free = t + (beats256 + 1) / 2;
+	return t;
+}
+
 /* ---- the write engine (writes and plain reads) ---- */
 
 static bool ksim_rd_is_entry(const struct kh_flit *f)
@@ -345,8 +365,11 @@ static bool ksim_port_engine(struct ksim_mag_port *mp, u64 now)
 			mp->reads++;
 			mp->mag->rd_count++;
 			mp->fsm = KSIM_FSM_RD_WAIT;
-			mp->fsm_until = now + p->mem_rd_latency +
-					KSIM_MAG_PLAIN_PIPE;
+			/* the AR at the RTL's take + 4, the first beat's flit
+			 * loaded 2 edges after it crosses the bus */
+			mp->fsm_until = ksim_mag_dram_burst(mp->mag,
+					now + KSIM_MAG_PLAIN_PIPE - 2 +
+					p->mem_rd_latency, mp->rd_beats) + 2;
 			return true;
 		}
 		if (wr && mp->slots[mp->ready[mp->ready_head]].ready_at < now) {
@@ -358,9 +381,11 @@ static bool ksim_port_engine(struct ksim_mag_port *mp, u64 now)
 			sl = &mp->slots[mp->wr_slot];
 			sl->state = KSIM_SLOT_ISSUED;
 			mp->fsm = KSIM_FSM_WR_ISSUE;
-			/* AW, the W beats, BVALID */
-			mp->fsm_until = now + sl->len + 1 + p->mem_wr_latency +
-					KSIM_MAG_WR_PIPE;
+			/* AW, the W beats from the RTL's issue + 6, BVALID */
+			mp->fsm_until = ksim_mag_dram_burst(mp->mag,
+					now + KSIM_MAG_WR_PIPE + 1,
+					sl->len + 1u) + sl->len +
+					p->mem_wr_latency;
 			return true;
 		}
 		return false;
@@ -484,19 +509,54 @@ static u64 ksim_er_entry_addr(const struct ksim_mag_rd *er, u32 i)
 }
 
 /*
- * One AR per cycle while the read buffer has room for the entry: the
- * entry's last beat arrives after the read latency, and after the beats
- * of the entries before it on the R channel.  An entry in an aperture
- * nobody serves gets no AR and no response.
+ * The entry engine fetches one entry at a time (mag_mem_port.v `rs`): the
+ * next entry's AR goes out the edge its predecessor's last beat is taken
+ * (RS_FILL), and its beats are taken only once the predecessor has gone
+ * to the emit buffer (RS_WAIT), the edge after (two with QUANT: q_start,
+ * then r_ready).  The R beats reach the port 6 edges after the AR plus
+ * the read latency (the dram port's request path and 512-to-256 gearbox,
+ * as the plain path), one a cycle.  The quantiser (mx_quant) needs 16
+ * edges from an entry's first beat and 9 after its last; its result is
+ * handed on 2 edges after (q_rdy), a raw entry's the edge after its last
+ * beat.  Times here are the RTL's edges: a pop in model cycle P is the
+ * RTL's take at P + 1 (as the plain path's KSIM_MAG_PLAIN_PIPE).
  */
-static bool ksim_er_issue(struct ksim_mag_port *mp, u64 now)
+static void ksim_er_schedule(struct ksim_mag_port *mp, u64 ar, u64 after)
 {
 	struct ksim_mag_rd *er = &mp->er;
-	u64 off, ready;
-	u32 k;
+	u32 lat = mp->mag->mesh->p->mem_rd_latency;
+	u64 f, c, l, k;
 
-	while (er->fetch_i < er->count &&
-	       (er->q_count + 1) * er->in_beats <= KSIM_MAG_RD_BEATS) {
+	f = ksim_mag_dram_burst(mp->mag, ar + 4 + lat, er->in_beats) +
+	    KSIM_MAG_ER_BEAT_PIPE - 4;
+	c = ksim_max_u64(f, after + (er->quant ? 2 : 1));
+	l = c + er->in_beats - 1;
+	er->next_last = l;
+	if (er->quant)
+		er->next_ready = ksim_max_u64(c + KSIM_MAG_QUANT_ENTRY,
+					      l + KSIM_MAG_QUANT_TAIL) + 2;
+	else
+		er->next_ready = l + 1;
+	k = (er->q_head + er->q_count) % KSIM_MAG_RD_PIPE;
+	er->q_entry[k] = er->fetch_i++;
+	er->q_ready[k] = er->next_ready;
+	er->q_count++;
+	mp->reads++;
+	mp->mag->rd_count++;
+}
+
+/*
+ * Schedule the next entry when the engine has none in flight: the first
+ * at the request's take, each other once its predecessor went to the
+ * emit buffer (`after`).  An entry in an aperture nobody serves gets no
+ * AR and no response.
+ */
+static bool ksim_er_issue(struct ksim_mag_port *mp, u64 ar, u64 after)
+{
+	struct ksim_mag_rd *er = &mp->er;
+	u64 off;
+
+	while (er->fetch_i < er->count && !er->q_count) {
 		u64 a = ksim_er_entry_addr(er, er->fetch_i);
 
 		if (ksim_mag_cv_decode(mp->mag, a, &off) == KSIM_CV_NONE) {
@@ -504,17 +564,7 @@ static bool ksim_er_issue(struct ksim_mag_port *mp, u64 now)
 			er->fetch_i++;
 			continue;
 		}
-		ready = now + mp->mag->mesh->p->mem_rd_latency +
-			er->in_beats - 1;
-		if (er->last_ready + er->in_beats > ready)
-			ready = er->last_ready + er->in_beats;
-		k = (er->q_head + er->q_count) % KSIM_MAG_RD_PIPE;
-		er->q_entry[k] = er->fetch_i++;
-		er->q_ready[k] = ready;
-		er->q_count++;
-		er->last_ready = ready;
-		mp->reads++;
-		mp->mag->rd_count++;
+		ksim_er_schedule(mp, ar, after);
 		return true;
 	}
 	return false;
@@ -561,14 +611,18 @@ static bool ksim_er_step(struct ksim_mag_port *mp, u64 now)
 			return false;
 		ksim_er_start(mp, f);
 		ksim_fifo_pop(&mp->rdq);
+		/* taken (and its AR out) at the RTL's next edge */
+		ksim_er_issue(mp, now + 1, now + 1);
 		progress = true;
 	}
-	if (!er->have && er->q_count && er->q_ready[er->q_head] <= now) {
+	if (!er->have && er->q_count && er->q_ready[er->q_head] <= now &&
+	    er->free_at <= now) {
 		ksim_er_load(mp);
+		/* RS_WAIT hands it on: the next entry's AR went out at the
+		 * last beat, its beats are taken from now */
+		ksim_er_issue(mp, er->next_last, now);
 		progress = true;
 	}
-	if (ksim_er_issue(mp, now))
-		progress = true;
 	if (ksim_er_done(er))
 		er->active = false;	/* e.g. every entry faulted */
 	return progress;
@@ -590,6 +644,8 @@ static void ksim_er_send(struct ksim_mag_port *mp)
 	ksim_link_load(&mp->out, &f);
 	if (++er->pos == (u32)er->ndst * er->out_words) {
 		er->have = false;
+		/* e_act falls with the last word: RS_WAIT's next edge */
+		er->free_at = ksim_node_now(&mp->mag->node) + 1;
 		if (ksim_er_done(er))
 			er->active = false;
 	}
@@ -654,8 +710,6 @@ static bool ksim_port_pending(const struct ksim_mag_port *mp, u64 now)
 	return !ksim_fifo_empty(&mp->rdq) || !ksim_fifo_empty(&mp->wrq) ||
 	       mp->ready_count || mp->land_count || mp->ack_count ||
 	       mp->fsm != KSIM_FSM_IDLE || er->have ||
-	       (er->active && er->fetch_i < er->count &&
-		(er->q_count + 1) * er->in_beats <= KSIM_MAG_RD_BEATS) ||
 	       (er->q_count && er->q_ready[er->q_head] <= now);
 }
 
@@ -1075,6 +1129,7 @@ void ksim_mag_reset(struct ksim_mag *g)
 		mp->slot_stall_since = KSIM_NEVER;
 	}
 	g->rd_count = 0;
+	g->bus_free = 0;
 	g->wr_count = 0;
 	/* a reset ends the hung host transaction; L2 contents survive */
 	g->host_hang = 0;

@@ -69,6 +69,10 @@ enum ksim_mag_fsm {
 #define KSIM_MAG_PLAIN_PIPE	7	/* pop to the first beat's load, less the read latency */
 #define KSIM_MAG_WR_PIPE	6	/* issue to BVALID, less the beats and the write latency */
 #define KSIM_MAG_ACK_PIPE	2	/* BVALID to the ack's load */
+/* the entry engine (mag.c ksim_er_schedule) */
+#define KSIM_MAG_ER_BEAT_PIPE	6	/* its AR to its first beat at the port, less the read latency */
+#define KSIM_MAG_QUANT_ENTRY	16	/* mx_quant: first beat in to done */
+#define KSIM_MAG_QUANT_TAIL	9	/* mx_quant: last beat in to done */
 
 /*
  * The entry/stream read engine of a port (kohakutpu.md §5.3): its own
@@ -95,7 +99,9 @@ struct ksim_mag_rd {
 	u32 q_head, q_count;
 	u32 q_entry[KSIM_MAG_RD_PIPE];
 	u64 q_ready[KSIM_MAG_RD_PIPE];
-	u64 last_ready;		/* the R channel's last beat so far */
+	u64 next_last;		/* the scheduled entry's last beat taken */
+	u64 next_ready;		/* ... and the edge it can be handed on */
+	u64 free_at;		/* the emit buffer is free from this cycle */
 	/* the entry going out */
 	bool have;
 	u32 send_i;
@@ -155,6 +161,7 @@ struct ksim_mag {
 	struct ksim_cv cv;	/* the converged path its children reach */
 	u16 rd_count;		/* AUX_STAT [39:24], all ports */
 	u16 wr_count;		/* AUX_STAT [23:8], counted when landed */
+	u64 bus_free;		/* the DRAM data bus is free from this cycle */
 	struct ksim_dram l2;	/* MAG L2 staging, aperture 0; size 0: absent */
 	struct ksim_mover mv;
 	struct ksim_ilink *il;	/* NULL: no interlink (a one-mesh card) */
@@ -183,5 +190,12 @@ u64 ksim_mag_aux_statw(const struct ksim_mag *g, unsigned int i);
 int ksim_mag_host_write(struct ksim_mag *g, u64 addr, const void *buf,
 		      size_t len);
 int ksim_mag_host_read(struct ksim_mag *g, u64 addr, void *buf, size_t len);
+
+/*
+ * Reserve the mesh's DRAM data bus for a burst of `beats256` 256-bit beats
+ * wanted at MAG cycle `want` (docs/model.md "DRAM"); the cycle its first
+ * 512-bit beat crosses.
+ */
+u64 ksim_mag_dram_burst(struct ksim_mag *g, u64 want, u32 beats256);
 
 #endif /* KSIM_MAG_H */

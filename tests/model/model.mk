@@ -38,7 +38,7 @@ MODEL_TESTS += model_dxa
 # the saxpy mesh, then each unit's operations alone
 MODEL_TESTS += model_timing model_timing_units
 MODEL_HELP_SRCS := tests/model/mhelp.c tests/model/tunits.c tests/model/mmesh.c
-MODEL_HELP_SRCS += tests/model/mclient.c tests/model/mpool.c
+MODEL_HELP_SRCS += tests/model/mclient.c tests/model/mpool.c tests/model/mtiming.c
 MODEL_LINK_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(SIM_SRCS) $(CHECK_SRCS) $(MODEL_HELP_SRCS))
 
 $(BUILD)/tests/model/%: $(BUILD)/obj/tests/model/%.o $(MODEL_LINK_OBJS)

@@ -674,7 +674,7 @@ static void knob_run(bool from_desc, char *out, size_t len)
 		"inject drop link=R1,1.S type=MEM_RD_RESP count=1 after=5\n"
 		"inject busy node=1,2 cycles=300 after=10\n"
 		"inject ctrl node=1,0 field=value xor=0x3\n";
-	char desc[512];
+	char desc[1024];
 	struct ksim_card *c;
 	struct kh_flit f, r;
 	unsigned int i;

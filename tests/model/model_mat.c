@@ -1206,8 +1206,9 @@ TEST_F(model, timing_gemm_retires_as_the_sweep_starts)
 		ksim_run(c, 1);
 	acc_at = ksim_cycles(c) - 1;	/* the cycle it was accepted in */
 	ret_at = step_until_retired(c, u, 1, 100000) - 1;
-	/* S_GEMM, the start, S_GWAIT two cycles, S_DONE: retired 4 on */
-	CHECK_EQ(ret_at - acc_at, 4);
+	/* S_GEMM, the start, S_GWAIT two cycles, S_DONE 4 on: its exec_done
+	 * is the base's the edge after, 5 on */
+	CHECK_EQ(ret_at - acc_at, 5);
 	CHECK(m->run);
 	/* the sweep: 16 x 16 x 4 / 2 K blocks a command = 512 commands, one
 	 * per cycle, + 27 of pipeline */
@@ -1226,10 +1227,10 @@ TEST_F(model, timing_gemm_retires_as_the_sweep_starts)
 	acc_at = ksim_cycles(c) - 1;
 	ret_at = step_until_retired(c, u, 3, 1000) - 1;
 	CHECK_EQ(m->mgr_busy_to - acc_at, 1 + 2 + 99 * 5 + 12 + 1);
-	/* retired 4 cycles on although its commands are 5 apart */
-	CHECK_EQ(ret_at - acc_at, 4);
+	/* retired 5 cycles on (S_DONE 4) although its commands are 5 apart */
+	CHECK_EQ(ret_at - acc_at, 5);
 	/* a narrow GEMM behind it waits for the accumulator: it starts the
-	 * cycle gemm_busy falls and retires 3 cycles later */
+	 * cycle gemm_busy falls and retires 4 cycles later (S_DONE 3, the base the edge after) */
 	busy_end = m->acu_busy_to;
 	g1.nk = 3;
 	mat_flit(&f, UX, UY0, &g1, 4);
@@ -1238,7 +1239,7 @@ TEST_F(model, timing_gemm_retires_as_the_sweep_starts)
 		ksim_run(c, 1);
 	CHECK(ksim_cycles(c) - 1 < busy_end - 30);
 	ret_at = step_until_retired(c, u, 4, 1000) - 1;
-	CHECK_EQ(ret_at, busy_end + 3);
+	CHECK_EQ(ret_at, busy_end + 4);
 	ksim_card_destroy(c);
 }
 
@@ -1263,8 +1264,9 @@ TEST_F(model, timing_drain_retires_when_the_last_write_left)
 	/* issues at +3..+18, granule t at the port at +17 + t, bank 0 full
 	 * and handed over at +25, its descriptor at +27 and data to +35; bank
 	 * 1 full at +34, handed over when the sender is free at +36, out at
-	 * +38..+46; the write port idle at +47, S_DONE at +48 */
-	CHECK_EQ(ret_at - acc_at, 48);
+	 * +38..+46; the write port idle at +47, S_DONE at +48, its exec_done
+	 * the base's at +49 */
+	CHECK_EQ(ret_at - acc_at, 49);
 	ksim_card_destroy(c);
 }
 

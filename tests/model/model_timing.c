@@ -18,7 +18,10 @@
  * A change that moves a figure updates the pin and docs/model.md's table
  * together, with a fresh RTL run if the change is meant to follow it.
  */
-#include "mhelp.h"
+#include "mtiming.h"
+#include "card.h"
+#include "mag.h"
+#include "mesh.h"
 #include "harness.h"
 
 CHECK_FIXTURE(model)
@@ -43,26 +46,6 @@ static const char rtl_saxpy_map[] =
 	"mag nul nul\n"
 	"xxx sax xxx\n";
 
-struct tm_figure {
-	const char *what;
-	u64 rtl, model;		/* the RTL's figure, the model's pinned */
-};
-
-static void tm_check(const struct tm_figure *f, u64 got)
-{
-	u64 d = got > f->rtl ? got - f->rtl : f->rtl - got;
-
-	check_diag("%-34s RTL %4llu  model %4llu  ratio %.3f", f->what,
-		   (unsigned long long)f->rtl, (unsigned long long)got,
-		   (double)got / (double)f->rtl);
-	CHECK_MSG(got == f->model, "%s: %llu cycles, pinned at %llu",
-		  f->what, (unsigned long long)got,
-		  (unsigned long long)f->model);
-	CHECK_MSG(d * 10 <= f->rtl, "%s: %llu cycles against the RTL's %llu",
-		  f->what, (unsigned long long)got,
-		  (unsigned long long)f->rtl);
-}
-
 static void tm_saxpy(struct kh_flit *f, u32 n, u32 a, u64 y, unsigned int txn)
 {
 	memset(f, 0, sizeof(*f));
@@ -72,30 +55,6 @@ static void tm_saxpy(struct kh_flit *f, u32 n, u32 a, u64 y, unsigned int txn)
 	kh_flit_set(f, KH_SX_A, a);
 	kh_flit_set(f, KH_SX_X_ADDR, KH_MADDR(0, X_ADDR));
 	kh_flit_set(f, KH_SX_Y_ADDR, KH_MADDR(0, y));
-}
-
-/* The cycle of the first signal from (x,y) at or after `from`, or 0. */
-static u64 tm_signal_at(struct ksim_card *c, unsigned int x, unsigned int y,
-			u64 from)
-{
-	struct ksim_trace_ev ev;
-	u64 first, end, i;
-
-	ksim_trace_bounds(c, &first, &end);
-	for (i = first; i < end; i++)
-		if (!ksim_trace_get(c, i, &ev) && ev.kind == KSIM_TR_SIGNAL &&
-		    ev.x == x && ev.y == y && ev.cycle >= from)
-			return ev.cycle;
-	return 0;
-}
-
-static u64 tm_busy(struct ksim_card *c, unsigned int x, unsigned int y)
-{
-	struct ksim_unit_stats us;
-
-	if (ksim_unit_stats(c, 0, x, y, &us))
-		return 0;
-	return us.busy_cycles;
 }
 
 /*
@@ -151,7 +110,7 @@ TEST_F(model, saxpy_alone)
 {
 	static const struct {
 		u32 n;
-		struct tm_figure cyc, busy;
+		struct mt_figure cyc, busy;
 	} run[] = {
 		{ 8, { "saxpy n=8: kick to NODE_STATUS", 58, 58 },
 		     { "saxpy n=8: CU_COUNTERS busy", 42, 42 } },
@@ -175,15 +134,15 @@ TEST_F(model, saxpy_alone)
 		mh_wr(c, KH_ORC_PROG_LEN, 1);
 		mh_wr(c, KH_ORC_PROG_DST, KH_YX(1, 0));
 		mh_wr(c, KH_ORC_PROG_CRED, 4);
-		b0 = tm_busy(c, 1, 0);
+		b0 = mt_busy(c, 1, 0);
 		t0 = ksim_cycles(c);
 		mh_wr(c, KH_ORC_PROG_KICK, 1);
 		tm_wait(c, 1, 0, base);
-		sig = tm_signal_at(c, 1, 0, t0);
+		sig = mt_signal_at(c, 1, 0, t0);
 		REQUIRE(sig);
 		/* t0 is the kick's W handshake: the signal's edge counts */
-		tm_check(&run[k].cyc, sig - t0 + 1);
-		tm_check(&run[k].busy, tm_busy(c, 1, 0) - b0);
+		CHECK(mt_figure(&run[k].cyc, sig - t0 + 1));
+		CHECK(mt_figure(&run[k].busy, mt_busy(c, 1, 0) - b0));
 	}
 	ksim_card_destroy(c);
 }
@@ -196,13 +155,13 @@ TEST_F(model, saxpy_alone)
  */
 TEST_F(model, saxpy_two_units_contend)
 {
-	static const struct tm_figure cyc0 = {
+	static const struct mt_figure cyc0 = {
 		"contend: (1,0) kick to NODE_STATUS", 135, 135 };
-	static const struct tm_figure cyc1 = {
+	static const struct mt_figure cyc1 = {
 		"contend: (1,2) kick to NODE_STATUS", 165, 165 };
-	static const struct tm_figure busy0 = {
+	static const struct mt_figure busy0 = {
 		"contend: (1,0) CU_COUNTERS busy", 119, 119 };
-	static const struct tm_figure busy1 = {
+	static const struct mt_figure busy1 = {
 		"contend: (1,2) CU_COUNTERS busy", 137, 137 };
 	struct ksim_card *c = tm_card();
 	unsigned int base;
@@ -219,21 +178,109 @@ TEST_F(model, saxpy_two_units_contend)
 	mh_wr(c, KH_ORC_PROG_BASE, 0);
 	mh_wr(c, KH_ORC_PROG_LEN, 1);
 	mh_wr(c, KH_ORC_PROG_DST, KH_YX(1, 0));
-	b0 = tm_busy(c, 1, 0);
-	b1 = tm_busy(c, 1, 2);
+	b0 = mt_busy(c, 1, 0);
+	b1 = mt_busy(c, 1, 2);
 	t0 = ksim_cycles(c);
 	mh_wr(c, KH_ORC_PROG_KICK, 1);
 	tm_wr_at(c, t0 + 4, KH_ORC_PROG_BASE, 1);
 	tm_wr_at(c, t0 + 8, KH_ORC_PROG_DST, KH_YX(1, 2));
 	tm_wr_at(c, t0 + 12, KH_ORC_PROG_KICK, 1);
 	tm_wait(c, 1, 2, base);
-	s0 = tm_signal_at(c, 1, 0, t0);
-	s1 = tm_signal_at(c, 1, 2, t0);
+	s0 = mt_signal_at(c, 1, 0, t0);
+	s1 = mt_signal_at(c, 1, 2, t0);
 	REQUIRE(s0 && s1);
-	tm_check(&cyc0, s0 - t0 + 1);
-	tm_check(&cyc1, s1 - t0 + 1);
-	tm_check(&busy0, tm_busy(c, 1, 0) - b0);
-	tm_check(&busy1, tm_busy(c, 1, 2) - b1);
+	CHECK(mt_figure(&cyc0, s0 - t0 + 1));
+	CHECK(mt_figure(&cyc1, s1 - t0 + 1));
+	CHECK(mt_figure(&busy0, mt_busy(c, 1, 0) - b0));
+	CHECK(mt_figure(&busy1, mt_busy(c, 1, 2) - b1));
+	ksim_card_destroy(c);
+}
+
+/*
+ * The memory profiles (docs/model.md "DRAM"): the DRAM's read latency
+ * adds to each of saxpy's two reads; a read that wants the data bus
+ * during a refresh waits for its end; bursts share the bus a 512-bit beat
+ * a cycle.
+ */
+TEST_F(model, dram_latency_refresh_and_bus)
+{
+	static const struct {
+		const char *params;
+		u64 phase;	/* kick so the first read wants the bus here */
+		u64 want;
+	} run[] = {
+		{ "param mem_rd_latency 30\nparam mem_wr_latency 20\n", 7, 58 + 2 * 29 },
+		{ "param dram_refi 2340\nparam dram_rfc 105\n", 2235, 58 + 105 },
+		{ "param dram_refi 2340\nparam dram_rfc 105\n", 1000, 58 },
+	};
+	char map[1024];
+	unsigned int k;
+
+	for (k = 0; k < ARRAY_SIZE(run); k++) {
+		struct ksim_card *c;
+		struct kh_flit f;
+		unsigned int base;
+		u64 t0, sig, now;
+
+		/* the table's map, these parameters last */
+		snprintf(map, sizeof(map), "%.*s%s%s",
+			 (int)(strstr(rtl_saxpy_map, "xxx") - rtl_saxpy_map),
+			 rtl_saxpy_map, run[k].params,
+			 strstr(rtl_saxpy_map, "xxx"));
+		c = mh_card(map);
+		REQUIRE(c);
+		mh_fast_host(c);
+		base = KH_NS_COUNT(mh_ns(c, 1, 0));
+		tm_saxpy(&f, 8, 0x40000000, Y0_ADDR, 0x42);
+		mh_stage(c, 0, &f);
+		mh_wr(c, KH_ORC_PROG_BASE, 0);
+		mh_wr(c, KH_ORC_PROG_LEN, 1);
+		mh_wr(c, KH_ORC_PROG_DST, KH_YX(1, 0));
+		mh_wr(c, KH_ORC_PROG_CRED, 4);
+		/*
+		 * the first read's data wants the bus 24 cycles after the
+		 * kick (its AR 23 after, the memory 1): put that at `phase`
+		 * of a refresh interval
+		 */
+		now = ksim_cycles(c);
+		t0 = (now + 24 + 2340 - 1) / 2340 * 2340 + 2340 +
+		     run[k].phase - 24;
+		ksim_run(c, t0 - now);
+		mh_wr(c, KH_ORC_PROG_KICK, 1);
+		tm_wait(c, 1, 0, base);
+		sig = mt_signal_at(c, 1, 0, t0);
+		REQUIRE(sig);
+		CHECK_MSG(sig - t0 + 1 == run[k].want,
+			  "%s: %llu cycles, want %llu", run[k].params,
+			  (unsigned long long)(sig - t0 + 1),
+			  (unsigned long long)run[k].want);
+		ksim_card_destroy(c);
+	}
+}
+
+/* The bus itself: two bursts wanted at once cross one after the other. */
+TEST_F(model, dram_bus_is_shared)
+{
+	struct ksim_card *c = mh_card("param dram_refi 2340\n"
+				      "param dram_rfc 105\n"
+				      "xxx sax xxx\n"
+				      "mag nul nul\n"
+				      "mag nul nul\n"
+				      "xxx sax xxx\n");
+	struct ksim_mag *g;
+
+	REQUIRE(c);
+	g = ksim_card_mesh(c, 0)->mag;
+	/* 8 flits are 4 beats: the next burst 4 cycles on */
+	CHECK_EQ(ksim_mag_dram_burst(g, 5000, 8), 5000);
+	CHECK_EQ(ksim_mag_dram_burst(g, 5000, 1), 5004);
+	CHECK_EQ(ksim_mag_dram_burst(g, 5000, 2), 5005);
+	/* free again: as wanted */
+	CHECK_EQ(ksim_mag_dram_burst(g, 6000, 2), 6000);
+	/* a refresh from 6915 to 7020 (3 x 2340): wait for its end */
+	CHECK_EQ(ksim_mag_dram_burst(g, 6914, 2), 6914);
+	CHECK_EQ(ksim_mag_dram_burst(g, 6915, 8), 7020);
+	CHECK_EQ(ksim_mag_dram_burst(g, 7019, 2), 7024);
 	ksim_card_destroy(c);
 }
 

@@ -36,7 +36,7 @@ cat <<'M'
 11~card/desc.c~model_desc~parser: line numbers start at 0~	for (ps->line = 1; *s; ps->line++) {~	for (ps->line = 0; *s; ps->line++) {
 12~mesh/mag.c~model_mag~MAG: last set on every read beat~			    mp->rd_sent + 1 == mp->rd_beats);~			    1);
 13~noc/link.c~model_routing~tie-off: a tied-off port raises busy~	return false;\n}\n\nstatic void ksim_tieoff_take~	return true;\n}\n\nstatic void ksim_tieoff_take
-14~mesh/orch.c~model_credits~dispatcher: the staging slot does not wrap at STAGE_FLITS~			f.w[i] = o->stage[o->slot % o->p->stage_flits][i];~			f.w[i] = o->slot < o->p->stage_flits ? o->stage[o->slot][i] : 0;
+14~mesh/orch.c~model_credits~dispatcher: the staging slot does not wrap at STAGE_FLITS~				f->w[i] = o->stage[o->slot % o->p->stage_flits][i];~				f->w[i] = o->slot < o->p->stage_flits ? o->stage[o->slot][i] : 0;
 15~mesh/mag.c~model_mag~MAG: data binds to the newest open slot of its source~		if (best < 0 || (s32)(sl->seq - mp->slots[best].seq) < 0)~		if (best < 0 || (s32)(sl->seq - mp->slots[best].seq) > 0)
 16~noc/sched.c~model_mag~idle skip: jump to the end of the run past pending timers~			u64 to = ksim_min_u64(s->next_timer, end);~			u64 to = end;
 101~card/desc.c~model_params~profiles: a description without a profile gets the RTL values~	ksim_params_ship(&d->p);~	ksim_params_rtl(&d->p);
@@ -70,7 +70,7 @@ cat <<'M'
 129~mesh/l2.c~model_l2~L2: in-window writes go to the mesh while enabled~	if (t == KH_T_MEM_WR_REQ && in && a->enable) {~	if (t == KH_T_MEM_WR_REQ && in && a->enable && 0) {
 130~mesh/l2.c~model_l2~L2: a mesh reset clears the SRAM~	a->rd_busy = false;\n}~	a->rd_busy = false;\n\tfor (u32 i = 0; i < a->n_chunks; i++)\n\t\tif (a->chunk[i])\n\t\t\tmemset(a->chunk[i], 0, KSIM_L2_CHUNK_LINES * KH_L2_LINE_BYTES);\n}
 131~mesh/l2.c~model_l2~L2: a second addon request while a reply is pending is answered~	if (a->ctrl_pend) {\n\t\ta->ctrl_dropped++;~	if (0) {\n\t\ta->ctrl_dropped++;
-132~card/builtin.c~model_sx~built-ins: saxpy without profile rtl (ship values: every unit cu_version 4)~cu_version saxpy_cu's own (1)\\n"\n\t  "profile rtl\\n"~cu_version saxpy_cu's own (1)\\n"
+132~card/builtin.c~model_sx~built-ins: saxpy without profile rtl (ship values: every unit cu_version 4)~noc_cu_base's 16\\n"\n\t  "profile rtl\\n"~noc_cu_base's 16\\n"
 133~mesh/reset.c~model_clk~reset: the gate does not hold noc_in_busy~	return ksim_mesh_recovering(g->mesh) || g->inner->ops->busy(g->inner);~	return g->inner->ops->busy(g->inner);
 134~card/ddrc.c~model_clk~DDR controller: ECC off at reset~.reset = 1, .ro = \x7e1ULL)~.reset = 0, .ro = \x7e1ULL)
 135~card/clkwiz.c~model_clk~clock wizard: a LOAD that changes nothing drops lock~	if (!memcmp(next, w->run, sizeof(next)))\n\t\treturn;~
@@ -176,7 +176,7 @@ cat <<'M'
 347~lib/lex.c~model_desc~lexer: upper-case hex digits refused~		else if (base == 16 && c >= 'A' && c <= 'F')~		else if (0)
 348~lib/lex.c~model_inject~lexer: X,Y coordinates without their range~	if (!ksim_word_cut(w, ',', &a, &b) || !ksim_word_num(&a, max, &vx) ||\n\t    !ksim_word_num(&b, max, &vy))~	if (!ksim_word_cut(w, ',', &a, &b) || !ksim_word_num(&a, -1ULL, &vx) ||\n\t    !ksim_word_num(&b, -1ULL, &vy))
 150~mesh/orch.c~model_dispatch~credits: SIG_FAULT returns a credit~		if (code == KH_SIG_INST_COMPLETE)\n\t\t\to->cred_inc++;~		if (code == KH_SIG_INST_COMPLETE || code == KH_SIG_FAULT)\n\t\t\to->cred_inc++;
-151~mesh/orch.c~model_dispatch~dispatcher: the staged dst is kept, not rewritten from PROG_DST~		kh_flit_set(&f, KH_HDR_DST_X, KH_YX_X(o->prog_dst));\n\t\tkh_flit_set(&f, KH_HDR_DST_Y, KH_YX_Y(o->prog_dst));~
+151~mesh/orch.c~model_dispatch~dispatcher: the staged dst is kept, not rewritten from PROG_DST~			kh_flit_set(f, KH_HDR_DST_X, KH_YX_X(o->prog_dst));\n\t\t\tkh_flit_set(f, KH_HDR_DST_Y, KH_YX_Y(o->prog_dst));~
 401~units/pool/iss_exec.c~model_pool_iss~POOL: DIV divides unsigned~			x[o->rd] = (u32)((s32)a / (s32)v);~			x[o->rd] = a / v;
 402~units/pool/iss_decode.c~model_pool_iss~POOL: rd x0 decoded as x0 (writes to x0 stick)~	o->rd = rd ? rd : 32;~	o->rd = rd;
 403~units/pool/cudata.c~model_pool~POOL: a refused CU_DATA burst faults nothing~	p->load_fault = true;~	(void)p;

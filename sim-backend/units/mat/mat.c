@@ -127,10 +127,14 @@ static void ksim_mat_retire(struct ksim_unit *u, struct ksim_mat *m)
 {
 	u16 cnt = (u16)(m->nfill + m->ngemm + m->ndrain);
 
-	if (m->st == KSIM_MAT_REFUSE)
-		ksim_unit_retire(u, KSIM_MAT_FAULT_UNMODELLED, true);
-	else
-		ksim_unit_retire(u, cnt, m->fault);
+	m->done_pend = true;
+	if (m->st == KSIM_MAT_REFUSE) {
+		m->done_result = KSIM_MAT_FAULT_UNMODELLED;
+		m->done_fault = true;
+	} else {
+		m->done_result = cnt;
+		m->done_fault = m->fault;
+	}
 	m->fault = false;
 	m->st = KSIM_MAT_IDLE;
 }
@@ -230,6 +234,12 @@ static bool ksim_mat_tick(struct ksim_unit *u)
 	unsigned int buf;
 
 	ksim_mat_dq_account(m, now);
+	/* last edge's exec_done is seen by the base in this cycle */
+	if (m->done_pend) {
+		ksim_unit_retire(u, m->done_result, m->done_fault);
+		m->done_pend = false;
+		did = true;
+	}
 	did |= ksim_mat_sweep_step(u, m);
 	did |= ksim_mat_seq(u, m);
 	pk_was = m->pk_pend;

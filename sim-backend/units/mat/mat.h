@@ -99,6 +99,13 @@ struct ksim_mat {
 	struct ksim_mat_inst in;
 	u16 nfill, ngemm, ndrain;
 	bool fault;		/* fault_r: a rejected CU_DATA burst */
+	/*
+	 * exec_done/exec_result/exec_fault, registered at S_DONE: the base
+	 * sees them the edge after (mx_cluster_cu.v S_DONE, noc_cu_base's
+	 * u_sig write), as saxpy_cu's
+	 */
+	bool done_pend, done_fault;
+	u32 done_result;
 	u32 refuse;		/* model only: why the instruction is refused */
 	unsigned int mx, my;	/* MEM_X, MEM_Y */
 	u32 ctr_fill, ctr_comp;	/* CU_DBG halves, up to comp_from */
