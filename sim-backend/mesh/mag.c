@@ -515,8 +515,8 @@ static u64 ksim_er_entry_addr(const struct ksim_mag_rd *er, u32 i)
  * to the emit buffer (RS_WAIT), the edge after (two with QUANT: q_start,
  * then r_ready).  The R beats reach the port 6 edges after the AR plus
  * the read latency (the dram port's request path and 512-to-256 gearbox,
- * as the plain path), one a cycle.  The quantiser (mx_quant) needs 16
- * edges from an entry's first beat and 9 after its last; its result is
+ * as the plain path), one a cycle.  The quantiser (mx_quant) is done 9
+ * edges after an entry's last beat (16 after its first); its result is
  * handed on 2 edges after (q_rdy), a raw entry's the edge after its last
  * beat.  Times here are the RTL's edges: a pop in model cycle P is the
  * RTL's take at P + 1 (as the plain path's KSIM_MAG_PLAIN_PIPE).
@@ -533,8 +533,7 @@ static void ksim_er_schedule(struct ksim_mag_port *mp, u64 ar, u64 after)
 	l = c + er->in_beats - 1;
 	er->next_last = l;
 	if (er->quant)
-		er->next_ready = ksim_max_u64(c + KSIM_MAG_QUANT_ENTRY,
-					      l + KSIM_MAG_QUANT_TAIL) + 2;
+		er->next_ready = l + KSIM_MAG_QUANT_TAIL + 2;
 	else
 		er->next_ready = l + 1;
 	k = (er->q_head + er->q_count) % KSIM_MAG_RD_PIPE;

@@ -71,7 +71,6 @@ enum ksim_mag_fsm {
 #define KSIM_MAG_ACK_PIPE	2	/* BVALID to the ack's load */
 /* the entry engine (mag.c ksim_er_schedule) */
 #define KSIM_MAG_ER_BEAT_PIPE	6	/* its AR to its first beat at the port, less the read latency */
-#define KSIM_MAG_QUANT_ENTRY	16	/* mx_quant: first beat in to done */
 #define KSIM_MAG_QUANT_TAIL	9	/* mx_quant: last beat in to done */
 
 /*

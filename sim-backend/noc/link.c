@@ -53,7 +53,9 @@ bool ksim_link_step_obs(struct ksim_link *l, u64 now)
 		l->rx->ops->take(l->rx, f);
 		if (act & KSIM_XFER_TAKEN)
 			l->obs->ops->taken(l->obs, l, now);
-		if (l->rx->node)
+		if (l->rx->node && l->rx->next)
+			ksim_node_wake_next(l->rx->node);
+		else if (l->rx->node)
 			ksim_node_wake_fast(l->rx->node);
 	}
 	/* a dup knob: the sender still holds it */

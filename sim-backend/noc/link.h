@@ -32,6 +32,7 @@ struct ksim_sink_ops {
 struct ksim_sink {
 	const struct ksim_sink_ops *ops;
 	struct ksim_node *node;	/* woken when it takes a flit; may be NULL */
+	bool next;		/* ... at the start of the next cycle */
 };
 
 /*
@@ -168,8 +169,12 @@ static inline bool ksim_link_step(struct ksim_link *l, u64 now)
 		return false;
 	}
 	rx->ops->take(rx, &l->reg);
-	if (rx->node)
-		ksim_node_wake_fast(rx->node);
+	if (rx->node) {
+		if (rx->next)
+			ksim_node_wake_next(rx->node);
+		else
+			ksim_node_wake_fast(rx->node);
+	}
 	ksim_link_taken(l, false);
 	return true;
 }

@@ -63,10 +63,13 @@ static void ksim_rin_take(struct ksim_sink *s, const struct kh_flit *f)
 		return;
 	in->at[1] = in->at[0];
 	in->at[0] = ksim_node_now(&r->node);
-	r->last_take = in->at[0];
 	r->held++;
-	if (was_empty)	/* a new head */
+	if (was_empty) {	/* a new head */
 		r->want |= 1u << (KSIM_PORTS * r->route[ksim_dst_yx(f)] + i);
+		in->head_ok = in->at[0] + KSIM_ROUTER_PIPE;
+		if (in->head_ok > r->ok_max)
+			r->ok_max = in->head_ok;
+	}
 }
 
 static const struct ksim_sink_ops ksim_rin_ops = {
@@ -91,24 +94,36 @@ static inline unsigned int ksim_rr_pick(unsigned int m, unsigned int rr)
  * The inputs whose head is still in the FIFO or the hold register's load
  * (KSIM_ROUTER_PIPE): pushed less than two edges ago.
  */
-static unsigned int ksim_router_young(const struct ksim_router *r, u64 now)
+static unsigned int ksim_router_young(const struct ksim_router *r, u64 now,
+				      u64 *ready)
 {
 	unsigned int young = 0, i;
 
 	for (i = 0; i < KSIM_PORTS; i++) {
-		const struct ksim_router_in *in = &r->in[i];
-		u64 at;
+		u64 ok = r->in[i].head_ok;
 
-		if (in->q.count == 1)
-			at = in->at[0];
-		else if (in->q.count == 2)
-			at = in->at[1];
-		else
-			continue;
-		if (at + KSIM_ROUTER_PIPE > now)
+		if (ok > now && r->in[i].q.count) {
 			young |= 1u << i;
+			if (ok < *ready)
+				*ready = ok;
+		}
 	}
 	return young;
+}
+
+/*
+ * A pop's new head: pushed at the last push (one left), the one before
+ * (two), or before both (older: grantable now).
+ */
+static void ksim_router_new_head(struct ksim_router *r,
+				 struct ksim_router_in *in)
+{
+	u32 n = in->q.count;
+
+	in->head_ok = n == 1 ? in->at[0] + KSIM_ROUTER_PIPE :
+		      n == 2 ? in->at[1] + KSIM_ROUTER_PIPE : 0;
+	if (in->head_ok > r->ok_max)
+		r->ok_max = in->head_ok;
 }
 
 static unsigned int ksim_router_tick(struct ksim_node *n)
@@ -117,7 +132,7 @@ static unsigned int ksim_router_tick(struct ksim_node *n)
 	/* the heads' routes at the start of the cycle: one grant per input */
 	u32 want = r->want;
 	unsigned int popped = 0, young = 0, i, o;
-	u64 now;
+	u64 now, ready = KSIM_NEVER;
 
 	/*
 	 * Idle until a flit arrives or an output register empties: the
@@ -126,8 +141,8 @@ static unsigned int ksim_router_tick(struct ksim_node *n)
 	if (!r->held)
 		return KSIM_TICK_IDLE;	/* output registers keep it awake */
 	now = ksim_node_now(&r->node);
-	if (r->last_take + KSIM_ROUTER_PIPE > now) {
-		young = ksim_router_young(r, now);
+	if (r->ok_max > now) {
+		young = ksim_router_young(r, now, &ready);
 		/* bit i of every output's group: KSIM_WANT_INPUT(i) */
 		want &= ~(0x108421u * young);
 	}
@@ -153,18 +168,25 @@ static unsigned int ksim_router_tick(struct ksim_node *n)
 				continue;
 			r->want &= ~KSIM_WANT_INPUT(i);
 			h = ksim_fifo_head(&r->in[i].q);
-			if (h)
+			if (h) {
 				r->want |= 1u << (KSIM_PORTS *
 						  r->route[ksim_dst_yx(h)] + i);
+				ksim_router_new_head(r, &r->in[i]);
+			}
 		}
 		return KSIM_TICK_AWAKE | KSIM_TICK_PROGRESS;
 	}
 	/*
-	 * A young head becomes grantable by time alone: the next cycle is
-	 * not this one again, so it must not be skipped.
+	 * A young head becomes grantable by time alone: nothing changes
+	 * before then unless a flit arrives or an output empties, so sleep
+	 * on a timer till then.
 	 */
-	if (young)
-		return KSIM_TICK_AWAKE | KSIM_TICK_PROGRESS;
+	if (young) {
+		/* next cycle (the usual: woken the cycle after the take) */
+		if (ready == now + 1)
+			return KSIM_TICK_AWAKE | KSIM_TICK_PROGRESS;
+		ksim_node_timer(&r->node, ready);
+	}
 	/*
 	 * Blocked (every wanted output register is held), or empty: the next
 	 * tick is the same until a flit arrives or an output empties.
@@ -196,6 +218,8 @@ int ksim_router_init(struct ksim_router *r, struct ksim_sched *s, unsigned int x
 	for (i = 0; i < KSIM_PORTS; i++) {
 		r->in[i].sink.ops = &ksim_rin_ops;
 		r->in[i].sink.node = &r->node;
+		/* a head is grantable two edges on: no tick in the take's cycle */
+		r->in[i].sink.next = true;
 		r->in[i].r = r;
 		/* round robin starts at input 0 */
 		r->rr[i] = KSIM_PORTS - 1;
@@ -226,8 +250,9 @@ void ksim_router_reset(struct ksim_router *r)
 		ksim_link_clear(&r->out[i]);
 		r->rr[i] = KSIM_PORTS - 1;
 		r->in[i].at[0] = r->in[i].at[1] = 0;
+		r->in[i].head_ok = 0;
 	}
-	r->last_take = 0;
+	r->ok_max = 0;
 	r->held = 0;
 	r->want = 0;
 }

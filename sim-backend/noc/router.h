@@ -50,6 +50,7 @@ struct ksim_router_in {
 	 * always old enough.
 	 */
 	u64 at[2];
+	u64 head_ok;		/* the cycle its head can first be granted */
 };
 
 struct ksim_router {
@@ -67,7 +68,7 @@ struct ksim_router {
 	 */
 	u32 want;
 	u64 grants;
-	u64 last_take;			/* the latest push into any input */
+	u64 ok_max;			/* the latest head_ok of any input */
 	/* ksim_route() of every destination {dst_x,dst_y}, computed once */
 	u8 route[256];
 };

@@ -20,9 +20,12 @@ void ksim_sched_fini(struct ksim_sched *s)
 {
 	ksim_plat_free(s->all);
 	ksim_plat_free(s->active);
+	ksim_plat_free(s->next);
 	ksim_plat_free(s->timed);
 	s->all = NULL;
 	s->active = NULL;
+	s->next = NULL;
+	s->n_next = 0;
 	s->timed = NULL;
 }
 
@@ -61,7 +64,8 @@ int ksim_sched_add(struct ksim_sched *s, struct ksim_node *n,
 int ksim_sched_finalize(struct ksim_sched *s)
 {
 	s->active = ksim_plat_zalloc(sizeof(*s->active) * (s->n_all + 1));
-	return s->active ? 0 : -ENOMEM;
+	s->next = ksim_plat_zalloc(sizeof(*s->next) * (s->n_all + 1));
+	return s->active && s->next ? 0 : -ENOMEM;
 }
 
 /* ---- clock domains ---- */
@@ -332,6 +336,14 @@ bool ksim_sched_step_(struct ksim_sched *s, const bool doms)
 
 	if (s->now >= s->next_timer)
 		ksim_sched_fire_timers(s);
+	/* the last cycle's next-cycle wake-ups, in their order */
+	if (s->n_next) {
+		for (i = 0; i < s->n_next; i++) {
+			s->next[i]->wake_next = false;
+			ksim_node_wake_fast(s->next[i]);
+		}
+		s->n_next = 0;
+	}
 
 	/*
 	 * phase A: transfers, in awake-list then port order (receivers woken

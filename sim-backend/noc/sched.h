@@ -102,6 +102,7 @@ struct ksim_node {
 	bool active;		/* awake: ticked every cycle */
 	bool listed;		/* on the scheduler's awake list */
 	bool dormant;		/* awake, but its tick is skipped (IDLE) */
+	bool wake_next;		/* on the scheduler's next-cycle wake list */
 	u8 n_out;
 	u32 idx;		/* registration order */
 	u64 timer;		/* wake at this global cycle; KSIM_NEVER: none */
@@ -117,6 +118,9 @@ struct ksim_sched {
 	unsigned int cap_all;
 	struct ksim_node **active;
 	unsigned int n_active;
+	/* woken at the start of the next cycle (ksim_node_wake_next) */
+	struct ksim_node **next;
+	unsigned int n_next;
 	unsigned long *timed;	/* bit idx: all[idx] has a timer */
 	u64 cycles_stepped;	/* cycles actually simulated (not skipped) */
 	u64 cycles_skipped;
@@ -176,6 +180,21 @@ static inline void ksim_node_wake_fast(struct ksim_node *n)
 		return;	/* before finalize the card lists awake nodes itself */
 	n->listed = true;
 	s->active[s->n_active++] = n;
+}
+
+/*
+ * Wake n at the start of the next cycle: a receiver whose logic sees a
+ * flit the edge after it lands (a first-word fall-through FIFO in front
+ * of registered logic) is not ticked for it in the cycle of the take.
+ */
+static inline void ksim_node_wake_next(struct ksim_node *n)
+{
+	struct ksim_sched *s = n->sched;
+
+	if (n->wake_next || !s->next)
+		return;
+	n->wake_next = true;
+	s->next[s->n_next++] = n;
 }
 
 /*

@@ -130,6 +130,14 @@ static void ksim_base_take(struct ksim_sink *s, const struct kh_flit *f)
 	case KH_T_CU_INST:
 		ok = ksim_fifo_push(&u->inst, f);
 		u->inst_at = ksim_unit_now_(u);
+		/*
+		 * busy = !inst_empty from the next edge on; the node is not
+		 * ticked in this cycle (the take wakes it for the next)
+		 */
+		if (ok && !u->busy) {
+			u->busy = true;
+			u->busy_since = u->inst_at + 1;
+		}
 		break;
 	case KH_T_CU_CTRL:
 		ksim_base_ctrl(u, f);
@@ -151,9 +159,20 @@ static const struct ksim_sink_ops ksim_base_sink_ops = {
 
 /* ---- the unit-facing handshake ---- */
 
+/* one push a cycle per FIFO: only a lone head can be this cycle's */
+static bool ksim_base_inst_young(const struct ksim_unit *u)
+{
+	return u->inst.count == 1 && u->inst_at == u->tick_now;
+}
+
+static bool ksim_base_recv_young(const struct ksim_unit *u)
+{
+	return u->recv.count == 1 && u->recv_at == u->tick_now;
+}
+
 static bool ksim_base_inst_valid(const struct ksim_unit *u)
 {
-	return !ksim_fifo_empty(&u->inst) && !u->inst_young &&
+	return !ksim_fifo_empty(&u->inst) && !ksim_base_inst_young(u) &&
 	       !u->in_flight && u->sig_count < KH_CU_SIG_DEPTH;
 }
 
@@ -189,14 +208,14 @@ void ksim_unit_retire(struct ksim_unit *u, u32 result, bool fault)
 
 const struct kh_flit *ksim_unit_recv(struct ksim_unit *u)
 {
-	if (u->p_pop || u->recv_young)
+	if (u->p_pop || ksim_base_recv_young(u))
 		return NULL;
 	return ksim_fifo_head(&u->recv);
 }
 
 void ksim_unit_recv_pop(struct ksim_unit *u)
 {
-	if (u->p_pop || u->recv_young || ksim_fifo_empty(&u->recv))
+	if (u->p_pop || ksim_fifo_empty(&u->recv) || ksim_base_recv_young(u))
 		return;
 	if (ksim_unlikely(u->obs))
 		u->obs->ops->pop(u->obs, u, ksim_fifo_head(&u->recv));
@@ -359,9 +378,7 @@ static unsigned int ksim_base_tick(struct ksim_node *n)
 	}
 
 	u->p_accept = u->p_done = u->p_fault = u->p_pop = u->p_sent = false;
-	/* one push a cycle per FIFO: only a lone head can be this cycle's */
-	u->inst_young = u->inst.count == 1 && u->inst_at == now;
-	u->recv_young = u->recv.count == 1 && u->recv_at == now;
+	u->tick_now = now;
 	u->p_ready = ksim_link_free(&u->out) && !u->sig_count && !u->ctrl_pend;
 	if (ksim_unlikely(u->obs))
 		u->obs->ops->pre(u->obs, u);
@@ -407,11 +424,9 @@ static unsigned int ksim_base_tick(struct ksim_node *n)
 	if (progress)
 		return KSIM_TICK_AWAKE | KSIM_TICK_PROGRESS;
 	/*
-	 * A head pushed this cycle is seen by time alone, next cycle: not a
-	 * fixed point, so the cycle must not be skipped.
+	 * A head pushed this cycle is seen next cycle: the take woke the node
+	 * for then (ksim_node_wake_next).
 	 */
-	if (u->inst_young || u->recv_young)
-		return KSIM_TICK_AWAKE | KSIM_TICK_PROGRESS;
 	/*
 	 * Nothing changed and the unit waits for an instruction, a flit,
 	 * send_ready or a timer (ksim_unit.h): the next tick is the same
@@ -466,6 +481,8 @@ struct ksim_unit *ksim_unit_create(const struct ksim_unit_env *m,
 		goto fail;
 	u->sink.ops = &ksim_base_sink_ops;
 	u->sink.node = &u->node;
+	/* the unit sees a flit the edge after it lands: woken then */
+	u->sink.next = true;
 	if (type->init) {
 		e = type->init(u);
 		if (e)

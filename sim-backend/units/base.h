@@ -91,14 +91,13 @@ struct ksim_unit {
 	struct ksim_fifo inst;		/* INST_DEPTH */
 	struct ksim_fifo recv;		/* RECV_DEPTH */
 	/*
-	 * The cycle of each FIFO's last push, and whether its head is that
-	 * flit, pushed this cycle: a first-word fall-through FIFO shows a
-	 * flit written at an edge to the logic that registers at the next
-	 * (noc_cu_base.v u_inst and u_recv), so the unit sees it a cycle
-	 * after the transfer.
+	 * The cycle of each FIFO's last push: a first-word fall-through FIFO
+	 * shows a flit written at an edge to the logic that registers at the
+	 * next (noc_cu_base.v u_inst and u_recv), so the unit sees it a
+	 * cycle after the transfer (a head pushed in tick_now is hidden).
 	 */
 	u64 inst_at, recv_at;
-	bool inst_young, recv_young;
+	u64 tick_now;			/* the cycle of the tick under way */
 
 	/* completion queue, KH_CU_SIG_DEPTH deep */
 	struct ksim_sig sigq[KH_CU_SIG_DEPTH];

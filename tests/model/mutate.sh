@@ -470,6 +470,14 @@ cat <<'M'
 975~mesh/ilink.c~model_bar32~interlink: the client address decoded whole (a pulse at +4 writes nothing)~	.name = "ilink", .span = true,~	.name = "ilink", .span = false,
 976~mesh/orch.c~model_bar32~orchestrator: a narrow beat applied as a 64-bit write~		if (o->wr_strb == KSIM_REG_STRB_ALL)~		if (1)
 977~mesh/orch.c~model_bar32~orchestrator: the IRQ addon does not answer at CAPS + 4~	if (off == KH_ORC_CAPS + 4 && o->p->irq)~	if (0)
+978~noc/router.h~model_timing~router: a flit granted the edge it lands (one edge a hop, not three)~#define KSIM_ROUTER_PIPE	2~#define KSIM_ROUTER_PIPE	0
+979~mesh/orch.c~model_timing~dispatcher: a staged flit read in one edge, not five words~#define KSIM_ORCH_FLIT_WORDS	5~#define KSIM_ORCH_FLIT_WORDS	1
+980~mesh/mag.h~model_timing~MAG: a plain read answered at the DRAM latency, no dram port~#define KSIM_MAG_PLAIN_PIPE	7~#define KSIM_MAG_PLAIN_PIPE	2
+981~mesh/mag.h~model_timing_units~MAG: the quantiser done the edge after an entry's last beat, not 9 after~#define KSIM_MAG_QUANT_TAIL	9~#define KSIM_MAG_QUANT_TAIL	1
+982~mesh/mag.c~model_timing~DRAM: a refresh does not hold the bus~		t += p->dram_refi - t % p->dram_refi;~		t += 0;
+983~mesh/mag.c~model_timing~DRAM: each burst has the bus to itself~	g->bus_free = t + (beats256 + 1) / 2;~	g->bus_free = 0;
+984~units/mat/mat.c~model_timing_units~mat: exec_done seen by the base in the S_DONE cycle~	m->st = KSIM_MAT_IDLE;\n}~	m->st = KSIM_MAT_IDLE;\n\tksim_unit_retire(u, m->done_result, m->done_fault);\n\tm->done_pend = false;\n}
+985~units/sx.c~model_timing~SX: S_WAIT reads the counters a line was just added to~		if (s->xw0 != s->beats || s->yw0 != s->beats)~		if (s->xw != s->beats || s->yw != s->beats)
 M
 }
 
