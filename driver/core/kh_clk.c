@@ -330,6 +330,8 @@ bool kh_clk_watch(struct kh_mesh *m)
 	c->profile = now;
 	if (kh_mesh_reset_check(m))
 		kh_mesh_reset_wait_out(m);
+	else
+		kh_mesh_reset_missed(m);	/* the canary came back before */
 	return kh_clk_want(m);
 }
 

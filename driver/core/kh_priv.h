@@ -884,6 +884,7 @@ void kh_mesh_canary_write(struct kh_mesh *m);
 bool kh_mesh_reset_check(struct kh_mesh *m);
 bool kh_mesh_reset_wait(struct kh_mesh *m);
 void kh_mesh_planned_reset(struct kh_mesh *m);
+void kh_mesh_reset_missed(struct kh_mesh *m);
 void kh_mesh_reset_now(struct kh_mesh *m, const char *by, u32 code,
 		       const char *why);
 bool kh_mesh_reset_wait_out(struct kh_mesh *m);

@@ -126,6 +126,22 @@ static void kh_mesh_was_reset(struct kh_mesh *m, const char *by, u32 code,
 }
 
 /*
+ * The wizard's clocks changed under the driver on an idle mesh (kh_clk.c
+ * kh_clk_watch()), but the mesh kept the canary: another agent's SW_RST or
+ * retune came while the driver was bringing the mesh back from a reset of
+ * its own, whose recovery wrote the canary after it.  The mesh was reset
+ * all the same, and it is back: count it, there is nothing to wait for.
+ */
+void kh_mesh_reset_missed(struct kh_mesh *m)
+{
+	lockdep_assert_held(&m->lock);
+	m->resets++;
+	m->reset_seen_ns = kh_now(m->kd);
+	kh_warn(m->kd, "mesh %u was reset by another agent while the driver brought it back from its own\n",
+		m->id);
+}
+
+/*
  * The driver's own retune (kh_clk.c): a reset it planned, with no job on
  * the mesh.  The books are those of any reset; nothing is aborted and the
  * reset is not counted as one seen (the governor counts its retunes).

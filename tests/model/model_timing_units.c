@@ -222,6 +222,38 @@ TEST_F(model, timing_mat_fill)
 	ksim_card_destroy(c);
 }
 
+/* Two instructions timed in turn, each against its two figures. */
+static void mat_pair(struct ksim_card *c, const struct mati *a,
+		     const struct mati *b, const struct mt_figure fig[4])
+{
+	const struct mati *run[2] = { a, b };
+	unsigned int k;
+
+	for (k = 0; k < 2; k++) {
+		u64 t = mat_timed(c, run[k], fig[2 * k].what);
+
+		CHECK(t && mt_figure(&fig[2 * k], t));
+		CHECK(mt_figure(&fig[2 * k + 1], last_busy));
+	}
+}
+
+/* The cluster after FILL A and FILL B (n = 2), with the operands. */
+static struct ksim_card *mat_filled(void)
+{
+	struct ksim_card *c = tcard();
+
+	if (!c)
+		return NULL;
+	mh_fast_host(c);
+	mat_operands(c);
+	if (!mat_timed(c, &fill_a2, "(setup) mat FILL A n=2") ||
+	    !mat_timed(c, &fill_b2, "(setup) mat FILL B n=2")) {
+		ksim_card_destroy(c);
+		return NULL;
+	}
+	return c;
+}
+
 /* GEMM retires as its sweep starts (after the FILLs above) */
 TEST_F(model, timing_mat_gemm)
 {
@@ -231,22 +263,10 @@ TEST_F(model, timing_mat_gemm)
 		{ "mat GEMM 2x1x1: kick to NODE_STATUS", 23, 23 },
 		{ "mat GEMM 2x1x1: CU_COUNTERS busy", 7, 7 },
 	};
-	struct ksim_card *c = tcard();
-	u64 t;
+	struct ksim_card *c = mat_filled();
 
 	REQUIRE(c);
-	mh_fast_host(c);
-	mat_operands(c);
-	REQUIRE(mat_timed(c, &fill_a2, "(setup) mat FILL A n=2"));
-	REQUIRE(mat_timed(c, &fill_b2, "(setup) mat FILL B n=2"));
-	t = mat_timed(c, &gemm_112, fig[0].what);
-	REQUIRE(t);
-	CHECK(mt_figure(&fig[0], t));
-	CHECK(mt_figure(&fig[1], last_busy));
-	t = mat_timed(c, &gemm_211, fig[2].what);
-	REQUIRE(t);
-	CHECK(mt_figure(&fig[2], t));
-	CHECK(mt_figure(&fig[3], last_busy));
+	mat_pair(c, &gemm_112, &gemm_211, fig);
 	ksim_card_destroy(c);
 }
 
@@ -261,24 +281,12 @@ TEST_F(model, timing_mat_drain)
 		{ "mat DRAIN n=8: kick to NODE_STATUS", 56, 56 },
 		{ "mat DRAIN n=8: CU_COUNTERS busy", 40, 40 },
 	};
-	struct ksim_card *c = tcard();
-	u64 t;
+	struct ksim_card *c = mat_filled();
 
 	REQUIRE(c);
-	mh_fast_host(c);
-	mat_operands(c);
-	REQUIRE(mat_timed(c, &fill_a2, "(setup) mat FILL A n=2"));
-	REQUIRE(mat_timed(c, &fill_b2, "(setup) mat FILL B n=2"));
 	REQUIRE(mat_timed(c, &gemm_112, "(setup) mat GEMM gm=1 gn=1 nk=2"));
 	REQUIRE(mat_timed(c, &gemm_211, "(setup) mat GEMM gm=2 gn=1 nk=1"));
-	t = mat_timed(c, &drain_1, fig[0].what);
-	REQUIRE(t);
-	CHECK(mt_figure(&fig[0], t));
-	CHECK(mt_figure(&fig[1], last_busy));
-	t = mat_timed(c, &drain_8, fig[2].what);
-	REQUIRE(t);
-	CHECK(mt_figure(&fig[2], t));
-	CHECK(mt_figure(&fig[3], last_busy));
+	mat_pair(c, &drain_1, &drain_8, fig);
 	ksim_card_destroy(c);
 }
 
