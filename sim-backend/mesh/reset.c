@@ -96,7 +96,6 @@ struct ksim_sink *ksim_mesh_gate(struct ksim_mesh *m, unsigned int x,
 	g->mesh = m;
 	g->sink.ops = &ksim_gate_ops;
 	g->sink.node = inner->node;
-	g->sink.next = inner->next;
 	return &g->sink;
 }
 

@@ -31,8 +31,9 @@ struct ksim_sink_ops {
 
 struct ksim_sink {
 	const struct ksim_sink_ops *ops;
-	struct ksim_node *node;	/* woken when it takes a flit; may be NULL */
-	bool next;		/* ... at the start of the next cycle */
+	struct ksim_node *node;	/* woken when it takes a flit (next cycle
+				   when node->take_next, or as its take()
+				   decides when node->take_self); may be NULL */
 };
 
 /*
@@ -169,8 +170,8 @@ static inline bool ksim_link_step(struct ksim_link *l, u64 now)
 		return false;
 	}
 	rx->ops->take(rx, &l->reg);
-	if (rx->node) {
-		if (rx->next)
+	if (rx->node && !rx->node->take_self) {
+		if (rx->node->take_next)
 			ksim_node_wake_next(rx->node);
 		else
 			ksim_node_wake_fast(rx->node);

@@ -70,6 +70,14 @@ static void ksim_rin_take(struct ksim_sink *s, const struct kh_flit *f)
 		if (in->head_ok > r->ok_max)
 			r->ok_max = in->head_ok;
 	}
+	/*
+	 * Nothing to do before the head can be granted, two edges on: a
+	 * router that does not tick this cycle sleeps till then (a timer
+	 * already set is an earlier head's), one that ticks sets it itself.
+	 */
+	if ((!r->node.active || r->node.dormant) &&
+	    r->node.timer == KSIM_NEVER)
+		ksim_node_timer(&r->node, in->at[0] + KSIM_ROUTER_PIPE);
 }
 
 static const struct ksim_sink_ops ksim_rin_ops = {
@@ -208,6 +216,8 @@ int ksim_router_init(struct ksim_router *r, struct ksim_sched *s, unsigned int x
 	e = ksim_sched_add(s, &r->node, &ksim_router_ops);
 	if (e)
 		return e;
+	/* a head is grantable two edges on: the take sets the wake-up */
+	r->node.take_self = true;
 	r->x = x;
 	r->y = y;
 	r->lo = lo;
@@ -218,8 +228,6 @@ int ksim_router_init(struct ksim_router *r, struct ksim_sched *s, unsigned int x
 	for (i = 0; i < KSIM_PORTS; i++) {
 		r->in[i].sink.ops = &ksim_rin_ops;
 		r->in[i].sink.node = &r->node;
-		/* a head is grantable two edges on: no tick in the take's cycle */
-		r->in[i].sink.next = true;
 		r->in[i].r = r;
 		/* round robin starts at input 0 */
 		r->rr[i] = KSIM_PORTS - 1;

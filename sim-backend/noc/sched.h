@@ -103,6 +103,8 @@ struct ksim_node {
 	bool listed;		/* on the scheduler's awake list */
 	bool dormant;		/* awake, but its tick is skipped (IDLE) */
 	bool wake_next;		/* on the scheduler's next-cycle wake list */
+	bool take_next;		/* a take wakes it next cycle, not this one */
+	bool take_self;		/* a take wakes it not at all: take() decides */
 	u8 n_out;
 	u32 idx;		/* registration order */
 	u64 timer;		/* wake at this global cycle; KSIM_NEVER: none */

@@ -482,7 +482,7 @@ struct ksim_unit *ksim_unit_create(const struct ksim_unit_env *m,
 	u->sink.ops = &ksim_base_sink_ops;
 	u->sink.node = &u->node;
 	/* the unit sees a flit the edge after it lands: woken then */
-	u->sink.next = true;
+	u->node.take_next = true;
 	if (type->init) {
 		e = type->init(u);
 		if (e)
