@@ -525,7 +525,7 @@ static void ksim_er_schedule(struct ksim_mag_port *mp, u64 ar, u64 after)
 {
 	struct ksim_mag_rd *er = &mp->er;
 	u32 lat = mp->mag->mesh->p->mem_rd_latency;
-	u64 f, c, l, k;
+	u64 f, c, l;
 
 	f = ksim_mag_dram_burst(mp->mag, ar + 4 + lat, er->in_beats) +
 	    KSIM_MAG_ER_BEAT_PIPE - 4;
@@ -536,10 +536,8 @@ static void ksim_er_schedule(struct ksim_mag_port *mp, u64 ar, u64 after)
 		er->next_ready = l + KSIM_MAG_QUANT_TAIL + 2;
 	else
 		er->next_ready = l + 1;
-	k = (er->q_head + er->q_count) % KSIM_MAG_RD_PIPE;
-	er->q_entry[k] = er->fetch_i++;
-	er->q_ready[k] = er->next_ready;
-	er->q_count++;
+	er->next_on = true;
+	er->next_i = er->fetch_i++;
 	mp->reads++;
 	mp->mag->rd_count++;
 }
@@ -550,12 +548,12 @@ static void ksim_er_schedule(struct ksim_mag_port *mp, u64 ar, u64 after)
  * emit buffer (`after`).  An entry in an aperture nobody serves gets no
  * AR and no response.
  */
-static bool ksim_er_issue(struct ksim_mag_port *mp, u64 ar, u64 after)
+static void ksim_er_issue(struct ksim_mag_port *mp, u64 ar, u64 after)
 {
 	struct ksim_mag_rd *er = &mp->er;
 	u64 off;
 
-	while (er->fetch_i < er->count && !er->q_count) {
+	while (er->fetch_i < er->count && !er->next_on) {
 		u64 a = ksim_er_entry_addr(er, er->fetch_i);
 
 		if (ksim_mag_cv_decode(mp->mag, a, &off) == KSIM_CV_NONE) {
@@ -564,16 +562,15 @@ static bool ksim_er_issue(struct ksim_mag_port *mp, u64 ar, u64 after)
 			continue;
 		}
 		ksim_er_schedule(mp, ar, after);
-		return true;
+		return;
 	}
-	return false;
 }
 
 /* The head entry into the send buffer, converted once. */
 static void ksim_er_load(struct ksim_mag_port *mp)
 {
 	struct ksim_mag_rd *er = &mp->er;
-	u32 i = er->q_entry[er->q_head];
+	u32 i = er->next_i;
 	u8 src[KH_MX_SRC_BYTES];
 	u64 a = ksim_er_entry_addr(er, i), off;
 	unsigned int tgt = ksim_mag_cv_decode(mp->mag, a, &off), b;
@@ -588,14 +585,13 @@ static void ksim_er_load(struct ksim_mag_port *mp)
 	er->have = true;
 	er->send_i = i;
 	er->pos = 0;
-	er->q_head = (er->q_head + 1) % KSIM_MAG_RD_PIPE;
-	er->q_count--;
+	er->next_on = false;
 	mp->entries++;
 }
 
 static bool ksim_er_done(const struct ksim_mag_rd *er)
 {
-	return er->fetch_i >= er->count && !er->q_count && !er->have;
+	return er->fetch_i >= er->count && !er->next_on && !er->have;
 }
 
 static bool ksim_er_step(struct ksim_mag_port *mp, u64 now)
@@ -614,7 +610,7 @@ static bool ksim_er_step(struct ksim_mag_port *mp, u64 now)
 		ksim_er_issue(mp, now + 1, now + 1);
 		progress = true;
 	}
-	if (!er->have && er->q_count && er->q_ready[er->q_head] <= now &&
+	if (!er->have && er->next_on && er->next_ready <= now &&
 	    er->free_at <= now) {
 		ksim_er_load(mp);
 		/* RS_WAIT hands it on: the next entry's AR went out at the
@@ -709,7 +705,7 @@ static bool ksim_port_pending(const struct ksim_mag_port *mp, u64 now)
 	return !ksim_fifo_empty(&mp->rdq) || !ksim_fifo_empty(&mp->wrq) ||
 	       mp->ready_count || mp->land_count || mp->ack_count ||
 	       mp->fsm != KSIM_FSM_IDLE || er->have ||
-	       (er->q_count && er->q_ready[er->q_head] <= now);
+	       (er->next_on && er->next_ready <= now);
 }
 
 /*
@@ -722,7 +718,7 @@ static bool ksim_port_quiet(const struct ksim_mag_port *mp)
 	return ksim_fifo_empty(&mp->rdq) && ksim_fifo_empty(&mp->wrq) &&
 	       !mp->ready_count && !mp->land_count && !mp->ack_count &&
 	       mp->fsm == KSIM_FSM_IDLE && !mp->er.active && !mp->er.have &&
-	       !mp->er.q_count;
+	       !mp->er.next_on;
 }
 
 static u64 ksim_port_deadline(const struct ksim_mag_port *mp)
@@ -737,8 +733,8 @@ static u64 ksim_port_deadline(const struct ksim_mag_port *mp)
 	/* a ready slot is issued the edge after it became ready */
 	if (mp->ready_count && mp->fsm == KSIM_FSM_IDLE)
 		t = ksim_min_u64(t, mp->slots[mp->ready[mp->ready_head]].ready_at + 1);
-	if (mp->er.q_count)
-		t = ksim_min_u64(t, mp->er.q_ready[mp->er.q_head]);
+	if (mp->er.next_on)
+		t = ksim_min_u64(t, mp->er.next_ready);
 	return t;
 }
 

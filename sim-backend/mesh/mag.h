@@ -75,13 +75,11 @@ enum ksim_mag_fsm {
 
 /*
  * The entry/stream read engine of a port (kohakutpu.md §5.3): its own
- * FSM, concurrent with the write engine.  One AR per entry, with up to
- * KSIM_MAG_RD_BEATS beats outstanding (their beats share the R channel, one
- * per cycle); each entry, once all its beats are in, is converted once
- * and goes out to each destination: the requester, then peers 1..3.
+ * FSM, concurrent with the write engine.  One AR per entry and one entry
+ * fetched at a time (mag.c ksim_er_schedule); each entry, once all its
+ * beats are in, is converted once and goes out to each destination: the
+ * requester, then peers 1..3.
  */
-#define KSIM_MAG_RD_BEATS	64	/* the read buffer, in beats */
-#define KSIM_MAG_RD_PIPE	KSIM_MAG_RD_BEATS	/* entries, at one beat each */
 
 struct ksim_mag_rd {
 	bool active;
@@ -93,13 +91,12 @@ struct ksim_mag_rd {
 	u8 out_words;		/* words answered per entry */
 	u32 count;		/* entries */
 	u64 addr;		/* the request's 40-bit address */
-	/* entries on the bus: AR issued, waiting for their last beat */
-	u32 fetch_i;		/* the next entry to issue */
-	u32 q_head, q_count;
-	u32 q_entry[KSIM_MAG_RD_PIPE];
-	u64 q_ready[KSIM_MAG_RD_PIPE];
-	u64 next_last;		/* the scheduled entry's last beat taken */
-	u64 next_ready;		/* ... and the edge it can be handed on */
+	u32 fetch_i;		/* the next entry to fetch */
+	/* the entry being fetched: AR issued, its beats on their way */
+	bool next_on;
+	u32 next_i;
+	u64 next_last;		/* its last beat taken */
+	u64 next_ready;		/* the edge it can be handed on */
 	u64 free_at;		/* the emit buffer is free from this cycle */
 	/* the entry going out */
 	bool have;

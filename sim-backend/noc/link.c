@@ -53,12 +53,7 @@ bool ksim_link_step_obs(struct ksim_link *l, u64 now)
 		l->rx->ops->take(l->rx, f);
 		if (act & KSIM_XFER_TAKEN)
 			l->obs->ops->taken(l->obs, l, now);
-		struct ksim_node *n = l->rx->node;
-
-		if (n && !n->take_self && n->take_next)
-			ksim_node_wake_next(n);
-		else if (n && !n->take_self)
-			ksim_node_wake_fast(n);
+		ksim_sink_woken(l->rx);
 	}
 	/* a dup knob: the sender still holds it */
 	ksim_link_taken(l, act & KSIM_XFER_KEEP);

@@ -154,6 +154,22 @@ static inline void ksim_link_taken(struct ksim_link *l, bool keep)
 }
 
 /*
+ * A receiver took a flit: wake its node now, at the next cycle
+ * (take_next), or not at all when its take() arranges it (take_self).
+ */
+static inline void ksim_sink_woken(struct ksim_sink *rx)
+{
+	struct ksim_node *n = rx->node;
+
+	if (!n || n->take_self)
+		return;
+	if (n->take_next)
+		ksim_node_wake_next(n);
+	else
+		ksim_node_wake_fast(n);
+}
+
+/*
  * Phase A of a cycle, for a link that holds a flit: returns true when the
  * flit was transferred.  busy is sampled before the receiver has changed
  * this cycle: each sink has exactly one inbound link, and phase A runs
@@ -170,12 +186,7 @@ static inline bool ksim_link_step(struct ksim_link *l, u64 now)
 		return false;
 	}
 	rx->ops->take(rx, &l->reg);
-	if (rx->node && !rx->node->take_self) {
-		if (rx->node->take_next)
-			ksim_node_wake_next(rx->node);
-		else
-			ksim_node_wake_fast(rx->node);
-	}
+	ksim_sink_woken(rx);
 	ksim_link_taken(l, false);
 	return true;
 }

@@ -424,10 +424,6 @@ static unsigned int ksim_base_tick(struct ksim_node *n)
 	if (progress)
 		return KSIM_TICK_AWAKE | KSIM_TICK_PROGRESS;
 	/*
-	 * A head pushed this cycle is seen next cycle: the take woke the node
-	 * for then (ksim_node_wake_next).
-	 */
-	/*
 	 * Nothing changed and the unit waits for an instruction, a flit,
 	 * send_ready or a timer (ksim_unit.h): the next tick is the same
 	 * until one of those comes, all of which wake the node, unless a

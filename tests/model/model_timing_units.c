@@ -22,10 +22,6 @@
 #include <kohaku/kh_cpu.h>
 #include "harness.h"
 
-#ifndef ARRAY_SIZE
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
-#endif
-
 CHECK_FIXTURE(model)
 
 /* ktpu_min_1m: MODEL, INST/RECV/router FIFOs 512, one MAG port; the
