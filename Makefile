@@ -111,6 +111,7 @@ src_includes = $(addprefix -I,$(USER_INCDIRS.$(call src_dir,$(1)))) \
 LIBKOHAKU_A := $(BUILD)/libkohaku.a
 LIBKOHAKU_SO := $(BUILD)/libkohaku.so.0
 KOHAKU_CLI := $(BUILD)/kohaku
+KOHAKUD := $(BUILD)/kohakud
 
 # Component fragments add their sources and binaries to these.
 SIM_SRCS :=
@@ -153,7 +154,10 @@ $(LIBKOHAKU_SO): $(call picobj,$(LIB_SRCS))
 $(KOHAKU_CLI): $(call obj,$(CLI_SRCS)) $(LIBKOHAKU_A)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-userspace: $(LIBKOHAKU_A) $(KOHAKU_CLI) $(TEST_BINS) $(BENCH_BINS) $(TOOL_BINS)
+$(KOHAKUD): $(call obj,$(KOHAKUD_SRCS)) $(LIBKOHAKU_A)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+userspace: $(LIBKOHAKU_A) $(KOHAKU_CLI) $(KOHAKUD) $(TEST_BINS) $(BENCH_BINS) $(TOOL_BINS)
 ifneq ($(SAN),1)
 ifneq ($(STATIC),1)
 userspace: $(LIBKOHAKU_SO) $(BUILD)/kohaku.pc

@@ -63,6 +63,7 @@ INCDIRS.driver/core := uapi hwif driver/core
 # kernel's headers.
 USER_INCDIRS.driver/core := libruntime/inproc/include
 USER_INCDIRS.libruntime/inproc := libruntime/inproc/include
+USER_INCDIRS.libruntime/daemon := libruntime/inproc/include
 USER_INCDIRS.tests/unit := libruntime/inproc/include
 USER_INCDIRS.tests/fuzz := libruntime/inproc/include
 
@@ -80,6 +81,9 @@ INCDIRS.qemu := uapi hwif sim-backend sim-backend/xdma
 INCDIRS.libruntime := uapi libruntime
 INCDIRS.libruntime/cli := uapi libruntime
 INCDIRS.libruntime/inproc := uapi hwif libruntime driver/core $(KSIM_ALL)
+# kohakud: the in-process host's devices (libruntime's internals) and its
+# caller seam (<kh_os_caller.h>), not the core's nor the model's headers
+INCDIRS.libruntime/daemon := uapi hwif libruntime
 
 # tests: each suite sees the layer it tests
 INCDIRS.tests/model := uapi hwif $(KSIM_ALL) tests/selftests/kohaku

@@ -18,6 +18,7 @@
 static const struct kh_rt_backend *const backends[] = {
 	&kh_rt_backend_kernel,
 	&kh_rt_backend_sim,
+	&kh_rt_backend_daemon,
 };
 
 static const struct kh_rt_backend *backend_of(enum kohaku_backend id)
@@ -99,6 +100,7 @@ KH_RT_EXPORT int kohaku_open(enum kohaku_backend backend, const char *device,
 			     kohaku_device **out, char *err, size_t errlen)
 {
 	const char *bsrc = "the caller", *dsrc = "the caller";
+	enum kohaku_backend asked = backend;
 	const struct kh_rt_backend *be;
 	char msg[KOHAKU_ERRMSG_MAX];
 	int r;
@@ -117,7 +119,9 @@ KH_RT_EXPORT int kohaku_open(enum kohaku_backend backend, const char *device,
 				     "KOHAKU_BACKEND=kernel for a kohaku device node "
 				     "(/dev/accel/accelN; before Linux 6.2 "
 				     "/dev/dri/renderDN) or KOHAKU_BACKEND=sim for "
-				     "the simulated card in this process",
+				     "the simulated card in this process, or "
+				     "KOHAKU_BACKEND=daemon for a card kohakud "
+				     "shares",
 				     getenv("KOHAKU_BACKEND"));
 			return -EINVAL;
 		}
@@ -132,18 +136,25 @@ KH_RT_EXPORT int kohaku_open(enum kohaku_backend backend, const char *device,
 		device = env_nonempty("KOHAKU_DEVICE");
 		dsrc = device ? "KOHAKU_DEVICE" : NULL;
 	}
+	/* "daemon:NAME" is kohakud's card, whichever backend was a default */
+	if (device && !strncmp(device, "daemon:", 7) &&
+	    (be->id != KOHAKU_BACKEND_KERNEL ||
+	     (asked == KOHAKU_BACKEND_ENV && !env_nonempty("KOHAKU_BACKEND")))) {
+		be = &kh_rt_backend_daemon;
+		bsrc = "the device string (daemon:)";
+	}
 
-	/* the one backend that needs a device is the sim's: a description */
+	/* the sim's and kohakud's backends need a card: a description */
 	if (!device && be->needs_device) {
 		char names[256];
 
 		kh_rt_builtin_list(names, sizeof(names));
 		kh_rt_errbuf(err, errlen,
-			     "the sim backend (chosen by %s) needs a card "
+			     "the %s backend (chosen by %s) needs a card "
 			     "description and none was given: set "
 			     "KOHAKU_DEVICE (or the CLI's --map) to a "
 			     "built-in name (%s) or a description file",
-			     bsrc, names);
+			     be->name, bsrc, names);
 		return -EINVAL;
 	}
 	msg[0] = '\0';
@@ -190,7 +201,7 @@ KH_RT_EXPORT int kohaku_list_devices(enum kohaku_backend backend,
 		if (env_backend(&backend, &how) < 0) {
 			kh_rt_errbuf(err, errlen,
 				     "KOHAKU_BACKEND='%s' is not a backend: use "
-				     "kernel or sim", getenv("KOHAKU_BACKEND"));
+				     "kernel, sim or daemon", getenv("KOHAKU_BACKEND"));
 			return -EINVAL;
 		}
 	}

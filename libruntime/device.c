@@ -102,6 +102,11 @@ int kh_rt_dev_open(const struct kh_rt_backend *be, const char *device,
 
 KH_RT_EXPORT int kohaku_reopen(kohaku_device *dev, kohaku_device **out)
 {
+	return kh_rt_reopen_as(dev, dev ? !dev->unprivileged : true, out);
+}
+
+int kh_rt_reopen_as(kohaku_device *dev, bool admin, kohaku_device **out)
+{
 	struct kohaku_device *nd;
 	char err[KOHAKU_ERRMSG_MAX];
 	int r;
@@ -117,6 +122,7 @@ KH_RT_EXPORT int kohaku_reopen(kohaku_device *dev, kohaku_device **out)
 		return -ENOMEM;
 	}
 	nd->ops = dev->ops;
+	nd->unprivileged = !admin;
 	memcpy(nd->path, dev->path, sizeof(nd->path));
 	r = dev->ops->reopen(dev, nd);
 	if (r < 0) {

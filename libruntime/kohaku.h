@@ -70,11 +70,12 @@ enum kohaku_backend {
 	KOHAKU_BACKEND_ENV = 0,	/* from KOHAKU_BACKEND; kernel when unset */
 	KOHAKU_BACKEND_KERNEL = 1,
 	KOHAKU_BACKEND_SIM = 2,
+	KOHAKU_BACKEND_DAEMON = 3,	/* a card kohakud holds (docs/kohakud.md) */
 };
 
-/* "kernel", "sim" or "env". */
+/* "kernel", "sim", "daemon" or "env". */
 const char *kohaku_backend_name(enum kohaku_backend backend);
-/* Parse "kernel" / "sim"; returns -EINVAL for anything else. */
+/* Parse "kernel" / "sim" / "daemon"; returns -EINVAL for anything else. */
 int kohaku_backend_parse(const char *s, enum kohaku_backend *out);
 
 /* ---- open and close ---- */

@@ -37,6 +37,7 @@ struct kh_rt_backend_ops {
 struct kh_rt_err_slot;
 
 struct kh_rt_sim;
+struct kh_rt_daemon;
 
 struct kohaku_device {
 	enum kohaku_backend backend;
@@ -48,6 +49,10 @@ struct kohaku_device {
 	struct kh_rt_sim *sim;
 	struct kh_file *kf;
 	struct drm_file *of;	/* the in-process host's open file: its syncobjs */
+	/* daemon: the connection to kohakud (backend_daemon.c) */
+	struct kh_rt_daemon *daemon;
+	/* the file asks for no administrator's rights (kh_rt_reopen_as) */
+	bool unprivileged;
 
 	struct drm_kohaku_get_info info;	/* read at open */
 
@@ -97,6 +102,30 @@ struct kh_rt_backend {
 };
 KH_RT_HIDDEN extern const struct kh_rt_backend kh_rt_backend_kernel;
 KH_RT_HIDDEN extern const struct kh_rt_backend kh_rt_backend_sim;
+KH_RT_HIDDEN extern const struct kh_rt_backend kh_rt_backend_daemon;
+
+/*
+ * kohaku_reopen(), the new file an administrator's or not (kohakud's
+ * clients: the sim backend's files are otherwise an administrator's unless
+ * KOHAKU_UNPRIVILEGED says); device.c
+ */
+KH_RT_HIDDEN int kh_rt_reopen_as(struct kohaku_device *dev, bool admin,
+				 struct kohaku_device **out);
+
+/*
+ * kohakud's socket: KOHAKU_DAEMON_SOCKET, else
+ * $XDG_RUNTIME_DIR/kohaku/kohakud.sock, else /tmp/kohaku-UID/kohakud.sock;
+ * 0 or -errno with err said (backend_daemon.c)
+ */
+KH_RT_HIDDEN int kh_rt_daemon_socket_path(char *buf, size_t len, char *err,
+					  size_t errlen);
+/* the running kohakud's cards, "CARD\tNAMED\tFILES\n" each (malloc'ed) */
+KH_RT_HIDDEN int kh_rt_daemon_cards(char **text, char *err, size_t errlen);
+/* the model's knobs of a daemon device's card (sim_knobs.c's API) */
+KH_RT_HIDDEN int kh_rt_daemon_sim_command(struct kohaku_device *dev,
+					  const char *line);
+KH_RT_HIDDEN int kh_rt_daemon_sim_read(struct kohaku_device *dev,
+				       unsigned int what, char **text);
 
 /*
  * The device object (device.c): allocated, opened through be, then

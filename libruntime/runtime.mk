@@ -22,6 +22,7 @@ RT_SRCS += \
 	libruntime/pool.c \
 	libruntime/mat.c \
 	libruntime/backend_kernel.c \
+	libruntime/backend_daemon.c \
 	libruntime/pci.c
 RT_SRCS += \
 	libruntime/inproc/backend_sim.c \
@@ -87,3 +88,11 @@ KH_JSON_CFLAGS := $(shell $(PKG_CONFIG) --cflags json-c 2>/dev/null || echo -I/u
 KH_JSON_LIBS := $(shell $(PKG_CONFIG) --libs $(RT_PCI_PC) json-c 2>/dev/null || echo -ljson-c)
 $(call obj,$(CLI_SRCS)): CFLAGS += $(KH_JSON_CFLAGS)
 $(KOHAKU_CLI): LDLIBS := $(KH_JSON_LIBS) $(RT_PCI_LIBS) $(LDLIBS)
+
+# kohakud (libruntime/daemon/, docs/kohakud.md): the simulated cards as a
+# service, the daemon backend's other end; a host of the in-process stack,
+# linked with libkohaku.a for its internals
+KOHAKUD_SRCS := \
+	libruntime/daemon/kohakud.c \
+	libruntime/daemon/khd_card.c \
+	libruntime/daemon/khd_conn.c

@@ -24,6 +24,7 @@
 #                             asks of its host too, so the tags kh_os.h
 #                             leaves to the host (below) may be defined there
 #       libruntime/, cli/     kohaku_, kh_rt_
+#       libruntime/daemon/    khd_ (kohakud, a program of its own)
 #       libruntime/inproc/include/  the kernel's headers for the userspace
 #                             builds of driver/core (its README.md): the
 #                             kernel's own names (KERNEL below) and kh_os_*
@@ -148,6 +149,8 @@ sub layer {
 		sub { $_[0] =~ /^kh_os_/ }] if $f =~ m{^libruntime/inproc/include/};
 	return ["libruntime/inproc", "kohaku_*, kh_rt_*, kh_os_*, the core shim\x27s tags",
 		sub { $_[0] =~ /^(kohaku_|kh_rt_|kh_os_)/ || $shim{$_[0]} }] if $f =~ m{^libruntime/inproc/};
+	return ["libruntime/daemon", "khd_*",
+		sub { $_[0] =~ /^khd_/ }] if $f =~ m{^libruntime/daemon/};
 	return ["libruntime", "kohaku_*, kh_rt_*",
 		sub { $_[0] =~ /^(kohaku_|kh_rt_)/ }] if $f =~ m{^libruntime/};
 	return ["bench, tools", "any", sub { 1 }];

@@ -143,6 +143,8 @@ int cli_cmd_version(const struct kohaku_cli_opts *o);
 void cli_die_usage(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2), noreturn));
 /* select.c: open the device the options name; 0 or an exit code (said) */
+/* --map's backend: daemon when --backend or KOHAKU_BACKEND says so, else sim */
+enum kohaku_backend cli_map_backend(const struct kohaku_cli_opts *o);
 int cli_open_dev(const struct kohaku_cli_opts *o, kohaku_device **dev);
 /*
  * select.c: cli_open_dev, then the node table (kohaku_nodes_alloc with

@@ -120,7 +120,7 @@ int cli_cmd_list(const struct kohaku_cli_opts *o)
 	struct kohaku_device_entry *l = NULL, one;
 	struct kohaku_cli_pci pci;
 	char err[KOHAKU_ERRMSG_MAX] = "";
-	enum kohaku_backend b = o->map ? KOHAKU_BACKEND_SIM : o->backend;
+	enum kohaku_backend b = o->map ? cli_map_backend(o) : o->backend;
 	const char *d = o->map ? o->map : o->device;
 	unsigned int n = 0, i, usable = 0;
 	bool single = false;
@@ -131,7 +131,7 @@ int cli_cmd_list(const struct kohaku_cli_opts *o)
 
 		if (e && *e && kohaku_backend_parse(e, &b) < 0) {
 			cli_error("KOHAKU_BACKEND='%s' is not a backend: "
-				  "use kernel or sim", e);
+				  "use kernel, sim or daemon", e);
 			return EXIT_NODEV;
 		}
 		if (!e || !*e)

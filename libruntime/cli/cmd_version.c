@@ -176,7 +176,7 @@ static void cli_version_json(kohaku_device *dev, const char *err)
 int cli_cmd_version(const struct kohaku_cli_opts *o)
 {
 	char err[KOHAKU_ERRMSG_MAX] = "";
-	enum kohaku_backend b = o->map ? KOHAKU_BACKEND_SIM : o->backend;
+	enum kohaku_backend b = o->map ? cli_map_backend(o) : o->backend;
 	kohaku_device *dev = NULL;
 
 	if (kohaku_open(b, o->map ? o->map : o->device, &dev, err,

@@ -12,6 +12,20 @@
 
 #include "cli.h"
 
+/*
+ * --map's backend: kohakud's card when --backend or KOHAKU_BACKEND says
+ * daemon, else the simulated card in this process
+ */
+enum kohaku_backend cli_map_backend(const struct kohaku_cli_opts *o)
+{
+	enum kohaku_backend b = o->backend;
+	const char *e = getenv("KOHAKU_BACKEND");
+
+	if (b == KOHAKU_BACKEND_ENV && e && !strcmp(e, "daemon"))
+		b = KOHAKU_BACKEND_DAEMON;
+	return b == KOHAKU_BACKEND_DAEMON ? b : KOHAKU_BACKEND_SIM;
+}
+
 int cli_open_dev(const struct kohaku_cli_opts *o, kohaku_device **dev)
 {
 	char err[KOHAKU_ERRMSG_MAX];
@@ -21,7 +35,7 @@ int cli_open_dev(const struct kohaku_cli_opts *o, kohaku_device **dev)
 
 	if (o->map) {
 		d = o->map;
-		b = KOHAKU_BACKEND_SIM;
+		b = cli_map_backend(o);
 	}
 	r = kohaku_open(b, d, dev, err, sizeof(err));
 	if (r < 0) {

@@ -314,7 +314,8 @@ static int sim_file_open(struct kh_rt_sim *s, struct kohaku_device *dev)
 	if (!dev->of)
 		return -ENOMEM;
 	kh_os_file_init(dev->of);
-	r = kh_file_open(s->kd, dev->of, sim_file_admin(), &dev->kf);
+	r = kh_file_open(s->kd, dev->of, !dev->unprivileged && sim_file_admin(),
+			 &dev->kf);
 	if (r < 0) {
 		kh_os_file_fini(dev->of);
 		free(dev->of);

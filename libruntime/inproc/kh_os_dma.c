@@ -7,11 +7,23 @@
  * pages are (the kernel may merge adjacent pages, never split one), so the
  * core builds the same descriptor lists, bounce lines included, on both
  * hosts.
+ *
+ * A remote caller's buffer (kohakud's client, <kh_os_caller.h>) is not in
+ * this process: it is mapped as a copy here, at the same offset in its
+ * first page so that it is cut the same way, filled from the caller
+ * before a transfer to the card and given back after one from it.  A give
+ * back that fails (the address is not the caller's to write) fails the
+ * call with EFAULT, as pinning the pages for writing would have.  What the
+ * core writes to the caller's buffer meanwhile (the lines it bounces) goes
+ * to the copy too (kh_os_caller_mirror), so that the give back keeps it.
  */
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <linux/uaccess.h>
+#include <kh_os_caller.h>
 
 #include "kh_os.h"
 
@@ -41,6 +53,10 @@ struct kh_user_dma {
 	uintptr_t start;
 	size_t len;
 	unsigned int n;
+	/* a remote caller's: the copy here, and where it goes back to */
+	void *copy;
+	void __user *user;
+	bool to_card;
 };
 
 int kh_user_dma_map(struct device *dev, void __user *p, size_t len,
@@ -58,6 +74,29 @@ int kh_user_dma_map(struct device *dev, void __user *p, size_t len,
 		return -ENOMEM;
 	u->start = s;
 	u->len = len;
+	if (kh_os_caller) {
+		size_t off = s % KH_OS_PAGE;
+		size_t sz = (off + len + KH_OS_PAGE - 1) & ~(size_t)(KH_OS_PAGE - 1);
+
+		u->copy = aligned_alloc(KH_OS_PAGE, sz);
+		if (!u->copy) {
+			free(u);
+			return -ENOMEM;
+		}
+		u->start = (uintptr_t)u->copy + off;
+		u->user = p;
+		u->to_card = to_card;
+		if (to_card && copy_from_user((void *)u->start, p, len)) {
+			free(u->copy);
+			free(u);
+			return -EFAULT;
+		}
+		if (!to_card) {
+			kh_os_caller->dma_user = s;
+			kh_os_caller->dma_len = len;
+			kh_os_caller->dma_copy = (void *)u->start;
+		}
+	}
 	u->n = (unsigned int)(((s % KH_OS_PAGE) + len + KH_OS_PAGE - 1) / KH_OS_PAGE);
 	*out = u;
 	return 0;
@@ -83,5 +122,11 @@ void kh_user_dma_seg(const struct kh_user_dma *u, unsigned int i, u64 *bus,
 
 void kh_user_dma_unmap(struct kh_user_dma *u)
 {
+	if (u->copy && !u->to_card && kh_os_caller) {
+		kh_os_caller->dma_copy = NULL;
+		if (copy_to_user(u->user, (const void *)u->start, u->len))
+			kh_os_caller->fault = 1;
+	}
+	free(u->copy);
 	free(u);
 }

@@ -21,7 +21,9 @@
 #include <fcntl.h>
 #include <sys/eventfd.h>
 
+#include <linux/errno.h>
 #include <linux/kernel.h>
+#include <kh_os_caller.h>
 
 #include "kh_os_fence.h"
 
@@ -329,6 +331,32 @@ int kh_os_syncobj_set(struct drm_file *file, u32 handle, bool signaled)
 	return 0;
 }
 
+/*
+ * Sleep on the fences' condition until the deadline ts: nonzero when it
+ * has passed.  A remote caller (kohakud's) sleeps in slices of 100 ms, so
+ * that its death ends the wait (<kh_os_caller.h>).
+ */
+static int kh_os_fence_sleep(const struct timespec *ts)
+{
+	struct timespec slice;
+
+	if (!kh_os_caller)
+		return pthread_cond_timedwait(&kh_os_fence_cond,
+					      &kh_os_fence_lock, ts);
+	clock_gettime(CLOCK_MONOTONIC, &slice);
+	slice.tv_nsec += 100000000L;
+	if (slice.tv_nsec >= 1000000000L) {
+		slice.tv_sec++;
+		slice.tv_nsec -= 1000000000L;
+	}
+	if (slice.tv_sec > ts->tv_sec ||
+	    (slice.tv_sec == ts->tv_sec && slice.tv_nsec >= ts->tv_nsec))
+		return pthread_cond_timedwait(&kh_os_fence_cond,
+					      &kh_os_fence_lock, ts);
+	pthread_cond_timedwait(&kh_os_fence_cond, &kh_os_fence_lock, &slice);
+	return 0;
+}
+
 int kh_os_syncobj_wait(struct drm_file *file, const u32 *handles,
 		       unsigned int n, s64 deadline_ns, bool all,
 		       bool for_submit, u32 *first)
@@ -370,7 +398,11 @@ int kh_os_syncobj_wait(struct drm_file *file, const u32 *handles,
 		}
 		if (ret || done == n || (!all && done))
 			break;
-		if (pthread_cond_timedwait(&kh_os_fence_cond, &kh_os_fence_lock, &ts)) {
+		if (kh_os_signal_pending()) {
+			ret = -ERESTARTSYS;	/* kohakud's client is gone */
+			break;
+		}
+		if (kh_os_fence_sleep(&ts)) {
 			ret = -ETIME;
 			break;
 		}

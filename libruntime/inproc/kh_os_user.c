@@ -14,8 +14,12 @@
 #include <zlib.h>
 
 #include <linux/crc32.h>
+#include <kh_os_caller.h>
 #include "kh_os.h"
 #include "kh_os_user.h"
+
+/* the calling thread's remote caller: kohakud sets it around a client's call */
+__thread struct kh_os_caller *kh_os_caller;
 
 u32 kh_os_crc32_le(u32 crc, const void *p, size_t n)
 {

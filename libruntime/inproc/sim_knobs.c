@@ -270,6 +270,8 @@ KH_RT_EXPORT int kohaku_sim_command(kohaku_device *dev, const char *line)
 			;
 		return kernel_write(dev, knob_files[f], rest);
 	}
+	if (dev->backend == KOHAKU_BACKEND_DAEMON)
+		return kh_rt_daemon_sim_command(dev, line);
 	err[0] = 0;
 	r = ksim_command(kh_rt_sim_lock(dev), line, err, sizeof(err));
 	kh_rt_sim_unlock(dev);
@@ -309,6 +311,8 @@ KH_RT_EXPORT int kohaku_sim_read(kohaku_device *dev, const char *what,
 	}
 	if (dev->backend == KOHAKU_BACKEND_KERNEL)
 		return kernel_read(dev, what, text);
+	if (dev->backend == KOHAKU_BACKEND_DAEMON)
+		return kh_rt_daemon_sim_read(dev, (unsigned int)i, text);
 	return model_read(dev, (unsigned int)i, text);
 }
 

@@ -5,7 +5,8 @@
  * The condition is checked under the queue's own lock, and wake_up_all()
  * takes it, so a wake between the check and the sleep is not lost.  As in
  * the kernel, the condition must not sleep or take a mutex.  Nothing
- * interrupts a wait here: no signal is pending for the core in-process.
+ * interrupts a wait in-process: no signal is pending for the core there;
+ * in kohakud a client that is gone is (<kh_os_caller.h>).
  *
  * The system's <linux/wait.h> (waitid() flags) is left out: glibc defines
  * those itself, differently spelt.
@@ -17,6 +18,8 @@
 #include <time.h>
 
 #include <linux/types.h>
+#include <linux/errno.h>
+#include <kh_os_caller.h>
 #include <linux/jiffies.h>
 
 struct wait_queue_head {
@@ -61,8 +64,13 @@ long kh_os_wait_left(const struct timespec *ts);
 		__ret;							\
 	})
 
-/* never -ERESTARTSYS here: see above */
+/*
+ * -ERESTARTSYS when the caller is gone (kohakud's client, <kh_os_caller.h>)
+ * as the wait begins; the core's waits on a simulated card are slices, so
+ * each begins again soon.  In-process never.
+ */
 #define wait_event_interruptible_timeout(wq_head, condition, timeout)	\
-	wait_event_timeout(wq_head, condition, timeout)
+	(kh_os_signal_pending() ? (long)-ERESTARTSYS :			\
+	 wait_event_timeout(wq_head, condition, timeout))
 
 #endif /* KH_OS_LINUX_WAIT_H */
