@@ -447,7 +447,7 @@ static void daemon_reason(struct kohaku_device *dev, unsigned long since,
 			  char *buf, size_t len)
 {
 	if (kh_rt_daemon_why.dev == dev && kh_rt_daemon_why.text[0])
-		snprintf(buf, len, "Driver (kohakud): %s", kh_rt_daemon_why.text);
+		snprintf(buf, len, "%s", kh_rt_daemon_why.text);
 	else if (len)
 		buf[0] = '\0';
 }
@@ -486,13 +486,25 @@ static void daemon_close(struct kohaku_device *dev)
 static int daemon_connect(const char *device, unsigned int flags,
 			  struct kohaku_device *dev, char *err, size_t errlen);
 
+/*
+ * KOHAKU_UNPRIVILEGED=1: the file is not an administrator's, as on the sim
+ * backend (kohakud's files are otherwise: the card is this user's own)
+ */
+static bool kh_rt_daemon_unprivileged_env(void)
+{
+	const char *e = getenv("KOHAKU_UNPRIVILEGED");
+
+	return e && *e && strcmp(e, "0");
+}
+
 static int daemon_reopen(struct kohaku_device *src, struct kohaku_device *dst)
 {
 	char err[KOHAKU_ERRMSG_MAX];
 	unsigned int flags = src->daemon->flags & ~KH_DAEMON_UNPRIVILEGED;
 	int r;
 
-	if (dst->unprivileged)
+	/* as the sim backend's reopen: KOHAKU_UNPRIVILEGED asks for less */
+	if (dst->unprivileged || kh_rt_daemon_unprivileged_env())
 		flags |= KH_DAEMON_UNPRIVILEGED;
 	r = daemon_connect(src->daemon->device, flags, dst, err, sizeof(err));
 	if (r < 0) {
@@ -651,9 +663,7 @@ static int daemon_open(const char *device, struct kohaku_device *dev,
 		device = abs;
 	}
 	return daemon_connect(device, dev->unprivileged ||
-			      (getenv("KOHAKU_UNPRIVILEGED") &&
-			       strcmp(getenv("KOHAKU_UNPRIVILEGED"), "0") &&
-			       *getenv("KOHAKU_UNPRIVILEGED")) ?
+			      kh_rt_daemon_unprivileged_env() ?
 			      KH_DAEMON_UNPRIVILEGED : 0, dev, err, errlen);
 }
 

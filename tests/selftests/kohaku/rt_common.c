@@ -183,7 +183,8 @@ static bool rt_drop_sys_admin(void)
 kohaku_device *rt_reopen_unprivileged(kohaku_device *dev)
 {
 	const char *b = getenv("KOHAKU_BACKEND");
-	bool sim = b && !strcmp(b, "sim");
+	/* a simulated card (in-process or kohakud's): the library asks */
+	bool sim = b && (!strcmp(b, "sim") || !strcmp(b, "daemon"));
 	bool was = getenv("KOHAKU_UNPRIVILEGED") != NULL;
 	kohaku_device *u = NULL;
 
@@ -312,7 +313,8 @@ kohaku_device *rt_open(void)
 	setenv("KOHAKU_SIM_CHECK", "1", 0);
 	/* NULL device: the library reads KOHAKU_DEVICE itself */
 	r = kohaku_open(KOHAKU_BACKEND_ENV,
-			(!d || !*d) && !strcmp(b, "sim") ? rt_map()->name : NULL,
+			(!d || !*d) && (!strcmp(b, "sim") || !strcmp(b, "daemon")) ?
+			rt_map()->name : NULL,
 			&dev, err, sizeof(err));
 	if (r < 0) {
 		check_fail_at(__FILE__, __LINE__, "opening the device under test: "
@@ -598,9 +600,13 @@ kohaku_device *rt_open_card(const char *card)
 	char err[KOHAKU_ERRMSG_MAX];
 	kohaku_device *dev = NULL;
 
+	const char *b = getenv("KOHAKU_BACKEND");
+
 	if (rt_card_is_given())
 		return rt_open();
-	if (kohaku_open(KOHAKU_BACKEND_SIM, card, &dev, err, sizeof(err))) {
+	/* under kohakud, its card of that name (shared, made on first use) */
+	if (kohaku_open(b && !strcmp(b, "daemon") ? KOHAKU_BACKEND_DAEMON :
+			KOHAKU_BACKEND_SIM, card, &dev, err, sizeof(err))) {
 		check_fail_at(__FILE__, __LINE__, "open %s: %s", card, err);
 		return NULL;
 	}
