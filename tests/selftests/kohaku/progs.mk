@@ -10,6 +10,8 @@ RT_TEST_NAMES += rt_vec
 RT_TEST_NAMES += rt_jobdata
 # the DXA unit's slots and copies (ABI 0.5)
 RT_TEST_NAMES += rt_dxa
+# kohakud's clients: processes sharing a card, bad clients (skipped elsewhere)
+RT_TEST_NAMES += rt_clients
 # the cpu unit (rv_pe) through libkohaku
 RT_TEST_NAMES += rt_cpu
 # what a job may reach: the buffers it names (ABI 0.8)

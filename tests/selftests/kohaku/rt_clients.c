@@ -1,0 +1,400 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * kohakud's clients (docs/kohakud.md): several processes on one card, a
+ * client killed in the middle of a job, and clients that break the
+ * protocol (garbage, a message cut short, a length past the limit, one
+ * that never answers), after each of which kohakud still serves the
+ * others.  Skipped unless the suite runs against kohakud
+ * (KOHAKU_BACKEND=daemon).
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "rt_test.h"
+#include "kohaku/kh_daemon.h"
+
+#define N_CLIENTS	8
+#define JOBS_EACH	4
+/* the killed client's buffer: far more than test jobs ever hold back */
+#define KILLED_BO	(256u << 20)
+
+static bool on_daemon(void)
+{
+	const char *b = getenv("KOHAKU_BACKEND");
+
+	return b && !strcmp(b, "daemon");
+}
+
+#define NEED_DAEMON()							\
+	do {								\
+		if (!on_daemon())					\
+			SKIP(return, "not on kohakud (KOHAKU_BACKEND=daemon)"); \
+	} while (0)
+
+static double now_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + t.tv_nsec / 1e9;
+}
+
+/* kohakud's socket, as libkohaku finds it */
+static int sock_connect(void)
+{
+	struct sockaddr_un a = { .sun_family = AF_UNIX };
+	const char *e = getenv("KOHAKU_DAEMON_SOCKET");
+	const char *run = getenv("XDG_RUNTIME_DIR");
+	int fd;
+
+	if (e && *e)
+		snprintf(a.sun_path, sizeof(a.sun_path), "%s", e);
+	else if (run && *run)
+		snprintf(a.sun_path, sizeof(a.sun_path), "%s/kohaku/%s", run,
+			 KH_DAEMON_SOCKET_NAME);
+	else
+		snprintf(a.sun_path, sizeof(a.sun_path), "/tmp/kohaku-%u/%s",
+			 (unsigned int)getuid(), KH_DAEMON_SOCKET_NAME);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd >= 0 && connect(fd, (struct sockaddr *)&a, sizeof(a)) < 0) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* kohakud closes fd within ms: a read sees the end (anything before it is read) */
+static bool closed_within(int fd, int ms)
+{
+	double end = now_s() + ms / 1000.0;
+	char buf[4096];
+
+	while (now_s() < end) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		ssize_t n;
+
+		if (poll(&p, 1, 100) <= 0)
+			continue;
+		n = read(fd, buf, sizeof(buf));
+		if (n <= 0)
+			return true;
+	}
+	return false;
+}
+
+/* the card still serves: a new client's saxpy is right */
+static void still_serves(const char *when)
+{
+	struct drm_kohaku_node sx[4];
+	kohaku_device *dev = rt_open();
+
+	if (!dev)
+		return;
+	if (rt_nodes_of(dev, KH_CU_SX, sx, 4))
+		rt_saxpy_ok(dev, &sx[0], when);
+	rt_close(dev);
+}
+
+/* one client process: its own file, its own BOs, JOBS_EACH saxpys right */
+static int client_main(unsigned int k)
+{
+	struct drm_kohaku_node sx[8];
+	kohaku_device *dev = NULL;
+	struct kohaku_bo_info bi;
+	uint32_t h;
+	uint64_t addr;
+	unsigned int i, n;
+	char err[KOHAKU_ERRMSG_MAX];
+
+	if (kohaku_open(KOHAKU_BACKEND_ENV, rt_map()->name, &dev, err,
+			sizeof(err)))
+		return 10;
+	n = rt_nodes_of(dev, KH_CU_SX, sx, 8);
+	if (!n)
+		return 11;
+	/* a handle of this file's is none of another's: each made one */
+	if (kohaku_bo_create(dev, sx[0].mesh, 4096, &h, &addr))
+		return 12;
+	if (kohaku_bo_info(dev, h + 1, &bi) != -ENOENT &&
+	    kohaku_bo_info(dev, h + 1, &bi) != 0)
+		return 13;
+	for (i = 0; i < JOBS_EACH; i++) {
+		struct kohaku_job_status st;
+		unsigned long bad = 0;
+
+		if (rt_saxpy_job(dev, &sx[(k + i) % n], 64 + k, 0, NULL, &st,
+				 &bad) || st.status != KOHAKU_JOB_DONE || bad)
+			return 20 + (int)i;
+	}
+	if (kohaku_bo_free(dev, h))
+		return 14;
+	kohaku_close(dev);
+	return 0;
+}
+
+TEST_F(rt, eight_processes_share_one_card)
+{
+	pid_t pid[N_CLIENTS];
+	unsigned int k;
+
+	NEED_DAEMON();
+	fflush(stdout);
+	for (k = 0; k < N_CLIENTS; k++) {
+		pid[k] = fork();
+		REQUIRE(pid[k] >= 0);
+		if (!pid[k])
+			_exit(client_main(k));
+	}
+	for (k = 0; k < N_CLIENTS; k++) {
+		int st = 0;
+
+		CHECK(waitpid(pid[k], &st, 0) == pid[k]);
+		CHECK_MSG(WIFEXITED(st) && WEXITSTATUS(st) == 0,
+			  "client %u: %s %d", k, WIFEXITED(st) ? "exit" : "signal",
+			  WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
+	}
+}
+
+/* the mesh's free memory, as GET_INFO reads it now */
+static uint64_t mem_free(kohaku_device *dev, unsigned int mesh)
+{
+	struct drm_kohaku_get_info in;
+
+	memset(&in, 0, sizeof(in));
+	if (kohaku_ioctl(dev, DRM_IOCTL_KOHAKU_GET_INFO, &in))
+		return 0;
+	return in.mesh[mesh].mem_free;
+}
+
+TEST_F(rt, a_client_killed_mid_job_frees_its_objects)
+{
+	struct drm_kohaku_node sx[4];
+	uint64_t before, during = 0, after = 0;
+	int p[2], st;
+	double end;
+	pid_t pid;
+	char c;
+
+	NEED_DAEMON();
+	RT_OPEN(dev);
+	REQUIRE(rt_nodes_of(dev, KH_CU_SX, sx, 4) > 0);
+	before = mem_free(dev, sx[0].mesh);
+	REQUIRE(pipe(p) == 0);
+	fflush(stdout);
+	pid = fork();
+	REQUIRE(pid >= 0);
+	if (!pid) {
+		kohaku_device *d;
+		struct kohaku_job_status js;
+		char err[KOHAKU_ERRMSG_MAX];
+		uint32_t h;
+		uint64_t a;
+
+		if (kohaku_open(KOHAKU_BACKEND_ENV, rt_map()->name, &d, err,
+				sizeof(err)) ||
+		    kohaku_bo_create(d, sx[0].mesh, KILLED_BO, &h, &a))
+			_exit(1);
+		if (write(p[1], "b", 1) != 1)
+			_exit(2);
+		/* a job that runs until it is killed: its unit held busy */
+		rt_saxpy_job(d, &sx[0], 256, 60000, "busy node=%u,%u cycles=forever",
+			     &js, NULL);
+		_exit(3);
+	}
+	close(p[1]);
+	CHECK(read(p[0], &c, 1) == 1);
+	close(p[0]);
+	during = mem_free(dev, sx[0].mesh);
+	/* memory freed under running jobs is held back, out of mem_free */
+	CHECK_MSG(during + KILLED_BO / 2 <= before, "the client's %u MiB are "
+		  "not taken: %llu free, %llu before", KILLED_BO >> 20,
+		  (unsigned long long)during,
+		  (unsigned long long)before);
+	usleep(300 * 1000);	/* into the job */
+	kill(pid, SIGKILL);
+	CHECK(waitpid(pid, &st, 0) == pid);
+	CHECK(kohaku_sim_inject(dev, "clear") == 0);
+	for (end = now_s() + 10; now_s() < end; usleep(50 * 1000)) {
+		after = mem_free(dev, sx[0].mesh);
+		if (after >= before)
+			break;
+	}
+	CHECK_MSG(after >= before, "the killed client's memory is not free "
+		  "after 10 s: %llu free, %llu before", (unsigned long long)after,
+		  (unsigned long long)before);
+	rt_saxpy_ok(dev, &sx[0], "after a client was killed mid-job");
+	rt_close(dev);
+}
+
+TEST_F(rt, garbage_gets_a_closed_connection)
+{
+	static const char junk[] = "GET / HTTP/1.1\r\nHost: kohaku\r\n\r\n";
+	int fd;
+
+	NEED_DAEMON();
+	fd = sock_connect();
+	REQUIRE(fd >= 0);
+	CHECK(write(fd, junk, sizeof(junk)) == (ssize_t)sizeof(junk));
+	CHECK_MSG(closed_within(fd, 3000), "kohakud kept a connection that "
+		  "sent garbage");
+	close(fd);
+	still_serves("after a client sent garbage");
+}
+
+TEST_F(rt, a_huge_length_gets_a_closed_connection)
+{
+	struct kh_daemon_hdr h = { .type = KH_DAEMON_HELLO, .len = 0x7fffffff };
+	int fd;
+
+	NEED_DAEMON();
+	fd = sock_connect();
+	REQUIRE(fd >= 0);
+	CHECK(write(fd, &h, sizeof(h)) == (ssize_t)sizeof(h));
+	CHECK_MSG(closed_within(fd, 3000), "kohakud kept a connection that "
+		  "announced 2 GiB");
+	close(fd);
+	still_serves("after a client announced a huge message");
+}
+
+TEST_F(rt, a_message_cut_short_is_dropped)
+{
+	struct kh_daemon_hello h = {
+		.hdr = { .type = KH_DAEMON_HELLO, .len = sizeof(h) },
+		.proto = KH_DAEMON_PROTO,
+	};
+	int fd;
+
+	NEED_DAEMON();
+	fd = sock_connect();
+	REQUIRE(fd >= 0);
+	/* half a HELLO, then the client is gone */
+	CHECK(write(fd, &h, sizeof(h) / 2) == (ssize_t)(sizeof(h) / 2));
+	close(fd);
+	still_serves("after a client sent half a message");
+	/* half a HELLO, and the client waits: kohakud does not hang on it */
+	fd = sock_connect();
+	REQUIRE(fd >= 0);
+	CHECK(write(fd, &h, sizeof(h) / 2) == (ssize_t)(sizeof(h) / 2));
+	still_serves("while a client sits on half a message");
+	close(fd);
+}
+
+/* a HELLO on the test's card with a memfd: a client by hand */
+static int hello(void)
+{
+	struct kh_daemon_hello h = {
+		.hdr = { .type = KH_DAEMON_HELLO, .len = sizeof(h) },
+		.proto = KH_DAEMON_PROTO,
+		.shm_size = KH_DAEMON_SHM_SIZE,
+	};
+	char cbuf[CMSG_SPACE(sizeof(int))];
+	struct iovec iov = { .iov_base = &h, .iov_len = sizeof(h) };
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1,
+			     .msg_control = cbuf, .msg_controllen = sizeof(cbuf) };
+	struct kh_daemon_welcome w;
+	const char *name = rt_map()->name;
+	struct cmsghdr *cm;
+	int fd = sock_connect(), mfd;
+
+	if (fd < 0)
+		return -1;
+	mfd = memfd_create("rt_clients", MFD_CLOEXEC);
+	if (mfd < 0 || ftruncate(mfd, KH_DAEMON_SHM_SIZE) ||
+	    pwrite(mfd, name, strlen(name), 0) != (ssize_t)strlen(name))
+		return -1;
+	h.device_len = (uint32_t)strlen(name);
+	memset(cbuf, 0, sizeof(cbuf));
+	cm = CMSG_FIRSTHDR(&mh);
+	cm->cmsg_level = SOL_SOCKET;
+	cm->cmsg_type = SCM_RIGHTS;
+	cm->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(cm), &mfd, sizeof(int));
+	if (sendmsg(fd, &mh, 0) != (ssize_t)sizeof(h) ||
+	    recv(fd, &w, sizeof(w), MSG_WAITALL) != (ssize_t)sizeof(w) ||
+	    w.hdr.type != KH_DAEMON_WELCOME || w.status) {
+		close(fd);
+		fd = -1;
+	}
+	close(mfd);
+	return fd;
+}
+
+TEST_F(rt, a_client_that_never_answers_is_dropped)
+{
+	struct kh_daemon_sim m = {
+		.hdr = { .type = KH_DAEMON_SIM_READ, .len = sizeof(m) },
+		.what = KH_DAEMON_READ_STATS,
+	};
+	double t0;
+	int fd;
+
+	NEED_DAEMON();
+	fd = hello();
+	REQUIRE(fd >= 0);
+	/* the stats come through a CB_ALLOC that this client never answers */
+	CHECK(write(fd, &m, sizeof(m)) == (ssize_t)sizeof(m));
+	t0 = now_s();
+	still_serves("while a client does not answer");
+	CHECK_MSG(closed_within(fd, KH_DAEMON_CLIENT_TIMEOUT_MS + 3000),
+		  "kohakud kept a client that did not answer for %u ms",
+		  KH_DAEMON_CLIENT_TIMEOUT_MS + 3000);
+	CHECK(now_s() - t0 >= KH_DAEMON_CLIENT_TIMEOUT_MS / 1000.0 - 1);
+	close(fd);
+	still_serves("after a client that did not answer");
+}
+
+TEST_F(rt, a_busy_slot_or_a_stray_reply_gets_a_closed_connection)
+{
+	struct kh_daemon_cb_reply r = {
+		.hdr = { .type = KH_DAEMON_CB_REPLY, .len = sizeof(r), .slot = 3 },
+	};
+	struct kh_daemon_hdr bad = { .type = KH_DAEMON_IOCTL, .len = 16,
+				     .slot = KH_DAEMON_SLOTS };
+	int fd;
+
+	NEED_DAEMON();
+	fd = hello();
+	REQUIRE(fd >= 0);
+	CHECK(write(fd, &r, sizeof(r)) == (ssize_t)sizeof(r));
+	CHECK_MSG(closed_within(fd, 3000), "a reply to nothing was taken");
+	close(fd);
+	fd = hello();
+	REQUIRE(fd >= 0);
+	CHECK(write(fd, &bad, sizeof(bad)) == (ssize_t)sizeof(bad));
+	CHECK_MSG(closed_within(fd, 3000), "a call in slot %u was taken",
+		  KH_DAEMON_SLOTS);
+	close(fd);
+	still_serves("after protocol errors");
+}
+
+TEST_F(rt, the_model_knobs_are_the_shared_cards)
+{
+	char *text = NULL;
+
+	NEED_DAEMON();
+	RT_OPEN(a);
+	RT_OPEN(b);
+	/* a trace started by one client is the other's to read */
+	CHECK_OK(a, kohaku_sim_command(a, "trace on"));
+	still_serves("with the trace on");
+	CHECK_OK(b, kohaku_sim_read(b, "trace", &text));
+	CHECK_MSG(text && strlen(text) > 0, "the other client's trace is empty");
+	free(text);
+	CHECK_OK(b, kohaku_sim_command(b, "trace off"));
+	CHECK_ERR(kohaku_sim_command(a, "bogus"), -EINVAL);
+	CHECK(strstr(kohaku_last_error(a), "bogus") != NULL);
+	rt_close(b);
+	rt_close(a);
+}
+
+TEST_HARNESS_MAIN
