@@ -1,7 +1,8 @@
 # Installing and uninstalling (packaging/README.md):
 #
 #   make install    [PREFIX=/usr/local] [DESTDIR=]   libkohaku, headers,
-#                   kohaku.pc, kohaku and kh-trace, man pages, the POOL
+#                   kohaku.pc, kohaku, kh-trace and kohakud (with its
+#                   systemd user units), man pages, the POOL
 #                   firmware, the udev rule, the modprobe.d example and
 #                   the Python package (python/kohaku, to PYTHONDIR)
 #   make uninstall  the same PREFIX and DESTDIR: removes exactly those files
@@ -37,6 +38,10 @@ endif
 # /usr/local/lib/udev/rules.d; kmod reads /usr/lib/modprobe.d and
 # /usr/local/lib/modprobe.d: so PREFIX=/usr and /usr/local both work
 UDEVRULESDIR ?= $(PREFIX)/lib/udev/rules.d
+# kohakud's systemd user units (socket activation, docs/kohakud.md): the
+# user manager of systemd 252 reads /usr/lib/systemd/user and
+# /usr/local/lib/systemd/user
+SYSTEMDUSERDIR ?= $(PREFIX)/lib/systemd/user
 MODPROBEDIR ?= $(PREFIX)/lib/modprobe.d
 KH_GROUP ?= kohaku
 # the Python package, where Debian's python3 looks for that PREFIX
@@ -133,9 +138,15 @@ install-lib: $(LIBKOHAKU_A) $(LIBKOHAKU_SO) libruntime/kohaku.pc.in
 	sed $(KH_PC_SED) libruntime/kohaku.pc.in > $(BUILD)/kohaku.pc.install
 	install -D -m 0644 $(BUILD)/kohaku.pc.install $(DESTDIR)$(PKGCONFIGDIR)/kohaku.pc
 
-install-bin: $(KOHAKU_CLI) $(BUILD)/kh-trace
+install-bin: $(KOHAKU_CLI) $(BUILD)/kh-trace $(KOHAKUD)
 	install -D -m 0755 $(KOHAKU_CLI) $(DESTDIR)$(BINDIR)/kohaku
 	install -D -m 0755 $(BUILD)/kh-trace $(DESTDIR)$(BINDIR)/kh-trace
+	install -D -m 0755 $(KOHAKUD) $(DESTDIR)$(BINDIR)/kohakud
+	install -D -m 0644 packaging/systemd/kohakud.socket $(DESTDIR)$(SYSTEMDUSERDIR)/kohakud.socket
+	@mkdir -p $(BUILD)
+	sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@FIRMWAREDIR@|$(FIRMWAREDIR)|g' \
+		packaging/systemd/kohakud.service.in > $(BUILD)/kohakud.service
+	install -D -m 0644 $(BUILD)/kohakud.service $(DESTDIR)$(SYSTEMDUSERDIR)/kohakud.service
 
 install-man:
 	$(foreach m,$(KH_MAN),install -D -m 0644 $(call kh_man_src,$(m)) \
@@ -156,7 +167,8 @@ install-modprobe:
 KH_INSTALLED := $(LIBDIR)/libkohaku.a $(LIBDIR)/libkohaku.so.0 $(LIBDIR)/libkohaku.so \
 	$(KH_INC)/kohaku.h $(KH_INC)/drm/kohaku_accel.h \
 	$(addprefix $(KH_INC)/kohaku/,$(KH_UAPI_KOHAKU)) \
-	$(PKGCONFIGDIR)/kohaku.pc $(BINDIR)/kohaku $(BINDIR)/kh-trace \
+	$(PKGCONFIGDIR)/kohaku.pc $(BINDIR)/kohaku $(BINDIR)/kh-trace $(BINDIR)/kohakud \
+	$(SYSTEMDUSERDIR)/kohakud.socket $(SYSTEMDUSERDIR)/kohakud.service \
 	$(foreach m,$(KH_MAN),$(MANDIR)/man$(subst .,,$(suffix $(m)))/$(m)) \
 	$(FIRMWAREDIR)/$(FW_PATH) $(UDEVRULESDIR)/70-kohaku.rules $(MODPROBEDIR)/kohaku.conf \
 	$(addprefix $(PYTHONDIR)/kohaku/,$(sort $(KH_PY_FILES) _config.py))
