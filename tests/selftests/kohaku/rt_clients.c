@@ -25,8 +25,6 @@
 
 #define N_CLIENTS	8
 #define JOBS_EACH	4
-/* the killed client's buffer: far more than test jobs ever hold back */
-#define KILLED_BO	(256u << 20)
 
 static bool on_daemon(void)
 {
@@ -165,22 +163,26 @@ TEST_F(rt, eight_processes_share_one_card)
 	}
 }
 
-/* the mesh's free memory, as GET_INFO reads it now */
-static uint64_t mem_free(kohaku_device *dev, unsigned int mesh)
+/*
+ * A range near the top of the mesh's memory, for a fixed-address BO: taken
+ * (EBUSY for anyone else) while its file is open, free once it closes
+ */
+static uint64_t top_range(kohaku_device *dev, unsigned int mesh)
 {
 	struct drm_kohaku_get_info in;
 
 	memset(&in, 0, sizeof(in));
-	if (kohaku_ioctl(dev, DRM_IOCTL_KOHAKU_GET_INFO, &in))
+	if (kohaku_get_info(dev, &in) || in.mesh[mesh].mem_size < (64u << 20))
 		return 0;
-	return in.mesh[mesh].mem_free;
+	return ((uint64_t)mesh << 36) + in.mesh[mesh].mem_size - (16u << 20);
 }
 
 TEST_F(rt, a_client_killed_mid_job_frees_its_objects)
 {
 	struct drm_kohaku_node sx[4];
-	uint64_t before, during = 0, after = 0;
-	int p[2], st;
+	uint64_t at;
+	uint32_t h = 0;
+	int p[2], st, r = -1;
 	double end;
 	pid_t pid;
 	char c;
@@ -188,7 +190,8 @@ TEST_F(rt, a_client_killed_mid_job_frees_its_objects)
 	NEED_DAEMON();
 	RT_OPEN(dev);
 	REQUIRE(rt_nodes_of(dev, KH_CU_SX, sx, 4) > 0);
-	before = mem_free(dev, sx[0].mesh);
+	at = top_range(dev, sx[0].mesh);
+	REQUIRE(at != 0);
 	REQUIRE(pipe(p) == 0);
 	fflush(stdout);
 	pid = fork();
@@ -197,41 +200,41 @@ TEST_F(rt, a_client_killed_mid_job_frees_its_objects)
 		kohaku_device *d;
 		struct kohaku_job_status js;
 		char err[KOHAKU_ERRMSG_MAX];
-		uint32_t h;
-		uint64_t a;
+		unsigned long bad;
+		uint32_t hk;
 
 		if (kohaku_open(KOHAKU_BACKEND_ENV, rt_map()->name, &d, err,
 				sizeof(err)) ||
-		    kohaku_bo_create(d, sx[0].mesh, KILLED_BO, &h, &a))
+		    kohaku_bo_create_at(d, sx[0].mesh, at, 1 << 20, &hk))
 			_exit(1);
 		if (write(p[1], "b", 1) != 1)
 			_exit(2);
 		/* a job that runs until it is killed: its unit held busy */
 		rt_saxpy_job(d, &sx[0], 256, 60000, "busy node=%u,%u cycles=forever",
-			     &js, NULL);
+			     &js, &bad);
 		_exit(3);
 	}
 	close(p[1]);
 	CHECK(read(p[0], &c, 1) == 1);
 	close(p[0]);
-	during = mem_free(dev, sx[0].mesh);
-	/* memory freed under running jobs is held back, out of mem_free */
-	CHECK_MSG(during + KILLED_BO / 2 <= before, "the client's %u MiB are "
-		  "not taken: %llu free, %llu before", KILLED_BO >> 20,
-		  (unsigned long long)during,
-		  (unsigned long long)before);
+	CHECK_ERR(kohaku_bo_create_at(dev, sx[0].mesh, at, 1 << 20, &h), -EBUSY);
 	usleep(300 * 1000);	/* into the job */
 	kill(pid, SIGKILL);
 	CHECK(waitpid(pid, &st, 0) == pid);
+	CHECK_MSG(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL, "the client "
+		  "ended before it was killed: %s %d", WIFEXITED(st) ? "exit" :
+		  "signal", WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
 	CHECK(kohaku_sim_inject(dev, "clear") == 0);
+	/* the killed client's file is closed: its range is anyone's again */
 	for (end = now_s() + 10; now_s() < end; usleep(50 * 1000)) {
-		after = mem_free(dev, sx[0].mesh);
-		if (after >= before)
+		r = kohaku_bo_create_at(dev, sx[0].mesh, at, 1 << 20, &h);
+		if (r != -EBUSY)
 			break;
 	}
-	CHECK_MSG(after >= before, "the killed client's memory is not free "
-		  "after 10 s: %llu free, %llu before", (unsigned long long)after,
-		  (unsigned long long)before);
+	CHECK_MSG(r == 0, "the killed client's buffer is still taken after "
+		  "10 s: %d: %s", r, kohaku_last_error(dev));
+	if (!r)
+		CHECK_OK(dev, kohaku_bo_free(dev, h));
 	rt_saxpy_ok(dev, &sx[0], "after a client was killed mid-job");
 	rt_close(dev);
 }
