@@ -191,6 +191,19 @@ refused "a description with a NUL byte" "line 2: a NUL byte (at byte 23)" --map 
 run "a description file that does not exist" 3 --map "$tmp/no-such.map" info
 
 # ---- validate, sim, top ----
+# json_ok0 DESC PYEXPR: the last run's output is one JSON object d with
+# PYEXPR (without python3: skipped)
+json_ok0() {
+	if command -v python3 >/dev/null 2>&1; then
+		if python3 -c "import json,sys; d=json.load(sys.stdin); assert isinstance(d, dict); assert $2" <"$tmp/out" 2>"$tmp/err"; then
+			ok "$1"
+		else
+			nok "$1"; sed 's/^/# /' "$tmp/out" "$tmp/err" | tail -n 10
+		fi
+	else
+		n=$((n + 1)); echo "ok $n # SKIP $1: no python3"
+	fi
+}
 run "validate on the saxpy card" 0 $SIM validate
 for st in open abi enumerate bo bandwidth saxpy checker; do
 	if grep -Eq "^[0-9]+/[0-9]+ $st +PASS" "$tmp/out"; then
@@ -203,21 +216,67 @@ has "... null SKIP (no null unit)" "null       SKIP"
 has "... the verdict" "validate: PASS"
 run "validate --json" 0 $SIM validate --json
 if command -v python3 >/dev/null 2>&1; then
-	if python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["schema"] == 1 and d["ok"] and len(d["steps"]) == 9 and all(s["result"] in ("PASS", "SKIP") for s in d["steps"])' <"$tmp/out" 2>"$tmp/err"; then
-		ok "... one JSON object, schema 1, nine steps, none FAIL"
+	if python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["schema"] == 2 and d["ok"] and len(d["steps"]) == 13 and all(s["result"] in ("PASS", "SKIP") for s in d["steps"]) and d["verdict"] == "PASS" and d["exit"] == 0 and d["computed"] == 1 and d["warned"] == 0 and d["error"] is None and [s["name"] for s in d["steps"] if s["kind"] == "compute"] == ["mat", "vec", "cpu", "firmware", "dxa", "saxpy", "null"]' <"$tmp/out" 2>"$tmp/err"; then
+		ok "... one JSON object, schema 2, thirteen steps (seven compute), none FAIL, verdict PASS"
 	else
 		nok "... not the JSON expected"; sed 's/^/# /' "$tmp/out" "$tmp/err"
 	fi
 else
-	has "... a JSON object (no python3: grep)" '"schema": 1, '
+	has "... a JSON object (no python3: grep)" '"schema": 2, '
 fi
 if [ -f build/firmware/pool.fw ]; then
 	KOHAKU_FIRMWARE_PATH="$top/build/firmware" run "validate on the pool card" 0 --map pool validate
 	has "... null PASS" "null       PASS"
 	has "... firmware PASS" "firmware   PASS"
+	has "... saxpy PASS" "saxpy      PASS"
+	has "... the verdict" "validate: PASS"
 else
 	n=$((n + 1)); echo "ok $n # SKIP validate on the pool card: no build/firmware/pool.fw"
 fi
+# every built-in card computes on each unit type it has
+run "validate on mesh_2x2_8+2 (mat and vec units)" 0 --map mesh_2x2_8+2 validate
+has "... mat PASS on its 8 mat units" "mat        PASS  8 mat units"
+has "... vec PASS on its 2 vec units" "vec        PASS  2 vec units"
+has "... saxpy SKIP" "saxpy      SKIP  no SX unit"
+has "... the verdict" "validate: PASS"
+run "validate on cpu_2x1" 0 --map cpu_2x1 validate
+has "... cpu PASS" "cpu        PASS  4 cpu units"
+run "validate on dxa_2x1" 0 --map dxa_2x1 validate
+has "... dxa PASS" "dxa        PASS  1 DXA unit"
+run "validate on sx_null_2x2" 0 --map sx_null_2x2 validate
+has "... null PASS" "null       PASS  5 null units"
+# --test: the steps named, numbered among themselves
+run "validate --test mat,vec --test checker" 0 --map mesh_2x2_8+2 validate --test mat,vec --test checker
+has "... three steps" "kohaku validate: 3 steps"
+has "... mat first" "1/3 mat        PASS"
+has "... checker last" "3/3 checker    PASS"
+if grep -q "open\|saxpy" "$tmp/out"; then nok "... steps not named were printed"; sed 's/^/# /' "$tmp/out"; else ok "... no other step"; fi
+refused "validate --test bogus" "unknown test 'bogus' (the tests: open, abi, enumerate, bo, bandwidth, mat, vec, cpu, firmware, dxa, saxpy, null, checker)" $SIM validate --test bogus
+refused "validate --test ''" "--test needs a name" $SIM validate --test ''
+refused "info --test bo" "info does not take --test" $SIM info --test bo
+run "validate --test bo on no device" 3 --backend sim --device no-such-card-here validate --test bo
+has "... the open that failed, in the verdict" "validate: FAIL (open: no device opened"
+# a card of scratch units alone: nothing to compute on is not a PASS
+printf 'profile rtl\nxxx scr xxx\nmag scr scr\nxxx scr xxx\n' >"$tmp/scr.desc"
+run "validate on a card with no unit to compute on" 5 --map "$tmp/scr.desc" validate
+has "... the verdict" "validate: NOTHING COMPUTED"
+run "validate --json on it" 5 --map "$tmp/scr.desc" validate --json
+json_ok0 "... verdict NOTHING COMPUTED, exit 5, not ok" 'd["verdict"] == "NOTHING COMPUTED" and d["exit"] == 5 and not d["ok"] and d["computed"] == 0'
+run "validate --test bo on it (no compute step asked for)" 0 --map "$tmp/scr.desc" validate --test bo
+# a DXA unit with no scratch unit on its mesh: WARN, and nothing computed
+printf 'profile rtl\nxxx dxa xxx\nmag sax xxx\nxxx xxx xxx\n' >"$tmp/dxa.desc"
+run "validate with a DXA unit that has no scratch unit" 0 --map "$tmp/dxa.desc" validate
+has "... dxa WARN" "dxa        WARN  nothing computed; 1 of 1 DXA unit with no scratch unit on its mesh, not run"
+has "... the verdict WARN" "validate: WARN (7 passed, 1 warned, 5 skipped)"
+run "validate --quiet" 0 --map "$tmp/dxa.desc" validate --quiet
+if [ "$(wc -l <"$tmp/out")" -eq 2 ] && grep -q "^10/13 dxa        WARN" "$tmp/out" && grep -q "^validate: WARN" "$tmp/out"; then
+	ok "... the WARN line and the verdict alone"
+else
+	nok "... not two lines"; sed 's/^/# /' "$tmp/out"
+fi
+printf 'profile rtl\nxxx dxa xxx\nmag xxx xxx\nxxx xxx xxx\n' >"$tmp/dxa0.desc"
+run "validate where the only unit warned and computed nothing" 5 --map "$tmp/dxa0.desc" validate
+has "... NOTHING COMPUTED" "validate: NOTHING COMPUTED (6 passed, 1 warned, 6 skipped"
 # the saxpy card with every instruction of the unit at (1,2) faulting
 printf 'profile rtl\nxxx sax xxx\nmag nul nul\nxxx sax xxx\ninject fault node=1,2 count=forever\n' >"$tmp/fault.desc"
 timeout 20 "$K" --map "$tmp/fault.desc" validate >"$tmp/out" 2>&1 </dev/null

@@ -551,9 +551,7 @@ static void step_firmware(struct kohaku_cli_validate *v, kohaku_device *dev,
 		step_end(v, "FAIL", EXIT_DEVICE, "%u of %u POOL units run the "
 			 "firmware%s%s%s", fi.running, fi.units,
 			 fi.status[0] ? "; " : "", fi.status,
-			 kohaku_device_backend(dev) == KOHAKU_BACKEND_SIM ?
-			 " (make firmware, then KOHAKU_FIRMWARE_PATH=build/"
-			 "firmware)" : " (kohaku fw load FILE)");
+			 fi.status[0] ? "" : " (kohaku fw load FILE)");
 		return;
 	}
 	for (i = 0; i < n; i++)
@@ -778,6 +776,8 @@ done:
 		json_object_object_add(j, "ok",
 				       json_object_new_boolean(ret == EXIT_OK));
 		cli_json_print(j);
+	} else if (v.error[0]) {
+		printf("validate: FAIL (%s)\n", v.error);
 	} else if (v.failed) {
 		printf("validate: FAIL (%u of %u steps failed)\n", v.failed,
 		       v.n_sel);
