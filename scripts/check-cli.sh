@@ -13,9 +13,20 @@
 #   - refused with exit 2 and a message naming what: --n -1, --n 12abc,
 #     --a nan, --a inf, an unknown option, an option the command does not
 #     take (nodes --n 5), an extra argument (info extra), a missing value;
-#   - validate: every applicable step PASS, --json one object (schema 1);
-#     on the pool card (KOHAKU_FIRMWARE_PATH=build/firmware) the null and
-#     firmware steps; a card with an injected fault fails saxpy, exit != 0;
+#   - validate: every applicable step PASS, --json one object (schema 2,
+#     thirteen steps, seven of them compute steps, verdict PASS); on the
+#     pool card (KOHAKU_FIRMWARE_PATH=build/firmware) the null and
+#     firmware steps; mat and vec on mesh_2x2_8+2, cpu on cpu_2x1, dxa on
+#     dxa_2x1, null on sx_null_2x2; --test (comma list and repeated) runs
+#     those steps alone, an unknown name exit 2 with the names; a card of
+#     scratch units alone is NOTHING COMPUTED, exit 5 (JSON too); a DXA
+#     unit without a scratch unit WARNs (exit 0), and --quiet keeps that
+#     line and the verdict; a card with an injected fault fails saxpy,
+#     exit != 0;
+#   - --quiet: run saxpy prints the verdict alone, a failing unit's line
+#     stays; a two-second run draws a progress line on a terminal
+#     (script(1), else python3's pty), cleared at the end, none with
+#     --quiet and none on a stderr that is a file;
 #   - sim stats/check/trace, sim inject (a bad spec exit 2); top --count
 #     --csv a header and rows; the new commands refuse options they do not
 #     take;
@@ -307,6 +318,57 @@ refused "sim stats --csv" "sim stats does not take --csv" $SIM sim stats --csv
 refused "sim inject --count 3" "sim inject does not take --count" $SIM sim inject fault node=1,2 --count 3
 refused "nodes --interval 5" "nodes does not take --interval" $SIM nodes --interval 5
 refused "top --interval 0" "--interval: '0'" $SIM top --interval 0
+
+# ---- --quiet, and progress on a terminal ----
+run "run saxpy --quiet" 0 $SIM run saxpy --quiet
+if [ "$(cat "$tmp/out")" = "saxpy: PASS (every element matches)" ]; then
+	ok "... the verdict alone"
+else
+	nok "... more than the verdict"; sed 's/^/# /' "$tmp/out"
+fi
+run "-q before the command" 0 -q --map mesh_2x2_8+2 run mat-demo
+has "... the verdict" "mat-demo: PASS"
+if grep -q "nodes\|mesh 0 (" "$tmp/out"; then nok "... the node table or a unit's line"; sed 's/^/# /' "$tmp/out"; else ok "... no node table, no unit line"; fi
+timeout 20 "$K" --map "$tmp/fault.desc" run saxpy --quiet >"$tmp/out" 2>&1 </dev/null
+rc=$?
+if [ "$rc" -ne 0 ]; then ok "run saxpy --quiet with a faulting unit exits $rc"; else nok "run saxpy --quiet with a faulting unit exits 0"; fi
+has "... the failed unit's line" "FAILED:"
+has "... the verdict" "saxpy: FAIL"
+if grep -q "nodes\|: ok" "$tmp/out"; then nok "... the node table or a passing unit's line"; sed 's/^/# /' "$tmp/out"; else ok "... no node table, no passing unit"; fi
+# a run of about two seconds: cpu-demo of 65536 words on four cpu units
+LONG="--map cpu_2x1 run cpu-demo --n 65536"
+timeout 60 "$K" $LONG >"$tmp/out" 2>"$tmp/err" </dev/null
+if [ $? -eq 0 ] && [ ! -s "$tmp/err" ]; then ok "a long run with stderr a file: no progress on it"; else nok "a long run with stderr a file"; sed 's/^/# /' "$tmp/err" | tail -n 5; fi
+# on a terminal: script(1) (util-linux) or python3's pty module
+on_tty() {
+	if command -v script >/dev/null 2>&1; then
+		script -qec "$1" /dev/null
+	elif command -v python3 >/dev/null 2>&1; then
+		python3 -c 'import pty,sys; sys.exit(pty.spawn(["sh", "-c", sys.argv[1]]) >> 8)' "$1"
+	else
+		return 77
+	fi
+}
+on_tty "timeout 60 $K $LONG >/dev/null" >"$tmp/tty" 2>&1 </dev/null
+rc=$?
+if [ "$rc" -eq 77 ]; then
+	n=$((n + 1)); echo "ok $n # SKIP progress on a terminal: neither script nor python3"
+else
+	if [ "$rc" -eq 0 ] && grep -q "kohaku: cpu-demo: [0-4]/4 units, [0-9.]* s" "$tmp/tty"; then
+		ok "a long run on a terminal: a progress line on stderr"
+	else
+		nok "a long run on a terminal: no progress line (exit $rc)"; od -c "$tmp/tty" | head -n 5 | sed 's/^/# /'
+	fi
+	if [ "$(tail -c 7 "$tmp/tty" | od -An -c | tr -d ' \n')" = "\\r033[K\\r\\n" ] ||
+	   [ "$(tail -c 6 "$tmp/tty" | od -An -c | tr -d ' \n')" = "\\r033[K\\n" ] ||
+	   [ "$(tail -c 4 "$tmp/tty" | od -An -c | tr -d ' \n')" = "\\r033[K" ]; then
+		ok "... cleared at the end"
+	else
+		nok "... not cleared at the end"; tail -c 32 "$tmp/tty" | od -c | sed 's/^/# /'
+	fi
+	on_tty "timeout 60 $K --quiet $LONG >/dev/null" >"$tmp/tty" 2>&1 </dev/null
+	if grep -q "units, " "$tmp/tty"; then nok "... --quiet still draws it"; od -c "$tmp/tty" | head -n 5 | sed 's/^/# /'; else ok "... none with --quiet"; fi
+fi
 
 # ---- JSON (json-c), errors as JSON, -o FILE, examine ----
 # json_ok DESC PYEXPR: the last run's output is one JSON object d with PYEXPR
