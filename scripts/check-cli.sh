@@ -23,6 +23,13 @@
 #     unit without a scratch unit WARNs (exit 0), and --quiet keeps that
 #     line and the verdict; a card with an injected fault fails saxpy,
 #     exit != 0;
+#   - bash completion (scripts/check-completion.bash): sourced in bash
+#     and driven by COMP_WORDS/COMP_CWORD: commands, second words, options,
+#     --map's built-in cards, --test's steps (after a comma too), option
+#     values, files for fw load, -o and run-artifact; what it offers
+#     checked against the binary (every command has help, --map's list is
+#     `list --backend sim`'s, the options that take a value are those the
+#     CLI says need one, every POOL kernel is one run knows);
 #   - --quiet: run saxpy prints the verdict alone, a failing unit's line
 #     stays; a two-second run draws a progress line on a terminal
 #     (script(1), else python3's pty), cleared at the end, none with
@@ -368,6 +375,21 @@ else
 	fi
 	on_tty "timeout 60 $K --quiet $LONG >/dev/null" >"$tmp/tty" 2>&1 </dev/null
 	if grep -q "units, " "$tmp/tty"; then nok "... --quiet still draws it"; od -c "$tmp/tty" | head -n 5 | sed 's/^/# /'; else ok "... none with --quiet"; fi
+fi
+
+# ---- bash completion (packaging/bash-completion/kohaku) ----
+if command -v bash >/dev/null 2>&1; then
+	bash scripts/check-completion.bash "$K" packaging/bash-completion/kohaku >"$tmp/comp" 2>&1
+	while IFS= read -r line; do
+		case $line in
+		"ok "*) ok "${line#ok }" ;;
+		"not ok "*) nok "${line#not ok }" ;;
+		*) echo "# $line" ;;
+		esac
+	done <"$tmp/comp"
+	if ! grep -q "^ok " "$tmp/comp"; then nok "bash completion: nothing checked"; fi
+else
+	n=$((n + 1)); echo "ok $n # SKIP bash completion: no bash"
 fi
 
 # ---- JSON (json-c), errors as JSON, -o FILE, examine ----
