@@ -48,7 +48,8 @@
 #     that failed anyway keeps its status; --json with a non-UTF-8
 #     --map is strict UTF-8 JSON (0xff as \u00ff, ESC, DEL and C1
 #     escaped, valid UTF-8 kept); top --json is JSON Lines and help top
-#     says so; kh-trace --demo writes Chrome trace JSON;
+#     says so; kh-trace --demo writes Chrome trace JSON, and of a trace
+#     with bytes that are not UTF-8 strict UTF-8 JSON (the CLI's escaping);
 #   - clocks: mesh 0's block with its profile and four MHz values, --json
 #     one object with "meshes" and every field, four blocks on quad;
 #     clocks set (each invocation is a fresh card: its own output is the
@@ -476,6 +477,22 @@ if timeout 20 "$TR" --demo saxpy -o "$tmp/trace.json" >/dev/null 2>&1; then
 	json_ok "... Chrome trace JSON: events, spans with ts and dur" 'd["displayTimeUnit"] == "ns" and any(e["ph"] == "X" and e["dur"] > 0 for e in d["traceEvents"]) and any(e["ph"] == "M" for e in d["traceEvents"])'
 else
 	nok "kh-trace --demo saxpy"
+fi
+# kh-trace writes strict UTF-8 JSON whatever the trace's bytes (the CLI's
+# cli_json_put): 0xff as \u00ff, ESC and C1 escaped, valid UTF-8 kept
+printf '# kohaku-sim trace v1 clock_mhz=300\n12 0 drop x\377y\033z\302\233\303\251 rule=a\377b\n' >"$tmp/bad.trace"
+if timeout 20 "$TR" -o "$tmp/out" "$tmp/bad.trace" >/dev/null 2>&1; then
+	if command -v python3 >/dev/null 2>&1; then
+		if python3 -c 'import json,sys; d=json.loads(open(sys.argv[1], "rb").read().decode("utf-8", "strict")); e=d["traceEvents"][-1]; assert e["args"]["rule"] == "a\u00ffb" and e["name"] == "drop x\u00ffy\x1bz\x9b\u00e9"' "$tmp/out" 2>"$tmp/err"; then
+			ok "kh-trace of a trace with bytes that are not UTF-8: strict UTF-8 JSON"
+		else
+			nok "kh-trace of a trace with bytes that are not UTF-8"; sed 's/^/# /' "$tmp/out" "$tmp/err" | tail -n 5
+		fi
+	fi
+	has "... 0xff written \\u00ff" 'a\u00ffb'
+	has "... C1 written \\u009b" 'z\u009b'
+else
+	nok "kh-trace of a trace with bytes that are not UTF-8: exit $?"
 fi
 
 # JSON is UTF-8 whatever the arguments: a byte that starts no valid
