@@ -68,7 +68,9 @@
 #     (line and column), --out into a missing directory, --in outside the
 #     arenas, no file, an option it does not take;
 #   - fw load of a directory, a FIFO (without hanging) and /dev/zero
-#     refused (exit 2) naming what each is; run-artifact of a FIFO too;
+#     refused (exit 2) naming what each is; run-artifact of a FIFO too,
+#     and --in ADDR=FIFO (or a directory); KOHAKU_FIRMWARE of a FIFO or
+#     a directory refused before the open (exit 2, naming it, no hang);
 #     --map of a FIFO nobody writes: exit 3 after a bounded wait, naming
 #     it; --map /dev/stdin from a pipe still works; a description with a
 #     UTF-8 BOM at its start (and CRLF) loads, a BOM past the start is an
@@ -536,6 +538,16 @@ else
 	n=$((n + 1)); echo "ok $n # SKIP fw load of an image: no build/firmware/pool.fw"
 fi
 refused "run-artifact of a FIFO (no hang)" "not a regular file" $SIM run-artifact "$tmp/fifo"
+printf '{"machine": "saxpy-2", "flits": [452314580759839752801930967682922259562878807375710770371640639094331015168], "steps": [["seed", 32], ["kick", 1, 0, 0, 1], ["await", 1, 0, 1]], "meta": {"unit": "SX"}}\n' >"$tmp/fifo-a.json"
+refused "run-artifact --in ADDR=FIFO (no hang)" "--in: '0x18000000=$tmp/fifo': '$tmp/fifo' is a FIFO, not a regular file" $SIM run-artifact "$tmp/fifo-a.json" --in "0x18000000=$tmp/fifo"
+refused "run-artifact --in ADDR=directory" "'/etc' is a directory, not a regular file" $SIM run-artifact "$tmp/fifo-a.json" --in "0x18000000=/etc"
+# KOHAKU_FIRMWARE (the sim backend's image, read at open) of a FIFO: refused
+# before the open, naming it, instead of waiting for a writer forever
+KOHAKU_FIRMWARE="$tmp/fifo" run "KOHAKU_FIRMWARE=FIFO (no hang) refused" 2 --map pool fw info
+has "... naming it a FIFO" "KOHAKU_FIRMWARE=$tmp/fifo is a FIFO, not a regular file"
+KOHAKU_FIRMWARE=/etc run "KOHAKU_FIRMWARE=directory refused" 2 --map pool info
+has "... naming it a directory" "KOHAKU_FIRMWARE=/etc is a directory, not a regular file"
+KOHAKU_FIRMWARE=none run "KOHAKU_FIRMWARE=none still loads none" 0 --map pool fw info
 # --map FIFO: nothing writes it; the wait is bounded (2 s), then exit 3
 run "--map FIFO with no writer (no hang)" 3 --map "$tmp/fifo" info
 has "... naming it a FIFO nobody wrote" "is a FIFO and nothing came from it in 2 s (no writer?)"

@@ -156,7 +156,15 @@ int cli_cmd_version(const struct kohaku_cli_opts *o);
 /* usage.c: a usage error on stderr, then exit(EXIT_USAGE) */
 void cli_die_usage(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2), noreturn));
-/* select.c: open the device the options name; 0 or an exit code (said) */
+/*
+ * select.c: what a file that is not a regular one is, in words ("a FIFO",
+ * "a directory", ...), from its st_mode
+ */
+const char *cli_file_kind(unsigned int mode);
+/*
+ * select.c: open the device the options name; 0 or an exit code (said).
+ * A KOHAKU_FIRMWARE that is not a regular file is refused first (exit 2).
+ */
 int cli_open_dev(const struct kohaku_cli_opts *o, kohaku_device **dev);
 /*
  * select.c: cli_open_dev, then the node table (kohaku_nodes_alloc with
