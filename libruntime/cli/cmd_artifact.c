@@ -296,7 +296,9 @@ int cli_cmd_run_artifact(const struct kohaku_cli_opts *o, const char *file)
 	args.arenas = handles;
 	args.n_arenas = n_ar;
 	args.timeout_ms = o->timeout_ms;
+	cli_progress_begin("run-artifact");
 	r = kohaku_artifact_run(dev, a, &args, &res);
+	cli_progress_end();
 	snprintf(err, sizeof(err), "%s", r ? kohaku_last_error(dev) : "");
 	ret = r ? refused(r) : EXIT_OK;
 	/* the results, when every round finished DONE */
