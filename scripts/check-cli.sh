@@ -274,6 +274,7 @@ has "... checker last" "3/3 checker    PASS"
 if grep -q "open\|saxpy" "$tmp/out"; then nok "... steps not named were printed"; sed 's/^/# /' "$tmp/out"; else ok "... no other step"; fi
 refused "validate --test bogus" "unknown test 'bogus' (the tests: open, abi, enumerate, bo, bandwidth, mat, vec, cpu, firmware, dxa, saxpy, null, checker)" $SIM validate --test bogus
 refused "validate --test ''" "--test needs a name" $SIM validate --test ''
+refused "validate --test ," "--test needs a name" $SIM validate --test ,
 refused "info --test bo" "info does not take --test" $SIM info --test bo
 run "validate --test bo on no device" 3 --backend sim --device no-such-card-here validate --test bo
 has "... the open that failed, in the verdict" "validate: FAIL (open: no device opened"

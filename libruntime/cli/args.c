@@ -210,7 +210,7 @@ static void cli_parse_tests(struct kohaku_cli_opts *o, const char *v)
 {
 	char *s = (char *)v, *tok, *save = NULL;
 
-	if (!*v)
+	if (!v[strspn(v, ",")])
 		cli_die_usage("--test needs a name (%s)",
 			      cli_validate_test_names());
 	for (tok = strtok_r(s, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
