@@ -266,6 +266,11 @@ run "validate on dxa_2x1" 0 --map dxa_2x1 validate
 has "... dxa PASS" "dxa        PASS  1 DXA unit"
 run "validate on sx_null_2x2" 0 --map sx_null_2x2 validate
 has "... null PASS" "null       PASS  5 null units"
+# a mesh the driver refuses at bring-up: enumerate FAILs, its units SKIP
+run "validate on mesh_2x2_6+2_pe (its mesh refused at bring-up)" 4 --map mesh_2x2_6+2_pe validate
+has "... enumerate FAIL" "enumerate  FAIL  mesh 0 is not READY"
+has "... mat SKIP, not run on that mesh" "mat        SKIP  6 mat units, on a mesh that is not READY"
+has "... one step failed" "validate: FAIL (1 of 13 steps failed)"
 # --test: the steps named, numbered among themselves
 run "validate --test mat,vec --test checker" 0 --map mesh_2x2_8+2 validate --test mat,vec --test checker
 has "... three steps" "kohaku validate: 3 steps"

@@ -27,9 +27,11 @@
  * A compute step SKIPs when the card has no unit of its type.  WARN is a
  * step that passed with something the user should know, never a wrong
  * answer: some units of its type were not run (marked hung by the driver;
- * a DXA unit with no scratch unit on its mesh), the POOL firmware's API
- * is an older minor than the driver's, or the checker could not be turned
- * on before the steps.  A step whose every unit is hung FAILs.
+ * on a mesh that is not READY; a DXA unit with no scratch unit on its
+ * mesh), the POOL firmware's API is an older minor than the driver's, or
+ * the checker could not be turned on before the steps.  A step whose
+ * every unit is hung FAILs; one whose every unit is on a mesh that is not
+ * READY SKIPs (enumerate has FAILed for that mesh).
  *
  * The verdict: FAIL when a step failed (exit: the worst code a step
  * gave); else NOTHING COMPUTED (exit EXIT_NOTHING, 5) when compute steps
@@ -114,6 +116,8 @@ struct kohaku_cli_validate {
 	double t0;
 	/* validate turned the model's checker on before step 2 */
 	bool checker_on;
+	/* the meshes GET_INFO says are READY (enumerate FAILs for another) */
+	bool mesh_ready[KOHAKU_MAX_MESHES];
 	/* a step not selected that failed: the first's words */
 	char error[1100];
 	/* --json: the steps' array, printed in one object at the end */
@@ -439,7 +443,7 @@ static void step_units(struct kohaku_cli_validate *v, kohaku_device *dev,
 		       const struct kohaku_cli_demo_params *p,
 		       const char *prefix, const char *what, const char *note)
 {
-	unsigned int i, total = 0, runs = 0, hung = 0, noscr = 0;
+	unsigned int i, total = 0, runs = 0, hung = 0, noscr = 0, down = 0;
 	char done[512], left[512] = "";
 
 	step_start(v, idx);
@@ -447,7 +451,9 @@ static void step_units(struct kohaku_cli_validate *v, kohaku_device *dev,
 		if (nd[i].cu_type != cu_type)
 			continue;
 		total++;
-		if (nd[i].flags & KOHAKU_NODE_HUNG)
+		if (nd[i].mesh >= KOHAKU_MAX_MESHES || !v->mesh_ready[nd[i].mesh])
+			down++;
+		else if (nd[i].flags & KOHAKU_NODE_HUNG)
 			hung++;
 		else if (cu_type == KH_CU_DX && !dxa_has_scratch(nd, n, &nd[i]))
 			noscr++;
@@ -458,14 +464,26 @@ static void step_units(struct kohaku_cli_validate *v, kohaku_device *dev,
 		step_end(v, "SKIP", 0, "no %s unit", unit);
 		return;
 	}
-	if (hung == total) {
-		step_end(v, "FAIL", EXIT_DEVICE, "every %s unit (%u) is marked "
-			 "hung: nothing can run (kohaku reset)", unit, total);
+	if (down == total) {
+		step_end(v, "SKIP", 0, "%u %s unit%s, on a mesh that is not READY "
+			 "(enumerate): not run", total, unit,
+			 total == 1 ? "" : "s");
 		return;
 	}
+	if (hung + down == total) {
+		step_end(v, "FAIL", EXIT_DEVICE, "every %s unit%s (%u) is marked "
+			 "hung: nothing can run (kohaku reset)", unit,
+			 down ? " on a READY mesh" : "", hung);
+		return;
+	}
+	if (down)
+		snprintf(left, sizeof(left), "; %u of %u %s unit%s on a mesh that "
+			 "is not READY, not run", down, total, unit,
+			 down == 1 ? "" : "s");
 	if (hung)
-		snprintf(left, sizeof(left), "; %u of %u %s unit%s marked hung, "
-			 "not run", hung, total, unit, hung == 1 ? "" : "s");
+		snprintf(left + strlen(left), sizeof(left) - strlen(left),
+			 "; %u of %u %s unit%s marked hung, not run", hung, total,
+			 unit, hung == 1 ? "" : "s");
 	if (noscr)
 		snprintf(left + strlen(left), sizeof(left) - strlen(left),
 			 "; %u of %u %s unit%s with no scratch unit on %s mesh, "
@@ -557,6 +575,7 @@ static void step_firmware(struct kohaku_cli_validate *v, kohaku_device *dev,
 	for (i = 0; i < n; i++)
 		if (nd[i].cu_type == KH_CU_GP &&
 		    !(nd[i].flags & KOHAKU_NODE_HUNG) &&
+		    nd[i].mesh < KOHAKU_MAX_MESHES && v->mesh_ready[nd[i].mesh] &&
 		    nd[i].fw_state != KOHAKU_FW_STATE_RUNNING) {
 			step_end(v, "FAIL", EXIT_DEVICE, "mesh %u (%u,%u): "
 				 "firmware %s", nd[i].mesh, nd[i].x, nd[i].y,
@@ -692,6 +711,8 @@ int cli_cmd_validate(const struct kohaku_cli_opts *o)
 
 	memset(&gi, 0, sizeof(gi));
 	kohaku_get_info(dev, &gi);
+	for (r = 0; r < (int)gi.n_meshes && r < KOHAKU_MAX_MESHES; r++)
+		v.mesh_ready[r] = gi.mesh[r].flags & KOHAKU_MESH_READY;
 	/* the model's checker watches every step that follows */
 	if (gi.caps & KOHAKU_CAP_SIMULATED)
 		v.checker_on = kohaku_sim_command(dev, "check on") == 0;

@@ -108,12 +108,13 @@ static const struct kohaku_cli_help_cmd cli_help_cmds[] = {
 "                    ping), dxa, saxpy (SX), null.  Then checker (the\n"
 "                    model's protocol checker, a simulated card).\n"
 "                    WARN: passed, with something to say: units of the type\n"
-"                    left out (marked hung; DXA with no scratch unit on its\n"
-"                    mesh), firmware API older than the driver's, a checker\n"
-"                    not turned on first.  Verdict: FAIL (a step failed;\n"
-"                    exit its code), NOTHING COMPUTED (no compute step ran a\n"
-"                    job; exit 5), WARN or PASS (exit 0).  --test: only those\n"
-"                    steps; --json: one object, \"schema\": 2\n" },
+"                    left out (marked hung; on a mesh not READY; DXA with no\n"
+"                    scratch unit on its mesh), firmware API older than the\n"
+"                    driver's, a checker not turned on first.  Verdict:\n"
+"                    FAIL (a step failed; exit its code), NOTHING COMPUTED\n"
+"                    (no compute step ran a job; exit 5), WARN or PASS (exit\n"
+"                    0).  --test: only those steps; --json: one object,\n"
+"                    \"schema\": 2\n" },
 	{ "top", NULL,
 "  top [--interval MS] [--count N] [--csv]\n"
 "                    a live view every MS (default 1000): per node busy\n"
