@@ -101,7 +101,7 @@ INCDIRS.firmware/tools := uapi firmware/tools
 # the model benchmark and kh-trace drive the model's internals directly;
 # the driver benchmark (kh_bench_jobs) uses libkohaku's public API
 INCDIRS.bench := uapi hwif $(KSIM_ALL) libruntime
-INCDIRS.tools := uapi hwif $(KSIM_ALL)
+INCDIRS.tools := uapi hwif $(KSIM_ALL) libruntime/cli
 
 # $(call kh_incdirs,DIR): DIR's include directories, or a build error.
 kh_incdirs = $(or $(INCDIRS.$(1)),$(error layers.mk: no include paths for $(1)/: add INCDIRS.$(1)))

@@ -68,7 +68,9 @@ CLI_SRCS += \
 	libruntime/cli/cmd_validate.c \
 	libruntime/cli/cmd_sim.c \
 	libruntime/cli/cmd_top.c \
-	libruntime/cli/select.c
+	libruntime/cli/select.c \
+	libruntime/cli/progress.c \
+	libruntime/cli/json_put.c
 
 # libpciaccess: only pci.c (kohaku_pci_list) uses it.  A program linked
 # with libkohaku.a pulls pci.o, and so needs RT_PCI_LIBS, only when it calls

@@ -2,7 +2,7 @@
 #
 #   make install    [PREFIX=/usr/local] [DESTDIR=]   libkohaku, headers,
 #                   kohaku.pc, kohaku, kh-trace and kohakud (with its
-#                   systemd user units), man pages, the POOL
+#                   systemd user units), its bash completion, man pages, the POOL
 #                   firmware, the udev rule, the modprobe.d example and
 #                   the Python package (python/kohaku, to PYTHONDIR)
 #   make uninstall  the same PREFIX and DESTDIR: removes exactly those files
@@ -13,7 +13,7 @@
 #                   $(DESTDIR)/usr/src/kohaku-$(KH_VERSION) (dkms.conf)
 #
 # Every directory can be overridden on the command line (BINDIR, LIBDIR,
-# INCLUDEDIR, PKGCONFIGDIR, MANDIR, FIRMWAREDIR, UDEVRULESDIR, MODPROBEDIR,
+# INCLUDEDIR, PKGCONFIGDIR, MANDIR, BASHCOMPDIR, FIRMWAREDIR, UDEVRULESDIR, MODPROBEDIR,
 # PYTHONDIR).
 # kohaku.pc is generated for the directories given, so that
 # `pkg-config --cflags --libs kohaku` finds what `make install` put.
@@ -24,6 +24,10 @@ LIBDIR ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 MANDIR ?= $(PREFIX)/share/man
+# bash completion, where Debian's bash-completion loads it on demand (it
+# looks in share/bash-completion/completions of each XDG_DATA_DIRS entry:
+# /usr/local/share and /usr/share by default)
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 # the firmware: for the system's PREFIXes (/usr, /usr/local) the kernel's
 # firmware search path, /lib/firmware (request_firmware looks nowhere
 # else by default); any other PREFIX keeps it below PREFIX, in
@@ -76,7 +80,7 @@ kh_pcdir = $(patsubst $(PREFIX)/%,$${prefix}/%,$(1))
 KH_PC_SED := -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(call kh_pcdir,$(LIBDIR))|' \
 	-e 's|@INCLUDEDIR@|$(call kh_pcdir,$(INCLUDEDIR))|'
 
-.PHONY: install uninstall install-lib install-bin install-man install-fw-if-built \
+.PHONY: install uninstall install-lib install-bin install-man install-fw-if-built install-completion \
 	install-udev install-modprobe install-python uninstall-files modules_install dkms-src
 
 # the firmware goes in when it is built or can be (make firmware needs the
@@ -93,7 +97,7 @@ install-fw-if-built:
 	fi
 
 install: install-lib install-bin install-man install-fw-if-built install-udev install-modprobe \
-	install-python
+	install-python install-completion
 
 # ld.so finds a library outside /lib and /usr/lib (/usr/local/lib) only
 # through its cache, /etc/ld.so.cache: after a real install (DESTDIR
@@ -148,6 +152,9 @@ install-bin: $(KOHAKU_CLI) $(BUILD)/kh-trace $(KOHAKUD)
 		packaging/systemd/kohakud.service.in > $(BUILD)/kohakud.service
 	install -D -m 0644 $(BUILD)/kohakud.service $(DESTDIR)$(SYSTEMDUSERDIR)/kohakud.service
 
+install-completion:
+	install -D -m 0644 packaging/bash-completion/kohaku $(DESTDIR)$(BASHCOMPDIR)/kohaku
+
 install-man:
 	$(foreach m,$(KH_MAN),install -D -m 0644 $(call kh_man_src,$(m)) \
 		$(DESTDIR)$(MANDIR)/man$(subst .,,$(suffix $(m)))/$(m);)
@@ -168,7 +175,7 @@ KH_INSTALLED := $(LIBDIR)/libkohaku.a $(LIBDIR)/libkohaku.so.0 $(LIBDIR)/libkoha
 	$(KH_INC)/kohaku.h $(KH_INC)/drm/kohaku_accel.h \
 	$(addprefix $(KH_INC)/kohaku/,$(KH_UAPI_KOHAKU)) \
 	$(PKGCONFIGDIR)/kohaku.pc $(BINDIR)/kohaku $(BINDIR)/kh-trace $(BINDIR)/kohakud \
-	$(SYSTEMDUSERDIR)/kohakud.socket $(SYSTEMDUSERDIR)/kohakud.service \
+	$(SYSTEMDUSERDIR)/kohakud.socket $(SYSTEMDUSERDIR)/kohakud.service $(BASHCOMPDIR)/kohaku \
 	$(foreach m,$(KH_MAN),$(MANDIR)/man$(subst .,,$(suffix $(m)))/$(m)) \
 	$(FIRMWAREDIR)/$(FW_PATH) $(UDEVRULESDIR)/70-kohaku.rules $(MODPROBEDIR)/kohaku.conf \
 	$(addprefix $(PYTHONDIR)/kohaku/,$(sort $(KH_PY_FILES) _config.py))

@@ -13,9 +13,27 @@
 #   - refused with exit 2 and a message naming what: --n -1, --n 12abc,
 #     --a nan, --a inf, an unknown option, an option the command does not
 #     take (nodes --n 5), an extra argument (info extra), a missing value;
-#   - validate: every applicable step PASS, --json one object (schema 1);
-#     on the pool card (KOHAKU_FIRMWARE_PATH=build/firmware) the null and
-#     firmware steps; a card with an injected fault fails saxpy, exit != 0;
+#   - validate: every applicable step PASS, --json one object (schema 2,
+#     thirteen steps, seven of them compute steps, verdict PASS); on the
+#     pool card (KOHAKU_FIRMWARE_PATH=build/firmware) the null and
+#     firmware steps; mat and vec on mesh_2x2_8+2, cpu on cpu_2x1, dxa on
+#     dxa_2x1, null on sx_null_2x2; --test (comma list and repeated) runs
+#     those steps alone, an unknown name exit 2 with the names; a card of
+#     scratch units alone is NOTHING COMPUTED, exit 5 (JSON too); a DXA
+#     unit without a scratch unit WARNs (exit 0), and --quiet keeps that
+#     line and the verdict; a card with an injected fault fails saxpy,
+#     exit != 0;
+#   - bash completion (scripts/check-completion.bash): sourced in bash
+#     and driven by COMP_WORDS/COMP_CWORD: commands, second words, options,
+#     --map's built-in cards, --test's steps (after a comma too), option
+#     values, files for fw load, -o and run-artifact; what it offers
+#     checked against the binary (every command has help, --map's list is
+#     `list --backend sim`'s, the options that take a value are those the
+#     CLI says need one, every POOL kernel is one run knows);
+#   - --quiet: run saxpy prints the verdict alone, a failing unit's line
+#     stays; a two-second run draws a progress line on a terminal
+#     (script(1), else python3's pty), cleared at the end, none with
+#     --quiet and none on a stderr that is a file;
 #   - sim stats/check/trace, sim inject (a bad spec exit 2); top --count
 #     --csv a header and rows; the new commands refuse options they do not
 #     take;
@@ -30,7 +48,8 @@
 #     that failed anyway keeps its status; --json with a non-UTF-8
 #     --map is strict UTF-8 JSON (0xff as \u00ff, ESC, DEL and C1
 #     escaped, valid UTF-8 kept); top --json is JSON Lines and help top
-#     says so; kh-trace --demo writes Chrome trace JSON;
+#     says so; kh-trace --demo writes Chrome trace JSON, and of a trace
+#     with bytes that are not UTF-8 strict UTF-8 JSON (the CLI's escaping);
 #   - clocks: mesh 0's block with its profile and four MHz values, --json
 #     one object with "meshes" and every field, four blocks on quad;
 #     clocks set (each invocation is a fresh card: its own output is the
@@ -49,7 +68,9 @@
 #     (line and column), --out into a missing directory, --in outside the
 #     arenas, no file, an option it does not take;
 #   - fw load of a directory, a FIFO (without hanging) and /dev/zero
-#     refused (exit 2) naming what each is; run-artifact of a FIFO too;
+#     refused (exit 2) naming what each is; run-artifact of a FIFO too,
+#     and --in ADDR=FIFO (or a directory); KOHAKU_FIRMWARE of a FIFO or
+#     a directory refused before the open (exit 2, naming it, no hang);
 #     --map of a FIFO nobody writes: exit 3 after a bounded wait, naming
 #     it; --map /dev/stdin from a pipe still works; a description with a
 #     UTF-8 BOM at its start (and CRLF) loads, a BOM past the start is an
@@ -191,6 +212,19 @@ refused "a description with a NUL byte" "line 2: a NUL byte (at byte 23)" --map 
 run "a description file that does not exist" 3 --map "$tmp/no-such.map" info
 
 # ---- validate, sim, top ----
+# json_ok0 DESC PYEXPR: the last run's output is one JSON object d with
+# PYEXPR (without python3: skipped)
+json_ok0() {
+	if command -v python3 >/dev/null 2>&1; then
+		if python3 -c "import json,sys; d=json.load(sys.stdin); assert isinstance(d, dict); assert $2" <"$tmp/out" 2>"$tmp/err"; then
+			ok "$1"
+		else
+			nok "$1"; sed 's/^/# /' "$tmp/out" "$tmp/err" | tail -n 10
+		fi
+	else
+		n=$((n + 1)); echo "ok $n # SKIP $1: no python3"
+	fi
+}
 run "validate on the saxpy card" 0 $SIM validate
 for st in open abi enumerate bo bandwidth saxpy checker; do
 	if grep -Eq "^[0-9]+/[0-9]+ $st +PASS" "$tmp/out"; then
@@ -203,21 +237,73 @@ has "... null SKIP (no null unit)" "null       SKIP"
 has "... the verdict" "validate: PASS"
 run "validate --json" 0 $SIM validate --json
 if command -v python3 >/dev/null 2>&1; then
-	if python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["schema"] == 1 and d["ok"] and len(d["steps"]) == 9 and all(s["result"] in ("PASS", "SKIP") for s in d["steps"])' <"$tmp/out" 2>"$tmp/err"; then
-		ok "... one JSON object, schema 1, nine steps, none FAIL"
+	if python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["schema"] == 2 and d["ok"] and len(d["steps"]) == 13 and all(s["result"] in ("PASS", "SKIP") for s in d["steps"]) and d["verdict"] == "PASS" and d["exit"] == 0 and d["computed"] == 1 and d["warned"] == 0 and d["error"] is None and [s["name"] for s in d["steps"] if s["kind"] == "compute"] == ["mat", "vec", "cpu", "firmware", "dxa", "saxpy", "null"]' <"$tmp/out" 2>"$tmp/err"; then
+		ok "... one JSON object, schema 2, thirteen steps (seven compute), none FAIL, verdict PASS"
 	else
 		nok "... not the JSON expected"; sed 's/^/# /' "$tmp/out" "$tmp/err"
 	fi
 else
-	has "... a JSON object (no python3: grep)" '"schema": 1, '
+	has "... a JSON object (no python3: grep)" '"schema": 2, '
 fi
 if [ -f build/firmware/pool.fw ]; then
 	KOHAKU_FIRMWARE_PATH="$top/build/firmware" run "validate on the pool card" 0 --map pool validate
 	has "... null PASS" "null       PASS"
 	has "... firmware PASS" "firmware   PASS"
+	has "... saxpy PASS" "saxpy      PASS"
+	has "... the verdict" "validate: PASS"
 else
 	n=$((n + 1)); echo "ok $n # SKIP validate on the pool card: no build/firmware/pool.fw"
 fi
+# every built-in card computes on each unit type it has
+run "validate on mesh_2x2_8+2 (mat and vec units)" 0 --map mesh_2x2_8+2 validate
+has "... mat PASS on its 8 mat units" "mat        PASS  8 mat units"
+has "... vec PASS on its 2 vec units" "vec        PASS  2 vec units"
+has "... saxpy SKIP" "saxpy      SKIP  no SX unit"
+has "... the verdict" "validate: PASS"
+run "validate on cpu_2x1" 0 --map cpu_2x1 validate
+has "... cpu PASS" "cpu        PASS  4 cpu units"
+run "validate on dxa_2x1" 0 --map dxa_2x1 validate
+has "... dxa PASS" "dxa        PASS  1 DXA unit"
+run "validate on sx_null_2x2" 0 --map sx_null_2x2 validate
+has "... null PASS" "null       PASS  5 null units"
+# a mesh the driver refuses at bring-up: enumerate FAILs, its units SKIP
+run "validate on mesh_2x2_6+2_pe (its mesh refused at bring-up)" 4 --map mesh_2x2_6+2_pe validate
+has "... enumerate FAIL" "enumerate  FAIL  mesh 0 is not READY"
+has "... mat SKIP, not run on that mesh" "mat        SKIP  6 mat units, on a mesh that is not READY"
+has "... one step failed" "validate: FAIL (1 of 13 steps failed)"
+# --test: the steps named, numbered among themselves
+run "validate --test mat,vec --test checker" 0 --map mesh_2x2_8+2 validate --test mat,vec --test checker
+has "... three steps" "kohaku validate: 3 steps"
+has "... mat first" "1/3 mat        PASS"
+has "... checker last" "3/3 checker    PASS"
+if grep -q "open\|saxpy" "$tmp/out"; then nok "... steps not named were printed"; sed 's/^/# /' "$tmp/out"; else ok "... no other step"; fi
+refused "validate --test bogus" "unknown test 'bogus' (the tests: open, abi, enumerate, bo, bandwidth, mat, vec, cpu, firmware, dxa, saxpy, null, checker)" $SIM validate --test bogus
+refused "validate --test ''" "--test needs a name" $SIM validate --test ''
+refused "validate --test ," "--test needs a name" $SIM validate --test ,
+refused "info --test bo" "info does not take --test" $SIM info --test bo
+run "validate --test bo on no device" 3 --backend sim --device no-such-card-here validate --test bo
+has "... the open that failed, in the verdict" "validate: FAIL (open: no device opened"
+# a card of scratch units alone: nothing to compute on is not a PASS
+printf 'profile rtl\nxxx scr xxx\nmag scr scr\nxxx scr xxx\n' >"$tmp/scr.desc"
+run "validate on a card with no unit to compute on" 5 --map "$tmp/scr.desc" validate
+has "... the verdict" "validate: NOTHING COMPUTED"
+run "validate --json on it" 5 --map "$tmp/scr.desc" validate --json
+json_ok0 "... verdict NOTHING COMPUTED, exit 5, not ok" 'd["verdict"] == "NOTHING COMPUTED" and d["exit"] == 5 and not d["ok"] and d["computed"] == 0'
+run "validate --test bo on it (no compute step asked for)" 0 --map "$tmp/scr.desc" validate --test bo
+# a DXA unit with no scratch unit on its mesh: WARN, and nothing computed
+printf 'profile rtl\nxxx dxa xxx\nmag sax xxx\nxxx xxx xxx\n' >"$tmp/dxa.desc"
+run "validate with a DXA unit that has no scratch unit" 0 --map "$tmp/dxa.desc" validate
+has "... dxa WARN" "dxa        WARN  nothing computed; 1 of 1 DXA unit with no scratch unit on its mesh, not run"
+has "... the verdict WARN" "validate: WARN (7 passed, 1 warned, 5 skipped)"
+run "validate --quiet" 0 --map "$tmp/dxa.desc" validate --quiet
+if [ "$(wc -l <"$tmp/out")" -eq 2 ] && grep -q "^10/13 dxa        WARN" "$tmp/out" && grep -q "^validate: WARN" "$tmp/out"; then
+	ok "... the WARN line and the verdict alone"
+else
+	nok "... not two lines"; sed 's/^/# /' "$tmp/out"
+fi
+printf 'profile rtl\nxxx dxa xxx\nmag xxx xxx\nxxx xxx xxx\n' >"$tmp/dxa0.desc"
+run "validate where the only unit warned and computed nothing" 5 --map "$tmp/dxa0.desc" validate
+has "... NOTHING COMPUTED" "validate: NOTHING COMPUTED (6 passed, 1 warned, 6 skipped"
 # the saxpy card with every instruction of the unit at (1,2) faulting
 printf 'profile rtl\nxxx sax xxx\nmag nul nul\nxxx sax xxx\ninject fault node=1,2 count=forever\n' >"$tmp/fault.desc"
 timeout 20 "$K" --map "$tmp/fault.desc" validate >"$tmp/out" 2>&1 </dev/null
@@ -248,6 +334,72 @@ refused "sim stats --csv" "sim stats does not take --csv" $SIM sim stats --csv
 refused "sim inject --count 3" "sim inject does not take --count" $SIM sim inject fault node=1,2 --count 3
 refused "nodes --interval 5" "nodes does not take --interval" $SIM nodes --interval 5
 refused "top --interval 0" "--interval: '0'" $SIM top --interval 0
+
+# ---- --quiet, and progress on a terminal ----
+run "run saxpy --quiet" 0 $SIM run saxpy --quiet
+if [ "$(cat "$tmp/out")" = "saxpy: PASS (every element matches)" ]; then
+	ok "... the verdict alone"
+else
+	nok "... more than the verdict"; sed 's/^/# /' "$tmp/out"
+fi
+run "-q before the command" 0 -q --map mesh_2x2_8+2 run mat-demo
+has "... the verdict" "mat-demo: PASS"
+if grep -q "nodes\|mesh 0 (" "$tmp/out"; then nok "... the node table or a unit's line"; sed 's/^/# /' "$tmp/out"; else ok "... no node table, no unit line"; fi
+timeout 20 "$K" --map "$tmp/fault.desc" run saxpy --quiet >"$tmp/out" 2>&1 </dev/null
+rc=$?
+if [ "$rc" -ne 0 ]; then ok "run saxpy --quiet with a faulting unit exits $rc"; else nok "run saxpy --quiet with a faulting unit exits 0"; fi
+has "... the failed unit's line" "FAILED:"
+has "... the verdict" "saxpy: FAIL"
+if grep -q "nodes\|: ok" "$tmp/out"; then nok "... the node table or a passing unit's line"; sed 's/^/# /' "$tmp/out"; else ok "... no node table, no passing unit"; fi
+# a run of about two seconds: cpu-demo of 65536 words on four cpu units
+LONG="--map cpu_2x1 run cpu-demo --n 65536"
+timeout 60 "$K" $LONG >"$tmp/out" 2>"$tmp/err" </dev/null
+if [ $? -eq 0 ] && [ ! -s "$tmp/err" ]; then ok "a long run with stderr a file: no progress on it"; else nok "a long run with stderr a file"; sed 's/^/# /' "$tmp/err" | tail -n 5; fi
+# on a terminal: script(1) (util-linux) or python3's pty module
+on_tty() {
+	if command -v script >/dev/null 2>&1; then
+		script -qec "$1" /dev/null
+	elif command -v python3 >/dev/null 2>&1; then
+		python3 -c 'import pty,sys; sys.exit(pty.spawn(["sh", "-c", sys.argv[1]]) >> 8)' "$1"
+	else
+		return 77
+	fi
+}
+on_tty "timeout 60 $K $LONG >/dev/null" >"$tmp/tty" 2>&1 </dev/null
+rc=$?
+if [ "$rc" -eq 77 ]; then
+	n=$((n + 1)); echo "ok $n # SKIP progress on a terminal: neither script nor python3"
+else
+	if [ "$rc" -eq 0 ] && grep -q "kohaku: cpu-demo: [0-4]/4 units, [0-9.]* s" "$tmp/tty"; then
+		ok "a long run on a terminal: a progress line on stderr"
+	else
+		nok "a long run on a terminal: no progress line (exit $rc)"; od -c "$tmp/tty" | head -n 5 | sed 's/^/# /'
+	fi
+	if [ "$(tail -c 7 "$tmp/tty" | od -An -c | tr -d ' \n')" = "\\r033[K\\r\\n" ] ||
+	   [ "$(tail -c 6 "$tmp/tty" | od -An -c | tr -d ' \n')" = "\\r033[K\\n" ] ||
+	   [ "$(tail -c 4 "$tmp/tty" | od -An -c | tr -d ' \n')" = "\\r033[K" ]; then
+		ok "... cleared at the end"
+	else
+		nok "... not cleared at the end"; tail -c 32 "$tmp/tty" | od -c | sed 's/^/# /'
+	fi
+	on_tty "timeout 60 $K --quiet $LONG >/dev/null" >"$tmp/tty" 2>&1 </dev/null
+	if grep -q "units, " "$tmp/tty"; then nok "... --quiet still draws it"; od -c "$tmp/tty" | head -n 5 | sed 's/^/# /'; else ok "... none with --quiet"; fi
+fi
+
+# ---- bash completion (packaging/bash-completion/kohaku) ----
+if command -v bash >/dev/null 2>&1; then
+	bash scripts/check-completion.bash "$K" packaging/bash-completion/kohaku >"$tmp/comp" 2>&1
+	while IFS= read -r line; do
+		case $line in
+		"ok "*) ok "${line#ok }" ;;
+		"not ok "*) nok "${line#not ok }" ;;
+		*) echo "# $line" ;;
+		esac
+	done <"$tmp/comp"
+	if ! grep -q "^ok " "$tmp/comp"; then nok "bash completion: nothing checked"; fi
+else
+	n=$((n + 1)); echo "ok $n # SKIP bash completion: no bash"
+fi
 
 # ---- JSON (json-c), errors as JSON, -o FILE, examine ----
 # json_ok DESC PYEXPR: the last run's output is one JSON object d with PYEXPR
@@ -334,6 +486,22 @@ if timeout 20 "$TR" --demo saxpy -o "$tmp/trace.json" >/dev/null 2>&1; then
 else
 	nok "kh-trace --demo saxpy"
 fi
+# kh-trace writes strict UTF-8 JSON whatever the trace's bytes (the CLI's
+# cli_json_put): 0xff as \u00ff, ESC and C1 escaped, valid UTF-8 kept
+printf '# kohaku-sim trace v1 clock_mhz=300\n12 0 drop x\377y\033z\302\233\303\251 rule=a\377b\n' >"$tmp/bad.trace"
+if timeout 20 "$TR" -o "$tmp/out" "$tmp/bad.trace" >/dev/null 2>&1; then
+	if command -v python3 >/dev/null 2>&1; then
+		if python3 -c 'import json,sys; d=json.loads(open(sys.argv[1], "rb").read().decode("utf-8", "strict")); e=d["traceEvents"][-1]; assert e["args"]["rule"] == "a\u00ffb" and e["name"] == "drop x\u00ffy\x1bz\x9b\u00e9"' "$tmp/out" 2>"$tmp/err"; then
+			ok "kh-trace of a trace with bytes that are not UTF-8: strict UTF-8 JSON"
+		else
+			nok "kh-trace of a trace with bytes that are not UTF-8"; sed 's/^/# /' "$tmp/out" "$tmp/err" | tail -n 5
+		fi
+	fi
+	has "... 0xff written \\u00ff" 'a\u00ffb'
+	has "... C1 written \\u009b" 'z\u009b'
+else
+	nok "kh-trace of a trace with bytes that are not UTF-8: exit $?"
+fi
 
 # JSON is UTF-8 whatever the arguments: a byte that starts no valid
 # sequence is \u00XX, DEL and the controls (C0, C1) escaped, valid UTF-8
@@ -376,6 +544,16 @@ else
 	n=$((n + 1)); echo "ok $n # SKIP fw load of an image: no build/firmware/pool.fw"
 fi
 refused "run-artifact of a FIFO (no hang)" "not a regular file" $SIM run-artifact "$tmp/fifo"
+printf '{"machine": "saxpy-2", "flits": [452314580759839752801930967682922259562878807375710770371640639094331015168], "steps": [["seed", 32], ["kick", 1, 0, 0, 1], ["await", 1, 0, 1]], "meta": {"unit": "SX"}}\n' >"$tmp/fifo-a.json"
+refused "run-artifact --in ADDR=FIFO (no hang)" "--in: '0x18000000=$tmp/fifo': '$tmp/fifo' is a FIFO, not a regular file" $SIM run-artifact "$tmp/fifo-a.json" --in "0x18000000=$tmp/fifo"
+refused "run-artifact --in ADDR=directory" "'/etc' is a directory, not a regular file" $SIM run-artifact "$tmp/fifo-a.json" --in "0x18000000=/etc"
+# KOHAKU_FIRMWARE (the sim backend's image, read at open) of a FIFO: refused
+# before the open, naming it, instead of waiting for a writer forever
+KOHAKU_FIRMWARE="$tmp/fifo" run "KOHAKU_FIRMWARE=FIFO (no hang) refused" 2 --map pool fw info
+has "... naming it a FIFO" "KOHAKU_FIRMWARE=$tmp/fifo is a FIFO, not a regular file"
+KOHAKU_FIRMWARE=/etc run "KOHAKU_FIRMWARE=directory refused" 2 --map pool info
+has "... naming it a directory" "KOHAKU_FIRMWARE=/etc is a directory, not a regular file"
+KOHAKU_FIRMWARE=none run "KOHAKU_FIRMWARE=none still loads none" 0 --map pool fw info
 # --map FIFO: nothing writes it; the wait is bounded (2 s), then exit 3
 run "--map FIFO with no writer (no hang)" 3 --map "$tmp/fifo" info
 has "... naming it a FIFO nobody wrote" "is a FIFO and nothing came from it in 2 s (no writer?)"

@@ -10,7 +10,10 @@
 #   - the files land where they should: the library with its soname and
 #     symlink, the headers below kohaku.pc's -I, kohaku.pc for PREFIX=/usr,
 #     the CLI, kh-trace, the firmware when built, the udev rule, the
-#     modprobe.d example; every installed header compiles on its own;
+#     modprobe.d example, the bash completion (share/bash-completion/
+#     completions/kohaku, sourced in bash: it completes the installed
+#     kohaku's commands and --map's built-in cards); every installed
+#     header compiles on its own;
 #   - tests/install/hello.c builds shared and static (`pkg-config --static`,
 #     -static) with pkg-config's flags alone and runs (the sim card saxpy);
 #     pkg-config sees the install as a sysroot (PKG_CONFIG_SYSROOT_DIR), in
@@ -66,6 +69,7 @@ usr/include/kohaku/kohaku.h usr/include/kohaku/drm/kohaku_accel.h
 usr/lib/udev/rules.d/70-kohaku.rules usr/lib/modprobe.d/kohaku.conf
 usr/share/man/man1/kohaku.1 usr/share/man/man1/kh-trace.1
 usr/share/man/man3/libkohaku.3
+usr/share/bash-completion/completions/kohaku
 usr/lib/python3/dist-packages/kohaku/__init__.py
 usr/lib/python3/dist-packages/kohaku/_lib.py
 usr/lib/python3/dist-packages/kohaku/_config.py"
@@ -74,6 +78,23 @@ for h in uapi/kohaku/*.h; do files="$files usr/include/kohaku/kohaku/${h##*/}"; 
 missing=
 for f in $files; do [ -e "$d/$f" ] || missing="$missing $f"; done
 if [ -z "$missing" ]; then ok "installed: $(echo "$files" | wc -w) files"; else nok "installed: missing$missing"; fi
+
+# the bash completion, installed, sourced in bash: commands and the
+# built-in cards from the installed kohaku itself
+if command -v bash >/dev/null 2>&1; then
+	comp=$(cd / && LD_LIBRARY_PATH="$d/usr/lib" bash -c '
+source "$1"
+COMP_WORDS=("$2" ""); COMP_CWORD=1; _kohaku; echo "${COMPREPLY[*]}"
+COMP_WORDS=("$2" --map sax); COMP_CWORD=2; _kohaku; echo "${COMPREPLY[*]}"
+complete -p kohaku' sh "$d/usr/share/bash-completion/completions/kohaku" "$d/usr/bin/kohaku" 2>&1)
+	echo "$comp" | sed 's/^/# /'
+	if echo "$comp" | grep -q "^clocks dxa examine fw help .*validate$" &&
+		echo "$comp" | grep -qx "saxpy" && echo "$comp" | grep -qx "complete -F _kohaku kohaku"; then
+		ok "bash completion: installed, sourced, completes the installed kohaku's commands and --map saxpy"
+	else
+		nok "bash completion: installed, sourced, completes the installed kohaku's commands and --map saxpy"
+	fi
+fi
 
 # the man pages format without a warning
 if command -v groff >/dev/null 2>&1; then
@@ -242,7 +263,8 @@ else
 fi
 watch="/lib/firmware/kohaku /usr/lib/firmware/kohaku /etc/udev/rules.d /usr/lib/udev/rules.d
 /usr/local/lib/udev/rules.d /etc/modprobe.d /usr/lib/modprobe.d /usr/local/lib/modprobe.d
-/usr/local/bin /usr/local/include /usr/local/share/man /usr/local/lib /etc/ld.so.cache /etc/ld.so.conf.d"
+/usr/local/bin /usr/local/include /usr/local/share/man /usr/local/lib /etc/ld.so.cache /etc/ld.so.conf.d
+/usr/share/bash-completion/completions /usr/local/share/bash-completion /etc/bash_completion.d"
 snap() { for w in $watch; do [ -e "$w" ] && find "$w" -maxdepth 4 -printf '%p %s %T@\n' 2>/dev/null; done | sort; }
 snap >"$tmp/before"
 if mk install PREFIX="$p1" >"$tmp/out" 2>&1; then
@@ -251,9 +273,10 @@ if mk install PREFIX="$p1" >"$tmp/out" 2>&1; then
 	fw_ok=yes
 	[ -f build/firmware/pool.fw ] && { [ -f "$p1/lib/firmware/kohaku/pool.fw" ] || fw_ok=no; }
 	if [ -z "$changed" ] && [ $fw_ok = yes ] && [ -f "$p1/lib/udev/rules.d/70-kohaku.rules" ] &&
-		[ -f "$p1/lib/modprobe.d/kohaku.conf" ] && ! grep -q '^/sbin/ldconfig$' "$tmp/out" &&
+		[ -f "$p1/lib/modprobe.d/kohaku.conf" ] &&
+		[ -f "$p1/share/bash-completion/completions/kohaku" ] && ! grep -q '^/sbin/ldconfig$' "$tmp/out" &&
 		grep -q "$p1/lib is not in ld.so's search path" "$tmp/out"; then
-		ok "make install PREFIX=<tmp>: firmware, udev rule, modprobe.d below PREFIX; /lib/firmware, udev, modprobe.d, /usr/local, ld.so.cache unchanged; no ldconfig, a hint"
+		ok "make install PREFIX=<tmp>: firmware, udev rule, modprobe.d, bash completion below PREFIX; /lib/firmware, udev, modprobe.d, bash-completion's directories, /usr/local, ld.so.cache unchanged; no ldconfig, a hint"
 	else
 		nok "make install PREFIX=<tmp> wrote outside PREFIX (or missed a file)"; echo "$changed" | sed 's/^/# /'
 		sed 's/^/# /' "$tmp/out" | tail -n 5

@@ -23,6 +23,7 @@
 
 #include <json.h>
 
+#include "json_put.h"
 #include "ksim_int.h"
 #include <kohaku/kh_flit.h>
 #include <kohaku/kh_regs.h>
@@ -321,7 +322,9 @@ static int convert(FILE *in)
 			span(&tracks[i], "inst (in flight)", tracks[i].open_at, 1,
 			     rest);
 		}
-	fputs(json_object_to_json_string_ext(root, KH_TRACE_JSON_FLAGS), out);
+	/* strict UTF-8: a trace's bytes (a unit's name) may be any */
+	cli_json_put(json_object_to_json_string_ext(root, KH_TRACE_JSON_FLAGS),
+		     out);
 	fputc('\n', out);
 	json_object_put(root);
 	return 0;

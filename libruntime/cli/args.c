@@ -54,6 +54,8 @@ enum {
 	CLI_OPT_ARENA,
 	CLI_OPT_IN,
 	CLI_OPT_OUT,
+	CLI_OPT_QUIET,
+	CLI_OPT_TEST,
 };
 
 static const struct option cli_longopts[] = {
@@ -83,6 +85,8 @@ static const struct option cli_longopts[] = {
 	{ "arena", required_argument, NULL, CLI_OPT_ARENA },
 	{ "in", required_argument, NULL, CLI_OPT_IN },
 	{ "out", required_argument, NULL, CLI_OPT_OUT },
+	{ "quiet", no_argument, NULL, CLI_OPT_QUIET },
+	{ "test", required_argument, NULL, CLI_OPT_TEST },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -110,6 +114,7 @@ static const struct {
 	{ CLI_TAKES_ARENA, "--arena" },
 	{ CLI_TAKES_IN, "--in" },
 	{ CLI_TAKES_OUT, "--out" },
+	{ CLI_TAKES_TEST, "--test" },
 };
 
 void cli_check_takes(const struct kohaku_cli_opts *o, const char *cmd,
@@ -195,6 +200,24 @@ static void cli_parse_node(struct kohaku_cli_opts *o, const char *s)
 	o->sel[o->n_sel].x = x;
 	o->sel[o->n_sel].y = y;
 	o->n_sel++;
+}
+
+/*
+ * --test NAME[,NAME...]: each name kept (argv's own memory, split at the
+ * commas in place); whether it is a step is validate's to check
+ */
+static void cli_parse_tests(struct kohaku_cli_opts *o, const char *v)
+{
+	char *s = (char *)v, *tok, *save = NULL;
+
+	if (!v[strspn(v, ",")])
+		cli_die_usage("--test needs a name (%s)",
+			      cli_validate_test_names());
+	for (tok = strtok_r(s, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (o->n_tests >= MAX_TESTS)
+			cli_die_usage("--test: at most %d names", MAX_TESTS);
+		o->tests[o->n_tests++] = tok;
+	}
 }
 
 /* a profile the governor takes: low, mid or ship (not default, not other) */
@@ -360,6 +383,14 @@ static bool cli_take_option(struct kohaku_cli_opts *o, int c, const char *v)
 		o->out[o->n_out++] = v;
 		o->given |= CLI_TAKES_OUT;
 		break;
+	case 'q':
+	case CLI_OPT_QUIET:
+		o->quiet = true;
+		break;
+	case CLI_OPT_TEST:
+		cli_parse_tests(o, v);
+		o->given |= CLI_TAKES_TEST;
+		break;
 	case 'o':
 	case CLI_OPT_OUTPUT:
 		o->output = v;
@@ -385,9 +416,9 @@ void cli_parse_args(int argc, char **argv, struct kohaku_cli_opts *o)
 	opterr = 0;
 	/*
 	 * "-": every word in order, the commands as 1 (POSIXLY_CORRECT cannot
-	 * stop the options at the command); "h": -h; "o:": -o FILE.
+	 * stop the options at the command); "h": -h; "q": -q; "o:": -o FILE.
 	 */
-	while ((c = getopt_long(argc, argv, "-ho:", cli_longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "-hqo:", cli_longopts, NULL)) != -1) {
 		if (c == 1) {
 			o->pos[o->n_pos++] = optarg;
 		} else if (c == 'h') {

@@ -27,6 +27,8 @@
 #define EXIT_USAGE	2
 #define EXIT_NODEV	3
 #define EXIT_DEVICE	4
+/* validate only: no step failed, but no unit computed anything */
+#define EXIT_NOTHING	5
 
 /* --node given at most this often */
 #define MAX_SEL		64
@@ -59,6 +61,10 @@
 #define CLI_TAKES_ARENA		(1u << 16)
 #define CLI_TAKES_IN		(1u << 17)
 #define CLI_TAKES_OUT		(1u << 18)
+/* validate: --test NAME[,NAME...] (repeatable) */
+#define CLI_TAKES_TEST		(1u << 19)
+/* validate --test: names given at most this often */
+#define MAX_TESTS	32
 /* the options of clocks set that set something */
 #define CLI_TAKES_CLK_SET	(CLI_TAKES_POLICY | CLI_TAKES_PROFILE | \
 				 CLI_TAKES_IDLE | CLI_TAKES_RUN | \
@@ -69,6 +75,11 @@ struct kohaku_cli_opts {
 	const char *device;
 	const char *map;
 	bool json;
+	/*
+	 * --quiet: run drops the node table, the intro and a passing unit's
+	 * line; validate its header and PASS and SKIP lines; no progress
+	 */
+	bool quiet;
 	bool version;
 	/* -h/--help: the usage, or the command's part of it (main.c) */
 	bool help;
@@ -106,6 +117,9 @@ struct kohaku_cli_opts {
 	/* run-artifact: the words of --arena, --in and --out, in order */
 	const char *arena[MAX_XFER], *in[MAX_XFER], *out[MAX_XFER];
 	unsigned int n_arena, n_in, n_out;
+	/* validate --test: the names, each comma list split */
+	const char *tests[MAX_TESTS];
+	unsigned int n_tests;
 };
 
 /*
@@ -142,7 +156,15 @@ int cli_cmd_version(const struct kohaku_cli_opts *o);
 /* usage.c: a usage error on stderr, then exit(EXIT_USAGE) */
 void cli_die_usage(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2), noreturn));
-/* select.c: open the device the options name; 0 or an exit code (said) */
+/*
+ * select.c: what a file that is not a regular one is, in words ("a FIFO",
+ * "a directory", ...), from its st_mode
+ */
+const char *cli_file_kind(unsigned int mode);
+/*
+ * select.c: open the device the options name; 0 or an exit code (said).
+ * A KOHAKU_FIRMWARE that is not a regular file is refused first (exit 2).
+ */
 /* --map's backend: daemon when --backend or KOHAKU_BACKEND says so, else sim */
 enum kohaku_backend cli_map_backend(const struct kohaku_cli_opts *o);
 int cli_open_dev(const struct kohaku_cli_opts *o, kohaku_device **dev);
@@ -233,7 +255,20 @@ int cli_cmd_dxa(const struct kohaku_cli_opts *o);
 int cli_cmd_fw(const struct kohaku_cli_opts *o, const char *sub,
 	       const char *arg);
 
-/* cmd_validate.c, cmd_sim.c, cmd_top.c */
+/*
+ * progress.c: a one-line progress indicator on stderr while the device
+ * works, drawn once a wait passes a second, only when stderr is a
+ * terminal and not --quiet (cli_progress_init, from main); begin with a
+ * label, units done of total (optional), end clears the line
+ */
+void cli_progress_init(bool quiet);
+void cli_progress_begin(const char *label);
+void cli_progress_units(unsigned int done, unsigned int total);
+void cli_progress_end(void);
+
+/* cmd_validate.c, cmd_sim.c, cmd_top.c; cli_validate_test_names: the
+ * names --test takes, ", "-separated */
+const char *cli_validate_test_names(void);
 int cli_cmd_validate(const struct kohaku_cli_opts *o);
 int cli_cmd_sim(const struct kohaku_cli_opts *o, const char *sub,
 		const char *arg);

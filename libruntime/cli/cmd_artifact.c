@@ -17,6 +17,7 @@
  * DONE, 3 no device.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -100,16 +101,35 @@ static unsigned int in_arena(const char *opt, const char *word,
 static void *read_in(const char *word, const char *path, uint64_t *len)
 {
 	struct stat st;
-	FILE *f = fopen(path, "rb");
+	FILE *f;
 	void *buf;
+	int fd;
 
-	if (!f)
+	/*
+	 * O_NONBLOCK: a FIFO's open waits for a writer, forever when there is
+	 * none; opened this way it returns at once and fstat refuses it
+	 */
+	memset(&st, 0, sizeof(st));
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
 		cli_die_usage("--in: '%s': cannot open '%s': %s", word, path,
 			      strerror(errno));
-	if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode) || !st.st_size) {
-		fclose(f);
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		cli_die_usage("--in: '%s': '%s' is %s, not a regular file (--in "
+			      "files are read whole before the run)", word, path,
+			      cli_file_kind(st.st_mode));
+	}
+	if (!st.st_size) {
+		close(fd);
 		cli_die_usage("--in: '%s': '%s' is not a regular file with bytes "
 			      "in it", word, path);
+	}
+	f = fdopen(fd, "rb");
+	if (!f) {
+		close(fd);
+		cli_die_usage("--in: '%s': cannot open '%s': %s", word, path,
+			      strerror(errno));
 	}
 	buf = malloc((size_t)st.st_size);
 	if (!buf || fread(buf, 1, (size_t)st.st_size, f) != (size_t)st.st_size) {
@@ -276,7 +296,9 @@ int cli_cmd_run_artifact(const struct kohaku_cli_opts *o, const char *file)
 	args.arenas = handles;
 	args.n_arenas = n_ar;
 	args.timeout_ms = o->timeout_ms;
+	cli_progress_begin("run-artifact");
 	r = kohaku_artifact_run(dev, a, &args, &res);
+	cli_progress_end();
 	snprintf(err, sizeof(err), "%s", r ? kohaku_last_error(dev) : "");
 	ret = r ? refused(r) : EXIT_OK;
 	/* the results, when every round finished DONE */

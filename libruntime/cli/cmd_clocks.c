@@ -393,7 +393,9 @@ int cli_cmd_reset(const struct kohaku_cli_opts *o)
 		if (!mesh_present(&in, m) || (only >= 0 && m != (unsigned int)only))
 			continue;
 		memset(&a, 0, sizeof(a));
+		cli_progress_begin("reset");
 		r = kohaku_mesh_reset(dev, m, &a);
+		cli_progress_end();
 		if (r < 0) {
 			ret = clk_refused(dev, "reset", m, r);
 			if (!ret) {

@@ -123,8 +123,10 @@ static int fw_load(const struct kohaku_cli_opts *o, const char *file)
 	if (r)
 		return r;
 	memset(&out, 0, sizeof(out));
+	cli_progress_begin("fw load");
 	r = kohaku_fw_load_file(dev, file, o->mailbox ? KOHAKU_FW_LOAD_MAILBOX : 0,
 				&out);
+	cli_progress_end();
 	if (o->json) {
 		struct json_object *j = json_object_new_object();
 

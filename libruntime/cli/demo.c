@@ -230,6 +230,8 @@ int cli_demo_units(const struct kohaku_cli_demo_ctx *c,
 		if (!runs[i].priv)
 			return EXIT_DEVICE;
 	}
+	cli_progress_begin(d->name);
+	cli_progress_units(0, n_runs);
 	for (i = 0; i < n_runs && !d->serial; i++)
 		demo_submit(c, &runs[i]);
 	for (i = 0; i < n_runs; i++) {
@@ -237,11 +239,13 @@ int cli_demo_units(const struct kohaku_cli_demo_ctx *c,
 			demo_submit(c, &runs[i]);
 		if (runs[i].submitted)
 			demo_finish(c, &runs[i]);
+		cli_progress_units(i + 1, n_runs);
 		if (progress)
 			progress(i + 1, n_runs, arg);
 	}
 	if (d->dbg)
 		demo_dbg(c, runs, n_runs);
+	cli_progress_end();
 	return EXIT_OK;
 }
 
@@ -399,7 +403,7 @@ int cli_demo_run(const struct kohaku_cli_opts *o,
 	}
 	if (o->json) {
 		rep = demo_report(&c);
-	} else {
+	} else if (!o->quiet) {
 		cli_print_device_nodes(c.dev, nd, n, "");
 		d->intro(&c, n_runs);
 	}
@@ -426,7 +430,7 @@ int cli_demo_run(const struct kohaku_cli_opts *o,
 			ret = runs[i].exit;
 		if (rep)
 			json_object_array_add(units, demo_json(&c, &runs[i]));
-		else
+		else if (!o->quiet || runs[i].exit)
 			demo_line(&c, &runs[i]);
 	}
 	demo_verdict(rep, d, ret);

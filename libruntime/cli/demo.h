@@ -8,8 +8,9 @@
  * line or a JSON member per unit, the verdict, and everything freed.
  * demo.c is that program; a struct kohaku_cli_demo is what a demo adds to
  * it: its names and words, and hooks for what only it knows (the data,
- * the job, the check).  validate runs saxpy, ping and its own null
- * instruction through the same runner (cli_demo_units).
+ * the job, the check).  validate runs every one of them (mat-demo,
+ * vec-demo, cpu-demo, ping, dxa-copy, saxpy) and its own null instruction
+ * through the same runner (cli_demo_units), a compute step per unit type.
  */
 #ifndef KOHAKU_CLI_DEMO_H
 #define KOHAKU_CLI_DEMO_H
@@ -24,8 +25,9 @@ struct kohaku_cli_demo_params {
 };
 
 /*
- * A progress report of a step over many units: done of total finished
- * (validate prints it on stderr when the step takes long)
+ * A progress report of a run over many units: done of total finished,
+ * for a caller that wants its own (the terminal's progress line is the
+ * runner's: progress.c)
  */
 typedef void kohaku_cli_progress_fn(unsigned int done, unsigned int total,
 				    void *arg);
@@ -156,7 +158,8 @@ int cli_demo_run(const struct kohaku_cli_opts *o,
 		 const struct kohaku_cli_demo *d);
 /*
  * demo.c: run c->demo on runs[0..n_runs), each with its node set (and
- * nothing else); progress (may be NULL) after each unit.  0, or
+ * nothing else); progress (may be NULL) after each unit, and the
+ * terminal's progress line (cli_progress_*) throughout.  0, or
  * EXIT_DEVICE when out of memory.  cli_demo_free() frees what the runs
  * hold (always call it).
  */

@@ -30,7 +30,7 @@
 			 CLI_TAKES_TIMEOUT | CLI_TAKES_LIVE | CLI_TAKES_MAILBOX | \
 			 CLI_TAKES_INTERVAL | CLI_TAKES_COUNT | CLI_TAKES_CSV | \
 			 CLI_TAKES_MESH | CLI_TAKES_CLK_SET | CLI_TAKES_ARENA | \
-			 CLI_TAKES_IN | CLI_TAKES_OUT)
+			 CLI_TAKES_IN | CLI_TAKES_OUT | CLI_TAKES_TEST)
 
 enum kohaku_cli_cmd_id {
 	CLI_CMD_LIST, CLI_CMD_INFO, CLI_CMD_EXAMINE, CLI_CMD_NODES, CLI_CMD_DXA,
@@ -69,7 +69,7 @@ static const struct kohaku_cli_cmd cli_cmds[] = {
 	{ "fw", "info", CLI_CMD_FW_INFO, 2, 0 },
 	{ "fw", "load", CLI_CMD_FW_LOAD, 3, CLI_TAKES_MAILBOX },
 	{ "fw", NULL, CLI_CMD_FW_OTHER, ~0u, CLI_TAKES_ALL },
-	{ "validate", NULL, CLI_CMD_VALIDATE, 1, 0 },
+	{ "validate", NULL, CLI_CMD_VALIDATE, 1, CLI_TAKES_TEST },
 	{ "top", NULL, CLI_CMD_TOP, 1,
 	  CLI_TAKES_INTERVAL | CLI_TAKES_COUNT | CLI_TAKES_CSV },
 	/* sim inject SPEC: the spec's words, any number of them */
@@ -287,6 +287,7 @@ int main(int argc, char **argv)
 			cli_json_errors(true, NULL);
 	cli_parse_args(argc, argv, &o);
 	cli_json_errors(o.json, NULL);
+	cli_progress_init(o.quiet);
 	if (o.output)
 		cli_open_output(o.output);
 	/*

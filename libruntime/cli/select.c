@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 
@@ -26,6 +27,50 @@ enum kohaku_backend cli_map_backend(const struct kohaku_cli_opts *o)
 	return b == KOHAKU_BACKEND_DAEMON ? b : KOHAKU_BACKEND_SIM;
 }
 
+const char *cli_file_kind(unsigned int mode)
+{
+	switch (mode & S_IFMT) {
+	case S_IFDIR:
+		return "a directory";
+	case S_IFIFO:
+		return "a FIFO";
+	case S_IFCHR:
+		return "a character device";
+	case S_IFBLK:
+		return "a block device";
+	case S_IFSOCK:
+		return "a socket";
+	}
+	return "not a regular file";
+}
+
+/*
+ * KOHAKU_FIRMWARE (the sim backend's POOL image, read at open): a FIFO
+ * there would block the open forever (nothing writes it), a directory or
+ * a device is no image.  Only a regular file is taken; anything else is
+ * refused before the open, by stat (which never blocks), naming what it
+ * is.  Not for --backend kernel (kohaku.ko's firmware is the kernel's).
+ */
+static int cli_check_fw_env(enum kohaku_backend b)
+{
+	const char *file = getenv("KOHAKU_FIRMWARE");
+	const char *env = getenv("KOHAKU_BACKEND");
+	struct stat st;
+
+	if (b == KOHAKU_BACKEND_KERNEL ||
+	    (b == KOHAKU_BACKEND_ENV && env && !strcmp(env, "kernel")))
+		return 0;
+	if (!file || !*file || !strcmp(file, "none") || stat(file, &st) ||
+	    S_ISREG(st.st_mode))
+		return 0;
+	cli_error("KOHAKU_FIRMWARE=%s is %s, not a regular file: the POOL "
+		  "firmware image is read from a regular file only (e.g. "
+		  "build/firmware/pool.fw after `make firmware`; "
+		  "KOHAKU_FIRMWARE=none loads none)", file,
+		  cli_file_kind(st.st_mode));
+	return EXIT_USAGE;
+}
+
 int cli_open_dev(const struct kohaku_cli_opts *o, kohaku_device **dev)
 {
 	char err[KOHAKU_ERRMSG_MAX];
@@ -37,6 +82,9 @@ int cli_open_dev(const struct kohaku_cli_opts *o, kohaku_device **dev)
 		d = o->map;
 		b = cli_map_backend(o);
 	}
+	r = cli_check_fw_env(b);
+	if (r)
+		return r;
 	r = kohaku_open(b, d, dev, err, sizeof(err));
 	if (r < 0) {
 		cli_error("cannot open a device: %s", err);

@@ -99,11 +99,22 @@ static const struct kohaku_cli_help_cmd cli_help_cmds[] = {
 "                    boot a firmware image on every POOL unit (--mailbox:\n"
 "                    through CU_DATA bursts, not LOAD from device memory)\n" },
 	{ "validate", NULL,
-"  validate          numbered checks, each PASS, FAIL or SKIP: open, ABI,\n"
-"                    enumerate, BO pattern, BO bandwidth, saxpy on every SX\n"
-"                    unit, null on every null unit, firmware (POOL units:\n"
-"                    RUNNING and ping), the model's checker (a simulated\n"
-"                    card); exit 0 only when no step fails\n" },
+"  validate [--test NAME[,NAME] ...]\n"
+"                    numbered steps, each PASS, WARN, FAIL or SKIP.  Checks:\n"
+"                    open, abi, enumerate, bo (a pattern read back),\n"
+"                    bandwidth.  A compute step per unit type, the run\n"
+"                    demo's job and check on every unit of it, SKIP when the\n"
+"                    card has none: mat, vec, cpu, firmware (POOL: RUNNING,\n"
+"                    ping), dxa, saxpy (SX), null.  Then checker (the\n"
+"                    model's protocol checker, a simulated card).\n"
+"                    WARN: passed, with something to say: units of the type\n"
+"                    left out (marked hung; on a mesh not READY; DXA with no\n"
+"                    scratch unit on its mesh), firmware API older than the\n"
+"                    driver's, a checker not turned on first.  Verdict:\n"
+"                    FAIL (a step failed; exit its code), NOTHING COMPUTED\n"
+"                    (no compute step ran a job; exit 5), WARN or PASS (exit\n"
+"                    0).  --test: only those steps; --json: one object,\n"
+"                    \"schema\": 2\n" },
 	{ "top", NULL,
 "  top [--interval MS] [--count N] [--csv]\n"
 "                    a live view every MS (default 1000): per node busy\n"
@@ -169,6 +180,11 @@ static const struct kohaku_cli_help_opt cli_help_opts[] = {
 "                    run-artifact: an arena (ADDR a device address or the\n"
 "                    mesh's local offset; repeatable), a file written before\n"
 "                    the run, a range read into FILE after it (each at most 16)\n" },
+	{ "validate",
+"  --test NAME[,NAME...]\n"
+"                    validate: only the steps named (repeatable): open, abi,\n"
+"                    enumerate, bo, bandwidth, mat, vec, cpu, firmware, dxa,\n"
+"                    saxpy, null, checker; an unknown one is exit 2\n" },
 	{ "clocks",
 "  --policy auto|fixed, --profile P, --idle P, --run P (P: low, mid, ship),\n"
 "  --idle-ms N (1..3600000), --recover N (0..100)\n"
@@ -180,7 +196,7 @@ static const struct kohaku_cli_help_opt cli_help_opts[] = {
 /* the options every command takes, as the usage's first line names them */
 #define CLI_USAGE_GLOBAL \
 	"[--backend sim|kernel] [--device DEV] [--map NAME|PATH] [--json]\n" \
-	"              [-o FILE]"
+	"              [-o FILE] [-q|--quiet]"
 
 void cli_usage(FILE *f)
 {
@@ -210,6 +226,12 @@ void cli_usage(FILE *f)
 "                    {\"error\": ..., \"exit\": N, \"command\": ...}; a byte\n"
 "                    that is not UTF-8 is written \\u00XX\n"
 "  -o, --output=FILE write what the command prints on stdout to FILE\n"
+"  -q, --quiet       say less: run prints no node table, no intro and no\n"
+"                    line of a unit that passed (failures and the verdict\n"
+"                    stay); validate only WARN and FAIL lines and the\n"
+"                    verdict; no progress line.  Without it, a wait on the\n"
+"                    device past a second draws a progress line on stderr\n"
+"                    when stderr is a terminal (cleared at the end)\n"
 "  --version         the tool's and libkohaku's versions, the ABI it was\n"
 "                    built with, and the device's (when one opens): driver\n"
 "                    name, version and date, firmware on POOL units\n"
@@ -229,8 +251,9 @@ void cli_usage(FILE *f)
 "\n"
 "exit status: 0 ok, 1 wrong answer, 2 refused or bad usage, 3 no device or\n"
 "backend, 4 the device did not answer as expected (timeout, fault; a\n"
-"mesh a reset did not bring back); output that could not be written (to\n"
-"stdout or -o FILE: a full disk) makes an exit 0 a 2, with a message\n", f);
+"mesh a reset did not bring back), 5 validate computed nothing; output\n"
+"that could not be written (to stdout or -o FILE: a full disk) makes an\n"
+"exit 0 a 2, with a message\n", f);
 }
 
 /* word is one of list's '|'-separated words */
@@ -304,8 +327,8 @@ int cli_usage_cmd(FILE *f, const char *cmd, const char *sub)
 		fputs(cli_help_opts[i].text, f);
 		found = true;
 	}
-	fprintf(f, "\nEvery command takes --backend, --device, --map, --json "
-		"and -o; %s --help:\nthose options, the forms of numbers and "
+	fprintf(f, "\nEvery command takes --backend, --device, --map, --json, "
+		"-o and -q;\n%s --help: those options, the forms of numbers and "
 		"the exit status.\n", CLI_PROG);
 	return 0;
 }

@@ -280,7 +280,7 @@ check "udev: ... saying permission denied, with the node's mode and group" \
 	contains "$(cat /tmp/user.out)" \
 	"permission denied opening $NODES/$NODE0 (rw-rw---- root:$grp)"
 check "udev: ... validate: FAIL at step 1, open" \
-	contains "$(cat /tmp/user.out)" "^1/9 open *FAIL"
+	contains "$(cat /tmp/user.out)" "^1/13 open *FAIL"
 timeout 10 su -s /bin/sh khother -c "exec 3<>$NODES/$NODE0" >/tmp/user.out 2>&1 </dev/null
 _rc=$?
 diag "khother: $(cat /tmp/user.out)"
