@@ -16,6 +16,9 @@
  * the reason is kept for kohaku_fw_info()'s status and the log.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,9 +36,26 @@ static unsigned char *read_file(const char *path, size_t *len)
 	long n;
 	FILE *f;
 
-	f = fopen(path, "rb");
-	if (!f)
+	/*
+	 * regular files only: a FIFO nobody writes would block the open
+	 * forever (O_NONBLOCK opens it at once), a directory or a device is
+	 * no image
+	 */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+
+	if (fd < 0)
 		return NULL;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		errno = S_ISDIR(st.st_mode) ? EISDIR : ENOEXEC;
+		return NULL;
+	}
+	f = fdopen(fd, "rb");
+	if (!f) {
+		close(fd);
+		return NULL;
+	}
 	if (fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET))
 		goto out;
 	if ((unsigned long)n > KH_FW_MAX_IMAGE) {
@@ -120,6 +140,8 @@ void kh_rt_fw_autoload(struct kh_device *kd, char *status, size_t slen)
 	}
 	if (!buf) {
 		snprintf(status, slen, "absent: cannot read %s: %s", path,
+			 errno == ENOEXEC ? "not a regular file (a FIFO, a "
+			 "device?): an image is read from a file only" :
 			 strerror(errno));
 		return;
 	}

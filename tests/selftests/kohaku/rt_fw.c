@@ -14,6 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include "rt_test.h"
@@ -452,6 +454,40 @@ TEST_F(rt, firmware_that_traps_at_boot_reports_it)
 }
 
 /* a card without POOL units: nothing to load, said so */
+/*
+ * KOHAKU_FIRMWARE naming a FIFO nobody writes: the in-process open does not
+ * wait on it (an image is read from a regular file only), and the host's
+ * status says why nothing was loaded
+ */
+TEST_F(rt, a_fifo_as_the_firmware_file_is_no_hang)
+{
+	char dir[] = "/tmp/rt_fw.XXXXXX", fifo[64], err[KOHAKU_ERRMSG_MAX];
+	const char *was = getenv("KOHAKU_FIRMWARE");
+	char *saved = was ? strdup(was) : NULL;
+	struct kohaku_fw_info fi;
+	kohaku_device *dev = NULL;
+	int r;
+
+	REQUIRE(mkdtemp(dir) != NULL);
+	snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
+	REQUIRE(mkfifo(fifo, 0600) == 0);
+	setenv("KOHAKU_FIRMWARE", fifo, 1);
+	r = kohaku_open(KOHAKU_BACKEND_SIM, "pool", &dev, err, sizeof(err));
+	if (saved)
+		setenv("KOHAKU_FIRMWARE", saved, 1);
+	else
+		unsetenv("KOHAKU_FIRMWARE");
+	free(saved);
+	unlink(fifo);
+	rmdir(dir);
+	REQUIRE(r == 0);
+	CHECK_OK(dev, kohaku_fw_info(dev, &fi));
+	CHECK_EQ(fi.running, 0);
+	CHECK_MSG(strstr(fi.status, "not a regular file") != NULL,
+		  "status: %s", fi.status);
+	kohaku_close(dev);
+}
+
 TEST_F(rt, no_pool_unit_no_firmware)
 {
 	struct drm_kohaku_node nd[RT_MAX_POOL];
