@@ -137,39 +137,6 @@ for map in $maps; do
 	KOHAKU_BACKEND=sim KOHAKU_TEST_MAP=$map \
 		run_suite runtime-sim/$map "" build/tests/selftests/kohaku/*
 done
-# the whole suite a third time against kohakud (docs/kohakud.md): one
-# daemon holds every map's card, each suite's files are its clients, and
-# rt_clients adds 8 client processes on one card and clients that break
-# the protocol; then kohakud's own checks (scripts/check-daemon.sh: the
-# CLI's state kept between commands, --list, SIGTERM, socket activation,
-# a daemon gone mid-call)
-khd_dir=$(mktemp -d /tmp/kohakud-test.XXXXXX)
-chmod 700 "$khd_dir"
-KOHAKU_DAEMON_SOCKET=$khd_dir/kohakud.sock
-export KOHAKU_DAEMON_SOCKET
-build/kohakud --log warn 2>"$log/kohakud.log" &
-khd_pid=$!
-for map in $maps; do
-	KOHAKU_BACKEND=daemon KOHAKU_TEST_MAP=$map \
-		run_suite runtime-daemon/$map "" build/tests/selftests/kohaku/*
-done
-# kohakud stops cleanly on SIGTERM, its socket gone (TAP of one test)
-kill -TERM "$khd_pid"
-wait "$khd_pid"
-khd_rc=$?
-{
-	if [ "$khd_rc" -eq 0 ] && [ ! -e "$KOHAKU_DAEMON_SOCKET" ]; then
-		echo "ok 1 kohakud stopped on SIGTERM (exit 0), its socket removed"
-	else
-		echo "not ok 1 kohakud on SIGTERM: exit $khd_rc, socket $(ls "$KOHAKU_DAEMON_SOCKET" 2>&1)"
-		sed 's/^/# /' "$log/kohakud.log"
-	fi
-} >"$log/daemon_stop.tap"
-record daemon/stop "$log/daemon_stop.tap" 0
-unset KOHAKU_DAEMON_SOCKET
-rm -rf "$khd_dir"
-run_check daemon scripts/check-daemon.sh
-
 # the whole suite again on the card's 32-bit control path (KH_HW_CTRL32):
 # bring-up without GRID_HI, jobs through the mailbox; rt_mat, rt_vec and
 # rt_jobdata run on mesh_2x2_8+2 cards of their own within each
@@ -191,6 +158,41 @@ run_python() { # name [env...]
 }
 run_python unittest
 run_python unittest-no-numpy KOHAKU_TEST_NO_NUMPY=1
+
+# the whole suite a third time against kohakud (docs/kohakud.md): one
+# daemon holds every map's card, each suite's files are its clients, and
+# rt_clients adds 8 client processes on one card and clients that break
+# the protocol; the Python package's suite on them; then kohakud's own checks (scripts/check-daemon.sh: the
+# CLI's state kept between commands, --list, SIGTERM, socket activation,
+# a daemon gone mid-call)
+khd_dir=$(mktemp -d /tmp/kohakud-test.XXXXXX)
+chmod 700 "$khd_dir"
+KOHAKU_DAEMON_SOCKET=$khd_dir/kohakud.sock
+export KOHAKU_DAEMON_SOCKET
+build/kohakud --log warn 2>"$log/kohakud.log" &
+khd_pid=$!
+for map in $maps; do
+	KOHAKU_BACKEND=daemon KOHAKU_TEST_MAP=$map \
+		run_suite runtime-daemon/$map "" build/tests/selftests/kohaku/*
+done
+# the Python package against kohakud's cards too
+run_python unittest-daemon KOHAKU_BACKEND=daemon
+# kohakud stops cleanly on SIGTERM, its socket gone (TAP of one test)
+kill -TERM "$khd_pid"
+wait "$khd_pid"
+khd_rc=$?
+{
+	if [ "$khd_rc" -eq 0 ] && [ ! -e "$KOHAKU_DAEMON_SOCKET" ]; then
+		echo "ok 1 kohakud stopped on SIGTERM (exit 0), its socket removed"
+	else
+		echo "not ok 1 kohakud on SIGTERM: exit $khd_rc, socket $(ls "$KOHAKU_DAEMON_SOCKET" 2>&1)"
+		sed 's/^/# /' "$log/kohakud.log"
+	fi
+} >"$log/daemon_stop.tap"
+record daemon/stop "$log/daemon_stop.tap" 0
+unset KOHAKU_DAEMON_SOCKET
+rm -rf "$khd_dir"
+run_check daemon scripts/check-daemon.sh
 # the same tests the kernel's way: copied into a kernel tree's
 # tools/testing/selftests, built against a DESTDIR install through
 # pkg-config, run by the kernel's runner (scripts/check-kselftest.sh)

@@ -31,7 +31,7 @@ library's message); a job that ends other than DONE under
 from . import _lib
 from .errors import KohakuError, JobError
 from .device import (Device, Info, Mesh, Node, FwLoad, FwInfo, DeviceEntry,
-                     BACKEND_ENV, BACKEND_KERNEL, BACKEND_SIM, CAPS,
+                     BACKEND_ENV, BACKEND_KERNEL, BACKEND_SIM, BACKEND_DAEMON, CAPS,
                      SUBMIT_UNCHECKED, backend_parse, backend_name,
                      list_devices, sim_builtin_names, sim_builtin_desc,
                      cu_type_name)
@@ -57,7 +57,7 @@ def have(function):
 
 __all__ = [
     "KohakuError", "JobError", "Device", "Info", "Mesh", "Node", "FwLoad",
-    "FwInfo", "DeviceEntry", "BACKEND_ENV", "BACKEND_KERNEL", "BACKEND_SIM",
+    "FwInfo", "DeviceEntry", "BACKEND_ENV", "BACKEND_KERNEL", "BACKEND_SIM", "BACKEND_DAEMON",
     "CAPS", "SUBMIT_UNCHECKED", "backend_parse", "backend_name",
     "list_devices", "sim_builtin_names", "sim_builtin_desc", "cu_type_name",
     "Buffer", "READ", "WRITE", "RW", "Job", "JobStatus", "Syncobj",

@@ -11,6 +11,8 @@ the C library takes them.
   the device is a built-in card description name (``"saxpy"``,
   ``"pool"``, ``"mesh_2x2_8+2"``: :func:`sim_builtin_names`), a path to
   a description file, or description text (anything with a newline).
+* backend ``"daemon"``: a card kohakud holds, shared with every process
+  that names it (docs/kohakud.md); the device names it as for ``"sim"``.
 * backend ``None`` (``"env"``): ``$KOHAKU_BACKEND`` (``kernel`` when
   unset), and a device of ``None`` reads ``$KOHAKU_DEVICE``.
 
@@ -31,13 +33,15 @@ from .jobs import Job, JobStatus, Syncobj, _job_error
 from .program import programs_to_c
 
 __all__ = ["Device", "Info", "Mesh", "Node", "FwLoad", "FwInfo",
-           "BACKEND_ENV", "BACKEND_KERNEL", "BACKEND_SIM", "backend_parse",
+           "BACKEND_ENV", "BACKEND_KERNEL", "BACKEND_SIM", "BACKEND_DAEMON",
+           "backend_parse",
            "backend_name", "list_devices", "sim_builtin_names",
            "sim_builtin_desc", "cu_type_name"]
 
 BACKEND_ENV = 0
 BACKEND_KERNEL = 1
 BACKEND_SIM = 2
+BACKEND_DAEMON = 3
 
 #: KOHAKU_CAP_* bits of Info.caps
 CAPS = {
@@ -52,7 +56,7 @@ NODES_LIVE = 1
 
 
 def backend_parse(backend):
-    """A backend number from ``None``/"env", "kernel", "sim" or a number
+    """A backend number from ``None``/"env", "kernel", "sim", "daemon" or a number
     (``kohaku_backend_parse``); KohakuError EINVAL for anything else."""
     if backend is None or backend == "env":
         return BACKEND_ENV
@@ -61,13 +65,13 @@ def backend_parse(backend):
     out = ctypes.c_int()
     r = fn("kohaku_backend_parse")(str(backend).encode(), ctypes.byref(out))
     if r < 0:
-        raise KohakuError(-r, "%r is not a backend: kernel or sim" %
+        raise KohakuError(-r, "%r is not a backend: kernel, sim or daemon" %
                           (backend,), "kohaku_backend_parse")
     return out.value
 
 
 def backend_name(backend):
-    """"kernel", "sim" or "env" (``kohaku_backend_name``)."""
+    """"kernel", "sim", "daemon" or "env" (``kohaku_backend_name``)."""
     return text(fn("kohaku_backend_name")(backend))
 
 

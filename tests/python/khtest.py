@@ -51,6 +51,12 @@ def kernel():
     return backend() == "kernel"
 
 
+def shared():
+    """Whether the cards are shared with other processes and outlive the
+    test (kohaku.ko's, kohakud's), so that a test must not hang a unit."""
+    return backend() in ("kernel", "daemon")
+
+
 def _cards():
     out = {}
     for item in os.environ.get("KOHAKU_TEST_CARDS", "").split(","):
@@ -58,6 +64,12 @@ def _cards():
             k, v = item.split("=", 1)
             out[k.strip()] = v.strip()
     return out
+
+
+def sim_backend():
+    """The simulated cards' backend: "daemon" when the suite runs against
+    kohakud (KOHAKU_BACKEND=daemon: its shared cards), else "sim"."""
+    return "daemon" if os.environ.get("KOHAKU_BACKEND") == "daemon" else "sim"
 
 
 def card_device(test, card):
@@ -69,7 +81,7 @@ def card_device(test, card):
             test.skipTest("no %s card on the kernel backend "
                           "(KOHAKU_TEST_CARDS)" % card)
         return node, "kernel"
-    return card, "sim"
+    return card, sim_backend()
 
 
 def open_card(test, card):
@@ -85,7 +97,7 @@ def open_card(test, card):
         dev = kohaku.Device.open(node, backend="kernel")
         test.addCleanup(dev.close)
         return dev
-    dev = kohaku.Device.open(card, backend="sim")
+    dev = kohaku.Device.open(card, backend=sim_backend())
     dev.sim_command("check on")
 
     def done():
