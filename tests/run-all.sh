@@ -20,11 +20,12 @@
 #      instructions through the mailbox, docs/driver-core.md "A control
 #      path of 32 bits"), plain and one map under the sanitizers;
 #      the same against kohakud, the daemon backend's cards, one daemon
-#      for all maps, with rt_clients' 8 processes and bad clients; and
-#      kohakud's own checks (scripts/check-daemon.sh);
+#      for all maps, with rt_clients' 8 processes and bad clients, then
+#      the Python package's; kohakud's own checks (scripts/check-daemon.sh);
 #      the Python package's unittest suite     tests/python/run.sh
 #      (python/kohaku on the build's libkohaku.so.0), with and without numpy
 #   3. the same under ASan/UBSan              build/asan/tests/...
+#      (and kohakud under them, its clients too, on pool_2x2)
 #   4. runtime tests under valgrind           build/tests/selftests/kohaku/*
 #   5. runtime tests in a QEMU VM on kohaku.ko + kohaku_sim.ko, on Debian's
 #      6.12 kernel, then on its default 6.1 (tests/vm/run-vm-kver.sh: the
@@ -165,33 +166,41 @@ run_python unittest-no-numpy KOHAKU_TEST_NO_NUMPY=1
 # the protocol; the Python package's suite on them; then kohakud's own checks (scripts/check-daemon.sh: the
 # CLI's state kept between commands, --list, SIGTERM, socket activation,
 # a daemon gone mid-call)
-khd_dir=$(mktemp -d /tmp/kohakud-test.XXXXXX)
-chmod 700 "$khd_dir"
-KOHAKU_DAEMON_SOCKET=$khd_dir/kohakud.sock
-export KOHAKU_DAEMON_SOCKET
-build/kohakud --log warn 2>"$log/kohakud.log" &
-khd_pid=$!
-for map in $maps; do
-	KOHAKU_BACKEND=daemon KOHAKU_TEST_MAP=$map \
-		run_suite runtime-daemon/$map "" build/tests/selftests/kohaku/*
-done
-# the Python package against kohakud's cards too
-run_python unittest-daemon KOHAKU_BACKEND=daemon
-# kohakud stops cleanly on SIGTERM, its socket gone (TAP of one test)
-kill -TERM "$khd_pid"
-wait "$khd_pid"
-khd_rc=$?
-{
-	if [ "$khd_rc" -eq 0 ] && [ ! -e "$KOHAKU_DAEMON_SOCKET" ]; then
-		echo "ok 1 kohakud stopped on SIGTERM (exit 0), its socket removed"
-	else
-		echo "not ok 1 kohakud on SIGTERM: exit $khd_rc, socket $(ls "$KOHAKU_DAEMON_SOCKET" 2>&1)"
-		sed 's/^/# /' "$log/kohakud.log"
-	fi
-} >"$log/daemon_stop.tap"
-record daemon/stop "$log/daemon_stop.tap" 0
-unset KOHAKU_DAEMON_SOCKET
-rm -rf "$khd_dir"
+# kohakud_suite LABEL KOHAKUD TESTDIR MAPS [python]: one kohakud, the
+# runtime suite of TESTDIR against its cards for each map (and the Python
+# package's, with "python"), then SIGTERM: it must exit 0, its socket gone
+kohakud_suite() {
+	khd_label=$1
+	khd_bin=$2
+	khd_tests=$3
+	khd_maps=$4
+	khd_dir=$(mktemp -d /tmp/kohakud-test.XXXXXX)
+	chmod 700 "$khd_dir"
+	KOHAKU_DAEMON_SOCKET=$khd_dir/kohakud.sock
+	export KOHAKU_DAEMON_SOCKET
+	"$khd_bin" --log warn 2>"$log/$khd_label.log" &
+	khd_pid=$!
+	for map in $khd_maps; do
+		KOHAKU_BACKEND=daemon KOHAKU_TEST_MAP=$map \
+			run_suite "$khd_label/$map" "" "$khd_tests"/*
+	done
+	[ "${5:-}" = python ] && run_python unittest-daemon KOHAKU_BACKEND=daemon
+	kill -TERM "$khd_pid"
+	wait "$khd_pid"
+	khd_rc=$?
+	{
+		if [ "$khd_rc" -eq 0 ] && [ ! -e "$KOHAKU_DAEMON_SOCKET" ]; then
+			echo "ok 1 kohakud stopped on SIGTERM (exit 0), its socket removed"
+		else
+			echo "not ok 1 kohakud on SIGTERM: exit $khd_rc, socket $(ls "$KOHAKU_DAEMON_SOCKET" 2>&1)"
+		fi
+		sed 's/^/# /' "$log/$khd_label.log"
+	} >"$log/${khd_label}_stop.tap"
+	record "$khd_label/stop" "$log/${khd_label}_stop.tap" 0
+	unset KOHAKU_DAEMON_SOCKET
+	rm -rf "$khd_dir"
+}
+kohakud_suite runtime-daemon build/kohakud build/tests/selftests/kohaku "$maps" python
 run_check daemon scripts/check-daemon.sh
 # the same tests the kernel's way: copied into a kernel tree's
 # tools/testing/selftests, built against a DESTDIR install through
@@ -214,6 +223,8 @@ for map in $maps; do
 	KOHAKU_BACKEND=sim KOHAKU_TEST_MAP=$map \
 		run_suite asan-runtime/$map "" build/asan/tests/selftests/kohaku/*
 done
+# kohakud and its clients under the sanitizers, on one map
+kohakud_suite asan-runtime-daemon build/asan/kohakud build/asan/tests/selftests/kohaku pool_2x2
 KOHAKU_BACKEND=sim KOHAKU_TEST_MAP=pool KOHAKU_SIM_CTRL=32 \
 	run_suite asan-runtime-ctrl32/pool "" build/asan/tests/selftests/kohaku/*
 export KOHAKU_TEST_TIMEOUT_SCALE=20
