@@ -120,6 +120,13 @@ int cli_cmd_sim(const struct kohaku_cli_opts *o, const char *sub,
 			cli_json_print(j);
 		} else {
 			printf("sim inject: %s: taken\n", arg);
+			/* a knob on a card this command made ends with it */
+			if (kohaku_device_backend(dev) == KOHAKU_BACKEND_SIM)
+				fprintf(stderr, "kohaku: note: %s is this command's "
+					"own card and ends with it; for a card the "
+					"next command finds as this one left it, "
+					"run kohakud and use KOHAKU_BACKEND=daemon "
+					"(docs/kohakud.md)\n", kohaku_device_path(dev));
 		}
 		goto out;
 	}

@@ -476,7 +476,9 @@ static int pool_ready(const struct kohaku_cli_demo_ctx *c,
 			  "KOHAKU_FIRMWARE_PATH=build/firmware (or "
 			  "KOHAKU_FIRMWARE=FILE): each kohaku command is a "
 			  "simulated card of its own, loaded at open, so a "
-			  "`kohaku fw load` before this one does not carry over",
+			  "`kohaku fw load` before this one does not carry over "
+			  "(kohakud keeps one card for every command: "
+			  "docs/kohakud.md)",
 			  c->demo->name, n == 1 ? "" : "s",
 			  kohaku_device_path(c->dev),
 			  fi.status[0] ? fi.status : "nothing loaded");
