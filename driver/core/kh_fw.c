@@ -443,7 +443,7 @@ unsigned int kh_fw_reboot_mesh(struct kh_mesh *m)
 			if (m->nodes[j].fw_state == KOHAKU_FW_STATE_FAILED)
 				m->nodes[j].fw_state = KOHAKU_FW_STATE_ABSENT;
 		WRITE_ONCE(m->fw_reboot, true);
-		m->maint_hold = true;
+		WRITE_ONCE(m->maint_hold, true);
 		mutex_unlock(&m->lock);
 		kh_info(kd, "mesh %u: reset again while its firmware booted; booting it once more\n",
 			m->id);

@@ -54,7 +54,7 @@ void kh_maint_after_reset(struct kh_mesh *m)
 	if (m->fw_stopped && READ_ONCE(kd->fw_image) && !READ_ONCE(kd->fw_loading) &&
 	    !m->fw_quarantine) {
 		WRITE_ONCE(m->fw_reboot, true);
-		m->maint_hold = true;
+		WRITE_ONCE(m->maint_hold, true);
 		kh_maint_kick(kd);
 	} else if (m->fw_stopped && m->fw_quarantine) {
 		kh_warn(kd, "mesh %u: its %u POOL unit(s) stay without firmware: %s %s; load firmware to run them again\n",
@@ -137,7 +137,7 @@ static int kh_maint_reset(struct kh_mesh *m, const char *by, u32 code,
 static void kh_maint_take(struct kh_mesh *m)
 {
 	lockdep_assert_held(&m->lock);
-	m->maint_hold = true;
+	WRITE_ONCE(m->maint_hold, true);
 }
 
 static void kh_maint_let_go(struct kh_mesh *m)
@@ -148,7 +148,7 @@ static void kh_maint_let_go(struct kh_mesh *m)
 		kh_maint_kick(m->kd);
 		return;
 	}
-	m->maint_hold = false;
+	WRITE_ONCE(m->maint_hold, false);
 	kh_engine_kick(m->kd);
 }
 
@@ -228,7 +228,7 @@ void kh_maint_recover(struct kh_mesh *m, const char *why)
 		m->fw_quarantine_why = "hung the mesh again and again";
 		kh_err(m->kd, "mesh %u: %s again after %u automatic recoveries in a row; resetting it once more without its POOL firmware (%s), which stays stopped until a firmware load (`kohaku fw load`)\n",
 		       m->id, why, m->recover_run, m->kd->fw_name);
-		m->recover_due = true;
+		WRITE_ONCE(m->recover_due, true);
 		kh_maint_take(m);
 		kh_maint_kick(m->kd);
 		return;
@@ -244,7 +244,7 @@ void kh_maint_recover(struct kh_mesh *m, const char *why)
 		}
 		return;
 	}
-	m->recover_due = true;
+	WRITE_ONCE(m->recover_due, true);
 	kh_maint_take(m);
 	kh_maint_kick(m->kd);
 }
@@ -270,7 +270,7 @@ static bool kh_maint_stop_fw(struct kh_mesh *m, const char *why)
 		return true;
 	m->fw_quarantine = true;
 	m->fw_quarantine_why = why;
-	m->recover_due = true;
+	WRITE_ONCE(m->recover_due, true);
 	kh_maint_take(m);
 	kh_maint_kick(m->kd);
 	return true;
@@ -329,13 +329,13 @@ static void kh_maint_mesh(struct kh_mesh *m, u64 *next)
 	mutex_lock(&m->lock);
 	if (!kh_mesh_reset_wait_out(m)) {
 		/* it did not come back: wedged, and nothing left to do on it */
-		m->recover_due = false;
+		WRITE_ONCE(m->recover_due, false);
 		WRITE_ONCE(m->fw_reboot, false);
-		m->maint_hold = false;
+		WRITE_ONCE(m->maint_hold, false);
 		goto out;
 	}
 	if (m->recover_due && !m->job) {
-		m->recover_due = false;
+		WRITE_ONCE(m->recover_due, false);
 		m->recoveries++;
 		m->recover_run++;
 		kh_warn(kd, "mesh %u: automatic recovery %u (in a row: %u of %u): resetting the mesh\n",
