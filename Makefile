@@ -108,6 +108,11 @@ src_dir = $(patsubst %/,%,$(dir $(1)))
 src_includes = $(addprefix -I,$(USER_INCDIRS.$(call src_dir,$(1)))) \
 	$(call kh_incflags,$(call src_dir,$(1)),)
 
+# the one version of the tree (libkohaku's release, the CLI's, kohaku.pc's,
+# the dkms package's, the man pages'): kohaku.h's KOHAKU_LIB_VERSION_*
+KH_VERSION := $(shell sed -n 's/^\#define KOHAKU_LIB_VERSION_\(MAJOR\|MINOR\|PATCH\)[[:space:]]*\([0-9]*\).*/\2/p' \
+	libruntime/kohaku.h | paste -sd. -)
+
 LIBKOHAKU_A := $(BUILD)/libkohaku.a
 LIBKOHAKU_SO := $(BUILD)/libkohaku.so.0
 KOHAKU_CLI := $(BUILD)/kohaku
@@ -145,15 +150,15 @@ $(LIBKOHAKU_A): $(call obj,$(LIB_SRCS))
 	rm -f $@
 	$(AR) rcs $@ $^
 
-$(LIBKOHAKU_SO): $(call picobj,$(LIB_SRCS))
+$(LIBKOHAKU_SO): $(call picobj,$(LIB_SRCS)) libruntime/libkohaku.map
 	$(CC) -shared -Wl,-soname,libkohaku.so.0 -Wl,--version-script=libruntime/libkohaku.map \
-		$(LDFLAGS) -o $@ $^ $(LDLIBS)
+		$(LDFLAGS) -o $@ $(filter %.o,$^) $(LDLIBS)
 	ln -sf libkohaku.so.0 $(BUILD)/libkohaku.so
 
-$(KOHAKU_CLI): $(call obj,$(CLI_SRCS)) $(LIBKOHAKU_A)
+$(KOHAKU_CLI): $(call obj,$(CLI_SRCS)) $(LIBKOHAKU_ASM_A) $(LIBKOHAKU_A)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-userspace: $(LIBKOHAKU_A) $(KOHAKU_CLI) $(TEST_BINS) $(BENCH_BINS) $(TOOL_BINS)
+userspace: $(LIBKOHAKU_A) $(LIBKOHAKU_ASM_A) $(KOHAKU_CLI) $(TEST_BINS) $(BENCH_BINS) $(TOOL_BINS)
 ifneq ($(SAN),1)
 ifneq ($(STATIC),1)
 userspace: $(LIBKOHAKU_SO) $(BUILD)/kohaku.pc
@@ -189,7 +194,7 @@ vm: qemu modules
 	tests/vm/run-vm-pci.sh --shell
 
 # for the default PREFIX; make install writes the one for its PREFIX
-$(BUILD)/kohaku.pc: libruntime/kohaku.pc.in
+$(BUILD)/kohaku.pc: libruntime/kohaku.pc.in libruntime/kohaku.h
 	@mkdir -p $(dir $@)
 	sed $(KH_PC_SED) $< > $@
 

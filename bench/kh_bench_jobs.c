@@ -117,7 +117,7 @@ static int target_open(struct target *t, enum kohaku_backend b,
 		fprintf(stderr, "kh_bench_jobs: %s: %s\n", t->label, err);
 		return r;
 	}
-	if (kohaku_nodes(t->dev, 0, nd, 64, &n))
+	if (kohaku_nodes(t->dev, 0, nd, 64, sizeof(*nd), &n))
 		return -EIO;
 	for (i = 0; i < n && i < 64; i++) {
 		if (nd[i].cu_type == 0 && nul == ~0u)
@@ -454,7 +454,7 @@ static void bringup(bool bits32)
 			exit(1);
 		}
 		free(d);
-		kohaku_get_info(dev, &in);
+		kohaku_get_info(dev, &in, sizeof(in));
 		cycles = stat_field(dev, "card cycles=");
 		printf("%2ux%-3u %6u %12lld %12.0f\n", sizes[i], sizes[i],
 		       in.n_nodes, cycles, (double)cycles / in.n_nodes);

@@ -87,7 +87,8 @@ static int ctx_init(struct kh_rt_art_ctx *c, kohaku_device *dev,
 			     "has no such mesh", mesh);
 		return -EINVAL;
 	}
-	r = kohaku_nodes_alloc(dev, 0, &c->nodes, &c->n_nodes);
+	r = kohaku_nodes_alloc(dev, 0, &c->nodes, sizeof(*c->nodes),
+			       &c->n_nodes);
 	if (r)
 		return r;
 	for (i = 0; i < c->n_nodes; i++) {

@@ -56,6 +56,15 @@ void kh_rt_strlcpy(char *dst, const char *src, size_t len)
 	dst[n] = '\0';
 }
 
+void kh_rt_copy_out(void *dst, size_t dsize, const void *src, size_t ssize)
+{
+	size_t n = dsize < ssize ? dsize : ssize;
+
+	memcpy(dst, src, n);
+	if (dsize > n)
+		memset((char *)dst + n, 0, dsize - n);
+}
+
 void kh_rt_errbuf(char *buf, size_t len, const char *fmt, ...)
 {
 	va_list ap;

@@ -201,8 +201,10 @@ static int get_param(kohaku_device *dev, uint32_t param, uint64_t *v)
 	return r;
 }
 
-KH_RT_EXPORT int kohaku_fw_info(kohaku_device *dev, struct kohaku_fw_info *out)
+KH_RT_EXPORT int kohaku_fw_info(kohaku_device *dev, struct kohaku_fw_info *out,
+				size_t size)
 {
+	struct kohaku_fw_info info;
 	uint64_t v[5];
 	static const uint32_t params[5] = {
 		KOHAKU_PARAM_FW_UNITS, KOHAKU_PARAM_FW_RUNNING,
@@ -212,20 +214,31 @@ KH_RT_EXPORT int kohaku_fw_info(kohaku_device *dev, struct kohaku_fw_info *out)
 	unsigned int i;
 	int r;
 
-	if (!dev || !out)
+	if (!dev || !out || !size)
 		return -EINVAL;
-	memset(out, 0, sizeof(*out));
+	memset(out, 0, size);
+	memset(&info, 0, sizeof(info));
 	for (i = 0; i < 5; i++) {
 		r = get_param(dev, params[i], &v[i]);
 		if (r)
 			return r;
 	}
-	out->units = v[0];
-	out->running = v[1];
-	out->fw_version = v[2];
-	out->fw_api = v[3];
-	out->driver_api = v[4];
+	info.units = v[0];
+	info.running = v[1];
+	info.fw_version = v[2];
+	info.fw_api = v[3];
+	info.driver_api = v[4];
 	if (dev->ops->fw_status)
-		dev->ops->fw_status(dev, out->status, sizeof(out->status));
+		dev->ops->fw_status(dev, info.status, sizeof(info.status));
+	kh_rt_copy_out(out, size, &info, sizeof(info));
 	return 0;
 }
+
+/* libkohaku 0.1's kohaku_fw_info (version node KOHAKU_0) */
+int kh_rt_fw_info_v0(kohaku_device *dev, struct kohaku_fw_info *out);
+int kh_rt_fw_info_v0(kohaku_device *dev, struct kohaku_fw_info *out)
+{
+	return kohaku_fw_info(dev, out, KH_RT_V0_FW_INFO_SIZE);
+}
+KH_RT_SYMVER(kh_rt_fw_info_v0, kohaku_fw_info, KOHAKU_0);
+KH_RT_SYMVER_DEFAULT(kohaku_fw_info, KOHAKU_0.2);

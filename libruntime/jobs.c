@@ -76,7 +76,7 @@ static void kh_rt_submit_why(kohaku_device *dev,
 			}
 		}
 	}
-	if (kohaku_nodes_alloc(dev, 0, &nodes, &count))
+	if (kohaku_nodes_alloc(dev, 0, &nodes, sizeof(*nodes), &count))
 		return;
 	for (i = 0; i < n_programs; i++) {
 		const struct kohaku_program *p = &programs[i];

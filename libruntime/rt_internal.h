@@ -162,4 +162,38 @@ KH_RT_HIDDEN void kh_rt_strlcpy(char *dst, const char *src, size_t len);
  * (backend.c) */
 KH_RT_HIDDEN void kh_rt_builtin_list(char *buf, size_t len);
 
+/*
+ * Caller-sized structs (docs/runtime.md "Binary compatibility"): a call
+ * that fills a struct the library may grow takes the caller's sizeof and
+ * writes that many bytes, never more.  kh_rt_copy_out() copies
+ * min(dsize, ssize) bytes of src to dst and zeroes the rest of dst.
+ * (errors.c)
+ */
+KH_RT_HIDDEN void kh_rt_copy_out(void *dst, size_t dsize, const void *src,
+				 size_t ssize);
+
+/*
+ * The sizes of the structs libkohaku 0.1 filled, the ones a program linked
+ * against version node KOHAKU_0 was built with: its entry points, kept at
+ * that node (KH_RT_SYMVER), pass them.  Fixed numbers, never sizeof: the
+ * structs grow, these do not.
+ */
+#define KH_RT_V0_GET_INFO_SIZE	312	/* struct drm_kohaku_get_info */
+#define KH_RT_V0_NODE_SIZE	72	/* struct drm_kohaku_node */
+#define KH_RT_V0_BO_INFO_SIZE	24	/* struct kohaku_bo_info */
+#define KH_RT_V0_FW_INFO_SIZE	532	/* struct kohaku_fw_info */
+
+/*
+ * Symbol versions (libruntime/libkohaku.map).  KH_RT_SYMVER: an old entry
+ * point, impl (a global, not in the version script, so not exported by its
+ * own name), is name at the old version node, for the binaries linked
+ * against it.  KH_RT_SYMVER_DEFAULT: name's current definition is its
+ * default version, at the node that gave it its signature, the one new
+ * links (and a static link with libkohaku.a) bind to.
+ */
+#define KH_RT_SYMVER(impl, name, node) \
+	__asm__(".symver " #impl "," #name "@" #node)
+#define KH_RT_SYMVER_DEFAULT(name, node) \
+	__asm__(".symver " #name "," #name "@@@" #node)
+
 #endif /* KOHAKU_RT_INTERNAL_H */

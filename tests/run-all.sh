@@ -4,7 +4,9 @@
 #   0. source checks                          scripts/check-*.sh
 #      kernel-doc on the ABI and the seams, one name per thing with its
 #      layer's prefix, the device model's floors, libkohaku's symbols private
-#      (scripts/README.md); the CLI's options, numbers and
+#      and its exports the API's, version by version, older callers' entry
+#      points and struct sizes kept (check-abi.sh) (scripts/README.md); the
+#      CLI's options, numbers and
 #      --version on the sim card (check-cli.sh); make install and uninstall
 #      into a temporary DESTDIR, an external program built and run with
 #      `pkg-config --cflags --libs kohaku` alone (check-install.sh); the
@@ -95,6 +97,9 @@ run_check model-floors scripts/check-model-floors.sh
 # libkohaku defines no name an application could also define: the layers'
 # prefixes only, none of the kernel's names the driver core calls
 run_check symbols scripts/check-symbols.sh
+# libkohaku.so.0's binary compatibility: 0.1's entry points (symbol
+# versions), caller-sized structs never overrun (scripts/check-abi.sh)
+run_check abi scripts/check-abi.sh
 # the kohaku CLI's arguments and --version on the sim card
 # (scripts/check-cli.sh)
 run_check cli scripts/check-cli.sh

@@ -196,7 +196,7 @@ int cli_cmd_run_artifact(const struct kohaku_cli_opts *o, const char *file)
 		kohaku_artifact_free(a);
 		return r;
 	}
-	kohaku_get_info(dev, &info);
+	kohaku_get_info(dev, &info, sizeof(info));
 	r = cli_check_mesh(o, &info);
 	mesh = r < 0 ? 0 : (unsigned int)r;
 

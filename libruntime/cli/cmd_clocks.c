@@ -146,7 +146,7 @@ static int clk_open(const struct kohaku_cli_opts *o, kohaku_device **dev,
 	if (r)
 		return r;
 	memset(in, 0, sizeof(*in));
-	if (kohaku_get_info(*dev, in) < 0) {
+	if (kohaku_get_info(*dev, in, sizeof(*in)) < 0) {
 		cli_error("%s", kohaku_last_error(*dev));
 		kohaku_close(*dev);
 		return EXIT_DEVICE;

@@ -67,7 +67,7 @@ static int fw_info(const struct kohaku_cli_opts *o)
 	r = cli_open_nodes(o, 0, &dev, &nd, &n);
 	if (r)
 		return r;
-	r = kohaku_fw_info(dev, &fi);
+	r = kohaku_fw_info(dev, &fi, sizeof(fi));
 	if (r < 0) {
 		cli_error("%s", kohaku_last_error(dev));
 		r = EXIT_DEVICE;

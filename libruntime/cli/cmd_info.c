@@ -134,7 +134,7 @@ int cli_cmd_info(const struct kohaku_cli_opts *o)
 	r = cli_open_dev(o, &dev);
 	if (r)
 		return r;
-	kohaku_get_info(dev, &in);
+	kohaku_get_info(dev, &in, sizeof(in));
 	if (o->json)
 		cli_json_print(info_json(dev, &in));
 	else
@@ -155,7 +155,7 @@ static struct json_object *examine_fw(const struct kohaku_cli_opts *o,
 	struct kohaku_fw_info fi;
 	unsigned int i;
 
-	if (kohaku_fw_info(dev, &fi) < 0) {
+	if (kohaku_fw_info(dev, &fi, sizeof(fi)) < 0) {
 		if (!o->json)
 			printf("firmware    (unknown: %s)\n",
 			       kohaku_last_error(dev));
@@ -272,7 +272,7 @@ int cli_cmd_examine(const struct kohaku_cli_opts *o)
 	r = cli_open_nodes(o, KOHAKU_NODES_LIVE, &dev, &nd, &n);
 	if (r)
 		return r;
-	kohaku_get_info(dev, &in);
+	kohaku_get_info(dev, &in, sizeof(in));
 	if (o->json) {
 		j = json_object_new_object();
 		J_ADD(j, "schema", J_INT(CLI_SCHEMA));

@@ -147,7 +147,7 @@ int cli_cmd_list(const struct kohaku_cli_opts *o)
 		snprintf(one.driver, sizeof(one.driver), "kohaku (in-process)");
 		r = kohaku_open(KOHAKU_BACKEND_SIM, d, &dev, err, sizeof(err));
 		if (r == 0) {
-			kohaku_get_info(dev, &info);
+			kohaku_get_info(dev, &info, sizeof(info));
 			snprintf(one.path, sizeof(one.path), "%s",
 				 kohaku_device_path(dev));
 			snprintf(one.name, sizeof(one.name), "%s", info.name);

@@ -409,7 +409,7 @@ static void step_firmware(struct kohaku_cli_validate *v, kohaku_device *dev,
 		return;
 	}
 	memset(&fi, 0, sizeof(fi));
-	if (kohaku_fw_info(dev, &fi) < 0) {
+	if (kohaku_fw_info(dev, &fi, sizeof(fi)) < 0) {
 		step_end(v, "FAIL", EXIT_DEVICE, "fw info: %s",
 			 kohaku_last_error(dev));
 		return;
@@ -494,13 +494,13 @@ int cli_cmd_validate(const struct kohaku_cli_opts *o)
 		 "kernel");
 
 	memset(&gi, 0, sizeof(gi));
-	kohaku_get_info(dev, &gi);
+	kohaku_get_info(dev, &gi, sizeof(gi));
 	/* the model's checker watches every step that follows */
 	if (gi.caps & KOHAKU_CAP_SIMULATED)
 		v.checker_on = kohaku_sim_command(dev, "check on") == 0;
 	step_abi(&v, &gi);
 
-	r = kohaku_nodes_alloc(dev, KOHAKU_NODES_LIVE, &nd, &n);
+	r = kohaku_nodes_alloc(dev, KOHAKU_NODES_LIVE, &nd, sizeof(*nd), &n);
 	if (r < 0) {
 		step_start(&v, "enumerate");
 		step_end(&v, "FAIL", EXIT_DEVICE, "the node table: %s",

@@ -62,7 +62,7 @@ static void cli_version_text(kohaku_device *dev, const char *err)
 		printf("device     none: %s\n", err);
 		return;
 	}
-	kohaku_get_info(dev, &in);
+	kohaku_get_info(dev, &in, sizeof(in));
 	printf("device     %s (%s backend)\n", kohaku_device_path(dev),
 	       kohaku_backend_name(kohaku_device_backend(dev)));
 	printf("driver abi %u.%u, name %s\n",
@@ -76,7 +76,7 @@ static void cli_version_text(kohaku_device *dev, const char *err)
 	else
 		printf("driver     in-process (libkohaku's driver core and "
 		       "device model)\n");
-	if (kohaku_fw_info(dev, &fw) || !fw.units)
+	if (kohaku_fw_info(dev, &fw, sizeof(fw)) || !fw.units)
 		return;
 	printf("firmware   %s: version %u.%u.%u, api %u.%u (driver %u.%u), "
 	       "%u of %u POOL units running\n",
@@ -111,7 +111,7 @@ static struct json_object *cli_version_json_dev(kohaku_device *dev)
 	struct kohaku_cli_drv d;
 	struct kohaku_fw_info fw;
 
-	kohaku_get_info(dev, &in);
+	kohaku_get_info(dev, &in, sizeof(in));
 	json_object_object_add(j, "path",
 			       json_object_new_string(kohaku_device_path(dev)));
 	json_object_object_add(j, "backend", json_object_new_string(
@@ -134,7 +134,7 @@ static struct json_object *cli_version_json_dev(kohaku_device *dev)
 				       json_object_new_string("in-process"));
 	}
 	json_object_object_add(j, "driver", dj);
-	if (kohaku_fw_info(dev, &fw) || !fw.units) {
+	if (kohaku_fw_info(dev, &fw, sizeof(fw)) || !fw.units) {
 		json_object_object_add(j, "firmware", NULL);
 		return j;
 	}

@@ -200,7 +200,7 @@ static void demo_dbg(const struct kohaku_cli_demo_ctx *c,
 	struct drm_kohaku_node *nd = NULL;
 	unsigned int n = 0, i, j;
 
-	if (kohaku_nodes_alloc(c->dev, KOHAKU_NODES_LIVE, &nd, &n) < 0)
+	if (kohaku_nodes_alloc(c->dev, KOHAKU_NODES_LIVE, &nd, sizeof(*nd), &n) < 0)
 		return;
 	for (i = 0; i < n_runs; i++) {
 		struct kohaku_cli_run *r = &runs[i];

@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "demo.h"
+#include "kohaku-asm.h"
 #include "kohaku/kh_cpu.h"
 #include "kohaku/kh_units.h"
 

@@ -348,14 +348,15 @@ _FUNCS = {
     "kohaku_sim_builtin_names": (P(c_char_p), []),
     "kohaku_sim_builtin_desc": (c_char_p, [c_char_p]),
     # info and nodes
-    "kohaku_get_info": (c_int, [_dev, P(GetInfo_C)]),
-    "kohaku_nodes_alloc": (c_int, [_dev, c_uint, P(P(Node_C)), _uintp]),
+    "kohaku_get_info": (c_int, [_dev, P(GetInfo_C), c_size_t]),
+    "kohaku_nodes_alloc": (c_int, [_dev, c_uint, P(P(Node_C)), c_size_t,
+                                    _uintp]),
     "kohaku_cu_type_name": (c_char_p, [c_u16, c_char_p, c_size_t]),
     # memory
     "kohaku_bo_create": (c_int, [_dev, c_uint, c_u64, _u32p, _u64p]),
     "kohaku_bo_create_at": (c_int, [_dev, c_uint, c_u64, c_u64, _u32p]),
     "kohaku_bo_free": (c_int, [_dev, c_u32]),
-    "kohaku_bo_info": (c_int, [_dev, c_u32, P(BoInfo_C)]),
+    "kohaku_bo_info": (c_int, [_dev, c_u32, P(BoInfo_C), c_size_t]),
     "kohaku_bo_write": (c_int, [_dev, c_u32, c_u64, c_void_p, c_u64]),
     "kohaku_bo_read": (c_int, [_dev, c_u32, c_u64, c_void_p, c_u64]),
     # SX and null
@@ -438,7 +439,7 @@ _FUNCS = {
     "kohaku_fw_load": (c_int, [_dev, c_void_p, c_size_t, c_uint,
                                P(FwLoad_C)]),
     "kohaku_fw_load_file": (c_int, [_dev, c_char_p, c_uint, P(FwLoad_C)]),
-    "kohaku_fw_info": (c_int, [_dev, P(FwInfo_C)]),
+    "kohaku_fw_info": (c_int, [_dev, P(FwInfo_C), c_size_t]),
     "kohaku_fw_reason": (c_char_p, [c_uint]),
     "kohaku_fw_state_name": (c_char_p, [c_uint]),
     # jobs and fences
@@ -472,27 +473,6 @@ _FUNCS = {
     "kohaku_sim_read": (c_int, [_dev, c_char_p, P(c_void_p)]),
     "kohaku_sim_check": (c_int, [_dev]),
 }
-
-# RV32I encoders: uint32_t kohaku_rv_NAME(struct kohaku_rv_asm *a, ...);
-# operand kinds: r register (unsigned), i immediate / offset (int32_t),
-# u unsigned immediate (uint32_t)
-RV_ENCODERS = {
-    "lui": "ru", "auipc": "ru", "jal": "ri", "jalr": "rri",
-    "beq": "rri", "bne": "rri", "blt": "rri", "bge": "rri", "bltu": "rri",
-    "bgeu": "rri",
-    "lb": "rri", "lh": "rri", "lw": "rri", "lbu": "rri", "lhu": "rri",
-    "sb": "rri", "sh": "rri", "sw": "rri",
-    "addi": "rri", "slti": "rri", "sltiu": "rri", "xori": "rri",
-    "ori": "rri", "andi": "rri", "slli": "rru", "srli": "rru",
-    "srai": "rru",
-    "add": "rrr", "sub": "rrr", "sll": "rrr", "slt": "rrr", "sltu": "rrr",
-    "xor": "rrr", "srl": "rrr", "sra": "rrr", "or": "rrr", "and": "rrr",
-    "fence": "rr", "ecall": "", "ebreak": "",
-}
-_RV_KIND = {"r": c_uint, "i": c_i32, "u": c_u32}
-for _n, _k in RV_ENCODERS.items():
-    _FUNCS["kohaku_rv_" + _n] = (c_u32, [c_void_p] + [_RV_KIND[c] for c in
-                                                      _k])
 
 for _name, (_res, _args) in _FUNCS.items():
     _f = getattr(lib, _name, None)

@@ -300,7 +300,7 @@ class Device:
         self._ptr = ptr
         self._buffers = weakref.WeakSet()
         gi = _lib.GetInfo_C()
-        check(fn("kohaku_get_info")(ptr, ctypes.byref(gi)),
+        check(fn("kohaku_get_info")(ptr, ctypes.byref(gi), ctypes.sizeof(gi)),
               "kohaku_get_info", ptr)
         self._info = Info(gi)
 
@@ -415,7 +415,9 @@ class Device:
         p = ctypes.POINTER(_lib.Node_C)()
         n = ctypes.c_uint()
         check(fn("kohaku_nodes_alloc")(d, NODES_LIVE if live else 0,
-                                       ctypes.byref(p), ctypes.byref(n)),
+                                       ctypes.byref(p),
+                                       ctypes.sizeof(_lib.Node_C),
+                                       ctypes.byref(n)),
               "kohaku_nodes_alloc", d)
         try:
             return [Node(p[i]) for i in range(n.value)]
@@ -570,7 +572,8 @@ class Device:
         """:class:`FwInfo`: what POOL firmware runs."""
         d = self._check_open()
         out = _lib.FwInfo_C()
-        check(fn("kohaku_fw_info")(d, ctypes.byref(out)), "kohaku_fw_info", d)
+        check(fn("kohaku_fw_info")(d, ctypes.byref(out), ctypes.sizeof(out)),
+              "kohaku_fw_info", d)
         return FwInfo(out)
 
     # ---- meshes

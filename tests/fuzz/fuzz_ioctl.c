@@ -1062,11 +1062,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 	}
 	setenv("KOHAKU_UNPRIVILEGED", "1", 1);
 	promise(kohaku_reopen(fz.f[0], &fz.f[1]) == 0);
-	promise(kohaku_get_info(fz.f[0], &in) == 0);
+	promise(kohaku_get_info(fz.f[0], &in, sizeof(in)) == 0);
 	promise(in.caps & KOHAKU_CAP_JOB_BOS);
 	fz.mem_size = in.mesh[0].mem_size;
 	fz.n_nodes = 0;
-	promise(kohaku_nodes(fz.f[0], 0, fz.nodes, 16, &fz.n_nodes) == 0);
+	promise(kohaku_nodes(fz.f[0], 0, fz.nodes, 16, sizeof(*fz.nodes), &fz.n_nodes) == 0);
 	if (fz.n_nodes > 16)
 		fz.n_nodes = 16;
 

@@ -27,7 +27,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "hello: kohaku_open(sim, %s): %s\n", map, err);
 		return 1;
 	}
-	ret = kohaku_nodes_alloc(dev, 0, &nodes, &count);
+	ret = kohaku_nodes_alloc(dev, 0, &nodes, sizeof(*nodes), &count);
 	if (ret) {
 		fprintf(stderr, "hello: kohaku_nodes_alloc: %d\n", ret);
 		kohaku_close(dev);

@@ -453,7 +453,7 @@ static int setup_dev(struct ctx *c)
 		return r;
 	}
 	c->fd = kohaku_device_fd(c->dev);
-	r = kohaku_nodes_alloc(c->dev, 0, &nodes, &count);
+	r = kohaku_nodes_alloc(c->dev, 0, &nodes, sizeof(*nodes), &count);
 	if (r) {
 		bad("NODES: %s", kohaku_last_error(c->dev));
 		return r;

@@ -582,7 +582,7 @@ static int good_saxpy(void)
 		x[i] = 0x3f800000u + i * 0x10000;
 		y[i] = 0x40000000u + i * 0x8000;
 	}
-	if (kohaku_nodes(dev, 0, nd, 64, &n) ||
+	if (kohaku_nodes(dev, 0, nd, 64, sizeof(*nd), &n) ||
 	    kohaku_bo_create(dev, 0, sizeof(x), &hx, &ax) ||
 	    kohaku_bo_create(dev, 0, sizeof(y), &hy, &ay))
 		goto out;

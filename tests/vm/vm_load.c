@@ -89,7 +89,7 @@ static unsigned int sx_units(kohaku_device *dev, struct drm_kohaku_node *sx)
 	struct drm_kohaku_node nd[64];
 	unsigned int n = 0, i, k = 0;
 
-	if (kohaku_nodes(dev, 0, nd, 64, &n))
+	if (kohaku_nodes(dev, 0, nd, 64, sizeof(*nd), &n))
 		return 0;
 	for (i = 0; i < n && i < 64 && k < MAX_SX; i++)
 		if (nd[i].cu_type == KH_CU_SX)
@@ -298,7 +298,7 @@ static uint64_t mem_free(void)
 	kohaku_device *dev = open_dev();
 	uint64_t v = 0;
 
-	if (dev && !kohaku_get_info(dev, &in))
+	if (dev && !kohaku_get_info(dev, &in, sizeof(in)))
 		v = in.mesh[0].mem_free;
 	if (dev)
 		kohaku_close(dev);

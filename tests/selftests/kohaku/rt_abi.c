@@ -155,7 +155,7 @@ TEST_F(rt, old_and_new_element_sizes)
 		struct drm_kohaku_nodes q;
 		unsigned int i, k, count;
 
-		CHECK_OK(dev, kohaku_nodes(dev, 0, ref, 16, &count));
+		CHECK_OK(dev, kohaku_nodes(dev, 0, ref, 16, sizeof(*ref), &count));
 		memset(wide, 0xee, sizeof(wide));
 		memset(&q, 0, sizeof(q));
 		q.capacity = 16;

@@ -146,7 +146,7 @@ TEST_F(rt, open_sim_from_file_and_text)
 	fclose(f);
 	CHECK_OK(NULL, kohaku_open(KOHAKU_BACKEND_SIM, path, &dev, err, sizeof(err)));
 	if (dev) {
-		kohaku_get_info(dev, &in);
+		kohaku_get_info(dev, &in, sizeof(in));
 		CHECK_EQ(in.n_nodes, 2);
 		CHECK_EQ(kohaku_device_backend(dev), KOHAKU_BACKEND_SIM);
 		CHECK_EQ(kohaku_device_fd(dev), -1);
@@ -159,7 +159,7 @@ TEST_F(rt, open_sim_from_file_and_text)
 	/* the text itself */
 	CHECK_OK(NULL, kohaku_open(KOHAKU_BACKEND_SIM, text, &dev, err, sizeof(err)));
 	if (dev) {
-		kohaku_get_info(dev, &in);
+		kohaku_get_info(dev, &in, sizeof(in));
 		CHECK_EQ(in.n_nodes, 2);
 		kohaku_close(dev);
 	}
@@ -238,12 +238,12 @@ TEST_F(rt, sim_card_with_params)
 		check_diag("%s", err);
 		return;
 	}
-	kohaku_get_info(dev, &in);
+	kohaku_get_info(dev, &in, sizeof(in));
 	CHECK_EQ(in.n_nodes, 2);
 	CHECK_EQ(in.mesh[0].min_inst_depth, 4);
 	CHECK_EQ(in.mesh[0].cu_version, 9);
 	CHECK_EQ(in.mesh[0].mem_size, 16 << 20);
-	CHECK_OK(dev, kohaku_nodes(dev, 0, nd, 4, &n));
+	CHECK_OK(dev, kohaku_nodes(dev, 0, nd, 4, sizeof(*nd), &n));
 	for (i = 0; i < n && i < 4; i++) {
 		CHECK_EQ(nd[i].inst_depth, 4);
 		CHECK_EQ(nd[i].cu_version, 9);
@@ -545,8 +545,8 @@ TEST_F(rt, two_sim_devices_are_independent)
 	CHECK_OK(NULL, kohaku_open(KOHAKU_BACKEND_SIM, "sx_null_2x2", &b, err,
 				   sizeof(err)));
 	REQUIRE(a && b);
-	kohaku_get_info(a, &ia);
-	kohaku_get_info(b, &ib);
+	kohaku_get_info(a, &ia, sizeof(ia));
+	kohaku_get_info(b, &ib, sizeof(ib));
 	CHECK_EQ(ia.n_nodes, 2);
 	CHECK_EQ(ib.n_nodes, 10);
 	CHECK_OK(a, kohaku_bo_create(a, 0, 1 << 20, &h, NULL));

@@ -878,7 +878,7 @@ TEST_F(rt, mat_peer_await)
 	CARD_OPEN(dev, KH_CU_MG, nd, n);
 
 	REQUIRE(n >= 2);
-	CHECK_OK(dev, kohaku_get_info(dev, &info));
+	CHECK_OK(dev, kohaku_get_info(dev, &info, sizeof(info)));
 	if (!(info.caps & KOHAKU_CAP_PEER_SIGNALS)) {
 		rt_close_card(dev);
 		SKIP(return, "the driver counts no peer signals (ABI 0.9)");

@@ -135,7 +135,7 @@ TEST_F(rt, bo_library_calls)
 	RT_OPEN(dev);
 
 	CHECK_OK(dev, kohaku_bo_create(dev, 0, 100, &h, &a));
-	CHECK_OK(dev, kohaku_bo_info(dev, h, &bi));
+	CHECK_OK(dev, kohaku_bo_info(dev, h, &bi, sizeof(bi)));
 	CHECK_EQ(bi.handle, h);
 	CHECK_EQ(bi.dev_addr, a);
 	CHECK_EQ(bi.mesh, 0);
@@ -266,7 +266,7 @@ TEST_F(rt, bo_create_bad_size_and_mesh)
 	int r;
 	RT_OPEN(dev);
 
-	CHECK_OK(dev, kohaku_get_info(dev, &in));
+	CHECK_OK(dev, kohaku_get_info(dev, &in, sizeof(in)));
 	CHECK_ERR(bo_create_raw(dev, &c, 0, 0), -EINVAL);
 	r = bo_create_raw(dev, &c, 0, 1ULL << 62);
 	CHECK_MSG(r == -EINVAL || r == -ENOMEM, "2^62 bytes: %d", r);
@@ -587,7 +587,7 @@ TEST_F(rt, bo_fixed_arena_on_every_mesh)
 			continue;
 		REQUIRE(in.mesh[m].mem_size >= ARENA_LOCAL + ARENA_SIZE);
 		CHECK_OK(dev, kohaku_bo_create_at(dev, m, ARENA(m), ARENA_SIZE, &h[m]));
-		CHECK_OK(dev, kohaku_bo_info(dev, h[m], &bi));
+		CHECK_OK(dev, kohaku_bo_info(dev, h[m], &bi, sizeof(bi)));
 		CHECK_EQ(bi.dev_addr, ARENA(m));
 		CHECK_EQ(bi.size, ARENA_SIZE);
 		CHECK_EQ(bi.mesh, m);
@@ -804,7 +804,7 @@ TEST_F(rt, bo_fixed_free_then_same_address)
 
 	for (i = 0; i < 3; i++) {
 		CHECK_OK(dev, kohaku_bo_create_at(dev, 0, ARENA(0), ARENA_SIZE, &h));
-		CHECK_OK(dev, kohaku_bo_info(dev, h, &bi));
+		CHECK_OK(dev, kohaku_bo_info(dev, h, &bi, sizeof(bi)));
 		CHECK_EQ(bi.dev_addr, ARENA(0));
 		/* a fixed BO reads zeros too, whatever the last owner left */
 		memset(buf, 0xee, sizeof(buf));

@@ -158,7 +158,7 @@ static bool fw_running_on(kohaku_device *dev, unsigned int mesh)
 	struct drm_kohaku_node all[64];
 	unsigned int n, i;
 
-	if (kohaku_nodes(dev, 0, all, 64, &n))
+	if (kohaku_nodes(dev, 0, all, 64, sizeof(*all), &n))
 		return false;
 	for (i = 0; i < n && i < 64; i++)
 		if (all[i].mesh == mesh && all[i].fw_state == KOHAKU_FW_STATE_RUNNING)

@@ -165,7 +165,7 @@ TEST_F(rt, cap_dxa_says_dxa_units)
 	RT_OPEN(dev);
 
 	/* the device under test: the capability when it has a DXA unit */
-	CHECK_OK(dev, kohaku_get_info(dev, &gi));
+	CHECK_OK(dev, kohaku_get_info(dev, &gi, sizeof(gi)));
 	{
 		struct drm_kohaku_node d[1];
 		unsigned int n = rt_nodes_of(dev, KH_CU_DX, d, 1);
@@ -175,7 +175,7 @@ TEST_F(rt, cap_dxa_says_dxa_units)
 	kohaku_close(dev);
 	{
 		DX_OPEN(c);
-		CHECK_OK(c.dev, kohaku_get_info(c.dev, &gi));
+		CHECK_OK(c.dev, kohaku_get_info(c.dev, &gi, sizeof(gi)));
 		CHECK(gi.caps & KOHAKU_CAP_DXA);
 		DX_CLOSE(c);
 	}
@@ -1082,7 +1082,7 @@ static struct drm_kohaku_node dx_live(struct dx *c)
 	unsigned int n, i;
 
 	memset(&r, 0, sizeof(r));
-	if (kohaku_nodes_alloc(c->dev, KOHAKU_NODES_LIVE, &nd, &n))
+	if (kohaku_nodes_alloc(c->dev, KOHAKU_NODES_LIVE, &nd, sizeof(*nd), &n))
 		return r;
 	for (i = 0; i < n; i++)
 		if (nd[i].mesh == c->dx.mesh && nd[i].x == c->dx.x && nd[i].y == c->dx.y)

@@ -165,7 +165,7 @@ TEST_F(rt, dram_errors_are_not_reported)
 static int live_nodes(kohaku_device *dev, struct drm_kohaku_node *nd,
 		      unsigned int cap, unsigned int *n)
 {
-	return kohaku_nodes(dev, KOHAKU_NODES_LIVE, nd, cap, n);
+	return kohaku_nodes(dev, KOHAKU_NODES_LIVE, nd, cap, sizeof(*nd), n);
 }
 
 TEST_F(rt, corrupted_ctrl_reply_is_rejected)
@@ -251,7 +251,7 @@ static bool has_node(kohaku_device *dev, unsigned int x, unsigned int y)
 	struct drm_kohaku_node nd[16];
 	unsigned int n, i;
 
-	if (kohaku_nodes(dev, 0, nd, 16, &n))
+	if (kohaku_nodes(dev, 0, nd, 16, sizeof(*nd), &n))
 		return false;
 	for (i = 0; i < n && i < 16; i++)
 		if (nd[i].x == x && nd[i].y == y)
@@ -412,7 +412,7 @@ TEST_F(rt, hung_unit_times_out_others_carry_on)
 			  "SX (%u,%u) after the hang: %d %s, %lu bad", sx[i].x,
 			  sx[i].y, r, kohaku_job_status_name(st.status), bad);
 	}
-	CHECK_OK(dev, kohaku_nodes(dev, 0, nd, 32, &n));
+	CHECK_OK(dev, kohaku_nodes(dev, 0, nd, 32, sizeof(*nd), &n));
 	for (i = 0; i < n && i < 32; i++)
 		if (nd[i].x == sx[0].x && nd[i].y == sx[0].y)
 			hung = nd[i].flags & KOHAKU_NODE_HUNG;

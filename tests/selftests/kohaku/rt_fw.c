@@ -179,7 +179,7 @@ static uint64_t dev_caps(kohaku_device *dev)
 	struct drm_kohaku_get_info info;
 
 	memset(&info, 0, sizeof(info));
-	if (kohaku_get_info(dev, &info))
+	if (kohaku_get_info(dev, &info, sizeof(info)))
 		return 0;
 	return info.caps;
 }
@@ -241,7 +241,7 @@ TEST_F(rt, reload_while_idle)
 		CHECK_MSG(w[0] * 4 < w[1], "LOAD took %llu writes, the mailbox %llu",
 			  w[0], w[1]);
 	}
-	REQUIRE(kohaku_fw_info(dev, &fi) == 0);
+	REQUIRE(kohaku_fw_info(dev, &fi, sizeof(fi)) == 0);
 	CHECK_EQ(fi.running, n);
 	CHECK_EQ(fi.fw_version, get32(g + 0x0c));
 	kohaku_close(dev);
@@ -466,7 +466,7 @@ TEST_F(rt, no_pool_unit_no_firmware)
 		SKIP(return, "this card has POOL units");
 	}
 	CHECK(!(dev_caps(dev) & KOHAKU_CAP_FIRMWARE));
-	REQUIRE(kohaku_fw_info(dev, &fi) == 0);
+	REQUIRE(kohaku_fw_info(dev, &fi, sizeof(fi)) == 0);
 	CHECK_EQ(fi.units, 0);
 	CHECK_EQ(fi.running, 0);
 	CHECK_EQ(fi.fw_version, 0);

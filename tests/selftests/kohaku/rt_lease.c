@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "rt_test.h"
+#include "kohaku-asm.h"
 #include "kohaku/kh_cpu.h"
 
 #define MAX_CPU		16

@@ -603,7 +603,7 @@ static long retired_of(kohaku_device *dev, const struct drm_kohaku_node *nd)
 	struct drm_kohaku_node all[64];
 	unsigned int n = 0, i;
 
-	if (kohaku_nodes(dev, KOHAKU_NODES_LIVE, all, 64, &n))
+	if (kohaku_nodes(dev, KOHAKU_NODES_LIVE, all, 64, sizeof(*all), &n))
 		return -1;
 	for (i = 0; i < n && i < 64; i++)
 		if (all[i].mesh == nd->mesh && all[i].x == nd->x &&

@@ -50,7 +50,7 @@ TEST_F(rt, four_meshes_enumerated)
 	unsigned int n = 0, i, per[4] = { 0 };
 	QUAD_OPEN(dev);
 
-	CHECK_OK(dev, kohaku_get_info(dev, &in));
+	CHECK_OK(dev, kohaku_get_info(dev, &in, sizeof(in)));
 	CHECK_EQ(in.n_meshes, 4);
 	for (i = 0; i < 4; i++) {
 		CHECK(in.mesh[i].flags & KOHAKU_MESH_PRESENT);
@@ -63,7 +63,7 @@ TEST_F(rt, four_meshes_enumerated)
 				 in.mesh[i].grid_hi);
 		CHECK(in.mesh[i].n_nodes > 0);
 	}
-	CHECK_OK(dev, kohaku_nodes_alloc(dev, 0, &nd, &n));
+	CHECK_OK(dev, kohaku_nodes_alloc(dev, 0, &nd, sizeof(*nd), &n));
 	CHECK_EQ(n, in.n_nodes);
 	for (i = 0; i < n; i++) {
 		REQUIRE(nd[i].mesh < 4);

@@ -95,7 +95,7 @@ TEST_F(rt, every_unit_booted)
 
 	RT_OPEN(dev);
 	RT_NEED_POOL(dev, nd, n);
-	REQUIRE(kohaku_fw_info(dev, &fi) == 0);
+	REQUIRE(kohaku_fw_info(dev, &fi, sizeof(fi)) == 0);
 	CHECK_EQ(fi.units, n);
 	CHECK_EQ(fi.running, n);
 	CHECK(fi.fw_version != 0);
@@ -800,7 +800,7 @@ TEST_F(rt, trap_reports_core_cause_pc)
 		CHECK_EQ(st.fault_y, nd[0].y);
 		check_diag("%s", kohaku_pool_fault_describe(st.fault_code, d, sizeof(d)));
 		/* TRAP read live: the same core and cause, a PC in IRAM */
-		REQUIRE(kohaku_nodes_alloc(dev, KOHAKU_NODES_LIVE, &all, &cnt) == 0);
+		REQUIRE(kohaku_nodes_alloc(dev, KOHAKU_NODES_LIVE, &all, sizeof(*all), &cnt) == 0);
 		for (k = 0; k < cnt; k++) {
 			if (all[k].mesh != nd[0].mesh || all[k].x != nd[0].x ||
 			    all[k].y != nd[0].y)

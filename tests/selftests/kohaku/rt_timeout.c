@@ -74,7 +74,7 @@ TEST_F(rt, job_time_limit)
 		struct kohaku_inst qi;
 		unsigned int u;
 
-		CHECK_OK(dev, kohaku_nodes(dev, 0, nd, 32, &n));
+		CHECK_OK(dev, kohaku_nodes(dev, 0, nd, 32, sizeof(*nd), &n));
 		for (i = 0; i < n; i++)
 			if (nd[i].x == sx[0].x && nd[i].y == sx[0].y)
 				hung = nd[i].flags & KOHAKU_NODE_HUNG;

@@ -777,7 +777,7 @@ static bool live(kohaku_device *dev, const struct drm_kohaku_node *q,
 	struct drm_kohaku_node t[64];
 	unsigned int n = 0, i;
 
-	if (kohaku_nodes(dev, KOHAKU_NODES_LIVE, t, 64, &n))
+	if (kohaku_nodes(dev, KOHAKU_NODES_LIVE, t, 64, sizeof(*t), &n))
 		return false;
 	for (i = 0; i < n && i < 64; i++)
 		if (t[i].mesh == q->mesh && t[i].x == q->x && t[i].y == q->y) {
