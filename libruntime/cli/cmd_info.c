@@ -93,9 +93,10 @@ static void info_text(kohaku_device *dev, const struct drm_kohaku_get_info *in)
 	printf("device      %s (%s backend)\n", kohaku_device_path(dev),
 	       kohaku_backend_name(kohaku_device_backend(dev)));
 	printf("name        %s\n", in->name);
-	printf("abi         %u.%u (libkohaku %u.%u)\n",
-	       KOHAKU_ABI_VERSION_MAJOR(in->abi_version),
-	       in->abi_version & 0xffff, KOHAKU_ABI_MAJOR, KOHAKU_ABI_MINOR);
+	printf("abi         %u.%u (the driver's; libkohaku %s was built for "
+	       "driver ABI %u.%u)\n", KOHAKU_ABI_VERSION_MAJOR(in->abi_version),
+	       in->abi_version & 0xffff, kohaku_version(), KOHAKU_ABI_MAJOR,
+	       KOHAKU_ABI_MINOR);
 	printf("caps        0x%llx%s%s%s%s%s%s%s%s\n", (unsigned long long)in->caps,
 	       in->caps & KOHAKU_CAP_SIMULATED ? " simulated" : "",
 	       in->caps & KOHAKU_CAP_DMA ? " dma" : "",

@@ -146,12 +146,14 @@ static void step_abi(struct kohaku_cli_validate *v,
 
 	step_start(v, "abi");
 	if (major != KOHAKU_ABI_MAJOR || minor < KOHAKU_ABI_MINOR)
-		step_end(v, "FAIL", EXIT_DEVICE, "the device speaks ABI %u.%u; "
-			 "libkohaku needs %u.%u or a later minor", major, minor,
-			 KOHAKU_ABI_MAJOR, KOHAKU_ABI_MINOR);
+		step_end(v, "FAIL", EXIT_DEVICE, "the device speaks driver ABI "
+			 "%u.%u; libkohaku %s needs %u.%u or a later minor",
+			 major, minor, kohaku_version(), KOHAKU_ABI_MAJOR,
+			 KOHAKU_ABI_MINOR);
 	else
-		step_end(v, "PASS", 0, "ABI %u.%u (libkohaku built with %u.%u)",
-			 major, minor, KOHAKU_ABI_MAJOR, KOHAKU_ABI_MINOR);
+		step_end(v, "PASS", 0, "driver ABI %u.%u (libkohaku %s built "
+			 "for %u.%u)", major, minor, kohaku_version(),
+			 KOHAKU_ABI_MAJOR, KOHAKU_ABI_MINOR);
 }
 
 static void step_enumerate(struct kohaku_cli_validate *v,
