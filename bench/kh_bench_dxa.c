@@ -157,7 +157,7 @@ static int dxa_job(struct card *c, unsigned int tc, unsigned int tr,
 	p.n_insts = copies;
 	p.insts = in;
 	if (!r)
-		r = kohaku_run(c->dev, &p, 1, 0, &st);
+		r = kohaku_run(c->dev, &p, 1, 0, &st, sizeof(st));
 	*busy = dx_busy(c) - b0;
 	free(in);
 	if (r)

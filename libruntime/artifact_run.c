@@ -511,7 +511,7 @@ static void wait_round(struct kh_rt_art_ctx *c, struct kh_rt_art_state *st, uint
 	}
 	memset(&s, 0, sizeof(s));
 	for (i = 0; i < 4 && r == -ETIMEDOUT; i++)
-		r = kohaku_wait(c->dev, job, limit + 1000, &s);
+		r = kohaku_wait(c->dev, job, limit + 1000, &s, sizeof(s));
 	if (r) {
 		snprintf(msg, sizeof(msg), "round %u: %s", round,
 			 r == -ETIMEDOUT ? "the job is still not final after 4 "
@@ -661,15 +661,20 @@ static int run_all(struct kh_rt_art_ctx *c, const struct kohaku_artifact_run *ar
 KH_RT_EXPORT int kohaku_artifact_run(kohaku_device *dev,
 				     const struct kohaku_artifact *a,
 				     const struct kohaku_artifact_run *args,
-				     struct kohaku_artifact_result *res)
+				     struct kohaku_artifact_result *res,
+				     size_t res_size)
 {
+	struct kohaku_artifact_result none;
 	struct kh_rt_art_state *st;
 	struct kh_rt_art_ctx c;
 	int err;
 
+	if (res && !res_size)
+		return -EINVAL;
 	if (res) {
-		memset(res, 0, sizeof(*res));
-		res->failed_round = UINT32_MAX;
+		memset(&none, 0, sizeof(none));
+		none.failed_round = UINT32_MAX;
+		kh_rt_copy_out(res, res_size, &none, sizeof(none));
 	}
 	if (!dev)
 		return -EINVAL;
@@ -714,7 +719,21 @@ KH_RT_EXPORT int kohaku_artifact_run(kohaku_device *dev,
 	if (err)
 		kh_rt_seterr(dev, "%s", st->fail_msg);
 	if (res)
-		*res = st->res;
+		kh_rt_copy_out(res, res_size, &st->res, sizeof(st->res));
 	free(st);
 	return err;
 }
+
+/* libkohaku 0.1's kohaku_artifact_run (version node KOHAKU_0) */
+int kh_rt_artifact_run_v0(kohaku_device *dev, const struct kohaku_artifact *a,
+			  const struct kohaku_artifact_run *args,
+			  struct kohaku_artifact_result *res);
+int kh_rt_artifact_run_v0(kohaku_device *dev, const struct kohaku_artifact *a,
+			  const struct kohaku_artifact_run *args,
+			  struct kohaku_artifact_result *res)
+{
+	return kohaku_artifact_run(dev, a, args, res,
+				   KH_RT_V0_ARTIFACT_RESULT_SIZE);
+}
+KH_RT_SYMVER(kh_rt_artifact_run_v0, kohaku_artifact_run, KOHAKU_0);
+KH_RT_SYMVER_DEFAULT(kohaku_artifact_run, KOHAKU_0.2);

@@ -63,11 +63,16 @@ const char *kohaku_version(void);
 
 /*
  * Caller-sized structs.  A call that fills a struct this library may grow
- * in a later release (kohaku_get_info, kohaku_nodes, kohaku_nodes_alloc,
- * kohaku_bo_info, kohaku_fw_info) takes the caller's sizeof of it: the
+ * in a later release takes the caller's sizeof of it, right after the
+ * pointer (kohaku_get_info, kohaku_nodes and kohaku_nodes_alloc: a node's
+ * size, the stride, kohaku_list_devices and kohaku_pci_list: an entry's,
+ * kohaku_bo_info, kohaku_fw_info, kohaku_fw_load, kohaku_fw_load_file,
+ * kohaku_wait, kohaku_run, kohaku_dxa_get, kohaku_clocks,
+ * kohaku_mesh_reset, kohaku_artifact_info, kohaku_artifact_run): the
  * library writes min(its size, the caller's) bytes and zeroes the rest of
  * a bigger caller struct, and an array's entries are the caller's size
- * apart.  So a program built against this header keeps working, unchanged
+ * apart (free it as before).  A NULL pointer takes any size; a size of 0
+ * with a pointer is -EINVAL.  So a program built against this header keeps working, unchanged
  * and unrebuilt, with a newer libkohaku.so.0, whose structs are bigger;
  * and one built against a newer header with an older library sees zeroes
  * in the fields that library does not know.  Binaries linked against
@@ -175,7 +180,7 @@ struct kohaku_device_entry {
  */
 int kohaku_list_devices(enum kohaku_backend backend,
 			struct kohaku_device_entry **list, unsigned int *count,
-			char *err, size_t errlen);
+			size_t entry_size, char *err, size_t errlen);
 void kohaku_free_device_list(struct kohaku_device_entry *list);
 
 /* Built-in simulated card descriptions: NULL-terminated names, and text. */
@@ -248,7 +253,8 @@ struct kohaku_pci_entry {
  * libpciaccess itself.
  */
 int kohaku_pci_list(const char *match, struct kohaku_pci_entry **list,
-		    unsigned int *count, char *err, size_t errlen);
+		    unsigned int *count, size_t entry_size, char *err,
+		    size_t errlen);
 void kohaku_free_pci_list(struct kohaku_pci_entry *list);
 /*
  * The link in words: "8.0 GT/s x16", "2.5 GT/s x1 (max 8.0 GT/s x16)" when
@@ -688,7 +694,7 @@ int kohaku_dxa_set(kohaku_device *dev, unsigned int mesh, unsigned int x,
 		   const struct drm_kohaku_dxa_desc *desc);
 int kohaku_dxa_get(kohaku_device *dev, unsigned int mesh, unsigned int x,
 		   unsigned int y, unsigned int slot, unsigned int flags,
-		   struct drm_kohaku_dxa_slot *out);
+		   struct drm_kohaku_dxa_slot *out, size_t out_size);
 
 /*
  * Descriptors.  Dimension 0 is the fastest (its elements are adjacent);
@@ -876,13 +882,15 @@ struct kohaku_fw_info {
  * the boot failed, -EACCES not allowed (kohaku.ko: CAP_SYS_ADMIN).
  */
 int kohaku_fw_load(kohaku_device *dev, const void *image, size_t size,
-		   unsigned int flags, struct drm_kohaku_fw_load *out);
+		   unsigned int flags, struct drm_kohaku_fw_load *out,
+		   size_t out_size);
 /*
  * The same from a file: a regular one (a directory is -EISDIR, a FIFO or a
  * device -EINVAL, each named in the message; a FIFO is not waited on).
  */
 int kohaku_fw_load_file(kohaku_device *dev, const char *path,
-			unsigned int flags, struct drm_kohaku_fw_load *out);
+			unsigned int flags, struct drm_kohaku_fw_load *out,
+			size_t out_size);
 /*
  * What runs; per-unit state is in the node table (fw_* fields).  size:
  * sizeof(*out), the caller's (see "Caller-sized structs").
@@ -952,7 +960,7 @@ int kohaku_submit(kohaku_device *dev, const struct kohaku_program *programs,
  * description of what went wrong (kohaku_job_describe's text).
  */
 int kohaku_wait(kohaku_device *dev, uint64_t job_id, uint32_t timeout_ms,
-		struct kohaku_job_status *st);
+		struct kohaku_job_status *st, size_t st_size);
 /*
  * Submit and wait for a final status (the job's own limit ends it);
  * returns 0 only when the job finished DONE, -EIO for FAULT/ERROR,
@@ -960,7 +968,7 @@ int kohaku_wait(kohaku_device *dev, uint64_t job_id, uint32_t timeout_ms,
  */
 int kohaku_run(kohaku_device *dev, const struct kohaku_program *programs,
 	       unsigned int n_programs, uint32_t timeout_ms,
-	       struct kohaku_job_status *st);
+	       struct kohaku_job_status *st, size_t st_size);
 /* A job status in words ("FAULT at mesh 0 (1,2): code 2 (...)"). */
 const char *kohaku_job_describe(const struct kohaku_job_status *st,
 				char *buf, size_t len);
@@ -1084,7 +1092,7 @@ struct kohaku_artifact_info {
 };
 
 void kohaku_artifact_info(const struct kohaku_artifact *a,
-			  struct kohaku_artifact_info *out);
+			  struct kohaku_artifact_info *out, size_t size);
 
 struct kohaku_artifact_run {
 	unsigned int mesh;	/* the mesh the artifact's coordinates are on */
@@ -1130,7 +1138,7 @@ int kohaku_artifact_check(kohaku_device *dev, const struct kohaku_artifact *a,
  */
 int kohaku_artifact_run(kohaku_device *dev, const struct kohaku_artifact *a,
 			const struct kohaku_artifact_run *args,
-			struct kohaku_artifact_result *res);
+			struct kohaku_artifact_result *res, size_t res_size);
 
 /* ---- a mesh's clocks and resets (ABI 0.7, docs/abi.md "Mesh clocks and resets") ---- */
 
@@ -1146,7 +1154,7 @@ int kohaku_clk_profile_parse(const char *name);
  * time at each profile, its resets and recoveries.
  */
 int kohaku_clocks(kohaku_device *dev, unsigned int mesh,
-		  struct drm_kohaku_clocks *out);
+		  struct drm_kohaku_clocks *out, size_t out_size);
 /*
  * The profile this open device's later jobs need, on every mesh
  * (KOHAKU_CLK_PROFILE_LOW..SHIP, or _DEFAULT: each mesh's run profile);
@@ -1167,7 +1175,7 @@ int kohaku_mesh_set(kohaku_device *dev, const struct drm_kohaku_mesh_set *set);
  * when it takes jobs again; @out (may be NULL) says what it did.
  */
 int kohaku_mesh_reset(kohaku_device *dev, unsigned int mesh,
-		      struct drm_kohaku_reset *out);
+		      struct drm_kohaku_reset *out, size_t out_size);
 /*
  * Hold @mesh alone (@take nonzero) or let it go (ABI 0.8, KOHAKU_CAP_LEASE;
  * docs/abi.md "Mesh leases"): while this open device holds it, no other

@@ -171,6 +171,14 @@ KH_RT_HIDDEN void kh_rt_builtin_list(char *buf, size_t len);
  */
 KH_RT_HIDDEN void kh_rt_copy_out(void *dst, size_t dsize, const void *src,
 				 size_t ssize);
+/*
+ * A malloc'ed array of n entries of have bytes as one of want bytes each
+ * (kh_rt_copy_out per entry), for the arrays the library allocates for
+ * the caller; arr itself when the sizes agree.  arr is freed either way;
+ * NULL when the new one cannot be allocated (errors.c).
+ */
+KH_RT_HIDDEN void *kh_rt_restride(void *arr, unsigned int n, size_t have,
+				  size_t want);
 
 /*
  * The sizes of the structs libkohaku 0.1 filled, the ones a program linked
@@ -182,6 +190,15 @@ KH_RT_HIDDEN void kh_rt_copy_out(void *dst, size_t dsize, const void *src,
 #define KH_RT_V0_NODE_SIZE	72	/* struct drm_kohaku_node */
 #define KH_RT_V0_BO_INFO_SIZE	24	/* struct kohaku_bo_info */
 #define KH_RT_V0_FW_INFO_SIZE	532	/* struct kohaku_fw_info */
+#define KH_RT_V0_JOB_STATUS_SIZE 32	/* struct kohaku_job_status */
+#define KH_RT_V0_FW_LOAD_SIZE	80	/* struct drm_kohaku_fw_load */
+#define KH_RT_V0_DXA_SLOT_SIZE	168	/* struct drm_kohaku_dxa_slot */
+#define KH_RT_V0_CLOCKS_SIZE	128	/* struct drm_kohaku_clocks */
+#define KH_RT_V0_RESET_SIZE	48	/* struct drm_kohaku_reset */
+#define KH_RT_V0_DEVICE_ENTRY_SIZE 404	/* struct kohaku_device_entry */
+#define KH_RT_V0_PCI_ENTRY_SIZE	584	/* struct kohaku_pci_entry */
+#define KH_RT_V0_ARTIFACT_INFO_SIZE 24	/* struct kohaku_artifact_info */
+#define KH_RT_V0_ARTIFACT_RESULT_SIZE 48 /* struct kohaku_artifact_result */
 
 /*
  * Symbol versions (libruntime/libkohaku.map).  KH_RT_SYMVER: an old entry

@@ -190,7 +190,7 @@ int cli_cmd_run_artifact(const struct kohaku_cli_opts *o, const char *file)
 		cli_error("run-artifact: %s", err);
 		return r == -ENOMEM ? EXIT_DEVICE : EXIT_USAGE;
 	}
-	kohaku_artifact_info(a, &ai);
+	kohaku_artifact_info(a, &ai, sizeof(ai));
 	r = cli_open_dev(o, &dev);
 	if (r) {
 		kohaku_artifact_free(a);
@@ -276,7 +276,7 @@ int cli_cmd_run_artifact(const struct kohaku_cli_opts *o, const char *file)
 	args.arenas = handles;
 	args.n_arenas = n_ar;
 	args.timeout_ms = o->timeout_ms;
-	r = kohaku_artifact_run(dev, a, &args, &res);
+	r = kohaku_artifact_run(dev, a, &args, &res, sizeof(res));
 	snprintf(err, sizeof(err), "%s", r ? kohaku_last_error(dev) : "");
 	ret = r ? refused(r) : EXIT_OK;
 	/* the results, when every round finished DONE */

@@ -124,7 +124,7 @@ static int fw_load(const struct kohaku_cli_opts *o, const char *file)
 		return r;
 	memset(&out, 0, sizeof(out));
 	r = kohaku_fw_load_file(dev, file, o->mailbox ? KOHAKU_FW_LOAD_MAILBOX : 0,
-				&out);
+				&out, sizeof(out));
 	if (o->json) {
 		struct json_object *j = json_object_new_object();
 

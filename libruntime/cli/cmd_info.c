@@ -229,7 +229,7 @@ static struct json_object *examine_dxa(const struct kohaku_cli_opts *o,
 			struct drm_kohaku_dxa_slot g;
 
 			if (kohaku_dxa_get(dev, nd[i].mesh, nd[i].x, nd[i].y, s,
-					   KOHAKU_DXA_GET_DEVICE, &g) < 0)
+					   KOHAKU_DXA_GET_DEVICE, &g, sizeof(g)) < 0)
 				bad++;
 			else if (g.state == KOHAKU_DXA_SLOT_FREE)
 				cnt[0]++;

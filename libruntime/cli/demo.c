@@ -37,7 +37,7 @@ int cli_wait_final(kohaku_device *dev, uint64_t job, uint32_t timeout_ms,
 	/* the job's own limit, and a second for the host; a slow host may
 	 * need the wait again before the device's time has passed */
 	for (tries = 0; tries < 4 && r == -ETIMEDOUT; tries++)
-		r = kohaku_wait(dev, job, limit + 1000, st);
+		r = kohaku_wait(dev, job, limit + 1000, st, sizeof(*st));
 	return r;
 }
 

@@ -134,7 +134,8 @@ def list_devices(backend=None):
     lst = ctypes.POINTER(_lib.DeviceEntry_C)()
     n = ctypes.c_uint()
     err = ctypes.create_string_buffer(_lib.KOHAKU_ERRMSG_MAX)
-    r = fn("kohaku_list_devices")(b, ctypes.byref(lst), ctypes.byref(n), err,
+    r = fn("kohaku_list_devices")(b, ctypes.byref(lst), ctypes.byref(n),
+                                  ctypes.sizeof(_lib.DeviceEntry_C), err,
                                   _lib.KOHAKU_ERRMSG_MAX)
     check(r, "kohaku_list_devices", message=text(err.value) or None)
     try:
@@ -517,7 +518,8 @@ class Device:
             keep = []
             arr, n = programs_to_c(programs, keep)
             st = _lib.JobStatus_C()
-            r = fn("kohaku_run")(d, arr, n, timeout_ms, ctypes.byref(st))
+            r = fn("kohaku_run")(d, arr, n, timeout_ms, ctypes.byref(st),
+                                 ctypes.sizeof(st))
             if r < 0:
                 msg = text(_lib.lib.kohaku_last_error(d))
                 if st.status:
@@ -553,12 +555,14 @@ class Device:
         import os
         if isinstance(image, (str, os.PathLike)):
             r = fn("kohaku_fw_load_file")(d, os.fsencode(image), flags,
-                                          ctypes.byref(out))
+                                          ctypes.byref(out),
+                                          ctypes.sizeof(out))
             name = "kohaku_fw_load_file"
         else:
             from ._bufproto import readable
             addr, n, keep = readable(image)
-            r = fn("kohaku_fw_load")(d, addr, n, flags, ctypes.byref(out))
+            r = fn("kohaku_fw_load")(d, addr, n, flags, ctypes.byref(out),
+                                     ctypes.sizeof(out))
             name = "kohaku_fw_load"
         rep = FwLoad(out)
         if r < 0:

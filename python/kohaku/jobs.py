@@ -104,7 +104,8 @@ class Job:
         final status is not DONE."""
         d = self.device._check_open()
         st = _lib.JobStatus_C()
-        r = fn("kohaku_wait")(d, self.id, timeout_ms, ctypes.byref(st))
+        r = fn("kohaku_wait")(d, self.id, timeout_ms, ctypes.byref(st),
+                              ctypes.sizeof(st))
         if r < 0:
             msg = _lib.text(_lib.lib.kohaku_last_error(d))
             js = JobStatus(st) if r == -110 else None

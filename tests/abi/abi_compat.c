@@ -5,9 +5,11 @@
  *
  * The library is dlopen()ed, never linked: each call is looked up by name
  * and version node (dlvsym), as ld.so binds an old binary's.  Checked:
- *  - libkohaku 0.1's entry points (version node KOHAKU_0: kohaku_get_info,
- *    kohaku_nodes, kohaku_nodes_alloc, kohaku_bo_info, kohaku_fw_info,
- *    which took no size) still work, and write 0.1's sizes, no more;
+ *  - every call 0.2 gave a size has 0.1's entry point at version node
+ *    KOHAKU_0 and the current one at KOHAKU_0.2, its default; 0.1's
+ *    (kohaku_get_info, kohaku_nodes, kohaku_nodes_alloc, kohaku_bo_info,
+ *    kohaku_fw_info, kohaku_clocks, kohaku_fw_load, kohaku_list_devices
+ *    called here) still work, and write 0.1's sizes, no more;
  *  - the current ones (KOHAKU_0.2) write a small caller struct's size and
  *    not a byte past it (a canary after it), zero the rest of a bigger
  *    one, and keep the caller's stride in arrays;
@@ -31,6 +33,9 @@
 #define V0_NODE		72
 #define V0_BO_INFO	24
 #define V0_FW_INFO	532
+#define V0_FW_LOAD	80
+#define V0_CLOCKS	128
+#define V0_DEVICE_ENTRY	404
 #define CANARY		0xa5
 #define PAD		256
 
@@ -86,6 +91,26 @@ typedef int (*nodes_alloc_fn)(kohaku_device *, unsigned int, void **, size_t,
 			      unsigned int *);
 typedef int (*bo_info_fn)(kohaku_device *, uint32_t, void *, size_t);
 typedef int (*fw_info_fn)(kohaku_device *, void *, size_t);
+typedef int (*clocks0_fn)(kohaku_device *, unsigned int, void *);
+typedef int (*clocks_fn)(kohaku_device *, unsigned int, void *, size_t);
+typedef int (*fw_load0_fn)(kohaku_device *, const void *, size_t,
+			   unsigned int, void *);
+typedef int (*fw_load_fn)(kohaku_device *, const void *, size_t,
+			  unsigned int, void *, size_t);
+typedef int (*list0_fn)(enum kohaku_backend, void **, unsigned int *, char *,
+			size_t);
+typedef int (*list_fn)(enum kohaku_backend, void **, unsigned int *, size_t,
+		       char *, size_t);
+typedef void (*free_fn)(void *);
+
+/* every call 0.2 gave a size: at KOHAKU_0 (0.1's) and KOHAKU_0.2 */
+static const char *const changed[] = {
+	"kohaku_get_info", "kohaku_nodes", "kohaku_nodes_alloc",
+	"kohaku_bo_info", "kohaku_fw_info", "kohaku_fw_load",
+	"kohaku_fw_load_file", "kohaku_wait", "kohaku_run", "kohaku_dxa_get",
+	"kohaku_clocks", "kohaku_mesh_reset", "kohaku_artifact_info",
+	"kohaku_artifact_run", "kohaku_list_devices", "kohaku_pci_list",
+};
 
 static void *sym(void *h, const char *name, const char *ver)
 {
@@ -135,6 +160,15 @@ int main(int argc, char **argv)
 
 	for (i = 0; i < sizeof(hidden) / sizeof(hidden[0]); i++)
 		tap(!dlsym(h, hidden[i]), "%s is not exported", hidden[i]);
+
+	for (i = 0; i < sizeof(changed) / sizeof(changed[0]); i++) {
+		void *o = dlvsym(h, changed[i], "KOHAKU_0");
+		void *c = dlvsym(h, changed[i], "KOHAKU_0.2");
+
+		tap(o && c && o != c && dlsym(h, changed[i]) == c,
+		    "%s: 0.1's entry point at KOHAKU_0, the current one at "
+		    "KOHAKU_0.2 its default", changed[i]);
+	}
 
 	r = ((open_fn)sym(h, "kohaku_open", "KOHAKU_0"))(KOHAKU_BACKEND_SIM,
 							 map, &dev, err,
@@ -284,6 +318,72 @@ int main(int argc, char **argv)
 		    all(info, 12, PAD, CANARY),
 		    "kohaku_fw_info, a 12-byte caller struct: 12 bytes, not "
 		    "one past");
+	}
+
+	/* ---- clocks: a uapi struct out */
+	{
+		clocks0_fn old = sym(h, "kohaku_clocks", "KOHAKU_0");
+		clocks_fn cur = sym(h, "kohaku_clocks", "KOHAKU_0.2");
+
+		memset(ref, 0, sizeof(ref));
+		r = cur(dev, 0, ref, sizeof(struct drm_kohaku_clocks));
+		tap(r == 0, "kohaku_clocks@KOHAKU_0.2, sizeof: %d", r);
+		memset(info, CANARY, sizeof(info));
+		r = old(dev, 0, info);
+		tap(r == 0 && all(info, V0_CLOCKS, PAD, CANARY),
+		    "kohaku_clocks@KOHAKU_0 (0.1's call): %d bytes, the "
+		    "canary intact", V0_CLOCKS);
+		memset(info, CANARY, sizeof(info));
+		r = cur(dev, 0, info, 8);
+		tap(r == 0 && !memcmp(info, ref, 8) &&
+		    all(info, 8, PAD, CANARY),
+		    "kohaku_clocks, an 8-byte caller struct: 8 bytes, not one "
+		    "past");
+	}
+
+	/* ---- fw_load's report, on a refusal (an image too big) */
+	{
+		fw_load0_fn old = sym(h, "kohaku_fw_load", "KOHAKU_0");
+		fw_load_fn cur = sym(h, "kohaku_fw_load", "KOHAKU_0.2");
+		struct drm_kohaku_fw_load fl;
+
+		memset(info, CANARY, sizeof(info));
+		r = old(dev, ref, (size_t)1 << 30, 0, info);
+		memcpy(&fl, info, sizeof(fl));
+		tap(r == -E2BIG && fl.reason == KOHAKU_FW_ERR_TOO_BIG &&
+		    all(info, V0_FW_LOAD, PAD, CANARY),
+		    "kohaku_fw_load@KOHAKU_0 (0.1's call), refused: %d bytes "
+		    "of report, the canary intact", V0_FW_LOAD);
+		memset(info, CANARY, sizeof(info));
+		r = cur(dev, ref, (size_t)1 << 30, 0, info, 4);
+		tap(r == -E2BIG && !memcmp(info, &fl, 4) &&
+		    all(info, 4, PAD, CANARY),
+		    "kohaku_fw_load, a 4-byte caller report: 4 bytes, not one "
+		    "past");
+	}
+
+	/* ---- list_devices: an array the library allocates, at the caller's
+	 * stride */
+	{
+		list0_fn old = sym(h, "kohaku_list_devices", "KOHAKU_0");
+		list_fn cur = sym(h, "kohaku_list_devices", "KOHAKU_0.2");
+		free_fn fr = sym(h, "kohaku_free_device_list", "KOHAKU_0");
+		void *a = NULL, *b = NULL;
+		unsigned int na = 0, nb = 0;
+		int ok;
+
+		r = old(KOHAKU_BACKEND_SIM, &a, &na, err, sizeof(err));
+		ok = r == 0 && na > 1 && a;
+		r = cur(KOHAKU_BACKEND_SIM, &b, &nb, 100, err, sizeof(err));
+		ok = ok && r == 0 && nb == na && b;
+		for (i = 0; ok && i < na; i++)
+			ok = !memcmp((char *)b + i * 100,
+				     (char *)a + i * V0_DEVICE_ENTRY, 100);
+		tap(ok, "kohaku_list_devices: 0.1's call (%d-byte entries) and "
+		    "a 100-byte stride list the same %u cards", V0_DEVICE_ENTRY,
+		    na);
+		fr(a);
+		fr(b);
 	}
 
 	((close_fn)sym(h, "kohaku_close", "KOHAKU_0"))(dev);

@@ -42,7 +42,7 @@ int main(int argc, char **argv)
 	 * The PCI listing too, so that a static link needs all of kohaku.pc's
 	 * private dependencies (libpciaccess); its result does not matter here.
 	 */
-	pci_ret = kohaku_pci_list("", &pci, &pci_count, err, sizeof(err));
+	pci_ret = kohaku_pci_list("", &pci, &pci_count, sizeof(*pci), err, sizeof(err));
 	if (pci_ret == 0) {
 		printf("pci: %u KohakuAccel functions\n", pci_count);
 		kohaku_free_pci_list(pci);

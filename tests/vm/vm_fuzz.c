@@ -599,7 +599,7 @@ static int good_saxpy(void)
 		p.n_insts = 1;
 		if (kohaku_submit(dev, &p, 1, 0, &id))
 			continue;	/* a unit the fuzzing hung: another */
-		if (kohaku_wait(dev, id, 30000, &st) || st.status != KOHAKU_JOB_DONE ||
+		if (kohaku_wait(dev, id, 30000, &st, sizeof(st)) || st.status != KOHAKU_JOB_DONE ||
 		    kohaku_bo_read(dev, hy, 0, out, sizeof(out)))
 			continue;
 		good = 0;

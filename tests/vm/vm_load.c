@@ -160,7 +160,7 @@ static int worker(unsigned int id, unsigned long jobs)
 		}
 		if (!r) {
 			op = "WAIT (the job in flight): ";
-			r = kohaku_wait(dev, job, 30000, &st);
+			r = kohaku_wait(dev, job, 30000, &st, sizeof(st));
 		}
 		if (!r && st.status != KOHAKU_JOB_DONE)
 			r = -EPROTO;
@@ -266,7 +266,7 @@ static int victim(int ready_fd)
 	if (write(ready_fd, "r", 1) != 1)
 		return 1;
 	for (;;) {	/* more of them, until the signal */
-		kohaku_wait(dev, job, 60000, &st);
+		kohaku_wait(dev, job, 60000, &st, sizeof(st));
 		if (kohaku_submit(dev, &p, 1, 0, &job))
 			pause();
 	}

@@ -339,7 +339,7 @@ TEST_F(rt, list_devices)
 
 	env_save(&s);
 	unsetenv("KOHAKU_DEVICE");
-	CHECK_OK(NULL, kohaku_list_devices(KOHAKU_BACKEND_SIM, &l, &n, err, sizeof(err)));
+	CHECK_OK(NULL, kohaku_list_devices(KOHAKU_BACKEND_SIM, &l, &n, sizeof(*l), err, sizeof(err)));
 	CHECK(n >= 2);
 	for (i = 0; i < n; i++) {
 		CHECK_MSG(l[i].status == 0, "%s: %s", l[i].path, l[i].message);
@@ -349,7 +349,7 @@ TEST_F(rt, list_devices)
 	CHECK_EQ(found, 2);
 	kohaku_free_device_list(l);
 	/* the kernel listing works with or without nodes, and explains */
-	CHECK_OK(NULL, kohaku_list_devices(KOHAKU_BACKEND_KERNEL, &l, &n, err,
+	CHECK_OK(NULL, kohaku_list_devices(KOHAKU_BACKEND_KERNEL, &l, &n, sizeof(*l), err,
 					   sizeof(err)));
 	for (i = 0; i < n; i++) {
 		check_diag("%s: %s %s", l[i].path, l[i].driver,

@@ -744,7 +744,7 @@ TEST_F(rt, bo_fixed_held_back_range_ebusy_until_reusable)
 	snprintf(knob, sizeof(knob), "busy node=%u,%u cycles=forever", sx.x, sx.y);
 	held = rt_destructive_ok(dev) && kohaku_sim_inject(dev, knob) == 0;
 	CHECK_OK(dev, kohaku_submit(dev, &p, 1, 0, &job));
-	ret = kohaku_wait(dev, job, 0, &st);
+	ret = kohaku_wait(dev, job, 0, &st, sizeof(st));
 	if (ret != -ETIMEDOUT) {
 		/* a fast card ran it during SUBMIT: nothing is held back */
 		if (held)
@@ -756,7 +756,7 @@ TEST_F(rt, bo_fixed_held_back_range_ebusy_until_reusable)
 	}
 	CHECK_OK(dev, kohaku_bo_free(dev, h));
 	ret = kohaku_bo_create_at(dev, 0, ARENA(0), ARENA_SIZE, &h);
-	if (!ret && !held && kohaku_wait(dev, job, 0, &st) == 0) {
+	if (!ret && !held && kohaku_wait(dev, job, 0, &st, sizeof(st)) == 0) {
 		/* no knob to hold the unit, and the job ended before the free */
 		CHECK_OK(dev, kohaku_bo_free(dev, h));
 		rt_vec_free(dev, &v);
@@ -773,7 +773,7 @@ TEST_F(rt, bo_fixed_held_back_range_ebusy_until_reusable)
 	CHECK_OK(dev, kohaku_bo_free(dev, h));
 	if (held)
 		CHECK_OK(dev, kohaku_sim_inject(dev, "clear"));
-	CHECK_OK(dev, kohaku_wait(dev, job, 60000, &st));
+	CHECK_OK(dev, kohaku_wait(dev, job, 60000, &st, sizeof(st)));
 	CHECK_EQ(st.status, KOHAKU_JOB_DONE);
 	/*
 	 * Reusable now: the same address again.  The job leaves the mesh (and

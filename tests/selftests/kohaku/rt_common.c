@@ -635,7 +635,7 @@ int rt_run(kohaku_device *dev, const struct kohaku_program *p, unsigned int n,
 	if (r < 0)
 		return r;
 	for (i = 0; i < 3; i++) {
-		r = kohaku_wait(dev, job, KOHAKU_JOB_TIMEOUT_DEFAULT_MS + 2000, st);
+		r = kohaku_wait(dev, job, KOHAKU_JOB_TIMEOUT_DEFAULT_MS + 2000, st, sizeof(*st));
 		if (r != -ETIMEDOUT)
 			break;
 	}
@@ -716,7 +716,7 @@ int rt_saxpy_job(kohaku_device *dev, const struct drm_kohaku_node *nd,
 	if (!r)
 		r = kohaku_submit(dev, &p, 1, timeout_ms, &job);
 	if (!r)
-		r = kohaku_wait(dev, job, limit + 5000, st);
+		r = kohaku_wait(dev, job, limit + 5000, st, sizeof(*st));
 	if (!r && st->status == KOHAKU_JOB_DONE)
 		*bad = rt_vec_check(dev, &v, 1.5f, 1);
 	rt_vec_free(dev, &v);
@@ -850,5 +850,5 @@ void rt_fw_reload(kohaku_device *dev)
 
 	img = rt_fw_image(&len);
 	REQUIRE(img);
-	CHECK_OK(dev, kohaku_fw_load(dev, img, len, 0, &out));
+	CHECK_OK(dev, kohaku_fw_load(dev, img, len, 0, &out, sizeof(out)));
 }

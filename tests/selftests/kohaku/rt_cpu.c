@@ -1430,7 +1430,7 @@ TEST_F(rt, a_flush_that_does_not_retire_is_the_jobs_timeout)
 	kohaku_rv_ecall(&c.a);
 	REQUIRE(ct_program(&c, &p, &nd[0], 0, false));
 	CHECK_OK(dev, kohaku_submit(dev, &p, 1, 20, &job));
-	CHECK_OK(dev, kohaku_wait(dev, job, 20000, &st));
+	CHECK_OK(dev, kohaku_wait(dev, job, 20000, &st, sizeof(st)));
 	CHECK_EQ(st.status, KOHAKU_JOB_TIMEOUT);
 	CHECK(st.fault_flags & KOHAKU_FAULT_NODE_KNOWN);
 	CHECK_EQ(st.fault_x, nd[0].x);
@@ -1438,7 +1438,7 @@ TEST_F(rt, a_flush_that_does_not_retire_is_the_jobs_timeout)
 	check_diag("%s", kohaku_last_error(dev));
 	/* a reset ends the hang (and drops the L1): the unit runs again */
 	memset(&out, 0, sizeof(out));
-	CHECK_OK(dev, kohaku_mesh_reset(dev, nd[0].mesh, &out));
+	CHECK_OK(dev, kohaku_mesh_reset(dev, nd[0].mesh, &out, sizeof(out)));
 	CHECK_EQ(rt_run(dev, &p, 1, &st), 0);
 	CHECK_EQ(st.status, KOHAKU_JOB_DONE);
 	rt_close_card(dev);
@@ -1513,9 +1513,9 @@ TEST_F(rt, a_job_that_times_out_and_drains_is_flushed_before_it_leaves)
 	REQUIRE(ct_program(&c[1], &p[1], &nd[1], 0, false));
 	CHECK_OK(dev, kohaku_submit(dev, &p[0], 1, 1, &job[0]));
 	CHECK_OK(dev, kohaku_submit(dev, &p[1], 1, 0, &job[1]));
-	CHECK_OK(dev, kohaku_wait(dev, job[0], 20000, &st));
+	CHECK_OK(dev, kohaku_wait(dev, job[0], 20000, &st, sizeof(st)));
 	CHECK_EQ(st.status, KOHAKU_JOB_TIMEOUT);
-	CHECK_OK(dev, kohaku_wait(dev, job[1], 20000, &st));
+	CHECK_OK(dev, kohaku_wait(dev, job[1], 20000, &st, sizeof(st)));
 	CHECK_EQ(st.status, KOHAKU_JOB_DONE);
 	CHECK_EQ(st_check(dev, &b, true, "after the timed-out job drained"), 0);
 	ct_buf_free(dev, &b);

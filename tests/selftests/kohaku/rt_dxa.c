@@ -763,9 +763,9 @@ static unsigned long do_copy(struct dx *c, struct cp *p, const char *what)
 	}
 	/* the slot as the driver wrote it, as the unit holds it, as meant */
 	ref_encode(tb, &d, taddr);
-	if (kohaku_dxa_get(c->dev, c->dx.mesh, c->dx.x, c->dx.y, slot, 0, &g) ||
+	if (kohaku_dxa_get(c->dev, c->dx.mesh, c->dx.x, c->dx.y, slot, 0, &g, sizeof(g)) ||
 	    kohaku_dxa_get(c->dev, c->dx.mesh, c->dx.x, c->dx.y, slot,
-			   KOHAKU_DXA_GET_DEVICE, &gd)) {
+			   KOHAKU_DXA_GET_DEVICE, &gd, sizeof(gd))) {
 		check_fail_at(__FILE__, __LINE__, "%s: GET: %s", what,
 			    kohaku_last_error(c->dev));
 		bad++;
@@ -1289,13 +1289,13 @@ TEST_F(rt, a_job_copies_the_slot_as_it_was_at_submit)
 	p.insts = &copy[1];
 	CHECK_OK(c.dev, kohaku_submit(c.dev, &p, 1, 0, &j2));
 	if (blocker) {
-		CHECK_OK(c.dev, kohaku_wait(c.dev, j0, 60000, &st));
+		CHECK_OK(c.dev, kohaku_wait(c.dev, j0, 60000, &st, sizeof(st)));
 		CHECK_EQ(st.status, KOHAKU_JOB_DONE);
 		rt_vec_free(c.dev, &v);
 	}
-	CHECK_OK(c.dev, kohaku_wait(c.dev, j1, 10000, &st));
+	CHECK_OK(c.dev, kohaku_wait(c.dev, j1, 10000, &st, sizeof(st)));
 	CHECK_EQ(st.status, KOHAKU_JOB_DONE);
-	CHECK_OK(c.dev, kohaku_wait(c.dev, j2, 10000, &st));
+	CHECK_OK(c.dev, kohaku_wait(c.dev, j2, 10000, &st, sizeof(st)));
 	CHECK_EQ(st.status, KOHAKU_JOB_DONE);
 	CHECK_EQ(kohaku_inst_scr_copy_out(&out, 0, 2, oaddr), 0);
 	CHECK_EQ(rt_run_on(c.dev, &c.scr[0], &out, 1, &st), 0);

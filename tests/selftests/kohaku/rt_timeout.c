@@ -40,7 +40,7 @@ TEST_F(rt, job_time_limit)
 	rt_prog_saxpy(&p, &inst, 1, &sx[0], &v, 3.0f);
 	/* 1 ms of device time is far too little for 2^20 elements */
 	CHECK_OK(dev, kohaku_submit(dev, &p, 1, 1, &job));
-	r = kohaku_wait(dev, job, 5000, &st);
+	r = kohaku_wait(dev, job, 5000, &st, sizeof(st));
 	CHECK_MSG(r == 0, "WAIT: %d: %s", r, kohaku_last_error(dev));
 	CHECK_MSG(st.status == KOHAKU_JOB_TIMEOUT, "status %s, expected TIMEOUT",
 		  kohaku_job_status_name(st.status));
