@@ -72,13 +72,14 @@ const char *kohaku_version(void);
  * library writes min(its size, the caller's) bytes and zeroes the rest of
  * a bigger caller struct, and an array's entries are the caller's size
  * apart (free it as before).  A NULL pointer takes any size; a size of 0
- * with a pointer is -EINVAL.  So a program built against this header keeps working, unchanged
- * and unrebuilt, with a newer libkohaku.so.0, whose structs are bigger;
- * and one built against a newer header with an older library sees zeroes
- * in the fields that library does not know.  Binaries linked against
- * libkohaku 0.1 (version node KOHAKU_0), whose calls took no size, keep
- * their entry points: the library exports both (symbol versioning,
- * docs/runtime.md "Binary compatibility").
+ * with a pointer is -EINVAL.  So a program built against this header
+ * keeps working, unchanged and unrebuilt, with a newer libkohaku.so.0,
+ * whose structs are bigger; and one built against a newer header with an
+ * older (0.2 or later) library sees zeroes in the fields that library
+ * does not know.  Binaries linked against libkohaku 0.1 (version node
+ * KOHAKU_0), whose calls took no size, keep their entry points: the
+ * library exports both (symbol versioning, docs/runtime.md "Binary
+ * compatibility").
  */
 
 /* Size of a buffer that holds any message the library produces. */
