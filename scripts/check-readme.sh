@@ -14,6 +14,7 @@
 #   - the versions the docs print are the binaries': the line README gives
 #     for `kohaku --version`, kohaku(1)'s and docs/runtime.md's are the
 #     first line the CLI prints ("kohaku V (libkohaku V), driver ABI A");
+#     kh-trace --version and kh-trace(1) say "kh-trace V (kohaku V)";
 #     the man pages' footers ("kohaku V"), libkohaku(3)'s and
 #     docs/runtime.md's kohaku_version() string, kohaku.pc's Version and
 #     README's dkms version are V; README's and docs/abi.md's driver ABI
@@ -182,6 +183,13 @@ if grep -q "\`\"$V\"\`" docs/runtime.md &&
 	ok "docs/runtime.md: kohaku_version() \"$V\", the --version line"
 else
 	nok "docs/runtime.md: kohaku_version() \"$V\", the --version line '$line'"
+fi
+kt=$("$build/kh-trace" --version 2>&1)
+if [ "$kt" = "kh-trace $V (kohaku $V)" ] &&
+   grep -q "\"kh-trace $V (kohaku $V)\"" man/kh-trace.1; then
+	ok "kh-trace --version: '$kt', as kh-trace(1) says"
+else
+	nok "kh-trace --version: 'kh-trace $V (kohaku $V)', as kh-trace(1) says (it prints '$kt')"
 fi
 pcv=$(sed -n 's/^Version:[[:space:]]*//p' "$build/kohaku.pc" 2>/dev/null)
 if [ "$pcv" = "$V" ]; then

@@ -7,5 +7,7 @@ $(BUILD)/kh-trace: $(BUILD)/obj/tools/kh_trace.o \
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(KH_JSON_LIBS) -lm
 
-# its JSON through json-c, as the CLI's (KH_JSON_*: libruntime/runtime.mk)
-$(BUILD)/obj/tools/kh_trace.o: CFLAGS += $(KH_JSON_CFLAGS)
+# its JSON through json-c, as the CLI's (KH_JSON_*: libruntime/runtime.mk);
+# --version: the tree's one version, kohaku.h's (the Makefile's KH_VERSION)
+$(BUILD)/obj/tools/kh_trace.o: CFLAGS += $(KH_JSON_CFLAGS) -DKH_VERSION='"$(KH_VERSION)"'
+$(BUILD)/obj/tools/kh_trace.o: libruntime/kohaku.h
