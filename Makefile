@@ -136,6 +136,10 @@ include firmware/firmware.mk
 include packaging/install.mk
 
 LIB_SRCS := $(SIM_SRCS) $(CORE_SRCS) $(RT_SRCS)
+# libkohaku.so's objects carry the symbol versions (KH_RT_SYMVER,
+# libruntime/rt_internal.h; libruntime/libkohaku.map); libkohaku.a's, and
+# every other build of these sources (fuzz), one plain definition per name
+$(call picobj,$(RT_SRCS)): CFLAGS += -DKH_RT_SHARED
 $(BUILD)/obj/%.o: %.c | kh-check-headers
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(call src_includes,$<) $(DRM_CFLAGS) -MMD -MP -c -o $@ $<

@@ -201,16 +201,23 @@ KH_RT_HIDDEN void *kh_rt_restride(void *arr, unsigned int n, size_t have,
 #define KH_RT_V0_ARTIFACT_RESULT_SIZE 48 /* struct kohaku_artifact_result */
 
 /*
- * Symbol versions (libruntime/libkohaku.map).  KH_RT_SYMVER: an old entry
- * point, impl (a global, not in the version script, so not exported by its
- * own name), is name at the old version node, for the binaries linked
- * against it.  KH_RT_SYMVER_DEFAULT: name's current definition is its
- * default version, at the node that gave it its signature, the one new
- * links (and a static link with libkohaku.a) bind to.
+ * Symbol versions (libruntime/libkohaku.map), in libkohaku.so's objects
+ * only (KH_RT_SHARED, runtime.mk): a static link has one version of each
+ * name, and an object with both, linked as an object, would define the
+ * name twice.  KH_RT_SYMVER: an old entry point, impl (a global, not in
+ * the version script, so not exported by its own name), is name at the
+ * old version node, for the binaries linked against it.
+ * KH_RT_SYMVER_DEFAULT: name's current definition is its default version,
+ * at the node that gave it its signature, the one new links bind to.
  */
+#ifdef KH_RT_SHARED
 #define KH_RT_SYMVER(impl, name, node) \
 	__asm__(".symver " #impl "," #name "@" #node)
 #define KH_RT_SYMVER_DEFAULT(name, node) \
 	__asm__(".symver " #name "," #name "@@@" #node)
+#else
+#define KH_RT_SYMVER(impl, name, node) _Static_assert(1, #impl)
+#define KH_RT_SYMVER_DEFAULT(name, node) _Static_assert(1, #name)
+#endif
 
 #endif /* KOHAKU_RT_INTERNAL_H */
