@@ -528,7 +528,7 @@ static void wait_round(struct kh_rt_art_ctx *c, struct kh_rt_art_state *st, uint
 		return;
 	}
 	snprintf(msg, sizeof(msg), "round %u (job %" PRIu64 "): %s", round, job,
-		 kohaku_job_describe(&s, d, sizeof(d)));
+		 kohaku_job_describe(&s, sizeof(s), d, sizeof(d)));
 	if (st->fail_round == UINT32_MAX || round < st->fail_round)
 		st->res.status = s;
 	run_fail(st, round, s.status == KOHAKU_JOB_TIMEOUT ? -ETIMEDOUT :

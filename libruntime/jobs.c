@@ -443,8 +443,8 @@ static const char *aborted_reason(uint32_t reason)
 	}
 }
 
-KH_RT_EXPORT const char *kohaku_job_describe(const struct kohaku_job_status *st,
-					     char *buf, size_t len)
+static const char *job_describe(const struct kohaku_job_status *st,
+				char *buf, size_t len)
 {
 	char where[64];
 
@@ -508,6 +508,31 @@ KH_RT_EXPORT const char *kohaku_job_describe(const struct kohaku_job_status *st,
 	return buf;
 }
 
+/* the caller's status, read no further than its size (a bigger one's tail ignored) */
+KH_RT_EXPORT const char *kohaku_job_describe(const struct kohaku_job_status *st,
+					     size_t st_size, char *buf,
+					     size_t len)
+{
+	struct kohaku_job_status s;
+
+	if (!st)
+		return job_describe(NULL, buf, len);
+	memset(&s, 0, sizeof(s));
+	memcpy(&s, st, st_size < sizeof(s) ? st_size : sizeof(s));
+	return job_describe(&s, buf, len);
+}
+
+/* libkohaku 0.1's kohaku_job_describe (version node KOHAKU_0) */
+const char *kh_rt_job_describe_v0(const struct kohaku_job_status *st,
+				  char *buf, size_t len);
+const char *kh_rt_job_describe_v0(const struct kohaku_job_status *st,
+				  char *buf, size_t len)
+{
+	return kohaku_job_describe(st, KH_RT_V0_JOB_STATUS_SIZE, buf, len);
+}
+KH_RT_SYMVER(kh_rt_job_describe_v0, kohaku_job_describe, KOHAKU_0);
+KH_RT_SYMVER_DEFAULT(kohaku_job_describe, KOHAKU_0.2);
+
 /* WAIT's answer as the API's status */
 static void status_from_wait(struct kohaku_job_status *st,
 			     const struct drm_kohaku_wait *req)
@@ -552,7 +577,7 @@ KH_RT_EXPORT int kohaku_wait(kohaku_device *dev, uint64_t job_id,
 		char d[512];
 
 		kh_rt_seterr(dev, "job %llu: %s", (unsigned long long)job_id,
-			     kohaku_job_describe(&s, d, sizeof(d)));
+			     kohaku_job_describe(&s, sizeof(s), d, sizeof(d)));
 	}
 	return 0;
 }

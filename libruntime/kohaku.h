@@ -68,7 +68,8 @@ const char *kohaku_version(void);
  * size, the stride, kohaku_list_devices and kohaku_pci_list: an entry's,
  * kohaku_bo_info, kohaku_fw_info, kohaku_fw_load, kohaku_fw_load_file,
  * kohaku_wait, kohaku_run, kohaku_dxa_get, kohaku_clocks,
- * kohaku_mesh_reset, kohaku_artifact_info, kohaku_artifact_run): the
+ * kohaku_mesh_reset, kohaku_artifact_info, kohaku_artifact_run; and
+ * kohaku_job_describe reads no more of a status than its size): the
  * library writes min(its size, the caller's) bytes and zeroes the rest of
  * a bigger caller struct, and an array's entries are the caller's size
  * apart (free it as before).  A NULL pointer takes any size; a size of 0
@@ -970,9 +971,12 @@ int kohaku_wait(kohaku_device *dev, uint64_t job_id, uint32_t timeout_ms,
 int kohaku_run(kohaku_device *dev, const struct kohaku_program *programs,
 	       unsigned int n_programs, uint32_t timeout_ms,
 	       struct kohaku_job_status *st, size_t st_size);
-/* A job status in words ("FAULT at mesh 0 (1,2): code 2 (...)"). */
+/*
+ * A job status in words ("FAULT at mesh 0 (1,2): code 2 (...)").  st_size:
+ * sizeof(*st), the caller's; the library reads no more of it.
+ */
 const char *kohaku_job_describe(const struct kohaku_job_status *st,
-				char *buf, size_t len);
+				size_t st_size, char *buf, size_t len);
 
 /* ---- fences: waiting on many jobs, or on a file descriptor ---- */
 

@@ -185,7 +185,7 @@ static void demo_finish(const struct kohaku_cli_demo_ctx *c,
 		if (c->demo->describe)
 			c->demo->describe(&r->st, r->why, sizeof(r->why));
 		else
-			kohaku_job_describe(&r->st, r->why, sizeof(r->why));
+			kohaku_job_describe(&r->st, sizeof(r->st), r->why, sizeof(r->why));
 		r->exit = EXIT_DEVICE;
 		return;
 	}

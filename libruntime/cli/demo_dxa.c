@@ -82,7 +82,7 @@ static void dc_say(const char *what, const struct kohaku_job_status *st,
 {
 	char d[512], f[160] = "";
 
-	kohaku_job_describe(st, d, sizeof(d));
+	kohaku_job_describe(st, sizeof(*st), d, sizeof(d));
 	if (st->status == KOHAKU_JOB_FAULT &&
 	    (st->fault_flags & KOHAKU_FAULT_CODE_KNOWN))
 		kohaku_dxa_fault_describe(st->fault_code, f, sizeof(f));

@@ -547,7 +547,7 @@ static void pool_describe(const struct kohaku_job_status *st, char *why,
 	char fault[160];
 	size_t l;
 
-	kohaku_job_describe(st, why, len);
+	kohaku_job_describe(st, sizeof(*st), why, len);
 	l = strlen(why);
 	if (st->fault_flags & KOHAKU_FAULT_CODE_KNOWN)
 		snprintf(why + l, len - l, " [%s]", kohaku_pool_fault_describe(

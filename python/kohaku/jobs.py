@@ -79,6 +79,7 @@ class JobStatus:
         "FAULT at mesh 0 (1,2): code 2 (...)"."""
         buf = ctypes.create_string_buffer(512)
         return _lib.text(fn("kohaku_job_describe")(ctypes.byref(self._c),
+                                                   ctypes.sizeof(self._c),
                                                    buf, 512))
 
     def __repr__(self):

@@ -110,6 +110,7 @@ static const char *const changed[] = {
 	"kohaku_fw_load_file", "kohaku_wait", "kohaku_run", "kohaku_dxa_get",
 	"kohaku_clocks", "kohaku_mesh_reset", "kohaku_artifact_info",
 	"kohaku_artifact_run", "kohaku_list_devices", "kohaku_pci_list",
+	"kohaku_job_describe",
 };
 
 static void *sym(void *h, const char *name, const char *ver)

@@ -958,7 +958,7 @@ TEST_F(rt, ebreak_is_a_fault_with_a0)
 		REQUIRE(ct_dbg(dev, &nd[u], &dbg));
 		CHECK_EQ(KH_CPU_DBG_RETIRED(dbg), 3);	/* lui, addi, ebreak */
 		if (!u) {
-			kohaku_job_describe(&st, d, sizeof(d));
+			kohaku_job_describe(&st, sizeof(st), d, sizeof(d));
 			check_diag("%s", d);
 		}
 		/*

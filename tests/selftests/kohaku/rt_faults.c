@@ -639,7 +639,7 @@ TEST_F(rt, mesh_reset_aborts_the_running_job_at_once)
 		  (unsigned long long)st.device_ns);
 	check_diag("the job ended %llu us of device time after it started",
 		   (unsigned long long)st.device_ns / 1000);
-	kohaku_job_describe(&st, why, sizeof(why));
+	kohaku_job_describe(&st, sizeof(st), why, sizeof(why));
 	CHECK_MSG(strstr(why, "ABORTED: its mesh was reset") != NULL, "%s", why);
 	CHECK_MSG(strstr(kohaku_last_error(dev), "mesh was reset") != NULL, "%s",
 		  kohaku_last_error(dev));

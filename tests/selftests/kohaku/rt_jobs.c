@@ -157,7 +157,7 @@ TEST_F(rt, saxpy_library_run_and_describe)
 	rt_prog_saxpy(&p, &inst, 1, &sx[0], &v, 4.0f);
 	CHECK_OK(dev, kohaku_run(dev, &p, 1, 1000, &st, sizeof(st)));
 	CHECK_EQ(st.status, KOHAKU_JOB_DONE);
-	CHECK(strstr(kohaku_job_describe(&st, buf, sizeof(buf)), "DONE") != NULL);
+	CHECK(strstr(kohaku_job_describe(&st, sizeof(st), buf, sizeof(buf)), "DONE") != NULL);
 	CHECK_EQ(rt_vec_check(dev, &v, 4.0f, 1), 0);
 	rt_vec_free(dev, &v);
 	kohaku_close(dev);

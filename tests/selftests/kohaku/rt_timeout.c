@@ -56,7 +56,7 @@ TEST_F(rt, job_time_limit)
 
 		snprintf(want, sizeof(want), "mesh %u node (%u,%u) had not finished",
 			 sx[0].mesh, sx[0].x, sx[0].y);
-		kohaku_job_describe(&st, why, sizeof(why));
+		kohaku_job_describe(&st, sizeof(st), why, sizeof(why));
 		CHECK_MSG(strstr(why, want) != NULL, "%s", why);
 		CHECK_MSG(strstr(kohaku_last_error(dev), want) != NULL, "%s",
 			  kohaku_last_error(dev));

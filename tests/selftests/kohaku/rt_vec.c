@@ -733,7 +733,7 @@ TEST_F(rt, kernel_fault_is_a_job_fault_with_the_node)
 		CHECK_EQ(st.fault_x, nd[u].x);
 		CHECK_EQ(st.fault_y, nd[u].y);
 		CHECK_EQ(st.n_faults, 1);
-		kohaku_job_describe(&st, d, sizeof(d));
+		kohaku_job_describe(&st, sizeof(st), d, sizeof(d));
 		check_diag("%s: %s", d,
 			 kohaku_vec_fault_describe(st.fault_code, d2, sizeof(d2)));
 		/* a VLD of dtype 0 (the raw form): F_DTYPE */
