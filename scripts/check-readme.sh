@@ -16,8 +16,9 @@
 #     first line the CLI prints ("kohaku V (libkohaku V), driver ABI A");
 #     kh-trace --version and kh-trace(1) say "kh-trace V (kohaku V)";
 #     the man pages' footers ("kohaku V"), libkohaku(3)'s and
-#     docs/runtime.md's kohaku_version() string, kohaku.pc's Version and
-#     README's dkms version are V; README's and docs/abi.md's driver ABI
+#     docs/runtime.md's kohaku_version() string, kohaku.pc's Version, the
+#     Python package's __version__ and README's dkms version are V;
+#     README's and docs/abi.md's driver ABI
 #     is A;
 #   - libkohaku(3) names only constants that exist (each KOHAKU_* it sets
 #     in bold is a macro or enumerator of the installed headers, a family
@@ -190,6 +191,12 @@ if [ "$kt" = "kh-trace $V (kohaku $V)" ] &&
 	ok "kh-trace --version: '$kt', as kh-trace(1) says"
 else
 	nok "kh-trace --version: 'kh-trace $V (kohaku $V)', as kh-trace(1) says (it prints '$kt')"
+fi
+pyv=$(sed -n 's/^__version__ = "\(.*\)"$/\1/p' python/kohaku/__init__.py)
+if [ "$pyv" = "$V" ]; then
+	ok "python/kohaku: __version__ $V"
+else
+	nok "python/kohaku: __version__ $V (it says '$pyv')"
 fi
 pcv=$(sed -n 's/^Version:[[:space:]]*//p' "$build/kohaku.pc" 2>/dev/null)
 if [ "$pcv" = "$V" ]; then

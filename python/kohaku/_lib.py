@@ -331,6 +331,7 @@ _u16p = P(c_u16)
 # name: (restype, [argtypes])
 _FUNCS = {
     # open, close, errors
+    "kohaku_version": (c_char_p, []),
     "kohaku_backend_name": (c_char_p, [c_int]),
     "kohaku_backend_parse": (c_int, [c_char_p, P(c_int)]),
     "kohaku_open": (c_int, [c_int, c_char_p, P(_dev), c_char_p, c_size_t]),
