@@ -108,6 +108,11 @@ src_dir = $(patsubst %/,%,$(dir $(1)))
 src_includes = $(addprefix -I,$(USER_INCDIRS.$(call src_dir,$(1)))) \
 	$(call kh_incflags,$(call src_dir,$(1)),)
 
+# the one version of the tree (libkohaku's release, the CLI's, kohaku.pc's,
+# the dkms package's, the man pages'): kohaku.h's KOHAKU_LIB_VERSION_*
+KH_VERSION := $(shell sed -n 's/^\#define KOHAKU_LIB_VERSION_\(MAJOR\|MINOR\|PATCH\)[[:space:]]*\([0-9]*\).*/\2/p' \
+	libruntime/kohaku.h | paste -sd. -)
+
 LIBKOHAKU_A := $(BUILD)/libkohaku.a
 LIBKOHAKU_SO := $(BUILD)/libkohaku.so.0
 KOHAKU_CLI := $(BUILD)/kohaku
@@ -132,6 +137,10 @@ include firmware/firmware.mk
 include packaging/install.mk
 
 LIB_SRCS := $(SIM_SRCS) $(CORE_SRCS) $(RT_SRCS)
+# libkohaku.so's objects carry the symbol versions (KH_RT_SYMVER,
+# libruntime/rt_internal.h; libruntime/libkohaku.map); libkohaku.a's, and
+# every other build of these sources (fuzz), one plain definition per name
+$(call picobj,$(RT_SRCS)): CFLAGS += -DKH_RT_SHARED
 $(BUILD)/obj/%.o: %.c | kh-check-headers
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(call src_includes,$<) $(DRM_CFLAGS) -MMD -MP -c -o $@ $<
@@ -146,18 +155,18 @@ $(LIBKOHAKU_A): $(call obj,$(LIB_SRCS))
 	rm -f $@
 	$(AR) rcs $@ $^
 
-$(LIBKOHAKU_SO): $(call picobj,$(LIB_SRCS))
+$(LIBKOHAKU_SO): $(call picobj,$(LIB_SRCS)) libruntime/libkohaku.map
 	$(CC) -shared -Wl,-soname,libkohaku.so.0 -Wl,--version-script=libruntime/libkohaku.map \
-		$(LDFLAGS) -o $@ $^ $(LDLIBS)
+		$(LDFLAGS) -o $@ $(filter %.o,$^) $(LDLIBS)
 	ln -sf libkohaku.so.0 $(BUILD)/libkohaku.so
 
-$(KOHAKU_CLI): $(call obj,$(CLI_SRCS)) $(LIBKOHAKU_A)
+$(KOHAKU_CLI): $(call obj,$(CLI_SRCS)) $(LIBKOHAKU_ASM_A) $(LIBKOHAKU_A)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(KOHAKUD): $(call obj,$(KOHAKUD_SRCS)) $(LIBKOHAKU_A)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-userspace: $(LIBKOHAKU_A) $(KOHAKU_CLI) $(KOHAKUD) $(TEST_BINS) $(BENCH_BINS) $(TOOL_BINS)
+userspace: $(LIBKOHAKU_A) $(LIBKOHAKU_ASM_A) $(KOHAKU_CLI) $(KOHAKUD) $(TEST_BINS) $(BENCH_BINS) $(TOOL_BINS)
 ifneq ($(SAN),1)
 ifneq ($(STATIC),1)
 userspace: $(LIBKOHAKU_SO) $(BUILD)/kohaku.pc
@@ -193,7 +202,7 @@ vm: qemu modules
 	tests/vm/run-vm-pci.sh --shell
 
 # for the default PREFIX; make install writes the one for its PREFIX
-$(BUILD)/kohaku.pc: libruntime/kohaku.pc.in
+$(BUILD)/kohaku.pc: libruntime/kohaku.pc.in libruntime/kohaku.h
 	@mkdir -p $(dir $@)
 	sed $(KH_PC_SED) $< > $@
 

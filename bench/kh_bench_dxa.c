@@ -50,7 +50,7 @@ static int find_units(struct card *c)
 {
 	struct drm_kohaku_node *nd;
 	unsigned int n, i;
-	int r = kohaku_nodes_alloc(c->dev, 0, &nd, &n);
+	int r = kohaku_nodes_alloc(c->dev, 0, &nd, sizeof(*nd), &n);
 
 	if (r)
 		return r;
@@ -112,7 +112,7 @@ static uint64_t dx_busy(struct card *c)
 	unsigned int n, i;
 	uint64_t b = 0;
 
-	if (kohaku_nodes_alloc(c->dev, KOHAKU_NODES_LIVE, &nd, &n))
+	if (kohaku_nodes_alloc(c->dev, KOHAKU_NODES_LIVE, &nd, sizeof(*nd), &n))
 		return 0;
 	for (i = 0; i < n; i++)
 		if (nd[i].mesh == c->dx.mesh && nd[i].x == c->dx.x && nd[i].y == c->dx.y)
@@ -157,7 +157,7 @@ static int dxa_job(struct card *c, unsigned int tc, unsigned int tr,
 	p.n_insts = copies;
 	p.insts = in;
 	if (!r)
-		r = kohaku_run(c->dev, &p, 1, 0, &st);
+		r = kohaku_run(c->dev, &p, 1, 0, &st, sizeof(st));
 	*busy = dx_busy(c) - b0;
 	free(in);
 	if (r)

@@ -117,7 +117,7 @@ static int target_open(struct target *t, enum kohaku_backend b,
 		fprintf(stderr, "kh_bench_jobs: %s: %s\n", t->label, err);
 		return r;
 	}
-	if (kohaku_nodes(t->dev, 0, nd, 64, &n))
+	if (kohaku_nodes(t->dev, 0, nd, 64, sizeof(*nd), &n))
 		return -EIO;
 	for (i = 0; i < n && i < 64; i++) {
 		if (nd[i].cu_type == 0 && nul == ~0u)
@@ -157,7 +157,7 @@ static int target_open(struct target *t, enum kohaku_backend b,
 static int run_job(kohaku_device *dev, const struct kohaku_program *p)
 {
 	struct kohaku_job_status st;
-	int r = kohaku_run(dev, p, 1, 0, &st);
+	int r = kohaku_run(dev, p, 1, 0, &st, sizeof(st));
 
 	if (r || st.status != KOHAKU_JOB_DONE) {
 		fprintf(stderr, "kh_bench_jobs: a job failed (%d, %s): %s\n", r,
@@ -280,7 +280,7 @@ static void split_job(struct target *t)
 		if (kohaku_submit(t->dev, &t->prog, 1, 0, &id))
 			exit(1);
 		t1 = bench_now(CLOCK_MONOTONIC);
-		if (kohaku_wait(t->dev, id, 60000, &st) || st.status != KOHAKU_JOB_DONE)
+		if (kohaku_wait(t->dev, id, 60000, &st, sizeof(st)) || st.status != KOHAKU_JOB_DONE)
 			exit(1);
 		ts += t1 - t0;
 		tw += bench_now(CLOCK_MONOTONIC) - t1;
@@ -454,7 +454,7 @@ static void bringup(bool bits32)
 			exit(1);
 		}
 		free(d);
-		kohaku_get_info(dev, &in);
+		kohaku_get_info(dev, &in, sizeof(in));
 		cycles = stat_field(dev, "card cycles=");
 		printf("%2ux%-3u %6u %12lld %12.0f\n", sizes[i], sizes[i],
 		       in.n_nodes, cycles, (double)cycles / in.n_nodes);

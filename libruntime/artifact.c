@@ -448,16 +448,31 @@ KH_RT_EXPORT int kohaku_artifact_load(const char *path,
 }
 
 KH_RT_EXPORT void kohaku_artifact_info(const struct kohaku_artifact *a,
-				       struct kohaku_artifact_info *out)
+				       struct kohaku_artifact_info *out,
+				       size_t size)
 {
-	if (!out)
+	struct kohaku_artifact_info i;
+
+	if (!out || !size)
 		return;
-	memset(out, 0, sizeof(*out));
-	if (!a)
-		return;
-	out->machine = a->machine;
-	out->n_flits = a->n_flits;
-	out->n_steps = a->n_steps;
-	out->n_rounds = a->n_rounds;
-	out->n_kicks = a->n_kicks;
+	memset(&i, 0, sizeof(i));
+	if (a) {
+		i.machine = a->machine;
+		i.n_flits = a->n_flits;
+		i.n_steps = a->n_steps;
+		i.n_rounds = a->n_rounds;
+		i.n_kicks = a->n_kicks;
+	}
+	kh_rt_copy_out(out, size, &i, sizeof(i));
 }
+
+/* libkohaku 0.1's kohaku_artifact_info (version node KOHAKU_0) */
+void kh_rt_artifact_info_v0(const struct kohaku_artifact *a,
+			    struct kohaku_artifact_info *out);
+void kh_rt_artifact_info_v0(const struct kohaku_artifact *a,
+			    struct kohaku_artifact_info *out)
+{
+	kohaku_artifact_info(a, out, KH_RT_V0_ARTIFACT_INFO_SIZE);
+}
+KH_RT_SYMVER(kh_rt_artifact_info_v0, kohaku_artifact_info, KOHAKU_0);
+KH_RT_SYMVER_DEFAULT(kohaku_artifact_info, KOHAKU_0.2);

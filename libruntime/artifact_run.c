@@ -87,7 +87,8 @@ static int ctx_init(struct kh_rt_art_ctx *c, kohaku_device *dev,
 			     "has no such mesh", mesh);
 		return -EINVAL;
 	}
-	r = kohaku_nodes_alloc(dev, 0, &c->nodes, &c->n_nodes);
+	r = kohaku_nodes_alloc(dev, 0, &c->nodes, sizeof(*c->nodes),
+			       &c->n_nodes);
 	if (r)
 		return r;
 	for (i = 0; i < c->n_nodes; i++) {
@@ -510,7 +511,7 @@ static void wait_round(struct kh_rt_art_ctx *c, struct kh_rt_art_state *st, uint
 	}
 	memset(&s, 0, sizeof(s));
 	for (i = 0; i < 4 && r == -ETIMEDOUT; i++)
-		r = kohaku_wait(c->dev, job, limit + 1000, &s);
+		r = kohaku_wait(c->dev, job, limit + 1000, &s, sizeof(s));
 	if (r) {
 		snprintf(msg, sizeof(msg), "round %u: %s", round,
 			 r == -ETIMEDOUT ? "the job is still not final after 4 "
@@ -527,7 +528,7 @@ static void wait_round(struct kh_rt_art_ctx *c, struct kh_rt_art_state *st, uint
 		return;
 	}
 	snprintf(msg, sizeof(msg), "round %u (job %" PRIu64 "): %s", round, job,
-		 kohaku_job_describe(&s, d, sizeof(d)));
+		 kohaku_job_describe(&s, sizeof(s), d, sizeof(d)));
 	if (st->fail_round == UINT32_MAX || round < st->fail_round)
 		st->res.status = s;
 	run_fail(st, round, s.status == KOHAKU_JOB_TIMEOUT ? -ETIMEDOUT :
@@ -660,15 +661,20 @@ static int run_all(struct kh_rt_art_ctx *c, const struct kohaku_artifact_run *ar
 KH_RT_EXPORT int kohaku_artifact_run(kohaku_device *dev,
 				     const struct kohaku_artifact *a,
 				     const struct kohaku_artifact_run *args,
-				     struct kohaku_artifact_result *res)
+				     struct kohaku_artifact_result *res,
+				     size_t res_size)
 {
+	struct kohaku_artifact_result none;
 	struct kh_rt_art_state *st;
 	struct kh_rt_art_ctx c;
 	int err;
 
+	if (res && !res_size)
+		return -EINVAL;
 	if (res) {
-		memset(res, 0, sizeof(*res));
-		res->failed_round = UINT32_MAX;
+		memset(&none, 0, sizeof(none));
+		none.failed_round = UINT32_MAX;
+		kh_rt_copy_out(res, res_size, &none, sizeof(none));
 	}
 	if (!dev)
 		return -EINVAL;
@@ -713,7 +719,21 @@ KH_RT_EXPORT int kohaku_artifact_run(kohaku_device *dev,
 	if (err)
 		kh_rt_seterr(dev, "%s", st->fail_msg);
 	if (res)
-		*res = st->res;
+		kh_rt_copy_out(res, res_size, &st->res, sizeof(st->res));
 	free(st);
 	return err;
 }
+
+/* libkohaku 0.1's kohaku_artifact_run (version node KOHAKU_0) */
+int kh_rt_artifact_run_v0(kohaku_device *dev, const struct kohaku_artifact *a,
+			  const struct kohaku_artifact_run *args,
+			  struct kohaku_artifact_result *res);
+int kh_rt_artifact_run_v0(kohaku_device *dev, const struct kohaku_artifact *a,
+			  const struct kohaku_artifact_run *args,
+			  struct kohaku_artifact_result *res)
+{
+	return kohaku_artifact_run(dev, a, args, res,
+				   KH_RT_V0_ARTIFACT_RESULT_SIZE);
+}
+KH_RT_SYMVER(kh_rt_artifact_run_v0, kohaku_artifact_run, KOHAKU_0);
+KH_RT_SYMVER_DEFAULT(kohaku_artifact_run, KOHAKU_0.2);

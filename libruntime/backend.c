@@ -180,19 +180,12 @@ KH_RT_EXPORT int kohaku_open(enum kohaku_backend backend, const char *device,
 	return r;
 }
 
-KH_RT_EXPORT int kohaku_list_devices(enum kohaku_backend backend,
-				     struct kohaku_device_entry **list,
-				     unsigned int *count, char *err,
-				     size_t errlen)
+static int list_devices(enum kohaku_backend backend,
+			struct kohaku_device_entry **list, unsigned int *count,
+			char *err, size_t errlen)
 {
 	const struct kh_rt_backend *be;
 
-	if (err && errlen)
-		err[0] = '\0';
-	if (!list || !count) {
-		kh_rt_errbuf(err, errlen, "kohaku_list_devices: NULL output");
-		return -EINVAL;
-	}
 	*list = NULL;
 	*count = 0;
 	if (backend == KOHAKU_BACKEND_ENV) {
@@ -214,6 +207,49 @@ KH_RT_EXPORT int kohaku_list_devices(enum kohaku_backend backend,
 	return be->list(env_nonempty("KOHAKU_DEVICE"), list, count, err,
 			errlen);
 }
+
+KH_RT_EXPORT int kohaku_list_devices(enum kohaku_backend backend,
+				     struct kohaku_device_entry **list,
+				     unsigned int *count, size_t entry_size,
+				     char *err, size_t errlen)
+{
+	int r;
+
+	if (err && errlen)
+		err[0] = '\0';
+	if (!list || !count || !entry_size) {
+		kh_rt_errbuf(err, errlen, "kohaku_list_devices: NULL output "
+			     "or entry_size 0");
+		return -EINVAL;
+	}
+	*list = NULL;
+	*count = 0;
+	r = list_devices(backend, list, count, err, errlen);
+	if (r < 0 || !*list)
+		return r;
+	/* the caller's stride (kohaku.h "Caller-sized structs") */
+	*list = kh_rt_restride(*list, *count, sizeof(**list), entry_size);
+	if (!*list) {
+		*count = 0;
+		kh_rt_errbuf(err, errlen, "kohaku_list_devices: out of memory");
+		return -ENOMEM;
+	}
+	return r;
+}
+
+/* libkohaku 0.1's kohaku_list_devices (version node KOHAKU_0) */
+int kh_rt_list_devices_v0(enum kohaku_backend backend,
+			   struct kohaku_device_entry **list, unsigned int *count,
+			   char *err, size_t errlen);
+int kh_rt_list_devices_v0(enum kohaku_backend backend,
+			   struct kohaku_device_entry **list, unsigned int *count,
+			   char *err, size_t errlen)
+{
+	return kohaku_list_devices(backend, list, count,
+				   KH_RT_V0_DEVICE_ENTRY_SIZE, err, errlen);
+}
+KH_RT_SYMVER(kh_rt_list_devices_v0, kohaku_list_devices, KOHAKU_0);
+KH_RT_SYMVER_DEFAULT(kohaku_list_devices, KOHAKU_0.2);
 
 KH_RT_EXPORT void kohaku_free_device_list(struct kohaku_device_entry *list)
 {

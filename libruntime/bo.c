@@ -112,25 +112,39 @@ KH_RT_EXPORT int kohaku_bo_free(kohaku_device *dev, uint32_t handle)
 }
 
 KH_RT_EXPORT int kohaku_bo_info(kohaku_device *dev, uint32_t handle,
-				struct kohaku_bo_info *out)
+				struct kohaku_bo_info *out, size_t size)
 {
 	struct drm_kohaku_bo_info req;
+	struct kohaku_bo_info info;
 	int r;
 
-	if (!dev || !out)
+	if (!dev || !out || !size)
 		return -EINVAL;
 	memset(&req, 0, sizeof(req));
 	req.handle = handle;
 	r = kh_rt_ioctl(dev, DRM_IOCTL_KOHAKU_BO_INFO, &req,
 		     "querying buffer object %u", handle);
 	if (r == 0) {
-		out->handle = handle;
-		out->mesh = req.mesh;
-		out->size = req.size;
-		out->dev_addr = req.dev_addr;
+		memset(&info, 0, sizeof(info));
+		info.handle = handle;
+		info.mesh = req.mesh;
+		info.size = req.size;
+		info.dev_addr = req.dev_addr;
+		kh_rt_copy_out(out, size, &info, sizeof(info));
 	}
 	return r;
 }
+
+/* libkohaku 0.1's kohaku_bo_info (version node KOHAKU_0) */
+int kh_rt_bo_info_v0(kohaku_device *dev, uint32_t handle,
+		     struct kohaku_bo_info *out);
+int kh_rt_bo_info_v0(kohaku_device *dev, uint32_t handle,
+		     struct kohaku_bo_info *out)
+{
+	return kohaku_bo_info(dev, handle, out, KH_RT_V0_BO_INFO_SIZE);
+}
+KH_RT_SYMVER(kh_rt_bo_info_v0, kohaku_bo_info, KOHAKU_0);
+KH_RT_SYMVER_DEFAULT(kohaku_bo_info, KOHAKU_0.2);
 
 static int bo_rw(struct kohaku_device *dev, unsigned long cmd,
 		 uint32_t handle, uint64_t offset, const void *data,

@@ -43,21 +43,32 @@ KH_RT_EXPORT int kohaku_clk_profile_parse(const char *name)
 }
 
 KH_RT_EXPORT int kohaku_clocks(kohaku_device *dev, unsigned int mesh,
-			       struct drm_kohaku_clocks *out)
+			       struct drm_kohaku_clocks *out, size_t out_size)
 {
 	struct drm_kohaku_clocks a;
 	int r;
 
-	if (!dev)
+	if (!dev || (out && !out_size))
 		return -EINVAL;
 	memset(&a, 0, sizeof(a));
 	a.mesh = mesh;
 	r = kh_rt_ioctl(dev, DRM_IOCTL_KOHAKU_CLOCKS, &a,
 			"reading the clocks of mesh %u", mesh);
 	if (!r && out)
-		*out = a;
+		kh_rt_copy_out(out, out_size, &a, sizeof(a));
 	return r;
 }
+
+/* libkohaku 0.1's kohaku_clocks (version node KOHAKU_0) */
+int kh_rt_clocks_v0(kohaku_device *dev, unsigned int mesh,
+		     struct drm_kohaku_clocks *out);
+int kh_rt_clocks_v0(kohaku_device *dev, unsigned int mesh,
+		     struct drm_kohaku_clocks *out)
+{
+	return kohaku_clocks(dev, mesh, out, KH_RT_V0_CLOCKS_SIZE);
+}
+KH_RT_SYMVER(kh_rt_clocks_v0, kohaku_clocks, KOHAKU_0);
+KH_RT_SYMVER_DEFAULT(kohaku_clocks, KOHAKU_0.2);
 
 KH_RT_EXPORT int kohaku_clocks_file_run(kohaku_device *dev, unsigned int mesh,
 					unsigned int profile)
@@ -108,18 +119,30 @@ KH_RT_EXPORT int kohaku_mesh_lease(kohaku_device *dev, unsigned int mesh,
 }
 
 KH_RT_EXPORT int kohaku_mesh_reset(kohaku_device *dev, unsigned int mesh,
-				   struct drm_kohaku_reset *out)
+				   struct drm_kohaku_reset *out,
+				   size_t out_size)
 {
 	struct drm_kohaku_reset a;
 	int r;
 
-	if (!dev)
+	if (!dev || (out && !out_size))
 		return -EINVAL;
 	memset(&a, 0, sizeof(a));
 	a.mesh = mesh;
 	r = kh_rt_ioctl(dev, DRM_IOCTL_KOHAKU_RESET, &a, "resetting mesh %u",
 			mesh);
 	if (!r && out)
-		*out = a;
+		kh_rt_copy_out(out, out_size, &a, sizeof(a));
 	return r;
 }
+
+/* libkohaku 0.1's kohaku_mesh_reset (version node KOHAKU_0) */
+int kh_rt_mesh_reset_v0(kohaku_device *dev, unsigned int mesh,
+			 struct drm_kohaku_reset *out);
+int kh_rt_mesh_reset_v0(kohaku_device *dev, unsigned int mesh,
+			 struct drm_kohaku_reset *out)
+{
+	return kohaku_mesh_reset(dev, mesh, out, KH_RT_V0_RESET_SIZE);
+}
+KH_RT_SYMVER(kh_rt_mesh_reset_v0, kohaku_mesh_reset, KOHAKU_0);
+KH_RT_SYMVER_DEFAULT(kohaku_mesh_reset, KOHAKU_0.2);

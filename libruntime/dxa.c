@@ -100,12 +100,12 @@ KH_RT_EXPORT int kohaku_dxa_set(kohaku_device *dev, unsigned int mesh,
 KH_RT_EXPORT int kohaku_dxa_get(kohaku_device *dev, unsigned int mesh,
 				unsigned int x, unsigned int y,
 				unsigned int slot, unsigned int flags,
-				struct drm_kohaku_dxa_slot *out)
+				struct drm_kohaku_dxa_slot *out, size_t out_size)
 {
 	struct drm_kohaku_dxa_slot a;
 	int r;
 
-	if (!dev)
+	if (!dev || (out && !out_size))
 		return -EINVAL;
 	memset(&a, 0, sizeof(a));
 	a.slot = (uint8_t)(slot > 0xff ? 0xff : slot);
@@ -114,9 +114,23 @@ KH_RT_EXPORT int kohaku_dxa_get(kohaku_device *dev, unsigned int mesh,
 		     flags & KOHAKU_DXA_GET_DEVICE ? "reading the unit's copy of" :
 		     "reading");
 	if (!r && out)
-		*out = a;
+		kh_rt_copy_out(out, out_size, &a, sizeof(a));
 	return r;
 }
+
+/* libkohaku 0.1's kohaku_dxa_get (version node KOHAKU_0) */
+int kh_rt_dxa_get_v0(kohaku_device *dev, unsigned int mesh, unsigned int x,
+		      unsigned int y, unsigned int slot, unsigned int flags,
+		      struct drm_kohaku_dxa_slot *out);
+int kh_rt_dxa_get_v0(kohaku_device *dev, unsigned int mesh, unsigned int x,
+		      unsigned int y, unsigned int slot, unsigned int flags,
+		      struct drm_kohaku_dxa_slot *out)
+{
+	return kohaku_dxa_get(dev, mesh, x, y, slot, flags, out,
+			      KH_RT_V0_DXA_SLOT_SIZE);
+}
+KH_RT_SYMVER(kh_rt_dxa_get_v0, kohaku_dxa_get, KOHAKU_0);
+KH_RT_SYMVER_DEFAULT(kohaku_dxa_get, KOHAKU_0.2);
 
 /* ---- descriptors ---- */
 

@@ -56,6 +56,31 @@ void kh_rt_strlcpy(char *dst, const char *src, size_t len)
 	dst[n] = '\0';
 }
 
+void kh_rt_copy_out(void *dst, size_t dsize, const void *src, size_t ssize)
+{
+	size_t n = dsize < ssize ? dsize : ssize;
+
+	memcpy(dst, src, n);
+	if (dsize > n)
+		memset((char *)dst + n, 0, dsize - n);
+}
+
+void *kh_rt_restride(void *arr, unsigned int n, size_t have, size_t want)
+{
+	char *out;
+	unsigned int i;
+
+	if (have == want || !arr)
+		return arr;
+	out = calloc(n ? n : 1, want);
+	if (out)
+		for (i = 0; i < n; i++)
+			kh_rt_copy_out(out + (size_t)i * want, want,
+				       (char *)arr + (size_t)i * have, have);
+	free(arr);
+	return out;
+}
+
 void kh_rt_errbuf(char *buf, size_t len, const char *fmt, ...)
 {
 	va_list ap;

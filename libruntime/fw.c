@@ -63,14 +63,14 @@ KH_RT_EXPORT const char *kohaku_fw_state_name(unsigned int state)
 
 KH_RT_EXPORT int kohaku_fw_load(kohaku_device *dev, const void *image,
 				size_t size, unsigned int flags,
-				struct drm_kohaku_fw_load *out)
+				struct drm_kohaku_fw_load *out, size_t out_size)
 {
 	struct drm_kohaku_fw_load a;
 	const char *saved;
 	char *msg;
 	int r;
 
-	if (!dev)
+	if (!dev || (out && !out_size))
 		return -EINVAL;
 	if (!image && size) {
 		kh_rt_seterr(dev, "kohaku_fw_load: image is NULL");
@@ -81,9 +81,10 @@ KH_RT_EXPORT int kohaku_fw_load(kohaku_device *dev, const void *image,
 			     kohaku_fw_reason(KOHAKU_FW_ERR_TOO_BIG), size,
 			     KH_FW_MAX_IMAGE);
 		if (out) {
-			memset(out, 0, sizeof(*out));
-			out->reason = KOHAKU_FW_ERR_TOO_BIG;
-			out->fail_mesh = out->fail_x = out->fail_y = KOHAKU_COORD_NONE;
+			memset(&a, 0, sizeof(a));
+			a.reason = KOHAKU_FW_ERR_TOO_BIG;
+			a.fail_mesh = a.fail_x = a.fail_y = KOHAKU_COORD_NONE;
+			kh_rt_copy_out(out, out_size, &a, sizeof(a));
 		}
 		return -E2BIG;
 	}
@@ -94,7 +95,7 @@ KH_RT_EXPORT int kohaku_fw_load(kohaku_device *dev, const void *image,
 	r = kh_rt_ioctl(dev, DRM_IOCTL_KOHAKU_FW_LOAD, &a,
 			"loading firmware (%zu bytes) on %s", size, dev->path);
 	if (out)
-		*out = a;
+		kh_rt_copy_out(out, out_size, &a, sizeof(a));
 	if (r < 0 && a.reason) {
 		/* put the reason in front of the generic message */
 		saved = kohaku_last_error(dev);
@@ -123,14 +124,15 @@ KH_RT_EXPORT int kohaku_fw_load(kohaku_device *dev, const void *image,
  */
 KH_RT_EXPORT int kohaku_fw_load_file(kohaku_device *dev, const char *path,
 				     unsigned int flags,
-				     struct drm_kohaku_fw_load *out)
+				     struct drm_kohaku_fw_load *out,
+				     size_t out_size)
 {
 	unsigned char *buf;
 	struct stat st;
 	size_t n = 0;
 	int fd, r;
 
-	if (!dev || !path)
+	if (!dev || !path || (out && !out_size))
 		return -EINVAL;
 	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0) {
@@ -182,10 +184,34 @@ KH_RT_EXPORT int kohaku_fw_load_file(kohaku_device *dev, const char *path,
 		n += (size_t)k;
 	}
 	close(fd);
-	r = kohaku_fw_load(dev, buf, n, flags, out);
+	r = kohaku_fw_load(dev, buf, n, flags, out, out_size);
 	free(buf);
 	return r;
 }
+
+/* libkohaku 0.1's kohaku_fw_load (version node KOHAKU_0) */
+int kh_rt_fw_load_v0(kohaku_device *dev, const void *image, size_t size,
+		       unsigned int flags, struct drm_kohaku_fw_load *out);
+int kh_rt_fw_load_v0(kohaku_device *dev, const void *image, size_t size,
+		       unsigned int flags, struct drm_kohaku_fw_load *out)
+{
+	return kohaku_fw_load(dev, image, size, flags, out,
+			      KH_RT_V0_FW_LOAD_SIZE);
+}
+KH_RT_SYMVER(kh_rt_fw_load_v0, kohaku_fw_load, KOHAKU_0);
+KH_RT_SYMVER_DEFAULT(kohaku_fw_load, KOHAKU_0.2);
+
+/* libkohaku 0.1's kohaku_fw_load_file (version node KOHAKU_0) */
+int kh_rt_fw_load_file_v0(kohaku_device *dev, const char *path,
+			    unsigned int flags, struct drm_kohaku_fw_load *out);
+int kh_rt_fw_load_file_v0(kohaku_device *dev, const char *path,
+			    unsigned int flags, struct drm_kohaku_fw_load *out)
+{
+	return kohaku_fw_load_file(dev, path, flags, out,
+				   KH_RT_V0_FW_LOAD_SIZE);
+}
+KH_RT_SYMVER(kh_rt_fw_load_file_v0, kohaku_fw_load_file, KOHAKU_0);
+KH_RT_SYMVER_DEFAULT(kohaku_fw_load_file, KOHAKU_0.2);
 
 static int get_param(kohaku_device *dev, uint32_t param, uint64_t *v)
 {
@@ -201,8 +227,10 @@ static int get_param(kohaku_device *dev, uint32_t param, uint64_t *v)
 	return r;
 }
 
-KH_RT_EXPORT int kohaku_fw_info(kohaku_device *dev, struct kohaku_fw_info *out)
+KH_RT_EXPORT int kohaku_fw_info(kohaku_device *dev, struct kohaku_fw_info *out,
+				size_t size)
 {
+	struct kohaku_fw_info info;
 	uint64_t v[5];
 	static const uint32_t params[5] = {
 		KOHAKU_PARAM_FW_UNITS, KOHAKU_PARAM_FW_RUNNING,
@@ -212,20 +240,31 @@ KH_RT_EXPORT int kohaku_fw_info(kohaku_device *dev, struct kohaku_fw_info *out)
 	unsigned int i;
 	int r;
 
-	if (!dev || !out)
+	if (!dev || !out || !size)
 		return -EINVAL;
-	memset(out, 0, sizeof(*out));
+	memset(out, 0, size);
+	memset(&info, 0, sizeof(info));
 	for (i = 0; i < 5; i++) {
 		r = get_param(dev, params[i], &v[i]);
 		if (r)
 			return r;
 	}
-	out->units = v[0];
-	out->running = v[1];
-	out->fw_version = v[2];
-	out->fw_api = v[3];
-	out->driver_api = v[4];
+	info.units = v[0];
+	info.running = v[1];
+	info.fw_version = v[2];
+	info.fw_api = v[3];
+	info.driver_api = v[4];
 	if (dev->ops->fw_status)
-		dev->ops->fw_status(dev, out->status, sizeof(out->status));
+		dev->ops->fw_status(dev, info.status, sizeof(info.status));
+	kh_rt_copy_out(out, size, &info, sizeof(info));
 	return 0;
 }
+
+/* libkohaku 0.1's kohaku_fw_info (version node KOHAKU_0) */
+int kh_rt_fw_info_v0(kohaku_device *dev, struct kohaku_fw_info *out);
+int kh_rt_fw_info_v0(kohaku_device *dev, struct kohaku_fw_info *out)
+{
+	return kohaku_fw_info(dev, out, KH_RT_V0_FW_INFO_SIZE);
+}
+KH_RT_SYMVER(kh_rt_fw_info_v0, kohaku_fw_info, KOHAKU_0);
+KH_RT_SYMVER_DEFAULT(kohaku_fw_info, KOHAKU_0.2);

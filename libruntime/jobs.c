@@ -76,7 +76,7 @@ static void kh_rt_submit_why(kohaku_device *dev,
 			}
 		}
 	}
-	if (kohaku_nodes_alloc(dev, 0, &nodes, &count))
+	if (kohaku_nodes_alloc(dev, 0, &nodes, sizeof(*nodes), &count))
 		return;
 	for (i = 0; i < n_programs; i++) {
 		const struct kohaku_program *p = &programs[i];
@@ -443,8 +443,8 @@ static const char *aborted_reason(uint32_t reason)
 	}
 }
 
-KH_RT_EXPORT const char *kohaku_job_describe(const struct kohaku_job_status *st,
-					     char *buf, size_t len)
+static const char *job_describe(const struct kohaku_job_status *st,
+				char *buf, size_t len)
 {
 	char where[64];
 
@@ -508,6 +508,31 @@ KH_RT_EXPORT const char *kohaku_job_describe(const struct kohaku_job_status *st,
 	return buf;
 }
 
+/* the caller's status, read no further than its size (a bigger one's tail ignored) */
+KH_RT_EXPORT const char *kohaku_job_describe(const struct kohaku_job_status *st,
+					     size_t st_size, char *buf,
+					     size_t len)
+{
+	struct kohaku_job_status s;
+
+	if (!st)
+		return job_describe(NULL, buf, len);
+	memset(&s, 0, sizeof(s));
+	memcpy(&s, st, st_size < sizeof(s) ? st_size : sizeof(s));
+	return job_describe(&s, buf, len);
+}
+
+/* libkohaku 0.1's kohaku_job_describe (version node KOHAKU_0) */
+const char *kh_rt_job_describe_v0(const struct kohaku_job_status *st,
+				  char *buf, size_t len);
+const char *kh_rt_job_describe_v0(const struct kohaku_job_status *st,
+				  char *buf, size_t len)
+{
+	return kohaku_job_describe(st, KH_RT_V0_JOB_STATUS_SIZE, buf, len);
+}
+KH_RT_SYMVER(kh_rt_job_describe_v0, kohaku_job_describe, KOHAKU_0);
+KH_RT_SYMVER_DEFAULT(kohaku_job_describe, KOHAKU_0.2);
+
 /* WAIT's answer as the API's status */
 static void status_from_wait(struct kohaku_job_status *st,
 			     const struct drm_kohaku_wait *req)
@@ -525,13 +550,14 @@ static void status_from_wait(struct kohaku_job_status *st,
 }
 
 KH_RT_EXPORT int kohaku_wait(kohaku_device *dev, uint64_t job_id,
-			     uint32_t timeout_ms, struct kohaku_job_status *st)
+			     uint32_t timeout_ms, struct kohaku_job_status *st,
+			     size_t st_size)
 {
 	struct drm_kohaku_wait req;
 	struct kohaku_job_status s;
 	int r;
 
-	if (!dev)
+	if (!dev || (st && !st_size))
 		return -EINVAL;
 	memset(&req, 0, sizeof(req));
 	req.job_id = job_id;
@@ -544,14 +570,14 @@ KH_RT_EXPORT int kohaku_wait(kohaku_device *dev, uint64_t job_id,
 	/* on ETIMEDOUT too: where the job is (QUEUED or RUNNING) */
 	status_from_wait(&s, &req);
 	if (st)
-		*st = s;
+		kh_rt_copy_out(st, st_size, &s, sizeof(s));
 	if (r < 0)
 		return r;
 	if (s.status != KOHAKU_JOB_DONE) {
 		char d[512];
 
 		kh_rt_seterr(dev, "job %llu: %s", (unsigned long long)job_id,
-			     kohaku_job_describe(&s, d, sizeof(d)));
+			     kohaku_job_describe(&s, sizeof(s), d, sizeof(d)));
 	}
 	return 0;
 }
@@ -559,20 +585,22 @@ KH_RT_EXPORT int kohaku_wait(kohaku_device *dev, uint64_t job_id,
 KH_RT_EXPORT int kohaku_run(kohaku_device *dev,
 			    const struct kohaku_program *programs,
 			    unsigned int n_programs, uint32_t timeout_ms,
-			    struct kohaku_job_status *st)
+			    struct kohaku_job_status *st, size_t st_size)
 {
 	struct kohaku_job_status s;
 	uint32_t limit = timeout_ms ? timeout_ms : KOHAKU_JOB_TIMEOUT_DEFAULT_MS;
 	uint64_t job;
 	int r, i;
 
+	if (st && !st_size)
+		return -EINVAL;
 	memset(&s, 0, sizeof(s));
 	r = kohaku_submit(dev, programs, n_programs, timeout_ms, &job);
 	if (r < 0)
 		return r;
 	/* the job's own limit ends it; allow the driver a few rounds */
 	for (i = 0; i < 4; i++) {
-		r = kohaku_wait(dev, job, limit + 1000, &s);
+		r = kohaku_wait(dev, job, limit + 1000, &s, sizeof(s));
 		if (r != -ETIMEDOUT)
 			break;
 	}
@@ -585,7 +613,7 @@ KH_RT_EXPORT int kohaku_run(kohaku_device *dev,
 	if (r < 0)
 		return r;
 	if (st)
-		*st = s;
+		kh_rt_copy_out(st, st_size, &s, sizeof(s));
 	switch (s.status) {
 	case KOHAKU_JOB_DONE:
 		return 0;
@@ -597,3 +625,28 @@ KH_RT_EXPORT int kohaku_run(kohaku_device *dev,
 		return -EIO;
 	}
 }
+
+/* libkohaku 0.1's kohaku_wait (version node KOHAKU_0) */
+int kh_rt_wait_v0(kohaku_device *dev, uint64_t job_id, uint32_t timeout_ms,
+		    struct kohaku_job_status *st);
+int kh_rt_wait_v0(kohaku_device *dev, uint64_t job_id, uint32_t timeout_ms,
+		    struct kohaku_job_status *st)
+{
+	return kohaku_wait(dev, job_id, timeout_ms, st, KH_RT_V0_JOB_STATUS_SIZE);
+}
+KH_RT_SYMVER(kh_rt_wait_v0, kohaku_wait, KOHAKU_0);
+KH_RT_SYMVER_DEFAULT(kohaku_wait, KOHAKU_0.2);
+
+/* libkohaku 0.1's kohaku_run (version node KOHAKU_0) */
+int kh_rt_run_v0(kohaku_device *dev, const struct kohaku_program *programs,
+		   unsigned int n_programs, uint32_t timeout_ms,
+		   struct kohaku_job_status *st);
+int kh_rt_run_v0(kohaku_device *dev, const struct kohaku_program *programs,
+		   unsigned int n_programs, uint32_t timeout_ms,
+		   struct kohaku_job_status *st)
+{
+	return kohaku_run(dev, programs, n_programs, timeout_ms, st,
+			  KH_RT_V0_JOB_STATUS_SIZE);
+}
+KH_RT_SYMVER(kh_rt_run_v0, kohaku_run, KOHAKU_0);
+KH_RT_SYMVER_DEFAULT(kohaku_run, KOHAKU_0.2);

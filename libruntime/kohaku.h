@@ -50,16 +50,38 @@ extern "C" {
  * follows the major.
  */
 #define KOHAKU_LIB_VERSION_MAJOR	0
-#define KOHAKU_LIB_VERSION_MINOR	1
+#define KOHAKU_LIB_VERSION_MINOR	2
 #define KOHAKU_LIB_VERSION_PATCH	0
 
 /*
- * The version of the libkohaku running, as "MAJOR.MINOR.PATCH" ("0.1.0"):
+ * The version of the libkohaku running, as "MAJOR.MINOR.PATCH" ("0.2.0"):
  * a dynamically linked program asks which library ld.so gave it (the
  * macros above are the header it was built with).  A static string,
  * never NULL; any thread, no device needed.
  */
 const char *kohaku_version(void);
+
+/*
+ * Caller-sized structs.  A call that fills a struct this library may grow
+ * in a later release takes the caller's sizeof of it, right after the
+ * pointer (kohaku_get_info, kohaku_nodes and kohaku_nodes_alloc: a node's
+ * size, the stride, kohaku_list_devices and kohaku_pci_list: an entry's,
+ * kohaku_bo_info, kohaku_fw_info, kohaku_fw_load, kohaku_fw_load_file,
+ * kohaku_wait, kohaku_run, kohaku_dxa_get, kohaku_clocks,
+ * kohaku_mesh_reset, kohaku_artifact_info, kohaku_artifact_run; and
+ * kohaku_job_describe reads no more of a status than its size): the
+ * library writes min(its size, the caller's) bytes and zeroes the rest of
+ * a bigger caller struct, and an array's entries are the caller's size
+ * apart (free it as before).  A NULL pointer takes any size; a size of 0
+ * with a pointer is -EINVAL.  So a program built against this header
+ * keeps working, unchanged and unrebuilt, with a newer libkohaku.so.0,
+ * whose structs are bigger; and one built against a newer header with an
+ * older (0.2 or later) library sees zeroes in the fields that library
+ * does not know.  Binaries linked against libkohaku 0.1 (version node
+ * KOHAKU_0), whose calls took no size, keep their entry points: the
+ * library exports both (symbol versioning, docs/runtime.md "Binary
+ * compatibility").
+ */
 
 /* Size of a buffer that holds any message the library produces. */
 #define KOHAKU_ERRMSG_MAX	1024
@@ -161,7 +183,7 @@ struct kohaku_device_entry {
  */
 int kohaku_list_devices(enum kohaku_backend backend,
 			struct kohaku_device_entry **list, unsigned int *count,
-			char *err, size_t errlen);
+			size_t entry_size, char *err, size_t errlen);
 void kohaku_free_device_list(struct kohaku_device_entry *list);
 
 /* Built-in simulated card descriptions: NULL-terminated names, and text. */
@@ -234,7 +256,8 @@ struct kohaku_pci_entry {
  * libpciaccess itself.
  */
 int kohaku_pci_list(const char *match, struct kohaku_pci_entry **list,
-		    unsigned int *count, char *err, size_t errlen);
+		    unsigned int *count, size_t entry_size, char *err,
+		    size_t errlen);
 void kohaku_free_pci_list(struct kohaku_pci_entry *list);
 /*
  * The link in words: "8.0 GT/s x16", "2.5 GT/s x1 (max 8.0 GT/s x16)" when
@@ -249,20 +272,30 @@ const char *kohaku_pci_bars_describe(const struct kohaku_pci_entry *e,
 
 /* ---- capabilities and nodes ---- */
 
-/* GET_INFO as read at open (copied).  Never fails on an open device. */
-int kohaku_get_info(kohaku_device *dev, struct drm_kohaku_get_info *out);
+/*
+ * GET_INFO as read at open (copied), size bytes of it: pass sizeof(*out).
+ * Never fails on an open device (-EINVAL for a NULL out or size 0).
+ */
+int kohaku_get_info(kohaku_device *dev, struct drm_kohaku_get_info *out,
+		    size_t size);
 
 /*
  * The enumerated node table.  flags: KOHAKU_NODES_LIVE re-reads status and
- * counters.  Copies min(count, capacity) entries; *count gets the total.
- * nodes may be NULL with capacity 0 to ask for the count.
+ * counters.  Copies min(count, capacity) entries, each node_size bytes
+ * apart and node_size long: pass sizeof(struct drm_kohaku_node), at least
+ * KOHAKU_NODE_SIZE_MIN (-EINVAL).  *count gets the total.  nodes may be
+ * NULL with capacity 0 to ask for the count.
  */
 int kohaku_nodes(kohaku_device *dev, unsigned int flags,
 		 struct drm_kohaku_node *nodes, unsigned int capacity,
-		 unsigned int *count);
-/* Convenience: a malloc'ed copy of the whole table (free()). */
+		 size_t node_size, unsigned int *count);
+/*
+ * Convenience: a malloc'ed copy of the whole table (free()), *count
+ * entries of node_size bytes (sizeof(struct drm_kohaku_node)).
+ */
 int kohaku_nodes_alloc(kohaku_device *dev, unsigned int flags,
-		       struct drm_kohaku_node **nodes, unsigned int *count);
+		       struct drm_kohaku_node **nodes, size_t node_size,
+		       unsigned int *count);
 
 /* cu_type as text: "SX", "null" for 0, else the ASCII or "0xNNNN". */
 const char *kohaku_cu_type_name(uint16_t cu_type, char *buf, size_t len);
@@ -289,8 +322,9 @@ int kohaku_bo_create(kohaku_device *dev, unsigned int mesh, uint64_t size,
 int kohaku_bo_create_at(kohaku_device *dev, unsigned int mesh,
 			uint64_t dev_addr, uint64_t size, uint32_t *handle);
 int kohaku_bo_free(kohaku_device *dev, uint32_t handle);
+/* size: sizeof(*out), the caller's (see "Caller-sized structs" above) */
 int kohaku_bo_info(kohaku_device *dev, uint32_t handle,
-		   struct kohaku_bo_info *out);
+		   struct kohaku_bo_info *out, size_t size);
 /* Any offset and size inside the BO; partial 32-byte words are merged. */
 int kohaku_bo_write(kohaku_device *dev, uint32_t handle, uint64_t offset,
 		    const void *data, uint64_t size);
@@ -663,7 +697,7 @@ int kohaku_dxa_set(kohaku_device *dev, unsigned int mesh, unsigned int x,
 		   const struct drm_kohaku_dxa_desc *desc);
 int kohaku_dxa_get(kohaku_device *dev, unsigned int mesh, unsigned int x,
 		   unsigned int y, unsigned int slot, unsigned int flags,
-		   struct drm_kohaku_dxa_slot *out);
+		   struct drm_kohaku_dxa_slot *out, size_t out_size);
 
 /*
  * Descriptors.  Dimension 0 is the fastest (its elements are adjacent);
@@ -820,212 +854,10 @@ int kohaku_cpu_data(struct kohaku_data *d, unsigned int buf_id,
 		    unsigned int n_words);
 
 /*
- * RV32I encoders (the RISC-V unprivileged ISA; no M extension: the unit
- * faults on it).  Each returns the instruction word, and with an
- * assembler a (not NULL) also appends it there.  An operand that does not
- * fit (a register above 31, an immediate out of range, a branch or jump
- * offset not a multiple of 4: the core has no compressed instructions)
- * is never truncated: the encoder returns KOHAKU_RV_INVALID, and a records
- * its first such error with a message (and appends KOHAKU_RV_INVALID,
- * which keeps the later words' addresses).  Operands are in assembly
- * order: lw rd, imm(rs1) is kohaku_rv_lw(a, rd, rs1, imm); sw rs2, imm(rs1)
- * is kohaku_rv_sw(a, rs2, rs1, imm).  Immediates: I and S forms -2048..2047;
- * shifts 0..31; lui/auipc the upper 20 bits, 0..0xfffff; branch offsets
- * -4096..4092, jal -1048576..1048572, relative to the instruction.
+ * The RV32I encoders and the small assembler for the cpu unit's programs
+ * (kohaku_rv_*, struct kohaku_rv_asm) are kohaku-asm.h's, in libkohaku-asm.a
+ * (a static library linked ahead of libkohaku), not a part of this API.
  */
-/* never an RV32I instruction (and an illegal one on the unit) */
-#define KOHAKU_RV_INVALID	0u
-
-/* the integer registers by ABI name */
-enum kohaku_rv_reg {
-	KOHAKU_RV_ZERO = 0, KOHAKU_RV_RA = 1, KOHAKU_RV_SP = 2,
-	KOHAKU_RV_GP = 3, KOHAKU_RV_TP = 4,
-	KOHAKU_RV_T0 = 5, KOHAKU_RV_T1 = 6, KOHAKU_RV_T2 = 7,
-	KOHAKU_RV_S0 = 8, KOHAKU_RV_S1 = 9,
-	KOHAKU_RV_A0 = 10, KOHAKU_RV_A1 = 11, KOHAKU_RV_A2 = 12,
-	KOHAKU_RV_A3 = 13, KOHAKU_RV_A4 = 14, KOHAKU_RV_A5 = 15,
-	KOHAKU_RV_A6 = 16, KOHAKU_RV_A7 = 17,
-	KOHAKU_RV_S2 = 18, KOHAKU_RV_S3 = 19, KOHAKU_RV_S4 = 20,
-	KOHAKU_RV_S5 = 21, KOHAKU_RV_S6 = 22, KOHAKU_RV_S7 = 23,
-	KOHAKU_RV_S8 = 24, KOHAKU_RV_S9 = 25, KOHAKU_RV_S10 = 26,
-	KOHAKU_RV_S11 = 27,
-	KOHAKU_RV_T3 = 28, KOHAKU_RV_T4 = 29, KOHAKU_RV_T5 = 30,
-	KOHAKU_RV_T6 = 31,
-};
-
-/* labels and fixups one assembler holds */
-#define KOHAKU_RV_ASM_LABELS	32
-#define KOHAKU_RV_ASM_FIXUPS	64
-
-/*
- * A small assembler: words appended to the caller's buffer, labels for
- * branches and jumps (forward ones patched when the label is bound), and
- * the first error with a message.  Set up with kohaku_rv_asm_init(); the
- * fields are the library's, readable (n: words appended so far).
- */
-struct kohaku_rv_asm {
-	uint32_t *words;	/* the caller's buffer */
-	uint32_t cap;		/* its size in words */
-	uint32_t n;		/* words appended (counted on past cap) */
-	uint32_t origin;	/* byte address of words[0] in the window */
-	int err;		/* the first error (negative errno), 0 none */
-	char msg[160];		/* ... in words */
-	uint32_t n_labels;
-	int32_t label_at[KOHAKU_RV_ASM_LABELS];	/* word index; -1 unbound */
-	uint32_t n_fixups;
-	struct {
-		uint32_t at;	/* the branch's word index */
-		uint32_t label;
-	} fixup[KOHAKU_RV_ASM_FIXUPS];
-};
-
-/* the conditions of kohaku_rv_asm_branch(): beq, bne, blt, bge, bltu, bgeu */
-enum kohaku_rv_cond {
-	KOHAKU_RV_EQ, KOHAKU_RV_NE, KOHAKU_RV_LT, KOHAKU_RV_GE,
-	KOHAKU_RV_LTU, KOHAKU_RV_GEU,
-};
-
-/*
- * Start an assembler over words[0..cap) to be loaded at byte address
- * origin of the instruction window.  Returns 0, or -EINVAL for a NULL a,
- * a NULL words with cap > 0, or an origin not granule aligned (32 bytes:
- * the image is loaded by granules) or past the window.  Each error but
- * the first is also recorded in a, so kohaku_rv_asm_finish() and
- * kohaku_rv_asm_image() of a program built on it fail too.
- */
-int kohaku_rv_asm_init(struct kohaku_rv_asm *a, uint32_t *words,
-		       uint32_t cap, uint32_t origin);
-/* The byte address the next word will have. */
-uint32_t kohaku_rv_asm_pc(const struct kohaku_rv_asm *a);
-/* Append any word (data, or an encoding the encoders do not make). */
-void kohaku_rv_asm_word(struct kohaku_rv_asm *a, uint32_t word);
-/*
- * A new label, not yet bound: its id, or -ENOSPC (recorded) past
- * KOHAKU_RV_ASM_LABELS.
- */
-int kohaku_rv_asm_label(struct kohaku_rv_asm *a);
-/*
- * Bind label to the next word's address and patch the branches waiting
- * for it; a label bound twice, an unknown one, or a patched offset out of
- * range is a's error.
- */
-void kohaku_rv_asm_bind(struct kohaku_rv_asm *a, int label);
-/*
- * A conditional branch (rs1 cond rs2) or a jal (rd = return address) to
- * label, bound or not.  Errors (recorded): a bad register or condition,
- * an offset out of range, more than KOHAKU_RV_ASM_FIXUPS forward branches
- * waiting.
- */
-void kohaku_rv_asm_branch(struct kohaku_rv_asm *a, enum kohaku_rv_cond cond,
-			  unsigned int rs1, unsigned int rs2, int label);
-void kohaku_rv_asm_jal(struct kohaku_rv_asm *a, unsigned int rd, int label);
-/* rd = value, any 32-bit constant: addi, lui, or lui and addi */
-void kohaku_rv_asm_li(struct kohaku_rv_asm *a, unsigned int rd,
-		      uint32_t value);
-/*
- * Done: 0, or the first error (a label used and never bound is one;
- * -ENOSPC when the words did not fit cap, a->n saying how many there
- * are).  The message is kohaku_rv_asm_error().
- */
-int kohaku_rv_asm_finish(struct kohaku_rv_asm *a);
-/* The first error in words ("" when none). */
-const char *kohaku_rv_asm_error(const struct kohaku_rv_asm *a);
-/*
- * The program as a job's data entry: kohaku_cpu_data() of buffer
- * KH_CPU_BUF_IMEM at the origin's granule, the last granule padded with
- * KOHAKU_RV_INVALID words in the caller's buffer.  Refuses a's error if
- * it has one (kohaku_rv_asm_finish()), -ENOSPC when the padding does not
- * fit cap, -EINVAL for an empty program or one past the window.
- */
-int kohaku_rv_asm_image(struct kohaku_rv_asm *a, struct kohaku_data *d);
-
-/* U and J forms */
-uint32_t kohaku_rv_lui(struct kohaku_rv_asm *a, unsigned int rd, uint32_t imm20);
-uint32_t kohaku_rv_auipc(struct kohaku_rv_asm *a, unsigned int rd,
-			 uint32_t imm20);
-uint32_t kohaku_rv_jal(struct kohaku_rv_asm *a, unsigned int rd, int32_t off);
-uint32_t kohaku_rv_jalr(struct kohaku_rv_asm *a, unsigned int rd,
-			unsigned int rs1, int32_t imm);
-/* branches: to pc + off when rs1 (cond) rs2 */
-uint32_t kohaku_rv_beq(struct kohaku_rv_asm *a, unsigned int rs1,
-		       unsigned int rs2, int32_t off);
-uint32_t kohaku_rv_bne(struct kohaku_rv_asm *a, unsigned int rs1,
-		       unsigned int rs2, int32_t off);
-uint32_t kohaku_rv_blt(struct kohaku_rv_asm *a, unsigned int rs1,
-		       unsigned int rs2, int32_t off);
-uint32_t kohaku_rv_bge(struct kohaku_rv_asm *a, unsigned int rs1,
-		       unsigned int rs2, int32_t off);
-uint32_t kohaku_rv_bltu(struct kohaku_rv_asm *a, unsigned int rs1,
-			unsigned int rs2, int32_t off);
-uint32_t kohaku_rv_bgeu(struct kohaku_rv_asm *a, unsigned int rs1,
-			unsigned int rs2, int32_t off);
-/* loads: rd = memory at rs1 + imm */
-uint32_t kohaku_rv_lb(struct kohaku_rv_asm *a, unsigned int rd,
-		      unsigned int rs1, int32_t imm);
-uint32_t kohaku_rv_lh(struct kohaku_rv_asm *a, unsigned int rd,
-		      unsigned int rs1, int32_t imm);
-uint32_t kohaku_rv_lw(struct kohaku_rv_asm *a, unsigned int rd,
-		      unsigned int rs1, int32_t imm);
-uint32_t kohaku_rv_lbu(struct kohaku_rv_asm *a, unsigned int rd,
-		       unsigned int rs1, int32_t imm);
-uint32_t kohaku_rv_lhu(struct kohaku_rv_asm *a, unsigned int rd,
-		       unsigned int rs1, int32_t imm);
-/* stores: memory at rs1 + imm = rs2 */
-uint32_t kohaku_rv_sb(struct kohaku_rv_asm *a, unsigned int rs2,
-		      unsigned int rs1, int32_t imm);
-uint32_t kohaku_rv_sh(struct kohaku_rv_asm *a, unsigned int rs2,
-		      unsigned int rs1, int32_t imm);
-uint32_t kohaku_rv_sw(struct kohaku_rv_asm *a, unsigned int rs2,
-		      unsigned int rs1, int32_t imm);
-/* register-immediate */
-uint32_t kohaku_rv_addi(struct kohaku_rv_asm *a, unsigned int rd,
-			unsigned int rs1, int32_t imm);
-uint32_t kohaku_rv_slti(struct kohaku_rv_asm *a, unsigned int rd,
-			unsigned int rs1, int32_t imm);
-uint32_t kohaku_rv_sltiu(struct kohaku_rv_asm *a, unsigned int rd,
-			 unsigned int rs1, int32_t imm);
-uint32_t kohaku_rv_xori(struct kohaku_rv_asm *a, unsigned int rd,
-			unsigned int rs1, int32_t imm);
-uint32_t kohaku_rv_ori(struct kohaku_rv_asm *a, unsigned int rd,
-		       unsigned int rs1, int32_t imm);
-uint32_t kohaku_rv_andi(struct kohaku_rv_asm *a, unsigned int rd,
-			unsigned int rs1, int32_t imm);
-uint32_t kohaku_rv_slli(struct kohaku_rv_asm *a, unsigned int rd,
-			unsigned int rs1, unsigned int shamt);
-uint32_t kohaku_rv_srli(struct kohaku_rv_asm *a, unsigned int rd,
-			unsigned int rs1, unsigned int shamt);
-uint32_t kohaku_rv_srai(struct kohaku_rv_asm *a, unsigned int rd,
-			unsigned int rs1, unsigned int shamt);
-/* register-register */
-uint32_t kohaku_rv_add(struct kohaku_rv_asm *a, unsigned int rd,
-		       unsigned int rs1, unsigned int rs2);
-uint32_t kohaku_rv_sub(struct kohaku_rv_asm *a, unsigned int rd,
-		       unsigned int rs1, unsigned int rs2);
-uint32_t kohaku_rv_sll(struct kohaku_rv_asm *a, unsigned int rd,
-		       unsigned int rs1, unsigned int rs2);
-uint32_t kohaku_rv_slt(struct kohaku_rv_asm *a, unsigned int rd,
-		       unsigned int rs1, unsigned int rs2);
-uint32_t kohaku_rv_sltu(struct kohaku_rv_asm *a, unsigned int rd,
-			unsigned int rs1, unsigned int rs2);
-uint32_t kohaku_rv_xor(struct kohaku_rv_asm *a, unsigned int rd,
-		       unsigned int rs1, unsigned int rs2);
-uint32_t kohaku_rv_srl(struct kohaku_rv_asm *a, unsigned int rd,
-		       unsigned int rs1, unsigned int rs2);
-uint32_t kohaku_rv_sra(struct kohaku_rv_asm *a, unsigned int rd,
-		       unsigned int rs1, unsigned int rs2);
-uint32_t kohaku_rv_or(struct kohaku_rv_asm *a, unsigned int rd,
-		      unsigned int rs1, unsigned int rs2);
-uint32_t kohaku_rv_and(struct kohaku_rv_asm *a, unsigned int rd,
-		       unsigned int rs1, unsigned int rs2);
-/*
- * fence pred, succ: each a 4-bit set of I, O, R, W (8, 4, 2, 1); "fence"
- * alone is (15, 15).  The unit runs every MISC-MEM word as a no-op.
- */
-uint32_t kohaku_rv_fence(struct kohaku_rv_asm *a, unsigned int pred,
-			 unsigned int succ);
-/* the halts: ECALL (exec_result a0) and EBREAK (a0, SIG_FAULT) */
-uint32_t kohaku_rv_ecall(struct kohaku_rv_asm *a);
-uint32_t kohaku_rv_ebreak(struct kohaku_rv_asm *a);
 
 /* ---- firmware: the POOL units' image ---- */
 
@@ -1053,15 +885,21 @@ struct kohaku_fw_info {
  * the boot failed, -EACCES not allowed (kohaku.ko: CAP_SYS_ADMIN).
  */
 int kohaku_fw_load(kohaku_device *dev, const void *image, size_t size,
-		   unsigned int flags, struct drm_kohaku_fw_load *out);
+		   unsigned int flags, struct drm_kohaku_fw_load *out,
+		   size_t out_size);
 /*
  * The same from a file: a regular one (a directory is -EISDIR, a FIFO or a
  * device -EINVAL, each named in the message; a FIFO is not waited on).
  */
 int kohaku_fw_load_file(kohaku_device *dev, const char *path,
-			unsigned int flags, struct drm_kohaku_fw_load *out);
-/* What runs; per-unit state is in the node table (fw_* fields). */
-int kohaku_fw_info(kohaku_device *dev, struct kohaku_fw_info *out);
+			unsigned int flags, struct drm_kohaku_fw_load *out,
+			size_t out_size);
+/*
+ * What runs; per-unit state is in the node table (fw_* fields).  size:
+ * sizeof(*out), the caller's (see "Caller-sized structs").
+ */
+int kohaku_fw_info(kohaku_device *dev, struct kohaku_fw_info *out,
+		   size_t size);
 /* A KOHAKU_FW_ERR_* reason, and a KOHAKU_FW_STATE_* state, in words. */
 const char *kohaku_fw_reason(unsigned int reason);
 const char *kohaku_fw_state_name(unsigned int state);
@@ -1125,7 +963,7 @@ int kohaku_submit(kohaku_device *dev, const struct kohaku_program *programs,
  * description of what went wrong (kohaku_job_describe's text).
  */
 int kohaku_wait(kohaku_device *dev, uint64_t job_id, uint32_t timeout_ms,
-		struct kohaku_job_status *st);
+		struct kohaku_job_status *st, size_t st_size);
 /*
  * Submit and wait for a final status (the job's own limit ends it);
  * returns 0 only when the job finished DONE, -EIO for FAULT/ERROR,
@@ -1133,10 +971,13 @@ int kohaku_wait(kohaku_device *dev, uint64_t job_id, uint32_t timeout_ms,
  */
 int kohaku_run(kohaku_device *dev, const struct kohaku_program *programs,
 	       unsigned int n_programs, uint32_t timeout_ms,
-	       struct kohaku_job_status *st);
-/* A job status in words ("FAULT at mesh 0 (1,2): code 2 (...)"). */
+	       struct kohaku_job_status *st, size_t st_size);
+/*
+ * A job status in words ("FAULT at mesh 0 (1,2): code 2 (...)").  st_size:
+ * sizeof(*st), the caller's; the library reads no more of it.
+ */
 const char *kohaku_job_describe(const struct kohaku_job_status *st,
-				char *buf, size_t len);
+				size_t st_size, char *buf, size_t len);
 
 /* ---- fences: waiting on many jobs, or on a file descriptor ---- */
 
@@ -1257,7 +1098,7 @@ struct kohaku_artifact_info {
 };
 
 void kohaku_artifact_info(const struct kohaku_artifact *a,
-			  struct kohaku_artifact_info *out);
+			  struct kohaku_artifact_info *out, size_t size);
 
 struct kohaku_artifact_run {
 	unsigned int mesh;	/* the mesh the artifact's coordinates are on */
@@ -1303,7 +1144,7 @@ int kohaku_artifact_check(kohaku_device *dev, const struct kohaku_artifact *a,
  */
 int kohaku_artifact_run(kohaku_device *dev, const struct kohaku_artifact *a,
 			const struct kohaku_artifact_run *args,
-			struct kohaku_artifact_result *res);
+			struct kohaku_artifact_result *res, size_t res_size);
 
 /* ---- a mesh's clocks and resets (ABI 0.7, docs/abi.md "Mesh clocks and resets") ---- */
 
@@ -1319,7 +1160,7 @@ int kohaku_clk_profile_parse(const char *name);
  * time at each profile, its resets and recoveries.
  */
 int kohaku_clocks(kohaku_device *dev, unsigned int mesh,
-		  struct drm_kohaku_clocks *out);
+		  struct drm_kohaku_clocks *out, size_t out_size);
 /*
  * The profile this open device's later jobs need, on every mesh
  * (KOHAKU_CLK_PROFILE_LOW..SHIP, or _DEFAULT: each mesh's run profile);
@@ -1340,7 +1181,7 @@ int kohaku_mesh_set(kohaku_device *dev, const struct drm_kohaku_mesh_set *set);
  * when it takes jobs again; @out (may be NULL) says what it did.
  */
 int kohaku_mesh_reset(kohaku_device *dev, unsigned int mesh,
-		      struct drm_kohaku_reset *out);
+		      struct drm_kohaku_reset *out, size_t out_size);
 /*
  * Hold @mesh alone (@take nonzero) or let it go (ABI 0.8, KOHAKU_CAP_LEASE;
  * docs/abi.md "Mesh leases"): while this open device holds it, no other

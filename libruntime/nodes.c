@@ -12,38 +12,85 @@
 #include "kohaku/kh_units.h"
 
 KH_RT_EXPORT int kohaku_get_info(kohaku_device *dev,
-				 struct drm_kohaku_get_info *out)
+				 struct drm_kohaku_get_info *out, size_t size)
 {
-	if (!dev || !out)
+	if (!dev || !out || !size)
 		return -EINVAL;
-	*out = dev->info;
+	kh_rt_copy_out(out, size, &dev->info, sizeof(dev->info));
 	return 0;
 }
 
+/* libkohaku 0.1's kohaku_get_info (version node KOHAKU_0) */
+int kh_rt_get_info_v0(kohaku_device *dev, struct drm_kohaku_get_info *out);
+int kh_rt_get_info_v0(kohaku_device *dev, struct drm_kohaku_get_info *out)
+{
+	return kohaku_get_info(dev, out, KH_RT_V0_GET_INFO_SIZE);
+}
+KH_RT_SYMVER(kh_rt_get_info_v0, kohaku_get_info, KOHAKU_0);
+KH_RT_SYMVER_DEFAULT(kohaku_get_info, KOHAKU_0.2);
+
 KH_RT_EXPORT int kohaku_nodes(kohaku_device *dev, unsigned int flags,
 			      struct drm_kohaku_node *nodes,
-			      unsigned int capacity, unsigned int *count)
+			      unsigned int capacity, size_t node_size,
+			      unsigned int *count)
 {
+	const size_t osize = sizeof(struct drm_kohaku_node);
 	struct drm_kohaku_nodes req;
+	struct drm_kohaku_node *buf = NULL;
+	unsigned int i;
 	int r;
 
 	if (!dev)
 		return -EINVAL;
+	if (node_size < KOHAKU_NODE_SIZE_MIN || (capacity && !nodes)) {
+		kh_rt_seterr(dev, "kohaku_nodes: %s", capacity && !nodes ?
+			     "NULL nodes with a capacity" :
+			     "node_size below KOHAKU_NODE_SIZE_MIN (pass "
+			     "sizeof(struct drm_kohaku_node))");
+		return -EINVAL;
+	}
+	/* another stride than ours: the table lands here first */
+	if (node_size != osize && capacity) {
+		buf = calloc(capacity, osize);
+		if (!buf) {
+			kh_rt_seterr(dev, "node table: out of host memory");
+			return -ENOMEM;
+		}
+	}
 	memset(&req, 0, sizeof(req));
 	req.flags = flags;
 	req.capacity = capacity;
-	req.node_size = sizeof(struct drm_kohaku_node);
-	req.nodes_ptr = (uintptr_t)nodes;
+	req.node_size = osize;
+	req.nodes_ptr = (uintptr_t)(buf ? buf : nodes);
 	r = kh_rt_ioctl(dev, DRM_IOCTL_KOHAKU_NODES, &req,
 		     "reading the node table of %s", dev->path);
+	if (r == 0 && buf)
+		for (i = 0; i < capacity && i < req.count; i++)
+			kh_rt_copy_out((char *)nodes + (size_t)i * node_size,
+				       node_size, &buf[i], osize);
+	free(buf);
 	if (r == 0 && count)
 		*count = req.count;
 	return r;
 }
 
+/* libkohaku 0.1's kohaku_nodes (version node KOHAKU_0) */
+int kh_rt_nodes_v0(kohaku_device *dev, unsigned int flags,
+		   struct drm_kohaku_node *nodes, unsigned int capacity,
+		   unsigned int *count);
+int kh_rt_nodes_v0(kohaku_device *dev, unsigned int flags,
+		   struct drm_kohaku_node *nodes, unsigned int capacity,
+		   unsigned int *count)
+{
+	return kohaku_nodes(dev, flags, nodes, capacity, KH_RT_V0_NODE_SIZE,
+			    count);
+}
+KH_RT_SYMVER(kh_rt_nodes_v0, kohaku_nodes, KOHAKU_0);
+KH_RT_SYMVER_DEFAULT(kohaku_nodes, KOHAKU_0.2);
+
 KH_RT_EXPORT int kohaku_nodes_alloc(kohaku_device *dev, unsigned int flags,
 				    struct drm_kohaku_node **nodes,
-				    unsigned int *count)
+				    size_t node_size, unsigned int *count)
 {
 	unsigned int cap, n = 0;
 	int tries, r;
@@ -52,16 +99,21 @@ KH_RT_EXPORT int kohaku_nodes_alloc(kohaku_device *dev, unsigned int flags,
 		return -EINVAL;
 	*nodes = NULL;
 	*count = 0;
+	if (node_size < KOHAKU_NODE_SIZE_MIN) {
+		kh_rt_seterr(dev, "kohaku_nodes_alloc: node_size below "
+			     "KOHAKU_NODE_SIZE_MIN (pass sizeof(struct "
+			     "drm_kohaku_node))");
+		return -EINVAL;
+	}
 	cap = dev->info.n_nodes;
 	for (tries = 0; tries < 4; tries++) {
-		struct drm_kohaku_node *buf =
-			calloc(cap ? cap : 1, sizeof(*buf));
+		struct drm_kohaku_node *buf = calloc(cap ? cap : 1, node_size);
 
 		if (!buf) {
 			kh_rt_seterr(dev, "node table: out of host memory");
 			return -ENOMEM;
 		}
-		r = kohaku_nodes(dev, flags, buf, cap, &n);
+		r = kohaku_nodes(dev, flags, buf, cap, node_size, &n);
 		if (r < 0) {
 			free(buf);
 			return r;
@@ -77,6 +129,17 @@ KH_RT_EXPORT int kohaku_nodes_alloc(kohaku_device *dev, unsigned int flags,
 	kh_rt_seterr(dev, "node table: its size kept changing");
 	return -EIO;
 }
+
+/* libkohaku 0.1's kohaku_nodes_alloc (version node KOHAKU_0) */
+int kh_rt_nodes_alloc_v0(kohaku_device *dev, unsigned int flags,
+			 struct drm_kohaku_node **nodes, unsigned int *count);
+int kh_rt_nodes_alloc_v0(kohaku_device *dev, unsigned int flags,
+			 struct drm_kohaku_node **nodes, unsigned int *count)
+{
+	return kohaku_nodes_alloc(dev, flags, nodes, KH_RT_V0_NODE_SIZE, count);
+}
+KH_RT_SYMVER(kh_rt_nodes_alloc_v0, kohaku_nodes_alloc, KOHAKU_0);
+KH_RT_SYMVER_DEFAULT(kohaku_nodes_alloc, KOHAKU_0.2);
 
 KH_RT_EXPORT const char *kohaku_cu_type_name(uint16_t cu_type, char *buf,
 					     size_t len)

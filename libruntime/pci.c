@@ -421,9 +421,8 @@ static int enumerate(const struct kh_rt_pci_id *ids, unsigned int n_ids,
 	return 0;
 }
 
-KH_RT_EXPORT int kohaku_pci_list(const char *match,
-				 struct kohaku_pci_entry **list,
-				 unsigned int *count, char *err, size_t errlen)
+static int pci_list(const char *match, struct kohaku_pci_entry **list,
+		    unsigned int *count, char *err, size_t errlen)
 {
 	struct kh_rt_pci_id ids[1 + KOHAKU_PCI_MATCH_MAX] = {
 		{ KH_PCI_VENDOR, KH_PCI_DEVICE, KH_RT_PCI_ANY, KH_RT_PCI_ANY },
@@ -485,6 +484,44 @@ KH_RT_EXPORT int kohaku_pci_list(const char *match,
 	*count = n;
 	return 0;
 }
+
+KH_RT_EXPORT int kohaku_pci_list(const char *match,
+				 struct kohaku_pci_entry **list,
+				 unsigned int *count, size_t entry_size,
+				 char *err, size_t errlen)
+{
+	int r;
+
+	if (err && errlen)
+		err[0] = '\0';
+	if (!entry_size) {
+		kh_rt_errbuf(err, errlen, "kohaku_pci_list: entry_size 0");
+		return -EINVAL;
+	}
+	r = pci_list(match, list, count, err, errlen);
+	if (r < 0 || !*list)
+		return r;
+	/* the caller's stride (kohaku.h "Caller-sized structs") */
+	*list = kh_rt_restride(*list, *count, sizeof(**list), entry_size);
+	if (!*list) {
+		*count = 0;
+		kh_rt_errbuf(err, errlen, "kohaku_pci_list: out of memory");
+		return -ENOMEM;
+	}
+	return r;
+}
+
+/* libkohaku 0.1's kohaku_pci_list (version node KOHAKU_0) */
+int kh_rt_pci_list_v0(const char *match, struct kohaku_pci_entry **list,
+		       unsigned int *count, char *err, size_t errlen);
+int kh_rt_pci_list_v0(const char *match, struct kohaku_pci_entry **list,
+		       unsigned int *count, char *err, size_t errlen)
+{
+	return kohaku_pci_list(match, list, count, KH_RT_V0_PCI_ENTRY_SIZE,
+			       err, errlen);
+}
+KH_RT_SYMVER(kh_rt_pci_list_v0, kohaku_pci_list, KOHAKU_0);
+KH_RT_SYMVER_DEFAULT(kohaku_pci_list, KOHAKU_0.2);
 
 KH_RT_EXPORT void kohaku_free_pci_list(struct kohaku_pci_entry *list)
 {

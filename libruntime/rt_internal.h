@@ -191,4 +191,62 @@ KH_RT_HIDDEN void kh_rt_strlcpy(char *dst, const char *src, size_t len);
  * (backend.c) */
 KH_RT_HIDDEN void kh_rt_builtin_list(char *buf, size_t len);
 
+/*
+ * Caller-sized structs (docs/runtime.md "Binary compatibility"): a call
+ * that fills a struct the library may grow takes the caller's sizeof and
+ * writes that many bytes, never more.  kh_rt_copy_out() copies
+ * min(dsize, ssize) bytes of src to dst and zeroes the rest of dst.
+ * (errors.c)
+ */
+KH_RT_HIDDEN void kh_rt_copy_out(void *dst, size_t dsize, const void *src,
+				 size_t ssize);
+/*
+ * A malloc'ed array of n entries of have bytes as one of want bytes each
+ * (kh_rt_copy_out per entry), for the arrays the library allocates for
+ * the caller; arr itself when the sizes agree.  arr is freed either way;
+ * NULL when the new one cannot be allocated (errors.c).
+ */
+KH_RT_HIDDEN void *kh_rt_restride(void *arr, unsigned int n, size_t have,
+				  size_t want);
+
+/*
+ * The sizes of the structs libkohaku 0.1 filled, the ones a program linked
+ * against version node KOHAKU_0 was built with: its entry points, kept at
+ * that node (KH_RT_SYMVER), pass them.  Fixed numbers, never sizeof: the
+ * structs grow, these do not.
+ */
+#define KH_RT_V0_GET_INFO_SIZE	312	/* struct drm_kohaku_get_info */
+#define KH_RT_V0_NODE_SIZE	72	/* struct drm_kohaku_node */
+#define KH_RT_V0_BO_INFO_SIZE	24	/* struct kohaku_bo_info */
+#define KH_RT_V0_FW_INFO_SIZE	532	/* struct kohaku_fw_info */
+#define KH_RT_V0_JOB_STATUS_SIZE 32	/* struct kohaku_job_status */
+#define KH_RT_V0_FW_LOAD_SIZE	80	/* struct drm_kohaku_fw_load */
+#define KH_RT_V0_DXA_SLOT_SIZE	168	/* struct drm_kohaku_dxa_slot */
+#define KH_RT_V0_CLOCKS_SIZE	128	/* struct drm_kohaku_clocks */
+#define KH_RT_V0_RESET_SIZE	48	/* struct drm_kohaku_reset */
+#define KH_RT_V0_DEVICE_ENTRY_SIZE 404	/* struct kohaku_device_entry */
+#define KH_RT_V0_PCI_ENTRY_SIZE	584	/* struct kohaku_pci_entry */
+#define KH_RT_V0_ARTIFACT_INFO_SIZE 24	/* struct kohaku_artifact_info */
+#define KH_RT_V0_ARTIFACT_RESULT_SIZE 48 /* struct kohaku_artifact_result */
+
+/*
+ * Symbol versions (libruntime/libkohaku.map), in libkohaku.so's objects
+ * only (KH_RT_SHARED, runtime.mk): a static link has one version of each
+ * name, and an object with both, linked as an object, would define the
+ * name twice.  KH_RT_SYMVER: an old entry point, impl (a global, not in
+ * the version script, so not exported by its own name), is name at the
+ * old version node, for the binaries linked against it.
+ * KH_RT_SYMVER_DEFAULT: name's current definition is its default version,
+ * at the node that gave it its signature, the one new links bind to.
+ */
+#ifdef KH_RT_SHARED
+#define KH_RT_SYMVER(impl, name, node) \
+	__asm__(".symver " #impl "," #name "@" #node)
+#define KH_RT_SYMVER_DEFAULT(name, node) \
+	__asm__(".symver " #name "," #name "@@@" #node)
+#else
+#define KH_RT_SYMVER(impl, name, node) _Static_assert(1, #impl)
+#define KH_RT_SYMVER_DEFAULT(name, node) _Static_assert(1, #name)
+#endif
+
 #endif /* KOHAKU_RT_INTERNAL_H */

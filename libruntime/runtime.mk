@@ -45,9 +45,18 @@ CLI_SRCS += libruntime/cli/cmd_dxa.c libruntime/cli/demo_dxa.c
 # a mesh's clocks and resets, `kohaku clocks` and `kohaku reset`
 RT_SRCS += libruntime/clocks.c
 CLI_SRCS += libruntime/cli/cmd_clocks.c
-# the cpu unit's builders and assembler, and `kohaku run cpu-demo`
+# the cpu unit's builders, and `kohaku run cpu-demo`
 RT_SRCS += libruntime/cpu.c
 CLI_SRCS += libruntime/cli/demo_cpu.c
+# the cpu unit's RV32I encoders and assembler (kohaku-asm.h): a static
+# library of their own, outside libkohaku.so's API; the CLI and the
+# runtime tests link it ahead of libkohaku
+ASM_SRCS := libruntime/rv_asm.c
+LIBKOHAKU_ASM_A := $(BUILD)/libkohaku-asm.a
+$(LIBKOHAKU_ASM_A): $(call obj,$(ASM_SRCS))
+	@mkdir -p $(dir $@)
+	rm -f $@
+	$(AR) rcs $@ $^
 # compiler artifacts (docs/spec/artifact.md): a strict JSON reader with
 # big integers, the parser, the check and the run; `kohaku run-artifact`
 RT_SRCS += libruntime/json.c libruntime/artifact.c libruntime/artifact_run.c

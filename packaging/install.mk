@@ -64,7 +64,6 @@ else
 PYTHONDIR ?= $(PREFIX)/lib/python3/dist-packages
 endif
 KH_PY_FILES := $(notdir $(wildcard python/kohaku/*.py))
-KH_VERSION := $(shell sed -n 's/^Version:[[:space:]]*//p' libruntime/kohaku.pc.in)
 
 # the headers: kohaku.h, and the uapi it includes ("drm/kohaku_accel.h")
 # or names (the KH_* constants of kohaku/kh_*.h), below
@@ -77,7 +76,7 @@ kh_man_src = $(firstword $(wildcard man/$(1) $(BUILD)/man/$(1)))
 
 # kohaku.pc's directories relative to ${prefix} where they are below it
 kh_pcdir = $(patsubst $(PREFIX)/%,$${prefix}/%,$(1))
-KH_PC_SED := -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(call kh_pcdir,$(LIBDIR))|' \
+KH_PC_SED := -e 's|@VERSION@|$(KH_VERSION)|' -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(call kh_pcdir,$(LIBDIR))|' \
 	-e 's|@INCLUDEDIR@|$(call kh_pcdir,$(INCLUDEDIR))|'
 
 .PHONY: install uninstall install-lib install-bin install-man install-fw-if-built install-completion \
@@ -130,11 +129,13 @@ install-python:
 	printf '# written by make install\nLIBDIR = "%s"\n' '$(LIBDIR)' >$(DESTDIR)$(PYTHONDIR)/kohaku/_config.py
 	chmod 0644 $(DESTDIR)$(PYTHONDIR)/kohaku/_config.py
 
-install-lib: $(LIBKOHAKU_A) $(LIBKOHAKU_SO) libruntime/kohaku.pc.in
+install-lib: $(LIBKOHAKU_A) $(LIBKOHAKU_ASM_A) $(LIBKOHAKU_SO) libruntime/kohaku.pc.in
 	install -D -m 0644 $(LIBKOHAKU_A) $(DESTDIR)$(LIBDIR)/libkohaku.a
 	install -D -m 0755 $(LIBKOHAKU_SO) $(DESTDIR)$(LIBDIR)/libkohaku.so.0
 	ln -sf libkohaku.so.0 $(DESTDIR)$(LIBDIR)/libkohaku.so
+	install -D -m 0644 $(LIBKOHAKU_ASM_A) $(DESTDIR)$(LIBDIR)/libkohaku-asm.a
 	install -D -m 0644 libruntime/kohaku.h $(DESTDIR)$(KH_INC)/kohaku.h
+	install -D -m 0644 libruntime/kohaku-asm.h $(DESTDIR)$(KH_INC)/kohaku-asm.h
 	install -D -m 0644 uapi/drm/kohaku_accel.h $(DESTDIR)$(KH_INC)/drm/kohaku_accel.h
 	install -d -m 0755 $(DESTDIR)$(KH_INC)/kohaku
 	install -m 0644 $(addprefix uapi/kohaku/,$(KH_UAPI_KOHAKU)) $(DESTDIR)$(KH_INC)/kohaku/
@@ -172,7 +173,8 @@ install-modprobe:
 # what install put, file by file; then the directories that are ours alone
 # when they are empty
 KH_INSTALLED := $(LIBDIR)/libkohaku.a $(LIBDIR)/libkohaku.so.0 $(LIBDIR)/libkohaku.so \
-	$(KH_INC)/kohaku.h $(KH_INC)/drm/kohaku_accel.h \
+	$(LIBDIR)/libkohaku-asm.a $(KH_INC)/kohaku.h $(KH_INC)/kohaku-asm.h \
+	$(KH_INC)/drm/kohaku_accel.h \
 	$(addprefix $(KH_INC)/kohaku/,$(KH_UAPI_KOHAKU)) \
 	$(PKGCONFIGDIR)/kohaku.pc $(BINDIR)/kohaku $(BINDIR)/kh-trace $(BINDIR)/kohakud \
 	$(SYSTEMDUSERDIR)/kohakud.socket $(SYSTEMDUSERDIR)/kohakud.service $(BASHCOMPDIR)/kohaku \

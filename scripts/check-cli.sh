@@ -139,9 +139,15 @@ refused() {
 
 # ---- --version ----
 run "--version on the sim card" 0 $SIM --version
-has "... the tool's version" "kohaku     "
-has "... libkohaku's version" "libkohaku  "
-has "... the ABI it was built with" "abi        "
+# the tree's one version (kohaku.h), and the driver ABI's, each named
+libver=$(sed -n 's/^#define KOHAKU_LIB_VERSION_\(MAJOR\|MINOR\|PATCH\)[[:space:]]*\([0-9]*\).*/\2/p' \
+	libruntime/kohaku.h | paste -sd. -)
+abiver=$(sed -n 's/^#define KOHAKU_ABI_\(MAJOR\|MINOR\)[[:space:]]*\([0-9]*\).*/\2/p' \
+	uapi/drm/kohaku_accel.h | paste -sd. -)
+has "... tool, library and driver ABI on one line" "kohaku $libver (libkohaku $libver), driver ABI $abiver"
+has "... the tool's version" "kohaku     $libver (this tool)"
+has "... libkohaku's version" "libkohaku  $libver (the library running"
+has "... the ABI it was built with" "abi        $abiver (the driver ABI"
 has "... the device" "device     sim:saxpy (sim backend)"
 has "... the driver" "driver abi "
 run "--version --json" 0 $SIM --version --json
@@ -422,6 +428,7 @@ run "list --json (sim)" 0 $SIM list --json
 json_ok "... one JSON object with the device" 'd["backend"] == "sim" and d["usable"] == 1 and d["devices"][0]["path"] == "sim:saxpy"'
 run "--version --json (json-c)" 0 $SIM --version --json
 json_ok "... kohaku, libkohaku, abi and the device" 'd["kohaku"] and d["abi"] and d["device"]["path"] == "sim:saxpy"'
+json_ok "... kohaku and libkohaku the tree's $libver, abi $abiver" "d['kohaku'] == '$libver' and d['libkohaku'] == '$libver' and d['abi'] == '$abiver'"
 run "examine" 0 $SIM examine
 has "... the schema line" "schema      1"
 has "... info" "device      sim:saxpy (sim backend)"

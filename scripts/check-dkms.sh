@@ -79,15 +79,17 @@ src=$tmp/root/usr/src
 check "make dkms-src DESTDIR=\$tmp/root" "$tmp/dkms-src.log" \
 	$MAKE --no-print-directory dkms-src DESTDIR="$tmp/root" || finish
 ver=$(sed -n 's/^PACKAGE_VERSION="\([^"]*\)"$/\1/p' "$src"/kohaku-*/dkms.conf 2>/dev/null)
-want_ver=$(sed -n 's/^Version:[[:space:]]*//p' libruntime/kohaku.pc.in)
+# the tree's one version, kohaku.h's (the Makefile's KH_VERSION)
+want_ver=$(sed -n 's/^#define KOHAKU_LIB_VERSION_\(MAJOR\|MINOR\|PATCH\)[[:space:]]*\([0-9]*\).*/\2/p' \
+	libruntime/kohaku.h | paste -sd. -)
 sd=$src/kohaku-$ver
 objs=$(find "$sd" \( -name '*.o' -o -name '*.ko' -o -name '*.cmd' -o -name '*.mod' \
 	-o -name '*.mod.c' \) 2>/dev/null | wc -l)
 if [ -n "$ver" ] && [ "$ver" = "$want_ver" ] && [ -f "$sd/Kbuild" ] &&
 	[ -f "$sd/layers.mk" ] && [ "$objs" -eq 0 ]; then
-	ok "dkms-src: kohaku-$ver (kohaku.pc.in's version) with dkms.conf, Kbuild, layers.mk, no built objects"
+	ok "dkms-src: kohaku-$ver (kohaku.h's version) with dkms.conf, Kbuild, layers.mk, no built objects"
 else
-	nok "dkms-src: kohaku-<kohaku.pc.in's version $want_ver> with dkms.conf, Kbuild, layers.mk, no built objects (got '$ver', $objs objects)"
+	nok "dkms-src: kohaku-<kohaku.h's version $want_ver> with dkms.conf, Kbuild, layers.mk, no built objects (got '$ver', $objs objects)"
 	find "$src" -maxdepth 1 | sed 's/^/# /'
 	finish
 fi

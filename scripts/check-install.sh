@@ -63,9 +63,9 @@ mk() { $MAKE --no-print-directory "$@"; }
 
 check "make install DESTDIR=... PREFIX=/usr" mk install DESTDIR="$d" PREFIX=/usr
 
-files="usr/lib/libkohaku.a usr/lib/libkohaku.so.0 usr/lib/libkohaku.so
+files="usr/lib/libkohaku.a usr/lib/libkohaku.so.0 usr/lib/libkohaku.so usr/lib/libkohaku-asm.a
 usr/lib/pkgconfig/kohaku.pc usr/bin/kohaku usr/bin/kh-trace
-usr/include/kohaku/kohaku.h usr/include/kohaku/drm/kohaku_accel.h
+usr/include/kohaku/kohaku.h usr/include/kohaku/kohaku-asm.h usr/include/kohaku/drm/kohaku_accel.h
 usr/lib/udev/rules.d/70-kohaku.rules usr/lib/modprobe.d/kohaku.conf
 usr/share/man/man1/kohaku.1 usr/share/man/man1/kh-trace.1
 usr/share/man/man3/libkohaku.3
@@ -135,8 +135,11 @@ export PKG_CONFIG_SYSROOT_DIR="$d"
 export PKG_CONFIG_PATH="$d/usr/lib/pkgconfig"
 PKG_CONFIG=${PKG_CONFIG:-pkg-config}
 v=$($PKG_CONFIG --modversion kohaku 2>&1)
-if [ "$v" = "$(sed -n 's/^Version:[[:space:]]*//p' libruntime/kohaku.pc.in)" ]; then
-	ok "pkg-config finds the installed kohaku.pc (version $v)"
+# kohaku.pc's Version is kohaku.h's KOHAKU_LIB_VERSION_* (the Makefile's KH_VERSION)
+hv=$(sed -n 's/^#define KOHAKU_LIB_VERSION_\(MAJOR\|MINOR\|PATCH\)[[:space:]]*\([0-9]*\).*/\2/p' \
+	libruntime/kohaku.h | paste -sd. -)
+if [ "$v" = "$hv" ]; then
+	ok "pkg-config finds the installed kohaku.pc (version $v, kohaku.h's)"
 else
 	nok "pkg-config finds the installed kohaku.pc"; echo "# $v"
 fi

@@ -18,8 +18,12 @@
 #   3. the in-process host's implementation of them (kh_os_*.o) defines
 #      kh_os_* and the interface driver/core/kh_os.h leaves to its host,
 #      nothing else;
-#   4. libkohaku.so exports kohaku_* only (libruntime/libkohaku.map), and
-#      none of the names of 2.
+#   4. the version script (libruntime/libkohaku.map) names kohaku.h's
+#      functions one by one, no wildcard, and none of kohaku-asm.h's RV32
+#      assembler (libkohaku-asm.a's, never libkohaku.so's);
+#   5. libkohaku.so exports exactly the map's names, each at a version
+#      node (KOHAKU_0, KOHAKU_0.2, ...; a changed call keeps its old entry
+#      point at the older node), and none of the names of 2.
 #
 # Output is TAP, for tests/run-all.sh.
 set -u
@@ -87,19 +91,59 @@ else
 	tap fail "the in-process host's kh_os_*.o: $shim symbols, kh_os_* or kh_os.h's" "$tmp/bad"
 fi
 
-# the shared library: the API and its version node only
+# the version script: kohaku.h's API, name by name (no wildcard), and
+# nothing of kohaku-asm.h's assembler (libkohaku-asm.a's)
+map=libruntime/libkohaku.map
+perl scripts/c-decls.pl libruntime/kohaku.h |
+	awk '$2 == "proto" { print $3 }' | sort -u >"$tmp/api"
+perl scripts/c-decls.pl libruntime/kohaku-asm.h |
+	awk '$2 == "proto" { print $3 }' | sort -u >"$tmp/asm"
+# the names the map lists (comments dropped), and any pattern in it
+perl -0pe 's{/\*.*?\*/}{}gs' "$map" | tr -d ' \t' >"$tmp/map.txt"
+sed -n 's/^\([A-Za-z_][A-Za-z0-9_]*\);$/\1/p' "$tmp/map.txt" | sort -u >"$tmp/map"
+{
+	comm -23 "$tmp/api" "$tmp/map" | sed 's/^/in kohaku.h, not in the map: /'
+	comm -13 "$tmp/api" "$tmp/map" | sed 's/^/in the map, not in kohaku.h: /'
+	comm -12 "$tmp/asm" "$tmp/map" | sed 's/^/the assembler in the map: /'
+	# a pattern anywhere but local's "*;"
+	grep -v -e '^\*;$' "$tmp/map.txt" | grep '[*?[]' | sed 's/^/a pattern: /'
+} >"$tmp/bad"
+if [ "$(wc -l <"$tmp/api")" -gt 100 ] && [ "$(wc -l <"$tmp/asm")" -gt 40 ] &&
+   [ ! -s "$tmp/bad" ]; then
+	tap ok "$map: kohaku.h's $(wc -l <"$tmp/api") functions by name, none of kohaku-asm.h's $(wc -l <"$tmp/asm")"
+else
+	tap fail "$map: kohaku.h's functions by name, none of kohaku-asm.h's" "$tmp/bad"
+fi
+
+# the shared library: exactly the map's names, each at a version node (a
+# changed call also keeps its old entry point at the older node), the
+# version nodes themselves, and nothing else
 if [ -f "$so" ]; then
 	nm -D --defined-only "$so" | awk '{ print $NF }' >"$tmp/so"
-	grep -v -e '^kohaku_' -e '^KOHAKU_[0-9]*$' "$tmp/so" >"$tmp/bad"
-	awk 'NR == FNR { k[$1] = 1; next } k[$1]' "$tmp/names" "$tmp/so" >>"$tmp/bad"
+	sed 's/@.*//' "$tmp/so" | grep -v '^KOHAKU_[0-9.]*$' | sort -u >"$tmp/so.names"
+	{
+		grep -v -e '^kohaku_[a-z0-9_]*@@\{0,1\}KOHAKU_[0-9.]*$' \
+			-e '^KOHAKU_[0-9.]*$' "$tmp/so" | sed 's/^/not a versioned API name: /'
+		comm -23 "$tmp/so.names" "$tmp/map" | sed 's/^/exported, not in the map: /'
+		comm -13 "$tmp/so.names" "$tmp/map" | sed 's/^/in the map, not exported: /'
+		awk 'NR == FNR { k[$1] = 1; next } k[$1]' "$tmp/names" "$tmp/so.names"
+		grep '^kohaku_rv_' "$tmp/so.names"
+	} >"$tmp/bad"
 	if [ -s "$tmp/so" ] && [ ! -s "$tmp/bad" ]; then
-		tap ok "libkohaku.so.0: $(grep -c '^kohaku_' "$tmp/so") exported symbols, each kohaku_"
+		tap ok "libkohaku.so.0: $(wc -l <"$tmp/so.names") exported names, the map's, each versioned ($(grep -c '[^@]@KOHAKU_' "$tmp/so") old entry points kept), no kohaku_rv_"
 	else
-		tap fail "libkohaku.so.0: exported symbols, each kohaku_" "$tmp/bad"
+		tap fail "libkohaku.so.0: exactly the map's names, versioned" "$tmp/bad"
+	fi
+	# one default version per name (what a new link binds to)
+	if [ "$(grep -c '@@KOHAKU_' "$tmp/so")" -eq "$(wc -l <"$tmp/so.names")" ]; then
+		tap ok "libkohaku.so.0: every exported name has one default version"
+	else
+		tap fail "libkohaku.so.0: every exported name has one default version" "$tmp/so"
 	fi
 else
 	echo "ok $((n + 1)) - libkohaku.so.0 # SKIP not built ($build is a sanitizer or static build)"
-	n=$((n + 1))
+	echo "ok $((n + 2)) - libkohaku.so.0's default versions # SKIP not built"
+	n=$((n + 2))
 fi
 
 echo "1..$n"

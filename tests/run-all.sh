@@ -4,8 +4,11 @@
 #   0. source checks                          scripts/check-*.sh
 #      kernel-doc on the ABI and the seams, one name per thing with its
 #      layer's prefix, the device model's floors, libkohaku's symbols private
-#      (scripts/README.md); the CLI's options, numbers and
-#      --version on the sim card (check-cli.sh); make install and uninstall
+#      and its exports the API's, version by version, older callers' entry
+#      points and struct sizes kept (check-abi.sh) (scripts/README.md); the
+#      CLI's options, numbers and --version on the sim card (check-cli.sh);
+#      README's "Using it" run and the docs' versions the binaries'
+#      (check-readme.sh); make install and uninstall
 #      into a temporary DESTDIR, an external program built and run with
 #      `pkg-config --cflags --libs kohaku` alone (check-install.sh); the
 #      sysfs ABI documents' format (check-sysfs-doc.sh)
@@ -99,9 +102,16 @@ run_check model-floors scripts/check-model-floors.sh
 # libkohaku defines no name an application could also define: the layers'
 # prefixes only, none of the kernel's names the driver core calls
 run_check symbols scripts/check-symbols.sh
+# libkohaku.so.0's binary compatibility: 0.1's entry points (symbol
+# versions), caller-sized structs never overrun (scripts/check-abi.sh)
+run_check abi scripts/check-abi.sh
 # the kohaku CLI's arguments and --version on the sim card
 # (scripts/check-cli.sh)
 run_check cli scripts/check-cli.sh
+# README's "Using it" commands that need no card, on the sim backend, and
+# the versions README, the man pages and docs print against the binaries'
+# (scripts/check-readme.sh)
+run_check readme scripts/check-readme.sh
 # make install/uninstall into a temporary DESTDIR, an external program
 # built with pkg-config alone (scripts/check-install.sh)
 run_check install scripts/check-install.sh

@@ -399,9 +399,15 @@ int main(int argc, char **argv)
 			outp = argv[++i];
 		} else if (!strcmp(argv[i], "--demo") && i + 1 < argc) {
 			map = argv[++i];
+		} else if (!strcmp(argv[i], "--version")) {
+			/* the tree's one version (tools.mk: kohaku.h's) */
+			printf("kh-trace %s (kohaku %s)\n", KH_VERSION,
+			       KH_VERSION);
+			return 0;
 		} else if (argv[i][0] == '-' && argv[i][1]) {
 			fprintf(stderr, "usage: kh-trace [-o OUT.json] [TRACE.txt]\n"
-					"       kh-trace --demo MAP [-o OUT.json]\n");
+					"       kh-trace --demo MAP [-o OUT.json]\n"
+					"       kh-trace --version\n");
 			return 2;
 		} else {
 			inp = argv[i];

@@ -8,5 +8,7 @@ $(BUILD)/kh-trace: $(BUILD)/obj/tools/kh_trace.o $(BUILD)/obj/libruntime/cli/jso
 	$(CC) $(LDFLAGS) -o $@ $^ $(KH_JSON_LIBS) -lm
 
 # its JSON through json-c, as the CLI's (KH_JSON_*: libruntime/runtime.mk),
-# written as strict UTF-8 by the CLI's own cli_json_put (json_put.c)
-$(BUILD)/obj/tools/kh_trace.o: CFLAGS += $(KH_JSON_CFLAGS)
+# written as strict UTF-8 by the CLI's own cli_json_put (json_put.c);
+# --version: the tree's one version, kohaku.h's (the Makefile's KH_VERSION)
+$(BUILD)/obj/tools/kh_trace.o: CFLAGS += $(KH_JSON_CFLAGS) -DKH_VERSION='"$(KH_VERSION)"'
+$(BUILD)/obj/tools/kh_trace.o: libruntime/kohaku.h

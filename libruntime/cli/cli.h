@@ -18,8 +18,15 @@
 
 /* the program's name, first in every message */
 #define CLI_PROG	"kohaku"
-/* the tool's version (kohaku --version); libkohaku's is kohaku.h's */
-#define CLI_VERSION	"0.1.0"
+/*
+ * the tool's version (kohaku --version): the tree's one version, kohaku.h's
+ * KOHAKU_LIB_VERSION_* (the CLI is built and released with the library)
+ */
+#define CLI_STR_(x)	#x
+#define CLI_STR(x)	CLI_STR_(x)
+#define CLI_VERSION	CLI_STR(KOHAKU_LIB_VERSION_MAJOR) "." \
+			CLI_STR(KOHAKU_LIB_VERSION_MINOR) "." \
+			CLI_STR(KOHAKU_LIB_VERSION_PATCH)
 
 /* exit codes (docs/runtime.md "The kohaku CLI") */
 #define EXIT_OK		0

@@ -210,13 +210,13 @@ int cli_cmd_run_artifact(const struct kohaku_cli_opts *o, const char *file)
 		cli_error("run-artifact: %s", err);
 		return r == -ENOMEM ? EXIT_DEVICE : EXIT_USAGE;
 	}
-	kohaku_artifact_info(a, &ai);
+	kohaku_artifact_info(a, &ai, sizeof(ai));
 	r = cli_open_dev(o, &dev);
 	if (r) {
 		kohaku_artifact_free(a);
 		return r;
 	}
-	kohaku_get_info(dev, &info);
+	kohaku_get_info(dev, &info, sizeof(info));
 	r = cli_check_mesh(o, &info);
 	mesh = r < 0 ? 0 : (unsigned int)r;
 
@@ -297,7 +297,7 @@ int cli_cmd_run_artifact(const struct kohaku_cli_opts *o, const char *file)
 	args.n_arenas = n_ar;
 	args.timeout_ms = o->timeout_ms;
 	cli_progress_begin("run-artifact");
-	r = kohaku_artifact_run(dev, a, &args, &res);
+	r = kohaku_artifact_run(dev, a, &args, &res, sizeof(res));
 	cli_progress_end();
 	snprintf(err, sizeof(err), "%s", r ? kohaku_last_error(dev) : "");
 	ret = r ? refused(r) : EXIT_OK;

@@ -43,7 +43,7 @@ void cli_clock_str(kohaku_device *dev, unsigned int mesh, char *buf,
 {
 	struct drm_kohaku_clocks c;
 
-	if (kohaku_clocks(dev, mesh, &c) < 0)
+	if (kohaku_clocks(dev, mesh, &c, sizeof(c)) < 0)
 		snprintf(buf, len, "-");
 	else if (!c.mhz[0])
 		snprintf(buf, len, "%s", kohaku_clk_profile_name(c.profile));
@@ -146,7 +146,7 @@ static int clk_open(const struct kohaku_cli_opts *o, kohaku_device **dev,
 	if (r)
 		return r;
 	memset(in, 0, sizeof(*in));
-	if (kohaku_get_info(*dev, in) < 0) {
+	if (kohaku_get_info(*dev, in, sizeof(*in)) < 0) {
 		cli_error("%s", kohaku_last_error(*dev));
 		kohaku_close(*dev);
 		return EXIT_DEVICE;
@@ -214,7 +214,7 @@ int cli_cmd_clocks(const struct kohaku_cli_opts *o)
 
 		if (!mesh_present(&in, m) || (only >= 0 && m != (unsigned int)only))
 			continue;
-		if (kohaku_clocks(dev, m, &c) < 0) {
+		if (kohaku_clocks(dev, m, &c, sizeof(c)) < 0) {
 			cli_error("clocks: %s", kohaku_last_error(dev));
 			json_object_put(j);
 			json_object_put(ma);
@@ -260,7 +260,7 @@ static int clk_settle(kohaku_device *dev, unsigned int mesh,
 	int r;
 
 	for (tries = 0; ; tries++) {
-		r = kohaku_clocks(dev, mesh, c);
+		r = kohaku_clocks(dev, mesh, c, sizeof(*c));
 		if (r < 0 || c->policy != KOHAKU_CLK_POLICY_FIXED ||
 		    c->profile == c->fixed_profile || tries >= 1000)
 			return r;
@@ -394,7 +394,7 @@ int cli_cmd_reset(const struct kohaku_cli_opts *o)
 			continue;
 		memset(&a, 0, sizeof(a));
 		cli_progress_begin("reset");
-		r = kohaku_mesh_reset(dev, m, &a);
+		r = kohaku_mesh_reset(dev, m, &a, sizeof(a));
 		cli_progress_end();
 		if (r < 0) {
 			ret = clk_refused(dev, "reset", m, r);

@@ -88,7 +88,7 @@ int cli_cmd_dxa(const struct kohaku_cli_opts *o)
 			unsigned int b;
 
 			r = kohaku_dxa_get(dev, q->mesh, q->x, q->y, s,
-					   KOHAKU_DXA_GET_DEVICE, &g);
+					   KOHAKU_DXA_GET_DEVICE, &g, sizeof(g));
 			if (r < 0) {
 				fprintf(stderr, "%s: %s\n", CLI_PROG,
 					kohaku_last_error(dev));

@@ -67,7 +67,7 @@ static int fw_info(const struct kohaku_cli_opts *o)
 	r = cli_open_nodes(o, 0, &dev, &nd, &n);
 	if (r)
 		return r;
-	r = kohaku_fw_info(dev, &fi);
+	r = kohaku_fw_info(dev, &fi, sizeof(fi));
 	if (r < 0) {
 		cli_error("%s", kohaku_last_error(dev));
 		r = EXIT_DEVICE;
@@ -125,7 +125,7 @@ static int fw_load(const struct kohaku_cli_opts *o, const char *file)
 	memset(&out, 0, sizeof(out));
 	cli_progress_begin("fw load");
 	r = kohaku_fw_load_file(dev, file, o->mailbox ? KOHAKU_FW_LOAD_MAILBOX : 0,
-				&out);
+				&out, sizeof(out));
 	cli_progress_end();
 	if (o->json) {
 		struct json_object *j = json_object_new_object();

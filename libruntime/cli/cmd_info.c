@@ -93,9 +93,10 @@ static void info_text(kohaku_device *dev, const struct drm_kohaku_get_info *in)
 	printf("device      %s (%s backend)\n", kohaku_device_path(dev),
 	       kohaku_backend_name(kohaku_device_backend(dev)));
 	printf("name        %s\n", in->name);
-	printf("abi         %u.%u (libkohaku %u.%u)\n",
-	       KOHAKU_ABI_VERSION_MAJOR(in->abi_version),
-	       in->abi_version & 0xffff, KOHAKU_ABI_MAJOR, KOHAKU_ABI_MINOR);
+	printf("abi         %u.%u (the driver's; libkohaku %s was built for "
+	       "driver ABI %u.%u)\n", KOHAKU_ABI_VERSION_MAJOR(in->abi_version),
+	       in->abi_version & 0xffff, kohaku_version(), KOHAKU_ABI_MAJOR,
+	       KOHAKU_ABI_MINOR);
 	printf("caps        0x%llx%s%s%s%s%s%s%s%s\n", (unsigned long long)in->caps,
 	       in->caps & KOHAKU_CAP_SIMULATED ? " simulated" : "",
 	       in->caps & KOHAKU_CAP_DMA ? " dma" : "",
@@ -134,7 +135,7 @@ int cli_cmd_info(const struct kohaku_cli_opts *o)
 	r = cli_open_dev(o, &dev);
 	if (r)
 		return r;
-	kohaku_get_info(dev, &in);
+	kohaku_get_info(dev, &in, sizeof(in));
 	if (o->json)
 		cli_json_print(info_json(dev, &in));
 	else
@@ -155,7 +156,7 @@ static struct json_object *examine_fw(const struct kohaku_cli_opts *o,
 	struct kohaku_fw_info fi;
 	unsigned int i;
 
-	if (kohaku_fw_info(dev, &fi) < 0) {
+	if (kohaku_fw_info(dev, &fi, sizeof(fi)) < 0) {
 		if (!o->json)
 			printf("firmware    (unknown: %s)\n",
 			       kohaku_last_error(dev));
@@ -228,7 +229,7 @@ static struct json_object *examine_dxa(const struct kohaku_cli_opts *o,
 			struct drm_kohaku_dxa_slot g;
 
 			if (kohaku_dxa_get(dev, nd[i].mesh, nd[i].x, nd[i].y, s,
-					   KOHAKU_DXA_GET_DEVICE, &g) < 0)
+					   KOHAKU_DXA_GET_DEVICE, &g, sizeof(g)) < 0)
 				bad++;
 			else if (g.state == KOHAKU_DXA_SLOT_FREE)
 				cnt[0]++;
@@ -272,7 +273,7 @@ int cli_cmd_examine(const struct kohaku_cli_opts *o)
 	r = cli_open_nodes(o, KOHAKU_NODES_LIVE, &dev, &nd, &n);
 	if (r)
 		return r;
-	kohaku_get_info(dev, &in);
+	kohaku_get_info(dev, &in, sizeof(in));
 	if (o->json) {
 		j = json_object_new_object();
 		J_ADD(j, "schema", J_INT(CLI_SCHEMA));

@@ -147,7 +147,7 @@ int cli_cmd_list(const struct kohaku_cli_opts *o)
 		snprintf(one.driver, sizeof(one.driver), "kohaku (in-process)");
 		r = kohaku_open(KOHAKU_BACKEND_SIM, d, &dev, err, sizeof(err));
 		if (r == 0) {
-			kohaku_get_info(dev, &info);
+			kohaku_get_info(dev, &info, sizeof(info));
 			snprintf(one.path, sizeof(one.path), "%s",
 				 kohaku_device_path(dev));
 			snprintf(one.name, sizeof(one.name), "%s", info.name);
@@ -164,7 +164,7 @@ int cli_cmd_list(const struct kohaku_cli_opts *o)
 		n = 1;
 		single = true;
 	} else {
-		r = kohaku_list_devices(b, &l, &n, err, sizeof(err));
+		r = kohaku_list_devices(b, &l, &n, sizeof(*l), err, sizeof(err));
 		if (r < 0) {
 			cli_error("listing devices failed: %s", err);
 			return EXIT_NODEV;
@@ -177,7 +177,7 @@ int cli_cmd_list(const struct kohaku_cli_opts *o)
 		const char *m = getenv("KOHAKU_PCI_MATCH");
 
 		pci.added = m && *m ? m : NULL;
-		pci.r = kohaku_pci_list(NULL, &pci.l, &pci.n, pci.note,
+		pci.r = kohaku_pci_list(NULL, &pci.l, &pci.n, sizeof(*pci.l), pci.note,
 					sizeof(pci.note));
 	}
 

@@ -99,7 +99,7 @@ int cli_cmd_sim(const struct kohaku_cli_opts *o, const char *sub,
 	if (r)
 		return r;
 	memset(&gi, 0, sizeof(gi));
-	kohaku_get_info(dev, &gi);
+	kohaku_get_info(dev, &gi, sizeof(gi));
 	if (!(gi.caps & KOHAKU_CAP_SIMULATED)) {
 		ret = sim_refused(o, sub, dev, -EOPNOTSUPP);
 		goto out;

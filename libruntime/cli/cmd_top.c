@@ -83,7 +83,7 @@ int cli_cmd_top(const struct kohaku_cli_opts *o)
 	if (r)
 		return r;
 	memset(&gi, 0, sizeof(gi));
-	kohaku_get_info(dev, &gi);
+	kohaku_get_info(dev, &gi, sizeof(gi));
 	n_meshes = gi.n_meshes < KOHAKU_MAX_MESHES ? gi.n_meshes :
 		   KOHAKU_MAX_MESHES;
 	jobs_done(dev, n_meshes, jobs0);
@@ -103,7 +103,7 @@ int cli_cmd_top(const struct kohaku_cli_opts *o)
 		if (!cli_output_flush())
 			break;
 		sleep_ms(interval);
-		if (kohaku_nodes_alloc(dev, KOHAKU_NODES_LIVE, &cur, &n1) < 0) {
+		if (kohaku_nodes_alloc(dev, KOHAKU_NODES_LIVE, &cur, sizeof(*cur), &n1) < 0) {
 			cli_error("top: %s", kohaku_last_error(dev));
 			ret = EXIT_DEVICE;
 			break;

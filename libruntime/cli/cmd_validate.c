@@ -222,12 +222,14 @@ static void step_abi(struct kohaku_cli_validate *v,
 
 	step_start(v, S_ABI);
 	if (major != KOHAKU_ABI_MAJOR || minor < KOHAKU_ABI_MINOR)
-		step_end(v, "FAIL", EXIT_DEVICE, "the device speaks ABI %u.%u; "
-			 "libkohaku needs %u.%u or a later minor", major, minor,
-			 KOHAKU_ABI_MAJOR, KOHAKU_ABI_MINOR);
+		step_end(v, "FAIL", EXIT_DEVICE, "the device speaks driver ABI "
+			 "%u.%u; libkohaku %s needs %u.%u or a later minor",
+			 major, minor, kohaku_version(), KOHAKU_ABI_MAJOR,
+			 KOHAKU_ABI_MINOR);
 	else
-		step_end(v, "PASS", 0, "ABI %u.%u (libkohaku built with %u.%u)",
-			 major, minor, KOHAKU_ABI_MAJOR, KOHAKU_ABI_MINOR);
+		step_end(v, "PASS", 0, "driver ABI %u.%u (libkohaku %s built "
+			 "for %u.%u)", major, minor, kohaku_version(),
+			 KOHAKU_ABI_MAJOR, KOHAKU_ABI_MINOR);
 }
 
 /* the unit types validate computes on, with their words */
@@ -560,7 +562,7 @@ static void step_firmware(struct kohaku_cli_validate *v, kohaku_device *dev,
 		return;
 	}
 	memset(&fi, 0, sizeof(fi));
-	if (kohaku_fw_info(dev, &fi) < 0) {
+	if (kohaku_fw_info(dev, &fi, sizeof(fi)) < 0) {
 		step_end(v, "FAIL", EXIT_DEVICE, "fw info: %s",
 			 kohaku_last_error(dev));
 		return;
@@ -710,7 +712,7 @@ int cli_cmd_validate(const struct kohaku_cli_opts *o)
 		 "kernel");
 
 	memset(&gi, 0, sizeof(gi));
-	kohaku_get_info(dev, &gi);
+	kohaku_get_info(dev, &gi, sizeof(gi));
 	for (r = 0; r < (int)gi.n_meshes && r < KOHAKU_MAX_MESHES; r++)
 		v.mesh_ready[r] = gi.mesh[r].flags & KOHAKU_MESH_READY;
 	/* the model's checker watches every step that follows */
@@ -719,7 +721,7 @@ int cli_cmd_validate(const struct kohaku_cli_opts *o)
 	if (v.sel[S_ABI])
 		step_abi(&v, &gi);
 
-	r = kohaku_nodes_alloc(dev, KOHAKU_NODES_LIVE, &nd, &n);
+	r = kohaku_nodes_alloc(dev, KOHAKU_NODES_LIVE, &nd, sizeof(*nd), &n);
 	if (r < 0) {
 		step_start(&v, S_ENUMERATE);
 		step_end(&v, "FAIL", EXIT_DEVICE, "the node table: %s",

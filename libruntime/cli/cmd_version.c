@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * kohaku --version: the tool's version, libkohaku's (the one it is linked
- * with: libkohaku.a, so kohaku.h's), the ABI it was built with, and, when
+ * kohaku --version: the tool's version, libkohaku's (the one running,
+ * kohaku_version(); the tree's one version, so the same as the tool's when
+ * it is linked with libkohaku.a), the driver ABI it was built with, first
+ * on one line, "kohaku 0.2.0 (libkohaku 0.2.0), driver ABI 0.9", and, when
  * the device the options name opens, what it runs: the backend and path,
  * GET_INFO's ABI and name, the DRM driver's name, version and date
  * (drmGetVersion, kernel backend), and the POOL units' firmware.  When no
@@ -53,16 +55,19 @@ static void cli_version_text(kohaku_device *dev, const char *err)
 	struct kohaku_cli_drv d;
 	struct kohaku_fw_info fw;
 
-	printf("kohaku     %s\n", CLI_VERSION);
-	printf("libkohaku  %u.%u\n", KOHAKU_LIB_VERSION_MAJOR,
-	       KOHAKU_LIB_VERSION_MINOR);
-	printf("abi        %u.%u (built with)\n", KOHAKU_ABI_MAJOR,
-	       KOHAKU_ABI_MINOR);
+	/* each number named for what it is: tool, library, driver ABI */
+	printf("kohaku %s (libkohaku %s), driver ABI %u.%u\n", CLI_VERSION,
+	       kohaku_version(), KOHAKU_ABI_MAJOR, KOHAKU_ABI_MINOR);
+	printf("kohaku     %s (this tool)\n", CLI_VERSION);
+	printf("libkohaku  %s (the library running; its header %s)\n",
+	       kohaku_version(), CLI_VERSION);
+	printf("abi        %u.%u (the driver ABI libkohaku was built with)\n",
+	       KOHAKU_ABI_MAJOR, KOHAKU_ABI_MINOR);
 	if (!dev) {
 		printf("device     none: %s\n", err);
 		return;
 	}
-	kohaku_get_info(dev, &in);
+	kohaku_get_info(dev, &in, sizeof(in));
 	printf("device     %s (%s backend)\n", kohaku_device_path(dev),
 	       kohaku_backend_name(kohaku_device_backend(dev)));
 	printf("driver abi %u.%u, name %s\n",
@@ -76,7 +81,7 @@ static void cli_version_text(kohaku_device *dev, const char *err)
 	else
 		printf("driver     in-process (libkohaku's driver core and "
 		       "device model)\n");
-	if (kohaku_fw_info(dev, &fw) || !fw.units)
+	if (kohaku_fw_info(dev, &fw, sizeof(fw)) || !fw.units)
 		return;
 	printf("firmware   %s: version %u.%u.%u, api %u.%u (driver %u.%u), "
 	       "%u of %u POOL units running\n",
@@ -111,7 +116,7 @@ static struct json_object *cli_version_json_dev(kohaku_device *dev)
 	struct kohaku_cli_drv d;
 	struct kohaku_fw_info fw;
 
-	kohaku_get_info(dev, &in);
+	kohaku_get_info(dev, &in, sizeof(in));
 	json_object_object_add(j, "path",
 			       json_object_new_string(kohaku_device_path(dev)));
 	json_object_object_add(j, "backend", json_object_new_string(
@@ -134,7 +139,7 @@ static struct json_object *cli_version_json_dev(kohaku_device *dev)
 				       json_object_new_string("in-process"));
 	}
 	json_object_object_add(j, "driver", dj);
-	if (kohaku_fw_info(dev, &fw) || !fw.units) {
+	if (kohaku_fw_info(dev, &fw, sizeof(fw)) || !fw.units) {
 		json_object_object_add(j, "firmware", NULL);
 		return j;
 	}
@@ -159,8 +164,8 @@ static void cli_version_json(kohaku_device *dev, const char *err)
 	struct json_object *j = json_object_new_object();
 
 	json_object_object_add(j, "kohaku", json_object_new_string(CLI_VERSION));
-	json_object_object_add(j, "libkohaku", cli_version_str("%u.%u",
-		KOHAKU_LIB_VERSION_MAJOR, KOHAKU_LIB_VERSION_MINOR));
+	json_object_object_add(j, "libkohaku",
+			       json_object_new_string(kohaku_version()));
 	json_object_object_add(j, "abi", cli_version_str("%u.%u",
 		KOHAKU_ABI_MAJOR, KOHAKU_ABI_MINOR));
 	if (dev) {

@@ -37,7 +37,7 @@ int cli_wait_final(kohaku_device *dev, uint64_t job, uint32_t timeout_ms,
 	/* the job's own limit, and a second for the host; a slow host may
 	 * need the wait again before the device's time has passed */
 	for (tries = 0; tries < 4 && r == -ETIMEDOUT; tries++)
-		r = kohaku_wait(dev, job, limit + 1000, st);
+		r = kohaku_wait(dev, job, limit + 1000, st, sizeof(*st));
 	return r;
 }
 
@@ -185,7 +185,7 @@ static void demo_finish(const struct kohaku_cli_demo_ctx *c,
 		if (c->demo->describe)
 			c->demo->describe(&r->st, r->why, sizeof(r->why));
 		else
-			kohaku_job_describe(&r->st, r->why, sizeof(r->why));
+			kohaku_job_describe(&r->st, sizeof(r->st), r->why, sizeof(r->why));
 		r->exit = EXIT_DEVICE;
 		return;
 	}
@@ -200,7 +200,7 @@ static void demo_dbg(const struct kohaku_cli_demo_ctx *c,
 	struct drm_kohaku_node *nd = NULL;
 	unsigned int n = 0, i, j;
 
-	if (kohaku_nodes_alloc(c->dev, KOHAKU_NODES_LIVE, &nd, &n) < 0)
+	if (kohaku_nodes_alloc(c->dev, KOHAKU_NODES_LIVE, &nd, sizeof(*nd), &n) < 0)
 		return;
 	for (i = 0; i < n_runs; i++) {
 		struct kohaku_cli_run *r = &runs[i];

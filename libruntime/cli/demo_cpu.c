@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "demo.h"
+#include "kohaku-asm.h"
 #include "kohaku/kh_cpu.h"
 #include "kohaku/kh_units.h"
 
@@ -215,7 +216,7 @@ static void cd_describe(const struct kohaku_job_status *st, char *why,
 {
 	char d[512];
 
-	kohaku_job_describe(st, d, sizeof(d));
+	kohaku_job_describe(st, sizeof(*st), d, sizeof(d));
 	snprintf(why, len, "%s%s", d, st->status == KOHAKU_JOB_FAULT ?
 		 " (the cpu's code is the faulting pc)" : "");
 }

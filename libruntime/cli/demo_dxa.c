@@ -82,7 +82,7 @@ static void dc_say(const char *what, const struct kohaku_job_status *st,
 {
 	char d[512], f[160] = "";
 
-	kohaku_job_describe(st, d, sizeof(d));
+	kohaku_job_describe(st, sizeof(*st), d, sizeof(d));
 	if (st->status == KOHAKU_JOB_FAULT &&
 	    (st->fault_flags & KOHAKU_FAULT_CODE_KNOWN))
 		kohaku_dxa_fault_describe(st->fault_code, f, sizeof(f));
@@ -231,10 +231,10 @@ static void dc_check(const struct kohaku_cli_demo_ctx *c,
 	uint32_t w;
 	int err;
 
-	err = kohaku_dxa_get(c->dev, q->mesh, q->x, q->y, v->slot, 0, &drv);
+	err = kohaku_dxa_get(c->dev, q->mesh, q->x, q->y, v->slot, 0, &drv, sizeof(drv));
 	if (!err)
 		err = kohaku_dxa_get(c->dev, q->mesh, q->x, q->y, v->slot,
-				     KOHAKU_DXA_GET_DEVICE, &unit);
+				     KOHAKU_DXA_GET_DEVICE, &unit, sizeof(unit));
 	if (err < 0) {
 		cli_run_dev_error(c, r, err);
 		return;

@@ -469,7 +469,7 @@ static int pool_ready(const struct kohaku_cli_demo_ctx *c,
 		if (sel[i]->fw_state == KOHAKU_FW_STATE_RUNNING)
 			return 0;
 	memset(&fi, 0, sizeof(fi));
-	kohaku_fw_info(c->dev, &fi);
+	kohaku_fw_info(c->dev, &fi, sizeof(fi));
 	if (kohaku_device_backend(c->dev) == KOHAKU_BACKEND_SIM)
 		cli_error("run %s: no firmware runs on the POOL unit%s of %s "
 			  "(%s).  Build it with `make firmware`, then run with "
@@ -549,7 +549,7 @@ static void pool_describe(const struct kohaku_job_status *st, char *why,
 	char fault[160];
 	size_t l;
 
-	kohaku_job_describe(st, why, len);
+	kohaku_job_describe(st, sizeof(*st), why, len);
 	l = strlen(why);
 	if (st->fault_flags & KOHAKU_FAULT_CODE_KNOWN)
 		snprintf(why + l, len - l, " [%s]", kohaku_pool_fault_describe(

@@ -195,7 +195,7 @@ static void vd_describe(const struct kohaku_job_status *st, char *why,
 {
 	char d[512], f[256];
 
-	kohaku_job_describe(st, d, sizeof(d));
+	kohaku_job_describe(st, sizeof(*st), d, sizeof(d));
 	if (st->status == KOHAKU_JOB_FAULT &&
 	    (st->fault_flags & KOHAKU_FAULT_CODE_KNOWN))
 		snprintf(why, len, "%s: %s", d,

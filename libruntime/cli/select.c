@@ -106,7 +106,7 @@ int cli_open_nodes(const struct kohaku_cli_opts *o, unsigned int flags,
 	r = cli_open_dev(o, dev);
 	if (r)
 		return r;
-	r = kohaku_nodes_alloc(*dev, flags, nd, n);
+	r = kohaku_nodes_alloc(*dev, flags, nd, sizeof(**nd), n);
 	if (r < 0) {
 		cli_error("%s", kohaku_last_error(*dev));
 		kohaku_close(*dev);

@@ -42,10 +42,20 @@ from .program import *  # noqa: F401,F403 - the builders
 from .program import __all__ as _program_all
 from .artifact import Artifact, ArtifactInfo, ArtifactResult
 
-__version__ = "0.1"
+#: the package's version: the tree's one version (kohaku.h's
+#: KOHAKU_LIB_VERSION_*; scripts/check-readme.sh checks they agree)
+__version__ = "0.2.0"
 
 #: where the loaded libkohaku.so.0 came from
 library_path = _lib.path
+
+
+def library_version():
+    """The version of the libkohaku.so.0 loaded (``kohaku_version()``),
+    "0.2.0"; None for a library too old to say."""
+    if not _lib.have("kohaku_version"):
+        return None
+    return _lib.text(_lib.fn("kohaku_version")())
 
 
 def have(function):
@@ -56,7 +66,7 @@ def have(function):
 
 
 __all__ = [
-    "KohakuError", "JobError", "Device", "Info", "Mesh", "Node", "FwLoad",
+    "library_version", "KohakuError", "JobError", "Device", "Info", "Mesh", "Node", "FwLoad",
     "FwInfo", "DeviceEntry", "BACKEND_ENV", "BACKEND_KERNEL", "BACKEND_SIM", "BACKEND_DAEMON",
     "CAPS", "SUBMIT_UNCHECKED", "backend_parse", "backend_name",
     "list_devices", "sim_builtin_names", "sim_builtin_desc", "cu_type_name",

@@ -331,6 +331,7 @@ _u16p = P(c_u16)
 # name: (restype, [argtypes])
 _FUNCS = {
     # open, close, errors
+    "kohaku_version": (c_char_p, []),
     "kohaku_backend_name": (c_char_p, [c_int]),
     "kohaku_backend_parse": (c_int, [c_char_p, P(c_int)]),
     "kohaku_open": (c_int, [c_int, c_char_p, P(_dev), c_char_p, c_size_t]),
@@ -343,19 +344,20 @@ _FUNCS = {
     "kohaku_device_path": (c_char_p, [_dev]),
     "kohaku_device_fd": (c_int, [_dev]),
     "kohaku_list_devices": (c_int, [c_int, P(P(DeviceEntry_C)), _uintp,
-                                    c_char_p, c_size_t]),
+                                    c_size_t, c_char_p, c_size_t]),
     "kohaku_free_device_list": (None, [P(DeviceEntry_C)]),
     "kohaku_sim_builtin_names": (P(c_char_p), []),
     "kohaku_sim_builtin_desc": (c_char_p, [c_char_p]),
     # info and nodes
-    "kohaku_get_info": (c_int, [_dev, P(GetInfo_C)]),
-    "kohaku_nodes_alloc": (c_int, [_dev, c_uint, P(P(Node_C)), _uintp]),
+    "kohaku_get_info": (c_int, [_dev, P(GetInfo_C), c_size_t]),
+    "kohaku_nodes_alloc": (c_int, [_dev, c_uint, P(P(Node_C)), c_size_t,
+                                    _uintp]),
     "kohaku_cu_type_name": (c_char_p, [c_u16, c_char_p, c_size_t]),
     # memory
     "kohaku_bo_create": (c_int, [_dev, c_uint, c_u64, _u32p, _u64p]),
     "kohaku_bo_create_at": (c_int, [_dev, c_uint, c_u64, c_u64, _u32p]),
     "kohaku_bo_free": (c_int, [_dev, c_u32]),
-    "kohaku_bo_info": (c_int, [_dev, c_u32, P(BoInfo_C)]),
+    "kohaku_bo_info": (c_int, [_dev, c_u32, P(BoInfo_C), c_size_t]),
     "kohaku_bo_write": (c_int, [_dev, c_u32, c_u64, c_void_p, c_u64]),
     "kohaku_bo_read": (c_int, [_dev, c_u32, c_u64, c_void_p, c_u64]),
     # SX and null
@@ -436,18 +438,20 @@ _FUNCS = {
     "kohaku_cpu_data": (c_int, [P(Data_C), c_uint, c_uint, _u32p, c_uint]),
     # firmware
     "kohaku_fw_load": (c_int, [_dev, c_void_p, c_size_t, c_uint,
-                               P(FwLoad_C)]),
-    "kohaku_fw_load_file": (c_int, [_dev, c_char_p, c_uint, P(FwLoad_C)]),
-    "kohaku_fw_info": (c_int, [_dev, P(FwInfo_C)]),
+                               P(FwLoad_C), c_size_t]),
+    "kohaku_fw_load_file": (c_int, [_dev, c_char_p, c_uint, P(FwLoad_C),
+                                    c_size_t]),
+    "kohaku_fw_info": (c_int, [_dev, P(FwInfo_C), c_size_t]),
     "kohaku_fw_reason": (c_char_p, [c_uint]),
     "kohaku_fw_state_name": (c_char_p, [c_uint]),
     # jobs and fences
     "kohaku_submit": (c_int, [_dev, P(Program_C), c_uint, c_u32, _u64p]),
     "kohaku_submit_ex": (c_int, [_dev, P(SubmitArgs_C), _u64p]),
-    "kohaku_wait": (c_int, [_dev, c_u64, c_u32, P(JobStatus_C)]),
+    "kohaku_wait": (c_int, [_dev, c_u64, c_u32, P(JobStatus_C), c_size_t]),
     "kohaku_run": (c_int, [_dev, P(Program_C), c_uint, c_u32,
-                           P(JobStatus_C)]),
-    "kohaku_job_describe": (c_char_p, [P(JobStatus_C), c_char_p, c_size_t]),
+                           P(JobStatus_C), c_size_t]),
+    "kohaku_job_describe": (c_char_p, [P(JobStatus_C), c_size_t, c_char_p,
+                                       c_size_t]),
     "kohaku_syncobj_create": (c_int, [_dev, _u32p]),
     "kohaku_syncobj_destroy": (c_int, [_dev, c_u32]),
     "kohaku_syncobj_wait": (c_int, [_dev, _u32p, c_uint, c_uint, c_u32,
@@ -459,10 +463,10 @@ _FUNCS = {
     "kohaku_artifact_load": (c_int, [c_char_p, P(c_void_p), c_char_p,
                                      c_size_t]),
     "kohaku_artifact_free": (None, [c_void_p]),
-    "kohaku_artifact_info": (None, [c_void_p, P(ArtifactInfo_C)]),
+    "kohaku_artifact_info": (None, [c_void_p, P(ArtifactInfo_C), c_size_t]),
     "kohaku_artifact_check": (c_int, [_dev, c_void_p, c_uint]),
     "kohaku_artifact_run": (c_int, [_dev, c_void_p, P(ArtifactRun_C),
-                                    P(ArtifactResult_C)]),
+                                    P(ArtifactResult_C), c_size_t]),
     # meshes
     "kohaku_mesh_lease": (c_int, [_dev, c_uint, c_int]),
     "kohaku_clocks_file_run": (c_int, [_dev, c_uint, c_uint]),
@@ -472,27 +476,6 @@ _FUNCS = {
     "kohaku_sim_read": (c_int, [_dev, c_char_p, P(c_void_p)]),
     "kohaku_sim_check": (c_int, [_dev]),
 }
-
-# RV32I encoders: uint32_t kohaku_rv_NAME(struct kohaku_rv_asm *a, ...);
-# operand kinds: r register (unsigned), i immediate / offset (int32_t),
-# u unsigned immediate (uint32_t)
-RV_ENCODERS = {
-    "lui": "ru", "auipc": "ru", "jal": "ri", "jalr": "rri",
-    "beq": "rri", "bne": "rri", "blt": "rri", "bge": "rri", "bltu": "rri",
-    "bgeu": "rri",
-    "lb": "rri", "lh": "rri", "lw": "rri", "lbu": "rri", "lhu": "rri",
-    "sb": "rri", "sh": "rri", "sw": "rri",
-    "addi": "rri", "slti": "rri", "sltiu": "rri", "xori": "rri",
-    "ori": "rri", "andi": "rri", "slli": "rru", "srli": "rru",
-    "srai": "rru",
-    "add": "rrr", "sub": "rrr", "sll": "rrr", "slt": "rrr", "sltu": "rrr",
-    "xor": "rrr", "srl": "rrr", "sra": "rrr", "or": "rrr", "and": "rrr",
-    "fence": "rr", "ecall": "", "ebreak": "",
-}
-_RV_KIND = {"r": c_uint, "i": c_i32, "u": c_u32}
-for _n, _k in RV_ENCODERS.items():
-    _FUNCS["kohaku_rv_" + _n] = (c_u32, [c_void_p] + [_RV_KIND[c] for c in
-                                                      _k])
 
 for _name, (_res, _args) in _FUNCS.items():
     _f = getattr(lib, _name, None)

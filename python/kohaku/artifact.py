@@ -119,7 +119,8 @@ class Artifact:
     def info(self):
         """:class:`ArtifactInfo`."""
         c = _lib.ArtifactInfo_C()
-        fn("kohaku_artifact_info")(self._check_open(), ctypes.byref(c))
+        fn("kohaku_artifact_info")(self._check_open(), ctypes.byref(c),
+                                   ctypes.sizeof(c))
         return ArtifactInfo(c)
 
     def check(self, device, mesh=0):
@@ -156,7 +157,8 @@ class Artifact:
         res = _lib.ArtifactResult_C()
         res.failed_round = 0xffffffff
         r = fn("kohaku_artifact_run")(d, self._check_open(),
-                                      ctypes.byref(args), ctypes.byref(res))
+                                      ctypes.byref(args), ctypes.byref(res),
+                                      ctypes.sizeof(res))
         result = ArtifactResult(res)
         if r < 0:
             msg = text(_lib.lib.kohaku_last_error(d)) or None

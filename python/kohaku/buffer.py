@@ -80,7 +80,8 @@ class Buffer:
         dev_addr."""
         d = self._dev()
         bi = _lib.BoInfo_C()
-        check(fn("kohaku_bo_info")(d, self.handle, ctypes.byref(bi)),
+        check(fn("kohaku_bo_info")(d, self.handle, ctypes.byref(bi),
+                                   ctypes.sizeof(bi)),
               "kohaku_bo_info", d)
         return bi
 

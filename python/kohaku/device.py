@@ -138,7 +138,8 @@ def list_devices(backend=None):
     lst = ctypes.POINTER(_lib.DeviceEntry_C)()
     n = ctypes.c_uint()
     err = ctypes.create_string_buffer(_lib.KOHAKU_ERRMSG_MAX)
-    r = fn("kohaku_list_devices")(b, ctypes.byref(lst), ctypes.byref(n), err,
+    r = fn("kohaku_list_devices")(b, ctypes.byref(lst), ctypes.byref(n),
+                                  ctypes.sizeof(_lib.DeviceEntry_C), err,
                                   _lib.KOHAKU_ERRMSG_MAX)
     check(r, "kohaku_list_devices", message=text(err.value) or None)
     try:
@@ -304,7 +305,7 @@ class Device:
         self._ptr = ptr
         self._buffers = weakref.WeakSet()
         gi = _lib.GetInfo_C()
-        check(fn("kohaku_get_info")(ptr, ctypes.byref(gi)),
+        check(fn("kohaku_get_info")(ptr, ctypes.byref(gi), ctypes.sizeof(gi)),
               "kohaku_get_info", ptr)
         self._info = Info(gi)
 
@@ -419,7 +420,9 @@ class Device:
         p = ctypes.POINTER(_lib.Node_C)()
         n = ctypes.c_uint()
         check(fn("kohaku_nodes_alloc")(d, NODES_LIVE if live else 0,
-                                       ctypes.byref(p), ctypes.byref(n)),
+                                       ctypes.byref(p),
+                                       ctypes.sizeof(_lib.Node_C),
+                                       ctypes.byref(n)),
               "kohaku_nodes_alloc", d)
         try:
             return [Node(p[i]) for i in range(n.value)]
@@ -519,7 +522,8 @@ class Device:
             keep = []
             arr, n = programs_to_c(programs, keep)
             st = _lib.JobStatus_C()
-            r = fn("kohaku_run")(d, arr, n, timeout_ms, ctypes.byref(st))
+            r = fn("kohaku_run")(d, arr, n, timeout_ms, ctypes.byref(st),
+                                 ctypes.sizeof(st))
             if r < 0:
                 msg = text(_lib.lib.kohaku_last_error(d))
                 if st.status:
@@ -555,12 +559,14 @@ class Device:
         import os
         if isinstance(image, (str, os.PathLike)):
             r = fn("kohaku_fw_load_file")(d, os.fsencode(image), flags,
-                                          ctypes.byref(out))
+                                          ctypes.byref(out),
+                                          ctypes.sizeof(out))
             name = "kohaku_fw_load_file"
         else:
             from ._bufproto import readable
             addr, n, keep = readable(image)
-            r = fn("kohaku_fw_load")(d, addr, n, flags, ctypes.byref(out))
+            r = fn("kohaku_fw_load")(d, addr, n, flags, ctypes.byref(out),
+                                     ctypes.sizeof(out))
             name = "kohaku_fw_load"
         rep = FwLoad(out)
         if r < 0:
@@ -574,7 +580,8 @@ class Device:
         """:class:`FwInfo`: what POOL firmware runs."""
         d = self._check_open()
         out = _lib.FwInfo_C()
-        check(fn("kohaku_fw_info")(d, ctypes.byref(out)), "kohaku_fw_info", d)
+        check(fn("kohaku_fw_info")(d, ctypes.byref(out), ctypes.sizeof(out)),
+              "kohaku_fw_info", d)
         return FwInfo(out)
 
     # ---- meshes

@@ -79,6 +79,7 @@ class JobStatus:
         "FAULT at mesh 0 (1,2): code 2 (...)"."""
         buf = ctypes.create_string_buffer(512)
         return _lib.text(fn("kohaku_job_describe")(ctypes.byref(self._c),
+                                                   ctypes.sizeof(self._c),
                                                    buf, 512))
 
     def __repr__(self):
@@ -104,7 +105,8 @@ class Job:
         final status is not DONE."""
         d = self.device._check_open()
         st = _lib.JobStatus_C()
-        r = fn("kohaku_wait")(d, self.id, timeout_ms, ctypes.byref(st))
+        r = fn("kohaku_wait")(d, self.id, timeout_ms, ctypes.byref(st),
+                              ctypes.sizeof(st))
         if r < 0:
             msg = _lib.text(_lib.lib.kohaku_last_error(d))
             js = JobStatus(st) if r == -110 else None

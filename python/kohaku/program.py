@@ -3,9 +3,10 @@
 
 An :class:`Inst` is one 256-bit CU_INST payload, four 64-bit words
 (``Inst(w0, w1, w2, w3)``, w0 holding bits 63..0).  The builders below are
-libkohaku's (``kohaku_inst_*``, ``kohaku_vec_*``, ``kohaku_rv_*``): each
-returns a new :class:`Inst` (or kernel word) and raises
-:class:`kohaku.KohakuError` (EINVAL) where the C builder refuses a field.
+libkohaku's (``kohaku_inst_*``, ``kohaku_vec_*``; the RV32I encoders,
+kohaku-asm.h's ``kohaku_rv_*``, are Python here): each returns a new
+:class:`Inst` (or kernel word) and raises :class:`kohaku.KohakuError`
+(EINVAL) where the C builder refuses a field.
 
 A :class:`Program` is what one node of a job runs: its coordinate, its
 instructions, optionally data written into its CU_DATA buffers first
@@ -637,18 +638,112 @@ def cpu_data(buf_id, granule, words):
     return Data(d.buf_id, w.tobytes(), d.offset)
 
 
+# RV32I encoders (kohaku-asm.h's kohaku_rv_NAME, which libkohaku.so does not
+# export: they are C in libkohaku-asm.a, here Python).  Operand kinds, in
+# assembly order: r register 0..31, i signed immediate or offset, u
+# unsigned immediate (lui/auipc's upper 20 bits; a shift amount)
+RV_ENCODERS = {
+    "lui": "ru", "auipc": "ru", "jal": "ri", "jalr": "rri",
+    "beq": "rri", "bne": "rri", "blt": "rri", "bge": "rri", "bltu": "rri",
+    "bgeu": "rri",
+    "lb": "rri", "lh": "rri", "lw": "rri", "lbu": "rri", "lhu": "rri",
+    "sb": "rri", "sh": "rri", "sw": "rri",
+    "addi": "rri", "slti": "rri", "sltiu": "rri", "xori": "rri",
+    "ori": "rri", "andi": "rri", "slli": "rru", "srli": "rru",
+    "srai": "rru",
+    "add": "rrr", "sub": "rrr", "sll": "rrr", "slt": "rrr", "sltu": "rrr",
+    "xor": "rrr", "srl": "rrr", "sra": "rrr", "or": "rrr", "and": "rrr",
+    "fence": "rr", "ecall": "", "ebreak": "",
+}
+# name: (major opcode, funct3, funct7) as the unprivileged ISA's table
+_RV_OPS = {
+    "lui": (0x37, 0, 0), "auipc": (0x17, 0, 0), "jal": (0x6f, 0, 0),
+    "jalr": (0x67, 0, 0),
+    "beq": (0x63, 0, 0), "bne": (0x63, 1, 0), "blt": (0x63, 4, 0),
+    "bge": (0x63, 5, 0), "bltu": (0x63, 6, 0), "bgeu": (0x63, 7, 0),
+    "lb": (0x03, 0, 0), "lh": (0x03, 1, 0), "lw": (0x03, 2, 0),
+    "lbu": (0x03, 4, 0), "lhu": (0x03, 5, 0),
+    "sb": (0x23, 0, 0), "sh": (0x23, 1, 0), "sw": (0x23, 2, 0),
+    "addi": (0x13, 0, 0), "slti": (0x13, 2, 0), "sltiu": (0x13, 3, 0),
+    "xori": (0x13, 4, 0), "ori": (0x13, 6, 0), "andi": (0x13, 7, 0),
+    "slli": (0x13, 1, 0), "srli": (0x13, 5, 0), "srai": (0x13, 5, 0x20),
+    "add": (0x33, 0, 0), "sub": (0x33, 0, 0x20), "sll": (0x33, 1, 0),
+    "slt": (0x33, 2, 0), "sltu": (0x33, 3, 0), "xor": (0x33, 4, 0),
+    "srl": (0x33, 5, 0), "sra": (0x33, 5, 0x20), "or": (0x33, 6, 0),
+    "and": (0x33, 7, 0),
+}
+
+
+def _rv_encode(name, ops):
+    """The word, or None for an operand that does not fit (the C
+    encoders' KOHAKU_RV_INVALID cases: never truncated)."""
+    kinds = RV_ENCODERS[name]
+    for k, v in zip(kinds, ops):
+        if k == "r" and not 0 <= v <= 31:
+            return None
+    if name == "ecall":
+        return 0x00000073
+    if name == "ebreak":
+        return 0x00100073
+    if name == "fence":
+        pred, succ = ops
+        if not (0 <= pred <= 15 and 0 <= succ <= 15):
+            return None
+        return (pred << 24) | (succ << 20) | 0x0f
+    op, f3, f7 = _RV_OPS[name]
+    if op in (0x37, 0x17):                      # U
+        rd, imm = ops
+        if not 0 <= imm <= 0xfffff:
+            return None
+        return (imm << 12) | (rd << 7) | op
+    if op == 0x6f:                              # J
+        rd, off = ops
+        if off % 4 or not -1048576 <= off <= 1048572:
+            return None
+        o = off & 0x1fffff
+        return (((o >> 20) & 1) << 31 | ((o >> 1) & 0x3ff) << 21 |
+                ((o >> 11) & 1) << 20 | ((o >> 12) & 0xff) << 12 |
+                rd << 7 | op)
+    if op == 0x63:                              # B
+        rs1, rs2, off = ops
+        if off % 4 or not -4096 <= off <= 4092:
+            return None
+        o = off & 0x1fff
+        return (((o >> 12) & 1) << 31 | ((o >> 5) & 0x3f) << 25 |
+                rs2 << 20 | rs1 << 15 | f3 << 12 | ((o >> 1) & 0xf) << 8 |
+                ((o >> 11) & 1) << 7 | op)
+    if op == 0x23:                              # S: rs2, rs1, imm
+        rs2, rs1, imm = ops
+        if not -2048 <= imm <= 2047:
+            return None
+        i = imm & 0xfff
+        return ((i >> 5) << 25 | rs2 << 20 | rs1 << 15 | f3 << 12 |
+                (i & 0x1f) << 7 | op)
+    if op == 0x33:                              # R
+        rd, rs1, rs2 = ops
+        return f7 << 25 | rs2 << 20 | rs1 << 15 | f3 << 12 | rd << 7 | op
+    rd, rs1, imm = ops                          # I (and the shifts)
+    if kinds[2] == "u":
+        if not 0 <= imm <= 31:
+            return None
+        return f7 << 25 | imm << 20 | rs1 << 15 | f3 << 12 | rd << 7 | op
+    if not -2048 <= imm <= 2047:
+        return None
+    return (imm & 0xfff) << 20 | rs1 << 15 | f3 << 12 | rd << 7 | op
+
+
 def rv(name, *operands):
-    """One RV32I instruction word (``kohaku_rv_NAME``), operands in
-    assembly order: ``rv("addi", 10, 0, 5)`` is addi a0, zero, 5;
-    ``rv("sw", rs2, rs1, imm)``.  Raises KohakuError (EINVAL) for an
-    operand that does not fit."""
-    kinds = _lib.RV_ENCODERS.get(name)
+    """One RV32I instruction word (kohaku-asm.h's ``kohaku_rv_NAME``),
+    operands in assembly order: ``rv("addi", 10, 0, 5)`` is addi a0,
+    zero, 5; ``rv("sw", rs2, rs1, imm)``.  Raises KohakuError (EINVAL)
+    for an operand that does not fit."""
+    kinds = RV_ENCODERS.get(name)
     if kinds is None:
         raise ValueError("rv: no encoder %r" % name)
     if len(operands) != len(kinds):
         raise TypeError("rv(%r) takes %d operands" % (name, len(kinds)))
-    w = fn("kohaku_rv_" + name)(None, *operands)
-    if w == 0:
+    w = _rv_encode(name, [int(o) for o in operands])
+    if w is None:
         raise KohakuError(22, "rv %s %s: an operand does not fit" % (
             name, ", ".join(str(o) for o in operands)), "kohaku_rv_" + name)
     return w

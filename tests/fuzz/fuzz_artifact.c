@@ -96,7 +96,7 @@ static void run_one(const struct kohaku_artifact *a,
 	args.arenas = &arena;
 	args.n_arenas = 1;
 	args.timeout_ms = 20;
-	r = kohaku_artifact_run(dev, a, &args, &res);
+	r = kohaku_artifact_run(dev, a, &args, &res, sizeof(res));
 	if (getenv("FUZZ_ARTIFACT_TRACE"))
 		fprintf(stderr, "run: %d, %u of %u rounds DONE, failed round %d: "
 			"%s\n", r, res.rounds, in->n_rounds, (int)res.failed_round,
@@ -138,7 +138,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	promise(a != NULL && err[0] == '\0');
-	kohaku_artifact_info(a, &in);
+	kohaku_artifact_info(a, &in, sizeof(in));
 	promise(in.machine != NULL);
 	promise(in.n_rounds >= 1 && in.n_rounds <= in.n_steps + 1);
 	promise(in.n_kicks <= in.n_steps);

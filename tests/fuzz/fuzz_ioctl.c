@@ -978,7 +978,7 @@ static void barrier(void)
 			p.n_insts = 1;
 			if (kohaku_submit(fz.f[0], &p, 1, 0, &id))
 				continue;	/* hung by the sequence: another */
-			kohaku_wait(fz.f[0], id, 60000, &st);
+			kohaku_wait(fz.f[0], id, 60000, &st, sizeof(st));
 			break;
 		}
 	}
@@ -1019,7 +1019,7 @@ static bool final_saxpy(void)
 		p.n_insts = 1;
 		if (kohaku_submit(fz.f[0], &p, 1, 0, &id) == -EIO)
 			continue;	/* hung by the sequence: another unit */
-		promise(kohaku_wait(fz.f[0], id, 10000, &st) == 0);
+		promise(kohaku_wait(fz.f[0], id, 10000, &st, sizeof(st)) == 0);
 		promise(st.status == KOHAKU_JOB_DONE);
 		promise(kohaku_bo_read(fz.f[0], hy, 0, out, sizeof(out)) == 0);
 		for (i = 0; i < 64; i++)
@@ -1062,11 +1062,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 	}
 	setenv("KOHAKU_UNPRIVILEGED", "1", 1);
 	promise(kohaku_reopen(fz.f[0], &fz.f[1]) == 0);
-	promise(kohaku_get_info(fz.f[0], &in) == 0);
+	promise(kohaku_get_info(fz.f[0], &in, sizeof(in)) == 0);
 	promise(in.caps & KOHAKU_CAP_JOB_BOS);
 	fz.mem_size = in.mesh[0].mem_size;
 	fz.n_nodes = 0;
-	promise(kohaku_nodes(fz.f[0], 0, fz.nodes, 16, &fz.n_nodes) == 0);
+	promise(kohaku_nodes(fz.f[0], 0, fz.nodes, 16, sizeof(*fz.nodes), &fz.n_nodes) == 0);
 	if (fz.n_nodes > 16)
 		fz.n_nodes = 16;
 
@@ -1088,7 +1088,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 
 	/* every job ends */
 	for (i = 0; i < fz.n_job; i++) {
-		int ret = kohaku_wait(fz.job[i].f, fz.job[i].id, 60000, &st);
+		int ret = kohaku_wait(fz.job[i].f, fz.job[i].id, 60000, &st, sizeof(st));
 
 		if (ret)
 			fprintf(stderr, "fuzz_ioctl: job %llu: WAIT %d: %s\n",

@@ -27,7 +27,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "hello: kohaku_open(sim, %s): %s\n", map, err);
 		return 1;
 	}
-	ret = kohaku_nodes_alloc(dev, 0, &nodes, &count);
+	ret = kohaku_nodes_alloc(dev, 0, &nodes, sizeof(*nodes), &count);
 	if (ret) {
 		fprintf(stderr, "hello: kohaku_nodes_alloc: %d\n", ret);
 		kohaku_close(dev);
@@ -42,7 +42,7 @@ int main(int argc, char **argv)
 	 * The PCI listing too, so that a static link needs all of kohaku.pc's
 	 * private dependencies (libpciaccess); its result does not matter here.
 	 */
-	pci_ret = kohaku_pci_list("", &pci, &pci_count, err, sizeof(err));
+	pci_ret = kohaku_pci_list("", &pci, &pci_count, sizeof(*pci), err, sizeof(err));
 	if (pci_ret == 0) {
 		printf("pci: %u KohakuAccel functions\n", pci_count);
 		kohaku_free_pci_list(pci);

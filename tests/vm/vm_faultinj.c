@@ -453,7 +453,7 @@ static int setup_dev(struct ctx *c)
 		return r;
 	}
 	c->fd = kohaku_device_fd(c->dev);
-	r = kohaku_nodes_alloc(c->dev, 0, &nodes, &count);
+	r = kohaku_nodes_alloc(c->dev, 0, &nodes, sizeof(*nodes), &count);
 	if (r) {
 		bad("NODES: %s", kohaku_last_error(c->dev));
 		return r;
@@ -515,7 +515,7 @@ static void check_card_works(struct ctx *c)
 	if (!r)
 		r = kohaku_submit(c->dev, &p, 1, 60000, &id);
 	if (!r)
-		r = kohaku_wait(c->dev, id, 60000, &st);
+		r = kohaku_wait(c->dev, id, 60000, &st, sizeof(st));
 	if (!r && st.status != KOHAKU_JOB_DONE)
 		r = -EIO;
 	if (!r)

@@ -582,7 +582,7 @@ static int good_saxpy(void)
 		x[i] = 0x3f800000u + i * 0x10000;
 		y[i] = 0x40000000u + i * 0x8000;
 	}
-	if (kohaku_nodes(dev, 0, nd, 64, &n) ||
+	if (kohaku_nodes(dev, 0, nd, 64, sizeof(*nd), &n) ||
 	    kohaku_bo_create(dev, 0, sizeof(x), &hx, &ax) ||
 	    kohaku_bo_create(dev, 0, sizeof(y), &hy, &ay))
 		goto out;
@@ -599,7 +599,7 @@ static int good_saxpy(void)
 		p.n_insts = 1;
 		if (kohaku_submit(dev, &p, 1, 0, &id))
 			continue;	/* a unit the fuzzing hung: another */
-		if (kohaku_wait(dev, id, 30000, &st) || st.status != KOHAKU_JOB_DONE ||
+		if (kohaku_wait(dev, id, 30000, &st, sizeof(st)) || st.status != KOHAKU_JOB_DONE ||
 		    kohaku_bo_read(dev, hy, 0, out, sizeof(out)))
 			continue;
 		good = 0;

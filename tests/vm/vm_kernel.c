@@ -85,7 +85,7 @@ TEST_F(rt, job_finishes_with_nobody_waiting)
 	 */
 	for (looks = 1; looks <= 40; looks++) {
 		usleep(250000);
-		r = kohaku_wait(dev, id, 0, &st);
+		r = kohaku_wait(dev, id, 0, &st, sizeof(st));
 		if (r != -ETIMEDOUT)
 			break;
 	}
@@ -135,7 +135,7 @@ TEST_F(rt, killed_waiter_goes_at_once)
 			_exit(2);
 		if (write(pfd[1], "w", 1) != 1)
 			_exit(2);
-		kohaku_wait(mine, id, 600000, &st);
+		kohaku_wait(mine, id, 600000, &st, sizeof(st));
 		_exit(3);
 	}
 	close(pfd[1]);
@@ -221,7 +221,7 @@ TEST_F(rt, unbind_with_a_file_open_and_a_job_running)
 	r = sysfs_write(file, card);
 	CHECK_MSG(r == 0, "unbind %s: %s", card, strerror(-r));
 	/* the file stays open, emptied: its ioctls find no device */
-	r = kohaku_wait(dev, id, 0, &st);
+	r = kohaku_wait(dev, id, 0, &st, sizeof(st));
 	CHECK_MSG(r == -ENODEV, "WAIT after unbind: %d (%s)", r,
 		  kohaku_strerror(r));
 	memset(&info, 0, sizeof(info));
@@ -255,7 +255,7 @@ static void *wait_long(void *arg)
 	struct kohaku_job_status st;
 	double t0 = now_s();
 
-	w->r = kohaku_wait(w->dev, w->id, 600000, &st);
+	w->r = kohaku_wait(w->dev, w->id, 600000, &st, sizeof(st));
 	w->took = now_s() - t0;
 	return NULL;
 }
@@ -447,7 +447,7 @@ TEST_F(rt, fdinfo_under_load)
 	CHECK_EQ(busy.bos, 2);
 	CHECK(busy.total_kib >= 2 * LONG_N * 4 / 1024);
 	/* kohaku-jobs counts the file's finished jobs */
-	r = kohaku_wait(dev, id, 0, &st);
+	r = kohaku_wait(dev, id, 0, &st, sizeof(st));
 	if (r == -ETIMEDOUT) {	/* still running: its time grows as it runs */
 		CHECK_EQ(later.jobs, 0);
 		CHECK_MSG(later.engine_ns > busy.engine_ns,
@@ -464,7 +464,7 @@ TEST_F(rt, fdinfo_under_load)
 	CHECK_EQ(other_use.total_kib, 0);
 
 	if (r == -ETIMEDOUT)
-		r = kohaku_wait(dev, id, 60000, &st);
+		r = kohaku_wait(dev, id, 60000, &st, sizeof(st));
 	CHECK_MSG(r == 0 && st.status == KOHAKU_JOB_DONE, "wait: %d: %s", r,
 		  kohaku_last_error(dev));
 	REQUIRE(fdinfo_read(kohaku_device_fd(dev), &done) == 0);

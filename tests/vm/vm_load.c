@@ -89,7 +89,7 @@ static unsigned int sx_units(kohaku_device *dev, struct drm_kohaku_node *sx)
 	struct drm_kohaku_node nd[64];
 	unsigned int n = 0, i, k = 0;
 
-	if (kohaku_nodes(dev, 0, nd, 64, &n))
+	if (kohaku_nodes(dev, 0, nd, 64, sizeof(*nd), &n))
 		return 0;
 	for (i = 0; i < n && i < 64 && k < MAX_SX; i++)
 		if (nd[i].cu_type == KH_CU_SX)
@@ -160,7 +160,7 @@ static int worker(unsigned int id, unsigned long jobs)
 		}
 		if (!r) {
 			op = "WAIT (the job in flight): ";
-			r = kohaku_wait(dev, job, 30000, &st);
+			r = kohaku_wait(dev, job, 30000, &st, sizeof(st));
 		}
 		if (!r && st.status != KOHAKU_JOB_DONE)
 			r = -EPROTO;
@@ -266,7 +266,7 @@ static int victim(int ready_fd)
 	if (write(ready_fd, "r", 1) != 1)
 		return 1;
 	for (;;) {	/* more of them, until the signal */
-		kohaku_wait(dev, job, 60000, &st);
+		kohaku_wait(dev, job, 60000, &st, sizeof(st));
 		if (kohaku_submit(dev, &p, 1, 0, &job))
 			pause();
 	}
@@ -298,7 +298,7 @@ static uint64_t mem_free(void)
 	kohaku_device *dev = open_dev();
 	uint64_t v = 0;
 
-	if (dev && !kohaku_get_info(dev, &in))
+	if (dev && !kohaku_get_info(dev, &in, sizeof(in)))
 		v = in.mesh[0].mem_free;
 	if (dev)
 		kohaku_close(dev);

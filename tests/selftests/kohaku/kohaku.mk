@@ -11,7 +11,7 @@ RT_TEST_BINS := $(addprefix $(RT_TEST_DIR)/,$(RT_TEST_NAMES))
 RT_TEST_COMMON_OBJS := $(call obj,tests/selftests/kohaku/rt_common.c $(CHECK_SRCS))
 
 $(RT_TEST_BINS): $(RT_TEST_DIR)/%: $(call obj,tests/selftests/kohaku/%.c) \
-		$(RT_TEST_COMMON_OBJS) $(BUILD)/libkohaku.a
+		$(RT_TEST_COMMON_OBJS) $(BUILD)/libkohaku-asm.a $(BUILD)/libkohaku.a
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 

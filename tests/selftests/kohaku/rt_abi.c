@@ -133,7 +133,7 @@ TEST_F(rt, old_and_new_element_sizes)
 	CHECK_OK(dev, rt_ioctl(dev, DRM_IOWR(DRM_COMMAND_BASE + DRM_KOHAKU_SUBMIT,
 					    struct submit_0_1), &s1));
 	CHECK(s1.job_id != 0);
-	r = kohaku_wait(dev, s1.job_id, 60000, &st);
+	r = kohaku_wait(dev, s1.job_id, 60000, &st, sizeof(st));
 	CHECK_EQ(r, 0);
 	CHECK_EQ(st.status, KOHAKU_JOB_DONE);
 	CHECK_EQ(rt_vec_check(dev, &v, 3.0f, 1), 0);
@@ -155,7 +155,7 @@ TEST_F(rt, old_and_new_element_sizes)
 		struct drm_kohaku_nodes q;
 		unsigned int i, k, count;
 
-		CHECK_OK(dev, kohaku_nodes(dev, 0, ref, 16, &count));
+		CHECK_OK(dev, kohaku_nodes(dev, 0, ref, 16, sizeof(*ref), &count));
 		memset(wide, 0xee, sizeof(wide));
 		memset(&q, 0, sizeof(q));
 		q.capacity = 16;
@@ -249,7 +249,7 @@ TEST_F(rt, get_param_agrees_with_get_info)
 			unsigned int o;
 
 			memset(&c, 0, sizeof(c));
-			CHECK_OK(dev, kohaku_clocks(dev, m, &c));
+			CHECK_OK(dev, kohaku_clocks(dev, m, &c, sizeof(c)));
 			CHECK_EQ(param(dev, KOHAKU_PARAM_MESH_CLK_PROFILE, m), c.profile);
 			CHECK_EQ(param(dev, KOHAKU_PARAM_MESH_CLK_POLICY, m), c.policy);
 			CHECK_EQ(param(dev, KOHAKU_PARAM_MESH_CLK_RETUNES, m), c.retunes);

@@ -146,7 +146,7 @@ TEST_F(rt, open_sim_from_file_and_text)
 	fclose(f);
 	CHECK_OK(NULL, kohaku_open(KOHAKU_BACKEND_SIM, path, &dev, err, sizeof(err)));
 	if (dev) {
-		kohaku_get_info(dev, &in);
+		kohaku_get_info(dev, &in, sizeof(in));
 		CHECK_EQ(in.n_nodes, 2);
 		CHECK_EQ(kohaku_device_backend(dev), KOHAKU_BACKEND_SIM);
 		CHECK_EQ(kohaku_device_fd(dev), -1);
@@ -159,7 +159,7 @@ TEST_F(rt, open_sim_from_file_and_text)
 	/* the text itself */
 	CHECK_OK(NULL, kohaku_open(KOHAKU_BACKEND_SIM, text, &dev, err, sizeof(err)));
 	if (dev) {
-		kohaku_get_info(dev, &in);
+		kohaku_get_info(dev, &in, sizeof(in));
 		CHECK_EQ(in.n_nodes, 2);
 		kohaku_close(dev);
 	}
@@ -238,12 +238,12 @@ TEST_F(rt, sim_card_with_params)
 		check_diag("%s", err);
 		return;
 	}
-	kohaku_get_info(dev, &in);
+	kohaku_get_info(dev, &in, sizeof(in));
 	CHECK_EQ(in.n_nodes, 2);
 	CHECK_EQ(in.mesh[0].min_inst_depth, 4);
 	CHECK_EQ(in.mesh[0].cu_version, 9);
 	CHECK_EQ(in.mesh[0].mem_size, 16 << 20);
-	CHECK_OK(dev, kohaku_nodes(dev, 0, nd, 4, &n));
+	CHECK_OK(dev, kohaku_nodes(dev, 0, nd, 4, sizeof(*nd), &n));
 	for (i = 0; i < n && i < 4; i++) {
 		CHECK_EQ(nd[i].inst_depth, 4);
 		CHECK_EQ(nd[i].cu_version, 9);
@@ -339,7 +339,7 @@ TEST_F(rt, list_devices)
 
 	env_save(&s);
 	unsetenv("KOHAKU_DEVICE");
-	CHECK_OK(NULL, kohaku_list_devices(KOHAKU_BACKEND_SIM, &l, &n, err, sizeof(err)));
+	CHECK_OK(NULL, kohaku_list_devices(KOHAKU_BACKEND_SIM, &l, &n, sizeof(*l), err, sizeof(err)));
 	CHECK(n >= 2);
 	for (i = 0; i < n; i++) {
 		CHECK_MSG(l[i].status == 0, "%s: %s", l[i].path, l[i].message);
@@ -349,7 +349,7 @@ TEST_F(rt, list_devices)
 	CHECK_EQ(found, 2);
 	kohaku_free_device_list(l);
 	/* the kernel listing works with or without nodes, and explains */
-	CHECK_OK(NULL, kohaku_list_devices(KOHAKU_BACKEND_KERNEL, &l, &n, err,
+	CHECK_OK(NULL, kohaku_list_devices(KOHAKU_BACKEND_KERNEL, &l, &n, sizeof(*l), err,
 					   sizeof(err)));
 	for (i = 0; i < n; i++) {
 		check_diag("%s: %s %s", l[i].path, l[i].driver,
@@ -419,17 +419,17 @@ TEST_F(rt, error_strings)
 	CHECK(!strcmp(kohaku_job_status_name(KOHAKU_JOB_DONE), "DONE"));
 	CHECK(!strcmp(kohaku_job_status_name(KOHAKU_JOB_TIMEOUT), "TIMEOUT"));
 	CHECK(!strcmp(kohaku_job_status_name(99), "UNKNOWN"));
-	kohaku_job_describe(&st, buf, sizeof(buf));
+	kohaku_job_describe(&st, sizeof(st), buf, sizeof(buf));
 	HAS(buf, "FAULT");
 	HAS(buf, "(1,2)");
 	HAS(buf, "code 2");
 	st.fault_flags = KOHAKU_FAULT_NODE_KNOWN;
-	kohaku_job_describe(&st, buf, sizeof(buf));
+	kohaku_job_describe(&st, sizeof(st), buf, sizeof(buf));
 	HAS(buf, "(1,2)");
 	HAS(buf, "not known");
 	st.fault_flags = 0;
 	st.fault_mesh = KOHAKU_COORD_NONE;
-	kohaku_job_describe(&st, buf, sizeof(buf));
+	kohaku_job_describe(&st, sizeof(st), buf, sizeof(buf));
 	HAS(buf, "unknown node");
 	CHECK(!strcmp(kohaku_backend_name(KOHAKU_BACKEND_SIM), "sim"));
 	CHECK(!strcmp(kohaku_last_error(NULL), "no device (NULL)"));
@@ -545,8 +545,8 @@ TEST_F(rt, two_sim_devices_are_independent)
 	CHECK_OK(NULL, kohaku_open(KOHAKU_BACKEND_SIM, "sx_null_2x2", &b, err,
 				   sizeof(err)));
 	REQUIRE(a && b);
-	kohaku_get_info(a, &ia);
-	kohaku_get_info(b, &ib);
+	kohaku_get_info(a, &ia, sizeof(ia));
+	kohaku_get_info(b, &ib, sizeof(ib));
 	CHECK_EQ(ia.n_nodes, 2);
 	CHECK_EQ(ib.n_nodes, 10);
 	CHECK_OK(a, kohaku_bo_create(a, 0, 1 << 20, &h, NULL));

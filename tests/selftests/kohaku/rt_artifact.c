@@ -108,7 +108,7 @@ TEST_F(rt, parse_good_and_info)
 	CHECK_EQ(art_parse(t, &a, err), 0);
 	CHECK_MSG(err[0] == '\0', "%s", err);
 	REQUIRE(a != NULL);
-	kohaku_artifact_info(a, &in);
+	kohaku_artifact_info(a, &in, sizeof(in));
 	CHECK(!strcmp(in.machine, "generic"));
 	CHECK_EQ(in.n_flits, 3);
 	CHECK_EQ(in.n_steps, 6);
@@ -121,7 +121,7 @@ TEST_F(rt, parse_good_and_info)
 	CHECK_EQ(art_parse("{\"steps\": [], \"machine\": \"saxpy-2\", \"meta\": "
 			   "{\"unit\": \"SX\"}}", &a, err), 0);
 	REQUIRE(a != NULL);
-	kohaku_artifact_info(a, &in);
+	kohaku_artifact_info(a, &in, sizeof(in));
 	CHECK(!strcmp(in.machine, "saxpy-2"));
 	CHECK_EQ(in.n_rounds, 1);
 	kohaku_artifact_free(a);
@@ -300,7 +300,7 @@ static int sx_run(struct sx_fix *f, const char *text,
 	CHECK_MSG(r == 0, "parse: %s\n%s", err, text);
 	if (r)
 		return r;
-	r = kohaku_artifact_run(f->dev, a, &args, res);
+	r = kohaku_artifact_run(f->dev, a, &args, res, sizeof(*res));
 	kohaku_artifact_free(a);
 	return r;
 }
@@ -709,7 +709,7 @@ TEST_F(rt, saxpy_from_a_file)
 	args.mesh = f.mesh;
 	args.arenas = &f.arena;
 	args.n_arenas = 1;
-	CHECK_OK(f.dev, kohaku_artifact_run(f.dev, a, &args, &res));
+	CHECK_OK(f.dev, kohaku_artifact_run(f.dev, a, &args, &res, sizeof(res)));
 	host_saxpy(&f, 0.75f, x, y);
 	CHECK_EQ(vec_bad(&f, 0x1000, y), 0);
 	kohaku_artifact_free(a);
@@ -754,14 +754,14 @@ TEST_F(rt, run_bad_args)
 	REQUIRE(art_parse("{\"steps\": []}", &a, err) == 0);
 	memset(&args, 0, sizeof(args));
 	args.flags = 1;
-	CHECK_ERR(kohaku_artifact_run(dev, a, &args, &res), -EINVAL);
+	CHECK_ERR(kohaku_artifact_run(dev, a, &args, &res, sizeof(res)), -EINVAL);
 	CHECK_EQ(res.failed_round, UINT32_MAX);
 	args.flags = 0;
 	args.n_arenas = KOHAKU_MAX_JOB_BOS + 1;
-	CHECK_ERR(kohaku_artifact_run(dev, a, &args, &res), -EINVAL);
+	CHECK_ERR(kohaku_artifact_run(dev, a, &args, &res, sizeof(res)), -EINVAL);
 	args.n_arenas = 1;
-	CHECK_ERR(kohaku_artifact_run(dev, a, &args, &res), -EFAULT);
-	CHECK_ERR(kohaku_artifact_run(dev, a, NULL, &res), -EINVAL);
+	CHECK_ERR(kohaku_artifact_run(dev, a, &args, &res, sizeof(res)), -EFAULT);
+	CHECK_ERR(kohaku_artifact_run(dev, a, NULL, &res, sizeof(res)), -EINVAL);
 	CHECK_ERR(kohaku_artifact_check(dev, NULL, 0), -EINVAL);
 	kohaku_artifact_free(a);
 	kohaku_close(dev);
@@ -847,7 +847,7 @@ static void mat_gemm_artifact(kohaku_device *dev, const struct drm_kohaku_node *
 	args.arenas = &arena;
 	args.n_arenas = 1;
 	args.timeout_ms = 2000;
-	r = kohaku_artifact_run(dev, art, &args, &res);
+	r = kohaku_artifact_run(dev, art, &args, &res, sizeof(res));
 	CHECK_MSG(r == 0, "run: %d: %s", r, kohaku_last_error(dev));
 	if (!r) {
 		CHECK_OK(dev, kohaku_bo_read(dev, arena, 0x8000, tiles, sizeof(tiles)));
@@ -878,7 +878,7 @@ TEST_F(rt, mat_peer_await)
 	CARD_OPEN(dev, KH_CU_MG, nd, n);
 
 	REQUIRE(n >= 2);
-	CHECK_OK(dev, kohaku_get_info(dev, &info));
+	CHECK_OK(dev, kohaku_get_info(dev, &info, sizeof(info)));
 	if (!(info.caps & KOHAKU_CAP_PEER_SIGNALS)) {
 		rt_close_card(dev);
 		SKIP(return, "the driver counts no peer signals (ABI 0.9)");
@@ -954,7 +954,7 @@ TEST_F(rt, vec_kernel_artifact)
 	args.arenas = &arena;
 	args.n_arenas = 1;
 	args.timeout_ms = 2000;
-	r = kohaku_artifact_run(dev, art, &args, &res);
+	r = kohaku_artifact_run(dev, art, &args, &res, sizeof(res));
 	CHECK_MSG(r == 0, "run: %d: %s", r, kohaku_last_error(dev));
 	if (!r) {
 		CHECK_OK(dev, kohaku_bo_read(dev, arena, 0x2000, out, sizeof(out)));

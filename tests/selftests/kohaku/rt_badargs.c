@@ -148,7 +148,7 @@ static void wait_done(kohaku_device *dev, uint64_t job)
 {
 	struct kohaku_job_status st;
 
-	CHECK_OK(dev, kohaku_wait(dev, job, KOHAKU_JOB_TIMEOUT_DEFAULT_MS * 2, &st));
+	CHECK_OK(dev, kohaku_wait(dev, job, KOHAKU_JOB_TIMEOUT_DEFAULT_MS * 2, &st, sizeof(st)));
 	CHECK_EQ(st.status, KOHAKU_JOB_DONE);
 }
 
@@ -474,13 +474,13 @@ TEST_F(rt, wait_timeout_zero_on_running_job)
 		CHECK_MSG(w.status == KOHAKU_JOB_QUEUED || w.status == KOHAKU_JOB_RUNNING,
 			  "status after ETIMEDOUT: %u", w.status);
 		/* the library's wait says the same */
-		r = kohaku_wait(dev, job, 0, &st);
+		r = kohaku_wait(dev, job, 0, &st, sizeof(st));
 		if (r == -ETIMEDOUT)
 			CHECK(st.status == KOHAKU_JOB_QUEUED ||
 			      st.status == KOHAKU_JOB_RUNNING);
 		if (r != 0)
 			CHECK_OK(dev, kohaku_wait(dev, job,
-						  KOHAKU_JOB_TIMEOUT_DEFAULT_MS * 2, &st));
+						  KOHAKU_JOB_TIMEOUT_DEFAULT_MS * 2, &st, sizeof(st)));
 		CHECK_EQ(st.status, KOHAKU_JOB_DONE);
 	} else {
 		check_diag("WAIT 0 ms found the job final already (status %u)", w.status);

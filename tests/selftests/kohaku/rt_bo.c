@@ -135,7 +135,7 @@ TEST_F(rt, bo_library_calls)
 	RT_OPEN(dev);
 
 	CHECK_OK(dev, kohaku_bo_create(dev, 0, 100, &h, &a));
-	CHECK_OK(dev, kohaku_bo_info(dev, h, &bi));
+	CHECK_OK(dev, kohaku_bo_info(dev, h, &bi, sizeof(bi)));
 	CHECK_EQ(bi.handle, h);
 	CHECK_EQ(bi.dev_addr, a);
 	CHECK_EQ(bi.mesh, 0);
@@ -266,7 +266,7 @@ TEST_F(rt, bo_create_bad_size_and_mesh)
 	int r;
 	RT_OPEN(dev);
 
-	CHECK_OK(dev, kohaku_get_info(dev, &in));
+	CHECK_OK(dev, kohaku_get_info(dev, &in, sizeof(in)));
 	CHECK_ERR(bo_create_raw(dev, &c, 0, 0), -EINVAL);
 	r = bo_create_raw(dev, &c, 0, 1ULL << 62);
 	CHECK_MSG(r == -EINVAL || r == -ENOMEM, "2^62 bytes: %d", r);
@@ -587,7 +587,7 @@ TEST_F(rt, bo_fixed_arena_on_every_mesh)
 			continue;
 		REQUIRE(in.mesh[m].mem_size >= ARENA_LOCAL + ARENA_SIZE);
 		CHECK_OK(dev, kohaku_bo_create_at(dev, m, ARENA(m), ARENA_SIZE, &h[m]));
-		CHECK_OK(dev, kohaku_bo_info(dev, h[m], &bi));
+		CHECK_OK(dev, kohaku_bo_info(dev, h[m], &bi, sizeof(bi)));
 		CHECK_EQ(bi.dev_addr, ARENA(m));
 		CHECK_EQ(bi.size, ARENA_SIZE);
 		CHECK_EQ(bi.mesh, m);
@@ -744,7 +744,7 @@ TEST_F(rt, bo_fixed_held_back_range_ebusy_until_reusable)
 	snprintf(knob, sizeof(knob), "busy node=%u,%u cycles=forever", sx.x, sx.y);
 	held = rt_destructive_ok(dev) && kohaku_sim_inject(dev, knob) == 0;
 	CHECK_OK(dev, kohaku_submit(dev, &p, 1, 0, &job));
-	ret = kohaku_wait(dev, job, 0, &st);
+	ret = kohaku_wait(dev, job, 0, &st, sizeof(st));
 	if (ret != -ETIMEDOUT) {
 		/* a fast card ran it during SUBMIT: nothing is held back */
 		if (held)
@@ -756,7 +756,7 @@ TEST_F(rt, bo_fixed_held_back_range_ebusy_until_reusable)
 	}
 	CHECK_OK(dev, kohaku_bo_free(dev, h));
 	ret = kohaku_bo_create_at(dev, 0, ARENA(0), ARENA_SIZE, &h);
-	if (!ret && !held && kohaku_wait(dev, job, 0, &st) == 0) {
+	if (!ret && !held && kohaku_wait(dev, job, 0, &st, sizeof(st)) == 0) {
 		/* no knob to hold the unit, and the job ended before the free */
 		CHECK_OK(dev, kohaku_bo_free(dev, h));
 		rt_vec_free(dev, &v);
@@ -773,7 +773,7 @@ TEST_F(rt, bo_fixed_held_back_range_ebusy_until_reusable)
 	CHECK_OK(dev, kohaku_bo_free(dev, h));
 	if (held)
 		CHECK_OK(dev, kohaku_sim_inject(dev, "clear"));
-	CHECK_OK(dev, kohaku_wait(dev, job, 60000, &st));
+	CHECK_OK(dev, kohaku_wait(dev, job, 60000, &st, sizeof(st)));
 	CHECK_EQ(st.status, KOHAKU_JOB_DONE);
 	/*
 	 * Reusable now: the same address again.  The job leaves the mesh (and
@@ -804,7 +804,7 @@ TEST_F(rt, bo_fixed_free_then_same_address)
 
 	for (i = 0; i < 3; i++) {
 		CHECK_OK(dev, kohaku_bo_create_at(dev, 0, ARENA(0), ARENA_SIZE, &h));
-		CHECK_OK(dev, kohaku_bo_info(dev, h, &bi));
+		CHECK_OK(dev, kohaku_bo_info(dev, h, &bi, sizeof(bi)));
 		CHECK_EQ(bi.dev_addr, ARENA(0));
 		/* a fixed BO reads zeros too, whatever the last owner left */
 		memset(buf, 0xee, sizeof(buf));

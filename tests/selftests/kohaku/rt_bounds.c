@@ -51,7 +51,7 @@ static int run_named(kohaku_device *dev, const struct drm_kohaku_node *nd,
 	a.n_bos = n_bos;
 	a.flags = flags;
 	r = kohaku_submit_ex(dev, &a, &job);
-	return r ? r : kohaku_wait(dev, job, 20000, st);
+	return r ? r : kohaku_wait(dev, job, 20000, st, sizeof(*st));
 }
 
 static void fill_bo(kohaku_device *dev, uint32_t h, unsigned char v)
@@ -107,7 +107,7 @@ TEST_F(rt, bounds_stop_a_firmware_that_strays)
 		kohaku_close(dev);
 		SKIP(return, "loads another firmware: KOHAKU_TEST_DESTRUCTIVE=1");
 	}
-	CHECK_OK(dev, kohaku_fw_load_file(dev, path, 0, &out));
+	CHECK_OK(dev, kohaku_fw_load_file(dev, path, 0, &out, sizeof(out)));
 	REQUIRE(rt_fw_state(dev, &nd[0]) == KOHAKU_FW_STATE_RUNNING);
 	CHECK_OK(dev, kohaku_bo_create(dev, nd[0].mesh, PB, &ha, &a));
 	CHECK_OK(dev, kohaku_bo_create(dev, nd[0].mesh, PB, &hv, &v));

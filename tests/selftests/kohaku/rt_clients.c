@@ -123,8 +123,8 @@ static int client_main(unsigned int k)
 	/* a handle of this file's is none of another's: each made one */
 	if (kohaku_bo_create(dev, sx[0].mesh, 4096, &h, &addr))
 		return 12;
-	if (kohaku_bo_info(dev, h + 1, &bi) != -ENOENT &&
-	    kohaku_bo_info(dev, h + 1, &bi) != 0)
+	if (kohaku_bo_info(dev, h + 1, &bi, sizeof(bi)) != -ENOENT &&
+	    kohaku_bo_info(dev, h + 1, &bi, sizeof(bi)) != 0)
 		return 13;
 	for (i = 0; i < JOBS_EACH; i++) {
 		struct kohaku_job_status st;
@@ -172,7 +172,7 @@ static uint64_t top_range(kohaku_device *dev, unsigned int mesh)
 	struct drm_kohaku_get_info in;
 
 	memset(&in, 0, sizeof(in));
-	if (kohaku_get_info(dev, &in) || in.mesh[mesh].mem_size < (64u << 20))
+	if (kohaku_get_info(dev, &in, sizeof(in)) || in.mesh[mesh].mem_size < (64u << 20))
 		return 0;
 	return ((uint64_t)mesh << 36) + in.mesh[mesh].mem_size - (16u << 20);
 }

@@ -38,7 +38,7 @@ static struct drm_kohaku_clocks clocks(kohaku_device *dev, unsigned int mesh)
 	struct drm_kohaku_clocks c;
 
 	memset(&c, 0, sizeof(c));
-	CHECK_OK(dev, kohaku_clocks(dev, mesh, &c));
+	CHECK_OK(dev, kohaku_clocks(dev, mesh, &c, sizeof(c)));
 	return c;
 }
 
@@ -158,7 +158,7 @@ static bool fw_running_on(kohaku_device *dev, unsigned int mesh)
 	struct drm_kohaku_node all[64];
 	unsigned int n, i;
 
-	if (kohaku_nodes(dev, 0, all, 64, &n))
+	if (kohaku_nodes(dev, 0, all, 64, sizeof(*all), &n))
 		return false;
 	for (i = 0; i < n && i < 64; i++)
 		if (all[i].mesh == mesh && all[i].fw_state == KOHAKU_FW_STATE_RUNNING)
@@ -324,7 +324,7 @@ TEST_F(rt, device_time_scales_with_the_clock)
 		const unsigned char *img = rt_fw_image(&len);
 
 		REQUIRE(img);
-		CHECK_OK(dev, kohaku_fw_load(dev, img, len, 0, &fo));
+		CHECK_OK(dev, kohaku_fw_load(dev, img, len, 0, &fo, sizeof(fo)));
 	}
 	for (p = 0; p < KH_CLK_PROFILES; p++) {
 		mesh_set(dev, gp[0].mesh, KOHAKU_MESH_SET_POLICY | KOHAKU_MESH_SET_FIXED,
@@ -426,7 +426,7 @@ TEST_F(rt, no_retune_while_a_job_is_on_the_mesh)
 	do {
 		struct timespec ts = { 0, 100000 };
 
-		r = kohaku_wait(dev, job, 0, &st);
+		r = kohaku_wait(dev, job, 0, &st, sizeof(st));
 		if (r == -ETIMEDOUT && st.status == KOHAKU_JOB_QUEUED)
 			nanosleep(&ts, NULL);
 	} while (r == -ETIMEDOUT && st.status == KOHAKU_JOB_QUEUED);
@@ -434,13 +434,13 @@ TEST_F(rt, no_retune_while_a_job_is_on_the_mesh)
 	mesh_set(dev, sx[0].mesh, KOHAKU_MESH_SET_POLICY | KOHAKU_MESH_SET_FIXED,
 		 KOHAKU_CLK_POLICY_FIXED, KOHAKU_CLK_PROFILE_LOW, 0);
 	/* some of the card's time while the job holds the mesh: no retune */
-	r = kohaku_wait(dev, job, 5, &st);
+	r = kohaku_wait(dev, job, 5, &st, sizeof(st));
 	CHECK_MSG(r == -ETIMEDOUT && st.status == KOHAKU_JOB_RUNNING, "%d %s", r,
 		  kohaku_job_status_name(st.status));
 	CHECK_EQ(clocks(dev, sx[0].mesh).retunes, c0.retunes);
 	CHECK_EQ(clocks(dev, sx[0].mesh).profile, KOHAKU_CLK_PROFILE_SHIP);
 	CHECK_OK(dev, kohaku_sim_inject(dev, "clear"));
-	r = kohaku_wait(dev, job, 20000, &st);
+	r = kohaku_wait(dev, job, 20000, &st, sizeof(st));
 	CHECK_MSG(r == 0 && st.status == KOHAKU_JOB_DONE, "%d %s: %s", r,
 		  kohaku_job_status_name(st.status), kohaku_last_error(dev));
 	CHECK_EQ(rt_vec_check(dev, &v, 1.5f, 1), 0);
@@ -488,7 +488,7 @@ TEST_F(rt, a_file_asks_for_its_profile_and_retunes_abort_nothing)
 		CHECK_OK(dev, kohaku_submit(dev, &p[i], 1, 20000, &job[i]));
 	}
 	for (i = 0; i < 8; i++) {
-		CHECK_OK(dev, kohaku_wait(dev, job[i], 30000, &st));
+		CHECK_OK(dev, kohaku_wait(dev, job[i], 30000, &st, sizeof(st)));
 		CHECK_MSG(st.status == KOHAKU_JOB_DONE, "job %u: %s", i,
 			  kohaku_job_status_name(st.status));
 		CHECK_EQ(rt_vec_check(dev, &v[i], 1.5f, 1), 0);
@@ -527,7 +527,7 @@ TEST_F(rt, mesh_set_refuses_what_it_cannot_do)
 	s.mesh = KOHAKU_MAX_MESHES;
 	CHECK_ERR(kohaku_mesh_set(dev, &s), -EINVAL);
 	memset(&c, 0, sizeof(c));
-	CHECK_ERR(kohaku_clocks(dev, KOHAKU_MAX_MESHES, &c), -EINVAL);
+	CHECK_ERR(kohaku_clocks(dev, KOHAKU_MAX_MESHES, &c, sizeof(c)), -EINVAL);
 	kohaku_close(dev);
 }
 
@@ -552,7 +552,7 @@ TEST_F(rt, reset_with_a_job_running_queued_and_none)
 	c0 = clocks(dev, sx[0].mesh);
 	/* none */
 	memset(&out, 0xff, sizeof(out));
-	CHECK_OK(dev, kohaku_mesh_reset(dev, sx[0].mesh, &out));
+	CHECK_OK(dev, kohaku_mesh_reset(dev, sx[0].mesh, &out, sizeof(out)));
 	CHECK_EQ(out.aborted, 0);
 	CHECK_EQ(out.hung_cleared, 0);
 	CHECK(out.device_ns >= 100000);	/* the MMCM's lock time at least */
@@ -571,24 +571,24 @@ TEST_F(rt, reset_with_a_job_running_queued_and_none)
 	CHECK_OK(dev, kohaku_sim_inject(dev, knob));
 	CHECK_OK(dev, kohaku_submit(dev, &p[0], 1, 20000, &job[0]));
 	CHECK_OK(dev, kohaku_submit(dev, &p[1], 1, 20000, &job[1]));
-	r = kohaku_wait(dev, job[0], 2, &st);
+	r = kohaku_wait(dev, job[0], 2, &st, sizeof(st));
 	CHECK_MSG(r == -ETIMEDOUT && st.status == KOHAKU_JOB_RUNNING, "%d %s", r,
 		  kohaku_job_status_name(st.status));
 	memset(&out, 0, sizeof(out));
-	CHECK_OK(dev, kohaku_mesh_reset(dev, sx[0].mesh, &out));
+	CHECK_OK(dev, kohaku_mesh_reset(dev, sx[0].mesh, &out, sizeof(out)));
 	CHECK_EQ(out.aborted, 1);
-	CHECK_OK(dev, kohaku_wait(dev, job[0], 20000, &st));
+	CHECK_OK(dev, kohaku_wait(dev, job[0], 20000, &st, sizeof(st)));
 	CHECK_EQ(st.status, KOHAKU_JOB_ABORTED);
 	CHECK_EQ(st.reason, KOHAKU_JOB_WHY_RESET_ASKED);
 	/* the queued one ran after, exact */
-	CHECK_OK(dev, kohaku_wait(dev, job[1], 20000, &st));
+	CHECK_OK(dev, kohaku_wait(dev, job[1], 20000, &st, sizeof(st)));
 	CHECK_MSG(st.status == KOHAKU_JOB_DONE, "the queued job: %s",
 		  kohaku_job_status_name(st.status));
 	CHECK_EQ(rt_vec_check(dev, &v[1], 1.5f, 1), 0);
 	CHECK_EQ(clocks(dev, sx[0].mesh).resets, c0.resets + 2);
 	/* the reset ended the hang: the unit runs again */
 	rt_saxpy_ok(dev, &sx[0], "after the reset that ended its hang");
-	CHECK_ERR(kohaku_mesh_reset(dev, KOHAKU_MAX_MESHES, &out), -EINVAL);
+	CHECK_ERR(kohaku_mesh_reset(dev, KOHAKU_MAX_MESHES, &out, sizeof(out)), -EINVAL);
 	rt_vec_free(dev, &v[0]);
 	rt_vec_free(dev, &v[1]);
 	kohaku_close(dev);
@@ -629,7 +629,7 @@ TEST_F(rt, automatic_recovery_after_a_hang_and_its_limit)
 		REQUIRE(rt_vec_setup(dev, sx[0].mesh, 64, 13, &v) == 0);
 		rt_prog_saxpy(&p, insts, 1, &sx[0], &v, 1.5f);
 		CHECK_OK(dev, kohaku_submit(dev, &p, 1, 20, &job));
-		CHECK_OK(dev, kohaku_wait(dev, job, 20000, &st));
+		CHECK_OK(dev, kohaku_wait(dev, job, 20000, &st, sizeof(st)));
 		CHECK_EQ(st.status, KOHAKU_JOB_TIMEOUT);
 		rt_vec_free(dev, &v);
 	}
@@ -661,7 +661,7 @@ TEST_F(rt, automatic_recovery_after_a_hang_and_its_limit)
 		rt_prog_saxpy(&p, insts, 1, &sx[0], &v, 1.5f);
 		r = kohaku_submit(dev, &p, 1, 20, &job);
 		if (!r) {
-			CHECK_OK(dev, kohaku_wait(dev, job, 20000, &st));
+			CHECK_OK(dev, kohaku_wait(dev, job, 20000, &st, sizeof(st)));
 			CHECK_EQ(st.status, KOHAKU_JOB_TIMEOUT);
 		}
 		rt_vec_free(dev, &v);
@@ -685,7 +685,7 @@ TEST_F(rt, automatic_recovery_after_a_hang_and_its_limit)
 	CHECK_MSG(r == -EIO && strstr(kohaku_last_error(dev), "wedged"),
 		  "on a wedged mesh: %d: %s", r, kohaku_last_error(dev));
 	CHECK_OK(dev, kohaku_sim_inject(dev, "clear"));
-	CHECK_OK(dev, kohaku_mesh_reset(dev, sx[0].mesh, NULL));
+	CHECK_OK(dev, kohaku_mesh_reset(dev, sx[0].mesh, NULL, 0));
 	rt_saxpy_ok(dev, &sx[0], "after the reset that cleared the wedge");
 	restore(dev, &sv);
 	kohaku_close(dev);
@@ -735,7 +735,7 @@ TEST_F(rt, pool_firmware_runs_again_after_every_kind_of_reset)
 	REQUIRE(img);
 	sv = save(dev, gp[0].mesh);
 	if (rt_fw_state(dev, &gp[0]) != KOHAKU_FW_STATE_RUNNING)
-		CHECK_OK(dev, kohaku_fw_load(dev, img, len, 0, &fo));
+		CHECK_OK(dev, kohaku_fw_load(dev, img, len, 0, &fo, sizeof(fo)));
 	pool_ok(dev, &gp[0], "first");
 	/* a retune: fixed at low, then at mid */
 	mesh_set(dev, gp[0].mesh, KOHAKU_MESH_SET_POLICY | KOHAKU_MESH_SET_FIXED,
@@ -747,7 +747,7 @@ TEST_F(rt, pool_firmware_runs_again_after_every_kind_of_reset)
 	CHECK_EQ(clocks(dev, gp[0].mesh).profile, KOHAKU_CLK_PROFILE_MID);
 	/* a reset asked for */
 	memset(&out, 0, sizeof(out));
-	CHECK_OK(dev, kohaku_mesh_reset(dev, gp[0].mesh, &out));
+	CHECK_OK(dev, kohaku_mesh_reset(dev, gp[0].mesh, &out, sizeof(out)));
 	/* every POOL unit of the mesh runs the firmware again */
 	for (i = 0, n = rt_nodes_of(dev, KH_CU_GP, gp, 16); i < n; i++)
 		on_mesh += gp[i].mesh == gp[0].mesh;
@@ -768,7 +768,7 @@ TEST_F(rt, pool_firmware_runs_again_after_every_kind_of_reset)
 
 		rt_prog_on(&p, &gp[0], &inst, 1);
 		CHECK_OK(dev, kohaku_submit(dev, &p, 1, 100, &job));
-		r = kohaku_wait(dev, job, 20000, &st);
+		r = kohaku_wait(dev, job, 20000, &st, sizeof(st));
 		CHECK_MSG(r == 0 && st.status == KOHAKU_JOB_TIMEOUT, "DELAY: %d %s", r,
 			  kohaku_job_status_name(st.status));
 	}
@@ -808,7 +808,7 @@ TEST_F(rt, firmware_that_keeps_hanging_its_mesh_is_stopped)
 	REQUIRE(img);
 	sv = save(dev, gp[0].mesh);
 	if (rt_fw_state(dev, &gp[0]) != KOHAKU_FW_STATE_RUNNING)
-		CHECK_OK(dev, kohaku_fw_load(dev, img, len, 0, &fo));
+		CHECK_OK(dev, kohaku_fw_load(dev, img, len, 0, &fo, sizeof(fo)));
 	pool_ok(dev, &gp[0], "first");
 	mesh_set(dev, gp[0].mesh, KOHAKU_MESH_SET_RECOVER, 0, 1, 0);
 	REQUIRE(kohaku_inst_pool_delay(&inst, 0xffffffffu) == 0);
@@ -825,7 +825,7 @@ TEST_F(rt, firmware_that_keeps_hanging_its_mesh_is_stopped)
 		REQUIRE(rt_fw_state(dev, &gp[0]) == KOHAKU_FW_STATE_RUNNING);
 		rt_prog_on(&p, &gp[0], &inst, 1);
 		CHECK_OK(dev, kohaku_submit(dev, &p, 1, 100, &job));
-		r = kohaku_wait(dev, job, 20000, &st);
+		r = kohaku_wait(dev, job, 20000, &st, sizeof(st));
 		CHECK_MSG(r == 0 && st.status == KOHAKU_JOB_TIMEOUT, "hang %u: %d %s", k,
 			  r, kohaku_job_status_name(st.status));
 	}
@@ -844,7 +844,7 @@ TEST_F(rt, firmware_that_keeps_hanging_its_mesh_is_stopped)
 	r = rt_run_on(dev, &gp[0], &inst, 1, &st);
 	CHECK_MSG(r == -EIO, "a POOL job with the firmware stopped: %d %s", r,
 		  kohaku_job_status_name(st.status));
-	CHECK_OK(dev, kohaku_fw_load(dev, img, len, 0, &fo));
+	CHECK_OK(dev, kohaku_fw_load(dev, img, len, 0, &fo, sizeof(fo)));
 	pool_ok(dev, &gp[0], "after the load");
 	restore(dev, &sv);
 	kohaku_close(dev);
@@ -878,7 +878,7 @@ TEST_F(rt, a_load_brings_back_a_hung_pool_unit_by_either_path)
 	REQUIRE(img);
 	sv = save(dev, gp[0].mesh);
 	if (rt_fw_state(dev, &gp[0]) != KOHAKU_FW_STATE_RUNNING)
-		CHECK_OK(dev, kohaku_fw_load(dev, img, len, 0, &fo));
+		CHECK_OK(dev, kohaku_fw_load(dev, img, len, 0, &fo, sizeof(fo)));
 	mesh_set(dev, gp[0].mesh, KOHAKU_MESH_SET_RECOVER, 0, 0, 0);
 	REQUIRE(kohaku_inst_pool_delay(&inst, 0xffffffffu) == 0);
 	for (k = 0; k < 2; k++) {
@@ -887,7 +887,7 @@ TEST_F(rt, a_load_brings_back_a_hung_pool_unit_by_either_path)
 
 		rt_prog_on(&p, &gp[0], &inst, 1);
 		CHECK_OK(dev, kohaku_submit(dev, &p, 1, 100, &job));
-		r = kohaku_wait(dev, job, 20000, &st);
+		r = kohaku_wait(dev, job, 20000, &st, sizeof(st));
 		CHECK_MSG(r == 0 && st.status == KOHAKU_JOB_TIMEOUT, "DELAY: %d %s", r,
 			  kohaku_job_status_name(st.status));
 		for (i = 0; i < 2000; i++) {
@@ -899,7 +899,7 @@ TEST_F(rt, a_load_brings_back_a_hung_pool_unit_by_either_path)
 		}
 		CHECK_MSG(now.flags & KOHAKU_NODE_HUNG, "not hung after the window");
 		memset(&fo, 0, sizeof(fo));
-		r = kohaku_fw_load(dev, img, len, paths[k], &fo);
+		r = kohaku_fw_load(dev, img, len, paths[k], &fo, sizeof(fo));
 		CHECK_MSG(r == 0 && fo.reason == KOHAKU_FW_OK, "load %s: %d reason %u: %s",
 			  k ? "through the mailbox" : "by LOAD", r, fo.reason,
 			  kohaku_last_error(dev));

@@ -149,7 +149,7 @@ static void rt_check_baseline(kohaku_device *dev)
 	 * PCI) has no model knobs to read: asking would only leave an error
 	 * in kohaku_last_error() behind the test's back.
 	 */
-	if (kohaku_get_info(dev, &gi) == 0 && !(gi.caps & KOHAKU_CAP_SIMULATED))
+	if (kohaku_get_info(dev, &gi, sizeof(gi)) == 0 && !(gi.caps & KOHAKU_CAP_SIMULATED))
 		return;
 	n = kohaku_sim_check(dev);
 	if (n < 0)
@@ -331,7 +331,7 @@ unsigned int rt_nodes_of(kohaku_device *dev, uint16_t cu_type,
 	struct drm_kohaku_node *nd;
 	unsigned int n, i, k = 0;
 
-	if (kohaku_nodes_alloc(dev, 0, &nd, &n) < 0) {
+	if (kohaku_nodes_alloc(dev, 0, &nd, sizeof(*nd), &n) < 0) {
 		check_fail_at(__FILE__, __LINE__, "node table: %s",
 			    kohaku_last_error(dev));
 		return 0;
@@ -403,7 +403,7 @@ enum kohaku_sx_datapath rt_sx_datapath(kohaku_device *dev)
 	enum kohaku_sx_datapath dp = KOHAKU_SX_DATAPATH_RTL;
 	unsigned int n, i;
 
-	if (!kohaku_nodes(dev, KOHAKU_NODES_LIVE, nd, 64, &n))
+	if (!kohaku_nodes(dev, KOHAKU_NODES_LIVE, nd, 64, sizeof(*nd), &n))
 		for (i = 0; i < n && i < 64; i++)
 			if (nd[i].cu_type == KH_CU_SX) {
 				dp = kohaku_sx_datapath_of(&nd[i]);
@@ -641,7 +641,7 @@ int rt_run(kohaku_device *dev, const struct kohaku_program *p, unsigned int n,
 	if (r < 0)
 		return r;
 	for (i = 0; i < 3; i++) {
-		r = kohaku_wait(dev, job, KOHAKU_JOB_TIMEOUT_DEFAULT_MS + 2000, st);
+		r = kohaku_wait(dev, job, KOHAKU_JOB_TIMEOUT_DEFAULT_MS + 2000, st, sizeof(*st));
 		if (r != -ETIMEDOUT)
 			break;
 	}
@@ -722,7 +722,7 @@ int rt_saxpy_job(kohaku_device *dev, const struct drm_kohaku_node *nd,
 	if (!r)
 		r = kohaku_submit(dev, &p, 1, timeout_ms, &job);
 	if (!r)
-		r = kohaku_wait(dev, job, limit + 5000, st);
+		r = kohaku_wait(dev, job, limit + 5000, st, sizeof(*st));
 	if (!r && st->status == KOHAKU_JOB_DONE)
 		*bad = rt_vec_check(dev, &v, 1.5f, 1);
 	rt_vec_free(dev, &v);
@@ -832,7 +832,7 @@ bool rt_node_now(kohaku_device *dev, const struct drm_kohaku_node *nd,
 	struct drm_kohaku_node all[64];
 	unsigned int n, i;
 
-	if (kohaku_nodes(dev, 0, all, 64, &n))
+	if (kohaku_nodes(dev, 0, all, 64, sizeof(*all), &n))
 		return false;
 	for (i = 0; i < n && i < 64; i++) {
 		if (all[i].mesh == nd->mesh && all[i].x == nd->x && all[i].y == nd->y) {
@@ -856,5 +856,5 @@ void rt_fw_reload(kohaku_device *dev)
 
 	img = rt_fw_image(&len);
 	REQUIRE(img);
-	CHECK_OK(dev, kohaku_fw_load(dev, img, len, 0, &out));
+	CHECK_OK(dev, kohaku_fw_load(dev, img, len, 0, &out, sizeof(out)));
 }

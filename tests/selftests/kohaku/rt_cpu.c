@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "rt_test.h"
+#include "kohaku-asm.h"
 #include "kohaku/kh_cpu.h"
 
 #define MAX_CPU		16
@@ -585,7 +586,7 @@ static bool ct_dbg(kohaku_device *dev, const struct drm_kohaku_node *q,
 	struct drm_kohaku_node t[64];
 	unsigned int n = 0, i;
 
-	if (kohaku_nodes(dev, KOHAKU_NODES_LIVE, t, 64, &n))
+	if (kohaku_nodes(dev, KOHAKU_NODES_LIVE, t, 64, sizeof(*t), &n))
 		return false;
 	for (i = 0; i < n && i < 64; i++)
 		if (t[i].mesh == q->mesh && t[i].x == q->x && t[i].y == q->y) {
@@ -957,7 +958,7 @@ TEST_F(rt, ebreak_is_a_fault_with_a0)
 		REQUIRE(ct_dbg(dev, &nd[u], &dbg));
 		CHECK_EQ(KH_CPU_DBG_RETIRED(dbg), 3);	/* lui, addi, ebreak */
 		if (!u) {
-			kohaku_job_describe(&st, d, sizeof(d));
+			kohaku_job_describe(&st, sizeof(st), d, sizeof(d));
 			check_diag("%s", d);
 		}
 		/*
@@ -1429,7 +1430,7 @@ TEST_F(rt, a_flush_that_does_not_retire_is_the_jobs_timeout)
 	kohaku_rv_ecall(&c.a);
 	REQUIRE(ct_program(&c, &p, &nd[0], 0, false));
 	CHECK_OK(dev, kohaku_submit(dev, &p, 1, 20, &job));
-	CHECK_OK(dev, kohaku_wait(dev, job, 20000, &st));
+	CHECK_OK(dev, kohaku_wait(dev, job, 20000, &st, sizeof(st)));
 	CHECK_EQ(st.status, KOHAKU_JOB_TIMEOUT);
 	CHECK(st.fault_flags & KOHAKU_FAULT_NODE_KNOWN);
 	CHECK_EQ(st.fault_x, nd[0].x);
@@ -1437,7 +1438,7 @@ TEST_F(rt, a_flush_that_does_not_retire_is_the_jobs_timeout)
 	check_diag("%s", kohaku_last_error(dev));
 	/* a reset ends the hang (and drops the L1): the unit runs again */
 	memset(&out, 0, sizeof(out));
-	CHECK_OK(dev, kohaku_mesh_reset(dev, nd[0].mesh, &out));
+	CHECK_OK(dev, kohaku_mesh_reset(dev, nd[0].mesh, &out, sizeof(out)));
 	CHECK_EQ(rt_run(dev, &p, 1, &st), 0);
 	CHECK_EQ(st.status, KOHAKU_JOB_DONE);
 	rt_close_card(dev);
@@ -1512,9 +1513,9 @@ TEST_F(rt, a_job_that_times_out_and_drains_is_flushed_before_it_leaves)
 	REQUIRE(ct_program(&c[1], &p[1], &nd[1], 0, false));
 	CHECK_OK(dev, kohaku_submit(dev, &p[0], 1, 1, &job[0]));
 	CHECK_OK(dev, kohaku_submit(dev, &p[1], 1, 0, &job[1]));
-	CHECK_OK(dev, kohaku_wait(dev, job[0], 20000, &st));
+	CHECK_OK(dev, kohaku_wait(dev, job[0], 20000, &st, sizeof(st)));
 	CHECK_EQ(st.status, KOHAKU_JOB_TIMEOUT);
-	CHECK_OK(dev, kohaku_wait(dev, job[1], 20000, &st));
+	CHECK_OK(dev, kohaku_wait(dev, job[1], 20000, &st, sizeof(st)));
 	CHECK_EQ(st.status, KOHAKU_JOB_DONE);
 	CHECK_EQ(st_check(dev, &b, true, "after the timed-out job drained"), 0);
 	ct_buf_free(dev, &b);

@@ -53,7 +53,7 @@ static long retired_at(kohaku_device *dev, uint8_t x, uint8_t y)
 	struct drm_kohaku_node nd[16];
 	unsigned int n = 0, i;
 
-	if (kohaku_nodes(dev, KOHAKU_NODES_LIVE, nd, 16, &n))
+	if (kohaku_nodes(dev, KOHAKU_NODES_LIVE, nd, 16, sizeof(*nd), &n))
 		return -1;
 	for (i = 0; i < n && i < 16; i++)
 		if (nd[i].x == x && nd[i].y == y)

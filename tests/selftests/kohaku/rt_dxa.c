@@ -165,7 +165,7 @@ TEST_F(rt, cap_dxa_says_dxa_units)
 	RT_OPEN(dev);
 
 	/* the device under test: the capability when it has a DXA unit */
-	CHECK_OK(dev, kohaku_get_info(dev, &gi));
+	CHECK_OK(dev, kohaku_get_info(dev, &gi, sizeof(gi)));
 	{
 		struct drm_kohaku_node d[1];
 		unsigned int n = rt_nodes_of(dev, KH_CU_DX, d, 1);
@@ -175,7 +175,7 @@ TEST_F(rt, cap_dxa_says_dxa_units)
 	kohaku_close(dev);
 	{
 		DX_OPEN(c);
-		CHECK_OK(c.dev, kohaku_get_info(c.dev, &gi));
+		CHECK_OK(c.dev, kohaku_get_info(c.dev, &gi, sizeof(gi)));
 		CHECK(gi.caps & KOHAKU_CAP_DXA);
 		DX_CLOSE(c);
 	}
@@ -763,9 +763,9 @@ static unsigned long do_copy(struct dx *c, struct cp *p, const char *what)
 	}
 	/* the slot as the driver wrote it, as the unit holds it, as meant */
 	ref_encode(tb, &d, taddr);
-	if (kohaku_dxa_get(c->dev, c->dx.mesh, c->dx.x, c->dx.y, slot, 0, &g) ||
+	if (kohaku_dxa_get(c->dev, c->dx.mesh, c->dx.x, c->dx.y, slot, 0, &g, sizeof(g)) ||
 	    kohaku_dxa_get(c->dev, c->dx.mesh, c->dx.x, c->dx.y, slot,
-			   KOHAKU_DXA_GET_DEVICE, &gd)) {
+			   KOHAKU_DXA_GET_DEVICE, &gd, sizeof(gd))) {
 		check_fail_at(__FILE__, __LINE__, "%s: GET: %s", what,
 			    kohaku_last_error(c->dev));
 		bad++;
@@ -1082,7 +1082,7 @@ static struct drm_kohaku_node dx_live(struct dx *c)
 	unsigned int n, i;
 
 	memset(&r, 0, sizeof(r));
-	if (kohaku_nodes_alloc(c->dev, KOHAKU_NODES_LIVE, &nd, &n))
+	if (kohaku_nodes_alloc(c->dev, KOHAKU_NODES_LIVE, &nd, sizeof(*nd), &n))
 		return r;
 	for (i = 0; i < n; i++)
 		if (nd[i].mesh == c->dx.mesh && nd[i].x == c->dx.x && nd[i].y == c->dx.y)
@@ -1289,13 +1289,13 @@ TEST_F(rt, a_job_copies_the_slot_as_it_was_at_submit)
 	p.insts = &copy[1];
 	CHECK_OK(c.dev, kohaku_submit(c.dev, &p, 1, 0, &j2));
 	if (blocker) {
-		CHECK_OK(c.dev, kohaku_wait(c.dev, j0, 60000, &st));
+		CHECK_OK(c.dev, kohaku_wait(c.dev, j0, 60000, &st, sizeof(st)));
 		CHECK_EQ(st.status, KOHAKU_JOB_DONE);
 		rt_vec_free(c.dev, &v);
 	}
-	CHECK_OK(c.dev, kohaku_wait(c.dev, j1, 10000, &st));
+	CHECK_OK(c.dev, kohaku_wait(c.dev, j1, 10000, &st, sizeof(st)));
 	CHECK_EQ(st.status, KOHAKU_JOB_DONE);
-	CHECK_OK(c.dev, kohaku_wait(c.dev, j2, 10000, &st));
+	CHECK_OK(c.dev, kohaku_wait(c.dev, j2, 10000, &st, sizeof(st)));
 	CHECK_EQ(st.status, KOHAKU_JOB_DONE);
 	CHECK_EQ(kohaku_inst_scr_copy_out(&out, 0, 2, oaddr), 0);
 	CHECK_EQ(rt_run_on(c.dev, &c.scr[0], &out, 1, &st), 0);

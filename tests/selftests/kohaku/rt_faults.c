@@ -51,7 +51,7 @@ static unsigned int recover_set(kohaku_device *dev, unsigned int mesh,
 	struct drm_kohaku_clocks c;
 
 	memset(&c, 0, sizeof(c));
-	CHECK_OK(dev, kohaku_clocks(dev, mesh, &c));
+	CHECK_OK(dev, kohaku_clocks(dev, mesh, &c, sizeof(c)));
 	memset(&s, 0, sizeof(s));
 	s.set = KOHAKU_MESH_SET_RECOVER;
 	s.mesh = mesh;
@@ -165,7 +165,7 @@ TEST_F(rt, dram_errors_are_not_reported)
 static int live_nodes(kohaku_device *dev, struct drm_kohaku_node *nd,
 		      unsigned int cap, unsigned int *n)
 {
-	return kohaku_nodes(dev, KOHAKU_NODES_LIVE, nd, cap, n);
+	return kohaku_nodes(dev, KOHAKU_NODES_LIVE, nd, cap, sizeof(*nd), n);
 }
 
 TEST_F(rt, corrupted_ctrl_reply_is_rejected)
@@ -251,7 +251,7 @@ static bool has_node(kohaku_device *dev, unsigned int x, unsigned int y)
 	struct drm_kohaku_node nd[16];
 	unsigned int n, i;
 
-	if (kohaku_nodes(dev, 0, nd, 16, &n))
+	if (kohaku_nodes(dev, 0, nd, 16, sizeof(*nd), &n))
 		return false;
 	for (i = 0; i < n && i < 16; i++)
 		if (nd[i].x == x && nd[i].y == y)
@@ -342,7 +342,7 @@ TEST_F(rt, checker_violations_reach_the_test)
 	p.n_insts = 1;
 	p.insts = &inst;
 	CHECK_OK(dev, kohaku_submit(dev, &p, 1, 20, &job));
-	CHECK_OK(dev, kohaku_wait(dev, job, 5000, &st));
+	CHECK_OK(dev, kohaku_wait(dev, job, 5000, &st, sizeof(st)));
 	/* the RTL's null unit loses its completion: the job cannot end well */
 	CHECK_EQ(st.status, KOHAKU_JOB_TIMEOUT);
 	CHECK(kohaku_sim_check(dev) >= 1);
@@ -412,7 +412,7 @@ TEST_F(rt, hung_unit_times_out_others_carry_on)
 			  "SX (%u,%u) after the hang: %d %s, %lu bad", sx[i].x,
 			  sx[i].y, r, kohaku_job_status_name(st.status), bad);
 	}
-	CHECK_OK(dev, kohaku_nodes(dev, 0, nd, 32, &n));
+	CHECK_OK(dev, kohaku_nodes(dev, 0, nd, 32, sizeof(*nd), &n));
 	for (i = 0; i < n && i < 32; i++)
 		if (nd[i].x == sx[0].x && nd[i].y == sx[0].y)
 			hung = nd[i].flags & KOHAKU_NODE_HUNG;
@@ -523,7 +523,7 @@ TEST_F(rt, a_hung_node_that_returns_what_it_owed_takes_jobs_again)
 	rt_prog_saxpy(&p0, &i0, 1, &sx[0], &v0, 1.5f);
 	REQUIRE(!rt_inject_at(dev, "busy node=%u,%u cycles=360000000", sx[0].x, sx[0].y));
 	CHECK_OK(dev, kohaku_submit(dev, &p0, 1, 100, &job));
-	CHECK_OK(dev, kohaku_wait(dev, job, 20000, &st));
+	CHECK_OK(dev, kohaku_wait(dev, job, 20000, &st, sizeof(st)));
 	CHECK_EQ(st.status, KOHAKU_JOB_TIMEOUT);
 	/* its vectors freed at once: the late instruction still writes there */
 	ax0 = v0.ax;
@@ -618,11 +618,11 @@ TEST_F(rt, mesh_reset_aborts_the_running_job_at_once)
 	/* the unit never retires: only the reset can end the job early */
 	REQUIRE(!rt_inject_at(dev, "hang node=%u,%u", sx[0].x, sx[0].y));
 	CHECK_OK(dev, kohaku_submit(dev, &p, 1, 10000, &job));
-	r = kohaku_wait(dev, job, 2, &st);
+	r = kohaku_wait(dev, job, 2, &st, sizeof(st));
 	CHECK_MSG(r == -ETIMEDOUT && st.status == KOHAKU_JOB_RUNNING,
 		  "before the reset: %d %s", r, kohaku_job_status_name(st.status));
 	CHECK_OK(dev, inject_reset(dev, sx[0].mesh));
-	r = kohaku_wait(dev, job, 20000, &st);
+	r = kohaku_wait(dev, job, 20000, &st, sizeof(st));
 	CHECK_MSG(r == 0 && st.status == KOHAKU_JOB_ABORTED,
 		  "after the reset: %d %s: %s", r,
 		  kohaku_job_status_name(st.status), kohaku_last_error(dev));
@@ -639,7 +639,7 @@ TEST_F(rt, mesh_reset_aborts_the_running_job_at_once)
 		  (unsigned long long)st.device_ns);
 	check_diag("the job ended %llu us of device time after it started",
 		   (unsigned long long)st.device_ns / 1000);
-	kohaku_job_describe(&st, why, sizeof(why));
+	kohaku_job_describe(&st, sizeof(st), why, sizeof(why));
 	CHECK_MSG(strstr(why, "ABORTED: its mesh was reset") != NULL, "%s", why);
 	CHECK_MSG(strstr(kohaku_last_error(dev), "mesh was reset") != NULL, "%s",
 		  kohaku_last_error(dev));
@@ -803,7 +803,7 @@ TEST_F(rt, reset_under_a_long_job_never_faults_the_next)
 		CHECK_OK(dev, inject_reset(dev, sx[0].mesh));
 		for (k = 0; k < 2; k++) {
 			memset(&st[k], 0, sizeof(st[k]));
-			CHECK_OK(dev, kohaku_wait(dev, job[k], 60000, &st[k]));
+			CHECK_OK(dev, kohaku_wait(dev, job[k], 60000, &st[k], sizeof(st[k])));
 		}
 		check_diag("reset after %u.%u ms: long %s, short %s", i * 4 / 10,
 			   i * 4 % 10, kohaku_job_status_name(st[0].status),
@@ -838,7 +838,7 @@ TEST_F(rt, reset_under_a_long_job_never_faults_the_next)
 		nanosleep(&ts, NULL);
 		CHECK_OK(dev, inject_reset(dev, sx[1].mesh));
 		memset(&st[1], 0, sizeof(st[1]));
-		CHECK_OK(dev, kohaku_wait(dev, job[1], 60000, &st[1]));
+		CHECK_OK(dev, kohaku_wait(dev, job[1], 60000, &st[1], sizeof(st[1])));
 		CHECK_MSG(st[1].status == KOHAKU_JOB_DONE ||
 			  (st[1].status == KOHAKU_JOB_ABORTED &&
 			   st[1].reason == KOHAKU_JOB_WHY_MESH_RESET),
@@ -883,7 +883,7 @@ TEST_F(rt, pool_firmware_runs_again_after_a_reset)
 	clear_knobs(dev);
 	REQUIRE(kohaku_inst_pool_ping(&inst, 0x77) == 0);
 	if (rt_fw_state(dev, &gp[0]) != KOHAKU_FW_STATE_RUNNING)
-		CHECK_OK(dev, kohaku_fw_load(dev, img, len, 0, &out));
+		CHECK_OK(dev, kohaku_fw_load(dev, img, len, 0, &out, sizeof(out)));
 	REQUIRE(rt_fw_state(dev, &gp[0]) == KOHAKU_FW_STATE_RUNNING);
 	for (i = 0; i < 2; i++) {
 		CHECK_OK(dev, inject_reset(dev, gp[0].mesh));
@@ -936,7 +936,7 @@ TEST_F(rt, pool_job_refused_while_no_firmware_runs)
 	CHECK_MSG(strstr(kohaku_last_error(dev), "no firmware runs there") &&
 		  strstr(kohaku_last_error(dev), "kohaku fw load"), "%s",
 		  kohaku_last_error(dev));
-	CHECK_OK(dev, kohaku_fw_load(dev, img, len, 0, &out));
+	CHECK_OK(dev, kohaku_fw_load(dev, img, len, 0, &out, sizeof(out)));
 	CHECK_EQ(rt_fw_state(dev, &gp[0]), KOHAKU_FW_STATE_RUNNING);
 	memset(&st, 0, sizeof(st));
 	r = rt_run_on(dev, &gp[0], &inst, 1, &st);
@@ -994,7 +994,7 @@ TEST_F(rt, firmware_writing_with_no_job_holds_no_job)
 		SKIP(return, "no test image %s (make firmware)", path);
 	}
 	clear_knobs(dev);
-	CHECK_OK(dev, kohaku_fw_load_file(dev, path, 0, &out));
+	CHECK_OK(dev, kohaku_fw_load_file(dev, path, 0, &out, sizeof(out)));
 	REQUIRE(rt_fw_state(dev, &gp[i]) == KOHAKU_FW_STATE_RUNNING);
 	/* nothing of the firmware's reaches memory: nothing to wait for */
 	r = rt_saxpy_job(dev, &sx, 64, 2000, NULL, &st, &bad);
@@ -1025,7 +1025,7 @@ TEST_F(rt, firmware_writing_with_no_job_holds_no_job)
 	/* a load of the real image runs POOL jobs again */
 	img = rt_fw_image(&len);
 	REQUIRE(img);
-	CHECK_OK(dev, kohaku_fw_load(dev, img, len, 0, &out));
+	CHECK_OK(dev, kohaku_fw_load(dev, img, len, 0, &out, sizeof(out)));
 	memset(&st, 0, sizeof(st));
 	r = rt_run_on(dev, &gp[i], &inst, 1, &st);
 	CHECK_MSG(r == 0 && st.status == KOHAKU_JOB_DONE, "a POOL job after the load: %d %s: %s",

@@ -56,13 +56,13 @@ static void fjob_finish(kohaku_device *dev, struct fjob *j, uint32_t status)
 {
 	struct kohaku_job_status st;
 
-	CHECK_OK(dev, kohaku_wait(dev, j->id, 60000, &st));
+	CHECK_OK(dev, kohaku_wait(dev, j->id, 60000, &st, sizeof(st)));
 	CHECK_MSG(st.status == status, "job %llu: %s, expected %s",
 		  (unsigned long long)j->id, kohaku_job_status_name(st.status),
 		  kohaku_job_status_name(status));
 	if (status == KOHAKU_JOB_DONE)
 		CHECK_EQ(rt_vec_check(dev, &j->v, 1.5f, 1), 0);
-	CHECK_ERR(kohaku_wait(dev, j->id, 0, &st), -ENOENT);
+	CHECK_ERR(kohaku_wait(dev, j->id, 0, &st, sizeof(st)), -ENOENT);
 	CHECK_OK(dev, kohaku_syncobj_destroy(dev, j->so));
 	rt_vec_free(dev, &j->v);
 }
@@ -110,7 +110,7 @@ TEST_F(rt, out_fences_wait_any)
 	CHECK_OK(dev, kohaku_syncobj_wait(dev, h, 2, 0, 60000, &first));
 	/* whichever it names has signalled; the long one was first in line */
 	CHECK(first == 0 || first == 1);
-	CHECK_OK(dev, kohaku_wait(dev, first ? j[0].id : j[1].id, 60000, &st));
+	CHECK_OK(dev, kohaku_wait(dev, first ? j[0].id : j[1].id, 60000, &st, sizeof(st)));
 	CHECK_EQ(st.status, KOHAKU_JOB_DONE);
 	CHECK_OK(dev, kohaku_syncobj_wait(dev, h, 2, KOHAKU_SYNCOBJ_WAIT_ALL,
 					  60000, NULL));

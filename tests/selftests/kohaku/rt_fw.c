@@ -164,7 +164,7 @@ static void refused(kohaku_device *dev, struct image *im, int err,
 	int r;
 
 	memset(&out, 0, sizeof(out));
-	r = kohaku_fw_load(dev, im->b, im->len, 0, &out);
+	r = kohaku_fw_load(dev, im->b, im->len, 0, &out, sizeof(out));
 	CHECK_MSG(r == err, "%s: FW_LOAD returned %d, expected %d", what, r, err);
 	CHECK_MSG(out.reason == reason, "%s: reason %u (%s), expected %u (%s)",
 		  what, out.reason, kohaku_fw_reason(out.reason), reason,
@@ -181,7 +181,7 @@ static uint64_t dev_caps(kohaku_device *dev)
 	struct drm_kohaku_get_info info;
 
 	memset(&info, 0, sizeof(info));
-	if (kohaku_get_info(dev, &info))
+	if (kohaku_get_info(dev, &info, sizeof(info)))
 		return 0;
 	return info.caps;
 }
@@ -222,7 +222,7 @@ TEST_F(rt, reload_while_idle)
 		unsigned long long w0 = card_writes(dev);
 
 		memset(&out, 0, sizeof(out));
-		CHECK_EQ(kohaku_fw_load(dev, g, len, flags, &out), 0);
+		CHECK_EQ(kohaku_fw_load(dev, g, len, flags, &out, sizeof(out)), 0);
 		w[flags != 0] = card_writes(dev) - w0;
 		CHECK_EQ(out.loaded_by, flags ? KOHAKU_FW_BY_MAILBOX : KOHAKU_FW_BY_LOAD);
 		CHECK_EQ(out.reason, KOHAKU_FW_OK);
@@ -243,7 +243,7 @@ TEST_F(rt, reload_while_idle)
 		CHECK_MSG(w[0] * 4 < w[1], "LOAD took %llu writes, the mailbox %llu",
 			  w[0], w[1]);
 	}
-	REQUIRE(kohaku_fw_info(dev, &fi) == 0);
+	REQUIRE(kohaku_fw_info(dev, &fi, sizeof(fi)) == 0);
 	CHECK_EQ(fi.running, n);
 	CHECK_EQ(fi.fw_version, get32(g + 0x0c));
 	kohaku_close(dev);
@@ -270,10 +270,10 @@ TEST_F(rt, reload_refused_while_a_job_runs)
 	REQUIRE(kohaku_submit(dev, &p, 1, 60000, &job[0]) == 0);
 	REQUIRE(kohaku_submit(dev, &p, 1, 60000, &job[1]) == 0);
 	memset(&out, 0, sizeof(out));
-	CHECK_EQ(kohaku_fw_load(dev, g, len, 0, &out), -EBUSY);
+	CHECK_EQ(kohaku_fw_load(dev, g, len, 0, &out, sizeof(out)), -EBUSY);
 	CHECK_EQ(out.reason, KOHAKU_FW_ERR_BUSY);
 	check_diag("%s", kohaku_last_error(dev));
-	CHECK_EQ(kohaku_wait(dev, job[0], 120000, &st), 0);
+	CHECK_EQ(kohaku_wait(dev, job[0], 120000, &st, sizeof(st)), 0);
 	CHECK_EQ(st.status, KOHAKU_JOB_DONE);
 	/*
 	 * The second one runs on the unit now, or already ran (the progress
@@ -282,17 +282,17 @@ TEST_F(rt, reload_refused_while_a_job_runs)
 	 * it final afterwards.
 	 */
 	memset(&out, 0, sizeof(out));
-	r = kohaku_fw_load(dev, g, len, 0, &out);
+	r = kohaku_fw_load(dev, g, len, 0, &out, sizeof(out));
 	if (r) {
 		CHECK_EQ(r, -EBUSY);
 		CHECK_EQ(out.reason, KOHAKU_FW_ERR_BUSY);
 	} else {
 		check_diag("the second job had finished before the load");
 	}
-	CHECK_EQ(kohaku_wait(dev, job[1], r ? 120000 : 0, &st), 0);
+	CHECK_EQ(kohaku_wait(dev, job[1], r ? 120000 : 0, &st, sizeof(st)), 0);
 	CHECK_EQ(st.status, KOHAKU_JOB_DONE);
 	/* idle: it loads */
-	CHECK_EQ(kohaku_fw_load(dev, g, len, 0, &out), 0);
+	CHECK_EQ(kohaku_fw_load(dev, g, len, 0, &out, sizeof(out)), 0);
 	still_running(dev, get32(g + 0x0c));
 	kohaku_close(dev);
 }
@@ -481,7 +481,7 @@ TEST_F(rt, a_fifo_as_the_firmware_file_is_no_hang)
 	unlink(fifo);
 	rmdir(dir);
 	REQUIRE(r == 0);
-	CHECK_OK(dev, kohaku_fw_info(dev, &fi));
+	CHECK_OK(dev, kohaku_fw_info(dev, &fi, sizeof(fi)));
 	CHECK_EQ(fi.running, 0);
 	CHECK_MSG(strstr(fi.status, "not a regular file") != NULL,
 		  "status: %s", fi.status);
@@ -502,17 +502,17 @@ TEST_F(rt, no_pool_unit_no_firmware)
 		SKIP(return, "this card has POOL units");
 	}
 	CHECK(!(dev_caps(dev) & KOHAKU_CAP_FIRMWARE));
-	REQUIRE(kohaku_fw_info(dev, &fi) == 0);
+	REQUIRE(kohaku_fw_info(dev, &fi, sizeof(fi)) == 0);
 	CHECK_EQ(fi.units, 0);
 	CHECK_EQ(fi.running, 0);
 	CHECK_EQ(fi.fw_version, 0);
 	tiny(&im, nop, 1);
 	memset(&out, 0, sizeof(out));
-	CHECK_EQ(kohaku_fw_load(dev, im.b, im.len, 0, &out), -ENODEV);
+	CHECK_EQ(kohaku_fw_load(dev, im.b, im.len, 0, &out, sizeof(out)), -ENODEV);
 	CHECK_EQ(out.reason, KOHAKU_FW_ERR_NO_UNITS);
 	/* a malformed image is refused for that first */
 	im.b[0] ^= 1;
-	CHECK_EQ(kohaku_fw_load(dev, im.b, im.len, 0, &out), -EINVAL);
+	CHECK_EQ(kohaku_fw_load(dev, im.b, im.len, 0, &out, sizeof(out)), -EINVAL);
 	CHECK_EQ(out.reason, KOHAKU_FW_ERR_MAGIC);
 	free(im.b);
 	kohaku_close(dev);
@@ -536,7 +536,7 @@ static void *loader_run(void *arg)
 	int r;
 
 	for (i = 0; i < l->rounds; i++) {
-		r = kohaku_fw_load(l->dev, l->img, l->len, 0, NULL);
+		r = kohaku_fw_load(l->dev, l->img, l->len, 0, NULL, 0);
 		if (!r)
 			l->loaded++;
 		else if (r != -EBUSY)	/* a job of the other thread's, on POOL */
@@ -597,7 +597,7 @@ TEST_F(rt, jobs_queued_behind_a_firmware_load_keep_their_time)
 	for (i = 0; !__atomic_load_n(&l.over, __ATOMIC_ACQUIRE) && i < 100000;
 	     i++) {
 		memset(&st, 0, sizeof(st));
-		r = kohaku_run(dev2, &p, 1, 20000, &st);
+		r = kohaku_run(dev2, &p, 1, 20000, &st, sizeof(st));
 		CHECK_MSG(r == 0 && st.status == KOHAKU_JOB_DONE,
 			  "saxpy %u beside the loads: %d %s: %s", i, r,
 			  kohaku_job_status_name(st.status), kohaku_last_error(dev2));
@@ -655,12 +655,12 @@ TEST_F(rt, a_load_goes_behind_the_jobs_queued_before_it)
 	CHECK_OK(dev, kohaku_sim_inject(dev, knob));
 	for (k = 0; k < 4; k++)
 		CHECK_OK(dev, kohaku_submit(dev, &p[k], 1, 20000, &job[k]));
-	CHECK_OK(dev, kohaku_fw_load(dev, img, len, 0, NULL));
+	CHECK_OK(dev, kohaku_fw_load(dev, img, len, 0, NULL, 0));
 	CHECK_OK(dev, kohaku_sim_inject(dev, "clear"));
 	for (k = 0; k < 4; k++) {
 		/* a look, no wait: final already */
 		memset(&st, 0, sizeof(st));
-		CHECK_MSG(kohaku_wait(dev, job[k], 0, &st) == 0 &&
+		CHECK_MSG(kohaku_wait(dev, job[k], 0, &st, sizeof(st)) == 0 &&
 			  st.status == KOHAKU_JOB_DONE, "job %u when the load returned: %s",
 			  k, kohaku_job_status_name(st.status));
 		CHECK_EQ(rt_vec_check(dev, &v[k], 1.5f, 4), 0);

@@ -111,7 +111,7 @@ TEST_F(rt, get_info_library_copy_matches)
 	RT_OPEN(dev);
 
 	memset(&b, 0, sizeof(b));
-	CHECK_OK(dev, kohaku_get_info(dev, &a));
+	CHECK_OK(dev, kohaku_get_info(dev, &a, sizeof(a)));
 	CHECK_OK(dev, rt_ioctl(dev, DRM_IOCTL_KOHAKU_GET_INFO, &b));
 	CHECK_EQ(a.abi_version, b.abi_version);
 	CHECK_EQ(a.n_nodes, b.n_nodes);
@@ -210,7 +210,7 @@ TEST_F(rt, nodes_capacity_smaller_than_count)
 	{
 		unsigned int c = 0;
 
-		CHECK_OK(dev, kohaku_nodes(dev, 0, NULL, 0, &c));
+		CHECK_OK(dev, kohaku_nodes(dev, 0, NULL, 0, sizeof(struct drm_kohaku_node), &c));
 		CHECK_EQ(c, m->n_nodes);
 	}
 	kohaku_close(dev);
@@ -249,12 +249,12 @@ TEST_F(rt, nodes_live_counters_move)
 	RT_OPEN(dev);
 
 	REQUIRE(rt_nodes_of(dev, KH_CU_SX, sx, 16) > 0);
-	CHECK_OK(dev, kohaku_nodes(dev, KOHAKU_NODES_LIVE, before, 32, &n));
+	CHECK_OK(dev, kohaku_nodes(dev, KOHAKU_NODES_LIVE, before, 32, sizeof(*before), &n));
 	REQUIRE(rt_vec_setup(dev, sx[0].mesh, 64, 1, &v) == 0);
 	rt_prog_saxpy(&p, inst, 3, &sx[0], &v, 0.5f);
 	CHECK_OK(dev, rt_run(dev, &p, 1, &st));
 	CHECK_EQ(st.status, KOHAKU_JOB_DONE);
-	CHECK_OK(dev, kohaku_nodes(dev, KOHAKU_NODES_LIVE, after, 32, &n));
+	CHECK_OK(dev, kohaku_nodes(dev, KOHAKU_NODES_LIVE, after, 32, sizeof(*after), &n));
 	for (i = 0; i < n; i++)
 		if (after[i].x == sx[0].x && after[i].y == sx[0].y)
 			k = i;

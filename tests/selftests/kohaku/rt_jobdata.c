@@ -123,7 +123,7 @@ static struct drm_kohaku_node node_live(kohaku_device *dev,
 	unsigned int cnt, i;
 
 	memset(&r, 0, sizeof(r));
-	if (kohaku_nodes_alloc(dev, KOHAKU_NODES_LIVE, &nd, &cnt) < 0) {
+	if (kohaku_nodes_alloc(dev, KOHAKU_NODES_LIVE, &nd, sizeof(*nd), &cnt) < 0) {
 		check_fail_at(__FILE__, __LINE__, "nodes: %s", kohaku_last_error(dev));
 		return r;
 	}
@@ -147,7 +147,7 @@ TEST_F(rt, device_reports_job_data)
 	RT_OPEN(dev);
 	struct drm_kohaku_get_info in;
 
-	CHECK_OK(dev, kohaku_get_info(dev, &in));
+	CHECK_OK(dev, kohaku_get_info(dev, &in, sizeof(in)));
 	CHECK(in.caps & KOHAKU_CAP_JOB_DATA);
 	kohaku_close(dev);
 }

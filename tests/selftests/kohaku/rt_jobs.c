@@ -134,7 +134,7 @@ TEST_F(rt, saxpy_many_jobs_in_flight)
 	for (k = 5; k >= 0; k--) {
 		struct kohaku_job_status st;
 
-		CHECK_OK(dev, kohaku_wait(dev, job[k], KOHAKU_JOB_TIMEOUT_DEFAULT_MS * 2, &st));
+		CHECK_OK(dev, kohaku_wait(dev, job[k], KOHAKU_JOB_TIMEOUT_DEFAULT_MS * 2, &st, sizeof(st)));
 		CHECK_EQ(st.status, KOHAKU_JOB_DONE);
 		CHECK_EQ(rt_vec_check(dev, &v[k], -2.0f, 1), 0);
 		rt_vec_free(dev, &v[k]);
@@ -155,9 +155,9 @@ TEST_F(rt, saxpy_library_run_and_describe)
 	REQUIRE(rt_nodes_of(dev, KH_CU_SX, sx, MAX_UNITS) > 0);
 	REQUIRE(rt_vec_setup(dev, sx[0].mesh, 9, 5, &v) == 0);
 	rt_prog_saxpy(&p, &inst, 1, &sx[0], &v, 4.0f);
-	CHECK_OK(dev, kohaku_run(dev, &p, 1, 1000, &st));
+	CHECK_OK(dev, kohaku_run(dev, &p, 1, 1000, &st, sizeof(st)));
 	CHECK_EQ(st.status, KOHAKU_JOB_DONE);
-	CHECK(strstr(kohaku_job_describe(&st, buf, sizeof(buf)), "DONE") != NULL);
+	CHECK(strstr(kohaku_job_describe(&st, sizeof(st), buf, sizeof(buf)), "DONE") != NULL);
 	CHECK_EQ(rt_vec_check(dev, &v, 4.0f, 1), 0);
 	rt_vec_free(dev, &v);
 	kohaku_close(dev);
@@ -194,14 +194,14 @@ TEST_F(rt, saxpy_two_files_interleaved)
 			struct kohaku_job_status st;
 
 			CHECK(job[1 - f][i] != job[f][i]);
-			CHECK_ERR(kohaku_wait(d[f], job[1 - f][i], 0, &st), -ENOENT);
+			CHECK_ERR(kohaku_wait(d[f], job[1 - f][i], 0, &st, sizeof(st)), -ENOENT);
 		}
 	for (f = 0; f < 2; f++)
 		for (i = 0; i < 3; i++) {
 			struct kohaku_job_status st;
 
 			CHECK_OK(d[f], kohaku_wait(d[f], job[f][i],
-						   KOHAKU_JOB_TIMEOUT_DEFAULT_MS * 2, &st));
+						   KOHAKU_JOB_TIMEOUT_DEFAULT_MS * 2, &st, sizeof(st)));
 			CHECK_EQ(st.status, KOHAKU_JOB_DONE);
 			CHECK_EQ(rt_vec_check(d[f], &v[f][i], 0.25f + f, 1), 0);
 			rt_vec_free(d[f], &v[f][i]);
@@ -251,7 +251,7 @@ TEST_F(rt, bo_freed_under_a_running_job_is_not_reused)
 		  (unsigned long long)v.ay);
 	if (held)
 		CHECK_OK(dev, kohaku_sim_inject(dev, "clear"));
-	CHECK_OK(dev, kohaku_wait(dev, job, KOHAKU_JOB_TIMEOUT_DEFAULT_MS * 2, &st));
+	CHECK_OK(dev, kohaku_wait(dev, job, KOHAKU_JOB_TIMEOUT_DEFAULT_MS * 2, &st, sizeof(st)));
 	CHECK_EQ(st.status, KOHAKU_JOB_DONE);
 	CHECK_OK(dev, kohaku_bo_free(dev, h));
 	rt_vec_free(dev, &v);

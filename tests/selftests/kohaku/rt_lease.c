@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "rt_test.h"
+#include "kohaku-asm.h"
 #include "kohaku/kh_cpu.h"
 
 #define MAX_CPU		16
@@ -67,7 +68,7 @@ static uint32_t wait_job(kohaku_device *dev, uint64_t id)
 	struct kohaku_job_status st;
 
 	memset(&st, 0, sizeof(st));
-	if (kohaku_wait(dev, id, KOHAKU_JOB_TIMEOUT_DEFAULT_MS + 2000, &st))
+	if (kohaku_wait(dev, id, KOHAKU_JOB_TIMEOUT_DEFAULT_MS + 2000, &st, sizeof(st)))
 		return ~0u;
 	return st.status;
 }
@@ -277,7 +278,7 @@ TEST_F(rt, lease_waits_for_unfinished_jobs)
 	CHECK_ERR(kohaku_mesh_lease(u, nd.mesh, 1), -EBUSY);
 	check_diag("%s", kohaku_last_error(u));
 	CHECK(strstr(kohaku_last_error(u), "another file") != NULL);
-	CHECK_OK(dev, kohaku_wait(dev, job, KOHAKU_JOB_TIMEOUT_DEFAULT_MS + 2000, &st));
+	CHECK_OK(dev, kohaku_wait(dev, job, KOHAKU_JOB_TIMEOUT_DEFAULT_MS + 2000, &st, sizeof(st)));
 	CHECK_EQ(st.status, KOHAKU_JOB_DONE);
 	check_diag("the spinning job: %llu ns of device time",
 		   (unsigned long long)st.device_ns);
@@ -288,7 +289,7 @@ TEST_F(rt, lease_waits_for_unfinished_jobs)
 	CHECK_ERR(bo(v, nd.mesh, &h, NULL), -EBUSY);
 	check_diag("%s", kohaku_last_error(v));
 	CHECK(strstr(kohaku_last_error(v), "lease that ended") != NULL);
-	CHECK_OK(u, kohaku_wait(u, job, KOHAKU_JOB_TIMEOUT_DEFAULT_MS + 2000, &st));
+	CHECK_OK(u, kohaku_wait(u, job, KOHAKU_JOB_TIMEOUT_DEFAULT_MS + 2000, &st, sizeof(st)));
 	CHECK_EQ(st.status, KOHAKU_JOB_DONE);
 	CHECK_OK(v, bo(v, nd.mesh, &h, NULL));
 	CHECK_OK(v, kohaku_bo_free(v, h));

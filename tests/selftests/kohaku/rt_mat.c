@@ -603,7 +603,7 @@ static long retired_of(kohaku_device *dev, const struct drm_kohaku_node *nd)
 	struct drm_kohaku_node all[64];
 	unsigned int n = 0, i;
 
-	if (kohaku_nodes(dev, KOHAKU_NODES_LIVE, all, 64, &n))
+	if (kohaku_nodes(dev, KOHAKU_NODES_LIVE, all, 64, sizeof(*all), &n))
 		return -1;
 	for (i = 0; i < n && i < 64; i++)
 		if (all[i].mesh == nd->mesh && all[i].x == nd->x &&
@@ -916,7 +916,7 @@ static void rm_wait(kohaku_device *dev, uint64_t job, uint32_t want)
 {
 	struct kohaku_job_status st;
 
-	CHECK_OK(dev, kohaku_wait(dev, job, 20000, &st));
+	CHECK_OK(dev, kohaku_wait(dev, job, 20000, &st, sizeof(st)));
 	CHECK_EQ(st.status, want);
 }
 

@@ -50,7 +50,7 @@ TEST_F(rt, four_meshes_enumerated)
 	unsigned int n = 0, i, per[4] = { 0 };
 	QUAD_OPEN(dev);
 
-	CHECK_OK(dev, kohaku_get_info(dev, &in));
+	CHECK_OK(dev, kohaku_get_info(dev, &in, sizeof(in)));
 	CHECK_EQ(in.n_meshes, 4);
 	for (i = 0; i < 4; i++) {
 		CHECK(in.mesh[i].flags & KOHAKU_MESH_PRESENT);
@@ -63,7 +63,7 @@ TEST_F(rt, four_meshes_enumerated)
 				 in.mesh[i].grid_hi);
 		CHECK(in.mesh[i].n_nodes > 0);
 	}
-	CHECK_OK(dev, kohaku_nodes_alloc(dev, 0, &nd, &n));
+	CHECK_OK(dev, kohaku_nodes_alloc(dev, 0, &nd, sizeof(*nd), &n));
 	CHECK_EQ(n, in.n_nodes);
 	for (i = 0; i < n; i++) {
 		REQUIRE(nd[i].mesh < 4);
@@ -186,7 +186,7 @@ TEST_F(rt, jobs_on_every_mesh_at_once)
 	REQUIRE(used >= 2);
 	/* waited in reverse: every mesh advanced meanwhile */
 	for (i = used; i-- > 0;) {
-		r = kohaku_wait(dev, job[i], 10000, &st);
+		r = kohaku_wait(dev, job[i], 10000, &st, sizeof(st));
 		CHECK_MSG(r == 0 && st.status == KOHAKU_JOB_DONE, "mesh job %u: %d %s",
 			  i, r, kohaku_job_status_name(st.status));
 		CHECK_EQ(rt_vec_check(dev, &v[i], 0.75f, 1), 0);
@@ -228,12 +228,12 @@ TEST_F(rt, a_mesh_reset_leaves_the_other_meshes_alone)
 		on[used++] = mesh;
 	}
 	REQUIRE(used >= 3 && on[1] == 1);
-	r = kohaku_wait(dev, job[1], 5, &st);
+	r = kohaku_wait(dev, job[1], 5, &st, sizeof(st));
 	CHECK_MSG(r == -ETIMEDOUT, "mesh 1's job before the reset: %d %s", r,
 		  kohaku_job_status_name(st.status));
 	CHECK_OK(dev, kohaku_sim_inject(dev, "reset mesh=1"));
 	for (i = 0; i < used; i++) {
-		r = kohaku_wait(dev, job[i], 20000, &st);
+		r = kohaku_wait(dev, job[i], 20000, &st, sizeof(st));
 		if (on[i] == 1) {
 			CHECK_MSG(r == 0 && st.status == KOHAKU_JOB_ABORTED &&
 				  st.reason == KOHAKU_JOB_WHY_MESH_RESET,

@@ -361,7 +361,7 @@ TEST_F(rt, host_kohaku_ids)
 	unsigned int n = 99, i;
 	int r;
 
-	r = kohaku_pci_list("", &l, &n, err, sizeof(err));
+	r = kohaku_pci_list("", &l, &n, sizeof(*l), err, sizeof(err));
 	if (r < 0) {
 		/* no PCI access here: a clean error, nothing listed */
 		check_diag("no PCI access: %d %s", r, err);
@@ -480,7 +480,7 @@ TEST_F(rt, host_function_by_id)
 	if (!host_first_fn(&h))
 		SKIP(return, "no function under /sys/bus/pci/devices");
 	snprintf(match, sizeof(match), "%04x:%04x", h.vendor, h.device);
-	r = kohaku_pci_list(match, &l, &n, err, sizeof(err));
+	r = kohaku_pci_list(match, &l, &n, sizeof(*l), err, sizeof(err));
 	REQUIRE(r == 0);
 	e = find(l, n, h.addr);
 	CHECK_MSG(e, "%s (%s) not listed", h.addr, match);
@@ -516,12 +516,12 @@ TEST_F(rt, host_function_by_id)
 	/* with its subsystem; and with another subsystem, not */
 	snprintf(match, sizeof(match), "%04x:%04x:%04x:%04x", h.vendor, h.device,
 		 h.subvendor, h.subdevice);
-	REQUIRE(kohaku_pci_list(match, &l, &n, err, sizeof(err)) == 0);
+	REQUIRE(kohaku_pci_list(match, &l, &n, sizeof(*l), err, sizeof(err)) == 0);
 	CHECK_MSG(find(l, n, h.addr), "%s not listed by %s", h.addr, match);
 	kohaku_free_pci_list(l);
 	snprintf(match, sizeof(match), "%04x:%04x:%04x:%04x", h.vendor, h.device,
 		 h.subvendor ^ 0x5a5a, h.subdevice);
-	REQUIRE(kohaku_pci_list(match, &l, &n, err, sizeof(err)) == 0);
+	REQUIRE(kohaku_pci_list(match, &l, &n, sizeof(*l), err, sizeof(err)) == 0);
 	CHECK_MSG(!find(l, n, h.addr), "%s listed by %s", h.addr, match);
 	kohaku_free_pci_list(l);
 
@@ -529,7 +529,7 @@ TEST_F(rt, host_function_by_id)
 	snprintf(match, sizeof(match), "%04x:%04x,%04x:%04x", h.vendor, h.device,
 		 h.vendor, h.device);
 	setenv("KOHAKU_PCI_MATCH", match, 1);
-	r = kohaku_pci_list(NULL, &l, &n, err, sizeof(err));
+	r = kohaku_pci_list(NULL, &l, &n, sizeof(*l), err, sizeof(err));
 	unsetenv("KOHAKU_PCI_MATCH");
 	REQUIRE(r == 0);
 	CHECK(find(l, n, h.addr));
@@ -544,15 +544,15 @@ TEST_F(rt, bad_arguments)
 	char err[KOHAKU_ERRMSG_MAX];
 	unsigned int n = 99;
 
-	CHECK_EQ(kohaku_pci_list("zz", &l, &n, err, sizeof(err)), -EINVAL);
+	CHECK_EQ(kohaku_pci_list("zz", &l, &n, sizeof(*l), err, sizeof(err)), -EINVAL);
 	CHECK(l == NULL && n == 0);
 	CHECK_MSG(strstr(err, "match='zz'"), "%s", err);
 	setenv("KOHAKU_PCI_MATCH", "1:2:3", 1);
-	CHECK_EQ(kohaku_pci_list(NULL, &l, &n, err, sizeof(err)), -EINVAL);
+	CHECK_EQ(kohaku_pci_list(NULL, &l, &n, sizeof(*l), err, sizeof(err)), -EINVAL);
 	unsetenv("KOHAKU_PCI_MATCH");
 	CHECK_MSG(strstr(err, "KOHAKU_PCI_MATCH='1:2:3'"), "%s", err);
-	CHECK_EQ(kohaku_pci_list("", NULL, &n, err, sizeof(err)), -EINVAL);
-	CHECK_EQ(kohaku_pci_list("", &l, NULL, NULL, 0), -EINVAL);
+	CHECK_EQ(kohaku_pci_list("", NULL, &n, 0, err, sizeof(err)), -EINVAL);
+	CHECK_EQ(kohaku_pci_list("", &l, NULL, sizeof(*l), NULL, 0), -EINVAL);
 	kohaku_free_pci_list(NULL);
 }
 
@@ -571,12 +571,12 @@ TEST_F(rt, no_pci_access)
 	    mount("none", "/", "none", MS_REC | MS_PRIVATE, NULL) < 0 ||
 	    mount("none", "/sys", "tmpfs", 0, NULL) < 0)
 		SKIP(return, "no private mount namespace here (not root?)");
-	CHECK_EQ(kohaku_pci_list("", &l, &n, err, sizeof(err)), -ENOENT);
+	CHECK_EQ(kohaku_pci_list("", &l, &n, sizeof(*l), err, sizeof(err)), -ENOENT);
 	CHECK(l == NULL && n == 0);
 	CHECK_MSG(strstr(err, "sysfs is not mounted"), "%s", err);
 	check_diag("no /sys/bus: %s", err);
 	CHECK(mkdir("/sys/bus", 0755) == 0);
-	CHECK_EQ(kohaku_pci_list("1234:1111", &l, &n, err, sizeof(err)),
+	CHECK_EQ(kohaku_pci_list("1234:1111", &l, &n, sizeof(*l), err, sizeof(err)),
 		 -ENOENT);
 	CHECK_MSG(strstr(err, "/sys/bus/pci/devices does not exist"),
 		  "%s", err);
@@ -594,7 +594,7 @@ static void *lister(void *arg)
 	int i;
 
 	for (i = 0; i < 20; i++) {
-		if (kohaku_pci_list(match, &l, &n, err, sizeof(err)) < 0) {
+		if (kohaku_pci_list(match, &l, &n, sizeof(*l), err, sizeof(err)) < 0) {
 			bad++;
 			continue;
 		}

@@ -194,7 +194,7 @@ static void gemm_ok(struct peer *p, const struct drm_kohaku_node *nd,
 	REQUIRE(g != NULL);
 	gemm_setup(p, g, off, seed);
 	prog(&kp, nd, g->insts, g->n_insts, 0);
-	CHECK_OK(p->dev, kohaku_run(p->dev, &kp, 1, PEER_TIMEOUT_MS, &st));
+	CHECK_OK(p->dev, kohaku_run(p->dev, &kp, 1, PEER_TIMEOUT_MS, &st, sizeof(st)));
 	CHECK_MSG(st.status == KOHAKU_JOB_DONE, "%s: status %u", when, st.status);
 	CHECK_MSG(st.n_faults == 0, "%s: %u faults", when, st.n_faults);
 	CHECK_MSG(gemm_bad(p, g) == 0, "%s: C wrong", when);
@@ -252,13 +252,13 @@ TEST_F(rt, peer_await_on_a_node_with_no_instructions)
 		CHECK_EQ(bursts, GM * GN / 16 * 2 / BURST_GRANULES);
 		prog(&kp[0], &p.nd[0], g->insts, g->n_insts, 0);
 		prog(&kp[1], &p.nd[1], NULL, 0, bursts);
-		CHECK_OK(p.dev, kohaku_run(p.dev, kp, 2, PEER_TIMEOUT_MS, &st));
+		CHECK_OK(p.dev, kohaku_run(p.dev, kp, 2, PEER_TIMEOUT_MS, &st, sizeof(st)));
 		CHECK_EQ(st.status, KOHAKU_JOB_DONE);
 		CHECK_EQ(st.n_faults, 0);
 		/* the receiver's program first: the order of programs is free */
 		kp[1] = kp[0];
 		prog(&kp[0], &p.nd[1], NULL, 0, bursts);
-		CHECK_OK(p.dev, kohaku_run(p.dev, kp, 2, PEER_TIMEOUT_MS, &st));
+		CHECK_OK(p.dev, kohaku_run(p.dev, kp, 2, PEER_TIMEOUT_MS, &st, sizeof(st)));
 		CHECK_EQ(st.status, KOHAKU_JOB_DONE);
 		/* B itself afterwards: nothing of the peer job is left on it */
 		gemm_ok(&p, &p.nd[1], 0x100000, 40 + i, "B after the peer job");
@@ -299,14 +299,14 @@ TEST_F(rt, peer_signals_undeclared_land_on_the_node)
 	bursts = drain_to(&p, g, &p.nd[1], KH_MAT_BUF_PEER, 0, true);
 	REQUIRE(bursts > 1);
 	prog(&kp[0], &p.nd[0], g->insts, g->n_insts, 0);
-	CHECK_OK(p.dev, kohaku_run(p.dev, kp, 1, PEER_TIMEOUT_MS, &st));
+	CHECK_OK(p.dev, kohaku_run(p.dev, kp, 1, PEER_TIMEOUT_MS, &st, sizeof(st)));
 	CHECK_EQ(st.status, KOHAKU_JOB_DONE);
 	gemm_ok(&p, &p.nd[1], 0x100000, 12, "B after an undeclared peer job");
 	/* one fewer declared than come: still DONE, the last one is extra */
 	gemm_setup(&p, g, 0, 13);
 	drain_to(&p, g, &p.nd[1], KH_MAT_BUF_PEER, 0, true);
 	prog(&kp[1], &p.nd[1], NULL, 0, bursts - 1);
-	CHECK_OK(p.dev, kohaku_run(p.dev, kp, 2, PEER_TIMEOUT_MS, &st));
+	CHECK_OK(p.dev, kohaku_run(p.dev, kp, 2, PEER_TIMEOUT_MS, &st, sizeof(st)));
 	CHECK_EQ(st.status, KOHAKU_JOB_DONE);
 	gemm_ok(&p, &p.nd[1], 0x100000, 14, "B after too few declared");
 	/* B runs a GEMM of its own and declares none of A's bursts */
@@ -325,8 +325,8 @@ TEST_F(rt, peer_signals_undeclared_land_on_the_node)
 		/* and B's next job queued behind it at once */
 		prog(&kp[1], &p.nd[1], gb->insts, gb->n_insts, 0);
 		CHECK_OK(p.dev, kohaku_submit(p.dev, &kp[1], 1, PEER_TIMEOUT_MS, &j2));
-		kohaku_wait(p.dev, j1, PEER_TIMEOUT_MS, &st);
-		kohaku_wait(p.dev, j2, PEER_TIMEOUT_MS, &st2);
+		kohaku_wait(p.dev, j1, PEER_TIMEOUT_MS, &st, sizeof(st));
+		kohaku_wait(p.dev, j2, PEER_TIMEOUT_MS, &st2, sizeof(st2));
 		check_diag("undeclared on a busy B: job %u reason %u faults %u, next %u reason %u",
 			   st.status, st.reason, st.n_faults, st2.status, st2.reason);
 		free(gb);
@@ -356,7 +356,7 @@ TEST_F(rt, peer_await_on_a_node_with_instructions)
 		CHECK_EQ(bursts, GM * GN / 16 / BURST_GRANULES);
 		prog(&kp[order], &p.nd[0], ga->insts, ga->n_insts, 0);
 		prog(&kp[!order], &p.nd[1], gb->insts, gb->n_insts, bursts);
-		CHECK_OK(p.dev, kohaku_run(p.dev, kp, 2, PEER_TIMEOUT_MS, &st));
+		CHECK_OK(p.dev, kohaku_run(p.dev, kp, 2, PEER_TIMEOUT_MS, &st, sizeof(st)));
 		CHECK_EQ(st.status, KOHAKU_JOB_DONE);
 		CHECK_EQ(st.n_faults, 0);
 		CHECK_EQ(gemm_bad(&p, gb), 0);
@@ -401,7 +401,7 @@ TEST_F(rt, peer_await_a_vec_vdrain)
 	for (i = 0; i < 2; i++) {
 		prog(&kp[i], &vc[0], in, 5, 0);
 		prog(&kp[!i], &p.nd[1], NULL, 0, 1);
-		CHECK_OK(p.dev, kohaku_run(p.dev, kp, 2, PEER_TIMEOUT_MS, &st));
+		CHECK_OK(p.dev, kohaku_run(p.dev, kp, 2, PEER_TIMEOUT_MS, &st, sizeof(st)));
 		CHECK_EQ(st.status, KOHAKU_JOB_DONE);
 		CHECK_EQ(st.n_faults, 0);
 		gemm_ok(&p, &p.nd[1], 0x100000, 100 + i, "B after the vec's burst");
@@ -409,7 +409,7 @@ TEST_F(rt, peer_await_a_vec_vdrain)
 	/* two declared, one comes: TIMEOUT naming B */
 	prog(&kp[0], &vc[0], in, 5, 0);
 	prog(&kp[1], &p.nd[1], NULL, 0, 2);
-	CHECK_EQ(kohaku_run(p.dev, kp, 2, 50, &st), -ETIMEDOUT);
+	CHECK_EQ(kohaku_run(p.dev, kp, 2, 50, &st, sizeof(st)), -ETIMEDOUT);
 	CHECK_EQ(st.status, KOHAKU_JOB_TIMEOUT);
 	CHECK_EQ(st.fault_x, p.nd[1].x);
 	CHECK_EQ(st.fault_y, p.nd[1].y);
@@ -459,7 +459,7 @@ TEST_F(rt, peer_refusals)
 	raw_prog(&dp[0], &p.nd[0], g->insts, g->n_insts, 0);
 	raw_prog(&dp[1], &p.nd[1], NULL, 0, bursts);
 	CHECK_OK(p.dev, submit_raw(&p, dp, 2, &job));
-	CHECK_OK(p.dev, kohaku_wait(p.dev, job, PEER_TIMEOUT_MS, &st));
+	CHECK_OK(p.dev, kohaku_wait(p.dev, job, PEER_TIMEOUT_MS, &st, sizeof(st)));
 	CHECK_EQ(st.status, KOHAKU_JOB_DONE);
 	free(g);
 	peer_close(&p);
@@ -485,7 +485,7 @@ TEST_F(rt, peer_never_sent_times_out)
 	bursts = drain_to(&p, g, &p.nd[1], KH_MAT_BUF_PEER, 0, true);
 	prog(&kp[0], &p.nd[0], g->insts, g->n_insts, 0);
 	prog(&kp[1], &p.nd[1], NULL, 0, bursts + 1);
-	ret = kohaku_run(p.dev, kp, 2, 50, &st);
+	ret = kohaku_run(p.dev, kp, 2, 50, &st, sizeof(st));
 	CHECK_EQ(ret, -ETIMEDOUT);
 	CHECK_EQ(st.status, KOHAKU_JOB_TIMEOUT);
 	CHECK(st.fault_flags & KOHAKU_FAULT_NODE_KNOWN);
@@ -498,7 +498,7 @@ TEST_F(rt, peer_never_sent_times_out)
 	gemm_setup(&p, g, 0, 6);
 	drain_to(&p, g, &p.nd[1], KH_MAT_BUF_PEER, 0, false);
 	prog(&kp[1], &p.nd[1], NULL, 0, bursts);
-	ret = kohaku_run(p.dev, kp, 2, 50, &st);
+	ret = kohaku_run(p.dev, kp, 2, 50, &st, sizeof(st));
 	CHECK_EQ(st.status, KOHAKU_JOB_TIMEOUT);
 	/* both nodes take work again, and it is right */
 	gemm_ok(&p, &p.nd[1], 0x100000, 8, "B after its peer timeout");
@@ -544,7 +544,7 @@ TEST_F(rt, peer_signals_after_the_window_are_no_credit)
 		SKIP(return, "three mat clusters and the model's knobs");
 	}
 	memset(&ck, 0, sizeof(ck));
-	CHECK_OK(p.dev, kohaku_clocks(p.dev, p.nd[0].mesh, &ck));
+	CHECK_OK(p.dev, kohaku_clocks(p.dev, p.nd[0].mesh, &ck, sizeof(ck)));
 	memset(&ms, 0, sizeof(ms));
 	ms.set = KOHAKU_MESH_SET_RECOVER;
 	ms.mesh = p.nd[0].mesh;
@@ -561,7 +561,7 @@ TEST_F(rt, peer_signals_after_the_window_are_no_credit)
 		 p.nd[1].x, p.nd[1].y);
 	CHECK_OK(p.dev, kohaku_sim_inject(p.dev, knob));
 	CHECK_OK(p.dev, kohaku_submit(p.dev, kp, 2, 100, &job));
-	CHECK_OK(p.dev, kohaku_wait(p.dev, job, 20000, &st));
+	CHECK_OK(p.dev, kohaku_wait(p.dev, job, 20000, &st, sizeof(st)));
 	CHECK_EQ(st.status, KOHAKU_JOB_TIMEOUT);
 	for (i = 0; i < 1000 && !hung(&p, &p.nd[1]); i++) {
 		struct timespec ts = { 0, 10000000 };
@@ -578,7 +578,7 @@ TEST_F(rt, peer_signals_after_the_window_are_no_credit)
 	snprintf(knob, sizeof(knob), "busy node=%u,%u cycles=150000000",
 		 p.nd[2].x, p.nd[2].y);
 	CHECK_OK(p.dev, kohaku_sim_inject(p.dev, knob));
-	CHECK_OK(p.dev, kohaku_run(p.dev, kp, 1, 5000, &st));
+	CHECK_OK(p.dev, kohaku_run(p.dev, kp, 1, 5000, &st, sizeof(st)));
 	CHECK_EQ(st.status, KOHAKU_JOB_DONE);
 	CHECK_EQ(st.n_faults, 0);
 	CHECK_EQ(gemm_bad(&p, gc), 0);
@@ -660,7 +660,7 @@ TEST_F(rt, peer_await_through_credit_stalls)
 			prog(&kp[4], &p.nd[1], gb->insts, gb->n_insts, bursts);
 		else
 			prog(&kp[4], &p.nd[1], NULL, 0, bursts);
-		CHECK_OK(p.dev, kohaku_run(p.dev, kp, 5, PEER_TIMEOUT_MS, &st));
+		CHECK_OK(p.dev, kohaku_run(p.dev, kp, 5, PEER_TIMEOUT_MS, &st, sizeof(st)));
 		CHECK_EQ(st.status, KOHAKU_JOB_DONE);
 		CHECK_EQ(st.n_faults, 0);
 		if (i & 1)

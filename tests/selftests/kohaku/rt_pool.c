@@ -95,7 +95,7 @@ TEST_F(rt, every_unit_booted)
 
 	RT_OPEN(dev);
 	RT_NEED_POOL(dev, nd, n);
-	REQUIRE(kohaku_fw_info(dev, &fi) == 0);
+	REQUIRE(kohaku_fw_info(dev, &fi, sizeof(fi)) == 0);
 	CHECK_EQ(fi.units, n);
 	CHECK_EQ(fi.running, n);
 	CHECK(fi.fw_version != 0);
@@ -547,7 +547,7 @@ TEST_F(rt, all_units_at_once_vector_kernels)
 		unsigned char *got = malloc(len + 64);
 
 		REQUIRE(got);
-		CHECK_EQ(kohaku_wait(dev, job[u], 60000, &st), 0);
+		CHECK_EQ(kohaku_wait(dev, job[u], 60000, &st, sizeof(st)), 0);
 		CHECK_EQ(st.status, KOHAKU_JOB_DONE);
 		for (uint32_t i = 0; i < m; i++)
 			if ((int32_t)read_u32(dev, &y[u], 4 * i) !=
@@ -674,7 +674,7 @@ TEST_F(rt, all_units_at_once_every_kernel)
 		REQUIRE(kohaku_submit(dev, &p, 1, 0, &run[i].job) == 0);
 	}
 	for (unsigned int i = 0; i < n; i++) {
-		CHECK_EQ(kohaku_wait(dev, run[i].job, 60000, &st), 0);
+		CHECK_EQ(kohaku_wait(dev, run[i].job, 60000, &st, sizeof(st)), 0);
 		CHECK_EQ(st.status, KOHAKU_JOB_DONE);
 		unit_check(dev, i, len, &run[i]);
 	}
@@ -702,7 +702,7 @@ static int run1_unchecked(kohaku_device *dev, const struct drm_kohaku_node *nd,
 	a.n_programs = 1;
 	a.flags = KOHAKU_SUBMIT_UNCHECKED;
 	r = kohaku_submit_ex(dev, &a, &job);
-	return r ? r : kohaku_wait(dev, job, 20000, st);
+	return r ? r : kohaku_wait(dev, job, 20000, st, sizeof(*st));
 }
 
 /*
@@ -800,7 +800,7 @@ TEST_F(rt, trap_reports_core_cause_pc)
 		CHECK_EQ(st.fault_y, nd[0].y);
 		check_diag("%s", kohaku_pool_fault_describe(st.fault_code, d, sizeof(d)));
 		/* TRAP read live: the same core and cause, a PC in IRAM */
-		REQUIRE(kohaku_nodes_alloc(dev, KOHAKU_NODES_LIVE, &all, &cnt) == 0);
+		REQUIRE(kohaku_nodes_alloc(dev, KOHAKU_NODES_LIVE, &all, sizeof(*all), &cnt) == 0);
 		for (k = 0; k < cnt; k++) {
 			if (all[k].mesh != nd[0].mesh || all[k].x != nd[0].x ||
 			    all[k].y != nd[0].y)
@@ -1071,7 +1071,7 @@ TEST_F(rt, reach_pool_inside_runs_bit_exact)
 		{
 			struct kohaku_job_status st;
 
-			CHECK_OK(dev, kohaku_wait(dev, s.job_id, 20000, &st));
+			CHECK_OK(dev, kohaku_wait(dev, s.job_id, 20000, &st, sizeof(st)));
 			CHECK_MSG(st.status == KOHAKU_JOB_DONE, "%s: %s", k->name,
 				  kohaku_job_status_name(st.status));
 		}
@@ -1316,7 +1316,7 @@ TEST_F(rt, reach_pool_unknown_kernel_load_opcode_need_admin)
 	s.flags = KOHAKU_SUBMIT_FILE_BOS;
 	if (admin) {
 		CHECK_OK(dev, rt_ioctl(dev, DRM_IOCTL_KOHAKU_SUBMIT, &s));
-		CHECK_OK(dev, kohaku_wait(dev, s.job_id, 20000, &st));
+		CHECK_OK(dev, kohaku_wait(dev, s.job_id, 20000, &st, sizeof(st)));
 		CHECK_EQ(st.status, KOHAKU_JOB_FAULT);
 		CHECK_EQ(st.fault_code, KH_POOL_FAULT(KH_POOL_CLASS_FW, KH_POOL_FW_KERNEL));
 	} else {
@@ -1327,7 +1327,7 @@ TEST_F(rt, reach_pool_unknown_kernel_load_opcode_need_admin)
 	CHECK_EQ(kohaku_inst_pool_delay(&in[1], 1000), 0);
 	p.n_insts = 2;
 	CHECK_OK(u, rt_ioctl(u, DRM_IOCTL_KOHAKU_SUBMIT, &s));
-	CHECK_OK(u, kohaku_wait(u, s.job_id, 20000, &st));
+	CHECK_OK(u, kohaku_wait(u, s.job_id, 20000, &st, sizeof(st)));
 	CHECK_EQ(st.status, KOHAKU_JOB_DONE);
 	{
 		const uint32_t t[7] = { 0, 0, 0, 0, 0, KH_POOL_TRAP_EBREAK, 8 };
@@ -1335,7 +1335,7 @@ TEST_F(rt, reach_pool_unknown_kernel_load_opcode_need_admin)
 		kohaku_inst_pool(&in[0], KH_POOL_K_TRAP, t);
 		p.n_insts = 1;
 		CHECK_OK(u, rt_ioctl(u, DRM_IOCTL_KOHAKU_SUBMIT, &s));
-		CHECK_OK(u, kohaku_wait(u, s.job_id, 20000, &st));
+		CHECK_OK(u, kohaku_wait(u, s.job_id, 20000, &st, sizeof(st)));
 		CHECK_EQ(st.status, KOHAKU_JOB_FAULT);
 		CHECK_EQ(st.fault_code, KH_POOL_FAULT(KH_POOL_CLASS_FW, KH_POOL_FW_ARGS));
 	}

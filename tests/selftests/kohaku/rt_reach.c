@@ -55,7 +55,7 @@ static void wait_final(kohaku_device *dev, uint64_t job, uint32_t want)
 {
 	struct kohaku_job_status st;
 
-	CHECK_OK(dev, kohaku_wait(dev, job, 20000, &st));
+	CHECK_OK(dev, kohaku_wait(dev, job, 20000, &st, sizeof(st)));
 	CHECK_EQ(st.status, want);
 }
 

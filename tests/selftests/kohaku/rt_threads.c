@@ -54,7 +54,7 @@ static void *worker_run(void *arg)
 				 kohaku_last_error(w->dev));
 			break;
 		}
-		r = kohaku_wait(w->dev, id, 60000, &st);
+		r = kohaku_wait(w->dev, id, 60000, &st, sizeof(st));
 		if (r) {
 			w->lost++;
 			snprintf(w->err, sizeof(w->err), "wait %u: %d %s", i, r,
@@ -64,7 +64,7 @@ static void *worker_run(void *arg)
 		if (st.status != KOHAKU_JOB_DONE)
 			w->bad_status++;
 		w->done++;
-		if (kohaku_wait(w->dev, id, 0, &st) != -ENOENT)
+		if (kohaku_wait(w->dev, id, 0, &st, sizeof(st)) != -ENOENT)
 			w->twice++;
 	}
 	return NULL;
@@ -187,7 +187,7 @@ static void *mover_run(void *arg)
 		m->bad += memcmp(in, out, sizeof(in)) != 0;
 		r = kohaku_submit(m->dev, &p, 1, 0, &id);
 		if (!r)
-			r = kohaku_wait(m->dev, id, 60000, &st);
+			r = kohaku_wait(m->dev, id, 60000, &st, sizeof(st));
 		if (r || st.status != KOHAKU_JOB_DONE) {
 			snprintf(m->err, sizeof(m->err), "job %u: %d %s", i, r,
 				 kohaku_last_error(m->dev));

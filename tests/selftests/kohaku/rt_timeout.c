@@ -40,7 +40,7 @@ TEST_F(rt, job_time_limit)
 	rt_prog_saxpy(&p, &inst, 1, &sx[0], &v, 3.0f);
 	/* 1 ms of device time is far too little for 2^20 elements */
 	CHECK_OK(dev, kohaku_submit(dev, &p, 1, 1, &job));
-	r = kohaku_wait(dev, job, 5000, &st);
+	r = kohaku_wait(dev, job, 5000, &st, sizeof(st));
 	CHECK_MSG(r == 0, "WAIT: %d: %s", r, kohaku_last_error(dev));
 	CHECK_MSG(st.status == KOHAKU_JOB_TIMEOUT, "status %s, expected TIMEOUT",
 		  kohaku_job_status_name(st.status));
@@ -56,7 +56,7 @@ TEST_F(rt, job_time_limit)
 
 		snprintf(want, sizeof(want), "mesh %u node (%u,%u) had not finished",
 			 sx[0].mesh, sx[0].x, sx[0].y);
-		kohaku_job_describe(&st, why, sizeof(why));
+		kohaku_job_describe(&st, sizeof(st), why, sizeof(why));
 		CHECK_MSG(strstr(why, want) != NULL, "%s", why);
 		CHECK_MSG(strstr(kohaku_last_error(dev), want) != NULL, "%s",
 			  kohaku_last_error(dev));
@@ -74,7 +74,7 @@ TEST_F(rt, job_time_limit)
 		struct kohaku_inst qi;
 		unsigned int u;
 
-		CHECK_OK(dev, kohaku_nodes(dev, 0, nd, 32, &n));
+		CHECK_OK(dev, kohaku_nodes(dev, 0, nd, 32, sizeof(*nd), &n));
 		for (i = 0; i < n; i++)
 			if (nd[i].x == sx[0].x && nd[i].y == sx[0].y)
 				hung = nd[i].flags & KOHAKU_NODE_HUNG;

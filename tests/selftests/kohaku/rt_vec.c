@@ -733,7 +733,7 @@ TEST_F(rt, kernel_fault_is_a_job_fault_with_the_node)
 		CHECK_EQ(st.fault_x, nd[u].x);
 		CHECK_EQ(st.fault_y, nd[u].y);
 		CHECK_EQ(st.n_faults, 1);
-		kohaku_job_describe(&st, d, sizeof(d));
+		kohaku_job_describe(&st, sizeof(st), d, sizeof(d));
 		check_diag("%s: %s", d,
 			 kohaku_vec_fault_describe(st.fault_code, d2, sizeof(d2)));
 		/* a VLD of dtype 0 (the raw form): F_DTYPE */
@@ -777,7 +777,7 @@ static bool live(kohaku_device *dev, const struct drm_kohaku_node *q,
 	struct drm_kohaku_node t[64];
 	unsigned int n = 0, i;
 
-	if (kohaku_nodes(dev, KOHAKU_NODES_LIVE, t, 64, &n))
+	if (kohaku_nodes(dev, KOHAKU_NODES_LIVE, t, 64, sizeof(*t), &n))
 		return false;
 	for (i = 0; i < n && i < 64; i++)
 		if (t[i].mesh == q->mesh && t[i].x == q->x && t[i].y == q->y) {
@@ -966,7 +966,7 @@ static void vwait(kohaku_device *dev, uint64_t job, uint32_t want)
 {
 	struct kohaku_job_status st;
 
-	CHECK_OK(dev, kohaku_wait(dev, job, 20000, &st));
+	CHECK_OK(dev, kohaku_wait(dev, job, 20000, &st, sizeof(st)));
 	CHECK_EQ(st.status, want);
 }
 
