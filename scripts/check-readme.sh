@@ -11,6 +11,8 @@
 #     KOHAKU_FIRMWARE_PATH export; `my_card.txt` is a description written
 #     from docs/spec/card-description.md (its sx_null_2x2 example); a line
 #     naming a file nobody has (the artifact's a.json) SKIPs;
+#   - its kohakud block: each line against a kohakud of the check's own, the
+#     hang one command injects met by the next, --list showing the card;
 #   - the versions the docs print are the binaries': the line README gives
 #     for `kohaku --version`, kohaku(1)'s and docs/runtime.md's are the
 #     first line the CLI prints ("kohaku V (libkohaku V), driver ABI A");
@@ -136,6 +138,72 @@ while IFS= read -r cmd; do
 	fi
 done <"$tmp/using"
 unset KOHAKU_FIRMWARE_PATH
+
+# ---- README's kohakud block: one card the commands share ----
+# the "Using it" block that starts kohakud, each line run in order against
+# a kohakud of this check's own (its socket in $tmp): the inject is what
+# the next run meets (it times out on the hung node), --list shows the
+# card; a line that stays running (`... &`) is started and stopped
+awk '/^## Using it/ { u = 1; next } /^## / { u = 0 }
+     u && /^```sh/ { b = 1; next }
+     b && /^```/ { b = 0; if (k) exit; next }
+     b && /kohakud &/ { k = 1 } b { print > "/dev/stderr"; if (k) print }' \
+	README.md >"$tmp/daemon" 2>/dev/null
+if [ ! -x "$build/kohakud" ]; then
+	skip "README's kohakud block" "no $build/kohakud"
+elif [ "$(wc -l <"$tmp/daemon")" -lt 3 ]; then
+	nokf "README \"Using it\" has a block that starts kohakud" "$tmp/daemon"
+else
+	mkdir -p "$tmp/xdg"
+	export KOHAKU_DAEMON_SOCKET="$tmp/xdg/kohaku/kohakud.sock"
+	bgs=
+	i=0
+	while IFS= read -r dl; do
+		c=$(echo "$dl" | sed 's/[[:space:]]*#.*$//; s/[[:space:]]*$//')
+		[ -z "$c" ] && continue
+		i=$((i + 1))
+		case $c in
+		export\ *)
+			eval "$c"
+			ok "kohakud block $i: $c"
+			continue ;;
+		*"&")
+			c=${c%&}
+			# shellcheck disable=SC2086
+			(cd "$tmp/run" && eval "\"$build/\"${c#build/}") >"$tmp/bg$i" 2>&1 </dev/null &
+			bgs="$bgs $!"
+			sleep 0.5
+			if kill -0 $! 2>/dev/null; then ok "kohakud block $i: $c&"; else nokf "kohakud block $i: $c& keeps running" "$tmp/bg$i"; fi
+			continue ;;
+		esac
+		# shellcheck disable=SC2086
+		(cd "$tmp/run" && eval "\"$build/\"${c#build/}") >"$tmp/out" 2>&1 </dev/null
+		rc=$?
+		case $c in
+		*"run saxpy"*)
+			# meets the hang the line before set: the same card
+			if [ "$rc" -ne 0 ] && grep -q TIMEOUT "$tmp/out"; then
+				ok "kohakud block $i: $c (TIMEOUT on the hung node: the card the last command left)"
+			else
+				nokf "kohakud block $i: $c meets the hang (exit $rc)" "$tmp/out"
+			fi ;;
+		*"kohakud --list"*)
+			if [ "$rc" -eq 0 ] && grep -q '^sim:saxpy' "$tmp/out"; then
+				ok "kohakud block $i: $c"
+			else
+				nokf "kohakud block $i: $c lists sim:saxpy (exit $rc)" "$tmp/out"
+			fi ;;
+		*)
+			if [ "$rc" -eq 0 ]; then ok "kohakud block $i: $c"; else nokf "kohakud block $i: $c (exit $rc)" "$tmp/out"; fi ;;
+		esac
+	done <"$tmp/daemon"
+	# the backgrounded ones, kohakud last: SIGTERM, exit 0
+	for p in $bgs; do
+		kill -TERM "$p" 2>/dev/null
+		wait "$p" 2>/dev/null
+	done
+	unset KOHAKU_DAEMON_SOCKET KOHAKU_BACKEND
+fi
 
 # ---- the versions the docs print ----
 # the --version line README gives
