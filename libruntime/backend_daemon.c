@@ -46,7 +46,7 @@ struct kh_rt_daemon {
 	unsigned int busy;	/* slots taken, a bit each */
 	bool reading;		/* a caller reads the socket for all */
 	bool dead;
-	char dead_why[256];
+	char dead_why[600];
 	struct {
 		bool full;
 		int fd;		/* an fd that came with the message, or -1 */
@@ -200,6 +200,45 @@ static void daemon_die(struct kh_rt_daemon *d, const char *why)
 	pthread_cond_broadcast(&d->cond);
 }
 
+/*
+ * The connection is found closed by a send: kohakud's BYE, if it came and
+ * nobody read it, says why (held: d->lock; reads only what is there)
+ */
+static void daemon_die_sent(struct kh_rt_daemon *d)
+{
+	static const char gone[] = "kohakud's socket is closed (it stopped)";
+	unsigned char buf[KH_DAEMON_MSG_MAX];
+	size_t got = 0, at = 0;
+
+	if (d->dead)
+		return;
+	if (!d->reading) {
+		for (;;) {
+			ssize_t n = recv(d->fd, buf + got, sizeof(buf) - got,
+					 MSG_DONTWAIT);
+
+			if (n <= 0 || (got += (size_t)n) == sizeof(buf))
+				break;
+		}
+	}
+	while (at + sizeof(struct kh_daemon_hdr) <= got) {
+		struct kh_daemon_bye b;
+		struct kh_daemon_hdr h;
+
+		memcpy(&h, buf + at, sizeof(h));
+		if (h.len < sizeof(h) || at + h.len > got)
+			break;
+		if (h.type == KH_DAEMON_BYE && h.len >= sizeof(b)) {
+			memcpy(&b, buf + at, sizeof(b));
+			b.message[sizeof(b.message) - 1] = '\0';
+			daemon_die(d, b.message);
+			return;
+		}
+		at += h.len;
+	}
+	daemon_die(d, gone);
+}
+
 /* the next message of slot into its box (taken with d->lock held) */
 static int daemon_next(struct kh_rt_daemon *d, unsigned int slot)
 {
@@ -236,6 +275,16 @@ static int daemon_next(struct kh_rt_daemon *d, unsigned int slot)
 		pthread_cond_broadcast(&d->cond);
 		if (r < 0) {
 			daemon_die(d, why);
+			break;
+		}
+		if (m->hdr.type == KH_DAEMON_BYE &&
+		    m->hdr.len >= sizeof(struct kh_daemon_bye)) {
+			struct kh_daemon_bye *b = (struct kh_daemon_bye *)m;
+
+			if (fd >= 0)
+				close(fd);
+			b->message[sizeof(b->message) - 1] = '\0';
+			daemon_die(d, b->message);
 			break;
 		}
 		s = m->hdr.slot;
@@ -362,7 +411,7 @@ static int daemon_call(struct kohaku_device *dev, struct kh_daemon_hdr *req,
 	r = daemon_send(d, req, req->len, -1);
 	if (r < 0) {
 		pthread_mutex_lock(&d->lock);
-		daemon_die(d, "kohakud's socket is closed (it stopped)");
+		daemon_die_sent(d);
 		pthread_mutex_unlock(&d->lock);
 	}
 	for (;;) {
@@ -402,7 +451,7 @@ static int daemon_call(struct kohaku_device *dev, struct kh_daemon_hdr *req,
 		pthread_mutex_unlock(&d->lock);
 		if (daemon_callback(d, slot, &cb, &alloc) < 0) {
 			pthread_mutex_lock(&d->lock);
-			daemon_die(d, "kohakud's socket is closed (it stopped)");
+			daemon_die_sent(d);
 			pthread_mutex_unlock(&d->lock);
 			r = -ENODEV;
 		}
@@ -414,7 +463,7 @@ static int daemon_call(struct kohaku_device *dev, struct kh_daemon_hdr *req,
 gone:
 	pthread_mutex_lock(&d->lock);
 	snprintf(kh_rt_daemon_why.text, sizeof(kh_rt_daemon_why.text),
-		 "kohakud: %s; this device is gone: open it again once kohakud "
+		 "%s; this device is gone: open it again once kohakud "
 		 "runs", d->dead_why[0] ? d->dead_why : "the connection is over");
 	pthread_mutex_unlock(&d->lock);
 	return -ENODEV;

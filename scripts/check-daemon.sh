@@ -13,7 +13,8 @@
 #     start it, and the CLI's "no device" exit status (3), at once;
 #   - a kohakud killed while a command waits on it: the command ends
 #     within seconds, with a message naming kohakud, not a hang;
-#   - SIGTERM: exit 0, the socket removed;
+#   - SIGTERM: exit 0, the socket removed, and a client waiting on the
+#     card told that kohakud is stopping;
 #   - socket activation (sd_listen_fds(3)'s LISTEN_PID/LISTEN_FDS, what
 #     systemd's kohakud.socket does): kohakud serves the socket it was
 #     given and leaves it in place when it stops.
@@ -138,6 +139,9 @@ rm -f "$KOHAKU_DAEMON_SOCKET"
 pid=$!
 wait_up 50
 check "a card made on first use" "$CLI" --map saxpy run saxpy --n 64
+"$CLI" --map saxpy top --interval 200 --count 100 >"$tmp/top" 2>"$tmp/top.err" &
+tpid=$!
+sleep 1
 kill -TERM $pid
 wait $pid
 rc=$?
@@ -145,6 +149,13 @@ if [ $rc -eq 0 ] && [ ! -e "$KOHAKU_DAEMON_SOCKET" ] && grep -q "stopped" "$tmp/
 	ok "SIGTERM: exit 0, the socket removed, the log says so"
 else
 	nok "SIGTERM: exit $rc, socket: $(ls -l "$KOHAKU_DAEMON_SOCKET" 2>&1), log: $(cat "$tmp/log2")"
+fi
+wait $tpid
+rc=$?
+if [ $rc -ne 0 ] && grep -q "kohakud is stopping" "$tmp/top.err"; then
+	ok "SIGTERM: a client waiting on the card is told kohakud is stopping (exit $rc)"
+else
+	nok "SIGTERM: the waiting client: exit $rc: $(cat "$tmp/top.err")"
 fi
 pid=
 

@@ -65,6 +65,7 @@ struct khd_conn {
 	pthread_mutex_t send_lock;
 	unsigned int n_calls;		/* threads running */
 	int dying;
+	int said_bye;			/* BYE sent (khd_conn_bye) */
 	pid_t pid;			/* the client's, for the log */
 	struct khd_call call[KH_DAEMON_SLOTS];
 };
@@ -207,6 +208,24 @@ static void khd_conn_kill(struct khd_conn *c)
 	shutdown(c->fd, SHUT_RDWR);
 }
 
+/*
+ * The last word on a connection kohakud ends itself: BYE with why, once,
+ * then the connection is killed.  Best effort: a client that does not
+ * read does not get it (the send times out).
+ */
+static void khd_conn_bye(struct khd_conn *c, int status, const char *why)
+{
+	struct kh_daemon_bye b = {
+		.hdr = { .type = KH_DAEMON_BYE, .len = sizeof(b) },
+		.status = status,
+	};
+
+	if (__atomic_exchange_n(&c->said_bye, 1, __ATOMIC_ACQ_REL))
+		return;
+	snprintf(b.message, sizeof(b.message), "%s", why);
+	khd_send(c, &b, sizeof(b), -1);
+}
+
 /* a CB_* to the client and its CB_REPLY: 0 or -errno (-EPIPE: gone) */
 static int khd_callback(struct khd_call *k, u32 type, u64 addr, u64 len,
 			u64 *value)
@@ -239,9 +258,14 @@ static int khd_callback(struct khd_call *k, u32 type, u64 addr, u64 len,
 
 		pthread_mutex_unlock(&c->lock);
 		if (!was) {
+			char why[128];
+
+			snprintf(why, sizeof(why), "the client did not answer "
+				 "kohakud in %u ms", KH_DAEMON_CLIENT_TIMEOUT_MS);
 			khd_log(KHD_WARN, "client %d: no answer in %u ms, closing "
 				"its connection", (int)c->pid,
 				KH_DAEMON_CLIENT_TIMEOUT_MS);
+			khd_conn_bye(c, -ETIMEDOUT, why);
 			khd_conn_kill(c);
 		}
 		return -EPIPE;
@@ -699,6 +723,13 @@ static void *khd_conn_run(void *arg)
 	khd_log(r == -EPIPE || __atomic_load_n(&c->dying, __ATOMIC_ACQUIRE) ?
 		KHD_DEBUG : KHD_WARN, "client %d: %s; its connection closed",
 		(int)c->pid, why);
+	if (r == -EPROTO) {
+		char msg[300];
+
+		snprintf(msg, sizeof(msg), "kohakud closed the connection: the "
+			 "client broke the protocol (%s)", why);
+		khd_conn_bye(c, -EPROTO, msg);
+	}
 out:
 	khd_conn_kill(c);
 	/* its calls end (a fatal signal for the core), then its file */
@@ -792,6 +823,8 @@ int khd_conns_stop(unsigned int wait_ms)
 	}
 	pthread_mutex_lock(&khd_conns_lock);
 	for (c = khd_conns; c; c = c->next) {
+		khd_conn_bye(c, -ESHUTDOWN, "kohakud is stopping (a signal "
+			     "asked it to): the card is gone with it");
 		__atomic_store_n(&c->dying, 1, __ATOMIC_RELEASE);
 		for (unsigned int i = 0; i < KH_DAEMON_SLOTS; i++)
 			__atomic_store_n(&c->call[i].caller.dying, 1,

@@ -54,6 +54,7 @@
 #define KH_DAEMON_CB_WRITE	18	/* struct kh_daemon_cb: copy out of the slot */
 #define KH_DAEMON_CB_ALLOC	19	/* struct kh_daemon_cb: a buffer of len, for text */
 #define KH_DAEMON_DONE		20	/* struct kh_daemon_done */
+#define KH_DAEMON_BYE		21	/* struct kh_daemon_bye: the connection ends */
 
 /**
  * struct kh_daemon_hdr - every message's start
@@ -196,6 +197,27 @@ struct kh_daemon_done {
 	__u32 flags;
 	__u64 value;
 	char reason[1024];
+};
+
+/**
+ * struct kh_daemon_bye - kohakud ends the connection (KH_DAEMON_BYE)
+ * @hdr: type KH_DAEMON_BYE, slot 0
+ * @status: why, as an errno: -EPROTO the client broke the protocol,
+ *	-ETIMEDOUT it did not answer or read in time, -ESHUTDOWN kohakud
+ *	stops
+ * @pad: 0
+ * @message: the same in words, NUL-terminated
+ *
+ * The last message kohakud sends on a connection it closes itself (a
+ * client that closes first gets none).  Every call still in flight on it
+ * ends: the client fails them, and every later call, with ENODEV and
+ * @message.
+ */
+struct kh_daemon_bye {
+	struct kh_daemon_hdr hdr;
+	__s32 status;
+	__u32 pad;
+	char message[512];
 };
 
 #endif /* KH_DAEMON_H */
