@@ -593,6 +593,12 @@ unset KOHAKU_FIRMWARE_PATH
 if [ -f build/firmware/pool.fw ]; then
 	KOHAKU_FIRMWARE_PATH="$top/build/firmware" run "run ping with KOHAKU_FIRMWARE_PATH=build/firmware" 0 --map pool run ping
 	has "... passes" "ping: PASS"
+	# the in-tree CLI finds the in-tree firmware: no variable set
+	kf=${KOHAKU_FIRMWARE-}
+	unset KOHAKU_FIRMWARE
+	run "fw info with no KOHAKU_FIRMWARE_PATH: the build's firmware" 0 --map pool fw info
+	has "... the build tree's image, beside build/kohaku" "running: $top/build/firmware/kohaku/pool.fw"
+	[ -n "$kf" ] && export KOHAKU_FIRMWARE="$kf"
 else
 	n=$((n + 1)); echo "ok $n # SKIP run ping with the firmware: no build/firmware/pool.fw"
 fi

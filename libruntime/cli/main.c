@@ -17,9 +17,11 @@
  * the device did not answer as expected (timeout, fault).
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "demo.h"
@@ -275,6 +277,38 @@ static int cli_exit(struct kohaku_cli_opts *o, int r)
 	return r;
 }
 
+/*
+ * A kohaku run from a build tree (build/kohaku) finds that tree's POOL
+ * firmware (build/firmware/kohaku/pool.fw, `make firmware`) for the
+ * in-process cards it makes: KOHAKU_FIRMWARE_PATH, when neither it nor
+ * KOHAKU_FIRMWARE is set, becomes the firmware/ beside the executable if
+ * the image is there.  An installed kohaku has none beside it, so its
+ * cards search /lib/firmware as kohaku.ko does.
+ */
+static void cli_intree_firmware(void)
+{
+	char exe[PATH_MAX], dir[PATH_MAX + 16], img[PATH_MAX + 40];
+	const char *p = getenv("KOHAKU_FIRMWARE_PATH"), *f = getenv("KOHAKU_FIRMWARE");
+	struct stat st;
+	ssize_t n;
+	char *slash;
+
+	if ((p && *p) || (f && *f))
+		return;
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n <= 0)
+		return;
+	exe[n] = '\0';
+	slash = strrchr(exe, '/');
+	if (!slash)
+		return;
+	*slash = '\0';
+	snprintf(dir, sizeof(dir), "%s/firmware", exe);
+	snprintf(img, sizeof(img), "%s/kohaku/pool.fw", dir);
+	if (!stat(img, &st) && S_ISREG(st.st_mode))
+		setenv("KOHAKU_FIRMWARE_PATH", dir, 0);
+}
+
 int main(int argc, char **argv)
 {
 	struct kohaku_cli_opts o;
@@ -285,6 +319,7 @@ int main(int argc, char **argv)
 	for (i = 1; i < argc && strcmp(argv[i], "--"); i++)
 		if (!strcmp(argv[i], "--json"))
 			cli_json_errors(true, NULL);
+	cli_intree_firmware();
 	cli_parse_args(argc, argv, &o);
 	cli_json_errors(o.json, NULL);
 	cli_progress_init(o.quiet);
