@@ -87,15 +87,13 @@ int kh_rt_daemon_socket_path(char *buf, size_t len, char *err, size_t errlen)
 	return 0;
 }
 
-/* ---- the socket ---- */
+/* ---- the socket (both ends: kohakud uses these too) ---- */
 
-static int daemon_send(struct kh_rt_daemon *d, const void *msg, size_t len,
-		       int fd)
+int kh_rt_daemon_sendmsg(int sock, const void *msg, size_t len, int fd)
 {
 	char cbuf[CMSG_SPACE(sizeof(int))];
 	struct iovec iov = { .iov_base = (void *)msg, .iov_len = len };
 	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
-	int r = 0;
 
 	if (fd >= 0) {
 		struct cmsghdr *cm;
@@ -109,27 +107,23 @@ static int daemon_send(struct kh_rt_daemon *d, const void *msg, size_t len,
 		cm->cmsg_len = CMSG_LEN(sizeof(int));
 		memcpy(CMSG_DATA(cm), &fd, sizeof(int));
 	}
-	pthread_mutex_lock(&d->send_lock);
 	while (iov.iov_len) {
-		ssize_t n = sendmsg(d->fd, &mh, MSG_NOSIGNAL);
+		ssize_t n = sendmsg(sock, &mh, MSG_NOSIGNAL);
 
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n <= 0) {
-			r = n < 0 ? -errno : -EPIPE;
-			break;
-		}
+		if (n <= 0)
+			return n < 0 ? -errno : -EPIPE;
+		/* the fd went with the first byte */
 		mh.msg_control = NULL;
 		mh.msg_controllen = 0;
 		iov.iov_base = (char *)iov.iov_base + n;
 		iov.iov_len -= (size_t)n;
 	}
-	pthread_mutex_unlock(&d->send_lock);
-	return r;
+	return 0;
 }
 
-/* exactly len bytes, and the first fd that comes with them; 0 or -errno */
-static int daemon_read_full(int fd, void *buf, size_t len, int *passed)
+int kh_rt_daemon_read(int sock, void *buf, size_t len, int *passed)
 {
 	char cbuf[CMSG_SPACE(sizeof(int) * 4)];
 	size_t got = 0;
@@ -141,7 +135,7 @@ static int daemon_read_full(int fd, void *buf, size_t len, int *passed)
 				     .msg_control = cbuf,
 				     .msg_controllen = sizeof(cbuf) };
 		struct cmsghdr *cm;
-		ssize_t n = recvmsg(fd, &mh, MSG_CMSG_CLOEXEC);
+		ssize_t n = recvmsg(sock, &mh, MSG_CMSG_CLOEXEC);
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -161,7 +155,7 @@ static int daemon_read_full(int fd, void *buf, size_t len, int *passed)
 				if (passed && *passed < 0)
 					*passed = f;
 				else
-					close(f);
+					close(f);	/* not asked for */
 			}
 		}
 		got += (size_t)n;
@@ -169,11 +163,22 @@ static int daemon_read_full(int fd, void *buf, size_t len, int *passed)
 	return 0;
 }
 
+static int daemon_send(struct kh_rt_daemon *d, const void *msg, size_t len,
+		       int fd)
+{
+	int r;
+
+	pthread_mutex_lock(&d->send_lock);
+	r = kh_rt_daemon_sendmsg(d->fd, msg, len, fd);
+	pthread_mutex_unlock(&d->send_lock);
+	return r;
+}
+
 /* one message; 0, or -errno with why said */
 static int daemon_recv(int fd, void *buf, int *passed, char *why, size_t len)
 {
 	struct kh_daemon_hdr *h = buf;
-	int r = daemon_read_full(fd, h, sizeof(*h), passed);
+	int r = kh_rt_daemon_read(fd, h, sizeof(*h), passed);
 
 	if (!r && (h->len < sizeof(*h) || h->len > KH_DAEMON_MSG_MAX)) {
 		snprintf(why, len, "kohakud sent a message of %u bytes: not its "
@@ -181,7 +186,7 @@ static int daemon_recv(int fd, void *buf, int *passed, char *why, size_t len)
 		return -EPROTO;
 	}
 	if (!r)
-		r = daemon_read_full(fd, h + 1, h->len - sizeof(*h), passed);
+		r = kh_rt_daemon_read(fd, h + 1, h->len - sizeof(*h), passed);
 	if (r == -EPIPE)
 		snprintf(why, len, "kohakud closed the connection (it stopped, "
 			 "or found this client broke its protocol)");

@@ -119,6 +119,20 @@ KH_RT_HIDDEN int kh_rt_reopen_as(struct kohaku_device *dev, bool admin,
  */
 KH_RT_HIDDEN int kh_rt_daemon_socket_path(char *buf, size_t len, char *err,
 					  size_t errlen);
+/*
+ * One message on a kohakud socket, whole, with fd (>= 0) in SCM_RIGHTS;
+ * MSG_NOSIGNAL.  0 or -errno (-EPIPE: the other end is gone).  No lock:
+ * the caller serialises its sends.
+ */
+KH_RT_HIDDEN int kh_rt_daemon_sendmsg(int sock, const void *msg, size_t len,
+				      int fd);
+/*
+ * Exactly len bytes from a kohakud socket; the first fd that comes with
+ * them into *passed when it is -1 (any other closed).  0, -EPIPE at the
+ * end, -errno.
+ */
+KH_RT_HIDDEN int kh_rt_daemon_read(int sock, void *buf, size_t len,
+				   int *passed);
 /* the running kohakud's cards, "CARD\tNAMED\tFILES\n" each (malloc'ed) */
 KH_RT_HIDDEN int kh_rt_daemon_cards(char **text, char *err, size_t errlen);
 /* the model's knobs of a daemon device's card (sim_knobs.c's API) */

@@ -78,87 +78,17 @@ static unsigned int khd_n_conns;
 /* ---- the socket ---- */
 
 /*
- * One message out, whole, with an fd when fd >= 0.  SO_SNDTIMEO bounds
- * each send: a client that does not read is a dead one.
+ * One message out, with an fd when fd >= 0.  SO_SNDTIMEO bounds each
+ * send: a client that does not read is a dead one.
  */
 static int khd_send(struct khd_conn *c, const void *msg, size_t len, int fd)
 {
-	char cbuf[CMSG_SPACE(sizeof(int))];
-	struct iovec iov = { .iov_base = (void *)msg, .iov_len = len };
-	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
-	ssize_t n;
-	int r = 0;
+	int r;
 
-	if (fd >= 0) {
-		struct cmsghdr *cm;
-
-		memset(cbuf, 0, sizeof(cbuf));
-		mh.msg_control = cbuf;
-		mh.msg_controllen = sizeof(cbuf);
-		cm = CMSG_FIRSTHDR(&mh);
-		cm->cmsg_level = SOL_SOCKET;
-		cm->cmsg_type = SCM_RIGHTS;
-		cm->cmsg_len = CMSG_LEN(sizeof(int));
-		memcpy(CMSG_DATA(cm), &fd, sizeof(int));
-	}
 	pthread_mutex_lock(&c->send_lock);
-	while (iov.iov_len) {
-		n = sendmsg(c->fd, &mh, MSG_NOSIGNAL);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			r = n < 0 ? -errno : -EPIPE;
-			break;
-		}
-		/* the fd went with the first byte */
-		mh.msg_control = NULL;
-		mh.msg_controllen = 0;
-		iov.iov_base = (u8 *)iov.iov_base + n;
-		iov.iov_len -= (size_t)n;
-	}
+	r = kh_rt_daemon_sendmsg(c->fd, msg, len, fd);
 	pthread_mutex_unlock(&c->send_lock);
 	return r;
-}
-
-/* read exactly len bytes; 0, -EPIPE at the end, -errno */
-static int khd_read_full(int fd, void *buf, size_t len, int *passed)
-{
-	char cbuf[CMSG_SPACE(sizeof(int))];
-	size_t got = 0;
-
-	while (got < len) {
-		struct iovec iov = { .iov_base = (u8 *)buf + got,
-				     .iov_len = len - got };
-		struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1,
-				     .msg_control = cbuf,
-				     .msg_controllen = sizeof(cbuf) };
-		struct cmsghdr *cm;
-		ssize_t n = recvmsg(fd, &mh, MSG_CMSG_CLOEXEC);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		if (!n)
-			return -EPIPE;
-		for (cm = CMSG_FIRSTHDR(&mh); cm; cm = CMSG_NXTHDR(&mh, cm)) {
-			int k, nfd = (int)((cm->cmsg_len - CMSG_LEN(0)) / sizeof(int));
-
-			if (cm->cmsg_level != SOL_SOCKET || cm->cmsg_type != SCM_RIGHTS)
-				continue;
-			for (k = 0; k < nfd; k++) {
-				int f;
-
-				memcpy(&f, CMSG_DATA(cm) + k * sizeof(int), sizeof(int));
-				if (passed && *passed < 0)
-					*passed = f;
-				else
-					close(f);	/* not asked for */
-			}
-		}
-		got += (size_t)n;
-	}
-	return 0;
 }
 
 /*
@@ -171,7 +101,7 @@ static int khd_recv(struct khd_conn *c, void *buf, int *passed, char *why,
 	struct kh_daemon_hdr *h = buf;
 	int r;
 
-	r = khd_read_full(c->fd, h, sizeof(*h), passed);
+	r = kh_rt_daemon_read(c->fd, h, sizeof(*h), passed);
 	if (r == -EPIPE) {
 		snprintf(why, whylen, "closed by the client");
 		return r;
@@ -186,7 +116,7 @@ static int khd_recv(struct khd_conn *c, void *buf, int *passed, char *why,
 			 sizeof(*h), KH_DAEMON_MSG_MAX);
 		return -EPROTO;
 	}
-	r = khd_read_full(c->fd, h + 1, h->len - sizeof(*h), passed);
+	r = kh_rt_daemon_read(c->fd, h + 1, h->len - sizeof(*h), passed);
 	if (r < 0) {
 		snprintf(why, whylen, "a message of %u bytes cut short: %s",
 			 h->len, r == -EPIPE ? "the client closed" : strerror(-r));
@@ -278,50 +208,48 @@ static int khd_callback(struct khd_call *k, u32 type, u64 addr, u64 len,
 	return r > 0 ? -EPROTO : r;
 }
 
-static unsigned long khd_from(struct kh_os_caller *caller, void *to,
-			      const void *from, unsigned long n)
+/*
+ * n bytes between the caller's user and local here, a slot at a time: in
+ * (copy_from_user) CB_READ then out of the slot, out (copy_to_user) into
+ * the slot then CB_WRITE.  The bytes not copied, as the kernel's.
+ */
+static unsigned long khd_copy(struct khd_call *k, u64 user, u8 *local,
+			      unsigned long n, bool in)
 {
-	struct khd_call *k = (struct khd_call *)caller;
 	u8 *shm = k->conn->shm + (size_t)k->slot * KH_DAEMON_SLOT_SIZE;
 	unsigned long done = 0;
 
-	if (!from || !to)
+	if (!user || !local)
 		return n;
 	while (done < n) {
 		unsigned long piece = n - done;
 
 		if (piece > KH_DAEMON_SLOT_SIZE)
 			piece = KH_DAEMON_SLOT_SIZE;
-		if (khd_callback(k, KH_DAEMON_CB_READ,
-				 (u64)(uintptr_t)from + done, piece, NULL))
+		if (!in)
+			memcpy(shm, local + done, piece);
+		if (khd_callback(k, in ? KH_DAEMON_CB_READ : KH_DAEMON_CB_WRITE,
+				 user + done, piece, NULL))
 			return n - done;
-		memcpy((u8 *)to + done, shm, piece);
+		if (in)
+			memcpy(local + done, shm, piece);
 		done += piece;
 	}
 	return 0;
 }
 
+static unsigned long khd_from(struct kh_os_caller *caller, void *to,
+			      const void *from, unsigned long n)
+{
+	return khd_copy((struct khd_call *)caller, (u64)(uintptr_t)from, to,
+			n, true);
+}
+
 static unsigned long khd_to(struct kh_os_caller *caller, void *to,
 			    const void *from, unsigned long n)
 {
-	struct khd_call *k = (struct khd_call *)caller;
-	u8 *shm = k->conn->shm + (size_t)k->slot * KH_DAEMON_SLOT_SIZE;
-	unsigned long done = 0;
-
-	if (!from || !to)
-		return n;
-	while (done < n) {
-		unsigned long piece = n - done;
-
-		if (piece > KH_DAEMON_SLOT_SIZE)
-			piece = KH_DAEMON_SLOT_SIZE;
-		memcpy(shm, (const u8 *)from + done, piece);
-		if (khd_callback(k, KH_DAEMON_CB_WRITE,
-				 (u64)(uintptr_t)to + done, piece, NULL))
-			return n - done;
-		done += piece;
-	}
-	return 0;
+	return khd_copy((struct khd_call *)caller, (u64)(uintptr_t)to,
+			(u8 *)from, n, false);
 }
 
 /* text into a buffer the client allocates for it: its address, or 0 */
