@@ -408,6 +408,30 @@ else
 	nok "make -n modules_install shape"; echo "$s1" "$s2" | sed 's/^/# /'
 fi
 
+# kohakud and its systemd user units (socket activation): installed, and
+# the units valid to systemd's own checker (systemd-analyze verify, with
+# ExecStart pointed at the staged binary: it checks that it runs)
+if [ -x "$d/usr/bin/kohakud" ] && [ -f "$d/usr/lib/systemd/user/kohakud.socket" ] &&
+	grep -q '^ExecStart=/usr/bin/kohakud$' "$d/usr/lib/systemd/user/kohakud.service" 2>/dev/null; then
+	ok "kohakud and its units in lib/systemd/user, ExecStart the installed one"
+else
+	nok "kohakud and its units installed"
+fi
+if command -v systemd-analyze >/dev/null 2>&1; then
+	mkdir -p "$tmp/units"
+	cp "$d/usr/lib/systemd/user/kohakud.socket" "$tmp/units/"
+	sed "s|^ExecStart=/usr/bin/kohakud|ExecStart=$d/usr/bin/kohakud|" \
+		"$d/usr/lib/systemd/user/kohakud.service" >"$tmp/units/kohakud.service"
+	if (cd "$tmp/units" && systemd-analyze verify --man=no ./kohakud.socket ./kohakud.service) \
+		>"$tmp/out" 2>&1 && ! grep -q . "$tmp/out"; then
+		ok "systemd-analyze verify: kohakud.socket and kohakud.service, no warning"
+	else
+		nok "systemd-analyze verify of kohakud's units"; sed 's/^/# /' "$tmp/out"
+	fi
+else
+	n=$((n + 1)); echo "ok $n - systemd-analyze verify of kohakud's units # SKIP no systemd-analyze"
+fi
+
 check "make uninstall DESTDIR=... PREFIX=/usr" mk uninstall DESTDIR="$d" PREFIX=/usr
 left=$(find "$d" ! -type d 2>&1 | sed "s|^$d/||")
 if [ -d "$d/usr" ] && [ -z "$left" ]; then
