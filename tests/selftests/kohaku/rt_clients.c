@@ -4,7 +4,7 @@
  * client killed in the middle of a job, and clients that break the
  * protocol (garbage, a message cut short, a length past the limit, one
  * that never answers), after each of which kohakud still serves the
- * others.  Skipped unless the suite runs against kohakud
+ * others; a job's fence polled in another process.  Skipped unless the suite runs against kohakud
  * (KOHAKU_BACKEND=daemon).
  */
 #define _GNU_SOURCE
@@ -407,6 +407,75 @@ TEST_F(rt, a_busy_slot_or_a_stray_reply_gets_a_closed_connection)
 		  KH_DAEMON_SLOTS);
 	close(fd);
 	still_serves("after protocol errors");
+}
+
+/*
+ * A job's fence as a file another process polls: the sync file kohakud
+ * exported, passed to a child by fork, is not readable while the unit is
+ * held busy, and becomes readable when the job ends
+ */
+TEST_F(rt, a_fence_polled_in_another_process)
+{
+	struct drm_kohaku_node sx[4];
+	struct kohaku_submit_args a;
+	struct kohaku_job_status js;
+	struct kohaku_program p;
+	struct kohaku_inst inst;
+	struct rt_vec v;
+	char knob[64];
+	uint32_t so;
+	uint64_t id;
+	int fd = -1, st = 0, go[2];
+	pid_t pid;
+	char c;
+
+	NEED_DAEMON();
+	RT_OPEN(dev);
+	REQUIRE(rt_nodes_of(dev, KH_CU_SX, sx, 4) > 0);
+	REQUIRE(rt_vec_setup(dev, sx[0].mesh, 256, 3, &v) == 0);
+	rt_prog_saxpy(&p, &inst, 1, &sx[0], &v, 1.5f);
+	snprintf(knob, sizeof(knob), "busy node=%u,%u cycles=forever",
+		 sx[0].x, sx[0].y);
+	CHECK_OK(dev, kohaku_sim_inject(dev, knob));
+	CHECK_OK(dev, kohaku_syncobj_create(dev, &so));
+	memset(&a, 0, sizeof(a));
+	a.programs = &p;
+	a.n_programs = 1;
+	a.out_syncobj = so;
+	CHECK_OK(dev, kohaku_submit_ex(dev, &a, &id));
+	CHECK_OK(dev, kohaku_syncobj_fd(dev, so, &fd));
+	REQUIRE(fd >= 0);
+	REQUIRE(pipe(go) == 0);
+	fflush(stdout);
+	pid = fork();
+	REQUIRE(pid >= 0);
+	if (!pid) {
+		struct pollfd pf = { .fd = fd, .events = POLLIN };
+
+		/* held busy: not signalled */
+		if (poll(&pf, 1, 200) != 0)
+			_exit(1);
+		if (write(go[1], "g", 1) != 1)
+			_exit(2);
+		/* the parent lets the unit go: signalled within 30 s */
+		pf.revents = 0;
+		_exit(poll(&pf, 1, 30000) == 1 && (pf.revents & POLLIN) ? 0 : 3);
+	}
+	close(go[1]);
+	CHECK(read(go[0], &c, 1) == 1);
+	close(go[0]);
+	CHECK_OK(dev, kohaku_sim_inject(dev, "clear"));
+	CHECK(waitpid(pid, &st, 0) == pid);
+	CHECK_MSG(WIFEXITED(st) && WEXITSTATUS(st) == 0, "the child's poll: "
+		  "%s %d", WIFEXITED(st) ? "exit" : "signal",
+		  WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
+	CHECK_OK(dev, kohaku_wait(dev, id, 30000, &js, sizeof(js)));
+	CHECK_EQ(js.status, KOHAKU_JOB_DONE);
+	CHECK_EQ(rt_vec_check(dev, &v, 1.5f, 1), 0);
+	close(fd);
+	CHECK_OK(dev, kohaku_syncobj_destroy(dev, so));
+	rt_vec_free(dev, &v);
+	rt_close(dev);
 }
 
 TEST_F(rt, the_model_knobs_are_the_shared_cards)
