@@ -27,6 +27,7 @@ RT_TEST_NAMES += rt_artifact
 # libkohaku's JSON reader, from inside (the artifacts' parser)
 RT_TEST_NAMES += rt_json
 # rt_pci tests the library's PCI discovery from inside (libruntime's
-# internal header, hidden symbols), rt_json its JSON reader: the project's
-# static build only
-RT_TEST_INTERNAL := rt_pci rt_json
+# internal header, hidden symbols), rt_json its JSON reader, rt_clients
+# kohakud's count of files (kh_rt_daemon_cards): the project's static
+# build only
+RT_TEST_INTERNAL := rt_pci rt_json rt_clients

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "rt_test.h"
+#include "rt_internal.h"
 #include "kohaku/kh_daemon.h"
 
 #define N_CLIENTS	8
@@ -191,6 +192,33 @@ TEST_F(rt, eight_processes_share_one_card)
 }
 
 /*
+ * The files open on the test's card, as kohakud counts them (its CARDS,
+ * what `kohakud --list` prints: "CARD\tNAMED\tFILES" per card); -1 when
+ * it cannot tell
+ */
+static int card_files(void)
+{
+	char err[KOHAKU_ERRMSG_MAX], *text = NULL, *l;
+	const char *name = rt_map()->name;
+	int files = -1;
+
+	if (kh_rt_daemon_cards(&text, err, sizeof(err)) < 0) {
+		check_diag("kohakud's cards: %s", err);
+		return -1;
+	}
+	for (l = strtok(text, "\n"); l; l = strtok(NULL, "\n")) {
+		char card[256], named[256];
+		int n;
+
+		if (sscanf(l, "%255[^\t]\t%255[^\t]\t%d", card, named, &n) == 3 &&
+		    !strcmp(named, name))
+			files = n;
+	}
+	free(text);
+	return files;
+}
+
+/*
  * A range near the top of the mesh's memory, for a fixed-address BO: taken
  * (EBUSY for anyone else) while its file is open, free once it closes
  */
@@ -209,7 +237,7 @@ TEST_F(rt, a_client_killed_mid_job_frees_its_objects)
 	struct drm_kohaku_node sx[4];
 	uint64_t at;
 	uint32_t h = 0;
-	int p[2], st, r = -1;
+	int p[2], st, r = -1, files, now = -1;
 	double end;
 	pid_t pid;
 	char c;
@@ -226,40 +254,80 @@ TEST_F(rt, a_client_killed_mid_job_frees_its_objects)
 	if (!pid) {
 		kohaku_device *d;
 		struct kohaku_job_status js;
-		char err[KOHAKU_ERRMSG_MAX];
-		unsigned long bad;
+		struct kohaku_submit_args sa;
+		struct kohaku_job_bo jb[2];
+		struct kohaku_program pr;
+		struct kohaku_inst in;
+		char err[KOHAKU_ERRMSG_MAX], knob[64];
+		struct rt_vec v;
 		uint32_t hk;
+		uint64_t id;
 
 		if (kohaku_open(KOHAKU_BACKEND_ENV, rt_map()->name, &d, err,
 				sizeof(err)) ||
-		    kohaku_bo_create_at(d, sx[0].mesh, at, 1 << 20, &hk))
+		    kohaku_bo_create_at(d, sx[0].mesh, at, 1 << 20, &hk) ||
+		    rt_vec_setup(d, sx[0].mesh, 256, 9, &v))
 			_exit(1);
-		if (write(p[1], "b", 1) != 1)
+		/*
+		 * a job that runs until it is killed (its unit held busy),
+		 * naming its vectors alone: the fixed buffer is no job's, so
+		 * it is freed the moment the file closes
+		 */
+		rt_prog_saxpy(&pr, &in, 1, &sx[0], &v, 1.5f);
+		jb[0] = (struct kohaku_job_bo){ v.hx, KOHAKU_JOB_BO_READ };
+		jb[1] = (struct kohaku_job_bo){ v.hy, KOHAKU_JOB_BO_RW };
+		memset(&sa, 0, sizeof(sa));
+		sa.programs = &pr;
+		sa.n_programs = 1;
+		sa.bos = jb;
+		sa.n_bos = 2;
+		/* no timeout in the test's time: the mesh is shared after it */
+		sa.timeout_ms = 600000;
+		snprintf(knob, sizeof(knob), "busy node=%u,%u cycles=forever",
+			 sx[0].x, sx[0].y);
+		if (kohaku_sim_inject(d, knob) || kohaku_submit_ex(d, &sa, &id))
 			_exit(2);
-		/* a job that runs until it is killed: its unit held busy */
-		rt_saxpy_job(d, &sx[0], 256, 60000, "busy node=%u,%u cycles=forever",
-			     &js, &bad);
-		_exit(3);
+		if (write(p[1], "b", 1) != 1)
+			_exit(3);
+		kohaku_wait(d, id, 600000, &js, sizeof(js));
+		_exit(4);
 	}
 	close(p[1]);
 	CHECK(read(p[0], &c, 1) == 1);
 	close(p[0]);
 	CHECK_ERR(kohaku_bo_create_at(dev, sx[0].mesh, at, 1 << 20, &h), -EBUSY);
-	usleep(300 * 1000);	/* into the job */
+	files = card_files();
+	CHECK_MSG(files >= 2, "kohakud counts %d files on the card, with the "
+		  "client's and this one open", files);
+	usleep(300 * 1000);	/* into its wait */
 	kill(pid, SIGKILL);
 	CHECK(waitpid(pid, &st, 0) == pid);
 	CHECK_MSG(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL, "the client "
 		  "ended before it was killed: %s %d", WIFEXITED(st) ? "exit" :
 		  "signal", WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
+	/*
+	 * the killed client's file is closed while its job still runs (the
+	 * unit is held busy): its wait in kohakud ended as a killed process's
+	 * ioctl does
+	 */
+	for (end = now_s() + 10; now_s() < end; usleep(50 * 1000))
+		if ((now = card_files()) == files - 1)
+			break;
+	CHECK_MSG(now == files - 1, "the killed client's file is still open "
+		  "after 10 s: kohakud counts %d files, %d before", now, files);
+	/*
+	 * its buffers are freed, held back while its job runs (it may use
+	 * them), anyone's again once the job ends
+	 */
+	CHECK_ERR(kohaku_bo_create_at(dev, sx[0].mesh, at, 1 << 20, &h), -EBUSY);
 	CHECK(kohaku_sim_inject(dev, "clear") == 0);
-	/* the killed client's file is closed: its range is anyone's again */
 	for (end = now_s() + 10; now_s() < end; usleep(50 * 1000)) {
 		r = kohaku_bo_create_at(dev, sx[0].mesh, at, 1 << 20, &h);
 		if (r != -EBUSY)
 			break;
 	}
-	CHECK_MSG(r == 0, "the killed client's buffer is still taken after "
-		  "10 s: %d: %s", r, kohaku_last_error(dev));
+	CHECK_MSG(r == 0, "the killed client's buffer is still taken 10 s "
+		  "after its job was let go: %d: %s", r, kohaku_last_error(dev));
 	if (!r)
 		CHECK_OK(dev, kohaku_bo_free(dev, h));
 	rt_saxpy_ok(dev, &sx[0], "after a client was killed mid-job");
