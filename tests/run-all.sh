@@ -5,7 +5,8 @@
 #      kernel-doc on the ABI and the seams, one name per thing with its
 #      layer's prefix, the device model's floors, libkohaku's symbols private
 #      (scripts/README.md); the CLI's options, numbers and
-#      --version on the sim card (check-cli.sh); make install and uninstall
+#      --version on the sim card (check-cli.sh); kohaku cdi's CDI spec on a
+#      fake sysfs tree against the CDI schema (check-cdi.sh); make install and uninstall
 #      into a temporary DESTDIR, an external program built and run with
 #      `pkg-config --cflags --libs kohaku` alone (check-install.sh); the
 #      sysfs ABI documents' format (check-sysfs-doc.sh)
@@ -98,6 +99,9 @@ run_check symbols scripts/check-symbols.sh
 # the kohaku CLI's arguments and --version on the sim card
 # (scripts/check-cli.sh)
 run_check cli scripts/check-cli.sh
+# kohaku cdi on a fake sysfs tree, its Container Device Interface spec
+# against the CDI schema's required fields (scripts/check-cdi.sh)
+run_check cdi scripts/check-cdi.sh
 # make install/uninstall into a temporary DESTDIR, an external program
 # built with pkg-config alone (scripts/check-install.sh)
 run_check install scripts/check-install.sh
