@@ -105,6 +105,10 @@ run_check cdi scripts/check-cdi.sh
 # make install/uninstall into a temporary DESTDIR, an external program
 # built with pkg-config alone (scripts/check-install.sh)
 run_check install scripts/check-install.sh
+# make run's dependencies on a busy package manager: install-deps.sh waits
+# for dpkg's and the lists' locks, and edits no configuration
+# (scripts/check-deps.sh; root and a package index, else it skips)
+run_check deps scripts/check-deps.sh
 # the sysfs ABI documents' format, PCI paths twinned with the platform
 # paths the VM checks (scripts/check-sysfs-doc.sh)
 run_check sysfs-doc scripts/check-sysfs-doc.sh
