@@ -373,7 +373,8 @@ int cli_cmd_cdi(const struct kohaku_cli_opts *o)
 	if (o->output) {
 		char *text = NULL;
 		const char *s = json_object_to_json_string_ext(spec,
-			JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
+			JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+			JSON_C_TO_STRING_NOSLASHESCAPE);
 		size_t sl = strlen(s);
 
 		text = malloc(sl + 2);
@@ -389,7 +390,8 @@ int cli_cmd_cdi(const struct kohaku_cli_opts *o)
 		free(text);
 	} else {
 		printf("%s\n", json_object_to_json_string_ext(spec,
-			JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+			JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+			JSON_C_TO_STRING_NOSLASHESCAPE));
 		r = EXIT_OK;
 	}
 	json_object_put(spec);

@@ -325,6 +325,58 @@ if [ $nfail -ne $ufail ]; then
 	tail -n 40 /tmp/udevd.log | sed 's/^/KHVM: # udevd: /'
 fi
 
+# ---- kohaku cdi: a Container Device Interface spec of the real nodes ----
+
+# (scripts/check-cdi.sh checks it on a fake sysfs tree in make test) the
+# nodes as udev left them (root:$grp 0660), both cards: devices N (as
+# --device N) and all, each node's path, major:minor from sysfs, the rule's
+# mode and group ($grp is 999 in run-vm.sh's /etc/group); the spec checked
+# by scripts/cdi-validate.py with the guest's python3
+if [ -x /bin/kohaku ]; then
+	/bin/kohaku cdi -o /tmp/kohaku.json >/tmp/cdi.out 2>&1 </dev/null
+	expect "kohaku cdi -o /tmp/kohaku.json: exit 0" "$?" 0
+	sed 's/^/KHVM: # cdi: /' /tmp/cdi.out
+	check "kohaku cdi: no warning (the nodes are the udev rule's mode and group)" \
+		fails grep -q warning /tmp/cdi.out
+	cdi_want=
+	for _id in 0 1; do
+		_a=$(accel_of $_id)
+		_dev=$(cat "$S/kohaku_sim.$_id"/*/"$_a"/dev 2>/dev/null)
+		cdi_want="$cdi_want ${_a##*[a-zD]}=$NODES/$_a=$_dev"
+	done
+	_gid=$(sed -n "s/^$grp:x:\([0-9]*\):.*/\1/p" /etc/group)
+	if [ -x /usr/bin/python3 ] && [ -f /cdi-validate.py ]; then
+		check "kohaku cdi: the spec against the CDI schema's required fields (cdi-validate.py)" \
+			/usr/bin/python3 /cdi-validate.py /tmp/kohaku.json
+		/usr/bin/python3 - /tmp/kohaku.json "$_gid" $cdi_want >/tmp/cdi.chk 2>&1 <<'EOF2'
+import json, sys
+s = json.load(open(sys.argv[1]))
+gid = int(sys.argv[2])
+devs = {d["name"]: d["containerEdits"]["deviceNodes"] for d in s["devices"]}
+want, errs = {}, []
+for w in sys.argv[3:]:
+    name, path, dev = w.split("=")
+    ma, mi = dev.split(":")
+    want[name] = {"path": path, "type": "c", "major": int(ma), "minor": int(mi),
+                  "fileMode": 0o660, "gid": gid}
+if sorted(devs) != sorted(list(want) + ["all"]):
+    errs.append("devices %r, want %r" % (sorted(devs), sorted(want)))
+for name, node in want.items():
+    if devs.get(name) != [node]:
+        errs.append("%s: %r, want %r" % (name, devs.get(name), node))
+if devs.get("all") != [want[k] for k in sorted(want, key=int)]:
+    errs.append("all: %r" % devs.get("all"))
+print("\n".join(errs) or "ok")
+sys.exit(1 if errs else 0)
+EOF2
+		_rc=$?
+		sed 's/^/KHVM: # cdi check: /' /tmp/cdi.chk
+		expect "kohaku cdi: devices$cdi_want (N=path=major:minor), all, each 0660 gid $_gid" "$_rc" 0
+	else
+		notok "kohaku cdi: python3 and cdi-validate.py in the guest (run-vm.sh packs them)"
+	fi
+fi
+
 # ---- sysfs ----
 
 NODE_ATTRS="x y type type_name version inst_depth inst_space busy retired busy_cycles"

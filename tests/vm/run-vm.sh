@@ -367,6 +367,8 @@ if [ -x "$pyreal" ] && [ -n "$pyver" ] && [ -s "$SHLIB" ] && [ -d "/usr/lib/pyth
 else
 	notok "python for the guest: $PY (python3) and $SHLIB (make userspace)"
 fi
+# kohaku cdi's spec is checked in the guest as check-cdi.sh checks it
+cp "$top/scripts/cdi-validate.py" "$root/cdi-validate.py"
 # the sysfs ABI documents, which the guest checks the driver's files against
 mkdir -p "$root/abi"
 cp "$top"/Documentation/ABI/testing/sysfs-driver-kohaku* "$root/abi/"
