@@ -56,7 +56,7 @@
 #define CDI_DRIVER	"kohaku"
 #define CDI_MAX		256
 
-struct cdi_node {
+struct kohaku_cli_cdi_node {
 	int index;			/* N of accelN, renderDN */
 	char path[96];			/* /dev/accel/accelN */
 	unsigned int major, minor;
@@ -64,7 +64,7 @@ struct cdi_node {
 
 static int cdi_cmp(const void *a, const void *b)
 {
-	const struct cdi_node *x = a, *y = b;
+	const struct kohaku_cli_cdi_node *x = a, *y = b;
 
 	return x->index - y->index;
 }
@@ -125,7 +125,7 @@ static void cdi_devname(const char *dir, char *buf, size_t len)
  * renderD nodes) into nd; counts *n, *other (nodes of other drivers)
  */
 static int cdi_scan(const char *root, const char *cls, const char *prefix,
-		    const char *devdir, struct cdi_node *nd, unsigned int *n,
+		    const char *devdir, struct kohaku_cli_cdi_node *nd, unsigned int *n,
 		    unsigned int *other)
 {
 	char dir[512], path[600], val[64], devname[128];
@@ -179,7 +179,8 @@ static int cdi_scan(const char *root, const char *cls, const char *prefix,
 }
 
 /* the real node against sysfs' word and the udev rule: warnings only */
-static void cdi_check_dev(const struct cdi_node *c, const struct group *g)
+static void cdi_check_dev(const struct kohaku_cli_cdi_node *c,
+			  const struct group *g)
 {
 	struct stat st;
 
@@ -205,7 +206,7 @@ static void cdi_check_dev(const struct cdi_node *c, const struct group *g)
 			(unsigned int)st.st_gid, CDI_MODE);
 }
 
-static struct json_object *cdi_node_json(const struct cdi_node *c,
+static struct json_object *cdi_node_json(const struct kohaku_cli_cdi_node *c,
 					 const struct group *g)
 {
 	struct json_object *j = json_object_new_object();
@@ -316,7 +317,7 @@ int cli_cmd_cdi(const struct kohaku_cli_opts *o)
 {
 	const char *test_root = getenv("KOHAKU_TEST_SYSFS");
 	const char *root = test_root && *test_root ? test_root : "/sys";
-	struct cdi_node nd[CDI_MAX];
+	struct kohaku_cli_cdi_node nd[CDI_MAX];
 	struct json_object *spec, *devs, *all;
 	unsigned int n = 0, other = 0, i;
 	const struct group *g;
