@@ -125,8 +125,8 @@ static void cdi_devname(const char *dir, char *buf, size_t len)
  * renderD nodes) into nd; counts *n, *other (nodes of other drivers)
  */
 static int cdi_scan(const char *root, const char *cls, const char *prefix,
-		    const char *devdir, struct kohaku_cli_cdi_node *nd, unsigned int *n,
-		    unsigned int *other)
+		    const char *devdir, struct kohaku_cli_cdi_node *nd,
+		    unsigned int *n, unsigned int *other)
 {
 	char dir[512], path[600], val[64], devname[128];
 	struct dirent *de;
