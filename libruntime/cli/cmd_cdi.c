@@ -156,7 +156,8 @@ static int cdi_scan(const char *root, const char *cls, const char *prefix,
 		snprintf(path, sizeof(path), "%s/%.32s/dev", dir, de->d_name);
 		if (!cdi_read(path, val, sizeof(val)) ||
 		    sscanf(val, "%u:%u", &ma, &mi) != 2) {
-			cli_error("cdi: %s: no major:minor; skipped", path);
+			fprintf(stderr, "%s: cdi: warning: %s: no major:minor; "
+				"node skipped\n", CLI_PROG, path);
 			continue;
 		}
 		if (*n == CDI_MAX)
@@ -348,8 +349,8 @@ int cli_cmd_cdi(const struct kohaku_cli_opts *o)
 	g = getgrnam(CDI_GROUP);
 	if (!g)
 		fprintf(stderr, "%s: cdi: warning: no group " CDI_GROUP " here "
-			"(groupadd -r " CDI_GROUP "): the nodes get no gid, so "
-			"in a container only root opens them\n", CLI_PROG);
+			"(groupadd -r " CDI_GROUP "): the spec gives the nodes "
+			"no gid\n", CLI_PROG);
 	if (!test_root || !*test_root)
 		for (i = 0; i < n; i++)
 			cdi_check_dev(&nd[i], g);
