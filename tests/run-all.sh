@@ -8,7 +8,9 @@
 #      --version on the sim card (check-cli.sh); kohaku cdi's CDI spec on a
 #      fake sysfs tree against the CDI schema (check-cdi.sh); make install and uninstall
 #      into a temporary DESTDIR, an external program built and run with
-#      `pkg-config --cflags --libs kohaku` alone (check-install.sh); the
+#      `pkg-config --cflags --libs kohaku` alone (check-install.sh);
+#      install-deps.sh waiting for dpkg's and apt's locks and editing no
+#      configuration (check-deps.sh: root and a package index); the
 #      sysfs ABI documents' format (check-sysfs-doc.sh)
 #   1. model and core unit tests              build/tests/{model,unit}/*
 #      (model_pool_fw boots build/firmware/pool.fw: KOHAKU_TEST_FW)
