@@ -6,8 +6,9 @@
 #      layer's prefix, the device model's floors, libkohaku's symbols private
 #      (scripts/README.md); the CLI's options, numbers and
 #      --version on the sim card (check-cli.sh); kohaku cdi's CDI spec on a
-#      fake sysfs tree against the CDI schema (check-cdi.sh); make install and uninstall
-#      into a temporary DESTDIR, an external program built and run with
+#      fake sysfs tree against the CDI schema (check-cdi.sh); make install
+#      and uninstall into a temporary DESTDIR, an external program built and
+#      run with
 #      `pkg-config --cflags --libs kohaku` alone (check-install.sh);
 #      install-deps.sh waiting for dpkg's and apt's locks and editing no
 #      configuration (check-deps.sh: root and a package index); the
