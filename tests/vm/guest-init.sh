@@ -427,7 +427,9 @@ if [ -x /usr/bin/podman ]; then
 	_rc=$?
 	check "podman: --device kohaku.io/card=99 refused by podman (exit $_rc): unresolvable" \
 		sh -c "[ $_rc -ne 0 ] && grep -q 'unresolvable CDI devices kohaku.io/card=99' /tmp/podman.out"
-	rm -rf /etc/cdi/kohaku.json /tmp/containers /run/containers /run/libpod
+	# and podman's files out of the guest's memory (the initramfs is RAM)
+	rm -rf /etc/cdi/kohaku.json /tmp/containers /run/containers /run/libpod \
+		/usr/bin/podman /usr/bin/crun /usr/bin/conmon /ctr
 	umount /dev/shm
 	umount /dev/pts
 	umount /sys/fs/cgroup
