@@ -61,6 +61,8 @@ $(LIBKOHAKU_ASM_A): $(call obj,$(ASM_SRCS))
 # big integers, the parser, the check and the run; `kohaku run-artifact`
 RT_SRCS += libruntime/json.c libruntime/artifact.c libruntime/artifact_run.c
 CLI_SRCS += libruntime/cli/cmd_artifact.c
+# a Container Device Interface spec of kohaku.ko's nodes, `kohaku cdi`
+CLI_SRCS += libruntime/cli/cmd_cdi.c
 CLI_SRCS += \
 	libruntime/cli/main.c \
 	libruntime/cli/usage.c \

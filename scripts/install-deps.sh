@@ -22,6 +22,18 @@
 #   install-deps.sh debug all's, and what building the debug kernel of
 #                         `make test-debug` needs (scripts/debug-kernel.sh:
 #                         flex, bison, bc, libelf-dev, libssl-dev)
+#
+# On a fresh machine another package manager may hold the locks (cloud-init,
+# unattended-upgrades' first run): apt-get waits for dpkg's lock
+# (-o DPkg::Lock::Timeout), and `apt-get update`, which does not wait for
+# the package lists' lock, is tried again while that lock is held; both
+# for up to KOHAKU_APT_WAIT seconds (600).  The system's configuration is
+# left as it was: nothing under /etc is edited (the distribution initramfs
+# of the guest kernel is skipped with INITRD=No, for this run alone); the
+# one file added is the deb-src entry below, for `all` and `debug` only.
+# KOHAKU_DEPS_FORCE=1, for tests (scripts/check-deps.sh): go through
+# `apt-get update` and `apt-get install` with no package even when nothing
+# is missing, so that the waits above are exercised without installing.
 set -eu
 what=${1:-all}
 pkgs="gcc make pkg-config libdrm-dev zlib1g-dev libpciaccess-dev libjson-c-dev"
@@ -57,7 +69,37 @@ if [ $need_src -eq 1 ] && [ "$(id -u)" != 0 ]; then
 	echo "install-deps: no deb-src entry: make qemu cannot apt-get source qemu until root adds one (scripts/install-deps.sh all as root)" >&2
 	need_src=0
 fi
-[ -z "$missing" ] && [ $need_src -eq 0 ] && exit 0
+force=${KOHAKU_DEPS_FORCE:-0}
+wait_s=${KOHAKU_APT_WAIT:-600}
+apt_get() {
+	apt-get -o DPkg::Lock::Timeout="$wait_s" "$@"
+}
+# apt-get update, tried again while another process holds the lists' lock
+# (apt 2.6 waits for dpkg's lock alone); its output only when it failed
+apt_update() {
+	end=$(($(date +%s) + wait_s))
+	said=0
+	while :; do
+		out=$(apt_get update -q 2>&1) && return 0
+		case $out in
+		*"Could not get lock"*) ;;
+		*)
+			echo "$out" >&2
+			return 1
+			;;
+		esac
+		if [ "$(date +%s)" -ge "$end" ]; then
+			echo "$out" >&2
+			echo "install-deps: the package lists were still locked after ${wait_s} s (KOHAKU_APT_WAIT)" >&2
+			return 1
+		fi
+		[ $said -eq 1 ] || echo "install-deps: waiting for the package lists' lock: $(echo "$out" | grep -m 1 'Could not get lock' | sed 's/^E: //')" >&2
+		said=1
+		sleep 2
+	done
+}
+
+[ -z "$missing" ] && [ $need_src -eq 0 ] && [ "$force" != 1 ] && exit 0
 if [ $need_src -eq 1 ]; then
 	echo "install-deps: adding $srclist (deb-src, for apt-get source qemu)"
 	cat >"$srclist" <<'EOF2'
@@ -76,23 +118,22 @@ Suites: bookworm-security
 Components: main
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 EOF2
-	apt-get update -q >/dev/null || apt-get update
-	[ -z "$missing" ] && exit 0
+	apt_update
+	[ -z "$missing" ] && [ "$force" != 1 ] && exit 0
 fi
 
-echo "install-deps: installing$missing"
+[ -n "$missing" ] && echo "install-deps: installing$missing"
 if [ "$(id -u)" != 0 ]; then
 	echo "install-deps: missing packages:$missing; run as root or install them" >&2
 	exit 1
 fi
 export DEBIAN_FRONTEND=noninteractive
 # The guest kernel is booted straight from /boot with our own initramfs;
-# skip building a distribution initramfs nobody uses (about 50 s).
+# skip building a distribution initramfs nobody uses (about 50 s): the
+# kernel's postinst hook (/etc/kernel/postinst.d/initramfs-tools) honours
+# INITRD=No.  update-initramfs.conf is not touched: the running system's
+# own initramfs keeps being updated when a package asks for it.
 export INITRD=No
-if [ -f /etc/initramfs-tools/update-initramfs.conf ]; then
-	sed -i 's/^update_initramfs=yes/update_initramfs=no/' \
-		/etc/initramfs-tools/update-initramfs.conf
-fi
-apt-get update -q >/dev/null || apt-get update
+apt_update
 # shellcheck disable=SC2086
-apt-get install -y -q --no-install-recommends $missing
+apt_get install -y -q --no-install-recommends $missing

@@ -8,9 +8,12 @@
 #      points and struct sizes kept (check-abi.sh) (scripts/README.md); the
 #      CLI's options, numbers and --version on the sim card (check-cli.sh);
 #      README's "Using it" run and the docs' versions the binaries'
-#      (check-readme.sh); make install and uninstall
+#      (check-readme.sh); kohaku cdi's CDI spec on a fake sysfs tree
+#      against the CDI schema (check-cdi.sh); make install and uninstall
 #      into a temporary DESTDIR, an external program built and run with
-#      `pkg-config --cflags --libs kohaku` alone (check-install.sh); the
+#      `pkg-config --cflags --libs kohaku` alone (check-install.sh);
+#      install-deps.sh waiting for dpkg's and apt's locks and editing no
+#      configuration (check-deps.sh: root and a package index); the
 #      sysfs ABI documents' format (check-sysfs-doc.sh)
 #   1. model and core unit tests              build/tests/{model,unit}/*
 #      (model_pool_fw boots build/firmware/pool.fw: KOHAKU_TEST_FW)
@@ -112,9 +115,16 @@ run_check cli scripts/check-cli.sh
 # the versions README, the man pages and docs print against the binaries'
 # (scripts/check-readme.sh)
 run_check readme scripts/check-readme.sh
+# kohaku cdi on a fake sysfs tree, its Container Device Interface spec
+# against the CDI schema's required fields (scripts/check-cdi.sh)
+run_check cdi scripts/check-cdi.sh
 # make install/uninstall into a temporary DESTDIR, an external program
 # built with pkg-config alone (scripts/check-install.sh)
 run_check install scripts/check-install.sh
+# make run's dependencies on a busy package manager: install-deps.sh waits
+# for dpkg's and the lists' locks, and edits no configuration
+# (scripts/check-deps.sh; root and a package index, else it skips)
+run_check deps scripts/check-deps.sh
 # the sysfs ABI documents' format, PCI paths twinned with the platform
 # paths the VM checks (scripts/check-sysfs-doc.sh)
 run_check sysfs-doc scripts/check-sysfs-doc.sh

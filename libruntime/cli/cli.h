@@ -290,6 +290,11 @@ int cli_cmd_clocks_set(const struct kohaku_cli_opts *o);
 int cli_cmd_reset(const struct kohaku_cli_opts *o);
 void cli_clock_str(kohaku_device *dev, unsigned int mesh, char *buf,
 		   size_t len);
+/*
+ * cmd_cdi.c: cdi, a Container Device Interface spec of kohaku.ko's nodes;
+ * writes -o FILE itself (whole or not at all), so main.c leaves it
+ */
+int cli_cmd_cdi(const struct kohaku_cli_opts *o);
 /* cmd_artifact.c: run-artifact FILE, a compiler artifact in its arenas */
 int cli_cmd_run_artifact(const struct kohaku_cli_opts *o, const char *file);
 

@@ -40,7 +40,7 @@ enum kohaku_cli_cmd_id {
 	CLI_CMD_FW_INFO, CLI_CMD_FW_LOAD, CLI_CMD_FW_OTHER,
 	CLI_CMD_VALIDATE, CLI_CMD_TOP, CLI_CMD_SIM_INJECT, CLI_CMD_SIM_READ,
 	CLI_CMD_SIM_OTHER, CLI_CMD_CLOCKS, CLI_CMD_CLOCKS_SET, CLI_CMD_RESET,
-	CLI_CMD_RUN_ARTIFACT,
+	CLI_CMD_RUN_ARTIFACT, CLI_CMD_CDI,
 };
 
 /*
@@ -89,6 +89,8 @@ static const struct kohaku_cli_cmd cli_cmds[] = {
 	{ "run-artifact", NULL, CLI_CMD_RUN_ARTIFACT, 2,
 	  CLI_TAKES_MESH | CLI_TAKES_ARENA | CLI_TAKES_IN | CLI_TAKES_OUT |
 	  CLI_TAKES_TIMEOUT },
+	/* cdi: a CDI spec for /etc/cdi (cmd_cdi.c) */
+	{ "cdi", NULL, CLI_CMD_CDI, 1, 0 },
 };
 
 /* the demos `run NAME` runs, and the POOL kernels */
@@ -248,6 +250,8 @@ static int cli_dispatch(const struct kohaku_cli_cmd *c,
 		return cli_cmd_reset(o);
 	case CLI_CMD_RUN_ARTIFACT:
 		return cli_cmd_run_artifact(o, arg1);
+	case CLI_CMD_CDI:
+		return cli_cmd_cdi(o);
 	}
 	return EXIT_USAGE;
 }
@@ -323,7 +327,9 @@ int main(int argc, char **argv)
 	cli_parse_args(argc, argv, &o);
 	cli_json_errors(o.json, NULL);
 	cli_progress_init(o.quiet);
-	if (o.output)
+	/* cdi writes its -o FILE itself: whole, or not at all */
+	if (o.output && !(o.n_pos && !strcmp(o.pos[0], "cdi") && !o.help &&
+			  !o.version))
 		cli_open_output(o.output);
 	/*
 	 * --help before anything else is checked: `kohaku run saxpy --node

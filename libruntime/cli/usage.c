@@ -156,6 +156,13 @@ static const struct kohaku_cli_help_cmd cli_help_cmds[] = {
 	{ "sim", "inject",
 "  sim inject SPEC   set a fault-injection knob (docs/spec/fault-injection.md)\n"
 "                    sim commands refuse a device that is not simulated\n" },
+	{ "cdi", NULL,
+"  cdi [-o FILE]     a Container Device Interface spec (CDI 0.5.0, JSON) of\n"
+"                    kohaku.ko's nodes, for /etc/cdi/kohaku.json: kind\n"
+"                    kohaku.io/card, a device per node named N (as --device\n"
+"                    N: /dev/accel/accelN) and \"all\"; podman run --device\n"
+"                    kohaku.io/card=0.  No kohaku node: exit 3, nothing\n"
+"                    written; -o FILE is replaced whole or left as it was\n" },
 	{ "help", NULL,
 "  help [COMMAND [SUB]]\n"
 "                    this text, or only COMMAND's (and the options it\n"

@@ -325,6 +325,119 @@ if [ $nfail -ne $ufail ]; then
 	tail -n 40 /tmp/udevd.log | sed 's/^/KHVM: # udevd: /'
 fi
 
+# ---- kohaku cdi: a Container Device Interface spec of the real nodes ----
+
+# (scripts/check-cdi.sh checks it on a fake sysfs tree in make test) the
+# nodes as udev left them (root:$grp 0660), both cards: devices N (as
+# --device N) and all, each node's path, major:minor from sysfs, the rule's
+# mode and group ($grp is 999 in run-vm.sh's /etc/group); the spec checked
+# by scripts/cdi-validate.py with the guest's python3
+if [ -x /bin/kohaku ]; then
+	/bin/kohaku cdi -o /tmp/kohaku.json >/tmp/cdi.out 2>&1 </dev/null
+	expect "kohaku cdi -o /tmp/kohaku.json: exit 0" "$?" 0
+	sed 's/^/KHVM: # cdi: /' /tmp/cdi.out
+	check "kohaku cdi: no warning (the nodes are the udev rule's mode and group)" \
+		fails grep -q warning /tmp/cdi.out
+	cdi_want=
+	for _id in 0 1; do
+		_a=$(accel_of $_id)
+		_dev=$(cat "$S/kohaku_sim.$_id"/*/"$_a"/dev 2>/dev/null)
+		cdi_want="$cdi_want ${_a##*[a-zD]}=$NODES/$_a=$_dev"
+	done
+	_gid=$(sed -n "s/^$grp:x:\([0-9]*\):.*/\1/p" /etc/group)
+	if [ -x /usr/bin/python3 ] && [ -f /cdi-validate.py ]; then
+		check "kohaku cdi: the spec against the CDI schema's required fields (cdi-validate.py)" \
+			/usr/bin/python3 /cdi-validate.py /tmp/kohaku.json
+		/usr/bin/python3 - /tmp/kohaku.json "$_gid" $cdi_want >/tmp/cdi.chk 2>&1 <<'EOF2'
+import json, sys
+s = json.load(open(sys.argv[1]))
+gid = int(sys.argv[2])
+devs = {d["name"]: d["containerEdits"]["deviceNodes"] for d in s["devices"]}
+want, errs = {}, []
+for w in sys.argv[3:]:
+    name, path, dev = w.split("=")
+    ma, mi = dev.split(":")
+    want[name] = {"path": path, "type": "c", "major": int(ma), "minor": int(mi),
+                  "fileMode": 0o660, "gid": gid}
+if sorted(devs) != sorted(list(want) + ["all"]):
+    errs.append("devices %r, want %r" % (sorted(devs), sorted(want)))
+for name, node in want.items():
+    if devs.get(name) != [node]:
+        errs.append("%s: %r, want %r" % (name, devs.get(name), node))
+if devs.get("all") != [want[k] for k in sorted(want, key=int)]:
+    errs.append("all: %r" % devs.get("all"))
+print("\n".join(errs) or "ok")
+sys.exit(1 if errs else 0)
+EOF2
+		_rc=$?
+		sed 's/^/KHVM: # cdi check: /' /tmp/cdi.chk
+		expect "kohaku cdi: devices$cdi_want (N=path=major:minor), all, each 0660 gid $_gid" "$_rc" 0
+	else
+		notok "kohaku cdi: python3 and cdi-validate.py in the guest (run-vm.sh packs them)"
+	fi
+fi
+
+# ---- podman: a container given the card through CDI ----
+
+# run-vm.sh packed Debian 12's podman 4.3.1, crun and conmon, a
+# containers.conf for this guest (cgroupfs, no network, no pivot_root on
+# the initramfs) and /ctr, a directory rootfs holding the static CLI.  The
+# spec goes where podman reads it, /etc/cdi; container 0 runs kohaku
+# validate on the card CDI put in it; without --device the container has
+# no node; the node in the container has the spec's mode and gid; with
+# --user, podman makes that user the node's owner (podman's rule, not the
+# spec's); a device the spec does not have is refused by podman.  (About
+# 17 s under TCG.)
+if [ -x /usr/bin/podman ]; then
+	pm_t0=$(cut -d' ' -f1 /proc/uptime)
+	mkdir -p /sys/fs/cgroup /dev/pts /dev/shm /etc/cdi
+	mount -t cgroup2 cgroup2 /sys/fs/cgroup
+	mount -t devpts devpts /dev/pts
+	mount -t tmpfs tmpfs /dev/shm
+	/bin/kohaku cdi -o /etc/cdi/kohaku.json >/tmp/cdi.out 2>&1 </dev/null
+	expect "podman: kohaku cdi -o /etc/cdi/kohaku.json: exit 0" "$?" 0
+	_n0=${NODE0##*[a-zD]}
+	_gid=$(sed -n "s/^$grp:x:\([0-9]*\):.*/\1/p" /etc/group)
+	# podman_run ARGS...: podman run --rm ARGS, output in /tmp/podman.out
+	podman_run() {
+		timeout "$TEST_TIMEOUT" /usr/bin/podman run --rm "$@" \
+			>/tmp/podman.out 2>&1 </dev/null
+		_rc=$?
+		sed 's/^/KHVM: # podman: /' /tmp/podman.out
+		return $_rc
+	}
+	podman_run --device kohaku.io/card=$_n0 --rootfs /ctr /kohaku --backend kernel validate
+	expect "podman run --device kohaku.io/card=$_n0 --rootfs /ctr /kohaku validate: exit 0" "$?" 0
+	check "podman: ... validate: PASS in the container, on $NODES/$NODE0" \
+		sh -c "grep -q '^validate: PASS' /tmp/podman.out && grep -q '^1/9 open *PASS *$NODES/$NODE0' /tmp/podman.out"
+	podman_run --rootfs /ctr /kohaku --backend kernel list
+	expect "podman: without --device the container has no kohaku node (kohaku list: exit 3)" "$?" 3
+	# the node as the spec makes it: 0660, the group's gid (a root container)
+	podman_run --device kohaku.io/card=$_n0 --rootfs /ctr /busybox stat -c '%a %g %t:%T' $NODES/$NODE0
+	expect "podman: in the container $NODES/$NODE0 is the spec's fileMode 0660, gid $_gid, $(cat "$S/kohaku_sim.0"/*/$NODE0/dev)" \
+		"$(cat /tmp/podman.out)" "660 $_gid $(awk -F: '{ printf "%x:%x", $1, $2 }' "$S/kohaku_sim.0"/*/$NODE0/dev)"
+	# --user: podman 4.3 makes the container's user the node's owner itself
+	# (the spec's gid and mode kept)
+	podman_run --device kohaku.io/card=$_n0 --user 1001:1001 --rootfs /ctr /busybox sh -c \
+		"/busybox stat -c 'node %u:%g %a' $NODES/$NODE0 && exec /kohaku --backend kernel --device $_n0 info"
+	expect "podman: --user 1001:1001: kohaku info on the node: exit 0" "$?" 0
+	check "podman: ... the node is 1001:$_gid 0660 (owner the user, the spec's gid and mode)" \
+		grep -q "^node 1001:$_gid 660\$" /tmp/podman.out
+	podman_run --device kohaku.io/card=99 --rootfs /ctr /kohaku list
+	_rc=$?
+	check "podman: --device kohaku.io/card=99 refused by podman (exit $_rc): unresolvable" \
+		sh -c "[ $_rc -ne 0 ] && grep -q 'unresolvable CDI devices kohaku.io/card=99' /tmp/podman.out"
+	# and podman's files out of the guest's memory (the initramfs is RAM)
+	rm -rf /etc/cdi/kohaku.json /tmp/containers /run/containers /run/libpod \
+		/usr/bin/podman /usr/bin/crun /usr/bin/conmon /ctr
+	umount /dev/shm
+	umount /dev/pts
+	umount /sys/fs/cgroup
+	diag "podman: $(awk -v a="$pm_t0" '{ printf "%.1f", $1 - a }' /proc/uptime) s"
+else
+	diag "podman: not packed (KOHAKU_VM_PODMAN=0, or run-vm.sh could not): no container checks"
+fi
+
 # ---- sysfs ----
 
 NODE_ATTRS="x y type type_name version inst_depth inst_space busy retired busy_cycles"

@@ -35,6 +35,11 @@
 #                         the serial log: bench/vm_trace_phases.py), perf
 #                         (the host's perf packed into the guest: a
 #                         profile of each backend), or trace,perf
+#   KOHAKU_VM_PODMAN      1 (default): pack Debian 12's podman, crun and
+#                         conmon (apt-get download into KOHAKU_VM_PODMAN_DEBS,
+#                         build/podman-debs, once) so that the guest
+#                         runs kohaku in a container given the card through
+#                         CDI; 0: not (the guest then skips those checks)
 #   KOHAKU_VM_FUZZ_SEQS   sequences the guest's ioctl fuzzer runs
 #                         (tests/vm/vm_fuzz.c; default 1000)
 # Another kernel than Debian's (make test-debug, scripts/test-debug.sh):
@@ -366,6 +371,81 @@ if [ -x "$pyreal" ] && [ -n "$pyver" ] && [ -s "$SHLIB" ] && [ -d "/usr/lib/pyth
 	fi
 else
 	notok "python for the guest: $PY (python3) and $SHLIB (make userspace)"
+fi
+# kohaku cdi's spec is checked in the guest as check-cdi.sh checks it
+cp "$top/scripts/cdi-validate.py" "$root/cdi-validate.py"
+# podman in the guest (guest-init.sh, "podman"): Debian 12's podman 4.3.1,
+# crun and conmon, from their .debs (apt-get download, kept in $PODMAN_DEBS;
+# nothing is installed on the host), with the libraries ldd names (those
+# .debs' first, then the host's); a containers.conf for a guest without
+# systemd or a network (cgroupfs, events to a file, no network, no
+# pivot_root: the initramfs is rootfs, which pivot_root(2) refuses), vfs
+# storage in /tmp, and /ctr: a directory rootfs (podman run --rootfs) with
+# the static CLI and busybox.  About 19 MiB more in the gzip'ed initramfs.
+PODMAN_DEBS=${KOHAKU_VM_PODMAN_DEBS:-$top/build/podman-debs}
+podman_pkgs="podman crun conmon golang-github-containers-common libgpgme11 libsubid4 libyajl2 libdevmapper1.02.1 libassuan0 libgpg-error0"
+if [ "${KOHAKU_VM_PODMAN:-1}" = 1 ]; then
+	pm_ok=1
+	mkdir -p "$PODMAN_DEBS"
+	: >"$WORK/podman-download.log"
+	need=
+	for p in $podman_pkgs; do
+		ls "$PODMAN_DEBS/${p}_"*.deb >/dev/null 2>&1 || need="$need $p"
+	done
+	# shellcheck disable=SC2086
+	[ -z "$need" ] || (cd "$PODMAN_DEBS" && apt-get download $need) \
+		>"$WORK/podman-download.log" 2>&1 || pm_ok=0
+	px=$WORK/podman-x
+	rm -rf "$px"
+	mkdir -p "$px"
+	for d in "$PODMAN_DEBS"/*.deb; do
+		dpkg-deb -x "$d" "$px" || pm_ok=0
+	done
+	mkdir -p "$root/usr/bin" "$root/etc/containers" "$root/usr/share/containers" \
+		"$root/etc/cdi" "$root/ctr/dev" "$root/ctr/proc" "$root/ctr/sys" \
+		"$root/ctr/tmp" "$root/ctr/etc"
+	for b in podman crun conmon; do
+		cp "$px/usr/bin/$b" "$root/usr/bin/" || pm_ok=0
+	done
+	cp "$px/usr/share/containers/containers.conf" "$px/usr/share/containers/seccomp.json" \
+		"$root/usr/share/containers/" || pm_ok=0
+	cp "$px/etc/containers/policy.json" "$root/etc/containers/" || pm_ok=0
+	pmlibs=$(for b in podman crun conmon; do
+		LD_LIBRARY_PATH="$px/usr/lib/$ma:$px/lib/$ma" ldd "$px/usr/bin/$b"
+	done 2>&1 | awk '/not found/ { print "MISSING:" $1; next }
+		$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }' | sort -u)
+	for l in $pmlibs; do
+		case $l in
+		MISSING:*)
+			echo "# podman for the guest: ${l#MISSING:} not found"
+			pm_ok=0
+			continue
+			;;
+		"$px"/*) dst=${l#"$px"} ;;
+		*) dst=$l ;;
+		esac
+		[ -e "$root$dst" ] && continue
+		mkdir -p "$root$(dirname "$dst")"
+		cp -L "$l" "$root$dst" || pm_ok=0
+	done
+	printf '%s\n' '[containers]' 'netns = "none"' '[engine]' \
+		'cgroup_manager = "cgroupfs"' 'events_logger = "file"' \
+		'runtime = "crun"' 'no_pivot_root = true' \
+		>"$root/etc/containers/containers.conf"
+	printf '%s\n' '[storage]' 'driver = "vfs"' \
+		'runroot = "/run/containers/storage"' \
+		'graphroot = "/tmp/containers/storage"' \
+		>"$root/etc/containers/storage.conf"
+	cp "$STATIC/kohaku" "$root/ctr/kohaku" || pm_ok=0
+	cp "$BUSYBOX" "$root/ctr/busybox" || pm_ok=0
+	if [ $pm_ok -eq 1 ]; then
+		ok "podman for the guest: $(cd "$PODMAN_DEBS" && ls podman_*.deb crun_*.deb conmon_*.deb | tr '\n' ' ')" \
+			"($(echo "$pmlibs" | wc -l) libraries), /ctr with the static CLI and busybox"
+	else
+		notok "podman for the guest: apt-get download $podman_pkgs into $PODMAN_DEBS, their binaries and libraries"
+		sed 's/^/# /' "$WORK/podman-download.log" | tail -n 5
+		rm -f "$root/usr/bin/podman"
+	fi
 fi
 # the sysfs ABI documents, which the guest checks the driver's files against
 mkdir -p "$root/abi"
