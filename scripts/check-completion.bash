@@ -22,7 +22,7 @@ c() {
 		echo "not ok completion of '${*:2}': '$got', expected '$want'"
 	fi
 }
-c "clocks dxa examine fw help info list nodes reset run run-artifact sim top validate" "$K" ""
+c "cdi clocks dxa examine fw help info list nodes reset run run-artifact sim top validate" "$K" ""
 c "validate" "$K" va
 c "run run-artifact" "$K" --map saxpy ru
 c "pool_dxa pool pool_2x2" "$K" --map po
@@ -36,7 +36,7 @@ c "--quiet" "$K" --qu
 c "--test" "$K" validate --te
 c "mat,vec" "$K" validate --test mat,v
 c "auto fixed" "$K" clocks set --mesh 0 --policy ""
-c "sim kernel" "$K" --backend ""
+c "sim kernel daemon" "$K" --backend ""
 c "low" "$K" clocks set --profile l
 d=$(mktemp -d)
 touch "$d/image.fw"

@@ -88,7 +88,7 @@ COMP_WORDS=("$2" ""); COMP_CWORD=1; _kohaku; echo "${COMPREPLY[*]}"
 COMP_WORDS=("$2" --map sax); COMP_CWORD=2; _kohaku; echo "${COMPREPLY[*]}"
 complete -p kohaku' sh "$d/usr/share/bash-completion/completions/kohaku" "$d/usr/bin/kohaku" 2>&1)
 	echo "$comp" | sed 's/^/# /'
-	if echo "$comp" | grep -q "^clocks dxa examine fw help .*validate$" &&
+	if echo "$comp" | grep -q "^cdi clocks dxa examine fw help .*validate$" &&
 		echo "$comp" | grep -qx "saxpy" && echo "$comp" | grep -qx "complete -F _kohaku kohaku"; then
 		ok "bash completion: installed, sourced, completes the installed kohaku's commands and --map saxpy"
 	else

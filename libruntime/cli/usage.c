@@ -202,7 +202,7 @@ static const struct kohaku_cli_help_opt cli_help_opts[] = {
 
 /* the options every command takes, as the usage's first line names them */
 #define CLI_USAGE_GLOBAL \
-	"[--backend sim|kernel] [--device DEV] [--map NAME|PATH] [--json]\n" \
+	"[--backend sim|kernel|daemon] [--device DEV] [--map NAME|PATH] [--json]\n" \
 	"              [-o FILE] [-q|--quiet]"
 
 void cli_usage(FILE *f)
@@ -220,14 +220,17 @@ void cli_usage(FILE *f)
 	fputs(
 "\n"
 "options:\n"
-"  --backend B       kernel (a kohaku device node) or sim (the device model in\n"
-"                    this process); default: $KOHAKU_BACKEND, else kernel\n"
+"  --backend B       kernel (a kohaku device node), sim (the device model in\n"
+"                    this process) or daemon (a card kohakud shares between\n"
+"                    processes, kohakud(8)); default: $KOHAKU_BACKEND, else\n"
+"                    kernel\n"
 "  --device DEV      kernel: /dev/accel/accelN or N (before Linux 6.2\n"
-"                    /dev/dri/renderDN); sim: as --map;\n"
-"                    default: $KOHAKU_DEVICE\n"
+"                    /dev/dri/renderDN); sim: as --map; daemon:NAME:\n"
+"                    kohakud's card NAME; default: $KOHAKU_DEVICE\n"
 "  --map NAME|PATH   sim card description: a built-in name (saxpy,\n"
 "                    sx_null_2x2, pool, ...: `kohaku list --backend sim`) or\n"
-"                    a description file; implies --backend sim\n"
+"                    a description file; implies --backend sim, or kohakud's\n"
+"                    card of that name with --backend daemon\n"
 "  --json            machine-readable output: one JSON object (top: JSON\n"
 "                    Lines, an object per sample); a failure prints\n"
 "                    {\"error\": ..., \"exit\": N, \"command\": ...}; a byte\n"
