@@ -170,14 +170,14 @@ else
 		*"&")
 			c=${c%&}
 			# shellcheck disable=SC2086
-			(cd "$tmp/run" && eval "\"$build/\"${c#build/}") >"$tmp/bg$i" 2>&1 </dev/null &
+			(cd "$tmp/run" && eval "exec \"$build/\"${c#build/}") >"$tmp/bg$i" 2>&1 </dev/null &
 			bgs="$bgs $!"
 			sleep 0.5
 			if kill -0 $! 2>/dev/null; then ok "kohakud block $i: $c&"; else nokf "kohakud block $i: $c& keeps running" "$tmp/bg$i"; fi
 			continue ;;
 		esac
 		# shellcheck disable=SC2086
-		(cd "$tmp/run" && eval "\"$build/\"${c#build/}") >"$tmp/out" 2>&1 </dev/null
+		(cd "$tmp/run" && eval "exec \"$build/\"${c#build/}") >"$tmp/out" 2>&1 </dev/null
 		rc=$?
 		case $c in
 		*"run saxpy"*)
@@ -197,8 +197,9 @@ else
 			if [ "$rc" -eq 0 ]; then ok "kohakud block $i: $c"; else nokf "kohakud block $i: $c (exit $rc)" "$tmp/out"; fi ;;
 		esac
 	done <"$tmp/daemon"
-	# the backgrounded ones, kohakud last: SIGTERM, exit 0
-	for p in $bgs; do
+	# the backgrounded ones, the last started first (kohakud last):
+	# SIGTERM, and each gone before the check ends (exec: no shell between)
+	for p in $(echo $bgs | tr ' ' '\n' | tac); do
 		kill -TERM "$p" 2>/dev/null
 		wait "$p" 2>/dev/null
 	done
