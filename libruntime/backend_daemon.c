@@ -601,10 +601,10 @@ static int daemon_connect(const char *device, unsigned int flags,
 	r = kh_rt_daemon_socket_path(path, sizeof(path), err, errlen);
 	if (r < 0)
 		return r;
-	if (dlen >= KH_DAEMON_SLOT_SIZE) {
+	if (dlen > KH_DAEMON_DEVICE_MAX) {
 		kh_rt_errbuf(err, errlen, "the card's name or description is "
-			     "%zu bytes; kohakud takes below %u", dlen,
-			     KH_DAEMON_SLOT_SIZE);
+			     "%zu bytes; kohakud takes at most %u", dlen,
+			     KH_DAEMON_DEVICE_MAX);
 		return -E2BIG;
 	}
 	d = calloc(1, sizeof(*d));

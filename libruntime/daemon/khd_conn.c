@@ -513,7 +513,7 @@ static int khd_hello(struct khd_conn *c, struct kh_daemon_welcome *w,
 	}
 	if ((m.h.flags & ~KH_DAEMON_HELLO_FLAGS) || m.h.pad || m.h.hdr.slot ||
 	    m.h.shm_size != KH_DAEMON_SHM_SIZE ||
-	    m.h.device_len >= KH_DAEMON_SLOT_SIZE ||
+	    m.h.device_len > KH_DAEMON_DEVICE_MAX ||
 	    !(m.h.flags & KH_DAEMON_CONTROL) != !!m.h.device_len) {
 		snprintf(why, whylen, "a HELLO with flags 0x%x, shm %llu bytes, "
 			 "device of %u bytes", m.h.flags,

@@ -287,8 +287,8 @@ int main(int argc, char **argv)
 			goto out;
 		}
 	}
-	khd_log(KHD_INFO, "serving on %s%s (pid %d)", own_socket ? path : "systemd's socket",
-		own_socket ? "" : "", (int)getpid());
+	khd_log(KHD_INFO, "serving on %s (pid %d)",
+		own_socket ? path : "systemd's socket", (int)getpid());
 
 	for (;;) {
 		struct pollfd p[2] = {

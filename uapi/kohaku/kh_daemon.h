@@ -38,8 +38,8 @@
 #define KH_DAEMON_CLIENT_TIMEOUT_MS	5000u
 /* the socket's name in its directory ($XDG_RUNTIME_DIR/kohaku/) */
 #define KH_DAEMON_SOCKET_NAME	"kohakud.sock"
-/* a card's name (HELLO's device, the description's) at most */
-#define KH_DAEMON_DEVICE_MAX	(1u << 20)
+/* a card's name (HELLO's device, a description's text) at most: slot 0 */
+#define KH_DAEMON_DEVICE_MAX	(KH_DAEMON_SLOT_SIZE - 1)
 
 /* message types: client to kohakud */
 #define KH_DAEMON_HELLO		1	/* struct kh_daemon_hello, + the memfd */
